@@ -1,0 +1,46 @@
+//! The one byte encoding everything is hashed over: RFC 8785 (JSON Canonicalization Scheme),
+//! and the SHA-256 helpers the wire formats use. Bytes travel as lowercase hex.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// RFC 8785 canonical JSON of any serialisable value.
+pub fn canonical_json<T: Serialize>(value: &T) -> String {
+    serde_json_canonicalizer::to_string(value)
+        .expect("values hashed by Despatch are plain JSON and always canonicalise")
+}
+
+/// SHA-256 of raw bytes.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+/// Lowercase hex SHA-256 of raw bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(sha256(bytes))
+}
+
+/// Lowercase hex SHA-256 of the canonical JSON of a value: how states and events are hashed.
+pub fn hash_json<T: Serialize>(value: &T) -> String {
+    sha256_hex(canonical_json(value).as_bytes())
+}
+
+/// Decodes a 32-byte value written as 64 hex digits.
+pub fn hex32(text: &str) -> Option<[u8; 32]> {
+    let bytes = hex::decode(text).ok()?;
+    bytes.try_into().ok()
+}
+
+/// 32 bytes from the operating system's CSPRNG.
+pub fn random32() -> [u8; 32] {
+    let mut out = [0u8; 32];
+    getrandom::fill(&mut out).expect("the operating system's random source is available");
+    out
+}
+
+/// 16 bytes from the operating system's CSPRNG (salts).
+pub fn random16() -> [u8; 16] {
+    let mut out = [0u8; 16];
+    getrandom::fill(&mut out).expect("the operating system's random source is available");
+    out
+}

@@ -1,0 +1,14 @@
+//! The engine: the ruleset contract, the event envelope and its hash chain, the dice, sealed
+//! choices, fold and replay, exports and their offline verification. Pure: no I/O, no clock,
+//! no randomness of its own (the caller's [`game::World`] supplies time and fresh secrets).
+
+pub mod bot;
+pub mod canonical;
+pub mod dice;
+pub mod event;
+pub mod export;
+pub mod game;
+pub mod replay;
+pub mod ruleset;
+pub mod sealed;
+pub mod verify;

@@ -1,0 +1,660 @@
+//! The ruleset contract (DESIGN.md, "The ruleset contract").
+//!
+//! A game implements [`Rules`] with its own state and command types; the engine and the service
+//! see every game through the object-safe [`Ruleset`], which [`Erased`] derives from it. Rules
+//! never touch a clock, a socket or a random source: dice come in through [`Ctx`], lines of
+//! outcome go out through it.
+
+use std::any::Any;
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::dice::DiceStream;
+
+/// A seat's identifier within one game (`defender`, `intruder-1`, `alice`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(String);
+
+impl Seat {
+    /// A seat id is 1–32 characters of lowercase ASCII letters, digits, `-` and `_`, starting
+    /// with a letter; `system` and `hidden` are reserved.
+    pub fn parse(text: &str) -> Result<Seat, String> {
+        let ok_chars = text
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+        let starts = text.chars().next().is_some_and(|c| c.is_ascii_lowercase());
+        if text.is_empty() || text.len() > 32 || !ok_chars || !starts {
+            return Err(format!(
+                "'{text}' is not a seat id: use 1-32 lowercase letters, digits, '-' or '_', starting with a letter"
+            ));
+        }
+        if text == "system" || text == "hidden" {
+            return Err(format!("'{text}' is reserved and cannot name a seat"));
+        }
+        Ok(Seat(text.to_owned()))
+    }
+
+    /// A seat id derived from a display name: `Anna Ng` → `anna-ng`.
+    pub fn from_name(name: &str) -> Result<Seat, String> {
+        let mut slug = String::new();
+        for c in name.trim().chars() {
+            if c.is_ascii_alphanumeric() {
+                slug.push(c.to_ascii_lowercase());
+            } else if !slug.ends_with('-') && !slug.is_empty() {
+                slug.push('-');
+            }
+        }
+        let slug = slug
+            .trim_end_matches('-')
+            .chars()
+            .take(32)
+            .collect::<String>();
+        let slug = if slug.starts_with(|c: char| c.is_ascii_digit()) {
+            format!("p{slug}")
+        } else {
+            slug
+        };
+        Seat::parse(slug.trim_end_matches('-'))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Who is looking at a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Viewer {
+    /// A player: sees the public board and their own secrets.
+    Seat(Seat),
+    /// Anyone else while the game runs: the public board only.
+    Spectator,
+    /// Everyone, once the game is over: everything.
+    Everyone,
+}
+
+impl Viewer {
+    /// May this viewer read something shown to `to` (`None` = to everyone)?
+    pub fn may_see(&self, to: Option<&[Seat]>) -> bool {
+        match (self, to) {
+            (_, None) | (Viewer::Everyone, _) => true,
+            (Viewer::Seat(seat), Some(seats)) => seats.contains(seat),
+            (Viewer::Spectator, Some(_)) => false,
+        }
+    }
+}
+
+/// A seat in a game being set up.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatDef {
+    pub seat: Seat,
+    pub name: String,
+}
+
+/// Everything `setup` is given.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    pub game_id: String,
+    pub scenario: String,
+    pub options: Value,
+    pub seats: Vec<SeatDef>,
+}
+
+/// A scenario a ruleset offers.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ScenarioInfo {
+    pub id: String,
+    pub title: String,
+    /// The seat ids this scenario plays with; empty means any ids, named by the players.
+    pub seats: Vec<String>,
+    pub min_seats: usize,
+    pub max_seats: usize,
+}
+
+/// An option a ruleset accepts at creation, with its default.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct OptionInfo {
+    pub name: String,
+    pub description: String,
+    pub default: Value,
+}
+
+/// What a ruleset is.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RulesetInfo {
+    pub id: String,
+    pub version: String,
+    pub title: String,
+    pub scenarios: Vec<ScenarioInfo>,
+    pub options: Vec<OptionInfo>,
+    /// A short guide to the order language, shown in emails and on pages.
+    pub grammar: String,
+}
+
+/// The kind of decision a prompt asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PromptKind {
+    /// The seat's turn: the game waits for it.
+    Turn,
+    /// A sealed submission: every prompted seat commits, then all reveal.
+    Sealed,
+    /// A reaction window: the seat may answer; silence until the deadline is a pass.
+    Reaction,
+}
+
+/// Who may act now and what they may do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prompt {
+    pub seat: Seat,
+    pub kind: PromptKind,
+    /// What is being decided, for a player ("Your turn: one order for Harris").
+    pub decision: String,
+    /// Legal commands in the order language; where there are too many to list, examples.
+    pub options: Vec<String>,
+    /// Whether a missed deadline may be played as a pass (the ruleset's `timeout`).
+    pub pass_on_timeout: bool,
+}
+
+/// Whether the game goes on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Outcome {
+    Running,
+    Finished {
+        /// The winning seats; empty for a draw.
+        winners: Vec<Seat>,
+        /// Points per seat, where the game scores.
+        #[serde(default)]
+        scores: std::collections::BTreeMap<String, i64>,
+        summary: String,
+    },
+}
+
+impl Outcome {
+    pub fn is_finished(&self) -> bool {
+        matches!(self, Outcome::Finished { .. })
+    }
+}
+
+/// A command refused by the rules. It names the rule so that a player can see why, and it
+/// changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{rule}: {message}")]
+pub struct RuleError {
+    /// The rule, by section where the rules text numbers them ("4.3 Hex limits").
+    pub rule: String,
+    /// What was wrong and what to do instead, written for the player.
+    pub message: String,
+}
+
+impl RuleError {
+    pub fn new(rule: impl Into<String>, message: impl Into<String>) -> Self {
+        RuleError {
+            rule: rule.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A line of outcome, shown to everyone or to some seats only.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub to: Option<Vec<Seat>>,
+}
+
+/// The part of an order that was not carried out, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Unexecuted {
+    pub reason: String,
+    /// The steps not carried out, in the order language.
+    pub rest: Vec<String>,
+}
+
+/// Where the public dice of one apply come from.
+pub enum DiceSource<'a> {
+    /// A live move: faces drawn from the keyed stream and recorded.
+    Stream(&'a mut DiceStream),
+    /// A fold: the faces recorded in the event, checked against the sides asked for.
+    Recorded(&'a [super::dice::Roll]),
+    /// `despatch replay`: faces given by hand, whatever the sides.
+    Scripted(&'a mut std::collections::VecDeque<u32>),
+    /// No dice may be drawn here.
+    None,
+}
+
+/// The context of one apply: dice in, lines out.
+pub struct Ctx<'a> {
+    dice: DiceSource<'a>,
+    hidden: Option<&'a mut DiceStream>,
+    rolls: Vec<super::dice::Roll>,
+    recorded_pos: usize,
+    pub(crate) dice_problem: Option<String>,
+    lines: Vec<Line>,
+    unexecuted: Option<Unexecuted>,
+    commitment: Option<String>,
+    reveal_requests: Vec<String>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(dice: DiceSource<'a>, hidden: Option<&'a mut DiceStream>) -> Self {
+        Ctx {
+            dice,
+            hidden,
+            rolls: Vec::new(),
+            recorded_pos: 0,
+            dice_problem: None,
+            lines: Vec::new(),
+            unexecuted: None,
+            commitment: None,
+            reveal_requests: Vec::new(),
+        }
+    }
+
+    pub(crate) fn with_commitment(mut self, commitment: Option<String>) -> Self {
+        self.commitment = commitment;
+        self
+    }
+
+    /// Rolls one public die with `sides` faces.
+    pub fn roll(&mut self, sides: u32) -> u32 {
+        let pos = self.recorded_pos;
+        let (face, problem) = match &mut self.dice {
+            DiceSource::Stream(stream) => (stream.roll(sides), None),
+            DiceSource::Recorded(rolls) => match rolls.get(pos) {
+                Some(r) if r.sides == sides => (r.face, None),
+                Some(r) => (
+                    r.face.clamp(1, sides),
+                    Some(format!(
+                        "die {} was recorded as a d{} but the rules asked for a d{sides}",
+                        pos + 1,
+                        r.sides
+                    )),
+                ),
+                None => (
+                    1,
+                    Some(format!(
+                        "the rules asked for die {} but the event records only {}",
+                        pos + 1,
+                        rolls.len()
+                    )),
+                ),
+            },
+            DiceSource::Scripted(queue) => match queue.pop_front() {
+                Some(face) if (1..=sides).contains(&face) => (face, None),
+                Some(face) => (
+                    1,
+                    Some(format!(
+                        "scripted die {face} cannot be a face of a d{sides}"
+                    )),
+                ),
+                None => (
+                    1,
+                    Some(format!(
+                        "the script ran out of dice (a d{sides} was needed)"
+                    )),
+                ),
+            },
+            DiceSource::None => (1, Some("a die was rolled where none may be".to_owned())),
+        };
+        if let Some(problem) = problem {
+            self.dice_problem.get_or_insert(problem);
+        }
+        self.recorded_pos += 1;
+        self.rolls.push(super::dice::Roll { sides, face });
+        face
+    }
+
+    /// Rolls `count` public dice with `sides` faces each.
+    pub fn roll_many(&mut self, count: usize, sides: u32) -> Vec<u32> {
+        (0..count).map(|_| self.roll(sides)).collect()
+    }
+
+    /// Draws from the hidden stream (face-down cards, secret shuffles). Unavailable when a
+    /// redacted log is re-folded without the hidden seed.
+    pub fn hidden(&mut self, sides: u32) -> Result<u32, RuleError> {
+        match &mut self.hidden {
+            Some(stream) => Ok(stream.roll(sides)),
+            None => Err(hidden_unavailable()),
+        }
+    }
+
+    /// Has this apply drawn any public die yet?
+    pub fn rolled(&self) -> bool {
+        !self.rolls.is_empty()
+    }
+
+    /// A line everyone may read.
+    pub fn say(&mut self, text: impl Into<String>) {
+        self.lines.push(Line {
+            text: text.into(),
+            to: None,
+        });
+    }
+
+    /// A line only `seats` may read.
+    pub fn say_to(&mut self, seats: &[Seat], text: impl Into<String>) {
+        self.lines.push(Line {
+            text: text.into(),
+            to: Some(seats.to_vec()),
+        });
+    }
+
+    /// Ends a multi-step order early: `rest` was not carried out, for `reason`.
+    pub fn interrupt(&mut self, reason: impl Into<String>, rest: Vec<String>) {
+        self.unexecuted = Some(Unexecuted {
+            reason: reason.into(),
+            rest,
+        });
+    }
+
+    /// The commitment of the sealed part of this command, if it has one.
+    pub fn commitment(&self) -> Option<&str> {
+        self.commitment.as_deref()
+    }
+
+    /// Asks the service to reveal a sealed choice right after this event (for instance when the
+    /// last of a round's sealed submissions is in).
+    pub fn request_reveal(&mut self, commitment: impl Into<String>) {
+        self.reveal_requests.push(commitment.into());
+    }
+
+    pub(crate) fn finish(self) -> Applied {
+        Applied {
+            lines: self.lines,
+            unexecuted: self.unexecuted,
+            rolls: self.rolls,
+            reveal_requests: self.reveal_requests,
+            dice_problem: self.dice_problem,
+        }
+    }
+}
+
+/// What one apply produced.
+#[derive(Debug, Clone, Default)]
+pub struct Applied {
+    pub lines: Vec<Line>,
+    pub unexecuted: Option<Unexecuted>,
+    pub rolls: Vec<super::dice::Roll>,
+    pub reveal_requests: Vec<String>,
+    pub dice_problem: Option<String>,
+}
+
+/// The error a ruleset gives when it needs the hidden stream and the fold has no hidden seed.
+pub fn hidden_unavailable() -> RuleError {
+    RuleError::new(
+        "hidden draws",
+        "the hidden seed is not revealed yet, so hidden draws cannot be re-made",
+    )
+}
+
+/// A source of randomness for bots: any function giving a uniform value in `0..n`.
+pub type BotRng<'a> = &'a mut dyn FnMut(usize) -> usize;
+
+/// The contract each game implements, with its own types.
+pub trait Rules: Send + Sync + 'static {
+    type State: Clone + Serialize + DeserializeOwned + Send + Sync + 'static;
+    type Command: Clone + Serialize + DeserializeOwned + Send + Sync + 'static;
+
+    fn info(&self) -> RulesetInfo;
+
+    /// The starting state. Hidden draws (face-down cards) come from `hidden`, the hidden stream
+    /// of event 0.
+    fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<Self::State, RuleError>;
+
+    /// Who may act now and what they may do.
+    fn prompts(&self, state: &Self::State) -> Vec<Prompt>;
+
+    /// Carries out a command. The command must be validated in full before the first die is
+    /// drawn: once a die is drawn, the move stands, so an error after that is a bug.
+    fn apply(
+        &self,
+        state: &mut Self::State,
+        seat: &Seat,
+        command: &Self::Command,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError>;
+
+    /// Splits a command that carries a sealed choice into the choice (kept secret) and the
+    /// public command that goes into the log. `apply` sees the full command when it is
+    /// submitted and the public one on every later fold, and must reach the same state.
+    fn seal(&self, _command: &Self::Command) -> Option<(Value, Self::Command)> {
+        None
+    }
+
+    /// A sealed choice is opened.
+    fn reveal(
+        &self,
+        _state: &mut Self::State,
+        _seat: &Seat,
+        _commitment: &str,
+        _choice: &Value,
+        _ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        Ok(())
+    }
+
+    /// The deadline of a prompt passed with no answer from `seat`: play it as a pass where the
+    /// rules allow one.
+    fn timeout(
+        &self,
+        _state: &mut Self::State,
+        seat: &Seat,
+        _ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        Err(RuleError::new(
+            "deadlines",
+            format!("{seat} cannot pass: the rules allow no pass here"),
+        ))
+    }
+
+    /// A seat leaves the game.
+    fn resign(&self, state: &mut Self::State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError>;
+
+    /// What `viewer` may see.
+    fn view(&self, state: &Self::State, viewer: &Viewer) -> Value;
+
+    /// A command from the order language.
+    fn parse(
+        &self,
+        state: &Self::State,
+        seat: &Seat,
+        text: &str,
+    ) -> Result<Self::Command, RuleError>;
+
+    /// The order language text of a command; `parse` reads it back to the same command.
+    fn describe(&self, command: &Self::Command) -> String;
+
+    fn outcome(&self, state: &Self::State) -> Outcome;
+
+    /// A random legal command for `seat`, for the bot; `None` if the seat has nothing to do.
+    fn random_command(
+        &self,
+        state: &Self::State,
+        seat: &Seat,
+        rng: BotRng,
+    ) -> Option<Self::Command>;
+}
+
+/// A game's state behind the object-safe contract.
+pub struct GameState(Box<dyn AnyState>);
+
+trait AnyState: Any + Send + Sync {
+    fn clone_box(&self) -> Box<dyn AnyState>;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Clone + Send + Sync + 'static> AnyState for T {
+    fn clone_box(&self) -> Box<dyn AnyState> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+impl Clone for GameState {
+    fn clone(&self) -> Self {
+        GameState(self.0.clone_box())
+    }
+}
+
+impl GameState {
+    /// The typed state, for a ruleset's own tests.
+    pub fn downcast<T: 'static>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref()
+    }
+}
+
+/// The object-safe face of a ruleset that the engine and the service use. Commands travel as
+/// JSON; [`Erased`] derives this from [`Rules`].
+pub trait Ruleset: Send + Sync {
+    fn info(&self) -> RulesetInfo;
+    fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<GameState, RuleError>;
+    fn prompts(&self, state: &GameState) -> Vec<Prompt>;
+    /// Reads a command given as JSON into its canonical JSON form, or fails naming what is wrong.
+    fn check_json(&self, command: &Value) -> Result<Value, RuleError>;
+    fn parse(&self, state: &GameState, seat: &Seat, text: &str) -> Result<Value, RuleError>;
+    fn describe(&self, command: &Value) -> Result<String, RuleError>;
+    fn seal(&self, command: &Value) -> Result<Option<(Value, Value)>, RuleError>;
+    fn apply(
+        &self,
+        state: &mut GameState,
+        seat: &Seat,
+        command: &Value,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError>;
+    fn reveal(
+        &self,
+        state: &mut GameState,
+        seat: &Seat,
+        commitment: &str,
+        choice: &Value,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError>;
+    fn timeout(&self, state: &mut GameState, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError>;
+    fn resign(&self, state: &mut GameState, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError>;
+    fn view(&self, state: &GameState, viewer: &Viewer) -> Value;
+    fn outcome(&self, state: &GameState) -> Outcome;
+    fn state_json(&self, state: &GameState) -> Value;
+    fn random_command(&self, state: &GameState, seat: &Seat, rng: BotRng) -> Option<Value>;
+}
+
+/// Any [`Rules`] as a [`Ruleset`].
+pub struct Erased<R>(pub R);
+
+impl<R: Rules> Erased<R> {
+    fn state<'s>(&self, state: &'s GameState) -> &'s R::State {
+        state
+            .0
+            .as_any()
+            .downcast_ref()
+            .expect("a state is only ever folded by its own ruleset")
+    }
+    fn state_mut<'s>(&self, state: &'s mut GameState) -> &'s mut R::State {
+        state
+            .0
+            .as_any_mut()
+            .downcast_mut()
+            .expect("a state is only ever folded by its own ruleset")
+    }
+    fn command(&self, command: &Value) -> Result<R::Command, RuleError> {
+        serde_json::from_value(command.clone()).map_err(|e| {
+            RuleError::new(
+                "command format",
+                format!("the command is not one this game knows: {e}"),
+            )
+        })
+    }
+    fn to_json(command: &R::Command) -> Value {
+        serde_json::to_value(command).expect("commands serialise to JSON")
+    }
+}
+
+impl<R: Rules> Ruleset for Erased<R> {
+    fn info(&self) -> RulesetInfo {
+        self.0.info()
+    }
+    fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<GameState, RuleError> {
+        Ok(GameState(Box::new(self.0.setup(setup, hidden)?)))
+    }
+    fn prompts(&self, state: &GameState) -> Vec<Prompt> {
+        self.0.prompts(self.state(state))
+    }
+    fn check_json(&self, command: &Value) -> Result<Value, RuleError> {
+        Ok(Self::to_json(&self.command(command)?))
+    }
+    fn parse(&self, state: &GameState, seat: &Seat, text: &str) -> Result<Value, RuleError> {
+        Ok(Self::to_json(&self.0.parse(
+            self.state(state),
+            seat,
+            text,
+        )?))
+    }
+    fn describe(&self, command: &Value) -> Result<String, RuleError> {
+        Ok(self.0.describe(&self.command(command)?))
+    }
+    fn seal(&self, command: &Value) -> Result<Option<(Value, Value)>, RuleError> {
+        Ok(self
+            .0
+            .seal(&self.command(command)?)
+            .map(|(choice, public)| (choice, Self::to_json(&public))))
+    }
+    fn apply(
+        &self,
+        state: &mut GameState,
+        seat: &Seat,
+        command: &Value,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        let command = self.command(command)?;
+        self.0.apply(self.state_mut(state), seat, &command, ctx)
+    }
+    fn reveal(
+        &self,
+        state: &mut GameState,
+        seat: &Seat,
+        commitment: &str,
+        choice: &Value,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        self.0
+            .reveal(self.state_mut(state), seat, commitment, choice, ctx)
+    }
+    fn timeout(&self, state: &mut GameState, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
+        self.0.timeout(self.state_mut(state), seat, ctx)
+    }
+    fn resign(&self, state: &mut GameState, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
+        self.0.resign(self.state_mut(state), seat, ctx)
+    }
+    fn view(&self, state: &GameState, viewer: &Viewer) -> Value {
+        self.0.view(self.state(state), viewer)
+    }
+    fn outcome(&self, state: &GameState) -> Outcome {
+        self.0.outcome(self.state(state))
+    }
+    fn state_json(&self, state: &GameState) -> Value {
+        serde_json::to_value(self.state(state)).expect("states serialise to JSON")
+    }
+    fn random_command(&self, state: &GameState, seat: &Seat, rng: BotRng) -> Option<Value> {
+        self.0
+            .random_command(self.state(state), seat, rng)
+            .map(|c| Self::to_json(&c))
+    }
+}

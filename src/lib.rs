@@ -1,0 +1,9 @@
+//! Despatch: board wargames played asynchronously, by email and over the web, on an immutable
+//! event log with dice anyone can check.
+//!
+//! `engine` and `rules` are pure and build without the server (`--no-default-features`), which
+//! keeps rules work quick to compile and lets the verifier build for WebAssembly; everything
+//! that does I/O sits behind the `server` feature.
+
+pub mod engine;
+pub mod rules;

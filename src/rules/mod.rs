@@ -1,0 +1,17 @@
+//! The rulesets, one folder per game, and the registry that finds them by id.
+
+use std::sync::Arc;
+
+use crate::engine::ruleset::{Erased, Ruleset};
+
+pub mod open_table;
+
+/// Every ruleset this build plays.
+pub fn all() -> Vec<Arc<dyn Ruleset>> {
+    vec![Arc::new(Erased(open_table::OpenTable))]
+}
+
+/// The ruleset with this id.
+pub fn find(id: &str) -> Option<Arc<dyn Ruleset>> {
+    all().into_iter().find(|r| r.info().id == id)
+}

@@ -1,0 +1,480 @@
+//! The open table: a verifiable dice and turn service for any wargame that has no ruleset here
+//! yet — the email dice server wargamers use beside VASSAL. Seats take turns in a set order (or
+//! in any order, an option); a move is free text with any dice rolled and proven; a seat may seal
+//! a hidden note now and reveal it later, and may pass the turn to a named seat. The game ends
+//! when every seat still playing proposes the same result. Decisions: docs/rules/open-table.md.
+
+pub mod dice_expr;
+pub mod order;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::engine::dice::DiceStream;
+use crate::engine::ruleset::{
+    BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
+    ScenarioInfo, Seat, Setup, Viewer,
+};
+use dice_expr::DiceExpr;
+use order::{Move, Proposal, RollRequest};
+
+pub struct OpenTable;
+
+pub const ID: &str = "open-table";
+
+/// Turn order, chosen at creation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// Seats act in the order they were listed, one after another.
+    Fixed,
+    /// Any seat may move at any time.
+    Free,
+}
+
+/// A note sealed at the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    pub number: usize,
+    pub owner: Seat,
+    pub commitment: String,
+    pub sealed_at_move: u64,
+    pub revealed: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub seats: Vec<Seat>,
+    pub order: Order,
+    /// Index into `seats` of the seat to act (fixed order).
+    pub to_act: usize,
+    pub moves: u64,
+    pub notes: Vec<Note>,
+    pub proposals: BTreeMap<Seat, Proposal>,
+    pub resigned: Vec<Seat>,
+    pub finished: Option<Proposal>,
+}
+
+impl State {
+    fn playing(&self) -> impl Iterator<Item = &Seat> {
+        self.seats.iter().filter(|s| !self.resigned.contains(s))
+    }
+
+    fn advance_from(&mut self, index: usize) {
+        let n = self.seats.len();
+        for step in 1..=n {
+            let i = (index + step) % n;
+            if !self.resigned.contains(&self.seats[i]) {
+                self.to_act = i;
+                return;
+            }
+        }
+    }
+
+    fn settle(&mut self) {
+        let playing: Vec<Seat> = self.playing().cloned().collect();
+        if playing.len() == 1 && self.seats.len() > 1 {
+            self.finished = Some(Proposal::Win { winners: playing });
+            return;
+        }
+        let mut standing = playing.iter().map(|s| self.proposals.get(s));
+        if let Some(Some(first)) = standing.next() {
+            if standing.all(|p| p == Some(first)) {
+                self.finished = Some(first.clone());
+            }
+        }
+    }
+}
+
+fn rule(message: impl Into<String>) -> RuleError {
+    RuleError::new("open table", message)
+}
+
+impl Rules for OpenTable {
+    type State = State;
+    type Command = Move;
+
+    fn info(&self) -> RulesetInfo {
+        RulesetInfo {
+            id: ID.into(),
+            version: "1".into(),
+            title: "Open table — dice and turns for any wargame".into(),
+            scenarios: vec![ScenarioInfo {
+                id: "default".into(),
+                title: "Any wargame: seats named by the players".into(),
+                seats: Vec::new(),
+                min_seats: 1,
+                max_seats: 16,
+            }],
+            options: vec![OptionInfo {
+                name: "order".into(),
+                description: "fixed: seats act in the order listed; free: any seat may move at any time".into(),
+                default: json!("fixed"),
+            }],
+            grammar: "Free text, then one clause per line: roll 2d6 [label] · seal <note> · reveal <n> · next <seat> · result win <seat…> | result draw".into(),
+        }
+    }
+
+    fn setup(&self, setup: &Setup, _hidden: &mut DiceStream) -> Result<State, RuleError> {
+        if setup.scenario != "default" {
+            return Err(RuleError::new(
+                "scenario",
+                format!(
+                    "the open table has one scenario, 'default', not '{}'",
+                    setup.scenario
+                ),
+            ));
+        }
+        let order = match setup.options.get("order") {
+            None | Some(Value::Null) => Order::Fixed,
+            Some(v) => serde_json::from_value(v.clone()).map_err(|_| {
+                RuleError::new(
+                    "options",
+                    format!("order must be \"fixed\" or \"free\", not {v}"),
+                )
+            })?,
+        };
+        if let Some(obj) = setup.options.as_object() {
+            if let Some(unknown) = obj.keys().find(|k| k.as_str() != "order") {
+                return Err(RuleError::new(
+                    "options",
+                    format!("the open table has no option '{unknown}'; it knows 'order'"),
+                ));
+            }
+        }
+        if setup.seats.is_empty() || setup.seats.len() > 16 {
+            return Err(RuleError::new(
+                "seats",
+                "the open table seats 1 to 16 players",
+            ));
+        }
+        Ok(State {
+            seats: setup.seats.iter().map(|s| s.seat.clone()).collect(),
+            order,
+            to_act: 0,
+            moves: 0,
+            notes: Vec::new(),
+            proposals: BTreeMap::new(),
+            resigned: Vec::new(),
+            finished: None,
+        })
+    }
+
+    fn prompts(&self, state: &State) -> Vec<Prompt> {
+        if state.finished.is_some() {
+            return Vec::new();
+        }
+        let seats: Vec<Seat> = match state.order {
+            Order::Fixed => vec![state.seats[state.to_act].clone()],
+            Order::Free => state.playing().cloned().collect(),
+        };
+        seats
+            .into_iter()
+            .map(|seat| Prompt {
+                decision: format!("{seat} to move: free text, dice, sealed notes"),
+                options: vec![
+                    "<what you do>".into(),
+                    "roll 2d6 <label>".into(),
+                    "seal <note>".into(),
+                    "result draw".into(),
+                ],
+                kind: PromptKind::Turn,
+                pass_on_timeout: true,
+                seat,
+            })
+            .collect()
+    }
+
+    fn seal(&self, command: &Move) -> Option<(Value, Move)> {
+        let note = command.seal.as_ref()?;
+        let public = Move {
+            seal: None,
+            sealed_note: true,
+            ..command.clone()
+        };
+        Some((json!({ "note": note }), public))
+    }
+
+    fn apply(
+        &self,
+        state: &mut State,
+        seat: &Seat,
+        m: &Move,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        // Everything is checked before the first die is drawn.
+        if m.text.is_empty()
+            && m.rolls.is_empty()
+            && m.seal.is_none()
+            && !m.sealed_note
+            && m.reveal.is_empty()
+            && m.result.is_none()
+            && m.next.is_none()
+        {
+            return Err(rule("an empty move: write what you do, roll dice, seal or reveal a note, or propose a result"));
+        }
+        if m.text.len() > 20_000 {
+            return Err(rule("a move's text is at most 20,000 characters"));
+        }
+        if m.rolls.len() > 50 {
+            return Err(rule("roll at most 50 expressions in one move"));
+        }
+        for r in &m.rolls {
+            r.dice.checked().map_err(rule)?;
+        }
+        for n in &m.reveal {
+            let note = state
+                .notes
+                .get(n.wrapping_sub(1))
+                .ok_or_else(|| rule(format!("there is no note {n}")))?;
+            if &note.owner != seat {
+                return Err(rule(format!(
+                    "note {n} is {}'s; only the seat that sealed a note reveals it",
+                    note.owner
+                )));
+            }
+            if note.revealed.is_some() {
+                return Err(rule(format!("note {n} is already revealed")));
+            }
+        }
+        if let Some(next) = &m.next {
+            if state.order == Order::Free {
+                return Err(rule(
+                    "in free order every seat may move at any time; there is no turn to pass",
+                ));
+            }
+            if !state.seats.contains(next) || state.resigned.contains(next) {
+                return Err(rule(format!(
+                    "'{next}' is not a seat still playing at this table"
+                )));
+            }
+        }
+        if let Some(Proposal::Win { winners }) = &m.result {
+            if let Some(w) = winners.iter().find(|w| !state.seats.contains(w)) {
+                return Err(rule(format!("'{w}' is not a seat at this table")));
+            }
+        }
+        let sealing = m.seal.is_some() || m.sealed_note;
+        let commitment = ctx.commitment().map(str::to_owned);
+        if sealing && commitment.is_none() {
+            return Err(rule(
+                "a sealed note must be sealed by the server; send it as 'seal <note>'",
+            ));
+        }
+
+        state.moves += 1;
+        if !m.text.is_empty() {
+            ctx.say(format!("{seat}: {}", m.text));
+        }
+        for RollRequest { dice, label } in &m.rolls {
+            let faces = ctx.roll_many(dice.count as usize, dice.sides);
+            ctx.say(roll_line(seat, dice, label, &faces));
+        }
+        if let Some(commitment) = commitment.filter(|_| sealing) {
+            let number = state.notes.len() + 1;
+            state.notes.push(Note {
+                number,
+                owner: seat.clone(),
+                commitment: commitment.clone(),
+                sealed_at_move: state.moves,
+                revealed: None,
+            });
+            ctx.say(format!(
+                "{seat} seals note {number} (commitment {})",
+                &commitment[..16]
+            ));
+        }
+        for n in &m.reveal {
+            ctx.request_reveal(state.notes[n - 1].commitment.clone());
+        }
+        if let Some(p) = &m.result {
+            ctx.say(format!("{seat} proposes {}", describe_proposal(p)));
+            state.proposals.insert(seat.clone(), p.clone());
+        }
+        match (&m.next, state.order) {
+            (Some(next), _) => {
+                state.to_act = state
+                    .seats
+                    .iter()
+                    .position(|s| s == next)
+                    .expect("checked above");
+                ctx.say(format!("{seat} passes the turn to {next}"));
+            }
+            (None, Order::Fixed) => {
+                let me = state
+                    .seats
+                    .iter()
+                    .position(|s| s == seat)
+                    .expect("a seat of the game");
+                state.advance_from(me);
+            }
+            (None, Order::Free) => {}
+        }
+        state.settle();
+        Ok(())
+    }
+
+    fn reveal(
+        &self,
+        state: &mut State,
+        seat: &Seat,
+        commitment: &str,
+        choice: &Value,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        let note = state
+            .notes
+            .iter_mut()
+            .find(|n| n.commitment == commitment)
+            .ok_or_else(|| rule("no such sealed note"))?;
+        let text = choice
+            .get("note")
+            .and_then(Value::as_str)
+            .ok_or_else(|| rule("a note's choice has a 'note' text"))?;
+        note.revealed = Some(text.to_owned());
+        ctx.say(format!("{seat} reveals note {}: {text}", note.number));
+        Ok(())
+    }
+
+    fn timeout(&self, state: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
+        if state.order == Order::Fixed {
+            let me = state
+                .seats
+                .iter()
+                .position(|s| s == seat)
+                .expect("a seat of the game");
+            state.advance_from(me);
+        }
+        ctx.say(format!("{seat} missed the deadline and passes"));
+        Ok(())
+    }
+
+    fn resign(&self, state: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
+        if state.resigned.contains(seat) {
+            return Err(rule(format!("{seat} has already resigned")));
+        }
+        state.resigned.push(seat.clone());
+        state.proposals.remove(seat);
+        ctx.say(format!("{seat} resigns"));
+        if state.seats.get(state.to_act) == Some(seat) {
+            let me = state.to_act;
+            state.advance_from(me);
+        }
+        state.settle();
+        Ok(())
+    }
+
+    fn view(&self, state: &State, _viewer: &Viewer) -> Value {
+        // Nothing secret lives in the open table's state: a sealed note's text stays in the
+        // server's secrets until it is revealed.
+        let to_act: Vec<&Seat> = match state.order {
+            Order::Fixed if state.finished.is_none() => vec![&state.seats[state.to_act]],
+            Order::Free if state.finished.is_none() => state.playing().collect(),
+            _ => Vec::new(),
+        };
+        json!({
+            "seats": state.seats,
+            "order": state.order,
+            "to_act": to_act,
+            "moves": state.moves,
+            "notes": state.notes,
+            "proposals": state.proposals,
+            "resigned": state.resigned,
+            "finished": state.finished,
+        })
+    }
+
+    fn parse(&self, _state: &State, _seat: &Seat, text: &str) -> Result<Move, RuleError> {
+        order::parse(text)
+    }
+
+    fn describe(&self, command: &Move) -> String {
+        order::describe(command)
+    }
+
+    fn outcome(&self, state: &State) -> Outcome {
+        match &state.finished {
+            None => Outcome::Running,
+            Some(p) => Outcome::Finished {
+                winners: match p {
+                    Proposal::Win { winners } => winners.clone(),
+                    Proposal::Draw => Vec::new(),
+                },
+                scores: BTreeMap::new(),
+                summary: format!("The table agreed on {}", describe_proposal(p)),
+            },
+        }
+    }
+
+    fn random_command(&self, state: &State, seat: &Seat, rng: BotRng) -> Option<Move> {
+        if state.finished.is_some() || state.resigned.contains(seat) {
+            return None;
+        }
+        let mut m = Move {
+            text: format!("move {}", rng(1000)),
+            ..Move::default()
+        };
+        for _ in 0..rng(3) {
+            let sides = [2, 6, 10, 20, 100][rng(5)];
+            m.rolls.push(RollRequest {
+                dice: DiceExpr {
+                    count: 1 + rng(4) as u32,
+                    sides,
+                    modifier: rng(3) as i64 - 1,
+                },
+                label: String::new(),
+            });
+        }
+        if rng(5) == 0 {
+            m.seal = Some(format!("secret {}", rng(1000)));
+        }
+        let mine: Vec<usize> = state
+            .notes
+            .iter()
+            .filter(|n| &n.owner == seat && n.revealed.is_none())
+            .map(|n| n.number)
+            .collect();
+        if !mine.is_empty() && rng(3) == 0 {
+            m.reveal.push(mine[rng(mine.len())]);
+        }
+        if state.order == Order::Fixed && rng(6) == 0 {
+            let playing: Vec<&Seat> = state.playing().collect();
+            m.next = Some(playing[rng(playing.len())].clone());
+        }
+        if rng(20) == 0 {
+            m.result = Some(Proposal::Draw);
+        }
+        Some(m)
+    }
+}
+
+fn describe_proposal(p: &Proposal) -> String {
+    match p {
+        Proposal::Draw => "a draw".into(),
+        Proposal::Win { winners } => {
+            let names: Vec<_> = winners.iter().map(Seat::as_str).collect();
+            format!("a win for {}", names.join(" and "))
+        }
+    }
+}
+
+fn roll_line(seat: &Seat, dice: &DiceExpr, label: &str, faces: &[u32]) -> String {
+    let total: i64 = faces.iter().map(|&f| i64::from(f)).sum::<i64>() + dice.modifier;
+    let shown: Vec<String> = faces.iter().map(u32::to_string).collect();
+    let modifier = match dice.modifier {
+        0 => String::new(),
+        m if m > 0 => format!(" + {m}"),
+        m => format!(" - {}", -m),
+    };
+    let label = if label.is_empty() {
+        String::new()
+    } else {
+        format!(" ({label})")
+    };
+    format!(
+        "{seat} rolls {dice}{label}: {}{modifier} = {total}",
+        shown.join(" + ")
+    )
+}

@@ -1,0 +1,200 @@
+//! The store: the event log, seats, secrets, idempotency keys and the outbox, behind one
+//! interface with two backends — PostgreSQL (production) and SQLite (the embedded default,
+//! used when no `DATABASE_URL` is set). One contract test suite runs against both
+//! (`tests/store_contract.rs`). The store holds no game logic.
+//!
+//! Every table carries `game_id` and every query names it, so the data shards by game.
+//! Events are stored as the exact JSON text that was hashed; nothing rewrites them.
+
+mod postgres;
+mod sqlite;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::engine::event::Event;
+
+pub use postgres::PgStore;
+pub use sqlite::SqliteStore;
+
+/// A game as the store knows it (the rest is in its events).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub game_id: String,
+    pub ruleset: String,
+    pub scenario: String,
+    /// RFC 3339.
+    pub created_at: String,
+    /// The seq the next appended event will have.
+    pub next_seq: u64,
+    /// Whether the game has ended (its last event is `GameEnded`).
+    pub ended: bool,
+}
+
+/// A seat of a game. The token is stored only as its SHA-256.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatRecord {
+    pub game_id: String,
+    pub seat: String,
+    pub name: String,
+    pub email: Option<String>,
+    pub token_hash: String,
+}
+
+/// A secret kept apart from the log: a dice chain's tip, the hidden seed, a sealed choice.
+/// Never part of an export; a secret becomes public only through an event that reveals it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SecretRecord {
+    pub game_id: String,
+    /// `hidden_seed`, `chain:<n>`, `sealed:<commitment>`.
+    pub name: String,
+    /// The seat the secret belongs to, if any (the author of a sealed choice).
+    pub seat: Option<String>,
+    pub value: Value,
+}
+
+/// A notification to send, written in the same transaction as the event that caused it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutboxRecord {
+    pub game_id: String,
+    /// The event that caused it.
+    pub seq: u64,
+    /// `email`, `webhook`, `live`, …
+    pub channel: String,
+    /// The seat it is for, if any.
+    pub seat: Option<String>,
+    pub payload: Value,
+}
+
+/// An outbox row as read back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutboxRow {
+    pub id: i64,
+    #[serde(flatten)]
+    pub record: OutboxRecord,
+}
+
+/// The saved answer to a command with an idempotency key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Idempotency {
+    pub seat: String,
+    pub key: String,
+    pub response: Value,
+}
+
+/// Everything one append writes, in one transaction.
+#[derive(Debug, Clone, Default)]
+pub struct Append {
+    pub events: Vec<Event>,
+    pub secrets: Vec<SecretRecord>,
+    pub outbox: Vec<OutboxRecord>,
+    pub idempotency: Option<Idempotency>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Another append got there first: the game is now at `current_seq` (the next seq).
+    #[error("the game has moved on: the next event is seq {current_seq}")]
+    Stale { current_seq: u64 },
+    /// The idempotency key was used before; here is the first answer.
+    #[error("this idempotency key was already used")]
+    Replayed { response: Value },
+    #[error("no game {0}")]
+    NoGame(String),
+    #[error("a game with id {0} already exists")]
+    Duplicate(String),
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// The store, by backend. Chosen from the URL: `postgres://…` or `sqlite:…`.
+#[derive(Clone)]
+pub enum Store {
+    Postgres(PgStore),
+    Sqlite(SqliteStore),
+}
+
+macro_rules! each {
+    ($self:ident, $s:ident => $body:expr) => {
+        match $self {
+            Store::Postgres($s) => $body,
+            Store::Sqlite($s) => $body,
+        }
+    };
+}
+
+impl Store {
+    /// Connects to `url` (`postgres://…`, `postgresql://…` or `sqlite:…`).
+    pub async fn connect(url: &str) -> Result<Store> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Store::Postgres(PgStore::connect(url).await?))
+        } else if url.starts_with("sqlite:") {
+            Ok(Store::Sqlite(SqliteStore::connect(url).await?))
+        } else {
+            Err(StoreError::Corrupt(format!("DATABASE_URL must start with postgres:// or sqlite:, not '{url}'")))
+        }
+    }
+
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Store::Postgres(_) => "postgres",
+            Store::Sqlite(_) => "sqlite",
+        }
+    }
+
+    /// Applies the embedded migrations.
+    pub async fn migrate(&self) -> Result<()> {
+        each!(self, s => s.migrate().await)
+    }
+
+    /// Creates a game with its seats, its first event and its secrets.
+    pub async fn create_game(&self, game: &GameRecord, seats: &[SeatRecord], append: &Append) -> Result<()> {
+        each!(self, s => s.create_game(game, seats, append).await)
+    }
+
+    /// Appends events whose first seq must be `expected_seq`, with their secrets, outbox rows and
+    /// idempotency record, in one transaction. Exactly one of two racing appends wins; the other
+    /// gets `Stale` with the current seq. A used idempotency key gets `Replayed` and writes
+    /// nothing.
+    pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
+        each!(self, s => s.append(game_id, expected_seq, append).await)
+    }
+
+    pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
+        each!(self, s => s.game(game_id).await)
+    }
+
+    /// Events with `from <= seq < to` (`to = None`: to the end), in order.
+    pub async fn events(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<Event>> {
+        each!(self, s => s.events(game_id, from, to).await)
+    }
+
+    pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatRecord>> {
+        each!(self, s => s.seats(game_id).await)
+    }
+
+    /// The seat whose token hashes to `token_hash`.
+    pub async fn seat_by_token(&self, game_id: &str, token_hash: &str) -> Result<Option<SeatRecord>> {
+        each!(self, s => s.seat_by_token(game_id, token_hash).await)
+    }
+
+    pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {
+        each!(self, s => s.secrets(game_id).await)
+    }
+
+    /// The saved answer for a seat's idempotency key, if it was used.
+    pub async fn idempotent(&self, game_id: &str, seat: &str, key: &str) -> Result<Option<Value>> {
+        each!(self, s => s.idempotent(game_id, seat, key).await)
+    }
+
+    /// Outbox rows of a game, oldest first.
+    pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
+        each!(self, s => s.outbox(game_id).await)
+    }
+}

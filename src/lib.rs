@@ -7,3 +7,5 @@
 
 pub mod engine;
 pub mod rules;
+#[cfg(feature = "server")]
+pub mod store;

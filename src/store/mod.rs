@@ -7,6 +7,7 @@
 //! Events are stored as the exact JSON text that was hashed; nothing rewrites them.
 
 mod postgres;
+mod rows;
 mod sqlite;
 
 use serde::{Deserialize, Serialize};
@@ -173,6 +174,12 @@ impl Store {
     /// Events with `from <= seq < to` (`to = None`: to the end), in order.
     pub async fn events(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<Event>> {
         each!(self, s => s.events(game_id, from, to).await)
+    }
+
+    /// The same events as the exact JSON text that was stored (and hashed), one string per
+    /// event: what an export writes, byte for byte.
+    pub async fn events_json(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<String>> {
+        each!(self, s => s.events_json(game_id, from, to).await)
     }
 
     pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatRecord>> {

@@ -1,0 +1,333 @@
+//! The PostgreSQL backend. An append is one statement: a data-modifying `WITH` that moves the
+//! game's `next_seq` on from the seq the caller expected and, only if that matched, inserts the
+//! events, secrets, outbox rows and idempotency record from column arrays (`UNNEST`). One
+//! statement is one implicit transaction and one round trip, so the append costs little more than
+//! a single `INSERT`; any failure (a duplicate secret name, say) undoes all of it.
+//!
+//! Two racing appends: the second `UPDATE` waits for the first's row lock, re-reads the row once
+//! the first commits, no longer matches `next_seq = expected` and touches nothing, so the loser
+//! writes nothing and is told the current seq.
+
+use std::time::Duration;
+
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::{Executor, Postgres, Row};
+
+use super::rows::{self, AppendRows};
+use super::{Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError};
+use crate::engine::event::Event;
+
+/// How many connections `connect` opens at most; `from_pool` takes a pool sized by the caller.
+const MAX_CONNECTIONS: u32 = 16;
+
+#[derive(Clone, Debug)]
+pub struct PgStore {
+    pool: PgPool,
+}
+
+/// The append, in one statement. `prior` finds a used idempotency key first, in which case the
+/// `UPDATE` matches nothing and so nothing is inserted. Parameters:
+/// $1 game, $2 expected seq, $3 next seq, $4 ends the game, $5–$7 idempotency seat, key, response
+/// (NULL without a key), $8–$13 events, $14–$16 secrets, $17–$20 outbox rows.
+const APPEND: &str = "
+WITH prior AS (
+    SELECT response FROM idempotency WHERE game_id = $1 AND seat = $5::text AND key = $6::text
+), moved AS (
+    UPDATE games SET next_seq = $3, ended = ended OR $4
+    WHERE game_id = $1 AND next_seq = $2 AND NOT EXISTS (SELECT 1 FROM prior)
+    RETURNING game_id
+), new_events AS (
+    INSERT INTO events (game_id, seq, kind, seat, hash, prev_hash, body)
+    SELECT moved.game_id, e.seq, e.kind, e.seat, e.hash, e.prev_hash, e.body
+    FROM moved, UNNEST($8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+        AS e (seq, kind, seat, hash, prev_hash, body)
+), new_secrets AS (
+    INSERT INTO secrets (game_id, name, seat, value)
+    SELECT moved.game_id, s.name, s.seat, s.value
+    FROM moved, UNNEST($14::text[], $15::text[], $16::text[]) AS s (name, seat, value)
+), new_outbox AS (
+    INSERT INTO outbox (game_id, seq, channel, seat, payload)
+    SELECT moved.game_id, o.seq, o.channel, o.seat, o.payload
+    FROM moved, UNNEST($17::bigint[], $18::text[], $19::text[], $20::text[]) AS o (seq, channel, seat, payload)
+), new_key AS (
+    INSERT INTO idempotency (game_id, seat, key, response)
+    SELECT moved.game_id, $5::text, $6::text, $7::text FROM moved WHERE $6::text IS NOT NULL
+)
+SELECT (SELECT count(*) FROM moved) AS moved, (SELECT response FROM prior) AS prior";
+
+/// Why an append did not move the game on: where the game is now, and the saved answer if the
+/// idempotency key has been used meanwhile.
+const AFTER_MISS: &str = "
+SELECT g.next_seq,
+       (SELECT response FROM idempotency i WHERE i.game_id = $1 AND i.seat = $2 AND i.key = $3) AS response
+FROM games g WHERE g.game_id = $1";
+
+impl PgStore {
+    pub async fn connect(url: &str) -> Result<PgStore> {
+        let pool = PgPoolOptions::new()
+            .max_connections(MAX_CONNECTIONS)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await?;
+        Ok(PgStore { pool })
+    }
+
+    /// A store on a pool the caller configured (size, timeouts).
+    pub fn from_pool(pool: PgPool) -> PgStore {
+        PgStore { pool }
+    }
+
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    pub async fn migrate(&self) -> Result<()> {
+        sqlx::migrate!("./migrations/postgres").run(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn create_game(&self, game: &GameRecord, seats: &[SeatRecord], append: &Append) -> Result<()> {
+        let rows = rows::append_rows(&game.game_id, 0, append)?;
+        let mut tx = self.pool.begin().await?;
+        let inserted = sqlx::query(
+            "INSERT INTO games (game_id, ruleset, scenario, created_at, next_seq, ended)
+             VALUES ($1, $2, $3, $4, 0, false) ON CONFLICT (game_id) DO NOTHING",
+        )
+        .bind(&game.game_id)
+        .bind(&game.ruleset)
+        .bind(&game.scenario)
+        .bind(&game.created_at)
+        .execute(&mut *tx)
+        .await?;
+        if inserted.rows_affected() == 0 {
+            return Err(StoreError::Duplicate(game.game_id.clone()));
+        }
+        for (position, seat) in seats.iter().enumerate() {
+            if seat.game_id != game.game_id {
+                return Err(StoreError::Corrupt(format!(
+                    "seat {} of game {} given with game {}",
+                    seat.seat, seat.game_id, game.game_id
+                )));
+            }
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, position, name, email, token_hash)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&game.game_id)
+            .bind(&seat.seat)
+            .bind(position as i32)
+            .bind(&seat.name)
+            .bind(&seat.email)
+            .bind(&seat.token_hash)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let (moved, _) = write(&mut *tx, &game.game_id, &rows).await?;
+        if !moved {
+            return Err(StoreError::Corrupt(format!("game {} was not at seq 0 when created", game.game_id)));
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
+        let rows = rows::append_rows(game_id, expected_seq, append)?;
+        match write(&self.pool, game_id, &rows).await {
+            Ok((true, _)) => Ok(()),
+            Ok((false, Some(prior))) => Err(StoreError::Replayed { response: rows::json_from_text("a saved response", &prior)? }),
+            Ok((false, None)) => Err(self.why_not_moved(game_id, &rows).await?),
+            // A key used by an append that committed after this one's snapshot was taken.
+            Err(StoreError::Db(e)) if rows::is_unique_violation(&e) => match self.why_not_moved(game_id, &rows).await? {
+                replayed @ StoreError::Replayed { .. } => Err(replayed),
+                _ => Err(StoreError::Db(e)),
+            },
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The error for an append that moved nothing: the game is missing, the key was used, or
+    /// another append got there first.
+    async fn why_not_moved(&self, game_id: &str, rows: &AppendRows) -> Result<StoreError> {
+        let (seat, key) = match &rows.idempotency {
+            Some(i) => (Some(i.seat.as_str()), Some(i.key.as_str())),
+            None => (None, None),
+        };
+        let row = sqlx::query(AFTER_MISS).bind(game_id).bind(seat).bind(key).fetch_optional(&self.pool).await?;
+        let Some(row) = row else {
+            return Ok(StoreError::NoGame(game_id.to_owned()));
+        };
+        if let Some(response) = row.try_get::<Option<String>, _>("response")? {
+            return Ok(StoreError::Replayed { response: rows::json_from_text("a saved response", &response)? });
+        }
+        Ok(StoreError::Stale { current_seq: rows::to_u64(row.try_get("next_seq")?)? })
+    }
+
+    pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
+        let row = sqlx::query(
+            "SELECT game_id, ruleset, scenario, created_at, next_seq, ended FROM games WHERE game_id = $1",
+        )
+        .bind(game_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| {
+            Ok(GameRecord {
+                game_id: row.try_get("game_id")?,
+                ruleset: row.try_get("ruleset")?,
+                scenario: row.try_get("scenario")?,
+                created_at: row.try_get("created_at")?,
+                next_seq: rows::to_u64(row.try_get("next_seq")?)?,
+                ended: row.try_get("ended")?,
+            })
+        })
+        .transpose()
+    }
+
+    pub async fn events(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<Event>> {
+        self.event_rows(game_id, from, to)
+            .await?
+            .into_iter()
+            .map(|(seq, body)| rows::event_from_text(game_id, seq, &body))
+            .collect()
+    }
+
+    pub async fn events_json(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<String>> {
+        Ok(self.event_rows(game_id, from, to).await?.into_iter().map(|(_, body)| body).collect())
+    }
+
+    async fn event_rows(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<(i64, String)>> {
+        let (from, to) = rows::seq_range(from, to);
+        let found = sqlx::query(
+            "SELECT seq, body FROM events
+             WHERE game_id = $1 AND seq >= $2 AND ($3::bigint IS NULL OR seq < $3)
+             ORDER BY seq",
+        )
+        .bind(game_id)
+        .bind(from)
+        .bind(to)
+        .fetch_all(&self.pool)
+        .await?;
+        found.iter().map(|row| Ok((row.try_get("seq")?, row.try_get("body")?))).collect()
+    }
+
+    pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatRecord>> {
+        let found = sqlx::query(
+            "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 ORDER BY position",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
+        found.iter().map(seat_record).collect()
+    }
+
+    pub async fn seat_by_token(&self, game_id: &str, token_hash: &str) -> Result<Option<SeatRecord>> {
+        let found = sqlx::query(
+            "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 AND token_hash = $2",
+        )
+        .bind(game_id)
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        found.as_ref().map(seat_record).transpose()
+    }
+
+    pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {
+        let found = sqlx::query("SELECT game_id, name, seat, value FROM secrets WHERE game_id = $1 ORDER BY name")
+            .bind(game_id)
+            .fetch_all(&self.pool)
+            .await?;
+        found
+            .iter()
+            .map(|row| {
+                let name: String = row.try_get("name")?;
+                let value: String = row.try_get("value")?;
+                Ok(SecretRecord {
+                    game_id: row.try_get("game_id")?,
+                    value: rows::json_from_text(&format!("secret {name}"), &value)?,
+                    name,
+                    seat: row.try_get("seat")?,
+                })
+            })
+            .collect()
+    }
+
+    pub async fn idempotent(&self, game_id: &str, seat: &str, key: &str) -> Result<Option<serde_json::Value>> {
+        let found: Option<String> =
+            sqlx::query_scalar("SELECT response FROM idempotency WHERE game_id = $1 AND seat = $2 AND key = $3")
+                .bind(game_id)
+                .bind(seat)
+                .bind(key)
+                .fetch_optional(&self.pool)
+                .await?;
+        found.map(|text| rows::json_from_text("a saved response", &text)).transpose()
+    }
+
+    pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
+        let found =
+            sqlx::query("SELECT id, game_id, seq, channel, seat, payload FROM outbox WHERE game_id = $1 ORDER BY id")
+                .bind(game_id)
+                .fetch_all(&self.pool)
+                .await?;
+        found
+            .iter()
+            .map(|row| {
+                let id: i64 = row.try_get("id")?;
+                let payload: String = row.try_get("payload")?;
+                Ok(OutboxRow {
+                    id,
+                    record: OutboxRecord {
+                        game_id: row.try_get("game_id")?,
+                        seq: rows::to_u64(row.try_get("seq")?)?,
+                        channel: row.try_get("channel")?,
+                        seat: row.try_get("seat")?,
+                        payload: rows::json_from_text(&format!("outbox row {id}"), &payload)?,
+                    },
+                })
+            })
+            .collect()
+    }
+}
+
+/// Runs the append statement; returns whether the game moved on, and the saved response if the
+/// idempotency key had been used.
+async fn write<'e, E>(executor: E, game_id: &str, rows: &AppendRows) -> Result<(bool, Option<String>)>
+where
+    E: Executor<'e, Database = Postgres>,
+{
+    let idem = rows.idempotency.as_ref();
+    let events = &rows.events;
+    let row = sqlx::query(APPEND)
+        .bind(game_id)
+        .bind(rows.expected_seq)
+        .bind(rows.next_seq)
+        .bind(rows.ends)
+        .bind(idem.map(|i| i.seat.as_str()))
+        .bind(idem.map(|i| i.key.as_str()))
+        .bind(idem.map(|i| i.response.as_str()))
+        .bind(events.iter().map(|e| e.seq).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.seat.as_str()).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.hash.as_str()).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.prev_hash.as_str()).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.body.as_str()).collect::<Vec<_>>())
+        .bind(rows.secrets.iter().map(|s| s.name.as_str()).collect::<Vec<_>>())
+        .bind(rows.secrets.iter().map(|s| s.seat.as_deref()).collect::<Vec<_>>())
+        .bind(rows.secrets.iter().map(|s| s.value.as_str()).collect::<Vec<_>>())
+        .bind(rows.outbox.iter().map(|o| o.seq).collect::<Vec<_>>())
+        .bind(rows.outbox.iter().map(|o| o.channel.as_str()).collect::<Vec<_>>())
+        .bind(rows.outbox.iter().map(|o| o.seat.as_deref()).collect::<Vec<_>>())
+        .bind(rows.outbox.iter().map(|o| o.payload.as_str()).collect::<Vec<_>>())
+        .fetch_one(executor)
+        .await?;
+    let moved: i64 = row.try_get("moved")?;
+    Ok((moved > 0, row.try_get("prior")?))
+}
+
+fn seat_record(row: &sqlx::postgres::PgRow) -> Result<SeatRecord> {
+    Ok(SeatRecord {
+        game_id: row.try_get("game_id")?,
+        seat: row.try_get("seat")?,
+        name: row.try_get("name")?,
+        email: row.try_get("email")?,
+        token_hash: row.try_get("token_hash")?,
+    })
+}

@@ -1,0 +1,147 @@
+//! What both backends share: checking that an append fits the log it is written to, and turning
+//! records into the column values the tables hold (and back). Keeping this in one place means
+//! PostgreSQL and SQLite store byte-identical text for the same append.
+
+use serde_json::Value;
+
+use super::{Append, Result, StoreError};
+use crate::engine::event::{kind, Event};
+
+/// One event row: the exact JSON text plus the columns queries and checks read without parsing.
+pub(super) struct EventRow {
+    pub seq: i64,
+    pub kind: String,
+    pub seat: String,
+    pub hash: String,
+    pub prev_hash: String,
+    pub body: String,
+}
+
+pub(super) struct SecretRow {
+    pub name: String,
+    pub seat: Option<String>,
+    pub value: String,
+}
+
+pub(super) struct OutboxInsert {
+    pub seq: i64,
+    pub channel: String,
+    pub seat: Option<String>,
+    pub payload: String,
+}
+
+pub(super) struct IdempotencyRow {
+    pub seat: String,
+    pub key: String,
+    pub response: String,
+}
+
+/// An append checked against its game and expected seq, ready to be written.
+pub(super) struct AppendRows {
+    pub expected_seq: i64,
+    /// `next_seq` of the game once the append is written.
+    pub next_seq: i64,
+    /// Whether one of the events ends the game.
+    pub ends: bool,
+    pub events: Vec<EventRow>,
+    pub secrets: Vec<SecretRow>,
+    pub outbox: Vec<OutboxInsert>,
+    pub idempotency: Option<IdempotencyRow>,
+}
+
+/// Checks that every event, secret and outbox row of `append` belongs to `game_id` and that the
+/// events run on without a gap from `expected_seq`, and serialises them. A mismatch is a bug in
+/// the caller, refused before anything is written: a gap in the log would break its hash chain.
+pub(super) fn append_rows(game_id: &str, expected_seq: u64, append: &Append) -> Result<AppendRows> {
+    let refuse = |why: String| StoreError::Corrupt(format!("append to game {game_id} refused: {why}"));
+    let expected = to_i64(expected_seq)?;
+    let mut events = Vec::with_capacity(append.events.len());
+    for (offset, event) in append.events.iter().enumerate() {
+        let want = expected_seq + offset as u64;
+        if event.game_id != game_id {
+            return Err(refuse(format!("event {} belongs to game {}", event.seq, event.game_id)));
+        }
+        if event.seq != want {
+            return Err(refuse(format!("event at position {offset} has seq {}, expected {want}", event.seq)));
+        }
+        events.push(EventRow {
+            seq: to_i64(event.seq)?,
+            kind: event.kind.clone(),
+            seat: event.seat.clone(),
+            hash: event.hash.clone(),
+            prev_hash: event.prev_hash.clone(),
+            body: to_text(event)?,
+        });
+    }
+    let mut secrets = Vec::with_capacity(append.secrets.len());
+    for secret in &append.secrets {
+        if secret.game_id != game_id {
+            return Err(refuse(format!("secret {} belongs to game {}", secret.name, secret.game_id)));
+        }
+        secrets.push(SecretRow { name: secret.name.clone(), seat: secret.seat.clone(), value: to_text(&secret.value)? });
+    }
+    let mut outbox = Vec::with_capacity(append.outbox.len());
+    for row in &append.outbox {
+        if row.game_id != game_id {
+            return Err(refuse(format!("an outbox row belongs to game {}", row.game_id)));
+        }
+        outbox.push(OutboxInsert {
+            seq: to_i64(row.seq)?,
+            channel: row.channel.clone(),
+            seat: row.seat.clone(),
+            payload: to_text(&row.payload)?,
+        });
+    }
+    let idempotency = match &append.idempotency {
+        Some(i) => Some(IdempotencyRow { seat: i.seat.clone(), key: i.key.clone(), response: to_text(&i.response)? }),
+        None => None,
+    };
+    Ok(AppendRows {
+        expected_seq: expected,
+        next_seq: expected + events.len() as i64,
+        ends: append.events.iter().any(|e| e.kind == kind::GAME_ENDED),
+        events,
+        secrets,
+        outbox,
+        idempotency,
+    })
+}
+
+pub(super) fn to_i64(n: u64) -> Result<i64> {
+    i64::try_from(n).map_err(|_| StoreError::Corrupt(format!("seq {n} is beyond what the store can hold")))
+}
+
+pub(super) fn to_u64(n: i64) -> Result<u64> {
+    u64::try_from(n).map_err(|_| StoreError::Corrupt(format!("negative seq {n} in the store")))
+}
+
+fn to_text<T: serde::Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(format!("cannot serialise for storage: {e}")))
+}
+
+/// Parses a stored event, which must be the one the row says it is.
+pub(super) fn event_from_text(game_id: &str, seq: i64, body: &str) -> Result<Event> {
+    let event: Event = serde_json::from_str(body)
+        .map_err(|e| StoreError::Corrupt(format!("event {seq} of game {game_id} is not a valid event: {e}")))?;
+    if event.game_id != game_id || i64::try_from(event.seq).ok() != Some(seq) {
+        return Err(StoreError::Corrupt(format!(
+            "the row for event {seq} of game {game_id} holds event {} of game {}",
+            event.seq, event.game_id
+        )));
+    }
+    Ok(event)
+}
+
+pub(super) fn json_from_text(what: &str, text: &str) -> Result<Value> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what} is not valid JSON: {e}")))
+}
+
+/// Whether `err` is a unique-constraint violation (a key already taken).
+pub(super) fn is_unique_violation(err: &sqlx::Error) -> bool {
+    err.as_database_error().is_some_and(|e| e.is_unique_violation())
+}
+
+/// A seq range as the tables hold it: a bound past what a seq can be means no bound.
+pub(super) fn seq_range(from: u64, to: Option<u64>) -> (i64, Option<i64>) {
+    (i64::try_from(from).unwrap_or(i64::MAX), to.and_then(|to| i64::try_from(to).ok()))
+}

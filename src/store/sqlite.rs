@@ -1,0 +1,356 @@
+//! The SQLite backend, the embedded default. A file database in WAL mode (readers never wait for
+//! the writer); every write runs in a `BEGIN IMMEDIATE` transaction, which takes the write lock
+//! before reading anything, so two racing appends run one after the other (the second waits
+//! through the busy timeout) and the second sees the first's `next_seq`. A deferred transaction
+//! would instead fail with `SQLITE_BUSY` when it tried to upgrade a stale read.
+//!
+//! `sqlite::memory:` works but is one connection's private database, so the pool keeps exactly
+//! one connection open for it.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+use sqlx::Row;
+
+use super::rows::{self, AppendRows};
+use super::{Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError};
+use crate::engine::event::Event;
+
+const MAX_CONNECTIONS: u32 = 8;
+
+/// How long a writer waits for another writer's transaction before giving up. Appends are short;
+/// this only has to outlast a burst of them.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Connects to `url` (`sqlite:path/to/file.db`, `sqlite::memory:`), creating the file and its
+    /// folder if they are missing.
+    pub async fn connect(url: &str) -> Result<SqliteStore> {
+        let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .busy_timeout(BUSY_TIMEOUT)
+            .foreign_keys(true);
+        let pool = if in_memory {
+            SqlitePoolOptions::new()
+                .max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
+                .connect_with(options)
+                .await?
+        } else {
+            if let Some(folder) = options.get_filename().parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(folder).map_err(|e| {
+                    StoreError::Db(sqlx::Error::Configuration(
+                        format!("cannot create the folder {} for the database: {e}", folder.display()).into(),
+                    ))
+                })?;
+            }
+            SqlitePoolOptions::new().max_connections(MAX_CONNECTIONS).connect_with(options).await?
+        };
+        Ok(SqliteStore { pool })
+    }
+
+    /// A store on a pool the caller configured.
+    pub fn from_pool(pool: SqlitePool) -> SqliteStore {
+        SqliteStore { pool }
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    pub async fn migrate(&self) -> Result<()> {
+        sqlx::migrate!("./migrations/sqlite").run(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn create_game(&self, game: &GameRecord, seats: &[SeatRecord], append: &Append) -> Result<()> {
+        let rows = rows::append_rows(&game.game_id, 0, append)?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let inserted = sqlx::query(
+            "INSERT INTO games (game_id, ruleset, scenario, created_at, next_seq, ended)
+             VALUES ($1, $2, $3, $4, 0, 0) ON CONFLICT (game_id) DO NOTHING",
+        )
+        .bind(&game.game_id)
+        .bind(&game.ruleset)
+        .bind(&game.scenario)
+        .bind(&game.created_at)
+        .execute(&mut *tx)
+        .await?;
+        if inserted.rows_affected() == 0 {
+            return Err(StoreError::Duplicate(game.game_id.clone()));
+        }
+        for (position, seat) in seats.iter().enumerate() {
+            if seat.game_id != game.game_id {
+                return Err(StoreError::Corrupt(format!(
+                    "seat {} of game {} given with game {}",
+                    seat.seat, seat.game_id, game.game_id
+                )));
+            }
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, position, name, email, token_hash)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&game.game_id)
+            .bind(&seat.seat)
+            .bind(position as i64)
+            .bind(&seat.name)
+            .bind(&seat.email)
+            .bind(&seat.token_hash)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if !move_on(&mut tx, &game.game_id, &rows).await? {
+            return Err(StoreError::Corrupt(format!("game {} was not at seq 0 when created", game.game_id)));
+        }
+        insert(&mut tx, &game.game_id, &rows).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
+        let rows = rows::append_rows(game_id, expected_seq, append)?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        if let Some(idem) = &rows.idempotency {
+            if let Some(response) = saved_response(&mut tx, game_id, &idem.seat, &idem.key).await? {
+                return Err(StoreError::Replayed { response: rows::json_from_text("a saved response", &response)? });
+            }
+        }
+        if !move_on(&mut tx, game_id, &rows).await? {
+            let current: Option<i64> = sqlx::query_scalar("SELECT next_seq FROM games WHERE game_id = $1")
+                .bind(game_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            return Err(match current {
+                None => StoreError::NoGame(game_id.to_owned()),
+                Some(seq) => StoreError::Stale { current_seq: rows::to_u64(seq)? },
+            });
+        }
+        if let Err(err) = insert(&mut tx, game_id, &rows).await {
+            drop(tx); // rolls back
+            // The write lock has been held since BEGIN, so the key cannot have been taken
+            // meanwhile; this mirrors the PostgreSQL backend all the same.
+            if let (StoreError::Db(e), Some(idem)) = (&err, &rows.idempotency) {
+                if rows::is_unique_violation(e) {
+                    if let Some(response) = self.idempotent(game_id, &idem.seat, &idem.key).await? {
+                        return Err(StoreError::Replayed { response });
+                    }
+                }
+            }
+            return Err(err);
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
+        let row = sqlx::query(
+            "SELECT game_id, ruleset, scenario, created_at, next_seq, ended FROM games WHERE game_id = $1",
+        )
+        .bind(game_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| {
+            Ok(GameRecord {
+                game_id: row.try_get("game_id")?,
+                ruleset: row.try_get("ruleset")?,
+                scenario: row.try_get("scenario")?,
+                created_at: row.try_get("created_at")?,
+                next_seq: rows::to_u64(row.try_get("next_seq")?)?,
+                ended: row.try_get("ended")?,
+            })
+        })
+        .transpose()
+    }
+
+    pub async fn events(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<Event>> {
+        self.event_rows(game_id, from, to)
+            .await?
+            .into_iter()
+            .map(|(seq, body)| rows::event_from_text(game_id, seq, &body))
+            .collect()
+    }
+
+    pub async fn events_json(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<String>> {
+        Ok(self.event_rows(game_id, from, to).await?.into_iter().map(|(_, body)| body).collect())
+    }
+
+    async fn event_rows(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<(i64, String)>> {
+        let (from, to) = rows::seq_range(from, to);
+        let found = sqlx::query(
+            "SELECT seq, body FROM events
+             WHERE game_id = $1 AND seq >= $2 AND ($3 IS NULL OR seq < $3)
+             ORDER BY seq",
+        )
+        .bind(game_id)
+        .bind(from)
+        .bind(to)
+        .fetch_all(&self.pool)
+        .await?;
+        found.iter().map(|row| Ok((row.try_get("seq")?, row.try_get("body")?))).collect()
+    }
+
+    pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatRecord>> {
+        let found = sqlx::query(
+            "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 ORDER BY position",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
+        found.iter().map(seat_record).collect()
+    }
+
+    pub async fn seat_by_token(&self, game_id: &str, token_hash: &str) -> Result<Option<SeatRecord>> {
+        let found = sqlx::query(
+            "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 AND token_hash = $2",
+        )
+        .bind(game_id)
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        found.as_ref().map(seat_record).transpose()
+    }
+
+    pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {
+        let found = sqlx::query("SELECT game_id, name, seat, value FROM secrets WHERE game_id = $1 ORDER BY name")
+            .bind(game_id)
+            .fetch_all(&self.pool)
+            .await?;
+        found
+            .iter()
+            .map(|row| {
+                let name: String = row.try_get("name")?;
+                let value: String = row.try_get("value")?;
+                Ok(SecretRecord {
+                    game_id: row.try_get("game_id")?,
+                    value: rows::json_from_text(&format!("secret {name}"), &value)?,
+                    name,
+                    seat: row.try_get("seat")?,
+                })
+            })
+            .collect()
+    }
+
+    pub async fn idempotent(&self, game_id: &str, seat: &str, key: &str) -> Result<Option<serde_json::Value>> {
+        let mut conn = self.pool.acquire().await?;
+        saved_response(&mut conn, game_id, seat, key)
+            .await?
+            .map(|text| rows::json_from_text("a saved response", &text))
+            .transpose()
+    }
+
+    pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
+        let found =
+            sqlx::query("SELECT id, game_id, seq, channel, seat, payload FROM outbox WHERE game_id = $1 ORDER BY id")
+                .bind(game_id)
+                .fetch_all(&self.pool)
+                .await?;
+        found
+            .iter()
+            .map(|row| {
+                let id: i64 = row.try_get("id")?;
+                let payload: String = row.try_get("payload")?;
+                Ok(OutboxRow {
+                    id,
+                    record: OutboxRecord {
+                        game_id: row.try_get("game_id")?,
+                        seq: rows::to_u64(row.try_get("seq")?)?,
+                        channel: row.try_get("channel")?,
+                        seat: row.try_get("seat")?,
+                        payload: rows::json_from_text(&format!("outbox row {id}"), &payload)?,
+                    },
+                })
+            })
+            .collect()
+    }
+}
+
+async fn saved_response(conn: &mut SqliteConnection, game_id: &str, seat: &str, key: &str) -> Result<Option<String>> {
+    Ok(sqlx::query_scalar("SELECT response FROM idempotency WHERE game_id = $1 AND seat = $2 AND key = $3")
+        .bind(game_id)
+        .bind(seat)
+        .bind(key)
+        .fetch_optional(&mut *conn)
+        .await?)
+}
+
+/// Moves the game's `next_seq` on if it is still the seq the append expected.
+async fn move_on(conn: &mut SqliteConnection, game_id: &str, rows: &AppendRows) -> Result<bool> {
+    let moved = sqlx::query(
+        "UPDATE games SET next_seq = $3, ended = (ended OR $4) WHERE game_id = $1 AND next_seq = $2",
+    )
+    .bind(game_id)
+    .bind(rows.expected_seq)
+    .bind(rows.next_seq)
+    .bind(rows.ends)
+    .execute(&mut *conn)
+    .await?;
+    Ok(moved.rows_affected() == 1)
+}
+
+/// Inserts what the append carries. SQLite runs in-process, so a statement per row costs no
+/// round trips.
+async fn insert(conn: &mut SqliteConnection, game_id: &str, rows: &AppendRows) -> Result<()> {
+    for e in &rows.events {
+        sqlx::query(
+            "INSERT INTO events (game_id, seq, kind, seat, hash, prev_hash, body) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(game_id)
+        .bind(e.seq)
+        .bind(&e.kind)
+        .bind(&e.seat)
+        .bind(&e.hash)
+        .bind(&e.prev_hash)
+        .bind(&e.body)
+        .execute(&mut *conn)
+        .await?;
+    }
+    for s in &rows.secrets {
+        sqlx::query("INSERT INTO secrets (game_id, name, seat, value) VALUES ($1, $2, $3, $4)")
+            .bind(game_id)
+            .bind(&s.name)
+            .bind(&s.seat)
+            .bind(&s.value)
+            .execute(&mut *conn)
+            .await?;
+    }
+    for o in &rows.outbox {
+        sqlx::query("INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)")
+            .bind(game_id)
+            .bind(o.seq)
+            .bind(&o.channel)
+            .bind(&o.seat)
+            .bind(&o.payload)
+            .execute(&mut *conn)
+            .await?;
+    }
+    if let Some(i) = &rows.idempotency {
+        sqlx::query("INSERT INTO idempotency (game_id, seat, key, response) VALUES ($1, $2, $3, $4)")
+            .bind(game_id)
+            .bind(&i.seat)
+            .bind(&i.key)
+            .bind(&i.response)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+fn seat_record(row: &sqlx::sqlite::SqliteRow) -> Result<SeatRecord> {
+    Ok(SeatRecord {
+        game_id: row.try_get("game_id")?,
+        seat: row.try_get("seat")?,
+        name: row.try_get("name")?,
+        email: row.try_get("email")?,
+        token_hash: row.try_get("token_hash")?,
+    })
+}

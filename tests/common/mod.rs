@@ -1,0 +1,101 @@
+//! Helpers shared by the integration tests: a freshly migrated store per test, on its own
+//! PostgreSQL database or its own SQLite file, thrown away when the test ends.
+//!
+//! PostgreSQL is reached through the admin URL in `DESPATCH_TEST_POSTGRES` (default
+//! `postgres://postgres@127.0.0.1:5432/postgres`), which must be allowed to create databases.
+
+// Each test binary compiles this module and uses only some of it.
+#![allow(dead_code)]
+
+use despatch::store::Store;
+use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection};
+
+const DEFAULT_ADMIN_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+
+/// A test's database; dropping it drops the database (PostgreSQL) or deletes the file (SQLite).
+pub struct TestDb {
+    url: String,
+    kind: Kind,
+}
+
+enum Kind {
+    Postgres { admin_url: String, name: String },
+    Sqlite { _dir: tempfile::TempDir },
+}
+
+impl TestDb {
+    /// The URL of this database, for a server started on it (`DATABASE_URL`).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+pub fn postgres_admin_url() -> String {
+    std::env::var("DESPATCH_TEST_POSTGRES").unwrap_or_else(|_| DEFAULT_ADMIN_URL.to_owned())
+}
+
+/// A new, migrated PostgreSQL database `despatch_test_<random>` and a store on it.
+pub async fn fresh_postgres() -> (Store, TestDb) {
+    let admin_url = postgres_admin_url();
+    let mut suffix = [0u8; 8];
+    getrandom::fill(&mut suffix).expect("the OS random source failed");
+    let name = format!("despatch_test_{}", hex::encode(suffix));
+    let mut admin = PgConnection::connect(&admin_url)
+        .await
+        .unwrap_or_else(|e| panic!("cannot reach PostgreSQL at {admin_url} (set DESPATCH_TEST_POSTGRES): {e}"));
+    admin
+        .execute(AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .await
+        .unwrap_or_else(|e| panic!("cannot create database {name}: {e}"));
+    admin.close().await.ok();
+    let db = TestDb { url: with_database(&admin_url, &name), kind: Kind::Postgres { admin_url, name } };
+    let store = Store::connect(&db.url).await.expect("connect to the fresh database");
+    store.migrate().await.expect("migrate the fresh database");
+    (store, db)
+}
+
+/// A migrated SQLite database in a new temporary folder and a store on it.
+pub async fn fresh_sqlite() -> (Store, TestDb) {
+    let dir = tempfile::tempdir().expect("create a temporary folder");
+    let url = format!("sqlite:{}?mode=rwc", dir.path().join("despatch.db").display());
+    let store = Store::connect(&url).await.expect("open the SQLite file");
+    store.migrate().await.expect("migrate the SQLite file");
+    (store, TestDb { url, kind: Kind::Sqlite { _dir: dir } })
+}
+
+/// `admin_url` with its database name replaced by `name` (query parameters kept).
+fn with_database(admin_url: &str, name: &str) -> String {
+    let (base, query) = match admin_url.split_once('?') {
+        Some((base, query)) => (base, format!("?{query}")),
+        None => (admin_url, String::new()),
+    };
+    let after_scheme = base.find("://").map_or(0, |i| i + 3);
+    let host_part = match base[after_scheme..].find('/') {
+        Some(slash) => &base[..after_scheme + slash],
+        None => base,
+    };
+    format!("{host_part}/{name}{query}")
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let Kind::Postgres { admin_url, name } = &self.kind else {
+            return;
+        };
+        let (admin_url, name) = (admin_url.clone(), name.clone());
+        // Drop may run inside the test's runtime, which cannot be blocked on; a thread with its
+        // own small runtime can. Best effort: a database left behind only costs disk.
+        let dropped = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+            runtime.block_on(async {
+                let mut admin = PgConnection::connect(&admin_url).await.ok()?;
+                admin.execute(AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))).await.ok()?;
+                admin.close().await.ok()
+            })
+        })
+        .join();
+        if !matches!(dropped, Ok(Some(()))) {
+            eprintln!("note: could not drop the test database {}", self.url);
+        }
+    }
+}

@@ -157,3 +157,41 @@ fn bounces_and_auto_replies_are_recognised_as_automatic() {
         b"From: a@example.org\r\nTo: b@example.org\r\nSubject: Re: turn\r\n\r\nroll 2d6\r\n";
     assert!(!Inbound::parse(person).unwrap().automatic);
 }
+
+mod fuzzing {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn seeds() -> Vec<Vec<u8>> {
+        let dir = corpus().join("github_email_reply_parser/emails");
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn arbitrary_bytes_never_make_the_parser_panic(bytes in proptest::collection::vec(any::<u8>(), 0..4096)) {
+            let _ = Inbound::parse(&bytes);
+            let _ = visible_reply(&String::from_utf8_lossy(&bytes));
+        }
+
+        #[test]
+        fn mangled_real_messages_never_make_the_parser_panic(which in 0usize..22, cuts in proptest::collection::vec((0usize..4096, any::<u8>()), 0..16)) {
+            let seeds = seeds();
+            let mut message = b"From: a@example.org\r\nTo: b@example.org\r\nSubject: x\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n".to_vec();
+            message.extend_from_slice(&seeds[which % seeds.len()]);
+            for (at, byte) in cuts {
+                let at = at % message.len();
+                message[at] = byte;
+            }
+            if let Ok(m) = Inbound::parse(&message) {
+                let (_, orders) = despatch::mail_in::split_body(&m.text);
+                prop_assert!(orders.len() <= m.text.len());
+            }
+        }
+    }
+}

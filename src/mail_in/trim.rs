@@ -21,11 +21,19 @@ const QUOTE: char = 'q';
 const SIGNATURE: char = 's';
 const TEXT: char = 't';
 
+/// The most backtracking steps a pattern may take on one input: a mangled message must not
+/// stall the mail pipe (the default is a million).
+const BACKTRACK_LIMIT: usize = 20_000;
+
+fn fancy_one(pattern: &str) -> Fancy {
+    fancy_regex::RegexBuilder::new(pattern)
+        .backtrack_limit(BACKTRACK_LIMIT)
+        .build()
+        .unwrap_or_else(|e| panic!("pattern {pattern}: {e}"))
+}
+
 fn fancy(patterns: &[&str]) -> Vec<Fancy> {
-    patterns
-        .iter()
-        .map(|p| Fancy::new(p).unwrap_or_else(|e| panic!("pattern {p}: {e}")))
-        .collect()
+    patterns.iter().map(|p| fancy_one(p)).collect()
 }
 
 static EMPTY_LINE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[\t\p{Zs}]*$").unwrap());
@@ -214,7 +222,7 @@ static UNSUBSCRIBE: LazyLock<Regex> =
 static ALIAS_QUOTE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?m)^.*>{5} "[^"\n]+" == .+ writes:"#).unwrap());
 static ENCLOSED_NAMED: LazyLock<Fancy> =
-    LazyLock::new(|| Fancy::new(r"(?m)^>>> ?(.+) ?>>>$\n([\s\S]+?)\n^<<< ?\1 ?<<<$").unwrap());
+    LazyLock::new(|| fancy_one(r"(?m)^>>> ?(.+) ?>>>$\n([\s\S]+?)\n^<<< ?\1 ?<<<$"));
 static ENCLOSED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^>{4,}[\t\p{Zs}]*$\n([\s\S]+?)\n^<{4,}[\t\p{Zs}]*$").unwrap()
 });
@@ -233,11 +241,14 @@ fn preprocess(text: &str) -> String {
     t = PGP_SIGNATURE.replace_all(&t, "").into_owned();
     t = UNSUBSCRIBE.replace_all(&t, "").into_owned();
     t = ALIAS_QUOTE.replace_all(&t, "").into_owned();
-    t = ENCLOSED_NAMED
-        .replace_all(&t, |c: &fancy_regex::Captures<str>| {
-            LINE_START.replace_all(&c[2], "> ").into_owned()
-        })
-        .into_owned();
+    // fancy-regex gives up on pathological input (its backtrack limit); the text then stays as
+    // it is rather than the trimmer failing.
+    let enclosed = ENCLOSED_NAMED.try_replacen(&t, 0, |c: &fancy_regex::Captures<str>| {
+        LINE_START.replace_all(&c[2], "> ").into_owned()
+    });
+    if let Ok(r) = enclosed {
+        t = r.into_owned();
+    }
     t = ENCLOSED
         .replace_all(&t, |c: &regex::Captures| {
             LINE_START.replace_all(&c[1], "> ").into_owned()
@@ -249,16 +260,17 @@ fn preprocess(text: &str) -> String {
         })
         .into_owned();
     for marker in MULTILINE_MARKERS.iter() {
-        t = marker
-            .replace_all(&t, |c: &fancy_regex::Captures<str>| {
-                let m = &c[0];
-                if m.matches('\n').count() > 4 {
-                    m.to_owned()
-                } else {
-                    NEWLINES.replace_all(m, " ").into_owned()
-                }
-            })
-            .into_owned();
+        let joined = marker.try_replacen(&t, 0, |c: &fancy_regex::Captures<str>| {
+            let m = &c[0];
+            if m.matches('\n').count() > 4 {
+                m.to_owned()
+            } else {
+                NEWLINES.replace_all(m, " ").into_owned()
+            }
+        });
+        if let Ok(joined) = joined {
+            t = joined.into_owned();
+        }
     }
     t.trim().to_owned()
 }

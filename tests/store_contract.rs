@@ -1,6 +1,7 @@
 //! The store's contract, one suite run against both backends: every function below takes a
-//! freshly migrated `Store` and is run once on PostgreSQL (`postgres::…`) and once on SQLite
-//! (`sqlite::…`) by the `contract!` list at the end.
+//! freshly migrated `Store` and is run on PostgreSQL (`postgres::…`, appends batched as in
+//! production), on PostgreSQL with one statement per append (`postgres_unbatched::…`) and on
+//! SQLite (`sqlite::…`) by the `contract!` list at the end.
 
 mod common;
 
@@ -460,6 +461,54 @@ async fn events_read_back_byte_identical_with_their_hashes_intact(store: &Store)
     }
 }
 
+/// Two stores on one database stand for two server processes: their appends to one game race
+/// in the database itself, not in one process's queue.
+async fn two_stores_on_one_database_racing_on_one_game_let_exactly_one_append_win(url: &str) {
+    const ROUNDS: u64 = 30;
+    let (a, b) = (Store::connect(url).await.unwrap(), Store::connect(url).await.unwrap());
+    let mut last = create(&a, "g1").await;
+    for round in 0..ROUNDS {
+        let expected = last.seq + 1;
+        let barrier = Arc::new(Barrier::new(2));
+        let tasks: Vec<_> = [a.clone(), b.clone()]
+            .into_iter()
+            .enumerate()
+            .map(|(n, store)| {
+                let barrier = barrier.clone();
+                let event = command(&last, "alice", &format!("round {round} store {n}"));
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    store.append("g1", expected, &move_append(event)).await
+                })
+            })
+            .collect();
+        let mut won = 0;
+        for task in tasks {
+            match task.await.expect("the task ran") {
+                Ok(()) => won += 1,
+                Err(StoreError::Stale { current_seq }) => assert_eq!(current_seq, expected + 1, "round {round}"),
+                Err(other) => panic!("round {round}: {other}"),
+            }
+        }
+        assert_eq!(won, 1, "round {round}: exactly one append wins");
+        last = a.events("g1", expected, None).await.unwrap().pop().expect("the winner's event");
+    }
+    assert_eq!(b.events("g1", 0, None).await.unwrap().len() as u64, ROUNDS + 1);
+    assert_eq!(b.outbox("g1").await.unwrap().len() as u64, 2 + ROUNDS);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_postgres_stores_on_one_database_racing_on_one_game_let_exactly_one_append_win() {
+    let (_, db) = common::fresh_postgres().await;
+    two_stores_on_one_database_racing_on_one_game_let_exactly_one_append_win(db.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_sqlite_stores_on_one_file_racing_on_one_game_let_exactly_one_append_win() {
+    let (_, db) = common::fresh_sqlite().await;
+    two_stores_on_one_database_racing_on_one_game_let_exactly_one_append_win(db.url()).await;
+}
+
 /// Runs each contract function on a fresh PostgreSQL database and on a fresh SQLite file.
 macro_rules! contract {
     ($($name:ident),* $(,)?) => {
@@ -468,6 +517,17 @@ macro_rules! contract {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
                 async fn $name() {
                     let (store, _db) = crate::common::fresh_postgres().await;
+                    crate::$name(&store).await;
+                }
+            )*
+        }
+        mod postgres_unbatched {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $name() {
+                    let (_, db) = crate::common::fresh_postgres().await;
+                    let pool = sqlx::PgPool::connect(db.url()).await.expect("connect");
+                    let store = despatch::store::Store::Postgres(despatch::store::PgStore::unbatched(pool));
                     crate::$name(&store).await;
                 }
             )*

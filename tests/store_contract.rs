@@ -1,7 +1,6 @@
 //! The store's contract, one suite run against both backends: every function below takes a
-//! freshly migrated `Store` and is run on PostgreSQL (`postgres::…`, appends batched as in
-//! production), on PostgreSQL with one statement per append (`postgres_unbatched::…`) and on
-//! SQLite (`sqlite::…`) by the `contract!` list at the end.
+//! freshly migrated `Store` and is run once on PostgreSQL (`postgres::…`) and once on SQLite
+//! (`sqlite::…`) by the `contract!` list at the end.
 
 mod common;
 
@@ -517,17 +516,6 @@ macro_rules! contract {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
                 async fn $name() {
                     let (store, _db) = crate::common::fresh_postgres().await;
-                    crate::$name(&store).await;
-                }
-            )*
-        }
-        mod postgres_unbatched {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn $name() {
-                    let (_, db) = crate::common::fresh_postgres().await;
-                    let pool = sqlx::PgPool::connect(db.url()).await.expect("connect");
-                    let store = despatch::store::Store::Postgres(despatch::store::PgStore::unbatched(pool));
                     crate::$name(&store).await;
                 }
             )*

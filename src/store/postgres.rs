@@ -1,31 +1,62 @@
-//! The PostgreSQL backend. Appends are written by `append` (one statement per batch of appends,
-//! gathered by writer lanes); reads are plain queries, each naming its game.
+//! The PostgreSQL backend. An append is one statement: a data-modifying `WITH` that moves the
+//! game's `next_seq` on from the seq the caller expected and, only if that matched, inserts the
+//! events, secrets, outbox rows and idempotency record from column arrays (`UNNEST`). One
+//! statement is one implicit transaction and one round trip, so the append costs little more than
+//! a single `INSERT`; any failure (a duplicate secret name, say) undoes all of it.
+//!
+//! Two racing appends: the second `UPDATE` waits for the first's row lock, re-reads the row once
+//! the first commits, no longer matches `next_seq = expected` and touches nothing, so the loser
+//! writes nothing and is told the current seq.
 
-mod append;
-
-use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
-use sqlx::Row;
+use sqlx::{Executor, Postgres, Row};
 
-use self::append::{Job, Lanes, Written};
-use super::rows;
+use super::rows::{self, AppendRows};
 use super::{Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError};
 use crate::engine::event::Event;
 
 /// How many connections `connect` opens at most; `from_pool` takes a pool sized by the caller.
 const MAX_CONNECTIONS: u32 = 16;
 
-/// Writer lanes per store: enough to keep a few batches committing at once.
-const LANES: usize = 4;
-
 #[derive(Clone, Debug)]
 pub struct PgStore {
     pool: PgPool,
-    /// `None`: each append is its own statement.
-    lanes: Option<Arc<Lanes>>,
 }
+
+/// The append, in one statement. `prior` finds a used idempotency key first, in which case the
+/// `UPDATE` matches nothing and so nothing is inserted. Parameters:
+/// $1 game, $2 expected seq, $3 next seq, $4 ends the game, $5–$7 idempotency seat, key, response
+/// (NULL without a key), $8–$13 events, $14–$16 secrets, $17–$20 outbox rows.
+const APPEND: &str = "
+WITH prior AS (
+    SELECT response FROM idempotency WHERE game_id = $1 AND seat = $5::text AND key = $6::text
+), moved AS (
+    UPDATE games SET next_seq = $3, ended = ended OR $4
+    WHERE game_id = $1 AND next_seq = $2 AND NOT EXISTS (SELECT 1 FROM prior)
+    RETURNING game_id
+), new_events AS (
+    INSERT INTO events (game_id, seq, kind, seat, hash, prev_hash, body)
+    SELECT moved.game_id, e.seq, e.kind, e.seat, e.hash, e.prev_hash, e.body
+    FROM moved, UNNEST($8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+        AS e (seq, kind, seat, hash, prev_hash, body)
+), new_secrets AS (
+    INSERT INTO secrets (game_id, name, seat, value)
+    SELECT moved.game_id, s.name, s.seat, s.value
+    FROM moved, UNNEST($14::text[], $15::text[], $16::text[]) AS s (name, seat, value)
+), new_outbox AS (
+    -- In the order given, so that ids run oldest first.
+    INSERT INTO outbox (game_id, seq, channel, seat, payload)
+    SELECT moved.game_id, o.seq, o.channel, o.seat, o.payload
+    FROM moved, UNNEST($17::bigint[], $18::text[], $19::text[], $20::text[]) WITH ORDINALITY
+        AS o (seq, channel, seat, payload, ord)
+    ORDER BY o.ord
+), new_key AS (
+    INSERT INTO idempotency (game_id, seat, key, response)
+    SELECT moved.game_id, $5::text, $6::text, $7::text FROM moved WHERE $6::text IS NOT NULL
+)
+SELECT (SELECT count(*) FROM moved) AS moved, (SELECT response FROM prior) AS prior";
 
 /// Why an append did not move the game on: where the game is now, and the saved answer if the
 /// idempotency key has been used meanwhile.
@@ -41,19 +72,13 @@ impl PgStore {
             .acquire_timeout(Duration::from_secs(10))
             .connect(url)
             .await?;
-        Ok(PgStore::from_pool(pool))
+        Ok(PgStore { pool })
     }
 
-    /// A store on a pool the caller configured (size, timeouts). Appends that arrive together
-    /// are committed together (see `append.rs`).
+    /// A store on a pool the caller configured (size, timeouts) — the benchmark sizes it to
+    /// its number of games.
     pub fn from_pool(pool: PgPool) -> PgStore {
-        PgStore { lanes: Some(Lanes::new(pool.clone(), LANES)), pool }
-    }
-
-    /// A store that writes each append in a statement of its own: the same results, one commit
-    /// per append. For comparison (the benchmark) and for tests of that path.
-    pub fn unbatched(pool: PgPool) -> PgStore {
-        PgStore { pool, lanes: None }
+        PgStore { pool }
     }
 
     pub fn pool(&self) -> &PgPool {
@@ -101,9 +126,8 @@ impl PgStore {
             .execute(&mut *tx)
             .await?;
         }
-        let job = Job { game_id: game.game_id.clone(), rows };
-        let written = append::write_batch(&mut *tx, &[&job]).await?;
-        if !matches!(written.as_slice(), [Written::Moved]) {
+        let (moved, _) = write(&mut *tx, &game.game_id, &rows).await?;
+        if !moved {
             return Err(StoreError::Corrupt(format!("game {} was not at seq 0 when created", game.game_id)));
         }
         tx.commit().await?;
@@ -112,20 +136,12 @@ impl PgStore {
 
     pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
         let rows = rows::append_rows(game_id, expected_seq, append)?;
-        let key = rows.idempotency.as_ref().map(|i| (i.seat.clone(), i.key.clone()));
-        let job = Job { game_id: game_id.to_owned(), rows };
-        let written = match &self.lanes {
-            Some(lanes) => lanes.write(job).await,
-            None => append::write_one(&self.pool, &job).await,
-        };
-        match written {
-            Ok(Written::Moved) => Ok(()),
-            Ok(Written::Replayed(response)) => {
-                Err(StoreError::Replayed { response: rows::json_from_text("a saved response", &response)? })
-            }
-            Ok(Written::Missed) => Err(self.why_not_moved(game_id, key).await?),
+        match write(&self.pool, game_id, &rows).await {
+            Ok((true, _)) => Ok(()),
+            Ok((false, Some(prior))) => Err(StoreError::Replayed { response: rows::json_from_text("a saved response", &prior)? }),
+            Ok((false, None)) => Err(self.why_not_moved(game_id, &rows).await?),
             // A key used by an append that committed after this one's snapshot was taken.
-            Err(StoreError::Db(e)) if rows::is_unique_violation(&e) => match self.why_not_moved(game_id, key).await? {
+            Err(StoreError::Db(e)) if rows::is_unique_violation(&e) => match self.why_not_moved(game_id, &rows).await? {
                 replayed @ StoreError::Replayed { .. } => Err(replayed),
                 _ => Err(StoreError::Db(e)),
             },
@@ -135,8 +151,11 @@ impl PgStore {
 
     /// The error for an append that moved nothing: the game is missing, the key was used, or
     /// another append got there first.
-    async fn why_not_moved(&self, game_id: &str, key: Option<(String, String)>) -> Result<StoreError> {
-        let (seat, key) = key.unzip();
+    async fn why_not_moved(&self, game_id: &str, rows: &AppendRows) -> Result<StoreError> {
+        let (seat, key) = match &rows.idempotency {
+            Some(i) => (Some(i.seat.as_str()), Some(i.key.as_str())),
+            None => (None, None),
+        };
         let row = sqlx::query(AFTER_MISS).bind(game_id).bind(seat).bind(key).fetch_optional(&self.pool).await?;
         let Some(row) = row else {
             return Ok(StoreError::NoGame(game_id.to_owned()));
@@ -270,6 +289,41 @@ impl PgStore {
             })
             .collect()
     }
+}
+
+/// Runs the append statement; returns whether the game moved on, and the saved response if the
+/// idempotency key had been used.
+async fn write<'e, E>(executor: E, game_id: &str, rows: &AppendRows) -> Result<(bool, Option<String>)>
+where
+    E: Executor<'e, Database = Postgres>,
+{
+    let idem = rows.idempotency.as_ref();
+    let events = &rows.events;
+    let row = sqlx::query(APPEND)
+        .bind(game_id)
+        .bind(rows.expected_seq)
+        .bind(rows.next_seq)
+        .bind(rows.ends)
+        .bind(idem.map(|i| i.seat.as_str()))
+        .bind(idem.map(|i| i.key.as_str()))
+        .bind(idem.map(|i| i.response.as_str()))
+        .bind(events.iter().map(|e| e.seq).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.seat.as_str()).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.hash.as_str()).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.prev_hash.as_str()).collect::<Vec<_>>())
+        .bind(events.iter().map(|e| e.body.as_str()).collect::<Vec<_>>())
+        .bind(rows.secrets.iter().map(|s| s.name.as_str()).collect::<Vec<_>>())
+        .bind(rows.secrets.iter().map(|s| s.seat.as_deref()).collect::<Vec<_>>())
+        .bind(rows.secrets.iter().map(|s| s.value.as_str()).collect::<Vec<_>>())
+        .bind(rows.outbox.iter().map(|o| o.seq).collect::<Vec<_>>())
+        .bind(rows.outbox.iter().map(|o| o.channel.as_str()).collect::<Vec<_>>())
+        .bind(rows.outbox.iter().map(|o| o.seat.as_deref()).collect::<Vec<_>>())
+        .bind(rows.outbox.iter().map(|o| o.payload.as_str()).collect::<Vec<_>>())
+        .fetch_one(executor)
+        .await?;
+    let moved: i64 = row.try_get("moved")?;
+    Ok((moved > 0, row.try_get("prior")?))
 }
 
 fn seat_record(row: &sqlx::postgres::PgRow) -> Result<SeatRecord> {

@@ -46,7 +46,11 @@ impl Measured {
         let per_second = mid(rounds.iter().map(|m| m.per_second).collect());
         let p50 = mid(rounds.iter().map(|m| m.p50).collect());
         let p99 = mid(rounds.drain(..).map(|m| m.p99).collect());
-        Measured { per_second, p50, p99 }
+        Measured {
+            per_second,
+            p50,
+            p99,
+        }
     }
 }
 
@@ -61,9 +65,17 @@ async fn main() {
     let name = format!("despatch_bench_{}", hex::encode(suffix));
     let url = with_database(&admin_url, &name);
 
-    let mut admin = PgConnection::connect(&admin_url).await.expect("reach the PostgreSQL server");
-    let version: String = sqlx::query_scalar("SHOW server_version").fetch_one(&mut admin).await.unwrap();
-    admin.execute(AssertSqlSafe(format!("CREATE DATABASE {name}"))).await.expect("create the bench database");
+    let mut admin = PgConnection::connect(&admin_url)
+        .await
+        .expect("reach the PostgreSQL server");
+    let version: String = sqlx::query_scalar("SHOW server_version")
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+    admin
+        .execute(AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .await
+        .expect("create the bench database");
 
     let work = tempfile::tempdir().expect("a temporary folder");
     let script = work.path().join("insert.sql");
@@ -80,14 +92,21 @@ async fn main() {
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut last_ratio = 0.0;
     let only = arg("--games").map(|n| n as usize);
-    for n in CONCURRENCY.into_iter().filter(|n| only.is_none_or(|only| only == *n)) {
+    for n in CONCURRENCY
+        .into_iter()
+        .filter(|n| only.is_none_or(|only| only == *n))
+    {
         // Interleaved, so that load from elsewhere on the machine falls on both alike.
         let (mut raw, mut store) = (Vec::new(), Vec::new());
         for round in 0..rounds {
             raw.push(pgbench(&url, &script, n, seconds, work.path(), round));
             store.push(appends(&url, n, seconds, round).await);
         }
-        let ratios: Vec<f64> = store.iter().zip(&raw).map(|(s, r)| s.per_second / r.per_second).collect();
+        let ratios: Vec<f64> = store
+            .iter()
+            .zip(&raw)
+            .map(|(s, r)| s.per_second / r.per_second)
+            .collect();
         let (raw, store) = (Measured::median(raw), Measured::median(store));
         last_ratio = store.per_second / raw.per_second;
         println!(
@@ -109,7 +128,12 @@ async fn main() {
         100.0 * last_ratio
     );
 
-    admin.execute(AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))).await.ok();
+    admin
+        .execute(AssertSqlSafe(format!(
+            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+        )))
+        .await
+        .ok();
 }
 
 /// `--seconds N` (and `--games N` to measure one column) after `cargo bench --bench store_append --`; cargo's own `--bench` is ignored.
@@ -121,7 +145,9 @@ fn seconds_from_args() -> u64 {
 fn arg(name: &str) -> Option<u64> {
     let args: Vec<String> = std::env::args().collect();
     args.windows(2).find(|pair| pair[0] == name).map(|pair| {
-        pair[1].parse().unwrap_or_else(|_| panic!("{name} takes a whole number"))
+        pair[1]
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} takes a whole number"))
     })
 }
 
@@ -133,7 +159,12 @@ fn cpus() -> usize {
 fn percent(ratio: f64, rounds: &[f64]) -> String {
     let low = rounds.iter().cloned().fold(f64::INFINITY, f64::min);
     let high = rounds.iter().cloned().fold(0.0, f64::max);
-    format!("{:.0}% [{:.0}–{:.0}%]", 100.0 * ratio, 100.0 * low, 100.0 * high)
+    format!(
+        "{:.0}% [{:.0}–{:.0}%]",
+        100.0 * ratio,
+        100.0 * low,
+        100.0 * high
+    )
 }
 
 fn ms(d: Duration) -> String {
@@ -143,7 +174,9 @@ fn ms(d: Duration) -> String {
 /// The raw baseline's table and pgbench script: one single-row INSERT of a body the size of an
 /// event, with a unique (game_id, seq) as the events table has.
 async fn prepare_baseline(url: &str, script: &Path) {
-    let mut conn = PgConnection::connect(url).await.expect("reach the bench database");
+    let mut conn = PgConnection::connect(url)
+        .await
+        .expect("reach the bench database");
     conn.execute(
         "CREATE TABLE raw_inserts (game_id text NOT NULL, seq bigint NOT NULL, body text NOT NULL, \
          PRIMARY KEY (game_id, seq))",
@@ -151,7 +184,9 @@ async fn prepare_baseline(url: &str, script: &Path) {
     .await
     .expect("create the baseline table");
     conn.close().await.ok();
-    let body = serde_json::to_string(&sample_event("game-raw", 1, GENESIS_HASH)).unwrap().replace('\'', "''");
+    let body = serde_json::to_string(&sample_event("game-raw", 1, GENESIS_HASH))
+        .unwrap()
+        .replace('\'', "''");
     let text = format!(
         "\\set seq random(1, 9000000000000000000)\n\
          INSERT INTO raw_inserts (game_id, seq, body) VALUES ('game-' || :client_id, :seq, '{body}');\n"
@@ -161,19 +196,38 @@ async fn prepare_baseline(url: &str, script: &Path) {
 
 /// Runs pgbench with `clients` clients; rate from its summary, latencies from its per-transaction
 /// log.
-fn pgbench(url: &str, script: &Path, clients: usize, seconds: u64, work: &Path, round: usize) -> Measured {
+fn pgbench(
+    url: &str,
+    script: &Path,
+    clients: usize,
+    seconds: u64,
+    work: &Path,
+    round: usize,
+) -> Measured {
     let prefix = work.join(format!("pgbench-{clients}-{round}"));
     let out = Command::new("pgbench")
         .args(["-n", "-M", "prepared", "-l", "--log-prefix"])
         .arg(&prefix)
         .arg("-f")
         .arg(script)
-        .args(["-c", &clients.to_string(), "-j", &clients.min(cpus()).to_string(), "-T", &seconds.to_string()])
+        .args([
+            "-c",
+            &clients.to_string(),
+            "-j",
+            &clients.min(cpus()).to_string(),
+            "-T",
+            &seconds.to_string(),
+        ])
         .arg(url)
         .output()
         .expect("run pgbench (apt-get install postgresql-client)");
     let report = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "pgbench failed: {}{}", report, String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "pgbench failed: {}{}",
+        report,
+        String::from_utf8_lossy(&out.stderr)
+    );
     let tps = report
         .lines()
         .find_map(|line| line.strip_prefix("tps = "))
@@ -188,19 +242,31 @@ fn pgbench(url: &str, script: &Path, clients: usize, seconds: u64, work: &Path, 
         let file = entry.path();
         if entry.file_name().to_string_lossy().starts_with(&log_name) {
             for line in std::fs::read_to_string(&file).unwrap().lines() {
-                if let Some(us) = line.split_whitespace().nth(2).and_then(|n| n.parse::<u64>().ok()) {
+                if let Some(us) = line
+                    .split_whitespace()
+                    .nth(2)
+                    .and_then(|n| n.parse::<u64>().ok())
+                {
                     latencies.push(Duration::from_micros(us));
                 }
             }
         }
     }
     let (p50, p99) = percentiles(&mut latencies);
-    Measured { per_second: tps, p50, p99 }
+    Measured {
+        per_second: tps,
+        p50,
+        p99,
+    }
 }
 
 /// `games` tasks, each appending moves to its own game as fast as the store takes them.
 async fn appends(url: &str, games: usize, seconds: u64, round: usize) -> Measured {
-    let pool = PgPoolOptions::new().max_connections(games as u32).connect(url).await.expect("connect");
+    let pool = PgPoolOptions::new()
+        .max_connections(games as u32)
+        .connect(url)
+        .await
+        .expect("connect");
     let store = Store::Postgres(PgStore::from_pool(pool));
     store.migrate().await.expect("migrate the bench database");
     let mut heads = Vec::new();
@@ -251,7 +317,11 @@ async fn appends(url: &str, games: usize, seconds: u64, round: usize) -> Measure
     }
     let per_second = latencies.len() as f64 / seconds as f64;
     let (p50, p99) = percentiles(&mut latencies);
-    Measured { per_second, p50, p99 }
+    Measured {
+        per_second,
+        p50,
+        p99,
+    }
 }
 
 async fn create(store: &Store, game_id: &str) -> Event {
@@ -283,8 +353,14 @@ async fn create(store: &Store, game_id: &str) -> Event {
             token_hash: format!("{game_id}-{seat}"),
         })
         .collect();
-    let append = Append { events: vec![created.clone()], ..Append::default() };
-    store.create_game(&game, &seats, &append).await.expect("create a bench game");
+    let append = Append {
+        events: vec![created.clone()],
+        ..Append::default()
+    };
+    store
+        .create_game(&game, &seats, &append)
+        .await
+        .expect("create a bench game");
     created
 }
 

@@ -40,7 +40,12 @@ fn seat(game_id: &str, seat: &str, token: &str) -> SeatRecord {
 }
 
 fn secret(game_id: &str, name: &str, value: Value) -> SecretRecord {
-    SecretRecord { game_id: game_id.into(), name: name.into(), seat: None, value }
+    SecretRecord {
+        game_id: game_id.into(),
+        name: name.into(),
+        seat: None,
+        value,
+    }
 }
 
 fn notice(game_id: &str, seq: u64, seat: &str) -> OutboxRecord {
@@ -55,17 +60,35 @@ fn notice(game_id: &str, seq: u64, seat: &str) -> OutboxRecord {
 
 /// The event after `prev` on its game's hash chain.
 fn next(prev: &Event, kind: &str, seat: &str, payload: Value) -> Event {
-    Event::new(&prev.game_id, prev.seq + 1, kind, seat, payload, AT.into(), None, &prev.hash)
+    Event::new(
+        &prev.game_id,
+        prev.seq + 1,
+        kind,
+        seat,
+        payload,
+        AT.into(),
+        None,
+        &prev.hash,
+    )
 }
 
 fn command(prev: &Event, seat: &str, text: &str) -> Event {
-    next(prev, kind::COMMAND, seat, json!({ "command": { "text": text } }))
+    next(
+        prev,
+        kind::COMMAND,
+        seat,
+        json!({ "command": { "text": text } }),
+    )
 }
 
 /// A realistic move: one event and the email telling the next seat.
 fn move_append(event: Event) -> Append {
     let outbox = vec![notice(&event.game_id, event.seq, "bob")];
-    Append { events: vec![event], outbox, ..Append::default() }
+    Append {
+        events: vec![event],
+        outbox,
+        ..Append::default()
+    }
 }
 
 /// Creates `game_id` with seats alice and bob, a `GameCreated` event, the dice chain's tip and
@@ -83,17 +106,32 @@ async fn create(store: &Store, game_id: &str) -> Event {
     );
     let append = Append {
         events: vec![created.clone()],
-        secrets: vec![secret(game_id, "chain:0", json!({ "tip": format!("tip-of-{game_id}") }))],
+        secrets: vec![secret(
+            game_id,
+            "chain:0",
+            json!({ "tip": format!("tip-of-{game_id}") }),
+        )],
         outbox: vec![notice(game_id, 0, "alice"), notice(game_id, 0, "bob")],
         idempotency: None,
     };
-    let seats = [seat(game_id, "alice", &format!("{game_id}-alice-token")), seat(game_id, "bob", &format!("{game_id}-bob-token"))];
-    store.create_game(&record(game_id), &seats, &append).await.expect("create the game");
+    let seats = [
+        seat(game_id, "alice", &format!("{game_id}-alice-token")),
+        seat(game_id, "bob", &format!("{game_id}-bob-token")),
+    ];
+    store
+        .create_game(&record(game_id), &seats, &append)
+        .await
+        .expect("create the game");
     created
 }
 
 async fn next_seq(store: &Store, game_id: &str) -> u64 {
-    store.game(game_id).await.unwrap().expect("the game exists").next_seq
+    store
+        .game(game_id)
+        .await
+        .unwrap()
+        .expect("the game exists")
+        .next_seq
 }
 
 /// Everything an append could have written, to show that a refused one wrote nothing.
@@ -117,14 +155,42 @@ async fn snapshot(store: &Store, game_id: &str) -> Snapshot {
 async fn a_created_game_reads_back_with_its_seats_first_event_secrets_and_outbox(store: &Store) {
     let created = create(store, "g1").await;
 
-    let game = store.game("g1").await.unwrap().expect("the game was created");
-    assert_eq!(game, GameRecord { next_seq: 1, ..record("g1") });
+    let game = store
+        .game("g1")
+        .await
+        .unwrap()
+        .expect("the game was created");
+    assert_eq!(
+        game,
+        GameRecord {
+            next_seq: 1,
+            ..record("g1")
+        }
+    );
     assert_eq!(store.events("g1", 0, None).await.unwrap(), vec![created]);
     let seats = store.seats("g1").await.unwrap();
-    assert_eq!(seats, vec![seat("g1", "alice", "g1-alice-token"), seat("g1", "bob", "g1-bob-token")]);
-    assert_eq!(store.secrets("g1").await.unwrap(), vec![secret("g1", "chain:0", json!({ "tip": "tip-of-g1" }))]);
-    let outbox: Vec<_> = store.outbox("g1").await.unwrap().into_iter().map(|row| row.record).collect();
-    assert_eq!(outbox, vec![notice("g1", 0, "alice"), notice("g1", 0, "bob")]);
+    assert_eq!(
+        seats,
+        vec![
+            seat("g1", "alice", "g1-alice-token"),
+            seat("g1", "bob", "g1-bob-token")
+        ]
+    );
+    assert_eq!(
+        store.secrets("g1").await.unwrap(),
+        vec![secret("g1", "chain:0", json!({ "tip": "tip-of-g1" }))]
+    );
+    let outbox: Vec<_> = store
+        .outbox("g1")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|row| row.record)
+        .collect();
+    assert_eq!(
+        outbox,
+        vec![notice("g1", 0, "alice"), notice("g1", 0, "bob")]
+    );
 
     assert_eq!(store.game("nope").await.unwrap(), None);
     assert!(store.events("nope", 0, None).await.unwrap().is_empty());
@@ -133,11 +199,30 @@ async fn a_created_game_reads_back_with_its_seats_first_event_secrets_and_outbox
 async fn creating_a_game_with_a_taken_id_is_refused_and_changes_nothing(store: &Store) {
     create(store, "g1").await;
     let before = snapshot(store, "g1").await;
-    let other = Event::new("g1", 0, kind::GAME_CREATED, "system", json!({ "other": true }), AT.into(), None, GENESIS_HASH);
+    let other = Event::new(
+        "g1",
+        0,
+        kind::GAME_CREATED,
+        "system",
+        json!({ "other": true }),
+        AT.into(),
+        None,
+        GENESIS_HASH,
+    );
     let again = store
-        .create_game(&record("g1"), &[seat("g1", "carol", "c")], &Append { events: vec![other], ..Append::default() })
+        .create_game(
+            &record("g1"),
+            &[seat("g1", "carol", "c")],
+            &Append {
+                events: vec![other],
+                ..Append::default()
+            },
+        )
         .await;
-    assert!(matches!(again, Err(StoreError::Duplicate(ref id)) if id == "g1"), "{again:?}");
+    assert!(
+        matches!(again, Err(StoreError::Duplicate(ref id)) if id == "g1"),
+        "{again:?}"
+    );
     assert_eq!(snapshot(store, "g1").await, before);
     assert_eq!(store.seats("g1").await.unwrap().len(), 2);
 }
@@ -145,32 +230,65 @@ async fn creating_a_game_with_a_taken_id_is_refused_and_changes_nothing(store: &
 async fn an_append_at_the_expected_seq_moves_the_game_on_and_any_other_seq_is_stale(store: &Store) {
     let created = create(store, "g1").await;
     let first = command(&created, "alice", "advance");
-    store.append("g1", 1, &move_append(first.clone())).await.expect("append at the expected seq");
+    store
+        .append("g1", 1, &move_append(first.clone()))
+        .await
+        .expect("append at the expected seq");
     assert_eq!(next_seq(store, "g1").await, 2);
 
     // Behind and ahead of the game are both stale, and both are told where the game is.
     for expected in [1, 3] {
-        let late = Event { seq: expected, ..command(&first, "bob", "too late") };
+        let late = Event {
+            seq: expected,
+            ..command(&first, "bob", "too late")
+        };
         let stale = store.append("g1", expected, &move_append(late)).await;
-        assert!(matches!(stale, Err(StoreError::Stale { current_seq: 2 })), "expected {expected}: {stale:?}");
+        assert!(
+            matches!(stale, Err(StoreError::Stale { current_seq: 2 })),
+            "expected {expected}: {stale:?}"
+        );
     }
 
     // Several events in one append move the game on by as many.
     let second = command(&first, "bob", "hold");
     let third = next(&second, kind::REVEALED, "bob", json!({ "choice": "left" }));
-    let several = Append { events: vec![second, third.clone()], ..Append::default() };
-    store.append("g1", 2, &several).await.expect("append two events");
+    let several = Append {
+        events: vec![second, third.clone()],
+        ..Append::default()
+    };
+    store
+        .append("g1", 2, &several)
+        .await
+        .expect("append two events");
     let game = store.game("g1").await.unwrap().unwrap();
     assert_eq!((game.next_seq, game.ended), (4, false));
 
-    let end = next(&third, kind::GAME_ENDED, "system", json!({ "hidden_seed": "00" }));
-    store.append("g1", 4, &move_append(end)).await.expect("append the end");
+    let end = next(
+        &third,
+        kind::GAME_ENDED,
+        "system",
+        json!({ "hidden_seed": "00" }),
+    );
+    store
+        .append("g1", 4, &move_append(end))
+        .await
+        .expect("append the end");
     let game = store.game("g1").await.unwrap().unwrap();
-    assert_eq!((game.next_seq, game.ended), (5, true), "GameEnded marks the game ended");
+    assert_eq!(
+        (game.next_seq, game.ended),
+        (5, true),
+        "GameEnded marks the game ended"
+    );
 
-    let orphan = Event { game_id: "nope".into(), ..command(&created, "alice", "x") };
+    let orphan = Event {
+        game_id: "nope".into(),
+        ..command(&created, "alice", "x")
+    };
     let missing = store.append("nope", 1, &move_append(orphan)).await;
-    assert!(matches!(missing, Err(StoreError::NoGame(ref id)) if id == "nope"), "{missing:?}");
+    assert!(
+        matches!(missing, Err(StoreError::NoGame(ref id)) if id == "nope"),
+        "{missing:?}"
+    );
 }
 
 async fn an_append_whose_events_do_not_run_on_from_the_expected_seq_is_refused(store: &Store) {
@@ -178,15 +296,35 @@ async fn an_append_whose_events_do_not_run_on_from_the_expected_seq_is_refused(s
     create(store, "g2").await;
     let before = snapshot(store, "g1").await;
     let first = command(&created, "alice", "advance");
-    let gap = Event { seq: 3, ..command(&first, "alice", "again") };
-    let refused = store.append("g1", 1, &Append { events: vec![first.clone(), gap], ..Append::default() }).await;
-    assert!(matches!(refused, Err(StoreError::Corrupt(_))), "{refused:?}");
+    let gap = Event {
+        seq: 3,
+        ..command(&first, "alice", "again")
+    };
+    let refused = store
+        .append(
+            "g1",
+            1,
+            &Append {
+                events: vec![first.clone(), gap],
+                ..Append::default()
+            },
+        )
+        .await;
+    assert!(
+        matches!(refused, Err(StoreError::Corrupt(_))),
+        "{refused:?}"
+    );
     let elsewhere = store.append("g2", 1, &move_append(first)).await;
-    assert!(matches!(elsewhere, Err(StoreError::Corrupt(_))), "an event of g1 appended to g2: {elsewhere:?}");
+    assert!(
+        matches!(elsewhere, Err(StoreError::Corrupt(_))),
+        "an event of g1 appended to g2: {elsewhere:?}"
+    );
     assert_eq!(snapshot(store, "g1").await, before);
 }
 
-async fn two_concurrent_appends_to_one_game_exactly_one_wins_and_the_loser_is_told_the_current_seq(store: &Store) {
+async fn two_concurrent_appends_to_one_game_exactly_one_wins_and_the_loser_is_told_the_current_seq(
+    store: &Store,
+) {
     const ROUNDS: u64 = 40;
     const CONTENDERS: usize = 4;
     let mut last = create(store, "g1").await;
@@ -207,12 +345,19 @@ async fn two_concurrent_appends_to_one_game_exactly_one_wins_and_the_loser_is_to
         for task in tasks {
             match task.await.expect("the task ran") {
                 Ok(()) => won += 1,
-                Err(StoreError::Stale { current_seq }) => assert_eq!(current_seq, expected + 1, "round {round}"),
+                Err(StoreError::Stale { current_seq }) => {
+                    assert_eq!(current_seq, expected + 1, "round {round}")
+                }
                 Err(other) => panic!("round {round}: {other}"),
             }
         }
         assert_eq!(won, 1, "round {round}: exactly one append wins");
-        last = store.events("g1", expected, None).await.unwrap().pop().expect("the winner's event");
+        last = store
+            .events("g1", expected, None)
+            .await
+            .unwrap()
+            .pop()
+            .expect("the winner's event");
     }
 
     // Nothing lost, nothing doubled: one event and one outbox row per round, on an intact chain.
@@ -240,51 +385,113 @@ async fn concurrent_appends_to_different_games_all_win(store: &Store) {
             let event = command(created, "alice", "advance");
             tokio::spawn(async move {
                 barrier.wait().await;
-                store.append(&event.game_id.clone(), 1, &move_append(event)).await
+                store
+                    .append(&event.game_id.clone(), 1, &move_append(event))
+                    .await
             })
         })
         .collect();
     for task in tasks {
-        task.await.expect("the task ran").expect("games do not contend with each other");
+        task.await
+            .expect("the task ran")
+            .expect("games do not contend with each other");
     }
     for n in 0..GAMES {
         assert_eq!(next_seq(store, &format!("g{n}")).await, 2);
     }
 }
 
-async fn an_idempotency_key_used_twice_returns_the_first_response_and_writes_nothing(store: &Store) {
+async fn an_idempotency_key_used_twice_returns_the_first_response_and_writes_nothing(
+    store: &Store,
+) {
     let created = create(store, "g1").await;
     let first = command(&created, "alice", "advance");
     let keyed = |event: Event, key: &str, response: Value| Append {
-        idempotency: Some(Idempotency { seat: "alice".into(), key: key.into(), response }),
-        secrets: vec![secret(&event.game_id, &format!("sealed:{}", event.seq), json!("salt"))],
+        idempotency: Some(Idempotency {
+            seat: "alice".into(),
+            key: key.into(),
+            response,
+        }),
+        secrets: vec![secret(
+            &event.game_id,
+            &format!("sealed:{}", event.seq),
+            json!("salt"),
+        )],
         ..move_append(event)
     };
     let answer = json!({ "status": 201, "events": [1] });
-    store.append("g1", 1, &keyed(first.clone(), "k-1", answer.clone())).await.expect("first use of the key");
-    assert_eq!(store.idempotent("g1", "alice", "k-1").await.unwrap(), Some(answer.clone()));
+    store
+        .append("g1", 1, &keyed(first.clone(), "k-1", answer.clone()))
+        .await
+        .expect("first use of the key");
+    assert_eq!(
+        store.idempotent("g1", "alice", "k-1").await.unwrap(),
+        Some(answer.clone())
+    );
     let after_first = snapshot(store, "g1").await;
 
     // The client retries the same command (same expected seq, now stale) and then a different
     // one under the same key (at the current seq): both get the first answer.
-    let retry = store.append("g1", 1, &keyed(first.clone(), "k-1", json!({ "status": 201, "events": ["retry"] }))).await;
-    assert!(matches!(retry, Err(StoreError::Replayed { ref response }) if *response == answer), "{retry:?}");
+    let retry = store
+        .append(
+            "g1",
+            1,
+            &keyed(
+                first.clone(),
+                "k-1",
+                json!({ "status": 201, "events": ["retry"] }),
+            ),
+        )
+        .await;
+    assert!(
+        matches!(retry, Err(StoreError::Replayed { ref response }) if *response == answer),
+        "{retry:?}"
+    );
     let other = command(&first, "alice", "something else");
-    let reused = store.append("g1", 2, &keyed(other.clone(), "k-1", json!({ "status": 201, "events": [2] }))).await;
-    assert!(matches!(reused, Err(StoreError::Replayed { ref response }) if *response == answer), "{reused:?}");
-    assert_eq!(snapshot(store, "g1").await, after_first, "a replayed key writes nothing");
+    let reused = store
+        .append(
+            "g1",
+            2,
+            &keyed(
+                other.clone(),
+                "k-1",
+                json!({ "status": 201, "events": [2] }),
+            ),
+        )
+        .await;
+    assert!(
+        matches!(reused, Err(StoreError::Replayed { ref response }) if *response == answer),
+        "{reused:?}"
+    );
+    assert_eq!(
+        snapshot(store, "g1").await,
+        after_first,
+        "a replayed key writes nothing"
+    );
 
     // Keys belong to a seat: bob's k-1 is a different key.
     let bobs = Append {
-        idempotency: Some(Idempotency { seat: "bob".into(), key: "k-1".into(), response: json!("bob's") }),
+        idempotency: Some(Idempotency {
+            seat: "bob".into(),
+            key: "k-1".into(),
+            response: json!("bob's"),
+        }),
         ..move_append(command(&first, "bob", "hold"))
     };
-    store.append("g1", 2, &bobs).await.expect("another seat's key of the same name");
-    assert_eq!(store.idempotent("g1", "bob", "k-1").await.unwrap(), Some(json!("bob's")));
+    store
+        .append("g1", 2, &bobs)
+        .await
+        .expect("another seat's key of the same name");
+    assert_eq!(
+        store.idempotent("g1", "bob", "k-1").await.unwrap(),
+        Some(json!("bob's"))
+    );
     assert_eq!(store.idempotent("g1", "alice", "k-2").await.unwrap(), None);
 }
 
-async fn concurrent_retries_under_one_idempotency_key_write_once_and_all_get_the_first_response(store: &Store) {
+async fn concurrent_retries_under_one_idempotency_key_write_once_and_all_get_the_first_response(
+    store: &Store,
+) {
     const ROUNDS: u64 = 15;
     const RETRIES: usize = 4;
     let mut last = create(store, "g1").await;
@@ -296,7 +503,11 @@ async fn concurrent_retries_under_one_idempotency_key_write_once_and_all_get_the
             .map(|n| {
                 let (store, barrier) = (store.clone(), barrier.clone());
                 let append = Append {
-                    idempotency: Some(Idempotency { seat: "alice".into(), key: key.clone(), response: json!({ "by": n }) }),
+                    idempotency: Some(Idempotency {
+                        seat: "alice".into(),
+                        key: key.clone(),
+                        response: json!({ "by": n }),
+                    }),
                     ..move_append(command(&last, "alice", &format!("round {round} try {n}")))
                 };
                 tokio::spawn(async move {
@@ -314,34 +525,74 @@ async fn concurrent_retries_under_one_idempotency_key_write_once_and_all_get_the
                     winner = Some(n);
                 }
                 (_, Err(StoreError::Replayed { response })) => replayed.push(response),
-                (_, Err(other)) => panic!("round {round}: a retry got {other}, not the first response"),
+                (_, Err(other)) => {
+                    panic!("round {round}: a retry got {other}, not the first response")
+                }
             }
         }
         let winner = winner.expect("one retry wrote");
-        assert!(replayed.iter().all(|r| *r == json!({ "by": winner })), "round {round}: {replayed:?}");
-        last = store.events("g1", expected, None).await.unwrap().pop().expect("the winner's event");
+        assert!(
+            replayed.iter().all(|r| *r == json!({ "by": winner })),
+            "round {round}: {replayed:?}"
+        );
+        last = store
+            .events("g1", expected, None)
+            .await
+            .unwrap()
+            .pop()
+            .expect("the winner's event");
     }
-    assert_eq!(store.events("g1", 0, None).await.unwrap().len() as u64, ROUNDS + 1);
+    assert_eq!(
+        store.events("g1", 0, None).await.unwrap().len() as u64,
+        ROUNDS + 1
+    );
 }
 
-async fn range_reads_return_the_events_from_the_first_seq_up_to_but_not_including_the_last(store: &Store) {
+async fn range_reads_return_the_events_from_the_first_seq_up_to_but_not_including_the_last(
+    store: &Store,
+) {
     let mut last = create(store, "g1").await;
     create(store, "g2").await;
     for n in 1..10 {
         let event = command(&last, "alice", &format!("move {n}"));
-        store.append("g1", n, &move_append(event.clone())).await.unwrap();
+        store
+            .append("g1", n, &move_append(event.clone()))
+            .await
+            .unwrap();
         last = event;
     }
     let seqs = |events: Vec<Event>| events.into_iter().map(|e| e.seq).collect::<Vec<_>>();
-    assert_eq!(seqs(store.events("g1", 0, None).await.unwrap()), (0..10).collect::<Vec<_>>());
-    assert_eq!(seqs(store.events("g1", 3, Some(7)).await.unwrap()), vec![3, 4, 5, 6]);
+    assert_eq!(
+        seqs(store.events("g1", 0, None).await.unwrap()),
+        (0..10).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        seqs(store.events("g1", 3, Some(7)).await.unwrap()),
+        vec![3, 4, 5, 6]
+    );
     assert_eq!(seqs(store.events("g1", 8, None).await.unwrap()), vec![8, 9]);
     assert_eq!(seqs(store.events("g1", 0, Some(1)).await.unwrap()), vec![0]);
-    assert_eq!(seqs(store.events("g1", 5, Some(5)).await.unwrap()), Vec::<u64>::new());
-    assert_eq!(seqs(store.events("g1", 10, None).await.unwrap()), Vec::<u64>::new());
-    assert_eq!(seqs(store.events("g1", 7, Some(u64::MAX)).await.unwrap()), vec![7, 8, 9]);
-    assert_eq!(seqs(store.events("g1", u64::MAX, None).await.unwrap()), Vec::<u64>::new());
-    assert_eq!(seqs(store.events("g2", 0, None).await.unwrap()), vec![0], "another game's log is its own");
+    assert_eq!(
+        seqs(store.events("g1", 5, Some(5)).await.unwrap()),
+        Vec::<u64>::new()
+    );
+    assert_eq!(
+        seqs(store.events("g1", 10, None).await.unwrap()),
+        Vec::<u64>::new()
+    );
+    assert_eq!(
+        seqs(store.events("g1", 7, Some(u64::MAX)).await.unwrap()),
+        vec![7, 8, 9]
+    );
+    assert_eq!(
+        seqs(store.events("g1", u64::MAX, None).await.unwrap()),
+        Vec::<u64>::new()
+    );
+    assert_eq!(
+        seqs(store.events("g2", 0, None).await.unwrap()),
+        vec![0],
+        "another game's log is its own"
+    );
     assert_eq!(store.events_json("g1", 3, Some(7)).await.unwrap().len(), 4);
 }
 
@@ -349,7 +600,12 @@ async fn secrets_are_kept_in_their_own_table_and_in_no_event(store: &Store) {
     let created = create(store, "g1").await;
     create(store, "g2").await;
     let choice = "march on the ford at dawn";
-    let sealed = next(&created, kind::COMMAND, "alice", json!({ "commitment": sha256_hex(choice.as_bytes()) }));
+    let sealed = next(
+        &created,
+        kind::COMMAND,
+        "alice",
+        json!({ "commitment": sha256_hex(choice.as_bytes()) }),
+    );
     let append = Append {
         secrets: vec![SecretRecord {
             game_id: "g1".into(),
@@ -364,25 +620,50 @@ async fn secrets_are_kept_in_their_own_table_and_in_no_event(store: &Store) {
     let secrets = store.secrets("g1").await.unwrap();
     let names: BTreeSet<_> = secrets.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, BTreeSet::from(["chain:0", "sealed:1"]));
-    assert_eq!(secrets.iter().find(|s| s.name == "sealed:1").unwrap().seat.as_deref(), Some("alice"));
+    assert_eq!(
+        secrets
+            .iter()
+            .find(|s| s.name == "sealed:1")
+            .unwrap()
+            .seat
+            .as_deref(),
+        Some("alice")
+    );
     for line in store.events_json("g1", 0, None).await.unwrap() {
-        assert!(!line.contains(choice) && !line.contains("5a17") && !line.contains("tip-of-g1"), "a secret in {line}");
+        assert!(
+            !line.contains(choice) && !line.contains("5a17") && !line.contains("tip-of-g1"),
+            "a secret in {line}"
+        );
     }
     let theirs = store.secrets("g2").await.unwrap();
-    assert_eq!(theirs, vec![secret("g2", "chain:0", json!({ "tip": "tip-of-g2" }))], "secrets are per game");
+    assert_eq!(
+        theirs,
+        vec![secret("g2", "chain:0", json!({ "tip": "tip-of-g2" }))],
+        "secrets are per game"
+    );
 }
 
 async fn outbox_rows_are_written_in_the_same_transaction_as_their_event(store: &Store) {
     let created = create(store, "g1").await;
     let first = command(&created, "alice", "advance");
     let append = Append {
-        outbox: vec![notice("g1", 1, "bob"), OutboxRecord { channel: "live".into(), seat: None, ..notice("g1", 1, "bob") }],
+        outbox: vec![
+            notice("g1", 1, "bob"),
+            OutboxRecord {
+                channel: "live".into(),
+                seat: None,
+                ..notice("g1", 1, "bob")
+            },
+        ],
         ..move_append(first.clone())
     };
     store.append("g1", 1, &append).await.unwrap();
     let rows = store.outbox("g1").await.unwrap();
     assert_eq!(rows.len(), 4);
-    assert!(rows.windows(2).all(|pair| pair[0].id < pair[1].id), "oldest first");
+    assert!(
+        rows.windows(2).all(|pair| pair[0].id < pair[1].id),
+        "oldest first"
+    );
     let written: Vec<_> = rows[2..].iter().map(|row| row.record.clone()).collect();
     assert_eq!(written, append.outbox);
 
@@ -391,23 +672,57 @@ async fn outbox_rows_are_written_in_the_same_transaction_as_their_event(store: &
     let before = snapshot(store, "g1").await;
     let stale = Append {
         secrets: vec![secret("g1", "sealed:x", json!(1))],
-        idempotency: Some(Idempotency { seat: "bob".into(), key: "k".into(), response: json!(1) }),
-        ..move_append(Event { seq: 1, ..command(&first, "bob", "late") })
+        idempotency: Some(Idempotency {
+            seat: "bob".into(),
+            key: "k".into(),
+            response: json!(1),
+        }),
+        ..move_append(Event {
+            seq: 1,
+            ..command(&first, "bob", "late")
+        })
     };
-    assert!(matches!(store.append("g1", 1, &stale).await, Err(StoreError::Stale { current_seq: 2 })));
+    assert!(matches!(
+        store.append("g1", 1, &stale).await,
+        Err(StoreError::Stale { current_seq: 2 })
+    ));
     let clash = Append {
-        secrets: vec![secret("g1", "sealed:new", json!(1)), secret("g1", "chain:0", json!("a second tip"))],
-        idempotency: Some(Idempotency { seat: "bob".into(), key: "k".into(), response: json!(1) }),
+        secrets: vec![
+            secret("g1", "sealed:new", json!(1)),
+            secret("g1", "chain:0", json!("a second tip")),
+        ],
+        idempotency: Some(Idempotency {
+            seat: "bob".into(),
+            key: "k".into(),
+            response: json!(1),
+        }),
         ..move_append(command(&first, "bob", "hold"))
     };
     let failed = store.append("g1", 2, &clash).await;
-    assert!(matches!(failed, Err(StoreError::Db(_))), "a duplicate secret name: {failed:?}");
-    assert_eq!(snapshot(store, "g1").await, before, "a failed append leaves no trace");
-    assert_eq!(store.idempotent("g1", "bob", "k").await.unwrap(), None, "the failed append kept no key");
+    assert!(
+        matches!(failed, Err(StoreError::Db(_))),
+        "a duplicate secret name: {failed:?}"
+    );
+    assert_eq!(
+        snapshot(store, "g1").await,
+        before,
+        "a failed append leaves no trace"
+    );
+    assert_eq!(
+        store.idempotent("g1", "bob", "k").await.unwrap(),
+        None,
+        "the failed append kept no key"
+    );
 
     // The same move without the clash goes through: nothing of the failure was left locked or half-written.
-    let clean = Append { secrets: vec![secret("g1", "sealed:new", json!(1))], ..clash };
-    store.append("g1", 2, &clean).await.expect("the corrected append");
+    let clean = Append {
+        secrets: vec![secret("g1", "sealed:new", json!(1))],
+        ..clash
+    };
+    store
+        .append("g1", 2, &clean)
+        .await
+        .expect("the corrected append");
     assert_eq!(store.outbox("g1").await.unwrap().len(), 5);
 }
 
@@ -415,10 +730,27 @@ async fn a_seat_is_found_by_the_hash_of_its_token_and_only_in_its_own_game(store
     create(store, "g1").await;
     create(store, "g2").await;
     let bob = sha256_hex(b"g1-bob-token");
-    assert_eq!(store.seat_by_token("g1", &bob).await.unwrap(), Some(seat("g1", "bob", "g1-bob-token")));
-    assert_eq!(store.seat_by_token("g2", &bob).await.unwrap(), None, "g1's token opens nothing in g2");
-    assert_eq!(store.seat_by_token("g1", &sha256_hex(b"a guess")).await.unwrap(), None);
-    assert_eq!(store.seat_by_token("g1", "g1-bob-token").await.unwrap(), None, "the raw token is not what is stored");
+    assert_eq!(
+        store.seat_by_token("g1", &bob).await.unwrap(),
+        Some(seat("g1", "bob", "g1-bob-token"))
+    );
+    assert_eq!(
+        store.seat_by_token("g2", &bob).await.unwrap(),
+        None,
+        "g1's token opens nothing in g2"
+    );
+    assert_eq!(
+        store
+            .seat_by_token("g1", &sha256_hex(b"a guess"))
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        store.seat_by_token("g1", "g1-bob-token").await.unwrap(),
+        None,
+        "the raw token is not what is stored"
+    );
 }
 
 async fn events_read_back_byte_identical_with_their_hashes_intact(store: &Store) {
@@ -441,22 +773,56 @@ async fn events_read_back_byte_identical_with_their_hashes_intact(store: &Store)
             index: 1,
             link: "ab".repeat(32),
             client_entropy: "c0ffee".into(),
-            rolls: vec![Roll { sides: 6, face: 4 }, Roll { sides: 10, face: 10 }],
+            rolls: vec![
+                Roll { sides: 6, face: 4 },
+                Roll {
+                    sides: 10,
+                    face: 10,
+                },
+            ],
         }),
         &created.hash,
     );
     let plain = command(&rolled, "bob", "hold");
     let appended = vec![created.clone(), rolled.clone(), plain.clone()];
-    store.append("g1", 1, &Append { events: vec![rolled, plain], ..Append::default() }).await.unwrap();
+    store
+        .append(
+            "g1",
+            1,
+            &Append {
+                events: vec![rolled, plain],
+                ..Append::default()
+            },
+        )
+        .await
+        .unwrap();
 
     let lines = store.events_json("g1", 0, None).await.unwrap();
-    let expected: Vec<String> = appended.iter().map(|e| serde_json::to_string(e).unwrap()).collect();
-    assert_eq!(lines, expected, "the stored text is the serialised event, byte for byte");
+    let expected: Vec<String> = appended
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap())
+        .collect();
+    assert_eq!(
+        lines, expected,
+        "the stored text is the serialised event, byte for byte"
+    );
     let events = store.events("g1", 0, None).await.unwrap();
     assert_eq!(events, appended);
-    for (event, prev) in events.iter().zip(std::iter::once(GENESIS_HASH).chain(events.iter().map(|e| e.hash.as_str()))) {
-        assert_eq!(event.compute_hash(), event.hash, "event {} hashes to its stored hash", event.seq);
-        assert_eq!(event.prev_hash, prev, "event {} links to the one before", event.seq);
+    for (event, prev) in events
+        .iter()
+        .zip(std::iter::once(GENESIS_HASH).chain(events.iter().map(|e| e.hash.as_str())))
+    {
+        assert_eq!(
+            event.compute_hash(),
+            event.hash,
+            "event {} hashes to its stored hash",
+            event.seq
+        );
+        assert_eq!(
+            event.prev_hash, prev,
+            "event {} links to the one before",
+            event.seq
+        );
     }
 }
 
@@ -464,7 +830,10 @@ async fn events_read_back_byte_identical_with_their_hashes_intact(store: &Store)
 /// in the database itself, not in one process's queue.
 async fn two_stores_on_one_database_racing_on_one_game_let_exactly_one_append_win(url: &str) {
     const ROUNDS: u64 = 30;
-    let (a, b) = (Store::connect(url).await.unwrap(), Store::connect(url).await.unwrap());
+    let (a, b) = (
+        Store::connect(url).await.unwrap(),
+        Store::connect(url).await.unwrap(),
+    );
     let mut last = create(&a, "g1").await;
     for round in 0..ROUNDS {
         let expected = last.seq + 1;
@@ -485,14 +854,24 @@ async fn two_stores_on_one_database_racing_on_one_game_let_exactly_one_append_wi
         for task in tasks {
             match task.await.expect("the task ran") {
                 Ok(()) => won += 1,
-                Err(StoreError::Stale { current_seq }) => assert_eq!(current_seq, expected + 1, "round {round}"),
+                Err(StoreError::Stale { current_seq }) => {
+                    assert_eq!(current_seq, expected + 1, "round {round}")
+                }
                 Err(other) => panic!("round {round}: {other}"),
             }
         }
         assert_eq!(won, 1, "round {round}: exactly one append wins");
-        last = a.events("g1", expected, None).await.unwrap().pop().expect("the winner's event");
+        last = a
+            .events("g1", expected, None)
+            .await
+            .unwrap()
+            .pop()
+            .expect("the winner's event");
     }
-    assert_eq!(b.events("g1", 0, None).await.unwrap().len() as u64, ROUNDS + 1);
+    assert_eq!(
+        b.events("g1", 0, None).await.unwrap().len() as u64,
+        ROUNDS + 1
+    );
     assert_eq!(b.outbox("g1").await.unwrap().len() as u64, 2 + ROUNDS);
 }
 

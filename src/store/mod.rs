@@ -138,7 +138,9 @@ impl Store {
         } else if url.starts_with("sqlite:") {
             Ok(Store::Sqlite(SqliteStore::connect(url).await?))
         } else {
-            Err(StoreError::Corrupt(format!("DATABASE_URL must start with postgres:// or sqlite:, not '{url}'")))
+            Err(StoreError::Corrupt(format!(
+                "DATABASE_URL must start with postgres:// or sqlite:, not '{url}'"
+            )))
         }
     }
 
@@ -155,7 +157,12 @@ impl Store {
     }
 
     /// Creates a game with its seats, its first event and its secrets.
-    pub async fn create_game(&self, game: &GameRecord, seats: &[SeatRecord], append: &Append) -> Result<()> {
+    pub async fn create_game(
+        &self,
+        game: &GameRecord,
+        seats: &[SeatRecord],
+        append: &Append,
+    ) -> Result<()> {
         each!(self, s => s.create_game(game, seats, append).await)
     }
 
@@ -178,7 +185,12 @@ impl Store {
 
     /// The same events as the exact JSON text that was stored (and hashed), one string per
     /// event: what an export writes, byte for byte.
-    pub async fn events_json(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<String>> {
+    pub async fn events_json(
+        &self,
+        game_id: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Vec<String>> {
         each!(self, s => s.events_json(game_id, from, to).await)
     }
 
@@ -187,7 +199,11 @@ impl Store {
     }
 
     /// The seat whose token hashes to `token_hash`.
-    pub async fn seat_by_token(&self, game_id: &str, token_hash: &str) -> Result<Option<SeatRecord>> {
+    pub async fn seat_by_token(
+        &self,
+        game_id: &str,
+        token_hash: &str,
+    ) -> Result<Option<SeatRecord>> {
         each!(self, s => s.seat_by_token(game_id, token_hash).await)
     }
 

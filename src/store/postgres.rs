@@ -14,7 +14,9 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::{Executor, Postgres, Row};
 
 use super::rows::{self, AppendRows};
-use super::{Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError};
+use super::{
+    Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError,
+};
 use crate::engine::event::Event;
 
 /// How many connections `connect` opens at most; `from_pool` takes a pool sized by the caller.
@@ -86,11 +88,18 @@ impl PgStore {
     }
 
     pub async fn migrate(&self) -> Result<()> {
-        sqlx::migrate!("./migrations/postgres").run(&self.pool).await?;
+        sqlx::migrate!("./migrations/postgres")
+            .run(&self.pool)
+            .await?;
         Ok(())
     }
 
-    pub async fn create_game(&self, game: &GameRecord, seats: &[SeatRecord], append: &Append) -> Result<()> {
+    pub async fn create_game(
+        &self,
+        game: &GameRecord,
+        seats: &[SeatRecord],
+        append: &Append,
+    ) -> Result<()> {
         let rows = rows::append_rows(&game.game_id, 0, append)?;
         let mut tx = self.pool.begin().await?;
         let inserted = sqlx::query(
@@ -128,7 +137,10 @@ impl PgStore {
         }
         let (moved, _) = write(&mut *tx, &game.game_id, &rows).await?;
         if !moved {
-            return Err(StoreError::Corrupt(format!("game {} was not at seq 0 when created", game.game_id)));
+            return Err(StoreError::Corrupt(format!(
+                "game {} was not at seq 0 when created",
+                game.game_id
+            )));
         }
         tx.commit().await?;
         Ok(())
@@ -138,13 +150,17 @@ impl PgStore {
         let rows = rows::append_rows(game_id, expected_seq, append)?;
         match write(&self.pool, game_id, &rows).await {
             Ok((true, _)) => Ok(()),
-            Ok((false, Some(prior))) => Err(StoreError::Replayed { response: rows::json_from_text("a saved response", &prior)? }),
+            Ok((false, Some(prior))) => Err(StoreError::Replayed {
+                response: rows::json_from_text("a saved response", &prior)?,
+            }),
             Ok((false, None)) => Err(self.why_not_moved(game_id, &rows).await?),
             // A key used by an append that committed after this one's snapshot was taken.
-            Err(StoreError::Db(e)) if rows::is_unique_violation(&e) => match self.why_not_moved(game_id, &rows).await? {
-                replayed @ StoreError::Replayed { .. } => Err(replayed),
-                _ => Err(StoreError::Db(e)),
-            },
+            Err(StoreError::Db(e)) if rows::is_unique_violation(&e) => {
+                match self.why_not_moved(game_id, &rows).await? {
+                    replayed @ StoreError::Replayed { .. } => Err(replayed),
+                    _ => Err(StoreError::Db(e)),
+                }
+            }
             Err(e) => Err(e),
         }
     }
@@ -156,14 +172,23 @@ impl PgStore {
             Some(i) => (Some(i.seat.as_str()), Some(i.key.as_str())),
             None => (None, None),
         };
-        let row = sqlx::query(AFTER_MISS).bind(game_id).bind(seat).bind(key).fetch_optional(&self.pool).await?;
+        let row = sqlx::query(AFTER_MISS)
+            .bind(game_id)
+            .bind(seat)
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
         let Some(row) = row else {
             return Ok(StoreError::NoGame(game_id.to_owned()));
         };
         if let Some(response) = row.try_get::<Option<String>, _>("response")? {
-            return Ok(StoreError::Replayed { response: rows::json_from_text("a saved response", &response)? });
+            return Ok(StoreError::Replayed {
+                response: rows::json_from_text("a saved response", &response)?,
+            });
         }
-        Ok(StoreError::Stale { current_seq: rows::to_u64(row.try_get("next_seq")?)? })
+        Ok(StoreError::Stale {
+            current_seq: rows::to_u64(row.try_get("next_seq")?)?,
+        })
     }
 
     pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
@@ -194,11 +219,26 @@ impl PgStore {
             .collect()
     }
 
-    pub async fn events_json(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<String>> {
-        Ok(self.event_rows(game_id, from, to).await?.into_iter().map(|(_, body)| body).collect())
+    pub async fn events_json(
+        &self,
+        game_id: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Vec<String>> {
+        Ok(self
+            .event_rows(game_id, from, to)
+            .await?
+            .into_iter()
+            .map(|(_, body)| body)
+            .collect())
     }
 
-    async fn event_rows(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<(i64, String)>> {
+    async fn event_rows(
+        &self,
+        game_id: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Vec<(i64, String)>> {
         let (from, to) = rows::seq_range(from, to);
         let found = sqlx::query(
             "SELECT seq, body FROM events
@@ -210,7 +250,10 @@ impl PgStore {
         .bind(to)
         .fetch_all(&self.pool)
         .await?;
-        found.iter().map(|row| Ok((row.try_get("seq")?, row.try_get("body")?))).collect()
+        found
+            .iter()
+            .map(|row| Ok((row.try_get("seq")?, row.try_get("body")?)))
+            .collect()
     }
 
     pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatRecord>> {
@@ -223,7 +266,11 @@ impl PgStore {
         found.iter().map(seat_record).collect()
     }
 
-    pub async fn seat_by_token(&self, game_id: &str, token_hash: &str) -> Result<Option<SeatRecord>> {
+    pub async fn seat_by_token(
+        &self,
+        game_id: &str,
+        token_hash: &str,
+    ) -> Result<Option<SeatRecord>> {
         let found = sqlx::query(
             "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 AND token_hash = $2",
         )
@@ -235,10 +282,12 @@ impl PgStore {
     }
 
     pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {
-        let found = sqlx::query("SELECT game_id, name, seat, value FROM secrets WHERE game_id = $1 ORDER BY name")
-            .bind(game_id)
-            .fetch_all(&self.pool)
-            .await?;
+        let found = sqlx::query(
+            "SELECT game_id, name, seat, value FROM secrets WHERE game_id = $1 ORDER BY name",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
         found
             .iter()
             .map(|row| {
@@ -254,15 +303,23 @@ impl PgStore {
             .collect()
     }
 
-    pub async fn idempotent(&self, game_id: &str, seat: &str, key: &str) -> Result<Option<serde_json::Value>> {
-        let found: Option<String> =
-            sqlx::query_scalar("SELECT response FROM idempotency WHERE game_id = $1 AND seat = $2 AND key = $3")
-                .bind(game_id)
-                .bind(seat)
-                .bind(key)
-                .fetch_optional(&self.pool)
-                .await?;
-        found.map(|text| rows::json_from_text("a saved response", &text)).transpose()
+    pub async fn idempotent(
+        &self,
+        game_id: &str,
+        seat: &str,
+        key: &str,
+    ) -> Result<Option<serde_json::Value>> {
+        let found: Option<String> = sqlx::query_scalar(
+            "SELECT response FROM idempotency WHERE game_id = $1 AND seat = $2 AND key = $3",
+        )
+        .bind(game_id)
+        .bind(seat)
+        .bind(key)
+        .fetch_optional(&self.pool)
+        .await?;
+        found
+            .map(|text| rows::json_from_text("a saved response", &text))
+            .transpose()
     }
 
     pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
@@ -293,7 +350,11 @@ impl PgStore {
 
 /// Runs the append statement; returns whether the game moved on, and the saved response if the
 /// idempotency key had been used.
-async fn write<'e, E>(executor: E, game_id: &str, rows: &AppendRows) -> Result<(bool, Option<String>)>
+async fn write<'e, E>(
+    executor: E,
+    game_id: &str,
+    rows: &AppendRows,
+) -> Result<(bool, Option<String>)>
 where
     E: Executor<'e, Database = Postgres>,
 {
@@ -311,15 +372,50 @@ where
         .bind(events.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>())
         .bind(events.iter().map(|e| e.seat.as_str()).collect::<Vec<_>>())
         .bind(events.iter().map(|e| e.hash.as_str()).collect::<Vec<_>>())
-        .bind(events.iter().map(|e| e.prev_hash.as_str()).collect::<Vec<_>>())
+        .bind(
+            events
+                .iter()
+                .map(|e| e.prev_hash.as_str())
+                .collect::<Vec<_>>(),
+        )
         .bind(events.iter().map(|e| e.body.as_str()).collect::<Vec<_>>())
-        .bind(rows.secrets.iter().map(|s| s.name.as_str()).collect::<Vec<_>>())
-        .bind(rows.secrets.iter().map(|s| s.seat.as_deref()).collect::<Vec<_>>())
-        .bind(rows.secrets.iter().map(|s| s.value.as_str()).collect::<Vec<_>>())
+        .bind(
+            rows.secrets
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            rows.secrets
+                .iter()
+                .map(|s| s.seat.as_deref())
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            rows.secrets
+                .iter()
+                .map(|s| s.value.as_str())
+                .collect::<Vec<_>>(),
+        )
         .bind(rows.outbox.iter().map(|o| o.seq).collect::<Vec<_>>())
-        .bind(rows.outbox.iter().map(|o| o.channel.as_str()).collect::<Vec<_>>())
-        .bind(rows.outbox.iter().map(|o| o.seat.as_deref()).collect::<Vec<_>>())
-        .bind(rows.outbox.iter().map(|o| o.payload.as_str()).collect::<Vec<_>>())
+        .bind(
+            rows.outbox
+                .iter()
+                .map(|o| o.channel.as_str())
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            rows.outbox
+                .iter()
+                .map(|o| o.seat.as_deref())
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            rows.outbox
+                .iter()
+                .map(|o| o.payload.as_str())
+                .collect::<Vec<_>>(),
+        )
         .fetch_one(executor)
         .await?;
     let moved: i64 = row.try_get("moved")?;

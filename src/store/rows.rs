@@ -53,16 +53,23 @@ pub(super) struct AppendRows {
 /// events run on without a gap from `expected_seq`, and serialises them. A mismatch is a bug in
 /// the caller, refused before anything is written: a gap in the log would break its hash chain.
 pub(super) fn append_rows(game_id: &str, expected_seq: u64, append: &Append) -> Result<AppendRows> {
-    let refuse = |why: String| StoreError::Corrupt(format!("append to game {game_id} refused: {why}"));
+    let refuse =
+        |why: String| StoreError::Corrupt(format!("append to game {game_id} refused: {why}"));
     let expected = to_i64(expected_seq)?;
     let mut events = Vec::with_capacity(append.events.len());
     for (offset, event) in append.events.iter().enumerate() {
         let want = expected_seq + offset as u64;
         if event.game_id != game_id {
-            return Err(refuse(format!("event {} belongs to game {}", event.seq, event.game_id)));
+            return Err(refuse(format!(
+                "event {} belongs to game {}",
+                event.seq, event.game_id
+            )));
         }
         if event.seq != want {
-            return Err(refuse(format!("event at position {offset} has seq {}, expected {want}", event.seq)));
+            return Err(refuse(format!(
+                "event at position {offset} has seq {}, expected {want}",
+                event.seq
+            )));
         }
         events.push(EventRow {
             seq: to_i64(event.seq)?,
@@ -76,14 +83,24 @@ pub(super) fn append_rows(game_id: &str, expected_seq: u64, append: &Append) -> 
     let mut secrets = Vec::with_capacity(append.secrets.len());
     for secret in &append.secrets {
         if secret.game_id != game_id {
-            return Err(refuse(format!("secret {} belongs to game {}", secret.name, secret.game_id)));
+            return Err(refuse(format!(
+                "secret {} belongs to game {}",
+                secret.name, secret.game_id
+            )));
         }
-        secrets.push(SecretRow { name: secret.name.clone(), seat: secret.seat.clone(), value: to_text(&secret.value)? });
+        secrets.push(SecretRow {
+            name: secret.name.clone(),
+            seat: secret.seat.clone(),
+            value: to_text(&secret.value)?,
+        });
     }
     let mut outbox = Vec::with_capacity(append.outbox.len());
     for row in &append.outbox {
         if row.game_id != game_id {
-            return Err(refuse(format!("an outbox row belongs to game {}", row.game_id)));
+            return Err(refuse(format!(
+                "an outbox row belongs to game {}",
+                row.game_id
+            )));
         }
         outbox.push(OutboxInsert {
             seq: to_i64(row.seq)?,
@@ -93,7 +110,11 @@ pub(super) fn append_rows(game_id: &str, expected_seq: u64, append: &Append) -> 
         });
     }
     let idempotency = match &append.idempotency {
-        Some(i) => Some(IdempotencyRow { seat: i.seat.clone(), key: i.key.clone(), response: to_text(&i.response)? }),
+        Some(i) => Some(IdempotencyRow {
+            seat: i.seat.clone(),
+            key: i.key.clone(),
+            response: to_text(&i.response)?,
+        }),
         None => None,
     };
     Ok(AppendRows {
@@ -108,7 +129,8 @@ pub(super) fn append_rows(game_id: &str, expected_seq: u64, append: &Append) -> 
 }
 
 pub(super) fn to_i64(n: u64) -> Result<i64> {
-    i64::try_from(n).map_err(|_| StoreError::Corrupt(format!("seq {n} is beyond what the store can hold")))
+    i64::try_from(n)
+        .map_err(|_| StoreError::Corrupt(format!("seq {n} is beyond what the store can hold")))
 }
 
 pub(super) fn to_u64(n: i64) -> Result<u64> {
@@ -116,13 +138,17 @@ pub(super) fn to_u64(n: i64) -> Result<u64> {
 }
 
 fn to_text<T: serde::Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(format!("cannot serialise for storage: {e}")))
+    serde_json::to_string(value)
+        .map_err(|e| StoreError::Corrupt(format!("cannot serialise for storage: {e}")))
 }
 
 /// Parses a stored event, which must be the one the row says it is.
 pub(super) fn event_from_text(game_id: &str, seq: i64, body: &str) -> Result<Event> {
-    let event: Event = serde_json::from_str(body)
-        .map_err(|e| StoreError::Corrupt(format!("event {seq} of game {game_id} is not a valid event: {e}")))?;
+    let event: Event = serde_json::from_str(body).map_err(|e| {
+        StoreError::Corrupt(format!(
+            "event {seq} of game {game_id} is not a valid event: {e}"
+        ))
+    })?;
     if event.game_id != game_id || i64::try_from(event.seq).ok() != Some(seq) {
         return Err(StoreError::Corrupt(format!(
             "the row for event {seq} of game {game_id} holds event {} of game {}",
@@ -133,15 +159,20 @@ pub(super) fn event_from_text(game_id: &str, seq: i64, body: &str) -> Result<Eve
 }
 
 pub(super) fn json_from_text(what: &str, text: &str) -> Result<Value> {
-    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what} is not valid JSON: {e}")))
+    serde_json::from_str(text)
+        .map_err(|e| StoreError::Corrupt(format!("{what} is not valid JSON: {e}")))
 }
 
 /// Whether `err` is a unique-constraint violation (a key already taken).
 pub(super) fn is_unique_violation(err: &sqlx::Error) -> bool {
-    err.as_database_error().is_some_and(|e| e.is_unique_violation())
+    err.as_database_error()
+        .is_some_and(|e| e.is_unique_violation())
 }
 
 /// A seq range as the tables hold it: a bound past what a seq can be means no bound.
 pub(super) fn seq_range(from: u64, to: Option<u64>) -> (i64, Option<i64>) {
-    (i64::try_from(from).unwrap_or(i64::MAX), to.and_then(|to| i64::try_from(to).ok()))
+    (
+        i64::try_from(from).unwrap_or(i64::MAX),
+        to.and_then(|to| i64::try_from(to).ok()),
+    )
 }

@@ -10,11 +10,15 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
+};
 use sqlx::Row;
 
 use super::rows::{self, AppendRows};
-use super::{Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError};
+use super::{
+    Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError,
+};
 use crate::engine::event::Event;
 
 const MAX_CONNECTIONS: u32 = 8;
@@ -47,14 +51,25 @@ impl SqliteStore {
                 .connect_with(options)
                 .await?
         } else {
-            if let Some(folder) = options.get_filename().parent().filter(|p| !p.as_os_str().is_empty()) {
+            if let Some(folder) = options
+                .get_filename()
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+            {
                 std::fs::create_dir_all(folder).map_err(|e| {
                     StoreError::Db(sqlx::Error::Configuration(
-                        format!("cannot create the folder {} for the database: {e}", folder.display()).into(),
+                        format!(
+                            "cannot create the folder {} for the database: {e}",
+                            folder.display()
+                        )
+                        .into(),
                     ))
                 })?;
             }
-            SqlitePoolOptions::new().max_connections(MAX_CONNECTIONS).connect_with(options).await?
+            SqlitePoolOptions::new()
+                .max_connections(MAX_CONNECTIONS)
+                .connect_with(options)
+                .await?
         };
         Ok(SqliteStore { pool })
     }
@@ -69,11 +84,18 @@ impl SqliteStore {
     }
 
     pub async fn migrate(&self) -> Result<()> {
-        sqlx::migrate!("./migrations/sqlite").run(&self.pool).await?;
+        sqlx::migrate!("./migrations/sqlite")
+            .run(&self.pool)
+            .await?;
         Ok(())
     }
 
-    pub async fn create_game(&self, game: &GameRecord, seats: &[SeatRecord], append: &Append) -> Result<()> {
+    pub async fn create_game(
+        &self,
+        game: &GameRecord,
+        seats: &[SeatRecord],
+        append: &Append,
+    ) -> Result<()> {
         let rows = rows::append_rows(&game.game_id, 0, append)?;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let inserted = sqlx::query(
@@ -110,7 +132,10 @@ impl SqliteStore {
             .await?;
         }
         if !move_on(&mut tx, &game.game_id, &rows).await? {
-            return Err(StoreError::Corrupt(format!("game {} was not at seq 0 when created", game.game_id)));
+            return Err(StoreError::Corrupt(format!(
+                "game {} was not at seq 0 when created",
+                game.game_id
+            )));
         }
         insert(&mut tx, &game.game_id, &rows).await?;
         tx.commit().await?;
@@ -122,23 +147,28 @@ impl SqliteStore {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         if let Some(idem) = &rows.idempotency {
             if let Some(response) = saved_response(&mut tx, game_id, &idem.seat, &idem.key).await? {
-                return Err(StoreError::Replayed { response: rows::json_from_text("a saved response", &response)? });
+                return Err(StoreError::Replayed {
+                    response: rows::json_from_text("a saved response", &response)?,
+                });
             }
         }
         if !move_on(&mut tx, game_id, &rows).await? {
-            let current: Option<i64> = sqlx::query_scalar("SELECT next_seq FROM games WHERE game_id = $1")
-                .bind(game_id)
-                .fetch_optional(&mut *tx)
-                .await?;
+            let current: Option<i64> =
+                sqlx::query_scalar("SELECT next_seq FROM games WHERE game_id = $1")
+                    .bind(game_id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
             return Err(match current {
                 None => StoreError::NoGame(game_id.to_owned()),
-                Some(seq) => StoreError::Stale { current_seq: rows::to_u64(seq)? },
+                Some(seq) => StoreError::Stale {
+                    current_seq: rows::to_u64(seq)?,
+                },
             });
         }
         if let Err(err) = insert(&mut tx, game_id, &rows).await {
             drop(tx); // rolls back
-            // The write lock has been held since BEGIN, so the key cannot have been taken
-            // meanwhile; this mirrors the PostgreSQL backend all the same.
+                      // The write lock has been held since BEGIN, so the key cannot have been taken
+                      // meanwhile; this mirrors the PostgreSQL backend all the same.
             if let (StoreError::Db(e), Some(idem)) = (&err, &rows.idempotency) {
                 if rows::is_unique_violation(e) {
                     if let Some(response) = self.idempotent(game_id, &idem.seat, &idem.key).await? {
@@ -180,11 +210,26 @@ impl SqliteStore {
             .collect()
     }
 
-    pub async fn events_json(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<String>> {
-        Ok(self.event_rows(game_id, from, to).await?.into_iter().map(|(_, body)| body).collect())
+    pub async fn events_json(
+        &self,
+        game_id: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Vec<String>> {
+        Ok(self
+            .event_rows(game_id, from, to)
+            .await?
+            .into_iter()
+            .map(|(_, body)| body)
+            .collect())
     }
 
-    async fn event_rows(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<(i64, String)>> {
+    async fn event_rows(
+        &self,
+        game_id: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Vec<(i64, String)>> {
         let (from, to) = rows::seq_range(from, to);
         let found = sqlx::query(
             "SELECT seq, body FROM events
@@ -196,7 +241,10 @@ impl SqliteStore {
         .bind(to)
         .fetch_all(&self.pool)
         .await?;
-        found.iter().map(|row| Ok((row.try_get("seq")?, row.try_get("body")?))).collect()
+        found
+            .iter()
+            .map(|row| Ok((row.try_get("seq")?, row.try_get("body")?)))
+            .collect()
     }
 
     pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatRecord>> {
@@ -209,7 +257,11 @@ impl SqliteStore {
         found.iter().map(seat_record).collect()
     }
 
-    pub async fn seat_by_token(&self, game_id: &str, token_hash: &str) -> Result<Option<SeatRecord>> {
+    pub async fn seat_by_token(
+        &self,
+        game_id: &str,
+        token_hash: &str,
+    ) -> Result<Option<SeatRecord>> {
         let found = sqlx::query(
             "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 AND token_hash = $2",
         )
@@ -221,10 +273,12 @@ impl SqliteStore {
     }
 
     pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {
-        let found = sqlx::query("SELECT game_id, name, seat, value FROM secrets WHERE game_id = $1 ORDER BY name")
-            .bind(game_id)
-            .fetch_all(&self.pool)
-            .await?;
+        let found = sqlx::query(
+            "SELECT game_id, name, seat, value FROM secrets WHERE game_id = $1 ORDER BY name",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
         found
             .iter()
             .map(|row| {
@@ -240,7 +294,12 @@ impl SqliteStore {
             .collect()
     }
 
-    pub async fn idempotent(&self, game_id: &str, seat: &str, key: &str) -> Result<Option<serde_json::Value>> {
+    pub async fn idempotent(
+        &self,
+        game_id: &str,
+        seat: &str,
+        key: &str,
+    ) -> Result<Option<serde_json::Value>> {
         let mut conn = self.pool.acquire().await?;
         saved_response(&mut conn, game_id, seat, key)
             .await?
@@ -274,13 +333,20 @@ impl SqliteStore {
     }
 }
 
-async fn saved_response(conn: &mut SqliteConnection, game_id: &str, seat: &str, key: &str) -> Result<Option<String>> {
-    Ok(sqlx::query_scalar("SELECT response FROM idempotency WHERE game_id = $1 AND seat = $2 AND key = $3")
-        .bind(game_id)
-        .bind(seat)
-        .bind(key)
-        .fetch_optional(&mut *conn)
-        .await?)
+async fn saved_response(
+    conn: &mut SqliteConnection,
+    game_id: &str,
+    seat: &str,
+    key: &str,
+) -> Result<Option<String>> {
+    Ok(sqlx::query_scalar(
+        "SELECT response FROM idempotency WHERE game_id = $1 AND seat = $2 AND key = $3",
+    )
+    .bind(game_id)
+    .bind(seat)
+    .bind(key)
+    .fetch_optional(&mut *conn)
+    .await?)
 }
 
 /// Moves the game's `next_seq` on if it is still the seq the append expected.
@@ -324,23 +390,27 @@ async fn insert(conn: &mut SqliteConnection, game_id: &str, rows: &AppendRows) -
             .await?;
     }
     for o in &rows.outbox {
-        sqlx::query("INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)")
-            .bind(game_id)
-            .bind(o.seq)
-            .bind(&o.channel)
-            .bind(&o.seat)
-            .bind(&o.payload)
-            .execute(&mut *conn)
-            .await?;
+        sqlx::query(
+            "INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(game_id)
+        .bind(o.seq)
+        .bind(&o.channel)
+        .bind(&o.seat)
+        .bind(&o.payload)
+        .execute(&mut *conn)
+        .await?;
     }
     if let Some(i) = &rows.idempotency {
-        sqlx::query("INSERT INTO idempotency (game_id, seat, key, response) VALUES ($1, $2, $3, $4)")
-            .bind(game_id)
-            .bind(&i.seat)
-            .bind(&i.key)
-            .bind(&i.response)
-            .execute(&mut *conn)
-            .await?;
+        sqlx::query(
+            "INSERT INTO idempotency (game_id, seat, key, response) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(game_id)
+        .bind(&i.seat)
+        .bind(&i.key)
+        .bind(&i.response)
+        .execute(&mut *conn)
+        .await?;
     }
     Ok(())
 }

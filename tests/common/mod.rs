@@ -40,16 +40,21 @@ pub async fn fresh_postgres() -> (Store, TestDb) {
     let mut suffix = [0u8; 8];
     getrandom::fill(&mut suffix).expect("the OS random source failed");
     let name = format!("despatch_test_{}", hex::encode(suffix));
-    let mut admin = PgConnection::connect(&admin_url)
-        .await
-        .unwrap_or_else(|e| panic!("cannot reach PostgreSQL at {admin_url} (set DESPATCH_TEST_POSTGRES): {e}"));
+    let mut admin = PgConnection::connect(&admin_url).await.unwrap_or_else(|e| {
+        panic!("cannot reach PostgreSQL at {admin_url} (set DESPATCH_TEST_POSTGRES): {e}")
+    });
     admin
         .execute(AssertSqlSafe(format!("CREATE DATABASE {name}")))
         .await
         .unwrap_or_else(|e| panic!("cannot create database {name}: {e}"));
     admin.close().await.ok();
-    let db = TestDb { url: with_database(&admin_url, &name), kind: Kind::Postgres { admin_url, name } };
-    let store = Store::connect(&db.url).await.expect("connect to the fresh database");
+    let db = TestDb {
+        url: with_database(&admin_url, &name),
+        kind: Kind::Postgres { admin_url, name },
+    };
+    let store = Store::connect(&db.url)
+        .await
+        .expect("connect to the fresh database");
     store.migrate().await.expect("migrate the fresh database");
     (store, db)
 }
@@ -57,10 +62,19 @@ pub async fn fresh_postgres() -> (Store, TestDb) {
 /// A migrated SQLite database in a new temporary folder and a store on it.
 pub async fn fresh_sqlite() -> (Store, TestDb) {
     let dir = tempfile::tempdir().expect("create a temporary folder");
-    let url = format!("sqlite:{}?mode=rwc", dir.path().join("despatch.db").display());
+    let url = format!(
+        "sqlite:{}?mode=rwc",
+        dir.path().join("despatch.db").display()
+    );
     let store = Store::connect(&url).await.expect("open the SQLite file");
     store.migrate().await.expect("migrate the SQLite file");
-    (store, TestDb { url, kind: Kind::Sqlite { _dir: dir } })
+    (
+        store,
+        TestDb {
+            url,
+            kind: Kind::Sqlite { _dir: dir },
+        },
+    )
 }
 
 /// `admin_url` with its database name replaced by `name` (query parameters kept).
@@ -86,10 +100,18 @@ impl Drop for TestDb {
         // Drop may run inside the test's runtime, which cannot be blocked on; a thread with its
         // own small runtime can. Best effort: a database left behind only costs disk.
         let dropped = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .ok()?;
             runtime.block_on(async {
                 let mut admin = PgConnection::connect(&admin_url).await.ok()?;
-                admin.execute(AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))).await.ok()?;
+                admin
+                    .execute(AssertSqlSafe(format!(
+                        "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                    )))
+                    .await
+                    .ok()?;
                 admin.close().await.ok()
             })
         })

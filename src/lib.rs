@@ -7,5 +7,14 @@
 
 pub mod engine;
 pub mod rules;
+
+#[cfg(feature = "server")]
+pub mod cli;
+#[cfg(feature = "server")]
+pub mod config;
+#[cfg(feature = "server")]
+pub mod games;
+#[cfg(feature = "server")]
+pub mod http;
 #[cfg(feature = "server")]
 pub mod store;

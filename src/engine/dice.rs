@@ -96,15 +96,14 @@ impl DiceStream {
     /// The stream keyed by `key` for the event `seq` submitted by `seat` with `client_entropy`.
     pub fn new(key: &[u8; 32], game_id: &str, seq: u64, seat: &str, client_entropy: &str) -> Self {
         let prefix = format!("{game_id}:{seq}:{seat}:{client_entropy}:");
-        let mut stream = DiceStream {
+        // The first block is computed on the first draw: most events draw nothing.
+        DiceStream {
             key: *key,
             prefix,
             block: 0,
             buffer: [0; 32],
-            offset: 0,
-        };
-        stream.buffer = stream.block_bytes(0);
-        stream
+            offset: 32,
+        }
     }
 
     /// The message of block `j`, as the wire format fixes it.
@@ -121,8 +120,8 @@ impl DiceStream {
 
     fn next_u32(&mut self) -> u32 {
         if self.offset == 32 {
-            self.block += 1;
             self.buffer = self.block_bytes(self.block);
+            self.block += 1;
             self.offset = 0;
         }
         let word = &self.buffer[self.offset..self.offset + 4];

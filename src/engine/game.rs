@@ -380,6 +380,9 @@ impl Game {
         let result = match event.kind.as_str() {
             kind::COMMAND => {
                 let seat = self.seat_of(seq, &event.seat)?;
+                if !self.ruleset.may_act(&self.state, &seat) {
+                    return Err(bad(seq, format!("it was not {seat}'s turn to act")));
+                }
                 let command = event
                     .payload
                     .get("command")
@@ -399,6 +402,17 @@ impl Game {
                     .and_then(Value::as_str)
                     .unwrap_or_default();
                 let seat = self.seat_of(seq, name)?;
+                if !self
+                    .ruleset
+                    .prompts(&self.state)
+                    .iter()
+                    .any(|p| p.seat == seat && p.pass_on_timeout)
+                {
+                    return Err(bad(
+                        seq,
+                        format!("{seat} had no decision that a deadline could pass"),
+                    ));
+                }
                 self.ruleset.timeout(&mut self.state, &seat, &mut ctx)
             }
             _ => {

@@ -417,6 +417,12 @@ pub trait Rules: Send + Sync + 'static {
     /// Who may act now and what they may do.
     fn prompts(&self, state: &Self::State) -> Vec<Prompt>;
 
+    /// May `seat` act now? The same answer as `prompts`, which a ruleset may give faster: every
+    /// fold asks it once per event.
+    fn may_act(&self, state: &Self::State, seat: &Seat) -> bool {
+        self.prompts(state).iter().any(|p| &p.seat == seat)
+    }
+
     /// Carries out a command. The command must be validated in full before the first die is
     /// drawn: once a die is drawn, the move stands, so an error after that is a bug.
     fn apply(
@@ -528,6 +534,7 @@ pub trait Ruleset: Send + Sync {
     fn info(&self) -> RulesetInfo;
     fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<GameState, RuleError>;
     fn prompts(&self, state: &GameState) -> Vec<Prompt>;
+    fn may_act(&self, state: &GameState, seat: &Seat) -> bool;
     /// Reads a command given as JSON into its canonical JSON form, or fails naming what is wrong.
     fn check_json(&self, command: &Value) -> Result<Value, RuleError>;
     fn parse(&self, state: &GameState, seat: &Seat, text: &str) -> Result<Value, RuleError>;
@@ -575,7 +582,7 @@ impl<R: Rules> Erased<R> {
             .expect("a state is only ever folded by its own ruleset")
     }
     fn command(&self, command: &Value) -> Result<R::Command, RuleError> {
-        serde_json::from_value(command.clone()).map_err(|e| {
+        R::Command::deserialize(command).map_err(|e| {
             RuleError::new(
                 "command format",
                 format!("the command is not one this game knows: {e}"),
@@ -596,6 +603,9 @@ impl<R: Rules> Ruleset for Erased<R> {
     }
     fn prompts(&self, state: &GameState) -> Vec<Prompt> {
         self.0.prompts(self.state(state))
+    }
+    fn may_act(&self, state: &GameState, seat: &Seat) -> bool {
+        self.0.may_act(self.state(state), seat)
     }
     fn check_json(&self, command: &Value) -> Result<Value, RuleError> {
         Ok(Self::to_json(&self.command(command)?))

@@ -187,6 +187,14 @@ impl Rules for OpenTable {
             .collect()
     }
 
+    fn may_act(&self, state: &State, seat: &Seat) -> bool {
+        state.finished.is_none()
+            && match state.order {
+                Order::Fixed => &state.seats[state.to_act] == seat,
+                Order::Free => !state.resigned.contains(seat),
+            }
+    }
+
     fn seal(&self, command: &Move) -> Option<(Value, Move)> {
         let note = command.seal.as_ref()?;
         let public = Move {

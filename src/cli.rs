@@ -1,0 +1,282 @@
+//! The command line: `serve`, `migrate`, `new-game`, `export`, `verify`, `replay`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use serde_json::Value;
+
+use crate::config::Settings;
+use crate::engine::replay;
+use crate::engine::ruleset::{Seat, SeatDef, Setup, Viewer};
+use crate::engine::verify;
+use crate::games::{Games, NewGame, NewSeat};
+use crate::http::Application;
+use crate::rules;
+use crate::store::Store;
+
+#[derive(Parser)]
+#[command(
+    name = "despatch",
+    version,
+    about = "Board wargames by email and over the web, with dice anyone can check"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Runs the service (SQLite under ./data/ unless DATABASE_URL says otherwise).
+    Serve,
+    /// Applies the database migrations and exits.
+    Migrate,
+    /// Creates a game and prints each seat's token and link (shown once).
+    NewGame {
+        #[arg(long, default_value = "open-table")]
+        ruleset: String,
+        #[arg(long, default_value = "default")]
+        scenario: String,
+        /// A seat: `name`, `name <email>`, or `seat-id=name <email>`; repeat for each seat.
+        #[arg(long = "seat", required = true)]
+        seats: Vec<String>,
+        /// Ruleset options as a JSON object.
+        #[arg(long, default_value = "{}")]
+        options: String,
+    },
+    /// Writes a game's export (JSON Lines) to stdout or a file.
+    Export {
+        game: String,
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
+    /// Verifies an export with no database and no server: the hash chain, every roll, every
+    /// reveal, a re-fold, the final state hash. Exits non-zero naming the first bad seq.
+    Verify {
+        file: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A sandbox: runs a script of orders with dice given by hand. UNVERIFIABLE by design; for
+    /// rules examples, tutorials and bug reports.
+    Replay {
+        #[arg(long, default_value = "open-table")]
+        ruleset: String,
+        #[arg(long, default_value = "default")]
+        scenario: String,
+        /// Seat ids, comma separated (default: the scenario's seats).
+        #[arg(long, value_delimiter = ',')]
+        seats: Vec<String>,
+        #[arg(long, default_value = "{}")]
+        options: String,
+        /// The dice faces to use, in order: `--dice 5,5,6`.
+        #[arg(long, value_delimiter = ',')]
+        dice: Vec<u32>,
+        /// The script: `seat: order` per line; `-` for stdin.
+        script: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub async fn run(cli: Cli) -> ExitCode {
+    match execute(cli.command).await {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("despatch: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn store(settings: &Settings) -> Result<Store, String> {
+    settings
+        .prepare()
+        .map_err(|e| format!("cannot create the data directory: {e}"))?;
+    let store = Store::connect(&settings.database_url)
+        .await
+        .map_err(|e| format!("cannot open the database: {e}"))?;
+    store
+        .migrate()
+        .await
+        .map_err(|e| format!("cannot migrate the database: {e}"))?;
+    Ok(store)
+}
+
+async fn execute(command: Command) -> Result<ExitCode, String> {
+    let settings = Settings::from_env();
+    match command {
+        Command::Serve => {
+            let store = store(&settings).await?;
+            let backend = store.backend();
+            let app = Application::build(store, &settings.bind, settings.base_url.clone())
+                .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
+            tracing::info!(
+                database = backend,
+                "Despatch listening on {}",
+                app.base_url()
+            );
+            println!(
+                "Despatch is listening on {} ({backend} database)",
+                app.base_url()
+            );
+            app.run_until_stopped().await.map_err(|e| e.to_string())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Migrate => {
+            let store = store(&settings).await?;
+            println!("migrated the {} database", store.backend());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::NewGame {
+            ruleset,
+            scenario,
+            seats,
+            options,
+        } => {
+            let options: Value = serde_json::from_str(&options)
+                .map_err(|e| format!("--options is not JSON: {e}"))?;
+            let seats = seats
+                .iter()
+                .map(|s| parse_seat(s))
+                .collect::<Result<Vec<_>, _>>()?;
+            let games = Games::new(
+                store(&settings).await?,
+                settings
+                    .base_url
+                    .clone()
+                    .unwrap_or_else(|| format!("http://{}", settings.bind)),
+            );
+            let created = games
+                .create(NewGame {
+                    ruleset,
+                    scenario,
+                    options,
+                    seats,
+                })
+                .await
+                .map_err(|e| e.to_string())?;
+            println!("game {}", created.game_id);
+            for s in created.seats {
+                println!(
+                    "  {} ({}): token {}\n    {}",
+                    s.seat, s.name, s.token, s.link
+                );
+            }
+            println!("The tokens are shown once: pass each to its player.");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Export { game, out } => {
+            let games = Games::new(store(&settings).await?, "");
+            let text = games
+                .export(&game, &Viewer::Spectator)
+                .await
+                .map_err(|e| e.to_string())?;
+            match out {
+                Some(path) => std::fs::write(&path, text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+                None => print!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify { file, json } => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let report = verify::verify(&text, &rules::find);
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).expect("serialisable")
+                );
+            } else {
+                print!("{}", report.render());
+            }
+            Ok(if report.ok() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Command::Replay {
+            ruleset,
+            scenario,
+            seats,
+            options,
+            dice,
+            script,
+            json,
+        } => {
+            let rs = rules::find(&ruleset).ok_or_else(|| format!("unknown ruleset '{ruleset}'"))?;
+            let info = rs.info();
+            let sc = info
+                .scenarios
+                .iter()
+                .find(|s| s.id == scenario)
+                .ok_or_else(|| format!("{ruleset} has no scenario '{scenario}'"))?;
+            let seat_ids = if seats.is_empty() {
+                sc.seats.clone()
+            } else {
+                seats
+            };
+            let seats = seat_ids
+                .iter()
+                .map(|s| {
+                    Seat::parse(s).map(|seat| SeatDef {
+                        name: s.clone(),
+                        seat,
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let options: Value = serde_json::from_str(&options)
+                .map_err(|e| format!("--options is not JSON: {e}"))?;
+            let text = if script.as_os_str() == "-" {
+                std::io::read_to_string(std::io::stdin()).map_err(|e| e.to_string())?
+            } else {
+                std::fs::read_to_string(&script)
+                    .map_err(|e| format!("cannot read {}: {e}", script.display()))?
+            };
+            let setup = Setup {
+                game_id: "replay".into(),
+                scenario,
+                options,
+                seats,
+            };
+            let transcript =
+                replay::run(rs, setup, &text, dice).map_err(|e| format!("replay stopped: {e}"))?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&transcript).expect("serialisable")
+                );
+            } else {
+                print!("{}", replay::render(&transcript));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// `name`, `name <email>`, or `seat-id=name <email>`.
+fn parse_seat(text: &str) -> Result<NewSeat, String> {
+    let (seat, rest) = match text.split_once('=') {
+        Some((id, rest)) => (Some(id.trim().to_owned()), rest),
+        None => (None, text),
+    };
+    let (name, email) = match rest.split_once('<') {
+        Some((name, email)) => (
+            name.trim(),
+            Some(email.trim_end_matches('>').trim().to_owned()),
+        ),
+        None => (rest.trim(), None),
+    };
+    if name.is_empty() {
+        return Err(format!("--seat '{text}' has no name"));
+    }
+    Ok(NewSeat {
+        seat,
+        name: name.to_owned(),
+        email,
+    })
+}

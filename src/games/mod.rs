@@ -1,0 +1,673 @@
+//! The application service: the one path of a move. Load and fold, apply, append with outbox
+//! rows in one transaction, answer. HTTP, email, the CLI and the clock all call it, so a move is
+//! handled in one place. It speaks neither HTTP nor SMTP.
+
+pub mod proof;
+pub mod secrets;
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use utoipa::ToSchema;
+
+use crate::engine::canonical::{random32, sha256_hex};
+use crate::engine::event::{kind, timestamp, Event};
+use crate::engine::export::{self, Header};
+use crate::engine::game::{Game, Move, CHAIN_LENGTH};
+use crate::engine::ruleset::{
+    Line, Outcome, Prompt, RuleError, Ruleset, Seat, SeatDef, Setup, Unexecuted, Viewer,
+};
+use crate::rules;
+use crate::store::{Append, GameRecord, Idempotency, OutboxRecord, SeatRecord, Store, StoreError};
+use secrets::{GameSecrets, SystemWorld};
+
+/// What went wrong, for the caller.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("a seat token is needed: send 'Authorization: Bearer <seat token>'")]
+    Unauthorized,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("the game has moved on: you sent expected_seq {sent}, the next event is seq {current_seq}; reload and try again")]
+    Stale { sent: u64, current_seq: u64 },
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    #[error("the stored log does not fold: {0}")]
+    Corrupt(String),
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(e: StoreError) -> Self {
+        ServiceError::Store(e)
+    }
+}
+
+pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
+
+/// A seat asked for at creation.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct NewSeat {
+    /// The seat id; for rulesets with fixed seats one of the scenario's seats. Derived from the
+    /// name when omitted.
+    #[serde(default)]
+    pub seat: Option<String>,
+    pub name: String,
+    #[serde(default)]
+    pub email: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct NewGame {
+    /// A ruleset id (`open-table`, …).
+    pub ruleset: String,
+    #[serde(default = "default_scenario")]
+    pub scenario: String,
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub options: Value,
+    pub seats: Vec<NewSeat>,
+}
+
+fn default_scenario() -> String {
+    "default".into()
+}
+
+/// A seat's secret token and link: shown once, at creation.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SeatAccess {
+    pub seat: String,
+    pub name: String,
+    pub token: String,
+    pub link: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct CreatedGame {
+    pub game_id: String,
+    pub seats: Vec<SeatAccess>,
+}
+
+/// A game's public summary.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Summary {
+    pub game_id: String,
+    pub ruleset: String,
+    pub ruleset_version: String,
+    pub scenario: String,
+    #[schema(value_type = Object)]
+    pub options: Value,
+    #[schema(value_type = Vec<Object>)]
+    pub seats: Vec<SeatDef>,
+    pub next_seq: u64,
+    /// Who may act now.
+    #[schema(value_type = Vec<Object>)]
+    pub waiting_for: Vec<Prompt>,
+    #[schema(value_type = Object)]
+    pub outcome: Outcome,
+    pub ended: bool,
+}
+
+/// A command as submitted: JSON, or text in the game's order language.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum CommandInput {
+    Text(String),
+    #[schema(value_type = Object)]
+    Json(Value),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Submit {
+    /// The seq the move's first event must have (the game's `next_seq` when the move was made).
+    pub expected_seq: u64,
+    pub command: CommandInput,
+    /// Any string the player's client chooses; it goes into the dice derivation.
+    #[serde(default)]
+    pub client_entropy: String,
+    /// Retrying with the same key returns the first answer and writes nothing.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
+}
+
+/// The answer to an accepted move.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MoveResult {
+    /// The events appended, with their dice proofs.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Event>,
+    /// What happened, as far as this seat may read.
+    #[schema(value_type = Vec<Object>)]
+    pub lines: Vec<Line>,
+    /// The part of the order not carried out, and why.
+    #[schema(value_type = Option<Object>)]
+    pub unexecuted: Option<Unexecuted>,
+    pub next_seq: u64,
+    /// The order as the game understood it, in its order language.
+    pub described: String,
+    /// True when this is the saved answer to a repeated idempotency key.
+    #[serde(default)]
+    pub replayed: bool,
+}
+
+/// An authenticated caller.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub game_id: String,
+    pub seat: Seat,
+}
+
+/// A loaded game: its record, its seats and its folded state.
+pub struct Loaded {
+    pub record: GameRecord,
+    pub seats: Vec<SeatRecord>,
+    pub events: Vec<Event>,
+    pub game: Game,
+    pub secrets: GameSecrets,
+}
+
+/// The service.
+#[derive(Clone)]
+pub struct Games {
+    pub store: Store,
+    pub base_url: String,
+}
+
+const MAX_ENTROPY: usize = 256;
+
+impl Games {
+    pub fn new(store: Store, base_url: impl Into<String>) -> Self {
+        Games {
+            store,
+            base_url: base_url.into().trim_end_matches('/').to_owned(),
+        }
+    }
+
+    fn ruleset(id: &str) -> Result<Arc<dyn Ruleset>> {
+        rules::find(id).ok_or_else(|| {
+            let known: Vec<String> = rules::all().iter().map(|r| r.info().id).collect();
+            ServiceError::BadRequest(format!(
+                "unknown ruleset '{id}'; this server plays {}",
+                known.join(", ")
+            ))
+        })
+    }
+
+    /// The link a seat opens to play.
+    pub fn seat_link(&self, game_id: &str, token: &str) -> String {
+        format!("{}/games/{game_id}?token={token}", self.base_url)
+    }
+
+    /// Creates a game: each seat's token and link are in the answer and nowhere else.
+    pub async fn create(&self, req: NewGame) -> Result<CreatedGame> {
+        let ruleset = Self::ruleset(&req.ruleset)?;
+        let info = ruleset.info();
+        let scenario = info
+            .scenarios
+            .iter()
+            .find(|s| s.id == req.scenario)
+            .ok_or_else(|| {
+                let ids: Vec<&str> = info.scenarios.iter().map(|s| s.id.as_str()).collect();
+                ServiceError::BadRequest(format!(
+                    "{} has no scenario '{}'; choose one of {}",
+                    info.id,
+                    req.scenario,
+                    ids.join(", ")
+                ))
+            })?;
+        let n = req.seats.len();
+        if n < scenario.min_seats || n > scenario.max_seats {
+            return Err(ServiceError::BadRequest(format!(
+                "{} / {} seats {} to {} players; {n} were given",
+                info.id, scenario.id, scenario.min_seats, scenario.max_seats
+            )));
+        }
+        let mut seats = Vec::new();
+        for s in &req.seats {
+            let name = s.name.trim();
+            if name.is_empty() || name.len() > 100 {
+                return Err(ServiceError::BadRequest(
+                    "every seat needs a name of 1 to 100 characters".into(),
+                ));
+            }
+            let seat = match &s.seat {
+                Some(id) => Seat::parse(id),
+                None => Seat::from_name(name),
+            }
+            .map_err(ServiceError::BadRequest)?;
+            if !scenario.seats.is_empty() && !scenario.seats.iter().any(|s| s == seat.as_str()) {
+                return Err(ServiceError::BadRequest(format!(
+                    "'{seat}' is not a seat of {} / {}; its seats are {}",
+                    info.id,
+                    scenario.id,
+                    scenario.seats.join(", ")
+                )));
+            }
+            if seats.iter().any(|d: &SeatDef| d.seat == seat) {
+                return Err(ServiceError::BadRequest(format!(
+                    "two seats are both '{seat}'; give each seat its own id or name"
+                )));
+            }
+            if let Some(email) = &s.email {
+                if !email.contains('@') || email.len() > 254 || email.contains(char::is_whitespace)
+                {
+                    return Err(ServiceError::BadRequest(format!(
+                        "'{email}' is not an email address"
+                    )));
+                }
+            }
+            seats.push(SeatDef {
+                seat,
+                name: name.to_owned(),
+            });
+        }
+        let game_id = new_game_id();
+        let options = if req.options.is_null() {
+            json!({})
+        } else {
+            req.options.clone()
+        };
+        if !options.is_object() {
+            return Err(ServiceError::BadRequest(
+                "options must be a JSON object".into(),
+            ));
+        }
+        let setup = Setup {
+            game_id: game_id.clone(),
+            scenario: scenario.id.clone(),
+            options,
+            seats: seats.clone(),
+        };
+        let created = Game::create(ruleset, setup, &mut SystemWorld)?;
+        let mut access = Vec::new();
+        let mut records = Vec::new();
+        for (def, s) in seats.iter().zip(&req.seats) {
+            let token = hex::encode(random32());
+            records.push(SeatRecord {
+                game_id: game_id.clone(),
+                seat: def.seat.to_string(),
+                name: def.name.clone(),
+                email: s.email.clone(),
+                token_hash: sha256_hex(token.as_bytes()),
+            });
+            access.push(SeatAccess {
+                seat: def.seat.to_string(),
+                name: def.name.clone(),
+                link: self.seat_link(&game_id, &token),
+                token,
+            });
+        }
+        let record = GameRecord {
+            game_id: game_id.clone(),
+            ruleset: info.id,
+            scenario: scenario.id.clone(),
+            created_at: created.event.recorded_at.clone(),
+            next_seq: 1,
+            ended: false,
+        };
+        let append = Append {
+            outbox: turn_notices(&created.game, std::slice::from_ref(&created.event)),
+            events: vec![created.event],
+            secrets: secrets::for_new_game(
+                &game_id,
+                created.hidden_seed,
+                created.chain_tip,
+                CHAIN_LENGTH,
+            ),
+            idempotency: None,
+        };
+        self.store.create_game(&record, &records, &append).await?;
+        Ok(CreatedGame {
+            game_id,
+            seats: access,
+        })
+    }
+
+    /// Loads and folds a game.
+    pub async fn load(&self, game_id: &str) -> Result<Loaded> {
+        let record = self
+            .store
+            .game(game_id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
+        let ruleset = Self::ruleset(&record.ruleset)?;
+        let seats = self.store.seats(game_id).await?;
+        let events = self.store.events(game_id, 0, None).await?;
+        let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
+        let game = Game::fold(ruleset, &events, secrets.hidden_seed)
+            .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+        Ok(Loaded {
+            record,
+            seats,
+            events,
+            game,
+            secrets,
+        })
+    }
+
+    /// The seat a bearer token opens.
+    pub async fn authenticate(&self, game_id: &str, token: Option<&str>) -> Result<Caller> {
+        let token = token.ok_or(ServiceError::Unauthorized)?;
+        self.store
+            .game(game_id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
+        let seat = self
+            .store
+            .seat_by_token(game_id, &sha256_hex(token.trim().as_bytes()))
+            .await?
+            .ok_or_else(|| {
+                ServiceError::Forbidden(format!("this token is not a seat of game {game_id}"))
+            })?;
+        Ok(Caller {
+            game_id: game_id.to_owned(),
+            seat: Seat::parse(&seat.seat).map_err(ServiceError::Corrupt)?,
+        })
+    }
+
+    pub async fn summary(&self, game_id: &str) -> Result<Summary> {
+        let l = self.load(game_id).await?;
+        Ok(summary_of(&l.game))
+    }
+
+    /// What a viewer may see of the game.
+    pub async fn view(&self, game_id: &str, viewer: &Viewer) -> Result<Value> {
+        let l = self.load(game_id).await?;
+        let viewer = if l.game.ended {
+            Viewer::Everyone
+        } else {
+            viewer.clone()
+        };
+        let mut view = l.game.view(&viewer);
+        if let (Viewer::Seat(seat), Some(obj)) = (&viewer, view.as_object_mut()) {
+            // The seat's own sealed choices, which only the server's secrets hold.
+            let mine: Vec<Value> = l
+                .secrets
+                .sealed_by(seat.as_str())
+                .filter(|s| l.game.open_seals.contains_key(&s.commitment))
+                .map(|s| json!({ "commitment": s.commitment, "choice": s.choice }))
+                .collect();
+            obj.insert("your_sealed".into(), Value::Array(mine));
+        }
+        Ok(json!({ "summary": summary_of(&l.game), "view": view }))
+    }
+
+    /// What the seat may do now.
+    pub async fn legal_moves(&self, caller: &Caller) -> Result<Value> {
+        let l = self.load(&caller.game_id).await?;
+        let prompts: Vec<Prompt> = l
+            .game
+            .prompts()
+            .into_iter()
+            .filter(|p| p.seat == caller.seat)
+            .collect();
+        Ok(json!({
+            "seat": caller.seat,
+            "next_seq": l.game.next_seq,
+            "your_turn": !prompts.is_empty(),
+            "prompts": prompts,
+            "grammar": l.game.ruleset.info().grammar,
+        }))
+    }
+
+    /// Submits a command: the one path of a move.
+    pub async fn submit(&self, caller: &Caller, submit: Submit) -> Result<MoveResult> {
+        if submit.client_entropy.len() > MAX_ENTROPY {
+            return Err(ServiceError::BadRequest(format!(
+                "client_entropy is at most {MAX_ENTROPY} characters"
+            )));
+        }
+        let key = submit
+            .idempotency_key
+            .as_deref()
+            .map(str::trim)
+            .filter(|k| !k.is_empty());
+        if let Some(key) = key {
+            if key.len() > 200 {
+                return Err(ServiceError::BadRequest(
+                    "idempotency_key is at most 200 characters".into(),
+                ));
+            }
+            if let Some(saved) = self
+                .store
+                .idempotent(&caller.game_id, caller.seat.as_str(), key)
+                .await?
+            {
+                return replayed(saved);
+            }
+        }
+        let l = self.load(&caller.game_id).await?;
+        if submit.expected_seq != l.game.next_seq {
+            return Err(ServiceError::Stale {
+                sent: submit.expected_seq,
+                current_seq: l.game.next_seq,
+            });
+        }
+        let command = match &submit.command {
+            CommandInput::Text(text) => l.game.ruleset.parse(&l.game.state, &caller.seat, text)?,
+            CommandInput::Json(value) => l.game.ruleset.check_json(value)?,
+        };
+        let described = l.game.ruleset.describe(&command)?;
+        let mv = Move::Command {
+            seat: caller.seat.clone(),
+            command,
+            client_entropy: submit.client_entropy.clone(),
+        };
+        self.commit(&l, mv, &Viewer::Seat(caller.seat.clone()), described, key)
+            .await
+    }
+
+    /// A seat resigns.
+    pub async fn resign(&self, caller: &Caller) -> Result<MoveResult> {
+        let l = self.load(&caller.game_id).await?;
+        self.commit(
+            &l,
+            Move::Resign {
+                seat: caller.seat.clone(),
+            },
+            &Viewer::Seat(caller.seat.clone()),
+            "resign".into(),
+            None,
+        )
+        .await
+    }
+
+    /// A prompt's deadline passed: play it as a pass where the rules allow.
+    pub async fn timeout(&self, game_id: &str, seat: &Seat) -> Result<MoveResult> {
+        let l = self.load(game_id).await?;
+        self.commit(
+            &l,
+            Move::Timeout { seat: seat.clone() },
+            &Viewer::Spectator,
+            format!("timeout {seat}"),
+            None,
+        )
+        .await
+    }
+
+    async fn commit(
+        &self,
+        l: &Loaded,
+        mv: Move,
+        viewer: &Viewer,
+        described: String,
+        key: Option<&str>,
+    ) -> Result<MoveResult> {
+        let seat = match &mv {
+            Move::Command { seat, .. } | Move::Resign { seat } | Move::Timeout { seat } => {
+                seat.clone()
+            }
+        };
+        let played = l.game.play(mv, &l.secrets, &mut SystemWorld)?;
+        let result = MoveResult {
+            lines: played
+                .applied
+                .lines
+                .iter()
+                .filter(|line| viewer.may_see(line.to.as_deref()))
+                .cloned()
+                .collect(),
+            unexecuted: played.applied.unexecuted.clone(),
+            next_seq: played.game.next_seq,
+            events: played.events.clone(),
+            described,
+            replayed: false,
+        };
+        let append = Append {
+            outbox: turn_notices(&played.game, &played.events),
+            secrets: secrets::records(&l.record.game_id, &played.secrets),
+            idempotency: key.map(|k| Idempotency {
+                seat: seat.to_string(),
+                key: k.to_owned(),
+                response: serde_json::to_value(&result).expect("serialisable"),
+            }),
+            events: played.events,
+        };
+        match self
+            .store
+            .append(&l.record.game_id, l.game.next_seq, &append)
+            .await
+        {
+            Ok(()) => Ok(result),
+            Err(StoreError::Stale { current_seq }) => Err(ServiceError::Stale {
+                sent: l.game.next_seq,
+                current_seq,
+            }),
+            Err(StoreError::Replayed { response }) => replayed(response),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Events from `from` on. Events hold nothing secret (secrets live in their own table until
+    /// an event reveals them), so every reader gets the same events.
+    pub async fn events_after(&self, game_id: &str, from: u64) -> Result<Vec<Event>> {
+        self.store
+            .game(game_id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
+        Ok(self.store.events(game_id, from, None).await?)
+    }
+
+    /// The export for a viewer: redacted (no secret is in the log yet) while the game runs,
+    /// complete once it has ended.
+    pub async fn export(&self, game_id: &str, viewer: &Viewer) -> Result<String> {
+        let record = self
+            .store
+            .game(game_id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
+        let events = self.store.events(game_id, 0, None).await?;
+        let created = events
+            .first()
+            .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
+        let version = created
+            .payload
+            .get("ruleset_version")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let complete = events.last().is_some_and(|e| e.kind == kind::GAME_ENDED);
+        let header = Header {
+            format: export::FORMAT.into(),
+            version: export::VERSION,
+            game_id: game_id.into(),
+            ruleset: record.ruleset,
+            ruleset_version: version,
+            exported_at: timestamp(chrono::Utc::now()),
+            complete,
+            redacted_for: (!complete).then(|| match viewer {
+                Viewer::Seat(s) => s.to_string(),
+                _ => "spectator".into(),
+            }),
+            events: events.len() as u64,
+        };
+        Ok(export::write(&header, &events))
+    }
+
+    /// The proof of one event's dice.
+    pub async fn proof(&self, game_id: &str, seq: u64) -> Result<proof::Proof> {
+        let events = self.store.events(game_id, 0, Some(seq + 1)).await?;
+        if events.is_empty() {
+            return Err(ServiceError::NotFound(format!(
+                "there is no game {game_id}"
+            )));
+        }
+        proof::prove(&events, seq).map_err(ServiceError::NotFound)
+    }
+}
+
+fn replayed(saved: Value) -> Result<MoveResult> {
+    let mut result: MoveResult =
+        serde_json::from_value(saved).map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+    result.replayed = true;
+    Ok(result)
+}
+
+/// The public summary of a folded game.
+pub fn summary_of(game: &Game) -> Summary {
+    Summary {
+        game_id: game.game_id.clone(),
+        ruleset: game.created.ruleset.clone(),
+        ruleset_version: game.created.ruleset_version.clone(),
+        scenario: game.created.scenario.clone(),
+        options: game.created.options.clone(),
+        seats: game.created.seats.clone(),
+        next_seq: game.next_seq,
+        waiting_for: game.prompts(),
+        outcome: game.outcome(),
+        ended: game.ended,
+    }
+}
+
+/// Outbox rows for the events just appended: a turn notice for each seat that must act now,
+/// and a game-over notice for every seat when the game ends. The dispatcher (notify) sends them.
+fn turn_notices(game: &Game, events: &[Event]) -> Vec<OutboxRecord> {
+    let last = events.last().expect("an append has events");
+    let seq = last.seq;
+    if game.ended {
+        return game
+            .created
+            .seats
+            .iter()
+            .map(|s| OutboxRecord {
+                game_id: game.game_id.clone(),
+                seq,
+                channel: "game_over".into(),
+                seat: Some(s.seat.to_string()),
+                payload: json!({ "outcome": game.outcome() }),
+            })
+            .collect();
+    }
+    game.prompts()
+        .into_iter()
+        .map(|p| OutboxRecord {
+            game_id: game.game_id.clone(),
+            seq,
+            channel: "turn".into(),
+            seat: Some(p.seat.to_string()),
+            payload: json!({ "kind": p.kind, "decision": p.decision }),
+        })
+        .collect()
+}
+
+/// A new game id: a random UUID (version 4).
+fn new_game_id() -> String {
+    let mut b = random32();
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h = hex::encode(&b[..16]);
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}

@@ -1,0 +1,86 @@
+//! How service errors answer over HTTP: a status and a JSON body a player can read.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use serde_json::json;
+
+use crate::games::ServiceError;
+use crate::store::StoreError;
+
+/// A service error as an HTTP answer.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct ApiError(#[from] pub ServiceError);
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        ApiError(ServiceError::Store(e))
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match &self.0 {
+            ServiceError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ServiceError::NotFound(_) | ServiceError::Store(StoreError::NoGame(_)) => {
+                StatusCode::NOT_FOUND
+            }
+            ServiceError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ServiceError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ServiceError::Stale { .. } => StatusCode::CONFLICT,
+            ServiceError::Rule(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ServiceError::Corrupt(_) | ServiceError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let status = self.status_code();
+        let body = match &self.0 {
+            ServiceError::Stale { current_seq, .. } => {
+                json!({ "error": "stale_seq", "message": self.0.to_string(), "current_seq": current_seq })
+            }
+            ServiceError::Rule(e) => {
+                json!({ "error": "rule", "rule": e.rule, "message": e.message })
+            }
+            ServiceError::Corrupt(_) | ServiceError::Store(_) => {
+                tracing::error!(error = %self.0, "internal error");
+                json!({ "error": "internal", "message": "the server failed; the move was not recorded" })
+            }
+            other => json!({ "error": code(other), "message": other.to_string() }),
+        };
+        let mut response = HttpResponse::build(status);
+        if status == StatusCode::UNAUTHORIZED {
+            response.insert_header(("WWW-Authenticate", "Bearer"));
+        }
+        response.json(body)
+    }
+}
+
+fn code(e: &ServiceError) -> &'static str {
+    match e {
+        ServiceError::BadRequest(_) => "bad_request",
+        ServiceError::NotFound(_) => "not_found",
+        ServiceError::Unauthorized => "unauthorized",
+        ServiceError::Forbidden(_) => "forbidden",
+        _ => "error",
+    }
+}
+
+/// A 400 or 413 for a body that cannot be read.
+pub fn bad_body(message: String, too_large: bool) -> actix_web::Error {
+    let status = if too_large {
+        StatusCode::PAYLOAD_TOO_LARGE
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    let code = if too_large {
+        "too_large"
+    } else {
+        "bad_request"
+    };
+    actix_web::error::InternalError::from_response(
+        message.clone(),
+        HttpResponse::build(status).json(json!({ "error": code, "message": message })),
+    )
+    .into()
+}

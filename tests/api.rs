@@ -1,0 +1,593 @@
+//! The HTTP API over real HTTP (a server on port 0) against a fresh PostgreSQL database and a
+//! fresh SQLite file per test: every test runs on both.
+
+mod common;
+
+use despatch::engine::export;
+use despatch::engine::verify::verify;
+use despatch::http::Application;
+use despatch::rules;
+use despatch::store::Store;
+use serde_json::{json, Value};
+
+struct TestApp {
+    base: String,
+    http: reqwest::Client,
+    _db: common::TestDb,
+    store: Store,
+}
+
+async fn spawn(store: Store, db: common::TestDb) -> TestApp {
+    let app = Application::build(store.clone(), "127.0.0.1:0", None).expect("binds port 0");
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    TestApp {
+        base,
+        http: reqwest::Client::new(),
+        _db: db,
+        store,
+    }
+}
+
+struct Table {
+    game_id: String,
+    tokens: Vec<String>,
+}
+
+impl TestApp {
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+        let mut req = self.http.post(self.url(path)).json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        (status, resp.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        let mut req = self.http.get(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        (status, resp.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn text(&self, path: &str, token: Option<&str>) -> String {
+        let mut req = self.http.get(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let resp = req.send().await.unwrap();
+        assert_eq!(resp.status().as_u16(), 200, "GET {path}");
+        resp.text().await.unwrap()
+    }
+
+    async fn open_table(&self, seats: &[&str]) -> Table {
+        let seats: Vec<Value> = seats
+            .iter()
+            .map(|s| json!({ "name": s, "email": format!("{s}@example.org") }))
+            .collect();
+        let (status, body) = self
+            .post(
+                "/api/games",
+                None,
+                json!({ "ruleset": "open-table", "seats": seats }),
+            )
+            .await;
+        assert_eq!(status, 201, "{body}");
+        Table {
+            game_id: body["game_id"].as_str().unwrap().to_owned(),
+            tokens: body["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["token"].as_str().unwrap().to_owned())
+                .collect(),
+        }
+    }
+
+    async fn next_seq(&self, t: &Table) -> u64 {
+        self.get(&format!("/api/games/{}", t.game_id), None).await.1["next_seq"]
+            .as_u64()
+            .unwrap()
+    }
+
+    async fn event_count(&self, t: &Table) -> usize {
+        self.store.events(&t.game_id, 0, None).await.unwrap().len()
+    }
+
+    async fn play(&self, t: &Table, seat: usize, order: &str) -> Value {
+        let seq = self.next_seq(t).await;
+        let (status, body) = self
+            .post(&format!("/api/games/{}/moves", t.game_id), Some(&t.tokens[seat]), json!({ "expected_seq": seq, "command": order, "client_entropy": format!("e{seq}") }))
+            .await;
+        assert_eq!(status, 201, "{order}: {body}");
+        body
+    }
+}
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let (store, db) = super::common::fresh_postgres().await;
+                super::$name(super::spawn(store, db).await).await;
+            })*
+        }
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let (store, db) = super::common::fresh_sqlite().await;
+                super::$name(super::spawn(store, db).await).await;
+            })*
+        }
+    };
+}
+
+on_both_backends!(
+    a_game_is_created_played_exported_and_verified,
+    health_and_the_openapi_document_answer,
+    creating_a_game_with_bad_input_is_refused_and_creates_nothing,
+    malformed_json_and_oversized_bodies_are_refused_and_change_nothing,
+    a_stale_seq_gets_409_with_the_current_seq_and_changes_nothing,
+    a_replayed_idempotency_key_returns_the_first_answer_and_writes_nothing,
+    a_move_out_of_turn_gets_422_naming_the_rule_and_changes_nothing,
+    missing_or_wrong_tokens_get_401_and_403,
+    two_concurrent_moves_one_wins_the_other_gets_409,
+    the_proof_of_a_roll_recomputes_its_faces,
+    a_sealed_note_stays_out_of_other_seats_views_and_exports_until_revealed,
+    a_finished_game_exports_complete_and_verifies_everything,
+    events_after_a_seq_are_returned_in_order,
+);
+
+async fn a_game_is_created_played_exported_and_verified(app: TestApp) {
+    let t = app.open_table(&["Anna", "Ben"]).await;
+    let (status, summary) = app.get(&format!("/api/games/{}", t.game_id), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(summary["waiting_for"][0]["seat"], "anna");
+    let moves = app
+        .get(
+            &format!("/api/games/{}/moves", t.game_id),
+            Some(&t.tokens[0]),
+        )
+        .await
+        .1;
+    assert_eq!(moves["your_turn"], true);
+
+    let result = app
+        .play(&t, 0, "The Guards advance to the ridge\nroll 2d6 to hit")
+        .await;
+    let events = result["events"].as_array().unwrap();
+    assert_eq!(events.len(), 1);
+    let dice = &events[0]["dice"];
+    assert_eq!(dice["index"], 1);
+    assert_eq!(dice["rolls"].as_array().unwrap().len(), 2);
+    assert!(result["lines"].as_array().unwrap().iter().any(|l| l["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("anna rolls 2d6 (to hit)")));
+
+    let view = app
+        .get(
+            &format!("/api/games/{}/view", t.game_id),
+            Some(&t.tokens[1]),
+        )
+        .await
+        .1;
+    assert_eq!(view["view"]["to_act"][0], "ben");
+    app.play(&t, 1, "Hold the line; roll d100 morale").await;
+
+    let text = app
+        .text(
+            &format!("/api/games/{}/export", t.game_id),
+            Some(&t.tokens[0]),
+        )
+        .await;
+    let (header, events) = export::read(&text).unwrap();
+    assert!(!header.complete);
+    assert_eq!(header.redacted_for.as_deref(), Some("anna"));
+    assert_eq!(events.len(), 3);
+    let report = verify(&text, &rules::find);
+    assert!(report.ok(), "{}", report.render());
+    assert_eq!(report.rolls_checked, 3);
+}
+
+async fn health_and_the_openapi_document_answer(app: TestApp) {
+    let (status, body) = app.get("/health", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["status"], "ok");
+    let (status, doc) = app.get("/api/openapi.json", None).await;
+    assert_eq!(status, 200);
+    for path in [
+        "/api/games",
+        "/api/games/{game_id}/moves",
+        "/api/games/{game_id}/export",
+        "/api/games/{game_id}/events/{seq}/proof",
+    ] {
+        assert!(
+            doc["paths"].get(path).is_some(),
+            "the OpenAPI document lacks {path}"
+        );
+    }
+    let (_, rulesets) = app.get("/api/rulesets", None).await;
+    assert!(rulesets
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["id"] == "open-table"));
+}
+
+async fn creating_a_game_with_bad_input_is_refused_and_creates_nothing(app: TestApp) {
+    let cases = [
+        (
+            json!({ "ruleset": "chess", "seats": [{ "name": "a" }] }),
+            "unknown ruleset 'chess'",
+        ),
+        (
+            json!({ "ruleset": "open-table", "scenario": "waterloo", "seats": [{ "name": "a" }] }),
+            "no scenario 'waterloo'",
+        ),
+        (
+            json!({ "ruleset": "open-table", "seats": [] }),
+            "seats 1 to 16",
+        ),
+        (
+            json!({ "ruleset": "open-table", "seats": [{ "name": "a" }, { "name": "A" }] }),
+            "two seats are both 'a'",
+        ),
+        (
+            json!({ "ruleset": "open-table", "seats": [{ "name": "a", "email": "not-an-address" }] }),
+            "not an email address",
+        ),
+        (
+            json!({ "ruleset": "open-table", "options": { "order": "random" }, "seats": [{ "name": "a" }] }),
+            "order must be",
+        ),
+        (
+            json!({ "ruleset": "open-table", "seats": [{ "seat": "System", "name": "a" }] }),
+            "not a seat id",
+        ),
+    ];
+    for (body, expected) in cases {
+        let (status, answer) = app.post("/api/games", None, body.clone()).await;
+        assert!(status == 400 || status == 422, "{body} gave {status}");
+        assert!(
+            answer["message"].as_str().unwrap().contains(expected),
+            "{body}: {answer}"
+        );
+    }
+}
+
+async fn malformed_json_and_oversized_bodies_are_refused_and_change_nothing(app: TestApp) {
+    let t = app.open_table(&["a", "b"]).await;
+    let path = app.url(&format!("/api/games/{}/moves", t.game_id));
+    let resp = app
+        .http
+        .post(&path)
+        .bearer_auth(&t.tokens[0])
+        .header("content-type", "application/json")
+        .body("{\"expected_seq\": 1, \"command\": ")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 400);
+    let body: Value = resp.json().await.unwrap();
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("could not be read"),
+        "{body}"
+    );
+
+    let huge = "x".repeat(100 * 1024);
+    let (status, body) = app
+        .post(
+            &format!("/api/games/{}/moves", t.game_id),
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 1, "command": huge }),
+        )
+        .await;
+    assert_eq!(status, 413, "{body}");
+    assert_eq!(app.event_count(&t).await, 1, "nothing was appended");
+}
+
+async fn a_stale_seq_gets_409_with_the_current_seq_and_changes_nothing(app: TestApp) {
+    let t = app.open_table(&["a", "b"]).await;
+    app.play(&t, 0, "first").await;
+    let (status, body) = app
+        .post(
+            &format!("/api/games/{}/moves", t.game_id),
+            Some(&t.tokens[1]),
+            json!({ "expected_seq": 1, "command": "late" }),
+        )
+        .await;
+    assert_eq!(status, 409);
+    assert_eq!(body["current_seq"], 2);
+    assert_eq!(app.event_count(&t).await, 2);
+}
+
+async fn a_replayed_idempotency_key_returns_the_first_answer_and_writes_nothing(app: TestApp) {
+    let t = app.open_table(&["a", "b"]).await;
+    let path = format!("/api/games/{}/moves", t.game_id);
+    let body = json!({ "expected_seq": 1, "command": "roll 3d6", "idempotency_key": "mail-123" });
+    let (s1, first) = app.post(&path, Some(&t.tokens[0]), body.clone()).await;
+    let (s2, second) = app.post(&path, Some(&t.tokens[0]), body).await;
+    assert_eq!((s1, s2), (201, 201));
+    assert_eq!(first["events"], second["events"]);
+    assert_eq!(second["replayed"], true);
+    assert_eq!(app.event_count(&t).await, 2);
+}
+
+async fn a_move_out_of_turn_gets_422_naming_the_rule_and_changes_nothing(app: TestApp) {
+    let t = app.open_table(&["a", "b"]).await;
+    let path = format!("/api/games/{}/moves", t.game_id);
+    let (status, body) = app
+        .post(
+            &path,
+            Some(&t.tokens[1]),
+            json!({ "expected_seq": 1, "command": "me first" }),
+        )
+        .await;
+    assert_eq!(status, 422);
+    assert_eq!(body["rule"], "turn order");
+    assert!(
+        body["message"].as_str().unwrap().contains("waits for a"),
+        "{body}"
+    );
+    let (status, body) = app
+        .post(
+            &path,
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 1, "command": "roll 3x6" }),
+        )
+        .await;
+    assert_eq!(status, 422);
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("'3x6' is not a dice expression"),
+        "{body}"
+    );
+    let (status, body) = app
+        .post(
+            &path,
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 1, "command": { "rolls": "many" } }),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(app.event_count(&t).await, 1);
+}
+
+async fn missing_or_wrong_tokens_get_401_and_403(app: TestApp) {
+    let t = app.open_table(&["a", "b"]).await;
+    let other = app.open_table(&["c", "d"]).await;
+    let path = format!("/api/games/{}/moves", t.game_id);
+    let (status, _) = app
+        .post(&path, None, json!({ "expected_seq": 1, "command": "x" }))
+        .await;
+    assert_eq!(status, 401);
+    let (status, _) = app
+        .post(
+            &path,
+            Some("not-a-token"),
+            json!({ "expected_seq": 1, "command": "x" }),
+        )
+        .await;
+    assert_eq!(status, 403);
+    let (status, body) = app
+        .post(
+            &path,
+            Some(&other.tokens[0]),
+            json!({ "expected_seq": 1, "command": "x" }),
+        )
+        .await;
+    assert_eq!(
+        status, 403,
+        "a seat of another game is not a seat of this one: {body}"
+    );
+    let (status, _) = app.get("/api/games/no-such-game", None).await;
+    assert_eq!(status, 404);
+    assert_eq!(app.event_count(&t).await, 1);
+}
+
+async fn two_concurrent_moves_one_wins_the_other_gets_409(app: TestApp) {
+    for round in 0..5 {
+        let t = app.open_table(&["a", "b"]).await;
+        let path = format!("/api/games/{}/moves", t.game_id);
+        let a = app.post(
+            &path,
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 1, "command": format!("a {round}") }),
+        );
+        let b = app.post(
+            &path,
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 1, "command": format!("b {round}") }),
+        );
+        let ((sa, _), (sb, loser)) = tokio::join!(a, b);
+        let mut statuses = [sa, sb];
+        statuses.sort();
+        assert_eq!(statuses, [201, 409], "round {round}");
+        if sb == 409 {
+            assert_eq!(loser["current_seq"], 2);
+        }
+        assert_eq!(app.event_count(&t).await, 2);
+    }
+}
+
+async fn the_proof_of_a_roll_recomputes_its_faces(app: TestApp) {
+    let t = app.open_table(&["a", "b"]).await;
+    let result = app.play(&t, 0, "roll 4d6").await;
+    let seq = result["events"][0]["seq"].as_u64().unwrap();
+    let (status, proof) = app
+        .get(
+            &format!("/api/games/{}/events/{seq}/proof", t.game_id),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(proof["link_checks"], true);
+    assert_eq!(proof["faces_check"], true);
+    assert_eq!(
+        proof["previous_link_seq"], 0,
+        "the first roll opens the chain committed in GameCreated"
+    );
+    let faces: Vec<u64> = result["events"][0]["dice"]["rolls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["face"].as_u64().unwrap())
+        .collect();
+    let recomputed: Vec<u64> = proof["recomputed_faces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_u64().unwrap())
+        .collect();
+    assert_eq!(faces, recomputed);
+    let (status, _) = app
+        .get(&format!("/api/games/{}/events/0/proof", t.game_id), None)
+        .await;
+    assert_eq!(status, 404, "GameCreated rolled nothing");
+}
+
+async fn a_sealed_note_stays_out_of_other_seats_views_and_exports_until_revealed(app: TestApp) {
+    let t = app.open_table(&["a", "b"]).await;
+    app.play(&t, 0, "Deploying\nseal The reserve waits behind Hougoumont")
+        .await;
+    let secret = "behind Hougoumont";
+    let mine = app
+        .get(
+            &format!("/api/games/{}/view", t.game_id),
+            Some(&t.tokens[0]),
+        )
+        .await
+        .1;
+    assert!(
+        mine.to_string().contains(secret),
+        "the author sees their own note"
+    );
+    let theirs = app
+        .get(
+            &format!("/api/games/{}/view", t.game_id),
+            Some(&t.tokens[1]),
+        )
+        .await
+        .1;
+    assert!(!theirs.to_string().contains(secret));
+    let public = app
+        .get(&format!("/api/games/{}/view", t.game_id), None)
+        .await
+        .1;
+    assert!(!public.to_string().contains(secret));
+    let export = app
+        .text(
+            &format!("/api/games/{}/export", t.game_id),
+            Some(&t.tokens[1]),
+        )
+        .await;
+    assert!(!export.contains(secret));
+    let events = app
+        .get(
+            &format!("/api/games/{}/events", t.game_id),
+            Some(&t.tokens[1]),
+        )
+        .await
+        .1;
+    assert!(!events.to_string().contains(secret));
+
+    app.play(&t, 1, "Probe the farm").await;
+    let result = app.play(&t, 0, "reveal 1").await;
+    assert_eq!(
+        result["events"].as_array().unwrap().len(),
+        2,
+        "the move and its reveal"
+    );
+    assert_eq!(result["events"][1]["kind"], "Revealed");
+    let export = app
+        .text(
+            &format!("/api/games/{}/export", t.game_id),
+            Some(&t.tokens[1]),
+        )
+        .await;
+    assert!(export.contains(secret));
+    let report = verify(&export, &rules::find);
+    assert!(report.ok(), "{}", report.render());
+    assert_eq!(report.reveals_checked, 1);
+}
+
+async fn a_finished_game_exports_complete_and_verifies_everything(app: TestApp) {
+    let t = app.open_table(&["a", "b"]).await;
+    app.play(&t, 0, "seal a secret plan\nresult draw").await;
+    let result = app.play(&t, 1, "result draw").await;
+    let kinds: Vec<&str> = result["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["Command", "Revealed", "GameEnded"],
+        "the end opens every sealed note and the hidden seed"
+    );
+    let summary = app.get(&format!("/api/games/{}", t.game_id), None).await.1;
+    assert_eq!(summary["ended"], true);
+    assert_eq!(summary["outcome"]["status"], "finished");
+    let text = app
+        .text(&format!("/api/games/{}/export", t.game_id), None)
+        .await;
+    let (header, _) = export::read(&text).unwrap();
+    assert!(header.complete);
+    let report = verify(&text, &rules::find);
+    assert!(
+        report.ok() && report.refolded && report.final_state_hash.is_some(),
+        "{}",
+        report.render()
+    );
+    let (status, body) = app
+        .post(
+            &format!("/api/games/{}/moves", t.game_id),
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 5, "command": "more" }),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["rule"], "game over");
+}
+
+async fn events_after_a_seq_are_returned_in_order(app: TestApp) {
+    let t = app.open_table(&["a", "b"]).await;
+    for i in 0..4 {
+        app.play(&t, i % 2, &format!("move {i}")).await;
+    }
+    let (status, events) = app
+        .get(&format!("/api/games/{}/events?after=2", t.game_id), None)
+        .await;
+    assert_eq!(status, 200);
+    let seqs: Vec<u64> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs, [3, 4]);
+    let (status, _) = app
+        .get(
+            &format!("/api/games/{}/events?after=minus-one", t.game_id),
+            None,
+        )
+        .await;
+    assert_eq!(status, 400);
+}

@@ -153,8 +153,12 @@ impl PgStore {
             Ok((false, Some(prior))) => Err(StoreError::Replayed {
                 response: rows::json_from_text("a saved response", &prior)?,
             }),
+            // Also where a retry lands that waited for its first attempt's row lock: the key
+            // check ran on the snapshot from before that commit, and the re-read row no longer
+            // matched, so `why_not_moved` finds the key.
             Ok((false, None)) => Err(self.why_not_moved(game_id, &rows).await?),
-            // A key used by an append that committed after this one's snapshot was taken.
+            // Defensive: the `UPDATE` serialises the store's own appends to a game, so they
+            // cannot reach here; a key row written some other way still answers as a replay.
             Err(StoreError::Db(e)) if rows::is_unique_violation(&e) => {
                 match self.why_not_moved(game_id, &rows).await? {
                     replayed @ StoreError::Replayed { .. } => Err(replayed),

@@ -14,7 +14,10 @@ fn setup(scenario: &str, options: Value, n: u64) -> Setup {
         options,
         seats: ["american", "british"]
             .iter()
-            .map(|s| SeatDef { seat: Seat::parse(s).unwrap(), name: s.to_string() })
+            .map(|s| SeatDef {
+                seat: Seat::parse(s).unwrap(),
+                name: s.to_string(),
+            })
             .collect(),
     }
 }
@@ -34,9 +37,19 @@ fn play_many(scenario: &str, games: u64) {
     let ruleset = rules::find("for-honor-and-glory").unwrap();
     let mut ended = 0;
     for n in 0..games {
-        let game = bot::play(ruleset.clone(), setup(scenario, options(n), n), n, 2_000, &mut |_, _| Ok(()))
-            .unwrap_or_else(|e| panic!("{scenario} game {n}: {e}"));
-        assert!(game.game.ended, "{scenario} game {n} did not end in {} moves", game.moves);
+        let game = bot::play(
+            ruleset.clone(),
+            setup(scenario, options(n), n),
+            n,
+            2_000,
+            &mut |_, _| Ok(()),
+        )
+        .unwrap_or_else(|e| panic!("{scenario} game {n}: {e}"));
+        assert!(
+            game.game.ended,
+            "{scenario} game {n} did not end in {} moves",
+            game.moves
+        );
         // Every game is re-folded once in ten, and the first ones always: the fold is the
         // same code for every game, and re-folding all would double the test's time.
         if n < 20 || n % 10 == 0 {

@@ -64,8 +64,16 @@ impl Battle {
         let sides = [0, 1].map(|i| {
             let def = &scen.sides[i];
             // 11.13 Both sides use the highest command AP; 11.14 sets it by hand.
-            let command = options.command[i].unwrap_or(if options.has(13) { high } else { def.command });
-            SideState { command, edge: def.edge, target: def.target, vp: 0, leaders_lost: 0, evade: true }
+            let command =
+                options.command[i].unwrap_or(if options.has(13) { high } else { def.command });
+            SideState {
+                command,
+                edge: def.edge,
+                target: def.target,
+                vp: 0,
+                leaders_lost: 0,
+                evade: true,
+            }
         });
         let b = Battle {
             scenario: scen.id.clone(),
@@ -83,7 +91,10 @@ impl Battle {
         };
         for (i, u) in b.units.iter().enumerate() {
             if let Err(e) = super::limits::may_hold(&b, u.hex, u.side, u.kind, Some(i)) {
-                return Err(RuleError::new("4.3 Unit hex limits", format!("scenario {}: {}", scen.id, e)));
+                return Err(RuleError::new(
+                    "4.3 Unit hex limits",
+                    format!("scenario {}: {}", scen.id, e),
+                ));
             }
         }
         Ok(b)
@@ -105,7 +116,11 @@ impl Battle {
     pub fn label(&self, i: usize) -> String {
         let u = &self.units[i];
         let name = self.name(i);
-        let name = if name.is_empty() { String::new() } else { format!(" {name}") };
+        let name = if name.is_empty() {
+            String::new()
+        } else {
+            format!(" {name}")
+        };
         match u.kind {
             Kind::Leader => format!("{} leader{name} in {}", u.side.name(), u.hex),
             Kind::Vp => format!("{} VP unit{name} in {}", u.side.name(), u.hex),
@@ -131,7 +146,8 @@ impl Battle {
 
     /// The unit of a side filling a slot of a hex.
     pub fn in_slot(&self, hex: Hex, side: Side, slot: Slot) -> Option<usize> {
-        self.at(hex).find(|&i| self.units[i].side == side && self.units[i].kind.slot() == slot)
+        self.at(hex)
+            .find(|&i| self.units[i].side == side && self.units[i].kind.slot() == slot)
     }
 
     /// Combat units (not leaders nor VP units) in a hex, of any side.

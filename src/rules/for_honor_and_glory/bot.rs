@@ -13,10 +13,18 @@ fn unit_ref(b: &Battle, u: usize) -> UnitRef {
     let unit = &b.units[u];
     let pick = match unit.kind {
         Kind::Leader => Pick::Leader,
-        k if k.is_gun() && b.in_slot(unit.hex, unit.side, super::units::Slot::Line).is_some() => Pick::Gun,
+        k if k.is_gun()
+            && b.in_slot(unit.hex, unit.side, super::units::Slot::Line)
+                .is_some() =>
+        {
+            Pick::Gun
+        }
         _ => Pick::Main,
     };
-    UnitRef { hex: unit.hex, pick }
+    UnitRef {
+        hex: unit.hex,
+        pick,
+    }
 }
 
 /// Single actions a side may take now: fires, close combats, one-hex moves, rallies and
@@ -25,7 +33,12 @@ pub fn legal_actions(b: &Battle, side: Side) -> Vec<Action> {
     let map = b.map();
     let mut out = Vec::new();
     let enemy_hexes: Vec<Hex> = {
-        let mut v: Vec<Hex> = b.units.iter().filter(|u| u.side != side && u.is_combat()).map(|u| u.hex).collect();
+        let mut v: Vec<Hex> = b
+            .units
+            .iter()
+            .filter(|u| u.side != side && u.is_combat())
+            .map(|u| u.hex)
+            .collect();
         v.sort();
         v.dedup();
         v
@@ -43,11 +56,25 @@ pub fn legal_actions(b: &Battle, side: Side) -> Vec<Action> {
         if unit.kind.is_combat() {
             for &t in &enemy_hexes {
                 let d = unit.hex.distance(t);
-                if d <= 5 {
-                    try_push(Action::Fire { unit: r, target: t, advance: false }, &mut out);
+                if d <= u32::from(unit.kind.chart().range) + 1 {
+                    try_push(
+                        Action::Fire {
+                            unit: r,
+                            target: t,
+                            advance: false,
+                        },
+                        &mut out,
+                    );
                 }
                 if d == 1 {
-                    try_push(Action::CloseCombat { unit: r, target: t, advance: true }, &mut out);
+                    try_push(
+                        Action::CloseCombat {
+                            unit: r,
+                            target: t,
+                            advance: true,
+                        },
+                        &mut out,
+                    );
                 }
             }
             try_push(Action::Rally { unit: r }, &mut out);
@@ -55,11 +82,25 @@ pub fn legal_actions(b: &Battle, side: Side) -> Vec<Action> {
             try_push(Action::Line { unit: r }, &mut out);
         }
         for n in map.neighbours(unit.hex) {
-            try_push(Action::Move { unit: r, path: vec![n], leader: false }, &mut out);
+            try_push(
+                Action::Move {
+                    unit: r,
+                    path: vec![n],
+                    leader: false,
+                },
+                &mut out,
+            );
             if matches!(unit.kind, Kind::Dragoon | Kind::Indian) {
                 for &t in &enemy_hexes {
                     if n.distance(t) == 1 {
-                        try_push(Action::MoveFire { unit: r, path: vec![n], target: t }, &mut out);
+                        try_push(
+                            Action::MoveFire {
+                                unit: r,
+                                path: vec![n],
+                                target: t,
+                            },
+                            &mut out,
+                        );
                     }
                 }
             }
@@ -75,17 +116,40 @@ pub fn random_order(b: &Battle, side: Side, rng: BotRng) -> Order {
     turn::begin(&mut sim, side);
     let mut order = Order::default();
     let wanted = 1 + rng(6);
+    // The choices are listed once; each is checked again on the board as the order so far
+    // leaves it before it is taken.
+    let actions = legal_actions(&sim, side);
+    let enemies: Vec<Hex> = sim
+        .units
+        .iter()
+        .filter(|u| u.side != side && u.is_combat())
+        .map(|u| u.hex)
+        .collect();
+    let nearest = |h: Hex| enemies.iter().map(|e| e.distance(h)).min().unwrap_or(0);
+    let closing: Vec<&Action> = actions
+        .iter()
+        .filter(|a| match a {
+            Action::Move { unit, path, .. } => nearest(path[0]) < nearest(unit.hex),
+            _ => false,
+        })
+        .collect();
+    let combat: Vec<&Action> = actions
+        .iter()
+        .filter(|a| {
+            matches!(
+                a,
+                Action::Fire { .. } | Action::CloseCombat { .. } | Action::MoveFire { .. }
+            )
+        })
+        .collect();
     for _ in 0..wanted {
-        let actions = legal_actions(&sim, side);
         if actions.is_empty() {
             break;
         }
-        let combat: Vec<&Action> = actions
-            .iter()
-            .filter(|a| matches!(a, Action::Fire { .. } | Action::CloseCombat { .. } | Action::MoveFire { .. }))
-            .collect();
         let mut a = if !combat.is_empty() && rng(10) < 6 {
             combat[rng(combat.len())].clone()
+        } else if !closing.is_empty() && rng(10) < 6 {
+            closing[rng(closing.len())].clone()
         } else {
             actions[rng(actions.len())].clone()
         };
@@ -104,15 +168,24 @@ pub fn random_order(b: &Battle, side: Side, rng: BotRng) -> Order {
                 let mut longer = a.clone();
                 if let Action::Move { path, .. } = &mut longer {
                     let last = *path.last().expect("a move has a path");
-                    let next: Vec<Hex> = map.neighbours(last).collect();
-                    path.push(next[rng(next.len())]);
+                    let mut next: Vec<Hex> = map.neighbours(last).collect();
+                    next.sort_by_key(|&h| nearest(h));
+                    // Towards the enemy more often than not.
+                    let pick = if rng(3) == 0 {
+                        rng(next.len())
+                    } else {
+                        rng(2.min(next.len()))
+                    };
+                    path.push(next[pick]);
                 }
                 if turn::check(map, &sim, side, &longer).is_ok() {
                     a = longer;
                 }
             }
         }
-        let Ok((plan, _)) = turn::check(map, &sim, side, &a) else { continue };
+        let Ok((plan, _)) = turn::check(map, &sim, side, &a) else {
+            continue;
+        };
         if turn::perform(map, &mut sim, side, plan, None).is_err() {
             continue;
         }

@@ -33,7 +33,12 @@ impl Campaign {
         let first = scenario::find(&def.scenarios[0]).expect("campaigns name shipped scenarios");
         Some(Battle::new(first, options).map(|b| {
             (
-                Campaign { id: def.id, title: def.title, scenarios: def.scenarios, fought: Vec::new() },
+                Campaign {
+                    id: def.id,
+                    title: def.title,
+                    scenarios: def.scenarios,
+                    fought: Vec::new(),
+                },
                 b,
             )
         }))
@@ -51,8 +56,14 @@ impl Campaign {
 
     /// Records the battle just ended and sets up the next; `None` when the campaign is over.
     pub fn next(&mut self, ended: &Battle) -> Option<Battle> {
-        let result = ended.result.clone().expect("a battle is recorded when it has ended");
-        self.fought.push(Fought { scenario: ended.scenario.clone(), result });
+        let result = ended
+            .result
+            .clone()
+            .expect("a battle is recorded when it has ended");
+        self.fought.push(Fought {
+            scenario: ended.scenario.clone(),
+            result,
+        });
         let id = self.scenarios.get(self.fought.len())?;
         let scen = scenario::find(id).expect("campaigns name shipped scenarios");
         Some(Battle::new(scen, ended.options).expect("shipped scenarios keep the hex limits"))

@@ -20,24 +20,42 @@ pub const HIT: u8 = 4;
 
 pub fn check(map: &Map, b: &Battle, u: usize, target: Hex) -> Result<(), RuleError> {
     let unit = &b.units[u];
-    let label = b.label(u);
+    let label = || b.label(u);
     if unit.kind.chart().close.is_none() {
         return Err(RuleError::new(
             "8.3.1 Close combat",
-            format!("{label} may not close: artillery, rockets and dragoons never do"),
+            format!(
+                "{label} may not close: artillery, rockets and dragoons never do",
+                label = label()
+            ),
         ));
     }
     if !map.contains(target) {
-        return Err(RuleError::new("8.3.1 Close combat", format!("{target} is off the map")));
+        return Err(RuleError::new(
+            "8.3.1 Close combat",
+            format!("{target} is off the map"),
+        ));
     }
     if !unit.hex.is_adjacent(target) {
-        return Err(RuleError::new("8.3.1 Close combat", format!("{target} is not adjacent to {}", unit.hex)));
+        return Err(RuleError::new(
+            "8.3.1 Close combat",
+            format!("{target} is not adjacent to {}", unit.hex),
+        ));
     }
     if !b.enemy_combat_at(target, unit.side) {
-        return Err(RuleError::new("8.3.1 Close combat", format!("there is no enemy unit to close with in {target}")));
+        return Err(RuleError::new(
+            "8.3.1 Close combat",
+            format!("there is no enemy unit to close with in {target}"),
+        ));
     }
     if unit.moved {
-        return Err(RuleError::new("6.2.4 Indians", format!("{label} has moved this turn and may not close")));
+        return Err(RuleError::new(
+            "6.2.4 Indians",
+            format!(
+                "{label} has moved this turn and may not close",
+                label = label()
+            ),
+        ));
     }
     Ok(())
 }
@@ -90,7 +108,11 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
     let defender = side.other();
     let from = b.units[u].hex;
     b.units[u].acted = true;
-    ctx.say(format!("{} {} in {from} closes with {target} (2 AP)", side.name(), kind_and_name(b, u)));
+    ctx.say(format!(
+        "{} {} in {from} closes with {target} (2 AP)",
+        side.name(),
+        kind_and_name(b, u)
+    ));
 
     // 11.1 The attacker's own morale check; failing, it can only fire.
     if b.options.has(1) && !check_morale(map, b, u, None, ctx) {
@@ -103,11 +125,16 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
 
     // 11.12 Defending dragoons may retreat before the attack.
     if b.options.has(12) && b.sides[usize::from(defender.0)].evade {
-        let dragoon = b.combat_at(target).find(|&i| b.units[i].side == defender && b.units[i].kind == Kind::Dragoon);
+        let dragoon = b
+            .combat_at(target)
+            .find(|&i| b.units[i].side == defender && b.units[i].kind == Kind::Dragoon);
         if let Some(d) = dragoon {
             let mut lines = Vec::new();
             if retreat::retreat_if_possible(map, b, d, from, &mut lines) {
-                ctx.say(format!("the dragoons evade the attack (11.12): {}", lines.join("; ")));
+                ctx.say(format!(
+                    "the dragoons evade the attack (11.12): {}",
+                    lines.join("; ")
+                ));
                 follow_leader(map, b, target, defender, d, ctx);
                 if !b.enemy_combat_at(target, side) {
                     finish(b, u, target, advance, ctx);
@@ -119,8 +146,12 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
 
     // 8.3.2 / 8.4.4 Morale first: the infantry (or dragoon), and the gun only if that failed.
     let flanked = combat::flank(b, u, target);
-    let line = b.combat_at(target).find(|&i| b.units[i].side == defender && b.units[i].kind.slot() == Slot::Line);
-    let gun = b.combat_at(target).find(|&i| b.units[i].side == defender && b.units[i].kind.slot() == Slot::Gun);
+    let line = b
+        .combat_at(target)
+        .find(|&i| b.units[i].side == defender && b.units[i].kind.slot() == Slot::Line);
+    let gun = b
+        .combat_at(target)
+        .find(|&i| b.units[i].side == defender && b.units[i].kind.slot() == Slot::Gun);
     let mut failed = Vec::new();
     match (line, gun) {
         (Some(l), g) => {
@@ -150,7 +181,11 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
     let hits = combat::count_hits(&faces, m, HIT);
     ctx.say(format!(
         "close combat dice ({n}, hit on {HIT}+{}): {} — {hits} hit{}",
-        if why.is_empty() { String::new() } else { format!(", {}", why.join(", ")) },
+        if why.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", why.join(", "))
+        },
         combat::show_dice(&faces, m),
         if hits == 1 { "" } else { "s" }
     ));
@@ -184,15 +219,27 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
 }
 
 /// A leader whose units all left `from` goes with unit `r`, if the hex it reached has room.
-fn follow_leader(map: &Map, b: &mut Battle, from: Hex, side: super::units::Side, r: usize, ctx: &mut Ctx) {
+fn follow_leader(
+    map: &Map,
+    b: &mut Battle,
+    from: Hex,
+    side: super::units::Side,
+    r: usize,
+    ctx: &mut Ctx,
+) {
     if b.combat_at(from).any(|i| b.units[i].side == side) {
         return;
     }
-    let Some(l) = b.leader_at(from, side) else { return };
+    let Some(l) = b.leader_at(from, side) else {
+        return;
+    };
     let to = b.units[r].hex;
     if b.leader_at(to, side).is_none() {
         b.units[l].hex = to;
-        ctx.say(format!("{} retreats with his unit to {to} (8.3.2)", b.label(l)));
+        ctx.say(format!(
+            "{} retreats with his unit to {to} (8.3.2)",
+            b.label(l)
+        ));
     } else {
         let line = super::leaders::retreat_alone(map, b, l);
         ctx.say(line);

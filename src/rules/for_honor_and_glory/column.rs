@@ -9,17 +9,21 @@ use crate::engine::ruleset::RuleError;
 /// Checks a change of unit `u` into column (`to_column`) or back into line.
 pub fn check(b: &Battle, u: usize, to_column: bool) -> Result<(), RuleError> {
     let unit = &b.units[u];
-    let label = b.label(u);
+    let label = || b.label(u);
     if !unit.kind.is_line_infantry() {
         return Err(RuleError::new(
             "7.5 Column movement",
-            format!("{label} cannot form column: only elite, marine, regular, light and militia infantry do"),
+            format!("{label} cannot form column: only elite, marine, regular, light and militia infantry do", label = label()),
         ));
     }
     if unit.column == to_column {
         return Err(RuleError::new(
             "7.5 Column movement",
-            format!("{label} is already in {}", if to_column { "column" } else { "line" }),
+            format!(
+                "{label} is already in {}",
+                if to_column { "column" } else { "line" },
+                label = label()
+            ),
         ));
     }
     Ok(())

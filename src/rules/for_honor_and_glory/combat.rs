@@ -22,7 +22,9 @@ pub fn dice(b: &Battle, u: usize, target: Hex) -> usize {
     if unit.column {
         n = 1;
     }
-    if b.combat_at(target).any(|i| b.units[i].side != unit.side && b.units[i].column) {
+    if b.combat_at(target)
+        .any(|i| b.units[i].side != unit.side && b.units[i].column)
+    {
         n += 1;
     }
     if b.options.has(8) && b.leader_at(unit.hex, unit.side).is_some() {
@@ -41,7 +43,10 @@ pub fn modifier(map: &Map, b: &Battle, u: usize, target: Hex) -> (i32, Vec<Strin
     if b.options.has(6) && unit.kind == Kind::Artillery && t == Terrain::Forest {
         m = -2;
     }
-    if b.options.has(4) && unit.kind == Kind::Indian && matches!(t, Terrain::Entrenchment | Terrain::Town) {
+    if b.options.has(4)
+        && unit.kind == Kind::Indian
+        && matches!(t, Terrain::Entrenchment | Terrain::Town)
+    {
         m = -2;
     }
     if m != 0 {
@@ -66,8 +71,12 @@ pub fn flank(b: &Battle, u: usize, target: Hex) -> bool {
     if !b.options.has(9) || !unit.hex.is_adjacent(target) {
         return false;
     }
-    let Some(across) = unit.hex.opposite_across(target) else { return false };
-    b.attacks.iter().any(|&(from, to)| from == across && to == target)
+    let Some(across) = unit.hex.opposite_across(target) else {
+        return false;
+    };
+    b.attacks
+        .iter()
+        .any(|&(from, to)| from == across && to == target)
         && b.combat_at(across).any(|i| b.units[i].side == unit.side)
 }
 
@@ -84,37 +93,62 @@ pub fn show_dice(faces: &[u32], m: i32) -> String {
 
 /// Counts hits: each die that, modified, reaches the hit number (8.1.1, 8.3.3).
 pub fn count_hits(faces: &[u32], m: i32, hit: u8) -> usize {
-    faces.iter().filter(|&&f| f as i32 + m >= i32::from(hit)).count()
+    faces
+        .iter()
+        .filter(|&&f| f as i32 + m >= i32::from(hit))
+        .count()
 }
 
 /// 8.1.2 / 3.4.1 Applies hits to the defenders of a hex one at a time, each to the unit with
 /// the highest MP (ties: the infantry or dragoon before the gun — the owner's choice, played
 /// that way). An elite unit at 1 MP rolls for each hit: 1–3 it stays, 4–6 it is eliminated.
 /// Returns the defenders eliminated.
-pub fn apply_hits(b: &mut Battle, hex: Hex, defender: Side, hits: usize, ctx: &mut Ctx) -> Vec<usize> {
+pub fn apply_hits(
+    b: &mut Battle,
+    hex: Hex,
+    defender: Side,
+    hits: usize,
+    ctx: &mut Ctx,
+) -> Vec<usize> {
     let mut gone = Vec::new();
     for _ in 0..hits {
         let target = b
             .combat_at(hex)
             .filter(|&i| b.units[i].side == defender)
-            .max_by_key(|&i| (b.units[i].mp, b.units[i].kind.slot() == Slot::Line, std::cmp::Reverse(i)));
+            .max_by_key(|&i| {
+                (
+                    b.units[i].mp,
+                    b.units[i].kind.slot() == Slot::Line,
+                    std::cmp::Reverse(i),
+                )
+            });
         let Some(t) = target else { break };
         let unit = b.units[t];
         if unit.mp <= 1 {
             if unit.kind == Kind::Elite {
                 let die = ctx.roll(6);
                 if die <= 3 {
-                    ctx.say(format!("{} rolls {die} for its hit: it stays at 1 MP (3.4.1)", b.label(t)));
+                    ctx.say(format!(
+                        "{} rolls {die} for its hit: it stays at 1 MP (3.4.1)",
+                        b.label(t)
+                    ));
                     continue;
                 }
-                ctx.say(format!("{} rolls {die} for its hit: the hit is applied (3.4.1)", b.label(t)));
+                ctx.say(format!(
+                    "{} rolls {die} for its hit: the hit is applied (3.4.1)",
+                    b.label(t)
+                ));
             }
             let line = b.eliminate(t);
             ctx.say(line);
             gone.push(t);
         } else {
             b.units[t].mp -= 1;
-            ctx.say(format!("{} takes a hit: now {} MP", b.label(t), b.units[t].mp));
+            ctx.say(format!(
+                "{} takes a hit: now {} MP",
+                b.label(t),
+                b.units[t].mp
+            ));
         }
     }
     gone
@@ -123,22 +157,32 @@ pub fn apply_hits(b: &mut Battle, hex: Hex, defender: Side, hits: usize, ctx: &m
 /// 9.3.1 A leader in the target hex when the attacker rolled a 1 rolls a die: on a 1 he is
 /// eliminated. Then 8.4.5: a leader left without a unit retreats up to 3 hexes.
 pub fn leader_casualty(b: &mut Battle, hex: Hex, defender: Side, faces: &[u32], ctx: &mut Ctx) {
-    let Some(l) = b.leader_at(hex, defender) else { return };
+    let Some(l) = b.leader_at(hex, defender) else {
+        return;
+    };
     if faces.contains(&1) {
         let die = ctx.roll(6);
         if die == 1 {
-            ctx.say(format!("{} rolls 1 for the 1s rolled against him (9.3.1)", b.label(l)));
+            ctx.say(format!(
+                "{} rolls 1 for the 1s rolled against him (9.3.1)",
+                b.label(l)
+            ));
             let line = b.eliminate(l);
             ctx.say(line);
             return;
         }
-        ctx.say(format!("{} rolls {die} for the 1s rolled against him and survives (9.3.1)", b.label(l)));
+        ctx.say(format!(
+            "{} rolls {die} for the 1s rolled against him and survives (9.3.1)",
+            b.label(l)
+        ));
     }
 }
 
 /// 8.4.5 A leader whose unit was eliminated retreats up to 3 hexes, or is eliminated.
 pub fn leader_left_alone(map: &Map, b: &mut Battle, hex: Hex, defender: Side, ctx: &mut Ctx) {
-    let Some(l) = b.leader_at(hex, defender) else { return };
+    let Some(l) = b.leader_at(hex, defender) else {
+        return;
+    };
     if b.combat_at(hex).any(|i| b.units[i].side == defender) {
         return;
     }

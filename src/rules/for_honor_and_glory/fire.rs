@@ -23,24 +23,42 @@ pub struct FirePlan {
 
 /// Checks that unit `u` may fire at `target`; `adjacent_only` for Indians' move-and-fire
 /// (3.4.6).
-pub fn check(map: &Map, b: &Battle, u: usize, target: Hex, adjacent_only: bool) -> Result<FirePlan, RuleError> {
+pub fn check(
+    map: &Map,
+    b: &Battle,
+    u: usize,
+    target: Hex,
+    adjacent_only: bool,
+) -> Result<FirePlan, RuleError> {
     let unit = &b.units[u];
-    let label = b.label(u);
+    let label = || b.label(u);
     let chart = unit.kind.chart();
     if chart.range == 0 {
-        return Err(RuleError::new("8.1 Fire combat", format!("{label} does not fire")));
+        return Err(RuleError::new(
+            "8.1 Fire combat",
+            format!("{label} does not fire", label = label()),
+        ));
     }
     if !map.contains(target) {
-        return Err(RuleError::new("8.1 Fire combat", format!("{target} is off the map")));
+        return Err(RuleError::new(
+            "8.1 Fire combat",
+            format!("{target} is off the map"),
+        ));
     }
     if !b.enemy_combat_at(target, unit.side) {
-        return Err(RuleError::new("8.1 Fire combat", format!("there is no enemy unit to fire at in {target}")));
+        return Err(RuleError::new(
+            "8.1 Fire combat",
+            format!("there is no enemy unit to fire at in {target}"),
+        ));
     }
     let d = unit.hex.distance(target);
     if adjacent_only && d != 1 {
         return Err(RuleError::new(
             "6.2.4 Indians",
-            format!("Indians move and fire only at enemies adjacent, and {target} is {d} hexes from {}", unit.hex),
+            format!(
+                "Indians move and fire only at enemies adjacent, and {target} is {d} hexes from {}",
+                unit.hex
+            ),
         ));
     }
     // 11.5 Artillery and rockets on a hill reach one hex further, hitting on 6 there.
@@ -49,7 +67,11 @@ pub fn check(map: &Map, b: &Battle, u: usize, target: Hex, adjacent_only: bool) 
     if d > range {
         return Err(RuleError::new(
             "8.1.3 Range",
-            format!("{target} is {d} hexes from {}; a {} reaches {range}", unit.hex, unit.kind.name()),
+            format!(
+                "{target} is {d} hexes from {}; a {} reaches {range}",
+                unit.hex,
+                unit.kind.name()
+            ),
         ));
     }
     if unit.kind != Kind::Rocket {
@@ -57,13 +79,25 @@ pub fn check(map: &Map, b: &Battle, u: usize, target: Hex, adjacent_only: bool) 
             return Err(RuleError::new("8.2 Line of sight", why));
         }
     }
-    let hit = if d > u32::from(chart.range) { 6 } else { chart.hit[(d - 1) as usize] };
-    Ok(FirePlan { unit: u, target, hit })
+    let hit = if d > u32::from(chart.range) {
+        6
+    } else {
+        chart.hit[(d - 1) as usize]
+    };
+    Ok(FirePlan {
+        unit: u,
+        target,
+        hit,
+    })
 }
 
 /// Carries out a checked fire. Returns whether the target hex was emptied of enemy units.
 pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &mut Ctx) -> bool {
-    let FirePlan { unit: u, target, hit } = plan;
+    let FirePlan {
+        unit: u,
+        target,
+        hit,
+    } = plan;
     let side = b.units[u].side;
     let from = b.units[u].hex;
     b.units[u].acted = true;
@@ -114,7 +148,11 @@ pub fn advance_into(b: &mut Battle, u: usize, target: Hex, ctx: &mut Ctx) {
     b.units[u].moved = true;
     ctx.say(format!("{} advances into {target}", b.label(u)));
     for e in enemies {
-        let line = if b.units[e].kind == Kind::Leader { b.eliminate(e) } else { b.capture(e) };
+        let line = if b.units[e].kind == Kind::Leader {
+            b.eliminate(e)
+        } else {
+            b.capture(e)
+        };
         ctx.say(line);
     }
 }

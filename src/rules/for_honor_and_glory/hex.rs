@@ -33,13 +33,17 @@ impl Hex {
         let letter = chars
             .next()
             .filter(char::is_ascii_alphabetic)
-            .ok_or_else(|| format!("'{text}' is not a hex: write a column letter and a row number, like C5"))?;
+            .ok_or_else(|| {
+                format!("'{text}' is not a hex: write a column letter and a row number, like C5")
+            })?;
         let digits: String = chars.collect();
         let row: u8 = digits
             .parse()
             .ok()
             .filter(|r| (1..=MAX_ROWS).contains(r))
-            .ok_or_else(|| format!("'{text}' is not a hex: write a column letter and a row number, like C5"))?;
+            .ok_or_else(|| {
+                format!("'{text}' is not a hex: write a column letter and a row number, like C5")
+            })?;
         Ok(Hex {
             col: letter.to_ascii_uppercase() as u8 - b'A',
             row: row - 1,
@@ -55,7 +59,8 @@ impl Hex {
 
     fn from_cube(q: i32, r: i32) -> Option<Hex> {
         let row = r + (q - (q & 1)) / 2;
-        let on_grid = (0..i32::from(MAX_COLS)).contains(&q) && (0..i32::from(MAX_ROWS)).contains(&row);
+        let on_grid =
+            (0..i32::from(MAX_COLS)).contains(&q) && (0..i32::from(MAX_ROWS)).contains(&row);
         on_grid.then(|| Hex::new(q as u8, row as u8))
     }
 
@@ -102,7 +107,8 @@ impl Hex {
         let mut out = Vec::new();
         for i in 1..n {
             let t = f64::from(i) / f64::from(n);
-            let lerp = |p: i32, q: i32, e: f64| f64::from(p) + (f64::from(q) - f64::from(p)) * t + e;
+            let lerp =
+                |p: i32, q: i32, e: f64| f64::from(p) + (f64::from(q) - f64::from(p)) * t + e;
             let at = |sign: f64| {
                 cube_round(
                     lerp(a, x, sign * 1e-6),
@@ -113,7 +119,7 @@ impl Hex {
             let (p, q) = (at(1.0), at(-1.0));
             match (Hex::from_cube(p.0, p.1), Hex::from_cube(q.0, q.1)) {
                 (Some(h1), Some(h2)) if h1 == h2 => out.push(LineStep::Through(h1)),
-                (Some(h1), Some(h2)) => out.push(LineStep::Hexside(h1, h2)),
+                (Some(h1), Some(h2)) => out.push(LineStep::Hexside(h1.min(h2), h1.max(h2))),
                 (Some(h), None) | (None, Some(h)) => out.push(LineStep::Through(h)),
                 (None, None) => {}
             }
@@ -144,7 +150,12 @@ fn cube_round(x: f64, y: f64, z: f64) -> (i32, i32) {
 
 impl fmt::Display for Hex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'A' + self.col) as char, u32::from(self.row) + 1)
+        write!(
+            f,
+            "{}{}",
+            (b'A' + self.col) as char,
+            u32::from(self.row) + 1
+        )
     }
 }
 

@@ -59,23 +59,45 @@ pub fn retreat_alone(map: &Map, b: &mut Battle, l: usize) -> String {
 /// 11.2, not fired on this turn. Returns the leader.
 pub fn check_rally(b: &Battle, u: usize) -> Result<usize, RuleError> {
     let unit = &b.units[u];
-    let label = b.label(u);
+    let label = || b.label(u);
     let err = |m: String| RuleError::new("9.4 Leader rally", m);
     if !unit.kind.is_combat() || unit.kind.is_gun() {
-        return Err(err(format!("{label} cannot be rallied: leaders rally infantry and dragoons, not artillery or rockets")));
+        return Err(err(format!("{label} cannot be rallied: leaders rally infantry and dragoons, not artillery or rockets", label = label())));
     }
     if unit.mp >= unit.start_mp {
-        return Err(err(format!("{label} is at its starting {} MP; rally never goes above it", unit.start_mp)));
+        return Err(err(format!(
+            "{label} is at its starting {} MP; rally never goes above it",
+            unit.start_mp,
+            label = label()
+        )));
     }
     if unit.acted || unit.moved {
-        return Err(err(format!("{label} has already acted this turn; a rallying unit may not move or fire")));
+        return Err(err(format!(
+            "{label} has already acted this turn; a rallying unit may not move or fire",
+            label = label()
+        )));
     }
     if b.options.has(2) && unit.fired_on {
-        return Err(RuleError::new("11.2 Rally", format!("{label} was fired on this turn and cannot rally")));
+        return Err(RuleError::new(
+            "11.2 Rally",
+            format!(
+                "{label} was fired on this turn and cannot rally",
+                label = label()
+            ),
+        ));
     }
-    let l = b.leader_at(unit.hex, unit.side).ok_or_else(|| err(format!("there is no friendly leader in {} to rally {label}", unit.hex)))?;
+    let l = b.leader_at(unit.hex, unit.side).ok_or_else(|| {
+        err(format!(
+            "there is no friendly leader in {} to rally {label}",
+            unit.hex,
+            label = label()
+        ))
+    })?;
     if b.units[l].moved || b.units[l].acted {
-        return Err(err(format!("{} has already acted this turn; leader and unit must begin and end the turn together", b.label(l))));
+        return Err(err(format!(
+            "{} has already acted this turn; leader and unit must begin and end the turn together",
+            b.label(l)
+        )));
     }
     debug_assert_eq!(b.units[l].kind, Kind::Leader);
     Ok(l)
@@ -88,7 +110,12 @@ pub fn rally(b: &mut Battle, u: usize, l: usize) -> String {
     b.units[u].moved = true;
     b.units[l].acted = true;
     b.units[l].moved = true;
-    format!("{} rallies {}: now {} MP (1 AP)", b.name(l), b.label(u), b.units[u].mp)
+    format!(
+        "{} rallies {}: now {} MP (1 AP)",
+        b.name(l),
+        b.label(u),
+        b.units[u].mp
+    )
 }
 
 /// Is `hex` the hex of a leader of the unit's side (9.2, 11.1, 11.8)?

@@ -8,7 +8,13 @@ use super::units::{Kind, Side};
 
 /// May a unit of `kind` and `side` stand in `hex`, besides the units already there (leaving
 /// out `ignore`, the unit itself)? Says why not.
-pub fn may_hold(b: &Battle, hex: Hex, side: Side, kind: Kind, ignore: Option<usize>) -> Result<(), String> {
+pub fn may_hold(
+    b: &Battle,
+    hex: Hex,
+    side: Side,
+    kind: Kind,
+    ignore: Option<usize>,
+) -> Result<(), String> {
     for i in b.at(hex) {
         if Some(i) == ignore {
             continue;

@@ -17,13 +17,17 @@ pub fn blocked(map: &Map, b: &Battle, from: Hex, to: Hex) -> Option<String> {
         if t.effects().blocks_los {
             return Some(format!("{} in {h}", t.name()));
         }
-        b.combat_at(h).next().map(|i| format!("the {} in {h}", b.units[i].kind.name()))
+        b.combat_at(h)
+            .next()
+            .map(|i| format!("the {} in {h}", b.units[i].kind.name()))
     };
     for step in from.line_to(to) {
         match step {
             LineStep::Through(h) => {
                 if let Some(why) = blocks(h) {
-                    return Some(format!("line of sight from {from} to {to} is blocked by {why} (8.2)"));
+                    return Some(format!(
+                        "line of sight from {from} to {to} is blocked by {why} (8.2)"
+                    ));
                 }
             }
             LineStep::Hexside(h1, h2) => {

@@ -57,7 +57,12 @@ pub struct State {
 }
 
 fn side_of(seat: &Seat) -> Result<Side, RuleError> {
-    Side::parse(seat.as_str()).ok_or_else(|| RuleError::new("seats", format!("'{seat}' is not a seat of this game: american or british")))
+    Side::parse(seat.as_str()).ok_or_else(|| {
+        RuleError::new(
+            "seats",
+            format!("'{seat}' is not a seat of this game: american or british"),
+        )
+    })
 }
 
 fn seat(side: Side) -> Seat {
@@ -67,7 +72,9 @@ fn seat(side: Side) -> Seat {
 impl State {
     /// A battle has ended: the next of the campaign, or the end of the game.
     fn settle(&mut self, ctx: &mut Ctx) {
-        let Some(result) = self.battle.result.clone() else { return };
+        let Some(result) = self.battle.result.clone() else {
+            return;
+        };
         match &mut self.campaign {
             None => self.finished = Some(result),
             Some(c) => match c.next(&self.battle) {
@@ -154,19 +161,33 @@ impl Rules for ForHonorAndGlory {
         let mut names: Vec<&str> = setup.seats.iter().map(|s| s.seat.as_str()).collect();
         names.sort_unstable();
         if names != ["american", "british"] {
-            return Err(RuleError::new("seats", "For Honor and Glory is played by two seats, american and british"));
+            return Err(RuleError::new(
+                "seats",
+                "For Honor and Glory is played by two seats, american and british",
+            ));
         }
         if let Some(started) = Campaign::start(&setup.scenario, options) {
             let (campaign, battle) = started?;
-            return Ok(State { battle, campaign: Some(campaign), finished: None });
+            return Ok(State {
+                battle,
+                campaign: Some(campaign),
+                finished: None,
+            });
         }
         let scen = scenario::find(&setup.scenario).ok_or_else(|| {
             RuleError::new(
                 "4.2 Scenarios",
-                format!("there is no scenario '{}'; see the ruleset's scenario list", setup.scenario),
+                format!(
+                    "there is no scenario '{}'; see the ruleset's scenario list",
+                    setup.scenario
+                ),
             )
         })?;
-        Ok(State { battle: Battle::new(scen, options)?, campaign: None, finished: None })
+        Ok(State {
+            battle: Battle::new(scen, options)?,
+            campaign: None,
+            finished: None,
+        })
     }
 
     fn prompts(&self, state: &State) -> Vec<Prompt> {
@@ -174,7 +195,10 @@ impl Rules for ForHonorAndGlory {
             return Vec::new();
         }
         let b = &state.battle;
-        let mut options: Vec<String> = bot::legal_actions(b, b.active).iter().map(order::describe_action).collect();
+        let mut options: Vec<String> = bot::legal_actions(b, b.active)
+            .iter()
+            .map(order::describe_action)
+            .collect();
         options.truncate(60);
         options.push("pass".into());
         vec![Prompt {
@@ -191,13 +215,22 @@ impl Rules for ForHonorAndGlory {
         }]
     }
 
-    fn apply(&self, state: &mut State, seat: &Seat, order: &Order, ctx: &mut Ctx) -> Result<(), RuleError> {
+    fn apply(
+        &self,
+        state: &mut State,
+        seat: &Seat,
+        order: &Order,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
         let side = side_of(seat)?;
         if state.finished.is_some() {
             return Err(RuleError::new("10. Victory", "the game is over"));
         }
         if side != state.battle.active {
-            return Err(RuleError::new("5. Sequence of play", format!("it is the {} player's turn", state.battle.active.name())));
+            return Err(RuleError::new(
+                "5. Sequence of play",
+                format!("it is the {} player's turn", state.battle.active.name()),
+            ));
         }
         turn::validate(&state.battle, side, order)?;
         turn::play(&mut state.battle, side, order, ctx);
@@ -208,7 +241,10 @@ impl Rules for ForHonorAndGlory {
     fn timeout(&self, state: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
         let side = side_of(seat)?;
         if state.finished.is_some() || side != state.battle.active {
-            return Err(RuleError::new("deadlines", format!("{seat} has no turn to pass")));
+            return Err(RuleError::new(
+                "deadlines",
+                format!("{seat} has no turn to pass"),
+            ));
         }
         ctx.say(format!("{seat} missed the deadline"));
         turn::play(&mut state.battle, side, &Order::default(), ctx);
@@ -237,7 +273,12 @@ impl Rules for ForHonorAndGlory {
         // Everything on the table is open: there is nothing hidden to strip.
         let b = &state.battle;
         let map = b.map();
-        let rows: Vec<String> = map.tiles.as_bytes().chunks(usize::from(map.cols)).map(|r| String::from_utf8_lossy(r).into_owned()).collect();
+        let rows: Vec<String> = map
+            .tiles
+            .as_bytes()
+            .chunks(usize::from(map.cols))
+            .map(|r| String::from_utf8_lossy(r).into_owned())
+            .collect();
         let units: Vec<Value> = b
             .units
             .iter()

@@ -27,7 +27,9 @@ pub struct MovePlan {
 impl MovePlan {
     /// The AP the move costs (6.2.1, 6.2.5, 2.3.3).
     pub fn cost(&self) -> u8 {
-        ap::ACTION + if self.bonus { ap::LEADER_BONUS } else { 0 } + if self.waterway { ap::WATERWAY } else { 0 }
+        ap::ACTION
+            + if self.bonus { ap::LEADER_BONUS } else { 0 }
+            + if self.waterway { ap::WATERWAY } else { 0 }
     }
 }
 
@@ -43,7 +45,10 @@ pub fn allowance(kind: Kind, column: bool) -> usize {
 /// Does entering this terrain end the move (2.3, 7.4, 11.11)?
 pub fn stops(b: &Battle, kind: Kind, t: Terrain) -> bool {
     match t.effects().movement {
-        MoveEffect::Stop => !(t == Terrain::Forest && kind == Kind::Indian || t == Terrain::Hill && b.options.has(11)),
+        MoveEffect::Stop => {
+            !(t == Terrain::Forest && kind == Kind::Indian
+                || t == Terrain::Hill && b.options.has(11))
+        }
         MoveEffect::Waterway => true,
         _ => false,
     }
@@ -52,24 +57,50 @@ pub fn stops(b: &Battle, kind: Kind, t: Terrain) -> bool {
 /// Checks a move of unit `u` along `path` (the hexes entered, in order). `with_leader` takes
 /// the leader in the unit's hex along; `firing` is set for the move half of a move-and-fire,
 /// which may not use the leader's extra hex (9.1.2).
-pub fn check(map: &Map, b: &Battle, u: usize, path: &[Hex], with_leader: bool, firing: bool) -> Result<MovePlan, RuleError> {
+pub fn check(
+    map: &Map,
+    b: &Battle,
+    u: usize,
+    path: &[Hex],
+    with_leader: bool,
+    firing: bool,
+) -> Result<MovePlan, RuleError> {
     let unit = b.units[u];
-    let label = b.label(u);
+    let label = || b.label(u);
     if unit.kind == Kind::Vp {
-        return Err(rule("3.4.11 Victory point units", format!("{label} cannot move")));
+        return Err(rule(
+            "3.4.11 Victory point units",
+            format!("{label} cannot move", label = label()),
+        ));
     }
     if unit.moved {
-        return Err(rule("7.1.1 Movement", format!("{label} has already moved this turn")));
+        return Err(rule(
+            "7.1.1 Movement",
+            format!("{label} has already moved this turn", label = label()),
+        ));
     }
     let leader = if with_leader {
         if unit.kind == Kind::Leader {
-            return Err(rule("9.1 Leaders movement", "+leader goes with a unit's move, not a leader's".into()));
+            return Err(rule(
+                "9.1 Leaders movement",
+                "+leader goes with a unit's move, not a leader's".into(),
+            ));
         }
         let l = b.leader_at(unit.hex, unit.side).ok_or_else(|| {
-            rule("9.1.1 Leaders movement", format!("there is no friendly leader in {} to go with {label}", unit.hex))
+            rule(
+                "9.1.1 Leaders movement",
+                format!(
+                    "there is no friendly leader in {} to go with {label}",
+                    unit.hex,
+                    label = label()
+                ),
+            )
         })?;
         if b.units[l].acted || b.units[l].moved {
-            return Err(rule("9.1.1 Leaders movement", format!("{} has already acted this turn", b.label(l))));
+            return Err(rule(
+                "9.1.1 Leaders movement",
+                format!("{} has already acted this turn", b.label(l)),
+            ));
         }
         Some(l)
     } else {
@@ -78,7 +109,11 @@ pub fn check(map: &Map, b: &Battle, u: usize, path: &[Hex], with_leader: bool, f
     let base = allowance(unit.kind, unit.column);
     let mut bonus = false;
     if path.len() > base {
-        let may_bonus = leader.is_some() && !unit.kind.is_gun() && !unit.column && !firing && unit.kind != Kind::Leader;
+        let may_bonus = leader.is_some()
+            && !unit.kind.is_gun()
+            && !unit.column
+            && !firing
+            && unit.kind != Kind::Leader;
         if path.len() > base + 1 || !may_bonus {
             let why = if leader.is_some() && unit.kind.is_gun() {
                 " (the leader's extra hex is not for artillery or rockets, 6.2.5)"
@@ -93,7 +128,11 @@ pub fn check(map: &Map, b: &Battle, u: usize, path: &[Hex], with_leader: bool, f
             };
             return Err(rule(
                 "7.1 Movement",
-                format!("{label} moves {base} hex(es) a turn; the path has {}{why}", path.len()),
+                format!(
+                    "{label} moves {base} hex(es) a turn; the path has {}{why}",
+                    path.len(),
+                    label = label()
+                ),
             ));
         }
         bonus = true;
@@ -105,29 +144,55 @@ pub fn check(map: &Map, b: &Battle, u: usize, path: &[Hex], with_leader: bool, f
             return Err(rule("7.1 Movement", format!("{h} is off the map")));
         }
         if !at.is_adjacent(h) {
-            return Err(rule("7.1 Movement", format!("{h} is not next to {at}: a move goes hex by hex")));
+            return Err(rule(
+                "7.1 Movement",
+                format!("{h} is not next to {at}: a move goes hex by hex"),
+            ));
         }
         let t = map.terrain(h);
         if t.effects().movement == MoveEffect::Impassable {
-            return Err(rule("2.3.2 Swamp", format!("{h} is swamp, which no unit may enter")));
+            return Err(rule(
+                "2.3.2 Swamp",
+                format!("{h} is swamp, which no unit may enter"),
+            ));
         }
         if unit.kind == Kind::Leader {
             if b.enemy_combat_at(h, unit.side) || b.at(h).any(|i| b.units[i].side != unit.side) {
-                return Err(rule("9.1 Leaders movement", format!("a leader cannot enter {h}, held by the enemy")));
+                return Err(rule(
+                    "9.1 Leaders movement",
+                    format!("a leader cannot enter {h}, held by the enemy"),
+                ));
             }
         } else {
-            limits::may_hold(b, h, unit.side, unit.kind, Some(u)).map_err(|e| rule("4.3 Unit hex limits", format!("{label} cannot enter {h}: {e}")))?;
+            limits::may_hold(b, h, unit.side, unit.kind, Some(u)).map_err(|e| {
+                rule(
+                    "4.3 Unit hex limits",
+                    format!("{label} cannot enter {h}: {e}", label = label()),
+                )
+            })?;
             if let Some(l) = leader {
                 if let Some(other) = b.leader_at(h, unit.side).filter(|&o| o != l) {
                     if n + 1 == path.len() {
-                        return Err(rule("4.3 Unit hex limits", format!("{h} already holds {}; leaders may not share a hex", b.label(other))));
+                        return Err(rule(
+                            "4.3 Unit hex limits",
+                            format!(
+                                "{h} already holds {}; leaders may not share a hex",
+                                b.label(other)
+                            ),
+                        ));
                     }
                 }
             }
         }
         if n + 1 == path.len() && unit.kind == Kind::Leader {
             if let Some(other) = b.leader_at(h, unit.side).filter(|&o| o != u) {
-                return Err(rule("4.3 Unit hex limits", format!("{h} already holds {}; leaders may not share a hex", b.label(other))));
+                return Err(rule(
+                    "4.3 Unit hex limits",
+                    format!(
+                        "{h} already holds {}; leaders may not share a hex",
+                        b.label(other)
+                    ),
+                ));
             }
         }
         if stops(b, unit.kind, t) && n + 1 < path.len() {
@@ -138,14 +203,27 @@ pub fn check(map: &Map, b: &Battle, u: usize, path: &[Hex], with_leader: bool, f
                 Terrain::Entrenchment => "2.3.9 Entrenchment",
                 _ => "2.3.10 Fort",
             };
-            return Err(rule(section, format!("{label} must stop on entering {} in {h}", t.name())));
+            return Err(rule(
+                section,
+                format!(
+                    "{label} must stop on entering {} in {h}",
+                    t.name(),
+                    label = label()
+                ),
+            ));
         }
         if t == Terrain::Waterway {
             waterway = true;
         }
         at = h;
     }
-    Ok(MovePlan { unit: u, path: path.to_vec(), leader, bonus, waterway })
+    Ok(MovePlan {
+        unit: u,
+        path: path.to_vec(),
+        leader,
+        bonus,
+        waterway,
+    })
 }
 
 /// Carries out a checked move, hex by hex: enemy leaders alone in a hex entered are eliminated
@@ -179,8 +257,15 @@ pub fn perform(b: &mut Battle, plan: &MovePlan, ctx: Option<&mut Ctx>) {
     if let Some(ctx) = ctx {
         let mut path = vec![from.to_string()];
         path.extend(plan.path.iter().map(Hex::to_string));
-        let with = plan.leader.map(|l| format!(" with {}", b.name(l))).unwrap_or_default();
-        let how = if plan.bonus { ", one hex more for the leader" } else { "" };
+        let with = plan
+            .leader
+            .map(|l| format!(" with {}", b.name(l)))
+            .unwrap_or_default();
+        let how = if plan.bonus {
+            ", one hex more for the leader"
+        } else {
+            ""
+        };
         ctx.say(format!(
             "{} {} moves {}{with}{how} ({} AP)",
             side.name(),

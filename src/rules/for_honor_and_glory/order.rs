@@ -167,11 +167,15 @@ fn parse_action(clause: &str) -> Result<Action, RuleError> {
     let words: Vec<&str> = clause.split_whitespace().collect();
     let bad = |why: &str| lang(format!("'{clause}': {why}"));
     let unit = |i: usize| -> Result<UnitRef, RuleError> {
-        let w = words.get(i).ok_or_else(|| bad("name the unit by its hex, like C5"))?;
+        let w = words
+            .get(i)
+            .ok_or_else(|| bad("name the unit by its hex, like C5"))?;
         UnitRef::parse(w).map_err(|e| bad(&e))
     };
     let hexes = |ws: &[&str]| -> Result<Vec<Hex>, RuleError> {
-        ws.iter().map(|w| Hex::parse(w).map_err(|e| bad(&e))).collect()
+        ws.iter()
+            .map(|w| Hex::parse(w).map_err(|e| bad(&e)))
+            .collect()
     };
     let verb = words[0].to_ascii_lowercase();
     let action = match verb.as_str() {
@@ -256,27 +260,54 @@ fn parse_action(clause: &str) -> Result<Action, RuleError> {
 }
 
 fn join(path: &[Hex]) -> String {
-    path.iter().map(Hex::to_string).collect::<Vec<_>>().join(" ")
+    path.iter()
+        .map(Hex::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// One action in the order language.
 pub fn describe_action(a: &Action) -> String {
     match a {
         Action::Move { unit, path, leader } => {
-            format!("move {unit} {}{}", join(path), if *leader { " +leader" } else { "" })
+            format!(
+                "move {unit} {}{}",
+                join(path),
+                if *leader { " +leader" } else { "" }
+            )
         }
-        Action::MoveFire { unit, path, target } => format!("move-fire {unit} {} at {target}", join(path)),
-        Action::FireMove { unit, target, path } => format!("fire-move {unit} at {target} then {}", join(path)),
-        Action::Fire { unit, target, advance } => {
-            format!("fire {unit} at {target}{}", if *advance { " advance" } else { "" })
+        Action::MoveFire { unit, path, target } => {
+            format!("move-fire {unit} {} at {target}", join(path))
         }
-        Action::CloseCombat { unit, target, advance } => {
-            format!("close-combat {unit} {target}{}", if *advance { " advance" } else { "" })
+        Action::FireMove { unit, target, path } => {
+            format!("fire-move {unit} at {target} then {}", join(path))
+        }
+        Action::Fire {
+            unit,
+            target,
+            advance,
+        } => {
+            format!(
+                "fire {unit} at {target}{}",
+                if *advance { " advance" } else { "" }
+            )
+        }
+        Action::CloseCombat {
+            unit,
+            target,
+            advance,
+        } => {
+            format!(
+                "close-combat {unit} {target}{}",
+                if *advance { " advance" } else { "" }
+            )
         }
         Action::Rally { unit } => format!("rally {unit}"),
         Action::Column { unit } => format!("column {unit}"),
         Action::Line { unit } => format!("line {unit}"),
-        Action::Dragoons { evade } => format!("dragoons {}", if *evade { "evade" } else { "stand" }),
+        Action::Dragoons { evade } => {
+            format!("dragoons {}", if *evade { "evade" } else { "stand" })
+        }
     }
 }
 
@@ -284,5 +315,10 @@ pub fn describe(order: &Order) -> String {
     if order.actions.is_empty() {
         return "pass".into();
     }
-    order.actions.iter().map(describe_action).collect::<Vec<_>>().join("; ")
+    order
+        .actions
+        .iter()
+        .map(describe_action)
+        .collect::<Vec<_>>()
+        .join("; ")
 }

@@ -9,7 +9,14 @@ use super::limits;
 use super::terrain::{Map, MoveEffect};
 
 /// Where a unit may retreat to, best first: the hex, and the friendly unit it displaces.
-fn options(map: &Map, b: &Battle, r: usize, attacker: Hex, allow_displace: bool, not: Option<Hex>) -> Vec<(Hex, Option<(usize, Hex)>)> {
+fn options(
+    map: &Map,
+    b: &Battle,
+    r: usize,
+    attacker: Hex,
+    allow_displace: bool,
+    not: Option<Hex>,
+) -> Vec<(Hex, Option<(usize, Hex)>)> {
     let unit = b.units[r];
     let here = b.edge_distance(unit.hex, unit.side);
     let mut found: Vec<(bool, bool, i64, Hex, Option<(usize, Hex)>)> = Vec::new();
@@ -29,15 +36,26 @@ fn options(map: &Map, b: &Battle, r: usize, attacker: Hex, allow_displace: bool,
         let displaced = match limits::may_hold(b, h, unit.side, unit.kind, Some(r)) {
             Ok(()) => None,
             Err(_) if allow_displace => {
-                let Some(d) = b.in_slot(h, unit.side, unit.kind.slot()) else { continue };
+                let Some(d) = b.in_slot(h, unit.side, unit.kind.slot()) else {
+                    continue;
+                };
                 // The displaced unit must retreat on its own, displacing no one (8.4.3).
-                let Some(&(to, _)) = options(map, b, d, attacker, false, Some(unit.hex)).first() else { continue };
+                let Some(&(to, _)) = options(map, b, d, attacker, false, Some(unit.hex)).first()
+                else {
+                    continue;
+                };
                 Some((d, to))
             }
             Err(_) => continue,
         };
         let near = h.is_adjacent(attacker);
-        found.push((near, displaced.is_some(), (b.edge_distance(h, unit.side) * 1000.0) as i64, h, displaced));
+        found.push((
+            near,
+            displaced.is_some(),
+            (b.edge_distance(h, unit.side) * 1000.0) as i64,
+            h,
+            displaced,
+        ));
     }
     found.sort_by(|a, b| (a.0, a.1, a.2, a.3).cmp(&(b.0, b.1, b.2, b.3)));
     found.into_iter().map(|f| (f.3, f.4)).collect()
@@ -45,7 +63,13 @@ fn options(map: &Map, b: &Battle, r: usize, attacker: Hex, allow_displace: bool,
 
 /// Retreats unit `r` one hex away from the attacker in `attacker`. Returns its new hex, or
 /// `None` when it could not retreat and was eliminated; the lines say what happened.
-pub fn retreat(map: &Map, b: &mut Battle, r: usize, attacker: Hex, lines: &mut Vec<String>) -> Option<Hex> {
+pub fn retreat(
+    map: &Map,
+    b: &mut Battle,
+    r: usize,
+    attacker: Hex,
+    lines: &mut Vec<String>,
+) -> Option<Hex> {
     match options(map, b, r, attacker, true, None).first().copied() {
         None => {
             lines.push(format!("{} has no retreat path (8.4.2)", b.label(r)));
@@ -54,7 +78,10 @@ pub fn retreat(map: &Map, b: &mut Battle, r: usize, attacker: Hex, lines: &mut V
         }
         Some((to, displaced)) => {
             if let Some((d, d_to)) = displaced {
-                lines.push(format!("{} is displaced to {d_to} to make room (8.4.3)", b.label(d)));
+                lines.push(format!(
+                    "{} is displaced to {d_to} to make room (8.4.3)",
+                    b.label(d)
+                ));
                 b.units[d].hex = d_to;
             }
             lines.push(format!("{} retreats to {to}", b.label(r)));
@@ -65,7 +92,13 @@ pub fn retreat(map: &Map, b: &mut Battle, r: usize, attacker: Hex, lines: &mut V
 }
 
 /// 11.12 A retreat the owner may decline: carried out only when a hex is open.
-pub fn retreat_if_possible(map: &Map, b: &mut Battle, r: usize, attacker: Hex, lines: &mut Vec<String>) -> bool {
+pub fn retreat_if_possible(
+    map: &Map,
+    b: &mut Battle,
+    r: usize,
+    attacker: Hex,
+    lines: &mut Vec<String>,
+) -> bool {
     if options(map, b, r, attacker, true, None).is_empty() {
         return false;
     }

@@ -150,8 +150,16 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
         turns: 10,
         first: Side::AMERICAN,
         sides: [
-            SideDef { command: 0, edge: Edge::South, target: 1 },
-            SideDef { command: 0, edge: Edge::North, target: 1 },
+            SideDef {
+                command: 0,
+                edge: Edge::South,
+                target: 1,
+            },
+            SideDef {
+                command: 0,
+                edge: Edge::North,
+                target: 1,
+            },
         ],
         time_winner: None,
         units: Vec::new(),
@@ -166,11 +174,18 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let rest = line.split_once(' ').map_or("", |(_, r)| r).trim();
         let num = |i: usize| -> Result<u16, String> {
-            words.get(i).and_then(|w| w.parse().ok()).ok_or_else(|| err("expected a number"))
+            words
+                .get(i)
+                .and_then(|w| w.parse().ok())
+                .ok_or_else(|| err("expected a number"))
         };
         let hex = |w: &str, map: &Map| -> Result<Hex, String> {
             let h = Hex::parse(w).map_err(|e| err(&e))?;
-            if map.contains(h) { Ok(h) } else { Err(err(&format!("{h} is off the map"))) }
+            if map.contains(h) {
+                Ok(h)
+            } else {
+                Err(err(&format!("{h} is off the map")))
+            }
         };
         match words[0] {
             "id" => s.id = rest.to_owned(),
@@ -187,14 +202,18 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
             "first" => s.first = Side::parse(rest).ok_or_else(|| err("unknown side"))?,
             "time" => s.time_winner = Some(Side::parse(rest).ok_or_else(|| err("unknown side"))?),
             "side" => {
-                let side = Side::parse(words.get(1).copied().unwrap_or("")).ok_or_else(|| err("unknown side"))?;
+                let side = Side::parse(words.get(1).copied().unwrap_or(""))
+                    .ok_or_else(|| err("unknown side"))?;
                 let def = &mut s.sides[usize::from(side.0)];
                 let mut i = 2;
                 while i + 1 < words.len() {
                     match words[i] {
                         "command" => def.command = num(i + 1)? as u8,
                         "target" => def.target = num(i + 1)?,
-                        "edge" => def.edge = Edge::parse(words[i + 1]).ok_or_else(|| err("unknown edge"))?,
+                        "edge" => {
+                            def.edge =
+                                Edge::parse(words[i + 1]).ok_or_else(|| err("unknown edge"))?
+                        }
                         _ => return Err(err("side takes command, edge and target")),
                     }
                     i += 2;
@@ -209,9 +228,15 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
                 }
             }
             "unit" => {
-                let side = Side::parse(words.get(1).copied().unwrap_or("")).ok_or_else(|| err("unknown side"))?;
-                let kind = Kind::from_name(words.get(2).copied().unwrap_or("")).ok_or_else(|| err("unknown unit type"))?;
-                let (mp, at) = if kind.is_combat() { (num(3)? as u8, 4) } else { (0, 3) };
+                let side = Side::parse(words.get(1).copied().unwrap_or(""))
+                    .ok_or_else(|| err("unknown side"))?;
+                let kind = Kind::from_name(words.get(2).copied().unwrap_or(""))
+                    .ok_or_else(|| err("unknown unit type"))?;
+                let (mp, at) = if kind.is_combat() {
+                    (num(3)? as u8, 4)
+                } else {
+                    (0, 3)
+                };
                 let (lo, hi) = kind.mp_range();
                 if kind.is_combat() && !(lo..=hi).contains(&mp) {
                     return Err(err(&format!("a {} has {lo}-{hi} MP (3.4)", kind.name())));

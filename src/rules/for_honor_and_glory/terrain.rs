@@ -46,16 +46,116 @@ pub struct Effects {
 
 /// 2.3 and the TERRAIN EFFECTS CHART, row by row.
 const CHART: [(Terrain, Effects); 10] = [
-    (Terrain::Clear, Effects { name: "clear", code: '.', combat: 0, movement: MoveEffect::None, blocks_los: false, morale: 0 }),
-    (Terrain::Swamp, Effects { name: "swamp", code: 's', combat: 0, movement: MoveEffect::Impassable, blocks_los: false, morale: 0 }),
-    (Terrain::Waterway, Effects { name: "waterway", code: 'w', combat: 0, movement: MoveEffect::Waterway, blocks_los: false, morale: -1 }),
-    (Terrain::WaterCrossing, Effects { name: "water-crossing", code: 'x', combat: 0, movement: MoveEffect::None, blocks_los: false, morale: 0 }),
-    (Terrain::Forest, Effects { name: "forest", code: 'f', combat: -1, movement: MoveEffect::Stop, blocks_los: true, morale: 1 }),
-    (Terrain::Hill, Effects { name: "hill", code: 'h', combat: -1, movement: MoveEffect::Stop, blocks_los: true, morale: 1 }),
-    (Terrain::Town, Effects { name: "town", code: 't', combat: -1, movement: MoveEffect::None, blocks_los: true, morale: 1 }),
-    (Terrain::Fence, Effects { name: "fence", code: 'n', combat: -1, movement: MoveEffect::None, blocks_los: false, morale: 1 }),
-    (Terrain::Entrenchment, Effects { name: "entrenchment", code: 'e', combat: -1, movement: MoveEffect::Stop, blocks_los: true, morale: 1 }),
-    (Terrain::Fort, Effects { name: "fort", code: 'F', combat: -2, movement: MoveEffect::Stop, blocks_los: true, morale: 2 }),
+    (
+        Terrain::Clear,
+        Effects {
+            name: "clear",
+            code: '.',
+            combat: 0,
+            movement: MoveEffect::None,
+            blocks_los: false,
+            morale: 0,
+        },
+    ),
+    (
+        Terrain::Swamp,
+        Effects {
+            name: "swamp",
+            code: 's',
+            combat: 0,
+            movement: MoveEffect::Impassable,
+            blocks_los: false,
+            morale: 0,
+        },
+    ),
+    (
+        Terrain::Waterway,
+        Effects {
+            name: "waterway",
+            code: 'w',
+            combat: 0,
+            movement: MoveEffect::Waterway,
+            blocks_los: false,
+            morale: -1,
+        },
+    ),
+    (
+        Terrain::WaterCrossing,
+        Effects {
+            name: "water-crossing",
+            code: 'x',
+            combat: 0,
+            movement: MoveEffect::None,
+            blocks_los: false,
+            morale: 0,
+        },
+    ),
+    (
+        Terrain::Forest,
+        Effects {
+            name: "forest",
+            code: 'f',
+            combat: -1,
+            movement: MoveEffect::Stop,
+            blocks_los: true,
+            morale: 1,
+        },
+    ),
+    (
+        Terrain::Hill,
+        Effects {
+            name: "hill",
+            code: 'h',
+            combat: -1,
+            movement: MoveEffect::Stop,
+            blocks_los: true,
+            morale: 1,
+        },
+    ),
+    (
+        Terrain::Town,
+        Effects {
+            name: "town",
+            code: 't',
+            combat: -1,
+            movement: MoveEffect::None,
+            blocks_los: true,
+            morale: 1,
+        },
+    ),
+    (
+        Terrain::Fence,
+        Effects {
+            name: "fence",
+            code: 'n',
+            combat: -1,
+            movement: MoveEffect::None,
+            blocks_los: false,
+            morale: 1,
+        },
+    ),
+    (
+        Terrain::Entrenchment,
+        Effects {
+            name: "entrenchment",
+            code: 'e',
+            combat: -1,
+            movement: MoveEffect::Stop,
+            blocks_los: true,
+            morale: 1,
+        },
+    ),
+    (
+        Terrain::Fort,
+        Effects {
+            name: "fort",
+            code: 'F',
+            combat: -2,
+            movement: MoveEffect::Stop,
+            blocks_los: true,
+            morale: 2,
+        },
+    ),
 ];
 
 impl Terrain {

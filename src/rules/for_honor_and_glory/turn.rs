@@ -52,7 +52,13 @@ pub fn resolve(b: &Battle, side: Side, r: UnitRef) -> Result<usize, RuleError> {
         Pick::Gun => "artillery or rocket unit",
         Pick::Leader => "leader",
     };
-    found.ok_or_else(|| err(format!("there is no {} {what} in {} to act", side.name(), r.hex)))
+    found.ok_or_else(|| {
+        err(format!(
+            "there is no {} {what} in {} to act",
+            side.name(),
+            r.hex
+        ))
+    })
 }
 
 fn fresh(b: &Battle, u: usize) -> Result<(), RuleError> {
@@ -87,7 +93,13 @@ pub fn check(map: &Map, b: &Battle, side: Side, a: &Action) -> Result<(Plan, u8)
             }
             let plan = movement::check(map, b, u, path, false, true)?;
             if plan.waterway {
-                return Err(RuleError::new("2.3.3 Waterway", format!("{} may do nothing more after entering a waterway", b.label(u))));
+                return Err(RuleError::new(
+                    "2.3.3 Waterway",
+                    format!(
+                        "{} may do nothing more after entering a waterway",
+                        b.label(u)
+                    ),
+                ));
             }
             let mut after = b.clone();
             movement::perform(&mut after, &plan, None);
@@ -100,14 +112,24 @@ pub fn check(map: &Map, b: &Battle, side: Side, a: &Action) -> Result<(Plan, u8)
             if b.units[u].kind != Kind::Indian {
                 return Err(RuleError::new(
                     "6.2.3 Dragoons",
-                    format!("{} may not fire and then move; only Indians do (6.2.4)", b.label(u)),
+                    format!(
+                        "{} may not fire and then move; only Indians do (6.2.4)",
+                        b.label(u)
+                    ),
                 ));
             }
             let shot = fire::check(map, b, u, *target, true)?;
             let plan = movement::check(map, b, u, path, false, true)?;
-            Ok((Plan::FireMove(shot, path.clone()), ap::MOVE_AND_FIRE + if plan.waterway { ap::WATERWAY } else { 0 }))
+            Ok((
+                Plan::FireMove(shot, path.clone()),
+                ap::MOVE_AND_FIRE + if plan.waterway { ap::WATERWAY } else { 0 },
+            ))
         }
-        Action::Fire { unit, target, advance } => {
+        Action::Fire {
+            unit,
+            target,
+            advance,
+        } => {
             let u = resolve(b, side, *unit)?;
             fresh(b, u)?;
             let shot = fire::check(map, b, u, *target, false)?;
@@ -115,11 +137,18 @@ pub fn check(map: &Map, b: &Battle, side: Side, a: &Action) -> Result<(Plan, u8)
                 return Err(RuleError::new("11.10 Advance after fire", "advancing after fire combat needs optional rule 11.10, not in force in this game"));
             }
             if *advance && !b.units[u].hex.is_adjacent(*target) {
-                return Err(RuleError::new("11.10 Advance after fire", format!("only a unit adjacent to {target} may advance into it")));
+                return Err(RuleError::new(
+                    "11.10 Advance after fire",
+                    format!("only a unit adjacent to {target} may advance into it"),
+                ));
             }
             Ok((Plan::Fire(shot, *advance), ap::ACTION))
         }
-        Action::CloseCombat { unit, target, advance } => {
+        Action::CloseCombat {
+            unit,
+            target,
+            advance,
+        } => {
             let u = resolve(b, side, *unit)?;
             fresh(b, u)?;
             close_combat::check(map, b, u, *target)?;
@@ -149,14 +178,26 @@ pub fn check(map: &Map, b: &Battle, side: Side, a: &Action) -> Result<(Plan, u8)
 /// Carries out a checked plan. With no `ctx` (the dry run) only what needs no dice happens:
 /// moves, formation changes, rallies and activations. A part that can no longer be carried
 /// out (an Indian's move after its fire) stops the order with the reason.
-pub fn perform(map: &Map, b: &mut Battle, side: Side, plan: Plan, ctx: Option<&mut Ctx>) -> Result<(), String> {
+pub fn perform(
+    map: &Map,
+    b: &mut Battle,
+    side: Side,
+    plan: Plan,
+    ctx: Option<&mut Ctx>,
+) -> Result<(), String> {
     match (plan, ctx) {
         (Plan::Move(p), ctx) => movement::perform(b, &p, ctx),
         (Plan::MoveFire(p, target), ctx) => {
             movement::perform(b, &p, None);
             if let Some(ctx) = ctx {
-                ctx.say(format!("{} moves {} and fires (2 AP)", b.label(p.unit), path_text(&p.path)));
-                let shot = fire::check(map, b, p.unit, target, b.units[p.unit].kind == Kind::Indian).map_err(|e| e.to_string())?;
+                ctx.say(format!(
+                    "{} moves {} and fires (2 AP)",
+                    b.label(p.unit),
+                    path_text(&p.path)
+                ));
+                let shot =
+                    fire::check(map, b, p.unit, target, b.units[p.unit].kind == Kind::Indian)
+                        .map_err(|e| e.to_string())?;
                 fire::perform(map, b, shot, false, ctx);
             }
         }
@@ -164,11 +205,17 @@ pub fn perform(map: &Map, b: &mut Battle, side: Side, plan: Plan, ctx: Option<&m
             let u = shot.unit;
             if let Some(ctx) = ctx {
                 fire::perform(map, b, shot, false, ctx);
-                let plan = movement::check(map, b, u, &path, false, true).map_err(|e| format!("after its fire, {}", e))?;
-                ctx.say(format!("{} moves {} after firing (2 AP)", b.label(u), path_text(&path)));
+                let plan = movement::check(map, b, u, &path, false, true)
+                    .map_err(|e| format!("after its fire, {}", e))?;
+                ctx.say(format!(
+                    "{} moves {} after firing (2 AP)",
+                    b.label(u),
+                    path_text(&path)
+                ));
                 movement::perform(b, &plan, None);
             } else {
-                let plan = movement::check(map, b, u, &path, false, true).map_err(|e| e.to_string())?;
+                let plan =
+                    movement::check(map, b, u, &path, false, true).map_err(|e| e.to_string())?;
                 movement::perform(b, &plan, None);
             }
         }
@@ -198,7 +245,11 @@ pub fn perform(map: &Map, b: &mut Battle, side: Side, plan: Plan, ctx: Option<&m
                 ctx.say(format!(
                     "{} dragoons will {} close combat (11.12)",
                     side.name(),
-                    if evade { "retreat before" } else { "stand and face" }
+                    if evade {
+                        "retreat before"
+                    } else {
+                        "stand and face"
+                    }
                 ));
             }
         }
@@ -207,7 +258,10 @@ pub fn perform(map: &Map, b: &mut Battle, side: Side, plan: Plan, ctx: Option<&m
 }
 
 fn path_text(path: &[Hex]) -> String {
-    path.iter().map(Hex::to_string).collect::<Vec<_>>().join("-")
+    path.iter()
+        .map(Hex::to_string)
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// The start of a player turn: the side's units may act again; at the start of a game turn,
@@ -233,9 +287,19 @@ pub fn validate(b: &Battle, side: Side, order: &Order) -> Result<(), RuleError> 
     let mut sim = b.clone();
     begin(&mut sim, side);
     for (n, a) in order.actions.iter().enumerate() {
-        let name = |e: RuleError| RuleError::new(e.rule, format!("action {} ({}): {}", n + 1, describe_action(a), e.message));
+        let name = |e: RuleError| {
+            RuleError::new(
+                e.rule,
+                format!("action {} ({}): {}", n + 1, describe_action(a), e.message),
+            )
+        };
         let (plan, _) = check(map, &sim, side, a).map_err(name)?;
-        perform(map, &mut sim, side, plan, None).map_err(|m| RuleError::new("5.1 Unit actions", format!("action {} ({}): {m}", n + 1, describe_action(a))))?;
+        perform(map, &mut sim, side, plan, None).map_err(|m| {
+            RuleError::new(
+                "5.1 Unit actions",
+                format!("action {} ({}): {m}", n + 1, describe_action(a)),
+            )
+        })?;
     }
     Ok(())
 }
@@ -259,7 +323,12 @@ pub fn play(b: &mut Battle, side: Side, order: &Order, ctx: &mut Ctx) {
             b.ap
         ));
         for (n, a) in order.actions.iter().enumerate() {
-            let rest = || order.actions[n..].iter().map(describe_action).collect::<Vec<_>>();
+            let rest = || {
+                order.actions[n..]
+                    .iter()
+                    .map(describe_action)
+                    .collect::<Vec<_>>()
+            };
             if b.result.is_some() {
                 ctx.interrupt("the battle is over", rest());
                 break;
@@ -273,7 +342,11 @@ pub fn play(b: &mut Battle, side: Side, order: &Order, ctx: &mut Ctx) {
             };
             if cost > b.ap {
                 ctx.interrupt(
-                    format!("6.2.8 Action points: {} needs {cost} AP and {} left", describe_action(a), b.ap),
+                    format!(
+                        "6.2.8 Action points: {} needs {cost} AP and {} left",
+                        describe_action(a),
+                        b.ap
+                    ),
                     rest(),
                 );
                 break;

@@ -15,17 +15,32 @@ fn result(b: &Battle, winner: Option<Side>, on_time: bool, why: String) -> Battl
         campaign_vp[i] = campaign_vp[i].max(b.sides[i].target);
     }
     let summary = match winner {
-        Some(w) => format!("{} wins {why}; VP american {} british {}", w.name(), vp[0], vp[1]),
+        Some(w) => format!(
+            "{} wins {why}; VP american {} british {}",
+            w.name(),
+            vp[0],
+            vp[1]
+        ),
         None => format!("a draw {why}; VP american {} british {}", vp[0], vp[1]),
     };
-    BattleResult { winner, vp, campaign_vp, summary }
+    BattleResult {
+        winner,
+        vp,
+        campaign_vp,
+        summary,
+    }
 }
 
 /// A side whose army is gone loses at once, whatever the turn.
 pub fn check_armies(b: &Battle) -> Option<BattleResult> {
     for side in [Side::AMERICAN, Side::BRITISH] {
         if !b.has_army(side) {
-            return Some(result(b, Some(side.other()), false, format!("with the {} army gone from the field", side.name())));
+            return Some(result(
+                b,
+                Some(side.other()),
+                false,
+                format!("with the {} army gone from the field", side.name()),
+            ));
         }
     }
     None
@@ -44,14 +59,36 @@ pub fn check_turn_end(b: &Battle) -> Option<BattleResult> {
         result(b, winner, false, why.to_owned())
     };
     match reached {
-        [true, false] => return Some(result(b, Some(Side::AMERICAN), false, format!("with {} VP of the {} needed", vp[0], b.sides[0].target))),
-        [false, true] => return Some(result(b, Some(Side::BRITISH), false, format!("with {} VP of the {} needed", vp[1], b.sides[1].target))),
+        [true, false] => {
+            return Some(result(
+                b,
+                Some(Side::AMERICAN),
+                false,
+                format!("with {} VP of the {} needed", vp[0], b.sides[0].target),
+            ))
+        }
+        [false, true] => {
+            return Some(result(
+                b,
+                Some(Side::BRITISH),
+                false,
+                format!("with {} VP of the {} needed", vp[1], b.sides[1].target),
+            ))
+        }
         [true, true] => return Some(by_vp("with both sides past their VP targets")),
         _ => {}
     }
     if b.turn >= b.turns {
         return Some(match b.time_winner {
-            Some(w) => result(b, Some(w), true, format!("on time: the other side did not reach its VP by turn {}", b.turns)),
+            Some(w) => result(
+                b,
+                Some(w),
+                true,
+                format!(
+                    "on time: the other side did not reach its VP by turn {}",
+                    b.turns
+                ),
+            ),
             None => by_vp(&format!("at the end of turn {}", b.turns)),
         });
     }

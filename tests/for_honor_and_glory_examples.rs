@@ -17,17 +17,28 @@ fn setup(scenario: &str, options: Value) -> Setup {
         options,
         seats: ["american", "british"]
             .iter()
-            .map(|s| SeatDef { seat: Seat::parse(s).unwrap(), name: s.to_string() })
+            .map(|s| SeatDef {
+                seat: Seat::parse(s).unwrap(),
+                name: s.to_string(),
+            })
             .collect(),
     }
 }
 
 fn run(scenario: &str, script: &str, dice: &[u32]) -> Result<Transcript, ReplayError> {
-    replay::run(rules::find("for-honor-and-glory").unwrap(), setup(scenario, json!({})), script, dice.to_vec())
+    replay::run(
+        rules::find("for-honor-and-glory").unwrap(),
+        setup(scenario, json!({})),
+        script,
+        dice.to_vec(),
+    )
 }
 
 fn lines(t: &Transcript) -> Vec<String> {
-    t.steps.iter().flat_map(|s| s.lines.iter().map(|l| l.text.clone())).collect()
+    t.steps
+        .iter()
+        .flat_map(|s| s.lines.iter().map(|l| l.text.clone()))
+        .collect()
 }
 
 fn has_line(t: &Transcript, needle: &str) -> bool {
@@ -36,27 +47,61 @@ fn has_line(t: &Transcript, needle: &str) -> bool {
 
 /// The MP of the unit named `name` in the final view, or `None` when it is off the map.
 fn mp_of(t: &Transcript, name: &str) -> Option<u64> {
-    t.view["units"].as_array().unwrap().iter().find(|u| u["name"] == name).map(|u| u["mp"].as_u64().unwrap())
+    t.view["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == name)
+        .map(|u| u["mp"].as_u64().unwrap())
 }
 
 fn hex_of(t: &Transcript, name: &str) -> Option<String> {
-    t.view["units"].as_array().unwrap().iter().find(|u| u["name"] == name).map(|u| u["hex"].as_str().unwrap().to_owned())
+    t.view["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["name"] == name)
+        .map(|u| u["hex"].as_str().unwrap().to_owned())
 }
 
 #[test]
 fn example_2_2_1_forest_fire_rolls_5_5_6_less_one_for_one_hit() {
     // AP die 1 (1 + 2 command), then the three fire dice of the example.
-    let t = run("example-forest-fire", "american: fire C4 at C3", &[1, 5, 5, 6]).unwrap();
-    assert!(has_line(&t, "3 dice, hit on 5+, -1 for forest in C3): 5, 5, 6 (modified 4, 4, 5) — 1 hit"), "{:#?}", lines(&t));
+    let t = run(
+        "example-forest-fire",
+        "american: fire C4 at C3",
+        &[1, 5, 5, 6],
+    )
+    .unwrap();
+    assert!(
+        has_line(
+            &t,
+            "3 dice, hit on 5+, -1 for forest in C3): 5, 5, 6 (modified 4, 4, 5) — 1 hit"
+        ),
+        "{:#?}",
+        lines(&t)
+    );
     assert_eq!(mp_of(&t, "Target in the forest"), Some(3));
     assert!(t.dice_left.is_empty());
 }
 
 #[test]
 fn example_8_1_1_artillery_at_a_hill_scores_one_hit_and_in_the_open_three() {
-    let t = run("example-artillery-hill", "british: fire C3 at C5; fire G3 at G5", &[1, 5, 5, 6, 5, 5, 6]).unwrap();
+    let t = run(
+        "example-artillery-hill",
+        "british: fire C3 at C5; fire G3 at G5",
+        &[1, 5, 5, 6, 5, 5, 6],
+    )
+    .unwrap();
     assert!(has_line(&t, "in C3 fires at C5 (2 hexes, 3 dice, hit on 5+, -1 for hill in C5): 5, 5, 6 (modified 4, 4, 5) — 1 hit"), "{:#?}", lines(&t));
-    assert!(has_line(&t, "in G3 fires at G5 (2 hexes, 3 dice, hit on 5+): 5, 5, 6 — 3 hits"), "{:#?}", lines(&t));
+    assert!(
+        has_line(
+            &t,
+            "in G3 fires at G5 (2 hexes, 3 dice, hit on 5+): 5, 5, 6 — 3 hits"
+        ),
+        "{:#?}",
+        lines(&t)
+    );
     assert_eq!(mp_of(&t, "Infantry on the hill"), Some(3));
     assert_eq!(mp_of(&t, "Infantry in the open"), Some(1));
 }
@@ -66,8 +111,18 @@ fn example_6_1_1_queenston_heights_american_rolls_3_for_5_ap() {
     // Five 1-AP actions are carried out; the sixth is handed back for want of AP (6.2.8).
     let order = "column K6; column K7; column K5; column K4; column K3; column K8";
     let t = run("queenston-heights", &format!("american: {order}"), &[3]).unwrap();
-    assert!(has_line(&t, "american rolls 3 on the random action point chart: 2 + 3 command = 5 AP"), "{:#?}", lines(&t));
-    let un = t.steps[0].unexecuted.as_ref().expect("the sixth action has no AP left");
+    assert!(
+        has_line(
+            &t,
+            "american rolls 3 on the random action point chart: 2 + 3 command = 5 AP"
+        ),
+        "{:#?}",
+        lines(&t)
+    );
+    let un = t.steps[0]
+        .unexecuted
+        .as_ref()
+        .expect("the sixth action has no AP left");
     assert_eq!(un.rest, vec!["column K8".to_string()]);
     assert!(un.reason.contains("6.2.8"), "{}", un.reason);
 }
@@ -89,7 +144,11 @@ fn example_8_3_4_morale_on_a_hill_holds_on_1_to_3_and_retreats_on_4_to_6() {
         let t = close_combat_on_hill(roll, 1);
         let stays = hex_of(&t, "Without a leader").as_deref() == Some("C4");
         assert_eq!(stays, roll <= 3, "roll {roll}: {:#?}", lines(&t));
-        assert!(has_line(&t, &format!("rolls {roll} against 3 (2 MP +1 hill)")), "{:#?}", lines(&t));
+        assert!(
+            has_line(&t, &format!("rolls {roll} against 3 (2 MP +1 hill)")),
+            "{:#?}",
+            lines(&t)
+        );
     }
 }
 
@@ -99,7 +158,14 @@ fn example_8_3_4_morale_on_a_hill_with_a_leader_holds_on_1_to_4() {
         let t = close_combat_on_hill(1, roll);
         let stays = hex_of(&t, "With a leader").as_deref() == Some("G4");
         assert_eq!(stays, roll <= 4, "roll {roll}: {:#?}", lines(&t));
-        assert!(has_line(&t, &format!("rolls {roll} against 4 (2 MP +1 leader +1 hill)")), "{:#?}", lines(&t));
+        assert!(
+            has_line(
+                &t,
+                &format!("rolls {roll} against 4 (2 MP +1 leader +1 hill)")
+            ),
+            "{:#?}",
+            lines(&t)
+        );
         // 8.3.2 The leader retreats with his unit.
         assert_eq!(hex_of(&t, "Leader"), hex_of(&t, "With a leader"));
     }
@@ -109,17 +175,38 @@ fn example_8_3_4_morale_on_a_hill_with_a_leader_holds_on_1_to_4() {
 fn example_3_4_1_elite_at_1_mp_rolls_for_each_further_hit() {
     // Artillery adjacent hits on 4-6: 4, 5, 6 are three hits. The first takes the elite from
     // 2 to 1 MP; it rolls 2 for the second (stays at 1 MP) and 5 for the third (eliminated).
-    let t = run("example-elite", "american: fire C4 at C3", &[1, 4, 5, 6, 2, 5]).unwrap();
+    let t = run(
+        "example-elite",
+        "american: fire C4 at C3",
+        &[1, 4, 5, 6, 2, 5],
+    )
+    .unwrap();
     assert!(has_line(&t, "4, 5, 6 — 3 hits"), "{:#?}", lines(&t));
-    assert!(has_line(&t, "2 MP elite (1 MP) in C3 rolls 2 for its hit: it stays at 1 MP (3.4.1)"), "{:#?}", lines(&t));
-    assert!(has_line(&t, "rolls 5 for its hit: the hit is applied (3.4.1)"), "{:#?}", lines(&t));
+    assert!(
+        has_line(
+            &t,
+            "2 MP elite (1 MP) in C3 rolls 2 for its hit: it stays at 1 MP (3.4.1)"
+        ),
+        "{:#?}",
+        lines(&t)
+    );
+    assert!(
+        has_line(&t, "rolls 5 for its hit: the hit is applied (3.4.1)"),
+        "{:#?}",
+        lines(&t)
+    );
     assert_eq!(mp_of(&t, "2 MP elite"), None);
     assert_eq!(t.view["vp"]["american"], 1);
 }
 
 #[test]
 fn example_3_4_1_elite_survives_when_both_rolls_are_1_to_3() {
-    let t = run("example-elite", "american: fire C4 at C3", &[1, 4, 5, 6, 3, 1]).unwrap();
+    let t = run(
+        "example-elite",
+        "american: fire C4 at C3",
+        &[1, 4, 5, 6, 3, 1],
+    )
+    .unwrap();
     assert_eq!(mp_of(&t, "2 MP elite"), Some(1));
     assert!(t.dice_left.is_empty());
 }

@@ -41,7 +41,9 @@ fn drill(rules: &[u8]) -> Battle {
 }
 
 fn unit(b: &Battle, name: &str) -> usize {
-    (0..b.units.len()).find(|&i| b.name(i) == name).unwrap_or_else(|| panic!("no unit {name}"))
+    (0..b.units.len())
+        .find(|&i| b.name(i) == name)
+        .unwrap_or_else(|| panic!("no unit {name}"))
 }
 
 fn put(b: &mut Battle, name: &str, hex: &str) {
@@ -107,7 +109,12 @@ fn s2_3_terrain_effects_chart_is_the_rules_chart() {
     ];
     for (t, combat, movement, los, morale) in chart {
         let e = t.effects();
-        assert_eq!((e.combat, e.movement, e.blocks_los, e.morale), (combat, movement, los, morale), "{}", e.name);
+        assert_eq!(
+            (e.combat, e.movement, e.blocks_los, e.morale),
+            (combat, movement, los, morale),
+            "{}",
+            e.name
+        );
     }
 }
 
@@ -173,7 +180,10 @@ fn s2_3_6_hill_stops_movement() {
 fn s2_3_9_entrenchment_and_2_3_10_fort_stop_movement() {
     let mut b = drill(&[]);
     put(&mut b, "US light", "M3");
-    assert_eq!(refused(&mut b, US, "move M3 N2 O2").rule, "2.3.9 Entrenchment");
+    assert_eq!(
+        refused(&mut b, US, "move M3 N2 O2").rule,
+        "2.3.9 Entrenchment"
+    );
     put(&mut b, "US light", "O3");
     assert_eq!(refused(&mut b, US, "move O3 P2 P1").rule, "2.3.10 Fort");
 }
@@ -207,12 +217,21 @@ fn s3_4_6_indians_move_and_fire_only_at_adjacent_enemies() {
     let mut b = drill(&[]);
     put(&mut b, "US Indian", "G8");
     put(&mut b, "UK regular", "G5");
-    assert_eq!(refused(&mut b, US, "move-fire G8 G7 at G5").rule, "6.2.4 Indians");
+    assert_eq!(
+        refused(&mut b, US, "move-fire G8 G7 at G5").rule,
+        "6.2.4 Indians"
+    );
     play(&mut b, US, "move-fire G8 G7 G6 at G5", &[1, 5, 2, 2]).unwrap();
-    assert_eq!((at(&b, "US Indian"), mp(&b, "UK regular")), ("G6".into(), 3));
+    assert_eq!(
+        (at(&b, "US Indian"), mp(&b, "UK regular")),
+        ("G6".into(), 3)
+    );
     // Fire and move: at the adjacent enemy, then away.
     play(&mut b, US, "fire-move G6 at G5 then G7 G8", &[1, 5, 2, 2]).unwrap();
-    assert_eq!((at(&b, "US Indian"), mp(&b, "UK regular")), ("G8".into(), 2));
+    assert_eq!(
+        (at(&b, "US Indian"), mp(&b, "UK regular")),
+        ("G8".into(), 2)
+    );
 }
 
 #[test]
@@ -220,7 +239,10 @@ fn s3_4_6_indians_may_not_close_after_moving() {
     let mut b = drill(&[]);
     put(&mut b, "US Indian", "G7");
     put(&mut b, "UK regular", "G5");
-    assert_eq!(refused(&mut b, US, "move G7 G6; close-combat G6 G5").rule, "6.1.4 Actions");
+    assert_eq!(
+        refused(&mut b, US, "move G7 G6; close-combat G6 G5").rule,
+        "6.1.4 Actions"
+    );
 }
 
 #[test]
@@ -228,10 +250,19 @@ fn s3_4_7_dragoons_move_and_fire_but_never_fire_and_move_nor_close() {
     let mut b = drill(&[]);
     put(&mut b, "US dragoon", "H9");
     put(&mut b, "UK regular", "H5");
-    assert_eq!(refused(&mut b, US, "fire-move H9 at H8 then H9").rule, "6.2.3 Dragoons");
+    assert_eq!(
+        refused(&mut b, US, "fire-move H9 at H8 then H9").rule,
+        "6.2.3 Dragoons"
+    );
     play(&mut b, US, "move-fire H9 H8 H7 H6 at H5", &[1, 6, 2, 2]).unwrap();
-    assert_eq!((at(&b, "US dragoon"), mp(&b, "UK regular")), ("H6".into(), 3));
-    assert_eq!(refused(&mut b, US, "close-combat H6 H5").rule, "8.3.1 Close combat");
+    assert_eq!(
+        (at(&b, "US dragoon"), mp(&b, "UK regular")),
+        ("H6".into(), 3)
+    );
+    assert_eq!(
+        refused(&mut b, US, "close-combat H6 H5").rule,
+        "8.3.1 Close combat"
+    );
 }
 
 #[test]
@@ -239,10 +270,16 @@ fn s3_4_8_artillery_and_3_4_9_rockets_may_not_close() {
     let mut b = drill(&[]);
     put(&mut b, "UK regular", "H5");
     put(&mut b, "US artillery", "H6");
-    assert_eq!(refused(&mut b, US, "close-combat H6 H5").rule, "8.3.1 Close combat");
+    assert_eq!(
+        refused(&mut b, US, "close-combat H6 H5").rule,
+        "8.3.1 Close combat"
+    );
     put(&mut b, "US artillery", "I11");
     put(&mut b, "US rocket", "H6");
-    assert_eq!(refused(&mut b, US, "close-combat H6 H5").rule, "8.3.1 Close combat");
+    assert_eq!(
+        refused(&mut b, US, "close-combat H6 H5").rule,
+        "8.3.1 Close combat"
+    );
 }
 
 #[test]
@@ -251,7 +288,10 @@ fn s3_4_10_leaders_move_three_hexes_alone_for_1_ap() {
     put(&mut b, "US leader", "K8");
     play(&mut b, US, "move K8/leader K7 K6 K5", &[1]).unwrap();
     assert_eq!(at(&b, "US leader"), "K5");
-    assert_eq!(refused(&mut b, US, "move K5/leader K4 K3 K2 K1").rule, "7.1 Movement");
+    assert_eq!(
+        refused(&mut b, US, "move K5/leader K4 K3 K2 K1").rule,
+        "7.1 Movement"
+    );
 }
 
 #[test]
@@ -276,8 +316,14 @@ fn s4_3_hex_limits_one_infantry_one_gun_one_leader_a_hex() {
     put(&mut b, "US artillery", "H6");
     put(&mut b, "US leader", "G6");
     put(&mut b, "US leader 2", "F6");
-    assert_eq!(refused(&mut b, US, "move G7 G6").rule, "4.3 Unit hex limits");
-    assert_eq!(refused(&mut b, US, "move F6/leader G6").rule, "4.3 Unit hex limits");
+    assert_eq!(
+        refused(&mut b, US, "move G7 G6").rule,
+        "4.3 Unit hex limits"
+    );
+    assert_eq!(
+        refused(&mut b, US, "move F6/leader G6").rule,
+        "4.3 Unit hex limits"
+    );
     play(&mut b, US, "move H6 G6", &[1]).unwrap();
     assert_eq!(at(&b, "US artillery"), "G6");
 }
@@ -298,11 +344,26 @@ fn s5_players_alternate_and_victory_is_checked_after_both() {
         game_id: "s5".into(),
         scenario: "chippawa".into(),
         options: json!({}),
-        seats: ["american", "british"].iter().map(|s| SeatDef { seat: Seat::parse(s).unwrap(), name: s.to_string() }).collect(),
+        seats: ["american", "british"]
+            .iter()
+            .map(|s| SeatDef {
+                seat: Seat::parse(s).unwrap(),
+                name: s.to_string(),
+            })
+            .collect(),
     };
     let err = replay::run(ruleset.clone(), setup.clone(), "american: pass", vec![]).unwrap_err();
-    assert!(matches!(err, ReplayError::Rule { ref error, .. } if error.rule == "turn order"), "{err}");
-    let t = replay::run(ruleset, setup, "british: pass\namerican: pass\nbritish: pass", vec![]).unwrap();
+    assert!(
+        matches!(err, ReplayError::Rule { ref error, .. } if error.rule == "turn order"),
+        "{err}"
+    );
+    let t = replay::run(
+        ruleset,
+        setup,
+        "british: pass\namerican: pass\nbritish: pass",
+        vec![],
+    )
+    .unwrap();
     assert_eq!(t.view["turn"], 2);
     assert_eq!(t.view["active"], "american");
 }
@@ -320,7 +381,10 @@ fn s6_1_4_a_unit_is_activated_once_a_turn() {
     let mut b = drill(&[]);
     put(&mut b, "US regular", "G7");
     put(&mut b, "UK regular", "G5");
-    assert_eq!(refused(&mut b, US, "fire G7 at G5; fire G7 at G5").rule, "6.1.4 Actions");
+    assert_eq!(
+        refused(&mut b, US, "fire G7 at G5; fire G7 at G5").rule,
+        "6.1.4 Actions"
+    );
 }
 
 #[test]
@@ -328,8 +392,14 @@ fn s6_2_1_infantry_move_or_fire_not_both() {
     let mut b = drill(&[]);
     put(&mut b, "US regular", "G8");
     put(&mut b, "UK regular", "G5");
-    assert_eq!(refused(&mut b, US, "move G8 G7; fire G7 at G5").rule, "6.1.4 Actions");
-    assert_eq!(refused(&mut b, US, "move-fire G8 G7 at G5").rule, "6.2.1 Actions allowed");
+    assert_eq!(
+        refused(&mut b, US, "move G8 G7; fire G7 at G5").rule,
+        "6.1.4 Actions"
+    );
+    assert_eq!(
+        refused(&mut b, US, "move-fire G8 G7 at G5").rule,
+        "6.2.1 Actions allowed"
+    );
 }
 
 #[test]
@@ -338,8 +408,17 @@ fn s6_2_5_a_leader_adds_a_hex_for_one_more_ap_but_not_to_artillery() {
     put(&mut b, "US leader", "A11");
     assert_eq!(refused(&mut b, US, "move A11 A10 A9").rule, "7.1 Movement");
     // 3 AP: the 2-AP move with the leader, and one column change; the next finds none.
-    play(&mut b, US, "move A11 A10 A9 +leader; column C11; column D11", &[1]).unwrap();
-    assert_eq!((at(&b, "US regular"), at(&b, "US leader")), ("A9".into(), "A9".into()));
+    play(
+        &mut b,
+        US,
+        "move A11 A10 A9 +leader; column C11; column D11",
+        &[1],
+    )
+    .unwrap();
+    assert_eq!(
+        (at(&b, "US regular"), at(&b, "US leader")),
+        ("A9".into(), "A9".into())
+    );
     assert!(b.units[unit(&b, "US light")].column && !b.units[unit(&b, "US militia")].column);
     put(&mut b, "US leader 2", "I11");
     let e = refused(&mut b, US, "move I11 I10 I9 +leader");
@@ -351,7 +430,13 @@ fn s6_2_6_a_leader_goes_with_his_unit_for_no_ap() {
     let mut b = drill(&[]);
     put(&mut b, "US leader", "A11");
     // 3 AP: the move with the leader costs 1, so two column changes follow.
-    play(&mut b, US, "move A11 A10 +leader; column C11; column D11", &[1]).unwrap();
+    play(
+        &mut b,
+        US,
+        "move A11 A10 +leader; column C11; column D11",
+        &[1],
+    )
+    .unwrap();
     assert_eq!(at(&b, "US leader"), "A10");
     assert!(b.units[unit(&b, "US militia")].column);
 }
@@ -359,8 +444,17 @@ fn s6_2_6_a_leader_goes_with_his_unit_for_no_ap() {
 #[test]
 fn s6_2_8_the_turn_ends_when_the_ap_run_out() {
     let mut b = drill(&[]);
-    play(&mut b, US, "column A11; column B11; column C11; column D11", &[1]).unwrap();
-    let cols: Vec<bool> = ["US regular", "US regular 3", "US light", "US militia"].iter().map(|n| b.units[unit(&b, n)].column).collect();
+    play(
+        &mut b,
+        US,
+        "column A11; column B11; column C11; column D11",
+        &[1],
+    )
+    .unwrap();
+    let cols: Vec<bool> = ["US regular", "US regular 3", "US light", "US militia"]
+        .iter()
+        .map(|n| b.units[unit(&b, n)].column)
+        .collect();
     assert_eq!(cols, [true, true, true, false]);
     assert_eq!(b.active, UK);
 }
@@ -371,7 +465,10 @@ fn s6_2_8_the_turn_ends_when_the_ap_run_out() {
 fn s7_1_movement_goes_hex_by_hex_within_the_allowance() {
     let mut b = drill(&[]);
     assert_eq!(refused(&mut b, US, "move A11 A9").rule, "7.1 Movement");
-    assert_eq!(refused(&mut b, US, "move C11 C10 C9 C8").rule, "7.1 Movement");
+    assert_eq!(
+        refused(&mut b, US, "move C11 C10 C9 C8").rule,
+        "7.1 Movement"
+    );
     let e = refused(&mut b, US, "move A11 Z90");
     assert!(e.message.contains("Z90"), "{e}");
 }
@@ -379,14 +476,20 @@ fn s7_1_movement_goes_hex_by_hex_within_the_allowance() {
 #[test]
 fn s7_1_1_a_unit_moves_once_a_turn() {
     let mut b = drill(&[]);
-    assert_eq!(refused(&mut b, US, "move C11 C10; move C10 C9").rule, "6.1.4 Actions");
+    assert_eq!(
+        refused(&mut b, US, "move C11 C10; move C10 C9").rule,
+        "6.1.4 Actions"
+    );
 }
 
 #[test]
 fn s7_2_no_moving_through_a_hex_at_its_limit() {
     let mut b = drill(&[]);
     put(&mut b, "US regular", "C10");
-    assert_eq!(refused(&mut b, US, "move C11 C10 C9").rule, "4.3 Unit hex limits");
+    assert_eq!(
+        refused(&mut b, US, "move C11 C10 C9").rule,
+        "4.3 Unit hex limits"
+    );
 }
 
 #[test]
@@ -410,14 +513,23 @@ fn s7_3_an_enemy_leader_alone_is_eliminated_when_entered() {
 #[test]
 fn s7_5_column_costs_a_turn_then_adds_a_hex() {
     let mut b = drill(&[]);
-    assert_eq!(refused(&mut b, US, "column C11; move C11 C10").rule, "6.1.4 Actions");
+    assert_eq!(
+        refused(&mut b, US, "column C11; move C11 C10").rule,
+        "6.1.4 Actions"
+    );
     play(&mut b, US, "column A11", &[1]).unwrap();
     play(&mut b, US, "move A11 A10 A9", &[1]).unwrap();
     assert_eq!(at(&b, "US regular"), "A9");
-    assert_eq!(refused(&mut b, US, "column I11").rule, "7.5 Column movement");
+    assert_eq!(
+        refused(&mut b, US, "column I11").rule,
+        "7.5 Column movement"
+    );
     // 9.1.3 No leader's hex on top of column.
     put(&mut b, "US leader", "A9");
-    assert_eq!(refused(&mut b, US, "move A9 A8 A7 A6 +leader").rule, "7.1 Movement");
+    assert_eq!(
+        refused(&mut b, US, "move A9 A8 A7 A6 +leader").rule,
+        "7.1 Movement"
+    );
 }
 
 #[test]
@@ -427,9 +539,15 @@ fn s7_5_1_column_attacks_with_1_die_and_is_attacked_with_4() {
     put(&mut b, "UK regular", "G5");
     let us = unit(&b, "US regular");
     assert_eq!(combat::dice(&b, us, h("G5")), 3);
-    { let u = unit(&b, "UK regular"); b.units[u].column = true; }
+    {
+        let u = unit(&b, "UK regular");
+        b.units[u].column = true;
+    }
     assert_eq!(combat::dice(&b, us, h("G5")), 4);
-    { let u = unit(&b, "UK regular"); b.units[u].column = false; }
+    {
+        let u = unit(&b, "UK regular");
+        b.units[u].column = false;
+    }
     b.units[us].column = true;
     assert_eq!(combat::dice(&b, us, h("G5")), 1);
 }
@@ -474,10 +592,19 @@ fn s8_3_1_close_combat_is_2_ap_against_an_adjacent_hex() {
     let mut b = drill(&[]);
     put(&mut b, "UK regular", "G5");
     put(&mut b, "US regular", "G7");
-    assert_eq!(refused(&mut b, US, "close-combat G7 G5").rule, "8.3.1 Close combat");
+    assert_eq!(
+        refused(&mut b, US, "close-combat G7 G5").rule,
+        "8.3.1 Close combat"
+    );
     put(&mut b, "US regular", "G6");
     // AP die 1: 3 AP — the close combat (2) and a column change (1), no more.
-    play(&mut b, US, "close-combat G6 G5; column C11; column D11", &[1, 1, 4, 2, 2]).unwrap();
+    play(
+        &mut b,
+        US,
+        "close-combat G6 G5; column C11; column D11",
+        &[1, 1, 4, 2, 2],
+    )
+    .unwrap();
     assert_eq!(mp(&b, "UK regular"), 3);
     assert!(b.units[unit(&b, "US light")].column && !b.units[unit(&b, "US militia")].column);
 }
@@ -542,7 +669,16 @@ fn s8_4_3_a_retreat_needing_two_displacements_eliminates_the_unit() {
     let mut b = drill(&[]);
     put(&mut b, "UK regular", "K5");
     put(&mut b, "US regular", "K6");
-    for (n, hex) in [("UK regular 3", "K4"), ("UK light", "J4"), ("UK militia", "L4"), ("UK elite", "K3"), ("UK marine", "J3"), ("UK Indian", "L3"), ("UK dragoon", "I3"), ("UK leader", "K2")] {
+    for (n, hex) in [
+        ("UK regular 3", "K4"),
+        ("UK light", "J4"),
+        ("UK militia", "L4"),
+        ("UK elite", "K3"),
+        ("UK marine", "J3"),
+        ("UK Indian", "L3"),
+        ("UK dragoon", "I3"),
+        ("UK leader", "K2"),
+    ] {
         put(&mut b, n, hex);
     }
     put(&mut b, "UK artillery", "M3");
@@ -553,7 +689,11 @@ fn s8_4_3_a_retreat_needing_two_displacements_eliminates_the_unit() {
     put(&mut b, "US light", "M4");
     put(&mut b, "US militia", "I4");
     play(&mut b, US, "close-combat K6 K5", &[3, 6, 2, 2, 2]).unwrap();
-    assert!(gone(&b, "UK regular"), "retreated to {}", at(&b, "UK regular"));
+    assert!(
+        gone(&b, "UK regular"),
+        "retreated to {}",
+        at(&b, "UK regular")
+    );
 }
 
 #[test]
@@ -565,18 +705,27 @@ fn s8_4_4_artillery_passes_with_its_infantry_and_checks_alone_when_it_fails() {
     // Infantry rolls 2 (holds): the gun holds too; attack dice 2, 2, 2.
     let left = play(&mut b, US, "close-combat G6 G5", &[3, 2, 2, 2, 2]).unwrap();
     assert!(left.is_empty());
-    assert_eq!((at(&b, "UK regular"), at(&b, "UK artillery")), ("G5".into(), "G5".into()));
+    assert_eq!(
+        (at(&b, "UK regular"), at(&b, "UK artillery")),
+        ("G5".into(), "G5".into())
+    );
     // Next turn the infantry fails (6), the gun rolls 1 and holds.
     put(&mut b, "US regular 3", "F5");
     play(&mut b, US, "close-combat F5 G5", &[3, 6, 1, 2, 2, 2]).unwrap();
-    assert_eq!((at(&b, "UK regular"), at(&b, "UK artillery")), ("G4".into(), "G5".into()));
+    assert_eq!(
+        (at(&b, "UK regular"), at(&b, "UK artillery")),
+        ("G4".into(), "G5".into())
+    );
 }
 
 #[test]
 fn s8_4_5_a_leader_whose_unit_is_eliminated_retreats_up_to_3_hexes() {
     let mut b = drill(&[]);
     put(&mut b, "UK militia", "G5");
-    { let u = unit(&b, "UK militia"); b.units[u].mp = 1; }
+    {
+        let u = unit(&b, "UK militia");
+        b.units[u].mp = 1;
+    }
     put(&mut b, "UK leader", "G5");
     put(&mut b, "UK regular", "G2");
     put(&mut b, "US artillery", "G6");
@@ -635,20 +784,35 @@ fn s9_3_2_command_ap_never_go_below_0() {
 fn s9_4_a_leader_rallies_1_mp_a_turn_never_above_the_start() {
     let mut b = drill(&[]);
     put(&mut b, "US leader", "A11");
-    { let u = unit(&b, "US regular"); b.units[u].mp = 2; }
+    {
+        let u = unit(&b, "US regular");
+        b.units[u].mp = 2;
+    }
     play(&mut b, US, "rally A11", &[1]).unwrap();
     assert_eq!(mp(&b, "US regular"), 3);
-    assert_eq!(refused(&mut b, US, "rally A11; rally A11").rule, "9.4 Leader rally");
+    assert_eq!(
+        refused(&mut b, US, "rally A11; rally A11").rule,
+        "9.4 Leader rally"
+    );
     play(&mut b, US, "rally A11", &[1]).unwrap();
     assert_eq!(refused(&mut b, US, "rally A11").rule, "9.4 Leader rally");
     // Not artillery, not without a leader, not after moving.
-    { let u = unit(&b, "US artillery"); b.units[u].mp = 1; }
+    {
+        let u = unit(&b, "US artillery");
+        b.units[u].mp = 1;
+    }
     put(&mut b, "US leader 2", "I11");
     assert_eq!(refused(&mut b, US, "rally I11").rule, "9.4 Leader rally");
-    { let u = unit(&b, "US light"); b.units[u].mp = 1; }
+    {
+        let u = unit(&b, "US light");
+        b.units[u].mp = 1;
+    }
     assert_eq!(refused(&mut b, US, "rally C11").rule, "9.4 Leader rally");
     put(&mut b, "US leader 2", "C11");
-    assert_eq!(refused(&mut b, US, "move C11/leader C10; rally C11").rule, "9.4 Leader rally");
+    assert_eq!(
+        refused(&mut b, US, "move C11/leader C10; rally C11").rule,
+        "9.4 Leader rally"
+    );
 }
 
 // 10. Victory
@@ -686,4 +850,246 @@ fn s10_a_side_with_no_army_left_loses_at_once() {
         }
     }
     assert_eq!(victory::check_armies(&b).unwrap().winner, Some(US));
+}
+
+// 11. Advanced/optional rules
+
+#[test]
+fn s11_1_attackers_check_morale_first_and_fire_if_they_fail() {
+    let mut b = drill(&[1]);
+    put(&mut b, "UK regular", "G5");
+    put(&mut b, "US militia", "G6");
+    // Militia 2 MP rolls 3: fails; it fires instead (adjacent: hits on 5-6): 5, 2, 2.
+    let left = play(&mut b, US, "close-combat G6 G5", &[3, 3, 5, 2, 2]).unwrap();
+    assert!(left.is_empty());
+    assert_eq!(
+        (mp(&b, "UK regular"), at(&b, "UK regular")),
+        (3, "G5".into())
+    );
+    // Passing (1), the close combat goes on: the defender's morale 6 fails, dice 4, 2, 2.
+    put(&mut b, "US regular", "F5");
+    play(&mut b, US, "close-combat F5 G5", &[3, 1, 6, 4, 2, 2]).unwrap();
+    assert_eq!(
+        (mp(&b, "UK regular"), at(&b, "UK regular")),
+        (2, "G4".into())
+    );
+}
+
+#[test]
+fn s11_2_units_fired_on_this_turn_may_not_rally() {
+    let mut b = drill(&[2]);
+    put(&mut b, "US regular", "G6");
+    put(&mut b, "US leader", "G6");
+    {
+        let u = unit(&b, "US regular");
+        b.units[u].mp = 3;
+    }
+    put(&mut b, "UK artillery", "G5");
+    b.first = UK;
+    play(&mut b, UK, "fire G5 at G6", &[1, 2, 2, 2]).unwrap();
+    assert_eq!(refused(&mut b, US, "rally G6").rule, "11.2 Rally");
+    let mut b2 = drill(&[]);
+    put(&mut b2, "US regular", "G6");
+    put(&mut b2, "US leader", "G6");
+    {
+        let u = unit(&b2, "US regular");
+        b2.units[u].mp = 3;
+    }
+    put(&mut b2, "UK artillery", "G5");
+    b2.first = UK;
+    play(&mut b2, UK, "fire G5 at G6", &[1, 2, 2, 2]).unwrap();
+    play(&mut b2, US, "rally G6", &[1]).unwrap();
+    assert_eq!(mp(&b2, "US regular"), 4);
+}
+
+#[test]
+fn s11_3_elite_at_3_or_4_mp_roll_4_dice() {
+    let mut b = drill(&[3]);
+    put(&mut b, "US elite", "G7");
+    let e = unit(&b, "US elite");
+    assert_eq!(combat::dice(&b, e, h("G5")), 4);
+    b.units[e].mp = 2;
+    assert_eq!(combat::dice(&b, e, h("G5")), 3);
+    let plain = drill(&[]);
+    assert_eq!(combat::dice(&plain, unit(&plain, "US elite"), h("G5")), 3);
+}
+
+#[test]
+fn s11_4_indians_are_minus_2_against_towns_and_entrenchments() {
+    let mut b = drill(&[4]);
+    put(&mut b, "UK regular", "J2");
+    put(&mut b, "US Indian", "J3");
+    put(&mut b, "US regular", "I3");
+    let i = unit(&b, "US Indian");
+    assert_eq!(combat::modifier(b.map(), &b, i, h("J2")).0, -2);
+    assert_eq!(
+        combat::modifier(b.map(), &b, unit(&b, "US regular"), h("J2")).0,
+        -1
+    );
+}
+
+#[test]
+fn s11_5_guns_on_a_hill_reach_one_hex_further_hitting_on_6() {
+    let mut b = drill(&[5]);
+    put(&mut b, "US artillery", "H2");
+    put(&mut b, "UK regular", "H7");
+    play(&mut b, US, "fire H2 at H7", &[1, 6, 5, 5]).unwrap();
+    assert_eq!(mp(&b, "UK regular"), 3);
+    let mut plain = drill(&[]);
+    put(&mut plain, "US artillery", "H2");
+    put(&mut plain, "UK regular", "H7");
+    assert_eq!(refused(&mut plain, US, "fire H2 at H7").rule, "8.1.3 Range");
+}
+
+#[test]
+fn s11_6_artillery_is_minus_2_firing_into_forest() {
+    let mut b = drill(&[6]);
+    put(&mut b, "UK regular", "F2");
+    put(&mut b, "US artillery", "F3");
+    put(&mut b, "US regular", "E3");
+    assert_eq!(
+        combat::modifier(b.map(), &b, unit(&b, "US artillery"), h("F2")).0,
+        -2
+    );
+    assert_eq!(
+        combat::modifier(b.map(), &b, unit(&b, "US regular"), h("F2")).0,
+        -1
+    );
+}
+
+#[test]
+fn s11_7_plus_1_against_units_on_a_waterway() {
+    let mut b = drill(&[7]);
+    put(&mut b, "UK regular", "D3");
+    put(&mut b, "US regular", "D4");
+    assert_eq!(
+        combat::modifier(b.map(), &b, unit(&b, "US regular"), h("D3")).0,
+        1
+    );
+    let plain = drill(&[]);
+    assert_eq!(
+        combat::modifier(plain.map(), &plain, unit(&plain, "US regular"), h("D3")).0,
+        0
+    );
+}
+
+#[test]
+fn s11_8_a_leader_adds_a_die_to_his_units_combat() {
+    let mut b = drill(&[8]);
+    put(&mut b, "US regular", "G7");
+    put(&mut b, "US leader", "G7");
+    assert_eq!(combat::dice(&b, unit(&b, "US regular"), h("G5")), 4);
+}
+
+#[test]
+fn s11_9_flank_attacks_add_1_to_hit_and_take_1_from_morale() {
+    let mut b = drill(&[9]);
+    put(&mut b, "UK regular", "G5");
+    put(&mut b, "US regular", "G4");
+    put(&mut b, "US regular 3", "G6");
+    // The first attack, from G4, has no bonus; the second, from G6 directly across, has.
+    play(
+        &mut b,
+        US,
+        "fire G4 at G5; close-combat G6 G5",
+        &[3, 2, 2, 2, 4, 3, 3, 3],
+    )
+    .unwrap();
+    // Morale 4 against 4 MP - 1 flanked = 3: fails. Dice 3, 3, 3 + 1 = 4: three hits.
+    assert_eq!(mp(&b, "UK regular"), 1);
+    assert_ne!(at(&b, "UK regular"), "G5");
+}
+
+#[test]
+fn s11_10_a_unit_emptying_an_adjacent_hex_by_fire_may_advance() {
+    let mut plain = drill(&[]);
+    put(&mut plain, "UK militia", "G5");
+    put(&mut plain, "US regular", "G6");
+    assert_eq!(
+        refused(&mut plain, US, "fire G6 at G5 advance").rule,
+        "11.10 Advance after fire"
+    );
+    let mut b = drill(&[10]);
+    put(&mut b, "UK militia", "G5");
+    put(&mut b, "US regular", "G6");
+    play(&mut b, US, "fire G6 at G5 advance", &[1, 5, 6, 2]).unwrap();
+    assert!(gone(&b, "UK militia"));
+    assert_eq!(at(&b, "US regular"), "G5");
+}
+
+#[test]
+fn s11_11_hills_do_not_stop_movement() {
+    let mut b = drill(&[11]);
+    put(&mut b, "US light", "G3");
+    play(&mut b, US, "move G3 H2 I2", &[1]).unwrap();
+    assert_eq!(at(&b, "US light"), "I2");
+}
+
+#[test]
+fn s11_12_dragoons_may_retreat_before_close_combat() {
+    let mut b = drill(&[12]);
+    put(&mut b, "UK dragoon", "G5");
+    put(&mut b, "US regular", "G6");
+    // No dice after the AP: the dragoons leave and the attack finds the hex empty.
+    let left = play(&mut b, US, "close-combat G6 G5 advance", &[3]).unwrap();
+    assert!(left.is_empty());
+    assert_eq!(
+        (at(&b, "UK dragoon"), at(&b, "US regular")),
+        ("G4".into(), "G5".into())
+    );
+    // Standing dragoons take the attack.
+    let mut b = drill(&[12]);
+    put(&mut b, "UK dragoon", "G5");
+    put(&mut b, "US regular", "G6");
+    play(&mut b, UK, "dragoons stand", &[1]).unwrap();
+    play(&mut b, US, "close-combat G6 G5", &[3, 1, 2, 2, 2]).unwrap();
+    assert_eq!(at(&b, "UK dragoon"), "G5");
+    assert_eq!(
+        refused(&mut drill(&[]), UK, "dragoons evade").rule,
+        "11.12 Dragoons retreat"
+    );
+}
+
+#[test]
+fn s11_13_both_sides_use_the_higher_command_ap() {
+    let scen = scenario::find("bladensburg").unwrap();
+    let b = Battle::new(scen, Options::default().with(13)).unwrap();
+    assert_eq!((b.sides[0].command, b.sides[1].command), (3, 3));
+    let b = Battle::new(scen, Options::default()).unwrap();
+    assert_eq!((b.sides[0].command, b.sides[1].command), (1, 3));
+}
+
+#[test]
+fn s11_14_command_ap_set_by_hand() {
+    let o = Options::from_json(&json!({ "command_ap": { "american": 5 } })).unwrap();
+    assert!(o.has(14));
+    let b = Battle::new(scenario::find("queenston-heights").unwrap(), o).unwrap();
+    assert_eq!((b.sides[0].command, b.sides[1].command), (5, 2));
+    let e = Options::from_json(&json!({ "optional_rules": ["11.15"] })).unwrap_err();
+    assert!(e.message.contains("11.15"), "{e}");
+}
+
+// 12. Campaigns
+
+#[test]
+fn s12_campaign_plays_its_battles_in_turn_and_totals_vp() {
+    use despatch::rules::for_honor_and_glory::campaign::Campaign;
+    let (mut c, mut first) = Campaign::start("niagara-campaign", Options::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.scenario, "chippawa");
+    // Chippawa ends on time: the Americans held out, so they are given their 6 VP target.
+    first.sides[1].vp = 2;
+    first.turn = first.turns;
+    first.result = victory::check_turn_end(&first);
+    let mut second = c.next(&first).expect("Lundy's Lane follows");
+    assert_eq!(second.scenario, "lundys-lane");
+    assert_eq!(c.totals(), [6, 2]);
+    // Lundy's Lane: the British reach their 10 VP; each side keeps what it earned.
+    second.sides[1].vp = 10;
+    second.sides[0].vp = 3;
+    second.result = victory::check_turn_end(&second);
+    assert!(c.next(&second).is_none());
+    assert_eq!(c.totals(), [9, 12]);
+    assert_eq!(c.winner(), Some(UK));
 }

@@ -164,7 +164,9 @@ pub fn parse(text: &str) -> Result<Order, RuleError> {
 }
 
 fn parse_action(clause: &str) -> Result<Action, RuleError> {
-    let words: Vec<&str> = clause.split_whitespace().collect();
+    // Keywords and hexes alike are read without regard to case.
+    let lower = clause.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
     let bad = |why: &str| lang(format!("'{clause}': {why}"));
     let unit = |i: usize| -> Result<UnitRef, RuleError> {
         let w = words

@@ -39,6 +39,10 @@ pub struct BattleResult {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Battle {
     pub scenario: String,
+    /// Where the scenario sits among the shipped ones: a cache for `scen`, not part of the
+    /// state (a state read back from JSON finds its scenario by id).
+    #[serde(skip)]
+    pub scenario_index: usize,
     pub units: Vec<Unit>,
     pub sides: [SideState; 2],
     /// The game turn, from 1.
@@ -77,6 +81,10 @@ impl Battle {
         });
         let b = Battle {
             scenario: scen.id.clone(),
+            scenario_index: scenario::shipped()
+                .iter()
+                .position(|s| s.id == scen.id)
+                .unwrap_or(0),
             units: scen.units.clone(),
             sides,
             turn: 1,
@@ -101,7 +109,11 @@ impl Battle {
     }
 
     pub fn scen(&self) -> &'static Scenario {
-        scenario::find(&self.scenario).expect("a battle is only set up from a shipped scenario")
+        match scenario::shipped().get(self.scenario_index) {
+            Some(s) if s.id == self.scenario => s,
+            _ => scenario::find(&self.scenario)
+                .expect("a battle is only set up from a shipped scenario"),
+        }
     }
 
     pub fn map(&self) -> &'static Map {
@@ -144,10 +156,17 @@ impl Battle {
             .map(|(i, _)| i)
     }
 
+    // The queries below are plain loops: they run in every check of every action, and plain
+    // loops stay quick in debug builds, where the bot property tests run.
+
     /// The unit of a side filling a slot of a hex.
     pub fn in_slot(&self, hex: Hex, side: Side, slot: Slot) -> Option<usize> {
-        self.at(hex)
-            .find(|&i| self.units[i].side == side && self.units[i].kind.slot() == slot)
+        for (i, u) in self.units.iter().enumerate() {
+            if !u.gone && u.hex == hex && u.side == side && u.kind.slot() == slot {
+                return Some(i);
+            }
+        }
+        None
     }
 
     /// Combat units (not leaders nor VP units) in a hex, of any side.
@@ -155,8 +174,23 @@ impl Battle {
         self.at(hex).filter(|&i| self.units[i].kind.is_combat())
     }
 
+    /// Is there a combat unit of any side in the hex?
+    pub fn any_combat_at(&self, hex: Hex) -> bool {
+        for u in &self.units {
+            if !u.gone && u.hex == hex && u.kind.is_combat() {
+                return true;
+            }
+        }
+        false
+    }
+
     pub fn enemy_combat_at(&self, hex: Hex, side: Side) -> bool {
-        self.combat_at(hex).any(|i| self.units[i].side != side)
+        for u in &self.units {
+            if !u.gone && u.hex == hex && u.side != side && u.kind.is_combat() {
+                return true;
+            }
+        }
+        false
     }
 
     pub fn leader_at(&self, hex: Hex, side: Side) -> Option<usize> {

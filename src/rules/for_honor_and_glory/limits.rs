@@ -15,11 +15,10 @@ pub fn may_hold(
     kind: Kind,
     ignore: Option<usize>,
 ) -> Result<(), String> {
-    for i in b.at(hex) {
-        if Some(i) == ignore {
+    for (i, other) in b.units.iter().enumerate() {
+        if other.gone || other.hex != hex || Some(i) == ignore {
             continue;
         }
-        let other = &b.units[i];
         if other.side != side && other.kind.is_combat() && kind.is_combat() {
             return Err(format!("{hex} holds enemy units"));
         }

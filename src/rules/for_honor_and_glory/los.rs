@@ -17,6 +17,9 @@ pub fn blocked(map: &Map, b: &Battle, from: Hex, to: Hex) -> Option<String> {
         if t.effects().blocks_los {
             return Some(format!("{} in {h}", t.name()));
         }
+        if !b.any_combat_at(h) {
+            return None;
+        }
         b.combat_at(h)
             .next()
             .map(|i| format!("the {} in {h}", b.units[i].kind.name()))

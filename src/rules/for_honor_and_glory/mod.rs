@@ -115,11 +115,11 @@ impl Rules for ForHonorAndGlory {
     type Command = Order;
 
     fn info(&self) -> RulesetInfo {
-        let mut scenarios: Vec<ScenarioInfo> = scenario::all()
-            .into_iter()
+        let mut scenarios: Vec<ScenarioInfo> = scenario::shipped()
+            .iter()
             .map(|s| ScenarioInfo {
-                id: s.id,
-                title: s.title,
+                id: s.id.clone(),
+                title: s.title.clone(),
                 seats: vec!["american".into(), "british".into()],
                 min_seats: 2,
                 max_seats: 2,

@@ -84,7 +84,7 @@ impl<'de> Deserialize<'de> for UnitRef {
 
 /// One unit action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "do", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Action {
     Move {
         unit: UnitRef,

@@ -101,10 +101,15 @@ pub fn all() -> Vec<Scenario> {
         .collect()
 }
 
-/// The shipped scenario with this id, read once and kept for the life of the process.
-pub fn find(id: &str) -> Option<&'static Scenario> {
+/// The shipped scenarios, read once and kept for the life of the process.
+pub fn shipped() -> &'static [Scenario] {
     static ALL: std::sync::OnceLock<Vec<Scenario>> = std::sync::OnceLock::new();
-    ALL.get_or_init(all).iter().find(|s| s.id == id)
+    ALL.get_or_init(all)
+}
+
+/// The shipped scenario with this id.
+pub fn find(id: &str) -> Option<&'static Scenario> {
+    shipped().iter().find(|s| s.id == id)
 }
 
 pub fn campaigns() -> Vec<CampaignDef> {

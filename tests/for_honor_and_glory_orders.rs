@@ -142,3 +142,16 @@ fn prompts_list_legal_actions_in_the_order_language() {
         }
     }
 }
+
+#[test]
+fn units_read_back_from_the_states_json() {
+    use despatch::rules::for_honor_and_glory::hex::Hex;
+    use despatch::rules::for_honor_and_glory::units::{Kind, Side, Unit};
+    let mut u = Unit::new(Side::BRITISH, Kind::Elite, Hex::parse("C5").unwrap(), 3);
+    u.start_mp = 4;
+    u.column = true;
+    u.fired_on = true;
+    let json = serde_json::to_value(u).unwrap();
+    assert_eq!(json, json!("british elite C5 3/4 column fired-on"));
+    assert_eq!(serde_json::from_value::<Unit>(json).unwrap(), u);
+}

@@ -1,4 +1,4 @@
-//! 6. Action points: the RANDOM ACTION POINT CHART added to the command AP (6.1.1), less one a
+//! Action points (6.): the RANDOM ACTION POINT CHART added to the command AP (6.1.1), less one a
 //! leader lost (9.3.1–9.3.2, never below 0), as changed by 11.13 and 11.14; and the AP each
 //! action costs (6.2).
 

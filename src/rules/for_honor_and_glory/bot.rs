@@ -28,8 +28,9 @@ fn unit_ref(b: &Battle, u: usize) -> UnitRef {
 }
 
 /// Single actions a side may take now: fires, close combats, one-hex moves, rallies and
-/// formation changes (longer moves are written by the player hex by hex).
-pub fn legal_actions(b: &Battle, side: Side) -> Vec<Action> {
+/// formation changes (longer moves are written by the player hex by hex). With `every_move`
+/// false (for prompts) each unit's moves are shown by one example, the first hex it may enter.
+pub fn legal_actions(b: &Battle, side: Side, every_move: bool) -> Vec<Action> {
     let map = b.map();
     let mut out = Vec::new();
     let enemy_hexes: Vec<Hex> = {
@@ -81,15 +82,20 @@ pub fn legal_actions(b: &Battle, side: Side) -> Vec<Action> {
             try_push(Action::Column { unit: r }, &mut out);
             try_push(Action::Line { unit: r }, &mut out);
         }
+        let mut moves = 0;
         for n in map.neighbours(unit.hex) {
-            try_push(
-                Action::Move {
-                    unit: r,
-                    path: vec![n],
-                    leader: false,
-                },
-                &mut out,
-            );
+            if every_move || moves == 0 {
+                let before = out.len();
+                try_push(
+                    Action::Move {
+                        unit: r,
+                        path: vec![n],
+                        leader: false,
+                    },
+                    &mut out,
+                );
+                moves += out.len() - before;
+            }
             if matches!(unit.kind, Kind::Dragoon | Kind::Indian) {
                 for &t in &enemy_hexes {
                     if n.distance(t) == 1 {
@@ -118,7 +124,7 @@ pub fn random_order(b: &Battle, side: Side, rng: BotRng) -> Order {
     let wanted = 1 + rng(6);
     // The choices are listed once; each is checked again on the board as the order so far
     // leaves it before it is taken.
-    let actions = legal_actions(&sim, side);
+    let actions = legal_actions(&sim, side, true);
     let enemies: Vec<Hex> = sim
         .units
         .iter()

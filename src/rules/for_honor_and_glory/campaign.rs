@@ -1,4 +1,4 @@
-//! 12. Campaign scenarios: battles played one after another in one game, their VP totalled.
+//! Campaign scenarios (12.): battles played one after another in one game, their VP totalled.
 //! A battle won outright gives each side the VP it earned; a battle won on time gives the
 //! victor the VP it needed to win and the loser what it earned (see `victory`). The campaign
 //! goes to the side with more VP in all; equal totals are a draw.

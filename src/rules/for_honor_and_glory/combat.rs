@@ -1,4 +1,4 @@
-//! 8. Combat, the parts fire and close combat share: how many dice an attack rolls (8.1.3,
+//! Combat (8.), the parts fire and close combat share: how many dice an attack rolls (8.1.3,
 //! 7.5.1, 11.3, 11.8), the modifier to each die (2.2.1 and the optional 11.4, 11.6, 11.7,
 //! 11.9), hits applied to the strongest defender first (8.1.2) with elite infantry's survival
 //! roll (3.4.1), and leader casualties on 1s (9.3.1).

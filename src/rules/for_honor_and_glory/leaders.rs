@@ -1,4 +1,4 @@
-//! 9. Leaders: their 3-hex retreat when their unit is eliminated (8.4.5) and rally (9.4). Their
+//! Leaders (9.): their 3-hex retreat when their unit is eliminated (8.4.5) and rally (9.4). Their
 //! movement (9.1) is in `movement`, their morale bonus (9.2) in `close_combat`, their
 //! casualties (9.3) in `combat`, and the lost command AP (9.3.1–9.3.2) in `action_points`.
 

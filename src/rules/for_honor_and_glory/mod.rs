@@ -195,7 +195,7 @@ impl Rules for ForHonorAndGlory {
             return Vec::new();
         }
         let b = &state.battle;
-        let mut options: Vec<String> = bot::legal_actions(b, b.active)
+        let mut options: Vec<String> = bot::legal_actions(b, b.active, false)
             .iter()
             .map(order::describe_action)
             .collect();

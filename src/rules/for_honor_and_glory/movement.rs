@@ -1,4 +1,4 @@
-//! 7. Movement (with 9.1 leaders' movement and 7.5's extra hex in column): a move is a path of
+//! Movement (7.) (with 9.1 leaders' movement and 7.5's extra hex in column): a move is a path of
 //! adjacent hexes within the unit's allowance; terrain may stop it (2.3), swamp is impassable,
 //! hex limits hold in every hex entered or passed (6.2.7, 7.2), leaders do not block (7.2.1),
 //! and an enemy leader alone in a hex entered is eliminated (7.3, 9.3.3).

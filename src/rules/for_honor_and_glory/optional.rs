@@ -1,4 +1,4 @@
-//! 11. Advanced/optional rules, chosen at creation: `optional_rules` lists the sections in use
+//! Advanced/optional rules (11.), chosen at creation: `optional_rules` lists the sections in use
 //! (`["11.1", "11.9"]`, or `"all"` for 11.1–11.13), and `command_ap` (11.14) sets a side's
 //! command action points by hand (`{"american": 4}`). Each rule is enforced where the rule it
 //! changes lives; this module only says which are on.

@@ -19,7 +19,9 @@ fn options(
 ) -> Vec<(Hex, Option<(usize, Hex)>)> {
     let unit = b.units[r];
     let here = b.edge_distance(unit.hex, unit.side);
-    let mut found: Vec<(bool, bool, i64, Hex, Option<(usize, Hex)>)> = Vec::new();
+    // (adjacent to the attacker, needs a displacement, distance to the edge, hex), displaced.
+    type Ranked = ((bool, bool, i64, Hex), Option<(usize, Hex)>);
+    let mut found: Vec<Ranked> = Vec::new();
     for h in map.neighbours(unit.hex) {
         if Some(h) == not || h == attacker {
             continue;
@@ -50,15 +52,17 @@ fn options(
         };
         let near = h.is_adjacent(attacker);
         found.push((
-            near,
-            displaced.is_some(),
-            (b.edge_distance(h, unit.side) * 1000.0) as i64,
-            h,
+            (
+                near,
+                displaced.is_some(),
+                (b.edge_distance(h, unit.side) * 1000.0) as i64,
+                h,
+            ),
             displaced,
         ));
     }
-    found.sort_by(|a, b| (a.0, a.1, a.2, a.3).cmp(&(b.0, b.1, b.2, b.3)));
-    found.into_iter().map(|f| (f.3, f.4)).collect()
+    found.sort_by_key(|f| f.0);
+    found.into_iter().map(|(key, d)| (key.3, d)).collect()
 }
 
 /// Retreats unit `r` one hex away from the attacker in `attacker`. Returns its new hex, or

@@ -1,4 +1,4 @@
-//! 2. Map boards and terrain: the terrain tiles and the terrain effects chart (2.2.1, 2.3) as
+//! Map boards and terrain (2.): the terrain tiles and the terrain effects chart (2.2.1, 2.3) as
 //! data — combat, movement, line of sight and morale — and the map itself, one tile per hex.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! 5. The game turn and 6. its actions, played as one order per player turn: the AP roll
+//! The game turn (5.) and its actions (6.), played as one order per player turn: the AP roll
 //! (6.1.1), then each unit action in the order given (5.1), each unit activated once (6.1.3–
 //! 6.1.4), until the AP run out (6.2.8) or an action cannot be carried out — the rest is handed
 //! back unexecuted with the reason. The whole order is first tried on a copy of the board with

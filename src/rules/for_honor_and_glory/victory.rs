@@ -1,4 +1,4 @@
-//! 10. Victory conditions: VP for enemy units and leaders eliminated (A) and for enemy VP
+//! Victory conditions (10.): VP for enemy units and leaders eliminated (A) and for enemy VP
 //! units taken (B), scored as they happen in `battle`; checked at step 5 of each game turn
 //! against each side's target, and at the last turn the scenario's time constraint (C) gives
 //! the battle to the side that held out. A side with no combat units left loses at once.

@@ -306,6 +306,27 @@ fn s3_4_11_vp_units_cannot_move_and_are_taken_by_an_enemy_unit_entering() {
     assert_eq!(b.sides[0].vp, 1);
 }
 
+#[test]
+fn s3_5_counters_show_the_front_label_until_rotated_off_it() {
+    let mut b = drill(&[]);
+    let r = unit(&b, "US regular");
+    let faces: Vec<&str> = [4, 3, 2, 1]
+        .iter()
+        .map(|&m| {
+            b.units[r].mp = m;
+            b.units[r].face()
+        })
+        .collect();
+    assert_eq!(faces, ["front", "front", "back", "back"]);
+    let l = unit(&b, "US light");
+    b.units[l].mp = 2;
+    assert_eq!(b.units[l].face(), "front");
+    b.units[l].mp = 1;
+    assert_eq!(b.units[l].face(), "back");
+    let m = unit(&b, "US militia");
+    assert_eq!(b.units[m].face(), "front");
+}
+
 // 4. Setup
 
 #[test]

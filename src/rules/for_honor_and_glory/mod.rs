@@ -287,7 +287,7 @@ impl Rules for ForHonorAndGlory {
             .map(|(i, u)| {
                 json!({
                     "side": u.side.name(), "kind": u.kind.name(), "name": b.name(i), "hex": u.hex,
-                    "mp": u.mp, "start_mp": u.start_mp, "column": u.column,
+                    "mp": u.mp, "start_mp": u.start_mp, "face": u.face(), "column": u.column,
                 })
             })
             .collect();

@@ -335,6 +335,22 @@ impl Unit {
         }
     }
 
+    /// 3.2, 3.5 Which label of the counter shows the MP: infantry of 3–4 MP (light: 2–3) show
+    /// the front, rotated for the lower value; lower values show the back.
+    pub fn face(&self) -> &'static str {
+        let front = match self.kind {
+            Kind::Elite | Kind::Marine | Kind::Regular => self.mp >= 3,
+            Kind::Light => self.mp >= 2,
+            Kind::Leader | Kind::Vp => true,
+            _ => self.mp >= 2,
+        };
+        if front {
+            "front"
+        } else {
+            "back"
+        }
+    }
+
     pub fn on_map(&self) -> bool {
         !self.gone
     }

@@ -82,14 +82,13 @@ impl<'de> Deserialize<'de> for UnitRef {
     }
 }
 
-/// One unit action.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// One unit action. In the log a command keeps each action as its order-language text, which
+/// reads well and is quick to read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     Move {
         unit: UnitRef,
         path: Vec<Hex>,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         leader: bool,
     },
     MoveFire {
@@ -105,13 +104,11 @@ pub enum Action {
     Fire {
         unit: UnitRef,
         target: Hex,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         advance: bool,
     },
     CloseCombat {
         unit: UnitRef,
         target: Hex,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         advance: bool,
     },
     Rally {
@@ -126,6 +123,19 @@ pub enum Action {
     Dragoons {
         evade: bool,
     },
+}
+
+impl Serialize for Action {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&describe_action(self))
+    }
+}
+
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        parse_action(&text).map_err(|e| serde::de::Error::custom(e.message))
+    }
 }
 
 /// A whole turn's order; no actions is a pass.

@@ -84,6 +84,21 @@ fn north_point_bot_games_end_fold_and_verify() {
 }
 
 #[test]
+fn jacksons_night_attack_bot_games_end_fold_and_verify() {
+    play_many("jacksons-night-attack", GAMES);
+}
+
+#[test]
+fn new_orleans_bot_games_end_fold_and_verify() {
+    play_many("new-orleans", GAMES);
+}
+
+#[test]
+fn new_orleans_campaign_bot_games_end_fold_and_verify() {
+    play_many("new-orleans-campaign", GAMES / 4);
+}
+
+#[test]
 fn niagara_campaign_bot_games_end_fold_and_verify() {
     play_many("niagara-campaign", GAMES / 4);
 }

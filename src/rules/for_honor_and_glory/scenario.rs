@@ -81,13 +81,15 @@ pub struct CampaignDef {
     pub scenarios: Vec<String>,
 }
 
-const FILES: [&str; 6] = [
+const FILES: [&str; 8] = [
     include_str!("scenarios/queenston_heights.txt"),
     include_str!("scenarios/chippawa.txt"),
     include_str!("scenarios/lundys_lane.txt"),
     include_str!("scenarios/examples.txt"),
     include_str!("scenarios/bladensburg.txt"),
     include_str!("scenarios/north_point.txt"),
+    include_str!("scenarios/jacksons_night_attack.txt"),
+    include_str!("scenarios/new_orleans.txt"),
 ];
 
 const CAMPAIGNS: &str = include_str!("scenarios/campaigns.txt");

@@ -269,3 +269,85 @@ fn figure_8_2_units_block_line_of_sight_and_adjacent_units_always_see() {
     let a = b.at(h("C5")).next().unwrap();
     assert!(fire::check(b.map(), &b, a, h("D4"), false).is_ok());
 }
+
+#[test]
+fn example_6_2_5_with_a_leader_clear_then_forest_for_2_ap() {
+    // AP die 1: 1 + 2 = 3 AP; the move with the leader's extra hex costs 2.
+    let t = run("example-turn", "american: move B9 B8 B7 +leader", &[1]).unwrap();
+    assert!(
+        has_line(
+            &t,
+            "moves B9-B8-B7 with Leader A, one hex more for the leader (2 AP)"
+        ),
+        "{:#?}",
+        lines(&t)
+    );
+    assert_eq!(hex_of(&t, "Leader A").as_deref(), Some("B7"));
+}
+
+#[test]
+fn example_6_2_5_forest_first_stops_the_unit() {
+    let err = run("example-turn", "american: move E9 E8 E7 +leader", &[1]).unwrap_err();
+    let ReplayError::Rule { error, .. } = err else {
+        panic!("{err}")
+    };
+    assert_eq!(error.rule, "2.3.5 Forest");
+}
+
+#[test]
+fn example_9_3_1_three_1s_make_the_leader_roll() {
+    // Infantry adjacent hits on 5-6: 1, 1, 1 are no hits, but the leader rolls: 4, he lives.
+    let t = run("example-turn", "american: fire H6 at H5", &[1, 1, 1, 1, 4]).unwrap();
+    assert!(
+        has_line(
+            &t,
+            "rolls 4 for the 1s rolled against him and survives (9.3.1)"
+        ),
+        "{:#?}",
+        lines(&t)
+    );
+    // On a 1 he is eliminated and the British lose a command AP.
+    let t = run("example-turn", "american: fire H6 at H5", &[1, 1, 1, 1, 1]).unwrap();
+    assert_eq!(hex_of(&t, "Leader C"), None);
+    assert_eq!(t.view["leaders_lost"]["british"], 1);
+}
+
+#[test]
+fn example_8_3_3_close_combat_against_forest_hits_on_5_and_6() {
+    // AP die 3 (4 AP); the defender holds (1); the dice 4, 5, 6 less 1 are 3, 4, 5: two hits.
+    let t = run(
+        "example-turn",
+        "american: close-combat K6 K5",
+        &[3, 1, 4, 5, 6],
+    )
+    .unwrap();
+    assert!(
+        has_line(&t, "4, 5, 6 (modified 3, 4, 5) — 2 hits"),
+        "{:#?}",
+        lines(&t)
+    );
+    assert_eq!(mp_of(&t, "Infantry in the forest"), Some(2));
+}
+
+#[test]
+fn example_8_1_3_a_unit_reduced_to_2_mp_still_rolls_3_dice() {
+    let t = run("example-turn", "american: fire N6 at N4", &[1, 6, 6, 5]).unwrap();
+    assert!(
+        has_line(&t, "(2 hexes, 3 dice, hit on 6+): 6, 6, 5 — 2 hits"),
+        "{:#?}",
+        lines(&t)
+    );
+}
+
+#[test]
+fn example_5_1_three_ap_fire_move_fire_in_any_order() {
+    // 3 AP (die 1): fire with one unit, move another, fire with a third.
+    let t = run(
+        "example-turn",
+        "american: fire H6 at H5; move B9 B8; fire N6 at N4",
+        &[1, 2, 2, 2, 2, 2, 2],
+    )
+    .unwrap();
+    assert!(t.steps[0].unexecuted.is_none());
+    assert_eq!(hex_of(&t, "Infantry with a leader").as_deref(), Some("B8"));
+}

@@ -108,6 +108,17 @@ pub fn legal_actions(b: &Battle, side: Side, every_move: bool) -> Vec<Action> {
                             &mut out,
                         );
                     }
+                    // 6.2.4 Indians may also fire at an adjacent enemy and then move.
+                    if unit.kind == Kind::Indian && unit.hex.distance(t) == 1 && n.distance(t) > 1 {
+                        try_push(
+                            Action::FireMove {
+                                unit: r,
+                                target: t,
+                                path: vec![n],
+                            },
+                            &mut out,
+                        );
+                    }
                 }
             }
         }
@@ -188,6 +199,18 @@ pub fn random_order(b: &Battle, side: Side, rng: BotRng) -> Order {
                     a = longer;
                 }
             }
+        }
+        // 11.10 advances after fire, and 11.12's standing choice, now and then.
+        if let Action::Fire { advance, .. } = &mut a {
+            *advance = rng(2) == 0;
+            if turn::check(map, &sim, side, &a).is_err() {
+                if let Action::Fire { advance, .. } = &mut a {
+                    *advance = false;
+                }
+            }
+        }
+        if sim.options.has(12) && rng(8) == 0 {
+            order.actions.push(Action::Dragoons { evade: rng(2) == 0 });
         }
         let Ok((plan, _)) = turn::check(map, &sim, side, &a) else {
             continue;

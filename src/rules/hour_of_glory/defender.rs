@@ -476,7 +476,7 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
             }
             let here_d = senses::dist_at(&dist, here);
             let next = senses::neighbours(s, here)
-                .filter(|q| !visited.contains(q) && !board().is_entry(*q))
+                .filter(|q| !visited.contains(q) && (board().is_entry(here) || !board().is_entry(*q)))
                 .filter(|q| senses::dist_at(&dist, *q) < here_d)
                 .find(|q| match s.occupant(*q) {
                     None => true,

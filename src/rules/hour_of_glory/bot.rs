@@ -133,6 +133,22 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
             }
         }
     }
+    if mode == Mode::Assault && senses::intruder_engaged(s, i) && steps.is_empty() {
+        if let Some(q) = s
+            .defenders
+            .iter()
+            .filter(|x| x.standing())
+            .filter_map(|x| x.sq)
+            .find(|&q| senses::adjacent(s, sq, q))
+        {
+            return cmd(vec![IStep::Fight { at: q }]);
+        }
+    }
+    if mode == Mode::Assault && !in_zone && !senses::intruder_engaged(s, i) && rng(3) != 0 {
+        if let Some(order) = go_to_ground(s, i, sq, rng) {
+            return cmd(order);
+        }
+    }
     if mode == Mode::Assault && in_zone {
         // A reaction allows movement and attacks only.
         let safe = |q: Sq| senses::watchers(s, q).is_empty() && !b.is_entry(q);
@@ -250,6 +266,47 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
         steps.push(IStep::Pass);
     }
     cmd(steps)
+}
+
+/// An exposed Intruder makes for a room, shuts its doors and HIDEs to raid again.
+fn go_to_ground(s: &State, i: usize, sq: Sq, rng: BotRng) -> Option<Vec<IStep>> {
+    let b = board();
+    match b.room_of(sq) {
+        Some(r) => {
+            if senses::enemy_room_for_intruders(s, r) {
+                return None;
+            }
+            let open: Vec<DoorId> = b.room_doors(r).filter(|d| s.door_open(d.id) && !d.entrance).map(|d| d.id).collect();
+            if open.is_empty() {
+                return Some(vec![IStep::Hide]);
+            }
+            let d = open[rng(open.len())];
+            let near = b.door(d).adjacent.clone();
+            let mut steps = Vec::new();
+            if !near.contains(&sq) {
+                let goal = |q: Sq| near.contains(&q) && b.room_of(q) == Some(r);
+                let route = route(s, sq, &goal, false)?;
+                let (path, _) = walkable(s, sq, &route, 6);
+                if path.last().is_none_or(|q| !near.contains(q)) {
+                    return Some(vec![IStep::Move { path }]).filter(|p| !matches!(&p[0], IStep::Move { path } if path.is_empty()));
+                }
+                steps.push(IStep::Move { path });
+            }
+            steps.push(IStep::Close { door: d });
+            let _ = i;
+            Some(steps)
+        }
+        None => {
+            let goal = |q: Sq| b.room_of(q).is_some_and(|r| !senses::enemy_room_for_intruders(s, r));
+            let route = route(s, sq, &goal, false)?;
+            let (path, _) = walkable(s, sq, &route, 6);
+            let path: Vec<Sq> = match path.iter().position(|q| !senses::watchers(s, *q).is_empty()) {
+                Some(k) => path[..=k].to_vec(),
+                None => path,
+            };
+            (!path.is_empty()).then(|| vec![IStep::Move { path }])
+        }
+    }
 }
 
 fn defender_order(s: &State, rng: BotRng) -> Command {

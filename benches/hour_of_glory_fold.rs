@@ -39,7 +39,11 @@ fn main() {
     let events = &game.events;
     let hidden = game.secrets.hidden_seed;
     let mut times = Vec::new();
-    for _ in 0..9 {
+    let runs: usize = std::env::var("HOG_FOLD_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(9);
+    for _ in 0..runs {
         let start = Instant::now();
         let folded = Game::fold(ruleset.clone(), events, hidden).expect("the log folds");
         times.push(start.elapsed());

@@ -28,12 +28,21 @@ fn main() {
                 })
                 .collect(),
         };
-        let g = bot::play(ruleset.clone(), setup, seed, EVENTS + 10, &mut |_, _| Ok(()))
-            .expect("the bot plays");
+        let g = bot::play(
+            ruleset.clone(),
+            setup,
+            seed,
+            EVENTS + 10,
+            &mut |_, _| Ok(()),
+        )
+        .expect("the bot plays");
         if g.events.len() >= EVENTS {
             break g;
         }
-        eprintln!("seed {seed}: only {} events; trying another", g.events.len());
+        eprintln!(
+            "seed {seed}: only {} events; trying another",
+            g.events.len()
+        );
         seed += 1;
     };
     let events = &game.events;

@@ -81,7 +81,8 @@ fn play_many(intruders: usize, games: u64) {
             game.moves
         );
         total_moves += game.moves;
-        check_properties(&game).unwrap_or_else(|e| panic!("{intruders} intruder(s), game {n}: {e}"));
+        check_properties(&game)
+            .unwrap_or_else(|e| panic!("{intruders} intruder(s), game {n}: {e}"));
         if let despatch::engine::ruleset::Outcome::Finished { winners, .. } = game.game.outcome() {
             intruder_wins += usize::from(!winners.iter().any(|w| w.as_str() == "defender"));
         }
@@ -91,15 +92,15 @@ fn play_many(intruders: usize, games: u64) {
 
 #[test]
 fn one_intruder_bot_games_end_fold_verify_and_keep_cards_hidden() {
-    play_many(1, 30);
+    play_many(1, 1000);
 }
 
 #[test]
 fn two_intruder_bot_games_end_fold_verify_and_keep_cards_hidden() {
-    play_many(2, 30);
+    play_many(2, 1000);
 }
 
 #[test]
 fn three_intruder_bot_games_end_fold_verify_and_keep_cards_hidden() {
-    play_many(3, 30);
+    play_many(3, 1000);
 }

@@ -107,7 +107,10 @@ fn doors_a_closed_door_is_locked_and_breach_take_a_chance_opens_it_on_a_pass() {
     at(&mut s, 0, "b17", Mode::Raiding);
     let e = order(&mut s, "harris", "move d17", &[]).unwrap_err();
     assert_eq!(e.rule, "Doors");
-    assert_eq!(order(&mut s, "harris", "breach door-19 take-chance", &[4]).unwrap(), 1);
+    assert_eq!(
+        order(&mut s, "harris", "breach door-19 take-chance", &[4]).unwrap(),
+        1
+    );
     assert!(s.door_open(door("door-19")));
 }
 
@@ -124,7 +127,10 @@ fn spend_time_each_pass_takes_a_minute_off_the_base_time_then_scores_1() {
     let mut s = mission(1);
     at(&mut s, 0, "b17", Mode::Raiding);
     s.intruders[0].equipment.clear();
-    assert_eq!(order(&mut s, "harris", "breach door-19 spend-time", &[4, 1]).unwrap(), 2);
+    assert_eq!(
+        order(&mut s, "harris", "breach door-19 spend-time", &[4, 1]).unwrap(),
+        2
+    );
     assert!(s.door_open(door("door-19")));
     assert_eq!(s.minutes, 59, "base 2 minutes, one pass");
 }
@@ -133,8 +139,13 @@ fn spend_time_each_pass_takes_a_minute_off_the_base_time_then_scores_1() {
 fn covert_entry_kit_rolls_four_dice_when_breaching_by_spending_time() {
     let mut s = mission(1);
     at(&mut s, 0, "b17", Mode::Raiding);
-    assert!(s.intruders[0].equipment.contains(&Equipment::CovertEntryKit));
-    assert_eq!(order(&mut s, "harris", "breach door-19 spend-time", &[4, 5, 1, 1]).unwrap(), 4);
+    assert!(s.intruders[0]
+        .equipment
+        .contains(&Equipment::CovertEntryKit));
+    assert_eq!(
+        order(&mut s, "harris", "breach door-19 spend-time", &[4, 5, 1, 1]).unwrap(),
+        4
+    );
     assert_eq!(s.minutes, 60, "two passes take both minutes off");
 }
 
@@ -150,8 +161,17 @@ fn assaulters_may_not_spend_time() {
 fn the_first_intruder_action_is_to_breach_the_entrance() {
     let mut s = mission(1);
     let e = order(&mut s, "harris", "move m23 m21", &[]).unwrap_err();
-    assert_eq!(e.rule, "Doors", "the entrance is closed until breached: {e}");
-    order(&mut s, "harris", "breach door-25 take-chance; move m23 m21", &[6]).unwrap();
+    assert_eq!(
+        e.rule, "Doors",
+        "the entrance is closed until breached: {e}"
+    );
+    order(
+        &mut s,
+        "harris",
+        "breach door-25 take-chance; move m23 m21",
+        &[6],
+    )
+    .unwrap();
     assert_eq!(s.intruders[0].sq, Some(sq("m21")));
 }
 
@@ -185,7 +205,11 @@ fn re_entering_the_entry_zone_is_escaping() {
     s.doors_open[door("door-25").index()] = true;
     at(&mut s, 0, "m21", Mode::Raiding);
     order(&mut s, "harris", "move m23 l23", &[]).unwrap();
-    assert_eq!(s.intruders[0].status, Status::Escaped, "the rest of the path is not walked");
+    assert_eq!(
+        s.intruders[0].status,
+        Status::Escaped,
+        "the rest of the path is not walked"
+    );
     assert!(s.ended.is_none(), "Link is still in the mission");
 }
 
@@ -266,12 +290,20 @@ fn assaulters_moving_within_four_squares_alert_sentries_without_a_test() {
 fn noise_does_not_pass_closed_doors_and_a_room_is_one_source() {
     let s = mission(1);
     let reach = senses::noise_reaches(&s, sq("g20"), 12);
-    assert!(reach.iter().all(|(q, _)| despatch::rules::hour_of_glory::board::board().room_of(*q) == Some(2)));
-    assert!(reach.iter().all(|(_, d)| *d == 0), "the whole room is the source square");
+    assert!(reach
+        .iter()
+        .all(|(q, _)| despatch::rules::hour_of_glory::board::board().room_of(*q) == Some(2)));
+    assert!(
+        reach.iter().all(|(_, d)| *d == 0),
+        "the whole room is the source square"
+    );
     let mut s = s;
     s.doors_open[door("door-24").index()] = true;
     let reach = senses::noise_reaches(&s, sq("g20"), 12);
-    assert!(reach.contains(&(sq("l20"), 1)), "through an open doorway: the first square");
+    assert!(
+        reach.contains(&(sq("l20"), 1)),
+        "through an open doorway: the first square"
+    );
 }
 
 #[test]
@@ -279,7 +311,10 @@ fn watch_zone_is_the_line_of_eight_corridor_squares_in_front() {
     let s = mission(2);
     let b1 = defender(&s, "b1");
     let zone = senses::watch_zone(&s, b1);
-    let want: Vec<Sq> = ["e8", "f8", "g8", "h8", "i8", "j8", "k8", "l8"].iter().map(|q| sq(q)).collect();
+    let want: Vec<Sq> = ["e8", "f8", "g8", "h8", "i8", "j8", "k8", "l8"]
+        .iter()
+        .map(|q| sq(q))
+        .collect();
     assert_eq!(zone, want);
 }
 
@@ -339,7 +374,11 @@ fn evade_score_three_makes_the_commander_stand_down() {
     commander_at(&mut s, "f8", Dir::East);
     at(&mut s, 0, "i8", Mode::Raiding);
     order(&mut s, "harris", "move j8 k8", &[6, 6, 6]).unwrap();
-    assert_eq!(s.defenders[0].facing, Dir::West, "he turns to face the opposite way");
+    assert_eq!(
+        s.defenders[0].facing,
+        Dir::West,
+        "he turns to face the opposite way"
+    );
     assert_eq!(s.intruders[0].sq, Some(sq("k8")));
 }
 
@@ -371,7 +410,13 @@ fn handgun_rerolls_one_react_die_when_the_intruder_shoots() {
     at(&mut s, 0, "i8", Mode::Assault);
     s.intruders[0].selected = Weapon::Handgun;
     // React 1,1,1 then the re-roll 6; shoot 4 dice at range 3 (1,2 cover it); resist 2 dice.
-    let used = order(&mut s, "harris", "shoot f8", &[1, 1, 1, 6, 1, 2, 6, 6, 1, 1]).unwrap();
+    let used = order(
+        &mut s,
+        "harris",
+        "shoot f8",
+        &[1, 1, 1, 6, 1, 2, 6, 6, 1, 1],
+    )
+    .unwrap();
     assert_eq!(used, 10);
 }
 
@@ -424,7 +469,10 @@ fn spy_camera_rolls_four_dice_when_spending_time() {
     let mut s = mission(2);
     at(&mut s, 1, "g20", Mode::Raiding);
     s.rooms[1].explored = true;
-    assert_eq!(order(&mut s, "link", "spy spend-time", &[1, 1, 1, 6]).unwrap(), 4);
+    assert_eq!(
+        order(&mut s, "link", "spy spend-time", &[1, 1, 1, 6]).unwrap(),
+        4
+    );
     assert_eq!(s.minutes, 59);
     assert_eq!(s.intruders[1].intel.len(), 1);
 }
@@ -436,7 +484,10 @@ fn sneak_attack_eliminates_a_sentry_who_does_not_watch_the_raider() {
     order(&mut s, "harris", "sneak-attack r20", &[5, 1, 1]).unwrap();
     let a1 = &s.defenders[defender(&s, "a1")];
     assert_eq!(a1.status, Status::Dead);
-    assert!(s.markers.iter().any(|m| m.sq == sq("r20") && matches!(m.kind, MarkerKind::Corpse { .. })));
+    assert!(s
+        .markers
+        .iter()
+        .any(|m| m.sq == sq("r20") && matches!(m.kind, MarkerKind::Corpse { .. })));
 }
 
 #[test]
@@ -460,8 +511,17 @@ fn sneak_attack_is_impossible_from_inside_the_sentrys_watch_zone() {
 fn conceal_is_a_free_bonus_action_after_a_sneak_attack_and_failure_leaves_an_alert_marker() {
     let mut s = mission(1);
     at(&mut s, 0, "q20", Mode::Raiding);
-    order(&mut s, "harris", "sneak-attack r20; conceal r20 take-chance", &[5, 1, 1, 1]).unwrap();
-    assert!(s.markers.iter().any(|m| m.sq == sq("r20") && m.kind == MarkerKind::Alert));
+    order(
+        &mut s,
+        "harris",
+        "sneak-attack r20; conceal r20 take-chance",
+        &[5, 1, 1, 1],
+    )
+    .unwrap();
+    assert!(s
+        .markers
+        .iter()
+        .any(|m| m.sq == sq("r20") && m.kind == MarkerKind::Alert));
 }
 
 #[test]
@@ -484,7 +544,12 @@ fn conceal_success_disposes_of_the_body_and_take_equipment_follows() {
 fn take_equipment_from_a_commanders_body_gives_the_master_key_which_opens_any_door() {
     let mut s = mission(1);
     at(&mut s, 0, "b17", Mode::Raiding);
-    s.markers.push(Marker::new(sq("b16"), MarkerKind::Corpse { of: "commander".into() }));
+    s.markers.push(Marker::new(
+        sq("b16"),
+        MarkerKind::Corpse {
+            of: "commander".into(),
+        },
+    ));
     order(&mut s, "harris", "conceal b16 take-chance", &[1]).unwrap();
     assert!(s.intruders[0].equipment.contains(&Equipment::MasterKey));
     s.turn = Turn::Intruder(0);
@@ -508,14 +573,29 @@ fn close_door_after_moving_through_costs_one_square_of_movement() {
     s.doors_open[door("door-19").index()] = true;
     at(&mut s, 0, "b17", Mode::Raiding);
     // Through the door (1), close it (1 square), 2 more squares, and still an action (breach).
-    order(&mut s, "harris", "move d17; close door-19; move d18 e19; breach door-21 take-chance", &[6]).unwrap();
+    order(
+        &mut s,
+        "harris",
+        "move d17; close door-19; move d18 e19; breach door-21 take-chance",
+        &[6],
+    )
+    .unwrap();
     assert!(!s.door_open(door("door-19")));
     assert!(s.door_open(door("door-21")));
     s.doors_open[door("door-19").index()] = true;
     s.doors_open[door("door-21").index()] = false;
     at(&mut s, 0, "b17", Mode::Raiding);
-    let e = order(&mut s, "harris", "move d17; close door-19; move d18 e19 e20", &[]).unwrap_err();
-    assert!(e.message.contains("at most 4"), "closing took a square: {e}");
+    let e = order(
+        &mut s,
+        "harris",
+        "move d17; close door-19; move d18 e19 e20",
+        &[],
+    )
+    .unwrap_err();
+    assert!(
+        e.message.contains("at most 4"),
+        "closing took a square: {e}"
+    );
 }
 
 #[test]
@@ -537,7 +617,10 @@ fn fight_rolls_strength_plus_one_with_a_knife_and_a_fatal_wound_kills() {
     at(&mut s, 0, "q20", Mode::Assault);
     // Harris assaulting: Strength 3, +1 knife = 4 dice at Combat 3+; 3 passes: fatal; the
     // Sentry resists with Endurance 1 at Survival 6.
-    assert_eq!(order(&mut s, "harris", "fight r20", &[6, 6, 6, 1, 1]).unwrap(), 5);
+    assert_eq!(
+        order(&mut s, "harris", "fight r20", &[6, 6, 6, 1, 1]).unwrap(),
+        5
+    );
     assert_eq!(s.defenders[defender(&s, "a1")].status, Status::Dead);
 }
 
@@ -549,7 +632,10 @@ fn resist_effects_reduce_the_wound() {
     order(&mut s, "harris", "fight r20", &[6, 6, 6, 1, 6]).unwrap();
     let a1 = &s.defenders[defender(&s, "a1")];
     assert_eq!(a1.status, Status::Unconscious);
-    assert!(a1.alert.is_some(), "attacked and not killed: alerted even if unconscious");
+    assert!(
+        a1.alert.is_some(),
+        "attacked and not killed: alerted even if unconscious"
+    );
 }
 
 #[test]
@@ -557,11 +643,17 @@ fn counterattack_is_a_standing_choice_made_in_advance() {
     let mut s = mission(1);
     at(&mut s, 0, "q20", Mode::Assault);
     // No effect: the Sentry counterattacks unarmed (2 dice).
-    assert_eq!(order(&mut s, "harris", "fight r20", &[1, 1, 1, 1, 1, 1]).unwrap(), 6);
+    assert_eq!(
+        order(&mut s, "harris", "fight r20", &[1, 1, 1, 1, 1, 1]).unwrap(),
+        6
+    );
     let mut s = mission(1);
     s.defender_counterattack = false;
     at(&mut s, 0, "q20", Mode::Assault);
-    assert_eq!(order(&mut s, "harris", "fight r20", &[1, 1, 1, 1]).unwrap(), 4);
+    assert_eq!(
+        order(&mut s, "harris", "fight r20", &[1, 1, 1, 1]).unwrap(),
+        4
+    );
 }
 
 #[test]
@@ -575,8 +667,16 @@ fn engaged_agents_may_not_move() {
 #[test]
 fn shoot_removes_dice_whose_total_covers_the_range_keeping_the_passes() {
     let kept = combat::cover_range(&[6, 2, 5, 1], 3, |f| f >= 5).unwrap();
-    assert_eq!(kept, vec![1, 3], "the 2 and the 1 cover range 3; the 6 and 5 still hit");
-    assert_eq!(combat::cover_range(&[1, 1], 3, |f| f >= 5), None, "out of range");
+    assert_eq!(
+        kept,
+        vec![1, 3],
+        "the 2 and the 1 cover range 3; the 6 and 5 still hit"
+    );
+    assert_eq!(
+        combat::cover_range(&[1, 1], 3, |f| f >= 5),
+        None,
+        "out of range"
+    );
 }
 
 #[test]
@@ -588,8 +688,14 @@ fn shooting_alerts_every_sentry_within_twelve_squares() {
     commander_at(&mut s, "t20", Dir::North);
     at(&mut s, 0, "o20", Mode::Assault);
     s.intruders[0].selected = Weapon::Handgun;
-    assert_eq!(order(&mut s, "harris", "shoot t20", &[1, 1, 1, 2]).unwrap(), 4);
-    assert!(s.defenders[defender(&s, "a2")].alert.is_some(), "m11 is 10 squares away");
+    assert_eq!(
+        order(&mut s, "harris", "shoot t20", &[1, 1, 1, 2]).unwrap(),
+        4
+    );
+    assert!(
+        s.defenders[defender(&s, "a2")].alert.is_some(),
+        "m11 is 10 squares away"
+    );
 }
 
 #[test]
@@ -643,7 +749,10 @@ fn first_aid_kit_rerolls_a_failed_recovery() {
     at(&mut s, 2, "l20", Mode::Raiding);
     s.intruders[2].status = Status::Unconscious;
     assert!(s.intruders[2].equipment.contains(&Equipment::FirstAidKit));
-    assert_eq!(order(&mut s, "volkov", "recover raiding", &[1, 5]).unwrap(), 2);
+    assert_eq!(
+        order(&mut s, "volkov", "recover raiding", &[1, 5]).unwrap(),
+        2
+    );
     assert_eq!(s.intruders[2].status, Status::Standing);
 }
 
@@ -729,10 +838,17 @@ fn raise_alarm_needs_an_assaulter_inside_and_mobilises_a_guard_per_marker() {
     assert!(s.alarm);
     assert_eq!(s.asi_markers, 0);
     assert_eq!(s.guards_in_box, 6);
-    let guards: Vec<&Defender> = s.defenders.iter().filter(|d| d.kind == DefKind::Guard).collect();
+    let guards: Vec<&Defender> = s
+        .defenders
+        .iter()
+        .filter(|d| d.kind == DefKind::Guard)
+        .collect();
     assert_eq!(guards.len(), 2);
     // Mobilised in the entry zone they move 6 squares towards the assaulter at once.
-    assert!(guards.iter().all(|g| g.sq.is_some_and(|q| q.1 < 22)), "{guards:?}");
+    assert!(
+        guards.iter().all(|g| g.sq.is_some_and(|q| q.1 < 22)),
+        "{guards:?}"
+    );
 }
 
 #[test]
@@ -811,7 +927,11 @@ fn winning_needs_2_4_or_6_points_for_1_2_or_3_intruders() {
     assert_eq!(intel::needed(2), 4);
     assert_eq!(intel::needed(3), 6);
     assert_eq!(
-        (intel::DEFENDER_WINS, intel::DEFENDER_ABORT, intel::DEFENDER_LOSES),
+        (
+            intel::DEFENDER_WINS,
+            intel::DEFENDER_ABORT,
+            intel::DEFENDER_LOSES
+        ),
         (10, 6, 0)
     );
 }
@@ -841,15 +961,27 @@ fn stronghold_map_holder_alone_peeks_at_unexplored_rooms() {
     ] {
         let v = HourOfGlory.view(&s, &viewer);
         assert!(v.get("peek").is_none());
-        assert!(!v.to_string().contains(&hidden), "{viewer:?} sees a face-down card");
+        assert!(
+            !v.to_string().contains(&hidden),
+            "{viewer:?} sees a face-down card"
+        );
     }
     let all = HourOfGlory.view(&s, &Viewer::Everyone);
-    assert!(all.to_string().contains(&hidden), "after the game everything is shown");
+    assert!(
+        all.to_string().contains(&hidden),
+        "after the game everything is shown"
+    );
 }
 
 #[test]
 fn sentries_are_deployed_on_a_posts_for_1_intruder_a_b_for_2_a_b_c_for_3() {
-    let count = |n| mission(n).defenders.iter().filter(|d| d.kind == DefKind::Sentry).count();
+    let count = |n| {
+        mission(n)
+            .defenders
+            .iter()
+            .filter(|d| d.kind == DefKind::Sentry)
+            .count()
+    };
     assert_eq!((count(1), count(2), count(3)), (2, 5, 8));
 }
 

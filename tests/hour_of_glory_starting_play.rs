@@ -47,7 +47,10 @@ fn the_manuals_starting_play_rounds_replay_with_the_dice_they_imply() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let text = replay::render(&t);
-    assert!(t.dice_left.is_empty(), "every scripted die is used:\n{text}");
+    assert!(
+        t.dice_left.is_empty(),
+        "every scripted die is used:\n{text}"
+    );
 
     // First round: Link's sneaking took 2 minutes, take time 1: 57 at the second round.
     let link_r1 = &t.steps[1];
@@ -56,7 +59,10 @@ fn the_manuals_starting_play_rounds_replay_with_the_dice_they_imply() {
     // marker; the Commander's watch zone now covers Link.
     let harris_r2 = &t.steps[3];
     assert!(
-        harris_r2.lines.iter().any(|l| l.text.contains("enters room 2")),
+        harris_r2
+            .lines
+            .iter()
+            .any(|l| l.text.contains("enters room 2")),
         "{text}"
     );
     // Third round: Harris spies for 1 minute and takes the card; Link fails to evade.
@@ -68,7 +74,10 @@ fn the_manuals_starting_play_rounds_replay_with_the_dice_they_imply() {
     );
 
     let v = &t.view;
-    assert_eq!(v["minutes"], 55, "60 - 2 (sneaking) - 1 - 1 (take time) - 1 (spying): {text}");
+    assert_eq!(
+        v["minutes"], 55,
+        "60 - 2 (sneaking) - 1 - 1 (take time) - 1 (spying): {text}"
+    );
     assert_eq!(v["round"], 3);
     let harris = intruder(v, "harris");
     assert_eq!(harris["square"], "h20");
@@ -76,17 +85,26 @@ fn the_manuals_starting_play_rounds_replay_with_the_dice_they_imply() {
     let link = intruder(v, "link");
     assert_eq!(link["square"], "q20");
     assert_eq!(link["mode"], "assault", "Link was exposed: {text}");
-    assert_eq!(v["asi_markers"], 2, "the first marker and the one for exposing Link");
+    assert_eq!(
+        v["asi_markers"], 2,
+        "the first marker and the one for exposing Link"
+    );
     let rooms = v["rooms"].as_array().unwrap();
     assert_eq!(rooms[1]["explored"], true);
     assert_eq!(rooms[1]["card"], Value::Null, "Harris took room 2's card");
     let markers = v["markers"].as_array().unwrap();
-    assert!(markers.iter().any(|m| m["kind"] == "alert" && m["sq"] == json!([17, 19])));
+    assert!(markers
+        .iter()
+        .any(|m| m["kind"] == "alert" && m["sq"] == json!([17, 19])));
     let commander = &v["defenders"][0];
     assert_eq!(commander["square"], "w20");
     assert_eq!(commander["facing"], "west");
     assert!(
-        !v["defenders"].as_array().unwrap().iter().any(|d| d["label"] == "a1"),
+        !v["defenders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["label"] == "a1"),
         "Sentry A is dead and off the board"
     );
 }

@@ -22,13 +22,25 @@ fn fight_table_0_no_effect_1_light_2_severe_3_fatal() {
 fn resist_effects_table_reduces_each_wound_by_one_level_per_pass() {
     use Wound::*;
     // Score 0: as normal.
-    assert_eq!([resist(Light, 0), resist(Severe, 0), resist(Fatal, 0)], [Light, Severe, Fatal]);
+    assert_eq!(
+        [resist(Light, 0), resist(Severe, 0), resist(Fatal, 0)],
+        [Light, Severe, Fatal]
+    );
     // Score 1: Fatal to Severe; Severe to Light; Light to No Effect.
-    assert_eq!([resist(Light, 1), resist(Severe, 1), resist(Fatal, 1)], [None, Light, Severe]);
+    assert_eq!(
+        [resist(Light, 1), resist(Severe, 1), resist(Fatal, 1)],
+        [None, Light, Severe]
+    );
     // Score 2: Fatal to Light; Severe to No Effect; Light to No Effect.
-    assert_eq!([resist(Light, 2), resist(Severe, 2), resist(Fatal, 2)], [None, None, Light]);
+    assert_eq!(
+        [resist(Light, 2), resist(Severe, 2), resist(Fatal, 2)],
+        [None, None, Light]
+    );
     // Score 3: Fatal to No effect; Severe to No Effect; Light to No Effect.
-    assert_eq!([resist(Light, 3), resist(Severe, 3), resist(Fatal, 3)], [None, None, None]);
+    assert_eq!(
+        [resist(Light, 3), resist(Severe, 3), resist(Fatal, 3)],
+        [None, None, None]
+    );
     assert_eq!(resist(Fatal, 4), None);
 }
 
@@ -138,7 +150,11 @@ fn order_language_round_trips_through_describe_and_parse() {
     for text in intruder_orders {
         let c = HourOfGlory.parse(&s, &intruder, text).unwrap();
         let d = HourOfGlory.describe(&c);
-        assert_eq!(HourOfGlory.parse(&s, &intruder, &d).unwrap(), c, "{text} → {d}");
+        assert_eq!(
+            HourOfGlory.parse(&s, &intruder, &d).unwrap(),
+            c,
+            "{text} → {d}"
+        );
     }
     let defender_orders = [
         "commander open door-23; commander move w20 x20 y20 y19 y18; commander face north",
@@ -152,7 +168,11 @@ fn order_language_round_trips_through_describe_and_parse() {
     for text in defender_orders {
         let c = HourOfGlory.parse(&s, &defender, text).unwrap();
         let d = HourOfGlory.describe(&c);
-        assert_eq!(HourOfGlory.parse(&s, &defender, &d).unwrap(), c, "{text} → {d}");
+        assert_eq!(
+            HourOfGlory.parse(&s, &defender, &d).unwrap(),
+            c,
+            "{text} → {d}"
+        );
     }
 }
 

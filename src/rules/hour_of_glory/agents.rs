@@ -210,7 +210,10 @@ impl Profiles {
             defenders: Vec::new(),
             loadouts: Vec::new(),
         };
-        for line in agents.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        for line in agents
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
             let w: Vec<&str> = line.split_whitespace().collect();
             if w.len() != 8 {
                 return Err(format!("agent line needs 8 columns: {line}"));
@@ -239,7 +242,10 @@ impl Profiles {
                 (None, other) => return Err(format!("unknown agent {other}")),
             }
         }
-        for line in loadouts.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        for line in loadouts
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
             let mut w = line.split_whitespace();
             let agent = w
                 .next()

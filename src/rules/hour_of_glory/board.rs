@@ -338,7 +338,10 @@ impl Board {
     fn parse_sq(&self, text: &str) -> Result<Sq, String> {
         let mut chars = text.chars();
         let c = chars.next().ok_or("empty square")?;
-        let row: u8 = chars.as_str().parse().map_err(|_| format!("bad square {text}"))?;
+        let row: u8 = chars
+            .as_str()
+            .parse()
+            .map_err(|_| format!("bad square {text}"))?;
         let sq = Sq(c as u8 - b'a', row - 1);
         if self.cell(sq).is_some_and(Cell::is_square) {
             Ok(sq)
@@ -389,7 +392,10 @@ impl Board {
     }
 
     pub fn entrance(&self) -> &Door {
-        self.doors.iter().find(|d| d.entrance).expect("the map has an entrance")
+        self.doors
+            .iter()
+            .find(|d| d.entrance)
+            .expect("the map has an entrance")
     }
 
     /// The squares of a room.
@@ -421,7 +427,8 @@ impl Board {
                 let c = self.cell_xy(x + dx, y + dy);
                 if c.is_square() {
                     // Summary, "Movement": no moving diagonally across corners.
-                    if dx != 0 && dy != 0
+                    if dx != 0
+                        && dy != 0
                         && !(self.cell_xy(x + dx, y).is_square()
                             && self.cell_xy(x, y + dy).is_square())
                     {

@@ -57,7 +57,7 @@ fn route(s: &State, from: Sq, goal: &dyn Fn(Sq) -> bool, through_closed: bool) -
             if closed && !through_closed {
                 continue;
             }
-            if s.occupant(l.to).is_some() && !goal(l.to) {
+            if s.occupant(l.to).is_some() {
                 continue;
             }
             seen[idx(l.to)] = true;
@@ -74,7 +74,9 @@ fn walkable(s: &State, from: Sq, r: &Route, n: usize) -> (Vec<Sq>, Option<DoorId
     let mut out = Vec::new();
     let mut cur = from;
     for &q in &r.path {
-        let Some(link) = b.links(cur).iter().find(|l| l.to == q) else { break };
+        let Some(link) = b.links(cur).iter().find(|l| l.to == q) else {
+            break;
+        };
         if let Some(d) = link.door {
             if !s.door_open(d) {
                 return (out, Some(d));
@@ -91,16 +93,25 @@ fn walkable(s: &State, from: Sq, r: &Route, n: usize) -> (Vec<Sq>, Option<DoorId
 
 fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
     let a = &s.intruders[i];
-    let cmd = |steps| Command::Intruder { standing: Vec::new(), steps };
+    let cmd = |steps| Command::Intruder {
+        standing: Vec::new(),
+        steps,
+    };
     if a.status == Status::Unconscious {
-        let mode = if rng(3) == 0 { Mode::Assault } else { Mode::Raiding };
+        let mode = if rng(3) == 0 {
+            Mode::Assault
+        } else {
+            Mode::Raiding
+        };
         return cmd(vec![IStep::Recover { mode }]);
     }
-    if rng(8) == 0 {
+    if rng(5) == 0 {
         return cmd(vec![IStep::Pass]);
     }
     let b = board();
-    let Some(sq) = a.sq else { return cmd(vec![IStep::Pass]) };
+    let Some(sq) = a.sq else {
+        return cmd(vec![IStep::Pass]);
+    };
     let mut steps = Vec::new();
     let mut mode = a.mode;
     let mut selected = a.selected;
@@ -114,9 +125,14 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
     // Assaulters fight what is next to them and shoot what they see.
     if mode == Mode::Assault && !in_zone {
         if let Some(d) = (0..s.defenders.len()).find(|&d| {
-            s.defenders[d].standing() && s.defenders[d].sq.is_some_and(|q| senses::adjacent(s, sq, q))
+            s.defenders[d].standing()
+                && s.defenders[d]
+                    .sq
+                    .is_some_and(|q| senses::adjacent(s, sq, q))
         }) {
-            steps.push(IStep::Fight { at: s.defenders[d].sq.expect("standing") });
+            steps.push(IStep::Fight {
+                at: s.defenders[d].sq.expect("standing"),
+            });
             return cmd(steps);
         }
         if selected.is_firearm() && rng(2) == 0 {
@@ -128,7 +144,10 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
                 .filter_map(|(_, x)| x.sq)
                 .find(|&q| senses::los(s, sq, q).is_some())
             {
-                steps.push(IStep::Shoot { at: vec![q], burst: selected == Weapon::Smg && rng(2) == 0 });
+                steps.push(IStep::Shoot {
+                    at: vec![q],
+                    burst: selected == Weapon::Smg && rng(2) == 0,
+                });
                 return cmd(steps);
             }
         }
@@ -145,7 +164,7 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
         }
     }
     if mode == Mode::Assault && !in_zone && !senses::intruder_engaged(s, i) && rng(3) != 0 {
-        if let Some(order) = go_to_ground(s, i, sq, rng) {
+        if let Some(order) = go_to_ground(s, sq, rng) {
             return cmd(order);
         }
     }
@@ -165,9 +184,19 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
     }
     let allowance = if mode == Mode::Assault { 6 } else { 4 };
     // Raiders mostly spend time: success is sure, and the Mission Timer keeps games short.
-    let method = if mode == Mode::Raiding && rng(4) != 0 { Method::SpendTime } else { Method::TakeChance };
+    let method = if mode == Mode::Raiding && rng(4) != 0 {
+        Method::SpendTime
+    } else {
+        Method::TakeChance
+    };
     if mode == Mode::Raiding && rng(3) != 0 {
-        steps.push(IStep::Sneak { method: if rng(2) == 0 { Method::SpendTime } else { Method::TakeChance } });
+        steps.push(IStep::Sneak {
+            method: if rng(2) == 0 {
+                Method::SpendTime
+            } else {
+                Method::TakeChance
+            },
+        });
     }
     // Spy where a card lies.
     if let Some(r) = b.room_of(sq) {
@@ -187,7 +216,10 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
         }) {
             let at = s.defenders[d].sq.expect("standing");
             steps.push(IStep::SneakAttack { at });
-            steps.push(IStep::Conceal { at, method: Method::TakeChance });
+            steps.push(IStep::Conceal {
+                at,
+                method: Method::TakeChance,
+            });
             return cmd(steps);
         }
     }
@@ -197,12 +229,22 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
         .filter(|x| x.status == Status::Escaped || x.seat == a.seat)
         .flat_map(|x| x.intel.iter().copied())
         .collect();
-    let leave = !a.intel.is_empty()
-        && (intel::score(&carried) >= intel::needed(s.intruders.len()) || s.minutes < 22 || rng(8) == 0);
-    let goal: Box<dyn Fn(Sq) -> bool> = if leave || s.minutes < 12 {
+    // Leave with what he carries when the team has enough, when time runs short, or on a whim;
+    // with nothing, abort once half the time is gone.
+    let leave = (!a.intel.is_empty()
+        && (intel::score(&carried) >= intel::needed(s.intruders.len())
+            || s.minutes < 40
+            || rng(2) == 0))
+        || s.minutes < 36;
+    let goal: Box<dyn Fn(Sq) -> bool> = if leave {
         Box::new(|q: Sq| b.is_entry(q))
     } else {
-        let rooms_with_cards: Vec<u8> = s.rooms.iter().filter(|r| r.card.is_some()).map(|r| r.room).collect();
+        let rooms_with_cards: Vec<u8> = s
+            .rooms
+            .iter()
+            .filter(|r| r.card.is_some())
+            .map(|r| r.room)
+            .collect();
         Box::new(move |q: Sq| b.room_of(q).is_some_and(|r| rooms_with_cards.contains(&r)))
     };
     if !a.inside {
@@ -210,8 +252,13 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
         let entrance = b.entrance();
         if !s.door_open(entrance.id) {
             if entrance.adjacent.contains(&sq) {
-                steps.push(IStep::Breach { door: entrance.id, method });
-            } else if let Some(&q) = entrance.adjacent.iter().find(|q| b.is_entry(**q) && s.occupant(**q).is_none() && senses::adjacent(s, sq, **q)) {
+                steps.push(IStep::Breach {
+                    door: entrance.id,
+                    method,
+                });
+            } else if let Some(&q) = entrance.adjacent.iter().find(|q| {
+                b.is_entry(**q) && s.occupant(**q).is_none() && senses::adjacent(s, sq, **q)
+            }) {
                 steps.push(IStep::Move { path: vec![q] });
             } else {
                 steps.push(IStep::Pass);
@@ -232,10 +279,16 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
         return cmd(steps);
     }
     if let Some(r) = route(s, sq, &*goal, true) {
-        let n = if rng(5) == 0 { 1 + rng(allowance) } else { allowance };
+        let n = if rng(5) == 0 {
+            1 + rng(allowance)
+        } else {
+            allowance
+        };
         let (path, door) = walkable(s, sq, &r, n);
         // An assaulter entering a watch zone must react, which leaves no ordinary action.
-        let zone_at = path.iter().position(|q| !senses::watchers(s, *q).is_empty());
+        let zone_at = path
+            .iter()
+            .position(|q| !senses::watchers(s, *q).is_empty());
         let (path, door) = match zone_at {
             Some(k) => (path[..=k].to_vec(), None),
             None => (path, door),
@@ -269,14 +322,18 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
 }
 
 /// An exposed Intruder makes for a room, shuts its doors and HIDEs to raid again.
-fn go_to_ground(s: &State, i: usize, sq: Sq, rng: BotRng) -> Option<Vec<IStep>> {
+fn go_to_ground(s: &State, sq: Sq, rng: BotRng) -> Option<Vec<IStep>> {
     let b = board();
     match b.room_of(sq) {
         Some(r) => {
             if senses::enemy_room_for_intruders(s, r) {
                 return None;
             }
-            let open: Vec<DoorId> = b.room_doors(r).filter(|d| s.door_open(d.id) && !d.entrance).map(|d| d.id).collect();
+            let open: Vec<DoorId> = b
+                .room_doors(r)
+                .filter(|d| s.door_open(d.id) && !d.entrance)
+                .map(|d| d.id)
+                .collect();
             if open.is_empty() {
                 return Some(vec![IStep::Hide]);
             }
@@ -288,19 +345,25 @@ fn go_to_ground(s: &State, i: usize, sq: Sq, rng: BotRng) -> Option<Vec<IStep>> 
                 let route = route(s, sq, &goal, false)?;
                 let (path, _) = walkable(s, sq, &route, 6);
                 if path.last().is_none_or(|q| !near.contains(q)) {
-                    return Some(vec![IStep::Move { path }]).filter(|p| !matches!(&p[0], IStep::Move { path } if path.is_empty()));
+                    return Some(vec![IStep::Move { path }])
+                        .filter(|p| !matches!(&p[0], IStep::Move { path } if path.is_empty()));
                 }
                 steps.push(IStep::Move { path });
             }
             steps.push(IStep::Close { door: d });
-            let _ = i;
             Some(steps)
         }
         None => {
-            let goal = |q: Sq| b.room_of(q).is_some_and(|r| !senses::enemy_room_for_intruders(s, r));
+            let goal = |q: Sq| {
+                b.room_of(q)
+                    .is_some_and(|r| !senses::enemy_room_for_intruders(s, r))
+            };
             let route = route(s, sq, &goal, false)?;
             let (path, _) = walkable(s, sq, &route, 6);
-            let path: Vec<Sq> = match path.iter().position(|q| !senses::watchers(s, *q).is_empty()) {
+            let path: Vec<Sq> = match path
+                .iter()
+                .position(|q| !senses::watchers(s, *q).is_empty())
+            {
                 Some(k) => path[..=k].to_vec(),
                 None => path,
             };
@@ -311,8 +374,11 @@ fn go_to_ground(s: &State, i: usize, sq: Sq, rng: BotRng) -> Option<Vec<IStep>> 
 
 fn defender_order(s: &State, rng: BotRng) -> Command {
     let mut steps = Vec::new();
-    if rng(10) == 0 {
-        return Command::Defender { standing: Vec::new(), steps: vec![DStep::Pass] };
+    if rng(5) == 0 {
+        return Command::Defender {
+            standing: Vec::new(),
+            steps: vec![DStep::Pass],
+        };
     }
     let assaulters: Vec<usize> = s.assaulters_inside().collect();
     if let Some(c) = s.commander().filter(|&c| s.defenders[c].standing()) {
@@ -355,7 +421,10 @@ fn defender_order(s: &State, rng: BotRng) -> Command {
                 .chain(s.markers.iter().map(|m| m.sq))
                 .collect();
             let pick = if goals.is_empty() || rng(3) == 0 {
-                let squares: Vec<Sq> = board().squares().filter(|q| board().is_corridor(*q)).collect();
+                let squares: Vec<Sq> = board()
+                    .squares()
+                    .filter(|q| board().is_corridor(*q))
+                    .collect();
                 squares[rng(squares.len())]
             } else {
                 goals[rng(goals.len())]
@@ -379,7 +448,9 @@ fn defender_order(s: &State, rng: BotRng) -> Command {
                 }
             }
         }
-        steps.push(DStep::CommanderFace { dir: Dir::ALL[rng(4)] });
+        steps.push(DStep::CommanderFace {
+            dir: Dir::ALL[rng(4)],
+        });
     }
     for d in 0..s.defenders.len() {
         let x = &s.defenders[d];
@@ -387,24 +458,39 @@ fn defender_order(s: &State, rng: BotRng) -> Command {
             continue;
         }
         let sq = x.sq.expect("standing");
-        if let Some(q) = assaulters.iter().filter_map(|&i| s.intruders[i].sq).find(|&q| senses::adjacent(s, sq, q)) {
-            steps.push(DStep::SentryFight { sentry: x.label.clone(), at: q });
+        if let Some(q) = assaulters
+            .iter()
+            .filter_map(|&i| s.intruders[i].sq)
+            .find(|&q| senses::adjacent(s, sq, q))
+        {
+            steps.push(DStep::SentryFight {
+                sentry: x.label.clone(),
+                at: q,
+            });
         } else if let Some(q) = assaulters
             .iter()
             .filter(|&&i| !senses::intruder_engaged(s, i))
             .filter_map(|&i| s.intruders[i].sq)
             .find(|&q| senses::los(s, sq, q).is_some())
         {
-            steps.push(DStep::SentryShoot { sentry: x.label.clone(), at: q });
+            steps.push(DStep::SentryShoot {
+                sentry: x.label.clone(),
+                at: q,
+            });
         }
     }
     if !assaulters.is_empty() && rng(2) == 0 {
-        steps.push(DStep::GuardsChase { target: s.intruders[assaulters[rng(assaulters.len())]].agent });
+        steps.push(DStep::GuardsChase {
+            target: s.intruders[assaulters[rng(assaulters.len())]].agent,
+        });
     }
     if steps.is_empty() {
         steps.push(DStep::Pass);
     }
-    Command::Defender { standing: Vec::new(), steps }
+    Command::Defender {
+        standing: Vec::new(),
+        steps,
+    }
 }
 
 pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
@@ -426,9 +512,15 @@ pub fn options(s: &State) -> Vec<String> {
         Turn::Intruder(i) => {
             let a = &s.intruders[i];
             if a.status == Status::Unconscious {
-                return vec!["recover raiding".into(), "recover assault".into(), "pass".into()];
+                return vec![
+                    "recover raiding".into(),
+                    "recover assault".into(),
+                    "pass".into(),
+                ];
             }
-            let Some(sq) = a.sq else { return vec!["pass".into()] };
+            let Some(sq) = a.sq else {
+                return vec!["pass".into()];
+            };
             let b = board();
             for q in senses::neighbours(s, sq) {
                 if s.occupant(q).is_none() {
@@ -463,14 +555,18 @@ pub fn options(s: &State) -> Vec<String> {
                     continue;
                 }
                 match (a.mode, x.status, x.kind) {
-                    (Mode::Raiding, Status::Standing, super::agents::DefKind::Sentry) => out.push(format!("sneak-attack {q}")),
+                    (Mode::Raiding, Status::Standing, super::agents::DefKind::Sentry) => {
+                        out.push(format!("sneak-attack {q}"))
+                    }
                     (Mode::Assault, Status::Standing, _) => out.push(format!("fight {q}")),
                     (_, Status::Unconscious, _) => out.push(format!("coup-de-grace {q}")),
                     _ => {}
                 }
             }
             for m in &s.markers {
-                if matches!(m.kind, super::state::MarkerKind::Corpse { .. }) && (m.sq == sq || senses::adjacent(s, sq, m.sq)) {
+                if matches!(m.kind, super::state::MarkerKind::Corpse { .. })
+                    && (m.sq == sq || senses::adjacent(s, sq, m.sq))
+                {
                     out.push(format!("conceal {} take-chance", m.sq));
                 }
             }
@@ -496,7 +592,10 @@ pub fn options(s: &State) -> Vec<String> {
                 }
             }
             out.push("pass".into());
-            out.push(format!("counterattack {}", if a.counterattack { "off" } else { "on" }));
+            out.push(format!(
+                "counterattack {}",
+                if a.counterattack { "off" } else { "on" }
+            ));
         }
         Turn::Defender => {
             if let Some(c) = s.commander().filter(|&c| s.defenders[c].standing()) {
@@ -511,7 +610,11 @@ pub fn options(s: &State) -> Vec<String> {
                 }
                 for d in &board().doors {
                     if d.adjacent.contains(&sq) {
-                        out.push(format!("commander {} {}", if s.door_open(d.id) { "close" } else { "open" }, d.id));
+                        out.push(format!(
+                            "commander {} {}",
+                            if s.door_open(d.id) { "close" } else { "open" },
+                            d.id
+                        ));
                     }
                 }
                 if !s.alarm {
@@ -537,7 +640,14 @@ pub fn options(s: &State) -> Vec<String> {
                 out.push(format!("guards chase {}", s.intruders[i].agent.name()));
             }
             out.push("pass".into());
-            out.push(format!("counterattack {}", if s.defender_counterattack { "off" } else { "on" }));
+            out.push(format!(
+                "counterattack {}",
+                if s.defender_counterattack {
+                    "off"
+                } else {
+                    "on"
+                }
+            ));
         }
     }
     out

@@ -56,7 +56,11 @@ pub fn alert_sentry(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
         return;
     }
     let Some(at) = a.sq else { return };
-    let facing = if toward == at { a.facing } else { Dir::towards(at, toward) };
+    let facing = if toward == at {
+        a.facing
+    } else {
+        Dir::towards(at, toward)
+    };
     let (dx, dy) = facing.delta();
     let front = Sq((at.0 as i32 + dx) as u8, (at.1 as i32 + dy) as u8);
     let marker_sq = if board().is_square(front) {
@@ -93,7 +97,10 @@ pub fn expose(s: &mut State, t: &mut dyn Table, i: usize, by: Option<usize>) {
     }
     a.mode = Mode::Assault;
     let at = a.sq;
-    t.say(format!("{} is exposed and changes to assault mode", a.agent.title()));
+    t.say(format!(
+        "{} is exposed and changes to assault mode",
+        a.agent.title()
+    ));
     if let Some(d) = by {
         match s.defenders[d].kind {
             DefKind::Commander if !s.alarm => {
@@ -185,7 +192,9 @@ fn force_alert(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
     if s.defenders[d].status == Status::Standing {
         s.defenders[d].facing = Dir::towards(at, toward);
     }
-    t.say(format!("Sentry {label} is alerted: an alert marker goes on {marker}"));
+    t.say(format!(
+        "Sentry {label} is alerted: an alert marker goes on {marker}"
+    ));
 }
 
 /// An agent dies: his figure is replaced by his corpse marker.
@@ -235,7 +244,15 @@ pub fn kill(s: &mut State, t: &mut dyn Table, victim: Who) {
 
 /// FIGHT (summary, "Fight", "Resist effects", "Counterattack"). `counter` says whether the
 /// victim may counterattack (a counterattack's victim may not).
-pub fn fight(s: &mut State, t: &mut dyn Table, attacker: Who, victim: Who, unarmed: bool, counter: bool, actor_attacks: bool) {
+pub fn fight(
+    s: &mut State,
+    t: &mut dyn Table,
+    attacker: Who,
+    victim: Who,
+    unarmed: bool,
+    counter: bool,
+    actor_attacks: bool,
+) {
     let dice = fight_dice(s, attacker, unarmed);
     let ((combat, _), _) = grades(s, attacker);
     let (f, passes) = skills::test(t, dice, combat, actor_attacks);
@@ -266,7 +283,14 @@ fn wants_counter(s: &State, w: Who) -> bool {
     }
 }
 
-fn resist_and_wound(s: &mut State, t: &mut dyn Table, victim: Who, attacker: Who, w: Wound, actor_resists: bool) -> Wound {
+fn resist_and_wound(
+    s: &mut State,
+    t: &mut dyn Table,
+    victim: Who,
+    attacker: Who,
+    w: Wound,
+    actor_resists: bool,
+) -> Wound {
     if w == Wound::None {
         return Wound::None;
     }
@@ -307,7 +331,23 @@ pub fn cover_range(faces: &[u32], range: u32, pass: impl Fn(u32) -> bool) -> Opt
 }
 
 /// SHOOT: roll the weapon's dice, remove range dice, score the passes left.
-pub fn shoot(s: &mut State, t: &mut dyn Table, shooter: Who, target: Who, dice: usize, range: u32, burst: bool, actor_shoots: bool) {
+/// One shot: the weapon's dice, the range in squares, and whether an SMG fires a burst.
+#[derive(Debug, Clone, Copy)]
+pub struct Shot {
+    pub dice: usize,
+    pub range: u32,
+    pub burst: bool,
+}
+
+pub fn shoot(
+    s: &mut State,
+    t: &mut dyn Table,
+    shooter: Who,
+    target: Who,
+    shot: Shot,
+    actor_shoots: bool,
+) {
+    let Shot { dice, range, burst } = shot;
     let ((combat, _), _) = grades(s, shooter);
     let mut f: Vec<u32> = (0..dice).map(|_| t.d6(actor_shoots)).collect();
     let mut cover = cover_range(&f, range, |x| combat.passes(x));
@@ -315,10 +355,14 @@ pub fn shoot(s: &mut State, t: &mut dyn Table, shooter: Who, target: Who, dice: 
         // SMG burst: re-roll up to 3 dice after designating the range dice.
         for _ in 0..3 {
             let attack: Vec<usize> = match &cover {
-                Some(c) => (0..f.len()).filter(|k| !c.contains(k) && !combat.passes(f[*k])).collect(),
+                Some(c) => (0..f.len())
+                    .filter(|k| !c.contains(k) && !combat.passes(f[*k]))
+                    .collect(),
                 None => (0..f.len()).filter(|k| f[*k] < 6).collect(),
             };
-            let Some(&k) = attack.iter().min_by_key(|&&k| f[k]) else { break };
+            let Some(&k) = attack.iter().min_by_key(|&&k| f[k]) else {
+                break;
+            };
             f[k] = t.d6(actor_shoots);
             cover = cover_range(&f, range, |x| combat.passes(x));
         }

@@ -19,9 +19,13 @@ fn err(rule: &str, message: impl Into<String>) -> RuleError {
 
 /// Runs the Defender's order and the automatic phases. `Ok(Some((reason, rest)))` when part of
 /// the order was not carried out.
-pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> Result<Option<(String, Vec<String>)>, (RuleError, Vec<String>)> {
+pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> super::order::Ran {
     let rest_of = |pred: &dyn Fn(&DStep) -> bool, from: usize| -> Vec<String> {
-        steps[from..].iter().filter(|s| pred(s)).map(describe_dstep).collect()
+        steps[from..]
+            .iter()
+            .filter(|s| pred(s))
+            .map(describe_dstep)
+            .collect()
     };
     let is_commander = |st: &DStep| {
         matches!(
@@ -39,16 +43,35 @@ pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> Result<Option<(
     let mut unexecuted: Option<(String, Vec<String>)> = None;
     // Targets named in the order must stand there when it is given; one that an earlier
     // attack of the same order has already brought down is skipped.
-    let targets_at_start: Vec<Sq> = s.assaulters_inside().filter_map(|i| s.intruders[i].sq).collect();
+    let targets_at_start: Vec<Sq> = s
+        .assaulters_inside()
+        .filter_map(|i| s.intruders[i].sq)
+        .collect();
     for st in steps {
-        if let DStep::CommanderFight { at } | DStep::CommanderShoot { at } | DStep::SentryFight { at, .. } | DStep::SentryShoot { at, .. } = st {
+        if let DStep::CommanderFight { at }
+        | DStep::CommanderShoot { at }
+        | DStep::SentryFight { at, .. }
+        | DStep::SentryShoot { at, .. } = st
+        {
             if !targets_at_start.contains(at) {
-                return Err((err("Combat", format!("there is no standing assaulter at {at}: raiders cannot be attacked")), vec![describe_dstep(st)]));
+                return Err((
+                    err(
+                        "Combat",
+                        format!(
+                            "there is no standing assaulter at {at}: raiders cannot be attacked"
+                        ),
+                    ),
+                    vec![describe_dstep(st)],
+                ));
             }
         }
     }
     // Phase 1: the Commander.
-    let cmd: Vec<(usize, &DStep)> = steps.iter().enumerate().filter(|(_, s)| is_commander(s)).collect();
+    let cmd: Vec<(usize, &DStep)> = steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| is_commander(s))
+        .collect();
     if !cmd.is_empty() {
         match commander_turn(s, t, &cmd) {
             Ok(None) => {}
@@ -67,7 +90,10 @@ pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> Result<Option<(
             _ => continue,
         };
         if acted.contains(label) {
-            return Err((err("Actions", format!("Sentry {label} has one action a turn")), rest_of(&|_| true, k)));
+            return Err((
+                err("Actions", format!("Sentry {label} has one action a turn")),
+                rest_of(&|_| true, k),
+            ));
         }
         acted.push(label.clone());
         if let Err(e) = sentry_action(s, t, label, at, shoot) {
@@ -81,7 +107,10 @@ pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> Result<Option<(
     });
     if let Some(a) = target {
         if !s.intruders.iter().any(|i| i.agent == a) {
-            return Err((err("Guards", format!("{} is not on this mission", a.title())), Vec::new()));
+            return Err((
+                err("Guards", format!("{} is not on this mission", a.title())),
+                Vec::new(),
+            ));
         }
     }
     guards_turn(s, t, target);
@@ -100,12 +129,21 @@ pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> Result<Option<(
     Ok(unexecuted)
 }
 
-fn commander_turn(s: &mut State, t: &mut dyn Table, steps: &[(usize, &DStep)]) -> Result<Option<(String, usize)>, (RuleError, usize)> {
+fn commander_turn(
+    s: &mut State,
+    t: &mut dyn Table,
+    steps: &[(usize, &DStep)],
+) -> Result<Option<(String, usize)>, (RuleError, usize)> {
     let first = steps[0].0;
     let c = s
         .commander()
         .filter(|&c| s.defenders[c].status == Status::Standing)
-        .ok_or_else(|| (err("Commander", "there is no standing Commander to command"), first))?;
+        .ok_or_else(|| {
+            (
+                err("Commander", "there is no standing Commander to command"),
+                first,
+            )
+        })?;
     let first_turn = s.defenders[c].first_turn.take();
     let mut allowance: Option<u32> = first_turn.map(u32::from);
     let mut moved = 0;
@@ -121,11 +159,17 @@ fn commander_turn(s: &mut State, t: &mut dyn Table, steps: &[(usize, &DStep)]) -
             DStep::CommanderFace { dir } => face = Some(*dir),
             DStep::CommanderMove { path } => {
                 if engaged {
-                    return Err(fail(err("Fighting", "the Commander is engaged in a fight and may not move")));
+                    return Err(fail(err(
+                        "Fighting",
+                        "the Commander is engaged in a fight and may not move",
+                    )));
                 }
                 for (n, &to) in path.iter().enumerate() {
                     if !may_move {
-                        return Err(fail(err("Movement", "the Commander may not move again this turn")));
+                        return Err(fail(err(
+                            "Movement",
+                            "the Commander may not move again this turn",
+                        )));
                     }
                     let from = s.defenders[c].sq.expect("on the board");
                     let link = board()
@@ -133,14 +177,22 @@ fn commander_turn(s: &mut State, t: &mut dyn Table, steps: &[(usize, &DStep)]) -
                         .iter()
                         .find(|l| l.to == to)
                         .copied()
-                        .ok_or_else(|| fail(err("Movement", format!("{to} is not adjacent to {from}"))))?;
+                        .ok_or_else(|| {
+                            fail(err("Movement", format!("{to} is not adjacent to {from}")))
+                        })?;
                     if let Some(d) = link.door {
                         if !s.door_open(d) {
-                            return Err(fail(err("Doors", format!("{d} between {from} and {to} is closed: open it first"))));
+                            return Err(fail(err(
+                                "Doors",
+                                format!("{d} between {from} and {to} is closed: open it first"),
+                            )));
                         }
                     }
                     if board().is_entry(to) && !board().is_entry(from) {
-                        return Err(fail(err("Movement", "the Commander stays inside the stronghold")));
+                        return Err(fail(err(
+                            "Movement",
+                            "the Commander stays inside the stronghold",
+                        )));
                     }
                     let roll = match allowance {
                         Some(a) => a,
@@ -152,24 +204,42 @@ fn commander_turn(s: &mut State, t: &mut dyn Table, steps: &[(usize, &DStep)]) -
                         }
                     };
                     if moved >= roll {
-                        let rest = path[n..].to_vec();
-                        let _ = rest;
-                        return Ok(Some((format!("the Commander's movement roll of {roll} is used up at {from}"), k)));
+                        return Ok(Some((
+                            format!("the Commander's movement roll of {roll} is used up at {from}"),
+                            k,
+                        )));
                     }
                     match s.occupant(to) {
-                        Some(Occupant::Intruder(i)) if s.intruders[i].standing() && s.intruders[i].mode == Mode::Raiding => {
+                        Some(Occupant::Intruder(i))
+                            if s.intruders[i].standing()
+                                && s.intruders[i].mode == Mode::Raiding =>
+                        {
                             // Summary, "Raiding": he stops adjacent and exposes the raider.
-                            t.say(format!("The Commander walks into {} at {to}", s.intruders[i].agent.title()));
+                            t.say(format!(
+                                "The Commander walks into {} at {to}",
+                                s.intruders[i].agent.title()
+                            ));
                             combat::expose(s, t, i, Some(c));
                             let d = &mut s.defenders[c];
                             d.facing = Dir::towards(from, to);
-                            return Ok(Some(("the Commander exposed a raider; his turn ends".into(), k)));
+                            return Ok(Some((
+                                "the Commander exposed a raider; his turn ends".into(),
+                                k,
+                            )));
                         }
                         Some(Occupant::Intruder(i)) if s.intruders[i].standing() => {
-                            return Err(fail(err("Occupied squares", format!("an enemy stands at {to}"))));
+                            return Err(fail(err(
+                                "Occupied squares",
+                                format!("an enemy stands at {to}"),
+                            )));
                         }
                         Some(_) if n + 1 == path.len() => {
-                            return Err(fail(err("Occupied squares", format!("{to} is occupied: the Commander may pass but not stop there"))));
+                            return Err(fail(err(
+                                "Occupied squares",
+                                format!(
+                                    "{to} is occupied: the Commander may pass but not stop there"
+                                ),
+                            )));
                         }
                         _ => {}
                     }
@@ -180,14 +250,24 @@ fn commander_turn(s: &mut State, t: &mut dyn Table, steps: &[(usize, &DStep)]) -
                     if to != from {
                         d.facing = Dir::towards(from, to);
                     }
-                    let entered = board().room_of(to).filter(|&r| board().room_of(from) != Some(r));
+                    let entered = board()
+                        .room_of(to)
+                        .filter(|&r| board().room_of(from) != Some(r));
                     if let Some(r) = entered {
                         if senses::enemy_room_for_defenders(s, r) {
                             let grade = s.defenders[c].profile().survival;
                             let (f, p) = skills::test(t, 1, grade, true);
-                            t.say(format!("The Commander must REACT entering room {r} ({})", faces(&f)));
+                            t.say(format!(
+                                "The Commander must REACT entering room {r} ({})",
+                                faces(&f)
+                            ));
                             match p {
-                                0 => return Ok(Some(("the Commander was too slow to react".into(), k))),
+                                0 => {
+                                    return Ok(Some((
+                                        "the Commander was too slow to react".into(),
+                                        k,
+                                    )))
+                                }
                                 _ => may_move = false,
                             }
                         }
@@ -201,12 +281,22 @@ fn commander_turn(s: &mut State, t: &mut dyn Table, steps: &[(usize, &DStep)]) -
                     return Err(fail(err("Doors", format!("the Commander must stand in one of the 3 squares along a face of {door}"))));
                 }
                 if s.door_open(*door) == open {
-                    return Err(fail(err("Doors", format!("{door} is already {}", if open { "open" } else { "closed" }))));
+                    return Err(fail(err(
+                        "Doors",
+                        format!("{door} is already {}", if open { "open" } else { "closed" }),
+                    )));
                 }
                 if !open && board().door(*door).entrance && s.door_open(*door) {
-                    return Err(fail(err("Doors", "the breached entrance may not be closed")));
+                    return Err(fail(err(
+                        "Doors",
+                        "the breached entrance may not be closed",
+                    )));
                 }
-                if !open && last_door == Some(*door) && may_move && allowance.is_some_and(|a| moved < a) {
+                if !open
+                    && last_door == Some(*door)
+                    && may_move
+                    && allowance.is_some_and(|a| moved < a)
+                {
                     moved += 1;
                 } else {
                     if action_used || engaged {
@@ -215,17 +305,31 @@ fn commander_turn(s: &mut State, t: &mut dyn Table, steps: &[(usize, &DStep)]) -
                     action_used = true;
                 }
                 s.doors_open[door.index()] = open;
-                t.say(format!("The Commander {} {door}", if open { "unlocks and opens" } else { "closes" }));
+                t.say(format!(
+                    "The Commander {} {door}",
+                    if open { "unlocks and opens" } else { "closes" }
+                ));
             }
             DStep::CommanderInvestigate { at } => {
                 let sq = s.defenders[c].sq.expect("on the board");
                 if !(senses::adjacent(s, sq, *at) || sq == *at) {
-                    return Err(fail(err("Investigate", format!("the Commander must stand adjacent to {at}"))));
+                    return Err(fail(err(
+                        "Investigate",
+                        format!("the Commander must stand adjacent to {at}"),
+                    )));
                 }
                 if s.alarm {
-                    return Err(fail(err("Investigate", "while the alarm is raised no alert or corpse markers may be collected")));
+                    return Err(fail(err(
+                        "Investigate",
+                        "while the alarm is raised no alert or corpse markers may be collected",
+                    )));
                 }
-                let m = marker_at(s, *at).ok_or_else(|| fail(err("Investigate", format!("there is no alert or corpse marker at {at}"))))?;
+                let m = marker_at(s, *at).ok_or_else(|| {
+                    fail(err(
+                        "Investigate",
+                        format!("there is no alert or corpse marker at {at}"),
+                    ))
+                })?;
                 if action_used || engaged {
                     return Err(fail(err("Actions", "the Commander has one action a turn")));
                 }
@@ -237,17 +341,26 @@ fn commander_turn(s: &mut State, t: &mut dyn Table, steps: &[(usize, &DStep)]) -
                     return Err(fail(err("Raise alarm", "the alarm is already raised")));
                 }
                 if s.assaulters_inside().next().is_none() {
-                    return Err(fail(err("Raise alarm", "the alarm needs at least one assaulter in the stronghold")));
+                    return Err(fail(err(
+                        "Raise alarm",
+                        "the alarm needs at least one assaulter in the stronghold",
+                    )));
                 }
                 if s.asi_markers == 0 {
-                    return Err(fail(err("Raise alarm", "the alarm needs at least one alert marker on the ASI")));
+                    return Err(fail(err(
+                        "Raise alarm",
+                        "the alarm needs at least one alert marker on the ASI",
+                    )));
                 }
                 if action_used || engaged {
                     return Err(fail(err("Actions", "the Commander has one action a turn")));
                 }
                 let n = (s.asi_markers).min(s.guards_in_box) as usize;
                 if at.len() > n {
-                    return Err(fail(err("Raise alarm", format!("only {n} Guard(s) come into play: name at most {n} squares"))));
+                    return Err(fail(err(
+                        "Raise alarm",
+                        format!("only {n} Guard(s) come into play: name at most {n} squares"),
+                    )));
                 }
                 for (j, q) in at.iter().enumerate() {
                     mobilise_square_ok(s, *q).map_err(fail)?;
@@ -278,39 +391,54 @@ fn commander_turn(s: &mut State, t: &mut dyn Table, steps: &[(usize, &DStep)]) -
     Ok(None)
 }
 
-fn marker_at(s: &State, at: Sq) -> Option<usize> {
-    s.markers.iter().position(|m| m.sq == at).or_else(|| {
-        s.defenders
-            .iter()
-            .position(|d| d.alert == Some(at))
-            .map(|d| usize::MAX - d)
-    })
+/// What the Commander may collect on a square: a marker on the board, or a Sentry's alert
+/// marker.
+#[derive(Debug, Clone, Copy)]
+enum Collectable {
+    Marker(usize),
+    SentryAlert(usize),
+}
+
+fn marker_at(s: &State, at: Sq) -> Option<Collectable> {
+    s.markers
+        .iter()
+        .position(|m| m.sq == at)
+        .map(Collectable::Marker)
+        .or_else(|| {
+            s.defenders
+                .iter()
+                .position(|d| d.alert == Some(at))
+                .map(Collectable::SentryAlert)
+        })
 }
 
 /// INVESTIGATE (summary, "The Commander"): one alert or corpse marker to the ASI's standby side;
 /// a Sentry whose marker it was returns to the ready position; an Intruder's corpse gives up
 /// his equipment, weapons and intelligence.
-fn investigate(s: &mut State, t: &mut dyn Table, c: usize, m: usize) {
-    if m > s.markers.len() {
-        let d = usize::MAX - m;
+fn investigate(s: &mut State, t: &mut dyn Table, c: usize, found: Collectable) {
+    if let Collectable::SentryAlert(d) = found {
         let a = &mut s.defenders[d];
         a.alert = None;
         if a.status == Status::Standing {
             a.facing = a.ready;
         }
         t.say(format!("The Commander collects Sentry {}'s alert marker; the Sentry returns to the ready position", a.label));
-    } else {
+    } else if let Collectable::Marker(m) = found {
         let marker: Marker = s.markers.remove(m);
         if let MarkerKind::Corpse { of } = &marker.kind {
             if Agent::parse(of).is_some() {
                 let cm = &mut s.defenders[c];
                 cm.captured_intel.extend(marker.intel.iter().copied());
-                cm.captured_equipment.extend(marker.equipment.iter().copied());
+                cm.captured_equipment
+                    .extend(marker.equipment.iter().copied());
                 cm.captured_weapons.extend(marker.weapons.iter().copied());
                 t.say(format!("The Commander takes everything {of} carried"));
             }
         }
-        t.say(format!("The Commander collects the marker at {}", marker.sq));
+        t.say(format!(
+            "The Commander collects the marker at {}",
+            marker.sq
+        ));
     }
     s.asi_markers += 1;
 }
@@ -320,7 +448,10 @@ fn mobilise_square_ok(s: &State, q: Sq) -> Result<(), RuleError> {
     let b = board();
     let ok = b.is_entry(q) || b.room_of(q).is_some_and(|r| !s.room_card(r).explored);
     if !ok {
-        return Err(err("Mobilising", format!("{q} is neither in an unexplored room nor in the entry zone")));
+        return Err(err(
+            "Mobilising",
+            format!("{q} is neither in an unexplored room nor in the entry zone"),
+        ));
     }
     if s.occupant(q).is_some() {
         return Err(err("Mobilising", format!("{q} is occupied")));
@@ -334,13 +465,19 @@ fn raise_alarm(s: &mut State, t: &mut dyn Table, at: &[Sq]) {
     let n = s.asi_markers.min(s.guards_in_box) as usize;
     s.alarm = true;
     s.asi_markers = 0;
-    t.say(format!("The Commander raises the alarm: {n} Guard(s) come into play"));
+    t.say(format!(
+        "The Commander raises the alarm: {n} Guard(s) come into play"
+    ));
     let mut places: Vec<Sq> = at.to_vec();
     let spare: Vec<Sq> = board()
         .entry
         .iter()
         .copied()
-        .chain(board().squares().filter(|&q| board().room_of(q).is_some_and(|r| !s.room_card(r).explored)))
+        .chain(
+            board()
+                .squares()
+                .filter(|&q| board().room_of(q).is_some_and(|r| !s.room_card(r).explored)),
+        )
         .collect();
     for q in spare {
         if places.len() >= n {
@@ -376,19 +513,51 @@ fn mobilise_guard(s: &mut State, t: &mut dyn Table, q: Sq) {
 }
 
 /// FIGHT or SHOOT by a defending agent against an assaulter.
-fn attack(s: &mut State, t: &mut dyn Table, d: usize, at: Sq, shoot: bool) -> Result<(), RuleError> {
+fn attack(
+    s: &mut State,
+    t: &mut dyn Table,
+    d: usize,
+    at: Sq,
+    shoot: bool,
+) -> Result<(), RuleError> {
     let sq = s.defenders[d].sq.expect("on the board");
-    let Some(i) = s.intruders.iter().position(|a| a.sq == Some(at) && a.is_assaulter()) else {
-        t.say(format!("{} holds fire: nobody is left standing at {at}", combat::name(s, Who::D(d))));
+    let Some(i) = s
+        .intruders
+        .iter()
+        .position(|a| a.sq == Some(at) && a.is_assaulter())
+    else {
+        t.say(format!(
+            "{} holds fire: nobody is left standing at {at}",
+            combat::name(s, Who::D(d))
+        ));
         return Ok(());
     };
     if shoot {
         if senses::intruder_engaged(s, i) {
-            return Err(err("Shooting", format!("the target at {at} is engaged in a fight and may not be shot")));
+            return Err(err(
+                "Shooting",
+                format!("the target at {at} is engaged in a fight and may not be shot"),
+            ));
         }
-        let range = senses::los(s, sq, at).ok_or_else(|| err("Line of sight", format!("no clear LOS from {sq} to {at}")))?;
-        let dice = if s.defenders[d].kind == DefKind::Commander { 4 } else { 5 };
-        combat::shoot(s, t, Who::D(d), Who::I(i), dice, range, false, true);
+        let range = senses::los(s, sq, at)
+            .ok_or_else(|| err("Line of sight", format!("no clear LOS from {sq} to {at}")))?;
+        let dice = if s.defenders[d].kind == DefKind::Commander {
+            4
+        } else {
+            5
+        };
+        combat::shoot(
+            s,
+            t,
+            Who::D(d),
+            Who::I(i),
+            combat::Shot {
+                dice,
+                range,
+                burst: false,
+            },
+            true,
+        );
     } else {
         if !senses::adjacent(s, sq, at) {
             return Err(err("Fight", format!("{at} is not adjacent to {sq}")));
@@ -398,7 +567,13 @@ fn attack(s: &mut State, t: &mut dyn Table, d: usize, at: Sq, shoot: bool) -> Re
     Ok(())
 }
 
-fn sentry_action(s: &mut State, t: &mut dyn Table, label: &str, at: Sq, shoot: bool) -> Result<(), RuleError> {
+fn sentry_action(
+    s: &mut State,
+    t: &mut dyn Table,
+    label: &str,
+    at: Sq,
+    shoot: bool,
+) -> Result<(), RuleError> {
     let d = s
         .defenders
         .iter()
@@ -437,7 +612,10 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
                 .find(|door| !s.door_open(door.id) && door.adjacent.contains(&sq) && !door.entrance)
             {
                 s.doors_open[door.id.index()] = true;
-                t.say(format!("Guard {label} opens {} from inside room {r}", door.id));
+                t.say(format!(
+                    "Guard {label} opens {} from inside room {r}",
+                    door.id
+                ));
                 continue;
             }
         }
@@ -452,15 +630,28 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
         };
         let assaulters: Vec<usize> = s.assaulters_inside().collect();
         let goal: Vec<Sq> = if assaulters.is_empty() {
-            vec![board().entrance().sides.iter().copied().find(|q| !board().is_entry(*q)).expect("inside square")]
+            vec![board()
+                .entrance()
+                .sides
+                .iter()
+                .copied()
+                .find(|q| !board().is_entry(*q))
+                .expect("inside square")]
         } else {
             let chosen = target
-                .and_then(|a| assaulters.iter().copied().find(|&i| s.intruders[i].agent == a))
+                .and_then(|a| {
+                    assaulters
+                        .iter()
+                        .copied()
+                        .find(|&i| s.intruders[i].agent == a)
+                })
                 .unwrap_or_else(|| {
                     let dist = senses::distances(s, sq);
                     *assaulters
                         .iter()
-                        .min_by_key(|&&i| senses::dist_at(&dist, s.intruders[i].sq.expect("inside")))
+                        .min_by_key(|&&i| {
+                            senses::dist_at(&dist, s.intruders[i].sq.expect("inside"))
+                        })
                         .expect("not empty")
                 });
             vec![s.intruders[chosen].sq.expect("inside")]
@@ -476,16 +667,23 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
             }
             let here_d = senses::dist_at(&dist, here);
             let next = senses::neighbours(s, here)
-                .filter(|q| !visited.contains(q) && (board().is_entry(here) || !board().is_entry(*q)))
+                .filter(|q| {
+                    !visited.contains(q) && (board().is_entry(here) || !board().is_entry(*q))
+                })
                 .filter(|q| senses::dist_at(&dist, *q) < here_d)
                 .find(|q| match s.occupant(*q) {
                     None => true,
-                    Some(Occupant::Intruder(i)) => s.intruders[i].standing() && s.intruders[i].mode == Mode::Raiding,
+                    Some(Occupant::Intruder(i)) => {
+                        s.intruders[i].standing() && s.intruders[i].mode == Mode::Raiding
+                    }
                     Some(_) => false,
                 });
             let Some(next) = next else { break };
             if let Some(Occupant::Intruder(i)) = s.occupant(next) {
-                t.say(format!("Guard {label} walks into {} at {next}", s.intruders[i].agent.title()));
+                t.say(format!(
+                    "Guard {label} walks into {} at {next}",
+                    s.intruders[i].agent.title()
+                ));
                 combat::expose(s, t, i, Some(d));
                 stopped = true;
                 break;
@@ -498,7 +696,9 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
                 s.defenders[d].sq = None;
                 s.defenders[d].status = Status::Escaped;
                 s.guards_in_box += 1;
-                t.say(format!("Guard {label} reaches the entrance and demobilises"));
+                t.say(format!(
+                    "Guard {label} reaches the entrance and demobilises"
+                ));
                 stopped = true;
                 break;
             }
@@ -507,7 +707,10 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
             }
         }
         if s.defenders[d].sq.is_some_and(|q| q != sq) {
-            t.say(format!("Guard {label} moves to {}", s.defenders[d].sq.expect("on the board")));
+            t.say(format!(
+                "Guard {label} moves to {}",
+                s.defenders[d].sq.expect("on the board")
+            ));
         }
         if stopped || s.defenders[d].sq.is_none() {
             continue;
@@ -516,7 +719,18 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
         if let Some(i) = adjacent_assaulter(s, here) {
             combat::fight(s, t, Who::D(d), Who::I(i), false, true, true);
         } else if let Some((i, range)) = shootable(s, here) {
-            combat::shoot(s, t, Who::D(d), Who::I(i), 5, range, false, true);
+            combat::shoot(
+                s,
+                t,
+                Who::D(d),
+                Who::I(i),
+                combat::Shot {
+                    dice: 5,
+                    range,
+                    burst: false,
+                },
+                true,
+            );
         }
     }
     if s.alarm && s.guards_in_play() == 0 {
@@ -527,13 +741,23 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
 }
 
 fn adjacent_assaulter(s: &State, sq: Sq) -> Option<usize> {
-    (0..s.intruders.len()).find(|&i| s.intruders[i].is_assaulter() && s.intruders[i].sq.is_some_and(|q| senses::adjacent(s, sq, q)))
+    (0..s.intruders.len()).find(|&i| {
+        s.intruders[i].is_assaulter()
+            && s.intruders[i]
+                .sq
+                .is_some_and(|q| senses::adjacent(s, sq, q))
+    })
 }
 
 fn shootable(s: &State, from: Sq) -> Option<(usize, u32)> {
     (0..s.intruders.len())
         .filter(|&i| s.intruders[i].is_assaulter() && !senses::intruder_engaged(s, i))
-        .filter_map(|i| s.intruders[i].sq.and_then(|q| senses::los(s, from, q)).map(|r| (i, r)))
+        .filter_map(|i| {
+            s.intruders[i]
+                .sq
+                .and_then(|q| senses::los(s, from, q))
+                .map(|r| (i, r))
+        })
         .min_by_key(|&(i, r)| (r, i))
 }
 
@@ -568,7 +792,10 @@ fn recovery(s: &mut State, t: &mut dyn Table) {
 fn administration(s: &mut State, t: &mut dyn Table, at: Option<Sq>) -> Result<(), RuleError> {
     if s.commander().is_some() {
         if at.is_some() {
-            return Err(err("Mobilising a replacement Commander", "the Commander is alive: there can only be one"));
+            return Err(err(
+                "Mobilising a replacement Commander",
+                "the Commander is alive: there can only be one",
+            ));
         }
         return Ok(());
     }
@@ -577,13 +804,19 @@ fn administration(s: &mut State, t: &mut dyn Table, at: Option<Sq>) -> Result<()
             mobilise_square_ok(s, q)?;
             Some(q)
         }
-        None => board().entry.iter().copied().find(|&q| s.occupant(q).is_none()),
+        None => board()
+            .entry
+            .iter()
+            .copied()
+            .find(|&q| s.occupant(q).is_none()),
     };
     let Some(place) = place else { return Ok(()) };
     let face = t.d6(true);
     let needed = s.minutes as f64 / 10.0;
     if (face as f64) <= needed {
-        t.say(format!("No replacement Commander ({face}, needed more than {needed})"));
+        t.say(format!(
+            "No replacement Commander ({face}, needed more than {needed})"
+        ));
         return Ok(());
     }
     let in_room = board().room_of(place).is_some();
@@ -604,7 +837,9 @@ fn administration(s: &mut State, t: &mut dyn Table, at: Option<Sq>) -> Result<()
             captured_weapons: Vec::new(),
         },
     );
-    t.say(format!("A replacement Commander is mobilised at {place} ({face})"));
+    t.say(format!(
+        "A replacement Commander is mobilised at {place} ({face})"
+    ));
     if !s.alarm {
         s.asi_markers += 1;
     }
@@ -621,9 +856,15 @@ fn take_time(s: &mut State, t: &mut dyn Table) {
         let face = t.d6(false);
         if !grade.passes(face) {
             s.minutes -= 1;
-            line.push_str(&format!("; {} fails subversion ({face}): a minute more", s.intruders[i].agent.title()));
+            line.push_str(&format!(
+                "; {} fails subversion ({face}): a minute more",
+                s.intruders[i].agent.title()
+            ));
         } else {
-            line.push_str(&format!("; {} passes subversion ({face})", s.intruders[i].agent.title()));
+            line.push_str(&format!(
+                "; {} passes subversion ({face})",
+                s.intruders[i].agent.title()
+            ));
         }
     }
     t.say(line);

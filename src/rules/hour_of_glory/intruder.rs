@@ -80,16 +80,13 @@ impl Turn {
 }
 
 /// Runs an Intruder's order. `Ok(Some(reason, rest))` when the turn stopped early.
-pub fn run(
-    s: &mut State,
-    t: &mut dyn Table,
-    i: usize,
-    steps: &[IStep],
-) -> Result<Option<(Stop, Vec<String>)>, (RuleError, Vec<String>)> {
+pub fn run(s: &mut State, t: &mut dyn Table, i: usize, steps: &[IStep]) -> super::order::Ran {
     let rest = |k: usize| steps[k..].iter().map(describe_istep).collect::<Vec<_>>();
     let a = &s.intruders[i];
-    if a.status == Status::Unconscious {
-        if steps.len() != 1 || !matches!(steps[0], IStep::Recover { .. } | IStep::Pass) {
+    if a.status == Status::Unconscious
+        && (steps.len() != 1 || !matches!(steps[0], IStep::Recover { .. } | IStep::Pass))
+    {
+        {
             return Err((
                 err(
                     "Wounds",
@@ -133,7 +130,10 @@ pub fn run(
         }
         turn.allowance = 6;
         k = 1;
-    } else if let Some(pos) = steps.iter().position(|s| matches!(s, IStep::Assault { .. })) {
+    } else if let Some(pos) = steps
+        .iter()
+        .position(|s| matches!(s, IStep::Assault { .. }))
+    {
         return Err((
             err(
                 "Assault",
@@ -153,28 +153,26 @@ pub fn run(
     while k < steps.len() {
         let step = &steps[k];
         let r = match step {
-            IStep::Move { path } => {
-                match walk(s, t, &mut turn, path) {
-                    Ok(None) => Ok(None),
-                    Ok(Some((stop, done))) => {
-                        let mut r = Vec::new();
-                        if done < path.len() {
-                            r.push(describe_istep(&IStep::Move {
-                                path: path[done..].to_vec(),
-                            }));
-                        }
-                        r.extend(rest(k + 1));
-                        return Ok(Some((stop, r)));
-                    }
-                    Err((e, done)) => {
-                        let mut r = vec![describe_istep(&IStep::Move {
+            IStep::Move { path } => match walk(s, t, &mut turn, path) {
+                Ok(None) => Ok(None),
+                Ok(Some((stop, done))) => {
+                    let mut r = Vec::new();
+                    if done < path.len() {
+                        r.push(describe_istep(&IStep::Move {
                             path: path[done..].to_vec(),
-                        })];
-                        r.extend(rest(k + 1));
-                        return Err((e, r));
+                        }));
                     }
+                    r.extend(rest(k + 1));
+                    return Ok(Some((stop, r)));
                 }
-            }
+                Err((e, done)) => {
+                    let mut r = vec![describe_istep(&IStep::Move {
+                        path: path[done..].to_vec(),
+                    })];
+                    r.extend(rest(k + 1));
+                    return Err((e, r));
+                }
+            },
             _ => act(s, t, &mut turn, step),
         };
         match r {
@@ -192,10 +190,18 @@ pub fn run(
 
 /// Summary, "Assault": "You can enter assault mode voluntarily at the start of your turn if you
 /// are not in a watch zone or in an enemy occupied room"; changing weapon is then a bonus action.
-fn go_assault(s: &mut State, t: &mut dyn Table, i: usize, weapon: Option<Weapon>) -> Result<(), RuleError> {
+fn go_assault(
+    s: &mut State,
+    t: &mut dyn Table,
+    i: usize,
+    weapon: Option<Weapon>,
+) -> Result<(), RuleError> {
     let a = &s.intruders[i];
     if a.status != Status::Standing || a.mode != Mode::Raiding {
-        return Err(err("Assault", "only a standing raider can choose to assault"));
+        return Err(err(
+            "Assault",
+            "only a standing raider can choose to assault",
+        ));
     }
     if let Some(sq) = a.sq {
         if !senses::watchers(s, sq).is_empty() {
@@ -256,18 +262,25 @@ fn resolve_zone(s: &mut State, t: &mut dyn Table, turn: &mut Turn, start: bool) 
         let grade = a.profile().stealth;
         let (f, passes) = skills::test(t, dice, grade, true);
         let mut result = EVADE_TABLE[passes.min(3) as usize];
-        let stubborn = watchers
-            .iter()
-            .any(|&d| s.defenders[d].sq.is_some_and(|q| senses::sees_assaulter(s, q).is_some()));
+        let stubborn = watchers.iter().any(|&d| {
+            s.defenders[d]
+                .sq
+                .is_some_and(|q| senses::sees_assaulter(s, q).is_some())
+        });
         if stubborn && matches!(result, Evade::StandDownMoveOrAct | Evade::StandDownFull) {
             // Exception: a Defender with an assaulter in his LOS does not stand down.
             result = Evade::TurnEnds;
         }
-        t.say(format!("{who} must EVADE at {sq} ({dice}d6: {}): {passes} passes", faces(&f)));
+        t.say(format!(
+            "{who} must EVADE at {sq} ({dice}d6: {}): {passes} passes",
+            faces(&f)
+        ));
         match result {
             Evade::Exposed => {
                 combat::expose(s, t, i, watchers.first().copied());
-                Some(format!("{who} failed to evade and is exposed; his turn ends"))
+                Some(format!(
+                    "{who} failed to evade and is exposed; his turn ends"
+                ))
             }
             Evade::TurnEnds => Some(format!("{who} stays hidden but his turn ends")),
             Evade::StandDownMoveOrAct | Evade::StandDownFull => {
@@ -296,14 +309,23 @@ fn stand_down(s: &mut State, t: &mut dyn Table, watchers: &[usize]) {
             }
             _ => {
                 a.facing = a.facing.opposite();
-                t.say(format!("The Commander stands down and turns to face {}", a.facing.name()));
+                t.say(format!(
+                    "The Commander stands down and turns to face {}",
+                    a.facing.name()
+                ));
             }
         }
     }
 }
 
 /// REACT (summary, "React"); a handgun re-rolls one die when the order shoots.
-fn react(s: &mut State, t: &mut dyn Table, turn: &mut Turn, dice: usize, why: &str) -> Option<Stop> {
+fn react(
+    s: &mut State,
+    t: &mut dyn Table,
+    turn: &mut Turn,
+    dice: usize,
+    why: &str,
+) -> Option<Stop> {
     let i = turn.i;
     let a = &s.intruders[i];
     let grade = a.profile().survival;
@@ -315,7 +337,10 @@ fn react(s: &mut State, t: &mut dyn Table, turn: &mut Turn, dice: usize, why: &s
             passes = f.iter().filter(|&&x| grade.passes(x)).count() as u32;
         }
     }
-    t.say(format!("{who} must REACT to {why} ({}): {passes} passes", faces(&f)));
+    t.say(format!(
+        "{who} must REACT to {why} ({}): {passes} passes",
+        faces(&f)
+    ));
     match REACT_TABLE[passes.min(3) as usize] {
         React::TooSlow => Some(format!("{who} was too slow to react; his turn ends")),
         React::AttackOnly => {
@@ -360,7 +385,10 @@ fn walk(
             return Err((
                 err(
                     "Fighting",
-                    format!("{} is engaged in a fight at {from} and may not move", a.agent.title()),
+                    format!(
+                        "{} is engaged in a fight at {from} and may not move",
+                        a.agent.title()
+                    ),
                 ),
                 n,
             ));
@@ -385,7 +413,13 @@ fn walk(
         }
         let escaping = b.is_entry(to) && !b.is_entry(from);
         if b.is_entry(from) && b.is_entry(to) && a.inside {
-            return Err((err("Movement", "an Intruder who has left cannot walk about outside"), n));
+            return Err((
+                err(
+                    "Movement",
+                    "an Intruder who has left cannot walk about outside",
+                ),
+                n,
+            ));
         }
         let last = n + 1 == path.len();
         if !escaping {
@@ -396,8 +430,7 @@ fn walk(
                 };
                 let watched = !senses::watchers(s, to).is_empty()
                     || !senses::sentries_hearing(s, to, 4).is_empty()
-                    || b
-                        .room_of(to)
+                    || b.room_of(to)
                         .is_some_and(|r| senses::enemy_room_for_intruders(s, r));
                 if last || !passable || watched {
                     return Err((
@@ -415,7 +448,12 @@ fn walk(
                 if let Some(r) = b.room_of(to) {
                     if b.room_of(from) != Some(r) && senses::enemy_room_for_intruders(s, r) {
                         return Err((
-                            err("Raiding", format!("room {r} is occupied by the enemy: a raider may not enter it")),
+                            err(
+                                "Raiding",
+                                format!(
+                                    "room {r} is occupied by the enemy: a raider may not enter it"
+                                ),
+                            ),
                             n,
                         ));
                     }
@@ -429,7 +467,10 @@ fn walk(
         if escaping {
             a.status = Status::Escaped;
             a.sq = None;
-            t.say(format!("{who} escapes through the entrance with {} intelligence card(s)", a.intel.len()));
+            t.say(format!(
+                "{who} escapes through the entrance with {} intelligence card(s)",
+                a.intel.len()
+            ));
             return Ok(Some((format!("{who} has escaped"), n + 1)));
         }
         a.sq = Some(to);
@@ -455,7 +496,12 @@ fn walk(
                         p >= 1
                     }
                     Method::SpendTime => {
-                        let (f, minutes) = skills::spend_time(t, skills::SPEND_TIME_BASE, skills::SPEND_TIME_DICE, grade);
+                        let (f, minutes) = skills::spend_time(
+                            t,
+                            skills::SPEND_TIME_BASE,
+                            skills::SPEND_TIME_DICE,
+                            grade,
+                        );
                         s.minutes -= minutes as i32;
                         t.say(format!(
                             "{who} sneaks to {to} taking time ({}): {minutes} minute(s)",
@@ -486,9 +532,6 @@ fn walk(
             }
         }
     }
-    if let Some(&end) = path.last() {
-        let _ = end;
-    }
     Ok(None)
 }
 
@@ -502,7 +545,9 @@ fn explore(s: &mut State, t: &mut dyn Table, i: usize, room: u8) {
     rc.explored = true;
     let who = s.intruders[i].agent.title();
     match rc.card {
-        Some(c) => t.say(format!("{who} enters room {room} and turns its card over: {c}")),
+        Some(c) => t.say(format!(
+            "{who} enters room {room} and turns its card over: {c}"
+        )),
         None => t.say(format!("{who} enters room {room}: it is explored")),
     }
 }
@@ -524,7 +569,10 @@ fn adjacent_sq(s: &State, i: usize, at: Sq) -> Result<Sq, RuleError> {
     if senses::adjacent(s, sq, at) {
         Ok(sq)
     } else {
-        Err(err("Adjacent squares", format!("{at} is not adjacent to {sq}")))
+        Err(err(
+            "Adjacent squares",
+            format!("{at} is not adjacent to {sq}"),
+        ))
     }
 }
 
@@ -567,7 +615,12 @@ fn method_test(
     }
 }
 
-fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Result<Option<Stop>, RuleError> {
+fn act(
+    s: &mut State,
+    t: &mut dyn Table,
+    turn: &mut Turn,
+    step: &IStep,
+) -> Result<Option<Stop>, RuleError> {
     let i = turn.i;
     let who = s.intruders[i].agent.title();
     let standing = s.intruders[i].status == Status::Standing;
@@ -599,12 +652,21 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
                 return Err(err("Breach", format!("{door} is already open")));
             }
             if board().door(*door).unlocked {
-                return Err(err("Doors", format!("{door} is not locked: order 'open {door}'")));
+                return Err(err(
+                    "Doors",
+                    format!("{door} is not locked: order 'open {door}'"),
+                ));
             }
             turn.use_action(false)?;
-            let kit = s.intruders[i].equipment.contains(&Equipment::CovertEntryKit);
+            let kit = s.intruders[i]
+                .equipment
+                .contains(&Equipment::CovertEntryKit);
             let grade = s.intruders[i].profile().technique;
-            let dice = if kit { skills::KIT_DICE } else { skills::SPEND_TIME_DICE };
+            let dice = if kit {
+                skills::KIT_DICE
+            } else {
+                skills::SPEND_TIME_DICE
+            };
             if method_test(s, t, i, *method, grade, dice, &format!("breaching {door}")) {
                 s.doors_open[door.index()] = true;
                 t.say(format!("{door} is unlocked and opened"));
@@ -637,7 +699,10 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
                 return Err(err("Doors", format!("{door} is already closed")));
             }
             if board().door(*door).entrance {
-                return Err(err("Doors", "the breached stronghold entrance may not be closed"));
+                return Err(err(
+                    "Doors",
+                    "the breached stronghold entrance may not be closed",
+                ));
             }
             if turn.last_door == Some(*door) && turn.may_move && turn.moved < turn.allowance {
                 turn.moved += 1;
@@ -654,14 +719,29 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
                 .room_of(sq)
                 .ok_or_else(|| err("Spy", "you must stand in a room to spy"))?;
             if s.room_card(room).card.is_none() {
-                return Err(err("Spy", format!("room {room} holds no intelligence card")));
+                return Err(err(
+                    "Spy",
+                    format!("room {room} holds no intelligence card"),
+                ));
             }
             spend_ok(s, i, *method, "spying")?;
             turn.use_action(false)?;
             let camera = s.intruders[i].equipment.contains(&Equipment::SpyCamera);
             let grade = s.intruders[i].profile().technique;
-            let dice = if camera { skills::KIT_DICE } else { skills::SPEND_TIME_DICE };
-            if method_test(s, t, i, *method, grade, dice, &format!("spying in room {room}")) {
+            let dice = if camera {
+                skills::KIT_DICE
+            } else {
+                skills::SPEND_TIME_DICE
+            };
+            if method_test(
+                s,
+                t,
+                i,
+                *method,
+                grade,
+                dice,
+                &format!("spying in room {room}"),
+            ) {
                 let card = s.rooms[room as usize - 1].card.take().expect("checked");
                 s.intruders[i].intel.push(card);
                 t.say(format!("{who} takes the intelligence card: {card}"));
@@ -685,7 +765,10 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
             turn.use_action(false)?;
             let grade = s.intruders[i].profile().combat;
             let (f, p) = skills::test(t, skills::ATTACK_3D6, grade, true);
-            t.say(format!("{who} sneak-attacks the Sentry at {at} ({})", faces(&f)));
+            t.say(format!(
+                "{who} sneak-attacks the Sentry at {at} ({})",
+                faces(&f)
+            ));
             if p >= 1 {
                 combat::kill(s, t, Who::D(d));
                 t.say(format!("The Sentry at {at} is eliminated"));
@@ -694,7 +777,9 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
             } else {
                 combat::alert_sentry(s, t, d, sq);
                 combat::expose(s, t, i, Some(d));
-                Ok(Some(format!("{who}'s sneak-attack failed; he is exposed and his turn ends")))
+                Ok(Some(format!(
+                    "{who}'s sneak-attack failed; he is exposed and his turn ends"
+                )))
             }
         }
         IStep::Conceal { at, method } => {
@@ -714,7 +799,15 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
                 turn.use_action(false)?;
             }
             let grade = s.intruders[i].profile().stealth;
-            let ok = method_test(s, t, i, *method, grade, skills::SPEND_TIME_DICE, &format!("concealing the body at {at}"));
+            let ok = method_test(
+                s,
+                t,
+                i,
+                *method,
+                grade,
+                skills::SPEND_TIME_DICE,
+                &format!("concealing the body at {at}"),
+            );
             let marker = s.markers[m].clone();
             take_equipment(s, t, i, &marker);
             if ok {
@@ -726,7 +819,9 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
                 mk.intel.clear();
                 mk.equipment.clear();
                 mk.weapons.clear();
-                t.say(format!("Some gory detail was overlooked: an alert marker lies at {at}"));
+                t.say(format!(
+                    "Some gory detail was overlooked: an alert marker lies at {at}"
+                ));
             }
             Ok(None)
         }
@@ -736,12 +831,20 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
                 .defenders
                 .iter()
                 .position(|d| d.sq == Some(*at) && d.status == Status::Unconscious)
-                .ok_or_else(|| err("Coup-de-grace", format!("there is no unconscious enemy at {at}")))?;
+                .ok_or_else(|| {
+                    err(
+                        "Coup-de-grace",
+                        format!("there is no unconscious enemy at {at}"),
+                    )
+                })?;
             turn.use_action(false)?;
             let grade = s.intruders[i].profile().combat;
             let (f, p) = skills::test(t, skills::ATTACK_3D6, grade, true);
             let weapon = s.intruders[i].selected;
-            t.say(format!("{who} administers a coup-de-grace with his {weapon} ({})", faces(&f)));
+            t.say(format!(
+                "{who} administers a coup-de-grace with his {weapon} ({})",
+                faces(&f)
+            ));
             if p >= 1 {
                 combat::kill(s, t, Who::D(d));
             } else {
@@ -755,7 +858,10 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
         }
         IStep::Fight { at } => {
             if mode != Mode::Assault {
-                return Err(err("Combat", "to engage an enemy in combat you must be in assault mode"));
+                return Err(err(
+                    "Combat",
+                    "to engage an enemy in combat you must be in assault mode",
+                ));
             }
             adjacent_sq(s, i, *at)?;
             let d = standing_defender_at(s, *at)?;
@@ -789,13 +895,19 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
                 return Err(err("Weapons", "covering fire and bursts need an SMG"));
             }
             if at.len() > 1 && *burst {
-                return Err(err("Weapons", "an SMG fires either covering fire or a burst, not both"));
+                return Err(err(
+                    "Weapons",
+                    "an SMG fires either covering fire or a burst, not both",
+                ));
             }
             let sq = s.intruders[i].sq.expect("on the board");
             let mut targets = Vec::new();
             for (n, target) in at.iter().enumerate() {
                 if at[..n].contains(target) {
-                    return Err(err("Covering fire", "you may not attack the same target more than once"));
+                    return Err(err(
+                        "Covering fire",
+                        "you may not attack the same target more than once",
+                    ));
                 }
                 let d = standing_defender_at(s, *target)?;
                 if senses::defender_engaged(s, d) {
@@ -804,14 +916,23 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
                         format!("the target at {target} is engaged in a fight and may not be shot"),
                     ));
                 }
-                let range = senses::los(s, sq, *target)
-                    .ok_or_else(|| err("Line of sight", format!("you have no clear LOS from {sq} to {target}")))?;
+                let range = senses::los(s, sq, *target).ok_or_else(|| {
+                    err(
+                        "Line of sight",
+                        format!("you have no clear LOS from {sq} to {target}"),
+                    )
+                })?;
                 targets.push((d, range));
             }
             turn.use_action(true)?;
             for (d, range) in targets {
                 if s.defenders[d].status == Status::Standing {
-                    combat::shoot(s, t, Who::I(i), Who::D(d), weapon.shoot_dice() as usize, range, *burst, true);
+                    let shot = combat::Shot {
+                        dice: weapon.shoot_dice() as usize,
+                        range,
+                        burst: *burst,
+                    };
+                    combat::shoot(s, t, Who::I(i), Who::D(d), shot, true);
                 }
             }
             if weapon == Weapon::Rifle {
@@ -824,7 +945,10 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
                 return Err(err("Change weapon", format!("you do not carry a {weapon}")));
             }
             if mode == Mode::Raiding && weapon.is_firearm() {
-                return Err(err("Change weapon", "when raiding your selected weapon must be your combat knife"));
+                return Err(err(
+                    "Change weapon",
+                    "when raiding your selected weapon must be your combat knife",
+                ));
             }
             turn.use_action(true)?;
             s.intruders[i].selected = *weapon;
@@ -833,7 +957,10 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
         }
         IStep::Hide => {
             if mode != Mode::Assault {
-                return Err(err("Hide", "only an assaulter hides (to return to raiding mode)"));
+                return Err(err(
+                    "Hide",
+                    "only an assaulter hides (to return to raiding mode)",
+                ));
             }
             let sq = s.intruders[i].sq.expect("on the board");
             let room = board()
@@ -843,7 +970,10 @@ fn act(s: &mut State, t: &mut dyn Table, turn: &mut Turn, step: &IStep) -> Resul
                 return Err(err("Hide", format!("room {room} is occupied by the enemy")));
             }
             if let Some(d) = board().room_doors(room).find(|d| s.door_open(d.id)) {
-                return Err(err("Hide", format!("every door of room {room} must be closed; {} is open", d.id)));
+                return Err(err(
+                    "Hide",
+                    format!("every door of room {room} must be closed; {} is open", d.id),
+                ));
             }
             if !turn.may_move || !turn.may_act {
                 return Err(err("Hide", "hiding takes your whole turn"));
@@ -870,7 +1000,12 @@ fn sentry_at(s: &State, at: Sq) -> Result<usize, RuleError> {
     s.defenders
         .iter()
         .position(|d| d.sq == Some(at) && d.kind == DefKind::Sentry && d.standing())
-        .ok_or_else(|| err("Sneak-attack", format!("there is no standing Sentry at {at}")))
+        .ok_or_else(|| {
+            err(
+                "Sneak-attack",
+                format!("there is no standing Sentry at {at}"),
+            )
+        })
 }
 
 fn standing_defender_at(s: &State, at: Sq) -> Result<usize, RuleError> {
@@ -883,7 +1018,9 @@ fn standing_defender_at(s: &State, at: Sq) -> Result<usize, RuleError> {
 /// Summary, "Take equipment": after attempting to conceal a friendly body take what it held;
 /// after a Commander's body, the Master Key and whatever he captured.
 fn take_equipment(s: &mut State, t: &mut dyn Table, i: usize, m: &super::state::Marker) {
-    let MarkerKind::Corpse { of } = &m.kind else { return };
+    let MarkerKind::Corpse { of } = &m.kind else {
+        return;
+    };
     let a = &mut s.intruders[i];
     let who = a.agent.title();
     if of == "commander" && !a.equipment.contains(&Equipment::MasterKey) {
@@ -909,7 +1046,12 @@ fn take_equipment(s: &mut State, t: &mut dyn Table, i: usize, m: &super::state::
 /// INTRUDER RECOVER (summary): d6 Survival; a First Aid Kit (his own, or an adjacent friend's)
 /// re-rolls a failure; failing costs minutes equal to the die, or an heroic sacrifice when that
 /// would run the Mission Timer out.
-fn recover(s: &mut State, t: &mut dyn Table, turn: &mut Turn, to: Mode) -> Result<Option<Stop>, RuleError> {
+fn recover(
+    s: &mut State,
+    t: &mut dyn Table,
+    turn: &mut Turn,
+    to: Mode,
+) -> Result<Option<Stop>, RuleError> {
     let i = turn.i;
     if s.intruders[i].status != Status::Unconscious {
         return Err(err("Recover", "only an unconscious agent recovers"));
@@ -937,17 +1079,25 @@ fn recover(s: &mut State, t: &mut dyn Table, turn: &mut Turn, to: Mode) -> Resul
         a.mode = to;
         t.say(format!(
             "{who} recovers in {} mode",
-            if to == Mode::Raiding { "raiding" } else { "assault" }
+            if to == Mode::Raiding {
+                "raiding"
+            } else {
+                "assault"
+            }
         ));
         turn.may_move = false;
         return Ok(resolve_zone(s, t, turn, true));
     }
     if s.intruders[i].sacrifice && s.minutes - face as i32 <= 0 {
         combat::kill(s, t, Who::I(i));
-        t.say(format!("{who} makes an heroic sacrifice rather than run the Mission Timer out"));
+        t.say(format!(
+            "{who} makes an heroic sacrifice rather than run the Mission Timer out"
+        ));
         return Ok(None);
     }
     s.minutes -= face as i32;
-    t.say(format!("{who} stays down: {face} minute(s) off the Mission Timer"));
+    t.say(format!(
+        "{who} stays down: {face} minute(s) off the Mission Timer"
+    ));
     Ok(None)
 }

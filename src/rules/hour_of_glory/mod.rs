@@ -85,7 +85,8 @@ impl HourOfGlory {
         let needed = intel::needed(s.intruders.len());
         let win = points >= needed;
         let any_escaped = s.intruders.iter().any(|a| a.status == Status::Escaped);
-        let aborted = !win && all_gone && any_escaped && s.minutes > 0 && s.start_minutes - s.minutes >= 30;
+        let aborted =
+            !win && all_gone && any_escaped && s.minutes > 0 && s.start_minutes - s.minutes >= 30;
         let defender_points = if win {
             intel::DEFENDER_LOSES
         } else if aborted {
@@ -111,7 +112,13 @@ impl HourOfGlory {
         });
     }
 
-    fn run_command(&self, s: &mut State, seat: &Seat, command: &Command, t: &mut dyn Table) -> Result<Option<(String, Vec<String>)>, (RuleError, Vec<String>)> {
+    fn run_command(
+        &self,
+        s: &mut State,
+        seat: &Seat,
+        command: &Command,
+        t: &mut dyn Table,
+    ) -> order::Ran {
         let (standing, is_intruder) = match command {
             Command::Intruder { standing, .. } => (standing, true),
             Command::Defender { standing, .. } => (standing, false),
@@ -121,15 +128,29 @@ impl HourOfGlory {
             Turn::Defender => !is_intruder && &s.defender_seat == seat,
         };
         if !mine {
-            return Err((RuleError::new("turn order", format!("it is not {seat}'s turn, or that is the other side's kind of order")), Vec::new()));
+            return Err((
+                RuleError::new(
+                    "turn order",
+                    format!("it is not {seat}'s turn, or that is the other side's kind of order"),
+                ),
+                Vec::new(),
+            ));
         }
         for st in standing {
             match (st, s.turn) {
-                (Standing::Counterattack { on }, Turn::Intruder(i)) => s.intruders[i].counterattack = *on,
+                (Standing::Counterattack { on }, Turn::Intruder(i)) => {
+                    s.intruders[i].counterattack = *on
+                }
                 (Standing::Sacrifice { on }, Turn::Intruder(i)) => s.intruders[i].sacrifice = *on,
                 (Standing::Counterattack { on }, Turn::Defender) => s.defender_counterattack = *on,
                 (Standing::Sacrifice { .. }, Turn::Defender) => {
-                    return Err((RuleError::new("Heroic sacrifice", "only Intruders make an heroic sacrifice"), Vec::new()))
+                    return Err((
+                        RuleError::new(
+                            "Heroic sacrifice",
+                            "only Intruders make an heroic sacrifice",
+                        ),
+                        Vec::new(),
+                    ))
                 }
             }
             t.say(format!("{seat} sets {}", order::describe_standing(st)));
@@ -194,27 +215,42 @@ impl Rules for HourOfGlory {
 
     fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError> {
         if setup.scenario != "mission" {
-            return Err(setup_error(format!("Hour of Glory has one scenario, 'mission', not '{}'", setup.scenario)));
+            return Err(setup_error(format!(
+                "Hour of Glory has one scenario, 'mission', not '{}'",
+                setup.scenario
+            )));
         }
         let n = setup.seats.len();
         if !(2..=4).contains(&n) {
-            return Err(setup_error("Hour of Glory is played by 2 to 4: one Defender and 1-3 Intruders"));
+            return Err(setup_error(
+                "Hour of Glory is played by 2 to 4: one Defender and 1-3 Intruders",
+            ));
         }
         if let Some(obj) = setup.options.as_object() {
             if let Some(k) = obj.keys().find(|k| *k != "agents" && *k != "minutes") {
-                return Err(setup_error(format!("unknown option '{k}': Hour of Glory knows 'agents' and 'minutes'")));
+                return Err(setup_error(format!(
+                    "unknown option '{k}': Hour of Glory knows 'agents' and 'minutes'"
+                )));
             }
         }
         let agents: Vec<Agent> = match setup.options.get("agents") {
             None | Some(Value::Null) => Agent::ALL[..n - 1].to_vec(),
             Some(Value::Array(list)) => list
                 .iter()
-                .map(|v| v.as_str().and_then(Agent::parse).ok_or_else(|| setup_error(format!("{v} is not an agent: harris, link or volkov"))))
+                .map(|v| {
+                    v.as_str().and_then(Agent::parse).ok_or_else(|| {
+                        setup_error(format!("{v} is not an agent: harris, link or volkov"))
+                    })
+                })
                 .collect::<Result<_, _>>()?,
             Some(v) => return Err(setup_error(format!("agents must be a list, not {v}"))),
         };
         if agents.len() != n - 1 {
-            return Err(setup_error(format!("{} Intruder seats but {} agents named", n - 1, agents.len())));
+            return Err(setup_error(format!(
+                "{} Intruder seats but {} agents named",
+                n - 1,
+                agents.len()
+            )));
         }
         for (k, a) in agents.iter().enumerate() {
             if agents[..k].contains(a) {
@@ -226,10 +262,10 @@ impl Rules for HourOfGlory {
             Some(v) => v
                 .as_i64()
                 .filter(|m| (1..=100_000).contains(m))
-                .ok_or_else(|| setup_error("minutes must be a whole number from 1 to 100000"))? as i32,
+                .ok_or_else(|| setup_error("minutes must be a whole number from 1 to 100000"))?
+                as i32,
         };
         let b = board();
-        let _ = profiles();
         let entry: Vec<_> = b.entry.clone();
         let intruders = setup.seats[1..]
             .iter()
@@ -357,27 +393,42 @@ impl Rules for HourOfGlory {
         }]
     }
 
-    fn apply(&self, s: &mut State, seat: &Seat, command: &Command, ctx: &mut Ctx) -> Result<(), RuleError> {
+    fn apply(
+        &self,
+        s: &mut State,
+        seat: &Seat,
+        command: &Command,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
         if s.ended.is_some() {
             return Err(RuleError::new("game over", "the mission is over"));
         }
         // The whole order is checked on a copy with the dice going the actor's way, before any
         // die is drawn: a refused order leaves no trace.
         let mut dry = s.clone();
-        self.run_command(&mut dry, seat, command, &mut Dry).map_err(|(e, _)| e)?;
+        self.run_command(&mut dry, seat, command, &mut Dry)
+            .map_err(|(e, _)| e)?;
         let mut live = Live { ctx };
         match self.run_command(s, seat, command, &mut live) {
             Ok(None) => {}
             Ok(Some((reason, rest))) => live.ctx.interrupt(reason, rest),
-            Err((e, rest)) => live.ctx.interrupt(format!("{}: {}", e.rule, e.message), rest),
+            Err((e, rest)) => live
+                .ctx
+                .interrupt(format!("{}: {}", e.rule, e.message), rest),
         }
         Ok(())
     }
 
     fn timeout(&self, s: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
         let command = match s.turn {
-            Turn::Intruder(_) => Command::Intruder { standing: Vec::new(), steps: vec![order::IStep::Pass] },
-            Turn::Defender => Command::Defender { standing: Vec::new(), steps: vec![order::DStep::Pass] },
+            Turn::Intruder(_) => Command::Intruder {
+                standing: Vec::new(),
+                steps: vec![order::IStep::Pass],
+            },
+            Turn::Defender => Command::Defender {
+                standing: Vec::new(),
+                steps: vec![order::DStep::Pass],
+            },
         };
         ctx.say(format!("{seat} missed the deadline: the turn passes"));
         self.apply(s, seat, &command, ctx)
@@ -402,12 +453,18 @@ impl Rules for HourOfGlory {
             .seat_intruder(seat)
             .ok_or_else(|| RuleError::new("seats", format!("{seat} is not in this game")))?;
         if !active(&s.intruders[i]) {
-            return Err(RuleError::new("resign", format!("{seat}'s agent is already out of the mission")));
+            return Err(RuleError::new(
+                "resign",
+                format!("{seat}'s agent is already out of the mission"),
+            ));
         }
         let a = &mut s.intruders[i];
         a.status = Status::Dead;
         a.sq = None;
-        ctx.say(format!("{seat} resigns: {} leaves the mission", a.agent.title()));
+        ctx.say(format!(
+            "{seat} resigns: {} leaves the mission",
+            a.agent.title()
+        ));
         if s.turn == Turn::Intruder(i) {
             self.advance(s);
         }

@@ -10,27 +10,62 @@ use super::board::{Dir, DoorId, Sq};
 use super::skills::Method;
 use crate::engine::ruleset::RuleError;
 
+/// How an order ran: `Ok(None)` in full; `Ok(Some((why, rest)))` stopped early by the rules,
+/// with the clauses not carried out; `Err((rule, rest))` refused.
+pub type Ran = Result<Option<(String, Vec<String>)>, (RuleError, Vec<String>)>;
+
 /// One clause of an Intruder's turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "do")]
 pub enum IStep {
     /// Enter assault mode at the start of the turn, changing weapon as a bonus action.
-    Assault { weapon: Option<Weapon> },
-    Move { path: Vec<Sq> },
+    Assault {
+        weapon: Option<Weapon>,
+    },
+    Move {
+        path: Vec<Sq>,
+    },
     /// How to SNEAK for the rest of the turn.
-    Sneak { method: Method },
-    Breach { door: DoorId, method: Method },
-    Open { door: DoorId },
-    Close { door: DoorId },
-    Spy { method: Method },
-    SneakAttack { at: Sq },
-    Conceal { at: Sq, method: Method },
-    CoupDeGrace { at: Sq },
-    Fight { at: Sq },
-    Shoot { at: Vec<Sq>, burst: bool },
-    Weapon { weapon: Weapon },
+    Sneak {
+        method: Method,
+    },
+    Breach {
+        door: DoorId,
+        method: Method,
+    },
+    Open {
+        door: DoorId,
+    },
+    Close {
+        door: DoorId,
+    },
+    Spy {
+        method: Method,
+    },
+    SneakAttack {
+        at: Sq,
+    },
+    Conceal {
+        at: Sq,
+        method: Method,
+    },
+    CoupDeGrace {
+        at: Sq,
+    },
+    Fight {
+        at: Sq,
+    },
+    Shoot {
+        at: Vec<Sq>,
+        burst: bool,
+    },
+    Weapon {
+        weapon: Weapon,
+    },
     Hide,
-    Recover { mode: Mode },
+    Recover {
+        mode: Mode,
+    },
     Pass,
 }
 
@@ -96,8 +131,11 @@ fn door(word: &str) -> Result<DoorId, RuleError> {
 fn method(word: Option<&&str>) -> Result<Method, RuleError> {
     match word {
         None => Ok(Method::TakeChance),
-        Some(w) => Method::parse(w)
-            .ok_or_else(|| err(format!("'{w}' is not a method: write take-chance or spend-time"))),
+        Some(w) => Method::parse(w).ok_or_else(|| {
+            err(format!(
+                "'{w}' is not a method: write take-chance or spend-time"
+            ))
+        }),
     }
 }
 
@@ -123,9 +161,9 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
 
 fn standing(words: &[&str]) -> Option<Result<Standing, RuleError>> {
     match words.first().copied() {
-        Some("counterattack") => Some(
-            on_off(words.get(1)).map(|on| Standing::Counterattack { on }),
-        ),
+        Some("counterattack") => {
+            Some(on_off(words.get(1)).map(|on| Standing::Counterattack { on }))
+        }
         Some("sacrifice") => Some(on_off(words.get(1)).map(|on| Standing::Sacrifice { on })),
         _ => None,
     }
@@ -267,8 +305,11 @@ pub fn parse_intruder(text: &str) -> Result<Command, RuleError> {
 }
 
 fn weapon(word: &str) -> Result<Weapon, RuleError> {
-    Weapon::parse(word)
-        .ok_or_else(|| err(format!("'{word}' is not a weapon: knife, handgun, smg or rifle")))
+    Weapon::parse(word).ok_or_else(|| {
+        err(format!(
+            "'{word}' is not a weapon: knife, handgun, smg or rifle"
+        ))
+    })
 }
 
 pub fn parse_defender(text: &str) -> Result<Command, RuleError> {
@@ -354,12 +395,20 @@ pub fn describe_istep(s: &IStep) -> String {
         IStep::CoupDeGrace { at } => format!("coup-de-grace {at}"),
         IStep::Fight { at } => format!("fight {at}"),
         IStep::Shoot { at, burst } => {
-            format!("shoot {}{}", squares(at), if *burst { " burst" } else { "" })
+            format!(
+                "shoot {}{}",
+                squares(at),
+                if *burst { " burst" } else { "" }
+            )
         }
         IStep::Weapon { weapon } => format!("weapon {weapon}"),
         IStep::Hide => "hide".into(),
-        IStep::Recover { mode: Mode::Raiding } => "recover raiding".into(),
-        IStep::Recover { mode: Mode::Assault } => "recover assault".into(),
+        IStep::Recover {
+            mode: Mode::Raiding,
+        } => "recover raiding".into(),
+        IStep::Recover {
+            mode: Mode::Assault,
+        } => "recover assault".into(),
         IStep::Pass => "pass".into(),
     }
 }
@@ -394,5 +443,9 @@ pub fn describe(c: &Command) -> String {
             steps.iter().map(describe_dstep).collect(),
         ),
     };
-    stand.into_iter().chain(steps).collect::<Vec<_>>().join("; ")
+    stand
+        .into_iter()
+        .chain(steps)
+        .collect::<Vec<_>>()
+        .join("; ")
 }

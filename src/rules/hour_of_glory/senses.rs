@@ -214,16 +214,6 @@ pub fn noise_reaches(s: &State, source: Sq, range: u32) -> Vec<(Sq, u32)> {
     seen
 }
 
-/// Is `sentry_sq` within `range` squares of noise made at `source`?
-pub fn hears(s: &State, source: Sq, sentry_sq: Sq, range: u32) -> bool {
-    if source.chebyshev(sentry_sq) > range + 8 {
-        return false;
-    }
-    noise_reaches(s, source, range)
-        .iter()
-        .any(|(q, _)| *q == sentry_sq)
-}
-
 /// Sentries able to hear (standing, not engaged) within `range` of noise at `source`.
 pub fn sentries_hearing(s: &State, source: Sq, range: u32) -> Vec<usize> {
     let reach = noise_reaches(s, source, range);
@@ -277,7 +267,9 @@ pub fn sees_assaulter(s: &State, from: Sq) -> Option<(usize, u32)> {
     s.intruders
         .iter()
         .enumerate()
-        .filter(|(_, a)| a.is_assaulter() && a.status == Status::Standing && a.mode == Mode::Assault)
+        .filter(|(_, a)| {
+            a.is_assaulter() && a.status == Status::Standing && a.mode == Mode::Assault
+        })
         .filter_map(|(i, a)| a.sq.and_then(|t| los(s, from, t).map(|r| (i, r))))
         .min_by_key(|&(i, r)| (r, i))
 }

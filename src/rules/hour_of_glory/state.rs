@@ -92,7 +92,9 @@ impl Defender {
 pub enum MarkerKind {
     Alert,
     /// A corpse: `of` names the dead (`a1`, `g2`, `commander`, `harris`).
-    Corpse { of: String },
+    Corpse {
+        of: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -179,16 +181,16 @@ impl State {
 
     /// The agent (of either side) standing or lying on a square.
     pub fn occupant(&self, sq: Sq) -> Option<Occupant> {
-        if let Some(i) = self
-            .intruders
-            .iter()
-            .position(|a| a.sq == Some(sq) && matches!(a.status, Status::Standing | Status::Unconscious))
-        {
+        if let Some(i) = self.intruders.iter().position(|a| {
+            a.sq == Some(sq) && matches!(a.status, Status::Standing | Status::Unconscious)
+        }) {
             return Some(Occupant::Intruder(i));
         }
         self.defenders
             .iter()
-            .position(|d| d.sq == Some(sq) && matches!(d.status, Status::Standing | Status::Unconscious))
+            .position(|d| {
+                d.sq == Some(sq) && matches!(d.status, Status::Standing | Status::Unconscious)
+            })
             .map(Occupant::Defender)
     }
 
@@ -213,7 +215,10 @@ impl State {
     pub fn guards_in_play(&self) -> usize {
         self.defenders
             .iter()
-            .filter(|d| d.kind == DefKind::Guard && matches!(d.status, Status::Standing | Status::Unconscious))
+            .filter(|d| {
+                d.kind == DefKind::Guard
+                    && matches!(d.status, Status::Standing | Status::Unconscious)
+            })
             .count()
     }
 

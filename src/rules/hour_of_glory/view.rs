@@ -15,7 +15,10 @@ use crate::engine::ruleset::Viewer;
 pub fn map_holders(s: &State) -> Vec<&crate::engine::ruleset::Seat> {
     s.intruders
         .iter()
-        .filter(|a| a.intel.contains(&Card::StrongholdMap) && matches!(a.status, Status::Standing | Status::Unconscious))
+        .filter(|a| {
+            a.intel.contains(&Card::StrongholdMap)
+                && matches!(a.status, Status::Standing | Status::Unconscious)
+        })
         .map(|a| &a.seat)
         .collect()
 }
@@ -87,10 +90,11 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
             })
         })
         .collect();
-    let doors: Vec<Value> = board()
+    let open_doors: Vec<String> = board()
         .doors
         .iter()
-        .map(|d| json!({"door": d.id.to_string(), "open": s.door_open(d.id)}))
+        .filter(|d| s.door_open(d.id))
+        .map(|d| d.id.to_string())
         .collect();
     let mut v = json!({
         "round": s.round,
@@ -103,7 +107,7 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "intruders": intruders,
         "defenders": defenders,
         "markers": s.markers,
-        "doors": doors,
+        "open_doors": open_doors,
         "rooms": rooms,
         "ended": s.ended,
     });

@@ -996,3 +996,51 @@ fn the_first_intruder_goes_first_and_the_defender_last_each_round() {
     order(&mut s, "link", "pass", &[]).unwrap();
     assert_eq!(s.turn, Turn::Defender);
 }
+
+#[test]
+fn entering_an_enemy_occupied_room_a_guard_must_react_and_failing_does_nothing_more() {
+    let mut s = mission(1);
+    // Harris assaulting in room 2, door-24 open; a Guard in the lobby next to it.
+    s.doors_open[door("door-24").index()] = true;
+    at(&mut s, 0, "h20", Mode::Assault);
+    s.alarm = true;
+    s.guards_in_box = 7;
+    s.defenders.push(Defender {
+        kind: DefKind::Guard,
+        label: "g1".into(),
+        sq: Some(sq("l20")),
+        status: Status::Standing,
+        facing: Dir::West,
+        ready: Dir::West,
+        alert: None,
+        first_turn: None,
+        captured_intel: vec![],
+        captured_equipment: vec![],
+        captured_weapons: vec![],
+    });
+    s.turn = Turn::Defender;
+    // Guards roll 6 to move; he steps into room 2 (j20) and reacts: 1 fails (Survival 6).
+    // Then take time and Harris's subversion test (6 passes).
+    assert_eq!(order(&mut s, "defender", "pass", &[6, 1, 6]).unwrap(), 3);
+    let g = s.defenders.iter().find(|d| d.label == "g1").unwrap();
+    assert_eq!(g.sq, Some(sq("j20")));
+    assert_eq!(
+        s.intruders[0].status,
+        Status::Standing,
+        "no attack after a failed reaction"
+    );
+}
+
+#[test]
+fn entering_an_enemy_occupied_room_an_assaulter_must_react_on_a_d6() {
+    let mut s = mission(1);
+    commander_at(&mut s, "h18", Dir::North);
+    s.doors_open[door("door-24").index()] = true;
+    at(&mut s, 0, "l20", Mode::Assault);
+    // One die can score at most 1: attack, no more movement — so walking on is refused.
+    let e = order(&mut s, "harris", "move j20 i20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Movement");
+    // Too slow (a 1 at Survival 4+): his turn ends just inside.
+    assert_eq!(order(&mut s, "harris", "move j20", &[1]).unwrap(), 1);
+    assert_eq!(s.intruders[0].sq, Some(sq("j20")));
+}

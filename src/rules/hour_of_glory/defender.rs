@@ -245,16 +245,17 @@ fn commander_turn(
                     }
                     moved += 1;
                     last_door = link.door;
+                    let entering_enemy_room = board()
+                        .room_of(to)
+                        .filter(|&r| board().room_of(from) != Some(r))
+                        .filter(|&r| senses::enemy_room_for_defenders(s, r));
                     let d = &mut s.defenders[c];
                     d.sq = Some(to);
                     if to != from {
                         d.facing = Dir::towards(from, to);
                     }
-                    let entered = board()
-                        .room_of(to)
-                        .filter(|&r| board().room_of(from) != Some(r));
-                    if let Some(r) = entered {
-                        if senses::enemy_room_for_defenders(s, r) {
+                    if let Some(r) = entering_enemy_room {
+                        {
                             let grade = s.defenders[c].profile().survival;
                             let (f, p) = skills::test(t, 1, grade, true);
                             t.say(format!(
@@ -688,6 +689,11 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
                 stopped = true;
                 break;
             }
+            // Summary, "Entering a room": occupation as it stood before he came in.
+            let entering_enemy_room = board()
+                .room_of(next)
+                .filter(|&r| board().room_of(here) != Some(r))
+                .filter(|&r| senses::enemy_room_for_defenders(s, r));
             s.defenders[d].facing = Dir::towards(here, next);
             s.defenders[d].sq = Some(next);
             visited.push(next);
@@ -700,6 +706,20 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
                     "Guard {label} reaches the entrance and demobilises"
                 ));
                 stopped = true;
+                break;
+            }
+            // Summary, "Entering a room": a Defender entering an enemy-occupied room must
+            // REACT on a d6; failing, his turn ends there.
+            if let Some(r) = entering_enemy_room {
+                let grade = s.defenders[d].profile().survival;
+                let face = t.d6(true);
+                t.say(format!(
+                    "Guard {label} must REACT entering room {r} ({face})"
+                ));
+                if !grade.passes(face) {
+                    stopped = true;
+                    break;
+                }
                 break;
             }
             if !had_los && senses::sees_assaulter(s, next).is_some() {

@@ -462,6 +462,11 @@ fn walk(
         }
         turn.use_move().map_err(|e| (e, n))?;
         turn.last_door = link.door;
+        // Summary, "Entering a room": occupation as it stood before he came in.
+        let entering_enemy_room = b
+            .room_of(to)
+            .filter(|&r| b.room_of(from) != Some(r))
+            .is_some_and(|r| senses::enemy_room_for_intruders(s, r));
         let a = &mut s.intruders[i];
         let who = a.agent.title();
         if escaping {
@@ -524,8 +529,8 @@ fn walk(
         if let Some(stop) = resolve_zone(s, t, turn, false) {
             return Ok(Some((stop, n + 1)));
         }
-        if let Some(r) = entered_room {
-            if s.intruders[i].mode == Mode::Assault && senses::enemy_room_for_intruders(s, r) {
+        if entered_room.is_some() {
+            if s.intruders[i].mode == Mode::Assault && entering_enemy_room {
                 if let Some(stop) = react(s, t, turn, 1, "entering an enemy occupied room") {
                     return Ok(Some((stop, n + 1)));
                 }

@@ -1044,3 +1044,90 @@ fn entering_an_enemy_occupied_room_an_assaulter_must_react_on_a_d6() {
     assert_eq!(order(&mut s, "harris", "move j20", &[1]).unwrap(), 1);
     assert_eq!(s.intruders[0].sq, Some(sq("j20")));
 }
+
+#[test]
+fn rifles_after_shooting_an_agent_may_not_move_again_that_turn() {
+    let mut s = mission(3);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Dead;
+    s.defenders[a1].sq = None;
+    commander_at(&mut s, "t20", Dir::North);
+    at(&mut s, 2, "o20", Mode::Assault);
+    s.intruders[2].selected = Weapon::Rifle;
+    let e = order(&mut s, "volkov", "shoot t20; move n20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Movement");
+    order(&mut s, "volkov", "move p20; shoot t20", &[1; 5]).unwrap();
+}
+
+#[test]
+fn smg_covering_fire_attacks_up_to_three_targets_once_each() {
+    let mut s = mission(2);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Dead;
+    s.defenders[a1].sq = None;
+    commander_at(&mut s, "t20", Dir::North);
+    s.defenders.push(Defender {
+        kind: DefKind::Guard,
+        label: "g1".into(),
+        sq: Some(sq("m20")),
+        status: Status::Standing,
+        facing: Dir::North,
+        ready: Dir::North,
+        alert: None,
+        first_turn: None,
+        captured_intel: vec![],
+        captured_equipment: vec![],
+        captured_weapons: vec![],
+    });
+    at(&mut s, 1, "o20", Mode::Assault);
+    s.intruders[1].selected = Weapon::Smg;
+    let e = order(&mut s, "link", "shoot t20 t20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Covering fire");
+    // Two volleys of 4 dice, both missing: 8 dice.
+    assert_eq!(order(&mut s, "link", "shoot t20 m20", &[1; 8]).unwrap(), 8);
+    s.turn = Turn::Intruder(1);
+    s.intruders[1].selected = Weapon::Handgun;
+    s.intruders[1].weapons.push(Weapon::Handgun);
+    let e = order(&mut s, "link", "shoot t20 m20", &[]).unwrap_err();
+    assert!(e.message.contains("need an SMG"), "{e}");
+}
+
+#[test]
+fn smg_burst_rerolls_up_to_three_dice() {
+    let mut s = mission(2);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Dead;
+    s.defenders[a1].sq = None;
+    commander_at(&mut s, "t20", Dir::North);
+    at(&mut s, 1, "o20", Mode::Assault);
+    s.intruders[1].selected = Weapon::Smg;
+    // 4 dice (6,1,1,1): the 6 covers range 5; three failing attack dice are re-rolled (1,1,1).
+    assert_eq!(
+        order(&mut s, "link", "shoot t20 burst", &[6, 1, 1, 1, 1, 1, 1]).unwrap(),
+        7
+    );
+}
+
+#[test]
+fn wounds_an_unconscious_intruder_is_put_into_raiding_mode() {
+    let mut s = mission(1);
+    commander_at(&mut s, "p20", Dir::East);
+    at(&mut s, 0, "q20", Mode::Assault);
+    s.turn = Turn::Defender;
+    // The Commander fights: 2 dice, two passes (severe); Harris resists with 2 dice, none.
+    assert_eq!(
+        order(&mut s, "defender", "commander fight q20", &[6, 6, 1, 1]).unwrap(),
+        4
+    );
+    assert_eq!(s.intruders[0].status, Status::Unconscious);
+    assert_eq!(s.intruders[0].mode, Mode::Raiding);
+}
+
+#[test]
+fn sentries_never_move_and_take_only_fight_or_shoot_orders() {
+    let s = mission(1);
+    let e = HourOfGlory
+        .parse(&s, &Seat::parse("defender").unwrap(), "sentry a1 move q20")
+        .unwrap_err();
+    assert_eq!(e.rule, "order language");
+}

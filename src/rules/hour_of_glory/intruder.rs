@@ -529,11 +529,9 @@ fn walk(
         if let Some(stop) = resolve_zone(s, t, turn, false) {
             return Ok(Some((stop, n + 1)));
         }
-        if entered_room.is_some() {
-            if s.intruders[i].mode == Mode::Assault && entering_enemy_room {
-                if let Some(stop) = react(s, t, turn, 1, "entering an enemy occupied room") {
-                    return Ok(Some((stop, n + 1)));
-                }
+        if entered_room.is_some() && s.intruders[i].mode == Mode::Assault && entering_enemy_room {
+            if let Some(stop) = react(s, t, turn, 1, "entering an enemy occupied room") {
+                return Ok(Some((stop, n + 1)));
             }
         }
     }

@@ -216,6 +216,21 @@ pub fn noise_reaches(s: &State, source: Sq, range: u32) -> Vec<(Sq, u32)> {
 
 /// Sentries able to hear (standing, not engaged) within `range` of noise at `source`.
 pub fn sentries_hearing(s: &State, source: Sq, range: u32) -> Vec<usize> {
+    // Walking distance is never shorter than the straight-line count of squares, so a Sentry
+    // further than `range` that way cannot hear (a room's far corner counts from the room).
+    let reach_from = match board().room_of(source) {
+        Some(r) => board().room_squares(r),
+        None => std::slice::from_ref(&source),
+    };
+    let near = s.defenders.iter().any(|a| {
+        a.kind == DefKind::Sentry
+            && a.standing()
+            && a.sq
+                .is_some_and(|t| reach_from.iter().any(|q| q.chebyshev(t) <= range))
+    });
+    if !near {
+        return Vec::new();
+    }
     let reach = noise_reaches(s, source, range);
     (0..s.defenders.len())
         .filter(|&d| {

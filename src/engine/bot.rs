@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::dice::Chain;
 use super::event::Event;
 use super::export::{self, Header};
 use super::game::{Game, Move, NewSecret, Secrets, World};
@@ -78,12 +79,15 @@ impl World for TestWorld {
     }
 }
 
-/// Secrets kept in memory.
+/// Secrets kept in memory. Each chain's links are computed once and kept, so that a bot's
+/// thousands of moves do not hash down from the tip every time.
 #[derive(Debug, Clone, Default)]
 pub struct MemorySecrets {
     pub chains: BTreeMap<u32, [u8; 32]>,
     pub sealed: BTreeMap<String, (String, SealedChoice)>,
     pub hidden_seed: Option<[u8; 32]>,
+    /// A cache of each chain's links, filled on first use.
+    pub links: std::cell::RefCell<BTreeMap<u32, Vec<[u8; 32]>>>,
 }
 
 impl MemorySecrets {
@@ -107,6 +111,14 @@ impl MemorySecrets {
 impl Secrets for MemorySecrets {
     fn chain_tip(&self, chain: u32) -> Option<[u8; 32]> {
         self.chains.get(&chain).copied()
+    }
+    fn chain_link(&self, chain: u32, length: u32, index: u32) -> Option<[u8; 32]> {
+        let tip = self.chain_tip(chain)?;
+        let mut links = self.links.borrow_mut();
+        let links = links
+            .entry(chain)
+            .or_insert_with(|| Chain::new(tip, length).links());
+        links.get(index as usize).copied()
     }
     fn sealed(&self, commitment: &str) -> Option<SealedChoice> {
         self.sealed.get(commitment).map(|(_, s)| s.clone())

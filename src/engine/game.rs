@@ -99,6 +99,11 @@ pub struct Game {
 pub trait Secrets {
     /// The tip of public chain `chain`.
     fn chain_tip(&self, chain: u32) -> Option<[u8; 32]>;
+    /// Link `index` of chain `chain` (`length` links long). Hashes down from the tip unless the
+    /// holder keeps the links.
+    fn chain_link(&self, chain: u32, length: u32, index: u32) -> Option<[u8; 32]> {
+        Some(Chain::new(self.chain_tip(chain)?, length).link(index))
+    }
     /// A sealed choice by its commitment.
     fn sealed(&self, commitment: &str) -> Option<SealedChoice>;
 }
@@ -360,9 +365,10 @@ impl Game {
     fn fold_move(&mut self, event: &Event) -> Result<Applied, FoldError> {
         let seq = event.seq;
         let no_rolls = Vec::new();
+        let mut link = None;
         let rolls = match &event.dice {
             Some(dice) => {
-                self.check_dice(event, dice)?;
+                link = Some(self.check_dice(event, dice)?);
                 &dice.rolls
             }
             None => &no_rolls,
@@ -435,14 +441,15 @@ impl Game {
                 ),
             ));
         }
-        if let Some(dice) = &event.dice {
-            self.chain.last_link = hex32(&dice.link).expect("checked");
+        if let Some(link) = link {
+            self.chain.last_link = link;
             self.chain.next_index += 1;
         }
         Ok(applied)
     }
 
-    fn check_dice(&self, event: &Event, dice: &DiceRecord) -> Result<(), FoldError> {
+    /// Checks the dice's place in the chain and returns their link.
+    fn check_dice(&self, event: &Event, dice: &DiceRecord) -> Result<[u8; 32], FoldError> {
         let seq = event.seq;
         if dice.chain != self.chain.chain || dice.index != self.chain.next_index {
             return Err(bad(
@@ -459,8 +466,7 @@ impl Game {
                 "the dice chain is used up and no new chain was committed",
             ));
         }
-        hex32(&dice.link).ok_or_else(|| bad(seq, "the dice link is not 32 bytes of hex"))?;
-        Ok(())
+        hex32(&dice.link).ok_or_else(|| bad(seq, "the dice link is not 32 bytes of hex"))
     }
 
     fn fold_reveal(&mut self, event: &Event) -> Result<Applied, FoldError> {
@@ -580,11 +586,13 @@ impl Game {
         let mut hidden = self
             .hidden_seed
             .map(|s| hidden_stream(&s, &self.game_id, self.next_seq));
-        let tip = secrets
-            .chain_tip(self.chain.chain)
+        let link = secrets
+            .chain_link(
+                self.chain.chain,
+                self.chain.length,
+                self.chain.next_index.min(self.chain.length),
+            )
             .ok_or_else(|| RuleError::new("dice", "the server lost this game's dice chain"))?;
-        let link =
-            Chain::new(tip, self.chain.length).link(self.chain.next_index.min(self.chain.length));
         // The dice stream is keyed with the event's own seat, so timeouts roll as `system`.
         let (event_seat, entropy) = match &mv {
             Move::Command {

@@ -1,21 +1,29 @@
 //! The rulesets, one folder per game, and the registry that finds them by id.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use crate::engine::ruleset::{Erased, Ruleset};
 
 pub mod for_honor_and_glory;
+pub mod hour_of_glory;
 pub mod open_table;
+
+/// Every ruleset this build plays, with its id, made once.
+static REGISTRY: LazyLock<Vec<(String, Arc<dyn Ruleset>)>> = LazyLock::new(|| {
+    let all: Vec<Arc<dyn Ruleset>> = vec![
+        Arc::new(Erased(open_table::OpenTable)),
+        Arc::new(Erased(for_honor_and_glory::ForHonorAndGlory)),
+        Arc::new(Erased(hour_of_glory::HourOfGlory)),
+    ];
+    all.into_iter().map(|r| (r.info().id, r)).collect()
+});
 
 /// Every ruleset this build plays.
 pub fn all() -> Vec<Arc<dyn Ruleset>> {
-    vec![
-        Arc::new(Erased(open_table::OpenTable)),
-        Arc::new(Erased(for_honor_and_glory::ForHonorAndGlory)),
-    ]
+    REGISTRY.iter().map(|(_, r)| r.clone()).collect()
 }
 
 /// The ruleset with this id.
 pub fn find(id: &str) -> Option<Arc<dyn Ruleset>> {
-    all().into_iter().find(|r| r.info().id == id)
+    REGISTRY.iter().find(|(known, _)| known == id).map(|(_, r)| r.clone())
 }

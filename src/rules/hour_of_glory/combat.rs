@@ -1,0 +1,394 @@
+//! Combat and survival for both sides: FIGHT, RESIST EFFECTS, COUNTERATTACK, SHOOT with range
+//! dice removed, wounds and death, corpse markers (summary, "Combat", "Wounds and death"); and
+//! the consequences that follow agents around — Sentries alerted and their markers, Intruders
+//! exposed (summary, "Sentries", "The Intruders: Assault").
+
+use super::agents::{DefKind, Mode, Weapon};
+use super::board::{board, Dir, Sq};
+use super::senses;
+use super::skills::{self, faces, fight_result, resist, Table, Wound};
+use super::state::{Marker, MarkerKind, State, Status};
+
+/// An agent of either side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    I(usize),
+    D(usize),
+}
+
+pub fn name(s: &State, w: Who) -> String {
+    match w {
+        Who::I(i) => s.intruders[i].agent.title().to_string(),
+        Who::D(d) => {
+            let a = &s.defenders[d];
+            match a.kind {
+                DefKind::Commander => "the Commander".into(),
+                DefKind::Sentry => format!("Sentry {}", a.label),
+                DefKind::Guard => format!("Guard {}", a.label),
+            }
+        }
+    }
+}
+
+pub fn sq_of(s: &State, w: Who) -> Option<Sq> {
+    match w {
+        Who::I(i) => s.intruders[i].sq,
+        Who::D(d) => s.defenders[d].sq,
+    }
+}
+
+fn status(s: &State, w: Who) -> Status {
+    match w {
+        Who::I(i) => s.intruders[i].status,
+        Who::D(d) => s.defenders[d].status,
+    }
+}
+
+/// Summary, "Sentries": an alerted Sentry turns to face the trouble and an alert marker goes on
+/// the square in front of him; a Sentry has one marker at most and is not alerted while he is
+/// engaged in a fight.
+pub fn alert_sentry(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
+    if senses::defender_engaged(s, d) {
+        return;
+    }
+    let a = &s.defenders[d];
+    if a.kind != DefKind::Sentry || a.status == Status::Dead || a.alert.is_some() {
+        return;
+    }
+    let Some(at) = a.sq else { return };
+    let facing = if toward == at {
+        a.facing
+    } else {
+        Dir::towards(at, toward)
+    };
+    let (dx, dy) = facing.delta();
+    let front = Sq((at.0 as i32 + dx) as u8, (at.1 as i32 + dy) as u8);
+    let marker_sq = if board().is_square(front) {
+        front
+    } else {
+        senses::neighbours(s, at).next().unwrap_or(at)
+    };
+    let label = a.label.clone();
+    let a = &mut s.defenders[d];
+    if a.status == Status::Standing {
+        a.facing = facing;
+    }
+    a.alert = Some(marker_sq);
+    t.say(format!(
+        "Sentry {label} is alerted: he faces {} and an alert marker goes on {marker_sq}",
+        a.facing.name()
+    ));
+}
+
+/// Summary, "Noise": a firearm alerts every Sentry within 12 squares.
+pub fn gunshot(s: &mut State, t: &mut dyn Table, at: Sq) {
+    for d in senses::sentries_hearing(s, at, 12) {
+        alert_sentry(s, t, d, at);
+    }
+}
+
+/// An Intruder is exposed: he changes to assault mode. When the Commander exposes him the
+/// Defender takes an alert marker for the ASI (summary, "Investigate"; manual, third round of
+/// "Starting play"); a Sentry who exposes him is alerted.
+pub fn expose(s: &mut State, t: &mut dyn Table, i: usize, by: Option<usize>) {
+    let a = &mut s.intruders[i];
+    if a.status != Status::Standing {
+        return;
+    }
+    a.mode = Mode::Assault;
+    let at = a.sq;
+    t.say(format!(
+        "{} is exposed and changes to assault mode",
+        a.agent.title()
+    ));
+    if let Some(d) = by {
+        match s.defenders[d].kind {
+            DefKind::Commander if !s.alarm => {
+                s.asi_markers += 1;
+                t.say("The Commander takes an alert marker for the Alert State Indicator".into());
+            }
+            DefKind::Sentry => {
+                if let Some(at) = at {
+                    alert_sentry(s, t, d, at);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Attack dice in a fight (summary, "Fight", "Weapons"): Strength, +1 with a knife, 2 when
+/// unarmed (a counterattack, a Defender, or an Intruder whose selected weapon is a firearm).
+fn fight_dice(s: &State, w: Who, unarmed: bool) -> usize {
+    match w {
+        Who::I(i) => {
+            let a = &s.intruders[i];
+            match (unarmed, a.selected) {
+                (false, Weapon::Knife) => a.profile().strength as usize + 1,
+                _ => 2,
+            }
+        }
+        Who::D(d) => s.defenders[d].profile().strength as usize,
+    }
+}
+
+fn grades(s: &State, w: Who) -> (skills::Profile2, u8) {
+    match w {
+        Who::I(i) => {
+            let p = s.intruders[i].profile();
+            ((p.combat, p.survival), p.endurance)
+        }
+        Who::D(d) => {
+            let p = s.defenders[d].profile();
+            ((p.combat, p.survival), p.endurance)
+        }
+    }
+}
+
+/// Applies a wound after RESIST EFFECTS: unconscious on a light or severe wound, dead on a
+/// fatal one (summary, "Wounds and death").
+pub fn wound(s: &mut State, t: &mut dyn Table, victim: Who, attacker: Option<Who>, w: Wound) {
+    let who = name(s, victim);
+    match w {
+        Wound::None => t.say(format!("{who} shrugs it off")),
+        Wound::Light | Wound::Severe => {
+            t.say(format!("{who} takes {} and falls unconscious", w.name()));
+            match victim {
+                Who::I(i) => {
+                    let a = &mut s.intruders[i];
+                    a.status = Status::Unconscious;
+                    // Unconscious Intruders are put into raiding mode.
+                    a.mode = Mode::Raiding;
+                    a.selected = Weapon::Knife;
+                }
+                Who::D(d) => {
+                    s.defenders[d].status = Status::Unconscious;
+                    if let Some(at) = attacker.and_then(|a| sq_of(s, a)) {
+                        // Attacked and not killed: alerted even if knocked unconscious.
+                        force_alert(s, t, d, at);
+                    }
+                }
+            }
+        }
+        Wound::Fatal => {
+            t.say(format!("{who} takes a fatal wound and dies"));
+            kill(s, t, victim);
+        }
+    }
+}
+
+/// A Sentry attacked and not killed is alerted even when unconscious or engaged.
+fn force_alert(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
+    let a = &s.defenders[d];
+    if a.kind != DefKind::Sentry || a.alert.is_some() {
+        return;
+    }
+    let Some(at) = a.sq else { return };
+    let marker = senses::neighbours(s, at)
+        .min_by_key(|q| q.chebyshev(toward))
+        .unwrap_or(at);
+    let label = a.label.clone();
+    s.defenders[d].alert = Some(marker);
+    if s.defenders[d].status == Status::Standing {
+        s.defenders[d].facing = Dir::towards(at, toward);
+    }
+    t.say(format!(
+        "Sentry {label} is alerted: an alert marker goes on {marker}"
+    ));
+}
+
+/// An agent dies: his figure is replaced by his corpse marker.
+pub fn kill(s: &mut State, t: &mut dyn Table, victim: Who) {
+    match victim {
+        Who::I(i) => {
+            let a = &mut s.intruders[i];
+            a.status = Status::Dead;
+            if let Some(at) = a.sq.take() {
+                let mut m = Marker::new(
+                    at,
+                    MarkerKind::Corpse {
+                        of: a.agent.name().into(),
+                    },
+                );
+                m.intel = std::mem::take(&mut a.intel);
+                m.equipment = std::mem::take(&mut a.equipment);
+                m.weapons = std::mem::take(&mut a.weapons);
+                s.markers.push(m);
+            }
+        }
+        Who::D(d) => {
+            let a = &mut s.defenders[d];
+            a.status = Status::Dead;
+            // An alerted Sentry who dies loses his alert marker.
+            a.alert = None;
+            if let Some(at) = a.sq.take() {
+                let mut m = Marker::new(
+                    at,
+                    MarkerKind::Corpse {
+                        of: a.label.clone(),
+                    },
+                );
+                m.intel = std::mem::take(&mut a.captured_intel);
+                m.equipment = std::mem::take(&mut a.captured_equipment);
+                m.weapons = std::mem::take(&mut a.captured_weapons);
+                s.markers.push(m);
+            }
+            if a.kind == DefKind::Commander && !s.alarm && s.asi_markers > 0 {
+                // Summary, "Mobilising a replacement Commander": discard the ASI's markers.
+                s.asi_markers = 0;
+                t.say("The Commander's death discards every alert marker on the ASI".into());
+            }
+        }
+    }
+}
+
+/// FIGHT (summary, "Fight", "Resist effects", "Counterattack"). `counter` says whether the
+/// victim may counterattack (a counterattack's victim may not).
+pub fn fight(
+    s: &mut State,
+    t: &mut dyn Table,
+    attacker: Who,
+    victim: Who,
+    unarmed: bool,
+    counter: bool,
+    actor_attacks: bool,
+) {
+    let dice = fight_dice(s, attacker, unarmed);
+    let ((combat, _), _) = grades(s, attacker);
+    let (f, passes) = skills::test(t, dice, combat, actor_attacks);
+    let result = fight_result(passes);
+    t.say(format!(
+        "{} {} {} ({dice} dice: {}): {}",
+        name(s, attacker),
+        if counter { "fights" } else { "counterattacks" },
+        name(s, victim),
+        faces(&f),
+        result.name()
+    ));
+    let suffered = resist_and_wound(s, t, victim, attacker, result, !actor_attacks);
+    if counter
+        && suffered == Wound::None
+        && status(s, victim) == Status::Standing
+        && status(s, attacker) == Status::Standing
+        && wants_counter(s, victim)
+    {
+        fight(s, t, victim, attacker, true, false, !actor_attacks);
+    }
+}
+
+fn wants_counter(s: &State, w: Who) -> bool {
+    match w {
+        Who::I(i) => s.intruders[i].counterattack && s.intruders[i].mode == Mode::Assault,
+        Who::D(_) => s.defender_counterattack,
+    }
+}
+
+fn resist_and_wound(
+    s: &mut State,
+    t: &mut dyn Table,
+    victim: Who,
+    attacker: Who,
+    w: Wound,
+    actor_resists: bool,
+) -> Wound {
+    if w == Wound::None {
+        return Wound::None;
+    }
+    let ((_, survival), endurance) = grades(s, victim);
+    let (f, passes) = skills::test(t, endurance as usize, survival, actor_resists);
+    let after = resist(w, passes);
+    t.say(format!(
+        "{} resists ({} dice: {}): {}",
+        name(s, victim),
+        endurance,
+        faces(&f),
+        after.name()
+    ));
+    wound(s, t, victim, Some(attacker), after);
+    after
+}
+
+/// Removes range dice (summary, "Shoot": dice whose total equals or exceeds the range) keeping
+/// as many passes as possible; `None` when no choice of dice covers the range.
+pub fn cover_range(faces: &[u32], range: u32, pass: impl Fn(u32) -> bool) -> Option<Vec<usize>> {
+    let n = faces.len();
+    let mut best: Option<(u32, usize, Vec<usize>)> = None;
+    for mask in 0u32..(1 << n) {
+        let chosen: Vec<usize> = (0..n).filter(|k| mask & (1 << k) != 0).collect();
+        let total: u32 = chosen.iter().map(|&k| faces[k]).sum();
+        if total < range {
+            continue;
+        }
+        let kept_passes = (0..n)
+            .filter(|k| mask & (1 << k) == 0 && pass(faces[*k]))
+            .count() as u32;
+        let key = (kept_passes, n - chosen.len());
+        if best.as_ref().is_none_or(|(p, c, _)| key > (*p, *c)) {
+            best = Some((key.0, key.1, chosen));
+        }
+    }
+    best.map(|(_, _, c)| c)
+}
+
+/// SHOOT: roll the weapon's dice, remove range dice, score the passes left.
+/// One shot: the weapon's dice, the range in squares, and whether an SMG fires a burst.
+#[derive(Debug, Clone, Copy)]
+pub struct Shot {
+    pub dice: usize,
+    pub range: u32,
+    pub burst: bool,
+}
+
+pub fn shoot(
+    s: &mut State,
+    t: &mut dyn Table,
+    shooter: Who,
+    target: Who,
+    shot: Shot,
+    actor_shoots: bool,
+) {
+    let Shot { dice, range, burst } = shot;
+    let ((combat, _), _) = grades(s, shooter);
+    let mut f: Vec<u32> = (0..dice).map(|_| t.d6(actor_shoots)).collect();
+    let mut cover = cover_range(&f, range, |x| combat.passes(x));
+    if burst {
+        // SMG burst: re-roll up to 3 dice after designating the range dice.
+        for _ in 0..3 {
+            let attack: Vec<usize> = match &cover {
+                Some(c) => (0..f.len())
+                    .filter(|k| !c.contains(k) && !combat.passes(f[*k]))
+                    .collect(),
+                None => (0..f.len()).filter(|k| f[*k] < 6).collect(),
+            };
+            let Some(&k) = attack.iter().min_by_key(|&&k| f[k]) else {
+                break;
+            };
+            f[k] = t.d6(actor_shoots);
+            cover = cover_range(&f, range, |x| combat.passes(x));
+        }
+    }
+    let sh = name(s, shooter);
+    let tg = name(s, target);
+    match cover {
+        None => t.say(format!(
+            "{sh} shoots at {tg} ({}; range {range}): out of range",
+            faces(&f)
+        )),
+        Some(c) => {
+            let passes = (0..f.len())
+                .filter(|k| !c.contains(k) && combat.passes(f[*k]))
+                .count() as u32;
+            let result = fight_result(passes);
+            t.say(format!(
+                "{sh} shoots at {tg} ({}; range {range} covered by {}): {}",
+                faces(&f),
+                faces(&c.iter().map(|&k| f[k]).collect::<Vec<_>>()),
+                result.name()
+            ));
+            resist_and_wound(s, t, target, shooter, result, !actor_shoots);
+        }
+    }
+    if let Some(at) = sq_of(s, shooter) {
+        gunshot(s, t, at);
+    }
+}

@@ -1,0 +1,517 @@
+//! Hour of Glory (Warm Acre, 2004): a covert raid on a 1944 stronghold, one Defender against one
+//! to three co-operating Intruders. The specification is the UniversalHead rules summary
+//! (`../shared/seeds/001_…`); the manual's first half (`000_…`) adds the worked "Starting
+//! play" rounds. Every rule, where it is enforced and tested, and every interpretation where the
+//! texts are silent: docs/rules/hour-of-glory.md.
+//!
+//! Seats: the first seat is the Defender; the others are the Intruders in their permanent order
+//! of play, playing Harris, Link and Volkov in that order unless the `agents` option names
+//! others. A turn is one order; see `order` for the language.
+
+pub mod agents;
+pub mod board;
+pub mod bot;
+pub mod combat;
+pub mod defender;
+pub mod intel;
+pub mod intruder;
+pub mod order;
+pub mod senses;
+pub mod skills;
+pub mod state;
+pub mod view;
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use crate::engine::dice::DiceStream;
+use crate::engine::ruleset::{
+    BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
+    ScenarioInfo, Seat, Setup, Viewer,
+};
+use agents::{profiles, Agent, DefKind, Mode, Weapon};
+use board::board;
+use order::{Command, Standing};
+use skills::{Dry, Live, Table};
+use state::{Defender, Ending, Intruder, RoomCard, State, Status, Turn};
+
+pub const ID: &str = "hour-of-glory";
+
+pub struct HourOfGlory;
+
+/// The orders' grammar in brief, for emails and pages.
+pub const GRAMMAR: &str = "Intruder: clauses separated by ';' — assault [with <weapon>] · move <sq> <sq>… · sneak take-chance|spend-time · breach door-N [take-chance|spend-time] · open door-N · close door-N · spy [method] · sneak-attack <sq> · conceal <sq> [method] · coup-de-grace <sq> · fight <sq> · shoot <sq> [<sq> <sq>] [burst] · weapon <knife|handgun|smg|rifle> · hide · recover raiding|assault · pass · counterattack on|off · sacrifice on|off. Defender: commander move <sq>… · commander face n|e|s|w · commander open|close door-N · commander investigate <sq> · commander alarm [<sq>…] · commander fight|shoot <sq> · sentry <post> fight|shoot <sq> · guards chase <intruder> · replace <sq> · counterattack on|off · pass";
+
+fn setup_error(message: impl Into<String>) -> RuleError {
+    RuleError::new("set-up", message)
+}
+
+impl HourOfGlory {
+    fn advance(&self, s: &mut State) {
+        let next = match s.turn {
+            Turn::Intruder(i) => (i + 1..s.intruders.len()).find(|&j| active(&s.intruders[j])),
+            Turn::Defender => None,
+        };
+        s.turn = match (s.turn, next) {
+            (Turn::Intruder(_), Some(j)) => Turn::Intruder(j),
+            (Turn::Intruder(_), None) => Turn::Defender,
+            (Turn::Defender, _) => {
+                s.round += 1;
+                match (0..s.intruders.len()).find(|&j| active(&s.intruders[j])) {
+                    Some(j) => Turn::Intruder(j),
+                    None => Turn::Defender,
+                }
+            }
+        };
+    }
+
+    /// Summary, "Winning the game"; manual, "Objective".
+    fn settle(&self, s: &mut State) {
+        if s.ended.is_some() {
+            return;
+        }
+        let all_gone = !s.intruders.iter().any(active);
+        if s.minutes > 0 && !all_gone {
+            return;
+        }
+        let escaped: Vec<intel::Card> = s
+            .intruders
+            .iter()
+            .filter(|a| a.status == Status::Escaped)
+            .flat_map(|a| a.intel.iter().copied())
+            .collect();
+        let points = intel::score(&escaped);
+        let needed = intel::needed(s.intruders.len());
+        let win = points >= needed;
+        let any_escaped = s.intruders.iter().any(|a| a.status == Status::Escaped);
+        let aborted =
+            !win && all_gone && any_escaped && s.minutes > 0 && s.start_minutes - s.minutes >= 30;
+        let defender_points = if win {
+            intel::DEFENDER_LOSES
+        } else if aborted {
+            intel::DEFENDER_ABORT
+        } else {
+            intel::DEFENDER_WINS
+        };
+        let summary = if win {
+            format!("Mission accomplished: the Intruders escaped with {points} point(s) of intelligence (needed {needed})")
+        } else if aborted {
+            format!("The Intruders aborted with {points} point(s) (needed {needed}): the Defender wins with 6 points")
+        } else if s.minutes <= 0 {
+            format!("The Mission Timer reached zero: the Intruders escaped with {points} point(s) of {needed} needed; the Defender wins")
+        } else {
+            format!("No Intruder remains in the mission: {points} point(s) of {needed} needed; the Defender wins")
+        };
+        s.ended = Some(Ending {
+            intruders_win: win,
+            points,
+            needed,
+            defender_points,
+            summary,
+        });
+    }
+
+    fn run_command(
+        &self,
+        s: &mut State,
+        seat: &Seat,
+        command: &Command,
+        t: &mut dyn Table,
+    ) -> order::Ran {
+        let (standing, is_intruder) = match command {
+            Command::Intruder { standing, .. } => (standing, true),
+            Command::Defender { standing, .. } => (standing, false),
+        };
+        let mine = match s.turn {
+            Turn::Intruder(i) => is_intruder && &s.intruders[i].seat == seat,
+            Turn::Defender => !is_intruder && &s.defender_seat == seat,
+        };
+        if !mine {
+            return Err((
+                RuleError::new(
+                    "turn order",
+                    format!("it is not {seat}'s turn, or that is the other side's kind of order"),
+                ),
+                Vec::new(),
+            ));
+        }
+        for st in standing {
+            match (st, s.turn) {
+                (Standing::Counterattack { on }, Turn::Intruder(i)) => {
+                    s.intruders[i].counterattack = *on
+                }
+                (Standing::Sacrifice { on }, Turn::Intruder(i)) => s.intruders[i].sacrifice = *on,
+                (Standing::Counterattack { on }, Turn::Defender) => s.defender_counterattack = *on,
+                (Standing::Sacrifice { .. }, Turn::Defender) => {
+                    return Err((
+                        RuleError::new(
+                            "Heroic sacrifice",
+                            "only Intruders make an heroic sacrifice",
+                        ),
+                        Vec::new(),
+                    ))
+                }
+            }
+            t.say(format!("{seat} sets {}", order::describe_standing(st)));
+        }
+        let stop = match (command, s.turn) {
+            (Command::Intruder { steps, .. }, Turn::Intruder(i)) => {
+                if steps.is_empty() {
+                    // Only standing choices: the turn is not used.
+                    return Ok(None);
+                }
+                intruder::run(s, t, i, steps)?
+            }
+            (Command::Defender { steps, .. }, Turn::Defender) => {
+                if steps.is_empty() {
+                    return Ok(None);
+                }
+                defender::run(s, t, steps)?
+            }
+            _ => unreachable!("checked above"),
+        };
+        self.advance(s);
+        self.settle(s);
+        Ok(stop)
+    }
+}
+
+fn active(a: &Intruder) -> bool {
+    matches!(a.status, Status::Standing | Status::Unconscious)
+}
+
+impl Rules for HourOfGlory {
+    type State = State;
+    type Command = Command;
+
+    fn info(&self) -> RulesetInfo {
+        RulesetInfo {
+            id: ID.into(),
+            version: "1".into(),
+            title: "Hour of Glory — covert raid on a 1944 stronghold".into(),
+            scenarios: vec![ScenarioInfo {
+                id: "mission".into(),
+                title: "The mission: the Defender (first seat) against 1-3 Intruders".into(),
+                seats: Vec::new(),
+                min_seats: 2,
+                max_seats: 4,
+            }],
+            options: vec![
+                OptionInfo {
+                    name: "agents".into(),
+                    description: "the Intruders' agents in seat order (harris, link, volkov); by default Harris, Link, Volkov as the manual's first game".into(),
+                    default: json!(null),
+                },
+                OptionInfo {
+                    name: "minutes".into(),
+                    description: "minutes on the Mission Timer at the start (60 in the rules; a longer timer is a variant)".into(),
+                    default: json!(60),
+                },
+            ],
+            grammar: GRAMMAR.into(),
+        }
+    }
+
+    fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError> {
+        if setup.scenario != "mission" {
+            return Err(setup_error(format!(
+                "Hour of Glory has one scenario, 'mission', not '{}'",
+                setup.scenario
+            )));
+        }
+        let n = setup.seats.len();
+        if !(2..=4).contains(&n) {
+            return Err(setup_error(
+                "Hour of Glory is played by 2 to 4: one Defender and 1-3 Intruders",
+            ));
+        }
+        if let Some(obj) = setup.options.as_object() {
+            if let Some(k) = obj.keys().find(|k| *k != "agents" && *k != "minutes") {
+                return Err(setup_error(format!(
+                    "unknown option '{k}': Hour of Glory knows 'agents' and 'minutes'"
+                )));
+            }
+        }
+        let agents: Vec<Agent> = match setup.options.get("agents") {
+            None | Some(Value::Null) => Agent::ALL[..n - 1].to_vec(),
+            Some(Value::Array(list)) => list
+                .iter()
+                .map(|v| {
+                    v.as_str().and_then(Agent::parse).ok_or_else(|| {
+                        setup_error(format!("{v} is not an agent: harris, link or volkov"))
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            Some(v) => return Err(setup_error(format!("agents must be a list, not {v}"))),
+        };
+        if agents.len() != n - 1 {
+            return Err(setup_error(format!(
+                "{} Intruder seats but {} agents named",
+                n - 1,
+                agents.len()
+            )));
+        }
+        for (k, a) in agents.iter().enumerate() {
+            if agents[..k].contains(a) {
+                return Err(setup_error(format!("{} is named twice", a.title())));
+            }
+        }
+        let minutes = match setup.options.get("minutes") {
+            None | Some(Value::Null) => 60,
+            Some(v) => v
+                .as_i64()
+                .filter(|m| (1..=100_000).contains(m))
+                .ok_or_else(|| setup_error("minutes must be a whole number from 1 to 100000"))?
+                as i32,
+        };
+        let b = board();
+        let entry: Vec<_> = b.entry.clone();
+        let intruders = setup.seats[1..]
+            .iter()
+            .zip(&agents)
+            .enumerate()
+            .map(|(k, (seat, &agent))| {
+                let (weapons, equipment) = profiles().loadout(agent);
+                Intruder {
+                    seat: seat.seat.clone(),
+                    agent,
+                    sq: Some(entry[k]),
+                    status: Status::Standing,
+                    mode: Mode::Raiding,
+                    selected: Weapon::Knife,
+                    weapons,
+                    equipment,
+                    intel: Vec::new(),
+                    inside: false,
+                    counterattack: true,
+                    sacrifice: false,
+                }
+            })
+            .collect();
+        let mut defenders = vec![Defender {
+            kind: DefKind::Commander,
+            label: "commander".into(),
+            sq: Some(b.commander),
+            status: Status::Standing,
+            facing: board::Dir::North,
+            ready: board::Dir::North,
+            alert: None,
+            first_turn: None,
+            captured_intel: Vec::new(),
+            captured_equipment: Vec::new(),
+            captured_weapons: Vec::new(),
+        }];
+        // Manual, "Deploy your agents": A posts for 1 Intruder, A and B for 2, A, B and C for 3.
+        let sets: &[char] = match n - 1 {
+            1 => &['A'],
+            2 => &['A', 'B'],
+            _ => &['A', 'B', 'C'],
+        };
+        let mut counts: BTreeMap<char, usize> = BTreeMap::new();
+        for post in b.posts.iter().filter(|p| sets.contains(&p.set)) {
+            let c = counts.entry(post.set).or_insert(0);
+            *c += 1;
+            defenders.push(Defender {
+                kind: DefKind::Sentry,
+                label: format!("{}{}", post.set.to_ascii_lowercase(), c),
+                sq: Some(post.sq),
+                status: Status::Standing,
+                facing: post.facing,
+                ready: post.facing,
+                alert: None,
+                first_turn: None,
+                captured_intel: Vec::new(),
+                captured_equipment: Vec::new(),
+                captured_weapons: Vec::new(),
+            });
+        }
+        let cards = intel::shuffled(hidden);
+        let rooms = (1..=10)
+            .map(|r| RoomCard {
+                room: r,
+                card: Some(cards[r as usize - 1]),
+                explored: false,
+            })
+            .collect();
+        Ok(State {
+            defender_seat: setup.seats[0].seat.clone(),
+            intruders,
+            defenders,
+            doors_open: vec![false; b.doors.len()],
+            markers: Vec::new(),
+            rooms,
+            minutes,
+            start_minutes: minutes,
+            alarm: false,
+            asi_markers: 1,
+            guards_in_box: 8,
+            guards_mobilised: 0,
+            round: 1,
+            turn: Turn::Intruder(0),
+            defender_counterattack: true,
+            ended: None,
+        })
+    }
+
+    fn prompts(&self, s: &State) -> Vec<Prompt> {
+        if s.ended.is_some() {
+            return Vec::new();
+        }
+        let (seat, decision) = match s.turn {
+            Turn::Intruder(i) => {
+                let a = &s.intruders[i];
+                (
+                    a.seat.clone(),
+                    format!(
+                        "Round {}, {} minutes left: your turn, one order for {} ({})",
+                        s.round,
+                        s.minutes,
+                        a.agent.title(),
+                        match (a.status, a.mode) {
+                            (Status::Unconscious, _) => "unconscious",
+                            (_, Mode::Raiding) => "raiding",
+                            (_, Mode::Assault) => "assaulting",
+                        }
+                    ),
+                )
+            }
+            Turn::Defender => (
+                s.defender_seat.clone(),
+                format!(
+                    "Round {}, {} minutes left: the Defender's turn, one order for the Commander, Sentries and Guards",
+                    s.round, s.minutes
+                ),
+            ),
+        };
+        vec![Prompt {
+            options: bot::options(s),
+            seat,
+            kind: PromptKind::Turn,
+            decision,
+            pass_on_timeout: true,
+        }]
+    }
+
+    fn apply(
+        &self,
+        s: &mut State,
+        seat: &Seat,
+        command: &Command,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        if s.ended.is_some() {
+            return Err(RuleError::new("game over", "the mission is over"));
+        }
+        // The whole order is checked on a copy with the dice going the actor's way, before any
+        // die is drawn: a refused order leaves no trace.
+        let mut dry = s.clone();
+        self.run_command(&mut dry, seat, command, &mut Dry)
+            .map_err(|(e, _)| e)?;
+        let mut live = Live { ctx };
+        match self.run_command(s, seat, command, &mut live) {
+            Ok(None) => {}
+            Ok(Some((reason, rest))) => live.ctx.interrupt(reason, rest),
+            Err((e, rest)) => live
+                .ctx
+                .interrupt(format!("{}: {}", e.rule, e.message), rest),
+        }
+        Ok(())
+    }
+
+    fn timeout(&self, s: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
+        let command = match s.turn {
+            Turn::Intruder(_) => Command::Intruder {
+                standing: Vec::new(),
+                steps: vec![order::IStep::Pass],
+            },
+            Turn::Defender => Command::Defender {
+                standing: Vec::new(),
+                steps: vec![order::DStep::Pass],
+            },
+        };
+        ctx.say(format!("{seat} missed the deadline: the turn passes"));
+        self.apply(s, seat, &command, ctx)
+    }
+
+    fn resign(&self, s: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
+        if s.ended.is_some() {
+            return Err(RuleError::new("game over", "the mission is over"));
+        }
+        if &s.defender_seat == seat {
+            ctx.say("The Defender resigns: the Intruders win");
+            s.ended = Some(Ending {
+                intruders_win: true,
+                points: 0,
+                needed: intel::needed(s.intruders.len()),
+                defender_points: intel::DEFENDER_LOSES,
+                summary: "The Defender resigned".into(),
+            });
+            return Ok(());
+        }
+        let i = s
+            .seat_intruder(seat)
+            .ok_or_else(|| RuleError::new("seats", format!("{seat} is not in this game")))?;
+        if !active(&s.intruders[i]) {
+            return Err(RuleError::new(
+                "resign",
+                format!("{seat}'s agent is already out of the mission"),
+            ));
+        }
+        let a = &mut s.intruders[i];
+        a.status = Status::Dead;
+        a.sq = None;
+        ctx.say(format!(
+            "{seat} resigns: {} leaves the mission",
+            a.agent.title()
+        ));
+        if s.turn == Turn::Intruder(i) {
+            self.advance(s);
+        }
+        self.settle(s);
+        Ok(())
+    }
+
+    fn view(&self, s: &State, viewer: &Viewer) -> Value {
+        view::view(s, viewer)
+    }
+
+    fn parse(&self, s: &State, seat: &Seat, text: &str) -> Result<Command, RuleError> {
+        if &s.defender_seat == seat {
+            order::parse_defender(text)
+        } else {
+            order::parse_intruder(text)
+        }
+    }
+
+    fn describe(&self, command: &Command) -> String {
+        order::describe(command)
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        match &s.ended {
+            None => Outcome::Running,
+            Some(e) => {
+                let mut scores = BTreeMap::new();
+                scores.insert(s.defender_seat.to_string(), i64::from(e.defender_points));
+                for a in &s.intruders {
+                    scores.insert(a.seat.to_string(), i64::from(e.points));
+                }
+                let winners = if e.intruders_win {
+                    s.intruders.iter().map(|a| a.seat.clone()).collect()
+                } else {
+                    vec![s.defender_seat.clone()]
+                };
+                Outcome::Finished {
+                    winners,
+                    scores,
+                    summary: e.summary.clone(),
+                }
+            }
+        }
+    }
+
+    fn random_command(&self, s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
+        bot::random_command(s, seat, rng)
+    }
+}

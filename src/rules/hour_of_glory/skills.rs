@@ -1,0 +1,205 @@
+//! Skill tests and the results tables (summary, "Skills" and the play reference): take a
+//! chance (each pass scores 1), spend time (each pass takes a minute off the base time, then
+//! score 1), rerolls. Every table the summary prints is a const here, in the summary's order.
+//!
+//! Dice come through [`Table`]: the live table rolls from the engine's context; the dry table
+//! used to check an order before any die is drawn gives the acting side sixes and the other
+//! side ones, so a check walks the order's most successful course.
+
+use crate::engine::ruleset::{Ctx, Seat};
+
+use super::agents::Grade;
+
+/// Where dice and lines go while rules run.
+pub trait Table {
+    /// A d6; `actor` is true when the side whose turn it is rolls it.
+    fn d6(&mut self, actor: bool) -> u32;
+    fn say(&mut self, text: String);
+    fn say_to(&mut self, seats: &[Seat], text: String);
+    /// A dry run checks an order; nothing it does stands.
+    fn dry(&self) -> bool;
+}
+
+/// The live table: dice from the engine.
+pub struct Live<'c, 'a> {
+    pub ctx: &'c mut Ctx<'a>,
+}
+
+impl Table for Live<'_, '_> {
+    fn d6(&mut self, _actor: bool) -> u32 {
+        self.ctx.roll(6)
+    }
+    fn say(&mut self, text: String) {
+        self.ctx.say(text)
+    }
+    fn say_to(&mut self, seats: &[Seat], text: String) {
+        self.ctx.say_to(seats, text)
+    }
+    fn dry(&self) -> bool {
+        false
+    }
+}
+
+/// The dry table that checks an order before the first die is drawn.
+pub struct Dry;
+
+impl Table for Dry {
+    fn d6(&mut self, actor: bool) -> u32 {
+        if actor {
+            6
+        } else {
+            1
+        }
+    }
+    fn say(&mut self, _text: String) {}
+    fn say_to(&mut self, _seats: &[Seat], _text: String) {}
+    fn dry(&self) -> bool {
+        true
+    }
+}
+
+/// Rolls `n` dice against a grade; returns the faces and the passes.
+pub fn test(t: &mut dyn Table, n: usize, grade: Grade, actor: bool) -> (Vec<u32>, u32) {
+    let faces: Vec<u32> = (0..n).map(|_| t.d6(actor)).collect();
+    let passes = faces.iter().filter(|&&f| grade.passes(f)).count() as u32;
+    (faces, passes)
+}
+
+pub fn faces(f: &[u32]) -> String {
+    f.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// How a test is taken (summary, "Skills").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    TakeChance,
+    SpendTime,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::TakeChance => "take-chance",
+            Method::SpendTime => "spend-time",
+        }
+    }
+    pub fn parse(text: &str) -> Option<Method> {
+        match text {
+            "take-chance" | "chance" => Some(Method::TakeChance),
+            "spend-time" | "time" => Some(Method::SpendTime),
+            _ => None,
+        }
+    }
+}
+
+/// Spend time: `dice` dice against the grade take minutes off `base` (minimum 0); the minutes
+/// left are the time the activity took. The activity then scores 1.
+pub fn spend_time(t: &mut dyn Table, base: u32, dice: usize, grade: Grade) -> (Vec<u32>, u32) {
+    let (f, passes) = test(t, dice, grade, true);
+    (f, base.saturating_sub(passes))
+}
+
+/// SNEAK, BREACH, SPY, CONCEAL spend-time base (summary: "Base time: 2 minutes. Roll 2d6").
+pub const SPEND_TIME_BASE: u32 = 2;
+pub const SPEND_TIME_DICE: usize = 2;
+/// Covert Entry Kit (BREACH) and Spy Camera (SPY): "Roll 4 dice when spending time".
+pub const KIT_DICE: usize = 4;
+/// HIDE: "Base time: 3 minutes (+1 minute for each Guard in the stronghold). Roll 3d6".
+pub const HIDE_BASE: u32 = 3;
+pub const HIDE_DICE: usize = 3;
+
+/// EVADE results (summary, "Evade").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evade {
+    /// 0: exposed, turn ends.
+    Exposed,
+    /// 1: turn ends, still hidden.
+    TurnEnds,
+    /// 2: the enemy stands down; move/sneak or take an action.
+    StandDownMoveOrAct,
+    /// 3: the enemy stands down; normal movement and action.
+    StandDownFull,
+}
+
+pub const EVADE_TABLE: [Evade; 4] = [
+    Evade::Exposed,
+    Evade::TurnEnds,
+    Evade::StandDownMoveOrAct,
+    Evade::StandDownFull,
+];
+
+/// REACT results (summary, "React").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum React {
+    /// 0: too slow, the turn ends.
+    TooSlow,
+    /// 1: fight or shoot, no moving.
+    AttackOnly,
+    /// 2: fight/shoot or move.
+    AttackOrMove,
+    /// 3: fight/shoot and move.
+    AttackAndMove,
+}
+
+pub const REACT_TABLE: [React; 4] = [
+    React::TooSlow,
+    React::AttackOnly,
+    React::AttackOrMove,
+    React::AttackAndMove,
+];
+
+/// Dice for EVADE and REACT: "If you have not moved this turn, roll 3d6. If you have moved this
+/// turn, roll d6."
+pub fn evade_dice(moved: bool) -> usize {
+    if moved {
+        1
+    } else {
+        3
+    }
+}
+
+/// Wound levels (summary, "Fight").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Wound {
+    None,
+    Light,
+    Severe,
+    Fatal,
+}
+
+impl Wound {
+    pub fn name(self) -> &'static str {
+        match self {
+            Wound::None => "no effect",
+            Wound::Light => "a light wound",
+            Wound::Severe => "a severe wound",
+            Wound::Fatal => "a fatal wound",
+        }
+    }
+}
+
+/// FIGHT and SHOOT: score 0–3 (3 or more) gives the wound.
+pub const FIGHT_TABLE: [Wound; 4] = [Wound::None, Wound::Light, Wound::Severe, Wound::Fatal];
+
+/// RESIST EFFECTS: `RESIST_TABLE[passes][wound]` (passes 0–3, wound None..Fatal).
+pub const RESIST_TABLE: [[Wound; 4]; 4] = [
+    [Wound::None, Wound::Light, Wound::Severe, Wound::Fatal],
+    [Wound::None, Wound::None, Wound::Light, Wound::Severe],
+    [Wound::None, Wound::None, Wound::None, Wound::Light],
+    [Wound::None, Wound::None, Wound::None, Wound::None],
+];
+
+pub fn fight_result(passes: u32) -> Wound {
+    FIGHT_TABLE[passes.min(3) as usize]
+}
+
+pub fn resist(wound: Wound, passes: u32) -> Wound {
+    RESIST_TABLE[passes.min(3) as usize][wound as usize]
+}
+
+/// SNEAK-ATTACK and COUP-DE-GRACE roll 3d6; one pass or more succeeds.
+pub const ATTACK_3D6: usize = 3;
+
+/// An agent's Combat and Survival grades together.
+pub type Profile2 = (Grade, Grade);

@@ -1,0 +1,241 @@
+//! The state of a mission: where every agent stands and how, the doors, the markers, the
+//! intelligence cards (face down until a room is explored), the Mission Timer and the Alert
+//! State Indicator, and whose turn it is (summary, "Setup" and "Sequence of play").
+
+use serde::{Deserialize, Serialize};
+
+use super::agents::{profiles, Agent, DefKind, Equipment, Mode, Profile, Weapon};
+use super::board::{board, Dir, DoorId, Room, Sq};
+use super::intel::Card;
+use crate::engine::ruleset::Seat;
+
+/// Standing, unconscious (prone), dead, or gone out through the entrance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Standing,
+    Unconscious,
+    Dead,
+    Escaped,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Intruder {
+    pub seat: Seat,
+    pub agent: Agent,
+    /// `None` before set-up places him, and once he is dead or escaped.
+    pub sq: Option<Sq>,
+    pub status: Status,
+    pub mode: Mode,
+    /// The weapon on top of the stack (summary, "Weapons").
+    pub selected: Weapon,
+    pub weapons: Vec<Weapon>,
+    pub equipment: Vec<Equipment>,
+    pub intel: Vec<Card>,
+    /// Has he been inside the stronghold (so may not re-enter the entry zone but to escape)?
+    pub inside: bool,
+    /// Standing choice: counterattack when he survives an attack conscious.
+    pub counterattack: bool,
+    /// Standing choice: an heroic sacrifice rather than a recovery that runs the timer out.
+    pub sacrifice: bool,
+}
+
+impl Intruder {
+    pub fn profile(&self) -> Profile {
+        profiles().intruder(self.agent, self.mode)
+    }
+    pub fn standing(&self) -> bool {
+        self.status == Status::Standing
+    }
+    pub fn is_assaulter(&self) -> bool {
+        self.standing() && self.mode == Mode::Assault
+    }
+    pub fn in_stronghold(&self) -> bool {
+        self.sq.is_some_and(|s| !board().is_entry(s))
+            && matches!(self.status, Status::Standing | Status::Unconscious)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Defender {
+    pub kind: DefKind,
+    /// `commander`, `a1`, `g3`: the name the order language uses.
+    pub label: String,
+    pub sq: Option<Sq>,
+    pub status: Status,
+    pub facing: Dir,
+    /// A Sentry's ready facing (away from the door he guards).
+    pub ready: Dir,
+    /// A Sentry's alert marker, where it lies.
+    pub alert: Option<Sq>,
+    /// Moves allowed on this agent's first turn instead of a roll (6 when mobilised in the
+    /// entry zone), or 0 for "may not move or act" (a replacement Commander in a room).
+    pub first_turn: Option<u8>,
+    /// Cards and equipment the Commander took from an Intruder's corpse.
+    pub captured_intel: Vec<Card>,
+    pub captured_equipment: Vec<Equipment>,
+    pub captured_weapons: Vec<Weapon>,
+}
+
+impl Defender {
+    pub fn profile(&self) -> Profile {
+        profiles().defender(self.kind)
+    }
+    pub fn standing(&self) -> bool {
+        self.status == Status::Standing
+    }
+}
+
+/// What a marker on the board is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum MarkerKind {
+    Alert,
+    /// A corpse: `of` names the dead (`a1`, `g2`, `commander`, `harris`).
+    Corpse {
+        of: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marker {
+    pub sq: Sq,
+    #[serde(flatten)]
+    pub kind: MarkerKind,
+    /// Equipment, weapons and intelligence an Intruder's corpse still holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub intel: Vec<Card>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub equipment: Vec<Equipment>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weapons: Vec<Weapon>,
+}
+
+impl Marker {
+    pub fn new(sq: Sq, kind: MarkerKind) -> Marker {
+        Marker {
+            sq,
+            kind,
+            intel: Vec::new(),
+            equipment: Vec::new(),
+            weapons: Vec::new(),
+        }
+    }
+}
+
+/// The intelligence card of a room: face down until an Intruder first enters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomCard {
+    pub room: Room,
+    pub card: Option<Card>,
+    pub explored: bool,
+}
+
+/// Whose turn it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "side", content = "index")]
+pub enum Turn {
+    Intruder(usize),
+    Defender,
+}
+
+/// How the mission ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ending {
+    pub intruders_win: bool,
+    pub points: u32,
+    pub needed: u32,
+    pub defender_points: u32,
+    pub summary: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub defender_seat: Seat,
+    pub intruders: Vec<Intruder>,
+    pub defenders: Vec<Defender>,
+    pub doors_open: Vec<bool>,
+    pub markers: Vec<Marker>,
+    pub rooms: Vec<RoomCard>,
+    /// Minutes left on the Mission Timer.
+    pub minutes: i32,
+    pub start_minutes: i32,
+    /// The ASI: alarm side up, and alert markers on its standby side.
+    pub alarm: bool,
+    pub asi_markers: u8,
+    /// Guard figures not yet in play.
+    pub guards_in_box: u8,
+    pub guards_mobilised: u32,
+    pub round: u32,
+    pub turn: Turn,
+    /// The Defender's standing choice: his agents counterattack when they can.
+    pub defender_counterattack: bool,
+    /// The minutes left when the last Intruder left, if all left alive.
+    pub ended: Option<Ending>,
+}
+
+impl State {
+    pub fn door_open(&self, id: DoorId) -> bool {
+        self.doors_open[id.index()]
+    }
+
+    /// The agent (of either side) standing or lying on a square.
+    pub fn occupant(&self, sq: Sq) -> Option<Occupant> {
+        if let Some(i) = self.intruders.iter().position(|a| {
+            a.sq == Some(sq) && matches!(a.status, Status::Standing | Status::Unconscious)
+        }) {
+            return Some(Occupant::Intruder(i));
+        }
+        self.defenders
+            .iter()
+            .position(|d| {
+                d.sq == Some(sq) && matches!(d.status, Status::Standing | Status::Unconscious)
+            })
+            .map(Occupant::Defender)
+    }
+
+    pub fn commander(&self) -> Option<usize> {
+        self.defenders
+            .iter()
+            .position(|d| d.kind == DefKind::Commander && d.status != Status::Dead)
+    }
+
+    pub fn room_card(&self, room: Room) -> &RoomCard {
+        &self.rooms[room as usize - 1]
+    }
+
+    pub fn assaulters_inside(&self) -> impl Iterator<Item = usize> + '_ {
+        self.intruders
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.is_assaulter() && a.in_stronghold())
+            .map(|(i, _)| i)
+    }
+
+    pub fn guards_in_play(&self) -> usize {
+        self.defenders
+            .iter()
+            .filter(|d| {
+                d.kind == DefKind::Guard
+                    && matches!(d.status, Status::Standing | Status::Unconscious)
+            })
+            .count()
+    }
+
+    pub fn seat_intruder(&self, seat: &Seat) -> Option<usize> {
+        self.intruders.iter().position(|a| &a.seat == seat)
+    }
+
+    pub fn defender_by_label(&self, label: &str) -> Option<usize> {
+        self.defenders
+            .iter()
+            .position(|d| d.label == label && d.status != Status::Dead)
+    }
+}
+
+/// Who occupies a square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Occupant {
+    Intruder(usize),
+    Defender(usize),
+}

@@ -1,0 +1,1133 @@
+//! One test per rule of Hour of Glory, named after the rule (summary section in the name where
+//! it helps). Each builds a mission, sets the pieces where the rule bites, and plays orders
+//! through the ruleset with scripted dice.
+
+use std::collections::VecDeque;
+
+use despatch::engine::dice::hidden_stream;
+use despatch::engine::ruleset::{Ctx, DiceSource, RuleError, Rules, Seat, SeatDef, Setup, Viewer};
+use despatch::rules::hour_of_glory::agents::{DefKind, Equipment, Mode, Weapon};
+use despatch::rules::hour_of_glory::board::{Dir, DoorId, Sq};
+use despatch::rules::hour_of_glory::intel::{self, Card, Colour, Country};
+use despatch::rules::hour_of_glory::state::{Defender, Marker, MarkerKind, State, Status, Turn};
+use despatch::rules::hour_of_glory::{combat, senses, HourOfGlory};
+use serde_json::json;
+
+fn sq(t: &str) -> Sq {
+    Sq::parse(t).unwrap_or_else(|| panic!("{t} is a square"))
+}
+
+fn door(t: &str) -> DoorId {
+    DoorId::parse(t).unwrap()
+}
+
+fn mission(intruders: usize) -> State {
+    let names = ["defender", "harris", "link", "volkov"];
+    let setup = Setup {
+        game_id: "rules".into(),
+        scenario: "mission".into(),
+        options: json!({}),
+        seats: names[..=intruders]
+            .iter()
+            .map(|s| SeatDef {
+                seat: Seat::parse(s).unwrap(),
+                name: s.to_string(),
+            })
+            .collect(),
+    };
+    HourOfGlory
+        .setup(&setup, &mut hidden_stream(&[7; 32], "rules", 0))
+        .unwrap()
+}
+
+/// Puts Intruder `i` standing at `at`, inside the stronghold, and gives him the turn.
+fn at(s: &mut State, i: usize, at: &str, mode: Mode) {
+    let a = &mut s.intruders[i];
+    a.sq = Some(sq(at));
+    a.inside = true;
+    a.mode = mode;
+    a.status = Status::Standing;
+    s.turn = Turn::Intruder(i);
+}
+
+fn commander_at(s: &mut State, at: &str, facing: Dir) {
+    let c = &mut s.defenders[0];
+    c.sq = Some(sq(at));
+    c.facing = facing;
+}
+
+fn defender(s: &State, label: &str) -> usize {
+    s.defenders.iter().position(|d| d.label == label).unwrap()
+}
+
+/// Plays an order with scripted dice; returns how many dice it drew.
+fn order(s: &mut State, seat: &str, text: &str, dice: &[u32]) -> Result<usize, RuleError> {
+    let seat = Seat::parse(seat).unwrap();
+    let cmd = HourOfGlory.parse(s, &seat, text)?;
+    let mut q: VecDeque<u32> = dice.iter().copied().collect();
+    {
+        let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+        HourOfGlory.apply(s, &seat, &cmd, &mut ctx)?;
+    }
+    Ok(dice.len() - q.len())
+}
+
+fn red(country: Country) -> Card {
+    Card::Intel {
+        colour: Colour::Red,
+        country,
+    }
+}
+
+#[test]
+fn movement_raiders_move_four_squares_assaulters_six() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b10", Mode::Raiding);
+    let e = order(&mut s, "harris", "move b11 b12 b13 b14 b15", &[]).unwrap_err();
+    assert!(e.message.contains("at most 4"), "{e}");
+    order(&mut s, "harris", "move b11 b12 b13 b14", &[]).unwrap();
+    assert_eq!(s.intruders[0].sq, Some(sq("b14")));
+    at(&mut s, 0, "b10", Mode::Assault);
+    order(&mut s, "harris", "move b11 b12 b13 b14 b15 b16", &[]).unwrap();
+    assert_eq!(s.intruders[0].sq, Some(sq("b16")));
+}
+
+#[test]
+fn movement_may_not_cut_diagonally_across_corners() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b9", Mode::Raiding);
+    let e = order(&mut s, "harris", "move c8", &[]).unwrap_err();
+    assert!(e.message.contains("not adjacent"), "{e}");
+    order(&mut s, "harris", "move b8 c8", &[]).unwrap();
+}
+
+#[test]
+fn doors_a_closed_door_is_locked_and_breach_take_a_chance_opens_it_on_a_pass() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b17", Mode::Raiding);
+    let e = order(&mut s, "harris", "move d17", &[]).unwrap_err();
+    assert_eq!(e.rule, "Doors");
+    assert_eq!(
+        order(&mut s, "harris", "breach door-19 take-chance", &[4]).unwrap(),
+        1
+    );
+    assert!(s.door_open(door("door-19")));
+}
+
+#[test]
+fn breach_failure_leaves_the_door_closed() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b17", Mode::Raiding);
+    order(&mut s, "harris", "breach door-19 take-chance", &[3]).unwrap();
+    assert!(!s.door_open(door("door-19")));
+}
+
+#[test]
+fn spend_time_each_pass_takes_a_minute_off_the_base_time_then_scores_1() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b17", Mode::Raiding);
+    s.intruders[0].equipment.clear();
+    assert_eq!(
+        order(&mut s, "harris", "breach door-19 spend-time", &[4, 1]).unwrap(),
+        2
+    );
+    assert!(s.door_open(door("door-19")));
+    assert_eq!(s.minutes, 59, "base 2 minutes, one pass");
+}
+
+#[test]
+fn covert_entry_kit_rolls_four_dice_when_breaching_by_spending_time() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b17", Mode::Raiding);
+    assert!(s.intruders[0]
+        .equipment
+        .contains(&Equipment::CovertEntryKit));
+    assert_eq!(
+        order(&mut s, "harris", "breach door-19 spend-time", &[4, 5, 1, 1]).unwrap(),
+        4
+    );
+    assert_eq!(s.minutes, 60, "two passes take both minutes off");
+}
+
+#[test]
+fn assaulters_may_not_spend_time() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b17", Mode::Assault);
+    let e = order(&mut s, "harris", "breach door-19 spend-time", &[]).unwrap_err();
+    assert!(e.message.contains("only raiders"), "{e}");
+}
+
+#[test]
+fn the_first_intruder_action_is_to_breach_the_entrance() {
+    let mut s = mission(1);
+    let e = order(&mut s, "harris", "move m23 m21", &[]).unwrap_err();
+    assert_eq!(
+        e.rule, "Doors",
+        "the entrance is closed until breached: {e}"
+    );
+    order(
+        &mut s,
+        "harris",
+        "breach door-25 take-chance; move m23 m21",
+        &[6],
+    )
+    .unwrap();
+    assert_eq!(s.intruders[0].sq, Some(sq("m21")));
+}
+
+#[test]
+fn an_order_refused_by_the_rules_draws_no_die() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b17", Mode::Raiding);
+    let before = s.clone();
+    let e = order(&mut s, "harris", "breach door-19 take-chance; spy", &[6]).unwrap_err();
+    assert_eq!(e.rule, "Spy");
+    assert_eq!(s, before, "a refused order changes nothing");
+}
+
+#[test]
+fn escape_moving_out_through_the_entrance_removes_the_intruder_and_scores_his_cards() {
+    let mut s = mission(1);
+    s.doors_open[door("door-25").index()] = true;
+    at(&mut s, 0, "m21", Mode::Raiding);
+    s.intruders[0].intel = vec![red(Country::Gb), red(Country::Usa), red(Country::Ussr)];
+    order(&mut s, "harris", "move m23", &[]).unwrap();
+    assert_eq!(s.intruders[0].status, Status::Escaped);
+    let end = s.ended.as_ref().expect("the last Intruder left");
+    assert!(end.intruders_win);
+    assert_eq!(end.points, 2);
+    assert_eq!(end.defender_points, 0);
+}
+
+#[test]
+fn re_entering_the_entry_zone_is_escaping() {
+    let mut s = mission(2);
+    s.doors_open[door("door-25").index()] = true;
+    at(&mut s, 0, "m21", Mode::Raiding);
+    order(&mut s, "harris", "move m23 l23", &[]).unwrap();
+    assert_eq!(
+        s.intruders[0].status,
+        Status::Escaped,
+        "the rest of the path is not walked"
+    );
+    assert!(s.ended.is_none(), "Link is still in the mission");
+}
+
+#[test]
+fn abort_after_thirty_minutes_gives_the_defender_six_points() {
+    let mut s = mission(1);
+    s.doors_open[door("door-25").index()] = true;
+    at(&mut s, 0, "m21", Mode::Raiding);
+    s.minutes = 29;
+    order(&mut s, "harris", "move m23", &[]).unwrap();
+    let end = s.ended.as_ref().unwrap();
+    assert!(!end.intruders_win);
+    assert_eq!(end.defender_points, 6);
+}
+
+#[test]
+fn leaving_before_thirty_minutes_is_no_abort_the_defender_takes_ten() {
+    let mut s = mission(1);
+    s.doors_open[door("door-25").index()] = true;
+    at(&mut s, 0, "m21", Mode::Raiding);
+    s.minutes = 45;
+    order(&mut s, "harris", "move m23", &[]).unwrap();
+    assert_eq!(s.ended.as_ref().unwrap().defender_points, 10);
+}
+
+#[test]
+fn the_game_ends_when_the_mission_timer_reaches_zero() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b10", Mode::Raiding);
+    s.turn = Turn::Defender;
+    s.minutes = 1;
+    order(&mut s, "defender", "pass", &[]).unwrap();
+    let end = s.ended.as_ref().unwrap();
+    assert_eq!(end.defender_points, 10);
+    assert!(!end.intruders_win);
+}
+
+#[test]
+fn occupied_squares_pass_through_a_friend_but_never_stop_on_him() {
+    let mut s = mission(2);
+    at(&mut s, 1, "b11", Mode::Raiding);
+    at(&mut s, 0, "b10", Mode::Raiding);
+    let e = order(&mut s, "harris", "move b11", &[]).unwrap_err();
+    assert_eq!(e.rule, "Occupied squares");
+    order(&mut s, "harris", "move b11 b12", &[]).unwrap();
+    assert_eq!(s.intruders[0].sq, Some(sq("b12")));
+}
+
+#[test]
+fn sneak_failure_alerts_the_sentry_who_turns_to_the_trouble() {
+    let mut s = mission(1);
+    at(&mut s, 0, "n20", Mode::Raiding);
+    // o20 is 3 squares from Sentry A at r20: sneak (1 fails), then evade his new watch zone.
+    assert_eq!(order(&mut s, "harris", "move o20", &[1, 6]).unwrap(), 2);
+    let a1 = &s.defenders[defender(&s, "a1")];
+    assert_eq!(a1.facing, Dir::West);
+    assert_eq!(a1.alert, Some(sq("q20")));
+}
+
+#[test]
+fn sneak_success_leaves_the_sentry_unaware() {
+    let mut s = mission(1);
+    at(&mut s, 0, "n20", Mode::Raiding);
+    assert_eq!(order(&mut s, "harris", "move o20", &[6]).unwrap(), 1);
+    assert_eq!(s.defenders[defender(&s, "a1")].alert, None);
+}
+
+#[test]
+fn assaulters_moving_within_four_squares_alert_sentries_without_a_test() {
+    let mut s = mission(1);
+    at(&mut s, 0, "n20", Mode::Assault);
+    // Alerted at once; then he must react in the Sentry's watch zone (1 die: he has moved).
+    assert_eq!(order(&mut s, "harris", "move o20", &[6]).unwrap(), 1);
+    assert!(s.defenders[defender(&s, "a1")].alert.is_some());
+}
+
+#[test]
+fn noise_does_not_pass_closed_doors_and_a_room_is_one_source() {
+    let s = mission(1);
+    let reach = senses::noise_reaches(&s, sq("g20"), 12);
+    assert!(reach
+        .iter()
+        .all(|(q, _)| despatch::rules::hour_of_glory::board::board().room_of(*q) == Some(2)));
+    assert!(
+        reach.iter().all(|(_, d)| *d == 0),
+        "the whole room is the source square"
+    );
+    let mut s = s;
+    s.doors_open[door("door-24").index()] = true;
+    let reach = senses::noise_reaches(&s, sq("g20"), 12);
+    assert!(
+        reach.contains(&(sq("l20"), 1)),
+        "through an open doorway: the first square"
+    );
+}
+
+#[test]
+fn watch_zone_is_the_line_of_eight_corridor_squares_in_front() {
+    let s = mission(2);
+    let b1 = defender(&s, "b1");
+    let zone = senses::watch_zone(&s, b1);
+    let want: Vec<Sq> = ["e8", "f8", "g8", "h8", "i8", "j8", "k8", "l8"]
+        .iter()
+        .map(|q| sq(q))
+        .collect();
+    assert_eq!(zone, want);
+}
+
+#[test]
+fn watch_zone_is_blocked_like_line_of_sight() {
+    let mut s = mission(2);
+    at(&mut s, 0, "g8", Mode::Assault);
+    let zone = senses::watch_zone(&s, defender(&s, "b1"));
+    assert_eq!(zone, vec![sq("e8"), sq("f8"), sq("g8")]);
+    // Raiders do not block.
+    s.intruders[0].mode = Mode::Raiding;
+    assert_eq!(senses::watch_zone(&s, defender(&s, "b1")).len(), 8);
+}
+
+#[test]
+fn watch_zone_reaches_one_square_into_a_room_through_an_open_door() {
+    let mut s = mission(1);
+    commander_at(&mut s, "j8", Dir::North);
+    assert!(senses::watch_zone(&s, 0).is_empty(), "door-5 is closed");
+    s.doors_open[door("door-5").index()] = true;
+    assert_eq!(senses::watch_zone(&s, 0), vec![sq("j6")]);
+}
+
+#[test]
+fn line_of_sight_reaches_only_one_square_into_a_room() {
+    let mut s = mission(1);
+    s.doors_open[door("door-5").index()] = true;
+    assert_eq!(senses::los(&s, sq("j8"), sq("j6")), Some(1));
+    assert_eq!(senses::los(&s, sq("j8"), sq("j5")), None);
+    assert_eq!(senses::los(&s, sq("b8"), sq("h8")), Some(6));
+}
+
+#[test]
+fn evade_failure_exposes_the_raider_and_the_commander_takes_an_alert_marker() {
+    let mut s = mission(1);
+    commander_at(&mut s, "f8", Dir::East);
+    at(&mut s, 0, "i8", Mode::Raiding);
+    assert_eq!(order(&mut s, "harris", "move h8", &[1, 1, 1]).unwrap(), 3);
+    assert_eq!(s.intruders[0].mode, Mode::Assault);
+    assert_eq!(s.intruders[0].sq, Some(sq("i8")), "his turn ended");
+    assert_eq!(s.asi_markers, 2);
+}
+
+#[test]
+fn evade_score_one_ends_the_turn_but_he_stays_hidden() {
+    let mut s = mission(1);
+    commander_at(&mut s, "f8", Dir::East);
+    at(&mut s, 0, "i8", Mode::Raiding);
+    order(&mut s, "harris", "move j8", &[6, 1, 1]).unwrap();
+    assert_eq!(s.intruders[0].mode, Mode::Raiding);
+    assert_eq!(s.intruders[0].sq, Some(sq("i8")));
+}
+
+#[test]
+fn evade_score_three_makes_the_commander_stand_down() {
+    let mut s = mission(1);
+    commander_at(&mut s, "f8", Dir::East);
+    at(&mut s, 0, "i8", Mode::Raiding);
+    order(&mut s, "harris", "move j8 k8", &[6, 6, 6]).unwrap();
+    assert_eq!(
+        s.defenders[0].facing,
+        Dir::West,
+        "he turns to face the opposite way"
+    );
+    assert_eq!(s.intruders[0].sq, Some(sq("k8")));
+}
+
+#[test]
+fn react_too_slow_ends_the_assaulters_turn() {
+    let mut s = mission(1);
+    commander_at(&mut s, "f8", Dir::East);
+    at(&mut s, 0, "i8", Mode::Assault);
+    assert_eq!(order(&mut s, "harris", "move j8", &[1, 1, 1]).unwrap(), 3);
+    assert_eq!(s.intruders[0].sq, Some(sq("i8")));
+}
+
+#[test]
+fn react_score_one_allows_an_attack_but_no_movement() {
+    let mut s = mission(1);
+    commander_at(&mut s, "f8", Dir::East);
+    at(&mut s, 0, "i8", Mode::Assault);
+    s.intruders[0].selected = Weapon::Handgun;
+    // Handgun: one failed react die is re-rolled when the order shoots.
+    let e = order(&mut s, "harris", "move j8", &[6, 1, 1]).unwrap();
+    assert_eq!(e, 3);
+    assert_eq!(s.intruders[0].sq, Some(sq("i8")), "score 1: no movement");
+}
+
+#[test]
+fn handgun_rerolls_one_react_die_when_the_intruder_shoots() {
+    let mut s = mission(1);
+    commander_at(&mut s, "f8", Dir::East);
+    at(&mut s, 0, "i8", Mode::Assault);
+    s.intruders[0].selected = Weapon::Handgun;
+    // React 1,1,1 then the re-roll 6; shoot 4 dice at range 3 (1,2 cover it); resist 2 dice.
+    let used = order(
+        &mut s,
+        "harris",
+        "shoot f8",
+        &[1, 1, 1, 6, 1, 2, 6, 6, 1, 1],
+    )
+    .unwrap();
+    assert_eq!(used, 10);
+}
+
+#[test]
+fn voluntary_assault_is_not_allowed_in_a_watch_zone() {
+    let mut s = mission(1);
+    commander_at(&mut s, "f8", Dir::East);
+    at(&mut s, 0, "i8", Mode::Raiding);
+    let e = order(&mut s, "harris", "assault with handgun", &[]).unwrap_err();
+    assert_eq!(e.rule, "Assault");
+    at(&mut s, 0, "b14", Mode::Raiding);
+    order(&mut s, "harris", "assault with handgun; move b15", &[]).unwrap();
+    assert_eq!(s.intruders[0].mode, Mode::Assault);
+    assert_eq!(s.intruders[0].selected, Weapon::Handgun);
+}
+
+#[test]
+fn raiders_may_not_enter_an_enemy_occupied_room() {
+    let mut s = mission(1);
+    commander_at(&mut s, "h18", Dir::North);
+    s.doors_open[door("door-24").index()] = true;
+    at(&mut s, 0, "l20", Mode::Raiding);
+    let e = order(&mut s, "harris", "move j20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Raiding");
+}
+
+#[test]
+fn entering_a_room_turns_its_intelligence_card_over() {
+    let mut s = mission(1);
+    s.doors_open[door("door-24").index()] = true;
+    at(&mut s, 0, "l20", Mode::Raiding);
+    assert!(!s.room_card(2).explored);
+    order(&mut s, "harris", "move j20", &[]).unwrap();
+    assert!(s.room_card(2).explored);
+}
+
+#[test]
+fn spy_takes_the_rooms_card_on_a_pass() {
+    let mut s = mission(1);
+    at(&mut s, 0, "g20", Mode::Raiding);
+    s.rooms[1].explored = true;
+    let card = s.rooms[1].card.unwrap();
+    order(&mut s, "harris", "spy take-chance", &[4]).unwrap();
+    assert_eq!(s.intruders[0].intel, vec![card]);
+    assert_eq!(s.rooms[1].card, None);
+}
+
+#[test]
+fn spy_camera_rolls_four_dice_when_spending_time() {
+    let mut s = mission(2);
+    at(&mut s, 1, "g20", Mode::Raiding);
+    s.rooms[1].explored = true;
+    assert_eq!(
+        order(&mut s, "link", "spy spend-time", &[1, 1, 1, 6]).unwrap(),
+        4
+    );
+    assert_eq!(s.minutes, 59);
+    assert_eq!(s.intruders[1].intel.len(), 1);
+}
+
+#[test]
+fn sneak_attack_eliminates_a_sentry_who_does_not_watch_the_raider() {
+    let mut s = mission(1);
+    at(&mut s, 0, "q20", Mode::Raiding);
+    order(&mut s, "harris", "sneak-attack r20", &[5, 1, 1]).unwrap();
+    let a1 = &s.defenders[defender(&s, "a1")];
+    assert_eq!(a1.status, Status::Dead);
+    assert!(s
+        .markers
+        .iter()
+        .any(|m| m.sq == sq("r20") && matches!(m.kind, MarkerKind::Corpse { .. })));
+}
+
+#[test]
+fn sneak_attack_failure_alerts_the_sentry_and_exposes_the_raider() {
+    let mut s = mission(1);
+    at(&mut s, 0, "q20", Mode::Raiding);
+    order(&mut s, "harris", "sneak-attack r20", &[1, 1, 1]).unwrap();
+    assert!(s.defenders[defender(&s, "a1")].alert.is_some());
+    assert_eq!(s.intruders[0].mode, Mode::Assault);
+}
+
+#[test]
+fn sneak_attack_is_impossible_from_inside_the_sentrys_watch_zone() {
+    let mut s = mission(1);
+    at(&mut s, 0, "s20", Mode::Raiding);
+    let e = order(&mut s, "harris", "sneak-attack r20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Sneak-attack");
+}
+
+#[test]
+fn conceal_is_a_free_bonus_action_after_a_sneak_attack_and_failure_leaves_an_alert_marker() {
+    let mut s = mission(1);
+    at(&mut s, 0, "q20", Mode::Raiding);
+    order(
+        &mut s,
+        "harris",
+        "sneak-attack r20; conceal r20 take-chance",
+        &[5, 1, 1, 1],
+    )
+    .unwrap();
+    assert!(s
+        .markers
+        .iter()
+        .any(|m| m.sq == sq("r20") && m.kind == MarkerKind::Alert));
+}
+
+#[test]
+fn conceal_success_disposes_of_the_body_and_take_equipment_follows() {
+    let mut s = mission(2);
+    at(&mut s, 0, "p20", Mode::Raiding);
+    let mut corpse = Marker::new(sq("q20"), MarkerKind::Corpse { of: "link".into() });
+    corpse.intel = vec![Card::StrongholdMap];
+    corpse.equipment = vec![Equipment::SpyCamera];
+    s.markers.push(corpse);
+    s.intruders[1].status = Status::Dead;
+    s.intruders[1].sq = None;
+    order(&mut s, "harris", "conceal q20 take-chance", &[6]).unwrap();
+    assert!(s.markers.is_empty());
+    assert!(s.intruders[0].intel.contains(&Card::StrongholdMap));
+    assert!(s.intruders[0].equipment.contains(&Equipment::SpyCamera));
+}
+
+#[test]
+fn take_equipment_from_a_commanders_body_gives_the_master_key_which_opens_any_door() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b17", Mode::Raiding);
+    s.markers.push(Marker::new(
+        sq("b16"),
+        MarkerKind::Corpse {
+            of: "commander".into(),
+        },
+    ));
+    order(&mut s, "harris", "conceal b16 take-chance", &[1]).unwrap();
+    assert!(s.intruders[0].equipment.contains(&Equipment::MasterKey));
+    s.turn = Turn::Intruder(0);
+    order(&mut s, "harris", "open door-19", &[]).unwrap();
+    assert!(s.door_open(door("door-19")));
+}
+
+#[test]
+fn the_door_between_rooms_8_and_9_opens_for_anyone() {
+    let mut s = mission(1);
+    at(&mut s, 0, "f4", Mode::Raiding);
+    let e = order(&mut s, "harris", "breach door-1 take-chance", &[]).unwrap_err();
+    assert!(e.message.contains("not locked"));
+    order(&mut s, "harris", "open door-1", &[]).unwrap();
+    assert!(s.door_open(door("door-1")));
+}
+
+#[test]
+fn close_door_after_moving_through_costs_one_square_of_movement() {
+    let mut s = mission(1);
+    s.doors_open[door("door-19").index()] = true;
+    at(&mut s, 0, "b17", Mode::Raiding);
+    // Through the door (1), close it (1 square), 2 more squares, and still an action (breach).
+    order(
+        &mut s,
+        "harris",
+        "move d17; close door-19; move d18 e19; breach door-21 take-chance",
+        &[6],
+    )
+    .unwrap();
+    assert!(!s.door_open(door("door-19")));
+    assert!(s.door_open(door("door-21")));
+    s.doors_open[door("door-19").index()] = true;
+    s.doors_open[door("door-21").index()] = false;
+    at(&mut s, 0, "b17", Mode::Raiding);
+    let e = order(
+        &mut s,
+        "harris",
+        "move d17; close door-19; move d18 e19 e20",
+        &[],
+    )
+    .unwrap_err();
+    assert!(
+        e.message.contains("at most 4"),
+        "closing took a square: {e}"
+    );
+}
+
+#[test]
+fn hide_needs_a_room_with_every_door_closed_and_returns_to_raiding() {
+    let mut s = mission(1);
+    s.doors_open[door("door-24").index()] = true;
+    at(&mut s, 0, "g20", Mode::Assault);
+    let e = order(&mut s, "harris", "hide", &[]).unwrap_err();
+    assert_eq!(e.rule, "Hide");
+    s.doors_open[door("door-24").index()] = false;
+    order(&mut s, "harris", "hide", &[6, 6, 1]).unwrap();
+    assert_eq!(s.intruders[0].mode, Mode::Raiding);
+    assert_eq!(s.minutes, 59, "3 minutes, two passes");
+}
+
+#[test]
+fn fight_rolls_strength_plus_one_with_a_knife_and_a_fatal_wound_kills() {
+    let mut s = mission(1);
+    at(&mut s, 0, "q20", Mode::Assault);
+    // Harris assaulting: Strength 3, +1 knife = 4 dice at Combat 3+; 3 passes: fatal; the
+    // Sentry resists with Endurance 1 at Survival 6.
+    assert_eq!(
+        order(&mut s, "harris", "fight r20", &[6, 6, 6, 1, 1]).unwrap(),
+        5
+    );
+    assert_eq!(s.defenders[defender(&s, "a1")].status, Status::Dead);
+}
+
+#[test]
+fn resist_effects_reduce_the_wound() {
+    let mut s = mission(1);
+    at(&mut s, 0, "q20", Mode::Assault);
+    // Fatal, resisted by one pass (a 6): severe, so unconscious — and alerted though down.
+    order(&mut s, "harris", "fight r20", &[6, 6, 6, 1, 6]).unwrap();
+    let a1 = &s.defenders[defender(&s, "a1")];
+    assert_eq!(a1.status, Status::Unconscious);
+    assert!(
+        a1.alert.is_some(),
+        "attacked and not killed: alerted even if unconscious"
+    );
+}
+
+#[test]
+fn counterattack_is_a_standing_choice_made_in_advance() {
+    let mut s = mission(1);
+    at(&mut s, 0, "q20", Mode::Assault);
+    // No effect: the Sentry counterattacks unarmed (2 dice).
+    assert_eq!(
+        order(&mut s, "harris", "fight r20", &[1, 1, 1, 1, 1, 1]).unwrap(),
+        6
+    );
+    let mut s = mission(1);
+    s.defender_counterattack = false;
+    at(&mut s, 0, "q20", Mode::Assault);
+    assert_eq!(
+        order(&mut s, "harris", "fight r20", &[1, 1, 1, 1]).unwrap(),
+        4
+    );
+}
+
+#[test]
+fn engaged_agents_may_not_move() {
+    let mut s = mission(1);
+    at(&mut s, 0, "q20", Mode::Assault);
+    let e = order(&mut s, "harris", "move p20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Fighting");
+}
+
+#[test]
+fn shoot_removes_dice_whose_total_covers_the_range_keeping_the_passes() {
+    let kept = combat::cover_range(&[6, 2, 5, 1], 3, |f| f >= 5).unwrap();
+    assert_eq!(
+        kept,
+        vec![1, 3],
+        "the 2 and the 1 cover range 3; the 6 and 5 still hit"
+    );
+    assert_eq!(
+        combat::cover_range(&[1, 1], 3, |f| f >= 5),
+        None,
+        "out of range"
+    );
+}
+
+#[test]
+fn shooting_alerts_every_sentry_within_twelve_squares() {
+    let mut s = mission(1);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Dead;
+    s.defenders[a1].sq = None;
+    commander_at(&mut s, "t20", Dir::North);
+    at(&mut s, 0, "o20", Mode::Assault);
+    s.intruders[0].selected = Weapon::Handgun;
+    assert_eq!(
+        order(&mut s, "harris", "shoot t20", &[1, 1, 1, 2]).unwrap(),
+        4
+    );
+    assert!(
+        s.defenders[defender(&s, "a2")].alert.is_some(),
+        "m11 is 10 squares away"
+    );
+}
+
+#[test]
+fn raiders_may_not_shoot() {
+    let mut s = mission(1);
+    commander_at(&mut s, "t20", Dir::North);
+    at(&mut s, 0, "o20", Mode::Raiding);
+    let e = order(&mut s, "harris", "shoot t20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Shooting");
+}
+
+#[test]
+fn coup_de_grace_kills_an_adjacent_unconscious_enemy() {
+    let mut s = mission(1);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Unconscious;
+    at(&mut s, 0, "q20", Mode::Raiding);
+    order(&mut s, "harris", "coup-de-grace r20", &[6, 1, 1]).unwrap();
+    assert_eq!(s.defenders[a1].status, Status::Dead);
+}
+
+#[test]
+fn intruder_recovery_failure_costs_the_minutes_rolled() {
+    let mut s = mission(1);
+    at(&mut s, 0, "l20", Mode::Raiding);
+    s.intruders[0].status = Status::Unconscious;
+    s.intruders[0].equipment.clear();
+    order(&mut s, "harris", "recover raiding", &[2]).unwrap();
+    assert_eq!(s.minutes, 58);
+    assert_eq!(s.intruders[0].status, Status::Unconscious);
+    let e = {
+        s.turn = Turn::Intruder(0);
+        order(&mut s, "harris", "move l19", &[]).unwrap_err()
+    };
+    assert_eq!(e.rule, "Wounds");
+}
+
+#[test]
+fn intruder_recovery_success_stands_him_up_in_the_chosen_mode() {
+    let mut s = mission(1);
+    at(&mut s, 0, "l20", Mode::Raiding);
+    s.intruders[0].status = Status::Unconscious;
+    order(&mut s, "harris", "recover assault", &[5]).unwrap();
+    assert_eq!(s.intruders[0].status, Status::Standing);
+    assert_eq!(s.intruders[0].mode, Mode::Assault);
+}
+
+#[test]
+fn first_aid_kit_rerolls_a_failed_recovery() {
+    let mut s = mission(3);
+    at(&mut s, 2, "l20", Mode::Raiding);
+    s.intruders[2].status = Status::Unconscious;
+    assert!(s.intruders[2].equipment.contains(&Equipment::FirstAidKit));
+    assert_eq!(
+        order(&mut s, "volkov", "recover raiding", &[1, 5]).unwrap(),
+        2
+    );
+    assert_eq!(s.intruders[2].status, Status::Standing);
+}
+
+#[test]
+fn heroic_sacrifice_replaces_a_recovery_that_would_run_the_timer_out() {
+    let mut s = mission(1);
+    at(&mut s, 0, "l20", Mode::Raiding);
+    s.intruders[0].status = Status::Unconscious;
+    s.intruders[0].equipment.clear();
+    s.minutes = 3;
+    order(&mut s, "harris", "sacrifice on; recover raiding", &[3]).unwrap();
+    assert_eq!(s.intruders[0].status, Status::Dead);
+    assert_eq!(s.minutes, 3);
+}
+
+#[test]
+fn defender_recovery_a_roll_of_one_kills_the_agent() {
+    let mut s = mission(1);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Unconscious;
+    s.turn = Turn::Defender;
+    assert_eq!(order(&mut s, "defender", "pass", &[1]).unwrap(), 1);
+    assert_eq!(s.defenders[a1].status, Status::Dead);
+}
+
+#[test]
+fn defender_recovery_a_pass_stands_the_agent_up() {
+    let mut s = mission(1);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Unconscious;
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "pass", &[6]).unwrap();
+    assert_eq!(s.defenders[a1].status, Status::Standing);
+}
+
+#[test]
+fn take_time_deducts_a_minute_and_subversion_another_for_a_failed_stealth_test() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b10", Mode::Assault);
+    s.turn = Turn::Defender;
+    assert_eq!(order(&mut s, "defender", "pass", &[1]).unwrap(), 1);
+    assert_eq!(s.minutes, 58);
+    assert_eq!(s.round, 2);
+    assert_eq!(s.turn, Turn::Intruder(0));
+}
+
+#[test]
+fn investigate_collects_an_adjacent_marker_for_the_alert_state_indicator() {
+    let mut s = mission(1);
+    commander_at(&mut s, "p20", Dir::East);
+    s.markers.push(Marker::new(sq("q20"), MarkerKind::Alert));
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "commander investigate q20", &[]).unwrap();
+    assert_eq!(s.asi_markers, 2);
+    assert!(s.markers.is_empty());
+}
+
+#[test]
+fn investigating_a_sentrys_alert_marker_returns_him_to_the_ready_position() {
+    let mut s = mission(1);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].alert = Some(sq("q20"));
+    s.defenders[a1].facing = Dir::West;
+    commander_at(&mut s, "p20", Dir::East);
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "commander investigate q20", &[]).unwrap();
+    assert_eq!(s.defenders[a1].alert, None);
+    assert_eq!(s.defenders[a1].facing, Dir::East);
+}
+
+#[test]
+fn raise_alarm_needs_an_assaulter_inside_and_mobilises_a_guard_per_marker() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b10", Mode::Raiding);
+    s.turn = Turn::Defender;
+    let e = order(&mut s, "defender", "commander alarm", &[]).unwrap_err();
+    assert_eq!(e.rule, "Raise alarm");
+    at(&mut s, 0, "b10", Mode::Assault);
+    s.doors_open[door("door-25").index()] = true;
+    s.asi_markers = 2;
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "commander alarm m23 l23", &[1; 30]).unwrap();
+    assert!(s.alarm);
+    assert_eq!(s.asi_markers, 0);
+    assert_eq!(s.guards_in_box, 6);
+    let guards: Vec<&Defender> = s
+        .defenders
+        .iter()
+        .filter(|d| d.kind == DefKind::Guard)
+        .collect();
+    assert_eq!(guards.len(), 2);
+    // Mobilised in the entry zone they move 6 squares towards the assaulter at once.
+    assert!(
+        guards.iter().all(|g| g.sq.is_some_and(|q| q.1 < 22)),
+        "{guards:?}"
+    );
+}
+
+#[test]
+fn guards_with_no_assaulter_go_to_the_entrance_and_demobilise_ending_the_alarm() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b10", Mode::Raiding);
+    s.alarm = true;
+    s.guards_in_box = 7;
+    s.defenders.push(Defender {
+        kind: DefKind::Guard,
+        label: "g1".into(),
+        sq: Some(sq("m19")),
+        status: Status::Standing,
+        facing: Dir::South,
+        ready: Dir::South,
+        alert: None,
+        first_turn: None,
+        captured_intel: vec![],
+        captured_equipment: vec![],
+        captured_weapons: vec![],
+    });
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "pass", &[3]).unwrap();
+    assert!(!s.alarm);
+    assert_eq!(s.guards_in_box, 8);
+}
+
+#[test]
+fn mobilising_a_replacement_commander_needs_more_than_minutes_over_ten() {
+    let mut s = mission(1);
+    s.defenders[0].status = Status::Dead;
+    s.defenders[0].sq = None;
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "pass", &[6]).unwrap();
+    assert!(s.commander().is_none(), "6 is not more than 60/10");
+    s.minutes = 50;
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "replace n23", &[6]).unwrap();
+    let c = s.commander().unwrap();
+    assert_eq!(s.defenders[c].sq, Some(sq("n23")));
+    assert_eq!(s.asi_markers, 2, "he brings an alert marker");
+}
+
+#[test]
+fn a_defender_moving_onto_a_raider_stops_beside_him_and_exposes_him() {
+    let mut s = mission(1);
+    commander_at(&mut s, "w20", Dir::West);
+    at(&mut s, 0, "x20", Mode::Raiding);
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "commander move x20 y20", &[3]).unwrap();
+    assert_eq!(s.intruders[0].mode, Mode::Assault);
+    assert_eq!(s.defenders[0].sq, Some(sq("w20")));
+}
+
+#[test]
+fn scoring_three_of_a_colour_is_2_three_of_a_country_1_and_the_map_1() {
+    use Colour::*;
+    use Country::*;
+    let c = |colour, country| Card::Intel { colour, country };
+    // The manual's example: the Map, three G.B. cards and three red cards (one red G.B.).
+    let cards = vec![
+        Card::StrongholdMap,
+        c(Red, Gb),
+        c(Blue, Gb),
+        c(Green, Gb),
+        c(Red, Usa),
+        c(Red, Ussr),
+    ];
+    assert_eq!(intel::score(&cards), 4);
+    assert_eq!(intel::score(&[c(Blue, Usa), c(Blue, Gb)]), 0);
+}
+
+#[test]
+fn winning_needs_2_4_or_6_points_for_1_2_or_3_intruders() {
+    assert_eq!(intel::needed(1), 2);
+    assert_eq!(intel::needed(2), 4);
+    assert_eq!(intel::needed(3), 6);
+    assert_eq!(
+        (
+            intel::DEFENDER_WINS,
+            intel::DEFENDER_ABORT,
+            intel::DEFENDER_LOSES
+        ),
+        (10, 6, 0)
+    );
+}
+
+#[test]
+fn intelligence_cards_are_dealt_one_to_each_room_face_down() {
+    let s = mission(2);
+    let mut cards: Vec<Card> = s.rooms.iter().map(|r| r.card.unwrap()).collect();
+    cards.sort();
+    let mut deck = intel::deck();
+    deck.sort();
+    assert_eq!(cards, deck);
+    assert!(s.rooms.iter().all(|r| !r.explored));
+}
+
+#[test]
+fn stronghold_map_holder_alone_peeks_at_unexplored_rooms() {
+    let mut s = mission(2);
+    s.intruders[0].intel.push(Card::StrongholdMap);
+    let hidden = serde_json::to_string(&s.rooms[4].card.unwrap()).unwrap();
+    let harris = HourOfGlory.view(&s, &Viewer::Seat(Seat::parse("harris").unwrap()));
+    assert!(harris["peek"].as_array().is_some_and(|p| !p.is_empty()));
+    for viewer in [
+        Viewer::Spectator,
+        Viewer::Seat(Seat::parse("link").unwrap()),
+        Viewer::Seat(Seat::parse("defender").unwrap()),
+    ] {
+        let v = HourOfGlory.view(&s, &viewer);
+        assert!(v.get("peek").is_none());
+        assert!(
+            !v.to_string().contains(&hidden),
+            "{viewer:?} sees a face-down card"
+        );
+    }
+    let all = HourOfGlory.view(&s, &Viewer::Everyone);
+    assert!(
+        all.to_string().contains(&hidden),
+        "after the game everything is shown"
+    );
+}
+
+#[test]
+fn sentries_are_deployed_on_a_posts_for_1_intruder_a_b_for_2_a_b_c_for_3() {
+    let count = |n| {
+        mission(n)
+            .defenders
+            .iter()
+            .filter(|d| d.kind == DefKind::Sentry)
+            .count()
+    };
+    assert_eq!((count(1), count(2), count(3)), (2, 5, 8));
+}
+
+#[test]
+fn the_first_intruder_goes_first_and_the_defender_last_each_round() {
+    let mut s = mission(2);
+    assert_eq!(s.turn, Turn::Intruder(0));
+    order(&mut s, "harris", "pass", &[]).unwrap();
+    assert_eq!(s.turn, Turn::Intruder(1));
+    let e = order(&mut s, "harris", "pass", &[]).unwrap_err();
+    assert_eq!(e.rule, "turn order");
+    order(&mut s, "link", "pass", &[]).unwrap();
+    assert_eq!(s.turn, Turn::Defender);
+}
+
+#[test]
+fn entering_an_enemy_occupied_room_a_guard_must_react_and_failing_does_nothing_more() {
+    let mut s = mission(1);
+    // Harris assaulting in room 2, door-24 open; a Guard in the lobby next to it.
+    s.doors_open[door("door-24").index()] = true;
+    at(&mut s, 0, "h20", Mode::Assault);
+    s.alarm = true;
+    s.guards_in_box = 7;
+    s.defenders.push(Defender {
+        kind: DefKind::Guard,
+        label: "g1".into(),
+        sq: Some(sq("l20")),
+        status: Status::Standing,
+        facing: Dir::West,
+        ready: Dir::West,
+        alert: None,
+        first_turn: None,
+        captured_intel: vec![],
+        captured_equipment: vec![],
+        captured_weapons: vec![],
+    });
+    s.turn = Turn::Defender;
+    // Guards roll 6 to move; he steps into room 2 (j20) and reacts: 1 fails (Survival 6).
+    // Then take time and Harris's subversion test (6 passes).
+    assert_eq!(order(&mut s, "defender", "pass", &[6, 1, 6]).unwrap(), 3);
+    let g = s.defenders.iter().find(|d| d.label == "g1").unwrap();
+    assert_eq!(g.sq, Some(sq("j20")));
+    assert_eq!(
+        s.intruders[0].status,
+        Status::Standing,
+        "no attack after a failed reaction"
+    );
+}
+
+#[test]
+fn entering_an_enemy_occupied_room_an_assaulter_must_react_on_a_d6() {
+    let mut s = mission(1);
+    commander_at(&mut s, "h18", Dir::North);
+    s.doors_open[door("door-24").index()] = true;
+    at(&mut s, 0, "l20", Mode::Assault);
+    // One die can score at most 1: attack, no more movement — so walking on is refused.
+    let e = order(&mut s, "harris", "move j20 i20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Movement");
+    // Too slow (a 1 at Survival 4+): his turn ends just inside.
+    assert_eq!(order(&mut s, "harris", "move j20", &[1]).unwrap(), 1);
+    assert_eq!(s.intruders[0].sq, Some(sq("j20")));
+}
+
+#[test]
+fn rifles_after_shooting_an_agent_may_not_move_again_that_turn() {
+    let mut s = mission(3);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Dead;
+    s.defenders[a1].sq = None;
+    commander_at(&mut s, "t20", Dir::North);
+    at(&mut s, 2, "o20", Mode::Assault);
+    s.intruders[2].selected = Weapon::Rifle;
+    let e = order(&mut s, "volkov", "shoot t20; move n20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Movement");
+    order(&mut s, "volkov", "move p20; shoot t20", &[1; 5]).unwrap();
+}
+
+#[test]
+fn smg_covering_fire_attacks_up_to_three_targets_once_each() {
+    let mut s = mission(2);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Dead;
+    s.defenders[a1].sq = None;
+    commander_at(&mut s, "t20", Dir::North);
+    s.defenders.push(Defender {
+        kind: DefKind::Guard,
+        label: "g1".into(),
+        sq: Some(sq("m20")),
+        status: Status::Standing,
+        facing: Dir::North,
+        ready: Dir::North,
+        alert: None,
+        first_turn: None,
+        captured_intel: vec![],
+        captured_equipment: vec![],
+        captured_weapons: vec![],
+    });
+    at(&mut s, 1, "o20", Mode::Assault);
+    s.intruders[1].selected = Weapon::Smg;
+    let e = order(&mut s, "link", "shoot t20 t20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Covering fire");
+    // Two volleys of 4 dice, both missing: 8 dice.
+    assert_eq!(order(&mut s, "link", "shoot t20 m20", &[1; 8]).unwrap(), 8);
+    s.turn = Turn::Intruder(1);
+    s.intruders[1].selected = Weapon::Handgun;
+    s.intruders[1].weapons.push(Weapon::Handgun);
+    let e = order(&mut s, "link", "shoot t20 m20", &[]).unwrap_err();
+    assert!(e.message.contains("need an SMG"), "{e}");
+}
+
+#[test]
+fn smg_burst_rerolls_up_to_three_dice() {
+    let mut s = mission(2);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Dead;
+    s.defenders[a1].sq = None;
+    commander_at(&mut s, "t20", Dir::North);
+    at(&mut s, 1, "o20", Mode::Assault);
+    s.intruders[1].selected = Weapon::Smg;
+    // 4 dice (6,1,1,1): the 6 covers range 5; three failing attack dice are re-rolled (1,1,1).
+    assert_eq!(
+        order(&mut s, "link", "shoot t20 burst", &[6, 1, 1, 1, 1, 1, 1]).unwrap(),
+        7
+    );
+}
+
+#[test]
+fn wounds_an_unconscious_intruder_is_put_into_raiding_mode() {
+    let mut s = mission(1);
+    commander_at(&mut s, "p20", Dir::East);
+    at(&mut s, 0, "q20", Mode::Assault);
+    s.turn = Turn::Defender;
+    // The Commander fights: 2 dice, two passes (severe); Harris resists with 2 dice, none.
+    assert_eq!(
+        order(&mut s, "defender", "commander fight q20", &[6, 6, 1, 1]).unwrap(),
+        4
+    );
+    assert_eq!(s.intruders[0].status, Status::Unconscious);
+    assert_eq!(s.intruders[0].mode, Mode::Raiding);
+}
+
+#[test]
+fn sentries_never_move_and_take_only_fight_or_shoot_orders() {
+    let s = mission(1);
+    let e = HourOfGlory
+        .parse(&s, &Seat::parse("defender").unwrap(), "sentry a1 move q20")
+        .unwrap_err();
+    assert_eq!(e.rule, "order language");
+}

@@ -4,6 +4,7 @@
 
 pub mod proof;
 pub mod secrets;
+pub mod table;
 
 use std::sync::Arc;
 

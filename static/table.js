@@ -12,7 +12,7 @@
   function localTimes() {
     var fmt;
     try {
-      fmt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
+      fmt = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
     } catch (e) { return; }
     document.querySelectorAll("time[data-local]").forEach(function (el) {
       var d = new Date(el.getAttribute("datetime"));

@@ -156,17 +156,16 @@ impl Games {
             Some(n) => (n.min(events_total - 1) + 1) as usize,
         };
         let (game, log) = fold_with_log(ruleset, secrets.hidden_seed, &events[..upto], &viewer)?;
+        let mut recent_lines: Vec<String> = log
+            .iter()
+            .rev()
+            .flat_map(|e| e.lines.iter().rev())
+            .take(12)
+            .cloned()
+            .collect();
+        recent_lines.reverse();
         let context = BoardContext {
-            recent_lines: log
-                .iter()
-                .rev()
-                .flat_map(|e| e.lines.iter().rev())
-                .take(12)
-                .cloned()
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect(),
+            recent_lines,
             last_roll: log
                 .iter()
                 .rev()

@@ -91,7 +91,9 @@ impl TestApp {
             .skip(1)
             .map(|s| {
                 let href = s.split("href=\"").nth(1).unwrap();
-                href[..href.find('"').unwrap()].replace("&amp;", "&").replace("&#x2f;", "/")
+                href[..href.find('"').unwrap()]
+                    .replace("&amp;", "&")
+                    .replace("&#x2f;", "/")
             })
             .collect();
         assert_eq!(links.len(), names.len(), "{}", p.body);

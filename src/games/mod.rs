@@ -178,6 +178,8 @@ pub struct Loaded {
 pub struct Games {
     pub store: Store,
     pub base_url: String,
+    /// Folds kept between page views (`table::PageCache`).
+    pages: table::PageCache,
 }
 
 const MAX_ENTROPY: usize = 256;
@@ -187,6 +189,7 @@ impl Games {
         Games {
             store,
             base_url: base_url.into().trim_end_matches('/').to_owned(),
+            pages: table::PageCache::default(),
         }
     }
 

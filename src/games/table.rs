@@ -3,7 +3,8 @@
 //! prompts, and the replay of a finished game one event at a time. The pages render this and add
 //! nothing of their own.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -13,7 +14,7 @@ use super::{summary_of, Games, Result, ServiceError, Summary};
 use crate::engine::dice::Roll;
 use crate::engine::event::{kind, Event};
 use crate::engine::game::Game;
-use crate::engine::ruleset::{BoardContext, Prompt, Ruleset, Viewer};
+use crate::engine::ruleset::{BoardContext, Line, Prompt, Ruleset, Viewer};
 use crate::engine::verify::{verify, Report};
 use crate::rules;
 
@@ -72,48 +73,130 @@ fn label(viewer: &Viewer) -> String {
     .into()
 }
 
-/// Folds `events` collecting each event's lines for `viewer`.
-fn fold_with_log(
-    ruleset: Arc<dyn Ruleset>,
-    hidden_seed: Option<[u8; 32]>,
-    events: &[Event],
-    viewer: &Viewer,
-) -> Result<(Game, Vec<LogEntry>)> {
-    let corrupt = |e: crate::engine::game::FoldError| ServiceError::Corrupt(e.to_string());
-    let mut game = Game::fold(ruleset, &events[..1], hidden_seed).map_err(corrupt)?;
-    let mut log = Vec::with_capacity(events.len());
-    log.push(entry(&events[0], Vec::new()));
-    for event in &events[1..] {
-        let applied = game.fold_event(event).map_err(corrupt)?;
-        let lines = applied
-            .lines
-            .into_iter()
-            .filter(|line| viewer.may_see(line.to.as_deref()))
-            .map(|line| line.text)
-            .collect();
-        log.push(entry(event, lines));
-    }
-    Ok((game, log))
+/// One event with every outcome line and who may read it: what the cache keeps. A page filters
+/// it for its viewer.
+#[derive(Debug, Clone)]
+struct RawEntry {
+    seq: u64,
+    kind: String,
+    seat: String,
+    recorded_at: String,
+    lines: Vec<Line>,
+    rolls: Vec<Roll>,
 }
 
-fn entry(event: &Event, mut lines: Vec<String>) -> LogEntry {
-    match event.kind.as_str() {
-        kind::GAME_CREATED => lines.push("The game is created and its dice are committed".into()),
-        kind::DICE_CHAIN_COMMITTED => lines.push("A new dice chain is committed".into()),
-        kind::GAME_ENDED => lines.push("The game ends; its hidden seed is revealed".into()),
-        _ => {}
+impl RawEntry {
+    fn of(event: &Event, mut lines: Vec<Line>) -> RawEntry {
+        let said = |text: &str| Line {
+            text: text.into(),
+            to: None,
+        };
+        match event.kind.as_str() {
+            kind::GAME_CREATED => {
+                lines.push(said("The game is created and its dice are committed"))
+            }
+            kind::DICE_CHAIN_COMMITTED => lines.push(said("A new dice chain is committed")),
+            kind::GAME_ENDED => lines.push(said("The game ends; its hidden seed is revealed")),
+            _ => {}
+        }
+        RawEntry {
+            seq: event.seq,
+            kind: event.kind.clone(),
+            seat: event.seat.clone(),
+            recorded_at: event.recorded_at.clone(),
+            lines,
+            rolls: event
+                .dice
+                .as_ref()
+                .map(|d| d.rolls.clone())
+                .unwrap_or_default(),
+        }
     }
-    LogEntry {
-        seq: event.seq,
-        kind: event.kind.clone(),
-        seat: event.seat.clone(),
-        recorded_at: event.recorded_at.clone(),
-        lines,
-        rolls: event
-            .dice
-            .as_ref()
-            .map(|d| d.rolls.clone())
-            .unwrap_or_default(),
+
+    fn visible_lines<'a>(
+        &'a self,
+        viewer: &'a Viewer,
+    ) -> impl DoubleEndedIterator<Item = &'a String> + 'a {
+        self.lines
+            .iter()
+            .filter(|line| viewer.may_see(line.to.as_deref()))
+            .map(|line| &line.text)
+    }
+
+    fn for_viewer(&self, viewer: &Viewer) -> LogEntry {
+        LogEntry {
+            seq: self.seq,
+            kind: self.kind.clone(),
+            seat: self.seat.clone(),
+            recorded_at: self.recorded_at.clone(),
+            lines: self.visible_lines(viewer).cloned().collect(),
+            rolls: self.rolls.clone(),
+        }
+    }
+}
+
+/// A game folded to some event, with the log up to it.
+#[derive(Clone)]
+struct Folded {
+    game: Game,
+    log: Vec<RawEntry>,
+}
+
+impl Folded {
+    fn start(
+        ruleset: Arc<dyn Ruleset>,
+        first: &Event,
+        hidden_seed: Option<[u8; 32]>,
+    ) -> Result<Folded> {
+        let game =
+            Game::fold(ruleset, std::slice::from_ref(first), hidden_seed).map_err(corrupt)?;
+        Ok(Folded {
+            game,
+            log: vec![RawEntry::of(first, Vec::new())],
+        })
+    }
+
+    fn fold(&mut self, events: &[Event]) -> Result<()> {
+        for event in events {
+            // fold_event checks seq and prev_hash, so a cached fold can only be extended by the
+            // events that really follow it.
+            let applied = self.game.fold_event(event).map_err(corrupt)?;
+            self.log.push(RawEntry::of(event, applied.lines));
+        }
+        Ok(())
+    }
+}
+
+fn corrupt(e: crate::engine::game::FoldError) -> ServiceError {
+    ServiceError::Corrupt(e.to_string())
+}
+
+/// The latest fold of each game a page showed, kept between page views. Events never change
+/// once appended, so a fold named by its next seq stays true: a page fetches only the events
+/// appended since and folds those (DESIGN.md: snapshots are caches that name the event they fold
+/// to). Bounded: when it holds too many games it starts again.
+#[derive(Clone, Default)]
+pub struct PageCache(Arc<Mutex<HashMap<String, Arc<Folded>>>>);
+
+const CACHED_GAMES: usize = 512;
+
+impl PageCache {
+    fn get(&self, game_id: &str) -> Option<Arc<Folded>> {
+        self.0.lock().ok()?.get(game_id).cloned()
+    }
+
+    fn put(&self, game_id: &str, folded: Arc<Folded>) {
+        if let Ok(mut map) = self.0.lock() {
+            if map.len() >= CACHED_GAMES && !map.contains_key(game_id) {
+                map.clear();
+            }
+            let newer = map
+                .get(game_id)
+                .is_none_or(|old| old.game.next_seq < folded.game.next_seq);
+            if newer {
+                map.insert(game_id.to_owned(), folded);
+            }
+        }
     }
 }
 
@@ -127,51 +210,67 @@ impl Games {
         step: Option<u64>,
         whole_log: bool,
     ) -> Result<Table> {
-        // Not `load`: that folds without the lines, and a page would fold twice.
         let record = self
             .store
             .game(game_id)
             .await?
             .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
-        let ruleset = Self::ruleset(&record.ruleset)?;
-        let events = self.store.events(game_id, 0, None).await?;
-        if events.is_empty() {
-            return Err(ServiceError::Corrupt("the game has no events".into()));
-        }
         let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
-        let ended = events.last().is_some_and(|e| e.kind == kind::GAME_ENDED);
-        let viewer = if ended {
+        let folded = match step {
+            None => {
+                self.latest_fold(&record.ruleset, game_id, secrets.hidden_seed)
+                    .await?
+            }
+            Some(n) => {
+                if !record.ended {
+                    return Err(ServiceError::BadRequest(
+                        "a game can be replayed step by step once it has ended; until then its page shows the whole log".into(),
+                    ));
+                }
+                let events = self
+                    .store
+                    .events(game_id, 0, Some(n.saturating_add(1)))
+                    .await?;
+                let first = events
+                    .first()
+                    .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
+                let mut f =
+                    Folded::start(Self::ruleset(&record.ruleset)?, first, secrets.hidden_seed)?;
+                f.fold(&events[1..])?;
+                Arc::new(f)
+            }
+        };
+        let events_total = record.next_seq.max(folded.game.next_seq);
+        let (game, raw) = (&folded.game, &folded.log);
+        let viewer = if game.ended || record.ended {
             Viewer::Everyone
         } else {
             viewer.clone()
         };
-        let events_total = events.len() as u64;
-        let upto = match step {
-            None => events.len(),
-            Some(_) if !ended => {
-                return Err(ServiceError::BadRequest(
-                    "a game can be replayed step by step once it has ended; until then its page shows the whole log".into(),
-                ))
-            }
-            Some(n) => (n.min(events_total - 1) + 1) as usize,
-        };
-        let (game, log) = fold_with_log(ruleset, secrets.hidden_seed, &events[..upto], &viewer)?;
-        let mut recent_lines: Vec<String> = log
+        let mut recent_lines: Vec<String> = raw
             .iter()
             .rev()
-            .flat_map(|e| e.lines.iter().rev())
+            .flat_map(|e| e.visible_lines(&viewer).rev())
             .take(12)
             .cloned()
             .collect();
         recent_lines.reverse();
         let context = BoardContext {
             recent_lines,
-            last_roll: log
+            last_roll: raw
                 .iter()
                 .rev()
                 .find(|e| !e.rolls.is_empty())
                 .map(|e| (e.seq, e.seat.clone(), e.rolls.clone())),
         };
+        let log_total = raw.len();
+        let log_complete = whole_log || log_total <= LOG_TAIL;
+        let shown = if log_complete {
+            &raw[..]
+        } else {
+            &raw[log_total - LOG_TAIL..]
+        };
+        let log: Vec<LogEntry> = shown.iter().map(|e| e.for_viewer(&viewer)).collect();
         let seat = match &viewer {
             Viewer::Seat(s) => Some(s.clone()),
             _ => None,
@@ -192,15 +291,8 @@ impl Games {
                 .collect(),
             None => Vec::new(),
         };
-        let log_total = log.len();
-        let log_complete = whole_log || log_total <= LOG_TAIL;
-        let log = if log_complete {
-            log
-        } else {
-            log[log_total - LOG_TAIL..].to_vec()
-        };
         Ok(Table {
-            summary: summary_of(&game),
+            summary: summary_of(game),
             seat_name: seat
                 .as_ref()
                 .and_then(|s| game.seat(s.as_str()))
@@ -221,9 +313,49 @@ impl Games {
         })
     }
 
+    /// The game folded to its latest event: the cached fold extended by the events appended
+    /// since, or a fold from the start.
+    async fn latest_fold(
+        &self,
+        ruleset: &str,
+        game_id: &str,
+        hidden_seed: Option<[u8; 32]>,
+    ) -> Result<Arc<Folded>> {
+        let cached = self.pages.get(game_id);
+        let from = cached.as_ref().map_or(0, |f| f.game.next_seq);
+        let events = self.store.events(game_id, from, None).await?;
+        let folded = match cached {
+            Some(f) if events.is_empty() => return Ok(f),
+            Some(f) => {
+                let mut f = (*f).clone();
+                f.fold(&events)?;
+                f
+            }
+            None => {
+                let first = events
+                    .first()
+                    .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
+                let mut f = Folded::start(Self::ruleset(ruleset)?, first, hidden_seed)?;
+                f.fold(&events[1..])?;
+                f
+            }
+        };
+        let folded = Arc::new(folded);
+        self.pages.put(game_id, folded.clone());
+        Ok(folded)
+    }
+
     /// One event for its audit page, with the proof of its dice when it rolled.
     pub async fn audit(&self, game_id: &str, seq: u64) -> Result<Audit> {
-        let events = self.events_after(game_id, 0).await?;
+        let record = self
+            .store
+            .game(game_id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
+        let events = self
+            .store
+            .events(game_id, 0, Some(seq.saturating_add(1)))
+            .await?;
         let event = events
             .iter()
             .find(|e| e.seq == seq)
@@ -231,7 +363,7 @@ impl Games {
             .ok_or_else(|| {
                 ServiceError::NotFound(format!(
                     "game {game_id} has no event {seq} yet; its events run from 0 to {}",
-                    events.len().saturating_sub(1)
+                    record.next_seq.saturating_sub(1)
                 ))
             })?;
         let proof = match &event.dice {
@@ -255,7 +387,7 @@ impl Games {
             canonical,
             recomputed_hash,
             previous_hash,
-            next_seq: events.len() as u64,
+            next_seq: record.next_seq,
             event,
             proof,
         })

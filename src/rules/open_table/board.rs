@@ -90,7 +90,10 @@ fn die(svg: &mut String, x: u32, y: u32, roll: &Roll) {
 pub fn draw(state: &State, context: &BoardContext) -> String {
     let seat_rows = state.seats.len().div_ceil(4) as u32;
     let tray_y = 24 + seat_rows * 34 + 10;
-    let dice = context.last_roll.as_ref().map_or(0, |(_, _, r)| r.len().min(TRAY_DICE));
+    let dice = context
+        .last_roll
+        .as_ref()
+        .map_or(0, |(_, _, r)| r.len().min(TRAY_DICE));
     let tray_h = if dice > 10 { 130 } else { 86 };
     let log_y = tray_y + tray_h + 16;
     let shown_lines = context.recent_lines.len().clamp(1, LOG_LINES) as u32;

@@ -11,7 +11,9 @@ use crate::engine::replay;
 use crate::engine::ruleset::{Seat, SeatDef, Setup, Viewer};
 use crate::engine::verify;
 use crate::games::{Games, NewGame, NewSeat};
+use crate::http::inbound::InboundConfig;
 use crate::http::Application;
+use crate::mail_in;
 use crate::rules;
 use crate::store::Store;
 
@@ -30,6 +32,9 @@ pub struct Cli {
 enum Command {
     /// Runs the service (SQLite under ./data/ unless DATABASE_URL says otherwise).
     Serve,
+    /// Reads one email message on standard input, the way a mail server hands a message to a
+    /// program, plays what it holds and queues the answer.
+    MailIn,
     /// Applies the database migrations and exits.
     Migrate,
     /// Creates a game and prints each seat's token and link (shown once).
@@ -111,8 +116,20 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
         Command::Serve => {
             let store = store(&settings).await?;
             let backend = store.backend();
-            let app = Application::build(store, &settings.bind, settings.base_url.clone())
-                .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
+            let mail = settings
+                .mail()
+                .map_err(|e| format!("cannot read or create the signing key: {e}"))?;
+            let inbound = InboundConfig {
+                mail,
+                secret: settings.inbound_secret.clone(),
+            };
+            let app = Application::build_with_mail(
+                store,
+                &settings.bind,
+                settings.base_url.clone(),
+                Some(inbound),
+            )
+            .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
             tracing::info!(
                 database = backend,
                 "Despatch listening on {}",
@@ -123,6 +140,32 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
                 app.base_url()
             );
             app.run_until_stopped().await.map_err(|e| e.to_string())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::MailIn => {
+            let mut raw = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut raw)
+                .map_err(|e| format!("cannot read the message: {e}"))?;
+            let mail = settings
+                .mail()
+                .map_err(|e| format!("cannot read or create the signing key: {e}"))?;
+            let base = settings
+                .base_url
+                .clone()
+                .unwrap_or_else(|| format!("http://{}", settings.bind));
+            let games = Games::new(store(&settings).await?, base);
+            let receipt = mail_in::receive(&games, &mail, &raw)
+                .await
+                .map_err(|e| e.to_string())?;
+            mail_in::queue(&games, &receipt)
+                .await
+                .map_err(|e| e.to_string())?;
+            match receipt {
+                mail_in::Receipt::Answered { reply, .. } => {
+                    println!("answered {}: {}", reply.to, reply.subject)
+                }
+                mail_in::Receipt::Ignored(why) => println!("ignored: {why}"),
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Migrate => {

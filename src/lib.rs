@@ -17,4 +17,6 @@ pub mod games;
 #[cfg(feature = "server")]
 pub mod http;
 #[cfg(feature = "server")]
+pub mod mail_in;
+#[cfg(feature = "server")]
 pub mod store;

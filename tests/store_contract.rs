@@ -826,6 +826,149 @@ async fn events_read_back_byte_identical_with_their_hashes_intact(store: &Store)
     }
 }
 
+/// Two stores on one database stand for two server processes: their appends to one game race
+/// in the database itself, not in one process's queue.
+async fn two_stores_on_one_database_racing_on_one_game_let_exactly_one_append_win(url: &str) {
+    const ROUNDS: u64 = 30;
+    let (a, b) = (
+        Store::connect(url).await.unwrap(),
+        Store::connect(url).await.unwrap(),
+    );
+    let mut last = create(&a, "g1").await;
+    for round in 0..ROUNDS {
+        let expected = last.seq + 1;
+        let barrier = Arc::new(Barrier::new(2));
+        let tasks: Vec<_> = [a.clone(), b.clone()]
+            .into_iter()
+            .enumerate()
+            .map(|(n, store)| {
+                let barrier = barrier.clone();
+                let event = command(&last, "alice", &format!("round {round} store {n}"));
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    store.append("g1", expected, &move_append(event)).await
+                })
+            })
+            .collect();
+        let mut won = 0;
+        for task in tasks {
+            match task.await.expect("the task ran") {
+                Ok(()) => won += 1,
+                Err(StoreError::Stale { current_seq }) => {
+                    assert_eq!(current_seq, expected + 1, "round {round}")
+                }
+                Err(other) => panic!("round {round}: {other}"),
+            }
+        }
+        assert_eq!(won, 1, "round {round}: exactly one append wins");
+        last = a
+            .events("g1", expected, None)
+            .await
+            .unwrap()
+            .pop()
+            .expect("the winner's event");
+    }
+    assert_eq!(
+        b.events("g1", 0, None).await.unwrap().len() as u64,
+        ROUNDS + 1
+    );
+    assert_eq!(b.outbox("g1").await.unwrap().len() as u64, 2 + ROUNDS);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_postgres_stores_on_one_database_racing_on_one_game_let_exactly_one_append_win() {
+    let (_, db) = common::fresh_postgres().await;
+    two_stores_on_one_database_racing_on_one_game_let_exactly_one_append_win(db.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_sqlite_stores_on_one_file_racing_on_one_game_let_exactly_one_append_win() {
+    let (_, db) = common::fresh_sqlite().await;
+    two_stores_on_one_database_racing_on_one_game_let_exactly_one_append_win(db.url()).await;
+}
+
+/// A retry racing its first attempt across processes, made deterministic: the first attempt
+/// holds the game's row and its key uncommitted while the retry's statement starts (so the key
+/// check inside the statement cannot see the key) and waits for the row. Once the first commits,
+/// the retry must answer with the first response and write nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_retry_waiting_on_its_first_attempt_in_another_process_gets_the_first_response_on_postgres(
+) {
+    let (store, db) = common::fresh_postgres().await;
+    let created = create(&store, "g1").await;
+    let first = command(&created, "alice", "advance");
+    let retried = command(&created, "alice", "advance (retried)");
+
+    // The first attempt, in "another process": event 1 with key k, written by hand and held open.
+    let other = sqlx::PgPool::connect(db.url()).await.unwrap();
+    let mut tx = other.begin().await.unwrap();
+    sqlx::query("UPDATE games SET next_seq = 2 WHERE game_id = 'g1'")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO events (game_id, seq, kind, seat, hash, prev_hash, body) VALUES ('g1', 1, $1, $2, $3, $4, $5)",
+    )
+    .bind(&first.kind)
+    .bind(&first.seat)
+    .bind(&first.hash)
+    .bind(&first.prev_hash)
+    .bind(serde_json::to_string(&first).unwrap())
+    .execute(&mut *tx)
+    .await
+    .unwrap();
+    sqlx::query("INSERT INTO idempotency (game_id, seat, key, response) VALUES ('g1', 'alice', 'k', '\"first\"')")
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+
+    // The retry, through the store, at the same expected seq and with the same key.
+    let append = Append {
+        idempotency: Some(Idempotency {
+            seat: "alice".into(),
+            key: "k".into(),
+            response: json!("second"),
+        }),
+        ..move_append(retried)
+    };
+    let racing = {
+        let store = store.clone();
+        tokio::spawn(async move { store.append("g1", 1, &append).await })
+    };
+    let mut waited = false;
+    for _ in 0..200 {
+        let waiting: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(&other)
+        .await
+        .unwrap();
+        if waiting > 0 {
+            waited = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(waited, "the append never waited for the game's row lock");
+    tx.commit().await.unwrap();
+
+    let answer = racing.await.unwrap();
+    assert!(
+        matches!(answer, Err(StoreError::Replayed { ref response }) if *response == json!("first")),
+        "{answer:?}"
+    );
+    assert_eq!(next_seq(&store, "g1").await, 2, "the retry wrote nothing");
+    assert_eq!(
+        store.events("g1", 0, None).await.unwrap(),
+        vec![created, first]
+    );
+    assert_eq!(
+        store.outbox("g1").await.unwrap().len(),
+        2,
+        "only the creation's outbox rows"
+    );
+}
+
 /// Runs each contract function on a fresh PostgreSQL database and on a fresh SQLite file.
 macro_rules! contract {
     ($($name:ident),* $(,)?) => {

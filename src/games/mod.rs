@@ -157,6 +157,17 @@ pub struct MoveResult {
     pub replayed: bool,
 }
 
+/// One event of a game's log, as a viewer may read it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LogEntry {
+    pub seq: u64,
+    pub kind: String,
+    pub seat: String,
+    pub lines: Vec<String>,
+    /// (sides, face) of each public die.
+    pub rolls: Vec<(u32, u32)>,
+}
+
 /// An authenticated caller.
 #[derive(Debug, Clone)]
 pub struct Caller {
@@ -592,6 +603,48 @@ impl Games {
             events: events.len() as u64,
         };
         Ok(export::write(&header, &events))
+    }
+
+    /// The game's log as `viewer` may read it: each event with the lines it produced.
+    pub async fn log(&self, game_id: &str, viewer: &Viewer) -> Result<Vec<LogEntry>> {
+        let record = self
+            .store
+            .game(game_id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
+        let ruleset = Self::ruleset(&record.ruleset)?;
+        let events = self.store.events(game_id, 0, None).await?;
+        let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
+        let corrupt = |e: crate::engine::game::FoldError| ServiceError::Corrupt(e.to_string());
+        let mut game = Game::fold(ruleset, &events[..1.min(events.len())], secrets.hidden_seed)
+            .map_err(corrupt)?;
+        let mut log = vec![LogEntry {
+            seq: 0,
+            kind: kind::GAME_CREATED.into(),
+            seat: "system".into(),
+            lines: Vec::new(),
+            rolls: Vec::new(),
+        }];
+        for e in &events[1..] {
+            let applied = game.fold_event(e).map_err(corrupt)?;
+            log.push(LogEntry {
+                seq: e.seq,
+                kind: e.kind.clone(),
+                seat: e.seat.clone(),
+                lines: applied
+                    .lines
+                    .into_iter()
+                    .filter(|l| viewer.may_see(l.to.as_deref()))
+                    .map(|l| l.text)
+                    .collect(),
+                rolls: e
+                    .dice
+                    .as_ref()
+                    .map(|d| d.rolls.iter().map(|r| (r.sides, r.face)).collect())
+                    .unwrap_or_default(),
+            });
+        }
+        Ok(log)
     }
 
     /// The proof of one event's dice.

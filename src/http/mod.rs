@@ -4,6 +4,7 @@
 pub mod api;
 pub mod assets;
 pub mod error;
+pub mod inbound;
 pub mod openapi;
 pub mod pages;
 pub mod templates;
@@ -34,6 +35,17 @@ impl Application {
         bind: &str,
         base_url: Option<String>,
     ) -> std::io::Result<Application> {
+        Self::build_with_mail(store, bind, base_url, None)
+    }
+
+    /// As `build`, answering inbound mail at `POST /api/inbound/email` when `mail` is given.
+    pub fn build_with_mail(
+        store: Store,
+        bind: &str,
+        base_url: Option<String>,
+        mail: Option<inbound::InboundConfig>,
+    ) -> std::io::Result<Application> {
+        let mail = web::Data::new(mail);
         let listener = TcpListener::bind(bind)?;
         let address = listener.local_addr()?;
         let port = address.port();
@@ -43,6 +55,7 @@ impl Application {
             HttpServer::new(move || {
                 App::new()
                     .app_data(games.clone())
+                    .app_data(mail.clone())
                     .app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(
                         |err, _req| {
                             let too_large = matches!(
@@ -82,7 +95,14 @@ impl Application {
                             .service(api::resign)
                             .service(api::events)
                             .service(api::export)
-                            .service(api::proof),
+                            .service(api::proof)
+                            .service(
+                                web::resource("/inbound/email")
+                                    .app_data(
+                                        web::PayloadConfig::default().limit(inbound::MAX_BYTES),
+                                    )
+                                    .route(web::post().to(inbound::email)),
+                            ),
                     )
                     .service(assets::asset)
                     .service(pages::lobby_page)

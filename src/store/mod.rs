@@ -216,6 +216,11 @@ impl Store {
         each!(self, s => s.idempotent(game_id, seat, key).await)
     }
 
+    /// Queues one outbox row outside an append (the answer to an inbound mail).
+    pub async fn enqueue(&self, row: &OutboxRecord) -> Result<()> {
+        each!(self, s => s.enqueue(row).await)
+    }
+
     /// Outbox rows of a game, oldest first.
     pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
         each!(self, s => s.outbox(game_id).await)

@@ -48,9 +48,12 @@ WITH prior AS (
     SELECT moved.game_id, s.name, s.seat, s.value
     FROM moved, UNNEST($14::text[], $15::text[], $16::text[]) AS s (name, seat, value)
 ), new_outbox AS (
+    -- In the order given, so that ids run oldest first.
     INSERT INTO outbox (game_id, seq, channel, seat, payload)
     SELECT moved.game_id, o.seq, o.channel, o.seat, o.payload
-    FROM moved, UNNEST($17::bigint[], $18::text[], $19::text[], $20::text[]) AS o (seq, channel, seat, payload)
+    FROM moved, UNNEST($17::bigint[], $18::text[], $19::text[], $20::text[]) WITH ORDINALITY
+        AS o (seq, channel, seat, payload, ord)
+    ORDER BY o.ord
 ), new_key AS (
     INSERT INTO idempotency (game_id, seat, key, response)
     SELECT moved.game_id, $5::text, $6::text, $7::text FROM moved WHERE $6::text IS NOT NULL
@@ -74,7 +77,8 @@ impl PgStore {
         Ok(PgStore { pool })
     }
 
-    /// A store on a pool the caller configured (size, timeouts).
+    /// A store on a pool the caller configured (size, timeouts) — the benchmark sizes it to
+    /// its number of games.
     pub fn from_pool(pool: PgPool) -> PgStore {
         PgStore { pool }
     }
@@ -149,8 +153,12 @@ impl PgStore {
             Ok((false, Some(prior))) => Err(StoreError::Replayed {
                 response: rows::json_from_text("a saved response", &prior)?,
             }),
+            // Also where a retry lands that waited for its first attempt's row lock: the key
+            // check ran on the snapshot from before that commit, and the re-read row no longer
+            // matched, so `why_not_moved` finds the key.
             Ok((false, None)) => Err(self.why_not_moved(game_id, &rows).await?),
-            // A key used by an append that committed after this one's snapshot was taken.
+            // Defensive: the `UPDATE` serialises the store's own appends to a game, so they
+            // cannot reach here; a key row written some other way still answers as a replay.
             Err(StoreError::Db(e)) if rows::is_unique_violation(&e) => {
                 match self.why_not_moved(game_id, &rows).await? {
                     replayed @ StoreError::Replayed { .. } => Err(replayed),
@@ -316,6 +324,21 @@ impl PgStore {
         found
             .map(|text| rows::json_from_text("a saved response", &text))
             .transpose()
+    }
+
+    /// Queues one outbox row on its own (an answer to an inbound mail).
+    pub async fn enqueue(&self, row: &OutboxRecord) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&row.game_id)
+        .bind(row.seq as i64)
+        .bind(&row.channel)
+        .bind(&row.seat)
+        .bind(row.payload.to_string())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {

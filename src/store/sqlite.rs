@@ -307,6 +307,21 @@ impl SqliteStore {
             .transpose()
     }
 
+    /// Queues one outbox row on its own (an answer to an inbound mail).
+    pub async fn enqueue(&self, row: &OutboxRecord) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&row.game_id)
+        .bind(row.seq as i64)
+        .bind(&row.channel)
+        .bind(&row.seat)
+        .bind(row.payload.to_string())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
         let found =
             sqlx::query("SELECT id, game_id, seq, channel, seat, payload FROM outbox WHERE game_id = $1 ORDER BY id")

@@ -1,0 +1,63 @@
+//! `POST /api/inbound/email`: raw RFC 5322 messages from a mail provider's inbound webhook,
+//! authenticated by a shared secret (`Authorization: Bearer <DESPATCH_INBOUND_SECRET>`).
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde_json::json;
+
+use super::api::bearer;
+use super::error::ApiError;
+use crate::games::{Games, ServiceError};
+use crate::mail_in::{self, MailSettings, Receipt};
+
+/// The largest message accepted.
+pub const MAX_BYTES: usize = mail_in::message::MAX_MESSAGE_BYTES;
+
+/// How inbound mail is set up.
+#[derive(Debug, Clone)]
+pub struct InboundConfig {
+    pub mail: MailSettings,
+    /// The shared secret a provider's webhook sends; without one the endpoint is closed.
+    pub secret: Option<String>,
+}
+
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+pub async fn email(
+    games: web::Data<Games>,
+    config: web::Data<Option<InboundConfig>>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let Some(config) = config.get_ref() else {
+        return Err(
+            ServiceError::NotFound("inbound mail is not set up on this server".into()).into(),
+        );
+    };
+    let Some(secret) = &config.secret else {
+        return Err(ServiceError::Forbidden(
+            "inbound mail over HTTP needs DESPATCH_INBOUND_SECRET on the server".into(),
+        )
+        .into());
+    };
+    match bearer(&req) {
+        None => return Err(ServiceError::Unauthorized.into()),
+        Some(token) if !same(&token, secret) => {
+            return Err(ServiceError::Forbidden("wrong inbound secret".into()).into())
+        }
+        Some(_) => {}
+    }
+    let receipt = mail_in::receive(&games, &config.mail, &body).await?;
+    mail_in::queue(&games, &receipt).await?;
+    Ok(HttpResponse::Ok().json(match receipt {
+        Receipt::Answered { game_id, reply } => {
+            json!({ "status": "answered", "game_id": game_id, "reply": reply })
+        }
+        Receipt::Ignored(why) => json!({ "status": "ignored", "reason": why }),
+    }))
+}

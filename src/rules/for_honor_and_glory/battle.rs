@@ -1,0 +1,240 @@
+//! One battle in play: the scenario's units as they stand, each side's VP and lost leaders, the
+//! turn and whose part of it this is, the AP left, and the optional rules. The rules chapters
+//! work on it through the queries here.
+
+use serde::{Deserialize, Serialize};
+
+use super::hex::Hex;
+use super::optional::Options;
+use super::scenario::{self, Edge, Scenario};
+use super::terrain::Map;
+use super::units::{Kind, Side, Slot, Unit};
+use crate::engine::ruleset::RuleError;
+
+/// What one side has in this battle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideState {
+    /// Command AP before leader losses (the scenario's, or 11.13 / 11.14).
+    pub command: u8,
+    pub edge: Edge,
+    /// VP needed to win (10.).
+    pub target: u16,
+    pub vp: u16,
+    pub leaders_lost: u8,
+    /// 11.12 standing choice: dragoons attacked in close combat retreat first.
+    pub evade: bool,
+}
+
+/// How a battle ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleResult {
+    pub winner: Option<Side>,
+    /// VP earned on the map.
+    pub vp: [u16; 2],
+    /// VP counted toward a campaign (12.): a win on time gives the winner the VP needed to win.
+    pub campaign_vp: [u16; 2],
+    pub summary: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Battle {
+    pub scenario: String,
+    /// Where the scenario sits among the shipped ones: a cache for `scen`, not part of the
+    /// state (a state read back from JSON finds its scenario by id).
+    #[serde(skip)]
+    pub scenario_index: usize,
+    pub units: Vec<Unit>,
+    pub sides: [SideState; 2],
+    /// The game turn, from 1.
+    pub turn: u16,
+    pub turns: u16,
+    pub first: Side,
+    pub time_winner: Option<Side>,
+    /// The side whose order the game waits for.
+    pub active: Side,
+    /// AP left in the order being carried out.
+    pub ap: u8,
+    pub options: Options,
+    /// 11.9 Attacks made this player turn: (attacker's hex, target hex).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attacks: Vec<(Hex, Hex)>,
+    pub result: Option<BattleResult>,
+}
+
+impl Battle {
+    /// 4.1 Sets a scenario up, checking its placements against the hex limits (4.3).
+    pub fn new(scen: &Scenario, options: Options) -> Result<Battle, RuleError> {
+        let high = scen.sides.iter().map(|s| s.command).max().unwrap_or(0);
+        let sides = [0, 1].map(|i| {
+            let def = &scen.sides[i];
+            // 11.13 Both sides use the highest command AP; 11.14 sets it by hand.
+            let command =
+                options.command[i].unwrap_or(if options.has(13) { high } else { def.command });
+            SideState {
+                command,
+                edge: def.edge,
+                target: def.target,
+                vp: 0,
+                leaders_lost: 0,
+                evade: true,
+            }
+        });
+        let b = Battle {
+            scenario: scen.id.clone(),
+            scenario_index: scenario::shipped()
+                .iter()
+                .position(|s| s.id == scen.id)
+                .unwrap_or(0),
+            units: scen.units.clone(),
+            sides,
+            turn: 1,
+            turns: scen.turns,
+            first: scen.first,
+            time_winner: scen.time_winner,
+            active: scen.first,
+            ap: 0,
+            options,
+            attacks: Vec::new(),
+            result: None,
+        };
+        for (i, u) in b.units.iter().enumerate() {
+            if let Err(e) = super::limits::may_hold(&b, u.hex, u.side, u.kind, Some(i)) {
+                return Err(RuleError::new(
+                    "4.3 Unit hex limits",
+                    format!("scenario {}: {}", scen.id, e),
+                ));
+            }
+        }
+        Ok(b)
+    }
+
+    pub fn scen(&self) -> &'static Scenario {
+        match scenario::shipped().get(self.scenario_index) {
+            Some(s) if s.id == self.scenario => s,
+            _ => scenario::find(&self.scenario)
+                .expect("a battle is only set up from a shipped scenario"),
+        }
+    }
+
+    pub fn map(&self) -> &'static Map {
+        &self.scen().map
+    }
+
+    pub fn name(&self, i: usize) -> &'static str {
+        &self.scen().names[i]
+    }
+
+    /// A unit as players read it: "british regular 41st Foot (3 MP) in C5".
+    pub fn label(&self, i: usize) -> String {
+        let u = &self.units[i];
+        let name = self.name(i);
+        let name = if name.is_empty() {
+            String::new()
+        } else {
+            format!(" {name}")
+        };
+        match u.kind {
+            Kind::Leader => format!("{} leader{name} in {}", u.side.name(), u.hex),
+            Kind::Vp => format!("{} VP unit{name} in {}", u.side.name(), u.hex),
+            k => format!(
+                "{} {}{name} ({} MP{}) in {}",
+                u.side.name(),
+                k.name(),
+                u.mp,
+                if u.column { ", column" } else { "" },
+                u.hex
+            ),
+        }
+    }
+
+    /// Units on the map in a hex.
+    pub fn at(&self, hex: Hex) -> impl Iterator<Item = usize> + '_ {
+        self.units
+            .iter()
+            .enumerate()
+            .filter(move |(_, u)| u.on_map() && u.hex == hex)
+            .map(|(i, _)| i)
+    }
+
+    // The queries below are plain loops: they run in every check of every action, and plain
+    // loops stay quick in debug builds, where the bot property tests run.
+
+    /// The unit of a side filling a slot of a hex.
+    pub fn in_slot(&self, hex: Hex, side: Side, slot: Slot) -> Option<usize> {
+        for (i, u) in self.units.iter().enumerate() {
+            if !u.gone && u.hex == hex && u.side == side && u.kind.slot() == slot {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// Combat units (not leaders nor VP units) in a hex, of any side.
+    pub fn combat_at(&self, hex: Hex) -> impl Iterator<Item = usize> + '_ {
+        self.at(hex).filter(|&i| self.units[i].kind.is_combat())
+    }
+
+    /// Is there a combat unit of any side in the hex?
+    pub fn any_combat_at(&self, hex: Hex) -> bool {
+        for u in &self.units {
+            if !u.gone && u.hex == hex && u.kind.is_combat() {
+                return true;
+            }
+        }
+        false
+    }
+
+    pub fn enemy_combat_at(&self, hex: Hex, side: Side) -> bool {
+        for u in &self.units {
+            if !u.gone && u.hex == hex && u.side != side && u.kind.is_combat() {
+                return true;
+            }
+        }
+        false
+    }
+
+    pub fn leader_at(&self, hex: Hex, side: Side) -> Option<usize> {
+        self.in_slot(hex, side, Slot::Leader)
+    }
+
+    /// Distance of a hex from a side's own board edge, in map units (8.4.1).
+    pub fn edge_distance(&self, hex: Hex, side: Side) -> f64 {
+        let map = self.map();
+        let (x, y) = hex.centre();
+        let far = |n: u8, odd: f64| f64::from(n) + odd;
+        match self.sides[usize::from(side.0)].edge {
+            Edge::North => y,
+            Edge::South => 3f64.sqrt() * far(map.rows, 0.5) - y,
+            Edge::West => x,
+            Edge::East => 1.5 * f64::from(map.cols) - x,
+        }
+    }
+
+    /// Removes a unit from play and gives the other side its VP (10. A): 1 per unit,
+    /// leaders included; a lost leader also costs its side a command AP (9.3.1).
+    pub fn eliminate(&mut self, i: usize) -> String {
+        let label = self.label(i);
+        let side = self.units[i].side;
+        self.units[i].gone = true;
+        self.units[i].mp = 0;
+        self.sides[usize::from(side.other().0)].vp += 1;
+        if self.units[i].kind == Kind::Leader {
+            self.sides[usize::from(side.0)].leaders_lost += 1;
+        }
+        format!("{label} is eliminated (+1 VP to {})", side.other().name())
+    }
+
+    /// 3.4.11 / 10. B A VP unit taken by the other side.
+    pub fn capture(&mut self, i: usize) -> String {
+        let label = self.label(i);
+        let side = self.units[i].side;
+        self.units[i].gone = true;
+        self.sides[usize::from(side.other().0)].vp += 1;
+        format!("{label} is taken (+1 VP to {})", side.other().name())
+    }
+
+    /// Does a side still have a combat unit on the map?
+    pub fn has_army(&self, side: Side) -> bool {
+        self.units.iter().any(|u| u.side == side && u.is_combat())
+    }
+}

@@ -1,0 +1,191 @@
+//! Combat (8.), the parts fire and close combat share: how many dice an attack rolls (8.1.3,
+//! 7.5.1, 11.3, 11.8), the modifier to each die (2.2.1 and the optional 11.4, 11.6, 11.7,
+//! 11.9), hits applied to the strongest defender first (8.1.2) with elite infantry's survival
+//! roll (3.4.1), and leader casualties on 1s (9.3.1).
+
+use super::battle::Battle;
+use super::hex::Hex;
+use super::leaders;
+use super::terrain::{Map, Terrain};
+use super::units::{Kind, Side, Slot};
+use crate::engine::ruleset::Ctx;
+
+/// 8.1.3 Dice rolled: 3 whatever the MP; 11.3 elite at 3–4 MP roll 4; 7.5.1 a unit in column
+/// rolls 1, and an attack on a hex with a unit in column rolls one more; 11.8 a leader with
+/// the attacker adds one.
+pub fn dice(b: &Battle, u: usize, target: Hex) -> usize {
+    let unit = &b.units[u];
+    let mut n = usize::from(unit.kind.chart().dice);
+    if b.options.has(3) && unit.kind == Kind::Elite && unit.mp >= 3 {
+        n = 4;
+    }
+    if unit.column {
+        n = 1;
+    }
+    if b.combat_at(target)
+        .any(|i| b.units[i].side != unit.side && b.units[i].column)
+    {
+        n += 1;
+    }
+    if b.options.has(8) && b.leader_at(unit.hex, unit.side).is_some() {
+        n += 1;
+    }
+    n
+}
+
+/// The modifier to each attacking die, with the reasons for the log.
+pub fn modifier(map: &Map, b: &Battle, u: usize, target: Hex) -> (i32, Vec<String>) {
+    let unit = &b.units[u];
+    let t = map.terrain(target);
+    let mut m = t.effects().combat;
+    let mut why = Vec::new();
+    // 11.6 Artillery firing into forest; 11.4 Indians attacking entrenchments and towns.
+    if b.options.has(6) && unit.kind == Kind::Artillery && t == Terrain::Forest {
+        m = -2;
+    }
+    if b.options.has(4)
+        && unit.kind == Kind::Indian
+        && matches!(t, Terrain::Entrenchment | Terrain::Town)
+    {
+        m = -2;
+    }
+    if m != 0 {
+        why.push(format!("{m:+} for {} in {target}", t.name()));
+    }
+    // 11.7 Waterway combat effect.
+    if b.options.has(7) && t == Terrain::Waterway {
+        m += 1;
+        why.push("+1 against a waterway (11.7)".into());
+    }
+    if flank(b, u, target) {
+        m += 1;
+        why.push("+1 flank attack (11.9)".into());
+    }
+    (m, why)
+}
+
+/// 11.9 A flank or rear attack: a friendly unit directly across the target from the attacker
+/// has attacked the same target this turn.
+pub fn flank(b: &Battle, u: usize, target: Hex) -> bool {
+    let unit = &b.units[u];
+    if !b.options.has(9) || !unit.hex.is_adjacent(target) {
+        return false;
+    }
+    let Some(across) = unit.hex.opposite_across(target) else {
+        return false;
+    };
+    b.attacks
+        .iter()
+        .any(|&(from, to)| from == across && to == target)
+        && b.combat_at(across).any(|i| b.units[i].side == unit.side)
+}
+
+/// The dice as the log shows them: faces, and the modified values where a modifier applies.
+pub fn show_dice(faces: &[u32], m: i32) -> String {
+    let f: Vec<String> = faces.iter().map(u32::to_string).collect();
+    if m == 0 {
+        f.join(", ")
+    } else {
+        let v: Vec<String> = faces.iter().map(|&x| (x as i32 + m).to_string()).collect();
+        format!("{} (modified {})", f.join(", "), v.join(", "))
+    }
+}
+
+/// Counts hits: each die that, modified, reaches the hit number (8.1.1, 8.3.3).
+pub fn count_hits(faces: &[u32], m: i32, hit: u8) -> usize {
+    faces
+        .iter()
+        .filter(|&&f| f as i32 + m >= i32::from(hit))
+        .count()
+}
+
+/// 8.1.2 / 3.4.1 Applies hits to the defenders of a hex one at a time, each to the unit with
+/// the highest MP (ties: the infantry or dragoon before the gun — the owner's choice, played
+/// that way). An elite unit at 1 MP rolls for each hit: 1–3 it stays, 4–6 it is eliminated.
+/// Returns the defenders eliminated.
+pub fn apply_hits(
+    b: &mut Battle,
+    hex: Hex,
+    defender: Side,
+    hits: usize,
+    ctx: &mut Ctx,
+) -> Vec<usize> {
+    let mut gone = Vec::new();
+    for _ in 0..hits {
+        let target = b
+            .combat_at(hex)
+            .filter(|&i| b.units[i].side == defender)
+            .max_by_key(|&i| {
+                (
+                    b.units[i].mp,
+                    b.units[i].kind.slot() == Slot::Line,
+                    std::cmp::Reverse(i),
+                )
+            });
+        let Some(t) = target else { break };
+        let unit = b.units[t];
+        if unit.mp <= 1 {
+            if unit.kind == Kind::Elite {
+                let die = ctx.roll(6);
+                if die <= 3 {
+                    ctx.say(format!(
+                        "{} rolls {die} for its hit: it stays at 1 MP (3.4.1)",
+                        b.label(t)
+                    ));
+                    continue;
+                }
+                ctx.say(format!(
+                    "{} rolls {die} for its hit: the hit is applied (3.4.1)",
+                    b.label(t)
+                ));
+            }
+            let line = b.eliminate(t);
+            ctx.say(line);
+            gone.push(t);
+        } else {
+            b.units[t].mp -= 1;
+            ctx.say(format!(
+                "{} takes a hit: now {} MP",
+                b.label(t),
+                b.units[t].mp
+            ));
+        }
+    }
+    gone
+}
+
+/// 9.3.1 A leader in the target hex when the attacker rolled a 1 rolls a die: on a 1 he is
+/// eliminated. Then 8.4.5: a leader left without a unit retreats up to 3 hexes.
+pub fn leader_casualty(b: &mut Battle, hex: Hex, defender: Side, faces: &[u32], ctx: &mut Ctx) {
+    let Some(l) = b.leader_at(hex, defender) else {
+        return;
+    };
+    if faces.contains(&1) {
+        let die = ctx.roll(6);
+        if die == 1 {
+            ctx.say(format!(
+                "{} rolls 1 for the 1s rolled against him (9.3.1)",
+                b.label(l)
+            ));
+            let line = b.eliminate(l);
+            ctx.say(line);
+            return;
+        }
+        ctx.say(format!(
+            "{} rolls {die} for the 1s rolled against him and survives (9.3.1)",
+            b.label(l)
+        ));
+    }
+}
+
+/// 8.4.5 A leader whose unit was eliminated retreats up to 3 hexes, or is eliminated.
+pub fn leader_left_alone(map: &Map, b: &mut Battle, hex: Hex, defender: Side, ctx: &mut Ctx) {
+    let Some(l) = b.leader_at(hex, defender) else {
+        return;
+    };
+    if b.combat_at(hex).any(|i| b.units[i].side == defender) {
+        return;
+    }
+    let line = leaders::retreat_alone(map, b, l);
+    ctx.say(line);
+}

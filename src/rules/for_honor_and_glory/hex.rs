@@ -1,0 +1,173 @@
+//! Hexes of the land map: the `C5` names the order language uses, neighbours, distances and the
+//! straight line between two hex centres that line of sight (8.2) follows.
+//!
+//! Columns are letters (A is the westernmost), rows are numbers counted from 1 at the north
+//! edge. Hexes are flat-topped and odd columns (B, D, F …) sit half a hex lower than even ones,
+//! so that `C5`'s neighbours are C4, C6, B5, B6, D5 and D6.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// One hex of the map, by column and row (both from 0 inside; shown as `C5`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Hex {
+    pub col: u8,
+    pub row: u8,
+}
+
+/// The most columns a map may have: one letter each.
+pub const MAX_COLS: u8 = 26;
+/// The most rows a map may have.
+pub const MAX_ROWS: u8 = 99;
+
+impl Hex {
+    pub fn new(col: u8, row: u8) -> Hex {
+        Hex { col, row }
+    }
+
+    /// Reads `C5` (case-insensitive). Says what is wrong in a player's words.
+    pub fn parse(text: &str) -> Result<Hex, String> {
+        let text = text.trim();
+        let mut chars = text.chars();
+        let letter = chars
+            .next()
+            .filter(char::is_ascii_alphabetic)
+            .ok_or_else(|| {
+                format!("'{text}' is not a hex: write a column letter and a row number, like C5")
+            })?;
+        let digits: String = chars.collect();
+        let row: u8 = digits
+            .parse()
+            .ok()
+            .filter(|r| (1..=MAX_ROWS).contains(r))
+            .ok_or_else(|| {
+                format!("'{text}' is not a hex: write a column letter and a row number, like C5")
+            })?;
+        Ok(Hex {
+            col: letter.to_ascii_uppercase() as u8 - b'A',
+            row: row - 1,
+        })
+    }
+
+    /// Cube coordinates of this hex (odd-q offset layout).
+    fn cube(self) -> (i32, i32, i32) {
+        let q = i32::from(self.col);
+        let r = i32::from(self.row) - (q - (q & 1)) / 2;
+        (q, r, -q - r)
+    }
+
+    fn from_cube(q: i32, r: i32) -> Option<Hex> {
+        let row = r + (q - (q & 1)) / 2;
+        let on_grid =
+            (0..i32::from(MAX_COLS)).contains(&q) && (0..i32::from(MAX_ROWS)).contains(&row);
+        on_grid.then(|| Hex::new(q as u8, row as u8))
+    }
+
+    /// Hexes apart, along the grid.
+    pub fn distance(self, other: Hex) -> u32 {
+        let (a, b, c) = self.cube();
+        let (x, y, z) = other.cube();
+        ((a - x).abs() + (b - y).abs() + (c - z).abs()) as u32 / 2
+    }
+
+    /// The (up to) six neighbours in a fixed order, ignoring the map's size.
+    pub fn neighbours(self) -> impl Iterator<Item = Hex> {
+        const DIRS: [(i32, i32); 6] = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)];
+        let (q, r, _) = self.cube();
+        DIRS.into_iter()
+            .filter_map(move |(dq, dr)| Hex::from_cube(q + dq, r + dr))
+    }
+
+    pub fn is_adjacent(self, other: Hex) -> bool {
+        self.distance(other) == 1
+    }
+
+    /// The hex directly across `middle` from `self` (for flank attacks, 11.9).
+    pub fn opposite_across(self, middle: Hex) -> Option<Hex> {
+        let (a, b, _) = self.cube();
+        let (m, n, _) = middle.cube();
+        Hex::from_cube(2 * m - a, 2 * n - b)
+    }
+
+    /// The hex centre in map units (hex width 2): x grows eastward, y southward.
+    pub fn centre(self) -> (f64, f64) {
+        let x = 1.5 * f64::from(self.col);
+        let y = 3f64.sqrt() * (f64::from(self.row) + 0.5 * f64::from(self.col & 1));
+        (x, y)
+    }
+
+    /// The hexes strictly between `self` and `to` on the line joining their centres. Each entry
+    /// is one hex the line passes through, or two hexes when the line runs exactly along the
+    /// hexside between them.
+    pub fn line_to(self, to: Hex) -> Vec<LineStep> {
+        let n = self.distance(to);
+        let (a, b, c) = self.cube();
+        let (x, y, z) = to.cube();
+        let mut out = Vec::new();
+        for i in 1..n {
+            let t = f64::from(i) / f64::from(n);
+            let lerp =
+                |p: i32, q: i32, e: f64| f64::from(p) + (f64::from(q) - f64::from(p)) * t + e;
+            let at = |sign: f64| {
+                cube_round(
+                    lerp(a, x, sign * 1e-6),
+                    lerp(b, y, sign * 2e-6),
+                    lerp(c, z, -sign * 3e-6),
+                )
+            };
+            let (p, q) = (at(1.0), at(-1.0));
+            match (Hex::from_cube(p.0, p.1), Hex::from_cube(q.0, q.1)) {
+                (Some(h1), Some(h2)) if h1 == h2 => out.push(LineStep::Through(h1)),
+                (Some(h1), Some(h2)) => out.push(LineStep::Hexside(h1.min(h2), h1.max(h2))),
+                (Some(h), None) | (None, Some(h)) => out.push(LineStep::Through(h)),
+                (None, None) => {}
+            }
+        }
+        out
+    }
+}
+
+/// One step of a line of sight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineStep {
+    /// The line passes through this hex.
+    Through(Hex),
+    /// The line runs along the hexside between these two hexes.
+    Hexside(Hex, Hex),
+}
+
+fn cube_round(x: f64, y: f64, z: f64) -> (i32, i32) {
+    let (mut rx, mut ry, rz) = (x.round(), y.round(), z.round());
+    let (dx, dy, dz) = ((rx - x).abs(), (ry - y).abs(), (rz - z).abs());
+    if dx > dy && dx > dz {
+        rx = -ry - rz;
+    } else if dy > dz {
+        ry = -rx - rz;
+    }
+    (rx as i32, ry as i32)
+}
+
+impl fmt::Display for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            (b'A' + self.col) as char,
+            u32::from(self.row) + 1
+        )
+    }
+}
+
+impl Serialize for Hex {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Hex {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Hex, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Hex::parse(&text).map_err(serde::de::Error::custom)
+    }
+}

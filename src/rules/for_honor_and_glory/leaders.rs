@@ -1,0 +1,124 @@
+//! Leaders (9.): their 3-hex retreat when their unit is eliminated (8.4.5) and rally (9.4). Their
+//! movement (9.1) is in `movement`, their morale bonus (9.2) in `close_combat`, their
+//! casualties (9.3) in `combat`, and the lost command AP (9.3.1–9.3.2) in `action_points`.
+
+use std::collections::VecDeque;
+
+use super::battle::Battle;
+use super::hex::Hex;
+use super::terrain::{Map, MoveEffect};
+use super::units::Kind;
+use crate::engine::ruleset::RuleError;
+
+/// 8.4.5 A leader left alone retreats up to 3 hexes — to a friendly unit if one is in reach,
+/// else as near his own edge as he can — or is eliminated when enemy units or impassable
+/// terrain leave him nowhere to go.
+pub fn retreat_alone(map: &Map, b: &mut Battle, l: usize) -> String {
+    let side = b.units[l].side;
+    let start = b.units[l].hex;
+    let mut seen = vec![start];
+    let mut queue = VecDeque::from([(start, 0u8)]);
+    let mut best: Option<((bool, i64, Hex), Hex)> = None;
+    while let Some((h, steps)) = queue.pop_front() {
+        if steps == 3 {
+            continue;
+        }
+        for n in map.neighbours(h) {
+            if seen.contains(&n)
+                || map.terrain(n).effects().movement == MoveEffect::Impassable
+                || b.at(n).any(|i| b.units[i].side != side)
+            {
+                continue;
+            }
+            seen.push(n);
+            queue.push_back((n, steps + 1));
+            if b.leader_at(n, side).is_some() {
+                continue;
+            }
+            let friends = b.combat_at(n).any(|i| b.units[i].side == side);
+            let key = (!friends, (b.edge_distance(n, side) * 1000.0) as i64, n);
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                best = Some((key, n));
+            }
+        }
+    }
+    match best {
+        Some((_, to)) => {
+            b.units[l].hex = to;
+            format!("{} retreats to {to} (8.4.5)", b.label(l))
+        }
+        None => {
+            let line = b.eliminate(l);
+            format!("the leader in {start} cannot retreat (8.4.5): {line}")
+        }
+    }
+}
+
+/// 9.4 Checks a rally of unit `u` by the leader in its hex: not artillery or rockets, reduced
+/// below its starting MP, and neither it nor the leader has moved or acted this turn; with
+/// 11.2, not fired on this turn. Returns the leader.
+pub fn check_rally(b: &Battle, u: usize) -> Result<usize, RuleError> {
+    let unit = &b.units[u];
+    let label = || b.label(u);
+    let err = |m: String| RuleError::new("9.4 Leader rally", m);
+    if !unit.kind.is_combat() || unit.kind.is_gun() {
+        return Err(err(format!("{label} cannot be rallied: leaders rally infantry and dragoons, not artillery or rockets", label = label())));
+    }
+    if unit.mp >= unit.start_mp {
+        return Err(err(format!(
+            "{label} is at its starting {} MP; rally never goes above it",
+            unit.start_mp,
+            label = label()
+        )));
+    }
+    if unit.acted || unit.moved {
+        return Err(err(format!(
+            "{label} has already acted this turn; a rallying unit may not move or fire",
+            label = label()
+        )));
+    }
+    if b.options.has(2) && unit.fired_on {
+        return Err(RuleError::new(
+            "11.2 Rally",
+            format!(
+                "{label} was fired on this turn and cannot rally",
+                label = label()
+            ),
+        ));
+    }
+    let l = b.leader_at(unit.hex, unit.side).ok_or_else(|| {
+        err(format!(
+            "there is no friendly leader in {} to rally {label}",
+            unit.hex,
+            label = label()
+        ))
+    })?;
+    if b.units[l].moved || b.units[l].acted {
+        return Err(err(format!(
+            "{} has already acted this turn; leader and unit must begin and end the turn together",
+            b.label(l)
+        )));
+    }
+    debug_assert_eq!(b.units[l].kind, Kind::Leader);
+    Ok(l)
+}
+
+/// 9.4 Recovers 1 MP; unit and leader stay put for the rest of the turn.
+pub fn rally(b: &mut Battle, u: usize, l: usize) -> String {
+    b.units[u].mp += 1;
+    b.units[u].acted = true;
+    b.units[u].moved = true;
+    b.units[l].acted = true;
+    b.units[l].moved = true;
+    format!(
+        "{} rallies {}: now {} MP (1 AP)",
+        b.name(l),
+        b.label(u),
+        b.units[u].mp
+    )
+}
+
+/// Is `hex` the hex of a leader of the unit's side (9.2, 11.1, 11.8)?
+pub fn with_leader(b: &Battle, hex: Hex, u: usize) -> bool {
+    b.leader_at(hex, b.units[u].side).is_some()
+}

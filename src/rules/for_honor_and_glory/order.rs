@@ -1,0 +1,336 @@
+//! The order language: one turn is one order, the unit actions in the order they are to be
+//! carried out, separated by `;` or new lines. Parsed here into [`Order`] and written back by
+//! [`describe`], which `parse` reads to the same order.
+//!
+//! ```text
+//! move B2 B3 B4                 move the unit in B2 through B3 to B4 (1 AP)
+//! move B2 B3 B4 +leader         … with the leader in B2 going along; one hex over the
+//!                               normal rate costs 1 AP more (6.2.5, 9.1)
+//! move B2/leader B3 B4          a leader moving alone (9.1)
+//! move B2/gun B3                the artillery or rockets in B2, when infantry shares the hex
+//! fire A3 at C5 [advance]       fire combat (8.1); advance only with 11.10
+//! move-fire B2 B3 at C4         dragoons or Indians: move, then fire (2 AP, 3.4.6-3.4.7)
+//! fire-move B2 at C3 then B1    Indians: fire at an adjacent enemy, then move (2 AP)
+//! close-combat D4 D5 [advance]  close combat (2 AP, 8.3)
+//! rally E1                      the leader in E1 rallies the unit there (1 AP, 9.4)
+//! column E1 · line E1           change formation (1 AP, 7.5)
+//! dragoons evade · dragoons stand   standing choice for 11.12 (no AP)
+//! pass                          end the turn without acting
+//! ```
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::hex::Hex;
+use crate::engine::ruleset::RuleError;
+
+/// Which counter of a hex an action names: `C5` is the infantry or dragoon there (or, if there
+/// is none, the gun, then the leader); `C5/gun` and `C5/leader` name those.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnitRef {
+    pub hex: Hex,
+    pub pick: Pick,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    Main,
+    Gun,
+    Leader,
+}
+
+impl UnitRef {
+    pub fn parse(text: &str) -> Result<UnitRef, String> {
+        let (hex, pick) = match text.split_once('/') {
+            None => (text, Pick::Main),
+            Some((h, "gun")) => (h, Pick::Gun),
+            Some((h, "leader")) => (h, Pick::Leader),
+            Some((_, other)) => {
+                return Err(format!(
+                    "'{text}': '/{other}' names no counter; use /gun or /leader"
+                ))
+            }
+        };
+        Ok(UnitRef {
+            hex: Hex::parse(hex)?,
+            pick,
+        })
+    }
+}
+
+impl fmt::Display for UnitRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.pick {
+            Pick::Main => write!(f, "{}", self.hex),
+            Pick::Gun => write!(f, "{}/gun", self.hex),
+            Pick::Leader => write!(f, "{}/leader", self.hex),
+        }
+    }
+}
+
+impl Serialize for UnitRef {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for UnitRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<UnitRef, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        UnitRef::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// One unit action. In the log a command keeps each action as its order-language text, which
+/// reads well and is quick to read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Move {
+        unit: UnitRef,
+        path: Vec<Hex>,
+        leader: bool,
+    },
+    MoveFire {
+        unit: UnitRef,
+        path: Vec<Hex>,
+        target: Hex,
+    },
+    FireMove {
+        unit: UnitRef,
+        target: Hex,
+        path: Vec<Hex>,
+    },
+    Fire {
+        unit: UnitRef,
+        target: Hex,
+        advance: bool,
+    },
+    CloseCombat {
+        unit: UnitRef,
+        target: Hex,
+        advance: bool,
+    },
+    Rally {
+        unit: UnitRef,
+    },
+    Column {
+        unit: UnitRef,
+    },
+    Line {
+        unit: UnitRef,
+    },
+    Dragoons {
+        evade: bool,
+    },
+}
+
+impl Serialize for Action {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&describe_action(self))
+    }
+}
+
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        parse_action(&text).map_err(|e| serde::de::Error::custom(e.message))
+    }
+}
+
+/// A whole turn's order; no actions is a pass.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Order {
+    pub actions: Vec<Action>,
+}
+
+fn lang(message: impl Into<String>) -> RuleError {
+    RuleError::new("order language", message)
+}
+
+/// The longest order accepted: far more actions than any turn's AP allow.
+pub const MAX_ACTIONS: usize = 40;
+
+pub fn parse(text: &str) -> Result<Order, RuleError> {
+    let mut actions = Vec::new();
+    let clauses: Vec<&str> = text
+        .split(['\n', ';'])
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    if clauses.len() == 1 && clauses[0].eq_ignore_ascii_case("pass") {
+        return Ok(Order::default());
+    }
+    if clauses.is_empty() {
+        return Err(lang("an empty order: write unit actions, or 'pass'"));
+    }
+    for clause in clauses {
+        actions.push(parse_action(clause)?);
+    }
+    if actions.len() > MAX_ACTIONS {
+        return Err(lang(format!("at most {MAX_ACTIONS} actions in one order")));
+    }
+    Ok(Order { actions })
+}
+
+fn parse_action(clause: &str) -> Result<Action, RuleError> {
+    // Keywords and hexes alike are read without regard to case.
+    let lower = clause.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let bad = |why: &str| lang(format!("'{clause}': {why}"));
+    let unit = |i: usize| -> Result<UnitRef, RuleError> {
+        let w = words
+            .get(i)
+            .ok_or_else(|| bad("name the unit by its hex, like C5"))?;
+        UnitRef::parse(w).map_err(|e| bad(&e))
+    };
+    let hexes = |ws: &[&str]| -> Result<Vec<Hex>, RuleError> {
+        ws.iter()
+            .map(|w| Hex::parse(w).map_err(|e| bad(&e)))
+            .collect()
+    };
+    let verb = words[0].to_ascii_lowercase();
+    let action = match verb.as_str() {
+        "move" => {
+            let u = unit(1)?;
+            let (leader, end) = match words.last() {
+                Some(&"+leader") => (true, words.len() - 1),
+                _ => (false, words.len()),
+            };
+            let path = hexes(&words[2..end.max(2)])?;
+            if path.is_empty() {
+                return Err(bad("give the hexes to move through, like 'move B2 B3 B4'"));
+            }
+            Action::Move { unit: u, path, leader }
+        }
+        "move-fire" => {
+            let u = unit(1)?;
+            let at = words.iter().position(|w| *w == "at").ok_or_else(|| bad("write 'move-fire B2 B3 at C4'"))?;
+            if at + 2 != words.len() || at < 3 {
+                return Err(bad("write 'move-fire B2 B3 at C4': the path, 'at', one target hex"));
+            }
+            let path = hexes(&words[2..at])?;
+            let target = Hex::parse(words[at + 1]).map_err(|e| bad(&e))?;
+            Action::MoveFire { unit: u, path, target }
+        }
+        "fire-move" => {
+            let u = unit(1)?;
+            if words.get(2) != Some(&"at") || words.get(4) != Some(&"then") || words.len() < 6 {
+                return Err(bad("write 'fire-move B2 at C3 then B1'"));
+            }
+            let target = Hex::parse(words[3]).map_err(|e| bad(&e))?;
+            let path = hexes(&words[5..])?;
+            Action::FireMove { unit: u, target, path }
+        }
+        "fire" | "close-combat" => {
+            let u = unit(1)?;
+            let (t, adv) = if verb == "fire" {
+                if words.get(2) != Some(&"at") {
+                    return Err(bad("write 'fire A3 at C5'"));
+                }
+                (3, 4)
+            } else {
+                (2, 3)
+            };
+            let target = Hex::parse(words.get(t).ok_or_else(|| bad("name the target hex"))?)
+                .map_err(|e| bad(&e))?;
+            let advance = match words.get(adv) {
+                None => false,
+                Some(&"advance") if words.len() == adv + 1 => true,
+                Some(_) => return Err(bad("only 'advance' may follow the target hex")),
+            };
+            if verb == "fire" {
+                Action::Fire { unit: u, target, advance }
+            } else {
+                Action::CloseCombat { unit: u, target, advance }
+            }
+        }
+        "rally" | "column" | "line" => {
+            if words.len() != 2 {
+                return Err(bad(&format!("write '{verb} E1'")));
+            }
+            let u = unit(1)?;
+            match verb.as_str() {
+                "rally" => Action::Rally { unit: u },
+                "column" => Action::Column { unit: u },
+                _ => Action::Line { unit: u },
+            }
+        }
+        "dragoons" => match words.get(1..) {
+            Some(["evade"]) => Action::Dragoons { evade: true },
+            Some(["stand"]) => Action::Dragoons { evade: false },
+            _ => return Err(bad("write 'dragoons evade' or 'dragoons stand'")),
+        },
+        "pass" => return Err(bad("'pass' stands alone; leave it out of an order with actions")),
+        _ => {
+            return Err(bad(
+                "not an action; use move, move-fire, fire-move, fire, close-combat, rally, column, line, dragoons or pass",
+            ))
+        }
+    };
+    Ok(action)
+}
+
+fn join(path: &[Hex]) -> String {
+    path.iter()
+        .map(Hex::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One action in the order language.
+pub fn describe_action(a: &Action) -> String {
+    match a {
+        Action::Move { unit, path, leader } => {
+            format!(
+                "move {unit} {}{}",
+                join(path),
+                if *leader { " +leader" } else { "" }
+            )
+        }
+        Action::MoveFire { unit, path, target } => {
+            format!("move-fire {unit} {} at {target}", join(path))
+        }
+        Action::FireMove { unit, target, path } => {
+            format!("fire-move {unit} at {target} then {}", join(path))
+        }
+        Action::Fire {
+            unit,
+            target,
+            advance,
+        } => {
+            format!(
+                "fire {unit} at {target}{}",
+                if *advance { " advance" } else { "" }
+            )
+        }
+        Action::CloseCombat {
+            unit,
+            target,
+            advance,
+        } => {
+            format!(
+                "close-combat {unit} {target}{}",
+                if *advance { " advance" } else { "" }
+            )
+        }
+        Action::Rally { unit } => format!("rally {unit}"),
+        Action::Column { unit } => format!("column {unit}"),
+        Action::Line { unit } => format!("line {unit}"),
+        Action::Dragoons { evade } => {
+            format!("dragoons {}", if *evade { "evade" } else { "stand" })
+        }
+    }
+}
+
+pub fn describe(order: &Order) -> String {
+    if order.actions.is_empty() {
+        return "pass".into();
+    }
+    order
+        .actions
+        .iter()
+        .map(describe_action)
+        .collect::<Vec<_>>()
+        .join("; ")
+}

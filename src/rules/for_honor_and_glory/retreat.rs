@@ -1,0 +1,110 @@
+//! 8.4 Close combat retreat: one hex towards the unit's own board edge (the scenario names it),
+//! never into enemy units, impassable terrain or off the board; preferring hexes not adjacent
+//! to the attacker (8.4.1); displacing at most one friendly unit that is in the way (8.4.3);
+//! eliminated when no hex will do (8.4.2). Hex limits hold (6.2.7).
+
+use super::battle::Battle;
+use super::hex::Hex;
+use super::limits;
+use super::terrain::{Map, MoveEffect};
+
+/// Where a unit may retreat to, best first: the hex, and the friendly unit it displaces.
+fn options(
+    map: &Map,
+    b: &Battle,
+    r: usize,
+    attacker: Hex,
+    allow_displace: bool,
+    not: Option<Hex>,
+) -> Vec<(Hex, Option<(usize, Hex)>)> {
+    let unit = b.units[r];
+    let here = b.edge_distance(unit.hex, unit.side);
+    // (adjacent to the attacker, needs a displacement, distance to the edge, hex), displaced.
+    type Ranked = ((bool, bool, i64, Hex), Option<(usize, Hex)>);
+    let mut found: Vec<Ranked> = Vec::new();
+    for h in map.neighbours(unit.hex) {
+        if Some(h) == not || h == attacker {
+            continue;
+        }
+        if b.edge_distance(h, unit.side) >= here - 1e-9 {
+            continue;
+        }
+        if map.terrain(h).effects().movement == MoveEffect::Impassable {
+            continue;
+        }
+        if b.at(h).any(|i| b.units[i].side != unit.side) {
+            continue;
+        }
+        let displaced = match limits::may_hold(b, h, unit.side, unit.kind, Some(r)) {
+            Ok(()) => None,
+            Err(_) if allow_displace => {
+                let Some(d) = b.in_slot(h, unit.side, unit.kind.slot()) else {
+                    continue;
+                };
+                // The displaced unit must retreat on its own, displacing no one (8.4.3).
+                let Some(&(to, _)) = options(map, b, d, attacker, false, Some(unit.hex)).first()
+                else {
+                    continue;
+                };
+                Some((d, to))
+            }
+            Err(_) => continue,
+        };
+        let near = h.is_adjacent(attacker);
+        found.push((
+            (
+                near,
+                displaced.is_some(),
+                (b.edge_distance(h, unit.side) * 1000.0) as i64,
+                h,
+            ),
+            displaced,
+        ));
+    }
+    found.sort_by_key(|f| f.0);
+    found.into_iter().map(|(key, d)| (key.3, d)).collect()
+}
+
+/// Retreats unit `r` one hex away from the attacker in `attacker`. Returns its new hex, or
+/// `None` when it could not retreat and was eliminated; the lines say what happened.
+pub fn retreat(
+    map: &Map,
+    b: &mut Battle,
+    r: usize,
+    attacker: Hex,
+    lines: &mut Vec<String>,
+) -> Option<Hex> {
+    match options(map, b, r, attacker, true, None).first().copied() {
+        None => {
+            lines.push(format!("{} has no retreat path (8.4.2)", b.label(r)));
+            lines.push(b.eliminate(r));
+            None
+        }
+        Some((to, displaced)) => {
+            if let Some((d, d_to)) = displaced {
+                lines.push(format!(
+                    "{} is displaced to {d_to} to make room (8.4.3)",
+                    b.label(d)
+                ));
+                b.units[d].hex = d_to;
+            }
+            lines.push(format!("{} retreats to {to}", b.label(r)));
+            b.units[r].hex = to;
+            Some(to)
+        }
+    }
+}
+
+/// 11.12 A retreat the owner may decline: carried out only when a hex is open.
+pub fn retreat_if_possible(
+    map: &Map,
+    b: &mut Battle,
+    r: usize,
+    attacker: Hex,
+    lines: &mut Vec<String>,
+) -> bool {
+    if options(map, b, r, attacker, true, None).is_empty() {
+        return false;
+    }
+    retreat(map, b, r, attacker, lines).is_some()
+}

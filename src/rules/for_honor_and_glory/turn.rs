@@ -1,0 +1,388 @@
+//! The game turn (5.) and its actions (6.), played as one order per player turn: the AP roll
+//! (6.1.1), then each unit action in the order given (5.1), each unit activated once (6.1.3–
+//! 6.1.4), until the AP run out (6.2.8) or an action cannot be carried out — the rest is handed
+//! back unexecuted with the reason. The whole order is first tried on a copy of the board with
+//! no dice (every action must be legal on the board as the moves before it leave it, as if no
+//! fire had any effect), so a malformed or impossible order is refused before a die is drawn.
+
+use super::action_points as ap;
+use super::battle::Battle;
+use super::close_combat;
+use super::column;
+use super::fire::{self, FirePlan};
+use super::hex::Hex;
+use super::leaders;
+use super::movement::{self, MovePlan};
+use super::order::{describe_action, Action, Order, Pick, UnitRef};
+use super::terrain::Map;
+use super::units::{Kind, Side, Slot};
+use super::victory;
+use crate::engine::ruleset::{Ctx, RuleError};
+
+/// An action found legal, ready to carry out.
+#[derive(Debug, Clone)]
+pub enum Plan {
+    Move(MovePlan),
+    MoveFire(MovePlan, Hex),
+    FireMove(FirePlan, Vec<Hex>),
+    Fire(FirePlan, bool),
+    Close(usize, Hex, bool),
+    Rally(usize, usize),
+    Formation(usize, bool),
+    Dragoons(bool),
+}
+
+/// The unit an action names (see `order::UnitRef`).
+pub fn resolve(b: &Battle, side: Side, r: UnitRef) -> Result<usize, RuleError> {
+    let map = b.map();
+    let err = |m: String| RuleError::new("5.1 Unit actions", m);
+    if !map.contains(r.hex) {
+        return Err(err(format!("{} is off the map", r.hex)));
+    }
+    let found = match r.pick {
+        Pick::Main => b
+            .in_slot(r.hex, side, Slot::Line)
+            .or_else(|| b.in_slot(r.hex, side, Slot::Gun))
+            .or_else(|| b.in_slot(r.hex, side, Slot::Leader)),
+        Pick::Gun => b.in_slot(r.hex, side, Slot::Gun),
+        Pick::Leader => b.in_slot(r.hex, side, Slot::Leader),
+    };
+    let what = match r.pick {
+        Pick::Main => "unit",
+        Pick::Gun => "artillery or rocket unit",
+        Pick::Leader => "leader",
+    };
+    found.ok_or_else(|| {
+        err(format!(
+            "there is no {} {what} in {} to act",
+            side.name(),
+            r.hex
+        ))
+    })
+}
+
+fn fresh(b: &Battle, u: usize) -> Result<(), RuleError> {
+    if b.units[u].acted {
+        return Err(RuleError::new(
+            "6.1.4 Actions",
+            format!("{} has already been activated this turn", b.label(u)),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks one action against the board as it stands; returns its plan and AP cost.
+pub fn check(map: &Map, b: &Battle, side: Side, a: &Action) -> Result<(Plan, u8), RuleError> {
+    match a {
+        Action::Move { unit, path, leader } => {
+            let u = resolve(b, side, *unit)?;
+            fresh(b, u)?;
+            let plan = movement::check(map, b, u, path, *leader, false)?;
+            let cost = plan.cost();
+            Ok((Plan::Move(plan), cost))
+        }
+        Action::MoveFire { unit, path, target } => {
+            let u = resolve(b, side, *unit)?;
+            fresh(b, u)?;
+            let kind = b.units[u].kind;
+            if !matches!(kind, Kind::Dragoon | Kind::Indian) {
+                return Err(RuleError::new(
+                    "6.2.1 Actions allowed",
+                    format!("{} may move or fire, not both; only dragoons and Indians move and fire (6.2.3-6.2.4)", b.label(u)),
+                ));
+            }
+            let plan = movement::check(map, b, u, path, false, true)?;
+            if plan.waterway {
+                return Err(RuleError::new(
+                    "2.3.3 Waterway",
+                    format!(
+                        "{} may do nothing more after entering a waterway",
+                        b.label(u)
+                    ),
+                ));
+            }
+            let mut after = b.clone();
+            movement::perform(&mut after, &plan, None);
+            fire::check(map, &after, u, *target, kind == Kind::Indian)?;
+            Ok((Plan::MoveFire(plan, *target), ap::MOVE_AND_FIRE))
+        }
+        Action::FireMove { unit, target, path } => {
+            let u = resolve(b, side, *unit)?;
+            fresh(b, u)?;
+            if b.units[u].kind != Kind::Indian {
+                return Err(RuleError::new(
+                    "6.2.3 Dragoons",
+                    format!(
+                        "{} may not fire and then move; only Indians do (6.2.4)",
+                        b.label(u)
+                    ),
+                ));
+            }
+            let shot = fire::check(map, b, u, *target, true)?;
+            let plan = movement::check(map, b, u, path, false, true)?;
+            Ok((
+                Plan::FireMove(shot, path.clone()),
+                ap::MOVE_AND_FIRE + if plan.waterway { ap::WATERWAY } else { 0 },
+            ))
+        }
+        Action::Fire {
+            unit,
+            target,
+            advance,
+        } => {
+            let u = resolve(b, side, *unit)?;
+            fresh(b, u)?;
+            let shot = fire::check(map, b, u, *target, false)?;
+            if *advance && !b.options.has(10) {
+                return Err(RuleError::new("11.10 Advance after fire", "advancing after fire combat needs optional rule 11.10, not in force in this game"));
+            }
+            if *advance && !b.units[u].hex.is_adjacent(*target) {
+                return Err(RuleError::new(
+                    "11.10 Advance after fire",
+                    format!("only a unit adjacent to {target} may advance into it"),
+                ));
+            }
+            Ok((Plan::Fire(shot, *advance), ap::ACTION))
+        }
+        Action::CloseCombat {
+            unit,
+            target,
+            advance,
+        } => {
+            let u = resolve(b, side, *unit)?;
+            fresh(b, u)?;
+            close_combat::check(map, b, u, *target)?;
+            Ok((Plan::Close(u, *target, *advance), ap::CLOSE_COMBAT))
+        }
+        Action::Rally { unit } => {
+            let u = resolve(b, side, *unit)?;
+            let l = leaders::check_rally(b, u)?;
+            Ok((Plan::Rally(u, l), ap::ACTION))
+        }
+        Action::Column { unit } | Action::Line { unit } => {
+            let u = resolve(b, side, *unit)?;
+            fresh(b, u)?;
+            let to_column = matches!(a, Action::Column { .. });
+            column::check(b, u, to_column)?;
+            Ok((Plan::Formation(u, to_column), ap::ACTION))
+        }
+        Action::Dragoons { evade } => {
+            if !b.options.has(12) {
+                return Err(RuleError::new("11.12 Dragoons retreat", "the dragoons' retreat before close combat is optional rule 11.12, not in force in this game"));
+            }
+            Ok((Plan::Dragoons(*evade), 0))
+        }
+    }
+}
+
+/// Carries out a checked plan. With no `ctx` (the dry run) only what needs no dice happens:
+/// moves, formation changes, rallies and activations. A part that can no longer be carried
+/// out (an Indian's move after its fire) stops the order with the reason.
+pub fn perform(
+    map: &Map,
+    b: &mut Battle,
+    side: Side,
+    plan: Plan,
+    ctx: Option<&mut Ctx>,
+) -> Result<(), String> {
+    match (plan, ctx) {
+        (Plan::Move(p), ctx) => movement::perform(b, &p, ctx),
+        (Plan::MoveFire(p, target), ctx) => {
+            movement::perform(b, &p, None);
+            if let Some(ctx) = ctx {
+                ctx.say(format!(
+                    "{} moves {} and fires (2 AP)",
+                    b.label(p.unit),
+                    path_text(&p.path)
+                ));
+                let shot =
+                    fire::check(map, b, p.unit, target, b.units[p.unit].kind == Kind::Indian)
+                        .map_err(|e| e.to_string())?;
+                fire::perform(map, b, shot, false, ctx);
+            }
+        }
+        (Plan::FireMove(shot, path), ctx) => {
+            let u = shot.unit;
+            if let Some(ctx) = ctx {
+                fire::perform(map, b, shot, false, ctx);
+                let plan = movement::check(map, b, u, &path, false, true)
+                    .map_err(|e| format!("after its fire, {}", e))?;
+                ctx.say(format!(
+                    "{} moves {} after firing (2 AP)",
+                    b.label(u),
+                    path_text(&path)
+                ));
+                movement::perform(b, &plan, None);
+            } else {
+                let plan =
+                    movement::check(map, b, u, &path, false, true).map_err(|e| e.to_string())?;
+                movement::perform(b, &plan, None);
+            }
+        }
+        (Plan::Fire(shot, advance), Some(ctx)) => {
+            fire::perform(map, b, shot, advance, ctx);
+        }
+        (Plan::Close(u, target, advance), Some(ctx)) => {
+            close_combat::perform(map, b, u, target, advance, ctx);
+        }
+        (Plan::Fire(shot, _), None) => b.units[shot.unit].acted = true,
+        (Plan::Close(u, _, _), None) => b.units[u].acted = true,
+        (Plan::Rally(u, l), ctx) => {
+            let line = leaders::rally(b, u, l);
+            if let Some(ctx) = ctx {
+                ctx.say(line);
+            }
+        }
+        (Plan::Formation(u, to_column), ctx) => {
+            let line = column::perform(b, u, to_column);
+            if let Some(ctx) = ctx {
+                ctx.say(line);
+            }
+        }
+        (Plan::Dragoons(evade), ctx) => {
+            b.sides[usize::from(side.0)].evade = evade;
+            if let Some(ctx) = ctx {
+                ctx.say(format!(
+                    "{} dragoons will {} close combat (11.12)",
+                    side.name(),
+                    if evade {
+                        "retreat before"
+                    } else {
+                        "stand and face"
+                    }
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn path_text(path: &[Hex]) -> String {
+    path.iter()
+        .map(Hex::to_string)
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// The start of a player turn: the side's units may act again; at the start of a game turn,
+/// nobody has been fired on yet (11.2).
+pub fn begin(b: &mut Battle, side: Side) {
+    let new_game_turn = side == b.first;
+    for u in &mut b.units {
+        if u.side == side {
+            u.acted = false;
+            u.moved = false;
+        }
+        if new_game_turn {
+            u.fired_on = false;
+        }
+    }
+    b.attacks.clear();
+}
+
+/// Tries the whole order on a copy of the board, with no dice: the errors a player gets
+/// before anything happens.
+pub fn validate(b: &Battle, side: Side, order: &Order) -> Result<(), RuleError> {
+    let map = b.map();
+    let mut sim = b.clone();
+    begin(&mut sim, side);
+    for (n, a) in order.actions.iter().enumerate() {
+        let name = |e: RuleError| {
+            RuleError::new(
+                e.rule,
+                format!("action {} ({}): {}", n + 1, describe_action(a), e.message),
+            )
+        };
+        let (plan, _) = check(map, &sim, side, a).map_err(name)?;
+        perform(map, &mut sim, side, plan, None).map_err(|m| {
+            RuleError::new(
+                "5.1 Unit actions",
+                format!("action {} ({}): {m}", n + 1, describe_action(a)),
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Plays a validated order: the AP roll, then the actions until the AP or the order runs out
+/// or an action cannot be carried out; then the end of the player turn (5.).
+pub fn play(b: &mut Battle, side: Side, order: &Order, ctx: &mut Ctx) {
+    let map = b.map();
+    begin(b, side);
+    if order.actions.is_empty() {
+        ctx.say(format!("{} passes", side.name()));
+    } else {
+        let s = &b.sides[usize::from(side.0)];
+        let command = ap::command_ap(s.command, s.leaders_lost);
+        let die = ctx.roll(6);
+        let random = ap::random_ap(die);
+        b.ap = random + command;
+        ctx.say(format!(
+            "{} rolls {die} on the random action point chart: {random} + {command} command = {} AP",
+            side.name(),
+            b.ap
+        ));
+        for (n, a) in order.actions.iter().enumerate() {
+            let rest = || {
+                order.actions[n..]
+                    .iter()
+                    .map(describe_action)
+                    .collect::<Vec<_>>()
+            };
+            if b.result.is_some() {
+                ctx.interrupt("the battle is over", rest());
+                break;
+            }
+            let (plan, cost) = match check(map, b, side, a) {
+                Ok(p) => p,
+                Err(e) => {
+                    ctx.interrupt(format!("{e}"), rest());
+                    break;
+                }
+            };
+            if cost > b.ap {
+                ctx.interrupt(
+                    format!(
+                        "6.2.8 Action points: {} needs {cost} AP and {} left",
+                        describe_action(a),
+                        b.ap
+                    ),
+                    rest(),
+                );
+                break;
+            }
+            b.ap -= cost;
+            if let Err(why) = perform(map, b, side, plan, Some(ctx)) {
+                let rest = order.actions[n + 1..].iter().map(describe_action).collect();
+                ctx.interrupt(why, rest);
+                break;
+            }
+            b.result = victory::check_armies(b);
+        }
+    }
+    end(b, side, ctx);
+}
+
+/// The end of a player turn: the other side's turn, or step 5 (check victory) and the next
+/// game turn.
+pub fn end(b: &mut Battle, side: Side, ctx: &mut Ctx) {
+    b.ap = 0;
+    if b.result.is_none() {
+        b.result = victory::check_armies(b);
+    }
+    if b.result.is_none() {
+        if side == b.first {
+            b.active = side.other();
+        } else {
+            b.result = victory::check_turn_end(b);
+            if b.result.is_none() {
+                b.turn += 1;
+                b.active = b.first;
+                ctx.say(format!("turn {} of {}", b.turn, b.turns));
+            }
+        }
+    }
+    if let Some(r) = &b.result {
+        ctx.say(r.summary.clone());
+    }
+}

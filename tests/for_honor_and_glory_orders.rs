@@ -1,0 +1,157 @@
+//! The For Honor and Glory order language: parse and describe round-trip; errors name the
+//! hex and the rule; prompts list what a seat may do, in the order language, and each listed
+//! action is accepted.
+
+use despatch::engine::dice::hidden_stream;
+use despatch::engine::replay;
+use despatch::engine::ruleset::{Seat, SeatDef, Setup};
+use despatch::rules;
+use despatch::rules::for_honor_and_glory::order::{self, describe, parse};
+use serde_json::json;
+
+fn setup(scenario: &str) -> Setup {
+    Setup {
+        game_id: format!("orders-{scenario}"),
+        scenario: scenario.into(),
+        options: json!({ "optional_rules": "all" }),
+        seats: ["american", "british"]
+            .iter()
+            .map(|s| SeatDef {
+                seat: Seat::parse(s).unwrap(),
+                name: s.to_string(),
+            })
+            .collect(),
+    }
+}
+
+const ORDERS: [&str; 12] = [
+    "pass",
+    "move B2 B3 B4",
+    "move B2 B3 B4 +leader",
+    "move B2/leader B3 C3 D4",
+    "move K7/gun J7",
+    "fire A3 at C5",
+    "fire A3 at A4 advance",
+    "move-fire H9 H8 H7 at H6",
+    "fire-move G6 at G5 then G7 G8",
+    "close-combat D4 D5 advance",
+    "rally E1; column E2; line E3; dragoons evade; dragoons stand",
+    "fire A3 at C5; move B2 B3 B4; close-combat D4 D5; rally E1",
+];
+
+#[test]
+fn orders_round_trip_through_parse_and_describe() {
+    for text in ORDERS {
+        let order = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(describe(&order), text);
+        assert_eq!(parse(&describe(&order)).unwrap(), order);
+        // And through JSON, as the log keeps it.
+        let json = serde_json::to_value(&order).unwrap();
+        assert_eq!(serde_json::from_value::<order::Order>(json).unwrap(), order);
+    }
+}
+
+#[test]
+fn orders_accept_new_lines_case_and_spacing() {
+    let a = parse("Fire a3 AT c5\n  move b2 b3 ").unwrap_or_else(|e| panic!("{e}"));
+    let b = parse("fire A3 at C5; move B2 B3").unwrap();
+    assert_eq!(a, b);
+    assert_eq!(describe(&a), "fire A3 at C5; move B2 B3");
+}
+
+#[test]
+fn language_errors_name_the_clause_and_what_to_write() {
+    for (text, needle) in [
+        ("", "empty order"),
+        ("shoot A3 at C5", "not an action"),
+        ("fire A3 C5", "fire A3 at C5"),
+        ("move B2", "give the hexes"),
+        ("fire A3 at 5C", "5C"),
+        ("move B2/horse B3", "/gun or /leader"),
+        ("close-combat D4 D5 charge", "advance"),
+        ("pass; fire A3 at C5", "stands alone"),
+    ] {
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.rule, "order language", "{text}");
+        assert!(e.message.contains(needle), "{text}: {e}");
+    }
+}
+
+#[test]
+fn rule_errors_name_the_hex_and_the_rule() {
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    for (text, rule, hex) in [
+        ("move K6 J6 I6", "7.1 Movement", "K6"),
+        ("fire K6 at A1", "8.1 Fire combat", "A1"),
+        ("move A1 A2", "5.1 Unit actions", "A1"),
+        ("close-combat K6 G3", "8.3.1 Close combat", "G3"),
+    ] {
+        let err = replay::run(
+            ruleset.clone(),
+            setup("queenston-heights"),
+            &format!("american: {text}"),
+            vec![],
+        )
+        .unwrap_err();
+        let replay::ReplayError::Rule { error, .. } = err else {
+            panic!("{text}: {err}")
+        };
+        assert_eq!(error.rule, rule, "{text}: {error}");
+        assert!(error.message.contains(hex), "{text}: {error}");
+        assert!(
+            error.message.contains(text),
+            "the error quotes the action: {error}"
+        );
+    }
+}
+
+#[test]
+fn ruleset_parse_and_describe_agree() {
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    let s = setup("chippawa");
+    let state = ruleset
+        .setup(&s, &mut hidden_stream(&[0; 32], &s.game_id, 0))
+        .unwrap();
+    let seat = Seat::parse("british").unwrap();
+    for text in ORDERS {
+        let json = ruleset.parse(&state, &seat, text).unwrap();
+        assert_eq!(ruleset.describe(&json).unwrap(), text);
+    }
+}
+
+#[test]
+fn prompts_list_legal_actions_in_the_order_language() {
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    for scenario in ["queenston-heights", "chippawa", "lundys-lane"] {
+        let s = setup(scenario);
+        let state = ruleset
+            .setup(&s, &mut hidden_stream(&[0; 32], &s.game_id, 0))
+            .unwrap();
+        let prompts = ruleset.prompts(&state);
+        assert_eq!(prompts.len(), 1);
+        let p = &prompts[0];
+        assert!(p.options.len() > 5, "{scenario}: {:?}", p.options);
+        assert_eq!(p.options.last().map(String::as_str), Some("pass"));
+        for option in &p.options {
+            let script = format!("{}: {option}", p.seat);
+            // Plenty of dice: a 5 for the AP roll and 4s after.
+            let mut dice = vec![5];
+            dice.extend(std::iter::repeat_n(4, 40));
+            replay::run(ruleset.clone(), s.clone(), &script, dice)
+                .unwrap_or_else(|e| panic!("{scenario}: '{option}': {e}"));
+        }
+    }
+}
+
+#[test]
+fn units_read_back_from_the_states_json() {
+    use despatch::rules::for_honor_and_glory::hex::Hex;
+    use despatch::rules::for_honor_and_glory::units::{Kind, Side, Unit};
+    let mut u = Unit::new(Side::BRITISH, Kind::Elite, Hex::parse("C5").unwrap(), 3);
+    u.start_mp = 4;
+    u.column = true;
+    u.fired_on = true;
+    let json = serde_json::to_value(u).unwrap();
+    assert_eq!(json, json!("british elite C5 3/4 column fired-on"));
+    assert_eq!(serde_json::from_value::<Unit>(json).unwrap(), u);
+}

@@ -1,0 +1,402 @@
+//! Playing by email: inbound messages over `POST /api/inbound/email` against a real server on
+//! port 0, on PostgreSQL and on SQLite. The answers are read back from the outbox.
+
+mod common;
+
+use despatch::http::inbound::InboundConfig;
+use despatch::http::Application;
+use despatch::mail_in::address::reply_address;
+use despatch::mail_in::{notice_message_id, MailSettings};
+use despatch::store::Store;
+use serde_json::{json, Value};
+
+const KEY: &[u8] = b"test signing key";
+const DOMAIN: &str = "despatch.test";
+const SECRET: &str = "inbound-secret";
+
+struct App {
+    base: String,
+    http: reqwest::Client,
+    store: Store,
+    _db: common::TestDb,
+}
+
+async fn spawn(store: Store, db: common::TestDb) -> App {
+    let config = InboundConfig {
+        mail: MailSettings {
+            key: KEY.to_vec(),
+            domain: DOMAIN.into(),
+        },
+        secret: Some(SECRET.into()),
+    };
+    let app =
+        Application::build_with_mail(store.clone(), "127.0.0.1:0", None, Some(config)).unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    App {
+        base,
+        http: reqwest::Client::new(),
+        store,
+        _db: db,
+    }
+}
+
+struct Mail<'a> {
+    from: &'a str,
+    to: String,
+    id: String,
+    in_reply_to: Option<String>,
+    body: &'a str,
+}
+
+impl Mail<'_> {
+    fn raw(&self) -> String {
+        let mut m = format!(
+            "From: Player <{}>\r\nTo: {}\r\nSubject: Re: Your turn\r\nMessage-ID: {}\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\n",
+            self.from, self.to, self.id
+        );
+        if let Some(r) = &self.in_reply_to {
+            m.push_str(&format!("In-Reply-To: {r}\r\nReferences: {r}\r\n"));
+        }
+        m.push_str(&format!(
+            "Content-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
+            self.body.replace('\n', "\r\n")
+        ));
+        m
+    }
+}
+
+impl App {
+    async fn game(&self) -> String {
+        let resp: Value = self
+            .http
+            .post(format!("{}/api/games", self.base))
+            .json(&json!({ "ruleset": "open-table", "seats": [
+                { "name": "Anna", "email": "anna@example.org" }, { "name": "Ben", "email": "ben@example.org" }] }))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        resp["game_id"].as_str().unwrap().to_owned()
+    }
+
+    async fn send(&self, mail: &Mail<'_>) -> (u16, Value) {
+        let resp = self
+            .http
+            .post(format!("{}/api/inbound/email", self.base))
+            .bearer_auth(SECRET)
+            .header("content-type", "message/rfc822")
+            .body(mail.raw())
+            .send()
+            .await
+            .unwrap();
+        (
+            resp.status().as_u16(),
+            resp.json().await.unwrap_or(Value::Null),
+        )
+    }
+
+    async fn events(&self, game: &str) -> usize {
+        self.store.events(game, 0, None).await.unwrap().len()
+    }
+
+    async fn replies(&self, game: &str) -> Vec<Value> {
+        self.store
+            .outbox(game)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.record.channel == "reply")
+            .map(|r| r.record.payload)
+            .collect()
+    }
+}
+
+fn anna(game: &str) -> String {
+    reply_address(KEY, DOMAIN, game, 0)
+}
+
+fn ben(game: &str) -> String {
+    reply_address(KEY, DOMAIN, game, 1)
+}
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
+            let (s, d) = super::common::fresh_postgres().await; super::$name(super::spawn(s, d).await).await; })* }
+        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
+            let (s, d) = super::common::fresh_sqlite().await; super::$name(super::spawn(s, d).await).await; })* }
+    };
+}
+
+on_both_backends!(
+    a_whole_game_is_played_by_replies,
+    a_reply_from_the_wrong_sender_is_refused_and_changes_nothing,
+    a_forged_reply_address_is_refused_and_changes_nothing,
+    the_same_message_delivered_twice_applies_once,
+    a_reply_to_an_old_notice_is_answered_with_the_current_state,
+    failing_orders_name_the_line_and_apply_nothing,
+    mail_commands_answer_status_log_and_help,
+    the_inbound_endpoint_needs_its_secret,
+);
+
+async fn a_whole_game_is_played_by_replies(app: App) {
+    let game = app.game().await;
+    let (status, body) = app
+        .send(&Mail {
+            from: "anna@example.org",
+            to: anna(&game),
+            id: "<m1@example.org>".into(),
+            in_reply_to: Some(notice_message_id(&game, 0, "n", DOMAIN)),
+            body: "The Guards advance\nroll 2d6 to hit\n\n-- \nAnna",
+        })
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["status"], "answered");
+    let text = body["reply"]["text"].as_str().unwrap();
+    assert!(text.contains("Your orders were carried out"), "{text}");
+    assert!(text.contains("anna rolls 2d6 (to hit)"), "{text}");
+    assert!(
+        text.contains(&format!("/api/games/{game}/events/1/proof")),
+        "{text}"
+    );
+    assert!(text.contains("Now waiting for:\n  ben"), "{text}");
+    assert_eq!(body["reply"]["to"], "anna@example.org");
+    assert_eq!(body["reply"]["reply_to"], anna(&game));
+    assert_eq!(app.events(&game).await, 2);
+
+    app.send(&Mail {
+        from: "ben@example.org",
+        to: ben(&game),
+        id: "<m2@example.org>".into(),
+        in_reply_to: Some(notice_message_id(&game, 1, "n", DOMAIN)),
+        body: "Hold\nresult draw\n\nOn Sun, 22 Nov 2026, Despatch wrote:\n> your turn",
+    })
+    .await;
+    let (_, body) = app
+        .send(&Mail {
+            from: "ANNA@example.org",
+            to: anna(&game),
+            id: "<m3@example.org>".into(),
+            in_reply_to: None,
+            body: "result draw",
+        })
+        .await;
+    let text = body["reply"]["text"].as_str().unwrap();
+    assert!(text.contains("The game is over"), "{text}");
+    let replies = app.replies(&game).await;
+    assert_eq!(
+        replies.len(),
+        3,
+        "every message a person sent was answered through the outbox"
+    );
+    let summary: Value = app
+        .http
+        .get(format!("{}/api/games/{game}", app.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(summary["ended"], true);
+}
+
+async fn a_reply_from_the_wrong_sender_is_refused_and_changes_nothing(app: App) {
+    let game = app.game().await;
+    let (_, body) = app
+        .send(&Mail {
+            from: "mallory@example.org",
+            to: anna(&game),
+            id: "<x@example.org>".into(),
+            in_reply_to: None,
+            body: "roll 2d6",
+        })
+        .await;
+    let text = body["reply"]["text"].as_str().unwrap();
+    assert!(
+        text.contains("not the address of seat anna") && text.contains("Nothing was changed"),
+        "{text}"
+    );
+    assert_eq!(body["reply"]["to"], "mallory@example.org");
+    assert_eq!(app.events(&game).await, 1);
+}
+
+async fn a_forged_reply_address_is_refused_and_changes_nothing(app: App) {
+    let game = app.game().await;
+    let forged = anna(&game).replacen(".0.", ".1.", 1);
+    let (_, body) = app
+        .send(&Mail {
+            from: "ben@example.org",
+            to: forged,
+            id: "<f@example.org>".into(),
+            in_reply_to: None,
+            body: "roll 2d6",
+        })
+        .await;
+    let text = body["reply"]["text"].as_str().unwrap();
+    assert!(text.contains("not signed by this server"), "{text}");
+    let (_, body) = app
+        .send(&Mail {
+            from: "ben@example.org",
+            to: "someone@despatch.test".into(),
+            id: "<g@example.org>".into(),
+            in_reply_to: None,
+            body: "roll 2d6",
+        })
+        .await;
+    assert!(body["reply"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("not sent to a game's reply address"));
+    assert_eq!(app.events(&game).await, 1);
+}
+
+async fn the_same_message_delivered_twice_applies_once(app: App) {
+    let game = app.game().await;
+    let mail = Mail {
+        from: "anna@example.org",
+        to: anna(&game),
+        id: "<twice@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 3d6",
+    };
+    let (_, first) = app.send(&mail).await;
+    let (_, second) = app.send(&mail).await;
+    assert_eq!(first["status"], "answered");
+    assert_eq!(second["status"], "ignored", "{second}");
+    assert_eq!(app.events(&game).await, 2);
+    assert_eq!(app.replies(&game).await.len(), 1);
+}
+
+async fn a_reply_to_an_old_notice_is_answered_with_the_current_state(app: App) {
+    let game = app.game().await;
+    app.send(&Mail {
+        from: "anna@example.org",
+        to: anna(&game),
+        id: "<a1@example.org>".into(),
+        in_reply_to: Some(notice_message_id(&game, 0, "n", DOMAIN)),
+        body: "first move",
+    })
+    .await;
+    app.send(&Mail {
+        from: "ben@example.org",
+        to: ben(&game),
+        id: "<b1@example.org>".into(),
+        in_reply_to: Some(notice_message_id(&game, 1, "n", DOMAIN)),
+        body: "second move",
+    })
+    .await;
+    // Anna answers the notice of event 0 again, although the game has moved on twice.
+    let (_, body) = app
+        .send(&Mail {
+            from: "anna@example.org",
+            to: anna(&game),
+            id: "<a2@example.org>".into(),
+            in_reply_to: Some(notice_message_id(&game, 0, "n", DOMAIN)),
+            body: "stale move",
+        })
+        .await;
+    let text = body["reply"]["text"].as_str().unwrap();
+    assert!(
+        text.contains("older turn notice") && text.contains("were not applied"),
+        "{text}"
+    );
+    assert!(text.contains("It is your turn"), "{text}");
+    assert_eq!(app.events(&game).await, 3);
+}
+
+async fn failing_orders_name_the_line_and_apply_nothing(app: App) {
+    let game = app.game().await;
+    let (_, body) = app
+        .send(&Mail {
+            from: "anna@example.org",
+            to: anna(&game),
+            id: "<bad@example.org>".into(),
+            in_reply_to: None,
+            body: "Attack\nroll 3x6",
+        })
+        .await;
+    let text = body["reply"]["text"].as_str().unwrap();
+    assert!(
+        text.contains("refused, and nothing of them was applied"),
+        "{text}"
+    );
+    assert!(
+        text.contains("line 2: '3x6' is not a dice expression"),
+        "{text}"
+    );
+    let (_, body) = app
+        .send(&Mail {
+            from: "ben@example.org",
+            to: ben(&game),
+            id: "<early@example.org>".into(),
+            in_reply_to: None,
+            body: "me first",
+        })
+        .await;
+    assert!(
+        body["reply"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("not ben's turn"),
+        "{body}"
+    );
+    assert_eq!(app.events(&game).await, 1);
+}
+
+async fn mail_commands_answer_status_log_and_help(app: App) {
+    let game = app.game().await;
+    app.send(&Mail {
+        from: "anna@example.org",
+        to: anna(&game),
+        id: "<s1@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 1d6",
+    })
+    .await;
+    let (_, body) = app
+        .send(&Mail {
+            from: "ben@example.org",
+            to: ben(&game),
+            id: "<s2@example.org>".into(),
+            in_reply_to: None,
+            body: "status\nlog\nhelp\nundo-request",
+        })
+        .await;
+    let text = body["reply"]["text"].as_str().unwrap();
+    assert!(text.contains("It is your turn"), "{text}");
+    assert!(
+        text.contains("anna rolls 1d6"),
+        "the log shows the roll: {text}"
+    );
+    assert!(text.contains("Mail commands"), "{text}");
+    assert!(text.contains("allow no undo"), "{text}");
+    assert_eq!(app.events(&game).await, 2, "mail commands change nothing");
+}
+
+async fn the_inbound_endpoint_needs_its_secret(app: App) {
+    let game = app.game().await;
+    let mail = Mail {
+        from: "anna@example.org",
+        to: anna(&game),
+        id: "<s@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 1d6",
+    };
+    let url = format!("{}/api/inbound/email", app.base);
+    let none = app.http.post(&url).body(mail.raw()).send().await.unwrap();
+    assert_eq!(none.status().as_u16(), 401);
+    let wrong = app
+        .http
+        .post(&url)
+        .bearer_auth("guess")
+        .body(mail.raw())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status().as_u16(), 403);
+    assert_eq!(app.events(&game).await, 1);
+}

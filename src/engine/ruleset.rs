@@ -400,6 +400,16 @@ pub fn hidden_unavailable() -> RuleError {
     )
 }
 
+/// What a board drawing may use besides the state: the latest outcome lines this viewer may
+/// read (oldest first) and the dice of the latest event that rolled. The service fills it from
+/// the log, already filtered for the viewer, so a ruleset need not keep a log in its state.
+#[derive(Debug, Clone, Default)]
+pub struct BoardContext {
+    pub recent_lines: Vec<String>,
+    /// The seq, seat and dice of the latest event that rolled public dice.
+    pub last_roll: Option<(u64, String, Vec<super::dice::Roll>)>,
+}
+
 /// A source of randomness for bots: any function giving a uniform value in `0..n`.
 pub type BotRng<'a> = &'a mut dyn FnMut(usize) -> usize;
 
@@ -485,6 +495,19 @@ pub trait Rules: Send + Sync + 'static {
 
     fn outcome(&self, state: &Self::State) -> Outcome;
 
+    /// The board drawn for `viewer` as one self-contained SVG element (no scripts, no external
+    /// references), shown on the game, spectator and replay pages. It must draw only what
+    /// `viewer` may see, like [`Rules::view`]. `None` (the default) shows no drawing: the page
+    /// still shows the view, the log and the legal moves. See docs/web.md, "Drawing a board".
+    fn board_svg(
+        &self,
+        _state: &Self::State,
+        _viewer: &Viewer,
+        _context: &BoardContext,
+    ) -> Option<String> {
+        None
+    }
+
     /// A random legal command for `seat`, for the bot; `None` if the seat has nothing to do.
     fn random_command(
         &self,
@@ -559,6 +582,12 @@ pub trait Ruleset: Send + Sync {
     fn resign(&self, state: &mut GameState, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError>;
     fn view(&self, state: &GameState, viewer: &Viewer) -> Value;
     fn outcome(&self, state: &GameState) -> Outcome;
+    fn board_svg(
+        &self,
+        state: &GameState,
+        viewer: &Viewer,
+        context: &BoardContext,
+    ) -> Option<String>;
     fn state_json(&self, state: &GameState) -> Value;
     fn random_command(&self, state: &GameState, seat: &Seat, rng: BotRng) -> Option<Value>;
 }
@@ -658,6 +687,14 @@ impl<R: Rules> Ruleset for Erased<R> {
     }
     fn outcome(&self, state: &GameState) -> Outcome {
         self.0.outcome(self.state(state))
+    }
+    fn board_svg(
+        &self,
+        state: &GameState,
+        viewer: &Viewer,
+        context: &BoardContext,
+    ) -> Option<String> {
+        self.0.board_svg(self.state(state), viewer, context)
     }
     fn state_json(&self, state: &GameState) -> Value {
         serde_json::to_value(self.state(state)).expect("states serialise to JSON")

@@ -4,6 +4,7 @@
 
 pub mod proof;
 pub mod secrets;
+pub mod table;
 
 use std::sync::Arc;
 
@@ -188,6 +189,8 @@ pub struct Loaded {
 pub struct Games {
     pub store: Store,
     pub base_url: String,
+    /// Folds kept between page views (`table::PageCache`).
+    pages: table::PageCache,
 }
 
 const MAX_ENTROPY: usize = 256;
@@ -197,6 +200,7 @@ impl Games {
         Games {
             store,
             base_url: base_url.into().trim_end_matches('/').to_owned(),
+            pages: table::PageCache::default(),
         }
     }
 

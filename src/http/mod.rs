@@ -1,10 +1,13 @@
-//! The HTTP face of Despatch (actix-web): the JSON API under `/api`, its OpenAPI document, and
-//! `/health`. It holds no game logic.
+//! The HTTP face of Despatch (actix-web): the JSON API under `/api`, its OpenAPI document,
+//! `/health`, and the web table's pages and static files. It holds no game logic.
 
 pub mod api;
+pub mod assets;
 pub mod error;
 pub mod inbound;
 pub mod openapi;
+pub mod pages;
+pub mod templates;
 
 use std::net::TcpListener;
 
@@ -73,6 +76,11 @@ impl Application {
                     .app_data(web::PathConfig::default().error_handler(|err, _req| {
                         error::bad_body(format!("bad path: {err}"), false)
                     }))
+                    .app_data(
+                        web::FormConfig::default()
+                            .limit(BODY_LIMIT)
+                            .error_handler(|err, _req| pages::form_error(err)),
+                    )
                     .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
                     .service(api::health)
                     .service(
@@ -95,6 +103,25 @@ impl Application {
                                     )
                                     .route(web::post().to(inbound::email)),
                             ),
+                    )
+                    .service(assets::asset)
+                    .service(pages::lobby_page)
+                    .service(pages::create_game)
+                    .service(pages::game)
+                    .service(pages::watch_page)
+                    .service(pages::submit_move)
+                    .service(pages::replay)
+                    .service(pages::audit)
+                    .service(pages::verify_get)
+                    .service(
+                        web::resource("/verify")
+                            .app_data(web::PayloadConfig::default().limit(pages::VERIFY_LIMIT))
+                            .app_data(
+                                web::FormConfig::default()
+                                    .limit(pages::VERIFY_LIMIT)
+                                    .error_handler(|err, _req| pages::verify_form_error(err)),
+                            )
+                            .route(web::post().to(pages::verify_post)),
                     )
             })
             .listen(listener)?

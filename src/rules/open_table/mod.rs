@@ -4,6 +4,7 @@
 //! a hidden note now and reveal it later, and may pass the turn to a named seat. The game ends
 //! when every seat still playing proposes the same result. Decisions: docs/rules/open-table.md.
 
+pub mod board;
 pub mod dice_expr;
 pub mod order;
 
@@ -14,8 +15,8 @@ use serde_json::{json, Value};
 
 use crate::engine::dice::DiceStream;
 use crate::engine::ruleset::{
-    BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
-    ScenarioInfo, Seat, Setup, Viewer,
+    BoardContext, BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules,
+    RulesetInfo, ScenarioInfo, Seat, Setup, Viewer,
 };
 use dice_expr::DiceExpr;
 use order::{Move, Proposal, RollRequest};
@@ -392,6 +393,10 @@ impl Rules for OpenTable {
             "resigned": state.resigned,
             "finished": state.finished,
         })
+    }
+
+    fn board_svg(&self, state: &State, _viewer: &Viewer, context: &BoardContext) -> Option<String> {
+        Some(board::draw(state, context))
     }
 
     fn parse(&self, _state: &State, _seat: &Seat, text: &str) -> Result<Move, RuleError> {

@@ -1,0 +1,230 @@
+//! Benchmark: how long the game page of a long game takes, measured over real HTTP.
+//!
+//! Builds an open-table game of 2,000 events (two seats taking turns, every other move rolling
+//! 2d6, now and then a sealed note) on the embedded SQLite store, starts the real
+//! server on port 0, and times `GET /games/{id}?token=…` (a seat's page: load, fold with the
+//! log, draw the board, render) and the spectator page, each requested one after another.
+//! Fails when the seat page's p95 is 50 ms or more. Run with
+//! `cargo bench --bench game_page`; figures are in BENCHMARKS.md.
+
+use std::time::{Duration, Instant};
+
+use despatch::engine::ruleset::Seat;
+use despatch::games::{Caller, CommandInput, Games, NewGame, NewSeat, Submit};
+use despatch::http::Application;
+use despatch::store::Store;
+
+const EVENTS: u64 = 2_000;
+const WARMUP: usize = 20;
+const SAMPLES: usize = 300;
+const TARGET_P95: Duration = Duration::from_millis(50);
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
+    sorted[i]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+async fn measure(http: &reqwest::Client, url: &str, label: &str) -> Duration {
+    let start = Instant::now();
+    let r = http.get(url).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    r.bytes().await.unwrap();
+    println!(
+        "{label:<28} first view (nothing cached): {}",
+        ms(start.elapsed())
+    );
+    for _ in 0..WARMUP {
+        let r = http.get(url).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        r.bytes().await.unwrap();
+    }
+    let mut times = Vec::with_capacity(SAMPLES);
+    let mut bytes = 0;
+    for _ in 0..SAMPLES {
+        let start = Instant::now();
+        let r = http.get(url).send().await.unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        bytes = r.bytes().await.unwrap().len();
+        times.push(start.elapsed());
+    }
+    times.sort();
+    let mean = times.iter().sum::<Duration>() / times.len() as u32;
+    let p95 = percentile(&times, 0.95);
+    println!(
+        "{label:<28} n={SAMPLES} mean {} · p50 {} · p95 {} · p99 {} · max {} · {} KB",
+        ms(mean),
+        ms(percentile(&times, 0.50)),
+        ms(p95),
+        ms(percentile(&times, 0.99)),
+        ms(*times.last().unwrap()),
+        bytes / 1024
+    );
+    p95
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite:{}?mode=rwc", dir.path().join("bench.db").display());
+        let store = Store::connect(&url).await.unwrap();
+        store.migrate().await.unwrap();
+        let games = Games::new(store.clone(), "http://bench");
+        let created = games
+            .create(NewGame {
+                ruleset: "open-table".into(),
+                scenario: "default".into(),
+                options: serde_json::json!({}),
+                seats: ["Anna", "Ben"]
+                    .iter()
+                    .map(|n| NewSeat {
+                        seat: None,
+                        name: (*n).into(),
+                        email: None,
+                    })
+                    .collect(),
+            })
+            .await
+            .unwrap();
+        let game_id = created.game_id.clone();
+        let seats: Vec<Seat> = created
+            .seats
+            .iter()
+            .map(|s| Seat::parse(&s.seat).unwrap())
+            .collect();
+        let start = Instant::now();
+        let mut next_seq = 1;
+        let mut turn = 0;
+        while next_seq < EVENTS {
+            let seat = turn % 2;
+            let mut order = format!("Move {turn}: the column marches on");
+            if turn % 2 == 0 {
+                order.push_str("\nroll 2d6 to hit");
+            }
+            if turn % 50 == 7 && next_seq + 2 < EVENTS {
+                order.push_str(&format!("\nseal plan {turn}"));
+            }
+            let caller = Caller {
+                game_id: game_id.clone(),
+                seat: seats[seat].clone(),
+            };
+            let result = games
+                .submit(
+                    &caller,
+                    Submit {
+                        expected_seq: next_seq,
+                        command: CommandInput::Text(order),
+                        client_entropy: format!("bench-{turn}"),
+                        idempotency_key: None,
+                    },
+                )
+                .await
+                .unwrap();
+            next_seq = result.next_seq;
+            turn += 1;
+        }
+        println!(
+            "built a game of {next_seq} events ({turn} moves) in {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
+
+        let app = Application::build(store.clone(), "127.0.0.1:0", None).unwrap();
+        let base = format!("http://127.0.0.1:{}", app.port());
+        tokio::spawn(app.run_until_stopped());
+        let http = reqwest::Client::new();
+        let token = &created.seats[0].token;
+        let seat_p95 = measure(
+            &http,
+            &format!("{base}/games/{game_id}?token={token}"),
+            "seat page (GET /games/{id})",
+        )
+        .await;
+        measure(
+            &http,
+            &format!("{base}/games/{game_id}/watch"),
+            "spectator page",
+        )
+        .await;
+        measure(
+            &http,
+            &format!("{base}/games/{game_id}/events/{}", next_seq - 2),
+            "audit page of one event",
+        )
+        .await;
+        // The view that follows a move: the page folds the events appended since it last looked.
+        let mut times = Vec::new();
+        let seat_page = format!("{base}/games/{game_id}?token={token}");
+        for i in 0..60u64 {
+            let seat = (next_seq as usize + 1) % 2;
+            let caller = Caller {
+                game_id: game_id.clone(),
+                seat: seats[seat].clone(),
+            };
+            let moved = games
+                .submit(
+                    &caller,
+                    Submit {
+                        expected_seq: next_seq,
+                        command: CommandInput::Text(format!("after {i}\nroll 1d6")),
+                        client_entropy: format!("after-{i}"),
+                        idempotency_key: None,
+                    },
+                )
+                .await;
+            next_seq = match moved {
+                Ok(r) => r.next_seq,
+                // Not this seat's turn: the other one moves.
+                Err(_) => {
+                    let other = Caller {
+                        game_id: game_id.clone(),
+                        seat: seats[1 - seat].clone(),
+                    };
+                    games
+                        .submit(
+                            &other,
+                            Submit {
+                                expected_seq: next_seq,
+                                command: CommandInput::Text(format!("after {i}\nroll 1d6")),
+                                client_entropy: format!("after-{i}"),
+                                idempotency_key: None,
+                            },
+                        )
+                        .await
+                        .unwrap()
+                        .next_seq
+                }
+            };
+            let start = Instant::now();
+            let r = http.get(&seat_page).send().await.unwrap();
+            assert_eq!(r.status().as_u16(), 200);
+            r.bytes().await.unwrap();
+            times.push(start.elapsed());
+        }
+        times.sort();
+        println!(
+            "{:<28} n={} p50 {} · p95 {} · max {}",
+            "seat page right after a move",
+            times.len(),
+            ms(percentile(&times, 0.50)),
+            ms(percentile(&times, 0.95)),
+            ms(*times.last().unwrap())
+        );
+        if seat_p95 >= TARGET_P95 {
+            eprintln!(
+                "FAIL: the seat page's p95 is {}, the target is under {}",
+                ms(seat_p95),
+                ms(TARGET_P95)
+            );
+            std::process::exit(1);
+        }
+        println!("ok: the seat page's p95 is under {}", ms(TARGET_P95));
+    });
+}

@@ -1,0 +1,417 @@
+//! What a viewer sees of a game at one moment, for the web pages: the fold of the log with each
+//! event's outcome lines (filtered for the viewer), the board the ruleset draws, the viewer's
+//! prompts, and the replay of a finished game one event at a time. The pages render this and add
+//! nothing of their own.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::secrets::GameSecrets;
+use super::{summary_of, Games, Result, ServiceError, Summary};
+use crate::engine::dice::Roll;
+use crate::engine::event::{kind, Event};
+use crate::engine::game::Game;
+use crate::engine::ruleset::{BoardContext, Line, Prompt, Ruleset, Viewer};
+use crate::engine::verify::{verify, Report};
+use crate::rules;
+
+/// How many log entries a page shows by default; the rest are one link away.
+pub const LOG_TAIL: usize = 100;
+
+/// One event as a log entry a viewer may read.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogEntry {
+    pub seq: u64,
+    pub kind: String,
+    pub seat: String,
+    pub recorded_at: String,
+    /// The outcome lines this viewer may read.
+    pub lines: Vec<String>,
+    /// The public dice the event rolled, in draw order; the audit page proves them.
+    pub rolls: Vec<Roll>,
+}
+
+/// A game as one viewer sees it, after `shown_seq` (the latest event, or a replay step).
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    pub summary: Summary,
+    /// The seat looking, when a seat is.
+    pub seat: Option<String>,
+    pub seat_name: Option<String>,
+    /// `seat`, `spectator` or `everyone` (after the end).
+    pub viewer: String,
+    /// What this seat may decide now.
+    pub prompts: Vec<Prompt>,
+    pub grammar: String,
+    pub board_svg: Option<String>,
+    /// The ruleset's view for this viewer, pretty-printed.
+    pub view_json: String,
+    /// This seat's sealed choices not yet revealed (only the seat itself sees them).
+    pub your_sealed: Vec<Value>,
+    /// The log, newest last; only its tail unless the whole log was asked for.
+    pub log: Vec<LogEntry>,
+    pub log_total: usize,
+    pub log_complete: bool,
+    /// The seq of the last event folded.
+    pub shown_seq: u64,
+    /// The number of events in the whole game.
+    pub events_total: u64,
+    /// When the current decision is due (RFC 3339 UTC), if a clock runs. No clock policy is
+    /// stored yet, so this stays `None` until the clock work lands.
+    pub deadline: Option<String>,
+}
+
+fn label(viewer: &Viewer) -> String {
+    match viewer {
+        Viewer::Seat(_) => "seat",
+        Viewer::Spectator => "spectator",
+        Viewer::Everyone => "everyone",
+    }
+    .into()
+}
+
+/// One event with every outcome line and who may read it: what the cache keeps. A page filters
+/// it for its viewer.
+#[derive(Debug, Clone)]
+struct RawEntry {
+    seq: u64,
+    kind: String,
+    seat: String,
+    recorded_at: String,
+    lines: Vec<Line>,
+    rolls: Vec<Roll>,
+}
+
+impl RawEntry {
+    fn of(event: &Event, mut lines: Vec<Line>) -> RawEntry {
+        let said = |text: &str| Line {
+            text: text.into(),
+            to: None,
+        };
+        match event.kind.as_str() {
+            kind::GAME_CREATED => {
+                lines.push(said("The game is created and its dice are committed"))
+            }
+            kind::DICE_CHAIN_COMMITTED => lines.push(said("A new dice chain is committed")),
+            kind::GAME_ENDED => lines.push(said("The game ends; its hidden seed is revealed")),
+            _ => {}
+        }
+        RawEntry {
+            seq: event.seq,
+            kind: event.kind.clone(),
+            seat: event.seat.clone(),
+            recorded_at: event.recorded_at.clone(),
+            lines,
+            rolls: event
+                .dice
+                .as_ref()
+                .map(|d| d.rolls.clone())
+                .unwrap_or_default(),
+        }
+    }
+
+    fn visible_lines<'a>(
+        &'a self,
+        viewer: &'a Viewer,
+    ) -> impl DoubleEndedIterator<Item = &'a String> + 'a {
+        self.lines
+            .iter()
+            .filter(|line| viewer.may_see(line.to.as_deref()))
+            .map(|line| &line.text)
+    }
+
+    fn for_viewer(&self, viewer: &Viewer) -> LogEntry {
+        LogEntry {
+            seq: self.seq,
+            kind: self.kind.clone(),
+            seat: self.seat.clone(),
+            recorded_at: self.recorded_at.clone(),
+            lines: self.visible_lines(viewer).cloned().collect(),
+            rolls: self.rolls.clone(),
+        }
+    }
+}
+
+/// A game folded to some event, with the log up to it.
+#[derive(Clone)]
+struct Folded {
+    game: Game,
+    log: Vec<RawEntry>,
+}
+
+impl Folded {
+    fn start(
+        ruleset: Arc<dyn Ruleset>,
+        first: &Event,
+        hidden_seed: Option<[u8; 32]>,
+    ) -> Result<Folded> {
+        let game =
+            Game::fold(ruleset, std::slice::from_ref(first), hidden_seed).map_err(corrupt)?;
+        Ok(Folded {
+            game,
+            log: vec![RawEntry::of(first, Vec::new())],
+        })
+    }
+
+    fn fold(&mut self, events: &[Event]) -> Result<()> {
+        for event in events {
+            // fold_event checks seq and prev_hash, so a cached fold can only be extended by the
+            // events that really follow it.
+            let applied = self.game.fold_event(event).map_err(corrupt)?;
+            self.log.push(RawEntry::of(event, applied.lines));
+        }
+        Ok(())
+    }
+}
+
+fn corrupt(e: crate::engine::game::FoldError) -> ServiceError {
+    ServiceError::Corrupt(e.to_string())
+}
+
+/// The latest fold of each game a page showed, kept between page views. Events never change
+/// once appended, so a fold named by its next seq stays true: a page fetches only the events
+/// appended since and folds those (DESIGN.md: snapshots are caches that name the event they fold
+/// to). Bounded: when it holds too many games it starts again.
+#[derive(Clone, Default)]
+pub struct PageCache(Arc<Mutex<HashMap<String, Arc<Folded>>>>);
+
+const CACHED_GAMES: usize = 512;
+
+impl PageCache {
+    fn get(&self, game_id: &str) -> Option<Arc<Folded>> {
+        self.0.lock().ok()?.get(game_id).cloned()
+    }
+
+    fn put(&self, game_id: &str, folded: Arc<Folded>) {
+        if let Ok(mut map) = self.0.lock() {
+            if map.len() >= CACHED_GAMES && !map.contains_key(game_id) {
+                map.clear();
+            }
+            let newer = map
+                .get(game_id)
+                .is_none_or(|old| old.game.next_seq < folded.game.next_seq);
+            if newer {
+                map.insert(game_id.to_owned(), folded);
+            }
+        }
+    }
+}
+
+impl Games {
+    /// The game as `viewer` sees it now, or after event `step` (a replay, finished games only).
+    /// `whole_log` asks for every log entry rather than the tail.
+    pub async fn table(
+        &self,
+        game_id: &str,
+        viewer: &Viewer,
+        step: Option<u64>,
+        whole_log: bool,
+    ) -> Result<Table> {
+        let record = self
+            .store
+            .game(game_id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
+        let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
+        let folded = match step {
+            None => {
+                self.latest_fold(&record.ruleset, game_id, secrets.hidden_seed)
+                    .await?
+            }
+            Some(n) => {
+                if !record.ended {
+                    return Err(ServiceError::BadRequest(
+                        "a game can be replayed step by step once it has ended; until then its page shows the whole log".into(),
+                    ));
+                }
+                let events = self
+                    .store
+                    .events(game_id, 0, Some(n.saturating_add(1)))
+                    .await?;
+                let first = events
+                    .first()
+                    .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
+                let mut f =
+                    Folded::start(Self::ruleset(&record.ruleset)?, first, secrets.hidden_seed)?;
+                f.fold(&events[1..])?;
+                Arc::new(f)
+            }
+        };
+        let events_total = record.next_seq.max(folded.game.next_seq);
+        let (game, raw) = (&folded.game, &folded.log);
+        let viewer = if game.ended || record.ended {
+            Viewer::Everyone
+        } else {
+            viewer.clone()
+        };
+        let mut recent_lines: Vec<String> = raw
+            .iter()
+            .rev()
+            .flat_map(|e| e.visible_lines(&viewer).rev())
+            .take(12)
+            .cloned()
+            .collect();
+        recent_lines.reverse();
+        let context = BoardContext {
+            recent_lines,
+            last_roll: raw
+                .iter()
+                .rev()
+                .find(|e| !e.rolls.is_empty())
+                .map(|e| (e.seq, e.seat.clone(), e.rolls.clone())),
+        };
+        let log_total = raw.len();
+        let log_complete = whole_log || log_total <= LOG_TAIL;
+        let shown = if log_complete {
+            &raw[..]
+        } else {
+            &raw[log_total - LOG_TAIL..]
+        };
+        let log: Vec<LogEntry> = shown.iter().map(|e| e.for_viewer(&viewer)).collect();
+        let seat = match &viewer {
+            Viewer::Seat(s) => Some(s.clone()),
+            _ => None,
+        };
+        let prompts: Vec<Prompt> = match &seat {
+            Some(s) if step.is_none() => game
+                .prompts()
+                .into_iter()
+                .filter(|p| &p.seat == s)
+                .collect(),
+            _ => Vec::new(),
+        };
+        let your_sealed = match &seat {
+            Some(s) => secrets
+                .sealed_by(s.as_str())
+                .filter(|c| game.open_seals.contains_key(&c.commitment))
+                .map(|c| serde_json::json!({ "commitment": c.commitment, "choice": c.choice }))
+                .collect(),
+            None => Vec::new(),
+        };
+        Ok(Table {
+            summary: summary_of(game),
+            seat_name: seat
+                .as_ref()
+                .and_then(|s| game.seat(s.as_str()))
+                .map(|d| d.name.clone()),
+            seat: seat.as_ref().map(|s| s.to_string()),
+            viewer: label(&viewer),
+            prompts,
+            grammar: game.ruleset.info().grammar,
+            board_svg: game.ruleset.board_svg(&game.state, &viewer, &context),
+            view_json: serde_json::to_string_pretty(&game.view(&viewer)).expect("views serialise"),
+            your_sealed,
+            log,
+            log_total,
+            log_complete,
+            shown_seq: game.next_seq - 1,
+            events_total,
+            deadline: None,
+        })
+    }
+
+    /// The game folded to its latest event: the cached fold extended by the events appended
+    /// since, or a fold from the start.
+    async fn latest_fold(
+        &self,
+        ruleset: &str,
+        game_id: &str,
+        hidden_seed: Option<[u8; 32]>,
+    ) -> Result<Arc<Folded>> {
+        let cached = self.pages.get(game_id);
+        let from = cached.as_ref().map_or(0, |f| f.game.next_seq);
+        let events = self.store.events(game_id, from, None).await?;
+        let folded = match cached {
+            Some(f) if events.is_empty() => return Ok(f),
+            Some(f) => {
+                let mut f = (*f).clone();
+                f.fold(&events)?;
+                f
+            }
+            None => {
+                let first = events
+                    .first()
+                    .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
+                let mut f = Folded::start(Self::ruleset(ruleset)?, first, hidden_seed)?;
+                f.fold(&events[1..])?;
+                f
+            }
+        };
+        let folded = Arc::new(folded);
+        self.pages.put(game_id, folded.clone());
+        Ok(folded)
+    }
+
+    /// One event for its audit page, with the proof of its dice when it rolled.
+    pub async fn audit(&self, game_id: &str, seq: u64) -> Result<Audit> {
+        let record = self
+            .store
+            .game(game_id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
+        let events = self
+            .store
+            .events(game_id, 0, Some(seq.saturating_add(1)))
+            .await?;
+        let event = events
+            .iter()
+            .find(|e| e.seq == seq)
+            .cloned()
+            .ok_or_else(|| {
+                ServiceError::NotFound(format!(
+                    "game {game_id} has no event {seq} yet; its events run from 0 to {}",
+                    record.next_seq.saturating_sub(1)
+                ))
+            })?;
+        let proof = match &event.dice {
+            Some(_) => Some(super::proof::prove(&events, seq).map_err(ServiceError::Corrupt)?),
+            None => None,
+        };
+        let mut without_hash = serde_json::to_value(&event).expect("events serialise");
+        if let Some(obj) = without_hash.as_object_mut() {
+            obj.remove("hash");
+        }
+        let canonical = crate::engine::canonical::canonical_json(&without_hash);
+        let recomputed_hash = crate::engine::canonical::sha256_hex(canonical.as_bytes());
+        let previous_hash = match seq {
+            0 => crate::engine::event::GENESIS_HASH.to_owned(),
+            n => events[(n - 1) as usize].hash.clone(),
+        };
+        Ok(Audit {
+            hash_checks: recomputed_hash == event.hash,
+            prev_checks: previous_hash == event.prev_hash,
+            event_json: serde_json::to_string_pretty(&event).expect("events serialise"),
+            canonical,
+            recomputed_hash,
+            previous_hash,
+            next_seq: record.next_seq,
+            event,
+            proof,
+        })
+    }
+}
+
+/// One event laid open: its hash link and, when it rolled, the proof of its dice.
+#[derive(Debug, Clone, Serialize)]
+pub struct Audit {
+    pub event: Event,
+    pub event_json: String,
+    /// The RFC 8785 canonical JSON of the event without its `hash`: what the hash is over.
+    pub canonical: String,
+    pub recomputed_hash: String,
+    pub hash_checks: bool,
+    /// The hash of the event before (64 zeros for event 0).
+    pub previous_hash: String,
+    pub prev_checks: bool,
+    pub proof: Option<super::proof::Proof>,
+    pub next_seq: u64,
+}
+
+/// Checks an uploaded export on the server, for readers without JavaScript (the verify page
+/// does the same in the browser).
+pub fn check_export(text: &str) -> Report {
+    verify(text, &rules::find)
+}

@@ -1,0 +1,37 @@
+//! The pages' static files (CSS and JavaScript), compiled into the binary: the server needs no
+//! files beside it and the pages load nothing from elsewhere.
+
+use actix_web::{get, web, HttpResponse};
+
+/// `(name, content type, body)` of every asset.
+pub const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../../static/style.css"),
+    ),
+    (
+        "table.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/table.js"),
+    ),
+    (
+        "verify.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/verify.js"),
+    ),
+];
+
+#[get("/static/{name}")]
+pub async fn asset(name: web::Path<String>) -> HttpResponse {
+    match ASSETS.iter().find(|(n, _, _)| *n == name.as_str()) {
+        Some((_, content_type, body)) => HttpResponse::Ok()
+            .content_type(*content_type)
+            .insert_header(("Cache-Control", "public, max-age=300"))
+            .insert_header(("X-Content-Type-Options", "nosniff"))
+            .body(*body),
+        None => HttpResponse::NotFound()
+            .content_type("text/plain; charset=utf-8")
+            .body(format!("there is no static file '{name}'")),
+    }
+}

@@ -1,0 +1,602 @@
+//! The web table: server-rendered pages a player opens from the link in their email — the lobby,
+//! a seat's game page, the spectator page, the replay of a finished game, the audit page of one
+//! event and the verify page. Plain HTML forms with POST-redirect-GET, so reading and moving work
+//! without JavaScript. Handlers only translate between forms and the games service; a refused
+//! form answers with the same page and the reason on it, and changes nothing.
+
+use actix_web::http::StatusCode;
+use actix_web::{get, post, web, HttpResponse};
+use minijinja::{context, Value};
+use serde::{Deserialize, Serialize};
+
+use super::templates::render;
+use crate::engine::canonical::random16;
+use crate::engine::ruleset::Viewer;
+use crate::games::table::{check_export, Table};
+use crate::games::{CommandInput, Games, NewGame, NewSeat, ServiceError, Submit};
+use crate::rules;
+
+/// The largest export the server checks for readers without JavaScript.
+pub const VERIFY_LIMIT: usize = 2 * 1024 * 1024;
+/// Seat rows on the new-game form by default, and at most.
+const SEAT_ROWS: usize = 4;
+const MAX_SEAT_ROWS: usize = 16;
+
+/// Security headers of every page: nothing is loaded from elsewhere, no inline script runs, and
+/// seat links (which carry tokens) do not leak through the Referer header.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/// A rendered page.
+pub fn html(status: StatusCode, body: String) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .insert_header(("Content-Security-Policy", CSP))
+        .insert_header(("Referrer-Policy", "no-referrer"))
+        .insert_header(("X-Content-Type-Options", "nosniff"))
+        // Seat pages carry the seat's token in their links and forms.
+        .insert_header(("Cache-Control", "no-store"))
+        .body(body)
+}
+
+fn rendered(status: StatusCode, name: &str, ctx: minijinja::Value) -> HttpResponse {
+    match render(name, ctx) {
+        Ok(body) => html(status, body),
+        Err(e) => {
+            tracing::error!(error = %format!("{e:#}"), template = name, "a page failed to render");
+            HttpResponse::InternalServerError()
+                .content_type("text/plain; charset=utf-8")
+                .body("the page failed to render; nothing was changed")
+        }
+    }
+}
+
+/// A page that says what went wrong and what to do.
+pub fn message_page(
+    status: StatusCode,
+    heading: &str,
+    message: &str,
+    hint: Option<&str>,
+) -> HttpResponse {
+    rendered(
+        status,
+        "error.html",
+        context! { heading, message, hint, flash => None::<String>, error => None::<String> },
+    )
+}
+
+/// A service error as a page.
+fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
+    match e {
+        ServiceError::NotFound(m) => message_page(
+            StatusCode::NOT_FOUND,
+            "No such game",
+            m,
+            Some("Check that you copied the whole link from your email."),
+        ),
+        ServiceError::Unauthorized | ServiceError::Forbidden(_) => message_page(
+            StatusCode::FORBIDDEN,
+            "This link does not open a seat",
+            &format!("The link's token is not a seat of game {game_id}. Nothing was changed."),
+            Some(&format!(
+                "Use the link from your own turn email, whole. Anyone may watch the game at /games/{game_id}/watch."
+            )),
+        ),
+        ServiceError::BadRequest(m) => message_page(StatusCode::BAD_REQUEST, "Not done", m, None),
+        ServiceError::Rule(r) => message_page(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Refused by the rules",
+            &r.to_string(),
+            None,
+        ),
+        ServiceError::Stale { .. } => {
+            message_page(StatusCode::CONFLICT, "The game has moved on", &e.to_string(), None)
+        }
+        ServiceError::Corrupt(_) | ServiceError::Store(_) => {
+            tracing::error!(error = %e, "internal error on a page");
+            message_page(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "The server failed",
+                "Something went wrong on the server; nothing was changed. Try again in a moment.",
+                None,
+            )
+        }
+    }
+}
+
+/// A form that could not be read (too large, or malformed) as a page.
+pub fn form_error(err: actix_web::error::UrlencodedError) -> actix_web::Error {
+    use actix_web::error::UrlencodedError as E;
+    let (status, message) = match &err {
+        E::Overflow { size, limit } => (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("The form sent {size} bytes; this page accepts at most {limit}. Nothing was changed."),
+        ),
+        _ => (
+            StatusCode::BAD_REQUEST,
+            format!("The form could not be read ({err}). Nothing was changed."),
+        ),
+    };
+    let page = message_page(status, "The form was refused", &message, None);
+    actix_web::error::InternalError::from_response(err, page).into()
+}
+
+/// A serialisable value for a template.
+fn v<T: Serialize>(value: &T) -> Value {
+    Value::from(minijinja::value::Serde(value))
+}
+
+fn random_hex() -> String {
+    hex::encode(random16())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lobby: a new game.
+
+#[derive(Debug, Clone, Default, Serialize)]
+struct SeatRow {
+    name: String,
+    email: String,
+    seat: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct LobbyForm {
+    game: String,
+    seats: Vec<SeatRow>,
+    options: String,
+}
+
+fn lobby(status: StatusCode, form: &LobbyForm, error: Option<String>) -> HttpResponse {
+    let infos: Vec<_> = rules::all().iter().map(|r| r.info()).collect();
+    rendered(
+        status,
+        "lobby.html",
+        context! { rulesets => v(&infos), form => v(form), error, flash => None::<String> },
+    )
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LobbyQuery {
+    seats: Option<usize>,
+}
+
+#[get("/")]
+pub async fn lobby_page(query: web::Query<LobbyQuery>) -> HttpResponse {
+    let rows = query.seats.unwrap_or(SEAT_ROWS).clamp(1, MAX_SEAT_ROWS);
+    let form = LobbyForm {
+        game: String::new(),
+        seats: vec![SeatRow::default(); rows],
+        options: "{}".into(),
+    };
+    lobby(StatusCode::OK, &form, None)
+}
+
+/// Reads the new-game form into the service's request, or says what is wrong with it.
+fn new_game(form: &LobbyForm) -> Result<NewGame, String> {
+    let (ruleset, scenario) = form
+        .game
+        .split_once('/')
+        .ok_or("choose the rules and scenario from the list")?;
+    let options_text = form.options.trim();
+    let options = if options_text.is_empty() {
+        serde_json::json!({})
+    } else {
+        serde_json::from_str(options_text).map_err(|e| {
+            format!("the options are not valid JSON ({e}); write a JSON object such as {{}}")
+        })?
+    };
+    let mut seats = Vec::new();
+    for (i, row) in form.seats.iter().enumerate() {
+        let (name, email, seat) = (row.name.trim(), row.email.trim(), row.seat.trim());
+        if name.is_empty() {
+            if !email.is_empty() || !seat.is_empty() {
+                return Err(format!(
+                    "seat {} has no player name; give one or empty the row",
+                    i + 1
+                ));
+            }
+            continue;
+        }
+        seats.push(NewSeat {
+            seat: (!seat.is_empty()).then(|| seat.to_owned()),
+            name: name.to_owned(),
+            email: (!email.is_empty()).then(|| email.to_owned()),
+        });
+    }
+    if seats.is_empty() {
+        return Err("name at least one seat".into());
+    }
+    Ok(NewGame {
+        ruleset: ruleset.to_owned(),
+        scenario: scenario.to_owned(),
+        options,
+        seats,
+    })
+}
+
+#[post("/games")]
+pub async fn create_game(
+    games: web::Data<Games>,
+    body: web::Form<Vec<(String, String)>>,
+) -> HttpResponse {
+    let field = |name: &str| {
+        body.iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let rows = (0..MAX_SEAT_ROWS)
+        .take_while(|i| body.iter().any(|(k, _)| k == &format!("name_{i}")))
+        .map(|i| SeatRow {
+            name: field(&format!("name_{i}")),
+            email: field(&format!("email_{i}")),
+            seat: field(&format!("seat_{i}")),
+        })
+        .collect::<Vec<_>>();
+    let form = LobbyForm {
+        game: field("game"),
+        seats: if rows.is_empty() {
+            vec![SeatRow::default(); SEAT_ROWS]
+        } else {
+            rows
+        },
+        options: field("options"),
+    };
+    let request = match new_game(&form) {
+        Ok(r) => r,
+        Err(message) => return lobby(StatusCode::BAD_REQUEST, &form, Some(message)),
+    };
+    match games.create(request).await {
+        Ok(created) => rendered(
+            StatusCode::CREATED,
+            "created.html",
+            context! { game_id => created.game_id, seats => v(&created.seats), flash => None::<String>, error => None::<String> },
+        ),
+        Err(ServiceError::BadRequest(m)) => lobby(StatusCode::BAD_REQUEST, &form, Some(m)),
+        Err(ServiceError::Rule(r)) => lobby(StatusCode::BAD_REQUEST, &form, Some(r.to_string())),
+        Err(e) => error_page(&e, ""),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A seat's page, the spectator page and the replay.
+
+#[derive(Debug, Deserialize)]
+pub struct GameQuery {
+    token: Option<String>,
+    log: Option<String>,
+    moved: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct MoveFormView {
+    order: String,
+    expected_seq: u64,
+    client_entropy: String,
+    idempotency_key: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct ReplaySteps {
+    prev_step: Option<u64>,
+    next_step: Option<u64>,
+}
+
+/// What a game page says besides the game: its status, the order to keep in the box, and an
+/// error or a notice.
+struct Notes {
+    status: StatusCode,
+    order: String,
+    error: Option<String>,
+    flash: Option<String>,
+}
+
+impl Notes {
+    fn none() -> Notes {
+        Notes {
+            status: StatusCode::OK,
+            order: String::new(),
+            error: None,
+            flash: None,
+        }
+    }
+}
+
+fn game_page(
+    game_id: &str,
+    mode: &str,
+    t: &Table,
+    token: Option<&str>,
+    notes: Notes,
+    steps: Option<ReplaySteps>,
+) -> HttpResponse {
+    let form = MoveFormView {
+        order: notes.order,
+        expected_seq: t.summary.next_seq,
+        client_entropy: random_hex(),
+        idempotency_key: random_hex(),
+    };
+    rendered(
+        notes.status,
+        "game.html",
+        context! {
+            game_id, mode, token,
+            t => v(t),
+            form => v(&form),
+            error => notes.error,
+            flash => notes.flash,
+            replay => v(&steps),
+        },
+    )
+}
+
+/// A seat's page for `token`, with an error or a notice on it.
+async fn seat_page(
+    games: &Games,
+    game_id: &str,
+    token: &str,
+    whole_log: bool,
+    notes: Notes,
+) -> HttpResponse {
+    let caller = match games.authenticate(game_id, Some(token)).await {
+        Ok(c) => c,
+        Err(e) => return error_page(&e, game_id),
+    };
+    match games
+        .table(game_id, &Viewer::Seat(caller.seat), None, whole_log)
+        .await
+    {
+        Ok(t) => game_page(game_id, "seat", &t, Some(token), notes, None),
+        Err(e) => error_page(&e, game_id),
+    }
+}
+
+async fn watch(games: &Games, game_id: &str, whole_log: bool) -> HttpResponse {
+    match games
+        .table(game_id, &Viewer::Spectator, None, whole_log)
+        .await
+    {
+        Ok(t) => game_page(game_id, "watch", &t, None, Notes::none(), None),
+        Err(e) => error_page(&e, game_id),
+    }
+}
+
+/// The page a seat link opens; without a token, the spectator page.
+#[get("/games/{game_id}")]
+pub async fn game(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    query: web::Query<GameQuery>,
+) -> HttpResponse {
+    let whole_log = query.log.as_deref() == Some("all");
+    match &query.token {
+        None => watch(&games, &path, whole_log).await,
+        Some(token) => {
+            let flash = query
+                .moved
+                .map(|seq| format!("Your order is recorded as event {seq}. Its dice, if any, are in the log with their proof."));
+            let notes = Notes {
+                flash,
+                ..Notes::none()
+            };
+            seat_page(&games, &path, token, whole_log, notes).await
+        }
+    }
+}
+
+#[get("/games/{game_id}/watch")]
+pub async fn watch_page(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    query: web::Query<GameQuery>,
+) -> HttpResponse {
+    watch(&games, &path, query.log.as_deref() == Some("all")).await
+}
+
+#[derive(Debug, Deserialize)]
+pub struct MoveForm {
+    #[serde(default)]
+    token: String,
+    #[serde(default)]
+    expected_seq: String,
+    #[serde(default)]
+    order: String,
+    #[serde(default)]
+    client_entropy: String,
+    #[serde(default)]
+    idempotency_key: String,
+}
+
+/// A seat's order from the game page's form: POST, then a redirect to the page (GET).
+#[post("/games/{game_id}/moves")]
+pub async fn submit_move(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    form: web::Form<MoveForm>,
+) -> HttpResponse {
+    let game_id = path.as_str();
+    let form = form.into_inner();
+    let caller = match games.authenticate(game_id, Some(&form.token)).await {
+        Ok(c) => c,
+        Err(e) => return error_page(&e, game_id),
+    };
+    let again = |status, message: String| {
+        let games = games.clone();
+        let token = form.token.clone();
+        let notes = Notes {
+            status,
+            order: form.order.clone(),
+            error: Some(message),
+            flash: None,
+        };
+        async move { seat_page(&games, game_id, &token, false, notes).await }
+    };
+    let Ok(expected_seq) = form.expected_seq.trim().parse::<u64>() else {
+        return again(
+            StatusCode::BAD_REQUEST,
+            "the form lost its event number; your order is below, send it again".into(),
+        )
+        .await;
+    };
+    let submit = Submit {
+        expected_seq,
+        command: CommandInput::Text(form.order.clone()),
+        client_entropy: form.client_entropy.clone(),
+        idempotency_key: Some(form.idempotency_key.clone()).filter(|k| !k.trim().is_empty()),
+    };
+    match games.submit(&caller, submit).await {
+        Ok(result) => {
+            let first = result.events.first().map_or(expected_seq, |e| e.seq);
+            HttpResponse::SeeOther()
+                .insert_header((
+                    "Location",
+                    format!("/games/{game_id}?token={}&moved={first}", form.token.trim()),
+                ))
+                .insert_header(("Referrer-Policy", "no-referrer"))
+                .finish()
+        }
+        Err(ServiceError::Rule(r)) => {
+            again(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("{r}. Your order is below: correct it and send it again."),
+            )
+            .await
+        }
+        Err(e @ ServiceError::Stale { .. }) => {
+            again(
+                StatusCode::CONFLICT,
+                format!("{e}. The page now shows the latest events; your order is below, unsent."),
+            )
+            .await
+        }
+        Err(ServiceError::BadRequest(m)) => again(StatusCode::BAD_REQUEST, m).await,
+        Err(e) => error_page(&e, game_id),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ReplayQuery {
+    step: Option<u64>,
+    log: Option<String>,
+}
+
+/// A finished game, one event at a time.
+#[get("/games/{game_id}/replay")]
+pub async fn replay(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    query: web::Query<ReplayQuery>,
+) -> HttpResponse {
+    let step = query.step.unwrap_or(0);
+    let whole_log = query.log.as_deref() == Some("all");
+    match games
+        .table(&path, &Viewer::Everyone, Some(step), whole_log)
+        .await
+    {
+        Ok(t) => {
+            let steps = ReplaySteps {
+                prev_step: t.shown_seq.checked_sub(1),
+                next_step: (t.shown_seq + 1 < t.events_total).then_some(t.shown_seq + 1),
+            };
+            game_page(&path, "replay", &t, None, Notes::none(), Some(steps))
+        }
+        Err(e) => error_page(&e, &path),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The audit page and the verify page.
+
+#[get("/games/{game_id}/events/{seq}")]
+pub async fn audit(games: web::Data<Games>, path: web::Path<(String, String)>) -> HttpResponse {
+    let (game_id, seq) = path.into_inner();
+    let Ok(seq) = seq.parse::<u64>() else {
+        return message_page(
+            StatusCode::BAD_REQUEST,
+            "No such event",
+            &format!("'{seq}' is not an event number; events are numbered 0, 1, 2 …"),
+            None,
+        );
+    };
+    match games.audit(&game_id, seq).await {
+        Ok(a) => rendered(
+            StatusCode::OK,
+            "audit.html",
+            context! { game_id, a => v(&a), flash => None::<String>, error => None::<String> },
+        ),
+        Err(e) => error_page(&e, &game_id),
+    }
+}
+
+fn verify_page(
+    status: StatusCode,
+    pasted: &str,
+    report: Option<(bool, String)>,
+    error: Option<String>,
+) -> HttpResponse {
+    let server_report = report.map(|(ok, text)| context! { ok, text });
+    let error = error.map(Value::from);
+    rendered(
+        status,
+        "verify.html",
+        context! {
+            pasted,
+            server_report,
+            error,
+            flash => None::<String>,
+            max_mb => 16,
+            server_max_kb => VERIFY_LIMIT / 1024,
+        },
+    )
+}
+
+#[get("/verify")]
+pub async fn verify_get() -> HttpResponse {
+    verify_page(StatusCode::OK, "", None, None)
+}
+
+#[derive(Debug, Deserialize)]
+pub struct VerifyForm {
+    #[serde(default)]
+    export: String,
+}
+
+/// The verify form without JavaScript: the server checks the pasted export.
+pub async fn verify_post(form: web::Form<VerifyForm>) -> HttpResponse {
+    let text = form.export.trim();
+    if text.is_empty() {
+        return verify_page(
+            StatusCode::BAD_REQUEST,
+            "",
+            None,
+            Some("paste an export (the text of the .jsonl file) into the box first".into()),
+        );
+    }
+    let report = check_export(text);
+    verify_page(
+        StatusCode::OK,
+        text,
+        Some((report.ok(), report.render())),
+        None,
+    )
+}
+
+/// The verify form when its body is too large or unreadable: the verify page with the reason.
+pub fn verify_form_error(err: actix_web::error::UrlencodedError) -> actix_web::Error {
+    use actix_web::error::UrlencodedError as E;
+    let message = match &err {
+        E::Overflow { size, limit } => format!(
+            "the export sent is {} KB; the server checks at most {} KB. Nothing was checked. Use the file box (with JavaScript on), which checks larger files in your browser, or `despatch verify`.",
+            size / 1024,
+            limit / 1024
+        ),
+        _ => format!("the form could not be read ({err}); nothing was checked"),
+    };
+    let status = if matches!(err, E::Overflow { .. }) {
+        StatusCode::PAYLOAD_TOO_LARGE
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    let page = verify_page(status, "", None, Some(message));
+    actix_web::error::InternalError::from_response(err, page).into()
+}

@@ -1,0 +1,431 @@
+//! The web table in a real browser: headless Chromium driven through chromedriver (WebDriver)
+//! against the real server on port 0. Two players, each in their own browser: one opens their
+//! seat link and moves, the other's open page updates by itself; the audit page proves the roll;
+//! the verify page checks the export in the browser with Web Crypto, and runs DESIGN.md's test
+//! vectors there. Screenshots go to `tests/artifacts/` (gitignored) for a human to look at.
+//!
+//! `scripts/test` installs Debian's chromium and chromium-driver when they are missing and
+//! exports their paths as `DESPATCH_CHROMIUM` and `DESPATCH_CHROMEDRIVER`; the defaults are
+//! Debian's `/usr/bin/chromium` and `/usr/bin/chromedriver`.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use despatch::http::Application;
+use despatch::store::Store;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+
+struct Driver {
+    child: Child,
+    url: String,
+    _profiles: Vec<tempfile::TempDir>,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn tool(var: &str, default: &str) -> String {
+    let path = std::env::var(var).unwrap_or_else(|_| default.to_owned());
+    assert!(
+        std::path::Path::new(&path).exists(),
+        "{path} is missing: the browser tests need Debian's chromium and chromium-driver. Run ./scripts/test, which installs them, or set {var}"
+    );
+    path
+}
+
+/// Starts chromedriver on a free port and waits until it answers.
+async fn chromedriver() -> Driver {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(tool("DESPATCH_CHROMEDRIVER", "/usr/bin/chromedriver"))
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let url = format!("http://127.0.0.1:{port}");
+    let http = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Ok(r) = http.get(format!("{url}/status")).send().await {
+            if r.status().is_success() {
+                break;
+            }
+        }
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Driver {
+        child,
+        url,
+        _profiles: Vec::new(),
+    }
+}
+
+/// A fresh headless Chromium with its own profile.
+async fn browser(driver: &mut Driver) -> Client {
+    let profile = tempfile::tempdir().unwrap();
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": tool("DESPATCH_CHROMIUM", "/usr/bin/chromium"),
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--disable-dev-shm-usage", "--window-size=1200,1000",
+                format!("--user-data-dir={}", profile.path().display()),
+            ],
+        }),
+    );
+    driver._profiles.push(profile);
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&driver.url)
+        .await
+        .expect("a Chromium session")
+}
+
+fn artifacts() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/artifacts");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn screenshot(c: &Client, name: &str) {
+    let png = c.screenshot().await.expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    std::fs::write(artifacts().join(format!("{name}.png")), png).unwrap();
+}
+
+/// Waits until `css` matches an element whose text contains `text`.
+async fn wait_for_text(c: &Client, css: &str, text: &str, within: Duration) -> String {
+    let deadline = Instant::now() + within;
+    loop {
+        if let Ok(els) = c.find_all(Locator::Css(css)).await {
+            for el in els {
+                if let Ok(t) = el.text().await {
+                    if t.contains(text) {
+                        return t;
+                    }
+                }
+            }
+        }
+        if Instant::now() > deadline {
+            let source = c.source().await.unwrap_or_default();
+            panic!("no '{css}' with text '{text}' within {within:?}; the page:\n{source}");
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn spawn(store: Store) -> String {
+    let app = Application::build(store, "127.0.0.1:0", None).expect("binds port 0");
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    base
+}
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let (store, _db) = super::common::fresh_postgres().await;
+                super::$name(super::spawn(store).await, "postgres").await;
+            })*
+        }
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let (store, _db) = super::common::fresh_sqlite().await;
+                super::$name(super::spawn(store).await, "sqlite").await;
+            })*
+        }
+    };
+}
+
+on_both_backends!(two_players_play_audit_and_verify_in_real_browsers);
+
+async fn two_players_play_audit_and_verify_in_real_browsers(base: String, backend: &str) {
+    let mut driver = chromedriver().await;
+    let anna = browser(&mut driver).await;
+    let ben = browser(&mut driver).await;
+    let shot = |name: &str| format!("{backend}-{name}");
+
+    // The lobby: a new game, and the seat links shown once.
+    anna.goto(&format!("{base}/")).await.unwrap();
+    anna.find(Locator::Id("name_0"))
+        .await
+        .unwrap()
+        .send_keys("Anna")
+        .await
+        .unwrap();
+    anna.find(Locator::Id("email_0"))
+        .await
+        .unwrap()
+        .send_keys("anna@example.org")
+        .await
+        .unwrap();
+    anna.find(Locator::Id("name_1"))
+        .await
+        .unwrap()
+        .send_keys("Ben")
+        .await
+        .unwrap();
+    screenshot(&anna, &shot("01-lobby")).await;
+    anna.find(Locator::Css("form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&anna, "h1", "The game is ready", Duration::from_secs(10)).await;
+    let mut links = Vec::new();
+    for a in anna.find_all(Locator::Css("a.seat-link")).await.unwrap() {
+        links.push(a.attr("href").await.unwrap().unwrap());
+    }
+    assert_eq!(links.len(), 2);
+    screenshot(&anna, &shot("02-links")).await;
+
+    // Each player opens their own link.
+    anna.goto(&links[0]).await.unwrap();
+    ben.goto(&links[1]).await.unwrap();
+    wait_for_text(&anna, "#move-h", "Your move", Duration::from_secs(10)).await;
+    wait_for_text(&ben, "#move-h", "Not your turn", Duration::from_secs(10)).await;
+    // The board is drawn, and times are shown in the reader's zone by script.
+    anna.find(Locator::Css("figure.board svg")).await.unwrap();
+    let time = anna.find(Locator::Css("time[data-local]")).await.unwrap();
+    assert!(
+        time.attr("title").await.unwrap().is_some(),
+        "local time applied"
+    );
+    screenshot(&ben, &shot("03-ben-waiting")).await;
+
+    // Anna builds an order with an example button, then writes her own and sends it.
+    anna.find(Locator::Css("button.use-option"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let order = anna.find(Locator::Id("order")).await.unwrap();
+    assert!(!order
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+        .is_empty());
+    order.clear().await.unwrap();
+    order
+        .send_keys("The Guards advance to the ridge\nroll 2d6 to hit")
+        .await
+        .unwrap();
+    anna.find(Locator::Css("#move-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(
+        &anna,
+        "p.notice",
+        "recorded as event 1",
+        Duration::from_secs(10),
+    )
+    .await;
+    assert!(anna
+        .current_url()
+        .await
+        .unwrap()
+        .as_str()
+        .contains("moved=1"));
+    screenshot(&anna, &shot("04-anna-moved")).await;
+
+    // Ben's page, left open, updates by itself (stream, or polling where there is none).
+    wait_for_text(
+        &ben,
+        "ol.events",
+        "anna rolls 2d6 (to hit)",
+        Duration::from_secs(20),
+    )
+    .await;
+    wait_for_text(&ben, "#move-h", "Your move", Duration::from_secs(5)).await;
+    screenshot(&ben, &shot("05-ben-updated")).await;
+
+    // A bad order is shown inline and changes nothing.
+    ben.find(Locator::Id("order"))
+        .await
+        .unwrap()
+        .send_keys("roll 2x7")
+        .await
+        .unwrap();
+    ben.find(Locator::Css("#move-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&ben, "#error", "order language", Duration::from_secs(10)).await;
+    assert_eq!(
+        ben.find(Locator::Id("order"))
+            .await
+            .unwrap()
+            .prop("value")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("roll 2x7")
+    );
+    screenshot(&ben, &shot("06-ben-bad-order")).await;
+
+    // The audit page of Anna's roll.
+    anna.find(Locator::Css("#event-1 a"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(
+        &anna,
+        "#faces-check",
+        "Every recomputed face equals",
+        Duration::from_secs(10),
+    )
+    .await;
+    screenshot(&anna, &shot("07-audit")).await;
+
+    // The export, verified in the browser: once as it is, once tampered with.
+    let game_id = links[0]
+        .split("/games/")
+        .nth(1)
+        .unwrap()
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let export = reqwest::get(format!("{base}/api/games/{game_id}/export"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let files = tempfile::tempdir().unwrap();
+    let good = files.path().join("game.jsonl");
+    std::fs::write(&good, &export).unwrap();
+    let tampered = files.path().join("tampered.jsonl");
+    std::fs::write(&tampered, export.replacen("to hit", "to miss", 1)).unwrap();
+
+    anna.goto(&format!("{base}/verify")).await.unwrap();
+    anna.find(Locator::Id("export-file"))
+        .await
+        .unwrap()
+        .send_keys(good.to_str().unwrap())
+        .await
+        .unwrap();
+    anna.find(Locator::Id("verify-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(
+        &anna,
+        "#verdict",
+        "✔ The export checks out (checked in your browser)",
+        Duration::from_secs(15),
+    )
+    .await;
+    let facts = anna
+        .find(Locator::Id("verify-facts"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(facts.contains("2 events; 2 hashes recomputed"), "{facts}");
+    assert!(
+        facts.contains("2 dice recomputed in 1 rolling events"),
+        "{facts}"
+    );
+    screenshot(&anna, &shot("08-verified")).await;
+
+    anna.goto(&format!("{base}/verify")).await.unwrap();
+    anna.find(Locator::Id("export-file"))
+        .await
+        .unwrap()
+        .send_keys(tampered.to_str().unwrap())
+        .await
+        .unwrap();
+    anna.find(Locator::Id("verify-button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(
+        &anna,
+        "#verdict",
+        "✘ The export does not check out",
+        Duration::from_secs(15),
+    )
+    .await;
+    wait_for_text(
+        &anna,
+        ".findings",
+        "Event 1: the hash does not match",
+        Duration::from_secs(5),
+    )
+    .await;
+    screenshot(&anna, &shot("09-tampered")).await;
+
+    // DESIGN.md's test vectors, run by the page's own verifier with the browser's Web Crypto.
+    let vectors = include_str!("data/wire-formats.json");
+    let failures = anna
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             DespatchVerify.checkVectors(JSON.parse(arguments[0])).then(done, e => done(['threw: ' + e]));",
+            vec![Value::String(vectors.into())],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        failures,
+        json!([]),
+        "the in-browser verifier fails the test vectors"
+    );
+
+    // On a phone-sized screen the game page does not scroll sideways.
+    ben.set_window_size(390, 844).await.unwrap();
+    ben.goto(&format!("{base}/games/{game_id}/watch"))
+        .await
+        .unwrap();
+    wait_for_text(&ben, "h1", "Watching", Duration::from_secs(10)).await;
+    let overflow = ben
+        .execute(
+            "return document.documentElement.scrollWidth - window.innerWidth;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "the page is {overflow}px too wide for a phone"
+    );
+    screenshot(&ben, &shot("10-phone-watch")).await;
+
+    anna.close().await.unwrap();
+    ben.close().await.unwrap();
+}

@@ -1,0 +1,590 @@
+//! The web table's pages over real HTTP (a server on port 0), without a browser: every page
+//! renders, every form works without JavaScript (POST, then a redirect to GET), and every bad
+//! form is answered with a clear page that changes nothing. Each test runs on PostgreSQL and on
+//! SQLite.
+
+mod common;
+
+use despatch::http::Application;
+use despatch::store::Store;
+use serde_json::{json, Value};
+
+struct TestApp {
+    base: String,
+    http: reqwest::Client,
+    _db: common::TestDb,
+    store: Store,
+}
+
+async fn spawn(store: Store, db: common::TestDb) -> TestApp {
+    let app = Application::build(store.clone(), "127.0.0.1:0", None).expect("binds port 0");
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    TestApp {
+        base,
+        // Redirects are looked at, not followed: POST-redirect-GET is part of what is tested.
+        http: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap(),
+        _db: db,
+        store,
+    }
+}
+
+struct Page {
+    status: u16,
+    location: Option<String>,
+    headers: reqwest::header::HeaderMap,
+    body: String,
+}
+
+struct Table {
+    game_id: String,
+    links: Vec<String>,
+    tokens: Vec<String>,
+}
+
+impl TestApp {
+    async fn get(&self, path: &str) -> Page {
+        let resp = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap();
+        page(resp).await
+    }
+
+    async fn post(&self, path: &str, form: &[(&str, &str)]) -> Page {
+        let resp = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .form(form)
+            .send()
+            .await
+            .unwrap();
+        page(resp).await
+    }
+
+    async fn events(&self, game_id: &str) -> usize {
+        self.store.events(game_id, 0, None).await.unwrap().len()
+    }
+
+    /// A game made through the lobby form.
+    async fn lobby_game(&self, names: &[&str]) -> Table {
+        let mut form = vec![
+            ("game".to_owned(), "open-table/default".to_owned()),
+            ("options".to_owned(), "{}".to_owned()),
+        ];
+        for (i, n) in names.iter().enumerate() {
+            form.push((format!("name_{i}"), n.to_string()));
+            form.push((format!("email_{i}"), format!("{n}@example.org")));
+            form.push((format!("seat_{i}"), String::new()));
+        }
+        let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let p = self.post("/games", &form).await;
+        assert_eq!(p.status, 201, "{}", p.body);
+        let links: Vec<String> = p
+            .body
+            .split("class=\"seat-link\"")
+            .skip(1)
+            .map(|s| {
+                let href = s.split("href=\"").nth(1).unwrap();
+                href[..href.find('"').unwrap()]
+                    .replace("&amp;", "&")
+                    .replace("&#x2f;", "/")
+            })
+            .collect();
+        assert_eq!(links.len(), names.len(), "{}", p.body);
+        let game_id = links[0]
+            .split("/games/")
+            .nth(1)
+            .unwrap()
+            .split('?')
+            .next()
+            .unwrap()
+            .to_owned();
+        let tokens = links
+            .iter()
+            .map(|l| l.split("token=").nth(1).unwrap().to_owned())
+            .collect();
+        Table {
+            game_id,
+            links,
+            tokens,
+        }
+    }
+
+    fn path_of(&self, link: &str) -> String {
+        link.strip_prefix(&self.base).unwrap().to_owned()
+    }
+
+    /// The hidden fields of a seat's move form, as its page gives them.
+    async fn move_form(&self, t: &Table, seat: usize) -> Vec<(String, String)> {
+        let p = self.get(&self.path_of(&t.links[seat])).await;
+        assert_eq!(p.status, 200, "{}", p.body);
+        ["token", "expected_seq", "client_entropy", "idempotency_key"]
+            .iter()
+            .map(|name| (name.to_string(), hidden(&p.body, name)))
+            .collect()
+    }
+
+    async fn send_order(&self, t: &Table, seat: usize, order: &str) -> Page {
+        let mut form = self.move_form(t, seat).await;
+        form.push(("order".into(), order.into()));
+        let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        self.post(&format!("/games/{}/moves", t.game_id), &form)
+            .await
+    }
+
+    async fn play(&self, t: &Table, seat: usize, order: &str) {
+        let p = self.send_order(t, seat, order).await;
+        assert_eq!(p.status, 303, "{order}: {}", p.body);
+    }
+}
+
+async fn page(resp: reqwest::Response) -> Page {
+    let status = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    let location = headers
+        .get("location")
+        .map(|l| l.to_str().unwrap().to_owned());
+    Page {
+        status,
+        location,
+        headers,
+        body: resp.text().await.unwrap(),
+    }
+}
+
+/// The value of a hidden form field.
+fn hidden(body: &str, name: &str) -> String {
+    let marker = format!("name=\"{name}\"");
+    let at = body
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no field {name} in {body}"));
+    let rest = &body[at..];
+    let v = rest.split("value=\"").nth(1).unwrap();
+    v[..v.find('"').unwrap()].to_owned()
+}
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let (store, db) = super::common::fresh_postgres().await;
+                super::$name(super::spawn(store, db).await).await;
+            })*
+        }
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let (store, db) = super::common::fresh_sqlite().await;
+                super::$name(super::spawn(store, db).await).await;
+            })*
+        }
+    };
+}
+
+on_both_backends!(
+    the_lobby_creates_a_game_and_shows_each_seat_link_once,
+    a_bad_lobby_form_is_answered_on_the_form_and_creates_nothing,
+    an_unknown_seat_link_gets_a_clear_page_and_changes_nothing,
+    an_order_from_the_form_is_recorded_and_redirects_to_the_seat_page,
+    an_unparsable_order_is_shown_inline_with_the_order_kept_and_changes_nothing,
+    a_stale_move_is_answered_with_the_latest_page_and_changes_nothing,
+    an_oversized_order_is_refused_with_a_page_and_changes_nothing,
+    a_resubmitted_form_is_recorded_once,
+    a_sealed_note_shows_only_on_its_own_seat_page,
+    the_audit_page_recomputes_the_dice_and_the_hash,
+    a_finished_game_replays_step_by_step,
+    the_verify_page_checks_a_pasted_export_and_refuses_oversized_ones,
+    static_files_and_security_headers_are_served,
+    a_long_log_shows_its_tail_with_a_link_to_the_whole,
+);
+
+async fn the_lobby_creates_a_game_and_shows_each_seat_link_once(app: TestApp) {
+    let lobby = app.get("/").await;
+    assert_eq!(lobby.status, 200);
+    assert!(lobby.body.contains("<label for=\"name_0\">"));
+    assert!(lobby.body.contains("open-table/default"));
+    assert_eq!(
+        app.get("/?seats=7")
+            .await
+            .body
+            .matches("name=\"name_")
+            .count(),
+        7
+    );
+
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    assert_eq!(app.events(&t.game_id).await, 1);
+    let anna = app.get(&app.path_of(&t.links[0])).await;
+    assert_eq!(anna.status, 200);
+    assert!(anna.body.contains("Anna"));
+    assert!(anna.body.contains("Your move"));
+    assert!(anna.body.contains("<svg"), "the open table draws its board");
+    let ben = app.get(&app.path_of(&t.links[1])).await;
+    assert!(ben.body.contains("Not your turn"));
+    // The public page shows no token, and no page but the creation answer lists the links.
+    let watch = app.get(&format!("/games/{}/watch", t.game_id)).await;
+    assert_eq!(watch.status, 200);
+    for token in &t.tokens {
+        assert!(!watch.body.contains(token.as_str()));
+        assert!(!ben.body.contains(&t.tokens[0]));
+    }
+    assert!(!watch.body.contains("move-form"));
+}
+
+async fn a_bad_lobby_form_is_answered_on_the_form_and_creates_nothing(app: TestApp) {
+    let cases: &[(&[(&str, &str)], &str)] = &[
+        (
+            &[
+                ("game", "open-table/default"),
+                ("options", "{not json"),
+                ("name_0", "Anna"),
+            ],
+            "the options are not valid JSON",
+        ),
+        (
+            &[
+                ("game", "open-table/default"),
+                ("options", "{}"),
+                ("name_0", ""),
+            ],
+            "name at least one seat",
+        ),
+        (
+            &[
+                ("game", "nope/default"),
+                ("options", "{}"),
+                ("name_0", "Anna"),
+            ],
+            "unknown ruleset",
+        ),
+        (
+            &[
+                ("game", "open-table/default"),
+                ("options", "{}"),
+                ("name_0", "Anna"),
+                ("email_0", "not-an-address"),
+            ],
+            "is not an email address",
+        ),
+        (
+            &[
+                ("game", "open-table/default"),
+                ("options", "{\"colour\": 1}"),
+                ("name_0", "Anna"),
+            ],
+            "has no option",
+        ),
+    ];
+    for (form, message) in cases {
+        let p = app.post("/games", form).await;
+        assert_eq!(p.status, 400, "{form:?}: {}", p.body);
+        assert!(p.body.contains("role=\"alert\""), "{}", p.body);
+        assert!(p.body.contains(message), "{message}: {}", p.body);
+        assert!(!p.body.contains("seat-link"));
+        // The form comes back as it was sent.
+        assert!(p.body.contains("value=\"Anna\"") || form.iter().all(|(_, v)| *v != "Anna"));
+    }
+}
+
+async fn an_unknown_seat_link_gets_a_clear_page_and_changes_nothing(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let bad = "0".repeat(64);
+    let p = app.get(&format!("/games/{}?token={bad}", t.game_id)).await;
+    assert_eq!(p.status, 403);
+    assert!(
+        p.body.contains("This link does not open a seat"),
+        "{}",
+        p.body
+    );
+    let p = app.get("/games/no-such-game?token=abc").await;
+    assert_eq!(p.status, 404);
+    assert!(p.body.contains("there is no game no-such-game"));
+    let p = app.get("/games/no-such-game/watch").await;
+    assert_eq!(p.status, 404);
+    let p = app
+        .post(
+            &format!("/games/{}/moves", t.game_id),
+            &[
+                ("token", &bad),
+                ("expected_seq", "1"),
+                ("order", "roll 2d6"),
+                ("client_entropy", "x"),
+            ],
+        )
+        .await;
+    assert_eq!(p.status, 403);
+    assert!(p.body.contains("Nothing was changed"));
+    assert_eq!(app.events(&t.game_id).await, 1);
+}
+
+async fn an_order_from_the_form_is_recorded_and_redirects_to_the_seat_page(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let p = app
+        .send_order(&t, 0, "The Guards advance\nroll 2d6 to hit")
+        .await;
+    assert_eq!(p.status, 303, "{}", p.body);
+    let location = p.location.unwrap();
+    assert!(location.contains("moved=1"), "{location}");
+    assert_eq!(app.events(&t.game_id).await, 2);
+    let after = app.get(&location).await;
+    assert_eq!(after.status, 200);
+    assert!(after.body.contains("Your order is recorded as event 1"));
+    assert!(after.body.contains("The Guards advance"));
+    assert!(after.body.contains("anna rolls 2d6 (to hit)"));
+    assert!(after
+        .body
+        .contains(&format!("/games/{}/events/1", t.game_id)));
+    assert!(after.body.contains("proof of the dice"));
+    // Ben's page now says it is his move.
+    let ben = app.get(&app.path_of(&t.links[1])).await;
+    assert!(ben.body.contains("Your move"));
+}
+
+async fn an_unparsable_order_is_shown_inline_with_the_order_kept_and_changes_nothing(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let p = app.send_order(&t, 0, "Charge!\nroll 2x7").await;
+    assert_eq!(p.status, 422, "{}", p.body);
+    assert!(p.body.contains("id=\"error\""));
+    assert!(
+        p.body.contains("open table: order language: line 2"),
+        "{}",
+        p.body
+    );
+    assert!(p.body.contains("aria-invalid=\"true\""));
+    assert!(
+        p.body.contains("Charge!\nroll 2x7</textarea>"),
+        "the order is kept"
+    );
+    assert_eq!(app.events(&t.game_id).await, 1);
+    // Out of turn is refused the same way, naming the rule.
+    let p = app.send_order(&t, 1, "roll 1d6").await;
+    assert_eq!(p.status, 422, "{}", p.body);
+    assert_eq!(app.events(&t.game_id).await, 1);
+}
+
+async fn a_stale_move_is_answered_with_the_latest_page_and_changes_nothing(app: TestApp) {
+    let t = app.lobby_game(&["Anna"]).await;
+    // Anna opens her page in two tabs and moves from the first.
+    let old_form = app.move_form(&t, 0).await;
+    app.play(&t, 0, "first move").await;
+    let mut form = old_form;
+    form.push(("order".into(), "second move from an old tab".into()));
+    let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let p = app
+        .post(&format!("/games/{}/moves", t.game_id), &form)
+        .await;
+    assert_eq!(p.status, 409, "{}", p.body);
+    assert!(p.body.contains("the game has moved on"), "{}", p.body);
+    assert!(p.body.contains("second move from an old tab</textarea>"));
+    assert!(
+        p.body.contains("first move"),
+        "the page shows the latest log"
+    );
+    assert_eq!(hidden(&p.body, "expected_seq"), "2");
+    assert_eq!(app.events(&t.game_id).await, 2);
+}
+
+async fn an_oversized_order_is_refused_with_a_page_and_changes_nothing(app: TestApp) {
+    let t = app.lobby_game(&["Anna"]).await;
+    let huge = "x".repeat(100 * 1024);
+    let p = app.send_order(&t, 0, &huge).await;
+    assert_eq!(p.status, 413, "{}", &p.body[..p.body.len().min(500)]);
+    assert!(p.body.contains("this page accepts at most"));
+    assert!(p.body.contains("Nothing was changed"));
+    assert_eq!(app.events(&t.game_id).await, 1);
+}
+
+async fn a_resubmitted_form_is_recorded_once(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let mut form = app.move_form(&t, 0).await;
+    form.push(("order".into(), "roll 1d20".into()));
+    let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let first = app
+        .post(&format!("/games/{}/moves", t.game_id), &form)
+        .await;
+    let again = app
+        .post(&format!("/games/{}/moves", t.game_id), &form)
+        .await;
+    assert_eq!(first.status, 303);
+    assert_eq!(again.status, 303, "{}", again.body);
+    assert_eq!(first.location, again.location);
+    assert_eq!(app.events(&t.game_id).await, 2);
+}
+
+async fn a_sealed_note_shows_only_on_its_own_seat_page(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    app.play(&t, 0, "seal the ambush is at the ford").await;
+    let anna = app.get(&app.path_of(&t.links[0])).await;
+    assert!(anna.body.contains("Your sealed choices"));
+    assert!(anna.body.contains("the ambush is at the ford"));
+    let ben = app.get(&app.path_of(&t.links[1])).await;
+    assert!(!ben.body.contains("the ambush is at the ford"));
+    assert!(ben.body.contains("anna seals note 1"));
+    let watch = app.get(&format!("/games/{}/watch", t.game_id)).await;
+    assert!(!watch.body.contains("the ambush is at the ford"));
+}
+
+async fn the_audit_page_recomputes_the_dice_and_the_hash(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    app.play(&t, 0, "roll 3d6 artillery").await;
+    let events = app.store.events(&t.game_id, 0, None).await.unwrap();
+    let dice = events[1].dice.as_ref().unwrap();
+    let p = app.get(&format!("/games/{}/events/1", t.game_id)).await;
+    assert_eq!(p.status, 200, "{}", p.body);
+    assert!(p
+        .body
+        .contains("✔ Every recomputed face equals the recorded one."));
+    assert!(p.body.contains("✔ equals the stored hash"));
+    assert!(p.body.contains("✔ matches"));
+    assert!(p.body.contains(&dice.link));
+    assert!(p.body.contains(&events[1].hash));
+    assert!(p
+        .body
+        .contains(&format!("{}:1:anna:{}:0", t.game_id, dice.client_entropy)));
+    assert!(p.body.contains("Check it yourself"));
+    let zero = app.get(&format!("/games/{}/events/0", t.game_id)).await;
+    assert_eq!(zero.status, 200);
+    assert!(zero.body.contains("rolled no public dice"));
+    let missing = app.get(&format!("/games/{}/events/9", t.game_id)).await;
+    assert_eq!(missing.status, 404);
+    assert!(missing.body.contains("has no event 9 yet"));
+    let junk = app.get(&format!("/games/{}/events/nine", t.game_id)).await;
+    assert_eq!(junk.status, 400);
+}
+
+async fn a_finished_game_replays_step_by_step(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let early = app
+        .get(&format!("/games/{}/replay?step=0", t.game_id))
+        .await;
+    assert_eq!(early.status, 400);
+    assert!(early.body.contains("once it has ended"));
+    app.play(&t, 0, "roll 1d6\nresult draw").await;
+    app.play(&t, 1, "result draw").await;
+    let n = app.events(&t.game_id).await;
+    assert!(n >= 3, "{n} events");
+    let watch = app.get(&format!("/games/{}/watch", t.game_id)).await;
+    assert!(watch.body.contains("The game is over"));
+    assert!(watch.body.contains("Replay the game"));
+    let first = app
+        .get(&format!("/games/{}/replay?step=0", t.game_id))
+        .await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert!(first.body.contains("id=\"replay-forward\""));
+    assert!(!first.body.contains("id=\"replay-back\""));
+    assert!(first.body.contains("No dice rolled yet"));
+    let second = app
+        .get(&format!("/games/{}/replay?step=1", t.game_id))
+        .await;
+    assert!(second.body.contains("anna rolls 1d6"));
+    assert!(second.body.contains("id=\"replay-back\""));
+    let last = app
+        .get(&format!("/games/{}/replay?step={}", t.game_id, n - 1))
+        .await;
+    assert!(!last.body.contains("id=\"replay-forward\""));
+    assert!(last.body.contains("The table agreed on a draw"));
+}
+
+async fn the_verify_page_checks_a_pasted_export_and_refuses_oversized_ones(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    app.play(&t, 0, "roll 2d6").await;
+    let export = app
+        .http
+        .get(format!("{}/api/games/{}/export", app.base, t.game_id))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let p = app.get("/verify").await;
+    assert_eq!(p.status, 200);
+    assert!(p.body.contains("/static/verify.js"));
+    let ok = app.post("/verify", &[("export", &export)]).await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    assert!(ok.body.contains("✔ The export checks out"), "{}", ok.body);
+    let (face_at, _) = export.match_indices("\"face\":").next().unwrap();
+    let mut tampered = export.clone();
+    let digit = &export[face_at + 7..face_at + 8];
+    let other = if digit == "1" { "2" } else { "1" };
+    tampered.replace_range(face_at + 7..face_at + 8, other);
+    let bad = app.post("/verify", &[("export", &tampered)]).await;
+    assert!(
+        bad.body.contains("✘ The export does not check out"),
+        "{}",
+        bad.body
+    );
+    let empty = app.post("/verify", &[("export", "  ")]).await;
+    assert_eq!(empty.status, 400);
+    assert!(empty.body.contains("paste an export"));
+    let huge = "x".repeat(3 * 1024 * 1024);
+    let big = app.post("/verify", &[("export", &huge)]).await;
+    assert_eq!(big.status, 413);
+    assert!(
+        big.body.contains("the server checks at most 2048 KB"),
+        "{}",
+        &big.body[..big.body.len().min(2000)]
+    );
+    assert_eq!(app.events(&t.game_id).await, 2);
+}
+
+async fn static_files_and_security_headers_are_served(app: TestApp) {
+    for (name, kind) in [
+        ("style.css", "text/css"),
+        ("table.js", "text/javascript"),
+        ("verify.js", "text/javascript"),
+    ] {
+        let p = app.get(&format!("/static/{name}")).await;
+        assert_eq!(p.status, 200);
+        assert!(p.headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with(kind));
+    }
+    assert_eq!(app.get("/static/nope.js").await.status, 404);
+    let p = app.get("/").await;
+    let csp = p.headers["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("default-src 'self'"));
+    assert_eq!(p.headers["referrer-policy"], "no-referrer");
+    // No page loads anything from another host.
+    for body in [&p.body, &app.get("/verify").await.body] {
+        assert!(!body.contains("src=\"http"), "{body}");
+        assert!(!body.contains("href=\"http"), "{body}");
+    }
+}
+
+async fn a_long_log_shows_its_tail_with_a_link_to_the_whole(app: TestApp) {
+    let t = app.lobby_game(&["Anna"]).await;
+    // Moves through the JSON API are quicker to make than through the form.
+    let http = reqwest::Client::new();
+    for seq in 1..=110u64 {
+        let resp = http
+            .post(format!("{}/api/games/{}/moves", app.base, t.game_id))
+            .bearer_auth(&t.tokens[0])
+            .json(&json!({ "expected_seq": seq, "command": format!("move {seq}") }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            resp.status().as_u16(),
+            201,
+            "{:?}",
+            resp.json::<Value>().await
+        );
+    }
+    let p = app.get(&app.path_of(&t.links[0])).await;
+    assert!(p.body.contains("Showing the latest 100 of 111 events"));
+    assert!(!p.body.contains("id=\"event-5\""));
+    let all = app
+        .get(&format!("{}&log=all", app.path_of(&t.links[0])))
+        .await;
+    assert!(all.body.contains("id=\"event-5\""));
+    assert!(!all.body.contains("Showing the latest"));
+}

@@ -12,6 +12,8 @@ use crate::engine::ruleset::{Seat, SeatDef, Setup, Viewer};
 use crate::engine::verify;
 use crate::games::{Games, NewGame, NewSeat};
 use crate::http::Application;
+use crate::notify::clock::ClockChoice;
+use crate::notify::scheduler::Scheduler;
 use crate::rules;
 use crate::store::Store;
 
@@ -44,6 +46,16 @@ enum Command {
         /// Ruleset options as a JSON object.
         #[arg(long, default_value = "{}")]
         options: String,
+        /// A clock preset (relaxed, standard, brisk) or a policy as JSON.
+        #[arg(long)]
+        clock: Option<String>,
+    },
+    /// Sends the outbox (email, webhooks) and runs the game clocks, without serving HTTP.
+    /// Several may run beside `serve` on one PostgreSQL database.
+    Dispatch {
+        /// Drain what is due now and exit, instead of running until stopped.
+        #[arg(long)]
+        once: bool,
     },
     /// Writes a game's export (JSON Lines) to stdout or a file.
     Export {
@@ -111,8 +123,20 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
         Command::Serve => {
             let store = store(&settings).await?;
             let backend = store.backend();
-            let app = Application::build(store, &settings.bind, settings.base_url.clone())
-                .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
+            let secret = settings.notify.secret_key.clone();
+            let app = Application::build_with(
+                store,
+                &settings.bind,
+                settings.base_url.clone(),
+                |games| games.with_secret(secret.as_deref()),
+            )
+            .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
+            if settings.notify.run_in_serve {
+                let games = app.games().clone();
+                let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
+                tokio::spawn(dispatcher.run());
+                tokio::spawn(Scheduler::new(games).run(settings.notify.scheduler_every));
+            }
             tracing::info!(
                 database = backend,
                 "Despatch listening on {}",
@@ -125,6 +149,30 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             app.run_until_stopped().await.map_err(|e| e.to_string())?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Dispatch { once } => {
+            let store = store(&settings).await?;
+            let base_url = settings.base_url.clone().unwrap_or_else(|| {
+                tracing::warn!("DESPATCH_BASE_URL is not set: links in notices point at http://{}", settings.bind);
+                format!("http://{}", settings.bind)
+            });
+            let games = Games::new(store, base_url)
+                .with_secret(settings.notify.secret_key.as_deref());
+            let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
+            let scheduler = Scheduler::new(games);
+            if once {
+                let fired = scheduler.tick().await?;
+                let sent = dispatcher.drain().await?;
+                println!(
+                    "the clocks fired {} time(s); {sent} outbox row(s) handled",
+                    fired.len()
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+            println!("dispatching ({})", dispatcher.id());
+            tokio::spawn(scheduler.run(settings.notify.scheduler_every));
+            dispatcher.run().await;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Migrate => {
             let store = store(&settings).await?;
             println!("migrated the {} database", store.backend());
@@ -135,7 +183,17 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             scenario,
             seats,
             options,
+            clock,
         } => {
+            let clock = clock
+                .map(|c| {
+                    if c.trim_start().starts_with('{') {
+                        serde_json::from_str(&c).map_err(|e| format!("--clock is not JSON: {e}"))
+                    } else {
+                        Ok(ClockChoice::Preset(c))
+                    }
+                })
+                .transpose()?;
             let options: Value = serde_json::from_str(&options)
                 .map_err(|e| format!("--options is not JSON: {e}"))?;
             let seats = seats
@@ -155,6 +213,7 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
                     scenario,
                     options,
                     seats,
+                    clock,
                 })
                 .await
                 .map_err(|e| e.to_string())?;

@@ -17,4 +17,6 @@ pub mod games;
 #[cfg(feature = "server")]
 pub mod http;
 #[cfg(feature = "server")]
+pub mod notify;
+#[cfg(feature = "server")]
 pub mod store;

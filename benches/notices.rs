@@ -37,7 +37,11 @@ impl Drop for ChildGuard {
 }
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn smtp() -> Smtp {
@@ -47,14 +51,19 @@ fn smtp() -> Smtp {
     let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
     let python = format!("{target}/aiosmtpd-venv/bin/python");
     let port = free_port();
-    let child = Command::new(&python)
-        .args(["-m", "aiosmtpd", "-n", "-l", &format!("127.0.0.1:{port}"), "-c", "aiosmtpd.handlers.Sink"])
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start aiosmtpd from {python} ({e}): run ./scripts/test once to install it, or set DESPATCH_TEST_SMTP"));
+    let child = ChildGuard(
+        Command::new(&python)
+            .args(["-m", "aiosmtpd", "-n", "-l", &format!("127.0.0.1:{port}"), "-c", "aiosmtpd.handlers.Sink"])
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start aiosmtpd from {python} ({e}): run ./scripts/test once to install it, or set DESPATCH_TEST_SMTP")),
+    );
     let addr = format!("127.0.0.1:{port}");
     for _ in 0..100 {
         if std::net::TcpStream::connect(&addr).is_ok() {
-            return Smtp { addr, _child: Some(ChildGuard(child)) };
+            return Smtp {
+                addr,
+                _child: Some(child),
+            };
         }
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -64,22 +73,33 @@ fn smtp() -> Smtp {
 async fn receiver() -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/hook", listener.local_addr().unwrap());
-    let server = HttpServer::new(|| App::new().default_service(web::to(|| async { HttpResponse::Ok().finish() })))
-        .workers(2)
-        .listen(listener)
-        .unwrap()
-        .run();
+    let server = HttpServer::new(|| {
+        App::new().default_service(web::to(|| async { HttpResponse::Ok().finish() }))
+    })
+    .workers(2)
+    .listen(listener)
+    .unwrap()
+    .run();
     tokio::spawn(server);
     url
 }
 
 fn dispatcher(games: &Games, smtp: &str) -> Dispatcher {
-    let mailer = Mailer::new(Some(&format!("smtp://{smtp}")), std::env::temp_dir(), "Despatch <bench@test.invalid>", Duration::from_secs(10)).unwrap();
+    let mailer = Mailer::new(
+        Some(&format!("smtp://{smtp}")),
+        std::env::temp_dir(),
+        "Despatch <bench@test.invalid>",
+        Duration::from_secs(10),
+    )
+    .unwrap();
     Dispatcher::new(
         games.clone(),
         Arc::new(mailer),
         Arc::new(Hooks::new(Duration::from_secs(10)).unwrap()),
-        DispatchSettings { batch: 32, ..DispatchSettings::default() },
+        DispatchSettings {
+            batch: 32,
+            ..DispatchSettings::default()
+        },
     )
 }
 
@@ -94,8 +114,16 @@ async fn phase(store: &Store, smtp: &str, hook_url: &str, n: usize, email: bool)
                 scenario: "default".into(),
                 options: Value::Null,
                 seats: vec![
-                    NewSeat { seat: Some("anna".into()), name: "Anna".into(), email: email.then(|| format!("anna{i}@bench.invalid")) },
-                    NewSeat { seat: Some("bert".into()), name: "Bert".into(), email: None },
+                    NewSeat {
+                        seat: Some("anna".into()),
+                        name: "Anna".into(),
+                        email: email.then(|| format!("anna{i}@bench.invalid")),
+                    },
+                    NewSeat {
+                        seat: Some("bert".into()),
+                        name: "Bert".into(),
+                        email: None,
+                    },
                 ],
                 clock: None,
             })
@@ -126,7 +154,13 @@ async fn phase(store: &Store, smtp: &str, hook_url: &str, n: usize, email: bool)
 
 /// The transport alone: `n` messages, 32 at a time, as the dispatcher sends them.
 async fn baseline(smtp: &str, hook_url: &str, n: usize) -> (f64, f64) {
-    let mailer = Mailer::new(Some(&format!("smtp://{smtp}")), std::env::temp_dir(), "Despatch <bench@test.invalid>", Duration::from_secs(10)).unwrap();
+    let mailer = Mailer::new(
+        Some(&format!("smtp://{smtp}")),
+        std::env::temp_dir(),
+        "Despatch <bench@test.invalid>",
+        Duration::from_secs(10),
+    )
+    .unwrap();
     let hooks = Hooks::new(Duration::from_secs(10)).unwrap();
     let email = |i: usize| EmailDelivery {
         to: format!("base{i}@bench.invalid"),
@@ -150,7 +184,13 @@ async fn baseline(smtp: &str, hook_url: &str, n: usize) -> (f64, f64) {
     let started = Instant::now();
     for chunk in (0..n).collect::<Vec<_>>().chunks(32) {
         join_all(chunk.iter().map(|i| {
-            let d = WebhookDelivery { hook_id: "h".into(), url: hook_url.into(), event: "turn".into(), delivery_id: format!("b{i}"), body: "{\"event\":\"turn\"}".into() };
+            let d = WebhookDelivery {
+                hook_id: "h".into(),
+                url: hook_url.into(),
+                event: "turn".into(),
+                delivery_id: format!("b{i}"),
+                body: "{\"event\":\"turn\"}".into(),
+            };
             let hooks = &hooks;
             async move { hooks.send(&d, "bench-secret").await.unwrap() }
         }))
@@ -160,12 +200,15 @@ async fn baseline(smtp: &str, hook_url: &str, n: usize) -> (f64, f64) {
 }
 
 async fn postgres_store() -> Option<(Store, String, String)> {
-    let admin = std::env::var("DESPATCH_TEST_POSTGRES").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let admin = std::env::var("DESPATCH_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
     let mut conn = PgConnection::connect(&admin).await.ok()?;
     let mut b = [0u8; 6];
     getrandom::fill(&mut b).unwrap();
     let name = format!("despatch_bench_{}", hex::encode(b));
-    conn.execute(AssertSqlSafe(format!("CREATE DATABASE {name}"))).await.ok()?;
+    conn.execute(AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .await
+        .ok()?;
     let url = format!("{}/{name}", admin.rsplit_once('/').unwrap().0);
     let store = Store::connect(&url).await.ok()?;
     store.migrate().await.ok()?;
@@ -175,7 +218,10 @@ async fn postgres_store() -> Option<(Store, String, String)> {
 #[tokio::main]
 async fn main() {
     install_crypto();
-    let n: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(300);
+    let n: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(300);
     let smtp = smtp();
     let hook_url = receiver().await;
     let (smtp_base, hook_base) = baseline(&smtp.addr, &hook_url, n).await;
@@ -196,7 +242,11 @@ async fn main() {
             println!("postgres: {e:.0} notices/s by email, {w:.0} notices/s by webhook ({n} notices each)");
             drop(pg);
             if let Ok(mut c) = PgConnection::connect(&admin).await {
-                let _ = c.execute(AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))).await;
+                let _ = c
+                    .execute(AssertSqlSafe(format!(
+                        "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                    )))
+                    .await;
             }
         }
         None => println!("postgres: skipped (no server at DESPATCH_TEST_POSTGRES)"),

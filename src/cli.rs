@@ -152,11 +152,14 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
         Command::Dispatch { once } => {
             let store = store(&settings).await?;
             let base_url = settings.base_url.clone().unwrap_or_else(|| {
-                tracing::warn!("DESPATCH_BASE_URL is not set: links in notices point at http://{}", settings.bind);
+                tracing::warn!(
+                    "DESPATCH_BASE_URL is not set: links in notices point at http://{}",
+                    settings.bind
+                );
                 format!("http://{}", settings.bind)
             });
-            let games = Games::new(store, base_url)
-                .with_secret(settings.notify.secret_key.as_deref());
+            let games =
+                Games::new(store, base_url).with_secret(settings.notify.secret_key.as_deref());
             let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
             let scheduler = Scheduler::new(games);
             if once {

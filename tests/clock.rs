@@ -44,7 +44,8 @@ fn policy(hours: u32, reminders: &[u32], weekends: bool, tz: &str, on: OnDeadlin
 
 async fn start(store: Store, db: common::TestDb, policy: ClockPolicy, created: &str) -> C {
     let clock = ManualClock::new(at(created));
-    let games = Games::new(store.clone(), "http://despatch.test").with_clock(Arc::new(clock.clone()));
+    let games =
+        Games::new(store.clone(), "http://despatch.test").with_clock(Arc::new(clock.clone()));
     let created = games
         .create(NewGame {
             ruleset: "open-table".into(),
@@ -103,7 +104,12 @@ impl C {
 
     async fn deadline_of(&self, seat: &str) -> Option<DateTime<Utc>> {
         let l = self.games.load(&self.game_id).await.unwrap();
-        let p = self.games.clock_policy(&self.game_id).await.unwrap().unwrap();
+        let p = self
+            .games
+            .clock_policy(&self.game_id)
+            .await
+            .unwrap()
+            .unwrap();
         seat_deadline(&p, &l.events, seat)
     }
 
@@ -119,9 +125,17 @@ impl C {
     }
 
     async fn verifies(&self) {
-        let text = self.games.export(&self.game_id, &Viewer::Spectator).await.unwrap();
+        let text = self
+            .games
+            .export(&self.game_id, &Viewer::Spectator)
+            .await
+            .unwrap();
         let report = verify(&text, &rules::find);
-        assert!(report.ok(), "a log with clock events verifies:\n{}", report.render());
+        assert!(
+            report.ok(),
+            "a log with clock events verifies:\n{}",
+            report.render()
+        );
     }
 
     async fn notices(&self, channel: &str) -> Vec<Value> {
@@ -169,26 +183,68 @@ async fn reminders_and_deadlines_fire_on_time_across_a_weekend_and_the_end_of_su
     db: common::TestDb,
 ) {
     // Friday 23 October 2026, 13:00 in London (BST); summer time ends on Sunday the 25th.
-    let c = start(store, db, policy(24, &[12, 2], true, "Europe/London", OnDeadline::Remind), "2026-10-23T12:00:00Z").await;
+    let c = start(
+        store,
+        db,
+        policy(24, &[12, 2], true, "Europe/London", OnDeadline::Remind),
+        "2026-10-23T12:00:00Z",
+    )
+    .await;
     // 11 h run before the weekend starts (Saturday 00:00 BST = Friday 23:00 UTC); the weekend
     // ends Monday 00:00 GMT = 00:00 UTC, 49 h later; 13 h more: Monday 13:00 UTC.
-    assert_eq!(c.deadline_of("anna").await, Some(at("2026-10-26T13:00:00Z")));
-    assert!(c.tick_at("2026-10-24T12:00:00Z").await.is_empty(), "nothing over the weekend");
+    assert_eq!(
+        c.deadline_of("anna").await,
+        Some(at("2026-10-26T13:00:00Z"))
+    );
+    assert!(
+        c.tick_at("2026-10-24T12:00:00Z").await.is_empty(),
+        "nothing over the weekend"
+    );
     assert!(c.tick_at("2026-10-26T00:59:59Z").await.is_empty());
     let fired = c.tick_at("2026-10-26T01:00:00Z").await;
-    assert_eq!(fired, vec![Fired::Reminder { game_id: c.game_id.clone(), seat: "anna".into(), hours_before: 12 }]);
-    assert!(c.tick_at("2026-10-26T01:00:00Z").await.is_empty(), "a reminder fires once");
+    assert_eq!(
+        fired,
+        vec![Fired::Reminder {
+            game_id: c.game_id.clone(),
+            seat: "anna".into(),
+            hours_before: 12
+        }]
+    );
+    assert!(
+        c.tick_at("2026-10-26T01:00:00Z").await.is_empty(),
+        "a reminder fires once"
+    );
     assert!(c.tick_at("2026-10-26T10:59:59Z").await.is_empty());
     let fired = c.tick_at("2026-10-26T11:00:00Z").await;
-    assert_eq!(fired, vec![Fired::Reminder { game_id: c.game_id.clone(), seat: "anna".into(), hours_before: 2 }]);
+    assert_eq!(
+        fired,
+        vec![Fired::Reminder {
+            game_id: c.game_id.clone(),
+            seat: "anna".into(),
+            hours_before: 2
+        }]
+    );
     assert!(c.tick_at("2026-10-26T12:59:59Z").await.is_empty());
     let fired = c.tick_at("2026-10-26T13:00:00Z").await;
-    assert_eq!(fired, vec![Fired::Deadline { game_id: c.game_id.clone(), seat: "anna".into(), action: "remind" }]);
+    assert_eq!(
+        fired,
+        vec![Fired::Deadline {
+            game_id: c.game_id.clone(),
+            seat: "anna".into(),
+            action: "remind"
+        }]
+    );
     // Remind only: a new deadline of the same length from the one missed.
-    assert_eq!(c.deadline_of("anna").await, Some(at("2026-10-27T13:00:00Z")));
+    assert_eq!(
+        c.deadline_of("anna").await,
+        Some(at("2026-10-27T13:00:00Z"))
+    );
 
     let events = c.clock_events().await;
-    let what: Vec<&str> = events.iter().map(|e| e["clock"].as_str().unwrap()).collect();
+    let what: Vec<&str> = events
+        .iter()
+        .map(|e| e["clock"].as_str().unwrap())
+        .collect();
     assert_eq!(what, vec!["policy", "reminder", "reminder", "deadline"]);
     assert_eq!(events[3]["deadline"], "2026-10-26T13:00:00.000Z");
     assert_eq!(c.notices("reminder").await.len(), 2);
@@ -200,33 +256,76 @@ async fn reminders_and_deadlines_fire_on_time_across_a_weekend_and_the_end_of_su
     // A move restarts the clock for the next seat, from the move.
     c.clock.set(at("2026-10-26T14:00:00Z"));
     c.play("anna", "advance at last").await;
-    assert_eq!(c.deadline_of("bert").await, Some(at("2026-10-27T14:00:00Z")));
+    assert_eq!(
+        c.deadline_of("bert").await,
+        Some(at("2026-10-27T14:00:00Z"))
+    );
 }
 
-async fn a_vacation_extends_the_deadline_and_is_limited_by_the_allowance(store: Store, db: common::TestDb) {
-    let c = start(store, db, policy(48, &[], false, "UTC", OnDeadline::Remind), "2026-03-02T10:00:00Z").await;
-    assert_eq!(c.deadline_of("anna").await, Some(at("2026-03-04T10:00:00Z")));
+async fn a_vacation_extends_the_deadline_and_is_limited_by_the_allowance(
+    store: Store,
+    db: common::TestDb,
+) {
+    let c = start(
+        store,
+        db,
+        policy(48, &[], false, "UTC", OnDeadline::Remind),
+        "2026-03-02T10:00:00Z",
+    )
+    .await;
+    assert_eq!(
+        c.deadline_of("anna").await,
+        Some(at("2026-03-04T10:00:00Z"))
+    );
     let taken = c
         .games
-        .take_vacation(&c.caller("anna"), &VacationRequest { from: "2026-03-03T00:00:00Z".into(), until: "2026-03-05T00:00:00Z".into() })
+        .take_vacation(
+            &c.caller("anna"),
+            &VacationRequest {
+                from: "2026-03-03T00:00:00Z".into(),
+                until: "2026-03-05T00:00:00Z".into(),
+            },
+        )
         .await
         .unwrap();
     assert_eq!(taken["days"], 2);
     assert_eq!(taken["days_left"], 8);
-    assert_eq!(c.deadline_of("anna").await, Some(at("2026-03-06T10:00:00Z")), "two days later");
-    assert!(c.tick_at("2026-03-04T10:00:00Z").await.is_empty(), "the old deadline passes quietly");
+    assert_eq!(
+        c.deadline_of("anna").await,
+        Some(at("2026-03-06T10:00:00Z")),
+        "two days later"
+    );
+    assert!(
+        c.tick_at("2026-03-04T10:00:00Z").await.is_empty(),
+        "the old deadline passes quietly"
+    );
     let fired = c.tick_at("2026-03-06T10:00:00Z").await;
     assert_eq!(fired.len(), 1);
 
     let too_long = c
         .games
-        .take_vacation(&c.caller("bert"), &VacationRequest { from: "2026-04-01T00:00:00Z".into(), until: "2026-04-12T00:00:00Z".into() })
+        .take_vacation(
+            &c.caller("bert"),
+            &VacationRequest {
+                from: "2026-04-01T00:00:00Z".into(),
+                until: "2026-04-12T00:00:00Z".into(),
+            },
+        )
         .await
         .unwrap_err();
-    assert!(too_long.to_string().contains("10 vacation days left"), "{too_long}");
+    assert!(
+        too_long.to_string().contains("10 vacation days left"),
+        "{too_long}"
+    );
     let past = c
         .games
-        .take_vacation(&c.caller("bert"), &VacationRequest { from: "2026-03-01T00:00:00Z".into(), until: "2026-03-08T00:00:00Z".into() })
+        .take_vacation(
+            &c.caller("bert"),
+            &VacationRequest {
+                from: "2026-03-01T00:00:00Z".into(),
+                until: "2026-03-08T00:00:00Z".into(),
+            },
+        )
         .await
         .unwrap_err();
     assert!(past.to_string().contains("in advance"), "{past}");
@@ -234,51 +333,133 @@ async fn a_vacation_extends_the_deadline_and_is_limited_by_the_allowance(store: 
 }
 
 async fn a_missed_deadline_passes_where_the_rules_allow(store: Store, db: common::TestDb) {
-    let c = start(store, db, policy(24, &[], false, "UTC", OnDeadline::Pass), "2026-03-02T10:00:00Z").await;
+    let c = start(
+        store,
+        db,
+        policy(24, &[], false, "UTC", OnDeadline::Pass),
+        "2026-03-02T10:00:00Z",
+    )
+    .await;
     let fired = c.tick_at("2026-03-03T10:00:00Z").await;
-    assert_eq!(fired, vec![Fired::Deadline { game_id: c.game_id.clone(), seat: "anna".into(), action: "pass" }]);
+    assert_eq!(
+        fired,
+        vec![Fired::Deadline {
+            game_id: c.game_id.clone(),
+            seat: "anna".into(),
+            action: "pass"
+        }]
+    );
     let events = c.store.events(&c.game_id, 0, None).await.unwrap();
     let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
-    assert_eq!(&kinds[kinds.len() - 2..], &[kind::CLOCK, kind::TIMEOUT], "the deadline, then the pass, in one append");
+    assert_eq!(
+        &kinds[kinds.len() - 2..],
+        &[kind::CLOCK, kind::TIMEOUT],
+        "the deadline, then the pass, in one append"
+    );
     let summary = c.games.summary(&c.game_id).await.unwrap();
     assert_eq!(summary.waiting_for[0].seat.as_str(), "bert");
-    assert!(c.notices("turn").await.len() >= 2, "bert is told it is his turn");
-    assert_eq!(c.deadline_of("bert").await, Some(at("2026-03-04T10:00:00Z")));
+    assert!(
+        c.notices("turn").await.len() >= 2,
+        "bert is told it is his turn"
+    );
+    assert_eq!(
+        c.deadline_of("bert").await,
+        Some(at("2026-03-04T10:00:00Z"))
+    );
     c.verifies().await;
 }
 
 async fn a_missed_deadline_pauses_the_clock_until_someone_moves(store: Store, db: common::TestDb) {
-    let c = start(store, db, policy(24, &[], false, "UTC", OnDeadline::Pause), "2026-03-02T10:00:00Z").await;
+    let c = start(
+        store,
+        db,
+        policy(24, &[], false, "UTC", OnDeadline::Pause),
+        "2026-03-02T10:00:00Z",
+    )
+    .await;
     let fired = c.tick_at("2026-03-03T10:00:00Z").await;
-    assert_eq!(fired, vec![Fired::Deadline { game_id: c.game_id.clone(), seat: "anna".into(), action: "pause" }]);
+    assert_eq!(
+        fired,
+        vec![Fired::Deadline {
+            game_id: c.game_id.clone(),
+            seat: "anna".into(),
+            action: "pause"
+        }]
+    );
     assert_eq!(c.deadline_of("anna").await, None, "paused");
-    assert!(c.tick_at("2026-04-01T10:00:00Z").await.is_empty(), "nothing fires while paused");
+    assert!(
+        c.tick_at("2026-04-01T10:00:00Z").await.is_empty(),
+        "nothing fires while paused"
+    );
     c.play("anna", "back from the front").await;
-    assert_eq!(c.deadline_of("bert").await, Some(at("2026-04-02T10:00:00Z")), "the clock runs again");
+    assert_eq!(
+        c.deadline_of("bert").await,
+        Some(at("2026-04-02T10:00:00Z")),
+        "the clock runs again"
+    );
     c.verifies().await;
 }
 
 async fn the_nth_missed_deadline_forfeits(store: Store, db: common::TestDb) {
-    let c = start(store, db, policy(24, &[], false, "UTC", OnDeadline::Forfeit), "2026-03-02T10:00:00Z").await;
+    let c = start(
+        store,
+        db,
+        policy(24, &[], false, "UTC", OnDeadline::Forfeit),
+        "2026-03-02T10:00:00Z",
+    )
+    .await;
     let first = c.tick_at("2026-03-03T10:00:00Z").await;
-    assert_eq!(first, vec![Fired::Deadline { game_id: c.game_id.clone(), seat: "anna".into(), action: "remind" }]);
+    assert_eq!(
+        first,
+        vec![Fired::Deadline {
+            game_id: c.game_id.clone(),
+            seat: "anna".into(),
+            action: "remind"
+        }]
+    );
     let second = c.tick_at("2026-03-04T10:00:00Z").await;
-    assert_eq!(second, vec![Fired::Deadline { game_id: c.game_id.clone(), seat: "anna".into(), action: "forfeit" }]);
+    assert_eq!(
+        second,
+        vec![Fired::Deadline {
+            game_id: c.game_id.clone(),
+            seat: "anna".into(),
+            action: "forfeit"
+        }]
+    );
     let events = c.store.events(&c.game_id, 0, None).await.unwrap();
-    assert!(events.iter().any(|e| e.kind == kind::RESIGNED && e.seat == "anna"));
+    assert!(events
+        .iter()
+        .any(|e| e.kind == kind::RESIGNED && e.seat == "anna"));
     let summary = c.games.summary(&c.game_id).await.unwrap();
     assert!(summary.ended, "with one seat left the open table ends");
     assert_eq!(c.notices("game_over").await.len(), 2);
     let missed = c.notices("deadline").await;
-    assert_eq!(missed.iter().map(|m| m["misses"].as_u64().unwrap()).collect::<Vec<_>>(), vec![1, 2]);
-    assert!(c.tick_at("2026-03-10T10:00:00Z").await.is_empty(), "an ended game's clock is stopped");
+    assert_eq!(
+        missed
+            .iter()
+            .map(|m| m["misses"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        vec![1, 2]
+    );
+    assert!(
+        c.tick_at("2026-03-10T10:00:00Z").await.is_empty(),
+        "an ended game's clock is stopped"
+    );
     c.verifies().await;
 }
 
 async fn two_schedulers_at_the_same_instant_fire_once(store: Store, db: common::TestDb) {
-    let c = start(store, db, policy(24, &[6], false, "UTC", OnDeadline::Remind), "2026-03-02T10:00:00Z").await;
+    let c = start(
+        store,
+        db,
+        policy(24, &[6], false, "UTC", OnDeadline::Remind),
+        "2026-03-02T10:00:00Z",
+    )
+    .await;
     c.clock.set(at("2026-03-03T10:00:00Z"));
-    let other = Scheduler::new(Games::new(c.store.clone(), "http://despatch.test").with_clock(Arc::new(c.clock.clone())));
+    let other = Scheduler::new(
+        Games::new(c.store.clone(), "http://despatch.test").with_clock(Arc::new(c.clock.clone())),
+    );
     let (a, b) = tokio::join!(c.scheduler.tick(), other.tick());
     let total = a.unwrap().len() + b.unwrap().len();
     let events = c.clock_events().await;
@@ -286,5 +467,8 @@ async fn two_schedulers_at_the_same_instant_fire_once(store: Store, db: common::
     assert_eq!(deadlines, 1, "one deadline event, whoever fired it");
     assert_eq!(total, 1, "only one scheduler reports firing");
     // The reminder due at 04:00 was overtaken by the deadline at the same pass: none is sent late.
-    assert_eq!(events.iter().filter(|e| e["clock"] == "reminder").count(), 0);
+    assert_eq!(
+        events.iter().filter(|e| e["clock"] == "reminder").count(),
+        0
+    );
 }

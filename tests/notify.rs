@@ -10,9 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use common::notify::{
-    dead_port, delivered_to, smtp_addr, wait_for_mail, Answer, Receiver,
-};
+use common::notify::{dead_port, delivered_to, smtp_addr, wait_for_mail, Answer, Receiver};
 use despatch::games::Games;
 use despatch::http::Application;
 use despatch::notify::clock::ManualClock;
@@ -121,7 +119,12 @@ impl T {
 
     async fn play(&self, t: &Table, token: &str, order: &str) {
         let (_, summary) = self
-            .call(reqwest::Method::GET, &format!("/api/games/{}", t.game_id), None, None)
+            .call(
+                reqwest::Method::GET,
+                &format!("/api/games/{}", t.game_id),
+                None,
+                None,
+            )
             .await;
         let seq = summary["next_seq"].as_u64().unwrap();
         let (status, body) = self
@@ -178,7 +181,10 @@ impl T {
 
 /// The text after `label` up to the end of its line.
 fn line_after<'a>(text: &'a str, label: &str) -> &'a str {
-    let start = text.find(label).unwrap_or_else(|| panic!("no '{label}' in:\n{text}")) + label.len();
+    let start = text
+        .find(label)
+        .unwrap_or_else(|| panic!("no '{label}' in:\n{text}"))
+        + label.len();
     text[start..].lines().next().unwrap().trim()
 }
 
@@ -221,23 +227,53 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T)
     assert_eq!(mail.len(), 1, "one turn notice for anna");
     let m = &mail[0];
     assert_eq!(m.to, vec![format!("anna-{tag}@example.org")]);
-    assert!(m.subject.starts_with("[Despatch] Your turn, Anna"), "{}", m.subject);
+    assert!(
+        m.subject.starts_with("[Despatch] Your turn, Anna"),
+        "{}",
+        m.subject
+    );
     assert!(m.message_id.starts_with("notice-") && m.message_id.contains(&table.game_id));
-    assert!(m.text.contains("roll 2d6 <label>"), "legal moves in the text part:\n{}", m.text);
-    assert!(m.html.contains("<code>roll 2d6 &lt;label&gt;</code>"), "escaped in the HTML part:\n{}", m.html);
-    assert!(m.reply_to.iter().any(|r| r.starts_with(&format!("play+{}.anna.", table.game_id))));
+    assert!(
+        m.text.contains("roll 2d6 <label>"),
+        "legal moves in the text part:\n{}",
+        m.text
+    );
+    assert!(
+        m.html.contains("<code>roll 2d6 &lt;label&gt;</code>"),
+        "escaped in the HTML part:\n{}",
+        m.html
+    );
+    assert!(m
+        .reply_to
+        .iter()
+        .any(|r| r.starts_with(&format!("play+{}.anna.", table.game_id))));
     let grammar = despatch::rules::find("open-table").unwrap().info().grammar;
-    assert!(m.text.contains(grammar.lines().next().unwrap()), "the order language is explained");
-    assert!(delivered_to(&format!("bert-{tag}")).is_empty(), "bert is not asked to move");
+    assert!(
+        m.text.contains(grammar.lines().next().unwrap()),
+        "the order language is explained"
+    );
+    assert!(
+        delivered_to(&format!("bert-{tag}")).is_empty(),
+        "bert is not asked to move"
+    );
 
     // The magic link opens anna's seat: its legal moves, and a move made with it.
     let link = line_after(&m.text, "Play: ");
     let token = link.split("token=").nth(1).unwrap();
     // minijinja escapes '/' as &#x2f; in HTML, which a mail client's HTML parser decodes.
     let html_link = link.replace('/', "&#x2f;");
-    assert!(m.html.contains(&format!("href=\"{html_link}\"")), "{}", m.html);
+    assert!(
+        m.html.contains(&format!("href=\"{html_link}\"")),
+        "{}",
+        m.html
+    );
     let (status, moves) = t
-        .call(reqwest::Method::GET, &format!("/api/games/{}/moves?token={token}", table.game_id), None, None)
+        .call(
+            reqwest::Method::GET,
+            &format!("/api/games/{}/moves?token={token}", table.game_id),
+            None,
+            None,
+        )
         .await;
     assert_eq!(status, 200, "{moves}");
     assert_eq!(moves["seat"], "anna");
@@ -247,19 +283,35 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T)
     d.drain().await.unwrap();
     let bert = wait_for_mail(&format!("bert-{tag}"), 1).await;
     assert_eq!(bert.len(), 1);
-    assert!(bert[0].text.contains("Since your last move:"), "{}", bert[0].text);
-    assert!(bert[0].text.contains("opening volley"), "anna's roll is in bert's notice:\n{}", bert[0].text);
+    assert!(
+        bert[0].text.contains("Since your last move:"),
+        "{}",
+        bert[0].text
+    );
+    assert!(
+        bert[0].text.contains("opening volley"),
+        "anna's roll is in bert's notice:\n{}",
+        bert[0].text
+    );
 
     // Bert unsubscribes from the link in the email, with no login.
     let unsubscribe = line_after(&bert[0].text, "Stop these emails: ").to_owned();
     let resp = t.http.get(&unsubscribe).send().await.unwrap();
     assert_eq!(resp.status().as_u16(), 200);
     let (_, channels) = t
-        .call(reqwest::Method::GET, &format!("/api/games/{}/channels", table.game_id), Some(&table.tokens[1]), None)
+        .call(
+            reqwest::Method::GET,
+            &format!("/api/games/{}/channels", table.game_id),
+            Some(&table.tokens[1]),
+            None,
+        )
         .await;
     assert_eq!(channels, json!({ "email": false, "webhooks": true }));
     let forged = unsubscribe.replace("seat=bert", "seat=anna");
-    assert_eq!(t.http.get(&forged).send().await.unwrap().status().as_u16(), 403);
+    assert_eq!(
+        t.http.get(&forged).send().await.unwrap().status().as_u16(),
+        403
+    );
 
     t.play(&table, &table.tokens[1], "hold the ridge").await;
     d.drain().await.unwrap();
@@ -267,10 +319,20 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T)
     t.play(&table, &table.tokens[0], "advance").await;
     d.drain().await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(delivered_to(&format!("bert-{tag}")).len(), 1, "no email after unsubscribing");
+    assert_eq!(
+        delivered_to(&format!("bert-{tag}")).len(),
+        1,
+        "no email after unsubscribing"
+    );
     let states = t.store.outbox_states(&table.game_id).await.unwrap();
-    assert!(states.iter().all(|s| s.sent), "every row handled: {states:?}");
-    let emails = states.iter().filter(|s| s.row.record.channel == "email").count();
+    assert!(
+        states.iter().all(|s| s.sent),
+        "every row handled: {states:?}"
+    );
+    let emails = states
+        .iter()
+        .filter(|s| s.row.record.channel == "email")
+        .count();
     assert_eq!(emails, 3, "anna twice, bert once: {states:?}");
 
     // A turn notice for a seat that has moved before it was sent says nothing.
@@ -278,7 +340,11 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T)
     t.play(&table, &table.tokens[0], "pursue").await;
     d.drain().await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(delivered_to(&format!("anna-{tag}")).len(), 2, "a stale turn notice is dropped");
+    assert_eq!(
+        delivered_to(&format!("anna-{tag}")).len(),
+        2,
+        "a stale turn notice is dropped"
+    );
 }
 
 async fn with_smtp_down_every_notice_waits_and_arrives_once_it_is_back(t: T) {
@@ -287,16 +353,26 @@ async fn with_smtp_down_every_notice_waits_and_arrives_once_it_is_back(t: T) {
     for tag in &tags {
         tables.push(t.table(tag).await);
     }
-    let down = t.dispatcher(&format!("smtp://127.0.0.1:{}", dead_port()), Duration::from_secs(5));
+    let down = t.dispatcher(
+        &format!("smtp://127.0.0.1:{}", dead_port()),
+        Duration::from_secs(5),
+    );
     down.drain().await.unwrap();
     t.clock.advance(chrono::Duration::seconds(2));
     down.drain().await.unwrap();
     for table in &tables {
         let states = t.store.outbox_states(&table.game_id).await.unwrap();
-        let email = states.iter().find(|s| s.row.record.channel == "email").unwrap();
+        let email = states
+            .iter()
+            .find(|s| s.row.record.channel == "email")
+            .unwrap();
         assert!(!email.sent);
         assert_eq!(email.attempts, 2, "tried twice while SMTP was down");
-        assert!(email.last_error.as_deref().unwrap().contains("SMTP"), "{:?}", email.last_error);
+        assert!(
+            email.last_error.as_deref().unwrap().contains("SMTP"),
+            "{:?}",
+            email.last_error
+        );
     }
     // Backoff: the third attempt is not due 1 s after the second failure.
     t.clock.advance(chrono::Duration::seconds(1));
@@ -338,14 +414,29 @@ async fn a_dispatcher_killed_between_send_and_mark_resends_under_the_same_messag
     assert_eq!(wait_for_mail(&format!("anna-{tag}"), 1).await.len(), 1);
 
     let second = t.smtp();
-    assert_eq!(second.drain().await.unwrap(), 0, "the lease still holds the row");
-    t.clock.advance(chrono::Duration::from_std(LEASE).unwrap() + chrono::Duration::seconds(1));
-    assert_eq!(second.drain().await.unwrap(), 1, "the lease ran out: sent again");
+    assert_eq!(
+        second.drain().await.unwrap(),
+        0,
+        "the lease still holds the row"
+    );
+    t.clock
+        .advance(chrono::Duration::from_std(LEASE).unwrap() + chrono::Duration::seconds(1));
+    assert_eq!(
+        second.drain().await.unwrap(),
+        1,
+        "the lease ran out: sent again"
+    );
     let mail = wait_for_mail(&format!("anna-{tag}"), 2).await;
     assert_eq!(mail.len(), 2, "at least once: a duplicate");
-    assert_eq!(mail[0].message_id, mail[1].message_id, "… recognisable by its Message-ID");
+    assert_eq!(
+        mail[0].message_id, mail[1].message_id,
+        "… recognisable by its Message-ID"
+    );
     let state = t.store.outbox_states(&table.game_id).await.unwrap();
-    let email = state.iter().find(|s| s.row.record.channel == "email").unwrap();
+    let email = state
+        .iter()
+        .find(|s| s.row.record.channel == "email")
+        .unwrap();
     assert!(email.sent);
     assert_eq!(email.attempts, 2);
 }
@@ -373,9 +464,16 @@ async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery
 
     let got = receiver.received();
     assert_eq!(got.len(), 3, "500, timeout, 200");
-    assert!(got.iter().all(|r| r.delivery_id == got[0].delivery_id), "one delivery id across retries");
+    assert!(
+        got.iter().all(|r| r.delivery_id == got[0].delivery_id),
+        "one delivery id across retries"
+    );
     for r in &got {
-        assert_eq!(r.signature, webhook_signature(&secret, r.body.as_bytes()), "signed with the hook's secret");
+        assert_eq!(
+            r.signature,
+            webhook_signature(&secret, r.body.as_bytes()),
+            "signed with the hook's secret"
+        );
         assert_eq!(r.event, "turn");
     }
     let body: Value = serde_json::from_str(&got[2].body).unwrap();
@@ -383,12 +481,19 @@ async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery
     assert_eq!(body["seat"], "anna");
     assert_eq!(body["delivery_id"], got[2].delivery_id.as_str());
     assert!(body["link"].as_str().unwrap().contains("token=s1.anna."));
-    assert!(body["options"].as_array().unwrap().iter().any(|o| o == "roll 2d6 <label>"));
+    assert!(body["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|o| o == "roll 2d6 <label>"));
 
     let states = t.store.outbox_states(&table.game_id).await.unwrap();
     let row = states
         .iter()
-        .find(|s| s.row.record.channel == "webhook" && s.row.record.payload["url"] == receiver.url.as_str())
+        .find(|s| {
+            s.row.record.channel == "webhook"
+                && s.row.record.payload["url"] == receiver.url.as_str()
+        })
         .unwrap();
     let attempts: Vec<(bool, Option<String>)> = t
         .store
@@ -400,16 +505,35 @@ async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery
         .map(|a| (a.ok, a.error))
         .collect();
     assert_eq!(attempts.len(), 3);
-    assert!(attempts[0].1.as_deref().unwrap().contains("500"), "{attempts:?}");
-    assert!(attempts[1].1.as_deref().unwrap().contains("no answer in time"), "{attempts:?}");
+    assert!(
+        attempts[0].1.as_deref().unwrap().contains("500"),
+        "{attempts:?}"
+    );
+    assert!(
+        attempts[1]
+            .1
+            .as_deref()
+            .unwrap()
+            .contains("no answer in time"),
+        "{attempts:?}"
+    );
     assert!(attempts[2].0);
 
     // The game-wide Discord-format hook: a chat line, and no seat's link in it.
     let chat = discord.received();
     assert_eq!(chat.len(), 1);
     let chat_body: Value = serde_json::from_str(&chat[0].body).unwrap();
-    assert!(chat_body["content"].as_str().unwrap().contains("Anna's turn"), "{chat_body}");
-    assert!(!chat[0].body.contains("token="), "a game-wide hook carries no magic link");
+    assert!(
+        chat_body["content"]
+            .as_str()
+            .unwrap()
+            .contains("Anna's turn"),
+        "{chat_body}"
+    );
+    assert!(
+        !chat[0].body.contains("token="),
+        "a game-wide hook carries no magic link"
+    );
 }
 
 async fn two_dispatchers_racing_deliver_each_notice_exactly_once(t: T) {
@@ -452,7 +576,10 @@ where
         while let Some(end) = buffer.find("\n\n") {
             let frame: String = buffer.drain(..end + 2).collect();
             if frame.lines().any(|l| l == "event: game") {
-                let data = frame.lines().find_map(|l| l.strip_prefix("data: ")).unwrap();
+                let data = frame
+                    .lines()
+                    .find_map(|l| l.strip_prefix("data: "))
+                    .unwrap();
                 return serde_json::from_str(data).unwrap();
             }
         }
@@ -469,7 +596,10 @@ async fn the_live_stream_announces_every_append(t: T) {
     let table = t.table(&tag()).await;
     let resp = t
         .http
-        .get(t.url(&format!("/api/games/{}/stream?token={}", table.game_id, table.tokens[0])))
+        .get(t.url(&format!(
+            "/api/games/{}/stream?token={}",
+            table.game_id, table.tokens[0]
+        )))
         .send()
         .await
         .unwrap();
@@ -485,7 +615,10 @@ async fn the_live_stream_announces_every_append(t: T) {
 
     let bad = t
         .http
-        .get(t.url(&format!("/api/games/{}/stream?token=nonsense", table.game_id)))
+        .get(t.url(&format!(
+            "/api/games/{}/stream?token=nonsense",
+            table.game_id
+        )))
         .send()
         .await
         .unwrap();
@@ -518,26 +651,55 @@ async fn webhooks_are_registered_listed_without_secrets_and_deleted_by_their_sea
     let table = t.table(&tag()).await;
     let path = format!("/api/games/{}/webhooks", table.game_id);
     let (status, body) = t
-        .call(reqwest::Method::POST, &path, Some(&table.tokens[0]), Some(json!({ "url": "ftp://example.org" })))
+        .call(
+            reqwest::Method::POST,
+            &path,
+            Some(&table.tokens[0]),
+            Some(json!({ "url": "ftp://example.org" })),
+        )
         .await;
     assert_eq!(status, 400, "{body}");
     let (status, _) = t
-        .call(reqwest::Method::POST, &path, None, Some(json!({ "url": "https://example.org/h" })))
+        .call(
+            reqwest::Method::POST,
+            &path,
+            None,
+            Some(json!({ "url": "https://example.org/h" })),
+        )
         .await;
     assert_eq!(status, 401);
-    let hook = t.hook(&table, 0, "https://example.org/h", "seat", "json").await;
-    assert_eq!(hook["secret"].as_str().unwrap().len(), 64, "the secret is shown once");
-    let (_, listed) = t.call(reqwest::Method::GET, &path, Some(&table.tokens[0]), None).await;
+    let hook = t
+        .hook(&table, 0, "https://example.org/h", "seat", "json")
+        .await;
+    assert_eq!(
+        hook["secret"].as_str().unwrap().len(),
+        64,
+        "the secret is shown once"
+    );
+    let (_, listed) = t
+        .call(reqwest::Method::GET, &path, Some(&table.tokens[0]), None)
+        .await;
     assert_eq!(listed.as_array().unwrap().len(), 1);
-    assert!(listed[0].get("secret").is_none(), "and never again: {listed}");
-    let (_, theirs) = t.call(reqwest::Method::GET, &path, Some(&table.tokens[1]), None).await;
+    assert!(
+        listed[0].get("secret").is_none(),
+        "and never again: {listed}"
+    );
+    let (_, theirs) = t
+        .call(reqwest::Method::GET, &path, Some(&table.tokens[1]), None)
+        .await;
     assert_eq!(theirs, json!([]), "bert does not see anna's seat hook");
     let one = format!("{path}/{}", hook["hook_id"].as_str().unwrap());
-    let (status, _) = t.call(reqwest::Method::DELETE, &one, Some(&table.tokens[1]), None).await;
+    let (status, _) = t
+        .call(reqwest::Method::DELETE, &one, Some(&table.tokens[1]), None)
+        .await;
     assert_eq!(status, 404, "bert cannot delete anna's hook");
-    let (status, _) = t.call(reqwest::Method::DELETE, &one, Some(&table.tokens[0]), None).await;
+    let (status, _) = t
+        .call(reqwest::Method::DELETE, &one, Some(&table.tokens[0]), None)
+        .await;
     assert_eq!(status, 204);
-    let (status, _) = t.call(reqwest::Method::DELETE, &one, Some(&table.tokens[0]), None).await;
+    let (status, _) = t
+        .call(reqwest::Method::DELETE, &one, Some(&table.tokens[0]), None)
+        .await;
     assert_eq!(status, 404);
 }
 
@@ -581,23 +743,45 @@ fn every_email_template_renders_with_strict_variables_and_escapes_html() {
     }
     for (name, ..) in templates::TEMPLATES {
         let r = templates::render(name, &sample_context("turn")).unwrap();
-        assert!(!r.subject.is_empty() && !r.subject.contains('\n'), "{name}: {}", r.subject);
+        assert!(
+            !r.subject.is_empty() && !r.subject.contains('\n'),
+            "{name}: {}",
+            r.subject
+        );
         assert!(r.text.contains("Anna <the Bold>"), "{name} text");
-        assert!(r.html.contains("Anna &lt;the Bold&gt;"), "{name} HTML escapes");
-        assert!(r.text.contains("unsubscribe?seat=anna"), "{name} has the unsubscribe link");
+        assert!(
+            r.html.contains("Anna &lt;the Bold&gt;"),
+            "{name} HTML escapes"
+        );
+        assert!(
+            r.text.contains("unsubscribe?seat=anna"),
+            "{name} has the unsubscribe link"
+        );
     }
     // A misspelt variable fails instead of rendering empty.
     #[derive(serde::Serialize)]
     struct Missing {
         seat_name: String,
     }
-    assert!(templates::render("your_turn", &Missing { seat_name: "x".into() }).is_err());
+    assert!(templates::render(
+        "your_turn",
+        &Missing {
+            seat_name: "x".into()
+        }
+    )
+    .is_err());
 }
 
 #[tokio::test]
 async fn without_smtp_email_is_written_to_files_named_by_message_id() {
     let dir = tempfile::tempdir().unwrap();
-    let mailer = Mailer::new(None, dir.path().join("mail"), "Despatch <d@example.org>", Duration::from_secs(1)).unwrap();
+    let mailer = Mailer::new(
+        None,
+        dir.path().join("mail"),
+        "Despatch <d@example.org>",
+        Duration::from_secs(1),
+    )
+    .unwrap();
     let d = EmailDelivery {
         to: "anna@example.org".into(),
         to_name: "Anna".into(),
@@ -609,7 +793,9 @@ async fn without_smtp_email_is_written_to_files_named_by_message_id() {
     };
     mailer.send(&d).await.unwrap();
     mailer.send(&d).await.unwrap();
-    let files: Vec<_> = std::fs::read_dir(dir.path().join("mail")).unwrap().collect();
+    let files: Vec<_> = std::fs::read_dir(dir.path().join("mail"))
+        .unwrap()
+        .collect();
     assert_eq!(files.len(), 1, "the same message twice is the same file");
     let text = std::fs::read_to_string(files[0].as_ref().unwrap().path()).unwrap();
     assert!(text.contains("Message-ID: <notice-1.g@example.org>"));

@@ -346,7 +346,10 @@ impl Game {
                     return Err(bad(seq, "a Clock event is the system's, not a seat's"));
                 }
                 if event.payload.get("clock").and_then(Value::as_str).is_none() {
-                    return Err(bad(seq, "a Clock event names what happened in payload.clock"));
+                    return Err(bad(
+                        seq,
+                        "a Clock event names what happened in payload.clock",
+                    ));
                 }
                 Applied::default()
             }
@@ -537,12 +540,22 @@ impl Game {
 
     /// Records what the game's clock did (a reminder, a missed deadline, a vacation, a pause) as
     /// a `Clock` event, and the game folded past it. The ruleset never sees it.
-    pub fn note_clock(&self, payload: Value, world: &mut dyn World) -> Result<(Event, Game), RuleError> {
+    pub fn note_clock(
+        &self,
+        payload: Value,
+        world: &mut dyn World,
+    ) -> Result<(Event, Game), RuleError> {
         if self.ended {
-            return Err(RuleError::new("game over", "the game has ended; its clock has stopped"));
+            return Err(RuleError::new(
+                "game over",
+                "the game has ended; its clock has stopped",
+            ));
         }
         if payload.get("clock").and_then(Value::as_str).is_none() {
-            return Err(RuleError::new("clock", "a clock event must say what happened"));
+            return Err(RuleError::new(
+                "clock",
+                "a clock event must say what happened",
+            ));
         }
         let event = self.append(kind::CLOCK, SYSTEM_SEAT, payload, None, world);
         let mut next = self.clone();

@@ -14,11 +14,11 @@ use utoipa::ToSchema;
 use crate::engine::canonical::{random32, sha256_hex};
 use crate::engine::event::{kind, timestamp, Event};
 use crate::engine::export::{self, Header};
+use crate::engine::game::World;
 use crate::engine::game::{Game, Move, CHAIN_LENGTH};
 use crate::engine::ruleset::{
     Line, Outcome, Prompt, RuleError, Ruleset, Seat, SeatDef, Setup, Unexecuted, Viewer,
 };
-use crate::engine::game::World;
 use crate::engine::sealed::SealedChoice;
 use crate::notify::clock::{ClockChoice, ClockPolicy, SystemClock};
 use crate::notify::live::Hub;
@@ -398,10 +398,8 @@ impl Games {
         let mut events = vec![created.event.clone()];
         let mut game = created.game.clone();
         if let Some(policy) = &clock {
-            let (event, next) = game.note_clock(
-                json!({ "clock": "policy", "policy": policy }),
-                &mut world,
-            )?;
+            let (event, next) =
+                game.note_clock(json!({ "clock": "policy", "policy": policy }), &mut world)?;
             events.push(event);
             game = next;
         }
@@ -435,7 +433,10 @@ impl Games {
             // Written first: a clocked game never exists without its policy row (an orphan
             // row, if creation fails, names no game and is never read).
             self.store
-                .set_clock(&game_id, &serde_json::to_value(policy).expect("serialisable"))
+                .set_clock(
+                    &game_id,
+                    &serde_json::to_value(policy).expect("serialisable"),
+                )
                 .await?;
         }
         let append = Append {
@@ -772,7 +773,9 @@ impl Games {
             ));
         }
         if until <= from {
-            return Err(ServiceError::BadRequest("'until' must come after 'from'".into()));
+            return Err(ServiceError::BadRequest(
+                "'until' must come after 'from'".into(),
+            ));
         }
         let days = ((until - from).num_minutes() as f64 / (24.0 * 60.0)).ceil() as i64;
         for _ in 0..5 {
@@ -783,7 +786,9 @@ impl Games {
                 .iter()
                 .filter(|e| e.kind == kind::CLOCK)
                 .filter(|e| e.payload.get("clock").and_then(Value::as_str) == Some("vacation"))
-                .filter(|e| e.payload.get("seat").and_then(Value::as_str) == Some(caller.seat.as_str()))
+                .filter(|e| {
+                    e.payload.get("seat").and_then(Value::as_str) == Some(caller.seat.as_str())
+                })
                 .filter(|e| {
                     e.payload
                         .get("from")
@@ -807,8 +812,10 @@ impl Games {
             });
             match self.clock_event(&l, payload, Vec::new(), None).await {
                 Ok(next_seq) => {
-                    return Ok(json!({ "seat": caller.seat, "from": timestamp(from), "until": timestamp(until),
-                        "days": days, "days_left": allowance - taken - days, "next_seq": next_seq }))
+                    return Ok(
+                        json!({ "seat": caller.seat, "from": timestamp(from), "until": timestamp(until),
+                        "days": days, "days_left": allowance - taken - days, "next_seq": next_seq }),
+                    )
                 }
                 Err(ServiceError::Stale { .. }) => continue,
                 Err(e) => return Err(e),

@@ -45,6 +45,8 @@ impl Application {
         base_url: Option<String>,
         configure: impl FnOnce(Games) -> Games,
     ) -> std::io::Result<Application> {
+        // TLS for outgoing calls (webhooks) uses ring; install it before any client is built.
+        crate::notify::webhook::install_crypto();
         let listener = TcpListener::bind(bind)?;
         let address = listener.local_addr()?;
         let port = address.port();

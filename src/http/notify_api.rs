@@ -101,7 +101,11 @@ pub async fn stream(games: web::Data<Games>, path: web::Path<String>, req: HttpR
 /// The channels the caller's seat hears on.
 #[utoipa::path(get, path = "/api/games/{game_id}/channels", responses((status = 200, description = "{email, webhooks}")))]
 #[get("/games/{game_id}/channels")]
-pub async fn channels(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
+pub async fn channels(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    req: HttpRequest,
+) -> Answer {
     let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
     Ok(HttpResponse::Ok().json(games.channels(&caller).await?))
 }
@@ -135,7 +139,9 @@ pub async fn unsubscribe(
     query: web::Query<Unsubscribe>,
 ) -> Answer {
     let q = query.into_inner();
-    games.unsubscribe(&path, &q.seat, &q.channel, &q.sig).await?;
+    games
+        .unsubscribe(&path, &q.seat, &q.channel, &q.sig)
+        .await?;
     Ok(HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
         .body(format!(
@@ -171,7 +177,11 @@ pub async fn add_webhook(
 /// The caller's seat's webhooks and the game-wide ones (without secrets).
 #[utoipa::path(get, path = "/api/games/{game_id}/webhooks", responses((status = 200, description = "hooks")))]
 #[get("/games/{game_id}/webhooks")]
-pub async fn webhooks(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
+pub async fn webhooks(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    req: HttpRequest,
+) -> Answer {
     let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
     Ok(HttpResponse::Ok().json(games.webhooks(&caller).await?))
 }
@@ -184,7 +194,9 @@ pub async fn delete_webhook(
     req: HttpRequest,
 ) -> Answer {
     let (game_id, hook_id) = path.into_inner();
-    let caller = games.authenticate(&game_id, bearer(&req).as_deref()).await?;
+    let caller = games
+        .authenticate(&game_id, bearer(&req).as_deref())
+        .await?;
     games.delete_webhook(&caller, &hook_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -212,8 +224,8 @@ pub async fn clock(games: web::Data<Games>, path: web::Path<String>) -> Answer {
     };
     let mut deadlines = serde_json::Map::new();
     for p in l.game.prompts() {
-        let due = seat_deadline(&policy, &l.events, p.seat.as_str())
-            .map(crate::engine::event::timestamp);
+        let due =
+            seat_deadline(&policy, &l.events, p.seat.as_str()).map(crate::engine::event::timestamp);
         deadlines.insert(p.seat.to_string(), json!(due));
     }
     Ok(HttpResponse::Ok().json(json!({ "policy": policy, "deadlines": deadlines })))

@@ -169,9 +169,12 @@ impl ClockPolicy {
     }
 
     pub fn tz(&self) -> Result<Tz, String> {
-        self.time_zone
-            .parse::<Tz>()
-            .map_err(|_| format!("'{}' is not an IANA time zone (try Europe/London)", self.time_zone))
+        self.time_zone.parse::<Tz>().map_err(|_| {
+            format!(
+                "'{}' is not an IANA time zone (try Europe/London)",
+                self.time_zone
+            )
+        })
     }
 
     pub fn deadline_length(&self) -> Duration {
@@ -280,7 +283,13 @@ mod tests {
     #[test]
     fn a_deadline_without_pauses_is_the_start_plus_its_length() {
         let tz: Tz = "UTC".parse().unwrap();
-        let d = deadline(at("2026-03-02T10:00:00Z"), Duration::hours(72), false, &tz, &[]);
+        let d = deadline(
+            at("2026-03-02T10:00:00Z"),
+            Duration::hours(72),
+            false,
+            &tz,
+            &[],
+        );
         assert_eq!(d, at("2026-03-05T10:00:00Z"));
     }
 
@@ -288,10 +297,22 @@ mod tests {
     fn a_paused_weekend_does_not_count() {
         let tz: Tz = "UTC".parse().unwrap();
         // Friday 18:00 + 24 h: 6 h of Friday, the weekend off, 18 h of Monday.
-        let d = deadline(at("2026-03-06T18:00:00Z"), Duration::hours(24), true, &tz, &[]);
+        let d = deadline(
+            at("2026-03-06T18:00:00Z"),
+            Duration::hours(24),
+            true,
+            &tz,
+            &[],
+        );
         assert_eq!(d, at("2026-03-09T18:00:00Z"));
         // Started on a Saturday: the clock starts on Monday.
-        let d = deadline(at("2026-03-07T12:00:00Z"), Duration::hours(2), true, &tz, &[]);
+        let d = deadline(
+            at("2026-03-07T12:00:00Z"),
+            Duration::hours(2),
+            true,
+            &tz,
+            &[],
+        );
         assert_eq!(d, at("2026-03-09T02:00:00Z"));
     }
 
@@ -300,11 +321,34 @@ mod tests {
         // Europe/London leaves summer time on Sunday 25 October 2026.
         let tz: Tz = "Europe/London".parse().unwrap();
         // Friday 23 Oct 22:00 BST (21:00 UTC) + 4 h: 2 h of Friday, then Monday 00:00 GMT + 2 h.
-        let d = deadline(at("2026-10-23T21:00:00Z"), Duration::hours(4), true, &tz, &[]);
+        let d = deadline(
+            at("2026-10-23T21:00:00Z"),
+            Duration::hours(4),
+            true,
+            &tz,
+            &[],
+        );
         assert_eq!(d, at("2026-10-26T02:00:00Z"));
         // The weekend began at Saturday 00:00 BST = Friday 23:00 UTC and ended Monday 00:00 GMT.
-        let d = deadline(at("2026-10-23T22:00:00Z"), Duration::hours(1), true, &tz, &[]);
-        assert_eq!(d, at("2026-10-26T00:00:00Z"));
+        // 30 min before it, 30 min after it: the weekend took 49 h of wall time.
+        let d = deadline(
+            at("2026-10-23T22:30:00Z"),
+            Duration::hours(1),
+            true,
+            &tz,
+            &[],
+        );
+        assert_eq!(d, at("2026-10-26T00:30:00Z"));
+        assert_eq!(d - at("2026-10-23T22:30:00Z"), Duration::hours(50));
+        // A deadline that lands exactly as the weekend starts is not pushed past it.
+        let d = deadline(
+            at("2026-10-23T22:00:00Z"),
+            Duration::hours(1),
+            true,
+            &tz,
+            &[],
+        );
+        assert_eq!(d, at("2026-10-23T23:00:00Z"));
     }
 
     #[test]
@@ -314,7 +358,13 @@ mod tests {
             from: at("2026-03-03T00:00:00Z"),
             until: at("2026-03-05T00:00:00Z"),
         };
-        let d = deadline(at("2026-03-02T10:00:00Z"), Duration::hours(24), false, &tz, &[vacation]);
+        let d = deadline(
+            at("2026-03-02T10:00:00Z"),
+            Duration::hours(24),
+            false,
+            &tz,
+            &[vacation],
+        );
         assert_eq!(d, at("2026-03-05T10:00:00Z"));
     }
 }

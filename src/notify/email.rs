@@ -76,8 +76,7 @@ impl Mailer {
     pub fn message(&self, d: &EmailDelivery) -> Result<Message, String> {
         let to = Mailbox::new(
             Some(d.to_name.clone()),
-            d.to
-                .parse()
+            d.to.parse()
                 .map_err(|e| format!("'{}' is not an email address: {e}", d.to))?,
         );
         let mut builder = Message::builder()
@@ -116,7 +115,13 @@ impl Mailer {
                 let name: String = d
                     .message_id
                     .chars()
-                    .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
                     .collect();
                 let path = dir.join(format!("{name}.eml"));
                 tokio::fs::write(&path, message.formatted())

@@ -104,7 +104,10 @@ mod tests {
         let token = seat_token(&key, "g1", "anna");
         assert_eq!(open_seat_token(&key, "g1", &token).as_deref(), Some("anna"));
         assert_eq!(open_seat_token(&key, "g2", &token), None);
-        assert_eq!(open_seat_token(&key_from_secret("other"), "g1", &token), None);
+        assert_eq!(
+            open_seat_token(&key_from_secret("other"), "g1", &token),
+            None
+        );
         let forged = token.replace("anna", "bert");
         assert_eq!(open_seat_token(&key, "g1", &forged), None);
     }

@@ -97,7 +97,9 @@ impl Hub {
                                 match listener.recv().await {
                                     Ok(n) => match serde_json::from_str::<Tick>(n.payload()) {
                                         Ok(tick) => hub.publish_local(tick),
-                                        Err(e) => tracing::warn!(error = %e, "a malformed live push"),
+                                        Err(e) => {
+                                            tracing::warn!(error = %e, "a malformed live push")
+                                        }
                                     },
                                     Err(e) => {
                                         tracing::warn!(error = %e, "the live-push listener lost its connection");

@@ -74,7 +74,12 @@ pub async fn compose(
         REMINDER => "reminder",
         DEADLINE => "deadline_passed",
         GAME_OVER => "game_over",
-        other => return Err(format!("outbox row {} has unknown channel '{other}'", row.id)),
+        other => {
+            return Err(format!(
+                "outbox row {} has unknown channel '{other}'",
+                row.id
+            ))
+        }
     };
     let seat_id = r
         .seat
@@ -85,7 +90,12 @@ pub async fn compose(
         .seats
         .iter()
         .find(|s| s.seat == seat_id)
-        .ok_or_else(|| format!("notice {} is for '{seat_id}', not a seat of the game", row.id))?;
+        .ok_or_else(|| {
+            format!(
+                "notice {} is for '{seat_id}', not a seat of the game",
+                row.id
+            )
+        })?;
     let seat = Seat::parse(&seat_id)?;
     let upto = usize::try_from(r.seq + 1)
         .map_err(|_| "seq out of range".to_string())?
@@ -96,16 +106,18 @@ pub async fn compose(
             || e.kind == kind::TIMEOUT
                 && e.payload.get("seat").and_then(Value::as_str) == Some(&seat_id)
     };
-    if matches!(r.channel.as_str(), TURN | REMINDER)
-        && loaded.events[upto..].iter().any(|e| acted(e))
-    {
+    if matches!(r.channel.as_str(), TURN | REMINDER) && loaded.events[upto..].iter().any(&acted) {
         return Ok(None);
     }
     // Fold up to the notice's event, keeping the lines the seat may read since its last move.
-    let last_own = events.iter().rposition(|e| acted(e)).unwrap_or(0);
+    let last_own = events.iter().rposition(acted).unwrap_or(0);
     let viewer = Viewer::Seat(seat.clone());
-    let mut game = Game::fold(loaded.game.ruleset.clone(), &events[..1], loaded.secrets.hidden_seed)
-        .map_err(|e| e.to_string())?;
+    let mut game = Game::fold(
+        loaded.game.ruleset.clone(),
+        &events[..1],
+        loaded.secrets.hidden_seed,
+    )
+    .map_err(|e| e.to_string())?;
     let mut lines = Vec::new();
     for (i, e) in events.iter().enumerate().skip(1) {
         let applied = game.fold_event(e).map_err(|e| e.to_string())?;

@@ -67,7 +67,10 @@ fn clock_of<'e>(e: &'e Event, what: &str) -> Option<&'e Value> {
 }
 
 fn seat_of(payload: &Value) -> &str {
-    payload.get("seat").and_then(Value::as_str).unwrap_or_default()
+    payload
+        .get("seat")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
 }
 
 /// A seat's vacations as recorded in the log.
@@ -86,11 +89,7 @@ pub fn vacations(events: &[Event], seat: &str) -> Vec<Pause> {
 }
 
 /// When `seat`'s current decision is due, by the log: `None` while the clock is paused.
-pub fn seat_deadline(
-    policy: &ClockPolicy,
-    events: &[Event],
-    seat: &str,
-) -> Option<DateTime<Utc>> {
+pub fn seat_deadline(policy: &ClockPolicy, events: &[Event], seat: &str) -> Option<DateTime<Utc>> {
     let last_play = events.iter().rposition(|e| e.kind != kind::CLOCK)?;
     let since = &events[last_play + 1..];
     let paused = since.iter().any(|e| {
@@ -158,13 +157,16 @@ pub fn next_due(
             .filter(|h| due - chrono::Duration::hours(i64::from(*h)) <= now)
             .min();
         if let Some(hours) = reminder {
-            let sent = since.iter().filter_map(|e| clock_of(e, "reminder")).any(|p| {
-                seat_of(p) == prompt.seat.as_str()
-                    && p.get("deadline").and_then(Value::as_str) == Some(&due_text)
-                    && p.get("hours_before")
-                        .and_then(Value::as_u64)
-                        .is_some_and(|h| h <= u64::from(hours))
-            });
+            let sent = since
+                .iter()
+                .filter_map(|e| clock_of(e, "reminder"))
+                .any(|p| {
+                    seat_of(p) == prompt.seat.as_str()
+                        && p.get("deadline").and_then(Value::as_str) == Some(&due_text)
+                        && p.get("hours_before")
+                            .and_then(Value::as_u64)
+                            .is_some_and(|h| h <= u64::from(hours))
+                });
             if !sent {
                 return Some(Due::Reminder {
                     seat: prompt.seat.clone(),
@@ -200,7 +202,9 @@ impl Scheduler {
         {
             match self.tick_game(&game_id).await {
                 Ok(mut f) => fired.append(&mut f),
-                Err(e) => tracing::warn!(game = %game_id, error = %e, "the scheduler skipped a game"),
+                Err(e) => {
+                    tracing::warn!(game = %game_id, error = %e, "the scheduler skipped a game")
+                }
             }
         }
         Ok(fired)
@@ -238,7 +242,12 @@ impl Scheduler {
         Ok(fired)
     }
 
-    async fn fire(&self, policy: &ClockPolicy, l: &Loaded, due: &Due) -> Result<Fired, ServiceError> {
+    async fn fire(
+        &self,
+        policy: &ClockPolicy,
+        l: &Loaded,
+        due: &Due,
+    ) -> Result<Fired, ServiceError> {
         let game_id = l.record.game_id.clone();
         let notice = |channel: &str, seat: &Seat, payload: Value| OutboxRecord {
             game_id: game_id.clone(),

@@ -50,7 +50,10 @@ impl Hooks {
             .client
             .post(&d.url)
             .header("Content-Type", "application/json")
-            .header("X-Despatch-Signature", webhook_signature(secret, d.body.as_bytes()))
+            .header(
+                "X-Despatch-Signature",
+                webhook_signature(secret, d.body.as_bytes()),
+            )
             .header("X-Despatch-Delivery", &d.delivery_id)
             .header("X-Despatch-Event", &d.event)
             .body(d.body.clone())

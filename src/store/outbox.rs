@@ -218,7 +218,10 @@ impl Store {
         macro_rules! run {
             ($pool:expr) => {{
                 let mut tx = $pool.begin().await?;
-                let mut q = sqlx::query(update).bind(game_id).bind(claim.row.id).bind(&when);
+                let mut q = sqlx::query(update)
+                    .bind(game_id)
+                    .bind(claim.row.id)
+                    .bind(&when);
                 if let Some(error) = error {
                     q = q.bind(error);
                 }

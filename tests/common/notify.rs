@@ -19,9 +19,10 @@ pub fn smtp_addr() -> String {
 }
 
 pub fn maildir() -> PathBuf {
-    PathBuf::from(std::env::var("DESPATCH_TEST_MAILDIR").expect(
-        "DESPATCH_TEST_MAILDIR is not set: run the tests with ./scripts/test",
-    ))
+    PathBuf::from(
+        std::env::var("DESPATCH_TEST_MAILDIR")
+            .expect("DESPATCH_TEST_MAILDIR is not set: run the tests with ./scripts/test"),
+    )
 }
 
 /// A port nothing listens on (bound, then released).

@@ -34,10 +34,13 @@ struct StreamState {
     game_id: String,
     store: Store,
     keepalive: tokio::time::Interval,
+    /// The `next_seq` last sent: pushes that arrive late (a NOTIFY from before the page
+    /// connected) or twice are not repeated.
+    sent: u64,
 }
 
 /// Server-sent events: `event: game` with `data: {"game_id": …, "next_seq": …}` at once and
-/// after every append to the game (from any server process on PostgreSQL). `?token=` (a seat
+/// after every append to the game (never twice for one `next_seq`, never going back) (from any server process on PostgreSQL). `?token=` (a seat
 /// token or seat link) is checked when given; the stream says nothing a spectator may not know.
 #[utoipa::path(get, path = "/api/games/{game_id}/stream", responses((status = 200, description = "text/event-stream of `event: game`")))]
 #[get("/games/{game_id}/stream")]
@@ -64,9 +67,11 @@ pub async fn stream(games: web::Data<Games>, path: web::Path<String>, req: HttpR
         game_id,
         store: games.store.clone(),
         keepalive,
+        sent: 0,
     };
     let body = futures_util::stream::unfold(state, |mut s| async move {
         if let Some(first) = s.first.take() {
+            s.sent = first.next_seq;
             let mut bytes = b"retry: 3000\n".to_vec();
             bytes.extend_from_slice(&frame(&first));
             return Some((Ok::<_, actix_web::Error>(web::Bytes::from(bytes)), s));
@@ -74,13 +79,19 @@ pub async fn stream(games: web::Data<Games>, path: web::Path<String>, req: HttpR
         loop {
             tokio::select! {
                 got = s.rx.recv() => match got {
-                    Ok(tick) if tick.game_id == s.game_id => return Some((Ok(frame(&tick)), s)),
+                    Ok(tick) if tick.game_id == s.game_id && tick.next_seq > s.sent => {
+                        s.sent = tick.next_seq;
+                        return Some((Ok(frame(&tick)), s));
+                    }
                     Ok(_) => continue,
                     // Pushes were missed: say where the game is now.
                     Err(RecvError::Lagged(_)) => {
                         if let Ok(Some(g)) = s.store.game(&s.game_id).await {
-                            let tick = Tick { game_id: g.game_id, next_seq: g.next_seq };
-                            return Some((Ok(frame(&tick)), s));
+                            if g.next_seq > s.sent {
+                                s.sent = g.next_seq;
+                                let tick = Tick { game_id: g.game_id, next_seq: g.next_seq };
+                                return Some((Ok(frame(&tick)), s));
+                            }
                         }
                     }
                     Err(RecvError::Closed) => return None,

@@ -145,6 +145,18 @@ pub async fn compose(
         Outcome::Running => None,
     };
     let payload = &r.payload;
+    // A reminder or a missed deadline names its deadline; a turn notice in a clocked game gets
+    // the deadline the new decision has.
+    let deadline = match payload.get("deadline").and_then(Value::as_str) {
+        Some(d) => Some(d.to_owned()),
+        None => games
+            .clock_policy(game_id)
+            .await
+            .map_err(|e| e.to_string())?
+            .filter(|_| r.channel == TURN)
+            .and_then(|policy| super::scheduler::seat_deadline(&policy, events, &seat_id))
+            .map(crate::engine::event::timestamp),
+    };
     let context = NoticeContext {
         event: r.channel.clone(),
         game_id: game_id.clone(),
@@ -164,10 +176,7 @@ pub async fn compose(
             links::unsubscribe_signature(&key, game_id, &seat_id, "email")
         ),
         reply_to: reply_domain.map(|d| links::reply_address(&key, game_id, &seat_id, d)),
-        deadline: payload
-            .get("deadline")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        deadline,
         hours_before: payload
             .get("hours_before")
             .and_then(Value::as_u64)

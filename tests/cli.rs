@@ -190,5 +190,8 @@ fn dispatch_once_writes_the_turn_email_to_the_mail_folder_without_smtp() {
         "{text}"
     );
     assert!(text.contains("Your turn, Anna"), "{text}");
-    assert!(text.contains("Deadline: "), "a clocked game's turn notice names the deadline: {text}");
+    assert!(
+        text.contains("Deadline: "),
+        "a clocked game's turn notice names the deadline: {text}"
+    );
 }

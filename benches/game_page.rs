@@ -91,6 +91,7 @@ fn main() {
                         email: None,
                     })
                     .collect(),
+                clock: None,
             })
             .await
             .unwrap();

@@ -14,6 +14,8 @@ use crate::games::{Games, NewGame, NewSeat};
 use crate::http::inbound::InboundConfig;
 use crate::http::Application;
 use crate::mail_in;
+use crate::notify::clock::ClockChoice;
+use crate::notify::scheduler::Scheduler;
 use crate::rules;
 use crate::store::Store;
 
@@ -49,6 +51,16 @@ enum Command {
         /// Ruleset options as a JSON object.
         #[arg(long, default_value = "{}")]
         options: String,
+        /// A clock preset (relaxed, standard, brisk) or a policy as JSON.
+        #[arg(long)]
+        clock: Option<String>,
+    },
+    /// Sends the outbox (email, webhooks) and runs the game clocks, without serving HTTP.
+    /// Several may run beside `serve` on one PostgreSQL database.
+    Dispatch {
+        /// Drain what is due now and exit, instead of running until stopped.
+        #[arg(long)]
+        once: bool,
     },
     /// Writes a game's export (JSON Lines) to stdout or a file.
     Export {
@@ -116,20 +128,25 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
         Command::Serve => {
             let store = store(&settings).await?;
             let backend = store.backend();
-            let mail = settings
-                .mail()
-                .map_err(|e| format!("cannot read or create the signing key: {e}"))?;
+            let secret = settings.notify.secret_key.clone();
             let inbound = InboundConfig {
-                mail,
+                domain: settings.notify.dispatch.reply_domain.clone(),
                 secret: settings.inbound_secret.clone(),
             };
-            let app = Application::build_with_mail(
+            let app = Application::build_full(
                 store,
                 &settings.bind,
                 settings.base_url.clone(),
+                |games| games.with_secret(secret.as_deref()),
                 Some(inbound),
             )
             .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
+            if settings.notify.run_in_serve {
+                let games = app.games().clone();
+                let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
+                tokio::spawn(dispatcher.run());
+                tokio::spawn(Scheduler::new(games).run(settings.notify.scheduler_every));
+            }
             tracing::info!(
                 database = backend,
                 "Despatch listening on {}",
@@ -146,18 +163,19 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             let mut raw = Vec::new();
             std::io::Read::read_to_end(&mut std::io::stdin(), &mut raw)
                 .map_err(|e| format!("cannot read the message: {e}"))?;
-            let mail = settings
-                .mail()
-                .map_err(|e| format!("cannot read or create the signing key: {e}"))?;
             let base = settings
                 .base_url
                 .clone()
                 .unwrap_or_else(|| format!("http://{}", settings.bind));
-            let games = Games::new(store(&settings).await?, base);
-            let receipt = mail_in::receive(&games, &mail, &raw)
+            let games = Games::new(store(&settings).await?, base)
+                .with_secret(settings.notify.secret_key.as_deref());
+            let domain = settings.notify.dispatch.reply_domain.clone().ok_or(
+                "DESPATCH_REPLY_DOMAIN is not set: there are no reply addresses to answer",
+            )?;
+            let receipt = mail_in::receive(&games, &domain, &raw)
                 .await
                 .map_err(|e| e.to_string())?;
-            mail_in::queue(&games, &receipt)
+            mail_in::queue(&games, &domain, &receipt)
                 .await
                 .map_err(|e| e.to_string())?;
             match receipt {
@@ -166,6 +184,33 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
                 }
                 mail_in::Receipt::Ignored(why) => println!("ignored: {why}"),
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Dispatch { once } => {
+            let store = store(&settings).await?;
+            let base_url = settings.base_url.clone().unwrap_or_else(|| {
+                tracing::warn!(
+                    "DESPATCH_BASE_URL is not set: links in notices point at http://{}",
+                    settings.bind
+                );
+                format!("http://{}", settings.bind)
+            });
+            let games =
+                Games::new(store, base_url).with_secret(settings.notify.secret_key.as_deref());
+            let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
+            let scheduler = Scheduler::new(games);
+            if once {
+                let fired = scheduler.tick().await?;
+                let sent = dispatcher.drain().await?;
+                println!(
+                    "the clocks fired {} time(s); {sent} outbox row(s) handled",
+                    fired.len()
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+            println!("dispatching ({})", dispatcher.id());
+            tokio::spawn(scheduler.run(settings.notify.scheduler_every));
+            dispatcher.run().await;
             Ok(ExitCode::SUCCESS)
         }
         Command::Migrate => {
@@ -178,7 +223,17 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             scenario,
             seats,
             options,
+            clock,
         } => {
+            let clock = clock
+                .map(|c| {
+                    if c.trim_start().starts_with('{') {
+                        serde_json::from_str(&c).map_err(|e| format!("--clock is not JSON: {e}"))
+                    } else {
+                        Ok(ClockChoice::Preset(c))
+                    }
+                })
+                .transpose()?;
             let options: Value = serde_json::from_str(&options)
                 .map_err(|e| format!("--options is not JSON: {e}"))?;
             let seats = seats
@@ -198,6 +253,7 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
                     scenario,
                     options,
                     seats,
+                    clock,
                 })
                 .await
                 .map_err(|e| e.to_string())?;

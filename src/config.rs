@@ -1,5 +1,10 @@
 //! Configuration from the environment, with defaults that need no set-up: SQLite in `./data/`,
-//! the service on 127.0.0.1:8080.
+//! the service on 127.0.0.1:8080, email written to files under `./data/mail/`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::notify::dispatcher::DispatchSettings;
 
 /// Where the service keeps its data and where it listens.
 #[derive(Debug, Clone)]
@@ -10,60 +15,93 @@ pub struct Settings {
     pub bind: String,
     /// The address players reach the service at, for links: `DESPATCH_BASE_URL`.
     pub base_url: Option<String>,
-    /// The domain of reply addresses (`play+…@domain`): `DESPATCH_MAIL_DOMAIN`.
-    pub mail_domain: String,
-    /// The shared secret of `POST /api/inbound/email`: `DESPATCH_INBOUND_SECRET`.
+    /// The shared secret of `POST /api/inbound/email`: `DESPATCH_INBOUND_SECRET`. Unset, the
+    /// endpoint refuses every message (`despatch mail-in` needs none).
     pub inbound_secret: Option<String>,
-    /// The server's signing key (reply addresses): `DESPATCH_SECRET_KEY`, else a key kept in
-    /// `./data/secret.key`, made on first use.
+    pub notify: NotifySettings,
+}
+
+/// How notices are sent and clocks run.
+#[derive(Debug, Clone)]
+pub struct NotifySettings {
+    /// `DESPATCH_SMTP_URL`: `smtp://host:port` (plain), `smtp://user:pass@host:587?tls=required`
+    /// (STARTTLS), `smtps://user:pass@host:465` (TLS). Unset: email goes to files.
+    pub smtp_url: Option<String>,
+    /// `DESPATCH_MAIL_DIR`, default `./data/mail`: where email goes without SMTP.
+    pub mail_dir: PathBuf,
+    /// `DESPATCH_MAIL_FROM`, default `Despatch <despatch@localhost>`.
+    pub mail_from: String,
+    /// `DESPATCH_SMTP_TIMEOUT_SECS`, default 30.
+    pub smtp_timeout: Duration,
+    /// `DESPATCH_WEBHOOK_TIMEOUT_SECS`, default 10.
+    pub webhook_timeout: Duration,
+    /// `DESPATCH_SECRET_KEY`: signs magic links, unsubscribe links and reply-to addresses. Unset:
+    /// a random key kept in the database (shared by every process on it).
     pub secret_key: Option<String>,
+    /// `DESPATCH_DISPATCHER`, default `on`: whether `serve` runs a dispatcher and a scheduler
+    /// itself (`off` when `despatch dispatch` processes do it).
+    pub run_in_serve: bool,
+    /// `DESPATCH_SCHEDULER_SECS`, default 30: how often the scheduler looks at the clocks.
+    pub scheduler_every: Duration,
+    /// `DESPATCH_LEASE_SECS` (120), `DESPATCH_BATCH` (32), `DESPATCH_RETRY_BASE_SECS` (10),
+    /// `DESPATCH_RETRY_MAX_SECS` (3600), `DESPATCH_POLL_MS` (500), `DESPATCH_REPLY_DOMAIN`.
+    pub dispatch: DispatchSettings,
 }
 
 pub const DEFAULT_SQLITE: &str = "sqlite:./data/despatch.db?mode=rwc";
 
+fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn number(name: &str, default: u64) -> u64 {
+    match var(name) {
+        None => default,
+        Some(v) => v.trim().parse().unwrap_or_else(|_| {
+            tracing::warn!("{name}={v} is not a whole number; using {default}");
+            default
+        }),
+    }
+}
+
+impl NotifySettings {
+    pub fn from_env() -> NotifySettings {
+        NotifySettings {
+            smtp_url: var("DESPATCH_SMTP_URL"),
+            mail_dir: var("DESPATCH_MAIL_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("./data/mail")),
+            mail_from: var("DESPATCH_MAIL_FROM")
+                .unwrap_or_else(|| "Despatch <despatch@localhost>".into()),
+            smtp_timeout: Duration::from_secs(number("DESPATCH_SMTP_TIMEOUT_SECS", 30)),
+            webhook_timeout: Duration::from_secs(number("DESPATCH_WEBHOOK_TIMEOUT_SECS", 10)),
+            secret_key: var("DESPATCH_SECRET_KEY"),
+            run_in_serve: !matches!(
+                var("DESPATCH_DISPATCHER").as_deref(),
+                Some("off" | "0" | "false" | "no")
+            ),
+            scheduler_every: Duration::from_secs(number("DESPATCH_SCHEDULER_SECS", 30).max(1)),
+            dispatch: DispatchSettings {
+                lease: Duration::from_secs(number("DESPATCH_LEASE_SECS", 120).max(1)),
+                batch: number("DESPATCH_BATCH", 32).clamp(1, 1000) as i64,
+                retry_base: Duration::from_secs(number("DESPATCH_RETRY_BASE_SECS", 10).max(1)),
+                retry_max: Duration::from_secs(number("DESPATCH_RETRY_MAX_SECS", 3600).max(1)),
+                poll: Duration::from_millis(number("DESPATCH_POLL_MS", 500).max(10)),
+                reply_domain: var("DESPATCH_REPLY_DOMAIN"),
+            },
+        }
+    }
+}
+
 impl Settings {
     pub fn from_env() -> Settings {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         Settings {
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_SQLITE.to_owned()),
             bind: var("DESPATCH_BIND").unwrap_or_else(|| "127.0.0.1:8080".to_owned()),
             base_url: var("DESPATCH_BASE_URL"),
-            mail_domain: var("DESPATCH_MAIL_DOMAIN").unwrap_or_else(|| "localhost".to_owned()),
             inbound_secret: var("DESPATCH_INBOUND_SECRET"),
-            secret_key: var("DESPATCH_SECRET_KEY"),
+            notify: NotifySettings::from_env(),
         }
-    }
-
-    /// The signing key: from the environment, or from `./data/secret.key`, which is created
-    /// with 32 random bytes the first time. Reply addresses stay valid across restarts.
-    pub fn signing_key(&self) -> std::io::Result<Vec<u8>> {
-        if let Some(key) = &self.secret_key {
-            return Ok(key.as_bytes().to_vec());
-        }
-        let path = std::path::Path::new("data/secret.key");
-        match std::fs::read_to_string(path) {
-            Ok(key) => Ok(key.trim().as_bytes().to_vec()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                std::fs::create_dir_all("data")?;
-                let key = hex::encode(crate::engine::canonical::random32());
-                std::fs::write(path, &key)?;
-                #[cfg(unix)]
-                {
-                    use std::os::unix::fs::PermissionsExt;
-                    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
-                }
-                Ok(key.into_bytes())
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The inbound mail settings.
-    pub fn mail(&self) -> std::io::Result<crate::mail_in::MailSettings> {
-        Ok(crate::mail_in::MailSettings {
-            key: self.signing_key()?,
-            domain: self.mail_domain.clone(),
-        })
     }
 
     /// Makes sure the directory of a SQLite file exists.

@@ -19,4 +19,6 @@ pub mod http;
 #[cfg(feature = "server")]
 pub mod mail_in;
 #[cfg(feature = "server")]
+pub mod notify;
+#[cfg(feature = "server")]
 pub mod store;

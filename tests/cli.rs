@@ -142,3 +142,56 @@ fn verify_of_a_missing_file_says_so() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read nowhere.jsonl"));
 }
+
+#[test]
+fn dispatch_once_writes_the_turn_email_to_the_mail_folder_without_smtp() {
+    let dir = tempfile::tempdir().unwrap();
+    let created = despatch(
+        &[
+            "new-game",
+            "--seat",
+            "Anna <anna@example.org>",
+            "--seat",
+            "Ben",
+            "--clock",
+            "relaxed",
+        ],
+        dir.path(),
+    );
+    assert!(
+        created.status.success(),
+        "{}",
+        String::from_utf8_lossy(&created.stderr)
+    );
+    let out = despatch(&["dispatch", "--once"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout(&out).contains("outbox row(s) handled"),
+        "{}",
+        stdout(&out)
+    );
+    let mail: Vec<_> = std::fs::read_dir(dir.path().join("data/mail"))
+        .expect("./data/mail/ holds the email")
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(
+        mail.len(),
+        1,
+        "one turn notice, for anna (ben has no address)"
+    );
+    let text = std::fs::read_to_string(&mail[0]).unwrap();
+    assert!(
+        text.contains("To: \"Anna\" <anna@example.org>")
+            || text.contains("To: Anna <anna@example.org>"),
+        "{text}"
+    );
+    assert!(text.contains("Your turn, Anna"), "{text}");
+    assert!(
+        text.contains("Deadline: "),
+        "a clocked game's turn notice names the deadline: {text}"
+    );
+}

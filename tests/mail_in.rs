@@ -6,11 +6,12 @@ mod common;
 use despatch::http::inbound::InboundConfig;
 use despatch::http::Application;
 use despatch::mail_in::address::reply_address;
-use despatch::mail_in::{notice_message_id, MailSettings};
+use despatch::mail_in::notice_message_id;
+use despatch::notify::links::key_from_secret;
 use despatch::store::Store;
 use serde_json::{json, Value};
 
-const KEY: &[u8] = b"test signing key";
+const SIGNING_SECRET: &str = "test signing key";
 const DOMAIN: &str = "despatch.test";
 const SECRET: &str = "inbound-secret";
 
@@ -23,14 +24,17 @@ struct App {
 
 async fn spawn(store: Store, db: common::TestDb) -> App {
     let config = InboundConfig {
-        mail: MailSettings {
-            key: KEY.to_vec(),
-            domain: DOMAIN.into(),
-        },
+        domain: Some(DOMAIN.into()),
         secret: Some(SECRET.into()),
     };
-    let app =
-        Application::build_with_mail(store.clone(), "127.0.0.1:0", None, Some(config)).unwrap();
+    let app = Application::build_full(
+        store.clone(),
+        "127.0.0.1:0",
+        None,
+        |games| games.with_secret(Some(SIGNING_SECRET)),
+        Some(config),
+    )
+    .unwrap();
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     App {
@@ -108,18 +112,18 @@ impl App {
             .await
             .unwrap()
             .into_iter()
-            .filter(|r| r.record.channel == "reply")
+            .filter(|r| r.record.channel == "email")
             .map(|r| r.record.payload)
             .collect()
     }
 }
 
 fn anna(game: &str) -> String {
-    reply_address(KEY, DOMAIN, game, 0)
+    reply_address(&key_from_secret(SIGNING_SECRET), DOMAIN, game, 0)
 }
 
 fn ben(game: &str) -> String {
-    reply_address(KEY, DOMAIN, game, 1)
+    reply_address(&key_from_secret(SIGNING_SECRET), DOMAIN, game, 1)
 }
 
 macro_rules! on_both_backends {

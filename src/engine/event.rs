@@ -25,6 +25,11 @@ pub mod kind {
     pub const RESIGNED: &str = "Resigned";
     pub const DICE_CHAIN_COMMITTED: &str = "DiceChainCommitted";
     pub const GAME_ENDED: &str = "GameEnded";
+    /// The game's clock spoke: a reminder, a missed deadline, a vacation, a pause. The seat is
+    /// `system`; `payload.clock` names what happened. The fold records it and the ruleset never
+    /// sees it: the clock changes who is told what and when, never the state of play (a missed
+    /// deadline that passes or forfeits is followed by its own `Timeout` or `Resigned`).
+    pub const CLOCK: &str = "Clock";
 }
 
 /// The public dice of one event: which link of which chain keyed them, and every die in draw

@@ -346,6 +346,18 @@ impl Game {
                 self.ended = true;
                 Applied::default()
             }
+            kind::CLOCK => {
+                if event.seat != SYSTEM_SEAT {
+                    return Err(bad(seq, "a Clock event is the system's, not a seat's"));
+                }
+                if event.payload.get("clock").and_then(Value::as_str).is_none() {
+                    return Err(bad(
+                        seq,
+                        "a Clock event names what happened in payload.clock",
+                    ));
+                }
+                Applied::default()
+            }
             other => return Err(bad(seq, format!("unknown event kind '{other}'"))),
         };
         self.next_seq += 1;
@@ -530,6 +542,32 @@ impl Game {
 
     pub fn seat(&self, name: &str) -> Option<&SeatDef> {
         self.created.seats.iter().find(|s| s.seat.as_str() == name)
+    }
+
+    /// Records what the game's clock did (a reminder, a missed deadline, a vacation, a pause) as
+    /// a `Clock` event, and the game folded past it. The ruleset never sees it.
+    pub fn note_clock(
+        &self,
+        payload: Value,
+        world: &mut dyn World,
+    ) -> Result<(Event, Game), RuleError> {
+        if self.ended {
+            return Err(RuleError::new(
+                "game over",
+                "the game has ended; its clock has stopped",
+            ));
+        }
+        if payload.get("clock").and_then(Value::as_str).is_none() {
+            return Err(RuleError::new(
+                "clock",
+                "a clock event must say what happened",
+            ));
+        }
+        let event = self.append(kind::CLOCK, SYSTEM_SEAT, payload, None, world);
+        let mut next = self.clone();
+        next.fold_event(&event)
+            .map_err(|e| RuleError::new("clock", e.to_string()))?;
+        Ok((event, next))
     }
 
     /// Plays a move: validates it, draws its dice, and returns the events to append (the move,

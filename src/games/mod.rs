@@ -15,13 +15,23 @@ use utoipa::ToSchema;
 use crate::engine::canonical::{random32, sha256_hex};
 use crate::engine::event::{kind, timestamp, Event};
 use crate::engine::export::{self, Header};
+use crate::engine::game::World;
 use crate::engine::game::{Game, Move, CHAIN_LENGTH};
 use crate::engine::ruleset::{
     Line, Outcome, Prompt, RuleError, Ruleset, Seat, SeatDef, Setup, Unexecuted, Viewer,
 };
+use crate::engine::sealed::SealedChoice;
+use crate::notify::clock::{ClockChoice, ClockPolicy, SystemClock};
+use crate::notify::live::Hub;
+use crate::notify::{links, notice};
 use crate::rules;
-use crate::store::{Append, GameRecord, Idempotency, OutboxRecord, SeatRecord, Store, StoreError};
+use crate::store::{
+    Append, Channels, GameRecord, Idempotency, OutboxRecord, SeatRecord, Store, StoreError,
+    WebhookRecord,
+};
 use secrets::{GameSecrets, SystemWorld};
+
+pub use crate::notify::clock::Clock;
 
 /// What went wrong, for the caller.
 #[derive(Debug, thiserror::Error)]
@@ -74,6 +84,10 @@ pub struct NewGame {
     #[schema(value_type = Object)]
     pub options: Value,
     pub seats: Vec<NewSeat>,
+    /// The game's clock: a preset (`relaxed`, `standard`, `brisk`) or a policy spelled out.
+    /// Without one the game has no deadlines.
+    #[serde(default)]
+    pub clock: Option<ClockChoice>,
 }
 
 fn default_scenario() -> String {
@@ -191,6 +205,62 @@ pub struct Games {
     pub base_url: String,
     /// Folds kept between page views (`table::PageCache`).
     pages: table::PageCache,
+    /// "Now", for the events it records and the deadlines it checks.
+    pub clock: Arc<dyn Clock>,
+    /// Where appends are announced to open pages.
+    pub live: Hub,
+    /// The key that signs links: configured, or fetched from the store on first use.
+    secret: Option<[u8; 32]>,
+    link_key: Arc<tokio::sync::OnceCell<[u8; 32]>>,
+}
+
+/// The world of a move made by this service: the service's clock, the OS's randomness.
+struct ServiceWorld<'a>(&'a dyn Clock);
+
+impl World for ServiceWorld<'_> {
+    fn now(&self) -> String {
+        timestamp(self.0.now())
+    }
+    fn random32(&mut self) -> [u8; 32] {
+        SystemWorld.random32()
+    }
+    fn seal(&mut self, choice: Value) -> SealedChoice {
+        SystemWorld.seal(choice)
+    }
+}
+
+/// A webhook as registered: its secret is in this answer only.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct NewWebhook {
+    /// Where to `POST` notices (http or https).
+    pub url: String,
+    /// `seat` (default): this seat's notices, with its links. `game`: every seat's notices,
+    /// without links, for a table's shared channel.
+    #[serde(default)]
+    pub scope: Option<String>,
+    /// `json` (default) or `discord`.
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Webhook {
+    pub hook_id: String,
+    pub url: String,
+    pub scope: String,
+    pub format: String,
+    /// Shown once, when the hook is registered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+}
+
+/// A vacation asked for in advance.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct VacationRequest {
+    /// RFC 3339.
+    pub from: String,
+    /// RFC 3339.
+    pub until: String,
 }
 
 const MAX_ENTROPY: usize = 256;
@@ -201,7 +271,39 @@ impl Games {
             store,
             base_url: base_url.into().trim_end_matches('/').to_owned(),
             pages: table::PageCache::default(),
+            clock: Arc::new(SystemClock),
+            live: Hub::new(),
+            secret: None,
+            link_key: Arc::new(tokio::sync::OnceCell::new()),
         }
+    }
+
+    /// The same service on another clock (tests and benchmarks inject one).
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Signs links with a configured secret instead of the key kept in the database.
+    pub fn with_secret(mut self, secret: Option<&str>) -> Self {
+        self.secret = secret.map(links::key_from_secret);
+        self
+    }
+
+    /// The key that signs seat links, unsubscribe links and reply-to addresses.
+    pub async fn link_key(&self) -> Result<[u8; 32]> {
+        if let Some(key) = self.secret {
+            return Ok(key);
+        }
+        let store = self.store.clone();
+        Ok(*self
+            .link_key
+            .get_or_try_init(|| async move { store.server_key("links").await })
+            .await?)
+    }
+
+    fn world(&self) -> ServiceWorld<'_> {
+        ServiceWorld(self.clock.as_ref())
     }
 
     fn ruleset(id: &str) -> Result<Arc<dyn Ruleset>> {
@@ -299,7 +401,23 @@ impl Games {
             options,
             seats: seats.clone(),
         };
-        let created = Game::create(ruleset, setup, &mut SystemWorld)?;
+        let clock = req
+            .clock
+            .as_ref()
+            .map(ClockPolicy::choose)
+            .transpose()
+            .map_err(ServiceError::BadRequest)?;
+        let mut world = self.world();
+        let created = Game::create(ruleset, setup, &mut world)?;
+        // A clocked game's log opens with its policy, so the log tells the whole story.
+        let mut events = vec![created.event.clone()];
+        let mut game = created.game.clone();
+        if let Some(policy) = &clock {
+            let (event, next) =
+                game.note_clock(json!({ "clock": "policy", "policy": policy }), &mut world)?;
+            events.push(event);
+            game = next;
+        }
         let mut access = Vec::new();
         let mut records = Vec::new();
         for (def, s) in seats.iter().zip(&req.seats) {
@@ -323,12 +441,22 @@ impl Games {
             ruleset: info.id,
             scenario: scenario.id.clone(),
             created_at: created.event.recorded_at.clone(),
-            next_seq: 1,
+            next_seq: events.len() as u64,
             ended: false,
         };
+        if let Some(policy) = &clock {
+            // Written first: a clocked game never exists without its policy row (an orphan
+            // row, if creation fails, names no game and is never read).
+            self.store
+                .set_clock(
+                    &game_id,
+                    &serde_json::to_value(policy).expect("serialisable"),
+                )
+                .await?;
+        }
         let append = Append {
-            outbox: turn_notices(&created.game, std::slice::from_ref(&created.event)),
-            events: vec![created.event],
+            outbox: turn_notices(&game, &events),
+            events,
             secrets: secrets::for_new_game(
                 &game_id,
                 created.hidden_seed,
@@ -338,6 +466,9 @@ impl Games {
             idempotency: None,
         };
         self.store.create_game(&record, &records, &append).await?;
+        self.live
+            .announce(&self.store, &game_id, record.next_seq)
+            .await;
         Ok(CreatedGame {
             game_id,
             seats: access,
@@ -367,12 +498,24 @@ impl Games {
     }
 
     /// The seat a bearer token opens.
+    /// A seat's own token or a signed seat link token (`s1.…`, from a notice's magic link) both
+    /// open the seat.
     pub async fn authenticate(&self, game_id: &str, token: Option<&str>) -> Result<Caller> {
         let token = token.ok_or(ServiceError::Unauthorized)?;
         self.store
             .game(game_id)
             .await?
             .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
+        if links::is_seat_token(token.trim()) {
+            let key = self.link_key().await?;
+            let seat = links::open_seat_token(&key, game_id, token.trim()).ok_or_else(|| {
+                ServiceError::Forbidden(format!("this link is not a seat link of game {game_id}"))
+            })?;
+            return Ok(Caller {
+                game_id: game_id.to_owned(),
+                seat: Seat::parse(&seat).map_err(ServiceError::Corrupt)?,
+            });
+        }
         let seat = self
             .store
             .seat_by_token(game_id, &sha256_hex(token.trim().as_bytes()))
@@ -519,7 +662,7 @@ impl Games {
                 seat.clone()
             }
         };
-        let played = l.game.play(mv, &l.secrets, &mut SystemWorld)?;
+        let played = l.game.play(mv, &l.secrets, &mut self.world())?;
         let result = MoveResult {
             lines: played
                 .applied
@@ -549,7 +692,12 @@ impl Games {
             .append(&l.record.game_id, l.game.next_seq, &append)
             .await
         {
-            Ok(()) => Ok(result),
+            Ok(()) => {
+                self.live
+                    .announce(&self.store, &l.record.game_id, result.next_seq)
+                    .await;
+                Ok(result)
+            }
             Err(StoreError::Stale { current_seq }) => Err(ServiceError::Stale {
                 sent: l.game.next_seq,
                 current_seq,
@@ -557,6 +705,263 @@ impl Games {
             Err(StoreError::Replayed { response }) => replayed(response),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// Appends what the game's clock did — a `Clock` event with its notices — and, when a
+    /// missed deadline has a consequence, the move it makes (a pass or a resignation), all in one
+    /// append at the seq `l` was loaded at. A racing append makes it `Stale`.
+    pub async fn clock_event(
+        &self,
+        l: &Loaded,
+        payload: Value,
+        notices: Vec<OutboxRecord>,
+        then: Option<Move>,
+    ) -> Result<u64> {
+        let mut world = self.world();
+        let (event, game) = l.game.note_clock(payload, &mut world)?;
+        let mut events = vec![event];
+        let mut outbox = notices;
+        let mut new_secrets = Vec::new();
+        let mut next_seq = game.next_seq;
+        if let Some(mv) = then {
+            let played = game.play(mv, &l.secrets, &mut world)?;
+            outbox.extend(turn_notices(&played.game, &played.events));
+            new_secrets = secrets::records(&l.record.game_id, &played.secrets);
+            next_seq = played.game.next_seq;
+            events.extend(played.events);
+        }
+        let append = Append {
+            events,
+            secrets: new_secrets,
+            outbox,
+            idempotency: None,
+        };
+        match self
+            .store
+            .append(&l.record.game_id, l.game.next_seq, &append)
+            .await
+        {
+            Ok(()) => {
+                self.live
+                    .announce(&self.store, &l.record.game_id, next_seq)
+                    .await;
+                Ok(next_seq)
+            }
+            Err(StoreError::Stale { current_seq }) => Err(ServiceError::Stale {
+                sent: l.game.next_seq,
+                current_seq,
+            }),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The game's clock policy, if it has one.
+    pub async fn clock_policy(&self, game_id: &str) -> Result<Option<ClockPolicy>> {
+        match self.store.clock(game_id).await? {
+            None => Ok(None),
+            Some(v) => serde_json::from_value(v)
+                .map(Some)
+                .map_err(|e| ServiceError::Corrupt(format!("the clock policy is malformed: {e}"))),
+        }
+    }
+
+    /// A seat takes a vacation, in advance, within its yearly allowance: its deadlines do not
+    /// run while it lasts. Recorded as a `Clock` event.
+    pub async fn take_vacation(&self, caller: &Caller, req: &VacationRequest) -> Result<Value> {
+        let policy = self.clock_policy(&caller.game_id).await?.ok_or_else(|| {
+            ServiceError::BadRequest("this game has no clock, so it has no vacations".into())
+        })?;
+        let parse = |what: &str, text: &str| {
+            chrono::DateTime::parse_from_rfc3339(text)
+                .map(|t| t.with_timezone(&chrono::Utc))
+                .map_err(|_| {
+                    ServiceError::BadRequest(format!(
+                        "{what} '{text}' is not an RFC 3339 time (2026-12-24T00:00:00Z)"
+                    ))
+                })
+        };
+        let (from, until) = (parse("from", &req.from)?, parse("until", &req.until)?);
+        let now = self.clock.now();
+        if from < now - chrono::Duration::minutes(5) {
+            return Err(ServiceError::BadRequest(
+                "a vacation is taken in advance: 'from' must not be in the past".into(),
+            ));
+        }
+        if until <= from {
+            return Err(ServiceError::BadRequest(
+                "'until' must come after 'from'".into(),
+            ));
+        }
+        let days = ((until - from).num_minutes() as f64 / (24.0 * 60.0)).ceil() as i64;
+        for _ in 0..5 {
+            let l = self.load(&caller.game_id).await?;
+            let year = chrono::Datelike::year(&from);
+            let taken: i64 = l
+                .events
+                .iter()
+                .filter(|e| e.kind == kind::CLOCK)
+                .filter(|e| e.payload.get("clock").and_then(Value::as_str) == Some("vacation"))
+                .filter(|e| {
+                    e.payload.get("seat").and_then(Value::as_str) == Some(caller.seat.as_str())
+                })
+                .filter(|e| {
+                    e.payload
+                        .get("from")
+                        .and_then(Value::as_str)
+                        .and_then(|f| chrono::DateTime::parse_from_rfc3339(f).ok())
+                        .is_some_and(|f| chrono::Datelike::year(&f) == year)
+                })
+                .filter_map(|e| e.payload.get("days").and_then(Value::as_i64))
+                .sum();
+            let allowance = i64::from(policy.vacation_days_per_year);
+            if taken + days > allowance {
+                return Err(ServiceError::BadRequest(format!(
+                    "{} has {} vacation days left in {year} ({allowance} a year, {taken} taken); this vacation is {days}",
+                    caller.seat,
+                    (allowance - taken).max(0)
+                )));
+            }
+            let payload = json!({
+                "clock": "vacation", "seat": caller.seat, "from": timestamp(from),
+                "until": timestamp(until), "days": days,
+            });
+            match self.clock_event(&l, payload, Vec::new(), None).await {
+                Ok(next_seq) => {
+                    return Ok(
+                        json!({ "seat": caller.seat, "from": timestamp(from), "until": timestamp(until),
+                        "days": days, "days_left": allowance - taken - days, "next_seq": next_seq }),
+                    )
+                }
+                Err(ServiceError::Stale { .. }) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(ServiceError::BadRequest(
+            "the game kept moving while the vacation was recorded; try again".into(),
+        ))
+    }
+
+    /// Which channels the seat hears on.
+    pub async fn channels(&self, caller: &Caller) -> Result<Channels> {
+        Ok(self
+            .store
+            .channels(&caller.game_id, caller.seat.as_str())
+            .await?)
+    }
+
+    pub async fn set_channels(&self, caller: &Caller, channels: Channels) -> Result<Channels> {
+        self.store
+            .set_channels(&caller.game_id, caller.seat.as_str(), channels)
+            .await?;
+        Ok(channels)
+    }
+
+    /// Turns a channel off from a signed unsubscribe link: no login.
+    pub async fn unsubscribe(
+        &self,
+        game_id: &str,
+        seat: &str,
+        channel: &str,
+        signature: &str,
+    ) -> Result<Channels> {
+        let key = self.link_key().await?;
+        if !links::check_unsubscribe(&key, game_id, seat, channel, signature) {
+            return Err(ServiceError::Forbidden(
+                "this unsubscribe link is not valid (it may have been altered)".into(),
+            ));
+        }
+        let mut channels = self.store.channels(game_id, seat).await?;
+        match channel {
+            "email" => channels.email = false,
+            "webhooks" => channels.webhooks = false,
+            other => {
+                return Err(ServiceError::BadRequest(format!(
+                    "'{other}' is not a channel; use email or webhooks"
+                )))
+            }
+        }
+        self.store.set_channels(game_id, seat, channels).await?;
+        Ok(channels)
+    }
+
+    /// Registers a webhook for the caller's seat (or, with scope `game`, for every seat).
+    pub async fn add_webhook(&self, caller: &Caller, req: &NewWebhook) -> Result<Webhook> {
+        let url = req.url.trim();
+        if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2000 {
+            return Err(ServiceError::BadRequest(format!(
+                "'{url}' is not an http(s) URL a webhook can be sent to"
+            )));
+        }
+        let scope = req.scope.as_deref().unwrap_or("seat");
+        if scope != "seat" && scope != "game" {
+            return Err(ServiceError::BadRequest(format!(
+                "scope '{scope}' is neither 'seat' nor 'game'"
+            )));
+        }
+        let format = req.format.as_deref().unwrap_or("json");
+        if format != "json" && format != "discord" {
+            return Err(ServiceError::BadRequest(format!(
+                "format '{format}' is neither 'json' nor 'discord'"
+            )));
+        }
+        let existing = self.store.webhooks(&caller.game_id).await?;
+        if existing.len() >= 20 {
+            return Err(ServiceError::BadRequest(
+                "a game has at most 20 webhooks; delete one first".into(),
+            ));
+        }
+        let hook = WebhookRecord {
+            game_id: caller.game_id.clone(),
+            hook_id: format!("hook_{}", hex::encode(&random32()[..8])),
+            seat: (scope == "seat").then(|| caller.seat.to_string()),
+            url: url.to_owned(),
+            secret: hex::encode(random32()),
+            format: format.to_owned(),
+        };
+        self.store.add_webhook(&hook).await?;
+        Ok(Webhook {
+            hook_id: hook.hook_id,
+            url: hook.url,
+            scope: scope.to_owned(),
+            format: hook.format,
+            secret: Some(hook.secret),
+        })
+    }
+
+    /// The caller's seat's hooks and the game-wide ones, without their secrets.
+    pub async fn webhooks(&self, caller: &Caller) -> Result<Vec<Webhook>> {
+        Ok(self
+            .store
+            .webhooks(&caller.game_id)
+            .await?
+            .into_iter()
+            .filter(|h| h.seat.is_none() || h.seat.as_deref() == Some(caller.seat.as_str()))
+            .map(|h| Webhook {
+                scope: if h.seat.is_some() { "seat" } else { "game" }.into(),
+                hook_id: h.hook_id,
+                url: h.url,
+                format: h.format,
+                secret: None,
+            })
+            .collect())
+    }
+
+    pub async fn delete_webhook(&self, caller: &Caller, hook_id: &str) -> Result<()> {
+        let mine = self
+            .store
+            .webhooks(&caller.game_id)
+            .await?
+            .into_iter()
+            .any(|h| {
+                h.hook_id == hook_id
+                    && (h.seat.is_none() || h.seat.as_deref() == Some(caller.seat.as_str()))
+            });
+        if !mine || !self.store.delete_webhook(&caller.game_id, hook_id).await? {
+            return Err(ServiceError::NotFound(format!(
+                "your seat has no webhook {hook_id} in this game"
+            )));
+        }
+        Ok(())
     }
 
     /// Events from `from` on. Events hold nothing secret (secrets live in their own table until
@@ -695,7 +1100,7 @@ fn turn_notices(game: &Game, events: &[Event]) -> Vec<OutboxRecord> {
             .map(|s| OutboxRecord {
                 game_id: game.game_id.clone(),
                 seq,
-                channel: "game_over".into(),
+                channel: notice::GAME_OVER.into(),
                 seat: Some(s.seat.to_string()),
                 payload: json!({ "outcome": game.outcome() }),
             })
@@ -706,7 +1111,7 @@ fn turn_notices(game: &Game, events: &[Event]) -> Vec<OutboxRecord> {
         .map(|p| OutboxRecord {
             game_id: game.game_id.clone(),
             seq,
-            channel: "turn".into(),
+            channel: notice::TURN.into(),
             seat: Some(p.seat.to_string()),
             payload: json!({ "kind": p.kind, "decision": p.decision }),
         })

@@ -12,13 +12,30 @@ use crate::rules;
 
 type Answer = Result<HttpResponse, ApiError>;
 
-/// The bearer token of a request, if it sent one.
+/// The seat token of a request, if it sent one: `Authorization: Bearer <token>`, or a
+/// `?token=` query parameter (what a notice's magic link carries).
 pub fn bearer(req: &HttpRequest) -> Option<String> {
-    let header = req.headers().get("Authorization")?.to_str().ok()?;
-    let (scheme, token) = header.split_once(' ')?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then(|| token.trim().to_owned())
+    let header = req
+        .headers()
+        .get("Authorization")
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.split_once(' '))
+        .and_then(|(scheme, token)| {
+            scheme
+                .eq_ignore_ascii_case("bearer")
+                .then(|| token.trim().to_owned())
+        });
+    header.or_else(|| {
+        web::Query::<TokenQuery>::from_query(req.query_string())
+            .ok()
+            .and_then(|q| q.into_inner().token)
+            .filter(|t| !t.trim().is_empty())
+    })
+}
+
+#[derive(Debug, Deserialize)]
+struct TokenQuery {
+    token: Option<String>,
 }
 
 /// The viewer a request speaks for: its seat if it sent a valid token, else a spectator. A token

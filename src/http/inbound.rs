@@ -7,7 +7,7 @@ use serde_json::json;
 use super::api::bearer;
 use super::error::ApiError;
 use crate::games::{Games, ServiceError};
-use crate::mail_in::{self, MailSettings, Receipt};
+use crate::mail_in::{self, Receipt};
 
 /// The largest message accepted.
 pub const MAX_BYTES: usize = mail_in::message::MAX_MESSAGE_BYTES;
@@ -15,7 +15,8 @@ pub const MAX_BYTES: usize = mail_in::message::MAX_MESSAGE_BYTES;
 /// How inbound mail is set up.
 #[derive(Debug, Clone)]
 pub struct InboundConfig {
-    pub mail: MailSettings,
+    /// The domain of reply addresses (`DESPATCH_REPLY_DOMAIN`); without one there are none.
+    pub domain: Option<String>,
     /// The shared secret a provider's webhook sends; without one the endpoint is closed.
     pub secret: Option<String>,
 }
@@ -52,8 +53,14 @@ pub async fn email(
         }
         Some(_) => {}
     }
-    let receipt = mail_in::receive(&games, &config.mail, &body).await?;
-    mail_in::queue(&games, &receipt).await?;
+    let Some(domain) = &config.domain else {
+        return Err(ServiceError::NotFound(
+            "inbound mail needs DESPATCH_REPLY_DOMAIN on the server".into(),
+        )
+        .into());
+    };
+    let receipt = mail_in::receive(&games, domain, &body).await?;
+    mail_in::queue(&games, domain, &receipt).await?;
     Ok(HttpResponse::Ok().json(match receipt {
         Receipt::Answered { game_id, reply } => {
             json!({ "status": "answered", "game_id": game_id, "reply": reply })

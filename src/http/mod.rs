@@ -5,6 +5,7 @@ pub mod api;
 pub mod assets;
 pub mod error;
 pub mod inbound;
+pub mod notify_api;
 pub mod openapi;
 pub mod pages;
 pub mod templates;
@@ -23,6 +24,7 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// A bound, not yet running server. Binding port 0 picks a free port, which tests use.
 pub struct Application {
     port: u16,
+    games: Games,
     base_url: String,
     server: Server,
 }
@@ -35,22 +37,40 @@ impl Application {
         bind: &str,
         base_url: Option<String>,
     ) -> std::io::Result<Application> {
-        Self::build_with_mail(store, bind, base_url, None)
+        Self::build_full(store, bind, base_url, |games| games, None)
     }
 
-    /// As `build`, answering inbound mail at `POST /api/inbound/email` when `mail` is given.
-    pub fn build_with_mail(
+    /// `build`, with a hook to configure the games service once the base URL is known (its
+    /// clock, its link key). Must run inside a Tokio runtime: on PostgreSQL it starts listening
+    /// for live pushes.
+    pub fn build_with(
         store: Store,
         bind: &str,
         base_url: Option<String>,
+        configure: impl FnOnce(Games) -> Games,
+    ) -> std::io::Result<Application> {
+        Self::build_full(store, bind, base_url, configure, None)
+    }
+
+    /// `build_with`, also answering inbound mail at `POST /api/inbound/email` when `mail` is
+    /// given.
+    pub fn build_full(
+        store: Store,
+        bind: &str,
+        base_url: Option<String>,
+        configure: impl FnOnce(Games) -> Games,
         mail: Option<inbound::InboundConfig>,
     ) -> std::io::Result<Application> {
         let mail = web::Data::new(mail);
+        // TLS for outgoing calls (webhooks) uses ring; install it before any client is built.
+        crate::notify::webhook::install_crypto();
         let listener = TcpListener::bind(bind)?;
         let address = listener.local_addr()?;
         let port = address.port();
         let base_url = base_url.unwrap_or_else(|| format!("http://{address}"));
-        let games = web::Data::new(Games::new(store, base_url.clone()));
+        let service = configure(Games::new(store.clone(), base_url.clone()));
+        service.live.listen(&store);
+        let games = web::Data::new(service.clone());
         let server =
             HttpServer::new(move || {
                 App::new()
@@ -96,6 +116,15 @@ impl Application {
                             .service(api::events)
                             .service(api::export)
                             .service(api::proof)
+                            .service(notify_api::stream)
+                            .service(notify_api::channels)
+                            .service(notify_api::set_channels)
+                            .service(notify_api::unsubscribe)
+                            .service(notify_api::add_webhook)
+                            .service(notify_api::webhooks)
+                            .service(notify_api::delete_webhook)
+                            .service(notify_api::vacation)
+                            .service(notify_api::clock)
                             .service(
                                 web::resource("/inbound/email")
                                     .app_data(
@@ -128,9 +157,15 @@ impl Application {
             .run();
         Ok(Application {
             port,
+            games: service,
             base_url,
             server,
         })
+    }
+
+    /// The games service the server runs (to start a dispatcher beside it).
+    pub fn games(&self) -> &Games {
+        &self.games
     }
 
     pub fn port(&self) -> u16 {

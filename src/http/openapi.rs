@@ -2,7 +2,7 @@
 
 use utoipa::OpenApi;
 
-use super::api;
+use super::{api, notify_api};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -21,7 +21,16 @@ use super::api;
         api::resign,
         api::events,
         api::export,
-        api::proof
+        api::proof,
+        notify_api::stream,
+        notify_api::channels,
+        notify_api::set_channels,
+        notify_api::unsubscribe,
+        notify_api::add_webhook,
+        notify_api::webhooks,
+        notify_api::delete_webhook,
+        notify_api::vacation,
+        notify_api::clock
     ),
     components(schemas(
         crate::games::NewGame,
@@ -32,7 +41,13 @@ use super::api;
         crate::games::Submit,
         crate::games::CommandInput,
         crate::games::MoveResult,
-        crate::games::proof::Proof
+        crate::games::proof::Proof,
+        crate::games::NewWebhook,
+        crate::games::Webhook,
+        crate::games::VacationRequest,
+        crate::notify::clock::ClockChoice,
+        crate::notify::clock::ClockPolicy,
+        crate::notify::clock::OnDeadline
     ))
 )]
 struct ApiDoc;

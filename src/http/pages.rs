@@ -206,11 +206,20 @@ fn new_game(form: &LobbyForm) -> Result<NewGame, String> {
     if seats.is_empty() {
         return Err("name at least one seat".into());
     }
+    // The options box may carry the clock policy under "clock" (a preset name or a policy).
+    let mut options = options;
+    let clock = options
+        .as_object_mut()
+        .and_then(|o| o.remove("clock"))
+        .map(serde_json::from_value)
+        .transpose()
+        .map_err(|e| format!("the clock policy is not valid: {e}"))?;
     Ok(NewGame {
         ruleset: ruleset.to_owned(),
         scenario: scenario.to_owned(),
         options,
         seats,
+        clock,
     })
 }
 

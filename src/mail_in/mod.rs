@@ -18,17 +18,10 @@ use serde_json::json;
 use crate::engine::canonical::sha256_hex;
 use crate::engine::ruleset::{Seat, Viewer};
 use crate::games::{Caller, CommandInput, Games, MoveResult, ServiceError, Submit};
+use crate::notify::dispatcher::EMAIL;
+use crate::notify::email::EmailDelivery;
 use crate::store::OutboxRecord;
 use message::Inbound;
-
-/// What the mail side needs to know.
-#[derive(Debug, Clone)]
-pub struct MailSettings {
-    /// The key reply addresses are signed with.
-    pub key: Vec<u8>,
-    /// The domain of reply addresses (`play+…@domain`).
-    pub domain: String,
-}
 
 /// An answer to send.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,9 +87,14 @@ pub fn split_body(text: &str) -> (Vec<MailCommand>, String) {
 }
 
 /// The message id of a turn notice names the event it follows:
-/// `<despatch.{game_id}.{seq}.{anything}@{domain}>`.
+/// `<despatch.{game_id}.{seq}.{unique}@{domain}>`.
 pub fn notice_message_id(game_id: &str, seq: u64, unique: &str, domain: &str) -> String {
-    format!("<despatch.{game_id}.{seq}.{unique}@{domain}>")
+    format!("<{}>", notice_id(game_id, seq, unique, domain))
+}
+
+/// A notice's message id without its angle brackets.
+pub fn notice_id(game_id: &str, seq: u64, unique: &str, domain: &str) -> String {
+    format!("despatch.{game_id}.{seq}.{unique}@{domain}")
 }
 
 /// The game and seq a turn notice's message id names.
@@ -124,12 +122,10 @@ const MAIL_HELP: &str = "Reply to a turn notice with your orders in the game's o
 Mail commands, each on a line of its own: status (the game now), log (what happened), help (this text), \
 vacation 3d (take days off the clock), resign, undo-request.";
 
-/// Handles one inbound message.
-pub async fn receive(
-    games: &Games,
-    settings: &MailSettings,
-    raw: &[u8],
-) -> Result<Receipt, ServiceError> {
+/// Handles one inbound message sent to a reply address `play+…@domain`. Reply addresses are
+/// signed with the games service's link key, the key that signs its other links.
+pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt, ServiceError> {
+    let key = games.link_key().await?;
     let inbound = match Inbound::parse(raw) {
         Ok(m) => m,
         Err(e) => return Ok(Receipt::Ignored(e.to_string())),
@@ -161,7 +157,7 @@ pub async fn receive(
     let mut refusal = None;
     let mut target = None;
     for r in &inbound.recipients {
-        match address::parse(&settings.key, &settings.domain, r) {
+        match address::parse(&key, domain, r) {
             Ok(t) => {
                 target = Some(t);
                 break;
@@ -175,7 +171,7 @@ pub async fn receive(
             || {
                 format!(
                     "This message was not sent to a game's reply address (play+…@{}).",
-                    settings.domain
+                    domain
                 )
             },
             |e| format!("{e}."),
@@ -227,8 +223,8 @@ pub async fn receive(
         );
     }
     let reply_to = Some(address::reply_address(
-        &settings.key,
-        &settings.domain,
+        &key,
+        domain,
         &game_id,
         target.seat_index,
     ));
@@ -418,17 +414,53 @@ async fn log_text(games: &Games, caller: &Caller) -> Result<String, ServiceError
     Ok(out.trim_end().to_owned())
 }
 
-/// Queues an answer in the outbox, for the dispatcher to send.
-pub async fn queue(games: &Games, receipt: &Receipt) -> Result<(), ServiceError> {
-    if let Receipt::Answered { game_id, reply } = receipt {
-        let row = OutboxRecord {
-            game_id: game_id.clone().unwrap_or_default(),
-            seq: 0,
-            channel: "reply".into(),
-            seat: None,
-            payload: serde_json::to_value(reply).expect("serialisable"),
-        };
-        games.store.enqueue(&row).await?;
-    }
+/// Queues an answer in the outbox as a ready email, for the dispatcher to send with its
+/// retries. Its Message-ID names the event the answer saw, so that a reply to the answer is
+/// checked for staleness like a reply to a turn notice.
+pub async fn queue(games: &Games, domain: &str, receipt: &Receipt) -> Result<(), ServiceError> {
+    let Receipt::Answered { game_id, reply } = receipt else {
+        return Ok(());
+    };
+    let game_id = game_id.clone().unwrap_or_default();
+    let seen = match games.store.game(&game_id).await? {
+        Some(g) => g.next_seq.saturating_sub(1),
+        None => 0,
+    };
+    let unique = format!(
+        "answer-{}",
+        &sha256_hex(
+            reply
+                .in_reply_to
+                .as_deref()
+                .unwrap_or(&reply.text)
+                .as_bytes()
+        )[..16]
+    );
+    let email = EmailDelivery {
+        to: reply.to.clone(),
+        to_name: String::new(),
+        subject: reply.subject.clone(),
+        html: format!(
+            "<pre style=\"white-space: pre-wrap\">{}</pre>",
+            escape_html(&reply.text)
+        ),
+        text: reply.text.clone(),
+        reply_to: reply.reply_to.clone(),
+        message_id: notice_id(&game_id, seen, &unique, domain),
+    };
+    let row = OutboxRecord {
+        game_id,
+        seq: seen,
+        channel: EMAIL.into(),
+        seat: None,
+        payload: serde_json::to_value(email).expect("serialisable"),
+    };
+    games.store.enqueue(&row).await?;
     Ok(())
+}
+
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }

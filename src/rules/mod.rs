@@ -25,5 +25,8 @@ pub fn all() -> Vec<Arc<dyn Ruleset>> {
 
 /// The ruleset with this id.
 pub fn find(id: &str) -> Option<Arc<dyn Ruleset>> {
-    REGISTRY.iter().find(|(known, _)| known == id).map(|(_, r)| r.clone())
+    REGISTRY
+        .iter()
+        .find(|(known, _)| known == id)
+        .map(|(_, r)| r.clone())
 }

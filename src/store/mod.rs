@@ -6,6 +6,7 @@
 //! Every table carries `game_id` and every query names it, so the data shards by game.
 //! Events are stored as the exact JSON text that was hashed; nothing rewrites them.
 
+pub mod outbox;
 mod postgres;
 mod rows;
 mod sqlite;
@@ -15,6 +16,7 @@ use serde_json::Value;
 
 use crate::engine::event::Event;
 
+pub use outbox::{Attempt, Channels, Claimed, OutboxState, WebhookRecord};
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 

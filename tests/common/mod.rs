@@ -7,6 +7,8 @@
 // Each test binary compiles this module and uses only some of it.
 #![allow(dead_code)]
 
+pub mod notify;
+
 use despatch::store::Store;
 use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection};
 

@@ -1,0 +1,243 @@
+//! The API of notifications and time: the live stream of a game, a seat's channels and
+//! webhooks, unsubscribing from a signed link, vacations, and the clock. Handlers only
+//! translate: the games service does the work.
+
+use std::time::Duration;
+
+use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::broadcast::error::RecvError;
+
+use super::api::bearer;
+use super::error::ApiError;
+use crate::games::{Games, NewWebhook, ServiceError, VacationRequest};
+use crate::notify::live::Tick;
+use crate::notify::scheduler::seat_deadline;
+use crate::store::{Channels, Store};
+
+type Answer = Result<HttpResponse, ApiError>;
+
+/// How often an idle stream sends a comment, so proxies keep it open.
+const KEEPALIVE: Duration = Duration::from_secs(15);
+
+fn frame(tick: &Tick) -> web::Bytes {
+    web::Bytes::from(format!(
+        "event: game\ndata: {}\n\n",
+        serde_json::to_string(tick).expect("serialisable")
+    ))
+}
+
+struct StreamState {
+    first: Option<Tick>,
+    rx: tokio::sync::broadcast::Receiver<Tick>,
+    game_id: String,
+    store: Store,
+    keepalive: tokio::time::Interval,
+    /// The `next_seq` last sent: pushes that arrive late (a NOTIFY from before the page
+    /// connected) or twice are not repeated.
+    sent: u64,
+}
+
+/// Server-sent events: `event: game` with `data: {"game_id": …, "next_seq": …}` at once and
+/// after every append to the game (never twice for one `next_seq`, never going back) (from any server process on PostgreSQL). `?token=` (a seat
+/// token or seat link) is checked when given; the stream says nothing a spectator may not know.
+#[utoipa::path(get, path = "/api/games/{game_id}/stream", responses((status = 200, description = "text/event-stream of `event: game`")))]
+#[get("/games/{game_id}/stream")]
+pub async fn stream(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
+    let game_id = path.into_inner();
+    if let Some(token) = bearer(&req) {
+        games.authenticate(&game_id, Some(&token)).await?;
+    }
+    // Subscribe before reading next_seq, so no append falls between the two.
+    let rx = games.live.subscribe();
+    let record = games
+        .store
+        .game(&game_id)
+        .await?
+        .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
+    let mut keepalive = tokio::time::interval(KEEPALIVE);
+    keepalive.reset();
+    let state = StreamState {
+        first: Some(Tick {
+            game_id: game_id.clone(),
+            next_seq: record.next_seq,
+        }),
+        rx,
+        game_id,
+        store: games.store.clone(),
+        keepalive,
+        sent: 0,
+    };
+    let body = futures_util::stream::unfold(state, |mut s| async move {
+        if let Some(first) = s.first.take() {
+            s.sent = first.next_seq;
+            let mut bytes = b"retry: 3000\n".to_vec();
+            bytes.extend_from_slice(&frame(&first));
+            return Some((Ok::<_, actix_web::Error>(web::Bytes::from(bytes)), s));
+        }
+        loop {
+            tokio::select! {
+                got = s.rx.recv() => match got {
+                    Ok(tick) if tick.game_id == s.game_id && tick.next_seq > s.sent => {
+                        s.sent = tick.next_seq;
+                        return Some((Ok(frame(&tick)), s));
+                    }
+                    Ok(_) => continue,
+                    // Pushes were missed: say where the game is now.
+                    Err(RecvError::Lagged(_)) => {
+                        if let Ok(Some(g)) = s.store.game(&s.game_id).await {
+                            if g.next_seq > s.sent {
+                                s.sent = g.next_seq;
+                                let tick = Tick { game_id: g.game_id, next_seq: g.next_seq };
+                                return Some((Ok(frame(&tick)), s));
+                            }
+                        }
+                    }
+                    Err(RecvError::Closed) => return None,
+                },
+                _ = s.keepalive.tick() => {
+                    return Some((Ok(web::Bytes::from_static(b": keepalive\n\n")), s));
+                }
+            }
+        }
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("Cache-Control", "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body))
+}
+
+/// The channels the caller's seat hears on.
+#[utoipa::path(get, path = "/api/games/{game_id}/channels", responses((status = 200, description = "{email, webhooks}")))]
+#[get("/games/{game_id}/channels")]
+pub async fn channels(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    req: HttpRequest,
+) -> Answer {
+    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    Ok(HttpResponse::Ok().json(games.channels(&caller).await?))
+}
+
+/// Chooses the caller's seat's channels.
+#[utoipa::path(put, path = "/api/games/{game_id}/channels", responses((status = 200, description = "{email, webhooks}")))]
+#[put("/games/{game_id}/channels")]
+pub async fn set_channels(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    req: HttpRequest,
+    body: web::Json<Channels>,
+) -> Answer {
+    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    Ok(HttpResponse::Ok().json(games.set_channels(&caller, body.into_inner()).await?))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Unsubscribe {
+    seat: String,
+    channel: String,
+    sig: String,
+}
+
+/// Turns one channel off for one seat from the signed link in a notice: no login.
+#[utoipa::path(get, path = "/api/games/{game_id}/unsubscribe", responses((status = 200, description = "unsubscribed"), (status = 403, description = "bad signature")))]
+#[get("/games/{game_id}/unsubscribe")]
+pub async fn unsubscribe(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    query: web::Query<Unsubscribe>,
+) -> Answer {
+    let q = query.into_inner();
+    games
+        .unsubscribe(&path, &q.seat, &q.channel, &q.sig)
+        .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(format!(
+            "<!doctype html><title>Unsubscribed</title><p>Done: seat <b>{}</b> gets no more {} from this game. \
+             You can turn it back on with PUT /api/games/{}/channels.</p>",
+            html_escape(&q.seat),
+            if q.channel == "email" { "emails" } else { "webhook calls" },
+            html_escape(&path)
+        )))
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Registers a webhook; its secret (the HMAC key of `X-Despatch-Signature`) is in this answer
+/// only.
+#[utoipa::path(post, path = "/api/games/{game_id}/webhooks", request_body = NewWebhook, responses((status = 201, body = crate::games::Webhook)))]
+#[post("/games/{game_id}/webhooks")]
+pub async fn add_webhook(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    req: HttpRequest,
+    body: web::Json<NewWebhook>,
+) -> Answer {
+    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    Ok(HttpResponse::Created().json(games.add_webhook(&caller, &body).await?))
+}
+
+/// The caller's seat's webhooks and the game-wide ones (without secrets).
+#[utoipa::path(get, path = "/api/games/{game_id}/webhooks", responses((status = 200, description = "hooks")))]
+#[get("/games/{game_id}/webhooks")]
+pub async fn webhooks(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    req: HttpRequest,
+) -> Answer {
+    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    Ok(HttpResponse::Ok().json(games.webhooks(&caller).await?))
+}
+
+#[utoipa::path(delete, path = "/api/games/{game_id}/webhooks/{hook_id}", responses((status = 204, description = "deleted")))]
+#[delete("/games/{game_id}/webhooks/{hook_id}")]
+pub async fn delete_webhook(
+    games: web::Data<Games>,
+    path: web::Path<(String, String)>,
+    req: HttpRequest,
+) -> Answer {
+    let (game_id, hook_id) = path.into_inner();
+    let caller = games
+        .authenticate(&game_id, bearer(&req).as_deref())
+        .await?;
+    games.delete_webhook(&caller, &hook_id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Takes a vacation in advance, within the seat's yearly allowance.
+#[utoipa::path(post, path = "/api/games/{game_id}/vacation", request_body = VacationRequest, responses((status = 201, description = "recorded")))]
+#[post("/games/{game_id}/vacation")]
+pub async fn vacation(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    req: HttpRequest,
+    body: web::Json<VacationRequest>,
+) -> Answer {
+    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    Ok(HttpResponse::Created().json(games.take_vacation(&caller, &body).await?))
+}
+
+/// The game's clock policy and each waiting seat's deadline.
+#[utoipa::path(get, path = "/api/games/{game_id}/clock", responses((status = 200, description = "policy and deadlines")))]
+#[get("/games/{game_id}/clock")]
+pub async fn clock(games: web::Data<Games>, path: web::Path<String>) -> Answer {
+    let l = games.load(&path).await?;
+    let Some(policy) = games.clock_policy(&path).await? else {
+        return Ok(HttpResponse::Ok().json(json!({ "policy": null, "deadlines": {} })));
+    };
+    let mut deadlines = serde_json::Map::new();
+    for p in l.game.prompts() {
+        let due =
+            seat_deadline(&policy, &l.events, p.seat.as_str()).map(crate::engine::event::timestamp);
+        deadlines.insert(p.seat.to_string(), json!(due));
+    }
+    Ok(HttpResponse::Ok().json(json!({ "policy": policy, "deadlines": deadlines })))
+}

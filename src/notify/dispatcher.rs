@@ -1,0 +1,302 @@
+//! The outbox dispatcher: claims due outbox rows, delivers them, and records every attempt.
+//!
+//! Two kinds of row pass through it. A **notice** (`turn`, `reminder`, `deadline`, `game_over`) is
+//! written by the games service or the scheduler in the same transaction as its event; the
+//! dispatcher composes it once (the seat's email rendered from the templates, a JSON body per
+//! webhook) and replaces it, in one transaction, by one **delivery** row per channel the seat
+//! listens on (`email`, `webhook`). Deliveries are then sent and retried on their own, so a
+//! webhook that is down does not make the email go out twice.
+//!
+//! At-least-once: a claim is a lease (see `store::outbox`); a dispatcher killed between sending
+//! and marking leaves the row to be sent again when the lease runs out, under the same
+//! Message-ID or delivery id, so receivers drop the duplicate. Failures are retried with
+//! exponential backoff (`retry_base · 2^(attempt-1)`, at most `retry_max`), forever: a notice is
+//! never dropped, only delayed. Several dispatchers may run on one database (`despatch dispatch`
+//! beside `despatch serve`); they take different rows.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use futures_util::future::join_all;
+use serde_json::Value;
+
+use super::clock::Clock;
+use super::email::{EmailDelivery, Mailer};
+use super::notice::{self, Composed};
+use super::templates;
+use super::webhook::{Hooks, WebhookDelivery};
+use crate::engine::canonical::random32;
+use crate::games::Games;
+use crate::store::{Claimed, OutboxRecord};
+
+pub const EMAIL: &str = "email";
+pub const WEBHOOK: &str = "webhook";
+
+/// How a dispatcher paces itself.
+#[derive(Debug, Clone)]
+pub struct DispatchSettings {
+    /// How long a claim holds a row before another dispatcher may take it.
+    pub lease: Duration,
+    /// Rows claimed at once (and sent concurrently).
+    pub batch: i64,
+    pub retry_base: Duration,
+    pub retry_max: Duration,
+    /// How long to sleep when nothing is due.
+    pub poll: Duration,
+    /// The domain of reply-to addresses (`DESPATCH_REPLY_DOMAIN`), if replies are taken.
+    pub reply_domain: Option<String>,
+}
+
+impl Default for DispatchSettings {
+    fn default() -> Self {
+        DispatchSettings {
+            lease: Duration::from_secs(120),
+            batch: 32,
+            retry_base: Duration::from_secs(10),
+            retry_max: Duration::from_secs(3600),
+            poll: Duration::from_millis(500),
+            reply_domain: None,
+        }
+    }
+}
+
+/// What became of one claimed row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Handled {
+    Sent,
+    Expanded(usize),
+    Failed(String),
+}
+
+pub struct Dispatcher {
+    games: Games,
+    mailer: Arc<Mailer>,
+    hooks: Arc<Hooks>,
+    settings: DispatchSettings,
+    clock: Arc<dyn Clock>,
+    id: String,
+}
+
+impl Dispatcher {
+    pub fn new(
+        games: Games,
+        mailer: Arc<Mailer>,
+        hooks: Arc<Hooks>,
+        settings: DispatchSettings,
+    ) -> Dispatcher {
+        let clock = games.clock.clone();
+        Dispatcher {
+            games,
+            mailer,
+            hooks,
+            settings,
+            clock,
+            id: format!(
+                "dispatcher-{}-{}",
+                std::process::id(),
+                hex::encode(&random32()[..3])
+            ),
+        }
+    }
+
+    /// This dispatcher's name in the attempts log.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The delay before retry number `attempt + 1`.
+    pub fn backoff(&self, attempt: i32) -> Duration {
+        let exp = attempt.clamp(1, 30) as u32 - 1;
+        self.settings
+            .retry_base
+            .saturating_mul(2u32.saturating_pow(exp))
+            .min(self.settings.retry_max)
+    }
+
+    /// Claims a batch of due rows.
+    pub async fn claim(&self) -> Result<Vec<Claimed>, String> {
+        let now = self.clock.now();
+        let lease = chrono::Duration::from_std(self.settings.lease).unwrap_or_default();
+        self.games
+            .store
+            .claim_outbox(now, now + lease, self.settings.batch, &self.id)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// One round: claim a batch and handle every row of it. Returns how many rows it handled.
+    pub async fn run_once(&self) -> Result<usize, String> {
+        let claimed = self.claim().await?;
+        let n = claimed.len();
+        join_all(claimed.iter().map(|c| self.handle(c))).await;
+        Ok(n)
+    }
+
+    /// Rounds until nothing is due now.
+    pub async fn drain(&self) -> Result<usize, String> {
+        let mut total = 0;
+        loop {
+            let n = self.run_once().await?;
+            if n == 0 {
+                return Ok(total);
+            }
+            total += n;
+        }
+    }
+
+    /// Runs until the process ends, sleeping `poll` whenever nothing is due. Errors (the database
+    /// away for a moment) are logged and retried.
+    pub async fn run(self) {
+        tracing::info!(dispatcher = %self.id, email = %self.mailer.describe(), "dispatcher running");
+        loop {
+            match self.run_once().await {
+                Ok(0) => tokio::time::sleep(self.settings.poll).await,
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "the dispatcher could not claim rows");
+                    tokio::time::sleep(self.settings.poll.max(Duration::from_secs(1))).await;
+                }
+            }
+        }
+    }
+
+    /// Handles one claimed row: sends it (or expands a notice) and records the attempt.
+    pub async fn handle(&self, claim: &Claimed) -> Handled {
+        let outcome = match claim.row.record.channel.as_str() {
+            EMAIL | WEBHOOK => self.deliver(claim).await.map(|()| Handled::Sent),
+            _ => self.expand(claim).await,
+        };
+        let now = self.clock.now();
+        let store = &self.games.store;
+        let recorded = match &outcome {
+            Ok(Handled::Sent) => store.outbox_sent(claim, &self.id, now).await,
+            Ok(_) => Ok(()),
+            Err(e) => {
+                let retry: DateTime<Utc> = now
+                    + chrono::Duration::from_std(self.backoff(claim.attempt)).unwrap_or_default();
+                tracing::warn!(outbox = claim.row.id, attempt = claim.attempt, error = %e, retry_at = %retry, "delivery failed; will retry");
+                store.outbox_failed(claim, &self.id, now, e, retry).await
+            }
+        };
+        if let Err(e) = recorded {
+            // The lease runs out and the row is tried again: at least once, never lost.
+            tracing::warn!(outbox = claim.row.id, error = %e, "could not record a delivery attempt");
+        }
+        outcome.unwrap_or_else(Handled::Failed)
+    }
+
+    /// Sends a delivery row without recording anything: what `handle` does before it marks the
+    /// row. Public so that tests can stop a dispatcher between the two.
+    pub async fn deliver(&self, claim: &Claimed) -> Result<(), String> {
+        let r = &claim.row.record;
+        match r.channel.as_str() {
+            EMAIL => {
+                let d: EmailDelivery = serde_json::from_value(r.payload.clone())
+                    .map_err(|e| format!("email delivery {} is malformed: {e}", claim.row.id))?;
+                self.mailer.send(&d).await
+            }
+            WEBHOOK => {
+                let d: WebhookDelivery = serde_json::from_value(r.payload.clone())
+                    .map_err(|e| format!("webhook delivery {} is malformed: {e}", claim.row.id))?;
+                let hooks = self
+                    .games
+                    .store
+                    .webhooks(&r.game_id)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                match hooks.iter().find(|h| h.hook_id == d.hook_id) {
+                    Some(hook) => self.hooks.send(&d, &hook.secret).await,
+                    // Deleted since: nothing more goes to it.
+                    None => Ok(()),
+                }
+            }
+            other => Err(format!("'{other}' is not a delivery channel")),
+        }
+    }
+
+    /// Composes a notice and replaces it with its deliveries.
+    async fn expand(&self, claim: &Claimed) -> Result<Handled, String> {
+        let deliveries = match notice::compose(
+            &self.games,
+            &claim.row,
+            self.settings.reply_domain.as_deref(),
+        )
+        .await?
+        {
+            Some(composed) => self.deliveries(claim, &composed).await?,
+            None => Vec::new(),
+        };
+        let n = deliveries.len();
+        self.games
+            .store
+            .expand_notice(claim, &self.id, self.clock.now(), &deliveries)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Handled::Expanded(n))
+    }
+
+    async fn deliveries(
+        &self,
+        claim: &Claimed,
+        composed: &Composed,
+    ) -> Result<Vec<OutboxRecord>, String> {
+        let r = &claim.row.record;
+        let c = &composed.context;
+        let store = &self.games.store;
+        let channels = store
+            .channels(&r.game_id, &c.seat)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        let row = |channel: &str, payload: Value| OutboxRecord {
+            game_id: r.game_id.clone(),
+            seq: r.seq,
+            channel: channel.into(),
+            seat: r.seat.clone(),
+            payload,
+        };
+        if let (Some(to), true) = (&composed.email, channels.email) {
+            let rendered = templates::render(composed.template, c)?;
+            let d = EmailDelivery {
+                to: to.clone(),
+                to_name: c.seat_name.clone(),
+                subject: rendered.subject,
+                text: rendered.text,
+                html: rendered.html,
+                reply_to: c.reply_to.clone(),
+                // Names the event the notice follows, so that a reply to an old notice is
+                // recognised (mail_in), and the outbox row, so that it is stable.
+                message_id: crate::mail_in::notice_id(
+                    &r.game_id,
+                    r.seq,
+                    &claim.row.id.to_string(),
+                    &self.mailer.domain(),
+                ),
+            };
+            out.push(row(EMAIL, serde_json::to_value(d).expect("serialisable")));
+        }
+        for hook in store
+            .webhooks(&r.game_id)
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            let for_seat = match &hook.seat {
+                Some(s) if *s == c.seat && channels.webhooks => true,
+                Some(_) => continue,
+                None => false,
+            };
+            let delivery_id = format!("{}.{}.{}", r.game_id, claim.row.id, hook.hook_id);
+            let body = notice::webhook_body(c, &delivery_id, for_seat, &hook.format);
+            let d = WebhookDelivery {
+                hook_id: hook.hook_id.clone(),
+                url: hook.url.clone(),
+                event: c.event.clone(),
+                delivery_id,
+                body: body.to_string(),
+            };
+            out.push(row(WEBHOOK, serde_json::to_value(d).expect("serialisable")));
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,135 @@
+//! Sending email. The transport is chosen by configuration: SMTP through lettre when
+//! `DESPATCH_SMTP_URL` is set (`smtp://host:25` plain, `smtp://user:pass@host:587?tls=required`
+//! for STARTTLS, `smtps://user:pass@host:465` for TLS from the first byte), else files under
+//! `./data/mail/` (one `.eml` per message, named after its Message-ID) and a log line.
+//!
+//! Every message carries the stable Message-ID its outbox delivery was given, so a message sent
+//! twice (the dispatcher died between sending and marking it sent) is recognisably the same one.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use lettre::message::{Mailbox, MultiPart};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use serde::{Deserialize, Serialize};
+
+/// One email as the outbox holds it, rendered and addressed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EmailDelivery {
+    pub to: String,
+    pub to_name: String,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    pub reply_to: Option<String>,
+    /// Without angle brackets: `despatch.<game>.<seq>.<outbox row>@despatch.example`.
+    pub message_id: String,
+}
+
+enum Transport {
+    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+    Files(PathBuf),
+}
+
+/// Sends email by the configured transport.
+pub struct Mailer {
+    transport: Transport,
+    from: Mailbox,
+}
+
+impl Mailer {
+    /// SMTP at `smtp_url`, or files in `mail_dir` when there is none.
+    pub fn new(
+        smtp_url: Option<&str>,
+        mail_dir: PathBuf,
+        from: &str,
+        timeout: Duration,
+    ) -> Result<Mailer, String> {
+        let from: Mailbox = from
+            .parse()
+            .map_err(|e| format!("DESPATCH_MAIL_FROM '{from}' is not an address: {e}"))?;
+        let transport = match smtp_url {
+            Some(url) => Transport::Smtp(
+                AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                    .map_err(|e| format!("DESPATCH_SMTP_URL is not usable: {e}"))?
+                    .timeout(Some(timeout))
+                    .build(),
+            ),
+            None => Transport::Files(mail_dir),
+        };
+        Ok(Mailer { transport, from })
+    }
+
+    /// The domain of the sender address: the right-hand side of Message-IDs.
+    pub fn domain(&self) -> String {
+        self.from.email.domain().to_owned()
+    }
+
+    pub fn describe(&self) -> String {
+        match &self.transport {
+            Transport::Smtp(_) => "SMTP".into(),
+            Transport::Files(dir) => format!("files in {}", dir.display()),
+        }
+    }
+
+    /// Builds the MIME message: text and HTML alternatives.
+    pub fn message(&self, d: &EmailDelivery) -> Result<Message, String> {
+        let to = Mailbox::new(
+            Some(d.to_name.clone()),
+            d.to.parse()
+                .map_err(|e| format!("'{}' is not an email address: {e}", d.to))?,
+        );
+        let mut builder = Message::builder()
+            .from(self.from.clone())
+            .to(to)
+            .subject(d.subject.clone())
+            .message_id(Some(format!("<{}>", d.message_id)));
+        if let Some(reply) = &d.reply_to {
+            builder = builder.reply_to(
+                reply
+                    .parse()
+                    .map_err(|e| format!("the reply-to '{reply}' is not an address: {e}"))?,
+            );
+        }
+        builder
+            .multipart(MultiPart::alternative_plain_html(
+                d.text.clone(),
+                d.html.clone(),
+            ))
+            .map_err(|e| format!("cannot build the message: {e}"))
+    }
+
+    /// Sends one email; an error says why, for the attempts log.
+    pub async fn send(&self, d: &EmailDelivery) -> Result<(), String> {
+        let message = self.message(d)?;
+        match &self.transport {
+            Transport::Smtp(smtp) => smtp
+                .send(message)
+                .await
+                .map(|_| ())
+                .map_err(|e| format!("SMTP: {e}")),
+            Transport::Files(dir) => {
+                tokio::fs::create_dir_all(dir)
+                    .await
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                let name: String = d
+                    .message_id
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect();
+                let path = dir.join(format!("{name}.eml"));
+                tokio::fs::write(&path, message.formatted())
+                    .await
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                tracing::info!(to = %d.to, subject = %d.subject, file = %path.display(), "email written (no SMTP configured)");
+                Ok(())
+            }
+        }
+    }
+}

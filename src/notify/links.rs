@@ -1,0 +1,115 @@
+//! Signed links. Seat tokens are stored only as their hash, so a notice written hours after the
+//! game was created cannot carry the token itself. Instead every link a notice carries is signed
+//! with a server key (`DESPATCH_SECRET_KEY`, or a random key kept in the database and shared by
+//! every process on it):
+//!
+//! - a **seat link token** `s1.<seat>.<hex HMAC-SHA256(key, "seat-link:v1:<game>:<seat>")>`,
+//!   which the API accepts wherever it accepts the seat's token (as a bearer or `?token=`);
+//! - an **unsubscribe signature** over `unsubscribe:v1:<game>:<seat>:<channel>`, so a seat can turn
+//!   a channel off from the email itself, without logging in;
+//! - the **reply-to address** of a seat, made and read by `mail_in::address` with the same key.
+//!
+//! A seat link cannot be revoked on its own: rotating the key revokes every link at once.
+
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::{Digest, Sha256};
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// The version prefix of a seat link token.
+const SEAT_PREFIX: &str = "s1.";
+
+/// A server key from a configured secret: any string, hashed to 32 bytes.
+pub fn key_from_secret(secret: &str) -> [u8; 32] {
+    Sha256::digest(secret.as_bytes()).into()
+}
+
+fn mac(key: &[u8; 32], message: &str) -> HmacSha256 {
+    let mut mac = HmacSha256::new_from_slice(key).expect("HMAC takes any key length");
+    mac.update(message.as_bytes());
+    mac
+}
+
+fn sign(key: &[u8; 32], message: &str) -> String {
+    hex::encode(mac(key, message).finalize().into_bytes())
+}
+
+fn verify(key: &[u8; 32], message: &str, signature: &str) -> bool {
+    match hex::decode(signature) {
+        Ok(bytes) => mac(key, message).verify_slice(&bytes).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// The token a seat's magic link carries.
+pub fn seat_token(key: &[u8; 32], game_id: &str, seat: &str) -> String {
+    format!(
+        "{SEAT_PREFIX}{seat}.{}",
+        sign(key, &format!("seat-link:v1:{game_id}:{seat}"))
+    )
+}
+
+/// Whether `token` looks like a seat link token (rather than a seat's own token).
+pub fn is_seat_token(token: &str) -> bool {
+    token.starts_with(SEAT_PREFIX)
+}
+
+/// The seat a seat link token opens in `game_id`, if its signature holds.
+pub fn open_seat_token(key: &[u8; 32], game_id: &str, token: &str) -> Option<String> {
+    let rest = token.strip_prefix(SEAT_PREFIX)?;
+    let (seat, signature) = rest.rsplit_once('.')?;
+    verify(key, &format!("seat-link:v1:{game_id}:{seat}"), signature).then(|| seat.to_owned())
+}
+
+/// The signature of a seat's unsubscribe link for one channel.
+pub fn unsubscribe_signature(key: &[u8; 32], game_id: &str, seat: &str, channel: &str) -> String {
+    sign(key, &format!("unsubscribe:v1:{game_id}:{seat}:{channel}"))
+}
+
+pub fn check_unsubscribe(
+    key: &[u8; 32],
+    game_id: &str,
+    seat: &str,
+    channel: &str,
+    signature: &str,
+) -> bool {
+    verify(
+        key,
+        &format!("unsubscribe:v1:{game_id}:{seat}:{channel}"),
+        signature,
+    )
+}
+
+/// `sha256=<hex HMAC-SHA256(secret, body)>`: the `X-Despatch-Signature` of a webhook body.
+pub fn webhook_signature(secret: &str, body: &[u8]) -> String {
+    let mut mac = HmacSha256::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
+    mac.update(body);
+    format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_token_opens_its_seat_in_its_game_only() {
+        let key = key_from_secret("k");
+        let token = seat_token(&key, "g1", "anna");
+        assert_eq!(open_seat_token(&key, "g1", &token).as_deref(), Some("anna"));
+        assert_eq!(open_seat_token(&key, "g2", &token), None);
+        assert_eq!(
+            open_seat_token(&key_from_secret("other"), "g1", &token),
+            None
+        );
+        let forged = token.replace("anna", "bert");
+        assert_eq!(open_seat_token(&key, "g1", &forged), None);
+    }
+
+    #[test]
+    fn an_unsubscribe_signature_covers_the_channel() {
+        let key = key_from_secret("k");
+        let sig = unsubscribe_signature(&key, "g", "anna", "email");
+        assert!(check_unsubscribe(&key, "g", "anna", "email", &sig));
+        assert!(!check_unsubscribe(&key, "g", "anna", "webhooks", &sig));
+    }
+}

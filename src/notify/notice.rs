@@ -1,0 +1,269 @@
+//! What a notice says. A notice row (`turn`, `reminder`, `deadline`, `game_over`) names a game, a
+//! seat and the event that caused it; this module folds the game up to that event and gathers
+//! what the seat should be told: the decision it faces, its legal moves in the order language,
+//! what happened since its last move (only the lines that seat may read), the result, and the
+//! signed links. Email templates and webhook payloads are both built from it.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::engine::event::kind;
+use crate::engine::game::Game;
+use crate::engine::ruleset::{Outcome, Seat, Viewer};
+use crate::games::Games;
+use crate::store::OutboxRow;
+
+use super::links;
+
+/// The notice channels the games service and the scheduler write.
+pub const TURN: &str = "turn";
+pub const REMINDER: &str = "reminder";
+pub const DEADLINE: &str = "deadline";
+pub const GAME_OVER: &str = "game_over";
+
+/// How many lines of "since your last move" a notice carries at most.
+const MAX_LINES: usize = 60;
+
+/// Everything a template may use. One shape for every template, so strict rendering catches a
+/// misspelt name in any of them; values a notice does not have are `null`.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct NoticeContext {
+    pub event: String,
+    pub game_id: String,
+    pub game_short: String,
+    pub seq: u64,
+    pub title: String,
+    pub seat: String,
+    pub seat_name: String,
+    pub decision: Option<String>,
+    pub options: Vec<String>,
+    pub grammar: String,
+    pub lines: Vec<String>,
+    /// The seat's magic link (a signed seat link token in `?token=`).
+    pub link: String,
+    /// The seat's legal moves through the API, with the same token.
+    pub moves_link: String,
+    pub unsubscribe_link: String,
+    pub reply_to: Option<String>,
+    pub deadline: Option<String>,
+    pub hours_before: Option<u32>,
+    pub misses: Option<u32>,
+    pub consequence: Option<String>,
+    pub result: Option<String>,
+    pub export_link: Option<String>,
+}
+
+/// A notice ready to be delivered.
+#[derive(Debug, Clone)]
+pub struct Composed {
+    pub template: &'static str,
+    pub email: Option<String>,
+    pub context: NoticeContext,
+}
+
+/// Builds what notice `row` says, or `None` when it no longer needs saying (a turn or reminder
+/// for a seat that has acted since).
+pub async fn compose(
+    games: &Games,
+    row: &OutboxRow,
+    reply_domain: Option<&str>,
+) -> Result<Option<Composed>, String> {
+    let r = &row.record;
+    let template = match r.channel.as_str() {
+        TURN => "your_turn",
+        REMINDER => "reminder",
+        DEADLINE => "deadline_passed",
+        GAME_OVER => "game_over",
+        other => {
+            return Err(format!(
+                "outbox row {} has unknown channel '{other}'",
+                row.id
+            ))
+        }
+    };
+    let seat_id = r
+        .seat
+        .clone()
+        .ok_or_else(|| format!("notice {} names no seat", row.id))?;
+    let loaded = games.load(&r.game_id).await.map_err(|e| e.to_string())?;
+    let seat_record = loaded
+        .seats
+        .iter()
+        .find(|s| s.seat == seat_id)
+        .ok_or_else(|| {
+            format!(
+                "notice {} is for '{seat_id}', not a seat of the game",
+                row.id
+            )
+        })?;
+    let seat = Seat::parse(&seat_id)?;
+    let upto = usize::try_from(r.seq + 1)
+        .map_err(|_| "seq out of range".to_string())?
+        .min(loaded.events.len());
+    let events = &loaded.events[..upto];
+    let acted = |e: &crate::engine::event::Event| {
+        (e.kind == kind::COMMAND || e.kind == kind::RESIGNED) && e.seat == seat_id
+            || e.kind == kind::TIMEOUT
+                && e.payload.get("seat").and_then(Value::as_str) == Some(&seat_id)
+    };
+    if matches!(r.channel.as_str(), TURN | REMINDER) && loaded.events[upto..].iter().any(&acted) {
+        return Ok(None);
+    }
+    // Fold up to the notice's event, keeping the lines the seat may read since its last move.
+    let last_own = events.iter().rposition(acted).unwrap_or(0);
+    let viewer = Viewer::Seat(seat.clone());
+    let mut game = Game::fold(
+        loaded.game.ruleset.clone(),
+        &events[..1],
+        loaded.secrets.hidden_seed,
+    )
+    .map_err(|e| e.to_string())?;
+    let mut lines = Vec::new();
+    for (i, e) in events.iter().enumerate().skip(1) {
+        let applied = game.fold_event(e).map_err(|e| e.to_string())?;
+        if i > last_own {
+            lines.extend(
+                applied
+                    .lines
+                    .into_iter()
+                    .filter(|l| viewer.may_see(l.to.as_deref()))
+                    .map(|l| l.text),
+            );
+        }
+    }
+    if lines.len() > MAX_LINES {
+        lines.drain(..lines.len() - MAX_LINES);
+    }
+    let prompt = game.prompts().into_iter().find(|p| p.seat == seat);
+    let info = game.ruleset.info();
+    let key = games.link_key().await.map_err(|e| e.to_string())?;
+    let token = links::seat_token(&key, &r.game_id, &seat_id);
+    let base = &games.base_url;
+    let game_id = &r.game_id;
+    let result = match game.outcome() {
+        Outcome::Finished { summary, .. } => Some(summary),
+        Outcome::Running => None,
+    };
+    let payload = &r.payload;
+    // A reminder or a missed deadline names its deadline; a turn notice in a clocked game gets
+    // the deadline the new decision has.
+    let deadline = match payload.get("deadline").and_then(Value::as_str) {
+        Some(d) => Some(d.to_owned()),
+        None => games
+            .clock_policy(game_id)
+            .await
+            .map_err(|e| e.to_string())?
+            .filter(|_| r.channel == TURN)
+            .and_then(|policy| super::scheduler::seat_deadline(&policy, events, &seat_id))
+            .map(crate::engine::event::timestamp),
+    };
+    let context = NoticeContext {
+        event: r.channel.clone(),
+        game_id: game_id.clone(),
+        game_short: game_id.chars().take(8).collect(),
+        seq: r.seq,
+        title: info.title.clone(),
+        seat: seat_id.clone(),
+        seat_name: seat_record.name.clone(),
+        decision: prompt.as_ref().map(|p| p.decision.clone()),
+        options: prompt.map(|p| p.options).unwrap_or_default(),
+        grammar: info.grammar.clone(),
+        lines,
+        link: format!("{base}/games/{game_id}?token={token}"),
+        moves_link: format!("{base}/api/games/{game_id}/moves?token={token}"),
+        unsubscribe_link: format!(
+            "{base}/api/games/{game_id}/unsubscribe?seat={seat_id}&channel=email&sig={}",
+            links::unsubscribe_signature(&key, game_id, &seat_id, "email")
+        ),
+        reply_to: reply_domain.and_then(|d| {
+            let index = game.created.seats.iter().position(|s| s.seat == seat)?;
+            Some(crate::mail_in::address::reply_address(
+                &key, d, game_id, index,
+            ))
+        }),
+        deadline,
+        hours_before: payload
+            .get("hours_before")
+            .and_then(Value::as_u64)
+            .map(|h| h as u32),
+        misses: payload
+            .get("misses")
+            .and_then(Value::as_u64)
+            .map(|m| m as u32),
+        consequence: payload
+            .get("consequence")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        export_link: result
+            .is_some()
+            .then(|| format!("{base}/api/games/{game_id}/export")),
+        result,
+    };
+    Ok(Some(Composed {
+        template,
+        email: seat_record.email.clone(),
+        context,
+    }))
+}
+
+/// One line saying what happened, for chat-style hooks. `for_seat` hooks may carry the link.
+pub fn summary_line(c: &NoticeContext, for_seat: bool) -> String {
+    let what = match c.event.as_str() {
+        TURN => format!("{}'s turn in {}", c.seat_name, c.title),
+        REMINDER => format!(
+            "Reminder: {} must move in {} by {}",
+            c.seat_name,
+            c.title,
+            c.deadline.as_deref().unwrap_or("the deadline")
+        ),
+        DEADLINE => format!(
+            "{} missed the deadline in {}. {}",
+            c.seat_name,
+            c.title,
+            c.consequence.as_deref().unwrap_or_default()
+        ),
+        _ => format!(
+            "Game over in {}: {}",
+            c.title,
+            c.result.as_deref().unwrap_or_default()
+        ),
+    };
+    let mut line = format!("{what} (game {}, event {})", c.game_short, c.seq);
+    if let (true, Some(decision)) = (for_seat, &c.decision) {
+        line.push_str(&format!(" — {decision}"));
+    }
+    if for_seat {
+        line.push_str(&format!(" {}", c.link));
+    }
+    line
+}
+
+/// The JSON body of a webhook delivery. A game-wide hook is read by anyone watching the game,
+/// so it never carries a seat's links or its private lines.
+pub fn webhook_body(c: &NoticeContext, delivery_id: &str, for_seat: bool, format: &str) -> Value {
+    if format == "discord" {
+        let mut content = summary_line(c, for_seat);
+        content.truncate(1900);
+        return json!({ "username": "Despatch", "content": content });
+    }
+    let mut body = json!({
+        "delivery_id": delivery_id,
+        "event": c.event,
+        "game_id": c.game_id,
+        "seq": c.seq,
+        "seat": c.seat,
+        "seat_name": c.seat_name,
+        "title": c.title,
+        "decision": c.decision,
+        "deadline": c.deadline,
+        "result": c.result,
+        "text": summary_line(c, for_seat),
+    });
+    if for_seat {
+        body["options"] = json!(c.options);
+        body["lines"] = json!(c.lines);
+        body["link"] = json!(c.link);
+        body["moves_link"] = json!(c.moves_link);
+    }
+    body
+}

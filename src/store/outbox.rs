@@ -1,0 +1,627 @@
+//! The store's side of notifications and time: claiming outbox rows for delivery (several
+//! dispatchers at once), recording every attempt, retrying with a due time, turning a notice into
+//! its deliveries, and the tables around them — webhooks, each seat's channels, clock policies,
+//! and the server keys that sign links.
+//!
+//! A claim is a lease: it counts an attempt and moves the row's due time to the end of the lease.
+//! A dispatcher that dies mid-send leaves the row to be claimed again when the lease runs out, so
+//! every row is delivered at least once. On PostgreSQL the claim reads with
+//! `FOR UPDATE SKIP LOCKED`, so racing dispatchers take different rows without waiting on each
+//! other; on SQLite the claim is one `UPDATE … RETURNING` statement, which holds the database's
+//! single write lock from the read to the write, so two claims never take the same row either.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use super::rows;
+use super::{OutboxRecord, OutboxRow, Result, Store, StoreError};
+use crate::engine::canonical::random32;
+use crate::engine::event::timestamp;
+
+/// An outbox row a dispatcher holds a lease on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Claimed {
+    pub row: OutboxRow,
+    /// Which attempt this is (1 for the first).
+    pub attempt: i32,
+    /// When the lease was taken.
+    pub claimed_at: DateTime<Utc>,
+}
+
+/// One finished delivery attempt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Attempt {
+    pub outbox_id: i64,
+    pub attempt: i32,
+    pub dispatcher: String,
+    pub ok: bool,
+    pub error: Option<String>,
+}
+
+/// An outbox row with its delivery bookkeeping.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutboxState {
+    pub row: OutboxRow,
+    pub attempts: i32,
+    pub sent: bool,
+    pub last_error: Option<String>,
+}
+
+/// A registered webhook.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WebhookRecord {
+    pub game_id: String,
+    pub hook_id: String,
+    pub seat: Option<String>,
+    pub url: String,
+    pub secret: String,
+    pub format: String,
+}
+
+/// Which channels a seat hears on. Both are on until the seat turns one off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Channels {
+    pub email: bool,
+    pub webhooks: bool,
+}
+
+impl Default for Channels {
+    fn default() -> Self {
+        Channels {
+            email: true,
+            webhooks: true,
+        }
+    }
+}
+
+const PG_CLAIM: &str = "
+WITH due AS (
+    SELECT game_id, id FROM outbox
+    WHERE sent_at IS NULL AND next_attempt_at <= $1::timestamptz
+    ORDER BY next_attempt_at, id
+    LIMIT $3
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE outbox o SET attempts = o.attempts + 1, next_attempt_at = $2::timestamptz, claimed_by = $4
+FROM due WHERE o.game_id = due.game_id AND o.id = due.id
+RETURNING o.id, o.game_id, o.seq, o.channel, o.seat, o.payload, o.attempts";
+
+const SQLITE_CLAIM: &str = "
+UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $2, claimed_by = $4
+WHERE id IN (
+    SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= $1
+    ORDER BY next_attempt_at, id LIMIT $3
+)
+RETURNING id, game_id, seq, channel, seat, payload, attempts";
+
+fn outbox_row<R>(row: &R) -> Result<OutboxRow>
+where
+    R: Row,
+    for<'c> &'c str: sqlx::ColumnIndex<R>,
+    for<'q> i64: sqlx::Decode<'q, R::Database> + sqlx::Type<R::Database>,
+    for<'q> String: sqlx::Decode<'q, R::Database> + sqlx::Type<R::Database>,
+    for<'q> Option<String>: sqlx::Decode<'q, R::Database> + sqlx::Type<R::Database>,
+{
+    let id: i64 = row.try_get("id")?;
+    let payload: String = row.try_get("payload")?;
+    Ok(OutboxRow {
+        id,
+        record: OutboxRecord {
+            game_id: row.try_get("game_id")?,
+            seq: rows::to_u64(row.try_get("seq")?)?,
+            channel: row.try_get("channel")?,
+            seat: row.try_get("seat")?,
+            payload: rows::json_from_text(&format!("outbox row {id}"), &payload)?,
+        },
+    })
+}
+
+impl Store {
+    /// Takes a lease on up to `limit` rows due at `now`, until `lease_until`.
+    pub async fn claim_outbox(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: i64,
+        dispatcher: &str,
+    ) -> Result<Vec<Claimed>> {
+        let (now_s, until) = (timestamp(now), timestamp(lease_until));
+        let mut claimed = Vec::new();
+        match self {
+            Store::Postgres(s) => {
+                let found = sqlx::query(PG_CLAIM)
+                    .bind(&now_s)
+                    .bind(&until)
+                    .bind(limit)
+                    .bind(dispatcher)
+                    .fetch_all(s.pool())
+                    .await?;
+                for r in &found {
+                    claimed.push(Claimed {
+                        row: outbox_row(r)?,
+                        attempt: r.try_get("attempts")?,
+                        claimed_at: now,
+                    });
+                }
+            }
+            Store::Sqlite(s) => {
+                let found = sqlx::query(SQLITE_CLAIM)
+                    .bind(&now_s)
+                    .bind(&until)
+                    .bind(limit)
+                    .bind(dispatcher)
+                    .fetch_all(s.pool())
+                    .await?;
+                for r in &found {
+                    claimed.push(Claimed {
+                        row: outbox_row(r)?,
+                        attempt: r.try_get("attempts")?,
+                        claimed_at: now,
+                    });
+                }
+            }
+        }
+        claimed.sort_by_key(|c| c.row.id);
+        Ok(claimed)
+    }
+
+    /// Marks a claimed row delivered and records the attempt.
+    pub async fn outbox_sent(
+        &self,
+        claim: &Claimed,
+        dispatcher: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        self.finish(claim, dispatcher, now, None, None).await
+    }
+
+    /// Records a failed attempt and makes the row due again at `retry_at`.
+    pub async fn outbox_failed(
+        &self,
+        claim: &Claimed,
+        dispatcher: &str,
+        now: DateTime<Utc>,
+        error: &str,
+        retry_at: DateTime<Utc>,
+    ) -> Result<()> {
+        self.finish(claim, dispatcher, now, Some(error), Some(retry_at))
+            .await
+    }
+
+    async fn finish(
+        &self,
+        claim: &Claimed,
+        dispatcher: &str,
+        now: DateTime<Utc>,
+        error: Option<&str>,
+        retry_at: Option<DateTime<Utc>>,
+    ) -> Result<()> {
+        let game_id = &claim.row.record.game_id;
+        let pg = matches!(self, Store::Postgres(_));
+        // Only the row's bookkeeping changes; a row already marked sent (by a dispatcher whose
+        // lease ran out while this one worked) stays sent.
+        let update = match (error.is_none(), pg) {
+            (true, true) => "UPDATE outbox SET sent_at = $3::timestamptz, last_error = NULL WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
+            (true, false) => "UPDATE outbox SET sent_at = $3, last_error = NULL WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
+            (false, true) => "UPDATE outbox SET next_attempt_at = $3::timestamptz, last_error = $4 WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
+            (false, false) => "UPDATE outbox SET next_attempt_at = $3, last_error = $4 WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
+        };
+        let attempt = if pg {
+            "INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
+             VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, $7, $8) ON CONFLICT DO NOTHING"
+        } else {
+            "INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING"
+        };
+        let when = timestamp(retry_at.unwrap_or(now));
+        macro_rules! run {
+            ($pool:expr) => {{
+                let mut tx = $pool.begin().await?;
+                let mut q = sqlx::query(update)
+                    .bind(game_id)
+                    .bind(claim.row.id)
+                    .bind(&when);
+                if let Some(error) = error {
+                    q = q.bind(error);
+                }
+                q.execute(&mut *tx).await?;
+                sqlx::query(attempt)
+                    .bind(game_id)
+                    .bind(claim.row.id)
+                    .bind(claim.attempt)
+                    .bind(dispatcher)
+                    .bind(timestamp(claim.claimed_at))
+                    .bind(timestamp(now))
+                    .bind(error.is_none())
+                    .bind(error)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+            }};
+        }
+        match self {
+            Store::Postgres(s) => run!(s.pool()),
+            Store::Sqlite(s) => run!(s.pool()),
+        }
+        Ok(())
+    }
+
+    /// Turns a claimed notice into its deliveries: marks the notice done and inserts one outbox
+    /// row per delivery, in one transaction. Returns false (and writes nothing) when the notice
+    /// was already expanded — by a dispatcher whose lease ran out while it worked.
+    pub async fn expand_notice(
+        &self,
+        claim: &Claimed,
+        dispatcher: &str,
+        now: DateTime<Utc>,
+        deliveries: &[OutboxRecord],
+    ) -> Result<bool> {
+        let game_id = &claim.row.record.game_id;
+        let now_s = timestamp(now);
+        let (mark, insert) = match self {
+            Store::Postgres(_) => (
+                "UPDATE outbox SET sent_at = $3::timestamptz WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
+                "INSERT INTO outbox (game_id, seq, channel, seat, payload, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6::timestamptz)",
+            ),
+            Store::Sqlite(_) => (
+                "UPDATE outbox SET sent_at = $3 WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
+                "INSERT INTO outbox (game_id, seq, channel, seat, payload, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6)",
+            ),
+        };
+        macro_rules! run {
+            ($pool:expr) => {{
+                let mut tx = $pool.begin().await?;
+                let marked = sqlx::query(mark)
+                    .bind(game_id)
+                    .bind(claim.row.id)
+                    .bind(&now_s)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                if marked == 0 {
+                    return Ok(false);
+                }
+                for d in deliveries {
+                    if &d.game_id != game_id {
+                        return Err(StoreError::Corrupt(format!(
+                            "a delivery of game {} given for a notice of game {game_id}",
+                            d.game_id
+                        )));
+                    }
+                    sqlx::query(insert)
+                        .bind(game_id)
+                        .bind(rows::to_i64(d.seq)?)
+                        .bind(&d.channel)
+                        .bind(&d.seat)
+                        .bind(serde_json::to_string(&d.payload).map_err(|e| {
+                            StoreError::Corrupt(format!("cannot serialise a delivery: {e}"))
+                        })?)
+                        .bind(&now_s)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await?;
+            }};
+        }
+        match self {
+            Store::Postgres(s) => run!(s.pool()),
+            Store::Sqlite(s) => run!(s.pool()),
+        }
+        self.finish_attempt_only(claim, dispatcher, now).await?;
+        Ok(true)
+    }
+
+    async fn finish_attempt_only(
+        &self,
+        claim: &Claimed,
+        dispatcher: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let sql = match self {
+            Store::Postgres(_) => "INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
+                 VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, true, NULL) ON CONFLICT DO NOTHING",
+            Store::Sqlite(_) => "INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
+                 VALUES ($1, $2, $3, $4, $5, $6, 1, NULL) ON CONFLICT DO NOTHING",
+        };
+        macro_rules! run {
+            ($pool:expr) => {{
+                sqlx::query(sql)
+                    .bind(&claim.row.record.game_id)
+                    .bind(claim.row.id)
+                    .bind(claim.attempt)
+                    .bind(dispatcher)
+                    .bind(timestamp(claim.claimed_at))
+                    .bind(timestamp(now))
+                    .execute($pool)
+                    .await?;
+            }};
+        }
+        match self {
+            Store::Postgres(s) => run!(s.pool()),
+            Store::Sqlite(s) => run!(s.pool()),
+        }
+        Ok(())
+    }
+
+    /// Every outbox row of a game with its bookkeeping, oldest first.
+    pub async fn outbox_states(&self, game_id: &str) -> Result<Vec<OutboxState>> {
+        let sql = "SELECT id, game_id, seq, channel, seat, payload, attempts, sent_at IS NOT NULL AS sent, last_error
+                   FROM outbox WHERE game_id = $1 ORDER BY id";
+        macro_rules! run {
+            ($pool:expr) => {{
+                let found = sqlx::query(sql).bind(game_id).fetch_all($pool).await?;
+                found
+                    .iter()
+                    .map(|r| {
+                        Ok(OutboxState {
+                            row: outbox_row(r)?,
+                            attempts: r.try_get("attempts")?,
+                            sent: r.try_get("sent")?,
+                            last_error: r.try_get("last_error")?,
+                        })
+                    })
+                    .collect()
+            }};
+        }
+        match self {
+            Store::Postgres(s) => run!(s.pool()),
+            Store::Sqlite(s) => run!(s.pool()),
+        }
+    }
+
+    /// How many outbox rows of any game wait to be delivered.
+    pub async fn outbox_pending(&self) -> Result<i64> {
+        let sql = "SELECT count(*) FROM outbox WHERE sent_at IS NULL";
+        Ok(match self {
+            Store::Postgres(s) => sqlx::query_scalar(sql).fetch_one(s.pool()).await?,
+            Store::Sqlite(s) => sqlx::query_scalar(sql).fetch_one(s.pool()).await?,
+        })
+    }
+
+    /// Every finished attempt at a game's deliveries.
+    pub async fn outbox_attempts(&self, game_id: &str) -> Result<Vec<Attempt>> {
+        let sql = "SELECT outbox_id, attempt, dispatcher, ok, error FROM outbox_attempts
+                   WHERE game_id = $1 ORDER BY outbox_id, attempt, dispatcher";
+        macro_rules! run {
+            ($pool:expr) => {{
+                let found = sqlx::query(sql).bind(game_id).fetch_all($pool).await?;
+                found
+                    .iter()
+                    .map(|r| {
+                        Ok(Attempt {
+                            outbox_id: r.try_get("outbox_id")?,
+                            attempt: r.try_get("attempt")?,
+                            dispatcher: r.try_get("dispatcher")?,
+                            ok: r.try_get("ok")?,
+                            error: r.try_get("error")?,
+                        })
+                    })
+                    .collect()
+            }};
+        }
+        match self {
+            Store::Postgres(s) => run!(s.pool()),
+            Store::Sqlite(s) => run!(s.pool()),
+        }
+    }
+
+    /// A 32-byte server key by name, drawn at random the first time any process asks for it and
+    /// the same for every process on this database afterwards.
+    pub async fn server_key(&self, name: &str) -> Result<[u8; 32]> {
+        let insert =
+            "INSERT INTO server_keys (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING";
+        let select = "SELECT value FROM server_keys WHERE name = $1";
+        let fresh = hex::encode(random32());
+        let value: String = match self {
+            Store::Postgres(s) => {
+                sqlx::query(insert)
+                    .bind(name)
+                    .bind(&fresh)
+                    .execute(s.pool())
+                    .await?;
+                sqlx::query_scalar(select)
+                    .bind(name)
+                    .fetch_one(s.pool())
+                    .await?
+            }
+            Store::Sqlite(s) => {
+                sqlx::query(insert)
+                    .bind(name)
+                    .bind(&fresh)
+                    .execute(s.pool())
+                    .await?;
+                sqlx::query_scalar(select)
+                    .bind(name)
+                    .fetch_one(s.pool())
+                    .await?
+            }
+        };
+        crate::engine::canonical::hex32(&value)
+            .ok_or_else(|| StoreError::Corrupt(format!("server key {name} is not 32 bytes of hex")))
+    }
+
+    pub async fn add_webhook(&self, hook: &WebhookRecord) -> Result<()> {
+        let sql = "INSERT INTO webhooks (game_id, hook_id, seat, url, secret, format) VALUES ($1, $2, $3, $4, $5, $6)";
+        macro_rules! run {
+            ($pool:expr) => {{
+                sqlx::query(sql)
+                    .bind(&hook.game_id)
+                    .bind(&hook.hook_id)
+                    .bind(&hook.seat)
+                    .bind(&hook.url)
+                    .bind(&hook.secret)
+                    .bind(&hook.format)
+                    .execute($pool)
+                    .await?;
+            }};
+        }
+        match self {
+            Store::Postgres(s) => run!(s.pool()),
+            Store::Sqlite(s) => run!(s.pool()),
+        }
+        Ok(())
+    }
+
+    pub async fn webhooks(&self, game_id: &str) -> Result<Vec<WebhookRecord>> {
+        let sql = "SELECT game_id, hook_id, seat, url, secret, format FROM webhooks WHERE game_id = $1 ORDER BY created_at, hook_id";
+        macro_rules! run {
+            ($pool:expr) => {{
+                let found = sqlx::query(sql).bind(game_id).fetch_all($pool).await?;
+                found
+                    .iter()
+                    .map(|r| {
+                        Ok(WebhookRecord {
+                            game_id: r.try_get("game_id")?,
+                            hook_id: r.try_get("hook_id")?,
+                            seat: r.try_get("seat")?,
+                            url: r.try_get("url")?,
+                            secret: r.try_get("secret")?,
+                            format: r.try_get("format")?,
+                        })
+                    })
+                    .collect()
+            }};
+        }
+        match self {
+            Store::Postgres(s) => run!(s.pool()),
+            Store::Sqlite(s) => run!(s.pool()),
+        }
+    }
+
+    /// Removes a hook; only the seat that registered it (or, for a game-wide hook, any seat) may.
+    pub async fn delete_webhook(&self, game_id: &str, hook_id: &str) -> Result<bool> {
+        let sql = "DELETE FROM webhooks WHERE game_id = $1 AND hook_id = $2";
+        let n = match self {
+            Store::Postgres(s) => sqlx::query(sql)
+                .bind(game_id)
+                .bind(hook_id)
+                .execute(s.pool())
+                .await?
+                .rows_affected(),
+            Store::Sqlite(s) => sqlx::query(sql)
+                .bind(game_id)
+                .bind(hook_id)
+                .execute(s.pool())
+                .await?
+                .rows_affected(),
+        };
+        Ok(n > 0)
+    }
+
+    pub async fn channels(&self, game_id: &str, seat: &str) -> Result<Channels> {
+        let sql = "SELECT email, webhooks FROM seat_channels WHERE game_id = $1 AND seat = $2";
+        let found: Option<(bool, bool)> = match self {
+            Store::Postgres(s) => {
+                sqlx::query_as(sql)
+                    .bind(game_id)
+                    .bind(seat)
+                    .fetch_optional(s.pool())
+                    .await?
+            }
+            Store::Sqlite(s) => {
+                sqlx::query_as(sql)
+                    .bind(game_id)
+                    .bind(seat)
+                    .fetch_optional(s.pool())
+                    .await?
+            }
+        };
+        Ok(found
+            .map(|(email, webhooks)| Channels { email, webhooks })
+            .unwrap_or_default())
+    }
+
+    pub async fn set_channels(&self, game_id: &str, seat: &str, channels: Channels) -> Result<()> {
+        let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks) VALUES ($1, $2, $3, $4)
+                   ON CONFLICT (game_id, seat) DO UPDATE SET email = excluded.email, webhooks = excluded.webhooks";
+        macro_rules! run {
+            ($pool:expr) => {{
+                sqlx::query(sql)
+                    .bind(game_id)
+                    .bind(seat)
+                    .bind(channels.email)
+                    .bind(channels.webhooks)
+                    .execute($pool)
+                    .await?;
+            }};
+        }
+        match self {
+            Store::Postgres(s) => run!(s.pool()),
+            Store::Sqlite(s) => run!(s.pool()),
+        }
+        Ok(())
+    }
+
+    /// Records a game's clock policy (written before the game, so no clocked game lacks it).
+    pub async fn set_clock(&self, game_id: &str, policy: &serde_json::Value) -> Result<()> {
+        let sql = "INSERT INTO clocks (game_id, policy) VALUES ($1, $2)";
+        let text = policy.to_string();
+        match self {
+            Store::Postgres(s) => {
+                sqlx::query(sql)
+                    .bind(game_id)
+                    .bind(&text)
+                    .execute(s.pool())
+                    .await?;
+            }
+            Store::Sqlite(s) => {
+                sqlx::query(sql)
+                    .bind(game_id)
+                    .bind(&text)
+                    .execute(s.pool())
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    pub async fn clock(&self, game_id: &str) -> Result<Option<serde_json::Value>> {
+        let sql = "SELECT policy FROM clocks WHERE game_id = $1";
+        let found: Option<String> = match self {
+            Store::Postgres(s) => {
+                sqlx::query_scalar(sql)
+                    .bind(game_id)
+                    .fetch_optional(s.pool())
+                    .await?
+            }
+            Store::Sqlite(s) => {
+                sqlx::query_scalar(sql)
+                    .bind(game_id)
+                    .fetch_optional(s.pool())
+                    .await?
+            }
+        };
+        found
+            .map(|t| rows::json_from_text("a clock policy", &t))
+            .transpose()
+    }
+
+    /// The games whose clock runs: they have a policy and have not ended.
+    pub async fn clocked_games(&self) -> Result<Vec<String>> {
+        let sql = "SELECT c.game_id FROM clocks c JOIN games g ON g.game_id = c.game_id
+                   WHERE NOT g.ended ORDER BY c.game_id";
+        Ok(match self {
+            Store::Postgres(s) => sqlx::query_scalar(sql).fetch_all(s.pool()).await?,
+            Store::Sqlite(s) => sqlx::query_scalar(sql).fetch_all(s.pool()).await?,
+        })
+    }
+
+    /// Tells every listener that a game has a new `next_seq`. On PostgreSQL this is a `NOTIFY`,
+    /// which every server process listening on the database hears (`notify::live`); on SQLite,
+    /// one process owns the file and the caller's in-process hub is told directly.
+    pub async fn notify_appended(&self, game_id: &str, next_seq: u64) -> Result<()> {
+        if let Store::Postgres(s) = self {
+            let payload = serde_json::json!({ "game_id": game_id, "next_seq": next_seq });
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(LIVE_CHANNEL)
+                .bind(payload.to_string())
+                .execute(s.pool())
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+/// The PostgreSQL channel `notify_appended` speaks on.
+pub const LIVE_CHANNEL: &str = "despatch_appended";

@@ -1,0 +1,807 @@
+//! Notices that always arrive: the outbox dispatcher against the real SMTP server that
+//! `scripts/test` starts (messages read back from its maildir), webhooks against a scripted local
+//! receiver, faults (SMTP down, a failing and stalling webhook, a dispatcher killed mid-send, two
+//! dispatchers racing), the live stream, and the API around them. Every test that touches the
+//! store runs on PostgreSQL and on SQLite.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use common::notify::{dead_port, delivered_to, smtp_addr, wait_for_mail, Answer, Receiver};
+use despatch::games::Games;
+use despatch::http::Application;
+use despatch::notify::clock::ManualClock;
+use despatch::notify::dispatcher::{DispatchSettings, Dispatcher};
+use despatch::notify::email::{EmailDelivery, Mailer};
+use despatch::notify::links::webhook_signature;
+use despatch::notify::notice::NoticeContext;
+use despatch::notify::templates;
+use despatch::notify::webhook::Hooks;
+use despatch::store::Store;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+
+struct T {
+    base: String,
+    http: reqwest::Client,
+    store: Store,
+    games: Games,
+    clock: ManualClock,
+    _db: common::TestDb,
+}
+
+const LEASE: Duration = Duration::from_secs(60);
+
+async fn spawn(store: Store, db: common::TestDb) -> T {
+    despatch::notify::webhook::install_crypto();
+    // Ahead of the real time, so rows the database stamps with its own now() are already due.
+    let clock = ManualClock::new(Utc::now() + chrono::Duration::hours(1));
+    let c = clock.clone();
+    let app = Application::build_with(store.clone(), "127.0.0.1:0", None, move |g| {
+        g.with_clock(Arc::new(c))
+    })
+    .expect("binds port 0");
+    let base = format!("http://127.0.0.1:{}", app.port());
+    let games = app.games().clone();
+    tokio::spawn(app.run_until_stopped());
+    T {
+        base,
+        http: reqwest::Client::new(),
+        store,
+        games,
+        clock,
+        _db: db,
+    }
+}
+
+fn tag() -> String {
+    let mut b = [0u8; 6];
+    getrandom::fill(&mut b).unwrap();
+    hex::encode(b)
+}
+
+struct Table {
+    game_id: String,
+    tokens: Vec<String>,
+}
+
+impl T {
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut req = self.http.request(method, self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        (status, resp.json().await.unwrap_or(Value::Null))
+    }
+
+    /// An open-table game for anna and bert, with addresses carrying `tag`.
+    async fn table(&self, tag: &str) -> Table {
+        let (status, body) = self
+            .call(
+                reqwest::Method::POST,
+                "/api/games",
+                None,
+                Some(json!({ "ruleset": "open-table", "seats": [
+                    { "name": "Anna", "seat": "anna", "email": format!("anna-{tag}@example.org") },
+                    { "name": "Bert", "seat": "bert", "email": format!("bert-{tag}@example.org") },
+                ] })),
+            )
+            .await;
+        assert_eq!(status, 201, "{body}");
+        Table {
+            game_id: body["game_id"].as_str().unwrap().to_owned(),
+            tokens: body["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["token"].as_str().unwrap().to_owned())
+                .collect(),
+        }
+    }
+
+    async fn play(&self, t: &Table, token: &str, order: &str) {
+        let (_, summary) = self
+            .call(
+                reqwest::Method::GET,
+                &format!("/api/games/{}", t.game_id),
+                None,
+                None,
+            )
+            .await;
+        let seq = summary["next_seq"].as_u64().unwrap();
+        let (status, body) = self
+            .call(
+                reqwest::Method::POST,
+                &format!("/api/games/{}/moves", t.game_id),
+                Some(token),
+                Some(json!({ "expected_seq": seq, "command": order })),
+            )
+            .await;
+        assert_eq!(status, 201, "{order}: {body}");
+    }
+
+    async fn hook(&self, t: &Table, seat: usize, url: &str, scope: &str, format: &str) -> Value {
+        let (status, body) = self
+            .call(
+                reqwest::Method::POST,
+                &format!("/api/games/{}/webhooks", t.game_id),
+                Some(&t.tokens[seat]),
+                Some(json!({ "url": url, "scope": scope, "format": format })),
+            )
+            .await;
+        assert_eq!(status, 201, "{body}");
+        body
+    }
+
+    fn dispatcher(&self, smtp: &str, webhook_timeout: Duration) -> Dispatcher {
+        let mailer = Mailer::new(
+            Some(smtp),
+            std::env::temp_dir(),
+            "Despatch <despatch@test.invalid>",
+            Duration::from_secs(5),
+        )
+        .unwrap();
+        Dispatcher::new(
+            self.games.clone(),
+            Arc::new(mailer),
+            Arc::new(Hooks::new(webhook_timeout).unwrap()),
+            DispatchSettings {
+                lease: LEASE,
+                batch: 16,
+                retry_base: Duration::from_secs(1),
+                retry_max: Duration::from_secs(60),
+                poll: Duration::from_millis(20),
+                reply_domain: Some("reply.test.invalid".into()),
+            },
+        )
+    }
+
+    fn smtp(&self) -> Dispatcher {
+        self.dispatcher(&format!("smtp://{}", smtp_addr()), Duration::from_secs(5))
+    }
+}
+
+/// The text after `label` up to the end of its line.
+fn line_after<'a>(text: &'a str, label: &str) -> &'a str {
+    let start = text
+        .find(label)
+        .unwrap_or_else(|| panic!("no '{label}' in:\n{text}"))
+        + label.len();
+    text[start..].lines().next().unwrap().trim()
+}
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let (store, db) = super::common::fresh_postgres().await;
+                super::$name(super::spawn(store, db).await).await;
+            })*
+        }
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let (store, db) = super::common::fresh_sqlite().await;
+                super::$name(super::spawn(store, db).await).await;
+            })*
+        }
+    };
+}
+
+on_both_backends!(
+    a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work,
+    with_smtp_down_every_notice_waits_and_arrives_once_it_is_back,
+    a_dispatcher_killed_between_send_and_mark_resends_under_the_same_message_id,
+    a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery_id,
+    two_dispatchers_racing_deliver_each_notice_exactly_once,
+    the_live_stream_announces_every_append,
+    webhooks_are_registered_listed_without_secrets_and_deleted_by_their_seat,
+);
+
+async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T) {
+    let tag = tag();
+    let table = t.table(&tag).await;
+    let d = t.smtp();
+    d.drain().await.unwrap();
+
+    let mail = wait_for_mail(&format!("anna-{tag}"), 1).await;
+    assert_eq!(mail.len(), 1, "one turn notice for anna");
+    let m = &mail[0];
+    assert_eq!(m.to, vec![format!("anna-{tag}@example.org")]);
+    assert!(
+        m.subject.starts_with("[Despatch] Your turn, Anna"),
+        "{}",
+        m.subject
+    );
+    assert!(
+        m.message_id
+            .starts_with(&format!("despatch.{}.", table.game_id))
+            && m.message_id.contains(&table.game_id)
+    );
+    assert!(
+        m.text.contains("roll 2d6 <label>"),
+        "legal moves in the text part:\n{}",
+        m.text
+    );
+    assert!(
+        m.html.contains("<code>roll 2d6 &lt;label&gt;</code>"),
+        "escaped in the HTML part:\n{}",
+        m.html
+    );
+    assert!(m
+        .reply_to
+        .iter()
+        .any(|r| r.starts_with(&format!("play+{}.0.", table.game_id.replace('-', "")))));
+    let grammar = despatch::rules::find("open-table").unwrap().info().grammar;
+    assert!(
+        m.text.contains(grammar.lines().next().unwrap()),
+        "the order language is explained"
+    );
+    assert!(
+        delivered_to(&format!("bert-{tag}")).is_empty(),
+        "bert is not asked to move"
+    );
+
+    // The magic link opens anna's seat: its legal moves, and a move made with it.
+    let link = line_after(&m.text, "Play: ");
+    let token = link.split("token=").nth(1).unwrap();
+    // minijinja escapes '/' as &#x2f; in HTML, which a mail client's HTML parser decodes.
+    let html_link = link.replace('/', "&#x2f;");
+    assert!(
+        m.html.contains(&format!("href=\"{html_link}\"")),
+        "{}",
+        m.html
+    );
+    let (status, moves) = t
+        .call(
+            reqwest::Method::GET,
+            &format!("/api/games/{}/moves?token={token}", table.game_id),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{moves}");
+    assert_eq!(moves["seat"], "anna");
+    assert_eq!(moves["your_turn"], true);
+    t.play(&table, token, "roll 2d6 opening volley").await;
+
+    d.drain().await.unwrap();
+    let bert = wait_for_mail(&format!("bert-{tag}"), 1).await;
+    assert_eq!(bert.len(), 1);
+    assert!(
+        bert[0].text.contains("Since your last move:"),
+        "{}",
+        bert[0].text
+    );
+    assert!(
+        bert[0].text.contains("opening volley"),
+        "anna's roll is in bert's notice:\n{}",
+        bert[0].text
+    );
+
+    // Bert unsubscribes from the link in the email, with no login.
+    let unsubscribe = line_after(&bert[0].text, "Stop these emails: ").to_owned();
+    let resp = t.http.get(&unsubscribe).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let (_, channels) = t
+        .call(
+            reqwest::Method::GET,
+            &format!("/api/games/{}/channels", table.game_id),
+            Some(&table.tokens[1]),
+            None,
+        )
+        .await;
+    assert_eq!(channels, json!({ "email": false, "webhooks": true }));
+    let forged = unsubscribe.replace("seat=bert", "seat=anna");
+    assert_eq!(
+        t.http.get(&forged).send().await.unwrap().status().as_u16(),
+        403
+    );
+
+    t.play(&table, &table.tokens[1], "hold the ridge").await;
+    d.drain().await.unwrap();
+    assert_eq!(wait_for_mail(&format!("anna-{tag}"), 2).await.len(), 2);
+    t.play(&table, &table.tokens[0], "advance").await;
+    d.drain().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        delivered_to(&format!("bert-{tag}")).len(),
+        1,
+        "no email after unsubscribing"
+    );
+    let states = t.store.outbox_states(&table.game_id).await.unwrap();
+    assert!(
+        states.iter().all(|s| s.sent),
+        "every row handled: {states:?}"
+    );
+    let emails = states
+        .iter()
+        .filter(|s| s.row.record.channel == "email")
+        .count();
+    assert_eq!(emails, 3, "anna twice, bert once: {states:?}");
+
+    // A turn notice for a seat that has moved before it was sent says nothing.
+    t.play(&table, &table.tokens[1], "fall back").await;
+    t.play(&table, &table.tokens[0], "pursue").await;
+    d.drain().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        delivered_to(&format!("anna-{tag}")).len(),
+        2,
+        "a stale turn notice is dropped"
+    );
+}
+
+async fn with_smtp_down_every_notice_waits_and_arrives_once_it_is_back(t: T) {
+    let tags: Vec<String> = (0..3).map(|_| tag()).collect();
+    let mut tables = Vec::new();
+    for tag in &tags {
+        tables.push(t.table(tag).await);
+    }
+    let down = t.dispatcher(
+        &format!("smtp://127.0.0.1:{}", dead_port()),
+        Duration::from_secs(5),
+    );
+    down.drain().await.unwrap();
+    t.clock.advance(chrono::Duration::seconds(2));
+    down.drain().await.unwrap();
+    for table in &tables {
+        let states = t.store.outbox_states(&table.game_id).await.unwrap();
+        let email = states
+            .iter()
+            .find(|s| s.row.record.channel == "email")
+            .unwrap();
+        assert!(!email.sent);
+        assert_eq!(email.attempts, 2, "tried twice while SMTP was down");
+        assert!(
+            email.last_error.as_deref().unwrap().contains("SMTP"),
+            "{:?}",
+            email.last_error
+        );
+    }
+    // Backoff: the third attempt is not due 1 s after the second failure.
+    t.clock.advance(chrono::Duration::seconds(1));
+    assert_eq!(down.claim().await.unwrap().len(), 0, "still backing off");
+
+    t.clock.advance(chrono::Duration::seconds(10));
+    t.smtp().drain().await.unwrap();
+    for (tag, table) in tags.iter().zip(&tables) {
+        let mail = wait_for_mail(&format!("anna-{tag}"), 1).await;
+        assert_eq!(mail.len(), 1, "each notice arrives once SMTP is back");
+        let attempts = t.store.outbox_attempts(&table.game_id).await.unwrap();
+        let email_row = t
+            .store
+            .outbox_states(&table.game_id)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|s| s.row.record.channel == "email")
+            .unwrap();
+        assert!(email_row.sent);
+        let oks: Vec<bool> = attempts
+            .iter()
+            .filter(|a| a.outbox_id == email_row.row.id)
+            .map(|a| a.ok)
+            .collect();
+        assert_eq!(oks, vec![false, false, true], "every attempt is recorded");
+    }
+}
+
+async fn a_dispatcher_killed_between_send_and_mark_resends_under_the_same_message_id(t: T) {
+    let tag = tag();
+    let table = t.table(&tag).await;
+    let first = t.smtp();
+    first.run_once().await.unwrap(); // the notice becomes an email delivery
+    let claims = first.claim().await.unwrap();
+    assert_eq!(claims.len(), 1);
+    first.deliver(&claims[0]).await.unwrap(); // sent … and the process dies before marking it
+    drop(first);
+    assert_eq!(wait_for_mail(&format!("anna-{tag}"), 1).await.len(), 1);
+
+    let second = t.smtp();
+    assert_eq!(
+        second.drain().await.unwrap(),
+        0,
+        "the lease still holds the row"
+    );
+    t.clock
+        .advance(chrono::Duration::from_std(LEASE).unwrap() + chrono::Duration::seconds(1));
+    assert_eq!(
+        second.drain().await.unwrap(),
+        1,
+        "the lease ran out: sent again"
+    );
+    let mail = wait_for_mail(&format!("anna-{tag}"), 2).await;
+    assert_eq!(mail.len(), 2, "at least once: a duplicate");
+    assert_eq!(
+        mail[0].message_id, mail[1].message_id,
+        "… recognisable by its Message-ID"
+    );
+    let state = t.store.outbox_states(&table.game_id).await.unwrap();
+    let email = state
+        .iter()
+        .find(|s| s.row.record.channel == "email")
+        .unwrap();
+    assert!(email.sent);
+    assert_eq!(email.attempts, 2);
+}
+
+async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery_id(t: T) {
+    let receiver = Receiver::start(vec![
+        Answer::Status(500),
+        Answer::Stall(Duration::from_secs(3)),
+        Answer::Status(200),
+    ])
+    .await;
+    let discord = Receiver::start(vec![]).await;
+    let tag = tag();
+    let table = t.table(&tag).await;
+    let hook = t.hook(&table, 0, &receiver.url, "seat", "json").await;
+    let secret = hook["secret"].as_str().unwrap().to_owned();
+    t.hook(&table, 1, &discord.url, "game", "discord").await;
+
+    let d = t.dispatcher(&format!("smtp://{}", smtp_addr()), Duration::from_secs(1));
+    d.drain().await.unwrap(); // 500
+    t.clock.advance(chrono::Duration::seconds(2));
+    d.drain().await.unwrap(); // no answer within the timeout
+    t.clock.advance(chrono::Duration::seconds(5));
+    d.drain().await.unwrap(); // 200
+
+    let got = receiver.received();
+    assert_eq!(got.len(), 3, "500, timeout, 200");
+    assert!(
+        got.iter().all(|r| r.delivery_id == got[0].delivery_id),
+        "one delivery id across retries"
+    );
+    for r in &got {
+        assert_eq!(
+            r.signature,
+            webhook_signature(&secret, r.body.as_bytes()),
+            "signed with the hook's secret"
+        );
+        assert_eq!(r.event, "turn");
+    }
+    let body: Value = serde_json::from_str(&got[2].body).unwrap();
+    assert_eq!(body["event"], "turn");
+    assert_eq!(body["seat"], "anna");
+    assert_eq!(body["delivery_id"], got[2].delivery_id.as_str());
+    assert!(body["link"].as_str().unwrap().contains("token=s1.anna."));
+    assert!(body["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|o| o == "roll 2d6 <label>"));
+
+    let states = t.store.outbox_states(&table.game_id).await.unwrap();
+    let row = states
+        .iter()
+        .find(|s| {
+            s.row.record.channel == "webhook"
+                && s.row.record.payload["url"] == receiver.url.as_str()
+        })
+        .unwrap();
+    let attempts: Vec<(bool, Option<String>)> = t
+        .store
+        .outbox_attempts(&table.game_id)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|a| a.outbox_id == row.row.id)
+        .map(|a| (a.ok, a.error))
+        .collect();
+    assert_eq!(attempts.len(), 3);
+    assert!(
+        attempts[0].1.as_deref().unwrap().contains("500"),
+        "{attempts:?}"
+    );
+    assert!(
+        attempts[1]
+            .1
+            .as_deref()
+            .unwrap()
+            .contains("no answer in time"),
+        "{attempts:?}"
+    );
+    assert!(attempts[2].0);
+
+    // The game-wide Discord-format hook: a chat line, and no seat's link in it.
+    let chat = discord.received();
+    assert_eq!(chat.len(), 1);
+    let chat_body: Value = serde_json::from_str(&chat[0].body).unwrap();
+    assert!(
+        chat_body["content"]
+            .as_str()
+            .unwrap()
+            .contains("Anna's turn"),
+        "{chat_body}"
+    );
+    assert!(
+        !chat[0].body.contains("token="),
+        "a game-wide hook carries no magic link"
+    );
+}
+
+async fn two_dispatchers_racing_deliver_each_notice_exactly_once(t: T) {
+    let receiver = Receiver::start(vec![]).await;
+    let mut tags = Vec::new();
+    for _ in 0..8 {
+        let tag = tag();
+        let table = t.table(&tag).await;
+        t.hook(&table, 0, &receiver.url, "seat", "json").await;
+        tags.push((tag, table));
+    }
+    let (a, b) = (t.smtp(), t.smtp());
+    let (ra, rb) = tokio::join!(a.drain(), b.drain());
+    ra.unwrap();
+    rb.unwrap();
+    let got = receiver.received();
+    let mut ids: Vec<&str> = got.iter().map(|r| r.delivery_id.as_str()).collect();
+    ids.sort();
+    let n = ids.len();
+    ids.dedup();
+    assert_eq!(n, 8, "one webhook call per notice");
+    assert_eq!(ids.len(), 8, "no notice delivered twice");
+    for (tag, table) in &tags {
+        let mail = wait_for_mail(&format!("anna-{tag}"), 1).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(delivered_to(&format!("anna-{tag}")).len(), 1, "{mail:?}");
+        for s in t.store.outbox_states(&table.game_id).await.unwrap() {
+            assert!(s.sent);
+            assert_eq!(s.attempts, 1, "no row claimed twice: {s:?}");
+        }
+    }
+}
+
+/// Reads server-sent events until an `event: game` frame, and returns its data.
+async fn next_game_event<S>(stream: &mut S, buffer: &mut String) -> Value
+where
+    S: futures_util::Stream<Item = reqwest::Result<actix_web::web::Bytes>> + Unpin,
+{
+    loop {
+        while let Some(end) = buffer.find("\n\n") {
+            let frame: String = buffer.drain(..end + 2).collect();
+            if frame.lines().any(|l| l == "event: game") {
+                let data = frame
+                    .lines()
+                    .find_map(|l| l.strip_prefix("data: "))
+                    .unwrap();
+                return serde_json::from_str(data).unwrap();
+            }
+        }
+        let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("an event within 10 s")
+            .expect("the stream stays open")
+            .unwrap();
+        buffer.push_str(&String::from_utf8_lossy(&chunk));
+    }
+}
+
+async fn the_live_stream_announces_every_append(t: T) {
+    let table = t.table(&tag()).await;
+    let resp = t
+        .http
+        .get(t.url(&format!(
+            "/api/games/{}/stream?token={}",
+            table.game_id, table.tokens[0]
+        )))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    assert_eq!(resp.headers()["content-type"], "text/event-stream");
+    let mut stream = resp.bytes_stream();
+    let mut buffer = String::new();
+    let first = next_game_event(&mut stream, &mut buffer).await;
+    assert_eq!(first, json!({ "game_id": table.game_id, "next_seq": 1 }));
+    t.play(&table, &table.tokens[0], "roll 1d6 scouting").await;
+    let second = next_game_event(&mut stream, &mut buffer).await;
+    assert_eq!(second["next_seq"], 2);
+
+    let bad = t
+        .http
+        .get(t.url(&format!(
+            "/api/games/{}/stream?token=nonsense",
+            table.game_id
+        )))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status().as_u16(), 403);
+
+    if t.store.backend() == "postgres" {
+        // A second server process on the same database: a move made through it reaches the
+        // page open on the first, through LISTEN/NOTIFY.
+        let other = Application::build(t.store.clone(), "127.0.0.1:0", None).unwrap();
+        let other_base = format!("http://127.0.0.1:{}", other.port());
+        tokio::spawn(other.run_until_stopped());
+        let (status, body) = {
+            let resp = t
+                .http
+                .post(format!("{other_base}/api/games/{}/moves", table.game_id))
+                .bearer_auth(&table.tokens[1])
+                .json(&json!({ "expected_seq": 2, "command": "dig in" }))
+                .send()
+                .await
+                .unwrap();
+            (resp.status().as_u16(), resp.text().await.unwrap())
+        };
+        assert_eq!(status, 201, "{body}");
+        let third = next_game_event(&mut stream, &mut buffer).await;
+        assert_eq!(third["next_seq"], 3, "pushed across processes");
+    }
+}
+
+async fn webhooks_are_registered_listed_without_secrets_and_deleted_by_their_seat(t: T) {
+    let table = t.table(&tag()).await;
+    let path = format!("/api/games/{}/webhooks", table.game_id);
+    let (status, body) = t
+        .call(
+            reqwest::Method::POST,
+            &path,
+            Some(&table.tokens[0]),
+            Some(json!({ "url": "ftp://example.org" })),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    let (status, _) = t
+        .call(
+            reqwest::Method::POST,
+            &path,
+            None,
+            Some(json!({ "url": "https://example.org/h" })),
+        )
+        .await;
+    assert_eq!(status, 401);
+    let hook = t
+        .hook(&table, 0, "https://example.org/h", "seat", "json")
+        .await;
+    assert_eq!(
+        hook["secret"].as_str().unwrap().len(),
+        64,
+        "the secret is shown once"
+    );
+    let (_, listed) = t
+        .call(reqwest::Method::GET, &path, Some(&table.tokens[0]), None)
+        .await;
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert!(
+        listed[0].get("secret").is_none(),
+        "and never again: {listed}"
+    );
+    let (_, theirs) = t
+        .call(reqwest::Method::GET, &path, Some(&table.tokens[1]), None)
+        .await;
+    assert_eq!(theirs, json!([]), "bert does not see anna's seat hook");
+    let one = format!("{path}/{}", hook["hook_id"].as_str().unwrap());
+    let (status, _) = t
+        .call(reqwest::Method::DELETE, &one, Some(&table.tokens[1]), None)
+        .await;
+    assert_eq!(status, 404, "bert cannot delete anna's hook");
+    let (status, _) = t
+        .call(reqwest::Method::DELETE, &one, Some(&table.tokens[0]), None)
+        .await;
+    assert_eq!(status, 204);
+    let (status, _) = t
+        .call(reqwest::Method::DELETE, &one, Some(&table.tokens[0]), None)
+        .await;
+    assert_eq!(status, 404);
+}
+
+fn sample_context(event: &str) -> NoticeContext {
+    NoticeContext {
+        event: event.into(),
+        game_id: "g-1234567890".into(),
+        game_short: "g-123456".into(),
+        seq: 7,
+        title: "The Open Table".into(),
+        seat: "anna".into(),
+        seat_name: "Anna <the Bold>".into(),
+        decision: Some("anna to move".into()),
+        options: vec!["roll 2d6 <label>".into()],
+        grammar: "free text".into(),
+        lines: vec!["bert rolls 1d6: 4".into()],
+        link: "http://x/games/g?token=s1.anna.ab".into(),
+        moves_link: "http://x/api/games/g/moves?token=s1.anna.ab".into(),
+        unsubscribe_link: "http://x/api/games/g/unsubscribe?seat=anna&channel=email&sig=00".into(),
+        reply_to: Some("play+g.anna.0011@reply.example".into()),
+        deadline: Some("2026-03-02T10:00:00.000Z".into()),
+        hours_before: Some(24),
+        misses: Some(1),
+        consequence: Some("The game still waits for you.".into()),
+        result: Some("anna wins".into()),
+        export_link: Some("http://x/api/games/g/export".into()),
+    }
+}
+
+#[test]
+fn every_email_template_renders_with_strict_variables_and_escapes_html() {
+    let on_disk: Vec<String> = std::fs::read_dir("templates/email")
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    for name in &on_disk {
+        assert!(
+            templates::TEMPLATES.iter().any(|(n, ..)| n == name),
+            "templates/email/{name} is not compiled in"
+        );
+    }
+    for (name, ..) in templates::TEMPLATES {
+        let r = templates::render(name, &sample_context("turn")).unwrap();
+        assert!(
+            !r.subject.is_empty() && !r.subject.contains('\n'),
+            "{name}: {}",
+            r.subject
+        );
+        assert!(r.text.contains("Anna <the Bold>"), "{name} text");
+        assert!(
+            r.html.contains("Anna &lt;the Bold&gt;"),
+            "{name} HTML escapes"
+        );
+        assert!(
+            r.text.contains("unsubscribe?seat=anna"),
+            "{name} has the unsubscribe link"
+        );
+    }
+    // A misspelt variable fails instead of rendering empty.
+    #[derive(serde::Serialize)]
+    struct Missing {
+        seat_name: String,
+    }
+    assert!(templates::render(
+        "your_turn",
+        &Missing {
+            seat_name: "x".into()
+        }
+    )
+    .is_err());
+}
+
+#[tokio::test]
+async fn without_smtp_email_is_written_to_files_named_by_message_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let mailer = Mailer::new(
+        None,
+        dir.path().join("mail"),
+        "Despatch <d@example.org>",
+        Duration::from_secs(1),
+    )
+    .unwrap();
+    let d = EmailDelivery {
+        to: "anna@example.org".into(),
+        to_name: "Anna".into(),
+        subject: "Your turn".into(),
+        text: "text part".into(),
+        html: "<p>html part</p>".into(),
+        reply_to: None,
+        message_id: "notice-1.g@example.org".into(),
+    };
+    mailer.send(&d).await.unwrap();
+    mailer.send(&d).await.unwrap();
+    let files: Vec<_> = std::fs::read_dir(dir.path().join("mail"))
+        .unwrap()
+        .collect();
+    assert_eq!(files.len(), 1, "the same message twice is the same file");
+    let text = std::fs::read_to_string(files[0].as_ref().unwrap().path()).unwrap();
+    assert!(text.contains("Message-ID: <notice-1.g@example.org>"));
+    assert!(text.contains("text part") && text.contains("html part"));
+}

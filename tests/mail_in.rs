@@ -143,6 +143,7 @@ on_both_backends!(
     a_reply_to_an_old_notice_is_answered_with_the_current_state,
     failing_orders_name_the_line_and_apply_nothing,
     mail_commands_answer_status_log_and_help,
+    vacation_by_mail_uses_the_game_clock,
     the_inbound_endpoint_needs_its_secret,
 );
 
@@ -403,4 +404,75 @@ async fn the_inbound_endpoint_needs_its_secret(app: App) {
         .unwrap();
     assert_eq!(wrong.status().as_u16(), 403);
     assert_eq!(app.events(&game).await, 1);
+}
+
+async fn vacation_by_mail_uses_the_game_clock(app: App) {
+    // Without a clock there is nothing to take a vacation from.
+    let game = app.game().await;
+    let (_, body) = app
+        .send(&Mail {
+            from: "ben@example.org",
+            to: ben(&game),
+            id: "<v1@example.org>".into(),
+            in_reply_to: None,
+            body: "vacation 3d",
+        })
+        .await;
+    assert!(
+        body["reply"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("has no clock"),
+        "{body}"
+    );
+    assert_eq!(app.events(&game).await, 1);
+    // With one, the vacation is a Clock event in the log.
+    let resp: Value = app
+        .http
+        .post(format!("{}/api/games", app.base))
+        .json(&json!({ "ruleset": "open-table", "clock": "standard", "seats": [
+            { "name": "Anna", "email": "anna@example.org" }, { "name": "Ben", "email": "ben@example.org" }] }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let clocked = resp["game_id"].as_str().unwrap().to_owned();
+    let before = app.events(&clocked).await;
+    let (_, body) = app
+        .send(&Mail {
+            from: "ben@example.org",
+            to: ben(&clocked),
+            id: "<v2@example.org>".into(),
+            in_reply_to: None,
+            body: "vacation 3d",
+        })
+        .await;
+    assert!(
+        body["reply"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("vacation 3d: taken"),
+        "{body}"
+    );
+    let events = app.store.events(&clocked, 0, None).await.unwrap();
+    assert_eq!(events.len(), before + 1);
+    assert_eq!(events.last().unwrap().kind, "Clock");
+    let (_, body) = app
+        .send(&Mail {
+            from: "ben@example.org",
+            to: ben(&clocked),
+            id: "<v3@example.org>".into(),
+            in_reply_to: None,
+            body: "vacation soon",
+        })
+        .await;
+    assert!(
+        body["reply"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("write the number of days"),
+        "{body}"
+    );
 }

@@ -16,8 +16,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::engine::canonical::sha256_hex;
+use crate::engine::event::timestamp;
 use crate::engine::ruleset::{Seat, Viewer};
-use crate::games::{Caller, CommandInput, Games, MoveResult, ServiceError, Submit};
+use crate::games::{
+    Caller, CommandInput, Games, MoveResult, ServiceError, Submit, VacationRequest,
+};
 use crate::notify::dispatcher::EMAIL;
 use crate::notify::email::EmailDelivery;
 use crate::store::OutboxRecord;
@@ -303,7 +306,7 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
             MailCommand::UndoRequest => {
                 "undo-request: the rules of this game allow no undo by consent; a move stands once it is recorded.".into()
             }
-            MailCommand::Vacation(days) => vacation_text(days),
+            MailCommand::Vacation(days) => vacation_text(games, &caller, days).await?,
         });
     }
     if out.is_empty() {
@@ -315,8 +318,33 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
     answer(Some(game_id), reply_to, out.join("\n\n"))
 }
 
-fn vacation_text(days: &str) -> String {
-    format!("vacation {days}: this server runs no game clock, so there is no deadline to pause; nothing was changed.")
+/// `vacation 3d`: days off the clock from now, through the game clock's vacation allowance.
+async fn vacation_text(games: &Games, caller: &Caller, days: &str) -> Result<String, ServiceError> {
+    let Some(n) = days
+        .trim_end_matches(['d', 'D'])
+        .parse::<i64>()
+        .ok()
+        .filter(|n| (1..=365).contains(n))
+    else {
+        return Ok(format!(
+            "vacation {days}: write the number of days, like vacation 3d; nothing was changed."
+        ));
+    };
+    let from = games.clock.now();
+    let request = VacationRequest {
+        from: timestamp(from),
+        until: timestamp(from + chrono::Duration::days(n)),
+    };
+    Ok(match games.take_vacation(caller, &request).await {
+        Ok(_) => format!(
+            "vacation {n}d: taken, from now until {}; your deadlines wait for you.",
+            request.until
+        ),
+        Err(ServiceError::BadRequest(why)) => {
+            format!("vacation {days} was refused: {why}. Nothing was changed.")
+        }
+        Err(e) => return Err(e),
+    })
 }
 
 fn indent(text: &str) -> String {

@@ -1,0 +1,292 @@
+//! Whole games played only by email: turn notices arrive through the real SMTP server that
+//! `scripts/test` starts, each player answers the newest notice through its signed reply
+//! address with a mail client's quoting, and the answers come back by SMTP too. An open-table
+//! game and a For Honor and Glory battle (orders chosen by its bot, sent as text), on PostgreSQL
+//! and SQLite.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::notify::{delivered_to, smtp_addr, Delivered};
+use despatch::engine::bot::Rng;
+use despatch::engine::ruleset::Seat;
+use despatch::games::{Games, Loaded};
+use despatch::http::inbound::InboundConfig;
+use despatch::http::Application;
+use despatch::notify::dispatcher::{DispatchSettings, Dispatcher};
+use despatch::notify::email::Mailer;
+use despatch::notify::webhook::Hooks;
+use despatch::store::Store;
+use serde_json::{json, Value};
+
+const REPLY_DOMAIN: &str = "reply.test.invalid";
+const INBOUND: &str = "inbound-secret";
+
+struct Table {
+    base: String,
+    http: reqwest::Client,
+    games: Games,
+    dispatcher: Dispatcher,
+    tag: String,
+    _db: common::TestDb,
+}
+
+async fn spawn(store: Store, db: common::TestDb) -> Table {
+    despatch::notify::webhook::install_crypto();
+    let inbound = InboundConfig {
+        domain: Some(REPLY_DOMAIN.into()),
+        secret: Some(INBOUND.into()),
+    };
+    let app = Application::build_full(
+        store,
+        "127.0.0.1:0",
+        None,
+        |g| g.with_secret(Some("mail key")),
+        Some(inbound),
+    )
+    .unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    let games = app.games().clone();
+    tokio::spawn(app.run_until_stopped());
+    let mailer = Mailer::new(
+        Some(&format!("smtp://{}", smtp_addr())),
+        std::env::temp_dir(),
+        "Despatch <despatch@test.invalid>",
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    let dispatcher = Dispatcher::new(
+        games.clone(),
+        Arc::new(mailer),
+        Arc::new(Hooks::new(Duration::from_secs(5)).unwrap()),
+        DispatchSettings {
+            lease: Duration::from_secs(60),
+            batch: 16,
+            retry_base: Duration::from_secs(1),
+            retry_max: Duration::from_secs(60),
+            poll: Duration::from_millis(20),
+            reply_domain: Some(REPLY_DOMAIN.into()),
+        },
+    );
+    let mut b = [0u8; 6];
+    getrandom::fill(&mut b).unwrap();
+    Table {
+        base,
+        http: reqwest::Client::new(),
+        games,
+        dispatcher,
+        tag: hex::encode(b),
+        _db: db,
+    }
+}
+
+impl Table {
+    fn email(&self, seat: &str) -> String {
+        format!("{seat}-{}@example.org", self.tag)
+    }
+
+    async fn create(&self, ruleset: &str, scenario: &str, seats: &[&str]) -> String {
+        let seats: Vec<Value> = seats
+            .iter()
+            .map(|s| json!({ "seat": s, "name": s, "email": self.email(s) }))
+            .collect();
+        let resp: Value = self
+            .http
+            .post(format!("{}/api/games", self.base))
+            .json(&json!({ "ruleset": ruleset, "scenario": scenario, "seats": seats }))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        resp["game_id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{resp}"))
+            .to_owned()
+    }
+
+    async fn summary(&self, game: &str) -> Value {
+        self.http
+            .get(format!("{}/api/games/{game}", self.base))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
+    /// Sends what is due and waits until `seat` has a message whose id names `seq` of `game`.
+    async fn mail_for(&self, seat: &str, game: &str, seq: u64, answer: bool) -> Delivered {
+        let prefix = format!("despatch.{game}.{seq}.");
+        for _ in 0..200 {
+            self.dispatcher.drain().await.unwrap();
+            let found = delivered_to(&self.email(seat)).into_iter().find(|m| {
+                m.message_id.starts_with(&prefix) && m.message_id.contains(".answer-") == answer
+            });
+            if let Some(m) = found {
+                return m;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!(
+            "no {} for {seat} after event {seq} of {game}",
+            if answer { "answer" } else { "turn notice" }
+        );
+    }
+
+    /// Replies to `notice` from `seat`'s address, quoting it as a mail client does.
+    async fn reply(&self, seat: &str, notice: &Delivered, orders: &str, n: usize) -> Value {
+        let to = notice
+            .reply_to
+            .first()
+            .expect("a turn notice carries a reply-to address");
+        let quoted: String = notice.text.lines().map(|l| format!("> {l}\r\n")).collect();
+        let raw = format!(
+            "From: {seat} <{from}>\r\nTo: {to}\r\nSubject: Re: {subject}\r\nMessage-ID: <reply-{n}-{tag}@example.org>\r\nIn-Reply-To: <{id}>\r\nReferences: <{id}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n\r\nOn Sun, 22 Nov 2026 at 10:00, Despatch <despatch@test.invalid> wrote:\r\n{quoted}",
+            from = self.email(seat),
+            subject = notice.subject,
+            tag = self.tag,
+            id = notice.message_id,
+            body = orders.replace('\n', "\r\n"),
+        );
+        let resp = self
+            .http
+            .post(format!("{}/api/inbound/email", self.base))
+            .bearer_auth(INBOUND)
+            .body(raw)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status().as_u16(), 200);
+        resp.json().await.unwrap()
+    }
+
+    /// Plays a game to its end by mail: `orders` gives each turn's orders for a seat.
+    async fn play_by_mail(
+        &self,
+        game: &str,
+        max_turns: usize,
+        orders: &mut dyn FnMut(&Loaded, &str) -> String,
+    ) -> usize {
+        let mut turns = 0;
+        loop {
+            let summary = self.summary(game).await;
+            if summary["ended"] == true {
+                return turns;
+            }
+            assert!(
+                turns < max_turns,
+                "the game did not end in {max_turns} turns"
+            );
+            let seat = summary["waiting_for"][0]["seat"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            let seen = summary["next_seq"].as_u64().unwrap() - 1;
+            let notice = self.mail_for(&seat, game, seen, false).await;
+            assert!(
+                notice.text.contains("your turn") || notice.text.contains("Your turn"),
+                "{}",
+                notice.text
+            );
+            let loaded = self.games.load(game).await.unwrap();
+            let text = orders(&loaded, &seat);
+            let answer = self.reply(&seat, &notice, &text, turns).await;
+            assert_eq!(answer["status"], "answered", "{answer}");
+            let reply = &answer["reply"]["text"];
+            assert!(
+                reply
+                    .as_str()
+                    .unwrap()
+                    .contains("Your orders were carried out"),
+                "{text}\n→ {reply}"
+            );
+            let answered = self
+                .mail_for(
+                    &seat,
+                    game,
+                    self.summary(game).await["next_seq"].as_u64().unwrap() - 1,
+                    true,
+                )
+                .await;
+            assert!(
+                answered.text.contains("Your orders were carried out"),
+                "{}",
+                answered.text
+            );
+            turns += 1;
+        }
+    }
+}
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
+            let (s, d) = super::common::fresh_postgres().await; super::$name(super::spawn(s, d).await).await; })* }
+        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
+            let (s, d) = super::common::fresh_sqlite().await; super::$name(super::spawn(s, d).await).await; })* }
+    };
+}
+
+on_both_backends!(
+    an_open_table_game_is_played_to_its_end_by_email,
+    a_for_honor_and_glory_battle_is_played_to_its_end_by_email
+);
+
+async fn an_open_table_game_is_played_to_its_end_by_email(t: Table) {
+    let game = t.create("open-table", "default", &["anna", "ben"]).await;
+    let mut n = 0;
+    let turns = t
+        .play_by_mail(&game, 10, &mut |_, _| {
+            n += 1;
+            if n <= 4 {
+                format!("Advance on the ridge, step {n}\nroll 2d6 to hit")
+            } else {
+                "result draw".into()
+            }
+        })
+        .await;
+    assert_eq!(turns, 6);
+    let over = t
+        .mail_for(
+            "anna",
+            &game,
+            t.summary(&game).await["next_seq"].as_u64().unwrap() - 1,
+            false,
+        )
+        .await;
+    assert!(
+        over.subject.to_lowercase().contains("over")
+            || over.text.to_lowercase().contains("game over"),
+        "{}: {}",
+        over.subject,
+        over.text
+    );
+}
+
+async fn a_for_honor_and_glory_battle_is_played_to_its_end_by_email(t: Table) {
+    let game = t
+        .create(
+            "for-honor-and-glory",
+            "queenston-heights",
+            &["american", "british"],
+        )
+        .await;
+    let mut rng = Rng::new(1812);
+    let turns = t
+        .play_by_mail(&game, 400, &mut |loaded, seat| {
+            let seat = Seat::parse(seat).unwrap();
+            let command = loaded
+                .game
+                .ruleset
+                .random_command(&loaded.game.state, &seat, &mut |n| rng.below(n))
+                .expect("a legal order");
+            loaded.game.ruleset.describe(&command).unwrap()
+        })
+        .await;
+    assert!(turns >= 2, "a battle takes turns: {turns}");
+}

@@ -1,6 +1,7 @@
 //! The HTTP API over real HTTP (a server on port 0) against a fresh PostgreSQL database and a
 //! fresh SQLite file per test: every test runs on both.
 
+#[macro_use]
 mod common;
 
 use despatch::engine::export;
@@ -111,25 +112,6 @@ impl TestApp {
         assert_eq!(status, 201, "{order}: {body}");
         body
     }
-}
-
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let (store, db) = super::common::fresh_postgres().await;
-                super::$name(super::spawn(store, db).await).await;
-            })*
-        }
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let (store, db) = super::common::fresh_sqlite().await;
-                super::$name(super::spawn(store, db).await).await;
-            })*
-        }
-    };
 }
 
 on_both_backends!(

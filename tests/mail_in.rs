@@ -1,6 +1,7 @@
 //! Playing by email: inbound messages over `POST /api/inbound/email` against a real server on
 //! port 0, on PostgreSQL and on SQLite. The answers are read back from the outbox.
 
+#[macro_use]
 mod common;
 
 use despatch::http::inbound::InboundConfig;
@@ -124,15 +125,6 @@ fn anna(game: &str) -> String {
 
 fn ben(game: &str) -> String {
     reply_address(&key_from_secret(SIGNING_SECRET), DOMAIN, game, 1)
-}
-
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
-            let (s, d) = super::common::fresh_postgres().await; super::$name(super::spawn(s, d).await).await; })* }
-        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
-            let (s, d) = super::common::fresh_sqlite().await; super::$name(super::spawn(s, d).await).await; })* }
-    };
 }
 
 on_both_backends!(

@@ -4,6 +4,7 @@
 //! dispatchers racing), the live stream, and the API around them. Every test that touches the
 //! store runs on PostgreSQL and on SQLite.
 
+#[macro_use]
 mod common;
 
 use std::sync::Arc;
@@ -186,25 +187,6 @@ fn line_after<'a>(text: &'a str, label: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no '{label}' in:\n{text}"))
         + label.len();
     text[start..].lines().next().unwrap().trim()
-}
-
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let (store, db) = super::common::fresh_postgres().await;
-                super::$name(super::spawn(store, db).await).await;
-            })*
-        }
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let (store, db) = super::common::fresh_sqlite().await;
-                super::$name(super::spawn(store, db).await).await;
-            })*
-        }
-    };
 }
 
 on_both_backends!(

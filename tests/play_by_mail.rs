@@ -4,6 +4,7 @@
 //! game and a For Honor and Glory battle (orders chosen by its bot, sent as text), on PostgreSQL
 //! and SQLite.
 
+#[macro_use]
 mod common;
 
 use std::sync::Arc;
@@ -221,15 +222,6 @@ impl Table {
             turns += 1;
         }
     }
-}
-
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
-            let (s, d) = super::common::fresh_postgres().await; super::$name(super::spawn(s, d).await).await; })* }
-        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)] async fn $name() {
-            let (s, d) = super::common::fresh_sqlite().await; super::$name(super::spawn(s, d).await).await; })* }
-    };
 }
 
 on_both_backends!(

@@ -3,6 +3,7 @@
 //! form is answered with a clear page that changes nothing. Each test runs on PostgreSQL and on
 //! SQLite.
 
+#[macro_use]
 mod common;
 
 use despatch::http::Application;
@@ -167,25 +168,6 @@ fn hidden(body: &str, name: &str) -> String {
     let rest = &body[at..];
     let v = rest.split("value=\"").nth(1).unwrap();
     v[..v.find('"').unwrap()].to_owned()
-}
-
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let (store, db) = super::common::fresh_postgres().await;
-                super::$name(super::spawn(store, db).await).await;
-            })*
-        }
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let (store, db) = super::common::fresh_sqlite().await;
-                super::$name(super::spawn(store, db).await).await;
-            })*
-        }
-    };
 }
 
 on_both_backends!(

@@ -7,6 +7,28 @@
 // Each test binary compiles this module and uses only some of it.
 #![allow(dead_code)]
 
+/// Runs each named `async fn(app)` twice: on a fresh PostgreSQL database and on a fresh SQLite
+/// file. The test file provides `spawn(store, db)`, which makes the `app` its tests take.
+#[allow(unused_macros)]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let (store, db) = super::common::fresh_postgres().await;
+                super::$name(super::spawn(store, db).await).await;
+            })*
+        }
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let (store, db) = super::common::fresh_sqlite().await;
+                super::$name(super::spawn(store, db).await).await;
+            })*
+        }
+    };
+}
+
 pub mod notify;
 
 use despatch::store::Store;

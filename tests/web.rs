@@ -74,9 +74,13 @@ impl TestApp {
 
     /// A game made through the lobby form.
     async fn lobby_game(&self, names: &[&str]) -> Table {
+        self.lobby_game_with(names, "{}").await
+    }
+
+    async fn lobby_game_with(&self, names: &[&str], options: &str) -> Table {
         let mut form = vec![
             ("game".to_owned(), "open-table/default".to_owned()),
-            ("options".to_owned(), "{}".to_owned()),
+            ("options".to_owned(), options.to_owned()),
         ];
         for (i, n) in names.iter().enumerate() {
             form.push((format!("name_{i}"), n.to_string()));
@@ -185,6 +189,7 @@ on_both_backends!(
     the_verify_page_checks_a_pasted_export_and_refuses_oversized_ones,
     static_files_and_security_headers_are_served,
     a_long_log_shows_its_tail_with_a_link_to_the_whole,
+    a_clocked_game_shows_the_deadline_of_the_seat_to_act,
 );
 
 async fn the_lobby_creates_a_game_and_shows_each_seat_link_once(app: TestApp) {
@@ -569,4 +574,28 @@ async fn a_long_log_shows_its_tail_with_a_link_to_the_whole(app: TestApp) {
         .await;
     assert!(all.body.contains("id=\"event-5\""));
     assert!(!all.body.contains("Showing the latest"));
+}
+
+async fn a_clocked_game_shows_the_deadline_of_the_seat_to_act(app: TestApp) {
+    let plain = app.lobby_game(&["Anna", "Ben"]).await;
+    let page = app.get(&app.path_of(&plain.links[0])).await;
+    assert!(
+        page.body.contains("none set for this game"),
+        "{}",
+        page.body
+    );
+    let clocked = app
+        .lobby_game_with(&["Anna", "Ben"], r#"{"clock": "standard"}"#)
+        .await;
+    let page = app.get(&app.path_of(&clocked.links[1])).await;
+    let at = page
+        .body
+        .find("Deadline: <time datetime=\"")
+        .unwrap_or_else(|| panic!("no deadline in {}", page.body));
+    let stamp = &page.body[at + 26..at + 46];
+    assert!(
+        chrono::DateTime::parse_from_rfc3339(&format!("{stamp}Z")).is_ok()
+            || stamp.starts_with("20"),
+        "{stamp}"
+    );
 }

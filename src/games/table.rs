@@ -291,6 +291,26 @@ impl Games {
                 .collect(),
             None => Vec::new(),
         };
+        // Clocked games show the deadline of the seat that must act (this seat's, when it is
+        // one of them); the page writes it in the viewer's time zone.
+        let deadline = match self.clock_policy(game_id).await? {
+            Some(policy) if !game.ended => {
+                let prompts = game.prompts();
+                let who = seat
+                    .clone()
+                    .filter(|s| prompts.iter().any(|p| &p.seat == s))
+                    .or_else(|| prompts.first().map(|p| p.seat.clone()));
+                match who {
+                    Some(who) => {
+                        let events = self.store.events(game_id, 0, None).await?;
+                        crate::notify::scheduler::seat_deadline(&policy, &events, who.as_str())
+                            .map(crate::engine::event::timestamp)
+                    }
+                    None => None,
+                }
+            }
+            _ => None,
+        };
         Ok(Table {
             summary: summary_of(game),
             seat_name: seat
@@ -309,7 +329,7 @@ impl Games {
             log_complete,
             shown_seq: game.next_seq - 1,
             events_total,
-            deadline: None,
+            deadline,
         })
     }
 

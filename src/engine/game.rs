@@ -221,7 +221,7 @@ impl Game {
         let first = events.first().ok_or_else(|| bad(0, "the log is empty"))?;
         let mut game = Game::start(ruleset, first, hidden_seed)?;
         for event in &events[1..] {
-            game.fold_event(event)?;
+            game.fold_event_quietly(event)?;
         }
         Ok(game)
     }
@@ -280,8 +280,18 @@ impl Game {
         })
     }
 
-    /// Folds one more event.
+    /// Folds one more event, with the outcome lines it produced.
     pub fn fold_event(&mut self, event: &Event) -> Result<Applied, FoldError> {
+        self.fold_event_as(event, false)
+    }
+
+    /// Folds one more event for its state alone: the rules are told that no outcome line will be
+    /// read (`Ctx::lines_wanted`), which spares a long re-fold most of its string formatting.
+    pub fn fold_event_quietly(&mut self, event: &Event) -> Result<(), FoldError> {
+        self.fold_event_as(event, true).map(drop)
+    }
+
+    fn fold_event_as(&mut self, event: &Event, quiet: bool) -> Result<Applied, FoldError> {
         let seq = event.seq;
         if self.ended {
             return Err(bad(seq, "the game already ended"));
@@ -305,8 +315,8 @@ impl Game {
             return Err(bad(seq, format!("a {} event cannot roll dice", event.kind)));
         }
         let applied = match event.kind.as_str() {
-            kind::COMMAND | kind::TIMEOUT | kind::RESIGNED => self.fold_move(event)?,
-            kind::REVEALED => self.fold_reveal(event)?,
+            kind::COMMAND | kind::TIMEOUT | kind::RESIGNED => self.fold_move(event, quiet)?,
+            kind::REVEALED => self.fold_reveal(event, quiet)?,
             kind::DICE_CHAIN_COMMITTED => {
                 let commitments: DiceCommitments = serde_json::from_value(
                     event
@@ -374,7 +384,7 @@ impl Game {
             .ok_or_else(|| bad(seq, format!("'{name}' is not a seat of this game")))
     }
 
-    fn fold_move(&mut self, event: &Event) -> Result<Applied, FoldError> {
+    fn fold_move(&mut self, event: &Event, quiet: bool) -> Result<Applied, FoldError> {
         let seq = event.seq;
         let no_rolls = Vec::new();
         let mut link = None;
@@ -395,6 +405,9 @@ impl Game {
             .map(str::to_owned);
         let mut ctx = Ctx::new(DiceSource::Recorded(rolls), hidden.as_mut())
             .with_commitment(commitment.clone());
+        if quiet {
+            ctx = ctx.quiet();
+        }
         let result = match event.kind.as_str() {
             kind::COMMAND => {
                 let seat = self.seat_of(seq, &event.seat)?;
@@ -481,7 +494,7 @@ impl Game {
         hex32(&dice.link).ok_or_else(|| bad(seq, "the dice link is not 32 bytes of hex"))
     }
 
-    fn fold_reveal(&mut self, event: &Event) -> Result<Applied, FoldError> {
+    fn fold_reveal(&mut self, event: &Event, quiet: bool) -> Result<Applied, FoldError> {
         let seq = event.seq;
         let sealed: SealedChoice = serde_json::from_value(event.payload.clone()).map_err(|e| {
             bad(
@@ -503,6 +516,9 @@ impl Game {
             .hidden_seed
             .map(|s| hidden_stream(&s, &self.game_id, seq));
         let mut ctx = Ctx::new(DiceSource::None, hidden.as_mut());
+        if quiet {
+            ctx = ctx.quiet();
+        }
         self.ruleset
             .reveal(
                 &mut self.state,

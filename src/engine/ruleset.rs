@@ -246,6 +246,7 @@ pub struct Ctx<'a> {
     unexecuted: Option<Unexecuted>,
     commitment: Option<String>,
     reveal_requests: Vec<String>,
+    quiet: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -260,7 +261,22 @@ impl<'a> Ctx<'a> {
             unexecuted: None,
             commitment: None,
             reveal_requests: Vec::new(),
+            quiet: false,
         }
+    }
+
+    /// A context whose outcome lines nobody reads: a re-fold that only wants the state (verify,
+    /// loading a game). `say` drops its lines; a ruleset may ask [`Ctx::lines_wanted`] to skip
+    /// writing them at all. Nothing else changes: the state must come out the same.
+    pub(crate) fn quiet(mut self) -> Self {
+        self.quiet = true;
+        self
+    }
+
+    /// Will the lines of this apply be read? False in a quiet re-fold, where a ruleset may skip
+    /// formatting them. Rules must never branch on it for anything but lines.
+    pub fn lines_wanted(&self) -> bool {
+        !self.quiet
     }
 
     pub(crate) fn with_commitment(mut self, commitment: Option<String>) -> Self {
@@ -338,6 +354,9 @@ impl<'a> Ctx<'a> {
 
     /// A line everyone may read.
     pub fn say(&mut self, text: impl Into<String>) {
+        if self.quiet {
+            return;
+        }
         self.lines.push(Line {
             text: text.into(),
             to: None,
@@ -346,6 +365,9 @@ impl<'a> Ctx<'a> {
 
     /// A line only `seats` may read.
     pub fn say_to(&mut self, seats: &[Seat], text: impl Into<String>) {
+        if self.quiet {
+            return;
+        }
         self.lines.push(Line {
             text: text.into(),
             to: Some(seats.to_vec()),

@@ -308,7 +308,7 @@ fn refold(
     };
     let unavailable = hidden_unavailable().to_string();
     for e in &events[1..] {
-        if let Err(err) = game.fold_event(e) {
+        if let Err(err) = game.fold_event_quietly(e) {
             if hidden_seed.is_none() && err.problem.contains(&unavailable) {
                 report.refold_note = Some(format!(
                     "stopped at seq {}: it draws from the hidden stream, whose seed is revealed when the game ends; everything before it is legal",

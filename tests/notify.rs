@@ -702,6 +702,7 @@ fn sample_context(event: &str) -> NoticeContext {
         options: vec!["roll 2d6 <label>".into()],
         grammar: "free text".into(),
         lines: vec!["bert rolls 1d6: 4".into()],
+        board: Some("  abc\n1 #<#\n".into()),
         link: "http://x/games/g?token=s1.anna.ab".into(),
         moves_link: "http://x/api/games/g/moves?token=s1.anna.ab".into(),
         unsubscribe_link: "http://x/api/games/g/unsubscribe?seat=anna&channel=email&sig=00".into(),

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use common::notify::{delivered_to, smtp_addr, Delivered};
 use despatch::engine::bot::Rng;
-use despatch::engine::ruleset::Seat;
+use despatch::engine::ruleset::{Seat, Viewer};
 use despatch::games::{Games, Loaded};
 use despatch::http::inbound::InboundConfig;
 use despatch::http::Application;
@@ -195,6 +195,16 @@ impl Table {
                 notice.text
             );
             let loaded = self.games.load(game).await.unwrap();
+            // A wargame's notice shows the board as the seat sees it: a player needs nothing
+            // but the mail.
+            let viewer = Viewer::Seat(Seat::parse(&seat).unwrap());
+            if let Some(board) = loaded.game.ruleset.board_text(&loaded.game.state, &viewer) {
+                assert!(
+                    flat(&notice.text).contains(&flat(&board)),
+                    "the turn notice does not show the board:\n{}\n--- the board:\n{board}",
+                    notice.text
+                );
+            }
             let text = orders(&loaded, &seat);
             let answer = self.reply(&seat, &notice, &text, turns).await;
             assert_eq!(answer["status"], "answered", "{answer}");
@@ -222,6 +232,11 @@ impl Table {
             turns += 1;
         }
     }
+}
+
+/// The text with every run of white space made one space.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 on_both_backends!(

@@ -175,6 +175,7 @@ fn hidden(body: &str, name: &str) -> String {
 }
 
 on_both_backends!(
+    a_wargame_seat_page_shows_the_board_in_text,
     the_lobby_creates_a_game_and_shows_each_seat_link_once,
     a_bad_lobby_form_is_answered_on_the_form_and_creates_nothing,
     an_unknown_seat_link_gets_a_clear_page_and_changes_nothing,
@@ -223,6 +224,46 @@ async fn the_lobby_creates_a_game_and_shows_each_seat_link_once(app: TestApp) {
         assert!(!ben.body.contains(&t.tokens[0]));
     }
     assert!(!watch.body.contains("move-form"));
+}
+
+async fn a_wargame_seat_page_shows_the_board_in_text(app: TestApp) {
+    let form = [
+        ("game", "for-honor-and-glory/queenston-heights"),
+        ("options", "{}"),
+        ("name_0", "Van Rensselaer's player"),
+        ("email_0", ""),
+        ("seat_0", "american"),
+        ("name_1", "Brock's player"),
+        ("email_1", ""),
+        ("seat_1", "british"),
+    ];
+    let created = app.post("/games", &form).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let link = created
+        .body
+        .split("class=\"seat-link\"")
+        .nth(1)
+        .and_then(|s| s.split("href=\"").nth(1))
+        .map(|s| {
+            s[..s.find('"').unwrap()]
+                .replace("&amp;", "&")
+                .replace("&#x2f;", "/")
+        })
+        .expect("a seat link");
+    let p = app.get(&app.path_of(&link)).await;
+    assert_eq!(p.status, 200, "{}", p.body);
+    let board = p
+        .body
+        .split("id=\"board-text\">")
+        .nth(1)
+        .and_then(|s| s.split("</pre>").next())
+        .expect("the page shows the board in text")
+        .replace("&#x2f;", "/");
+    assert!(
+        board.contains("K6  regular 4/4 MP  13th US Infantry"),
+        "{board}"
+    );
+    assert!(board.contains("Queenston Heights"), "{board}");
 }
 
 async fn a_bad_lobby_form_is_answered_on_the_form_and_creates_nothing(app: TestApp) {

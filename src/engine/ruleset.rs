@@ -530,6 +530,15 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
+    /// The board for `viewer` as plain text (a map in characters, a key, the pieces), for turn
+    /// emails and pages: what a player needs to play from a mail client with nothing else on the
+    /// table. Like [`Rules::view`] it shows only what `viewer` may see. `None` (the default)
+    /// when the game has no board to draw. Lines are at most 78 characters, so that mail clients
+    /// do not wrap them.
+    fn board_text(&self, _state: &Self::State, _viewer: &Viewer) -> Option<String> {
+        None
+    }
+
     /// A random legal command for `seat`, for the bot; `None` if the seat has nothing to do.
     fn random_command(
         &self,
@@ -610,6 +619,7 @@ pub trait Ruleset: Send + Sync {
         viewer: &Viewer,
         context: &BoardContext,
     ) -> Option<String>;
+    fn board_text(&self, state: &GameState, viewer: &Viewer) -> Option<String>;
     fn state_json(&self, state: &GameState) -> Value;
     fn random_command(&self, state: &GameState, seat: &Seat, rng: BotRng) -> Option<Value>;
 }
@@ -717,6 +727,9 @@ impl<R: Rules> Ruleset for Erased<R> {
         context: &BoardContext,
     ) -> Option<String> {
         self.0.board_svg(self.state(state), viewer, context)
+    }
+    fn board_text(&self, state: &GameState, viewer: &Viewer) -> Option<String> {
+        self.0.board_text(self.state(state), viewer)
     }
     fn state_json(&self, state: &GameState) -> Value {
         serde_json::to_value(self.state(state)).expect("states serialise to JSON")

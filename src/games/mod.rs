@@ -553,7 +553,8 @@ impl Games {
                 .collect();
             obj.insert("your_sealed".into(), Value::Array(mine));
         }
-        Ok(json!({ "summary": summary_of(&l.game), "view": view }))
+        let board_text = l.game.ruleset.board_text(&l.game.state, &viewer);
+        Ok(json!({ "summary": summary_of(&l.game), "view": view, "board_text": board_text }))
     }
 
     /// What the seat may do now.

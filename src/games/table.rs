@@ -47,6 +47,8 @@ pub struct Table {
     pub prompts: Vec<Prompt>,
     pub grammar: String,
     pub board_svg: Option<String>,
+    /// The board as text, for games that draw no SVG (and for mail).
+    pub board_text: Option<String>,
     /// The ruleset's view for this viewer, pretty-printed.
     pub view_json: String,
     /// This seat's sealed choices not yet revealed (only the seat itself sees them).
@@ -322,6 +324,7 @@ impl Games {
             prompts,
             grammar: game.ruleset.info().grammar,
             board_svg: game.ruleset.board_svg(&game.state, &viewer, &context),
+            board_text: game.ruleset.board_text(&game.state, &viewer),
             view_json: serde_json::to_string_pretty(&game.view(&viewer)).expect("views serialise"),
             your_sealed,
             log,

@@ -82,7 +82,7 @@ pub async fn summary(games: web::Data<Games>, path: web::Path<String>) -> Answer
 }
 
 /// What the caller may see: its seat's view with a bearer token, the public view without.
-#[utoipa::path(get, path = "/api/games/{game_id}/view", responses((status = 200, description = "view"), (status = 403, description = "bad token")))]
+#[utoipa::path(get, path = "/api/games/{game_id}/view", responses((status = 200, description = "summary, the view, and board_text: the board in plain text where the game draws one"), (status = 403, description = "bad token")))]
 #[get("/games/{game_id}/view")]
 pub async fn view(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let viewer = viewer(&games, &path, &req).await?;

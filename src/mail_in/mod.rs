@@ -421,10 +421,11 @@ async fn status_text(games: &Games, caller: &Caller) -> Result<String, ServiceEr
             }
         }
     }
-    out.push_str(&format!(
-        "\n\nThe board as you see it:\n{}",
-        serde_json::to_string_pretty(&view["view"]).unwrap_or_default()
-    ));
+    let board = match view["board_text"].as_str() {
+        Some(text) => text.to_owned(),
+        None => serde_json::to_string_pretty(&view["view"]).unwrap_or_default(),
+    };
+    out.push_str(&format!("\n\nThe board as you see it:\n{board}"));
     Ok(out)
 }
 

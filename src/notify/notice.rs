@@ -39,6 +39,8 @@ pub struct NoticeContext {
     pub options: Vec<String>,
     pub grammar: String,
     pub lines: Vec<String>,
+    /// The board as the seat sees it, in plain text, where the game draws one.
+    pub board: Option<String>,
     /// The seat's magic link (a signed seat link token in `?token=`).
     pub link: String,
     /// The seat's legal moves through the API, with the same token.
@@ -169,6 +171,7 @@ pub async fn compose(
         options: prompt.map(|p| p.options).unwrap_or_default(),
         grammar: info.grammar.clone(),
         lines,
+        board: game.ruleset.board_text(&game.state, &viewer),
         link: format!("{base}/games/{game_id}?token={token}"),
         moves_link: format!("{base}/api/games/{game_id}/moves?token={token}"),
         unsubscribe_link: format!(

@@ -18,6 +18,25 @@ static REGISTRY: LazyLock<Vec<(String, Arc<dyn Ruleset>)>> = LazyLock::new(|| {
     all.into_iter().map(|r| (r.info().id, r)).collect()
 });
 
+/// The widest line a board in text may have: mail clients wrap longer ones.
+pub const TEXT_WIDTH: usize = 78;
+
+/// Fits a board drawn in text to [`TEXT_WIDTH`]: each longer line is wrapped at its spaces,
+/// its continuation lines indented, so that a mail client never breaks a line of the map.
+pub fn fit_for_mail(text: &str) -> String {
+    let wrap = textwrap::Options::new(TEXT_WIDTH).subsequent_indent("      ");
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        if line.chars().count() <= TEXT_WIDTH {
+            out.push_str(line);
+        } else {
+            out.push_str(&textwrap::fill(line, &wrap));
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// Every ruleset this build plays.
 pub fn all() -> Vec<Arc<dyn Ruleset>> {
     REGISTRY.iter().map(|(_, r)| r.clone()).collect()

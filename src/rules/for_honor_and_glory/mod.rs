@@ -22,6 +22,7 @@ pub mod order;
 pub mod retreat;
 pub mod scenario;
 pub mod terrain;
+pub mod text_board;
 pub mod turn;
 pub mod units;
 pub mod victory;
@@ -267,6 +268,10 @@ impl Rules for ForHonorAndGlory {
             summary,
         });
         Ok(())
+    }
+
+    fn board_text(&self, state: &State, _viewer: &Viewer) -> Option<String> {
+        Some(crate::rules::fit_for_mail(&text_board::text_board(state)))
     }
 
     fn view(&self, state: &State, _viewer: &Viewer) -> Value {

@@ -19,6 +19,7 @@ pub mod order;
 pub mod senses;
 pub mod skills;
 pub mod state;
+pub mod text_board;
 pub mod view;
 
 use std::collections::BTreeMap;
@@ -470,6 +471,12 @@ impl Rules for HourOfGlory {
         }
         self.settle(s);
         Ok(())
+    }
+
+    fn board_text(&self, s: &State, viewer: &Viewer) -> Option<String> {
+        Some(crate::rules::fit_for_mail(&text_board::text_board(
+            s, viewer,
+        )))
     }
 
     fn view(&self, s: &State, viewer: &Viewer) -> Value {

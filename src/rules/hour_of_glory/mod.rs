@@ -393,6 +393,15 @@ impl Rules for HourOfGlory {
         }]
     }
 
+    /// The seat whose turn it is, as `prompts` says, without listing its legal orders.
+    fn may_act(&self, s: &State, seat: &Seat) -> bool {
+        s.ended.is_none()
+            && match s.turn {
+                Turn::Intruder(i) => &s.intruders[i].seat == seat,
+                Turn::Defender => &s.defender_seat == seat,
+            }
+    }
+
     fn apply(
         &self,
         s: &mut State,

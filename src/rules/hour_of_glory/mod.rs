@@ -188,7 +188,8 @@ impl Rules for HourOfGlory {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "1".into(),
+            // 2: a command's JSON is its text in the order language (`{"intruder": "move m21"}`).
+            version: "2".into(),
             title: "Hour of Glory — covert raid on a 1944 stronghold".into(),
             scenarios: vec![ScenarioInfo {
                 id: "mission".into(),

@@ -3,7 +3,10 @@
 //! Clauses are separated by `;` or new lines and run in the order written. The grammar is in
 //! docs/rules/hour-of-glory.md, "The order language".
 
-use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::agents::{Agent, Mode, Weapon};
 use super::board::{Dir, DoorId, Sq};
@@ -96,19 +99,46 @@ pub enum Standing {
     Sacrifice { on: bool },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "type")]
+/// A whole order. In JSON (the API, the stored events) it is the order's text in the order
+/// language under the side that gives it: `{"intruder": "sneak spend-time; move m21 n20"}`,
+/// `{"defender": "commander face north"}`. Every fold reads every command of the game again, and
+/// reading a line of text is much quicker than rebuilding nested JSON objects.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Intruder {
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         standing: Vec<Standing>,
         steps: Vec<IStep>,
     },
     Defender {
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         standing: Vec<Standing>,
         steps: Vec<DStep>,
     },
+}
+
+impl Serialize for Command {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (index, side) = match self {
+            Command::Intruder { .. } => (0, "intruder"),
+            Command::Defender { .. } => (1, "defender"),
+        };
+        s.serialize_newtype_variant("Command", index, side, &describe(self))
+    }
+}
+
+impl<'de> Deserialize<'de> for Command {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        enum Side<'a> {
+            Intruder(#[serde(borrow)] Cow<'a, str>),
+            Defender(#[serde(borrow)] Cow<'a, str>),
+        }
+        match Side::deserialize(d)? {
+            Side::Intruder(text) => parse_intruder(&text),
+            Side::Defender(text) => parse_defender(&text),
+        }
+        .map_err(D::Error::custom)
+    }
 }
 
 fn err(message: impl Into<String>) -> RuleError {
@@ -147,12 +177,20 @@ fn on_off(word: Option<&&str>) -> Result<bool, RuleError> {
     }
 }
 
-fn clauses(text: &str) -> Vec<Vec<String>> {
+/// The clauses of an order, each as its words in lower case (copied only where they are not).
+fn clauses(text: &str) -> Vec<Vec<Cow<'_, str>>> {
     text.split([';', '\n'])
         .map(|c| {
             c.split_whitespace()
-                .map(|w| w.trim_end_matches(',').to_ascii_lowercase())
+                .map(|w| w.trim_end_matches(','))
                 .filter(|w| !w.is_empty())
+                .map(|w| {
+                    if w.bytes().any(|b| b.is_ascii_uppercase()) {
+                        Cow::Owned(w.to_ascii_lowercase())
+                    } else {
+                        Cow::Borrowed(w)
+                    }
+                })
                 .collect::<Vec<_>>()
         })
         .filter(|c| !c.is_empty())
@@ -181,7 +219,7 @@ pub fn parse_intruder(text: &str) -> Result<Command, RuleError> {
     let mut steps = Vec::new();
     let mut stand = Vec::new();
     for c in clauses(text) {
-        let w: Vec<&str> = c.iter().map(String::as_str).collect();
+        let w: Vec<&str> = c.iter().map(|w| w.as_ref()).collect();
         if let Some(s) = standing(&w) {
             stand.push(s?);
             continue;
@@ -316,7 +354,7 @@ pub fn parse_defender(text: &str) -> Result<Command, RuleError> {
     let mut steps = Vec::new();
     let mut stand = Vec::new();
     for c in clauses(text) {
-        let w: Vec<&str> = c.iter().map(String::as_str).collect();
+        let w: Vec<&str> = c.iter().map(|w| w.as_ref()).collect();
         if let Some(s) = standing(&w) {
             stand.push(s?);
             continue;

@@ -21,6 +21,7 @@ pub mod skills;
 pub mod state;
 pub mod view;
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
@@ -414,10 +415,21 @@ impl Rules for HourOfGlory {
             return Err(RuleError::new("game over", "the mission is over"));
         }
         // The whole order is checked on a copy with the dice going the actor's way, before any
-        // die is drawn: a refused order leaves no trace.
-        let mut dry = s.clone();
-        self.run_command(&mut dry, seat, command, &mut Dry)
-            .map_err(|(e, _)| e)?;
+        // die is drawn: a refused order leaves no trace. The copy is kept for the next order
+        // (per thread), whose check overwrites it in place.
+        thread_local! {
+            static DRY_RUN: RefCell<Option<State>> = const { RefCell::new(None) };
+        }
+        let mut dry = match DRY_RUN.with(|d| d.borrow_mut().take()) {
+            Some(mut d) => {
+                d.copy_from(s);
+                d
+            }
+            None => s.clone(),
+        };
+        let checked = self.run_command(&mut dry, seat, command, &mut Dry);
+        DRY_RUN.with(|d| *d.borrow_mut() = Some(dry));
+        checked.map_err(|(e, _)| e)?;
         let mut live = Live { ctx };
         match self.run_command(s, seat, command, &mut live) {
             Ok(None) => {}

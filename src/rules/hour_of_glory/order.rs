@@ -177,24 +177,25 @@ fn on_off(word: Option<&&str>) -> Result<bool, RuleError> {
     }
 }
 
-/// The clauses of an order, each as its words in lower case (copied only where they are not).
-fn clauses(text: &str) -> Vec<Vec<Cow<'_, str>>> {
+/// The order in lower case, copied only when it has capitals.
+fn lower(text: &str) -> Cow<'_, str> {
+    if text.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(text.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// The clauses of an order (lower case), each as its words.
+fn clauses(text: &str) -> impl Iterator<Item = Vec<&str>> {
     text.split([';', '\n'])
         .map(|c| {
             c.split_whitespace()
                 .map(|w| w.trim_end_matches(','))
                 .filter(|w| !w.is_empty())
-                .map(|w| {
-                    if w.bytes().any(|b| b.is_ascii_uppercase()) {
-                        Cow::Owned(w.to_ascii_lowercase())
-                    } else {
-                        Cow::Borrowed(w)
-                    }
-                })
                 .collect::<Vec<_>>()
         })
         .filter(|c| !c.is_empty())
-        .collect()
 }
 
 fn standing(words: &[&str]) -> Option<Result<Standing, RuleError>> {
@@ -218,8 +219,8 @@ fn expect_len(words: &[&str], n: usize, usage: &str) -> Result<(), RuleError> {
 pub fn parse_intruder(text: &str) -> Result<Command, RuleError> {
     let mut steps = Vec::new();
     let mut stand = Vec::new();
-    for c in clauses(text) {
-        let w: Vec<&str> = c.iter().map(|w| w.as_ref()).collect();
+    let text = lower(text);
+    for w in clauses(&text) {
         if let Some(s) = standing(&w) {
             stand.push(s?);
             continue;
@@ -353,8 +354,8 @@ fn weapon(word: &str) -> Result<Weapon, RuleError> {
 pub fn parse_defender(text: &str) -> Result<Command, RuleError> {
     let mut steps = Vec::new();
     let mut stand = Vec::new();
-    for c in clauses(text) {
-        let w: Vec<&str> = c.iter().map(|w| w.as_ref()).collect();
+    let text = lower(text);
+    for w in clauses(&text) {
         if let Some(s) = standing(&w) {
             stand.push(s?);
             continue;

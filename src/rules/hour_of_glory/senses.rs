@@ -301,8 +301,9 @@ pub fn distances(s: &State, from: Sq) -> Rc<[u32]> {
     thread_local! {
         static KNOWN: RefCell<Known> = RefCell::new(HashMap::new());
     }
-    /// Enough for every square under a few door layouts; past it the memory starts afresh.
-    const KEEP: usize = 4096;
+    /// Enough for a game's Guards and targets under many door layouts (a few KB each, so a few
+    /// MB a thread at most); past it the memory starts afresh.
+    const KEEP: usize = 1024;
     let open = s
         .doors_open
         .iter()

@@ -25,7 +25,11 @@ fn cpu_ns() -> Option<u64> {
 
 fn main() {
     let ruleset = rules::find("hour-of-glory").expect("registered");
-    let mut seed = 1;
+    // HOG_FOLD_SEED skips the search when the seed of a long game is known (it is printed).
+    let mut seed: u64 = std::env::var("HOG_FOLD_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
     let game = loop {
         let setup = Setup {
             game_id: format!("bench-{seed}"),
@@ -56,6 +60,7 @@ fn main() {
         );
         seed += 1;
     };
+    eprintln!("seed {seed}: {} events", game.events.len());
     let events = &game.events;
     let hidden = game.secrets.hidden_seed;
     let mut times = Vec::new();

@@ -202,3 +202,31 @@ fn order_language_errors_name_the_square_or_clause_that_failed() {
     let e = HourOfGlory.parse(&s, &seat, "").unwrap_err();
     assert!(e.message.contains("empty order"), "{e}");
 }
+
+#[test]
+fn a_command_in_json_is_its_order_text_under_the_side_that_gives_it() {
+    use despatch::rules::hour_of_glory::order::Command;
+    let s = state(2);
+    let harris = Seat::parse("harris").unwrap();
+    let defender = Seat::parse("defender").unwrap();
+    let c = HourOfGlory
+        .parse(&s, &harris, "Sneak spend-time; move m21 n20")
+        .unwrap();
+    let j = serde_json::to_value(&c).unwrap();
+    assert_eq!(j, json!({ "intruder": "sneak spend-time; move m21 n20" }));
+    assert_eq!(serde_json::from_value::<Command>(j).unwrap(), c);
+    let c = HourOfGlory
+        .parse(&s, &defender, "counterattack off; commander face north")
+        .unwrap();
+    let j = serde_json::to_value(&c).unwrap();
+    assert_eq!(
+        j,
+        json!({ "defender": "counterattack off; commander face north" })
+    );
+    assert_eq!(serde_json::from_value::<Command>(j).unwrap(), c);
+    // A bad order in JSON is refused with the order language's own message.
+    let e = serde_json::from_value::<Command>(json!({ "intruder": "move m21 zz9" })).unwrap_err();
+    assert!(e.to_string().contains("'zz9' is not a square"), "{e}");
+    let e = serde_json::from_value::<Command>(json!({ "attacker": "pass" })).unwrap_err();
+    assert!(e.to_string().contains("intruder"), "{e}");
+}

@@ -625,7 +625,9 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
             Some(n) => u32::from(n),
             None => *roll.get_or_insert_with(|| {
                 let r = t.d6(true);
-                t.say(format!("The Guards roll {r} for movement"));
+                if t.lines() {
+                    t.say(format!("The Guards roll {r} for movement"));
+                }
                 r
             }),
         };
@@ -726,7 +728,7 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
                 break;
             }
         }
-        if s.defenders[d].sq.is_some_and(|q| q != sq) {
+        if t.lines() && s.defenders[d].sq.is_some_and(|q| q != sq) {
             t.say(format!(
                 "Guard {label} moves to {}",
                 s.defenders[d].sq.expect("on the board")

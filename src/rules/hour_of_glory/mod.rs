@@ -22,6 +22,7 @@ pub mod state;
 pub mod text_board;
 pub mod view;
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
@@ -189,7 +190,8 @@ impl Rules for HourOfGlory {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "1".into(),
+            // 2: a command's JSON is its text in the order language (`{"intruder": "move m21"}`).
+            version: "2".into(),
             title: "Hour of Glory — covert raid on a 1944 stronghold".into(),
             scenarios: vec![ScenarioInfo {
                 id: "mission".into(),
@@ -394,6 +396,15 @@ impl Rules for HourOfGlory {
         }]
     }
 
+    /// The seat whose turn it is, as `prompts` says, without listing its legal orders.
+    fn may_act(&self, s: &State, seat: &Seat) -> bool {
+        s.ended.is_none()
+            && match s.turn {
+                Turn::Intruder(i) => &s.intruders[i].seat == seat,
+                Turn::Defender => &s.defender_seat == seat,
+            }
+    }
+
     fn apply(
         &self,
         s: &mut State,
@@ -405,10 +416,21 @@ impl Rules for HourOfGlory {
             return Err(RuleError::new("game over", "the mission is over"));
         }
         // The whole order is checked on a copy with the dice going the actor's way, before any
-        // die is drawn: a refused order leaves no trace.
-        let mut dry = s.clone();
-        self.run_command(&mut dry, seat, command, &mut Dry)
-            .map_err(|(e, _)| e)?;
+        // die is drawn: a refused order leaves no trace. The copy is kept for the next order
+        // (per thread), whose check overwrites it in place.
+        thread_local! {
+            static DRY_RUN: RefCell<Option<State>> = const { RefCell::new(None) };
+        }
+        let mut dry = match DRY_RUN.with(|d| d.borrow_mut().take()) {
+            Some(mut d) => {
+                d.copy_from(s);
+                d
+            }
+            None => s.clone(),
+        };
+        let checked = self.run_command(&mut dry, seat, command, &mut Dry);
+        DRY_RUN.with(|d| *d.borrow_mut() = Some(dry));
+        checked.map_err(|(e, _)| e)?;
         let mut live = Live { ctx };
         match self.run_command(s, seat, command, &mut live) {
             Ok(None) => {}

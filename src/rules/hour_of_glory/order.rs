@@ -3,7 +3,10 @@
 //! Clauses are separated by `;` or new lines and run in the order written. The grammar is in
 //! docs/rules/hour-of-glory.md, "The order language".
 
-use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::agents::{Agent, Mode, Weapon};
 use super::board::{Dir, DoorId, Sq};
@@ -96,19 +99,46 @@ pub enum Standing {
     Sacrifice { on: bool },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "type")]
+/// A whole order. In JSON (the API, the stored events) it is the order's text in the order
+/// language under the side that gives it: `{"intruder": "sneak spend-time; move m21 n20"}`,
+/// `{"defender": "commander face north"}`. Every fold reads every command of the game again, and
+/// reading a line of text is much quicker than rebuilding nested JSON objects.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Intruder {
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         standing: Vec<Standing>,
         steps: Vec<IStep>,
     },
     Defender {
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         standing: Vec<Standing>,
         steps: Vec<DStep>,
     },
+}
+
+impl Serialize for Command {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (index, side) = match self {
+            Command::Intruder { .. } => (0, "intruder"),
+            Command::Defender { .. } => (1, "defender"),
+        };
+        s.serialize_newtype_variant("Command", index, side, &describe(self))
+    }
+}
+
+impl<'de> Deserialize<'de> for Command {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        enum Side<'a> {
+            Intruder(#[serde(borrow)] Cow<'a, str>),
+            Defender(#[serde(borrow)] Cow<'a, str>),
+        }
+        match Side::deserialize(d)? {
+            Side::Intruder(text) => parse_intruder(&text),
+            Side::Defender(text) => parse_defender(&text),
+        }
+        .map_err(D::Error::custom)
+    }
 }
 
 fn err(message: impl Into<String>) -> RuleError {
@@ -147,16 +177,25 @@ fn on_off(word: Option<&&str>) -> Result<bool, RuleError> {
     }
 }
 
-fn clauses(text: &str) -> Vec<Vec<String>> {
+/// The order in lower case, copied only when it has capitals.
+fn lower(text: &str) -> Cow<'_, str> {
+    if text.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(text.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// The clauses of an order (lower case), each as its words.
+fn clauses(text: &str) -> impl Iterator<Item = Vec<&str>> {
     text.split([';', '\n'])
         .map(|c| {
             c.split_whitespace()
-                .map(|w| w.trim_end_matches(',').to_ascii_lowercase())
+                .map(|w| w.trim_end_matches(','))
                 .filter(|w| !w.is_empty())
                 .collect::<Vec<_>>()
         })
         .filter(|c| !c.is_empty())
-        .collect()
 }
 
 fn standing(words: &[&str]) -> Option<Result<Standing, RuleError>> {
@@ -180,8 +219,8 @@ fn expect_len(words: &[&str], n: usize, usage: &str) -> Result<(), RuleError> {
 pub fn parse_intruder(text: &str) -> Result<Command, RuleError> {
     let mut steps = Vec::new();
     let mut stand = Vec::new();
-    for c in clauses(text) {
-        let w: Vec<&str> = c.iter().map(String::as_str).collect();
+    let text = lower(text);
+    for w in clauses(&text) {
         if let Some(s) = standing(&w) {
             stand.push(s?);
             continue;
@@ -315,8 +354,8 @@ fn weapon(word: &str) -> Result<Weapon, RuleError> {
 pub fn parse_defender(text: &str) -> Result<Command, RuleError> {
     let mut steps = Vec::new();
     let mut stand = Vec::new();
-    for c in clauses(text) {
-        let w: Vec<&str> = c.iter().map(String::as_str).collect();
+    let text = lower(text);
+    for w in clauses(&text) {
         if let Some(s) = standing(&w) {
             stand.push(s?);
             continue;

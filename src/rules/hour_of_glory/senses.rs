@@ -2,7 +2,9 @@
 //! hearing range, and who occupies a room (summary, "Occupied squares", "Watch zones",
 //! "Noise", "Combat: Shooting" (LOS) and "Fighting" (engaged)).
 
-use std::collections::VecDeque;
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
 
 use super::agents::{DefKind, Mode};
 use super::board::{board, Cell, Room, Sq};
@@ -289,8 +291,41 @@ pub fn sees_assaulter(s: &State, from: Sq) -> Option<(usize, u32)> {
         .min_by_key(|&(i, r)| (r, i))
 }
 
-/// Shortest walking distances from `from` (through open doors), for Guards' pursuit.
-pub fn distances(s: &State, from: Sq) -> Vec<u32> {
+/// Shortest walking distances from `from` (through open doors), for Guards' pursuit. They
+/// depend only on the board and on which doors are open, so each thread remembers them by
+/// (open doors, square): Guards chase the same target turn after turn, the order's dry run asks
+/// what its live run asks again, and doors seldom change.
+pub fn distances(s: &State, from: Sq) -> Rc<[u32]> {
+    /// Distances by (open doors as bits, square searched from).
+    type Known = HashMap<(u64, Sq), Rc<[u32]>>;
+    thread_local! {
+        static KNOWN: RefCell<Known> = RefCell::new(HashMap::new());
+    }
+    /// Enough for a game's Guards and targets under many door layouts (a few KB each, so a few
+    /// MB a thread at most); past it the memory starts afresh.
+    const KEEP: usize = 1024;
+    let open = s
+        .doors_open
+        .iter()
+        .enumerate()
+        .filter(|(_, &o)| o)
+        .fold(0u64, |m, (k, _)| m | 1 << k);
+    debug_assert!(s.doors_open.len() <= 64, "door layout fits the key");
+    KNOWN.with(|known| {
+        if let Some(d) = known.borrow().get(&(open, from)) {
+            return d.clone();
+        }
+        let d: Rc<[u32]> = search(s, from).into();
+        let mut known = known.borrow_mut();
+        if known.len() >= KEEP {
+            known.clear();
+        }
+        known.insert((open, from), d.clone());
+        d
+    })
+}
+
+fn search(s: &State, from: Sq) -> Vec<u32> {
     let b = board();
     let w = b.width as usize;
     let mut dist = vec![u32::MAX; w * b.height as usize];

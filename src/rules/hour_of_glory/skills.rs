@@ -16,6 +16,9 @@ pub trait Table {
     fn d6(&mut self, actor: bool) -> u32;
     fn say(&mut self, text: String);
     fn say_to(&mut self, seats: &[Seat], text: String);
+    /// Will the lines be read? Not in a dry run or a quiet re-fold, where hot paths may skip
+    /// writing them. Rules must never branch on it for anything but lines.
+    fn lines(&self) -> bool;
     /// A dry run checks an order; nothing it does stands.
     fn dry(&self) -> bool;
 }
@@ -35,6 +38,9 @@ impl Table for Live<'_, '_> {
     fn say_to(&mut self, seats: &[Seat], text: String) {
         self.ctx.say_to(seats, text)
     }
+    fn lines(&self) -> bool {
+        self.ctx.lines_wanted()
+    }
     fn dry(&self) -> bool {
         false
     }
@@ -53,6 +59,9 @@ impl Table for Dry {
     }
     fn say(&mut self, _text: String) {}
     fn say_to(&mut self, _seats: &[Seat], _text: String) {}
+    fn lines(&self) -> bool {
+        false
+    }
     fn dry(&self) -> bool {
         true
     }

@@ -231,6 +231,122 @@ impl State {
             .iter()
             .position(|d| d.label == label && d.status != Status::Dead)
     }
+
+    /// Makes this state a copy of `src`, keeping the allocations it already has: every order is
+    /// first checked on a copy of the state, and a copy into last order's copy allocates almost
+    /// nothing. Every field is named, so a new field cannot be forgotten here.
+    pub fn copy_from(&mut self, src: &State) {
+        let State {
+            defender_seat,
+            intruders,
+            defenders,
+            doors_open,
+            markers,
+            rooms,
+            minutes,
+            start_minutes,
+            alarm,
+            asi_markers,
+            guards_in_box,
+            guards_mobilised,
+            round,
+            turn,
+            defender_counterattack,
+            ended,
+        } = src;
+        copy_seat(&mut self.defender_seat, defender_seat);
+        copy_vec(&mut self.intruders, intruders, Intruder::copy_from);
+        copy_vec(&mut self.defenders, defenders, Defender::copy_from);
+        self.doors_open.clone_from(doors_open);
+        self.markers.clone_from(markers);
+        self.rooms.clone_from(rooms);
+        self.minutes = *minutes;
+        self.start_minutes = *start_minutes;
+        self.alarm = *alarm;
+        self.asi_markers = *asi_markers;
+        self.guards_in_box = *guards_in_box;
+        self.guards_mobilised = *guards_mobilised;
+        self.round = *round;
+        self.turn = *turn;
+        self.defender_counterattack = *defender_counterattack;
+        self.ended.clone_from(ended);
+    }
+}
+
+fn copy_seat(to: &mut Seat, from: &Seat) {
+    if to != from {
+        *to = from.clone();
+    }
+}
+
+/// `to.clone_from(from)`, element by element with `copy`.
+fn copy_vec<T: Clone>(to: &mut Vec<T>, from: &[T], copy: fn(&mut T, &T)) {
+    to.truncate(from.len());
+    for (t, f) in to.iter_mut().zip(from) {
+        copy(t, f);
+    }
+    let kept = to.len();
+    to.extend_from_slice(&from[kept..]);
+}
+
+impl Intruder {
+    fn copy_from(&mut self, src: &Intruder) {
+        let Intruder {
+            seat,
+            agent,
+            sq,
+            status,
+            mode,
+            selected,
+            weapons,
+            equipment,
+            intel,
+            inside,
+            counterattack,
+            sacrifice,
+        } = src;
+        copy_seat(&mut self.seat, seat);
+        self.agent = *agent;
+        self.sq = *sq;
+        self.status = *status;
+        self.mode = *mode;
+        self.selected = *selected;
+        self.weapons.clone_from(weapons);
+        self.equipment.clone_from(equipment);
+        self.intel.clone_from(intel);
+        self.inside = *inside;
+        self.counterattack = *counterattack;
+        self.sacrifice = *sacrifice;
+    }
+}
+
+impl Defender {
+    fn copy_from(&mut self, src: &Defender) {
+        let Defender {
+            kind,
+            label,
+            sq,
+            status,
+            facing,
+            ready,
+            alert,
+            first_turn,
+            captured_intel,
+            captured_equipment,
+            captured_weapons,
+        } = src;
+        self.kind = *kind;
+        self.label.clone_from(label);
+        self.sq = *sq;
+        self.status = *status;
+        self.facing = *facing;
+        self.ready = *ready;
+        self.alert = *alert;
+        self.first_turn = *first_turn;
+        self.captured_intel.clone_from(captured_intel);
+        self.captured_equipment.clone_from(captured_equipment);
+        self.captured_weapons.clone_from(captured_weapons);
+    }
 }
 
 /// Who occupies a square.

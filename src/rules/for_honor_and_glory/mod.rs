@@ -215,6 +215,12 @@ impl Rules for ForHonorAndGlory {
         }]
     }
 
+    /// The side whose order the game waits for, as `prompts` says, without listing the
+    /// actions it may take (a fold asks this for every event).
+    fn may_act(&self, state: &State, seat: &Seat) -> bool {
+        state.finished.is_none() && Side::parse(seat.as_str()) == Some(state.battle.active)
+    }
+
     fn apply(
         &self,
         state: &mut State,

@@ -4,6 +4,17 @@
 //! order — the AP roll, then unit actions until the AP run out. Decisions and interpretations:
 //! docs/rules/for-honor-and-glory.md.
 
+/// An outcome line, formatted only when someone will read it: a re-fold asks for none
+/// (`Ctx::lines_wanted`), and formatting is most of what lines cost.
+macro_rules! say {
+    ($ctx:expr, $($arg:tt)*) => {{
+        let ctx: &mut $crate::engine::ruleset::Ctx = $ctx;
+        if ctx.lines_wanted() {
+            ctx.say(format!($($arg)*));
+        }
+    }};
+}
+
 pub mod action_points;
 pub mod battle;
 pub mod bot;
@@ -79,7 +90,7 @@ impl State {
             None => self.finished = Some(result),
             Some(c) => match c.next(&self.battle) {
                 Some(next) => {
-                    ctx.say(format!("the campaign goes on: {}", next.scen().title));
+                    say!(ctx, "the campaign goes on: {}", next.scen().title);
                     self.battle = next;
                 }
                 None => {
@@ -252,7 +263,7 @@ impl Rules for ForHonorAndGlory {
                 format!("{seat} has no turn to pass"),
             ));
         }
-        ctx.say(format!("{seat} missed the deadline"));
+        say!(ctx, "{seat} missed the deadline");
         turn::play(&mut state.battle, side, &Order::default(), ctx);
         state.settle(ctx);
         Ok(())

@@ -62,10 +62,20 @@ pub fn check(map: &Map, b: &Battle, u: usize, target: Hex) -> Result<(), RuleErr
 
 /// The MP a unit checks morale against: its MP, +1 with a leader (9.2, 11.1), +1 elite
 /// (3.4.1), and for a defender the terrain (2.2.1) and -1 when flanked (11.9).
-fn morale(map: &Map, b: &Battle, u: usize, defending: Option<bool>) -> (i32, String) {
+/// The reasons are written out only when `explain` (a line will be read).
+fn morale(
+    map: &Map,
+    b: &Battle,
+    u: usize,
+    defending: Option<bool>,
+    explain: bool,
+) -> (i32, String) {
     let unit = &b.units[u];
     let mut v = i32::from(unit.mp);
-    let mut parts = vec![format!("{} MP", unit.mp)];
+    let mut parts = Vec::new();
+    if explain {
+        parts.push(format!("{} MP", unit.mp));
+    }
     if with_leader(b, unit.hex, u) {
         v += 1;
         parts.push("+1 leader".into());
@@ -79,7 +89,9 @@ fn morale(map: &Map, b: &Battle, u: usize, defending: Option<bool>) -> (i32, Str
         let m = t.effects().morale;
         if m != 0 {
             v += m;
-            parts.push(format!("{m:+} {}", t.name()));
+            if explain {
+                parts.push(format!("{m:+} {}", t.name()));
+            }
         }
         if flanked {
             v -= 1;
@@ -92,13 +104,14 @@ fn morale(map: &Map, b: &Battle, u: usize, defending: Option<bool>) -> (i32, Str
 /// One morale check: passes on a roll of at most the adjusted MP; a 6 always fails (8.3.5).
 fn check_morale(map: &Map, b: &Battle, u: usize, defending: Option<bool>, ctx: &mut Ctx) -> bool {
     let die = ctx.roll(6);
-    let (v, why) = morale(map, b, u, defending);
+    let (v, why) = morale(map, b, u, defending, ctx.lines_wanted());
     let pass = die != 6 && die as i32 <= v;
-    ctx.say(format!(
+    say!(
+        ctx,
         "{} checks morale: rolls {die} against {v} ({why}) — {}",
         b.label(u),
         if pass { "holds" } else { "fails" }
-    ));
+    );
     pass
 }
 
@@ -108,11 +121,12 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
     let defender = side.other();
     let from = b.units[u].hex;
     b.units[u].acted = true;
-    ctx.say(format!(
+    say!(
+        ctx,
         "{} {} in {from} closes with {target} (2 AP)",
         side.name(),
         kind_and_name(b, u)
-    ));
+    );
 
     // 11.1 The attacker's own morale check; failing, it can only fire.
     if b.options.has(1) && !check_morale(map, b, u, None, ctx) {
@@ -131,10 +145,11 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
         if let Some(d) = dragoon {
             let mut lines = Vec::new();
             if retreat::retreat_if_possible(map, b, d, from, &mut lines) {
-                ctx.say(format!(
+                say!(
+                    ctx,
                     "the dragoons evade the attack (11.12): {}",
                     lines.join("; ")
-                ));
+                );
                 follow_leader(map, b, target, defender, d, ctx);
                 if !b.enemy_combat_at(target, side) {
                     finish(b, u, target, advance, ctx);
@@ -163,7 +178,7 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
                     }
                 }
             } else if let Some(g) = g {
-                ctx.say(format!("{} holds with the infantry (8.4.4)", b.label(g)));
+                say!(ctx, "{} holds with the infantry (8.4.4)", b.label(g));
             }
         }
         (None, Some(g)) => {
@@ -176,10 +191,11 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
 
     // 8.3.3 The attacker's dice.
     let n = combat::dice(b, u, target);
-    let (m, why) = combat::modifier(map, b, u, target);
+    let (m, why) = combat::modifier_explained(map, b, u, target, ctx.lines_wanted());
     let faces = ctx.roll_many(n, 6);
     let hits = combat::count_hits(&faces, m, HIT);
-    ctx.say(format!(
+    say!(
+        ctx,
         "close combat dice ({n}, hit on {HIT}+{}): {} — {hits} hit{}",
         if why.is_empty() {
             String::new()
@@ -188,7 +204,7 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
         },
         combat::show_dice(&faces, m),
         if hits == 1 { "" } else { "s" }
-    ));
+    );
     b.attacks.push((from, target));
     combat::apply_hits(b, target, defender, hits, ctx);
     combat::leader_casualty(b, target, defender, &faces, ctx);
@@ -236,10 +252,7 @@ fn follow_leader(
     let to = b.units[r].hex;
     if b.leader_at(to, side).is_none() {
         b.units[l].hex = to;
-        ctx.say(format!(
-            "{} retreats with his unit to {to} (8.3.2)",
-            b.label(l)
-        ));
+        say!(ctx, "{} retreats with his unit to {to} (8.3.2)", b.label(l));
     } else {
         let line = super::leaders::retreat_alone(map, b, l);
         ctx.say(line);
@@ -253,7 +266,7 @@ fn finish(b: &mut Battle, u: usize, target: Hex, advance: bool, ctx: &mut Ctx) {
         return;
     }
     if b.enemy_combat_at(target, side) {
-        ctx.say(format!("{target} is still held: no advance"));
+        say!(ctx, "{target} is still held: no advance");
     } else {
         fire::advance_into(b, u, target, ctx);
     }

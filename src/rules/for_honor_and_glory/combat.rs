@@ -35,6 +35,17 @@ pub fn dice(b: &Battle, u: usize, target: Hex) -> usize {
 
 /// The modifier to each attacking die, with the reasons for the log.
 pub fn modifier(map: &Map, b: &Battle, u: usize, target: Hex) -> (i32, Vec<String>) {
+    modifier_explained(map, b, u, target, true)
+}
+
+/// `modifier`, with the reasons written out only when `explain` (a line will be read).
+pub fn modifier_explained(
+    map: &Map,
+    b: &Battle,
+    u: usize,
+    target: Hex,
+    explain: bool,
+) -> (i32, Vec<String>) {
     let unit = &b.units[u];
     let t = map.terrain(target);
     let mut m = t.effects().combat;
@@ -49,7 +60,7 @@ pub fn modifier(map: &Map, b: &Battle, u: usize, target: Hex) -> (i32, Vec<Strin
     {
         m = -2;
     }
-    if m != 0 {
+    if m != 0 && explain {
         why.push(format!("{m:+} for {} in {target}", t.name()));
     }
     // 11.7 Waterway combat effect.
@@ -128,27 +139,25 @@ pub fn apply_hits(
             if unit.kind == Kind::Elite {
                 let die = ctx.roll(6);
                 if die <= 3 {
-                    ctx.say(format!(
+                    say!(
+                        ctx,
                         "{} rolls {die} for its hit: it stays at 1 MP (3.4.1)",
                         b.label(t)
-                    ));
+                    );
                     continue;
                 }
-                ctx.say(format!(
+                say!(
+                    ctx,
                     "{} rolls {die} for its hit: the hit is applied (3.4.1)",
                     b.label(t)
-                ));
+                );
             }
             let line = b.eliminate(t);
             ctx.say(line);
             gone.push(t);
         } else {
             b.units[t].mp -= 1;
-            ctx.say(format!(
-                "{} takes a hit: now {} MP",
-                b.label(t),
-                b.units[t].mp
-            ));
+            say!(ctx, "{} takes a hit: now {} MP", b.label(t), b.units[t].mp);
         }
     }
     gone
@@ -163,18 +172,20 @@ pub fn leader_casualty(b: &mut Battle, hex: Hex, defender: Side, faces: &[u32], 
     if faces.contains(&1) {
         let die = ctx.roll(6);
         if die == 1 {
-            ctx.say(format!(
+            say!(
+                ctx,
                 "{} rolls 1 for the 1s rolled against him (9.3.1)",
                 b.label(l)
-            ));
+            );
             let line = b.eliminate(l);
             ctx.say(line);
             return;
         }
-        ctx.say(format!(
+        say!(
+            ctx,
             "{} rolls {die} for the 1s rolled against him and survives (9.3.1)",
             b.label(l)
-        ));
+        );
     }
 }
 

@@ -102,11 +102,11 @@ pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &m
     let from = b.units[u].hex;
     b.units[u].acted = true;
     let n = combat::dice(b, u, target);
-    let (m, why) = combat::modifier(map, b, u, target);
+    let (m, why) = combat::modifier_explained(map, b, u, target, ctx.lines_wanted());
     let faces = ctx.roll_many(n, 6);
     let hits = combat::count_hits(&faces, m, hit);
     let d = from.distance(target);
-    ctx.say(format!(
+    say!(ctx,
         "{} {} in {from} fires at {target} ({d} hex{}, {n} dice, hit on {hit}+{}): {} — {hits} hit{}",
         side.name(),
         kind_and_name(b, u),
@@ -114,7 +114,7 @@ pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &m
         if why.is_empty() { String::new() } else { format!(", {}", why.join(", ")) },
         combat::show_dice(&faces, m),
         if hits == 1 { "" } else { "s" },
-    ));
+    );
     b.attacks.push((from, target));
     let defender = side.other();
     for i in 0..b.units.len() {
@@ -130,7 +130,7 @@ pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &m
         if emptied && d == 1 {
             advance_into(b, u, target, ctx);
         } else {
-            ctx.say(format!("{target} is still held: no advance"));
+            say!(ctx, "{target} is still held: no advance");
         }
     }
     emptied
@@ -140,13 +140,13 @@ pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &m
 pub fn advance_into(b: &mut Battle, u: usize, target: Hex, ctx: &mut Ctx) {
     let side = b.units[u].side;
     if let Err(e) = limits::may_hold(b, target, side, b.units[u].kind, Some(u)) {
-        ctx.say(format!("no advance: {e}"));
+        say!(ctx, "no advance: {e}");
         return;
     }
     let enemies: Vec<usize> = b.at(target).filter(|&i| b.units[i].side != side).collect();
     b.units[u].hex = target;
     b.units[u].moved = true;
-    ctx.say(format!("{} advances into {target}", b.label(u)));
+    say!(ctx, "{} advances into {target}", b.label(u));
     for e in enemies {
         let line = if b.units[e].kind == Kind::Leader {
             b.eliminate(e)

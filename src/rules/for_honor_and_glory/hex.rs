@@ -36,7 +36,7 @@ impl Hex {
             .ok_or_else(|| {
                 format!("'{text}' is not a hex: write a column letter and a row number, like C5")
             })?;
-        let digits: String = chars.collect();
+        let digits = chars.as_str();
         let row: u8 = digits
             .parse()
             .ok()

@@ -7,36 +7,53 @@ use super::battle::Battle;
 use super::hex::{Hex, LineStep};
 use super::terrain::Map;
 
+/// What blocks a line of sight in one hex.
+#[derive(Clone, Copy)]
+enum Blocker {
+    Terrain(Hex),
+    Unit(Hex, usize),
+}
+
+impl Blocker {
+    fn describe(self, map: &Map, b: &Battle) -> String {
+        match self {
+            Blocker::Terrain(h) => format!("{} in {h}", map.terrain(h).name()),
+            Blocker::Unit(h, i) => format!("the {} in {h}", b.units[i].kind.name()),
+        }
+    }
+}
+
 /// Why a line of sight is blocked, for the player.
 pub fn blocked(map: &Map, b: &Battle, from: Hex, to: Hex) -> Option<String> {
     if from.distance(to) <= 1 {
         return None;
     }
-    let blocks = |h: Hex| -> Option<String> {
-        let t = map.terrain(h);
-        if t.effects().blocks_los {
-            return Some(format!("{} in {h}", t.name()));
+    // The reason is written out only for a line found blocked.
+    let blocks = |h: Hex| -> Option<Blocker> {
+        if map.terrain(h).effects().blocks_los {
+            return Some(Blocker::Terrain(h));
         }
         if !b.any_combat_at(h) {
             return None;
         }
-        b.combat_at(h)
-            .next()
-            .map(|i| format!("the {} in {h}", b.units[i].kind.name()))
+        b.combat_at(h).next().map(|i| Blocker::Unit(h, i))
     };
     for step in from.line_to(to) {
         match step {
             LineStep::Through(h) => {
                 if let Some(why) = blocks(h) {
                     return Some(format!(
-                        "line of sight from {from} to {to} is blocked by {why} (8.2)"
+                        "line of sight from {from} to {to} is blocked by {} (8.2)",
+                        why.describe(map, b)
                     ));
                 }
             }
             LineStep::Hexside(h1, h2) => {
                 if let (Some(a), Some(c)) = (blocks(h1), blocks(h2)) {
                     return Some(format!(
-                        "line of sight from {from} to {to} runs along the hexside of {h1} and {h2}, blocked on both sides by {a} and {c} (8.2)"
+                        "line of sight from {from} to {to} runs along the hexside of {h1} and {h2}, blocked on both sides by {} and {} (8.2)",
+                        a.describe(map, b),
+                        c.describe(map, b)
                     ));
                 }
             }

@@ -4,6 +4,17 @@
 //! order — the AP roll, then unit actions until the AP run out. Decisions and interpretations:
 //! docs/rules/for-honor-and-glory.md.
 
+/// An outcome line, formatted only when someone will read it: a re-fold asks for none
+/// (`Ctx::lines_wanted`), and formatting is most of what lines cost.
+macro_rules! say {
+    ($ctx:expr, $($arg:tt)*) => {{
+        let ctx: &mut $crate::engine::ruleset::Ctx = $ctx;
+        if ctx.lines_wanted() {
+            ctx.say(format!($($arg)*));
+        }
+    }};
+}
+
 pub mod action_points;
 pub mod battle;
 pub mod bot;
@@ -80,7 +91,7 @@ impl State {
             None => self.finished = Some(result),
             Some(c) => match c.next(&self.battle) {
                 Some(next) => {
-                    ctx.say(format!("the campaign goes on: {}", next.scen().title));
+                    say!(ctx, "the campaign goes on: {}", next.scen().title);
                     self.battle = next;
                 }
                 None => {
@@ -106,6 +117,49 @@ impl State {
     }
 }
 
+/// What the ruleset is: its scenarios, campaigns and options.
+fn info() -> RulesetInfo {
+    let mut scenarios: Vec<ScenarioInfo> = scenario::shipped()
+        .iter()
+        .map(|s| ScenarioInfo {
+            id: s.id.clone(),
+            title: s.title.clone(),
+            seats: vec!["american".into(), "british".into()],
+            min_seats: 2,
+            max_seats: 2,
+        })
+        .collect();
+    scenarios.extend(scenario::campaigns().into_iter().map(|c| ScenarioInfo {
+        id: c.id,
+        title: format!("{} (campaign: {})", c.title, c.scenarios.join(", ")),
+        seats: vec!["american".into(), "british".into()],
+        min_seats: 2,
+        max_seats: 2,
+    }));
+    RulesetInfo {
+        id: ID.into(),
+        version: "1".into(),
+        title: "For Honor and Glory — War of 1812 land battles".into(),
+        scenarios,
+        options: vec![
+            OptionInfo {
+                name: "optional_rules".into(),
+                description: format!(
+                    "the advanced/optional rules in force, e.g. [\"11.1\", \"11.9\"] or \"all\" (11.1-11.13): {}",
+                    optional::RULES.iter().map(|(n, d)| format!("11.{n} {d}")).collect::<Vec<_>>().join("; ")
+                ),
+                default: json!([]),
+            },
+            OptionInfo {
+                name: "command_ap".into(),
+                description: "11.14: command action points set by hand, e.g. {\"american\": 4, \"british\": 3}".into(),
+                default: json!({}),
+            },
+        ],
+        grammar: GRAMMAR.into(),
+    }
+}
+
 const GRAMMAR: &str = "One order per turn, actions separated by ';' or new lines: \
 move B2 B3 B4 [+leader] · move B2/leader B3 · move B2/gun B3 · fire A3 at C5 [advance] · \
 move-fire B2 B3 at C4 · fire-move B2 at C3 then B1 · close-combat D4 D5 [advance] · rally E1 · \
@@ -116,45 +170,9 @@ impl Rules for ForHonorAndGlory {
     type Command = Order;
 
     fn info(&self) -> RulesetInfo {
-        let mut scenarios: Vec<ScenarioInfo> = scenario::shipped()
-            .iter()
-            .map(|s| ScenarioInfo {
-                id: s.id.clone(),
-                title: s.title.clone(),
-                seats: vec!["american".into(), "british".into()],
-                min_seats: 2,
-                max_seats: 2,
-            })
-            .collect();
-        scenarios.extend(scenario::campaigns().into_iter().map(|c| ScenarioInfo {
-            id: c.id,
-            title: format!("{} (campaign: {})", c.title, c.scenarios.join(", ")),
-            seats: vec!["american".into(), "british".into()],
-            min_seats: 2,
-            max_seats: 2,
-        }));
-        RulesetInfo {
-            id: ID.into(),
-            version: "1".into(),
-            title: "For Honor and Glory — War of 1812 land battles".into(),
-            scenarios,
-            options: vec![
-                OptionInfo {
-                    name: "optional_rules".into(),
-                    description: format!(
-                        "the advanced/optional rules in force, e.g. [\"11.1\", \"11.9\"] or \"all\" (11.1-11.13): {}",
-                        optional::RULES.iter().map(|(n, d)| format!("11.{n} {d}")).collect::<Vec<_>>().join("; ")
-                    ),
-                    default: json!([]),
-                },
-                OptionInfo {
-                    name: "command_ap".into(),
-                    description: "11.14: command action points set by hand, e.g. {\"american\": 4, \"british\": 3}".into(),
-                    default: json!({}),
-                },
-            ],
-            grammar: GRAMMAR.into(),
-        }
+        // Built once: every fold of a log asks for it.
+        static INFO: std::sync::OnceLock<RulesetInfo> = std::sync::OnceLock::new();
+        INFO.get_or_init(info).clone()
     }
 
     fn setup(&self, setup: &Setup, _hidden: &mut DiceStream) -> Result<State, RuleError> {
@@ -216,6 +234,12 @@ impl Rules for ForHonorAndGlory {
         }]
     }
 
+    /// The side whose order the game waits for, as `prompts` says, without listing the
+    /// actions it may take (a fold asks this for every event).
+    fn may_act(&self, state: &State, seat: &Seat) -> bool {
+        state.finished.is_none() && Side::parse(seat.as_str()) == Some(state.battle.active)
+    }
+
     fn apply(
         &self,
         state: &mut State,
@@ -247,7 +271,7 @@ impl Rules for ForHonorAndGlory {
                 format!("{seat} has no turn to pass"),
             ));
         }
-        ctx.say(format!("{seat} missed the deadline"));
+        say!(ctx, "{seat} missed the deadline");
         turn::play(&mut state.battle, side, &Order::default(), ctx);
         state.settle(ctx);
         Ok(())

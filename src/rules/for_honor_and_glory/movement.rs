@@ -254,7 +254,7 @@ pub fn perform(b: &mut Battle, plan: &MovePlan, ctx: Option<&mut Ctx>) {
         b.units[l].moved = true;
         b.units[l].acted = true;
     }
-    if let Some(ctx) = ctx {
+    if let Some(ctx) = ctx.filter(|c| c.lines_wanted()) {
         let mut path = vec![from.to_string()];
         path.extend(plan.path.iter().map(Hex::to_string));
         let with = plan
@@ -266,13 +266,14 @@ pub fn perform(b: &mut Battle, plan: &MovePlan, ctx: Option<&mut Ctx>) {
         } else {
             ""
         };
-        ctx.say(format!(
+        say!(
+            ctx,
             "{} {} moves {}{with}{how} ({} AP)",
             side.name(),
             kind_and_name(b, u),
             path.join("-"),
             plan.cost()
-        ));
+        );
         for l in lines {
             ctx.say(l);
         }

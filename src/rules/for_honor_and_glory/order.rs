@@ -18,6 +18,7 @@
 //! pass                          end the turn without acting
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -77,7 +78,7 @@ impl Serialize for UnitRef {
 
 impl<'de> Deserialize<'de> for UnitRef {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<UnitRef, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        let text = <Cow<'de, str>>::deserialize(d)?;
         UnitRef::parse(&text).map_err(serde::de::Error::custom)
     }
 }
@@ -133,8 +134,18 @@ impl Serialize for Action {
 
 impl<'de> Deserialize<'de> for Action {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        parse_action(&text).map_err(|e| serde::de::Error::custom(e.message))
+        // Read from the text where it lies, with no copy: every command of a re-fold passes here.
+        struct Text;
+        impl serde::de::Visitor<'_> for Text {
+            type Value = Action;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an action in the order language, like 'fire A3 at C5'")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Action, E> {
+                parse_action(text).map_err(|e| E::custom(e.message))
+            }
+        }
+        d.deserialize_str(Text)
     }
 }
 
@@ -175,7 +186,11 @@ pub fn parse(text: &str) -> Result<Order, RuleError> {
 
 fn parse_action(clause: &str) -> Result<Action, RuleError> {
     // Keywords and hexes alike are read without regard to case.
-    let lower = clause.to_ascii_lowercase();
+    let lower: Cow<str> = if clause.bytes().any(|c| c.is_ascii_uppercase()) {
+        Cow::Owned(clause.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(clause)
+    };
     let words: Vec<&str> = lower.split_whitespace().collect();
     let bad = |why: &str| lang(format!("'{clause}': {why}"));
     let unit = |i: usize| -> Result<UnitRef, RuleError> {
@@ -189,8 +204,8 @@ fn parse_action(clause: &str) -> Result<Action, RuleError> {
             .map(|w| Hex::parse(w).map_err(|e| bad(&e)))
             .collect()
     };
-    let verb = words[0].to_ascii_lowercase();
-    let action = match verb.as_str() {
+    let verb = words[0];
+    let action = match verb {
         "move" => {
             let u = unit(1)?;
             let (leader, end) = match words.last() {
@@ -250,7 +265,7 @@ fn parse_action(clause: &str) -> Result<Action, RuleError> {
                 return Err(bad(&format!("write '{verb} E1'")));
             }
             let u = unit(1)?;
-            match verb.as_str() {
+            match verb {
                 "rally" => Action::Rally { unit: u },
                 "column" => Action::Column { unit: u },
                 _ => Action::Line { unit: u },

@@ -190,11 +190,12 @@ pub fn perform(
         (Plan::MoveFire(p, target), ctx) => {
             movement::perform(b, &p, None);
             if let Some(ctx) = ctx {
-                ctx.say(format!(
+                say!(
+                    ctx,
                     "{} moves {} and fires (2 AP)",
                     b.label(p.unit),
                     path_text(&p.path)
-                ));
+                );
                 let shot =
                     fire::check(map, b, p.unit, target, b.units[p.unit].kind == Kind::Indian)
                         .map_err(|e| e.to_string())?;
@@ -207,11 +208,12 @@ pub fn perform(
                 fire::perform(map, b, shot, false, ctx);
                 let plan = movement::check(map, b, u, &path, false, true)
                     .map_err(|e| format!("after its fire, {}", e))?;
-                ctx.say(format!(
+                say!(
+                    ctx,
                     "{} moves {} after firing (2 AP)",
                     b.label(u),
                     path_text(&path)
-                ));
+                );
                 movement::perform(b, &plan, None);
             } else {
                 let plan =
@@ -242,7 +244,8 @@ pub fn perform(
         (Plan::Dragoons(evade), ctx) => {
             b.sides[usize::from(side.0)].evade = evade;
             if let Some(ctx) = ctx {
-                ctx.say(format!(
+                say!(
+                    ctx,
                     "{} dragoons will {} close combat (11.12)",
                     side.name(),
                     if evade {
@@ -250,7 +253,7 @@ pub fn perform(
                     } else {
                         "stand and face"
                     }
-                ));
+                );
             }
         }
     }
@@ -310,18 +313,19 @@ pub fn play(b: &mut Battle, side: Side, order: &Order, ctx: &mut Ctx) {
     let map = b.map();
     begin(b, side);
     if order.actions.is_empty() {
-        ctx.say(format!("{} passes", side.name()));
+        say!(ctx, "{} passes", side.name());
     } else {
         let s = &b.sides[usize::from(side.0)];
         let command = ap::command_ap(s.command, s.leaders_lost);
         let die = ctx.roll(6);
         let random = ap::random_ap(die);
         b.ap = random + command;
-        ctx.say(format!(
+        say!(
+            ctx,
             "{} rolls {die} on the random action point chart: {random} + {command} command = {} AP",
             side.name(),
             b.ap
-        ));
+        );
         for (n, a) in order.actions.iter().enumerate() {
             let rest = || {
                 order.actions[n..]
@@ -378,7 +382,7 @@ pub fn end(b: &mut Battle, side: Side, ctx: &mut Ctx) {
             if b.result.is_none() {
                 b.turn += 1;
                 b.active = b.first;
-                ctx.say(format!("turn {} of {}", b.turn, b.turns));
+                say!(ctx, "turn {} of {}", b.turn, b.turns);
             }
         }
     }

@@ -177,6 +177,9 @@ async fn a_game_is_created_played_exported_and_verified(app: TestApp) {
     assert!(!header.complete);
     assert_eq!(header.redacted_for.as_deref(), Some("anna"));
     assert_eq!(events.len(), 3);
+    // After the header, the export is the stored (hashed) text, byte for byte.
+    let stored = app.store.events_json(&t.game_id, 0, None).await.unwrap();
+    assert_eq!(text.lines().skip(1).collect::<Vec<_>>(), stored);
     let report = verify(&text, &rules::find);
     assert!(report.ok(), "{}", report.render());
     assert_eq!(report.rolls_checked, 3);

@@ -976,23 +976,30 @@ impl Games {
 
     /// The export for a viewer: redacted (no secret is in the log yet) while the game runs,
     /// complete once it has ended.
+    ///
+    /// The event lines are the stored text, byte for byte — exactly what was hashed — so the
+    /// export parses only the first event (for the ruleset version) and serialises nothing
+    /// again. The game record is read before the events: a game that ends in between is exported
+    /// as still running (redacted), never as complete without its last event.
     pub async fn export(&self, game_id: &str, viewer: &Viewer) -> Result<String> {
         let record = self
             .store
             .game(game_id)
             .await?
             .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
-        let events = self.store.events(game_id, 0, None).await?;
-        let created = events
+        let lines = self.store.events_json(game_id, 0, None).await?;
+        let first = lines
             .first()
             .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
+        let created: Event = serde_json::from_str(first)
+            .map_err(|e| ServiceError::Corrupt(format!("event 0 does not parse: {e}")))?;
         let version = created
             .payload
             .get("ruleset_version")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let complete = events.last().is_some_and(|e| e.kind == kind::GAME_ENDED);
+        let complete = record.ended;
         let header = Header {
             format: export::FORMAT.into(),
             version: export::VERSION,
@@ -1005,9 +1012,16 @@ impl Games {
                 Viewer::Seat(s) => s.to_string(),
                 _ => "spectator".into(),
             }),
-            events: events.len() as u64,
+            events: lines.len() as u64,
         };
-        Ok(export::write(&header, &events))
+        let mut out = serde_json::to_string(&header).expect("serialisable");
+        out.reserve(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 1);
+        out.push('\n');
+        for line in &lines {
+            out.push_str(line);
+            out.push('\n');
+        }
+        Ok(out)
     }
 
     /// The game's log as `viewer` may read it: each event with the lines it produced.

@@ -3,6 +3,7 @@
 //! handled in one place. It speaks neither HTTP nor SMTP.
 
 pub mod proof;
+pub mod rate;
 pub mod secrets;
 pub mod table;
 
@@ -48,6 +49,12 @@ pub enum ServiceError {
     Stale { sent: u64, current_seq: u64 },
     #[error(transparent)]
     Rule(#[from] RuleError),
+    /// The seat has used up its moves for now (`rate`); nothing was read or written.
+    #[error("seat {seat} is making moves too fast ({limit}); this move was not recorded — try again in {retry_after_secs} s", limit = .limited.rate, retry_after_secs = .limited.retry_after_secs())]
+    RateLimited {
+        seat: String,
+        limited: rate::Limited,
+    },
     #[error("the stored log does not fold: {0}")]
     Corrupt(String),
     #[error(transparent)]
@@ -211,6 +218,8 @@ pub struct Games {
     pub live: Hub,
     /// The key that signs links: configured, or fetched from the store on first use.
     secret: Option<[u8; 32]>,
+    /// Per-seat move rate limits; none unless configured (`with_move_rate`).
+    moves: Option<rate::MoveLimiter>,
     link_key: Arc<tokio::sync::OnceCell<[u8; 32]>>,
 }
 
@@ -274,6 +283,7 @@ impl Games {
             clock: Arc::new(SystemClock),
             live: Hub::new(),
             secret: None,
+            moves: None,
             link_key: Arc::new(tokio::sync::OnceCell::new()),
         }
     }
@@ -281,6 +291,13 @@ impl Games {
     /// The same service on another clock (tests and benchmarks inject one).
     pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.clock = clock;
+        self
+    }
+
+    /// Limits each seat's moves to `rate` (`None`: no limit). The server sets this from
+    /// `DESPATCH_MOVE_RATE` / `DESPATCH_MOVE_BURST`; a service made with `new` has no limit.
+    pub fn with_move_rate(mut self, rate: Option<rate::MoveRate>) -> Self {
+        self.moves = rate.map(rate::MoveLimiter::new);
         self
     }
 
@@ -576,6 +593,14 @@ impl Games {
 
     /// Submits a command: the one path of a move.
     pub async fn submit(&self, caller: &Caller, submit: Submit) -> Result<MoveResult> {
+        if let Some(moves) = &self.moves {
+            moves
+                .check(&caller.game_id, caller.seat.as_str())
+                .map_err(|limited| ServiceError::RateLimited {
+                    seat: caller.seat.to_string(),
+                    limited,
+                })?;
+        }
         if submit.client_entropy.len() > MAX_ENTROPY {
             return Err(ServiceError::BadRequest(format!(
                 "client_entropy is at most {MAX_ENTROPY} characters"

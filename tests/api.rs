@@ -4,8 +4,12 @@
 #[macro_use]
 mod common;
 
+use std::num::NonZeroU32;
+use std::time::Duration;
+
 use despatch::engine::export;
 use despatch::engine::verify::verify;
+use despatch::games::rate::MoveRate;
 use despatch::http::Application;
 use despatch::rules;
 use despatch::store::Store;
@@ -128,6 +132,7 @@ on_both_backends!(
     a_sealed_note_stays_out_of_other_seats_views_and_exports_until_revealed,
     a_finished_game_exports_complete_and_verifies_everything,
     events_after_a_seq_are_returned_in_order,
+    a_seat_moving_too_fast_gets_429_with_retry_after_and_changes_nothing,
 );
 
 async fn a_game_is_created_played_exported_and_verified(app: TestApp) {
@@ -177,6 +182,9 @@ async fn a_game_is_created_played_exported_and_verified(app: TestApp) {
     assert!(!header.complete);
     assert_eq!(header.redacted_for.as_deref(), Some("anna"));
     assert_eq!(events.len(), 3);
+    // After the header, the export is the stored (hashed) text, byte for byte.
+    let stored = app.store.events_json(&t.game_id, 0, None).await.unwrap();
+    assert_eq!(text.lines().skip(1).collect::<Vec<_>>(), stored);
     let report = verify(&text, &rules::find);
     assert!(report.ok(), "{}", report.render());
     assert_eq!(report.rolls_checked, 3);
@@ -199,6 +207,12 @@ async fn health_and_the_openapi_document_answer(app: TestApp) {
             "the OpenAPI document lacks {path}"
         );
     }
+    assert!(
+        doc["paths"]["/api/games/{game_id}/moves"]["post"]["responses"]
+            .get("429")
+            .is_some(),
+        "the OpenAPI document lacks the rate limit's 429"
+    );
     let (_, rulesets) = app.get("/api/rulesets", None).await;
     assert!(rulesets
         .as_array()
@@ -572,4 +586,56 @@ async fn events_after_a_seq_are_returned_in_order(app: TestApp) {
         )
         .await;
     assert_eq!(status, 400);
+}
+
+async fn a_seat_moving_too_fast_gets_429_with_retry_after_and_changes_nothing(app: TestApp) {
+    // A second server on the same database that allows one move a seat per hour.
+    let limited = Application::build_with(app.store.clone(), "127.0.0.1:0", None, |games| {
+        games.with_move_rate(Some(MoveRate {
+            burst: NonZeroU32::new(1).unwrap(),
+            per: Duration::from_secs(3600),
+        }))
+    })
+    .expect("binds port 0");
+    let base = format!("http://127.0.0.1:{}", limited.port());
+    tokio::spawn(limited.run_until_stopped());
+    let t = app.open_table(&["anna", "ben"]).await;
+    let moves = format!("{base}/api/games/{}/moves", t.game_id);
+    let submit = |seat: usize, seq: u64| {
+        app.http
+            .post(&moves)
+            .bearer_auth(&t.tokens[seat])
+            .json(&json!({ "expected_seq": seq, "command": "Advance", "client_entropy": "e" }))
+            .send()
+    };
+
+    assert_eq!(submit(0, 1).await.unwrap().status().as_u16(), 201);
+    let seq = app.next_seq(&t).await;
+    let events = app.event_count(&t).await;
+    let outbox = app.store.outbox(&t.game_id).await.unwrap().len();
+
+    let refused = submit(0, seq).await.unwrap();
+    assert_eq!(refused.status().as_u16(), 429);
+    let retry_after: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(retry_after > 3000 && retry_after <= 3600, "{retry_after}");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"], "rate_limited");
+    assert_eq!(body["seat"], "anna");
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.contains("at most 1 moves at once, then one every 60 min")
+            && message.contains("try again in"),
+        "{message}"
+    );
+    assert_eq!(app.next_seq(&t).await, seq);
+    assert_eq!(app.event_count(&t).await, events);
+    assert_eq!(app.store.outbox(&t.game_id).await.unwrap().len(), outbox);
+
+    // Ben is not affected by Anna's limit, and the limited server still takes his move.
+    assert_eq!(submit(1, seq).await.unwrap().status().as_u16(), 201);
+    assert_eq!(app.event_count(&t).await, events + 1);
 }

@@ -4,6 +4,10 @@
 #[macro_use]
 mod common;
 
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use despatch::games::rate::MoveRate;
 use despatch::http::inbound::InboundConfig;
 use despatch::http::Application;
 use despatch::mail_in::address::reply_address;
@@ -24,6 +28,17 @@ struct App {
 }
 
 async fn spawn(store: Store, db: common::TestDb) -> App {
+    App {
+        base: serve(&store, None).await,
+        http: reqwest::Client::new(),
+        store,
+        _db: db,
+    }
+}
+
+/// Starts a server on `store` answering inbound mail, with the default move rate or `rate`;
+/// returns its base URL.
+async fn serve(store: &Store, rate: Option<MoveRate>) -> String {
     let config = InboundConfig {
         domain: Some(DOMAIN.into()),
         secret: Some(SECRET.into()),
@@ -32,18 +47,19 @@ async fn spawn(store: Store, db: common::TestDb) -> App {
         store.clone(),
         "127.0.0.1:0",
         None,
-        |games| games.with_secret(Some(SIGNING_SECRET)),
+        |games| {
+            let games = games.with_secret(Some(SIGNING_SECRET));
+            match rate {
+                Some(rate) => games.with_move_rate(Some(rate)),
+                None => games,
+            }
+        },
         Some(config),
     )
     .unwrap();
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
-    App {
-        base,
-        http: reqwest::Client::new(),
-        store,
-        _db: db,
-    }
+    base
 }
 
 struct Mail<'a> {
@@ -88,9 +104,13 @@ impl App {
     }
 
     async fn send(&self, mail: &Mail<'_>) -> (u16, Value) {
+        self.send_at(&self.base, mail).await
+    }
+
+    async fn send_at(&self, base: &str, mail: &Mail<'_>) -> (u16, Value) {
         let resp = self
             .http
-            .post(format!("{}/api/inbound/email", self.base))
+            .post(format!("{base}/api/inbound/email"))
             .bearer_auth(SECRET)
             .header("content-type", "message/rfc822")
             .body(mail.raw())
@@ -137,6 +157,7 @@ on_both_backends!(
     mail_commands_answer_status_log_and_help,
     vacation_by_mail_uses_the_game_clock,
     the_inbound_endpoint_needs_its_secret,
+    orders_sent_too_fast_are_answered_as_limited_and_change_nothing,
 );
 
 async fn a_whole_game_is_played_by_replies(app: App) {
@@ -467,4 +488,58 @@ async fn vacation_by_mail_uses_the_game_clock(app: App) {
             .contains("write the number of days"),
         "{body}"
     );
+}
+
+async fn orders_sent_too_fast_are_answered_as_limited_and_change_nothing(app: App) {
+    // A server that allows one move a seat per hour.
+    let limited = serve(
+        &app.store,
+        Some(MoveRate {
+            burst: NonZeroU32::new(1).unwrap(),
+            per: Duration::from_secs(3600),
+        }),
+    )
+    .await;
+    let game = app.game().await;
+    let mail = |from, to, id, body| Mail {
+        from,
+        to,
+        id: format!("<{id}@example.org>"),
+        in_reply_to: None,
+        body,
+    };
+    let (_, body) = app
+        .send_at(
+            &limited,
+            &mail("anna@example.org", anna(&game), "a1", "first move"),
+        )
+        .await;
+    assert_eq!(body["status"], "answered", "{body}");
+    assert_eq!(app.events(&game).await, 2);
+    let (_, body) = app
+        .send_at(
+            &limited,
+            &mail("anna@example.org", anna(&game), "a2", "again"),
+        )
+        .await;
+    let text = body["reply"]["text"].as_str().unwrap();
+    assert!(
+        text.contains("were not applied")
+            && text.contains("too fast")
+            && text.contains("try again in"),
+        "{text}"
+    );
+    assert_eq!(app.events(&game).await, 2);
+    // Ben has his own allowance.
+    let (_, body) = app
+        .send_at(
+            &limited,
+            &mail("ben@example.org", ben(&game), "b1", "second move"),
+        )
+        .await;
+    assert!(
+        !body["reply"]["text"].as_str().unwrap().contains("too fast"),
+        "{body}"
+    );
+    assert_eq!(app.events(&game).await, 3);
 }

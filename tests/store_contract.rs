@@ -888,7 +888,7 @@ async fn two_sqlite_stores_on_one_file_racing_on_one_game_let_exactly_one_append
 }
 
 /// A retry racing its first attempt across processes, made deterministic: the first attempt
-/// holds the game's row and its key uncommitted while the retry's statement starts (so the key
+/// holds event 1 and its key uncommitted while the retry's statement starts (so the key
 /// check inside the statement cannot see the key) and waits for the row. Once the first commits,
 /// the retry must answer with the first response and write nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -902,10 +902,6 @@ async fn a_retry_waiting_on_its_first_attempt_in_another_process_gets_the_first_
     // The first attempt, in "another process": event 1 with key k, written by hand and held open.
     let other = sqlx::PgPool::connect(db.url()).await.unwrap();
     let mut tx = other.begin().await.unwrap();
-    sqlx::query("UPDATE games SET next_seq = 2 WHERE game_id = 'g1'")
-        .execute(&mut *tx)
-        .await
-        .unwrap();
     sqlx::query(
         "INSERT INTO events (game_id, seq, kind, seat, hash, prev_hash, body) VALUES ('g1', 1, $1, $2, $3, $4, $5)",
     )
@@ -949,7 +945,10 @@ async fn a_retry_waiting_on_its_first_attempt_in_another_process_gets_the_first_
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-    assert!(waited, "the append never waited for the game's row lock");
+    assert!(
+        waited,
+        "the append never waited for the uncommitted event 1"
+    );
     tx.commit().await.unwrap();
 
     let answer = racing.await.unwrap();

@@ -3,6 +3,7 @@
 //! handled in one place. It speaks neither HTTP nor SMTP.
 
 pub mod proof;
+pub mod rate;
 pub mod secrets;
 pub mod table;
 
@@ -48,6 +49,12 @@ pub enum ServiceError {
     Stale { sent: u64, current_seq: u64 },
     #[error(transparent)]
     Rule(#[from] RuleError),
+    /// The seat has used up its moves for now (`rate`); nothing was read or written.
+    #[error("seat {seat} is making moves too fast ({limit}); this move was not recorded — try again in {retry_after_secs} s", limit = .limited.rate, retry_after_secs = .limited.retry_after_secs())]
+    RateLimited {
+        seat: String,
+        limited: rate::Limited,
+    },
     #[error("the stored log does not fold: {0}")]
     Corrupt(String),
     #[error(transparent)]
@@ -211,6 +218,8 @@ pub struct Games {
     pub live: Hub,
     /// The key that signs links: configured, or fetched from the store on first use.
     secret: Option<[u8; 32]>,
+    /// Per-seat move rate limits; none unless configured (`with_move_rate`).
+    moves: Option<rate::MoveLimiter>,
     link_key: Arc<tokio::sync::OnceCell<[u8; 32]>>,
 }
 
@@ -274,6 +283,7 @@ impl Games {
             clock: Arc::new(SystemClock),
             live: Hub::new(),
             secret: None,
+            moves: None,
             link_key: Arc::new(tokio::sync::OnceCell::new()),
         }
     }
@@ -281,6 +291,13 @@ impl Games {
     /// The same service on another clock (tests and benchmarks inject one).
     pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.clock = clock;
+        self
+    }
+
+    /// Limits each seat's moves to `rate` (`None`: no limit). The server sets this from
+    /// `DESPATCH_MOVE_RATE` / `DESPATCH_MOVE_BURST`; a service made with `new` has no limit.
+    pub fn with_move_rate(mut self, rate: Option<rate::MoveRate>) -> Self {
+        self.moves = rate.map(rate::MoveLimiter::new);
         self
     }
 
@@ -577,6 +594,14 @@ impl Games {
 
     /// Submits a command: the one path of a move.
     pub async fn submit(&self, caller: &Caller, submit: Submit) -> Result<MoveResult> {
+        if let Some(moves) = &self.moves {
+            moves
+                .check(&caller.game_id, caller.seat.as_str())
+                .map_err(|limited| ServiceError::RateLimited {
+                    seat: caller.seat.to_string(),
+                    limited,
+                })?;
+        }
         if submit.client_entropy.len() > MAX_ENTROPY {
             return Err(ServiceError::BadRequest(format!(
                 "client_entropy is at most {MAX_ENTROPY} characters"
@@ -977,23 +1002,30 @@ impl Games {
 
     /// The export for a viewer: redacted (no secret is in the log yet) while the game runs,
     /// complete once it has ended.
+    ///
+    /// The event lines are the stored text, byte for byte — exactly what was hashed — so the
+    /// export parses only the first event (for the ruleset version) and serialises nothing
+    /// again. The game record is read before the events: a game that ends in between is exported
+    /// as still running (redacted), never as complete without its last event.
     pub async fn export(&self, game_id: &str, viewer: &Viewer) -> Result<String> {
         let record = self
             .store
             .game(game_id)
             .await?
             .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
-        let events = self.store.events(game_id, 0, None).await?;
-        let created = events
+        let lines = self.store.events_json(game_id, 0, None).await?;
+        let first = lines
             .first()
             .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
+        let created: Event = serde_json::from_str(first)
+            .map_err(|e| ServiceError::Corrupt(format!("event 0 does not parse: {e}")))?;
         let version = created
             .payload
             .get("ruleset_version")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let complete = events.last().is_some_and(|e| e.kind == kind::GAME_ENDED);
+        let complete = record.ended;
         let header = Header {
             format: export::FORMAT.into(),
             version: export::VERSION,
@@ -1006,9 +1038,16 @@ impl Games {
                 Viewer::Seat(s) => s.to_string(),
                 _ => "spectator".into(),
             }),
-            events: events.len() as u64,
+            events: lines.len() as u64,
         };
-        Ok(export::write(&header, &events))
+        let mut out = serde_json::to_string(&header).expect("serialisable");
+        out.reserve(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 1);
+        out.push('\n');
+        for line in &lines {
+            out.push_str(line);
+            out.push('\n');
+        }
+        Ok(out)
     }
 
     /// The game's log as `viewer` may read it: each event with the lines it produced.

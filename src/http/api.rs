@@ -104,6 +104,8 @@ pub async fn legal_moves(
 /// Submits a command, as JSON or in the game's order language.
 #[utoipa::path(post, path = "/api/games/{game_id}/moves", request_body = Submit,
     responses((status = 201, body = crate::games::MoveResult), (status = 409, description = "stale expected_seq"),
+        (status = 429, description = "the seat is making moves too fast (DESPATCH_MOVE_RATE / DESPATCH_MOVE_BURST); nothing was recorded; retry after the Retry-After header's seconds",
+            headers(("Retry-After" = u64, description = "seconds until the seat may move again"))),
         (status = 422, description = "refused by a rule"), (status = 401, description = "no token"), (status = 403, description = "not a seat of this game")))]
 #[post("/games/{game_id}/moves")]
 pub async fn submit(

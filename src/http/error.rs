@@ -28,6 +28,7 @@ impl ResponseError for ApiError {
             ServiceError::Unauthorized => StatusCode::UNAUTHORIZED,
             ServiceError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServiceError::Stale { .. } => StatusCode::CONFLICT,
+            ServiceError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ServiceError::Rule(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ServiceError::Corrupt(_) | ServiceError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -42,6 +43,14 @@ impl ResponseError for ApiError {
             ServiceError::Rule(e) => {
                 json!({ "error": "rule", "rule": e.rule, "message": e.message })
             }
+            ServiceError::RateLimited { seat, limited } => json!({
+                "error": "rate_limited",
+                "message": self.0.to_string(),
+                "seat": seat,
+                "burst": limited.rate.burst.get(),
+                "refill_secs": limited.rate.per.as_secs_f64(),
+                "retry_after_secs": limited.retry_after_secs(),
+            }),
             ServiceError::Corrupt(_) | ServiceError::Store(_) => {
                 tracing::error!(error = %self.0, "internal error");
                 json!({ "error": "internal", "message": "the server failed; the move was not recorded" })
@@ -51,6 +60,9 @@ impl ResponseError for ApiError {
         let mut response = HttpResponse::build(status);
         if status == StatusCode::UNAUTHORIZED {
             response.insert_header(("WWW-Authenticate", "Bearer"));
+        }
+        if let ServiceError::RateLimited { limited, .. } = &self.0 {
+            response.insert_header(("Retry-After", limited.retry_after_secs().to_string()));
         }
         response.json(body)
     }

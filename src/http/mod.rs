@@ -68,7 +68,11 @@ impl Application {
         let address = listener.local_addr()?;
         let port = address.port();
         let base_url = base_url.unwrap_or_else(|| format!("http://{address}"));
-        let service = configure(Games::new(store.clone(), base_url.clone()));
+        // Moves are limited per seat as configured; `configure` may change that (tests do).
+        let service = configure(
+            Games::new(store.clone(), base_url.clone())
+                .with_move_rate(crate::games::rate::MoveRate::from_env()),
+        );
         service.live.listen(&store);
         let games = web::Data::new(service.clone());
         let server =

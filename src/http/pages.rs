@@ -91,6 +91,19 @@ fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
         ServiceError::Stale { .. } => {
             message_page(StatusCode::CONFLICT, "The game has moved on", &e.to_string(), None)
         }
+        ServiceError::RateLimited { limited, .. } => {
+            let mut page = message_page(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many moves at once",
+                &e.to_string(),
+                Some("Nothing was changed. Wait a moment, then make the move again."),
+            );
+            page.headers_mut().insert(
+                actix_web::http::header::RETRY_AFTER,
+                actix_web::http::header::HeaderValue::from(limited.retry_after_secs()),
+            );
+            page
+        }
         ServiceError::Corrupt(_) | ServiceError::Store(_) => {
             tracing::error!(error = %e, "internal error on a page");
             message_page(

@@ -284,6 +284,12 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
                     e.message
                 ));
             }
+            Err(limited @ ServiceError::RateLimited { .. }) => {
+                out.push(format!(
+                    "Your orders were not applied: {limited}. Nothing was changed; send them again then.\n\n{}",
+                    numbered(&orders)
+                ));
+            }
             Err(ServiceError::Stale { current_seq, .. }) => {
                 out.push(format!(
                     "Another move was recorded while yours was on its way (the next event is now {current_seq}); yours was not applied. \

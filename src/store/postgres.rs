@@ -1,12 +1,16 @@
-//! The PostgreSQL backend. An append is one statement: a data-modifying `WITH` that moves the
-//! game's `next_seq` on from the seq the caller expected and, only if that matched, inserts the
-//! events, secrets, outbox rows and idempotency record from column arrays (`UNNEST`). One
-//! statement is one implicit transaction and one round trip, so the append costs little more than
-//! a single `INSERT`; any failure (a duplicate secret name, say) undoes all of it.
+//! The PostgreSQL backend. An append is one statement: a data-modifying `WITH` that inserts the
+//! events at the seq the caller expected — and, with them, the secrets, outbox rows and
+//! idempotency record from column arrays (`UNNEST`) — only if the event before the expected seq
+//! is in the log and the idempotency key is unused. One statement is one implicit transaction and
+//! one round trip; any failure (a duplicate secret name, say) undoes all of it.
 //!
-//! Two racing appends: the second `UPDATE` waits for the first's row lock, re-reads the row once
-//! the first commits, no longer matches `next_seq = expected` and touches nothing, so the loser
-//! writes nothing and is told the current seq.
+//! The events' primary key `(game_id, seq)` is what refuses a stale append: no `games` row is
+//! updated per append (the game's next seq is the log's last seq + 1, read from that index).
+//! Two racing appends at the same seq: the second `INSERT` waits for the first's uncommitted key,
+//! and once the first commits fails with a unique violation on `events_pkey`, which is answered
+//! as `Stale` (or `Replayed` if its key was used meanwhile) — the loser writes nothing. An append
+//! ahead of the log finds no event before its seq and writes nothing. Only the append that ends
+//! the game updates the `games` row (`ended`).
 
 use std::time::Duration;
 
@@ -27,43 +31,48 @@ pub struct PgStore {
     pool: PgPool,
 }
 
-/// The append, in one statement. `prior` finds a used idempotency key first, in which case the
-/// `UPDATE` matches nothing and so nothing is inserted. Parameters:
-/// $1 game, $2 expected seq, $3 next seq, $4 ends the game, $5–$7 idempotency seat, key, response
-/// (NULL without a key), $8–$13 events, $14–$16 secrets, $17–$20 outbox rows.
+/// The append, in one statement. `prior` finds a used idempotency key first, in which case
+/// `ok` is empty and so nothing is inserted. Parameters:
+/// $1 game, $2 expected seq, $3 next seq (only checked to follow $2: the events carry their
+/// seqs), $4 ends the game,
+/// $5–$7 idempotency seat, key, response (NULL without a key), $8–$13 events, $14–$16 secrets,
+/// $17–$20 outbox rows.
 const APPEND: &str = "
 WITH prior AS (
     SELECT response FROM idempotency WHERE game_id = $1 AND seat = $5::text AND key = $6::text
-), moved AS (
-    UPDATE games SET next_seq = $3, ended = ended OR $4
-    WHERE game_id = $1 AND next_seq = $2 AND NOT EXISTS (SELECT 1 FROM prior)
-    RETURNING game_id
+), ok AS (
+    SELECT $1::text AS game_id
+    WHERE NOT EXISTS (SELECT 1 FROM prior)
+      AND ($2::bigint = 0 OR EXISTS (SELECT 1 FROM events WHERE game_id = $1 AND seq = $2::bigint - 1))
+      AND $3::bigint >= $2::bigint
 ), new_events AS (
     INSERT INTO events (game_id, seq, kind, seat, hash, prev_hash, body)
-    SELECT moved.game_id, e.seq, e.kind, e.seat, e.hash, e.prev_hash, e.body
-    FROM moved, UNNEST($8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+    SELECT ok.game_id, e.seq, e.kind, e.seat, e.hash, e.prev_hash, e.body
+    FROM ok, UNNEST($8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
         AS e (seq, kind, seat, hash, prev_hash, body)
+), ended AS (
+    UPDATE games SET ended = true FROM ok WHERE $4 AND games.game_id = ok.game_id
 ), new_secrets AS (
     INSERT INTO secrets (game_id, name, seat, value)
-    SELECT moved.game_id, s.name, s.seat, s.value
-    FROM moved, UNNEST($14::text[], $15::text[], $16::text[]) AS s (name, seat, value)
+    SELECT ok.game_id, s.name, s.seat, s.value
+    FROM ok, UNNEST($14::text[], $15::text[], $16::text[]) AS s (name, seat, value)
 ), new_outbox AS (
     -- In the order given, so that ids run oldest first.
     INSERT INTO outbox (game_id, seq, channel, seat, payload)
-    SELECT moved.game_id, o.seq, o.channel, o.seat, o.payload
-    FROM moved, UNNEST($17::bigint[], $18::text[], $19::text[], $20::text[]) WITH ORDINALITY
+    SELECT ok.game_id, o.seq, o.channel, o.seat, o.payload
+    FROM ok, UNNEST($17::bigint[], $18::text[], $19::text[], $20::text[]) WITH ORDINALITY
         AS o (seq, channel, seat, payload, ord)
     ORDER BY o.ord
 ), new_key AS (
     INSERT INTO idempotency (game_id, seat, key, response)
-    SELECT moved.game_id, $5::text, $6::text, $7::text FROM moved WHERE $6::text IS NOT NULL
+    SELECT ok.game_id, $5::text, $6::text, $7::text FROM ok WHERE $6::text IS NOT NULL
 )
-SELECT (SELECT count(*) FROM moved) AS moved, (SELECT response FROM prior) AS prior";
+SELECT (SELECT count(*) FROM ok) AS moved, (SELECT response FROM prior) AS prior";
 
 /// Why an append did not move the game on: where the game is now, and the saved answer if the
 /// idempotency key has been used meanwhile.
 const AFTER_MISS: &str = "
-SELECT g.next_seq,
+SELECT (SELECT COALESCE(max(e.seq) + 1, 0) FROM events e WHERE e.game_id = g.game_id) AS next_seq,
        (SELECT response FROM idempotency i WHERE i.game_id = $1 AND i.seat = $2 AND i.key = $3) AS response
 FROM games g WHERE g.game_id = $1";
 
@@ -103,8 +112,8 @@ impl PgStore {
         let rows = rows::append_rows(&game.game_id, 0, append)?;
         let mut tx = self.pool.begin().await?;
         let inserted = sqlx::query(
-            "INSERT INTO games (game_id, ruleset, scenario, created_at, next_seq, ended)
-             VALUES ($1, $2, $3, $4, 0, false) ON CONFLICT (game_id) DO NOTHING",
+            "INSERT INTO games (game_id, ruleset, scenario, created_at, ended)
+             VALUES ($1, $2, $3, $4, false) ON CONFLICT (game_id) DO NOTHING",
         )
         .bind(&game.game_id)
         .bind(&game.ruleset)
@@ -153,12 +162,19 @@ impl PgStore {
             Ok((false, Some(prior))) => Err(StoreError::Replayed {
                 response: rows::json_from_text("a saved response", &prior)?,
             }),
-            // Also where a retry lands that waited for its first attempt's row lock: the key
-            // check ran on the snapshot from before that commit, and the re-read row no longer
-            // matched, so `why_not_moved` finds the key.
             Ok((false, None)) => Err(self.why_not_moved(game_id, &rows).await?),
-            // Defensive: the `UPDATE` serialises the store's own appends to a game, so they
-            // cannot reach here; a key row written some other way still answers as a replay.
+            // The events' primary key refused the append: another append got that seq first.
+            // Also where a retry lands that waited for its first attempt's uncommitted event:
+            // the key check ran on the snapshot from before that commit, so `why_not_moved`
+            // finds the key and answers with the first response.
+            Err(StoreError::Db(e))
+                if rows::is_unique_violation(&e)
+                    && e.as_database_error().and_then(|d| d.constraint())
+                        == Some("events_pkey") =>
+            {
+                Err(self.why_not_moved(game_id, &rows).await?)
+            }
+            // A key row written some other way still answers as a replay.
             Err(StoreError::Db(e)) if rows::is_unique_violation(&e) => {
                 match self.why_not_moved(game_id, &rows).await? {
                     replayed @ StoreError::Replayed { .. } => Err(replayed),
@@ -196,8 +212,11 @@ impl PgStore {
     }
 
     pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
+        // The next seq is one past the last event in the log (read from the events' primary key).
         let row = sqlx::query(
-            "SELECT game_id, ruleset, scenario, created_at, next_seq, ended FROM games WHERE game_id = $1",
+            "SELECT g.game_id, g.ruleset, g.scenario, g.created_at, g.ended,
+                    (SELECT COALESCE(max(e.seq) + 1, 0) FROM events e WHERE e.game_id = g.game_id) AS next_seq
+             FROM games g WHERE g.game_id = $1",
         )
         .bind(game_id)
         .fetch_optional(&self.pool)

@@ -1230,6 +1230,9 @@ fn sentries_alert_marker_in_a_room_moves_beside_the_sentry_when_the_door_is_clos
         assert!(!s.door_open(door("door-22")));
         // Sentry A faces north (towards the trouble): left is west (q20), right is east (s20).
         assert_eq!(s.defenders[a1].alert, Some(sq(expected)), "{choice:?}");
+        let view = HourOfGlory.view(&s, &Viewer::Spectator);
+        let side = if choice.is_some() { "right" } else { "left" };
+        assert_eq!(view["alert_side"], side);
     }
 }
 

@@ -83,7 +83,7 @@ impl Turn {
 /// Summary, "Weapons", SMG covering fire: "All targets must be in the same LOS" — read on this
 /// grid as one straight line from the shooter: every target lies in the same direction, the
 /// same whole step (columns, rows) taken again and again.
-fn same_line(from: Sq, targets: &[Sq]) -> Result<(), RuleError> {
+pub(crate) fn same_line(from: Sq, targets: &[Sq]) -> Result<(), RuleError> {
     fn gcd(a: i32, b: i32) -> i32 {
         if b == 0 {
             a.abs()

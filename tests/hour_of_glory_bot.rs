@@ -15,7 +15,14 @@ fn setup(intruders: usize, n: u64) -> Setup {
     Setup {
         game_id: format!("hog-bot-{intruders}-{n}"),
         scenario: "mission".into(),
-        options: json!({}),
+        // Some games choose their cards at set-up and read covering fire as "any".
+        options: match (intruders, n % 5) {
+            (1, 1) => {
+                json!({"loadouts": {"harris": {"weapons": ["smg", "rifle"], "equipment": "first-aid-kit"}}})
+            }
+            (_, 2) => json!({"covering_fire": "any"}),
+            _ => json!({}),
+        },
         seats: names[..=intruders]
             .iter()
             .map(|s| SeatDef {

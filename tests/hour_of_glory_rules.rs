@@ -9,7 +9,9 @@ use despatch::engine::ruleset::{Ctx, DiceSource, RuleError, Rules, Seat, SeatDef
 use despatch::rules::hour_of_glory::agents::{DefKind, Equipment, Mode, Weapon};
 use despatch::rules::hour_of_glory::board::{Dir, DoorId, Sq};
 use despatch::rules::hour_of_glory::intel::{self, Card, Colour, Country};
-use despatch::rules::hour_of_glory::state::{Defender, Marker, MarkerKind, State, Status, Turn};
+use despatch::rules::hour_of_glory::state::{
+    CoveringFire, Defender, Marker, MarkerKind, State, Status, Turn,
+};
 use despatch::rules::hour_of_glory::{combat, senses, HourOfGlory};
 use serde_json::json;
 
@@ -1069,7 +1071,7 @@ fn smg_covering_fire_attacks_up_to_three_targets_once_each() {
     s.defenders.push(Defender {
         kind: DefKind::Guard,
         label: "g1".into(),
-        sq: Some(sq("m20")),
+        sq: Some(sq("r20")),
         status: Status::Standing,
         facing: Dir::North,
         ready: Dir::North,
@@ -1081,14 +1083,14 @@ fn smg_covering_fire_attacks_up_to_three_targets_once_each() {
     });
     at(&mut s, 1, "o20", Mode::Assault);
     s.intruders[1].selected = Weapon::Smg;
-    let e = order(&mut s, "link", "shoot t20 t20", &[]).unwrap_err();
+    let e = order(&mut s, "link", "shoot r20 r20", &[]).unwrap_err();
     assert_eq!(e.rule, "Covering fire");
     // Two volleys of 4 dice, both missing: 8 dice.
-    assert_eq!(order(&mut s, "link", "shoot t20 m20", &[1; 8]).unwrap(), 8);
+    assert_eq!(order(&mut s, "link", "shoot t20 r20", &[1; 8]).unwrap(), 8);
     s.turn = Turn::Intruder(1);
     s.intruders[1].selected = Weapon::Handgun;
     s.intruders[1].weapons.push(Weapon::Handgun);
-    let e = order(&mut s, "link", "shoot t20 m20", &[]).unwrap_err();
+    let e = order(&mut s, "link", "shoot t20 r20", &[]).unwrap_err();
     assert!(e.message.contains("need an SMG"), "{e}");
 }
 
@@ -1130,4 +1132,257 @@ fn sentries_never_move_and_take_only_fight_or_shoot_orders() {
         .parse(&s, &Seat::parse("defender").unwrap(), "sentry a1 move q20")
         .unwrap_err();
     assert_eq!(e.rule, "order language");
+}
+
+fn guard(label: &str, at: &str) -> Defender {
+    Defender {
+        kind: DefKind::Guard,
+        label: label.into(),
+        sq: Some(sq(at)),
+        status: Status::Standing,
+        facing: Dir::North,
+        ready: Dir::North,
+        alert: None,
+        first_turn: None,
+        captured_intel: vec![],
+        captured_equipment: vec![],
+        captured_weapons: vec![],
+    }
+}
+
+#[test]
+fn smg_covering_fire_targets_must_all_be_in_the_same_line_of_sight() {
+    let mut s = mission(2);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Dead;
+    s.defenders[a1].sq = None;
+    commander_at(&mut s, "t20", Dir::North);
+    s.defenders.push(guard("g1", "m20"));
+    s.defenders.push(guard("g2", "r20"));
+    at(&mut s, 1, "o20", Mode::Assault);
+    s.intruders[1].selected = Weapon::Smg;
+    // East and west of the shooter: two lines of sight, not one.
+    let e = order(&mut s, "link", "shoot t20 m20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Covering fire");
+    assert!(e.message.contains("m20"), "{e}");
+    // The Guard at r20 stands between Link and the Commander on the same line: the fire sweeps
+    // along it, so the nearer target does not shield the farther one.
+    assert_eq!(order(&mut s, "link", "shoot r20 t20", &[1; 8]).unwrap(), 8);
+    // The reading "each target in his LOS" is the covering_fire "any" option.
+    s.turn = Turn::Intruder(1);
+    s.covering_fire = CoveringFire::Any;
+    assert_eq!(order(&mut s, "link", "shoot r20 m20", &[1; 8]).unwrap(), 8);
+}
+
+#[test]
+fn covering_fire_option_any_and_line_are_set_up_and_anything_else_refused() {
+    let setup = |opt: serde_json::Value| Setup {
+        game_id: "cf".into(),
+        scenario: "mission".into(),
+        options: json!({ "covering_fire": opt }),
+        seats: ["defender", "harris"]
+            .iter()
+            .map(|s| SeatDef {
+                seat: Seat::parse(s).unwrap(),
+                name: s.to_string(),
+            })
+            .collect(),
+    };
+    let h = || hidden_stream(&[7; 32], "cf", 0);
+    let s = HourOfGlory.setup(&setup(json!("any")), &mut h()).unwrap();
+    assert_eq!(s.covering_fire, CoveringFire::Any);
+    let s = HourOfGlory.setup(&setup(json!(null)), &mut h()).unwrap();
+    assert_eq!(s.covering_fire, CoveringFire::Line);
+    let e = HourOfGlory
+        .setup(&setup(json!("cone")), &mut h())
+        .unwrap_err();
+    assert!(e.message.contains("covering_fire"), "{e}");
+}
+
+#[test]
+fn sentries_alerted_to_a_disturbance_in_a_room_place_the_marker_in_the_room_in_front_of_the_doorway(
+) {
+    let mut s = mission(1);
+    s.doors_open[door("door-22").index()] = true;
+    at(&mut s, 0, "q16", Mode::Assault);
+    // An assaulter moving within 4 squares of Sentry A (r20) alerts him without a test: the
+    // trouble is in room 1, so the marker goes on q18, inside door-22.
+    order(&mut s, "harris", "move q17", &[6; 6]).unwrap();
+    let a1 = &s.defenders[defender(&s, "a1")];
+    assert_eq!(a1.alert, Some(sq("q18")));
+    assert_eq!(a1.facing, Dir::North);
+}
+
+#[test]
+fn sentries_alert_marker_in_a_room_moves_beside_the_sentry_when_the_door_is_closed() {
+    for (choice, expected) in [(None, "q20"), (Some("alert-side right"), "s20")] {
+        let mut s = mission(1);
+        s.doors_open[door("door-22").index()] = true;
+        let a1 = defender(&s, "a1");
+        if let Some(choice) = choice {
+            s.turn = Turn::Defender;
+            // A standing choice alone does not use the Defender's turn.
+            order(&mut s, "defender", choice, &[]).unwrap();
+            assert_eq!(s.turn, Turn::Defender);
+        }
+        at(&mut s, 0, "q16", Mode::Assault);
+        order(&mut s, "harris", "move q17 q18; close door-22", &[6; 6]).unwrap();
+        assert!(!s.door_open(door("door-22")));
+        // Sentry A faces north (towards the trouble): left is west (q20), right is east (s20).
+        assert_eq!(s.defenders[a1].alert, Some(sq(expected)), "{choice:?}");
+        let view = HourOfGlory.view(&s, &Viewer::Spectator);
+        let side = if choice.is_some() { "right" } else { "left" };
+        assert_eq!(view["alert_side"], side);
+    }
+}
+
+#[test]
+fn only_the_defender_chooses_the_side_of_the_alert_marker() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b10", Mode::Raiding);
+    let e = order(&mut s, "harris", "alert-side right", &[]).unwrap_err();
+    assert_eq!(e.rule, "Sentries");
+}
+
+#[test]
+fn investigating_a_sentrys_alert_marker_in_a_room_returns_him_to_the_ready_position() {
+    let mut s = mission(1);
+    s.doors_open[door("door-22").index()] = true;
+    at(&mut s, 0, "q16", Mode::Assault);
+    order(&mut s, "harris", "move q17", &[6; 6]).unwrap();
+    at(&mut s, 0, "b10", Mode::Raiding);
+    let a1 = defender(&s, "a1");
+    assert_eq!(s.defenders[a1].alert, Some(sq("q18")));
+    // The Commander stands at q20, adjacent to q18 through the open door.
+    commander_at(&mut s, "q20", Dir::North);
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "commander investigate q18", &[6; 6]).unwrap();
+    assert_eq!(s.defenders[a1].alert, None);
+    assert_eq!(s.defenders[a1].facing, Dir::East);
+    assert_eq!(s.asi_markers, 2);
+}
+
+#[test]
+fn an_alerted_sentry_who_is_killed_loses_his_alert_marker() {
+    let mut s = mission(1);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].alert = Some(sq("q20"));
+    s.defenders[a1].facing = Dir::West;
+    at(&mut s, 0, "q20", Mode::Assault);
+    s.intruders[0].selected = Weapon::Knife;
+    // Harris fights with 4 dice (Strength 3 assaulting, +1 with the knife): a fatal wound;
+    // the Sentry resists with 1 die and fails.
+    order(&mut s, "harris", "fight r20", &[6, 6, 6, 6, 1]).unwrap();
+    assert_eq!(s.defenders[a1].status, Status::Dead);
+    assert_eq!(s.defenders[a1].alert, None);
+    assert!(!s.markers.iter().any(|m| m.kind == MarkerKind::Alert));
+}
+
+#[test]
+fn a_recovered_sentry_is_turned_to_face_his_alert_marker() {
+    let mut s = mission(1);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Unconscious;
+    s.defenders[a1].alert = Some(sq("r21"));
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "pass", &[6, 6]).unwrap();
+    assert_eq!(s.defenders[a1].status, Status::Standing);
+    assert_eq!(s.defenders[a1].facing, Dir::South);
+}
+
+fn mission_with(options: serde_json::Value) -> Result<State, RuleError> {
+    let names = ["defender", "harris", "link", "volkov"];
+    let setup = Setup {
+        game_id: "loadouts".into(),
+        scenario: "mission".into(),
+        options,
+        seats: names
+            .iter()
+            .map(|s| SeatDef {
+                seat: Seat::parse(s).unwrap(),
+                name: s.to_string(),
+            })
+            .collect(),
+    };
+    HourOfGlory.setup(&setup, &mut hidden_stream(&[7; 32], "loadouts", 0))
+}
+
+#[test]
+fn setup_choose_weapons_and_equipment_for_the_character() {
+    // By default the loadouts of data/loadouts.txt.
+    let s = mission_with(json!({})).unwrap();
+    assert_eq!(s.intruders[0].weapons, vec![Weapon::Knife, Weapon::Handgun]);
+    assert_eq!(s.intruders[0].equipment, vec![Equipment::CovertEntryKit]);
+    // Chosen: the cards move between agents; the combat knife comes anyway, on top.
+    let s = mission_with(json!({"loadouts": {
+        "harris": {"weapons": ["smg", "handgun"], "equipment": "first-aid-kit"},
+        "link": {"weapons": [], "equipment": "covert-entry-kit"},
+        "volkov": {"weapons": ["rifle"], "equipment": "spy-camera"},
+    }}))
+    .unwrap();
+    let harris = &s.intruders[0];
+    assert_eq!(
+        harris.weapons,
+        vec![Weapon::Knife, Weapon::Smg, Weapon::Handgun]
+    );
+    assert_eq!(harris.selected, Weapon::Knife);
+    assert_eq!(harris.equipment, vec![Equipment::FirstAidKit]);
+    assert_eq!(s.intruders[1].weapons, vec![Weapon::Knife]);
+    assert_eq!(s.intruders[1].equipment, vec![Equipment::CovertEntryKit]);
+    // The views show what each agent took.
+    let view = HourOfGlory.view(&s, &Viewer::Spectator).to_string();
+    assert!(view.contains("first-aid-kit"), "{view}");
+}
+
+#[test]
+fn setup_chosen_cards_exist_in_the_box_and_no_card_goes_to_two_agents() {
+    let refused = |options: serde_json::Value, needle: &str| {
+        let e = mission_with(options).unwrap_err();
+        assert_eq!(e.rule, "set-up");
+        assert!(e.message.contains(needle), "{needle}: {e}");
+    };
+    // Link keeps his SMG by default: Harris may not take it too.
+    refused(
+        json!({"loadouts": {"harris": {"weapons": ["smg"]}}}),
+        "both Harris and Link",
+    );
+    refused(
+        json!({"loadouts": {"harris": {"weapons": ["bazooka"]}}}),
+        "\"bazooka\" is not a weapon card",
+    );
+    refused(
+        json!({"loadouts": {"harris": {"weapons": ["handgun", "handgun"]}}}),
+        "handgun twice",
+    );
+    refused(
+        json!({"loadouts": {"harris": {"equipment": "master-key"}}}),
+        "the Master Key is the Commander's",
+    );
+    refused(
+        json!({"loadouts": {"bond": {"weapons": []}}}),
+        "'bond' is not an agent",
+    );
+    refused(json!({"loadouts": ["smg"]}), "loadouts must map agents");
+    refused(
+        json!({"loadouts": {"harris": {"weapon": ["smg"]}}}),
+        "unknown key 'weapon'",
+    );
+    // An agent who is not playing has no cards to choose.
+    let names = ["defender", "harris"];
+    let setup = Setup {
+        game_id: "loadouts".into(),
+        scenario: "mission".into(),
+        options: json!({"loadouts": {"volkov": {"weapons": ["rifle"]}}}),
+        seats: names
+            .iter()
+            .map(|s| SeatDef {
+                seat: Seat::parse(s).unwrap(),
+                name: s.to_string(),
+            })
+            .collect(),
+    };
+    let e = HourOfGlory
+        .setup(&setup, &mut hidden_stream(&[7; 32], "loadouts", 0))
+        .unwrap_err();
+    assert!(e.message.contains("Volkov is not playing"), "{e}");
 }

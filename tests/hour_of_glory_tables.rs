@@ -164,6 +164,8 @@ fn order_language_round_trips_through_describe_and_parse() {
         "commander shoot q20; sentry a1 fight q20; sentry b2 shoot o8; guards chase link",
         "replace n23",
         "counterattack on; pass",
+        "alert-side right",
+        "alert-side left; counterattack off; pass",
     ];
     for text in defender_orders {
         let c = HourOfGlory.parse(&s, &defender, text).unwrap();
@@ -201,6 +203,14 @@ fn order_language_errors_name_the_square_or_clause_that_failed() {
     assert!(e.message.contains("'dance'"), "{e}");
     let e = HourOfGlory.parse(&s, &seat, "").unwrap_err();
     assert!(e.message.contains("empty order"), "{e}");
+    let defender = Seat::parse("defender").unwrap();
+    let e = HourOfGlory
+        .parse(&s, &defender, "alert-side up")
+        .unwrap_err();
+    assert!(
+        e.message.contains("alert-side left or alert-side right"),
+        "{e}"
+    );
 }
 
 #[test]

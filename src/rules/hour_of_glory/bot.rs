@@ -8,10 +8,10 @@ use std::collections::VecDeque;
 use super::agents::{Equipment, Mode, Weapon};
 use super::board::{board, Dir, DoorId, Sq};
 use super::intel;
-use super::order::{Command, DStep, IStep};
+use super::order::{Command, DStep, IStep, Standing};
 use super::senses;
 use super::skills::Method;
-use super::state::{Occupant, State, Status, Turn};
+use super::state::{CoveringFire, Occupant, Side, State, Status, Turn};
 use crate::engine::ruleset::{BotRng, Seat};
 
 /// A walking route: squares and, where it meets a closed door, that door and the square beyond.
@@ -144,10 +144,36 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
                 .filter_map(|(_, x)| x.sq)
                 .find(|&q| senses::los(s, sq, q).is_some())
             {
-                steps.push(IStep::Shoot {
-                    at: vec![q],
-                    burst: selected == Weapon::Smg && rng(2) == 0,
-                });
+                let burst = selected == Weapon::Smg && rng(2) == 0;
+                let mut at = vec![q];
+                if selected == Weapon::Smg && !burst {
+                    // Covering fire at up to 3 targets in the same LOS.
+                    for (d, x) in s.defenders.iter().enumerate() {
+                        let Some(r) = x.sq.filter(|r| !at.contains(r)) else {
+                            continue;
+                        };
+                        if at.len() < 3
+                            && x.standing()
+                            && !senses::defender_engaged(s, d)
+                            && (s.covering_fire == CoveringFire::Any
+                                || super::intruder::same_line(sq, &[q, r]).is_ok())
+                        {
+                            at.push(r);
+                        }
+                    }
+                    let past: &[Sq] = if s.covering_fire == CoveringFire::Line {
+                        &at
+                    } else {
+                        &[]
+                    };
+                    if at
+                        .iter()
+                        .any(|&r| senses::los_past(s, sq, r, past).is_none())
+                    {
+                        at.truncate(1);
+                    }
+                }
+                steps.push(IStep::Shoot { at, burst });
                 return cmd(steps);
             }
         }
@@ -487,10 +513,13 @@ fn defender_order(s: &State, rng: BotRng) -> Command {
     if steps.is_empty() {
         steps.push(DStep::Pass);
     }
-    Command::Defender {
-        standing: Vec::new(),
-        steps,
-    }
+    let standing = if rng(8) == 0 {
+        let side = if rng(2) == 0 { Side::Left } else { Side::Right };
+        vec![Standing::AlertSide { side }]
+    } else {
+        Vec::new()
+    };
+    Command::Defender { standing, steps }
 }
 
 pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {

@@ -4,10 +4,10 @@
 //! exposed (summary, "Sentries", "The Intruders: Assault").
 
 use super::agents::{DefKind, Mode, Weapon};
-use super::board::{board, Dir, Sq};
+use super::board::{board, Dir, DoorId, Sq};
 use super::senses;
 use super::skills::{self, faces, fight_result, resist, Table, Wound};
-use super::state::{Marker, MarkerKind, State, Status};
+use super::state::{Marker, MarkerKind, Side, State, Status};
 
 /// An agent of either side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,7 +45,8 @@ fn status(s: &State, w: Who) -> Status {
 }
 
 /// Summary, "Sentries": an alerted Sentry turns to face the trouble and an alert marker goes on
-/// the square in front of him; a Sentry has one marker at most and is not alerted while he is
+/// the square in front of him — or, for a disturbance in a room, "in the room, in the square in
+/// front of the doorway"; a Sentry has one marker at most and is not alerted while he is
 /// engaged in a fight.
 pub fn alert_sentry(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
     if senses::defender_engaged(s, d) {
@@ -63,7 +64,9 @@ pub fn alert_sentry(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
     };
     let (dx, dy) = facing.delta();
     let front = Sq((at.0 as i32 + dx) as u8, (at.1 as i32 + dy) as u8);
-    let marker_sq = if board().is_square(front) {
+    let marker_sq = if let Some(inside) = doorway_in_room(s, at, toward) {
+        inside
+    } else if board().is_square(front) {
         front
     } else {
         senses::neighbours(s, at).next().unwrap_or(at)
@@ -78,6 +81,80 @@ pub fn alert_sentry(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
         "Sentry {label} is alerted: he faces {} and an alert marker goes on {marker_sq}",
         a.facing.name()
     ));
+}
+
+/// The room square in front of the doorway through which a Sentry outside a room is alerted to
+/// a disturbance inside it: of the room's open doors, the one whose outer face is nearest the
+/// Sentry (noise and sight reach him only through an open door). `None` when the disturbance is
+/// not in a room or the Sentry stands in that room.
+fn doorway_in_room(s: &State, sentry: Sq, trouble: Sq) -> Option<Sq> {
+    let b = board();
+    let room = b.room_of(trouble)?;
+    if b.room_of(sentry) == Some(room) {
+        return None;
+    }
+    b.room_doors(room)
+        .filter(|door| s.door_open(door.id))
+        .filter_map(|door| {
+            let inside = door.sides.iter().find(|q| b.room_of(**q) == Some(room))?;
+            let outside = door.sides.iter().find(|q| *q != inside)?;
+            Some((outside.chebyshev(sentry), door.id.0, *inside))
+        })
+        .min()
+        .map(|(_, _, inside)| inside)
+}
+
+/// The facing a quarter turn to the left or right of `d`.
+fn turned(d: Dir, side: Side) -> Dir {
+    let k = Dir::ALL.iter().position(|x| *x == d).expect("a facing");
+    match side {
+        Side::Left => Dir::ALL[(k + 3) % 4],
+        Side::Right => Dir::ALL[(k + 1) % 4],
+    }
+}
+
+/// Summary, "Sentries": "If the door is subsequently closed, reposition the alert marker to the
+/// left or right of the Sentry as you wish" — the Defender's standing choice `alert-side`, left
+/// by default; when that side is a wall the other side, and when both are, behind him.
+pub fn door_closed(s: &mut State, t: &mut dyn Table, door: DoorId) {
+    let b = board();
+    let inner: Vec<Sq> = b
+        .door(door)
+        .sides
+        .iter()
+        .copied()
+        .filter(|q| b.room_of(*q).is_some())
+        .collect();
+    for d in 0..s.defenders.len() {
+        let a = &s.defenders[d];
+        let (Some(m), Some(at)) = (a.alert, a.sq) else {
+            continue;
+        };
+        if a.kind != DefKind::Sentry || !inner.contains(&m) || b.room_of(at) == b.room_of(m) {
+            continue;
+        }
+        let first = s.alert_side;
+        let other = match first {
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+        };
+        let step = |dir: Dir| {
+            let (dx, dy) = dir.delta();
+            let q = Sq((at.0 as i32 + dx) as u8, (at.1 as i32 + dy) as u8);
+            senses::adjacent(s, at, q).then_some(q)
+        };
+        let Some(q) = step(turned(a.facing, first))
+            .or_else(|| step(turned(a.facing, other)))
+            .or_else(|| step(a.facing.opposite()))
+        else {
+            continue;
+        };
+        let label = a.label.clone();
+        s.defenders[d].alert = Some(q);
+        t.say(format!(
+            "{door} is closed: Sentry {label}'s alert marker moves to {q}, beside him"
+        ));
+    }
 }
 
 /// Summary, "Noise": a firearm alerts every Sentry within 12 squares.

@@ -310,6 +310,9 @@ fn commander_turn(
                     "The Commander {} {door}",
                     if open { "unlocks and opens" } else { "closes" }
                 ));
+                if !open {
+                    combat::door_closed(s, t, *door);
+                }
             }
             DStep::CommanderInvestigate { at } => {
                 let sq = s.defenders[c].sq.expect("on the board");

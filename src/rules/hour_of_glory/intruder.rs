@@ -9,7 +9,7 @@ use super::combat::{self, Who};
 use super::order::{describe_istep, IStep};
 use super::senses;
 use super::skills::{self, faces, Evade, Method, React, Table, EVADE_TABLE, REACT_TABLE};
-use super::state::{MarkerKind, State, Status};
+use super::state::{CoveringFire, MarkerKind, State, Status};
 use crate::engine::ruleset::RuleError;
 
 /// Why the turn stopped early.
@@ -80,6 +80,35 @@ impl Turn {
 }
 
 /// Runs an Intruder's order. `Ok(Some(reason, rest))` when the turn stopped early.
+/// Summary, "Weapons", SMG covering fire: "All targets must be in the same LOS" — read on this
+/// grid as one straight line from the shooter: every target lies in the same direction, the
+/// same whole step (columns, rows) taken again and again.
+pub(crate) fn same_line(from: Sq, targets: &[Sq]) -> Result<(), RuleError> {
+    fn gcd(a: i32, b: i32) -> i32 {
+        if b == 0 {
+            a.abs()
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    let step = |q: Sq| {
+        let (dx, dy) = (q.0 as i32 - from.0 as i32, q.1 as i32 - from.1 as i32);
+        let g = gcd(dx, dy).max(1);
+        (dx / g, dy / g)
+    };
+    let first = step(targets[0]);
+    match targets.iter().find(|q| step(**q) != first) {
+        None => Ok(()),
+        Some(q) => Err(err(
+            "Covering fire",
+            format!(
+                "all targets must be in the same LOS: {q} is not on the line from {from} through {}",
+                targets[0]
+            ),
+        )),
+    }
+}
+
 pub fn run(s: &mut State, t: &mut dyn Table, i: usize, steps: &[IStep]) -> super::order::Ran {
     let rest = |k: usize| steps[k..].iter().map(describe_istep).collect::<Vec<_>>();
     let a = &s.intruders[i];
@@ -714,6 +743,7 @@ fn act(
             }
             s.doors_open[door.index()] = false;
             t.say(format!("{who} closes {door}"));
+            combat::door_closed(s, t, *door);
             Ok(None)
         }
         IStep::Spy { method } => {
@@ -904,6 +934,10 @@ fn act(
                 ));
             }
             let sq = s.intruders[i].sq.expect("on the board");
+            let line = at.len() > 1 && s.covering_fire == CoveringFire::Line;
+            if line {
+                same_line(sq, at)?;
+            }
             let mut targets = Vec::new();
             for (n, target) in at.iter().enumerate() {
                 if at[..n].contains(target) {
@@ -919,7 +953,8 @@ fn act(
                         format!("the target at {target} is engaged in a fight and may not be shot"),
                     ));
                 }
-                let range = senses::los(s, sq, *target).ok_or_else(|| {
+                let past: &[Sq] = if line { at } else { &[] };
+                let range = senses::los_past(s, sq, *target, past).ok_or_else(|| {
                     err(
                         "Line of sight",
                         format!("you have no clear LOS from {sq} to {target}"),

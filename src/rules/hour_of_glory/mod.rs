@@ -43,10 +43,142 @@ pub const ID: &str = "hour-of-glory";
 pub struct HourOfGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "Intruder: clauses separated by ';' — assault [with <weapon>] · move <sq> <sq>… · sneak take-chance|spend-time · breach door-N [take-chance|spend-time] · open door-N · close door-N · spy [method] · sneak-attack <sq> · conceal <sq> [method] · coup-de-grace <sq> · fight <sq> · shoot <sq> [<sq> <sq>] [burst] · weapon <knife|handgun|smg|rifle> · hide · recover raiding|assault · pass · counterattack on|off · sacrifice on|off. Defender: commander move <sq>… · commander face n|e|s|w · commander open|close door-N · commander investigate <sq> · commander alarm [<sq>…] · commander fight|shoot <sq> · sentry <post> fight|shoot <sq> · guards chase <intruder> · replace <sq> · counterattack on|off · pass";
+pub const GRAMMAR: &str = "Intruder: clauses separated by ';' — assault [with <weapon>] · move <sq> <sq>… · sneak take-chance|spend-time · breach door-N [take-chance|spend-time] · open door-N · close door-N · spy [method] · sneak-attack <sq> · conceal <sq> [method] · coup-de-grace <sq> · fight <sq> · shoot <sq> [<sq> <sq>] [burst] · weapon <knife|handgun|smg|rifle> · hide · recover raiding|assault · pass · counterattack on|off · sacrifice on|off. Defender: commander move <sq>… · commander face n|e|s|w · commander open|close door-N · commander investigate <sq> · commander alarm [<sq>…] · commander fight|shoot <sq> · sentry <post> fight|shoot <sq> · guards chase <intruder> · replace <sq> · counterattack on|off · alert-side left|right · pass";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
+}
+
+/// One agent's cards: his weapon stack and his equipment.
+type Loadout = (Vec<Weapon>, Vec<agents::Equipment>);
+
+/// The Intruders' weapons and equipment (summary, "Setup": "Choose weapons and equipment for the
+/// character"; manual: "when you are more experienced, you may choose … equipment"). Without the
+/// `loadouts` option each agent takes his cards of `data/loadouts.txt`; with it, an agent named
+/// there takes the firearms and the one equipment card written for him, and his combat knife
+/// always. The cards in the box are those `data/loadouts.txt` deals — one of each — so no card
+/// goes to two agents.
+fn loadouts(agents: &[Agent], option: Option<&Value>) -> Result<Vec<Loadout>, RuleError> {
+    let p = profiles();
+    let mut chosen: Vec<Loadout> = agents.iter().map(|a| p.loadout(*a)).collect();
+    let obj = match option {
+        None | Some(Value::Null) => return Ok(chosen),
+        Some(Value::Object(obj)) => obj,
+        Some(v) => {
+            return Err(setup_error(format!(
+                "loadouts must map agents to their cards, like {{\"harris\": {{\"weapons\": [\"smg\"], \"equipment\": \"first-aid-kit\"}}}}, not {v}"
+            )))
+        }
+    };
+    let in_box: Vec<Loadout> = Agent::ALL.iter().map(|a| p.loadout(*a)).collect();
+    let box_has_weapon = |w: Weapon| in_box.iter().any(|(ws, _)| ws.contains(&w));
+    let box_has_equipment = |e: agents::Equipment| in_box.iter().any(|(_, es)| es.contains(&e));
+    for (name, card) in obj {
+        let agent = Agent::parse(name).ok_or_else(|| {
+            setup_error(format!(
+                "loadouts: '{name}' is not an agent: harris, link or volkov"
+            ))
+        })?;
+        let k = agents.iter().position(|a| *a == agent).ok_or_else(|| {
+            setup_error(format!(
+                "loadouts: {} is not playing in this mission",
+                agent.title()
+            ))
+        })?;
+        let Some(card) = card.as_object() else {
+            return Err(setup_error(format!(
+                "loadouts: {}'s cards must be {{\"weapons\": [...], \"equipment\": \"...\"}}",
+                agent.title()
+            )));
+        };
+        if let Some(key) = card.keys().find(|k| *k != "weapons" && *k != "equipment") {
+            return Err(setup_error(format!(
+                "loadouts: {} — unknown key '{key}': write weapons and equipment",
+                agent.title()
+            )));
+        }
+        let mut weapons = vec![Weapon::Knife];
+        match card.get("weapons") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(list)) => {
+                for v in list {
+                    let w = v.as_str().and_then(Weapon::parse).ok_or_else(|| {
+                        setup_error(format!(
+                            "loadouts: {v} is not a weapon card: handgun, smg or rifle (the combat knife comes anyway)"
+                        ))
+                    })?;
+                    if w == Weapon::Knife {
+                        continue;
+                    }
+                    if weapons.contains(&w) {
+                        return Err(setup_error(format!(
+                            "loadouts: {} names the {w} twice: the box has one",
+                            agent.title()
+                        )));
+                    }
+                    if !box_has_weapon(w) {
+                        return Err(setup_error(format!("loadouts: the box has no {w} card")));
+                    }
+                    weapons.push(w);
+                }
+            }
+            Some(v) => {
+                return Err(setup_error(format!(
+                    "loadouts: {}'s weapons must be a list, not {v}",
+                    agent.title()
+                )))
+            }
+        }
+        let equipment = match card.get("equipment") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(v) => {
+                let e = v
+                    .as_str()
+                    .and_then(agents::Equipment::parse)
+                    .filter(|e| box_has_equipment(*e))
+                    .ok_or_else(|| {
+                        setup_error(format!(
+                            "loadouts: {v} is not an equipment card an Intruder may take: covert-entry-kit, spy-camera or first-aid-kit (the Master Key is the Commander's)"
+                        ))
+                    })?;
+                vec![e]
+            }
+        };
+        chosen[k] = (weapons, equipment);
+    }
+    // One card of each in the box: no card for two agents.
+    for (k, (ws, es)) in chosen.iter().enumerate() {
+        for (j, (ws2, es2)) in chosen[..k].iter().enumerate() {
+            let twice = ws
+                .iter()
+                .filter(|w| **w != Weapon::Knife)
+                .find(|w| ws2.contains(w))
+                .map(|w| w.to_string())
+                .or_else(|| es.iter().find(|e| es2.contains(e)).map(|e| e.name().into()));
+            if let Some(card) = twice {
+                return Err(setup_error(format!(
+                    "loadouts: the box has one {card} card, and both {} and {} would take it (name every agent's cards when you move one)",
+                    agents[j].title(),
+                    agents[k].title()
+                )));
+            }
+        }
+    }
+    Ok(chosen)
+}
+
+/// The `covering_fire` option.
+fn covering_fire(option: Option<&Value>) -> Result<state::CoveringFire, RuleError> {
+    match option.and_then(|v| if v.is_null() { None } else { Some(v) }) {
+        None => Ok(state::CoveringFire::Line),
+        Some(v) => match v.as_str() {
+            Some("line") => Ok(state::CoveringFire::Line),
+            Some("any") => Ok(state::CoveringFire::Any),
+            _ => Err(setup_error(format!(
+                "covering_fire is \"line\" (targets on one straight line from the shooter) or \"any\" (each target in his LOS), not {v}"
+            ))),
+        },
+    }
 }
 
 impl HourOfGlory {
@@ -145,6 +277,16 @@ impl HourOfGlory {
                 }
                 (Standing::Sacrifice { on }, Turn::Intruder(i)) => s.intruders[i].sacrifice = *on,
                 (Standing::Counterattack { on }, Turn::Defender) => s.defender_counterattack = *on,
+                (Standing::AlertSide { side }, Turn::Defender) => s.alert_side = *side,
+                (Standing::AlertSide { .. }, Turn::Intruder(_)) => {
+                    return Err((
+                        RuleError::new(
+                            "Sentries",
+                            "only the Defender places the Sentries' alert markers",
+                        ),
+                        Vec::new(),
+                    ))
+                }
                 (Standing::Sacrifice { .. }, Turn::Defender) => {
                     return Err((
                         RuleError::new(
@@ -190,7 +332,8 @@ impl Rules for HourOfGlory {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            // 2: a command's JSON is its text in the order language (`{"intruder": "move m21"}`).
+            // 2: a command's JSON is its text in the order language (`{"intruder": "move m21"}`);
+            // the state keeps the alert-marker side and the covering-fire reading.
             version: "2".into(),
             title: "Hour of Glory — covert raid on a 1944 stronghold".into(),
             scenarios: vec![ScenarioInfo {
@@ -205,6 +348,16 @@ impl Rules for HourOfGlory {
                     name: "agents".into(),
                     description: "the Intruders' agents in seat order (harris, link, volkov); by default Harris, Link, Volkov as the manual's first game".into(),
                     default: json!(null),
+                },
+                OptionInfo {
+                    name: "loadouts".into(),
+                    description: "weapons and equipment chosen at set-up, e.g. {\"harris\": {\"weapons\": [\"smg\"], \"equipment\": \"first-aid-kit\"}}: firearms handgun, smg, rifle and one of covert-entry-kit, spy-camera, first-aid-kit, each card to one agent, the combat knife always; by default data/loadouts.txt (Harris handgun + Covert Entry Kit, Link SMG + Spy Camera, Volkov rifle + First Aid Kit)".into(),
+                    default: json!(null),
+                },
+                OptionInfo {
+                    name: "covering_fire".into(),
+                    description: "how SMG covering fire reads \"all targets in the same LOS\": \"line\" (default: on one straight line from the shooter) or \"any\" (each target in his LOS)".into(),
+                    default: json!("line"),
                 },
                 OptionInfo {
                     name: "minutes".into(),
@@ -230,9 +383,12 @@ impl Rules for HourOfGlory {
             ));
         }
         if let Some(obj) = setup.options.as_object() {
-            if let Some(k) = obj.keys().find(|k| *k != "agents" && *k != "minutes") {
+            if let Some(k) = obj
+                .keys()
+                .find(|k| !["agents", "minutes", "loadouts", "covering_fire"].contains(&k.as_str()))
+            {
                 return Err(setup_error(format!(
-                    "unknown option '{k}': Hour of Glory knows 'agents' and 'minutes'"
+                    "unknown option '{k}': Hour of Glory knows 'agents', 'minutes', 'loadouts' and 'covering_fire'"
                 )));
             }
         }
@@ -268,6 +424,8 @@ impl Rules for HourOfGlory {
                 .ok_or_else(|| setup_error("minutes must be a whole number from 1 to 100000"))?
                 as i32,
         };
+        let loadouts = loadouts(&agents, setup.options.get("loadouts"))?;
+        let covering_fire = covering_fire(setup.options.get("covering_fire"))?;
         let b = board();
         let entry: Vec<_> = b.entry.clone();
         let intruders = setup.seats[1..]
@@ -275,7 +433,7 @@ impl Rules for HourOfGlory {
             .zip(&agents)
             .enumerate()
             .map(|(k, (seat, &agent))| {
-                let (weapons, equipment) = profiles().loadout(agent);
+                let (weapons, equipment) = loadouts[k].clone();
                 Intruder {
                     seat: seat.seat.clone(),
                     agent,
@@ -353,6 +511,8 @@ impl Rules for HourOfGlory {
             round: 1,
             turn: Turn::Intruder(0),
             defender_counterattack: true,
+            alert_side: state::Side::Left,
+            covering_fire,
             ended: None,
         })
     }

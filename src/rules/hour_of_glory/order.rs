@@ -11,6 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::agents::{Agent, Mode, Weapon};
 use super::board::{Dir, DoorId, Sq};
 use super::skills::Method;
+use super::state::Side;
 use crate::engine::ruleset::RuleError;
 
 /// How an order ran: `Ok(None)` in full; `Ok(Some((why, rest)))` stopped early by the rules,
@@ -95,8 +96,16 @@ pub enum DStep {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "set")]
 pub enum Standing {
-    Counterattack { on: bool },
-    Sacrifice { on: bool },
+    Counterattack {
+        on: bool,
+    },
+    Sacrifice {
+        on: bool,
+    },
+    /// The Defender's: which side of a Sentry his alert marker goes when its door closes.
+    AlertSide {
+        side: Side,
+    },
 }
 
 /// A whole order. In JSON (the API, the stored events) it is the order's text in the order
@@ -204,6 +213,11 @@ fn standing(words: &[&str]) -> Option<Result<Standing, RuleError>> {
             Some(on_off(words.get(1)).map(|on| Standing::Counterattack { on }))
         }
         Some("sacrifice") => Some(on_off(words.get(1)).map(|on| Standing::Sacrifice { on })),
+        Some("alert-side") => Some(match words.get(1..) {
+            Some(["left"]) => Ok(Standing::AlertSide { side: Side::Left }),
+            Some(["right"]) => Ok(Standing::AlertSide { side: Side::Right }),
+            _ => Err(err("write alert-side left or alert-side right")),
+        }),
         _ => None,
     }
 }
@@ -391,7 +405,7 @@ pub fn parse_defender(text: &str) -> Result<Command, RuleError> {
             ["pass"] => DStep::Pass,
             _ => {
                 return Err(err(format!(
-                    "'{}' is not a Defender's order: use commander move|face|open|close|investigate|alarm|fight|shoot, sentry <post> fight|shoot <square>, guards chase <intruder>, replace <square>, counterattack on|off, or pass",
+                    "'{}' is not a Defender's order: use commander move|face|open|close|investigate|alarm|fight|shoot, sentry <post> fight|shoot <square>, guards chase <intruder>, replace <square>, counterattack on|off, alert-side left|right, or pass",
                     w.join(" ")
                 )))
             }
@@ -416,6 +430,8 @@ pub fn describe_standing(s: &Standing) -> String {
     match s {
         Standing::Counterattack { on: b } => format!("counterattack {}", on(*b)),
         Standing::Sacrifice { on: b } => format!("sacrifice {}", on(*b)),
+        Standing::AlertSide { side: Side::Left } => "alert-side left".into(),
+        Standing::AlertSide { side: Side::Right } => "alert-side right".into(),
     }
 }
 

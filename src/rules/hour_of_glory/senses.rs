@@ -73,6 +73,12 @@ fn line(a: Sq, b: Sq) -> Vec<(i32, i32)> {
 /// out of a room through an open door; within a room it reaches every square not obstructed.
 /// Returns the range in squares (a door is not a square) when there is LOS.
 pub fn los(s: &State, from: Sq, to: Sq) -> Option<u32> {
+    los_past(s, from, to, &[])
+}
+
+/// LOS as `los`, with the figures on `past` not obstructing it: the targets of one SMG covering
+/// fire along a line (summary, "Weapons": "All targets must be in the same LOS").
+pub fn los_past(s: &State, from: Sq, to: Sq, past: &[Sq]) -> Option<u32> {
     if from == to {
         return None;
     }
@@ -110,7 +116,7 @@ pub fn los(s: &State, from: Sq, to: Sq) -> Option<u32> {
                 } else if after_door {
                     return None;
                 }
-                if k != last && blocks_los(s, sq) {
+                if k != last && blocks_los(s, sq) && !past.contains(&sq) {
                     return None;
                 }
             }

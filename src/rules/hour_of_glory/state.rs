@@ -139,6 +139,30 @@ pub enum Turn {
     Defender,
 }
 
+/// The side of a Sentry his alert marker moves to when the door it lay in front of is closed
+/// (summary, "Sentries": "reposition the alert marker to the left or right of the Sentry as you
+/// wish"): the Defender's standing choice, left as he faces unless he says otherwise.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    #[default]
+    Left,
+    Right,
+}
+
+/// How "all targets must be in the same LOS" of SMG covering fire is read (the `covering_fire`
+/// option; docs/rules/hour-of-glory.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CoveringFire {
+    /// The targets lie on one straight line from the shooter, and the fire sweeps along it: a
+    /// target of the same covering fire does not block the line to the ones behind him.
+    #[default]
+    Line,
+    /// Each target in the shooter's LOS, in any direction (a variant).
+    Any,
+}
+
 /// How the mission ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ending {
@@ -170,6 +194,12 @@ pub struct State {
     pub turn: Turn,
     /// The Defender's standing choice: his agents counterattack when they can.
     pub defender_counterattack: bool,
+    /// The Defender's standing choice: where a Sentry's alert marker goes when its door closes.
+    #[serde(default)]
+    pub alert_side: Side,
+    /// The `covering_fire` option.
+    #[serde(default)]
+    pub covering_fire: CoveringFire,
     /// The minutes left when the last Intruder left, if all left alive.
     pub ended: Option<Ending>,
 }
@@ -252,6 +282,8 @@ impl State {
             round,
             turn,
             defender_counterattack,
+            alert_side,
+            covering_fire,
             ended,
         } = src;
         copy_seat(&mut self.defender_seat, defender_seat);
@@ -269,6 +301,8 @@ impl State {
         self.round = *round;
         self.turn = *turn;
         self.defender_counterattack = *defender_counterattack;
+        self.alert_side = *alert_side;
+        self.covering_fire = *covering_fire;
         self.ended.clone_from(ended);
     }
 }

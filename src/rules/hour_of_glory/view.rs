@@ -104,6 +104,8 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "asi_markers": s.asi_markers,
         "guards_in_box": s.guards_in_box,
         "defender_counterattack": s.defender_counterattack,
+        "alert_side": s.alert_side,
+        "covering_fire": s.covering_fire,
         "intruders": intruders,
         "defenders": defenders,
         "markers": s.markers,

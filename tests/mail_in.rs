@@ -153,6 +153,7 @@ on_both_backends!(
     a_forged_reply_address_is_refused_and_changes_nothing,
     the_same_message_delivered_twice_applies_once,
     a_reply_to_an_old_notice_is_answered_with_the_current_state,
+    a_reply_naming_the_largest_event_number_is_not_applied,
     failing_orders_name_the_line_and_apply_nothing,
     mail_commands_answer_status_log_and_help,
     vacation_by_mail_uses_the_game_clock,
@@ -324,6 +325,25 @@ async fn a_reply_to_an_old_notice_is_answered_with_the_current_state(app: App) {
     );
     assert!(text.contains("It is your turn"), "{text}");
     assert_eq!(app.events(&game).await, 3);
+}
+
+/// The sender writes the In-Reply-To: a notice id naming event u64::MAX must not overflow the
+/// staleness check.
+async fn a_reply_naming_the_largest_event_number_is_not_applied(app: App) {
+    let game = app.game().await;
+    let (status, body) = app
+        .send(&Mail {
+            from: "anna@example.org",
+            to: anna(&game),
+            id: "<max@example.org>".into(),
+            in_reply_to: Some(notice_message_id(&game, u64::MAX, "n", DOMAIN)),
+            body: "first move",
+        })
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let text = body["reply"]["text"].as_str().unwrap();
+    assert!(text.contains("were not applied"), "{text}");
+    assert_eq!(app.events(&game).await, 1);
 }
 
 async fn failing_orders_name_the_line_and_apply_nothing(app: App) {

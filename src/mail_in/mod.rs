@@ -252,7 +252,8 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
             .clone()
             .unwrap_or_else(|| sha256_hex(raw));
         match seen {
-            Some(seq) if seq + 1 != next => {
+            // The sender writes the id: it may name any seq, u64::MAX included.
+            Some(seq) if seq.checked_add(1) != Some(next) => {
                 out.push(format!(
                     "Your orders answer an older turn notice (after event {seq}); the game has moved on since (the next event is {next}). \
                      They were not applied. Here is the game now; reply to this message with your orders if they still stand.\n\n{}",

@@ -18,7 +18,12 @@ struct TestApp {
 }
 
 async fn spawn(store: Store, db: common::TestDb) -> TestApp {
-    let app = Application::build(store.clone(), "127.0.0.1:0", None).expect("binds port 0");
+    // Pages are tested here, some with a hundred moves in a second; the per-seat move limit has
+    // its own tests (tests/api.rs, tests/mail_in.rs).
+    let app = Application::build_with(store.clone(), "127.0.0.1:0", None, |games| {
+        games.with_move_rate(None)
+    })
+    .expect("binds port 0");
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     TestApp {

@@ -275,11 +275,16 @@ fn preprocess(text: &str) -> String {
     t.trim().to_owned()
 }
 
-fn find(pattern: &str, classes: &str) -> Option<usize> {
-    Regex::new(pattern)
-        .expect("valid pattern")
-        .find(classes)
-        .map(|m| m.start())
+/// A pattern compiled once, where it is used: every message is trimmed with the same few.
+macro_rules! re {
+    ($pattern:literal) => {{
+        static RE: LazyLock<Regex> = LazyLock::new(|| Regex::new($pattern).expect("valid pattern"));
+        &*RE
+    }};
+}
+
+fn find(re: &Regex, classes: &str) -> Option<usize> {
+    re.find(classes).map(|m| m.start())
 }
 
 /// Removes every line of class `class`. Lines past the end of `classes` (once a reply at the
@@ -323,49 +328,46 @@ pub fn visible_reply(text: &str) -> String {
     };
 
     // Everything after the first delimiter goes.
-    if let Some(i) = find("d", &classes) {
+    if let Some(i) = find(re!("d"), &classes) {
         cut(&mut classes, &mut lines, i);
     }
     // Mobile signatures go.
     remove_all(&mut classes, &mut lines, SIGNATURE);
     // The reply is at the end of the email (top-quoting reversed).
-    if find(r"^b[^t]+t[et]*$", &classes).is_some() {
-        let i = find(r"t[et]*$", &classes).expect("matched above");
+    if find(re!(r"^b[^t]+t[et]*$"), &classes).is_some() {
+        let i = find(re!(r"t[et]*$"), &classes).expect("matched above");
         classes.clear();
         lines.drain(..i);
     }
     // An embedded email marker not followed by a quote: keep what precedes it.
-    if let Some(i) = find(r"te*b[^q]*$", &classes) {
+    if let Some(i) = find(re!(r"te*b[^q]*$"), &classes) {
         cut(&mut classes, &mut lines, i + 1);
     }
     // An embedded email marker followed by a long quote.
-    if let Some(c) = Regex::new(r"te*b[eqbh]*([te]*)$")
-        .unwrap()
-        .captures(&classes)
-    {
+    if let Some(c) = re!(r"te*b[eqbh]*([te]*)$").captures(&classes) {
         if c[1].matches('t').count() < 7 {
             let i = c.get(0).unwrap().start();
             cut(&mut classes, &mut lines, i + 1);
         }
     }
     // Text before a quote that ends the email: the quote goes.
-    if let Some(i) = find(r"t?e*[qbe]+$", &classes) {
+    if let Some(i) = find(re!(r"t?e*[qbe]+$"), &classes) {
         cut(&mut classes, &mut lines, i + 1);
     }
     remove_all(&mut classes, &mut lines, EMBEDDED);
     // Email headers spanning several lines.
-    if let Some(m) = Regex::new(r"h+[hte]+h+e").unwrap().find(&classes) {
+    if let Some(m) = re!(r"h+[hte]+h+e").find(&classes) {
         let (start, end) = (m.start(), m.end());
         classes.replace_range(start..end, &"h".repeat(end - start));
     }
     // Three or more email headers in a row: keep what precedes them.
-    if let Some(i) = find(r"t[eq]*h{3,}", &classes) {
+    if let Some(i) = find(re!(r"t[eq]*h{3,}"), &classes) {
         cut(&mut classes, &mut lines, i + 1);
     }
     remove_all(&mut classes, &mut lines, EMAIL_HEADER);
     // Trailing quotes go when there is some text.
     if classes.contains(TEXT) {
-        if let Some(i) = find(r"[eq]+$", &classes) {
+        if let Some(i) = find(re!(r"[eq]+$"), &classes) {
             cut(&mut classes, &mut lines, i);
         }
     }

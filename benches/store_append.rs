@@ -22,7 +22,6 @@ use std::time::{Duration, Instant};
 use despatch::engine::event::{kind, Event, GENESIS_HASH};
 use despatch::store::{Append, GameRecord, OutboxRecord, PgStore, SeatRecord, Store};
 use serde_json::json;
-use sqlx::postgres::PgPoolOptions;
 use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection};
 
 const CONCURRENCY: [usize; 3] = [1, 4, 16];
@@ -54,7 +53,7 @@ impl Measured {
     }
 }
 
-#[tokio::main]
+#[tokio::main(flavor = "current_thread")]
 async fn main() {
     let seconds = seconds_from_args();
     let admin_url = std::env::var("DESPATCH_BENCH_POSTGRES")
@@ -262,7 +261,7 @@ fn pgbench(
 
 /// `games` tasks, each appending moves to its own game as fast as the store takes them.
 async fn appends(url: &str, games: usize, seconds: u64, round: usize) -> Measured {
-    let pool = PgPoolOptions::new()
+    let pool = PgStore::pool_options()
         .max_connections(games as u32)
         .connect(url)
         .await

@@ -1,8 +1,9 @@
 //! The PostgreSQL backend. An append is one statement: a data-modifying `WITH` that inserts the
 //! events at the seq the caller expected — and, with them, the secrets, outbox rows and
-//! idempotency record from column arrays (`UNNEST`) — only if the event before the expected seq
-//! is in the log and the idempotency key is unused. One statement is one implicit transaction and
-//! one round trip; any failure (a duplicate secret name, say) undoes all of it.
+//! idempotency record — only if the event before the expected seq is in the log and the
+//! idempotency key is unused. One statement is one implicit transaction and one round trip; any
+//! failure (a duplicate secret name, say) undoes all of it. The statement is written for each
+//! append's shape (`append_statement`), so an append carries no part it does not need.
 //!
 //! The events' primary key `(game_id, seq)` is what refuses a stale append: no `games` row is
 //! updated per append (the game's next seq is the log's last seq + 1, read from that index).
@@ -15,7 +16,7 @@
 use std::time::Duration;
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
-use sqlx::{Executor, Postgres, Row};
+use sqlx::{Executor, Postgres, QueryBuilder, Row};
 
 use super::rows::{self, AppendRows};
 use super::{
@@ -31,44 +32,6 @@ pub struct PgStore {
     pool: PgPool,
 }
 
-/// The append, in one statement. `prior` finds a used idempotency key first, in which case
-/// `ok` is empty and so nothing is inserted. Parameters:
-/// $1 game, $2 expected seq, $3 next seq (only checked to follow $2: the events carry their
-/// seqs), $4 ends the game,
-/// $5–$7 idempotency seat, key, response (NULL without a key), $8–$13 events, $14–$16 secrets,
-/// $17–$20 outbox rows.
-const APPEND: &str = "
-WITH prior AS (
-    SELECT response FROM idempotency WHERE game_id = $1 AND seat = $5::text AND key = $6::text
-), ok AS (
-    SELECT $1::text AS game_id
-    WHERE NOT EXISTS (SELECT 1 FROM prior)
-      AND ($2::bigint = 0 OR EXISTS (SELECT 1 FROM events WHERE game_id = $1 AND seq = $2::bigint - 1))
-      AND $3::bigint >= $2::bigint
-), new_events AS (
-    INSERT INTO events (game_id, seq, kind, seat, hash, prev_hash, body)
-    SELECT ok.game_id, e.seq, e.kind, e.seat, e.hash, e.prev_hash, e.body
-    FROM ok, UNNEST($8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
-        AS e (seq, kind, seat, hash, prev_hash, body)
-), ended AS (
-    UPDATE games SET ended = true FROM ok WHERE $4 AND games.game_id = ok.game_id
-), new_secrets AS (
-    INSERT INTO secrets (game_id, name, seat, value)
-    SELECT ok.game_id, s.name, s.seat, s.value
-    FROM ok, UNNEST($14::text[], $15::text[], $16::text[]) AS s (name, seat, value)
-), new_outbox AS (
-    -- In the order given, so that ids run oldest first.
-    INSERT INTO outbox (game_id, seq, channel, seat, payload)
-    SELECT ok.game_id, o.seq, o.channel, o.seat, o.payload
-    FROM ok, UNNEST($17::bigint[], $18::text[], $19::text[], $20::text[]) WITH ORDINALITY
-        AS o (seq, channel, seat, payload, ord)
-    ORDER BY o.ord
-), new_key AS (
-    INSERT INTO idempotency (game_id, seat, key, response)
-    SELECT ok.game_id, $5::text, $6::text, $7::text FROM ok WHERE $6::text IS NOT NULL
-)
-SELECT (SELECT count(*) FROM ok) AS moved, (SELECT response FROM prior) AS prior";
-
 /// Why an append did not move the game on: where the game is now, and the saved answer if the
 /// idempotency key has been used meanwhile.
 const AFTER_MISS: &str = "
@@ -78,16 +41,26 @@ FROM games g WHERE g.game_id = $1";
 
 impl PgStore {
     pub async fn connect(url: &str) -> Result<PgStore> {
-        let pool = PgPoolOptions::new()
+        let pool = PgStore::pool_options()
             .max_connections(MAX_CONNECTIONS)
-            .acquire_timeout(Duration::from_secs(10))
             .connect(url)
             .await?;
         Ok(PgStore { pool })
     }
 
-    /// A store on a pool the caller configured (size, timeouts) — the benchmark sizes it to
-    /// its number of games.
+    /// How the store's connection pool is set up. A connection taken from the pool is not
+    /// pinged first (sqlx's `test_before_acquire` is on by default): the ping is a round trip
+    /// to the server before every statement, about as costly as an append itself. A connection
+    /// that died while idle (a server restart) fails its next statement instead, and the pool
+    /// drops it; the request that met it gets an error, and the next one a fresh connection.
+    pub fn pool_options() -> PgPoolOptions {
+        PgPoolOptions::new()
+            .test_before_acquire(false)
+            .acquire_timeout(Duration::from_secs(10))
+    }
+
+    /// A store on a pool the caller configured (size, timeouts) — the benchmark sizes
+    /// `pool_options` to its number of games.
     pub fn from_pool(pool: PgPool) -> PgStore {
         PgStore { pool }
     }
@@ -388,6 +361,139 @@ impl PgStore {
 
 /// Runs the append statement; returns whether the game moved on, and the saved response if the
 /// idempotency key had been used.
+/// The append, in one statement, written for this append's shape: only the parts it has (an
+/// idempotency key, secrets, outbox rows, the end of the game) are in it, and its rows are given
+/// as `VALUES` lists. Every part reads `ok`, which holds a row only if the idempotency key is
+/// unused and the event before the expected seq is in the log; a used key's saved answer comes
+/// back as `prior`. sqlx prepares each shape once per connection (it caches statements by their
+/// text). A lean statement is what keeps an append near a raw `INSERT`: the executor's start-up
+/// for parts with nothing to write, and unpacking column arrays, were most of the server's extra
+/// work per append (BENCHMARKS.md).
+///
+/// ```sql
+/// WITH prior AS (SELECT response FROM idempotency WHERE game_id = $1 AND seat = $2 AND key = $3),
+/// ok AS (SELECT 1 WHERE true AND NOT EXISTS (SELECT 1 FROM prior)
+///        AND EXISTS (SELECT 1 FROM events WHERE game_id = $4 AND seq = $5)),
+/// new_events AS (INSERT INTO events (…) SELECT v.* FROM ok, (VALUES ($6, $7, …)) AS v (…)),
+/// new_outbox AS (INSERT INTO outbox (…) SELECT … FROM ok, (VALUES …) AS v (…) ORDER BY v.ord),
+/// …
+/// SELECT (SELECT count(*) FROM ok) AS moved, (SELECT response FROM prior) AS prior
+/// ```
+fn append_statement(game_id: &str, rows: &AppendRows) -> QueryBuilder<Postgres> {
+    let mut q = QueryBuilder::new("WITH ");
+    if let Some(key) = &rows.idempotency {
+        q.push("prior AS (SELECT response FROM idempotency WHERE game_id = ")
+            .push_bind(game_id)
+            .push(" AND seat = ")
+            .push_bind(key.seat.as_str())
+            .push(" AND key = ")
+            .push_bind(key.key.as_str())
+            .push("), ");
+    }
+    q.push("ok AS (SELECT 1 WHERE true");
+    if rows.idempotency.is_some() {
+        q.push(" AND NOT EXISTS (SELECT 1 FROM prior)");
+    }
+    if rows.expected_seq > 0 {
+        q.push(" AND EXISTS (SELECT 1 FROM events WHERE game_id = ")
+            .push_bind(game_id)
+            .push(" AND seq = ")
+            .push_bind(rows.expected_seq - 1)
+            .push(")");
+    }
+    q.push(")");
+    if !rows.events.is_empty() {
+        q.push(
+            ", new_events AS (INSERT INTO events (game_id, seq, kind, seat, hash, prev_hash, body) \
+             SELECT v.* FROM ok, (VALUES ",
+        );
+        for (i, e) in rows.events.iter().enumerate() {
+            q.push(if i == 0 { "(" } else { ", (" })
+                .push_bind(game_id)
+                .push(", ")
+                .push_bind(e.seq)
+                .push(", ")
+                .push_bind(e.kind.as_str())
+                .push(", ")
+                .push_bind(e.seat.as_str())
+                .push(", ")
+                .push_bind(e.hash.as_str())
+                .push(", ")
+                .push_bind(e.prev_hash.as_str())
+                .push(", ")
+                .push_bind(e.body.as_str())
+                .push(")");
+        }
+        q.push(") AS v (game_id, seq, kind, seat, hash, prev_hash, body))");
+    }
+    if rows.ends {
+        q.push(", ended AS (UPDATE games SET ended = true FROM ok WHERE games.game_id = ")
+            .push_bind(game_id)
+            .push(")");
+    }
+    if !rows.secrets.is_empty() {
+        q.push(
+            ", new_secrets AS (INSERT INTO secrets (game_id, name, seat, value) \
+             SELECT v.* FROM ok, (VALUES ",
+        );
+        for (i, s) in rows.secrets.iter().enumerate() {
+            q.push(if i == 0 { "(" } else { ", (" })
+                .push_bind(game_id)
+                .push(", ")
+                .push_bind(s.name.as_str())
+                .push(", ")
+                .push_bind(s.seat.as_deref())
+                .push(", ")
+                .push_bind(s.value.as_str())
+                .push(")");
+        }
+        q.push(") AS v (game_id, name, seat, value))");
+    }
+    if !rows.outbox.is_empty() {
+        // In the order given, so that ids run oldest first.
+        q.push(
+            ", new_outbox AS (INSERT INTO outbox (game_id, seq, channel, seat, payload) \
+             SELECT v.game_id, v.seq, v.channel, v.seat, v.payload FROM ok, (VALUES ",
+        );
+        for (i, o) in rows.outbox.iter().enumerate() {
+            q.push(if i == 0 { "(" } else { ", (" })
+                .push_bind(game_id)
+                .push(", ")
+                .push_bind(o.seq)
+                .push(", ")
+                .push_bind(o.channel.as_str())
+                .push(", ")
+                .push_bind(o.seat.as_deref())
+                .push(", ")
+                .push_bind(o.payload.as_str())
+                .push(format_args!(", {i})"));
+        }
+        q.push(") AS v (game_id, seq, channel, seat, payload, ord)");
+        if rows.outbox.len() > 1 {
+            q.push(" ORDER BY v.ord");
+        }
+        q.push(")");
+    }
+    if let Some(key) = &rows.idempotency {
+        q.push(", new_key AS (INSERT INTO idempotency (game_id, seat, key, response) SELECT ")
+            .push_bind(game_id)
+            .push(", ")
+            .push_bind(key.seat.as_str())
+            .push(", ")
+            .push_bind(key.key.as_str())
+            .push(", ")
+            .push_bind(key.response.as_str())
+            .push(" FROM ok)");
+    }
+    q.push(" SELECT (SELECT count(*) FROM ok) AS moved, ");
+    q.push(if rows.idempotency.is_some() {
+        "(SELECT response FROM prior) AS prior"
+    } else {
+        "NULL::text AS prior"
+    });
+    q
+}
+
 async fn write<'e, E>(
     executor: E,
     game_id: &str,
@@ -396,66 +502,8 @@ async fn write<'e, E>(
 where
     E: Executor<'e, Database = Postgres>,
 {
-    let idem = rows.idempotency.as_ref();
-    let events = &rows.events;
-    let row = sqlx::query(APPEND)
-        .bind(game_id)
-        .bind(rows.expected_seq)
-        .bind(rows.next_seq)
-        .bind(rows.ends)
-        .bind(idem.map(|i| i.seat.as_str()))
-        .bind(idem.map(|i| i.key.as_str()))
-        .bind(idem.map(|i| i.response.as_str()))
-        .bind(events.iter().map(|e| e.seq).collect::<Vec<_>>())
-        .bind(events.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>())
-        .bind(events.iter().map(|e| e.seat.as_str()).collect::<Vec<_>>())
-        .bind(events.iter().map(|e| e.hash.as_str()).collect::<Vec<_>>())
-        .bind(
-            events
-                .iter()
-                .map(|e| e.prev_hash.as_str())
-                .collect::<Vec<_>>(),
-        )
-        .bind(events.iter().map(|e| e.body.as_str()).collect::<Vec<_>>())
-        .bind(
-            rows.secrets
-                .iter()
-                .map(|s| s.name.as_str())
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            rows.secrets
-                .iter()
-                .map(|s| s.seat.as_deref())
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            rows.secrets
-                .iter()
-                .map(|s| s.value.as_str())
-                .collect::<Vec<_>>(),
-        )
-        .bind(rows.outbox.iter().map(|o| o.seq).collect::<Vec<_>>())
-        .bind(
-            rows.outbox
-                .iter()
-                .map(|o| o.channel.as_str())
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            rows.outbox
-                .iter()
-                .map(|o| o.seat.as_deref())
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            rows.outbox
-                .iter()
-                .map(|o| o.payload.as_str())
-                .collect::<Vec<_>>(),
-        )
-        .fetch_one(executor)
-        .await?;
+    let mut statement = append_statement(game_id, rows);
+    let row = statement.build().fetch_one(executor).await?;
     let moved: i64 = row.try_get("moved")?;
     Ok((moved > 0, row.try_get("prior")?))
 }

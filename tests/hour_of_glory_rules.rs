@@ -1094,20 +1094,98 @@ fn smg_covering_fire_attacks_up_to_three_targets_once_each() {
     assert!(e.message.contains("need an SMG"), "{e}");
 }
 
-#[test]
-fn smg_burst_rerolls_up_to_three_dice() {
+/// Link with his SMG on o20, the Commander on t20 (range 5) or s20 (range 4), Sentry A1 out of
+/// the way.
+fn burst_at(range: u32) -> State {
     let mut s = mission(2);
     let a1 = defender(&s, "a1");
     s.defenders[a1].status = Status::Dead;
     s.defenders[a1].sq = None;
-    commander_at(&mut s, "t20", Dir::North);
+    commander_at(&mut s, if range == 5 { "t20" } else { "s20" }, Dir::North);
     at(&mut s, 1, "o20", Mode::Assault);
     s.intruders[1].selected = Weapon::Smg;
+    s
+}
+
+#[test]
+fn smg_burst_rerolls_up_to_three_dice() {
+    let mut s = burst_at(5);
     // 4 dice (6,1,1,1): the 6 covers range 5; three failing attack dice are re-rolled (1,1,1).
     assert_eq!(
         order(&mut s, "link", "shoot t20 burst", &[6, 1, 1, 1, 1, 1, 1]).unwrap(),
         7
     );
+    assert_eq!(s.defenders[0].status, Status::Standing);
+}
+
+#[test]
+fn smg_burst_designates_the_range_dice_once_before_the_re_rolls() {
+    let mut s = burst_at(4);
+    // 4,1,1,1 at range 4: the 4 is designated. The first re-roll turns a 1 into a 3; 3+1 would
+    // now cover the range and free the 4 to pass, but the designation stands, so the other two
+    // re-rolls go on the attack dice (1, 1) and no attack die passes: no wound, no resist roll.
+    assert_eq!(
+        order(&mut s, "link", "shoot s20 burst", &[4, 1, 1, 1, 3, 1, 1]).unwrap(),
+        7
+    );
+    assert_eq!(s.defenders[0].status, Status::Standing);
+}
+
+#[test]
+fn smg_burst_range_re_rolls_range_dice_until_they_cover_the_range_then_attack_dice() {
+    let mut s = burst_at(5);
+    // 1,1,1,1 cannot cover range 5: every die but the highest (the last 1) is designated, 2
+    // short. `burst` (= `burst range`): a range 1 becomes 4 (range 6, covered), then the failing
+    // attack die becomes 6: one pass, a light wound; the Commander resists with 1,1 and falls.
+    assert_eq!(
+        order(&mut s, "link", "shoot t20 burst", &[1, 1, 1, 1, 4, 6, 1, 1]).unwrap(),
+        8
+    );
+    assert_eq!(s.defenders[0].status, Status::Unconscious);
+}
+
+#[test]
+fn smg_burst_attack_re_rolls_attack_dice_first_and_leaves_the_range_short() {
+    let mut s = burst_at(5);
+    // The same roll with `burst attack`: the attack die is re-rolled first (3, then 5, a pass),
+    // then the lowest range die (1 becomes 2): range 4 of 5, out of range.
+    assert_eq!(
+        order(
+            &mut s,
+            "link",
+            "shoot t20 burst attack",
+            &[1, 1, 1, 1, 3, 5, 2]
+        )
+        .unwrap(),
+        7
+    );
+    assert_eq!(s.defenders[0].status, Status::Standing);
+}
+
+#[test]
+fn smg_burst_attack_designates_the_fewest_range_dice_and_re_rolls_the_attack_dice() {
+    // 6,4,3,1 at range 4. `burst`: 3+1 is designated, keeping 6 and 4 (two passes, severe);
+    // no attack die fails, so nothing is re-rolled; the Commander resists with 1,1: unconscious.
+    let mut s = burst_at(4);
+    assert_eq!(
+        order(&mut s, "link", "shoot s20 burst", &[6, 4, 3, 1, 1, 1]).unwrap(),
+        6
+    );
+    assert_eq!(s.defenders[0].status, Status::Unconscious);
+    // `burst attack`: the 4 alone is designated (one die, the smallest that covers), leaving
+    // 6,3,1; the 1 becomes 5 and the 3 becomes 6: three passes, fatal; 1,1 resists nothing.
+    let mut s = burst_at(4);
+    assert_eq!(
+        order(
+            &mut s,
+            "link",
+            "shoot s20 burst attack",
+            &[6, 4, 3, 1, 5, 6, 1, 1]
+        )
+        .unwrap(),
+        8
+    );
+    assert_eq!(s.defenders[0].status, Status::Dead);
 }
 
 #[test]

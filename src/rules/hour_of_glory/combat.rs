@@ -3,6 +3,8 @@
 //! the consequences that follow agents around — Sentries alerted and their markers, Intruders
 //! exposed (summary, "Sentries", "The Intruders: Assault").
 
+use serde::{Deserialize, Serialize};
+
 use super::agents::{DefKind, Mode, Weapon};
 use super::board::{board, Dir, DoorId, Sq};
 use super::senses;
@@ -407,15 +409,64 @@ pub fn cover_range(faces: &[u32], range: u32, pass: impl Fn(u32) -> bool) -> Opt
     best.map(|(_, _, c)| c)
 }
 
-/// SHOOT: roll the weapon's dice, remove range dice, score the passes left.
+/// An SMG burst's policy, written in the order (summary, "Weapons": "re-roll up to 3 dice (range
+/// or attack dice) after rolling attack dice and designating which dice will cover the range").
+/// A game by email cannot stop mid-shot to ask, so the player says beforehand how he designates
+/// and which dice he re-rolls; the designation is made once, before the re-rolls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Burst {
+    /// `burst` (or `burst range`), the default: designate as for any shot (the most passes
+    /// kept); re-roll the lowest range die while the range dice fall short of the range, then
+    /// the lowest failing attack die.
+    Range,
+    /// `burst attack`: designate the fewest range dice that cover the range, leaving more
+    /// attack dice to re-roll; re-roll the lowest failing attack die first, then, while the
+    /// range dice fall short, the lowest range die.
+    Attack,
+}
+
+/// The range dice a burst designates before its re-rolls. When no choice covers the range, every
+/// die but the highest is designated: the range dice must then be re-rolled up to the range, and
+/// the highest die is the likeliest attack die to pass.
+fn designate(faces: &[u32], range: u32, pass: impl Fn(u32) -> bool, policy: Burst) -> Vec<usize> {
+    let n = faces.len();
+    let chosen = match policy {
+        Burst::Range => cover_range(faces, range, &pass),
+        Burst::Attack => (0u32..(1 << n))
+            .filter_map(|mask| {
+                let total: u32 = (0..n)
+                    .filter(|k| mask & (1 << k) != 0)
+                    .map(|k| faces[k])
+                    .sum();
+                let kept_passes = (0..n)
+                    .filter(|k| mask & (1 << k) == 0 && pass(faces[*k]))
+                    .count();
+                (total >= range).then_some((
+                    mask.count_ones(),
+                    usize::MAX - kept_passes,
+                    total,
+                    mask,
+                ))
+            })
+            .min()
+            .map(|(_, _, _, mask)| (0..n).filter(|k| mask & (1 << k) != 0).collect()),
+    };
+    chosen.unwrap_or_else(|| {
+        let top = (0..n).max_by_key(|&k| faces[k]);
+        (0..n).filter(|&k| Some(k) != top).collect()
+    })
+}
+
 /// One shot: the weapon's dice, the range in squares, and whether an SMG fires a burst.
 #[derive(Debug, Clone, Copy)]
 pub struct Shot {
     pub dice: usize,
     pub range: u32,
-    pub burst: bool,
+    pub burst: Option<Burst>,
 }
 
+/// SHOOT: roll the weapon's dice, remove range dice, score the passes left.
 pub fn shoot(
     s: &mut State,
     t: &mut dyn Table,
@@ -427,23 +478,49 @@ pub fn shoot(
     let Shot { dice, range, burst } = shot;
     let ((combat, _), _) = grades(s, shooter);
     let mut f: Vec<u32> = (0..dice).map(|_| t.d6(actor_shoots)).collect();
-    let mut cover = cover_range(&f, range, |x| combat.passes(x));
-    if burst {
-        // SMG burst: re-roll up to 3 dice after designating the range dice.
-        for _ in 0..3 {
-            let attack: Vec<usize> = match &cover {
-                Some(c) => (0..f.len())
-                    .filter(|k| !c.contains(k) && !combat.passes(f[*k]))
-                    .collect(),
-                None => (0..f.len()).filter(|k| f[*k] < 6).collect(),
-            };
-            let Some(&k) = attack.iter().min_by_key(|&&k| f[k]) else {
-                break;
-            };
-            f[k] = t.d6(actor_shoots);
-            cover = cover_range(&f, range, |x| combat.passes(x));
+    let cover = match burst {
+        None => cover_range(&f, range, |x| combat.passes(x)),
+        Some(policy) => {
+            // Summary, "Weapons": up to 3 re-rolls, the same die as often as wished, after the
+            // range dice are designated; the designation stands.
+            let range_dice = designate(&f, range, |x| combat.passes(x), policy);
+            t.say(format!(
+                "{} fires a burst ({}; range {range}): {} designated for the range",
+                name(s, shooter),
+                faces(&f),
+                faces(&range_dice.iter().map(|&k| f[k]).collect::<Vec<_>>())
+            ));
+            for _ in 0..3 {
+                let total: u32 = range_dice.iter().map(|&k| f[k]).sum();
+                let short = range_dice
+                    .iter()
+                    .copied()
+                    .filter(|_| total < range)
+                    .min_by_key(|&k| f[k]);
+                let failing = (0..f.len())
+                    .filter(|k| !range_dice.contains(k) && !combat.passes(f[*k]))
+                    .min_by_key(|&k| f[k]);
+                let pick = match policy {
+                    Burst::Range => short.or(failing),
+                    Burst::Attack => failing.or(short),
+                };
+                let Some(k) = pick else { break };
+                let was = f[k];
+                f[k] = t.d6(actor_shoots);
+                let kind = if range_dice.contains(&k) {
+                    "range"
+                } else {
+                    "attack"
+                };
+                t.say(format!(
+                    "Burst: a {kind} die of {was} is re-rolled: {}",
+                    f[k]
+                ));
+            }
+            let total: u32 = range_dice.iter().map(|&k| f[k]).sum();
+            (total >= range).then_some(range_dice)
         }
-    }
+    };
     let sh = name(s, shooter);
     let tg = name(s, target);
     match cover {

@@ -558,7 +558,7 @@ fn attack(
             combat::Shot {
                 dice,
                 range,
-                burst: false,
+                burst: None,
             },
             true,
         );
@@ -752,7 +752,7 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
                 combat::Shot {
                     dice: 5,
                     range,
-                    burst: false,
+                    burst: None,
                 },
                 true,
             );

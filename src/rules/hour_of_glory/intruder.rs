@@ -924,10 +924,10 @@ fn act(
                     "your selected weapon is your combat knife: change weapon to shoot",
                 ));
             }
-            if (at.len() > 1 || *burst) && weapon != Weapon::Smg {
+            if (at.len() > 1 || burst.is_some()) && weapon != Weapon::Smg {
                 return Err(err("Weapons", "covering fire and bursts need an SMG"));
             }
-            if at.len() > 1 && *burst {
+            if at.len() > 1 && burst.is_some() {
                 return Err(err(
                     "Weapons",
                     "an SMG fires either covering fire or a burst, not both",

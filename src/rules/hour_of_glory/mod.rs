@@ -43,7 +43,7 @@ pub const ID: &str = "hour-of-glory";
 pub struct HourOfGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "Intruder: clauses separated by ';' — assault [with <weapon>] · move <sq> <sq>… · sneak take-chance|spend-time · breach door-N [take-chance|spend-time] · open door-N · close door-N · spy [method] · sneak-attack <sq> · conceal <sq> [method] · coup-de-grace <sq> · fight <sq> · shoot <sq> [<sq> <sq>] [burst] · weapon <knife|handgun|smg|rifle> · hide · recover raiding|assault · pass · counterattack on|off · sacrifice on|off. Defender: commander move <sq>… · commander face n|e|s|w · commander open|close door-N · commander investigate <sq> · commander alarm [<sq>…] · commander fight|shoot <sq> · sentry <post> fight|shoot <sq> · guards chase <intruder> · replace <sq> · counterattack on|off · alert-side left|right · pass";
+pub const GRAMMAR: &str = "Intruder: clauses separated by ';' — assault [with <weapon>] · move <sq> <sq>… · sneak take-chance|spend-time · breach door-N [take-chance|spend-time] · open door-N · close door-N · spy [method] · sneak-attack <sq> · conceal <sq> [method] · coup-de-grace <sq> · fight <sq> · shoot <sq> [<sq> <sq>] [burst [range|attack]] · weapon <knife|handgun|smg|rifle> · hide · recover raiding|assault · pass · counterattack on|off · sacrifice on|off. Defender: commander move <sq>… · commander face n|e|s|w · commander open|close door-N · commander investigate <sq> · commander alarm [<sq>…] · commander fight|shoot <sq> · sentry <post> fight|shoot <sq> · guards chase <intruder> · replace <sq> · counterattack on|off · alert-side left|right · pass";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -334,7 +334,10 @@ impl Rules for HourOfGlory {
             id: ID.into(),
             // 2: a command's JSON is its text in the order language (`{"intruder": "move m21"}`);
             // the state keeps the alert-marker side and the covering-fire reading.
-            version: "2".into(),
+            // 3: an SMG burst designates its range dice once and re-rolls by the policy in the
+            // order (`burst`, `burst attack`); a version-2 `shoot … burst` re-designated after
+            // each re-roll, so its logs would fold differently.
+            version: "3".into(),
             title: "Hour of Glory — covert raid on a 1944 stronghold".into(),
             scenarios: vec![ScenarioInfo {
                 id: "mission".into(),

@@ -1464,3 +1464,80 @@ fn setup_chosen_cards_exist_in_the_box_and_no_card_goes_to_two_agents() {
         .unwrap_err();
     assert!(e.message.contains("Volkov is not playing"), "{e}");
 }
+
+/// A mission set up with the `sentries` option.
+fn deployed(intruders: usize, sentries: serde_json::Value) -> Result<State, RuleError> {
+    let names = ["defender", "harris", "link", "volkov"];
+    let setup = Setup {
+        game_id: "sentries".into(),
+        scenario: "mission".into(),
+        options: json!({ "sentries": sentries }),
+        seats: names[..=intruders]
+            .iter()
+            .map(|s| SeatDef {
+                seat: Seat::parse(s).unwrap(),
+                name: s.to_string(),
+            })
+            .collect(),
+    };
+    HourOfGlory.setup(&setup, &mut hidden_stream(&[7; 32], "sentries", 0))
+}
+
+#[test]
+fn deploy_your_sentries_in_front_of_whichever_doors_you_wish_facing_away_from_them() {
+    // A door alone: its corridor side (door-22, room 1: q20; the entrance: m21 inside). A square
+    // straight through a door: that side, here inside room 6 (door-13's w12).
+    let s = deployed(1, json!({"a1": "door-25", "a2": "w12"})).unwrap();
+    let place = |s: &State, label: &str| {
+        let d = &s.defenders[defender(s, label)];
+        (d.sq, d.facing, d.ready)
+    };
+    assert_eq!(place(&s, "a1"), (Some(sq("m21")), Dir::North, Dir::North));
+    assert_eq!(place(&s, "a2"), (Some(sq("w12")), Dir::West, Dir::West));
+    // Facing away from the entrance, Sentry A1 watches the column-m corridor northwards.
+    let a1 = defender(&s, "a1");
+    assert!(senses::watch_zone(&s, a1).contains(&sq("m18")));
+    // A Sentry not named keeps his post; without the option every Sentry is on his post.
+    let s = deployed(2, json!({"b2": "door-22"})).unwrap();
+    assert_eq!(place(&s, "b2"), (Some(sq("q20")), Dir::South, Dir::South));
+    assert_eq!(place(&s, "a1"), (Some(sq("r20")), Dir::East, Dir::East));
+    assert_eq!(place(&s, "b1"), (Some(sq("d8")), Dir::East, Dir::East));
+    let s = deployed(1, json!(null)).unwrap();
+    assert_eq!(place(&s, "a2"), (Some(sq("m11")), Dir::South, Dir::South));
+}
+
+#[test]
+fn deploy_your_sentries_a_wrong_door_or_square_is_refused_with_the_place_named() {
+    let refused = |n: usize, opt: serde_json::Value, says: &str| {
+        let e = deployed(n, opt.clone()).unwrap_err();
+        assert_eq!(e.rule, "set-up");
+        assert!(e.message.contains(says), "{opt}: {e}");
+    };
+    // Summary, "Doors": not on either side of the door between rooms 8 and 9.
+    refused(1, json!({"a1": "door-1"}), "either side of door-1");
+    refused(1, json!({"a1": "f4"}), "either side of door-1");
+    refused(1, json!({"a1": "door-30"}), "'door-30' is not a door");
+    refused(1, json!({"a1": "o8"}), "o8 is not in front of a door");
+    refused(1, json!({"a1": "zz9"}), "'zz9' is neither a door");
+    refused(
+        1,
+        json!({"a1": "door-14"}),
+        "door-14 stands between two rooms",
+    );
+    refused(1, json!({"a1": "m23"}), "m23 is in the entry zone");
+    refused(1, json!({"a1": "w18"}), "w18 is the Commander's square");
+    // One Sentry to a door and to a square, whether named or on his post.
+    refused(
+        1,
+        json!({"a1": "door-22", "a2": "q18"}),
+        "a1 and a2 would both guard door-22",
+    );
+    refused(2, json!({"a1": "d8"}), "a1 and b1 would both stand on d8");
+    refused(
+        1,
+        json!({"c1": "door-22"}),
+        "'c1' is not a Sentry in this mission: a1, a2",
+    );
+    refused(1, json!({"a1": 22}), "a1 must be given a door");
+    refused(1, json!(["door-22"]), "sentries must map Sentries");
+}

@@ -245,7 +245,7 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
             x.kind == super::agents::DefKind::Sentry
                 && x.standing()
                 && x.sq.is_some_and(|q| senses::adjacent(s, sq, q))
-                && !senses::watch_zone(s, d).contains(&sq)
+                && !senses::in_watch_zone(s, d, sq)
         }) {
             let at = s.defenders[d].sq.expect("standing");
             steps.push(IStep::SneakAttack { at });

@@ -79,7 +79,7 @@ pub fn alert_sentry(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
         a.facing = facing;
     }
     a.alert = Some(marker_sq);
-    t.say(format!(
+    t.say(format_args!(
         "Sentry {label} is alerted: he faces {} and an alert marker goes on {marker_sq}",
         a.facing.name()
     ));
@@ -153,7 +153,7 @@ pub fn door_closed(s: &mut State, t: &mut dyn Table, door: DoorId) {
         };
         let label = a.label.clone();
         s.defenders[d].alert = Some(q);
-        t.say(format!(
+        t.say(format_args!(
             "{door} is closed: Sentry {label}'s alert marker moves to {q}, beside him"
         ));
     }
@@ -176,7 +176,7 @@ pub fn expose(s: &mut State, t: &mut dyn Table, i: usize, by: Option<usize>) {
     }
     a.mode = Mode::Assault;
     let at = a.sq;
-    t.say(format!(
+    t.say(format_args!(
         "{} is exposed and changes to assault mode",
         a.agent.title()
     ));
@@ -184,7 +184,9 @@ pub fn expose(s: &mut State, t: &mut dyn Table, i: usize, by: Option<usize>) {
         match s.defenders[d].kind {
             DefKind::Commander if !s.alarm => {
                 s.asi_markers += 1;
-                t.say("The Commander takes an alert marker for the Alert State Indicator".into());
+                t.say(format_args!(
+                    "The Commander takes an alert marker for the Alert State Indicator"
+                ));
             }
             DefKind::Sentry => {
                 if let Some(at) = at {
@@ -229,9 +231,12 @@ fn grades(s: &State, w: Who) -> (skills::Profile2, u8) {
 pub fn wound(s: &mut State, t: &mut dyn Table, victim: Who, attacker: Option<Who>, w: Wound) {
     let who = name(s, victim);
     match w {
-        Wound::None => t.say(format!("{who} shrugs it off")),
+        Wound::None => t.say(format_args!("{who} shrugs it off")),
         Wound::Light | Wound::Severe => {
-            t.say(format!("{who} takes {} and falls unconscious", w.name()));
+            t.say(format_args!(
+                "{who} takes {} and falls unconscious",
+                w.name()
+            ));
             match victim {
                 Who::I(i) => {
                     let a = &mut s.intruders[i];
@@ -250,7 +255,7 @@ pub fn wound(s: &mut State, t: &mut dyn Table, victim: Who, attacker: Option<Who
             }
         }
         Wound::Fatal => {
-            t.say(format!("{who} takes a fatal wound and dies"));
+            t.say(format_args!("{who} takes a fatal wound and dies"));
             kill(s, t, victim);
         }
     }
@@ -271,7 +276,7 @@ fn force_alert(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
     if s.defenders[d].status == Status::Standing {
         s.defenders[d].facing = Dir::towards(at, toward);
     }
-    t.say(format!(
+    t.say(format_args!(
         "Sentry {label} is alerted: an alert marker goes on {marker}"
     ));
 }
@@ -315,7 +320,9 @@ pub fn kill(s: &mut State, t: &mut dyn Table, victim: Who) {
             if a.kind == DefKind::Commander && !s.alarm && s.asi_markers > 0 {
                 // Summary, "Mobilising a replacement Commander": discard the ASI's markers.
                 s.asi_markers = 0;
-                t.say("The Commander's death discards every alert marker on the ASI".into());
+                t.say(format_args!(
+                    "The Commander's death discards every alert marker on the ASI"
+                ));
             }
         }
     }
@@ -336,7 +343,7 @@ pub fn fight(
     let ((combat, _), _) = grades(s, attacker);
     let (f, passes) = skills::test(t, dice, combat, actor_attacks);
     let result = fight_result(passes);
-    t.say(format!(
+    t.say(format_args!(
         "{} {} {} ({dice} dice: {}): {}",
         name(s, attacker),
         if counter { "fights" } else { "counterattacks" },
@@ -376,7 +383,7 @@ fn resist_and_wound(
     let ((_, survival), endurance) = grades(s, victim);
     let (f, passes) = skills::test(t, endurance as usize, survival, actor_resists);
     let after = resist(w, passes);
-    t.say(format!(
+    t.say(format_args!(
         "{} resists ({} dice: {}): {}",
         name(s, victim),
         endurance,
@@ -484,7 +491,7 @@ pub fn shoot(
             // Summary, "Weapons": up to 3 re-rolls, the same die as often as wished, after the
             // range dice are designated; the designation stands.
             let range_dice = designate(&f, range, |x| combat.passes(x), policy);
-            t.say(format!(
+            t.say(format_args!(
                 "{} fires a burst ({}; range {range}): {} designated for the range",
                 name(s, shooter),
                 faces(&f),
@@ -512,7 +519,7 @@ pub fn shoot(
                 } else {
                     "attack"
                 };
-                t.say(format!(
+                t.say(format_args!(
                     "Burst: a {kind} die of {was} is re-rolled: {}",
                     f[k]
                 ));
@@ -524,7 +531,7 @@ pub fn shoot(
     let sh = name(s, shooter);
     let tg = name(s, target);
     match cover {
-        None => t.say(format!(
+        None => t.say(format_args!(
             "{sh} shoots at {tg} ({}; range {range}): out of range",
             faces(&f)
         )),
@@ -533,7 +540,7 @@ pub fn shoot(
                 .filter(|k| !c.contains(k) && combat.passes(f[*k]))
                 .count() as u32;
             let result = fight_result(passes);
-            t.say(format!(
+            t.say(format_args!(
                 "{sh} shoots at {tg} ({}; range {range} covered by {}): {}",
                 faces(&f),
                 faces(&c.iter().map(|&k| f[k]).collect::<Vec<_>>()),

@@ -427,7 +427,7 @@ impl HourOfGlory {
                     ))
                 }
             }
-            t.say(format!("{seat} sets {}", order::describe_standing(st)));
+            t.say(format_args!("{seat} sets {}", order::describe_standing(st)));
         }
         let stop = match (command, s.turn) {
             (Command::Intruder { steps, .. }, Turn::Intruder(i)) => {

@@ -1094,20 +1094,98 @@ fn smg_covering_fire_attacks_up_to_three_targets_once_each() {
     assert!(e.message.contains("need an SMG"), "{e}");
 }
 
-#[test]
-fn smg_burst_rerolls_up_to_three_dice() {
+/// Link with his SMG on o20, the Commander on t20 (range 5) or s20 (range 4), Sentry A1 out of
+/// the way.
+fn burst_at(range: u32) -> State {
     let mut s = mission(2);
     let a1 = defender(&s, "a1");
     s.defenders[a1].status = Status::Dead;
     s.defenders[a1].sq = None;
-    commander_at(&mut s, "t20", Dir::North);
+    commander_at(&mut s, if range == 5 { "t20" } else { "s20" }, Dir::North);
     at(&mut s, 1, "o20", Mode::Assault);
     s.intruders[1].selected = Weapon::Smg;
+    s
+}
+
+#[test]
+fn smg_burst_rerolls_up_to_three_dice() {
+    let mut s = burst_at(5);
     // 4 dice (6,1,1,1): the 6 covers range 5; three failing attack dice are re-rolled (1,1,1).
     assert_eq!(
         order(&mut s, "link", "shoot t20 burst", &[6, 1, 1, 1, 1, 1, 1]).unwrap(),
         7
     );
+    assert_eq!(s.defenders[0].status, Status::Standing);
+}
+
+#[test]
+fn smg_burst_designates_the_range_dice_once_before_the_re_rolls() {
+    let mut s = burst_at(4);
+    // 4,1,1,1 at range 4: the 4 is designated. The first re-roll turns a 1 into a 3; 3+1 would
+    // now cover the range and free the 4 to pass, but the designation stands, so the other two
+    // re-rolls go on the attack dice (1, 1) and no attack die passes: no wound, no resist roll.
+    assert_eq!(
+        order(&mut s, "link", "shoot s20 burst", &[4, 1, 1, 1, 3, 1, 1]).unwrap(),
+        7
+    );
+    assert_eq!(s.defenders[0].status, Status::Standing);
+}
+
+#[test]
+fn smg_burst_range_re_rolls_range_dice_until_they_cover_the_range_then_attack_dice() {
+    let mut s = burst_at(5);
+    // 1,1,1,1 cannot cover range 5: every die but the highest (the last 1) is designated, 2
+    // short. `burst` (= `burst range`): a range 1 becomes 4 (range 6, covered), then the failing
+    // attack die becomes 6: one pass, a light wound; the Commander resists with 1,1 and falls.
+    assert_eq!(
+        order(&mut s, "link", "shoot t20 burst", &[1, 1, 1, 1, 4, 6, 1, 1]).unwrap(),
+        8
+    );
+    assert_eq!(s.defenders[0].status, Status::Unconscious);
+}
+
+#[test]
+fn smg_burst_attack_re_rolls_attack_dice_first_and_leaves_the_range_short() {
+    let mut s = burst_at(5);
+    // The same roll with `burst attack`: the attack die is re-rolled first (3, then 5, a pass),
+    // then the lowest range die (1 becomes 2): range 4 of 5, out of range.
+    assert_eq!(
+        order(
+            &mut s,
+            "link",
+            "shoot t20 burst attack",
+            &[1, 1, 1, 1, 3, 5, 2]
+        )
+        .unwrap(),
+        7
+    );
+    assert_eq!(s.defenders[0].status, Status::Standing);
+}
+
+#[test]
+fn smg_burst_attack_designates_the_fewest_range_dice_and_re_rolls_the_attack_dice() {
+    // 6,4,3,1 at range 4. `burst`: 3+1 is designated, keeping 6 and 4 (two passes, severe);
+    // no attack die fails, so nothing is re-rolled; the Commander resists with 1,1: unconscious.
+    let mut s = burst_at(4);
+    assert_eq!(
+        order(&mut s, "link", "shoot s20 burst", &[6, 4, 3, 1, 1, 1]).unwrap(),
+        6
+    );
+    assert_eq!(s.defenders[0].status, Status::Unconscious);
+    // `burst attack`: the 4 alone is designated (one die, the smallest that covers), leaving
+    // 6,3,1; the 1 becomes 5 and the 3 becomes 6: three passes, fatal; 1,1 resists nothing.
+    let mut s = burst_at(4);
+    assert_eq!(
+        order(
+            &mut s,
+            "link",
+            "shoot s20 burst attack",
+            &[6, 4, 3, 1, 5, 6, 1, 1]
+        )
+        .unwrap(),
+        8
+    );
+    assert_eq!(s.defenders[0].status, Status::Dead);
 }
 
 #[test]
@@ -1385,4 +1463,81 @@ fn setup_chosen_cards_exist_in_the_box_and_no_card_goes_to_two_agents() {
         .setup(&setup, &mut hidden_stream(&[7; 32], "loadouts", 0))
         .unwrap_err();
     assert!(e.message.contains("Volkov is not playing"), "{e}");
+}
+
+/// A mission set up with the `sentries` option.
+fn deployed(intruders: usize, sentries: serde_json::Value) -> Result<State, RuleError> {
+    let names = ["defender", "harris", "link", "volkov"];
+    let setup = Setup {
+        game_id: "sentries".into(),
+        scenario: "mission".into(),
+        options: json!({ "sentries": sentries }),
+        seats: names[..=intruders]
+            .iter()
+            .map(|s| SeatDef {
+                seat: Seat::parse(s).unwrap(),
+                name: s.to_string(),
+            })
+            .collect(),
+    };
+    HourOfGlory.setup(&setup, &mut hidden_stream(&[7; 32], "sentries", 0))
+}
+
+#[test]
+fn deploy_your_sentries_in_front_of_whichever_doors_you_wish_facing_away_from_them() {
+    // A door alone: its corridor side (door-22, room 1: q20; the entrance: m21 inside). A square
+    // straight through a door: that side, here inside room 6 (door-13's w12).
+    let s = deployed(1, json!({"a1": "door-25", "a2": "w12"})).unwrap();
+    let place = |s: &State, label: &str| {
+        let d = &s.defenders[defender(s, label)];
+        (d.sq, d.facing, d.ready)
+    };
+    assert_eq!(place(&s, "a1"), (Some(sq("m21")), Dir::North, Dir::North));
+    assert_eq!(place(&s, "a2"), (Some(sq("w12")), Dir::West, Dir::West));
+    // Facing away from the entrance, Sentry A1 watches the column-m corridor northwards.
+    let a1 = defender(&s, "a1");
+    assert!(senses::watch_zone(&s, a1).contains(&sq("m18")));
+    // A Sentry not named keeps his post; without the option every Sentry is on his post.
+    let s = deployed(2, json!({"b2": "door-22"})).unwrap();
+    assert_eq!(place(&s, "b2"), (Some(sq("q20")), Dir::South, Dir::South));
+    assert_eq!(place(&s, "a1"), (Some(sq("r20")), Dir::East, Dir::East));
+    assert_eq!(place(&s, "b1"), (Some(sq("d8")), Dir::East, Dir::East));
+    let s = deployed(1, json!(null)).unwrap();
+    assert_eq!(place(&s, "a2"), (Some(sq("m11")), Dir::South, Dir::South));
+}
+
+#[test]
+fn deploy_your_sentries_a_wrong_door_or_square_is_refused_with_the_place_named() {
+    let refused = |n: usize, opt: serde_json::Value, says: &str| {
+        let e = deployed(n, opt.clone()).unwrap_err();
+        assert_eq!(e.rule, "set-up");
+        assert!(e.message.contains(says), "{opt}: {e}");
+    };
+    // Summary, "Doors": not on either side of the door between rooms 8 and 9.
+    refused(1, json!({"a1": "door-1"}), "either side of door-1");
+    refused(1, json!({"a1": "f4"}), "either side of door-1");
+    refused(1, json!({"a1": "door-30"}), "'door-30' is not a door");
+    refused(1, json!({"a1": "o8"}), "o8 is not in front of a door");
+    refused(1, json!({"a1": "zz9"}), "'zz9' is neither a door");
+    refused(
+        1,
+        json!({"a1": "door-14"}),
+        "door-14 stands between two rooms",
+    );
+    refused(1, json!({"a1": "m23"}), "m23 is in the entry zone");
+    refused(1, json!({"a1": "w18"}), "w18 is the Commander's square");
+    // One Sentry to a door and to a square, whether named or on his post.
+    refused(
+        1,
+        json!({"a1": "door-22", "a2": "q18"}),
+        "a1 and a2 would both guard door-22",
+    );
+    refused(2, json!({"a1": "d8"}), "a1 and b1 would both stand on d8");
+    refused(
+        1,
+        json!({"c1": "door-22"}),
+        "'c1' is not a Sentry in this mission: a1, a2",
+    );
+    refused(1, json!({"a1": 22}), "a1 must be given a door");
+    refused(1, json!(["door-22"]), "sentries must map Sentries");
 }

@@ -141,6 +141,7 @@ fn order_language_round_trips_through_describe_and_parse() {
         "coup-de-grace r20",
         "fight r20",
         "shoot t20 u20 v20",
+        "shoot t20 burst attack",
         "weapon smg",
         "hide",
         "recover assault",
@@ -189,6 +190,28 @@ fn order_language_describes_in_its_canonical_form() {
         HourOfGlory.describe(&c),
         "breach door-24 take-chance; move j20 i20 h20 g20"
     );
+}
+
+#[test]
+fn smg_burst_policy_is_written_after_burst_and_burst_range_is_the_default() {
+    let s = state(2);
+    let seat = Seat::parse("link").unwrap();
+    let plain = HourOfGlory.parse(&s, &seat, "shoot t20 burst").unwrap();
+    let range = HourOfGlory
+        .parse(&s, &seat, "shoot t20 burst range")
+        .unwrap();
+    assert_eq!(plain, range);
+    assert_eq!(HourOfGlory.describe(&range), "shoot t20 burst");
+    let attack = HourOfGlory
+        .parse(&s, &seat, "Shoot t20 Burst Attack")
+        .unwrap();
+    assert_eq!(HourOfGlory.describe(&attack), "shoot t20 burst attack");
+    let e = HourOfGlory
+        .parse(&s, &seat, "shoot t20 burst lowest")
+        .unwrap_err();
+    assert!(e.message.contains("'burst lowest'"), "{e}");
+    let e = HourOfGlory.parse(&s, &seat, "shoot burst").unwrap_err();
+    assert!(e.message.contains("write shoot <square>"), "{e}");
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 
 use super::agents::{Equipment, Mode, Weapon};
 use super::board::{board, Dir, DoorId, Sq};
+use super::combat::Burst;
 use super::intel;
 use super::order::{Command, DStep, IStep, Standing};
 use super::senses;
@@ -144,9 +145,15 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
                 .filter_map(|(_, x)| x.sq)
                 .find(|&q| senses::los(s, sq, q).is_some())
             {
-                let burst = selected == Weapon::Smg && rng(2) == 0;
+                // A burst at short range spends the fewest dice on the range and re-rolls the
+                // attack dice; at long range it makes sure of the range first.
+                let burst =
+                    (selected == Weapon::Smg && rng(2) == 0).then(|| match senses::los(s, sq, q) {
+                        Some(range) if range <= 4 => Burst::Attack,
+                        _ => Burst::Range,
+                    });
                 let mut at = vec![q];
-                if selected == Weapon::Smg && !burst {
+                if selected == Weapon::Smg && burst.is_none() {
                     // Covering fire at up to 3 targets in the same LOS.
                     for (d, x) in s.defenders.iter().enumerate() {
                         let Some(r) = x.sq.filter(|r| !at.contains(r)) else {
@@ -238,7 +245,7 @@ fn intruder_order(s: &State, i: usize, rng: BotRng) -> Command {
             x.kind == super::agents::DefKind::Sentry
                 && x.standing()
                 && x.sq.is_some_and(|q| senses::adjacent(s, sq, q))
-                && !senses::watch_zone(s, d).contains(&sq)
+                && !senses::in_watch_zone(s, d, sq)
         }) {
             let at = s.defenders[d].sq.expect("standing");
             steps.push(IStep::SneakAttack { at });

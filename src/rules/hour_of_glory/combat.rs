@@ -3,6 +3,8 @@
 //! the consequences that follow agents around — Sentries alerted and their markers, Intruders
 //! exposed (summary, "Sentries", "The Intruders: Assault").
 
+use serde::{Deserialize, Serialize};
+
 use super::agents::{DefKind, Mode, Weapon};
 use super::board::{board, Dir, DoorId, Sq};
 use super::senses;
@@ -77,7 +79,7 @@ pub fn alert_sentry(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
         a.facing = facing;
     }
     a.alert = Some(marker_sq);
-    t.say(format!(
+    t.say(format_args!(
         "Sentry {label} is alerted: he faces {} and an alert marker goes on {marker_sq}",
         a.facing.name()
     ));
@@ -151,7 +153,7 @@ pub fn door_closed(s: &mut State, t: &mut dyn Table, door: DoorId) {
         };
         let label = a.label.clone();
         s.defenders[d].alert = Some(q);
-        t.say(format!(
+        t.say(format_args!(
             "{door} is closed: Sentry {label}'s alert marker moves to {q}, beside him"
         ));
     }
@@ -174,7 +176,7 @@ pub fn expose(s: &mut State, t: &mut dyn Table, i: usize, by: Option<usize>) {
     }
     a.mode = Mode::Assault;
     let at = a.sq;
-    t.say(format!(
+    t.say(format_args!(
         "{} is exposed and changes to assault mode",
         a.agent.title()
     ));
@@ -182,7 +184,9 @@ pub fn expose(s: &mut State, t: &mut dyn Table, i: usize, by: Option<usize>) {
         match s.defenders[d].kind {
             DefKind::Commander if !s.alarm => {
                 s.asi_markers += 1;
-                t.say("The Commander takes an alert marker for the Alert State Indicator".into());
+                t.say(format_args!(
+                    "The Commander takes an alert marker for the Alert State Indicator"
+                ));
             }
             DefKind::Sentry => {
                 if let Some(at) = at {
@@ -227,9 +231,12 @@ fn grades(s: &State, w: Who) -> (skills::Profile2, u8) {
 pub fn wound(s: &mut State, t: &mut dyn Table, victim: Who, attacker: Option<Who>, w: Wound) {
     let who = name(s, victim);
     match w {
-        Wound::None => t.say(format!("{who} shrugs it off")),
+        Wound::None => t.say(format_args!("{who} shrugs it off")),
         Wound::Light | Wound::Severe => {
-            t.say(format!("{who} takes {} and falls unconscious", w.name()));
+            t.say(format_args!(
+                "{who} takes {} and falls unconscious",
+                w.name()
+            ));
             match victim {
                 Who::I(i) => {
                     let a = &mut s.intruders[i];
@@ -248,7 +255,7 @@ pub fn wound(s: &mut State, t: &mut dyn Table, victim: Who, attacker: Option<Who
             }
         }
         Wound::Fatal => {
-            t.say(format!("{who} takes a fatal wound and dies"));
+            t.say(format_args!("{who} takes a fatal wound and dies"));
             kill(s, t, victim);
         }
     }
@@ -269,7 +276,7 @@ fn force_alert(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
     if s.defenders[d].status == Status::Standing {
         s.defenders[d].facing = Dir::towards(at, toward);
     }
-    t.say(format!(
+    t.say(format_args!(
         "Sentry {label} is alerted: an alert marker goes on {marker}"
     ));
 }
@@ -313,7 +320,9 @@ pub fn kill(s: &mut State, t: &mut dyn Table, victim: Who) {
             if a.kind == DefKind::Commander && !s.alarm && s.asi_markers > 0 {
                 // Summary, "Mobilising a replacement Commander": discard the ASI's markers.
                 s.asi_markers = 0;
-                t.say("The Commander's death discards every alert marker on the ASI".into());
+                t.say(format_args!(
+                    "The Commander's death discards every alert marker on the ASI"
+                ));
             }
         }
     }
@@ -334,7 +343,7 @@ pub fn fight(
     let ((combat, _), _) = grades(s, attacker);
     let (f, passes) = skills::test(t, dice, combat, actor_attacks);
     let result = fight_result(passes);
-    t.say(format!(
+    t.say(format_args!(
         "{} {} {} ({dice} dice: {}): {}",
         name(s, attacker),
         if counter { "fights" } else { "counterattacks" },
@@ -374,7 +383,7 @@ fn resist_and_wound(
     let ((_, survival), endurance) = grades(s, victim);
     let (f, passes) = skills::test(t, endurance as usize, survival, actor_resists);
     let after = resist(w, passes);
-    t.say(format!(
+    t.say(format_args!(
         "{} resists ({} dice: {}): {}",
         name(s, victim),
         endurance,
@@ -407,15 +416,64 @@ pub fn cover_range(faces: &[u32], range: u32, pass: impl Fn(u32) -> bool) -> Opt
     best.map(|(_, _, c)| c)
 }
 
-/// SHOOT: roll the weapon's dice, remove range dice, score the passes left.
+/// An SMG burst's policy, written in the order (summary, "Weapons": "re-roll up to 3 dice (range
+/// or attack dice) after rolling attack dice and designating which dice will cover the range").
+/// A game by email cannot stop mid-shot to ask, so the player says beforehand how he designates
+/// and which dice he re-rolls; the designation is made once, before the re-rolls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Burst {
+    /// `burst` (or `burst range`), the default: designate as for any shot (the most passes
+    /// kept); re-roll the lowest range die while the range dice fall short of the range, then
+    /// the lowest failing attack die.
+    Range,
+    /// `burst attack`: designate the fewest range dice that cover the range, leaving more
+    /// attack dice to re-roll; re-roll the lowest failing attack die first, then, while the
+    /// range dice fall short, the lowest range die.
+    Attack,
+}
+
+/// The range dice a burst designates before its re-rolls. When no choice covers the range, every
+/// die but the highest is designated: the range dice must then be re-rolled up to the range, and
+/// the highest die is the likeliest attack die to pass.
+fn designate(faces: &[u32], range: u32, pass: impl Fn(u32) -> bool, policy: Burst) -> Vec<usize> {
+    let n = faces.len();
+    let chosen = match policy {
+        Burst::Range => cover_range(faces, range, &pass),
+        Burst::Attack => (0u32..(1 << n))
+            .filter_map(|mask| {
+                let total: u32 = (0..n)
+                    .filter(|k| mask & (1 << k) != 0)
+                    .map(|k| faces[k])
+                    .sum();
+                let kept_passes = (0..n)
+                    .filter(|k| mask & (1 << k) == 0 && pass(faces[*k]))
+                    .count();
+                (total >= range).then_some((
+                    mask.count_ones(),
+                    usize::MAX - kept_passes,
+                    total,
+                    mask,
+                ))
+            })
+            .min()
+            .map(|(_, _, _, mask)| (0..n).filter(|k| mask & (1 << k) != 0).collect()),
+    };
+    chosen.unwrap_or_else(|| {
+        let top = (0..n).max_by_key(|&k| faces[k]);
+        (0..n).filter(|&k| Some(k) != top).collect()
+    })
+}
+
 /// One shot: the weapon's dice, the range in squares, and whether an SMG fires a burst.
 #[derive(Debug, Clone, Copy)]
 pub struct Shot {
     pub dice: usize,
     pub range: u32,
-    pub burst: bool,
+    pub burst: Option<Burst>,
 }
 
+/// SHOOT: roll the weapon's dice, remove range dice, score the passes left.
 pub fn shoot(
     s: &mut State,
     t: &mut dyn Table,
@@ -427,27 +485,53 @@ pub fn shoot(
     let Shot { dice, range, burst } = shot;
     let ((combat, _), _) = grades(s, shooter);
     let mut f: Vec<u32> = (0..dice).map(|_| t.d6(actor_shoots)).collect();
-    let mut cover = cover_range(&f, range, |x| combat.passes(x));
-    if burst {
-        // SMG burst: re-roll up to 3 dice after designating the range dice.
-        for _ in 0..3 {
-            let attack: Vec<usize> = match &cover {
-                Some(c) => (0..f.len())
-                    .filter(|k| !c.contains(k) && !combat.passes(f[*k]))
-                    .collect(),
-                None => (0..f.len()).filter(|k| f[*k] < 6).collect(),
-            };
-            let Some(&k) = attack.iter().min_by_key(|&&k| f[k]) else {
-                break;
-            };
-            f[k] = t.d6(actor_shoots);
-            cover = cover_range(&f, range, |x| combat.passes(x));
+    let cover = match burst {
+        None => cover_range(&f, range, |x| combat.passes(x)),
+        Some(policy) => {
+            // Summary, "Weapons": up to 3 re-rolls, the same die as often as wished, after the
+            // range dice are designated; the designation stands.
+            let range_dice = designate(&f, range, |x| combat.passes(x), policy);
+            t.say(format_args!(
+                "{} fires a burst ({}; range {range}): {} designated for the range",
+                name(s, shooter),
+                faces(&f),
+                faces(&range_dice.iter().map(|&k| f[k]).collect::<Vec<_>>())
+            ));
+            for _ in 0..3 {
+                let total: u32 = range_dice.iter().map(|&k| f[k]).sum();
+                let short = range_dice
+                    .iter()
+                    .copied()
+                    .filter(|_| total < range)
+                    .min_by_key(|&k| f[k]);
+                let failing = (0..f.len())
+                    .filter(|k| !range_dice.contains(k) && !combat.passes(f[*k]))
+                    .min_by_key(|&k| f[k]);
+                let pick = match policy {
+                    Burst::Range => short.or(failing),
+                    Burst::Attack => failing.or(short),
+                };
+                let Some(k) = pick else { break };
+                let was = f[k];
+                f[k] = t.d6(actor_shoots);
+                let kind = if range_dice.contains(&k) {
+                    "range"
+                } else {
+                    "attack"
+                };
+                t.say(format_args!(
+                    "Burst: a {kind} die of {was} is re-rolled: {}",
+                    f[k]
+                ));
+            }
+            let total: u32 = range_dice.iter().map(|&k| f[k]).sum();
+            (total >= range).then_some(range_dice)
         }
-    }
+    };
     let sh = name(s, shooter);
     let tg = name(s, target);
     match cover {
-        None => t.say(format!(
+        None => t.say(format_args!(
             "{sh} shoots at {tg} ({}; range {range}): out of range",
             faces(&f)
         )),
@@ -456,7 +540,7 @@ pub fn shoot(
                 .filter(|k| !c.contains(k) && combat.passes(f[*k]))
                 .count() as u32;
             let result = fight_result(passes);
-            t.say(format!(
+            t.say(format_args!(
                 "{sh} shoots at {tg} ({}; range {range} covered by {}): {}",
                 faces(&f),
                 faces(&c.iter().map(|&k| f[k]).collect::<Vec<_>>()),

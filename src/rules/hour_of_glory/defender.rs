@@ -198,7 +198,7 @@ fn commander_turn(
                         Some(a) => a,
                         None => {
                             let r = t.d6(true);
-                            t.say(format!("The Commander rolls {r} for movement"));
+                            t.say(format_args!("The Commander rolls {r} for movement"));
                             allowance = Some(r);
                             r
                         }
@@ -215,7 +215,7 @@ fn commander_turn(
                                 && s.intruders[i].mode == Mode::Raiding =>
                         {
                             // Summary, "Raiding": he stops adjacent and exposes the raider.
-                            t.say(format!(
+                            t.say(format_args!(
                                 "The Commander walks into {} at {to}",
                                 s.intruders[i].agent.title()
                             ));
@@ -258,7 +258,7 @@ fn commander_turn(
                         {
                             let grade = s.defenders[c].profile().survival;
                             let (f, p) = skills::test(t, 1, grade, true);
-                            t.say(format!(
+                            t.say(format_args!(
                                 "The Commander must REACT entering room {r} ({})",
                                 faces(&f)
                             ));
@@ -306,7 +306,7 @@ fn commander_turn(
                     action_used = true;
                 }
                 s.doors_open[door.index()] = open;
-                t.say(format!(
+                t.say(format_args!(
                     "The Commander {} {door}",
                     if open { "unlocks and opens" } else { "closes" }
                 ));
@@ -426,7 +426,7 @@ fn investigate(s: &mut State, t: &mut dyn Table, c: usize, found: Collectable) {
         if a.status == Status::Standing {
             a.facing = a.ready;
         }
-        t.say(format!("The Commander collects Sentry {}'s alert marker; the Sentry returns to the ready position", a.label));
+        t.say(format_args!("The Commander collects Sentry {}'s alert marker; the Sentry returns to the ready position", a.label));
     } else if let Collectable::Marker(m) = found {
         let marker: Marker = s.markers.remove(m);
         if let MarkerKind::Corpse { of } = &marker.kind {
@@ -436,10 +436,10 @@ fn investigate(s: &mut State, t: &mut dyn Table, c: usize, found: Collectable) {
                 cm.captured_equipment
                     .extend(marker.equipment.iter().copied());
                 cm.captured_weapons.extend(marker.weapons.iter().copied());
-                t.say(format!("The Commander takes everything {of} carried"));
+                t.say(format_args!("The Commander takes everything {of} carried"));
             }
         }
-        t.say(format!(
+        t.say(format_args!(
             "The Commander collects the marker at {}",
             marker.sq
         ));
@@ -469,7 +469,7 @@ fn raise_alarm(s: &mut State, t: &mut dyn Table, at: &[Sq]) {
     let n = s.asi_markers.min(s.guards_in_box) as usize;
     s.alarm = true;
     s.asi_markers = 0;
-    t.say(format!(
+    t.say(format_args!(
         "The Commander raises the alarm: {n} Guard(s) come into play"
     ));
     let mut places: Vec<Sq> = at.to_vec();
@@ -500,7 +500,7 @@ fn mobilise_guard(s: &mut State, t: &mut dyn Table, q: Sq) {
     s.guards_in_box -= 1;
     s.guards_mobilised += 1;
     let label = format!("g{}", s.guards_mobilised);
-    t.say(format!("Guard {label} is mobilised at {q}"));
+    t.say(format_args!("Guard {label} is mobilised at {q}"));
     s.defenders.push(Defender {
         kind: DefKind::Guard,
         label,
@@ -530,7 +530,7 @@ fn attack(
         .iter()
         .position(|a| a.sq == Some(at) && a.is_assaulter())
     else {
-        t.say(format!(
+        t.say(format_args!(
             "{} holds fire: nobody is left standing at {at}",
             combat::name(s, Who::D(d))
         ));
@@ -558,7 +558,7 @@ fn attack(
             combat::Shot {
                 dice,
                 range,
-                burst: false,
+                burst: None,
             },
             true,
         );
@@ -616,7 +616,7 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
                 .find(|door| !s.door_open(door.id) && door.adjacent.contains(&sq) && !door.entrance)
             {
                 s.doors_open[door.id.index()] = true;
-                t.say(format!(
+                t.say(format_args!(
                     "Guard {label} opens {} from inside room {r}",
                     door.id
                 ));
@@ -629,7 +629,7 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
             None => *roll.get_or_insert_with(|| {
                 let r = t.d6(true);
                 if t.lines() {
-                    t.say(format!("The Guards roll {r} for movement"));
+                    t.say(format_args!("The Guards roll {r} for movement"));
                 }
                 r
             }),
@@ -686,7 +686,7 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
                 });
             let Some(next) = next else { break };
             if let Some(Occupant::Intruder(i)) = s.occupant(next) {
-                t.say(format!(
+                t.say(format_args!(
                     "Guard {label} walks into {} at {next}",
                     s.intruders[i].agent.title()
                 ));
@@ -707,7 +707,7 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
                 s.defenders[d].sq = None;
                 s.defenders[d].status = Status::Escaped;
                 s.guards_in_box += 1;
-                t.say(format!(
+                t.say(format_args!(
                     "Guard {label} reaches the entrance and demobilises"
                 ));
                 stopped = true;
@@ -718,7 +718,7 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
             if let Some(r) = entering_enemy_room {
                 let grade = s.defenders[d].profile().survival;
                 let face = t.d6(true);
-                t.say(format!(
+                t.say(format_args!(
                     "Guard {label} must REACT entering room {r} ({face})"
                 ));
                 if !grade.passes(face) {
@@ -732,7 +732,7 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
             }
         }
         if t.lines() && s.defenders[d].sq.is_some_and(|q| q != sq) {
-            t.say(format!(
+            t.say(format_args!(
                 "Guard {label} moves to {}",
                 s.defenders[d].sq.expect("on the board")
             ));
@@ -752,7 +752,7 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
                 combat::Shot {
                     dice: 5,
                     range,
-                    burst: false,
+                    burst: None,
                 },
                 true,
             );
@@ -761,7 +761,9 @@ fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
     if s.alarm && s.guards_in_play() == 0 {
         s.alarm = false;
         s.asi_markers = 0;
-        t.say("No Guards remain: the alarm ends and the ASI returns to standby".into());
+        t.say(format_args!(
+            "No Guards remain: the alarm ends and the ASI returns to standby"
+        ));
     }
 }
 
@@ -802,12 +804,12 @@ fn recovery(s: &mut State, t: &mut dyn Table) {
             if let (Some(m), Some(q)) = (a.alert, a.sq) {
                 a.facing = Dir::towards(q, m);
             }
-            t.say(format!("{who} recovers ({face})"));
+            t.say(format_args!("{who} recovers ({face})"));
         } else if face == 1 {
-            t.say(format!("{who} dies of his injuries ({face})"));
+            t.say(format_args!("{who} dies of his injuries ({face})"));
             combat::kill(s, t, Who::D(d));
         } else {
-            t.say(format!("{who} stays down ({face})"));
+            t.say(format_args!("{who} stays down ({face})"));
         }
     }
 }
@@ -839,7 +841,7 @@ fn administration(s: &mut State, t: &mut dyn Table, at: Option<Sq>) -> Result<()
     let face = t.d6(true);
     let needed = s.minutes as f64 / 10.0;
     if (face as f64) <= needed {
-        t.say(format!(
+        t.say(format_args!(
             "No replacement Commander ({face}, needed more than {needed})"
         ));
         return Ok(());
@@ -862,7 +864,7 @@ fn administration(s: &mut State, t: &mut dyn Table, at: Option<Sq>) -> Result<()
             captured_weapons: Vec::new(),
         },
     );
-    t.say(format!(
+    t.say(format_args!(
         "A replacement Commander is mobilised at {place} ({face})"
     ));
     if !s.alarm {
@@ -875,22 +877,30 @@ fn administration(s: &mut State, t: &mut dyn Table, at: Option<Sq>) -> Result<()
 /// takes a d6 Stealth test or costs another minute.
 fn take_time(s: &mut State, t: &mut dyn Table) {
     s.minutes -= 1;
-    let mut line = format!("Take time: {} minutes remain", s.minutes);
-    for i in s.assaulters_inside().collect::<Vec<_>>() {
+    // The line is written only when it will be read: Take Time comes every round, in the
+    // order's check and again in play.
+    let lines = t.lines();
+    let mut line = String::new();
+    if lines {
+        line = format!("Take time: {} minutes remain", s.minutes);
+    }
+    for i in 0..s.intruders.len() {
+        if !(s.intruders[i].is_assaulter() && s.intruders[i].in_stronghold()) {
+            continue;
+        }
         let grade = s.intruders[i].profile().stealth;
         let face = t.d6(false);
+        let title = s.intruders[i].agent.title();
         if !grade.passes(face) {
             s.minutes -= 1;
-            line.push_str(&format!(
-                "; {} fails subversion ({face}): a minute more",
-                s.intruders[i].agent.title()
-            ));
-        } else {
-            line.push_str(&format!(
-                "; {} passes subversion ({face})",
-                s.intruders[i].agent.title()
-            ));
+            if lines {
+                line.push_str(&format!(
+                    "; {title} fails subversion ({face}): a minute more"
+                ));
+            }
+        } else if lines {
+            line.push_str(&format!("; {title} passes subversion ({face})"));
         }
     }
-    t.say(line);
+    t.say(format_args!("{line}"));
 }

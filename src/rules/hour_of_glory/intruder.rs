@@ -259,7 +259,7 @@ fn go_assault(
     if let Some(w) = weapon {
         a.selected = w;
     }
-    t.say(format!(
+    t.say(format_args!(
         "{} goes into assault mode with his {}",
         a.agent.title(),
         a.selected
@@ -300,7 +300,7 @@ fn resolve_zone(s: &mut State, t: &mut dyn Table, turn: &mut Turn, start: bool) 
             // Exception: a Defender with an assaulter in his LOS does not stand down.
             result = Evade::TurnEnds;
         }
-        t.say(format!(
+        t.say(format_args!(
             "{who} must EVADE at {sq} ({dice}d6: {}): {passes} passes",
             faces(&f)
         ));
@@ -334,11 +334,11 @@ fn stand_down(s: &mut State, t: &mut dyn Table, watchers: &[usize]) {
             DefKind::Sentry => {
                 a.alert = None;
                 a.facing = a.ready;
-                t.say(format!("Sentry {} stands down", a.label));
+                t.say(format_args!("Sentry {} stands down", a.label));
             }
             _ => {
                 a.facing = a.facing.opposite();
-                t.say(format!(
+                t.say(format_args!(
                     "The Commander stands down and turns to face {}",
                     a.facing.name()
                 ));
@@ -366,7 +366,7 @@ fn react(
             passes = f.iter().filter(|&&x| grade.passes(x)).count() as u32;
         }
     }
-    t.say(format!(
+    t.say(format_args!(
         "{who} must REACT to {why} ({}): {passes} passes",
         faces(&f)
     ));
@@ -501,7 +501,7 @@ fn walk(
         if escaping {
             a.status = Status::Escaped;
             a.sq = None;
-            t.say(format!(
+            t.say(format_args!(
                 "{who} escapes through the entrance with {} intelligence card(s)",
                 a.intel.len()
             ));
@@ -526,7 +526,7 @@ fn walk(
                 let ok = match turn.sneak {
                     Method::TakeChance => {
                         let (f, p) = skills::test(t, 1, grade, true);
-                        t.say(format!("{who} sneaks to {to} ({})", faces(&f)));
+                        t.say(format_args!("{who} sneaks to {to} ({})", faces(&f)));
                         p >= 1
                     }
                     Method::SpendTime => {
@@ -537,7 +537,7 @@ fn walk(
                             grade,
                         );
                         s.minutes -= minutes as i32;
-                        t.say(format!(
+                        t.say(format_args!(
                             "{who} sneaks to {to} taking time ({}): {minutes} minute(s)",
                             faces(&f)
                         ));
@@ -577,10 +577,10 @@ fn explore(s: &mut State, t: &mut dyn Table, i: usize, room: u8) {
     rc.explored = true;
     let who = s.intruders[i].agent.title();
     match rc.card {
-        Some(c) => t.say(format!(
+        Some(c) => t.say(format_args!(
             "{who} enters room {room} and turns its card over: {c}"
         )),
-        None => t.say(format!("{who} enters room {room}: it is explored")),
+        None => t.say(format_args!("{who} enters room {room}: it is explored")),
     }
 }
 
@@ -632,13 +632,16 @@ fn method_test(
     match method {
         Method::TakeChance => {
             let (f, p) = skills::test(t, 1, grade, true);
-            t.say(format!("{who} takes a chance on {what} ({})", faces(&f)));
+            t.say(format_args!(
+                "{who} takes a chance on {what} ({})",
+                faces(&f)
+            ));
             p >= 1
         }
         Method::SpendTime => {
             let (f, minutes) = skills::spend_time(t, skills::SPEND_TIME_BASE, time_dice, grade);
             s.minutes -= minutes as i32;
-            t.say(format!(
+            t.say(format_args!(
                 "{who} spends time on {what} ({}): {minutes} minute(s) off the Mission Timer",
                 faces(&f)
             ));
@@ -701,9 +704,9 @@ fn act(
             };
             if method_test(s, t, i, *method, grade, dice, &format!("breaching {door}")) {
                 s.doors_open[door.index()] = true;
-                t.say(format!("{door} is unlocked and opened"));
+                t.say(format_args!("{door} is unlocked and opened"));
             } else {
-                t.say(format!("{door} stays closed"));
+                t.say(format_args!("{door} stays closed"));
             }
             Ok(None)
         }
@@ -722,7 +725,7 @@ fn act(
             }
             turn.use_action(false)?;
             s.doors_open[door.index()] = true;
-            t.say(format!("{who} opens {door}"));
+            t.say(format_args!("{who} opens {door}"));
             Ok(None)
         }
         IStep::Close { door } => {
@@ -742,7 +745,7 @@ fn act(
                 turn.use_action(false)?;
             }
             s.doors_open[door.index()] = false;
-            t.say(format!("{who} closes {door}"));
+            t.say(format_args!("{who} closes {door}"));
             combat::door_closed(s, t, *door);
             Ok(None)
         }
@@ -777,9 +780,9 @@ fn act(
             ) {
                 let card = s.rooms[room as usize - 1].card.take().expect("checked");
                 s.intruders[i].intel.push(card);
-                t.say(format!("{who} takes the intelligence card: {card}"));
+                t.say(format_args!("{who} takes the intelligence card: {card}"));
             } else {
-                t.say(format!("{who} finds nothing yet"));
+                t.say(format_args!("{who} finds nothing yet"));
             }
             Ok(None)
         }
@@ -789,7 +792,7 @@ fn act(
                 return Err(err("Sneak-attack", "only a raider can sneak-attack"));
             }
             let d = sentry_at(s, *at)?;
-            if senses::watch_zone(s, d).contains(&sq) {
+            if senses::in_watch_zone(s, d, sq) {
                 return Err(err(
                     "Sneak-attack",
                     format!("the Sentry at {at} has you in his watch zone"),
@@ -798,13 +801,13 @@ fn act(
             turn.use_action(false)?;
             let grade = s.intruders[i].profile().combat;
             let (f, p) = skills::test(t, skills::ATTACK_3D6, grade, true);
-            t.say(format!(
+            t.say(format_args!(
                 "{who} sneak-attacks the Sentry at {at} ({})",
                 faces(&f)
             ));
             if p >= 1 {
                 combat::kill(s, t, Who::D(d));
-                t.say(format!("The Sentry at {at} is eliminated"));
+                t.say(format_args!("The Sentry at {at} is eliminated"));
                 turn.free_conceal = true;
                 Ok(None)
             } else {
@@ -845,14 +848,14 @@ fn act(
             take_equipment(s, t, i, &marker);
             if ok {
                 s.markers.remove(m);
-                t.say("The body is disposed of".into());
+                t.say(format_args!("The body is disposed of"));
             } else {
                 let mk = &mut s.markers[m];
                 mk.kind = MarkerKind::Alert;
                 mk.intel.clear();
                 mk.equipment.clear();
                 mk.weapons.clear();
-                t.say(format!(
+                t.say(format_args!(
                     "Some gory detail was overlooked: an alert marker lies at {at}"
                 ));
             }
@@ -874,14 +877,16 @@ fn act(
             let grade = s.intruders[i].profile().combat;
             let (f, p) = skills::test(t, skills::ATTACK_3D6, grade, true);
             let weapon = s.intruders[i].selected;
-            t.say(format!(
+            t.say(format_args!(
                 "{who} administers a coup-de-grace with his {weapon} ({})",
                 faces(&f)
             ));
             if p >= 1 {
                 combat::kill(s, t, Who::D(d));
             } else {
-                t.say("What are you, squeamish? The victim is still alive".into());
+                t.say(format_args!(
+                    "What are you, squeamish? The victim is still alive"
+                ));
             }
             if weapon.is_firearm() {
                 let sq = s.intruders[i].sq.expect("on the board");
@@ -924,10 +929,10 @@ fn act(
                     "your selected weapon is your combat knife: change weapon to shoot",
                 ));
             }
-            if (at.len() > 1 || *burst) && weapon != Weapon::Smg {
+            if (at.len() > 1 || burst.is_some()) && weapon != Weapon::Smg {
                 return Err(err("Weapons", "covering fire and bursts need an SMG"));
             }
-            if at.len() > 1 && *burst {
+            if at.len() > 1 && burst.is_some() {
                 return Err(err(
                     "Weapons",
                     "an SMG fires either covering fire or a burst, not both",
@@ -990,7 +995,7 @@ fn act(
             }
             turn.use_action(true)?;
             s.intruders[i].selected = *weapon;
-            t.say(format!("{who} takes up his {weapon}"));
+            t.say(format_args!("{who} takes up his {weapon}"));
             Ok(None)
         }
         IStep::Hide => {
@@ -1024,7 +1029,7 @@ fn act(
             let a = &mut s.intruders[i];
             a.mode = Mode::Raiding;
             a.selected = Weapon::Knife;
-            t.say(format!(
+            t.say(format_args!(
                 "{who} hides ({}): {minutes} minute(s) off the Mission Timer; he is raiding again",
                 faces(&f)
             ));
@@ -1063,7 +1068,7 @@ fn take_equipment(s: &mut State, t: &mut dyn Table, i: usize, m: &super::state::
     let who = a.agent.title();
     if of == "commander" && !a.equipment.contains(&Equipment::MasterKey) {
         a.equipment.push(Equipment::MasterKey);
-        t.say(format!("{who} takes the Stronghold Master Key"));
+        t.say(format_args!("{who} takes the Stronghold Master Key"));
     }
     if !m.intel.is_empty() || !m.equipment.is_empty() || !m.weapons.is_empty() {
         a.intel.extend(m.intel.iter().copied());
@@ -1077,7 +1082,7 @@ fn take_equipment(s: &mut State, t: &mut dyn Table, i: usize, m: &super::state::
                 a.weapons.push(*w);
             }
         }
-        t.say(format!("{who} takes what the body carried"));
+        t.say(format_args!("{who} takes what the body carried"));
     }
 }
 
@@ -1110,12 +1115,12 @@ fn recover(
         text.push_str(&format!(", First Aid Kit re-roll {face}"));
     }
     text.push(')');
-    t.say(text);
+    t.say(format_args!("{text}"));
     if grade.passes(face) {
         let a = &mut s.intruders[i];
         a.status = Status::Standing;
         a.mode = to;
-        t.say(format!(
+        t.say(format_args!(
             "{who} recovers in {} mode",
             if to == Mode::Raiding {
                 "raiding"
@@ -1128,13 +1133,13 @@ fn recover(
     }
     if s.intruders[i].sacrifice && s.minutes - face as i32 <= 0 {
         combat::kill(s, t, Who::I(i));
-        t.say(format!(
+        t.say(format_args!(
             "{who} makes an heroic sacrifice rather than run the Mission Timer out"
         ));
         return Ok(None);
     }
     s.minutes -= face as i32;
-    t.say(format!(
+    t.say(format_args!(
         "{who} stays down: {face} minute(s) off the Mission Timer"
     ));
     Ok(None)

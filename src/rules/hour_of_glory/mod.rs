@@ -43,7 +43,7 @@ pub const ID: &str = "hour-of-glory";
 pub struct HourOfGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "Intruder: clauses separated by ';' — assault [with <weapon>] · move <sq> <sq>… · sneak take-chance|spend-time · breach door-N [take-chance|spend-time] · open door-N · close door-N · spy [method] · sneak-attack <sq> · conceal <sq> [method] · coup-de-grace <sq> · fight <sq> · shoot <sq> [<sq> <sq>] [burst] · weapon <knife|handgun|smg|rifle> · hide · recover raiding|assault · pass · counterattack on|off · sacrifice on|off. Defender: commander move <sq>… · commander face n|e|s|w · commander open|close door-N · commander investigate <sq> · commander alarm [<sq>…] · commander fight|shoot <sq> · sentry <post> fight|shoot <sq> · guards chase <intruder> · replace <sq> · counterattack on|off · alert-side left|right · pass";
+pub const GRAMMAR: &str = "Intruder: clauses separated by ';' — assault [with <weapon>] · move <sq> <sq>… · sneak take-chance|spend-time · breach door-N [take-chance|spend-time] · open door-N · close door-N · spy [method] · sneak-attack <sq> · conceal <sq> [method] · coup-de-grace <sq> · fight <sq> · shoot <sq> [<sq> <sq>] [burst [range|attack]] · weapon <knife|handgun|smg|rifle> · hide · recover raiding|assault · pass · counterattack on|off · sacrifice on|off. Defender: commander move <sq>… · commander face n|e|s|w · commander open|close door-N · commander investigate <sq> · commander alarm [<sq>…] · commander fight|shoot <sq> · sentry <post> fight|shoot <sq> · guards chase <intruder> · replace <sq> · counterattack on|off · alert-side left|right · pass";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -181,6 +181,136 @@ fn covering_fire(option: Option<&Value>) -> Result<state::CoveringFire, RuleErro
     }
 }
 
+/// A Sentry's place at set-up: his label, square and ready facing.
+type Place = (String, board::Sq, board::Dir);
+
+/// The `sentries` option (manual, "Deploy your agents": "When you are more experienced, you may
+/// deploy your Sentries in front of whichever doors you wish", placed "facing away from the door
+/// they are guarding"; summary, "Doors": "Sentries may not be deployed on either side of" the
+/// door between rooms 8 and 9). The Defender names, for any of his Sentries (a1, a2, b1 …), a
+/// door or the square straight in front of one; a door alone means its corridor side, and a
+/// door between two rooms needs the square. A Sentry not named keeps his post.
+fn deploy_sentries(
+    posts: Vec<Place>,
+    commander: board::Sq,
+    option: Option<&Value>,
+) -> Result<Vec<Place>, RuleError> {
+    let map = match option {
+        None | Some(Value::Null) => return Ok(posts),
+        Some(Value::Object(map)) => map,
+        Some(v) => {
+            return Err(setup_error(format!(
+                "sentries must map Sentries to the doors they guard, like {{\"a1\": \"door-22\", \"a2\": \"q15\"}}, not {v}"
+            )))
+        }
+    };
+    let b = board();
+    let labels = || {
+        posts
+            .iter()
+            .map(|(l, _, _)| l.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let eight_and_nine = |door: &board::Door| {
+        if door.unlocked {
+            return Err(setup_error(format!(
+                "sentries: no Sentry may be deployed on either side of {}, the door between rooms 8 and 9",
+                door.id
+            )));
+        }
+        Ok(())
+    };
+    let mut places = posts.clone();
+    let mut guarded: Vec<(board::DoorId, &str)> = Vec::new();
+    for (label, v) in map {
+        let Some(k) = posts.iter().position(|(l, _, _)| l == label) else {
+            return Err(setup_error(format!(
+                "sentries: '{label}' is not a Sentry in this mission: {}",
+                labels()
+            )));
+        };
+        let Some(text) = v.as_str() else {
+            return Err(setup_error(format!(
+                "sentries: {label} must be given a door (door-N) or the square in front of one, not {v}"
+            )));
+        };
+        let (door, sq) = if text.starts_with("door-") {
+            let id = board::DoorId::parse(text).ok_or_else(|| {
+                setup_error(format!(
+                    "sentries: {label} — '{text}' is not a door: door-1 to door-{}",
+                    b.doors.len()
+                ))
+            })?;
+            let door = b.door(id);
+            eight_and_nine(door)?;
+            let inside: Vec<board::Sq> = door
+                .sides
+                .iter()
+                .copied()
+                .filter(|q| b.is_square(*q) && !b.is_entry(*q))
+                .collect();
+            let sq = match inside.as_slice() {
+                [q] => *q,
+                _ => match inside.iter().filter(|q| b.is_corridor(**q)).collect::<Vec<_>>()[..] {
+                    [q] => *q,
+                    _ => {
+                        return Err(setup_error(format!(
+                            "sentries: {label} — {id} stands between two rooms: name the square in front of it he guards, {} or {}",
+                            door.sides[0], door.sides[1]
+                        )))
+                    }
+                },
+            };
+            (door, sq)
+        } else {
+            let sq = board::Sq::parse(text).ok_or_else(|| {
+                setup_error(format!(
+                    "sentries: {label} — '{text}' is neither a door (door-N) nor a square of the stronghold"
+                ))
+            })?;
+            let door = b
+                .doors
+                .iter()
+                .find(|d| d.sides.contains(&sq))
+                .ok_or_else(|| {
+                    setup_error(format!(
+                        "sentries: {label} — {sq} is not in front of a door: name a door, or a square straight through one"
+                    ))
+                })?;
+            eight_and_nine(door)?;
+            (door, sq)
+        };
+        if b.is_entry(sq) {
+            return Err(setup_error(format!(
+                "sentries: {label} — {sq} is in the entry zone, outside the stronghold"
+            )));
+        }
+        if let Some((_, other)) = guarded.iter().find(|(d, _)| *d == door.id) {
+            return Err(setup_error(format!(
+                "sentries: {other} and {label} would both guard {}: one Sentry to a door",
+                door.id
+            )));
+        }
+        guarded.push((door.id, label));
+        let at = board::Sq(door.at.0, door.at.1);
+        places[k] = (label.clone(), sq, board::Dir::towards(at, sq));
+    }
+    for (k, (label, sq, _)) in places.iter().enumerate() {
+        if *sq == commander {
+            return Err(setup_error(format!(
+                "sentries: {label} — {sq} is the Commander's square"
+            )));
+        }
+        if let Some((other, _, _)) = places[..k].iter().find(|(_, q, _)| q == sq) {
+            return Err(setup_error(format!(
+                "sentries: {other} and {label} would both stand on {sq}: one Sentry to a square"
+            )));
+        }
+    }
+    Ok(places)
+}
+
 impl HourOfGlory {
     fn advance(&self, s: &mut State) {
         let next = match s.turn {
@@ -297,7 +427,7 @@ impl HourOfGlory {
                     ))
                 }
             }
-            t.say(format!("{seat} sets {}", order::describe_standing(st)));
+            t.say(format_args!("{seat} sets {}", order::describe_standing(st)));
         }
         let stop = match (command, s.turn) {
             (Command::Intruder { steps, .. }, Turn::Intruder(i)) => {
@@ -334,7 +464,10 @@ impl Rules for HourOfGlory {
             id: ID.into(),
             // 2: a command's JSON is its text in the order language (`{"intruder": "move m21"}`);
             // the state keeps the alert-marker side and the covering-fire reading.
-            version: "2".into(),
+            // 3: an SMG burst designates its range dice once and re-rolls by the policy in the
+            // order (`burst`, `burst attack`); a version-2 `shoot … burst` re-designated after
+            // each re-roll, so its logs would fold differently.
+            version: "3".into(),
             title: "Hour of Glory — covert raid on a 1944 stronghold".into(),
             scenarios: vec![ScenarioInfo {
                 id: "mission".into(),
@@ -360,6 +493,11 @@ impl Rules for HourOfGlory {
                     default: json!("line"),
                 },
                 OptionInfo {
+                    name: "sentries".into(),
+                    description: "Sentries deployed in front of the doors the Defender chooses, facing away from them, e.g. {\"a1\": \"door-22\", \"a2\": \"q15\"}: a door (its corridor side) or the square straight in front of one, one Sentry to a door; not the door between rooms 8 and 9; Sentries not named keep their posts (the default)".into(),
+                    default: json!(null),
+                },
+                OptionInfo {
                     name: "minutes".into(),
                     description: "minutes on the Mission Timer at the start (60 in the rules; a longer timer is a variant)".into(),
                     default: json!(60),
@@ -383,12 +521,12 @@ impl Rules for HourOfGlory {
             ));
         }
         if let Some(obj) = setup.options.as_object() {
-            if let Some(k) = obj
-                .keys()
-                .find(|k| !["agents", "minutes", "loadouts", "covering_fire"].contains(&k.as_str()))
-            {
+            if let Some(k) = obj.keys().find(|k| {
+                !["agents", "minutes", "loadouts", "covering_fire", "sentries"]
+                    .contains(&k.as_str())
+            }) {
                 return Err(setup_error(format!(
-                    "unknown option '{k}': Hour of Glory knows 'agents', 'minutes', 'loadouts' and 'covering_fire'"
+                    "unknown option '{k}': Hour of Glory knows 'agents', 'minutes', 'loadouts', 'covering_fire' and 'sentries'"
                 )));
             }
         }
@@ -470,16 +608,30 @@ impl Rules for HourOfGlory {
             _ => &['A', 'B', 'C'],
         };
         let mut counts: BTreeMap<char, usize> = BTreeMap::new();
-        for post in b.posts.iter().filter(|p| sets.contains(&p.set)) {
-            let c = counts.entry(post.set).or_insert(0);
-            *c += 1;
+        let posts = b
+            .posts
+            .iter()
+            .filter(|p| sets.contains(&p.set))
+            .map(|post| {
+                let c = counts.entry(post.set).or_insert(0);
+                *c += 1;
+                (
+                    format!("{}{}", post.set.to_ascii_lowercase(), c),
+                    post.sq,
+                    post.facing,
+                )
+            })
+            .collect();
+        for (label, sq, facing) in
+            deploy_sentries(posts, b.commander, setup.options.get("sentries"))?
+        {
             defenders.push(Defender {
                 kind: DefKind::Sentry,
-                label: format!("{}{}", post.set.to_ascii_lowercase(), c),
-                sq: Some(post.sq),
+                label,
+                sq: Some(sq),
                 status: Status::Standing,
-                facing: post.facing,
-                ready: post.facing,
+                facing,
+                ready: facing,
                 alert: None,
                 first_turn: None,
                 captured_intel: Vec::new(),

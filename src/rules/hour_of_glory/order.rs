@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::agents::{Agent, Mode, Weapon};
 use super::board::{Dir, DoorId, Sq};
+use super::combat::Burst;
 use super::skills::Method;
 use super::state::Side;
 use crate::engine::ruleset::RuleError;
@@ -61,7 +62,8 @@ pub enum IStep {
     },
     Shoot {
         at: Vec<Sq>,
-        burst: bool,
+        /// An SMG burst and the re-roll policy written with it (`None`: no burst).
+        burst: Option<Burst>,
     },
     Weapon {
         weapon: Weapon,
@@ -308,10 +310,22 @@ pub fn parse_intruder(text: &str) -> Result<Command, RuleError> {
                 IStep::Fight { at: sq(w[1])? }
             }
             "shoot" => {
-                let burst = w.last() == Some(&"burst");
-                let targets = &w[1..w.len() - usize::from(burst)];
+                let usage = "write shoot <square> [<square> <square>] [burst [range|attack]]";
+                let at_burst = w.iter().position(|x| *x == "burst");
+                let burst = match at_burst.map(|k| &w[k + 1..]) {
+                    None => None,
+                    Some([] | ["range"]) => Some(Burst::Range),
+                    Some(["attack"]) => Some(Burst::Attack),
+                    Some(other) => {
+                        return Err(err(format!(
+                            "'burst {}': write burst, burst range or burst attack",
+                            other.join(" ")
+                        )))
+                    }
+                };
+                let targets = &w[1..at_burst.unwrap_or(w.len())];
                 if targets.is_empty() || targets.len() > 3 {
-                    return Err(err("write shoot <square> [<square> <square>] [burst]"));
+                    return Err(err(usage));
                 }
                 IStep::Shoot {
                     at: targets.iter().map(|s| sq(s)).collect::<Result<_, _>>()?,
@@ -453,7 +467,11 @@ pub fn describe_istep(s: &IStep) -> String {
             format!(
                 "shoot {}{}",
                 squares(at),
-                if *burst { " burst" } else { "" }
+                match burst {
+                    None => "",
+                    Some(Burst::Range) => " burst",
+                    Some(Burst::Attack) => " burst attack",
+                }
             )
         }
         IStep::Weapon { weapon } => format!("weapon {weapon}"),

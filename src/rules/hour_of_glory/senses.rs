@@ -175,15 +175,29 @@ pub fn watch_zone(s: &State, d: usize) -> Vec<Sq> {
     zone
 }
 
+/// Whether `sq` is in the watch zone of Defender `d`. A zone is a straight line of squares in
+/// front of him, at most 8 squares and one door long, so a square off that line is answered
+/// without walking the zone (this is asked on every square an Intruder enters, in the order's
+/// check and again in play).
+pub fn in_watch_zone(s: &State, d: usize, sq: Sq) -> bool {
+    let a = &s.defenders[d];
+    let Some(at) = a.sq else { return false };
+    let (dx, dy) = a.facing.delta();
+    let (rx, ry) = (sq.0 as i32 - at.0 as i32, sq.1 as i32 - at.1 as i32);
+    let ahead = if dx != 0 {
+        (ry == 0).then_some(rx * dx)
+    } else {
+        (rx == 0).then_some(ry * dy)
+    };
+    ahead.is_some_and(|k| (1..=9).contains(&k)) && watch_zone(s, d).contains(&sq)
+}
+
 /// The Commander or Sentries whose watch zone holds `sq`.
 pub fn watchers(s: &State, sq: Sq) -> Vec<usize> {
     (0..s.defenders.len())
         .filter(|&d| {
             let a = &s.defenders[d];
-            a.kind != DefKind::Guard
-                && a.standing()
-                && a.sq.is_some_and(|t| t.chebyshev(sq) <= 9)
-                && watch_zone(s, d).contains(&sq)
+            a.kind != DefKind::Guard && a.standing() && in_watch_zone(s, d, sq)
         })
         .collect()
 }

@@ -14,7 +14,8 @@ use super::agents::Grade;
 pub trait Table {
     /// A d6; `actor` is true when the side whose turn it is rolls it.
     fn d6(&mut self, actor: bool) -> u32;
-    fn say(&mut self, text: String);
+    /// A line of outcome, formatted only when it will be read (`lines`).
+    fn say(&mut self, text: std::fmt::Arguments<'_>);
     fn say_to(&mut self, seats: &[Seat], text: String);
     /// Will the lines be read? Not in a dry run or a quiet re-fold, where hot paths may skip
     /// writing them. Rules must never branch on it for anything but lines.
@@ -32,8 +33,10 @@ impl Table for Live<'_, '_> {
     fn d6(&mut self, _actor: bool) -> u32 {
         self.ctx.roll(6)
     }
-    fn say(&mut self, text: String) {
-        self.ctx.say(text)
+    fn say(&mut self, text: std::fmt::Arguments<'_>) {
+        if self.ctx.lines_wanted() {
+            self.ctx.say(std::fmt::format(text))
+        }
     }
     fn say_to(&mut self, seats: &[Seat], text: String) {
         self.ctx.say_to(seats, text)
@@ -57,7 +60,7 @@ impl Table for Dry {
             1
         }
     }
-    fn say(&mut self, _text: String) {}
+    fn say(&mut self, _text: std::fmt::Arguments<'_>) {}
     fn say_to(&mut self, _seats: &[Seat], _text: String) {}
     fn lines(&self) -> bool {
         false
@@ -74,8 +77,24 @@ pub fn test(t: &mut dyn Table, n: usize, grade: Grade, actor: bool) -> (Vec<u32>
     (faces, passes)
 }
 
-pub fn faces(f: &[u32]) -> String {
-    f.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+pub fn faces(f: &[u32]) -> Faces<'_> {
+    Faces(f)
+}
+
+/// Dice faces as a line shows them (`6,1,3`), written only when the line is (a dry run and a
+/// quiet re-fold never write it).
+pub struct Faces<'a>(&'a [u32]);
+
+impl std::fmt::Display for Faces<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (k, face) in self.0.iter().enumerate() {
+            if k > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{face}")?;
+        }
+        Ok(())
+    }
 }
 
 /// How a test is taken (summary, "Skills").

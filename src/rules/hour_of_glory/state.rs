@@ -290,7 +290,7 @@ impl State {
         copy_vec(&mut self.intruders, intruders, Intruder::copy_from);
         copy_vec(&mut self.defenders, defenders, Defender::copy_from);
         self.doors_open.clone_from(doors_open);
-        self.markers.clone_from(markers);
+        copy_vec(&mut self.markers, markers, Marker::copy_from);
         self.rooms.clone_from(rooms);
         self.minutes = *minutes;
         self.start_minutes = *start_minutes;
@@ -351,6 +351,26 @@ impl Intruder {
         self.inside = *inside;
         self.counterattack = *counterattack;
         self.sacrifice = *sacrifice;
+    }
+}
+
+impl Marker {
+    fn copy_from(&mut self, src: &Marker) {
+        let Marker {
+            sq,
+            kind,
+            intel,
+            equipment,
+            weapons,
+        } = src;
+        self.sq = *sq;
+        match (&mut self.kind, kind) {
+            (MarkerKind::Corpse { of: to }, MarkerKind::Corpse { of }) => to.clone_from(of),
+            (to, from) => *to = from.clone(),
+        }
+        self.intel.clone_from(intel);
+        self.equipment.clone_from(equipment);
+        self.weapons.clone_from(weapons);
     }
 }
 

@@ -38,18 +38,15 @@ pub struct ChainCursor {
     pub length: u32,
     /// The index the next rolling event reveals.
     pub next_index: u32,
-    /// The last link revealed (`s_0` before any roll).
-    pub last_link: [u8; 32],
 }
 
 impl ChainCursor {
     fn start(commitments: &DiceCommitments) -> Result<Self, String> {
-        let s0 = hex32(&commitments.s0).ok_or("the dice commitment s0 is not 32 bytes of hex")?;
+        hex32(&commitments.s0).ok_or("the dice commitment s0 is not 32 bytes of hex")?;
         Ok(ChainCursor {
             chain: commitments.chain,
             length: commitments.length,
             next_index: 1,
-            last_link: s0,
         })
     }
 
@@ -63,6 +60,35 @@ impl ChainCursor {
 pub struct OpenSeal {
     pub seat: Seat,
     pub seq: u64,
+}
+
+/// How an event is folded: with its outcome lines (a move just played, a notice), quietly
+/// (`verify`: every check, no lines), or as an event these rules accepted before (loading a game:
+/// no lines, and checks that can only refuse may be skipped).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    Lines,
+    Quiet,
+    Accepted,
+}
+
+impl Reading {
+    fn ctx(self, ctx: Ctx<'_>) -> Ctx<'_> {
+        match self {
+            Reading::Lines => ctx,
+            Reading::Quiet => ctx.quiet(),
+            Reading::Accepted => ctx.quiet().accepted(),
+        }
+    }
+}
+
+/// The seat named `name` among the game's seats.
+fn seat_named<'s>(seats: &'s [SeatDef], seq: u64, name: &str) -> Result<&'s Seat, FoldError> {
+    seats
+        .iter()
+        .find(|s| s.seat.as_str() == name)
+        .map(|s| &s.seat)
+        .ok_or_else(|| bad(seq, format!("'{name}' is not a seat of this game")))
 }
 
 /// Why a log does not fold: the first bad event and what is wrong with it.
@@ -212,7 +238,11 @@ impl Game {
         })
     }
 
-    /// Folds a log from its first event.
+    /// Folds a log of the service's own, every event of which these rules accepted when it was
+    /// played: the structure of the log is checked as always, and the rules are told that each
+    /// command was accepted before (`Ctx::already_accepted`), so that they may skip checks that
+    /// can only refuse. Nobody reads the outcome lines. `verify` folds an export it does not
+    /// trust event by event with `fold_event_quietly`, every check made.
     pub fn fold(
         ruleset: Arc<dyn Ruleset>,
         events: &[Event],
@@ -221,7 +251,10 @@ impl Game {
         let first = events.first().ok_or_else(|| bad(0, "the log is empty"))?;
         let mut game = Game::start(ruleset, first, hidden_seed)?;
         for event in &events[1..] {
-            game.fold_event_quietly(event)?;
+            game.fold_event_as(event, Reading::Accepted)?;
+        }
+        if let Some(last) = events.last() {
+            game.last_hash.clone_from(&last.hash);
         }
         Ok(game)
     }
@@ -282,21 +315,25 @@ impl Game {
 
     /// Folds one more event, with the outcome lines it produced.
     pub fn fold_event(&mut self, event: &Event) -> Result<Applied, FoldError> {
-        self.fold_event_as(event, false)
+        self.fold_event_as(event, Reading::Lines)
     }
 
     /// Folds one more event for its state alone: the rules are told that no outcome line will be
     /// read (`Ctx::lines_wanted`), which spares a long re-fold most of its string formatting.
     pub fn fold_event_quietly(&mut self, event: &Event) -> Result<(), FoldError> {
-        self.fold_event_as(event, true).map(drop)
+        self.fold_event_as(event, Reading::Quiet).map(drop)
     }
 
-    fn fold_event_as(&mut self, event: &Event, quiet: bool) -> Result<Applied, FoldError> {
+    fn fold_event_as(&mut self, event: &Event, reading: Reading) -> Result<Applied, FoldError> {
         let seq = event.seq;
         if self.ended {
             return Err(bad(seq, "the game already ended"));
         }
-        if event.game_id != self.game_id {
+        // Which game and which event came before are the log's structure: checked in every
+        // fold but the service's re-fold of its own log, whose rows the store keys by game and
+        // seq and whose links it wrote itself (verify checks them in an export).
+        let checked = reading != Reading::Accepted;
+        if checked && event.game_id != self.game_id {
             return Err(bad(
                 seq,
                 format!(
@@ -308,15 +345,15 @@ impl Game {
         if seq != self.next_seq {
             return Err(bad(seq, format!("expected seq {}", self.next_seq)));
         }
-        if event.prev_hash != self.last_hash {
+        if checked && event.prev_hash != self.last_hash {
             return Err(bad(seq, "prev_hash is not the hash of the event before it"));
         }
         if event.dice.is_some() && event.kind != kind::COMMAND && event.kind != kind::TIMEOUT {
             return Err(bad(seq, format!("a {} event cannot roll dice", event.kind)));
         }
         let applied = match event.kind.as_str() {
-            kind::COMMAND | kind::TIMEOUT | kind::RESIGNED => self.fold_move(event, quiet)?,
-            kind::REVEALED => self.fold_reveal(event, quiet)?,
+            kind::COMMAND | kind::TIMEOUT | kind::RESIGNED => self.fold_move(event, reading)?,
+            kind::REVEALED => self.fold_reveal(event, reading)?,
             kind::DICE_CHAIN_COMMITTED => {
                 let commitments: DiceCommitments = serde_json::from_value(
                     event
@@ -371,58 +408,50 @@ impl Game {
             other => return Err(bad(seq, format!("unknown event kind '{other}'"))),
         };
         self.next_seq += 1;
-        self.last_hash = event.hash.clone();
+        if checked {
+            self.last_hash.clone_from(&event.hash);
+        }
         Ok(applied)
     }
 
     fn seat_of(&self, seq: u64, name: &str) -> Result<Seat, FoldError> {
-        self.created
-            .seats
-            .iter()
-            .find(|s| s.seat.as_str() == name)
-            .map(|s| s.seat.clone())
-            .ok_or_else(|| bad(seq, format!("'{name}' is not a seat of this game")))
+        seat_named(&self.created.seats, seq, name).cloned()
     }
 
-    fn fold_move(&mut self, event: &Event, quiet: bool) -> Result<Applied, FoldError> {
+    fn fold_move(&mut self, event: &Event, reading: Reading) -> Result<Applied, FoldError> {
         let seq = event.seq;
         let no_rolls = Vec::new();
-        let mut link = None;
         let rolls = match &event.dice {
             Some(dice) => {
-                link = Some(self.check_dice(event, dice)?);
+                self.check_dice(event, dice, reading)?;
                 &dice.rolls
             }
             None => &no_rolls,
         };
-        let mut hidden = self
-            .hidden_seed
-            .map(|s| hidden_stream(&s, &self.game_id, seq));
         let commitment = event
             .payload
             .get("commitment")
             .and_then(Value::as_str)
             .map(str::to_owned);
-        let mut ctx = Ctx::new(DiceSource::Recorded(rolls), hidden.as_mut())
-            .with_commitment(commitment.clone());
-        if quiet {
-            ctx = ctx.quiet();
+        let mut ctx =
+            reading.ctx(Ctx::new(DiceSource::Recorded(rolls), None).with_commitment(commitment));
+        if let Some(seed) = self.hidden_seed {
+            ctx = ctx.with_hidden_seed(seed, &self.game_id, seq);
         }
         let result = match event.kind.as_str() {
             kind::COMMAND => {
-                let seat = self.seat_of(seq, &event.seat)?;
-                if !self.ruleset.may_act(&self.state, &seat) {
+                let seat = seat_named(&self.created.seats, seq, &event.seat)?;
+                if !self.ruleset.may_act(&self.state, seat) {
                     return Err(bad(seq, format!("it was not {seat}'s turn to act")));
                 }
                 let command = event
                     .payload
                     .get("command")
                     .ok_or_else(|| bad(seq, "a Command event has no command"))?;
-                let r = self
-                    .ruleset
-                    .apply(&mut self.state, &seat, command, &mut ctx);
-                if let (Some(c), Ok(())) = (&commitment, &r) {
-                    self.open_seals.insert(c.clone(), OpenSeal { seat, seq });
+                let r = self.ruleset.apply(&mut self.state, seat, command, &mut ctx);
+                if let (Some(c), Ok(())) = (ctx.commitment(), &r) {
+                    let seat = seat.clone();
+                    self.open_seals.insert(c.to_owned(), OpenSeal { seat, seq });
                 }
                 r
             }
@@ -466,15 +495,20 @@ impl Game {
                 ),
             ));
         }
-        if let Some(link) = link {
-            self.chain.last_link = link;
+        if event.dice.is_some() {
             self.chain.next_index += 1;
         }
         Ok(applied)
     }
 
-    /// Checks the dice's place in the chain and returns their link.
-    fn check_dice(&self, event: &Event, dice: &DiceRecord) -> Result<[u8; 32], FoldError> {
+    /// Checks the dice's place in the chain, and that their link is a link (whether it is the
+    /// right one is `verify`'s to check, with the hashes).
+    fn check_dice(
+        &self,
+        event: &Event,
+        dice: &DiceRecord,
+        reading: Reading,
+    ) -> Result<(), FoldError> {
         let seq = event.seq;
         if dice.chain != self.chain.chain || dice.index != self.chain.next_index {
             return Err(bad(
@@ -491,10 +525,13 @@ impl Game {
                 "the dice chain is used up and no new chain was committed",
             ));
         }
-        hex32(&dice.link).ok_or_else(|| bad(seq, "the dice link is not 32 bytes of hex"))
+        if reading != Reading::Accepted && hex32(&dice.link).is_none() {
+            return Err(bad(seq, "the dice link is not 32 bytes of hex"));
+        }
+        Ok(())
     }
 
-    fn fold_reveal(&mut self, event: &Event, quiet: bool) -> Result<Applied, FoldError> {
+    fn fold_reveal(&mut self, event: &Event, reading: Reading) -> Result<Applied, FoldError> {
         let seq = event.seq;
         let sealed: SealedChoice = serde_json::from_value(event.payload.clone()).map_err(|e| {
             bad(
@@ -512,12 +549,9 @@ impl Game {
                 ),
             )
         })?;
-        let mut hidden = self
-            .hidden_seed
-            .map(|s| hidden_stream(&s, &self.game_id, seq));
-        let mut ctx = Ctx::new(DiceSource::None, hidden.as_mut());
-        if quiet {
-            ctx = ctx.quiet();
+        let mut ctx = reading.ctx(Ctx::new(DiceSource::None, None));
+        if let Some(seed) = self.hidden_seed {
+            ctx = ctx.with_hidden_seed(seed, &self.game_id, seq);
         }
         self.ruleset
             .reveal(

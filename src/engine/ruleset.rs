@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::dice::DiceStream;
+use super::dice::{hidden_stream, DiceStream};
 
 /// A seat's identifier within one game (`defender`, `intruder-1`, `alice`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -235,10 +235,24 @@ pub enum DiceSource<'a> {
     None,
 }
 
+/// Where the hidden draws of one apply come from.
+enum Hidden<'a> {
+    None,
+    Stream(&'a mut DiceStream),
+    /// A fold's hidden stream, keyed on the first draw: most events draw nothing hidden, and a
+    /// long re-fold would otherwise format a key for every event.
+    Seed {
+        seed: [u8; 32],
+        game_id: &'a str,
+        seq: u64,
+        stream: Option<DiceStream>,
+    },
+}
+
 /// The context of one apply: dice in, lines out.
 pub struct Ctx<'a> {
     dice: DiceSource<'a>,
-    hidden: Option<&'a mut DiceStream>,
+    hidden: Hidden<'a>,
     rolls: Vec<super::dice::Roll>,
     recorded_pos: usize,
     pub(crate) dice_problem: Option<String>,
@@ -247,13 +261,17 @@ pub struct Ctx<'a> {
     commitment: Option<String>,
     reveal_requests: Vec<String>,
     quiet: bool,
+    accepted: bool,
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(dice: DiceSource<'a>, hidden: Option<&'a mut DiceStream>) -> Self {
         Ctx {
             dice,
-            hidden,
+            hidden: match hidden {
+                Some(stream) => Hidden::Stream(stream),
+                None => Hidden::None,
+            },
             rolls: Vec::new(),
             recorded_pos: 0,
             dice_problem: None,
@@ -262,7 +280,35 @@ impl<'a> Ctx<'a> {
             commitment: None,
             reveal_requests: Vec::new(),
             quiet: false,
+            accepted: false,
         }
+    }
+
+    /// Hidden draws from the hidden stream of event `seq`, keyed by `seed` when first drawn.
+    pub(crate) fn with_hidden_seed(mut self, seed: [u8; 32], game_id: &'a str, seq: u64) -> Self {
+        self.hidden = Hidden::Seed {
+            seed,
+            game_id,
+            seq,
+            stream: None,
+        };
+        self
+    }
+
+    /// A context for a command that these rules accepted before, re-folded from the game's own
+    /// log (loading a game). See [`Ctx::already_accepted`].
+    pub(crate) fn accepted(mut self) -> Self {
+        self.accepted = true;
+        self
+    }
+
+    /// Was this command accepted by these rules before? True only when the service re-folds its
+    /// own log; never in a live move, `verify` or `replay`. A ruleset may then skip a check whose
+    /// only effect is to refuse the command (a dry run on a copy of the state): the command
+    /// passed it when it was played, the rules are deterministic, and the state comes out the
+    /// same. Rules must never branch on it for anything else.
+    pub fn already_accepted(&self) -> bool {
+        self.accepted
     }
 
     /// A context whose outcome lines nobody reads: a re-fold that only wants the state (verify,
@@ -342,8 +388,16 @@ impl<'a> Ctx<'a> {
     /// redacted log is re-folded without the hidden seed.
     pub fn hidden(&mut self, sides: u32) -> Result<u32, RuleError> {
         match &mut self.hidden {
-            Some(stream) => Ok(stream.roll(sides)),
-            None => Err(hidden_unavailable()),
+            Hidden::Stream(stream) => Ok(stream.roll(sides)),
+            Hidden::Seed {
+                seed,
+                game_id,
+                seq,
+                stream,
+            } => Ok(stream
+                .get_or_insert_with(|| hidden_stream(seed, game_id, *seq))
+                .roll(sides)),
+            Hidden::None => Err(hidden_unavailable()),
         }
     }
 

@@ -728,21 +728,25 @@ impl Rules for HourOfGlory {
             return Err(RuleError::new("game over", "the mission is over"));
         }
         // The whole order is checked on a copy with the dice going the actor's way, before any
-        // die is drawn: a refused order leaves no trace. The copy is kept for the next order
-        // (per thread), whose check overwrites it in place.
-        thread_local! {
-            static DRY_RUN: RefCell<Option<State>> = const { RefCell::new(None) };
-        }
-        let mut dry = match DRY_RUN.with(|d| d.borrow_mut().take()) {
-            Some(mut d) => {
-                d.copy_from(s);
-                d
+        // die is drawn: a refused order leaves no trace. An order re-folded from the game's own
+        // log passed this check when it was played, and the check changes nothing but the copy,
+        // so it is skipped then. The copy is kept for the next order (per thread), whose check
+        // overwrites it in place.
+        if !ctx.already_accepted() {
+            thread_local! {
+                static DRY_RUN: RefCell<Option<State>> = const { RefCell::new(None) };
             }
-            None => s.clone(),
-        };
-        let checked = self.run_command(&mut dry, seat, command, &mut Dry);
-        DRY_RUN.with(|d| *d.borrow_mut() = Some(dry));
-        checked.map_err(|(e, _)| e)?;
+            let mut dry = match DRY_RUN.with(|d| d.borrow_mut().take()) {
+                Some(mut d) => {
+                    d.copy_from(s);
+                    d
+                }
+                None => s.clone(),
+            };
+            let checked = self.run_command(&mut dry, seat, command, &mut Dry);
+            DRY_RUN.with(|d| *d.borrow_mut() = Some(dry));
+            checked.map_err(|(e, _)| e)?;
+        }
         let mut live = Live { ctx };
         match self.run_command(s, seat, command, &mut live) {
             Ok(None) => {}

@@ -257,7 +257,12 @@ impl Rules for ForHonorAndGlory {
                 format!("it is the {} player's turn", state.battle.active.name()),
             ));
         }
-        turn::validate(&state.battle, side, order)?;
+        // The whole order is checked on a copy of the battle before the AP die is rolled, so a
+        // refused order changes nothing. An order re-folded from the game's own log passed this
+        // check when it was played, and the check changes nothing but its copy: skipped then.
+        if !ctx.already_accepted() {
+            turn::validate(&state.battle, side, order)?;
+        }
         turn::play(&mut state.battle, side, order, ctx);
         state.settle(ctx);
         Ok(())

@@ -7,6 +7,7 @@
 //! Events are stored as the exact JSON text that was hashed; nothing rewrites them.
 
 pub mod outbox;
+mod pg_batch;
 mod postgres;
 mod rows;
 mod sqlite;

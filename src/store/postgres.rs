@@ -3,7 +3,8 @@
 //! idempotency record — only if the event before the expected seq is in the log and the
 //! idempotency key is unused. One statement is one implicit transaction and one round trip; any
 //! failure (a duplicate secret name, say) undoes all of it. The statement is written for each
-//! append's shape (`append_statement`), so an append carries no part it does not need.
+//! append's shape (`append_statement`), so an append carries no part it does not need; the common
+//! one-event append is written together with other games' appends by `pg_batch`.
 //!
 //! The events' primary key `(game_id, seq)` is what refuses a stale append: no `games` row is
 //! updated per append (the game's next seq is the log's last seq + 1, read from that index).
@@ -18,7 +19,8 @@ use std::time::Duration;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::{Executor, Postgres, QueryBuilder, Row};
 
-use super::rows::{self, AppendRows};
+use super::pg_batch::Batcher;
+use super::rows::{self, AppendRows, IdempotencyRow};
 use super::{
     Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError,
 };
@@ -30,6 +32,8 @@ const MAX_CONNECTIONS: u32 = 16;
 #[derive(Clone, Debug)]
 pub struct PgStore {
     pool: PgPool,
+    /// Writes the common one-event append together with others (`pg_batch`).
+    batcher: Option<Batcher>,
 }
 
 /// Why an append did not move the game on: where the game is now, and the saved answer if the
@@ -45,7 +49,7 @@ impl PgStore {
             .max_connections(MAX_CONNECTIONS)
             .connect(url)
             .await?;
-        Ok(PgStore { pool })
+        Ok(PgStore::from_pool(pool))
     }
 
     /// How the store's connection pool is set up. A connection taken from the pool is not
@@ -62,7 +66,10 @@ impl PgStore {
     /// A store on a pool the caller configured (size, timeouts) — the benchmark sizes
     /// `pool_options` to its number of games.
     pub fn from_pool(pool: PgPool) -> PgStore {
-        PgStore { pool }
+        PgStore {
+            batcher: Batcher::start(pool.clone()),
+            pool,
+        }
     }
 
     pub fn pool(&self) -> &PgPool {
@@ -129,13 +136,22 @@ impl PgStore {
     }
 
     pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
-        let rows = rows::append_rows(game_id, expected_seq, append)?;
+        let mut rows = rows::append_rows(game_id, expected_seq, append)?;
+        if let Some(batcher) = self.batcher.as_ref().filter(|_| Batcher::takes(&rows)) {
+            match batcher.append(game_id, rows).await {
+                Ok(true) => return Ok(()),
+                Ok(false) => return Err(self.why_not_moved(game_id, None).await?),
+                Err(back) => rows = back,
+            }
+        }
         match write(&self.pool, game_id, &rows).await {
             Ok((true, _)) => Ok(()),
             Ok((false, Some(prior))) => Err(StoreError::Replayed {
                 response: rows::json_from_text("a saved response", &prior)?,
             }),
-            Ok((false, None)) => Err(self.why_not_moved(game_id, &rows).await?),
+            Ok((false, None)) => Err(self
+                .why_not_moved(game_id, rows.idempotency.as_ref())
+                .await?),
             // The events' primary key refused the append: another append got that seq first.
             // Also where a retry lands that waited for its first attempt's uncommitted event:
             // the key check ran on the snapshot from before that commit, so `why_not_moved`
@@ -145,11 +161,16 @@ impl PgStore {
                     && e.as_database_error().and_then(|d| d.constraint())
                         == Some("events_pkey") =>
             {
-                Err(self.why_not_moved(game_id, &rows).await?)
+                Err(self
+                    .why_not_moved(game_id, rows.idempotency.as_ref())
+                    .await?)
             }
             // A key row written some other way still answers as a replay.
             Err(StoreError::Db(e)) if rows::is_unique_violation(&e) => {
-                match self.why_not_moved(game_id, &rows).await? {
+                match self
+                    .why_not_moved(game_id, rows.idempotency.as_ref())
+                    .await?
+                {
                     replayed @ StoreError::Replayed { .. } => Err(replayed),
                     _ => Err(StoreError::Db(e)),
                 }
@@ -160,8 +181,12 @@ impl PgStore {
 
     /// The error for an append that moved nothing: the game is missing, the key was used, or
     /// another append got there first.
-    async fn why_not_moved(&self, game_id: &str, rows: &AppendRows) -> Result<StoreError> {
-        let (seat, key) = match &rows.idempotency {
+    async fn why_not_moved(
+        &self,
+        game_id: &str,
+        idempotency: Option<&IdempotencyRow>,
+    ) -> Result<StoreError> {
+        let (seat, key) = match idempotency {
             Some(i) => (Some(i.seat.as_str()), Some(i.key.as_str())),
             None => (None, None),
         };

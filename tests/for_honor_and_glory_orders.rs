@@ -24,7 +24,7 @@ fn setup(scenario: &str) -> Setup {
     }
 }
 
-const ORDERS: [&str; 12] = [
+const ORDERS: [&str; 14] = [
     "pass",
     "move B2 B3 B4",
     "move B2 B3 B4 +leader",
@@ -37,6 +37,8 @@ const ORDERS: [&str; 12] = [
     "close-combat D4 D5 advance",
     "rally E1; column E2; line E3; dragoons evade; dragoons stand",
     "fire A3 at C5; move B2 B3 B4; close-combat D4 D5; rally E1",
+    "tied hits to guns; retreat towards G3; leaders retreat towards H4",
+    "tied hits to infantry; retreat towards edge; leaders retreat towards units",
 ];
 
 #[test]
@@ -70,6 +72,14 @@ fn language_errors_name_the_clause_and_what_to_write() {
         ("move B2/horse B3", "/gun or /leader"),
         ("close-combat D4 D5 charge", "advance"),
         ("pass; fire A3 at C5", "stands alone"),
+        ("tied hits to cavalry", "tied hits to guns"),
+        ("retreat to G3", "retreat towards G3"),
+        ("retreat towards 3G", "3G"),
+        ("leaders retreat towards", "leaders retreat towards G3"),
+        (
+            "leaders retreat towards G3 H4",
+            "leaders retreat towards G3",
+        ),
     ] {
         let e = parse(text).unwrap_err();
         assert_eq!(e.rule, "order language", "{text}");
@@ -103,6 +113,50 @@ fn rule_errors_name_the_hex_and_the_rule() {
             "the error quotes the action: {error}"
         );
     }
+}
+
+#[test]
+fn standing_orders_naming_a_hex_off_the_map_are_refused_with_the_rule_and_the_hex() {
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    for (text, rule, hex) in [
+        ("retreat towards Z5", "8.4.1 Retreat", "Z5"),
+        ("leaders retreat towards C40", "8.4.5 Leader retreat", "C40"),
+    ] {
+        let err = replay::run(
+            ruleset.clone(),
+            setup("chippawa"),
+            &format!("british: {text}"),
+            vec![],
+        )
+        .unwrap_err();
+        let replay::ReplayError::Rule { error, .. } = err else {
+            panic!("{text}: {err}")
+        };
+        assert_eq!(error.rule, rule, "{text}: {error}");
+        assert!(error.message.contains(hex), "{text}: {error}");
+        assert!(error.message.contains("off the map"), "{text}: {error}");
+    }
+}
+
+#[test]
+fn the_view_shows_each_sides_standing_orders_in_the_order_language() {
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    let t = replay::run(
+        ruleset,
+        setup("chippawa"),
+        "british: tied hits to guns; retreat towards C5; dragoons stand",
+        vec![3],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        t.view["standing_orders"],
+        json!({
+            "american": ["tied hits to infantry", "retreat towards edge", "leaders retreat towards units", "dragoons evade"],
+            "british": ["tied hits to guns", "retreat towards C5", "leaders retreat towards units", "dragoons stand"],
+        })
+    );
+    // Standing orders cost no AP: an order of nothing else is never cut short.
+    assert!(t.steps[0].unexecuted.is_none());
 }
 
 #[test]

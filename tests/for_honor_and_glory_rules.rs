@@ -597,6 +597,36 @@ fn s8_1_2_hits_go_to_the_strongest_unit_in_the_hex() {
 }
 
 #[test]
+fn s8_1_2_the_owners_standing_order_decides_which_of_two_equal_units_is_hit() {
+    // A 2 MP militia and a 2 MP gun: one hit (AP die 1, then 6, 2, 2).
+    let setup = |b: &mut Battle| {
+        put(b, "UK militia", "G5");
+        put(b, "UK artillery", "G5");
+        put(b, "US artillery", "G6");
+    };
+    let mut b = drill(&[]);
+    setup(&mut b);
+    play(&mut b, US, "fire G6 at G5", &[1, 6, 2, 2]).unwrap();
+    assert_eq!((mp(&b, "UK militia"), mp(&b, "UK artillery")), (1, 2));
+
+    let mut b = drill(&[]);
+    setup(&mut b);
+    play(&mut b, UK, "tied hits to guns", &[1]).unwrap();
+    assert!(b.sides[1].tied_hits_to_guns);
+    play(&mut b, US, "fire G6 at G5", &[1, 6, 2, 2]).unwrap();
+    assert_eq!((mp(&b, "UK militia"), mp(&b, "UK artillery")), (2, 1));
+
+    // Not a tie: the order has nothing to decide and the stronger unit is hit.
+    let mut b = drill(&[]);
+    put(&mut b, "UK regular", "G5");
+    put(&mut b, "UK artillery", "G5");
+    put(&mut b, "US artillery", "G6");
+    play(&mut b, UK, "tied hits to guns", &[1]).unwrap();
+    play(&mut b, US, "fire G6 at G5", &[1, 6, 2, 2]).unwrap();
+    assert_eq!((mp(&b, "UK regular"), mp(&b, "UK artillery")), (3, 2));
+}
+
+#[test]
 fn s8_1_3_range_is_the_charts() {
     let mut b = drill(&[]);
     put(&mut b, "UK regular", "G5");
@@ -660,6 +690,27 @@ fn s8_4_1_retreat_goes_towards_the_units_own_edge() {
     play(&mut b, UK, "close-combat G4 G5", &[3, 6, 2, 2, 2]).unwrap();
     // American edge is south: G6 is straight away from the attacker.
     assert_eq!(at(&b, "US regular"), "G6");
+}
+
+#[test]
+fn s8_4_1_a_standing_order_sends_the_retreat_towards_the_owners_main_group() {
+    let close = |order: &str| {
+        let mut b = drill(&[]);
+        put(&mut b, "US regular", "G5");
+        put(&mut b, "UK regular", "G4");
+        play(&mut b, US, order, &[1]).unwrap();
+        // Morale 6 fails; the attack's dice 2, 2, 2 miss.
+        play(&mut b, UK, "close-combat G4 G5", &[3, 6, 2, 2, 2]).unwrap();
+        at(&b, "US regular")
+    };
+    // The main group is to the west: the retreat goes west, off the straight line south.
+    assert_eq!(close("retreat towards C6"), "F5");
+    // Back to the edge.
+    assert_eq!(close("retreat towards C6; retreat towards edge"), "G6");
+    // A main group next to the attacker may not be retreated towards: the edge instead.
+    assert_eq!(close("retreat towards F4"), "G6");
+    // Nor one no open hex leads nearer to (the attacker stands between): the edge.
+    assert_eq!(close("retreat towards G2"), "G6");
 }
 
 #[test]
@@ -754,6 +805,31 @@ fn s8_4_5_a_leader_whose_unit_is_eliminated_retreats_up_to_3_hexes() {
     assert!(gone(&b, "UK militia"));
     // He goes to the friendly regular in G2, 3 hexes off.
     assert_eq!(at(&b, "UK leader"), "G2");
+}
+
+#[test]
+fn s8_4_5_a_standing_order_sends_a_leader_left_alone_towards_a_hex() {
+    let fire = |order: &str| {
+        let mut b = drill(&[]);
+        put(&mut b, "UK militia", "G5");
+        let u = unit(&b, "UK militia");
+        b.units[u].mp = 1;
+        put(&mut b, "UK leader", "G5");
+        put(&mut b, "UK regular", "G2");
+        put(&mut b, "US artillery", "G6");
+        play(&mut b, UK, order, &[1]).unwrap();
+        play(&mut b, US, "fire G6 at G5", &[1, 6, 2, 2]).unwrap();
+        assert!(gone(&b, "UK militia"));
+        at(&b, "UK leader")
+    };
+    // Three hexes east, towards K5, rather than to the regular in G2.
+    assert_eq!(fire("leaders retreat towards K5"), "J4");
+    assert_eq!(
+        fire("leaders retreat towards K5; leaders retreat towards units"),
+        "G2"
+    );
+    // Towards the American gun's own hex: no hex in reach is nearer it, so the rule decides.
+    assert_eq!(fire("leaders retreat towards G6"), "G2");
 }
 
 // 9. Leaders

@@ -9,7 +9,7 @@ use super::optional::Options;
 use super::scenario::{self, Edge, Scenario};
 use super::terrain::Map;
 use super::units::{Kind, Side, Slot, Unit};
-use crate::engine::ruleset::RuleError;
+use crate::engine::ruleset::{Ctx, RuleError};
 
 /// What one side has in this battle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,6 +23,33 @@ pub struct SideState {
     pub leaders_lost: u8,
     /// 11.12 standing choice: dragoons attacked in close combat retreat first.
     pub evade: bool,
+    /// 8.1.2 standing order: between a unit and a gun of equal MP, the gun takes the hit.
+    /// The defaults are left out of the state's JSON, so games that never set these fold to
+    /// the states they always did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tied_hits_to_guns: bool,
+    /// 8.4.1 standing order: units that fail morale retreat towards this hex, not the edge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retreat_towards: Option<Hex>,
+    /// 8.4.5 standing order: a leader left alone retreats towards this hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaders_towards: Option<Hex>,
+}
+
+impl SideState {
+    /// The standing orders in force, in the order language (11.12 only when it is in force).
+    pub fn standing_orders(&self, dragoons: bool) -> Vec<String> {
+        use super::order::{describe_action, describe_standing, Action, Standing};
+        let mut out = vec![
+            describe_standing(Standing::TiedHitsToGuns(self.tied_hits_to_guns)),
+            describe_standing(Standing::RetreatTowards(self.retreat_towards)),
+            describe_standing(Standing::LeadersTowards(self.leaders_towards)),
+        ];
+        if dragoons {
+            out.push(describe_action(&Action::Dragoons { evade: self.evade }));
+        }
+        out
+    }
 }
 
 /// How a battle ended.
@@ -77,6 +104,9 @@ impl Battle {
                 vp: 0,
                 leaders_lost: 0,
                 evade: true,
+                tied_hits_to_guns: false,
+                retreat_towards: None,
+                leaders_towards: None,
             }
         });
         let b = Battle {
@@ -215,22 +245,44 @@ impl Battle {
     pub fn eliminate(&mut self, i: usize) -> String {
         let label = self.label(i);
         let side = self.units[i].side;
+        self.remove(i);
+        format!("{label} is eliminated (+1 VP to {})", side.other().name())
+    }
+
+    /// `eliminate` with no line: for a re-fold, which reads none.
+    pub fn remove(&mut self, i: usize) {
+        let side = self.units[i].side;
         self.units[i].gone = true;
         self.units[i].mp = 0;
         self.sides[usize::from(side.other().0)].vp += 1;
         if self.units[i].kind == Kind::Leader {
             self.sides[usize::from(side.0)].leaders_lost += 1;
         }
-        format!("{label} is eliminated (+1 VP to {})", side.other().name())
+    }
+
+    /// `eliminate`, the line said only when it will be read.
+    pub fn eliminate_for(&mut self, i: usize, ctx: &mut Ctx) {
+        if ctx.lines_wanted() {
+            let line = self.eliminate(i);
+            ctx.say(line);
+        } else {
+            self.remove(i);
+        }
     }
 
     /// 3.4.11 / 10. B A VP unit taken by the other side.
     pub fn capture(&mut self, i: usize) -> String {
         let label = self.label(i);
         let side = self.units[i].side;
+        self.take(i);
+        format!("{label} is taken (+1 VP to {})", side.other().name())
+    }
+
+    /// `capture` with no line.
+    pub fn take(&mut self, i: usize) {
+        let side = self.units[i].side;
         self.units[i].gone = true;
         self.sides[usize::from(side.other().0)].vp += 1;
-        format!("{label} is taken (+1 VP to {})", side.other().name())
     }
 
     /// Does a side still have a combat unit on the map?

@@ -4,7 +4,7 @@
 
 use super::battle::Battle;
 use super::hex::Hex;
-use super::order::{Action, Order, Pick, UnitRef};
+use super::order::{Action, Order, Pick, Standing, UnitRef};
 use super::turn;
 use super::units::{Kind, Side};
 use crate::engine::ruleset::BotRng;
@@ -211,6 +211,24 @@ pub fn random_order(b: &Battle, side: Side, rng: BotRng) -> Order {
         }
         if sim.options.has(12) && rng(8) == 0 {
             order.actions.push(Action::Dragoons { evade: rng(2) == 0 });
+        }
+        // The standing orders for the owner's choices (8.1.2, 8.4.1, 8.4.5), now and then:
+        // a hex of the board, or back to the rules' default.
+        if rng(12) == 0 {
+            let which = rng(3);
+            let hex = if rng(3) > 0 {
+                Some(Hex {
+                    col: rng(usize::from(map.cols)) as u8,
+                    row: rng(usize::from(map.rows)) as u8,
+                })
+            } else {
+                None
+            };
+            order.actions.push(Action::Standing(match which {
+                0 => Standing::TiedHitsToGuns(hex.is_some()),
+                1 => Standing::RetreatTowards(hex),
+                _ => Standing::LeadersTowards(hex),
+            }));
         }
         let Ok((plan, _)) = turn::check(map, &sim, side, &a) else {
             continue;

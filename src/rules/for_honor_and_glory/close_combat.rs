@@ -144,7 +144,8 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
             .find(|&i| b.units[i].side == defender && b.units[i].kind == Kind::Dragoon);
         if let Some(d) = dragoon {
             let mut lines = Vec::new();
-            if retreat::retreat_if_possible(map, b, d, from, &mut lines) {
+            let said = ctx.lines_wanted().then_some(&mut lines);
+            if retreat::retreat_if_possible(map, b, d, from, said) {
                 say!(
                     ctx,
                     "the dragoons evade the attack (11.12): {}",
@@ -216,7 +217,8 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
             continue;
         }
         let mut lines = Vec::new();
-        let to = retreat::retreat(map, b, r, from, &mut lines);
+        let said = ctx.lines_wanted().then_some(&mut lines);
+        let to = retreat::retreat(map, b, r, from, said);
         for l in lines {
             ctx.say(l);
         }
@@ -254,8 +256,7 @@ fn follow_leader(
         b.units[l].hex = to;
         say!(ctx, "{} retreats with his unit to {to} (8.3.2)", b.label(l));
     } else {
-        let line = super::leaders::retreat_alone(map, b, l);
-        ctx.say(line);
+        super::leaders::retreat_alone(map, b, l, ctx);
     }
 }
 

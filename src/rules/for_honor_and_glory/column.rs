@@ -30,10 +30,14 @@ pub fn check(b: &Battle, u: usize, to_column: bool) -> Result<(), RuleError> {
 }
 
 /// Changes formation; the unit stays in place and is done for the turn.
-pub fn perform(b: &mut Battle, u: usize, to_column: bool) -> String {
+pub fn perform(b: &mut Battle, u: usize, to_column: bool) {
     b.units[u].column = to_column;
     b.units[u].acted = true;
     b.units[u].moved = true;
+}
+
+/// The line saying a unit changed formation.
+pub fn line(b: &Battle, u: usize, to_column: bool) -> String {
     format!(
         "{} forms {} (1 AP)",
         b.label(u),

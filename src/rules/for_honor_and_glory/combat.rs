@@ -111,9 +111,9 @@ pub fn count_hits(faces: &[u32], m: i32, hit: u8) -> usize {
 }
 
 /// 8.1.2 / 3.4.1 Applies hits to the defenders of a hex one at a time, each to the unit with
-/// the highest MP (ties: the infantry or dragoon before the gun — the owner's choice, played
-/// that way). An elite unit at 1 MP rolls for each hit: 1–3 it stays, 4–6 it is eliminated.
-/// Returns the defenders eliminated.
+/// the highest MP; in ties the owner's standing order decides (`tied hits to guns`; the
+/// infantry or dragoon before the gun unless it says so). An elite unit at 1 MP rolls for
+/// each hit: 1–3 it stays, 4–6 it is eliminated. Returns the defenders eliminated.
 pub fn apply_hits(
     b: &mut Battle,
     hex: Hex,
@@ -122,6 +122,11 @@ pub fn apply_hits(
     ctx: &mut Ctx,
 ) -> Vec<usize> {
     let mut gone = Vec::new();
+    let first = if b.sides[usize::from(defender.0)].tied_hits_to_guns {
+        Slot::Gun
+    } else {
+        Slot::Line
+    };
     for _ in 0..hits {
         let target = b
             .combat_at(hex)
@@ -129,7 +134,7 @@ pub fn apply_hits(
             .max_by_key(|&i| {
                 (
                     b.units[i].mp,
-                    b.units[i].kind.slot() == Slot::Line,
+                    b.units[i].kind.slot() == first,
                     std::cmp::Reverse(i),
                 )
             });
@@ -152,8 +157,7 @@ pub fn apply_hits(
                     b.label(t)
                 );
             }
-            let line = b.eliminate(t);
-            ctx.say(line);
+            b.eliminate_for(t, ctx);
             gone.push(t);
         } else {
             b.units[t].mp -= 1;
@@ -177,8 +181,7 @@ pub fn leader_casualty(b: &mut Battle, hex: Hex, defender: Side, faces: &[u32], 
                 "{} rolls 1 for the 1s rolled against him (9.3.1)",
                 b.label(l)
             );
-            let line = b.eliminate(l);
-            ctx.say(line);
+            b.eliminate_for(l, ctx);
             return;
         }
         say!(
@@ -197,6 +200,5 @@ pub fn leader_left_alone(map: &Map, b: &mut Battle, hex: Hex, defender: Side, ct
     if b.combat_at(hex).any(|i| b.units[i].side == defender) {
         return;
     }
-    let line = leaders::retreat_alone(map, b, l);
-    ctx.say(line);
+    leaders::retreat_alone(map, b, l, ctx);
 }

@@ -148,11 +148,13 @@ pub fn advance_into(b: &mut Battle, u: usize, target: Hex, ctx: &mut Ctx) {
     b.units[u].moved = true;
     say!(ctx, "{} advances into {target}", b.label(u));
     for e in enemies {
-        let line = if b.units[e].kind == Kind::Leader {
-            b.eliminate(e)
+        if b.units[e].kind == Kind::Leader {
+            b.eliminate_for(e, ctx);
+        } else if ctx.lines_wanted() {
+            let line = b.capture(e);
+            ctx.say(line);
         } else {
-            b.capture(e)
-        };
-        ctx.say(line);
+            b.take(e);
+        }
     }
 }

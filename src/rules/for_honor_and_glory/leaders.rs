@@ -8,17 +8,22 @@ use super::battle::Battle;
 use super::hex::Hex;
 use super::terrain::{Map, MoveEffect};
 use super::units::Kind;
-use crate::engine::ruleset::RuleError;
+use crate::engine::ruleset::{Ctx, RuleError};
 
 /// 8.4.5 A leader left alone retreats up to 3 hexes — to a friendly unit if one is in reach,
 /// else as near his own edge as he can — or is eliminated when enemy units or impassable
-/// terrain leave him nowhere to go.
-pub fn retreat_alone(map: &Map, b: &mut Battle, l: usize) -> String {
+/// terrain leave him nowhere to go. His owner's standing order (`leaders retreat towards G3`)
+/// sends him instead to the hex in reach nearest the one it names, when one is nearer it than
+/// where he stands; else the rule above.
+pub fn retreat_alone(map: &Map, b: &mut Battle, l: usize, ctx: &mut Ctx) {
     let side = b.units[l].side;
     let start = b.units[l].hex;
+    let goal = b.sides[usize::from(side.0)].leaders_towards;
     let mut seen = vec![start];
     let mut queue = VecDeque::from([(start, 0u8)]);
+    // (friendly unit there, distance to the edge, hex); towards a goal, first the hexes to it.
     let mut best: Option<((bool, i64, Hex), Hex)> = None;
+    let mut towards: Option<((u32, bool, i64, Hex), Hex)> = None;
     while let Some((h, steps)) = queue.pop_front() {
         if steps == 3 {
             continue;
@@ -37,20 +42,29 @@ pub fn retreat_alone(map: &Map, b: &mut Battle, l: usize) -> String {
             }
             let friends = b.combat_at(n).any(|i| b.units[i].side == side);
             let key = (!friends, (b.edge_distance(n, side) * 1000.0) as i64, n);
+            if let Some(g) = goal.filter(|g| n.distance(*g) < start.distance(*g)) {
+                let near = (n.distance(g), key.0, key.1, n);
+                if towards.as_ref().is_none_or(|(k, _)| near < *k) {
+                    towards = Some((near, n));
+                }
+            }
             if best.as_ref().is_none_or(|(k, _)| key < *k) {
                 best = Some((key, n));
             }
         }
     }
-    match best {
-        Some((_, to)) => {
+    match towards.map(|(_, n)| n).or(best.map(|(_, n)| n)) {
+        Some(to) => {
             b.units[l].hex = to;
-            format!("{} retreats to {to} (8.4.5)", b.label(l))
+            say!(ctx, "{} retreats to {to} (8.4.5)", b.label(l));
         }
-        None => {
+        None if ctx.lines_wanted() => {
             let line = b.eliminate(l);
-            format!("the leader in {start} cannot retreat (8.4.5): {line}")
+            ctx.say(format!(
+                "the leader in {start} cannot retreat (8.4.5): {line}"
+            ));
         }
+        None => b.remove(l),
     }
 }
 
@@ -104,12 +118,16 @@ pub fn check_rally(b: &Battle, u: usize) -> Result<usize, RuleError> {
 }
 
 /// 9.4 Recovers 1 MP; unit and leader stay put for the rest of the turn.
-pub fn rally(b: &mut Battle, u: usize, l: usize) -> String {
+pub fn rally(b: &mut Battle, u: usize, l: usize) {
     b.units[u].mp += 1;
     b.units[u].acted = true;
     b.units[u].moved = true;
     b.units[l].acted = true;
     b.units[l].moved = true;
+}
+
+/// The line saying a rally was made.
+pub fn rally_line(b: &Battle, u: usize, l: usize) -> String {
     format!(
         "{} rallies {}: now {} MP (1 AP)",
         b.name(l),

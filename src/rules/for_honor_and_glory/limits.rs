@@ -6,6 +6,21 @@ use super::battle::Battle;
 use super::hex::Hex;
 use super::units::{Kind, Side};
 
+/// `may_hold` as a yes or no, with no reason written: for retreats, which only ask.
+pub fn fits(b: &Battle, hex: Hex, side: Side, kind: Kind, ignore: Option<usize>) -> bool {
+    for (i, other) in b.units.iter().enumerate() {
+        if other.gone || other.hex != hex || Some(i) == ignore {
+            continue;
+        }
+        if other.side != side && other.kind.is_combat() && kind.is_combat()
+            || other.side == side && other.kind.slot() == kind.slot()
+        {
+            return false;
+        }
+    }
+    true
+}
+
 /// May a unit of `kind` and `side` stand in `hex`, besides the units already there (leaving
 /// out `ignore`, the unit itself)? Says why not.
 pub fn may_hold(

@@ -163,7 +163,8 @@ fn info() -> RulesetInfo {
 const GRAMMAR: &str = "One order per turn, actions separated by ';' or new lines: \
 move B2 B3 B4 [+leader] · move B2/leader B3 · move B2/gun B3 · fire A3 at C5 [advance] · \
 move-fire B2 B3 at C4 · fire-move B2 at C3 then B1 · close-combat D4 D5 [advance] · rally E1 · \
-column E1 · line E1 · dragoons evade|stand · pass";
+column E1 · line E1 · dragoons evade|stand · standing orders (no AP): tied hits to guns|infantry · \
+retreat towards G3|edge · leaders retreat towards G3|units · pass";
 
 impl Rules for ForHonorAndGlory {
     type State = State;
@@ -258,12 +259,15 @@ impl Rules for ForHonorAndGlory {
             ));
         }
         // The whole order is checked on a copy of the battle before the AP die is rolled, so a
-        // refused order changes nothing. An order re-folded from the game's own log passed this
-        // check when it was played, and the check changes nothing but its copy: skipped then.
-        if !ctx.already_accepted() {
-            turn::validate(&state.battle, side, order)?;
+        // refused order changes nothing; the turn reuses the plans the check found up to the
+        // first dice. An order re-folded from the game's own log passed this check when it was
+        // played, and the check changes nothing but its copy: skipped then.
+        if ctx.already_accepted() {
+            turn::play(&mut state.battle, side, order, ctx);
+        } else {
+            let plans = turn::validate_plans(&state.battle, side, order)?;
+            turn::play_checked(&mut state.battle, side, order, plans, ctx);
         }
-        turn::play(&mut state.battle, side, order, ctx);
         state.settle(ctx);
         Ok(())
     }
@@ -304,7 +308,9 @@ impl Rules for ForHonorAndGlory {
     }
 
     fn view(&self, state: &State, _viewer: &Viewer) -> Value {
-        // Everything on the table is open: there is nothing hidden to strip.
+        // Everything on the table is open: there is nothing hidden to strip. The standing
+        // orders too: at the table the owner makes these choices aloud, and the orders that
+        // set them are in the game's log, which both seats read.
         let b = &state.battle;
         let map = b.map();
         let rows: Vec<String> = map
@@ -335,6 +341,8 @@ impl Rules for ForHonorAndGlory {
             "vp": { "american": b.sides[0].vp, "british": b.sides[1].vp },
             "targets": { "american": b.sides[0].target, "british": b.sides[1].target },
             "leaders_lost": { "american": b.sides[0].leaders_lost, "british": b.sides[1].leaders_lost },
+            "standing_orders": { "american": b.sides[0].standing_orders(b.options.has(12)),
+                                 "british": b.sides[1].standing_orders(b.options.has(12)) },
             "map": { "cols": map.cols, "rows": map.rows, "tiles": rows,
                      "legend": terrain::Terrain::ALL.iter().map(|t| format!("{} {}", t.effects().code, t.name())).collect::<Vec<_>>() },
             "units": units,

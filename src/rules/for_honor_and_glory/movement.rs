@@ -232,15 +232,23 @@ pub fn perform(b: &mut Battle, plan: &MovePlan, ctx: Option<&mut Ctx>) {
     let u = plan.unit;
     let from = b.units[u].hex;
     let side = b.units[u].side;
+    let loud = ctx.as_ref().is_some_and(|c| c.lines_wanted());
     let mut lines = Vec::new();
     for &h in &plan.path {
         if b.units[u].kind.is_combat() && !b.enemy_combat_at(h, side) {
-            let enemies: Vec<usize> = b.at(h).filter(|&i| b.units[i].side != side).collect();
-            for e in enemies {
-                lines.push(match b.units[e].kind.slot() {
-                    Slot::Leader => b.eliminate(e),
-                    _ => b.capture(e),
-                });
+            // Enemy leaders and VP units alone in the hex: a plain loop, with no list made
+            // when (nearly always) there are none.
+            for e in 0..b.units.len() {
+                let other = b.units[e];
+                if other.gone || other.hex != h || other.side == side {
+                    continue;
+                }
+                match (other.kind.slot(), loud) {
+                    (Slot::Leader, true) => lines.push(b.eliminate(e)),
+                    (Slot::Leader, false) => b.remove(e),
+                    (_, true) => lines.push(b.capture(e)),
+                    (_, false) => b.take(e),
+                }
             }
         }
         b.units[u].hex = h;

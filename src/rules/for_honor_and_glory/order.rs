@@ -15,6 +15,9 @@
 //! rally E1                      the leader in E1 rallies the unit there (1 AP, 9.4)
 //! column E1 · line E1           change formation (1 AP, 7.5)
 //! dragoons evade · dragoons stand   standing choice for 11.12 (no AP)
+//! tied hits to guns|infantry    standing order: who takes a hit between equals (8.1.2, no AP)
+//! retreat towards G3|edge       standing order: where units that fail morale go (8.4.1, no AP)
+//! leaders retreat towards G3|units   standing order: a leader left alone (8.4.5, no AP)
 //! pass                          end the turn without acting
 //! ```
 
@@ -124,6 +127,21 @@ pub enum Action {
     Dragoons {
         evade: bool,
     },
+    /// A standing order for the owner's choices in the opponent's turn (8.1.2, 8.4.1, 8.4.5).
+    Standing(Standing),
+}
+
+/// The owner's choices made in advance, since an email game cannot stop to ask them in the
+/// opponent's turn. Each stays in force until changed; the defaults are the rules as played
+/// before (docs/rules/for-honor-and-glory.md, "Standing orders").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// 8.1.2 Between a unit and a gun of equal MP, the gun takes the hit (else the infantry).
+    TiedHitsToGuns(bool),
+    /// 8.4.1 Units retreat towards this hex (their "main group") rather than their edge.
+    RetreatTowards(Option<Hex>),
+    /// 8.4.5 A leader left alone retreats towards this hex rather than to the nearest unit.
+    LeadersTowards(Option<Hex>),
 }
 
 impl Serialize for Action {
@@ -185,13 +203,36 @@ pub fn parse(text: &str) -> Result<Order, RuleError> {
 }
 
 fn parse_action(clause: &str) -> Result<Action, RuleError> {
-    // Keywords and hexes alike are read without regard to case.
-    let lower: Cow<str> = if clause.bytes().any(|c| c.is_ascii_uppercase()) {
-        Cow::Owned(clause.to_ascii_lowercase())
-    } else {
+    // Keywords and hexes alike are read without regard to case. Every action of a re-fold
+    // passes here, and its hexes are in capitals: a short clause is lowered on the stack.
+    let mut buf = [0u8; 128];
+    let lower: Cow<str> = if !clause.bytes().any(|c| c.is_ascii_uppercase()) {
         Cow::Borrowed(clause)
+    } else if clause.len() <= buf.len() {
+        let buf = &mut buf[..clause.len()];
+        buf.copy_from_slice(clause.as_bytes());
+        buf.make_ascii_lowercase();
+        Cow::Borrowed(std::str::from_utf8(buf).expect("lowering ASCII keeps UTF-8 valid"))
+    } else {
+        Cow::Owned(clause.to_ascii_lowercase())
     };
-    let words: Vec<&str> = lower.split_whitespace().collect();
+    // The words, on the stack unless the clause is unusually long.
+    const ON_STACK: usize = 24;
+    let mut stack = [""; ON_STACK];
+    let mut spill = Vec::new();
+    let mut n = 0;
+    for w in lower.split_whitespace() {
+        if n < ON_STACK {
+            stack[n] = w;
+        } else {
+            if spill.is_empty() {
+                spill.extend_from_slice(&stack);
+            }
+            spill.push(w);
+        }
+        n += 1;
+    }
+    let words: &[&str] = if n <= ON_STACK { &stack[..n] } else { &spill };
     let bad = |why: &str| lang(format!("'{clause}': {why}"));
     let unit = |i: usize| -> Result<UnitRef, RuleError> {
         let w = words
@@ -204,7 +245,11 @@ fn parse_action(clause: &str) -> Result<Action, RuleError> {
             .map(|w| Hex::parse(w).map_err(|e| bad(&e)))
             .collect()
     };
-    let verb = words[0];
+    let Some(&verb) = words.first() else {
+        return Err(bad(
+            "an empty action: write a unit action, like 'fire A3 at C5'",
+        ));
+    };
     let action = match verb {
         "move" => {
             let u = unit(1)?;
@@ -276,10 +321,29 @@ fn parse_action(clause: &str) -> Result<Action, RuleError> {
             Some(["stand"]) => Action::Dragoons { evade: false },
             _ => return Err(bad("write 'dragoons evade' or 'dragoons stand'")),
         },
+        "tied" => match words.get(1..) {
+            Some(["hits", "to", "guns" | "gun"]) => Action::Standing(Standing::TiedHitsToGuns(true)),
+            Some(["hits", "to", "infantry"]) => Action::Standing(Standing::TiedHitsToGuns(false)),
+            _ => return Err(bad("write 'tied hits to guns' or 'tied hits to infantry'")),
+        },
+        "retreat" => match words.get(1..) {
+            Some(["towards", "edge"]) => Action::Standing(Standing::RetreatTowards(None)),
+            Some(["towards", hex]) => {
+                Action::Standing(Standing::RetreatTowards(Some(Hex::parse(hex).map_err(|e| bad(&e))?)))
+            }
+            _ => return Err(bad("write 'retreat towards G3' or 'retreat towards edge'")),
+        },
+        "leaders" => match words.get(1..) {
+            Some(["retreat", "towards", "units"]) => Action::Standing(Standing::LeadersTowards(None)),
+            Some(["retreat", "towards", hex]) => {
+                Action::Standing(Standing::LeadersTowards(Some(Hex::parse(hex).map_err(|e| bad(&e))?)))
+            }
+            _ => return Err(bad("write 'leaders retreat towards G3' or 'leaders retreat towards units'")),
+        },
         "pass" => return Err(bad("'pass' stands alone; leave it out of an order with actions")),
         _ => {
             return Err(bad(
-                "not an action; use move, move-fire, fire-move, fire, close-combat, rally, column, line, dragoons or pass",
+                "not an action; use move, move-fire, fire-move, fire, close-combat, rally, column, line, dragoons, tied hits, retreat towards, leaders retreat or pass",
             ))
         }
     };
@@ -335,6 +399,19 @@ pub fn describe_action(a: &Action) -> String {
         Action::Dragoons { evade } => {
             format!("dragoons {}", if *evade { "evade" } else { "stand" })
         }
+        Action::Standing(s) => describe_standing(*s),
+    }
+}
+
+/// A standing order in the order language.
+pub fn describe_standing(s: Standing) -> String {
+    match s {
+        Standing::TiedHitsToGuns(true) => "tied hits to guns".into(),
+        Standing::TiedHitsToGuns(false) => "tied hits to infantry".into(),
+        Standing::RetreatTowards(Some(h)) => format!("retreat towards {h}"),
+        Standing::RetreatTowards(None) => "retreat towards edge".into(),
+        Standing::LeadersTowards(Some(h)) => format!("leaders retreat towards {h}"),
+        Standing::LeadersTowards(None) => "leaders retreat towards units".into(),
     }
 }
 

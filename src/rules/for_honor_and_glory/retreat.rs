@@ -1,4 +1,6 @@
 //! 8.4 Close combat retreat: one hex towards the unit's own board edge (the scenario names it),
+//! or towards the hex its owner's standing order names as its main group (`retreat towards
+//! G3`, 8.4.1) when that hex is not at or next to the attacker and a hex nearer it is open;
 //! never into enemy units, impassable terrain or off the board; preferring hexes not adjacent
 //! to the attacker (8.4.1); displacing at most one friendly unit that is in the way (8.4.3);
 //! eliminated when no hex will do (8.4.2). Hex limits hold (6.2.7).
@@ -8,7 +10,9 @@ use super::hex::Hex;
 use super::limits;
 use super::terrain::{Map, MoveEffect};
 
-/// Where a unit may retreat to, best first: the hex, and the friendly unit it displaces.
+/// Where a unit may retreat to, best first: the hex, and the friendly unit it displaces. The
+/// owner's rally hex is followed when it may be (8.4.1: a main group "not closer to or
+/// adjacent to the attacking unit") and some hex nearer it is open; else the edge.
 fn options(
     map: &Map,
     b: &Battle,
@@ -18,16 +22,55 @@ fn options(
     not: Option<Hex>,
 ) -> Vec<(Hex, Option<(usize, Hex)>)> {
     let unit = b.units[r];
-    let here = b.edge_distance(unit.hex, unit.side);
-    // (adjacent to the attacker, needs a displacement, distance to the edge, hex), displaced.
-    type Ranked = ((bool, bool, i64, Hex), Option<(usize, Hex)>);
+    let wanted = b.sides[usize::from(unit.side.0)]
+        .retreat_towards
+        .filter(|&g| g != attacker && !g.is_adjacent(attacker) && g != unit.hex);
+    if let Some(goal) = wanted {
+        let found = ranked(map, b, r, attacker, allow_displace, not, Some(goal));
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    ranked(map, b, r, attacker, allow_displace, not, None)
+}
+
+/// The retreat hexes towards `goal` (the edge when `None`), best first.
+fn ranked(
+    map: &Map,
+    b: &Battle,
+    r: usize,
+    attacker: Hex,
+    allow_displace: bool,
+    not: Option<Hex>,
+    goal: Option<Hex>,
+) -> Vec<(Hex, Option<(usize, Hex)>)> {
+    let unit = b.units[r];
+    // Distance to the goal: hexes to the rally hex, else map units to the edge (scaled).
+    let away = |h: Hex| match goal {
+        Some(g) => i64::from(h.distance(g)),
+        None => (b.edge_distance(h, unit.side) * 1000.0) as i64,
+    };
+    let here = match goal {
+        Some(g) => i64::from(unit.hex.distance(g)),
+        None => (b.edge_distance(unit.hex, unit.side) * 1000.0) as i64,
+    };
+    // (adjacent to the attacker, needs a displacement, distance to the goal, to the edge,
+    // hex), displaced.
+    type Ranked = ((bool, bool, i64, i64, Hex), Option<(usize, Hex)>);
     let mut found: Vec<Ranked> = Vec::new();
     for h in map.neighbours(unit.hex) {
         if Some(h) == not || h == attacker {
             continue;
         }
-        if b.edge_distance(h, unit.side) >= here - 1e-9 {
-            continue;
+        let edge = (b.edge_distance(h, unit.side) * 1000.0) as i64;
+        match goal {
+            Some(_) if away(h) >= here => continue,
+            None if b.edge_distance(h, unit.side)
+                >= b.edge_distance(unit.hex, unit.side) - 1e-9 =>
+            {
+                continue
+            }
+            _ => {}
         }
         if map.terrain(h).effects().movement == MoveEffect::Impassable {
             continue;
@@ -35,9 +78,9 @@ fn options(
         if b.at(h).any(|i| b.units[i].side != unit.side) {
             continue;
         }
-        let displaced = match limits::may_hold(b, h, unit.side, unit.kind, Some(r)) {
-            Ok(()) => None,
-            Err(_) if allow_displace => {
+        let displaced = match limits::fits(b, h, unit.side, unit.kind, Some(r)) {
+            true => None,
+            false if allow_displace => {
                 let Some(d) = b.in_slot(h, unit.side, unit.kind.slot()) else {
                     continue;
                 };
@@ -48,47 +91,48 @@ fn options(
                 };
                 Some((d, to))
             }
-            Err(_) => continue,
+            false => continue,
         };
         let near = h.is_adjacent(attacker);
-        found.push((
-            (
-                near,
-                displaced.is_some(),
-                (b.edge_distance(h, unit.side) * 1000.0) as i64,
-                h,
-            ),
-            displaced,
-        ));
+        found.push(((near, displaced.is_some(), away(h), edge, h), displaced));
     }
     found.sort_by_key(|f| f.0);
-    found.into_iter().map(|(key, d)| (key.3, d)).collect()
+    found.into_iter().map(|(key, d)| (key.4, d)).collect()
 }
 
 /// Retreats unit `r` one hex away from the attacker in `attacker`. Returns its new hex, or
-/// `None` when it could not retreat and was eliminated; the lines say what happened.
+/// `None` when it could not retreat and was eliminated; the lines say what happened, when
+/// `lines` is given (a re-fold reads none).
 pub fn retreat(
     map: &Map,
     b: &mut Battle,
     r: usize,
     attacker: Hex,
-    lines: &mut Vec<String>,
+    mut lines: Option<&mut Vec<String>>,
 ) -> Option<Hex> {
     match options(map, b, r, attacker, true, None).first().copied() {
         None => {
-            lines.push(format!("{} has no retreat path (8.4.2)", b.label(r)));
-            lines.push(b.eliminate(r));
+            if let Some(lines) = lines {
+                lines.push(format!("{} has no retreat path (8.4.2)", b.label(r)));
+                lines.push(b.eliminate(r));
+            } else {
+                b.remove(r);
+            }
             None
         }
         Some((to, displaced)) => {
             if let Some((d, d_to)) = displaced {
-                lines.push(format!(
-                    "{} is displaced to {d_to} to make room (8.4.3)",
-                    b.label(d)
-                ));
+                if let Some(lines) = lines.as_deref_mut() {
+                    lines.push(format!(
+                        "{} is displaced to {d_to} to make room (8.4.3)",
+                        b.label(d)
+                    ));
+                }
                 b.units[d].hex = d_to;
             }
-            lines.push(format!("{} retreats to {to}", b.label(r)));
+            if let Some(lines) = lines {
+                lines.push(format!("{} retreats to {to}", b.label(r)));
+            }
             b.units[r].hex = to;
             Some(to)
         }
@@ -101,7 +145,7 @@ pub fn retreat_if_possible(
     b: &mut Battle,
     r: usize,
     attacker: Hex,
-    lines: &mut Vec<String>,
+    lines: Option<&mut Vec<String>>,
 ) -> bool {
     if options(map, b, r, attacker, true, None).is_empty() {
         return false;

@@ -13,7 +13,7 @@ use super::fire::{self, FirePlan};
 use super::hex::Hex;
 use super::leaders;
 use super::movement::{self, MovePlan};
-use super::order::{describe_action, Action, Order, Pick, UnitRef};
+use super::order::{describe_action, describe_standing, Action, Order, Pick, Standing, UnitRef};
 use super::terrain::Map;
 use super::units::{Kind, Side, Slot};
 use super::victory;
@@ -30,6 +30,7 @@ pub enum Plan {
     Rally(usize, usize),
     Formation(usize, bool),
     Dragoons(bool),
+    Standing(Standing),
 }
 
 /// The unit an action names (see `order::UnitRef`).
@@ -39,13 +40,24 @@ pub fn resolve(b: &Battle, side: Side, r: UnitRef) -> Result<usize, RuleError> {
     if !map.contains(r.hex) {
         return Err(err(format!("{} is off the map", r.hex)));
     }
+    // One look along the units: the first of the side in the hex for each slot.
+    let mut slots: [Option<usize>; 3] = [None; 3];
+    for (i, u) in b.units.iter().enumerate() {
+        if u.gone || u.hex != r.hex || u.side != side {
+            continue;
+        }
+        let s = match u.kind.slot() {
+            Slot::Line => 0,
+            Slot::Gun => 1,
+            Slot::Leader => 2,
+            Slot::Vp => continue,
+        };
+        slots[s] = slots[s].or(Some(i));
+    }
     let found = match r.pick {
-        Pick::Main => b
-            .in_slot(r.hex, side, Slot::Line)
-            .or_else(|| b.in_slot(r.hex, side, Slot::Gun))
-            .or_else(|| b.in_slot(r.hex, side, Slot::Leader)),
-        Pick::Gun => b.in_slot(r.hex, side, Slot::Gun),
-        Pick::Leader => b.in_slot(r.hex, side, Slot::Leader),
+        Pick::Main => slots[0].or(slots[1]).or(slots[2]),
+        Pick::Gun => slots[1],
+        Pick::Leader => slots[2],
     };
     let what = match r.pick {
         Pick::Main => "unit",
@@ -172,6 +184,23 @@ pub fn check(map: &Map, b: &Battle, side: Side, a: &Action) -> Result<(Plan, u8)
             }
             Ok((Plan::Dragoons(*evade), 0))
         }
+        Action::Standing(s) => {
+            let (rule, hex) = match *s {
+                Standing::TiedHitsToGuns(_) => return Ok((Plan::Standing(*s), 0)),
+                Standing::RetreatTowards(h) => ("8.4.1 Retreat", h),
+                Standing::LeadersTowards(h) => ("8.4.5 Leader retreat", h),
+            };
+            if let Some(h) = hex.filter(|&h| !map.contains(h)) {
+                return Err(RuleError::new(
+                    rule,
+                    format!(
+                        "{h} is off the map ({} columns, {} rows): a retreat goes towards a hex of the board",
+                        map.cols, map.rows
+                    ),
+                ));
+            }
+            Ok((Plan::Standing(*s), 0))
+        }
     }
 }
 
@@ -230,15 +259,15 @@ pub fn perform(
         (Plan::Fire(shot, _), None) => b.units[shot.unit].acted = true,
         (Plan::Close(u, _, _), None) => b.units[u].acted = true,
         (Plan::Rally(u, l), ctx) => {
-            let line = leaders::rally(b, u, l);
+            leaders::rally(b, u, l);
             if let Some(ctx) = ctx {
-                ctx.say(line);
+                say!(ctx, "{}", leaders::rally_line(b, u, l));
             }
         }
         (Plan::Formation(u, to_column), ctx) => {
-            let line = column::perform(b, u, to_column);
+            column::perform(b, u, to_column);
             if let Some(ctx) = ctx {
-                ctx.say(line);
+                say!(ctx, "{}", column::line(b, u, to_column));
             }
         }
         (Plan::Dragoons(evade), ctx) => {
@@ -253,6 +282,22 @@ pub fn perform(
                     } else {
                         "stand and face"
                     }
+                );
+            }
+        }
+        (Plan::Standing(s), ctx) => {
+            let st = &mut b.sides[usize::from(side.0)];
+            match s {
+                Standing::TiedHitsToGuns(g) => st.tied_hits_to_guns = g,
+                Standing::RetreatTowards(h) => st.retreat_towards = h,
+                Standing::LeadersTowards(h) => st.leaders_towards = h,
+            }
+            if let Some(ctx) = ctx {
+                say!(
+                    ctx,
+                    "{} standing order: {}",
+                    side.name(),
+                    describe_standing(s)
                 );
             }
         }
@@ -286,9 +331,30 @@ pub fn begin(b: &mut Battle, side: Side) {
 /// Tries the whole order on a copy of the board, with no dice: the errors a player gets
 /// before anything happens.
 pub fn validate(b: &Battle, side: Side, order: &Order) -> Result<(), RuleError> {
+    validate_plans(b, side, order).map(drop)
+}
+
+/// Does carrying out this plan roll dice, so that the board after it differs between the dry
+/// run and the turn?
+fn rolls_dice(plan: &Plan) -> bool {
+    matches!(
+        plan,
+        Plan::Fire(..) | Plan::Close(..) | Plan::MoveFire(..) | Plan::FireMove(..)
+    )
+}
+
+/// `validate`, which also hands back the plans of the order's first actions, up to and
+/// including the first that rolls dice. Until that action is carried out the turn meets the
+/// board exactly as the dry run did (the same `begin`, then the same moves, formation changes,
+/// rallies and standing orders; `check` reads neither the AP nor the result), so its checks
+/// would find the same plans at the same cost: `play_checked` takes them instead of checking
+/// those actions twice.
+pub fn validate_plans(b: &Battle, side: Side, order: &Order) -> Result<Vec<(Plan, u8)>, RuleError> {
     let map = b.map();
     let mut sim = b.clone();
     begin(&mut sim, side);
+    let mut plans = Vec::new();
+    let mut same = true;
     for (n, a) in order.actions.iter().enumerate() {
         let name = |e: RuleError| {
             RuleError::new(
@@ -296,7 +362,11 @@ pub fn validate(b: &Battle, side: Side, order: &Order) -> Result<(), RuleError> 
                 format!("action {} ({}): {}", n + 1, describe_action(a), e.message),
             )
         };
-        let (plan, _) = check(map, &sim, side, a).map_err(name)?;
+        let (plan, cost) = check(map, &sim, side, a).map_err(name)?;
+        if same {
+            same = !rolls_dice(&plan);
+            plans.push((plan.clone(), cost));
+        }
         perform(map, &mut sim, side, plan, None).map_err(|m| {
             RuleError::new(
                 "5.1 Unit actions",
@@ -304,12 +374,23 @@ pub fn validate(b: &Battle, side: Side, order: &Order) -> Result<(), RuleError> 
             )
         })?;
     }
-    Ok(())
+    Ok(plans)
 }
 
 /// Plays a validated order: the AP roll, then the actions until the AP or the order runs out
 /// or an action cannot be carried out; then the end of the player turn (5.).
 pub fn play(b: &mut Battle, side: Side, order: &Order, ctx: &mut Ctx) {
+    play_checked(b, side, order, Vec::new(), ctx);
+}
+
+/// `play`, given the plans `validate_plans` found for the order's first actions.
+pub fn play_checked(
+    b: &mut Battle,
+    side: Side,
+    order: &Order,
+    plans: Vec<(Plan, u8)>,
+    ctx: &mut Ctx,
+) {
     let map = b.map();
     begin(b, side);
     if order.actions.is_empty() {
@@ -326,6 +407,7 @@ pub fn play(b: &mut Battle, side: Side, order: &Order, ctx: &mut Ctx) {
             side.name(),
             b.ap
         );
+        let mut plans = plans.into_iter();
         for (n, a) in order.actions.iter().enumerate() {
             let rest = || {
                 order.actions[n..]
@@ -337,7 +419,11 @@ pub fn play(b: &mut Battle, side: Side, order: &Order, ctx: &mut Ctx) {
                 ctx.interrupt("the battle is over", rest());
                 break;
             }
-            let (plan, cost) = match check(map, b, side, a) {
+            let checked = match plans.next() {
+                Some(p) => Ok(p),
+                None => check(map, b, side, a),
+            };
+            let (plan, cost) = match checked {
                 Ok(p) => p,
                 Err(e) => {
                     ctx.interrupt(format!("{e}"), rest());

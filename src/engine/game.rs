@@ -239,10 +239,13 @@ impl Game {
     }
 
     /// Folds a log of the service's own, every event of which these rules accepted when it was
-    /// played: the structure of the log is checked as always, and the rules are told that each
-    /// command was accepted before (`Ctx::already_accepted`), so that they may skip checks that
-    /// can only refuse. Nobody reads the outcome lines. `verify` folds an export it does not
-    /// trust event by event with `fold_event_quietly`, every check made.
+    /// played. Seqs, kinds, seats, turns and the dice's places in the chain are checked; what
+    /// the store and the move path guarantee for their own rows (the game id, `prev_hash`
+    /// links, dice links as hex) is not, and the rules are told that each command was accepted
+    /// before (`Ctx::already_accepted`), so that they may skip checks that can only refuse.
+    /// Nobody reads the outcome lines. `verify` folds an export it does not trust event by
+    /// event with `fold_event_quietly`, every check made. The bot property tests compare the
+    /// two folds' states for every ruleset.
     pub fn fold(
         ruleset: Arc<dyn Ruleset>,
         events: &[Event],

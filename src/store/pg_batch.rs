@@ -21,6 +21,7 @@ use sqlx::postgres::PgPool;
 use sqlx::{Postgres, QueryBuilder, Row};
 use tokio::sync::{mpsc, oneshot, Mutex};
 
+use super::postgres::{push_event_values, push_outbox_values};
 use super::rows::AppendRows;
 
 /// How many writer lanes, each with at most one statement in flight.
@@ -161,51 +162,26 @@ fn gather(
 /// Writes one batch; answers the games whose event went in.
 async fn write(pool: &PgPool, batch: &[Waiting]) -> Result<Vec<String>, sqlx::Error> {
     let mut q: QueryBuilder<Postgres> =
-        QueryBuilder::new("WITH v (game_id, seq, kind, seat, hash, prev_hash, body) AS (VALUES ");
-    for (i, w) in batch.iter().enumerate() {
-        let e = &w.rows.events[0];
-        q.push(if i == 0 { "(" } else { ", (" })
-            .push_bind(w.game_id.as_str())
-            .push(", ")
-            .push_bind(e.seq)
-            .push(", ")
-            .push_bind(e.kind.as_str())
-            .push(", ")
-            .push_bind(e.seat.as_str())
-            .push(", ")
-            .push_bind(e.hash.as_str())
-            .push(", ")
-            .push_bind(e.prev_hash.as_str())
-            .push(", ")
-            .push_bind(e.body.as_str())
-            .push(")");
-    }
+        QueryBuilder::new("WITH v (game_id, seq, kind, seat, hash, prev_hash, body) AS (");
+    push_event_values(
+        &mut q,
+        batch
+            .iter()
+            .map(|w| (w.game_id.as_str(), &w.rows.events[0])),
+    );
     q.push(
         "), new_events AS (INSERT INTO events (game_id, seq, kind, seat, hash, prev_hash, body) \
          SELECT v.* FROM v WHERE EXISTS \
          (SELECT 1 FROM events e WHERE e.game_id = v.game_id AND e.seq = v.seq - 1) \
          ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id)",
     );
-    let outbox: Vec<_> = batch
+    let outbox = batch
         .iter()
-        .flat_map(|w| w.rows.outbox.iter().map(move |o| (w.game_id.as_str(), o)))
-        .collect();
-    if !outbox.is_empty() {
+        .flat_map(|w| w.rows.outbox.iter().map(move |o| (w.game_id.as_str(), o)));
+    if batch.iter().any(|w| !w.rows.outbox.is_empty()) {
         // In the order given, so that ids run oldest first.
-        q.push(", o (game_id, seq, channel, seat, payload, ord) AS (VALUES ");
-        for (i, (game_id, o)) in outbox.iter().enumerate() {
-            q.push(if i == 0 { "(" } else { ", (" })
-                .push_bind(*game_id)
-                .push(", ")
-                .push_bind(o.seq)
-                .push(", ")
-                .push_bind(o.channel.as_str())
-                .push(", ")
-                .push_bind(o.seat.as_deref())
-                .push(", ")
-                .push_bind(o.payload.as_str())
-                .push(format_args!(", {i})"));
-        }
+        q.push(", o (game_id, seq, channel, seat, payload, ord) AS (");
+        push_outbox_values(&mut q, outbox);
         q.push(
             "), new_outbox AS (INSERT INTO outbox (game_id, seq, channel, seat, payload) \
              SELECT o.game_id, o.seq, o.channel, o.seat, o.payload \

@@ -20,7 +20,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::{Executor, Postgres, QueryBuilder, Row};
 
 use super::pg_batch::Batcher;
-use super::rows::{self, AppendRows, IdempotencyRow};
+use super::rows::{self, AppendRows, EventRow, IdempotencyRow, OutboxInsert};
 use super::{
     Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError,
 };
@@ -430,25 +430,9 @@ fn append_statement(game_id: &str, rows: &AppendRows) -> QueryBuilder<Postgres> 
     if !rows.events.is_empty() {
         q.push(
             ", new_events AS (INSERT INTO events (game_id, seq, kind, seat, hash, prev_hash, body) \
-             SELECT v.* FROM ok, (VALUES ",
+             SELECT v.* FROM ok, (",
         );
-        for (i, e) in rows.events.iter().enumerate() {
-            q.push(if i == 0 { "(" } else { ", (" })
-                .push_bind(game_id)
-                .push(", ")
-                .push_bind(e.seq)
-                .push(", ")
-                .push_bind(e.kind.as_str())
-                .push(", ")
-                .push_bind(e.seat.as_str())
-                .push(", ")
-                .push_bind(e.hash.as_str())
-                .push(", ")
-                .push_bind(e.prev_hash.as_str())
-                .push(", ")
-                .push_bind(e.body.as_str())
-                .push(")");
-        }
+        push_event_values(&mut q, rows.events.iter().map(|e| (game_id, e)));
         q.push(") AS v (game_id, seq, kind, seat, hash, prev_hash, body))");
     }
     if rows.ends {
@@ -459,40 +443,23 @@ fn append_statement(game_id: &str, rows: &AppendRows) -> QueryBuilder<Postgres> 
     if !rows.secrets.is_empty() {
         q.push(
             ", new_secrets AS (INSERT INTO secrets (game_id, name, seat, value) \
-             SELECT v.* FROM ok, (VALUES ",
+             SELECT v.* FROM ok, (",
         );
-        for (i, s) in rows.secrets.iter().enumerate() {
-            q.push(if i == 0 { "(" } else { ", (" })
-                .push_bind(game_id)
-                .push(", ")
+        q.push_values(&rows.secrets, |mut v, s| {
+            v.push_bind(game_id)
                 .push_bind(s.name.as_str())
-                .push(", ")
                 .push_bind(s.seat.as_deref())
-                .push(", ")
-                .push_bind(s.value.as_str())
-                .push(")");
-        }
+                .push_bind(s.value.as_str());
+        });
         q.push(") AS v (game_id, name, seat, value))");
     }
     if !rows.outbox.is_empty() {
         // In the order given, so that ids run oldest first.
         q.push(
             ", new_outbox AS (INSERT INTO outbox (game_id, seq, channel, seat, payload) \
-             SELECT v.game_id, v.seq, v.channel, v.seat, v.payload FROM ok, (VALUES ",
+             SELECT v.game_id, v.seq, v.channel, v.seat, v.payload FROM ok, (",
         );
-        for (i, o) in rows.outbox.iter().enumerate() {
-            q.push(if i == 0 { "(" } else { ", (" })
-                .push_bind(game_id)
-                .push(", ")
-                .push_bind(o.seq)
-                .push(", ")
-                .push_bind(o.channel.as_str())
-                .push(", ")
-                .push_bind(o.seat.as_deref())
-                .push(", ")
-                .push_bind(o.payload.as_str())
-                .push(format_args!(", {i})"));
-        }
+        push_outbox_values(&mut q, rows.outbox.iter().map(|o| (game_id, o)));
         q.push(") AS v (game_id, seq, channel, seat, payload, ord)");
         if rows.outbox.len() > 1 {
             q.push(" ORDER BY v.ord");
@@ -517,6 +484,41 @@ fn append_statement(game_id: &str, rows: &AppendRows) -> QueryBuilder<Postgres> 
         "NULL::text AS prior"
     });
     q
+}
+
+/// Event rows as a `VALUES` list: `(game_id, seq, kind, seat, hash, prev_hash, body)`.
+pub(super) fn push_event_values<'a>(
+    q: &mut QueryBuilder<Postgres>,
+    events: impl IntoIterator<Item = (&'a str, &'a EventRow)>,
+) {
+    q.push_values(events, |mut v, (game_id, e)| {
+        v.push_bind(game_id)
+            .push_bind(e.seq)
+            .push_bind(e.kind.as_str())
+            .push_bind(e.seat.as_str())
+            .push_bind(e.hash.as_str())
+            .push_bind(e.prev_hash.as_str())
+            .push_bind(e.body.as_str());
+    });
+}
+
+/// Outbox rows as a `VALUES` list: `(game_id, seq, channel, seat, payload, ord)`, `ord` their
+/// place in the list, so that an `ORDER BY` can give them ids oldest first.
+pub(super) fn push_outbox_values<'a>(
+    q: &mut QueryBuilder<Postgres>,
+    outbox: impl IntoIterator<Item = (&'a str, &'a OutboxInsert)>,
+) {
+    q.push_values(
+        outbox.into_iter().zip(0i32..),
+        |mut v, ((game_id, o), ord)| {
+            v.push_bind(game_id)
+                .push_bind(o.seq)
+                .push_bind(o.channel.as_str())
+                .push_bind(o.seat.as_deref())
+                .push_bind(o.payload.as_str())
+                .push_bind(ord);
+        },
+    );
 }
 
 async fn write<'e, E>(

@@ -8,7 +8,7 @@ use despatch::rules::for_honor_and_glory::{scenario, ForHonorAndGlory};
 use despatch::rules::hour_of_glory::agents::DefKind;
 use despatch::rules::hour_of_glory::board::{board, Cell, DoorId, Sq};
 use despatch::rules::hour_of_glory::intel::Card;
-use despatch::rules::hour_of_glory::state::Status;
+use despatch::rules::hour_of_glory::state::{State, Status};
 use despatch::rules::hour_of_glory::HourOfGlory;
 use serde_json::json;
 
@@ -25,6 +25,16 @@ fn setup(scenario: &str, seats: &[&str]) -> Setup {
             })
             .collect(),
     }
+}
+
+/// Hour of Glory's mission with these seats, set up from a fixed hidden seed.
+fn mission(seats: &[&str]) -> State {
+    HourOfGlory
+        .setup(
+            &setup("mission", seats),
+            &mut hidden_stream(&[7; 32], "boards", 0),
+        )
+        .unwrap()
 }
 
 fn seat(name: &str) -> Viewer {
@@ -55,12 +65,7 @@ fn assert_fits_in_mail(text: &str) {
 
 #[test]
 fn hour_of_glory_board_puts_every_figure_on_its_square() {
-    let mut s = HourOfGlory
-        .setup(
-            &setup("mission", &["defender", "harris", "link"]),
-            &mut hidden_stream(&[7; 32], "boards", 0),
-        )
-        .unwrap();
+    let mut s = mission(&["defender", "harris", "link"]);
     let harris = Sq::parse("m20").unwrap();
     s.intruders[0].sq = Some(harris);
     s.intruders[1].sq = Some(Sq::parse("m21").unwrap());
@@ -96,12 +101,7 @@ fn hour_of_glory_board_puts_every_figure_on_its_square() {
 
 #[test]
 fn hour_of_glory_board_draws_open_doors_open() {
-    let mut s = HourOfGlory
-        .setup(
-            &setup("mission", &["defender", "harris"]),
-            &mut hidden_stream(&[7; 32], "boards", 0),
-        )
-        .unwrap();
+    let mut s = mission(&["defender", "harris"]);
     let door = board().door(DoorId(3));
     let at = Sq(door.at.0, door.at.1);
     assert!(matches!(board().cell(at), Some(Cell::Door(_))));
@@ -114,12 +114,7 @@ fn hour_of_glory_board_draws_open_doors_open() {
 
 #[test]
 fn hour_of_glory_board_keeps_face_down_cards_face_down() {
-    let mut s = HourOfGlory
-        .setup(
-            &setup("mission", &["defender", "harris", "link"]),
-            &mut hidden_stream(&[7; 32], "boards", 0),
-        )
-        .unwrap();
+    let mut s = mission(&["defender", "harris", "link"]);
     s.intruders[0].intel.push(Card::StrongholdMap);
     let hidden: Vec<String> = s
         .rooms
@@ -199,11 +194,6 @@ fn every_board_fits_a_mail_client() {
             assert_fits_in_mail(&ForHonorAndGlory.board_text(&s, &Viewer::Spectator).unwrap());
         }
     }
-    let s = HourOfGlory
-        .setup(
-            &setup("mission", &["defender", "harris", "link", "volkov"]),
-            &mut hidden_stream(&[7; 32], "boards", 0),
-        )
-        .unwrap();
+    let s = mission(&["defender", "harris", "link", "volkov"]);
     assert_fits_in_mail(&HourOfGlory.board_text(&s, &Viewer::Everyone).unwrap());
 }

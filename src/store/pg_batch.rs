@@ -39,15 +39,9 @@ struct Waiting {
 }
 
 /// The queue the lanes share. Dropping the last clone of the store ends the lanes.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub(super) struct Batcher {
     queue: mpsc::UnboundedSender<Waiting>,
-}
-
-impl std::fmt::Debug for Batcher {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Batcher")
-    }
 }
 
 impl Batcher {

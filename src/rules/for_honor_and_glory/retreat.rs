@@ -50,10 +50,7 @@ fn ranked(
         Some(g) => i64::from(h.distance(g)),
         None => (b.edge_distance(h, unit.side) * 1000.0) as i64,
     };
-    let here = match goal {
-        Some(g) => i64::from(unit.hex.distance(g)),
-        None => (b.edge_distance(unit.hex, unit.side) * 1000.0) as i64,
-    };
+    let here = away(unit.hex);
     // (adjacent to the attacker, needs a displacement, distance to the goal, to the edge,
     // hex), displaced.
     type Ranked = ((bool, bool, i64, i64, Hex), Option<(usize, Hex)>);

@@ -59,6 +59,10 @@ fn orders_accept_new_lines_case_and_spacing() {
     let b = parse("fire A3 at C5; move B2 B3").unwrap();
     assert_eq!(a, b);
     assert_eq!(describe(&a), "fire A3 at C5; move B2 B3");
+    // Every white space splits words, ASCII or not (a tab, a vertical tab, a no-break space).
+    for spaced in ["move\tB2\u{0b}B3", "move\u{a0}B2  B3", " move B2\r\x0cB3 "] {
+        assert_eq!(parse(spaced), parse("move B2 B3"), "{spaced:?}");
+    }
 }
 
 #[test]
@@ -208,4 +212,51 @@ fn units_read_back_from_the_states_json() {
     let json = serde_json::to_value(u).unwrap();
     assert_eq!(json, json!("british elite C5 3/4 column fired-on"));
     assert_eq!(serde_json::from_value::<Unit>(json).unwrap(), u);
+}
+
+/// Every order of a re-fold is read by `order::from_json`, not serde: both must accept the same
+/// commands and refuse the rest with the same words.
+#[test]
+fn orders_read_from_the_log_as_serde_reads_them() {
+    use despatch::rules::for_honor_and_glory::order::Order;
+    use serde::Deserialize;
+    let mut commands: Vec<serde_json::Value> = ORDERS
+        .iter()
+        .map(|o| serde_json::to_value(parse(o).unwrap()).unwrap())
+        .collect();
+    commands.extend([
+        json!({ "actions": ["FIRE a3 AT c5", "move\tB2\u{0b}B3", "move B2\u{a0}B3 B4"] }),
+        json!({ "actions": ["move C05 C6", "fire A3 at C 5"] }),
+        json!({ "actions": [], "note": "an unknown key is ignored" }),
+        json!([["fire A3 at C5"]]),
+        json!({ "actions": ["fire A3 at"] }),
+        json!({ "actions": ["fire A3 at C0"] }),
+        json!({ "actions": ["move B2 B3", 7] }),
+        json!({ "actions": "fire A3 at C5" }),
+        json!({ "moves": ["fire A3 at C5"] }),
+        json!("fire A3 at C5"),
+        json!(null),
+    ]);
+    for c in &commands {
+        let serde = Order::deserialize(c).map_err(|e| e.to_string());
+        assert_eq!(order::from_json(c), serde, "{c}");
+    }
+    // The commands above cover both readings' answers.
+    assert!(commands.iter().any(|c| order::from_json(c).is_ok()));
+    assert!(commands.iter().any(|c| order::from_json(c).is_err()));
+}
+
+/// Hexes are read byte by byte in their plain forms; every other spelling reads as before.
+#[test]
+fn hexes_read_alike_in_every_spelling() {
+    use despatch::rules::for_honor_and_glory::hex::Hex;
+    assert_eq!(Hex::parse("C5"), Ok(Hex::new(2, 4)));
+    assert_eq!(Hex::parse("c15"), Ok(Hex::new(2, 14)));
+    assert_eq!(Hex::parse("Z99"), Ok(Hex::new(25, 98)));
+    assert_eq!(Hex::parse("C05"), Hex::parse("C5"));
+    assert_eq!(Hex::parse(" C5 "), Hex::parse("C5"));
+    for bad in ["C0", "C100", "5C", "C", "", "C5x", "É5"] {
+        let e = Hex::parse(bad).unwrap_err();
+        assert!(e.contains("is not a hex"), "{bad}: {e}");
+    }
 }

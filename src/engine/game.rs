@@ -276,13 +276,13 @@ impl Game {
         if event.prev_hash != GENESIS_HASH {
             return Err(bad(0, "GameCreated's prev_hash must be 64 zeros"));
         }
-        let created: Created = serde_json::from_value(event.payload.clone())
+        let created = Created::deserialize(&event.payload)
             .map_err(|e| bad(0, format!("GameCreated's payload is malformed: {e}")))?;
-        let info = ruleset.info();
-        if created.ruleset != info.id {
+        let id = ruleset.id();
+        if created.ruleset != id {
             return Err(bad(
                 0,
-                format!("the log is a {} game, not {}", created.ruleset, info.id),
+                format!("the log is a {} game, not {id}", created.ruleset),
             ));
         }
         if let (Some(seed), Some(commitment)) = (hidden_seed, &created.dice_commitments.hidden) {

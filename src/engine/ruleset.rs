@@ -6,6 +6,7 @@
 //! outcome go out through it.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::DeserializeOwned;
@@ -266,13 +267,17 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub fn new(dice: DiceSource<'a>, hidden: Option<&'a mut DiceStream>) -> Self {
+        let recorded = match &dice {
+            DiceSource::Recorded(rolls) => rolls.len(),
+            _ => 0,
+        };
         Ctx {
             dice,
             hidden: match hidden {
                 Some(stream) => Hidden::Stream(stream),
                 None => Hidden::None,
             },
-            rolls: Vec::new(),
+            rolls: Vec::with_capacity(recorded),
             recorded_pos: 0,
             dice_problem: None,
             lines: Vec::new(),
@@ -312,15 +317,17 @@ impl<'a> Ctx<'a> {
     }
 
     /// A context whose outcome lines nobody reads: a re-fold that only wants the state (verify,
-    /// loading a game). `say` drops its lines; a ruleset may ask [`Ctx::lines_wanted`] to skip
-    /// writing them at all. Nothing else changes: the state must come out the same.
+    /// loading a game). `say` drops its lines and `interrupt` its account of the actions left
+    /// unexecuted; a ruleset may ask [`Ctx::lines_wanted`] to skip writing either at all.
+    /// Nothing else changes: the state must come out the same.
     pub(crate) fn quiet(mut self) -> Self {
         self.quiet = true;
         self
     }
 
     /// Will the lines of this apply be read? False in a quiet re-fold, where a ruleset may skip
-    /// formatting them. Rules must never branch on it for anything but lines.
+    /// formatting them (and the account of an interrupted order). Rules must never branch on it
+    /// for anything but those.
     pub fn lines_wanted(&self) -> bool {
         !self.quiet
     }
@@ -430,6 +437,9 @@ impl<'a> Ctx<'a> {
 
     /// Ends a multi-step order early: `rest` was not carried out, for `reason`.
     pub fn interrupt(&mut self, reason: impl Into<String>, rest: Vec<String>) {
+        if self.quiet {
+            return;
+        }
         self.unexecuted = Some(Unexecuted {
             reason: reason.into(),
             rest,
@@ -495,6 +505,19 @@ pub trait Rules: Send + Sync + 'static {
     type Command: Clone + Serialize + DeserializeOwned + Send + Sync + 'static;
 
     fn info(&self) -> RulesetInfo;
+
+    /// `info().id`, which every fold checks the log's against: a ruleset may give it without
+    /// building the rest of its info.
+    fn id(&self) -> Cow<'static, str> {
+        Cow::Owned(self.info().id)
+    }
+
+    /// Reads a command from the JSON the log keeps it in, exactly as serde reads it (the
+    /// default). Every command of every fold passes here: a ruleset may read its own form
+    /// directly where serde's detour costs, and must then accept and refuse what serde does.
+    fn read_command(&self, command: &Value) -> Result<Self::Command, String> {
+        Self::Command::deserialize(command).map_err(|e| e.to_string())
+    }
 
     /// The starting state. Hidden draws (face-down cards) come from `hidden`, the hidden stream
     /// of event 0.
@@ -640,6 +663,7 @@ impl GameState {
 /// JSON; [`Erased`] derives this from [`Rules`].
 pub trait Ruleset: Send + Sync {
     fn info(&self) -> RulesetInfo;
+    fn id(&self) -> Cow<'static, str>;
     fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<GameState, RuleError>;
     fn prompts(&self, state: &GameState) -> Vec<Prompt>;
     fn may_act(&self, state: &GameState, seat: &Seat) -> bool;
@@ -697,7 +721,7 @@ impl<R: Rules> Erased<R> {
             .expect("a state is only ever folded by its own ruleset")
     }
     fn command(&self, command: &Value) -> Result<R::Command, RuleError> {
-        R::Command::deserialize(command).map_err(|e| {
+        self.0.read_command(command).map_err(|e| {
             RuleError::new(
                 "command format",
                 format!("the command is not one this game knows: {e}"),
@@ -712,6 +736,9 @@ impl<R: Rules> Erased<R> {
 impl<R: Rules> Ruleset for Erased<R> {
     fn info(&self) -> RulesetInfo {
         self.0.info()
+    }
+    fn id(&self) -> Cow<'static, str> {
+        self.0.id()
     }
     fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<GameState, RuleError> {
         Ok(GameState(Box::new(self.0.setup(setup, hidden)?)))

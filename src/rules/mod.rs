@@ -49,3 +49,14 @@ pub fn find(id: &str) -> Option<Arc<dyn Ruleset>> {
         .find(|(known, _)| known == id)
         .map(|(_, r)| r.clone())
 }
+
+#[cfg(test)]
+mod tests {
+    /// A fold checks the log's ruleset against `id`, which a ruleset may give without its info.
+    #[test]
+    fn each_rulesets_id_is_the_id_of_its_info() {
+        for r in super::all() {
+            assert_eq!(r.id(), r.info().id);
+        }
+    }
+}

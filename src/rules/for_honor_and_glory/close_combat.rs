@@ -193,8 +193,9 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
     // 8.3.3 The attacker's dice.
     let n = combat::dice(b, u, target);
     let (m, why) = combat::modifier_explained(map, b, u, target, ctx.lines_wanted());
-    let faces = ctx.roll_many(n, 6);
-    let hits = combat::count_hits(&faces, m, HIT);
+    let dice = combat::AttackDice::roll(ctx, n);
+    let faces = dice.faces();
+    let hits = combat::count_hits(faces, m, HIT);
     say!(
         ctx,
         "close combat dice ({n}, hit on {HIT}+{}): {} — {hits} hit{}",
@@ -203,12 +204,12 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
         } else {
             format!(", {}", why.join(", "))
         },
-        combat::show_dice(&faces, m),
+        combat::show_dice(faces, m),
         if hits == 1 { "" } else { "s" }
     );
     b.attacks.push((from, target));
     combat::apply_hits(b, target, defender, hits, ctx);
-    combat::leader_casualty(b, target, defender, &faces, ctx);
+    combat::leader_casualty(b, target, defender, faces, ctx);
 
     // 8.4 Retreats of the survivors that failed.
     let mut first_to = None;

@@ -33,6 +33,29 @@ pub fn dice(b: &Battle, u: usize, target: Hex) -> usize {
     n
 }
 
+/// An attack's dice, kept on the stack (every fire and close combat rolls them). An attack
+/// rolls at most 6: 4 for elite at 3–4 MP (11.3), one more against a column (7.5.1) and one
+/// more with a leader (11.8).
+pub struct AttackDice {
+    faces: [u32; 8],
+    n: usize,
+}
+
+impl AttackDice {
+    pub fn roll(ctx: &mut Ctx, n: usize) -> AttackDice {
+        assert!(n <= 8, "an attack rolls at most 6 dice, not {n}");
+        let mut faces = [0; 8];
+        for f in &mut faces[..n] {
+            *f = ctx.roll(6);
+        }
+        AttackDice { faces, n }
+    }
+
+    pub fn faces(&self) -> &[u32] {
+        &self.faces[..self.n]
+    }
+}
+
 /// The modifier to each attacking die, with the reasons for the log.
 pub fn modifier(map: &Map, b: &Battle, u: usize, target: Hex) -> (i32, Vec<String>) {
     modifier_explained(map, b, u, target, true)
@@ -66,11 +89,15 @@ pub fn modifier_explained(
     // 11.7 Waterway combat effect.
     if b.options.has(7) && t == Terrain::Waterway {
         m += 1;
-        why.push("+1 against a waterway (11.7)".into());
+        if explain {
+            why.push("+1 against a waterway (11.7)".into());
+        }
     }
     if flank(b, u, target) {
         m += 1;
-        why.push("+1 flank attack (11.9)".into());
+        if explain {
+            why.push("+1 flank attack (11.9)".into());
+        }
     }
     (m, why)
 }

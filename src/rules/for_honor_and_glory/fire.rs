@@ -103,8 +103,9 @@ pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &m
     b.units[u].acted = true;
     let n = combat::dice(b, u, target);
     let (m, why) = combat::modifier_explained(map, b, u, target, ctx.lines_wanted());
-    let faces = ctx.roll_many(n, 6);
-    let hits = combat::count_hits(&faces, m, hit);
+    let dice = combat::AttackDice::roll(ctx, n);
+    let faces = dice.faces();
+    let hits = combat::count_hits(faces, m, hit);
     let d = from.distance(target);
     say!(ctx,
         "{} {} in {from} fires at {target} ({d} hex{}, {n} dice, hit on {hit}+{}): {} — {hits} hit{}",
@@ -112,7 +113,7 @@ pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &m
         kind_and_name(b, u),
         if d == 1 { "" } else { "es" },
         if why.is_empty() { String::new() } else { format!(", {}", why.join(", ")) },
-        combat::show_dice(&faces, m),
+        combat::show_dice(faces, m),
         if hits == 1 { "" } else { "s" },
     );
     b.attacks.push((from, target));
@@ -123,7 +124,7 @@ pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &m
         }
     }
     combat::apply_hits(b, target, defender, hits, ctx);
-    combat::leader_casualty(b, target, defender, &faces, ctx);
+    combat::leader_casualty(b, target, defender, faces, ctx);
     combat::leader_left_alone(map, b, target, defender, ctx);
     let emptied = !b.enemy_combat_at(target, side);
     if advance {

@@ -28,6 +28,21 @@ impl Hex {
 
     /// Reads `C5` (case-insensitive). Says what is wrong in a player's words.
     pub fn parse(text: &str) -> Result<Hex, String> {
+        // The plain forms, `C5` and `C15`, read byte by byte: every hex of a re-fold passes
+        // here. The rest (and every error) takes the general way below.
+        let row = match *text.as_bytes() {
+            [c, d @ b'1'..=b'9'] if c.is_ascii_alphabetic() => Some((c, d - b'0')),
+            [c, d @ b'1'..=b'9', e @ b'0'..=b'9'] if c.is_ascii_alphabetic() => {
+                Some((c, (d - b'0') * 10 + e - b'0'))
+            }
+            _ => None,
+        };
+        if let Some((c, row)) = row {
+            return Ok(Hex {
+                col: c.to_ascii_uppercase() - b'A',
+                row: row - 1,
+            });
+        }
         let text = text.trim();
         let mut chars = text.chars();
         let letter = chars

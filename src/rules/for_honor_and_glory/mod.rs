@@ -170,10 +170,18 @@ impl Rules for ForHonorAndGlory {
     type State = State;
     type Command = Order;
 
+    fn id(&self) -> std::borrow::Cow<'static, str> {
+        ID.into()
+    }
+
     fn info(&self) -> RulesetInfo {
         // Built once: every fold of a log asks for it.
         static INFO: std::sync::OnceLock<RulesetInfo> = std::sync::OnceLock::new();
         INFO.get_or_init(info).clone()
+    }
+
+    fn read_command(&self, command: &Value) -> Result<Order, String> {
+        order::from_json(command)
     }
 
     fn setup(&self, setup: &Setup, _hidden: &mut DiceStream) -> Result<State, RuleError> {

@@ -25,6 +25,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
 
 use super::hex::Hex;
 use crate::engine::ruleset::RuleError;
@@ -173,6 +174,24 @@ pub struct Order {
     pub actions: Vec<Action>,
 }
 
+/// An order from the JSON the log keeps, `{"actions": ["fire A3 at C5", …]}`, read directly:
+/// every order of a re-fold passes here. Anything but that plain form (and every error) is
+/// left to serde, so that both readings accept, refuse and explain alike.
+pub fn from_json(command: &Value) -> Result<Order, String> {
+    let direct = || -> Option<Order> {
+        let actions = command.as_object()?.get("actions")?.as_array()?;
+        let mut out = Vec::with_capacity(actions.len());
+        for a in actions {
+            out.push(parse_action(a.as_str()?).ok()?);
+        }
+        Some(Order { actions: out })
+    };
+    match direct() {
+        Some(order) => Ok(order),
+        None => Order::deserialize(command).map_err(|e| e.to_string()),
+    }
+}
+
 fn lang(message: impl Into<String>) -> RuleError {
     RuleError::new("order language", message)
 }
@@ -202,6 +221,11 @@ pub fn parse(text: &str) -> Result<Order, RuleError> {
     Ok(Order { actions })
 }
 
+/// Is `b` white space as `char::is_whitespace` has it, for an ASCII byte?
+fn is_space(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b)
+}
+
 fn parse_action(clause: &str) -> Result<Action, RuleError> {
     // Keywords and hexes alike are read without regard to case. Every action of a re-fold
     // passes here, and its hexes are in capitals: a short clause is lowered on the stack.
@@ -216,12 +240,13 @@ fn parse_action(clause: &str) -> Result<Action, RuleError> {
     } else {
         Cow::Owned(clause.to_ascii_lowercase())
     };
-    // The words, on the stack unless the clause is unusually long.
+    // The words, on the stack unless the clause is unusually long. An ASCII clause (every
+    // clause the service writes) is split byte by byte; others as Unicode has white space.
     const ON_STACK: usize = 24;
     let mut stack = [""; ON_STACK];
     let mut spill = Vec::new();
     let mut n = 0;
-    for w in lower.split_whitespace() {
+    let mut push = |w| {
         if n < ON_STACK {
             stack[n] = w;
         } else {
@@ -231,6 +256,23 @@ fn parse_action(clause: &str) -> Result<Action, RuleError> {
             spill.push(w);
         }
         n += 1;
+    };
+    if lower.is_ascii() {
+        let bytes = lower.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if is_space(bytes[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && !is_space(bytes[i]) {
+                i += 1;
+            }
+            push(&lower[start..i]);
+        }
+    } else {
+        lower.split_whitespace().for_each(push);
     }
     let words: &[&str] = if n <= ON_STACK { &stack[..n] } else { &spill };
     let bad = |why: &str| lang(format!("'{clause}': {why}"));

@@ -409,14 +409,8 @@ pub fn play_checked(
         );
         let mut plans = plans.into_iter();
         for (n, a) in order.actions.iter().enumerate() {
-            let rest = || {
-                order.actions[n..]
-                    .iter()
-                    .map(describe_action)
-                    .collect::<Vec<_>>()
-            };
             if b.result.is_some() {
-                ctx.interrupt("the battle is over", rest());
+                hand_back(ctx, order, n, || "the battle is over".into());
                 break;
             }
             let checked = match plans.next() {
@@ -426,31 +420,38 @@ pub fn play_checked(
             let (plan, cost) = match checked {
                 Ok(p) => p,
                 Err(e) => {
-                    ctx.interrupt(format!("{e}"), rest());
+                    hand_back(ctx, order, n, || e.to_string());
                     break;
                 }
             };
             if cost > b.ap {
-                ctx.interrupt(
+                hand_back(ctx, order, n, || {
                     format!(
                         "6.2.8 Action points: {} needs {cost} AP and {} left",
                         describe_action(a),
                         b.ap
-                    ),
-                    rest(),
-                );
+                    )
+                });
                 break;
             }
             b.ap -= cost;
             if let Err(why) = perform(map, b, side, plan, Some(ctx)) {
-                let rest = order.actions[n + 1..].iter().map(describe_action).collect();
-                ctx.interrupt(why, rest);
+                hand_back(ctx, order, n + 1, || why);
                 break;
             }
             b.result = victory::check_armies(b);
         }
     }
     end(b, side, ctx);
+}
+
+/// Hands back the order's actions from the `from`th on, unexecuted, for the reason `why`;
+/// both are written only when they will be read.
+fn hand_back(ctx: &mut Ctx, order: &Order, from: usize, why: impl FnOnce() -> String) {
+    if ctx.lines_wanted() {
+        let rest = order.actions[from..].iter().map(describe_action).collect();
+        ctx.interrupt(why(), rest);
+    }
 }
 
 /// The end of a player turn: the other side's turn, or step 5 (check victory) and the next

@@ -459,6 +459,10 @@ impl Rules for HourOfGlory {
     type State = State;
     type Command = Command;
 
+    fn id(&self) -> std::borrow::Cow<'static, str> {
+        ID.into()
+    }
+
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),

@@ -97,6 +97,10 @@ impl Rules for OpenTable {
     type State = State;
     type Command = Move;
 
+    fn id(&self) -> std::borrow::Cow<'static, str> {
+        ID.into()
+    }
+
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),

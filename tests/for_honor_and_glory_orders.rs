@@ -214,6 +214,28 @@ fn units_read_back_from_the_states_json() {
     assert_eq!(serde_json::from_value::<Unit>(json).unwrap(), u);
 }
 
+/// In JSON an order is its order text (ruleset version 2); version 1's `{"actions": [...]}`
+/// still reads to the same order.
+#[test]
+fn a_command_in_json_is_its_order_text() {
+    for text in ORDERS {
+        let order = parse(text).unwrap();
+        let json = serde_json::to_value(&order).unwrap();
+        assert_eq!(json, json!(text));
+        let actions: Vec<String> = order.actions.iter().map(order::describe_action).collect();
+        let v1 = json!({ "actions": actions });
+        assert_eq!(order::from_json(&v1), Ok(order.clone()), "{v1}");
+        assert_eq!(order::from_json(&json), Ok(order));
+    }
+    // The same words for a bad order, whichever way it is sent.
+    let e = order::from_json(&json!("fire A3 at")).unwrap_err();
+    assert!(e.contains("'fire A3 at': name the target hex"), "{e}");
+    let e = order::from_json(&json!({ "actions": ["fire A3 at"] })).unwrap_err();
+    assert!(e.contains("'fire A3 at': name the target hex"), "{e}");
+    let e = order::from_json(&json!({ "moves": [] })).unwrap_err();
+    assert!(e.contains("missing field `actions`"), "{e}");
+}
+
 /// Every order of a re-fold is read by `order::from_json`, not serde: both must accept the same
 /// commands and refuse the rest with the same words.
 #[test]
@@ -225,6 +247,11 @@ fn orders_read_from_the_log_as_serde_reads_them() {
         .map(|o| serde_json::to_value(parse(o).unwrap()).unwrap())
         .collect();
     commands.extend([
+        json!("FIRE a3 AT c5; move\tB2\u{0b}B3\nmove B2\u{a0}B3 B4"),
+        json!("pass"),
+        json!(""),
+        json!("pass; fire A3 at C5"),
+        json!("move C05 C6; fire A3 at C 5"),
         json!({ "actions": ["FIRE a3 AT c5", "move\tB2\u{0b}B3", "move B2\u{a0}B3 B4"] }),
         json!({ "actions": ["move C05 C6", "fire A3 at C 5"] }),
         json!({ "actions": [], "note": "an unknown key is ignored" }),
@@ -234,7 +261,7 @@ fn orders_read_from_the_log_as_serde_reads_them() {
         json!({ "actions": ["move B2 B3", 7] }),
         json!({ "actions": "fire A3 at C5" }),
         json!({ "moves": ["fire A3 at C5"] }),
-        json!("fire A3 at C5"),
+        json!(7),
         json!(null),
     ]);
     for c in &commands {

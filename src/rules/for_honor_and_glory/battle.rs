@@ -182,17 +182,18 @@ impl Battle {
         self.units
             .iter()
             .enumerate()
-            .filter(move |(_, u)| u.on_map() && u.hex == hex)
+            .filter(move |(_, u)| u.on_map() & (u.hex == hex))
             .map(|(i, _)| i)
     }
 
     // The queries below are plain loops: they run in every check of every action, and plain
-    // loops stay quick in debug builds, where the bot property tests run.
+    // loops stay quick in debug builds, where the bot property tests run. Their tests join
+    // with `&`, not `&&`: one branch per unit rather than one per field.
 
     /// The unit of a side filling a slot of a hex.
     pub fn in_slot(&self, hex: Hex, side: Side, slot: Slot) -> Option<usize> {
         for (i, u) in self.units.iter().enumerate() {
-            if !u.gone && u.hex == hex && u.side == side && u.kind.slot() == slot {
+            if !u.gone & (u.hex == hex) & (u.side == side) & (u.kind.slot() == slot) {
                 return Some(i);
             }
         }
@@ -207,7 +208,7 @@ impl Battle {
     /// Is there a combat unit of any side in the hex?
     pub fn any_combat_at(&self, hex: Hex) -> bool {
         for u in &self.units {
-            if !u.gone && u.hex == hex && u.kind.is_combat() {
+            if !u.gone & (u.hex == hex) & u.kind.is_combat() {
                 return true;
             }
         }
@@ -216,7 +217,7 @@ impl Battle {
 
     pub fn enemy_combat_at(&self, hex: Hex, side: Side) -> bool {
         for u in &self.units {
-            if !u.gone && u.hex == hex && u.side != side && u.kind.is_combat() {
+            if !u.gone & (u.hex == hex) & (u.side != side) & u.kind.is_combat() {
                 return true;
             }
         }
@@ -228,8 +229,7 @@ impl Battle {
     }
 
     /// Distance of a hex from a side's own board edge, in map units (8.4.1).
-    pub fn edge_distance(&self, hex: Hex, side: Side) -> f64 {
-        let map = self.map();
+    pub fn edge_distance(&self, map: &Map, hex: Hex, side: Side) -> f64 {
         let (x, y) = hex.centre();
         let far = |n: u8, odd: f64| f64::from(n) + odd;
         match self.sides[usize::from(side.0)].edge {

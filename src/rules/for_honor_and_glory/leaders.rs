@@ -41,7 +41,7 @@ pub fn retreat_alone(map: &Map, b: &mut Battle, l: usize, ctx: &mut Ctx) {
                 continue;
             }
             let friends = b.combat_at(n).any(|i| b.units[i].side == side);
-            let key = (!friends, (b.edge_distance(n, side) * 1000.0) as i64, n);
+            let key = (!friends, (b.edge_distance(map, n, side) * 1000.0) as i64, n);
             if let Some(g) = goal.filter(|g| n.distance(*g) < start.distance(*g)) {
                 let near = (n.distance(g), key.0, key.1, n);
                 if towards.as_ref().is_none_or(|(k, _)| near < *k) {

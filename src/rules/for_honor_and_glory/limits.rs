@@ -9,7 +9,7 @@ use super::units::{Kind, Side};
 /// `may_hold` as a yes or no, with no reason written: for retreats, which only ask.
 pub fn fits(b: &Battle, hex: Hex, side: Side, kind: Kind, ignore: Option<usize>) -> bool {
     for (i, other) in b.units.iter().enumerate() {
-        if other.gone || other.hex != hex || Some(i) == ignore {
+        if other.gone | (other.hex != hex) || Some(i) == ignore {
             continue;
         }
         if other.side != side && other.kind.is_combat() && kind.is_combat()
@@ -31,7 +31,7 @@ pub fn may_hold(
     ignore: Option<usize>,
 ) -> Result<(), String> {
     for (i, other) in b.units.iter().enumerate() {
-        if other.gone || other.hex != hex || Some(i) == ignore {
+        if other.gone | (other.hex != hex) || Some(i) == ignore {
             continue;
         }
         if other.side != side && other.kind.is_combat() && kind.is_combat() {

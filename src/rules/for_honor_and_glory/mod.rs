@@ -138,7 +138,7 @@ fn info() -> RulesetInfo {
     }));
     RulesetInfo {
         id: ID.into(),
-        version: "1".into(),
+        version: "2".into(),
         title: "For Honor and Glory — War of 1812 land battles".into(),
         scenarios,
         options: vec![

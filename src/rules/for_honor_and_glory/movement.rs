@@ -13,9 +13,10 @@ use crate::engine::ruleset::{Ctx, RuleError};
 
 /// A move found legal, ready to carry out.
 #[derive(Debug, Clone)]
-pub struct MovePlan {
+pub struct MovePlan<'p> {
     pub unit: usize,
-    pub path: Vec<Hex>,
+    /// The hexes entered, as the order gives them.
+    pub path: &'p [Hex],
     /// A leader going along (9.1.1).
     pub leader: Option<usize>,
     /// 6.2.5 / 9.1.2 The leader's extra hex is used.
@@ -24,7 +25,7 @@ pub struct MovePlan {
     pub waterway: bool,
 }
 
-impl MovePlan {
+impl MovePlan<'_> {
     /// The AP the move costs (6.2.1, 6.2.5, 2.3.3).
     pub fn cost(&self) -> u8 {
         ap::ACTION
@@ -57,14 +58,14 @@ pub fn stops(b: &Battle, kind: Kind, t: Terrain) -> bool {
 /// Checks a move of unit `u` along `path` (the hexes entered, in order). `with_leader` takes
 /// the leader in the unit's hex along; `firing` is set for the move half of a move-and-fire,
 /// which may not use the leader's extra hex (9.1.2).
-pub fn check(
+pub fn check<'p>(
     map: &Map,
     b: &Battle,
     u: usize,
-    path: &[Hex],
+    path: &'p [Hex],
     with_leader: bool,
     firing: bool,
-) -> Result<MovePlan, RuleError> {
+) -> Result<MovePlan<'p>, RuleError> {
     let unit = b.units[u];
     let label = || b.label(u);
     if unit.kind == Kind::Vp {
@@ -219,7 +220,7 @@ pub fn check(
     }
     Ok(MovePlan {
         unit: u,
-        path: path.to_vec(),
+        path,
         leader,
         bonus,
         waterway,
@@ -234,7 +235,7 @@ pub fn perform(b: &mut Battle, plan: &MovePlan, ctx: Option<&mut Ctx>) {
     let side = b.units[u].side;
     let loud = ctx.as_ref().is_some_and(|c| c.lines_wanted());
     let mut lines = Vec::new();
-    for &h in &plan.path {
+    for &h in plan.path {
         if b.units[u].kind.is_combat() && !b.enemy_combat_at(h, side) {
             // Enemy leaders and VP units alone in the hex: a plain loop, with no list made
             // when (nearly always) there are none.

@@ -169,26 +169,57 @@ impl<'de> Deserialize<'de> for Action {
 }
 
 /// A whole turn's order; no actions is a pass.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Order {
     pub actions: Vec<Action>,
 }
 
-/// An order from the JSON the log keeps, `{"actions": ["fire A3 at C5", …]}`, read directly:
-/// every order of a re-fold passes here. Anything but that plain form (and every error) is
-/// left to serde, so that both readings accept, refuse and explain alike.
-pub fn from_json(command: &Value) -> Result<Order, String> {
-    let direct = || -> Option<Order> {
-        let actions = command.as_object()?.get("actions")?.as_array()?;
-        let mut out = Vec::with_capacity(actions.len());
-        for a in actions {
-            out.push(parse_action(a.as_str()?).ok()?);
+/// In JSON (the API's `command`, the stored events) an order is its order text, as
+/// [`describe`] writes it: `"fire A3 at C5; move B2 B3 B4"`, read back by [`parse`], so that a
+/// log reads like the orders sent and a re-fold reads one string per turn (ruleset version 2).
+/// Version 1 kept `{"actions": ["fire A3 at C5", …]}`, which is still read.
+impl Serialize for Order {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&describe(self))
+    }
+}
+
+impl<'de> Deserialize<'de> for Order {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Order, D::Error> {
+        struct Text;
+        impl<'de> serde::de::Visitor<'de> for Text {
+            type Value = Order;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an order in the order language, like \"fire A3 at C5; move B2 B3\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Order, E> {
+                parse(text).map_err(|e| E::custom(e.message))
+            }
+            /// Version 1: `{"actions": [action text, …]}`.
+            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut m: M) -> Result<Order, M::Error> {
+                let mut actions = None;
+                while let Some(key) = m.next_key::<Cow<'de, str>>()? {
+                    if key == "actions" {
+                        actions = Some(m.next_value::<Vec<Action>>()?);
+                    } else {
+                        m.next_value::<serde::de::IgnoredAny>()?;
+                    }
+                }
+                let actions = actions.ok_or_else(|| serde::de::Error::missing_field("actions"))?;
+                Ok(Order { actions })
+            }
         }
-        Some(Order { actions: out })
-    };
-    match direct() {
-        Some(order) => Ok(order),
-        None => Order::deserialize(command).map_err(|e| e.to_string()),
+        d.deserialize_any(Text)
+    }
+}
+
+/// An order from the JSON the log keeps, read directly: every order of a re-fold passes here.
+/// Anything but an order's text (and every error) is left to serde, so that both readings
+/// accept, refuse and explain alike.
+pub fn from_json(command: &Value) -> Result<Order, String> {
+    match command.as_str().map(parse) {
+        Some(Ok(order)) => Ok(order),
+        _ => Order::deserialize(command).map_err(|e| e.to_string()),
     }
 }
 
@@ -200,18 +231,18 @@ fn lang(message: impl Into<String>) -> RuleError {
 pub const MAX_ACTIONS: usize = 40;
 
 pub fn parse(text: &str) -> Result<Order, RuleError> {
-    let mut actions = Vec::new();
-    let clauses: Vec<&str> = text
+    let mut clauses = text
         .split(['\n', ';'])
         .map(str::trim)
         .filter(|c| !c.is_empty())
-        .collect();
-    if clauses.len() == 1 && clauses[0].eq_ignore_ascii_case("pass") {
+        .peekable();
+    let Some(first) = clauses.next() else {
+        return Err(lang("an empty order: write unit actions, or 'pass'"));
+    };
+    if clauses.peek().is_none() && first.eq_ignore_ascii_case("pass") {
         return Ok(Order::default());
     }
-    if clauses.is_empty() {
-        return Err(lang("an empty order: write unit actions, or 'pass'"));
-    }
+    let mut actions = vec![parse_action(first)?];
     for clause in clauses {
         actions.push(parse_action(clause)?);
     }

@@ -48,7 +48,7 @@ fn ranked(
     // Distance to the goal: hexes to the rally hex, else map units to the edge (scaled).
     let away = |h: Hex| match goal {
         Some(g) => i64::from(h.distance(g)),
-        None => (b.edge_distance(h, unit.side) * 1000.0) as i64,
+        None => (b.edge_distance(map, h, unit.side) * 1000.0) as i64,
     };
     let here = away(unit.hex);
     // (adjacent to the attacker, needs a displacement, distance to the goal, to the edge,
@@ -59,11 +59,11 @@ fn ranked(
         if Some(h) == not || h == attacker {
             continue;
         }
-        let edge = (b.edge_distance(h, unit.side) * 1000.0) as i64;
+        let edge = (b.edge_distance(map, h, unit.side) * 1000.0) as i64;
         match goal {
             Some(_) if away(h) >= here => continue,
-            None if b.edge_distance(h, unit.side)
-                >= b.edge_distance(unit.hex, unit.side) - 1e-9 =>
+            None if b.edge_distance(map, h, unit.side)
+                >= b.edge_distance(map, unit.hex, unit.side) - 1e-9 =>
             {
                 continue
             }

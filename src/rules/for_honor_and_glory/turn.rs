@@ -21,10 +21,10 @@ use crate::engine::ruleset::{Ctx, RuleError};
 
 /// An action found legal, ready to carry out.
 #[derive(Debug, Clone)]
-pub enum Plan {
-    Move(MovePlan),
-    MoveFire(MovePlan, Hex),
-    FireMove(FirePlan, Vec<Hex>),
+pub enum Plan<'p> {
+    Move(MovePlan<'p>),
+    MoveFire(MovePlan<'p>, Hex),
+    FireMove(FirePlan, &'p [Hex]),
     Fire(FirePlan, bool),
     Close(usize, Hex, bool),
     Rally(usize, usize),
@@ -34,8 +34,7 @@ pub enum Plan {
 }
 
 /// The unit an action names (see `order::UnitRef`).
-pub fn resolve(b: &Battle, side: Side, r: UnitRef) -> Result<usize, RuleError> {
-    let map = b.map();
+pub fn resolve(map: &Map, b: &Battle, side: Side, r: UnitRef) -> Result<usize, RuleError> {
     let err = |m: String| RuleError::new("5.1 Unit actions", m);
     if !map.contains(r.hex) {
         return Err(err(format!("{} is off the map", r.hex)));
@@ -43,7 +42,8 @@ pub fn resolve(b: &Battle, side: Side, r: UnitRef) -> Result<usize, RuleError> {
     // One look along the units: the first of the side in the hex for each slot.
     let mut slots: [Option<usize>; 3] = [None; 3];
     for (i, u) in b.units.iter().enumerate() {
-        if u.gone || u.hex != r.hex || u.side != side {
+        // `|`, not `||`: one branch per unit rather than one per field.
+        if u.gone | (u.hex != r.hex) | (u.side != side) {
             continue;
         }
         let s = match u.kind.slot() {
@@ -84,17 +84,22 @@ fn fresh(b: &Battle, u: usize) -> Result<(), RuleError> {
 }
 
 /// Checks one action against the board as it stands; returns its plan and AP cost.
-pub fn check(map: &Map, b: &Battle, side: Side, a: &Action) -> Result<(Plan, u8), RuleError> {
+pub fn check<'p>(
+    map: &Map,
+    b: &Battle,
+    side: Side,
+    a: &'p Action,
+) -> Result<(Plan<'p>, u8), RuleError> {
     match a {
         Action::Move { unit, path, leader } => {
-            let u = resolve(b, side, *unit)?;
+            let u = resolve(map, b, side, *unit)?;
             fresh(b, u)?;
             let plan = movement::check(map, b, u, path, *leader, false)?;
             let cost = plan.cost();
             Ok((Plan::Move(plan), cost))
         }
         Action::MoveFire { unit, path, target } => {
-            let u = resolve(b, side, *unit)?;
+            let u = resolve(map, b, side, *unit)?;
             fresh(b, u)?;
             let kind = b.units[u].kind;
             if !matches!(kind, Kind::Dragoon | Kind::Indian) {
@@ -119,7 +124,7 @@ pub fn check(map: &Map, b: &Battle, side: Side, a: &Action) -> Result<(Plan, u8)
             Ok((Plan::MoveFire(plan, *target), ap::MOVE_AND_FIRE))
         }
         Action::FireMove { unit, target, path } => {
-            let u = resolve(b, side, *unit)?;
+            let u = resolve(map, b, side, *unit)?;
             fresh(b, u)?;
             if b.units[u].kind != Kind::Indian {
                 return Err(RuleError::new(
@@ -133,7 +138,7 @@ pub fn check(map: &Map, b: &Battle, side: Side, a: &Action) -> Result<(Plan, u8)
             let shot = fire::check(map, b, u, *target, true)?;
             let plan = movement::check(map, b, u, path, false, true)?;
             Ok((
-                Plan::FireMove(shot, path.clone()),
+                Plan::FireMove(shot, path),
                 ap::MOVE_AND_FIRE + if plan.waterway { ap::WATERWAY } else { 0 },
             ))
         }
@@ -142,7 +147,7 @@ pub fn check(map: &Map, b: &Battle, side: Side, a: &Action) -> Result<(Plan, u8)
             target,
             advance,
         } => {
-            let u = resolve(b, side, *unit)?;
+            let u = resolve(map, b, side, *unit)?;
             fresh(b, u)?;
             let shot = fire::check(map, b, u, *target, false)?;
             if *advance && !b.options.has(10) {
@@ -161,18 +166,18 @@ pub fn check(map: &Map, b: &Battle, side: Side, a: &Action) -> Result<(Plan, u8)
             target,
             advance,
         } => {
-            let u = resolve(b, side, *unit)?;
+            let u = resolve(map, b, side, *unit)?;
             fresh(b, u)?;
             close_combat::check(map, b, u, *target)?;
             Ok((Plan::Close(u, *target, *advance), ap::CLOSE_COMBAT))
         }
         Action::Rally { unit } => {
-            let u = resolve(b, side, *unit)?;
+            let u = resolve(map, b, side, *unit)?;
             let l = leaders::check_rally(b, u)?;
             Ok((Plan::Rally(u, l), ap::ACTION))
         }
         Action::Column { unit } | Action::Line { unit } => {
-            let u = resolve(b, side, *unit)?;
+            let u = resolve(map, b, side, *unit)?;
             fresh(b, u)?;
             let to_column = matches!(a, Action::Column { .. });
             column::check(b, u, to_column)?;
@@ -211,7 +216,7 @@ pub fn perform(
     map: &Map,
     b: &mut Battle,
     side: Side,
-    plan: Plan,
+    plan: Plan<'_>,
     ctx: Option<&mut Ctx>,
 ) -> Result<(), String> {
     match (plan, ctx) {
@@ -223,7 +228,7 @@ pub fn perform(
                     ctx,
                     "{} moves {} and fires (2 AP)",
                     b.label(p.unit),
-                    path_text(&p.path)
+                    path_text(p.path)
                 );
                 let shot =
                     fire::check(map, b, p.unit, target, b.units[p.unit].kind == Kind::Indian)
@@ -235,18 +240,18 @@ pub fn perform(
             let u = shot.unit;
             if let Some(ctx) = ctx {
                 fire::perform(map, b, shot, false, ctx);
-                let plan = movement::check(map, b, u, &path, false, true)
+                let plan = movement::check(map, b, u, path, false, true)
                     .map_err(|e| format!("after its fire, {}", e))?;
                 say!(
                     ctx,
                     "{} moves {} after firing (2 AP)",
                     b.label(u),
-                    path_text(&path)
+                    path_text(path)
                 );
                 movement::perform(b, &plan, None);
             } else {
                 let plan =
-                    movement::check(map, b, u, &path, false, true).map_err(|e| e.to_string())?;
+                    movement::check(map, b, u, path, false, true).map_err(|e| e.to_string())?;
                 movement::perform(b, &plan, None);
             }
         }
@@ -336,7 +341,7 @@ pub fn validate(b: &Battle, side: Side, order: &Order) -> Result<(), RuleError> 
 
 /// Does carrying out this plan roll dice, so that the board after it differs between the dry
 /// run and the turn?
-fn rolls_dice(plan: &Plan) -> bool {
+fn rolls_dice(plan: &Plan<'_>) -> bool {
     matches!(
         plan,
         Plan::Fire(..) | Plan::Close(..) | Plan::MoveFire(..) | Plan::FireMove(..)
@@ -349,7 +354,11 @@ fn rolls_dice(plan: &Plan) -> bool {
 /// rallies and standing orders; `check` reads neither the AP nor the result), so its checks
 /// would find the same plans at the same cost: `play_checked` takes them instead of checking
 /// those actions twice.
-pub fn validate_plans(b: &Battle, side: Side, order: &Order) -> Result<Vec<(Plan, u8)>, RuleError> {
+pub fn validate_plans<'p>(
+    b: &Battle,
+    side: Side,
+    order: &'p Order,
+) -> Result<Vec<(Plan<'p>, u8)>, RuleError> {
     let map = b.map();
     let mut sim = b.clone();
     begin(&mut sim, side);
@@ -388,7 +397,7 @@ pub fn play_checked(
     b: &mut Battle,
     side: Side,
     order: &Order,
-    plans: Vec<(Plan, u8)>,
+    plans: Vec<(Plan<'_>, u8)>,
     ctx: &mut Ctx,
 ) {
     let map = b.map();

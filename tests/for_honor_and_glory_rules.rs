@@ -37,6 +37,7 @@ fn drill(rules: &[u8]) -> Battle {
             u.hex.row = 0;
         }
     }
+    b.units_changed();
     b
 }
 
@@ -48,7 +49,7 @@ fn unit(b: &Battle, name: &str) -> usize {
 
 fn put(b: &mut Battle, name: &str, hex: &str) {
     let u = unit(b, name);
-    b.units[u].hex = h(hex);
+    b.place(u, h(hex));
 }
 
 fn mp(b: &Battle, name: &str) -> u8 {
@@ -347,6 +348,59 @@ fn s4_3_hex_limits_one_infantry_one_gun_one_leader_a_hex() {
     );
     play(&mut b, US, "move H6 G6", &[1]).unwrap();
     assert_eq!(at(&b, "US artillery"), "G6");
+}
+
+/// The board's queries look in one hex through a cache of the units; a battle read back from
+/// its JSON (which keeps no cache) finds every unit where it stands and keeps the hex limits.
+#[test]
+fn s4_3_hex_limits_hold_in_a_battle_read_back_from_json() {
+    let mut b = drill(&[]);
+    put(&mut b, "US regular", "G6");
+    put(&mut b, "US light", "G7");
+    put(&mut b, "US leader", "G6");
+    let mut back: Battle = serde_json::from_value(serde_json::to_value(&b).unwrap()).unwrap();
+    back.scenario_index = b.scenario_index;
+    assert_eq!(back, b);
+    let map = b.map();
+    for col in 0..map.cols {
+        for row in 0..map.rows {
+            let hex = Hex::new(col, row);
+            assert_eq!(
+                back.at(hex).collect::<Vec<_>>(),
+                b.at(hex).collect::<Vec<_>>(),
+                "{hex}"
+            );
+        }
+    }
+    assert_eq!(
+        refused(&mut back, US, "move G7 G6").rule,
+        "4.3 Unit hex limits"
+    );
+    play(&mut back, US, "move G7 H7", &[1]).unwrap();
+    play(&mut b, US, "move G7 H7", &[1]).unwrap();
+    assert_eq!(back, b);
+    assert_eq!(at(&back, "US light"), "H7");
+}
+
+#[test]
+fn a_scenario_of_more_than_64_units_is_refused_with_the_limit() {
+    let mut text = String::from(
+        "id big\ntitle Big\nsize 26 20\nturns 5\nfirst british\n\
+         side american command 3 edge south target 6\nside british command 2 edge north target 6\n",
+    );
+    for n in 0..65 {
+        let hex = Hex::new((n % 26) as u8, (n / 26) as u8);
+        text.push_str(&format!("unit american regular 3 {hex} Unit {n}\n"));
+    }
+    let e = scenario::parse(&text).unwrap_err();
+    assert!(e.contains("at most 64 units"), "{e}");
+    // 64 are taken.
+    let cut: String = text
+        .lines()
+        .take(7 + 64)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(scenario::parse(&cut).unwrap().units.len(), 64);
 }
 
 #[test]
@@ -946,6 +1000,7 @@ fn s10_a_side_with_no_army_left_loses_at_once() {
             u.gone = true;
         }
     }
+    b.units_changed();
     assert_eq!(victory::check_armies(&b).unwrap().winner, Some(US));
 }
 

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::hex::Hex;
+use super::occupancy::{Occupancy, Units};
 use super::optional::Options;
 use super::scenario::{self, Edge, Scenario};
 use super::terrain::Map;
@@ -86,6 +87,10 @@ pub struct Battle {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attacks: Vec<(Hex, Hex)>,
     pub result: Option<BattleResult>,
+    /// Which units stand in each hex: a cache of `units`, not part of the state. A unit
+    /// changes hex by `place` and leaves the map by `remove` or `take`.
+    #[serde(skip)]
+    occupancy: Occupancy,
 }
 
 impl Battle {
@@ -126,6 +131,7 @@ impl Battle {
             options,
             attacks: Vec::new(),
             result: None,
+            occupancy: Occupancy::default(),
         };
         for (i, u) in b.units.iter().enumerate() {
             if let Err(e) = super::limits::may_hold(&b, u.hex, u.side, u.kind, Some(i)) {
@@ -177,27 +183,39 @@ impl Battle {
         }
     }
 
-    /// Units on the map in a hex.
-    pub fn at(&self, hex: Hex) -> impl Iterator<Item = usize> + '_ {
-        self.units
-            .iter()
-            .enumerate()
-            .filter(move |(_, u)| u.on_map() & (u.hex == hex))
-            .map(|(i, _)| i)
+    /// Units on the map in a hex, in the order of `units`.
+    pub fn at(&self, hex: Hex) -> Units {
+        self.occupancy.at(
+            &self.units,
+            || {
+                let map = self.map();
+                (map.cols, map.rows)
+            },
+            hex,
+        )
     }
 
-    // The queries below are plain loops: they run in every check of every action, and plain
-    // loops stay quick in debug builds, where the bot property tests run. Their tests join
-    // with `&`, not `&&`: one branch per unit rather than one per field.
+    /// Moves unit `i` to `hex`: the one way a unit changes hex.
+    pub fn place(&mut self, i: usize, hex: Hex) {
+        let from = self.units[i].hex;
+        self.units[i].hex = hex;
+        if !self.units[i].gone {
+            self.occupancy.moved(i, Some(from), Some(hex));
+        }
+    }
+
+    /// The units were changed by hand (a test setting up a position): the board's queries
+    /// look at them afresh.
+    pub fn units_changed(&mut self) {
+        self.occupancy.forget();
+    }
+
+    // The queries below look in one hex (`at`): they run in every check of every action.
 
     /// The unit of a side filling a slot of a hex.
     pub fn in_slot(&self, hex: Hex, side: Side, slot: Slot) -> Option<usize> {
-        for (i, u) in self.units.iter().enumerate() {
-            if !u.gone & (u.hex == hex) & (u.side == side) & (u.kind.slot() == slot) {
-                return Some(i);
-            }
-        }
-        None
+        self.at(hex)
+            .find(|&i| self.units[i].side == side && self.units[i].kind.slot() == slot)
     }
 
     /// Combat units (not leaders nor VP units) in a hex, of any side.
@@ -207,21 +225,12 @@ impl Battle {
 
     /// Is there a combat unit of any side in the hex?
     pub fn any_combat_at(&self, hex: Hex) -> bool {
-        for u in &self.units {
-            if !u.gone & (u.hex == hex) & u.kind.is_combat() {
-                return true;
-            }
-        }
-        false
+        self.at(hex).any(|i| self.units[i].kind.is_combat())
     }
 
     pub fn enemy_combat_at(&self, hex: Hex, side: Side) -> bool {
-        for u in &self.units {
-            if !u.gone & (u.hex == hex) & (u.side != side) & u.kind.is_combat() {
-                return true;
-            }
-        }
-        false
+        self.at(hex)
+            .any(|i| self.units[i].side != side && self.units[i].kind.is_combat())
     }
 
     pub fn leader_at(&self, hex: Hex, side: Side) -> Option<usize> {
@@ -252,7 +261,7 @@ impl Battle {
     /// `eliminate` with no line: for a re-fold, which reads none.
     pub fn remove(&mut self, i: usize) {
         let side = self.units[i].side;
-        self.units[i].gone = true;
+        self.leave(i);
         self.units[i].mp = 0;
         self.sides[usize::from(side.other().0)].vp += 1;
         if self.units[i].kind == Kind::Leader {
@@ -281,8 +290,16 @@ impl Battle {
     /// `capture` with no line.
     pub fn take(&mut self, i: usize) {
         let side = self.units[i].side;
-        self.units[i].gone = true;
+        self.leave(i);
         self.sides[usize::from(side.other().0)].vp += 1;
+    }
+
+    /// Unit `i` leaves the map: the one way a unit goes.
+    fn leave(&mut self, i: usize) {
+        if !self.units[i].gone {
+            self.occupancy.moved(i, Some(self.units[i].hex), None);
+        }
+        self.units[i].gone = true;
     }
 
     /// Does a side still have a combat unit on the map?

@@ -254,7 +254,7 @@ fn follow_leader(
     };
     let to = b.units[r].hex;
     if b.leader_at(to, side).is_none() {
-        b.units[l].hex = to;
+        b.place(l, to);
         say!(ctx, "{} retreats with his unit to {to} (8.3.2)", b.label(l));
     } else {
         super::leaders::retreat_alone(map, b, l, ctx);

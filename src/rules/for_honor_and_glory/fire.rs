@@ -118,8 +118,8 @@ pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &m
     );
     b.attacks.push((from, target));
     let defender = side.other();
-    for i in 0..b.units.len() {
-        if b.units[i].on_map() && b.units[i].hex == target && b.units[i].side == defender {
+    for i in b.at(target) {
+        if b.units[i].side == defender {
             b.units[i].fired_on = true;
         }
     }
@@ -145,7 +145,7 @@ pub fn advance_into(b: &mut Battle, u: usize, target: Hex, ctx: &mut Ctx) {
         return;
     }
     let enemies: Vec<usize> = b.at(target).filter(|&i| b.units[i].side != side).collect();
-    b.units[u].hex = target;
+    b.place(u, target);
     b.units[u].moved = true;
     say!(ctx, "{} advances into {target}", b.label(u));
     for e in enemies {

@@ -8,8 +8,9 @@ use super::units::{Kind, Side};
 
 /// `may_hold` as a yes or no, with no reason written: for retreats, which only ask.
 pub fn fits(b: &Battle, hex: Hex, side: Side, kind: Kind, ignore: Option<usize>) -> bool {
-    for (i, other) in b.units.iter().enumerate() {
-        if other.gone | (other.hex != hex) || Some(i) == ignore {
+    for i in b.at(hex) {
+        let other = &b.units[i];
+        if Some(i) == ignore {
             continue;
         }
         if other.side != side && other.kind.is_combat() && kind.is_combat()
@@ -30,8 +31,9 @@ pub fn may_hold(
     kind: Kind,
     ignore: Option<usize>,
 ) -> Result<(), String> {
-    for (i, other) in b.units.iter().enumerate() {
-        if other.gone | (other.hex != hex) || Some(i) == ignore {
+    for i in b.at(hex) {
+        let other = &b.units[i];
+        if Some(i) == ignore {
             continue;
         }
         if other.side != side && other.kind.is_combat() && kind.is_combat() {

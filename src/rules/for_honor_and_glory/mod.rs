@@ -28,6 +28,7 @@ pub mod leaders;
 pub mod limits;
 pub mod los;
 pub mod movement;
+pub mod occupancy;
 pub mod optional;
 pub mod order;
 pub mod retreat;

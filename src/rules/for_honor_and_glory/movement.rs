@@ -239,9 +239,9 @@ pub fn perform(b: &mut Battle, plan: &MovePlan, ctx: Option<&mut Ctx>) {
         if b.units[u].kind.is_combat() && !b.enemy_combat_at(h, side) {
             // Enemy leaders and VP units alone in the hex: a plain loop, with no list made
             // when (nearly always) there are none.
-            for e in 0..b.units.len() {
+            for e in b.at(h) {
                 let other = b.units[e];
-                if other.gone || other.hex != h || other.side == side {
+                if other.side == side {
                     continue;
                 }
                 match (other.kind.slot(), loud) {
@@ -252,9 +252,9 @@ pub fn perform(b: &mut Battle, plan: &MovePlan, ctx: Option<&mut Ctx>) {
                 }
             }
         }
-        b.units[u].hex = h;
+        b.place(u, h);
         if let Some(l) = plan.leader {
-            b.units[l].hex = h;
+            b.place(l, h);
         }
     }
     b.units[u].moved = true;

@@ -125,12 +125,12 @@ pub fn retreat(
                         b.label(d)
                     ));
                 }
-                b.units[d].hex = d_to;
+                b.place(d, d_to);
             }
             if let Some(lines) = lines {
                 lines.push(format!("{} retreats to {to}", b.label(r)));
             }
-            b.units[r].hex = to;
+            b.place(r, to);
             Some(to)
         }
     }

@@ -250,6 +250,12 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
                 }
                 let h = hex(words.get(at).copied().unwrap_or(""), &s.map)?;
                 let name = words.get(at + 1..).map(|w| w.join(" ")).unwrap_or_default();
+                if s.units.len() == super::occupancy::MAX_UNITS {
+                    return Err(err(&format!(
+                        "a scenario holds at most {} units",
+                        super::occupancy::MAX_UNITS
+                    )));
+                }
                 s.units.push(Unit::new(side, kind, h, mp));
                 s.names.push(name);
             }

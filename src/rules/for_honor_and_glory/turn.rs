@@ -39,11 +39,11 @@ pub fn resolve(map: &Map, b: &Battle, side: Side, r: UnitRef) -> Result<usize, R
     if !map.contains(r.hex) {
         return Err(err(format!("{} is off the map", r.hex)));
     }
-    // One look along the units: the first of the side in the hex for each slot.
+    // One look in the hex: the first of the side there for each slot.
     let mut slots: [Option<usize>; 3] = [None; 3];
-    for (i, u) in b.units.iter().enumerate() {
-        // `|`, not `||`: one branch per unit rather than one per field.
-        if u.gone | (u.hex != r.hex) | (u.side != side) {
+    for i in b.at(r.hex) {
+        let u = &b.units[i];
+        if u.side != side {
             continue;
         }
         let s = match u.kind.slot() {

@@ -1,0 +1,188 @@
+//! Which units stand in each hex: a cache of the battle's units, so that the board's queries
+//! (hex limits, the unit an order names, who is in a target hex) look in one hex instead of
+//! along every unit. It is built from the units on first use and kept by `Battle::place`,
+//! `Battle::remove` and `Battle::take`, the only ways a unit changes hex or leaves the map. It is
+//! not part of the state: it is neither serialised nor compared, and a battle read back from
+//! JSON builds it again. Debug builds (the tests) check every answer against the units.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use super::hex::Hex;
+use super::units::Unit;
+
+/// The most units a battle may hold: one bit each in a hex's set.
+pub const MAX_UNITS: usize = 64;
+
+#[derive(Clone, Default)]
+pub struct Occupancy(OnceLock<Grid>);
+
+#[derive(Clone)]
+struct Grid {
+    cols: u8,
+    rows: u8,
+    /// Row-major, one set of units per hex: bit `i` is unit `i`, on the map there.
+    hexes: Vec<u64>,
+}
+
+impl Grid {
+    fn index(&self, hex: Hex) -> Option<usize> {
+        (hex.col < self.cols && hex.row < self.rows)
+            .then(|| usize::from(hex.row) * usize::from(self.cols) + usize::from(hex.col))
+    }
+}
+
+/// The units on the map in `hex`, found by looking at every unit: what the cache must say.
+fn scan(units: &[Unit], hex: Hex) -> Units {
+    let mut set = 0;
+    for (i, u) in units.iter().enumerate() {
+        set |= u64::from(!u.gone & (u.hex == hex)) << i;
+    }
+    Units(set)
+}
+
+impl Occupancy {
+    /// The units on the map in `hex`, in the order of the battle's units.
+    /// `size` gives the map's columns and rows, asked only when the cache is built.
+    pub fn at(&self, units: &[Unit], size: impl FnOnce() -> (u8, u8), hex: Hex) -> Units {
+        let grid = self.0.get_or_init(|| {
+            let (cols, rows) = size();
+            assert!(
+                units.len() <= MAX_UNITS,
+                "a battle holds at most {MAX_UNITS} units"
+            );
+            let mut grid = Grid {
+                cols,
+                rows,
+                hexes: vec![0; usize::from(cols) * usize::from(rows)],
+            };
+            for (i, u) in units.iter().enumerate() {
+                if let (false, Some(h)) = (u.gone, grid.index(u.hex)) {
+                    grid.hexes[h] |= 1 << i;
+                }
+            }
+            grid
+        });
+        let found = match grid.index(hex) {
+            Some(h) => Units(grid.hexes[h]),
+            // Off the map: no unit stands there, but ask the units, to be sure.
+            None => scan(units, hex),
+        };
+        debug_assert_eq!(
+            found,
+            scan(units, hex),
+            "the occupancy of {hex} is out of step with the units"
+        );
+        found
+    }
+
+    /// Unit `i` has gone from `from` (if it stood there) to `to` (if it is still on the map).
+    pub fn moved(&mut self, i: usize, from: Option<Hex>, to: Option<Hex>) {
+        let Some(grid) = self.0.get_mut() else {
+            return;
+        };
+        if let Some(h) = from.and_then(|h| grid.index(h)) {
+            grid.hexes[h] &= !(1 << i);
+        }
+        if let Some(h) = to.and_then(|h| grid.index(h)) {
+            grid.hexes[h] |= 1 << i;
+        }
+    }
+
+    /// The units were changed by hand: build the cache again on next use.
+    pub fn forget(&mut self) {
+        self.0 = OnceLock::new();
+    }
+}
+
+/// A cache: every battle's occupancy is the same as far as the state is concerned.
+impl PartialEq for Occupancy {
+    fn eq(&self, _: &Occupancy) -> bool {
+        true
+    }
+}
+
+impl Eq for Occupancy {}
+
+impl fmt::Debug for Occupancy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Occupancy")
+    }
+}
+
+/// A set of units (by index), iterated in ascending order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Units(u64);
+
+impl Iterator for Units {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::for_honor_and_glory::units::{Kind, Side};
+
+    fn units() -> Vec<Unit> {
+        let at = |c, r| Hex::new(c, r);
+        vec![
+            Unit::new(Side::AMERICAN, Kind::Regular, at(1, 1), 3),
+            Unit::new(Side::BRITISH, Kind::Regular, at(2, 2), 3),
+            Unit::new(Side::AMERICAN, Kind::Leader, at(1, 1), 0),
+            Unit::new(Side::AMERICAN, Kind::Artillery, at(1, 1), 2),
+        ]
+    }
+
+    #[test]
+    fn the_units_in_a_hex_come_in_the_order_of_the_battles_units() {
+        let units = units();
+        let o = Occupancy::default();
+        let found: Vec<usize> = o.at(&units, || (4, 4), Hex::new(1, 1)).collect();
+        assert_eq!(found, [0, 2, 3]);
+        assert_eq!(o.at(&units, || (4, 4), Hex::new(3, 3)).count(), 0);
+        // Off the map: asked of the units themselves.
+        assert_eq!(o.at(&units, || (4, 4), Hex::new(9, 9)).count(), 0);
+    }
+
+    #[test]
+    fn a_move_and_a_departure_are_kept() {
+        let mut units = units();
+        let mut o = Occupancy::default();
+        assert_eq!(
+            o.at(&units, || (4, 4), Hex::new(2, 2)).collect::<Vec<_>>(),
+            [1]
+        );
+        units[0].hex = Hex::new(2, 1);
+        o.moved(0, Some(Hex::new(1, 1)), Some(Hex::new(2, 1)));
+        units[3].gone = true;
+        o.moved(3, Some(Hex::new(1, 1)), None);
+        assert_eq!(
+            o.at(&units, || (4, 4), Hex::new(1, 1)).collect::<Vec<_>>(),
+            [2]
+        );
+        assert_eq!(
+            o.at(&units, || (4, 4), Hex::new(2, 1)).collect::<Vec<_>>(),
+            [0]
+        );
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "out of step with the units")]
+    fn a_unit_moved_behind_the_caches_back_is_caught_in_debug_builds() {
+        let mut units = units();
+        let o = Occupancy::default();
+        o.at(&units, || (4, 4), Hex::new(1, 1));
+        units[0].hex = Hex::new(2, 1);
+        o.at(&units, || (4, 4), Hex::new(1, 1));
+    }
+}

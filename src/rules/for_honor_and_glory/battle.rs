@@ -302,8 +302,13 @@ impl Battle {
         self.units[i].gone = true;
     }
 
-    /// Does a side still have a combat unit on the map?
-    pub fn has_army(&self, side: Side) -> bool {
-        self.units.iter().any(|u| u.side == side && u.is_combat())
+    /// Does each side (american, british) still have a combat unit on the map? One look along
+    /// the units for both: it is asked after every action.
+    pub fn armies(&self) -> [bool; 2] {
+        let mut alive = [false; 2];
+        for u in &self.units {
+            alive[usize::from(u.side.0)] |= u.is_combat();
+        }
+        alive
     }
 }

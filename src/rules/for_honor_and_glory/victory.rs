@@ -33,8 +33,9 @@ fn result(b: &Battle, winner: Option<Side>, on_time: bool, why: String) -> Battl
 
 /// A side whose army is gone loses at once, whatever the turn.
 pub fn check_armies(b: &Battle) -> Option<BattleResult> {
+    let armies = b.armies();
     for side in [Side::AMERICAN, Side::BRITISH] {
-        if !b.has_army(side) {
+        if !armies[usize::from(side.0)] {
             return Some(result(
                 b,
                 Some(side.other()),

@@ -85,19 +85,13 @@ impl Reading {
 /// Touches the parts of an event a fold reads, so that they are on their way from memory while
 /// the event before it is folded.
 fn read_ahead(event: &Event) {
-    let mut touched = event.kind.len() + event.seat.len();
-    touched += event.kind.as_bytes().first().copied().unwrap_or(0) as usize;
-    touched += event.seat.as_bytes().first().copied().unwrap_or(0) as usize;
+    let first = |s: &str| usize::from(s.as_bytes().first().copied().unwrap_or(0));
+    let mut touched = first(&event.kind) + first(&event.seat);
     if let Some(d) = &event.dice {
         touched += d.rolls.first().map_or(0, |r| r.face as usize);
     }
-    if let Some((k, v)) = event.payload.as_object().and_then(|m| m.iter().next()) {
-        touched += k.as_bytes().first().copied().unwrap_or(0) as usize;
-        touched += v
-            .as_str()
-            .and_then(|s| s.as_bytes().first())
-            .copied()
-            .unwrap_or(0) as usize;
+    if let Some((key, value)) = event.payload.as_object().and_then(|m| m.iter().next()) {
+        touched += first(key) + value.as_str().map_or(0, first);
     }
     std::hint::black_box(touched);
 }

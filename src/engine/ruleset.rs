@@ -512,13 +512,6 @@ pub trait Rules: Send + Sync + 'static {
         Cow::Owned(self.info().id)
     }
 
-    /// Reads a command from the JSON the log keeps it in, exactly as serde reads it (the
-    /// default). Every command of every fold passes here: a ruleset may read its own form
-    /// directly where serde's detour costs, and must then accept and refuse what serde does.
-    fn read_command(&self, command: &Value) -> Result<Self::Command, String> {
-        Self::Command::deserialize(command).map_err(|e| e.to_string())
-    }
-
     /// The starting state. Hidden draws (face-down cards) come from `hidden`, the hidden stream
     /// of event 0.
     fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<Self::State, RuleError>;
@@ -721,7 +714,7 @@ impl<R: Rules> Erased<R> {
             .expect("a state is only ever folded by its own ruleset")
     }
     fn command(&self, command: &Value) -> Result<R::Command, RuleError> {
-        self.0.read_command(command).map_err(|e| {
+        R::Command::deserialize(command).map_err(|e| {
             RuleError::new(
                 "command format",
                 format!("the command is not one this game knows: {e}"),

@@ -181,10 +181,6 @@ impl Rules for ForHonorAndGlory {
         INFO.get_or_init(info).clone()
     }
 
-    fn read_command(&self, command: &Value) -> Result<Order, String> {
-        order::from_json(command)
-    }
-
     fn setup(&self, setup: &Setup, _hidden: &mut DiceStream) -> Result<State, RuleError> {
         let options = Options::from_json(&setup.options)?;
         let mut names: Vec<&str> = setup.seats.iter().map(|s| s.seat.as_str()).collect();

@@ -25,7 +25,6 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
 
 use super::hex::Hex;
 use crate::engine::ruleset::RuleError;
@@ -210,16 +209,6 @@ impl<'de> Deserialize<'de> for Order {
             }
         }
         d.deserialize_any(Text)
-    }
-}
-
-/// An order from the JSON the log keeps, read directly: every order of a re-fold passes here.
-/// Anything but an order's text (and every error) is left to serde, so that both readings
-/// accept, refuse and explain alike.
-pub fn from_json(command: &Value) -> Result<Order, String> {
-    match command.as_str().map(parse) {
-        Some(Ok(order)) => Ok(order),
-        _ => Order::deserialize(command).map_err(|e| e.to_string()),
     }
 }
 

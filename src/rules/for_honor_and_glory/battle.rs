@@ -305,10 +305,17 @@ impl Battle {
     /// Does each side (american, british) still have a combat unit on the map? One look along
     /// the units for both: it is asked after every action.
     pub fn armies(&self) -> [bool; 2] {
-        let mut alive = [false; 2];
-        for u in &self.units {
-            alive[usize::from(u.side.0)] |= u.is_combat();
+        let (mut american, mut british) = (false, false);
+        for u in self.units.iter().filter(|u| u.is_combat()) {
+            if u.side == Side::AMERICAN {
+                american = true;
+            } else {
+                british = true;
+            }
+            if american && british {
+                break;
+            }
         }
-        alive
+        [american, british]
     }
 }

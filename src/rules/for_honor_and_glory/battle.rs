@@ -71,6 +71,9 @@ pub struct Battle {
     /// state (a state read back from JSON finds its scenario by id).
     #[serde(skip)]
     pub scenario_index: usize,
+    /// The scenario's units, in its order. The board's queries find them through `occupancy`:
+    /// a unit changes hex by `place` and leaves the map by `remove` or `take`, and whoever
+    /// changes them by hand (a test setting up a position) calls `units_changed`.
     pub units: Vec<Unit>,
     pub sides: [SideState; 2],
     /// The game turn, from 1.

@@ -112,15 +112,14 @@ impl Hex {
         (x, y)
     }
 
-    /// The hexes strictly between `self` and `to` on the line joining their centres. Each entry
-    /// is one hex the line passes through, or two hexes when the line runs exactly along the
-    /// hexside between them.
-    pub fn line_to(self, to: Hex) -> Vec<LineStep> {
+    /// The hexes strictly between `self` and `to` on the line joining their centres, from
+    /// `self`. Each step is one hex the line passes through, or two hexes when the line runs
+    /// exactly along the hexside between them.
+    pub fn line_to(self, to: Hex) -> impl Iterator<Item = LineStep> {
         let n = self.distance(to);
         let (a, b, c) = self.cube();
         let (x, y, z) = to.cube();
-        let mut out = Vec::new();
-        for i in 1..n {
+        (1..n).filter_map(move |i| {
             let t = f64::from(i) / f64::from(n);
             let lerp =
                 |p: i32, q: i32, e: f64| f64::from(p) + (f64::from(q) - f64::from(p)) * t + e;
@@ -133,13 +132,12 @@ impl Hex {
             };
             let (p, q) = (at(1.0), at(-1.0));
             match (Hex::from_cube(p.0, p.1), Hex::from_cube(q.0, q.1)) {
-                (Some(h1), Some(h2)) if h1 == h2 => out.push(LineStep::Through(h1)),
-                (Some(h1), Some(h2)) => out.push(LineStep::Hexside(h1.min(h2), h1.max(h2))),
-                (Some(h), None) | (None, Some(h)) => out.push(LineStep::Through(h)),
-                (None, None) => {}
+                (Some(h1), Some(h2)) if h1 == h2 => Some(LineStep::Through(h1)),
+                (Some(h1), Some(h2)) => Some(LineStep::Hexside(h1.min(h2), h1.max(h2))),
+                (Some(h), None) | (None, Some(h)) => Some(LineStep::Through(h)),
+                (None, None) => None,
             }
-        }
-        out
+        })
     }
 }
 

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use despatch::engine::bot::{MemorySecrets, TestWorld};
 use despatch::engine::game::{Game, Move};
-use despatch::engine::ruleset::{Seat, SeatDef, Setup};
+use despatch::engine::ruleset::{SeatDef, Setup};
 use despatch::rules;
 use serde_json::json;
 
@@ -19,13 +19,7 @@ fn main() {
         game_id: "bench-fold".into(),
         scenario: "default".into(),
         options: json!({}),
-        seats: ["alice", "bob", "carol"]
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&["alice", "bob", "carol"]).unwrap(),
     };
     // A long game of ordinary moves (text and a roll), played through the real move path.
     let start = Instant::now();

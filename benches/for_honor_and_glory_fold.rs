@@ -14,7 +14,7 @@ use std::time::Instant;
 use despatch::engine::bot;
 use despatch::engine::event::Event;
 use despatch::engine::game::Game;
-use despatch::engine::ruleset::{Seat, SeatDef, Setup};
+use despatch::engine::ruleset::{SeatDef, Setup};
 use despatch::rules;
 use serde_json::json;
 
@@ -35,13 +35,7 @@ fn main() {
             game_id: format!("bench-{seed}"),
             scenario: scenario.into(),
             options: json!({ "optional_rules": "all" }),
-            seats: ["american", "british"]
-                .iter()
-                .map(|s| SeatDef {
-                    seat: Seat::parse(s).unwrap(),
-                    name: s.to_string(),
-                })
-                .collect(),
+            seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
         };
         let game =
             bot::play(ruleset.clone(), setup, seed, 10_000, &mut |_, _| Ok(())).expect("bot game");

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use despatch::engine::bot;
 use despatch::engine::game::Game;
-use despatch::engine::ruleset::{Seat, SeatDef, Setup};
+use despatch::engine::ruleset::{SeatDef, Setup};
 use despatch::rules;
 use serde_json::json;
 
@@ -35,13 +35,7 @@ fn main() {
             game_id: format!("bench-{seed}"),
             scenario: "mission".into(),
             options: json!({ "minutes": 6000 }),
-            seats: ["defender", "harris", "link", "volkov"]
-                .iter()
-                .map(|s| SeatDef {
-                    seat: Seat::parse(s).unwrap(),
-                    name: s.to_string(),
-                })
-                .collect(),
+            seats: SeatDef::named_by_id(&["defender", "harris", "link", "volkov"]).unwrap(),
         };
         let g = bot::play(
             ruleset.clone(),

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::config::Settings;
 use crate::engine::replay;
-use crate::engine::ruleset::{Seat, SeatDef, Setup, Viewer};
+use crate::engine::ruleset::{SeatDef, Setup, Viewer};
 use crate::engine::verify;
 use crate::games::{Games, NewGame, NewSeat};
 use crate::http::inbound::InboundConfig;
@@ -319,15 +319,8 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             } else {
                 seats
             };
-            let seats = seat_ids
-                .iter()
-                .map(|s| {
-                    Seat::parse(s).map(|seat| SeatDef {
-                        name: s.clone(),
-                        seat,
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            let ids: Vec<&str> = seat_ids.iter().map(String::as_str).collect();
+            let seats = SeatDef::named_by_id(&ids)?;
             let options: Value = serde_json::from_str(&options)
                 .map_err(|e| format!("--options is not JSON: {e}"))?;
             let text = if script.as_os_str() == "-" {

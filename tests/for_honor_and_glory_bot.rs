@@ -3,7 +3,7 @@
 //! export. The optional rules are switched on in turn so that each is exercised.
 
 use despatch::engine::bot::{self, check_properties};
-use despatch::engine::ruleset::{Seat, SeatDef, Setup};
+use despatch::engine::ruleset::{SeatDef, Setup};
 use despatch::rules;
 use serde_json::{json, Value};
 
@@ -12,13 +12,7 @@ fn setup(scenario: &str, options: Value, n: u64) -> Setup {
         game_id: format!("fhg-bot-{scenario}-{n}"),
         scenario: scenario.into(),
         options,
-        seats: ["american", "british"]
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! through the replay sandbox (`despatch replay`), and the line of sight figure of 8.2.
 
 use despatch::engine::replay::{self, ReplayError, Transcript};
-use despatch::engine::ruleset::{Seat, SeatDef, Setup};
+use despatch::engine::ruleset::{SeatDef, Setup};
 use despatch::rules;
 use despatch::rules::for_honor_and_glory::battle::Battle;
 use despatch::rules::for_honor_and_glory::hex::Hex;
@@ -15,13 +15,7 @@ fn setup(scenario: &str, options: Value) -> Setup {
         game_id: format!("example-{scenario}"),
         scenario: scenario.into(),
         options,
-        seats: ["american", "british"]
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
     }
 }
 

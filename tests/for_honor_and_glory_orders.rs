@@ -14,13 +14,7 @@ fn setup(scenario: &str) -> Setup {
         game_id: format!("orders-{scenario}"),
         scenario: scenario.into(),
         options: json!({ "optional_rules": "all" }),
-        seats: ["american", "british"]
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
     }
 }
 

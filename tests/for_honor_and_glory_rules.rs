@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 
 use despatch::engine::replay::{self, ReplayError};
-use despatch::engine::ruleset::{Ctx, DiceSource, RuleError, Seat, SeatDef, Setup};
+use despatch::engine::ruleset::{Ctx, DiceSource, RuleError, SeatDef, Setup};
 use despatch::rules;
 use despatch::rules::for_honor_and_glory::action_points::{command_ap, random_ap};
 use despatch::rules::for_honor_and_glory::battle::Battle;
@@ -419,13 +419,7 @@ fn s5_players_alternate_and_victory_is_checked_after_both() {
         game_id: "s5".into(),
         scenario: "chippawa".into(),
         options: json!({}),
-        seats: ["american", "british"]
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
     };
     let err = replay::run(ruleset.clone(), setup.clone(), "american: pass", vec![]).unwrap_err();
     assert!(

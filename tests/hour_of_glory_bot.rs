@@ -4,7 +4,7 @@
 
 use despatch::engine::bot::{self, check_no_sealed_leak, check_properties, MemorySecrets};
 use despatch::engine::game::Game;
-use despatch::engine::ruleset::{Seat, SeatDef, Setup, Viewer};
+use despatch::engine::ruleset::{SeatDef, Setup, Viewer};
 use despatch::rules;
 use despatch::rules::hour_of_glory::state::State;
 use despatch::rules::hour_of_glory::view::map_holders;
@@ -23,13 +23,7 @@ fn setup(intruders: usize, n: u64) -> Setup {
             (_, 2) => json!({"covering_fire": "any"}),
             _ => json!({}),
         },
-        seats: names[..=intruders]
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&names[..=intruders]).unwrap(),
     }
 }
 

@@ -29,13 +29,7 @@ fn mission(intruders: usize) -> State {
         game_id: "rules".into(),
         scenario: "mission".into(),
         options: json!({}),
-        seats: names[..=intruders]
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&names[..=intruders]).unwrap(),
     };
     HourOfGlory
         .setup(&setup, &mut hidden_stream(&[7; 32], "rules", 0))
@@ -1258,13 +1252,7 @@ fn covering_fire_option_any_and_line_are_set_up_and_anything_else_refused() {
         game_id: "cf".into(),
         scenario: "mission".into(),
         options: json!({ "covering_fire": opt }),
-        seats: ["defender", "harris"]
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&["defender", "harris"]).unwrap(),
     };
     let h = || hidden_stream(&[7; 32], "cf", 0);
     let s = HourOfGlory.setup(&setup(json!("any")), &mut h()).unwrap();
@@ -1374,13 +1362,7 @@ fn mission_with(options: serde_json::Value) -> Result<State, RuleError> {
         game_id: "loadouts".into(),
         scenario: "mission".into(),
         options,
-        seats: names
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&names).unwrap(),
     };
     HourOfGlory.setup(&setup, &mut hidden_stream(&[7; 32], "loadouts", 0))
 }
@@ -1451,13 +1433,7 @@ fn setup_chosen_cards_exist_in_the_box_and_no_card_goes_to_two_agents() {
         game_id: "loadouts".into(),
         scenario: "mission".into(),
         options: json!({"loadouts": {"volkov": {"weapons": ["rifle"]}}}),
-        seats: names
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&names).unwrap(),
     };
     let e = HourOfGlory
         .setup(&setup, &mut hidden_stream(&[7; 32], "loadouts", 0))
@@ -1472,13 +1448,7 @@ fn deployed(intruders: usize, sentries: serde_json::Value) -> Result<State, Rule
         game_id: "sentries".into(),
         scenario: "mission".into(),
         options: json!({ "sentries": sentries }),
-        seats: names[..=intruders]
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&names[..=intruders]).unwrap(),
     };
     HourOfGlory.setup(&setup, &mut hidden_stream(&[7; 32], "sentries", 0))
 }

@@ -2,7 +2,7 @@
 //! through the same replay sandbox as `despatch replay`, with the dice the example implies.
 
 use despatch::engine::replay;
-use despatch::engine::ruleset::{Seat, SeatDef, Setup};
+use despatch::engine::ruleset::{SeatDef, Setup};
 use despatch::rules;
 use serde_json::{json, Value};
 
@@ -11,13 +11,7 @@ fn setup() -> Setup {
         game_id: "starting-play".into(),
         scenario: "mission".into(),
         options: json!({}),
-        seats: ["defender", "harris", "link"]
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&["defender", "harris", "link"]).unwrap(),
     }
 }
 

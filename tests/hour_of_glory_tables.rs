@@ -113,13 +113,7 @@ fn state(seat_count: usize) -> State {
                 game_id: "orders".into(),
                 scenario: "mission".into(),
                 options: json!({}),
-                seats: names[..seat_count]
-                    .iter()
-                    .map(|s| SeatDef {
-                        seat: Seat::parse(s).unwrap(),
-                        name: s.to_string(),
-                    })
-                    .collect(),
+                seats: SeatDef::named_by_id(&names[..seat_count]).unwrap(),
             },
             &mut hidden_stream(&[1; 32], "orders", 0),
         )

@@ -2,7 +2,7 @@
 //! verifies, and no sealed note shows in another seat's view.
 
 use despatch::engine::bot::{self, check_no_sealed_leak, check_properties};
-use despatch::engine::ruleset::{Seat, SeatDef, Setup};
+use despatch::engine::ruleset::{SeatDef, Setup};
 use despatch::rules;
 use serde_json::json;
 
@@ -11,13 +11,7 @@ fn setup(seats: &[&str], order: &str, n: u64) -> Setup {
         game_id: format!("bot-{n}"),
         scenario: "default".into(),
         options: json!({ "order": order }),
-        seats: seats
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(seats).unwrap(),
     }
 }
 

@@ -17,13 +17,7 @@ fn setup(scenario: &str, seats: &[&str]) -> Setup {
         game_id: "boards".into(),
         scenario: scenario.into(),
         options: json!({}),
-        seats: seats
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(seats).unwrap(),
     }
 }
 

@@ -3,7 +3,7 @@
 use despatch::engine::bot;
 use despatch::engine::event::Event;
 use despatch::engine::export;
-use despatch::engine::ruleset::{Seat, SeatDef, Setup};
+use despatch::engine::ruleset::{SeatDef, Setup};
 use despatch::engine::verify::verify;
 use despatch::rules;
 use serde_json::json;
@@ -14,13 +14,7 @@ fn finished_game() -> String {
         game_id: "g-tamper".into(),
         scenario: "default".into(),
         options: json!({}),
-        seats: ["a", "b"]
-            .iter()
-            .map(|s| SeatDef {
-                seat: Seat::parse(s).unwrap(),
-                name: s.to_string(),
-            })
-            .collect(),
+        seats: SeatDef::named_by_id(&["a", "b"]).unwrap(),
     };
     for seed in 0..100 {
         let game = bot::play(

@@ -102,6 +102,21 @@ pub struct SeatDef {
     pub name: String,
 }
 
+impl SeatDef {
+    /// Seats named by their own ids (`["american", "british"]`), as the bots, the benchmarks
+    /// and the tests set their games up. Says which id is not a seat id.
+    pub fn named_by_id(ids: &[&str]) -> Result<Vec<SeatDef>, String> {
+        ids.iter()
+            .map(|&id| {
+                Seat::parse(id).map(|seat| SeatDef {
+                    seat,
+                    name: id.to_owned(),
+                })
+            })
+            .collect()
+    }
+}
+
 /// Everything `setup` is given.
 #[derive(Debug, Clone)]
 pub struct Setup {
@@ -812,5 +827,22 @@ impl<R: Rules> Ruleset for Erased<R> {
         self.0
             .random_command(self.state(state), seat, rng)
             .map(|c| Self::to_json(&c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_named_by_their_ids_keep_the_order_and_refuse_a_bad_id() {
+        let seats = SeatDef::named_by_id(&["american", "british"]).unwrap();
+        let ids: Vec<(&str, &str)> = seats
+            .iter()
+            .map(|s| (s.seat.as_str(), s.name.as_str()))
+            .collect();
+        assert_eq!(ids, [("american", "american"), ("british", "british")]);
+        let e = SeatDef::named_by_id(&["american", "British"]).unwrap_err();
+        assert!(e.contains("'British' is not a seat id"), "{e}");
     }
 }

@@ -29,14 +29,14 @@ pub struct Campaign {
 impl Campaign {
     /// The campaign with this id, and its first battle.
     pub fn start(id: &str, options: Options) -> Option<Result<(Campaign, Battle), RuleError>> {
-        let def = scenario::campaigns().into_iter().find(|c| c.id == id)?;
+        let def = scenario::campaigns().iter().find(|c| c.id == id)?;
         let first = scenario::find(&def.scenarios[0]).expect("campaigns name shipped scenarios");
         Some(Battle::new(first, options).map(|b| {
             (
                 Campaign {
-                    id: def.id,
-                    title: def.title,
-                    scenarios: def.scenarios,
+                    id: def.id.clone(),
+                    title: def.title.clone(),
+                    scenarios: def.scenarios.clone(),
                     fought: Vec::new(),
                 },
                 b,

@@ -130,8 +130,8 @@ fn info() -> RulesetInfo {
             max_seats: 2,
         })
         .collect();
-    scenarios.extend(scenario::campaigns().into_iter().map(|c| ScenarioInfo {
-        id: c.id,
+    scenarios.extend(scenario::campaigns().iter().map(|c| ScenarioInfo {
+        id: c.id.clone(),
         title: format!("{} (campaign: {})", c.title, c.scenarios.join(", ")),
         seats: vec!["american".into(), "british".into()],
         min_seats: 2,

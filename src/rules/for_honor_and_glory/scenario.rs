@@ -114,7 +114,13 @@ pub fn find(id: &str) -> Option<&'static Scenario> {
     shipped().iter().find(|s| s.id == id)
 }
 
-pub fn campaigns() -> Vec<CampaignDef> {
+/// The shipped campaigns, read once: every set-up asks whether its id names one.
+pub fn campaigns() -> &'static [CampaignDef] {
+    static ALL: std::sync::OnceLock<Vec<CampaignDef>> = std::sync::OnceLock::new();
+    ALL.get_or_init(read_campaigns)
+}
+
+fn read_campaigns() -> Vec<CampaignDef> {
     CAMPAIGNS
         .lines()
         .map(|l| l.split('#').next().unwrap_or("").trim())

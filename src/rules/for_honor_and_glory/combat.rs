@@ -43,7 +43,7 @@ pub struct AttackDice {
 
 impl AttackDice {
     pub fn roll(ctx: &mut Ctx, n: usize) -> AttackDice {
-        assert!(n <= 8, "an attack rolls at most 6 dice, not {n}");
+        assert!(n <= 8, "an attack's dice are kept for up to 8, not {n}");
         let mut faces = [0; 8];
         for f in &mut faces[..n] {
             *f = ctx.roll(6);

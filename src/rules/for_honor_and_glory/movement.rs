@@ -237,8 +237,7 @@ pub fn perform(b: &mut Battle, plan: &MovePlan, ctx: Option<&mut Ctx>) {
     let mut lines = Vec::new();
     for &h in plan.path {
         if b.units[u].kind.is_combat() && !b.enemy_combat_at(h, side) {
-            // Enemy leaders and VP units alone in the hex: a plain loop, with no list made
-            // when (nearly always) there are none.
+            // Enemy leaders and VP units alone in the hex entered: eliminated or taken.
             for e in b.at(h) {
                 let other = b.units[e];
                 if other.side == side {

@@ -403,7 +403,17 @@ impl<'a> Ctx<'a> {
 
     /// Rolls `count` public dice with `sides` faces each.
     pub fn roll_many(&mut self, count: usize, sides: u32) -> Vec<u32> {
-        (0..count).map(|_| self.roll(sides)).collect()
+        let mut faces = vec![0; count];
+        self.roll_into(&mut faces, sides);
+        faces
+    }
+
+    /// Rolls one public die with `sides` faces for each of `faces`, in order: `roll_many` into
+    /// a buffer the caller keeps (on the stack, where a ruleset rolls on every move).
+    pub fn roll_into(&mut self, faces: &mut [u32], sides: u32) {
+        for face in faces {
+            *face = self.roll(sides);
+        }
     }
 
     /// Draws from the hidden stream (face-down cards, secret shuffles). Unavailable when a

@@ -33,28 +33,9 @@ pub fn dice(b: &Battle, u: usize, target: Hex) -> usize {
     n
 }
 
-/// An attack's dice, kept on the stack (every fire and close combat rolls them). An attack
-/// rolls at most 6: 4 for elite at 3–4 MP (11.3), one more against a column (7.5.1) and one
-/// more with a leader (11.8).
-pub struct AttackDice {
-    faces: [u32; 8],
-    n: usize,
-}
-
-impl AttackDice {
-    pub fn roll(ctx: &mut Ctx, n: usize) -> AttackDice {
-        assert!(n <= 8, "an attack's dice are kept for up to 8, not {n}");
-        let mut faces = [0; 8];
-        for f in &mut faces[..n] {
-            *f = ctx.roll(6);
-        }
-        AttackDice { faces, n }
-    }
-
-    pub fn faces(&self) -> &[u32] {
-        &self.faces[..self.n]
-    }
-}
+/// The most dice an attack rolls: 4 for elite at 3–4 MP (11.3), one more against a column
+/// (7.5.1) and one more with a leader (11.8).
+pub const MAX_DICE: usize = 6;
 
 /// The modifier to each attacking die, with the reasons for the log.
 pub fn modifier(map: &Map, b: &Battle, u: usize, target: Hex) -> (i32, Vec<String>) {

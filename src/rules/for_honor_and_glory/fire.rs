@@ -103,8 +103,10 @@ pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &m
     b.units[u].acted = true;
     let n = combat::dice(b, u, target);
     let (m, why) = combat::modifier_explained(map, b, u, target, ctx.lines_wanted());
-    let dice = combat::AttackDice::roll(ctx, n);
-    let faces = dice.faces();
+    let mut dice = [0; combat::MAX_DICE];
+    let faces = &mut dice[..n];
+    ctx.roll_into(faces, 6);
+    let faces = &*faces;
     let hits = combat::count_hits(faces, m, hit);
     let d = from.distance(target);
     say!(ctx,

@@ -241,11 +241,6 @@ pub fn parse(text: &str) -> Result<Order, RuleError> {
     Ok(Order { actions })
 }
 
-/// Is `b` white space as `char::is_whitespace` has it, for an ASCII byte?
-fn is_space(b: u8) -> bool {
-    b == b' ' || (b'\t'..=b'\r').contains(&b)
-}
-
 fn parse_action(clause: &str) -> Result<Action, RuleError> {
     // Keywords and hexes alike are read without regard to case. Every action of a re-fold
     // passes here, and its hexes are in capitals: a short clause is lowered on the stack.
@@ -260,13 +255,12 @@ fn parse_action(clause: &str) -> Result<Action, RuleError> {
     } else {
         Cow::Owned(clause.to_ascii_lowercase())
     };
-    // The words, on the stack unless the clause is unusually long. An ASCII clause (every
-    // clause the service writes) is split byte by byte; others as Unicode has white space.
+    // The words, on the stack unless the clause is unusually long.
     const ON_STACK: usize = 24;
     let mut stack = [""; ON_STACK];
     let mut spill = Vec::new();
     let mut n = 0;
-    let mut push = |w| {
+    for w in lower.split_whitespace() {
         if n < ON_STACK {
             stack[n] = w;
         } else {
@@ -276,23 +270,6 @@ fn parse_action(clause: &str) -> Result<Action, RuleError> {
             spill.push(w);
         }
         n += 1;
-    };
-    if lower.is_ascii() {
-        let bytes = lower.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            if is_space(bytes[i]) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < bytes.len() && !is_space(bytes[i]) {
-                i += 1;
-            }
-            push(&lower[start..i]);
-        }
-    } else {
-        lower.split_whitespace().for_each(push);
     }
     let words: &[&str] = if n <= ON_STACK { &stack[..n] } else { &spill };
     let bad = |why: &str| lang(format!("'{clause}': {why}"));

@@ -4,7 +4,7 @@
 
 use despatch::engine::dice::hidden_stream;
 use despatch::engine::replay;
-use despatch::engine::ruleset::{Seat, SeatDef, Setup};
+use despatch::engine::ruleset::{RuleError, Seat, SeatDef, Setup};
 use despatch::rules;
 use despatch::rules::for_honor_and_glory::order::{self, describe, parse};
 use serde_json::json;
@@ -85,25 +85,24 @@ fn language_errors_name_the_clause_and_what_to_write() {
     }
 }
 
+/// The rules' error for an order refused in the scenario's first position.
+fn refusal(scenario: &str, script: &str) -> RuleError {
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    match replay::run(ruleset, setup(scenario), script, vec![]) {
+        Err(replay::ReplayError::Rule { error, .. }) => error,
+        other => panic!("{script}: {other:?}"),
+    }
+}
+
 #[test]
 fn rule_errors_name_the_hex_and_the_rule() {
-    let ruleset = rules::find("for-honor-and-glory").unwrap();
     for (text, rule, hex) in [
         ("move K6 J6 I6", "7.1 Movement", "K6"),
         ("fire K6 at A1", "8.1 Fire combat", "A1"),
         ("move A1 A2", "5.1 Unit actions", "A1"),
         ("close-combat K6 G3", "8.3.1 Close combat", "G3"),
     ] {
-        let err = replay::run(
-            ruleset.clone(),
-            setup("queenston-heights"),
-            &format!("american: {text}"),
-            vec![],
-        )
-        .unwrap_err();
-        let replay::ReplayError::Rule { error, .. } = err else {
-            panic!("{text}: {err}")
-        };
+        let error = refusal("queenston-heights", &format!("american: {text}"));
         assert_eq!(error.rule, rule, "{text}: {error}");
         assert!(error.message.contains(hex), "{text}: {error}");
         assert!(
@@ -115,21 +114,11 @@ fn rule_errors_name_the_hex_and_the_rule() {
 
 #[test]
 fn standing_orders_naming_a_hex_off_the_map_are_refused_with_the_rule_and_the_hex() {
-    let ruleset = rules::find("for-honor-and-glory").unwrap();
     for (text, rule, hex) in [
         ("retreat towards Z5", "8.4.1 Retreat", "Z5"),
         ("leaders retreat towards C40", "8.4.5 Leader retreat", "C40"),
     ] {
-        let err = replay::run(
-            ruleset.clone(),
-            setup("chippawa"),
-            &format!("british: {text}"),
-            vec![],
-        )
-        .unwrap_err();
-        let replay::ReplayError::Rule { error, .. } = err else {
-            panic!("{text}: {err}")
-        };
+        let error = refusal("chippawa", &format!("british: {text}"));
         assert_eq!(error.rule, rule, "{text}: {error}");
         assert!(error.message.contains(hex), "{text}: {error}");
         assert!(error.message.contains("off the map"), "{text}: {error}");

@@ -838,17 +838,22 @@ fn s8_4_4_artillery_passes_with_its_infantry_and_checks_alone_when_it_fails() {
     );
 }
 
-#[test]
-fn s8_4_5_a_leader_whose_unit_is_eliminated_retreats_up_to_3_hexes() {
+/// A British leader with a militia at 1 MP in G5, a regular in G2, and the American gun in G6
+/// whose fire (`fire G6 at G5`, dice 1, 6, 2, 2) eliminates the militia.
+fn leader_about_to_be_left_alone() -> Battle {
     let mut b = drill(&[]);
     put(&mut b, "UK militia", "G5");
-    {
-        let u = unit(&b, "UK militia");
-        b.units[u].mp = 1;
-    }
+    let u = unit(&b, "UK militia");
+    b.units[u].mp = 1;
     put(&mut b, "UK leader", "G5");
     put(&mut b, "UK regular", "G2");
     put(&mut b, "US artillery", "G6");
+    b
+}
+
+#[test]
+fn s8_4_5_a_leader_whose_unit_is_eliminated_retreats_up_to_3_hexes() {
+    let mut b = leader_about_to_be_left_alone();
     play(&mut b, US, "fire G6 at G5", &[1, 6, 2, 2]).unwrap();
     assert!(gone(&b, "UK militia"));
     // He goes to the friendly regular in G2, 3 hexes off.
@@ -858,13 +863,7 @@ fn s8_4_5_a_leader_whose_unit_is_eliminated_retreats_up_to_3_hexes() {
 #[test]
 fn s8_4_5_a_standing_order_sends_a_leader_left_alone_towards_a_hex() {
     let fire = |order: &str| {
-        let mut b = drill(&[]);
-        put(&mut b, "UK militia", "G5");
-        let u = unit(&b, "UK militia");
-        b.units[u].mp = 1;
-        put(&mut b, "UK leader", "G5");
-        put(&mut b, "UK regular", "G2");
-        put(&mut b, "US artillery", "G6");
+        let mut b = leader_about_to_be_left_alone();
         play(&mut b, UK, order, &[1]).unwrap();
         play(&mut b, US, "fire G6 at G5", &[1, 6, 2, 2]).unwrap();
         assert!(gone(&b, "UK militia"));

@@ -27,8 +27,9 @@ pub fn hash_json<T: Serialize>(value: &T) -> String {
 
 /// Decodes a 32-byte value written as 64 hex digits.
 pub fn hex32(text: &str) -> Option<[u8; 32]> {
-    let bytes = hex::decode(text).ok()?;
-    bytes.try_into().ok()
+    let mut out = [0u8; 32];
+    hex::decode_to_slice(text, &mut out).ok()?;
+    Some(out)
 }
 
 /// 32 bytes from the operating system's CSPRNG.
@@ -43,4 +44,23 @@ pub fn random16() -> [u8; 16] {
     let mut out = [0u8; 16];
     getrandom::fill(&mut out).expect("the operating system's random source is available");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex32_reads_64_hex_digits_in_either_case_and_nothing_else() {
+        let low = "00ff".repeat(16);
+        let mut bytes = [0u8; 32];
+        for pair in bytes.chunks_mut(2) {
+            pair[1] = 0xff;
+        }
+        assert_eq!(hex32(&low), Some(bytes));
+        assert_eq!(hex32(&low.to_uppercase()), Some(bytes));
+        for bad in [&low[..62], &format!("{low}00"), &low.replace('f', "g"), ""] {
+            assert_eq!(hex32(bad), None, "{bad}");
+        }
+    }
 }

@@ -82,16 +82,32 @@ impl Reading {
     }
 }
 
-/// Touches the parts of an event a fold reads, so that they are on their way from memory while
-/// the event before it is folded.
+/// How many events a fold reads ahead (`read_ahead`) before it folds them.
+const READ_AHEAD: usize = 64;
+
+/// Touches what a fold reads of an event: its kind, seat, payload and dice. A fold reads a run
+/// of events ahead in one short loop, whose loads from memory the processor overlaps, rather
+/// than waiting for each event's in turn in the middle of the rules' work.
 fn read_ahead(event: &Event) {
-    let first = |s: &str| usize::from(s.as_bytes().first().copied().unwrap_or(0));
-    let mut touched = first(&event.kind) + first(&event.seat);
-    if let Some(d) = &event.dice {
-        touched += d.rolls.first().map_or(0, |r| r.face as usize);
+    /// One byte in every 32 of a text: every cache line it spans.
+    fn text(s: &str) -> usize {
+        s.as_bytes()
+            .iter()
+            .step_by(32)
+            .map(|&b| usize::from(b))
+            .sum()
     }
-    if let Some((key, value)) = event.payload.as_object().and_then(|m| m.iter().next()) {
-        touched += first(key) + value.as_str().map_or(0, first);
+    fn value(v: &Value) -> usize {
+        match v {
+            Value::String(s) => text(s),
+            Value::Object(m) => m.iter().map(|(k, v)| text(k) + value(v)).sum(),
+            Value::Array(a) => a.iter().map(value).sum(),
+            _ => 0,
+        }
+    }
+    let mut touched = text(&event.kind) + text(&event.seat) + value(&event.payload);
+    if let Some(d) = &event.dice {
+        touched += d.rolls.iter().map(|r| r.face as usize).sum::<usize>();
     }
     std::hint::black_box(touched);
 }
@@ -267,11 +283,11 @@ impl Game {
     ) -> Result<Game, FoldError> {
         let first = events.first().ok_or_else(|| bad(0, "the log is empty"))?;
         let mut game = Game::start(ruleset, first, hidden_seed)?;
-        for (n, event) in events.iter().enumerate().skip(1) {
-            if let Some(next) = events.get(n + 1) {
-                read_ahead(next);
+        for run in events[1..].chunks(READ_AHEAD) {
+            run.iter().for_each(read_ahead);
+            for event in run {
+                game.fold_event_as(event, Reading::Accepted)?;
             }
-            game.fold_event_as(event, Reading::Accepted)?;
         }
         if let Some(last) = events.last() {
             game.last_hash.clone_from(&last.hash);
@@ -307,21 +323,44 @@ impl Game {
                 return Err(bad(0, "the hidden seed does not match its commitment"));
             }
         }
+        // The set-up borrows the scenario, options and seats from `created` and gives them back.
+        let Created {
+            ruleset: ruleset_id,
+            ruleset_version,
+            scenario,
+            options,
+            seats,
+            dice_commitments,
+        } = created;
         let setup = Setup {
             game_id: event.game_id.clone(),
-            scenario: created.scenario.clone(),
-            options: created.options.clone(),
-            seats: created.seats.clone(),
+            scenario,
+            options,
+            seats,
         };
-        let mut placeholder = hidden_stream(&[0; 32], &event.game_id, 0);
-        let mut hidden = hidden_seed.map(|s| hidden_stream(&s, &event.game_id, 0));
+        // Without the seed (a fold that is not the server's), set-up draws from zeros.
+        let mut hidden = hidden_stream(&hidden_seed.unwrap_or([0; 32]), &event.game_id, 0);
         let state = ruleset
-            .setup(&setup, hidden.as_mut().unwrap_or(&mut placeholder))
+            .setup(&setup, &mut hidden)
             .map_err(|e| bad(0, format!("set-up failed: {e}")))?;
+        let Setup {
+            game_id,
+            scenario,
+            options,
+            seats,
+        } = setup;
+        let created = Created {
+            ruleset: ruleset_id,
+            ruleset_version,
+            scenario,
+            options,
+            seats,
+            dice_commitments,
+        };
         let chain = ChainCursor::start(&created.dice_commitments).map_err(|e| bad(0, e))?;
         Ok(Game {
             ruleset,
-            game_id: event.game_id.clone(),
+            game_id,
             created,
             state,
             next_seq: 1,

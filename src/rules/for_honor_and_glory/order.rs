@@ -48,8 +48,8 @@ impl UnitRef {
     pub fn parse(text: &str) -> Result<UnitRef, String> {
         let (hex, pick) = match text.split_once('/') {
             None => (text, Pick::Main),
-            Some((h, "gun")) => (h, Pick::Gun),
-            Some((h, "leader")) => (h, Pick::Leader),
+            Some((h, p)) if p.eq_ignore_ascii_case("gun") => (h, Pick::Gun),
+            Some((h, p)) if p.eq_ignore_ascii_case("leader") => (h, Pick::Leader),
             Some((_, other)) => {
                 return Err(format!(
                     "'{text}': '/{other}' names no counter; use /gun or /leader"
@@ -220,20 +220,19 @@ fn lang(message: impl Into<String>) -> RuleError {
 pub const MAX_ACTIONS: usize = 40;
 
 pub fn parse(text: &str) -> Result<Order, RuleError> {
-    let mut clauses = text
-        .split(['\n', ';'])
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .peekable();
-    let Some(first) = clauses.next() else {
+    let mut clauses = Clauses::new(text);
+    let mut words = Words::default();
+    let Some(first) = clauses.next(&mut words) else {
         return Err(lang("an empty order: write unit actions, or 'pass'"));
     };
-    if clauses.peek().is_none() && first.eq_ignore_ascii_case("pass") {
+    let lone_pass = words.get().len() == 1 && words.get()[0].eq_ignore_ascii_case("pass");
+    let first = parse_words(first, words.get());
+    if lone_pass && clauses.clone().next(&mut words).is_none() {
         return Ok(Order::default());
     }
-    let mut actions = vec![parse_action(first)?];
-    for clause in clauses {
-        actions.push(parse_action(clause)?);
+    let mut actions = vec![first?];
+    while let Some(clause) = clauses.next(&mut words) {
+        actions.push(parse_words(clause, words.get())?);
     }
     if actions.len() > MAX_ACTIONS {
         return Err(lang(format!("at most {MAX_ACTIONS} actions in one order")));
@@ -241,38 +240,159 @@ pub fn parse(text: &str) -> Result<Order, RuleError> {
     Ok(Order { actions })
 }
 
-fn parse_action(clause: &str) -> Result<Action, RuleError> {
-    // Keywords and hexes alike are read without regard to case. Every action of a re-fold
-    // passes here, and its hexes are in capitals: a short clause is lowered on the stack.
-    let mut buf = [0u8; 128];
-    let lower: Cow<str> = if !clause.bytes().any(|c| c.is_ascii_uppercase()) {
-        Cow::Borrowed(clause)
-    } else if clause.len() <= buf.len() {
-        let buf = &mut buf[..clause.len()];
-        buf.copy_from_slice(clause.as_bytes());
-        buf.make_ascii_lowercase();
-        Cow::Borrowed(std::str::from_utf8(buf).expect("lowering ASCII keeps UTF-8 valid"))
-    } else {
-        Cow::Owned(clause.to_ascii_lowercase())
-    };
-    // The words, on the stack unless the clause is unusually long.
-    const ON_STACK: usize = 24;
-    let mut stack = [""; ON_STACK];
-    let mut spill = Vec::new();
-    let mut n = 0;
-    for w in lower.split_whitespace() {
-        if n < ON_STACK {
-            stack[n] = w;
-        } else {
-            if spill.is_empty() {
-                spill.extend_from_slice(&stack);
-            }
-            spill.push(w);
+/// The clauses of an order, split at `;` and new lines, each trimmed and split into words at
+/// any white space. Every order of a re-fold is read here: text all in ASCII (as the service
+/// writes it) is split byte by byte, which measured faster than `str::split_whitespace`.
+#[derive(Clone)]
+struct Clauses<'t> {
+    text: &'t str,
+    at: usize,
+    ascii: bool,
+}
+
+/// White space in ASCII as `char::is_whitespace` has it, which counts the vertical tab.
+fn is_space(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == b'\x0b'
+}
+
+impl<'t> Clauses<'t> {
+    fn new(text: &'t str) -> Clauses<'t> {
+        Clauses {
+            text,
+            at: 0,
+            ascii: text.is_ascii(),
         }
-        n += 1;
     }
-    let words: &[&str] = if n <= ON_STACK { &stack[..n] } else { &spill };
+
+    /// The next clause with words in it, its words put in `words`.
+    fn next(&mut self, words: &mut Words<'t>) -> Option<&'t str> {
+        let bytes = self.text.as_bytes();
+        while self.at <= bytes.len() {
+            let start = self.at;
+            // `;` and new line are ASCII, so they never fall inside a longer character.
+            let end = bytes[start..]
+                .iter()
+                .position(|&b| b == b';' || b == b'\n')
+                .map_or(bytes.len(), |i| start + i);
+            self.at = end + 1;
+            let clause = self.text[start..end].trim();
+            if clause.is_empty() {
+                continue;
+            }
+            words.clear();
+            if self.ascii {
+                for word in clause.as_bytes().split(|&b| is_space(b)) {
+                    if !word.is_empty() {
+                        let from = word.as_ptr() as usize - clause.as_ptr() as usize;
+                        words.push(&clause[from..from + word.len()]);
+                    }
+                }
+            } else {
+                clause.split_whitespace().for_each(|w| words.push(w));
+            }
+            return Some(clause);
+        }
+        None
+    }
+}
+
+/// The words of one clause, on the stack unless the clause is unusually long.
+#[derive(Default)]
+struct Words<'t> {
+    stack: [&'t str; Words::ON_STACK],
+    n: usize,
+    spill: Vec<&'t str>,
+}
+
+impl<'t> Words<'t> {
+    const ON_STACK: usize = 24;
+
+    fn clear(&mut self) {
+        self.n = 0;
+        self.spill.clear();
+    }
+
+    fn push(&mut self, w: &'t str) {
+        if self.n < Words::ON_STACK {
+            self.stack[self.n] = w;
+        } else {
+            if self.spill.is_empty() {
+                self.spill.extend_from_slice(&self.stack);
+            }
+            self.spill.push(w);
+        }
+        self.n += 1;
+    }
+
+    fn get(&self) -> &[&'t str] {
+        if self.n <= Words::ON_STACK {
+            &self.stack[..self.n]
+        } else {
+            &self.spill
+        }
+    }
+}
+
+/// The verbs of the order language.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verb {
+    Move,
+    MoveFire,
+    FireMove,
+    Fire,
+    CloseCombat,
+    Rally,
+    Column,
+    Line,
+    Dragoons,
+    Tied,
+    Retreat,
+    Leaders,
+    Pass,
+}
+
+impl Verb {
+    const ALL: &'static [(&'static str, Verb)] = &[
+        ("move", Verb::Move),
+        ("move-fire", Verb::MoveFire),
+        ("fire-move", Verb::FireMove),
+        ("fire", Verb::Fire),
+        ("close-combat", Verb::CloseCombat),
+        ("rally", Verb::Rally),
+        ("column", Verb::Column),
+        ("line", Verb::Line),
+        ("dragoons", Verb::Dragoons),
+        ("tied", Verb::Tied),
+        ("retreat", Verb::Retreat),
+        ("leaders", Verb::Leaders),
+        ("pass", Verb::Pass),
+    ];
+
+    /// The verb a word names, in any case.
+    fn read(word: &str) -> Option<(&'static str, Verb)> {
+        Verb::ALL
+            .iter()
+            .find(|(name, _)| word.eq_ignore_ascii_case(name))
+            .copied()
+    }
+}
+
+/// One action, as version 1 of the log kept each.
+fn parse_action(text: &str) -> Result<Action, RuleError> {
+    let mut words = Words::default();
+    text.split_whitespace().for_each(|w| words.push(w));
+    parse_words(text.trim(), words.get())
+}
+
+/// One clause, read into its words: keywords and hexes alike without regard to case.
+fn parse_words(clause: &str, words: &[&str]) -> Result<Action, RuleError> {
     let bad = |why: &str| lang(format!("'{clause}': {why}"));
+    let is = |i: usize, keyword: &str| {
+        words
+            .get(i)
+            .is_some_and(|w| w.eq_ignore_ascii_case(keyword))
+    };
+    let hex = |i: usize| Hex::parse(words[i]).map_err(|e| bad(&e));
     let unit = |i: usize| -> Result<UnitRef, RuleError> {
         let w = words
             .get(i)
@@ -284,105 +404,143 @@ fn parse_action(clause: &str) -> Result<Action, RuleError> {
             .map(|w| Hex::parse(w).map_err(|e| bad(&e)))
             .collect()
     };
-    let Some(&verb) = words.first() else {
+    let Some(&first) = words.first() else {
         return Err(bad(
             "an empty action: write a unit action, like 'fire A3 at C5'",
         ));
     };
+    let Some((name, verb)) = Verb::read(first) else {
+        return Err(bad(
+            "not an action; use move, move-fire, fire-move, fire, close-combat, rally, column, line, dragoons, tied hits, retreat towards, leaders retreat or pass",
+        ));
+    };
     let action = match verb {
-        "move" => {
+        Verb::Move => {
             let u = unit(1)?;
-            let (leader, end) = match words.last() {
-                Some(&"+leader") => (true, words.len() - 1),
-                _ => (false, words.len()),
-            };
-            let path = hexes(&words[2..end.max(2)])?;
+            let leader = words.len() > 2 && is(words.len() - 1, "+leader");
+            let end = words.len() - usize::from(leader);
+            let path = hexes(&words[2.min(end)..end])?;
             if path.is_empty() {
                 return Err(bad("give the hexes to move through, like 'move B2 B3 B4'"));
             }
-            Action::Move { unit: u, path, leader }
+            Action::Move {
+                unit: u,
+                path,
+                leader,
+            }
         }
-        "move-fire" => {
+        Verb::MoveFire => {
             let u = unit(1)?;
-            let at = words.iter().position(|w| *w == "at").ok_or_else(|| bad("write 'move-fire B2 B3 at C4'"))?;
+            let at = (0..words.len())
+                .find(|&i| is(i, "at"))
+                .ok_or_else(|| bad("write 'move-fire B2 B3 at C4'"))?;
             if at + 2 != words.len() || at < 3 {
-                return Err(bad("write 'move-fire B2 B3 at C4': the path, 'at', one target hex"));
+                return Err(bad(
+                    "write 'move-fire B2 B3 at C4': the path, 'at', one target hex",
+                ));
             }
             let path = hexes(&words[2..at])?;
-            let target = Hex::parse(words[at + 1]).map_err(|e| bad(&e))?;
-            Action::MoveFire { unit: u, path, target }
+            let target = hex(at + 1)?;
+            Action::MoveFire {
+                unit: u,
+                path,
+                target,
+            }
         }
-        "fire-move" => {
+        Verb::FireMove => {
             let u = unit(1)?;
-            if words.get(2) != Some(&"at") || words.get(4) != Some(&"then") || words.len() < 6 {
+            if !is(2, "at") || !is(4, "then") || words.len() < 6 {
                 return Err(bad("write 'fire-move B2 at C3 then B1'"));
             }
-            let target = Hex::parse(words[3]).map_err(|e| bad(&e))?;
+            let target = hex(3)?;
             let path = hexes(&words[5..])?;
-            Action::FireMove { unit: u, target, path }
+            Action::FireMove {
+                unit: u,
+                target,
+                path,
+            }
         }
-        "fire" | "close-combat" => {
+        Verb::Fire | Verb::CloseCombat => {
             let u = unit(1)?;
-            let (t, adv) = if verb == "fire" {
-                if words.get(2) != Some(&"at") {
+            let (t, adv) = if verb == Verb::Fire {
+                if !is(2, "at") {
                     return Err(bad("write 'fire A3 at C5'"));
                 }
                 (3, 4)
             } else {
                 (2, 3)
             };
-            let target = Hex::parse(words.get(t).ok_or_else(|| bad("name the target hex"))?)
-                .map_err(|e| bad(&e))?;
-            let advance = match words.get(adv) {
-                None => false,
-                Some(&"advance") if words.len() == adv + 1 => true,
-                Some(_) => return Err(bad("only 'advance' may follow the target hex")),
+            if words.len() <= t {
+                return Err(bad("name the target hex"));
+            }
+            let target = hex(t)?;
+            let advance = match words.len() {
+                n if n == adv => false,
+                n if n == adv + 1 && is(adv, "advance") => true,
+                _ => return Err(bad("only 'advance' may follow the target hex")),
             };
-            if verb == "fire" {
-                Action::Fire { unit: u, target, advance }
+            if verb == Verb::Fire {
+                Action::Fire {
+                    unit: u,
+                    target,
+                    advance,
+                }
             } else {
-                Action::CloseCombat { unit: u, target, advance }
+                Action::CloseCombat {
+                    unit: u,
+                    target,
+                    advance,
+                }
             }
         }
-        "rally" | "column" | "line" => {
+        Verb::Rally | Verb::Column | Verb::Line => {
             if words.len() != 2 {
-                return Err(bad(&format!("write '{verb} E1'")));
+                return Err(bad(&format!("write '{name} E1'")));
             }
             let u = unit(1)?;
             match verb {
-                "rally" => Action::Rally { unit: u },
-                "column" => Action::Column { unit: u },
+                Verb::Rally => Action::Rally { unit: u },
+                Verb::Column => Action::Column { unit: u },
                 _ => Action::Line { unit: u },
             }
         }
-        "dragoons" => match words.get(1..) {
-            Some(["evade"]) => Action::Dragoons { evade: true },
-            Some(["stand"]) => Action::Dragoons { evade: false },
+        Verb::Dragoons => match words.len() {
+            2 if is(1, "evade") => Action::Dragoons { evade: true },
+            2 if is(1, "stand") => Action::Dragoons { evade: false },
             _ => return Err(bad("write 'dragoons evade' or 'dragoons stand'")),
         },
-        "tied" => match words.get(1..) {
-            Some(["hits", "to", "guns" | "gun"]) => Action::Standing(Standing::TiedHitsToGuns(true)),
-            Some(["hits", "to", "infantry"]) => Action::Standing(Standing::TiedHitsToGuns(false)),
+        Verb::Tied => match words.len() {
+            4 if is(1, "hits") && is(2, "to") && (is(3, "guns") || is(3, "gun")) => {
+                Action::Standing(Standing::TiedHitsToGuns(true))
+            }
+            4 if is(1, "hits") && is(2, "to") && is(3, "infantry") => {
+                Action::Standing(Standing::TiedHitsToGuns(false))
+            }
             _ => return Err(bad("write 'tied hits to guns' or 'tied hits to infantry'")),
         },
-        "retreat" => match words.get(1..) {
-            Some(["towards", "edge"]) => Action::Standing(Standing::RetreatTowards(None)),
-            Some(["towards", hex]) => {
-                Action::Standing(Standing::RetreatTowards(Some(Hex::parse(hex).map_err(|e| bad(&e))?)))
+        Verb::Retreat => match words.len() {
+            3 if is(1, "towards") && is(2, "edge") => {
+                Action::Standing(Standing::RetreatTowards(None))
             }
+            3 if is(1, "towards") => Action::Standing(Standing::RetreatTowards(Some(hex(2)?))),
             _ => return Err(bad("write 'retreat towards G3' or 'retreat towards edge'")),
         },
-        "leaders" => match words.get(1..) {
-            Some(["retreat", "towards", "units"]) => Action::Standing(Standing::LeadersTowards(None)),
-            Some(["retreat", "towards", hex]) => {
-                Action::Standing(Standing::LeadersTowards(Some(Hex::parse(hex).map_err(|e| bad(&e))?)))
+        Verb::Leaders => match words.len() {
+            4 if is(1, "retreat") && is(2, "towards") && is(3, "units") => {
+                Action::Standing(Standing::LeadersTowards(None))
             }
-            _ => return Err(bad("write 'leaders retreat towards G3' or 'leaders retreat towards units'")),
+            4 if is(1, "retreat") && is(2, "towards") => {
+                Action::Standing(Standing::LeadersTowards(Some(hex(3)?)))
+            }
+            _ => {
+                return Err(bad(
+                    "write 'leaders retreat towards G3' or 'leaders retreat towards units'",
+                ))
+            }
         },
-        "pass" => return Err(bad("'pass' stands alone; leave it out of an order with actions")),
-        _ => {
+        Verb::Pass => {
             return Err(bad(
-                "not an action; use move, move-fire, fire-move, fire, close-combat, rally, column, line, dragoons, tied hits, retreat towards, leaders retreat or pass",
+                "'pass' stands alone; leave it out of an order with actions",
             ))
         }
     };

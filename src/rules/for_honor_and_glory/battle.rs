@@ -305,20 +305,12 @@ impl Battle {
         self.units[i].gone = true;
     }
 
-    /// Does each side (american, british) still have a combat unit on the map? One look along
-    /// the units for both: it is asked after every action.
+    /// Does each side (american, british) still have a combat unit on the map? It is asked
+    /// after every action: the occupancy keeps the answer.
     pub fn armies(&self) -> [bool; 2] {
-        let (mut american, mut british) = (false, false);
-        for u in self.units.iter().filter(|u| u.is_combat()) {
-            if u.side == Side::AMERICAN {
-                american = true;
-            } else {
-                british = true;
-            }
-            if american && british {
-                break;
-            }
-        }
-        [american, british]
+        self.occupancy.armies(&self.units, || {
+            let map = self.map();
+            (map.cols, map.rows)
+        })
     }
 }

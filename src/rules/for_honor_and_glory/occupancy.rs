@@ -23,6 +23,8 @@ struct Grid {
     rows: u8,
     /// Row-major, one set of units per hex: bit `i` is unit `i`, on the map there.
     hexes: Vec<u64>,
+    /// Each side's combat units still on the map (american, british).
+    armies: [u64; 2],
 }
 
 impl Grid {
@@ -42,10 +44,9 @@ fn scan(units: &[Unit], hex: Hex) -> Units {
 }
 
 impl Occupancy {
-    /// The units on the map in `hex`, in the order of the battle's units.
-    /// `size` gives the map's columns and rows, asked only when the cache is built.
-    pub fn at(&self, units: &[Unit], size: impl FnOnce() -> (u8, u8), hex: Hex) -> Units {
-        let grid = self.0.get_or_init(|| {
+    /// The cache, built from the units on first use. `size` gives the map's columns and rows.
+    fn grid(&self, units: &[Unit], size: impl FnOnce() -> (u8, u8)) -> &Grid {
+        self.0.get_or_init(|| {
             let (cols, rows) = size();
             assert!(
                 units.len() <= MAX_UNITS,
@@ -55,14 +56,24 @@ impl Occupancy {
                 cols,
                 rows,
                 hexes: vec![0; usize::from(cols) * usize::from(rows)],
+                armies: [0; 2],
             };
             for (i, u) in units.iter().enumerate() {
                 if let (false, Some(h)) = (u.gone, grid.index(u.hex)) {
                     grid.hexes[h] |= 1 << i;
                 }
+                if u.is_combat() {
+                    grid.armies[usize::from(u.side.0)] |= 1 << i;
+                }
             }
             grid
-        });
+        })
+    }
+
+    /// The units on the map in `hex`, in the order of the battle's units.
+    /// `size` gives the map's columns and rows, asked only when the cache is built.
+    pub fn at(&self, units: &[Unit], size: impl FnOnce() -> (u8, u8), hex: Hex) -> Units {
+        let grid = self.grid(units, size);
         let found = match grid.index(hex) {
             Some(h) => Units(grid.hexes[h]),
             // Off the map: no unit stands there, but ask the units, to be sure.
@@ -76,11 +87,25 @@ impl Occupancy {
         found
     }
 
+    /// Does each side (american, british) still have a combat unit on the map?
+    pub fn armies(&self, units: &[Unit], size: impl FnOnce() -> (u8, u8)) -> [bool; 2] {
+        let found = self.grid(units, size).armies.map(|set| set != 0);
+        debug_assert_eq!(
+            found,
+            [0, 1].map(|side| units.iter().any(|u| u.is_combat() && u.side.0 == side)),
+            "the armies are out of step with the units"
+        );
+        found
+    }
+
     /// Unit `i` has gone from `from` (if it stood there) to `to` (if it is still on the map).
     pub fn moved(&mut self, i: usize, from: Option<Hex>, to: Option<Hex>) {
         let Some(grid) = self.0.get_mut() else {
             return;
         };
+        if to.is_none() {
+            grid.armies.iter_mut().for_each(|set| *set &= !(1 << i));
+        }
         if let Some(h) = from.and_then(|h| grid.index(h)) {
             grid.hexes[h] &= !(1 << i);
         }
@@ -173,6 +198,20 @@ mod tests {
             o.at(&units, || (4, 4), Hex::new(2, 1)).collect::<Vec<_>>(),
             [0]
         );
+    }
+
+    #[test]
+    fn an_army_is_gone_when_its_last_combat_unit_leaves_the_map() {
+        let mut units = units();
+        let mut o = Occupancy::default();
+        assert_eq!(o.armies(&units, || (4, 4)), [true, true]);
+        // The American leader (2) is no army; the regular (0) and the gun (3) are.
+        units[0].gone = true;
+        o.moved(0, Some(Hex::new(1, 1)), None);
+        assert_eq!(o.armies(&units, || (4, 4)), [true, true]);
+        units[3].gone = true;
+        o.moved(3, Some(Hex::new(1, 1)), None);
+        assert_eq!(o.armies(&units, || (4, 4)), [false, true]);
     }
 
     #[test]

@@ -185,9 +185,21 @@ impl Terrain {
     }
 
     pub fn from_code(code: char) -> Option<Terrain> {
-        Terrain::ALL.into_iter().find(|t| t.effects().code == code)
+        BY_CODE.get(code as usize).copied().flatten()
     }
 }
+
+/// The terrain of each map code, by the code's ASCII value: every look at a hex's terrain
+/// reads its code.
+const BY_CODE: [Option<Terrain>; 128] = {
+    let mut table = [None; 128];
+    let mut i = 0;
+    while i < CHART.len() {
+        table[CHART[i].1.code as usize] = Some(CHART[i].0);
+        i += 1;
+    }
+    table
+};
 
 /// The land map: its size and one tile per hex, kept as one character per hex so that the
 /// state stays small to hash and to fold.

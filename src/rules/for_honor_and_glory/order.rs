@@ -46,7 +46,9 @@ pub enum Pick {
 
 impl UnitRef {
     pub fn parse(text: &str) -> Result<UnitRef, String> {
-        let (hex, pick) = match text.split_once('/') {
+        // A unit is named in most actions: '/' is looked for byte by byte.
+        let slash = text.bytes().position(|b| b == b'/');
+        let (hex, pick) = match slash.map(|i| (&text[..i], &text[i + 1..])) {
             None => (text, Pick::Main),
             Some((h, p)) if p.eq_ignore_ascii_case("gun") => (h, Pick::Gun),
             Some((h, p)) if p.eq_ignore_ascii_case("leader") => (h, Pick::Leader),
@@ -230,7 +232,10 @@ pub fn parse(text: &str) -> Result<Order, RuleError> {
     if lone_pass && clauses.clone().next(&mut words).is_none() {
         return Ok(Order::default());
     }
-    let mut actions = vec![first?];
+    // One clause per separator at most: the list is sized once.
+    let separators = text.bytes().filter(|&b| b == b';' || b == b'\n').count();
+    let mut actions = Vec::with_capacity(separators.min(MAX_ACTIONS) + 1);
+    actions.push(first?);
     while let Some(clause) = clauses.next(&mut words) {
         actions.push(parse_words(clause, words.get())?);
     }
@@ -266,31 +271,53 @@ impl<'t> Clauses<'t> {
 
     /// The next clause with words in it, its words put in `words`.
     fn next(&mut self, words: &mut Words<'t>) -> Option<&'t str> {
-        let bytes = self.text.as_bytes();
+        let (text, bytes) = (self.text, self.text.as_bytes());
         while self.at <= bytes.len() {
+            words.clear();
             let start = self.at;
-            // `;` and new line are ASCII, so they never fall inside a longer character.
-            let end = bytes[start..]
-                .iter()
-                .position(|&b| b == b';' || b == b'\n')
-                .map_or(bytes.len(), |i| start + i);
-            self.at = end + 1;
-            let clause = self.text[start..end].trim();
-            if clause.is_empty() {
+            if !self.ascii {
+                // `;` and new line are ASCII, so they never fall inside a longer character.
+                let end = bytes[start..]
+                    .iter()
+                    .position(|&b| b == b';' || b == b'\n')
+                    .map_or(bytes.len(), |i| start + i);
+                self.at = end + 1;
+                let clause = text[start..end].trim();
+                clause.split_whitespace().for_each(|w| words.push(w));
+                if !clause.is_empty() {
+                    return Some(clause);
+                }
                 continue;
             }
-            words.clear();
-            if self.ascii {
-                for word in clause.as_bytes().split(|&b| is_space(b)) {
-                    if !word.is_empty() {
-                        let from = word.as_ptr() as usize - clause.as_ptr() as usize;
-                        words.push(&clause[from..from + word.len()]);
-                    }
+            // One pass in ASCII: the clause's end, its words, and where they begin and end.
+            let (mut word, mut first, mut last) = (None, None, start);
+            let mut i = start;
+            while let Some(&b) = bytes.get(i) {
+                if b == b';' || b == b'\n' {
+                    break;
                 }
-            } else {
-                clause.split_whitespace().for_each(|w| words.push(w));
+                match (is_space(b), word) {
+                    (true, Some(w)) => {
+                        words.push(&text[w..i]);
+                        word = None;
+                        last = i;
+                    }
+                    (false, None) => {
+                        word = Some(i);
+                        first = first.or(Some(i));
+                    }
+                    _ => {}
+                }
+                i += 1;
             }
-            return Some(clause);
+            if let Some(w) = word {
+                words.push(&text[w..i]);
+                last = i;
+            }
+            self.at = i + 1;
+            if let Some(first) = first {
+                return Some(&text[first..last]);
+            }
         }
         None
     }
@@ -400,9 +427,11 @@ fn parse_words(clause: &str, words: &[&str]) -> Result<Action, RuleError> {
         UnitRef::parse(w).map_err(|e| bad(&e))
     };
     let hexes = |ws: &[&str]| -> Result<Vec<Hex>, RuleError> {
-        ws.iter()
-            .map(|w| Hex::parse(w).map_err(|e| bad(&e)))
-            .collect()
+        let mut path = Vec::with_capacity(ws.len());
+        for w in ws {
+            path.push(Hex::parse(w).map_err(|e| bad(&e))?);
+        }
+        Ok(path)
     };
     let Some(&first) = words.first() else {
         return Err(bad(

@@ -151,7 +151,7 @@ pub enum LineStep {
 }
 
 fn cube_round(x: f64, y: f64, z: f64) -> (i32, i32) {
-    let (mut rx, mut ry, rz) = (x.round(), y.round(), z.round());
+    let (mut rx, mut ry, rz) = (round(x), round(y), round(z));
     let (dx, dy, dz) = ((rx - x).abs(), (ry - y).abs(), (rz - z).abs());
     if dx > dy && dx > dz {
         rx = -ry - rz;
@@ -159,6 +159,17 @@ fn cube_round(x: f64, y: f64, z: f64) -> (i32, i32) {
         ry = -rx - rz;
     }
     (rx as i32, ry as i32)
+}
+
+/// `f64::round` (half away from zero) for the small coordinates of a map, by a cast: the
+/// library call it otherwise makes is a tenth of the time of a line of sight.
+fn round(x: f64) -> f64 {
+    let whole = x as i64 as f64;
+    if (x - whole).abs() >= 0.5 {
+        whole + x.signum()
+    } else {
+        whole
+    }
 }
 
 impl fmt::Display for Hex {
@@ -182,5 +193,20 @@ impl<'de> Deserialize<'de> for Hex {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Hex, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         Hex::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_by_cast_agrees_with_f64_round_on_map_coordinates() {
+        for quarter in -800..=800 {
+            for nudge in [0.0, 1e-6, -1e-6, 3e-6, -3e-6] {
+                let x = f64::from(quarter) / 4.0 + nudge;
+                assert_eq!(round(x), x.round(), "{x}");
+            }
+        }
     }
 }

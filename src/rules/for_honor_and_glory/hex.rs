@@ -116,22 +116,15 @@ impl Hex {
     /// `self`. Each step is one hex the line passes through, or two hexes when the line runs
     /// exactly along the hexside between them.
     pub fn line_to(self, to: Hex) -> impl Iterator<Item = LineStep> {
-        let n = self.distance(to);
-        let (a, b, c) = self.cube();
-        let (x, y, z) = to.cube();
-        (1..n).filter_map(move |i| {
-            let t = f64::from(i) / f64::from(n);
-            let lerp =
-                |p: i32, q: i32, e: f64| f64::from(p) + (f64::from(q) - f64::from(p)) * t + e;
-            let at = |sign: f64| {
-                cube_round(
-                    lerp(a, x, sign * 1e-6),
-                    lerp(b, y, sign * 2e-6),
-                    lerp(c, z, -sign * 3e-6),
-                )
-            };
-            let (p, q) = (at(1.0), at(-1.0));
-            match (Hex::from_cube(p.0, p.1), Hex::from_cube(q.0, q.1)) {
+        let (a, b, _) = self.cube();
+        let (x, y, _) = to.cube();
+        let steps = line_offsets(x - a, y - b);
+        (0..steps.len()).filter_map(move |i| {
+            let [p, q] = steps[i];
+            match (
+                Hex::from_cube(a + p.0, b + p.1),
+                Hex::from_cube(a + q.0, b + q.1),
+            ) {
                 (Some(h1), Some(h2)) if h1 == h2 => Some(LineStep::Through(h1)),
                 (Some(h1), Some(h2)) => Some(LineStep::Hexside(h1.min(h2), h1.max(h2))),
                 (Some(h), None) | (None, Some(h)) => Some(LineStep::Through(h)),
@@ -139,6 +132,50 @@ impl Hex {
             }
         })
     }
+}
+
+/// A line's steps as cube offsets from its start: for each step, the hex on either side of the
+/// line's centre, nudged apart (the same hex but where the line runs along a hexside).
+type Offsets = Vec<[(i32, i32); 2]>;
+
+/// The farthest a line is kept ready, in each cube coordinate: past every range of fire.
+const LINES_KEPT: i32 = 16;
+
+/// The steps of the line from the cube origin to `(dq, dr)`. A line in cube coordinates is the
+/// same from every hex, moved: the lines of sight within `LINES_KEPT` are worked out once and
+/// kept, as every check of every fire looks along one.
+fn line_offsets(dq: i32, dr: i32) -> std::borrow::Cow<'static, [[(i32, i32); 2]]> {
+    static KEPT: std::sync::OnceLock<Vec<Offsets>> = std::sync::OnceLock::new();
+    let side = 2 * LINES_KEPT + 1;
+    if dq.abs() > LINES_KEPT || dr.abs() > LINES_KEPT {
+        return std::borrow::Cow::Owned(line_offsets_worked_out(dq, dr));
+    }
+    let kept = KEPT.get_or_init(|| {
+        (0..side * side)
+            .map(|i| line_offsets_worked_out(i / side - LINES_KEPT, i % side - LINES_KEPT))
+            .collect()
+    });
+    std::borrow::Cow::Borrowed(&kept[((dq + LINES_KEPT) * side + dr + LINES_KEPT) as usize])
+}
+
+/// The line from the cube origin to `(dq, dr)`, sampled at each hex's distance along it and
+/// rounded to the hexes on either side of the exact point.
+fn line_offsets_worked_out(dq: i32, dr: i32) -> Offsets {
+    let (x, y, z) = (dq, dr, -dq - dr);
+    let n = (x.abs() + y.abs() + z.abs()) / 2;
+    (1..n)
+        .map(|i| {
+            let t = f64::from(i) / f64::from(n);
+            let at = |sign: f64| {
+                cube_round(
+                    f64::from(x) * t + sign * 1e-6,
+                    f64::from(y) * t + sign * 2e-6,
+                    f64::from(z) * t - sign * 3e-6,
+                )
+            };
+            [at(1.0), at(-1.0)]
+        })
+        .collect()
 }
 
 /// One step of a line of sight.
@@ -151,7 +188,7 @@ pub enum LineStep {
 }
 
 fn cube_round(x: f64, y: f64, z: f64) -> (i32, i32) {
-    let (mut rx, mut ry, rz) = (round(x), round(y), round(z));
+    let (mut rx, mut ry, rz) = (x.round(), y.round(), z.round());
     let (dx, dy, dz) = ((rx - x).abs(), (ry - y).abs(), (rz - z).abs());
     if dx > dy && dx > dz {
         rx = -ry - rz;
@@ -159,17 +196,6 @@ fn cube_round(x: f64, y: f64, z: f64) -> (i32, i32) {
         ry = -rx - rz;
     }
     (rx as i32, ry as i32)
-}
-
-/// `f64::round` (half away from zero) for the small coordinates of a map, by a cast: the
-/// library call it otherwise makes is a tenth of the time of a line of sight.
-fn round(x: f64) -> f64 {
-    let whole = x as i64 as f64;
-    if (x - whole).abs() >= 0.5 {
-        whole + x.signum()
-    } else {
-        whole
-    }
 }
 
 impl fmt::Display for Hex {
@@ -200,13 +226,52 @@ impl<'de> Deserialize<'de> for Hex {
 mod tests {
     use super::*;
 
+    /// The line as first written: worked out from both hexes' own cube coordinates.
+    fn line_from_scratch(from: Hex, to: Hex) -> Vec<LineStep> {
+        let n = from.distance(to);
+        let (a, b, c) = from.cube();
+        let (x, y, z) = to.cube();
+        (1..n)
+            .filter_map(|i| {
+                let t = f64::from(i) / f64::from(n);
+                let lerp =
+                    |p: i32, q: i32, e: f64| f64::from(p) + (f64::from(q) - f64::from(p)) * t + e;
+                let at = |sign: f64| {
+                    cube_round(
+                        lerp(a, x, sign * 1e-6),
+                        lerp(b, y, sign * 2e-6),
+                        lerp(c, z, -sign * 3e-6),
+                    )
+                };
+                let (p, q) = (at(1.0), at(-1.0));
+                match (Hex::from_cube(p.0, p.1), Hex::from_cube(q.0, q.1)) {
+                    (Some(h1), Some(h2)) if h1 == h2 => Some(LineStep::Through(h1)),
+                    (Some(h1), Some(h2)) => Some(LineStep::Hexside(h1.min(h2), h1.max(h2))),
+                    (Some(h), None) | (None, Some(h)) => Some(LineStep::Through(h)),
+                    (None, None) => None,
+                }
+            })
+            .collect()
+    }
+
     #[test]
-    fn round_by_cast_agrees_with_f64_round_on_map_coordinates() {
-        for quarter in -800..=800 {
-            for nudge in [0.0, 1e-6, -1e-6, 3e-6, -3e-6] {
-                let x = f64::from(quarter) / 4.0 + nudge;
-                assert_eq!(round(x), x.round(), "{x}");
+    fn kept_lines_moved_to_each_hex_are_the_lines_worked_out_from_it() {
+        let hexes: Vec<Hex> = (0..20)
+            .flat_map(|c| (0..24).map(move |r| Hex::new(c, r)))
+            .collect();
+        let mut along_hexsides = 0;
+        for &from in &hexes {
+            for &to in &hexes {
+                let line: Vec<LineStep> = from.line_to(to).collect();
+                assert_eq!(line, line_from_scratch(from, to), "{from} to {to}");
+                along_hexsides += line
+                    .iter()
+                    .filter(|s| matches!(s, LineStep::Hexside(..)))
+                    .count();
             }
         }
+        // The comparison covers lines along hexsides, and lines longer than those kept.
+        assert!(along_hexsides > 0);
+        assert!(Hex::new(0, 0).distance(Hex::new(19, 23)) > LINES_KEPT as u32);
     }
 }

@@ -309,7 +309,7 @@ impl Game {
         if event.prev_hash != GENESIS_HASH {
             return Err(bad(0, "GameCreated's prev_hash must be 64 zeros"));
         }
-        let created = Created::deserialize(&event.payload)
+        let mut created = Created::deserialize(&event.payload)
             .map_err(|e| bad(0, format!("GameCreated's payload is malformed: {e}")))?;
         let id = ruleset.id();
         if created.ruleset != id {
@@ -324,43 +324,22 @@ impl Game {
             }
         }
         // The set-up borrows the scenario, options and seats from `created` and gives them back.
-        let Created {
-            ruleset: ruleset_id,
-            ruleset_version,
-            scenario,
-            options,
-            seats,
-            dice_commitments,
-        } = created;
         let setup = Setup {
             game_id: event.game_id.clone(),
-            scenario,
-            options,
-            seats,
+            scenario: std::mem::take(&mut created.scenario),
+            options: created.options.take(),
+            seats: std::mem::take(&mut created.seats),
         };
         // Without the seed (a fold that is not the server's), set-up draws from zeros.
         let mut hidden = hidden_stream(&hidden_seed.unwrap_or([0; 32]), &event.game_id, 0);
-        let state = ruleset
-            .setup(&setup, &mut hidden)
-            .map_err(|e| bad(0, format!("set-up failed: {e}")))?;
-        let Setup {
-            game_id,
-            scenario,
-            options,
-            seats,
-        } = setup;
-        let created = Created {
-            ruleset: ruleset_id,
-            ruleset_version,
-            scenario,
-            options,
-            seats,
-            dice_commitments,
-        };
+        let state = ruleset.setup(&setup, &mut hidden);
+        (created.scenario, created.options, created.seats) =
+            (setup.scenario, setup.options, setup.seats);
+        let state = state.map_err(|e| bad(0, format!("set-up failed: {e}")))?;
         let chain = ChainCursor::start(&created.dice_commitments).map_err(|e| bad(0, e))?;
         Ok(Game {
             ruleset,
-            game_id,
+            game_id: setup.game_id,
             created,
             state,
             next_seq: 1,

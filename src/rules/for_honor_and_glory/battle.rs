@@ -2,6 +2,8 @@
 //! turn and whose part of it this is, the AP left, and the optional rules. The rules chapters
 //! work on it through the queries here.
 
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use super::hex::Hex;
@@ -64,13 +66,26 @@ pub struct BattleResult {
     pub summary: String,
 }
 
+/// Where a battle's scenario sits among the shipped ones, found on first use. A cache: every
+/// battle's compares equal, as far as the state is concerned.
+#[derive(Debug, Clone, Default)]
+struct ScenarioIndex(OnceLock<usize>);
+
+impl PartialEq for ScenarioIndex {
+    fn eq(&self, _: &ScenarioIndex) -> bool {
+        true
+    }
+}
+
+impl Eq for ScenarioIndex {}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Battle {
     pub scenario: String,
     /// Where the scenario sits among the shipped ones: a cache for `scen`, not part of the
-    /// state (a state read back from JSON finds its scenario by id).
+    /// state (a state read back from JSON finds its scenario by id on first use).
     #[serde(skip)]
-    pub scenario_index: usize,
+    scenario_index: ScenarioIndex,
     /// The scenario's units, in its order. The board's queries find them through `occupancy`:
     /// a unit changes hex by `place` and leaves the map by `remove` or `take`, and whoever
     /// changes them by hand (a test setting up a position) calls `units_changed`.
@@ -119,10 +134,7 @@ impl Battle {
         });
         let b = Battle {
             scenario: scen.id.clone(),
-            scenario_index: scenario::shipped()
-                .iter()
-                .position(|s| s.id == scen.id)
-                .unwrap_or(0),
+            scenario_index: ScenarioIndex::default(),
             units: scen.units.clone(),
             sides,
             turn: 1,
@@ -148,7 +160,14 @@ impl Battle {
     }
 
     pub fn scen(&self) -> &'static Scenario {
-        match scenario::shipped().get(self.scenario_index) {
+        let shipped = scenario::shipped();
+        let i = *self.scenario_index.0.get_or_init(|| {
+            shipped
+                .iter()
+                .position(|s| s.id == self.scenario)
+                .unwrap_or(usize::MAX)
+        });
+        match shipped.get(i) {
             Some(s) if s.id == self.scenario => s,
             _ => scenario::find(&self.scenario)
                 .expect("a battle is only set up from a shipped scenario"),

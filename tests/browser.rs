@@ -8,6 +8,7 @@
 //! exports their paths as `DESPATCH_CHROMIUM` and `DESPATCH_CHROMEDRIVER`; the defaults are
 //! Debian's `/usr/bin/chromium` and `/usr/bin/chromedriver`.
 
+#[macro_use]
 mod common;
 
 use std::path::PathBuf;
@@ -131,35 +132,28 @@ async fn wait_for_text(c: &Client, css: &str, text: &str, within: Duration) -> S
     }
 }
 
-async fn spawn(store: Store) -> String {
+/// The service on port 0, over a fresh store on one backend.
+struct Site {
+    base: String,
+    backend: &'static str,
+    _db: common::TestDb,
+}
+
+async fn spawn(store: Store, db: common::TestDb) -> Site {
     let app = Application::build(store, "127.0.0.1:0", None).expect("binds port 0");
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
-    base
-}
-
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let (store, _db) = super::common::fresh_postgres().await;
-                super::$name(super::spawn(store).await, "postgres").await;
-            })*
-        }
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let (store, _db) = super::common::fresh_sqlite().await;
-                super::$name(super::spawn(store).await, "sqlite").await;
-            })*
-        }
-    };
+    Site {
+        base,
+        backend: db.backend(),
+        _db: db,
+    }
 }
 
 on_both_backends!(two_players_play_audit_and_verify_in_real_browsers);
 
-async fn two_players_play_audit_and_verify_in_real_browsers(base: String, backend: &str) {
+async fn two_players_play_audit_and_verify_in_real_browsers(site: Site) {
+    let (base, backend) = (&site.base, site.backend);
     let mut driver = chromedriver().await;
     let anna = browser(&mut driver).await;
     let ben = browser(&mut driver).await;

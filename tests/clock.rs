@@ -2,6 +2,7 @@
 //! weekend and a change of daylight saving time, vacations, each missed-deadline policy, and
 //! two schedulers that must not both fire. Every test runs on PostgreSQL and on SQLite.
 
+#[macro_use]
 mod common;
 
 use std::sync::Arc;
@@ -150,23 +151,10 @@ impl C {
     }
 }
 
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let (store, db) = super::common::fresh_postgres().await;
-                super::$name(store, db).await;
-            })*
-        }
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let (store, db) = super::common::fresh_sqlite().await;
-                super::$name(store, db).await;
-            })*
-        }
-    };
+/// The clock's tests drive a store directly: `on_both_backends!` hands each one the fresh store
+/// and its database.
+async fn spawn(store: Store, db: common::TestDb) -> (Store, common::TestDb) {
+    (store, db)
 }
 
 on_both_backends!(
@@ -179,8 +167,7 @@ on_both_backends!(
 );
 
 async fn reminders_and_deadlines_fire_on_time_across_a_weekend_and_the_end_of_summer_time(
-    store: Store,
-    db: common::TestDb,
+    (store, db): (Store, common::TestDb),
 ) {
     // Friday 23 October 2026, 13:00 in London (BST); summer time ends on Sunday the 25th.
     let c = start(
@@ -263,8 +250,7 @@ async fn reminders_and_deadlines_fire_on_time_across_a_weekend_and_the_end_of_su
 }
 
 async fn a_vacation_extends_the_deadline_and_is_limited_by_the_allowance(
-    store: Store,
-    db: common::TestDb,
+    (store, db): (Store, common::TestDb),
 ) {
     let c = start(
         store,
@@ -332,7 +318,7 @@ async fn a_vacation_extends_the_deadline_and_is_limited_by_the_allowance(
     c.verifies().await;
 }
 
-async fn a_missed_deadline_passes_where_the_rules_allow(store: Store, db: common::TestDb) {
+async fn a_missed_deadline_passes_where_the_rules_allow((store, db): (Store, common::TestDb)) {
     let c = start(
         store,
         db,
@@ -369,7 +355,9 @@ async fn a_missed_deadline_passes_where_the_rules_allow(store: Store, db: common
     c.verifies().await;
 }
 
-async fn a_missed_deadline_pauses_the_clock_until_someone_moves(store: Store, db: common::TestDb) {
+async fn a_missed_deadline_pauses_the_clock_until_someone_moves(
+    (store, db): (Store, common::TestDb),
+) {
     let c = start(
         store,
         db,
@@ -400,7 +388,7 @@ async fn a_missed_deadline_pauses_the_clock_until_someone_moves(store: Store, db
     c.verifies().await;
 }
 
-async fn the_nth_missed_deadline_forfeits(store: Store, db: common::TestDb) {
+async fn the_nth_missed_deadline_forfeits((store, db): (Store, common::TestDb)) {
     let c = start(
         store,
         db,
@@ -448,7 +436,7 @@ async fn the_nth_missed_deadline_forfeits(store: Store, db: common::TestDb) {
     c.verifies().await;
 }
 
-async fn two_schedulers_at_the_same_instant_fire_once(store: Store, db: common::TestDb) {
+async fn two_schedulers_at_the_same_instant_fire_once((store, db): (Store, common::TestDb)) {
     let c = start(
         store,
         db,

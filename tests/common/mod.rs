@@ -52,6 +52,14 @@ impl TestDb {
     pub fn url(&self) -> &str {
         &self.url
     }
+
+    /// Which backend holds it: "postgres" or "sqlite".
+    pub fn backend(&self) -> &'static str {
+        match self.kind {
+            Kind::Postgres { .. } => "postgres",
+            Kind::Sqlite { .. } => "sqlite",
+        }
+    }
 }
 
 pub fn postgres_admin_url() -> String {

@@ -88,8 +88,8 @@ impl<'de> Deserialize<'de> for UnitRef {
     }
 }
 
-/// One unit action. In the log a command keeps each action as its order-language text, which
-/// reads well and is quick to read back.
+/// One unit action. In the log it stands as its order-language text (`describe_action`),
+/// within the order's (`Order`'s serde form).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     Move {
@@ -146,29 +146,6 @@ pub enum Standing {
     LeadersTowards(Option<Hex>),
 }
 
-impl Serialize for Action {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&describe_action(self))
-    }
-}
-
-impl<'de> Deserialize<'de> for Action {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
-        // Read from the text where it lies, with no copy: every command of a re-fold passes here.
-        struct Text;
-        impl serde::de::Visitor<'_> for Text {
-            type Value = Action;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an action in the order language, like 'fire A3 at C5'")
-            }
-            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Action, E> {
-                parse_action(text).map_err(|e| E::custom(e.message))
-            }
-        }
-        d.deserialize_str(Text)
-    }
-}
-
 /// A whole turn's order; no actions is a pass.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Order {
@@ -201,7 +178,10 @@ impl<'de> Deserialize<'de> for Order {
                 let mut actions = None;
                 while let Some(key) = m.next_key::<Cow<'de, str>>()? {
                     if key == "actions" {
-                        actions = Some(m.next_value::<Vec<Action>>()?);
+                        let texts = m.next_value::<Vec<Cow<'de, str>>>()?;
+                        let read = texts.iter().map(|t| parse_action(t));
+                        let read = read.collect::<Result<Vec<_>, _>>();
+                        actions = Some(read.map_err(|e| serde::de::Error::custom(e.message))?);
                     } else {
                         m.next_value::<serde::de::IgnoredAny>()?;
                     }

@@ -319,8 +319,7 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             } else {
                 seats
             };
-            let ids: Vec<&str> = seat_ids.iter().map(String::as_str).collect();
-            let seats = SeatDef::named_by_id(&ids)?;
+            let seats = SeatDef::named_by_id(&seat_ids)?;
             let options: Value = serde_json::from_str(&options)
                 .map_err(|e| format!("--options is not JSON: {e}"))?;
             let text = if script.as_os_str() == "-" {

@@ -105,9 +105,10 @@ pub struct SeatDef {
 impl SeatDef {
     /// Seats named by their own ids (`["american", "british"]`), as the bots, the benchmarks
     /// and the tests set their games up. Says which id is not a seat id.
-    pub fn named_by_id(ids: &[&str]) -> Result<Vec<SeatDef>, String> {
+    pub fn named_by_id(ids: &[impl AsRef<str>]) -> Result<Vec<SeatDef>, String> {
         ids.iter()
-            .map(|&id| {
+            .map(|id| {
+                let id = id.as_ref();
                 Seat::parse(id).map(|seat| SeatDef {
                     seat,
                     name: id.to_owned(),

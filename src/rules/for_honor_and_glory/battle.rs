@@ -178,6 +178,12 @@ impl Battle {
         &self.scen().map
     }
 
+    /// The map's columns and rows, which the occupancy asks when it is built.
+    fn map_size(&self) -> (u8, u8) {
+        let map = self.map();
+        (map.cols, map.rows)
+    }
+
     pub fn name(&self, i: usize) -> &'static str {
         &self.scen().names[i]
     }
@@ -207,14 +213,7 @@ impl Battle {
 
     /// Units on the map in a hex, in the order of `units`.
     pub fn at(&self, hex: Hex) -> Units {
-        self.occupancy.at(
-            &self.units,
-            || {
-                let map = self.map();
-                (map.cols, map.rows)
-            },
-            hex,
-        )
+        self.occupancy.at(&self.units, || self.map_size(), hex)
     }
 
     /// Moves unit `i` to `hex`: the one way a unit changes hex.
@@ -327,9 +326,6 @@ impl Battle {
     /// Does each side (american, british) still have a combat unit on the map? It is asked
     /// after every action: the occupancy keeps the answer.
     pub fn armies(&self) -> [bool; 2] {
-        self.occupancy.armies(&self.units, || {
-            let map = self.map();
-            (map.cols, map.rows)
-        })
+        self.occupancy.armies(&self.units, || self.map_size())
     }
 }

@@ -37,6 +37,14 @@ pub fn dice(b: &Battle, u: usize, target: Hex) -> usize {
 /// (7.5.1) and one more with a leader (11.8).
 pub const MAX_DICE: usize = 6;
 
+/// Rolls an attack's `n` dice (8.1, 8.3) into a buffer on the stack: every fire and close
+/// combat rolls them. The faces are `dice[..n]`.
+pub fn roll_attack(ctx: &mut Ctx, n: usize) -> [u32; MAX_DICE] {
+    let mut dice = [0; MAX_DICE];
+    ctx.roll_into(&mut dice[..n], 6);
+    dice
+}
+
 /// The modifier to each attacking die, with the reasons for the log.
 pub fn modifier(map: &Map, b: &Battle, u: usize, target: Hex) -> (i32, Vec<String>) {
     modifier_explained(map, b, u, target, true)

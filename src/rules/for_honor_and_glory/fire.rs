@@ -103,10 +103,8 @@ pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &m
     b.units[u].acted = true;
     let n = combat::dice(b, u, target);
     let (m, why) = combat::modifier_explained(map, b, u, target, ctx.lines_wanted());
-    let mut dice = [0; combat::MAX_DICE];
-    let faces = &mut dice[..n];
-    ctx.roll_into(faces, 6);
-    let faces = &*faces;
+    let dice = combat::roll_attack(ctx, n);
+    let faces = &dice[..n];
     let hits = combat::count_hits(faces, m, hit);
     let d = from.distance(target);
     say!(ctx,

@@ -5,7 +5,9 @@
 //! edge. Hexes are flat-topped and odd columns (B, D, F …) sit half a hex lower than even ones,
 //! so that `C5`'s neighbours are C4, C6, B5, B6, D5 and D6.
 
+use std::borrow::Cow;
 use std::fmt;
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -144,18 +146,18 @@ const LINES_KEPT: i32 = 16;
 /// The steps of the line from the cube origin to `(dq, dr)`. A line in cube coordinates is the
 /// same from every hex, moved: the lines of sight within `LINES_KEPT` are worked out once and
 /// kept, as every check of every fire looks along one.
-fn line_offsets(dq: i32, dr: i32) -> std::borrow::Cow<'static, [[(i32, i32); 2]]> {
-    static KEPT: std::sync::OnceLock<Vec<Offsets>> = std::sync::OnceLock::new();
+fn line_offsets(dq: i32, dr: i32) -> Cow<'static, [[(i32, i32); 2]]> {
+    static KEPT: OnceLock<Vec<Offsets>> = OnceLock::new();
     let side = 2 * LINES_KEPT + 1;
     if dq.abs() > LINES_KEPT || dr.abs() > LINES_KEPT {
-        return std::borrow::Cow::Owned(line_offsets_worked_out(dq, dr));
+        return Cow::Owned(line_offsets_worked_out(dq, dr));
     }
     let kept = KEPT.get_or_init(|| {
         (0..side * side)
             .map(|i| line_offsets_worked_out(i / side - LINES_KEPT, i % side - LINES_KEPT))
             .collect()
     });
-    std::borrow::Cow::Borrowed(&kept[((dq + LINES_KEPT) * side + dr + LINES_KEPT) as usize])
+    Cow::Borrowed(&kept[((dq + LINES_KEPT) * side + dr + LINES_KEPT) as usize])
 }
 
 /// The line from the cube origin to `(dq, dr)`, sampled at each hex's distance along it and
@@ -217,7 +219,7 @@ impl Serialize for Hex {
 
 impl<'de> Deserialize<'de> for Hex {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Hex, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        let text = <Cow<'de, str>>::deserialize(d)?;
         Hex::parse(&text).map_err(serde::de::Error::custom)
     }
 }

@@ -270,8 +270,10 @@ enum Hidden<'a> {
 pub struct Ctx<'a> {
     dice: DiceSource<'a>,
     hidden: Hidden<'a>,
+    /// The dice drawn from a stream or a script; a fold's are the event's own, not copied.
     rolls: Vec<super::dice::Roll>,
-    recorded_pos: usize,
+    /// Every die drawn, from any source.
+    drawn: usize,
     pub(crate) dice_problem: Option<String>,
     lines: Vec<Line>,
     unexecuted: Option<Unexecuted>,
@@ -283,18 +285,14 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub fn new(dice: DiceSource<'a>, hidden: Option<&'a mut DiceStream>) -> Self {
-        let recorded = match &dice {
-            DiceSource::Recorded(rolls) => rolls.len(),
-            _ => 0,
-        };
         Ctx {
             dice,
             hidden: match hidden {
                 Some(stream) => Hidden::Stream(stream),
                 None => Hidden::None,
             },
-            rolls: Vec::with_capacity(recorded),
-            recorded_pos: 0,
+            rolls: Vec::new(),
+            drawn: 0,
             dice_problem: None,
             lines: Vec::new(),
             unexecuted: None,
@@ -355,7 +353,7 @@ impl<'a> Ctx<'a> {
 
     /// Rolls one public die with `sides` faces.
     pub fn roll(&mut self, sides: u32) -> u32 {
-        let pos = self.recorded_pos;
+        let pos = self.drawn;
         let (face, problem) = match &mut self.dice {
             DiceSource::Stream(stream) => (stream.roll(sides), None),
             DiceSource::Recorded(rolls) => match rolls.get(pos) {
@@ -397,8 +395,10 @@ impl<'a> Ctx<'a> {
         if let Some(problem) = problem {
             self.dice_problem.get_or_insert(problem);
         }
-        self.recorded_pos += 1;
-        self.rolls.push(super::dice::Roll { sides, face });
+        self.drawn += 1;
+        if !matches!(self.dice, DiceSource::Recorded(_)) {
+            self.rolls.push(super::dice::Roll { sides, face });
+        }
         face
     }
 
@@ -436,7 +436,7 @@ impl<'a> Ctx<'a> {
 
     /// Has this apply drawn any public die yet?
     pub fn rolled(&self) -> bool {
-        !self.rolls.is_empty()
+        self.drawn > 0
     }
 
     /// A line everyone may read.
@@ -488,6 +488,7 @@ impl<'a> Ctx<'a> {
             lines: self.lines,
             unexecuted: self.unexecuted,
             rolls: self.rolls,
+            drawn: self.drawn,
             reveal_requests: self.reveal_requests,
             dice_problem: self.dice_problem,
         }
@@ -499,7 +500,11 @@ impl<'a> Ctx<'a> {
 pub struct Applied {
     pub lines: Vec<Line>,
     pub unexecuted: Option<Unexecuted>,
+    /// The dice drawn live (a stream) or by hand (a script). A fold's dice are the event's
+    /// own (`Event::dice`): they are counted in `drawn`, not copied here.
     pub rolls: Vec<super::dice::Roll>,
+    /// How many dice this apply drew, from any source.
+    pub drawn: usize,
     pub reveal_requests: Vec<String>,
     pub dice_problem: Option<String>,
 }

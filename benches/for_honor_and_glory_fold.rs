@@ -18,6 +18,10 @@ use despatch::engine::ruleset::{SeatDef, Setup};
 use despatch::rules;
 use serde_json::json;
 
+/// The service's allocator (src/main.rs), so that the figures are the service's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let wanted: usize = std::env::args()
         .skip(1)

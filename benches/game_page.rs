@@ -14,6 +14,10 @@ use despatch::games::{Caller, CommandInput, Games, NewGame, NewSeat, Submit};
 use despatch::http::Application;
 use despatch::store::Store;
 
+/// The service's allocator (src/main.rs), so that the figures are the service's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const EVENTS: u64 = 2_000;
 const WARMUP: usize = 20;
 const SAMPLES: usize = 300;

@@ -10,6 +10,10 @@ use despatch::engine::ruleset::{SeatDef, Setup};
 use despatch::rules;
 use serde_json::json;
 
+/// The service's allocator (src/main.rs), so that the figures are the service's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const EVENTS: usize = 10_000;
 
 /// This thread's CPU time in nanoseconds, where Linux tells it (`/proc/thread-self/schedstat`):

@@ -23,6 +23,10 @@ use futures_util::future::join_all;
 use serde_json::Value;
 use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection};
 
+/// The service's allocator (src/main.rs), so that the figures are the service's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 struct Smtp {
     addr: String,
     _child: Option<ChildGuard>,

@@ -24,6 +24,10 @@ use despatch::store::{Append, GameRecord, OutboxRecord, PgStore, SeatRecord, Sto
 use serde_json::json;
 use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection};
 
+/// The service's allocator (src/main.rs), so that the figures are the service's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const CONCURRENCY: [usize; 3] = [1, 4, 16];
 const WARM_UP: Duration = Duration::from_secs(1);
 const AT: &str = "2026-11-22T09:00:00.000Z";

@@ -2,8 +2,6 @@
 //! movement (9.1) is in `movement`, their morale bonus (9.2) in `close_combat`, their
 //! casualties (9.3) in `combat`, and the lost command AP (9.3.1–9.3.2) in `action_points`.
 
-use std::collections::VecDeque;
-
 use super::battle::Battle;
 use super::hex::Hex;
 use super::terrain::{Map, MoveEffect};
@@ -19,24 +17,28 @@ pub fn retreat_alone(map: &Map, b: &mut Battle, l: usize, ctx: &mut Ctx) {
     let side = b.units[l].side;
     let start = b.units[l].hex;
     let goal = b.sides[usize::from(side.0)].leaders_towards;
-    let mut seen = vec![start];
-    let mut queue = VecDeque::from([(start, 0u8)]);
+    // The hexes reached, in the order found, which is the order of their distance: the search
+    // goes on from each in turn. At most the 37 hexes within 3 of the start.
+    let mut reached = [(start, 0u8); 37];
+    let (mut len, mut next) = (1, 0);
     // (friendly unit there, distance to the edge, hex); towards a goal, first the hexes to it.
     let mut best: Option<((bool, i64, Hex), Hex)> = None;
     let mut towards: Option<((u32, bool, i64, Hex), Hex)> = None;
-    while let Some((h, steps)) = queue.pop_front() {
+    while next < len {
+        let (h, steps) = reached[next];
+        next += 1;
         if steps == 3 {
             continue;
         }
         for n in map.neighbours(h) {
-            if seen.contains(&n)
+            if reached[..len].iter().any(|&(r, _)| r == n)
                 || map.terrain(n).effects().movement == MoveEffect::Impassable
                 || b.at(n).any(|i| b.units[i].side != side)
             {
                 continue;
             }
-            seen.push(n);
-            queue.push_back((n, steps + 1));
+            reached[len] = (n, steps + 1);
+            len += 1;
             if b.leader_at(n, side).is_some() {
                 continue;
             }

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::hex::Hex;
-use super::occupancy::{Occupancy, Units};
+use super::occupancy::{Occupancy, Sets, Units};
 use super::optional::Options;
 use super::scenario::{self, Edge, Scenario};
 use super::terrain::Map;
@@ -231,27 +231,60 @@ impl Battle {
         self.occupancy.forget();
     }
 
-    // The queries below look in one hex (`at`): they run in every check of every action.
+    // The queries below look in one hex (`at`), and pick from its units with one of the
+    // occupancy's sets: they run in every check of every action. Debug builds check each
+    // against the units themselves.
+
+    /// The units on the map in a hex that are in the set `set` picks.
+    fn at_in(&self, hex: Hex, set: impl FnOnce(&Sets) -> u64) -> Units {
+        self.occupancy
+            .at_in(&self.units, || self.map_size(), hex, set)
+    }
+
+    /// A side's units in a hex.
+    pub fn side_at(&self, hex: Hex, side: Side) -> Units {
+        let found = self.at_in(hex, |s| s.sides[usize::from(side.0)]);
+        debug_assert!(found.eq(self.at(hex).filter(|&i| self.units[i].side == side)));
+        found
+    }
+
+    /// A side's combat units (not leaders nor VP units) in a hex.
+    pub fn army_at(&self, hex: Hex, side: Side) -> Units {
+        let found = self.at_in(hex, |s| s.armies[usize::from(side.0)]);
+        debug_assert!(found.eq(self
+            .at(hex)
+            .filter(|&i| self.units[i].side == side && self.units[i].kind.is_combat())));
+        found
+    }
+
+    /// A side's units filling a slot (4.3) in a hex.
+    pub fn slot_at(&self, hex: Hex, side: Side, slot: Slot) -> Units {
+        let found = self.at_in(hex, |s| s.slots[usize::from(side.0)][slot as usize]);
+        debug_assert!(found.eq(self
+            .at(hex)
+            .filter(|&i| self.units[i].side == side && self.units[i].kind.slot() == slot)));
+        found
+    }
 
     /// The unit of a side filling a slot of a hex.
     pub fn in_slot(&self, hex: Hex, side: Side, slot: Slot) -> Option<usize> {
-        self.at(hex)
-            .find(|&i| self.units[i].side == side && self.units[i].kind.slot() == slot)
+        self.slot_at(hex, side, slot).next()
     }
 
     /// Combat units (not leaders nor VP units) in a hex, of any side.
-    pub fn combat_at(&self, hex: Hex) -> impl Iterator<Item = usize> + '_ {
-        self.at(hex).filter(|&i| self.units[i].kind.is_combat())
+    pub fn combat_at(&self, hex: Hex) -> Units {
+        let found = self.at_in(hex, |s| s.armies[0] | s.armies[1]);
+        debug_assert!(found.eq(self.at(hex).filter(|&i| self.units[i].kind.is_combat())));
+        found
     }
 
     /// Is there a combat unit of any side in the hex?
     pub fn any_combat_at(&self, hex: Hex) -> bool {
-        self.at(hex).any(|i| self.units[i].kind.is_combat())
+        !self.combat_at(hex).is_empty()
     }
 
     pub fn enemy_combat_at(&self, hex: Hex, side: Side) -> bool {
-        self.at(hex)
-            .any(|i| self.units[i].side != side && self.units[i].kind.is_combat())
+        !self.army_at(hex, side.other()).is_empty()
     }
 
     pub fn leader_at(&self, hex: Hex, side: Side) -> Option<usize> {

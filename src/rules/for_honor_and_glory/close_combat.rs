@@ -140,8 +140,8 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
     // 11.12 Defending dragoons may retreat before the attack.
     if b.options.has(12) && b.sides[usize::from(defender.0)].evade {
         let dragoon = b
-            .combat_at(target)
-            .find(|&i| b.units[i].side == defender && b.units[i].kind == Kind::Dragoon);
+            .army_at(target, defender)
+            .find(|&i| b.units[i].kind == Kind::Dragoon);
         if let Some(d) = dragoon {
             let mut lines = Vec::new();
             let said = ctx.lines_wanted().then_some(&mut lines);
@@ -162,12 +162,8 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
 
     // 8.3.2 / 8.4.4 Morale first: the infantry (or dragoon), and the gun only if that failed.
     let flanked = combat::flank(b, u, target);
-    let line = b
-        .combat_at(target)
-        .find(|&i| b.units[i].side == defender && b.units[i].kind.slot() == Slot::Line);
-    let gun = b
-        .combat_at(target)
-        .find(|&i| b.units[i].side == defender && b.units[i].kind.slot() == Slot::Gun);
+    let line = b.in_slot(target, defender, Slot::Line);
+    let gun = b.in_slot(target, defender, Slot::Gun);
     let mut failed = Vec::new();
     match (line, gun) {
         (Some(l), g) => {
@@ -228,7 +224,7 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
         }
     }
     // 8.3.2 A leader goes with his units when all of them retreat; 8.4.5 alone, he retreats 3.
-    if b.combat_at(target).all(|i| b.units[i].side != defender) {
+    if b.army_at(target, defender).is_empty() {
         match first_to {
             Some((r, _)) => follow_leader(map, b, target, defender, r, ctx),
             None => combat::leader_left_alone(map, b, target, defender, ctx),
@@ -246,7 +242,7 @@ fn follow_leader(
     r: usize,
     ctx: &mut Ctx,
 ) {
-    if b.combat_at(from).any(|i| b.units[i].side == side) {
+    if !b.army_at(from, side).is_empty() {
         return;
     }
     let Some(l) = b.leader_at(from, side) else {

@@ -22,8 +22,8 @@ pub fn dice(b: &Battle, u: usize, target: Hex) -> usize {
     if unit.column {
         n = 1;
     }
-    if b.combat_at(target)
-        .any(|i| b.units[i].side != unit.side && b.units[i].column)
+    if b.army_at(target, unit.side.other())
+        .any(|i| b.units[i].column)
     {
         n += 1;
     }
@@ -104,7 +104,7 @@ pub fn flank(b: &Battle, u: usize, target: Hex) -> bool {
     b.attacks
         .iter()
         .any(|&(from, to)| from == across && to == target)
-        && b.combat_at(across).any(|i| b.units[i].side == unit.side)
+        && !b.army_at(across, unit.side).is_empty()
 }
 
 /// The dice as the log shows them: faces, and the modified values where a modifier applies.
@@ -144,16 +144,13 @@ pub fn apply_hits(
         Slot::Line
     };
     for _ in 0..hits {
-        let target = b
-            .combat_at(hex)
-            .filter(|&i| b.units[i].side == defender)
-            .max_by_key(|&i| {
-                (
-                    b.units[i].mp,
-                    b.units[i].kind.slot() == first,
-                    std::cmp::Reverse(i),
-                )
-            });
+        let target = b.army_at(hex, defender).max_by_key(|&i| {
+            (
+                b.units[i].mp,
+                b.units[i].kind.slot() == first,
+                std::cmp::Reverse(i),
+            )
+        });
         let Some(t) = target else { break };
         let unit = b.units[t];
         if unit.mp <= 1 {
@@ -213,7 +210,7 @@ pub fn leader_left_alone(map: &Map, b: &mut Battle, hex: Hex, defender: Side, ct
     let Some(l) = b.leader_at(hex, defender) else {
         return;
     };
-    if b.combat_at(hex).any(|i| b.units[i].side == defender) {
+    if !b.army_at(hex, defender).is_empty() {
         return;
     }
     leaders::retreat_alone(map, b, l, ctx);

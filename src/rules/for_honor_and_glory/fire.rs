@@ -118,10 +118,8 @@ pub fn perform(map: &Map, b: &mut Battle, plan: FirePlan, advance: bool, ctx: &m
     );
     b.attacks.push((from, target));
     let defender = side.other();
-    for i in b.at(target) {
-        if b.units[i].side == defender {
-            b.units[i].fired_on = true;
-        }
+    for i in b.side_at(target, defender) {
+        b.units[i].fired_on = true;
     }
     combat::apply_hits(b, target, defender, hits, ctx);
     combat::leader_casualty(b, target, defender, faces, ctx);
@@ -144,7 +142,7 @@ pub fn advance_into(b: &mut Battle, u: usize, target: Hex, ctx: &mut Ctx) {
         say!(ctx, "no advance: {e}");
         return;
     }
-    let enemies: Vec<usize> = b.at(target).filter(|&i| b.units[i].side != side).collect();
+    let enemies: Vec<usize> = b.side_at(target, side.other()).collect();
     b.place(u, target);
     b.units[u].moved = true;
     say!(ctx, "{} advances into {target}", b.label(u));

@@ -33,7 +33,7 @@ pub fn retreat_alone(map: &Map, b: &mut Battle, l: usize, ctx: &mut Ctx) {
         for n in map.neighbours(h) {
             if reached[..len].iter().any(|&(r, _)| r == n)
                 || map.terrain(n).effects().movement == MoveEffect::Impassable
-                || b.at(n).any(|i| b.units[i].side != side)
+                || !b.side_at(n, side.other()).is_empty()
             {
                 continue;
             }
@@ -42,7 +42,7 @@ pub fn retreat_alone(map: &Map, b: &mut Battle, l: usize, ctx: &mut Ctx) {
             if b.leader_at(n, side).is_some() {
                 continue;
             }
-            let friends = b.combat_at(n).any(|i| b.units[i].side == side);
+            let friends = !b.army_at(n, side).is_empty();
             let key = (!friends, (b.edge_distance(map, n, side) * 1000.0) as i64, n);
             if let Some(g) = goal.filter(|g| n.distance(*g) < start.distance(*g)) {
                 let near = (n.distance(g), key.0, key.1, n);

@@ -8,18 +8,22 @@ use super::units::{Kind, Side};
 
 /// `may_hold` as a yes or no, with no reason written: for retreats, which only ask.
 pub fn fits(b: &Battle, hex: Hex, side: Side, kind: Kind, ignore: Option<usize>) -> bool {
-    for i in b.at(hex) {
-        let other = &b.units[i];
-        if Some(i) == ignore {
-            continue;
-        }
-        if other.side != side && other.kind.is_combat() && kind.is_combat()
-            || other.side == side && other.kind.slot() == kind.slot()
-        {
-            return false;
-        }
+    blocker(b, hex, side, kind, ignore).is_none()
+}
+
+/// The first unit (in the order of the battle's units) that keeps a unit of `kind` and `side`
+/// out of `hex`: an enemy combat unit, when it is one too, or a friendly unit filling its
+/// slot, leaving out `ignore`.
+fn blocker(b: &Battle, hex: Hex, side: Side, kind: Kind, ignore: Option<usize>) -> Option<usize> {
+    let enemy = kind
+        .is_combat()
+        .then(|| b.army_at(hex, side.other()).next())
+        .flatten();
+    let mut friends = b.slot_at(hex, side, kind.slot());
+    if let Some(i) = ignore {
+        friends = friends.without(i);
     }
-    true
+    enemy.into_iter().chain(friends.next()).min()
 }
 
 /// May a unit of `kind` and `side` stand in `hex`, besides the units already there (leaving
@@ -31,26 +35,20 @@ pub fn may_hold(
     kind: Kind,
     ignore: Option<usize>,
 ) -> Result<(), String> {
-    for i in b.at(hex) {
-        let other = &b.units[i];
-        if Some(i) == ignore {
-            continue;
-        }
-        if other.side != side && other.kind.is_combat() && kind.is_combat() {
-            return Err(format!("{hex} holds enemy units"));
-        }
-        if other.side == side && other.kind.slot() == kind.slot() {
+    match blocker(b, hex, side, kind, ignore) {
+        None => Ok(()),
+        Some(i) if b.units[i].side != side => Err(format!("{hex} holds enemy units")),
+        Some(i) => {
             let what = match kind.slot() {
                 super::units::Slot::Line => "infantry or dragoon unit",
                 super::units::Slot::Gun => "artillery or rocket unit",
                 super::units::Slot::Leader => "leader",
                 super::units::Slot::Vp => "VP unit",
             };
-            return Err(format!(
+            Err(format!(
                 "{hex} already holds a friendly {what} ({}); a hex holds only one (4.3)",
                 b.label(i)
-            ));
+            ))
         }
     }
-    Ok(())
 }

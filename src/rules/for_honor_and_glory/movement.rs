@@ -158,7 +158,7 @@ pub fn check<'p>(
             ));
         }
         if unit.kind == Kind::Leader {
-            if b.enemy_combat_at(h, unit.side) || b.at(h).any(|i| b.units[i].side != unit.side) {
+            if !b.side_at(h, unit.side.other()).is_empty() {
                 return Err(rule(
                     "9.1 Leaders movement",
                     format!("a leader cannot enter {h}, held by the enemy"),
@@ -238,12 +238,8 @@ pub fn perform(b: &mut Battle, plan: &MovePlan, ctx: Option<&mut Ctx>) {
     for &h in plan.path {
         if b.units[u].kind.is_combat() && !b.enemy_combat_at(h, side) {
             // Enemy leaders and VP units alone in the hex entered: eliminated or taken.
-            for e in b.at(h) {
-                let other = b.units[e];
-                if other.side == side {
-                    continue;
-                }
-                match (other.kind.slot(), loud) {
+            for e in b.side_at(h, side.other()) {
+                match (b.units[e].kind.slot(), loud) {
                     (Slot::Leader, true) => lines.push(b.eliminate(e)),
                     (Slot::Leader, false) => b.remove(e),
                     (_, true) => lines.push(b.capture(e)),

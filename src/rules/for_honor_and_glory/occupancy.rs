@@ -4,6 +4,10 @@
 //! `Battle::remove` and `Battle::take`, the only ways a unit changes hex or leaves the map. It is
 //! not part of the state: it is neither serialised nor compared, and a battle read back from
 //! JSON builds it again. Debug builds (the tests) check every answer against the units.
+//!
+//! Besides the units in each hex it keeps sets of units that the board's questions combine with
+//! a hex's set in one step: each side's combat units still on the map, and each side's units
+//! by the slot they fill (4.3), which never change, since no unit changes kind or side.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -23,8 +27,18 @@ struct Grid {
     rows: u8,
     /// Row-major, one set of units per hex: bit `i` is unit `i`, on the map there.
     hexes: Vec<u64>,
+    sets: Sets,
+}
+
+/// Sets of units that a hex's set is combined with (bit `i` is unit `i`).
+#[derive(Clone, Debug, Default)]
+pub struct Sets {
     /// Each side's combat units still on the map (american, british).
-    armies: [u64; 2],
+    pub armies: [u64; 2],
+    /// Each side's units by the slot they fill (`Slot as usize`), on the map or not.
+    pub slots: [[u64; 4]; 2],
+    /// Each side's units, on the map or not.
+    pub sides: [u64; 2],
 }
 
 impl Grid {
@@ -56,15 +70,18 @@ impl Occupancy {
                 cols,
                 rows,
                 hexes: vec![0; usize::from(cols) * usize::from(rows)],
-                armies: [0; 2],
+                sets: Sets::default(),
             };
             for (i, u) in units.iter().enumerate() {
                 if let (false, Some(h)) = (u.gone, grid.index(u.hex)) {
                     grid.hexes[h] |= 1 << i;
                 }
+                let side = usize::from(u.side.0);
                 if u.is_combat() {
-                    grid.armies[usize::from(u.side.0)] |= 1 << i;
+                    grid.sets.armies[side] |= 1 << i;
                 }
+                grid.sets.slots[side][u.kind.slot() as usize] |= 1 << i;
+                grid.sets.sides[side] |= 1 << i;
             }
             grid
         })
@@ -73,6 +90,17 @@ impl Occupancy {
     /// The units on the map in `hex`, in the order of the battle's units.
     /// `size` gives the map's columns and rows, asked only when the cache is built.
     pub fn at(&self, units: &[Unit], size: impl FnOnce() -> (u8, u8), hex: Hex) -> Units {
+        self.at_in(units, size, hex, |_| u64::MAX)
+    }
+
+    /// The units on the map in `hex` that are in the set `set` picks.
+    pub fn at_in(
+        &self,
+        units: &[Unit],
+        size: impl FnOnce() -> (u8, u8),
+        hex: Hex,
+        set: impl FnOnce(&Sets) -> u64,
+    ) -> Units {
         let grid = self.grid(units, size);
         let found = match grid.index(hex) {
             Some(h) => Units(grid.hexes[h]),
@@ -84,12 +112,12 @@ impl Occupancy {
             scan(units, hex),
             "the occupancy of {hex} is out of step with the units"
         );
-        found
+        Units(found.0 & set(&grid.sets))
     }
 
     /// Does each side (american, british) still have a combat unit on the map?
     pub fn armies(&self, units: &[Unit], size: impl FnOnce() -> (u8, u8)) -> [bool; 2] {
-        let found = self.grid(units, size).armies.map(|set| set != 0);
+        let found = self.grid(units, size).sets.armies.map(|set| set != 0);
         debug_assert_eq!(
             found,
             [0, 1].map(|side| units.iter().any(|u| u.is_combat() && u.side.0 == side)),
@@ -104,7 +132,10 @@ impl Occupancy {
             return;
         };
         if to.is_none() {
-            grid.armies.iter_mut().for_each(|set| *set &= !(1 << i));
+            grid.sets
+                .armies
+                .iter_mut()
+                .for_each(|set| *set &= !(1 << i));
         }
         if let Some(h) = from.and_then(|h| grid.index(h)) {
             grid.hexes[h] &= !(1 << i);
@@ -139,6 +170,17 @@ impl fmt::Debug for Occupancy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Units(u64);
 
+impl Units {
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The set without unit `i`.
+    pub fn without(self, i: usize) -> Units {
+        Units(self.0 & !(1u64 << i))
+    }
+}
+
 impl Iterator for Units {
     type Item = usize;
 
@@ -155,7 +197,7 @@ impl Iterator for Units {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::for_honor_and_glory::units::{Kind, Side};
+    use crate::rules::for_honor_and_glory::units::{Kind, Side, Slot};
 
     fn units() -> Vec<Unit> {
         let at = |c, r| Hex::new(c, r);
@@ -197,6 +239,29 @@ mod tests {
         assert_eq!(
             o.at(&units, || (4, 4), Hex::new(2, 1)).collect::<Vec<_>>(),
             [0]
+        );
+    }
+
+    #[test]
+    fn a_hexs_units_are_picked_by_side_slot_and_army() {
+        let mut units = units();
+        let mut o = Occupancy::default();
+        let hex = Hex::new(1, 1);
+        let pick = |o: &Occupancy, units: &[Unit], set: fn(&Sets) -> u64| {
+            o.at_in(units, || (4, 4), hex, set).collect::<Vec<_>>()
+        };
+        assert_eq!(pick(&o, &units, |s| s.sides[0]), [0, 2, 3]);
+        assert_eq!(pick(&o, &units, |s| s.sides[1]), Vec::<usize>::new());
+        assert_eq!(pick(&o, &units, |s| s.slots[0][Slot::Gun as usize]), [3]);
+        assert_eq!(pick(&o, &units, |s| s.slots[0][Slot::Leader as usize]), [2]);
+        assert_eq!(pick(&o, &units, |s| s.armies[0]), [0, 3]);
+        // A unit gone from the map leaves its army, and the hex.
+        units[3].gone = true;
+        o.moved(3, Some(hex), None);
+        assert_eq!(pick(&o, &units, |s| s.armies[0]), [0]);
+        assert_eq!(
+            pick(&o, &units, |s| s.slots[0][Slot::Gun as usize]),
+            Vec::<usize>::new()
         );
     }
 

@@ -72,7 +72,7 @@ fn ranked(
         if map.terrain(h).effects().movement == MoveEffect::Impassable {
             continue;
         }
-        if b.at(h).any(|i| b.units[i].side != unit.side) {
+        if !b.side_at(h, unit.side.other()).is_empty() {
             continue;
         }
         let displaced = match limits::fits(b, h, unit.side, unit.kind, Some(r)) {

@@ -39,25 +39,13 @@ pub fn resolve(map: &Map, b: &Battle, side: Side, r: UnitRef) -> Result<usize, R
     if !map.contains(r.hex) {
         return Err(err(format!("{} is off the map", r.hex)));
     }
-    // One look in the hex: the first of the side there for each slot.
-    let mut slots: [Option<usize>; 3] = [None; 3];
-    for i in b.at(r.hex) {
-        let u = &b.units[i];
-        if u.side != side {
-            continue;
-        }
-        let s = match u.kind.slot() {
-            Slot::Line => 0,
-            Slot::Gun => 1,
-            Slot::Leader => 2,
-            Slot::Vp => continue,
-        };
-        slots[s] = slots[s].or(Some(i));
-    }
+    let slot = |s: Slot| b.in_slot(r.hex, side, s);
     let found = match r.pick {
-        Pick::Main => slots[0].or(slots[1]).or(slots[2]),
-        Pick::Gun => slots[1],
-        Pick::Leader => slots[2],
+        Pick::Main => slot(Slot::Line)
+            .or_else(|| slot(Slot::Gun))
+            .or_else(|| slot(Slot::Leader)),
+        Pick::Gun => slot(Slot::Gun),
+        Pick::Leader => slot(Slot::Leader),
     };
     let what = match r.pick {
         Pick::Main => "unit",

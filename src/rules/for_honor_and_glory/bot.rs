@@ -89,7 +89,7 @@ pub fn legal_actions(b: &Battle, side: Side, every_move: bool) -> Vec<Action> {
                 try_push(
                     Action::Move {
                         unit: r,
-                        path: vec![n],
+                        path: smallvec::smallvec![n],
                         leader: false,
                     },
                     &mut out,
@@ -102,7 +102,7 @@ pub fn legal_actions(b: &Battle, side: Side, every_move: bool) -> Vec<Action> {
                         try_push(
                             Action::MoveFire {
                                 unit: r,
-                                path: vec![n],
+                                path: smallvec::smallvec![n],
                                 target: t,
                             },
                             &mut out,
@@ -114,7 +114,7 @@ pub fn legal_actions(b: &Battle, side: Side, every_move: bool) -> Vec<Action> {
                             Action::FireMove {
                                 unit: r,
                                 target: t,
-                                path: vec![n],
+                                path: smallvec::smallvec![n],
                             },
                             &mut out,
                         );

@@ -235,35 +235,37 @@ impl Battle {
     // occupancy's sets: they run in every check of every action. Debug builds check each
     // against the units themselves.
 
-    /// The units on the map in a hex that are in the set `set` picks.
-    fn at_in(&self, hex: Hex, set: impl FnOnce(&Sets) -> u64) -> Units {
-        self.occupancy
-            .at_in(&self.units, || self.map_size(), hex, set)
+    /// The units on the map in a hex that are in the set `set` picks from the occupancy's;
+    /// debug builds check them against the units there of which `is` holds.
+    fn pick(&self, hex: Hex, set: impl FnOnce(&Sets) -> u64, is: impl Fn(&Unit) -> bool) -> Units {
+        let found = self
+            .occupancy
+            .at_in(&self.units, || self.map_size(), hex, set);
+        debug_assert!(found.eq(self.at(hex).filter(|&i| is(&self.units[i]))));
+        found
     }
 
     /// A side's units in a hex.
     pub fn side_at(&self, hex: Hex, side: Side) -> Units {
-        let found = self.at_in(hex, |s| s.sides[usize::from(side.0)]);
-        debug_assert!(found.eq(self.at(hex).filter(|&i| self.units[i].side == side)));
-        found
+        self.pick(hex, |s| s.side(usize::from(side.0)), |u| u.side == side)
     }
 
     /// A side's combat units (not leaders nor VP units) in a hex.
     pub fn army_at(&self, hex: Hex, side: Side) -> Units {
-        let found = self.at_in(hex, |s| s.armies[usize::from(side.0)]);
-        debug_assert!(found.eq(self
-            .at(hex)
-            .filter(|&i| self.units[i].side == side && self.units[i].kind.is_combat())));
-        found
+        self.pick(
+            hex,
+            |s| s.armies[usize::from(side.0)],
+            |u| u.side == side && u.kind.is_combat(),
+        )
     }
 
     /// A side's units filling a slot (4.3) in a hex.
     pub fn slot_at(&self, hex: Hex, side: Side, slot: Slot) -> Units {
-        let found = self.at_in(hex, |s| s.slots[usize::from(side.0)][slot as usize]);
-        debug_assert!(found.eq(self
-            .at(hex)
-            .filter(|&i| self.units[i].side == side && self.units[i].kind.slot() == slot)));
-        found
+        self.pick(
+            hex,
+            |s| s.slots[usize::from(side.0)][slot as usize],
+            |u| u.side == side && u.kind.slot() == slot,
+        )
     }
 
     /// The unit of a side filling a slot of a hex.
@@ -273,9 +275,7 @@ impl Battle {
 
     /// Combat units (not leaders nor VP units) in a hex, of any side.
     pub fn combat_at(&self, hex: Hex) -> Units {
-        let found = self.at_in(hex, |s| s.armies[0] | s.armies[1]);
-        debug_assert!(found.eq(self.at(hex).filter(|&i| self.units[i].kind.is_combat())));
-        found
+        self.pick(hex, |s| s.armies[0] | s.armies[1], |u| u.kind.is_combat())
     }
 
     /// Is there a combat unit of any side in the hex?

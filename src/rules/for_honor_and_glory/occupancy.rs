@@ -37,8 +37,13 @@ pub struct Sets {
     pub armies: [u64; 2],
     /// Each side's units by the slot they fill (`Slot as usize`), on the map or not.
     pub slots: [[u64; 4]; 2],
-    /// Each side's units, on the map or not.
-    pub sides: [u64; 2],
+}
+
+impl Sets {
+    /// A side's units, on the map or not: those of its four slots.
+    pub fn side(&self, side: usize) -> u64 {
+        self.slots[side].iter().fold(0, |all, slot| all | slot)
+    }
 }
 
 impl Grid {
@@ -81,7 +86,6 @@ impl Occupancy {
                     grid.sets.armies[side] |= 1 << i;
                 }
                 grid.sets.slots[side][u.kind.slot() as usize] |= 1 << i;
-                grid.sets.sides[side] |= 1 << i;
             }
             grid
         })
@@ -250,8 +254,8 @@ mod tests {
         let pick = |o: &Occupancy, units: &[Unit], set: fn(&Sets) -> u64| {
             o.at_in(units, || (4, 4), hex, set).collect::<Vec<_>>()
         };
-        assert_eq!(pick(&o, &units, |s| s.sides[0]), [0, 2, 3]);
-        assert_eq!(pick(&o, &units, |s| s.sides[1]), Vec::<usize>::new());
+        assert_eq!(pick(&o, &units, |s| s.side(0)), [0, 2, 3]);
+        assert_eq!(pick(&o, &units, |s| s.side(1)), Vec::<usize>::new());
         assert_eq!(pick(&o, &units, |s| s.slots[0][Slot::Gun as usize]), [3]);
         assert_eq!(pick(&o, &units, |s| s.slots[0][Slot::Leader as usize]), [2]);
         assert_eq!(pick(&o, &units, |s| s.armies[0]), [0, 3]);

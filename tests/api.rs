@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 struct TestApp {
     base: String,
     http: reqwest::Client,
-    _db: common::TestDb,
+    db: common::TestDb,
     store: Store,
 }
 
@@ -29,7 +29,7 @@ async fn spawn(store: Store, db: common::TestDb) -> TestApp {
     TestApp {
         base,
         http: reqwest::Client::new(),
-        _db: db,
+        db,
         store,
     }
 }
@@ -133,6 +133,8 @@ on_both_backends!(
     a_finished_game_exports_complete_and_verifies_everything,
     events_after_a_seq_are_returned_in_order,
     a_seat_moving_too_fast_gets_429_with_retry_after_and_changes_nothing,
+    a_name_with_a_line_break_is_refused_naming_the_field_and_creates_nothing,
+    nul_anywhere_is_refused_with_400_and_changes_nothing,
 );
 
 async fn a_game_is_created_played_exported_and_verified(app: TestApp) {
@@ -638,4 +640,139 @@ async fn a_seat_moving_too_fast_gets_429_with_retry_after_and_changes_nothing(ap
     // Ben is not affected by Anna's limit, and the limited server still takes his move.
     assert_eq!(submit(1, seq).await.unwrap().status().as_u16(), 201);
     assert_eq!(app.event_count(&t).await, events + 1);
+}
+
+/// Issue 15: a seat name holding CR/LF reached the `To:` header of its notices, where lettre
+/// panicked in the dispatcher. Such a name is refused at the API, naming the field.
+async fn a_name_with_a_line_break_is_refused_naming_the_field_and_creates_nothing(app: TestApp) {
+    let cases = [
+        (
+            json!({ "name": "Evil\r\nBcc: victim@example.com" }),
+            "seats[1].name contains the control character U+000D (carriage return)",
+        ),
+        (
+            json!({ "name": "Tab\tbed" }),
+            "seats[1].name contains the control character U+0009 (tab)",
+        ),
+        (
+            json!({ "name": "Ben", "email": "ben@example.org\r\nBcc: victim@example.com" }),
+            "seats[1].email contains the control character U+000D",
+        ),
+        (
+            json!({ "name": "Ben", "seat": "ben\n" }),
+            "seats[1].seat contains the control character U+000A (line feed)",
+        ),
+        (
+            json!({ "name": "ж".repeat(101) }),
+            "seats[1].name is 101 characters long; it may have at most 100",
+        ),
+    ];
+    for (seat, expected) in cases {
+        let body = json!({ "ruleset": "open-table", "seats": [{ "name": "Anna" }, seat] });
+        let (status, answer) = app.post("/api/games", None, body.clone()).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert_eq!(answer["error"], "bad_request", "{answer}");
+        assert!(
+            answer["message"].as_str().unwrap().starts_with(expected),
+            "{body}: {answer}"
+        );
+    }
+    assert_eq!(app.db.count_rows("games").await, 0, "nothing was created");
+    assert_eq!(app.db.count_rows("outbox").await, 0, "no notice was queued");
+    // A long name in a script of many bytes per letter has the room an ASCII one has.
+    let (status, answer) = app
+        .post(
+            "/api/games",
+            None,
+            json!({ "ruleset": "open-table", "seats": [{ "seat": "zhenya", "name": "ж".repeat(100) }] }),
+        )
+        .await;
+    assert_eq!(status, 201, "{answer}");
+}
+
+/// Issue 15: PostgreSQL cannot store U+0000, so a NUL anywhere answered 500 there. It is refused
+/// with 400 before it reaches either backend, and nothing changes.
+async fn nul_anywhere_is_refused_with_400_and_changes_nothing(app: TestApp) {
+    let t = app.open_table(&["Anna", "Ben"]).await;
+    let (games, events, outbox) = (
+        app.db.count_rows("games").await,
+        app.db.count_rows("events").await,
+        app.db.count_rows("outbox").await,
+    );
+    let moves = format!("/api/games/{}/moves", t.game_id);
+    let cases: Vec<(String, Option<&str>, Value, &str)> = vec![
+        (
+            "/api/games".into(),
+            None,
+            json!({ "ruleset": "open-table", "seats": [{ "name": "An\u{0}na" }] }),
+            "seats[0].name contains the control character U+0000 (NUL)",
+        ),
+        (
+            "/api/games".into(),
+            None,
+            json!({ "ruleset": "open-table", "seats": [{ "name": "Anna", "email": "a\u{0}@example.org" }] }),
+            "seats[0].email contains the control character U+0000 (NUL)",
+        ),
+        (
+            moves.clone(),
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 1, "command": "advance\u{0}", "client_entropy": "e" }),
+            "command contains the control character U+0000 (NUL)",
+        ),
+        (
+            moves.clone(),
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 1, "command": { "say": ["x\u{0}"] } }),
+            "command.say[0] contains the control character U+0000 (NUL)",
+        ),
+        (
+            moves.clone(),
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 1, "command": "advance", "idempotency_key": "k\u{0}" }),
+            "idempotency_key contains the control character U+0000 (NUL)",
+        ),
+        (
+            moves.clone(),
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 1, "command": "advance", "client_entropy": "\u{0}" }),
+            "client_entropy contains the control character U+0000 (NUL)",
+        ),
+        (
+            format!("/api/games/{}/webhooks", t.game_id),
+            Some(&t.tokens[0]),
+            json!({ "url": "https://example.org/\u{0}" }),
+            "url contains the control character U+0000 (NUL)",
+        ),
+    ];
+    for (path, token, body, expected) in cases {
+        let (status, answer) = app.post(&path, token, body.clone()).await;
+        assert_eq!(status, 400, "{path} {body}: {answer}");
+        assert!(
+            answer["message"].as_str().unwrap().starts_with(expected),
+            "{path} {body}: {answer}"
+        );
+    }
+    // In a path or a query: refused before any handler reads the id.
+    for path in [
+        "/api/games/%00".to_owned(),
+        format!("/api/games/{}%00/view", t.game_id),
+        format!("/api/games/{}/events?after=%00", t.game_id),
+        format!("/games/{}?token=%00", t.game_id),
+    ] {
+        let (status, answer) = app.get(&path, None).await;
+        assert_eq!(status, 400, "{path}: {answer}");
+        assert!(
+            answer["message"]
+                .as_str()
+                .unwrap()
+                .contains("control character U+0000 (as %00)"),
+            "{path}: {answer}"
+        );
+    }
+    assert_eq!(app.db.count_rows("games").await, games);
+    assert_eq!(app.db.count_rows("events").await, events);
+    assert_eq!(app.db.count_rows("outbox").await, outbox);
+    assert_eq!(app.db.count_rows("webhooks").await, 0);
+    // The game plays on.
+    app.play(&t, 0, "advance").await;
 }

@@ -11,7 +11,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use common::notify::{dead_port, delivered_to, smtp_addr, wait_for_mail, Answer, Receiver};
+use common::notify::{
+    dead_port, delivered_to, raw_messages, smtp_addr, wait_for_mail, Answer, Receiver,
+};
 use despatch::games::Games;
 use despatch::http::Application;
 use despatch::notify::clock::ManualClock;
@@ -31,7 +33,7 @@ struct T {
     store: Store,
     games: Games,
     clock: ManualClock,
-    _db: common::TestDb,
+    db: common::TestDb,
 }
 
 const LEASE: Duration = Duration::from_secs(60);
@@ -54,7 +56,7 @@ async fn spawn(store: Store, db: common::TestDb) -> T {
         store,
         games,
         clock,
-        _db: db,
+        db,
     }
 }
 
@@ -197,7 +199,61 @@ on_both_backends!(
     two_dispatchers_racing_deliver_each_notice_exactly_once,
     the_live_stream_announces_every_append,
     webhooks_are_registered_listed_without_secrets_and_deleted_by_their_seat,
+    a_name_that_would_split_a_header_silences_no_game,
 );
+
+/// Issue 15: a seat name holding CR/LF (refused at the API now, but a row written before that
+/// check, or straight into the database, may hold one) made lettre panic in the dispatcher, and
+/// no notice of any game went out afterwards. The name is written as one line, nothing is
+/// injected, and every other game's notices still arrive.
+async fn a_name_that_would_split_a_header_silences_no_game(t: T) {
+    let tag = tag();
+    let poisoned = t.table(&format!("p{tag}")).await;
+    // A second game, whose notices must not wait on the first's.
+    t.table(&format!("o{tag}")).await;
+    let crlf = if t.db.backend() == "postgres" {
+        "chr(13) || chr(10)"
+    } else {
+        "char(13) || char(10)"
+    };
+    t.db.execute(&format!(
+        "UPDATE seats SET name = 'Evil' || {crlf} || 'Bcc: victim-{tag}@example.org' \
+         WHERE game_id = '{}' AND seat = 'anna'",
+        poisoned.game_id
+    ))
+    .await;
+    let d = t.smtp();
+    d.drain().await.unwrap();
+
+    let theirs = wait_for_mail(&format!("anna-p{tag}"), 1).await;
+    assert_eq!(theirs.len(), 1, "the seat with the odd name still hears");
+    assert_eq!(theirs[0].to, vec![format!("anna-p{tag}@example.org")]);
+    let ours = wait_for_mail(&format!("anna-o{tag}"), 1).await;
+    assert_eq!(ours.len(), 1, "another game's notice is not held up");
+    assert!(
+        delivered_to(&format!("victim-{tag}")).is_empty(),
+        "nothing went to the address in the name"
+    );
+    let raw = raw_messages(&format!("anna-p{tag}"));
+    assert_eq!(raw.len(), 1);
+    let message = raw[0].replace("\r\n", "\n");
+    let headers = message.split("\n\n").next().unwrap();
+    assert!(
+        headers
+            .lines()
+            .all(|l| !l.to_ascii_lowercase().starts_with("bcc:")),
+        "no Bcc header was injected:\n{headers}"
+    );
+    let parsed = mail_parser::MessageParser::default()
+        .parse(raw[0].as_bytes())
+        .expect("a message");
+    assert_eq!(
+        parsed.to().and_then(|a| a.first()).and_then(|a| a.name()),
+        Some(format!("Evil  Bcc: victim-{tag}@example.org").as_str()),
+        "the name is written as one line"
+    );
+    assert!(parsed.bcc().is_none(), "{}", raw[0]);
+}
 
 async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T) {
     let tag = tag();

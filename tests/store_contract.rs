@@ -371,6 +371,55 @@ async fn two_concurrent_appends_to_one_game_exactly_one_wins_and_the_loser_is_to
     assert_eq!(next_seq(store, "g1").await, ROUNDS + 1);
 }
 
+/// The move that uses a dice chain's last link also writes the next chain's secret, so two
+/// moves racing on that link both write a secret of the same name: the loser is `Stale` like any
+/// other (on PostgreSQL it may trip over the secrets' key before the events'), never a database
+/// error.
+async fn appends_racing_on_a_dice_chains_last_link_lose_as_stale(store: &Store) {
+    const ROUNDS: u64 = 20;
+    const CONTENDERS: usize = 4;
+    let mut last = create(store, "g1").await;
+    for round in 0..ROUNDS {
+        let expected = last.seq + 1;
+        let barrier = Arc::new(Barrier::new(CONTENDERS));
+        let tasks: Vec<_> = (0..CONTENDERS)
+            .map(|n| {
+                let (store, barrier) = (store.clone(), barrier.clone());
+                let event = command(&last, "alice", &format!("round {round} contender {n}"));
+                let mut append = move_append(event);
+                append.secrets.push(secret(
+                    "g1",
+                    &format!("chain:{}", round + 1),
+                    json!({ "tip": format!("tip {round} of contender {n}") }),
+                ));
+                tokio::spawn(async move {
+                    barrier.wait().await;
+                    store.append("g1", expected, &append).await
+                })
+            })
+            .collect();
+        let mut won = 0;
+        for task in tasks {
+            match task.await.expect("the task ran") {
+                Ok(()) => won += 1,
+                Err(StoreError::Stale { current_seq }) => {
+                    assert_eq!(current_seq, expected + 1, "round {round}")
+                }
+                Err(other) => panic!("round {round}: the loser got {other:?}, not Stale"),
+            }
+        }
+        assert_eq!(won, 1, "round {round}: exactly one append wins");
+        last = store
+            .events("g1", expected, None)
+            .await
+            .unwrap()
+            .pop()
+            .expect("the winner's event");
+    }
+    // One secret per chain: the winners'.
+    assert_eq!(store.secrets("g1").await.unwrap().len() as u64, ROUNDS + 1);
+}
+
 async fn concurrent_appends_to_different_games_all_win(store: &Store) {
     const GAMES: usize = 6;
     let mut firsts = Vec::new();
@@ -999,6 +1048,7 @@ contract![
     an_append_whose_events_do_not_run_on_from_the_expected_seq_is_refused,
     two_concurrent_appends_to_one_game_exactly_one_wins_and_the_loser_is_told_the_current_seq,
     concurrent_appends_to_different_games_all_win,
+    appends_racing_on_a_dice_chains_last_link_lose_as_stale,
     an_idempotency_key_used_twice_returns_the_first_response_and_writes_nothing,
     concurrent_retries_under_one_idempotency_key_write_once_and_all_get_the_first_response,
     range_reads_return_the_events_from_the_first_seq_up_to_but_not_including_the_last,

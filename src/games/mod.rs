@@ -2,6 +2,7 @@
 //! rows in one transaction, answer. HTTP, email, the CLI and the clock all call it, so a move is
 //! handled in one place. It speaks neither HTTP nor SMTP.
 
+pub mod input;
 pub mod proof;
 pub mod rate;
 pub mod secrets;
@@ -273,6 +274,8 @@ pub struct VacationRequest {
 }
 
 const MAX_ENTROPY: usize = 256;
+/// The longest seat name, in characters.
+pub const MAX_NAME: usize = 100;
 
 impl Games {
     pub fn new(store: Store, base_url: impl Into<String>) -> Self {
@@ -363,12 +366,16 @@ impl Games {
             )));
         }
         let mut seats = Vec::new();
-        for s in &req.seats {
+        for (i, s) in req.seats.iter().enumerate() {
             let name = s.name.trim();
-            if name.is_empty() || name.len() > 100 {
-                return Err(ServiceError::BadRequest(
-                    "every seat needs a name of 1 to 100 characters".into(),
-                ));
+            if name.is_empty() {
+                return Err(ServiceError::BadRequest(format!(
+                    "seats[{i}].name is empty: every seat needs a name of 1 to {MAX_NAME} characters"
+                )));
+            }
+            input::single_line(&format!("seats[{i}].name"), name, MAX_NAME)?;
+            if let Some(id) = &s.seat {
+                input::single_line(&format!("seats[{i}].seat"), id, 32)?;
             }
             let seat = match &s.seat {
                 Some(id) => Seat::parse(id),
@@ -389,8 +396,8 @@ impl Games {
                 )));
             }
             if let Some(email) = &s.email {
-                if !email.contains('@') || email.len() > 254 || email.contains(char::is_whitespace)
-                {
+                input::single_line(&format!("seats[{i}].email"), email, 254)?;
+                if !email.contains('@') || email.contains(char::is_whitespace) {
                     return Err(ServiceError::BadRequest(format!(
                         "'{email}' is not an email address"
                     )));
@@ -602,6 +609,7 @@ impl Games {
                     limited,
                 })?;
         }
+        check_submit(&submit)?;
         if submit.client_entropy.len() > MAX_ENTROPY {
             return Err(ServiceError::BadRequest(format!(
                 "client_entropy is at most {MAX_ENTROPY} characters"
@@ -913,6 +921,7 @@ impl Games {
     /// Registers a webhook for the caller's seat (or, with scope `game`, for every seat).
     pub async fn add_webhook(&self, caller: &Caller, req: &NewWebhook) -> Result<Webhook> {
         let url = req.url.trim();
+        input::single_line("url", url, 2000)?;
         if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2000 {
             return Err(ServiceError::BadRequest(format!(
                 "'{url}' is not an http(s) URL a webhook can be sent to"
@@ -1102,6 +1111,20 @@ impl Games {
         }
         proof::prove(&events, seq).map_err(ServiceError::NotFound)
     }
+}
+
+/// The submitted texts that reach the log or the store hold no NUL, and the single-line ones no
+/// control character at all (`input`).
+fn check_submit(submit: &Submit) -> Result<()> {
+    match &submit.command {
+        CommandInput::Text(text) => input::free_text("command", text)?,
+        CommandInput::Json(value) => input::json("command", value)?,
+    }
+    input::free_text("client_entropy", &submit.client_entropy)?;
+    if let Some(key) = &submit.idempotency_key {
+        input::single_line("idempotency_key", key, 200)?;
+    }
+    Ok(())
 }
 
 fn replayed(saved: Value) -> Result<MoveResult> {

@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod boundary;
 pub mod error;
 pub mod inbound;
 pub mod notify_api;
@@ -105,6 +106,9 @@ impl Application {
                             .limit(BODY_LIMIT)
                             .error_handler(|err, _req| pages::form_error(err)),
                     )
+                    .wrap(actix_web::middleware::from_fn(
+                        boundary::refuse_control_characters,
+                    ))
                     .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
                     .service(api::health)
                     .service(

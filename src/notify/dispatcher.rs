@@ -14,11 +14,13 @@
 //! never dropped, only delayed. Several dispatchers may run on one database (`despatch dispatch`
 //! beside `despatch serve`); they take different rows.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use futures_util::future::join_all;
+use futures_util::FutureExt;
 use serde_json::Value;
 
 use super::clock::Clock;
@@ -76,6 +78,28 @@ pub struct Dispatcher {
     settings: DispatchSettings,
     clock: Arc<dyn Clock>,
     id: String,
+}
+
+/// Runs the work of one outbox row, turning a panic into that row's error. One bad row (a
+/// value a library refuses to encode, say) must never stop the dispatcher: its panic is logged
+/// as an error, the row is marked failed like any other failure (and retried with backoff), and
+/// the other rows of the batch, and of every other game, go on.
+async fn unpanicked<F>(row: i64, work: F) -> Result<Handled, String>
+where
+    F: std::future::Future<Output = Result<Handled, String>>,
+{
+    match AssertUnwindSafe(work).catch_unwind().await {
+        Ok(outcome) => outcome,
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic with no message".into());
+            tracing::error!(outbox = row, error = %why, "handling an outbox row panicked; the row is marked failed and the dispatcher goes on");
+            Err(format!("the dispatcher panicked on this row: {why}"))
+        }
+    }
 }
 
 impl Dispatcher {
@@ -163,10 +187,13 @@ impl Dispatcher {
 
     /// Handles one claimed row: sends it (or expands a notice) and records the attempt.
     pub async fn handle(&self, claim: &Claimed) -> Handled {
-        let outcome = match claim.row.record.channel.as_str() {
-            EMAIL | WEBHOOK => self.deliver(claim).await.map(|()| Handled::Sent),
-            _ => self.expand(claim).await,
-        };
+        let outcome = unpanicked(claim.row.id, async {
+            match claim.row.record.channel.as_str() {
+                EMAIL | WEBHOOK => self.deliver(claim).await.map(|()| Handled::Sent),
+                _ => self.expand(claim).await,
+            }
+        })
+        .await;
         let now = self.clock.now();
         let store = &self.games.store;
         let recorded = match &outcome {
@@ -298,5 +325,41 @@ impl Dispatcher {
             out.push(row(WEBHOOK, serde_json::to_value(d).expect("serialisable")));
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panicking_row_becomes_that_rows_error() {
+        let outcome = unpanicked(7, async {
+            if true {
+                panic!("writing `Mailbox` returned an error");
+            }
+            Ok(Handled::Sent)
+        })
+        .await;
+        assert_eq!(
+            outcome,
+            Err("the dispatcher panicked on this row: writing `Mailbox` returned an error".into())
+        );
+        let n = 3;
+        let formatted = unpanicked(8, async move {
+            if n > 0 {
+                panic!("row {n} is bad");
+            }
+            Ok(Handled::Sent)
+        })
+        .await;
+        assert_eq!(
+            formatted,
+            Err("the dispatcher panicked on this row: row 3 is bad".into())
+        );
+        assert_eq!(
+            unpanicked(9, async { Ok(Handled::Expanded(2)) }).await,
+            Ok(Handled::Expanded(2))
+        );
     }
 }

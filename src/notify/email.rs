@@ -26,6 +26,16 @@ pub struct EmailDelivery {
     pub message_id: String,
 }
 
+/// Text for a header (a display name, a subject) as one line: each control character (CR and
+/// LF above all) becomes a space. Names are refused at the API when they hold one
+/// (`games::input`), so this only guards rows written before that check, or by another path: a
+/// header is never split, and lettre, which refuses to encode such a name, is never asked to.
+fn header_text(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 enum Transport {
     Smtp(AsyncSmtpTransport<Tokio1Executor>),
     Files(PathBuf),
@@ -75,14 +85,14 @@ impl Mailer {
     /// Builds the MIME message: text and HTML alternatives.
     pub fn message(&self, d: &EmailDelivery) -> Result<Message, String> {
         let to = Mailbox::new(
-            Some(d.to_name.clone()),
+            Some(header_text(&d.to_name)),
             d.to.parse()
                 .map_err(|e| format!("'{}' is not an email address: {e}", d.to))?,
         );
         let mut builder = Message::builder()
             .from(self.from.clone())
             .to(to)
-            .subject(d.subject.clone())
+            .subject(header_text(&d.subject))
             .message_id(Some(format!("<{}>", d.message_id)));
         if let Some(reply) = &d.reply_to {
             builder = builder.reply_to(
@@ -131,5 +141,58 @@ impl Mailer {
                 Ok(())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn delivery(name: &str, subject: &str) -> EmailDelivery {
+        EmailDelivery {
+            to: "anna@example.org".into(),
+            to_name: name.into(),
+            subject: subject.into(),
+            text: "text".into(),
+            html: "<p>html</p>".into(),
+            reply_to: None,
+            message_id: "despatch.g.1.1@example.org".into(),
+        }
+    }
+
+    #[test]
+    fn a_name_or_subject_with_line_breaks_cannot_add_a_header() {
+        let mailer = Mailer::new(
+            None,
+            PathBuf::from("unused"),
+            "Despatch <despatch@example.org>",
+            Duration::from_secs(1),
+        )
+        .unwrap();
+        let message = mailer
+            .message(&delivery(
+                "Evil\r\nBcc: victim@example.com",
+                "Your turn\r\nBcc: other@example.com",
+            ))
+            .expect("the message is built");
+        let bytes = message.formatted();
+        let formatted = String::from_utf8_lossy(&bytes);
+        assert!(
+            !formatted.to_ascii_lowercase().contains("\r\nbcc:"),
+            "no header was injected:\n{formatted}"
+        );
+        let parsed = mail_parser::MessageParser::default()
+            .parse(&bytes)
+            .expect("a message");
+        let to = parsed.to().and_then(|a| a.first()).expect("one To");
+        assert_eq!(to.name(), Some("Evil  Bcc: victim@example.com"));
+        assert_eq!(to.address(), Some("anna@example.org"));
+        assert_eq!(parsed.subject(), Some("Your turn  Bcc: other@example.com"));
+        assert!(parsed.bcc().is_none(), "{formatted}");
+        assert!(message
+            .envelope()
+            .to()
+            .iter()
+            .all(|a| a.to_string() == "anna@example.org"));
     }
 }

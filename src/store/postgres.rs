@@ -155,11 +155,16 @@ impl PgStore {
             // The events' primary key refused the append: another append got that seq first.
             // Also where a retry lands that waited for its first attempt's uncommitted event:
             // the key check ran on the snapshot from before that commit, so `why_not_moved`
-            // finds the key and answers with the first response.
+            // finds the key and answers with the first response. The secrets' key is the same
+            // race seen from another table: two moves that both use a dice chain's last link
+            // both write the next chain's secret, and the one that loses may trip over that
+            // row before it reaches its event.
             Err(StoreError::Db(e))
                 if rows::is_unique_violation(&e)
-                    && e.as_database_error().and_then(|d| d.constraint())
-                        == Some("events_pkey") =>
+                    && matches!(
+                        e.as_database_error().and_then(|d| d.constraint()),
+                        Some("events_pkey" | "secrets_pkey")
+                    ) =>
             {
                 Err(self
                     .why_not_moved(game_id, rows.idempotency.as_ref())

@@ -53,6 +53,48 @@ impl TestDb {
         &self.url
     }
 
+    /// The number of rows in `table`, read straight from the database: what a test checks to
+    /// see that a refused request wrote nothing.
+    pub async fn count_rows(&self, table: &str) -> i64 {
+        let sql = AssertSqlSafe(format!("SELECT count(*) FROM {table}"));
+        match self.kind {
+            Kind::Postgres { .. } => {
+                let mut c = PgConnection::connect(&self.url).await.expect("connect");
+                sqlx::query_scalar(sql)
+                    .fetch_one(&mut c)
+                    .await
+                    .expect("count")
+            }
+            Kind::Sqlite { .. } => {
+                let mut c = sqlx::SqliteConnection::connect(&self.url)
+                    .await
+                    .expect("open");
+                sqlx::query_scalar(sql)
+                    .fetch_one(&mut c)
+                    .await
+                    .expect("count")
+            }
+        }
+    }
+
+    /// Runs one SQL statement straight on the database, past every check of the service: how a
+    /// test writes a row as an older version (or an attacker with the database) could have.
+    pub async fn execute(&self, sql: &str) {
+        let sql = AssertSqlSafe(sql.to_owned());
+        match self.kind {
+            Kind::Postgres { .. } => {
+                let mut c = PgConnection::connect(&self.url).await.expect("connect");
+                c.execute(sql).await.expect("execute");
+            }
+            Kind::Sqlite { .. } => {
+                let mut c = sqlx::SqliteConnection::connect(&self.url)
+                    .await
+                    .expect("open");
+                c.execute(sql).await.expect("execute");
+            }
+        }
+    }
+
     /// Which backend holds it: "postgres" or "sqlite".
     pub fn backend(&self) -> &'static str {
         match self.kind {

@@ -16,7 +16,7 @@ use despatch::games::Games;
 use despatch::http::Application;
 use despatch::notify::clock::ManualClock;
 use despatch::notify::dispatcher::{DispatchSettings, Dispatcher};
-use despatch::notify::email::{EmailDelivery, Mailer};
+use despatch::notify::email::{EmailDelivery, LogHead, Mailer};
 use despatch::notify::links::webhook_signature;
 use despatch::notify::notice::NoticeContext;
 use despatch::notify::templates;
@@ -695,6 +695,8 @@ fn sample_context(event: &str) -> NoticeContext {
         game_id: "g-1234567890".into(),
         game_short: "g-123456".into(),
         seq: 7,
+        head_seq: 7,
+        head_hash: "ab".repeat(32),
         title: "The Open Table".into(),
         seat: "anna".into(),
         seat_name: "Anna <the Bold>".into(),
@@ -777,6 +779,11 @@ async fn without_smtp_email_is_written_to_files_named_by_message_id() {
         html: "<p>html part</p>".into(),
         reply_to: None,
         message_id: "notice-1.g@example.org".into(),
+        head: Some(LogHead {
+            game_id: "g-1234".into(),
+            seq: 7,
+            hash: "ab".repeat(32),
+        }),
     };
     mailer.send(&d).await.unwrap();
     mailer.send(&d).await.unwrap();
@@ -787,4 +794,9 @@ async fn without_smtp_email_is_written_to_files_named_by_message_id() {
     let text = std::fs::read_to_string(files[0].as_ref().unwrap().path()).unwrap();
     assert!(text.contains("Message-ID: <notice-1.g@example.org>"));
     assert!(text.contains("text part") && text.contains("html part"));
+    // The saved message is a witness `despatch verify --witness` reads.
+    let seen = despatch::engine::witness::parse(&text, "notice.eml").unwrap();
+    assert_eq!(seen.len(), 1, "{text}");
+    assert_eq!(seen[0].game_id.as_deref(), Some("g-1234"));
+    assert_eq!((seen[0].seq, seen[0].hash.clone()), (7, "ab".repeat(32)));
 }

@@ -280,6 +280,43 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T)
         bert[0].text
     );
 
+    // Bert's mailbox witnesses the log: the head his notice carries (header and text) is the
+    // seq and hash of anna's move in the export, and `verify --witness` reads it from the mail.
+    let export = t
+        .http
+        .get(t.url(&format!("/api/games/{}/export", table.game_id)))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let events: Vec<Value> = export
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let moved = events.last().unwrap();
+    let (seq, hash) = (moved["seq"].as_u64().unwrap(), moved["hash"].as_str().unwrap());
+    // Unfolded: the header is longer than a mail line and lettre folds it.
+    let head = bert[0].head.as_deref().map(|h| h.split_whitespace().collect::<Vec<_>>().join(" "));
+    assert_eq!(
+        head,
+        Some(format!("{} {seq} {hash}", table.game_id)),
+        "X-Despatch-Head names anna's move"
+    );
+    assert!(
+        bert[0]
+            .text
+            .contains(&format!("when this was sent: event {seq}, hash\n{hash}")),
+        "{}",
+        bert[0].text
+    );
+    let seen = despatch::engine::witness::parse(&bert[0].raw, "bert.eml").unwrap();
+    assert_eq!((seen[0].seq, seen[0].hash.as_str()), (seq, hash));
+    let report = despatch::engine::verify::verify_witnessed(&export, &despatch::rules::find, &seen);
+    assert!(report.ok() && report.witnessed == 1, "{}", report.render());
+
     // Bert unsubscribes from the link in the email, with no login.
     let unsubscribe = line_after(&bert[0].text, "Stop these emails: ").to_owned();
     let resp = t.http.get(&unsubscribe).send().await.unwrap();

@@ -4,7 +4,7 @@ use despatch::engine::bot;
 use despatch::engine::event::Event;
 use despatch::engine::export;
 use despatch::engine::ruleset::{SeatDef, Setup};
-use despatch::engine::verify::verify;
+use despatch::engine::verify::{verify, verify_witnessed};
 use despatch::rules;
 use serde_json::json;
 
@@ -466,4 +466,103 @@ fn every_tampering_of_a_for_honor_and_glory_export_is_refused_at_its_seq() {
 #[test]
 fn every_tampering_of_an_hour_of_glory_export_is_refused_at_its_seq() {
     tamper_suite("hour-of-glory");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Witnessed logs: the (seq, hash) pairs notices showed a player, against a rewritten history.
+
+/// A running game's export and the same history rewritten from `seq` on: the move there is
+/// back-dated (as a server would to put it before a deadline) and every hash after it
+/// recomputed. The rewrite is one intact hash chain.
+fn rewritten_history() -> (String, String, u64) {
+    let game = bot_game("open-table", 40);
+    let text = game.export();
+    let (header, mut events) = lines(&text);
+    let seq = events.len() / 2;
+    events[seq].recorded_at = "2026-01-01T00:00:00.000Z".into();
+    (text, rehashed(&header, events, seq), seq as u64)
+}
+
+fn witness(lines: &str) -> Vec<despatch::engine::witness::Witnessed> {
+    despatch::engine::witness::parse(lines, "witness.txt").unwrap()
+}
+
+#[test]
+fn a_history_rewritten_and_rehashed_passes_plain_verify_but_not_the_witness() {
+    let (original, rewritten, seq) = rewritten_history();
+    let (_, events) = lines(&original);
+    let report = verify(&rewritten, &rules::find);
+    assert!(
+        report.ok(),
+        "the chain alone cannot tell: {}",
+        report.render()
+    );
+
+    // The player was shown event seq + 2 in a notice, and event seq - 1 before that.
+    let shown = witness(&format!(
+        "{} {}\n{} {}\n",
+        seq - 1,
+        events[seq as usize - 1].hash,
+        seq + 2,
+        events[seq as usize + 2].hash
+    ));
+    let honest = verify_witnessed(&original, &rules::find, &shown);
+    assert!(honest.ok(), "{}", honest.render());
+    assert_eq!(honest.witnessed, 2);
+    assert!(honest.render().contains("witnesses: the export holds all 2"));
+
+    let report = verify_witnessed(&rewritten, &rules::find, &shown);
+    let failure = report.failure.clone().expect("the witness catches the rewrite");
+    assert_eq!(failure.seq, seq + 2, "{}", failure.problem);
+    assert!(failure.problem.contains("rewritten"), "{}", failure.problem);
+    assert!(report
+        .render()
+        .contains(&format!("FAILED at seq {}", seq + 2)));
+
+    // A witness covers only what it saw: one from before the rewrite cannot see it.
+    let early = witness(&format!("{} {}\n", seq - 1, events[seq as usize - 1].hash));
+    assert!(verify_witnessed(&rewritten, &rules::find, &early).ok());
+}
+
+#[test]
+fn an_export_that_stops_short_of_a_witnessed_seq_is_refused() {
+    let (original, _, _) = rewritten_history();
+    let (header, events) = lines(&original);
+    let last = events.len() - 1;
+    // Cut with the count fixed: a running game's export that is simply older passes alone.
+    let cut = written(&header, &events[..last - 3], last - 3);
+    assert!(verify(&cut, &rules::find).ok());
+    let shown = witness(&format!("{last} {}\n", events[last].hash));
+    let failure = verify_witnessed(&cut, &rules::find, &shown)
+        .failure
+        .expect("the export does not reach what the player saw");
+    assert_eq!(failure.seq, last as u64);
+    assert!(failure.problem.contains("does not extend"), "{}", failure.problem);
+}
+
+#[test]
+fn two_different_hashes_shown_for_one_seq_are_refused_and_other_games_are_set_aside() {
+    let (original, _, _) = rewritten_history();
+    let (_, events) = lines(&original);
+    let forked = witness(&format!("3 {}\n3 {}\n", events[3].hash, "ee".repeat(32)));
+    let failure = verify_witnessed(&original, &rules::find, &forked)
+        .failure
+        .unwrap();
+    assert_eq!(failure.seq, 3);
+    assert!(failure.problem.contains("two different hashes"), "{}", failure.problem);
+
+    let game = &events[0].game_id;
+    let mixed = witness(&format!(
+        "other-game 3 {}\n{game} 3 {}\n",
+        "ee".repeat(32),
+        events[3].hash
+    ));
+    let report = verify_witnessed(&original, &rules::find, &mixed);
+    assert!(report.ok(), "{}", report.render());
+    assert_eq!(report.witnessed, 1);
+    let elsewhere = witness(&format!("other-game 3 {}\n", events[3].hash));
+    let failure = verify_witnessed(&original, &rules::find, &elsewhere)
+        .failure
+        .unwrap();
+    assert!(failure.problem.contains("no witness is for game"), "{}", failure.problem);
 }

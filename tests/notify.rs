@@ -297,9 +297,15 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T)
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let moved = events.last().unwrap();
-    let (seq, hash) = (moved["seq"].as_u64().unwrap(), moved["hash"].as_str().unwrap());
+    let (seq, hash) = (
+        moved["seq"].as_u64().unwrap(),
+        moved["hash"].as_str().unwrap(),
+    );
     // Unfolded: the header is longer than a mail line and lettre folds it.
-    let head = bert[0].head.as_deref().map(|h| h.split_whitespace().collect::<Vec<_>>().join(" "));
+    let head = bert[0]
+        .head
+        .as_deref()
+        .map(|h| h.split_whitespace().collect::<Vec<_>>().join(" "));
     assert_eq!(
         head,
         Some(format!("{} {seq} {hash}", table.game_id)),
@@ -509,6 +515,18 @@ async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery
         .unwrap()
         .iter()
         .any(|o| o == "roll 2d6 <label>"));
+    // The body witnesses the log's head: the game's first event, as the export shows it.
+    let export = t
+        .http
+        .get(t.url(&format!("/api/games/{}/export", table.game_id)))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let created: Value = serde_json::from_str(export.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(body["head"], json!({ "seq": 0, "hash": created["hash"] }));
 
     let states = t.store.outbox_states(&table.game_id).await.unwrap();
     let row = states

@@ -509,10 +509,15 @@ fn a_history_rewritten_and_rehashed_passes_plain_verify_but_not_the_witness() {
     let honest = verify_witnessed(&original, &rules::find, &shown);
     assert!(honest.ok(), "{}", honest.render());
     assert_eq!(honest.witnessed, 2);
-    assert!(honest.render().contains("witnesses: the export holds all 2"));
+    assert!(honest
+        .render()
+        .contains("witnesses: the export holds all 2"));
 
     let report = verify_witnessed(&rewritten, &rules::find, &shown);
-    let failure = report.failure.clone().expect("the witness catches the rewrite");
+    let failure = report
+        .failure
+        .clone()
+        .expect("the witness catches the rewrite");
     assert_eq!(failure.seq, seq + 2, "{}", failure.problem);
     assert!(failure.problem.contains("rewritten"), "{}", failure.problem);
     assert!(report
@@ -537,7 +542,11 @@ fn an_export_that_stops_short_of_a_witnessed_seq_is_refused() {
         .failure
         .expect("the export does not reach what the player saw");
     assert_eq!(failure.seq, last as u64);
-    assert!(failure.problem.contains("does not extend"), "{}", failure.problem);
+    assert!(
+        failure.problem.contains("does not extend"),
+        "{}",
+        failure.problem
+    );
 }
 
 #[test]
@@ -549,7 +558,11 @@ fn two_different_hashes_shown_for_one_seq_are_refused_and_other_games_are_set_as
         .failure
         .unwrap();
     assert_eq!(failure.seq, 3);
-    assert!(failure.problem.contains("two different hashes"), "{}", failure.problem);
+    assert!(
+        failure.problem.contains("two different hashes"),
+        "{}",
+        failure.problem
+    );
 
     let game = &events[0].game_id;
     let mixed = witness(&format!(
@@ -564,5 +577,9 @@ fn two_different_hashes_shown_for_one_seq_are_refused_and_other_games_are_set_as
     let failure = verify_witnessed(&original, &rules::find, &elsewhere)
         .failure
         .unwrap();
-    assert!(failure.problem.contains("no witness is for game"), "{}", failure.problem);
+    assert!(
+        failure.problem.contains("no witness is for game"),
+        "{}",
+        failure.problem
+    );
 }

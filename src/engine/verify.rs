@@ -169,8 +169,8 @@ pub fn verify_witnessed(
 /// What the header claims beyond the count, against the events: the ruleset's version, and
 /// whether the log is complete. A complete log ends with `GameEnded` (nothing after it),
 /// reveals the hidden seed it committed to and records its final state hash (which the re-fold
-/// then compares); a log that says the game still runs holds no `GameEnded`. Without this, a finished game's export cut short, with its count fixed, would
-/// pass as complete.
+/// then compares); a log that says the game still runs holds no `GameEnded`. Without this, a
+/// finished game's export cut short, with its count fixed, would pass as complete.
 fn check_claims(header: &Header, events: &[Event]) -> Result<(), Finding> {
     let fail = |seq: u64, problem: String| Finding { seq, problem };
     if header.version != export::VERSION {

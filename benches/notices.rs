@@ -174,6 +174,12 @@ async fn baseline(smtp: &str, hook_url: &str, n: usize) -> (f64, f64) {
         html: format!("<p>{}</p>", "x".repeat(2000)),
         reply_to: None,
         message_id: format!("base-{i}@bench.invalid"),
+        // As every notice does, so that the baseline sends the same headers.
+        head: Some(despatch::notify::email::LogHead {
+            game_id: format!("base-{i}"),
+            seq: 1,
+            hash: "ab".repeat(32),
+        }),
     };
     let started = Instant::now();
     for chunk in (0..n).collect::<Vec<_>>().chunks(32) {

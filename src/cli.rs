@@ -75,6 +75,11 @@ enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// What you were shown: saved notice emails (.eml, a mailbox, or a folder of them) or
+        /// a text file of `seq hash` lines. The export must hold each hash at its seq. Repeat
+        /// for several.
+        #[arg(long = "witness")]
+        witness: Vec<PathBuf>,
     },
     /// A sandbox: runs a script of orders with dice given by hand. UNVERIFIABLE by design; for
     /// rules examples, tutorials and bug reports.
@@ -280,10 +285,15 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Verify { file, json } => {
+        Command::Verify {
+            file,
+            json,
+            witness,
+        } => {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            let report = verify::verify(&text, &rules::find);
+            let witnesses = read_witnesses(&witness)?;
+            let report = verify::verify_witnessed(&text, &rules::find, &witnesses);
             if json {
                 println!(
                     "{}",
@@ -370,4 +380,38 @@ fn parse_seat(text: &str) -> Result<NewSeat, String> {
         name: name.to_owned(),
         email,
     })
+}
+
+/// Reads `--witness` files: each a file, or a folder (a maildir) whose files are read in turn.
+fn read_witnesses(paths: &[PathBuf]) -> Result<Vec<crate::engine::witness::Witnessed>, String> {
+    let mut files = Vec::new();
+    let mut pending: Vec<PathBuf> = paths.to_vec();
+    while let Some(path) = pending.pop() {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(&path)
+                .map_err(|e| format!("cannot read the folder {}: {e}", path.display()))?;
+            for entry in entries {
+                let entry =
+                    entry.map_err(|e| format!("cannot read the folder {}: {e}", path.display()))?;
+                pending.push(entry.path());
+            }
+        } else {
+            files.push(path);
+        }
+    }
+    if files.is_empty() && !paths.is_empty() {
+        return Err("--witness names no file to read: the folder is empty".into());
+    }
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let text = std::fs::read(&path)
+            .map_err(|e| format!("cannot read the witness {}: {e}", path.display()))?;
+        let text = String::from_utf8_lossy(&text);
+        out.extend(crate::engine::witness::parse(
+            &text,
+            &path.display().to_string(),
+        )?);
+    }
+    Ok(out)
 }

@@ -87,6 +87,29 @@
     return sha256(concat(salt, utf8(canonical(choice))));
   }
 
+  // What the header claims, against the events (as `despatch verify` checks it): the format's
+  // version, the ruleset and its version, and completeness. A complete log ends with GameEnded,
+  // which reveals the hidden seed and records the final state hash; a log that says the game
+  // still runs holds no GameEnded.
+  function checkClaims(header, first, last, find) {
+    if (header.version !== 1) find(0, "the header is version " + header.version + " of the export format; this verifier reads version 1");
+    if (!first || !last) return;
+    var created = first.payload || {};
+    if (header.ruleset !== created.ruleset) find(0, "the header says " + header.ruleset + " but GameCreated says " + created.ruleset);
+    if (header.ruleset_version !== created.ruleset_version) find(0, "the header says ruleset version " + header.ruleset_version + " but GameCreated says " + created.ruleset_version);
+    var ended = last.kind === "GameEnded", end = last.payload || {};
+    if (header.complete !== true) {
+      if (ended) find(last.seq, "the header says the game is still running (complete: false), but the log ends with GameEnded");
+      return;
+    }
+    if (!ended) {
+      find(last.seq + 1, "the header says the log is complete, but it ends at seq " + last.seq + " (" + last.kind + ") without GameEnded: events are missing from seq " + (last.seq + 1) + " on, or the game is still running");
+      return;
+    }
+    if (header.redacted_for) find(0, "the header says the log is complete, yet redacted for " + header.redacted_for);
+    if (typeof end.state_hash !== "string") find(last.seq, "GameEnded records no final state hash");
+  }
+
   // Verifies an export (JSON Lines text). Resolves to a report; never throws for a bad file.
   async function verifyExport(text) {
     var report = { ok: false, header: null, events: 0, hashes: 0, rolls: 0, dice_events: 0, reveals: 0, hidden_seed: "not revealed", findings: [] };
@@ -100,12 +123,15 @@
     if (!header || header.format !== "despatch-log") { find(null, "line 1 is not a Despatch export header (format must be \"despatch-log\")"); return report; }
     report.header = header;
     var chains = {}, sealed = {}, hiddenCommitment = null, prevHash = ZEROS, ended = false;
+    var first = null, last = null, endedAt = null;
     for (var i = 1; i < lines.length; i++) {
-      var ev;
-      try { ev = JSON.parse(lines[i]); } catch (e) { find(null, "line " + (i + 1) + " is not JSON: " + e.message); continue; }
-      var seq = ev.seq;
+      var ev, seq = i - 1;  // findings name the position: the seq the event there must have
+      try { ev = JSON.parse(lines[i]); } catch (e) { find(seq, "line " + (i + 1) + " is not JSON: " + e.message); continue; }
       report.events++;
-      if (seq !== i - 1) find(seq, "expected seq " + (i - 1) + " on line " + (i + 1));
+      if (first === null) first = ev;
+      last = ev;
+      if (endedAt !== null) find(seq, "an event follows GameEnded (seq " + endedAt + "): nothing may come after the end of a game");
+      if (ev.seq !== seq) find(seq, "the event in position " + seq + " has seq " + ev.seq);
       if (ev.game_id !== header.game_id) find(seq, "the event belongs to game " + ev.game_id + ", not " + header.game_id);
       if (ev.prev_hash !== prevHash) find(seq, "prev_hash is not the hash of the event before it");
       var copy = {};
@@ -153,6 +179,7 @@
       }
       if (ev.kind === "GameEnded") {
         ended = true;
+        if (endedAt === null) endedAt = seq;
         if (typeof payload.hidden_seed === "string") {
           var seed = fromHex(payload.hidden_seed);
           var hs = seed ? await sha256(seed) : null;
@@ -164,7 +191,8 @@
       }
     }
     if (report.events === 0) find(null, "the export has no events");
-    if (typeof header.events === "number" && header.events !== report.events) find(null, "the header says " + header.events + " events but the file holds " + report.events);
+    if (header.events !== report.events) find(Math.min(report.events, typeof header.events === "number" ? header.events : 0), "the header lists " + header.events + " events but the file holds " + report.events + ": the export is truncated or padded");
+    checkClaims(header, first, last, find);
     report.complete = ended;
     report.ok = report.findings.length === 0;
     return report;

@@ -136,6 +136,74 @@ fn new_game_export_and_verify_work_from_the_command_line() {
 }
 
 #[test]
+fn verify_with_a_witness_checks_the_export_against_what_the_player_was_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = despatch(&["new-game", "--seat", "Anna", "--seat", "Ben"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let game = stdout(&out).lines().next().unwrap()["game ".len()..]
+        .trim()
+        .to_owned();
+    let out = despatch(&["export", &game, "--out", "game.jsonl"], dir.path());
+    assert!(out.status.success());
+    let exported = std::fs::read_to_string(dir.path().join("game.jsonl")).unwrap();
+    let created: serde_json::Value =
+        serde_json::from_str(exported.lines().nth(1).unwrap()).unwrap();
+    let hash = created["hash"].as_str().unwrap();
+
+    std::fs::write(
+        dir.path().join("seen.txt"),
+        format!("# my notes\n0 {hash}\n"),
+    )
+    .unwrap();
+    let out = despatch(
+        &["verify", "game.jsonl", "--witness", "seen.txt"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("witnesses: the export holds all 1"),
+        "{}",
+        stdout(&out)
+    );
+
+    // Shown another history: refused, naming the seq.
+    std::fs::write(
+        dir.path().join("other.txt"),
+        format!("0 {}\n", "ab".repeat(32)),
+    )
+    .unwrap();
+    let out = despatch(
+        &["verify", "game.jsonl", "--witness", "other.txt"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("FAILED at seq 0"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("rewritten"), "{}", stdout(&out));
+
+    // A witness file that is not one says which line and why, and checks nothing.
+    std::fs::write(dir.path().join("bad.txt"), "0 not-a-hash\n").unwrap();
+    let out = despatch(
+        &["verify", "game.jsonl", "--witness", "bad.txt"],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.txt line 1") && err.contains("64 hex digits"),
+        "{err}"
+    );
+    assert!(
+        stdout(&out).is_empty(),
+        "nothing was verified: {}",
+        stdout(&out)
+    );
+}
+
+#[test]
 fn verify_of_a_missing_file_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let out = despatch(&["verify", "nowhere.jsonl"], dir.path());

@@ -18,7 +18,7 @@ use despatch::games::Games;
 use despatch::http::Application;
 use despatch::notify::clock::ManualClock;
 use despatch::notify::dispatcher::{DispatchSettings, Dispatcher};
-use despatch::notify::email::{EmailDelivery, Mailer};
+use despatch::notify::email::{EmailDelivery, LogHead, Mailer};
 use despatch::notify::links::webhook_signature;
 use despatch::notify::notice::NoticeContext;
 use despatch::notify::templates;
@@ -336,6 +336,49 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T)
         bert[0].text
     );
 
+    // Bert's mailbox witnesses the log: the head his notice carries (header and text) is the
+    // seq and hash of anna's move in the export, and `verify --witness` reads it from the mail.
+    let export = t
+        .http
+        .get(t.url(&format!("/api/games/{}/export", table.game_id)))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let events: Vec<Value> = export
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let moved = events.last().unwrap();
+    let (seq, hash) = (
+        moved["seq"].as_u64().unwrap(),
+        moved["hash"].as_str().unwrap(),
+    );
+    // Unfolded: the header is longer than a mail line and lettre folds it.
+    let head = bert[0]
+        .head
+        .as_deref()
+        .map(|h| h.split_whitespace().collect::<Vec<_>>().join(" "));
+    assert_eq!(
+        head,
+        Some(format!("{} {seq} {hash}", table.game_id)),
+        "X-Despatch-Head names anna's move"
+    );
+    assert!(
+        bert[0]
+            .text
+            .contains(&format!("when this was sent: event {seq}, hash\n{hash}")),
+        "{}",
+        bert[0].text
+    );
+    let seen = despatch::engine::witness::parse(&bert[0].raw, "bert.eml").unwrap();
+    assert_eq!((seen[0].seq, seen[0].hash.as_str()), (seq, hash));
+    let report = despatch::engine::verify::verify_witnessed(&export, &despatch::rules::find, &seen);
+    assert!(report.ok() && report.witnessed == 1, "{}", report.render());
+
     // Bert unsubscribes from the link in the email, with no login.
     let unsubscribe = line_after(&bert[0].text, "Stop these emails: ").to_owned();
     let resp = t.http.get(&unsubscribe).send().await.unwrap();
@@ -528,6 +571,18 @@ async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery
         .unwrap()
         .iter()
         .any(|o| o == "roll 2d6 <label>"));
+    // The body witnesses the log's head: the game's first event, as the export shows it.
+    let export = t
+        .http
+        .get(t.url(&format!("/api/games/{}/export", table.game_id)))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let created: Value = serde_json::from_str(export.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(body["head"], json!({ "seq": 0, "hash": created["hash"] }));
 
     let states = t.store.outbox_states(&table.game_id).await.unwrap();
     let row = states
@@ -751,6 +806,8 @@ fn sample_context(event: &str) -> NoticeContext {
         game_id: "g-1234567890".into(),
         game_short: "g-123456".into(),
         seq: 7,
+        head_seq: 7,
+        head_hash: "ab".repeat(32),
         title: "The Open Table".into(),
         seat: "anna".into(),
         seat_name: "Anna <the Bold>".into(),
@@ -833,6 +890,11 @@ async fn without_smtp_email_is_written_to_files_named_by_message_id() {
         html: "<p>html part</p>".into(),
         reply_to: None,
         message_id: "notice-1.g@example.org".into(),
+        head: Some(LogHead {
+            game_id: "g-1234".into(),
+            seq: 7,
+            hash: "ab".repeat(32),
+        }),
     };
     mailer.send(&d).await.unwrap();
     mailer.send(&d).await.unwrap();
@@ -843,4 +905,9 @@ async fn without_smtp_email_is_written_to_files_named_by_message_id() {
     let text = std::fs::read_to_string(files[0].as_ref().unwrap().path()).unwrap();
     assert!(text.contains("Message-ID: <notice-1.g@example.org>"));
     assert!(text.contains("text part") && text.contains("html part"));
+    // The saved message is a witness `despatch verify --witness` reads.
+    let seen = despatch::engine::witness::parse(&text, "notice.eml").unwrap();
+    assert_eq!(seen.len(), 1, "{text}");
+    assert_eq!(seen[0].game_id.as_deref(), Some("g-1234"));
+    assert_eq!((seen[0].seq, seen[0].hash.clone()), (7, "ab".repeat(32)));
 }

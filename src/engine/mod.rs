@@ -12,3 +12,4 @@ pub mod replay;
 pub mod ruleset;
 pub mod sealed;
 pub mod verify;
+pub mod witness;

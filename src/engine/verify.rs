@@ -16,6 +16,7 @@ use super::export::{self, Header};
 use super::game::{Created, Game};
 use super::ruleset::{hidden_unavailable, Ruleset};
 use super::sealed::SealedChoice;
+use super::witness::{self, Witnessed};
 
 /// One finding of a verification.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -37,6 +38,8 @@ pub struct Report {
     pub refolded: bool,
     pub refold_note: Option<String>,
     pub final_state_hash: Option<String>,
+    /// How many (seq, hash) pairs a player was shown were found in the export.
+    pub witnessed: usize,
     /// The first thing wrong, if anything is.
     pub failure: Option<Finding>,
 }
@@ -76,6 +79,12 @@ impl Report {
         if let Some(h) = &self.final_state_hash {
             out.push_str(&format!("  final state hash: {h}\n"));
         }
+        if self.witnessed > 0 {
+            out.push_str(&format!(
+                "  witnesses: the export holds all {} event hashes you were shown\n",
+                self.witnessed
+            ));
+        }
         match &self.failure {
             None => out.push_str("VERIFIED\n"),
             Some(f) => out.push_str(&format!("FAILED at seq {}: {}\n", f.seq, f.problem)),
@@ -94,6 +103,17 @@ impl Report {
 
 /// Verifies an export's text. `rulesets` finds a ruleset by id.
 pub fn verify(text: &str, rulesets: &dyn Fn(&str) -> Option<Arc<dyn Ruleset>>) -> Report {
+    verify_witnessed(text, rulesets, &[])
+}
+
+/// Verifies an export's text and checks that it holds every (seq, hash) a player was shown
+/// (`witness::parse` reads them from notices): a history rewritten and re-hashed from an
+/// earlier seq passes every other check, but not this one.
+pub fn verify_witnessed(
+    text: &str,
+    rulesets: &dyn Fn(&str) -> Option<Arc<dyn Ruleset>>,
+    witnesses: &[Witnessed],
+) -> Report {
     let mut report = Report {
         game_id: String::new(),
         ruleset: String::new(),
@@ -104,6 +124,7 @@ pub fn verify(text: &str, rulesets: &dyn Fn(&str) -> Option<Arc<dyn Ruleset>>) -
         refolded: false,
         refold_note: None,
         final_state_hash: None,
+        witnessed: 0,
         failure: None,
     };
     let (header, events) = match export::read(text) {
@@ -128,8 +149,116 @@ pub fn verify(text: &str, rulesets: &dyn Fn(&str) -> Option<Arc<dyn Ruleset>>) -
         report.failure = Some(f);
         return report;
     }
+    if let Err(f) = check_claims(&header, &events) {
+        report.failure = Some(f);
+        return report;
+    }
+    if !witnesses.is_empty() {
+        match witness::check(&header.game_id, &events, witnesses) {
+            Ok(n) => report.witnessed = n,
+            Err(f) => {
+                report.failure = Some(f);
+                return report;
+            }
+        }
+    }
     refold(&header, &events, rulesets, &mut report);
     report
+}
+
+/// What the header claims beyond the count, against the events: the ruleset's version, and
+/// whether the log is complete. A complete log ends with `GameEnded` (nothing after it),
+/// reveals the hidden seed it committed to and records its final state hash (which the re-fold
+/// then compares); a log that says the game still runs holds no `GameEnded`. Without this, a
+/// finished game's export cut short, with its count fixed, would pass as complete.
+fn check_claims(header: &Header, events: &[Event]) -> Result<(), Finding> {
+    let fail = |seq: u64, problem: String| Finding { seq, problem };
+    if header.version != export::VERSION {
+        return Err(fail(
+            0,
+            format!(
+                "the header is version {} of the export format; this verifier reads version {}",
+                header.version,
+                export::VERSION
+            ),
+        ));
+    }
+    let created = &events[0].payload;
+    let version = created.get("ruleset_version").and_then(Value::as_str);
+    if version != Some(header.ruleset_version.as_str()) {
+        return Err(fail(
+            0,
+            format!(
+                "the header says ruleset version {} but GameCreated says {}",
+                header.ruleset_version,
+                version.unwrap_or("none")
+            ),
+        ));
+    }
+    let last = events.last().expect("check_integrity refuses an empty log");
+    if let Some(end) = events.iter().position(|e| e.kind == kind::GAME_ENDED) {
+        if end + 1 < events.len() {
+            return Err(fail(
+                end as u64 + 1,
+                format!("an event follows GameEnded (seq {end}): nothing may come after the end of a game"),
+            ));
+        }
+    }
+    let ended = last.kind == kind::GAME_ENDED;
+    if !header.complete {
+        if ended {
+            return Err(fail(
+                last.seq,
+                "the header says the game is still running (complete: false), but the log ends with GameEnded".into(),
+            ));
+        }
+        return Ok(());
+    }
+    if !ended {
+        return Err(fail(
+            last.seq + 1,
+            format!(
+                "the header says the log is complete, but it ends at seq {} ({}) without GameEnded: events are missing from seq {} on, or the game is still running",
+                last.seq,
+                last.kind,
+                last.seq + 1
+            ),
+        ));
+    }
+    if let Some(whom) = &header.redacted_for {
+        return Err(fail(
+            0,
+            format!("the header says the log is complete, yet redacted for {whom}"),
+        ));
+    }
+    let hidden = created
+        .get("dice_commitments")
+        .and_then(|c| c.get("hidden"))
+        .and_then(Value::as_str);
+    if hidden.is_some()
+        && last
+            .payload
+            .get("hidden_seed")
+            .and_then(Value::as_str)
+            .is_none()
+    {
+        return Err(fail(
+            last.seq,
+            "GameEnded does not reveal the hidden seed committed in GameCreated".into(),
+        ));
+    }
+    if last
+        .payload
+        .get("state_hash")
+        .and_then(Value::as_str)
+        .is_none()
+    {
+        return Err(fail(
+            last.seq,
+            "GameEnded records no final state hash to check the re-fold against".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// The ruleset-free checks: sequence, hashes, the dice chain and faces, reveals, hidden seed.

@@ -483,6 +483,7 @@ pub async fn queue(games: &Games, domain: &str, receipt: &Receipt) -> Result<(),
         text: reply.text.clone(),
         reply_to: reply.reply_to.clone(),
         message_id: notice_id(&game_id, seen, &unique, domain),
+        head: None,
     };
     let row = OutboxRecord {
         game_id,

@@ -300,6 +300,11 @@ impl Dispatcher {
                     &claim.row.id.to_string(),
                     &self.mailer.domain(),
                 ),
+                head: Some(super::email::LogHead {
+                    game_id: r.game_id.clone(),
+                    seq: c.head_seq,
+                    hash: c.head_hash.clone(),
+                }),
             };
             out.push(row(EMAIL, serde_json::to_value(d).expect("serialisable")));
         }

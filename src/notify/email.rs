@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use lettre::message::header::{Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,37 @@ pub struct EmailDelivery {
     pub reply_to: Option<String>,
     /// Without angle brackets: `despatch.<game>.<seq>.<outbox row>@despatch.example`.
     pub message_id: String,
+    /// The head of the game's log the notice follows, sent as `X-Despatch-Head` so that the
+    /// mailbox keeps a witness of it (`engine::witness`). Rows queued before it have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<LogHead>,
+}
+
+/// A game's log head: the seq of an event and its hash.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogHead {
+    pub game_id: String,
+    pub seq: u64,
+    pub hash: String,
+}
+
+/// The `X-Despatch-Head: <game> <seq> <hash>` header, built through lettre's typed headers so
+/// that lettre encodes it.
+#[derive(Debug, Clone)]
+struct HeadHeader(String);
+
+impl Header for HeadHeader {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str(crate::engine::witness::HEADER)
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(HeadHeader(s.to_owned()))
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), self.0.clone())
+    }
 }
 
 /// Text for a header (a display name, a subject) as one line: each control character (CR and
@@ -100,6 +132,13 @@ impl Mailer {
                     .parse()
                     .map_err(|e| format!("the reply-to '{reply}' is not an address: {e}"))?,
             );
+        }
+        if let Some(head) = &d.head {
+            builder = builder.header(HeadHeader(crate::engine::witness::header_value(
+                &head.game_id,
+                head.seq,
+                &head.hash,
+            )));
         }
         builder
             .multipart(MultiPart::alternative_plain_html(

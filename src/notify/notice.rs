@@ -32,6 +32,11 @@ pub struct NoticeContext {
     pub game_id: String,
     pub game_short: String,
     pub seq: u64,
+    /// The log's head when the notice's event was appended: the seq and hash of that event.
+    /// Every email and webhook carries it, so each player holds a witness of the log
+    /// (`despatch verify --witness`).
+    pub head_seq: u64,
+    pub head_hash: String,
     pub title: String,
     pub seat: String,
     pub seat_name: String,
@@ -103,6 +108,9 @@ pub async fn compose(
         .map_err(|_| "seq out of range".to_string())?
         .min(loaded.events.len());
     let events = &loaded.events[..upto];
+    let head = events
+        .last()
+        .ok_or_else(|| format!("notice {} follows no event", row.id))?;
     let acted = |e: &crate::engine::event::Event| {
         (e.kind == kind::COMMAND || e.kind == kind::RESIGNED) && e.seat == seat_id
             || e.kind == kind::TIMEOUT
@@ -164,6 +172,8 @@ pub async fn compose(
         game_id: game_id.clone(),
         game_short: game_id.chars().take(8).collect(),
         seq: r.seq,
+        head_seq: head.seq,
+        head_hash: head.hash.clone(),
         title: info.title.clone(),
         seat: seat_id.clone(),
         seat_name: seat_record.name.clone(),
@@ -254,6 +264,7 @@ pub fn webhook_body(c: &NoticeContext, delivery_id: &str, for_seat: bool, format
         "event": c.event,
         "game_id": c.game_id,
         "seq": c.seq,
+        "head": { "seq": c.head_seq, "hash": c.head_hash },
         "seat": c.seat,
         "seat_name": c.seat_name,
         "title": c.title,

@@ -40,6 +40,10 @@ pub struct Delivered {
     pub text: String,
     pub html: String,
     pub reply_to: Vec<String>,
+    /// `X-Despatch-Head`, as mail-parser reads it: `<game> <seq> <hash>`.
+    pub head: Option<String>,
+    /// The message as the SMTP server wrote it.
+    pub raw: String,
 }
 
 /// Every message in the maildir addressed to an address containing `tag`.
@@ -75,6 +79,11 @@ pub fn delivered_to(tag: &str) -> Vec<Delivered> {
                 text: m.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
                 html: m.body_html(0).map(|t| t.into_owned()).unwrap_or_default(),
                 reply_to: addresses(m.reply_to()),
+                head: m
+                    .header("X-Despatch-Head")
+                    .and_then(|h| h.as_text())
+                    .map(str::to_owned),
+                raw: String::from_utf8_lossy(&bytes).into_owned(),
             });
         }
     }

@@ -90,19 +90,6 @@ pub fn delivered_to(tag: &str) -> Vec<Delivered> {
     out
 }
 
-/// The raw text of every message in the maildir that mentions `tag` anywhere: for checks on the
-/// headers themselves.
-pub fn raw_messages(tag: &str) -> Vec<String> {
-    ["new", "cur"]
-        .iter()
-        .filter_map(|sub| std::fs::read_dir(maildir().join(sub)).ok())
-        .flat_map(|dir| dir.flatten())
-        .filter_map(|entry| std::fs::read(entry.path()).ok())
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .filter(|text| text.contains(tag))
-        .collect()
-}
-
 /// Waits until at least `n` messages for `tag` have arrived (the SMTP server writes each one
 /// after it answers), then returns them.
 pub async fn wait_for_mail(tag: &str, n: usize) -> Vec<Delivered> {

@@ -167,6 +167,7 @@ impl Dispatcher {
             EMAIL | WEBHOOK => self.deliver(claim).await.map(|()| Handled::Sent),
             _ => self.expand(claim).await,
         };
+        crate::metrics::delivery(&claim.row.record.channel, outcome.is_ok());
         let now = self.clock.now();
         let store = &self.games.store;
         let recorded = match &outcome {

@@ -54,6 +54,8 @@ const CLEARED: &[&str] = &[
 impl Ctx {
     /// Starts `despatch serve` on port 0 with `vars` set, and waits until it listens.
     fn serve(&self, vars: &[(&str, &str)]) -> Served {
+        // The test's HTTP client takes its TLS provider from the library, as the server does.
+        despatch::notify::webhook::install_crypto();
         let dir = tempfile::tempdir().unwrap();
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_despatch"));
         cmd.arg("serve")

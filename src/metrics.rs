@@ -21,6 +21,7 @@ use prometheus::{
 };
 
 use crate::games::{MoveResult, ServiceError};
+use crate::mail_in::Receipt;
 use crate::store::Store;
 
 /// Bucket bounds, in seconds, of the latency histograms: 1 ms to 10 s.
@@ -218,7 +219,14 @@ pub fn dispatcher_panic() {
 
 /// Counts an inbound message handled: `answered`, `refused` (answered, but it reached no game)
 /// or `ignored`.
-pub fn mail_in(result: &'static str) {
+pub fn mail_in(receipt: &Receipt) {
+    let result = match receipt {
+        Receipt::Answered {
+            game_id: Some(_), ..
+        } => "answered",
+        Receipt::Answered { game_id: None, .. } => "refused",
+        Receipt::Ignored(_) => "ignored",
+    };
     METRICS.mail_in.with_label_values(&[result]).inc();
 }
 

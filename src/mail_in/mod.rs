@@ -50,20 +50,6 @@ pub enum Receipt {
     Ignored(String),
 }
 
-impl Receipt {
-    /// What became of the message, as `/metrics` counts it: `answered`, `refused` (answered,
-    /// but it reached no game) or `ignored`.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Receipt::Answered {
-                game_id: Some(_), ..
-            } => "answered",
-            Receipt::Answered { game_id: None, .. } => "refused",
-            Receipt::Ignored(_) => "ignored",
-        }
-    }
-}
-
 /// The mail commands a body may hold besides orders.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MailCommand {
@@ -468,7 +454,7 @@ async fn log_text(games: &Games, caller: &Caller) -> Result<String, ServiceError
 /// retries. Its Message-ID names the event the answer saw, so that a reply to the answer is
 /// checked for staleness like a reply to a turn notice.
 pub async fn queue(games: &Games, domain: &str, receipt: &Receipt) -> Result<(), ServiceError> {
-    crate::metrics::mail_in(receipt.kind());
+    crate::metrics::mail_in(receipt);
     let Receipt::Answered { game_id, reply } = receipt else {
         return Ok(());
     };

@@ -18,11 +18,11 @@ use serde_json::{json, Value};
 /// A fresh database for a server the test starts itself.
 struct Ctx {
     db: common::TestDb,
-    _store: Store,
+    store: Store,
 }
 
 async fn spawn(store: Store, db: common::TestDb) -> Ctx {
-    Ctx { db, _store: store }
+    Ctx { db, store }
 }
 
 /// A running `despatch serve`, its standard error collected as it is written.
@@ -223,7 +223,45 @@ on_both_backends!(
     the_log_holds_no_token_signature_or_webhook_secret_and_no_colour,
     metrics_count_moves_by_ruleset_and_outcome_when_turned_on,
     metrics_are_off_by_default_and_can_have_an_address_of_their_own,
+    the_outbox_gauges_say_how_long_the_oldest_due_row_has_waited,
 );
+
+async fn the_outbox_gauges_say_how_long_the_oldest_due_row_has_waited(ctx: Ctx) {
+    let now = chrono::Utc::now();
+    let empty = ctx.store.outbox_health(now).await.unwrap();
+    assert_eq!(
+        (empty.waiting, empty.due, empty.oldest_due_secs),
+        (0, 0, 0.0)
+    );
+    // A row due from the moment it is written, looked at as if a minute had passed unsent.
+    ctx.store
+        .enqueue(&despatch::store::OutboxRecord {
+            game_id: "g".into(),
+            seq: 0,
+            channel: "email".into(),
+            seat: Some("anna".into()),
+            payload: json!({}),
+        })
+        .await
+        .unwrap();
+    let later = ctx
+        .store
+        .outbox_health(chrono::Utc::now() + chrono::Duration::seconds(60))
+        .await
+        .unwrap();
+    assert_eq!((later.waiting, later.due), (1, 1));
+    assert!(later.oldest_due_secs >= 59.0, "{later:?}");
+    // Before it fell due it waits, but is not due.
+    let before = ctx
+        .store
+        .outbox_health(now - chrono::Duration::hours(1))
+        .await
+        .unwrap();
+    assert_eq!(
+        (before.waiting, before.due, before.oldest_due_secs),
+        (1, 0, 0.0)
+    );
+}
 
 async fn the_log_holds_no_token_signature_or_webhook_secret_and_no_colour(ctx: Ctx) {
     let server = ctx.serve(&[]);

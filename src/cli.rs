@@ -103,6 +103,45 @@ enum Command {
     },
 }
 
+/// Starts logging to standard error, at the level `RUST_LOG` asks (default `info`): text, in
+/// colour only when standard error is a terminal (and `NO_COLOR` is unset), so files and log
+/// collectors get no escape codes; or one JSON object per line with `DESPATCH_LOG_FORMAT=json`,
+/// for log shippers.
+pub fn init_logging() {
+    use std::io::IsTerminal;
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let format = std::env::var("DESPATCH_LOG_FORMAT").unwrap_or_default();
+    match format.trim().to_ascii_lowercase().as_str() {
+        "json" => builder.json().with_ansi(false).init(),
+        other => {
+            let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            builder.with_ansi(colour).init();
+            if !matches!(other, "" | "text") {
+                tracing::warn!(
+                    "DESPATCH_LOG_FORMAT={other} is not understood (text or json); writing text"
+                );
+            }
+        }
+    }
+}
+
+/// Serves `/metrics` on an address of its own when `DESPATCH_METRICS_BIND` asks for it.
+fn metrics_on_own_address(games: &Games) -> Result<(), String> {
+    let exposure = crate::metrics::Exposure::from_env()?;
+    if let Some(bind) = exposure.bind {
+        let (server, address) = crate::http::observe::metrics_server(&bind, games.clone())
+            .map_err(|e| format!("cannot serve metrics on {bind} (DESPATCH_METRICS_BIND): {e}"))?;
+        tokio::spawn(server);
+        tracing::info!("metrics at http://{address}/metrics");
+        println!("Metrics are served at http://{address}/metrics");
+    }
+    Ok(())
+}
+
 pub async fn run(cli: Cli) -> ExitCode {
     match execute(cli.command).await {
         Ok(code) => code,
@@ -131,6 +170,7 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
     let settings = Settings::from_env();
     match command {
         Command::Serve => {
+            crate::metrics::Exposure::from_env()?;
             let store = store(&settings).await?;
             let backend = store.backend();
             let secret = settings.notify.secret_key.clone();
@@ -146,6 +186,7 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
                 Some(inbound),
             )
             .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
+            metrics_on_own_address(app.games())?;
             if settings.notify.run_in_serve {
                 let games = app.games().clone();
                 let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
@@ -203,6 +244,9 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             let games =
                 Games::new(store, base_url).with_secret(settings.notify.secret_key.as_deref());
             let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
+            if !once {
+                metrics_on_own_address(&games)?;
+            }
             let scheduler = Scheduler::new(games);
             if once {
                 let fired = scheduler.tick().await?;

@@ -19,6 +19,8 @@ pub mod http;
 #[cfg(feature = "server")]
 pub mod mail_in;
 #[cfg(feature = "server")]
+pub mod metrics;
+#[cfg(feature = "server")]
 pub mod notify;
 #[cfg(feature = "server")]
 pub mod store;

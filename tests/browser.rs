@@ -199,6 +199,11 @@ async fn two_players_play_audit_and_verify_in_real_browsers(site: Site) {
     ben.goto(&links[1]).await.unwrap();
     wait_for_text(&anna, "#move-h", "Your move", Duration::from_secs(10)).await;
     wait_for_text(&ben, "#move-h", "Not your turn", Duration::from_secs(10)).await;
+    // Each link's token went into a cookie of its game: the address bar holds none.
+    for browser in [&anna, &ben] {
+        let url = browser.current_url().await.unwrap();
+        assert!(!url.as_str().contains("token="), "{url}");
+    }
     // The board is drawn, and times are shown in the reader's zone by script.
     anna.find(Locator::Css("figure.board svg")).await.unwrap();
     let time = anna.find(Locator::Css("time[data-local]")).await.unwrap();

@@ -43,6 +43,18 @@ struct Page {
     location: Option<String>,
     headers: reqwest::header::HeaderMap,
     body: String,
+    /// The seat cookie (`despatch_seat=…`) the page was opened or the form sent with.
+    cookie: Option<String>,
+}
+
+/// The seat cookie a response sets, as the `name=value` a browser sends back.
+fn seat_cookie(headers: &reqwest::header::HeaderMap) -> Option<String> {
+    headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("despatch_seat="))
+        .map(|v| v.split(';').next().unwrap().to_owned())
 }
 
 struct Table {
@@ -53,24 +65,41 @@ struct Table {
 
 impl TestApp {
     async fn get(&self, path: &str) -> Page {
-        let resp = self
-            .http
-            .get(format!("{}{path}", self.base))
-            .send()
-            .await
-            .unwrap();
-        page(resp).await
+        self.get_with(path, None).await
+    }
+
+    /// A GET sending the seat cookie, as the browser that opened the seat's link does.
+    async fn get_with(&self, path: &str, cookie: Option<&str>) -> Page {
+        let mut req = self.http.get(format!("{}{path}", self.base));
+        if let Some(c) = cookie {
+            req = req.header("Cookie", c);
+        }
+        let mut p = page(req.send().await.unwrap()).await;
+        p.cookie = cookie.map(str::to_owned);
+        p
+    }
+
+    /// Opens a seat link as a browser does: the link answers a redirect that sets the seat
+    /// cookie, and the page is read with that cookie.
+    async fn open(&self, link: &str) -> Page {
+        let first = self.get(&self.path_of(link)).await;
+        assert_eq!(first.status, 303, "{link}: {}", first.body);
+        let cookie = seat_cookie(&first.headers).expect("the link sets the seat cookie");
+        self.get_with(&first.location.unwrap(), Some(&cookie)).await
     }
 
     async fn post(&self, path: &str, form: &[(&str, &str)]) -> Page {
-        let resp = self
-            .http
-            .post(format!("{}{path}", self.base))
-            .form(form)
-            .send()
-            .await
-            .unwrap();
-        page(resp).await
+        self.post_with(path, form, None).await
+    }
+
+    async fn post_with(&self, path: &str, form: &[(&str, &str)], cookie: Option<&str>) -> Page {
+        let mut req = self.http.post(format!("{}{path}", self.base)).form(form);
+        if let Some(c) = cookie {
+            req = req.header("Cookie", c);
+        }
+        let mut p = page(req.send().await.unwrap()).await;
+        p.cookie = cookie.map(str::to_owned);
+        p
     }
 
     async fn events(&self, game_id: &str) -> usize {
@@ -130,21 +159,23 @@ impl TestApp {
         link.strip_prefix(&self.base).unwrap().to_owned()
     }
 
-    /// The hidden fields of a seat's move form, as its page gives them.
-    async fn move_form(&self, t: &Table, seat: usize) -> Vec<(String, String)> {
-        let p = self.get(&self.path_of(&t.links[seat])).await;
+    /// The hidden fields of a seat's move form, as its page gives them, and the seat cookie
+    /// the page was opened with.
+    async fn move_form(&self, t: &Table, seat: usize) -> (Vec<(String, String)>, String) {
+        let p = self.open(&t.links[seat]).await;
         assert_eq!(p.status, 200, "{}", p.body);
-        ["token", "expected_seq", "client_entropy", "idempotency_key"]
+        let fields = ["expected_seq", "client_entropy", "idempotency_key"]
             .iter()
             .map(|name| (name.to_string(), hidden(&p.body, name)))
-            .collect()
+            .collect();
+        (fields, p.cookie.unwrap())
     }
 
     async fn send_order(&self, t: &Table, seat: usize, order: &str) -> Page {
-        let mut form = self.move_form(t, seat).await;
+        let (mut form, cookie) = self.move_form(t, seat).await;
         form.push(("order".into(), order.into()));
         let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        self.post(&format!("/games/{}/moves", t.game_id), &form)
+        self.post_with(&format!("/games/{}/moves", t.game_id), &form, Some(&cookie))
             .await
     }
 
@@ -165,6 +196,7 @@ async fn page(resp: reqwest::Response) -> Page {
         location,
         headers,
         body: resp.text().await.unwrap(),
+        cookie: None,
     }
 }
 
@@ -196,6 +228,10 @@ on_both_backends!(
     static_files_and_security_headers_are_served,
     a_long_log_shows_its_tail_with_a_link_to_the_whole,
     a_clocked_game_shows_the_deadline_of_the_seat_to_act,
+    a_seat_link_moves_its_token_into_a_cookie_scoped_to_the_game,
+    a_move_through_the_page_works_with_the_cookie_alone,
+    a_wrong_token_gets_no_cookie_and_a_stale_cookie_is_removed,
+    the_seat_cookie_is_secure_when_the_server_is_reached_over_https,
 );
 
 async fn the_lobby_creates_a_game_and_shows_each_seat_link_once(app: TestApp) {
@@ -214,12 +250,12 @@ async fn the_lobby_creates_a_game_and_shows_each_seat_link_once(app: TestApp) {
 
     let t = app.lobby_game(&["Anna", "Ben"]).await;
     assert_eq!(app.events(&t.game_id).await, 1);
-    let anna = app.get(&app.path_of(&t.links[0])).await;
+    let anna = app.open(&t.links[0]).await;
     assert_eq!(anna.status, 200);
     assert!(anna.body.contains("Anna"));
     assert!(anna.body.contains("Your move"));
     assert!(anna.body.contains("<svg"), "the open table draws its board");
-    let ben = app.get(&app.path_of(&t.links[1])).await;
+    let ben = app.open(&t.links[1]).await;
     assert!(ben.body.contains("Not your turn"));
     // The public page shows no token, and no page but the creation answer lists the links.
     let watch = app.get(&format!("/games/{}/watch", t.game_id)).await;
@@ -255,7 +291,7 @@ async fn a_wargame_seat_page_shows_the_board_in_text(app: TestApp) {
                 .replace("&#x2f;", "/")
         })
         .expect("a seat link");
-    let p = app.get(&app.path_of(&link)).await;
+    let p = app.open(&link).await;
     assert_eq!(p.status, 200, "{}", p.body);
     let board = p
         .body
@@ -366,7 +402,7 @@ async fn an_order_from_the_form_is_recorded_and_redirects_to_the_seat_page(app: 
     let location = p.location.unwrap();
     assert!(location.contains("moved=1"), "{location}");
     assert_eq!(app.events(&t.game_id).await, 2);
-    let after = app.get(&location).await;
+    let after = app.get_with(&location, p.cookie.as_deref()).await;
     assert_eq!(after.status, 200);
     assert!(after.body.contains("Your order is recorded as event 1"));
     assert!(after.body.contains("The Guards advance"));
@@ -376,7 +412,7 @@ async fn an_order_from_the_form_is_recorded_and_redirects_to_the_seat_page(app: 
         .contains(&format!("/games/{}/events/1", t.game_id)));
     assert!(after.body.contains("proof of the dice"));
     // Ben's page now says it is his move.
-    let ben = app.get(&app.path_of(&t.links[1])).await;
+    let ben = app.open(&t.links[1]).await;
     assert!(ben.body.contains("Your move"));
 }
 
@@ -405,13 +441,13 @@ async fn an_unparsable_order_is_shown_inline_with_the_order_kept_and_changes_not
 async fn a_stale_move_is_answered_with_the_latest_page_and_changes_nothing(app: TestApp) {
     let t = app.lobby_game(&["Anna"]).await;
     // Anna opens her page in two tabs and moves from the first.
-    let old_form = app.move_form(&t, 0).await;
+    let (old_form, cookie) = app.move_form(&t, 0).await;
     app.play(&t, 0, "first move").await;
     let mut form = old_form;
     form.push(("order".into(), "second move from an old tab".into()));
     let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let p = app
-        .post(&format!("/games/{}/moves", t.game_id), &form)
+        .post_with(&format!("/games/{}/moves", t.game_id), &form, Some(&cookie))
         .await;
     assert_eq!(p.status, 409, "{}", p.body);
     assert!(p.body.contains("the game has moved on"), "{}", p.body);
@@ -436,14 +472,14 @@ async fn an_oversized_order_is_refused_with_a_page_and_changes_nothing(app: Test
 
 async fn a_resubmitted_form_is_recorded_once(app: TestApp) {
     let t = app.lobby_game(&["Anna", "Ben"]).await;
-    let mut form = app.move_form(&t, 0).await;
+    let (mut form, cookie) = app.move_form(&t, 0).await;
     form.push(("order".into(), "roll 1d20".into()));
     let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let first = app
-        .post(&format!("/games/{}/moves", t.game_id), &form)
+        .post_with(&format!("/games/{}/moves", t.game_id), &form, Some(&cookie))
         .await;
     let again = app
-        .post(&format!("/games/{}/moves", t.game_id), &form)
+        .post_with(&format!("/games/{}/moves", t.game_id), &form, Some(&cookie))
         .await;
     assert_eq!(first.status, 303);
     assert_eq!(again.status, 303, "{}", again.body);
@@ -454,10 +490,10 @@ async fn a_resubmitted_form_is_recorded_once(app: TestApp) {
 async fn a_sealed_note_shows_only_on_its_own_seat_page(app: TestApp) {
     let t = app.lobby_game(&["Anna", "Ben"]).await;
     app.play(&t, 0, "seal the ambush is at the ford").await;
-    let anna = app.get(&app.path_of(&t.links[0])).await;
+    let anna = app.open(&t.links[0]).await;
     assert!(anna.body.contains("Your sealed choices"));
     assert!(anna.body.contains("the ambush is at the ford"));
-    let ben = app.get(&app.path_of(&t.links[1])).await;
+    let ben = app.open(&t.links[1]).await;
     assert!(!ben.body.contains("the ambush is at the ford"));
     assert!(ben.body.contains("anna seals note 1"));
     let watch = app.get(&format!("/games/{}/watch", t.game_id)).await;
@@ -612,19 +648,27 @@ async fn a_long_log_shows_its_tail_with_a_link_to_the_whole(app: TestApp) {
             resp.json::<Value>().await
         );
     }
-    let p = app.get(&app.path_of(&t.links[0])).await;
+    let p = app.open(&t.links[0]).await;
     assert!(p.body.contains("Showing the latest 100 of 111 events"));
     assert!(!p.body.contains("id=\"event-5\""));
-    let all = app
-        .get(&format!("{}&log=all", app.path_of(&t.links[0])))
-        .await;
+    assert!(p.body.contains("href=\"?log=all\""), "{}", p.body);
+    // The link to the whole log works from the cookie, and a seat link asking for it keeps
+    // asking for it after the redirect.
+    let path = format!("/games/{}?log=all", t.game_id);
+    let all = app.get_with(&path, p.cookie.as_deref()).await;
+    assert!(all.body.contains("id=\"event-5\""));
+    assert!(
+        all.body.contains("Your move"),
+        "the seat page, not the public one"
+    );
+    let all = app.open(&format!("{}&log=all", t.links[0])).await;
     assert!(all.body.contains("id=\"event-5\""));
     assert!(!all.body.contains("Showing the latest"));
 }
 
 async fn a_clocked_game_shows_the_deadline_of_the_seat_to_act(app: TestApp) {
     let plain = app.lobby_game(&["Anna", "Ben"]).await;
-    let page = app.get(&app.path_of(&plain.links[0])).await;
+    let page = app.open(&plain.links[0]).await;
     assert!(
         page.body.contains("none set for this game"),
         "{}",
@@ -633,7 +677,7 @@ async fn a_clocked_game_shows_the_deadline_of_the_seat_to_act(app: TestApp) {
     let clocked = app
         .lobby_game_with(&["Anna", "Ben"], r#"{"clock": "standard"}"#)
         .await;
-    let page = app.get(&app.path_of(&clocked.links[1])).await;
+    let page = app.open(&clocked.links[1]).await;
     let at = page
         .body
         .find("Deadline: <time datetime=\"")
@@ -644,4 +688,138 @@ async fn a_clocked_game_shows_the_deadline_of_the_seat_to_act(app: TestApp) {
             || stamp.starts_with("20"),
         "{stamp}"
     );
+}
+
+async fn a_seat_link_moves_its_token_into_a_cookie_scoped_to_the_game(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let link = app.get(&app.path_of(&t.links[0])).await;
+    assert_eq!(link.status, 303, "{}", link.body);
+    // The browser is sent to the page without the token, told to send no Referer.
+    assert_eq!(
+        link.location.as_deref(),
+        Some(format!("/games/{}", t.game_id).as_str())
+    );
+    assert_eq!(link.headers["referrer-policy"], "no-referrer");
+    let set = link.headers["set-cookie"].to_str().unwrap().to_owned();
+    assert!(
+        set.starts_with(&format!("despatch_seat={};", t.tokens[0])),
+        "{set}"
+    );
+    let attributes: Vec<&str> = set.split(';').map(str::trim).collect();
+    for wanted in [
+        format!("Path=/games/{}", t.game_id).as_str(),
+        "HttpOnly",
+        "SameSite=Lax",
+    ] {
+        assert!(attributes.contains(&wanted), "{wanted} in {set}");
+    }
+    assert!(!attributes.contains(&"Secure"), "plain http: {set}");
+
+    // The page opened with the cookie is the seat's, and holds no token anywhere.
+    let cookie = seat_cookie(&link.headers).unwrap();
+    let page = app
+        .get_with(link.location.as_deref().unwrap(), Some(&cookie))
+        .await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("Your move"));
+    assert!(page.body.contains("id=\"move-form\""));
+    assert_eq!(page.headers["referrer-policy"], "no-referrer");
+    assert!(
+        !page.body.contains(&t.tokens[0]),
+        "the token is not in the page"
+    );
+    assert!(!page.body.contains("token="), "no link carries a token");
+    assert!(
+        !page.body.contains("name=\"token\""),
+        "no form carries a token"
+    );
+    // Without the cookie the same address is the public page.
+    let public = app.get(&format!("/games/{}", t.game_id)).await;
+    assert_eq!(public.status, 200);
+    assert!(!public.body.contains("id=\"move-form\""));
+    // The cookie is the seat's own: Ben's link gives Ben's cookie and Ben's page.
+    let ben = app.open(&t.links[1]).await;
+    assert!(ben.body.contains("Not your turn"));
+    assert_ne!(ben.cookie, Some(cookie));
+}
+
+async fn a_move_through_the_page_works_with_the_cookie_alone(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let (mut form, cookie) = app.move_form(&t, 0).await;
+    assert!(
+        !cookie.contains(&t.game_id),
+        "the cookie is the token alone"
+    );
+    form.push(("order".into(), "roll 2d6 to hit".into()));
+    let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let path = format!("/games/{}/moves", t.game_id);
+    // Without the cookie the form opens no seat, and nothing is recorded.
+    let refused = app.post(&path, &form).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert_eq!(app.events(&t.game_id).await, 1);
+    // With it the move is recorded, and the page it leads to has no token in its address.
+    let moved = app.post_with(&path, &form, Some(&cookie)).await;
+    assert_eq!(moved.status, 303, "{}", moved.body);
+    let location = moved.location.clone().unwrap();
+    assert_eq!(location, format!("/games/{}?moved=1", t.game_id));
+    assert!(!location.contains(&t.tokens[0]));
+    assert_eq!(app.events(&t.game_id).await, 2);
+    let after = app.get_with(&location, Some(&cookie)).await;
+    assert_eq!(after.status, 200);
+    assert!(after.body.contains("Your order is recorded as event 1"));
+    assert!(after.body.contains("anna rolls 2d6 (to hit)"));
+}
+
+async fn a_wrong_token_gets_no_cookie_and_a_stale_cookie_is_removed(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let wrong = "0".repeat(64);
+    let p = app
+        .get(&format!("/games/{}?token={wrong}", t.game_id))
+        .await;
+    assert_eq!(p.status, 403, "{}", p.body);
+    assert!(p.headers.get("set-cookie").is_none(), "{:?}", p.headers);
+    // A signed seat link of another game opens nothing here either.
+    let other = app.lobby_game(&["Cleo"]).await;
+    let p = app
+        .get(&format!("/games/{}?token={}", t.game_id, other.tokens[0]))
+        .await;
+    assert_eq!(p.status, 403);
+    assert!(p.headers.get("set-cookie").is_none());
+    // A cookie that opens no seat is refused and removed.
+    let p = app
+        .get_with(
+            &format!("/games/{}", t.game_id),
+            Some(&format!("despatch_seat={wrong}")),
+        )
+        .await;
+    assert_eq!(p.status, 403, "{}", p.body);
+    let cleared = p.headers["set-cookie"].to_str().unwrap();
+    assert!(
+        cleared.starts_with("despatch_seat=;") && cleared.contains("Max-Age=0"),
+        "{cleared}"
+    );
+    assert!(cleared.contains(&format!("Path=/games/{}", t.game_id)));
+    assert_eq!(app.events(&t.game_id).await, 1);
+}
+
+async fn the_seat_cookie_is_secure_when_the_server_is_reached_over_https(app: TestApp) {
+    let behind_tls = Application::build_with(
+        app.store.clone(),
+        "127.0.0.1:0",
+        Some("https://despatch.example".into()),
+        |games| games.with_move_rate(None),
+    )
+    .expect("binds port 0");
+    let base = format!("http://127.0.0.1:{}", behind_tls.port());
+    tokio::spawn(behind_tls.run_until_stopped());
+    let t = app.lobby_game(&["Anna"]).await;
+    let resp = app
+        .http
+        .get(format!("{base}/games/{}?token={}", t.game_id, t.tokens[0]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 303);
+    let set = resp.headers()["set-cookie"].to_str().unwrap();
+    assert!(set.split(';').any(|a| a.trim() == "Secure"), "{set}");
 }

@@ -599,8 +599,14 @@ impl Games {
         }))
     }
 
-    /// Submits a command: the one path of a move.
+    /// Submits a command: the one path of a move. Its outcome is counted (`crate::metrics`).
     pub async fn submit(&self, caller: &Caller, submit: Submit) -> Result<MoveResult> {
+        let result = self.submit_counted(caller, submit).await;
+        crate::metrics::moved(&caller.game_id, &result);
+        result
+    }
+
+    async fn submit_counted(&self, caller: &Caller, submit: Submit) -> Result<MoveResult> {
         if let Some(moves) = &self.moves {
             moves
                 .check(&caller.game_id, caller.seat.as_str())
@@ -635,6 +641,7 @@ impl Games {
             }
         }
         let l = self.load(&caller.game_id).await?;
+        crate::metrics::note_ruleset(&caller.game_id, &l.record.ruleset);
         if submit.expected_seq != l.game.next_seq {
             return Err(ServiceError::Stale {
                 sent: submit.expected_seq,
@@ -721,10 +728,12 @@ impl Games {
             }),
             events: played.events,
         };
-        match self
-            .store
-            .append(&l.record.game_id, l.game.next_seq, &append)
-            .await
+        match crate::metrics::timed_append(self.store.append(
+            &l.record.game_id,
+            l.game.next_seq,
+            &append,
+        ))
+        .await
         {
             Ok(()) => {
                 self.live

@@ -7,8 +7,10 @@ pub mod boundary;
 pub mod error;
 pub mod inbound;
 pub mod notify_api;
+pub mod observe;
 pub mod openapi;
 pub mod pages;
+pub mod seat_cookie;
 pub mod templates;
 
 use std::net::TcpListener;
@@ -63,6 +65,10 @@ impl Application {
         mail: Option<inbound::InboundConfig>,
     ) -> std::io::Result<Application> {
         let mail = web::Data::new(mail);
+        // `/metrics` on this port only when configured (DESPATCH_METRICS=on).
+        let metrics_here = crate::metrics::Exposure::from_env()
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?
+            .on_api_port;
         // TLS for outgoing calls (webhooks) uses ring; install it before any client is built.
         crate::notify::webhook::install_crypto();
         let listener = TcpListener::bind(bind)?;
@@ -109,7 +115,13 @@ impl Application {
                     .wrap(actix_web::middleware::from_fn(
                         boundary::refuse_control_characters,
                     ))
-                    .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
+                    .wrap(actix_web::middleware::from_fn(observe::timed))
+                    .wrap(observe::access_log())
+                    .configure(|cfg| {
+                        if metrics_here {
+                            cfg.route("/metrics", web::get().to(observe::metrics));
+                        }
+                    })
                     .service(api::health)
                     .service(
                         web::scope("/api")

@@ -5,15 +5,16 @@
 //! form answers with the same page and the reason on it, and changes nothing.
 
 use actix_web::http::StatusCode;
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use minijinja::{context, Value};
 use serde::{Deserialize, Serialize};
 
+use super::seat_cookie;
 use super::templates::render;
 use crate::engine::canonical::random16;
 use crate::engine::ruleset::Viewer;
 use crate::games::table::{check_export, Table};
-use crate::games::{CommandInput, Games, NewGame, NewSeat, ServiceError, Submit};
+use crate::games::{Caller, CommandInput, Games, NewGame, NewSeat, ServiceError, Submit};
 use crate::rules;
 
 /// The largest export the server checks for readers without JavaScript.
@@ -23,7 +24,8 @@ const SEAT_ROWS: usize = 4;
 const MAX_SEAT_ROWS: usize = 16;
 
 /// Security headers of every page: nothing is loaded from elsewhere, no inline script runs, and
-/// seat links (which carry tokens) do not leak through the Referer header.
+/// no page's address (a seat link carries a token until its page moves it into the seat cookie)
+/// leaks through the Referer header.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /// A rendered page.
@@ -33,7 +35,7 @@ pub fn html(status: StatusCode, body: String) -> HttpResponse {
         .insert_header(("Content-Security-Policy", CSP))
         .insert_header(("Referrer-Policy", "no-referrer"))
         .insert_header(("X-Content-Type-Options", "nosniff"))
-        // Seat pages carry the seat's token in their links and forms.
+        // Seat pages show what only their seat may see.
         .insert_header(("Cache-Control", "no-store"))
         .body(body)
 }
@@ -328,7 +330,6 @@ fn game_page(
     game_id: &str,
     mode: &str,
     t: &Table,
-    token: Option<&str>,
     notes: Notes,
     steps: Option<ReplaySteps>,
 ) -> HttpResponse {
@@ -342,7 +343,7 @@ fn game_page(
         notes.status,
         "game.html",
         context! {
-            game_id, mode, token,
+            game_id, mode,
             t => v(t),
             form => v(&form),
             error => notes.error,
@@ -352,23 +353,20 @@ fn game_page(
     )
 }
 
-/// A seat's page for `token`, with an error or a notice on it.
+/// A seat's page for `caller`, with an error or a notice on it. It holds no token: the seat
+/// cookie carries it (`seat_cookie`).
 async fn seat_page(
     games: &Games,
     game_id: &str,
-    token: &str,
+    caller: &Caller,
     whole_log: bool,
     notes: Notes,
 ) -> HttpResponse {
-    let caller = match games.authenticate(game_id, Some(token)).await {
-        Ok(c) => c,
-        Err(e) => return error_page(&e, game_id),
-    };
     match games
-        .table(game_id, &Viewer::Seat(caller.seat), None, whole_log)
+        .table(game_id, &Viewer::Seat(caller.seat.clone()), None, whole_log)
         .await
     {
-        Ok(t) => game_page(game_id, "seat", &t, Some(token), notes, None),
+        Ok(t) => game_page(game_id, "seat", &t, notes, None),
         Err(e) => error_page(&e, game_id),
     }
 }
@@ -378,32 +376,94 @@ async fn watch(games: &Games, game_id: &str, whole_log: bool) -> HttpResponse {
         .table(game_id, &Viewer::Spectator, None, whole_log)
         .await
     {
-        Ok(t) => game_page(game_id, "watch", &t, None, Notes::none(), None),
+        Ok(t) => game_page(game_id, "watch", &t, Notes::none(), None),
         Err(e) => error_page(&e, game_id),
     }
 }
 
-/// The page a seat link opens; without a token, the spectator page.
+/// A redirect to the seat page of `game_id` (`?log=all` and `?moved=` kept), setting the seat
+/// cookie to `token` when one is given.
+fn to_seat_page(
+    games: &Games,
+    game_id: &str,
+    token: Option<&str>,
+    whole_log: bool,
+    moved: Option<u64>,
+) -> HttpResponse {
+    let mut query = Vec::new();
+    if whole_log {
+        query.push("log=all".to_owned());
+    }
+    if let Some(seq) = moved {
+        query.push(format!("moved={seq}"));
+    }
+    let location = if query.is_empty() {
+        format!("/games/{game_id}")
+    } else {
+        format!("/games/{game_id}?{}", query.join("&"))
+    };
+    let mut answer = HttpResponse::SeeOther();
+    answer
+        .insert_header(("Location", location))
+        .insert_header(("Referrer-Policy", "no-referrer"))
+        .insert_header(("Cache-Control", "no-store"));
+    if let Some(cookie) =
+        token.and_then(|t| seat_cookie::set(game_id, t, seat_cookie::secure_for(&games.base_url)))
+    {
+        answer.append_header(("Set-Cookie", cookie));
+    }
+    answer.finish()
+}
+
+/// The page a seat link opens. A link's token (`?token=`) that opens a seat is moved into the
+/// seat cookie and the browser sent to the same page without it; the page itself authenticates
+/// from the cookie. Without either, the spectator page.
 #[get("/games/{game_id}")]
 pub async fn game(
     games: web::Data<Games>,
     path: web::Path<String>,
     query: web::Query<GameQuery>,
+    req: HttpRequest,
 ) -> HttpResponse {
+    let game_id = path.as_str();
     let whole_log = query.log.as_deref() == Some("all");
-    match &query.token {
-        None => watch(&games, &path, whole_log).await,
-        Some(token) => {
-            let flash = query
-                .moved
-                .map(|seq| format!("Your order is recorded as event {seq}. Its dice, if any, are in the log with their proof."));
-            let notes = Notes {
-                flash,
-                ..Notes::none()
-            };
-            seat_page(&games, &path, token, whole_log, notes).await
+    let from_link = query.token.as_deref().filter(|t| !t.trim().is_empty());
+    let Some(token) = from_link
+        .map(str::to_owned)
+        .or_else(|| seat_cookie::read(&req))
+    else {
+        return watch(&games, game_id, whole_log).await;
+    };
+    let caller = match games.authenticate(game_id, Some(&token)).await {
+        Ok(c) => c,
+        Err(e) => {
+            let mut page = error_page(&e, game_id);
+            // A cookie that no longer opens the seat (the server's key was rotated) is removed,
+            // so that the page opens for watching when reloaded. A bad link's token is never set.
+            if from_link.is_none() && matches!(e, ServiceError::Forbidden(_)) {
+                if let Some(clear) =
+                    seat_cookie::clear(game_id, seat_cookie::secure_for(&games.base_url))
+                {
+                    if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&clear) {
+                        page.headers_mut()
+                            .append(actix_web::http::header::SET_COOKIE, value);
+                    }
+                }
+            }
+            return page;
         }
+    };
+    if from_link.is_some() && seat_cookie::set(game_id, &token, false).is_some() {
+        return to_seat_page(&games, game_id, Some(&token), whole_log, query.moved);
     }
+    let flash = query
+        .moved
+        .map(|seq| format!("Your order is recorded as event {seq}. Its dice, if any, are in the log with their proof."));
+    let notes = Notes {
+        flash,
+        ..Notes::none()
+    };
+    seat_page(&games, game_id, &caller, whole_log, notes).await
 }
 
 #[get("/games/{game_id}/watch")]
@@ -429,29 +489,36 @@ pub struct MoveForm {
     idempotency_key: String,
 }
 
-/// A seat's order from the game page's form: POST, then a redirect to the page (GET).
+/// A seat's order from the game page's form: POST, then a redirect to the page (GET). The seat
+/// is the seat cookie's (or, from a form that carries one, the form's `token`, which is then
+/// moved into the cookie).
 #[post("/games/{game_id}/moves")]
 pub async fn submit_move(
     games: web::Data<Games>,
     path: web::Path<String>,
     form: web::Form<MoveForm>,
+    req: HttpRequest,
 ) -> HttpResponse {
     let game_id = path.as_str();
     let form = form.into_inner();
-    let caller = match games.authenticate(game_id, Some(&form.token)).await {
+    let from_form = Some(form.token.trim()).filter(|t| !t.is_empty());
+    let token = from_form
+        .map(str::to_owned)
+        .or_else(|| seat_cookie::read(&req));
+    let caller = match games.authenticate(game_id, token.as_deref()).await {
         Ok(c) => c,
         Err(e) => return error_page(&e, game_id),
     };
     let again = |status, message: String| {
         let games = games.clone();
-        let token = form.token.clone();
+        let caller = caller.clone();
         let notes = Notes {
             status,
             order: form.order.clone(),
             error: Some(message),
             flash: None,
         };
-        async move { seat_page(&games, game_id, &token, false, notes).await }
+        async move { seat_page(&games, game_id, &caller, false, notes).await }
     };
     let Ok(expected_seq) = form.expected_seq.trim().parse::<u64>() else {
         return again(
@@ -469,13 +536,7 @@ pub async fn submit_move(
     match games.submit(&caller, submit).await {
         Ok(result) => {
             let first = result.events.first().map_or(expected_seq, |e| e.seq);
-            HttpResponse::SeeOther()
-                .insert_header((
-                    "Location",
-                    format!("/games/{game_id}?token={}&moved={first}", form.token.trim()),
-                ))
-                .insert_header(("Referrer-Policy", "no-referrer"))
-                .finish()
+            to_seat_page(&games, game_id, from_form, false, Some(first))
         }
         Err(ServiceError::Rule(r)) => {
             again(
@@ -520,7 +581,7 @@ pub async fn replay(
                 prev_step: t.shown_seq.checked_sub(1),
                 next_step: (t.shown_seq + 1 < t.events_total).then_some(t.shown_seq + 1),
             };
-            game_page(&path, "replay", &t, None, Notes::none(), Some(steps))
+            game_page(&path, "replay", &t, Notes::none(), Some(steps))
         }
         Err(e) => error_page(&e, &path),
     }

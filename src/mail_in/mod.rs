@@ -454,6 +454,7 @@ async fn log_text(games: &Games, caller: &Caller) -> Result<String, ServiceError
 /// retries. Its Message-ID names the event the answer saw, so that a reply to the answer is
 /// checked for staleness like a reply to a turn notice.
 pub async fn queue(games: &Games, domain: &str, receipt: &Receipt) -> Result<(), ServiceError> {
+    crate::metrics::mail_in(receipt);
     let Receipt::Answered { game_id, reply } = receipt else {
         return Ok(());
     };

@@ -97,6 +97,7 @@ where
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a panic with no message".into());
             tracing::error!(outbox = row, error = %why, "handling an outbox row panicked; the row is marked failed and the dispatcher goes on");
+            crate::metrics::dispatcher_panic();
             Err(format!("the dispatcher panicked on this row: {why}"))
         }
     }
@@ -194,6 +195,7 @@ impl Dispatcher {
             }
         })
         .await;
+        crate::metrics::delivery(&claim.row.record.channel, outcome.is_ok());
         let now = self.clock.now();
         let store = &self.games.store;
         let recorded = match &outcome {

@@ -23,6 +23,18 @@ pub struct WebhookDelivery {
     pub body: String,
 }
 
+/// An error and its causes, `: `-separated ("error sending request: client error (Connect): …").
+fn causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
 pub struct Hooks {
     client: reqwest::Client,
 }
@@ -63,7 +75,9 @@ impl Hooks {
                 if e.is_timeout() {
                     format!("webhook {}: no answer in time", d.hook_id)
                 } else {
-                    format!("webhook {}: {e}", d.hook_id)
+                    // Without the URL: a hook's URL may hold its own secret (Discord's and
+                    // Slack's do), and this error is logged and kept on the outbox row.
+                    format!("webhook {}: {}", d.hook_id, causes(&e.without_url()))
                 }
             })?;
         let status = response.status();

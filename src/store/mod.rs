@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use crate::engine::event::Event;
 
-pub use outbox::{Attempt, Channels, Claimed, OutboxState, WebhookRecord};
+pub use outbox::{Attempt, Channels, Claimed, OutboxHealth, OutboxState, WebhookRecord};
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 

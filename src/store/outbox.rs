@@ -48,6 +48,17 @@ pub struct OutboxState {
     pub last_error: Option<String>,
 }
 
+/// The whole outbox at a glance (`Store::outbox_health`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OutboxHealth {
+    /// Rows not yet delivered.
+    pub waiting: i64,
+    /// Rows due now that no dispatcher holds.
+    pub due: i64,
+    /// Seconds since the longest-waiting due row fell due; 0 when none is due.
+    pub oldest_due_secs: f64,
+}
+
 /// A registered webhook.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WebhookRecord {
@@ -376,6 +387,41 @@ impl Store {
         Ok(match self {
             Store::Postgres(s) => sqlx::query_scalar(sql).fetch_one(s.pool()).await?,
             Store::Sqlite(s) => sqlx::query_scalar(sql).fetch_one(s.pool()).await?,
+        })
+    }
+
+    /// What an operator watches of the whole outbox as of `now` (`/metrics`): rows waiting,
+    /// rows due and not taken by a dispatcher, and how long the longest-waiting due row has been
+    /// due.
+    pub async fn outbox_health(&self, now: DateTime<Utc>) -> Result<OutboxHealth> {
+        let now = timestamp(now);
+        macro_rules! run {
+            ($pool:expr, $sql:expr) => {{
+                let r = sqlx::query($sql).bind(&now).fetch_one($pool).await?;
+                OutboxHealth {
+                    waiting: r.try_get("waiting")?,
+                    due: r.try_get("due")?,
+                    oldest_due_secs: r.try_get("oldest")?,
+                }
+            }};
+        }
+        Ok(match self {
+            Store::Postgres(s) => run!(
+                s.pool(),
+                "SELECT count(*) AS waiting,
+                        count(*) FILTER (WHERE next_attempt_at <= $1::timestamptz) AS due,
+                        COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(next_attempt_at)
+                            FILTER (WHERE next_attempt_at <= $1::timestamptz))), 0)::float8 AS oldest
+                 FROM outbox WHERE sent_at IS NULL"
+            ),
+            Store::Sqlite(s) => run!(
+                s.pool(),
+                "SELECT count(*) AS waiting,
+                        COALESCE(sum(next_attempt_at <= $1), 0) AS due,
+                        COALESCE((julianday($1) - julianday(min(CASE WHEN next_attempt_at <= $1
+                            THEN next_attempt_at END))) * 86400.0, 0.0) AS oldest
+                 FROM outbox WHERE sent_at IS NULL"
+            ),
         })
     }
 

@@ -196,6 +196,7 @@ mod tests {
             html: "<p>html</p>".into(),
             reply_to: None,
             message_id: "despatch.g.1.1@example.org".into(),
+            head: None,
         }
     }
 

@@ -4,6 +4,7 @@
 pub mod api;
 pub mod assets;
 pub mod error;
+pub mod health;
 pub mod inbound;
 pub mod notify_api;
 pub mod openapi;

@@ -74,8 +74,12 @@ impl App {
     }
 
     async fn play(&self, t: &Table, body: &Value) -> (u16, Value) {
-        self.post(&format!("/api/games/{}/moves", t.game_id), Some(&t.token), body)
-            .await
+        self.post(
+            &format!("/api/games/{}/moves", t.game_id),
+            Some(&t.token),
+            body,
+        )
+        .await
     }
 
     async fn events(&self, t: &Table) -> Vec<despatch::engine::event::Event> {
@@ -110,7 +114,10 @@ async fn the_same_key_with_a_different_move_gets_422_idempotency_mismatch_and_re
         assert_eq!(status, 422, "{other}: {body}");
         assert_eq!(body["error"], "idempotency_mismatch", "{body}");
         assert!(
-            body["message"].as_str().unwrap().contains("idempotency_key 'k-1'"),
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("idempotency_key 'k-1'"),
             "{body}"
         );
     }
@@ -122,7 +129,10 @@ async fn the_same_key_with_a_different_move_gets_422_idempotency_mismatch_and_re
     assert_eq!(again["replayed"], true);
     assert_eq!(again["events"], body_events(&app, &t, 1).await);
     let (status, body) = app
-        .play(&t, &json!({ "expected_seq": 2, "command": "roll 3d6", "idempotency_key": "k-2" }))
+        .play(
+            &t,
+            &json!({ "expected_seq": 2, "command": "roll 3d6", "idempotency_key": "k-2" }),
+        )
         .await;
     assert_eq!(status, 201, "{body}");
     assert_eq!(app.events(&t).await.len(), 3);
@@ -130,7 +140,11 @@ async fn the_same_key_with_a_different_move_gets_422_idempotency_mismatch_and_re
 
 /// The events from `seq` on, as JSON.
 async fn body_events(app: &App, t: &Table, seq: u64) -> Value {
-    let events = app.store.events(&t.game_id, seq, Some(seq + 1)).await.unwrap();
+    let events = app
+        .store
+        .events(&t.game_id, seq, Some(seq + 1))
+        .await
+        .unwrap();
     serde_json::to_value(events).unwrap()
 }
 
@@ -145,7 +159,8 @@ async fn duplicates_sent_at_once_record_one_move_and_are_answered_201_or_409_in_
         let barrier = Arc::new(tokio::sync::Barrier::new(COPIES));
         let sends: Vec<_> = (0..COPIES)
             .map(|_| {
-                let (app, t, body, barrier) = (app.clone(), t.clone(), body.clone(), barrier.clone());
+                let (app, t, body, barrier) =
+                    (app.clone(), t.clone(), body.clone(), barrier.clone());
                 tokio::spawn(async move {
                     barrier.wait().await;
                     app.play(&t, &body).await
@@ -157,7 +172,11 @@ async fn duplicates_sent_at_once_record_one_move_and_are_answered_201_or_409_in_
             answers.push(send.await.unwrap());
         }
         let events = app.events(&t).await;
-        assert_eq!(events.len(), 2, "round {round}: exactly one move was recorded");
+        assert_eq!(
+            events.len(),
+            2,
+            "round {round}: exactly one move was recorded"
+        );
         let recorded = serde_json::to_value(&events[1..]).unwrap();
         let mut created = 0;
         for (status, answer) in &answers {
@@ -170,10 +189,17 @@ async fn duplicates_sent_at_once_record_one_move_and_are_answered_201_or_409_in_
                 _ => panic!("round {round}: a duplicate got {status}: {answer}"),
             }
         }
-        assert!(created >= 1, "round {round}: the move itself was answered 201");
+        assert!(
+            created >= 1,
+            "round {round}: the move itself was answered 201"
+        );
         // Once the first is done, a duplicate always gets the saved answer.
         let (status, answer) = app.play(&t, &body).await;
-        assert_eq!((status, &answer["replayed"]), (201, &json!(true)), "{answer}");
+        assert_eq!(
+            (status, &answer["replayed"]),
+            (201, &json!(true)),
+            "{answer}"
+        );
         assert_eq!(answer["events"], recorded);
     }
 }
@@ -181,14 +207,20 @@ async fn duplicates_sent_at_once_record_one_move_and_are_answered_201_or_409_in_
 async fn a_key_older_than_24_hours_is_a_new_key(app: App) {
     let t = app.table().await;
     let (status, first) = app
-        .play(&t, &json!({ "expected_seq": 1, "command": "roll 2d6", "idempotency_key": "daily" }))
+        .play(
+            &t,
+            &json!({ "expected_seq": 1, "command": "roll 2d6", "idempotency_key": "daily" }),
+        )
         .await;
     assert_eq!(status, 201, "{first}");
 
     // Within a day the key is remembered, however it is used.
     app.clock.set(Utc::now() + Duration::hours(23));
     let (status, body) = app
-        .play(&t, &json!({ "expected_seq": 2, "command": "roll 3d6", "idempotency_key": "daily" }))
+        .play(
+            &t,
+            &json!({ "expected_seq": 2, "command": "roll 3d6", "idempotency_key": "daily" }),
+        )
         .await;
     assert_eq!(status, 422, "{body}");
     assert_eq!(app.events(&t).await.len(), 2);
@@ -196,14 +228,20 @@ async fn a_key_older_than_24_hours_is_a_new_key(app: App) {
     // After a day it is a new key: the move is made.
     app.clock.set(Utc::now() + Duration::hours(25));
     let (status, second) = app
-        .play(&t, &json!({ "expected_seq": 2, "command": "roll 3d6", "idempotency_key": "daily" }))
+        .play(
+            &t,
+            &json!({ "expected_seq": 2, "command": "roll 3d6", "idempotency_key": "daily" }),
+        )
         .await;
     assert_eq!(status, 201, "{second}");
     assert_eq!(second["replayed"], false);
     assert_eq!(app.events(&t).await.len(), 3);
     // And is remembered from then on.
     let (status, again) = app
-        .play(&t, &json!({ "expected_seq": 2, "command": "roll 3d6", "idempotency_key": "daily" }))
+        .play(
+            &t,
+            &json!({ "expected_seq": 2, "command": "roll 3d6", "idempotency_key": "daily" }),
+        )
         .await;
     assert_eq!((status, &again["replayed"]), (201, &json!(true)), "{again}");
     assert_eq!(again["events"], second["events"]);

@@ -110,7 +110,9 @@ impl App {
 fn assert_unavailable(a: &Answer, what: &str) {
     assert_eq!(a.status, 503, "{what}: {}", a.body);
     assert!(
-        a.retry_after.as_deref().is_some_and(|s| s.parse::<u64>().is_ok()),
+        a.retry_after
+            .as_deref()
+            .is_some_and(|s| s.parse::<u64>().is_ok()),
         "{what}: no Retry-After"
     );
     assert_eq!(a.body["error"], "unavailable", "{what}: {}", a.body);
@@ -160,7 +162,9 @@ async fn a_postgres_outage_answers_503_with_retry_after_and_health_names_the_dat
     assert_eq!(health.body["status"], "down", "{}", health.body);
     assert_eq!(health.body["database"]["status"], "down", "{}", health.body);
     assert!(
-        health.body["database"]["error"].as_str().is_some_and(|e| !e.is_empty()),
+        health.body["database"]["error"]
+            .as_str()
+            .is_some_and(|e| !e.is_empty()),
         "{}",
         health.body
     );
@@ -178,11 +182,22 @@ async fn a_postgres_outage_answers_503_with_retry_after_and_health_names_the_dat
         summary = app.get(&format!("/api/games/{game}"), None, HANG).await;
     }
     assert_eq!(summary.status, 200, "{}", summary.body);
-    assert_eq!(summary.body["next_seq"], 1, "the refused move was not recorded");
+    assert_eq!(
+        summary.body["next_seq"], 1,
+        "the refused move was not recorded"
+    );
     let a = app.moves(&game, &token, 1, "roll 2d6 in the light").await;
     assert_eq!(a.status, 201, "{}", a.body);
     assert_eq!(app.get("/health", None, HANG).await.status, 200);
-    assert_eq!(direct(&db).await.events(&game, 0, None).await.unwrap().len(), 2);
+    assert_eq!(
+        direct(&db)
+            .await
+            .events(&game, 0, None)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -305,7 +320,10 @@ async fn moves_through_a_database_cut_are_in_the_log_exactly_when_they_were_answ
         for (order, status) in &tries {
             let times = logged.iter().filter(|l| *l == order).count();
             if *status == 201 {
-                assert_eq!(times, 1, "{order} was answered 201 but is in the log {times} times");
+                assert_eq!(
+                    times, 1,
+                    "{order} was answered 201 but is in the log {times} times"
+                );
             } else {
                 assert_eq!(times, 0, "{order} was answered {status} but is in the log");
             }

@@ -514,7 +514,11 @@ async fn an_expired_idempotency_key_is_a_new_key_and_the_next_keyed_append_delet
         .unwrap();
     let second = command(&first, "alice", "second");
     store
-        .append("g1", 2, &keyed(second.clone(), "old", day_one, json!("old")))
+        .append(
+            "g1",
+            2,
+            &keyed(second.clone(), "old", day_one, json!("old")),
+        )
         .await
         .unwrap();
 
@@ -550,7 +554,11 @@ async fn an_expired_idempotency_key_is_a_new_key_and_the_next_keyed_append_delet
         None
     );
     store
-        .append("g1", 3, &keyed(third.clone(), "k", next_day, json!("third")))
+        .append(
+            "g1",
+            3,
+            &keyed(third.clone(), "k", next_day, json!("third")),
+        )
         .await
         .expect("an expired key is a new key");
     assert_eq!(next_seq(store, "g1").await, 4);

@@ -6,8 +6,8 @@
 //! Every table carries `game_id` and every query names it, so the data shards by game.
 //! Events are stored as the exact JSON text that was hashed; nothing rewrites them.
 
-pub mod outbox;
 mod outage;
+pub mod outbox;
 mod pg_batch;
 mod postgres;
 mod rows;

@@ -26,19 +26,30 @@ pub(super) fn is_outage(err: &sqlx::Error) -> bool {
         | sqlx::Error::Io(_)
         | sqlx::Error::Tls(_)
         | sqlx::Error::WorkerCrashed => true,
-        sqlx::Error::Database(db) => db.code().is_some_and(|code| outage_code(&code)),
+        sqlx::Error::Database(db) => {
+            let sqlite = db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some();
+            db.code().is_some_and(|code| {
+                if sqlite {
+                    sqlite_outage(&code)
+                } else {
+                    postgres_outage(&code)
+                }
+            })
+        }
         _ => false,
     }
 }
 
-/// A database error code that means an outage. PostgreSQL's are five-character SQLSTATEs;
-/// SQLite's are its extended result codes, as numbers.
-fn outage_code(code: &str) -> bool {
-    if let Ok(sqlite) = code.parse::<i32>() {
-        // SQLITE_BUSY (5) and SQLITE_LOCKED (6), with their extended codes: another
-        // connection holds the lock past the busy timeout.
-        return matches!(sqlite & 0xff, 5 | 6);
-    }
+/// An SQLite extended result code (a number) that means an outage: SQLITE_BUSY (5) and
+/// SQLITE_LOCKED (6), with their extended codes — another connection held the lock past the
+/// busy timeout.
+fn sqlite_outage(code: &str) -> bool {
+    code.parse::<i32>()
+        .is_ok_and(|code| matches!(code & 0xff, 5 | 6))
+}
+
+/// A PostgreSQL SQLSTATE that means an outage.
+fn postgres_outage(code: &str) -> bool {
     // Class 08: connection exceptions (cannot connect, connection lost).
     code.starts_with("08")
         // admin_shutdown, crash_shutdown, cannot_connect_now (starting up or shutting down).
@@ -49,15 +60,25 @@ fn outage_code(code: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::outage_code;
+    use super::{postgres_outage, sqlite_outage};
 
     #[test]
-    fn connection_classes_and_locks_are_outages_and_constraints_are_not() {
-        for code in ["08006", "08001", "08P01", "57P01", "57P03", "53300", "5", "517", "6"] {
-            assert!(outage_code(code), "{code}");
+    fn connection_classes_are_outages_and_constraints_are_not_on_postgres() {
+        for code in ["08006", "08001", "08P01", "57P01", "57P03", "53300"] {
+            assert!(postgres_outage(code), "{code}");
         }
-        for code in ["23505", "40001", "42P01", "19", "2067", "1555"] {
-            assert!(!outage_code(code), "{code}");
+        for code in ["23505", "40001", "42P01", "57014"] {
+            assert!(!postgres_outage(code), "{code}");
+        }
+    }
+
+    #[test]
+    fn busy_and_locked_are_outages_and_constraints_are_not_on_sqlite() {
+        for code in ["5", "517", "261", "6", "262"] {
+            assert!(sqlite_outage(code), "{code}");
+        }
+        for code in ["19", "2067", "1555", "1", "11"] {
+            assert!(!sqlite_outage(code), "{code}");
         }
     }
 }

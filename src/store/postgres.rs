@@ -150,7 +150,11 @@ impl PgStore {
             let ours = rows.events[0].hash.clone();
             match batcher.append(game_id, rows).await {
                 Ok(true) => return Ok(()),
-                Ok(false) => return self.after_miss(game_id, Some(&ours), None, expected_seq).await,
+                Ok(false) => {
+                    return self
+                        .after_miss(game_id, Some(&ours), None, expected_seq)
+                        .await
+                }
                 Err(back) => {
                     // The batch failed, perhaps after it was written: learn which.
                     rows = back;
@@ -266,7 +270,8 @@ impl PgStore {
         if ours.is_some() && hash_at.as_deref() == ours {
             return Ok(());
         }
-        if let (Some(response), Some(key)) = (row.try_get::<Option<String>, _>("response")?, idempotency)
+        if let (Some(response), Some(key)) =
+            (row.try_get::<Option<String>, _>("response")?, idempotency)
         {
             let saved_hash: Option<String> = row.try_get("request_hash")?;
             return Err(rows::used_key(

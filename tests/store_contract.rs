@@ -459,6 +459,8 @@ async fn an_idempotency_key_used_twice_returns_the_first_response_and_writes_not
         idempotency: Some(Idempotency {
             seat: "alice".into(),
             key: key.into(),
+            request_hash: format!("request for seq {} {}", event.seq, event.payload),
+            used_at: chrono::Utc::now(),
             response,
         }),
         secrets: vec![secret(
@@ -479,8 +481,8 @@ async fn an_idempotency_key_used_twice_returns_the_first_response_and_writes_not
     );
     let after_first = snapshot(store, "g1").await;
 
-    // The client retries the same command (same expected seq, now stale) and then a different
-    // one under the same key (at the current seq): both get the first answer.
+    // The client retries the same command (same expected seq, now stale): it gets the first
+    // answer. A different one under the same key (at the current seq) is refused as a reused key.
     let retry = store
         .append(
             "g1",
@@ -508,10 +510,7 @@ async fn an_idempotency_key_used_twice_returns_the_first_response_and_writes_not
             ),
         )
         .await;
-    assert!(
-        matches!(reused, Err(StoreError::Replayed { ref response }) if *response == answer),
-        "{reused:?}"
-    );
+    assert!(matches!(reused, Err(StoreError::KeyReused)), "{reused:?}");
     assert_eq!(
         snapshot(store, "g1").await,
         after_first,
@@ -523,6 +522,8 @@ async fn an_idempotency_key_used_twice_returns_the_first_response_and_writes_not
         idempotency: Some(Idempotency {
             seat: "bob".into(),
             key: "k-1".into(),
+            request_hash: "bob's request".into(),
+            used_at: chrono::Utc::now(),
             response: json!("bob's"),
         }),
         ..move_append(command(&first, "bob", "hold"))
@@ -536,6 +537,86 @@ async fn an_idempotency_key_used_twice_returns_the_first_response_and_writes_not
         Some(json!("bob's"))
     );
     assert_eq!(store.idempotent("g1", "alice", "k-2").await.unwrap(), None);
+}
+
+async fn an_expired_idempotency_key_is_a_new_key_and_the_next_keyed_append_deletes_old_keys(
+    store: &Store,
+) {
+    let created = create(store, "g1").await;
+    let day_one = chrono::DateTime::parse_from_rfc3339(AT)
+        .unwrap()
+        .with_timezone(&chrono::Utc);
+    let keyed = |event: Event, key: &str, at, response: Value| Append {
+        idempotency: Some(Idempotency {
+            seat: "alice".into(),
+            key: key.into(),
+            request_hash: format!("request for seq {}", event.seq),
+            used_at: at,
+            response,
+        }),
+        ..move_append(event)
+    };
+    let first = command(&created, "alice", "first");
+    store
+        .append("g1", 1, &keyed(first.clone(), "k", day_one, json!("first")))
+        .await
+        .unwrap();
+    let second = command(&first, "alice", "second");
+    store
+        .append(
+            "g1",
+            2,
+            &keyed(second.clone(), "old", day_one, json!("old")),
+        )
+        .await
+        .unwrap();
+
+    // 23 hours on, "k" is alive: a different request under it is refused, and the store's
+    // answer to its own request is the saved one.
+    let later = day_one + chrono::Duration::hours(23);
+    let third = command(&second, "alice", "third");
+    let refused = store
+        .append("g1", 3, &keyed(third.clone(), "k", later, json!("third")))
+        .await;
+    assert!(matches!(refused, Err(StoreError::KeyReused)), "{refused:?}");
+    assert_eq!(
+        store
+            .saved_answer("g1", "alice", "k", "request for seq 1", later)
+            .await
+            .unwrap(),
+        Some(json!("first"))
+    );
+    assert!(matches!(
+        store
+            .saved_answer("g1", "alice", "k", "another request", later)
+            .await,
+        Err(StoreError::KeyReused)
+    ));
+
+    // 25 hours on it has expired: the same key is a new key, and the move goes in.
+    let next_day = day_one + chrono::Duration::hours(25);
+    assert_eq!(
+        store
+            .saved_answer("g1", "alice", "k", "request for seq 3", next_day)
+            .await
+            .unwrap(),
+        None
+    );
+    store
+        .append(
+            "g1",
+            3,
+            &keyed(third.clone(), "k", next_day, json!("third")),
+        )
+        .await
+        .expect("an expired key is a new key");
+    assert_eq!(next_seq(store, "g1").await, 4);
+    assert_eq!(
+        store.idempotent("g1", "alice", "k").await.unwrap(),
+        Some(json!("third"))
+    );
+    // The keyed append deleted the game's other expired key.
+    assert_eq!(store.idempotent("g1", "alice", "old").await.unwrap(), None);
 }
 
 async fn concurrent_retries_under_one_idempotency_key_write_once_and_all_get_the_first_response(
@@ -555,6 +636,9 @@ async fn concurrent_retries_under_one_idempotency_key_write_once_and_all_get_the
                     idempotency: Some(Idempotency {
                         seat: "alice".into(),
                         key: key.clone(),
+                        // Retries of one request: the same request, the same hash.
+                        request_hash: format!("request of round {round}"),
+                        used_at: chrono::Utc::now(),
                         response: json!({ "by": n }),
                     }),
                     ..move_append(command(&last, "alice", &format!("round {round} try {n}")))
@@ -724,6 +808,8 @@ async fn outbox_rows_are_written_in_the_same_transaction_as_their_event(store: &
         idempotency: Some(Idempotency {
             seat: "bob".into(),
             key: "k".into(),
+            request_hash: "h".into(),
+            used_at: chrono::Utc::now(),
             response: json!(1),
         }),
         ..move_append(Event {
@@ -743,6 +829,8 @@ async fn outbox_rows_are_written_in_the_same_transaction_as_their_event(store: &
         idempotency: Some(Idempotency {
             seat: "bob".into(),
             key: "k".into(),
+            request_hash: "h".into(),
+            used_at: chrono::Utc::now(),
             response: json!(1),
         }),
         ..move_append(command(&first, "bob", "hold"))
@@ -972,6 +1060,8 @@ async fn a_retry_waiting_on_its_first_attempt_in_another_process_gets_the_first_
         idempotency: Some(Idempotency {
             seat: "alice".into(),
             key: "k".into(),
+            request_hash: "h".into(),
+            used_at: chrono::Utc::now(),
             response: json!("second"),
         }),
         ..move_append(retried)
@@ -1051,6 +1141,7 @@ contract![
     appends_racing_on_a_dice_chains_last_link_lose_as_stale,
     an_idempotency_key_used_twice_returns_the_first_response_and_writes_nothing,
     concurrent_retries_under_one_idempotency_key_write_once_and_all_get_the_first_response,
+    an_expired_idempotency_key_is_a_new_key_and_the_next_keyed_append_deletes_old_keys,
     range_reads_return_the_events_from_the_first_seq_up_to_but_not_including_the_last,
     secrets_are_kept_in_their_own_table_and_in_no_event,
     outbox_rows_are_written_in_the_same_transaction_as_their_event,

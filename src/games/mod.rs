@@ -3,6 +3,7 @@
 //! handled in one place. It speaks neither HTTP nor SMTP.
 
 pub mod input;
+pub mod keys;
 pub mod proof;
 pub mod rate;
 pub mod secrets;
@@ -56,6 +57,15 @@ pub enum ServiceError {
         seat: String,
         limited: rate::Limited,
     },
+    /// The idempotency key was used for a different request (`keys`); nothing was written.
+    #[error("idempotency_key '{key}' was already used for a different move (another expected_seq, command or client_entropy); nothing was recorded — use a new key for a new move")]
+    KeyReused { key: String },
+    /// A request with the same idempotency key is being handled now (`keys`).
+    #[error("a move with idempotency_key '{key}' is still being handled; send it again in a moment to get its answer")]
+    InProgress { key: String },
+    /// The database is out of reach or too busy for now; try again shortly.
+    #[error("the database is unavailable for now ({0}); try again in a few seconds (a move sent again with the same idempotency_key is never recorded twice)")]
+    Unavailable(String),
     #[error("the stored log does not fold: {0}")]
     Corrupt(String),
     #[error(transparent)]
@@ -64,7 +74,10 @@ pub enum ServiceError {
 
 impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> Self {
-        ServiceError::Store(e)
+        match e {
+            StoreError::Unavailable(e) => ServiceError::Unavailable(e.to_string()),
+            e => ServiceError::Store(e),
+        }
     }
 }
 
@@ -190,6 +203,15 @@ pub struct LogEntry {
     pub rolls: Vec<(u32, u32)>,
 }
 
+/// An idempotency key as one request uses it.
+struct KeyUse {
+    key: String,
+    /// `keys::request_hash` of the request.
+    request_hash: String,
+    /// When it was used, by the service's clock (keys expire `store::KEY_LIFETIME` later).
+    at: chrono::DateTime<chrono::Utc>,
+}
+
 /// An authenticated caller.
 #[derive(Debug, Clone)]
 pub struct Caller {
@@ -221,6 +243,8 @@ pub struct Games {
     secret: Option<[u8; 32]>,
     /// Per-seat move rate limits; none unless configured (`with_move_rate`).
     moves: Option<rate::MoveLimiter>,
+    /// Idempotency keys whose moves are being handled now.
+    keys: keys::InFlight,
     link_key: Arc<tokio::sync::OnceCell<[u8; 32]>>,
 }
 
@@ -287,6 +311,7 @@ impl Games {
             live: Hub::new(),
             secret: None,
             moves: None,
+            keys: keys::InFlight::default(),
             link_key: Arc::new(tokio::sync::OnceCell::new()),
         }
     }
@@ -626,27 +651,22 @@ impl Games {
             .as_deref()
             .map(str::trim)
             .filter(|k| !k.is_empty());
-        if let Some(key) = key {
-            if key.len() > 200 {
-                return Err(ServiceError::BadRequest(
-                    "idempotency_key is at most 200 characters".into(),
-                ));
-            }
-            if let Some(saved) = self
-                .store
-                .idempotent(&caller.game_id, caller.seat.as_str(), key)
-                .await?
-            {
+        let keyed = match key {
+            Some(key) => Some(self.hold_key(caller, key, &submit).await?),
+            None => None,
+        };
+        if let Some((_, k)) = &keyed {
+            if let Some(saved) = self.saved_answer(caller, k).await? {
                 return replayed(saved);
             }
         }
+        let key = keyed.as_ref().map(|(_, k)| k);
         let l = self.load(&caller.game_id).await?;
         crate::metrics::note_ruleset(&caller.game_id, &l.record.ruleset);
         if submit.expected_seq != l.game.next_seq {
-            return Err(ServiceError::Stale {
-                sent: submit.expected_seq,
-                current_seq: l.game.next_seq,
-            });
+            return self
+                .stale_or_saved(caller, key, submit.expected_seq, l.game.next_seq)
+                .await;
         }
         let command = match &submit.command {
             CommandInput::Text(text) => l.game.ruleset.parse(&l.game.state, &caller.seat, text)?,
@@ -658,8 +678,77 @@ impl Games {
             command,
             client_entropy: submit.client_entropy.clone(),
         };
-        self.commit(&l, mv, &Viewer::Seat(caller.seat.clone()), described, key)
+        match self
+            .commit(&l, mv, &Viewer::Seat(caller.seat.clone()), described, key)
             .await
+        {
+            Err(ServiceError::Stale { sent, current_seq }) => {
+                self.stale_or_saved(caller, key, sent, current_seq).await
+            }
+            other => other,
+        }
+    }
+
+    /// Checks an idempotency key and holds it while its move is handled (`keys`): a key held
+    /// by another request now is `InProgress`.
+    async fn hold_key(
+        &self,
+        caller: &Caller,
+        key: &str,
+        submit: &Submit,
+    ) -> Result<(keys::Held, KeyUse)> {
+        if key.len() > 200 {
+            return Err(ServiceError::BadRequest(
+                "idempotency_key is at most 200 characters".into(),
+            ));
+        }
+        let held = self
+            .keys
+            .hold(&caller.game_id, caller.seat.as_str(), key)
+            .ok_or_else(|| ServiceError::InProgress { key: key.into() })?;
+        let used = KeyUse {
+            key: key.to_owned(),
+            request_hash: keys::request_hash(submit),
+            at: self.clock.now(),
+        };
+        Ok((held, used))
+    }
+
+    /// The saved answer to a key used before for the same request; `KeyReused` if it was used
+    /// for another.
+    async fn saved_answer(&self, caller: &Caller, k: &KeyUse) -> Result<Option<Value>> {
+        match self
+            .store
+            .saved_answer(
+                &caller.game_id,
+                caller.seat.as_str(),
+                &k.key,
+                &k.request_hash,
+                k.at,
+            )
+            .await
+        {
+            Err(StoreError::KeyReused) => Err(ServiceError::KeyReused { key: k.key.clone() }),
+            other => Ok(other?),
+        }
+    }
+
+    /// A move found the game moved on. If it carries a key, the move that moved the game may
+    /// be its own first attempt (handled by another process, or finished since the key was
+    /// checked): then the answer is that attempt's, not `stale_seq`.
+    async fn stale_or_saved(
+        &self,
+        caller: &Caller,
+        key: Option<&KeyUse>,
+        sent: u64,
+        current_seq: u64,
+    ) -> Result<MoveResult> {
+        if let Some(k) = key {
+            if let Some(saved) = self.saved_answer(caller, k).await? {
+                return replayed(saved);
+            }
+        }
+        Err(ServiceError::Stale { sent, current_seq })
     }
 
     /// A seat resigns.
@@ -696,7 +785,7 @@ impl Games {
         mv: Move,
         viewer: &Viewer,
         described: String,
-        key: Option<&str>,
+        key: Option<&KeyUse>,
     ) -> Result<MoveResult> {
         let seat = match &mv {
             Move::Command { seat, .. } | Move::Resign { seat } | Move::Timeout { seat } => {
@@ -723,7 +812,9 @@ impl Games {
             secrets: secrets::records(&l.record.game_id, &played.secrets),
             idempotency: key.map(|k| Idempotency {
                 seat: seat.to_string(),
-                key: k.to_owned(),
+                key: k.key.clone(),
+                request_hash: k.request_hash.clone(),
+                used_at: k.at,
                 response: serde_json::to_value(&result).expect("serialisable"),
             }),
             events: played.events,
@@ -746,6 +837,9 @@ impl Games {
                 current_seq,
             }),
             Err(StoreError::Replayed { response }) => replayed(response),
+            Err(StoreError::KeyReused) => Err(ServiceError::KeyReused {
+                key: key.map(|k| k.key.clone()).unwrap_or_default(),
+            }),
             Err(e) => Err(e.into()),
         }
     }

@@ -2,7 +2,6 @@
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::Deserialize;
-use serde_json::json;
 use utoipa::IntoParams;
 
 use super::error::ApiError;
@@ -52,9 +51,8 @@ async fn viewer(games: &Games, game_id: &str, req: &HttpRequest) -> Result<Viewe
 /// The service is up and its database answers.
 #[utoipa::path(get, path = "/health", responses((status = 200, description = "healthy")))]
 #[get("/health")]
-pub async fn health(games: web::Data<Games>) -> Answer {
-    games.store.game("health-check").await?;
-    Ok(HttpResponse::Ok().json(json!({ "status": "ok", "database": games.store.backend() })))
+pub async fn health(games: web::Data<Games>) -> HttpResponse {
+    super::health::report(&games).await
 }
 
 /// The rulesets this server plays, with their scenarios, options and order language.

@@ -7,6 +7,10 @@ use serde_json::json;
 use crate::games::ServiceError;
 use crate::store::StoreError;
 
+/// How long a client is asked to wait (`Retry-After`) when the database is unavailable: long
+/// enough for a restart or a failover to begin answering, short enough for a player.
+pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 5;
+
 /// A service error as an HTTP answer.
 #[derive(Debug, thiserror::Error)]
 #[error(transparent)]
@@ -27,7 +31,9 @@ impl ResponseError for ApiError {
             }
             ServiceError::Unauthorized => StatusCode::UNAUTHORIZED,
             ServiceError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ServiceError::Stale { .. } => StatusCode::CONFLICT,
+            ServiceError::Stale { .. } | ServiceError::InProgress { .. } => StatusCode::CONFLICT,
+            ServiceError::KeyReused { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ServiceError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ServiceError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ServiceError::Rule(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ServiceError::Corrupt(_) | ServiceError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -51,6 +57,10 @@ impl ResponseError for ApiError {
                 "refill_secs": limited.rate.per.as_secs_f64(),
                 "retry_after_secs": limited.retry_after_secs(),
             }),
+            ServiceError::Unavailable(_) => {
+                tracing::warn!(error = %self.0, "database unavailable");
+                json!({ "error": "unavailable", "message": self.0.to_string(), "retry_after_secs": UNAVAILABLE_RETRY_AFTER_SECS })
+            }
             ServiceError::Corrupt(_) | ServiceError::Store(_) => {
                 tracing::error!(error = %self.0, "internal error");
                 json!({ "error": "internal", "message": "the server failed; the move was not recorded" })
@@ -61,8 +71,17 @@ impl ResponseError for ApiError {
         if status == StatusCode::UNAUTHORIZED {
             response.insert_header(("WWW-Authenticate", "Bearer"));
         }
-        if let ServiceError::RateLimited { limited, .. } = &self.0 {
-            response.insert_header(("Retry-After", limited.retry_after_secs().to_string()));
+        match &self.0 {
+            ServiceError::RateLimited { limited, .. } => {
+                response.insert_header(("Retry-After", limited.retry_after_secs().to_string()));
+            }
+            ServiceError::Unavailable(_) => {
+                response.insert_header(("Retry-After", UNAVAILABLE_RETRY_AFTER_SECS.to_string()));
+            }
+            ServiceError::InProgress { .. } => {
+                response.insert_header(("Retry-After", "1"));
+            }
+            _ => {}
         }
         response.json(body)
     }
@@ -74,6 +93,8 @@ fn code(e: &ServiceError) -> &'static str {
         ServiceError::NotFound(_) => "not_found",
         ServiceError::Unauthorized => "unauthorized",
         ServiceError::Forbidden(_) => "forbidden",
+        ServiceError::KeyReused { .. } => "idempotency_mismatch",
+        ServiceError::InProgress { .. } => "in_progress",
         _ => "error",
     }
 }

@@ -5,6 +5,7 @@ pub mod api;
 pub mod assets;
 pub mod boundary;
 pub mod error;
+pub mod health;
 pub mod inbound;
 pub mod notify_api;
 pub mod observe;

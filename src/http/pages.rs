@@ -106,6 +106,25 @@ fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
             );
             page
         }
+        ServiceError::KeyReused { .. } | ServiceError::InProgress { .. } => {
+            message_page(StatusCode::CONFLICT, "Already sent", &e.to_string(), None)
+        }
+        ServiceError::Unavailable(_) => {
+            tracing::warn!(error = %e, "database unavailable on a page");
+            let mut page = message_page(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The database is unavailable",
+                "The server cannot reach its database just now.",
+                Some("Try again in a few seconds; a move sent again from the same page is never recorded twice."),
+            );
+            page.headers_mut().insert(
+                actix_web::http::header::RETRY_AFTER,
+                actix_web::http::header::HeaderValue::from(
+                    super::error::UNAVAILABLE_RETRY_AFTER_SECS,
+                ),
+            );
+            page
+        }
         ServiceError::Corrupt(_) | ServiceError::Store(_) => {
             tracing::error!(error = %e, "internal error on a page");
             message_page(

@@ -271,7 +271,14 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
             idempotency_key: Some(format!("mail:{key}")),
         };
         match games.submit(&caller, submit).await {
+            // The same message again: answered already, or being answered now. (A redelivery
+            // after the game moved on carries another expected_seq, so its key reads as reused.)
             Ok(result) if result.replayed => {
+                return Ok(Receipt::Ignored(format!(
+                    "message {key} was already handled"
+                )));
+            }
+            Err(ServiceError::KeyReused { .. } | ServiceError::InProgress { .. }) => {
                 return Ok(Receipt::Ignored(format!(
                     "message {key} was already handled"
                 )));

@@ -6,12 +6,14 @@
 //! Every table carries `game_id` and every query names it, so the data shards by game.
 //! Events are stored as the exact JSON text that was hashed; nothing rewrites them.
 
+mod outage;
 pub mod outbox;
 mod pg_batch;
 mod postgres;
 mod rows;
 mod sqlite;
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -78,11 +80,20 @@ pub struct OutboxRow {
     pub record: OutboxRecord,
 }
 
+/// How long an idempotency key is remembered: a key first used longer ago than this is a new
+/// key (as Stripe's are). Expired keys are deleted by the next keyed append to their game.
+pub const KEY_LIFETIME: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
 /// The saved answer to a command with an idempotency key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Idempotency {
     pub seat: String,
     pub key: String,
+    /// A digest of the request the key came with; the same key with another request is refused
+    /// (`KeyReused`) rather than answered with the first request's answer.
+    pub request_hash: String,
+    /// When the key was used, by the service's clock; it is forgotten `KEY_LIFETIME` later.
+    pub used_at: DateTime<Utc>,
     pub response: Value,
 }
 
@@ -100,15 +111,21 @@ pub enum StoreError {
     /// Another append got there first: the game is now at `current_seq` (the next seq).
     #[error("the game has moved on: the next event is seq {current_seq}")]
     Stale { current_seq: u64 },
-    /// The idempotency key was used before; here is the first answer.
+    /// The idempotency key was used before, for the same request; here is the first answer.
     #[error("this idempotency key was already used")]
     Replayed { response: Value },
+    /// The idempotency key was used before for a different request; nothing was written.
+    #[error("this idempotency key was already used for a different request")]
+    KeyReused,
     #[error("no game {0}")]
     NoGame(String),
     #[error("a game with id {0} already exists")]
     Duplicate(String),
+    /// The database is out of reach or too busy for now (`outage`): try again shortly.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(sqlx::Error),
     #[error("database: {0}")]
-    Db(#[from] sqlx::Error),
+    Db(sqlx::Error),
     #[error("migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("stored data is corrupt: {0}")]
@@ -217,6 +234,34 @@ impl Store {
     /// The saved answer for a seat's idempotency key, if it was used.
     pub async fn idempotent(&self, game_id: &str, seat: &str, key: &str) -> Result<Option<Value>> {
         each!(self, s => s.idempotent(game_id, seat, key).await)
+    }
+
+    /// The saved answer for a seat's idempotency key used less than `KEY_LIFETIME` before `now`:
+    /// `None` if the key is new (or expired), `KeyReused` if it was used for a request with
+    /// another hash.
+    pub async fn saved_answer(
+        &self,
+        game_id: &str,
+        seat: &str,
+        key: &str,
+        request_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Value>> {
+        let since = rows::key_cutoff(now);
+        let saved = each!(self, s => s.saved_key(game_id, seat, key, &since).await)?;
+        saved
+            .map(|(hash, response)| {
+                match rows::used_key(hash.as_deref(), &response, request_hash)? {
+                    StoreError::Replayed { response } => Ok(response),
+                    other => Err(other),
+                }
+            })
+            .transpose()
+    }
+
+    /// Whether the database answers, by a trivial query on the connections reads use.
+    pub async fn ping(&self) -> Result<()> {
+        each!(self, s => s.ping().await)
     }
 
     /// Queues one outbox row outside an append (the answer to an inbound mail).

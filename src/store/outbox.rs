@@ -459,29 +459,33 @@ impl Store {
             "INSERT INTO server_keys (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING";
         let select = "SELECT value FROM server_keys WHERE name = $1";
         let fresh = hex::encode(random32());
+        // Read first, so that a key already drawn needs no write (and no write lock: on SQLite a
+        // lock held elsewhere must not stall a page that only reads).
+        macro_rules! run {
+            ($read:expr, $write:expr) => {{
+                let found: Option<String> = sqlx::query_scalar(select)
+                    .bind(name)
+                    .fetch_optional($read)
+                    .await?;
+                match found {
+                    Some(value) => value,
+                    None => {
+                        sqlx::query(insert)
+                            .bind(name)
+                            .bind(&fresh)
+                            .execute($write)
+                            .await?;
+                        sqlx::query_scalar(select)
+                            .bind(name)
+                            .fetch_one($write)
+                            .await?
+                    }
+                }
+            }};
+        }
         let value: String = match self {
-            Store::Postgres(s) => {
-                sqlx::query(insert)
-                    .bind(name)
-                    .bind(&fresh)
-                    .execute(s.pool())
-                    .await?;
-                sqlx::query_scalar(select)
-                    .bind(name)
-                    .fetch_one(s.pool())
-                    .await?
-            }
-            Store::Sqlite(s) => {
-                sqlx::query(insert)
-                    .bind(name)
-                    .bind(&fresh)
-                    .execute(s.pool())
-                    .await?;
-                sqlx::query_scalar(select)
-                    .bind(name)
-                    .fetch_one(s.pool())
-                    .await?
-            }
+            Store::Postgres(s) => run!(s.pool(), s.pool()),
+            Store::Sqlite(s) => run!(s.pool(), s.writer()),
         };
         crate::engine::canonical::hex32(&value)
             .ok_or_else(|| StoreError::Corrupt(format!("server key {name} is not 32 bytes of hex")))

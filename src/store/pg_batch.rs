@@ -7,7 +7,7 @@
 //! Each append keeps its own answer. Its event is inserted with `ON CONFLICT DO NOTHING` and only
 //! if the event before it is in the log; its outbox rows are inserted only if its event was, so
 //! an append that lost a race or ran ahead of the log writes nothing while the others in its
-//! batch go through, and learns why from `PgStore::why_not_moved` as a lone append does. One
+//! batch go through, and learns why from `PgStore::after_miss` as a lone append does. One
 //! event per append is what makes `DO NOTHING` safe: an append's rows are all written or none.
 //! If the batch's statement fails (a lost connection, say), each of its appends is written
 //! again on its own, so that it gets its own error.
@@ -94,7 +94,7 @@ impl Batcher {
             return Err(waiting.rows);
         }
         // A lane drops the reply only if its thread ends mid-batch (the process shutting down):
-        // answered as not moved, `why_not_moved` then reads where the game is.
+        // answered as not moved, `after_miss` then reads where the game is (and finds the event, if the batch wrote it).
         answer.await.unwrap_or(Ok(false))
     }
 }

@@ -36,12 +36,21 @@ pub struct PgStore {
     batcher: Option<Batcher>,
 }
 
-/// Why an append did not move the game on: where the game is now, and the saved answer if the
-/// idempotency key has been used meanwhile.
+/// Why an append did not move the game on: where the game is now, the event now at the seq the
+/// append expected (its own, if an earlier attempt whose answer was lost wrote it), and the saved
+/// answer and request hash if the idempotency key has been used meanwhile (and not expired).
 const AFTER_MISS: &str = "
 SELECT (SELECT COALESCE(max(e.seq) + 1, 0) FROM events e WHERE e.game_id = g.game_id) AS next_seq,
-       (SELECT response FROM idempotency i WHERE i.game_id = $1 AND i.seat = $2 AND i.key = $3) AS response
-FROM games g WHERE g.game_id = $1";
+       (SELECT e.hash FROM events e WHERE e.game_id = g.game_id AND e.seq = $5) AS hash_at,
+       i.response, i.request_hash
+FROM games g
+LEFT JOIN idempotency i ON i.game_id = g.game_id AND i.seat = $2 AND i.key = $3
+     AND i.created_at > $4::timestamptz
+WHERE g.game_id = $1";
+
+/// How long an append whose outcome is unknown — its connection broke while the statement was
+/// on its way — is retried to learn it, before it answers `Unavailable`.
+const SETTLE_WITHIN: Duration = Duration::from_secs(10);
 
 impl PgStore {
     pub async fn connect(url: &str) -> Result<PgStore> {
@@ -124,8 +133,7 @@ impl PgStore {
             .execute(&mut *tx)
             .await?;
         }
-        let (moved, _) = write(&mut *tx, &game.game_id, &rows).await?;
-        if !moved {
+        if !write(&mut *tx, &game.game_id, &rows).await?.moved {
             return Err(StoreError::Corrupt(format!(
                 "game {} was not at seq 0 when created",
                 game.game_id
@@ -137,24 +145,85 @@ impl PgStore {
 
     pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
         let mut rows = rows::append_rows(game_id, expected_seq, append)?;
+        let mut unsure = false;
         if let Some(batcher) = self.batcher.as_ref().filter(|_| Batcher::takes(&rows)) {
+            let ours = rows.events[0].hash.clone();
             match batcher.append(game_id, rows).await {
                 Ok(true) => return Ok(()),
-                Ok(false) => return Err(self.why_not_moved(game_id, None).await?),
-                Err(back) => rows = back,
+                Ok(false) => {
+                    return self
+                        .after_miss(game_id, Some(&ours), None, expected_seq)
+                        .await
+                }
+                Err(back) => {
+                    // The batch failed, perhaps after it was written: learn which.
+                    rows = back;
+                    unsure = true;
+                }
             }
         }
-        match write(&self.pool, game_id, &rows).await {
-            Ok((true, _)) => Ok(()),
-            Ok((false, Some(prior))) => Err(StoreError::Replayed {
-                response: rows::json_from_text("a saved response", &prior)?,
-            }),
-            Ok((false, None)) => Err(self
-                .why_not_moved(game_id, rows.idempotency.as_ref())
-                .await?),
-            // The events' primary key refused the append: another append got that seq first.
+        self.settle(game_id, &rows, unsure).await
+    }
+
+    /// Writes an append on its own. A connection that breaks while the statement is on its way
+    /// leaves its outcome unknown: the server may have committed it. Such an append is written
+    /// again, for up to `SETTLE_WITHIN`, until the database answers: an append is idempotent —
+    /// its events have fixed seqs and hashes — so a second write either goes in (the first never
+    /// did) or finds its own event already there (`after_miss`) and answers as written. Only an
+    /// append refused before it was sent (no connection to be had) answers `Unavailable` at
+    /// once; one whose outcome stays unknown answers `Unavailable` after `SETTLE_WITHIN`.
+    async fn settle(&self, game_id: &str, rows: &AppendRows, mut unsure: bool) -> Result<()> {
+        let started = std::time::Instant::now();
+        let mut pause = Duration::from_millis(50);
+        loop {
+            let outcome = match self.pool.acquire().await {
+                Ok(mut conn) => {
+                    let written = self.write_alone(&mut conn, game_id, rows).await;
+                    if matches!(written, Err(StoreError::Unavailable(_))) {
+                        unsure = true;
+                    }
+                    written
+                }
+                Err(e) => Err(e.into()),
+            };
+            match outcome {
+                Err(StoreError::Unavailable(e)) if unsure && started.elapsed() < SETTLE_WITHIN => {
+                    tracing::warn!(
+                        "an append to game {game_id} may not have been written ({e}); trying again"
+                    );
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_secs(1));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// One attempt at writing an append on its own, and what its answer means.
+    async fn write_alone(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        game_id: &str,
+        rows: &AppendRows,
+    ) -> Result<()> {
+        let ours = rows.events.first().map(|e| e.hash.as_str());
+        let key = rows.idempotency.as_ref();
+        let expected = rows::to_u64(rows.expected_seq)?;
+        match write(&mut *conn, game_id, rows).await {
+            Ok(w) if w.moved => Ok(()),
+            Ok(Written {
+                prior: Some(prior),
+                prior_hash,
+                ..
+            }) => {
+                let request_hash = key.map_or("", |k| k.request_hash.as_str());
+                Err(rows::used_key(prior_hash.as_deref(), &prior, request_hash)?)
+            }
+            Ok(_) => self.after_miss(game_id, ours, key, expected).await,
+            // The events' primary key refused the append: another append got that seq first —
+            // or an earlier attempt of this one, whose answer was lost.
             // Also where a retry lands that waited for its first attempt's uncommitted event:
-            // the key check ran on the snapshot from before that commit, so `why_not_moved`
+            // the key check ran on the snapshot from before that commit, so `after_miss`
             // finds the key and answers with the first response. The secrets' key is the same
             // race seen from another table: two moves that both use a dice chain's last link
             // both write the next chain's secret, and the one that loses may trip over that
@@ -166,17 +235,14 @@ impl PgStore {
                         Some("events_pkey" | "secrets_pkey")
                     ) =>
             {
-                Err(self
-                    .why_not_moved(game_id, rows.idempotency.as_ref())
-                    .await?)
+                self.after_miss(game_id, ours, key, expected).await
             }
             // A key row written some other way still answers as a replay.
             Err(StoreError::Db(e)) if rows::is_unique_violation(&e) => {
-                match self
-                    .why_not_moved(game_id, rows.idempotency.as_ref())
-                    .await?
-                {
-                    replayed @ StoreError::Replayed { .. } => Err(replayed),
+                match self.after_miss(game_id, ours, key, expected).await {
+                    Err(replayed @ (StoreError::Replayed { .. } | StoreError::KeyReused)) => {
+                        Err(replayed)
+                    }
                     _ => Err(StoreError::Db(e)),
                 }
             }
@@ -184,34 +250,72 @@ impl PgStore {
         }
     }
 
-    /// The error for an append that moved nothing: the game is missing, the key was used, or
-    /// another append got there first.
-    async fn why_not_moved(
+    /// The answer for an append that moved nothing: written after all (its first event, hash
+    /// `ours`, is at the expected seq: an earlier attempt wrote it), the game is missing, the key
+    /// was used, or another append got there first.
+    async fn after_miss(
         &self,
         game_id: &str,
+        ours: Option<&str>,
         idempotency: Option<&IdempotencyRow>,
-    ) -> Result<StoreError> {
-        let (seat, key) = match idempotency {
-            Some(i) => (Some(i.seat.as_str()), Some(i.key.as_str())),
-            None => (None, None),
-        };
+        expected_seq: u64,
+    ) -> Result<()> {
         let row = sqlx::query(AFTER_MISS)
             .bind(game_id)
-            .bind(seat)
-            .bind(key)
+            .bind(idempotency.map(|i| i.seat.as_str()))
+            .bind(idempotency.map(|i| i.key.as_str()))
+            .bind(idempotency.map(|i| i.since.as_str()))
+            .bind(rows::to_i64(expected_seq)?)
             .fetch_optional(&self.pool)
             .await?;
         let Some(row) = row else {
-            return Ok(StoreError::NoGame(game_id.to_owned()));
+            return Err(StoreError::NoGame(game_id.to_owned()));
         };
-        if let Some(response) = row.try_get::<Option<String>, _>("response")? {
-            return Ok(StoreError::Replayed {
-                response: rows::json_from_text("a saved response", &response)?,
-            });
+        let hash_at: Option<String> = row.try_get("hash_at")?;
+        if ours.is_some() && hash_at.as_deref() == ours {
+            return Ok(());
         }
-        Ok(StoreError::Stale {
+        if let (Some(response), Some(key)) =
+            (row.try_get::<Option<String>, _>("response")?, idempotency)
+        {
+            let saved_hash: Option<String> = row.try_get("request_hash")?;
+            return Err(rows::used_key(
+                saved_hash.as_deref(),
+                &response,
+                &key.request_hash,
+            )?);
+        }
+        Err(StoreError::Stale {
             current_seq: rows::to_u64(row.try_get("next_seq")?)?,
         })
+    }
+
+    /// A seat's key used after `since`: its request hash (if saved) and its answer.
+    pub async fn saved_key(
+        &self,
+        game_id: &str,
+        seat: &str,
+        key: &str,
+        since: &str,
+    ) -> Result<Option<(Option<String>, String)>> {
+        let found = sqlx::query(
+            "SELECT request_hash, response FROM idempotency
+             WHERE game_id = $1 AND seat = $2 AND key = $3 AND created_at > $4::timestamptz",
+        )
+        .bind(game_id)
+        .bind(seat)
+        .bind(key)
+        .bind(since)
+        .fetch_optional(&self.pool)
+        .await?;
+        found
+            .map(|row| Ok((row.try_get("request_hash")?, row.try_get("response")?)))
+            .transpose()
+    }
+
+    pub async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
     }
 
     pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
@@ -389,8 +493,6 @@ impl PgStore {
     }
 }
 
-/// Runs the append statement; returns whether the game moved on, and the saved response if the
-/// idempotency key had been used.
 /// The append, in one statement, written for this append's shape: only the parts it has (an
 /// idempotency key, secrets, outbox rows, the end of the game) are in it, and its rows are given
 /// as `VALUES` lists. Every part reads `ok`, which holds a row only if the idempotency key is
@@ -401,24 +503,38 @@ impl PgStore {
 /// work per append (BENCHMARKS.md).
 ///
 /// ```sql
-/// WITH prior AS (SELECT response FROM idempotency WHERE game_id = $1 AND seat = $2 AND key = $3),
+/// WITH prior AS (SELECT response, request_hash FROM idempotency
+///                WHERE game_id = $1 AND seat = $2 AND key = $3 AND created_at > $4),
+/// expired AS (DELETE FROM idempotency WHERE game_id = $1 AND created_at <= $4 AND NOT (…this key)),
 /// ok AS (SELECT 1 WHERE true AND NOT EXISTS (SELECT 1 FROM prior)
-///        AND EXISTS (SELECT 1 FROM events WHERE game_id = $4 AND seq = $5)),
+///        AND EXISTS (SELECT 1 FROM events WHERE game_id = $1 AND seq = $5)),
 /// new_events AS (INSERT INTO events (…) SELECT v.* FROM ok, (VALUES ($6, $7, …)) AS v (…)),
 /// new_outbox AS (INSERT INTO outbox (…) SELECT … FROM ok, (VALUES …) AS v (…) ORDER BY v.ord),
 /// …
-/// SELECT (SELECT count(*) FROM ok) AS moved, (SELECT response FROM prior) AS prior
+/// new_key AS (INSERT INTO idempotency … FROM ok ON CONFLICT … DO UPDATE … WHERE expired),
+/// SELECT (SELECT count(*) FROM ok) AS moved, (SELECT response FROM prior) AS prior, …
 /// ```
 fn append_statement(game_id: &str, rows: &AppendRows) -> QueryBuilder<Postgres> {
     let mut q = QueryBuilder::new("WITH ");
     if let Some(key) = &rows.idempotency {
-        q.push("prior AS (SELECT response FROM idempotency WHERE game_id = ")
+        // The key counts only while it lives; the game's other expired keys go.
+        q.push("prior AS (SELECT response, request_hash FROM idempotency WHERE game_id = ")
             .push_bind(game_id)
             .push(" AND seat = ")
             .push_bind(key.seat.as_str())
             .push(" AND key = ")
             .push_bind(key.key.as_str())
-            .push("), ");
+            .push(" AND created_at > ")
+            .push_bind(key.since.as_str())
+            .push("::timestamptz), expired AS (DELETE FROM idempotency WHERE game_id = ")
+            .push_bind(game_id)
+            .push(" AND created_at <= ")
+            .push_bind(key.since.as_str())
+            .push("::timestamptz AND NOT (seat = ")
+            .push_bind(key.seat.as_str())
+            .push(" AND key = ")
+            .push_bind(key.key.as_str())
+            .push(")), ");
     }
     q.push("ok AS (SELECT 1 WHERE true");
     if rows.idempotency.is_some() {
@@ -472,21 +588,37 @@ fn append_statement(game_id: &str, rows: &AppendRows) -> QueryBuilder<Postgres> 
         q.push(")");
     }
     if let Some(key) = &rows.idempotency {
-        q.push(", new_key AS (INSERT INTO idempotency (game_id, seat, key, response) SELECT ")
-            .push_bind(game_id)
-            .push(", ")
-            .push_bind(key.seat.as_str())
-            .push(", ")
-            .push_bind(key.key.as_str())
-            .push(", ")
-            .push_bind(key.response.as_str())
-            .push(" FROM ok)");
+        // The key's own expired row, if any, is taken over. A live row cannot be in the way: a
+        // live key in the snapshot leaves `ok` empty, and one committed since by a racing append
+        // means that append's events took this one's seq, so this statement fails on
+        // `events_pkey` anyway.
+        q.push(
+            ", new_key AS (INSERT INTO idempotency (game_id, seat, key, request_hash, response, created_at) SELECT ",
+        )
+        .push_bind(game_id)
+        .push(", ")
+        .push_bind(key.seat.as_str())
+        .push(", ")
+        .push_bind(key.key.as_str())
+        .push(", ")
+        .push_bind(key.request_hash.as_str())
+        .push(", ")
+        .push_bind(key.response.as_str())
+        .push(", ")
+        .push_bind(key.used_at.as_str())
+        .push(
+            "::timestamptz FROM ok ON CONFLICT (game_id, seat, key) DO UPDATE SET \
+             request_hash = EXCLUDED.request_hash, response = EXCLUDED.response, \
+             created_at = EXCLUDED.created_at WHERE idempotency.created_at <= ",
+        )
+        .push_bind(key.since.as_str())
+        .push("::timestamptz)");
     }
     q.push(" SELECT (SELECT count(*) FROM ok) AS moved, ");
     q.push(if rows.idempotency.is_some() {
-        "(SELECT response FROM prior) AS prior"
+        "(SELECT response FROM prior) AS prior, (SELECT request_hash FROM prior) AS prior_hash"
     } else {
-        "NULL::text AS prior"
+        "NULL::text AS prior, NULL::text AS prior_hash"
     });
     q
 }
@@ -526,18 +658,27 @@ pub(super) fn push_outbox_values<'a>(
     );
 }
 
-async fn write<'e, E>(
-    executor: E,
-    game_id: &str,
-    rows: &AppendRows,
-) -> Result<(bool, Option<String>)>
+/// What the append statement answered.
+struct Written {
+    /// Whether the game moved on.
+    moved: bool,
+    /// The saved answer and request hash, if the idempotency key was in use.
+    prior: Option<String>,
+    prior_hash: Option<String>,
+}
+
+async fn write<'e, E>(executor: E, game_id: &str, rows: &AppendRows) -> Result<Written>
 where
     E: Executor<'e, Database = Postgres>,
 {
     let mut statement = append_statement(game_id, rows);
     let row = statement.build().fetch_one(executor).await?;
     let moved: i64 = row.try_get("moved")?;
-    Ok((moved > 0, row.try_get("prior")?))
+    Ok(Written {
+        moved: moved > 0,
+        prior: row.try_get("prior")?,
+        prior_hash: row.try_get("prior_hash")?,
+    })
 }
 
 fn seat_record(row: &sqlx::postgres::PgRow) -> Result<SeatRecord> {

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use super::{Append, Result, StoreError};
-use crate::engine::event::{kind, Event};
+use super::{Append, Result, StoreError, KEY_LIFETIME};
+use crate::engine::event::{kind, timestamp, Event};
 
 /// One event row: the exact JSON text plus the columns queries and checks read without parsing.
 pub(super) struct EventRow {
@@ -33,6 +33,11 @@ pub(super) struct OutboxInsert {
 pub(super) struct IdempotencyRow {
     pub seat: String,
     pub key: String,
+    pub request_hash: String,
+    /// When the key was used (RFC 3339, as `timestamp` writes it).
+    pub used_at: String,
+    /// Keys used at or before this instant have expired (`key_cutoff`).
+    pub since: String,
     pub response: String,
 }
 
@@ -113,6 +118,9 @@ pub(super) fn append_rows(game_id: &str, expected_seq: u64, append: &Append) -> 
         Some(i) => Some(IdempotencyRow {
             seat: i.seat.clone(),
             key: i.key.clone(),
+            request_hash: i.request_hash.clone(),
+            used_at: timestamp(i.used_at),
+            since: key_cutoff(i.used_at),
             response: to_text(&i.response)?,
         }),
         None => None,
@@ -161,6 +169,29 @@ pub(super) fn event_from_text(game_id: &str, seq: i64, body: &str) -> Result<Eve
 pub(super) fn json_from_text(what: &str, text: &str) -> Result<Value> {
     serde_json::from_str(text)
         .map_err(|e| StoreError::Corrupt(format!("{what} is not valid JSON: {e}")))
+}
+
+/// The instant before which (inclusive) idempotency keys have expired, as of `now`: RFC 3339
+/// text with milliseconds, which both backends compare correctly (SQLite as text).
+pub(super) fn key_cutoff(now: chrono::DateTime<chrono::Utc>) -> String {
+    let lifetime = chrono::Duration::from_std(KEY_LIFETIME).expect("a day fits");
+    timestamp(now - lifetime)
+}
+
+/// The answer to a request whose idempotency key was used before: the saved response if the
+/// saved request hash is the same (or absent: keys saved before hashes were kept), else
+/// `KeyReused`.
+pub(super) fn used_key(
+    saved_hash: Option<&str>,
+    response: &str,
+    request_hash: &str,
+) -> Result<StoreError> {
+    if saved_hash.is_some_and(|saved| saved != request_hash) {
+        return Ok(StoreError::KeyReused);
+    }
+    Ok(StoreError::Replayed {
+        response: json_from_text("a saved response", response)?,
+    })
 }
 
 /// Whether `err` is a unique-constraint violation (a key already taken).

@@ -1,8 +1,15 @@
 //! The SQLite backend, the embedded default. A file database in WAL mode (readers never wait for
 //! the writer); every write runs in a `BEGIN IMMEDIATE` transaction, which takes the write lock
-//! before reading anything, so two racing appends run one after the other (the second waits
-//! through the busy timeout) and the second sees the first's `next_seq`. A deferred transaction
-//! would instead fail with `SQLITE_BUSY` when it tried to upgrade a stale read.
+//! before reading anything, so two racing appends run one after the other and the second sees
+//! the first's `next_seq`. A deferred transaction would instead fail with `SQLITE_BUSY` when it
+//! tried to upgrade a stale read.
+//!
+//! Reads and writes have pools of their own. The store's writes queue for one writer connection
+//! (SQLite has one writer at a time anyway), so a write lock held elsewhere — another process,
+//! a backup, an operator's shell — stalls only the writer: reads go on from their own
+//! connections, which in WAL mode never wait for a lock, and `/health` still answers. The
+//! writer waits `BUSY_TIMEOUT` for a lock held elsewhere, then fails with `SQLITE_BUSY`, which
+//! the service answers as unavailable (`503`, `Retry-After`) rather than hanging.
 //!
 //! `sqlite::memory:` works but is one connection's private database, so the pool keeps exactly
 //! one connection open for it.
@@ -21,15 +28,25 @@ use super::{
 };
 use crate::engine::event::Event;
 
+/// Connections for reads.
 const MAX_CONNECTIONS: u32 = 8;
 
-/// How long a writer waits for another writer's transaction before giving up. Appends are short;
-/// this only has to outlast a burst of them.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a connection waits for a lock another connection (of another process) holds before
+/// it gives up with `SQLITE_BUSY`. The store's own writes queue for the writer connection
+/// instead, so this only has to outlast another process's short transaction.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long a write waits for the writer connection: a queue of appends, each a few
+/// milliseconds, or one stuck behind a lock held elsewhere for up to `BUSY_TIMEOUT`.
+const WRITER_WAIT: Duration = Duration::from_secs(10);
 
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
+    /// Connections for reads (and for callers of `pool`).
     pool: SqlitePool,
+    /// The one connection the store's writes take turns at; the same pool as `pool` for an
+    /// in-memory database or a pool given by the caller.
+    writer: SqlitePool,
 }
 
 impl SqliteStore {
@@ -42,41 +59,62 @@ impl SqliteStore {
             .journal_mode(SqliteJournalMode::Wal)
             .busy_timeout(BUSY_TIMEOUT)
             .foreign_keys(true);
-        let pool = if in_memory {
-            SqlitePoolOptions::new()
+        if in_memory {
+            let pool = SqlitePoolOptions::new()
                 .max_connections(1)
                 .min_connections(1)
                 .idle_timeout(None)
                 .max_lifetime(None)
                 .connect_with(options)
-                .await?
-        } else {
-            if let Some(folder) = options
-                .get_filename()
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-            {
-                std::fs::create_dir_all(folder).map_err(|e| {
-                    StoreError::Db(sqlx::Error::Configuration(
-                        format!(
-                            "cannot create the folder {} for the database: {e}",
-                            folder.display()
-                        )
-                        .into(),
-                    ))
-                })?;
-            }
-            SqlitePoolOptions::new()
-                .max_connections(MAX_CONNECTIONS)
-                .connect_with(options)
-                .await?
-        };
-        Ok(SqliteStore { pool })
+                .await?;
+            return Ok(SqliteStore::from_pool(pool));
+        }
+        if let Some(folder) = options
+            .get_filename()
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+        {
+            std::fs::create_dir_all(folder).map_err(|e| {
+                StoreError::Db(sqlx::Error::Configuration(
+                    format!(
+                        "cannot create the folder {} for the database: {e}",
+                        folder.display()
+                    )
+                    .into(),
+                ))
+            })?;
+        }
+        // The writer first: it creates the file and turns WAL on, which needs the write lock.
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(WRITER_WAIT)
+            .connect_with(options.clone())
+            .await?;
+        let pool = SqlitePoolOptions::new()
+            .max_connections(MAX_CONNECTIONS)
+            .acquire_timeout(BUSY_TIMEOUT)
+            .connect_with(options)
+            .await?;
+        Ok(SqliteStore { pool, writer })
     }
 
-    /// A store on a pool the caller configured.
+    /// A store on a pool the caller configured, for reads and writes alike.
     pub fn from_pool(pool: SqlitePool) -> SqliteStore {
-        SqliteStore { pool }
+        SqliteStore {
+            writer: pool.clone(),
+            pool,
+        }
+    }
+
+    /// The writer connection's pool: writes made through it queue in the pool rather than in
+    /// SQLite's busy handler.
+    pub fn writer(&self) -> &SqlitePool {
+        &self.writer
+    }
+
+    pub async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
     }
 
     pub fn pool(&self) -> &SqlitePool {
@@ -85,7 +123,7 @@ impl SqliteStore {
 
     pub async fn migrate(&self) -> Result<()> {
         sqlx::migrate!("./migrations/sqlite")
-            .run(&self.pool)
+            .run(&self.writer)
             .await?;
         Ok(())
     }
@@ -97,7 +135,7 @@ impl SqliteStore {
         append: &Append,
     ) -> Result<()> {
         let rows = rows::append_rows(&game.game_id, 0, append)?;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let inserted = sqlx::query(
             "INSERT INTO games (game_id, ruleset, scenario, created_at, next_seq, ended)
              VALUES ($1, $2, $3, $4, 0, 0) ON CONFLICT (game_id) DO NOTHING",
@@ -144,12 +182,23 @@ impl SqliteStore {
 
     pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
         let rows = rows::append_rows(game_id, expected_seq, append)?;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         if let Some(idem) = &rows.idempotency {
-            if let Some(response) = saved_response(&mut tx, game_id, &idem.seat, &idem.key).await? {
-                return Err(StoreError::Replayed {
-                    response: rows::json_from_text("a saved response", &response)?,
-                });
+            // The game's expired keys go (this one's too, if it expired): a key counts only
+            // while it lives.
+            sqlx::query("DELETE FROM idempotency WHERE game_id = $1 AND created_at <= $2")
+                .bind(game_id)
+                .bind(&idem.since)
+                .execute(&mut *tx)
+                .await?;
+            if let Some((hash, response)) =
+                saved_key(&mut tx, game_id, &idem.seat, &idem.key, &idem.since).await?
+            {
+                return Err(rows::used_key(
+                    hash.as_deref(),
+                    &response,
+                    &idem.request_hash,
+                )?);
             }
         }
         if !move_on(&mut tx, game_id, &rows).await? {
@@ -171,8 +220,15 @@ impl SqliteStore {
                       // meanwhile; this mirrors the PostgreSQL backend all the same.
             if let (StoreError::Db(e), Some(idem)) = (&err, &rows.idempotency) {
                 if rows::is_unique_violation(e) {
-                    if let Some(response) = self.idempotent(game_id, &idem.seat, &idem.key).await? {
-                        return Err(StoreError::Replayed { response });
+                    if let Some((hash, response)) = self
+                        .saved_key(game_id, &idem.seat, &idem.key, &idem.since)
+                        .await?
+                    {
+                        return Err(rows::used_key(
+                            hash.as_deref(),
+                            &response,
+                            &idem.request_hash,
+                        )?);
                     }
                 }
             }
@@ -307,6 +363,18 @@ impl SqliteStore {
             .transpose()
     }
 
+    /// A seat's key used after `since`: its request hash (if saved) and its answer.
+    pub async fn saved_key(
+        &self,
+        game_id: &str,
+        seat: &str,
+        key: &str,
+        since: &str,
+    ) -> Result<Option<(Option<String>, String)>> {
+        let mut conn = self.pool.acquire().await?;
+        saved_key(&mut conn, game_id, seat, key, since).await
+    }
+
     /// Queues one outbox row on its own (an answer to an inbound mail).
     pub async fn enqueue(&self, row: &OutboxRecord) -> Result<()> {
         sqlx::query(
@@ -317,7 +385,7 @@ impl SqliteStore {
         .bind(&row.channel)
         .bind(&row.seat)
         .bind(row.payload.to_string())
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }
@@ -362,6 +430,29 @@ async fn saved_response(
     .bind(key)
     .fetch_optional(&mut *conn)
     .await?)
+}
+
+/// A seat's key used after `since`: its request hash (if saved) and its answer.
+async fn saved_key(
+    conn: &mut SqliteConnection,
+    game_id: &str,
+    seat: &str,
+    key: &str,
+    since: &str,
+) -> Result<Option<(Option<String>, String)>> {
+    let found = sqlx::query(
+        "SELECT request_hash, response FROM idempotency
+         WHERE game_id = $1 AND seat = $2 AND key = $3 AND created_at > $4",
+    )
+    .bind(game_id)
+    .bind(seat)
+    .bind(key)
+    .bind(since)
+    .fetch_optional(&mut *conn)
+    .await?;
+    found
+        .map(|row| Ok((row.try_get("request_hash")?, row.try_get("response")?)))
+        .transpose()
 }
 
 /// Moves the game's `next_seq` on if it is still the seq the append expected.
@@ -418,12 +509,15 @@ async fn insert(conn: &mut SqliteConnection, game_id: &str, rows: &AppendRows) -
     }
     if let Some(i) = &rows.idempotency {
         sqlx::query(
-            "INSERT INTO idempotency (game_id, seat, key, response) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO idempotency (game_id, seat, key, request_hash, response, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(game_id)
         .bind(&i.seat)
         .bind(&i.key)
+        .bind(&i.request_hash)
         .bind(&i.response)
+        .bind(&i.used_at)
         .execute(&mut *conn)
         .await?;
     }

@@ -30,6 +30,7 @@ macro_rules! on_both_backends {
 }
 
 pub mod notify;
+pub mod proxy;
 
 use despatch::store::Store;
 use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection};

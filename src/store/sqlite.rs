@@ -16,6 +16,7 @@ use sqlx::sqlite::{
 use sqlx::Row;
 
 use super::rows::{self, AppendRows};
+use super::sealing::SecretKey;
 use super::{
     Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError,
 };
@@ -30,6 +31,8 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
     pool: SqlitePool,
+    /// Seals and opens secrets at rest (`sealing`); none until `with_key`.
+    pub(super) key: Option<SecretKey>,
 }
 
 impl SqliteStore {
@@ -71,12 +74,18 @@ impl SqliteStore {
                 .connect_with(options)
                 .await?
         };
-        Ok(SqliteStore { pool })
+        Ok(SqliteStore { pool, key: None })
     }
 
     /// A store on a pool the caller configured.
     pub fn from_pool(pool: SqlitePool) -> SqliteStore {
-        SqliteStore { pool }
+        SqliteStore { pool, key: None }
+    }
+
+    /// The same store, sealing and opening secrets at rest with `key`.
+    pub fn with_key(mut self, key: SecretKey) -> SqliteStore {
+        self.key = Some(key);
+        self
     }
 
     pub fn pool(&self) -> &SqlitePool {
@@ -96,7 +105,7 @@ impl SqliteStore {
         seats: &[SeatRecord],
         append: &Append,
     ) -> Result<()> {
-        let rows = rows::append_rows(&game.game_id, 0, append)?;
+        let rows = rows::append_rows(&game.game_id, 0, append, self.key.as_ref())?;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let inserted = sqlx::query(
             "INSERT INTO games (game_id, ruleset, scenario, created_at, next_seq, ended)
@@ -143,7 +152,7 @@ impl SqliteStore {
     }
 
     pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
-        let rows = rows::append_rows(game_id, expected_seq, append)?;
+        let rows = rows::append_rows(game_id, expected_seq, append, self.key.as_ref())?;
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         if let Some(idem) = &rows.idempotency {
             if let Some(response) = saved_response(&mut tx, game_id, &idem.seat, &idem.key).await? {
@@ -283,12 +292,19 @@ impl SqliteStore {
             .iter()
             .map(|row| {
                 let name: String = row.try_get("name")?;
+                let seat: Option<String> = row.try_get("seat")?;
                 let value: String = row.try_get("value")?;
                 Ok(SecretRecord {
-                    game_id: row.try_get("game_id")?,
-                    value: rows::json_from_text(&format!("secret {name}"), &value)?,
+                    game_id: game_id.to_owned(),
+                    value: rows::open_secret(
+                        self.key.as_ref(),
+                        game_id,
+                        &name,
+                        seat.as_deref(),
+                        &value,
+                    )?,
                     name,
-                    seat: row.try_get("seat")?,
+                    seat,
                 })
             })
             .collect()

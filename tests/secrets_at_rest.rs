@@ -544,16 +544,26 @@ async fn the_command_line_makes_a_key_refuses_to_start_without_it_and_rotates_it
     (_store, db): (Store, common::TestDb),
 ) {
     let dir = tempfile::tempdir().unwrap();
-    let first = dir.path().join("first.key");
-    let first_env = [("DESPATCH_KEY_FILE", first.to_str().unwrap())];
+    // No key configured and a fresh database: the key file is made where the README says.
     let made = despatch(
         &db,
         dir.path(),
         &["new-game", "--seat", "anna", "--seat", "bert"],
-        &first_env,
+        &[],
     );
     assert!(made.status.success(), "{}", says(&made));
-    assert!(first.exists(), "a fresh database gets a key file");
+    let first = dir.path().join("data").join("secret.key");
+    assert!(
+        first.exists(),
+        "a fresh database gets a key file at ./data/secret.key"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&first).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "readable by its owner only");
+    }
+    let first_env = [("DESPATCH_KEY_FILE", first.to_str().unwrap())];
     let game_id = says(&made)
         .lines()
         .find_map(|l| l.strip_prefix("game "))

@@ -63,6 +63,9 @@ impl Stored {
 const SECRETS: &str = "SELECT game_id, name, seat, value FROM secrets ORDER BY game_id, name";
 const WEBHOOKS: &str =
     "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks ORDER BY game_id, hook_id";
+const PLAIN_SECRETS: &str = "SELECT game_id, name, seat, value FROM secrets WHERE substr(value, 1, 3) <> 'v1:' ORDER BY game_id, name";
+const PLAIN_WEBHOOKS: &str = "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks WHERE substr(secret, 1, 3) <> 'v1:' ORDER BY game_id, hook_id";
+const ANY_PLAIN: &str = "SELECT (SELECT count(*) FROM (SELECT 1 FROM secrets WHERE substr(value, 1, 3) <> 'v1:' LIMIT 1) s) + (SELECT count(*) FROM (SELECT 1 FROM webhooks WHERE substr(secret, 1, 3) <> 'v1:' LIMIT 1) w)";
 const UPDATE_SECRET: &str =
     "UPDATE secrets SET value = $3 WHERE game_id = $1 AND name = $2 AND value = $4";
 const UPDATE_WEBHOOK: &str =
@@ -164,10 +167,21 @@ impl Store {
 
     /// Seals, with the store's key, every secret still stored in plain text (written before
     /// secrets were sealed), in one transaction.
+    /// Only the plain rows are read, and a database with none (every start after the first)
+    /// takes no lock.
     pub async fn seal_plain_rows(&self) -> Result<Resealed> {
         let key = self.key()?.clone();
-        self.rewrite_all(&move |row, value| Ok((!is_sealed(value)).then(|| key.seal(row, value))))
-            .await
+        let any: i64 = match self {
+            Store::Postgres(s) => sqlx::query_scalar(ANY_PLAIN).fetch_one(s.pool()).await?,
+            Store::Sqlite(s) => sqlx::query_scalar(ANY_PLAIN).fetch_one(s.pool()).await?,
+        };
+        if any == 0 {
+            return Ok(Resealed::default());
+        }
+        self.rewrite_all([PLAIN_SECRETS, PLAIN_WEBHOOKS], &move |row, value| {
+            Ok((!is_sealed(value)).then(|| key.seal(row, value)))
+        })
+        .await
     }
 
     /// Re-seals every secret under `new`, in one transaction: each is opened with the store's
@@ -176,7 +190,7 @@ impl Store {
     pub async fn rotate_key(&self, new: &SecretKey) -> Result<Resealed> {
         let old = self.key()?.clone();
         let new = new.clone();
-        self.rewrite_all(&move |row, value| {
+        self.rewrite_all([SECRETS, WEBHOOKS], &move |row, value| {
             let plain = if is_sealed(value) {
                 old.open(row, value)?
             } else {
@@ -209,17 +223,22 @@ impl Store {
         }
     }
 
-    /// Passes every stored secret through `rewrite` and writes what it returns, all in one
-    /// transaction: either every row is rewritten or none is. Each update names the value it
-    /// replaces, so a row changed meanwhile is an error, not a silent overwrite.
-    async fn rewrite_all(&self, rewrite: &Rewrite<'_>) -> Result<Resealed> {
+    /// Passes the stored secrets `selects` reads (rows of `secrets`, then of `webhooks`)
+    /// through `rewrite` and writes what it returns, all in one transaction: either every row is
+    /// rewritten or none is. Each update names the value it replaces, so a row changed meanwhile
+    /// is an error, not a silent overwrite.
+    async fn rewrite_all(
+        &self,
+        selects: [&'static str; 2],
+        rewrite: &Rewrite<'_>,
+    ) -> Result<Resealed> {
         let mut done = Resealed::default();
         macro_rules! run {
             ($tx:expr) => {{
                 let mut tx = $tx;
                 for (webhook, select, update) in [
-                    (false, SECRETS, UPDATE_SECRET),
-                    (true, WEBHOOKS, UPDATE_WEBHOOK),
+                    (false, selects[0], UPDATE_SECRET),
+                    (true, selects[1], UPDATE_WEBHOOK),
                 ] {
                     let found = sqlx::query(select).fetch_all(&mut *tx).await?;
                     for r in &found {

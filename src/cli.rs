@@ -154,21 +154,9 @@ async fn store(settings: &Settings) -> Result<Opened, String> {
             "sealed the secrets kept in plain text"
         );
     }
-    let link_secret = match configured {
-        Some(secret) => Some(secret.to_owned()),
-        None if unlocked
-            .store
-            .has_server_key("links")
-            .await
-            .map_err(|e| e.to_string())? =>
-        {
-            None
-        }
-        None => Some(unlocked.secret.clone()),
-    };
     Ok(Opened {
         store: unlocked.store,
-        link_secret,
+        link_secret: unlocked.link_secret,
         secret: unlocked.secret,
     })
 }

@@ -411,6 +411,33 @@ async fn a_missing_key_with_sealed_secrets_is_a_clear_error_and_no_key_is_made(
     );
 }
 
+async fn a_database_that_kept_a_link_key_keeps_signing_links_with_it(
+    (store, db): (Store, common::TestDb),
+) {
+    // Before key files, a server with no DESPATCH_SECRET_KEY drew a link key into the database.
+    let stored = store.server_key("links").await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let key_file = dir.path().join("secret.key");
+    let unlocked = Store::connect(db.url())
+        .await
+        .unwrap()
+        .unlock(None, &key_file)
+        .await
+        .unwrap();
+    assert_eq!(unlocked.link_secret, None, "links already sent stay valid");
+    let games =
+        Games::new(unlocked.store.clone(), "http://x").with_secret(unlocked.link_secret.as_deref());
+    assert_eq!(games.link_key().await.unwrap(), stored);
+    // A configured key signs links whatever the database kept.
+    let configured = Store::connect(db.url())
+        .await
+        .unwrap()
+        .unlock(Some(&unlocked.secret), &key_file)
+        .await
+        .unwrap();
+    assert_eq!(configured.link_secret, Some(unlocked.secret));
+}
+
 fn new_game() -> NewGame {
     NewGame {
         ruleset: "open-table".into(),
@@ -456,6 +483,11 @@ async fn a_fresh_database_gets_a_key_file_once_and_keeps_using_it(
         .unwrap();
     assert!(!again.created_key_file);
     assert_eq!(again.secret, first.secret);
+    assert_eq!(
+        again.link_secret.as_deref(),
+        Some(first.secret.as_str()),
+        "links are signed with the key file's secret, not a key in the database"
+    );
     let games = Games::new(again.store, "http://despatch.test");
     ending(&games, &t.game_id).await;
     verifies(&games, &t.game_id).await;
@@ -642,6 +674,7 @@ on_both_backends!(
     a_rotation_that_cannot_open_a_row_changes_nothing,
     a_missing_key_with_sealed_secrets_is_a_clear_error_and_no_key_is_made,
     a_fresh_database_gets_a_key_file_once_and_keeps_using_it,
+    a_database_that_kept_a_link_key_keeps_signing_links_with_it,
     plain_rows_written_before_sealing_are_sealed_at_start_and_the_game_plays_and_verifies,
     the_command_line_makes_a_key_refuses_to_start_without_it_and_rotates_it,
 );

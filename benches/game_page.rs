@@ -79,7 +79,10 @@ fn main() {
     runtime.block_on(async {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite:{}?mode=rwc", dir.path().join("bench.db").display());
-        let store = Store::connect(&url).await.unwrap();
+        let store = Store::connect(&url)
+            .await
+            .unwrap()
+            .with_key(despatch::store::SecretKey::from_secret("bench"));
         store.migrate().await.unwrap();
         let games = Games::new(store.clone(), "http://bench");
         let created = games

@@ -220,7 +220,10 @@ async fn postgres_store() -> Option<(Store, String, String)> {
         .await
         .ok()?;
     let url = format!("{}/{name}", admin.rsplit_once('/').unwrap().0);
-    let store = Store::connect(&url).await.ok()?;
+    let store = Store::connect(&url)
+        .await
+        .ok()?
+        .with_key(despatch::store::SecretKey::from_secret("bench"));
     store.migrate().await.ok()?;
     Some((store, admin, name))
 }
@@ -239,7 +242,10 @@ async fn main() {
 
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite:{}?mode=rwc", dir.path().join("bench.db").display());
-    let sqlite = Store::connect(&url).await.unwrap();
+    let sqlite = Store::connect(&url)
+        .await
+        .unwrap()
+        .with_key(despatch::store::SecretKey::from_secret("bench"));
     sqlite.migrate().await.unwrap();
     let e = phase(&sqlite, &smtp.addr, &hook_url, n, true).await;
     let w = phase(&sqlite, &smtp.addr, &hook_url, n, false).await;

@@ -270,7 +270,9 @@ async fn appends(url: &str, games: usize, seconds: u64, round: usize) -> Measure
         .connect(url)
         .await
         .expect("connect");
-    let store = Store::Postgres(PgStore::from_pool(pool));
+    let store = Store::Postgres(
+        PgStore::from_pool(pool).with_key(despatch::store::SecretKey::from_secret("bench")),
+    );
     store.migrate().await.expect("migrate the bench database");
     let mut heads = Vec::new();
     for g in 0..games {

@@ -1,4 +1,4 @@
-//! The command line: `serve`, `migrate`, `new-game`, `export`, `verify`, `replay`.
+//! The command line: `serve`, `migrate`, `rotate-key`, `new-game`, `export`, `verify`, `replay`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -37,8 +37,17 @@ enum Command {
     /// Reads one email message on standard input, the way a mail server hands a message to a
     /// program, plays what it holds and queues the answer.
     MailIn,
-    /// Applies the database migrations and exits.
+    /// Applies the database migrations, seals any secrets still kept in plain text, and exits.
     Migrate,
+    /// Re-seals every secret at rest (dice chains, hidden seeds, sealed choices, webhook
+    /// secrets) under a new key, in one transaction. Stop the servers first, and start them
+    /// with the new key afterwards. The current key is DESPATCH_SECRET_KEY or DESPATCH_KEY_FILE.
+    RotateKey {
+        /// A file holding the new key; made with a random key (mode 0600) if it does not exist.
+        /// Or give the key in DESPATCH_NEW_SECRET_KEY.
+        #[arg(long)]
+        new_key_file: Option<PathBuf>,
+    },
     /// Creates a game and prints each seat's token and link (shown once).
     NewGame {
         #[arg(long, default_value = "open-table")]
@@ -152,7 +161,17 @@ pub async fn run(cli: Cli) -> ExitCode {
     }
 }
 
-async fn store(settings: &Settings) -> Result<Store, String> {
+/// The store, migrated and given its key for secrets at rest, and the secret that signs links.
+struct Opened {
+    store: Store,
+    /// `DESPATCH_SECRET_KEY`, else the key file's secret; `None` on a database that kept its own
+    /// link key before key files existed, so the links already sent stay valid.
+    link_secret: Option<String>,
+    /// The operator's secret the store's key derives from.
+    secret: String,
+}
+
+async fn store(settings: &Settings) -> Result<Opened, String> {
     settings
         .prepare()
         .map_err(|e| format!("cannot create the data directory: {e}"))?;
@@ -163,7 +182,61 @@ async fn store(settings: &Settings) -> Result<Store, String> {
         .migrate()
         .await
         .map_err(|e| format!("cannot migrate the database: {e}"))?;
-    Ok(store)
+    let configured = settings.notify.secret_key.as_deref();
+    let unlocked = store.unlock(configured, &settings.key_file).await?;
+    if unlocked.created_key_file {
+        tracing::info!(
+            "made the key file {} for the secrets at rest: keep it, and keep it out of database backups",
+            settings.key_file.display()
+        );
+    }
+    let sealed = unlocked.sealed;
+    if sealed.secrets + sealed.webhooks > 0 {
+        tracing::info!(
+            secrets = sealed.secrets,
+            webhooks = sealed.webhooks,
+            "sealed the secrets kept in plain text"
+        );
+    }
+    Ok(Opened {
+        store: unlocked.store,
+        link_secret: unlocked.link_secret,
+        secret: unlocked.secret,
+    })
+}
+
+/// `rotate-key`: the new secret, from `DESPATCH_NEW_SECRET_KEY` or `--new-key-file` (made with
+/// a random key if it does not exist), and a line saying where it is.
+fn new_secret(file: Option<&std::path::Path>) -> Result<(String, String), String> {
+    let from_env = std::env::var("DESPATCH_NEW_SECRET_KEY")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    match (from_env, file) {
+        (Some(_), Some(_)) => Err(
+            "give the new key once: DESPATCH_NEW_SECRET_KEY or --new-key-file, not both".into(),
+        ),
+        (None, None) => Err(
+            "give the new key: --new-key-file FILE (made if it does not exist) or DESPATCH_NEW_SECRET_KEY"
+                .into(),
+        ),
+        (Some(secret), None) => Ok((
+            secret,
+            "start Despatch with DESPATCH_SECRET_KEY set to the new key".into(),
+        )),
+        (None, Some(path)) => {
+            let secret = match crate::store::sealing::read_key_file(path)? {
+                Some(secret) => secret,
+                None => crate::store::sealing::create_key_file(path)?,
+            };
+            Ok((
+                secret,
+                format!(
+                    "start Despatch with DESPATCH_KEY_FILE={} (or move it to where DESPATCH_KEY_FILE points), and DESPATCH_SECRET_KEY unset",
+                    path.display()
+                ),
+            ))
+        }
+    }
 }
 
 async fn execute(command: Command) -> Result<ExitCode, String> {
@@ -171,9 +244,12 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
     match command {
         Command::Serve => {
             crate::metrics::Exposure::from_env()?;
-            let store = store(&settings).await?;
+            let Opened {
+                store,
+                link_secret: secret,
+                ..
+            } = store(&settings).await?;
             let backend = store.backend();
-            let secret = settings.notify.secret_key.clone();
             let inbound = InboundConfig {
                 domain: settings.notify.dispatch.reply_domain.clone(),
                 secret: settings.inbound_secret.clone(),
@@ -213,8 +289,8 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
                 .base_url
                 .clone()
                 .unwrap_or_else(|| format!("http://{}", settings.bind));
-            let games = Games::new(store(&settings).await?, base)
-                .with_secret(settings.notify.secret_key.as_deref());
+            let opened = store(&settings).await?;
+            let games = Games::new(opened.store, base).with_secret(opened.link_secret.as_deref());
             let domain = settings.notify.dispatch.reply_domain.clone().ok_or(
                 "DESPATCH_REPLY_DOMAIN is not set: there are no reply addresses to answer",
             )?;
@@ -233,7 +309,9 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Dispatch { once } => {
-            let store = store(&settings).await?;
+            let Opened {
+                store, link_secret, ..
+            } = store(&settings).await?;
             let base_url = settings.base_url.clone().unwrap_or_else(|| {
                 tracing::warn!(
                     "DESPATCH_BASE_URL is not set: links in notices point at http://{}",
@@ -241,8 +319,7 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
                 );
                 format!("http://{}", settings.bind)
             });
-            let games =
-                Games::new(store, base_url).with_secret(settings.notify.secret_key.as_deref());
+            let games = Games::new(store, base_url).with_secret(link_secret.as_deref());
             let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
             if !once {
                 metrics_on_own_address(&games)?;
@@ -263,8 +340,28 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Migrate => {
-            let store = store(&settings).await?;
+            let store = store(&settings).await?.store;
             println!("migrated the {} database", store.backend());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::RotateKey { new_key_file } => {
+            let opened = store(&settings).await?;
+            let (new, next) = new_secret(new_key_file.as_deref())?;
+            if new == opened.secret {
+                return Err("the new key is the key in use: give another".into());
+            }
+            let done = opened
+                .store
+                .rotate_key(&crate::store::SecretKey::from_secret(&new))
+                .await
+                .map_err(|e| format!("nothing was changed: {e}"))?;
+            println!(
+                "re-sealed {} secret(s) and {} webhook secret(s) under the new key; the old key opens none of them now.\n{next}.",
+                done.secrets, done.webhooks
+            );
+            if opened.link_secret.is_some() {
+                println!("Links signed with the old key (seat links, unsubscribe links, reply addresses) no longer open.");
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::NewGame {
@@ -289,13 +386,15 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
                 .iter()
                 .map(|s| parse_seat(s))
                 .collect::<Result<Vec<_>, _>>()?;
+            let opened = store(&settings).await?;
             let games = Games::new(
-                store(&settings).await?,
+                opened.store,
                 settings
                     .base_url
                     .clone()
                     .unwrap_or_else(|| format!("http://{}", settings.bind)),
-            );
+            )
+            .with_secret(opened.link_secret.as_deref());
             let created = games
                 .create(NewGame {
                     ruleset,
@@ -317,7 +416,7 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Export { game, out } => {
-            let games = Games::new(store(&settings).await?, "");
+            let games = Games::new(store(&settings).await?.store, "");
             let text = games
                 .export(&game, &Viewer::Spectator)
                 .await

@@ -18,6 +18,9 @@ pub struct Settings {
     /// The shared secret of `POST /api/inbound/email`: `DESPATCH_INBOUND_SECRET`. Unset, the
     /// endpoint refuses every message (`despatch mail-in` needs none).
     pub inbound_secret: Option<String>,
+    /// `DESPATCH_KEY_FILE`, default `./data/secret.key`: the file holding the key that seals
+    /// secrets at rest when `DESPATCH_SECRET_KEY` is unset; made (0600) on a fresh database only.
+    pub key_file: PathBuf,
     pub notify: NotifySettings,
 }
 
@@ -35,8 +38,9 @@ pub struct NotifySettings {
     pub smtp_timeout: Duration,
     /// `DESPATCH_WEBHOOK_TIMEOUT_SECS`, default 10.
     pub webhook_timeout: Duration,
-    /// `DESPATCH_SECRET_KEY`: signs magic links, unsubscribe links and reply-to addresses. Unset:
-    /// a random key kept in the database (shared by every process on it).
+    /// `DESPATCH_SECRET_KEY`: seals secrets at rest (`store::sealing`) and signs magic links,
+    /// unsubscribe links and reply-to addresses. Unset: the key file's secret does both (a
+    /// database that already kept a link key keeps signing links with it).
     pub secret_key: Option<String>,
     /// `DESPATCH_DISPATCHER`, default `on`: whether `serve` runs a dispatcher and a scheduler
     /// itself (`off` when `despatch dispatch` processes do it).
@@ -49,6 +53,9 @@ pub struct NotifySettings {
 }
 
 pub const DEFAULT_SQLITE: &str = "sqlite:./data/despatch.db?mode=rwc";
+
+/// Where the key that seals secrets at rest is kept when `DESPATCH_SECRET_KEY` is unset.
+pub const DEFAULT_KEY_FILE: &str = "./data/secret.key";
 
 fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
@@ -100,6 +107,9 @@ impl Settings {
             bind: var("DESPATCH_BIND").unwrap_or_else(|| "127.0.0.1:8080".to_owned()),
             base_url: var("DESPATCH_BASE_URL"),
             inbound_secret: var("DESPATCH_INBOUND_SECRET"),
+            key_file: var("DESPATCH_KEY_FILE")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_KEY_FILE)),
             notify: NotifySettings::from_env(),
         }
     }

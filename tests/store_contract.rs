@@ -968,8 +968,14 @@ async fn events_read_back_byte_identical_with_their_hashes_intact(store: &Store)
 async fn two_stores_on_one_database_racing_on_one_game_let_exactly_one_append_win(url: &str) {
     const ROUNDS: u64 = 30;
     let (a, b) = (
-        Store::connect(url).await.unwrap(),
-        Store::connect(url).await.unwrap(),
+        Store::connect(url)
+            .await
+            .unwrap()
+            .with_key(common::test_key()),
+        Store::connect(url)
+            .await
+            .unwrap()
+            .with_key(common::test_key()),
     );
     let mut last = create(&a, "g1").await;
     for round in 0..ROUNDS {

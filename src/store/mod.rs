@@ -6,11 +6,13 @@
 //! Every table carries `game_id` and every query names it, so the data shards by game.
 //! Events are stored as the exact JSON text that was hashed; nothing rewrites them.
 
+mod at_rest;
 mod outage;
 pub mod outbox;
 mod pg_batch;
 mod postgres;
 mod rows;
+pub mod sealing;
 mod sqlite;
 
 use chrono::{DateTime, Utc};
@@ -19,8 +21,10 @@ use serde_json::Value;
 
 use crate::engine::event::Event;
 
+pub use at_rest::{Resealed, Unlocked};
 pub use outbox::{Attempt, Channels, Claimed, OutboxHealth, OutboxState, WebhookRecord};
 pub use postgres::PgStore;
+pub use sealing::SecretKey;
 pub use sqlite::SqliteStore;
 
 /// A game as the store knows it (the rest is in its events).
@@ -130,6 +134,16 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    /// A secret at rest did not open (the wrong key, plain text, a row moved), or the store was
+    /// given no key to seal or open secrets with (`sealing`).
+    #[error("{0}")]
+    Sealing(String),
+}
+
+impl From<sealing::OpenError> for StoreError {
+    fn from(e: sealing::OpenError) -> Self {
+        StoreError::Sealing(e.to_string())
+    }
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -162,6 +176,24 @@ impl Store {
                 "DATABASE_URL must start with postgres:// or sqlite:, not '{url}'"
             )))
         }
+    }
+
+    /// The same store, sealing and opening secrets at rest with `key`. A store without a key
+    /// refuses to write or read secrets (`StoreError::Sealing`): there is no default key.
+    pub fn with_key(self, key: SecretKey) -> Store {
+        match self {
+            Store::Postgres(s) => Store::Postgres(s.with_key(key)),
+            Store::Sqlite(s) => Store::Sqlite(s.with_key(key)),
+        }
+    }
+
+    /// The key secrets at rest are sealed with, or an error saying none was given.
+    pub(crate) fn key(&self) -> Result<&SecretKey> {
+        let key = match self {
+            Store::Postgres(s) => s.key.as_ref(),
+            Store::Sqlite(s) => s.key.as_ref(),
+        };
+        key.ok_or_else(rows::no_key)
     }
 
     pub fn backend(&self) -> &'static str {

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use super::rows;
+use super::sealing::RowId;
 use super::{OutboxRecord, OutboxRow, Result, Store, StoreError};
 use crate::engine::canonical::random32;
 use crate::engine::event::timestamp;
@@ -491,8 +492,16 @@ impl Store {
             .ok_or_else(|| StoreError::Corrupt(format!("server key {name} is not 32 bytes of hex")))
     }
 
+    /// Registers a hook; its secret is stored sealed (`sealing`).
     pub async fn add_webhook(&self, hook: &WebhookRecord) -> Result<()> {
         let sql = "INSERT INTO webhooks (game_id, hook_id, seat, url, secret, format) VALUES ($1, $2, $3, $4, $5, $6)";
+        let secret = self.key()?.seal(
+            RowId::Webhook {
+                game_id: &hook.game_id,
+                hook_id: &hook.hook_id,
+            },
+            &hook.secret,
+        );
         macro_rules! run {
             ($pool:expr) => {{
                 sqlx::query(sql)
@@ -500,7 +509,7 @@ impl Store {
                     .bind(&hook.hook_id)
                     .bind(&hook.seat)
                     .bind(&hook.url)
-                    .bind(&hook.secret)
+                    .bind(&secret)
                     .bind(&hook.format)
                     .execute($pool)
                     .await?;
@@ -513,7 +522,9 @@ impl Store {
         Ok(())
     }
 
+    /// A game's hooks, their secrets opened.
     pub async fn webhooks(&self, game_id: &str) -> Result<Vec<WebhookRecord>> {
+        let key = self.key()?;
         let sql = "SELECT game_id, hook_id, seat, url, secret, format FROM webhooks WHERE game_id = $1 ORDER BY created_at, hook_id";
         macro_rules! run {
             ($pool:expr) => {{
@@ -521,12 +532,21 @@ impl Store {
                 found
                     .iter()
                     .map(|r| {
+                        let hook_id: String = r.try_get("hook_id")?;
+                        let sealed: String = r.try_get("secret")?;
+                        let secret = key.open(
+                            RowId::Webhook {
+                                game_id,
+                                hook_id: &hook_id,
+                            },
+                            &sealed,
+                        )?;
                         Ok(WebhookRecord {
-                            game_id: r.try_get("game_id")?,
-                            hook_id: r.try_get("hook_id")?,
+                            game_id: game_id.to_owned(),
+                            hook_id,
                             seat: r.try_get("seat")?,
                             url: r.try_get("url")?,
-                            secret: r.try_get("secret")?,
+                            secret,
                             format: r.try_get("format")?,
                         })
                     })

@@ -21,6 +21,7 @@ use sqlx::{Executor, Postgres, QueryBuilder, Row};
 
 use super::pg_batch::Batcher;
 use super::rows::{self, AppendRows, EventRow, IdempotencyRow, OutboxInsert};
+use super::sealing::SecretKey;
 use super::{
     Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError,
 };
@@ -34,6 +35,8 @@ pub struct PgStore {
     pool: PgPool,
     /// Writes the common one-event append together with others (`pg_batch`).
     batcher: Option<Batcher>,
+    /// Seals and opens secrets at rest (`sealing`); none until `with_key`.
+    pub(super) key: Option<SecretKey>,
 }
 
 /// Why an append did not move the game on: where the game is now, the event now at the seq the
@@ -78,7 +81,14 @@ impl PgStore {
         PgStore {
             batcher: Batcher::start(pool.clone()),
             pool,
+            key: None,
         }
+    }
+
+    /// The same store, sealing and opening secrets at rest with `key`.
+    pub fn with_key(mut self, key: SecretKey) -> PgStore {
+        self.key = Some(key);
+        self
     }
 
     pub fn pool(&self) -> &PgPool {
@@ -98,7 +108,7 @@ impl PgStore {
         seats: &[SeatRecord],
         append: &Append,
     ) -> Result<()> {
-        let rows = rows::append_rows(&game.game_id, 0, append)?;
+        let rows = rows::append_rows(&game.game_id, 0, append, self.key.as_ref())?;
         let mut tx = self.pool.begin().await?;
         let inserted = sqlx::query(
             "INSERT INTO games (game_id, ruleset, scenario, created_at, ended)
@@ -144,7 +154,7 @@ impl PgStore {
     }
 
     pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
-        let mut rows = rows::append_rows(game_id, expected_seq, append)?;
+        let mut rows = rows::append_rows(game_id, expected_seq, append, self.key.as_ref())?;
         let mut unsure = false;
         if let Some(batcher) = self.batcher.as_ref().filter(|_| Batcher::takes(&rows)) {
             let ours = rows.events[0].hash.clone();
@@ -422,12 +432,19 @@ impl PgStore {
             .iter()
             .map(|row| {
                 let name: String = row.try_get("name")?;
+                let seat: Option<String> = row.try_get("seat")?;
                 let value: String = row.try_get("value")?;
                 Ok(SecretRecord {
-                    game_id: row.try_get("game_id")?,
-                    value: rows::json_from_text(&format!("secret {name}"), &value)?,
+                    game_id: game_id.to_owned(),
+                    value: rows::open_secret(
+                        self.key.as_ref(),
+                        game_id,
+                        &name,
+                        seat.as_deref(),
+                        &value,
+                    )?,
                     name,
-                    seat: row.try_get("seat")?,
+                    seat,
                 })
             })
             .collect()

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::sealing::{RowId, SecretKey};
 use super::{Append, Result, StoreError, KEY_LIFETIME};
 use crate::engine::event::{kind, timestamp, Event};
 
@@ -55,9 +56,15 @@ pub(super) struct AppendRows {
 }
 
 /// Checks that every event, secret and outbox row of `append` belongs to `game_id` and that the
-/// events run on without a gap from `expected_seq`, and serialises them. A mismatch is a bug in
-/// the caller, refused before anything is written: a gap in the log would break its hash chain.
-pub(super) fn append_rows(game_id: &str, expected_seq: u64, append: &Append) -> Result<AppendRows> {
+/// events run on without a gap from `expected_seq`, and serialises them, sealing each secret
+/// with `key` (`sealing`). A mismatch is a bug in the caller, refused before anything is
+/// written: a gap in the log would break its hash chain.
+pub(super) fn append_rows(
+    game_id: &str,
+    expected_seq: u64,
+    append: &Append,
+    key: Option<&SecretKey>,
+) -> Result<AppendRows> {
     let refuse =
         |why: String| StoreError::Corrupt(format!("append to game {game_id} refused: {why}"));
     let expected = to_i64(expected_seq)?;
@@ -93,10 +100,15 @@ pub(super) fn append_rows(game_id: &str, expected_seq: u64, append: &Append) -> 
                 secret.name, secret.game_id
             )));
         }
+        let row = RowId::Secret {
+            game_id,
+            name: &secret.name,
+            seat: secret.seat.as_deref(),
+        };
         secrets.push(SecretRow {
             name: secret.name.clone(),
             seat: secret.seat.clone(),
-            value: to_text(&secret.value)?,
+            value: key.ok_or_else(no_key)?.seal(row, &to_text(&secret.value)?),
         });
     }
     let mut outbox = Vec::with_capacity(append.outbox.len());
@@ -134,6 +146,30 @@ pub(super) fn append_rows(game_id: &str, expected_seq: u64, append: &Append) -> 
         outbox,
         idempotency,
     })
+}
+
+/// The error for a store given no key, asked to seal or open a secret.
+pub(super) fn no_key() -> StoreError {
+    StoreError::Sealing(
+        "this store has no secret key to seal or open secrets with (Store::with_key)".into(),
+    )
+}
+
+/// Opens a stored secret of `game_id` and parses its JSON.
+pub(super) fn open_secret(
+    key: Option<&SecretKey>,
+    game_id: &str,
+    name: &str,
+    seat: Option<&str>,
+    stored: &str,
+) -> Result<Value> {
+    let row = RowId::Secret {
+        game_id,
+        name,
+        seat,
+    };
+    let plain = key.ok_or_else(no_key)?.open(row, stored)?;
+    json_from_text(&row.to_string(), &plain)
 }
 
 pub(super) fn to_i64(n: u64) -> Result<i64> {

@@ -23,6 +23,7 @@ use sqlx::sqlite::{
 use sqlx::Row;
 
 use super::rows::{self, AppendRows};
+use super::sealing::SecretKey;
 use super::{
     Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError,
 };
@@ -47,6 +48,8 @@ pub struct SqliteStore {
     /// The one connection the store's writes take turns at; the same pool as `pool` for an
     /// in-memory database or a pool given by the caller.
     writer: SqlitePool,
+    /// Seals and opens secrets at rest (`sealing`); none until `with_key`.
+    pub(super) key: Option<SecretKey>,
 }
 
 impl SqliteStore {
@@ -95,7 +98,11 @@ impl SqliteStore {
             .acquire_timeout(BUSY_TIMEOUT)
             .connect_with(options)
             .await?;
-        Ok(SqliteStore { pool, writer })
+        Ok(SqliteStore {
+            pool,
+            writer,
+            key: None,
+        })
     }
 
     /// A store on a pool the caller configured, for reads and writes alike.
@@ -103,7 +110,14 @@ impl SqliteStore {
         SqliteStore {
             writer: pool.clone(),
             pool,
+            key: None,
         }
+    }
+
+    /// The same store, sealing and opening secrets at rest with `key`.
+    pub fn with_key(mut self, key: SecretKey) -> SqliteStore {
+        self.key = Some(key);
+        self
     }
 
     /// The writer connection's pool: writes made through it queue in the pool rather than in
@@ -134,7 +148,7 @@ impl SqliteStore {
         seats: &[SeatRecord],
         append: &Append,
     ) -> Result<()> {
-        let rows = rows::append_rows(&game.game_id, 0, append)?;
+        let rows = rows::append_rows(&game.game_id, 0, append, self.key.as_ref())?;
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let inserted = sqlx::query(
             "INSERT INTO games (game_id, ruleset, scenario, created_at, next_seq, ended)
@@ -181,7 +195,7 @@ impl SqliteStore {
     }
 
     pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
-        let rows = rows::append_rows(game_id, expected_seq, append)?;
+        let rows = rows::append_rows(game_id, expected_seq, append, self.key.as_ref())?;
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         if let Some(idem) = &rows.idempotency {
             // The game's expired keys go (this one's too, if it expired): a key counts only
@@ -339,12 +353,19 @@ impl SqliteStore {
             .iter()
             .map(|row| {
                 let name: String = row.try_get("name")?;
+                let seat: Option<String> = row.try_get("seat")?;
                 let value: String = row.try_get("value")?;
                 Ok(SecretRecord {
-                    game_id: row.try_get("game_id")?,
-                    value: rows::json_from_text(&format!("secret {name}"), &value)?,
+                    game_id: game_id.to_owned(),
+                    value: rows::open_secret(
+                        self.key.as_ref(),
+                        game_id,
+                        &name,
+                        seat.as_deref(),
+                        &value,
+                    )?,
                     name,
-                    seat: row.try_get("seat")?,
+                    seat,
                 })
             })
             .collect()

@@ -32,7 +32,7 @@ macro_rules! on_both_backends {
 pub mod notify;
 pub mod proxy;
 
-use despatch::store::Store;
+use despatch::store::{SecretKey, Store};
 use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection};
 
 const DEFAULT_ADMIN_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
@@ -129,7 +129,8 @@ pub async fn fresh_postgres() -> (Store, TestDb) {
     };
     let store = Store::connect(&db.url)
         .await
-        .expect("connect to the fresh database");
+        .expect("connect to the fresh database")
+        .with_key(test_key());
     store.migrate().await.expect("migrate the fresh database");
     (store, db)
 }
@@ -141,7 +142,10 @@ pub async fn fresh_sqlite() -> (Store, TestDb) {
         "sqlite:{}?mode=rwc",
         dir.path().join("despatch.db").display()
     );
-    let store = Store::connect(&url).await.expect("open the SQLite file");
+    let store = Store::connect(&url)
+        .await
+        .expect("open the SQLite file")
+        .with_key(test_key());
     store.migrate().await.expect("migrate the SQLite file");
     (
         store,
@@ -150,6 +154,14 @@ pub async fn fresh_sqlite() -> (Store, TestDb) {
             kind: Kind::Sqlite { _dir: dir },
         },
     )
+}
+
+/// The secret the tests' stores seal secrets at rest with (`Store::with_key`).
+pub const TEST_SECRET: &str = "despatch tests: not a real key";
+
+/// The key of the tests' stores.
+pub fn test_key() -> SecretKey {
+    SecretKey::from_secret(TEST_SECRET)
 }
 
 /// `admin_url` with its database name replaced by `name` (query parameters kept).

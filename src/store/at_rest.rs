@@ -1,0 +1,322 @@
+//! The store's upkeep of secrets at rest (`sealing`): telling whether a database already holds
+//! sealed secrets (so a missing key is an error, not a fresh start), checking that a key opens
+//! them, sealing the plain-text rows a database kept before sealing existed, and re-sealing every
+//! secret under a new key. These are the only queries that scan every game's secrets; each runs
+//! at start-up or from the command line, never on a move's path.
+//!
+//! The SQL migrations cannot seal anything — the key is not in the database — so the rows of an
+//! older database are sealed here, by `seal_plain_rows`, once the server knows its key.
+
+use std::path::Path;
+
+use sqlx::Row;
+
+use super::sealing::{self, is_sealed, RowId, SecretKey};
+use super::{Result, Store, StoreError};
+
+/// How many rows an upkeep pass sealed anew.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Resealed {
+    /// Rows of `secrets`.
+    pub secrets: u64,
+    /// Webhook secrets.
+    pub webhooks: u64,
+}
+
+/// A store given its key, as a server starts (`Store::unlock`).
+pub struct Unlocked {
+    pub store: Store,
+    /// The operator's secret the key derives from: `DESPATCH_SECRET_KEY` or the key file's.
+    pub secret: String,
+    /// The secret that signs links (`Games::with_secret`): the operator's secret, except on a
+    /// database that kept its own link key before key files existed (`server_key("links")`)
+    /// and has no `DESPATCH_SECRET_KEY`, which keeps signing with that key (`None`) so the links
+    /// already sent stay valid.
+    pub link_secret: Option<String>,
+    /// Whether the key file was made just now (a fresh database).
+    pub created_key_file: bool,
+    /// The plain-text rows sealed just now (a database from before sealing).
+    pub sealed: Resealed,
+}
+
+/// One stored secret, as read for upkeep.
+struct Stored {
+    game_id: String,
+    /// The secret's name, or the hook's id.
+    name: String,
+    seat: Option<String>,
+    value: String,
+}
+
+impl Stored {
+    fn row(&self, webhook: bool) -> RowId<'_> {
+        if webhook {
+            RowId::Webhook {
+                game_id: &self.game_id,
+                hook_id: &self.name,
+            }
+        } else {
+            RowId::Secret {
+                game_id: &self.game_id,
+                name: &self.name,
+                seat: self.seat.as_deref(),
+            }
+        }
+    }
+}
+
+const SECRETS: &str = "SELECT game_id, name, seat, value FROM secrets ORDER BY game_id, name";
+const WEBHOOKS: &str =
+    "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks ORDER BY game_id, hook_id";
+const PLAIN_SECRETS: &str = "SELECT game_id, name, seat, value FROM secrets WHERE substr(value, 1, 3) <> 'v1:' ORDER BY game_id, name";
+const PLAIN_WEBHOOKS: &str = "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks WHERE substr(secret, 1, 3) <> 'v1:' ORDER BY game_id, hook_id";
+const ANY_PLAIN: &str = "SELECT (SELECT count(*) FROM (SELECT 1 FROM secrets WHERE substr(value, 1, 3) <> 'v1:' LIMIT 1) s) + (SELECT count(*) FROM (SELECT 1 FROM webhooks WHERE substr(secret, 1, 3) <> 'v1:' LIMIT 1) w)";
+const UPDATE_SECRET: &str =
+    "UPDATE secrets SET value = $3 WHERE game_id = $1 AND name = $2 AND value = $4";
+const UPDATE_WEBHOOK: &str =
+    "UPDATE webhooks SET secret = $3 WHERE game_id = $1 AND hook_id = $2 AND secret = $4";
+const ANY_SEALED: &str =
+    "SELECT game_id, name, seat, value FROM secrets WHERE substr(value, 1, 3) = 'v1:' LIMIT 1";
+const ANY_SEALED_WEBHOOK: &str = "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks WHERE substr(secret, 1, 3) = 'v1:' LIMIT 1";
+
+fn stored<R>(row: &R) -> Result<Stored>
+where
+    R: Row,
+    for<'c> &'c str: sqlx::ColumnIndex<R>,
+    for<'q> String: sqlx::Decode<'q, R::Database> + sqlx::Type<R::Database>,
+    for<'q> Option<String>: sqlx::Decode<'q, R::Database> + sqlx::Type<R::Database>,
+{
+    Ok(Stored {
+        game_id: row.try_get("game_id")?,
+        name: row.try_get("name")?,
+        seat: row.try_get("seat")?,
+        value: row.try_get("value")?,
+    })
+}
+
+/// What a pass over every stored secret does to one value: `None` leaves it as it is.
+type Rewrite<'a> = dyn Fn(RowId<'_>, &str) -> Result<Option<String>> + Send + Sync + 'a;
+
+impl Store {
+    /// Gives a migrated store its key for secrets at rest, as every command that opens the
+    /// database does: the `configured` secret (`DESPATCH_SECRET_KEY`) if there is one, else the
+    /// one in `key_file`. The key file is made — 32 random bytes, readable by its owner only —
+    /// only while the database holds no sealed secret, so a fresh install needs no set-up; with
+    /// sealed secrets and no key, or a key that does not open them, it refuses with a message
+    /// saying what to set. Then it seals any rows still in plain text.
+    pub async fn unlock(
+        self,
+        configured: Option<&str>,
+        key_file: &Path,
+    ) -> Result<Unlocked, String> {
+        let mut created_key_file = false;
+        let secret = match configured {
+            Some(secret) => secret.to_owned(),
+            None => match sealing::read_key_file(key_file)? {
+                Some(secret) => secret,
+                None => {
+                    if self
+                        .holds_sealed_secrets()
+                        .await
+                        .map_err(|e| e.to_string())?
+                    {
+                        return Err(format!(
+                            "the database holds sealed secrets (dice chains, hidden seeds, sealed choices, webhook secrets) but there is no key to open them: set DESPATCH_SECRET_KEY, or DESPATCH_KEY_FILE to the file holding the key they were sealed with ({} does not exist). Despatch makes a new key only for a database with no sealed secrets.",
+                            key_file.display()
+                        ));
+                    }
+                    match sealing::create_key_file(key_file) {
+                        Ok(secret) => {
+                            created_key_file = true;
+                            secret
+                        }
+                        // Another process made it first: use theirs.
+                        Err(why) => sealing::read_key_file(key_file)?.ok_or(why)?,
+                    }
+                }
+            },
+        };
+        let store = self.with_key(SecretKey::from_secret(&secret));
+        store
+            .check_key()
+            .await
+            .map_err(|e| format!("cannot open the secrets at rest: {e}"))?;
+        let sealed = store
+            .seal_plain_rows()
+            .await
+            .map_err(|e| format!("cannot seal the secrets kept in plain text: {e}"))?;
+        let link_secret = if configured.is_none()
+            && store
+                .has_server_key("links")
+                .await
+                .map_err(|e| e.to_string())?
+        {
+            None
+        } else {
+            Some(secret.clone())
+        };
+        Ok(Unlocked {
+            store,
+            secret,
+            link_secret,
+            created_key_file,
+            sealed,
+        })
+    }
+
+    /// Whether the database holds any sealed secret (a dice chain, a hidden seed, a sealed
+    /// choice or a webhook's secret). A server with no key may start afresh only when it does
+    /// not: a new key would orphan them.
+    pub async fn holds_sealed_secrets(&self) -> Result<bool> {
+        Ok(self.any_sealed().await?.is_some())
+    }
+
+    /// Checks that the store's key opens the secrets already sealed in the database, so a wrong
+    /// key is refused at start-up rather than at the next die rolled.
+    pub async fn check_key(&self) -> Result<()> {
+        let key = self.key()?;
+        if let Some((webhook, stored)) = self.any_sealed().await? {
+            key.open(stored.row(webhook), &stored.value)?;
+        }
+        Ok(())
+    }
+
+    /// Seals, with the store's key, every secret still stored in plain text (written before
+    /// secrets were sealed), in one transaction.
+    /// Only the plain rows are read, and a database with none (every start after the first)
+    /// takes no lock.
+    pub async fn seal_plain_rows(&self) -> Result<Resealed> {
+        let key = self.key()?.clone();
+        let any: i64 = match self {
+            Store::Postgres(s) => sqlx::query_scalar(ANY_PLAIN).fetch_one(s.pool()).await?,
+            Store::Sqlite(s) => sqlx::query_scalar(ANY_PLAIN).fetch_one(s.pool()).await?,
+        };
+        if any == 0 {
+            return Ok(Resealed::default());
+        }
+        self.rewrite_all([PLAIN_SECRETS, PLAIN_WEBHOOKS], &move |row, value| {
+            Ok((!is_sealed(value)).then(|| key.seal(row, value)))
+        })
+        .await
+    }
+
+    /// Re-seals every secret under `new`, in one transaction: each is opened with the store's
+    /// key (and must open) and sealed again with `new`. Afterwards only `new` opens them. Run it
+    /// with the servers stopped: a server still on the old key would seal new secrets with it.
+    pub async fn rotate_key(&self, new: &SecretKey) -> Result<Resealed> {
+        let old = self.key()?.clone();
+        let new = new.clone();
+        self.rewrite_all([SECRETS, WEBHOOKS], &move |row, value| {
+            let plain = if is_sealed(value) {
+                old.open(row, value)?
+            } else {
+                value.to_owned()
+            };
+            Ok(Some(new.seal(row, &plain)))
+        })
+        .await
+    }
+
+    /// A sealed row of `secrets` or `webhooks`, if there is one (and whether it is a webhook's).
+    async fn any_sealed(&self) -> Result<Option<(bool, Stored)>> {
+        macro_rules! run {
+            ($pool:expr) => {{
+                if let Some(r) = sqlx::query(ANY_SEALED).fetch_optional($pool).await? {
+                    return Ok(Some((false, stored(&r)?)));
+                }
+                if let Some(r) = sqlx::query(ANY_SEALED_WEBHOOK)
+                    .fetch_optional($pool)
+                    .await?
+                {
+                    return Ok(Some((true, stored(&r)?)));
+                }
+                Ok(None)
+            }};
+        }
+        match self {
+            Store::Postgres(s) => run!(s.pool()),
+            Store::Sqlite(s) => run!(s.pool()),
+        }
+    }
+
+    /// Passes the stored secrets `selects` reads (rows of `secrets`, then of `webhooks`)
+    /// through `rewrite` and writes what it returns, all in one transaction: either every row is
+    /// rewritten or none is. Each update names the value it replaces, so a row changed meanwhile
+    /// is an error, not a silent overwrite.
+    async fn rewrite_all(
+        &self,
+        selects: [&'static str; 2],
+        rewrite: &Rewrite<'_>,
+    ) -> Result<Resealed> {
+        let mut done = Resealed::default();
+        macro_rules! run {
+            ($tx:expr) => {{
+                let mut tx = $tx;
+                for (webhook, select, update) in [
+                    (false, selects[0], UPDATE_SECRET),
+                    (true, selects[1], UPDATE_WEBHOOK),
+                ] {
+                    let found = sqlx::query(select).fetch_all(&mut *tx).await?;
+                    for r in &found {
+                        let s = stored(r)?;
+                        let Some(value) = rewrite(s.row(webhook), &s.value)? else {
+                            continue;
+                        };
+                        let n = sqlx::query(update)
+                            .bind(&s.game_id)
+                            .bind(&s.name)
+                            .bind(&value)
+                            .bind(&s.value)
+                            .execute(&mut *tx)
+                            .await?
+                            .rows_affected();
+                        if n != 1 {
+                            return Err(StoreError::Sealing(format!(
+                                "{} changed while it was being sealed; nothing was changed",
+                                s.row(webhook)
+                            )));
+                        }
+                        if webhook {
+                            done.webhooks += 1;
+                        } else {
+                            done.secrets += 1;
+                        }
+                    }
+                }
+                tx.commit().await?;
+            }};
+        }
+        match self {
+            Store::Postgres(s) => {
+                let mut tx = s.pool().begin().await?;
+                // New secrets wait until the pass is done, so none is left under the old key.
+                sqlx::query("LOCK TABLE secrets, webhooks IN SHARE ROW EXCLUSIVE MODE")
+                    .execute(&mut *tx)
+                    .await?;
+                run!(tx)
+            }
+            Store::Sqlite(s) => run!(s.pool().begin_with("BEGIN IMMEDIATE").await?),
+        }
+        Ok(done)
+    }
+
+    /// Whether a server key of this name is kept in the database (without making one).
+    pub async fn has_server_key(&self, name: &str) -> Result<bool> {
+        let sql = "SELECT count(*) FROM server_keys WHERE name = $1";
+        let n: i64 = match self {
+            Store::Postgres(s) => {
+                sqlx::query_scalar(sql)
+                    .bind(name)
+                    .fetch_one(s.pool())
+                    .await?
+            }
+            Store::Sqlite(s) => {
+                sqlx::query_scalar(sql)
+                    .bind(name)
+                    .fetch_one(s.pool())
+                    .await?
+            }
+        };
+        Ok(n > 0)
+    }
+}

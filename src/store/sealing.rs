@@ -1,0 +1,327 @@
+//! Secrets at rest. What the `secrets` table holds (dice chain tips, hidden seeds, sealed choices)
+//! and every webhook's signing secret are sealed with XChaCha20-Poly1305 under a key kept outside
+//! the database, so a copied database or backup predicts no die and forges no webhook.
+//!
+//! - **The key** comes from the operator's secret: `DESPATCH_SECRET_KEY`, or the text of the key
+//!   file (`DESPATCH_KEY_FILE`, default `./data/secret.key`), which is nothing but such a secret
+//!   kept in a file. The encryption key is `HMAC-SHA256(key = secret, "despatch:secrets-at-rest:v1")`,
+//!   so it differs from the key that signs links (`SHA-256(secret)`, `notify::links`): one can
+//!   never stand in for the other.
+//! - **A sealed value** is `v1:` and the lowercase hex of a random 24-byte nonce followed by the
+//!   ciphertext and its tag. A value without the prefix is plain text, written before sealing
+//!   existed; the server seals those at start-up (`at_rest`) and refuses to read them otherwise.
+//! - **Each value is bound to its row**: the associated data names the table, the game, the
+//!   secret's name (or the hook's id) and its seat, so a ciphertext moved to another row — another
+//!   game's chain, another seat's sealed choice — does not open.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+use chacha20poly1305::aead::{Aead, KeyInit, Payload};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+
+/// The prefix of a sealed value; a stored value without it is plain text.
+pub const SEALED: &str = "v1:";
+
+const KEY_LABEL: &[u8] = b"despatch:secrets-at-rest:v1";
+const NONCE_LEN: usize = 24;
+
+/// The row a sealed value belongs to: its associated data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowId<'a> {
+    /// A row of `secrets`.
+    Secret {
+        game_id: &'a str,
+        name: &'a str,
+        seat: Option<&'a str>,
+    },
+    /// The secret of a row of `webhooks`.
+    Webhook { game_id: &'a str, hook_id: &'a str },
+}
+
+impl RowId<'_> {
+    /// The associated data: a JSON array, which no two rows can share.
+    fn associated_data(&self) -> Vec<u8> {
+        let parts = match *self {
+            RowId::Secret {
+                game_id,
+                name,
+                seat,
+            } => serde_json::json!(["secrets", game_id, name, seat]),
+            RowId::Webhook { game_id, hook_id } => {
+                serde_json::json!(["webhooks", game_id, hook_id])
+            }
+        };
+        parts.to_string().into_bytes()
+    }
+}
+
+impl std::fmt::Display for RowId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RowId::Secret { game_id, name, .. } => write!(f, "secret {name} of game {game_id}"),
+            RowId::Webhook { game_id, hook_id } => {
+                write!(f, "the secret of webhook {hook_id} of game {game_id}")
+            }
+        }
+    }
+}
+
+/// Why a stored value could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpenError {
+    #[error("{0} is stored in plain text; start Despatch (serve or migrate) with its secret key to seal it")]
+    Plain(String),
+    #[error("{0} does not open with this secret key: the key is not the one it was sealed with (DESPATCH_SECRET_KEY or DESPATCH_KEY_FILE), or the row was altered or moved")]
+    WrongKey(String),
+    #[error("{0} is not a sealed value Despatch can read ({1})")]
+    Malformed(String, &'static str),
+}
+
+/// The key that seals secrets at rest. Its `Debug` shows nothing of it.
+#[derive(Clone)]
+pub struct SecretKey {
+    cipher: Arc<XChaCha20Poly1305>,
+}
+
+impl std::fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SecretKey(…)")
+    }
+}
+
+type HmacSha256 = Hmac<Sha256>;
+
+impl SecretKey {
+    /// The encryption key derived from an operator's secret (`DESPATCH_SECRET_KEY`, or a key
+    /// file's text, trimmed).
+    pub fn from_secret(secret: &str) -> SecretKey {
+        let mut mac = <HmacSha256 as hmac::KeyInit>::new_from_slice(secret.as_bytes())
+            .expect("HMAC takes any key");
+        mac.update(KEY_LABEL);
+        let key = mac.finalize().into_bytes();
+        SecretKey {
+            cipher: Arc::new(
+                XChaCha20Poly1305::new_from_slice(&key).expect("the derived key is 32 bytes"),
+            ),
+        }
+    }
+
+    /// Seals `plain` for `row`, under a fresh random nonce.
+    pub fn seal(&self, row: RowId<'_>, plain: &str) -> String {
+        let mut nonce = [0u8; NONCE_LEN];
+        getrandom::fill(&mut nonce).expect("the OS random source failed");
+        let aad = row.associated_data();
+        let sealed = self
+            .cipher
+            .encrypt(
+                &XNonce::from(nonce),
+                Payload {
+                    msg: plain.as_bytes(),
+                    aad: &aad,
+                },
+            )
+            .expect("XChaCha20-Poly1305 seals any message that fits in memory");
+        let mut out = String::with_capacity(SEALED.len() + 2 * (NONCE_LEN + sealed.len()));
+        out.push_str(SEALED);
+        out.push_str(&hex::encode(nonce));
+        out.push_str(&hex::encode(sealed));
+        out
+    }
+
+    /// Opens a value `seal` made for the same row.
+    pub fn open(&self, row: RowId<'_>, stored: &str) -> Result<String, OpenError> {
+        let Some(body) = stored.strip_prefix(SEALED) else {
+            return Err(OpenError::Plain(row.to_string()));
+        };
+        let bytes =
+            hex::decode(body).map_err(|_| OpenError::Malformed(row.to_string(), "not hex"))?;
+        if bytes.len() < NONCE_LEN + 16 {
+            return Err(OpenError::Malformed(row.to_string(), "too short"));
+        }
+        let (nonce, sealed) = bytes.split_at(NONCE_LEN);
+        let nonce: [u8; NONCE_LEN] = nonce.try_into().expect("split at the nonce's length");
+        let aad = row.associated_data();
+        let plain = self
+            .cipher
+            .decrypt(
+                &XNonce::from(nonce),
+                Payload {
+                    msg: sealed,
+                    aad: &aad,
+                },
+            )
+            .map_err(|_| OpenError::WrongKey(row.to_string()))?;
+        String::from_utf8(plain).map_err(|_| OpenError::Malformed(row.to_string(), "not UTF-8"))
+    }
+}
+
+/// Whether a stored value is sealed (rather than plain text from before sealing).
+pub fn is_sealed(stored: &str) -> bool {
+    stored.starts_with(SEALED)
+}
+
+/// Reads the secret a key file holds (its text, trimmed). `None` when the file does not exist.
+pub fn read_key_file(path: &Path) -> Result<Option<String>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let secret = text.trim();
+            if secret.is_empty() {
+                Err(format!(
+                    "the key file {} is empty: restore the key the secrets were sealed with, or set DESPATCH_SECRET_KEY",
+                    path.display()
+                ))
+            } else {
+                Ok(Some(secret.to_owned()))
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read the key file {}: {e}", path.display())),
+    }
+}
+
+/// Writes a new key file holding 32 random bytes as hex, readable by its owner only (0600), and
+/// returns its secret. Refuses to overwrite a file that exists: that would orphan every secret
+/// sealed with it.
+pub fn create_key_file(path: &Path) -> Result<String, String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
+    }
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).expect("the OS random source failed");
+    let secret = hex::encode(bytes);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options
+        .open(path)
+        .map_err(|e| format!("cannot create the key file {}: {e}", path.display()))?;
+    file.write_all(format!("{secret}\n").as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(|e| format!("cannot write the key file {}: {e}", path.display()))?;
+    Ok(secret)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(game_id: &str) -> RowId<'_> {
+        RowId::Secret {
+            game_id,
+            name: "chain:0",
+            seat: None,
+        }
+    }
+
+    #[test]
+    fn a_sealed_value_opens_for_its_row_and_does_not_show_the_plain_text() {
+        let key = SecretKey::from_secret("operator secret");
+        let plain = r#"{"tip":"00ff00ff","length":100}"#;
+        let sealed = key.seal(chain("g1"), plain);
+        assert!(sealed.starts_with("v1:") && is_sealed(&sealed));
+        assert!(!sealed.contains("00ff00ff") && !sealed.contains("tip"));
+        assert_eq!(key.open(chain("g1"), &sealed).unwrap(), plain);
+    }
+
+    #[test]
+    fn the_same_value_seals_differently_each_time() {
+        let key = SecretKey::from_secret("k");
+        assert_ne!(key.seal(chain("g"), "x"), key.seal(chain("g"), "x"));
+    }
+
+    #[test]
+    fn another_key_does_not_open_it() {
+        let sealed = SecretKey::from_secret("right").seal(chain("g1"), "seed");
+        let err = SecretKey::from_secret("wrong")
+            .open(chain("g1"), &sealed)
+            .unwrap_err();
+        assert!(matches!(err, OpenError::WrongKey(_)), "{err}");
+        assert!(err.to_string().contains("DESPATCH_SECRET_KEY"), "{err}");
+    }
+
+    #[test]
+    fn a_value_moved_to_another_row_does_not_open() {
+        let key = SecretKey::from_secret("k");
+        let sealed = key.seal(chain("g1"), "seed");
+        assert!(key.open(chain("g2"), &sealed).is_err(), "another game");
+        let other_name = RowId::Secret {
+            game_id: "g1",
+            name: "chain:1",
+            seat: None,
+        };
+        assert!(key.open(other_name, &sealed).is_err(), "another chain");
+        let sealed_choice = |seat| RowId::Secret {
+            game_id: "g1",
+            name: "sealed:abc",
+            seat,
+        };
+        let alices = key.seal(sealed_choice(Some("alice")), "choice");
+        assert!(key.open(sealed_choice(Some("bob")), &alices).is_err());
+        let hook = RowId::Webhook {
+            game_id: "g1",
+            hook_id: "chain:0",
+        };
+        assert!(key.open(hook, &sealed).is_err(), "another table");
+    }
+
+    #[test]
+    fn plain_text_and_garbage_are_refused_by_name() {
+        let key = SecretKey::from_secret("k");
+        assert!(matches!(
+            key.open(chain("g1"), r#"{"seed":"00"}"#),
+            Err(OpenError::Plain(_))
+        ));
+        assert!(matches!(
+            key.open(chain("g1"), "v1:zz"),
+            Err(OpenError::Malformed(..))
+        ));
+        assert!(matches!(
+            key.open(chain("g1"), "v1:00"),
+            Err(OpenError::Malformed(..))
+        ));
+        let mut sealed = key.seal(chain("g1"), "seed");
+        let last = sealed.pop().unwrap();
+        sealed.push(if last == '0' { '1' } else { '0' });
+        assert!(matches!(
+            key.open(chain("g1"), &sealed),
+            Err(OpenError::WrongKey(_))
+        ));
+    }
+
+    #[test]
+    fn the_encryption_key_is_not_the_link_key() {
+        // The link key is SHA-256(secret); sealing under it must not open with this key.
+        use sha2::Digest;
+        let link_key = hex::encode(Sha256::digest(b"k"));
+        let sealed = SecretKey::from_secret("k").seal(chain("g"), "seed");
+        assert!(SecretKey::from_secret(&link_key)
+            .open(chain("g"), &sealed)
+            .is_err());
+    }
+
+    #[test]
+    fn a_key_file_is_created_once_owner_only_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("secret.key");
+        assert_eq!(read_key_file(&path).unwrap(), None);
+        let secret = create_key_file(&path).unwrap();
+        assert_eq!(secret.len(), 64);
+        assert_eq!(read_key_file(&path).unwrap(), Some(secret.clone()));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        assert!(create_key_file(&path).is_err(), "never overwritten");
+        assert_eq!(read_key_file(&path).unwrap(), Some(secret));
+        std::fs::write(&path, "  \n").unwrap();
+        assert!(read_key_file(&path).unwrap_err().contains("empty"));
+    }
+}

@@ -1,0 +1,680 @@
+//! Secrets at rest (`store::sealing`): what the `secrets` table and webhook secrets hold is
+//! sealed under a key kept outside the database, so a copied database predicts no die. Each test
+//! runs on PostgreSQL and on SQLite: read the tables with plain SQL, swap rows, take the key
+//! away, give a wrong one, rotate it, and start on a database written before sealing existed.
+
+#[macro_use]
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use despatch::engine::ruleset::{Seat, Viewer};
+use despatch::engine::verify::verify;
+use despatch::games::{Caller, CommandInput, Games, NewGame, NewSeat, NewWebhook, Submit};
+use despatch::rules;
+use despatch::store::{SecretKey, Store, StoreError};
+use serde_json::Value;
+
+/// The tests drive the store and the games service directly.
+async fn spawn(store: Store, db: common::TestDb) -> (Store, common::TestDb) {
+    (store, db)
+}
+
+/// An open-table game between anna and bert, with a webhook.
+struct Table {
+    games: Games,
+    game_id: String,
+    hook_secret: String,
+}
+
+async fn table(store: &Store) -> Table {
+    let games = Games::new(store.clone(), "http://despatch.test");
+    let created = games
+        .create(NewGame {
+            ruleset: "open-table".into(),
+            scenario: "default".into(),
+            options: Value::Null,
+            seats: ["anna", "bert"]
+                .iter()
+                .map(|s| NewSeat {
+                    seat: Some((*s).into()),
+                    name: (*s).into(),
+                    email: None,
+                })
+                .collect(),
+            clock: None,
+        })
+        .await
+        .unwrap();
+    let hook = games
+        .add_webhook(
+            &caller(&created.game_id, "anna"),
+            &NewWebhook {
+                url: "http://127.0.0.1:9/hook".into(),
+                scope: None,
+                format: None,
+            },
+        )
+        .await
+        .unwrap();
+    Table {
+        games,
+        game_id: created.game_id,
+        hook_secret: hook.secret.expect("shown once"),
+    }
+}
+
+fn caller(game_id: &str, seat: &str) -> Caller {
+    Caller {
+        game_id: game_id.into(),
+        seat: Seat::parse(seat).unwrap(),
+    }
+}
+
+async fn play(games: &Games, game_id: &str, seat: &str, order: &str) {
+    let next = games.load(game_id).await.unwrap().game.next_seq;
+    games
+        .submit(
+            &caller(game_id, seat),
+            Submit {
+                expected_seq: next,
+                command: CommandInput::Text(order.into()),
+                client_entropy: format!("{seat}-{next}"),
+                idempotency_key: None,
+            },
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{seat} plays '{order}': {e}"));
+}
+
+/// The opening: dice rolled and a note sealed, so every kind of secret is stored.
+async fn opening(games: &Games, game_id: &str) {
+    play(
+        games,
+        game_id,
+        "anna",
+        "Advance\nroll 2d6 attack\nseal the ambush is at the ford",
+    )
+    .await;
+    play(games, game_id, "bert", "Hold the ridge\nroll 1d6 morale").await;
+}
+
+/// The end: the note revealed, dice rolled, a draw agreed (which reveals the hidden seed).
+async fn ending(games: &Games, game_id: &str) {
+    play(games, game_id, "anna", "reveal 1\nroll 1d6\nresult draw").await;
+    play(games, game_id, "bert", "result draw").await;
+}
+
+async fn verifies(games: &Games, game_id: &str) {
+    let text = games.export(game_id, &Viewer::Spectator).await.unwrap();
+    let report = verify(&text, &rules::find);
+    assert!(report.ok(), "the export verifies:\n{}", report.render());
+    assert!(report.complete, "the finished game's export is complete");
+}
+
+/// `(name, value)` of a game's rows of `secrets`, as SQL reads them.
+async fn raw_secrets(store: &Store, game_id: &str) -> Vec<(String, String)> {
+    let sql = "SELECT name, value FROM secrets WHERE game_id = $1 ORDER BY name";
+    match store {
+        Store::Postgres(s) => sqlx::query_as(sql).bind(game_id).fetch_all(s.pool()).await,
+        Store::Sqlite(s) => sqlx::query_as(sql).bind(game_id).fetch_all(s.pool()).await,
+    }
+    .unwrap()
+}
+
+/// `(hook_id, secret)` of a game's webhooks, as SQL reads them.
+async fn raw_webhooks(store: &Store, game_id: &str) -> Vec<(String, String)> {
+    let sql = "SELECT hook_id, secret FROM webhooks WHERE game_id = $1 ORDER BY hook_id";
+    match store {
+        Store::Postgres(s) => sqlx::query_as(sql).bind(game_id).fetch_all(s.pool()).await,
+        Store::Sqlite(s) => sqlx::query_as(sql).bind(game_id).fetch_all(s.pool()).await,
+    }
+    .unwrap()
+}
+
+/// Runs one statement with text parameters.
+async fn execute(store: &Store, sql: &'static str, args: &[&str]) -> u64 {
+    macro_rules! run {
+        ($pool:expr) => {{
+            let mut q = sqlx::query(sql);
+            for a in args {
+                q = q.bind(*a);
+            }
+            q.execute($pool).await.unwrap().rows_affected()
+        }};
+    }
+    match store {
+        Store::Postgres(s) => run!(s.pool()),
+        Store::Sqlite(s) => run!(s.pool()),
+    }
+}
+
+/// Every stored secret of a game in plain text, as the store opens them.
+async fn plain_secrets(store: &Store, game_id: &str) -> Vec<(String, String)> {
+    store
+        .secrets(game_id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| (s.name, s.value.to_string()))
+        .collect()
+}
+
+/// The same database, reached by a new store with `key` (another server process).
+async fn reopen(db: &common::TestDb, key: SecretKey) -> Store {
+    Store::connect(db.url()).await.unwrap().with_key(key)
+}
+
+async fn secrets_read_straight_from_the_tables_are_sealed_and_hold_no_plain_text(
+    (store, _db): (Store, common::TestDb),
+) {
+    let t = table(&store).await;
+    opening(&t.games, &t.game_id).await;
+    let plain = plain_secrets(&store, &t.game_id).await;
+    let names: Vec<&str> = plain.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(names.contains(&"hidden_seed") && names.contains(&"chain:0"));
+    assert!(
+        names.iter().any(|n| n.starts_with("sealed:")),
+        "the note is a stored secret: {names:?}"
+    );
+    let raw = raw_secrets(&store, &t.game_id).await;
+    assert_eq!(raw.len(), plain.len());
+    for ((name, sealed), (_, open)) in raw.iter().zip(&plain) {
+        assert!(sealed.starts_with("v1:"), "{name} is sealed: {sealed}");
+        assert_ne!(sealed, open);
+        let value: Value = serde_json::from_str(open).unwrap();
+        for field in ["seed", "tip", "choice", "salt"] {
+            if let Some(text) = value.get(field).map(|v| v.to_string()) {
+                let text = text.trim_matches('"');
+                assert!(!sealed.contains(text), "{name}'s {field} shows through");
+            }
+        }
+    }
+    assert!(
+        !raw.iter().any(|(_, v)| v.contains("ambush")),
+        "the sealed note's text is not in the table"
+    );
+    let hooks = raw_webhooks(&store, &t.game_id).await;
+    assert_eq!(hooks.len(), 1);
+    assert!(hooks[0].1.starts_with("v1:"));
+    assert!(!hooks[0].1.contains(&t.hook_secret));
+    let opened = store.webhooks(&t.game_id).await.unwrap();
+    assert_eq!(opened[0].secret, t.hook_secret, "the store opens it again");
+}
+
+async fn a_game_plays_reveals_and_its_export_verifies_as_before(
+    (store, _db): (Store, common::TestDb),
+) {
+    let t = table(&store).await;
+    let seed = |secrets: &[(String, String)]| {
+        let (_, v) = secrets.iter().find(|(n, _)| n == "hidden_seed").unwrap();
+        serde_json::from_str::<Value>(v).unwrap()["seed"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let hidden = seed(&plain_secrets(&store, &t.game_id).await);
+    opening(&t.games, &t.game_id).await;
+    ending(&t.games, &t.game_id).await;
+    verifies(&t.games, &t.game_id).await;
+    let export = t
+        .games
+        .export(&t.game_id, &Viewer::Spectator)
+        .await
+        .unwrap();
+    assert!(
+        export.contains(&hidden),
+        "the final event reveals the hidden seed the store kept"
+    );
+    assert!(
+        export.contains("the ambush is at the ford"),
+        "the note is revealed"
+    );
+}
+
+async fn a_store_with_the_wrong_key_refuses_clearly_and_changes_nothing(
+    (store, db): (Store, common::TestDb),
+) {
+    let t = table(&store).await;
+    opening(&t.games, &t.game_id).await;
+    let before = raw_secrets(&store, &t.game_id).await;
+    let next = store.game(&t.game_id).await.unwrap().unwrap().next_seq;
+
+    let wrong = reopen(&db, SecretKey::from_secret("not the key")).await;
+    let err = wrong.secrets(&t.game_id).await.unwrap_err();
+    assert!(matches!(err, StoreError::Sealing(_)), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("does not open with this secret key")
+            && message.contains("DESPATCH_SECRET_KEY"),
+        "{message}"
+    );
+    assert!(wrong.check_key().await.is_err(), "refused at start-up too");
+    assert!(wrong.webhooks(&t.game_id).await.is_err());
+    let games = Games::new(wrong.clone(), "http://despatch.test");
+    let refused = games
+        .submit(
+            &caller(&t.game_id, "anna"),
+            Submit {
+                expected_seq: next,
+                command: CommandInput::Text("roll 1d6".into()),
+                client_entropy: String::new(),
+                idempotency_key: None,
+            },
+        )
+        .await;
+    assert!(refused.is_err(), "no die is rolled without the chain's tip");
+
+    let dir = tempfile::tempdir().unwrap();
+    let key_file = dir.path().join("secret.key");
+    let Err(why) = Store::connect(db.url())
+        .await
+        .unwrap()
+        .unlock(Some("not the key"), &key_file)
+        .await
+    else {
+        panic!("a wrong key starts nothing");
+    };
+    assert!(why.contains("does not open with this secret key"), "{why}");
+    assert!(
+        !key_file.exists(),
+        "no key file is made beside a configured key"
+    );
+
+    assert_eq!(
+        raw_secrets(&store, &t.game_id).await,
+        before,
+        "nothing changed"
+    );
+    assert_eq!(
+        store.game(&t.game_id).await.unwrap().unwrap().next_seq,
+        next
+    );
+    play(&t.games, &t.game_id, "anna", "roll 1d6").await;
+}
+
+async fn a_sealed_value_moved_to_another_row_does_not_open((store, _db): (Store, common::TestDb)) {
+    let one = table(&store).await;
+    let two = table(&store).await;
+    // Game two's chain tip copied over game one's: the row is bound to its game.
+    let theirs = raw_secrets(&store, &two.game_id).await;
+    let (_, chain) = theirs.iter().find(|(n, _)| n == "chain:0").unwrap();
+    let sql = "UPDATE secrets SET value = $3 WHERE game_id = $1 AND name = $2";
+    assert_eq!(
+        execute(&store, sql, &[&one.game_id, "chain:0", chain]).await,
+        1
+    );
+    let err = store.secrets(&one.game_id).await.unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(&format!("secret chain:0 of game {}", one.game_id)),
+        "the error names the row: {err}"
+    );
+    // Within game two: the hidden seed's value under the chain's name.
+    let (_, seed) = theirs.iter().find(|(n, _)| n == "hidden_seed").unwrap();
+    execute(&store, sql, &[&two.game_id, "chain:0", seed]).await;
+    assert!(store.secrets(&two.game_id).await.is_err());
+    // One game's webhook secret under another's hook.
+    let sql = "UPDATE webhooks SET secret = $2 WHERE game_id = $1";
+    let (_, hook) = &raw_webhooks(&store, &two.game_id).await[0];
+    execute(&store, sql, &[&one.game_id, hook]).await;
+    assert!(store.webhooks(&one.game_id).await.is_err());
+}
+
+async fn rotating_the_key_reseals_everything_and_the_games_play_on(
+    (store, db): (Store, common::TestDb),
+) {
+    let t = table(&store).await;
+    opening(&t.games, &t.game_id).await;
+    let plain = plain_secrets(&store, &t.game_id).await;
+    let before = raw_secrets(&store, &t.game_id).await;
+    let new = SecretKey::from_secret("the new key");
+
+    let done = store.rotate_key(&new).await.unwrap();
+    assert_eq!(done.secrets, plain.len() as u64);
+    assert_eq!(done.webhooks, 1);
+    let after = raw_secrets(&store, &t.game_id).await;
+    for ((name, old), (_, now)) in before.iter().zip(&after) {
+        assert!(now.starts_with("v1:") && now != old, "{name} is re-sealed");
+    }
+    let err = store.secrets(&t.game_id).await.unwrap_err();
+    assert!(err.to_string().contains("does not open"), "{err}");
+
+    let rotated = reopen(&db, new).await;
+    assert_eq!(plain_secrets(&rotated, &t.game_id).await, plain);
+    assert_eq!(
+        rotated.webhooks(&t.game_id).await.unwrap()[0].secret,
+        t.hook_secret
+    );
+    rotated.check_key().await.unwrap();
+    let games = Games::new(rotated, "http://despatch.test");
+    ending(&games, &t.game_id).await;
+    verifies(&games, &t.game_id).await;
+}
+
+async fn a_rotation_that_cannot_open_a_row_changes_nothing((store, _db): (Store, common::TestDb)) {
+    let one = table(&store).await;
+    let two = table(&store).await;
+    // A row sealed under another key: the rotation cannot open it, so it writes nothing at all.
+    let foreign = SecretKey::from_secret("another key").seal(
+        despatch::store::sealing::RowId::Secret {
+            game_id: &two.game_id,
+            name: "chain:0",
+            seat: None,
+        },
+        "{}",
+    );
+    let sql = "UPDATE secrets SET value = $3 WHERE game_id = $1 AND name = $2";
+    execute(&store, sql, &[&two.game_id, "chain:0", &foreign]).await;
+    let before = raw_secrets(&store, &one.game_id).await;
+    let err = store
+        .rotate_key(&SecretKey::from_secret("the new key"))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("does not open"), "{err}");
+    assert_eq!(raw_secrets(&store, &one.game_id).await, before);
+    play(&one.games, &one.game_id, "anna", "roll 1d6").await;
+}
+
+async fn a_missing_key_with_sealed_secrets_is_a_clear_error_and_no_key_is_made(
+    (store, db): (Store, common::TestDb),
+) {
+    let t = table(&store).await;
+    let dir = tempfile::tempdir().unwrap();
+    let key_file = dir.path().join("data").join("secret.key");
+    let Err(why) = Store::connect(db.url())
+        .await
+        .unwrap()
+        .unlock(None, &key_file)
+        .await
+    else {
+        panic!("no key, sealed secrets: the server must not start");
+    };
+    assert!(
+        why.contains("no key to open them")
+            && why.contains("DESPATCH_SECRET_KEY")
+            && why.contains("DESPATCH_KEY_FILE")
+            && why.contains(&key_file.display().to_string()),
+        "{why}"
+    );
+    assert!(!key_file.exists(), "no new key orphans the secrets");
+    // A store never given a key refuses to read or write secrets rather than guess one.
+    let keyless = Store::connect(db.url()).await.unwrap();
+    assert!(keyless.secrets(&t.game_id).await.is_err());
+    assert!(
+        Games::new(keyless, "http://x")
+            .create(new_game())
+            .await
+            .is_err(),
+        "no game is made whose dice could not be read back"
+    );
+}
+
+async fn a_database_that_kept_a_link_key_keeps_signing_links_with_it(
+    (store, db): (Store, common::TestDb),
+) {
+    // Before key files, a server with no DESPATCH_SECRET_KEY drew a link key into the database.
+    let stored = store.server_key("links").await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let key_file = dir.path().join("secret.key");
+    let unlocked = Store::connect(db.url())
+        .await
+        .unwrap()
+        .unlock(None, &key_file)
+        .await
+        .unwrap();
+    assert_eq!(unlocked.link_secret, None, "links already sent stay valid");
+    let games =
+        Games::new(unlocked.store.clone(), "http://x").with_secret(unlocked.link_secret.as_deref());
+    assert_eq!(games.link_key().await.unwrap(), stored);
+    // A configured key signs links whatever the database kept.
+    let configured = Store::connect(db.url())
+        .await
+        .unwrap()
+        .unlock(Some(&unlocked.secret), &key_file)
+        .await
+        .unwrap();
+    assert_eq!(configured.link_secret, Some(unlocked.secret));
+}
+
+fn new_game() -> NewGame {
+    NewGame {
+        ruleset: "open-table".into(),
+        scenario: "default".into(),
+        options: Value::Null,
+        seats: ["anna", "bert"]
+            .iter()
+            .map(|s| NewSeat {
+                seat: Some((*s).into()),
+                name: (*s).into(),
+                email: None,
+            })
+            .collect(),
+        clock: None,
+    }
+}
+
+async fn a_fresh_database_gets_a_key_file_once_and_keeps_using_it(
+    (_store, db): (Store, common::TestDb),
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let key_file = dir.path().join("data").join("secret.key");
+    let first = Store::connect(db.url())
+        .await
+        .unwrap()
+        .unlock(None, &key_file)
+        .await
+        .unwrap();
+    assert!(first.created_key_file);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key_file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "readable by its owner only");
+    }
+    let t = table(&first.store).await;
+    opening(&t.games, &t.game_id).await;
+    let again = Store::connect(db.url())
+        .await
+        .unwrap()
+        .unlock(None, &key_file)
+        .await
+        .unwrap();
+    assert!(!again.created_key_file);
+    assert_eq!(again.secret, first.secret);
+    assert_eq!(
+        again.link_secret.as_deref(),
+        Some(first.secret.as_str()),
+        "links are signed with the key file's secret, not a key in the database"
+    );
+    let games = Games::new(again.store, "http://despatch.test");
+    ending(&games, &t.game_id).await;
+    verifies(&games, &t.game_id).await;
+}
+
+async fn plain_rows_written_before_sealing_are_sealed_at_start_and_the_game_plays_and_verifies(
+    (store, db): (Store, common::TestDb),
+) {
+    let t = table(&store).await;
+    opening(&t.games, &t.game_id).await;
+    // Write the rows back the old way: the JSON text itself, the hook's secret as given.
+    let plain = plain_secrets(&store, &t.game_id).await;
+    for (name, value) in &plain {
+        let sql = "UPDATE secrets SET value = $3 WHERE game_id = $1 AND name = $2";
+        assert_eq!(execute(&store, sql, &[&t.game_id, name, value]).await, 1);
+    }
+    let sql = "UPDATE webhooks SET secret = $2 WHERE game_id = $1";
+    execute(&store, sql, &[&t.game_id, &t.hook_secret]).await;
+    let err = store.secrets(&t.game_id).await.unwrap_err();
+    assert!(err.to_string().contains("plain text"), "{err}");
+
+    // Started with no key file and only plain rows: a key is made and they are sealed.
+    let dir = tempfile::tempdir().unwrap();
+    let key_file = dir.path().join("secret.key");
+    let unlocked = Store::connect(db.url())
+        .await
+        .unwrap()
+        .unlock(None, &key_file)
+        .await
+        .unwrap();
+    assert!(unlocked.created_key_file, "plain rows orphan nothing");
+    assert_eq!(unlocked.sealed.secrets, plain.len() as u64);
+    assert_eq!(unlocked.sealed.webhooks, 1);
+    for (name, value) in raw_secrets(&store, &t.game_id).await {
+        assert!(value.starts_with("v1:"), "{name} is sealed");
+    }
+    assert!(raw_webhooks(&store, &t.game_id).await[0]
+        .1
+        .starts_with("v1:"));
+    let sealed = unlocked.store;
+    assert_eq!(plain_secrets(&sealed, &t.game_id).await, plain);
+    assert_eq!(
+        sealed.webhooks(&t.game_id).await.unwrap()[0].secret,
+        t.hook_secret
+    );
+    // A second start seals nothing more.
+    let again = Store::connect(db.url())
+        .await
+        .unwrap()
+        .unlock(None, &key_file)
+        .await
+        .unwrap();
+    assert_eq!(again.sealed, Default::default());
+    let games = Games::new(sealed, "http://despatch.test");
+    ending(&games, &t.game_id).await;
+    verifies(&games, &t.game_id).await;
+}
+
+/// The command line as an operator runs it, on the test's database, with no key in the
+/// environment unless the test gives one.
+fn despatch(db: &common::TestDb, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_despatch"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env("DATABASE_URL", db.url())
+        .env("RUST_LOG", "warn")
+        .env_remove("DESPATCH_SECRET_KEY")
+        .env_remove("DESPATCH_KEY_FILE")
+        .env_remove("DESPATCH_NEW_SECRET_KEY");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command.output().expect("the binary runs")
+}
+
+fn says(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+async fn the_command_line_makes_a_key_refuses_to_start_without_it_and_rotates_it(
+    (_store, db): (Store, common::TestDb),
+) {
+    let dir = tempfile::tempdir().unwrap();
+    // No key configured and a fresh database: the key file is made where the README says.
+    let made = despatch(
+        &db,
+        dir.path(),
+        &["new-game", "--seat", "anna", "--seat", "bert"],
+        &[],
+    );
+    assert!(made.status.success(), "{}", says(&made));
+    let first = dir.path().join("data").join("secret.key");
+    assert!(
+        first.exists(),
+        "a fresh database gets a key file at ./data/secret.key"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&first).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "readable by its owner only");
+    }
+    let first_env = [("DESPATCH_KEY_FILE", first.to_str().unwrap())];
+    let game_id = says(&made)
+        .lines()
+        .find_map(|l| l.strip_prefix("game "))
+        .unwrap()
+        .trim()
+        .to_owned();
+
+    let missing = despatch(
+        &db,
+        dir.path(),
+        &["migrate"],
+        &[("DESPATCH_KEY_FILE", "gone.key")],
+    );
+    assert!(!missing.status.success());
+    assert!(
+        says(&missing).contains("no key to open them") && says(&missing).contains("gone.key"),
+        "{}",
+        says(&missing)
+    );
+    assert!(!dir.path().join("gone.key").exists());
+    let wrong = despatch(
+        &db,
+        dir.path(),
+        &["migrate"],
+        &[("DESPATCH_SECRET_KEY", "wrong")],
+    );
+    assert!(!wrong.status.success());
+    assert!(
+        says(&wrong).contains("does not open with this secret key"),
+        "{}",
+        says(&wrong)
+    );
+
+    let unasked = despatch(&db, dir.path(), &["rotate-key"], &first_env);
+    assert!(!unasked.status.success());
+    assert!(
+        says(&unasked).contains("--new-key-file"),
+        "{}",
+        says(&unasked)
+    );
+    let second = dir.path().join("second.key");
+    let rotated = despatch(
+        &db,
+        dir.path(),
+        &["rotate-key", "--new-key-file", second.to_str().unwrap()],
+        &first_env,
+    );
+    assert!(rotated.status.success(), "{}", says(&rotated));
+    assert!(
+        says(&rotated).contains("re-sealed 2 secret(s)"),
+        "{}",
+        says(&rotated)
+    );
+    assert!(second.exists());
+
+    let old = despatch(&db, dir.path(), &["migrate"], &first_env);
+    assert!(!old.status.success(), "the old key opens nothing now");
+    let second_env = [("DESPATCH_KEY_FILE", second.to_str().unwrap())];
+    let new = despatch(&db, dir.path(), &["migrate"], &second_env);
+    assert!(new.status.success(), "{}", says(&new));
+
+    let secret = std::fs::read_to_string(&second).unwrap();
+    let store = reopen(&db, SecretKey::from_secret(secret.trim())).await;
+    let games = Games::new(store, "http://despatch.test");
+    opening(&games, &game_id).await;
+    ending(&games, &game_id).await;
+    verifies(&games, &game_id).await;
+}
+
+on_both_backends!(
+    secrets_read_straight_from_the_tables_are_sealed_and_hold_no_plain_text,
+    a_game_plays_reveals_and_its_export_verifies_as_before,
+    a_store_with_the_wrong_key_refuses_clearly_and_changes_nothing,
+    a_sealed_value_moved_to_another_row_does_not_open,
+    rotating_the_key_reseals_everything_and_the_games_play_on,
+    a_rotation_that_cannot_open_a_row_changes_nothing,
+    a_missing_key_with_sealed_secrets_is_a_clear_error_and_no_key_is_made,
+    a_fresh_database_gets_a_key_file_once_and_keeps_using_it,
+    a_database_that_kept_a_link_key_keeps_signing_links_with_it,
+    plain_rows_written_before_sealing_are_sealed_at_start_and_the_game_plays_and_verifies,
+    the_command_line_makes_a_key_refuses_to_start_without_it_and_rotates_it,
+);

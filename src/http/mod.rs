@@ -5,6 +5,8 @@ pub mod api;
 pub mod assets;
 pub mod error;
 pub mod inbound;
+pub mod limits;
+pub mod methods;
 pub mod notify_api;
 pub mod openapi;
 pub mod pages;
@@ -13,6 +15,7 @@ pub mod templates;
 use std::net::TcpListener;
 
 use actix_web::dev::Server;
+use actix_web::http::StatusCode;
 use actix_web::{web, App, HttpServer};
 
 use crate::games::Games;
@@ -62,6 +65,7 @@ impl Application {
         mail: Option<inbound::InboundConfig>,
     ) -> std::io::Result<Application> {
         let mail = web::Data::new(mail);
+        let proxies = web::Data::new(limits::TrustedProxies::from_env());
         // TLS for outgoing calls (webhooks) uses ring; install it before any client is built.
         crate::notify::webhook::install_crypto();
         let listener = TcpListener::bind(bind)?;
@@ -71,7 +75,8 @@ impl Application {
         // Moves are limited per seat as configured; `configure` may change that (tests do).
         let service = configure(
             Games::new(store.clone(), base_url.clone())
-                .with_move_rate(crate::games::rate::MoveRate::from_env()),
+                .with_move_rate(crate::games::rate::MoveRate::from_env())
+                .with_create_rate(crate::games::rate::CreateRate::from_env()),
         );
         service.live.listen(&store);
         let games = web::Data::new(service.clone());
@@ -80,6 +85,7 @@ impl Application {
                 App::new()
                     .app_data(games.clone())
                     .app_data(mail.clone())
+                    .app_data(proxies.clone())
                     .app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(
                         |err, _req| {
                             let too_large = matches!(
@@ -106,6 +112,12 @@ impl Application {
                             .error_handler(|err, _req| pages::form_error(err)),
                     )
                     .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
+                    .wrap(
+                        actix_web::middleware::ErrorHandlers::new()
+                            .handler(StatusCode::INTERNAL_SERVER_ERROR, error::word_internal),
+                    )
+                    // A wrong method answers 405 with `Allow`, an unknown path 404.
+                    .default_service(web::to(methods::unrouted))
                     .service(api::health)
                     .service(
                         web::scope("/api")
@@ -134,7 +146,8 @@ impl Application {
                                     .app_data(
                                         web::PayloadConfig::default().limit(inbound::MAX_BYTES),
                                     )
-                                    .route(web::post().to(inbound::email)),
+                                    .route(web::post().to(inbound::email))
+                                    .default_service(web::to(methods::unrouted)),
                             ),
                     )
                     .service(assets::asset)
@@ -154,7 +167,8 @@ impl Application {
                                     .limit(pages::VERIFY_LIMIT)
                                     .error_handler(|err, _req| pages::verify_form_error(err)),
                             )
-                            .route(web::post().to(pages::verify_post)),
+                            .route(web::post().to(pages::verify_post))
+                            .default_service(web::to(methods::unrouted)),
                     )
             })
             .listen(listener)?

@@ -76,6 +76,7 @@ pub struct NewSeat {
     /// name when omitted.
     #[serde(default)]
     pub seat: Option<String>,
+    #[schema(min_length = 1, max_length = 100)]
     pub name: String,
     #[serde(default)]
     pub email: Option<String>,

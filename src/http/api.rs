@@ -103,7 +103,7 @@ pub async fn summary(games: web::Data<Games>, path: web::Path<String>) -> Answer
 }
 
 /// What the caller may see: its seat's view with a bearer token, the public view without.
-#[utoipa::path(get, path = "/api/games/{game_id}/view", security((), ("seat_token" = [])), responses(
+#[utoipa::path(get, path = "/api/games/{game_id}/view", security((), ("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "summary, the view, and board_text: the board in plain text where the game draws one"),
     (status = 400, description = "the game id is not valid", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
@@ -116,7 +116,7 @@ pub async fn view(games: web::Data<Games>, path: web::Path<String>, req: HttpReq
 }
 
 /// The caller's legal moves now.
-#[utoipa::path(get, path = "/api/games/{game_id}/moves", security(("seat_token" = [])), responses(
+#[utoipa::path(get, path = "/api/games/{game_id}/moves", security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "prompts"),
     (status = 400, description = "the game id is not valid", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody),
@@ -134,7 +134,7 @@ pub async fn legal_moves(
 }
 
 /// Submits a command, as JSON or in the game's order language.
-#[utoipa::path(post, path = "/api/games/{game_id}/moves", request_body = Submit, security(("seat_token" = [])),
+#[utoipa::path(post, path = "/api/games/{game_id}/moves", request_body = Submit, security(("seat_token" = []), ("seat_link" = [])),
     responses((status = 201, description = "the move is recorded", body = crate::games::MoveResult),
         (status = 400, description = "the request is not valid (the message says which field); nothing was recorded", body = ErrorBody),
         (status = 401, description = "no seat token was sent", body = ErrorBody),
@@ -159,7 +159,7 @@ pub async fn submit(
 }
 
 /// The caller's seat resigns.
-#[utoipa::path(post, path = "/api/games/{game_id}/resign", security(("seat_token" = [])), responses(
+#[utoipa::path(post, path = "/api/games/{game_id}/resign", security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 201, description = "the resignation is recorded", body = crate::games::MoveResult),
     (status = 400, description = "the game id is not valid", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody),
@@ -198,7 +198,7 @@ fn seq_param(name: &str, value: &str) -> Result<u64, ApiError> {
 }
 
 /// Events after seq N. Events carry no secret, so every caller gets the same events.
-#[utoipa::path(get, path = "/api/games/{game_id}/events", params(After), security((), ("seat_token" = [])), responses(
+#[utoipa::path(get, path = "/api/games/{game_id}/events", params(After), security((), ("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "events"),
     (status = 400, description = "`after` or the game id is not valid (the message says which)", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
@@ -222,7 +222,7 @@ pub async fn events(
 }
 
 /// The export (JSON Lines): redacted for the caller while the game runs, complete after.
-#[utoipa::path(get, path = "/api/games/{game_id}/export", security((), ("seat_token" = [])), responses(
+#[utoipa::path(get, path = "/api/games/{game_id}/export", security((), ("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "JSON Lines export", content_type = "application/x-ndjson"),
     (status = 400, description = "the game id is not valid", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),

@@ -44,7 +44,7 @@ struct StreamState {
 /// Server-sent events: `event: game` with `data: {"game_id": …, "next_seq": …}` at once and
 /// after every append to the game (never twice for one `next_seq`, never going back) (from any server process on PostgreSQL). `?token=` (a seat
 /// token or seat link) is checked when given; the stream says nothing a spectator may not know.
-#[utoipa::path(get, path = "/api/games/{game_id}/stream", security((), ("seat_token" = [])), responses(
+#[utoipa::path(get, path = "/api/games/{game_id}/stream", security((), ("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "text/event-stream of `event: game`", content_type = "text/event-stream"),
     (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/stream")]
@@ -114,7 +114,7 @@ pub async fn stream(games: web::Data<Games>, path: web::Path<String>, req: HttpR
 }
 
 /// The channels the caller's seat hears on.
-#[utoipa::path(get, path = "/api/games/{game_id}/channels", security(("seat_token" = [])), responses(
+#[utoipa::path(get, path = "/api/games/{game_id}/channels", security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "{email, webhooks}"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/channels")]
 pub async fn channels(
@@ -127,7 +127,7 @@ pub async fn channels(
 }
 
 /// Chooses the caller's seat's channels.
-#[utoipa::path(put, path = "/api/games/{game_id}/channels", security(("seat_token" = [])),
+#[utoipa::path(put, path = "/api/games/{game_id}/channels", security(("seat_token" = []), ("seat_link" = [])),
     request_body(content = Object, description = "`{\"email\": bool, \"webhooks\": bool}`"), responses(
     (status = 200, description = "{email, webhooks}"),
     (status = 400, description = "the body is not `{email, webhooks}` or the game id is not valid", body = ErrorBody),
@@ -190,7 +190,7 @@ fn html_escape(s: &str) -> String {
 
 /// Registers a webhook; its secret (the HMAC key of `X-Despatch-Signature`) is in this answer
 /// only.
-#[utoipa::path(post, path = "/api/games/{game_id}/webhooks", request_body = NewWebhook, security(("seat_token" = [])), responses(
+#[utoipa::path(post, path = "/api/games/{game_id}/webhooks", request_body = NewWebhook, security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 201, description = "registered; the secret is in this answer only", body = crate::games::Webhook),
     (status = 400, description = "the webhook is not valid (the message says which field)", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
@@ -206,7 +206,7 @@ pub async fn add_webhook(
 }
 
 /// The caller's seat's webhooks and the game-wide ones (without secrets).
-#[utoipa::path(get, path = "/api/games/{game_id}/webhooks", security(("seat_token" = [])), responses(
+#[utoipa::path(get, path = "/api/games/{game_id}/webhooks", security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "hooks"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/webhooks")]
 pub async fn webhooks(
@@ -219,7 +219,7 @@ pub async fn webhooks(
 }
 
 /// Deletes one of the caller's seat's webhooks (or a game-wide one).
-#[utoipa::path(delete, path = "/api/games/{game_id}/webhooks/{hook_id}", security(("seat_token" = [])), responses(
+#[utoipa::path(delete, path = "/api/games/{game_id}/webhooks/{hook_id}", security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 204, description = "deleted"),
     (status = 400, description = "the game id or hook id is not valid", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
@@ -239,7 +239,7 @@ pub async fn delete_webhook(
 }
 
 /// Takes a vacation in advance, within the seat's yearly allowance.
-#[utoipa::path(post, path = "/api/games/{game_id}/vacation", request_body = VacationRequest, security(("seat_token" = [])), responses(
+#[utoipa::path(post, path = "/api/games/{game_id}/vacation", request_body = VacationRequest, security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 201, description = "recorded"),
     (status = 400, description = "the vacation is not valid or not allowed (the message says why); nothing was recorded", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]

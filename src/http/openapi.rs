@@ -3,7 +3,7 @@
 //! over it and schemathesis against a live server (tests/openapi.rs), so a handler whose
 //! answers drift from its annotation fails there.
 
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::{api, inbound, notify_api};
@@ -59,7 +59,8 @@ use super::{api, inbound, notify_api};
 )]
 struct ApiDoc;
 
-/// The two bearer schemes: a seat's token, and the shared secret of the inbound-mail webhook.
+/// The security schemes: a seat's token (as a bearer header, or as a link's `?token=`), and the
+/// shared secret of the inbound-mail webhook.
 struct SecuritySchemes;
 
 impl Modify for SecuritySchemes {
@@ -72,11 +73,19 @@ impl Modify for SecuritySchemes {
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
                         "A seat's token, shown once when the game is created \
-                         (`Authorization: Bearer <seat token>`). A seat link's `?token=` is \
-                         accepted in its place.",
+                         (`Authorization: Bearer <seat token>`).",
                     ))
                     .build(),
             ),
+        );
+        components.add_security_scheme(
+            "seat_link",
+            SecurityScheme::ApiKey(ApiKey::Query(ApiKeyValue::with_description(
+                "token",
+                "The same token as a seat link's `?token=`, for clients that cannot send a \
+                 header (a notice's link, an EventSource). The header is preferred: a URL can \
+                 end up in logs and browser history.",
+            ))),
         );
         components.add_security_scheme(
             "inbound_secret",

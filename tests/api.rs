@@ -135,6 +135,9 @@ on_both_backends!(
     a_seat_moving_too_fast_gets_429_with_retry_after_and_changes_nothing,
     a_name_with_a_line_break_is_refused_naming_the_field_and_creates_nothing,
     nul_anywhere_is_refused_with_400_and_changes_nothing,
+    creating_games_too_fast_from_one_address_gets_429_with_retry_after_and_creates_nothing,
+    seqs_out_of_range_are_refused_by_name_and_change_nothing,
+    an_internal_error_on_a_get_does_not_say_a_move_was_not_recorded,
 );
 
 async fn a_game_is_created_played_exported_and_verified(app: TestApp) {
@@ -775,4 +778,165 @@ async fn nul_anywhere_is_refused_with_400_and_changes_nothing(app: TestApp) {
     assert_eq!(app.db.count_rows("webhooks").await, 0);
     // The game plays on.
     app.play(&t, 0, "advance").await;
+}
+
+async fn creating_games_too_fast_from_one_address_gets_429_with_retry_after_and_creates_nothing(
+    app: TestApp,
+) {
+    // A second server on the same database that allows two games an address per hour.
+    let limited = Application::build_with(app.store.clone(), "127.0.0.1:0", None, |games| {
+        games.with_create_rate(Some(MoveRate {
+            burst: NonZeroU32::new(2).unwrap(),
+            per: Duration::from_secs(3600),
+        }))
+    })
+    .expect("binds port 0");
+    let base = format!("http://127.0.0.1:{}", limited.port());
+    tokio::spawn(limited.run_until_stopped());
+    let create = || {
+        app.http
+            .post(format!("{base}/api/games"))
+            .json(&json!({ "ruleset": "open-table", "seats": [{ "name": "a" }, { "name": "b" }] }))
+            .send()
+    };
+    assert_eq!(create().await.unwrap().status().as_u16(), 201);
+    assert_eq!(create().await.unwrap().status().as_u16(), 201);
+    let games = app.db.count_rows("games").await;
+    assert_eq!(games, 2);
+
+    let refused = create().await.unwrap();
+    assert_eq!(refused.status().as_u16(), 429);
+    let retry_after: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(retry_after > 3000 && retry_after <= 3600, "{retry_after}");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"], "rate_limited");
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.contains("127.0.0.1 has created too many games")
+            && message.contains("no game was created"),
+        "{message}"
+    );
+    assert_eq!(app.db.count_rows("games").await, games);
+
+    // The lobby's form draws on the same bucket: refused too, with the page saying why.
+    let page = app
+        .http
+        .post(format!("{base}/games"))
+        .form(&[
+            ("game", "open-table/default"),
+            ("name_0", "a"),
+            ("name_1", "b"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status().as_u16(), 429);
+    assert!(page.headers().contains_key("retry-after"));
+    assert!(page.text().await.unwrap().contains("too many games"));
+    assert_eq!(app.db.count_rows("games").await, games);
+
+    // The unlimited server beside it is not affected.
+    app.open_table(&["c", "d"]).await;
+    assert_eq!(app.db.count_rows("games").await, games + 1);
+}
+
+/// A name is "1 to 100 characters": letters beyond ASCII count once each, not by their bytes.
+async fn seqs_out_of_range_are_refused_by_name_and_change_nothing(app: TestApp) {
+    let t = app.open_table(&["anna", "ben"]).await;
+    let events = app.event_count(&t).await;
+    let too_big = "9223372036854775808"; // i64::MAX + 1
+    for (query, name) in [
+        (format!("events?after={too_big}"), "after"),
+        ("events?after=-1".to_owned(), "after"),
+        ("events?after=1.5".to_owned(), "after"),
+        (format!("events/{too_big}/proof"), "seq"),
+        ("events/-1/proof".to_owned(), "seq"),
+    ] {
+        let (status, body) = app
+            .get(&format!("/api/games/{}/{query}", t.game_id), None)
+            .await;
+        assert_eq!(status, 400, "{query}: {body}");
+        let message = body["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!(
+                "{name} must be a whole number from 0 to 9223372036854775807"
+            )),
+            "{query}: {message}"
+        );
+    }
+    // The largest seq in range answers, rather than overflowing.
+    let (status, body) = app
+        .get(
+            &format!("/api/games/{}/events?after=9223372036854775807", t.game_id),
+            None,
+        )
+        .await;
+    assert_eq!((status, body), (200, json!([])));
+    let (status, _) = app
+        .get(
+            &format!("/api/games/{}/events/9223372036854775807/proof", t.game_id),
+            None,
+        )
+        .await;
+    assert_eq!(status, 404);
+
+    for expected_seq in [
+        json!(9223372036854775808u64),
+        json!(-1),
+        json!(1.5),
+        json!("1"),
+    ] {
+        let (status, body) = app
+            .post(
+                &format!("/api/games/{}/moves", t.game_id),
+                Some(&t.tokens[0]),
+                json!({ "expected_seq": expected_seq, "command": "Advance", "client_entropy": "e" }),
+            )
+            .await;
+        assert_eq!(status, 400, "{expected_seq}: {body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("expected_seq must be a whole number from 0 to 9223372036854775807"),
+            "{expected_seq}: {body}"
+        );
+    }
+    assert_eq!(app.event_count(&t).await, events);
+}
+
+async fn an_internal_error_on_a_get_does_not_say_a_move_was_not_recorded(app: TestApp) {
+    let t = app.open_table(&["anna", "ben"]).await;
+    // Damage the stored log so that the game no longer loads: every answer about it is a 500.
+    app.db
+        .execute(&format!(
+            "UPDATE events SET body = 'not an event' WHERE game_id = '{}' AND seq = 0",
+            t.game_id
+        ))
+        .await;
+
+    let (status, body) = app.get(&format!("/api/games/{}", t.game_id), None).await;
+    assert_eq!(status, 500, "{body}");
+    assert_eq!(body["error"], "internal");
+    let message = body["message"].as_str().unwrap();
+    assert!(!message.contains("recorded"), "{message}");
+    assert!(message.contains("try again later"), "{message}");
+
+    // A move that fails so does say that nothing of it was kept.
+    let (status, body) = app
+        .post(
+            &format!("/api/games/{}/moves", t.game_id),
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 1, "command": "Advance", "client_entropy": "e" }),
+        )
+        .await;
+    assert_eq!(status, 500, "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("not recorded"),
+        "{body}"
+    );
 }

@@ -90,6 +90,7 @@ pub struct NewSeat {
     /// name when omitted.
     #[serde(default)]
     pub seat: Option<String>,
+    #[schema(min_length = 1, max_length = 100)]
     pub name: String,
     #[serde(default)]
     pub email: Option<String>,
@@ -162,6 +163,8 @@ pub enum CommandInput {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Submit {
     /// The seq the move's first event must have (the game's `next_seq` when the move was made).
+    #[serde(deserialize_with = "seq_number")]
+    #[schema(minimum = 0, maximum = 9223372036854775807_u64)]
     pub expected_seq: u64,
     pub command: CommandInput,
     /// Any string the player's client chooses; it goes into the dice derivation.
@@ -170,6 +173,24 @@ pub struct Submit {
     /// Retrying with the same key returns the first answer and writes nothing.
     #[serde(default)]
     pub idempotency_key: Option<String>,
+}
+
+/// The largest seq the service takes from a caller: the store numbers events in a signed 64-bit
+/// column, so a larger one could never match and is refused as a bad request instead.
+pub const MAX_SEQ: u64 = i64::MAX as u64;
+
+/// `expected_seq`: a whole number from 0 to `MAX_SEQ`, refused by name otherwise (serde's own
+/// message would not say which field).
+fn seq_number<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<u64, D::Error> {
+    let value = Value::deserialize(d)?;
+    value
+        .as_u64()
+        .filter(|&n| n <= MAX_SEQ)
+        .ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "expected_seq must be a whole number from 0 to {MAX_SEQ} (the game's next_seq); {value} is not"
+            ))
+        })
 }
 
 /// The answer to an accepted move.
@@ -245,6 +266,8 @@ pub struct Games {
     moves: Option<rate::MoveLimiter>,
     /// Idempotency keys whose moves are being handled now.
     keys: keys::InFlight,
+    /// Games created per client address over HTTP; none unless configured (`with_create_rate`).
+    creations: Option<rate::Buckets<std::net::IpAddr>>,
     link_key: Arc<tokio::sync::OnceCell<[u8; 32]>>,
 }
 
@@ -312,6 +335,7 @@ impl Games {
             secret: None,
             moves: None,
             keys: keys::InFlight::default(),
+            creations: None,
             link_key: Arc::new(tokio::sync::OnceCell::new()),
         }
     }
@@ -327,6 +351,19 @@ impl Games {
     pub fn with_move_rate(mut self, rate: Option<rate::MoveRate>) -> Self {
         self.moves = rate.map(rate::MoveLimiter::new);
         self
+    }
+
+    /// Limits the games each client address creates over HTTP to `rate` (`None`: no limit).
+    /// The server sets this from `DESPATCH_CREATE_RATE` / `DESPATCH_CREATE_BURST`; the HTTP
+    /// face asks `creation_limit` before it calls `create`, since only it knows the address.
+    pub fn with_create_rate(mut self, rate: Option<rate::MoveRate>) -> Self {
+        self.creations = rate.map(rate::Buckets::new);
+        self
+    }
+
+    /// The buckets of `with_create_rate`, if any.
+    pub fn creation_limit(&self) -> Option<&rate::Buckets<std::net::IpAddr>> {
+        self.creations.as_ref()
     }
 
     /// Signs links with a configured secret instead of the key kept in the database.

@@ -6,12 +6,16 @@
 //! refused before anything is read or written, so it changes nothing. The clock's timeouts and
 //! events are not moves of a seat and are never limited.
 //!
+//! Game creation over HTTP is limited the same way, per client address (`CreateRate`,
+//! `Buckets<IpAddr>`): the HTTP face keys the buckets, since only it knows the address.
+//!
 //! The buckets live in the process's memory: with several server processes on one PostgreSQL
 //! database each process limits on its own, so a seat whose requests are spread over `n`
 //! processes may make up to `n` times the configured rate. The limit is there to stop a runaway
 //! client, not to meter play, and that bound is good enough for it.
 
 use std::fmt;
+use std::hash::Hash;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -42,28 +46,62 @@ impl MoveRate {
     /// `DESPATCH_MOVE_BURST` (default 60). A value that does not parse is reported and the
     /// default used.
     pub fn from_env() -> Option<MoveRate> {
+        Self::from_vars(
+            "DESPATCH_MOVE_BURST",
+            "DESPATCH_MOVE_RATE",
+            MoveRate::DEFAULT,
+        )
+    }
+
+    /// A bucket's size from the variable `burst_var` and its refill from `rate_var`
+    /// (`<n>/<s|min|h>`, `off` for no limit), `default` for either when unset. A value that
+    /// does not parse is reported and the default used.
+    pub fn from_vars(burst_var: &str, rate_var: &str, default: MoveRate) -> Option<MoveRate> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        let burst = match var("DESPATCH_MOVE_BURST") {
-            None => MoveRate::DEFAULT.burst,
+        let burst = match var(burst_var) {
+            None => default.burst,
             Some(v) => v.trim().parse().unwrap_or_else(|_| {
                 tracing::warn!(
-                    "DESPATCH_MOVE_BURST={v} is not a whole number above 0; using {}",
-                    MoveRate::DEFAULT.burst
+                    "{burst_var}={v} is not a whole number above 0; using {}",
+                    default.burst
                 );
-                MoveRate::DEFAULT.burst
+                default.burst
             }),
         };
-        let per = match var("DESPATCH_MOVE_RATE") {
-            None => MoveRate::DEFAULT.per,
+        let per = match var(rate_var) {
+            None => default.per,
             Some(v) if v.trim().eq_ignore_ascii_case("off") => return None,
             Some(v) => parse_rate(&v).unwrap_or_else(|| {
                 tracing::warn!(
-                    "DESPATCH_MOVE_RATE={v} is not <moves>/<s|min|h> (e.g. 30/min) or off; using 30/min"
+                    "{rate_var}={v} is not <n>/<s|min|h> (e.g. 30/min) or off; using one every {}",
+                    seconds(default.per)
                 );
-                MoveRate::DEFAULT.per
+                default.per
             }),
         };
         Some(MoveRate { burst, per })
+    }
+}
+
+/// How many games one client address may create at once, and how fast that comes back.
+pub struct CreateRate;
+
+impl CreateRate {
+    /// 20 games at once, then one a minute (60 an hour): more than a club setting up a
+    /// tournament's tables by hand, far fewer than a script filling the database.
+    pub const DEFAULT: MoveRate = MoveRate {
+        burst: NonZeroU32::new(20).expect("non-zero"),
+        per: Duration::from_secs(60),
+    };
+
+    /// Reads `DESPATCH_CREATE_RATE` (`<games>/<s|min|h>`, `off` for no limit; default `60/h`)
+    /// and `DESPATCH_CREATE_BURST` (default 20).
+    pub fn from_env() -> Option<MoveRate> {
+        MoveRate::from_vars(
+            "DESPATCH_CREATE_BURST",
+            "DESPATCH_CREATE_RATE",
+            CreateRate::DEFAULT,
+        )
     }
 }
 
@@ -106,11 +144,11 @@ impl Limited {
     }
 }
 
-/// The limiter of a service: one bucket per (game, seat), shared by clones.
+/// One token bucket per key, all of one rate, shared by clones.
 #[derive(Clone)]
-pub struct MoveLimiter {
+pub struct Buckets<K: Hash + Eq + Clone> {
     rate: MoveRate,
-    buckets: Arc<DefaultKeyedRateLimiter<(String, String)>>,
+    buckets: Arc<DefaultKeyedRateLimiter<K>>,
     /// Checks since the idle buckets were last dropped.
     checks: Arc<AtomicU32>,
 }
@@ -118,12 +156,12 @@ pub struct MoveLimiter {
 /// How often (in checks) buckets that are full again are dropped, to keep memory bounded.
 const SWEEP_EVERY: u32 = 4096;
 
-impl MoveLimiter {
-    pub fn new(rate: MoveRate) -> MoveLimiter {
+impl<K: Hash + Eq + Clone> Buckets<K> {
+    pub fn new(rate: MoveRate) -> Buckets<K> {
         let quota = Quota::with_period(rate.per)
             .expect("a rate's period is never zero")
             .allow_burst(rate.burst);
-        MoveLimiter {
+        Buckets {
             rate,
             buckets: Arc::new(DefaultKeyedRateLimiter::keyed(quota)),
             checks: Arc::new(AtomicU32::new(0)),
@@ -134,17 +172,34 @@ impl MoveLimiter {
         self.rate
     }
 
-    /// Takes one move from the seat's bucket, or says how long until there is one.
-    pub fn check(&self, game_id: &str, seat: &str) -> Result<(), Limited> {
+    /// Takes one token from `key`'s bucket, or says how long until there is one.
+    pub fn check(&self, key: &K) -> Result<(), Limited> {
         if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
             self.buckets.retain_recent();
         }
-        self.buckets
-            .check_key(&(game_id.to_owned(), seat.to_owned()))
-            .map_err(|not_until| Limited {
-                rate: self.rate,
-                retry_after: not_until.wait_time_from(DefaultClock::default().now()),
-            })
+        self.buckets.check_key(key).map_err(|not_until| Limited {
+            rate: self.rate,
+            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+        })
+    }
+}
+
+/// The move limiter of a service: one bucket per (game, seat), shared by clones.
+#[derive(Clone)]
+pub struct MoveLimiter(Buckets<(String, String)>);
+
+impl MoveLimiter {
+    pub fn new(rate: MoveRate) -> MoveLimiter {
+        MoveLimiter(Buckets::new(rate))
+    }
+
+    pub fn rate(&self) -> MoveRate {
+        self.0.rate()
+    }
+
+    /// Takes one move from the seat's bucket, or says how long until there is one.
+    pub fn check(&self, game_id: &str, seat: &str) -> Result<(), Limited> {
+        self.0.check(&(game_id.to_owned(), seat.to_owned()))
     }
 }
 

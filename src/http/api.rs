@@ -5,8 +5,9 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::error::ApiError;
+use super::limits::{check_create, TrustedProxies};
 use crate::engine::ruleset::Viewer;
-use crate::games::{Games, NewGame, Submit};
+use crate::games::{Games, NewGame, ServiceError, Submit, MAX_SEQ};
 use crate::rules;
 
 type Answer = Result<HttpResponse, ApiError>;
@@ -49,7 +50,9 @@ async fn viewer(games: &Games, game_id: &str, req: &HttpRequest) -> Result<Viewe
 }
 
 /// The service is up and its database answers.
-#[utoipa::path(get, path = "/health", responses((status = 200, description = "healthy")))]
+#[utoipa::path(get, path = "/health", responses(
+    (status = 200, description = "healthy"),
+    (status = 503, description = "the database does not answer", headers(("Retry-After" = u64, description = "seconds to wait before asking again")))))]
 #[get("/health")]
 pub async fn health(games: web::Data<Games>) -> HttpResponse {
     super::health::report(&games).await
@@ -65,22 +68,45 @@ pub async fn rulesets() -> HttpResponse {
 
 /// Creates a game. Each seat's token and link are in this answer only.
 #[utoipa::path(post, path = "/api/games", request_body = NewGame,
-    responses((status = 201, body = crate::games::CreatedGame), (status = 400, description = "bad request")))]
+    responses((status = 201, description = "created: each seat's token and link, shown this once", body = crate::games::CreatedGame),
+        (status = 400, description = "the request is not a valid game (the message says which field); nothing was created", body = ErrorBody),
+        (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody),
+        (status = 429, description = "this client address has created too many games lately (DESPATCH_CREATE_BURST / DESPATCH_CREATE_RATE); nothing was created; retry after the Retry-After header's seconds", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "seconds until this address may create a game again"))),
+        (status = 503, description = "the database is unavailable; nothing was created", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "seconds to wait before trying again")))))]
 #[post("/games")]
-pub async fn create_game(games: web::Data<Games>, body: web::Json<NewGame>) -> Answer {
+pub async fn create_game(
+    games: web::Data<Games>,
+    proxies: web::Data<TrustedProxies>,
+    req: HttpRequest,
+    body: web::Json<NewGame>,
+) -> Answer {
+    if let Err(refused) = check_create(&games, &proxies, &req) {
+        return Ok(refused.response());
+    }
     let created = games.create(body.into_inner()).await?;
     Ok(HttpResponse::Created().json(created))
 }
 
 /// A game's public summary.
-#[utoipa::path(get, path = "/api/games/{game_id}", responses((status = 200, body = crate::games::Summary), (status = 404, description = "no such game")))]
+#[utoipa::path(get, path = "/api/games/{game_id}", responses(
+    (status = 200, description = "the game's public summary", body = crate::games::Summary),
+    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}")]
 pub async fn summary(games: web::Data<Games>, path: web::Path<String>) -> Answer {
     Ok(HttpResponse::Ok().json(games.summary(&path).await?))
 }
 
 /// What the caller may see: its seat's view with a bearer token, the public view without.
-#[utoipa::path(get, path = "/api/games/{game_id}/view", responses((status = 200, description = "summary, the view, and board_text: the board in plain text where the game draws one"), (status = 403, description = "bad token")))]
+#[utoipa::path(get, path = "/api/games/{game_id}/view", security((), ("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 200, description = "summary, the view, and board_text: the board in plain text where the game draws one"),
+    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
+    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/view")]
 pub async fn view(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let viewer = viewer(&games, &path, &req).await?;
@@ -88,7 +114,13 @@ pub async fn view(games: web::Data<Games>, path: web::Path<String>, req: HttpReq
 }
 
 /// The caller's legal moves now.
-#[utoipa::path(get, path = "/api/games/{game_id}/moves", responses((status = 200, description = "prompts"), (status = 401, description = "no token")))]
+#[utoipa::path(get, path = "/api/games/{game_id}/moves", security(("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 200, description = "prompts"),
+    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 401, description = "no seat token was sent", body = ErrorBody),
+    (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
+    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/moves")]
 pub async fn legal_moves(
     games: web::Data<Games>,
@@ -100,11 +132,18 @@ pub async fn legal_moves(
 }
 
 /// Submits a command, as JSON or in the game's order language.
-#[utoipa::path(post, path = "/api/games/{game_id}/moves", request_body = Submit,
-    responses((status = 201, body = crate::games::MoveResult), (status = 409, description = "stale expected_seq"),
-        (status = 429, description = "the seat is making moves too fast (DESPATCH_MOVE_RATE / DESPATCH_MOVE_BURST); nothing was recorded; retry after the Retry-After header's seconds",
+#[utoipa::path(post, path = "/api/games/{game_id}/moves", request_body = Submit, security(("seat_token" = []), ("seat_link" = [])),
+    responses((status = 201, description = "the move is recorded", body = crate::games::MoveResult),
+        (status = 400, description = "the request is not valid (the message says which field); nothing was recorded", body = ErrorBody),
+        (status = 401, description = "no seat token was sent", body = ErrorBody),
+        (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 409, description = "`stale_seq`: expected_seq is not the game's next seq (the answer carries `current_seq`); or `in_progress`: a move with the same idempotency key is still being recorded. Nothing was recorded", body = ErrorBody),
+        (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody),
+        (status = 422, description = "`rule`: refused by a rule (the answer names it); or `idempotency_mismatch`: the idempotency key was used with another body. Nothing was recorded", body = ErrorBody),
+        (status = 429, description = "the seat is making moves too fast (DESPATCH_MOVE_RATE / DESPATCH_MOVE_BURST); nothing was recorded; retry after the Retry-After header's seconds", body = ErrorBody,
             headers(("Retry-After" = u64, description = "seconds until the seat may move again"))),
-        (status = 422, description = "refused by a rule"), (status = 401, description = "no token"), (status = 403, description = "not a seat of this game")))]
+        (status = 503, description = "the database is unavailable; nothing was recorded", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/games/{game_id}/moves")]
 pub async fn submit(
     games: web::Data<Games>,
@@ -118,7 +157,15 @@ pub async fn submit(
 }
 
 /// The caller's seat resigns.
-#[utoipa::path(post, path = "/api/games/{game_id}/resign", responses((status = 201, body = crate::games::MoveResult)))]
+#[utoipa::path(post, path = "/api/games/{game_id}/resign", security(("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 201, description = "the resignation is recorded", body = crate::games::MoveResult),
+    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 401, description = "no seat token was sent", body = ErrorBody),
+    (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
+    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 409, description = "the game moved on while the resignation was recorded; nothing was recorded", body = ErrorBody),
+    (status = 422, description = "refused by a rule (the game has ended, for one); nothing was recorded", body = ErrorBody),
+    (status = 503, description = "the database is unavailable; nothing was recorded", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/games/{game_id}/resign")]
 pub async fn resign(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
@@ -128,11 +175,33 @@ pub async fn resign(games: web::Data<Games>, path: web::Path<String>, req: HttpR
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct After {
     /// Return the events with a seq greater than this; omit for all.
-    after: Option<u64>,
+    // Read as text and checked by `seq_param`, so that a bad value is refused by name.
+    #[param(value_type = Option<u64>, minimum = 0, maximum = 9223372036854775807_u64)]
+    after: Option<String>,
+}
+
+/// `value` as a seq: a whole number from 0 to `MAX_SEQ`, or a 400 naming `name`.
+fn seq_param(name: &str, value: &str) -> Result<u64, ApiError> {
+    value
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| n <= MAX_SEQ)
+        .ok_or_else(|| {
+            ServiceError::BadRequest(format!(
+                "{name} must be a whole number from 0 to {MAX_SEQ}; '{value}' is not"
+            ))
+            .into()
+        })
 }
 
 /// Events after seq N. Events carry no secret, so every caller gets the same events.
-#[utoipa::path(get, path = "/api/games/{game_id}/events", params(After), responses((status = 200, description = "events")))]
+#[utoipa::path(get, path = "/api/games/{game_id}/events", params(After), security((), ("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 200, description = "events"),
+    (status = 400, description = "`after` or the game id is not valid (the message says which)", body = ErrorBody),
+    (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
+    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/events")]
 pub async fn events(
     games: web::Data<Games>,
@@ -140,13 +209,23 @@ pub async fn events(
     query: web::Query<After>,
     req: HttpRequest,
 ) -> Answer {
+    let after = query
+        .after
+        .as_deref()
+        .map(|a| seq_param("after", a))
+        .transpose()?;
     viewer(&games, &path, &req).await?;
-    let from = query.after.map_or(0, |n| n + 1);
+    let from = after.map_or(0, |n| n + 1);
     Ok(HttpResponse::Ok().json(games.events_after(&path, from).await?))
 }
 
 /// The export (JSON Lines): redacted for the caller while the game runs, complete after.
-#[utoipa::path(get, path = "/api/games/{game_id}/export", responses((status = 200, description = "JSON Lines export", content_type = "application/x-ndjson")))]
+#[utoipa::path(get, path = "/api/games/{game_id}/export", security((), ("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 200, description = "JSON Lines export", content_type = "application/x-ndjson"),
+    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
+    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/export")]
 pub async fn export(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let viewer = viewer(&games, &path, &req).await?;
@@ -161,11 +240,29 @@ pub async fn export(games: web::Data<Games>, path: web::Path<String>, req: HttpR
 }
 
 /// The proof of one event's dice.
-#[utoipa::path(get, path = "/api/games/{game_id}/events/{seq}/proof", responses((status = 200, body = crate::games::proof::Proof), (status = 404, description = "no dice there")))]
+#[utoipa::path(get, path = "/api/games/{game_id}/events/{seq}/proof",
+    params(("game_id" = String, Path, description = "the game"),
+        ("seq" = u64, Path, minimum = 0, maximum = 9223372036854775807_u64, description = "the event's seq")),
+    responses(
+        (status = 200, description = "the event's dice and how to check them", body = crate::games::proof::Proof),
+        (status = 400, description = "`seq` or the game id is not valid (the message says which)", body = ErrorBody),
+        (status = 404, description = "no such game, no such event, or no dice there", body = ErrorBody),
+        (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/events/{seq}/proof")]
-pub async fn proof(games: web::Data<Games>, path: web::Path<(String, u64)>) -> Answer {
+pub async fn proof(games: web::Data<Games>, path: web::Path<(String, String)>) -> Answer {
     let (game_id, seq) = path.into_inner();
+    let seq = seq_param("seq", &seq)?;
     Ok(HttpResponse::Ok().json(games.proof(&game_id, seq).await?))
+}
+
+/// The body of every error answer: `error` is a code a program can match (`bad_request`,
+/// `not_found`, `unauthorized`, `forbidden`, `stale_seq`, `rule`, `rate_limited`, `too_large`,
+/// …), `message` says in words what was wrong and what to do. Some codes add fields
+/// (`current_seq`, `rule`, `retry_after_secs`).
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub error: String,
+    pub message: String,
 }
 
 /// The OpenAPI document of this API.

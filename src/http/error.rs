@@ -1,6 +1,8 @@
 //! How service errors answer over HTTP: a status and a JSON body a player can read.
 
-use actix_web::http::StatusCode;
+use actix_web::dev::ServiceResponse;
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::ErrorHandlerResponse;
 use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
 
@@ -83,8 +85,33 @@ impl ResponseError for ApiError {
             }
             _ => {}
         }
-        response.json(body)
+        let mut response = response.json(body);
+        if matches!(self.0, ServiceError::Corrupt(_) | ServiceError::Store(_)) {
+            response.extensions_mut().insert(Internal);
+        }
+        response
     }
+}
+
+/// Marks the answer of an internal error, so that `word_internal` can say what it means for
+/// the request that got it.
+struct Internal;
+
+/// Rewords an internal error's answer for a request that changes nothing (GET, HEAD): "the
+/// move was not recorded" would make no sense to someone reading a page or an export.
+pub fn word_internal<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let reads = matches!(*res.request().method(), Method::GET | Method::HEAD);
+    if !reads || res.response().extensions().get::<Internal>().is_none() {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let (req, _) = res.into_parts();
+    let response = HttpResponse::InternalServerError().json(json!({
+        "error": "internal",
+        "message": "the server failed to answer; try again later",
+    }));
+    Ok(ErrorHandlerResponse::Response(
+        ServiceResponse::new(req, response).map_into_right_body(),
+    ))
 }
 
 fn code(e: &ServiceError) -> &'static str {

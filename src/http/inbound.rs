@@ -4,7 +4,7 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde_json::json;
 
-use super::api::bearer;
+use super::api::{bearer, ErrorBody};
 use super::error::ApiError;
 use crate::games::{Games, ServiceError};
 use crate::mail_in::{self, Receipt};
@@ -29,6 +29,18 @@ fn same(a: &str, b: &str) -> bool {
             == 0
 }
 
+/// Receives one raw message from a mail provider's inbound webhook and answers it as a reply
+/// to a notice would be answered.
+#[utoipa::path(post, path = "/api/inbound/email", security(("inbound_secret" = [])),
+    request_body(content = String, content_type = "text/plain", description = "the raw RFC 5322 message, as the provider received it (any content type is read as such)"),
+    responses(
+        (status = 200, description = "`{status: answered, game_id, reply}` or `{status: ignored, reason}`"),
+        (status = 400, description = "the message is not valid", body = ErrorBody),
+        (status = 401, description = "no secret was sent", body = ErrorBody),
+        (status = 403, description = "the secret is wrong, or the server has none (DESPATCH_INBOUND_SECRET)", body = ErrorBody),
+        (status = 404, description = "inbound mail is not set up on this server", body = ErrorBody),
+        (status = 413, description = "the message is larger than the limit", body = ErrorBody),
+        (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn email(
     games: web::Data<Games>,
     config: web::Data<Option<InboundConfig>>,

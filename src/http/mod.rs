@@ -7,6 +7,8 @@ pub mod boundary;
 pub mod error;
 pub mod health;
 pub mod inbound;
+pub mod limits;
+pub mod methods;
 pub mod notify_api;
 pub mod observe;
 pub mod openapi;
@@ -17,6 +19,7 @@ pub mod templates;
 use std::net::TcpListener;
 
 use actix_web::dev::Server;
+use actix_web::http::StatusCode;
 use actix_web::{web, App, HttpServer};
 
 use crate::games::Games;
@@ -70,6 +73,7 @@ impl Application {
         let metrics_here = crate::metrics::Exposure::from_env()
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?
             .on_api_port;
+        let proxies = web::Data::new(limits::TrustedProxies::from_env());
         // TLS for outgoing calls (webhooks) uses ring; install it before any client is built.
         crate::notify::webhook::install_crypto();
         let listener = TcpListener::bind(bind)?;
@@ -79,7 +83,8 @@ impl Application {
         // Moves are limited per seat as configured; `configure` may change that (tests do).
         let service = configure(
             Games::new(store.clone(), base_url.clone())
-                .with_move_rate(crate::games::rate::MoveRate::from_env()),
+                .with_move_rate(crate::games::rate::MoveRate::from_env())
+                .with_create_rate(crate::games::rate::CreateRate::from_env()),
         );
         service.live.listen(&store);
         let games = web::Data::new(service.clone());
@@ -88,6 +93,7 @@ impl Application {
                 App::new()
                     .app_data(games.clone())
                     .app_data(mail.clone())
+                    .app_data(proxies.clone())
                     .app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(
                         |err, _req| {
                             let too_large = matches!(
@@ -116,6 +122,10 @@ impl Application {
                     .wrap(actix_web::middleware::from_fn(
                         boundary::refuse_control_characters,
                     ))
+                    .wrap(
+                        actix_web::middleware::ErrorHandlers::new()
+                            .handler(StatusCode::INTERNAL_SERVER_ERROR, error::word_internal),
+                    )
                     .wrap(actix_web::middleware::from_fn(observe::timed))
                     .wrap(observe::access_log())
                     .configure(|cfg| {
@@ -123,6 +133,8 @@ impl Application {
                             cfg.route("/metrics", web::get().to(observe::metrics));
                         }
                     })
+                    // A wrong method answers 405 with `Allow`, an unknown path 404.
+                    .default_service(web::to(methods::unrouted))
                     .service(api::health)
                     .service(
                         web::scope("/api")
@@ -151,7 +163,8 @@ impl Application {
                                     .app_data(
                                         web::PayloadConfig::default().limit(inbound::MAX_BYTES),
                                     )
-                                    .route(web::post().to(inbound::email)),
+                                    .route(web::post().to(inbound::email))
+                                    .default_service(web::to(methods::unrouted)),
                             ),
                     )
                     .service(assets::asset)
@@ -171,7 +184,8 @@ impl Application {
                                     .limit(pages::VERIFY_LIMIT)
                                     .error_handler(|err, _req| pages::verify_form_error(err)),
                             )
-                            .route(web::post().to(pages::verify_post)),
+                            .route(web::post().to(pages::verify_post))
+                            .default_service(web::to(methods::unrouted)),
                     )
             })
             .listen(listener)?

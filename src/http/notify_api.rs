@@ -8,8 +8,10 @@ use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
+use utoipa::IntoParams;
 
 use super::api::bearer;
+use super::api::ErrorBody;
 use super::error::ApiError;
 use crate::games::{Games, NewWebhook, ServiceError, VacationRequest};
 use crate::notify::live::Tick;
@@ -42,7 +44,9 @@ struct StreamState {
 /// Server-sent events: `event: game` with `data: {"game_id": …, "next_seq": …}` at once and
 /// after every append to the game (never twice for one `next_seq`, never going back) (from any server process on PostgreSQL). `?token=` (a seat
 /// token or seat link) is checked when given; the stream says nothing a spectator may not know.
-#[utoipa::path(get, path = "/api/games/{game_id}/stream", responses((status = 200, description = "text/event-stream of `event: game`")))]
+#[utoipa::path(get, path = "/api/games/{game_id}/stream", security((), ("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 200, description = "text/event-stream of `event: game`", content_type = "text/event-stream"),
+    (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/stream")]
 pub async fn stream(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let game_id = path.into_inner();
@@ -110,7 +114,8 @@ pub async fn stream(games: web::Data<Games>, path: web::Path<String>, req: HttpR
 }
 
 /// The channels the caller's seat hears on.
-#[utoipa::path(get, path = "/api/games/{game_id}/channels", responses((status = 200, description = "{email, webhooks}")))]
+#[utoipa::path(get, path = "/api/games/{game_id}/channels", security(("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 200, description = "{email, webhooks}"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/channels")]
 pub async fn channels(
     games: web::Data<Games>,
@@ -122,7 +127,11 @@ pub async fn channels(
 }
 
 /// Chooses the caller's seat's channels.
-#[utoipa::path(put, path = "/api/games/{game_id}/channels", responses((status = 200, description = "{email, webhooks}")))]
+#[utoipa::path(put, path = "/api/games/{game_id}/channels", security(("seat_token" = []), ("seat_link" = [])),
+    request_body(content = Object, description = "`{\"email\": bool, \"webhooks\": bool}`"), responses(
+    (status = 200, description = "{email, webhooks}"),
+    (status = 400, description = "the body is not `{email, webhooks}` or the game id is not valid", body = ErrorBody),
+    (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[put("/games/{game_id}/channels")]
 pub async fn set_channels(
     games: web::Data<Games>,
@@ -134,15 +143,23 @@ pub async fn set_channels(
     Ok(HttpResponse::Ok().json(games.set_channels(&caller, body.into_inner()).await?))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct Unsubscribe {
+    /// The seat whose channel is turned off.
     seat: String,
+    /// `email` or `webhooks`.
     channel: String,
+    /// The link's signature over the game, the seat and the channel.
     sig: String,
 }
 
 /// Turns one channel off for one seat from the signed link in a notice: no login.
-#[utoipa::path(get, path = "/api/games/{game_id}/unsubscribe", responses((status = 200, description = "unsubscribed"), (status = 403, description = "bad signature")))]
+#[utoipa::path(get, path = "/api/games/{game_id}/unsubscribe", params(Unsubscribe), responses(
+    (status = 200, description = "unsubscribed (an HTML page saying so)", content_type = "text/html"),
+    (status = 400, description = "a parameter is missing or not valid, or the channel is not `email` or `webhooks`", body = ErrorBody),
+    (status = 403, description = "the signature does not match: the link was altered", body = ErrorBody),
+    (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/unsubscribe")]
 pub async fn unsubscribe(
     games: web::Data<Games>,
@@ -173,7 +190,10 @@ fn html_escape(s: &str) -> String {
 
 /// Registers a webhook; its secret (the HMAC key of `X-Despatch-Signature`) is in this answer
 /// only.
-#[utoipa::path(post, path = "/api/games/{game_id}/webhooks", request_body = NewWebhook, responses((status = 201, body = crate::games::Webhook)))]
+#[utoipa::path(post, path = "/api/games/{game_id}/webhooks", request_body = NewWebhook, security(("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 201, description = "registered; the secret is in this answer only", body = crate::games::Webhook),
+    (status = 400, description = "the webhook is not valid (the message says which field)", body = ErrorBody),
+    (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/games/{game_id}/webhooks")]
 pub async fn add_webhook(
     games: web::Data<Games>,
@@ -186,7 +206,8 @@ pub async fn add_webhook(
 }
 
 /// The caller's seat's webhooks and the game-wide ones (without secrets).
-#[utoipa::path(get, path = "/api/games/{game_id}/webhooks", responses((status = 200, description = "hooks")))]
+#[utoipa::path(get, path = "/api/games/{game_id}/webhooks", security(("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 200, description = "hooks"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/webhooks")]
 pub async fn webhooks(
     games: web::Data<Games>,
@@ -197,7 +218,12 @@ pub async fn webhooks(
     Ok(HttpResponse::Ok().json(games.webhooks(&caller).await?))
 }
 
-#[utoipa::path(delete, path = "/api/games/{game_id}/webhooks/{hook_id}", responses((status = 204, description = "deleted")))]
+/// Deletes one of the caller's seat's webhooks (or a game-wide one).
+#[utoipa::path(delete, path = "/api/games/{game_id}/webhooks/{hook_id}", security(("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 204, description = "deleted"),
+    (status = 400, description = "the game id or hook id is not valid", body = ErrorBody),
+    (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
+    (status = 404, description = "no such game, or no such webhook of this seat", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[delete("/games/{game_id}/webhooks/{hook_id}")]
 pub async fn delete_webhook(
     games: web::Data<Games>,
@@ -213,7 +239,10 @@ pub async fn delete_webhook(
 }
 
 /// Takes a vacation in advance, within the seat's yearly allowance.
-#[utoipa::path(post, path = "/api/games/{game_id}/vacation", request_body = VacationRequest, responses((status = 201, description = "recorded")))]
+#[utoipa::path(post, path = "/api/games/{game_id}/vacation", request_body = VacationRequest, security(("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 201, description = "recorded"),
+    (status = 400, description = "the vacation is not valid or not allowed (the message says why); nothing was recorded", body = ErrorBody),
+    (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/games/{game_id}/vacation")]
 pub async fn vacation(
     games: web::Data<Games>,
@@ -226,7 +255,8 @@ pub async fn vacation(
 }
 
 /// The game's clock policy and each waiting seat's deadline.
-#[utoipa::path(get, path = "/api/games/{game_id}/clock", responses((status = 200, description = "policy and deadlines")))]
+#[utoipa::path(get, path = "/api/games/{game_id}/clock", responses(
+    (status = 200, description = "policy and deadlines"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/clock")]
 pub async fn clock(games: web::Data<Games>, path: web::Path<String>) -> Answer {
     let l = games.load(&path).await?;

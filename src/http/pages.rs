@@ -260,6 +260,8 @@ fn new_game(form: &LobbyForm) -> Result<NewGame, String> {
 #[post("/games")]
 pub async fn create_game(
     games: web::Data<Games>,
+    proxies: web::Data<super::limits::TrustedProxies>,
+    req: HttpRequest,
     body: web::Form<Vec<(String, String)>>,
 ) -> HttpResponse {
     let field = |name: &str| {
@@ -289,6 +291,18 @@ pub async fn create_game(
         Ok(r) => r,
         Err(message) => return lobby(StatusCode::BAD_REQUEST, &form, Some(message)),
     };
+    if let Err(refused) = super::limits::check_create(&games, &proxies, &req) {
+        let mut page = lobby(
+            StatusCode::TOO_MANY_REQUESTS,
+            &form,
+            Some(refused.message()),
+        );
+        page.headers_mut().insert(
+            actix_web::http::header::RETRY_AFTER,
+            refused.limited.retry_after_secs().into(),
+        );
+        return page;
+    }
     match games.create(request).await {
         Ok(created) => rendered(
             StatusCode::CREATED,

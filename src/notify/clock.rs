@@ -69,6 +69,7 @@ pub enum OnDeadline {
 #[serde(deny_unknown_fields)]
 pub struct ClockPolicy {
     /// Hours of running clock a seat has for each decision.
+    #[schema(minimum = 1, maximum = 1440)]
     pub move_deadline_hours: u32,
     /// Reminders, in hours before the deadline (`[24, 2]`).
     #[serde(default)]
@@ -81,6 +82,7 @@ pub struct ClockPolicy {
     pub time_zone: String,
     /// Vacation days each seat may take per calendar year, in advance, through the API.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 366)]
     pub vacation_days_per_year: u32,
     pub on_deadline: OnDeadline,
     /// With `forfeit`: the missed deadline at which the seat resigns.

@@ -135,12 +135,19 @@ async fn postgres_behind_a_proxy() -> (Store, common::TestDb, common::proxy::Pro
         .connect_with(through)
         .await
         .unwrap();
-    (Store::Postgres(PgStore::from_pool(pool)), db, proxy)
+    (
+        Store::Postgres(PgStore::from_pool(pool)).with_key(common::test_key()),
+        db,
+        proxy,
+    )
 }
 
 /// A store straight to the test database, to read what was recorded.
 async fn direct(db: &common::TestDb) -> Store {
-    Store::connect(db.url()).await.unwrap()
+    Store::connect(db.url())
+        .await
+        .unwrap()
+        .with_key(common::test_key())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

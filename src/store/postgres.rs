@@ -157,14 +157,10 @@ impl PgStore {
         let mut rows = rows::append_rows(game_id, expected_seq, append, self.key.as_ref())?;
         let mut unsure = false;
         if let Some(batcher) = self.batcher.as_ref().filter(|_| Batcher::takes(&rows)) {
-            let ours = rows.events[0].hash.clone();
             match batcher.append(game_id, rows).await {
                 Ok(true) => return Ok(()),
-                Ok(false) => {
-                    return self
-                        .after_miss(game_id, Some(&ours), None, expected_seq)
-                        .await
-                }
+                // A definite answer: another append got there first.
+                Ok(false) => return self.after_miss(game_id, None, None, expected_seq).await,
                 Err(back) => {
                     // The batch failed, perhaps after it was written: learn which.
                     rows = back;
@@ -188,7 +184,7 @@ impl PgStore {
         loop {
             let outcome = match self.pool.acquire().await {
                 Ok(mut conn) => {
-                    let written = self.write_alone(&mut conn, game_id, rows).await;
+                    let written = self.write_alone(&mut conn, game_id, rows, unsure).await;
                     if matches!(written, Err(StoreError::Unavailable(_))) {
                         unsure = true;
                     }
@@ -209,14 +205,23 @@ impl PgStore {
         }
     }
 
-    /// One attempt at writing an append on its own, and what its answer means.
+    /// One attempt at writing an append on its own, and what its answer means. Only when an
+    /// earlier attempt may have been written (`unsure`) does finding an event with this append's
+    /// hash at its seq mean "written": otherwise it is another writer's event that happens to be
+    /// identical (two schedulers noting the same deadline at the same instant), and this append
+    /// lost the race like any other.
     async fn write_alone(
         &self,
         conn: &mut sqlx::PgConnection,
         game_id: &str,
         rows: &AppendRows,
+        unsure: bool,
     ) -> Result<()> {
-        let ours = rows.events.first().map(|e| e.hash.as_str());
+        let ours = rows
+            .events
+            .first()
+            .map(|e| e.hash.as_str())
+            .filter(|_| unsure);
         let key = rows.idempotency.as_ref();
         let expected = rows::to_u64(rows.expected_seq)?;
         match write(&mut *conn, game_id, rows).await {

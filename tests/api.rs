@@ -140,6 +140,15 @@ on_both_backends!(
     an_internal_error_on_a_get_does_not_say_a_move_was_not_recorded,
 );
 
+/// The seconds a refusal's `Retry-After` asks for.
+fn retry_after(refused: &reqwest::Response) -> u64 {
+    refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
 async fn a_game_is_created_played_exported_and_verified(app: TestApp) {
     let t = app.open_table(&["Anna", "Ben"]).await;
     let (status, summary) = app.get(&format!("/api/games/{}", t.game_id), None).await;
@@ -621,11 +630,7 @@ async fn a_seat_moving_too_fast_gets_429_with_retry_after_and_changes_nothing(ap
 
     let refused = submit(0, seq).await.unwrap();
     assert_eq!(refused.status().as_u16(), 429);
-    let retry_after: u64 = refused.headers()["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let retry_after = retry_after(&refused);
     assert!(retry_after > 3000 && retry_after <= 3600, "{retry_after}");
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["error"], "rate_limited");
@@ -806,11 +811,7 @@ async fn creating_games_too_fast_from_one_address_gets_429_with_retry_after_and_
 
     let refused = create().await.unwrap();
     assert_eq!(refused.status().as_u16(), 429);
-    let retry_after: u64 = refused.headers()["retry-after"]
-        .to_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let retry_after = retry_after(&refused);
     assert!(retry_after > 3000 && retry_after <= 3600, "{retry_after}");
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["error"], "rate_limited");

@@ -139,6 +139,18 @@ impl T {
         assert_eq!(status, 201, "{order}: {body}");
     }
 
+    /// The game's export, as anyone may download it.
+    async fn export(&self, t: &Table) -> String {
+        let resp = self
+            .http
+            .get(self.url(&format!("/api/games/{}/export", t.game_id)))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status().as_u16(), 200);
+        resp.text().await.unwrap()
+    }
+
     async fn hook(&self, t: &Table, seat: usize, url: &str, scope: &str, format: &str) -> Value {
         let (status, body) = self
             .call(
@@ -334,15 +346,7 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T)
 
     // Bert's mailbox witnesses the log: the head his notice carries (header and text) is the
     // seq and hash of anna's move in the export, and `verify --witness` reads it from the mail.
-    let export = t
-        .http
-        .get(t.url(&format!("/api/games/{}/export", table.game_id)))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let export = t.export(&table).await;
     let events: Vec<Value> = export
         .lines()
         .skip(1)
@@ -568,15 +572,7 @@ async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery
         .iter()
         .any(|o| o == "roll 2d6 <label>"));
     // The body witnesses the log's head: the game's first event, as the export shows it.
-    let export = t
-        .http
-        .get(t.url(&format!("/api/games/{}/export", table.game_id)))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let export = t.export(&table).await;
     let created: Value = serde_json::from_str(export.lines().nth(1).unwrap()).unwrap();
     assert_eq!(body["head"], json!({ "seq": 0, "hash": created["hash"] }));
 

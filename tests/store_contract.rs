@@ -322,76 +322,23 @@ async fn an_append_whose_events_do_not_run_on_from_the_expected_seq_is_refused(s
     assert_eq!(snapshot(store, "g1").await, before);
 }
 
-async fn two_concurrent_appends_to_one_game_exactly_one_wins_and_the_loser_is_told_the_current_seq(
+/// `rounds` rounds in which `contenders` appends, each made by `append(last event, round,
+/// contender)`, race at the next seq of g1 (created first): exactly one wins each round and every
+/// loser is told the seq the winner moved the game to. Returns the log.
+async fn race(
     store: &Store,
-) {
-    const ROUNDS: u64 = 40;
-    const CONTENDERS: usize = 4;
+    rounds: u64,
+    contenders: usize,
+    append: impl Fn(&Event, u64, usize) -> Append,
+) -> Vec<Event> {
     let mut last = create(store, "g1").await;
-    for round in 0..ROUNDS {
+    for round in 0..rounds {
         let expected = last.seq + 1;
-        let barrier = Arc::new(Barrier::new(CONTENDERS));
-        let tasks: Vec<_> = (0..CONTENDERS)
+        let barrier = Arc::new(Barrier::new(contenders));
+        let tasks: Vec<_> = (0..contenders)
             .map(|n| {
                 let (store, barrier) = (store.clone(), barrier.clone());
-                let event = command(&last, "alice", &format!("round {round} contender {n}"));
-                tokio::spawn(async move {
-                    barrier.wait().await;
-                    store.append("g1", expected, &move_append(event)).await
-                })
-            })
-            .collect();
-        let mut won = 0;
-        for task in tasks {
-            match task.await.expect("the task ran") {
-                Ok(()) => won += 1,
-                Err(StoreError::Stale { current_seq }) => {
-                    assert_eq!(current_seq, expected + 1, "round {round}")
-                }
-                Err(other) => panic!("round {round}: {other}"),
-            }
-        }
-        assert_eq!(won, 1, "round {round}: exactly one append wins");
-        last = store
-            .events("g1", expected, None)
-            .await
-            .unwrap()
-            .pop()
-            .expect("the winner's event");
-    }
-
-    // Nothing lost, nothing doubled: one event and one outbox row per round, on an intact chain.
-    let events = store.events("g1", 0, None).await.unwrap();
-    assert_eq!(events.len() as u64, ROUNDS + 1);
-    for pair in events.windows(2) {
-        assert_eq!(pair[1].prev_hash, pair[0].hash);
-        assert_eq!(pair[1].seq, pair[0].seq + 1);
-    }
-    assert_eq!(store.outbox("g1").await.unwrap().len() as u64, 2 + ROUNDS);
-    assert_eq!(next_seq(store, "g1").await, ROUNDS + 1);
-}
-
-/// The move that uses a dice chain's last link also writes the next chain's secret, so two
-/// moves racing on that link both write a secret of the same name: the loser is `Stale` like any
-/// other (on PostgreSQL it may trip over the secrets' key before the events'), never a database
-/// error.
-async fn appends_racing_on_a_dice_chains_last_link_lose_as_stale(store: &Store) {
-    const ROUNDS: u64 = 20;
-    const CONTENDERS: usize = 4;
-    let mut last = create(store, "g1").await;
-    for round in 0..ROUNDS {
-        let expected = last.seq + 1;
-        let barrier = Arc::new(Barrier::new(CONTENDERS));
-        let tasks: Vec<_> = (0..CONTENDERS)
-            .map(|n| {
-                let (store, barrier) = (store.clone(), barrier.clone());
-                let event = command(&last, "alice", &format!("round {round} contender {n}"));
-                let mut append = move_append(event);
-                append.secrets.push(secret(
-                    "g1",
-                    &format!("chain:{}", round + 1),
-                    json!({ "tip": format!("tip {round} of contender {n}") }),
-                ));
+                let append = append(&last, round, n);
                 tokio::spawn(async move {
                     barrier.wait().await;
                     store.append("g1", expected, &append).await
@@ -416,6 +363,52 @@ async fn appends_racing_on_a_dice_chains_last_link_lose_as_stale(store: &Store) 
             .pop()
             .expect("the winner's event");
     }
+    store.events("g1", 0, None).await.unwrap()
+}
+
+async fn two_concurrent_appends_to_one_game_exactly_one_wins_and_the_loser_is_told_the_current_seq(
+    store: &Store,
+) {
+    const ROUNDS: u64 = 40;
+    let events = race(store, ROUNDS, 4, |last, round, n| {
+        move_append(command(
+            last,
+            "alice",
+            &format!("round {round} contender {n}"),
+        ))
+    })
+    .await;
+
+    // Nothing lost, nothing doubled: one event and one outbox row per round, on an intact chain.
+    assert_eq!(events.len() as u64, ROUNDS + 1);
+    for pair in events.windows(2) {
+        assert_eq!(pair[1].prev_hash, pair[0].hash);
+        assert_eq!(pair[1].seq, pair[0].seq + 1);
+    }
+    assert_eq!(store.outbox("g1").await.unwrap().len() as u64, 2 + ROUNDS);
+    assert_eq!(next_seq(store, "g1").await, ROUNDS + 1);
+}
+
+/// The move that uses a dice chain's last link also writes the next chain's secret, so two
+/// moves racing on that link both write a secret of the same name: the loser is `Stale` like any
+/// other (on PostgreSQL it may trip over the secrets' key before the events'), never a database
+/// error.
+async fn appends_racing_on_a_dice_chains_last_link_lose_as_stale(store: &Store) {
+    const ROUNDS: u64 = 20;
+    race(store, ROUNDS, 4, |last, round, n| {
+        let mut append = move_append(command(
+            last,
+            "alice",
+            &format!("round {round} contender {n}"),
+        ));
+        append.secrets.push(secret(
+            "g1",
+            &format!("chain:{}", round + 1),
+            json!({ "tip": format!("tip {round} of contender {n}") }),
+        ));
+        append
+    })
+    .await;
     // One secret per chain: the winners'.
     assert_eq!(store.secrets("g1").await.unwrap().len() as u64, ROUNDS + 1);
 }

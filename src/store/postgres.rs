@@ -239,24 +239,26 @@ impl PgStore {
             // or an earlier attempt of this one, whose answer was lost.
             // Also where a retry lands that waited for its first attempt's uncommitted event:
             // the key check ran on the snapshot from before that commit, so `after_miss`
-            // finds the key and answers with the first response. The secrets' key is the same
-            // race seen from another table: two moves that both use a dice chain's last link
-            // both write the next chain's secret, and the one that loses may trip over that
-            // row before it reaches its event.
+            // finds the key and answers with the first response.
             Err(StoreError::Db(e))
                 if rows::is_unique_violation(&e)
-                    && matches!(
-                        e.as_database_error().and_then(|d| d.constraint()),
-                        Some("events_pkey" | "secrets_pkey")
-                    ) =>
+                    && e.as_database_error().and_then(|d| d.constraint())
+                        == Some("events_pkey") =>
             {
                 self.after_miss(game_id, ours, key, expected).await
             }
-            // A key row written some other way still answers as a replay.
+            // Another key: a key row written some other way still answers as a replay, and a
+            // secret's name taken by the append that moved the game on is the same race seen
+            // from another table (two moves that both use a dice chain's last link both write
+            // the next chain's secret, and the loser may trip over that row before it reaches
+            // its event): `Stale`. A name taken while the game stood still is a fault.
             Err(StoreError::Db(e)) if rows::is_unique_violation(&e) => {
                 match self.after_miss(game_id, ours, key, expected).await {
                     Err(replayed @ (StoreError::Replayed { .. } | StoreError::KeyReused)) => {
                         Err(replayed)
+                    }
+                    Err(StoreError::Stale { current_seq }) if current_seq > expected => {
+                        Err(StoreError::Stale { current_seq })
                     }
                     _ => Err(StoreError::Db(e)),
                 }

@@ -306,8 +306,15 @@ async fn the_log_holds_no_token_signature_or_webhook_secret_and_no_colour(ctx: C
         )
         .await;
     assert_eq!(status, 201, "{moved}");
+    // A request refused at the boundary (a control character in its path) is logged like any
+    // other, with its token redacted all the same.
+    let refused = server
+        .get(&format!("/games/{game}%00?token={token}"), None)
+        .await;
+    assert_eq!(refused.status().as_u16(), 400);
     server.log_shows("delivery failed").await;
     server.log_shows("/unsubscribe?").await;
+    server.log_shows("%00?token=[redacted] HTTP/1.1 400").await;
     let log = server.stop();
 
     assert!(!log.contains(token.as_str()), "a token in the log:\n{log}");

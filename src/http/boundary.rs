@@ -7,31 +7,38 @@
 //! JSON bodies are checked field by field by the games service (`games::input`), since a move's
 //! text may hold line breaks.
 
-use actix_web::body::MessageBody;
+use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::Error;
 
 use super::error::bad_body;
 
-/// Refuses a request whose path or query holds a percent-encoded control character.
+/// Refuses a request whose path or query holds a percent-encoded control character. The refusal
+/// is an answer, not an error, so the access log and the metrics around it see it like any other.
 pub async fn refuse_control_characters(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, Error> {
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, Error> {
     let uri = req.uri();
-    for (part, text) in [("path", uri.path()), ("query", uri.query().unwrap_or(""))] {
-        if let Some(byte) = encoded_control(text) {
-            return Err(bad_body(
-                format!(
-                    "the request's {part} holds the control character U+{byte:04X} (as %{byte:02X}); \
-                     no id or parameter may contain one"
-                ),
-                false,
-            ));
-        }
+    let found = [("path", uri.path()), ("query", uri.query().unwrap_or(""))]
+        .into_iter()
+        .find_map(|(part, text)| encoded_control(text).map(|byte| (part, byte)));
+    if let Some((part, byte)) = found {
+        let refusal = bad_body(
+            format!(
+                "the request's {part} holds the control character U+{byte:04X} (as %{byte:02X}); \
+                 no id or parameter may contain one"
+            ),
+            false,
+        );
+        return Ok(req
+            .into_response(refusal.error_response())
+            .map_into_right_body());
     }
-    next.call(req).await
+    next.call(req)
+        .await
+        .map(ServiceResponse::map_into_left_body)
 }
 
 /// The first control character (0x00–0x1F, 0x7F) written as `%XX` in `text`. A URI cannot hold

@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 
 use despatch::engine::event::Event;
 use despatch::store::{Append, SecretKey, Store};
+use futures_util::FutureExt;
 use serde_json::{json, Value};
 use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection};
 
@@ -118,6 +119,9 @@ async fn main() {
         http: reqwest::Client::builder()
             .timeout(Duration::from_secs(60))
             .pool_max_idle_per_host(64)
+            // Shorter than the server's keep-alive (5 s), so that no request goes out on a
+            // connection the server is closing after a pause (pgbench's turn).
+            .pool_idle_timeout(Duration::from_secs(2))
             .build()
             .unwrap(),
         seconds,
@@ -128,7 +132,11 @@ async fn main() {
         cpus(),
         load()
     );
-    run(&bench).await;
+    println!("database {name}, dropped at the end");
+    // Drop the database even when a step fails, then report the failure.
+    let outcome = std::panic::AssertUnwindSafe(run(&bench))
+        .catch_unwind()
+        .await;
     println!("load average at the end: {}", load());
     admin
         .execute(AssertSqlSafe(format!(
@@ -136,6 +144,9 @@ async fn main() {
         )))
         .await
         .ok();
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
 }
 
 async fn run(bench: &Bench) {

@@ -12,7 +12,8 @@
 //!   again (warm);
 //! - moves/s at 16 games with the dispatcher off, on, and on with a backlog of 50,000 due notices
 //!   written straight into the outbox (email goes to files in a temporary folder: no SMTP);
-//! - `despatch verify` of the long game's export, as a whole process, in events/s.
+//! - `despatch verify` of the long game's export, as a whole process (by hyperfine when it is
+//!   installed), in events/s.
 //!
 //! ```text
 //! cargo bench --bench http_moves
@@ -234,20 +235,9 @@ async fn run(bench: &Bench) {
     let file = bench.work.path().join("long.jsonl");
     std::fs::write(&file, &export).unwrap();
     drop(server);
-    let mut runs = Vec::new();
-    for _ in 0..5 {
-        let began = Instant::now();
-        let out = Command::new(&bench.bin)
-            .arg("verify")
-            .arg(&file)
-            .output()
-            .expect("run despatch verify");
-        runs.push(began.elapsed());
-        assert!(out.status.success(), "verify failed: {out:?}");
-    }
-    let (verify, _) = percentiles(&mut runs);
+    let (verify, how) = time_verify(&bench.bin, &file, bench.work.path());
     println!(
-        "despatch verify of a {events}-event export: median {} ms over 5 runs, {:.0} events/s",
+        "despatch verify of a {events}-event export: median {} ms ({how}), {:.0} events/s",
         ms(verify),
         events as f64 / verify.as_secs_f64()
     );
@@ -280,6 +270,49 @@ async fn run(bench: &Bench) {
         "(target: with the dispatcher on, and with the backlog, within 20% of off; {} notices were still unsent at the end)",
         pending(&bench.url).await
     );
+}
+
+/// The median wall time of `despatch verify FILE` as a whole process: by hyperfine when it is on
+/// the PATH (Debian: `apt-get install hyperfine`), else by timing 5 runs here.
+fn time_verify(bin: &Path, file: &Path, work: &Path) -> (Duration, &'static str) {
+    let json = work.join("verify.json");
+    let hyperfine = Command::new("hyperfine")
+        .args([
+            "-N",
+            "--warmup",
+            "1",
+            "--runs",
+            "10",
+            "--style",
+            "none",
+            "--export-json",
+        ])
+        .arg(&json)
+        .arg(format!("{} verify {}", bin.display(), file.display()))
+        .output();
+    if let Ok(out) = hyperfine {
+        assert!(out.status.success(), "hyperfine: {out:?}");
+        let report: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        let median = report["results"][0]["median"]
+            .as_f64()
+            .expect("hyperfine's median");
+        return (
+            Duration::from_secs_f64(median),
+            "hyperfine, 10 runs after 1 warm-up",
+        );
+    }
+    let mut runs = Vec::new();
+    for _ in 0..5 {
+        let began = Instant::now();
+        let out = Command::new(bin)
+            .arg("verify")
+            .arg(file)
+            .output()
+            .expect("run despatch verify");
+        runs.push(began.elapsed());
+        assert!(out.status.success(), "verify failed: {out:?}");
+    }
+    (percentiles(&mut runs).0, "5 runs timed here")
 }
 
 fn row(what: &str, m: &Measured, off: &Measured) {

@@ -19,6 +19,8 @@
 //! cargo bench --bench http_moves
 //! DESPATCH_BENCH_SECS=5 cargo bench --bench http_moves
 //! ```
+//! `DESPATCH_BENCH_GROW=http` grows the long game by moves over HTTP instead of through the store
+//! (slower; then the move path's own writes beside the events, such as snapshots, are there).
 //! `DESPATCH_BENCH_SECS` (default 10) bounds each timed loop; `DESPATCH_BENCH_BIN` names the server
 //! binary (default: the `despatch` cargo built beside the bench, a release build under
 //! `cargo bench`). PostgreSQL: `DESPATCH_BENCH_POSTGRES`, else `DESPATCH_TEST_POSTGRES`, else
@@ -192,8 +194,16 @@ async fn run(bench: &Bench) {
     bench
         .say(&server, &mut long, "The brigade holds the ford.")
         .await;
-    grow(bench, &long.game_id, LONG).await;
-    long.next_seq = LONG;
+    if std::env::var("DESPATCH_BENCH_GROW").as_deref() == Ok("http") {
+        // Every event a move over HTTP, so that whatever the move path writes beside the events
+        // (snapshots, once there are any) is there too.
+        while long.next_seq < LONG {
+            bench.play(&server, &mut long).await;
+        }
+    } else {
+        grow(bench, &long.game_id, LONG).await;
+        long.next_seq = LONG;
+    }
     drop(server);
 
     // Cold and warm loads of the long game: the first view after a restart, then again.

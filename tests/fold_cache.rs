@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use despatch::engine::bot::Rng;
 use despatch::engine::game::Game;
-use despatch::engine::ruleset::{Prompt, Ruleset, Seat};
+use despatch::engine::ruleset::{Prompt, Ruleset, Seat, Viewer};
 use despatch::games::cache::Limits;
 use despatch::games::secrets::GameSecrets;
 use despatch::games::{Caller, CommandInput, Games, NewGame, NewSeat, ServiceError, Submit};
@@ -221,8 +221,16 @@ async fn two_processes_never_serve_a_stale_state(store: Store, url: &str) {
             assert_eq!(l.game.state_hash(), game.state_hash());
             assert_eq!(format!("{:?}", l.secrets), format!("{secrets:?}"));
             assert_eq!(games.summary(&id).await.unwrap().next_seq, now);
-            let view = games.view(&id, &despatch::engine::ruleset::Viewer::Spectator);
+            let view = games.view(&id, &Viewer::Spectator);
             assert_eq!(view.await.unwrap()["summary"]["next_seq"], json!(now));
+            // The page's fold, kept beside the game, is moved on to the same event.
+            let table = games
+                .table(&id, &Viewer::Spectator, None, true)
+                .await
+                .unwrap();
+            assert_eq!(table.shown_seq + 1, now);
+            assert_eq!(table.log_total as u64, now);
+            assert_eq!(table.log.last().unwrap().seq + 1, now);
         }
     }
 }

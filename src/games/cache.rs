@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use super::secrets::GameSecrets;
+use super::table::Folded;
 use super::Loaded;
 use crate::engine::event::Event;
 use crate::engine::game::Game;
@@ -69,6 +70,9 @@ struct Entry {
     events: Arc<Vec<Event>>,
     game: Game,
     secrets: GameSecrets,
+    /// The web pages' fold with each event's outcome lines (`table`), made when a page first
+    /// shows the game and moved on by later pages from `events`; possibly behind `game`.
+    page: Option<(Arc<Folded>, usize)>,
     /// The state's size, measured when the game was folded from the start.
     state_bytes: usize,
     events_bytes: usize,
@@ -78,7 +82,7 @@ struct Entry {
 
 impl Entry {
     fn bytes(&self) -> usize {
-        self.state_bytes + self.events_bytes
+        self.state_bytes + self.events_bytes + self.page.as_ref().map_or(0, |(_, b)| *b)
     }
 
     fn loaded(&self) -> Loaded {
@@ -160,6 +164,7 @@ impl FoldCache {
             events: l.events.clone(),
             game: l.game.clone(),
             secrets: l.secrets.clone(),
+            page: None,
             state_bytes,
             events_bytes,
             used: inner.tick,
@@ -205,6 +210,31 @@ impl FoldCache {
         let loaded = entry.loaded();
         self.insert(&mut inner, entry);
         Some(loaded)
+    }
+
+    /// The pages' fold of a game, if one is kept.
+    pub(super) fn page(&self, game_id: &str) -> Option<Arc<Folded>> {
+        let inner = self.lock();
+        let (page, _) = inner.entries.get(game_id)?.page.as_ref()?;
+        Some(page.clone())
+    }
+
+    /// Keeps the pages' fold of a game (`bytes` its estimated size) beside the game, unless one
+    /// as far along is kept, or the game is not.
+    pub(super) fn put_page(&self, game_id: &str, page: Arc<Folded>, bytes: usize) {
+        let mut inner = self.lock();
+        let Some(mut entry) = inner.entries.remove(game_id) else {
+            return;
+        };
+        inner.bytes -= entry.bytes();
+        let behind = entry
+            .page
+            .as_ref()
+            .is_none_or(|(kept, _)| kept.next_seq() < page.next_seq());
+        if behind && page.next_seq() <= entry.game.next_seq {
+            entry.page = Some((page, bytes));
+        }
+        self.insert(&mut inner, entry);
     }
 
     /// Drops a game's fold (one that no longer folds on).

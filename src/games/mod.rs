@@ -256,8 +256,6 @@ pub struct Loaded {
 pub struct Games {
     pub store: Store,
     pub base_url: String,
-    /// Folds kept between page views (`table::PageCache`).
-    pages: table::PageCache,
     /// The folded games every load reads through (`cache`).
     folds: cache::FoldCache,
     /// "Now", for the events it records and the deadlines it checks.
@@ -333,7 +331,6 @@ impl Games {
         Games {
             store,
             base_url: base_url.into().trim_end_matches('/').to_owned(),
-            pages: table::PageCache::default(),
             folds: cache::FoldCache::new(cache::Limits::from_env()),
             clock: Arc::new(SystemClock),
             live: Hub::new(),

@@ -310,7 +310,9 @@ async fn moves_through_a_database_cut_are_in_the_log_exactly_when_they_were_answ
         })
         .collect();
 
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // Soon after the first moves: with the fold cache a game's 30 moves take well under a
+    // second, and the cut must come while they are being made.
+    tokio::time::sleep(Duration::from_millis(50)).await;
     proxy.cut();
     tokio::time::sleep(Duration::from_secs(2)).await;
     proxy.restore();

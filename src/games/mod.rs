@@ -2,6 +2,7 @@
 //! rows in one transaction, answer. HTTP, email, the CLI and the clock all call it, so a move is
 //! handled in one place. It speaks neither HTTP nor SMTP.
 
+pub mod cache;
 pub mod input;
 pub mod keys;
 pub mod proof;
@@ -244,7 +245,8 @@ pub struct Caller {
 pub struct Loaded {
     pub record: GameRecord,
     pub seats: Vec<SeatRecord>,
-    pub events: Vec<Event>,
+    /// The whole log, shared with the fold cache (`cache`): cloning a `Loaded` copies no event.
+    pub events: Arc<Vec<Event>>,
     pub game: Game,
     pub secrets: GameSecrets,
 }
@@ -254,8 +256,8 @@ pub struct Loaded {
 pub struct Games {
     pub store: Store,
     pub base_url: String,
-    /// Folds kept between page views (`table::PageCache`).
-    pages: table::PageCache,
+    /// The folded games every load reads through (`cache`).
+    folds: cache::FoldCache,
     /// "Now", for the events it records and the deadlines it checks.
     pub clock: Arc<dyn Clock>,
     /// Where appends are announced to open pages.
@@ -329,7 +331,7 @@ impl Games {
         Games {
             store,
             base_url: base_url.into().trim_end_matches('/').to_owned(),
-            pages: table::PageCache::default(),
+            folds: cache::FoldCache::new(cache::Limits::from_env()),
             clock: Arc::new(SystemClock),
             live: Hub::new(),
             secret: None,
@@ -338,6 +340,18 @@ impl Games {
             creations: None,
             link_key: Arc::new(tokio::sync::OnceCell::new()),
         }
+    }
+
+    /// The same service with a fold cache of other bounds (tests; the server reads
+    /// `DESPATCH_FOLD_CACHE_GAMES` / `DESPATCH_FOLD_CACHE_MB`).
+    pub fn with_fold_cache(mut self, limits: cache::Limits) -> Self {
+        self.folds = cache::FoldCache::new(limits);
+        self
+    }
+
+    /// The fold cache, for tests that look inside it.
+    pub fn fold_cache(&self) -> &cache::FoldCache {
+        &self.folds
     }
 
     /// The same service on another clock (tests and benchmarks inject one).
@@ -561,8 +575,37 @@ impl Games {
         })
     }
 
-    /// Loads and folds a game.
+    /// Loads a game folded to its latest event: the cached fold (`cache`) moved on by the events
+    /// appended since — asked of the store every time, so a move made by another process is
+    /// never missed — or, on a miss, the whole log folded and kept.
     pub async fn load(&self, game_id: &str) -> Result<Loaded> {
+        if let Some(cached) = self.folds.get(game_id) {
+            let from = cached.game.next_seq;
+            let tail = self.store.events(game_id, from, None).await?;
+            if tail.is_empty() {
+                return Ok(cached);
+            }
+            // Appended by another process (or by a clock event here): fold those onto the
+            // cached state, with the secrets they may have added read again.
+            let Loaded { mut game, .. } = cached;
+            let folded = tail.iter().try_for_each(|e| game.fold_event_quietly(e));
+            if folded.is_ok() {
+                let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
+                let reloaded = cache::Secrets::Reloaded(secrets);
+                if let Some(l) = self.folds.advance(game_id, from, game, tail, reloaded) {
+                    return Ok(l);
+                }
+            } else {
+                self.folds.forget(game_id);
+            }
+        }
+        let l = self.load_whole(game_id).await?;
+        self.folds.put(&l);
+        Ok(l)
+    }
+
+    /// Loads a game and folds its whole log.
+    async fn load_whole(&self, game_id: &str) -> Result<Loaded> {
         let record = self
             .store
             .game(game_id)
@@ -574,10 +617,16 @@ impl Games {
         let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
         let game = Game::fold(ruleset, &events, secrets.hidden_seed)
             .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+        // The record is read before the events: it may be behind them.
+        let record = GameRecord {
+            next_seq: game.next_seq,
+            ended: game.ended,
+            ..record
+        };
         Ok(Loaded {
             record,
             seats,
-            events,
+            events: Arc::new(events),
             game,
             secrets,
         })
@@ -716,7 +765,7 @@ impl Games {
             client_entropy: submit.client_entropy.clone(),
         };
         match self
-            .commit(&l, mv, &Viewer::Seat(caller.seat.clone()), described, key)
+            .commit(l, mv, &Viewer::Seat(caller.seat.clone()), described, key)
             .await
         {
             Err(ServiceError::Stale { sent, current_seq }) => {
@@ -792,7 +841,7 @@ impl Games {
     pub async fn resign(&self, caller: &Caller) -> Result<MoveResult> {
         let l = self.load(&caller.game_id).await?;
         self.commit(
-            &l,
+            l,
             Move::Resign {
                 seat: caller.seat.clone(),
             },
@@ -807,7 +856,7 @@ impl Games {
     pub async fn timeout(&self, game_id: &str, seat: &Seat) -> Result<MoveResult> {
         let l = self.load(game_id).await?;
         self.commit(
-            &l,
+            l,
             Move::Timeout { seat: seat.clone() },
             &Viewer::Spectator,
             format!("timeout {seat}"),
@@ -818,7 +867,7 @@ impl Games {
 
     async fn commit(
         &self,
-        l: &Loaded,
+        l: Loaded,
         mv: Move,
         viewer: &Viewer,
         described: String,
@@ -829,7 +878,15 @@ impl Games {
                 seat.clone()
             }
         };
-        let played = l.game.play(mv, &l.secrets, &mut self.world())?;
+        // Let go of the shared log, so that the cache can extend it in place afterwards.
+        let Loaded {
+            record,
+            game,
+            secrets,
+            ..
+        } = l;
+        let game_id = record.game_id;
+        let played = game.play(mv, &secrets, &mut self.world())?;
         let result = MoveResult {
             lines: played
                 .applied
@@ -846,7 +903,7 @@ impl Games {
         };
         let append = Append {
             outbox: turn_notices(&played.game, &played.events),
-            secrets: secrets::records(&l.record.game_id, &played.secrets),
+            secrets: secrets::records(&game_id, &played.secrets),
             idempotency: key.map(|k| Idempotency {
                 seat: seat.to_string(),
                 key: k.key.clone(),
@@ -856,23 +913,30 @@ impl Games {
             }),
             events: played.events,
         };
-        match crate::metrics::timed_append(self.store.append(
-            &l.record.game_id,
-            l.game.next_seq,
-            &append,
-        ))
-        .await
+        match crate::metrics::timed_append(self.store.append(&game_id, game.next_seq, &append))
+            .await
         {
             Ok(()) => {
+                // The state just played is the state the next load would fold to.
+                self.folds.advance(
+                    &game_id,
+                    game.next_seq,
+                    played.game,
+                    append.events,
+                    cache::Secrets::Written(&append.secrets),
+                );
                 self.live
-                    .announce(&self.store, &l.record.game_id, result.next_seq)
+                    .announce(&self.store, &game_id, result.next_seq)
                     .await;
                 Ok(result)
             }
-            Err(StoreError::Stale { current_seq }) => Err(ServiceError::Stale {
-                sent: l.game.next_seq,
-                current_seq,
-            }),
+            Err(StoreError::Stale { current_seq }) => {
+                // Another process appended first: the next load folds what it wrote.
+                Err(ServiceError::Stale {
+                    sent: game.next_seq,
+                    current_seq,
+                })
+            }
             Err(StoreError::Replayed { response }) => replayed(response),
             Err(StoreError::KeyReused) => Err(ServiceError::KeyReused {
                 key: key.map(|k| k.key.clone()).unwrap_or_default(),

@@ -32,6 +32,14 @@ pub struct GameSecrets {
 impl GameSecrets {
     pub fn from_records(records: &[SecretRecord]) -> Self {
         let mut out = GameSecrets::default();
+        out.add(records);
+        out
+    }
+
+    /// Adds rows written since these were read (a move's new chain tip or sealed choices), as
+    /// reading them all again would.
+    pub fn add(&mut self, records: &[SecretRecord]) {
+        let out = self;
         for r in records {
             if r.name == HIDDEN_SEED {
                 out.hidden_seed = r.value.get("seed").and_then(Value::as_str).and_then(hex32);
@@ -48,7 +56,6 @@ impl GameSecrets {
                 }
             }
         }
-        out
     }
 
     /// The sealed choices a seat made, by commitment.

@@ -3,14 +3,12 @@
 //! prompts, and the replay of a finished game one event at a time. The pages render this and add
 //! nothing of their own.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use super::secrets::GameSecrets;
-use super::{summary_of, Games, Result, ServiceError, Summary};
+use super::{summary_of, Games, Loaded, Result, ServiceError, Summary};
 use crate::engine::dice::Roll;
 use crate::engine::event::{kind, Event};
 use crate::engine::game::Game;
@@ -137,9 +135,10 @@ impl RawEntry {
     }
 }
 
-/// A game folded to some event, with the log up to it.
+/// A game folded to some event, with the log up to it: the pages' fold, kept beside the game
+/// in the fold cache (`cache`).
 #[derive(Clone)]
-struct Folded {
+pub(super) struct Folded {
     game: Game,
     log: Vec<RawEntry>,
 }
@@ -158,6 +157,26 @@ impl Folded {
         })
     }
 
+    /// The seq of the next event it would fold.
+    pub(super) fn next_seq(&self) -> u64 {
+        self.game.next_seq
+    }
+
+    /// About how many bytes its log takes beyond the game's own state (counted once).
+    fn bytes(&self) -> usize {
+        self.log
+            .iter()
+            .map(|e| {
+                std::mem::size_of::<RawEntry>()
+                    + e.kind.len()
+                    + e.seat.len()
+                    + e.recorded_at.len()
+                    + e.lines.iter().map(|l| 48 + l.text.len()).sum::<usize>()
+                    + e.rolls.len() * std::mem::size_of::<Roll>()
+            })
+            .sum()
+    }
+
     fn fold(&mut self, events: &[Event]) -> Result<()> {
         for event in events {
             // fold_event checks seq and prev_hash, so a cached fold can only be extended by the
@@ -173,35 +192,6 @@ fn corrupt(e: crate::engine::game::FoldError) -> ServiceError {
     ServiceError::Corrupt(e.to_string())
 }
 
-/// The latest fold of each game a page showed, kept between page views. Events never change
-/// once appended, so a fold named by its next seq stays true: a page fetches only the events
-/// appended since and folds those (DESIGN.md: snapshots are caches that name the event they fold
-/// to). Bounded: when it holds too many games it starts again.
-#[derive(Clone, Default)]
-pub struct PageCache(Arc<Mutex<HashMap<String, Arc<Folded>>>>);
-
-const CACHED_GAMES: usize = 512;
-
-impl PageCache {
-    fn get(&self, game_id: &str) -> Option<Arc<Folded>> {
-        self.0.lock().ok()?.get(game_id).cloned()
-    }
-
-    fn put(&self, game_id: &str, folded: Arc<Folded>) {
-        if let Ok(mut map) = self.0.lock() {
-            if map.len() >= CACHED_GAMES && !map.contains_key(game_id) {
-                map.clear();
-            }
-            let newer = map
-                .get(game_id)
-                .is_none_or(|old| old.game.next_seq < folded.game.next_seq);
-            if newer {
-                map.insert(game_id.to_owned(), folded);
-            }
-        }
-    }
-}
-
 impl Games {
     /// The game as `viewer` sees it now, or after event `step` (a replay, finished games only).
     /// `whole_log` asks for every log entry rather than the tail.
@@ -212,27 +202,20 @@ impl Games {
         step: Option<u64>,
         whole_log: bool,
     ) -> Result<Table> {
-        let record = self
-            .store
-            .game(game_id)
-            .await?
-            .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
-        let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
+        let l = self.load(game_id).await?;
+        let (record, secrets) = (&l.record, &l.secrets);
         let folded = match step {
-            None => {
-                self.latest_fold(&record.ruleset, game_id, secrets.hidden_seed)
-                    .await?
-            }
+            None => self.latest_fold(&l)?,
             Some(n) => {
                 if !record.ended {
                     return Err(ServiceError::BadRequest(
                         "a game can be replayed step by step once it has ended; until then its page shows the whole log".into(),
                     ));
                 }
-                let events = self
-                    .store
-                    .events(game_id, 0, Some(n.saturating_add(1)))
-                    .await?;
+                let upto = usize::try_from(n.saturating_add(1))
+                    .unwrap_or(usize::MAX)
+                    .min(l.events.len());
+                let events = &l.events[..upto];
                 let first = events
                     .first()
                     .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
@@ -304,8 +287,7 @@ impl Games {
                     .or_else(|| prompts.first().map(|p| p.seat.clone()));
                 match who {
                     Some(who) => {
-                        let events = self.store.events(game_id, 0, None).await?;
-                        crate::notify::scheduler::seat_deadline(&policy, &events, who.as_str())
+                        crate::notify::scheduler::seat_deadline(&policy, &l.events, who.as_str())
                             .map(crate::engine::event::timestamp)
                     }
                     None => None,
@@ -336,35 +318,31 @@ impl Games {
         })
     }
 
-    /// The game folded to its latest event: the cached fold extended by the events appended
-    /// since, or a fold from the start.
-    async fn latest_fold(
-        &self,
-        ruleset: &str,
-        game_id: &str,
-        hidden_seed: Option<[u8; 32]>,
-    ) -> Result<Arc<Folded>> {
-        let cached = self.pages.get(game_id);
-        let from = cached.as_ref().map_or(0, |f| f.game.next_seq);
-        let events = self.store.events(game_id, from, None).await?;
-        let folded = match cached {
-            Some(f) if events.is_empty() => return Ok(f),
-            Some(f) => {
+    /// The pages' fold of the game `l` holds, with each event's outcome lines: the one kept
+    /// in the fold cache moved on by the events `l` holds past it, or a fold from the start.
+    fn latest_fold(&self, l: &Loaded) -> Result<Arc<Folded>> {
+        let game_id = &l.record.game_id;
+        let upto = l.game.next_seq;
+        let folded = match self.folds.page(game_id) {
+            Some(f) if f.next_seq() == upto => return Ok(f),
+            Some(f) if f.next_seq() < upto => {
                 let mut f = (*f).clone();
-                f.fold(&events)?;
+                f.fold(&l.events[f.next_seq() as usize..])?;
                 f
             }
-            None => {
-                let first = events
+            _ => {
+                let first = l
+                    .events
                     .first()
                     .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
-                let mut f = Folded::start(Self::ruleset(ruleset)?, first, hidden_seed)?;
-                f.fold(&events[1..])?;
+                let ruleset = Self::ruleset(&l.record.ruleset)?;
+                let mut f = Folded::start(ruleset, first, l.secrets.hidden_seed)?;
+                f.fold(&l.events[1..])?;
                 f
             }
         };
         let folded = Arc::new(folded);
-        self.pages.put(game_id, folded.clone());
+        self.folds.put_page(game_id, folded.clone(), folded.bytes());
         Ok(folded)
     }
 

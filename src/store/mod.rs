@@ -164,6 +164,34 @@ macro_rules! each {
     };
 }
 
+/// How many times a read is sent again after meeting a connection that died while idle.
+const READ_RETRIES: usize = 16;
+
+/// Whether a read failed on a connection that died while idle (the database restarted, or the
+/// network between was cut and restored): the pool drops that connection, so the same read
+/// sent again gets another.
+fn dead_connection<T>(result: &Result<T>) -> bool {
+    matches!(result, Err(StoreError::Unavailable(sqlx::Error::Io(_))))
+}
+
+/// `each!` for a read, which is safe to send again: a read that meets a dead connection
+/// (`dead_connection`) is retried on another, up to `READ_RETRIES` times, rather than failing
+/// the request that happened to draw it. The pool does not ping a connection before handing it
+/// out (`PgStore::pool_options`), and with the fold cache a process reads little enough that
+/// dead connections may wait in the pool long after the database came back.
+macro_rules! read {
+    ($self:ident, $s:ident => $body:expr) => {{
+        let mut tries = 0;
+        loop {
+            let result = each!($self, $s => $body);
+            tries += 1;
+            if tries > READ_RETRIES || !dead_connection(&result) {
+                break result;
+            }
+        }
+    }};
+}
+
 impl Store {
     /// Connects to `url` (`postgres://…`, `postgresql://…` or `sqlite:…`).
     pub async fn connect(url: &str) -> Result<Store> {
@@ -227,12 +255,12 @@ impl Store {
     }
 
     pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
-        each!(self, s => s.game(game_id).await)
+        read!(self, s => s.game(game_id).await)
     }
 
     /// Events with `from <= seq < to` (`to = None`: to the end), in order.
     pub async fn events(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<Event>> {
-        each!(self, s => s.events(game_id, from, to).await)
+        read!(self, s => s.events(game_id, from, to).await)
     }
 
     /// The same events as the exact JSON text that was stored (and hashed), one string per
@@ -243,11 +271,11 @@ impl Store {
         from: u64,
         to: Option<u64>,
     ) -> Result<Vec<String>> {
-        each!(self, s => s.events_json(game_id, from, to).await)
+        read!(self, s => s.events_json(game_id, from, to).await)
     }
 
     pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatRecord>> {
-        each!(self, s => s.seats(game_id).await)
+        read!(self, s => s.seats(game_id).await)
     }
 
     /// The seat whose token hashes to `token_hash`.
@@ -260,7 +288,7 @@ impl Store {
     }
 
     pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {
-        each!(self, s => s.secrets(game_id).await)
+        read!(self, s => s.secrets(game_id).await)
     }
 
     /// The saved answer for a seat's idempotency key, if it was used.

@@ -1,0 +1,300 @@
+//! One cache of folded games, inside `Games`: every reader and the move path load a game through
+//! it, so a move folds only its own events, at seq 10 as at seq 10,000.
+//!
+//! An entry is a game folded up to some seq, with the record, seats, secrets and events that
+//! `Loaded` hands out. It is never trusted to be the latest: every load asks the store for the
+//! events after the entry's seq (one query) and folds them on, so a move made by another
+//! process on the same database is seen by the next load here. The store's `expected_seq` check
+//! stays the only guard between processes; the cache only spares the re-fold of what is already
+//! folded. Events never change once appended, so a fold named by its next seq stays true.
+//!
+//! Bounded by games and by (estimated) bytes, both configurable (`DESPATCH_FOLD_CACHE_GAMES`,
+//! `DESPATCH_FOLD_CACHE_MB`); past either bound the least recently used games go first.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+use super::secrets::GameSecrets;
+use super::table::Folded;
+use super::Loaded;
+use crate::engine::event::Event;
+use crate::engine::game::Game;
+use crate::store::{GameRecord, SeatRecord, SecretRecord};
+
+/// How much the cache may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Games at most (0: cache nothing).
+    pub games: usize,
+    /// Estimated bytes at most, of all entries together.
+    pub bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            games: 1000,
+            bytes: 256 << 20,
+        }
+    }
+}
+
+impl Limits {
+    /// Reads `DESPATCH_FOLD_CACHE_GAMES` (default 1000) and `DESPATCH_FOLD_CACHE_MB` (default
+    /// 256). A value that does not parse is reported and the default used.
+    pub fn from_env() -> Limits {
+        let default = Limits::default();
+        let read = |name: &str, default: usize| match std::env::var(name) {
+            Err(_) => default,
+            Ok(text) => text.trim().parse().unwrap_or_else(|_| {
+                tracing::warn!(
+                    "{name}='{text}' is not a whole number; using the default, {default}"
+                );
+                default
+            }),
+        };
+        Limits {
+            games: read("DESPATCH_FOLD_CACHE_GAMES", default.games),
+            bytes: read("DESPATCH_FOLD_CACHE_MB", default.bytes >> 20).saturating_mul(1 << 20),
+        }
+    }
+}
+
+/// A game folded up to `game.next_seq`.
+struct Entry {
+    record: GameRecord,
+    seats: Vec<SeatRecord>,
+    /// Shared with the `Loaded`s handed out; extended in place when no reader holds it.
+    events: Arc<Vec<Event>>,
+    game: Game,
+    secrets: GameSecrets,
+    /// The web pages' fold with each event's outcome lines (`table`), made when a page first
+    /// shows the game and moved on by later pages from `events`; possibly behind `game`.
+    page: Option<(Arc<Folded>, usize)>,
+    /// The state's size, measured when the game was folded from the start.
+    state_bytes: usize,
+    events_bytes: usize,
+    /// When it was last used, for eviction (least recently used first).
+    used: u64,
+}
+
+impl Entry {
+    fn bytes(&self) -> usize {
+        self.state_bytes + self.events_bytes + self.page.as_ref().map_or(0, |(_, b)| *b)
+    }
+
+    fn loaded(&self) -> Loaded {
+        Loaded {
+            record: self.record.clone(),
+            seats: self.seats.clone(),
+            events: self.events.clone(),
+            game: self.game.clone(),
+            secrets: self.secrets.clone(),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Inner {
+    entries: HashMap<String, Entry>,
+    bytes: usize,
+    tick: u64,
+}
+
+/// The cache. Clones share it.
+#[derive(Clone)]
+pub struct FoldCache {
+    inner: Arc<Mutex<Inner>>,
+    limits: Limits,
+}
+
+impl FoldCache {
+    pub fn new(limits: Limits) -> FoldCache {
+        FoldCache {
+            inner: Arc::default(),
+            limits,
+        }
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves whole entries behind (each change is one
+        // insert or remove), so the map is still good to use.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The cached fold of a game, if any: possibly behind the store.
+    pub fn get(&self, game_id: &str) -> Option<Loaded> {
+        let mut inner = self.lock();
+        inner.tick += 1;
+        let tick = inner.tick;
+        let entry = inner.entries.get_mut(game_id)?;
+        entry.used = tick;
+        Some(entry.loaded())
+    }
+
+    /// How many games it holds, and their estimated bytes.
+    pub fn size(&self) -> (usize, usize) {
+        let inner = self.lock();
+        (inner.entries.len(), inner.bytes)
+    }
+
+    /// Keeps a game folded from the start (`l.events` is its whole log), unless a fold at least
+    /// as far along is kept already.
+    pub fn put(&self, l: &Loaded) {
+        let state_bytes = value_bytes(&l.game.ruleset.state_json(&l.game.state));
+        let events_bytes = l.events.iter().map(event_bytes).sum();
+        let mut inner = self.lock();
+        let ahead = inner
+            .entries
+            .get(&l.record.game_id)
+            .is_some_and(|e| e.game.next_seq >= l.game.next_seq);
+        if ahead {
+            return;
+        }
+        inner.tick += 1;
+        let entry = Entry {
+            record: l.record.clone(),
+            seats: l.seats.clone(),
+            events: l.events.clone(),
+            game: l.game.clone(),
+            secrets: l.secrets.clone(),
+            page: None,
+            state_bytes,
+            events_bytes,
+            used: inner.tick,
+        };
+        self.insert(&mut inner, entry);
+    }
+
+    /// Moves a cached fold at `from` on to `game`, which folded `events` (seqs `from`…) onto it:
+    /// after this process appended them, or after a load found them appended by another.
+    /// `secrets` are the secret rows those events came with (a move's), or `None` with the
+    /// game's secrets read again (`reloaded`). Returns the fold now cached, or `None` when the
+    /// cache held no fold at `from` (evicted, or moved on by another request meanwhile).
+    pub fn advance(
+        &self,
+        game_id: &str,
+        from: u64,
+        game: Game,
+        events: Vec<Event>,
+        secrets: Secrets<'_>,
+    ) -> Option<Loaded> {
+        let added: usize = events.iter().map(event_bytes).sum();
+        let mut inner = self.lock();
+        inner.tick += 1;
+        let tick = inner.tick;
+        let mut entry = inner.entries.remove(game_id)?;
+        inner.bytes -= entry.bytes();
+        if entry.game.next_seq != from || game.next_seq != from + events.len() as u64 {
+            let found = (entry.game.next_seq > from).then(|| entry.loaded());
+            self.insert(&mut inner, entry);
+            return found;
+        }
+        // Extended in place unless a reader holds these events now; then copied once.
+        Arc::make_mut(&mut entry.events).extend(events);
+        entry.events_bytes += added;
+        entry.record.next_seq = game.next_seq;
+        entry.record.ended = game.ended;
+        entry.game = game;
+        match secrets {
+            Secrets::Written(rows) => entry.secrets.add(rows),
+            Secrets::Reloaded(all) => entry.secrets = all,
+        }
+        entry.used = tick;
+        let loaded = entry.loaded();
+        self.insert(&mut inner, entry);
+        Some(loaded)
+    }
+
+    /// The pages' fold of a game, if one is kept.
+    pub(super) fn page(&self, game_id: &str) -> Option<Arc<Folded>> {
+        let inner = self.lock();
+        let (page, _) = inner.entries.get(game_id)?.page.as_ref()?;
+        Some(page.clone())
+    }
+
+    /// Keeps the pages' fold of a game (`bytes` its estimated size) beside the game, unless one
+    /// as far along is kept, or the game is not.
+    pub(super) fn put_page(&self, game_id: &str, page: Arc<Folded>, bytes: usize) {
+        let mut inner = self.lock();
+        let Some(mut entry) = inner.entries.remove(game_id) else {
+            return;
+        };
+        inner.bytes -= entry.bytes();
+        let behind = entry
+            .page
+            .as_ref()
+            .is_none_or(|(kept, _)| kept.next_seq() < page.next_seq());
+        if behind && page.next_seq() <= entry.game.next_seq {
+            entry.page = Some((page, bytes));
+        }
+        self.insert(&mut inner, entry);
+    }
+
+    /// Drops a game's fold (one that no longer folds on).
+    pub fn forget(&self, game_id: &str) {
+        let mut inner = self.lock();
+        if let Some(e) = inner.entries.remove(game_id) {
+            inner.bytes -= e.bytes();
+        }
+    }
+
+    /// Inserts, then evicts the least recently used games until both bounds hold. An entry
+    /// larger than the whole byte bound is not kept.
+    fn insert(&self, inner: &mut Inner, entry: Entry) {
+        if self.limits.games == 0 || entry.bytes() > self.limits.bytes {
+            return;
+        }
+        inner.bytes += entry.bytes();
+        inner.entries.insert(entry.record.game_id.clone(), entry);
+        while inner.entries.len() > self.limits.games || inner.bytes > self.limits.bytes {
+            let oldest = inner
+                .entries
+                .iter()
+                .min_by_key(|(_, e)| e.used)
+                .map(|(id, _)| id.clone());
+            let Some(oldest) = oldest else { break };
+            if let Some(e) = inner.entries.remove(&oldest) {
+                inner.bytes -= e.bytes();
+            }
+        }
+    }
+}
+
+/// The secrets that go with events folded onto a cached game.
+pub enum Secrets<'a> {
+    /// The rows this process wrote with them (its own move).
+    Written(&'a [SecretRecord]),
+    /// The game's secrets as the store holds them now.
+    Reloaded(GameSecrets),
+}
+
+/// About how many bytes an event takes in memory: its texts, its payload and its dice.
+fn event_bytes(e: &Event) -> usize {
+    std::mem::size_of::<Event>()
+        + e.game_id.len()
+        + e.kind.len()
+        + e.seat.len()
+        + e.recorded_at.len()
+        + e.prev_hash.len()
+        + e.hash.len()
+        + value_bytes(&e.payload)
+        + e.dice.as_ref().map_or(0, |d| 64 + d.rolls.len() * 48)
+}
+
+/// About how many bytes a JSON value takes in memory.
+fn value_bytes(v: &Value) -> usize {
+    std::mem::size_of::<Value>()
+        + match v {
+            Value::String(s) => s.len(),
+            Value::Array(items) => items.iter().map(value_bytes).sum(),
+            Value::Object(map) => map.iter().map(|(k, v)| 24 + k.len() + value_bytes(v)).sum(),
+            _ => 0,
+        }
+}

@@ -278,11 +278,14 @@ async fn moves_through_a_database_cut_are_in_the_log_exactly_when_they_were_answ
         tables.push(app.table().await);
     }
 
+    // Moves accepted so far, in all games: the cut comes once a few have gone through, so it
+    // falls while the rest are being made however fast the machine is.
+    let progress = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let players: Vec<_> = tables
         .iter()
         .cloned()
         .map(|(game, token)| {
-            let app = app.clone();
+            let (app, progress) = (app.clone(), progress.clone());
             tokio::spawn(async move {
                 // (order, status) of every try, in order.
                 let mut tries: Vec<(String, u16)> = Vec::new();
@@ -294,6 +297,7 @@ async fn moves_through_a_database_cut_are_in_the_log_exactly_when_they_were_answ
                     match a.status {
                         201 => {
                             accepted += 1;
+                            progress.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             seq = a.body["next_seq"].as_u64().unwrap();
                         }
                         409 => seq = a.body["current_seq"].as_u64().unwrap(),
@@ -310,9 +314,9 @@ async fn moves_through_a_database_cut_are_in_the_log_exactly_when_they_were_answ
         })
         .collect();
 
-    // Soon after the first moves: with the fold cache a game's 30 moves take well under a
-    // second, and the cut must come while they are being made.
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    while progress.load(std::sync::atomic::Ordering::Relaxed) < GAMES as u64 * 2 {
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
     proxy.cut();
     tokio::time::sleep(Duration::from_secs(2)).await;
     proxy.restore();

@@ -3,6 +3,7 @@
 //! handled in one place. It speaks neither HTTP nor SMTP.
 
 pub mod cache;
+mod health;
 pub mod input;
 pub mod keys;
 pub mod proof;

@@ -15,8 +15,7 @@ use crate::games::Games;
 const WAIT: Duration = Duration::from_secs(3);
 
 pub async fn report(games: &Games) -> HttpResponse {
-    let store = &games.store;
-    let database = match tokio::time::timeout(WAIT, store.ping()).await {
+    let database = match tokio::time::timeout(WAIT, games.ping()).await {
         Ok(Ok(())) => Ok(()),
         Ok(Err(e)) => Err(e.to_string()),
         Err(_) => Err(format!("no answer within {} s", WAIT.as_secs())),
@@ -24,14 +23,14 @@ pub async fn report(games: &Games) -> HttpResponse {
     match database {
         Ok(()) => {
             // Cheap: a count over the outbox's index of unsent rows.
-            let outbox = match tokio::time::timeout(WAIT, store.outbox_pending()).await {
+            let outbox = match tokio::time::timeout(WAIT, games.outbox_pending()).await {
                 Ok(Ok(pending)) => json!({ "status": "ok", "pending": pending }),
                 Ok(Err(e)) => json!({ "status": "unknown", "error": e.to_string() }),
                 Err(_) => json!({ "status": "unknown", "error": "no answer in time" }),
             };
             HttpResponse::Ok().json(json!({
                 "status": "ok",
-                "database": { "status": "ok", "backend": store.backend() },
+                "database": { "status": "ok", "backend": games.backend() },
                 "outbox": outbox,
             }))
         }
@@ -43,7 +42,7 @@ pub async fn report(games: &Games) -> HttpResponse {
                     "status": "down",
                     "error": "unavailable",
                     "message": format!("the database is unavailable: {error}"),
-                    "database": { "status": "down", "backend": store.backend(), "error": error },
+                    "database": { "status": "down", "backend": games.backend(), "error": error },
                 }))
         }
     }

@@ -146,7 +146,7 @@ pub async fn timed(
 
 /// `GET /metrics`: every metric in Prometheus' text format.
 pub async fn metrics(games: web::Data<Games>) -> HttpResponse {
-    match crate::metrics::render(&games.store, games.clock.now()).await {
+    match games.metrics_page().await {
         Ok(text) => HttpResponse::Ok()
             .content_type(crate::metrics::CONTENT_TYPE)
             .insert_header(("Cache-Control", "no-store"))

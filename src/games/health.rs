@@ -1,0 +1,26 @@
+//! What the service can say of its own health, for `/health` and `/metrics`: the faces ask the
+//! games service, never the store (the parts import one way: games ← http).
+
+use super::{Games, Result};
+
+impl Games {
+    /// Which backend holds the games: `postgres` or `sqlite`.
+    pub fn backend(&self) -> &'static str {
+        self.store.backend()
+    }
+
+    /// Whether the database answers: one trivial query on the connections reads use.
+    pub async fn ping(&self) -> Result<()> {
+        Ok(self.store.ping().await?)
+    }
+
+    /// Outbox rows not yet sent.
+    pub async fn outbox_pending(&self) -> Result<i64> {
+        Ok(self.store.outbox_pending().await?)
+    }
+
+    /// The metrics page, with the outbox's gauges read as of the service's now.
+    pub async fn metrics_page(&self) -> std::result::Result<String, String> {
+        crate::metrics::render(&self.store, self.clock.now()).await
+    }
+}

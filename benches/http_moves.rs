@@ -39,6 +39,9 @@ use futures_util::FutureExt;
 use serde_json::{json, Value};
 use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection};
 
+mod support;
+use support::{cpus, free_port, percentiles, pgbench, with_database, Measured};
+
 /// The service's allocator (src/main.rs).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -52,12 +55,6 @@ const BACKLOG: usize = 50_000;
 /// Moves timed at each length, and the most any closed loop makes.
 const SAMPLES: usize = 30;
 const MAX_MOVES_PER_LOOP: usize = 200_000;
-
-struct Measured {
-    per_second: f64,
-    p50: Duration,
-    p99: Duration,
-}
 
 /// The server under test; killed on drop.
 struct Server {
@@ -169,7 +166,7 @@ async fn run(bench: &Bench) {
     println!("| games | raw INSERT/s | p50 ms | p99 ms | HTTP moves/s | p50 ms | p99 ms | moves / INSERTs |");
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in CONCURRENCY {
-        let raw = pgbench(&bench.url, &script, n, bench.seconds, bench.work.path());
+        let raw = pgbench(&bench.url, &script, n, bench.seconds, bench.work.path(), 0);
         let moves = bench.closed_loop(&server, n).await;
         println!(
             "| {n} | {:.0} | {} | {} | {:.0} | {} | {} | {:.1}% |",
@@ -594,99 +591,12 @@ async fn prepare_baseline(url: &str, script: &Path) {
     std::fs::write(script, text).expect("write the pgbench script");
 }
 
-/// pgbench with `clients` clients for `seconds`; rate from its summary, latencies from its log.
-fn pgbench(url: &str, script: &Path, clients: usize, seconds: u64, work: &Path) -> Measured {
-    let prefix = work.join(format!("pgbench-{clients}"));
-    let out = Command::new("pgbench")
-        .args(["-n", "-M", "prepared", "-l", "--log-prefix"])
-        .arg(&prefix)
-        .arg("-f")
-        .arg(script)
-        .args([
-            "-c",
-            &clients.to_string(),
-            "-j",
-            &clients.min(cpus()).to_string(),
-            "-T",
-            &seconds.to_string(),
-        ])
-        .arg(url)
-        .output()
-        .expect("run pgbench (apt-get install postgresql-client)");
-    let report = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "pgbench failed: {report}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let tps = report
-        .lines()
-        .find_map(|line| line.strip_prefix("tps = "))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse::<f64>().ok())
-        .unwrap_or_else(|| panic!("no tps in pgbench's report:\n{report}"));
-    let log_name = format!("pgbench-{clients}.");
-    let mut latencies = Vec::new();
-    for entry in std::fs::read_dir(work).unwrap().flatten() {
-        if entry.file_name().to_string_lossy().starts_with(&log_name) {
-            for line in std::fs::read_to_string(entry.path()).unwrap().lines() {
-                if let Some(us) = line
-                    .split_whitespace()
-                    .nth(2)
-                    .and_then(|n| n.parse::<u64>().ok())
-                {
-                    latencies.push(Duration::from_micros(us));
-                }
-            }
-        }
-    }
-    let (p50, p99) = percentiles(&mut latencies);
-    Measured {
-        per_second: tps,
-        p50,
-        p99,
-    }
-}
-
-fn percentiles(latencies: &mut [Duration]) -> (Duration, Duration) {
-    assert!(!latencies.is_empty(), "nothing was measured");
-    latencies.sort_unstable();
-    let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize];
-    (at(0.50), at(0.99))
-}
-
 fn ms(d: Duration) -> String {
     format!("{:.2}", d.as_secs_f64() * 1000.0)
-}
-
-fn cpus() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 fn load() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_else(|_| "unknown".into())
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// `admin_url` with its database name replaced by `name`.
-fn with_database(admin_url: &str, name: &str) -> String {
-    let (base, query) = match admin_url.split_once('?') {
-        Some((base, query)) => (base, format!("?{query}")),
-        None => (admin_url, String::new()),
-    };
-    let after_scheme = base.find("://").map_or(0, |i| i + 3);
-    let host_part = match base[after_scheme..].find('/') {
-        Some(slash) => &base[..after_scheme + slash],
-        None => base,
-    };
-    format!("{host_part}/{name}{query}")
 }

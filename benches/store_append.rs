@@ -16,13 +16,15 @@
 //! `postgres://postgres@127.0.0.1:5432/postgres`); the run creates and drops its own database.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use despatch::engine::event::{kind, Event, GENESIS_HASH};
 use despatch::store::{Append, GameRecord, OutboxRecord, PgStore, SeatRecord, Store};
 use serde_json::json;
 use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection};
+
+mod support;
+use support::{cpus, percentiles, pgbench, with_database, Measured};
 
 /// The service's allocator (src/main.rs), so that the figures are the service's.
 #[global_allocator]
@@ -31,13 +33,6 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const CONCURRENCY: [usize; 3] = [1, 4, 16];
 const WARM_UP: Duration = Duration::from_secs(1);
 const AT: &str = "2026-11-22T09:00:00.000Z";
-
-/// What one measurement found.
-struct Measured {
-    per_second: f64,
-    p50: Duration,
-    p99: Duration,
-}
 
 impl Measured {
     /// The median of each figure over the rounds.
@@ -154,10 +149,6 @@ fn arg(name: &str) -> Option<u64> {
     })
 }
 
-fn cpus() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// `71% [64–80%]`: the ratio of the medians and the range of the per-round ratios.
 fn percent(ratio: f64, rounds: &[f64]) -> String {
     let low = rounds.iter().cloned().fold(f64::INFINITY, f64::min);
@@ -195,72 +186,6 @@ async fn prepare_baseline(url: &str, script: &Path) {
          INSERT INTO raw_inserts (game_id, seq, body) VALUES ('game-' || :client_id, :seq, '{body}');\n"
     );
     std::fs::write(script, text).expect("write the pgbench script");
-}
-
-/// Runs pgbench with `clients` clients; rate from its summary, latencies from its per-transaction
-/// log.
-fn pgbench(
-    url: &str,
-    script: &Path,
-    clients: usize,
-    seconds: u64,
-    work: &Path,
-    round: usize,
-) -> Measured {
-    let prefix = work.join(format!("pgbench-{clients}-{round}"));
-    let out = Command::new("pgbench")
-        .args(["-n", "-M", "prepared", "-l", "--log-prefix"])
-        .arg(&prefix)
-        .arg("-f")
-        .arg(script)
-        .args([
-            "-c",
-            &clients.to_string(),
-            "-j",
-            &clients.min(cpus()).to_string(),
-            "-T",
-            &seconds.to_string(),
-        ])
-        .arg(url)
-        .output()
-        .expect("run pgbench (apt-get install postgresql-client)");
-    let report = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "pgbench failed: {}{}",
-        report,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let tps = report
-        .lines()
-        .find_map(|line| line.strip_prefix("tps = "))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse::<f64>().ok())
-        .unwrap_or_else(|| panic!("no tps in pgbench's report:\n{report}"));
-    // Log lines: client_id transaction_no latency_us script_no epoch epoch_us.
-    // Files are named `<prefix>.<pid>` and `<prefix>.<pid>.<thread>`.
-    let log_name = format!("pgbench-{clients}-{round}.");
-    let mut latencies = Vec::new();
-    for entry in std::fs::read_dir(work).unwrap().flatten() {
-        let file = entry.path();
-        if entry.file_name().to_string_lossy().starts_with(&log_name) {
-            for line in std::fs::read_to_string(&file).unwrap().lines() {
-                if let Some(us) = line
-                    .split_whitespace()
-                    .nth(2)
-                    .and_then(|n| n.parse::<u64>().ok())
-                {
-                    latencies.push(Duration::from_micros(us));
-                }
-            }
-        }
-    }
-    let (p50, p99) = percentiles(&mut latencies);
-    Measured {
-        per_second: tps,
-        p50,
-        p99,
-    }
 }
 
 /// `games` tasks, each appending moves to its own game as fast as the store takes them.
@@ -384,25 +309,4 @@ fn sample_event(game_id: &str, seq: u64, prev_hash: &str) -> Event {
         None,
         prev_hash,
     )
-}
-
-fn percentiles(latencies: &mut [Duration]) -> (Duration, Duration) {
-    assert!(!latencies.is_empty(), "nothing was measured");
-    latencies.sort_unstable();
-    let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize];
-    (at(0.50), at(0.99))
-}
-
-/// `admin_url` with its database name replaced by `name`.
-fn with_database(admin_url: &str, name: &str) -> String {
-    let (base, query) = match admin_url.split_once('?') {
-        Some((base, query)) => (base, format!("?{query}")),
-        None => (admin_url, String::new()),
-    };
-    let after_scheme = base.find("://").map_or(0, |i| i + 3);
-    let host_part = match base[after_scheme..].find('/') {
-        Some(slash) => &base[..after_scheme + slash],
-        None => base,
-    };
-    format!("{host_part}/{name}{query}")
 }

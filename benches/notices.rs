@@ -14,9 +14,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix_web::{web, App, HttpResponse, HttpServer};
+use despatch::games::outbox::EmailDelivery;
 use despatch::games::{Games, NewGame, NewSeat};
 use despatch::notify::dispatcher::{DispatchSettings, Dispatcher};
-use despatch::notify::email::{EmailDelivery, Mailer};
+use despatch::notify::email::Mailer;
 use despatch::notify::webhook::{install_crypto, Hooks, WebhookDelivery};
 use despatch::store::{Store, WebhookRecord};
 use futures_util::future::join_all;
@@ -175,7 +176,7 @@ async fn baseline(smtp: &str, hook_url: &str, n: usize) -> (f64, f64) {
         reply_to: None,
         message_id: format!("base-{i}@bench.invalid"),
         // As every notice does, so that the baseline sends the same headers.
-        head: Some(despatch::notify::email::LogHead {
+        head: Some(despatch::games::outbox::LogHead {
             game_id: format!("base-{i}"),
             seq: 1,
             hash: "ab".repeat(32),

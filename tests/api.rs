@@ -7,31 +7,15 @@ mod common;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+use common::TestApp;
 use despatch::engine::export;
 use despatch::engine::verify::verify;
 use despatch::games::rate::MoveRate;
-use despatch::http::Application;
 use despatch::rules;
-use despatch::store::Store;
 use serde_json::{json, Value};
 
-struct TestApp {
-    base: String,
-    http: reqwest::Client,
-    db: common::TestDb,
-    store: Store,
-}
-
-async fn spawn(store: Store, db: common::TestDb) -> TestApp {
-    let app = Application::build(store.clone(), "127.0.0.1:0", None).expect("binds port 0");
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
-    TestApp {
-        base,
-        http: reqwest::Client::new(),
-        db,
-        store,
-    }
+async fn spawn(backend: common::Backend) -> TestApp {
+    common::spawn_app(backend).spawn().await
 }
 
 struct Table {
@@ -40,10 +24,6 @@ struct Table {
 }
 
 impl TestApp {
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
     async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
         let mut req = self.http.post(self.url(path)).json(&body);
         if let Some(t) = token {
@@ -604,15 +584,15 @@ async fn events_after_a_seq_are_returned_in_order(app: TestApp) {
 
 async fn a_seat_moving_too_fast_gets_429_with_retry_after_and_changes_nothing(app: TestApp) {
     // A second server on the same database that allows one move a seat per hour.
-    let limited = Application::build_with(app.store.clone(), "127.0.0.1:0", None, |games| {
-        games.with_move_rate(Some(MoveRate {
+    let base = app
+        .another()
+        .move_rate(Some(MoveRate {
             burst: NonZeroU32::new(1).unwrap(),
             per: Duration::from_secs(3600),
         }))
-    })
-    .expect("binds port 0");
-    let base = format!("http://127.0.0.1:{}", limited.port());
-    tokio::spawn(limited.run_until_stopped());
+        .serve()
+        .await
+        .base;
     let t = app.open_table(&["anna", "ben"]).await;
     let moves = format!("{base}/api/games/{}/moves", t.game_id);
     let submit = |seat: usize, seq: u64| {
@@ -789,15 +769,15 @@ async fn creating_games_too_fast_from_one_address_gets_429_with_retry_after_and_
     app: TestApp,
 ) {
     // A second server on the same database that allows two games an address per hour.
-    let limited = Application::build_with(app.store.clone(), "127.0.0.1:0", None, |games| {
-        games.with_create_rate(Some(MoveRate {
+    let base = app
+        .another()
+        .create_rate(Some(MoveRate {
             burst: NonZeroU32::new(2).unwrap(),
             per: Duration::from_secs(3600),
         }))
-    })
-    .expect("binds port 0");
-    let base = format!("http://127.0.0.1:{}", limited.port());
-    tokio::spawn(limited.run_until_stopped());
+        .serve()
+        .await
+        .base;
     let create = || {
         app.http
             .post(format!("{base}/api/games"))

@@ -15,8 +15,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use despatch::http::Application;
-use despatch::store::Store;
+use common::TestApp;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 
@@ -132,28 +131,14 @@ async fn wait_for_text(c: &Client, css: &str, text: &str, within: Duration) -> S
     }
 }
 
-/// The service on port 0, over a fresh store on one backend.
-struct Site {
-    base: String,
-    backend: &'static str,
-    _db: common::TestDb,
-}
-
-async fn spawn(store: Store, db: common::TestDb) -> Site {
-    let app = Application::build(store, "127.0.0.1:0", None).expect("binds port 0");
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
-    Site {
-        base,
-        backend: db.backend(),
-        _db: db,
-    }
+async fn spawn(backend: common::Backend) -> TestApp {
+    common::spawn_app(backend).spawn().await
 }
 
 on_both_backends!(two_players_play_audit_and_verify_in_real_browsers);
 
-async fn two_players_play_audit_and_verify_in_real_browsers(site: Site) {
-    let (base, backend) = (&site.base, site.backend);
+async fn two_players_play_audit_and_verify_in_real_browsers(site: TestApp) {
+    let (base, backend) = (&site.base, site.db.backend());
     let mut driver = chromedriver().await;
     let anna = browser(&mut driver).await;
     let ben = browser(&mut driver).await;

@@ -5,30 +5,26 @@
 #[macro_use]
 mod common;
 
-use std::sync::Arc;
-
 use chrono::{DateTime, Utc};
+use common::TestApp;
 use despatch::engine::event::kind;
 use despatch::engine::ruleset::{Seat, Viewer};
 use despatch::engine::verify::verify;
-use despatch::games::{Caller, CommandInput, Games, NewGame, NewSeat, Submit, VacationRequest};
-use despatch::notify::clock::{ClockChoice, ClockPolicy, ManualClock, OnDeadline};
-use despatch::notify::scheduler::{seat_deadline, Fired, Scheduler};
+use despatch::games::clock::{seat_deadline, ClockChoice, ClockPolicy, ManualClock, OnDeadline};
+use despatch::games::{Caller, CommandInput, NewGame, NewSeat, Submit, VacationRequest};
+use despatch::notify::scheduler::{Fired, Scheduler};
 use despatch::rules;
-use despatch::store::Store;
 use serde_json::Value;
 
 fn at(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
+/// A test app on a clock the test moves, an open-table game on it and a scheduler.
 struct C {
-    games: Games,
-    clock: ManualClock,
+    app: TestApp,
     scheduler: Scheduler,
     game_id: String,
-    store: Store,
-    _db: common::TestDb,
 }
 
 fn policy(hours: u32, reminders: &[u32], weekends: bool, tz: &str, on: OnDeadline) -> ClockPolicy {
@@ -43,11 +39,10 @@ fn policy(hours: u32, reminders: &[u32], weekends: bool, tz: &str, on: OnDeadlin
     }
 }
 
-async fn start(store: Store, db: common::TestDb, policy: ClockPolicy, created: &str) -> C {
-    let clock = ManualClock::new(at(created));
-    let games =
-        Games::new(store.clone(), "http://despatch.test").with_clock(Arc::new(clock.clone()));
-    let created = games
+async fn start(app: TestApp, policy: ClockPolicy, created: &str) -> C {
+    app.clock().set(at(created));
+    let created = app
+        .games
         .create(NewGame {
             ruleset: "open-table".into(),
             scenario: "default".into(),
@@ -65,18 +60,15 @@ async fn start(store: Store, db: common::TestDb, policy: ClockPolicy, created: &
         .await
         .unwrap();
     C {
-        scheduler: Scheduler::new(games.clone()),
-        games,
-        clock,
+        scheduler: Scheduler::new(app.games.clone()),
+        app,
         game_id: created.game_id,
-        store,
-        _db: db,
     }
 }
 
 impl C {
     async fn tick_at(&self, when: &str) -> Vec<Fired> {
-        self.clock.set(at(when));
+        self.app.clock().set(at(when));
         self.scheduler.tick().await.unwrap()
     }
 
@@ -88,8 +80,9 @@ impl C {
     }
 
     async fn play(&self, seat: &str, order: &str) {
-        let l = self.games.load(&self.game_id).await.unwrap();
-        self.games
+        let l = self.app.games.load(&self.game_id).await.unwrap();
+        self.app
+            .games
             .submit(
                 &self.caller(seat),
                 Submit {
@@ -104,18 +97,20 @@ impl C {
     }
 
     async fn deadline_of(&self, seat: &str) -> Option<DateTime<Utc>> {
-        let l = self.games.load(&self.game_id).await.unwrap();
+        let l = self.app.games.load(&self.game_id).await.unwrap();
         let p = self
+            .app
             .games
             .clock_policy(&self.game_id)
             .await
             .unwrap()
             .unwrap();
-        seat_deadline(&p, &l.events, seat)
+        seat_deadline(&p, &self.app.games.whole_log(&l).await.unwrap(), seat)
     }
 
     async fn clock_events(&self) -> Vec<Value> {
-        self.store
+        self.app
+            .store
             .events(&self.game_id, 0, None)
             .await
             .unwrap()
@@ -127,6 +122,7 @@ impl C {
 
     async fn verifies(&self) {
         let text = self
+            .app
             .games
             .export(&self.game_id, &Viewer::Spectator)
             .await
@@ -140,7 +136,8 @@ impl C {
     }
 
     async fn notices(&self, channel: &str) -> Vec<Value> {
-        self.store
+        self.app
+            .store
             .outbox(&self.game_id)
             .await
             .unwrap()
@@ -151,10 +148,12 @@ impl C {
     }
 }
 
-/// The clock's tests drive a store directly: `on_both_backends!` hands each one the fresh store
-/// and its database.
-async fn spawn(store: Store, db: common::TestDb) -> (Store, common::TestDb) {
-    (store, db)
+/// The clock's tests drive the games service directly, on a clock they move; `start` sets it.
+async fn spawn(backend: common::Backend) -> TestApp {
+    common::spawn_app(backend)
+        .clock(ManualClock::new(Utc::now()))
+        .services()
+        .await
 }
 
 on_both_backends!(
@@ -167,12 +166,11 @@ on_both_backends!(
 );
 
 async fn reminders_and_deadlines_fire_on_time_across_a_weekend_and_the_end_of_summer_time(
-    (store, db): (Store, common::TestDb),
+    app: TestApp,
 ) {
     // Friday 23 October 2026, 13:00 in London (BST); summer time ends on Sunday the 25th.
     let c = start(
-        store,
-        db,
+        app,
         policy(24, &[12, 2], true, "Europe/London", OnDeadline::Remind),
         "2026-10-23T12:00:00Z",
     )
@@ -241,7 +239,7 @@ async fn reminders_and_deadlines_fire_on_time_across_a_weekend_and_the_end_of_su
     c.verifies().await;
 
     // A move restarts the clock for the next seat, from the move.
-    c.clock.set(at("2026-10-26T14:00:00Z"));
+    c.app.clock().set(at("2026-10-26T14:00:00Z"));
     c.play("anna", "advance at last").await;
     assert_eq!(
         c.deadline_of("bert").await,
@@ -249,12 +247,9 @@ async fn reminders_and_deadlines_fire_on_time_across_a_weekend_and_the_end_of_su
     );
 }
 
-async fn a_vacation_extends_the_deadline_and_is_limited_by_the_allowance(
-    (store, db): (Store, common::TestDb),
-) {
+async fn a_vacation_extends_the_deadline_and_is_limited_by_the_allowance(app: TestApp) {
     let c = start(
-        store,
-        db,
+        app,
         policy(48, &[], false, "UTC", OnDeadline::Remind),
         "2026-03-02T10:00:00Z",
     )
@@ -264,6 +259,7 @@ async fn a_vacation_extends_the_deadline_and_is_limited_by_the_allowance(
         Some(at("2026-03-04T10:00:00Z"))
     );
     let taken = c
+        .app
         .games
         .take_vacation(
             &c.caller("anna"),
@@ -289,6 +285,7 @@ async fn a_vacation_extends_the_deadline_and_is_limited_by_the_allowance(
     assert_eq!(fired.len(), 1);
 
     let too_long = c
+        .app
         .games
         .take_vacation(
             &c.caller("bert"),
@@ -304,6 +301,7 @@ async fn a_vacation_extends_the_deadline_and_is_limited_by_the_allowance(
         "{too_long}"
     );
     let past = c
+        .app
         .games
         .take_vacation(
             &c.caller("bert"),
@@ -318,10 +316,9 @@ async fn a_vacation_extends_the_deadline_and_is_limited_by_the_allowance(
     c.verifies().await;
 }
 
-async fn a_missed_deadline_passes_where_the_rules_allow((store, db): (Store, common::TestDb)) {
+async fn a_missed_deadline_passes_where_the_rules_allow(app: TestApp) {
     let c = start(
-        store,
-        db,
+        app,
         policy(24, &[], false, "UTC", OnDeadline::Pass),
         "2026-03-02T10:00:00Z",
     )
@@ -335,14 +332,14 @@ async fn a_missed_deadline_passes_where_the_rules_allow((store, db): (Store, com
             action: "pass"
         }]
     );
-    let events = c.store.events(&c.game_id, 0, None).await.unwrap();
+    let events = c.app.store.events(&c.game_id, 0, None).await.unwrap();
     let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
     assert_eq!(
         &kinds[kinds.len() - 2..],
         &[kind::CLOCK, kind::TIMEOUT],
         "the deadline, then the pass, in one append"
     );
-    let summary = c.games.summary(&c.game_id).await.unwrap();
+    let summary = c.app.games.summary(&c.game_id).await.unwrap();
     assert_eq!(summary.waiting_for[0].seat.as_str(), "bert");
     assert!(
         c.notices("turn").await.len() >= 2,
@@ -355,12 +352,9 @@ async fn a_missed_deadline_passes_where_the_rules_allow((store, db): (Store, com
     c.verifies().await;
 }
 
-async fn a_missed_deadline_pauses_the_clock_until_someone_moves(
-    (store, db): (Store, common::TestDb),
-) {
+async fn a_missed_deadline_pauses_the_clock_until_someone_moves(app: TestApp) {
     let c = start(
-        store,
-        db,
+        app,
         policy(24, &[], false, "UTC", OnDeadline::Pause),
         "2026-03-02T10:00:00Z",
     )
@@ -388,10 +382,9 @@ async fn a_missed_deadline_pauses_the_clock_until_someone_moves(
     c.verifies().await;
 }
 
-async fn the_nth_missed_deadline_forfeits((store, db): (Store, common::TestDb)) {
+async fn the_nth_missed_deadline_forfeits(app: TestApp) {
     let c = start(
-        store,
-        db,
+        app,
         policy(24, &[], false, "UTC", OnDeadline::Forfeit),
         "2026-03-02T10:00:00Z",
     )
@@ -414,11 +407,11 @@ async fn the_nth_missed_deadline_forfeits((store, db): (Store, common::TestDb)) 
             action: "forfeit"
         }]
     );
-    let events = c.store.events(&c.game_id, 0, None).await.unwrap();
+    let events = c.app.store.events(&c.game_id, 0, None).await.unwrap();
     assert!(events
         .iter()
         .any(|e| e.kind == kind::RESIGNED && e.seat == "anna"));
-    let summary = c.games.summary(&c.game_id).await.unwrap();
+    let summary = c.app.games.summary(&c.game_id).await.unwrap();
     assert!(summary.ended, "with one seat left the open table ends");
     assert_eq!(c.notices("game_over").await.len(), 2);
     let missed = c.notices("deadline").await;
@@ -436,18 +429,15 @@ async fn the_nth_missed_deadline_forfeits((store, db): (Store, common::TestDb)) 
     c.verifies().await;
 }
 
-async fn two_schedulers_at_the_same_instant_fire_once((store, db): (Store, common::TestDb)) {
+async fn two_schedulers_at_the_same_instant_fire_once(app: TestApp) {
     let c = start(
-        store,
-        db,
+        app,
         policy(24, &[6], false, "UTC", OnDeadline::Remind),
         "2026-03-02T10:00:00Z",
     )
     .await;
-    c.clock.set(at("2026-03-03T10:00:00Z"));
-    let other = Scheduler::new(
-        Games::new(c.store.clone(), "http://despatch.test").with_clock(Arc::new(c.clock.clone())),
-    );
+    c.app.clock().set(at("2026-03-03T10:00:00Z"));
+    let other = Scheduler::new(c.app.another().clock(c.app.clock().clone()).games());
     let (a, b) = tokio::join!(c.scheduler.tick(), other.tick());
     let total = a.unwrap().len() + b.unwrap().len();
     let events = c.clock_events().await;

@@ -103,7 +103,7 @@ async fn bot_move(games: &Games, game_id: &str, rng: &mut Rng) -> Result<bool, S
 /// After every move the cache already holds the state the move made (so the next move folds
 /// nothing), and that state, its hash and its secrets equal a full re-fold of the stored log.
 async fn bot_games_keep_the_cache_equal_to_the_log(store: Store) {
-    let games = Games::new(store.clone(), "http://test");
+    let games = common::over(store.clone()).base_url("http://test").games();
     for ruleset in rules::all() {
         for n in 0..2 {
             let id = games.create(new_game(&ruleset, n)).await.unwrap().game_id;
@@ -130,7 +130,10 @@ async fn bot_games_keep_the_cache_equal_to_the_log(store: Store) {
                 );
                 assert_eq!(cached.game.last_hash, game.last_hash);
                 assert_eq!(cached.game.ended, game.ended);
-                assert_eq!(cached.events.len() as u64, game.next_seq);
+                let held = cached
+                    .events_from(0)
+                    .expect("the cache holds the whole log");
+                assert_eq!(held.len() as u64, game.next_seq);
                 assert_eq!(cached.record.next_seq, game.next_seq);
                 assert_eq!(format!("{:?}", cached.secrets), format!("{secrets:?}"));
             }
@@ -173,8 +176,8 @@ async fn two_processes_never_serve_a_stale_state(store: Store, url: &str) {
         .await
         .unwrap()
         .with_key(common::test_key());
-    let a = Games::new(store.clone(), "http://test");
-    let b = Games::new(other, "http://test");
+    let a = common::over(store.clone()).base_url("http://test").games();
+    let b = common::over(other).base_url("http://test").games();
     let ruleset = rules::find("open-table").unwrap();
     let id = a.create(new_game(&ruleset, 0)).await.unwrap().game_id;
     // Both caches hold the game at its start.
@@ -242,8 +245,8 @@ async fn a_race_between_processes_is_one_move_and_one_stale(store: Store, url: &
         .await
         .unwrap()
         .with_key(common::test_key());
-    let a = Games::new(store.clone(), "http://test");
-    let b = Games::new(other, "http://test");
+    let a = common::over(store.clone()).base_url("http://test").games();
+    let b = common::over(other).base_url("http://test").games();
     let id = a
         .create(new_game(&rules::find("open-table").unwrap(), 0))
         .await
@@ -335,10 +338,13 @@ mod sqlite {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_cache_evicts_past_its_bounds() {
     let (store, _db) = common::fresh_sqlite().await;
-    let by_count = Games::new(store.clone(), "http://test").with_fold_cache(Limits {
-        games: 2,
-        bytes: usize::MAX,
-    });
+    let by_count = common::over(store.clone())
+        .base_url("http://test")
+        .fold_cache(Limits {
+            games: 2,
+            bytes: usize::MAX,
+        })
+        .games();
     let ruleset = rules::find("open-table").unwrap();
     let mut ids = Vec::new();
     for n in 0..3 {
@@ -363,14 +369,17 @@ async fn the_cache_evicts_past_its_bounds() {
     assert!(by_count.fold_cache().get(&ids[2]).is_none());
 
     // Bytes: room for about one game, measured from one game's size.
-    let probe = Games::new(store.clone(), "http://test");
+    let probe = common::over(store.clone()).base_url("http://test").games();
     probe.load(&ids[0]).await.unwrap();
     let one = probe.fold_cache().size().1;
     assert!(one > 0);
-    let by_bytes = Games::new(store.clone(), "http://test").with_fold_cache(Limits {
-        games: 100,
-        bytes: one + one / 2,
-    });
+    let by_bytes = common::over(store.clone())
+        .base_url("http://test")
+        .fold_cache(Limits {
+            games: 100,
+            bytes: one + one / 2,
+        })
+        .games();
     for id in &ids {
         by_bytes.load(id).await.unwrap();
     }
@@ -379,10 +388,13 @@ async fn the_cache_evicts_past_its_bounds() {
     assert!(bytes <= one + one / 2);
     assert!(by_bytes.fold_cache().get(&ids[2]).is_some());
     // A game larger than the whole bound is not kept, and still loads.
-    let tiny = Games::new(store, "http://test").with_fold_cache(Limits {
-        games: 10,
-        bytes: 1,
-    });
+    let tiny = common::over(store)
+        .base_url("http://test")
+        .fold_cache(Limits {
+            games: 10,
+            bytes: 1,
+        })
+        .games();
     assert_eq!(tiny.load(&ids[0]).await.unwrap().game.next_seq, 1);
     assert_eq!(tiny.fold_cache().size(), (0, 0));
 }

@@ -10,35 +10,15 @@ mod common;
 use std::sync::Arc;
 
 use chrono::{Duration, Utc};
-use despatch::http::Application;
-use despatch::notify::clock::ManualClock;
-use despatch::store::Store;
+use common::TestApp;
+use despatch::games::clock::ManualClock;
 use serde_json::{json, Value};
 
-struct App {
-    base: String,
-    http: reqwest::Client,
-    clock: ManualClock,
-    store: Store,
-    _db: common::TestDb,
-}
-
-async fn spawn(store: Store, db: common::TestDb) -> App {
-    let clock = ManualClock::new(Utc::now());
-    let injected = clock.clone();
-    let app = Application::build_with(store.clone(), "127.0.0.1:0", None, move |games| {
-        games.with_clock(Arc::new(injected))
-    })
-    .expect("binds port 0");
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
-    App {
-        base,
-        http: reqwest::Client::new(),
-        clock,
-        store,
-        _db: db,
-    }
+async fn spawn(backend: common::Backend) -> TestApp {
+    common::spawn_app(backend)
+        .clock(ManualClock::new(Utc::now()))
+        .spawn()
+        .await
 }
 
 /// A two-seat open table: its id and the first seat's token.
@@ -47,7 +27,7 @@ struct Table {
     token: String,
 }
 
-impl App {
+impl TestApp {
     async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
         let mut req = self.http.post(format!("{}{path}", self.base)).json(body);
         if let Some(t) = token {
@@ -94,7 +74,7 @@ on_both_backends!(
 );
 
 async fn the_same_key_with_a_different_move_gets_422_idempotency_mismatch_and_records_nothing(
-    app: App,
+    app: TestApp,
 ) {
     let t = app.table().await;
     let first = json!({ "expected_seq": 1, "command": "roll 2d6", "client_entropy": "e1", "idempotency_key": "k-1" });
@@ -139,7 +119,7 @@ async fn the_same_key_with_a_different_move_gets_422_idempotency_mismatch_and_re
 }
 
 /// The events from `seq` on, as JSON.
-async fn body_events(app: &App, t: &Table, seq: u64) -> Value {
+async fn body_events(app: &TestApp, t: &Table, seq: u64) -> Value {
     let events = app
         .store
         .events(&t.game_id, seq, Some(seq + 1))
@@ -149,7 +129,7 @@ async fn body_events(app: &App, t: &Table, seq: u64) -> Value {
 }
 
 async fn duplicates_sent_at_once_record_one_move_and_are_answered_201_or_409_in_progress_never_stale(
-    app: App,
+    app: TestApp,
 ) {
     const COPIES: usize = 12;
     let app = Arc::new(app);
@@ -204,7 +184,7 @@ async fn duplicates_sent_at_once_record_one_move_and_are_answered_201_or_409_in_
     }
 }
 
-async fn a_key_older_than_24_hours_is_a_new_key(app: App) {
+async fn a_key_older_than_24_hours_is_a_new_key(app: TestApp) {
     let t = app.table().await;
     let (status, first) = app
         .play(
@@ -215,7 +195,7 @@ async fn a_key_older_than_24_hours_is_a_new_key(app: App) {
     assert_eq!(status, 201, "{first}");
 
     // Within a day the key is remembered, however it is used.
-    app.clock.set(Utc::now() + Duration::hours(23));
+    app.clock().set(Utc::now() + Duration::hours(23));
     let (status, body) = app
         .play(
             &t,
@@ -226,7 +206,7 @@ async fn a_key_older_than_24_hours_is_a_new_key(app: App) {
     assert_eq!(app.events(&t).await.len(), 2);
 
     // After a day it is a new key: the move is made.
-    app.clock.set(Utc::now() + Duration::hours(25));
+    app.clock().set(Utc::now() + Duration::hours(25));
     let (status, second) = app
         .play(
             &t,

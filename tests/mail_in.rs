@@ -7,59 +7,24 @@ mod common;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+use common::TestApp;
+use despatch::games::links::address::reply_address;
+use despatch::games::links::{key_from_secret, notice_message_id};
 use despatch::games::rate::MoveRate;
-use despatch::http::inbound::InboundConfig;
-use despatch::http::Application;
-use despatch::mail_in::address::reply_address;
-use despatch::mail_in::notice_message_id;
-use despatch::notify::links::key_from_secret;
-use despatch::store::Store;
 use serde_json::{json, Value};
 
 const SIGNING_SECRET: &str = "test signing key";
 const DOMAIN: &str = "despatch.test";
 const SECRET: &str = "inbound-secret";
 
-struct App {
-    base: String,
-    http: reqwest::Client,
-    store: Store,
-    _db: common::TestDb,
+async fn spawn(backend: common::Backend) -> TestApp {
+    answering_mail(common::spawn_app(backend)).spawn().await
 }
 
-async fn spawn(store: Store, db: common::TestDb) -> App {
-    App {
-        base: serve(&store, None).await,
-        http: reqwest::Client::new(),
-        store,
-        _db: db,
-    }
-}
-
-/// Starts a server on `store` answering inbound mail, with the default move rate or `rate`;
-/// returns its base URL.
-async fn serve(store: &Store, rate: Option<MoveRate>) -> String {
-    let config = InboundConfig {
-        domain: Some(DOMAIN.into()),
-        secret: Some(SECRET.into()),
-    };
-    let app = Application::build_full(
-        store.clone(),
-        "127.0.0.1:0",
-        None,
-        |games| {
-            let games = games.with_secret(Some(SIGNING_SECRET));
-            match rate {
-                Some(rate) => games.with_move_rate(Some(rate)),
-                None => games,
-            }
-        },
-        Some(config),
-    )
-    .unwrap();
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
-    base
+/// A server answering inbound mail, its links and reply addresses signed with a known key.
+fn answering_mail(app: common::app::AppBuilder) -> common::app::AppBuilder {
+    app.link_secret(Some(SIGNING_SECRET))
+        .inbound_mail(DOMAIN, SECRET)
 }
 
 struct Mail<'a> {
@@ -87,7 +52,7 @@ impl Mail<'_> {
     }
 }
 
-impl App {
+impl TestApp {
     async fn game(&self) -> String {
         let resp: Value = self
             .http
@@ -152,6 +117,7 @@ on_both_backends!(
     a_reply_from_the_wrong_sender_is_refused_and_changes_nothing,
     a_forged_reply_address_is_refused_and_changes_nothing,
     the_same_message_delivered_twice_applies_once,
+    a_reply_delivered_again_after_it_moved_the_game_is_the_duplicate_it_is,
     a_reply_to_an_old_notice_is_answered_with_the_current_state,
     a_reply_naming_the_largest_event_number_is_not_applied,
     failing_orders_name_the_line_and_apply_nothing,
@@ -161,7 +127,7 @@ on_both_backends!(
     orders_sent_too_fast_are_answered_as_limited_and_change_nothing,
 );
 
-async fn a_whole_game_is_played_by_replies(app: App) {
+async fn a_whole_game_is_played_by_replies(app: TestApp) {
     let game = app.game().await;
     let (status, body) = app
         .send(&Mail {
@@ -223,7 +189,7 @@ async fn a_whole_game_is_played_by_replies(app: App) {
     assert_eq!(summary["ended"], true);
 }
 
-async fn a_reply_from_the_wrong_sender_is_refused_and_changes_nothing(app: App) {
+async fn a_reply_from_the_wrong_sender_is_refused_and_changes_nothing(app: TestApp) {
     let game = app.game().await;
     let (_, body) = app
         .send(&Mail {
@@ -243,7 +209,7 @@ async fn a_reply_from_the_wrong_sender_is_refused_and_changes_nothing(app: App) 
     assert_eq!(app.events(&game).await, 1);
 }
 
-async fn a_forged_reply_address_is_refused_and_changes_nothing(app: App) {
+async fn a_forged_reply_address_is_refused_and_changes_nothing(app: TestApp) {
     let game = app.game().await;
     let forged = anna(&game).replacen(".0.", ".1.", 1);
     let (_, body) = app
@@ -273,7 +239,7 @@ async fn a_forged_reply_address_is_refused_and_changes_nothing(app: App) {
     assert_eq!(app.events(&game).await, 1);
 }
 
-async fn the_same_message_delivered_twice_applies_once(app: App) {
+async fn the_same_message_delivered_twice_applies_once(app: TestApp) {
     let game = app.game().await;
     let mail = Mail {
         from: "anna@example.org",
@@ -290,7 +256,56 @@ async fn the_same_message_delivered_twice_applies_once(app: App) {
     assert_eq!(app.replies(&game).await.len(), 1);
 }
 
-async fn a_reply_to_an_old_notice_is_answered_with_the_current_state(app: App) {
+/// An MTA that delivers a reply again (a retry after a lost acknowledgement) delivers orders
+/// that moved the game past the notice they answer: the redelivery is recognised as the
+/// duplicate it is before the notice's age is checked, never answered as orders for "an older
+/// turn notice" that "were not applied".
+async fn a_reply_delivered_again_after_it_moved_the_game_is_the_duplicate_it_is(app: TestApp) {
+    let game = app.game().await;
+    let mail = Mail {
+        from: "anna@example.org",
+        to: anna(&game),
+        id: "<again@example.org>".into(),
+        in_reply_to: Some(notice_message_id(&game, 0, "n", DOMAIN)),
+        body: "roll 2d6",
+    };
+    let (_, first) = app.send(&mail).await;
+    assert_eq!(first["status"], "answered", "{first}");
+    let text = first["reply"]["text"].as_str().unwrap();
+    assert!(text.contains("Your orders were carried out"), "{text}");
+    let (status, again) = app.send(&mail).await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["status"], "ignored", "{again}");
+    assert!(
+        again["reason"]
+            .as_str()
+            .unwrap()
+            .contains("already handled"),
+        "{again}"
+    );
+    // And once the game has moved on further, by the other seat.
+    app.send(&Mail {
+        from: "ben@example.org",
+        to: ben(&game),
+        id: "<ben-after@example.org>".into(),
+        in_reply_to: Some(notice_message_id(&game, 1, "n", DOMAIN)),
+        body: "second move",
+    })
+    .await;
+    let (_, late) = app.send(&mail).await;
+    assert_eq!(late["status"], "ignored", "{late}");
+    assert_eq!(app.events(&game).await, 3, "each move was recorded once");
+    let replies = app.replies(&game).await;
+    assert_eq!(replies.len(), 2, "one answer each to Anna and Ben");
+    assert!(
+        replies
+            .iter()
+            .all(|r| !r["text"].as_str().unwrap().contains("older turn notice")),
+        "{replies:?}"
+    );
+}
+
+async fn a_reply_to_an_old_notice_is_answered_with_the_current_state(app: TestApp) {
     let game = app.game().await;
     app.send(&Mail {
         from: "anna@example.org",
@@ -329,7 +344,7 @@ async fn a_reply_to_an_old_notice_is_answered_with_the_current_state(app: App) {
 
 /// The sender writes the In-Reply-To: a notice id naming event u64::MAX must not overflow the
 /// staleness check.
-async fn a_reply_naming_the_largest_event_number_is_not_applied(app: App) {
+async fn a_reply_naming_the_largest_event_number_is_not_applied(app: TestApp) {
     let game = app.game().await;
     let (status, body) = app
         .send(&Mail {
@@ -346,7 +361,7 @@ async fn a_reply_naming_the_largest_event_number_is_not_applied(app: App) {
     assert_eq!(app.events(&game).await, 1);
 }
 
-async fn failing_orders_name_the_line_and_apply_nothing(app: App) {
+async fn failing_orders_name_the_line_and_apply_nothing(app: TestApp) {
     let game = app.game().await;
     let (_, body) = app
         .send(&Mail {
@@ -385,7 +400,7 @@ async fn failing_orders_name_the_line_and_apply_nothing(app: App) {
     assert_eq!(app.events(&game).await, 1);
 }
 
-async fn mail_commands_answer_status_log_and_help(app: App) {
+async fn mail_commands_answer_status_log_and_help(app: TestApp) {
     let game = app.game().await;
     app.send(&Mail {
         from: "anna@example.org",
@@ -415,7 +430,7 @@ async fn mail_commands_answer_status_log_and_help(app: App) {
     assert_eq!(app.events(&game).await, 2, "mail commands change nothing");
 }
 
-async fn the_inbound_endpoint_needs_its_secret(app: App) {
+async fn the_inbound_endpoint_needs_its_secret(app: TestApp) {
     let game = app.game().await;
     let mail = Mail {
         from: "anna@example.org",
@@ -439,7 +454,7 @@ async fn the_inbound_endpoint_needs_its_secret(app: App) {
     assert_eq!(app.events(&game).await, 1);
 }
 
-async fn vacation_by_mail_uses_the_game_clock(app: App) {
+async fn vacation_by_mail_uses_the_game_clock(app: TestApp) {
     // Without a clock there is nothing to take a vacation from.
     let game = app.game().await;
     let (_, body) = app
@@ -510,16 +525,16 @@ async fn vacation_by_mail_uses_the_game_clock(app: App) {
     );
 }
 
-async fn orders_sent_too_fast_are_answered_as_limited_and_change_nothing(app: App) {
+async fn orders_sent_too_fast_are_answered_as_limited_and_change_nothing(app: TestApp) {
     // A server that allows one move a seat per hour.
-    let limited = serve(
-        &app.store,
-        Some(MoveRate {
+    let limited = answering_mail(app.another())
+        .move_rate(Some(MoveRate {
             burst: NonZeroU32::new(1).unwrap(),
             per: Duration::from_secs(3600),
-        }),
-    )
-    .await;
+        }))
+        .serve()
+        .await
+        .base;
     let game = app.game().await;
     let mail = |from, to, id, body| Mail {
         from,

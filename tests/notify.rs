@@ -7,55 +7,31 @@
 #[macro_use]
 mod common;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
 use common::notify::{dead_port, delivered_to, smtp_addr, wait_for_mail, Answer, Receiver};
-use despatch::games::Games;
-use despatch::http::Application;
-use despatch::notify::clock::ManualClock;
-use despatch::notify::dispatcher::{DispatchSettings, Dispatcher};
-use despatch::notify::email::{EmailDelivery, LogHead, Mailer};
-use despatch::notify::links::webhook_signature;
+use common::TestApp;
+use despatch::engine::event::Event;
+use despatch::engine::game::events_folded_here;
+use despatch::games::clock::ManualClock;
+use despatch::games::links::webhook_signature;
+use despatch::games::outbox::{EmailDelivery, LogHead};
+use despatch::notify::email::Mailer;
 use despatch::notify::notice::NoticeContext;
 use despatch::notify::templates;
-use despatch::notify::webhook::Hooks;
-use despatch::store::Store;
+use despatch::store::{Append, Store};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 
-struct T {
-    base: String,
-    http: reqwest::Client,
-    store: Store,
-    games: Games,
-    clock: ManualClock,
-    db: common::TestDb,
-}
+const LEASE: Duration = common::app::DISPATCH_LEASE;
 
-const LEASE: Duration = Duration::from_secs(60);
-
-async fn spawn(store: Store, db: common::TestDb) -> T {
-    despatch::notify::webhook::install_crypto();
+async fn spawn(backend: common::Backend) -> TestApp {
     // Ahead of the real time, so rows the database stamps with its own now() are already due.
-    let clock = ManualClock::new(Utc::now() + chrono::Duration::hours(1));
-    let c = clock.clone();
-    let app = Application::build_with(store.clone(), "127.0.0.1:0", None, move |g| {
-        g.with_clock(Arc::new(c))
-    })
-    .expect("binds port 0");
-    let base = format!("http://127.0.0.1:{}", app.port());
-    let games = app.games().clone();
-    tokio::spawn(app.run_until_stopped());
-    T {
-        base,
-        http: reqwest::Client::new(),
-        store,
-        games,
-        clock,
-        db,
-    }
+    common::spawn_app(backend)
+        .clock(ManualClock::new(Utc::now() + chrono::Duration::hours(1)))
+        .spawn()
+        .await
 }
 
 fn tag() -> String {
@@ -69,11 +45,7 @@ struct Table {
     tokens: Vec<String>,
 }
 
-impl T {
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
+impl TestApp {
     async fn call(
         &self,
         method: reqwest::Method,
@@ -163,33 +135,6 @@ impl T {
         assert_eq!(status, 201, "{body}");
         body
     }
-
-    fn dispatcher(&self, smtp: &str, webhook_timeout: Duration) -> Dispatcher {
-        let mailer = Mailer::new(
-            Some(smtp),
-            std::env::temp_dir(),
-            "Despatch <despatch@test.invalid>",
-            Duration::from_secs(5),
-        )
-        .unwrap();
-        Dispatcher::new(
-            self.games.clone(),
-            Arc::new(mailer),
-            Arc::new(Hooks::new(webhook_timeout).unwrap()),
-            DispatchSettings {
-                lease: LEASE,
-                batch: 16,
-                retry_base: Duration::from_secs(1),
-                retry_max: Duration::from_secs(60),
-                poll: Duration::from_millis(20),
-                reply_domain: Some("reply.test.invalid".into()),
-            },
-        )
-    }
-
-    fn smtp(&self) -> Dispatcher {
-        self.dispatcher(&format!("smtp://{}", smtp_addr()), Duration::from_secs(5))
-    }
 }
 
 /// The text after `label` up to the end of its line.
@@ -210,13 +155,137 @@ on_both_backends!(
     the_live_stream_announces_every_append,
     webhooks_are_registered_listed_without_secrets_and_deleted_by_their_seat,
     a_name_that_would_split_a_header_silences_no_game,
+    notices_read_the_cached_game_and_one_nobody_hears_loads_nothing,
 );
+
+/// Issue 16: notices cost moves nothing. A notice is composed from the game the fold cache holds
+/// — its lines from the pages' fold kept beside it, moved on — never by folding the log again;
+/// a notice for a seat nothing reaches (no email, no hook) is let go without loading its game.
+/// Folds are counted on this thread, where `drain` runs all its work.
+async fn notices_read_the_cached_game_and_one_nobody_hears_loads_nothing(t: TestApp) {
+    const LONG: u64 = 2_000;
+    let tag = tag();
+    let (status, body) = t
+        .call(
+            reqwest::Method::POST,
+            "/api/games",
+            None,
+            Some(
+                json!({ "ruleset": "open-table", "options": { "order": "free" }, "seats": [
+                { "name": "Anna", "seat": "anna" },
+                { "name": "Bert", "seat": "bert", "email": format!("bert-{tag}@example.org") },
+            ] }),
+            ),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let table = Table {
+        game_id: body["game_id"].as_str().unwrap().to_owned(),
+        tokens: body["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["token"].as_str().unwrap().to_owned())
+            .collect(),
+    };
+    t.play(&table, &table.tokens[0], "The brigade holds the ford.")
+        .await;
+    grow(&t.store, &table.game_id, LONG).await;
+    let d = t.smtp_dispatcher();
+    // The first notices after the log grew behind the service's back fold what they find once.
+    d.drain().await.unwrap();
+    assert_eq!(wait_for_mail(&format!("bert-{tag}"), 2).await.len(), 2);
+
+    t.play(&table, &table.tokens[0], "roll 1d6 across the ford")
+        .await;
+    let before = events_folded_here();
+    d.drain().await.unwrap();
+    let folded = events_folded_here() - before;
+    assert!(
+        folded < 10,
+        "composing two notices of a {LONG}-event game folded {folded} events"
+    );
+    let mail = wait_for_mail(&format!("bert-{tag}"), 3).await;
+    assert_eq!(mail.len(), 3);
+    assert!(
+        mail.iter().any(|m| m.text.contains("across the ford")),
+        "the new move is in bert's notice: {:?}",
+        mail.iter().map(|m| &m.text).collect::<Vec<_>>()
+    );
+
+    // Bert turns email off: now nothing reaches either seat, and their notices are let go
+    // without the game being loaded, let alone folded.
+    t.store
+        .set_channels(
+            &table.game_id,
+            "bert",
+            despatch::store::Channels {
+                email: false,
+                webhooks: true,
+            },
+        )
+        .await
+        .unwrap();
+    t.play(&table, &table.tokens[0], "The brigade falls back.")
+        .await;
+    t.games.fold_cache().forget(&table.game_id);
+    let before = events_folded_here();
+    assert!(d.drain().await.unwrap() >= 2, "anna's and bert's notices");
+    assert_eq!(events_folded_here() - before, 0, "nothing was folded");
+    assert!(
+        t.games.fold_cache().get(&table.game_id).is_none(),
+        "the game was not loaded"
+    );
+    let states = t.store.outbox_states(&table.game_id).await.unwrap();
+    assert!(
+        states.iter().all(|s| s.sent),
+        "every row handled: {states:?}"
+    );
+    let emails = states
+        .iter()
+        .filter(|s| s.row.record.channel == "email")
+        .count();
+    assert_eq!(emails, 3, "bert's three, none after he turned email off");
+}
+
+/// Grows `game_id`, whose last event is a free-text move, to `len` events by appending copies of
+/// that move through the store, 500 at a time, as `benches/http_moves.rs` does.
+async fn grow(store: &Store, game_id: &str, len: u64) {
+    let events = store.events(game_id, 0, None).await.unwrap();
+    let model = events.last().unwrap().clone();
+    let mut prev = model.clone();
+    let mut next = prev.seq + 1;
+    while next < len {
+        let mut batch = Vec::new();
+        while next < len && batch.len() < 500 {
+            let event = Event::new(
+                game_id,
+                next,
+                &model.kind,
+                &model.seat,
+                model.payload.clone(),
+                model.recorded_at.clone(),
+                None,
+                &prev.hash,
+            );
+            prev = event.clone();
+            batch.push(event);
+            next += 1;
+        }
+        let expected = batch[0].seq;
+        let append = Append {
+            events: batch,
+            ..Append::default()
+        };
+        store.append(game_id, expected, &append).await.unwrap();
+    }
+}
 
 /// Issue 15: a seat name holding CR/LF (refused at the API now, but a row written before that
 /// check, or straight into the database, may hold one) made lettre panic in the dispatcher, and
 /// no notice of any game went out afterwards. The name is written as one line, nothing is
 /// injected, and every other game's notices still arrive.
-async fn a_name_that_would_split_a_header_silences_no_game(t: T) {
+async fn a_name_that_would_split_a_header_silences_no_game(t: TestApp) {
     let tag = tag();
     let poisoned = t.table(&format!("p{tag}")).await;
     // A second game, whose notices must not wait on the first's.
@@ -232,7 +301,7 @@ async fn a_name_that_would_split_a_header_silences_no_game(t: T) {
         poisoned.game_id
     ))
     .await;
-    let d = t.smtp();
+    let d = t.smtp_dispatcher();
     d.drain().await.unwrap();
 
     let theirs = wait_for_mail(&format!("anna-p{tag}"), 1).await;
@@ -263,10 +332,10 @@ async fn a_name_that_would_split_a_header_silences_no_game(t: T) {
     assert!(parsed.bcc().is_none(), "{}", theirs[0].raw);
 }
 
-async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T) {
+async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: TestApp) {
     let tag = tag();
     let table = t.table(&tag).await;
-    let d = t.smtp();
+    let d = t.smtp_dispatcher();
     d.drain().await.unwrap();
 
     let mail = wait_for_mail(&format!("anna-{tag}"), 1).await;
@@ -432,7 +501,7 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: T)
     );
 }
 
-async fn with_smtp_down_every_notice_waits_and_arrives_once_it_is_back(t: T) {
+async fn with_smtp_down_every_notice_waits_and_arrives_once_it_is_back(t: TestApp) {
     let tags: Vec<String> = (0..3).map(|_| tag()).collect();
     let mut tables = Vec::new();
     for tag in &tags {
@@ -443,7 +512,7 @@ async fn with_smtp_down_every_notice_waits_and_arrives_once_it_is_back(t: T) {
         Duration::from_secs(5),
     );
     down.drain().await.unwrap();
-    t.clock.advance(chrono::Duration::seconds(2));
+    t.clock().advance(chrono::Duration::seconds(2));
     down.drain().await.unwrap();
     for table in &tables {
         let states = t.store.outbox_states(&table.game_id).await.unwrap();
@@ -460,11 +529,11 @@ async fn with_smtp_down_every_notice_waits_and_arrives_once_it_is_back(t: T) {
         );
     }
     // Backoff: the third attempt is not due 1 s after the second failure.
-    t.clock.advance(chrono::Duration::seconds(1));
+    t.clock().advance(chrono::Duration::seconds(1));
     assert_eq!(down.claim().await.unwrap().len(), 0, "still backing off");
 
-    t.clock.advance(chrono::Duration::seconds(10));
-    t.smtp().drain().await.unwrap();
+    t.clock().advance(chrono::Duration::seconds(10));
+    t.smtp_dispatcher().drain().await.unwrap();
     for (tag, table) in tags.iter().zip(&tables) {
         let mail = wait_for_mail(&format!("anna-{tag}"), 1).await;
         assert_eq!(mail.len(), 1, "each notice arrives once SMTP is back");
@@ -487,10 +556,10 @@ async fn with_smtp_down_every_notice_waits_and_arrives_once_it_is_back(t: T) {
     }
 }
 
-async fn a_dispatcher_killed_between_send_and_mark_resends_under_the_same_message_id(t: T) {
+async fn a_dispatcher_killed_between_send_and_mark_resends_under_the_same_message_id(t: TestApp) {
     let tag = tag();
     let table = t.table(&tag).await;
-    let first = t.smtp();
+    let first = t.smtp_dispatcher();
     first.run_once().await.unwrap(); // the notice becomes an email delivery
     let claims = first.claim().await.unwrap();
     assert_eq!(claims.len(), 1);
@@ -498,13 +567,13 @@ async fn a_dispatcher_killed_between_send_and_mark_resends_under_the_same_messag
     drop(first);
     assert_eq!(wait_for_mail(&format!("anna-{tag}"), 1).await.len(), 1);
 
-    let second = t.smtp();
+    let second = t.smtp_dispatcher();
     assert_eq!(
         second.drain().await.unwrap(),
         0,
         "the lease still holds the row"
     );
-    t.clock
+    t.clock()
         .advance(chrono::Duration::from_std(LEASE).unwrap() + chrono::Duration::seconds(1));
     assert_eq!(
         second.drain().await.unwrap(),
@@ -526,7 +595,7 @@ async fn a_dispatcher_killed_between_send_and_mark_resends_under_the_same_messag
     assert_eq!(email.attempts, 2);
 }
 
-async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery_id(t: T) {
+async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery_id(t: TestApp) {
     let receiver = Receiver::start(vec![
         Answer::Status(500),
         Answer::Stall(Duration::from_secs(3)),
@@ -542,9 +611,9 @@ async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery
 
     let d = t.dispatcher(&format!("smtp://{}", smtp_addr()), Duration::from_secs(1));
     d.drain().await.unwrap(); // 500
-    t.clock.advance(chrono::Duration::seconds(2));
+    t.clock().advance(chrono::Duration::seconds(2));
     d.drain().await.unwrap(); // no answer within the timeout
-    t.clock.advance(chrono::Duration::seconds(5));
+    t.clock().advance(chrono::Duration::seconds(5));
     d.drain().await.unwrap(); // 200
 
     let got = receiver.received();
@@ -625,7 +694,7 @@ async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery
     );
 }
 
-async fn two_dispatchers_racing_deliver_each_notice_exactly_once(t: T) {
+async fn two_dispatchers_racing_deliver_each_notice_exactly_once(t: TestApp) {
     let receiver = Receiver::start(vec![]).await;
     let mut tags = Vec::new();
     for _ in 0..8 {
@@ -634,7 +703,7 @@ async fn two_dispatchers_racing_deliver_each_notice_exactly_once(t: T) {
         t.hook(&table, 0, &receiver.url, "seat", "json").await;
         tags.push((tag, table));
     }
-    let (a, b) = (t.smtp(), t.smtp());
+    let (a, b) = (t.smtp_dispatcher(), t.smtp_dispatcher());
     let (ra, rb) = tokio::join!(a.drain(), b.drain());
     ra.unwrap();
     rb.unwrap();
@@ -681,7 +750,7 @@ where
     }
 }
 
-async fn the_live_stream_announces_every_append(t: T) {
+async fn the_live_stream_announces_every_append(t: TestApp) {
     let table = t.table(&tag()).await;
     let resp = t
         .http
@@ -716,9 +785,7 @@ async fn the_live_stream_announces_every_append(t: T) {
     if t.store.backend() == "postgres" {
         // A second server process on the same database: a move made through it reaches the
         // page open on the first, through LISTEN/NOTIFY.
-        let other = Application::build(t.store.clone(), "127.0.0.1:0", None).unwrap();
-        let other_base = format!("http://127.0.0.1:{}", other.port());
-        tokio::spawn(other.run_until_stopped());
+        let other_base = t.another().serve().await.base;
         let (status, body) = {
             let resp = t
                 .http
@@ -736,7 +803,7 @@ async fn the_live_stream_announces_every_append(t: T) {
     }
 }
 
-async fn webhooks_are_registered_listed_without_secrets_and_deleted_by_their_seat(t: T) {
+async fn webhooks_are_registered_listed_without_secrets_and_deleted_by_their_seat(t: TestApp) {
     let table = t.table(&tag()).await;
     let path = format!("/api/games/{}/webhooks", table.game_id);
     let (status, body) = t

@@ -11,25 +11,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use despatch::http::{methods, Application};
-use despatch::store::Store;
+use common::TestApp;
+use despatch::http::methods;
 use serde_json::{json, Value};
 
-struct TestApp {
-    base: String,
-    http: reqwest::Client,
-    _db: common::TestDb,
-}
-
-async fn spawn(store: Store, db: common::TestDb) -> TestApp {
-    let app = Application::build(store, "127.0.0.1:0", None).expect("binds port 0");
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
-    TestApp {
-        base,
-        http: reqwest::Client::new(),
-        _db: db,
-    }
+async fn spawn(backend: common::Backend) -> TestApp {
+    common::spawn_app(backend).spawn().await
 }
 
 on_both_backends!(

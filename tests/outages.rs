@@ -13,8 +13,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use common::TestApp;
 use despatch::engine::verify::verify;
-use despatch::http::Application;
 use despatch::rules;
 use despatch::store::{PgStore, Store};
 use serde_json::{json, Value};
@@ -24,28 +24,13 @@ use sqlx::{Connection, Executor};
 /// How long any one request may take before the test calls it a hang.
 const HANG: Duration = Duration::from_secs(60);
 
-struct App {
-    base: String,
-    http: reqwest::Client,
-}
-
 struct Answer {
     status: u16,
     retry_after: Option<String>,
     body: Value,
 }
 
-async fn serve(store: Store) -> App {
-    let app = Application::build(store, "127.0.0.1:0", None).expect("binds port 0");
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
-    App {
-        base,
-        http: reqwest::Client::new(),
-    }
-}
-
-impl App {
+impl TestApp {
     async fn send(&self, req: reqwest::RequestBuilder, guard: Duration) -> Answer {
         let resp = tokio::time::timeout(guard, req.send())
             .await
@@ -153,7 +138,7 @@ async fn direct(db: &common::TestDb) -> Store {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_postgres_outage_answers_503_with_retry_after_and_health_names_the_database() {
     let (store, db, proxy) = postgres_behind_a_proxy().await;
-    let app = serve(store).await;
+    let app = common::app_on(store, db).spawn().await;
     let (game, token) = app.table().await;
     let health = app.get("/health", None, HANG).await;
     assert_eq!(health.status, 200, "{}", health.body);
@@ -197,7 +182,7 @@ async fn a_postgres_outage_answers_503_with_retry_after_and_health_names_the_dat
     assert_eq!(a.status, 201, "{}", a.body);
     assert_eq!(app.get("/health", None, HANG).await.status, 200);
     assert_eq!(
-        direct(&db)
+        direct(&app.db)
             .await
             .events(&game, 0, None)
             .await
@@ -209,15 +194,14 @@ async fn a_postgres_outage_answers_503_with_retry_after_and_health_names_the_dat
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_sqlite_write_lock_held_elsewhere_leaves_reads_answering_and_writes_get_503() {
-    let (store, db) = common::fresh_sqlite().await;
-    let app = Arc::new(serve(store.clone()).await);
+    let app = Arc::new(common::spawn_app(common::Backend::Sqlite).spawn().await);
     let (game, token) = app.table().await;
     let a = app.moves(&game, &token, 1, "roll 2d6").await;
     assert_eq!(a.status, 201, "{}", a.body);
 
     // Another connection — another process, as far as the service can tell — takes the write
     // lock and keeps it.
-    let mut other = sqlx::SqliteConnection::connect(db.url()).await.unwrap();
+    let mut other = sqlx::SqliteConnection::connect(app.db.url()).await.unwrap();
     other.execute("BEGIN EXCLUSIVE").await.unwrap();
     other
         .execute("CREATE TABLE held_elsewhere (x INTEGER)")
@@ -259,7 +243,7 @@ async fn an_sqlite_write_lock_held_elsewhere_leaves_reads_answering_and_writes_g
 
     let a = app.moves(&game, &token, 2, "roll 2d6 again").await;
     assert_eq!(a.status, 201, "{}", a.body);
-    let events = store.events(&game, 0, None).await.unwrap();
+    let events = app.store.events(&game, 0, None).await.unwrap();
     assert_eq!(events.len(), 3, "none of the refused moves was recorded");
 }
 
@@ -272,7 +256,7 @@ async fn moves_through_a_database_cut_are_in_the_log_exactly_when_they_were_answ
     const MOVES: u64 = 30;
     const ATTEMPTS: usize = 400;
     let (store, db, proxy) = postgres_behind_a_proxy().await;
-    let app = Arc::new(serve(store).await);
+    let app = Arc::new(common::app_on(store, db).spawn().await);
     let mut tables = Vec::new();
     for _ in 0..GAMES {
         tables.push(app.table().await);
@@ -324,7 +308,7 @@ async fn moves_through_a_database_cut_are_in_the_log_exactly_when_they_were_answ
     tokio::time::sleep(Duration::from_secs(2)).await;
     proxy.restore();
 
-    let reader = direct(&db).await;
+    let reader = direct(&app.db).await;
     let mut refused_during_cut = 0;
     for player in players {
         let (game, tries) = player.await.unwrap();

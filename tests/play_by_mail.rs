@@ -7,79 +7,40 @@
 #[macro_use]
 mod common;
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use common::notify::{delivered_to, smtp_addr, Delivered};
+use common::notify::{delivered_to, Delivered};
+use common::TestApp;
 use despatch::engine::bot::Rng;
 use despatch::engine::ruleset::{Seat, Viewer};
-use despatch::games::{Games, Loaded};
-use despatch::http::inbound::InboundConfig;
-use despatch::http::Application;
-use despatch::notify::dispatcher::{DispatchSettings, Dispatcher};
-use despatch::notify::email::Mailer;
-use despatch::notify::webhook::Hooks;
-use despatch::store::Store;
+use despatch::games::Loaded;
+use despatch::notify::dispatcher::Dispatcher;
 use serde_json::{json, Value};
 
-const REPLY_DOMAIN: &str = "reply.test.invalid";
+/// The dispatcher's reply domain, which the server answers mail at.
+const REPLY_DOMAIN: &str = common::app::REPLY_DOMAIN;
 const INBOUND: &str = "inbound-secret";
 
+/// A server answering inbound mail and a dispatcher sending its notices by SMTP; `tag` keeps
+/// this test's addresses apart in the shared maildir.
 struct Table {
-    base: String,
-    http: reqwest::Client,
-    games: Games,
+    app: TestApp,
     dispatcher: Dispatcher,
     tag: String,
-    _db: common::TestDb,
 }
 
-async fn spawn(store: Store, db: common::TestDb) -> Table {
-    despatch::notify::webhook::install_crypto();
-    let inbound = InboundConfig {
-        domain: Some(REPLY_DOMAIN.into()),
-        secret: Some(INBOUND.into()),
-    };
-    let app = Application::build_full(
-        store,
-        "127.0.0.1:0",
-        None,
-        |g| g.with_secret(Some("mail key")),
-        Some(inbound),
-    )
-    .unwrap();
-    let base = format!("http://127.0.0.1:{}", app.port());
-    let games = app.games().clone();
-    tokio::spawn(app.run_until_stopped());
-    let mailer = Mailer::new(
-        Some(&format!("smtp://{}", smtp_addr())),
-        std::env::temp_dir(),
-        "Despatch <despatch@test.invalid>",
-        Duration::from_secs(5),
-    )
-    .unwrap();
-    let dispatcher = Dispatcher::new(
-        games.clone(),
-        Arc::new(mailer),
-        Arc::new(Hooks::new(Duration::from_secs(5)).unwrap()),
-        DispatchSettings {
-            lease: Duration::from_secs(60),
-            batch: 16,
-            retry_base: Duration::from_secs(1),
-            retry_max: Duration::from_secs(60),
-            poll: Duration::from_millis(20),
-            reply_domain: Some(REPLY_DOMAIN.into()),
-        },
-    );
+async fn spawn(backend: common::Backend) -> Table {
+    let app = common::spawn_app(backend)
+        .link_secret(Some("mail key"))
+        .inbound_mail(REPLY_DOMAIN, INBOUND)
+        .spawn()
+        .await;
     let mut b = [0u8; 6];
     getrandom::fill(&mut b).unwrap();
     Table {
-        base,
-        http: reqwest::Client::new(),
-        games,
-        dispatcher,
+        dispatcher: app.smtp_dispatcher(),
+        app,
         tag: hex::encode(b),
-        _db: db,
     }
 }
 
@@ -94,8 +55,9 @@ impl Table {
             .map(|s| json!({ "seat": s, "name": s, "email": self.email(s) }))
             .collect();
         let resp: Value = self
+            .app
             .http
-            .post(format!("{}/api/games", self.base))
+            .post(format!("{}/api/games", self.app.base))
             .json(&json!({ "ruleset": ruleset, "scenario": scenario, "seats": seats }))
             .send()
             .await
@@ -110,8 +72,9 @@ impl Table {
     }
 
     async fn summary(&self, game: &str) -> Value {
-        self.http
-            .get(format!("{}/api/games/{game}", self.base))
+        self.app
+            .http
+            .get(format!("{}/api/games/{game}", self.app.base))
             .send()
             .await
             .unwrap()
@@ -155,8 +118,9 @@ impl Table {
             body = orders.replace('\n', "\r\n"),
         );
         let resp = self
+            .app
             .http
-            .post(format!("{}/api/inbound/email", self.base))
+            .post(format!("{}/api/inbound/email", self.app.base))
             .bearer_auth(INBOUND)
             .body(raw)
             .send()
@@ -194,7 +158,7 @@ impl Table {
                 "{}",
                 notice.text
             );
-            let loaded = self.games.load(game).await.unwrap();
+            let loaded = self.app.games.load(game).await.unwrap();
             // A wargame's notice shows the board as the seat sees it: a player needs nothing
             // but the mail.
             let viewer = Viewer::Seat(Seat::parse(&seat).unwrap());

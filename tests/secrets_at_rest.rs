@@ -16,9 +16,9 @@ use despatch::rules;
 use despatch::store::{SecretKey, Store, StoreError};
 use serde_json::Value;
 
-/// The tests drive the store and the games service directly.
-async fn spawn(store: Store, db: common::TestDb) -> (Store, common::TestDb) {
-    (store, db)
+/// The tests drive the store and the games service directly: a fresh store and its database.
+async fn spawn(backend: common::Backend) -> (Store, common::TestDb) {
+    common::fresh(backend).await
 }
 
 /// An open-table game between anna and bert, with a webhook.
@@ -29,7 +29,7 @@ struct Table {
 }
 
 async fn table(store: &Store) -> Table {
-    let games = Games::new(store.clone(), "http://despatch.test");
+    let games = common::over(store.clone()).games();
     let created = games
         .create(NewGame {
             ruleset: "open-table".into(),
@@ -252,7 +252,7 @@ async fn a_store_with_the_wrong_key_refuses_clearly_and_changes_nothing(
     );
     assert!(wrong.check_key().await.is_err(), "refused at start-up too");
     assert!(wrong.webhooks(&t.game_id).await.is_err());
-    let games = Games::new(wrong.clone(), "http://despatch.test");
+    let games = common::over(wrong.clone()).games();
     let refused = games
         .submit(
             &caller(&t.game_id, "anna"),
@@ -348,7 +348,7 @@ async fn rotating_the_key_reseals_everything_and_the_games_play_on(
         t.hook_secret
     );
     rotated.check_key().await.unwrap();
-    let games = Games::new(rotated, "http://despatch.test");
+    let games = common::over(rotated).games();
     ending(&games, &t.game_id).await;
     verifies(&games, &t.game_id).await;
 }
@@ -403,7 +403,9 @@ async fn a_missing_key_with_sealed_secrets_is_a_clear_error_and_no_key_is_made(
     let keyless = Store::connect(db.url()).await.unwrap();
     assert!(keyless.secrets(&t.game_id).await.is_err());
     assert!(
-        Games::new(keyless, "http://x")
+        common::over(keyless)
+            .base_url("http://x")
+            .games()
             .create(new_game())
             .await
             .is_err(),
@@ -425,8 +427,10 @@ async fn a_database_that_kept_a_link_key_keeps_signing_links_with_it(
         .await
         .unwrap();
     assert_eq!(unlocked.link_secret, None, "links already sent stay valid");
-    let games =
-        Games::new(unlocked.store.clone(), "http://x").with_secret(unlocked.link_secret.as_deref());
+    let games = common::over(unlocked.store.clone())
+        .base_url("http://x")
+        .link_secret(unlocked.link_secret.as_deref())
+        .games();
     assert_eq!(games.link_key().await.unwrap(), stored);
     // A configured key signs links whatever the database kept.
     let configured = Store::connect(db.url())
@@ -488,7 +492,7 @@ async fn a_fresh_database_gets_a_key_file_once_and_keeps_using_it(
         Some(first.secret.as_str()),
         "links are signed with the key file's secret, not a key in the database"
     );
-    let games = Games::new(again.store, "http://despatch.test");
+    let games = common::over(again.store).games();
     ending(&games, &t.game_id).await;
     verifies(&games, &t.game_id).await;
 }
@@ -541,7 +545,7 @@ async fn plain_rows_written_before_sealing_are_sealed_at_start_and_the_game_play
         .await
         .unwrap();
     assert_eq!(again.sealed, Default::default());
-    let games = Games::new(sealed, "http://despatch.test");
+    let games = common::over(sealed).games();
     ending(&games, &t.game_id).await;
     verifies(&games, &t.game_id).await;
 }
@@ -659,7 +663,7 @@ async fn the_command_line_makes_a_key_refuses_to_start_without_it_and_rotates_it
 
     let secret = std::fs::read_to_string(&second).unwrap();
     let store = reopen(&db, SecretKey::from_secret(secret.trim())).await;
-    let games = Games::new(store, "http://despatch.test");
+    let games = common::over(store).games();
     opening(&games, &game_id).await;
     ending(&games, &game_id).await;
     verifies(&games, &game_id).await;

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use despatch::engine::canonical::sha256_hex;
 use despatch::engine::dice::Roll;
 use despatch::engine::event::{kind, DiceRecord, Event, GENESIS_HASH};
+use despatch::engine::snapshot::Snapshot as GameSnapshot;
 use despatch::store::{
     Append, GameRecord, Idempotency, OutboxRecord, SeatRecord, SecretRecord, Store, StoreError,
 };
@@ -1106,6 +1107,53 @@ async fn a_retry_waiting_on_its_first_attempt_in_another_process_gets_the_first_
     );
 }
 
+/// A game's snapshot as the store keeps it.
+fn game_snapshot(game_id: &str, seq: u64, body: &str) -> GameSnapshot {
+    GameSnapshot {
+        game_id: game_id.into(),
+        seq,
+        event_hash: format!("hash-of-{}", seq - 1),
+        ruleset: "open-table".into(),
+        rules_version: "1".into(),
+        state_hash: format!("state-at-{seq}"),
+        body: body.into(),
+    }
+}
+
+async fn the_latest_snapshot_of_a_game_reads_back_as_written_and_replaces_older_ones(
+    store: &Store,
+) {
+    create(store, "g1").await;
+    create(store, "g2").await;
+    assert_eq!(store.latest_snapshot("g1").await.unwrap(), None);
+    let first = game_snapshot("g1", 256, r#"{"awkward":"é\n\u0000 ✓"}"#);
+    store.put_snapshot(&first).await.unwrap();
+    assert_eq!(
+        store.latest_snapshot("g1").await.unwrap(),
+        Some(first.clone())
+    );
+    assert_eq!(
+        store.latest_snapshot("g2").await.unwrap(),
+        None,
+        "only its own game's"
+    );
+
+    let later = game_snapshot("g1", 512, "{}");
+    store.put_snapshot(&later).await.unwrap();
+    // One written again, or one older than the latest (a slow writer), changes nothing.
+    store.put_snapshot(&later).await.unwrap();
+    store.put_snapshot(&first).await.unwrap();
+    assert_eq!(store.latest_snapshot("g1").await.unwrap(), Some(later));
+    let other = game_snapshot("g2", 300, "{}");
+    store.put_snapshot(&other).await.unwrap();
+    assert_eq!(store.latest_snapshot("g2").await.unwrap(), Some(other));
+    assert_eq!(
+        store.events_json("g1", 0, None).await.unwrap().len(),
+        1,
+        "a snapshot is not an event"
+    );
+}
+
 /// Runs each contract function on a fresh PostgreSQL database and on a fresh SQLite file.
 macro_rules! contract {
     ($($name:ident),* $(,)?) => {
@@ -1146,4 +1194,5 @@ contract![
     outbox_rows_are_written_in_the_same_transaction_as_their_event,
     a_seat_is_found_by_the_hash_of_its_token_and_only_in_its_own_game,
     events_read_back_byte_identical_with_their_hashes_intact,
+    the_latest_snapshot_of_a_game_reads_back_as_written_and_replaces_older_ones,
 ];

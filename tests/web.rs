@@ -6,36 +6,18 @@
 #[macro_use]
 mod common;
 
-use despatch::http::Application;
-use despatch::store::Store;
+use common::TestApp;
 use serde_json::{json, Value};
 
-struct TestApp {
-    base: String,
-    http: reqwest::Client,
-    _db: common::TestDb,
-    store: Store,
-}
-
-async fn spawn(store: Store, db: common::TestDb) -> TestApp {
+async fn spawn(backend: common::Backend) -> TestApp {
     // Pages are tested here, some with a hundred moves in a second; the per-seat move limit has
-    // its own tests (tests/api.rs, tests/mail_in.rs).
-    let app = Application::build_with(store.clone(), "127.0.0.1:0", None, |games| {
-        games.with_move_rate(None)
-    })
-    .expect("binds port 0");
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
-    TestApp {
-        base,
-        // Redirects are looked at, not followed: POST-redirect-GET is part of what is tested.
-        http: reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap(),
-        _db: db,
-        store,
-    }
+    // its own tests (tests/api.rs, tests/mail_in.rs). Redirects are looked at, not followed:
+    // POST-redirect-GET is part of what is tested.
+    common::spawn_app(backend)
+        .move_rate(None)
+        .no_redirects()
+        .spawn()
+        .await
 }
 
 struct Page {
@@ -803,15 +785,13 @@ async fn a_wrong_token_gets_no_cookie_and_a_stale_cookie_is_removed(app: TestApp
 }
 
 async fn the_seat_cookie_is_secure_when_the_server_is_reached_over_https(app: TestApp) {
-    let behind_tls = Application::build_with(
-        app.store.clone(),
-        "127.0.0.1:0",
-        Some("https://despatch.example".into()),
-        |games| games.with_move_rate(None),
-    )
-    .expect("binds port 0");
-    let base = format!("http://127.0.0.1:{}", behind_tls.port());
-    tokio::spawn(behind_tls.run_until_stopped());
+    let base = app
+        .another()
+        .base_url("https://despatch.example")
+        .move_rate(None)
+        .serve()
+        .await
+        .base;
     let t = app.lobby_game(&["Anna"]).await;
     let resp = app
         .http

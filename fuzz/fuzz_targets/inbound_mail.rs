@@ -5,7 +5,8 @@
 #![no_main]
 
 use despatch::mail_in::message::Inbound;
-use despatch::mail_in::{address, notice_seq, split_body};
+use despatch::games::links::{address, notice_seq};
+use despatch::mail_in::split_body;
 use libfuzzer_sys::fuzz_target;
 
 const KEY: &[u8] = b"fuzz key";

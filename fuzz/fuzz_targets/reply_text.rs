@@ -4,7 +4,8 @@
 #![no_main]
 
 use despatch::mail_in::trim::visible_reply;
-use despatch::mail_in::{address, notice_seq, split_body};
+use despatch::games::links::{address, notice_seq};
+use despatch::mail_in::split_body;
 use libfuzzer_sys::fuzz_target;
 
 const KEY: &[u8] = b"fuzz key";

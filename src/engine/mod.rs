@@ -11,5 +11,6 @@ pub mod game;
 pub mod replay;
 pub mod ruleset;
 pub mod sealed;
+pub mod snapshot;
 pub mod verify;
 pub mod witness;

@@ -723,6 +723,9 @@ pub trait Ruleset: Send + Sync {
     ) -> Option<String>;
     fn board_text(&self, state: &GameState, viewer: &Viewer) -> Option<String>;
     fn state_json(&self, state: &GameState) -> Value;
+    /// Reads back a state that `state_json` wrote (a snapshot's), or says why it does not read.
+    /// Caches a state keeps beside its JSON (`#[serde(skip)]`) are rebuilt on first use.
+    fn state_from_json(&self, state: Value) -> Result<GameState, String>;
     fn random_command(&self, state: &GameState, seat: &Seat, rng: BotRng) -> Option<Value>;
 }
 
@@ -838,6 +841,10 @@ impl<R: Rules> Ruleset for Erased<R> {
     }
     fn state_json(&self, state: &GameState) -> Value {
         serde_json::to_value(self.state(state)).expect("states serialise to JSON")
+    }
+    fn state_from_json(&self, state: Value) -> Result<GameState, String> {
+        let state = R::State::deserialize(state).map_err(|e| e.to_string())?;
+        Ok(GameState(Box::new(state)))
     }
     fn random_command(&self, state: &GameState, seat: &Seat, rng: BotRng) -> Option<Value> {
         self.0

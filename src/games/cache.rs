@@ -4,7 +4,9 @@
 //! An entry is a game folded up to some seq, with the record, seats, secrets and events that
 //! `Loaded` hands out. It is never trusted to be the latest: every load asks the store for the
 //! events after the entry's seq (one query) and folds them on, so a move made by another
-//! process on the same database is seen by the next load here. The store's `expected_seq` check
+//! process on the same database is seen by the next load here. A move alone plays on the entry
+//! without asking (`moves`): its append names the seq it expects, and the store refuses it
+//! (`Stale`) if another process got there first. The store's `expected_seq` check
 //! stays the only guard between processes; the cache only spares the re-fold of what is already
 //! folded. Events never change once appended, so a fold named by its next seq stays true.
 //!
@@ -66,8 +68,10 @@ impl Limits {
 struct Entry {
     record: GameRecord,
     seats: Vec<SeatRecord>,
-    /// Shared with the `Loaded`s handed out; extended in place when no reader holds it.
+    /// The log from seq `log_from` on (`Loaded::tail`), shared with the `Loaded`s handed out;
+    /// extended in place when no reader holds it.
     events: Arc<Vec<Event>>,
+    log_from: u64,
     game: Game,
     secrets: GameSecrets,
     /// The web pages' fold with each event's outcome lines (`table`), made when a page first
@@ -89,7 +93,8 @@ impl Entry {
         Loaded {
             record: self.record.clone(),
             seats: self.seats.clone(),
-            events: self.events.clone(),
+            tail: self.events.clone(),
+            log_from: self.log_from,
             game: self.game.clone(),
             secrets: self.secrets.clone(),
         }
@@ -138,17 +143,31 @@ impl FoldCache {
         Some(entry.loaded())
     }
 
+    /// The seat whose token hashes to `token_hash`, from a cached game's seats: `None` when the
+    /// game is not cached, `Some(None)` when it is and no seat has that token.
+    pub fn seat_by_token(&self, game_id: &str, token_hash: &str) -> Option<Option<String>> {
+        let inner = self.lock();
+        let entry = inner.entries.get(game_id)?;
+        Some(
+            entry
+                .seats
+                .iter()
+                .find(|s| s.token_hash == token_hash)
+                .map(|s| s.seat.clone()),
+        )
+    }
+
     /// How many games it holds, and their estimated bytes.
     pub fn size(&self) -> (usize, usize) {
         let inner = self.lock();
         (inner.entries.len(), inner.bytes)
     }
 
-    /// Keeps a game folded from the start (`l.events` is its whole log), unless a fold at least
-    /// as far along is kept already.
+    /// Keeps a game loaded cold (its whole log, or a snapshot and the events after it), unless
+    /// a fold at least as far along is kept already.
     pub fn put(&self, l: &Loaded) {
         let state_bytes = value_bytes(&l.game.ruleset.state_json(&l.game.state));
-        let events_bytes = l.events.iter().map(event_bytes).sum();
+        let events_bytes = l.tail.iter().map(event_bytes).sum();
         let mut inner = self.lock();
         let ahead = inner
             .entries
@@ -161,7 +180,8 @@ impl FoldCache {
         let entry = Entry {
             record: l.record.clone(),
             seats: l.seats.clone(),
-            events: l.events.clone(),
+            events: l.tail.clone(),
+            log_from: l.log_from,
             game: l.game.clone(),
             secrets: l.secrets.clone(),
             page: None,
@@ -212,10 +232,60 @@ impl FoldCache {
         Some(loaded)
     }
 
-    /// The pages' fold of a game, if one is kept.
-    pub(super) fn page(&self, game_id: &str) -> Option<Arc<Folded>> {
-        let inner = self.lock();
-        let (page, _) = inner.entries.get(game_id)?.page.as_ref()?;
+    /// Puts the events a cold load from a snapshot did not read (`head`: seqs 0… up to the
+    /// entry's `log_from`) before the entry's, so that the next reader of the whole log finds it
+    /// here. Nothing changes if the entry is gone or holds another part of the log.
+    pub(super) fn fill_log(&self, game_id: &str, head: &[Event]) {
+        let added: usize = head.iter().map(event_bytes).sum();
+        let mut inner = self.lock();
+        let Some(mut entry) = inner.entries.remove(game_id) else {
+            return;
+        };
+        inner.bytes -= entry.bytes();
+        if entry.log_from == head.len() as u64 && entry.log_from > 0 {
+            let mut whole = head.to_vec();
+            whole.extend(entry.events.iter().cloned());
+            entry.events = Arc::new(whole);
+            entry.log_from = 0;
+            entry.events_bytes += added;
+        }
+        self.insert(&mut inner, entry);
+    }
+
+    /// The pages' fold of a game, if one is kept, moved on first to `upto` by `events` (the
+    /// game's log from seq `from` on) when it is behind by at most `PAGE_IN_PLACE` events: in place,
+    /// under the cache's lock, so that it is not copied to be moved on by an event or two (a
+    /// page or notice that still holds the old fold makes it one copy). A fold further behind,
+    /// or ahead, is handed back as it is.
+    pub(super) fn page_moved_on(
+        &self,
+        game_id: &str,
+        upto: u64,
+        events: &[Event],
+        from: u64,
+    ) -> Option<Arc<Folded>> {
+        let mut inner = self.lock();
+        let Inner { entries, bytes, .. } = &mut *inner;
+        let entry = entries.get_mut(game_id)?;
+        let (page, page_bytes) = entry.page.as_mut()?;
+        let at = page.next_seq();
+        let behind = upto.saturating_sub(at);
+        if behind == 0 || behind > PAGE_IN_PLACE || at < from || upto - from > events.len() as u64 {
+            return Some(page.clone());
+        }
+        let folded = Arc::make_mut(page);
+        if folded
+            .fold(&events[(at - from) as usize..(upto - from) as usize])
+            .is_err()
+        {
+            // Half moved on: let it go; the next page folds afresh and says what is wrong.
+            *bytes -= *page_bytes;
+            entry.page = None;
+            return None;
+        }
+        let now = folded.bytes();
+        *bytes = *bytes - *page_bytes + now;
+        *page_bytes = now;
         Some(page.clone())
     }
 
@@ -266,6 +336,10 @@ impl FoldCache {
         }
     }
 }
+
+/// How far behind the pages' fold may be to be moved on in place, under the cache's lock
+/// (`FoldCache::page_moved_on`); further behind, it is copied and moved on outside the lock.
+const PAGE_IN_PLACE: u64 = 64;
 
 /// The secrets that go with events folded onto a cached game.
 pub enum Secrets<'a> {

@@ -82,11 +82,15 @@ struct RawEntry {
     seat: String,
     recorded_at: String,
     lines: Vec<Line>,
+    /// How many of `lines` the rules wrote; the page's own notes (a game created, a chain
+    /// committed, the game ended) follow them.
+    said: usize,
     rolls: Vec<Roll>,
 }
 
 impl RawEntry {
     fn of(event: &Event, mut lines: Vec<Line>) -> RawEntry {
+        let ruled = lines.len();
         let said = |text: &str| Line {
             text: text.into(),
             to: None,
@@ -105,6 +109,7 @@ impl RawEntry {
             seat: event.seat.clone(),
             recorded_at: event.recorded_at.clone(),
             lines,
+            said: ruled,
             rolls: event
                 .dice
                 .as_ref()
@@ -121,6 +126,27 @@ impl RawEntry {
             .iter()
             .filter(|line| viewer.may_see(line.to.as_deref()))
             .map(|line| &line.text)
+    }
+
+    /// The lines of the rules' own that `viewer` may read (what a notice tells).
+    fn ruled_lines<'a>(
+        &'a self,
+        viewer: &'a Viewer,
+    ) -> impl DoubleEndedIterator<Item = &'a String> + 'a {
+        self.lines[..self.said]
+            .iter()
+            .filter(|line| viewer.may_see(line.to.as_deref()))
+            .map(|line| &line.text)
+    }
+
+    /// About how many bytes it takes.
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<RawEntry>()
+            + self.kind.len()
+            + self.seat.len()
+            + self.recorded_at.len()
+            + self.lines.iter().map(|l| 48 + l.text.len()).sum::<usize>()
+            + self.rolls.len() * std::mem::size_of::<Roll>()
     }
 
     fn for_viewer(&self, viewer: &Viewer) -> LogEntry {
@@ -141,6 +167,8 @@ impl RawEntry {
 pub(super) struct Folded {
     game: Game,
     log: Vec<RawEntry>,
+    /// The log's bytes (`bytes`), counted as it grows.
+    log_bytes: usize,
 }
 
 impl Folded {
@@ -151,9 +179,11 @@ impl Folded {
     ) -> Result<Folded> {
         let game =
             Game::fold(ruleset, std::slice::from_ref(first), hidden_seed).map_err(corrupt)?;
+        let entry = RawEntry::of(first, Vec::new());
         Ok(Folded {
             game,
-            log: vec![RawEntry::of(first, Vec::new())],
+            log_bytes: entry.bytes(),
+            log: vec![entry],
         })
     }
 
@@ -163,26 +193,27 @@ impl Folded {
     }
 
     /// About how many bytes its log takes beyond the game's own state (counted once).
-    fn bytes(&self) -> usize {
-        self.log
-            .iter()
-            .map(|e| {
-                std::mem::size_of::<RawEntry>()
-                    + e.kind.len()
-                    + e.seat.len()
-                    + e.recorded_at.len()
-                    + e.lines.iter().map(|l| 48 + l.text.len()).sum::<usize>()
-                    + e.rolls.len() * std::mem::size_of::<Roll>()
-            })
-            .sum()
+    pub(super) fn bytes(&self) -> usize {
+        self.log_bytes
     }
 
-    fn fold(&mut self, events: &[Event]) -> Result<()> {
+    /// The last `count` entries of its log, as `viewer` may read them.
+    pub(super) fn tail(&self, viewer: &Viewer, count: usize) -> Vec<LogEntry> {
+        let from = self.log.len().saturating_sub(count);
+        self.log[from..]
+            .iter()
+            .map(|e| e.for_viewer(viewer))
+            .collect()
+    }
+
+    pub(super) fn fold(&mut self, events: &[Event]) -> Result<()> {
         for event in events {
             // fold_event checks seq and prev_hash, so a cached fold can only be extended by the
             // events that really follow it.
             let applied = self.game.fold_event(event).map_err(corrupt)?;
-            self.log.push(RawEntry::of(event, applied.lines));
+            let entry = RawEntry::of(event, applied.lines);
+            self.log_bytes += entry.bytes();
+            self.log.push(entry);
         }
         Ok(())
     }
@@ -205,17 +236,18 @@ impl Games {
         let l = self.load(game_id).await?;
         let (record, secrets) = (&l.record, &l.secrets);
         let folded = match step {
-            None => self.latest_fold(&l)?,
+            None => self.latest_fold(&l).await?,
             Some(n) => {
                 if !record.ended {
                     return Err(ServiceError::BadRequest(
                         "a game can be replayed step by step once it has ended; until then its page shows the whole log".into(),
                     ));
                 }
+                let log = self.whole_log(&l).await?;
                 let upto = usize::try_from(n.saturating_add(1))
                     .unwrap_or(usize::MAX)
-                    .min(l.events.len());
-                let events = &l.events[..upto];
+                    .min(log.len());
+                let events = &log[..upto];
                 let first = events
                     .first()
                     .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
@@ -287,7 +319,8 @@ impl Games {
                     .or_else(|| prompts.first().map(|p| p.seat.clone()));
                 match who {
                     Some(who) => {
-                        crate::notify::scheduler::seat_deadline(&policy, &l.events, who.as_str())
+                        let log = self.whole_log(&l).await?;
+                        super::clock::seat_deadline(&policy, &log, who.as_str())
                             .map(crate::engine::event::timestamp)
                     }
                     None => None,
@@ -319,31 +352,67 @@ impl Games {
     }
 
     /// The pages' fold of the game `l` holds, with each event's outcome lines: the one kept
-    /// in the fold cache moved on by the events `l` holds past it, or a fold from the start.
-    fn latest_fold(&self, l: &Loaded) -> Result<Arc<Folded>> {
+    /// in the fold cache moved on by the events `l` holds past it, or a fold from the start (of
+    /// the whole log: `Games::whole_log`).
+    pub(super) async fn latest_fold(&self, l: &Loaded) -> Result<Arc<Folded>> {
         let game_id = &l.record.game_id;
         let upto = l.game.next_seq;
-        let folded = match self.folds.page(game_id) {
+        let folded = match self.folds.page_moved_on(game_id, upto, &l.tail, l.log_from) {
             Some(f) if f.next_seq() == upto => return Ok(f),
-            Some(f) if f.next_seq() < upto => {
+            Some(f) if f.next_seq() < upto && l.events_from(f.next_seq()).is_some() => {
+                let after = l.events_from(f.next_seq()).expect("checked above");
                 let mut f = (*f).clone();
-                f.fold(&l.events[f.next_seq() as usize..])?;
+                f.fold(after)?;
                 f
             }
             _ => {
-                let first = l
-                    .events
+                let log = self.whole_log(l).await?;
+                let first = log
                     .first()
                     .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
                 let ruleset = Self::ruleset(&l.record.ruleset)?;
                 let mut f = Folded::start(ruleset, first, l.secrets.hidden_seed)?;
-                f.fold(&l.events[1..])?;
+                f.fold(&log[1..])?;
                 f
             }
         };
         let folded = Arc::new(folded);
         self.folds.put_page(game_id, folded.clone(), folded.bytes());
         Ok(folded)
+    }
+
+    /// The outcome lines of the rules that `viewer` may read, of the events with seqs in
+    /// `seqs` (which `l` holds), the last `most` of them: what a notice tells of what happened
+    /// since the seat's last move. Read from the pages' fold kept in the fold cache, moved on
+    /// by the events since it last was — the log is folded again only when no such fold is
+    /// kept (the first time after a cold load).
+    pub async fn outcome_lines(
+        &self,
+        l: &Loaded,
+        viewer: &Viewer,
+        seqs: std::ops::Range<u64>,
+        most: usize,
+    ) -> Result<Vec<String>> {
+        let game_id = &l.record.game_id;
+        let folded = match self
+            .folds
+            .page_moved_on(game_id, l.game.next_seq, &l.tail, l.log_from)
+        {
+            // A fold ahead of `l` holds the same entries up to it.
+            Some(f) if f.next_seq() >= seqs.end => f,
+            _ => self.latest_fold(l).await?,
+        };
+        let end = (seqs.end as usize).min(folded.log.len());
+        let start = (seqs.start as usize).min(end);
+        let mut lines: Vec<String> = folded.log[start..end]
+            .iter()
+            .rev()
+            .flat_map(|e| e.ruled_lines(viewer).rev())
+            .take(most)
+            .cloned()
+            .collect();
+        lines.reverse();
+        Ok(lines)
     }
 
     /// One event for its audit page, with the proof of its dice when it rolled.

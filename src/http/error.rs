@@ -7,7 +7,6 @@ use actix_web::{HttpResponse, ResponseError};
 use serde_json::json;
 
 use crate::games::ServiceError;
-use crate::store::StoreError;
 
 /// How long a client is asked to wait (`Retry-After`) when the database is unavailable: long
 /// enough for a restart or a failover to begin answering, short enough for a player.
@@ -18,19 +17,11 @@ pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 5;
 #[error(transparent)]
 pub struct ApiError(#[from] pub ServiceError);
 
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> Self {
-        ApiError(ServiceError::Store(e))
-    }
-}
-
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match &self.0 {
             ServiceError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ServiceError::NotFound(_) | ServiceError::Store(StoreError::NoGame(_)) => {
-                StatusCode::NOT_FOUND
-            }
+            ServiceError::NotFound(_) => StatusCode::NOT_FOUND,
             ServiceError::Unauthorized => StatusCode::UNAUTHORIZED,
             ServiceError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServiceError::Stale { .. } | ServiceError::InProgress { .. } => StatusCode::CONFLICT,

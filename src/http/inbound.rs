@@ -74,7 +74,7 @@ pub async fn email(
     let receipt = mail_in::receive(&games, domain, &body).await?;
     mail_in::queue(&games, domain, &receipt).await?;
     Ok(HttpResponse::Ok().json(match receipt {
-        Receipt::Answered { game_id, reply } => {
+        Receipt::Answered { game_id, reply, .. } => {
             json!({ "status": "answered", "game_id": game_id, "reply": reply })
         }
         Receipt::Ignored(why) => json!({ "status": "ignored", "reason": why }),

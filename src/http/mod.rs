@@ -17,13 +17,15 @@ pub mod seat_cookie;
 pub mod templates;
 
 use std::net::TcpListener;
+use std::sync::Arc;
 
 use actix_web::dev::Server;
 use actix_web::http::StatusCode;
 use actix_web::{web, App, HttpServer};
 
 use crate::games::Games;
-use crate::store::Store;
+use crate::games::Store;
+use crate::notify::live::Hub;
 
 /// The largest request body accepted.
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -81,17 +83,22 @@ impl Application {
         let port = address.port();
         let base_url = base_url.unwrap_or_else(|| format!("http://{address}"));
         // Moves are limited per seat as configured; `configure` may change that (tests do).
+        // Appends are announced to the streams open on this server through the live hub.
+        let hub = Hub::new();
         let service = configure(
-            Games::new(store.clone(), base_url.clone())
+            Games::new(store, base_url.clone())
+                .with_listener(Arc::new(hub.clone()))
                 .with_move_rate(crate::games::rate::MoveRate::from_env())
                 .with_create_rate(crate::games::rate::CreateRate::from_env()),
         );
-        service.live.listen(&store);
+        service.listen_for_appends();
         let games = web::Data::new(service.clone());
+        let hub = web::Data::new(hub);
         let server =
             HttpServer::new(move || {
                 App::new()
                     .app_data(games.clone())
+                    .app_data(hub.clone())
                     .app_data(mail.clone())
                     .app_data(proxies.clone())
                     .app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(

@@ -13,10 +13,11 @@ use utoipa::IntoParams;
 use super::api::bearer;
 use super::api::ErrorBody;
 use super::error::ApiError;
+use crate::games::clock::seat_deadline;
+use crate::games::live::Tick;
+use crate::games::outbox::Channels;
 use crate::games::{Games, NewWebhook, ServiceError, VacationRequest};
-use crate::notify::live::Tick;
-use crate::notify::scheduler::seat_deadline;
-use crate::store::{Channels, Store};
+use crate::notify::live::Hub;
 
 type Answer = Result<HttpResponse, ApiError>;
 
@@ -34,7 +35,7 @@ struct StreamState {
     first: Option<Tick>,
     rx: tokio::sync::broadcast::Receiver<Tick>,
     game_id: String,
-    store: Store,
+    games: Games,
     keepalive: tokio::time::Interval,
     /// The `next_seq` last sent: pushes that arrive late (a NOTIFY from before the page
     /// connected) or twice are not repeated.
@@ -48,16 +49,20 @@ struct StreamState {
     (status = 200, description = "text/event-stream of `event: game`", content_type = "text/event-stream"),
     (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/stream")]
-pub async fn stream(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
+pub async fn stream(
+    games: web::Data<Games>,
+    hub: web::Data<Hub>,
+    path: web::Path<String>,
+    req: HttpRequest,
+) -> Answer {
     let game_id = path.into_inner();
     if let Some(token) = bearer(&req) {
         games.authenticate(&game_id, Some(&token)).await?;
     }
     // Subscribe before reading next_seq, so no append falls between the two.
-    let rx = games.live.subscribe();
-    let record = games
-        .store
-        .game(&game_id)
+    let rx = hub.subscribe();
+    let next_seq = games
+        .next_seq(&game_id)
         .await?
         .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
     let mut keepalive = tokio::time::interval(KEEPALIVE);
@@ -65,11 +70,11 @@ pub async fn stream(games: web::Data<Games>, path: web::Path<String>, req: HttpR
     let state = StreamState {
         first: Some(Tick {
             game_id: game_id.clone(),
-            next_seq: record.next_seq,
+            next_seq,
         }),
         rx,
         game_id,
-        store: games.store.clone(),
+        games: games.get_ref().clone(),
         keepalive,
         sent: 0,
     };
@@ -90,10 +95,10 @@ pub async fn stream(games: web::Data<Games>, path: web::Path<String>, req: HttpR
                     Ok(_) => continue,
                     // Pushes were missed: say where the game is now.
                     Err(RecvError::Lagged(_)) => {
-                        if let Ok(Some(g)) = s.store.game(&s.game_id).await {
-                            if g.next_seq > s.sent {
-                                s.sent = g.next_seq;
-                                let tick = Tick { game_id: g.game_id, next_seq: g.next_seq };
+                        if let Ok(Some(next_seq)) = s.games.next_seq(&s.game_id).await {
+                            if next_seq > s.sent {
+                                s.sent = next_seq;
+                                let tick = Tick { game_id: s.game_id.clone(), next_seq };
                                 return Some((Ok(frame(&tick)), s));
                             }
                         }
@@ -264,9 +269,10 @@ pub async fn clock(games: web::Data<Games>, path: web::Path<String>) -> Answer {
         return Ok(HttpResponse::Ok().json(json!({ "policy": null, "deadlines": {} })));
     };
     let mut deadlines = serde_json::Map::new();
+    let log = games.whole_log(&l).await?;
     for p in l.game.prompts() {
         let due =
-            seat_deadline(&policy, &l.events, p.seat.as_str()).map(crate::engine::event::timestamp);
+            seat_deadline(&policy, &log, p.seat.as_str()).map(crate::engine::event::timestamp);
         deadlines.insert(p.seat.to_string(), json!(due));
     }
     Ok(HttpResponse::Ok().json(json!({ "policy": policy, "deadlines": deadlines })))

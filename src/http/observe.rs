@@ -59,7 +59,7 @@ fn decoded(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Whether a value is a signed seat token (`s1.<seat>.<mac>`, notify::links), whatever the
+/// Whether a value is a signed seat token (`s1.<seat>.<mac>`, games::links), whatever the
 /// parameter that carries it.
 fn is_seat_link(value: &str) -> bool {
     decoded(value)

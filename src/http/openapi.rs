@@ -52,9 +52,9 @@ use super::{api, inbound, notify_api};
         crate::games::NewWebhook,
         crate::games::Webhook,
         crate::games::VacationRequest,
-        crate::notify::clock::ClockChoice,
-        crate::notify::clock::ClockPolicy,
-        crate::notify::clock::OnDeadline
+        crate::games::clock::ClockChoice,
+        crate::games::clock::ClockPolicy,
+        crate::games::clock::OnDeadline
     ))
 )]
 struct ApiDoc;

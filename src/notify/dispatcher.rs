@@ -23,17 +23,14 @@ use futures_util::future::join_all;
 use futures_util::FutureExt;
 use serde_json::Value;
 
-use super::clock::Clock;
-use super::email::{EmailDelivery, Mailer};
+use super::email::Mailer;
 use super::notice::{self, Composed};
 use super::templates;
 use super::webhook::{Hooks, WebhookDelivery};
 use crate::engine::canonical::random32;
+use crate::games::clock::Clock;
+use crate::games::outbox::{Claimed, EmailDelivery, LogHead, OutboxRecord, EMAIL, WEBHOOK};
 use crate::games::Games;
-use crate::store::{Claimed, OutboxRecord};
-
-pub const EMAIL: &str = "email";
-pub const WEBHOOK: &str = "webhook";
 
 /// How a dispatcher paces itself.
 #[derive(Debug, Clone)]
@@ -244,15 +241,31 @@ impl Dispatcher {
         }
     }
 
-    /// Composes a notice and replaces it with its deliveries.
+    /// Composes a notice and replaces it with its deliveries. A notice for a seat that nothing
+    /// reaches (no email address or email turned off, no hook that hears it) is let go at the
+    /// cost of one read: it is neither composed nor its game loaded.
     async fn expand(&self, claim: &Claimed) -> Result<Handled, String> {
-        let deliveries = match notice::compose(
-            &self.games,
-            &claim.row,
-            self.settings.reply_domain.as_deref(),
-        )
-        .await?
-        {
+        let r = &claim.row.record;
+        let heard = match &r.seat {
+            Some(seat) => self
+                .games
+                .store
+                .reaches(&r.game_id, seat)
+                .await
+                .map_err(|e| e.to_string())?,
+            None => true,
+        };
+        let composed = if heard {
+            notice::compose(
+                &self.games,
+                &claim.row,
+                self.settings.reply_domain.as_deref(),
+            )
+            .await?
+        } else {
+            None
+        };
+        let deliveries = match composed {
             Some(composed) => self.deliveries(claim, &composed).await?,
             None => Vec::new(),
         };
@@ -296,13 +309,13 @@ impl Dispatcher {
                 reply_to: c.reply_to.clone(),
                 // Names the event the notice follows, so that a reply to an old notice is
                 // recognised (mail_in), and the outbox row, so that it is stable.
-                message_id: crate::mail_in::notice_id(
+                message_id: crate::games::links::notice_id(
                     &r.game_id,
                     r.seq,
                     &claim.row.id.to_string(),
                     &self.mailer.domain(),
                 ),
-                head: Some(super::email::LogHead {
+                head: Some(LogHead {
                     game_id: r.game_id.clone(),
                     seq: c.head_seq,
                     hash: c.head_hash.clone(),

@@ -12,32 +12,8 @@ use std::time::Duration;
 use lettre::message::header::{Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
-use serde::{Deserialize, Serialize};
 
-/// One email as the outbox holds it, rendered and addressed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EmailDelivery {
-    pub to: String,
-    pub to_name: String,
-    pub subject: String,
-    pub text: String,
-    pub html: String,
-    pub reply_to: Option<String>,
-    /// Without angle brackets: `despatch.<game>.<seq>.<outbox row>@despatch.example`.
-    pub message_id: String,
-    /// The head of the game's log the notice follows, sent as `X-Despatch-Head` so that the
-    /// mailbox keeps a witness of it (`engine::witness`). Rows queued before it have none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub head: Option<LogHead>,
-}
-
-/// A game's log head: the seq of an event and its hash.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LogHead {
-    pub game_id: String,
-    pub seq: u64,
-    pub hash: String,
-}
+use crate::games::outbox::EmailDelivery;
 
 /// The `X-Despatch-Head: <game> <seq> <hash>` header, built through lettre's typed headers so
 /// that lettre encodes it.

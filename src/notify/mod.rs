@@ -6,14 +6,14 @@
 //! - `notice` says what a notice says; `templates` renders it as email; `email` sends it (SMTP
 //!   or files); `webhook` posts it, signed;
 //! - `live` pushes appends to open pages (server-sent events; PostgreSQL LISTEN/NOTIFY);
-//! - `clock` holds clock policies and deadline arithmetic; `scheduler` fires reminders and
-//!   deadlines into the log;
-//! - `links` signs magic links, unsubscribe links and reply-to addresses.
+//! - `scheduler` fires reminders and deadlines into the log (the clocks themselves — policies,
+//!   deadlines, vacations — are the game's business: `games::clock`);
+//!
+//! The links a notice carries (seat links, unsubscribe links, reply-to addresses, Message-IDs)
+//! are signed and made by the games service (`games::links`).
 
-pub mod clock;
 pub mod dispatcher;
 pub mod email;
-pub mod links;
 pub mod live;
 pub mod notice;
 pub mod scheduler;
@@ -25,7 +25,13 @@ use std::sync::Arc;
 use crate::config::NotifySettings;
 use crate::games::Games;
 
-/// Builds a dispatcher from the settings.
+/// The most database connections a dispatcher built by `dispatcher` holds: its own pool, apart
+/// from the one moves are served from, so that however much is due its statements never make a
+/// move wait for a connection, and at most this many of them run at once beside the moves.
+pub const DISPATCHER_CONNECTIONS: u32 = 2;
+
+/// Builds a dispatcher from the settings, on a pool of its own (`DISPATCHER_CONNECTIONS`) and
+/// reading the games through the service's fold cache.
 pub fn dispatcher(games: &Games, s: &NotifySettings) -> Result<dispatcher::Dispatcher, String> {
     let mailer = email::Mailer::new(
         s.smtp_url.as_deref(),
@@ -34,8 +40,10 @@ pub fn dispatcher(games: &Games, s: &NotifySettings) -> Result<dispatcher::Dispa
         s.smtp_timeout,
     )?;
     let hooks = webhook::Hooks::new(s.webhook_timeout)?;
+    let mut games = games.clone();
+    games.store = games.store.side(DISPATCHER_CONNECTIONS);
     Ok(dispatcher::Dispatcher::new(
-        games.clone(),
+        games,
         Arc::new(mailer),
         Arc::new(hooks),
         s.dispatch.clone(),

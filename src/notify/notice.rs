@@ -1,25 +1,24 @@
 //! What a notice says. A notice row (`turn`, `reminder`, `deadline`, `game_over`) names a game, a
-//! seat and the event that caused it; this module folds the game up to that event and gathers
-//! what the seat should be told: the decision it faces, its legal moves in the order language,
-//! what happened since its last move (only the lines that seat may read), the result, and the
-//! signed links. Email templates and webhook payloads are both built from it.
+//! seat and the event that caused it; this module gathers what the seat should be told: the
+//! decision it faces, its legal moves in the order language, what happened since its last move
+//! up to that event (only the lines that seat may read), the result, and the signed links. Email
+//! templates and webhook payloads are both built from it.
+//!
+//! It folds nothing: the game is the one the fold cache holds (`Games::load`), and the lines come
+//! from the pages' fold kept beside it (`Games::outcome_lines`), which moves on by the events
+//! since it last did. So a notice costs the same at seq 10 as at seq 10,000. When the game has
+//! moved on since the notice's event (a notice sent late), the decision, legal moves and board
+//! are the ones the seat faces now; the lines and the log's head it witnesses stay those of the
+//! notice's event.
 
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::engine::event::kind;
-use crate::engine::game::Game;
 use crate::engine::ruleset::{Outcome, Seat, Viewer};
+use crate::games::links;
+use crate::games::outbox::{OutboxRow, DEADLINE, GAME_OVER, REMINDER, TURN};
 use crate::games::Games;
-use crate::store::OutboxRow;
-
-use super::links;
-
-/// The notice channels the games service and the scheduler write.
-pub const TURN: &str = "turn";
-pub const REMINDER: &str = "reminder";
-pub const DEADLINE: &str = "deadline";
-pub const GAME_OVER: &str = "game_over";
 
 /// How many lines of "since your last move" a notice carries at most.
 const MAX_LINES: usize = 60;
@@ -104,10 +103,11 @@ pub async fn compose(
             )
         })?;
     let seat = Seat::parse(&seat_id)?;
+    let log = games.whole_log(&loaded).await.map_err(|e| e.to_string())?;
     let upto = usize::try_from(r.seq + 1)
         .map_err(|_| "seq out of range".to_string())?
-        .min(loaded.events.len());
-    let events = &loaded.events[..upto];
+        .min(log.len());
+    let events = &log[..upto];
     let head = events
         .last()
         .ok_or_else(|| format!("notice {} follows no event", row.id))?;
@@ -116,34 +116,22 @@ pub async fn compose(
             || e.kind == kind::TIMEOUT
                 && e.payload.get("seat").and_then(Value::as_str) == Some(&seat_id)
     };
-    if matches!(r.channel.as_str(), TURN | REMINDER) && loaded.events[upto..].iter().any(&acted) {
+    if matches!(r.channel.as_str(), TURN | REMINDER) && log[upto..].iter().any(&acted) {
         return Ok(None);
     }
-    // Fold up to the notice's event, keeping the lines the seat may read since its last move.
+    // The lines the seat may read since its last move, up to the notice's event.
     let last_own = events.iter().rposition(acted).unwrap_or(0);
     let viewer = Viewer::Seat(seat.clone());
-    let mut game = Game::fold(
-        loaded.game.ruleset.clone(),
-        &events[..1],
-        loaded.secrets.hidden_seed,
-    )
-    .map_err(|e| e.to_string())?;
-    let mut lines = Vec::new();
-    for (i, e) in events.iter().enumerate().skip(1) {
-        let applied = game.fold_event(e).map_err(|e| e.to_string())?;
-        if i > last_own {
-            lines.extend(
-                applied
-                    .lines
-                    .into_iter()
-                    .filter(|l| viewer.may_see(l.to.as_deref()))
-                    .map(|l| l.text),
-            );
-        }
-    }
-    if lines.len() > MAX_LINES {
-        lines.drain(..lines.len() - MAX_LINES);
-    }
+    let lines = games
+        .outcome_lines(
+            &loaded,
+            &viewer,
+            last_own as u64 + 1..upto as u64,
+            MAX_LINES,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    let game = &loaded.game;
     let prompt = game.prompts().into_iter().find(|p| p.seat == seat);
     let info = game.ruleset.info();
     let key = games.link_key().await.map_err(|e| e.to_string())?;
@@ -164,7 +152,7 @@ pub async fn compose(
             .await
             .map_err(|e| e.to_string())?
             .filter(|_| r.channel == TURN)
-            .and_then(|policy| super::scheduler::seat_deadline(&policy, events, &seat_id))
+            .and_then(|policy| crate::games::clock::seat_deadline(&policy, events, &seat_id))
             .map(crate::engine::event::timestamp),
     };
     let context = NoticeContext {
@@ -190,9 +178,7 @@ pub async fn compose(
         ),
         reply_to: reply_domain.and_then(|d| {
             let index = game.created.seats.iter().position(|s| s.seat == seat)?;
-            Some(crate::mail_in::address::reply_address(
-                &key, d, game_id, index,
-            ))
+            Some(links::address::reply_address(&key, d, game_id, index))
         }),
         deadline,
         hours_before: payload

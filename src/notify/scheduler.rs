@@ -1,5 +1,5 @@
 //! The scheduler: keeps slow games moving. For each running game with a clock it reads the log,
-//! works out each waiting seat's deadline (`notify::clock`), and when a reminder or a deadline
+//! works out each waiting seat's deadline (`games::clock`), and when a reminder or a deadline
 //! falls due it appends a `Clock` event saying so — with the notice for the seat in the same
 //! transaction, and the consequence (a `Timeout` pass or a `Resigned` forfeit) in the same
 //! append. So the log tells the whole story.
@@ -17,13 +17,12 @@
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
-use super::clock::{deadline, ClockPolicy, OnDeadline, Pause};
-use super::notice::{DEADLINE, REMINDER};
 use crate::engine::event::{kind, timestamp, Event};
 use crate::engine::game::{Game, Move};
 use crate::engine::ruleset::Seat;
+use crate::games::clock::{clock_of, seat_deadline, seat_of, ClockPolicy, OnDeadline};
+use crate::games::outbox::{OutboxRecord, DEADLINE, REMINDER};
 use crate::games::{Games, Loaded, ServiceError};
-use crate::store::OutboxRecord;
 
 /// What the scheduler did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,70 +52,6 @@ pub enum Due {
         deadline: DateTime<Utc>,
         pass_allowed: bool,
     },
-}
-
-fn parse_time(text: &str) -> Option<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(text)
-        .ok()
-        .map(|t| t.with_timezone(&Utc))
-}
-
-fn clock_of<'e>(e: &'e Event, what: &str) -> Option<&'e Value> {
-    (e.kind == kind::CLOCK && e.payload.get("clock").and_then(Value::as_str) == Some(what))
-        .then_some(&e.payload)
-}
-
-fn seat_of(payload: &Value) -> &str {
-    payload
-        .get("seat")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-}
-
-/// A seat's vacations as recorded in the log.
-pub fn vacations(events: &[Event], seat: &str) -> Vec<Pause> {
-    events
-        .iter()
-        .filter_map(|e| clock_of(e, "vacation"))
-        .filter(|p| seat_of(p) == seat)
-        .filter_map(|p| {
-            Some(Pause {
-                from: parse_time(p.get("from")?.as_str()?)?,
-                until: parse_time(p.get("until")?.as_str()?)?,
-            })
-        })
-        .collect()
-}
-
-/// When `seat`'s current decision is due, by the log: `None` while the clock is paused.
-pub fn seat_deadline(policy: &ClockPolicy, events: &[Event], seat: &str) -> Option<DateTime<Utc>> {
-    let last_play = events.iter().rposition(|e| e.kind != kind::CLOCK)?;
-    let since = &events[last_play + 1..];
-    let paused = since.iter().any(|e| {
-        clock_of(e, "deadline")
-            .is_some_and(|p| p.get("action").and_then(Value::as_str) == Some("pause"))
-    });
-    if paused {
-        return None;
-    }
-    let mut start = parse_time(&events[last_play].recorded_at)?;
-    if let Some(missed) = since
-        .iter()
-        .filter_map(|e| clock_of(e, "deadline"))
-        .filter(|p| seat_of(p) == seat)
-        .filter_map(|p| parse_time(p.get("deadline")?.as_str()?))
-        .max()
-    {
-        start = start.max(missed);
-    }
-    let tz = policy.tz().ok()?;
-    Some(deadline(
-        start,
-        policy.deadline_length(),
-        policy.pause_weekends,
-        &tz,
-        &vacations(events, seat),
-    ))
 }
 
 /// What falls due at `now` in a game folded from `events`, if anything.
@@ -229,7 +164,8 @@ impl Scheduler {
         for _ in 0..16 {
             let now = self.games.clock.now();
             let l = self.games.load(game_id).await.map_err(|e| e.to_string())?;
-            let Some(due) = next_due(&policy, &l.game, &l.events, now) else {
+            let log = self.games.whole_log(&l).await.map_err(|e| e.to_string())?;
+            let Some(due) = next_due(&policy, &l.game, &log, now) else {
                 break;
             };
             match self.fire(&policy, &l, &due).await {
@@ -281,8 +217,10 @@ impl Scheduler {
                 deadline,
                 pass_allowed,
             } => {
-                let misses = 1 + l
-                    .events
+                let misses = 1 + self
+                    .games
+                    .whole_log(l)
+                    .await?
                     .iter()
                     .filter_map(|e| clock_of(e, "deadline"))
                     .filter(|p| seat_of(p) == seat.as_str())

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::links::webhook_signature;
+use crate::games::links::webhook_signature;
 
 /// One webhook delivery as the outbox holds it. The secret is looked up when sending, so a hook
 /// deleted meanwhile receives nothing more and no secret is copied into the outbox.

@@ -13,6 +13,7 @@ mod pg_batch;
 mod postgres;
 mod rows;
 pub mod sealing;
+mod snapshots;
 mod sqlite;
 
 use chrono::{DateTime, Utc};
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::engine::event::Event;
+use crate::engine::snapshot::Snapshot;
 
 pub use at_rest::{Resealed, Unlocked};
 pub use outbox::{Attempt, Channels, Claimed, OutboxHealth, OutboxState, WebhookRecord};
@@ -224,6 +226,17 @@ impl Store {
         key.ok_or_else(rows::no_key)
     }
 
+    /// The same store on a pool of its own of at most `connections` connections (PostgreSQL;
+    /// SQLite has one writer anyway and is handed back as it is). For background work — the
+    /// dispatcher — whose statements must never queue the move path's behind them for a
+    /// connection, and whose share of the database is bounded by its pool. Connects lazily.
+    pub fn side(&self, connections: u32) -> Store {
+        match self {
+            Store::Postgres(s) => Store::Postgres(s.side(connections)),
+            Store::Sqlite(_) => self.clone(),
+        }
+    }
+
     pub fn backend(&self) -> &'static str {
         match self {
             Store::Postgres(_) => "postgres",
@@ -289,6 +302,17 @@ impl Store {
 
     pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {
         read!(self, s => s.secrets(game_id).await)
+    }
+
+    /// Keeps a snapshot of a game's fold (`engine::snapshot`) in place of the game's older
+    /// ones. Not part of any append: a snapshot is written after its events, best effort.
+    pub async fn put_snapshot(&self, snapshot: &Snapshot) -> Result<()> {
+        each!(self, s => s.put_snapshot(snapshot).await)
+    }
+
+    /// The game's latest snapshot, unchecked: whether it may be used is the caller's to decide.
+    pub async fn latest_snapshot(&self, game_id: &str) -> Result<Option<Snapshot>> {
+        read!(self, s => s.latest_snapshot(game_id).await)
     }
 
     /// The saved answer for a seat's idempotency key, if it was used.

@@ -227,6 +227,35 @@ impl Store {
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING"
         };
         let when = timestamp(retry_at.unwrap_or(now));
+        if let Store::Postgres(s) = self {
+            // One statement, one round trip: the update and the attempt commit together, as
+            // the transaction below does on SQLite. A data-modifying `WITH` runs whether or not
+            // the statement reads its rows.
+            let sql = if error.is_none() {
+                "WITH u AS (UPDATE outbox SET sent_at = $5::timestamptz, last_error = NULL
+                            WHERE game_id = $1 AND id = $2 AND sent_at IS NULL)
+                 INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
+                 VALUES ($1, $2, $3, $4, $6::timestamptz, $5::timestamptz, true, $7) ON CONFLICT DO NOTHING"
+            } else {
+                "WITH u AS (UPDATE outbox SET next_attempt_at = $8::timestamptz, last_error = $7
+                            WHERE game_id = $1 AND id = $2 AND sent_at IS NULL)
+                 INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
+                 VALUES ($1, $2, $3, $4, $6::timestamptz, $5::timestamptz, false, $7) ON CONFLICT DO NOTHING"
+            };
+            let mut q = sqlx::query(sql)
+                .bind(game_id)
+                .bind(claim.row.id)
+                .bind(claim.attempt)
+                .bind(dispatcher)
+                .bind(timestamp(now))
+                .bind(timestamp(claim.claimed_at))
+                .bind(error);
+            if error.is_some() {
+                q = q.bind(&when);
+            }
+            q.execute(s.pool()).await?;
+            return Ok(());
+        }
         macro_rules! run {
             ($pool:expr) => {{
                 let mut tx = $pool.begin().await?;
@@ -271,6 +300,9 @@ impl Store {
     ) -> Result<bool> {
         let game_id = &claim.row.record.game_id;
         let now_s = timestamp(now);
+        if let Store::Postgres(s) = self {
+            return expand_notice_pg(s.pool(), claim, dispatcher, &now_s, deliveries).await;
+        }
         let (mark, insert) = match self {
             Store::Postgres(_) => (
                 "UPDATE outbox SET sent_at = $3::timestamptz WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
@@ -602,6 +634,35 @@ impl Store {
             .unwrap_or_default())
     }
 
+    /// Whether a notice for `seat` would go anywhere: the seat has an email address it has not
+    /// turned off, or the game has a hook that hears it (a game-wide hook, or the seat's own
+    /// while its webhooks are on). One read, so that a notice nobody hears is let go without
+    /// composing it. A seat the game does not have counts as heard: composing it says why not.
+    pub async fn reaches(&self, game_id: &str, seat: &str) -> Result<bool> {
+        let sql = "SELECT ((s.email IS NOT NULL AND COALESCE(c.email, TRUE))
+                       OR EXISTS (SELECT 1 FROM webhooks w WHERE w.game_id = s.game_id
+                                  AND (w.seat IS NULL OR (w.seat = s.seat AND COALESCE(c.webhooks, TRUE)))))
+                   FROM seats s LEFT JOIN seat_channels c ON c.game_id = s.game_id AND c.seat = s.seat
+                   WHERE s.game_id = $1 AND s.seat = $2";
+        let found: Option<bool> = match self {
+            Store::Postgres(s) => {
+                sqlx::query_scalar(sql)
+                    .bind(game_id)
+                    .bind(seat)
+                    .fetch_optional(s.pool())
+                    .await?
+            }
+            Store::Sqlite(s) => {
+                sqlx::query_scalar(sql)
+                    .bind(game_id)
+                    .bind(seat)
+                    .fetch_optional(s.pool())
+                    .await?
+            }
+        };
+        Ok(found.unwrap_or(true))
+    }
+
     pub async fn set_channels(&self, game_id: &str, seat: &str, channels: Channels) -> Result<()> {
         let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks) VALUES ($1, $2, $3, $4)
                    ON CONFLICT (game_id, seat) DO UPDATE SET email = excluded.email, webhooks = excluded.webhooks";
@@ -676,22 +737,87 @@ impl Store {
             Store::Sqlite(s) => sqlx::query_scalar(sql).fetch_all(s.pool()).await?,
         })
     }
+}
 
-    /// Tells every listener that a game has a new `next_seq`. On PostgreSQL this is a `NOTIFY`,
-    /// which every server process listening on the database hears (`notify::live`); on SQLite,
-    /// one process owns the file and the caller's in-process hub is told directly.
-    pub async fn notify_appended(&self, game_id: &str, next_seq: u64) -> Result<()> {
+/// `Store::expand_notice` on PostgreSQL: one statement, so one round trip and one commit,
+/// where the transaction on SQLite takes one per row. The notice is marked, its deliveries
+/// inserted and the attempt recorded only if the mark took (a notice already expanded by a
+/// dispatcher whose lease ran out is left alone).
+async fn expand_notice_pg(
+    pool: &sqlx::PgPool,
+    claim: &Claimed,
+    dispatcher: &str,
+    now: &str,
+    deliveries: &[OutboxRecord],
+) -> Result<bool> {
+    const EXPAND: &str = "
+WITH m AS (
+    UPDATE outbox SET sent_at = $3::timestamptz
+    WHERE game_id = $1 AND id = $2 AND sent_at IS NULL
+    RETURNING id
+), d AS (
+    INSERT INTO outbox (game_id, seq, channel, seat, payload, next_attempt_at)
+    SELECT $1, n.seq, n.channel, n.seat, n.payload, $3::timestamptz
+    FROM m, unnest($6::bigint[], $7::text[], $8::text[], $9::text[]) AS n(seq, channel, seat, payload)
+), a AS (
+    INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
+    SELECT $1, m.id, $4, $5, $10::timestamptz, $3::timestamptz, true, NULL FROM m
+    ON CONFLICT DO NOTHING
+)
+SELECT count(*) FROM m";
+    let game_id = &claim.row.record.game_id;
+    let mut seqs = Vec::with_capacity(deliveries.len());
+    let mut channels = Vec::with_capacity(deliveries.len());
+    let mut seats = Vec::with_capacity(deliveries.len());
+    let mut payloads = Vec::with_capacity(deliveries.len());
+    for d in deliveries {
+        if &d.game_id != game_id {
+            return Err(StoreError::Corrupt(format!(
+                "a delivery of game {} given for a notice of game {game_id}",
+                d.game_id
+            )));
+        }
+        seqs.push(rows::to_i64(d.seq)?);
+        channels.push(d.channel.clone());
+        seats.push(d.seat.clone());
+        payloads.push(
+            serde_json::to_string(&d.payload)
+                .map_err(|e| StoreError::Corrupt(format!("cannot serialise a delivery: {e}")))?,
+        );
+    }
+    let marked: i64 = sqlx::query_scalar(EXPAND)
+        .bind(game_id)
+        .bind(claim.row.id)
+        .bind(now)
+        .bind(claim.attempt)
+        .bind(dispatcher)
+        .bind(&seqs)
+        .bind(&channels)
+        .bind(&seats)
+        .bind(&payloads)
+        .bind(timestamp(claim.claimed_at))
+        .fetch_one(pool)
+        .await?;
+    Ok(marked > 0)
+}
+
+impl Store {
+    /// Tells every listening server process that games have new `next_seq`s (`games::live`),
+    /// each payload a tick's JSON, in order, in one statement. Nothing to do on SQLite: one
+    /// process owns the file and tells its listener directly.
+    pub async fn notify_appended_all(&self, payloads: &[String]) -> Result<()> {
         if let Store::Postgres(s) = self {
-            let payload = serde_json::json!({ "game_id": game_id, "next_seq": next_seq });
-            sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(LIVE_CHANNEL)
-                .bind(payload.to_string())
-                .execute(s.pool())
-                .await?;
+            sqlx::query(
+                "SELECT count(pg_notify($1, p)) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, n)",
+            )
+            .bind(LIVE_CHANNEL)
+            .bind(payloads)
+            .execute(s.pool())
+            .await?;
         }
         Ok(())
     }
 }
 
-/// The PostgreSQL channel `notify_appended` speaks on.
+/// The PostgreSQL channel `notify_appended_all` speaks on.
 pub const LIVE_CHANNEL: &str = "despatch_appended";

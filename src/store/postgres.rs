@@ -22,10 +22,12 @@ use sqlx::{Executor, Postgres, QueryBuilder, Row};
 use super::pg_batch::Batcher;
 use super::rows::{self, AppendRows, EventRow, IdempotencyRow, OutboxInsert};
 use super::sealing::SecretKey;
+use super::snapshots;
 use super::{
     Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError,
 };
 use crate::engine::event::Event;
+use crate::engine::snapshot::Snapshot;
 
 /// How many connections `connect` opens at most; `from_pool` takes a pool sized by the caller.
 const MAX_CONNECTIONS: u32 = 16;
@@ -82,6 +84,19 @@ impl PgStore {
             batcher: Batcher::start(pool.clone()),
             pool,
             key: None,
+        }
+    }
+
+    /// The same database and key on a pool of its own (`Store::side`), which writes no
+    /// batched appends of its own: an append there takes the one-statement path.
+    pub fn side(&self, connections: u32) -> PgStore {
+        let options = (*self.pool.connect_options()).clone();
+        PgStore {
+            pool: PgStore::pool_options()
+                .max_connections(connections.max(1))
+                .connect_lazy_with(options),
+            batcher: None,
+            key: self.key.clone(),
         }
     }
 
@@ -426,6 +441,45 @@ impl PgStore {
         .fetch_optional(&self.pool)
         .await?;
         found.as_ref().map(seat_record).transpose()
+    }
+
+    pub async fn put_snapshot(&self, snapshot: &Snapshot) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(snapshots::INSERT)
+            .bind(&snapshot.game_id)
+            .bind(rows::to_i64(snapshot.seq)?)
+            .bind(&snapshot.event_hash)
+            .bind(&snapshot.ruleset)
+            .bind(&snapshot.rules_version)
+            .bind(&snapshot.state_hash)
+            .bind(&snapshot.body)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(snapshots::PRUNE)
+            .bind(&snapshot.game_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn latest_snapshot(&self, game_id: &str) -> Result<Option<Snapshot>> {
+        let found = sqlx::query(snapshots::LATEST)
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        found
+            .map(|row| {
+                let texts = [
+                    row.try_get("event_hash")?,
+                    row.try_get("ruleset")?,
+                    row.try_get("rules_version")?,
+                    row.try_get("state_hash")?,
+                    row.try_get("body")?,
+                ];
+                snapshots::from_columns(game_id, row.try_get("seq")?, texts)
+            })
+            .transpose()
     }
 
     pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {

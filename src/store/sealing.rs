@@ -5,7 +5,7 @@
 //! - **The key** comes from the operator's secret: `DESPATCH_SECRET_KEY`, or the text of the key
 //!   file (`DESPATCH_KEY_FILE`, default `./data/secret.key`), which is nothing but such a secret
 //!   kept in a file. The encryption key is `HMAC-SHA256(key = secret, "despatch:secrets-at-rest:v1")`,
-//!   so it differs from the key that signs links (`SHA-256(secret)`, `notify::links`): one can
+//!   so it differs from the key that signs links (`SHA-256(secret)`, `games::links`): one can
 //!   never stand in for the other.
 //! - **A sealed value** is `v1:` and the lowercase hex of a random 24-byte nonce followed by the
 //!   ciphertext and its tag. A value without the prefix is plain text, written before sealing

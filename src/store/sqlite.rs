@@ -24,10 +24,12 @@ use sqlx::Row;
 
 use super::rows::{self, AppendRows};
 use super::sealing::SecretKey;
+use super::snapshots;
 use super::{
     Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError,
 };
 use crate::engine::event::Event;
+use crate::engine::snapshot::Snapshot;
 
 /// Connections for reads.
 const MAX_CONNECTIONS: u32 = 8;
@@ -340,6 +342,45 @@ impl SqliteStore {
         .fetch_optional(&self.pool)
         .await?;
         found.as_ref().map(seat_record).transpose()
+    }
+
+    pub async fn put_snapshot(&self, snapshot: &Snapshot) -> Result<()> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query(snapshots::INSERT)
+            .bind(&snapshot.game_id)
+            .bind(rows::to_i64(snapshot.seq)?)
+            .bind(&snapshot.event_hash)
+            .bind(&snapshot.ruleset)
+            .bind(&snapshot.rules_version)
+            .bind(&snapshot.state_hash)
+            .bind(&snapshot.body)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(snapshots::PRUNE)
+            .bind(&snapshot.game_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn latest_snapshot(&self, game_id: &str) -> Result<Option<Snapshot>> {
+        let found = sqlx::query(snapshots::LATEST)
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        found
+            .map(|row| {
+                let texts = [
+                    row.try_get("event_hash")?,
+                    row.try_get("ruleset")?,
+                    row.try_get("rules_version")?,
+                    row.try_get("state_hash")?,
+                    row.try_get("body")?,
+                ];
+                snapshots::from_columns(game_id, row.try_get("seq")?, texts)
+            })
+            .transpose()
     }
 
     pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {

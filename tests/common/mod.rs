@@ -8,29 +8,33 @@
 #![allow(dead_code)]
 
 /// Runs each named `async fn(app)` twice: on a fresh PostgreSQL database and on a fresh SQLite
-/// file. The test file provides `spawn(store, db)`, which makes the `app` its tests take.
+/// file. The test file provides `spawn(backend)`, which makes the `app` its tests take (most
+/// with `common::spawn_app(backend)`).
 #[allow(unused_macros)]
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {
         mod postgres {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $name() {
-                let (store, db) = super::common::fresh_postgres().await;
-                super::$name(super::spawn(store, db).await).await;
+                super::$name(super::spawn(super::common::Backend::Postgres).await).await;
             })*
         }
         mod sqlite {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $name() {
-                let (store, db) = super::common::fresh_sqlite().await;
-                super::$name(super::spawn(store, db).await).await;
+                super::$name(super::spawn(super::common::Backend::Sqlite).await).await;
             })*
         }
     };
 }
 
+pub mod app;
 pub mod notify;
 pub mod proxy;
+
+// Each test binary uses some of them, as with the rest of this module.
+#[allow(unused_imports)]
+pub use app::{app_on, fresh, over, spawn_app, Backend, TestApp};
 
 use despatch::store::{SecretKey, Store};
 use sqlx::{AssertSqlSafe, Connection, Executor, PgConnection};

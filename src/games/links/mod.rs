@@ -1,15 +1,23 @@
-//! Signed links. Seat tokens are stored only as their hash, so a notice written hours after the
-//! game was created cannot carry the token itself. Instead every link a notice carries is signed
-//! with a server key (`DESPATCH_SECRET_KEY`, or a random key kept in the database and shared by
-//! every process on it):
+//! Signed links and reply addresses: everything the games service hands out that a player later
+//! brings back, and how it is checked. Seat tokens are stored only as their hash, so a notice
+//! written hours after the game was created cannot carry the token itself. Instead every link a
+//! notice carries is signed with the games service's link key (`DESPATCH_SECRET_KEY`, the key
+//! file's secret, or a random key an older database keeps):
 //!
 //! - a **seat link token** `s1.<seat>.<hex HMAC-SHA256(key, "seat-link:v1:<game>:<seat>")>`,
 //!   which the API accepts wherever it accepts the seat's token (as a bearer or `?token=`);
 //! - an **unsubscribe signature** over `unsubscribe:v1:<game>:<seat>:<channel>`, so a seat can turn
 //!   a channel off from the email itself, without logging in;
-//! - the **reply-to address** of a seat, made and read by `mail_in::address` with the same key.
+//! - the **reply-to address** of a seat (`address`), with the same key;
+//! - a **notice's Message-ID**, which names the event the notice follows, so that a reply to an
+//!   old notice is recognised as one (not signed: it only says what the player saw);
+//! - a webhook body's **signature**, with the webhook's own secret.
 //!
-//! A seat link cannot be revoked on its own: rotating the key revokes every link at once.
+//! The faces only call these: notify puts links, addresses and ids in its notices, mail_in reads
+//! reply addresses and ids back, http checks seat links and unsubscribe signatures through
+//! `Games`. A seat link cannot be revoked on its own: rotating the key revokes every link at once.
+
+pub mod address;
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
@@ -87,6 +95,27 @@ pub fn webhook_signature(secret: &str, body: &[u8]) -> String {
     format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
 }
 
+/// The message id of a turn notice names the event it follows:
+/// `<despatch.{game_id}.{seq}.{unique}@{domain}>`.
+pub fn notice_message_id(game_id: &str, seq: u64, unique: &str, domain: &str) -> String {
+    format!("<{}>", notice_id(game_id, seq, unique, domain))
+}
+
+/// A notice's message id without its angle brackets.
+pub fn notice_id(game_id: &str, seq: u64, unique: &str, domain: &str) -> String {
+    format!("despatch.{game_id}.{seq}.{unique}@{domain}")
+}
+
+/// The game and seq a turn notice's message id names.
+pub fn notice_seq(message_id: &str) -> Option<(String, u64)> {
+    let id = message_id.trim().trim_start_matches('<');
+    let rest = id.strip_prefix("despatch.")?;
+    let mut parts = rest.splitn(3, '.');
+    let game = parts.next()?;
+    let seq = parts.next()?.parse().ok()?;
+    Some((game.to_owned(), seq))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +140,13 @@ mod tests {
         let sig = unsubscribe_signature(&key, "g", "anna", "email");
         assert!(check_unsubscribe(&key, "g", "anna", "email", &sig));
         assert!(!check_unsubscribe(&key, "g", "anna", "webhooks", &sig));
+    }
+
+    #[test]
+    fn a_notice_id_reads_back_to_its_game_and_seq() {
+        let id = notice_message_id("g-1", 7, "row-3", "despatch.example");
+        assert_eq!(id, "<despatch.g-1.7.row-3@despatch.example>");
+        assert_eq!(notice_seq(&id), Some(("g-1".to_owned(), 7)));
+        assert_eq!(notice_seq("<someone@example.org>"), None);
     }
 }

@@ -3,15 +3,20 @@
 //! deadline counts only time the game's clock runs, so weekends (when the policy pauses them, in
 //! the game's own time zone, daylight saving included) and a seat's vacations push it later.
 //!
-//! Nothing here touches the store: the scheduler (`notify::scheduler`) reads the log, asks this
-//! module when things fall due, and appends what happened.
+//! A game's clock is the game's business, so it lives with the games service: the policy is
+//! chosen when the game is created, vacations and deadlines are read from its log. Nothing here
+//! touches the store: the scheduler (`notify::scheduler`) reads the log, asks this module when
+//! things fall due, and appends what happened through `Games`.
 
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc, Weekday};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use utoipa::ToSchema;
+
+use crate::engine::event::{kind, Event};
 
 /// Where "now" comes from.
 pub trait Clock: Send + Sync {
@@ -264,6 +269,77 @@ pub fn deadline(
 /// Whether `at` falls on a weekend in `tz`.
 pub fn is_weekend(tz: &Tz, at: DateTime<Utc>) -> bool {
     matches!(at.with_timezone(tz).weekday(), Weekday::Sat | Weekday::Sun)
+}
+
+/// A `Clock` event's payload when it records `what` (`reminder`, `deadline`, `vacation`, …).
+pub fn clock_of<'e>(e: &'e Event, what: &str) -> Option<&'e Value> {
+    (e.kind == kind::CLOCK && e.payload.get("clock").and_then(Value::as_str) == Some(what))
+        .then_some(&e.payload)
+}
+
+/// The seat a `Clock` event's payload names.
+pub fn seat_of(payload: &Value) -> &str {
+    payload
+        .get("seat")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+fn parse_time(text: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// A seat's vacations as recorded in the log.
+pub fn vacations(events: &[Event], seat: &str) -> Vec<Pause> {
+    events
+        .iter()
+        .filter_map(|e| clock_of(e, "vacation"))
+        .filter(|p| seat_of(p) == seat)
+        .filter_map(|p| {
+            Some(Pause {
+                from: parse_time(p.get("from")?.as_str()?)?,
+                until: parse_time(p.get("until")?.as_str()?)?,
+            })
+        })
+        .collect()
+}
+
+/// When `seat`'s current decision is due, by the log: `None` while the clock is paused.
+///
+/// The clock starts at the game's last event that was not the clock's own (the move that made
+/// the seat's decision due). After a missed deadline that leaves the seat to move, a new
+/// deadline of the same length starts at the one missed. A `pause` stops the clock until
+/// someone moves.
+pub fn seat_deadline(policy: &ClockPolicy, events: &[Event], seat: &str) -> Option<DateTime<Utc>> {
+    let last_play = events.iter().rposition(|e| e.kind != kind::CLOCK)?;
+    let since = &events[last_play + 1..];
+    let paused = since.iter().any(|e| {
+        clock_of(e, "deadline")
+            .is_some_and(|p| p.get("action").and_then(Value::as_str) == Some("pause"))
+    });
+    if paused {
+        return None;
+    }
+    let mut start = parse_time(&events[last_play].recorded_at)?;
+    if let Some(missed) = since
+        .iter()
+        .filter_map(|e| clock_of(e, "deadline"))
+        .filter(|p| seat_of(p) == seat)
+        .filter_map(|p| parse_time(p.get("deadline")?.as_str()?))
+        .max()
+    {
+        start = start.max(missed);
+    }
+    let tz = policy.tz().ok()?;
+    Some(deadline(
+        start,
+        policy.deadline_length(),
+        policy.pause_weekends,
+        &tz,
+        &vacations(events, seat),
+    ))
 }
 
 #[cfg(test)]

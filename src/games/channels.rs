@@ -1,0 +1,52 @@
+//! Where a seat hears of its turn: its channels, set by the seat or turned off by a signed
+//! unsubscribe link.
+
+use super::links;
+use crate::store::Channels;
+
+use super::{Caller, Games, Result, ServiceError};
+
+impl Games {
+    /// Which channels the seat hears on.
+    pub async fn channels(&self, caller: &Caller) -> Result<Channels> {
+        Ok(self
+            .store
+            .channels(&caller.game_id, caller.seat.as_str())
+            .await?)
+    }
+
+    pub async fn set_channels(&self, caller: &Caller, channels: Channels) -> Result<Channels> {
+        self.store
+            .set_channels(&caller.game_id, caller.seat.as_str(), channels)
+            .await?;
+        Ok(channels)
+    }
+
+    /// Turns a channel off from a signed unsubscribe link: no login.
+    pub async fn unsubscribe(
+        &self,
+        game_id: &str,
+        seat: &str,
+        channel: &str,
+        signature: &str,
+    ) -> Result<Channels> {
+        let key = self.link_key().await?;
+        if !links::check_unsubscribe(&key, game_id, seat, channel, signature) {
+            return Err(ServiceError::Forbidden(
+                "this unsubscribe link is not valid (it may have been altered)".into(),
+            ));
+        }
+        let mut channels = self.store.channels(game_id, seat).await?;
+        match channel {
+            "email" => channels.email = false,
+            "webhooks" => channels.webhooks = false,
+            other => {
+                return Err(ServiceError::BadRequest(format!(
+                    "'{other}' is not a channel; use email or webhooks"
+                )))
+            }
+        }
+        self.store.set_channels(game_id, seat, channels).await?;
+        Ok(channels)
+    }
+}

@@ -1,0 +1,56 @@
+//! What went wrong, for the caller: one error type for every call of the service, which each face
+//! maps to its own words (an HTTP status, a mail reply, a CLI message).
+
+use crate::engine::ruleset::RuleError;
+use crate::store::StoreError;
+
+use super::rate;
+
+/// What went wrong, for the caller.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("a seat token is needed: send 'Authorization: Bearer <seat token>'")]
+    Unauthorized,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("the game has moved on: you sent expected_seq {sent}, the next event is seq {current_seq}; reload and try again")]
+    Stale { sent: u64, current_seq: u64 },
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    /// The seat has used up its moves for now (`rate`); nothing was read or written.
+    #[error("seat {seat} is making moves too fast ({limit}); this move was not recorded — try again in {retry_after_secs} s", limit = .limited.rate, retry_after_secs = .limited.retry_after_secs())]
+    RateLimited {
+        seat: String,
+        limited: rate::Limited,
+    },
+    /// The idempotency key was used for a different request (`keys`); nothing was written.
+    #[error("idempotency_key '{key}' was already used for a different move (another expected_seq, command or client_entropy); nothing was recorded — use a new key for a new move")]
+    KeyReused { key: String },
+    /// A request with the same idempotency key is being handled now (`keys`).
+    #[error("a move with idempotency_key '{key}' is still being handled; send it again in a moment to get its answer")]
+    InProgress { key: String },
+    /// The database is out of reach or too busy for now; try again shortly.
+    #[error("the database is unavailable for now ({0}); try again in a few seconds (a move sent again with the same idempotency_key is never recorded twice)")]
+    Unavailable(String),
+    #[error("the stored log does not fold: {0}")]
+    Corrupt(String),
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Unavailable(e) => ServiceError::Unavailable(e.to_string()),
+            // A face meets no store error it must tell apart: a missing game is one like any other.
+            StoreError::NoGame(id) => ServiceError::NotFound(format!("there is no game {id}")),
+            e => ServiceError::Store(e),
+        }
+    }
+}
+
+pub type Result<T, E = ServiceError> = std::result::Result<T, E>;

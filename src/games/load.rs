@@ -1,0 +1,64 @@
+//! Loading a game: the cached fold moved on by what was appended since, or on a miss the latest
+//! snapshot and the events after it (`snapshots`).
+
+use std::sync::Arc;
+
+use crate::engine::event::Event;
+use crate::engine::game::Game;
+use crate::store::{GameRecord, SeatRecord};
+
+use super::secrets::GameSecrets;
+use super::{cache, Games, Result};
+
+/// A loaded game: its record, its seats and its folded state.
+pub struct Loaded {
+    pub record: GameRecord,
+    pub seats: Vec<SeatRecord>,
+    /// The log from seq `log_from` on, shared with the fold cache (`cache`): cloning a
+    /// `Loaded` copies no event. `log_from` is 0 unless the game was loaded from a snapshot and
+    /// its earlier events have not been read since: `Games::whole_log` gives the whole log.
+    pub(super) tail: Arc<Vec<Event>>,
+    pub(super) log_from: u64,
+    pub game: Game,
+    pub secrets: GameSecrets,
+}
+
+impl Games {
+    /// Loads a game folded to its latest event: the cached fold (`cache`) moved on by the events
+    /// appended since — asked of the store every time, so a move made by another process is
+    /// never missed — or, on a miss, its latest snapshot moved on by the events after it (or the
+    /// whole log folded), and kept.
+    pub async fn load(&self, game_id: &str) -> Result<Loaded> {
+        if let Some(cached) = self.folds.get(game_id) {
+            let from = cached.game.next_seq;
+            let tail = self.store.events(game_id, from, None).await?;
+            if tail.is_empty() {
+                return Ok(cached);
+            }
+            // Appended by another process (or by a clock event here): fold those onto the
+            // cached state, with the secrets they may have added read again.
+            let Loaded { mut game, .. } = cached;
+            let folded = tail.iter().try_for_each(|e| game.fold_event_quietly(e));
+            if folded.is_ok() {
+                let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
+                let reloaded = cache::Secrets::Reloaded(secrets);
+                if let Some(l) = self.folds.advance(game_id, from, game, tail, reloaded) {
+                    return Ok(l);
+                }
+            } else {
+                self.folds.forget(game_id);
+            }
+        }
+        let l = self.load_cold(game_id).await?;
+        self.folds.put(&l);
+        Ok(l)
+    }
+}
+
+impl Loaded {
+    /// The events from `seq` on, if this load holds them all (see `Games::whole_log`).
+    pub fn events_from(&self, seq: u64) -> Option<&[Event]> {
+        let skip = usize::try_from(seq.checked_sub(self.log_from)?).ok()?;
+        self.tail.get(skip..)
+    }
+}

@@ -1,0 +1,73 @@
+//! The outbox's vocabulary: what a row written beside an event says. The games service writes
+//! rows (a turn notice when a seat must act, the game's end, the clock's reminders and missed
+//! deadlines), notify's dispatcher reads and delivers them, mail_in queues its answers. All
+//! three speak these words, so they live here, with the games service that owns the outbox,
+//! and no face needs another to name a row.
+//!
+//! A row's `channel` is either a *notice kind*, which the dispatcher expands into one delivery
+//! per channel the seat has turned on, or a *delivery channel*, a message ready to send.
+
+pub use crate::store::{Channels, Claimed, OutboxRecord, OutboxRow};
+
+use serde::{Deserialize, Serialize};
+
+/// A notice kind: the seat must act (the games service, after a move).
+pub const TURN: &str = "turn";
+/// A notice kind: the seat's deadline is near (the scheduler).
+pub const REMINDER: &str = "reminder";
+/// A notice kind: the seat missed its deadline (the scheduler).
+pub const DEADLINE: &str = "deadline";
+/// A notice kind: the game is over (the games service).
+pub const GAME_OVER: &str = "game_over";
+
+/// A delivery channel: an email, ready to send (`EmailDelivery`).
+pub const EMAIL: &str = "email";
+/// A delivery channel: a webhook call.
+pub const WEBHOOK: &str = "webhook";
+
+/// One email as the outbox holds it, rendered and addressed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EmailDelivery {
+    pub to: String,
+    pub to_name: String,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    pub reply_to: Option<String>,
+    /// Without angle brackets: `despatch.<game>.<seq>.<outbox row>@despatch.example`.
+    pub message_id: String,
+    /// The head of the game's log the notice follows, sent as `X-Despatch-Head` so that the
+    /// mailbox keeps a witness of it (`engine::witness`). Rows queued before it have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<LogHead>,
+}
+
+/// A game's log head: the seq of an event and its hash.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogHead {
+    pub game_id: String,
+    pub seq: u64,
+    pub hash: String,
+}
+
+impl super::Games {
+    /// Queues a ready email in the outbox, after event `seq` of `game_id` (empty when the email
+    /// is about no game), for the dispatcher to send with its retries: how inbound mail's
+    /// answers go out.
+    pub async fn queue_email(
+        &self,
+        game_id: &str,
+        seq: u64,
+        email: &EmailDelivery,
+    ) -> super::Result<()> {
+        let row = OutboxRecord {
+            game_id: game_id.to_owned(),
+            seq,
+            channel: EMAIL.into(),
+            seat: None,
+            payload: serde_json::to_value(email).expect("an email serialises"),
+        };
+        self.store.enqueue(&row).await?;
+        Ok(())
+    }
+}

@@ -7,6 +7,8 @@ use crate::engine::ruleset::{Erased, Ruleset};
 pub mod for_honor_and_glory;
 pub mod hour_of_glory;
 pub mod open_table;
+pub mod searching_for_glory;
+pub mod where_eagles_dare;
 
 /// Every ruleset this build plays, with its id, made once.
 static REGISTRY: LazyLock<Vec<(String, Arc<dyn Ruleset>)>> = LazyLock::new(|| {
@@ -14,6 +16,8 @@ static REGISTRY: LazyLock<Vec<(String, Arc<dyn Ruleset>)>> = LazyLock::new(|| {
         Arc::new(Erased(open_table::OpenTable)),
         Arc::new(Erased(for_honor_and_glory::ForHonorAndGlory)),
         Arc::new(Erased(hour_of_glory::HourOfGlory)),
+        Arc::new(Erased(searching_for_glory::SearchingForGlory)),
+        Arc::new(Erased(where_eagles_dare::WhereEaglesDare)),
     ];
     all.into_iter().map(|r| (r.info().id, r)).collect()
 });

@@ -1,0 +1,315 @@
+//! Battles without the optional battle cards (2.m), captures (II.1.A.3) and retreats. The
+//! attacking CU has already moved into the battle's LP.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::data::{self, ClKind, Side};
+use super::state::State;
+use crate::engine::ruleset::Ctx;
+
+/// A unit in a battle: a CU (by character) or lone SP (by index).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Unit {
+    Cu(String),
+    Lone(usize),
+}
+
+fn units(state: &State, lp: &str, side: Side, attacker: Option<&str>) -> Vec<Unit> {
+    let mut out: Vec<Unit> = state
+        .cus
+        .iter()
+        .filter(|c| c.side == side && c.lp.as_deref() == Some(lp) && c.sp > 0)
+        .filter(|c| attacker.is_none_or(|a| a == c.character))
+        .map(|c| Unit::Cu(c.character.clone()))
+        .collect();
+    if attacker.is_none() {
+        out.extend(
+            state
+                .lone
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.side == side && l.lp == lp)
+                .map(|(i, _)| Unit::Lone(i)),
+        );
+    }
+    out
+}
+
+fn sp(state: &State, u: &Unit) -> u32 {
+    match u {
+        Unit::Cu(c) => state.cu(c).sp,
+        Unit::Lone(i) => state.lone[*i].sp,
+    }
+}
+
+fn total(state: &State, us: &[Unit]) -> u32 {
+    us.iter().map(|u| sp(state, u)).sum()
+}
+
+/// Takes `loss` SP off a side, the largest unit first (ties: the first listed). Gives the
+/// characters whose CU lost its last SP.
+fn take_losses(state: &mut State, us: &[Unit], mut loss: u32) -> Vec<String> {
+    let mut emptied = Vec::new();
+    while loss > 0 {
+        let Some(u) = us.iter().filter(|u| sp(state, u) > 0).max_by_key(|u| {
+            (
+                sp(state, u),
+                std::cmp::Reverse(us.iter().position(|x| x == *u)),
+            )
+        }) else {
+            break;
+        };
+        let have = sp(state, u);
+        let take = have.min(loss);
+        loss -= take;
+        match u {
+            Unit::Cu(c) => {
+                state.cu_mut(c).sp -= take;
+                if take == have {
+                    emptied.push(c.clone());
+                }
+            }
+            Unit::Lone(i) => state.lone[*i].sp -= take,
+        }
+    }
+    emptied
+}
+
+/// Gives `glory` split evenly (rounded down) among `characters`.
+fn share_glory(state: &mut State, characters: &[String], glory: i64, ctx: &mut Ctx, why: &str) {
+    if characters.is_empty() || glory == 0 {
+        return;
+    }
+    let each = glory / characters.len() as i64;
+    for c in characters {
+        state.cu_mut(c).glory += each;
+        ctx.say(format!("{c} gains {each} glory ({why})"));
+    }
+}
+
+/// The LP a beaten force at `from` of `side` retreats to (2.m): two CLs away, else one, nearer
+/// one of the side's retreat points than `from`, never into or through enemy SP nor over a
+/// blown bridge; the nearest to a retreat point, then by id. `None`: it cannot retreat.
+pub fn retreat_to(state: &State, from: &str, side: Side) -> Option<String> {
+    let map = state.map();
+    let points = map.retreat.get(&side).cloned().unwrap_or_default();
+    let to_point = |lp: &str| -> usize {
+        points
+            .iter()
+            .filter_map(|p| map.distances(p).get(lp).copied())
+            .min()
+            .unwrap_or(usize::MAX)
+    };
+    let here = to_point(from);
+    // Breadth-first from `from`, two steps at most, through LPs free of the enemy.
+    let mut reach: BTreeMap<String, usize> = BTreeMap::new();
+    let mut queue = VecDeque::from([(from.to_owned(), 0usize)]);
+    while let Some((lp, d)) = queue.pop_front() {
+        if d == 2 {
+            continue;
+        }
+        for n in map.neighbours(&lp) {
+            if n == from || reach.contains_key(n) || state.holds(n, side.enemy()) {
+                continue;
+            }
+            let cl = map.cl(&lp, n).expect("a CL");
+            if cl.kind == ClKind::Blue && state.is_blown(&lp, n) {
+                continue;
+            }
+            reach.insert(n.to_owned(), d + 1);
+            queue.push_back((n.to_owned(), d + 1));
+        }
+    }
+    for want in [2, 1] {
+        let best = reach
+            .iter()
+            .filter(|(lp, &d)| d == want && to_point(lp) < here)
+            .min_by_key(|(lp, _)| (to_point(lp), (*lp).clone()));
+        if let Some((lp, _)) = best {
+            return Some(lp.clone());
+        }
+    }
+    None
+}
+
+/// A CU out of play: its player is out (3 / II.1.A.3).
+pub fn take_out(state: &mut State, character: &str) {
+    let cu = state.cu_mut(character);
+    cu.lp = None;
+    cu.supply = false;
+    cu.trench = 0;
+    if let Some(seat) = cu.seat.clone() {
+        if let Some(i) = state.player_of(&seat) {
+            state.players[i].out = true;
+        }
+    }
+}
+
+/// A CU captured: out of play, and its capture glory to the enemy characters in the battle.
+fn capture(state: &mut State, character: &str, captors: &[String], ctx: &mut Ctx) {
+    let glory = data::role(character).expect("a role").capture_glory;
+    ctx.say(format!("{character} is captured"));
+    state.cu_mut(character).captured = true;
+    take_out(state, character);
+    share_glory(
+        state,
+        captors,
+        glory,
+        ctx,
+        &format!("capturing {character}"),
+    );
+}
+
+/// The result of a battle, for the tests and the lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Result {
+    pub attacker_won: bool,
+    pub attacker_total: i64,
+    pub defender_total: i64,
+    pub loser_loss: u32,
+    pub winner_loss: u32,
+}
+
+/// 2.m: `attacker` has entered `lp` along a CL of kind `cl`; `decisive` with Decisive Victory!.
+pub fn fight(
+    state: &mut State,
+    attacker: &str,
+    lp: &str,
+    cl: ClKind,
+    decisive: bool,
+    ctx: &mut Ctx,
+) -> Result {
+    let a_side = state.cu(attacker).side;
+    let d_side = a_side.enemy();
+    let att = units(state, lp, a_side, Some(attacker));
+    let def = units(state, lp, d_side, None);
+    let (a_sp, d_sp) = (total(state, &att), total(state, &def));
+    let result = if decisive {
+        let loss = d_sp / 2;
+        Result {
+            attacker_won: true,
+            attacker_total: 0,
+            defender_total: 0,
+            loser_loss: loss,
+            winner_loss: (loss / 3).min(1),
+        }
+    } else {
+        let a_supply = i64::from(state.cu(attacker).supply);
+        let d_supply = i64::from(
+            def.iter()
+                .any(|u| matches!(u, Unit::Cu(c) if state.cu(c).supply)),
+        );
+        let trench: i64 = def
+            .iter()
+            .map(|u| match u {
+                Unit::Cu(c) => i64::from(state.cu(c).trench),
+                Unit::Lone(_) => 0,
+            })
+            .sum();
+        let crossing = if matches!(cl, ClKind::Brown | ClKind::Blue) {
+            -3
+        } else {
+            0
+        };
+        let diff = i64::from(a_sp) - i64::from(d_sp);
+        loop {
+            let ra = ctx.roll(10);
+            let rd = ctx.roll(10);
+            let ta = i64::from(ra) + diff.max(0) + a_supply + crossing;
+            let td = i64::from(rd) + (-diff).max(0) + d_supply + trench;
+            ctx.say(format!(
+                "battle at {lp}: {attacker} rolls {ra} for {ta}, the defence rolls {rd} for {td}"
+            ));
+            if ta != td {
+                let gap = (ta - td).unsigned_abs() as u32;
+                let loser_sp = if ta > td { d_sp } else { a_sp };
+                let loser_loss = (gap / 3).min(loser_sp);
+                break Result {
+                    attacker_won: ta > td,
+                    attacker_total: ta,
+                    defender_total: td,
+                    loser_loss,
+                    winner_loss: loser_loss / 3,
+                };
+            }
+            ctx.say("a tie: both roll again");
+        }
+    };
+    let (winners, losers, w_side, l_side) = if result.attacker_won {
+        (att, def, a_side, d_side)
+    } else {
+        (def, att, d_side, a_side)
+    };
+    let winner_loss = result.winner_loss.min(total(state, &winners));
+    let win_chars: Vec<String> = winners
+        .iter()
+        .filter_map(|u| match u {
+            Unit::Cu(c) => Some(c.clone()),
+            Unit::Lone(_) => None,
+        })
+        .collect();
+    let lose_chars: Vec<String> = losers
+        .iter()
+        .filter_map(|u| match u {
+            Unit::Cu(c) => Some(c.clone()),
+            Unit::Lone(_) => None,
+        })
+        .collect();
+    ctx.say(format!(
+        "the {} win at {lp}: the {} lose {} SP, the {} {}",
+        w_side.name(),
+        l_side.name(),
+        result.loser_loss,
+        w_side.name(),
+        winner_loss
+    ));
+    let lost_l = take_losses(state, &losers, result.loser_loss);
+    let lost_w = take_losses(state, &winners, winner_loss);
+    for c in lost_w {
+        capture(state, &c, &lose_chars, ctx);
+    }
+    for c in &lost_l {
+        capture(state, c, &win_chars, ctx);
+    }
+    let margin = i64::from(result.loser_loss) - i64::from(winner_loss);
+    if margin > 0 {
+        let still: Vec<String> = win_chars
+            .iter()
+            .filter(|c| state.cu(c).lp.is_some())
+            .cloned()
+            .collect();
+        share_glory(state, &still, 2 * margin, ctx, "the battle's glory");
+    }
+    // The loser loses supply and retreats; what cannot retreat is eliminated.
+    let dest = retreat_to(state, lp, l_side);
+    for u in &losers {
+        match u {
+            Unit::Cu(c) if !lost_l.contains(c) => {
+                let cu = state.cu_mut(c);
+                if cu.lp.is_none() {
+                    continue;
+                }
+                cu.supply = false;
+                cu.trench = 0;
+                match &dest {
+                    Some(to) => {
+                        cu.lp = Some(to.clone());
+                        ctx.say(format!("{c} retreats to {to}"));
+                    }
+                    None => {
+                        ctx.say(format!("{c} cannot retreat and is eliminated"));
+                        let captors = win_chars.clone();
+                        capture(state, c, &captors, ctx);
+                    }
+                }
+            }
+            Unit::Lone(i) => match &dest {
+                Some(to) => state.lone[*i].lp = to.clone(),
+                None => state.lone[*i].sp = 0,
+            },
+            Unit::Cu(_) => {}
+        }
+    }
+    state.lone.retain(|l| l.sp > 0);
+    result
+}

@@ -1,0 +1,113 @@
+//! The random-legal-move bot and the prompts' option lists: a plan of random hand positions
+//! that passes the colour check, and an operation chosen among those the planned cards allow —
+//! attacks where an enemy is one CL away, marches, supplies, trenches, rest, pass.
+
+use super::data;
+use super::operations;
+use super::order::{Clause, Command};
+use super::plan;
+use super::state::{Phase, State};
+use crate::engine::ruleset::{BotRng, Seat};
+
+/// Operations the player `p` may give now, in the order language.
+pub fn options(state: &State, p: usize) -> Vec<String> {
+    candidates(state, p)
+        .iter()
+        .map(|c| super::order::describe(&Command::Operation { clauses: c.clone() }))
+        .collect()
+}
+
+/// Single-clause operations (and march-then-attack) that pass the checks.
+fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
+    let player = &state.players[p];
+    let cu = state.cu(&player.character);
+    let mut out = vec![vec![Clause::Pass]];
+    let Some(at) = cu.lp.clone() else {
+        return out;
+    };
+    let map = state.map();
+    let mut tries: Vec<Vec<Clause>> = vec![
+        vec![Clause::Rest],
+        vec![Clause::Gather],
+        vec![Clause::Entrench],
+    ];
+    let near: Vec<String> = map
+        .neighbours(&at)
+        .map(str::to_owned)
+        .chain(
+            map.exits
+                .iter()
+                .filter(|e| e.from == at)
+                .map(|e| e.id.clone()),
+        )
+        .collect();
+    for n in &near {
+        tries.push(vec![Clause::March(n.clone())]);
+        tries.push(vec![Clause::Attack(n.clone())]);
+        tries.push(vec![Clause::Decisive(n.clone())]);
+        tries.push(vec![Clause::ForceMarch(vec![n.clone()])]);
+        tries.push(vec![Clause::March(n.clone()), Clause::Gather]);
+        for m in map.neighbours(n) {
+            tries.push(vec![Clause::ForceMarch(vec![n.clone(), m.to_owned()])]);
+            tries.push(vec![Clause::March(n.clone()), Clause::Attack(m.to_owned())]);
+        }
+    }
+    for c in map.cls.iter().filter(|c| c.kind == data::ClKind::Blue) {
+        if c.a == at || c.b == at {
+            tries.push(vec![Clause::Blow(c.a.clone(), c.b.clone())]);
+            tries.push(vec![Clause::Repair(c.a.clone(), c.b.clone())]);
+        }
+    }
+    out.extend(
+        tries
+            .into_iter()
+            .filter(|t| operations::check(state, p, t).is_ok()),
+    );
+    out
+}
+
+pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
+    let p = state.player_of(seat)?;
+    if state.players[p].out {
+        return None;
+    }
+    match &state.phase {
+        Phase::Plan => {
+            let hand = &state.players[p].hand;
+            for _ in 0..20 {
+                let want = rng(plan::MAX_PLANNED + 1).min(hand.len());
+                let mut positions: Vec<usize> = Vec::new();
+                while positions.len() < want {
+                    let at = rng(hand.len()) + 1;
+                    if !positions.contains(&at) {
+                        positions.push(at);
+                    }
+                }
+                if plan::check(hand, &positions).is_ok() {
+                    return Some(Command::Plan {
+                        positions: Some(positions),
+                    });
+                }
+            }
+            Some(Command::Plan {
+                positions: Some(Vec::new()),
+            })
+        }
+        Phase::Initiative => Some(Command::Initiative),
+        Phase::Operations { .. } => {
+            let all = candidates(state, p);
+            // Fighting and moving are what the game is about: prefer them to passing.
+            let lively: Vec<&Vec<Clause>> = all
+                .iter()
+                .filter(|c| c.first() != Some(&Clause::Pass))
+                .collect();
+            let clauses = if !lively.is_empty() && rng(5) != 0 {
+                lively[rng(lively.len())].clone()
+            } else {
+                all[rng(all.len())].clone()
+            };
+            Some(Command::Operation { clauses })
+        }
+        Phase::Ended => None,
+    }
+}

@@ -1,0 +1,479 @@
+//! The data files of `data/`, read once: the strategic deck (rules 1), the role cards (III),
+//! the scenarios and their map (I, 2.a–2.l), and the attrition table (2.l). Everything but the
+//! deck's names, colours, reactive flags and counts and the attrition table is reconstructed
+//! (docs/rules/searching-for-glory.md).
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+/// A card's frame colour (IV.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Colour {
+    White,
+    Blue,
+    Red,
+    Green,
+}
+
+impl Colour {
+    fn parse(t: &str) -> Colour {
+        match t {
+            "white" => Colour::White,
+            "blue" => Colour::Blue,
+            "red" => Colour::Red,
+            "green" => Colour::Green,
+            _ => panic!("data/deck.txt: '{t}' is not a colour"),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Blue => "blue",
+            Colour::Red => "red",
+            Colour::Green => "green",
+        }
+    }
+}
+
+/// One face of a card: what an order uses it as, and its colour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Face {
+    pub name: String,
+    pub colour: Colour,
+}
+
+/// A kind of strategic card: a row of `data/deck.txt`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardKind {
+    pub key: String,
+    pub count: usize,
+    pub faces: Vec<Face>,
+    pub reactive: bool,
+    /// For a double card, the single card whose printed count includes it.
+    pub within: Option<String>,
+    pub name: String,
+}
+
+impl CardKind {
+    pub fn has_face(&self, face: &str) -> bool {
+        self.faces.iter().any(|f| f.name == face)
+    }
+
+    pub fn colours(&self) -> impl Iterator<Item = Colour> + '_ {
+        self.faces.iter().map(|f| f.colour)
+    }
+}
+
+static DECK: LazyLock<Vec<CardKind>> = LazyLock::new(|| {
+    rows(include_str!("data/deck.txt"))
+        .map(|cols| {
+            let [key, count, faces, reactive, within, name] = cols[..] else {
+                panic!("data/deck.txt: a row has six columns: {cols:?}")
+            };
+            CardKind {
+                key: key.into(),
+                count: count.parse().expect("data/deck.txt: a count"),
+                faces: faces
+                    .split('+')
+                    .map(|f| {
+                        let (name, colour) = f.split_once(':').expect("face:colour");
+                        Face {
+                            name: name.into(),
+                            colour: Colour::parse(colour),
+                        }
+                    })
+                    .collect(),
+                reactive: reactive == "R",
+                within: (within != "-").then(|| within.to_owned()),
+                name: name.into(),
+            }
+        })
+        .collect()
+});
+
+/// Every kind of strategic card, in the order of `data/deck.txt`.
+pub fn card_kinds() -> &'static [CardKind] {
+    &DECK
+}
+
+/// The kind with this key.
+pub fn card(key: &str) -> Option<&'static CardKind> {
+    DECK.iter().find(|k| k.key == key)
+}
+
+/// The strategic deck, one key per card, in the order of `data/deck.txt`: without Napoleon
+/// Defeated! when Napoleon is not in the scenario; with `additive`, a double card's count is
+/// also added to the single card it was counted within.
+pub fn deck(with_napoleon: bool, additive: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for kind in DECK.iter() {
+        if kind.key == "napoleon-defeated" && !with_napoleon {
+            continue;
+        }
+        let mut n = kind.count;
+        if additive {
+            n += DECK
+                .iter()
+                .filter(|d| d.within.as_deref() == Some(&kind.key))
+                .map(|d| d.count)
+                .sum::<usize>();
+        }
+        out.extend(std::iter::repeat_n(kind.key.clone(), n));
+    }
+    out
+}
+
+/// The two sides of a scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    French,
+    Austrian,
+}
+
+impl Side {
+    pub fn parse(t: &str) -> Option<Side> {
+        match t {
+            "french" => Some(Side::French),
+            "austrian" => Some(Side::Austrian),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::French => "french",
+            Side::Austrian => "austrian",
+        }
+    }
+
+    pub fn enemy(self) -> Side {
+        match self {
+            Side::French => Side::Austrian,
+            Side::Austrian => Side::French,
+        }
+    }
+}
+
+/// A role card (III), reconstructed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Role {
+    pub id: String,
+    pub side: Side,
+    pub nationality: String,
+    pub start: String,
+    pub sp: u32,
+    pub capture_glory: i64,
+    pub initiative: i32,
+    pub hand_size: usize,
+    pub retention: usize,
+    pub name: String,
+}
+
+static ROLES: LazyLock<Vec<Role>> = LazyLock::new(|| {
+    rows(include_str!("data/roles.txt"))
+        .map(|c| {
+            let [id, side, nationality, start, sp, capture, init, hand, retain, name] = c[..]
+            else {
+                panic!("data/roles.txt: a row has ten columns: {c:?}")
+            };
+            Role {
+                id: id.into(),
+                side: Side::parse(side).expect("data/roles.txt: a side"),
+                nationality: nationality.into(),
+                start: start.into(),
+                sp: sp.parse().expect("SP"),
+                capture_glory: capture.parse().expect("capture glory"),
+                initiative: init.trim_start_matches('+').parse().expect("modifier"),
+                hand_size: hand.parse().expect("hand size"),
+                retention: retain.parse().expect("retention"),
+                name: name.into(),
+            }
+        })
+        .collect()
+});
+
+/// The role card with this id.
+pub fn role(id: &str) -> Option<&'static Role> {
+    ROLES.iter().find(|r| r.id == id)
+}
+
+/// A line of communication's kind (I, 2.f, 2.j).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClKind {
+    Ordinary,
+    /// Mountain: +1 fatigue, −3 to an attack along it.
+    Brown,
+    /// A bridge: may be blown; −3 to an attack along it.
+    Blue,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lp {
+    pub id: String,
+    pub name: String,
+    pub fortress: bool,
+    pub glory: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cl {
+    pub a: String,
+    pub b: String,
+    pub kind: ClKind,
+}
+
+/// An off-map exit (2.i): reached from `from` by one CL; glory per side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exit {
+    pub id: String,
+    pub from: String,
+    pub glory: BTreeMap<Side, i64>,
+}
+
+/// A scenario's map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Map {
+    pub lps: Vec<Lp>,
+    pub cls: Vec<Cl>,
+    pub exits: Vec<Exit>,
+    pub retreat: BTreeMap<Side, Vec<String>>,
+    /// Lone SP at the start: LP, side, SP.
+    pub garrisons: Vec<(String, Side, u32)>,
+}
+
+impl Map {
+    pub fn lp(&self, id: &str) -> Option<&Lp> {
+        self.lps.iter().find(|l| l.id == id)
+    }
+
+    pub fn exit(&self, id: &str) -> Option<&Exit> {
+        self.exits.iter().find(|e| e.id == id)
+    }
+
+    /// The CL between two LPs, either way round.
+    pub fn cl(&self, a: &str, b: &str) -> Option<&Cl> {
+        self.cls
+            .iter()
+            .find(|c| (c.a == a && c.b == b) || (c.a == b && c.b == a))
+    }
+
+    /// The LPs one CL from `lp` (exits not included).
+    pub fn neighbours<'m>(&'m self, lp: &'m str) -> impl Iterator<Item = &'m str> + 'm {
+        self.cls.iter().filter_map(move |c| {
+            if c.a == lp {
+                Some(c.b.as_str())
+            } else if c.b == lp {
+                Some(c.a.as_str())
+            } else {
+                None
+            }
+        })
+    }
+
+    /// CLs from `from` to every LP, by breadth-first search.
+    pub fn distances(&self, from: &str) -> BTreeMap<String, usize> {
+        let mut dist = BTreeMap::from([(from.to_owned(), 0)]);
+        let mut queue = std::collections::VecDeque::from([from.to_owned()]);
+        while let Some(lp) = queue.pop_front() {
+            let d = dist[&lp];
+            for n in self.neighbours(&lp) {
+                if !dist.contains_key(n) {
+                    dist.insert(n.to_owned(), d + 1);
+                    queue.push_back(n.to_owned());
+                }
+            }
+        }
+        dist
+    }
+}
+
+fn parse_map(text: &str) -> Map {
+    let mut map = Map {
+        lps: Vec::new(),
+        cls: Vec::new(),
+        exits: Vec::new(),
+        retreat: BTreeMap::new(),
+        garrisons: Vec::new(),
+    };
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let w: Vec<&str> = line.split_whitespace().collect();
+        match w[0] {
+            "lp" => {
+                let mut i = 2;
+                let mut fortress = false;
+                let mut glory = 0;
+                loop {
+                    match w[i] {
+                        "fortress" => fortress = true,
+                        "glory" => {
+                            i += 1;
+                            glory = w[i].parse().expect("glory");
+                        }
+                        _ => break,
+                    }
+                    i += 1;
+                }
+                map.lps.push(Lp {
+                    id: w[1].into(),
+                    name: w[i..].join(" "),
+                    fortress,
+                    glory,
+                });
+            }
+            "cl" => map.cls.push(Cl {
+                a: w[1].into(),
+                b: w[2].into(),
+                kind: match w[3] {
+                    "ordinary" => ClKind::Ordinary,
+                    "brown" => ClKind::Brown,
+                    "blue" => ClKind::Blue,
+                    k => panic!("map: '{k}' is not a CL kind"),
+                },
+            }),
+            "exit" => map.exits.push(Exit {
+                id: w[1].into(),
+                from: w[2].into(),
+                glory: w[3..]
+                    .iter()
+                    .map(|g| {
+                        let (side, n) = g.split_once('=').expect("side=glory");
+                        (
+                            Side::parse(side).expect("a side"),
+                            n.parse().expect("glory"),
+                        )
+                    })
+                    .collect(),
+            }),
+            "retreat" => {
+                map.retreat.insert(
+                    Side::parse(w[1]).expect("a side"),
+                    w[2..].iter().map(|s| s.to_string()).collect(),
+                );
+            }
+            "garrison" => map.garrisons.push((
+                w[1].into(),
+                Side::parse(w[2]).expect("a side"),
+                w[3].parse().expect("SP"),
+            )),
+            k => panic!("map: unknown line kind '{k}'"),
+        }
+    }
+    for c in &map.cls {
+        assert!(
+            map.lp(&c.a).is_some() && map.lp(&c.b).is_some(),
+            "map: CL {c:?}"
+        );
+    }
+    map
+}
+
+static DANUBE: LazyLock<Map> = LazyLock::new(|| parse_map(include_str!("data/danube.txt")));
+
+/// A scenario: its map, rounds and characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scenario {
+    pub id: String,
+    pub map: &'static Map,
+    pub rounds: u32,
+    pub characters: Vec<String>,
+    pub title: String,
+}
+
+static SCENARIOS: LazyLock<Vec<Scenario>> = LazyLock::new(|| {
+    rows(include_str!("data/scenarios.txt"))
+        .map(|c| {
+            let [id, map, rounds, chars, title] = c[..] else {
+                panic!("data/scenarios.txt: a row has five columns: {c:?}")
+            };
+            let map: &'static Map = match map {
+                "danube" => &DANUBE,
+                m => panic!("data/scenarios.txt: no map '{m}'"),
+            };
+            let characters: Vec<String> = chars.split_whitespace().map(str::to_owned).collect();
+            for ch in &characters {
+                let r = role(ch).unwrap_or_else(|| panic!("no role card '{ch}'"));
+                assert!(map.lp(&r.start).is_some(), "{ch} starts off the map");
+            }
+            Scenario {
+                id: id.into(),
+                map,
+                rounds: rounds.parse().expect("rounds"),
+                characters,
+                title: title.into(),
+            }
+        })
+        .collect()
+});
+
+pub fn scenarios() -> &'static [Scenario] {
+    &SCENARIOS
+}
+
+pub fn scenario(id: &str) -> Option<&'static Scenario> {
+    SCENARIOS.iter().find(|s| s.id == id)
+}
+
+/// The attrition table (2.l): `(die rolls, [losses per siege-point column])`.
+static ATTRITION: LazyLock<Vec<[u32; 7]>> = LazyLock::new(|| {
+    include_str!("data/attrition.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let cells: Vec<u32> = l
+                .split_whitespace()
+                .skip(1)
+                .map(|c| {
+                    if c == "-" {
+                        0
+                    } else {
+                        c.parse().expect("a cell")
+                    }
+                })
+                .collect();
+            cells.try_into().expect("seven columns")
+        })
+        .collect()
+});
+
+/// Enemy SP eliminated by an attrition roll of `roll` (1–10) at `points` siege points (2.l);
+/// 0 points (the first SIEGE) eliminate none.
+pub fn attrition(roll: u32, points: u32) -> u32 {
+    let row = match roll {
+        0 | 1 => 0,
+        2 | 3 => 1,
+        4 | 5 => 2,
+        6 => 3,
+        7 => 4,
+        8 | 9 => 5,
+        _ => 6,
+    };
+    let col = match points {
+        0 => return 0,
+        1 => 0,
+        2 | 3 => 1,
+        4 => 2,
+        5 | 6 => 3,
+        7 => 4,
+        8 | 9 => 5,
+        _ => 6,
+    };
+    ATTRITION[row][col]
+}
+
+/// The `|`-separated rows of a data file, trimmed, without comments and blank lines.
+fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('|').map(str::trim).collect())
+}

@@ -1,0 +1,533 @@
+//! Searching for Glory (version 1.03): a card-driven Napoleonic campaign where each player is a
+//! general after personal glory. The specification is `../shared/seeds/002_…`; every decision
+//! where the text is silent, every reconstructed value, and what this first slice does not yet
+//! play: docs/rules/searching-for-glory.md.
+//!
+//! Seats are characters of the scenario (`napoleon`, `davout`, …): 3 to 6 of them, each side
+//! at least one; the others are NPCs. A round: the Draw Phase (hidden stream), a sealed plan per
+//! player (`plan 2 5 6`), the initiative (`initiative`), one operation per player in initiative
+//! order (`march pfaffenhofen; attack abensberg`), the end of the round.
+
+pub mod battle;
+pub mod bot;
+pub mod data;
+pub mod operations;
+pub mod order;
+pub mod plan;
+pub mod round;
+pub mod state;
+pub mod text_board;
+pub mod view;
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use crate::engine::dice::DiceStream;
+use crate::engine::ruleset::{
+    BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
+    ScenarioInfo, Seat, Setup, Viewer,
+};
+use data::Side;
+use order::Command;
+use state::{Cu, LoneSp, Phase, Plan, Player, State};
+
+pub const ID: &str = "searching-for-glory";
+
+pub struct SearchingForGlory;
+
+/// The orders' grammar in brief, for emails and pages.
+pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · pass";
+
+fn setup_error(message: impl Into<String>) -> RuleError {
+    RuleError::new("set-up", message)
+}
+
+impl SearchingForGlory {
+    /// The players whose prompt is open now.
+    fn to_act(&self, state: &State) -> Vec<usize> {
+        match &state.phase {
+            Phase::Plan => state
+                .active()
+                .filter(|&i| state.players[i].plan == Plan::Waiting)
+                .collect(),
+            Phase::Initiative => state.active().take(1).collect(),
+            Phase::Operations { order, next } => order.get(*next).copied().into_iter().collect(),
+            Phase::Ended => Vec::new(),
+        }
+    }
+
+    /// Once every plan is in: the sealed ones are opened (the engine reveals them); with none
+    /// sealed, straight to the initiative.
+    fn plans_in(&self, state: &mut State, ctx: &mut Ctx) {
+        if state.phase != Phase::Plan
+            || state
+                .active()
+                .any(|i| state.players[i].plan == Plan::Waiting)
+        {
+            return;
+        }
+        let mut sealed = false;
+        for p in &state.players {
+            if let Plan::Sealed { commitment } = &p.plan {
+                ctx.request_reveal(commitment.clone());
+                sealed = true;
+            }
+        }
+        if !sealed {
+            self.all_open(state, ctx);
+        }
+    }
+
+    fn all_open(&self, state: &mut State, ctx: &mut Ctx) {
+        if state
+            .players
+            .iter()
+            .any(|p| matches!(p.plan, Plan::Sealed { .. }))
+        {
+            return;
+        }
+        ctx.say("every plan is in and opened: determine the initiative");
+        state.phase = Phase::Initiative;
+    }
+
+    /// Moves the operations on past the player who just acted (and any who are out); at the end
+    /// of the order, the round ends.
+    fn next_operation(&self, state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
+        loop {
+            let Phase::Operations { order, next } = &mut state.phase else {
+                return Ok(());
+            };
+            *next += 1;
+            match order.get(*next) {
+                Some(&i) if state.players[i].out => continue,
+                Some(_) => return Ok(()),
+                None => return round::end_round(state, ctx),
+            }
+        }
+    }
+
+    /// If the phase's player to act is out (resigned, captured), moves on.
+    fn skip_out(&self, state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
+        if let Phase::Operations { order, next } = &state.phase {
+            if order.get(*next).is_some_and(|&i| state.players[i].out) {
+                return self.next_operation(state, ctx);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The characters with the sides alternating (French, Austrian, French, …), so that the first
+/// seats of the list, which a client may take as they come, play both sides.
+fn interleaved(characters: &[String]) -> Vec<String> {
+    let (french, austrian): (Vec<&String>, Vec<&String>) = characters
+        .iter()
+        .partition(|c| round::side_of(c) == Side::French);
+    let mut out = Vec::new();
+    for i in 0..french.len().max(austrian.len()) {
+        out.extend(french.get(i).map(|c| (*c).clone()));
+        out.extend(austrian.get(i).map(|c| (*c).clone()));
+    }
+    out
+}
+
+impl Rules for SearchingForGlory {
+    type State = State;
+    type Command = Command;
+
+    fn id(&self) -> std::borrow::Cow<'static, str> {
+        ID.into()
+    }
+
+    fn info(&self) -> RulesetInfo {
+        RulesetInfo {
+            id: ID.into(),
+            version: "1".into(),
+            title: "Searching for Glory — generals of the Napoleonic Wars".into(),
+            scenarios: data::scenarios()
+                .iter()
+                .map(|s| ScenarioInfo {
+                    id: s.id.clone(),
+                    title: s.title.clone(),
+                    seats: interleaved(&s.characters),
+                    min_seats: 3,
+                    max_seats: 6,
+                })
+                .collect(),
+            options: vec![OptionInfo {
+                name: "deck_counts".into(),
+                description: "included: the slash counts are part of the first card's count (95 cards); additive: they are extra cards (104)".into(),
+                default: json!("included"),
+            }],
+            grammar: GRAMMAR.into(),
+        }
+    }
+
+    fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError> {
+        let scenario = data::scenario(&setup.scenario).ok_or_else(|| {
+            let known: Vec<&str> = data::scenarios().iter().map(|s| s.id.as_str()).collect();
+            setup_error(format!(
+                "no scenario '{}': Searching for Glory has {}",
+                setup.scenario,
+                known.join(", ")
+            ))
+        })?;
+        let mut additive = false;
+        if let Some(obj) = setup.options.as_object() {
+            for (k, v) in obj {
+                match (k.as_str(), v.as_str()) {
+                    ("deck_counts", Some("additive")) => additive = true,
+                    ("deck_counts", Some("included")) => {}
+                    ("deck_counts", _) => {
+                        return Err(setup_error(format!(
+                            "deck_counts is \"included\" or \"additive\", not {v}"
+                        )))
+                    }
+                    _ => {
+                        return Err(setup_error(format!(
+                            "Searching for Glory has no option '{k}'; it knows deck_counts"
+                        )))
+                    }
+                }
+            }
+        }
+        if !(3..=6).contains(&setup.seats.len()) {
+            return Err(setup_error(format!(
+                "Searching for Glory seats 3 to 6 players, not {}",
+                setup.seats.len()
+            )));
+        }
+        let mut sides = Vec::new();
+        for s in &setup.seats {
+            let id = s.seat.as_str();
+            if !scenario.characters.iter().any(|c| c == id) {
+                return Err(setup_error(format!(
+                    "'{id}' is not a character of {}: seats are {}",
+                    scenario.id,
+                    scenario.characters.join(", ")
+                )));
+            }
+            sides.push(round::side_of(id));
+        }
+        for side in [Side::French, Side::Austrian] {
+            if !sides.contains(&side) {
+                return Err(setup_error(format!(
+                    "each side needs at least one player; nobody plays the {} side",
+                    side.name()
+                )));
+            }
+        }
+        let cus: Vec<Cu> = scenario
+            .characters
+            .iter()
+            .map(|ch| {
+                let role = data::role(ch).expect("checked when the data was read");
+                Cu {
+                    character: ch.clone(),
+                    side: role.side,
+                    lp: Some(role.start.clone()),
+                    sp: role.sp,
+                    fatigue: 0,
+                    supply: false,
+                    trench: 0,
+                    captured: false,
+                    glory: 0,
+                    seat: setup
+                        .seats
+                        .iter()
+                        .find(|s| s.seat.as_str() == ch)
+                        .map(|s| s.seat.clone()),
+                }
+            })
+            .collect();
+        let lone: Vec<LoneSp> = scenario
+            .map
+            .garrisons
+            .iter()
+            .map(|(lp, side, sp)| LoneSp {
+                lp: lp.clone(),
+                side: *side,
+                sp: *sp,
+            })
+            .collect();
+        let mut entered: Vec<String> = cus.iter().filter_map(|c| c.lp.clone()).collect();
+        entered.extend(lone.iter().map(|l| l.lp.clone()));
+        entered.sort();
+        entered.dedup();
+        let with_napoleon = scenario.characters.iter().any(|c| c == "napoleon");
+        let mut deck = data::deck(with_napoleon, additive);
+        let mut draw = |n: u32| Ok(hidden.roll(n));
+        round::shuffle(&mut deck, &mut draw)?;
+        let players: Vec<Player> = setup
+            .seats
+            .iter()
+            .map(|s| Player {
+                seat: s.seat.clone(),
+                character: s.seat.as_str().to_owned(),
+                hand: Vec::new(),
+                plan: Plan::Waiting,
+                planned: Vec::new(),
+                out: false,
+            })
+            .collect();
+        let mut state = State {
+            scenario: scenario.id.clone(),
+            round: 1,
+            rounds: scenario.rounds,
+            additive,
+            cus,
+            lone,
+            draw_order: (0..players.len()).collect(),
+            players,
+            deck,
+            discard: Vec::new(),
+            phase: Phase::Plan,
+            blown: Vec::new(),
+            entries: Vec::new(),
+            entered,
+        };
+        round::draw_phase(&mut state, &mut draw)?;
+        Ok(state)
+    }
+
+    fn prompts(&self, state: &State) -> Vec<Prompt> {
+        self.to_act(state)
+            .into_iter()
+            .map(|i| {
+                let p = &state.players[i];
+                let (kind, decision, options) = match &state.phase {
+                    Phase::Plan => (
+                        PromptKind::Sealed,
+                        format!(
+                            "Round {}: plan {}'s operations — up to 4 hand positions, one colour each (sealed)",
+                            state.round, p.character
+                        ),
+                        vec!["plan 1 2".into(), "plan none".into()],
+                    ),
+                    Phase::Initiative => (
+                        PromptKind::Turn,
+                        format!("Round {}: determine the initiative", state.round),
+                        vec!["initiative".into()],
+                    ),
+                    _ => (
+                        PromptKind::Turn,
+                        format!("Round {}: {}'s operation", state.round, p.character),
+                        bot::options(state, i),
+                    ),
+                };
+                Prompt {
+                    seat: p.seat.clone(),
+                    kind,
+                    decision,
+                    options,
+                    pass_on_timeout: true,
+                }
+            })
+            .collect()
+    }
+
+    fn may_act(&self, state: &State, seat: &Seat) -> bool {
+        self.to_act(state)
+            .into_iter()
+            .any(|i| &state.players[i].seat == seat)
+    }
+
+    fn seal(&self, command: &Command) -> Option<(Value, Command)> {
+        match command {
+            Command::Plan { positions: Some(p) } => {
+                Some((json!({ "positions": p }), Command::Plan { positions: None }))
+            }
+            _ => None,
+        }
+    }
+
+    fn apply(
+        &self,
+        state: &mut State,
+        seat: &Seat,
+        command: &Command,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        let p = state.player(seat)?;
+        if !self.to_act(state).contains(&p) {
+            return Err(RuleError::new(
+                "sequence of play",
+                format!("it is not {seat}'s turn to act"),
+            ));
+        }
+        match (command, &state.phase) {
+            (Command::Plan { positions }, Phase::Plan) => {
+                if let Some(positions) = positions {
+                    plan::check(&state.players[p].hand, positions)?;
+                }
+                let commitment = ctx.commitment().map(str::to_owned).ok_or_else(|| {
+                    RuleError::new(
+                        "2. Planning",
+                        "a plan is sealed by the server: send it as 'plan 1 4 5'",
+                    )
+                })?;
+                state.players[p].plan = Plan::Sealed { commitment };
+                ctx.say(format!("{} has planned", state.players[p].character));
+                self.plans_in(state, ctx);
+                Ok(())
+            }
+            (Command::Initiative, Phase::Initiative) => {
+                let order = round::initiative(state, ctx);
+                state.phase = Phase::Operations { order, next: 0 };
+                Ok(())
+            }
+            (Command::Operation { clauses }, Phase::Operations { .. }) => {
+                let checked = operations::check(state, p, clauses)?;
+                operations::execute(state, p, checked, ctx);
+                self.next_operation(state, ctx)
+            }
+            (_, phase) => {
+                let now = match phase {
+                    Phase::Plan => "the Planning Phase: send 'plan <positions>'",
+                    Phase::Initiative => "the initiative: send 'initiative'",
+                    Phase::Operations { .. } => "your operation: march, attack, rest, pass …",
+                    Phase::Ended => "the end: the campaign is over",
+                };
+                Err(RuleError::new(
+                    "sequence of play",
+                    format!("that order does not fit now; it is {now}"),
+                ))
+            }
+        }
+    }
+
+    fn reveal(
+        &self,
+        state: &mut State,
+        seat: &Seat,
+        commitment: &str,
+        choice: &Value,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        let p = state.player(seat)?;
+        if state.players[p].plan
+            != (Plan::Sealed {
+                commitment: commitment.to_owned(),
+            })
+        {
+            return Err(RuleError::new("2. Planning", "no such sealed plan"));
+        }
+        let positions: Vec<usize> = serde_json::from_value(choice["positions"].clone())
+            .map_err(|_| RuleError::new("2. Planning", "a plan's choice lists positions"))?;
+        let cards = plan::check(&state.players[p].hand, &positions)?;
+        let player = &mut state.players[p];
+        let mut sorted = positions.clone();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        for at in sorted {
+            player.hand.remove(at - 1);
+        }
+        player.planned = cards.into_iter().map(|c| (c, false)).collect();
+        player.plan = Plan::Open;
+        ctx.say_to(
+            std::slice::from_ref(seat),
+            format!(
+                "your plan is opened: {}",
+                player
+                    .planned
+                    .iter()
+                    .map(|(k, _)| data::card(k).expect("a card").name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+        ctx.say(format!(
+            "{} sets aside {} card(s)",
+            player.character,
+            player.planned.len()
+        ));
+        self.all_open(state, ctx);
+        Ok(())
+    }
+
+    fn timeout(&self, state: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
+        let p = state.player(seat)?;
+        if !self.to_act(state).contains(&p) {
+            return Err(RuleError::new(
+                "deadlines",
+                format!("{seat} has nothing to do now"),
+            ));
+        }
+        match &state.phase {
+            Phase::Plan => {
+                state.players[p].plan = Plan::Open;
+                ctx.say(format!("{} missed the deadline: no plan", seat));
+                self.plans_in(state, ctx);
+                Ok(())
+            }
+            Phase::Initiative => self.apply(state, seat, &Command::Initiative, ctx),
+            _ => {
+                ctx.say(format!("{seat} missed the deadline and passes"));
+                self.next_operation(state, ctx)
+            }
+        }
+    }
+
+    fn resign(&self, state: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
+        let p = state.player(seat)?;
+        if state.players[p].out {
+            return Err(RuleError::new("resign", format!("{seat} is already out")));
+        }
+        state.players[p].out = true;
+        let character = state.players[p].character.clone();
+        state.cu_mut(&character).seat = None;
+        ctx.say(format!("{seat} resigns: {character} is an NPC now"));
+        if state.active().next().is_none() {
+            state.phase = Phase::Ended;
+            return Ok(());
+        }
+        match state.phase {
+            Phase::Plan => self.plans_in(state, ctx),
+            Phase::Operations { .. } => self.skip_out(state, ctx)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn view(&self, state: &State, viewer: &Viewer) -> Value {
+        view::view(state, viewer)
+    }
+
+    fn board_text(&self, state: &State, viewer: &Viewer) -> Option<String> {
+        Some(text_board::draw(state, viewer))
+    }
+
+    fn parse(&self, _state: &State, _seat: &Seat, text: &str) -> Result<Command, RuleError> {
+        order::parse(text)
+    }
+
+    fn describe(&self, command: &Command) -> String {
+        order::describe(command)
+    }
+
+    fn outcome(&self, state: &State) -> Outcome {
+        if state.phase != Phase::Ended {
+            return Outcome::Running;
+        }
+        let scores = state.scores();
+        let best = scores.iter().map(|(_, g)| *g).max().unwrap_or(0);
+        let winners: Vec<Seat> = scores
+            .iter()
+            .filter(|(_, g)| *g == best)
+            .map(|(s, _)| s.clone())
+            .collect();
+        let names: Vec<&str> = winners.iter().map(Seat::as_str).collect();
+        Outcome::Finished {
+            summary: format!("{} with {best} glory", names.join(" and ")),
+            winners,
+            scores: scores
+                .into_iter()
+                .map(|(s, g)| (s.as_str().to_owned(), g))
+                .collect::<BTreeMap<_, _>>(),
+        }
+    }
+
+    fn random_command(&self, state: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
+        bot::random_command(state, seat, rng)
+    }
+}

@@ -1,0 +1,172 @@
+//! The order language of Searching for Glory: `plan 2 5 6` (hand positions, sealed),
+//! `initiative`, and an operation of clauses joined by `;`: `march <lp>`, `force-march <lp>
+//! [<lp>]`, `attack <lp>`, `decisive <lp>`, `gather`, `entrench`, `rest`, `blow <a>-<b>`,
+//! `repair <a>-<b>`, `pass`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::ruleset::RuleError;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "clause", content = "to", rename_all = "snake_case")]
+pub enum Clause {
+    March(String),
+    ForceMarch(Vec<String>),
+    Attack(String),
+    Decisive(String),
+    Gather,
+    Entrench,
+    Rest,
+    Blow(String, String),
+    Repair(String, String),
+    Pass,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// The Planning Phase's sealed choice: the hand positions (1-based). `None` in the log: the
+    /// positions stay sealed until every plan is in.
+    Plan {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        positions: Option<Vec<usize>>,
+    },
+    /// 3.1: determine the initiative.
+    Initiative,
+    /// 3.2–3.3: one operation.
+    Operation { clauses: Vec<Clause> },
+}
+
+fn order_error(message: impl Into<String>) -> RuleError {
+    RuleError::new("order language", message)
+}
+
+fn lp_word(w: Option<&str>, clause: &str) -> Result<String, RuleError> {
+    w.map(str::to_owned).ok_or_else(|| {
+        order_error(format!(
+            "'{clause}' needs a location point, like '{clause} regensburg'"
+        ))
+    })
+}
+
+fn bridge(w: Option<&str>, clause: &str) -> Result<(String, String), RuleError> {
+    let w = w.ok_or_else(|| {
+        order_error(format!(
+            "'{clause}' needs a bridge, like '{clause} kelheim-regensburg'"
+        ))
+    })?;
+    let (a, b) = w.split_once('-').ok_or_else(|| {
+        order_error(format!(
+            "'{w}' is not a bridge: name its two LPs, like kelheim-regensburg"
+        ))
+    })?;
+    Ok((a.to_owned(), b.to_owned()))
+}
+
+pub fn parse(text: &str) -> Result<Command, RuleError> {
+    let text = text.trim().to_lowercase();
+    let mut words = text.split_whitespace();
+    match words.next() {
+        Some("plan") => {
+            let mut positions = Vec::new();
+            for w in words {
+                if w == "none" {
+                    continue;
+                }
+                let n: usize = w.trim_end_matches(',').parse().map_err(|_| {
+                    order_error(format!(
+                        "'{w}' is not a hand position: plan names positions, like 'plan 1 4 5'"
+                    ))
+                })?;
+                positions.push(n);
+            }
+            return Ok(Command::Plan {
+                positions: Some(positions),
+            });
+        }
+        Some("initiative") | Some("roll") if words.next().is_none() => {
+            return Ok(Command::Initiative)
+        }
+        None => return Err(order_error("an empty order: try 'march <lp>' or 'pass'")),
+        _ => {}
+    }
+    let mut clauses = Vec::new();
+    for part in text
+        .split([';', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        let mut w = part.split_whitespace();
+        let verb = w.next().unwrap_or_default();
+        let clause = match verb {
+            "march" | "m" => Clause::March(lp_word(w.next(), "march")?),
+            "force-march" | "fm" => {
+                let route: Vec<String> = w.by_ref().map(str::to_owned).collect();
+                if route.is_empty() || route.len() > 2 {
+                    return Err(order_error(
+                        "'force-march' names one or two location points, like 'force-march pfaffenhofen abensberg'",
+                    ));
+                }
+                Clause::ForceMarch(route)
+            }
+            "attack" | "a" => Clause::Attack(lp_word(w.next(), "attack")?),
+            "decisive" => Clause::Decisive(lp_word(w.next(), "decisive")?),
+            "gather" => Clause::Gather,
+            "entrench" => Clause::Entrench,
+            "rest" => Clause::Rest,
+            "blow" => {
+                let (a, b) = bridge(w.next(), "blow")?;
+                Clause::Blow(a, b)
+            }
+            "repair" => {
+                let (a, b) = bridge(w.next(), "repair")?;
+                Clause::Repair(a, b)
+            }
+            "pass" => Clause::Pass,
+            other => {
+                return Err(order_error(format!(
+                    "'{other}' is not an order: march, force-march, attack, decisive, gather, entrench, rest, blow, repair, pass"
+                )))
+            }
+        };
+        if let Some(extra) = w.next() {
+            return Err(order_error(format!(
+                "'{extra}' is left over after '{verb}'"
+            )));
+        }
+        clauses.push(clause);
+    }
+    Ok(Command::Operation { clauses })
+}
+
+pub fn describe(command: &Command) -> String {
+    match command {
+        Command::Plan { positions: None } => "plan (sealed)".into(),
+        Command::Plan { positions: Some(p) } if p.is_empty() => "plan none".into(),
+        Command::Plan { positions: Some(p) } => {
+            let p: Vec<String> = p.iter().map(usize::to_string).collect();
+            format!("plan {}", p.join(" "))
+        }
+        Command::Initiative => "initiative".into(),
+        Command::Operation { clauses } => clauses
+            .iter()
+            .map(describe_clause)
+            .collect::<Vec<_>>()
+            .join("; "),
+    }
+}
+
+pub fn describe_clause(c: &Clause) -> String {
+    match c {
+        Clause::March(lp) => format!("march {lp}"),
+        Clause::ForceMarch(route) => format!("force-march {}", route.join(" ")),
+        Clause::Attack(lp) => format!("attack {lp}"),
+        Clause::Decisive(lp) => format!("decisive {lp}"),
+        Clause::Gather => "gather".into(),
+        Clause::Entrench => "entrench".into(),
+        Clause::Rest => "rest".into(),
+        Clause::Blow(a, b) => format!("blow {a}-{b}"),
+        Clause::Repair(a, b) => format!("repair {a}-{b}"),
+        Clause::Pass => "pass".into(),
+    }
+}

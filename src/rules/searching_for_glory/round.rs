@@ -1,0 +1,177 @@
+//! The round (Narrative sequence of play): the Draw Phase (1.a), the Initiative step (3.1) and
+//! the end of the round (3.5). Hidden draws come from the engine's hidden stream.
+
+use super::data::{self, Side};
+use super::state::{Phase, Plan, State};
+use crate::engine::ruleset::{Ctx, RuleError};
+
+/// A source of hidden draws: a value in `1..=n`.
+pub type Hidden<'a> = dyn FnMut(u32) -> Result<u32, RuleError> + 'a;
+
+/// Shuffles `cards` with hidden draws (Fisher–Yates).
+pub fn shuffle(cards: &mut [String], hidden: &mut Hidden) -> Result<(), RuleError> {
+    for i in (1..cards.len()).rev() {
+        let j = hidden(i as u32 + 1)? as usize - 1;
+        cards.swap(i, j);
+    }
+    Ok(())
+}
+
+/// One card off the deck; an empty deck takes the discard pile shuffled; `None` if both are
+/// empty (IV.1: "reshuffled them some many times as needed").
+fn draw_one(state: &mut State, hidden: &mut Hidden) -> Result<Option<String>, RuleError> {
+    if state.deck.is_empty() && !state.discard.is_empty() {
+        state.deck = std::mem::take(&mut state.discard);
+        shuffle(&mut state.deck, hidden)?;
+    }
+    Ok(state.deck.pop())
+}
+
+/// 1.a Draw Phase: each player still in draws his role's hand size, in `draw_order`; the cards
+/// he kept from last round go in at random places; the hand keeps its order, never sorted.
+pub fn draw_phase(state: &mut State, hidden: &mut Hidden) -> Result<(), RuleError> {
+    let order = state.draw_order.clone();
+    for i in order {
+        if state.players[i].out {
+            continue;
+        }
+        let size = data::role(&state.players[i].character)
+            .expect("a role")
+            .hand_size;
+        let kept = std::mem::take(&mut state.players[i].hand);
+        let mut hand = Vec::with_capacity(size + kept.len());
+        for _ in 0..size {
+            match draw_one(state, hidden)? {
+                Some(card) => hand.push(card),
+                None => break,
+            }
+        }
+        for card in kept {
+            let at = hidden(hand.len() as u32 + 1)? as usize - 1;
+            hand.insert(at, card);
+        }
+        let p = &mut state.players[i];
+        p.hand = hand;
+        p.plan = Plan::Waiting;
+        p.planned.clear();
+    }
+    state.phase = Phase::Plan;
+    Ok(())
+}
+
+/// 3.1 Determining initiative: the order in which the players operate this round.
+pub fn initiative(state: &mut State, ctx: &mut Ctx) -> Vec<usize> {
+    let active: Vec<usize> = state.active().collect();
+    let holder = active
+        .iter()
+        .copied()
+        .find(|&i| state.players[i].hand.iter().any(|c| c == "initiative"));
+    let first = if let Some(i) = holder {
+        let p = &mut state.players[i];
+        let at = p.hand.iter().position(|c| c == "initiative").expect("held");
+        p.hand.remove(at);
+        state.discard.push("initiative".into());
+        ctx.say(format!(
+            "{} shows Reap the Initiative! and acts first",
+            state.players[i].character
+        ));
+        i
+    } else if let Some(i) = active
+        .iter()
+        .copied()
+        .find(|&i| state.players[i].character == "napoleon")
+    {
+        ctx.say("Napoleon is in play and acts first");
+        i
+    } else {
+        let mut contenders = active.clone();
+        loop {
+            let mut best = i64::MIN;
+            let mut totals = Vec::new();
+            for &i in &contenders {
+                let role = data::role(&state.players[i].character).expect("a role");
+                let die = ctx.roll(10);
+                let total = i64::from(die) + i64::from(role.initiative);
+                ctx.say(format!(
+                    "{} rolls {die}{:+} = {total} for the initiative",
+                    role.id, role.initiative
+                ));
+                best = best.max(total);
+                totals.push((i, total));
+            }
+            contenders = totals
+                .into_iter()
+                .filter(|&(_, t)| t == best)
+                .map(|(i, _)| i)
+                .collect();
+            if contenders.len() <= 1 {
+                break;
+            }
+            ctx.say("the leaders tie and roll again");
+        }
+        let i = contenders[0];
+        ctx.say(format!("{} has the initiative", state.players[i].character));
+        i
+    };
+    let n = state.players.len();
+    (0..n)
+        .map(|k| (first + k) % n)
+        .filter(|i| active.contains(i))
+        .collect()
+}
+
+/// 3.5 Finish the round: planned cards and every card beyond the role's retention go to the
+/// discard pile; then the next round's Draw Phase, or the end after the last round.
+pub fn end_round(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
+    for p in &mut state.players {
+        state
+            .discard
+            .extend(p.planned.drain(..).map(|(card, _)| card));
+        let keep = if p.out {
+            0
+        } else {
+            data::role(&p.character).expect("a role").retention
+        };
+        let rest = p.hand.split_off(keep.min(p.hand.len()));
+        state.discard.extend(rest);
+    }
+    // 2.b holds while the enemy CU stays: entries of CUs that moved on lapse.
+    let cus = state.cus.clone();
+    state.entries.retain(|e| {
+        cus.iter()
+            .any(|c| c.character == e.character && c.lp.as_deref() == Some(e.lp.as_str()))
+    });
+    if let Phase::Operations { order, .. } = &state.phase {
+        state.draw_order = order.clone();
+    }
+    ctx.say(format!("round {} ends", state.round));
+    if state.round >= state.rounds || state.active().next().is_none() {
+        state.phase = Phase::Ended;
+        ctx.say("the campaign is over");
+        return Ok(());
+    }
+    state.round += 1;
+    let mut hidden = |n: u32| ctx.hidden(n);
+    draw_phase(state, &mut hidden)?;
+    for p in state.players.iter().filter(|p| !p.out) {
+        let names: Vec<&str> = p
+            .hand
+            .iter()
+            .map(|k| data::card(k).expect("a card").name.as_str())
+            .collect();
+        ctx.say_to(
+            std::slice::from_ref(&p.seat),
+            format!("round {}: your hand is {}", state.round, names.join(", ")),
+        );
+    }
+    ctx.say(format!(
+        "round {} begins: plan your operations",
+        state.round
+    ));
+    Ok(())
+}
+
+/// The side a character fights for.
+pub fn side_of(character: &str) -> Side {
+    data::role(character).expect("a role").side
+}

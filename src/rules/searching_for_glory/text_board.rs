@@ -1,0 +1,97 @@
+//! The board as plain text for turn emails and pages: each LP with its CLs (`~` a bridge, `^`
+//! hills, `x` a blown bridge) and the forces on it, then the glory, and the viewer's own hand
+//! and plan. Only what `view` shows the viewer.
+
+use std::fmt::Write;
+
+use super::data::{self, ClKind};
+use super::state::State;
+use crate::engine::ruleset::Viewer;
+
+pub fn draw(state: &State, viewer: &Viewer) -> String {
+    let map = state.map();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} — round {} of {}",
+        state.scenario, state.round, state.rounds
+    );
+    for lp in &map.lps {
+        let mut forces: Vec<String> = state
+            .cus
+            .iter()
+            .filter(|c| c.lp.as_deref() == Some(lp.id.as_str()))
+            .map(|c| {
+                let mut f = format!("{} {}SP", c.character, c.sp);
+                if c.fatigue > 0 {
+                    let _ = write!(f, " fat{}", c.fatigue);
+                }
+                if c.supply {
+                    f.push_str(" sup");
+                }
+                if c.trench > 0 {
+                    let _ = write!(f, " tr{}", c.trench);
+                }
+                f
+            })
+            .collect();
+        forces.extend(
+            state
+                .lone
+                .iter()
+                .filter(|l| l.lp == lp.id)
+                .map(|l| format!("{} {}SP", l.side.name(), l.sp)),
+        );
+        let ways: Vec<String> = map
+            .neighbours(&lp.id)
+            .map(|n| {
+                let kind = map.cl(&lp.id, n).expect("a CL").kind;
+                let mark = match kind {
+                    ClKind::Ordinary => "",
+                    ClKind::Brown => "^",
+                    ClKind::Blue if state.is_blown(&lp.id, n) => "x",
+                    ClKind::Blue => "~",
+                };
+                format!("{mark}{n}")
+            })
+            .chain(
+                map.exits
+                    .iter()
+                    .filter(|e| e.from == lp.id)
+                    .map(|e| format!(">{}", e.id)),
+            )
+            .collect();
+        let fort = if lp.fortress { " (fortress)" } else { "" };
+        let _ = writeln!(out, "{}{fort}: {}", lp.id, ways.join(" "));
+        if !forces.is_empty() {
+            let _ = writeln!(out, "    {}", forces.join("; "));
+        }
+    }
+    let glory: Vec<String> = state
+        .cus
+        .iter()
+        .map(|c| format!("{} {}", c.character, c.glory))
+        .collect();
+    let _ = writeln!(out, "Glory: {}", glory.join(", "));
+    if let Viewer::Seat(seat) = viewer {
+        if let Some(p) = state.player_of(seat).map(|i| &state.players[i]) {
+            let hand: Vec<String> = p
+                .hand
+                .iter()
+                .enumerate()
+                .map(|(i, k)| format!("{} {}", i + 1, data::card(k).expect("a card").name))
+                .collect();
+            let _ = writeln!(out, "Your hand: {}", hand.join(", "));
+            if !p.planned.is_empty() {
+                let planned: Vec<&str> = p
+                    .planned
+                    .iter()
+                    .filter(|(_, used)| !used)
+                    .map(|(k, _)| data::card(k).expect("a card").name.as_str())
+                    .collect();
+                let _ = writeln!(out, "Your planned cards: {}", planned.join(", "));
+            }
+        }
+    }
+    crate::rules::fit_for_mail(&out)
+}

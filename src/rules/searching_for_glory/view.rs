@@ -1,0 +1,101 @@
+//! What each viewer sees: the board is public; a seat sees its own hand and plan only; the deck
+//! order and the others' hands and plans show as counts.
+
+use serde_json::{json, Value};
+
+use super::data;
+use super::state::{Phase, Plan, State};
+use crate::engine::ruleset::Viewer;
+
+fn card_json(key: &str) -> Value {
+    let kind = data::card(key).expect("a card");
+    let colours: Vec<&str> = kind.colours().map(data::Colour::name).collect();
+    json!({"card": key, "name": kind.name, "colours": colours, "reactive": kind.reactive})
+}
+
+pub fn view(state: &State, viewer: &Viewer) -> Value {
+    let players: Vec<Value> = state
+        .players
+        .iter()
+        .map(|p| {
+            let mine = match viewer {
+                Viewer::Seat(s) => *s == p.seat,
+                Viewer::Everyone => true,
+                Viewer::Spectator => false,
+            };
+            let plan = match &p.plan {
+                Plan::Waiting => "waiting",
+                Plan::Sealed { .. } => "sealed",
+                Plan::Open => "open",
+            };
+            let played: Vec<Value> = p
+                .planned
+                .iter()
+                .filter(|(_, used)| *used)
+                .map(|(k, _)| card_json(k))
+                .collect();
+            let mut v = json!({
+                "seat": p.seat,
+                "character": p.character,
+                "out": p.out,
+                "hand_count": p.hand.len(),
+                "plan": plan,
+                "planned_count": p.planned.len(),
+                "played": played,
+            });
+            if mine {
+                v["hand"] = p.hand.iter().map(|k| card_json(k)).collect();
+                v["planned"] = p
+                    .planned
+                    .iter()
+                    .map(|(k, used)| {
+                        let mut c = card_json(k);
+                        c["used"] = json!(used);
+                        c
+                    })
+                    .collect();
+            }
+            v
+        })
+        .collect();
+    let cus: Vec<Value> = state
+        .cus
+        .iter()
+        .map(|c| {
+            json!({
+                "character": c.character,
+                "side": c.side,
+                "lp": c.lp,
+                "sp": c.sp,
+                "fatigue": c.fatigue,
+                "supply": c.supply,
+                "trench": c.trench,
+                "captured": c.captured,
+                "glory": c.glory,
+                "seat": c.seat,
+            })
+        })
+        .collect();
+    let (phase, to_act) = match &state.phase {
+        Phase::Plan => ("plan", Value::Null),
+        Phase::Initiative => ("initiative", Value::Null),
+        Phase::Operations { order, next } => (
+            "operations",
+            json!(order.get(*next).map(|&i| state.players[i].seat.clone())),
+        ),
+        Phase::Ended => ("ended", Value::Null),
+    };
+    json!({
+        "scenario": state.scenario,
+        "round": state.round,
+        "rounds": state.rounds,
+        "phase": phase,
+        "to_act": to_act,
+        "players": players,
+        "cus": cus,
+        "lone_sp": state.lone,
+        "blown": state.blown,
+        "deck_count": state.deck.len(),
+        "discard_count": state.discard.len(),
+    })
+}

@@ -1,0 +1,329 @@
+//! The data files of `data/`, read once with `include_str!`: key hexes (2.11–4.3), the turn
+//! track (1.1), the Weather Table (1.2), the Drop Table (3.4.1), the DZ/LZ change table (3.6),
+//! the scenarios and the event chits (S3.0). Values the text lacks are marked "reconstructed"
+//! in the files themselves; replacing a file's rows with the published ones changes the game.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::hex::Hex;
+
+/// The turn track of one day, 0700 to Night (1.1).
+pub const TURNS: [&str; 8] = [
+    "0700", "0900", "1100", "1300", "1500", "1700", "1900", "Night",
+];
+
+/// The index of a turn on the track (`"1100"` → 2).
+pub fn turn_index(name: &str) -> Option<usize> {
+    TURNS.iter().position(|t| t.eq_ignore_ascii_case(name))
+}
+
+/// The weather of a day (1.2, 3.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "weather")]
+pub enum Weather {
+    Clear,
+    /// Fog that clears on a roll of `clear` or less at 0900 or 1100.
+    Fog {
+        clear: u32,
+    },
+    Overcast,
+    Rain,
+}
+
+impl Weather {
+    pub fn name(self) -> String {
+        match self {
+            Weather::Clear => "clear".into(),
+            Weather::Fog { clear } => format!("fog (clears on {clear} or less)"),
+            Weather::Overcast => "overcast".into(),
+            Weather::Rain => "rain".into(),
+        }
+    }
+}
+
+/// A Drop Table result (3.4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DropResult {
+    NoEffect,
+    #[serde(rename = "delay-1")]
+    Delay1,
+    #[serde(rename = "delay-2")]
+    Delay2,
+    StepLoss,
+    Eliminated,
+}
+
+impl DropResult {
+    pub fn name(self) -> &'static str {
+        match self {
+            DropResult::NoEffect => "no effect",
+            DropResult::Delay1 => "one activation delay (one more glider/paradrop marker)",
+            DropResult::Delay2 => "two activation delays (two more glider/paradrop markers)",
+            DropResult::StepLoss => "step loss",
+            DropResult::Eliminated => "eliminated",
+        }
+    }
+}
+
+/// A DZ/LZ change result (3.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChangeResult {
+    Success,
+    NoEffect,
+    Abort,
+}
+
+/// The spur of Club Route a Stop hex lies on (4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Spur {
+    Common,
+    Best,
+    Son,
+}
+
+/// A bridge of 2.15.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BridgeDef {
+    pub name: String,
+    pub hexes: (Hex, Hex),
+    pub railroad: bool,
+}
+
+/// A scenario (`scenarios.txt`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioDef {
+    pub id: String,
+    pub title: String,
+    pub first: (u8, usize),
+    pub last: (u8, usize),
+    /// The day of Drop One, if the scenario has airborne drops.
+    pub drop_one: Option<u8>,
+}
+
+/// Everything the data files say.
+#[derive(Debug)]
+pub struct Data {
+    pub club_route: Vec<Hex>,
+    pub marker: Hex,
+    pub route_end: Hex,
+    pub stops: Vec<(Spur, Hex)>,
+    pub bridges: Vec<BridgeDef>,
+    pub stream_bridges: Vec<(Hex, Hex)>,
+    pub culvert: (Hex, Hex),
+    /// Airborne zones by name (`A1`, `A`, `B`, `C`, `W`), and whether each is a DZ.
+    pub zones: BTreeMap<String, (bool, Vec<Hex>)>,
+    pub starred: Vec<String>,
+    pub weather: Vec<(u32, u32, Weather)>,
+    pub drop_table: Vec<(i32, DropResult)>,
+    pub dz_change: Vec<(u32, u32, ChangeResult)>,
+    pub scenarios: Vec<ScenarioDef>,
+    /// The event chits in the text's order, each with the cups holding it.
+    pub events: Vec<(String, bool, bool)>,
+}
+
+/// The data, read once.
+pub static DATA: LazyLock<Data> =
+    LazyLock::new(|| Data::read().expect("the data files of where_eagles_dare parse"));
+
+fn lines(text: &str) -> impl Iterator<Item = Vec<&str>> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().collect())
+}
+
+fn hex(t: &str) -> Result<Hex, String> {
+    Hex::parse(t).ok_or_else(|| format!("'{t}' is not a hex"))
+}
+
+fn side(t: &str) -> Result<(Hex, Hex), String> {
+    let (a, b) = t
+        .split_once('/')
+        .ok_or_else(|| format!("'{t}' is not a hexside"))?;
+    Ok((hex(a)?, hex(b)?))
+}
+
+/// Reads `0-2` or `3` as an inclusive range of read faces.
+pub fn faces(t: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{t}' is not a face or range of faces 0-9");
+    let (a, b) = t.split_once('-').unwrap_or((t, t));
+    let (a, b): (u32, u32) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    if a > b || b > 9 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+fn turn(day: &str, time: &str) -> Result<(u8, usize), String> {
+    Ok((
+        day.parse().map_err(|_| format!("'{day}' is not a day"))?,
+        turn_index(time).ok_or_else(|| format!("'{time}' is not a turn"))?,
+    ))
+}
+
+impl Data {
+    fn read() -> Result<Data, String> {
+        let mut d = Data {
+            club_route: Vec::new(),
+            marker: hex("42.229")?,
+            route_end: hex("14.89")?,
+            stops: Vec::new(),
+            bridges: Vec::new(),
+            stream_bridges: Vec::new(),
+            culvert: (hex("70.156")?, hex("70.157")?),
+            zones: BTreeMap::new(),
+            starred: Vec::new(),
+            weather: Vec::new(),
+            drop_table: Vec::new(),
+            dz_change: Vec::new(),
+            scenarios: Vec::new(),
+            events: Vec::new(),
+        };
+        for w in lines(include_str!("data/key_hexes.txt")) {
+            match w[0] {
+                "club-route" => {
+                    d.club_route = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?
+                }
+                "club-route-marker" => d.marker = hex(w[1])?,
+                "club-route-end" => d.route_end = hex(w[1])?,
+                "stop" => {
+                    let spur = match w[1] {
+                        "common" => Spur::Common,
+                        "best" => Spur::Best,
+                        "son" => Spur::Son,
+                        other => return Err(format!("unknown spur {other}")),
+                    };
+                    d.stops.push((spur, hex(w[2])?));
+                }
+                "bridge" => d.bridges.push(BridgeDef {
+                    name: w[1].to_owned(),
+                    hexes: side(w[2])?,
+                    railroad: w.get(3) == Some(&"railroad"),
+                }),
+                "stream-bridge" => d.stream_bridges.push(side(w[1])?),
+                "culvert" => d.culvert = side(w[1])?,
+                "zone" => {
+                    let dz = w[1] == "DZ";
+                    let name = w[2].to_owned();
+                    let hexes = if w.get(3) == Some(&"=") {
+                        let mut all: Vec<Hex> = Vec::new();
+                        for part in &w[4..] {
+                            let (_, hs) = d
+                                .zones
+                                .get(*part)
+                                .ok_or_else(|| format!("zone {part} first"))?;
+                            all.extend(hs.iter().copied());
+                        }
+                        all.sort();
+                        all.dedup();
+                        all
+                    } else {
+                        w[3..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?
+                    };
+                    d.zones.insert(name, (dz, hexes));
+                }
+                "starred" => d.starred = w[1..].iter().map(|s| s.to_string()).collect(),
+                _ => {}
+            }
+        }
+        for w in lines(include_str!("data/weather.txt")) {
+            let (a, b) = faces(w[0])?;
+            let weather = match w[1] {
+                "clear" => Weather::Clear,
+                "overcast" => Weather::Overcast,
+                "rain" => Weather::Rain,
+                "fog" => Weather::Fog {
+                    clear: w
+                        .get(2)
+                        .and_then(|n| n.parse().ok())
+                        .ok_or("fog needs its clear number")?,
+                },
+                other => return Err(format!("unknown weather {other}")),
+            };
+            d.weather.push((a, b, weather));
+        }
+        for w in lines(include_str!("data/drop_table.txt")) {
+            let at: i32 = w[0].parse().map_err(|_| format!("bad drop row {w:?}"))?;
+            let r = serde_json::from_value(serde_json::Value::String(w[1].into()))
+                .map_err(|e| e.to_string())?;
+            d.drop_table.push((at, r));
+        }
+        for w in lines(include_str!("data/dz_change.txt")) {
+            let (a, b) = faces(w[0])?;
+            let r = serde_json::from_value(serde_json::Value::String(w[1].into()))
+                .map_err(|e| e.to_string())?;
+            d.dz_change.push((a, b, r));
+        }
+        for line in include_str!("data/scenarios.txt").lines() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let f: Vec<&str> = line.split('|').map(str::trim).collect();
+            let first: Vec<&str> = f[2].split_whitespace().collect();
+            let last: Vec<&str> = f[3].split_whitespace().collect();
+            d.scenarios.push(ScenarioDef {
+                id: f[0].to_owned(),
+                title: f[1].to_owned(),
+                first: turn(first[0], first[1])?,
+                last: turn(last[0], last[1])?,
+                drop_one: f[4].parse().ok(),
+            });
+        }
+        for w in lines(include_str!("data/events.txt")) {
+            d.events.push((
+                w[0].to_owned(),
+                w.contains(&"allied"),
+                w.contains(&"german"),
+            ));
+        }
+        Ok(d)
+    }
+
+    /// The weather a read face gives.
+    pub fn weather_for(&self, face: u32) -> Weather {
+        self.weather
+            .iter()
+            .find(|(a, b, _)| (*a..=*b).contains(&face))
+            .map(|r| r.2)
+            .unwrap_or(Weather::Clear)
+    }
+
+    /// The Drop Table result of a modified total.
+    pub fn drop_result(&self, total: i32) -> DropResult {
+        self.drop_table
+            .iter()
+            .rev()
+            .find(|(at, _)| total >= *at)
+            .map(|r| r.1)
+            .unwrap_or(DropResult::NoEffect)
+    }
+
+    /// The DZ/LZ change result of a read face.
+    pub fn change_result(&self, face: u32) -> ChangeResult {
+        self.dz_change
+            .iter()
+            .find(|(a, b, _)| (*a..=*b).contains(&face))
+            .map(|r| r.2)
+            .unwrap_or(ChangeResult::NoEffect)
+    }
+
+    /// The spur of a Stop hex, if it is one.
+    pub fn stop(&self, hex: Hex) -> Option<Spur> {
+        self.stops.iter().find(|(_, h)| *h == hex).map(|(s, _)| *s)
+    }
+
+    pub fn scenario(&self, id: &str) -> Option<&ScenarioDef> {
+        self.scenarios.iter().find(|s| s.id == id)
+    }
+
+    pub fn bridge(&self, name: &str) -> Option<&BridgeDef> {
+        self.bridges.iter().find(|b| b.name == name)
+    }
+}

@@ -1,0 +1,497 @@
+//! Declared rolls and the exclusive consequences the engine applies to them. The series
+//! decides fire, assault, troop quality, rally and barrage results; the player states the facts
+//! and the passing faces or, after the die, the CRT result class, and Despatch applies what
+//! the exclusive rules add: a fire "9" draws an event (S3.0), German fire or a light barrage
+//! on Club Route is Attacked and a heavy barrage or a German unit on it Closed (4.3.3),
+//! artillery "0" on a city or fortified hex makes rubble (2.9, 2.10), bridge wiring and
+//! demolition (2.15.5–2.15.6), the Drop Table's modifiers (3.4.1) and the status check (4.3.3).
+
+use super::data::DATA;
+use super::hex::Hex;
+use super::order::faces_text;
+use super::state::{Bridge, Pending, Side, State, Unit};
+use super::terrain::Terrain;
+use super::{d10, rule};
+use crate::engine::ruleset::{Ctx, RuleError};
+
+/// A Club Route Attacked marker into the Hell's Highway box, one a turn (4.3.3).
+pub fn attacked(s: &mut State, ctx: &mut Ctx, why: &str) {
+    if s.highway.attacked_this_turn {
+        ctx.say(format!(
+            "Club Route is attacked again ({why}): one Attacked marker a turn, this one is ignored"
+        ));
+        return;
+    }
+    s.highway.attacked_this_turn = true;
+    s.highway.attacked += 1;
+    ctx.say(format!(
+        "Club Route Attacked marker to the Hell's Highway box ({why})"
+    ));
+}
+
+/// A Club Route Closed marker, one a turn (4.3.3).
+pub fn closed(s: &mut State, ctx: &mut Ctx, why: &str) {
+    if s.highway.closed_this_turn {
+        return;
+    }
+    s.highway.closed_this_turn = true;
+    s.highway.closed += 1;
+    ctx.say(format!(
+        "Club Route Closed marker to the Hell's Highway box ({why})"
+    ));
+}
+
+/// Is a destroyed bridge on Club Route (both its hexes Club Route, or one and the marker)?
+pub fn destroyed_bridge_on_route(s: &State) -> bool {
+    DATA.bridges.iter().any(|b| {
+        s.bridges.get(&b.name).is_some_and(|x| x.destroyed)
+            && s.club_route.contains(&b.hexes.0)
+            && s.club_route.contains(&b.hexes.1)
+    })
+}
+
+/// `move <unit> <hex> …`: the path is kept as positions; each step must be adjacent. A unit
+/// first named is placed on the path's first hex. A German unit entering Club Route closes it.
+pub fn move_unit(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    unit: &str,
+    path: &[Hex],
+    column: bool,
+) -> Result<(), RuleError> {
+    let r = |m: String| rule("moves", m);
+    let (start, steps) = match s.units.get(unit) {
+        Some(u) if u.side != side => return Err(r(format!("{unit} is a {} unit", u.side.name()))),
+        Some(u) => (u.hex, path),
+        None => (path[0], &path[1..]),
+    };
+    let mut at = start;
+    for &h in steps {
+        if !at.adjacent(h) {
+            return Err(r(format!(
+                "{at} and {h} are not adjacent: give the path hex by hex"
+            )));
+        }
+        at = h;
+    }
+    if side == Side::Allied
+        && s.units
+            .iter()
+            .any(|(_, u)| u.side == Side::German && u.hex == at)
+    {
+        // Entering an enemy hex is an assault, not a move.
+        return Err(r(format!(
+            "{at} holds a German unit: an Allied unit enters it by assault"
+        )));
+    }
+    if side == Side::German
+        && s.units
+            .iter()
+            .any(|(_, u)| u.side == Side::Allied && u.hex == at)
+    {
+        return Err(r(format!(
+            "{at} holds an Allied unit: a German unit enters it by assault"
+        )));
+    }
+    let known = s.units.contains_key(unit);
+    s.units.insert(
+        unit.to_owned(),
+        Unit {
+            side,
+            hex: at,
+            column,
+        },
+    );
+    let shown: Vec<String> = path.iter().map(Hex::to_string).collect();
+    ctx.say(format!(
+        "{} {} {unit} {}{}",
+        side.name(),
+        if known { "moves" } else { "places" },
+        shown.join(" "),
+        if column { " in Column" } else { "" }
+    ));
+    if side == Side::German && path.iter().any(|h| s.club_route.contains(h)) {
+        closed(s, ctx, &format!("the German unit {unit} is on Club Route"));
+    }
+    Ok(())
+}
+
+/// `fire` and `opfire`: the die, the consequences of the act of firing, then the roller states
+/// the result class.
+#[allow(clippy::too_many_arguments)]
+pub fn fire(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    unit: &str,
+    hex: Hex,
+    class: &str,
+    on: Option<Terrain>,
+    opportunity: bool,
+    facts: &str,
+) -> Result<(), RuleError> {
+    let face = d10(ctx);
+    let what = if opportunity {
+        "opportunity fire"
+    } else {
+        "fire"
+    };
+    let on_text = on.map(|t| format!(" on {}", t.name())).unwrap_or_default();
+    let facts_text = if facts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({facts})")
+    };
+    ctx.say(format!(
+        "{} {what}: {unit} at {hex}, {class}{on_text}{facts_text}: the die reads {face}",
+        side.name()
+    ));
+    if side == Side::German && face != 9 && s.on_club_route(hex) {
+        attacked(s, ctx, &format!("German fire at {hex}"));
+    }
+    if class == "indirect-he"
+        && face == 0
+        && matches!(on, Some(Terrain::City | Terrain::Fortified))
+        && !s.rubble.contains(&hex)
+    {
+        s.rubble.push(hex);
+        ctx.say(format!("Artillery rolled a 0 on a {} hex: rubble at {hex}; any OP or Strongpoint there is no longer in the hex; +1 to its defensive terrain (2.9-2.10)", on.map_or("", Terrain::name)));
+    }
+    s.pending = Some(Pending {
+        side,
+        unit: unit.to_owned(),
+        hex,
+        face,
+        fire: true,
+    });
+    Ok(())
+}
+
+pub fn assault(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, hex: Hex, facts: &str) {
+    let face = d10(ctx);
+    let facts_text = if facts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({facts})")
+    };
+    ctx.say(format!(
+        "{} assault: {unit} into {hex}{facts_text}: the die reads {face}",
+        side.name()
+    ));
+    s.pending = Some(Pending {
+        side,
+        unit: unit.to_owned(),
+        hex,
+        face,
+        fire: false,
+    });
+}
+
+/// The CRT result class stated; a fire (not assault) "9" then draws from the roller's cup.
+pub fn result(s: &mut State, ctx: &mut Ctx, class: &str) {
+    let p = s.pending.take().expect("checked by the caller");
+    ctx.say(format!(
+        "{}: {} at {}, die {}: result {class}",
+        p.side.name(),
+        p.unit,
+        p.hex,
+        p.face
+    ));
+    if class == "eliminated" {
+        s.units.retain(|_, u| u.hex != p.hex || u.side == p.side);
+    }
+    if p.fire && p.face == 9 {
+        draw_event(s, ctx, p.side);
+    }
+}
+
+/// S3.0: the roller draws an event chit from his cup with a public die (the cup's contents are
+/// public). In a scenario the chit leaves the game; in the campaign it goes back, but Heroic
+/// and Dutch stay out until the owner's next draw, when they go back first.
+pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
+    let back: Vec<String> = s
+        .held_out
+        .iter()
+        .filter(|(x, _)| *x == side)
+        .map(|(_, e)| e.clone())
+        .collect();
+    s.held_out.retain(|(x, _)| *x != side);
+    let cup = s.cups.entry(side).or_default();
+    for e in back {
+        ctx.say(format!(
+            "{e} goes back into the {} cup before the draw",
+            side.name()
+        ));
+        cup.push(e);
+    }
+    cup.sort_by_key(|e| DATA.events.iter().position(|(n, _, _)| n == e));
+    if cup.is_empty() {
+        ctx.say(format!(
+            "A 9: the {} event cup is empty, no event",
+            side.name()
+        ));
+        return;
+    }
+    let n = cup.len() as u32;
+    let i = ctx.roll(n) as usize - 1;
+    let event = cup.remove(i);
+    ctx.say(format!(
+        "A 9: {} draws {event} from the event cup (d{n}: {})",
+        side.name(),
+        i + 1
+    ));
+    let night_or_cloud = s.time == super::turn::NIGHT
+        || !matches!(s.weather, None | Some(super::data::Weather::Clear));
+    if event == "air-strike" {
+        if night_or_cloud {
+            ctx.say("Air Strike at night, overcast or in fog: no event");
+        } else {
+            let face = d10(ctx);
+            ctx.say(format!("Air Strike: the die reads {face}: {} Typhoon(s), each a 6 white Fire Power attack on a hex within 10 hexes of the chosen Formation's leader, no modifiers (S3.1)", face / 2));
+        }
+    }
+    if s.campaign {
+        if event == "heroic" || event == "dutch" {
+            s.held_out.push((side, event));
+        } else {
+            s.cups.entry(side).or_default().push(event);
+        }
+    }
+}
+
+/// Is `face` among `pass`? Says so.
+fn check(ctx: &mut Ctx, who: &str, pass: &[u32]) -> bool {
+    let face = d10(ctx);
+    let ok = pass.contains(&face);
+    ctx.say(format!(
+        "{who}, passing on {}: the die reads {face}: {}",
+        faces_text(pass),
+        if ok { "passed" } else { "failed" }
+    ));
+    ok
+}
+
+/// Refuses a `tq` whose reason the exclusive rules forbid, before the die.
+pub fn check_tq(s: &State, reason: &[String]) -> Result<(), RuleError> {
+    if reason.first().map(String::as_str) == Some("wire") {
+        let name = reason
+            .get(1)
+            .ok_or_else(|| rule("2.15.6 Bridge Demolition", "wire <bridge>"))?;
+        let def = DATA.bridge(name).ok_or_else(|| {
+            let names: Vec<&str> = DATA.bridges.iter().map(|b| b.name.as_str()).collect();
+            rule(
+                "2.15.6 Bridge Demolition",
+                format!("no bridge '{name}': the bridges are {}", names.join(", ")),
+            )
+        })?;
+        if def.hexes.0 == Hex::parse("49.160").expect("a hex") {
+            return Err(rule(
+                "2.15.6 Bridge Demolition",
+                "the Best Railroad Bridge (49.160) may never be wired",
+            ));
+        }
+        let b = s.bridges.get(name).cloned().unwrap_or_default();
+        if b.destroyed {
+            return Err(rule(
+                "2.15.6 Bridge Demolition",
+                format!("the {name} bridge is destroyed"),
+            ));
+        }
+        if b.wired_by.is_some() {
+            return Err(rule(
+                "2.15.6 Bridge Demolition",
+                format!("the {name} bridge is wired already"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String], pass: &[u32]) {
+    let ok = check(
+        ctx,
+        &format!(
+            "{} troop quality check: {unit} {}",
+            side.name(),
+            reason.join(" ")
+        ),
+        pass,
+    );
+    if ok && reason.first().map(String::as_str) == Some("wire") {
+        let name = &reason[1];
+        s.bridges.entry(name.clone()).or_default().wired_by = Some(side);
+        ctx.say(format!(
+            "The {name} bridge is wired for demolition by the {} player",
+            side.name()
+        ));
+    }
+}
+
+pub fn rally(ctx: &mut Ctx, side: Side, unit: &str, pass: &[u32]) {
+    check(ctx, &format!("{} rally: {unit}", side.name()), pass);
+}
+
+pub fn barrage(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    unit: &str,
+    hex: Hex,
+    heavy: bool,
+    pass: &[u32],
+) {
+    let kind = if heavy { "heavy" } else { "light" };
+    if check(
+        ctx,
+        &format!("{} {kind} barrage: {unit} on {hex}", side.name()),
+        pass,
+    ) {
+        s.barrages.push((hex, heavy, side));
+        ctx.say(format!("A {kind} barrage marker is placed on {hex}"));
+        if side == Side::German && s.on_club_route(hex) {
+            if heavy {
+                closed(s, ctx, &format!("a heavy barrage on {hex}"));
+            } else {
+                attacked(s, ctx, &format!("a light barrage on {hex}"));
+            }
+        }
+    }
+}
+
+pub fn check_demolish(s: &State, side: Side, bridge: &str) -> Result<(), RuleError> {
+    let r = |m: String| rule("2.15.6 Bridge Demolition", m);
+    DATA.bridge(bridge)
+        .ok_or_else(|| r(format!("no bridge '{bridge}'")))?;
+    let b = s.bridges.get(bridge).cloned().unwrap_or_default();
+    if b.destroyed {
+        return Err(r(format!("the {bridge} bridge is destroyed already")));
+    }
+    if b.wired_by != Some(side) {
+        return Err(r(format!(
+            "only the side that wired the {bridge} bridge can demolish it"
+        )));
+    }
+    Ok(())
+}
+
+/// 2.15.6: 5 or less, 6 or less with a Fire Zone on the bridge's hexes; a miss unwires it.
+pub fn demolish(s: &mut State, ctx: &mut Ctx, side: Side, bridge: &str, fire_zone: bool) {
+    let need = if fire_zone { 6 } else { 5 };
+    let face = d10(ctx);
+    let b: &mut Bridge = s.bridges.entry(bridge.to_owned()).or_default();
+    if face <= need {
+        b.destroyed = true;
+        b.wired_by = None;
+        ctx.say(format!(
+            "{} demolition of the {bridge} bridge, {need} or less: the die reads {face}: destroyed",
+            side.name()
+        ));
+        if destroyed_bridge_on_route(s) {
+            s.highway.cut = true;
+            ctx.say("A bridge on Club Route is destroyed: the Club Route marker goes to its Cut side (4.3.3)");
+        }
+    } else {
+        b.wired_by = None;
+        ctx.say(format!("{} demolition of the {bridge} bridge, {need} or less: the die reads {face}: missed; the bridge is no longer wired", side.name()));
+    }
+}
+
+/// 3.4.1: the Drop Table modifiers and what each is: glider in a DZ +2, glider in a starred
+/// zone +1, +1 per German unit in the zone (counted from the positions kept), +1 per non-88
+/// flak projecting a Fire Zone into it, +2 per 88 (the flak counts are stated).
+pub fn drop_modifier(
+    s: &State,
+    zone: &str,
+    glider: bool,
+    flak: u32,
+    flak88: u32,
+) -> Result<(i32, Vec<String>), RuleError> {
+    let (dz, hexes) = DATA.zones.get(zone).ok_or_else(|| {
+        rule(
+            "3.3 Where to Drop",
+            format!("no airborne zone '{zone}': A1, A, B, C, W"),
+        )
+    })?;
+    let germans = s
+        .units
+        .values()
+        .filter(|u| u.side == Side::German && hexes.contains(&u.hex))
+        .count() as i32;
+    let mut parts = Vec::new();
+    let mut m = 0;
+    if glider && *dz {
+        m += 2;
+        parts.push("glider in a DZ +2".to_owned());
+    }
+    if glider && DATA.starred.iter().any(|z| z == zone) {
+        m += 1;
+        parts.push("starred zone +1".to_owned());
+    }
+    if germans > 0 {
+        m += germans;
+        parts.push(format!("{germans} German unit(s) in the zone +{germans}"));
+    }
+    if flak > 0 {
+        m += flak as i32;
+        parts.push(format!("flak +{flak}"));
+    }
+    if flak88 > 0 {
+        m += 2 * flak88 as i32;
+        parts.push(format!("88 flak +{}", 2 * flak88));
+    }
+    Ok((m, parts))
+}
+
+/// 3.4.1: one die plus the modifiers on the Drop Table.
+pub fn drop_roll(
+    s: &State,
+    ctx: &mut Ctx,
+    unit: &str,
+    zone: &str,
+    glider: bool,
+    flak: u32,
+    flak88: u32,
+) -> Result<(), RuleError> {
+    let (m, parts) = drop_modifier(s, zone, glider, flak, flak88)?;
+    let face = d10(ctx);
+    let total = face as i32 + m;
+    let result = DATA.drop_result(total);
+    ctx.say(format!(
+        "Drop Table for {unit} in {zone}: the die reads {face}{}{} = {total}: {}",
+        if parts.is_empty() { "" } else { ", " },
+        parts.join(", "),
+        result.name()
+    ));
+    Ok(())
+}
+
+/// 4.3.3: the German adds the Attacked markers and twice the Closed ones and rolls that or
+/// less to Cut Club Route; all the markers are then set aside.
+pub fn status_check(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
+    let h = &s.highway;
+    if h.attacked == 0 && h.closed == 0 {
+        return Err(rule(
+            "4.3.3 Attacking Club Route",
+            "the Hell's Highway box is empty: there is nothing to check with",
+        ));
+    }
+    let need = h.attacked + 2 * h.closed;
+    let face = d10(ctx);
+    let h = &mut s.highway;
+    let cut = face <= need;
+    ctx.say(format!(
+        "German status check on Club Route: {} Attacked + 2 x {} Closed = {need}: the die reads {face}: {}",
+        h.attacked,
+        h.closed,
+        if cut { "Club Route is Cut until 1900; Guards Armored units out of supply (S6.1.2)" } else { "no effect" }
+    ));
+    if cut {
+        h.cut = true;
+    }
+    h.used_attacked += h.attacked;
+    h.used_closed += h.closed;
+    h.attacked = 0;
+    h.closed = 0;
+    Ok(())
+}

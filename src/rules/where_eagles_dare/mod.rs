@@ -1,0 +1,731 @@
+//! Where Eagles Dare (GTS, the Battle for Hell's Highway): the exclusive rules refereed on
+//! the Despatch core, seats `allied` and `german`. The text is the exclusive rules only: the
+//! series results (fire, assault, troop quality, rally, barrage) are declared rolls whose facts
+//! the players state, and Despatch draws the dice, keeps the secrets (the Air Drop? counters,
+//! free drop plans) and applies every exclusive consequence this slice covers. Decisions and
+//! what is not done yet: docs/rules/where-eagles-dare.md.
+
+pub mod bot;
+pub mod data;
+pub mod declared;
+pub mod hex;
+pub mod order;
+pub mod state;
+pub mod terrain;
+pub mod text_board;
+pub mod turn;
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+
+use crate::engine::dice::DiceStream;
+use crate::engine::ruleset::{
+    BotRng, Ctx, DiceSource, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules,
+    RulesetInfo, ScenarioInfo, Seat, Setup, Viewer,
+};
+use data::{Weather, DATA, TURNS};
+use order::{Command, RESULTS};
+use state::{Drop, Highway, Phase, Side, State};
+
+pub struct WhereEaglesDare;
+
+pub const ID: &str = "where-eagles-dare";
+
+/// A d10 read 0–9: face 10 is 0 (decision 1).
+pub fn d10(ctx: &mut Ctx) -> u32 {
+    ctx.roll(10) % 10
+}
+
+pub(crate) fn rule(section: &str, message: impl Into<String>) -> RuleError {
+    RuleError::new(section, message)
+}
+
+fn not_now(what: &str, s: &State) -> RuleError {
+    rule(
+        "sequence of play",
+        format!(
+            "{what} is not an order for now ({}, {})",
+            s.clock(),
+            phase_name(&s.phase)
+        ),
+    )
+}
+
+pub fn phase_name(p: &Phase) -> String {
+    match p {
+        Phase::Plans { next } => format!("free drop plans: Drop {next}"),
+        Phase::Weather => "Check Weather".into(),
+        Phase::Fog => "fog roll".into(),
+        Phase::AirDrop { .. } => "Air Drop? counters".into(),
+        Phase::Route => "1900 step 1, Club Route".into(),
+        Phase::Activation => "activation".into(),
+        Phase::Over => "the game is over".into(),
+    }
+}
+
+/// Checks a free drop plan (3.3.2): known zones, one Formation per zone; an independent
+/// (`ind-…`) only in a zone another Formation uses.
+fn check_plan(sticks: &[String]) -> Result<(), RuleError> {
+    let r = |m: String| rule("3.3.2 The Free Drop Scenario", m);
+    let mut zones: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut independents = Vec::new();
+    if sticks.len() > 40 {
+        return Err(r("at most 40 formations in a plan".into()));
+    }
+    for s in sticks {
+        let (f, z) = s
+            .split_once(':')
+            .ok_or_else(|| r(format!("'{s}': write formation:zone, e.g. 506:B")))?;
+        if f.is_empty() || !DATA.zones.contains_key(z) {
+            return Err(r(format!("'{s}': the zones are A1, A, B, C, W")));
+        }
+        if f.starts_with("ind-") {
+            independents.push((f, z));
+        } else if let Some(other) = zones.insert(z, f) {
+            return Err(r(format!(
+                "{other} and {f} both in zone {z}: one Formation per zone per drop"
+            )));
+        }
+    }
+    for (f, z) in independents {
+        if !zones.contains_key(z) {
+            return Err(r(format!("the independent {f} drops only in a zone another Formation of its Division uses this drop, not {z}")));
+        }
+    }
+    Ok(())
+}
+
+impl WhereEaglesDare {
+    fn activation_options(s: &State, side: Side) -> Vec<String> {
+        let mut o = vec![
+            "move A/502 56.201 56.202 column".to_owned(),
+            "fire A/502 56.203 small-arms".into(),
+            "assault A/502 56.203".into(),
+            "tq A/326 wire son pass 0-6".into(),
+            "rally A/502 pass 0-5".into(),
+            "barrage 1/907 41.231 light pass 0-4".into(),
+            "droproll A/502 B glider flak 1".into(),
+            "end".into(),
+        ];
+        if side == Side::German && (s.highway.attacked + s.highway.closed) > 0 {
+            o.push("status".into());
+        }
+        o
+    }
+}
+
+impl Rules for WhereEaglesDare {
+    type State = State;
+    type Command = Command;
+
+    fn id(&self) -> std::borrow::Cow<'static, str> {
+        ID.into()
+    }
+
+    fn info(&self) -> RulesetInfo {
+        RulesetInfo {
+            id: ID.into(),
+            version: "1".into(),
+            title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
+            scenarios: DATA
+                .scenarios
+                .iter()
+                .map(|sc| ScenarioInfo {
+                    id: sc.id.clone(),
+                    title: sc.title.clone(),
+                    seats: vec!["allied".into(), "german".into()],
+                    min_seats: 2,
+                    max_seats: 2,
+                })
+                .collect(),
+            options: vec![OptionInfo {
+                name: "free_drop".into(),
+                description: "3.3.2: the Allied player seals a drop plan (formation:zone) for each drop before play".into(),
+                default: json!(false),
+            }],
+            grammar: order::GRAMMAR.into(),
+        }
+    }
+
+    fn setup(&self, setup: &Setup, _hidden: &mut DiceStream) -> Result<State, RuleError> {
+        let sc = DATA.scenario(&setup.scenario).ok_or_else(|| {
+            let ids: Vec<&str> = DATA.scenarios.iter().map(|s| s.id.as_str()).collect();
+            rule(
+                "scenario",
+                format!("no scenario '{}': {}", setup.scenario, ids.join(", ")),
+            )
+        })?;
+        let seats: Vec<&str> = setup.seats.iter().map(|s| s.seat.as_str()).collect();
+        if seats != ["allied", "german"] {
+            return Err(rule(
+                "seats",
+                "Where Eagles Dare seats 'allied' then 'german'",
+            ));
+        }
+        let mut free_drop = false;
+        if let Some(obj) = setup.options.as_object() {
+            for (k, v) in obj {
+                match (k.as_str(), v) {
+                    ("free_drop", Value::Bool(b)) => free_drop = *b,
+                    ("free_drop", _) => return Err(rule("options", "free_drop is true or false")),
+                    _ => {
+                        return Err(rule(
+                            "options",
+                            format!("no option '{k}': the option is free_drop"),
+                        ))
+                    }
+                }
+            }
+        }
+        let drops: Vec<Drop> = sc
+            .drop_one
+            .map(|d| {
+                (1..=3)
+                    .map(|n| Drop {
+                        number: n,
+                        day: d + n - 1,
+                        arrived: (n == 1 && !free_drop).then_some(sc.first),
+                        plan_commitment: None,
+                        plan: None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut cups = BTreeMap::new();
+        cups.insert(
+            Side::Allied,
+            DATA.events
+                .iter()
+                .filter(|e| e.1)
+                .map(|e| e.0.clone())
+                .collect(),
+        );
+        cups.insert(
+            Side::German,
+            DATA.events
+                .iter()
+                .filter(|e| e.2)
+                .map(|e| e.0.clone())
+                .collect(),
+        );
+        let mut s = State {
+            scenario: sc.id.clone(),
+            campaign: sc.id == "campaign",
+            day: sc.first.0,
+            time: sc.first.1,
+            last: sc.last,
+            phase: Phase::Weather,
+            weather: (sc.first.1 != turn::T0700).then_some(Weather::Clear),
+            fog_cleared: None,
+            drops,
+            air_drop: None,
+            impulse: Side::Allied,
+            actions: 0,
+            passes: 0,
+            window: None,
+            pending: None,
+            units: BTreeMap::new(),
+            club_route: DATA.club_route.clone(),
+            marker: Some(DATA.marker),
+            route_cleared_day: None,
+            spur: None,
+            highway: Highway::default(),
+            barrages: Vec::new(),
+            rubble: Vec::new(),
+            cups,
+            held_out: Vec::new(),
+            bridges: DATA
+                .bridges
+                .iter()
+                .map(|b| (b.name.clone(), Default::default()))
+                .collect(),
+            disputes: Vec::new(),
+            resigned: None,
+            over: false,
+        };
+        if free_drop && !s.drops.is_empty() {
+            s.phase = Phase::Plans { next: 1 };
+        } else {
+            let mut ctx = Ctx::new(DiceSource::None, None);
+            turn::enter_turn(&mut s, &mut ctx);
+        }
+        Ok(s)
+    }
+
+    fn prompts(&self, s: &State) -> Vec<Prompt> {
+        if s.over || s.resigned.is_some() {
+            return Vec::new();
+        }
+        let p = |side: Side, kind, decision: String, options: Vec<String>, pass| Prompt {
+            seat: side.seat(),
+            kind,
+            decision,
+            options,
+            pass_on_timeout: pass,
+        };
+        let clock = s.clock();
+        match &s.phase {
+            Phase::Over => Vec::new(),
+            Phase::Plans { next } => vec![p(
+                Side::Allied,
+                PromptKind::Sealed,
+                format!("Seal your free drop plan for Drop {next} (3.3.2): formation:zone for each Formation"),
+                vec![format!("plan {next} 506:B 502:A ind-101:B")],
+                false,
+            )],
+            Phase::Weather => vec![p(Side::Allied, PromptKind::Turn, format!("{clock}: roll the weather (1.2)"), vec!["weather".into()], false)],
+            Phase::Fog => vec![p(Side::Allied, PromptKind::Turn, format!("{clock}: roll to clear the fog (1.2)"), vec!["fog".into()], false)],
+            Phase::AirDrop { candidates } => vec![p(
+                Side::Allied,
+                PromptKind::Sealed,
+                format!("{clock}: place your Air Drop? counters: the real drop at {} or {} (3.2), sealed", TURNS[candidates[0]], TURNS[candidates[1]]),
+                candidates.iter().map(|&c| format!("airdrop {}", TURNS[c])).collect(),
+                false,
+            )],
+            Phase::Route => vec![p(
+                Side::Allied,
+                PromptKind::Turn,
+                format!("{clock}, step 1: advance the Club Route marker to a Stop hex, or stay (4.2)"),
+                vec!["route stay".into(), "route <hex> … <stop hex>".into()],
+                false,
+            )],
+            Phase::Activation => {
+                if let Some(pending) = &s.pending {
+                    vec![p(
+                        pending.side,
+                        PromptKind::Turn,
+                        format!("{clock}: state the CRT result class of die {} for {} at {}", pending.face, pending.unit, pending.hex),
+                        RESULTS.iter().map(|r| format!("result {r}")).collect(),
+                        false,
+                    )]
+                } else if let Some(h) = s.window {
+                    vec![p(
+                        s.impulse.other(),
+                        PromptKind::Reaction,
+                        format!("{clock}: the enemy acted in {h}: opportunity fire or pass"),
+                        vec![format!("opfire <unit> {h} small-arms"), "pass".into()],
+                        true,
+                    )]
+                } else {
+                    vec![p(
+                        s.impulse,
+                        PromptKind::Turn,
+                        format!("{clock}: your impulse: actions, then end"),
+                        Self::activation_options(s, s.impulse),
+                        true,
+                    )]
+                }
+            }
+        }
+    }
+
+    fn seal(&self, command: &Command) -> Option<(Value, Command)> {
+        match command {
+            Command::AirDrop { at: Some(t) } => {
+                Some((json!({ "drop_at": t }), Command::AirDrop { at: None }))
+            }
+            Command::Plan {
+                drop,
+                sticks: Some(v),
+            } => Some((
+                json!({ "plan": v }),
+                Command::Plan {
+                    drop: *drop,
+                    sticks: None,
+                },
+            )),
+            _ => None,
+        }
+    }
+
+    fn apply(
+        &self,
+        s: &mut State,
+        seat: &Seat,
+        c: &Command,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        let side = Side::of(seat)
+            .ok_or_else(|| rule("seats", format!("{seat} is not a seat of this game")))?;
+        if !self.may_act(s, seat) {
+            return Err(rule(
+                "sequence of play",
+                format!(
+                    "it is not the {} player's move ({}, {})",
+                    side.name(),
+                    s.clock(),
+                    phase_name(&s.phase)
+                ),
+            ));
+        }
+        // A drop that came in with its plan still sealed: open it (3.3.2).
+        for d in &s.drops {
+            if let (Some(_), Some(c), None) = (d.arrived, &d.plan_commitment, &d.plan) {
+                ctx.request_reveal(c.clone());
+            }
+        }
+        if let Command::Dispute { seq, text } = c {
+            if *seq == 0 {
+                return Err(rule(
+                    "disputes",
+                    "name the seq of the event you dispute (1 or more)",
+                ));
+            }
+            s.disputes.push(state::Dispute {
+                by: side,
+                seq: *seq,
+                text: text.clone(),
+            });
+            ctx.say(format!(
+                "The {} player disputes event {seq}: {text} (logged; nothing is undone)",
+                side.name()
+            ));
+            return Ok(());
+        }
+        match (&s.phase, c) {
+            (Phase::Plans { next }, Command::Plan { drop, sticks }) => {
+                let next = *next;
+                if *drop != next {
+                    return Err(rule(
+                        "3.3.2 The Free Drop Scenario",
+                        format!("seal the plan for Drop {next} now"),
+                    ));
+                }
+                if let Some(v) = sticks {
+                    check_plan(v)?;
+                }
+                let commitment = ctx
+                    .commitment()
+                    .ok_or_else(|| {
+                        rule(
+                            "3.3.2 The Free Drop Scenario",
+                            "a drop plan is sealed by the server: send it as 'plan <drop> …'",
+                        )
+                    })?
+                    .to_owned();
+                s.drops[usize::from(next) - 1].plan_commitment = Some(commitment);
+                ctx.say(format!("The Allied player seals his plan for Drop {next}"));
+                if usize::from(next) >= s.drops.len() {
+                    turn::enter_turn(s, ctx);
+                    if s.drops[0].arrived.is_none() && s.drops[0].day == s.day {
+                        turn::arrive(s, ctx);
+                    }
+                } else {
+                    s.phase = Phase::Plans { next: next + 1 };
+                }
+            }
+            (Phase::Weather, Command::Weather) => turn::weather(s, ctx),
+            (Phase::Fog, Command::Fog) => turn::fog(s, ctx)?,
+            (Phase::AirDrop { .. }, Command::AirDrop { at }) => {
+                turn::air_drop(s, ctx, at.as_deref())?
+            }
+            (Phase::Route, Command::Route { path }) => turn::route(s, ctx, path)?,
+            (Phase::Activation, c) => self.activation(s, ctx, side, c)?,
+            (_, c) => return Err(not_now(&order::describe(c), s)),
+        }
+        Ok(())
+    }
+
+    fn reveal(
+        &self,
+        s: &mut State,
+        _seat: &Seat,
+        commitment: &str,
+        choice: &Value,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        if let Some(c) = s.air_drop.as_mut().filter(|c| c.commitment == commitment) {
+            let t = choice
+                .get("drop_at")
+                .and_then(Value::as_str)
+                .and_then(data::turn_index);
+            let Some(t) = t.filter(|t| c.candidates.contains(t)) else {
+                return Err(rule(
+                    "3.2 When to Drop",
+                    "the sealed Air Drop? choice names no candidate turn",
+                ));
+            };
+            c.revealed = Some(t);
+            let (day, now) = (c.day, s.time);
+            ctx.say(format!(
+                "Air Drop? flipped: {} — the drop comes at {} {day} Sept",
+                if t == c.candidates[0] {
+                    "Air Drop!"
+                } else {
+                    "No Drop"
+                },
+                TURNS[t]
+            ));
+            if day == s.day && t == now && !s.over {
+                turn::arrive(s, ctx);
+            }
+            return Ok(());
+        }
+        if let Some(d) = s
+            .drops
+            .iter_mut()
+            .find(|d| d.plan_commitment.as_deref() == Some(commitment))
+        {
+            let plan: Vec<String> = choice
+                .get("plan")
+                .and_then(|v| serde_json::from_value(v.clone()).ok())
+                .ok_or_else(|| {
+                    rule(
+                        "3.3.2 The Free Drop Scenario",
+                        "the sealed plan is not a list of formation:zone",
+                    )
+                })?;
+            ctx.say(format!("Drop {} plan opened: {}", d.number, plan.join(" ")));
+            d.plan = Some(plan);
+            return Ok(());
+        }
+        Err(rule(
+            "sealed choices",
+            "no sealed choice of this game has that commitment",
+        ))
+    }
+
+    fn timeout(&self, s: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
+        let side = Side::of(seat).ok_or_else(|| rule("seats", "not a seat"))?;
+        if s.phase != Phase::Activation || s.pending.is_some() || !self.may_act(s, seat) {
+            return Err(rule(
+                "deadlines",
+                format!("the {} player cannot pass here", side.name()),
+            ));
+        }
+        ctx.say(format!(
+            "The {} player missed the deadline and passes",
+            side.name()
+        ));
+        if s.window.is_some() {
+            s.window = None;
+        } else {
+            end_impulse(s, ctx);
+        }
+        Ok(())
+    }
+
+    fn resign(&self, s: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
+        let side = Side::of(seat).ok_or_else(|| rule("seats", "not a seat"))?;
+        if s.over || s.resigned.is_some() {
+            return Err(rule("resign", "the game is over"));
+        }
+        s.resigned = Some(side);
+        ctx.say(format!("The {} player resigns", side.name()));
+        Ok(())
+    }
+
+    fn view(&self, s: &State, _viewer: &Viewer) -> Value {
+        // Nothing secret lives in the state: sealed choices are commitments until revealed.
+        text_board::view(s)
+    }
+
+    fn board_text(&self, s: &State, _viewer: &Viewer) -> Option<String> {
+        Some(text_board::draw(s))
+    }
+
+    fn parse(&self, _s: &State, _seat: &Seat, text: &str) -> Result<Command, RuleError> {
+        order::parse(text)
+    }
+
+    fn describe(&self, c: &Command) -> String {
+        order::describe(c)
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        if let Some(loser) = s.resigned {
+            return Outcome::Finished {
+                winners: vec![loser.other().seat()],
+                scores: BTreeMap::new(),
+                summary: format!("The {} player resigned", loser.name()),
+            };
+        }
+        if s.over {
+            return Outcome::Finished {
+                winners: Vec::new(),
+                scores: BTreeMap::new(),
+                summary: format!(
+                    "The scenario ended at {}. Victory points are counted by the players (not refereed yet): Club Route {}, {} Attacked and {} Closed markers",
+                    s.clock(),
+                    s.route_cleared_day.map_or("not cleared".to_owned(), |d| format!("cleared on {d} Sept")),
+                    s.highway.attacked + s.highway.used_attacked,
+                    s.highway.closed + s.highway.used_closed
+                ),
+            };
+        }
+        Outcome::Running
+    }
+
+    fn random_command(&self, s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
+        bot::random_command(s, seat, rng)
+    }
+}
+
+/// Ends the impulse: two in a row with no action end the turn.
+fn end_impulse(s: &mut State, ctx: &mut Ctx) {
+    if s.actions == 0 {
+        s.passes += 1;
+    } else {
+        s.passes = 0;
+    }
+    if s.passes >= 2 {
+        turn::end_turn(s, ctx);
+    } else {
+        s.impulse = s.impulse.other();
+        s.actions = 0;
+    }
+}
+
+impl WhereEaglesDare {
+    fn activation(
+        &self,
+        s: &mut State,
+        ctx: &mut Ctx,
+        side: Side,
+        c: &Command,
+    ) -> Result<(), RuleError> {
+        if s.pending.is_some() {
+            let Command::Result { class } = c else {
+                return Err(rule(
+                    "declared rolls",
+                    "state the CRT result class of the die first: result <class>",
+                ));
+            };
+            declared::result(s, ctx, class);
+            if side != s.impulse {
+                s.window = None;
+            }
+            return Ok(());
+        }
+        if s.window.is_some() {
+            match c {
+                Command::Fire {
+                    unit,
+                    hex,
+                    class,
+                    opportunity: true,
+                    on,
+                    facts,
+                } => {
+                    check_unit(s, side, unit)?;
+                    declared::fire(s, ctx, side, unit, *hex, class, *on, true, facts)?;
+                }
+                Command::Pass => {
+                    s.window = None;
+                    ctx.say(format!("The {} player does not fire", side.name()));
+                }
+                _ => {
+                    return Err(rule(
+                        "opportunity fire",
+                        "in the opportunity fire window: opfire <unit> <hex> <class>, or pass",
+                    ))
+                }
+            }
+            return Ok(());
+        }
+        match c {
+            Command::End => {
+                end_impulse(s, ctx);
+                return Ok(());
+            }
+            Command::Move { unit, path, column } => {
+                declared::move_unit(s, ctx, side, unit, path, *column)?;
+                s.window = path.last().copied();
+            }
+            Command::Fire {
+                opportunity: true, ..
+            } => {
+                return Err(rule(
+                    "opportunity fire",
+                    "opportunity fire comes in the enemy's impulse, after his action",
+                ));
+            }
+            Command::Fire {
+                unit,
+                hex,
+                class,
+                on,
+                facts,
+                ..
+            } => {
+                check_unit(s, side, unit)?;
+                declared::fire(s, ctx, side, unit, *hex, class, *on, false, facts)?;
+            }
+            Command::Assault { unit, hex, facts } => {
+                check_unit(s, side, unit)?;
+                declared::assault(s, ctx, side, unit, *hex, facts);
+            }
+            Command::Tq { unit, reason, pass } => {
+                check_unit(s, side, unit)?;
+                declared::check_tq(s, reason)?;
+                declared::tq(s, ctx, side, unit, reason, pass);
+            }
+            Command::Rally { unit, pass } => {
+                check_unit(s, side, unit)?;
+                declared::rally(ctx, side, unit, pass);
+            }
+            Command::Barrage {
+                unit,
+                hex,
+                heavy,
+                pass,
+            } => {
+                check_unit(s, side, unit)?;
+                declared::barrage(s, ctx, side, unit, *hex, *heavy, pass);
+            }
+            Command::Demolish { bridge, fire_zone } => {
+                declared::check_demolish(s, side, bridge)?;
+                declared::demolish(s, ctx, side, bridge, *fire_zone);
+            }
+            Command::DropRoll {
+                unit,
+                zone,
+                glider,
+                flak,
+                flak88,
+            } => {
+                if side != Side::Allied {
+                    return Err(rule(
+                        "3.4.1 The Drop Table",
+                        "only Allied airborne units roll on the Drop Table",
+                    ));
+                }
+                declared::drop_roll(s, ctx, unit, zone, *glider, *flak, *flak88)?;
+            }
+            Command::Status => {
+                if side != Side::German {
+                    return Err(rule(
+                        "4.3.3 Attacking Club Route",
+                        "only the German player asks for the status check",
+                    ));
+                }
+                declared::status_check(s, ctx)?;
+            }
+            Command::Result { .. } => {
+                return Err(rule(
+                    "declared rolls",
+                    "there is no die waiting for a result",
+                ))
+            }
+            Command::Pass => {
+                return Err(rule("sequence of play", "in your impulse, 'end' ends it"))
+            }
+            other => return Err(not_now(&order::describe(other), s)),
+        }
+        s.actions += 1;
+        s.passes = 0;
+        Ok(())
+    }
+}
+
+/// A unit named in a declared roll must not be the enemy's.
+fn check_unit(s: &State, side: Side, unit: &str) -> Result<(), RuleError> {
+    match s.units.get(unit) {
+        Some(u) if u.side != side => Err(rule(
+            "declared rolls",
+            format!("{unit} is a {} unit", u.side.name()),
+        )),
+        _ => Ok(()),
+    }
+}

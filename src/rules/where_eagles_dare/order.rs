@@ -1,0 +1,522 @@
+//! The order language: one command a message, read by `parse` and written back by `describe`
+//! to the same command. Declared rolls state their facts first (docs/rules/where-eagles-dare.md,
+//! Decision 2): `tq A/326 wire son pass 0-6`, `fire A/502 56.201 small-arms`.
+
+use serde::{Deserialize, Serialize};
+
+use super::data::{self, TURNS};
+use super::hex::Hex;
+use super::terrain::Terrain;
+use crate::engine::ruleset::RuleError;
+
+/// The weapon classes a fire states (series terms, not refereed beyond the exclusive rules).
+pub const CLASSES: [&str; 7] = [
+    "small-arms",
+    "mortar",
+    "indirect-he",
+    "direct-he",
+    "at",
+    "flak",
+    "airstrike",
+];
+
+/// The CRT result classes a fire's roller states after the die.
+pub const RESULTS: [&str; 6] = [
+    "none",
+    "s?",
+    "suppressed",
+    "cohesion-hit",
+    "step-loss",
+    "eliminated",
+];
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Command {
+    /// 0700: roll on the Weather Table (1.2).
+    Weather,
+    /// 0900/1100 in fog: roll to clear it (1.2).
+    Fog,
+    /// Place the Air Drop? counters (3.2): the turn of the real drop, sealed. The public
+    /// command in the log has none.
+    AirDrop {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
+    },
+    /// A free drop plan for one drop (3.3.2): `formation:zone` pairs, sealed.
+    Plan {
+        drop: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sticks: Option<Vec<String>>,
+    },
+    Move {
+        unit: String,
+        path: Vec<Hex>,
+        #[serde(default)]
+        column: bool,
+    },
+    Fire {
+        unit: String,
+        hex: Hex,
+        class: String,
+        #[serde(default)]
+        opportunity: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        on: Option<Terrain>,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        facts: String,
+    },
+    Assault {
+        unit: String,
+        hex: Hex,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        facts: String,
+    },
+    /// The CRT result class of the fire just rolled.
+    Result {
+        class: String,
+    },
+    Tq {
+        unit: String,
+        reason: Vec<String>,
+        pass: Vec<u32>,
+    },
+    Rally {
+        unit: String,
+        pass: Vec<u32>,
+    },
+    Barrage {
+        unit: String,
+        hex: Hex,
+        heavy: bool,
+        pass: Vec<u32>,
+    },
+    /// Roll to demolish a wired bridge (2.15.6): 5 or less, 6 or less with a Fire Zone.
+    Demolish {
+        bridge: String,
+        #[serde(default)]
+        fire_zone: bool,
+    },
+    /// The Drop Table roll of one Unit (3.4.1) with the modifiers the engine cannot count.
+    DropRoll {
+        unit: String,
+        zone: String,
+        #[serde(default)]
+        glider: bool,
+        #[serde(default)]
+        flak: u32,
+        #[serde(default)]
+        flak88: u32,
+    },
+    /// The German status check on Club Route (4.3.3).
+    Status,
+    /// 1900 step 1: advance the Club Route marker along `path` to a Stop hex; empty = stay.
+    Route {
+        path: Vec<Hex>,
+    },
+    End,
+    Pass,
+    Dispute {
+        seq: u64,
+        text: String,
+    },
+}
+
+fn err(message: impl Into<String>) -> RuleError {
+    RuleError::new("order language", message)
+}
+
+/// Reads passing faces: `0-6`, `0,2,4`, `3`.
+pub fn parse_faces(t: &str) -> Result<Vec<u32>, RuleError> {
+    let mut out = Vec::new();
+    for part in t.split(',') {
+        let (a, b) = data::faces(part).map_err(err)?;
+        out.extend(a..=b);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// Writes faces back compactly: `0-6`, `0,2,4`.
+pub fn faces_text(f: &[u32]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < f.len() {
+        let mut j = i;
+        while j + 1 < f.len() && f[j + 1] == f[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            f[i].to_string()
+        } else {
+            format!("{}-{}", f[i], f[j])
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+fn hex(t: Option<&&str>) -> Result<Hex, RuleError> {
+    let t = t.ok_or_else(|| err("a hex is missing (write it as the map does: 56.201)"))?;
+    Hex::parse(t).ok_or_else(|| {
+        err(format!(
+            "'{t}' is not a hex: write it as the map does, 56.201"
+        ))
+    })
+}
+
+fn unit(t: Option<&&str>) -> Result<String, RuleError> {
+    let t = t.ok_or_else(|| err("name the unit (A/502)"))?;
+    if t.len() > 32 || Hex::parse(t).is_some() {
+        return Err(err(format!("'{t}' is not a unit name")));
+    }
+    Ok((*t).to_owned())
+}
+
+/// Splits off the free-text facts after `--`.
+fn split_facts(text: &str) -> (&str, String) {
+    match text.split_once(" -- ") {
+        Some((a, b)) => (a, b.trim().to_owned()),
+        None => (text.trim_end_matches(" --"), String::new()),
+    }
+}
+
+pub fn parse(text: &str) -> Result<Command, RuleError> {
+    let text = text.trim();
+    let (head, facts) = split_facts(text);
+    let w: Vec<&str> = head.split_whitespace().collect();
+    let Some(verb) = w.first() else {
+        return Err(err("an empty order"));
+    };
+    let verb = verb.to_ascii_lowercase();
+    let pass_at = |w: &[&str]| -> Result<(usize, Vec<u32>), RuleError> {
+        let i = w
+            .iter()
+            .position(|t| *t == "pass")
+            .ok_or_else(|| err("a check states its passing faces: ... pass 0-6"))?;
+        let f = w
+            .get(i + 1)
+            .ok_or_else(|| err("'pass' is followed by the passing faces, 0-6"))?;
+        if w.len() > i + 2 {
+            return Err(err("nothing may follow the passing faces"));
+        }
+        Ok((i, parse_faces(f)?))
+    };
+    Ok(match verb.as_str() {
+        "weather" if w.len() == 1 => Command::Weather,
+        "fog" if w.len() == 1 => Command::Fog,
+        "end" if w.len() == 1 => Command::End,
+        "pass" if w.len() == 1 => Command::Pass,
+        "status" if w.len() == 1 => Command::Status,
+        "airdrop" => {
+            let t = w.get(1).ok_or_else(|| {
+                err("airdrop <turn>: the turn of the real drop, e.g. airdrop 1100")
+            })?;
+            if !TURNS.contains(t) || w.len() > 2 {
+                return Err(err(format!("'{t}' is not a turn: 0700, 0900 … 1900")));
+            }
+            Command::AirDrop {
+                at: Some((*t).to_owned()),
+            }
+        }
+        "plan" => {
+            let drop: u8 = w
+                .get(1)
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| err("plan <drop number> <formation>:<zone> …"))?;
+            let sticks: Vec<String> = w[2..].iter().map(|s| s.to_string()).collect();
+            if sticks.is_empty() {
+                return Err(err("a plan names at least one formation:zone"));
+            }
+            Command::Plan {
+                drop,
+                sticks: Some(sticks),
+            }
+        }
+        "move" => {
+            let unit = unit(w.get(1))?;
+            let mut rest = &w[2..];
+            let column = rest.last() == Some(&"column");
+            if column {
+                rest = &rest[..rest.len() - 1];
+            }
+            if rest.is_empty() {
+                return Err(err(
+                    "move <unit> <hex> <hex> … [column]: name at least one hex",
+                ));
+            }
+            let path = rest
+                .iter()
+                .map(|t| hex(Some(t)))
+                .collect::<Result<Vec<_>, _>>()?;
+            if path.len() > 60 {
+                return Err(err("a move is at most 60 hexes"));
+            }
+            Command::Move { unit, path, column }
+        }
+        "fire" | "opfire" => {
+            let unit = unit(w.get(1))?;
+            let hex = hex(w.get(2))?;
+            let class = w.get(3).map(|c| c.to_ascii_lowercase()).unwrap_or_default();
+            if !CLASSES.contains(&class.as_str()) {
+                return Err(err(format!(
+                    "state the weapon class: one of {}",
+                    CLASSES.join(", ")
+                )));
+            }
+            let on = match (w.get(4), w.get(5)) {
+                (None, _) => None,
+                (Some(&"on"), Some(t)) => {
+                    Some(Terrain::parse(t).ok_or_else(|| err(format!("'{t}' is not a terrain")))?)
+                }
+                _ => {
+                    return Err(err(
+                        "after the weapon class: 'on <terrain>' or '-- <facts>'",
+                    ))
+                }
+            };
+            if w.len() > 6 {
+                return Err(err("after 'on <terrain>', facts follow '--'"));
+            }
+            Command::Fire {
+                unit,
+                hex,
+                class,
+                opportunity: verb == "opfire",
+                on,
+                facts,
+            }
+        }
+        "assault" if w.len() == 3 => Command::Assault {
+            unit: unit(w.get(1))?,
+            hex: hex(w.get(2))?,
+            facts,
+        },
+        "result" if w.len() == 2 => {
+            let c = w[1].to_ascii_lowercase();
+            if !RESULTS.contains(&c.as_str()) {
+                return Err(err(format!(
+                    "a CRT result class is one of {}",
+                    RESULTS.join(", ")
+                )));
+            }
+            Command::Result { class: c }
+        }
+        "tq" => {
+            let (i, pass) = pass_at(&w)?;
+            if i < 2 {
+                return Err(err("tq <unit> <reason> pass <faces>"));
+            }
+            Command::Tq {
+                unit: unit(w.get(1))?,
+                reason: w[2..i].iter().map(|s| s.to_ascii_lowercase()).collect(),
+                pass,
+            }
+        }
+        "rally" => {
+            let (i, pass) = pass_at(&w)?;
+            if i != 2 {
+                return Err(err("rally <unit> pass <faces>"));
+            }
+            Command::Rally {
+                unit: unit(w.get(1))?,
+                pass,
+            }
+        }
+        "barrage" => {
+            let (i, pass) = pass_at(&w)?;
+            let heavy = match w.get(3).copied() {
+                Some("light") => false,
+                Some("heavy") => true,
+                _ => return Err(err("barrage <unit> <hex> light|heavy pass <faces>")),
+            };
+            if i != 4 {
+                return Err(err("barrage <unit> <hex> light|heavy pass <faces>"));
+            }
+            Command::Barrage {
+                unit: unit(w.get(1))?,
+                hex: hex(w.get(2))?,
+                heavy,
+                pass,
+            }
+        }
+        "demolish" => Command::Demolish {
+            bridge: w
+                .get(1)
+                .ok_or_else(|| err("demolish <bridge> [fz]"))?
+                .to_ascii_lowercase(),
+            fire_zone: match w.get(2) {
+                None => false,
+                Some(&"fz") if w.len() == 3 => true,
+                _ => return Err(err("demolish <bridge> [fz]")),
+            },
+        },
+        "droproll" => {
+            let unit = unit(w.get(1))?;
+            let zone = w
+                .get(2)
+                .ok_or_else(|| err("droproll <unit> <zone> [glider] [flak N] [flak88 N]"))?
+                .to_ascii_uppercase();
+            let (mut glider, mut flak, mut flak88) = (false, 0, 0);
+            let mut i = 3;
+            while i < w.len() {
+                match w[i] {
+                    "glider" => glider = true,
+                    "flak" | "flak88" => {
+                        let n: u32 = w
+                            .get(i + 1)
+                            .and_then(|n| n.parse().ok())
+                            .filter(|n| *n < 20)
+                            .ok_or_else(|| err("flak N: a count"))?;
+                        if w[i] == "flak" {
+                            flak = n
+                        } else {
+                            flak88 = n
+                        }
+                        i += 1;
+                    }
+                    other => {
+                        return Err(err(format!(
+                            "'{other}': droproll <unit> <zone> [glider] [flak N] [flak88 N]"
+                        )))
+                    }
+                }
+                i += 1;
+            }
+            Command::DropRoll {
+                unit,
+                zone,
+                glider,
+                flak,
+                flak88,
+            }
+        }
+        "route" => {
+            if w.get(1) == Some(&"stay") && w.len() == 2 {
+                Command::Route { path: Vec::new() }
+            } else {
+                let path = w[1..]
+                    .iter()
+                    .map(|t| hex(Some(t)))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if path.is_empty() || path.len() > 200 {
+                    return Err(err("route <hex> … <stop hex>, or route stay"));
+                }
+                Command::Route { path }
+            }
+        }
+        "dispute" => {
+            let seq = w
+                .get(1)
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| err("dispute <seq> <text>"))?;
+            let rest = text
+                .splitn(3, char::is_whitespace)
+                .nth(2)
+                .unwrap_or("")
+                .trim();
+            if rest.is_empty() || rest.len() > 2000 {
+                return Err(err(
+                    "dispute <seq> <text>: say what you object to (at most 2,000 characters)",
+                ));
+            }
+            Command::Dispute {
+                seq,
+                text: rest.to_owned(),
+            }
+        }
+        _ => return Err(err(format!("'{text}' is not an order here. {}", GRAMMAR))),
+    })
+}
+
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · plan <drop> <formation>:<zone>… · move <unit> <hex>… [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · end · pass · dispute <seq> <text>";
+
+fn with_facts(s: String, facts: &str) -> String {
+    if facts.is_empty() {
+        s
+    } else {
+        format!("{s} -- {facts}")
+    }
+}
+
+pub fn describe(c: &Command) -> String {
+    let hexes = |p: &[Hex]| p.iter().map(Hex::to_string).collect::<Vec<_>>().join(" ");
+    match c {
+        Command::Weather => "weather".into(),
+        Command::Fog => "fog".into(),
+        Command::AirDrop { at: Some(t) } => format!("airdrop {t}"),
+        Command::AirDrop { at: None } => "airdrop (sealed)".into(),
+        Command::Plan {
+            drop,
+            sticks: Some(s),
+        } => format!("plan {drop} {}", s.join(" ")),
+        Command::Plan { drop, sticks: None } => format!("plan {drop} (sealed)"),
+        Command::Move { unit, path, column } => {
+            format!(
+                "move {unit} {}{}",
+                hexes(path),
+                if *column { " column" } else { "" }
+            )
+        }
+        Command::Fire {
+            unit,
+            hex,
+            class,
+            opportunity,
+            on,
+            facts,
+        } => with_facts(
+            format!(
+                "{} {unit} {hex} {class}{}",
+                if *opportunity { "opfire" } else { "fire" },
+                on.map(|t| format!(" on {}", t.name())).unwrap_or_default()
+            ),
+            facts,
+        ),
+        Command::Assault { unit, hex, facts } => with_facts(format!("assault {unit} {hex}"), facts),
+        Command::Result { class } => format!("result {class}"),
+        Command::Tq { unit, reason, pass } => {
+            format!("tq {unit} {} pass {}", reason.join(" "), faces_text(pass))
+        }
+        Command::Rally { unit, pass } => format!("rally {unit} pass {}", faces_text(pass)),
+        Command::Barrage {
+            unit,
+            hex,
+            heavy,
+            pass,
+        } => format!(
+            "barrage {unit} {hex} {} pass {}",
+            if *heavy { "heavy" } else { "light" },
+            faces_text(pass)
+        ),
+        Command::Demolish { bridge, fire_zone } => {
+            format!("demolish {bridge}{}", if *fire_zone { " fz" } else { "" })
+        }
+        Command::DropRoll {
+            unit,
+            zone,
+            glider,
+            flak,
+            flak88,
+        } => {
+            let mut s = format!("droproll {unit} {zone}");
+            if *glider {
+                s.push_str(" glider");
+            }
+            if *flak > 0 {
+                s.push_str(&format!(" flak {flak}"));
+            }
+            if *flak88 > 0 {
+                s.push_str(&format!(" flak88 {flak88}"));
+            }
+            s
+        }
+        Command::Status => "status".into(),
+        Command::Route { path } if path.is_empty() => "route stay".into(),
+        Command::Route { path } => format!("route {}", hexes(path)),
+        Command::End => "end".into(),
+        Command::Pass => "pass".into(),
+        Command::Dispute { seq, text } => format!("dispute {seq} {text}"),
+    }
+}

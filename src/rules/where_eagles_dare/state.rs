@@ -1,0 +1,201 @@
+//! The state of a game of Where Eagles Dare: the clock and phase, weather and drops, Club
+//! Route and the Hell's Highway box, the positions players have moved units to, markers, the
+//! event cups, bridges and disputes. Sealed choices live here only as their commitments until
+//! they are revealed.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::data::{Spur, Weather, TURNS};
+use super::hex::Hex;
+use crate::engine::ruleset::Seat;
+
+/// The two sides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Allied,
+    German,
+}
+
+impl Side {
+    pub fn seat(self) -> Seat {
+        Seat::parse(self.name()).expect("a seat id")
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Allied => "allied",
+            Side::German => "german",
+        }
+    }
+    pub fn of(seat: &Seat) -> Option<Side> {
+        match seat.as_str() {
+            "allied" => Some(Side::Allied),
+            "german" => Some(Side::German),
+            _ => None,
+        }
+    }
+    pub fn other(self) -> Side {
+        match self {
+            Side::Allied => Side::German,
+            Side::German => Side::Allied,
+        }
+    }
+}
+
+/// What the game waits for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// Before play, free drop scenario: the Allied seat seals one plan per drop (3.3.2).
+    Plans {
+        next: u8,
+    },
+    /// 0700: the weather roll (1.2).
+    Weather,
+    /// 0900 or 1100 in fog: the roll to clear it (1.2).
+    Fog,
+    /// The Allied seat places its Air Drop? counters on one of two turns (3.2).
+    AirDrop {
+        candidates: [usize; 2],
+    },
+    /// 1900 step 1: the Club Route marker (4.2).
+    Route,
+    /// The activation phase: impulses alternate (steps 6–11, simplified).
+    Activation,
+    Over,
+}
+
+/// One airborne drop (3.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Drop {
+    pub number: u8,
+    /// The day it is due; moved a day later by rain, overcast, uncleared fog (3.2).
+    pub day: u8,
+    /// The turn it came in, once it has.
+    pub arrived: Option<(u8, usize)>,
+    /// The free drop plan's commitment (sealed until the drop).
+    pub plan_commitment: Option<String>,
+    /// The plan, once revealed: `formation:zone` pairs.
+    pub plan: Option<Vec<String>>,
+}
+
+/// The Air Drop? counters on the turn track (3.2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AirDropCounters {
+    pub day: u8,
+    pub candidates: [usize; 2],
+    pub commitment: String,
+    /// The turn of the real drop, once flipped at the first candidate turn.
+    pub revealed: Option<usize>,
+}
+
+/// A unit's position as the players moved it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unit {
+    pub side: Side,
+    pub hex: Hex,
+    pub column: bool,
+}
+
+/// A fire rolled whose CRT result class the roller states next.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    pub side: Side,
+    pub unit: String,
+    pub hex: Hex,
+    pub face: u32,
+    /// Fire or opportunity fire (a "9" draws an event), not an assault.
+    pub fire: bool,
+}
+
+/// The Hell's Highway box on the Guards display (4.3.3).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Highway {
+    pub attacked: u32,
+    pub closed: u32,
+    /// Markers set aside by a status check.
+    pub used_attacked: u32,
+    pub used_closed: u32,
+    /// This turn's one Attacked and one Closed (4.3.3's cap).
+    pub attacked_this_turn: bool,
+    pub closed_this_turn: bool,
+    /// The status marker: Cut or Open.
+    pub cut: bool,
+}
+
+/// A bridge's markers (2.15.5–2.15.6).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bridge {
+    pub wired_by: Option<Side>,
+    pub destroyed: bool,
+}
+
+/// An objection logged by a seat (nothing is undone).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dispute {
+    pub by: Side,
+    pub seq: u64,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub scenario: String,
+    pub campaign: bool,
+    pub day: u8,
+    pub time: usize,
+    pub last: (u8, usize),
+    pub phase: Phase,
+    pub weather: Option<Weather>,
+    /// The turn the fog cleared, if it did today.
+    pub fog_cleared: Option<usize>,
+    pub drops: Vec<Drop>,
+    pub air_drop: Option<AirDropCounters>,
+    /// The side whose impulse it is in the activation phase.
+    pub impulse: Side,
+    /// Actions in the current impulse; an `end` with none is a pass.
+    pub actions: u32,
+    /// Consecutive impulses ended with no action: two close the turn.
+    pub passes: u32,
+    /// The opponent's opportunity fire window after a move: the hex acted in.
+    pub window: Option<Hex>,
+    pub pending: Option<Pending>,
+    pub units: BTreeMap<String, Unit>,
+    /// Club Route hexes, south to north (4.0).
+    pub club_route: Vec<Hex>,
+    /// The Club Route marker; `None` once removed at the end of the route (4.3.1).
+    pub marker: Option<Hex>,
+    /// The day the marker came off the map.
+    pub route_cleared_day: Option<u8>,
+    pub spur: Option<Spur>,
+    pub highway: Highway,
+    pub barrages: Vec<(Hex, bool, Side)>,
+    pub rubble: Vec<Hex>,
+    /// The event cups, public contents (S3.0).
+    pub cups: BTreeMap<Side, Vec<String>>,
+    /// Heroic and Dutch, back in their cup before the owner's next draw (S3.1).
+    pub held_out: Vec<(Side, String)>,
+    pub bridges: BTreeMap<String, Bridge>,
+    pub disputes: Vec<Dispute>,
+    pub resigned: Option<Side>,
+    pub over: bool,
+}
+
+impl State {
+    pub fn clock(&self) -> String {
+        format!("{} {} Sept", TURNS[self.time], self.day)
+    }
+
+    /// The drop due today that has not come, if any.
+    pub fn drop_due(&self) -> Option<&Drop> {
+        self.drops
+            .iter()
+            .find(|d| d.arrived.is_none() && d.day == self.day)
+    }
+
+    pub fn on_club_route(&self, hex: Hex) -> bool {
+        self.club_route.contains(&hex)
+    }
+}

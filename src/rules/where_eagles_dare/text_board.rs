@@ -1,0 +1,175 @@
+//! What a seat sees: the view (JSON) and the board in text for turn mails — clock, weather,
+//! drops and the Air Drop? counters (sealed until flipped), Club Route and the Hell's Highway
+//! box, positions, markers, cups, bridges, disputes. The state holds no secret: a sealed
+//! choice is only its commitment until it is revealed, so every viewer sees the same.
+
+use serde_json::{json, Value};
+
+use super::data::TURNS;
+use super::phase_name;
+use super::state::State;
+
+pub fn view(s: &State) -> Value {
+    let drops: Vec<Value> = s
+        .drops
+        .iter()
+        .map(|d| {
+            json!({
+                "number": d.number,
+                "due_day": d.day,
+                "arrived": d.arrived.map(|(day, t)| format!("{} {day} Sept", TURNS[t])),
+                "plan": match (&d.plan, &d.plan_commitment) {
+                    (Some(p), _) => json!(p),
+                    (None, Some(_)) => json!("sealed"),
+                    (None, None) => Value::Null,
+                },
+            })
+        })
+        .collect();
+    let air_drop = s.air_drop.as_ref().map(|c| {
+        json!({
+            "day": c.day,
+            "counters_on": [TURNS[c.candidates[0]], TURNS[c.candidates[1]]],
+            "real_drop": c.revealed.map_or(json!("sealed"), |t| json!(TURNS[t])),
+        })
+    });
+    let units: serde_json::Map<String, Value> = s
+        .units
+        .iter()
+        .map(|(n, u)| {
+            (
+                n.clone(),
+                json!({"side": u.side, "hex": u.hex, "column": u.column}),
+            )
+        })
+        .collect();
+    json!({
+        "scenario": s.scenario,
+        "clock": s.clock(),
+        "last_turn": format!("{} {} Sept", TURNS[s.last.1], s.last.0),
+        "phase": phase_name(&s.phase),
+        "weather": s.weather.map(|w| w.name()),
+        "drops": drops,
+        "air_drop": air_drop,
+        "impulse": s.impulse,
+        "opportunity_window": s.window,
+        "pending": s.pending,
+        "units": units,
+        "club_route": s.club_route,
+        "club_route_marker": s.marker,
+        "club_route_cleared_day": s.route_cleared_day,
+        "spur": s.spur,
+        "hells_highway": s.highway,
+        "barrages": s.barrages,
+        "rubble": s.rubble,
+        "cups": s.cups,
+        "held_out": s.held_out,
+        "bridges": s.bridges,
+        "disputes": s.disputes,
+        "over": s.over,
+    })
+}
+
+pub fn draw(s: &State) -> String {
+    let mut out = String::new();
+    let mut line = |t: String| {
+        out.push_str(&t);
+        out.push('\n');
+    };
+    line(format!(
+        "WHERE EAGLES DARE — {} (last turn {} {} Sept)",
+        s.clock(),
+        TURNS[s.last.1],
+        s.last.0
+    ));
+    line(format!(
+        "Phase: {}; impulse: {}",
+        phase_name(&s.phase),
+        s.impulse.name()
+    ));
+    line(format!(
+        "Weather: {}",
+        s.weather.map_or("not rolled".into(), |w| w.name())
+    ));
+    for d in &s.drops {
+        let state = match d.arrived {
+            Some((day, t)) => format!("came in {} {day} Sept", TURNS[t]),
+            None => format!("due {} Sept", d.day),
+        };
+        let plan = match (&d.plan, &d.plan_commitment) {
+            (Some(p), _) => format!("; plan {}", p.join(" ")),
+            (None, Some(_)) => "; plan sealed".into(),
+            _ => String::new(),
+        };
+        line(format!("Drop {}: {state}{plan}", d.number));
+    }
+    if let Some(c) = &s.air_drop {
+        line(format!(
+            "Air Drop? counters on {} and {} ({} Sept): {}",
+            TURNS[c.candidates[0]],
+            TURNS[c.candidates[1]],
+            c.day,
+            c.revealed.map_or("not flipped".into(), |t| format!(
+                "the drop is at {}",
+                TURNS[t]
+            ))
+        ));
+    }
+    let route: Vec<String> = s.club_route.iter().map(|h| h.to_string()).collect();
+    line(format!(
+        "Club Route: {} | marker {} | status {}",
+        route.join(" "),
+        s.marker.map_or("off the map".into(), |h| h.to_string()),
+        if s.highway.cut { "CUT" } else { "Open" }
+    ));
+    line(format!(
+        "Hell's Highway box: {} Attacked, {} Closed (set aside: {}, {})",
+        s.highway.attacked, s.highway.closed, s.highway.used_attacked, s.highway.used_closed
+    ));
+    for (name, u) in &s.units {
+        line(format!(
+            "  {:<10} {:<7} {}{}",
+            name,
+            u.side.name(),
+            u.hex,
+            if u.column { " column" } else { "" }
+        ));
+    }
+    if !s.barrages.is_empty() || !s.rubble.is_empty() {
+        let b: Vec<String> = s
+            .barrages
+            .iter()
+            .map(|(h, heavy, _)| format!("{h} {}", if *heavy { "heavy" } else { "light" }))
+            .collect();
+        let r: Vec<String> = s.rubble.iter().map(|h| h.to_string()).collect();
+        line(format!(
+            "Barrages: {} | Rubble: {}",
+            b.join(", "),
+            r.join(", ")
+        ));
+    }
+    for (side, cup) in &s.cups {
+        line(format!("{} cup: {}", side.name(), cup.join(", ")));
+    }
+    for (name, b) in &s.bridges {
+        if b.destroyed || b.wired_by.is_some() {
+            line(format!(
+                "Bridge {name}: {}",
+                if b.destroyed {
+                    "destroyed".to_owned()
+                } else {
+                    format!("wired by {}", b.wired_by.map_or("", |x| x.name()))
+                }
+            ));
+        }
+    }
+    for d in &s.disputes {
+        line(format!(
+            "Dispute by {} of event {}: {}",
+            d.by.name(),
+            d.seq,
+            d.text
+        ));
+    }
+    super::super::fit_for_mail(&out)
+}

@@ -1,0 +1,112 @@
+//! Searching for Glory driven by the random-legal-move bot: games at 3 and 6 players, with
+//! both deck readings and both scenarios, play to the end without a panic, fold identically
+//! twice, verify from their export, and never show a seat another seat's hand or plan.
+
+use despatch::engine::bot::{self, check_no_sealed_leak, check_properties, MemorySecrets};
+use despatch::engine::game::Game;
+use despatch::engine::ruleset::{SeatDef, Setup, Viewer};
+use despatch::rules;
+use despatch::rules::searching_for_glory::state::State;
+use serde_json::json;
+
+fn setup(players: usize, n: u64) -> Setup {
+    let (scenario, seats): (&str, &[&str]) = match (players, n % 2) {
+        (3, 0) => ("danube-1809", &["napoleon", "davout", "charles"]),
+        (3, _) => ("danube-1809-berthier", &["lannes", "hiller", "louis"]),
+        (_, 0) => (
+            "danube-1809",
+            &["napoleon", "davout", "lannes", "charles", "hiller", "louis"],
+        ),
+        (_, _) => (
+            "danube-1809-berthier",
+            &[
+                "berthier", "davout", "massena", "charles", "hiller", "louis",
+            ],
+        ),
+    };
+    Setup {
+        game_id: format!("sfg-bot-{players}-{n}"),
+        scenario: scenario.into(),
+        options: if n.is_multiple_of(3) {
+            json!({"deck_counts": "additive"})
+        } else {
+            json!({})
+        },
+        seats: SeatDef::named_by_id(seats).unwrap(),
+    }
+}
+
+/// The hidden-information check of this game: no seat's view (nor a spectator's) holds another
+/// seat's hand or planned cards, nor the deck's order; and no sealed plan shows before it opens.
+pub fn check_no_hand_leak(game: &Game, secrets: &MemorySecrets) -> Result<(), String> {
+    check_no_sealed_leak(game, secrets)?;
+    if game.ended {
+        return Ok(());
+    }
+    let state: &State = game.state.downcast().expect("a Searching for Glory state");
+    let mut viewers = vec![Viewer::Spectator];
+    viewers.extend(
+        game.created
+            .seats
+            .iter()
+            .map(|s| Viewer::Seat(s.seat.clone())),
+    );
+    for viewer in viewers {
+        let view = game.view(&viewer);
+        if view.get("deck").is_some() {
+            return Err(format!("{viewer:?} sees the deck"));
+        }
+        for (p, shown) in state
+            .players
+            .iter()
+            .zip(view["players"].as_array().expect("players"))
+        {
+            let own = viewer == Viewer::Seat(p.seat.clone());
+            if !own && (shown.get("hand").is_some() || shown.get("planned").is_some()) {
+                return Err(format!(
+                    "{viewer:?} sees {}'s hand or plan at seq {}",
+                    p.seat,
+                    game.next_seq - 1
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn play_many(players: usize, games: u64) {
+    let ruleset = rules::find("searching-for-glory").unwrap();
+    let mut total_moves = 0;
+    let started = std::time::Instant::now();
+    for n in 0..games {
+        let game = bot::play(
+            ruleset.clone(),
+            setup(players, n),
+            n * 7919 + players as u64,
+            3_000,
+            &mut check_no_hand_leak,
+        )
+        .unwrap_or_else(|e| panic!("{players} players, game {n}: {e}"));
+        assert!(
+            game.game.ended,
+            "{players} players, game {n} did not end in {} moves",
+            game.moves
+        );
+        total_moves += game.moves;
+        check_properties(&game).unwrap_or_else(|e| panic!("{players} players, game {n}: {e}"));
+    }
+    eprintln!(
+        "{players} players: {games} games, {total_moves} moves in {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn three_player_bot_games_end_fold_verify_and_keep_hands_hidden() {
+    play_many(3, 200);
+}
+
+#[test]
+fn six_player_bot_games_end_fold_verify_and_keep_hands_hidden() {
+    play_many(6, 200);
+}

@@ -1,0 +1,912 @@
+//! One test per rule of Searching for Glory that the first slice plays, named after the rule's
+//! section (docs/rules/searching-for-glory.md). Each sets up a Danube 1809 game, puts the pieces
+//! where the rule bites, and plays orders through the ruleset with scripted dice. The text has
+//! no worked example: the numbers are the project's own, worked by hand in the comments.
+
+use std::collections::VecDeque;
+
+use despatch::engine::bot::{MemorySecrets, TestWorld};
+use despatch::engine::dice::hidden_stream;
+use despatch::engine::game::{Game, Move};
+use despatch::engine::ruleset::{Ctx, DiceSource, RuleError, Rules, Seat, SeatDef, Setup, Viewer};
+use despatch::rules;
+use despatch::rules::searching_for_glory::data::{self, ClKind, Colour, Side};
+use despatch::rules::searching_for_glory::order::{self, Clause, Command};
+use despatch::rules::searching_for_glory::state::{Phase, Plan, State};
+use despatch::rules::searching_for_glory::{battle, plan, SearchingForGlory};
+use serde_json::json;
+
+fn setup(scenario: &str, seats: &[&str], options: serde_json::Value) -> Setup {
+    Setup {
+        game_id: "sfg-rules".into(),
+        scenario: scenario.into(),
+        options,
+        seats: SeatDef::named_by_id(seats).unwrap(),
+    }
+}
+
+fn game(seats: &[&str]) -> State {
+    SearchingForGlory
+        .setup(
+            &setup("danube-1809", seats, json!({})),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap()
+}
+
+fn seat(s: &str) -> Seat {
+    Seat::parse(s).unwrap()
+}
+
+fn idx(s: &State, who: &str) -> usize {
+    s.player_of(&seat(who)).unwrap()
+}
+
+/// Gives `who` the planned cards and the operation now.
+fn operating(s: &mut State, who: &str, planned: &[&str]) {
+    let p = idx(s, who);
+    s.players[p].planned = planned.iter().map(|c| (c.to_string(), false)).collect();
+    s.players[p].plan = Plan::Open;
+    s.phase = Phase::Operations {
+        order: vec![p],
+        next: 0,
+    };
+}
+
+/// Plays an order with scripted dice; returns how many dice it drew.
+fn order(s: &mut State, who: &str, text: &str, dice: &[u32]) -> Result<usize, RuleError> {
+    let who = seat(who);
+    let cmd = SearchingForGlory.parse(s, &who, text)?;
+    let mut q: VecDeque<u32> = dice.iter().copied().collect();
+    let mut hidden = hidden_stream(&[9; 32], "sfg-rules", 1);
+    {
+        let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+        SearchingForGlory.apply(s, &who, &cmd, &mut ctx)?;
+    }
+    assert!(q.is_empty(), "dice left over: {q:?}");
+    Ok(dice.len() - q.len())
+}
+
+fn fight(
+    s: &mut State,
+    attacker: &str,
+    lp: &str,
+    cl: ClKind,
+    decisive: bool,
+    dice: &[u32],
+) -> battle::Result {
+    let mut q: VecDeque<u32> = dice.iter().copied().collect();
+    s.cu_mut(attacker).lp = Some(lp.into());
+    let r = {
+        let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+        battle::fight(s, attacker, lp, cl, decisive, &mut ctx)
+    };
+    assert!(q.is_empty(), "dice left over: {q:?}");
+    r
+}
+
+const FOUR: [&str; 4] = ["napoleon", "davout", "charles", "louis"];
+
+#[test]
+fn cards_1_deck_counts_by_name_colour_and_reactive_flag_in_both_readings() {
+    assert_eq!(data::deck(true, false).len(), 95);
+    assert_eq!(data::deck(false, false).len(), 94);
+    assert_eq!(data::deck(true, true).len(), 104);
+    assert_eq!(data::deck(false, true).len(), 103);
+    let count = |deck: &[String], key: &str| deck.iter().filter(|k| *k == key).count();
+    let d = data::deck(true, false);
+    for (key, n) in [
+        ("march", 10),
+        ("march-attack", 6),
+        ("force-march", 10),
+        ("rest", 5),
+        ("avoid-combat", 3),
+        ("gather-supplies", 4),
+        ("entrench", 2),
+        ("sound-of-the-guns", 2),
+        ("supply-depleted", 2),
+        ("initiative", 1),
+        ("attack", 10),
+        ("harass", 4),
+        ("gather-supplies-green", 1),
+        ("gather-force-march", 3),
+        ("inform-government", 3),
+        ("battle-terrain", 3),
+        ("napoleon-defeated", 1),
+        ("decisive-victory", 1),
+    ] {
+        assert_eq!(count(&d, key), n, "{key}");
+    }
+    // The printed counts: March 16 (6 of them March/Attack), green Gather Supplies 4 (3 double).
+    assert_eq!(count(&d, "march") + count(&d, "march-attack"), 16);
+    assert_eq!(
+        count(&d, "gather-supplies-green") + count(&d, "gather-force-march"),
+        4
+    );
+    let a = data::deck(true, true);
+    assert_eq!(count(&a, "march"), 16);
+    assert_eq!(count(&a, "march-attack"), 6);
+    assert_eq!(count(&a, "gather-supplies-green"), 4);
+    assert_eq!(count(&data::deck(false, false), "napoleon-defeated"), 0);
+    // Colours by each card's first face: white 40, blue 13, red 14, green 28.
+    for (colour, n) in [
+        (Colour::White, 40),
+        (Colour::Blue, 13),
+        (Colour::Red, 14),
+        (Colour::Green, 28),
+    ] {
+        let got = d
+            .iter()
+            .filter(|k| data::card(k).unwrap().faces[0].colour == colour)
+            .count();
+        assert_eq!(got, n, "{colour:?}");
+    }
+    let reactive = d.iter().filter(|k| data::card(k).unwrap().reactive).count();
+    assert_eq!(reactive, 26);
+    assert!(!data::card("initiative").unwrap().reactive);
+    assert!(data::card("wrong-road").unwrap().reactive);
+    let ma = data::card("march-attack").unwrap();
+    assert_eq!(
+        ma.colours().collect::<Vec<_>>(),
+        [Colour::White, Colour::Green]
+    );
+}
+
+#[test]
+fn l_attrition_table_cell_by_cell() {
+    // Rows: die 1, 2-3, 4-5, 6, 7, 8-9, 10; columns: points 1, 2-3, 4, 5-6, 7, 8-9, 10+.
+    let table = [
+        [0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 1, 1, 1, 1],
+        [0, 0, 1, 1, 1, 1, 2],
+        [0, 0, 1, 1, 1, 2, 3],
+        [0, 1, 1, 2, 2, 3, 3],
+        [1, 1, 2, 2, 3, 3, 5],
+        [1, 1, 3, 3, 5, 5, 5],
+    ];
+    let rows: [&[u32]; 7] = [&[1], &[2, 3], &[4, 5], &[6], &[7], &[8, 9], &[10]];
+    let cols: [&[u32]; 7] = [&[1], &[2, 3], &[4], &[5, 6], &[7], &[8, 9], &[10, 11, 25]];
+    for (r, rolls) in rows.iter().enumerate() {
+        for (c, points) in cols.iter().enumerate() {
+            for &roll in *rolls {
+                for &p in *points {
+                    assert_eq!(
+                        data::attrition(roll, p),
+                        table[r][c],
+                        "roll {roll}, {p} points"
+                    );
+                }
+            }
+        }
+    }
+    for roll in 1..=10 {
+        assert_eq!(data::attrition(roll, 0), 0, "the first SIEGE kills nothing");
+    }
+}
+
+#[test]
+fn setup_three_to_six_characters_each_side_at_least_one_the_rest_npcs() {
+    let s = game(&["napoleon", "davout", "charles"]);
+    assert_eq!(s.cus.len(), 7);
+    let npcs: Vec<&str> = s
+        .cus
+        .iter()
+        .filter(|c| c.seat.is_none())
+        .map(|c| c.character.as_str())
+        .collect();
+    assert_eq!(npcs, ["lannes", "massena", "hiller", "louis"]);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("regensburg"));
+    assert_eq!(s.cu("charles").sp, 10);
+    let refuse = |scenario: &str, seats: &[&str], options| {
+        SearchingForGlory
+            .setup(
+                &setup(scenario, seats, options),
+                &mut hidden_stream(&[1; 32], "x", 0),
+            )
+            .unwrap_err()
+            .message
+    };
+    assert!(refuse("danube-1809", &["napoleon", "davout"], json!({})).contains("3 to 6"));
+    assert!(
+        refuse("danube-1809", &["napoleon", "davout", "lannes"], json!({})).contains("austrian")
+    );
+    assert!(
+        refuse("danube-1809", &["berthier", "davout", "charles"], json!({}))
+            .contains("not a character")
+    );
+    assert!(refuse("danube-1809", &FOUR, json!({"deck_counts": "double"})).contains("additive"));
+    assert!(refuse("danube-1809", &FOUR, json!({"reactive": true})).contains("no option"));
+    assert!(refuse("nowhere", &FOUR, json!({})).contains("danube-1809"));
+    let b = SearchingForGlory
+        .setup(
+            &setup(
+                "danube-1809-berthier",
+                &["berthier", "davout", "charles"],
+                json!({"deck_counts": "additive"}),
+            ),
+            &mut hidden_stream(&[1; 32], "x", 0),
+        )
+        .unwrap();
+    let held: usize = b.players.iter().map(|p| p.hand.len()).sum();
+    assert_eq!(
+        b.deck.len() + held,
+        103,
+        "no Napoleon Defeated! without Napoleon"
+    );
+}
+
+#[test]
+fn draw_phase_1_a_hands_of_the_roles_size_in_draw_order_from_the_hidden_stream() {
+    let s = game(&["napoleon", "davout", "charles", "louis"]);
+    let sizes: Vec<usize> = s.players.iter().map(|p| p.hand.len()).collect();
+    assert_eq!(sizes, [6, 6, 6, 5], "Louis' role draws 5");
+    assert_eq!(s.deck.len(), 95 - 23);
+    // The same hidden stream deals the same hands; another deals others.
+    assert_eq!(s, game(&["napoleon", "davout", "charles", "louis"]));
+    let other = SearchingForGlory
+        .setup(
+            &setup(
+                "danube-1809",
+                &["napoleon", "davout", "charles", "louis"],
+                json!({}),
+            ),
+            &mut hidden_stream(&[8; 32], "sfg-rules", 0),
+        )
+        .unwrap();
+    assert_ne!(s.players[0].hand, other.players[0].hand);
+    // Draw order: the first seat takes the top cards.
+    let mut deck = data::deck(true, false);
+    let mut h = hidden_stream(&[7; 32], "sfg-rules", 0);
+    for i in (1..deck.len()).rev() {
+        let j = h.roll(i as u32 + 1) as usize - 1;
+        deck.swap(i, j);
+    }
+    let top: Vec<String> = deck.iter().rev().take(6).cloned().collect();
+    assert_eq!(s.players[0].hand, top);
+}
+
+#[test]
+fn planning_1_b_at_most_four_cards_one_colour_each() {
+    let hand: Vec<String> = [
+        "march",
+        "attack",
+        "rest",
+        "march-attack",
+        "good-weather",
+        "ruse",
+        "initiative",
+    ]
+    .iter()
+    .map(|c| c.to_string())
+    .collect();
+    let e = plan::check(&hand, &[1, 2, 5, 6, 4]).unwrap_err();
+    assert!(e.message.contains("at most 4"), "{e}");
+    let e = plan::check(&hand, &[1, 3]).unwrap_err();
+    assert!(e.message.contains("different colour"), "two whites: {e}");
+    // March (white), March/Attack (white/green), Attack (green): the double card has no colour left.
+    let e = plan::check(&hand, &[1, 4, 2]).unwrap_err();
+    assert!(e.message.contains("March / Attack (white/green)"), "{e}");
+    assert_eq!(
+        plan::check(&hand, &[1, 4]).unwrap(),
+        ["march", "march-attack"]
+    );
+    assert_eq!(
+        plan::check(&hand, &[4, 2]).unwrap(),
+        ["march-attack", "attack"]
+    );
+    assert!(plan::check(&hand, &[1, 2, 5, 6]).is_ok());
+    assert!(plan::check(&hand, &[]).is_ok());
+    assert!(plan::check(&hand, &[9])
+        .unwrap_err()
+        .message
+        .contains("no position 9"));
+    assert!(plan::check(&hand, &[2, 2])
+        .unwrap_err()
+        .message
+        .contains("twice"));
+    assert!(plan::check(&hand, &[7])
+        .unwrap_err()
+        .message
+        .contains("never planned"));
+}
+
+/// Plays a move through the engine, keeping the secrets.
+fn play(
+    game: Game,
+    secrets: &mut MemorySecrets,
+    world: &mut TestWorld,
+    who: &str,
+    text: &str,
+) -> Game {
+    let who = seat(who);
+    let command = game.ruleset.parse(&game.state, &who, text).unwrap();
+    let played = game
+        .play(
+            Move::Command {
+                seat: who,
+                command,
+                client_entropy: "t".into(),
+            },
+            secrets,
+            world,
+        )
+        .unwrap();
+    secrets.keep(&played.secrets);
+    played.game
+}
+
+#[test]
+fn planning_2_plans_are_sealed_and_opened_when_the_last_is_in() {
+    let mut world = TestWorld::new(3);
+    let ruleset = rules::find("searching-for-glory").unwrap();
+    let created = Game::create(
+        ruleset,
+        setup("danube-1809", &["davout", "charles", "louis"], json!({})),
+        &mut world,
+    )
+    .unwrap();
+    let mut secrets = MemorySecrets {
+        hidden_seed: Some(created.hidden_seed),
+        ..Default::default()
+    };
+    secrets.chains.insert(0, created.chain_tip);
+    let g = created.game;
+    let s: &State = g.state.downcast().unwrap();
+    // A plan refused on submission changes nothing.
+    let e = g
+        .play(
+            Move::Command {
+                seat: seat("davout"),
+                command: json!({"type": "plan", "positions": [1, 2, 3, 4, 5]}),
+                client_entropy: "t".into(),
+            },
+            &secrets,
+            &mut world,
+        )
+        .err()
+        .expect("a plan of five cards is refused");
+    assert!(e.message.contains("at most 4"), "{e}");
+    let davout_hand = s.players[0].hand.clone();
+    let pick = (1..=6)
+        .find(|&i| davout_hand[i - 1] != "initiative")
+        .unwrap();
+    let g = play(
+        g,
+        &mut secrets,
+        &mut world,
+        "davout",
+        &format!("plan {pick}"),
+    );
+    let s: &State = g.state.downcast().unwrap();
+    assert!(matches!(s.players[0].plan, Plan::Sealed { .. }));
+    assert_eq!(
+        s.players[0].hand, davout_hand,
+        "nothing leaves the hand before the opening"
+    );
+    let view = serde_json::to_string(&g.view(&Viewer::Seat(seat("charles")))).unwrap();
+    assert!(view.contains("\"plan\":\"sealed\""));
+    let g = play(g, &mut secrets, &mut world, "charles", "plan none");
+    let g = play(g, &mut secrets, &mut world, "louis", "plan");
+    let s: &State = g.state.downcast().unwrap();
+    assert_eq!(s.phase, Phase::Initiative);
+    assert_eq!(
+        s.players[0].planned,
+        [(davout_hand[pick - 1].clone(), false)]
+    );
+    assert_eq!(s.players[0].hand.len(), 5);
+    assert!(g.open_seals.is_empty(), "every plan is opened");
+}
+
+fn initiative(s: &mut State, dice: &[u32]) -> Vec<String> {
+    let first = s.active().next().unwrap();
+    let who = s.players[first].seat.clone();
+    s.phase = Phase::Initiative;
+    order(s, who.as_str(), "initiative", dice).unwrap();
+    match &s.phase {
+        Phase::Operations { order, .. } => order
+            .iter()
+            .map(|&i| s.players[i].character.clone())
+            .collect(),
+        p => panic!("{p:?}"),
+    }
+}
+
+#[test]
+fn initiative_3_1_reap_the_initiative_acts_first_then_napoleon_then_the_dice() {
+    let mut s = game(&FOUR);
+    for p in &mut s.players {
+        p.hand.retain(|c| c != "initiative");
+    }
+    s.players[2].hand.push("initiative".into());
+    assert_eq!(
+        initiative(&mut s, &[]),
+        ["charles", "louis", "napoleon", "davout"]
+    );
+    assert!(
+        !s.players[2].hand.contains(&"initiative".to_string()),
+        "shown and discarded"
+    );
+    assert!(s.discard.contains(&"initiative".to_string()));
+    // Without the card, Napoleon in play acts first.
+    assert_eq!(
+        initiative(&mut s, &[]),
+        ["napoleon", "davout", "charles", "louis"]
+    );
+}
+
+#[test]
+fn initiative_3_1_d10_plus_modifiers_and_tied_leaders_reroll() {
+    let seats = ["berthier", "davout", "charles", "hiller"];
+    let mut s = SearchingForGlory
+        .setup(
+            &setup("danube-1809-berthier", &seats, json!({})),
+            &mut hidden_stream(&[2; 32], "i", 0),
+        )
+        .unwrap();
+    for p in &mut s.players {
+        p.hand.retain(|c| c != "initiative");
+    }
+    // Berthier 6+0, Davout 5+1, Charles 3+0, Hiller 7-1: three lead at 6 and roll again:
+    // Berthier 2, Davout 8+1, Hiller 9-1 — Davout 9 leads.
+    assert_eq!(
+        initiative(&mut s, &[6, 5, 3, 7, 2, 8, 9]),
+        ["davout", "charles", "hiller", "berthier"]
+    );
+}
+
+#[test]
+fn map_2_b_march_moves_one_cl_along_the_lines_of_communication() {
+    let mut s = game(&FOUR);
+    operating(&mut s, "louis", &["march"]);
+    let e = order(&mut s, "louis", "march regensburg", &[]).unwrap_err();
+    assert!(
+        e.message.contains("no CL joins abensberg and regensburg"),
+        "{e}"
+    );
+    assert!(e.message.contains("kelheim"), "names the LPs in reach: {e}");
+    let e = order(&mut s, "louis", "march kelheim; march ingolstadt", &[]).unwrap_err();
+    assert_eq!(e.rule, "1.b Cards");
+    order(&mut s, "louis", "march kelheim", &[]).unwrap();
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("kelheim"));
+    assert_eq!(s.cu("louis").glory, 1, "first to enter Kelheim");
+}
+
+#[test]
+fn map_2_b_never_back_along_the_cl_an_enemy_cu_entered_by() {
+    let mut s = game(&FOUR);
+    s.cu_mut("louis").lp = Some("pfaffenhofen".into());
+    s.entries
+        .push(despatch::rules::searching_for_glory::state::Entry {
+            lp: "pfaffenhofen".into(),
+            from: "ingolstadt".into(),
+            character: "louis".into(),
+        });
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    s.lone.retain(|l| l.lp != "ingolstadt");
+    s.cu_mut("lannes").lp = Some("neuburg".into());
+    operating(&mut s, "davout", &["march"]);
+    let e = order(&mut s, "davout", "march ingolstadt", &[]).unwrap_err();
+    assert_eq!(e.rule, "2.b Lines of communication");
+    assert!(
+        e.message
+            .contains("louis entered pfaffenhofen from ingolstadt"),
+        "{e}"
+    );
+    order(&mut s, "davout", "march freising", &[]).unwrap();
+}
+
+#[test]
+fn map_2_c_an_enemy_lp_is_entered_only_by_attacking_and_2_d_never_your_own_side() {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("kelheim".into());
+    operating(&mut s, "davout", &["march", "attack"]);
+    let e = order(&mut s, "davout", "march abensberg", &[]).unwrap_err();
+    assert_eq!(e.rule, "2.c Enemy location points");
+    assert!(e.message.contains("attack abensberg"), "{e}");
+    let e = order(&mut s, "davout", "attack ingolstadt", &[]).unwrap_err();
+    assert!(e.message.contains("own side"), "{e}");
+    let e = order(&mut s, "davout", "attack neuburg", &[]).unwrap_err();
+    assert!(e.message.contains("no CL"), "{e}");
+}
+
+#[test]
+fn map_2_f_fatigue_roll_at_or_under_the_level_costs_one_sp() {
+    let mut s = game(&FOUR);
+    s.cu_mut("louis").fatigue = 3;
+    operating(&mut s, "louis", &["march"]);
+    assert_eq!(order(&mut s, "louis", "march kelheim", &[3]).unwrap(), 1);
+    assert_eq!(s.cu("louis").sp, 4, "3 is at the level: 1 SP lost");
+    let mut s = game(&FOUR);
+    s.cu_mut("louis").fatigue = 3;
+    operating(&mut s, "louis", &["march"]);
+    order(&mut s, "louis", "march kelheim", &[4]).unwrap();
+    assert_eq!(s.cu("louis").sp, 5);
+    // No fatigue: no roll.
+    let mut s = game(&FOUR);
+    operating(&mut s, "louis", &["march"]);
+    assert_eq!(order(&mut s, "louis", "march kelheim", &[]).unwrap(), 0);
+}
+
+#[test]
+fn map_2_f_a_brown_cl_and_a_force_march_add_fatigue() {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("straubing".into());
+    s.cu_mut("louis").lp = Some("landshut".into());
+    s.cu_mut("charles").lp = Some("landshut".into());
+    s.cu_mut("davout").lp = Some("regensburg".into());
+    operating(&mut s, "louis", &["force-march"]);
+    // Landshut → Abensberg → Eckmühl (brown): +1 force march, +1 brown.
+    order(&mut s, "louis", "force-march abensberg eckmuhl", &[]).unwrap();
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("eckmuhl"));
+    assert_eq!(s.cu("louis").fatigue, 2);
+}
+
+#[test]
+fn map_2_g_rest_lowers_fatigue_by_one_without_a_card_two_with_rest() {
+    let mut s = game(&FOUR);
+    s.cu_mut("louis").fatigue = 3;
+    operating(&mut s, "louis", &[]);
+    order(&mut s, "louis", "rest", &[]).unwrap();
+    assert_eq!(s.cu("louis").fatigue, 2);
+    operating(&mut s, "louis", &["rest", "good-weather"]);
+    order(&mut s, "louis", "rest", &[]).unwrap();
+    assert_eq!(s.cu("louis").fatigue, 0);
+    operating(&mut s, "louis", &["march"]);
+    let e = order(&mut s, "louis", "rest; march kelheim", &[]).unwrap_err();
+    assert!(
+        e.message.contains("on its own"),
+        "a cardless rest is all the order: {e}"
+    );
+}
+
+#[test]
+fn map_2_h_entrench_gives_two_trench_points_while_the_cu_stays() {
+    let mut s = game(&FOUR);
+    operating(&mut s, "louis", &["entrench"]);
+    order(&mut s, "louis", "entrench", &[]).unwrap();
+    assert_eq!(s.cu("louis").trench, 2);
+    operating(&mut s, "louis", &["march"]);
+    order(&mut s, "louis", "march kelheim", &[]).unwrap();
+    assert_eq!(s.cu("louis").trench, 0);
+}
+
+#[test]
+fn map_2_i_off_map_the_cu_leaves_play_with_the_exits_glory() {
+    let mut s = game(&FOUR);
+    s.cu_mut("charles").lp = Some("passau".into());
+    operating(&mut s, "charles", &["march"]);
+    let e = order(&mut s, "charles", "march bohemia", &[]).unwrap_err();
+    assert!(e.message.contains("leaves from cham"), "{e}");
+    order(&mut s, "charles", "march vienna", &[]).unwrap();
+    assert_eq!(s.cu("charles").lp, None);
+    assert_eq!(s.cu("charles").glory, -3);
+    assert!(s.players[idx(&s, "charles")].out);
+}
+
+#[test]
+fn map_2_j_a_blown_bridge_cannot_be_crossed_and_is_blown_or_repaired_at_either_end() {
+    let mut s = game(&FOUR);
+    operating(&mut s, "davout", &["march"]);
+    let e = order(
+        &mut s,
+        "davout",
+        "march straubing; blow kelheim-regensburg",
+        &[],
+    )
+    .unwrap_err();
+    assert!(e.message.contains("not at an end"), "{e}");
+    let e = order(&mut s, "davout", "blow regensburg-straubing", &[]).unwrap_err();
+    assert!(e.message.contains("not a bridge"), "{e}");
+    order(&mut s, "davout", "blow kelheim-regensburg", &[]).unwrap();
+    assert!(s.is_blown("regensburg", "kelheim"));
+    operating(&mut s, "davout", &["march"]);
+    let e = order(&mut s, "davout", "march kelheim", &[]).unwrap_err();
+    assert_eq!(e.rule, "2.j Bridges");
+    order(
+        &mut s,
+        "davout",
+        "repair regensburg-kelheim; march kelheim",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("kelheim"));
+}
+
+#[test]
+fn map_2_k_one_supply_marker() {
+    let mut s = game(&FOUR);
+    operating(&mut s, "louis", &["gather-supplies"]);
+    order(&mut s, "louis", "gather", &[]).unwrap();
+    assert!(s.cu("louis").supply);
+    operating(&mut s, "louis", &["gather-force-march"]);
+    order(&mut s, "louis", "gather", &[]).unwrap();
+    assert!(s.cu("louis").supply);
+}
+
+#[test]
+fn operations_3_2_each_face_from_its_own_planned_card_of_its_own_colour() {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("kelheim".into());
+    // March/Attack is one card: march or attack, not both.
+    operating(&mut s, "davout", &["march-attack"]);
+    let e = order(
+        &mut s,
+        "davout",
+        "march ingolstadt; attack pfaffenhofen",
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "1.b Cards");
+    // Gather Supplies/Forced March as a force march, then a green Gather Supplies: colours differ.
+    // Gather Supplies/Forced March and a white Gather Supplies: either way two faces of one colour.
+    operating(&mut s, "davout", &["gather-force-march", "gather-supplies"]);
+    let e = order(&mut s, "davout", "force-march ingolstadt; gather", &[]).unwrap_err();
+    assert!(e.message.contains("different colour"), "{e}");
+    operating(
+        &mut s,
+        "davout",
+        &["gather-force-march", "gather-supplies-green"],
+    );
+    order(&mut s, "davout", "force-march ingolstadt; gather", &[]).unwrap();
+    assert!(s.cu("davout").supply);
+}
+
+#[test]
+fn battle_2_m_d10_plus_the_sp_difference_and_supply_losses_retreat_and_glory() {
+    let mut s = game(&FOUR);
+    // Davout 8 SP with supply attacks Louis 5 SP at Abensberg from Pfaffenhofen.
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    s.cu_mut("davout").supply = true;
+    operating(&mut s, "davout", &["attack"]);
+    // Davout 6 + 3 (SP) + 1 (supply) = 10, Louis 2: 8 apart — Louis loses ⌊8/3⌋ = 2 SP, Davout
+    // ⌊2/3⌋ = 0; glory 2 × (2 − 0) = 4.
+    order(&mut s, "davout", "attack abensberg", &[6, 2]).unwrap();
+    assert_eq!(s.cu("louis").sp, 3);
+    assert_eq!(s.cu("davout").sp, 8);
+    assert_eq!(s.cu("davout").glory, 4);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+    // Louis retreats two CLs nearer his retreat point: Abensberg → Landshut → Passau.
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("passau"));
+}
+
+#[test]
+fn battle_2_m_ties_are_rerolled_and_the_defender_adds_its_trench_points() {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").sp = 5;
+    s.cu_mut("louis").trench = 2;
+    // 4 vs 2 + 2 = 4: a tie; then 9 vs 1 + 2: 6 apart, Louis loses 2.
+    let r = fight(
+        &mut s,
+        "davout",
+        "abensberg",
+        ClKind::Ordinary,
+        false,
+        &[4, 2, 9, 1],
+    );
+    assert_eq!((r.attacker_total, r.defender_total), (9, 3));
+    assert_eq!((r.loser_loss, r.winner_loss), (2, 0));
+    assert!(r.attacker_won);
+}
+
+#[test]
+fn battle_2_m_attacking_over_a_brown_or_blue_cl_costs_three() {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("eckmuhl".into());
+    // Louis 5 attacks Davout 8 over the brown hills: 9 − 3 = 6 against 1 + 3 = 4.
+    let r = fight(&mut s, "louis", "eckmuhl", ClKind::Brown, false, &[9, 1]);
+    assert_eq!((r.attacker_total, r.defender_total), (6, 4));
+    assert_eq!(r.loser_loss, 0);
+}
+
+#[test]
+fn battle_2_m_the_loser_loses_its_supply_and_is_eliminated_if_it_cannot_retreat() {
+    let mut s = game(&FOUR);
+    // Lannes attacks Louis at Kelheim from Abensberg; Ingolstadt (French garrison) and
+    // Regensburg (Davout) are closed to Louis.
+    s.cu_mut("louis").lp = Some("kelheim".into());
+    s.cu_mut("louis").supply = true;
+    s.cu_mut("lannes").lp = Some("abensberg".into());
+    s.cu_mut("charles").lp = Some("regensburg".into());
+    s.cu_mut("davout").lp = Some("regensburg".into());
+    let r = fight(
+        &mut s,
+        "lannes",
+        "kelheim",
+        ClKind::Ordinary,
+        false,
+        &[10, 1],
+    );
+    assert!(r.attacker_won);
+    assert!(!s.cu("louis").supply);
+    // Abensberg → Landshut is nearer Passau, so Louis goes there, two CLs away.
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("landshut"));
+    // Now block every way out of Kelheim.
+    let mut s = game(&FOUR);
+    s.cu_mut("louis").lp = Some("kelheim".into());
+    s.cu_mut("lannes").lp = Some("abensberg".into());
+    s.cu_mut("napoleon").lp = Some("abensberg".into());
+    s.cu_mut("davout").lp = Some("regensburg".into());
+    let r = fight(
+        &mut s,
+        "lannes",
+        "kelheim",
+        ClKind::Ordinary,
+        false,
+        &[10, 1],
+    );
+    assert!(r.attacker_won);
+    assert_eq!(s.cu("louis").lp, None, "no way out: eliminated");
+    assert!(s.cu("louis").captured);
+}
+
+#[test]
+fn battle_2_m_all_sp_lost_in_combat_the_character_is_captured_with_its_glory() {
+    let mut s = game(&FOUR);
+    s.cu_mut("louis").sp = 1;
+    // Davout 5 + 7 = 12 against 1: Louis loses ⌊11/3⌋ = 3, capped at his 1 SP: captured.
+    let r = fight(
+        &mut s,
+        "davout",
+        "abensberg",
+        ClKind::Ordinary,
+        false,
+        &[5, 1],
+    );
+    assert_eq!(r.loser_loss, 1);
+    assert!(s.cu("louis").captured);
+    assert!(s.players[idx(&s, "louis")].out);
+    // Capture glory 4 (Louis' role) + battle glory 2 × 1.
+    assert_eq!(s.cu("davout").glory, 6);
+}
+
+#[test]
+fn battle_2_m_decisive_victory_the_loser_loses_half_and_retreats_the_winner_at_most_one() {
+    let mut s = game(&FOUR);
+    s.cu_mut("charles").lp = Some("abensberg".into());
+    // Louis 5 + Charles 10 = 15: half is 7; the winner loses ⌊7/3⌋ = 2, at most 1. No dice.
+    let r = fight(&mut s, "davout", "abensberg", ClKind::Ordinary, true, &[]);
+    assert_eq!((r.loser_loss, r.winner_loss), (7, 1));
+    assert_eq!(s.cu("charles").sp + s.cu("louis").sp, 8);
+    assert_eq!(s.cu("charles").sp, 3, "the largest unit loses first");
+    assert_eq!(s.cu("davout").sp, 7);
+    assert_eq!(s.cu("davout").glory, 12);
+    assert_ne!(s.cu("charles").lp.as_deref(), Some("abensberg"));
+    // Through an order: the Decisive Victory! card attacks alone.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "davout", &["decisive-victory"]);
+    order(&mut s, "davout", "decisive abensberg", &[]).unwrap();
+    assert_eq!(s.cu("louis").sp, 3);
+}
+
+#[test]
+fn end_of_round_3_5_all_but_retained_cards_discarded_and_the_next_draw() {
+    let mut s = game(&FOUR);
+    let before: usize = s.deck.len();
+    operating(&mut s, "charles", &["attack", "march"]);
+    // Charles acts last of the four.
+    s.phase = Phase::Operations {
+        order: vec![0, 1, 3, 2],
+        next: 3,
+    };
+    order(&mut s, "charles", "pass", &[]).unwrap();
+    assert_eq!(s.round, 2);
+    assert_eq!(s.phase, Phase::Plan);
+    // Charles retains 1 card; everyone draws his hand size again.
+    assert_eq!(s.players[idx(&s, "charles")].hand.len(), 7);
+    assert_eq!(s.players[idx(&s, "davout")].hand.len(), 6);
+    assert_eq!(s.players[idx(&s, "louis")].hand.len(), 5);
+    assert_eq!(s.deck.len(), before - 23);
+    assert!(s.discard.contains(&"attack".to_string()));
+}
+
+#[test]
+fn victory_3_the_highest_glory_after_the_last_round_ties_share() {
+    let mut s = game(&FOUR);
+    s.round = s.rounds;
+    s.cu_mut("davout").glory = 7;
+    s.cu_mut("louis").glory = 7;
+    operating(&mut s, "charles", &[]);
+    order(&mut s, "charles", "pass", &[]).unwrap();
+    assert_eq!(s.phase, Phase::Ended);
+    match SearchingForGlory.outcome(&s) {
+        despatch::engine::ruleset::Outcome::Finished {
+            winners, scores, ..
+        } => {
+            assert_eq!(winners, [seat("davout"), seat("louis")]);
+            assert_eq!(scores["napoleon"], 0);
+        }
+        o => panic!("{o:?}"),
+    }
+}
+
+#[test]
+fn hidden_a_seat_sees_only_its_own_hand_and_plan() {
+    let mut s = game(&FOUR);
+    s.players[1].planned = vec![("ruse".into(), false), ("attack".into(), true)];
+    let charles = idx(&s, "charles");
+    s.players[charles].hand.retain(|c| c != "ruse");
+    for viewer in FOUR {
+        let v = SearchingForGlory.view(&s, &Viewer::Seat(seat(viewer)));
+        for p in v["players"].as_array().unwrap() {
+            let mine = p["seat"] == viewer;
+            assert_eq!(p.get("hand").is_some(), mine, "{viewer} and {}", p["seat"]);
+            assert_eq!(p.get("planned").is_some(), mine);
+        }
+        assert!(v.get("deck").is_none());
+    }
+    let v = SearchingForGlory.view(&s, &Viewer::Spectator);
+    assert!(v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p.get("hand").is_none()));
+    // A played card is public; an unplayed planned one is not.
+    let text =
+        serde_json::to_string(&SearchingForGlory.view(&s, &Viewer::Seat(seat("charles")))).unwrap();
+    assert!(text.contains("\"card\":\"attack\""));
+    assert!(!text.contains("ruse"));
+}
+
+#[test]
+fn order_language_round_trips_and_errors_name_the_lp_card_and_rule() {
+    for text in [
+        "plan 1 4 5",
+        "plan none",
+        "initiative",
+        "march kelheim; attack regensburg",
+        "force-march pfaffenhofen abensberg",
+        "decisive abensberg",
+        "blow kelheim-regensburg; march kelheim; gather",
+        "repair a-b",
+        "entrench",
+        "rest",
+        "pass",
+    ] {
+        let c = order::parse(text).unwrap();
+        assert_eq!(order::describe(&c), text);
+        assert_eq!(order::parse(&order::describe(&c)).unwrap(), c);
+    }
+    assert_eq!(
+        order::parse("march kelheim").unwrap(),
+        Command::Operation {
+            clauses: vec![Clause::March("kelheim".into())]
+        }
+    );
+    assert!(order::parse("plan one")
+        .unwrap_err()
+        .message
+        .contains("'one'"));
+    assert!(order::parse("charge abensberg")
+        .unwrap_err()
+        .message
+        .contains("'charge'"));
+    assert!(order::parse("force-march a b c").is_err());
+    assert!(order::parse("march")
+        .unwrap_err()
+        .message
+        .contains("location point"));
+    assert_eq!(Side::French.enemy(), Side::Austrian);
+}
+
+#[test]
+fn text_board_shows_the_map_the_forces_and_only_the_viewers_hand() {
+    let mut s = game(&FOUR);
+    s.blown.push(("kelheim".into(), "regensburg".into()));
+    let board = SearchingForGlory
+        .board_text(&s, &Viewer::Seat(seat("charles")))
+        .unwrap();
+    assert!(board.lines().all(|l| l.chars().count() <= 78), "{board}");
+    assert!(board.contains("regensburg (fortress): xkelheim"), "{board}");
+    assert!(
+        board.contains("abensberg: pfaffenhofen kelheim ^eckmuhl landshut"),
+        "{board}"
+    );
+    assert!(board.contains("charles 10SP"), "{board}");
+    assert!(board.contains("french 2SP"), "the garrisons: {board}");
+    assert_eq!(board.matches("Your hand").count(), 1);
+    let spectator = SearchingForGlory
+        .board_text(&s, &Viewer::Spectator)
+        .unwrap();
+    assert!(!spectator.contains("Your hand"));
+}

@@ -3,11 +3,9 @@
 
 use std::time::Instant;
 
-use despatch::engine::bot::{MemorySecrets, TestWorld};
-use despatch::engine::game::{Game, Move};
-use despatch::engine::ruleset::{SeatDef, Setup};
-use despatch::rules;
-use serde_json::json;
+use despatch::engine::game::Game;
+
+mod support;
 
 /// The service's allocator (src/main.rs), so that the figures are the service's.
 #[global_allocator]
@@ -18,48 +16,14 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(100_000);
-    let ruleset = rules::find("open-table").expect("registered");
-    let setup = Setup {
-        game_id: "bench-fold".into(),
-        scenario: "default".into(),
-        options: json!({}),
-        seats: SeatDef::named_by_id(&["alice", "bob", "carol"]).unwrap(),
-    };
     // A long game of ordinary moves (text and a roll), played through the real move path.
     let start = Instant::now();
-    let mut world = TestWorld::new(7);
-    let created = Game::create(ruleset.clone(), setup, &mut world).expect("created");
-    let mut secrets = MemorySecrets {
-        hidden_seed: Some(created.hidden_seed),
-        ..Default::default()
-    };
-    secrets.chains.insert(0, created.chain_tip);
-    let mut game = created.game;
-    let mut events = vec![created.event];
-    while events.len() < events_wanted {
-        let seat = game.prompts()[0].seat.clone();
-        let command = ruleset
-            .parse(
-                &game.state,
-                &seat,
-                &format!("Advance to hex {}\nroll 2d6", events.len()),
-            )
-            .expect("parses");
-        let played = game
-            .play(
-                Move::Command {
-                    seat,
-                    command,
-                    client_entropy: format!("{}", events.len()),
-                },
-                &secrets,
-                &mut world,
-            )
-            .expect("legal");
-        secrets.keep(&played.secrets);
-        events.extend(played.events);
-        game = played.game;
-    }
+    let support::long_game::LongGame {
+        ruleset,
+        events,
+        secrets,
+        ..
+    } = support::long_game::open_table("bench-fold", events_wanted);
     println!(
         "built a {}-event game in {:.1} s",
         events.len(),

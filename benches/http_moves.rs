@@ -33,7 +33,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use despatch::engine::event::Event;
 use despatch::store::{Append, SecretKey, Store};
 use futures_util::FutureExt;
 use serde_json::{json, Value};
@@ -506,36 +505,17 @@ async fn grow(bench: &Bench, game_id: &str, len: u64) {
         .events(game_id, 0, None)
         .await
         .expect("the game's events");
-    let model = events.last().expect("a move").clone();
-    let mut prev: Event = model.clone();
-    let mut next = prev.seq + 1;
-    while next < len {
-        let mut batch = Vec::new();
-        while next < len && batch.len() < 500 {
-            let event = Event::new(
-                game_id,
-                next,
-                &model.kind,
-                &model.seat,
-                model.payload.clone(),
-                model.recorded_at.clone(),
-                None,
-                &prev.hash,
-            );
-            prev = event.clone();
-            batch.push(event);
-            next += 1;
-        }
-        let expected = batch[0].seq;
+    let model = events.last().expect("a move");
+    for batch in model
+        .copies_after((len - 1).saturating_sub(model.seq))
+        .chunks(500)
+    {
+        let append = Append {
+            events: batch.to_vec(),
+            ..Append::default()
+        };
         store
-            .append(
-                game_id,
-                expected,
-                &Append {
-                    events: batch,
-                    ..Append::default()
-                },
-            )
+            .append(game_id, batch[0].seq, &append)
             .await
             .expect("grow the long game");
     }

@@ -181,6 +181,8 @@ async fn baseline(smtp: &str, hook_url: &str, n: usize) -> (f64, f64) {
             seq: 1,
             hash: "ab".repeat(32),
         }),
+        in_reply_to: None,
+        references: Vec::new(),
     };
     let started = Instant::now();
     for chunk in (0..n).collect::<Vec<_>>().chunks(32) {

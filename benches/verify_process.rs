@@ -20,12 +20,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use despatch::engine::bot::{MemorySecrets, TestWorld};
 use despatch::engine::export::{self, Header};
-use despatch::engine::game::{Game, Move};
-use despatch::engine::ruleset::{SeatDef, Setup};
-use despatch::rules;
-use serde_json::json;
+
+mod support;
 
 /// The service's allocator (src/main.rs).
 #[global_allocator]
@@ -96,49 +93,11 @@ fn binaries() -> Vec<PathBuf> {
     binaries
 }
 
-/// Plays a long open-table game through the real move path, as `benches/fold.rs` does, and
-/// writes its spectator's export to `path`. Returns the number of events.
+/// Plays a long open-table game through the real move path (`support::long_game`) and writes
+/// its spectator's export to `path`. Returns the number of events.
 fn write_export(events_wanted: usize, path: &Path) -> usize {
-    let ruleset = rules::find("open-table").expect("registered");
-    let setup = Setup {
-        game_id: "bench-verify".into(),
-        scenario: "default".into(),
-        options: json!({}),
-        seats: SeatDef::named_by_id(&["alice", "bob", "carol"]).unwrap(),
-    };
-    let mut world = TestWorld::new(7);
-    let created = Game::create(ruleset.clone(), setup, &mut world).expect("created");
-    let mut secrets = MemorySecrets {
-        hidden_seed: Some(created.hidden_seed),
-        ..Default::default()
-    };
-    secrets.chains.insert(0, created.chain_tip);
-    let mut game = created.game;
-    let mut events = vec![created.event];
-    while events.len() < events_wanted {
-        let seat = game.prompts()[0].seat.clone();
-        let command = ruleset
-            .parse(
-                &game.state,
-                &seat,
-                &format!("Advance to hex {}\nroll 2d6", events.len()),
-            )
-            .expect("parses");
-        let played = game
-            .play(
-                Move::Command {
-                    seat,
-                    command,
-                    client_entropy: format!("{}", events.len()),
-                },
-                &secrets,
-                &mut world,
-            )
-            .expect("legal");
-        secrets.keep(&played.secrets);
-        events.extend(played.events);
-        game = played.game;
-    }
+    let support::long_game::LongGame { game, events, .. } =
+        support::long_game::open_table("bench-verify", events_wanted);
     let header = Header {
         format: export::FORMAT.into(),
         version: export::VERSION,

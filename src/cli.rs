@@ -26,8 +26,51 @@ use crate::store::Store;
     about = "Board wargames by email and over the web, with dice anyone can check"
 )]
 pub struct Cli {
+    /// A config file of `KEY=value` lines holding what the environment variables hold (the
+    /// environment wins); relative paths in it are taken from its folder. See README.md.
+    #[arg(long, global = true, env = "DESPATCH_CONFIG", value_name = "FILE")]
+    config: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
+}
+
+impl Cli {
+    /// Reads the config file, if one is named, into the environment. Call before any thread
+    /// starts.
+    pub fn load_config(&self) -> Result<(), String> {
+        match &self.config {
+            Some(path) => crate::config::file::load(path),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Why a command failed, and the exit code that says so (`config::EX_*`, else 1).
+#[derive(Debug)]
+pub struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl Failure {
+    fn config(message: impl Into<String>) -> Failure {
+        Failure {
+            code: crate::config::EX_CONFIG,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure { code: 1, message }
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Failure {
+        Failure::from(message.to_owned())
+    }
 }
 
 #[derive(Subcommand)]
@@ -35,7 +78,10 @@ enum Command {
     /// Runs the service (SQLite under ./data/ unless DATABASE_URL says otherwise).
     Serve,
     /// Reads one email message on standard input, the way a mail server hands a message to a
-    /// program, plays what it holds and queues the answer.
+    /// program, plays what it holds and queues the answer. Exits 0 when the message was
+    /// answered or deliberately ignored, 75 (EX_TEMPFAIL: deliver it again later) when the
+    /// database or anything else transient failed, 78 (EX_CONFIG) when the configuration is
+    /// wrong. It never migrates: run `despatch migrate` first.
     MailIn,
     /// Applies the database migrations, seals any secrets still kept in plain text, and exits.
     Migrate,
@@ -115,19 +161,40 @@ enum Command {
 /// Starts logging to standard error, at the level `RUST_LOG` asks (default `info`): text, in
 /// colour only when standard error is a terminal (and `NO_COLOR` is unset), so files and log
 /// collectors get no escape codes; or one JSON object per line with `DESPATCH_LOG_FORMAT=json`,
-/// for log shippers.
-pub fn init_logging() {
+/// for log shippers. With `DESPATCH_LOG_FILE`, appended to that file instead (a mail server
+/// keeps a piped command's standard error in its own log, and may quote it in a bounce).
+pub fn init_logging() -> Result<(), String> {
     use std::io::IsTerminal;
+    use tracing_subscriber::fmt::writer::BoxMakeWriter;
     let filter =
         tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let (writer, terminal) = match std::env::var_os("DESPATCH_LOG_FILE").filter(|f| !f.is_empty()) {
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .map_err(|e| {
+                    format!(
+                        "cannot open the log file {} (DESPATCH_LOG_FILE): {e}",
+                        std::path::Path::new(&path).display()
+                    )
+                })?;
+            (BoxMakeWriter::new(std::sync::Mutex::new(file)), false)
+        }
+        None => (
+            BoxMakeWriter::new(std::io::stderr),
+            std::io::stderr().is_terminal(),
+        ),
+    };
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(writer);
     let format = std::env::var("DESPATCH_LOG_FORMAT").unwrap_or_default();
     match format.trim().to_ascii_lowercase().as_str() {
         "json" => builder.json().with_ansi(false).init(),
         other => {
-            let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            let colour = terminal && std::env::var_os("NO_COLOR").is_none();
             builder.with_ansi(colour).init();
             if !matches!(other, "" | "text") {
                 tracing::warn!(
@@ -136,6 +203,7 @@ pub fn init_logging() {
             }
         }
     }
+    Ok(())
 }
 
 /// Serves `/metrics` on an address of its own when `DESPATCH_METRICS_BIND` asks for it.
@@ -154,9 +222,9 @@ fn metrics_on_own_address(games: &Games) -> Result<(), String> {
 pub async fn run(cli: Cli) -> ExitCode {
     match execute(cli.command).await {
         Ok(code) => code,
-        Err(message) => {
+        Err(Failure { code, message }) => {
             eprintln!("despatch: {message}");
-            ExitCode::FAILURE
+            ExitCode::from(code)
         }
     }
 }
@@ -205,6 +273,70 @@ async fn store(settings: &Settings) -> Result<Opened, String> {
     })
 }
 
+/// `mail-in`: one message from standard input, answered once. The configuration is checked
+/// before any database work; every failure after it is temporary for the mail server (75), so
+/// that the message is delivered again rather than lost, and what a player could read in a
+/// bounce never holds the error's details: they go to the log.
+async fn mail_in(settings: &Settings) -> Result<ExitCode, Failure> {
+    let domain = settings.notify.dispatch.reply_domain.clone().ok_or_else(|| {
+        Failure::config(
+            "DESPATCH_REPLY_DOMAIN is not set: there are no reply addresses to answer (set it in the config file, --config)",
+        )
+    })?;
+    if settings.notify.secret_key.is_none() && !settings.key_file.exists() {
+        return Err(Failure::config(format!(
+            "no key to check reply addresses with: DESPATCH_SECRET_KEY is not set and the key file {} does not exist (DESPATCH_KEY_FILE; `despatch migrate` with the same configuration makes it)",
+            settings.key_file.display()
+        )));
+    }
+    let tempfail = |what: &str, e: String| {
+        tracing::error!(error = %e, "mail-in: {what}; the mail server will deliver the message again");
+        Failure {
+            code: crate::config::EX_TEMPFAIL,
+            message: format!("{what}; the message will be delivered again later"),
+        }
+    };
+    let mut raw = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin(), &mut raw)
+        .map_err(|e| tempfail("cannot read the message", e.to_string()))?;
+    let store = Store::connect(&settings.database_url)
+        .await
+        .map_err(|e| tempfail("cannot open the database", e.to_string()))?;
+    let pending = store
+        .pending_migrations()
+        .await
+        .map_err(|e| tempfail("cannot read the database", e.to_string()))?;
+    if pending > 0 {
+        return Err(Failure::config(format!(
+            "the database lacks {pending} migration(s) of this version: run `despatch migrate` with the same configuration"
+        )));
+    }
+    let unlocked = store
+        .unlock(settings.notify.secret_key.as_deref(), &settings.key_file)
+        .await
+        .map_err(|e| tempfail("cannot open the database's secrets", e))?;
+    let base = settings
+        .base_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{}", settings.bind));
+    let games = Games::new(unlocked.store, base)
+        .with_secret(unlocked.link_secret.as_deref())
+        .with_logged_move_rate(crate::games::rate::MoveRate::from_env());
+    let receipt = mail_in::receive(&games, &domain, &raw)
+        .await
+        .map_err(|e| tempfail("cannot handle the message now", e.to_string()))?;
+    mail_in::queue(&games, &domain, &receipt)
+        .await
+        .map_err(|e| tempfail("cannot queue the answer now", e.to_string()))?;
+    match receipt {
+        mail_in::Receipt::Answered { reply, .. } => {
+            println!("answered {}: {}", reply.to, reply.subject)
+        }
+        mail_in::Receipt::Ignored(why) => println!("ignored: {why}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `rotate-key`: the new secret, from `DESPATCH_NEW_SECRET_KEY` or `--new-key-file` (made with
 /// a random key if it does not exist), and a line saying where it is.
 fn new_secret(file: Option<&std::path::Path>) -> Result<(String, String), String> {
@@ -239,7 +371,7 @@ fn new_secret(file: Option<&std::path::Path>) -> Result<(String, String), String
     }
 }
 
-async fn execute(command: Command) -> Result<ExitCode, String> {
+async fn execute(command: Command) -> Result<ExitCode, Failure> {
     let settings = Settings::from_env();
     match command {
         Command::Serve => {
@@ -281,33 +413,7 @@ async fn execute(command: Command) -> Result<ExitCode, String> {
             app.run_until_stopped().await.map_err(|e| e.to_string())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::MailIn => {
-            let mut raw = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut raw)
-                .map_err(|e| format!("cannot read the message: {e}"))?;
-            let base = settings
-                .base_url
-                .clone()
-                .unwrap_or_else(|| format!("http://{}", settings.bind));
-            let opened = store(&settings).await?;
-            let games = Games::new(opened.store, base).with_secret(opened.link_secret.as_deref());
-            let domain = settings.notify.dispatch.reply_domain.clone().ok_or(
-                "DESPATCH_REPLY_DOMAIN is not set: there are no reply addresses to answer",
-            )?;
-            let receipt = mail_in::receive(&games, &domain, &raw)
-                .await
-                .map_err(|e| e.to_string())?;
-            mail_in::queue(&games, &domain, &receipt)
-                .await
-                .map_err(|e| e.to_string())?;
-            match receipt {
-                mail_in::Receipt::Answered { reply, .. } => {
-                    println!("answered {}: {}", reply.to, reply.subject)
-                }
-                mail_in::Receipt::Ignored(why) => println!("ignored: {why}"),
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::MailIn => mail_in(&settings).await,
         Command::Dispatch { once } => {
             let Opened {
                 store, link_secret, ..

@@ -12,7 +12,6 @@ use std::time::Duration;
 use chrono::Utc;
 use common::notify::{dead_port, delivered_to, smtp_addr, wait_for_mail, Answer, Receiver};
 use common::TestApp;
-use despatch::engine::event::Event;
 use despatch::engine::game::events_folded_here;
 use despatch::games::clock::ManualClock;
 use despatch::games::links::webhook_signature;
@@ -252,32 +251,16 @@ async fn notices_read_the_cached_game_and_one_nobody_hears_loads_nothing(t: Test
 /// that move through the store, 500 at a time, as `benches/http_moves.rs` does.
 async fn grow(store: &Store, game_id: &str, len: u64) {
     let events = store.events(game_id, 0, None).await.unwrap();
-    let model = events.last().unwrap().clone();
-    let mut prev = model.clone();
-    let mut next = prev.seq + 1;
-    while next < len {
-        let mut batch = Vec::new();
-        while next < len && batch.len() < 500 {
-            let event = Event::new(
-                game_id,
-                next,
-                &model.kind,
-                &model.seat,
-                model.payload.clone(),
-                model.recorded_at.clone(),
-                None,
-                &prev.hash,
-            );
-            prev = event.clone();
-            batch.push(event);
-            next += 1;
-        }
-        let expected = batch[0].seq;
+    let model = events.last().unwrap();
+    for batch in model
+        .copies_after((len - 1).saturating_sub(model.seq))
+        .chunks(500)
+    {
         let append = Append {
-            events: batch,
+            events: batch.to_vec(),
             ..Append::default()
         };
-        store.append(game_id, expected, &append).await.unwrap();
+        store.append(game_id, batch[0].seq, &append).await.unwrap();
     }
 }
 
@@ -954,6 +937,8 @@ async fn without_smtp_email_is_written_to_files_named_by_message_id() {
             seq: 7,
             hash: "ab".repeat(32),
         }),
+        in_reply_to: None,
+        references: Vec::new(),
     };
     mailer.send(&d).await.unwrap();
     mailer.send(&d).await.unwrap();

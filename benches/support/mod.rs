@@ -1,9 +1,12 @@
-//! What the PostgreSQL benchmarks share (`store_append`, `http_moves`): pgbench's raw INSERT
-//! rate as the baseline measured in the same run, latencies' percentiles, and a database URL of
-//! the run's own. Each bench includes it with `mod support;`.
+//! What the benchmarks share: for the PostgreSQL ones (`store_append`, `http_moves`), pgbench's
+//! raw INSERT rate as the baseline measured in the same run, latencies' percentiles, and a
+//! database URL of the run's own; for the fold's (`fold`, `verify_process`), a long game
+//! (`long_game`). Each bench includes it with `mod support;`.
 
 // Each bench uses only some of it.
 #![allow(dead_code)]
+
+pub mod long_game;
 
 use std::path::Path;
 use std::process::Command;

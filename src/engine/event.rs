@@ -100,6 +100,28 @@ impl Event {
         event
     }
 
+    /// `count` copies of this event's kind, seat, payload and time (without dice) after it, each
+    /// with the next seq and chained to the one before by hash: how a test or a benchmark grows
+    /// a long game quickly, with the rows a player's moves of that kind write.
+    pub fn copies_after(&self, count: u64) -> Vec<Event> {
+        let mut out: Vec<Event> = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            let prev = out.last().unwrap_or(self);
+            let next = Event::new(
+                &self.game_id,
+                prev.seq + 1,
+                &self.kind,
+                &self.seat,
+                self.payload.clone(),
+                self.recorded_at.clone(),
+                None,
+                &prev.hash,
+            );
+            out.push(next);
+        }
+        out
+    }
+
     /// SHA-256 of the canonical JSON of every field but `hash`.
     pub fn compute_hash(&self) -> String {
         hash_json(&Unhashed {

@@ -11,8 +11,8 @@ use serde_json::{json, Value};
 
 use super::table::LogEntry;
 use super::{
-    keys, summary_of, Caller, CommandInput, Games, Loaded, MoveResult, Result, ServiceError,
-    Submit, Summary, VacationRequest,
+    keys, summary_of, Answer, Caller, CommandInput, Games, Loaded, MoveResult, Result,
+    ServiceError, Submit, Summary, VacationRequest,
 };
 use crate::engine::event::timestamp;
 use crate::engine::ruleset::{Prompt, Seat, Viewer};
@@ -135,7 +135,8 @@ impl Games {
     /// Plays a mail's orders as the seat's move. `message` names the mail (its Message-ID, or
     /// a digest of it): it is the move's idempotency key and client entropy, so a mail
     /// delivered twice moves once. `answers` is the event whose turn notice the mail answers,
-    /// when it names one.
+    /// when it names one. `answer`, when given, writes the player's answer to orders carried
+    /// out, which then goes into the move's own append.
     ///
     /// A redelivery is recognised before the notice is checked for age: the game may have
     /// moved on through this very message's first delivery, and its player must not be told
@@ -147,6 +148,7 @@ impl Games {
         orders: &str,
         message: &str,
         answers: Option<u64>,
+        answer: Option<&Answer<'_>>,
     ) -> Result<MailOrders> {
         let next = seat.game.game.next_seq;
         let submit = Submit {
@@ -162,8 +164,13 @@ impl Games {
             }
             return Ok(MailOrders::Outdated { seen, next });
         }
+        if let Some(limited) = self.logged_moves_limited(&seat.caller).await? {
+            return Ok(MailOrders::NotApplied(limited));
+        }
         let game = lend(seat);
-        let played = self.submit_loaded(&seat.caller, submit, Some(game)).await;
+        let played = self
+            .submit_loaded(&seat.caller, submit, Some(game), answer)
+            .await;
         let (outcome, next) = match played {
             // The same message again: answered already, or being answered now.
             Ok(result) if result.replayed => (MailOrders::Handled, next),
@@ -184,6 +191,30 @@ impl Games {
         };
         self.mail_reread(seat, next).await?;
         Ok(outcome)
+    }
+
+    /// The refusal of a seat over its limit of moves by mail counted in the database
+    /// (`with_logged_move_rate`), if it is.
+    async fn logged_moves_limited(&self, caller: &Caller) -> Result<Option<ServiceError>> {
+        let Some(rate) = self.logged_moves else {
+            return Ok(None);
+        };
+        let window = rate.per * rate.burst.get();
+        let since = self.clock.now()
+            - chrono::Duration::from_std(window).unwrap_or_else(|_| chrono::Duration::days(1));
+        let made = self
+            .store
+            .keyed_moves_since(&caller.game_id, caller.seat.as_str(), since)
+            .await?;
+        Ok(
+            (made >= u64::from(rate.burst.get())).then(|| ServiceError::RateLimited {
+                seat: caller.seat.to_string(),
+                limited: super::rate::Limited {
+                    rate,
+                    retry_after: rate.per,
+                },
+            }),
+        )
     }
 
     /// Whether the move `submit` carries the key of was made already — the key is saved with

@@ -53,7 +53,7 @@ pub use create::{CreatedGame, NewGame, NewSeat, SeatAccess, MAX_NAME};
 pub use error::{Result, ServiceError};
 pub use exports::LogEntry;
 pub use load::Loaded;
-pub use moves::{CommandInput, MoveResult, Submit, MAX_SEQ};
+pub use moves::{Answer, CommandInput, MoveResult, Submit, MAX_SEQ};
 pub use views::{summary_of, Summary};
 pub use webhooks::{NewWebhook, Webhook};
 
@@ -81,6 +81,8 @@ pub struct Games {
     secret: Option<[u8; 32]>,
     /// Per-seat move rate limits; none unless configured (`with_move_rate`).
     moves: Option<rate::MoveLimiter>,
+    /// Per-seat move rate limit of mail counted in the database (`with_logged_move_rate`).
+    logged_moves: Option<rate::MoveRate>,
     /// Idempotency keys whose moves are being handled now.
     keys: keys::InFlight,
     /// Games created per client address over HTTP; none unless configured (`with_create_rate`).
@@ -115,6 +117,7 @@ impl Games {
             outgoing: live::Outgoing::default(),
             secret: None,
             moves: None,
+            logged_moves: None,
             keys: keys::InFlight::default(),
             creations: None,
             link_key: Arc::new(tokio::sync::OnceCell::new()),
@@ -150,6 +153,15 @@ impl Games {
     /// `DESPATCH_MOVE_RATE` / `DESPATCH_MOVE_BURST`; a service made with `new` has no limit.
     pub fn with_move_rate(mut self, rate: Option<rate::MoveRate>) -> Self {
         self.moves = rate.map(rate::MoveLimiter::new);
+        self
+    }
+
+    /// Limits each seat's moves by mail to `rate` by counting them in the database: for a
+    /// process that lives for one message (`despatch mail-in`) and so keeps no bucket. A seat
+    /// that made `burst` moves by mail within the last `burst × per` is refused. Roughly the
+    /// bucket's rate, read from the log rather than from memory.
+    pub fn with_logged_move_rate(mut self, rate: Option<rate::MoveRate>) -> Self {
+        self.logged_moves = rate;
         self
     }
 

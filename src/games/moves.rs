@@ -12,9 +12,17 @@ use crate::engine::game::{Game, Move};
 use crate::engine::ruleset::{Line, Seat, Unexecuted, Viewer};
 use crate::store::{Append, Idempotency, OutboxRecord, StoreError};
 
-use super::{cache, input, keys, secrets, Caller, Games, Loaded, Result, ServiceError};
+use super::outbox::EmailDelivery;
+use super::{
+    cache, input, keys, secrets, summary_of, Caller, Games, Loaded, Result, ServiceError, Summary,
+};
 
 const MAX_ENTROPY: usize = 256;
+
+/// Writes the answer to a move from its result and who is expected after it, to go out in the
+/// move's own append: inbound mail's answer to orders (`mail_in`), so that a move made by mail
+/// and its player's answer are written together or not at all.
+pub type Answer<'a> = dyn Fn(&MoveResult, &Summary) -> EmailDelivery + Send + Sync + 'a;
 
 /// A command as submitted: JSON, or text in the game's order language.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -90,19 +98,21 @@ struct KeyUse {
 impl Games {
     /// Submits a command: the one path of a move. Its outcome is counted (`crate::metrics`).
     pub async fn submit(&self, caller: &Caller, submit: Submit) -> Result<MoveResult> {
-        self.submit_loaded(caller, submit, None).await
+        self.submit_loaded(caller, submit, None, None).await
     }
 
     /// `submit` on the game as the caller loaded it already, if it did (`mail` reads the game
     /// to check a reply first), sparing the move a second load; a game moved on since is
-    /// `Stale` at the append as ever.
+    /// `Stale` at the append as ever. `answer`, when given, writes the answer that goes into the
+    /// move's own append.
     pub(super) async fn submit_loaded(
         &self,
         caller: &Caller,
         submit: Submit,
         loaded: Option<Loaded>,
+        answer: Option<&Answer<'_>>,
     ) -> Result<MoveResult> {
-        let result = self.submit_counted(caller, submit, loaded).await;
+        let result = self.submit_counted(caller, submit, loaded, answer).await;
         crate::metrics::moved(&caller.game_id, &result);
         result
     }
@@ -112,6 +122,7 @@ impl Games {
         caller: &Caller,
         submit: Submit,
         loaded: Option<Loaded>,
+        answer: Option<&Answer<'_>>,
     ) -> Result<MoveResult> {
         if let Some(moves) = &self.moves {
             moves
@@ -168,7 +179,7 @@ impl Games {
                     .await;
             }
             let at = l.game.next_seq;
-            match self.try_submit(l, caller, &submit, key).await {
+            match self.try_submit(l, caller, &submit, key, answer).await {
                 Err(ServiceError::Stale { sent, current_seq }) => {
                     return self.stale_or_saved(caller, key, sent, current_seq).await
                 }
@@ -195,6 +206,7 @@ impl Games {
         caller: &Caller,
         submit: &Submit,
         key: Option<&KeyUse>,
+        answer: Option<&Answer<'_>>,
     ) -> Result<MoveResult> {
         let command = match &submit.command {
             CommandInput::Text(text) => l.game.ruleset.parse(&l.game.state, &caller.seat, text)?,
@@ -206,8 +218,8 @@ impl Games {
             command,
             client_entropy: submit.client_entropy.clone(),
         };
-        self.commit(l, mv, &Viewer::Seat(caller.seat.clone()), described, key)
-            .await
+        let viewer = Viewer::Seat(caller.seat.clone());
+        self.commit(l, mv, &viewer, described, key, answer).await
     }
 
     /// Checks an idempotency key and holds it while its move is handled (`keys`): a key held
@@ -283,6 +295,7 @@ impl Games {
             &Viewer::Seat(caller.seat.clone()),
             "resign".into(),
             None,
+            None,
         )
         .await
     }
@@ -296,6 +309,7 @@ impl Games {
             &Viewer::Spectator,
             format!("timeout {seat}"),
             None,
+            None,
         )
         .await
     }
@@ -307,6 +321,7 @@ impl Games {
         viewer: &Viewer,
         described: String,
         key: Option<&KeyUse>,
+        answer: Option<&Answer<'_>>,
     ) -> Result<MoveResult> {
         let seat = match &mv {
             Move::Command { seat, .. } | Move::Resign { seat } | Move::Timeout { seat } => {
@@ -336,8 +351,19 @@ impl Games {
             described,
             replayed: false,
         };
+        let mut notices = turn_notices(&played.game, &played.events);
+        if let Some(answer) = answer {
+            let email = answer(&result, &summary_of(&played.game));
+            notices.push(OutboxRecord {
+                game_id: game_id.clone(),
+                seq: result.next_seq - 1,
+                channel: outbox::EMAIL.into(),
+                seat: None,
+                payload: serde_json::to_value(email).expect("an email serialises"),
+            });
+        }
         let append = Append {
-            outbox: turn_notices(&played.game, &played.events),
+            outbox: notices,
             secrets: secrets::records(&game_id, &played.secrets),
             idempotency: key.map(|k| Idempotency {
                 seat: seat.to_string(),

@@ -40,6 +40,12 @@ pub struct EmailDelivery {
     /// mailbox keeps a witness of it (`engine::witness`). Rows queued before it have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub head: Option<LogHead>,
+    /// The message this one answers and its thread, oldest first, without angle brackets
+    /// (`In-Reply-To`, `References`): inbound mail's answers, so that they thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_reply_to: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<String>,
 }
 
 /// A game's log head: the seq of an event and its hash.

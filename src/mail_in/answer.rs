@@ -20,6 +20,14 @@ pub fn not_addressed(why: &str) -> String {
     format!("{why}\n\nNothing was changed. Reply to the turn notice of your game, keeping its reply address.\n\n{MAIL_HELP}")
 }
 
+/// A message larger than Despatch reads (`message::MAX_MESSAGE_BYTES`): its orders were not read.
+pub fn oversized() -> String {
+    format!(
+        "Your message is larger than {} MB, so Despatch did not read it: none of its orders were played. Nothing was changed.\n\nSend your orders again in a plain reply to the turn notice, without attachments.",
+        super::message::MAX_MESSAGE_BYTES >> 20
+    )
+}
+
 /// A reply address that names a game, but no seat this sender holds.
 pub fn refused(refusal: &MailRefusal, from: &str, game_id: &str) -> String {
     match refusal {

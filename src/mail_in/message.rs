@@ -10,8 +10,11 @@ use regex::Regex;
 
 use super::trim::visible_reply;
 
-/// The largest message accepted; a reply with orders is a few kilobytes.
-pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
+/// The largest message read whole: above Postfix's default size limit (10,240,000 bytes), so
+/// that a reply with a photo attached is still read (attachments are skipped; only the text
+/// part is decoded into orders). A larger message is read for its headers alone and answered:
+/// its orders are not read.
+pub const MAX_MESSAGE_BYTES: usize = 10 * 1024 * 1024;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Inbound {
@@ -22,17 +25,20 @@ pub struct Inbound {
     pub recipients: Vec<String>,
     /// The message ids this one answers (In-Reply-To, then References).
     pub answers: Vec<String>,
+    /// Its thread as its References header gives it, oldest first: an answer's References are
+    /// these and this message's id.
+    pub references: Vec<String>,
     pub subject: String,
     /// What the sender wrote, without quotes and signatures.
     pub text: String,
     /// An auto-reply, bounce or list mail: never answered, so that two robots cannot loop.
     pub automatic: bool,
+    /// Larger than `MAX_MESSAGE_BYTES`: only its headers were read, and `text` is empty.
+    pub oversized: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MessageError {
-    #[error("the message is larger than {MAX_MESSAGE_BYTES} bytes")]
-    TooLarge,
     #[error("the message could not be read as an email")]
     Unreadable,
 }
@@ -47,12 +53,14 @@ fn texts(value: &HeaderValue) -> Vec<String> {
 
 impl Inbound {
     pub fn parse(raw: &[u8]) -> Result<Inbound, MessageError> {
-        if raw.len() > MAX_MESSAGE_BYTES {
-            return Err(MessageError::TooLarge);
+        let oversized = raw.len() > MAX_MESSAGE_BYTES;
+        let parser = MessageParser::default();
+        let message = if oversized {
+            parser.parse_headers(raw)
+        } else {
+            parser.parse(raw)
         }
-        let message = MessageParser::default()
-            .parse(raw)
-            .ok_or(MessageError::Unreadable)?;
+        .ok_or(MessageError::Unreadable)?;
         let from = message
             .from()
             .and_then(|a| a.first())
@@ -79,8 +87,9 @@ impl Inbound {
             }
         }
         recipients.dedup();
+        let references = texts(message.references());
         let mut answers = texts(message.in_reply_to());
-        answers.extend(texts(message.references()));
+        answers.extend(references.iter().cloned());
         let header = |name: &str| {
             message
                 .headers_raw()
@@ -101,6 +110,7 @@ impl Inbound {
                 .as_text()
                 .is_some_and(|r| r.trim_matches(|c| c == '<' || c == '>').is_empty());
         let body = match message.text_part(0) {
+            _ if oversized => String::new(),
             Some(part) if part.is_text_html() => {
                 html_text(part.text_contents().unwrap_or_default())
             }
@@ -114,9 +124,11 @@ impl Inbound {
             from,
             recipients,
             answers,
+            references,
             subject: message.subject().unwrap_or_default().to_owned(),
             text: visible_reply(&body),
             automatic,
+            oversized,
         })
     }
 }

@@ -24,7 +24,7 @@ use crate::engine::canonical::sha256_hex;
 use crate::games::links::{address, notice_id, notice_seq};
 use crate::games::mail::{MailOrders, MailRefusal, MailSeat};
 use crate::games::outbox::EmailDelivery;
-use crate::games::{Games, ServiceError};
+use crate::games::{Answer, Games, MoveResult, ServiceError, Summary};
 pub use command::{split_body, MailCommand};
 use message::Inbound;
 
@@ -36,6 +36,10 @@ pub struct Reply {
     pub text: String,
     /// The message this answers.
     pub in_reply_to: Option<String>,
+    /// The thread up to and with the message this answers, oldest first, so that a mail client
+    /// shows the answer in the player's thread.
+    #[serde(default)]
+    pub references: Vec<String>,
     /// The reply address to answer this answer with, when there is a game and seat.
     pub reply_to: Option<String>,
 }
@@ -51,16 +55,21 @@ pub enum Receipt {
         /// a turn notice is.
         seen: u64,
         reply: Reply,
+        /// The answer is in the outbox already: it went into the move's own append (`queue`
+        /// leaves it alone).
+        queued: bool,
     },
     /// Not answered, and nothing changed: automatic mail, or a message already handled.
     Ignored(String),
 }
 
 /// Whom an answer goes to and what it answers: the sender, the subject and the message.
+#[derive(Clone)]
 struct Letter {
     to: String,
     subject: String,
     in_reply_to: Option<String>,
+    references: Vec<String>,
 }
 
 impl Letter {
@@ -73,10 +82,24 @@ impl Letter {
         } else {
             format!("Re: {s}")
         };
+        let mut references = inbound.references.clone();
+        references.extend(inbound.message_id.clone());
         Letter {
             to: from,
             subject,
             in_reply_to: inbound.message_id.clone(),
+            references,
+        }
+    }
+
+    fn reply(self, reply_to: Option<String>, text: String) -> Reply {
+        Reply {
+            to: self.to,
+            subject: self.subject,
+            text,
+            in_reply_to: self.in_reply_to,
+            references: self.references,
+            reply_to,
         }
     }
 
@@ -90,13 +113,8 @@ impl Letter {
         Receipt::Answered {
             game_id: game_id.map(str::to_owned),
             seen,
-            reply: Reply {
-                to: self.to,
-                subject: self.subject,
-                text,
-                in_reply_to: self.in_reply_to,
-                reply_to,
-            },
+            reply: self.reply(reply_to, text),
+            queued: false,
         }
     }
 }
@@ -122,6 +140,9 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
         ));
     };
     let letter = Letter::to(&inbound, from.clone());
+    if inbound.oversized {
+        return Ok(letter.answer(None, 0, None, answer::oversized()));
+    }
     let target = match addressed(&key, domain, &inbound.recipients) {
         Ok(target) => target,
         Err(why) => return Ok(letter.answer(None, 0, None, answer::not_addressed(&why))),
@@ -160,8 +181,22 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
             .filter_map(|id| notice_seq(id))
             .find(|(g, _)| g == game_id)
             .map(|(_, seq)| seq);
+        // Orders alone, the usual reply, are answered in the move's own append: the move and
+        // its answer are written together or not at all, so a failure between the two cannot
+        // leave a move its player never hears of. With mail commands beside them, the answer
+        // waits for the commands and is queued after them (`queue`).
+        let played_answer = |result: &MoveResult, summary: &Summary| {
+            let text = played_text(games, game_id, result, summary);
+            let reply = letter.clone().reply(reply_to.clone(), text);
+            email(game_id, result.next_seq.saturating_sub(1), &reply, domain)
+        };
+        let with_move: Option<&Answer<'_>> = if commands.is_empty() {
+            Some(&played_answer)
+        } else {
+            None
+        };
         match games
-            .mail_orders(&mut seat, &orders, &message, answers)
+            .mail_orders(&mut seat, &orders, &message, answers, with_move)
             .await?
         {
             MailOrders::Handled => {
@@ -173,6 +208,15 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
                 out.push(answer::outdated(seen, next, &orders));
                 out.push(answer::status(game_id, &games.mail_status(&seat)));
                 return Ok(letter.answer(Some(game_id), seat.seen(), reply_to, out.join("\n\n")));
+            }
+            MailOrders::Played(result) if with_move.is_some() => {
+                let text = played_text(games, game_id, &result, &seat.summary());
+                return Ok(Receipt::Answered {
+                    game_id: Some(game_id.to_owned()),
+                    seen: result.next_seq.saturating_sub(1),
+                    reply: letter.reply(reply_to, text),
+                    queued: true,
+                });
             }
             MailOrders::Played(result) => {
                 out.push(answer::played(&games.base_url, game_id, &result))
@@ -190,6 +234,15 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
         out.push(answer::waiting(&seat.summary()));
     }
     Ok(letter.answer(Some(game_id), seat.seen(), reply_to, out.join("\n\n")))
+}
+
+/// The answer to orders carried out: what ran, and who is expected now.
+fn played_text(games: &Games, game_id: &str, result: &MoveResult, summary: &Summary) -> String {
+    format!(
+        "{}\n\n{}",
+        answer::played(&games.base_url, game_id, result),
+        answer::waiting(summary)
+    )
 }
 
 /// The game and seat of the first recipient that is a reply address of this server; else why
@@ -241,19 +294,28 @@ async fn run(
 }
 
 /// Queues an answer in the outbox as a ready email, for the dispatcher to send with its
-/// retries. Its Message-ID names the event the answer saw, so that a reply to the answer is
-/// checked for staleness like a reply to a turn notice.
+/// retries, unless it went into the outbox with its move.
 pub async fn queue(games: &Games, domain: &str, receipt: &Receipt) -> Result<(), ServiceError> {
     crate::metrics::mail_in(receipt);
     let Receipt::Answered {
         game_id,
         seen,
         reply,
+        queued: false,
     } = receipt
     else {
         return Ok(());
     };
     let game_id = game_id.as_deref().unwrap_or_default();
+    games
+        .queue_email(game_id, *seen, &email(game_id, *seen, reply, domain))
+        .await
+}
+
+/// An answer as the outbox holds it. Its Message-ID names the event the answer saw, so that a
+/// reply to the answer is checked for staleness like a reply to a turn notice, and is the same
+/// for the same message answered again.
+fn email(game_id: &str, seen: u64, reply: &Reply, domain: &str) -> EmailDelivery {
     let unique = format!(
         "answer-{}",
         &sha256_hex(
@@ -264,7 +326,7 @@ pub async fn queue(games: &Games, domain: &str, receipt: &Receipt) -> Result<(),
                 .as_bytes()
         )[..16]
     );
-    let email = EmailDelivery {
+    EmailDelivery {
         to: reply.to.clone(),
         to_name: String::new(),
         subject: reply.subject.clone(),
@@ -274,10 +336,11 @@ pub async fn queue(games: &Games, domain: &str, receipt: &Receipt) -> Result<(),
         ),
         text: reply.text.clone(),
         reply_to: reply.reply_to.clone(),
-        message_id: notice_id(game_id, *seen, &unique, domain),
+        message_id: notice_id(game_id, seen, &unique, domain),
         head: None,
-    };
-    games.queue_email(game_id, *seen, &email).await
+        in_reply_to: reply.in_reply_to.clone(),
+        references: reply.references.clone(),
+    }
 }
 
 fn escape_html(text: &str) -> String {

@@ -320,6 +320,8 @@ impl Dispatcher {
                     seq: c.head_seq,
                     hash: c.head_hash.clone(),
                 }),
+                in_reply_to: None,
+                references: Vec::new(),
             };
             out.push(row(EMAIL, serde_json::to_value(d).expect("serialisable")));
         }

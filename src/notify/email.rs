@@ -109,6 +109,17 @@ impl Mailer {
                     .map_err(|e| format!("the reply-to '{reply}' is not an address: {e}"))?,
             );
         }
+        if let Some(id) = &d.in_reply_to {
+            builder = builder.in_reply_to(format!("<{}>", bare(id)));
+        }
+        if !d.references.is_empty() {
+            let thread: Vec<String> = d
+                .references
+                .iter()
+                .map(|id| format!("<{}>", bare(id)))
+                .collect();
+            builder = builder.references(thread.join(" "));
+        }
         if let Some(head) = &d.head {
             builder = builder.header(HeadHeader(crate::engine::witness::header_value(
                 &head.game_id,
@@ -159,6 +170,11 @@ impl Mailer {
     }
 }
 
+/// A message id without the angle brackets (and spaces) a header may have kept around it.
+fn bare(id: &str) -> &str {
+    id.trim().trim_start_matches('<').trim_end_matches('>')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +189,8 @@ mod tests {
             reply_to: None,
             message_id: "despatch.g.1.1@example.org".into(),
             head: None,
+            in_reply_to: None,
+            references: Vec::new(),
         }
     }
 

@@ -249,6 +249,12 @@ impl Store {
         each!(self, s => s.migrate().await)
     }
 
+    /// How many embedded migrations the database lacks: a command that does not migrate
+    /// (`mail-in`) refuses to work on a database that is behind.
+    pub async fn pending_migrations(&self) -> Result<usize> {
+        each!(self, s => s.pending_migrations().await)
+    }
+
     /// Creates a game with its seats, its first event and its secrets.
     pub async fn create_game(
         &self,
@@ -318,6 +324,19 @@ impl Store {
     /// The saved answer for a seat's idempotency key, if it was used.
     pub async fn idempotent(&self, game_id: &str, seat: &str, key: &str) -> Result<Option<Value>> {
         each!(self, s => s.idempotent(game_id, seat, key).await)
+    }
+
+    /// How many moves sent with an idempotency key (every move by mail is) `seat` of `game_id`
+    /// made after `since`: the per-seat move limit of a process that lives for one message
+    /// (`despatch mail-in`) and so keeps no bucket of its own.
+    pub async fn keyed_moves_since(
+        &self,
+        game_id: &str,
+        seat: &str,
+        since: DateTime<Utc>,
+    ) -> Result<u64> {
+        let since = crate::engine::event::timestamp(since);
+        read!(self, s => s.keyed_moves_since(game_id, seat, &since).await)
     }
 
     /// The saved answer for a seat's idempotency key used less than `KEY_LIFETIME` before `now`:

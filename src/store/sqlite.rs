@@ -144,6 +144,26 @@ impl SqliteStore {
         Ok(())
     }
 
+    /// How many of the embedded migrations the database has not applied (all of them on a
+    /// database Despatch never migrated).
+    pub async fn pending_migrations(&self) -> Result<usize> {
+        let migrator = sqlx::migrate!("./migrations/sqlite");
+        let kept: bool = sqlx::query_scalar("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'")
+            .fetch_one(&self.pool)
+            .await?;
+        let applied: Vec<i64> = if kept {
+            sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success")
+                .fetch_all(&self.pool)
+                .await?
+        } else {
+            Vec::new()
+        };
+        Ok(migrator
+            .iter()
+            .filter(|m| !m.migration_type.is_down_migration() && !applied.contains(&m.version))
+            .count())
+    }
+
     pub async fn create_game(
         &self,
         game: &GameRecord,
@@ -423,6 +443,19 @@ impl SqliteStore {
             .await?
             .map(|text| rows::json_from_text("a saved response", &text))
             .transpose()
+    }
+
+    /// How many moves with an idempotency key `seat` of `game_id` made after `since`.
+    pub async fn keyed_moves_since(&self, game_id: &str, seat: &str, since: &str) -> Result<u64> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM idempotency WHERE game_id = $1 AND seat = $2 AND created_at > $3",
+        )
+        .bind(game_id)
+        .bind(seat)
+        .bind(since)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n.max(0) as u64)
     }
 
     /// A seat's key used after `since`: its request hash (if saved) and its answer.

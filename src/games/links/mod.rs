@@ -101,9 +101,14 @@ pub fn notice_message_id(game_id: &str, seq: u64, unique: &str, domain: &str) ->
     format!("<{}>", notice_id(game_id, seq, unique, domain))
 }
 
-/// A notice's message id without its angle brackets.
+/// A notice's message id without its angle brackets. An email about no game (an answer to a
+/// message that reached none) is `despatch.{unique}@{domain}`: a valid id has no empty part.
 pub fn notice_id(game_id: &str, seq: u64, unique: &str, domain: &str) -> String {
-    format!("despatch.{game_id}.{seq}.{unique}@{domain}")
+    if game_id.is_empty() {
+        format!("despatch.{unique}@{domain}")
+    } else {
+        format!("despatch.{game_id}.{seq}.{unique}@{domain}")
+    }
 }
 
 /// The game and seq a turn notice's message id names.

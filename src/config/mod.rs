@@ -1,7 +1,11 @@
 //! Configuration from the environment, with defaults that need no set-up: SQLite in `./data/`,
-//! the service on 127.0.0.1:8080, email written to files under `./data/mail/`.
+//! the service on 127.0.0.1:8080, email written to files under `./data/mail/`. A config file
+//! (`file`) holds the same variables for commands started without them, as a mail server's pipe
+//! is.
 
-use std::path::PathBuf;
+pub mod file;
+
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::notify::dispatcher::DispatchSettings;
@@ -9,7 +13,10 @@ use crate::notify::dispatcher::DispatchSettings;
 /// Where the service keeps its data and where it listens.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    /// `postgres://…` or `sqlite:…`; from `DATABASE_URL`, else a SQLite file under `./data/`.
+    /// `DESPATCH_DATA_DIR`, default `./data` (with a config file: `data` beside it): where the
+    /// defaults of the SQLite file, the key file and the mail folder are.
+    pub data_dir: PathBuf,
+    /// `postgres://…` or `sqlite:…`; from `DATABASE_URL`, else `despatch.db` in the data folder.
     pub database_url: String,
     /// `DESPATCH_BIND`, default `127.0.0.1:8080`; port 0 picks a free port.
     pub bind: String,
@@ -18,7 +25,7 @@ pub struct Settings {
     /// The shared secret of `POST /api/inbound/email`: `DESPATCH_INBOUND_SECRET`. Unset, the
     /// endpoint refuses every message (`despatch mail-in` needs none).
     pub inbound_secret: Option<String>,
-    /// `DESPATCH_KEY_FILE`, default `./data/secret.key`: the file holding the key that seals
+    /// `DESPATCH_KEY_FILE`, default `secret.key` in the data folder: the file holding the key that seals
     /// secrets at rest when `DESPATCH_SECRET_KEY` is unset; made (0600) on a fresh database only.
     pub key_file: PathBuf,
     pub notify: NotifySettings,
@@ -30,7 +37,7 @@ pub struct NotifySettings {
     /// `DESPATCH_SMTP_URL`: `smtp://host:port` (plain), `smtp://user:pass@host:587?tls=required`
     /// (STARTTLS), `smtps://user:pass@host:465` (TLS). Unset: email goes to files.
     pub smtp_url: Option<String>,
-    /// `DESPATCH_MAIL_DIR`, default `./data/mail`: where email goes without SMTP.
+    /// `DESPATCH_MAIL_DIR`, default `mail` in the data folder: where email goes without SMTP.
     pub mail_dir: PathBuf,
     /// `DESPATCH_MAIL_FROM`, default `Despatch <despatch@localhost>`.
     pub mail_from: String,
@@ -52,10 +59,19 @@ pub struct NotifySettings {
     pub dispatch: DispatchSettings,
 }
 
-pub const DEFAULT_SQLITE: &str = "sqlite:./data/despatch.db?mode=rwc";
+/// The data folder when neither `DESPATCH_DATA_DIR` nor a config file names one.
+pub const DEFAULT_DATA_DIR: &str = "./data";
 
-/// Where the key that seals secrets at rest is kept when `DESPATCH_SECRET_KEY` is unset.
-pub const DEFAULT_KEY_FILE: &str = "./data/secret.key";
+/// sysexits(3): a transient failure (the database, say): a mail server defers the message and
+/// delivers it again later.
+pub const EX_TEMPFAIL: u8 = 75;
+/// sysexits(3): the configuration is wrong or missing; a mail server defers the message too.
+pub const EX_CONFIG: u8 = 78;
+
+/// The SQLite URL of `despatch.db` in `data_dir`.
+pub fn sqlite_in(data_dir: &Path) -> String {
+    format!("sqlite:{}?mode=rwc", data_dir.join("despatch.db").display())
+}
 
 fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
@@ -71,13 +87,18 @@ fn number(name: &str, default: u64) -> u64 {
     }
 }
 
+/// `DESPATCH_DATA_DIR`, else `./data`.
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(var("DESPATCH_DATA_DIR").unwrap_or_else(|| DEFAULT_DATA_DIR.to_owned()))
+}
+
 impl NotifySettings {
     pub fn from_env() -> NotifySettings {
         NotifySettings {
             smtp_url: var("DESPATCH_SMTP_URL"),
             mail_dir: var("DESPATCH_MAIL_DIR")
                 .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from("./data/mail")),
+                .unwrap_or_else(|| data_dir().join("mail")),
             mail_from: var("DESPATCH_MAIL_FROM")
                 .unwrap_or_else(|| "Despatch <despatch@localhost>".into()),
             smtp_timeout: Duration::from_secs(number("DESPATCH_SMTP_TIMEOUT_SECS", 30)),
@@ -102,15 +123,17 @@ impl NotifySettings {
 
 impl Settings {
     pub fn from_env() -> Settings {
+        let data_dir = data_dir();
         Settings {
-            database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_SQLITE.to_owned()),
+            database_url: var("DATABASE_URL").unwrap_or_else(|| sqlite_in(&data_dir)),
             bind: var("DESPATCH_BIND").unwrap_or_else(|| "127.0.0.1:8080".to_owned()),
             base_url: var("DESPATCH_BASE_URL"),
             inbound_secret: var("DESPATCH_INBOUND_SECRET"),
             key_file: var("DESPATCH_KEY_FILE")
                 .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from(DEFAULT_KEY_FILE)),
+                .unwrap_or_else(|| data_dir.join("secret.key")),
             notify: NotifySettings::from_env(),
+            data_dir,
         }
     }
 

@@ -1642,3 +1642,15 @@ fn s8_4_3_an_elimination_for_want_of_a_second_displacement_cites_8_4_3() {
     assert!(gone(&b, "UK regular"));
     assert!(lines[0].contains("more than one unit (8.4.3)"), "{lines:?}");
 }
+
+#[test]
+fn hex_neighbours_are_those_the_hex_module_names() {
+    // hex.rs: "`C5`'s neighbours are C4, C6, B4, B5, D4 and D5 (and `D5`'s are D4, D6, C5, C6,
+    // E5 and E6)".
+    let mut c5: Vec<String> = h("C5").neighbours().map(|n| n.to_string()).collect();
+    c5.sort();
+    assert_eq!(c5, ["B4", "B5", "C4", "C6", "D4", "D5"]);
+    let mut d5: Vec<String> = h("D5").neighbours().map(|n| n.to_string()).collect();
+    d5.sort();
+    assert_eq!(d5, ["C5", "C6", "D4", "D6", "E5", "E6"]);
+}

@@ -16,9 +16,16 @@ fn setup(scenario: &str, options: Value, n: u64) -> Setup {
     }
 }
 
-/// Options for game `n`: none, all, or one optional rule at a time.
+/// Options for game `n`: none, all, or one optional rule at a time; now and then the other
+/// readings of 8.1.2, 3.4.6 and 8.2 with every optional rule.
 fn options(n: u64) -> Value {
     match n % 16 {
+        0 if n % 32 == 16 => json!({
+            "optional_rules": "all",
+            "hits_one_at_a_time": true,
+            "indians_advance": true,
+            "flat_line_of_sight": true,
+        }),
         0 => json!({}),
         1 => json!({ "optional_rules": "all" }),
         14 => json!({ "command_ap": { "american": 4, "british": 1 } }),

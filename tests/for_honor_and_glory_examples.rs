@@ -345,3 +345,44 @@ fn example_5_1_three_ap_fire_move_fire_in_any_order() {
     assert!(t.steps[0].unexecuted.is_none());
     assert_eq!(hex_of(&t, "Infantry with a leader").as_deref(), Some("B8"));
 }
+
+fn hill_board(options: Options) -> Battle {
+    Battle::new(scenario::find("example-hill-los").unwrap(), options).unwrap()
+}
+
+#[test]
+fn s8_2_a_gun_on_a_hill_sees_over_lower_hexes_and_along_its_own_hilltop() {
+    let b = hill_board(Options::default());
+    // C2 (hill) to C6: the hill in C3 is the gun's own hilltop; the forest in C4 and the unit
+    // in C5 are lower.
+    assert_eq!(los::blocked(b.map(), &b, h("C2"), h("C6")), None);
+    let gun = b.at(h("C2")).next().unwrap();
+    assert!(fire::check(b.map(), &b, gun, h("C6"), false).is_ok());
+    // Seen from below, the same line (units may fire at each other, 8.2).
+    assert_eq!(los::blocked(b.map(), &b, h("C6"), h("C2")), None);
+    // A unit on the hilltop itself still blocks.
+    let mut b = hill_board(Options::default());
+    let u = b.at(h("A1")).next().unwrap();
+    b.place(u, h("C3"));
+    let why = los::blocked(b.map(), &b, h("C2"), h("C6")).expect("blocked by the unit in C3");
+    assert!(why.contains("C3"), "{why}");
+}
+
+#[test]
+fn s8_2_a_hill_between_still_blocks_low_ground_and_other_hills() {
+    let b = hill_board(Options::default());
+    let why = los::blocked(b.map(), &b, h("E2"), h("E5")).expect("blocked by the knoll");
+    assert!(why.contains("hill in E3"), "{why}");
+    let why = los::blocked(b.map(), &b, h("G2"), h("G6")).expect("blocked by the far hill");
+    assert!(why.contains("hill in G4"), "{why}");
+}
+
+#[test]
+fn s8_2_the_option_flat_line_of_sight_leaves_elevation_out() {
+    let mut options = Options::from_json(&json!({ "flat_line_of_sight": true })).unwrap();
+    assert!(options.flat_line_of_sight);
+    options.flat_line_of_sight = true;
+    let b = hill_board(options);
+    let why = los::blocked(b.map(), &b, h("C2"), h("C6")).expect("blocked");
+    assert!(why.contains("hill in C3"), "{why}");
+}

@@ -18,7 +18,7 @@ fn setup(scenario: &str) -> Setup {
     }
 }
 
-const ORDERS: [&str; 14] = [
+const ORDERS: [&str; 16] = [
     "pass",
     "move B2 B3 B4",
     "move B2 B3 B4 +leader",
@@ -28,6 +28,8 @@ const ORDERS: [&str; 14] = [
     "fire A3 at A4 advance",
     "move-fire H9 H8 H7 at H6",
     "fire-move G6 at G5 then G7 G8",
+    "move-fire H9 H8 H7 at H6 +leader",
+    "fire-move G6 at G5 then G7 G8 +leader",
     "close-combat D4 D5 advance",
     "rally E1; column E2; line E3; dragoons evade; dragoons stand",
     "fire A3 at C5; move B2 B3 B4; close-combat D4 D5; rally E1",
@@ -239,4 +241,72 @@ fn hexes_read_alike_in_every_spelling() {
         let e = Hex::parse(bad).unwrap_err();
         assert!(e.contains("is not a hex"), "{bad}: {e}");
     }
+}
+
+/// Plays `text` for `side` on `state` with scripted dice, through the ruleset.
+fn apply(
+    state: &mut despatch::rules::for_honor_and_glory::State,
+    side: &str,
+    text: &str,
+    dice: &[u32],
+) {
+    use despatch::engine::ruleset::{Ctx, DiceSource, Rules};
+    use despatch::rules::for_honor_and_glory::ForHonorAndGlory;
+    let mut dice: std::collections::VecDeque<u32> = dice.iter().copied().collect();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut dice), None);
+    let seat = Seat::parse(side).unwrap();
+    ForHonorAndGlory
+        .apply(state, &seat, &parse(text).unwrap(), &mut ctx)
+        .unwrap();
+}
+
+#[test]
+fn s6_2_8_a_turn_handed_back_prompts_for_the_rest_with_the_ap_left() {
+    use despatch::engine::ruleset::Rules;
+    use despatch::rules::for_honor_and_glory::ForHonorAndGlory;
+    let s = Setup {
+        options: json!({}),
+        ..setup("drill")
+    };
+    let mut state = ForHonorAndGlory
+        .setup(&s, &mut hidden_stream(&[0; 32], &s.game_id, 0))
+        .unwrap();
+    // AP die 1: 3 AP; two formation changes leave 1 and the move-and-fire (2 AP) is refused.
+    apply(
+        &mut state,
+        "american",
+        "column A11; column B11; move-fire H11 H10 H9 at H8",
+        &[1],
+    );
+    let p = &ForHonorAndGlory.prompts(&state)[0];
+    assert_eq!(p.seat.as_str(), "american");
+    assert!(
+        p.decision.contains("1 AP left of your turn"),
+        "{}",
+        p.decision
+    );
+    // Only what 1 AP pays for, and not the units already activated.
+    for option in &p.options {
+        assert!(
+            !option.starts_with("move-fire") && !option.starts_with("close-combat"),
+            "{option}"
+        );
+        assert!(
+            !option.contains("A11") && !option.contains("B11"),
+            "{option}"
+        );
+    }
+    assert!(
+        p.options.iter().any(|o| o == "column C11"),
+        "{:?}",
+        p.options
+    );
+
+    // The next turn starts with every unit fresh: A11, in column since its last turn, may
+    // change back to line.
+    apply(&mut state, "american", "pass", &[]);
+    apply(&mut state, "british", "pass", &[]);
+    let p = &ForHonorAndGlory.prompts(&state)[0];
+    assert!(p.decision.contains("the AP roll"), "{}", p.decision);
+    assert!(p.options.iter().any(|o| o == "line A11"), "{:?}", p.options);
 }

@@ -299,7 +299,9 @@ fn s3_4_10_leaders_move_three_hexes_alone_for_1_ap() {
 fn s3_4_11_vp_units_cannot_move_and_are_taken_by_an_enemy_unit_entering() {
     let mut b = drill(&[]);
     put(&mut b, "US VP", "M9");
-    assert_eq!(refused(&mut b, US, "move M9 M8").rule, "5.1 Unit actions");
+    let e = refused(&mut b, US, "move M9 M8");
+    assert_eq!(e.rule, "3.4.11 Victory point units");
+    assert!(e.message.contains("M9"), "{e}");
     put(&mut b, "UK VP", "M5");
     put(&mut b, "US dragoon", "M7");
     play(&mut b, US, "move M7 M6 M5", &[1]).unwrap();
@@ -633,14 +635,42 @@ fn s8_1_1_hits_on_the_chart_number_modified_by_terrain() {
 }
 
 #[test]
-fn s8_1_2_hits_go_to_the_strongest_unit_in_the_hex() {
+fn s8_1_2_all_the_hits_of_one_fire_go_to_the_highest_value_unit() {
+    let setup = |b: &mut Battle| {
+        put(b, "UK regular 3", "G5");
+        put(b, "UK artillery", "G5");
+        put(b, "US artillery", "G6");
+    };
+    // Three hits (AP die 1, then 4, 4, 4): the 3 MP regular was the highest value unit when
+    // the fire hit, so it takes all three and is eliminated; the gun takes none.
     let mut b = drill(&[]);
+    setup(&mut b);
+    play(&mut b, US, "fire G6 at G5", &[1, 4, 4, 4]).unwrap();
+    assert!(gone(&b, "UK regular 3"));
+    assert_eq!(mp(&b, "UK artillery"), 2);
+    // Four hits: the one left over when the regular is eliminated is lost with it.
+    let mut b = drill(&[]);
+    setup(&mut b);
+    put(&mut b, "US leader", "G6");
+    b.options = b.options.with(8);
+    play(&mut b, US, "fire G6 at G5", &[1, 4, 4, 4, 4]).unwrap();
+    assert!(gone(&b, "UK regular 3"));
+    assert_eq!(mp(&b, "UK artillery"), 2);
+}
+
+#[test]
+fn s8_1_2_the_option_hits_one_at_a_time_sends_each_hit_to_the_unit_then_highest() {
+    let mut b = drill(&[]);
+    b.options.hits_one_at_a_time = true;
     put(&mut b, "UK regular 3", "G5");
     put(&mut b, "UK artillery", "G5");
     put(&mut b, "US artillery", "G6");
     play(&mut b, US, "fire G6 at G5", &[1, 4, 4, 4]).unwrap();
     // 3 → 2 (regular); then 2 and 2: the infantry again; then artillery 2 v infantry 1.
     assert_eq!((mp(&b, "UK regular 3"), mp(&b, "UK artillery")), (1, 1));
+    let options = Options::from_json(&json!({ "hits_one_at_a_time": true })).unwrap();
+    assert!(options.hits_one_at_a_time);
+    assert!(!Options::from_json(&json!({})).unwrap().hits_one_at_a_time);
 }
 
 #[test]
@@ -1131,7 +1161,8 @@ fn s11_9_flank_attacks_add_1_to_hit_and_take_1_from_morale() {
     put(&mut b, "UK regular", "G5");
     put(&mut b, "US regular", "G4");
     put(&mut b, "US regular 3", "G6");
-    // The first attack, from G4, has no bonus; the second, from G6 directly across, has.
+    // Both attacks, from G4 and from G6 directly across, have the bonus (the first's dice,
+    // 2, 2, 2 + 1, hit nothing at 1 hex either way; see the test below for the first's +1).
     play(
         &mut b,
         US,
@@ -1236,4 +1267,390 @@ fn s12_campaign_plays_its_battles_in_turn_and_totals_vp() {
     assert!(c.next(&second).is_none());
     assert_eq!(c.totals(), [9, 12]);
     assert_eq!(c.winner(), Some(UK));
+}
+
+// Issue 19: the rules as the text says.
+
+#[test]
+fn s11_9_every_attacker_directly_across_gets_the_flank_bonus_the_first_included_at_range() {
+    // The British regular in G5 between an American regular two hexes north (G3) and the
+    // American artillery three hexes south (G8): the same straight line through G5.
+    let mut b = drill(&[9]);
+    put(&mut b, "UK regular", "G5");
+    put(&mut b, "US regular", "G3");
+    put(&mut b, "US artillery", "G8");
+    // AP die 3 (2 + 2 = 4 AP). The first fire, at 2 hexes (hit on 6): 5, 5, 1 + 1 = two hits.
+    // The artillery's, at 3 hexes (hit on 6): 5, 1, 1 + 1 = one hit.
+    play(
+        &mut b,
+        US,
+        "fire G3 at G5; fire G8 at G5",
+        &[3, 5, 5, 1, 5, 1, 1],
+    )
+    .unwrap();
+    assert_eq!(mp(&b, "UK regular"), 1);
+
+    // Not directly across (F7 is off the line through G3 and G5): no bonus for either.
+    let mut b = drill(&[9]);
+    put(&mut b, "UK regular", "G5");
+    put(&mut b, "US regular", "G3");
+    put(&mut b, "US artillery", "F7");
+    play(
+        &mut b,
+        US,
+        "fire G3 at G5; fire F7 at G5",
+        &[3, 5, 5, 1, 5, 1, 1],
+    )
+    .unwrap();
+    assert_eq!(mp(&b, "UK regular"), 4);
+
+    // Without 11.9 in force, none.
+    let mut b = drill(&[]);
+    put(&mut b, "UK regular", "G5");
+    put(&mut b, "US regular", "G3");
+    put(&mut b, "US artillery", "G8");
+    play(
+        &mut b,
+        US,
+        "fire G3 at G5; fire G8 at G5",
+        &[3, 5, 5, 1, 5, 1, 1],
+    )
+    .unwrap();
+    assert_eq!(mp(&b, "UK regular"), 4);
+}
+
+#[test]
+fn s11_9_directly_opposite_is_a_straight_line_through_the_defender() {
+    // Adjacent pairs, pairs at range, and lines off the hex grid's axes.
+    assert!(h("G4").opposite_across(h("G5"), h("G6")));
+    assert!(h("G3").opposite_across(h("G5"), h("G8")));
+    assert!(h("F5").opposite_across(h("G5"), h("H4")));
+    assert!(!h("F5").opposite_across(h("G5"), h("H6")));
+    assert!(!h("G4").opposite_across(h("G5"), h("F6")));
+    assert!(!h("G3").opposite_across(h("G5"), h("G4")));
+    assert!(!h("G3").opposite_across(h("G5"), h("F7")));
+}
+
+fn script(scenario: &str, text: &str, dice: &[u32]) -> Result<replay::Transcript, ReplayError> {
+    replay::run(
+        rules::find("for-honor-and-glory").unwrap(),
+        Setup {
+            game_id: "fhg-issue-19".into(),
+            scenario: scenario.into(),
+            options: json!({}),
+            seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
+        },
+        text,
+        dice.to_vec(),
+    )
+}
+
+fn script_lines(t: &replay::Transcript) -> Vec<String> {
+    t.steps
+        .iter()
+        .flat_map(|s| s.lines.iter().map(|l| l.text.clone()))
+        .collect()
+}
+
+#[test]
+fn s6_2_8_a_refused_action_hands_the_turn_back_with_its_ap_left() {
+    // AP die 1: 1 + 2 command = 3 AP. Two formation changes leave 1; the dragoons'
+    // move-and-fire needs 2 and is handed back, and with it the turn, as it stands.
+    let t = script(
+        "drill",
+        "american: column A11; column B11; move-fire H11 H10 H9 at H8",
+        &[1],
+    )
+    .unwrap();
+    let back = t.steps[0]
+        .unexecuted
+        .as_ref()
+        .expect("the rest is handed back");
+    assert_eq!(back.rest, ["move-fire H11 H10 H9 at H8"]);
+    assert!(
+        back.reason.contains("6.2.8 Action points"),
+        "{}",
+        back.reason
+    );
+    assert!(back.reason.contains("1 AP left"), "{}", back.reason);
+    assert_eq!(t.view["active"], "american");
+    assert_eq!(t.view["ap_left"], 1);
+
+    // The player sends the rest: no new AP roll, and the turn ends when the AP are spent.
+    let t = script(
+        "drill",
+        "american: column A11; column B11; move-fire H11 H10 H9 at H8\n\
+         american: column C11\nbritish: pass",
+        &[1, 6],
+    )
+    .unwrap();
+    assert!(t.steps[1].dice_used.is_empty(), "no second AP roll");
+    assert!(t.steps[1].unexecuted.is_none());
+    assert_eq!(t.view["turn"], 2);
+    assert_eq!(t.dice_left, [6]);
+
+    // Or ends it with 'pass'.
+    let t = script(
+        "drill",
+        "american: column A11; column B11; move-fire H11 H10 H9 at H8\namerican: pass",
+        &[1],
+    )
+    .unwrap();
+    assert_eq!(t.view["active"], "british");
+    assert!(script_lines(&t)
+        .iter()
+        .any(|l| l == "american ends the turn with 1 AP unspent"));
+
+    // An order for the rest that needs more AP than are left is refused whole.
+    let e = script(
+        "drill",
+        "american: column A11; column B11; move-fire H11 H10 H9 at H8\n\
+         american: column C11; column D11",
+        &[1],
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, ReplayError::Rule { ref error, .. } if error.rule == "6.2.8 Action points"),
+        "{e}"
+    );
+}
+
+#[test]
+fn s6_2_8_an_action_made_impossible_by_dice_hands_the_turn_back_too() {
+    let mut b = drill(&[]);
+    put(&mut b, "UK militia", "G5");
+    let u = unit(&b, "UK militia");
+    b.units[u].mp = 1;
+    put(&mut b, "US artillery", "G6");
+    put(&mut b, "US regular", "F5");
+    // AP die 3: 4 AP. The gun's fire eliminates the militia (6); the regular's fire at G5
+    // finds no one and is handed back with 3 AP left.
+    play(&mut b, US, "fire G6 at G5; fire F5 at G5", &[3, 6, 2, 2]).unwrap();
+    assert!(gone(&b, "UK militia"));
+    assert_eq!((b.active, b.ap, b.held), (US, 3, true));
+    assert!(!b.units[unit(&b, "US regular")].acted);
+    // The rest of the turn: the gun has acted, the regular has not; an order carried out to
+    // its end ends the turn.
+    assert_eq!(refused(&mut b, US, "column G6").rule, "6.1.4 Actions");
+    play(&mut b, US, "column F5", &[]).unwrap();
+    assert!(b.units[unit(&b, "US regular")].column);
+    assert_eq!((b.active, b.held), (UK, false));
+}
+
+#[test]
+fn s6_1_1_an_order_of_standing_orders_only_rolls_no_ap_die() {
+    let t = script("drill", "american: tied hits to guns\nbritish: pass", &[4]).unwrap();
+    assert!(t.steps[0].dice_used.is_empty());
+    assert_eq!(t.dice_left, [4]);
+    assert_eq!(
+        t.view["standing_orders"]["american"][0],
+        "tied hits to guns"
+    );
+}
+
+#[test]
+fn s6_2_6_and_9_1_1_a_leader_goes_along_with_move_and_fire_and_fire_and_move() {
+    let mut b = drill(&[]);
+    put(&mut b, "US dragoon", "H9");
+    put(&mut b, "US leader", "H9");
+    put(&mut b, "UK regular", "H5");
+    play(
+        &mut b,
+        US,
+        "move-fire H9 H8 H7 H6 at H5 +leader",
+        &[1, 2, 2, 2],
+    )
+    .unwrap();
+    assert_eq!(
+        (at(&b, "US dragoon"), at(&b, "US leader")),
+        ("H6".into(), "H6".into())
+    );
+    // 2 AP for both: the leader is free (6.2.6), and gives no extra hex (9.1.2).
+    let mut b = drill(&[]);
+    put(&mut b, "US dragoon", "H9");
+    put(&mut b, "US leader", "H9");
+    put(&mut b, "UK regular", "H4");
+    let e = refused(&mut b, US, "move-fire H9 H8 H7 H6 H5 at H4 +leader");
+    assert!(e.message.contains("9.1.2"), "{e}");
+
+    // Indians fire at the adjacent enemy and move away with their leader.
+    let mut b = drill(&[]);
+    put(&mut b, "US Indian", "G9");
+    put(&mut b, "US leader", "G9");
+    put(&mut b, "UK regular", "G8");
+    play(
+        &mut b,
+        US,
+        "fire-move G9 at G8 then G10 +leader",
+        &[1, 2, 2, 2],
+    )
+    .unwrap();
+    assert_eq!(
+        (at(&b, "US Indian"), at(&b, "US leader")),
+        ("G10".into(), "G10".into())
+    );
+    // No leader there: refused, naming the rule.
+    let mut b = drill(&[]);
+    put(&mut b, "US Indian", "G9");
+    put(&mut b, "UK regular", "G8");
+    let e = refused(&mut b, US, "fire-move G9 at G8 then G10 +leader");
+    assert_eq!(e.rule, "9.1.1 Leaders movement");
+
+    // The order language says it and reads it back.
+    for text in [
+        "move-fire H9 H8 H7 at H6 +leader",
+        "fire-move G9 at G8 then G10 +leader",
+    ] {
+        let o = order::parse(text).unwrap();
+        assert_eq!(order::describe(&o), text);
+    }
+}
+
+#[test]
+fn s8_4_4_a_gun_stacked_with_dragoons_checks_morale_on_its_own() {
+    let mut b = drill(&[]);
+    put(&mut b, "UK dragoon", "G5");
+    put(&mut b, "UK artillery", "G5");
+    put(&mut b, "US regular", "G6");
+    // The dragoons roll 2 (hold, 2 MP); the gun rolls 6 and fails all the same; dice 1, 1, 1.
+    play(&mut b, US, "close-combat G6 G5", &[3, 2, 6, 1, 1, 1]).unwrap();
+    assert_eq!(at(&b, "UK dragoon"), "G5");
+    assert_ne!(at(&b, "UK artillery"), "G5");
+}
+
+#[test]
+fn s3_4_6_indians_do_not_advance_after_close_combat() {
+    let setup = |b: &mut Battle| {
+        put(b, "UK militia", "G5");
+        let u = unit(b, "UK militia");
+        b.units[u].mp = 1;
+        put(b, "US Indian", "G6");
+    };
+    let mut b = drill(&[]);
+    setup(&mut b);
+    let e = refused(&mut b, US, "close-combat G6 G5 advance");
+    assert_eq!(e.rule, "3.4.6 Indians");
+    assert!(e.message.contains("close-combat G6 G5'"), "{e}");
+    // Without the advance: the militia fails (6) and is hit (4): eliminated; the Indians stay.
+    play(&mut b, US, "close-combat G6 G5", &[3, 6, 4, 1, 1]).unwrap();
+    assert!(gone(&b, "UK militia"));
+    assert_eq!(at(&b, "US Indian"), "G6");
+    // The other reading, as an option.
+    let mut b = drill(&[]);
+    b.options.indians_advance = true;
+    setup(&mut b);
+    play(&mut b, US, "close-combat G6 G5 advance", &[3, 6, 4, 1, 1]).unwrap();
+    assert_eq!(at(&b, "US Indian"), "G5");
+}
+
+#[test]
+fn s3_4_1_scenario_units_start_at_the_sizes_the_text_gives() {
+    let head = "id sizes\ntitle Sizes\nsize 6 6\nturns 2\nfirst british\n\
+                side american command 2 edge south target 5\nside british command 2 edge north target 5\n";
+    let e = scenario::parse(&format!("{head}unit british elite 3 C3 Grenadiers\n")).unwrap_err();
+    assert!(e.contains("an elite unit is 4 MP (3.4)"), "{e}");
+    for bad in [
+        "regular 2",
+        "light 2",
+        "militia 3",
+        "dragoon 1",
+        "artillery 3",
+    ] {
+        let text = format!("{head}unit british {bad} C3 Unit\n");
+        assert!(scenario::parse(&text).is_err(), "{bad}");
+    }
+    // A unit placed already reduced: 2 MP showing of an elite's 4.
+    let s = scenario::parse(&format!("{head}unit british elite 2/4 C3 Reduced\n")).unwrap();
+    assert_eq!((s.units[0].mp, s.units[0].start_mp), (2, 4));
+    assert!(scenario::parse(&format!("{head}unit british elite 5/4 C3 Over\n")).is_err());
+    // Every shipped scenario keeps to the sizes.
+    for s in scenario::all() {
+        for u in s.units.iter().filter(|u| u.kind.is_combat()) {
+            let (lo, hi) = u.kind.mp_range();
+            assert!((lo..=hi).contains(&u.start_mp), "{}: {:?}", s.id, u);
+        }
+    }
+}
+
+#[test]
+fn s3_2_a_hit_line_shows_the_size_before_and_after_the_hit() {
+    // The American gun in I11 fires at the British gun in I8 (3 hexes, hit on 6).
+    let t = script("drill", "american: fire I11 at I8", &[1, 6, 1, 2]).unwrap();
+    let lines = script_lines(&t);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "british artillery UK artillery (2 MP) in I8 takes a hit: now 1 MP"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn s6_2_3_a_move_and_fire_line_names_its_start_hex() {
+    let t = script(
+        "drill",
+        "american: move-fire H11 H10 H9 at H8",
+        &[1, 2, 2, 2],
+    )
+    .unwrap();
+    let lines = script_lines(&t);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "american dragoon US dragoon moves H11-H10-H9 and fires (2 AP)"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn s8_1_3_a_range_error_reads_an_artillery() {
+    let mut b = drill(&[]);
+    put(&mut b, "UK regular", "G5");
+    put(&mut b, "US artillery", "G10");
+    let e = refused(&mut b, US, "fire G10 at G5");
+    assert_eq!(e.rule, "8.1.3 Range");
+    assert!(e.message.contains("an artillery reaches 4"), "{e}");
+}
+
+#[test]
+fn s8_4_3_an_elimination_for_want_of_a_second_displacement_cites_8_4_3() {
+    use despatch::rules::for_honor_and_glory::retreat;
+    let mut b = drill(&[]);
+    // The British regular in G5 retreats north from an attacker in G6: G4 and the hexes
+    // beside it hold British units, each with its own way north blocked by the enemy.
+    put(&mut b, "UK regular", "G5");
+    put(&mut b, "UK regular 3", "G4");
+    put(&mut b, "UK light", "F4");
+    put(&mut b, "UK militia", "H4");
+    for (n, hex) in [
+        ("US regular", "G3"),
+        ("US regular 3", "F3"),
+        ("US light", "H3"),
+        ("US militia", "E3"),
+        ("US elite", "E4"),
+        ("US marine", "I3"),
+        ("US Indian", "I4"),
+        ("US dragoon", "G6"),
+    ] {
+        put(&mut b, n, hex);
+    }
+    let map = b.map();
+    let r = unit(&b, "UK regular");
+    let mut lines = Vec::new();
+    let to = retreat::retreat(map, &mut b, r, h("G6"), Some(&mut lines));
+    assert_eq!(to, None);
+    assert!(gone(&b, "UK regular"));
+    assert!(lines[0].contains("more than one unit (8.4.3)"), "{lines:?}");
+}
+
+#[test]
+fn hex_neighbours_are_those_the_hex_module_names() {
+    // hex.rs: "`C5`'s neighbours are C4, C6, B4, B5, D4 and D5 (and `D5`'s are D4, D6, C5, C6,
+    // E5 and E6)".
+    let mut c5: Vec<String> = h("C5").neighbours().map(|n| n.to_string()).collect();
+    c5.sort();
+    assert_eq!(c5, ["B4", "B5", "C4", "C6", "D4", "D5"]);
+    let mut d5: Vec<String> = h("D5").neighbours().map(|n| n.to_string()).collect();
+    d5.sort();
+    assert_eq!(d5, ["C5", "C6", "D4", "D6", "E5", "E6"]);
 }

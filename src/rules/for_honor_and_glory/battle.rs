@@ -98,12 +98,21 @@ pub struct Battle {
     pub time_winner: Option<Side>,
     /// The side whose order the game waits for.
     pub active: Side,
-    /// AP left in the order being carried out.
+    /// AP left in the player turn being carried out.
     pub ap: u8,
+    /// 6.2.8 The active side's turn was handed back with AP left (an action of its order was
+    /// refused): its AP roll is made, `ap` is what is left, and its next order goes on with
+    /// the turn (or `pass` ends it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub held: bool,
     pub options: Options,
     /// 11.9 Attacks made this player turn: (attacker's hex, target hex).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attacks: Vec<(Hex, Hex)>,
+    /// 11.9 Attacks the order being carried out still names: (attacker's hex, target hex).
+    /// Set only while an order is carried out, so never part of a state between moves.
+    #[serde(skip)]
+    pub planned: Vec<(Hex, Hex)>,
     pub result: Option<BattleResult>,
     /// Which units stand in each hex: a cache of `units`, not part of the state. A unit
     /// changes hex by `place` and leaves the map by `remove` or `take`.
@@ -143,8 +152,10 @@ impl Battle {
             time_winner: scen.time_winner,
             active: scen.first,
             ap: 0,
+            held: false,
             options,
             attacks: Vec::new(),
+            planned: Vec::new(),
             result: None,
             occupancy: Occupancy::default(),
         };

@@ -44,9 +44,12 @@ pub fn legal_actions(b: &Battle, side: Side, every_move: bool) -> Vec<Action> {
         v.dedup();
         v
     };
+    // In a turn handed back with AP left (6.2.8) only what those AP pay for.
     let try_push = |a: Action, out: &mut Vec<Action>| {
-        if turn::check(map, b, side, &a).is_ok() {
-            out.push(a);
+        if let Ok((_, cost)) = turn::check(map, b, side, &a) {
+            if !b.held || cost <= b.ap {
+                out.push(a);
+            }
         }
     };
     for (u, unit) in b.units.iter().enumerate() {
@@ -68,6 +71,8 @@ pub fn legal_actions(b: &Battle, side: Side, every_move: bool) -> Vec<Action> {
                     );
                 }
                 if d == 1 {
+                    // Indians do not advance (3.4.6) unless the option lets them.
+                    let before = out.len();
                     try_push(
                         Action::CloseCombat {
                             unit: r,
@@ -76,6 +81,16 @@ pub fn legal_actions(b: &Battle, side: Side, every_move: bool) -> Vec<Action> {
                         },
                         &mut out,
                     );
+                    if out.len() == before {
+                        try_push(
+                            Action::CloseCombat {
+                                unit: r,
+                                target: t,
+                                advance: false,
+                            },
+                            &mut out,
+                        );
+                    }
                 }
             }
             try_push(Action::Rally { unit: r }, &mut out);
@@ -104,6 +119,7 @@ pub fn legal_actions(b: &Battle, side: Side, every_move: bool) -> Vec<Action> {
                                 unit: r,
                                 path: smallvec::smallvec![n],
                                 target: t,
+                                leader: false,
                             },
                             &mut out,
                         );
@@ -115,6 +131,7 @@ pub fn legal_actions(b: &Battle, side: Side, every_move: bool) -> Vec<Action> {
                                 unit: r,
                                 target: t,
                                 path: smallvec::smallvec![n],
+                                leader: false,
                             },
                             &mut out,
                         );
@@ -126,11 +143,15 @@ pub fn legal_actions(b: &Battle, side: Side, every_move: bool) -> Vec<Action> {
     out
 }
 
-/// A random order for `side`: up to six actions, favouring combat so that battles end.
+/// A random order for `side`: up to six actions, favouring combat so that battles end. In a
+/// turn handed back with AP left (6.2.8) it spends no more than those.
 pub fn random_order(b: &Battle, side: Side, rng: BotRng) -> Order {
     let map = b.map();
     let mut sim = b.clone();
-    turn::begin(&mut sim, side);
+    if !b.held {
+        turn::begin(&mut sim, side);
+    }
+    let mut budget = b.ap;
     let mut order = Order::default();
     let wanted = 1 + rng(6);
     // The choices are listed once; each is checked again on the board as the order so far
@@ -170,17 +191,25 @@ pub fn random_order(b: &Battle, side: Side, rng: BotRng) -> Order {
         } else {
             actions[rng(actions.len())].clone()
         };
-        if matches!(a, Action::Move { .. }) {
-            // Now and then the leader goes along, and moves grow longer where they may.
-            if rng(2) == 0 {
-                let mut with = a.clone();
-                if let Action::Move { leader, .. } = &mut with {
-                    *leader = true;
-                }
-                if turn::check(map, &sim, side, &with).is_ok() {
-                    a = with;
-                }
+        if matches!(
+            a,
+            Action::Move { .. } | Action::MoveFire { .. } | Action::FireMove { .. }
+        ) && rng(2) == 0
+        {
+            // Now and then the leader goes along (6.2.6, 9.1.1).
+            let mut with = a.clone();
+            if let Action::Move { leader, .. }
+            | Action::MoveFire { leader, .. }
+            | Action::FireMove { leader, .. } = &mut with
+            {
+                *leader = true;
             }
+            if turn::check(map, &sim, side, &with).is_ok() {
+                a = with;
+            }
+        }
+        if matches!(a, Action::Move { .. }) {
+            // Now and then moves grow longer where they may.
             for _ in 0..3 {
                 let mut longer = a.clone();
                 if let Action::Move { path, .. } = &mut longer {
@@ -230,9 +259,15 @@ pub fn random_order(b: &Battle, side: Side, rng: BotRng) -> Order {
                 _ => Standing::LeadersTowards(hex),
             }));
         }
-        let Ok((plan, _)) = turn::check(map, &sim, side, &a) else {
+        let Ok((plan, cost)) = turn::check(map, &sim, side, &a) else {
             continue;
         };
+        if b.held {
+            if cost > budget {
+                continue;
+            }
+            budget -= cost;
+        }
         if turn::perform(map, &mut sim, side, plan, None).is_err() {
             continue;
         }

@@ -160,30 +160,32 @@ pub fn perform(map: &Map, b: &mut Battle, u: usize, target: Hex, advance: bool, 
         }
     }
 
-    // 8.3.2 / 8.4.4 Morale first: the infantry (or dragoon), and the gun only if that failed.
+    // 8.3.2 / 8.4.4 Morale first: every defending unit checks, the infantry (or dragoon)
+    // before the gun. A gun stacked with infantry has passed if the infantry passed (8.4.4
+    // speaks of infantry only: with dragoons, the gun checks on its own).
     let flanked = combat::flank(b, u, target);
     let line = b.in_slot(target, defender, Slot::Line);
     let gun = b.in_slot(target, defender, Slot::Gun);
     let mut failed = Vec::new();
-    match (line, gun) {
-        (Some(l), g) => {
-            if !check_morale(map, b, l, Some(flanked), ctx) {
-                failed.push(l);
-                if let Some(g) = g {
-                    if !check_morale(map, b, g, Some(flanked), ctx) {
-                        failed.push(g);
-                    }
-                }
-            } else if let Some(g) = g {
+    let mut line_held = None;
+    if let Some(l) = line {
+        let held = check_morale(map, b, l, Some(flanked), ctx);
+        if !held {
+            failed.push(l);
+        }
+        line_held = Some((l, held));
+    }
+    if let Some(g) = gun {
+        match line_held {
+            Some((l, true)) if b.units[l].kind.is_infantry_type() => {
                 say!(ctx, "{} holds with the infantry (8.4.4)", b.label(g));
             }
-        }
-        (None, Some(g)) => {
-            if !check_morale(map, b, g, Some(flanked), ctx) {
-                failed.push(g);
+            _ => {
+                if !check_morale(map, b, g, Some(flanked), ctx) {
+                    failed.push(g);
+                }
             }
         }
-        (None, None) => {}
     }
 
     // 8.3.3 The attacker's dice.

@@ -91,20 +91,21 @@ pub fn modifier_explained(
     (m, why)
 }
 
-/// 11.9 A flank or rear attack: a friendly unit directly across the target from the attacker
-/// has attacked the same target this turn.
+/// 11.9 A flank or rear attack: "2 or more attacking units are directly opposite of each
+/// other with the defending unit between them, and all units attack the defender during the
+/// turn". Every one of them adds +1, the first included, at any range it may fire: an attack
+/// qualifies when a friendly unit directly across the target (on the straight line through
+/// it, at any distance) has attacked it this player turn, or is named to attack it later in
+/// the order being carried out.
 pub fn flank(b: &Battle, u: usize, target: Hex) -> bool {
-    let unit = &b.units[u];
-    if !b.options.has(9) || !unit.hex.is_adjacent(target) {
+    if !b.options.has(9) {
         return false;
     }
-    let Some(across) = unit.hex.opposite_across(target) else {
-        return false;
-    };
+    let from = b.units[u].hex;
     b.attacks
         .iter()
-        .any(|&(from, to)| from == across && to == target)
-        && !b.army_at(across, unit.side).is_empty()
+        .chain(&b.planned)
+        .any(|&(other, to)| to == target && from.opposite_across(target, other))
 }
 
 /// The dice as the log shows them: faces, and the modified values where a modifier applies.
@@ -126,10 +127,13 @@ pub fn count_hits(faces: &[u32], m: i32, hit: u8) -> usize {
         .count()
 }
 
-/// 8.1.2 / 3.4.1 Applies hits to the defenders of a hex one at a time, each to the unit with
-/// the highest MP; in ties the owner's standing order decides (`tied hits to guns`; the
-/// infantry or dragoon before the gun unless it says so). An elite unit at 1 MP rolls for
-/// each hit: 1–3 it stays, 4–6 it is eliminated. Returns the defenders eliminated.
+/// 8.1.2 / 3.4.1 Applies an attack's hits to the defenders of a hex: "hits are applied to the
+/// highest value unit" — the unit with the most MP as the hex stood when the attack hit; in
+/// ties the owner's standing order decides (`tied hits to guns`; the infantry or dragoon
+/// before the gun unless it says so). All the hits go to that unit; any left over when it is
+/// eliminated are lost. With the option `hits_one_at_a_time` each hit goes to the unit then
+/// highest, so the hits left over go on to the next. An elite unit at 1 MP rolls for each
+/// hit: 1–3 it stays, 4–6 it is eliminated. Returns the defenders eliminated.
 pub fn apply_hits(
     b: &mut Battle,
     hex: Hex,
@@ -143,15 +147,32 @@ pub fn apply_hits(
     } else {
         Slot::Line
     };
-    for _ in 0..hits {
-        let target = b.army_at(hex, defender).max_by_key(|&i| {
+    let highest = |b: &Battle| {
+        b.army_at(hex, defender).max_by_key(|&i| {
             (
                 b.units[i].mp,
                 b.units[i].kind.slot() == first,
                 std::cmp::Reverse(i),
             )
-        });
+        })
+    };
+    let one_unit = !b.options.hits_one_at_a_time;
+    let hit = highest(b);
+    for n in 0..hits {
+        let target = if one_unit { hit } else { highest(b) };
         let Some(t) = target else { break };
+        if b.units[t].gone {
+            let left = hits - n;
+            if !b.army_at(hex, defender).is_empty() {
+                say!(
+                    ctx,
+                    "{left} hit{} left over {} lost with the unit it hit (8.1.2)",
+                    if left == 1 { "" } else { "s" },
+                    if left == 1 { "is" } else { "are" }
+                );
+            }
+            break;
+        }
         let unit = b.units[t];
         if unit.mp <= 1 {
             if unit.kind == Kind::Elite {
@@ -173,8 +194,11 @@ pub fn apply_hits(
             b.eliminate_for(t, ctx);
             gone.push(t);
         } else {
+            if ctx.lines_wanted() {
+                let label = b.label(t);
+                ctx.say(format!("{label} takes a hit: now {} MP", unit.mp - 1));
+            }
             b.units[t].mp -= 1;
-            say!(ctx, "{} takes a hit: now {} MP", b.label(t), b.units[t].mp);
         }
     }
     gone

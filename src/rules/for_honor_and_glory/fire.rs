@@ -68,9 +68,9 @@ pub fn check(
         return Err(RuleError::new(
             "8.1.3 Range",
             format!(
-                "{target} is {d} hexes from {}; a {} reaches {range}",
+                "{target} is {d} hexes from {}; {} reaches {range}",
                 unit.hex,
-                unit.kind.name()
+                unit.kind.a_name()
             ),
         ));
     }

@@ -3,7 +3,8 @@
 //!
 //! Columns are letters (A is the westernmost), rows are numbers counted from 1 at the north
 //! edge. Hexes are flat-topped and odd columns (B, D, F …) sit half a hex lower than even ones,
-//! so that `C5`'s neighbours are C4, C6, B5, B6, D5 and D6.
+//! so that `C5`'s neighbours are C4, C6, B4, B5, D4 and D5 (and `D5`'s are D4, D6, C5, C6, E5
+//! and E6).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -100,11 +101,16 @@ impl Hex {
         self.distance(other) == 1
     }
 
-    /// The hex directly across `middle` from `self` (for flank attacks, 11.9).
-    pub fn opposite_across(self, middle: Hex) -> Option<Hex> {
+    /// Are `self` and `other` directly opposite each other with `middle` between them (11.9):
+    /// the three centres on one straight line, `middle` strictly between, at any distances?
+    /// (Axial coordinates map linearly onto the plane, so parallel there is parallel on the map.)
+    pub fn opposite_across(self, middle: Hex, other: Hex) -> bool {
         let (a, b, _) = self.cube();
         let (m, n, _) = middle.cube();
-        Hex::from_cube(2 * m - a, 2 * n - b)
+        let (c, d, _) = other.cube();
+        let (vq, vr) = (a - m, b - n);
+        let (wq, wr) = (c - m, d - n);
+        (vq, vr) != (0, 0) && (wq, wr) != (0, 0) && vq * wr == vr * wq && vq * wq + vr * wr < 0
     }
 
     /// The hex centre in map units (hex width 2): x grows eastward, y southward.

@@ -139,7 +139,7 @@ fn info() -> RulesetInfo {
     }));
     RulesetInfo {
         id: ID.into(),
-        version: "2".into(),
+        version: "3".into(),
         title: "For Honor and Glory — War of 1812 land battles".into(),
         scenarios,
         options: vec![
@@ -156,6 +156,21 @@ fn info() -> RulesetInfo {
                 description: "11.14: command action points set by hand, e.g. {\"american\": 4, \"british\": 3}".into(),
                 default: json!({}),
             },
+            OptionInfo {
+                name: "hits_one_at_a_time".into(),
+                description: "8.1.2 read the other way: each hit of a fire goes to the unit then highest in MP, so hits left over when a unit is eliminated go on to the next (default: all of a fire's hits go to the unit highest when it hit)".into(),
+                default: json!(false),
+            },
+            OptionInfo {
+                name: "indians_advance".into(),
+                description: "3.4.6 read the other way: Indians may advance after close combat (default: they may not move in a turn they close, so they do not advance)".into(),
+                default: json!(false),
+            },
+            OptionInfo {
+                name: "flat_line_of_sight".into(),
+                description: "8.2 without elevation: a hill between always blocks and a unit on a hill sees over nothing (default: hills see over lower hexes)".into(),
+                default: json!(false),
+            },
         ],
         grammar: GRAMMAR.into(),
     }
@@ -163,9 +178,9 @@ fn info() -> RulesetInfo {
 
 const GRAMMAR: &str = "One order per turn, actions separated by ';' or new lines: \
 move B2 B3 B4 [+leader] · move B2/leader B3 · move B2/gun B3 · fire A3 at C5 [advance] · \
-move-fire B2 B3 at C4 · fire-move B2 at C3 then B1 · close-combat D4 D5 [advance] · rally E1 · \
+move-fire B2 B3 at C4 [+leader] · fire-move B2 at C3 then B1 [+leader] · close-combat D4 D5 [advance] · rally E1 · \
 column E1 · line E1 · dragoons evade|stand · standing orders (no AP): tied hits to guns|infantry · \
-retreat towards G3|edge · leaders retreat towards G3|units · pass";
+retreat towards G3|edge · leaders retreat towards G3|units · pass (also ends a turn handed back with AP left)";
 
 impl Rules for ForHonorAndGlory {
     type State = State;
@@ -220,21 +235,37 @@ impl Rules for ForHonorAndGlory {
             return Vec::new();
         }
         let b = &state.battle;
-        let mut options: Vec<String> = bot::legal_actions(b, b.active, false)
+        // The board as the turn will meet it: a new turn starts with every unit fresh (6.1.4).
+        let mut fresh = b.clone();
+        if !b.held {
+            turn::begin(&mut fresh, b.active);
+        }
+        let mut options: Vec<String> = bot::legal_actions(&fresh, b.active, false)
             .iter()
             .map(order::describe_action)
             .collect();
         options.truncate(60);
         options.push("pass".into());
-        vec![Prompt {
-            seat: seat(b.active),
-            kind: PromptKind::Turn,
-            decision: format!(
+        let decision = if b.held {
+            format!(
+                "{}, turn {} of {}: {} AP left of your turn (6.2.8) — the rest of your unit actions in order, or pass to end the turn",
+                b.scen().title,
+                b.turn,
+                b.turns,
+                b.ap
+            )
+        } else {
+            format!(
                 "{}, turn {} of {}: your order — the AP roll, then your unit actions in order",
                 b.scen().title,
                 b.turn,
                 b.turns
-            ),
+            )
+        };
+        vec![Prompt {
+            seat: seat(b.active),
+            kind: PromptKind::Turn,
+            decision,
             options,
             pass_on_timeout: true,
         }]
@@ -343,6 +374,7 @@ impl Rules for ForHonorAndGlory {
             "turn": b.turn,
             "turns": b.turns,
             "active": b.active.name(),
+            "ap_left": if b.held { Some(b.ap) } else { None },
             "vp": { "american": b.sides[0].vp, "british": b.sides[1].vp },
             "targets": { "american": b.sides[0].target, "british": b.sides[1].target },
             "leaders_lost": { "american": b.sides[0].leaders_lost, "british": b.sides[1].leaders_lost },

@@ -1,7 +1,9 @@
 //! Advanced/optional rules (11.), chosen at creation: `optional_rules` lists the sections in use
 //! (`["11.1", "11.9"]`, or `"all"` for 11.1–11.13), and `command_ap` (11.14) sets a side's
-//! command action points by hand (`{"american": 4}`). Each rule is enforced where the rule it
-//! changes lives; this module only says which are on.
+//! command action points by hand (`{"american": 4}`); three switches choose the other reading
+//! where the text allows two (`hits_one_at_a_time` for 8.1.2, `indians_advance` for 3.4.6,
+//! `flat_line_of_sight` for 8.2). Each rule is enforced where the rule it changes lives; this
+//! module only says which are on.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -16,6 +18,19 @@ pub struct Options {
     /// 11.14 Command AP set by hand, per side (american, british).
     #[serde(default, skip_serializing_if = "no_overrides")]
     pub command: [Option<u8>; 2],
+    /// Readings of the rules where the text allows another (docs/rules/for-honor-and-glory.md,
+    /// "Interpretations"), each off by default.
+    /// 8.1.2 the other reading: each hit of a fire goes to the unit then highest in MP, so
+    /// hits left over when a unit is eliminated go on to the next one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hits_one_at_a_time: bool,
+    /// 3.4.6 the other reading: Indians may advance after close combat (an advance is not a
+    /// move).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub indians_advance: bool,
+    /// 8.2 the other reading: no elevation; a hill between blocks, and nothing is seen over.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flat_line_of_sight: bool,
 }
 
 fn no_overrides(c: &[Option<u8>; 2]) -> bool {
@@ -110,9 +125,19 @@ impl Options {
                     }
                     out = out.with(14);
                 }
+                "hits_one_at_a_time" | "indians_advance" | "flat_line_of_sight" => {
+                    let on = value
+                        .as_bool()
+                        .ok_or_else(|| bad(format!("{key} is true or false, not {value}")))?;
+                    match key.as_str() {
+                        "hits_one_at_a_time" => out.hits_one_at_a_time = on,
+                        "indians_advance" => out.indians_advance = on,
+                        _ => out.flat_line_of_sight = on,
+                    }
+                }
                 other => {
                     return Err(bad(format!(
-                        "there is no option '{other}'; the options are optional_rules and command_ap"
+                        "there is no option '{other}'; the options are optional_rules, command_ap, hits_one_at_a_time, indians_advance and flat_line_of_sight"
                     )))
                 }
             }

@@ -11,6 +11,7 @@
 //! fire A3 at C5 [advance]       fire combat (8.1); advance only with 11.10
 //! move-fire B2 B3 at C4         dragoons or Indians: move, then fire (2 AP, 3.4.6-3.4.7)
 //! fire-move B2 at C3 then B1    Indians: fire at an adjacent enemy, then move (2 AP)
+//!   … +leader                   either with the leader in B2 going along (6.2.6, 9.1.1)
 //! close-combat D4 D5 [advance]  close combat (2 AP, 8.3)
 //! rally E1                      the leader in E1 rallies the unit there (1 AP, 9.4)
 //! column E1 · line E1           change formation (1 AP, 7.5)
@@ -18,7 +19,8 @@
 //! tied hits to guns|infantry    standing order: who takes a hit between equals (8.1.2, no AP)
 //! retreat towards G3|edge       standing order: where units that fail morale go (8.4.1, no AP)
 //! leaders retreat towards G3|units   standing order: a leader left alone (8.4.5, no AP)
-//! pass                          end the turn without acting
+//! pass                          end the turn without acting, or end a turn handed back
+//!                               with AP left (6.2.8)
 //! ```
 
 use std::borrow::Cow;
@@ -103,15 +105,18 @@ pub enum Action {
         path: Path,
         leader: bool,
     },
+    /// `leader`: the leader in the unit's hex goes along (6.2.6, 9.1.1), with no extra hex.
     MoveFire {
         unit: UnitRef,
         path: Path,
         target: Hex,
+        leader: bool,
     },
     FireMove {
         unit: UnitRef,
         target: Hex,
         path: Path,
+        leader: bool,
     },
     Fire {
         unit: UnitRef,
@@ -452,12 +457,14 @@ fn parse_words(clause: &str, words: &[&str]) -> Result<Action, RuleError> {
         }
         Verb::MoveFire => {
             let u = unit(1)?;
-            let at = (0..words.len())
+            let leader = words.len() > 2 && is(words.len() - 1, "+leader");
+            let end = words.len() - usize::from(leader);
+            let at = (0..end)
                 .find(|&i| is(i, "at"))
                 .ok_or_else(|| bad("write 'move-fire B2 B3 at C4'"))?;
-            if at + 2 != words.len() || at < 3 {
+            if at + 2 != end || at < 3 {
                 return Err(bad(
-                    "write 'move-fire B2 B3 at C4': the path, 'at', one target hex",
+                    "write 'move-fire B2 B3 at C4 [+leader]': the path, 'at', one target hex",
                 ));
             }
             let path = hexes(&words[2..at])?;
@@ -466,19 +473,23 @@ fn parse_words(clause: &str, words: &[&str]) -> Result<Action, RuleError> {
                 unit: u,
                 path,
                 target,
+                leader,
             }
         }
         Verb::FireMove => {
             let u = unit(1)?;
-            if !is(2, "at") || !is(4, "then") || words.len() < 6 {
-                return Err(bad("write 'fire-move B2 at C3 then B1'"));
+            let leader = words.len() > 2 && is(words.len() - 1, "+leader");
+            let end = words.len() - usize::from(leader);
+            if !is(2, "at") || !is(4, "then") || end < 6 {
+                return Err(bad("write 'fire-move B2 at C3 then B1 [+leader]'"));
             }
             let target = hex(3)?;
-            let path = hexes(&words[5..])?;
+            let path = hexes(&words[5..end])?;
             Action::FireMove {
                 unit: u,
                 target,
                 path,
+                leader,
             }
         }
         Verb::Fire | Verb::CloseCombat => {
@@ -585,11 +596,29 @@ pub fn describe_action(a: &Action) -> String {
                 if *leader { " +leader" } else { "" }
             )
         }
-        Action::MoveFire { unit, path, target } => {
-            format!("move-fire {unit} {} at {target}", join(path))
+        Action::MoveFire {
+            unit,
+            path,
+            target,
+            leader,
+        } => {
+            format!(
+                "move-fire {unit} {} at {target}{}",
+                join(path),
+                if *leader { " +leader" } else { "" }
+            )
         }
-        Action::FireMove { unit, target, path } => {
-            format!("fire-move {unit} at {target} then {}", join(path))
+        Action::FireMove {
+            unit,
+            target,
+            path,
+            leader,
+        } => {
+            format!(
+                "fire-move {unit} at {target} then {}{}",
+                join(path),
+                if *leader { " +leader" } else { "" }
+            )
         }
         Action::Fire {
             unit,

@@ -21,20 +21,35 @@ fn options(
     allow_displace: bool,
     not: Option<Hex>,
 ) -> Vec<(Hex, Option<(usize, Hex)>)> {
+    options_noting(map, b, r, attacker, allow_displace, not, &mut false)
+}
+
+/// `options`, setting `stuck` when a hex was given up because the friendly unit in it could
+/// not make room without a second displacement (8.4.3).
+fn options_noting(
+    map: &Map,
+    b: &Battle,
+    r: usize,
+    attacker: Hex,
+    allow_displace: bool,
+    not: Option<Hex>,
+    stuck: &mut bool,
+) -> Vec<(Hex, Option<(usize, Hex)>)> {
     let unit = b.units[r];
     let wanted = b.sides[usize::from(unit.side.0)]
         .retreat_towards
         .filter(|&g| g != attacker && !g.is_adjacent(attacker) && g != unit.hex);
     if let Some(goal) = wanted {
-        let found = ranked(map, b, r, attacker, allow_displace, not, Some(goal));
+        let found = ranked(map, b, r, attacker, allow_displace, not, Some(goal), stuck);
         if !found.is_empty() {
             return found;
         }
     }
-    ranked(map, b, r, attacker, allow_displace, not, None)
+    ranked(map, b, r, attacker, allow_displace, not, None, stuck)
 }
 
 /// The retreat hexes towards `goal` (the edge when `None`), best first.
+#[allow(clippy::too_many_arguments)] // the retreat's own terms, each named where it is used
 fn ranked(
     map: &Map,
     b: &Battle,
@@ -43,6 +58,7 @@ fn ranked(
     allow_displace: bool,
     not: Option<Hex>,
     goal: Option<Hex>,
+    stuck: &mut bool,
 ) -> Vec<(Hex, Option<(usize, Hex)>)> {
     let unit = b.units[r];
     // Distance to the goal: hexes to the rally hex, else map units to the edge (scaled).
@@ -84,6 +100,7 @@ fn ranked(
                 // The displaced unit must retreat on its own, displacing no one (8.4.3).
                 let Some(&(to, _)) = options(map, b, d, attacker, false, Some(unit.hex)).first()
                 else {
+                    *stuck = true;
                     continue;
                 };
                 Some((d, to))
@@ -107,10 +124,19 @@ pub fn retreat(
     attacker: Hex,
     mut lines: Option<&mut Vec<String>>,
 ) -> Option<Hex> {
-    match options(map, b, r, attacker, true, None).first().copied() {
+    let mut stuck = false;
+    let found = options_noting(map, b, r, attacker, true, None, &mut stuck);
+    match found.first().copied() {
         None => {
             if let Some(lines) = lines {
-                lines.push(format!("{} has no retreat path (8.4.2)", b.label(r)));
+                lines.push(if stuck {
+                    format!(
+                        "{} could retreat only by displacing more than one unit (8.4.3)",
+                        b.label(r)
+                    )
+                } else {
+                    format!("{} has no retreat path (8.4.2)", b.label(r))
+                });
                 lines.push(b.eliminate(r));
             } else {
                 b.remove(r);

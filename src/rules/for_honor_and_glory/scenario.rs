@@ -14,6 +14,7 @@
 //! time british                    # who wins when the turns run out (10. C)
 //! terrain hill E1 F1 G2
 //! unit american regular 4 E9 13th US Infantry
+//! unit british elite 2/4 C3 Reduced elite  # 2 MP showing, of a unit of 4 MP (3.4.1)
 //! unit american leader E9 Van Rensselaer
 //! unit british vp F1 Redan battery
 //! ```
@@ -245,14 +246,35 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
                     .ok_or_else(|| err("unknown side"))?;
                 let kind = Kind::from_name(words.get(2).copied().unwrap_or(""))
                     .ok_or_else(|| err("unknown unit type"))?;
-                let (mp, at) = if kind.is_combat() {
-                    (num(3)? as u8, 4)
+                // `4`, or `2/4`: a unit of size 4 placed already reduced to 2 MP.
+                let (mp, size, at) = if kind.is_combat() {
+                    let w = words.get(3).copied().unwrap_or("");
+                    let (mp, size) = w.split_once('/').unwrap_or((w, w));
+                    let read = |n: &str| {
+                        n.parse::<u8>()
+                            .map_err(|_| err("write the unit's MP, like 4, or 2/4 for a unit of 4 MP reduced to 2"))
+                    };
+                    (read(mp)?, read(size)?, 4)
                 } else {
-                    (0, 3)
+                    (0, 0, 3)
                 };
                 let (lo, hi) = kind.mp_range();
-                if kind.is_combat() && !(lo..=hi).contains(&mp) {
-                    return Err(err(&format!("a {} has {lo}-{hi} MP (3.4)", kind.name())));
+                if kind.is_combat() && !(lo..=hi).contains(&size) {
+                    let sizes = if lo == hi {
+                        format!("{lo}")
+                    } else {
+                        format!("{lo} to {hi}")
+                    };
+                    return Err(err(&format!(
+                        "{} unit is {sizes} MP (3.4); place one reduced as 2/{hi}",
+                        kind.a_name()
+                    )));
+                }
+                if kind.is_combat() && !(1..=size).contains(&mp) {
+                    return Err(err(&format!(
+                        "{} of {size} MP may be placed at 1 to {size} MP (3.3)",
+                        kind.a_name()
+                    )));
                 }
                 let h = hex(words.get(at).copied().unwrap_or(""), &s.map)?;
                 let name = words.get(at + 1..).map(|w| w.join(" ")).unwrap_or_default();
@@ -262,7 +284,9 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
                         super::occupancy::MAX_UNITS
                     )));
                 }
-                s.units.push(Unit::new(side, kind, h, mp));
+                let mut unit = Unit::new(side, kind, h, mp);
+                unit.start_mp = size;
+                s.units.push(unit);
                 s.names.push(name);
             }
             _ => return Err(err("unknown statement")),

@@ -1,7 +1,9 @@
 //! The game turn (5.) and its actions (6.), played as one order per player turn: the AP roll
 //! (6.1.1), then each unit action in the order given (5.1), each unit activated once (6.1.3–
 //! 6.1.4), until the AP run out (6.2.8) or an action cannot be carried out — the rest is handed
-//! back unexecuted with the reason. The whole order is first tried on a copy of the board with
+//! back unexecuted with the reason, and with AP left the turn is handed back as it stands
+//! (6.2.8: the turn ends when its AP are spent): the player's next order goes on with it, or
+//! `pass` ends it. The whole order is first tried on a copy of the board with
 //! no dice (every action must be legal on the board as the moves before it leave it, as if no
 //! fire had any effect), so a malformed or impossible order is refused before a die is drawn.
 
@@ -12,7 +14,7 @@ use super::column;
 use super::fire::{self, FirePlan};
 use super::hex::Hex;
 use super::leaders;
-use super::movement::{self, MovePlan};
+use super::movement::{self, kind_and_name, MovePlan};
 use super::order::{describe_action, describe_standing, Action, Order, Pick, Standing, UnitRef};
 use super::terrain::Map;
 use super::units::{Kind, Side, Slot};
@@ -24,7 +26,7 @@ use crate::engine::ruleset::{Ctx, RuleError};
 pub enum Plan<'p> {
     Move(MovePlan<'p>),
     MoveFire(MovePlan<'p>, Hex),
-    FireMove(FirePlan, &'p [Hex]),
+    FireMove(FirePlan, &'p [Hex], bool),
     Fire(FirePlan, bool),
     Close(usize, Hex, bool),
     Rally(usize, usize),
@@ -52,6 +54,16 @@ pub fn resolve(map: &Map, b: &Battle, side: Side, r: UnitRef) -> Result<usize, R
         Pick::Gun => "artillery or rocket unit",
         Pick::Leader => "leader",
     };
+    if found.is_none() && r.pick == Pick::Main && b.in_slot(r.hex, side, Slot::Vp).is_some() {
+        return Err(RuleError::new(
+            "3.4.11 Victory point units",
+            format!(
+                "the {} VP unit in {} cannot move or act: VP units stay where the scenario puts them",
+                side.name(),
+                r.hex
+            ),
+        ));
+    }
     found.ok_or_else(|| {
         err(format!(
             "there is no {} {what} in {} to act",
@@ -86,7 +98,12 @@ pub fn check<'p>(
             let cost = plan.cost();
             Ok((Plan::Move(plan), cost))
         }
-        Action::MoveFire { unit, path, target } => {
+        Action::MoveFire {
+            unit,
+            path,
+            target,
+            leader,
+        } => {
             let u = resolve(map, b, side, *unit)?;
             fresh(b, u)?;
             let kind = b.units[u].kind;
@@ -96,7 +113,7 @@ pub fn check<'p>(
                     format!("{} may move or fire, not both; only dragoons and Indians move and fire (6.2.3-6.2.4)", b.label(u)),
                 ));
             }
-            let plan = movement::check(map, b, u, path, false, true)?;
+            let plan = movement::check(map, b, u, path, *leader, true)?;
             if plan.waterway {
                 return Err(RuleError::new(
                     "2.3.3 Waterway",
@@ -111,7 +128,12 @@ pub fn check<'p>(
             fire::check(map, &after, u, *target, kind == Kind::Indian)?;
             Ok((Plan::MoveFire(plan, *target), ap::MOVE_AND_FIRE))
         }
-        Action::FireMove { unit, target, path } => {
+        Action::FireMove {
+            unit,
+            target,
+            path,
+            leader,
+        } => {
             let u = resolve(map, b, side, *unit)?;
             fresh(b, u)?;
             if b.units[u].kind != Kind::Indian {
@@ -124,9 +146,9 @@ pub fn check<'p>(
                 ));
             }
             let shot = fire::check(map, b, u, *target, true)?;
-            let plan = movement::check(map, b, u, path, false, true)?;
+            let plan = movement::check(map, b, u, path, *leader, true)?;
             Ok((
-                Plan::FireMove(shot, path),
+                Plan::FireMove(shot, path, *leader),
                 ap::MOVE_AND_FIRE + if plan.waterway { ap::WATERWAY } else { 0 },
             ))
         }
@@ -157,6 +179,17 @@ pub fn check<'p>(
             let u = resolve(map, b, side, *unit)?;
             fresh(b, u)?;
             close_combat::check(map, b, u, *target)?;
+            // 3.4.6 / 6.2.4 Indians "may not move in the turn they conduct close combat".
+            if *advance && b.units[u].kind == Kind::Indian && !b.options.indians_advance {
+                return Err(RuleError::new(
+                    "3.4.6 Indians",
+                    format!(
+                        "{} may not move in the turn it closes, so it does not advance: write 'close-combat {} {target}' (the option indians_advance lets them)",
+                        b.label(u),
+                        b.units[u].hex
+                    ),
+                ));
+            }
             Ok((Plan::Close(u, *target, *advance), ap::CLOSE_COMBAT))
         }
         Action::Rally { unit } => {
@@ -210,13 +243,16 @@ pub fn perform(
     match (plan, ctx) {
         (Plan::Move(p), ctx) => movement::perform(b, &p, ctx),
         (Plan::MoveFire(p, target), ctx) => {
+            let from = b.units[p.unit].hex;
             movement::perform(b, &p, None);
             if let Some(ctx) = ctx {
                 say!(
                     ctx,
-                    "{} moves {} and fires (2 AP)",
-                    b.label(p.unit),
-                    path_text(p.path)
+                    "{} {} moves {from}-{}{} and fires (2 AP)",
+                    side.name(),
+                    kind_and_name(b, p.unit),
+                    path_text(p.path),
+                    with_leader(b, p.leader)
                 );
                 let shot =
                     fire::check(map, b, p.unit, target, b.units[p.unit].kind == Kind::Indian)
@@ -224,22 +260,25 @@ pub fn perform(
                 fire::perform(map, b, shot, false, ctx);
             }
         }
-        (Plan::FireMove(shot, path), ctx) => {
+        (Plan::FireMove(shot, path, leader), ctx) => {
             let u = shot.unit;
             if let Some(ctx) = ctx {
                 fire::perform(map, b, shot, false, ctx);
-                let plan = movement::check(map, b, u, path, false, true)
+                let plan = movement::check(map, b, u, path, leader, true)
                     .map_err(|e| format!("after its fire, {}", e))?;
                 say!(
                     ctx,
-                    "{} moves {} after firing (2 AP)",
-                    b.label(u),
-                    path_text(path)
+                    "{} {} moves {}-{}{} after firing (2 AP)",
+                    side.name(),
+                    kind_and_name(b, u),
+                    b.units[u].hex,
+                    path_text(path),
+                    with_leader(b, plan.leader)
                 );
                 movement::perform(b, &plan, None);
             } else {
                 let plan =
-                    movement::check(map, b, u, path, false, true).map_err(|e| e.to_string())?;
+                    movement::check(map, b, u, path, leader, true).map_err(|e| e.to_string())?;
                 movement::perform(b, &plan, None);
             }
         }
@@ -298,6 +337,13 @@ pub fn perform(
     Ok(())
 }
 
+/// " with <leader>" when a leader goes along (6.2.6, 9.1.1).
+fn with_leader(b: &Battle, leader: Option<usize>) -> String {
+    leader
+        .map(|l| format!(" with {}", b.label(l)))
+        .unwrap_or_default()
+}
+
 fn path_text(path: &[Hex]) -> String {
     path.iter()
         .map(Hex::to_string)
@@ -336,12 +382,22 @@ fn rolls_dice(plan: &Plan<'_>) -> bool {
     )
 }
 
+/// Does the order need action points at all? An order of standing orders only (8.1.2, 8.4.1,
+/// 8.4.5, 11.12), which cost none, rolls no AP die (6.1.1).
+fn spends_ap(order: &Order) -> bool {
+    order
+        .actions
+        .iter()
+        .any(|a| !matches!(a, Action::Standing(_) | Action::Dragoons { .. }))
+}
+
 /// `validate`, which also hands back the plans of the order's first actions, up to and
 /// including the first that rolls dice. Until that action is carried out the turn meets the
 /// board exactly as the dry run did (the same `begin`, then the same moves, formation changes,
 /// rallies and standing orders; `check` reads neither the AP nor the result), so its checks
 /// would find the same plans at the same cost: `play_checked` takes them instead of checking
-/// those actions twice.
+/// those actions twice. In a turn handed back with AP left (6.2.8) the AP are known, so an
+/// order that needs more than are left is refused here.
 pub fn validate_plans<'p>(
     b: &Battle,
     side: Side,
@@ -349,9 +405,12 @@ pub fn validate_plans<'p>(
 ) -> Result<Vec<(Plan<'p>, u8)>, RuleError> {
     let map = b.map();
     let mut sim = b.clone();
-    begin(&mut sim, side);
+    if !b.held {
+        begin(&mut sim, side);
+    }
     let mut plans = Vec::new();
     let mut same = true;
+    let mut spent = 0u8;
     for (n, a) in order.actions.iter().enumerate() {
         let name = |e: RuleError| {
             RuleError::new(
@@ -360,6 +419,18 @@ pub fn validate_plans<'p>(
             )
         };
         let (plan, cost) = check(map, &sim, side, a).map_err(name)?;
+        spent = spent.saturating_add(cost);
+        if b.held && spent > b.ap {
+            return Err(RuleError::new(
+                "6.2.8 Action points",
+                format!(
+                    "action {} ({}): the order needs {spent} AP by then and {} are left of this turn; leave out actions, or 'pass' to end the turn",
+                    n + 1,
+                    describe_action(a),
+                    b.ap
+                ),
+            ));
+        }
         if same {
             same = !rolls_dice(&plan);
             plans.push((plan.clone(), cost));
@@ -375,9 +446,24 @@ pub fn validate_plans<'p>(
 }
 
 /// Plays a validated order: the AP roll, then the actions until the AP or the order runs out
-/// or an action cannot be carried out; then the end of the player turn (5.).
+/// or an action cannot be carried out; then the end of the player turn (5.), unless the turn
+/// is handed back with AP left (6.2.8).
 pub fn play(b: &mut Battle, side: Side, order: &Order, ctx: &mut Ctx) {
     play_checked(b, side, order, Vec::new(), ctx);
+}
+
+/// 11.9 The attacks the order's actions from the `from`th on name: (attacker's hex, target).
+fn planned_attacks(order: &Order, from: usize) -> Vec<(Hex, Hex)> {
+    order.actions[from.min(order.actions.len())..]
+        .iter()
+        .filter_map(|a| match a {
+            Action::Fire { unit, target, .. }
+            | Action::CloseCombat { unit, target, .. }
+            | Action::FireMove { unit, target, .. } => Some((unit.hex, *target)),
+            Action::MoveFire { path, target, .. } => path.last().map(|&h| (h, *target)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `play`, given the plans `validate_plans` found for the order's first actions.
@@ -389,10 +475,24 @@ pub fn play_checked(
     ctx: &mut Ctx,
 ) {
     let map = b.map();
-    begin(b, side);
+    if !b.held {
+        begin(b, side);
+    }
     if order.actions.is_empty() {
-        say!(ctx, "{} passes", side.name());
-    } else {
+        if b.held {
+            say!(
+                ctx,
+                "{} ends the turn with {} AP unspent",
+                side.name(),
+                b.ap
+            );
+        } else {
+            say!(ctx, "{} passes", side.name());
+        }
+        end(b, side, ctx);
+        return;
+    }
+    if !b.held && spends_ap(order) {
         let s = &b.sides[usize::from(side.0)];
         let command = ap::command_ap(s.command, s.leaders_lost);
         let die = ctx.roll(6);
@@ -404,40 +504,65 @@ pub fn play_checked(
             side.name(),
             b.ap
         );
-        let mut plans = plans.into_iter();
-        for (n, a) in order.actions.iter().enumerate() {
-            if b.result.is_some() {
-                hand_back(ctx, order, n, || "the battle is over".into());
-                break;
-            }
-            let checked = match plans.next() {
-                Some(p) => Ok(p),
-                None => check(map, b, side, a),
-            };
-            let (plan, cost) = match checked {
-                Ok(p) => p,
-                Err(e) => {
-                    hand_back(ctx, order, n, || e.to_string());
-                    break;
-                }
-            };
-            if cost > b.ap {
-                hand_back(ctx, order, n, || {
-                    format!(
-                        "6.2.8 Action points: {} needs {cost} AP and {} left",
-                        describe_action(a),
-                        b.ap
-                    )
-                });
-                break;
-            }
-            b.ap -= cost;
-            if let Err(why) = perform(map, b, side, plan, Some(ctx)) {
-                hand_back(ctx, order, n + 1, || why);
-                break;
-            }
-            b.result = victory::check_armies(b);
+    }
+    b.held = false;
+    let mut plans = plans.into_iter();
+    let mut refused = None;
+    for (n, a) in order.actions.iter().enumerate() {
+        if b.result.is_some() {
+            hand_back(ctx, order, n, || "the battle is over".into());
+            break;
         }
+        let checked = match plans.next() {
+            Some(p) => Ok(p),
+            None => check(map, b, side, a),
+        };
+        let (plan, cost) = match checked {
+            Ok(p) => p,
+            Err(e) => {
+                refused = Some((n, e.to_string()));
+                break;
+            }
+        };
+        if cost > b.ap {
+            let why = if ctx.lines_wanted() {
+                format!(
+                    "6.2.8 Action points: {} needs {cost} AP and {} left",
+                    describe_action(a),
+                    b.ap
+                )
+            } else {
+                String::new()
+            };
+            refused = Some((n, why));
+            break;
+        }
+        b.ap -= cost;
+        if b.options.has(9) {
+            b.planned = planned_attacks(order, n + 1);
+        }
+        let done = perform(map, b, side, plan, Some(ctx));
+        b.planned.clear();
+        if let Err(why) = done {
+            refused = Some((n + 1, why));
+            break;
+        }
+        b.result = victory::check_armies(b);
+    }
+    if let Some((from, why)) = refused {
+        // 6.2.8 The turn ends when its AP are spent: with AP left, the refused action hands
+        // the turn back as it stands, and the player's next order goes on with it.
+        if b.result.is_none() && b.ap > 0 {
+            b.held = true;
+            let left = b.ap;
+            hand_back(ctx, order, from, || {
+                format!(
+                    "{why} — {left} AP left of this turn: send the rest of your turn, or 'pass' to end it"
+                )
+            });
+            return;
+        }
+        hand_back(ctx, order, from, || why);
     }
     end(b, side, ctx);
 }
@@ -455,6 +580,7 @@ fn hand_back(ctx: &mut Ctx, order: &Order, from: usize, why: impl FnOnce() -> St
 /// game turn.
 pub fn end(b: &mut Battle, side: Side, ctx: &mut Ctx) {
     b.ap = 0;
+    b.held = false;
     if b.result.is_none() {
         b.result = victory::check_armies(b);
     }

@@ -178,6 +178,17 @@ impl Kind {
         self.chart().name
     }
 
+    /// The name with its article, as a line reads it: "an artillery", "a regular".
+    pub fn a_name(self) -> String {
+        let name = self.name();
+        let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        format!("{article} {name}")
+    }
+
     pub fn from_name(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == name)
     }
@@ -214,14 +225,18 @@ impl Kind {
         }
     }
 
-    /// 3.4 Unit sizes: the MP a unit of this kind may start with.
+    /// 3.4 Unit sizes: the MP a unit of this kind starts a scenario with (its size): elite 4
+    /// (3.4.1), marines 1–4 (3.4.2), regulars 3–4 (3.4.3), light 3 (3.4.4), every other 2
+    /// (3.4.5–3.4.9, and 3.3: "all other units are 2 MP"). A scenario may place a unit already
+    /// reduced below its size (`2/4`), as the worked examples do.
     pub fn mp_range(self) -> (u8, u8) {
         match self {
-            Kind::Elite | Kind::Regular => (1, 4),
+            Kind::Elite => (4, 4),
+            Kind::Regular => (3, 4),
             Kind::Marine => (1, 4),
-            Kind::Light => (1, 3),
+            Kind::Light => (3, 3),
             Kind::Leader | Kind::Vp => (0, 0),
-            _ => (1, 2),
+            _ => (2, 2),
         }
     }
 }

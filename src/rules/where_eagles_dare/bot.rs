@@ -52,6 +52,59 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             at: Some(TURNS[candidates[rng(2)]].to_owned()),
         },
         Phase::Route => Command::Route { path: Vec::new() },
+        Phase::Release => {
+            let have = super::release::next(s)
+                .and_then(|e| e.dp.as_ref())
+                .map_or(0, |d| s.dp.get(d).copied().unwrap_or(0).min(4));
+            Command::Release {
+                dp: rng(have as usize + 1) as u32,
+            }
+        }
+        Phase::OffMap => {
+            let mut moves = Vec::new();
+            for (f, list) in &s.numbering {
+                let Some(super::state::OffMap::Box(from)) = s.offmap.get(f) else {
+                    continue;
+                };
+                let display = super::data::DATA.offmap.display_of(f).unwrap_or_default();
+                let legal: Vec<u32> = (1..=list.len() as u32)
+                    .filter(|n| {
+                        super::offmap::legal(s, display, from, &list[*n as usize - 1]).is_ok()
+                    })
+                    .collect();
+                moves.push((f.clone(), legal[rng(legal.len())]));
+            }
+            Command::OffMap { moves }
+        }
+        Phase::Buy { side: buyer } => {
+            if *buyer != side {
+                return None;
+            }
+            let can = super::chits::buyable(s, side);
+            let mut chits: Vec<String> = Vec::new();
+            for _ in 0..rng(4) {
+                if !can.is_empty() {
+                    let c = can[rng(can.len())].to_owned();
+                    if !chits.contains(&c) {
+                        chits.push(c);
+                    }
+                }
+            }
+            if super::chits::check_buy(s, side, &chits).is_err() {
+                chits.clear();
+            }
+            Command::Buy { chits }
+        }
+        Phase::Activation if s.status_window => {
+            if side != Side::German {
+                return None;
+            }
+            if rng(2) == 0 {
+                Command::Status
+            } else {
+                Command::Pass
+            }
+        }
         Phase::Activation => {
             if let Some(p) = &s.pending {
                 if p.side != side {
@@ -80,6 +133,17 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             }
             if s.actions >= 3 || rng(4) == 0 {
                 return Some(Command::End);
+            }
+            if rng(8) == 0 {
+                if side == Side::Allied && s.air_raid.is_some() && rng(2) == 0 {
+                    return Some(Command::StopRaid { points: 1 });
+                }
+                return Some(Command::Spend {
+                    points: 1,
+                    dispatch: rng(2) == 0,
+                    division: None,
+                    facts: "second action".into(),
+                });
             }
             let unit = format!(
                 "{}/{}",
@@ -159,9 +223,6 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     pass: faces(rng),
                 },
                 _ => match (side, rng(3)) {
-                    (Side::German, 0) if s.highway.attacked + s.highway.closed > 0 => {
-                        Command::Status
-                    }
                     (Side::Allied, 0) => Command::DropRoll {
                         unit,
                         zone: ["A1", "A", "B", "C", "W"][rng(5)].into(),

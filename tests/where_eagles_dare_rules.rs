@@ -870,6 +870,14 @@ fn order_language_round_trips() {
         "status",
         "route 42.228 43.228",
         "route stay",
+        "release",
+        "release dp 3",
+        "offmap erc-fj-ersatz:3 kg-walther:1",
+        "buy f-501 f-502 ind-101",
+        "buy none",
+        "spend 2 cp -- a second action",
+        "spend 1 dp guards",
+        "stopraid 2",
         "end",
         "pass",
         "dispute 12 out of range",
@@ -1546,4 +1554,38 @@ fn flank_corps_5_2_failures_help_german_formations_hinder_and_club_route_off_the
     // Campaign only: no corps and no off-map step in the scenarios.
     let s = game("the-best-laid-plans");
     assert!(s.corps.is_empty() && s.offmap.is_empty());
+}
+
+#[test]
+fn board_in_text_shows_points_mug_releases_corps_and_the_off_map_display_to_the_german_only() {
+    let mut s = off_map_step(18);
+    s.mug = ids(&[
+        "div-101",
+        "div-guards",
+        "f-501",
+        "f-502",
+        "f-506",
+        "f-327",
+        "ind-101",
+    ]);
+    let german = Viewer::Seat(Seat::parse("german").unwrap());
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    let g = WhereEaglesDare.board_text(&s, &german).unwrap();
+    let a = WhereEaglesDare.board_text(&s, &allied).unwrap();
+    for text in [&g, &a] {
+        assert!(
+            text.contains("CP/DP: 101st 2/4")
+                && text.contains("mug: div-101 div-guards")
+                && text.contains("Released: group-hot")
+                && text.contains("XII Corps: Turnhout"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 78), "{text}");
+    }
+    let tilburg = number(&s, "erc-fj-ersatz", "Tilburg");
+    assert!(
+        g.contains("Off map erc-fj-ersatz: Tilburg") && g.contains(&format!("{tilburg}=Tilburg")),
+        "{g}"
+    );
+    assert!(!a.contains("Off map") && !a.contains("Tilburg"), "{a}");
 }

@@ -1,4 +1,5 @@
-//! A random legal command for a seat, for the bot tests: every phase's commands, declared
+//! A random legal command for a seat, for the bot tests: every phase's commands (chits
+//! bought, releases rolled, off-map moves by their private numbers), declared
 //! rolls with random passing faces and results, moves as random walks.
 
 use super::data::TURNS;

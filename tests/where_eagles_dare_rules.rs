@@ -10,7 +10,7 @@ use despatch::rules::where_eagles_dare::data::{DropResult, Spur, Weather, DATA};
 use despatch::rules::where_eagles_dare::hex::Hex;
 use despatch::rules::where_eagles_dare::order;
 use despatch::rules::where_eagles_dare::state::{
-    AirDropCounters, OffMap, Phase, Side, State, Unit,
+    AirDropCounters, OffMap, Phase, RaidMarker, Side, State, Unit,
 };
 use despatch::rules::where_eagles_dare::terrain::{fire_modifier, Map, Mobility, Terrain, CHART};
 use despatch::rules::where_eagles_dare::{declared, offmap, WhereEaglesDare};
@@ -871,6 +871,7 @@ fn order_language_round_trips() {
         "route 42.228 43.228",
         "route stay",
         "release",
+        "raid 19 decoy",
         "release dp 3",
         "offmap erc-fj-ersatz:3 kg-walther:1",
         "buy f-501 f-502 ind-101",
@@ -1588,4 +1589,61 @@ fn board_in_text_shows_points_mug_releases_corps_and_the_off_map_display_to_the_
         "{g}"
     );
     assert!(!a.contains("Off map") && !a.contains("Tilburg"), "{a}");
+}
+
+fn reveal(s: &mut State, seat: &str, commitment: &str, choice: serde_json::Value) {
+    let mut q = VecDeque::new();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+    WhereEaglesDare
+        .reveal(
+            s,
+            &Seat::parse(seat).unwrap(),
+            commitment,
+            &choice,
+            &mut ctx,
+        )
+        .unwrap();
+}
+
+#[test]
+fn s5_2_raid_markers_sealed_before_play_the_first_revealed_raid_counts_the_20th_implied() {
+    let mut s = game("campaign");
+    assert_eq!(s.phase, Phase::Raids { day: 18 });
+    refused(&mut s, "german", "raid 19 raid", "S5.2");
+    let e = refused(&mut s, "german", "raid 18 raid", "S5.2");
+    assert!(e.message.contains("sealed by the server"), "{e}");
+    refused(&mut s, "allied", "raid 18 raid", "sequence of play");
+    // The markers as the server's seal leaves them: commitments only.
+    let sealed = |s: &mut State| {
+        s.raid_markers = [18, 19, 20]
+            .into_iter()
+            .map(|day| RaidMarker {
+                day,
+                commitment: format!("c{day}"),
+                revealed: None,
+            })
+            .collect();
+    };
+    sealed(&mut s);
+    let allied = WhereEaglesDare
+        .view(&s, &Viewer::Seat(Seat::parse("allied").unwrap()))
+        .to_string();
+    assert_eq!(allied.matches("face down").count(), 3, "{allied}");
+    reveal(&mut s, "german", "c18", json!({"raid_marker": "decoy"}));
+    reveal(&mut s, "german", "c19", json!({"raid_marker": "decoy"}));
+    assert_eq!(s.air_raid, None);
+    reveal(&mut s, "german", "c20", json!({"raid_marker": "decoy"}));
+    assert!(s.air_raid.is_some(), "two decoys: the 20th is the raid");
+
+    let mut s = game("campaign");
+    sealed(&mut s);
+    reveal(&mut s, "german", "c18", json!({"raid_marker": "raid"}));
+    s.air_raid.as_mut().unwrap().dp_paid = 2;
+    reveal(&mut s, "german", "c19", json!({"raid_marker": "raid"}));
+    assert_eq!(
+        s.air_raid.as_ref().unwrap().dp_paid,
+        2,
+        "the first revealed raid counts; a second is a decoy"
+    );
+    assert_eq!(s.raid_markers[1].revealed, Some(true));
 }

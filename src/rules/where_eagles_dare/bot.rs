@@ -47,6 +47,10 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 ]),
             }
         }
+        Phase::Raids { day } => Command::Raid {
+            day: *day,
+            real: Some(rng(3) == 0),
+        },
         Phase::Weather => Command::Weather,
         Phase::Fog => Command::Fog,
         Phase::AirDrop { candidates } => Command::AirDrop {

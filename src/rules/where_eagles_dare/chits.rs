@@ -263,6 +263,28 @@ fn play(s: &mut State, ctx: &mut Ctx, id: String) {
     ));
 }
 
+/// A raid marker turned up on its night (S5.2): the first revealed raid counts; if the 18th and
+/// 19th were decoys the 20th is the raid, whatever it shows; a later "raid" is a decoy.
+pub fn reveal_raid(s: &mut State, ctx: &mut Ctx, i: usize, real: bool) {
+    let day = s.raid_markers[i].day;
+    s.raid_markers[i].revealed = Some(real);
+    let already = s.air_raid.is_some();
+    let last = s.raid_markers.iter().all(|m| m.day <= day);
+    let raid = !already && (real || last);
+    ctx.say(format!(
+        "Night {day} Sept: the German raid marker turns up {}",
+        match (real, raid) {
+            (true, true) => "the Eindhoven Air Raid (S5.2): until 4 Dispatch Points stop it, each 101st or Guards Division chit adds a Club Route Closed marker".to_owned(),
+            (false, true) => "a decoy, but the raid was on neither night before: the Eindhoven Air Raid comes now (S5.2)".to_owned(),
+            (true, false) => "a second raid: only the first revealed counts, a decoy".to_owned(),
+            (false, false) => "a decoy".to_owned(),
+        }
+    ));
+    if raid {
+        s.air_raid = Some(Default::default());
+    }
+}
+
 /// `status` or `pass` when the Guards Division chit comes up (4.3.3).
 pub fn status_window(s: &mut State, ctx: &mut Ctx, side: Side, ask: bool) -> Result<(), RuleError> {
     if side != Side::German {

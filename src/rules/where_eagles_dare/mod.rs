@@ -57,6 +57,7 @@ fn not_now(what: &str, s: &State) -> RuleError {
 
 pub fn phase_name(p: &Phase) -> String {
     match p {
+        Phase::Raids { day } => format!("raid marker for the {day}th"),
         Phase::Plans { next } => format!("free drop plans: Drop {next}"),
         Phase::Weather => "Check Weather".into(),
         Phase::Fog => "fog roll".into(),
@@ -266,6 +267,7 @@ impl Rules for WhereEaglesDare {
             last_chit_held,
             status_window: false,
             air_raid: None,
+            raid_markers: Vec::new(),
             released: Vec::new(),
             entries: 0,
             baileys_placed: 0,
@@ -295,7 +297,9 @@ impl Rules for WhereEaglesDare {
             over: false,
         };
         offmap::setup(&mut s);
-        if free_drop && !s.drops.is_empty() {
+        if s.campaign {
+            s.phase = Phase::Raids { day: 18 };
+        } else if free_drop && !s.drops.is_empty() {
             s.phase = Phase::Plans { next: 1 };
         } else {
             let mut ctx = Ctx::new(DiceSource::None, None);
@@ -318,6 +322,13 @@ impl Rules for WhereEaglesDare {
         let clock = s.clock();
         match &s.phase {
             Phase::Over => Vec::new(),
+            Phase::Raids { day } => vec![p(
+                Side::German,
+                PromptKind::Sealed,
+                format!("Seal your raid marker for the {day}th (S5.2): one of the three is the Eindhoven Air Raid, two are decoys"),
+                vec![format!("raid {day} raid"), format!("raid {day} decoy")],
+                false,
+            )],
             Phase::Plans { next } => vec![p(
                 Side::Allied,
                 PromptKind::Sealed,
@@ -424,6 +435,13 @@ impl Rules for WhereEaglesDare {
             Command::AirDrop { at: Some(t) } => {
                 Some((json!({ "drop_at": t }), Command::AirDrop { at: None }))
             }
+            Command::Raid { day, real: Some(r) } => Some((
+                json!({ "raid_marker": if *r { "raid" } else { "decoy" } }),
+                Command::Raid {
+                    day: *day,
+                    real: None,
+                },
+            )),
             Command::Plan {
                 drop,
                 sticks: Some(v),
@@ -514,6 +532,39 @@ impl Rules for WhereEaglesDare {
                     s.phase = Phase::Plans { next: next + 1 };
                 }
             }
+            (Phase::Raids { day }, Command::Raid { day: d, .. }) => {
+                let day = *day;
+                if *d != day {
+                    return Err(rule(
+                        "S5.2 The Eindhoven Air Raid",
+                        format!("seal the marker for the {day}th now: raid {day} raid|decoy"),
+                    ));
+                }
+                let commitment = ctx
+                    .commitment()
+                    .ok_or_else(|| {
+                        rule(
+                            "S5.2 The Eindhoven Air Raid",
+                            "a raid marker is sealed by the server: send it as 'raid <day> raid|decoy'",
+                        )
+                    })?
+                    .to_owned();
+                s.raid_markers.push(state::RaidMarker {
+                    day,
+                    commitment,
+                    revealed: None,
+                });
+                ctx.say(format!(
+                    "The German player places his raid marker on the {day}th, face down"
+                ));
+                if day < 20 {
+                    s.phase = Phase::Raids { day: day + 1 };
+                } else if s.drops.first().is_some_and(|d| d.arrived.is_none()) {
+                    s.phase = Phase::Plans { next: 1 };
+                } else {
+                    turn::enter_turn(s, ctx)?;
+                }
+            }
             (Phase::Weather, Command::Weather) => turn::weather(s, ctx),
             (Phase::Fog, Command::Fog) => turn::fog(s, ctx)?,
             (Phase::AirDrop { .. }, Command::AirDrop { at }) => {
@@ -571,6 +622,24 @@ impl Rules for WhereEaglesDare {
             if day == s.day && t == now && !s.over {
                 turn::arrive(s, ctx);
             }
+            return Ok(());
+        }
+        if let Some(i) = s
+            .raid_markers
+            .iter()
+            .position(|m| m.commitment == commitment)
+        {
+            let real = match choice.get("raid_marker").and_then(Value::as_str) {
+                Some("raid") => true,
+                Some("decoy") => false,
+                _ => {
+                    return Err(rule(
+                        "S5.2 The Eindhoven Air Raid",
+                        "the sealed raid marker is neither raid nor decoy",
+                    ))
+                }
+            };
+            chits::reveal_raid(s, ctx, i, real);
             return Ok(());
         }
         if let Some(d) = s

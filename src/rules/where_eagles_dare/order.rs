@@ -49,6 +49,13 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         sticks: Option<Vec<String>>,
     },
+    /// S5.2: a raid marker on the turn track of the 18th, 19th or 20th, raid or decoy, sealed.
+    /// The public command in the log has no `real`.
+    Raid {
+        day: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        real: Option<bool>,
+    },
     Move {
         unit: String,
         path: Vec<Hex>,
@@ -258,6 +265,22 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             Command::Plan {
                 drop,
                 sticks: Some(sticks),
+            }
+        }
+        "raid" => {
+            let usage = "raid <18|19|20> raid|decoy";
+            let day: u8 = w
+                .get(1)
+                .and_then(|d| d.parse().ok())
+                .ok_or_else(|| err(usage))?;
+            let real = match w.get(2).copied() {
+                Some("raid") if w.len() == 3 => true,
+                Some("decoy") if w.len() == 3 => false,
+                _ => return Err(err(usage)),
+            };
+            Command::Raid {
+                day,
+                real: Some(real),
             }
         }
         "move" => {
@@ -515,7 +538,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · plan <drop> <formation>:<zone>… · move <unit> <hex>… [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · move <unit> <hex>… [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -537,6 +560,10 @@ pub fn describe(c: &Command) -> String {
             sticks: Some(s),
         } => format!("plan {drop} {}", s.join(" ")),
         Command::Plan { drop, sticks: None } => format!("plan {drop} (sealed)"),
+        Command::Raid { day, real: Some(r) } => {
+            format!("raid {day} {}", if *r { "raid" } else { "decoy" })
+        }
+        Command::Raid { day, real: None } => format!("raid {day} (sealed)"),
         Command::Move { unit, path, column } => {
             format!(
                 "move {unit} {}{}",

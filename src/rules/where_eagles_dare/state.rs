@@ -48,6 +48,10 @@ impl Side {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
+    /// Before play, campaign: the German seals his raid marker for `day` (S5.2).
+    Raids {
+        day: u8,
+    },
     /// Before play, free drop scenario: the Allied seat seals one plan per drop (3.3.2).
     Plans {
         next: u8,
@@ -170,6 +174,15 @@ pub struct Corps {
     pub failures: u32,
 }
 
+/// One of the German's raid markers on the turn track (S5.2): sealed until its night.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaidMarker {
+    pub day: u8,
+    pub commitment: String,
+    /// Once revealed: the raid, or a decoy.
+    pub revealed: Option<bool>,
+}
+
 /// The Eindhoven Air Raid (S5.2) once the real raid is revealed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AirRaid {
@@ -211,6 +224,8 @@ pub struct State {
     pub status_window: bool,
     /// The real Eindhoven Air Raid, once revealed (S5.2).
     pub air_raid: Option<AirRaid>,
+    /// The raid markers (S5.2), campaign.
+    pub raid_markers: Vec<RaidMarker>,
     /// The Club Route line (4.3.1): Formations released, ignored or bypassed, by id.
     pub released: Vec<String>,
     /// Successful entries this 1900 (4.3.2: +1 each, the initial one included).

@@ -124,6 +124,14 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "held_chit": s.held,
         "status_window": s.status_window,
         "air_raid": s.air_raid,
+        "raid_markers": s.raid_markers.iter().map(|m| json!({
+            "day": m.day,
+            "shows": match m.revealed {
+                None => "face down",
+                Some(true) => "raid",
+                Some(false) => "decoy",
+            },
+        })).collect::<Vec<_>>(),
         "released": s.released,
         "entries_this_turn": s.entries,
         "flank_corps": corps(s),

@@ -36,6 +36,16 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
             arrive(s, ctx);
         }
     }
+    // S5.2: the raid marker of this night turns up.
+    if s.time == NIGHT {
+        if let Some(m) = s
+            .raid_markers
+            .iter()
+            .find(|m| m.day == s.day && m.revealed.is_none())
+        {
+            ctx.request_reveal(m.commitment.clone());
+        }
+    }
     s.impulse = super::state::Side::Allied;
     s.actions = 0;
     s.chit = None;

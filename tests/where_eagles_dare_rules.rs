@@ -879,6 +879,7 @@ fn order_language_round_trips() {
         "spend 2 cp -- a second action",
         "spend 1 dp guards",
         "stopraid 2",
+        "intelligence guards",
         "end",
         "pass",
         "dispute 12 out of range",
@@ -1646,4 +1647,19 @@ fn s5_2_raid_markers_sealed_before_play_the_first_revealed_raid_counts_the_20th_
         "the first revealed raid counts; a second is a decoy"
     );
     assert_eq!(s.raid_markers[1].revealed, Some(true));
+}
+
+#[test]
+fn intelligence_s3_1_the_drawing_side_names_a_division_for_6_cp_and_2_dp() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    s.cups.insert(Side::German, ids(&["intelligence"]));
+    ok(&mut s, "german", "fire G/1 56.203 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert_eq!(s.intelligence, Some(Side::German));
+    refused(&mut s, "german", "end", "S3.1");
+    let e = refused(&mut s, "german", "intelligence 101st", "S3.1");
+    assert!(e.message.contains("erc, 59th, walther"), "{e}");
+    ok(&mut s, "german", "intelligence 59th", &[]);
+    assert_eq!((s.cp["59th"], s.dp["59th"], s.intelligence), (8, 5, None));
 }

@@ -100,7 +100,21 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             }
             Command::Buy { chits }
         }
-        Phase::Activation if s.status_window => {
+        Phase::Activation if s.pending.is_none() && s.intelligence.is_some() => {
+            if s.intelligence != Some(side) {
+                return None;
+            }
+            let own: Vec<&str> = super::data::DATA
+                .divisions
+                .iter()
+                .filter(|d| d.side == side)
+                .map(|d| d.id.as_str())
+                .collect();
+            Command::Intelligence {
+                division: own[rng(own.len())].to_owned(),
+            }
+        }
+        Phase::Activation if s.pending.is_none() && s.status_window => {
             if side != Side::German {
                 return None;
             }

@@ -348,6 +348,42 @@ pub fn spend(
     Ok(())
 }
 
+/// `intelligence <division>`: the Intelligence event's 6 CP and 2 DP to one of the drawing
+/// side's divisions (S3.1; "parent formation" read as the division).
+pub fn intelligence(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    division: &str,
+) -> Result<(), RuleError> {
+    let d = DATA
+        .division(division)
+        .filter(|d| d.side == side)
+        .ok_or_else(|| {
+            let own: Vec<&str> = DATA
+                .divisions
+                .iter()
+                .filter(|d| d.side == side)
+                .map(|d| d.id.as_str())
+                .collect();
+            rule(
+                "S3.1 Intelligence",
+                format!(
+                    "{division} is not one of your divisions: {}",
+                    own.join(", ")
+                ),
+            )
+        })?;
+    *s.cp.entry(d.id.clone()).or_default() += 6;
+    *s.dp.entry(d.id.clone()).or_default() += 2;
+    s.intelligence = None;
+    ctx.say(format!(
+        "Intelligence: the {} gains 6 Command and 2 Dispatch Points (now {} and {})",
+        d.id, s.cp[&d.id], s.dp[&d.id]
+    ));
+    Ok(())
+}
+
 /// `stopraid <n>`: Dispatch Points against the air raid, in an Allied Division chit's impulse,
 /// after its roll (S5.2). Four in all stop it.
 pub fn stop_raid(s: &mut State, ctx: &mut Ctx, side: Side, points: u32) -> Result<(), RuleError> {

@@ -267,6 +267,7 @@ impl Rules for WhereEaglesDare {
             last_chit_held,
             status_window: false,
             air_raid: None,
+            intelligence: None,
             raid_markers: Vec::new(),
             released: Vec::new(),
             entries: 0,
@@ -393,6 +394,18 @@ impl Rules for WhereEaglesDare {
                         PromptKind::Turn,
                         format!("{clock}: state the CRT result class of die {} for {} at {}", pending.face, pending.unit, pending.hex),
                         RESULTS.iter().map(|r| format!("result {r}")).collect(),
+                        false,
+                    )]
+                } else if let Some(who) = s.intelligence {
+                    vec![p(
+                        who,
+                        PromptKind::Turn,
+                        format!("{clock}: Intelligence: name the division that gains 6 CP and 2 DP (S3.1)"),
+                        DATA.divisions
+                            .iter()
+                            .filter(|d| d.side == who)
+                            .map(|d| format!("intelligence {}", d.id))
+                            .collect(),
                         false,
                     )]
                 } else if s.status_window {
@@ -688,7 +701,11 @@ impl Rules for WhereEaglesDare {
             s.status_window = false;
             return Ok(());
         }
-        if s.phase != Phase::Activation || s.pending.is_some() || !self.may_act(s, seat) {
+        if s.phase != Phase::Activation
+            || s.pending.is_some()
+            || s.intelligence.is_some()
+            || !self.may_act(s, seat)
+        {
             return Err(rule(
                 "deadlines",
                 format!("the {} player cannot pass here", side.name()),
@@ -783,6 +800,17 @@ impl WhereEaglesDare {
                 s.window = None;
             }
             return Ok(());
+        }
+        if let Some(who) = s.intelligence {
+            return match c {
+                Command::Intelligence { division } if side == who => {
+                    chits::intelligence(s, ctx, side, division)
+                }
+                _ => Err(rule(
+                    "S3.1 Intelligence",
+                    "name the division that gains the Intelligence event's points first: intelligence <division>",
+                )),
+            };
         }
         if s.status_window {
             return match c {

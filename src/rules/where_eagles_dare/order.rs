@@ -134,6 +134,10 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         facts: String,
     },
+    /// The Intelligence event's division (S3.1): +6 CP, +2 DP.
+    Intelligence {
+        division: String,
+    },
     /// Dispatch Points against the Eindhoven Air Raid (S5.2).
     StopRaid {
         points: u32,
@@ -474,6 +478,9 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 facts,
             }
         }
+        "intelligence" if w.len() == 2 => Command::Intelligence {
+            division: w[1].to_owned(),
+        },
         "stopraid" if w.len() == 2 => Command::StopRaid {
             points: w[1]
                 .parse()
@@ -538,7 +545,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · move <unit> <hex>… [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · move <unit> <hex>… [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -646,6 +653,7 @@ pub fn describe(c: &Command) -> String {
             facts,
         ),
         Command::StopRaid { points } => format!("stopraid {points}"),
+        Command::Intelligence { division } => format!("intelligence {division}"),
         Command::Release { dp: 0 } => "release".into(),
         Command::Release { dp } => format!("release dp {dp}"),
         Command::OffMap { moves } => format!(

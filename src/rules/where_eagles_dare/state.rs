@@ -224,6 +224,9 @@ pub struct State {
     pub status_window: bool,
     /// The real Eindhoven Air Raid, once revealed (S5.2).
     pub air_raid: Option<AirRaid>,
+    /// The Intelligence event drawn (S3.1): this side names the division that gains 6 CP, 2 DP.
+    #[serde(default)]
+    pub intelligence: Option<Side>,
     /// The raid markers (S5.2), campaign.
     pub raid_markers: Vec<RaidMarker>,
     /// The Club Route line (4.3.1): Formations released, ignored or bypassed, by id.

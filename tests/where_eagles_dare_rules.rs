@@ -1586,7 +1586,8 @@ fn board_in_text_shows_points_mug_releases_corps_and_the_off_map_display_to_the_
     }
     let tilburg = number(&s, "erc-fj-ersatz", "Tilburg");
     assert!(
-        g.contains("Off map erc-fj-ersatz: Tilburg") && g.contains(&format!("{tilburg}=Tilburg")),
+        g.contains("Off map erc-fj-ersatz: Tilburg")
+            && g.contains(&format!("{tilburg}=Tilburg (stay)")),
         "{g}"
     );
     assert!(!a.contains("Off map") && !a.contains("Tilburg"), "{a}");

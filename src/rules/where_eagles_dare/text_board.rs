@@ -15,6 +15,20 @@ fn sees_off_map(viewer: &Viewer) -> bool {
     viewer.may_see(Some(&[Side::German.seat()]))
 }
 
+/// A numbered destination as the German reads it: marked when 5.1 or 5.2 forbids it.
+fn destination(s: &State, formation: &str, to: &str) -> String {
+    let from = match s.offmap.get(formation) {
+        Some(OffMap::Box(b)) => b.as_str(),
+        _ => return to.to_owned(),
+    };
+    let display = DATA.offmap.display_of(formation).unwrap_or_default();
+    match super::offmap::legal(s, display, from, to) {
+        Ok(()) if to == from => format!("{to} (stay)"),
+        Ok(()) => to.to_owned(),
+        Err(_) => format!("{to} (not from {from})"),
+    }
+}
+
 /// The German off-map display and this 1900's private numbering, for the German view.
 fn off_map(s: &State) -> Value {
     let at: serde_json::Map<String, Value> = s
@@ -36,7 +50,7 @@ fn off_map(s: &State) -> Value {
             let m: serde_json::Map<String, Value> = list
                 .iter()
                 .enumerate()
-                .map(|(i, d)| ((i + 1).to_string(), json!(d)))
+                .map(|(i, d)| ((i + 1).to_string(), json!(destination(s, f, d))))
                 .collect();
             (f.clone(), Value::Object(m))
         })
@@ -271,7 +285,9 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
                     let n: Vec<String> = l
                         .iter()
                         .enumerate()
-                        .map(|(i, d)| format!("{}={d}", i + 1))
+                        .map(|(i, d)| (i + 1, destination(s, f, d)))
+                        .filter(|(_, d)| !d.contains("(not from"))
+                        .map(|(i, d)| format!("{i}={d}"))
                         .collect();
                     format!(" | {}", n.join(" "))
                 })

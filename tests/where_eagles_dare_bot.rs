@@ -4,9 +4,53 @@
 //! counters, a drop plan) in the other seat's view before it is revealed.
 
 use despatch::engine::bot::{self, check_no_sealed_leak, check_properties};
-use despatch::engine::ruleset::{Outcome, SeatDef, Setup};
+use despatch::engine::ruleset::{Outcome, Seat, SeatDef, Setup, Viewer};
 use despatch::rules;
+use despatch::rules::where_eagles_dare::data::DATA;
 use serde_json::json;
+
+/// Box names no corps track shows: where only the German may know a formation is.
+fn secret_boxes() -> Vec<&'static str> {
+    DATA.offmap
+        .boxes
+        .iter()
+        .map(|b| b.name.as_str())
+        .filter(|b| {
+            !DATA
+                .offmap
+                .corps
+                .iter()
+                .any(|c| c.boxes.iter().any(|x| x == b))
+        })
+        .collect()
+}
+
+/// The German off-map display (5.0) and its private numbering stay out of the Allied and the
+/// spectator's view; returns whether the German
+/// view showed a numbering (so the check bit).
+fn off_map_kept_secret(game: &despatch::engine::game::Game) -> Result<bool, String> {
+    let secret = secret_boxes();
+    for viewer in [
+        Viewer::Seat(Seat::parse("allied").unwrap()),
+        Viewer::Spectator,
+    ] {
+        let view = game.view(&viewer);
+        if view["off_map"] != json!("secret (5.0)") {
+            return Err(format!(
+                "{viewer:?} sees the off-map display: {}",
+                view["off_map"]
+            ));
+        }
+        let text = view.to_string();
+        if let Some(b) = secret.iter().find(|b| text.contains(**b)) {
+            return Err(format!("{viewer:?} sees the off-map box {b}"));
+        }
+    }
+    let german = game.view(&Viewer::Seat(Seat::parse("german").unwrap()));
+    Ok(german["off_map"]["numbering"]
+        .as_object()
+        .is_some_and(|m| !m.is_empty()))
+}
 
 fn setup(scenario: &str, free_drop: bool, n: u64) -> Setup {
     Setup {
@@ -17,14 +61,19 @@ fn setup(scenario: &str, free_drop: bool, n: u64) -> Setup {
     }
 }
 
-/// Plays `games` bot games; returns how many sealed choices were seen open (and checked).
-fn play_many(scenario: &str, games: u64, max_moves: usize) -> usize {
+/// Plays `games` bot games; returns how many sealed choices were seen open (and checked), and
+/// how many times the German view showed an off-map numbering the others did not see.
+fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
     let ruleset = rules::find("where-eagles-dare").unwrap();
     let mut seen_open = 0;
+    let mut numbered = 0;
     for n in 0..games {
         let free_drop = n % 2 == 1;
         let mut check = |game: &despatch::engine::game::Game, secrets: &bot::MemorySecrets| {
             seen_open += game.open_seals.len();
+            if !game.ended {
+                numbered += usize::from(off_map_kept_secret(game)?);
+            }
             check_no_sealed_leak(game, secrets)
         };
         let game = bot::play(
@@ -42,8 +91,17 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> usize {
         );
         assert!(matches!(game.game.outcome(), Outcome::Finished { .. }));
         check_properties(&game).unwrap_or_else(|e| panic!("{scenario}, game {n}: {e}"));
+        for e in &game.events {
+            let payload = e.payload.to_string();
+            if let Some(b) = secret_boxes().iter().find(|b| payload.contains(**b)) {
+                panic!(
+                    "{scenario}, game {n}: event {} names the off-map box {b}",
+                    e.seq
+                );
+            }
+        }
     }
-    seen_open
+    (seen_open, numbered)
 }
 
 #[test]
@@ -53,7 +111,7 @@ fn a_ride_in_the_country_bot_games_end_fold_verify_and_keep_secrets() {
 
 #[test]
 fn the_best_laid_plans_bot_games_end_fold_verify_and_keep_the_air_drop_sealed() {
-    let seen = play_many("the-best-laid-plans", 50, 5_000);
+    let (seen, _) = play_many("the-best-laid-plans", 50, 5_000);
     assert!(
         seen > 0,
         "no sealed choice was ever open: the leak check checked nothing"
@@ -62,6 +120,10 @@ fn the_best_laid_plans_bot_games_end_fold_verify_and_keep_the_air_drop_sealed() 
 
 #[test]
 fn campaign_bot_games_of_nine_days_end_fold_verify_and_keep_secrets() {
-    let seen = play_many("campaign", 3, 20_000);
+    let (seen, numbered) = play_many("campaign", 3, 20_000);
     assert!(seen > 0, "no sealed choice was ever open");
+    assert!(
+        numbered > 0,
+        "the German view never showed an off-map numbering: the secrecy check checked nothing"
+    );
 }

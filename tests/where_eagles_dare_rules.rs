@@ -9,9 +9,11 @@ use despatch::engine::ruleset::{Ctx, DiceSource, RuleError, Rules, Seat, SeatDef
 use despatch::rules::where_eagles_dare::data::{DropResult, Spur, Weather, DATA};
 use despatch::rules::where_eagles_dare::hex::Hex;
 use despatch::rules::where_eagles_dare::order;
-use despatch::rules::where_eagles_dare::state::{AirDropCounters, Phase, Side, State, Unit};
+use despatch::rules::where_eagles_dare::state::{
+    AirDropCounters, OffMap, Phase, RaidMarker, Side, State, Unit,
+};
 use despatch::rules::where_eagles_dare::terrain::{fire_modifier, Map, Mobility, Terrain, CHART};
-use despatch::rules::where_eagles_dare::{declared, WhereEaglesDare};
+use despatch::rules::where_eagles_dare::{declared, offmap, WhereEaglesDare};
 use serde_json::json;
 
 fn hex(t: &str) -> Hex {
@@ -47,12 +49,20 @@ fn ok(s: &mut State, seat: &str, text: &str, dice: &[u32]) {
     assert_eq!(used, dice.len(), "{text} drew {used} of the scripted dice");
 }
 
-/// The seats end their impulses until the turn ends (two ends in a row with no action).
+/// Plays the turn out: each side buys no chit, the German asks no status check and fires at
+/// nothing, each chit's owner ends his impulse, until the clock moves (every chit drawn; the
+/// draws and the CP/DP rolls read the script's default die).
 fn next_turn(s: &mut State) {
     let now = (s.day, s.time);
-    for _ in 0..3 {
-        let seat = s.impulse.name();
-        ok(s, seat, "end", &[]);
+    for _ in 0..100 {
+        let (seat, text) = match &s.phase {
+            Phase::Buy { side } => (side.name(), "buy none"),
+            Phase::Activation if s.status_window => ("german", "pass"),
+            Phase::Activation if s.window.is_some() => (s.impulse.other().name(), "pass"),
+            Phase::Activation => (s.impulse.name(), "end"),
+            other => panic!("next_turn: the turn waits for {other:?}"),
+        };
+        order(s, seat, text, &[]).unwrap_or_else(|e| panic!("{text}: {e}"));
         if (s.day, s.time) != now {
             return;
         }
@@ -114,7 +124,11 @@ fn fog_1_2_clears_at_0900_on_the_fog_number_or_less() {
     ok(&mut s, "allied", "fog", &[5]);
     assert_eq!(s.weather, Some(Weather::Clear));
     next_turn(&mut s);
-    assert_eq!(s.phase, Phase::Activation, "no fog roll once it cleared");
+    assert_eq!(
+        s.phase,
+        Phase::Buy { side: Side::Allied },
+        "no fog roll once it cleared: step 6 next"
+    );
 }
 
 #[test]
@@ -129,7 +143,7 @@ fn fog_1_2_stays_at_0900_above_the_number_and_at_1100_turns_the_day_overcast() {
     ok(&mut s, "allied", "fog", &[8]);
     assert_eq!(s.weather, Some(Weather::Overcast));
     next_turn(&mut s);
-    assert_eq!((s.time, &s.phase), (3, &Phase::Activation));
+    assert_eq!((s.time, &s.phase), (3, &Phase::Buy { side: Side::Allied }));
 }
 
 #[test]
@@ -183,7 +197,7 @@ fn when_to_drop_3_2_clear_weather_offers_0900_or_1100() {
 fn when_to_drop_3_2_fog_cleared_at_0900_offers_1300_or_1500() {
     let mut s = morning_of_the_18th();
     ok(&mut s, "allied", "weather", &[3]);
-    assert_eq!(s.phase, Phase::Activation);
+    assert_eq!(s.phase, Phase::Buy { side: Side::Allied });
     next_turn(&mut s);
     ok(&mut s, "allied", "fog", &[2]);
     assert_eq!(s.phase, Phase::AirDrop { candidates: [3, 4] });
@@ -334,7 +348,11 @@ fn establishing_club_route_4_2_to_a_stop_hex_never_back_and_one_spur() {
     ok(&mut s, "allied", &format!("route {}", text.join(" ")), &[]);
     assert_eq!(s.marker, Some(hex("61.141")));
     assert!(s.on_club_route(hex("42.229")) && !s.on_club_route(hex("61.141")));
-    assert_eq!(s.phase, Phase::Activation);
+    assert_eq!(
+        s.phase,
+        Phase::Buy { side: Side::Allied },
+        "no release on the 17th: step 6"
+    );
     // The Son spur, then the Best spur is closed for ever.
     s.phase = Phase::Route;
     let son: Vec<String> = walk_avoiding(hex("61.141"), hex("56.201"), &s.club_route)
@@ -453,9 +471,7 @@ fn attacking_club_route_4_3_3_a_german_unit_on_club_route_closes_it() {
         "the Allied player may fire at the move"
     );
     ok(&mut s, "allied", "pass", &[]);
-    ok(&mut s, "german", "end", &[]);
-    ok(&mut s, "allied", "end", &[]);
-    ok(&mut s, "german", "end", &[]);
+    next_turn(&mut s);
     assert_eq!(
         s.highway.closed, 2,
         "still on Club Route next turn: another Closed marker"
@@ -466,7 +482,9 @@ fn attacking_club_route_4_3_3_a_german_unit_on_club_route_closes_it() {
 fn attacking_club_route_4_3_3_status_check_2_closed_and_3_attacked_cut_on_7_or_less() {
     for (die, cut) in [(7, true), (8, false), (9, false), (10, true)] {
         let mut s = game("the-best-laid-plans");
-        german_impulse(&mut s);
+        s.phase = Phase::Activation;
+        s.chit = Some("div-guards".into());
+        s.status_window = true;
         s.highway.attacked = 3;
         s.highway.closed = 2;
         ok(&mut s, "german", "status", &[die]);
@@ -480,6 +498,7 @@ fn attacking_club_route_4_3_3_status_check_2_closed_and_3_attacked_cut_on_7_or_l
     }
     let mut s = game("the-best-laid-plans");
     s.phase = Phase::Activation;
+    s.status_window = true;
     s.highway.attacked = 1;
     assert!(
         order(&mut s, "allied", "status", &[]).is_err(),
@@ -851,6 +870,16 @@ fn order_language_round_trips() {
         "status",
         "route 42.228 43.228",
         "route stay",
+        "release",
+        "raid 19 decoy",
+        "release dp 3",
+        "offmap erc-fj-ersatz:3 kg-walther:1",
+        "buy f-501 f-502 ind-101",
+        "buy none",
+        "spend 2 cp -- a second action",
+        "spend 1 dp guards",
+        "stopraid 2",
+        "intelligence guards",
         "end",
         "pass",
         "dispute 12 out of range",
@@ -874,4 +903,764 @@ fn board_in_text_shows_clock_weather_club_route_and_no_line_over_78() {
         "{text}"
     );
     assert!(text.lines().all(|l| l.chars().count() <= 78), "{text}");
+}
+
+/// Plays an order with scripted dice and the hidden stream (campaign 1900s draw from it).
+fn ok_hidden(s: &mut State, seat: &str, text: &str, dice: &[u32]) {
+    let seat = Seat::parse(seat).unwrap();
+    let cmd = WhereEaglesDare
+        .parse(s, &seat, text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    let mut q: VecDeque<u32> = dice.iter().copied().collect();
+    let mut hidden = hidden_stream(&[9; 32], "rules", 1);
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+    WhereEaglesDare
+        .apply(s, &seat, &cmd, &mut ctx)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert!(q.is_empty(), "{text} left {q:?} of the scripted dice");
+}
+
+/// A refused order names its rule and changes nothing.
+fn refused(s: &mut State, seat: &str, text: &str, rule: &str) -> RuleError {
+    let before = s.clone();
+    let e = order(s, seat, text, &[]).expect_err(text);
+    assert!(e.rule.contains(rule), "{text}: {e:?}");
+    assert_eq!(*s, before, "{text} changed the state");
+    e
+}
+
+const NIGHT: usize = 7;
+
+#[test]
+fn chits_step_6_dp_buy_formation_chits_and_the_mug_holds_them_publicly() {
+    let mut s = game("the-best-laid-plans");
+    assert_eq!(s.phase, Phase::Buy { side: Side::Allied });
+    assert_eq!((s.dp["101st"], s.dp["guards"], s.dp["erc"]), (4, 4, 3));
+    let e = refused(&mut s, "allied", "buy f-501 f-506 f-327", "step 6");
+    assert!(e.message.contains("101st has 4 Dispatch Points"), "{e}");
+    refused(&mut s, "allied", "buy f-erc-a", "step 6");
+    refused(&mut s, "allied", "buy div-101", "step 6");
+    refused(&mut s, "allied", "buy f-999", "step 6");
+    refused(&mut s, "allied", "buy f-501 f-501", "step 6");
+    refused(&mut s, "german", "buy none", "sequence of play");
+    ok(&mut s, "allied", "buy f-501", &[]);
+    assert_eq!(s.dp["101st"], 2);
+    assert_eq!(s.phase, Phase::Buy { side: Side::German });
+    // The German's purchase fills the mug and draws the first chit: die 9 of 10.
+    ok(&mut s, "german", "buy f-erc-a", &[9]);
+    assert_eq!(s.dp["erc"], 1);
+    assert_eq!(
+        s.chit.as_deref(),
+        Some("f-501"),
+        "the 9th chit of the sorted mug"
+    );
+    assert_eq!(
+        s.mug,
+        [
+            "dc-allied",
+            "dc-german",
+            "div-101",
+            "div-43rd",
+            "div-59th",
+            "div-erc",
+            "div-guards",
+            "div-walther",
+            "f-erc-a"
+        ]
+    );
+    let view = WhereEaglesDare.view(&s, &Viewer::Seat(Seat::parse("german").unwrap()));
+    assert_eq!(
+        view["mug"].as_array().unwrap().len(),
+        9,
+        "the mug is public"
+    );
+}
+
+#[test]
+fn chits_a_chit_is_a_turn_for_its_owner_and_the_last_chit_opens_the_next_turn() {
+    let mut s = game("the-best-laid-plans");
+    ok(&mut s, "allied", "buy none", &[]);
+    // 8 chits: die 6 draws div-erc, a German impulse; its CP and DP roll 1 and 10 (reads 0).
+    ok(&mut s, "german", "buy none", &[6, 1, 10]);
+    assert_eq!(
+        (s.impulse, s.chit.as_deref()),
+        (Side::German, Some("div-erc"))
+    );
+    assert_eq!((s.cp["erc"], s.dp["erc"]), (2 + 3, 3 + 2));
+    refused(&mut s, "allied", "end", "sequence of play");
+    // The German's end draws: die 1 of 7 is dc-allied, an Allied impulse, no roll.
+    ok(&mut s, "german", "end", &[1]);
+    assert_eq!(
+        (s.impulse, s.chit.as_deref()),
+        (Side::Allied, Some("dc-allied"))
+    );
+    let (day, time) = (s.day, s.time);
+    let mut impulses = 2;
+    while (s.day, s.time) == (day, time) {
+        if s.status_window {
+            ok(&mut s, "german", "pass", &[]);
+            continue;
+        }
+        let seat = s.impulse.name();
+        order(&mut s, seat, "end", &[]).unwrap();
+        impulses += 1;
+    }
+    assert_eq!(
+        impulses, 8,
+        "eight chits, the last set aside: seven impulses and the end"
+    );
+    assert!(s.held.is_some(), "the last chit opens the next turn");
+    let held = s.held.clone();
+    ok(&mut s, "allied", "buy none", &[]);
+    ok(&mut s, "german", "buy none", &[]);
+    assert_eq!(s.chit, held, "played first, with no draw");
+    assert_eq!(s.mug.len(), 7, "the held chit is not in the mug again");
+}
+
+#[test]
+fn chits_option_last_chit_held_off_plays_the_last_chit_in_its_turn() {
+    let setup = Setup {
+        game_id: "rules".into(),
+        scenario: "the-best-laid-plans".into(),
+        options: json!({ "last_chit_held": false }),
+        seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
+    };
+    let mut s = WhereEaglesDare
+        .setup(&setup, &mut hidden_stream(&[7; 32], "rules", 0))
+        .unwrap();
+    s.phase = Phase::Activation;
+    s.mug = vec!["dc-german".into()];
+    s.impulse = Side::Allied;
+    ok(&mut s, "allied", "end", &[]);
+    assert_eq!(s.chit.as_deref(), Some("dc-german"), "drawn and played");
+    ok(&mut s, "german", "end", &[]);
+    assert_eq!((s.time, s.held.as_ref()), (4, None), "then the turn ends");
+}
+
+#[test]
+fn s6_2_discounts_two_101st_formations_or_hot_and_cold_bring_independent_and_artillery_free() {
+    let mut s = game("the-best-laid-plans");
+    s.dp.insert("101st".into(), 3);
+    refused(&mut s, "allied", "buy f-501 ind-101", "step 6");
+    s.dp.insert("101st".into(), 4);
+    ok(&mut s, "allied", "buy f-501 f-502 ind-101 art-101", &[]);
+    assert_eq!(
+        s.dp["101st"], 0,
+        "the Independent and Artillery chits are free"
+    );
+    assert_eq!(s.bought.len(), 4);
+
+    let mut s = game("the-best-laid-plans");
+    s.dp.insert("guards".into(), 4);
+    refused(
+        &mut s,
+        "allied",
+        "buy f-hot ind-guards art-guards",
+        "step 6",
+    );
+    ok(
+        &mut s,
+        "allied",
+        "buy f-hot f-cold ind-guards art-guards",
+        &[],
+    );
+    assert_eq!(s.dp["guards"], 0);
+
+    // S6.10: the Guards pay for the 231st Brigade.
+    let mut s = game("the-best-laid-plans");
+    ok(&mut s, "allied", "buy f-231", &[]);
+    assert_eq!((s.dp["guards"], s.dp["43rd"]), (2, 0));
+}
+
+#[test]
+fn s6_4_no_guards_or_43rd_chit_bought_for_the_night_and_the_last_1900_chit_is_wasted() {
+    let mut s = game("the-best-laid-plans");
+    s.time = NIGHT;
+    s.phase = Phase::Buy { side: Side::Allied };
+    let e = refused(&mut s, "allied", "buy f-hot", "S6.4");
+    assert!(e.message.contains("night"), "{e}");
+    refused(&mut s, "allied", "buy f-231", "S6.4");
+    s.held = Some("f-hot".into());
+    ok(&mut s, "allied", "buy f-501", &[]);
+    ok(&mut s, "german", "buy none", &[1]);
+    assert_eq!(s.held, None);
+    assert_eq!(
+        s.chit.as_deref(),
+        Some("dc-allied"),
+        "f-hot is wasted: the first chit is the first drawn"
+    );
+
+    let mut s = game("the-best-laid-plans");
+    s.held = Some("f-hot".into());
+    ok(&mut s, "allied", "buy none", &[]);
+    ok(&mut s, "german", "buy none", &[]);
+    assert_eq!(s.chit.as_deref(), Some("f-hot"), "by day it opens the turn");
+}
+
+/// An activation phase whose mug holds `mug`, the Allied impulse ending.
+fn mug_of(mug: &[&str]) -> State {
+    let mut s = game("the-best-laid-plans");
+    s.phase = Phase::Activation;
+    s.impulse = Side::Allied;
+    s.mug = mug.iter().map(|c| c.to_string()).collect();
+    s
+}
+
+#[test]
+fn s5_2_divisional_chits_add_the_air_raid_marker_first_then_roll_cp_and_dp() {
+    let mut s = mug_of(&["div-101", "div-guards", "f-501"]);
+    s.air_raid = Some(Default::default());
+    // Die 2 of 3: div-guards. The raid's Closed marker comes first, so the Guards chit finds
+    // a marker in the box and opens the German's status window; then CP 10 (0: +3), DP 4 (+1).
+    ok(&mut s, "allied", "end", &[2, 10, 4]);
+    assert_eq!(s.highway.closed, 1);
+    assert!(s.status_window);
+    assert_eq!((s.cp["guards"], s.dp["guards"]), (5, 5));
+    ok(&mut s, "german", "pass", &[]);
+    assert!(!s.status_window);
+    s.highway.closed_this_turn = true;
+    s.highway.closed = 0;
+    refused(&mut s, "allied", "stopraid 5", "S5.2");
+    ok(&mut s, "allied", "stopraid 3", &[]);
+    ok(&mut s, "allied", "stopraid 1", &[]);
+    assert_eq!(
+        (s.dp["guards"], s.air_raid.as_ref().unwrap().dp_paid),
+        (1, 4)
+    );
+    refused(&mut s, "allied", "stopraid 1", "S5.2");
+    // Stopped: the next Division chit adds no marker, the per-turn cap notwithstanding.
+    ok(&mut s, "allied", "end", &[1, 1, 1]);
+    assert_eq!(s.chit.as_deref(), Some("div-101"));
+    assert_eq!(s.highway.closed, 0);
+    refused(&mut s, "allied", "stopraid 1", "S5.2");
+
+    // Not stopped: each 101st or Guards Division chit adds one, beyond the cap of one a turn.
+    let mut s = mug_of(&["div-101", "div-guards", "f-501"]);
+    s.air_raid = Some(Default::default());
+    s.highway.closed_this_turn = true;
+    ok(&mut s, "allied", "end", &[1, 1, 1]);
+    assert_eq!(s.highway.closed, 1, "the raid's marker is uncapped");
+    ok(&mut s, "allied", "stopraid 1", &[]);
+    assert_eq!(s.air_raid.as_ref().unwrap().dp_paid, 1);
+    ok(&mut s, "allied", "end", &[2]);
+    assert_eq!(s.chit.as_deref(), Some("f-501"));
+    refused(&mut s, "allied", "stopraid 1", "S5.2");
+}
+
+#[test]
+fn command_and_dispatch_points_are_spent_from_the_chits_division() {
+    let mut s = mug_of(&["div-101", "f-501"]);
+    ok(&mut s, "allied", "end", &[2]);
+    assert_eq!(s.chit.as_deref(), Some("f-501"));
+    ok(&mut s, "allied", "spend 2 cp -- a second action", &[]);
+    assert_eq!(s.cp["101st"], 0);
+    let e = refused(
+        &mut s,
+        "allied",
+        "spend 1 cp",
+        "Command and Dispatch Points",
+    );
+    assert!(e.message.contains("has 0 Command Points"), "{e}");
+    ok(&mut s, "allied", "spend 1 dp guards", &[]);
+    assert_eq!(s.dp["guards"], 3);
+    refused(
+        &mut s,
+        "allied",
+        "spend 1 cp erc",
+        "Command and Dispatch Points",
+    );
+}
+
+#[test]
+fn status_check_4_3_3_the_german_asks_it_when_the_guards_division_chit_comes_up() {
+    let mut s = mug_of(&["div-guards", "f-501"]);
+    s.highway.attacked = 3;
+    s.highway.closed = 2;
+    ok(&mut s, "allied", "end", &[1, 1, 1]);
+    assert!(s.status_window);
+    refused(&mut s, "allied", "move A/1 56.201", "sequence of play");
+    refused(&mut s, "allied", "status", "sequence of play");
+    ok(&mut s, "german", "status", &[7]);
+    assert!(s.highway.cut);
+    assert_eq!((s.highway.used_attacked, s.highway.used_closed), (3, 2));
+    // In his own impulse, the German may not ask.
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    s.highway.attacked = 1;
+    let e = refused(&mut s, "german", "status", "4.3.3");
+    assert!(
+        e.message.contains("Guards Armored Division Activation"),
+        "{e}"
+    );
+    // An empty box opens no window.
+    let mut s = mug_of(&["div-guards", "f-501"]);
+    ok(&mut s, "allied", "end", &[1, 1, 1]);
+    assert!(!s.status_window);
+}
+
+/// The end of the 1700 turn of `day`: the next `end` brings the 1900 turn.
+fn before_1900(scenario: &str, day: u8) -> State {
+    let mut s = game(scenario);
+    s.day = day;
+    s.last = (25, NIGHT);
+    s.time = 5;
+    s.phase = Phase::Activation;
+    s.impulse = Side::Allied;
+    s.mug.clear();
+    s
+}
+
+fn ids(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+#[test]
+fn release_4_3_1_not_on_the_17th_then_the_first_automatic_and_rolls_until_a_failure() {
+    let mut s = before_1900("the-best-laid-plans", 17);
+    ok(&mut s, "allied", "end", &[]);
+    ok(&mut s, "allied", "route stay", &[]);
+    assert!(s.released.is_empty(), "no release on the 17th");
+    assert_eq!(s.phase, Phase::Buy { side: Side::Allied });
+
+    let mut s = before_1900("the-best-laid-plans", 18);
+    ok(&mut s, "allied", "end", &[]);
+    ok(&mut s, "allied", "route stay", &[]);
+    assert_eq!(
+        s.released,
+        ids(&["group-hot"]),
+        "the first in line is automatic"
+    );
+    assert_eq!((s.phase.clone(), s.entries), (Phase::Release, 1));
+    refused(&mut s, "allied", "end", "sequence of play");
+    // Group Cold (6): 5 + 1 entry = 6, released.
+    ok(&mut s, "allied", "release", &[5]);
+    // Guards Art. (5): 5 + 2 entries − 2 DP = 5, released; 44 RTR is Auto; the Sherwood
+    // Foresters suspend the line while the marker is on the map.
+    ok(&mut s, "allied", "release dp 2", &[5]);
+    assert_eq!(s.dp["guards"], 2);
+    assert_eq!(
+        s.released,
+        ids(&["group-hot", "group-cold", "guards-art", "44-rtr"])
+    );
+    assert_eq!(s.phase, Phase::Buy { side: Side::Allied });
+
+    let mut s = before_1900("the-best-laid-plans", 18);
+    ok(&mut s, "allied", "end", &[]);
+    ok(&mut s, "allied", "route stay", &[]);
+    ok(&mut s, "allied", "release", &[6]);
+    assert_eq!(
+        s.released,
+        ids(&["group-hot"]),
+        "6 + 1 fails: wait for the next 1900"
+    );
+    assert_eq!(s.phase, Phase::Buy { side: Side::Allied });
+}
+
+#[test]
+fn release_4_3_2_modifiers_bailey_bulldozer_cut_entries_dp_up_to_4_and_the_43rd() {
+    for (face, released) in [(4, true), (5, false)] {
+        let mut s = before_1900("the-best-laid-plans", 18);
+        s.baileys_placed = 1;
+        s.bulldozers_placed = 1;
+        s.highway.cut = true;
+        ok(&mut s, "allied", "end", &[]);
+        ok(&mut s, "allied", "route stay", &[]);
+        let e = refused(&mut s, "allied", "release dp 5", "4.3.2");
+        assert!(e.message.contains("at most 4"), "{e}");
+        // Group Cold (6): face +2 Bailey +1 Bulldozer +2 Cut +1 entry −4 DP = face + 2.
+        ok(&mut s, "allied", "release dp 4", &[face]);
+        assert_eq!(s.dp["guards"], 0, "paid whatever the roll");
+        assert_eq!(
+            s.released.contains(&"group-cold".into()),
+            released,
+            "face {face}"
+        );
+        if !released {
+            assert_eq!(s.baileys_placed, 0, "counted for one release step");
+        }
+    }
+    let mut s = before_1900("the-best-laid-plans", 18);
+    s.dp.insert("guards".into(), 2);
+    ok(&mut s, "allied", "end", &[]);
+    ok(&mut s, "allied", "route stay", &[]);
+    refused(&mut s, "allied", "release dp 3", "4.3.2");
+
+    // The 43rd: no DP of its own, always −4.
+    let mut s = before_1900("the-best-laid-plans", 21);
+    s.released = ids(&[
+        "group-hot",
+        "group-cold",
+        "guards-art",
+        "44-rtr",
+        "sherwood",
+        "royal-dragoons",
+    ]);
+    s.marker = None;
+    ok(&mut s, "allied", "end", &[]);
+    assert_eq!(s.released.last().unwrap(), "101-sea-tail", "first in line");
+    let e = refused(&mut s, "allied", "release dp 1", "4.3.2");
+    assert!(e.message.contains("43rd"), "{e}");
+    ok(&mut s, "allied", "release", &[8]); // 8 + 1 − 4 = 5: the 129th released
+    ok(&mut s, "allied", "release", &[8]); // 8 + 2 − 4 = 6: the 130th not
+    assert_eq!(s.released.last().unwrap(), "129-bde");
+}
+
+#[test]
+fn release_4_3_1_the_example_20_sept_on_and_off_the_map() {
+    // On the map: Guards Art. automatically, 44 RTR Auto, then the Sherwood Foresters wait.
+    let mut s = before_1900("the-best-laid-plans", 20);
+    s.released = ids(&["group-hot", "group-cold"]);
+    ok(&mut s, "allied", "end", &[]);
+    ok(&mut s, "allied", "route stay", &[]);
+    assert_eq!(
+        s.released,
+        ids(&["group-hot", "group-cold", "guards-art", "44-rtr"])
+    );
+    assert_eq!(s.phase, Phase::Buy { side: Side::Allied }, "no roll at all");
+
+    // Off the map: the four come in, and the 101st Sea Tail is rolled for with +4 (read as
+    // the +1 per entry of 4.3.2; the example prints "−4").
+    for (face, released) in [(2, true), (3, false)] {
+        let mut s = before_1900("the-best-laid-plans", 20);
+        s.released = ids(&["group-hot", "group-cold"]);
+        s.marker = None;
+        ok(&mut s, "allied", "end", &[]);
+        assert_eq!(
+            s.released,
+            ids(&[
+                "group-hot",
+                "group-cold",
+                "guards-art",
+                "44-rtr",
+                "sherwood",
+                "royal-dragoons"
+            ])
+        );
+        assert_eq!((s.phase.clone(), s.entries), (Phase::Release, 4));
+        ok(&mut s, "allied", "release", &[face]);
+        assert_eq!(
+            s.released.contains(&"101-sea-tail".into()),
+            released,
+            "{face} + 4 against 6"
+        );
+    }
+}
+
+#[test]
+fn release_4_3_1_the_1st_ab_sea_tail_is_always_bypassed() {
+    let mut s = before_1900("the-best-laid-plans", 22);
+    s.released = DATA.release_line[..DATA.release_line.len() - 2]
+        .iter()
+        .map(|e| e.id.clone())
+        .collect();
+    s.marker = None;
+    ok(&mut s, "allied", "end", &[]);
+    assert_eq!(s.released.len(), DATA.release_line.len());
+    assert_eq!(
+        s.released[s.released.len() - 2..],
+        ids(&["82-sea-tail", "1-sea-tail"])
+    );
+    assert_eq!(s.entries, 1, "the 82nd counted, the 1st bypassed");
+}
+
+/// The campaign at 1900 of `day`, the release over: the German's off-map step.
+fn off_map_step(day: u8) -> State {
+    let mut s = before_1900("campaign", day);
+    s.released = DATA.release_line.iter().map(|e| e.id.clone()).collect();
+    ok(&mut s, "allied", "end", &[]);
+    ok_hidden(&mut s, "allied", "route stay", &[]);
+    assert_eq!(s.phase, Phase::OffMap);
+    s
+}
+
+fn number(s: &State, formation: &str, to: &str) -> usize {
+    1 + s.numbering[formation]
+        .iter()
+        .position(|d| d == to)
+        .unwrap_or_else(|| panic!("{to} is not numbered for {formation}"))
+}
+
+#[test]
+fn off_map_5_1_private_numbers_drawn_each_1900_shown_only_to_the_german_and_moves_enforced() {
+    let mut s = off_map_step(18);
+    let mut all: Vec<String> = s.numbering["erc-fj-ersatz"].clone();
+    all.sort();
+    assert_eq!(
+        all,
+        ids(&[
+            "Best-West",
+            "Geldrop",
+            "Helmond",
+            "Oirschot",
+            "Tilburg",
+            "map A",
+            "map B",
+            "map C"
+        ])
+    );
+    let german = Viewer::Seat(Seat::parse("german").unwrap());
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    let gv = WhereEaglesDare.view(&s, &german);
+    assert_eq!(
+        gv["off_map"]["numbering"]["kg-walther"]
+            .as_object()
+            .unwrap()
+            .len(),
+        6
+    );
+    for viewer in [&allied, &Viewer::Spectator] {
+        let v = WhereEaglesDare.view(&s, viewer).to_string();
+        let board = WhereEaglesDare.board_text(&s, viewer).unwrap();
+        for secret in [
+            "Tilburg",
+            "Helmond",
+            "Geldrop",
+            "numbering",
+            "erc-fj-ersatz",
+        ] {
+            assert!(
+                !v.contains(secret) && !board.contains(secret),
+                "{secret} in {v}"
+            );
+        }
+    }
+    let fj = |s: &State, to| number(s, "erc-fj-ersatz", to);
+    let (oirschot, best_west) = (fj(&s, "Oirschot"), fj(&s, "Best-West"));
+    let stiller_c = number(&s, "erc-kg-stiller", "map C");
+    let (stiller, walther) = (
+        number(&s, "erc-kg-stiller", "Geldrop"),
+        number(&s, "kg-walther", "Weert"),
+    );
+    let e = refused(
+        &mut s,
+        "german",
+        &format!("offmap erc-fj-ersatz:{oirschot} erc-kg-stiller:{stiller}"),
+        "5.1",
+    );
+    assert!(e.message.contains("kg-walther"), "{e}");
+    let e = refused(
+        &mut s,
+        "german",
+        &format!("offmap erc-fj-ersatz:{best_west} erc-kg-stiller:{stiller} kg-walther:{walther}"),
+        "5.1",
+    );
+    assert!(e.message.contains("not adjacent"), "{e}");
+    let e = refused(
+        &mut s,
+        "german",
+        &format!("offmap erc-fj-ersatz:{oirschot} erc-kg-stiller:{stiller_c} kg-walther:{walther}"),
+        "5.1",
+    );
+    assert!(
+        e.message.contains("does not lead to the map display"),
+        "{e}"
+    );
+    refused(
+        &mut s,
+        "german",
+        "offmap erc-fj-ersatz:99 erc-kg-stiller:1 kg-walther:1",
+        "5.1",
+    );
+    // The corps roll after the move: XII 6 into Reusel (6) advances; VIII 6 into Weert,
+    // where KG Walther stays (+1), fails.
+    let order =
+        format!("offmap erc-fj-ersatz:{oirschot} erc-kg-stiller:{stiller} kg-walther:{walther}");
+    ok_hidden(&mut s, "german", &order, &[6, 6]);
+    assert_eq!(s.offmap["erc-fj-ersatz"], OffMap::Box("Oirschot".into()));
+    assert_eq!(s.offmap["erc-kg-stiller"], OffMap::Box("Geldrop".into()));
+    assert_eq!(s.offmap["kg-walther"], OffMap::Box("Weert".into()));
+    assert!(s.numbering.is_empty());
+    assert_eq!(
+        (
+            s.corps["xii"].at,
+            s.corps["viii"].at,
+            s.corps["viii"].failures
+        ),
+        (1, 0, 1)
+    );
+    assert_eq!(s.phase, Phase::Buy { side: Side::Allied });
+    let v = WhereEaglesDare.view(&s, &allied).to_string();
+    assert!(
+        v.contains("Reusel") && !v.contains("Oirschot"),
+        "the corps is public: {v}"
+    );
+}
+
+#[test]
+fn off_map_5_1_the_map_display_arrives_at_0700_and_5_2_not_behind_a_corps() {
+    let mut s = off_map_step(18);
+    let stiller = number(&s, "erc-kg-stiller", "Geldrop");
+    let fj = number(&s, "erc-fj-ersatz", "Tilburg");
+    let walther = number(&s, "kg-walther", "Weert");
+    ok_hidden(
+        &mut s,
+        "german",
+        &format!("offmap erc-fj-ersatz:{fj} erc-kg-stiller:{stiller} kg-walther:{walther}"),
+        &[9, 9],
+    );
+    // Next 1900: Geldrop into the map display at C.
+    s.day = 19;
+    s.time = 5;
+    s.phase = Phase::Activation;
+    s.mug.clear();
+    ok(&mut s, "allied", "end", &[]);
+    ok_hidden(&mut s, "allied", "route stay", &[]);
+    let order = format!(
+        "offmap erc-fj-ersatz:{} erc-kg-stiller:{} kg-walther:{}",
+        number(&s, "erc-fj-ersatz", "Tilburg"),
+        number(&s, "erc-kg-stiller", "map C"),
+        number(&s, "kg-walther", "Weert")
+    );
+    ok_hidden(&mut s, "german", &order, &[9, 9]);
+    assert_eq!(
+        s.offmap["erc-kg-stiller"],
+        OffMap::Entering {
+            letter: "C".into(),
+            from: "Geldrop".into()
+        }
+    );
+    // KG Walther bound for D, now behind VIII Corps in Asten: it stays in its box.
+    s.offmap.insert(
+        "kg-walther".into(),
+        OffMap::Entering {
+            letter: "D".into(),
+            from: "Asten".into(),
+        },
+    );
+    s.corps.get_mut("viii").unwrap().at = 2;
+    let e = offmap::legal(&s, "walther", "Asten", "map D").unwrap_err();
+    assert!(e.contains("behind the viii Corps"), "{e}");
+    s.time = NIGHT;
+    s.phase = Phase::Activation;
+    s.mug.clear();
+    ok(&mut s, "allied", "end", &[]);
+    assert_eq!((s.day, s.time), (20, 0));
+    assert_eq!(s.offmap["erc-kg-stiller"], OffMap::OnMap);
+    assert_eq!(s.offmap["kg-walther"], OffMap::Box("Asten".into()));
+}
+
+#[test]
+fn flank_corps_5_2_failures_help_german_formations_hinder_and_club_route_off_the_map_helps() {
+    let mut s = off_map_step(18);
+    s.corps.get_mut("viii").unwrap().failures = 2;
+    s.marker = None;
+    let order = format!(
+        "offmap erc-fj-ersatz:{} erc-kg-stiller:{} kg-walther:{}",
+        number(&s, "erc-fj-ersatz", "Tilburg"),
+        number(&s, "erc-kg-stiller", "Helmond"),
+        number(&s, "kg-walther", "Weert")
+    );
+    // XII: 9 − 4 = 5 ≤ 6 advances. VIII: 9 − 2 failures + 1 (KG Walther in Weert) − 4 = 4.
+    ok_hidden(&mut s, "german", &order, &[9, 9]);
+    assert_eq!((s.corps["xii"].at, s.corps["viii"].at), (1, 1));
+    // Campaign only: no corps and no off-map step in the scenarios.
+    let s = game("the-best-laid-plans");
+    assert!(s.corps.is_empty() && s.offmap.is_empty());
+}
+
+#[test]
+fn board_in_text_shows_points_mug_releases_corps_and_the_off_map_display_to_the_german_only() {
+    let mut s = off_map_step(18);
+    s.mug = ids(&[
+        "div-101",
+        "div-guards",
+        "f-501",
+        "f-502",
+        "f-506",
+        "f-327",
+        "ind-101",
+    ]);
+    let german = Viewer::Seat(Seat::parse("german").unwrap());
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    let g = WhereEaglesDare.board_text(&s, &german).unwrap();
+    let a = WhereEaglesDare.board_text(&s, &allied).unwrap();
+    for text in [&g, &a] {
+        assert!(
+            text.contains("CP/DP: 101st 2/4")
+                && text.contains("mug: div-101 div-guards")
+                && text.contains("Released: group-hot")
+                && text.contains("XII Corps: Turnhout"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 78), "{text}");
+    }
+    let tilburg = number(&s, "erc-fj-ersatz", "Tilburg");
+    assert!(
+        g.contains("Off map erc-fj-ersatz: Tilburg")
+            && g.contains(&format!("{tilburg}=Tilburg (stay)")),
+        "{g}"
+    );
+    assert!(!a.contains("Off map") && !a.contains("Tilburg"), "{a}");
+}
+
+fn reveal(s: &mut State, seat: &str, commitment: &str, choice: serde_json::Value) {
+    let mut q = VecDeque::new();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+    WhereEaglesDare
+        .reveal(
+            s,
+            &Seat::parse(seat).unwrap(),
+            commitment,
+            &choice,
+            &mut ctx,
+        )
+        .unwrap();
+}
+
+#[test]
+fn s5_2_raid_markers_sealed_before_play_the_first_revealed_raid_counts_the_20th_implied() {
+    let mut s = game("campaign");
+    assert_eq!(s.phase, Phase::Raids { day: 18 });
+    refused(&mut s, "german", "raid 19 raid", "S5.2");
+    let e = refused(&mut s, "german", "raid 18 raid", "S5.2");
+    assert!(e.message.contains("sealed by the server"), "{e}");
+    refused(&mut s, "allied", "raid 18 raid", "sequence of play");
+    // The markers as the server's seal leaves them: commitments only.
+    let sealed = |s: &mut State| {
+        s.raid_markers = [18, 19, 20]
+            .into_iter()
+            .map(|day| RaidMarker {
+                day,
+                commitment: format!("c{day}"),
+                revealed: None,
+            })
+            .collect();
+    };
+    sealed(&mut s);
+    let allied = WhereEaglesDare
+        .view(&s, &Viewer::Seat(Seat::parse("allied").unwrap()))
+        .to_string();
+    assert_eq!(allied.matches("face down").count(), 3, "{allied}");
+    reveal(&mut s, "german", "c18", json!({"raid_marker": "decoy"}));
+    reveal(&mut s, "german", "c19", json!({"raid_marker": "decoy"}));
+    assert_eq!(s.air_raid, None);
+    reveal(&mut s, "german", "c20", json!({"raid_marker": "decoy"}));
+    assert!(s.air_raid.is_some(), "two decoys: the 20th is the raid");
+
+    let mut s = game("campaign");
+    sealed(&mut s);
+    reveal(&mut s, "german", "c18", json!({"raid_marker": "raid"}));
+    s.air_raid.as_mut().unwrap().dp_paid = 2;
+    reveal(&mut s, "german", "c19", json!({"raid_marker": "raid"}));
+    assert_eq!(
+        s.air_raid.as_ref().unwrap().dp_paid,
+        2,
+        "the first revealed raid counts; a second is a decoy"
+    );
+    assert_eq!(s.raid_markers[1].revealed, Some(true));
+}
+
+#[test]
+fn intelligence_s3_1_the_drawing_side_names_a_division_for_6_cp_and_2_dp() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    s.cups.insert(Side::German, ids(&["intelligence"]));
+    ok(&mut s, "german", "fire G/1 56.203 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert_eq!(s.intelligence, Some(Side::German));
+    refused(&mut s, "german", "end", "S3.1");
+    let e = refused(&mut s, "german", "intelligence 101st", "S3.1");
+    assert!(e.message.contains("erc, 59th, walther"), "{e}");
+    ok(&mut s, "german", "intelligence 59th", &[]);
+    assert_eq!((s.cp["59th"], s.dp["59th"], s.intelligence), (8, 5, None));
 }

@@ -1,4 +1,5 @@
-//! A random legal command for a seat, for the bot tests: every phase's commands, declared
+//! A random legal command for a seat, for the bot tests: every phase's commands (chits
+//! bought, releases rolled, off-map moves by their private numbers), declared
 //! rolls with random passing faces and results, moves as random walks.
 
 use super::data::TURNS;
@@ -46,12 +47,83 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 ]),
             }
         }
+        Phase::Raids { day } => Command::Raid {
+            day: *day,
+            real: Some(rng(3) == 0),
+        },
         Phase::Weather => Command::Weather,
         Phase::Fog => Command::Fog,
         Phase::AirDrop { candidates } => Command::AirDrop {
             at: Some(TURNS[candidates[rng(2)]].to_owned()),
         },
         Phase::Route => Command::Route { path: Vec::new() },
+        Phase::Release => {
+            let have = super::release::next(s)
+                .and_then(|e| e.dp.as_ref())
+                .map_or(0, |d| s.dp.get(d).copied().unwrap_or(0).min(4));
+            Command::Release {
+                dp: rng(have as usize + 1) as u32,
+            }
+        }
+        Phase::OffMap => {
+            let mut moves = Vec::new();
+            for (f, list) in &s.numbering {
+                let Some(super::state::OffMap::Box(from)) = s.offmap.get(f) else {
+                    continue;
+                };
+                let display = super::data::DATA.offmap.display_of(f).unwrap_or_default();
+                let legal: Vec<u32> = (1..=list.len() as u32)
+                    .filter(|n| {
+                        super::offmap::legal(s, display, from, &list[*n as usize - 1]).is_ok()
+                    })
+                    .collect();
+                moves.push((f.clone(), legal[rng(legal.len())]));
+            }
+            Command::OffMap { moves }
+        }
+        Phase::Buy { side: buyer } => {
+            if *buyer != side {
+                return None;
+            }
+            let can = super::chits::buyable(s, side);
+            let mut chits: Vec<String> = Vec::new();
+            for _ in 0..rng(4) {
+                if !can.is_empty() {
+                    let c = can[rng(can.len())].to_owned();
+                    if !chits.contains(&c) {
+                        chits.push(c);
+                    }
+                }
+            }
+            if super::chits::check_buy(s, side, &chits).is_err() {
+                chits.clear();
+            }
+            Command::Buy { chits }
+        }
+        Phase::Activation if s.pending.is_none() && s.intelligence.is_some() => {
+            if s.intelligence != Some(side) {
+                return None;
+            }
+            let own: Vec<&str> = super::data::DATA
+                .divisions
+                .iter()
+                .filter(|d| d.side == side)
+                .map(|d| d.id.as_str())
+                .collect();
+            Command::Intelligence {
+                division: own[rng(own.len())].to_owned(),
+            }
+        }
+        Phase::Activation if s.pending.is_none() && s.status_window => {
+            if side != Side::German {
+                return None;
+            }
+            if rng(2) == 0 {
+                Command::Status
+            } else {
+                Command::Pass
+            }
+        }
         Phase::Activation => {
             if let Some(p) = &s.pending {
                 if p.side != side {
@@ -80,6 +152,17 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             }
             if s.actions >= 3 || rng(4) == 0 {
                 return Some(Command::End);
+            }
+            if rng(8) == 0 {
+                if side == Side::Allied && s.air_raid.is_some() && rng(2) == 0 {
+                    return Some(Command::StopRaid { points: 1 });
+                }
+                return Some(Command::Spend {
+                    points: 1,
+                    dispatch: rng(2) == 0,
+                    division: None,
+                    facts: "second action".into(),
+                });
             }
             let unit = format!(
                 "{}/{}",
@@ -159,9 +242,6 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     pass: faces(rng),
                 },
                 _ => match (side, rng(3)) {
-                    (Side::German, 0) if s.highway.attacked + s.highway.closed > 0 => {
-                        Command::Status
-                    }
                     (Side::Allied, 0) => Command::DropRoll {
                         unit,
                         zone: ["A1", "A", "B", "C", "W"][rng(5)].into(),

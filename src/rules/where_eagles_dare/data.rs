@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 use super::hex::Hex;
+use super::state::Side;
 
 /// The turn track of one day, 0700 to Night (1.1).
 pub const TURNS: [&str; 8] = [
@@ -125,6 +126,145 @@ pub struct Data {
     pub scenarios: Vec<ScenarioDef>,
     /// The event chits in the text's order, each with the cups holding it.
     pub events: Vec<(String, bool, bool)>,
+    /// Sea Tail release stops by Division (3.5): that stop or beyond.
+    pub sea_tails: BTreeMap<String, Vec<Hex>>,
+    /// The activation chits (`chits.txt`).
+    pub chits: Vec<ChitDef>,
+    /// The divisions and their CP/DP (`divisions.txt`).
+    pub divisions: Vec<DivisionDef>,
+    /// The Guards display's Club Route line (`release_line.txt`).
+    pub release_line: Vec<ReleaseDef>,
+    /// The off-map displays and flank corps (`offmap.txt`).
+    pub offmap: OffMapDef,
+}
+
+/// The kinds of activation chit (1900 steps 6-9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChitKind {
+    /// A Division Activation chit: in the mug every turn; its draw rolls CP and DP.
+    Division,
+    /// A Direct Command chit: in the mug every turn.
+    Direct,
+    /// Formation Activation chits bought with DP (step 6).
+    Formation,
+    Independent,
+    Artillery,
+}
+
+/// One activation chit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChitDef {
+    pub id: String,
+    pub side: Side,
+    pub division: Option<String>,
+    pub kind: ChitKind,
+    pub cost: u32,
+    /// The division whose DP buy it, when not its own (S6.10: the Guards pay for the 231st).
+    pub paid_by: Option<String>,
+}
+
+impl ChitDef {
+    /// Bought at step 6 (not in the mug by right).
+    pub fn bought(&self) -> bool {
+        matches!(
+            self.kind,
+            ChitKind::Formation | ChitKind::Independent | ChitKind::Artillery
+        )
+    }
+    /// The division whose Dispatch Points pay for it.
+    pub fn payer(&self) -> Option<&str> {
+        self.paid_by.as_deref().or(self.division.as_deref())
+    }
+}
+
+/// One division: its starting CP and DP and the gains rolled on its Division chit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DivisionDef {
+    pub id: String,
+    pub side: Side,
+    pub cp: u32,
+    pub dp: u32,
+    /// `(lowest face, highest face, gain)`.
+    pub cp_gain: Vec<(u32, u32, u32)>,
+    pub dp_gain: Vec<(u32, u32, u32)>,
+}
+
+fn gain(table: &[(u32, u32, u32)], face: u32) -> u32 {
+    table
+        .iter()
+        .find(|(a, b, _)| (*a..=*b).contains(&face))
+        .map_or(0, |r| r.2)
+}
+
+impl DivisionDef {
+    pub fn cp_for(&self, face: u32) -> u32 {
+        gain(&self.cp_gain, face)
+    }
+    pub fn dp_for(&self, face: u32) -> u32 {
+        gain(&self.dp_gain, face)
+    }
+}
+
+/// One Formation on the Guards display's Club Route line (4.3.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReleaseDef {
+    pub id: String,
+    pub name: String,
+    /// The number on its marker; `None` = Auto.
+    pub number: Option<u32>,
+    pub tdc: bool,
+    pub is_43rd: bool,
+    pub bypassed: bool,
+    pub dp: Option<String>,
+    pub sea_tail: Option<String>,
+}
+
+/// A box of an off-map display (5.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoxDef {
+    pub display: String,
+    pub name: String,
+    /// The reinforcement hexes (letters) this box moves into through the map display.
+    pub enters: Vec<String>,
+}
+
+/// A flank corps' track (5.2): boxes south to north and the arrow numbers between.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CorpsDef {
+    pub id: String,
+    pub boxes: Vec<String>,
+    pub arrows: Vec<u32>,
+}
+
+/// The off-map displays (5.0-5.2).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OffMapDef {
+    pub boxes: Vec<BoxDef>,
+    pub links: Vec<(String, String, String)>,
+    /// `(display, formation, start box)`.
+    pub formations: Vec<(String, String, String)>,
+    pub corps: Vec<CorpsDef>,
+    /// `(display, entry letter, corps, box)`: the entry is behind the corps from that box on.
+    pub behind: Vec<(String, String, String, String)>,
+}
+
+impl OffMapDef {
+    /// The boxes of a display, in the file's order.
+    pub fn boxes_of<'a>(&'a self, display: &'a str) -> impl Iterator<Item = &'a BoxDef> + 'a {
+        self.boxes.iter().filter(move |b| b.display == display)
+    }
+    pub fn adjacent(&self, display: &str, a: &str, b: &str) -> bool {
+        self.links
+            .iter()
+            .any(|(d, x, y)| d == display && ((x == a && y == b) || (x == b && y == a)))
+    }
+    pub fn display_of(&self, formation: &str) -> Option<&str> {
+        self.formations
+            .iter()
+            .find(|f| f.1 == formation)
+            .map(|f| f.0.as_str())
+    }
 }
 
 /// The data, read once.
@@ -184,6 +324,11 @@ impl Data {
             dz_change: Vec::new(),
             scenarios: Vec::new(),
             events: Vec::new(),
+            sea_tails: BTreeMap::new(),
+            chits: Vec::new(),
+            divisions: Vec::new(),
+            release_line: Vec::new(),
+            offmap: OffMapDef::default(),
         };
         for w in lines(include_str!("data/key_hexes.txt")) {
             match w[0] {
@@ -229,6 +374,10 @@ impl Data {
                     d.zones.insert(name, (dz, hexes));
                 }
                 "starred" => d.starred = w[1..].iter().map(|s| s.to_string()).collect(),
+                "sea-tail" => {
+                    let stops = w[2..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
+                    d.sea_tails.insert(w[1].to_owned(), stops);
+                }
                 _ => {}
             }
         }
@@ -283,7 +432,176 @@ impl Data {
                 w.contains(&"german"),
             ));
         }
+        d.read_chits()?;
+        d.read_release_line()?;
+        d.read_offmap()?;
         Ok(d)
+    }
+
+    fn read_chits(&mut self) -> Result<(), String> {
+        let side = |t: &str| match t {
+            "allied" => Ok(Side::Allied),
+            "german" => Ok(Side::German),
+            other => Err(format!("'{other}' is not a side")),
+        };
+        for w in lines(include_str!("data/divisions.txt")) {
+            let table = |t: &str| -> Result<Vec<(u32, u32, u32)>, String> {
+                t.split(',')
+                    .map(|part| {
+                        let (f, g) = part
+                            .split_once(':')
+                            .ok_or_else(|| format!("'{part}' is not faces:gain"))?;
+                        let (a, b) = faces(f)?;
+                        Ok((a, b, g.parse().map_err(|_| format!("bad gain {g}"))?))
+                    })
+                    .collect()
+            };
+            let n = |t: &str| {
+                t.parse::<u32>()
+                    .map_err(|_| format!("'{t}' is not a number"))
+            };
+            if w.len() != 6 {
+                return Err(format!("a division has six fields: {w:?}"));
+            }
+            self.divisions.push(DivisionDef {
+                id: w[0].to_owned(),
+                side: side(w[1])?,
+                cp: n(w[2])?,
+                dp: n(w[3])?,
+                cp_gain: table(w[4])?,
+                dp_gain: table(w[5])?,
+            });
+        }
+        for w in lines(include_str!("data/chits.txt")) {
+            let kind = match w.get(3).copied() {
+                Some("division") => ChitKind::Division,
+                Some("direct") => ChitKind::Direct,
+                Some("formation") => ChitKind::Formation,
+                Some("independent") => ChitKind::Independent,
+                Some("artillery") => ChitKind::Artillery,
+                other => return Err(format!("unknown chit kind {other:?}")),
+            };
+            let division = (w[2] != "-").then(|| w[2].to_owned());
+            if let Some(dv) = &division {
+                if self.division(dv).is_none() {
+                    return Err(format!("chit {}: no division {dv}", w[0]));
+                }
+            }
+            self.chits.push(ChitDef {
+                id: w[0].to_owned(),
+                side: side(w[1])?,
+                division,
+                kind,
+                cost: w
+                    .get(4)
+                    .and_then(|t| t.parse().ok())
+                    .ok_or_else(|| format!("chit {}: a DP cost", w[0]))?,
+                paid_by: (w.get(5) == Some(&"paid-by")).then(|| w[6].to_owned()),
+            });
+        }
+        Ok(())
+    }
+
+    fn read_release_line(&mut self) -> Result<(), String> {
+        for line in include_str!("data/release_line.txt").lines() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let f: Vec<&str> = line.split('|').map(str::trim).collect();
+            if f.len() != 3 {
+                return Err(format!("a release line is id | name | number: {line}"));
+            }
+            let w: Vec<&str> = f[2].split_whitespace().collect();
+            let flag = |name: &str| w.contains(&name);
+            let tagged = |tag: &str| {
+                w.iter()
+                    .find_map(|t| t.strip_prefix(tag))
+                    .map(str::to_owned)
+            };
+            self.release_line.push(ReleaseDef {
+                id: f[0].to_owned(),
+                name: f[1].to_owned(),
+                number: match w.first() {
+                    Some(&"auto") => None,
+                    Some(n) => Some(n.parse().map_err(|_| format!("'{n}' is not a number"))?),
+                    None => return Err(format!("{}: a number or auto", f[0])),
+                },
+                tdc: flag("tdc"),
+                is_43rd: flag("43rd"),
+                bypassed: flag("bypassed"),
+                dp: tagged("dp:"),
+                sea_tail: tagged("sea-tail:"),
+            });
+        }
+        Ok(())
+    }
+
+    fn read_offmap(&mut self) -> Result<(), String> {
+        let o = &mut self.offmap;
+        for w in lines(include_str!("data/offmap.txt")) {
+            let need = |n: usize| {
+                if w.len() < n {
+                    Err(format!("offmap.txt: too short: {w:?}"))
+                } else {
+                    Ok(())
+                }
+            };
+            match w[0] {
+                "box" => {
+                    need(3)?;
+                    let enters = match w.get(3) {
+                        Some(&"enter") => w[4..].iter().map(|t| t.to_string()).collect(),
+                        _ => Vec::new(),
+                    };
+                    o.boxes.push(BoxDef {
+                        display: w[1].into(),
+                        name: w[2].into(),
+                        enters,
+                    });
+                }
+                "link" => {
+                    need(4)?;
+                    o.links.push((w[1].into(), w[2].into(), w[3].into()));
+                }
+                "formation" => {
+                    need(4)?;
+                    o.formations.push((w[1].into(), w[2].into(), w[3].into()));
+                }
+                "corps" => {
+                    need(3)?;
+                    let mut boxes = Vec::new();
+                    let mut arrows = Vec::new();
+                    for (i, t) in w[2..].iter().enumerate() {
+                        if i % 2 == 0 {
+                            boxes.push(t.to_string());
+                        } else {
+                            arrows.push(t.parse().map_err(|_| format!("arrow '{t}'"))?);
+                        }
+                    }
+                    o.corps.push(CorpsDef {
+                        id: w[1].into(),
+                        boxes,
+                        arrows,
+                    });
+                }
+                "behind" => {
+                    need(5)?;
+                    o.behind
+                        .push((w[1].into(), w[2].into(), w[3].into(), w[4].into()));
+                }
+                other => return Err(format!("offmap.txt: unknown line {other}")),
+            }
+        }
+        Ok(())
+    }
+
+    pub fn chit(&self, id: &str) -> Option<&ChitDef> {
+        self.chits.iter().find(|c| c.id == id)
+    }
+
+    pub fn division(&self, id: &str) -> Option<&DivisionDef> {
+        self.divisions.iter().find(|d| d.id == id)
     }
 
     /// The weather a read face gives.

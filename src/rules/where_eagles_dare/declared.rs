@@ -251,6 +251,13 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
             ctx.say(format!("Air Strike: the die reads {face}: {} Typhoon(s), each a 6 white Fire Power attack on a hex within 10 hexes of the chosen Formation's leader, no modifiers (S3.1)", face / 2));
         }
     }
+    if event == "intelligence" {
+        ctx.say(format!(
+            "Intelligence: the {} player names the division that gains 6 Command and 2 Dispatch Points (S3.1): intelligence <division>",
+            side.name()
+        ));
+        s.intelligence = Some(side);
+    }
     if s.campaign {
         if event == "heroic" || event == "dutch" {
             s.held_out.push((side, event));

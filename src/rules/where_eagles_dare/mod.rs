@@ -6,10 +6,13 @@
 //! what is not done yet: docs/rules/where-eagles-dare.md.
 
 pub mod bot;
+pub mod chits;
 pub mod data;
 pub mod declared;
 pub mod hex;
+pub mod offmap;
 pub mod order;
+pub mod release;
 pub mod state;
 pub mod terrain;
 pub mod text_board;
@@ -54,11 +57,15 @@ fn not_now(what: &str, s: &State) -> RuleError {
 
 pub fn phase_name(p: &Phase) -> String {
     match p {
+        Phase::Raids { day } => format!("raid marker for the {day}th"),
         Phase::Plans { next } => format!("free drop plans: Drop {next}"),
         Phase::Weather => "Check Weather".into(),
         Phase::Fog => "fog roll".into(),
         Phase::AirDrop { .. } => "Air Drop? counters".into(),
         Phase::Route => "1900 step 1, Club Route".into(),
+        Phase::Release => "1900 step 2, XXX Corps release".into(),
+        Phase::OffMap => "1900 step 4, German off-map moves".into(),
+        Phase::Buy { side } => format!("step 6, {} chits", side.name()),
         Phase::Activation => "activation".into(),
         Phase::Over => "the game is over".into(),
     }
@@ -99,7 +106,8 @@ fn check_plan(sticks: &[String]) -> Result<(), RuleError> {
 impl WhereEaglesDare {
     fn activation_options(s: &State, side: Side) -> Vec<String> {
         let mut o = vec![
-            "move A/502 56.201 56.202 column".to_owned(),
+            "spend 1 cp -- second action".to_owned(),
+            "move A/502 56.201 56.202 column".into(),
             "fire A/502 56.203 small-arms".into(),
             "assault A/502 56.203".into(),
             "tq A/326 wire son pass 0-6".into(),
@@ -108,8 +116,16 @@ impl WhereEaglesDare {
             "droproll A/502 B glider flak 1".into(),
             "end".into(),
         ];
-        if side == Side::German && (s.highway.attacked + s.highway.closed) > 0 {
-            o.push("status".into());
+        let division_chit = s
+            .chit
+            .as_deref()
+            .and_then(|c| DATA.chit(c))
+            .is_some_and(|c| c.kind == data::ChitKind::Division);
+        if side == Side::Allied
+            && division_chit
+            && s.air_raid.as_ref().is_some_and(|r| r.dp_paid < 4)
+        {
+            o.push("stopraid 1".into());
         }
         o
     }
@@ -126,7 +142,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "1".into(),
+            version: "2".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -139,11 +155,18 @@ impl Rules for WhereEaglesDare {
                     max_seats: 2,
                 })
                 .collect(),
-            options: vec![OptionInfo {
-                name: "free_drop".into(),
-                description: "3.3.2: the Allied player seals a drop plan (formation:zone) for each drop before play".into(),
-                default: json!(false),
-            }],
+            options: vec![
+                OptionInfo {
+                    name: "free_drop".into(),
+                    description: "3.3.2: the Allied player seals a drop plan (formation:zone) for each drop before play".into(),
+                    default: json!(false),
+                },
+                OptionInfo {
+                    name: "last_chit_held".into(),
+                    description: "S6.4: the last chit of a turn is set aside and opens the next turn (off: it is played in its own turn)".into(),
+                    default: json!(true),
+                },
+            ],
             grammar: order::GRAMMAR.into(),
         }
     }
@@ -164,15 +187,20 @@ impl Rules for WhereEaglesDare {
             ));
         }
         let mut free_drop = false;
+        let mut last_chit_held = true;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v) {
                     ("free_drop", Value::Bool(b)) => free_drop = *b,
                     ("free_drop", _) => return Err(rule("options", "free_drop is true or false")),
+                    ("last_chit_held", Value::Bool(b)) => last_chit_held = *b,
+                    ("last_chit_held", _) => {
+                        return Err(rule("options", "last_chit_held is true or false"))
+                    }
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the option is free_drop"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held"),
                         ))
                     }
                 }
@@ -222,7 +250,32 @@ impl Rules for WhereEaglesDare {
             air_drop: None,
             impulse: Side::Allied,
             actions: 0,
-            passes: 0,
+            cp: DATA
+                .divisions
+                .iter()
+                .map(|d| (d.id.clone(), d.cp))
+                .collect(),
+            dp: DATA
+                .divisions
+                .iter()
+                .map(|d| (d.id.clone(), d.dp))
+                .collect(),
+            mug: Vec::new(),
+            bought: Vec::new(),
+            chit: None,
+            held: None,
+            last_chit_held,
+            status_window: false,
+            air_raid: None,
+            intelligence: None,
+            raid_markers: Vec::new(),
+            released: Vec::new(),
+            entries: 0,
+            baileys_placed: 0,
+            bulldozers_placed: 0,
+            offmap: BTreeMap::new(),
+            numbering: BTreeMap::new(),
+            corps: BTreeMap::new(),
             window: None,
             pending: None,
             units: BTreeMap::new(),
@@ -244,11 +297,14 @@ impl Rules for WhereEaglesDare {
             resigned: None,
             over: false,
         };
-        if free_drop && !s.drops.is_empty() {
+        offmap::setup(&mut s);
+        if s.campaign {
+            s.phase = Phase::Raids { day: 18 };
+        } else if free_drop && !s.drops.is_empty() {
             s.phase = Phase::Plans { next: 1 };
         } else {
             let mut ctx = Ctx::new(DiceSource::None, None);
-            turn::enter_turn(&mut s, &mut ctx);
+            turn::enter_turn(&mut s, &mut ctx)?;
         }
         Ok(s)
     }
@@ -267,6 +323,13 @@ impl Rules for WhereEaglesDare {
         let clock = s.clock();
         match &s.phase {
             Phase::Over => Vec::new(),
+            Phase::Raids { day } => vec![p(
+                Side::German,
+                PromptKind::Sealed,
+                format!("Seal your raid marker for the {day}th (S5.2): one of the three is the Eindhoven Air Raid, two are decoys"),
+                vec![format!("raid {day} raid"), format!("raid {day} decoy")],
+                false,
+            )],
             Phase::Plans { next } => vec![p(
                 Side::Allied,
                 PromptKind::Sealed,
@@ -290,6 +353,40 @@ impl Rules for WhereEaglesDare {
                 vec!["route stay".into(), "route <hex> … <stop hex>".into()],
                 false,
             )],
+            Phase::Release => {
+                let e = release::next(s).map_or("the next Formation".into(), |e| e.name.clone());
+                vec![p(
+                    Side::Allied,
+                    PromptKind::Turn,
+                    format!("{clock}, step 2: roll for the release of {e}, paying up to 4 Dispatch Points of its Parent Formation (4.3.1–4.3.2)"),
+                    vec!["release".into(), "release dp 1".into()],
+                    false,
+                )]
+            }
+            Phase::OffMap => vec![p(
+                Side::German,
+                PromptKind::Turn,
+                format!("{clock}, step 4: move your off-map formations, each by the private number of its destination in your view (5.1)"),
+                vec!["offmap <formation>:<number> …".into()],
+                true,
+            )],
+            Phase::Buy { side } => vec![p(
+                *side,
+                PromptKind::Turn,
+                format!(
+                    "{clock}, step 6: buy Formation Activation chits with Dispatch Points (DP: {})",
+                    s.dp
+                        .iter()
+                        .filter(|(d, _)| DATA.division(d).is_some_and(|d| d.side == *side))
+                        .map(|(d, n)| format!("{d} {n}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                std::iter::once("buy none".to_owned())
+                    .chain(chits::buyable(s, *side).into_iter().map(|c| format!("buy {c}")))
+                    .collect(),
+                true,
+            )],
             Phase::Activation => {
                 if let Some(pending) = &s.pending {
                     vec![p(
@@ -298,6 +395,29 @@ impl Rules for WhereEaglesDare {
                         format!("{clock}: state the CRT result class of die {} for {} at {}", pending.face, pending.unit, pending.hex),
                         RESULTS.iter().map(|r| format!("result {r}")).collect(),
                         false,
+                    )]
+                } else if let Some(who) = s.intelligence {
+                    vec![p(
+                        who,
+                        PromptKind::Turn,
+                        format!("{clock}: Intelligence: name the division that gains 6 CP and 2 DP (S3.1)"),
+                        DATA.divisions
+                            .iter()
+                            .filter(|d| d.side == who)
+                            .map(|d| format!("intelligence {}", d.id))
+                            .collect(),
+                        false,
+                    )]
+                } else if s.status_window {
+                    vec![p(
+                        Side::German,
+                        PromptKind::Reaction,
+                        format!(
+                            "{clock}: the Guards Armored Division chit is up: a status check on Club Route ({} Attacked + 2 × {} Closed), or pass (4.3.3)",
+                            s.highway.attacked, s.highway.closed
+                        ),
+                        vec!["status".into(), "pass".into()],
+                        true,
                     )]
                 } else if let Some(h) = s.window {
                     vec![p(
@@ -311,7 +431,10 @@ impl Rules for WhereEaglesDare {
                     vec![p(
                         s.impulse,
                         PromptKind::Turn,
-                        format!("{clock}: your impulse: actions, then end"),
+                        format!(
+                            "{clock}: your impulse ({}): actions, then end",
+                            s.chit.as_deref().unwrap_or("no chit")
+                        ),
                         Self::activation_options(s, s.impulse),
                         true,
                     )]
@@ -325,6 +448,13 @@ impl Rules for WhereEaglesDare {
             Command::AirDrop { at: Some(t) } => {
                 Some((json!({ "drop_at": t }), Command::AirDrop { at: None }))
             }
+            Command::Raid { day, real: Some(r) } => Some((
+                json!({ "raid_marker": if *r { "raid" } else { "decoy" } }),
+                Command::Raid {
+                    day: *day,
+                    real: None,
+                },
+            )),
             Command::Plan {
                 drop,
                 sticks: Some(v),
@@ -407,12 +537,45 @@ impl Rules for WhereEaglesDare {
                 s.drops[usize::from(next) - 1].plan_commitment = Some(commitment);
                 ctx.say(format!("The Allied player seals his plan for Drop {next}"));
                 if usize::from(next) >= s.drops.len() {
-                    turn::enter_turn(s, ctx);
+                    turn::enter_turn(s, ctx)?;
                     if s.drops[0].arrived.is_none() && s.drops[0].day == s.day {
                         turn::arrive(s, ctx);
                     }
                 } else {
                     s.phase = Phase::Plans { next: next + 1 };
+                }
+            }
+            (Phase::Raids { day }, Command::Raid { day: d, .. }) => {
+                let day = *day;
+                if *d != day {
+                    return Err(rule(
+                        "S5.2 The Eindhoven Air Raid",
+                        format!("seal the marker for the {day}th now: raid {day} raid|decoy"),
+                    ));
+                }
+                let commitment = ctx
+                    .commitment()
+                    .ok_or_else(|| {
+                        rule(
+                            "S5.2 The Eindhoven Air Raid",
+                            "a raid marker is sealed by the server: send it as 'raid <day> raid|decoy'",
+                        )
+                    })?
+                    .to_owned();
+                s.raid_markers.push(state::RaidMarker {
+                    day,
+                    commitment,
+                    revealed: None,
+                });
+                ctx.say(format!(
+                    "The German player places his raid marker on the {day}th, face down"
+                ));
+                if day < 20 {
+                    s.phase = Phase::Raids { day: day + 1 };
+                } else if s.drops.first().is_some_and(|d| d.arrived.is_none()) {
+                    s.phase = Phase::Plans { next: 1 };
+                } else {
+                    turn::enter_turn(s, ctx)?;
                 }
             }
             (Phase::Weather, Command::Weather) => turn::weather(s, ctx),
@@ -421,6 +584,18 @@ impl Rules for WhereEaglesDare {
                 turn::air_drop(s, ctx, at.as_deref())?
             }
             (Phase::Route, Command::Route { path }) => turn::route(s, ctx, path)?,
+            (Phase::Release, Command::Release { dp }) => {
+                if !release::roll(s, ctx, *dp)? {
+                    turn::after_release(s, ctx)?;
+                }
+            }
+            (Phase::OffMap, Command::OffMap { moves }) => {
+                offmap::order(s, ctx, moves)?;
+                turn::after_offmap(s, ctx);
+            }
+            (Phase::Buy { side: buyer }, Command::Buy { chits }) if *buyer == side => {
+                chits::buy(s, ctx, side, chits)?
+            }
             (Phase::Activation, c) => self.activation(s, ctx, side, c)?,
             (_, c) => return Err(not_now(&order::describe(c), s)),
         }
@@ -462,6 +637,24 @@ impl Rules for WhereEaglesDare {
             }
             return Ok(());
         }
+        if let Some(i) = s
+            .raid_markers
+            .iter()
+            .position(|m| m.commitment == commitment)
+        {
+            let real = match choice.get("raid_marker").and_then(Value::as_str) {
+                Some("raid") => true,
+                Some("decoy") => false,
+                _ => {
+                    return Err(rule(
+                        "S5.2 The Eindhoven Air Raid",
+                        "the sealed raid marker is neither raid nor decoy",
+                    ))
+                }
+            };
+            chits::reveal_raid(s, ctx, i, real);
+            return Ok(());
+        }
         if let Some(d) = s
             .drops
             .iter_mut()
@@ -488,7 +681,31 @@ impl Rules for WhereEaglesDare {
 
     fn timeout(&self, s: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
         let side = Side::of(seat).ok_or_else(|| rule("seats", "not a seat"))?;
-        if s.phase != Phase::Activation || s.pending.is_some() || !self.may_act(s, seat) {
+        match s.phase {
+            Phase::Buy { side: buyer } if buyer == side && self.may_act(s, seat) => {
+                ctx.say(format!(
+                    "The {} player missed the deadline and buys nothing",
+                    side.name()
+                ));
+                return chits::buy(s, ctx, side, &[]);
+            }
+            Phase::OffMap if side == Side::German => {
+                offmap::stay(s, ctx);
+                turn::after_offmap(s, ctx);
+                return Ok(());
+            }
+            _ => {}
+        }
+        if s.phase == Phase::Activation && s.status_window && side == Side::German {
+            ctx.say("The German player missed the deadline: no status check");
+            s.status_window = false;
+            return Ok(());
+        }
+        if s.phase != Phase::Activation
+            || s.pending.is_some()
+            || s.intelligence.is_some()
+            || !self.may_act(s, seat)
+        {
             return Err(rule(
                 "deadlines",
                 format!("the {} player cannot pass here", side.name()),
@@ -500,10 +717,10 @@ impl Rules for WhereEaglesDare {
         ));
         if s.window.is_some() {
             s.window = None;
+            Ok(())
         } else {
-            end_impulse(s, ctx);
+            chits::draw(s, ctx)
         }
-        Ok(())
     }
 
     fn resign(&self, s: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
@@ -516,13 +733,14 @@ impl Rules for WhereEaglesDare {
         Ok(())
     }
 
-    fn view(&self, s: &State, _viewer: &Viewer) -> Value {
-        // Nothing secret lives in the state: sealed choices are commitments until revealed.
-        text_board::view(s)
+    fn view(&self, s: &State, viewer: &Viewer) -> Value {
+        // Sealed choices are commitments until revealed; the off-map display (5.0) is the
+        // German's alone.
+        text_board::view(s, viewer)
     }
 
-    fn board_text(&self, s: &State, _viewer: &Viewer) -> Option<String> {
-        Some(text_board::draw(s))
+    fn board_text(&self, s: &State, viewer: &Viewer) -> Option<String> {
+        Some(text_board::draw(s, viewer))
     }
 
     fn parse(&self, _s: &State, _seat: &Seat, text: &str) -> Result<Command, RuleError> {
@@ -562,21 +780,6 @@ impl Rules for WhereEaglesDare {
     }
 }
 
-/// Ends the impulse: two in a row with no action end the turn.
-fn end_impulse(s: &mut State, ctx: &mut Ctx) {
-    if s.actions == 0 {
-        s.passes += 1;
-    } else {
-        s.passes = 0;
-    }
-    if s.passes >= 2 {
-        turn::end_turn(s, ctx);
-    } else {
-        s.impulse = s.impulse.other();
-        s.actions = 0;
-    }
-}
-
 impl WhereEaglesDare {
     fn activation(
         &self,
@@ -597,6 +800,27 @@ impl WhereEaglesDare {
                 s.window = None;
             }
             return Ok(());
+        }
+        if let Some(who) = s.intelligence {
+            return match c {
+                Command::Intelligence { division } if side == who => {
+                    chits::intelligence(s, ctx, side, division)
+                }
+                _ => Err(rule(
+                    "S3.1 Intelligence",
+                    "name the division that gains the Intelligence event's points first: intelligence <division>",
+                )),
+            };
+        }
+        if s.status_window {
+            return match c {
+                Command::Status => chits::status_window(s, ctx, side, true),
+                Command::Pass => chits::status_window(s, ctx, side, false),
+                _ => Err(rule(
+                    "4.3.3 Attacking Club Route",
+                    "the Guards Division chit is up: the German answers first, status or pass",
+                )),
+            };
         }
         if s.window.is_some() {
             match c {
@@ -625,10 +849,14 @@ impl WhereEaglesDare {
             return Ok(());
         }
         match c {
-            Command::End => {
-                end_impulse(s, ctx);
-                return Ok(());
-            }
+            Command::End => return chits::draw(s, ctx),
+            Command::Spend {
+                points,
+                dispatch,
+                division,
+                facts,
+            } => return chits::spend(s, ctx, side, *points, *dispatch, division.as_deref(), facts),
+            Command::StopRaid { points } => return chits::stop_raid(s, ctx, side, *points),
             Command::Move { unit, path, column } => {
                 declared::move_unit(s, ctx, side, unit, path, *column)?;
                 s.window = path.last().copied();
@@ -694,13 +922,14 @@ impl WhereEaglesDare {
                 declared::drop_roll(s, ctx, unit, zone, *glider, *flak, *flak88)?;
             }
             Command::Status => {
-                if side != Side::German {
-                    return Err(rule(
-                        "4.3.3 Attacking Club Route",
-                        "only the German player asks for the status check",
-                    ));
-                }
-                declared::status_check(s, ctx)?;
+                return Err(rule(
+                    "4.3.3 Attacking Club Route",
+                    if side == Side::German {
+                        "the German asks the status check when the Guards Armored Division Activation chit comes up, before the Allied impulse"
+                    } else {
+                        "only the German player asks for the status check"
+                    },
+                ));
             }
             Command::Result { .. } => {
                 return Err(rule(
@@ -714,7 +943,6 @@ impl WhereEaglesDare {
             other => return Err(not_now(&order::describe(other), s)),
         }
         s.actions += 1;
-        s.passes = 0;
         Ok(())
     }
 }

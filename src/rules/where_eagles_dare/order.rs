@@ -49,6 +49,13 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         sticks: Option<Vec<String>>,
     },
+    /// S5.2: a raid marker on the turn track of the 18th, 19th or 20th, raid or decoy, sealed.
+    /// The public command in the log has no `real`.
+    Raid {
+        day: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        real: Option<bool>,
+    },
     Move {
         unit: String,
         path: Vec<Hex>,
@@ -113,6 +120,36 @@ pub enum Command {
     /// 1900 step 1: advance the Club Route marker along `path` to a Stop hex; empty = stay.
     Route {
         path: Vec<Hex>,
+    },
+    /// Step 6: Formation Activation chits bought with Dispatch Points; empty = none.
+    Buy {
+        chits: Vec<String>,
+    },
+    /// Command or Dispatch Points spent (of the chit's division, or one named).
+    Spend {
+        points: u32,
+        dispatch: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        division: Option<String>,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        facts: String,
+    },
+    /// The Intelligence event's division (S3.1): +6 CP, +2 DP.
+    Intelligence {
+        division: String,
+    },
+    /// Dispatch Points against the Eindhoven Air Raid (S5.2).
+    StopRaid {
+        points: u32,
+    },
+    /// 1900 step 2: roll for the next Formation on Club Route, paying `dp` (4.3.2).
+    Release {
+        #[serde(default)]
+        dp: u32,
+    },
+    /// 1900 step 4: every off-map formation with the private number of its destination (5.1).
+    OffMap {
+        moves: Vec<(String, u32)>,
     },
     End,
     Pass,
@@ -232,6 +269,22 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             Command::Plan {
                 drop,
                 sticks: Some(sticks),
+            }
+        }
+        "raid" => {
+            let usage = "raid <18|19|20> raid|decoy";
+            let day: u8 = w
+                .get(1)
+                .and_then(|d| d.parse().ok())
+                .ok_or_else(|| err(usage))?;
+            let real = match w.get(2).copied() {
+                Some("raid") if w.len() == 3 => true,
+                Some("decoy") if w.len() == 3 => false,
+                _ => return Err(err(usage)),
+            };
+            Command::Raid {
+                day,
+                real: Some(real),
             }
         }
         "move" => {
@@ -392,6 +445,68 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 flak88,
             }
         }
+        "buy" => {
+            if w.len() == 2 && w[1] == "none" {
+                Command::Buy { chits: Vec::new() }
+            } else if w.len() < 2 || w.len() > 20 {
+                return Err(err("buy <chit> … (e.g. buy f-501 f-502), or buy none"));
+            } else {
+                Command::Buy {
+                    chits: w[1..].iter().map(|c| c.to_ascii_lowercase()).collect(),
+                }
+            }
+        }
+        "spend" => {
+            let usage = "spend <n> cp|dp [<division>] [-- what for]";
+            let points = w
+                .get(1)
+                .and_then(|n| n.parse().ok())
+                .filter(|n| *n > 0 && *n < 100)
+                .ok_or_else(|| err(usage))?;
+            let dispatch = match w.get(2).map(|t| t.to_ascii_lowercase()).as_deref() {
+                Some("cp") => false,
+                Some("dp") => true,
+                _ => return Err(err(usage)),
+            };
+            if w.len() > 4 {
+                return Err(err(usage));
+            }
+            Command::Spend {
+                points,
+                dispatch,
+                division: w.get(3).map(|d| d.to_string()),
+                facts,
+            }
+        }
+        "intelligence" if w.len() == 2 => Command::Intelligence {
+            division: w[1].to_owned(),
+        },
+        "stopraid" if w.len() == 2 => Command::StopRaid {
+            points: w[1]
+                .parse()
+                .map_err(|_| err("stopraid <dispatch points>"))?,
+        },
+        "release" => match w.len() {
+            1 => Command::Release { dp: 0 },
+            3 if w[1] == "dp" => Command::Release {
+                dp: w[2].parse().map_err(|_| err("release [dp <0-4>]"))?,
+            },
+            _ => return Err(err("release [dp <0-4>]")),
+        },
+        "offmap" => {
+            let moves = w[1..]
+                .iter()
+                .map(|t| {
+                    let (f, n) = t.split_once(':')?;
+                    Some((f.to_owned(), n.parse().ok()?))
+                })
+                .collect::<Option<Vec<(String, u32)>>>()
+                .filter(|m| !m.is_empty() && m.len() <= 40)
+                .ok_or_else(|| {
+                    err("offmap <formation>:<number> … for every formation on your display")
+                })?;
+            Command::OffMap { moves }
+        }
         "route" => {
             if w.get(1) == Some(&"stay") && w.len() == 2 {
                 Command::Route { path: Vec::new() }
@@ -430,7 +545,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · plan <drop> <formation>:<zone>… · move <unit> <hex>… [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · move <unit> <hex>… [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -452,6 +567,10 @@ pub fn describe(c: &Command) -> String {
             sticks: Some(s),
         } => format!("plan {drop} {}", s.join(" ")),
         Command::Plan { drop, sticks: None } => format!("plan {drop} (sealed)"),
+        Command::Raid { day, real: Some(r) } => {
+            format!("raid {day} {}", if *r { "raid" } else { "decoy" })
+        }
+        Command::Raid { day, real: None } => format!("raid {day} (sealed)"),
         Command::Move { unit, path, column } => {
             format!(
                 "move {unit} {}{}",
@@ -515,6 +634,36 @@ pub fn describe(c: &Command) -> String {
         Command::Status => "status".into(),
         Command::Route { path } if path.is_empty() => "route stay".into(),
         Command::Route { path } => format!("route {}", hexes(path)),
+        Command::Buy { chits } if chits.is_empty() => "buy none".into(),
+        Command::Buy { chits } => format!("buy {}", chits.join(" ")),
+        Command::Spend {
+            points,
+            dispatch,
+            division,
+            facts,
+        } => with_facts(
+            format!(
+                "spend {points} {}{}",
+                if *dispatch { "dp" } else { "cp" },
+                division
+                    .as_ref()
+                    .map(|d| format!(" {d}"))
+                    .unwrap_or_default()
+            ),
+            facts,
+        ),
+        Command::StopRaid { points } => format!("stopraid {points}"),
+        Command::Intelligence { division } => format!("intelligence {division}"),
+        Command::Release { dp: 0 } => "release".into(),
+        Command::Release { dp } => format!("release dp {dp}"),
+        Command::OffMap { moves } => format!(
+            "offmap {}",
+            moves
+                .iter()
+                .map(|(f, n)| format!("{f}:{n}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
         Command::End => "end".into(),
         Command::Pass => "pass".into(),
         Command::Dispute { seq, text } => format!("dispute {seq} {text}"),

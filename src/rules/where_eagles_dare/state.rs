@@ -48,6 +48,10 @@ impl Side {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
+    /// Before play, campaign: the German seals his raid marker for `day` (S5.2).
+    Raids {
+        day: u8,
+    },
     /// Before play, free drop scenario: the Allied seat seals one plan per drop (3.3.2).
     Plans {
         next: u8,
@@ -62,7 +66,16 @@ pub enum Phase {
     },
     /// 1900 step 1: the Club Route marker (4.2).
     Route,
-    /// The activation phase: impulses alternate (steps 6–11, simplified).
+    /// 1900 step 2: the Allied player rolls for the next Formation on the Club Route line
+    /// (4.3.1–4.3.2), stating the Dispatch Points he pays.
+    Release,
+    /// 1900 step 4: the German player moves his off-map formations (5.1), campaign only.
+    OffMap,
+    /// Step 6: a side spends Dispatch Points on Formation Activation chits (S6.2, S6.4).
+    Buy {
+        side: Side,
+    },
+    /// Step 9: the chit drawn from the mug is its owner's impulse.
     Activation,
     Over,
 }
@@ -140,6 +153,43 @@ pub struct Dispute {
     pub text: String,
 }
 
+/// Where a German off-map formation is (5.1). Secret from the Allied player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "at", content = "where", rename_all = "snake_case")]
+pub enum OffMap {
+    /// In a box of its display.
+    Box(String),
+    /// In the map display, arriving at 0700 at reinforcement hex `letter`, from box `from`.
+    Entering { letter: String, from: String },
+    /// On the map.
+    OnMap,
+}
+
+/// A flank corps on its track (5.2): public.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Corps {
+    /// The index of its box on the track.
+    pub at: usize,
+    /// Unsuccessful attempts to advance (Men at Work counters): −1 each.
+    pub failures: u32,
+}
+
+/// One of the German's raid markers on the turn track (S5.2): sealed until its night.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaidMarker {
+    pub day: u8,
+    pub commitment: String,
+    /// Once revealed: the raid, or a decoy.
+    pub revealed: Option<bool>,
+}
+
+/// The Eindhoven Air Raid (S5.2) once the real raid is revealed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AirRaid {
+    /// Dispatch Points the Allied player has spent to stop it (4 stop it).
+    pub dp_paid: u32,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     pub scenario: String,
@@ -155,10 +205,44 @@ pub struct State {
     pub air_drop: Option<AirDropCounters>,
     /// The side whose impulse it is in the activation phase.
     pub impulse: Side,
-    /// Actions in the current impulse; an `end` with none is a pass.
+    /// Actions in the current impulse.
     pub actions: u32,
-    /// Consecutive impulses ended with no action: two close the turn.
-    pub passes: u32,
+    /// Command Points and Dispatch Points by division (public).
+    pub cp: BTreeMap<String, u32>,
+    pub dp: BTreeMap<String, u32>,
+    /// The coffee mug: the chits not yet drawn this turn (public contents, step 8).
+    pub mug: Vec<String>,
+    /// The chits bought at step 6 of this turn, before they go in the mug.
+    pub bought: Vec<String>,
+    /// The chit in play: its owner's impulse.
+    pub chit: Option<String>,
+    /// The last chit of the turn before, played first this turn (S6.4).
+    pub held: Option<String>,
+    /// Option `last_chit_held` (default on): the last chit of a turn opens the next (S6.4).
+    pub last_chit_held: bool,
+    /// The Guards Division chit just came up: the German may ask the status check (4.3.3).
+    pub status_window: bool,
+    /// The real Eindhoven Air Raid, once revealed (S5.2).
+    pub air_raid: Option<AirRaid>,
+    /// The Intelligence event drawn (S3.1): this side names the division that gains 6 CP, 2 DP.
+    #[serde(default)]
+    pub intelligence: Option<Side>,
+    /// The raid markers (S5.2), campaign.
+    pub raid_markers: Vec<RaidMarker>,
+    /// The Club Route line (4.3.1): Formations released, ignored or bypassed, by id.
+    pub released: Vec<String>,
+    /// Successful entries this 1900 (4.3.2: +1 each, the initial one included).
+    pub entries: u32,
+    /// Bailey Bridge and Bulldozer units placed during the preceding game day (4.3.2).
+    pub baileys_placed: u32,
+    pub bulldozers_placed: u32,
+    /// German off-map formations (5.1): secret, in the German view only.
+    pub offmap: BTreeMap<String, OffMap>,
+    /// This 1900's private numbering (5.1): for each formation, the destination each number
+    /// names, drawn from the hidden stream. Secret, in the German view only.
+    pub numbering: BTreeMap<String, Vec<String>>,
+    /// The flank corps (5.2), public.
+    pub corps: BTreeMap<String, Corps>,
     /// The opponent's opportunity fire window after a move: the hex acted in.
     pub window: Option<Hex>,
     pub pending: Option<Pending>,

@@ -5,11 +5,75 @@
 
 use serde_json::{json, Value};
 
-use super::data::TURNS;
+use super::data::{DATA, TURNS};
 use super::phase_name;
-use super::state::State;
+use super::state::{OffMap, Side, State};
+use crate::engine::ruleset::Viewer;
 
-pub fn view(s: &State) -> Value {
+/// May this viewer see the German off-map display (5.0: kept secret from the Allied player)?
+fn sees_off_map(viewer: &Viewer) -> bool {
+    viewer.may_see(Some(&[Side::German.seat()]))
+}
+
+/// A numbered destination as the German reads it: marked when 5.1 or 5.2 forbids it.
+fn destination(s: &State, formation: &str, to: &str) -> String {
+    let from = match s.offmap.get(formation) {
+        Some(OffMap::Box(b)) => b.as_str(),
+        _ => return to.to_owned(),
+    };
+    let display = DATA.offmap.display_of(formation).unwrap_or_default();
+    match super::offmap::legal(s, display, from, to) {
+        Ok(()) if to == from => format!("{to} (stay)"),
+        Ok(()) => to.to_owned(),
+        Err(_) => format!("{to} (not from {from})"),
+    }
+}
+
+/// The German off-map display and this 1900's private numbering, for the German view.
+fn off_map(s: &State) -> Value {
+    let at: serde_json::Map<String, Value> = s
+        .offmap
+        .iter()
+        .map(|(f, p)| {
+            let where_ = match p {
+                OffMap::Box(b) => b.clone(),
+                OffMap::Entering { letter, .. } => format!("map display, arriving at {letter}"),
+                OffMap::OnMap => "on the map".into(),
+            };
+            (f.clone(), json!(where_))
+        })
+        .collect();
+    let numbers: serde_json::Map<String, Value> = s
+        .numbering
+        .iter()
+        .map(|(f, list)| {
+            let m: serde_json::Map<String, Value> = list
+                .iter()
+                .enumerate()
+                .map(|(i, d)| ((i + 1).to_string(), json!(destination(s, f, d))))
+                .collect();
+            (f.clone(), Value::Object(m))
+        })
+        .collect();
+    json!({ "formations": at, "numbering": numbers })
+}
+
+fn corps(s: &State) -> Value {
+    let m: serde_json::Map<String, Value> = s
+        .corps
+        .iter()
+        .filter_map(|(id, c)| {
+            let track = DATA.offmap.corps.iter().find(|t| &t.id == id)?;
+            Some((
+                id.clone(),
+                json!({ "box": track.boxes[c.at], "failures": c.failures }),
+            ))
+        })
+        .collect();
+    Value::Object(m)
+}
+
+pub fn view(s: &State, viewer: &Viewer) -> Value {
     let drops: Vec<Value> = s
         .drops
         .iter()
@@ -66,11 +130,31 @@ pub fn view(s: &State) -> Value {
         "held_out": s.held_out,
         "bridges": s.bridges,
         "disputes": s.disputes,
+        "command_points": s.cp,
+        "dispatch_points": s.dp,
+        "mug": s.mug,
+        "bought": s.bought,
+        "chit": s.chit,
+        "held_chit": s.held,
+        "status_window": s.status_window,
+        "air_raid": s.air_raid,
+        "raid_markers": s.raid_markers.iter().map(|m| json!({
+            "day": m.day,
+            "shows": match m.revealed {
+                None => "face down",
+                Some(true) => "raid",
+                Some(false) => "decoy",
+            },
+        })).collect::<Vec<_>>(),
+        "released": s.released,
+        "entries_this_turn": s.entries,
+        "flank_corps": corps(s),
+        "off_map": if sees_off_map(viewer) { off_map(s) } else { json!("secret (5.0)") },
         "over": s.over,
     })
 }
 
-pub fn draw(s: &State) -> String {
+pub fn draw(s: &State, viewer: &Viewer) -> String {
     let mut out = String::new();
     let mut line = |t: String| {
         out.push_str(&t);
@@ -147,6 +231,69 @@ pub fn draw(s: &State) -> String {
             b.join(", "),
             r.join(", ")
         ));
+    }
+    let points: Vec<String> = DATA
+        .divisions
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}/{}",
+                d.id,
+                s.cp.get(&d.id).unwrap_or(&0),
+                s.dp.get(&d.id).unwrap_or(&0)
+            )
+        })
+        .collect();
+    line(format!("CP/DP: {}", points.join(", ")));
+    line(format!(
+        "Chit: {} | mug: {}{}",
+        s.chit.as_deref().unwrap_or("-"),
+        if s.mug.is_empty() {
+            "empty".to_owned()
+        } else {
+            s.mug.join(" ")
+        },
+        s.held
+            .as_ref()
+            .map(|h| format!(" | held: {h}"))
+            .unwrap_or_default()
+    ));
+    if !s.released.is_empty() {
+        line(format!("Released: {}", s.released.join(" ")));
+    }
+    for (id, c) in &s.corps {
+        if let Some(t) = DATA.offmap.corps.iter().find(|t| &t.id == id) {
+            line(format!(
+                "{} Corps: {} ({} failures)",
+                id.to_uppercase(),
+                t.boxes[c.at],
+                c.failures
+            ));
+        }
+    }
+    if sees_off_map(viewer) {
+        for (f, p) in &s.offmap {
+            let where_ = match p {
+                OffMap::Box(b) => b.clone(),
+                OffMap::Entering { letter, .. } => format!("entering at {letter}"),
+                OffMap::OnMap => "on the map".into(),
+            };
+            let numbers = s
+                .numbering
+                .get(f)
+                .map(|l| {
+                    let n: Vec<String> = l
+                        .iter()
+                        .enumerate()
+                        .map(|(i, d)| (i + 1, destination(s, f, d)))
+                        .filter(|(_, d)| !d.contains("(not from"))
+                        .map(|(i, d)| format!("{i}={d}"))
+                        .collect();
+                    format!(" | {}", n.join(" "))
+                })
+                .unwrap_or_default();
+            line(format!("Off map {f}: {where_}{numbers}"));
+        }
     }
     for (side, cup) in &s.cups {
         line(format!("{} cup: {}", side.name(), cup.join(", ")));

@@ -14,11 +14,13 @@ pub const T1100: usize = 2;
 pub const T1900: usize = 6;
 pub const NIGHT: usize = 7;
 
-/// Starts the turn the clock shows: reveals and drops due, then the turn's first phase.
-pub fn enter_turn(s: &mut State, ctx: &mut Ctx) {
+/// Starts the turn the clock shows: reveals and drops due, off-map arrivals at 0700, then the
+/// turn's first phase.
+pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     if s.time == T0700 {
         s.weather = None;
         s.fog_cleared = None;
+        super::offmap::arrive(s, ctx);
     }
     if let Some(c) = &s.air_drop {
         if c.day == s.day && c.revealed.is_none() && c.candidates[0] == s.time {
@@ -34,26 +36,24 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) {
             arrive(s, ctx);
         }
     }
+    // S5.2: the raid marker of this night turns up.
+    if s.time == NIGHT {
+        if let Some(m) = s
+            .raid_markers
+            .iter()
+            .find(|m| m.day == s.day && m.revealed.is_none())
+        {
+            ctx.request_reveal(m.commitment.clone());
+        }
+    }
     s.impulse = super::state::Side::Allied;
     s.actions = 0;
-    s.passes = 0;
+    s.chit = None;
+    s.status_window = false;
     s.window = None;
     s.pending = None;
     s.highway.attacked_this_turn = false;
     s.highway.closed_this_turn = false;
-    s.phase = if s.time == T0700 {
-        Phase::Weather
-    } else if matches!(s.weather, Some(Weather::Fog { .. })) && (s.time == T0900 || s.time == T1100)
-    {
-        Phase::Fog
-    } else if s.time == T1900 && s.marker.is_some() {
-        Phase::Route
-    } else {
-        if s.time == T1900 {
-            status_open(s, ctx);
-        }
-        Phase::Activation
-    };
     // A German unit on Club Route at any time of the turn closes it (4.3.3).
     if s.units
         .iter()
@@ -61,6 +61,46 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) {
     {
         super::declared::closed(s, ctx, "a German unit is on Club Route");
     }
+    if s.time == T0700 {
+        s.phase = Phase::Weather;
+    } else if matches!(s.weather, Some(Weather::Fog { .. })) && (s.time == T0900 || s.time == T1100)
+    {
+        s.phase = Phase::Fog;
+    } else if s.time == T1900 && s.marker.is_some() {
+        s.phase = Phase::Route;
+    } else if s.time == T1900 {
+        after_route(s, ctx)?;
+    } else {
+        super::chits::to_buy(s);
+    }
+    Ok(())
+}
+
+/// 1900 steps 2 to 5 after the Club Route marker: releases (not on the 17th), the status set
+/// Open, the German off-map moves and the flank corps (campaign), then step 6.
+pub fn after_route(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
+    if super::release::begin(s, ctx) {
+        return Ok(());
+    }
+    after_release(s, ctx)
+}
+
+/// 1900 steps 3 to 5, then step 6.
+pub fn after_release(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
+    s.baileys_placed = 0;
+    s.bulldozers_placed = 0;
+    status_open(s, ctx);
+    if super::offmap::begin(s, ctx)? {
+        return Ok(());
+    }
+    after_offmap(s, ctx);
+    Ok(())
+}
+
+/// 1900 step 5 (the flank corps), then step 6.
+pub fn after_offmap(s: &mut State, ctx: &mut Ctx) {
+    super::offmap::corps(s, ctx);
+    super::chits::to_buy(s);
 }
 
 /// The drop due today comes in now (3.2, 3.4).
@@ -113,14 +153,14 @@ pub fn weather(s: &mut State, ctx: &mut Ctx) {
     match w {
         Weather::Rain | Weather::Overcast => {
             delay_drops(s, ctx, "no drop in rain or overcast");
-            s.phase = Phase::Activation;
+            super::chits::to_buy(s);
         }
         Weather::Clear if s.drop_due().is_some() => {
             s.phase = Phase::AirDrop {
                 candidates: [T0900, T1100],
             };
         }
-        _ => s.phase = Phase::Activation,
+        _ => super::chits::to_buy(s),
     }
 }
 
@@ -156,7 +196,7 @@ pub fn fog(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
             s.clock()
         ));
     }
-    s.phase = Phase::Activation;
+    super::chits::to_buy(s);
     Ok(())
 }
 
@@ -196,7 +236,7 @@ pub fn air_drop(s: &mut State, ctx: &mut Ctx, at: Option<&str>) -> Result<(), Ru
         "The Allied player places his Air Drop? counters on {} and {}",
         TURNS[candidates[0]], TURNS[candidates[1]]
     ));
-    s.phase = Phase::Activation;
+    super::chits::to_buy(s);
     Ok(())
 }
 
@@ -261,9 +301,7 @@ pub fn route(s: &mut State, ctx: &mut Ctx, path: &[Hex]) -> Result<(), RuleError
     } else {
         ctx.say("The Club Route marker stays");
     }
-    status_open(s, ctx);
-    s.phase = Phase::Activation;
-    Ok(())
+    after_route(s, ctx)
 }
 
 /// 1900 step 3: the status marker goes to Open unless a bridge on Club Route is destroyed.
@@ -277,8 +315,8 @@ fn status_open(s: &mut State, ctx: &mut Ctx) {
     }
 }
 
-/// Two impulses in a row with no action: step 10 (barrages off) and 11 (the clock moves on).
-pub fn end_turn(s: &mut State, ctx: &mut Ctx) {
+/// The mug is empty: step 10 (barrages off) and 11 (the clock moves on).
+pub fn end_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     if !s.barrages.is_empty() {
         s.barrages.clear();
         ctx.say("All barrage markers come off");
@@ -287,7 +325,7 @@ pub fn end_turn(s: &mut State, ctx: &mut Ctx) {
         s.over = true;
         s.phase = Phase::Over;
         ctx.say(format!("{}: the scenario ends", s.clock()));
-        return;
+        return Ok(());
     }
     if s.time == NIGHT {
         s.day += 1;
@@ -295,5 +333,5 @@ pub fn end_turn(s: &mut State, ctx: &mut Ctx) {
     } else {
         s.time += 1;
     }
-    enter_turn(s, ctx);
+    enter_turn(s, ctx)
 }

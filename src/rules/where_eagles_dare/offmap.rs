@@ -1,0 +1,258 @@
+//! The off-map displays (5.0–5.2), campaign only. At 1900 step 4 the German player moves each
+//! off-map formation, whole, to an adjacent box or from its box into the map display (to arrive
+//! at 0700 next day at the box's reinforcement hex), or leaves it. His order names every
+//! formation on the display and each destination by a private number: the hidden stream
+//! re-draws, each 1900 and for each formation, which number names which destination, and only
+//! the German view shows it, so the log and the Allied view reveal nothing. At step 5 each
+//! flank corps rolls to advance one box (public, 5.0); a reinforcement hex behind a corps
+//! takes no arrival (5.2). The displays are `data/offmap.txt` (reconstructed).
+
+use super::data::DATA;
+use super::state::{Corps, OffMap, Phase, Side, State};
+use super::{d10, rule};
+use crate::engine::ruleset::{Ctx, RuleError};
+
+const S5_1: &str = "5.1 German Formation Movement on the Off-Map Display";
+
+/// The campaign's starting boxes and corps.
+pub fn setup(s: &mut State) {
+    if !s.campaign {
+        return;
+    }
+    for (_, f, start) in &DATA.offmap.formations {
+        s.offmap.insert(f.clone(), OffMap::Box(start.clone()));
+    }
+    for c in &DATA.offmap.corps {
+        s.corps.insert(c.id.clone(), Corps { at: 0, failures: 0 });
+    }
+}
+
+/// Is entry `letter` of `display` behind a flank corps now (5.2)?
+pub fn behind(s: &State, display: &str, letter: &str) -> Option<String> {
+    DATA.offmap
+        .behind
+        .iter()
+        .filter(|(d, l, _, _)| d == display && l == letter)
+        .find_map(|(_, _, corps, bx)| {
+            let track = DATA.offmap.corps.iter().find(|c| &c.id == corps)?;
+            let at = s.corps.get(corps)?.at;
+            let from = track.boxes.iter().position(|b| b == bx)?;
+            (at >= from).then(|| format!("{corps} Corps in {}", track.boxes[at]))
+        })
+}
+
+/// Every destination of a formation's display, in the file's order: its boxes, then
+/// `map <letter>` for each reinforcement hex.
+fn destinations(display: &str) -> Vec<String> {
+    let mut out: Vec<String> = DATA
+        .offmap
+        .boxes_of(display)
+        .map(|b| b.name.clone())
+        .collect();
+    let mut letters: Vec<&String> = DATA
+        .offmap
+        .boxes_of(display)
+        .flat_map(|b| b.enters.iter())
+        .collect();
+    letters.sort();
+    letters.dedup();
+    out.extend(letters.into_iter().map(|l| format!("map {l}")));
+    out
+}
+
+/// May a formation in `from` go to `to` (5.1)? Stay, an adjacent box, or the map display
+/// through an entry of its box that is not behind a corps.
+pub fn legal(s: &State, display: &str, from: &str, to: &str) -> Result<(), String> {
+    if to == from || DATA.offmap.adjacent(display, from, to) {
+        return Ok(());
+    }
+    if let Some(letter) = to.strip_prefix("map ") {
+        let feeds = DATA
+            .offmap
+            .boxes_of(display)
+            .any(|b| b.name == from && b.enters.iter().any(|l| l == letter));
+        if !feeds {
+            return Err(format!(
+                "{from} does not lead to the map display at {letter}"
+            ));
+        }
+        if let Some(corps) = behind(s, display, letter) {
+            return Err(format!(
+                "reinforcement hex {letter} is behind the {corps} (5.2)"
+            ));
+        }
+        return Ok(());
+    }
+    Err(format!("{to} is not adjacent to {from}: one box a 1900"))
+}
+
+/// Step 4 begins: the private numbering is drawn from the hidden stream. Returns true when the
+/// German has formations to move.
+pub fn begin(s: &mut State, ctx: &mut Ctx) -> Result<bool, RuleError> {
+    s.numbering.clear();
+    if !s.campaign {
+        return Ok(false);
+    }
+    let in_boxes: Vec<String> = s
+        .offmap
+        .iter()
+        .filter(|(_, p)| matches!(p, OffMap::Box(_)))
+        .map(|(f, _)| f.clone())
+        .collect();
+    if in_boxes.is_empty() {
+        return Ok(false);
+    }
+    for f in in_boxes {
+        let display = DATA.offmap.display_of(&f).unwrap_or_default();
+        let mut d = destinations(display);
+        for i in (1..d.len()).rev() {
+            let j = ctx.hidden(i as u32 + 1)? as usize - 1;
+            d.swap(i, j);
+        }
+        s.numbering.insert(f, d);
+    }
+    s.phase = Phase::OffMap;
+    ctx.say("1900 step 4: the German player moves his off-map formations (secret, 5.1)");
+    Ok(true)
+}
+
+/// `offmap <formation>:<number> …`: every formation on the display, each to the destination its
+/// private number names this 1900. The public line says nothing; the German's own says all.
+pub fn order(s: &mut State, ctx: &mut Ctx, moves: &[(String, u32)]) -> Result<(), RuleError> {
+    let r = |m: String| rule(S5_1, m);
+    let mut plan = Vec::new();
+    for (f, list) in &s.numbering {
+        let Some((_, n)) = moves.iter().find(|(g, _)| g == f) else {
+            return Err(r(format!(
+                "name every formation on the display, {f} too (its number for staying is in your view)"
+            )));
+        };
+        let to = usize::try_from(*n)
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| list.get(i))
+            .ok_or_else(|| {
+                r(format!(
+                    "{f}: number {n} names nothing; your view lists 1 to {}",
+                    list.len()
+                ))
+            })?;
+        let Some(OffMap::Box(from)) = s.offmap.get(f) else {
+            return Err(r(format!("{f} is not in a box")));
+        };
+        let display = DATA.offmap.display_of(f).unwrap_or_default();
+        legal(s, display, from, to).map_err(|m| r(format!("{f} ({n}): {m}")))?;
+        plan.push((f.clone(), from.clone(), to.clone()));
+    }
+    if let Some((g, _)) = moves.iter().find(|(g, _)| !s.numbering.contains_key(g)) {
+        return Err(r(format!("{g} is not a formation on the off-map display")));
+    }
+    if moves.len() != plan.len() {
+        return Err(r("name each formation once".into()));
+    }
+    let mut lines = Vec::new();
+    for (f, from, to) in plan {
+        let at = match to.strip_prefix("map ") {
+            Some(letter) => OffMap::Entering {
+                letter: letter.to_owned(),
+                from: from.clone(),
+            },
+            None => OffMap::Box(to.clone()),
+        };
+        lines.push(format!("{f}: {from} → {to}"));
+        s.offmap.insert(f, at);
+    }
+    s.numbering.clear();
+    ctx.say("The German player has moved on his off-map display");
+    ctx.say_to(
+        &[Side::German.seat()],
+        format!("Your off-map moves: {}", lines.join("; ")),
+    );
+    Ok(())
+}
+
+/// The German missed the deadline: every formation stays.
+pub fn stay(s: &mut State, ctx: &mut Ctx) {
+    s.numbering.clear();
+    ctx.say("The German player has moved on his off-map display");
+}
+
+/// Step 5: each flank corps rolls to advance one box (5.2), campaign only.
+pub fn corps(s: &mut State, ctx: &mut Ctx) {
+    if !s.campaign {
+        return;
+    }
+    for track in &DATA.offmap.corps {
+        let Some(c) = s.corps.get(&track.id).cloned() else {
+            continue;
+        };
+        let Some(arrow) = track.arrows.get(c.at) else {
+            continue;
+        };
+        let into = &track.boxes[c.at + 1];
+        let germans = s
+            .offmap
+            .values()
+            .filter(|p| matches!(p, OffMap::Box(b) if b == into))
+            .count() as i32;
+        let off_map = if s.marker.is_none() { -4 } else { 0 };
+        let face = d10(ctx);
+        let total = face as i32 - c.failures as i32 + germans + off_map;
+        let advances = total <= *arrow as i32;
+        let corps = s.corps.get_mut(&track.id).expect("present");
+        if advances {
+            corps.at += 1;
+            ctx.say(format!(
+                "{} Corps rolls {face}: it advances into {into} (5.2)",
+                track.id.to_uppercase()
+            ));
+        } else {
+            corps.failures += 1;
+            ctx.say(format!(
+                "{} Corps rolls {face}: it stays in {} ({} failed attempts, −1 each, 5.2)",
+                track.id.to_uppercase(),
+                track.boxes[c.at],
+                corps.failures
+            ));
+        }
+        ctx.say_to(
+            &[Side::German.seat()],
+            format!(
+                "{}: {face} −{} failures {:+} German formations in {into}{} = {total} against {arrow}",
+                track.id.to_uppercase(),
+                c.failures,
+                germans,
+                if off_map != 0 { " −4 Club Route off the map" } else { "" }
+            ),
+        );
+    }
+}
+
+/// 0700: formations in the map display arrive at their reinforcement hex, unless a corps now
+/// stands in front of it (5.2): then the formation stays in the box it came from.
+pub fn arrive(s: &mut State, ctx: &mut Ctx) {
+    let entering: Vec<(String, String, String)> = s
+        .offmap
+        .iter()
+        .filter_map(|(f, p)| match p {
+            OffMap::Entering { letter, from } => Some((f.clone(), letter.clone(), from.clone())),
+            _ => None,
+        })
+        .collect();
+    for (f, letter, from) in entering {
+        let display = DATA.offmap.display_of(&f).unwrap_or_default();
+        if let Some(corps) = behind(s, display, &letter) {
+            ctx.say_to(
+                &[Side::German.seat()],
+                format!("{f} may not arrive at {letter}: it is behind the {corps} (5.2); it stays in {from}"),
+            );
+            s.offmap.insert(f, OffMap::Box(from));
+        } else {
+            ctx.say(format!(
+                "{}: {f} arrives at reinforcement hex {letter} from the off-map display (5.1)",
+                s.clock()
+            ));
+            s.offmap.insert(f, OffMap::OnMap);
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! The order language of Searching for Glory: `plan 2 5 6` (hand positions, sealed),
 //! `initiative`, and an operation of clauses joined by `;`: `march <lp>`, `force-march <lp>
 //! [<lp>]`, `attack <lp>`, `decisive <lp>`, `gather`, `entrench`, `rest`, `blow <a>-<b>`,
-//! `repair <a>-<b>`, `pass`.
+//! `repair <a>-<b>`, `pass`, `keep <positions>`; in a reactive window, `react <card>` or `pass`.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +20,8 @@ pub enum Clause {
     Blow(String, String),
     Repair(String, String),
     Pass,
+    /// 1.d, 3.5: the hand positions (1-based) of the cards kept for the next round.
+    Keep(Vec<usize>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,8 +35,11 @@ pub enum Command {
     },
     /// 3.1: determine the initiative.
     Initiative,
-    /// 3.2–3.3: one operation.
+    /// 3.2–3.3: one operation. In a reactive window, `pass` passes.
     Operation { clauses: Vec<Clause> },
+    /// 1.e: a reactive card from the hand, played in a window (or to nullify the last standing
+    /// one).
+    React { card: String },
 }
 
 fn order_error(message: impl Into<String>) -> RuleError {
@@ -87,6 +92,19 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
         Some("initiative") | Some("roll") if words.next().is_none() => {
             return Ok(Command::Initiative)
         }
+        Some("react") => {
+            let card = words.next().ok_or_else(|| {
+                order_error("'react' names a reactive card of your hand, like 'react ambush'")
+            })?;
+            if let Some(extra) = words.next() {
+                return Err(order_error(format!(
+                    "'{extra}' is left over after 'react {card}'"
+                )));
+            }
+            return Ok(Command::React {
+                card: card.to_owned(),
+            });
+        }
         None => return Err(order_error("an empty order: try 'march <lp>' or 'pass'")),
         _ => {}
     }
@@ -123,9 +141,20 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 Clause::Repair(a, b)
             }
             "pass" => Clause::Pass,
+            "keep" => {
+                let mut positions = Vec::new();
+                for p in w.by_ref() {
+                    positions.push(p.trim_end_matches(',').parse().map_err(|_| {
+                        order_error(format!(
+                            "'{p}' is not a hand position: keep names positions, like 'keep 2'"
+                        ))
+                    })?);
+                }
+                Clause::Keep(positions)
+            }
             other => {
                 return Err(order_error(format!(
-                    "'{other}' is not an order: march, force-march, attack, decisive, gather, entrench, rest, blow, repair, pass"
+                    "'{other}' is not an order: march, force-march, attack, decisive, gather, entrench, rest, blow, repair, pass, keep"
                 )))
             }
         };
@@ -148,6 +177,7 @@ pub fn describe(command: &Command) -> String {
             format!("plan {}", p.join(" "))
         }
         Command::Initiative => "initiative".into(),
+        Command::React { card } => format!("react {card}"),
         Command::Operation { clauses } => clauses
             .iter()
             .map(describe_clause)
@@ -168,5 +198,9 @@ pub fn describe_clause(c: &Clause) -> String {
         Clause::Blow(a, b) => format!("blow {a}-{b}"),
         Clause::Repair(a, b) => format!("repair {a}-{b}"),
         Clause::Pass => "pass".into(),
+        Clause::Keep(p) => {
+            let p: Vec<String> = p.iter().map(usize::to_string).collect();
+            format!("keep {}", p.join(" ")).trim_end().to_owned()
+        }
     }
 }

@@ -874,6 +874,12 @@ fn order_language_round_trips_and_errors_name_the_lp_card_and_rule() {
         "march kelheim; attack regensburg",
         "pass; keep 2",
         "react ambush",
+        "harass abensberg",
+        "demoralize; attack abensberg",
+        "good-weather; march kelheim",
+        "napoleon-defeated pfaffenhofen",
+        "chest; parlay; inform; flags",
+        "detach 2; march kelheim; absorb; absorb 1",
         "force-march pfaffenhofen abensberg",
         "decisive abensberg",
         "blow kelheim-regensburg; march kelheim; gather",
@@ -1531,4 +1537,192 @@ fn retention_1_d_keep_names_the_cards_up_to_the_roles_number_and_a_refusal_chang
     let hand = &s.players[idx(&s, "charles")].hand;
     assert!(hand.contains(&"march".to_string()), "{hand:?}");
     assert!(s.discard.contains(&"ambush".to_string()) && s.discard.contains(&"rest".to_string()));
+}
+
+// ---- The non-reactive Variety, Special Event and Result cards (reconstructed) ----
+
+#[test]
+fn harass_2_c_from_one_cl_away_a_d10_of_six_costs_the_largest_enemy_unit_one_sp() {
+    // Davout at Pfaffenhofen harasses Louis at Abensberg.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "davout", &["harass"]);
+    order(&mut s, "davout", "harass abensberg", &[6]).unwrap();
+    assert_eq!(s.cu("louis").sp, 4);
+    assert_eq!(s.cu("davout").glory, 1);
+    assert_eq!(
+        s.cu("davout").lp.as_deref(),
+        Some("pfaffenhofen"),
+        "harassing never moves"
+    );
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "davout", &["harass"]);
+    order(&mut s, "davout", "harass abensberg", &[5]).unwrap();
+    assert_eq!(s.cu("louis").sp, 5, "5: no effect");
+    // Over a blown bridge too (any kind of CL); never two CLs away nor one's own side.
+    let mut s = game(&FOUR);
+    s.cu_mut("louis").lp = Some("kelheim".into());
+    s.cu_mut("charles").lp = Some("abensberg".into());
+    s.blown.push(("kelheim".into(), "regensburg".into()));
+    operating(&mut s, "louis", &["harass"]);
+    let before = s.clone();
+    let e = order(&mut s, "louis", "harass abensberg", &[]).unwrap_err();
+    assert!(e.message.contains("own side"), "{e}");
+    let e = order(&mut s, "louis", "harass augsburg", &[]).unwrap_err();
+    assert_eq!(e.rule, "2.c Harass");
+    assert!(
+        e.message.contains("no CL joins kelheim and augsburg"),
+        "{e}"
+    );
+    assert_eq!(s, before);
+    order(&mut s, "louis", "harass regensburg", &[9]).unwrap();
+    assert_eq!(s.cu("davout").sp, 7);
+}
+
+#[test]
+fn result_cards_chest_inform_and_flags_give_glory() {
+    let mut s = game(&FOUR);
+    operating(&mut s, "davout", &["military-chest", "inform-government"]);
+    order(&mut s, "davout", "chest; inform", &[]).unwrap();
+    assert!(s.cu("davout").supply);
+    assert_eq!(s.cu("davout").glory, 2);
+    // Flags need a battle won first.
+    let mut s = game(&FOUR);
+    operating(&mut s, "davout", &["captured-flags"]);
+    let e = order(&mut s, "davout", "flags", &[]).unwrap_err();
+    assert!(e.message.contains("won no battle"), "{e}");
+    s.cu_mut("davout").victories = 1;
+    order(&mut s, "davout", "flags", &[]).unwrap();
+    assert_eq!(s.cu("davout").glory, 3);
+}
+
+#[test]
+fn result_cards_a_won_battle_counts_for_the_flags() {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "davout", &["attack"]);
+    order(&mut s, "davout", "attack abensberg", &[6, 2]).unwrap();
+    assert_eq!(s.cu("davout").victories, 1);
+    assert_eq!(s.cu("louis").victories, 0);
+}
+
+#[test]
+fn result_cards_parlay_no_enemy_attacks_until_the_round_ends() {
+    let mut s = game(&FOUR);
+    operating(&mut s, "louis", &["parlay"]);
+    s.phase = Phase::Operations {
+        order: vec![idx(&s, "louis"), idx(&s, "davout")],
+        next: 0,
+    };
+    order(&mut s, "louis", "parlay", &[]).unwrap();
+    assert_eq!(s.truce, ["louis"]);
+    let davout = idx(&s, "davout");
+    s.players[davout].planned = vec![("attack".into(), false)];
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    let e = order(&mut s, "davout", "attack abensberg", &[]).unwrap_err();
+    assert!(e.message.contains("Parlay"), "{e}");
+    order(&mut s, "davout", "pass", &[]).unwrap();
+    assert!(s.truce.is_empty(), "the round ended");
+}
+
+#[test]
+fn result_cards_napoleon_defeated_is_a_decisive_victory_on_napoleon_alone() {
+    let mut s = game(&FOUR);
+    s.cu_mut("napoleon").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "louis", &["napoleon-defeated"]);
+    let e = order(&mut s, "louis", "napoleon-defeated kelheim", &[]).unwrap_err();
+    assert!(e.message.contains("Napoleon's CU"), "{e}");
+    order(&mut s, "louis", "napoleon-defeated pfaffenhofen", &[]).unwrap();
+    // Napoleon 4 SP: loses 2 and retreats; Louis gains 2 × (2 − 0) + 5 and the first entry.
+    assert_eq!(s.cu("napoleon").sp, 2);
+    assert_ne!(s.cu("napoleon").lp.as_deref(), Some("pfaffenhofen"));
+    assert_eq!(s.cu("louis").glory, 4 + 5 + 1);
+}
+
+#[test]
+fn variety_cards_good_weather_no_fatigue_roll_and_demoralization_minus_two() {
+    let mut s = game(&FOUR);
+    s.cu_mut("louis").fatigue = 5;
+    operating(&mut s, "louis", &["march", "good-weather"]);
+    assert_eq!(
+        order(&mut s, "louis", "good-weather; march kelheim", &[]).unwrap(),
+        0
+    );
+    assert_eq!(s.cu("louis").sp, 5);
+    let mut s = game(&FOUR);
+    operating(&mut s, "louis", &["good-weather"]);
+    let e = order(&mut s, "louis", "good-weather", &[]).unwrap_err();
+    assert_eq!(e.rule, "1 Variety cards");
+    // Davout 5 + 3 = 8 against Louis 9: Louis would win; demoralized, 9 − 2 = 7.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "davout", &["attack", "demoralization"]);
+    order(&mut s, "davout", "demoralize; attack abensberg", &[5, 9]).unwrap();
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+    assert_eq!(s.cu("louis").sp, 5, "1 apart: no loss");
+}
+
+#[test]
+fn result_cards_choose_battle_terrain_two_for_a_defender_who_planned_it() {
+    // Davout 4 + 3 = 7 against Louis 5 + 2 = 7: a tie; then 9 + 3 = 12 against 1 + 2 = 3.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    let louis = idx(&s, "louis");
+    s.players[louis].planned = vec![("battle-terrain".into(), false)];
+    operating(&mut s, "davout", &["attack"]);
+    order(&mut s, "davout", "attack abensberg", &[4, 5, 9, 1]).unwrap();
+    assert_eq!(s.cu("louis").sp, 2, "9 apart: 3 lost");
+}
+
+#[test]
+fn map_2_e_a_cu_detaches_sp_anywhere_and_absorbs_its_sides_lone_sp_as_it_passes() {
+    // Lannes's garrison: 2 French SP alone at Ingolstadt. Davout at Kelheim marches through.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("neuburg".into());
+    s.cu_mut("lannes").lp = Some("augsburg".into());
+    operating(&mut s, "davout", &["force-march", "gather-supplies-green"]);
+    // Detach 3 at Neuburg, march to Ingolstadt, absorb its 2 SP, gather.
+    order(
+        &mut s,
+        "davout",
+        "detach 3; force-march ingolstadt; absorb; gather",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(s.cu("davout").sp, 8 - 3 + 2);
+    assert!(s
+        .lone
+        .iter()
+        .any(|l| l.lp == "neuburg" && l.side == Side::French && l.sp == 3));
+    assert!(!s.lone.iter().any(|l| l.lp == "ingolstadt"));
+    // The lone SP left behind never move, and hold the LP against the enemy (2.c).
+    let mut s2 = s.clone();
+    s2.cu_mut("louis").lp = Some("ingolstadt".into());
+    operating(&mut s2, "louis", &["march"]);
+    let e = order(&mut s2, "louis", "march neuburg", &[]).unwrap_err();
+    assert_eq!(e.rule, "2.c Enemy location points");
+
+    // Errors name 2.e and change nothing.
+    let mut s = game(&FOUR);
+    operating(&mut s, "louis", &["march"]);
+    let before = s.clone();
+    for (text, rule, says) in [
+        ("detach 5", "2.e Detach", "keep at least 1"),
+        ("detach 0", "2.e Detach", "detach 1 to 4"),
+        ("absorb", "2.e Absorb", "abensberg holds 0 lone SP"),
+        ("march kelheim; absorb 1", "2.e Absorb", "kelheim holds 0"),
+    ] {
+        let e = order(&mut s, "louis", text, &[]).unwrap_err();
+        assert_eq!(e.rule, rule, "{text}");
+        assert!(e.message.contains(says), "{text}: {e}");
+        assert_eq!(s, before);
+    }
+    // Part of the lone SP: `absorb 1`.
+    let mut s = game(&FOUR);
+    s.cu_mut("napoleon").lp = Some("munich".into());
+    operating(&mut s, "napoleon", &[]);
+    order(&mut s, "napoleon", "absorb 1; pass", &[]).unwrap();
+    assert_eq!(s.cu("napoleon").sp, 5);
+    assert!(s.lone.iter().any(|l| l.lp == "munich" && l.sp == 1));
 }

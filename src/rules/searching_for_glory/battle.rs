@@ -325,6 +325,11 @@ pub fn fight_with(
     for c in &lost_l {
         capture(state, c, &win_chars, ctx);
     }
+    for c in &win_chars {
+        if state.cu(c).lp.is_some() {
+            state.cu_mut(c).victories += 1;
+        }
+    }
     let margin = i64::from(result.loser_loss) - i64::from(winner_loss);
     if margin > 0 {
         let still: Vec<String> = win_chars

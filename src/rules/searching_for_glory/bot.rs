@@ -32,6 +32,13 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
         vec![Clause::Rest],
         vec![Clause::Gather],
         vec![Clause::Entrench],
+        vec![Clause::Chest],
+        vec![Clause::Parlay],
+        vec![Clause::Inform],
+        vec![Clause::Flags],
+        vec![Clause::Rest, Clause::Chest],
+        vec![Clause::Detach(1)],
+        vec![Clause::Absorb(None)],
     ];
     let near: Vec<String> = map
         .neighbours(&at)
@@ -47,8 +54,13 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
         tries.push(vec![Clause::March(n.clone())]);
         tries.push(vec![Clause::Attack(n.clone())]);
         tries.push(vec![Clause::Decisive(n.clone())]);
+        tries.push(vec![Clause::NapoleonDefeated(n.clone())]);
+        tries.push(vec![Clause::Harass(n.clone())]);
+        tries.push(vec![Clause::Demoralize, Clause::Attack(n.clone())]);
+        tries.push(vec![Clause::GoodWeather, Clause::March(n.clone())]);
         tries.push(vec![Clause::ForceMarch(vec![n.clone()])]);
         tries.push(vec![Clause::March(n.clone()), Clause::Gather]);
+        tries.push(vec![Clause::March(n.clone()), Clause::Absorb(None)]);
         for m in map.neighbours(n) {
             tries.push(vec![Clause::ForceMarch(vec![n.clone(), m.to_owned()])]);
             tries.push(vec![Clause::March(n.clone()), Clause::Attack(m.to_owned())]);

@@ -38,7 +38,7 @@ pub const ID: &str = "searching-for-glory";
 pub struct SearchingForGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · pass · keep <hand positions, up to the role's retention> · in a reactive window: react <card> · pass";
+pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · in a reactive window: react <card> · pass";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -279,6 +279,7 @@ impl Rules for SearchingForGlory {
                     trench: 0,
                     captured: false,
                     glory: 0,
+                    victories: 0,
                     seat: setup
                         .seats
                         .iter()
@@ -336,6 +337,7 @@ impl Rules for SearchingForGlory {
             entered,
             pending: None,
             window: None,
+            truce: Vec::new(),
         };
         round::draw_phase(&mut state, &mut draw)?;
         Ok(state)

@@ -14,6 +14,14 @@ fn face_of(c: &Clause) -> Option<&'static str> {
         Clause::ForceMarch(_) => Some("force-march"),
         Clause::Attack(_) => Some("attack"),
         Clause::Decisive(_) => Some("decisive-victory"),
+        Clause::NapoleonDefeated(_) => Some("napoleon-defeated"),
+        Clause::Harass(_) => Some("harass"),
+        Clause::GoodWeather => Some("good-weather"),
+        Clause::Demoralize => Some("demoralization"),
+        Clause::Chest => Some("military-chest"),
+        Clause::Parlay => Some("parlay"),
+        Clause::Inform => Some("inform-government"),
+        Clause::Flags => Some("captured-flags"),
         Clause::Gather => Some("gather-supplies"),
         Clause::Entrench => Some("entrench"),
         Clause::Rest => Some("rest"),
@@ -137,6 +145,18 @@ fn check_step(
             ),
         ));
     }
+    if attack {
+        if let Some(c) = state
+            .truce
+            .iter()
+            .find(|c| state.cu(c).lp.as_deref() == Some(to) && state.cu(c).side != side)
+        {
+            return Err(map_error(
+                "1 Result cards",
+                format!("{c} at {to} is under a Parlay: no attack on it until the round ends"),
+            ));
+        }
+    }
     let enemy = state.holds(to, side.enemy());
     if attack && !enemy {
         let why = if state.holds(to, side) {
@@ -153,6 +173,31 @@ fn check_step(
         return Err(map_error(
             "2.c Enemy location points",
             format!("{to} holds enemy SP: you enter it only by attacking ('attack {to}')"),
+        ));
+    }
+    Ok(())
+}
+
+/// 2.c–2.d Harass: the enemy at `to`, one CL of any kind (a blown bridge too) from `at`.
+fn check_harass(state: &State, character: &str, at: &str, to: &str) -> Result<(), RuleError> {
+    let side = state.cu(character).side;
+    if state.map().cl(at, to).is_none() {
+        return Err(map_error(
+            "2.c Harass",
+            format!(
+                "no CL joins {at} and {to}: you harass only from an LP connected to the enemy's"
+            ),
+        ));
+    }
+    if !state.holds(to, side.enemy()) {
+        let why = if state.holds(to, side) {
+            "only your own side is there: you never harass your own side (2.d)"
+        } else {
+            "nobody is there"
+        };
+        return Err(map_error(
+            "2.c Harass",
+            format!("{to} holds no enemy SP; {why}"),
         ));
     }
     Ok(())
@@ -182,7 +227,11 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
         })
         .collect();
     let kept = check_keep(state, p, &keeps)?;
-    let acting = clauses.len() - keeps.len();
+    let free = clauses
+        .iter()
+        .filter(|c| matches!(c, Clause::Keep(_) | Clause::Detach(_) | Clause::Absorb(_)))
+        .count();
+    let acting = clauses.len() - free;
     let alone = |what: &str| -> Result<(), RuleError> {
         if acting > 1 {
             return Err(map_error(
@@ -236,16 +285,11 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
             }
         }
     }
-    let moves_after = |i: usize| {
-        clauses[i + 1..].iter().any(|c| {
-            matches!(
-                c,
-                Clause::March(_) | Clause::ForceMarch(_) | Clause::Attack(_) | Clause::Decisive(_)
-            )
-        })
-    };
+    let moves_after = |i: usize| clauses[i + 1..].iter().any(Clause::moves);
     let mut moved = false;
     let mut gone = false;
+    // 2.e: the CU's SP as detaching and absorbing change them along the order.
+    let mut sp = cu.sp;
     // Bridges blown or repaired by earlier clauses count for the later ones.
     let mut blown = state.blown.clone();
     for (i, c) in clauses.iter().enumerate() {
@@ -258,7 +302,66 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
         match c {
             Clause::Pass => alone("pass")?,
             Clause::Keep(_) => {}
+            Clause::Detach(n) => {
+                if *n == 0 || *n >= sp {
+                    return Err(map_error(
+                        "2.e Detach",
+                        format!(
+                            "your CU carries {sp} SP at {at}: it may detach 1 to {} and keep at least 1",
+                            sp.saturating_sub(1)
+                        ),
+                    ));
+                }
+                sp -= n;
+            }
+            Clause::Absorb(n) => {
+                let here: u32 = state
+                    .lone
+                    .iter()
+                    .filter(|l| l.side == cu.side && l.lp == at)
+                    .map(|l| l.sp)
+                    .sum();
+                let want = n.unwrap_or(here);
+                if here == 0 || want == 0 || want > here {
+                    return Err(map_error(
+                        "2.e Absorb",
+                        format!(
+                            "{at} holds {here} lone SP of your side at that point of the order: absorb takes them as the CU passes"
+                        ),
+                    ));
+                }
+                sp += want;
+            }
             Clause::Rest | Clause::Gather | Clause::Entrench => {}
+            Clause::Chest | Clause::Parlay | Clause::Inform => {}
+            Clause::GoodWeather => {
+                if !clauses
+                    .iter()
+                    .any(|c| matches!(c, Clause::March(_) | Clause::ForceMarch(_)))
+                {
+                    return Err(map_error(
+                        "1 Variety cards",
+                        "Good Weather adds to a March or Force March: the order has none",
+                    ));
+                }
+            }
+            Clause::Demoralize => {
+                if !clauses.iter().any(|c| c.attacks().is_some()) {
+                    return Err(map_error(
+                        "1 Variety cards",
+                        "Demoralization adds to an attack: the order makes none",
+                    ));
+                }
+            }
+            Clause::Flags => {
+                if cu.victories == 0 {
+                    return Err(map_error(
+                        "1 Result cards",
+                        "Offer Enemy Captured Flags: your CU has won no battle yet, so it has no flags to offer",
+                    ));
+                }
+            }
+            Clause::Harass(to) => check_harass(state, &cu.character, &at, to)?,
             Clause::Blow(a, b) | Clause::Repair(a, b) => {
                 let blow = matches!(c, Clause::Blow(..));
                 let cl = state.map().cl(a, b).filter(|cl| cl.kind == ClKind::Blue);
@@ -320,7 +423,17 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
                 }
                 moved = true;
             }
-            Clause::Attack(to) | Clause::Decisive(to) => {
+            Clause::Attack(to) | Clause::Decisive(to) | Clause::NapoleonDefeated(to) => {
+                if matches!(c, Clause::NapoleonDefeated(_))
+                    && state.cu("napoleon").lp.as_deref() != Some(to.as_str())
+                {
+                    return Err(map_error(
+                        "1 Result cards",
+                        format!(
+                            "Napoleon Defeated! falls only on Napoleon's CU, and it is not at {to}"
+                        ),
+                    ));
+                }
                 if i + 1 != clauses.len() {
                     return Err(map_error(
                         "2.m Battles",
@@ -600,8 +713,37 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
         let c = pd.clauses[i].clone();
         match &c {
             Clause::Pass => ctx.say(format!("{character} passes")),
-            Clause::Keep(_) => {}
+            Clause::Keep(_) | Clause::GoodWeather | Clause::Demoralize => {}
+            Clause::Detach(n) => detach(state, &character, *n, ctx),
+            Clause::Absorb(n) => absorb(state, &character, *n, ctx),
             Clause::Blow(..) | Clause::Repair(..) => bridge(state, &c, &character, ctx),
+            Clause::Chest => {
+                let cu = state.cu_mut(&character);
+                cu.supply = true;
+                cu.glory += 1;
+                ctx.say(format!(
+                    "{character} captures a military chest: a supply marker and 1 glory"
+                ));
+            }
+            Clause::Parlay => {
+                state.truce.push(character.clone());
+                ctx.say(format!(
+                    "{character} parleys: no enemy attacks it until the round ends"
+                ));
+            }
+            Clause::Inform => {
+                state.cu_mut(&character).glory += 1;
+                ctx.say(format!(
+                    "{character} informs the government of his deeds: 1 glory"
+                ));
+            }
+            Clause::Flags => {
+                state.cu_mut(&character).glory += 3;
+                ctx.say(format!(
+                    "{character} offers the captured enemy flags: 3 glory"
+                ));
+            }
+            Clause::Harass(to) => harass(state, &character, to, ctx),
             Clause::Gather => {
                 let cu = state.cu_mut(&character);
                 if pd.has("supply-depleted") {
@@ -641,7 +783,9 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                     );
                     break;
                 }
-                if !fatigue_roll(state, &character, ctx) {
+                if pd.clauses.contains(&Clause::GoodWeather) {
+                    ctx.say(format!("good weather: {character} makes no fatigue roll"));
+                } else if !fatigue_roll(state, &character, ctx) {
                     stop(&mut pd, i, format!("{character} is out of play"), ctx);
                     break;
                 }
@@ -688,7 +832,7 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                     break;
                 }
             }
-            Clause::Attack(to) | Clause::Decisive(to) => {
+            Clause::Attack(to) | Clause::Decisive(to) | Clause::NapoleonDefeated(to) => {
                 let from = state.cu(&character).lp.clone().expect("in play");
                 let why = if pd.has("ruse") {
                     Some("Ruse: the enemy is not where the attack falls".to_owned())
@@ -716,10 +860,19 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                 pd.battle = Some(BattleSetup {
                     lp: to.clone(),
                     cl: kind,
-                    decisive: matches!(c, Clause::Decisive(_)),
+                    decisive: matches!(c, Clause::Decisive(_) | Clause::NapoleonDefeated(_)),
+                    napoleon: matches!(c, Clause::NapoleonDefeated(_)),
                     attackers: vec![character.clone()],
                     mods: Mods {
                         no_crossing: pd.has("local-guide"),
+                        bonus: [
+                            0,
+                            if pd.clauses.contains(&Clause::Demoralize) {
+                                -2
+                            } else {
+                                0
+                            },
+                        ],
                         ..Mods::default()
                     },
                 });
@@ -752,9 +905,87 @@ fn fight(state: &mut State, character: &str, b: &BattleSetup, ctx: &mut Ctx) {
         first_entry(state, character, ctx);
         return;
     }
-    let r = battle::fight_with(state, &attackers, &b.lp, b.cl, b.decisive, &b.mods, ctx);
+    let mut mods = b.mods.clone();
+    if !b.decisive {
+        choose_battle_terrain(state, &b.lp, side.enemy(), &mut mods, ctx);
+    }
+    let r = battle::fight_with(state, &attackers, &b.lp, b.cl, b.decisive, &mods, ctx);
     if r.attacker_won && state.cu(character).lp.as_deref() == Some(b.lp.as_str()) {
         first_entry(state, character, ctx);
+    }
+    if b.napoleon && r.attacker_won {
+        state.cu_mut(character).glory += 5;
+        ctx.say(format!("{character} has defeated Napoleon: 5 glory"));
+    }
+}
+
+/// Choose Battle Terrain (reconstructed): a defending player's planned, unplayed Choose Battle
+/// Terrain card gives his side +2 in a battle at his CU's LP; it is then played (one a battle).
+fn choose_battle_terrain(
+    state: &mut State,
+    lp: &str,
+    side: data::Side,
+    mods: &mut Mods,
+    ctx: &mut Ctx,
+) {
+    for i in 0..state.players.len() {
+        let cu = state.cu(&state.players[i].character);
+        if cu.side != side || cu.lp.as_deref() != Some(lp) {
+            continue;
+        }
+        let Some(at) = state.players[i]
+            .planned
+            .iter()
+            .position(|(k, used)| k == "battle-terrain" && !used)
+        else {
+            continue;
+        };
+        state.players[i].planned[at].1 = true;
+        mods.bonus[1] += 2;
+        ctx.say(format!(
+            "{} plays Choose Battle Terrain: +2 to the defence",
+            state.players[i].character
+        ));
+        return;
+    }
+}
+
+/// Harass (reconstructed): a d10; on 6 or more the largest enemy unit at `to` loses 1 SP (a CU
+/// losing its last SP so is treated as losing it outside combat, II.1.A.3) and the harasser
+/// gains 1 glory.
+fn harass(state: &mut State, character: &str, to: &str, ctx: &mut Ctx) {
+    let enemy = state.cu(character).side.enemy();
+    let roll = ctx.roll(10);
+    if roll < 6 {
+        ctx.say(format!("{character} harasses {to}: {roll}, no effect"));
+        return;
+    }
+    let cu = state
+        .cus
+        .iter()
+        .filter(|c| c.side == enemy && c.lp.as_deref() == Some(to) && c.sp > 0)
+        .max_by_key(|c| c.sp)
+        .map(|c| (c.character.clone(), c.sp));
+    let lone = state
+        .lone
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.side == enemy && l.lp == to)
+        .max_by_key(|(_, l)| l.sp)
+        .map(|(i, l)| (i, l.sp));
+    ctx.say(format!(
+        "{character} harasses {to}: {roll}, 1 enemy SP lost and 1 glory"
+    ));
+    state.cu_mut(character).glory += 1;
+    match (cu, lone) {
+        (Some((c, sp)), l) if l.is_none_or(|(_, lsp)| sp >= lsp) => {
+            lose_sp_outside_combat(state, &c, ctx);
+        }
+        (_, Some((i, _))) => {
+            state.lone[i].sp -= 1;
+            state.lone.retain(|l| l.sp > 0);
+        }
+        _ => {}
     }
 }
 
@@ -763,5 +994,53 @@ fn finish(state: &mut State, pd: &Pending, character: &str, ctx: &mut Ctx) {
     if pd.has("stragglers") && pd.crossed > 0 && state.cu(character).lp.is_some() {
         ctx.say(format!("{character} leaves stragglers behind: 1 SP lost"));
         lose_sp_outside_combat(state, character, ctx);
+    }
+}
+
+/// 2.e: `n` SP of the CU stay as lone SP at its LP (joining any of its side already there).
+fn detach(state: &mut State, character: &str, n: u32, ctx: &mut Ctx) {
+    let cu = state.cu(character);
+    let (Some(lp), side) = (cu.lp.clone(), cu.side) else {
+        return;
+    };
+    // A reactive card may have cost SP since the order was checked: keep at least 1.
+    let n = n.min(cu.sp.saturating_sub(1));
+    if n == 0 {
+        return;
+    }
+    state.cu_mut(character).sp -= n;
+    match state.lone.iter_mut().find(|l| l.side == side && l.lp == lp) {
+        Some(l) => l.sp += n,
+        None => state.lone.push(super::state::LoneSp {
+            lp: lp.clone(),
+            side,
+            sp: n,
+        }),
+    }
+    ctx.say(format!("{character} detaches {n} SP at {lp}"));
+}
+
+/// 2.e: the CU takes its side's lone SP at its LP (all, or `n`).
+fn absorb(state: &mut State, character: &str, n: Option<u32>, ctx: &mut Ctx) {
+    let cu = state.cu(character);
+    let (Some(lp), side) = (cu.lp.clone(), cu.side) else {
+        return;
+    };
+    let mut want = n.unwrap_or(u32::MAX);
+    let mut taken = 0;
+    for l in state
+        .lone
+        .iter_mut()
+        .filter(|l| l.side == side && l.lp == lp)
+    {
+        let t = l.sp.min(want);
+        l.sp -= t;
+        want -= t;
+        taken += t;
+    }
+    state.lone.retain(|l| l.sp > 0);
+    if taken > 0 {
+        state.cu_mut(character).sp += taken;
+        ctx.say(format!("{character} absorbs {taken} SP at {lp}"));
     }
 }

@@ -86,12 +86,7 @@ fn side_of(state: &State, p: usize) -> Side {
 
 /// Does the pending operation cross a CL (March, Force March or an attack)?
 fn moves(clauses: &[Clause]) -> bool {
-    clauses.iter().any(|c| {
-        matches!(
-            c,
-            Clause::March(_) | Clause::ForceMarch(_) | Clause::Attack(_) | Clause::Decisive(_)
-        )
-    })
+    clauses.iter().any(Clause::moves)
 }
 
 /// The CLs the operation's route crosses, in order (exits not included).
@@ -105,7 +100,8 @@ fn route(state: &State) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for c in &pd.clauses[pd.next..] {
         let steps: Vec<&String> = match c {
-            Clause::March(to) | Clause::Attack(to) | Clause::Decisive(to) => vec![to],
+            Clause::March(to) => vec![to],
+            c if c.attacks().is_some() => c.attacks().into_iter().collect(),
             Clause::ForceMarch(r) => r.iter().collect(),
             _ => Vec::new(),
         };
@@ -235,9 +231,7 @@ fn check_first(state: &State, p: usize, card: &str) -> Result<(), RuleError> {
             "the operating CU has no supply marker and gathers none",
         )?,
         "ruse" => need(
-            clauses
-                .iter()
-                .any(|c| matches!(c, Clause::Attack(_) | Clause::Decisive(_))),
+            clauses.iter().any(|c| c.attacks().is_some()),
             "the operation makes no attack",
         )?,
         "indiscipline" => need(

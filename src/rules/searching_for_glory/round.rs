@@ -146,6 +146,7 @@ pub fn end_round(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         }
         p.hand = kept;
     }
+    state.truce.clear();
     // 2.b holds while the enemy CU stays: entries of CUs that moved on lapse.
     let cus = state.cus.clone();
     state.entries.retain(|e| {

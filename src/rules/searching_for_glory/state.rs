@@ -22,6 +22,9 @@ pub struct Cu {
     pub trench: u32,
     pub captured: bool,
     pub glory: i64,
+    /// Battles won (Offer Enemy Captured Flags needs one).
+    #[serde(default)]
+    pub victories: u32,
     /// The seat that plays this character; `None` for an NPC.
     pub seat: Option<Seat>,
 }
@@ -118,6 +121,9 @@ pub struct BattleSetup {
     pub lp: String,
     pub cl: ClKind,
     pub decisive: bool,
+    /// Napoleon Defeated!: 5 glory to the attacker for the victory (reconstructed).
+    #[serde(default)]
+    pub napoleon: bool,
     /// The attacking characters: the operating CU and those that came to the sound of the guns.
     pub attackers: Vec<String>,
     pub mods: Mods,
@@ -190,6 +196,9 @@ pub struct State {
     /// The open reactive window (1.e).
     #[serde(default)]
     pub window: Option<Window>,
+    /// Characters under a Parlay this round: no enemy attacks their LP.
+    #[serde(default)]
+    pub truce: Vec<String>,
 }
 
 impl State {

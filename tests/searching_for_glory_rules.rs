@@ -1726,3 +1726,28 @@ fn map_2_e_a_cu_detaches_sp_anywhere_and_absorbs_its_sides_lone_sp_as_it_passes(
     assert_eq!(s.cu("napoleon").sp, 5);
     assert!(s.lone.iter().any(|l| l.lp == "munich" && l.sp == 1));
 }
+
+#[test]
+fn reactive_1_e_the_last_to_answer_resigning_resolves_the_chain() {
+    let mut s = game(&FOUR);
+    hands(&mut s, &[("charles", &["wrong-road"])]);
+    operating(&mut s, "davout", &["march"]);
+    act(&mut s, "davout", "march eckmuhl", &[]).unwrap();
+    act(&mut s, "charles", "react wrong-road", &[]).unwrap();
+    act(&mut s, "davout", "pass", &[]).unwrap();
+    act(&mut s, "louis", "pass", &[]).unwrap();
+    assert_eq!(prompted(&s), ["napoleon"]);
+    let mut q = VecDeque::new();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+    SearchingForGlory
+        .resign(&mut s, &seat("napoleon"), &mut ctx)
+        .unwrap();
+    assert_eq!(
+        s.pending.as_ref().unwrap().effects,
+        ["wrong-road"],
+        "it stands"
+    );
+    assert_eq!(prompted(&s), ["charles", "louis"]);
+    pass_all(&mut s, &[]);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("regensburg"));
+}

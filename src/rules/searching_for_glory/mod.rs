@@ -120,7 +120,9 @@ impl SearchingForGlory {
                 if !reactive::prompted(state).is_empty() {
                     return Ok(());
                 }
-                state.window = None;
+                // Nobody left to answer: the chain resolves (and prompts again) or it closes.
+                reactive::settle(state, ctx);
+                continue;
             }
             if state.pending.is_none() {
                 return Ok(());

@@ -317,10 +317,18 @@ pub fn play(state: &mut State, p: usize, card: &str, ctx: &mut Ctx) -> Result<()
 pub fn pass(state: &mut State, p: usize, ctx: &mut Ctx) {
     let w = state.window.as_mut().expect("a window");
     w.passed.push(p);
+    settle(state, ctx);
+}
+
+/// With nobody left to prompt (every one passed, or the last to answer left the game): the
+/// chain resolves, or, with no chain, the window closes.
+pub fn settle(state: &mut State, ctx: &mut Ctx) {
     if !prompted(state).is_empty() {
         return;
     }
-    let w = state.window.as_mut().expect("a window");
+    let Some(w) = state.window.as_mut() else {
+        return;
+    };
     if w.chain.is_empty() {
         state.window = None;
         return;

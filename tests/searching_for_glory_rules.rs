@@ -1751,3 +1751,27 @@ fn reactive_1_e_the_last_to_answer_resigning_resolves_the_chain() {
     pass_all(&mut s, &[]);
     assert_eq!(s.cu("davout").lp.as_deref(), Some("regensburg"));
 }
+
+#[test]
+fn reactive_1_e_the_text_board_shows_the_open_window_alike_to_every_seat() {
+    let mut s = game(&FOUR);
+    hands(&mut s, &[("charles", &["wrong-road", "ambush"])]);
+    operating(&mut s, "davout", &["march"]);
+    act(&mut s, "davout", "march eckmuhl", &[]).unwrap();
+    act(&mut s, "charles", "react wrong-road", &[]).unwrap();
+    let board = |who: &str| {
+        SearchingForGlory
+            .board_text(&s, &Viewer::Seat(seat(who)))
+            .unwrap()
+    };
+    for who in ["napoleon", "davout", "louis"] {
+        let b = board(who);
+        assert!(
+            b.contains("Reactive window (davout announces: march eckmuhl)"),
+            "{b}"
+        );
+        assert!(b.contains("played: Wrong Road! by charles"), "{b}");
+        assert!(!b.contains("Ambush"), "{who} sees Charles's hand: {b}");
+    }
+    assert!(board("charles").contains("Ambush!"), "his own hand");
+}

@@ -6,7 +6,9 @@
 //! Seats are characters of the scenario (`napoleon`, `davout`, …): 3 to 6 of them, each side
 //! at least one; the others are NPCs. A round: the Draw Phase (hidden stream), a sealed plan per
 //! player (`plan 2 5 6`), the initiative (`initiative`), one operation per player in initiative
-//! order (`march pfaffenhofen; attack abensberg`), the end of the round.
+//! order (`march pfaffenhofen; attack abensberg`), the end of the round. Each operation is
+//! announced, then held while a reactive window (1.e, `reactive.rs`) is open; its attack holds
+//! again for a window before the battle's dice.
 
 pub mod battle;
 pub mod bot;

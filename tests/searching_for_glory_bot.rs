@@ -1,6 +1,7 @@
 //! Searching for Glory driven by the random-legal-move bot: games at 3 and 6 players, with
 //! both deck readings and both scenarios, play to the end without a panic, fold identically
-//! twice, verify from their export, and never show a seat another seat's hand or plan.
+//! twice, verify from their export, and never show a seat another seat's hand or plan, nor
+//! through a reactive window's prompts who holds a reactive card (1.e).
 
 use despatch::engine::bot::{self, check_no_sealed_leak, check_properties, MemorySecrets};
 use despatch::engine::game::Game;
@@ -44,6 +45,24 @@ pub fn check_no_hand_leak(game: &Game, secrets: &MemorySecrets) -> Result<(), St
         return Ok(());
     }
     let state: &State = game.state.downcast().expect("a Searching for Glory state");
+    // 1.e: a reactive window prompts a seat holding a reactive card as it prompts one without.
+    if state.window.is_some() {
+        let prompts = game.prompts();
+        if let Some(first) = prompts.first() {
+            for p in &prompts {
+                if (&p.decision, &p.options, p.kind)
+                    != (&first.decision, &first.options, first.kind)
+                {
+                    return Err(format!(
+                        "the window's prompts differ between {} and {} at seq {}",
+                        first.seat,
+                        p.seat,
+                        game.next_seq - 1
+                    ));
+                }
+            }
+        }
+    }
     let mut viewers = vec![Viewer::Spectator];
     viewers.extend(
         game.created

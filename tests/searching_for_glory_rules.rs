@@ -53,7 +53,8 @@ fn operating(s: &mut State, who: &str, planned: &[&str]) {
     };
 }
 
-/// Plays an order with scripted dice; returns how many dice it drew.
+/// Plays an order with scripted dice, every reactive window it opens passed by all (1.e);
+/// returns how many dice it drew.
 fn order(s: &mut State, who: &str, text: &str, dice: &[u32]) -> Result<usize, RuleError> {
     let who = seat(who);
     let cmd = SearchingForGlory.parse(s, &who, text)?;
@@ -62,9 +63,21 @@ fn order(s: &mut State, who: &str, text: &str, dice: &[u32]) -> Result<usize, Ru
     {
         let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
         SearchingForGlory.apply(s, &who, &cmd, &mut ctx)?;
+        pass_windows(s, &mut ctx);
     }
     assert!(q.is_empty(), "dice left over: {q:?}");
     Ok(dice.len() - q.len())
+}
+
+/// Every seat prompted by the open reactive windows passes, until none is open.
+fn pass_windows(s: &mut State, ctx: &mut Ctx) {
+    let pass = Command::Operation {
+        clauses: vec![Clause::Pass],
+    };
+    while s.window.is_some() {
+        let seat = SearchingForGlory.prompts(s)[0].seat.clone();
+        SearchingForGlory.apply(s, &seat, &pass, ctx).unwrap();
+    }
 }
 
 fn fight(
@@ -789,11 +802,15 @@ fn end_of_round_3_5_all_but_retained_cards_discarded_and_the_next_draw() {
         order: vec![0, 1, 3, 2],
         next: 3,
     };
-    order(&mut s, "charles", "pass", &[]).unwrap();
+    let second = s.players[idx(&s, "charles")].hand[1].clone();
+    order(&mut s, "charles", "pass; keep 2", &[]).unwrap();
     assert_eq!(s.round, 2);
     assert_eq!(s.phase, Phase::Plan);
-    // Charles retains 1 card; everyone draws his hand size again.
+    // Charles keeps the card he named (his role keeps 1); Napoleon, who keeps 1 too but named
+    // none, keeps nothing; everyone draws his hand size again.
     assert_eq!(s.players[idx(&s, "charles")].hand.len(), 7);
+    assert!(s.players[idx(&s, "charles")].hand.contains(&second));
+    assert_eq!(s.players[idx(&s, "napoleon")].hand.len(), 6);
     assert_eq!(s.players[idx(&s, "davout")].hand.len(), 6);
     assert_eq!(s.players[idx(&s, "louis")].hand.len(), 5);
     assert_eq!(s.deck.len(), before - 23);
@@ -855,6 +872,14 @@ fn order_language_round_trips_and_errors_name_the_lp_card_and_rule() {
         "plan none",
         "initiative",
         "march kelheim; attack regensburg",
+        "pass; keep 2",
+        "react ambush",
+        "harass abensberg",
+        "demoralize; attack abensberg",
+        "good-weather; march kelheim",
+        "napoleon-defeated pfaffenhofen",
+        "chest; parlay; inform; flags",
+        "detach 2; march kelheim; absorb; absorb 1",
         "force-march pfaffenhofen abensberg",
         "decisive abensberg",
         "blow kelheim-regensburg; march kelheim; gather",
@@ -909,4 +934,844 @@ fn text_board_shows_the_map_the_forces_and_only_the_viewers_hand() {
         .board_text(&s, &Viewer::Spectator)
         .unwrap();
     assert!(!spectator.contains("Your hand"));
+}
+
+// ---- 1.e Reactive windows and reactive cards ----
+
+/// One command with scripted dice and no window passed for anyone: every die must be drawn.
+fn act(s: &mut State, who: &str, text: &str, dice: &[u32]) -> Result<(), RuleError> {
+    let who = seat(who);
+    let cmd = SearchingForGlory.parse(s, &who, text)?;
+    let mut q: VecDeque<u32> = dice.iter().copied().collect();
+    let mut hidden = hidden_stream(&[9; 32], "sfg-rules", 1);
+    {
+        let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+        SearchingForGlory.apply(s, &who, &cmd, &mut ctx)?;
+    }
+    assert!(q.is_empty(), "dice left over: {q:?}");
+    Ok(())
+}
+
+/// Every seat prompted passes, with scripted dice, until no window is open.
+fn pass_all(s: &mut State, dice: &[u32]) {
+    let mut q: VecDeque<u32> = dice.iter().copied().collect();
+    let mut hidden = hidden_stream(&[9; 32], "sfg-rules", 2);
+    {
+        let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+        pass_windows(s, &mut ctx);
+    }
+    assert!(q.is_empty(), "dice left over: {q:?}");
+}
+
+fn prompted(s: &State) -> Vec<String> {
+    SearchingForGlory
+        .prompts(s)
+        .iter()
+        .map(|p| p.seat.as_str().to_owned())
+        .collect()
+}
+
+/// The FOUR game with every hand emptied, `who` holding `cards`.
+fn hands(s: &mut State, deal: &[(&str, &[&str])]) {
+    for p in &mut s.players {
+        p.hand.clear();
+    }
+    for (who, cards) in deal {
+        let p = idx(s, who);
+        s.players[p].hand = cards.iter().map(|c| c.to_string()).collect();
+    }
+}
+
+/// `who` plays `card` as the first card of the open window and everyone passes: the card
+/// stands and its effect applies; `dice` are those the rest of the operation draws.
+fn react_and_pass(s: &mut State, who: &str, card: &str, dice: &[u32]) {
+    act(s, who, &format!("react {card}"), &[]).unwrap();
+    pass_all(s, dice);
+}
+
+/// Davout at Pfaffenhofen with an Attack card planned, Louis (5 SP) at Abensberg.
+fn davout_attacks_louis(deal: &[(&str, &[&str])]) -> State {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    hands(&mut s, deal);
+    operating(&mut s, "davout", &["attack"]);
+    act(&mut s, "davout", "attack abensberg", &[]).unwrap();
+    // The announcement window: nobody plays.
+    let mut ctx_q = VecDeque::new();
+    let mut hidden = hidden_stream(&[9; 32], "sfg-rules", 3);
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut ctx_q), Some(&mut hidden));
+    let pass = Command::Operation {
+        clauses: vec![Clause::Pass],
+    };
+    while s.window.as_ref().unwrap().kind
+        == despatch::rules::searching_for_glory::state::WindowKind::Announcement
+    {
+        let seat = SearchingForGlory.prompts(&s)[0].seat.clone();
+        SearchingForGlory
+            .apply(&mut s, &seat, &pass, &mut ctx)
+            .unwrap();
+    }
+    s
+}
+
+#[test]
+fn reactive_1_e_the_announcement_window_prompts_every_other_seat_at_once_and_hides_who_holds_one() {
+    let mut s = game(&FOUR);
+    hands(
+        &mut s,
+        &[("charles", &["ambush", "march"]), ("louis", &["attack"])],
+    );
+    operating(&mut s, "davout", &["march"]);
+    act(&mut s, "davout", "march eckmuhl", &[]).unwrap();
+    assert_eq!(
+        s.cu("davout").lp.as_deref(),
+        Some("regensburg"),
+        "not yet carried out"
+    );
+    let prompts = SearchingForGlory.prompts(&s);
+    assert_eq!(
+        prompted(&s),
+        ["napoleon", "charles", "louis"],
+        "all but the actor, at once"
+    );
+    for p in &prompts {
+        assert_eq!(p.kind, despatch::engine::ruleset::PromptKind::Reaction);
+        assert!(p.pass_on_timeout);
+        // A holder's prompt and a non-holder's say the same.
+        assert_eq!(p.decision, prompts[0].decision);
+        assert_eq!(p.options, prompts[0].options);
+    }
+    // No view but Charles's own shows that he holds a reactive card.
+    for viewer in ["napoleon", "davout", "louis"] {
+        let v = SearchingForGlory.view(&s, &Viewer::Seat(seat(viewer)));
+        let text = serde_json::to_string(&v).unwrap();
+        assert!(!text.contains("ambush"), "{viewer} sees Charles's Ambush!");
+        let charles = &v["players"].as_array().unwrap()[idx(&s, "charles")];
+        assert_eq!(charles.get("hand"), None);
+    }
+    let w = &SearchingForGlory.view(&s, &Viewer::Spectator)["window"];
+    assert_eq!(w["kind"], "announcement");
+    assert_eq!(w["prompted"], json!(["napoleon", "charles", "louis"]));
+    // An operation order is refused while the window is open.
+    let e = act(&mut s, "napoleon", "march neuburg", &[]).unwrap_err();
+    assert_eq!(e.rule, "1.e Reactive cards");
+    // A pass closes the window for that seat; a deadline is a pass.
+    act(&mut s, "napoleon", "pass", &[]).unwrap();
+    assert_eq!(prompted(&s), ["charles", "louis"]);
+    let mut q = VecDeque::new();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+    SearchingForGlory
+        .timeout(&mut s, &seat("charles"), &mut ctx)
+        .unwrap();
+    assert_eq!(prompted(&s), ["louis"]);
+    act(&mut s, "louis", "pass", &[]).unwrap();
+    assert!(s.window.is_none());
+    assert_eq!(
+        s.cu("davout").lp.as_deref(),
+        Some("eckmuhl"),
+        "carried out once all passed"
+    );
+}
+
+#[test]
+fn reactive_1_e_answers_go_in_seat_order_from_the_actor_and_each_card_nullifies_the_last_standing()
+{
+    // Seats: napoleon, davout, charles, louis. Davout marches; Charles plays Wrong Road!.
+    let mut s = game(&FOUR);
+    hands(
+        &mut s,
+        &[
+            ("charles", &["wrong-road"]),
+            ("davout", &["ruse"]),
+            ("louis", &["stragglers"]),
+            ("napoleon", &["ambush"]),
+        ],
+    );
+    operating(&mut s, "davout", &["march"]);
+    act(&mut s, "davout", "march eckmuhl", &[]).unwrap();
+    act(&mut s, "charles", "react wrong-road", &[]).unwrap();
+    assert_eq!(prompted(&s), ["davout"], "the actor answers first");
+    assert!(s.players[idx(&s, "charles")].hand.is_empty());
+    // Davout nullifies it with any reactive card, whatever its window.
+    act(&mut s, "davout", "react ruse", &[]).unwrap();
+    assert_eq!(
+        prompted(&s),
+        ["charles"],
+        "then seat order from the actor, the player on top skipped"
+    );
+    act(&mut s, "charles", "pass", &[]).unwrap();
+    assert_eq!(prompted(&s), ["louis"]);
+    // Louis nullifies Davout's card: Wrong Road! stands again.
+    act(&mut s, "louis", "react stragglers", &[]).unwrap();
+    assert_eq!(prompted(&s), ["davout"]);
+    act(&mut s, "davout", "pass", &[]).unwrap();
+    act(&mut s, "charles", "pass", &[]).unwrap();
+    assert_eq!(prompted(&s), ["napoleon"]);
+    act(&mut s, "napoleon", "pass", &[]).unwrap();
+    // The chain resolved (Wrong Road! stands: 3 cards); the window prompts everyone again.
+    let w = s.window.as_ref().unwrap();
+    assert!(w.chain.is_empty());
+    assert_eq!(s.pending.as_ref().unwrap().effects, ["wrong-road"]);
+    assert_eq!(prompted(&s), ["napoleon", "charles", "louis"]);
+    pass_all(&mut s, &[]);
+    assert_eq!(
+        s.cu("davout").lp.as_deref(),
+        Some("regensburg"),
+        "Wrong Road!: no move"
+    );
+    assert_eq!(
+        s.cu("davout").sp,
+        8,
+        "Stragglers only nullified, never resolved"
+    );
+
+    // Two cards: the second nullifies the first, and the march goes ahead.
+    let mut s = game(&FOUR);
+    hands(
+        &mut s,
+        &[("charles", &["wrong-road"]), ("davout", &["ruse"])],
+    );
+    operating(&mut s, "davout", &["march"]);
+    act(&mut s, "davout", "march eckmuhl", &[]).unwrap();
+    act(&mut s, "charles", "react wrong-road", &[]).unwrap();
+    act(&mut s, "davout", "react ruse", &[]).unwrap();
+    pass_all(&mut s, &[]);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("eckmuhl"));
+    assert_eq!(
+        s.discard
+            .iter()
+            .filter(|c| *c == "wrong-road" || *c == "ruse")
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn reactive_1_e_a_refused_play_names_the_rule_and_changes_nothing() {
+    let mut s = game(&FOUR);
+    hands(
+        &mut s,
+        &[
+            ("charles", &["ambush", "march", "broken-bridge"]),
+            ("louis", &["intercepted-message"]),
+        ],
+    );
+    let louis = idx(&s, "louis");
+    s.players[louis].planned = vec![("plunder".into(), false)];
+    operating(&mut s, "davout", &["march"]);
+    act(&mut s, "davout", "march eckmuhl", &[]).unwrap();
+    let before = s.clone();
+    for (who, text, says) in [
+        ("charles", "react march", "not a reactive card"),
+        ("charles", "react ambush", "before a battle's dice"),
+        ("charles", "react broken-bridge", "no intact bridge"),
+        ("charles", "react plunder", "not in your hand"),
+        ("louis", "react plunder", "planned cards have no other use"),
+        ("charles", "react nonsense", "not a card"),
+    ] {
+        let e = act(&mut s, who, text, &[]).unwrap_err();
+        assert_eq!(e.rule, "1.e Reactive cards", "{text}");
+        assert!(e.message.contains(says), "{text}: {e}");
+        assert_eq!(s, before, "{text} changed nothing");
+    }
+    // Intercepted Enemy Message is for the other side only.
+    let mut s = game(&FOUR);
+    hands(&mut s, &[("napoleon", &["intercepted-message"])]);
+    operating(&mut s, "davout", &["march"]);
+    act(&mut s, "davout", "march eckmuhl", &[]).unwrap();
+    let e = act(&mut s, "napoleon", "react intercepted-message", &[]).unwrap_err();
+    assert!(e.message.contains("other side"), "{e}");
+}
+
+#[test]
+fn reactive_1_e_every_reactive_card_has_a_window_and_an_effect() {
+    let reactive: Vec<&str> = data::card_kinds()
+        .iter()
+        .filter(|k| k.reactive)
+        .map(|k| k.key.as_str())
+        .collect();
+    assert_eq!(reactive.len(), 22, "22 kinds, 26 cards");
+    for k in reactive {
+        let r = data::reactive(k).unwrap_or_else(|| panic!("{k} has no effect"));
+        assert!(!r.effect.is_empty());
+    }
+    assert_eq!(data::reactives().len(), 22);
+}
+
+/// Davout at Regensburg plans `planned` and announces `text`; `card` is played by `who` and
+/// stands; `dice` are what the operation then draws.
+fn announced(planned: &[&str], text: &str, who: &str, card: &str, dice: &[u32]) -> State {
+    let mut s = game(&FOUR);
+    hands(&mut s, &[(who, &[card])]);
+    operating(&mut s, "davout", planned);
+    act(&mut s, "davout", text, &[]).unwrap();
+    react_and_pass(&mut s, who, card, dice);
+    s
+}
+
+#[test]
+fn reactive_bad_weather_adds_fatigue_per_march() {
+    let s = announced(&["march"], "march eckmuhl", "charles", "bad-weather", &[]);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("eckmuhl"));
+    assert_eq!(s.cu("davout").fatigue, 1);
+}
+
+#[test]
+fn reactive_poor_roads_one_cl_at_most() {
+    let s = announced(
+        &["force-march"],
+        "force-march straubing passau",
+        "charles",
+        "poor-roads",
+        &[],
+    );
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("straubing"));
+}
+
+#[test]
+fn reactive_good_roads_no_fatigue_from_the_operation() {
+    let s = announced(
+        &["force-march"],
+        "force-march straubing passau",
+        "napoleon",
+        "good-roads",
+        &[],
+    );
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("passau"));
+    assert_eq!(s.cu("davout").fatigue, 0, "no Force March fatigue");
+}
+
+#[test]
+fn reactive_local_guide_no_hill_fatigue_and_no_minus_three() {
+    // Davout (8) at Eckmühl attacks Louis (5) at Abensberg over the brown hills: 5 + 3 against 5.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("eckmuhl".into());
+    hands(&mut s, &[("napoleon", &["local-guide"])]);
+    operating(&mut s, "davout", &["attack"]);
+    act(&mut s, "davout", "attack abensberg", &[]).unwrap();
+    react_and_pass(&mut s, "napoleon", "local-guide", &[5, 5]);
+    assert_eq!(s.cu("davout").fatigue, 0);
+    assert_eq!(s.cu("louis").sp, 4, "8 against 5: Louis loses 1");
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+}
+
+#[test]
+fn reactive_broken_bridge_blows_the_first_bridge_on_the_route() {
+    let s = announced(&["march"], "march kelheim", "charles", "broken-bridge", &[]);
+    assert!(s.is_blown("kelheim", "regensburg"));
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("regensburg"));
+}
+
+#[test]
+fn reactive_supply_depleted_takes_the_supply_marker_and_gathering() {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").supply = true;
+    hands(&mut s, &[("louis", &["supply-depleted"])]);
+    operating(&mut s, "davout", &["march", "gather-supplies-green"]);
+    act(&mut s, "davout", "march eckmuhl; gather", &[]).unwrap();
+    react_and_pass(&mut s, "louis", "supply-depleted", &[]);
+    assert!(!s.cu("davout").supply);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("eckmuhl"));
+}
+
+#[test]
+fn reactive_ruse_the_attack_is_not_made() {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    hands(&mut s, &[("charles", &["ruse"])]);
+    operating(&mut s, "davout", &["attack"]);
+    act(&mut s, "davout", "attack abensberg", &[]).unwrap();
+    react_and_pass(&mut s, "charles", "ruse", &[]);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("pfaffenhofen"));
+    assert_eq!(s.cu("louis").sp, 5);
+    assert!(s.pending.is_none() && s.window.is_none());
+}
+
+#[test]
+fn reactive_indiscipline_only_the_first_clause() {
+    let s = announced(
+        &["march", "gather-supplies-green"],
+        "march eckmuhl; gather",
+        "charles",
+        "indiscipline",
+        &[],
+    );
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("eckmuhl"));
+    assert!(!s.cu("davout").supply, "the gather was cut off");
+}
+
+#[test]
+fn reactive_stragglers_cost_one_sp_after_the_moves() {
+    let s = announced(&["march"], "march eckmuhl", "louis", "stragglers", &[]);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("eckmuhl"));
+    assert_eq!(s.cu("davout").sp, 7);
+}
+
+#[test]
+fn reactive_peasants_hate_adds_fatigue_before_the_march() {
+    // Fatigue 1 now: the march rolls (5: no loss).
+    let s = announced(
+        &["march"],
+        "march eckmuhl",
+        "charles",
+        "peasants-hate",
+        &[5],
+    );
+    assert_eq!(s.cu("davout").fatigue, 1);
+    assert_eq!(s.cu("davout").sp, 8);
+}
+
+#[test]
+fn reactive_plunder_supply_for_a_glory() {
+    let s = announced(&["march"], "march eckmuhl", "charles", "plunder", &[]);
+    assert!(s.cu("davout").supply);
+    assert_eq!(
+        s.cu("davout").glory,
+        2 - 1,
+        "Eckmühl's 2, less 1 for the plunder"
+    );
+}
+
+#[test]
+fn reactive_wrong_road_the_march_is_lost() {
+    let s = announced(&["march"], "march eckmuhl", "charles", "wrong-road", &[]);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("regensburg"));
+}
+
+#[test]
+fn reactive_intercepted_message_shows_the_actors_unplayed_plan_to_that_seat_only() {
+    let s = announced(
+        &["march", "attack"],
+        "march eckmuhl",
+        "charles",
+        "intercepted-message",
+        &[],
+    );
+    let c = SearchingForGlory.view(&s, &Viewer::Seat(seat("charles")));
+    let text = c["players"][idx(&s, "charles")]["intel"][0]
+        .as_str()
+        .unwrap();
+    assert!(
+        text.contains("davout's planned cards not yet played are Attack"),
+        "{text}"
+    );
+    for other in ["napoleon", "davout", "louis"] {
+        let v = SearchingForGlory.view(&s, &Viewer::Seat(seat(other)));
+        assert!(
+            !serde_json::to_string(&v).unwrap().contains("intercepted"),
+            "{other}"
+        );
+    }
+}
+
+#[test]
+fn reactive_battle_window_opens_before_the_dice_for_every_seat() {
+    let s = davout_attacks_louis(&[("louis", &["ambush"])]);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"), "moved in");
+    assert_eq!(prompted(&s), ["napoleon", "davout", "charles", "louis"]);
+    assert_eq!(s.cu("louis").sp, 5, "no dice yet");
+    let mut s = s;
+    // Surprise! is the attacker's: Louis may not; nothing changes.
+    let louis = idx(&s, "louis");
+    s.players[louis].hand.push("surprise".into());
+    let before = s.clone();
+    let e = act(&mut s, "louis", "react surprise", &[]).unwrap_err();
+    assert!(e.message.contains("attacking side"), "{e}");
+    assert_eq!(s, before);
+}
+
+#[test]
+fn reactive_surprise_three_for_the_attackers() {
+    // 4 + 3 (SP) = 7 against 9: Louis would win; Surprise! makes it 10 against 9.
+    let mut s = davout_attacks_louis(&[("napoleon", &["surprise"])]);
+    react_and_pass(&mut s, "napoleon", "surprise", &[4, 9]);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+    assert_eq!(
+        s.cu("louis").lp.as_deref(),
+        Some("passau"),
+        "beaten, he retreats"
+    );
+}
+
+#[test]
+fn reactive_ambush_three_for_the_defenders() {
+    // 4 + 3 = 7 against 5 + 3 = 8: Louis wins and Davout retreats.
+    let mut s = davout_attacks_louis(&[("charles", &["ambush"])]);
+    react_and_pass(&mut s, "charles", "ambush", &[4, 5]);
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("abensberg"));
+    assert_ne!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+}
+
+#[test]
+fn reactive_patriotism_two_for_your_side() {
+    // 5 + 3 = 8 against 7: Davout would win; Louis's Patriotism makes it 8 against 9.
+    let mut s = davout_attacks_louis(&[("louis", &["patriotism"])]);
+    react_and_pass(&mut s, "louis", "patriotism", &[5, 7]);
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("abensberg"));
+}
+
+#[test]
+fn reactive_cowardice_two_off_the_other_side() {
+    // 3 + 3 = 6 against 7: Louis would win; Napoleon's Cowardice makes it 6 against 5.
+    let mut s = davout_attacks_louis(&[("napoleon", &["cowardice"])]);
+    react_and_pass(&mut s, "napoleon", "cowardice", &[3, 7]);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+}
+
+#[test]
+fn reactive_courage_one_more_and_one_sp_fewer_lost() {
+    // 9 + 3 = 12 against 1 + 1 = 2: 10 apart, Louis would lose 3; Courage saves 1.
+    let mut s = davout_attacks_louis(&[("louis", &["courage"])]);
+    react_and_pass(&mut s, "louis", "courage", &[9, 1]);
+    assert_eq!(s.cu("louis").sp, 3);
+}
+
+#[test]
+fn reactive_pursuit_one_sp_more_for_the_beaten() {
+    // 12 against 1: 11 apart, Louis loses 3, and 1 more in the pursuit.
+    let mut s = davout_attacks_louis(&[("napoleon", &["pursuit"])]);
+    react_and_pass(&mut s, "napoleon", "pursuit", &[9, 1]);
+    assert_eq!(s.cu("louis").sp, 1);
+    assert_eq!(s.cu("davout").sp, 7, "the winner loses ⌊4/3⌋ = 1");
+}
+
+#[test]
+fn reactive_a_lucky_day_two_dice_the_better_kept() {
+    // Davout rolls 5 (+3 = 8); Louis rolls 2 and 9, keeps 9: Louis wins.
+    let mut s = davout_attacks_louis(&[("louis", &["lucky-day"])]);
+    react_and_pass(&mut s, "louis", "lucky-day", &[5, 2, 9]);
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("abensberg"));
+}
+
+#[test]
+fn reactive_to_the_sound_of_the_guns_a_cu_one_cl_away_joins_the_battle() {
+    // Napoleon (4) at Kelheim joins Davout: 12 against 5, 4 + 7 = 11 against 10.
+    let mut s = game(&FOUR);
+    s.cu_mut("napoleon").lp = Some("kelheim".into());
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    let mut s = {
+        hands(&mut s, &[("napoleon", &["sound-of-the-guns"])]);
+        operating(&mut s, "davout", &["attack"]);
+        act(&mut s, "davout", "attack abensberg", &[]).unwrap();
+        // Nobody plays after the announcement.
+        for who in ["napoleon", "charles", "louis"] {
+            act(&mut s, who, "pass", &[]).unwrap();
+        }
+        s
+    };
+    react_and_pass(&mut s, "napoleon", "sound-of-the-guns", &[4, 10]);
+    assert_eq!(s.cu("napoleon").lp.as_deref(), Some("abensberg"));
+    assert_eq!(
+        s.cu("davout").lp.as_deref(),
+        Some("abensberg"),
+        "won together"
+    );
+    // A CU two CLs away may not come.
+    let mut s = davout_attacks_louis(&[("napoleon", &["sound-of-the-guns"])]);
+    let e = act(&mut s, "napoleon", "react sound-of-the-guns", &[]).unwrap_err();
+    assert!(e.message.contains("one CL from abensberg"), "{e}");
+}
+
+#[test]
+fn reactive_avoid_combat_the_defender_withdraws_before_the_dice() {
+    let mut s = davout_attacks_louis(&[("louis", &["avoid-combat"])]);
+    react_and_pass(&mut s, "louis", "avoid-combat", &[]);
+    assert_eq!(
+        s.cu("louis").lp.as_deref(),
+        Some("passau"),
+        "withdrawn, no loss"
+    );
+    assert_eq!(s.cu("louis").sp, 5);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+    assert_eq!(s.cu("davout").glory, 0, "no battle, no battle glory");
+    // Only a defender at the battle's LP may avoid combat.
+    let mut s = davout_attacks_louis(&[("charles", &["avoid-combat"])]);
+    let e = act(&mut s, "charles", "react avoid-combat", &[]).unwrap_err();
+    assert!(e.message.contains("defends at the battle's LP"), "{e}");
+}
+
+#[test]
+fn reactive_dice_cards_have_nothing_to_change_in_a_decisive_victory() {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    hands(&mut s, &[("louis", &["patriotism"])]);
+    operating(&mut s, "davout", &["decisive-victory"]);
+    act(&mut s, "davout", "decisive abensberg", &[]).unwrap();
+    for who in ["napoleon", "charles", "louis"] {
+        act(&mut s, who, "pass", &[]).unwrap();
+    }
+    let e = act(&mut s, "louis", "react patriotism", &[]).unwrap_err();
+    assert!(e.message.contains("Decisive Victory!"), "{e}");
+}
+
+#[test]
+fn retention_1_d_keep_names_the_cards_up_to_the_roles_number_and_a_refusal_changes_nothing() {
+    let mut s = game(&FOUR);
+    hands(
+        &mut s,
+        &[
+            ("charles", &["ambush", "march", "rest"]),
+            ("davout", &["rest"]),
+        ],
+    );
+    operating(&mut s, "charles", &["march"]);
+    let before = s.clone();
+    for (text, says) in [
+        ("pass; keep 1 2", "at most 1 card"),
+        ("pass; keep 4", "no position 4"),
+        ("pass; keep 1; keep 2", "one 'keep' clause"),
+    ] {
+        let e = order(&mut s, "charles", text, &[]).unwrap_err();
+        assert_eq!(e.rule, "1.d Retention", "{text}");
+        assert!(e.message.contains(says), "{text}: {e}");
+        assert_eq!(s, before);
+    }
+    // Davout's role keeps none.
+    operating(&mut s, "davout", &["march"]);
+    let e = order(&mut s, "davout", "keep 1", &[]).unwrap_err();
+    assert!(e.message.contains("at most 0"), "{e}");
+    // A keep goes with an operation, and the card is kept at the end of the round.
+    let mut s = before;
+    order(&mut s, "charles", "march eckmuhl; keep 2", &[]).unwrap();
+    assert_eq!(s.round, 2);
+    let hand = &s.players[idx(&s, "charles")].hand;
+    assert!(hand.contains(&"march".to_string()), "{hand:?}");
+    assert!(s.discard.contains(&"ambush".to_string()) && s.discard.contains(&"rest".to_string()));
+}
+
+// ---- The non-reactive Variety, Special Event and Result cards (reconstructed) ----
+
+#[test]
+fn harass_2_c_from_one_cl_away_a_d10_of_six_costs_the_largest_enemy_unit_one_sp() {
+    // Davout at Pfaffenhofen harasses Louis at Abensberg.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "davout", &["harass"]);
+    order(&mut s, "davout", "harass abensberg", &[6]).unwrap();
+    assert_eq!(s.cu("louis").sp, 4);
+    assert_eq!(s.cu("davout").glory, 1);
+    assert_eq!(
+        s.cu("davout").lp.as_deref(),
+        Some("pfaffenhofen"),
+        "harassing never moves"
+    );
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "davout", &["harass"]);
+    order(&mut s, "davout", "harass abensberg", &[5]).unwrap();
+    assert_eq!(s.cu("louis").sp, 5, "5: no effect");
+    // Over a blown bridge too (any kind of CL); never two CLs away nor one's own side.
+    let mut s = game(&FOUR);
+    s.cu_mut("louis").lp = Some("kelheim".into());
+    s.cu_mut("charles").lp = Some("abensberg".into());
+    s.blown.push(("kelheim".into(), "regensburg".into()));
+    operating(&mut s, "louis", &["harass"]);
+    let before = s.clone();
+    let e = order(&mut s, "louis", "harass abensberg", &[]).unwrap_err();
+    assert!(e.message.contains("own side"), "{e}");
+    let e = order(&mut s, "louis", "harass augsburg", &[]).unwrap_err();
+    assert_eq!(e.rule, "2.c Harass");
+    assert!(
+        e.message.contains("no CL joins kelheim and augsburg"),
+        "{e}"
+    );
+    assert_eq!(s, before);
+    order(&mut s, "louis", "harass regensburg", &[9]).unwrap();
+    assert_eq!(s.cu("davout").sp, 7);
+}
+
+#[test]
+fn result_cards_chest_inform_and_flags_give_glory() {
+    let mut s = game(&FOUR);
+    operating(&mut s, "davout", &["military-chest", "inform-government"]);
+    order(&mut s, "davout", "chest; inform", &[]).unwrap();
+    assert!(s.cu("davout").supply);
+    assert_eq!(s.cu("davout").glory, 2);
+    // Flags need a battle won first.
+    let mut s = game(&FOUR);
+    operating(&mut s, "davout", &["captured-flags"]);
+    let e = order(&mut s, "davout", "flags", &[]).unwrap_err();
+    assert!(e.message.contains("won no battle"), "{e}");
+    s.cu_mut("davout").victories = 1;
+    order(&mut s, "davout", "flags", &[]).unwrap();
+    assert_eq!(s.cu("davout").glory, 3);
+}
+
+#[test]
+fn result_cards_a_won_battle_counts_for_the_flags() {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "davout", &["attack"]);
+    order(&mut s, "davout", "attack abensberg", &[6, 2]).unwrap();
+    assert_eq!(s.cu("davout").victories, 1);
+    assert_eq!(s.cu("louis").victories, 0);
+}
+
+#[test]
+fn result_cards_parlay_no_enemy_attacks_until_the_round_ends() {
+    let mut s = game(&FOUR);
+    operating(&mut s, "louis", &["parlay"]);
+    s.phase = Phase::Operations {
+        order: vec![idx(&s, "louis"), idx(&s, "davout")],
+        next: 0,
+    };
+    order(&mut s, "louis", "parlay", &[]).unwrap();
+    assert_eq!(s.truce, ["louis"]);
+    let davout = idx(&s, "davout");
+    s.players[davout].planned = vec![("attack".into(), false)];
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    let e = order(&mut s, "davout", "attack abensberg", &[]).unwrap_err();
+    assert!(e.message.contains("Parlay"), "{e}");
+    order(&mut s, "davout", "pass", &[]).unwrap();
+    assert!(s.truce.is_empty(), "the round ended");
+}
+
+#[test]
+fn result_cards_napoleon_defeated_is_a_decisive_victory_on_napoleon_alone() {
+    let mut s = game(&FOUR);
+    s.cu_mut("napoleon").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "louis", &["napoleon-defeated"]);
+    let e = order(&mut s, "louis", "napoleon-defeated kelheim", &[]).unwrap_err();
+    assert!(e.message.contains("Napoleon's CU"), "{e}");
+    order(&mut s, "louis", "napoleon-defeated pfaffenhofen", &[]).unwrap();
+    // Napoleon 4 SP: loses 2 and retreats; Louis gains 2 × (2 − 0) + 5 and the first entry.
+    assert_eq!(s.cu("napoleon").sp, 2);
+    assert_ne!(s.cu("napoleon").lp.as_deref(), Some("pfaffenhofen"));
+    assert_eq!(s.cu("louis").glory, 4 + 5 + 1);
+}
+
+#[test]
+fn variety_cards_good_weather_no_fatigue_roll_and_demoralization_minus_two() {
+    let mut s = game(&FOUR);
+    s.cu_mut("louis").fatigue = 5;
+    operating(&mut s, "louis", &["march", "good-weather"]);
+    assert_eq!(
+        order(&mut s, "louis", "good-weather; march kelheim", &[]).unwrap(),
+        0
+    );
+    assert_eq!(s.cu("louis").sp, 5);
+    let mut s = game(&FOUR);
+    operating(&mut s, "louis", &["good-weather"]);
+    let e = order(&mut s, "louis", "good-weather", &[]).unwrap_err();
+    assert_eq!(e.rule, "1 Variety cards");
+    // Davout 5 + 3 = 8 against Louis 9: Louis would win; demoralized, 9 − 2 = 7.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "davout", &["attack", "demoralization"]);
+    order(&mut s, "davout", "demoralize; attack abensberg", &[5, 9]).unwrap();
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+    assert_eq!(s.cu("louis").sp, 5, "1 apart: no loss");
+}
+
+#[test]
+fn result_cards_choose_battle_terrain_two_for_a_defender_who_planned_it() {
+    // Davout 4 + 3 = 7 against Louis 5 + 2 = 7: a tie; then 9 + 3 = 12 against 1 + 2 = 3.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    let louis = idx(&s, "louis");
+    s.players[louis].planned = vec![("battle-terrain".into(), false)];
+    operating(&mut s, "davout", &["attack"]);
+    order(&mut s, "davout", "attack abensberg", &[4, 5, 9, 1]).unwrap();
+    assert_eq!(s.cu("louis").sp, 2, "9 apart: 3 lost");
+}
+
+#[test]
+fn map_2_e_a_cu_detaches_sp_anywhere_and_absorbs_its_sides_lone_sp_as_it_passes() {
+    // Lannes's garrison: 2 French SP alone at Ingolstadt. Davout at Kelheim marches through.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("neuburg".into());
+    s.cu_mut("lannes").lp = Some("augsburg".into());
+    operating(&mut s, "davout", &["force-march", "gather-supplies-green"]);
+    // Detach 3 at Neuburg, march to Ingolstadt, absorb its 2 SP, gather.
+    order(
+        &mut s,
+        "davout",
+        "detach 3; force-march ingolstadt; absorb; gather",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(s.cu("davout").sp, 8 - 3 + 2);
+    assert!(s
+        .lone
+        .iter()
+        .any(|l| l.lp == "neuburg" && l.side == Side::French && l.sp == 3));
+    assert!(!s.lone.iter().any(|l| l.lp == "ingolstadt"));
+    // The lone SP left behind never move, and hold the LP against the enemy (2.c).
+    let mut s2 = s.clone();
+    s2.cu_mut("louis").lp = Some("ingolstadt".into());
+    operating(&mut s2, "louis", &["march"]);
+    let e = order(&mut s2, "louis", "march neuburg", &[]).unwrap_err();
+    assert_eq!(e.rule, "2.c Enemy location points");
+
+    // Errors name 2.e and change nothing.
+    let mut s = game(&FOUR);
+    operating(&mut s, "louis", &["march"]);
+    let before = s.clone();
+    for (text, rule, says) in [
+        ("detach 5", "2.e Detach", "keep at least 1"),
+        ("detach 0", "2.e Detach", "detach 1 to 4"),
+        ("absorb", "2.e Absorb", "abensberg holds 0 lone SP"),
+        ("march kelheim; absorb 1", "2.e Absorb", "kelheim holds 0"),
+    ] {
+        let e = order(&mut s, "louis", text, &[]).unwrap_err();
+        assert_eq!(e.rule, rule, "{text}");
+        assert!(e.message.contains(says), "{text}: {e}");
+        assert_eq!(s, before);
+    }
+    // Part of the lone SP: `absorb 1`.
+    let mut s = game(&FOUR);
+    s.cu_mut("napoleon").lp = Some("munich".into());
+    operating(&mut s, "napoleon", &[]);
+    order(&mut s, "napoleon", "absorb 1; pass", &[]).unwrap();
+    assert_eq!(s.cu("napoleon").sp, 5);
+    assert!(s.lone.iter().any(|l| l.lp == "munich" && l.sp == 1));
+}
+
+#[test]
+fn reactive_1_e_the_last_to_answer_resigning_resolves_the_chain() {
+    let mut s = game(&FOUR);
+    hands(&mut s, &[("charles", &["wrong-road"])]);
+    operating(&mut s, "davout", &["march"]);
+    act(&mut s, "davout", "march eckmuhl", &[]).unwrap();
+    act(&mut s, "charles", "react wrong-road", &[]).unwrap();
+    act(&mut s, "davout", "pass", &[]).unwrap();
+    act(&mut s, "louis", "pass", &[]).unwrap();
+    assert_eq!(prompted(&s), ["napoleon"]);
+    let mut q = VecDeque::new();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+    SearchingForGlory
+        .resign(&mut s, &seat("napoleon"), &mut ctx)
+        .unwrap();
+    assert_eq!(
+        s.pending.as_ref().unwrap().effects,
+        ["wrong-road"],
+        "it stands"
+    );
+    assert_eq!(prompted(&s), ["charles", "louis"]);
+    pass_all(&mut s, &[]);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("regensburg"));
+}
+
+#[test]
+fn reactive_1_e_the_text_board_shows_the_open_window_alike_to_every_seat() {
+    let mut s = game(&FOUR);
+    hands(&mut s, &[("charles", &["wrong-road", "ambush"])]);
+    operating(&mut s, "davout", &["march"]);
+    act(&mut s, "davout", "march eckmuhl", &[]).unwrap();
+    act(&mut s, "charles", "react wrong-road", &[]).unwrap();
+    let board = |who: &str| {
+        SearchingForGlory
+            .board_text(&s, &Viewer::Seat(seat(who)))
+            .unwrap()
+    };
+    for who in ["napoleon", "davout", "louis"] {
+        let b = board(who);
+        assert!(
+            b.contains("Reactive window (davout announces: march eckmuhl)"),
+            "{b}"
+        );
+        assert!(b.contains("played: Wrong Road! by charles"), "{b}");
+        assert!(!b.contains("Ambush"), "{who} sees Charles's hand: {b}");
+    }
+    assert!(board("charles").contains("Ambush!"), "his own hand");
 }

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use super::data::{self, ClKind, Side};
-use super::state::State;
+use super::state::{Mods, State};
 use crate::engine::ruleset::Ctx;
 
 /// A unit in a battle: a CU (by character) or lone SP (by index).
@@ -14,15 +14,15 @@ enum Unit {
     Lone(usize),
 }
 
-fn units(state: &State, lp: &str, side: Side, attacker: Option<&str>) -> Vec<Unit> {
+fn units(state: &State, lp: &str, side: Side, attackers: Option<&[String]>) -> Vec<Unit> {
     let mut out: Vec<Unit> = state
         .cus
         .iter()
         .filter(|c| c.side == side && c.lp.as_deref() == Some(lp) && c.sp > 0)
-        .filter(|c| attacker.is_none_or(|a| a == c.character))
+        .filter(|c| attackers.is_none_or(|a| a.contains(&c.character)))
         .map(|c| Unit::Cu(c.character.clone()))
         .collect();
-    if attacker.is_none() {
+    if attackers.is_none() {
         out.extend(
             state
                 .lone
@@ -179,12 +179,45 @@ pub fn fight(
     decisive: bool,
     ctx: &mut Ctx,
 ) -> Result {
+    fight_with(
+        state,
+        &[attacker.to_owned()],
+        lp,
+        cl,
+        decisive,
+        &Mods::default(),
+        ctx,
+    )
+}
+
+/// One side's battle roll: a d10, or with A Lucky Day! the better of two (1.e, reconstructed).
+fn side_roll(lucky: bool, ctx: &mut Ctx) -> u32 {
+    let r = ctx.roll(10);
+    if lucky {
+        r.max(ctx.roll(10))
+    } else {
+        r
+    }
+}
+
+/// 2.m with the standing battle cards (1.e): `attackers` (the operating CU and any that came to
+/// the sound of the guns) have entered `lp`, the first along a CL of kind `cl`.
+pub fn fight_with(
+    state: &mut State,
+    attackers: &[String],
+    lp: &str,
+    cl: ClKind,
+    decisive: bool,
+    mods: &Mods,
+    ctx: &mut Ctx,
+) -> Result {
+    let attacker = attackers[0].as_str();
     let a_side = state.cu(attacker).side;
     let d_side = a_side.enemy();
-    let att = units(state, lp, a_side, Some(attacker));
+    let att = units(state, lp, a_side, Some(attackers));
     let def = units(state, lp, d_side, None);
     let (a_sp, d_sp) = (total(state, &att), total(state, &def));
-    let result = if decisive {
+    let mut result = if decisive {
         let loss = d_sp / 2;
         Result {
             attacker_won: true,
@@ -194,7 +227,10 @@ pub fn fight(
             winner_loss: (loss / 3).min(1),
         }
     } else {
-        let a_supply = i64::from(state.cu(attacker).supply);
+        let a_supply = i64::from(
+            att.iter()
+                .any(|u| matches!(u, Unit::Cu(c) if state.cu(c).supply)),
+        );
         let d_supply = i64::from(
             def.iter()
                 .any(|u| matches!(u, Unit::Cu(c) if state.cu(c).supply)),
@@ -206,17 +242,17 @@ pub fn fight(
                 Unit::Lone(_) => 0,
             })
             .sum();
-        let crossing = if matches!(cl, ClKind::Brown | ClKind::Blue) {
+        let crossing = if matches!(cl, ClKind::Brown | ClKind::Blue) && !mods.no_crossing {
             -3
         } else {
             0
         };
         let diff = i64::from(a_sp) - i64::from(d_sp);
         loop {
-            let ra = ctx.roll(10);
-            let rd = ctx.roll(10);
-            let ta = i64::from(ra) + diff.max(0) + a_supply + crossing;
-            let td = i64::from(rd) + (-diff).max(0) + d_supply + trench;
+            let ra = side_roll(mods.lucky[0], ctx);
+            let rd = side_roll(mods.lucky[1], ctx);
+            let ta = i64::from(ra) + diff.max(0) + a_supply + crossing + mods.bonus[0];
+            let td = i64::from(rd) + (-diff).max(0) + d_supply + trench + mods.bonus[1];
             ctx.say(format!(
                 "battle at {lp}: {attacker} rolls {ra} for {ta}, the defence rolls {rd} for {td}"
             ));
@@ -235,6 +271,24 @@ pub fn fight(
             ctx.say("a tie: both roll again");
         }
     };
+    // Pursuit and Courage (1.e, reconstructed) change the losses the dice gave.
+    let (w, l) = if result.attacker_won { (0, 1) } else { (1, 0) };
+    let loser_sp = if result.attacker_won { d_sp } else { a_sp };
+    if mods.pursuit[w] {
+        result.loser_loss = (result.loser_loss + 1).min(loser_sp);
+        ctx.say("the pursuit costs the beaten side 1 SP more");
+    }
+    if mods.courage[l] && result.loser_loss > 0 {
+        result.loser_loss -= 1;
+        ctx.say("courage saves the beaten side 1 SP");
+    }
+    if mods.pursuit[w] || mods.courage[l] {
+        result.winner_loss = if decisive {
+            (result.loser_loss / 3).min(1)
+        } else {
+            result.loser_loss / 3
+        };
+    }
     let (winners, losers, w_side, l_side) = if result.attacker_won {
         (att, def, a_side, d_side)
     } else {
@@ -270,6 +324,11 @@ pub fn fight(
     }
     for c in &lost_l {
         capture(state, c, &win_chars, ctx);
+    }
+    for c in &win_chars {
+        if state.cu(c).lp.is_some() {
+            state.cu_mut(c).victories += 1;
+        }
     }
     let margin = i64::from(result.loser_loss) - i64::from(winner_loss);
     if margin > 0 {

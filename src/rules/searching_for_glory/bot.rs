@@ -1,11 +1,13 @@
 //! The random-legal-move bot and the prompts' option lists: a plan of random hand positions
 //! that passes the colour check, and an operation chosen among those the planned cards allow —
-//! attacks where an enemy is one CL away, marches, supplies, trenches, rest, pass.
+//! attacks where an enemy is one CL away, marches, supplies, trenches, rest, pass; in a
+//! reactive window, now and then a reactive card of the hand that may be played, else a pass.
 
 use super::data;
 use super::operations;
 use super::order::{Clause, Command};
 use super::plan;
+use super::reactive;
 use super::state::{Phase, State};
 use crate::engine::ruleset::{BotRng, Seat};
 
@@ -30,6 +32,13 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
         vec![Clause::Rest],
         vec![Clause::Gather],
         vec![Clause::Entrench],
+        vec![Clause::Chest],
+        vec![Clause::Parlay],
+        vec![Clause::Inform],
+        vec![Clause::Flags],
+        vec![Clause::Rest, Clause::Chest],
+        vec![Clause::Detach(1)],
+        vec![Clause::Absorb(None)],
     ];
     let near: Vec<String> = map
         .neighbours(&at)
@@ -45,8 +54,13 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
         tries.push(vec![Clause::March(n.clone())]);
         tries.push(vec![Clause::Attack(n.clone())]);
         tries.push(vec![Clause::Decisive(n.clone())]);
+        tries.push(vec![Clause::NapoleonDefeated(n.clone())]);
+        tries.push(vec![Clause::Harass(n.clone())]);
+        tries.push(vec![Clause::Demoralize, Clause::Attack(n.clone())]);
+        tries.push(vec![Clause::GoodWeather, Clause::March(n.clone())]);
         tries.push(vec![Clause::ForceMarch(vec![n.clone()])]);
         tries.push(vec![Clause::March(n.clone()), Clause::Gather]);
+        tries.push(vec![Clause::March(n.clone()), Clause::Absorb(None)]);
         for m in map.neighbours(n) {
             tries.push(vec![Clause::ForceMarch(vec![n.clone(), m.to_owned()])]);
             tries.push(vec![Clause::March(n.clone()), Clause::Attack(m.to_owned())]);
@@ -70,6 +84,18 @@ pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command
     let p = state.player_of(seat)?;
     if state.players[p].out {
         return None;
+    }
+    if state.window.is_some() {
+        // Play a reactive card now and then where one is legal, else pass.
+        let cards = reactive::playable(state, p);
+        if !cards.is_empty() && rng(3) == 0 {
+            return Some(Command::React {
+                card: cards[rng(cards.len())].clone(),
+            });
+        }
+        return Some(Command::Operation {
+            clauses: vec![Clause::Pass],
+        });
     }
     match &state.phase {
         Phase::Plan => {
@@ -101,11 +127,17 @@ pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command
                 .iter()
                 .filter(|c| c.first() != Some(&Clause::Pass))
                 .collect();
-            let clauses = if !lively.is_empty() && rng(5) != 0 {
+            let mut clauses = if !lively.is_empty() && rng(5) != 0 {
                 lively[rng(lively.len())].clone()
             } else {
                 all[rng(all.len())].clone()
             };
+            // 1.d: now and then keep a card of the hand, where the role keeps any.
+            let hand = state.players[p].hand.len();
+            let retention = data::role(&state.players[p].character).map_or(0, |r| r.retention);
+            if retention > 0 && hand > 0 && rng(2) == 0 {
+                clauses.push(Clause::Keep(vec![rng(hand) + 1]));
+            }
             Some(Command::Operation { clauses })
         }
         Phase::Ended => None,

@@ -127,6 +127,77 @@ pub fn deck(with_napoleon: bool, additive: bool) -> Vec<String> {
     out
 }
 
+/// Who may play a reactive card in its own window (`data/reactive.txt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    Any,
+    Enemy,
+    Attacker,
+    Defender,
+    AtBattle,
+    NearBattle,
+}
+
+/// A reactive card's window, who may play it and its effect (1.e), reconstructed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reactive {
+    pub key: String,
+    /// `true`: before a battle's dice; `false`: after an operation's announcement.
+    pub battle: bool,
+    pub who: Who,
+    pub effect: String,
+}
+
+static REACTIVE: LazyLock<Vec<Reactive>> = LazyLock::new(|| {
+    let all: Vec<Reactive> = rows(include_str!("data/reactive.txt"))
+        .map(|c| {
+            let [key, window, who, effect] = c[..] else {
+                panic!("data/reactive.txt: a row has four columns: {c:?}")
+            };
+            assert!(
+                card(key).is_some_and(|k| k.reactive),
+                "data/reactive.txt: '{key}' is not a reactive card of the deck"
+            );
+            Reactive {
+                key: key.into(),
+                battle: match window {
+                    "battle" => true,
+                    "announcement" => false,
+                    w => panic!("data/reactive.txt: '{w}' is not a window"),
+                },
+                who: match who {
+                    "any" => Who::Any,
+                    "enemy" => Who::Enemy,
+                    "attacker" => Who::Attacker,
+                    "defender" => Who::Defender,
+                    "at-battle" => Who::AtBattle,
+                    "near-battle" => Who::NearBattle,
+                    w => panic!("data/reactive.txt: '{w}' is not a player condition"),
+                },
+                effect: effect.into(),
+            }
+        })
+        .collect();
+    for kind in DECK.iter().filter(|k| k.reactive) {
+        assert!(
+            all.iter().any(|r| r.key == kind.key),
+            "data/reactive.txt: no effect for the reactive card '{}'",
+            kind.key
+        );
+    }
+    all
+});
+
+/// The reactive card with this key (every reactive card of the deck has one).
+pub fn reactive(key: &str) -> Option<&'static Reactive> {
+    REACTIVE.iter().find(|r| r.key == key)
+}
+
+/// Every reactive card, in the order of `data/reactive.txt`.
+pub fn reactives() -> &'static [Reactive] {
+    &REACTIVE
+}
+
 /// The two sides of a scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -6,7 +6,9 @@
 //! Seats are characters of the scenario (`napoleon`, `davout`, …): 3 to 6 of them, each side
 //! at least one; the others are NPCs. A round: the Draw Phase (hidden stream), a sealed plan per
 //! player (`plan 2 5 6`), the initiative (`initiative`), one operation per player in initiative
-//! order (`march pfaffenhofen; attack abensberg`), the end of the round.
+//! order (`march pfaffenhofen; attack abensberg`), the end of the round. Each operation is
+//! announced, then held while a reactive window (1.e, `reactive.rs`) is open; its attack holds
+//! again for a window before the battle's dice.
 
 pub mod battle;
 pub mod bot;
@@ -14,6 +16,7 @@ pub mod data;
 pub mod operations;
 pub mod order;
 pub mod plan;
+pub mod reactive;
 pub mod round;
 pub mod state;
 pub mod text_board;
@@ -37,7 +40,7 @@ pub const ID: &str = "searching-for-glory";
 pub struct SearchingForGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · pass";
+pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · in a reactive window: react <card> · pass";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -46,6 +49,9 @@ fn setup_error(message: impl Into<String>) -> RuleError {
 impl SearchingForGlory {
     /// The players whose prompt is open now.
     fn to_act(&self, state: &State) -> Vec<usize> {
+        if state.window.is_some() {
+            return reactive::prompted(state);
+        }
         match &state.phase {
             Phase::Plan => state
                 .active()
@@ -104,6 +110,50 @@ impl SearchingForGlory {
                 Some(_) => return Ok(()),
                 None => return round::end_round(state, ctx),
             }
+        }
+    }
+
+    /// Carries the pending operation on while no reactive window holds it: an open window that
+    /// prompts nobody closes; a battle opens its window (1.e); a finished operation passes the
+    /// turn on.
+    fn proceed(&self, state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
+        loop {
+            if state.window.is_some() {
+                if !reactive::prompted(state).is_empty() {
+                    return Ok(());
+                }
+                // Nobody left to answer: the chain resolves (and prompts again) or it closes.
+                reactive::settle(state, ctx);
+                continue;
+            }
+            if state.pending.is_none() {
+                return Ok(());
+            }
+            if operations::resume(state, ctx) {
+                return self.next_operation(state, ctx);
+            }
+            reactive::open(state, state::WindowKind::Battle, ctx);
+        }
+    }
+
+    /// A play or a pass in the open reactive window (1.e).
+    fn in_window(
+        &self,
+        state: &mut State,
+        p: usize,
+        command: &Command,
+        ctx: &mut Ctx,
+    ) -> Result<(), RuleError> {
+        match command {
+            Command::React { card } => reactive::play(state, p, card, ctx),
+            Command::Operation { clauses } if clauses[..] == [order::Clause::Pass] => {
+                reactive::pass(state, p, ctx);
+                self.proceed(state, ctx)
+            }
+            _ => Err(RuleError::new(
+                "1.e Reactive cards",
+                "a reactive window is open: play a reactive card of your hand ('react <card>') or 'pass'",
+            )),
         }
     }
 
@@ -233,6 +283,7 @@ impl Rules for SearchingForGlory {
                     trench: 0,
                     captured: false,
                     glory: 0,
+                    victories: 0,
                     seat: setup
                         .seats
                         .iter()
@@ -269,6 +320,8 @@ impl Rules for SearchingForGlory {
                 plan: Plan::Waiting,
                 planned: Vec::new(),
                 out: false,
+                intel: Vec::new(),
+                keep: Vec::new(),
             })
             .collect();
         let mut state = State {
@@ -286,6 +339,9 @@ impl Rules for SearchingForGlory {
             blown: Vec::new(),
             entries: Vec::new(),
             entered,
+            pending: None,
+            window: None,
+            truce: Vec::new(),
         };
         round::draw_phase(&mut state, &mut draw)?;
         Ok(state)
@@ -296,7 +352,22 @@ impl Rules for SearchingForGlory {
             .into_iter()
             .map(|i| {
                 let p = &state.players[i];
-                let (kind, decision, options) = match &state.phase {
+                let (kind, decision, options) = match (&state.window, &state.phase) {
+                    // The same prompt for every seat, holding a reactive card or not (1.e).
+                    (Some(w), _) => (
+                        PromptKind::Reaction,
+                        format!(
+                            "Round {}: reactive window ({}{}): play a reactive card of your hand or pass",
+                            state.round,
+                            match w.kind {
+                                state::WindowKind::Announcement => "an operation is announced",
+                                state::WindowKind::Battle => "before the battle's dice",
+                            },
+                            if w.chain.is_empty() { "" } else { "; a card may be nullified" }
+                        ),
+                        vec!["pass".into(), "react <card>".into()],
+                    ),
+                    (None, phase) => match phase {
                     Phase::Plan => (
                         PromptKind::Sealed,
                         format!(
@@ -315,6 +386,7 @@ impl Rules for SearchingForGlory {
                         format!("Round {}: {}'s operation", state.round, p.character),
                         bot::options(state, i),
                     ),
+                    },
                 };
                 Prompt {
                     seat: p.seat.clone(),
@@ -356,6 +428,9 @@ impl Rules for SearchingForGlory {
                 format!("it is not {seat}'s turn to act"),
             ));
         }
+        if state.window.is_some() {
+            return self.in_window(state, p, command, ctx);
+        }
         match (command, &state.phase) {
             (Command::Plan { positions }, Phase::Plan) => {
                 if let Some(positions) = positions {
@@ -379,8 +454,9 @@ impl Rules for SearchingForGlory {
             }
             (Command::Operation { clauses }, Phase::Operations { .. }) => {
                 let checked = operations::check(state, p, clauses)?;
-                operations::execute(state, p, checked, ctx);
-                self.next_operation(state, ctx)
+                operations::announce(state, p, checked, ctx);
+                reactive::open(state, state::WindowKind::Announcement, ctx);
+                self.proceed(state, ctx)
             }
             (_, phase) => {
                 let now = match phase {
@@ -453,6 +529,11 @@ impl Rules for SearchingForGlory {
                 format!("{seat} has nothing to do now"),
             ));
         }
+        if state.window.is_some() {
+            ctx.say(format!("{seat} missed the deadline and passes"));
+            reactive::pass(state, p, ctx);
+            return self.proceed(state, ctx);
+        }
         match &state.phase {
             Phase::Plan => {
                 state.players[p].plan = Plan::Open;
@@ -483,6 +564,7 @@ impl Rules for SearchingForGlory {
         }
         match state.phase {
             Phase::Plan => self.plans_in(state, ctx),
+            Phase::Operations { .. } if state.pending.is_some() => self.proceed(state, ctx)?,
             Phase::Operations { .. } => self.skip_out(state, ctx)?,
             _ => {}
         }

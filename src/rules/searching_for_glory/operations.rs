@@ -4,7 +4,7 @@
 use super::battle;
 use super::data::{self, ClKind};
 use super::order::{describe_clause, Clause};
-use super::state::{bridge_key, State};
+use super::state::{bridge_key, BattleSetup, Mods, Pending, State};
 use crate::engine::ruleset::{Ctx, RuleError};
 
 /// The card face a clause needs, if any (`rest` takes a Rest card when one is planned).
@@ -14,6 +14,14 @@ fn face_of(c: &Clause) -> Option<&'static str> {
         Clause::ForceMarch(_) => Some("force-march"),
         Clause::Attack(_) => Some("attack"),
         Clause::Decisive(_) => Some("decisive-victory"),
+        Clause::NapoleonDefeated(_) => Some("napoleon-defeated"),
+        Clause::Harass(_) => Some("harass"),
+        Clause::GoodWeather => Some("good-weather"),
+        Clause::Demoralize => Some("demoralization"),
+        Clause::Chest => Some("military-chest"),
+        Clause::Parlay => Some("parlay"),
+        Clause::Inform => Some("inform-government"),
+        Clause::Flags => Some("captured-flags"),
         Clause::Gather => Some("gather-supplies"),
         Clause::Entrench => Some("entrench"),
         Clause::Rest => Some("rest"),
@@ -67,6 +75,8 @@ pub struct Checked {
     pub clauses: Vec<Clause>,
     /// Per clause, the planned card index it uses.
     pub cards: Vec<Option<usize>>,
+    /// The cards of the hand kept for the next round (`keep`).
+    pub kept: Vec<String>,
 }
 
 /// One step from `from` to `to` (an LP or an exit), checked against 2.b–2.d and 2.j; `blown`
@@ -135,6 +145,18 @@ fn check_step(
             ),
         ));
     }
+    if attack {
+        if let Some(c) = state
+            .truce
+            .iter()
+            .find(|c| state.cu(c).lp.as_deref() == Some(to) && state.cu(c).side != side)
+        {
+            return Err(map_error(
+                "1 Result cards",
+                format!("{c} at {to} is under a Parlay: no attack on it until the round ends"),
+            ));
+        }
+    }
     let enemy = state.holds(to, side.enemy());
     if attack && !enemy {
         let why = if state.holds(to, side) {
@@ -156,6 +178,31 @@ fn check_step(
     Ok(())
 }
 
+/// 2.c–2.d Harass: the enemy at `to`, one CL of any kind (a blown bridge too) from `at`.
+fn check_harass(state: &State, character: &str, at: &str, to: &str) -> Result<(), RuleError> {
+    let side = state.cu(character).side;
+    if state.map().cl(at, to).is_none() {
+        return Err(map_error(
+            "2.c Harass",
+            format!(
+                "no CL joins {at} and {to}: you harass only from an LP connected to the enemy's"
+            ),
+        ));
+    }
+    if !state.holds(to, side.enemy()) {
+        let why = if state.holds(to, side) {
+            "only your own side is there: you never harass your own side (2.d)"
+        } else {
+            "nobody is there"
+        };
+        return Err(map_error(
+            "2.c Harass",
+            format!("{to} holds no enemy SP; {why}"),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks an order for the player `p` in full, before any die.
 pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, RuleError> {
     let player = &state.players[p];
@@ -172,8 +219,21 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
             "an empty order: write 'pass' to do nothing (1.f)",
         ));
     }
+    let keeps: Vec<&Vec<usize>> = clauses
+        .iter()
+        .filter_map(|c| match c {
+            Clause::Keep(p) => Some(p),
+            _ => None,
+        })
+        .collect();
+    let kept = check_keep(state, p, &keeps)?;
+    let free = clauses
+        .iter()
+        .filter(|c| matches!(c, Clause::Keep(_) | Clause::Detach(_) | Clause::Absorb(_)))
+        .count();
+    let acting = clauses.len() - free;
     let alone = |what: &str| -> Result<(), RuleError> {
-        if clauses.len() > 1 {
+        if acting > 1 {
             return Err(map_error(
                 "1.f Pass and rest",
                 format!("'{what}' is an order on its own, with no other clause"),
@@ -225,16 +285,11 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
             }
         }
     }
-    let moves_after = |i: usize| {
-        clauses[i + 1..].iter().any(|c| {
-            matches!(
-                c,
-                Clause::March(_) | Clause::ForceMarch(_) | Clause::Attack(_) | Clause::Decisive(_)
-            )
-        })
-    };
+    let moves_after = |i: usize| clauses[i + 1..].iter().any(Clause::moves);
     let mut moved = false;
     let mut gone = false;
+    // 2.e: the CU's SP as detaching and absorbing change them along the order.
+    let mut sp = cu.sp;
     // Bridges blown or repaired by earlier clauses count for the later ones.
     let mut blown = state.blown.clone();
     for (i, c) in clauses.iter().enumerate() {
@@ -246,7 +301,67 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
         }
         match c {
             Clause::Pass => alone("pass")?,
+            Clause::Keep(_) => {}
+            Clause::Detach(n) => {
+                if *n == 0 || *n >= sp {
+                    return Err(map_error(
+                        "2.e Detach",
+                        format!(
+                            "your CU carries {sp} SP at {at}: it may detach 1 to {} and keep at least 1",
+                            sp.saturating_sub(1)
+                        ),
+                    ));
+                }
+                sp -= n;
+            }
+            Clause::Absorb(n) => {
+                let here: u32 = state
+                    .lone
+                    .iter()
+                    .filter(|l| l.side == cu.side && l.lp == at)
+                    .map(|l| l.sp)
+                    .sum();
+                let want = n.unwrap_or(here);
+                if here == 0 || want == 0 || want > here {
+                    return Err(map_error(
+                        "2.e Absorb",
+                        format!(
+                            "{at} holds {here} lone SP of your side at that point of the order: absorb takes them as the CU passes"
+                        ),
+                    ));
+                }
+                sp += want;
+            }
             Clause::Rest | Clause::Gather | Clause::Entrench => {}
+            Clause::Chest | Clause::Parlay | Clause::Inform => {}
+            Clause::GoodWeather => {
+                if !clauses
+                    .iter()
+                    .any(|c| matches!(c, Clause::March(_) | Clause::ForceMarch(_)))
+                {
+                    return Err(map_error(
+                        "1 Variety cards",
+                        "Good Weather adds to a March or Force March: the order has none",
+                    ));
+                }
+            }
+            Clause::Demoralize => {
+                if !clauses.iter().any(|c| c.attacks().is_some()) {
+                    return Err(map_error(
+                        "1 Variety cards",
+                        "Demoralization adds to an attack: the order makes none",
+                    ));
+                }
+            }
+            Clause::Flags => {
+                if cu.victories == 0 {
+                    return Err(map_error(
+                        "1 Result cards",
+                        "Offer Enemy Captured Flags: your CU has won no battle yet, so it has no flags to offer",
+                    ));
+                }
+            }
+            Clause::Harass(to) => check_harass(state, &cu.character, &at, to)?,
             Clause::Blow(a, b) | Clause::Repair(a, b) => {
                 let blow = matches!(c, Clause::Blow(..));
                 let cl = state.map().cl(a, b).filter(|cl| cl.kind == ClKind::Blue);
@@ -308,7 +423,17 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
                 }
                 moved = true;
             }
-            Clause::Attack(to) | Clause::Decisive(to) => {
+            Clause::Attack(to) | Clause::Decisive(to) | Clause::NapoleonDefeated(to) => {
+                if matches!(c, Clause::NapoleonDefeated(_))
+                    && state.cu("napoleon").lp.as_deref() != Some(to.as_str())
+                {
+                    return Err(map_error(
+                        "1 Result cards",
+                        format!(
+                            "Napoleon Defeated! falls only on Napoleon's CU, and it is not at {to}"
+                        ),
+                    ));
+                }
                 if i + 1 != clauses.len() {
                     return Err(map_error(
                         "2.m Battles",
@@ -326,7 +451,44 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
     Ok(Checked {
         clauses: clauses.to_vec(),
         cards,
+        kept,
     })
+}
+
+/// 1.d, 3.5: `keep` names hand positions, each once, at most the role's retention number, in
+/// one clause. Gives the kept cards' keys.
+fn check_keep(state: &State, p: usize, keeps: &[&Vec<usize>]) -> Result<Vec<String>, RuleError> {
+    let rule = |m: String| RuleError::new("1.d Retention", m);
+    let player = &state.players[p];
+    let Some(positions) = keeps.first() else {
+        return Ok(Vec::new());
+    };
+    if keeps.len() > 1 {
+        return Err(rule("one 'keep' clause names every card you keep".into()));
+    }
+    let role = data::role(&player.character).expect("a role");
+    if positions.len() > role.retention {
+        return Err(rule(format!(
+            "{} keeps at most {} card(s) from round to round, not {}",
+            role.id,
+            role.retention,
+            positions.len()
+        )));
+    }
+    let mut out = Vec::new();
+    for (i, &at) in positions.iter().enumerate() {
+        if positions[..i].contains(&at) {
+            return Err(rule(format!("hand position {at} is named twice")));
+        }
+        let card = player.hand.get(at.wrapping_sub(1)).ok_or_else(|| {
+            rule(format!(
+                "your hand has {} card(s) left: there is no position {at}",
+                player.hand.len()
+            ))
+        })?;
+        out.push(card.clone());
+    }
+    Ok(out)
 }
 
 /// 2.f: a CU with fatigue rolls when it uses a March or Force March card: a roll at or under its
@@ -391,14 +553,14 @@ pub fn lose_sp_outside_combat(state: &mut State, character: &str, ctx: &mut Ctx)
     }
 }
 
-/// A CU crosses one CL into `to` (not an exit).
-fn cross(state: &mut State, character: &str, to: &str, ctx: &mut Ctx) -> ClKind {
+/// A CU crosses one CL into `to` (not an exit); a brown CL adds fatigue unless `easy`.
+fn cross(state: &mut State, character: &str, to: &str, easy: bool, ctx: &mut Ctx) -> ClKind {
     let from = state.cu(character).lp.clone().expect("in play");
     let kind = state.map().cl(&from, to).expect("checked").kind;
     let cu = state.cu_mut(character);
     cu.lp = Some(to.to_owned());
     cu.trench = 0;
-    if kind == ClKind::Brown {
+    if kind == ClKind::Brown && !easy {
         cu.fatigue += 1;
         ctx.say(format!(
             "{character} crosses the hills to {to}: fatigue {}",
@@ -429,7 +591,7 @@ fn first_entry(state: &mut State, character: &str, ctx: &mut Ctx) {
 }
 
 /// One step of a march; false if the CU left the map.
-fn step(state: &mut State, character: &str, to: &str, ctx: &mut Ctx) -> bool {
+fn step(state: &mut State, character: &str, to: &str, easy: bool, ctx: &mut Ctx) -> bool {
     if let Some(exit) = state.map().exit(to) {
         let side = state.cu(character).side;
         let glory = exit.glory.get(&side).copied().unwrap_or(0);
@@ -440,7 +602,7 @@ fn step(state: &mut State, character: &str, to: &str, ctx: &mut Ctx) -> bool {
         battle::take_out(state, character);
         return false;
     }
-    cross(state, character, to, ctx);
+    cross(state, character, to, easy, ctx);
     first_entry(state, character, ctx);
     true
 }
@@ -460,9 +622,11 @@ fn bridge(state: &mut State, c: &Clause, character: &str, ctx: &mut Ctx) {
     }
 }
 
-/// Carries out a checked order.
-pub fn execute(state: &mut State, p: usize, checked: Checked, ctx: &mut Ctx) {
+/// 3.2: a checked order is announced: its cards are played (public) and it waits, as the
+/// pending operation, for the announcement window (1.e).
+pub fn announce(state: &mut State, p: usize, checked: Checked, ctx: &mut Ctx) {
     let character = state.players[p].character.clone();
+    state.players[p].keep = checked.kept.clone();
     let used: Vec<String> = checked
         .cards
         .iter()
@@ -475,18 +639,118 @@ pub fn execute(state: &mut State, p: usize, checked: Checked, ctx: &mut Ctx) {
                 .clone()
         })
         .collect();
-    if !used.is_empty() {
-        ctx.say(format!("{character} plays {}", used.join(", ")));
+    let order = super::order::describe(&super::order::Command::Operation {
+        clauses: checked.clauses.clone(),
+    });
+    if used.is_empty() {
+        ctx.say(format!("{character} announces: {order}"));
+    } else {
+        ctx.say(format!(
+            "{character} plays {} and announces: {order}",
+            used.join(", ")
+        ));
     }
-    let mut rest_of: Vec<String> = checked.clauses.iter().map(describe_clause).collect();
-    for (i, c) in checked.clauses.iter().enumerate() {
-        rest_of.remove(0);
-        match c {
+    state.pending = Some(Pending {
+        player: p,
+        carded: checked.cards.iter().map(Option::is_some).collect(),
+        clauses: checked.clauses,
+        next: 0,
+        effects: Vec::new(),
+        crossed: 0,
+        battle: None,
+    });
+}
+
+/// Carries out a checked order at once, with no reactive window (for tests of the map rules).
+pub fn execute(state: &mut State, p: usize, checked: Checked, ctx: &mut Ctx) {
+    announce(state, p, checked, ctx);
+    while !resume(state, ctx) {}
+}
+
+/// Stops the operation at clause `i`: the rest is returned unexecuted, for `why`.
+fn stop(pd: &mut Pending, i: usize, why: String, ctx: &mut Ctx) {
+    let rest: Vec<String> = pd.clauses[i..].iter().map(describe_clause).collect();
+    ctx.say(format!("{why}: {} not carried out", rest.join("; ")));
+    ctx.interrupt(why, rest);
+    pd.next = pd.clauses.len();
+}
+
+/// Is the step from `from` to `to` over a bridge blown since the order was checked?
+fn broken(state: &State, from: &str, to: &str) -> bool {
+    state
+        .map()
+        .cl(from, to)
+        .is_some_and(|cl| cl.kind == ClKind::Blue && state.is_blown(from, to))
+}
+
+/// Carries the pending operation on from where it stands, with the reactive cards standing
+/// against it. Gives false when its attack has begun a battle that waits for its window (the
+/// battle is in `pending.battle`); true when the operation is over (`pending` is `None`).
+pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
+    let mut pd = state.pending.take().expect("an operation to resume");
+    let character = state.players[pd.player].character.clone();
+    if let Some(b) = pd.battle.take() {
+        fight(state, &character, &b, ctx);
+        finish(state, &pd, &character, ctx);
+        return true;
+    }
+    let easy_hills = pd.has("good-roads") || pd.has("local-guide");
+    while pd.next < pd.clauses.len() {
+        let i = pd.next;
+        pd.next += 1;
+        if state.cu(&character).lp.is_none() {
+            break;
+        }
+        if i > 0 && pd.has("indiscipline") {
+            stop(
+                &mut pd,
+                i,
+                "Indiscipline: only the first clause is carried out".into(),
+                ctx,
+            );
+            break;
+        }
+        let c = pd.clauses[i].clone();
+        match &c {
             Clause::Pass => ctx.say(format!("{character} passes")),
-            Clause::Blow(..) | Clause::Repair(..) => bridge(state, c, &character, ctx),
+            Clause::Keep(_) | Clause::GoodWeather | Clause::Demoralize => {}
+            Clause::Detach(n) => detach(state, &character, *n, ctx),
+            Clause::Absorb(n) => absorb(state, &character, *n, ctx),
+            Clause::Blow(..) | Clause::Repair(..) => bridge(state, &c, &character, ctx),
+            Clause::Chest => {
+                let cu = state.cu_mut(&character);
+                cu.supply = true;
+                cu.glory += 1;
+                ctx.say(format!(
+                    "{character} captures a military chest: a supply marker and 1 glory"
+                ));
+            }
+            Clause::Parlay => {
+                state.truce.push(character.clone());
+                ctx.say(format!(
+                    "{character} parleys: no enemy attacks it until the round ends"
+                ));
+            }
+            Clause::Inform => {
+                state.cu_mut(&character).glory += 1;
+                ctx.say(format!(
+                    "{character} informs the government of his deeds: 1 glory"
+                ));
+            }
+            Clause::Flags => {
+                state.cu_mut(&character).glory += 3;
+                ctx.say(format!(
+                    "{character} offers the captured enemy flags: 3 glory"
+                ));
+            }
+            Clause::Harass(to) => harass(state, &character, to, ctx),
             Clause::Gather => {
                 let cu = state.cu_mut(&character);
-                if cu.supply {
+                if pd.has("supply-depleted") {
+                    ctx.say(format!(
+                        "{character} finds nothing to gather: supplies are depleted"
+                    ));
+                } else if cu.supply {
                     ctx.say(format!(
                         "{character} already has a supply marker (2.k): no effect"
                     ));
@@ -504,47 +768,279 @@ pub fn execute(state: &mut State, p: usize, checked: Checked, ctx: &mut Ctx) {
                 ));
             }
             Clause::Rest => {
-                let by = if checked.cards[i].is_some() { 2 } else { 1 };
+                let by = if pd.carded[i] { 2 } else { 1 };
                 let cu = state.cu_mut(&character);
                 cu.fatigue = cu.fatigue.saturating_sub(by);
                 ctx.say(format!("{character} rests: fatigue {}", cu.fatigue));
             }
-            Clause::March(to) => {
-                if !fatigue_roll(state, &character, ctx) {
-                    ctx.interrupt(format!("{character} is out of play"), rest_of.clone());
-                    return;
+            Clause::March(_) | Clause::ForceMarch(_) => {
+                if pd.has("wrong-road") {
+                    stop(
+                        &mut pd,
+                        i,
+                        format!("Wrong Road!: {character} loses its way"),
+                        ctx,
+                    );
+                    break;
                 }
-                if !step(state, &character, to, ctx) {
-                    return;
+                if pd.clauses.contains(&Clause::GoodWeather) {
+                    ctx.say(format!("good weather: {character} makes no fatigue roll"));
+                } else if !fatigue_roll(state, &character, ctx) {
+                    stop(&mut pd, i, format!("{character} is out of play"), ctx);
+                    break;
                 }
-            }
-            Clause::ForceMarch(route) => {
-                if !fatigue_roll(state, &character, ctx) {
-                    ctx.interrupt(format!("{character} is out of play"), rest_of.clone());
-                    return;
+                let route = match &c {
+                    Clause::March(to) => vec![to.clone()],
+                    Clause::ForceMarch(r) => {
+                        if !pd.has("good-roads") {
+                            state.cu_mut(&character).fatigue += 1;
+                        }
+                        r.clone()
+                    }
+                    _ => unreachable!("a march"),
+                };
+                if pd.has("bad-weather") {
+                    let cu = state.cu_mut(&character);
+                    cu.fatigue += 1;
+                    ctx.say(format!("bad weather: {character}'s fatigue {}", cu.fatigue));
                 }
-                state.cu_mut(&character).fatigue += 1;
-                for to in route {
-                    if !step(state, &character, to, ctx) {
-                        return;
+                let mut ended = false;
+                for (k, to) in route.iter().enumerate() {
+                    let from = state.cu(&character).lp.clone().expect("in play");
+                    let why = if pd.has("poor-roads") && pd.crossed >= 1 {
+                        Some("Poor Roads: one CL at most".to_owned())
+                    } else if broken(state, &from, to) {
+                        Some(format!("the bridge {from}-{to} is broken"))
+                    } else {
+                        None
+                    };
+                    if let Some(why) = why {
+                        if matches!(c, Clause::ForceMarch(_)) {
+                            pd.clauses[i] = Clause::ForceMarch(route[k..].to_vec());
+                        }
+                        stop(&mut pd, i, why, ctx);
+                        ended = true;
+                        break;
+                    }
+                    pd.crossed += 1;
+                    if !step(state, &character, to, easy_hills, ctx) {
+                        ended = true;
+                        break;
                     }
                 }
+                if ended {
+                    break;
+                }
             }
-            Clause::Attack(to) | Clause::Decisive(to) => {
+            Clause::Attack(to) | Clause::Decisive(to) | Clause::NapoleonDefeated(to) => {
                 let from = state.cu(&character).lp.clone().expect("in play");
+                let why = if pd.has("ruse") {
+                    Some("Ruse: the enemy is not where the attack falls".to_owned())
+                } else if pd.has("poor-roads") && pd.crossed >= 1 {
+                    Some("Poor Roads: one CL at most".to_owned())
+                } else if broken(state, &from, to) {
+                    Some(format!("the bridge {from}-{to} is broken"))
+                } else if !state.holds(to, state.cu(&character).side.enemy()) {
+                    Some(format!("nobody is left at {to} to attack"))
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    stop(&mut pd, i, why, ctx);
+                    break;
+                }
                 ctx.say(format!("{character} attacks {to} from {from}"));
-                let kind = cross(state, &character, to, ctx);
+                let kind = cross(state, &character, to, easy_hills, ctx);
+                pd.crossed += 1;
                 state.entries.push(super::state::Entry {
                     lp: to.clone(),
                     from,
                     character: character.clone(),
                 });
-                let decisive = matches!(c, Clause::Decisive(_));
-                let r = battle::fight(state, &character, to, kind, decisive, ctx);
-                if r.attacker_won && state.cu(&character).lp.as_deref() == Some(to.as_str()) {
-                    first_entry(state, &character, ctx);
-                }
+                pd.battle = Some(BattleSetup {
+                    lp: to.clone(),
+                    cl: kind,
+                    decisive: matches!(c, Clause::Decisive(_) | Clause::NapoleonDefeated(_)),
+                    napoleon: matches!(c, Clause::NapoleonDefeated(_)),
+                    attackers: vec![character.clone()],
+                    mods: Mods {
+                        no_crossing: pd.has("local-guide"),
+                        bonus: [
+                            0,
+                            if pd.clauses.contains(&Clause::Demoralize) {
+                                -2
+                            } else {
+                                0
+                            },
+                        ],
+                        ..Mods::default()
+                    },
+                });
+                state.pending = Some(pd);
+                return false;
             }
         }
+    }
+    finish(state, &pd, &character, ctx);
+    true
+}
+
+/// The battle of the operation's attack, once its window has closed (2.m with 1.e's cards).
+fn fight(state: &mut State, character: &str, b: &BattleSetup, ctx: &mut Ctx) {
+    let side = state.cu(character).side;
+    let attackers: Vec<String> = b
+        .attackers
+        .iter()
+        .filter(|c| state.cu(c).lp.as_deref() == Some(b.lp.as_str()))
+        .cloned()
+        .collect();
+    if attackers.is_empty() {
+        return;
+    }
+    if !state.holds(&b.lp, side.enemy()) {
+        ctx.say(format!(
+            "the defence of {} has avoided combat: {character} holds it without a battle",
+            b.lp
+        ));
+        first_entry(state, character, ctx);
+        return;
+    }
+    let mut mods = b.mods.clone();
+    if !b.decisive {
+        choose_battle_terrain(state, &b.lp, side.enemy(), &mut mods, ctx);
+    }
+    let r = battle::fight_with(state, &attackers, &b.lp, b.cl, b.decisive, &mods, ctx);
+    if r.attacker_won && state.cu(character).lp.as_deref() == Some(b.lp.as_str()) {
+        first_entry(state, character, ctx);
+    }
+    if b.napoleon && r.attacker_won {
+        state.cu_mut(character).glory += 5;
+        ctx.say(format!("{character} has defeated Napoleon: 5 glory"));
+    }
+}
+
+/// Choose Battle Terrain (reconstructed): a defending player's planned, unplayed Choose Battle
+/// Terrain card gives his side +2 in a battle at his CU's LP; it is then played (one a battle).
+fn choose_battle_terrain(
+    state: &mut State,
+    lp: &str,
+    side: data::Side,
+    mods: &mut Mods,
+    ctx: &mut Ctx,
+) {
+    for i in 0..state.players.len() {
+        let cu = state.cu(&state.players[i].character);
+        if cu.side != side || cu.lp.as_deref() != Some(lp) {
+            continue;
+        }
+        let Some(at) = state.players[i]
+            .planned
+            .iter()
+            .position(|(k, used)| k == "battle-terrain" && !used)
+        else {
+            continue;
+        };
+        state.players[i].planned[at].1 = true;
+        mods.bonus[1] += 2;
+        ctx.say(format!(
+            "{} plays Choose Battle Terrain: +2 to the defence",
+            state.players[i].character
+        ));
+        return;
+    }
+}
+
+/// Harass (reconstructed): a d10; on 6 or more the largest enemy unit at `to` loses 1 SP (a CU
+/// losing its last SP so is treated as losing it outside combat, II.1.A.3) and the harasser
+/// gains 1 glory.
+fn harass(state: &mut State, character: &str, to: &str, ctx: &mut Ctx) {
+    let enemy = state.cu(character).side.enemy();
+    let roll = ctx.roll(10);
+    if roll < 6 {
+        ctx.say(format!("{character} harasses {to}: {roll}, no effect"));
+        return;
+    }
+    let cu = state
+        .cus
+        .iter()
+        .filter(|c| c.side == enemy && c.lp.as_deref() == Some(to) && c.sp > 0)
+        .max_by_key(|c| c.sp)
+        .map(|c| (c.character.clone(), c.sp));
+    let lone = state
+        .lone
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.side == enemy && l.lp == to)
+        .max_by_key(|(_, l)| l.sp)
+        .map(|(i, l)| (i, l.sp));
+    ctx.say(format!(
+        "{character} harasses {to}: {roll}, 1 enemy SP lost and 1 glory"
+    ));
+    state.cu_mut(character).glory += 1;
+    match (cu, lone) {
+        (Some((c, sp)), l) if l.is_none_or(|(_, lsp)| sp >= lsp) => {
+            lose_sp_outside_combat(state, &c, ctx);
+        }
+        (_, Some((i, _))) => {
+            state.lone[i].sp -= 1;
+            state.lone.retain(|l| l.sp > 0);
+        }
+        _ => {}
+    }
+}
+
+/// The operation is over: Stragglers cost the CU that crossed a CL 1 SP.
+fn finish(state: &mut State, pd: &Pending, character: &str, ctx: &mut Ctx) {
+    if pd.has("stragglers") && pd.crossed > 0 && state.cu(character).lp.is_some() {
+        ctx.say(format!("{character} leaves stragglers behind: 1 SP lost"));
+        lose_sp_outside_combat(state, character, ctx);
+    }
+}
+
+/// 2.e: `n` SP of the CU stay as lone SP at its LP (joining any of its side already there).
+fn detach(state: &mut State, character: &str, n: u32, ctx: &mut Ctx) {
+    let cu = state.cu(character);
+    let (Some(lp), side) = (cu.lp.clone(), cu.side) else {
+        return;
+    };
+    // A reactive card may have cost SP since the order was checked: keep at least 1.
+    let n = n.min(cu.sp.saturating_sub(1));
+    if n == 0 {
+        return;
+    }
+    state.cu_mut(character).sp -= n;
+    match state.lone.iter_mut().find(|l| l.side == side && l.lp == lp) {
+        Some(l) => l.sp += n,
+        None => state.lone.push(super::state::LoneSp {
+            lp: lp.clone(),
+            side,
+            sp: n,
+        }),
+    }
+    ctx.say(format!("{character} detaches {n} SP at {lp}"));
+}
+
+/// 2.e: the CU takes its side's lone SP at its LP (all, or `n`).
+fn absorb(state: &mut State, character: &str, n: Option<u32>, ctx: &mut Ctx) {
+    let cu = state.cu(character);
+    let (Some(lp), side) = (cu.lp.clone(), cu.side) else {
+        return;
+    };
+    let mut want = n.unwrap_or(u32::MAX);
+    let mut taken = 0;
+    for l in state
+        .lone
+        .iter_mut()
+        .filter(|l| l.side == side && l.lp == lp)
+    {
+        let t = l.sp.min(want);
+        l.sp -= t;
+        want -= t;
+        taken += t;
+    }
+    state.lone.retain(|l| l.sp > 0);
+    if taken > 0 {
+        state.cu_mut(character).sp += taken;
+        ctx.say(format!("{character} absorbs {taken} SP at {lp}"));
     }
 }

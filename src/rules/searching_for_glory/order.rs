@@ -1,7 +1,7 @@
 //! The order language of Searching for Glory: `plan 2 5 6` (hand positions, sealed),
 //! `initiative`, and an operation of clauses joined by `;`: `march <lp>`, `force-march <lp>
 //! [<lp>]`, `attack <lp>`, `decisive <lp>`, `gather`, `entrench`, `rest`, `blow <a>-<b>`,
-//! `repair <a>-<b>`, `pass`.
+//! `repair <a>-<b>`, `pass`, `keep <positions>`; in a reactive window, `react <card>` or `pass`.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +20,28 @@ pub enum Clause {
     Blow(String, String),
     Repair(String, String),
     Pass,
+    /// Result card (reconstructed): harass the enemy at an LP one CL away (2.c–2.d).
+    Harass(String),
+    /// Result card (reconstructed): a Decisive Victory! that only falls on Napoleon's CU.
+    NapoleonDefeated(String),
+    /// Variety card (reconstructed): no fatigue roll in this operation.
+    GoodWeather,
+    /// Variety card (reconstructed): −2 to the defenders of this operation's attack.
+    Demoralize,
+    /// Special Event (reconstructed): Military Chest Captured.
+    Chest,
+    /// Result card (reconstructed): no enemy may attack your CU's LP for the rest of the round.
+    Parlay,
+    /// Result card (reconstructed): Inform the Government / Emperor.
+    Inform,
+    /// Result card (reconstructed): Offer Enemy Captured Flags, after a battle won.
+    Flags,
+    /// 2.e: leave this many SP as lone SP at the LP where the CU stands at this point.
+    Detach(u32),
+    /// 2.e: take own lone SP at the LP where the CU stands at this point (all, or this many).
+    Absorb(Option<u32>),
+    /// 1.d, 3.5: the hand positions (1-based) of the cards kept for the next round.
+    Keep(Vec<usize>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,8 +55,11 @@ pub enum Command {
     },
     /// 3.1: determine the initiative.
     Initiative,
-    /// 3.2–3.3: one operation.
+    /// 3.2–3.3: one operation. In a reactive window, `pass` passes.
     Operation { clauses: Vec<Clause> },
+    /// 1.e: a reactive card from the hand, played in a window (or to nullify the last standing
+    /// one).
+    React { card: String },
 }
 
 fn order_error(message: impl Into<String>) -> RuleError {
@@ -63,6 +88,21 @@ fn bridge(w: Option<&str>, clause: &str) -> Result<(String, String), RuleError> 
     Ok((a.to_owned(), b.to_owned()))
 }
 
+impl Clause {
+    /// The LP this clause attacks (Attack, Decisive Victory!, Napoleon Defeated!).
+    pub fn attacks(&self) -> Option<&String> {
+        match self {
+            Clause::Attack(to) | Clause::Decisive(to) | Clause::NapoleonDefeated(to) => Some(to),
+            _ => None,
+        }
+    }
+
+    /// Does this clause cross a CL?
+    pub fn moves(&self) -> bool {
+        matches!(self, Clause::March(_) | Clause::ForceMarch(_)) || self.attacks().is_some()
+    }
+}
+
 pub fn parse(text: &str) -> Result<Command, RuleError> {
     let text = text.trim().to_lowercase();
     let mut words = text.split_whitespace();
@@ -86,6 +126,19 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
         }
         Some("initiative") | Some("roll") if words.next().is_none() => {
             return Ok(Command::Initiative)
+        }
+        Some("react") => {
+            let card = words.next().ok_or_else(|| {
+                order_error("'react' names a reactive card of your hand, like 'react ambush'")
+            })?;
+            if let Some(extra) = words.next() {
+                return Err(order_error(format!(
+                    "'{extra}' is left over after 'react {card}'"
+                )));
+            }
+            return Ok(Command::React {
+                card: card.to_owned(),
+            });
         }
         None => return Err(order_error("an empty order: try 'march <lp>' or 'pass'")),
         _ => {}
@@ -123,9 +176,44 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 Clause::Repair(a, b)
             }
             "pass" => Clause::Pass,
+            "harass" => Clause::Harass(lp_word(w.next(), "harass")?),
+            "napoleon-defeated" => {
+                Clause::NapoleonDefeated(lp_word(w.next(), "napoleon-defeated")?)
+            }
+            "good-weather" => Clause::GoodWeather,
+            "demoralize" => Clause::Demoralize,
+            "chest" => Clause::Chest,
+            "parlay" => Clause::Parlay,
+            "inform" => Clause::Inform,
+            "flags" => Clause::Flags,
+            "detach" => {
+                let n = w.next().and_then(|n| n.parse().ok()).ok_or_else(|| {
+                    order_error("'detach' names a number of SP, like 'detach 2'")
+                })?;
+                Clause::Detach(n)
+            }
+            "absorb" => match w.next() {
+                None => Clause::Absorb(None),
+                Some(n) => Clause::Absorb(Some(n.parse().map_err(|_| {
+                    order_error(format!(
+                        "'{n}' is not a number of SP: 'absorb' or 'absorb 2'"
+                    ))
+                })?)),
+            },
+            "keep" => {
+                let mut positions = Vec::new();
+                for p in w.by_ref() {
+                    positions.push(p.trim_end_matches(',').parse().map_err(|_| {
+                        order_error(format!(
+                            "'{p}' is not a hand position: keep names positions, like 'keep 2'"
+                        ))
+                    })?);
+                }
+                Clause::Keep(positions)
+            }
             other => {
                 return Err(order_error(format!(
-                    "'{other}' is not an order: march, force-march, attack, decisive, gather, entrench, rest, blow, repair, pass"
+                    "'{other}' is not an order: march, force-march, attack, decisive, gather, entrench, rest, blow, repair, pass, harass, napoleon-defeated, good-weather, demoralize, chest, parlay, inform, flags, detach, absorb, keep"
                 )))
             }
         };
@@ -148,6 +236,7 @@ pub fn describe(command: &Command) -> String {
             format!("plan {}", p.join(" "))
         }
         Command::Initiative => "initiative".into(),
+        Command::React { card } => format!("react {card}"),
         Command::Operation { clauses } => clauses
             .iter()
             .map(describe_clause)
@@ -168,5 +257,20 @@ pub fn describe_clause(c: &Clause) -> String {
         Clause::Blow(a, b) => format!("blow {a}-{b}"),
         Clause::Repair(a, b) => format!("repair {a}-{b}"),
         Clause::Pass => "pass".into(),
+        Clause::Harass(lp) => format!("harass {lp}"),
+        Clause::NapoleonDefeated(lp) => format!("napoleon-defeated {lp}"),
+        Clause::GoodWeather => "good-weather".into(),
+        Clause::Demoralize => "demoralize".into(),
+        Clause::Chest => "chest".into(),
+        Clause::Parlay => "parlay".into(),
+        Clause::Inform => "inform".into(),
+        Clause::Flags => "flags".into(),
+        Clause::Detach(n) => format!("detach {n}"),
+        Clause::Absorb(None) => "absorb".into(),
+        Clause::Absorb(Some(n)) => format!("absorb {n}"),
+        Clause::Keep(p) => {
+            let p: Vec<String> = p.iter().map(usize::to_string).collect();
+            format!("keep {}", p.join(" ")).trim_end().to_owned()
+        }
     }
 }

@@ -120,21 +120,33 @@ pub fn initiative(state: &mut State, ctx: &mut Ctx) -> Vec<usize> {
         .collect()
 }
 
-/// 3.5 Finish the round: planned cards and every card beyond the role's retention go to the
-/// discard pile; then the next round's Draw Phase, or the end after the last round.
+/// 3.5 Finish the round: planned cards and every card the player did not `keep` (1.d, up to
+/// the role's retention, checked with his order) go to the discard pile; then the next round's Draw Phase, or the end after the last round.
 pub fn end_round(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     for p in &mut state.players {
         state
             .discard
             .extend(p.planned.drain(..).map(|(card, _)| card));
-        let keep = if p.out {
-            0
+        // 1.d: the cards the player named in his `keep`, those still in his hand.
+        let mut keep = if p.out {
+            Vec::new()
         } else {
-            data::role(&p.character).expect("a role").retention
+            std::mem::take(&mut p.keep)
         };
-        let rest = p.hand.split_off(keep.min(p.hand.len()));
-        state.discard.extend(rest);
+        p.keep.clear();
+        let mut kept = Vec::new();
+        for card in std::mem::take(&mut p.hand) {
+            match keep.iter().position(|k| *k == card) {
+                Some(i) => {
+                    keep.remove(i);
+                    kept.push(card);
+                }
+                None => state.discard.push(card),
+            }
+        }
+        p.hand = kept;
     }
+    state.truce.clear();
     // 2.b holds while the enemy CU stays: entries of CUs that moved on lapse.
     let cus = state.cus.clone();
     state.entries.retain(|e| {

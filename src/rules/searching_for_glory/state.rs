@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::data::{self, Side};
+use super::data::{self, ClKind, Side};
+use super::order::Clause;
 use crate::engine::ruleset::{RuleError, Seat};
 
 /// A character's combat unit (II.1.A).
@@ -21,6 +22,9 @@ pub struct Cu {
     pub trench: u32,
     pub captured: bool,
     pub glory: i64,
+    /// Battles won (Offer Enemy Captured Flags needs one).
+    #[serde(default)]
+    pub victories: u32,
     /// The seat that plays this character; `None` for an NPC.
     pub seat: Option<Seat>,
 }
@@ -65,6 +69,12 @@ pub struct Player {
     pub planned: Vec<(String, bool)>,
     /// Resigned, captured or off the map: no more plans or operations.
     pub out: bool,
+    /// What this player alone has learned (Intercepted Enemy Message, 1.e): his view only.
+    #[serde(default)]
+    pub intel: Vec<String>,
+    /// The cards this player keeps at the end of the round (1.d, `keep`), chosen in his order.
+    #[serde(default)]
+    pub keep: Vec<String>,
 }
 
 /// Where the round stands.
@@ -79,6 +89,85 @@ pub enum Phase {
     Operations { order: Vec<usize>, next: usize },
     /// The last round is over.
     Ended,
+}
+
+/// An operation announced and being carried out (3.2): the checked clauses, the planned card
+/// each uses, how far it has gone, and the reactive cards standing against it (1.e).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    pub player: usize,
+    pub clauses: Vec<Clause>,
+    /// Per clause, whether it plays a planned card (a `rest` may go without one).
+    pub carded: Vec<bool>,
+    /// The next clause to carry out.
+    pub next: usize,
+    /// Reactive cards of the announcement window that stand (keys).
+    pub effects: Vec<String>,
+    /// CLs crossed so far (Poor Roads, Stragglers).
+    pub crossed: u32,
+    /// The battle the operation's attack has begun, waiting for its window to close.
+    pub battle: Option<BattleSetup>,
+}
+
+impl Pending {
+    pub fn has(&self, card: &str) -> bool {
+        self.effects.iter().any(|e| e == card)
+    }
+}
+
+/// A battle whose dice wait for its reactive window (2.m, 1.e).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleSetup {
+    pub lp: String,
+    pub cl: ClKind,
+    pub decisive: bool,
+    /// Napoleon Defeated!: 5 glory to the attacker for the victory (reconstructed).
+    #[serde(default)]
+    pub napoleon: bool,
+    /// The attacking characters: the operating CU and those that came to the sound of the guns.
+    pub attackers: Vec<String>,
+    pub mods: Mods,
+}
+
+/// What the standing battle cards change, per side: `[attacker, defender]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mods {
+    pub bonus: [i64; 2],
+    pub lucky: [bool; 2],
+    pub courage: [bool; 2],
+    pub pursuit: [bool; 2],
+    /// Local Guide: no −3 for the CL attacked along.
+    pub no_crossing: bool,
+}
+
+/// What a reactive window answers (1.e).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowKind {
+    /// After an operation's announcement.
+    Announcement,
+    /// Before a battle's dice.
+    Battle,
+}
+
+/// A reactive card played in a window: the card and the player who played it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Played {
+    pub card: String,
+    pub player: usize,
+}
+
+/// An open reactive window (1.e). With no card played it prompts every player it concerns at
+/// once; once a card is played, the players answer one at a time in seat order from the
+/// operating player, each card nullifying the one below it, until every one has passed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Window {
+    pub kind: WindowKind,
+    /// The cards played and not yet resolved, the last on top.
+    pub chain: Vec<Played>,
+    /// With an empty chain: the players who passed. With a chain: the players who passed
+    /// since the top card.
+    pub passed: Vec<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,6 +190,15 @@ pub struct State {
     pub entries: Vec<Entry>,
     /// LPs entered already (first-entry glory is given once).
     pub entered: Vec<String>,
+    /// The operation being carried out, while a reactive window holds it (3.2, 1.e).
+    #[serde(default)]
+    pub pending: Option<Pending>,
+    /// The open reactive window (1.e).
+    #[serde(default)]
+    pub window: Option<Window>,
+    /// Characters under a Parlay this round: no enemy attacks their LP.
+    #[serde(default)]
+    pub truce: Vec<String>,
 }
 
 impl State {

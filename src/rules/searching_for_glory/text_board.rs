@@ -1,6 +1,7 @@
 //! The board as plain text for turn emails and pages: each LP with its CLs (`~` a bridge, `^`
 //! hills, `x` a blown bridge) and the forces on it, then the glory, and the viewer's own hand
-//! and plan. Only what `view` shows the viewer.
+//! and plan, and an open reactive window (1.e) with the cards played in it. Only what `view`
+//! shows the viewer.
 
 use std::fmt::Write;
 
@@ -73,6 +74,34 @@ pub fn draw(state: &State, viewer: &Viewer) -> String {
         .map(|c| format!("{} {}", c.character, c.glory))
         .collect();
     let _ = writeln!(out, "Glory: {}", glory.join(", "));
+    // 1.e: the open window, the same for every viewer (who holds a reactive card never shows).
+    if let (Some(w), Some(pd)) = (&state.window, &state.pending) {
+        let what = match &pd.battle {
+            Some(b) => format!("before the battle at {}", b.lp),
+            None => format!(
+                "{} announces: {}",
+                state.players[pd.player].character,
+                super::order::describe(&super::order::Command::Operation {
+                    clauses: pd.clauses.clone()
+                })
+            ),
+        };
+        let _ = writeln!(out, "Reactive window ({what}): react <card> or pass");
+        if !w.chain.is_empty() {
+            let chain: Vec<String> = w
+                .chain
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} by {}",
+                        data::card(&c.card).expect("a card").name,
+                        state.players[c.player].character
+                    )
+                })
+                .collect();
+            let _ = writeln!(out, "    played: {}", chain.join(" <- "));
+        }
+    }
     if let Viewer::Seat(seat) = viewer {
         if let Some(p) = state.player_of(seat).map(|i| &state.players[i]) {
             let hand: Vec<String> = p

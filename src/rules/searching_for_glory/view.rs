@@ -44,6 +44,7 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
                 "played": played,
             });
             if mine {
+                v["intel"] = json!(p.intel);
                 v["hand"] = p.hand.iter().map(|k| card_json(k)).collect();
                 v["planned"] = p
                     .planned
@@ -96,6 +97,37 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
         "lone_sp": state.lone,
         "blown": state.blown,
         "deck_count": state.deck.len(),
+        "window": window(state),
         "discard_count": state.discard.len(),
+    })
+}
+
+/// The open reactive window (1.e): its kind, the cards played (public once played) and the seats
+/// prompted — every seat it concerns, whether or not it holds a reactive card.
+fn window(state: &State) -> Value {
+    let Some(w) = &state.window else {
+        return Value::Null;
+    };
+    let chain: Vec<Value> = w
+        .chain
+        .iter()
+        .map(|c| {
+            let mut v = card_json(&c.card);
+            v["played_by"] = json!(state.players[c.player].seat);
+            v
+        })
+        .collect();
+    let prompted: Vec<Value> = super::reactive::prompted(state)
+        .into_iter()
+        .map(|i| json!(state.players[i].seat))
+        .collect();
+    json!({
+        "kind": w.kind,
+        "chain": chain,
+        "prompted": prompted,
+        "operation": state.pending.as_ref().map(|pd| super::order::describe(
+            &super::order::Command::Operation { clauses: pd.clauses.clone() }
+        )),
+        "battle": state.pending.as_ref().and_then(|pd| pd.battle.as_ref()).map(|b| b.lp.clone()),
     })
 }

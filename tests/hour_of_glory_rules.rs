@@ -2017,3 +2017,36 @@ fn lines_not_carried_out_never_ends_with_an_empty_list() {
         }
     }
 }
+
+#[test]
+fn guards_the_bot_names_routes_the_rules_accept() {
+    // The random-legal-move bot also plays Guards' routes (summary, "Guards": "The route does
+    // not have to be direct"), and the rules accept them.
+    let mut accepted = 0;
+    for seed in 0..200u64 {
+        let mut s = mission(1);
+        clear_defenders(&mut s);
+        at(&mut s, 0, "b20", Mode::Assault);
+        guard_at(&mut s, "g1", "m19");
+        s.turn = Turn::Defender;
+        let mut x = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut rng = |n: usize| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 33) as usize) % n.max(1)
+        };
+        let seat = Seat::parse("defender").unwrap();
+        let Some(cmd) = HourOfGlory.random_command(&s, &seat, &mut rng) else {
+            continue;
+        };
+        let text = HourOfGlory.describe(&cmd);
+        if text.contains("guard g1 move") {
+            order(&mut s, "defender", &text, &[6; 12]).unwrap_or_else(|e| panic!("{text}: {e}"));
+            accepted += 1;
+        }
+    }
+    assert!(accepted > 0, "the bot never named a route");
+}

@@ -519,9 +519,16 @@ fn defender_order(s: &State, rng: BotRng) -> Command {
         });
         // Sometimes the first Guard takes a route of the Defender's own, not always the most
         // direct one (summary, "Guards": "The route does not have to be direct").
-        let quiet = steps
-            .iter()
-            .all(|st| matches!(st, DStep::CommanderFace { .. } | DStep::GuardsChase { .. }));
+        // Only when nothing before the Guards can change the distances (a door) or the target
+        // (an attack); the Commander may walk, since Guards pass through him.
+        let quiet = steps.iter().all(|st| {
+            matches!(
+                st,
+                DStep::CommanderFace { .. }
+                    | DStep::CommanderMove { .. }
+                    | DStep::GuardsChase { .. }
+            )
+        });
         if quiet && rng(2) == 0 {
             if let Some(step) = guard_route(s, chased, rng) {
                 steps.push(step);

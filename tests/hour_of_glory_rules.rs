@@ -307,7 +307,8 @@ fn watch_zone_is_the_line_of_eight_corridor_squares_in_front() {
     let s = mission(2);
     let b1 = defender(&s, "b1");
     let zone = senses::watch_zone(&s, b1);
-    let want: Vec<Sq> = ["e8", "f8", "g8", "h8", "i8", "j8", "k8", "l8"]
+    // Sentry B1 on e8 faces east, away from door-4 (d7).
+    let want: Vec<Sq> = ["f8", "g8", "h8", "i8", "j8", "k8", "l8", "m8"]
         .iter()
         .map(|q| sq(q))
         .collect();
@@ -319,7 +320,7 @@ fn watch_zone_is_blocked_like_line_of_sight() {
     let mut s = mission(2);
     at(&mut s, 0, "g8", Mode::Assault);
     let zone = senses::watch_zone(&s, defender(&s, "b1"));
-    assert_eq!(zone, vec![sq("e8"), sq("f8"), sq("g8")]);
+    assert_eq!(zone, vec![sq("f8"), sq("g8")]);
     // Raiders do not block.
     s.intruders[0].mode = Mode::Raiding;
     assert_eq!(senses::watch_zone(&s, defender(&s, "b1")).len(), 8);
@@ -690,7 +691,7 @@ fn shooting_alerts_every_sentry_within_twelve_squares() {
     );
     assert!(
         s.defenders[defender(&s, "a2")].alert.is_some(),
-        "m11 is 10 squares away"
+        "m10 is 11 squares away"
     );
 }
 
@@ -1471,9 +1472,9 @@ fn deploy_your_sentries_in_front_of_whichever_doors_you_wish_facing_away_from_th
     let s = deployed(2, json!({"b2": "door-22"})).unwrap();
     assert_eq!(place(&s, "b2"), (Some(sq("q20")), Dir::South, Dir::South));
     assert_eq!(place(&s, "a1"), (Some(sq("r20")), Dir::East, Dir::East));
-    assert_eq!(place(&s, "b1"), (Some(sq("d8")), Dir::East, Dir::East));
+    assert_eq!(place(&s, "b1"), (Some(sq("e8")), Dir::East, Dir::East));
     let s = deployed(1, json!(null)).unwrap();
-    assert_eq!(place(&s, "a2"), (Some(sq("m11")), Dir::South, Dir::South));
+    assert_eq!(place(&s, "a2"), (Some(sq("m10")), Dir::North, Dir::North));
 }
 
 #[test]
@@ -1502,7 +1503,11 @@ fn deploy_your_sentries_a_wrong_door_or_square_is_refused_with_the_place_named()
         json!({"a1": "door-22", "a2": "q18"}),
         "a1 and a2 would both guard door-22",
     );
-    refused(2, json!({"a1": "d8"}), "a1 and b1 would both stand on d8");
+    refused(
+        2,
+        json!({"a1": "q20", "b2": "door-22"}),
+        "a1 and b2 would both guard door-22",
+    );
     refused(
         1,
         json!({"c1": "door-22"}),
@@ -1510,4 +1515,538 @@ fn deploy_your_sentries_a_wrong_door_or_square_is_refused_with_the_place_named()
     );
     refused(1, json!({"a1": 22}), "a1 must be given a door");
     refused(1, json!(["door-22"]), "sentries must map Sentries");
+}
+
+// ---- Issue 19: the rules as the texts say ----
+
+/// Puts a standing Guard `label` on `at` (the alarm raised).
+fn guard_at(s: &mut State, label: &str, at: &str) -> usize {
+    s.alarm = true;
+    s.guards_in_box -= 1;
+    s.defenders.push(Defender {
+        kind: DefKind::Guard,
+        label: label.into(),
+        sq: Some(sq(at)),
+        status: Status::Standing,
+        facing: Dir::North,
+        ready: Dir::North,
+        alert: None,
+        first_turn: None,
+        captured_intel: vec![],
+        captured_equipment: vec![],
+        captured_weapons: vec![],
+    });
+    s.defenders.len() - 1
+}
+
+/// Takes the Sentries off the board and parks the Commander in room 8 (c3, its doors closed),
+/// so that only the Guards act.
+fn clear_defenders(s: &mut State) {
+    for d in s.defenders.iter_mut().filter(|d| d.kind == DefKind::Sentry) {
+        d.status = Status::Dead;
+        d.sq = None;
+    }
+    commander_at(s, "c3", Dir::South);
+}
+
+#[test]
+fn guards_the_route_does_not_have_to_be_direct_and_the_defender_chooses_it() {
+    // Summary, "Guards": "The route does not have to be direct but he must finish his turn no
+    // further from the target than he was at the start".
+    let mut s = mission(1);
+    clear_defenders(&mut s);
+    at(&mut s, 0, "b20", Mode::Assault);
+    let g = guard_at(&mut s, "g1", "m19");
+    s.turn = Turn::Defender;
+    // l19 and l18 are as far from Harris as m19 (the way runs up column m): a side-step.
+    order(&mut s, "defender", "guard g1 move l19 l18", &[2, 6]).unwrap();
+    assert_eq!(s.defenders[g].sq, Some(sq("l18")), "the Defender's route");
+    // Without a route he takes the shortest: up column m.
+    s.defenders[g].sq = Some(sq("m19"));
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "pass", &[2, 6]).unwrap();
+    assert_eq!(s.defenders[g].sq, Some(sq("m17")));
+    // A route square further from the target is refused, with the square named, and no die
+    // is drawn; so are a Guard not in play and a route longer than a d6.
+    s.defenders[g].sq = Some(sq("m19"));
+    s.turn = Turn::Defender;
+    let before = s.clone();
+    let e = order(&mut s, "defender", "guard g1 move n20", &[2, 6]).unwrap_err();
+    assert_eq!(e.rule, "Guards");
+    assert!(e.message.contains("n20 is further from his target"), "{e}");
+    assert_eq!(s, before, "a refused order changes nothing");
+    let e = order(&mut s, "defender", "guard g7 move m18", &[]).unwrap_err();
+    assert!(e.message.contains("no Guard g7"), "{e}");
+    let e = order(
+        &mut s,
+        "defender",
+        "guard g1 move m18 m17 m16 m15 m14 m13 m12",
+        &[],
+    )
+    .unwrap_err();
+    assert!(e.message.contains("at most a d6"), "{e}");
+}
+
+#[test]
+fn guards_move_through_a_square_of_a_standing_friendly_agent_but_never_stop_there() {
+    // Summary, "Occupied squares": "Agents may move through a square occupied by a standing
+    // friendly agent".
+    let mut s = mission(1);
+    clear_defenders(&mut s);
+    at(&mut s, 0, "b10", Mode::Assault);
+    let g = guard_at(&mut s, "g1", "b16");
+    // The Commander blocks the one-square corridor (and the Guard's LOS to Harris).
+    s.defenders[0].status = Status::Standing;
+    commander_at(&mut s, "b15", Dir::South);
+    s.turn = Turn::Defender;
+    // Roll 3: through the Commander to b14, where he sees Harris: he stops and shoots.
+    order(
+        &mut s,
+        "defender",
+        "guards chase harris",
+        &[3, 1, 1, 1, 1, 1, 6],
+    )
+    .unwrap();
+    assert_eq!(s.defenders[g].sq, Some(sq("b14")));
+    // Roll 2 from b17: b16, then b15 is the Commander's: he stops on b16.
+    s.defenders[g].sq = Some(sq("b17"));
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "pass", &[2, 6]).unwrap();
+    assert_eq!(s.defenders[g].sq, Some(sq("b16")));
+}
+
+#[test]
+fn guards_a_guard_inside_a_room_walks_to_its_closed_door_opens_it_and_goes_on() {
+    // Summary, "Guards": "A Guard inside a room and adjacent to a closed door will always open
+    // the door. This action ends that Guard's turn." Distance counts that way out.
+    let mut s = mission(1);
+    clear_defenders(&mut s);
+    at(&mut s, 0, "o20", Mode::Assault);
+    let g = guard_at(&mut s, "g1", "r16");
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "pass", &[2, 6]).unwrap();
+    assert_eq!(s.defenders[g].sq, Some(sq("q18")), "beside door-22");
+    assert!(s.door_open(door("door-22")), "opened from inside room 1");
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "pass", &[1, 1, 1, 1, 1, 1, 6]).unwrap();
+    assert_eq!(s.defenders[g].sq, Some(sq("q20")), "out of the room");
+}
+
+#[test]
+fn guards_on_the_entrance_square_with_no_assaulter_left_demobilise_and_the_alarm_ends() {
+    let mut s = mission(1);
+    clear_defenders(&mut s);
+    at(&mut s, 0, "b10", Mode::Raiding);
+    let g = guard_at(&mut s, "g1", "m21");
+    let h = guard_at(&mut s, "g2", "l23");
+    let boxed = s.guards_in_box;
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "pass", &[]).unwrap();
+    assert_eq!(s.defenders[g].status, Status::Escaped);
+    assert_eq!(
+        s.defenders[h].status,
+        Status::Escaped,
+        "outside, at the entrance"
+    );
+    assert_eq!(s.guards_in_box, boxed + 2);
+    assert!(!s.alarm, "no Guards: the alarm ends");
+}
+
+#[test]
+fn guards_when_every_guard_is_dead_the_alarm_ends() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b10", Mode::Assault);
+    let g = guard_at(&mut s, "g1", "b20");
+    s.defenders[g].status = Status::Dead;
+    s.defenders[g].sq = None;
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "pass", &[6]).unwrap();
+    assert!(!s.alarm);
+}
+
+/// Summary, "Guards": with the alarm raised and assaulters inside, a Guard on any square of the
+/// stronghold gets on: he never stays where he is for more than two movement rolls in a row
+/// that allow a move (one to open a door beside him, one more for a second door), until he
+/// stands beside his target. Every door starts closed but the entrance.
+#[test]
+fn guards_pursuit_no_guard_stays_in_place_more_than_two_rolls_on_any_square() {
+    let b = despatch::rules::hour_of_glory::board::board();
+    let (mut starts, mut rolls) = (0, 0);
+    for target in ["b20", "m15", "y8", "x20"] {
+        for start in b.squares().filter(|q| b.is_square(*q)) {
+            if start == sq(target) || start == sq("c3") {
+                continue;
+            }
+            let mut s = mission(1);
+            clear_defenders(&mut s);
+            s.minutes = 10_000;
+            s.start_minutes = 10_000;
+            s.doors_open[door("door-25").index()] = true;
+            at(&mut s, 0, target, Mode::Assault);
+            let g = guard_at(&mut s, "g1", &start.to_string());
+            starts += 1;
+            let mut still = 0;
+            let mut reached = false;
+            for roll in (0..80).map(|k| 1 + k % 6) {
+                let here = s.defenders[g].sq.unwrap();
+                if senses::adjacent(&s, here, sq(target)) {
+                    reached = true;
+                    break;
+                }
+                s.turn = Turn::Defender;
+                // The roll, then misses for any shot or REACT, and Harris's subversion.
+                let mut dice = vec![roll];
+                dice.extend([1; 12]);
+                order(&mut s, "defender", "pass", &dice).unwrap();
+                rolls += 1;
+                let now = s.defenders[g].sq.unwrap();
+                still = if now == here { still + 1 } else { 0 };
+                assert!(
+                    still <= 2,
+                    "a Guard from {start} chasing {target} stays at {now} for {still} rolls"
+                );
+            }
+            assert!(reached, "a Guard from {start} never reaches {target}");
+        }
+    }
+    assert!(starts > 1000, "every square, four targets: {starts}");
+    assert!(rolls > starts * 3, "{rolls} turns");
+}
+
+#[test]
+fn sentries_a_sentry_attacked_and_not_killed_is_alerted_whatever_the_resist_roll() {
+    let mut s = mission(1);
+    let a1 = defender(&s, "a1");
+    at(&mut s, 0, "q20", Mode::Assault);
+    s.defender_counterattack = false;
+    // Harris fights with his knife (4 dice at 3+): no pass, no effect. Engaged or not, the
+    // Sentry is alerted: he turns to Harris and his marker goes in front of him.
+    order(&mut s, "harris", "fight r20", &[1, 1, 1, 1]).unwrap();
+    assert_eq!(s.defenders[a1].alert, Some(sq("q20")));
+    assert_eq!(s.defenders[a1].facing, Dir::West);
+    // A light wound resisted in full: alerted all the same.
+    let mut s = mission(1);
+    at(&mut s, 0, "q20", Mode::Assault);
+    s.defender_counterattack = false;
+    order(&mut s, "harris", "fight r20", &[3, 1, 1, 1, 6]).unwrap();
+    assert_eq!(s.defenders[a1].status, Status::Standing);
+    assert!(s.defenders[a1].alert.is_some());
+    // Knocked out: alerted, the marker beside him on Harris's side.
+    let mut s = mission(1);
+    at(&mut s, 0, "q20", Mode::Assault);
+    order(&mut s, "harris", "fight r20", &[3, 1, 1, 1, 1]).unwrap();
+    assert_eq!(s.defenders[a1].status, Status::Unconscious);
+    assert_eq!(s.defenders[a1].alert, Some(sq("q20")));
+}
+
+#[test]
+fn fighting_engagement_is_judged_at_the_start_of_the_turn() {
+    // Summary, "Fighting": "If you are not engaged at the start of your turn, you may move
+    // through squares adjacent to an enemy agent without being drawn into a fight."
+    let mut s = mission(1);
+    commander_at(&mut s, "m20", Dir::South);
+    at(&mut s, 0, "l18", Mode::Assault);
+    order(&mut s, "harris", "move l19 l20 l21", &[]).unwrap();
+    assert_eq!(s.intruders[0].sq, Some(sq("l21")));
+    // Engaged at the start, he may not move.
+    s.turn = Turn::Intruder(0);
+    let e = order(&mut s, "harris", "move l20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Fighting");
+}
+
+#[test]
+fn react_is_tested_once_on_entering_a_watch_zone_not_on_every_square_of_it() {
+    // Summary, "Evading and reacting": "An assaulter entering or starting his turn in a watch
+    // zone must test to REACT". Sentry A1 on r20 watches row 20 eastwards.
+    let mut s = mission(1);
+    at(&mut s, 0, "x20", Mode::Assault);
+    // Starting in the zone, unmoved: 3 dice, 3 passes: attack and move. Along the zone he does
+    // not test again.
+    assert_eq!(
+        order(&mut s, "harris", "move w20 v20 u20", &[6, 6, 6]).unwrap(),
+        3
+    );
+    assert_eq!(s.intruders[0].sq, Some(sq("u20")));
+}
+
+#[test]
+fn react_a_score_of_one_allows_an_attack_but_not_a_move() {
+    let mut s = mission(1);
+    at(&mut s, 0, "x20", Mode::Assault);
+    let e = order(&mut s, "harris", "move w20", &[6, 1, 1]).map(|_| ());
+    // The check runs with the dice going his way; in play one pass stops him.
+    assert!(e.is_ok());
+    assert_eq!(s.intruders[0].sq, Some(sq("x20")), "score 1: no movement");
+}
+
+#[test]
+fn winning_the_mission_timer_never_shows_below_zero_and_orders_after_the_end_say_so() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b10", Mode::Assault);
+    s.minutes = 1;
+    s.turn = Turn::Defender;
+    // Take time: 1 minute; Harris fails subversion (1): another, but the timer shows 0.
+    order(&mut s, "defender", "pass", &[1]).unwrap();
+    assert_eq!(s.minutes, 0);
+    assert!(s.ended.is_some());
+    let e = order(&mut s, "harris", "pass", &[]).unwrap_err();
+    assert_eq!(e.rule, "game over");
+    assert!(e.message.contains("the game is over"), "{e}");
+    // Hiding with 2 minutes left and 3 to spend: 0, not -1.
+    let mut s = mission(1);
+    at(&mut s, 0, "h18", Mode::Assault);
+    s.minutes = 2;
+    order(&mut s, "harris", "hide", &[1, 1, 1]).unwrap();
+    assert_eq!(s.minutes, 0);
+    assert!(s.ended.is_some());
+}
+
+#[test]
+fn hide_counts_the_guards_in_the_stronghold_not_in_the_entry_zone() {
+    let mut s = mission(1);
+    at(&mut s, 0, "h18", Mode::Assault);
+    guard_at(&mut s, "g1", "b10");
+    guard_at(&mut s, "g2", "l23");
+    s.turn = Turn::Intruder(0);
+    // 3 minutes + 1 for the Guard inside; no pass: 4 minutes.
+    order(&mut s, "harris", "hide", &[1, 1, 1]).unwrap();
+    assert_eq!(s.minutes, 56);
+}
+
+#[test]
+fn conceal_and_investigate_are_done_from_a_square_adjacent_to_the_marker() {
+    let mut s = mission(1);
+    s.markers.push(Marker::new(
+        sq("q20"),
+        MarkerKind::Corpse { of: "a1".into() },
+    ));
+    at(&mut s, 0, "q20", Mode::Raiding);
+    let e = order(&mut s, "harris", "conceal q20", &[]).unwrap_err();
+    assert!(e.message.contains("q20 is not adjacent to q20"), "{e}");
+    at(&mut s, 0, "p20", Mode::Raiding);
+    order(&mut s, "harris", "conceal q20", &[6]).unwrap();
+    assert!(s.markers.is_empty());
+    // The Commander on the marker's square must step off it first.
+    s.markers.push(Marker::new(sq("w20"), MarkerKind::Alert));
+    commander_at(&mut s, "w20", Dir::West);
+    s.turn = Turn::Defender;
+    let e = order(&mut s, "defender", "commander investigate w20", &[]).unwrap_err();
+    assert_eq!(e.rule, "Investigate");
+    commander_at(&mut s, "v20", Dir::West);
+    s.turn = Turn::Defender;
+    order(&mut s, "defender", "commander investigate w20", &[]).unwrap();
+    assert!(s.markers.is_empty());
+}
+
+#[test]
+fn setup_sentries_face_away_from_the_doors_they_guard_the_default_posts_too() {
+    use despatch::rules::hour_of_glory::board::{board, faces_away};
+    let b = board();
+    assert_eq!(b.posts.len(), 8);
+    for p in &b.posts {
+        let d = &b.doors[p.door.index()];
+        assert!(d.adjacent.contains(&p.sq), "{} guards {}", p.sq, p.door);
+        assert!(faces_away(d.at, p.sq, p.facing), "{} faces away", p.sq);
+    }
+    let s = mission(3);
+    for d in s.defenders.iter().filter(|d| d.kind == DefKind::Sentry) {
+        let p = b.posts.iter().find(|p| Some(p.sq) == d.sq).unwrap();
+        assert_eq!((d.facing, d.ready), (p.facing, p.facing));
+    }
+}
+
+#[test]
+fn setup_each_intruder_places_his_figure_on_one_of_the_four_entry_squares() {
+    let with = |entry: serde_json::Value| {
+        let setup = Setup {
+            game_id: "entry".into(),
+            scenario: "mission".into(),
+            options: json!({ "entry": entry }),
+            seats: SeatDef::named_by_id(&["defender", "harris", "link"]).unwrap(),
+        };
+        HourOfGlory.setup(&setup, &mut hidden_stream(&[7; 32], "entry", 0))
+    };
+    let s = with(json!({"link": "m24"})).unwrap();
+    assert_eq!(s.intruders[1].sq, Some(sq("m24")));
+    assert_eq!(s.intruders[0].sq, Some(sq("l23")), "the first free square");
+    let s = with(json!({"harris": "n23", "link": "l23"})).unwrap();
+    assert_eq!(s.intruders[0].sq, Some(sq("n23")));
+    for (bad, says) in [
+        (json!({"link": "m21"}), "not one of the 4 squares"),
+        (json!({"harris": "m24", "link": "m24"}), "both start on m24"),
+        (json!({"volkov": "m24"}), "Volkov is not on this mission"),
+        (json!("m24"), "entry must name squares by agent"),
+    ] {
+        let e = with(bad.clone()).unwrap_err();
+        assert!(e.message.contains(says), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn skill_grades_ace_passes_on_a_roll_of_2() {
+    // Manual, "Skill grades": Ace (2+). Link is an Ace at Technique when raiding.
+    let mut s = mission(2);
+    assert_eq!(s.intruders[1].profile().technique.0, 2);
+    at(&mut s, 1, "b17", Mode::Raiding);
+    order(&mut s, "link", "breach door-19 take-chance", &[2]).unwrap();
+    assert!(s.door_open(door("door-19")));
+    at(&mut s, 1, "b17", Mode::Raiding);
+    s.doors_open[door("door-19").index()] = false;
+    order(&mut s, "link", "breach door-19 take-chance", &[1]).unwrap();
+    assert!(!s.door_open(door("door-19")));
+}
+
+/// A table that records every line, with scripted dice (1 once they run out).
+struct Record {
+    dice: VecDeque<u32>,
+    lines: Vec<String>,
+}
+
+impl despatch::rules::hour_of_glory::skills::Table for Record {
+    fn d6(&mut self, _actor: bool) -> u32 {
+        self.dice.pop_front().unwrap_or(1)
+    }
+    fn say(&mut self, text: std::fmt::Arguments<'_>) {
+        self.lines.push(text.to_string());
+    }
+    fn say_to(&mut self, _seats: &[Seat], text: String) {
+        self.lines.push(text);
+    }
+    fn lines(&self) -> bool {
+        true
+    }
+    fn dry(&self) -> bool {
+        false
+    }
+}
+
+/// Runs one side's order straight through the rules with a recording table: the lines it says.
+fn lines_of(s: &mut State, text: &str, dice: &[u32]) -> Vec<String> {
+    use despatch::rules::hour_of_glory::order::{parse_defender, parse_intruder, Command};
+    use despatch::rules::hour_of_glory::{defender, intruder};
+    let mut t = Record {
+        dice: dice.iter().copied().collect(),
+        lines: Vec::new(),
+    };
+    match s.turn {
+        Turn::Intruder(i) => {
+            let Command::Intruder { steps, .. } = parse_intruder(text).unwrap() else {
+                unreachable!()
+            };
+            intruder::run(s, &mut t, i, &steps).unwrap();
+        }
+        Turn::Defender => {
+            let Command::Defender { steps, .. } = parse_defender(text).unwrap() else {
+                unreachable!()
+            };
+            defender::run(s, &mut t, &steps).unwrap();
+        }
+    }
+    t.lines
+}
+
+#[test]
+fn lines_subversion_takes_its_minute_before_the_timer_is_printed() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b10", Mode::Assault);
+    s.turn = Turn::Defender;
+    let lines = lines_of(&mut s, "pass", &[1]);
+    let take = lines.iter().find(|l| l.starts_with("Take time")).unwrap();
+    assert_eq!(s.minutes, 58);
+    assert!(take.ends_with("58 minutes remain"), "{take}");
+    assert!(take.contains("Harris fails subversion (1)"), "{take}");
+}
+
+#[test]
+fn lines_a_coup_de_grace_that_kills_says_so() {
+    let mut s = mission(1);
+    let a1 = defender(&s, "a1");
+    s.defenders[a1].status = Status::Unconscious;
+    at(&mut s, 0, "q20", Mode::Raiding);
+    let lines = lines_of(&mut s, "coup-de-grace r20", &[6, 1, 1]);
+    assert_eq!(s.defenders[a1].status, Status::Dead);
+    assert!(
+        lines.iter().any(|l| l.contains("The victim is dead")
+            && l.contains("Sentry a1")
+            && l.contains("r20")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn lines_markers_squares_use_square_names_in_the_view() {
+    let mut s = mission(1);
+    s.markers.push(Marker::new(sq("r20"), MarkerKind::Alert));
+    let v = HourOfGlory.view(&s, &Viewer::Everyone);
+    assert_eq!(v["markers"][0]["sq"], "r20");
+}
+
+#[test]
+fn lines_not_carried_out_never_ends_with_an_empty_list() {
+    use despatch::engine::replay;
+    // The manual's first round, then Link's sneak-attack on Sentry A fails as his last clause:
+    // his turn ends, and nothing of the order is left to report as not carried out.
+    let script = "harris: breach door-25 take-chance; move m23 m21 l20\n\
+                  link: sneak spend-time; move m21 n20 o20 p20\n\
+                  defender: commander open door-23; commander move w20 x20 y20 y19 y18\n\
+                  harris: breach door-24\n\
+                  link: move q20; sneak-attack r20\n";
+    let setup = Setup {
+        game_id: "lines".into(),
+        scenario: "mission".into(),
+        options: json!({}),
+        seats: SeatDef::named_by_id(&["defender", "harris", "link"]).unwrap(),
+    };
+    let dice = vec![5, 5, 6, 1, 5, 2, 6, 5, 6, 4, 1, 1, 1];
+    let t = replay::run(
+        despatch::rules::find("hour-of-glory").unwrap(),
+        setup,
+        script,
+        dice,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let link = t.steps.last().unwrap();
+    assert!(
+        link.lines.iter().any(|l| l.text.contains("his turn ends")),
+        "{}",
+        replay::render(&t)
+    );
+    for step in &t.steps {
+        if let Some(u) = &step.unexecuted {
+            assert!(!u.rest.is_empty(), "{}", replay::render(&t));
+        }
+    }
+}
+
+#[test]
+fn guards_the_bot_names_routes_the_rules_accept() {
+    // The random-legal-move bot also plays Guards' routes (summary, "Guards": "The route does
+    // not have to be direct"), and the rules accept them.
+    let mut accepted = 0;
+    for seed in 0..200u64 {
+        let mut s = mission(1);
+        clear_defenders(&mut s);
+        at(&mut s, 0, "b20", Mode::Assault);
+        guard_at(&mut s, "g1", "m19");
+        s.turn = Turn::Defender;
+        let mut x = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut rng = |n: usize| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 33) as usize) % n.max(1)
+        };
+        let seat = Seat::parse("defender").unwrap();
+        let Some(cmd) = HourOfGlory.random_command(&s, &seat, &mut rng) else {
+            continue;
+        };
+        let text = HourOfGlory.describe(&cmd);
+        if text.contains("guard g1 move") {
+            order(&mut s, "defender", &text, &[6; 12]).unwrap_or_else(|e| panic!("{text}: {e}"));
+            accepted += 1;
+        }
+    }
+    assert!(accepted > 0, "the bot never named a route");
 }

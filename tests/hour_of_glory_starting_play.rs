@@ -89,7 +89,7 @@ fn the_manuals_starting_play_rounds_replay_with_the_dice_they_imply() {
     let markers = v["markers"].as_array().unwrap();
     assert!(markers
         .iter()
-        .any(|m| m["kind"] == "alert" && m["sq"] == json!([17, 19])));
+        .any(|m| m["kind"] == "alert" && m["sq"] == "r20"));
     let commander = &v["defenders"][0];
     assert_eq!(commander["square"], "w20");
     assert_eq!(commander["facing"], "west");

@@ -158,6 +158,7 @@ fn order_language_round_trips_through_describe_and_parse() {
         "commander alarm",
         "commander shoot q20; sentry a1 fight q20; sentry b2 shoot o8; guards chase link",
         "replace n23",
+        "guards chase harris; guard g1 move l19 l18; guard g2 move m18",
         "counterattack on; pass",
         "alert-side right",
         "alert-side left; counterattack off; pass",

@@ -168,6 +168,17 @@ pub struct Post {
     pub set: char,
     pub sq: Sq,
     pub facing: Dir,
+    /// The door he guards, which his ready facing turns away from.
+    pub door: DoorId,
+}
+
+/// Summary, "Setup": Sentries face "away from the doors they are guarding": a step in `facing`
+/// from `sq` goes further from the door at `door` (on its axis, straight away; beside it, either
+/// way that leads away).
+pub fn faces_away(door: (u8, u8), sq: Sq, facing: Dir) -> bool {
+    let (dx, dy) = facing.delta();
+    let (vx, vy) = (sq.0 as i32 - door.0 as i32, sq.1 as i32 - door.1 as i32);
+    dx * vx + dy * vy > 0
 }
 
 /// A step from one square to a neighbour, perhaps through a door.
@@ -314,11 +325,33 @@ impl Board {
             let words: Vec<&str> = line.split_whitespace().collect();
             match words.as_slice() {
                 [] => {}
-                ["post", set, sq, facing] => {
+                ["post", set, sq, facing, door] => {
                     let sq = b.parse_sq(sq)?;
                     let facing = Dir::parse(facing).ok_or(format!("bad facing {facing}"))?;
                     let set = set.chars().next().ok_or("empty post set")?;
-                    b.posts.push(Post { set, sq, facing });
+                    // Not `DoorId::parse`, which asks the finished board.
+                    let door = door
+                        .strip_prefix("door-")
+                        .and_then(|n| n.parse::<u8>().ok())
+                        .filter(|n| (1..=b.doors.len()).contains(&(*n as usize)))
+                        .map(DoorId)
+                        .ok_or(format!("post {sq}: bad door {door}"))?;
+                    let d = &b.doors[door.index()];
+                    if !d.adjacent.contains(&sq) {
+                        return Err(format!("post {sq} is not in front of {door}"));
+                    }
+                    if !faces_away(d.at, sq, facing) {
+                        return Err(format!(
+                            "post {sq} faces {}, not away from {door}",
+                            facing.name()
+                        ));
+                    }
+                    b.posts.push(Post {
+                        set,
+                        sq,
+                        facing,
+                        door,
+                    });
                 }
                 ["commander", sq] => b.commander = b.parse_sq(sq)?,
                 other => return Err(format!("unknown map line {other:?}")),

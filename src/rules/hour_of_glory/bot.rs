@@ -513,9 +513,27 @@ fn defender_order(s: &State, rng: BotRng) -> Command {
         }
     }
     if !assaulters.is_empty() && rng(2) == 0 {
+        let chased = assaulters[rng(assaulters.len())];
         steps.push(DStep::GuardsChase {
-            target: s.intruders[assaulters[rng(assaulters.len())]].agent,
+            target: s.intruders[chased].agent,
         });
+        // Sometimes the first Guard takes a route of the Defender's own, not always the most
+        // direct one (summary, "Guards": "The route does not have to be direct").
+        // Only when nothing before the Guards can change the distances (a door) or the target
+        // (an attack); the Commander may walk, since Guards pass through him.
+        let quiet = steps.iter().all(|st| {
+            matches!(
+                st,
+                DStep::CommanderFace { .. }
+                    | DStep::CommanderMove { .. }
+                    | DStep::GuardsChase { .. }
+            )
+        });
+        if quiet && rng(2) == 0 {
+            if let Some(step) = guard_route(s, chased, rng) {
+                steps.push(step);
+            }
+        }
     }
     if steps.is_empty() {
         steps.push(DStep::Pass);
@@ -527,6 +545,36 @@ fn defender_order(s: &State, rng: BotRng) -> Command {
         Vec::new()
     };
     Command::Defender { standing, steps }
+}
+
+/// A route of up to three squares for the first standing Guard, each no further from the
+/// assaulter he chases than his square (any such square, not only the closer ones).
+fn guard_route(s: &State, chased: usize, rng: BotRng) -> Option<DStep> {
+    let d = (0..s.defenders.len()).find(|&d| {
+        s.defenders[d].kind == super::agents::DefKind::Guard && s.defenders[d].standing()
+    })?;
+    let start = s.defenders[d].sq?;
+    let goal = s.intruders[chased].sq?;
+    let dist = senses::pursuit(s, goal);
+    let start_d = senses::dist_at(&dist, start);
+    let mut path: Vec<Sq> = Vec::new();
+    let mut here = start;
+    for _ in 0..1 + rng(3) {
+        let options: Vec<Sq> = senses::neighbours(s, here)
+            .filter(|q| *q != start && !path.contains(q) && !board().is_entry(*q))
+            .filter(|q| senses::dist_at(&dist, *q) <= start_d)
+            .filter(|q| s.occupant(*q).is_none())
+            .collect();
+        if options.is_empty() {
+            break;
+        }
+        here = options[rng(options.len())];
+        path.push(here);
+    }
+    (!path.is_empty()).then(|| DStep::GuardMove {
+        guard: s.defenders[d].label.clone(),
+        path,
+    })
 }
 
 pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {

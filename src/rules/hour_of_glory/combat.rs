@@ -54,11 +54,32 @@ pub fn alert_sentry(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
     if senses::defender_engaged(s, d) {
         return;
     }
+    place_alert(s, t, d, toward);
+}
+
+/// Summary, "Sentries": "If a Sentry is attacked and not killed, he is alerted even if knocked
+/// unconscious" — whatever the attack did and however he resisted, engaged or not: he turns to
+/// his attacker (if still standing) and his alert marker is placed as for any alert.
+pub fn attacked(s: &mut State, t: &mut dyn Table, victim: Who, attacker: Who) {
+    let Who::D(d) = victim else { return };
+    if s.defenders[d].kind != DefKind::Sentry || s.defenders[d].status == Status::Dead {
+        return;
+    }
+    if let Some(at) = sq_of(s, attacker) {
+        place_alert(s, t, d, at);
+    }
+}
+
+/// Turns a Sentry to the trouble and puts his alert marker down: in front of him, or in the room
+/// in front of the doorway for a disturbance in a room; an unconscious Sentry keeps his facing
+/// and the marker goes beside him on the side of the trouble, so that recovering he faces it.
+fn place_alert(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
     let a = &s.defenders[d];
     if a.kind != DefKind::Sentry || a.status == Status::Dead || a.alert.is_some() {
         return;
     }
     let Some(at) = a.sq else { return };
+    let standing = a.status == Status::Standing;
     let facing = if toward == at {
         a.facing
     } else {
@@ -68,21 +89,29 @@ pub fn alert_sentry(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
     let front = Sq((at.0 as i32 + dx) as u8, (at.1 as i32 + dy) as u8);
     let marker_sq = if let Some(inside) = doorway_in_room(s, at, toward) {
         inside
-    } else if board().is_square(front) {
+    } else if standing && board().is_square(front) {
         front
     } else {
-        senses::neighbours(s, at).next().unwrap_or(at)
+        senses::neighbours(s, at)
+            .min_by_key(|q| q.chebyshev(toward))
+            .unwrap_or(at)
     };
     let label = a.label.clone();
     let a = &mut s.defenders[d];
-    if a.status == Status::Standing {
+    if standing {
         a.facing = facing;
     }
     a.alert = Some(marker_sq);
-    t.say(format_args!(
-        "Sentry {label} is alerted: he faces {} and an alert marker goes on {marker_sq}",
-        a.facing.name()
-    ));
+    if standing {
+        t.say(format_args!(
+            "Sentry {label} is alerted: he faces {} and an alert marker goes on {marker_sq}",
+            a.facing.name()
+        ));
+    } else {
+        t.say(format_args!(
+            "Sentry {label} is alerted: an alert marker goes on {marker_sq}"
+        ));
+    }
 }
 
 /// The room square in front of the doorway through which a Sentry outside a room is alerted to
@@ -228,7 +257,7 @@ fn grades(s: &State, w: Who) -> (skills::Profile2, u8) {
 
 /// Applies a wound after RESIST EFFECTS: unconscious on a light or severe wound, dead on a
 /// fatal one (summary, "Wounds and death").
-pub fn wound(s: &mut State, t: &mut dyn Table, victim: Who, attacker: Option<Who>, w: Wound) {
+pub fn wound(s: &mut State, t: &mut dyn Table, victim: Who, w: Wound) {
     let who = name(s, victim);
     match w {
         Wound::None => t.say(format_args!("{who} shrugs it off")),
@@ -246,11 +275,8 @@ pub fn wound(s: &mut State, t: &mut dyn Table, victim: Who, attacker: Option<Who
                     a.selected = Weapon::Knife;
                 }
                 Who::D(d) => {
+                    // A Sentry is alerted as well (`attacked`), after the attack.
                     s.defenders[d].status = Status::Unconscious;
-                    if let Some(at) = attacker.and_then(|a| sq_of(s, a)) {
-                        // Attacked and not killed: alerted even if knocked unconscious.
-                        force_alert(s, t, d, at);
-                    }
                 }
             }
         }
@@ -259,26 +285,6 @@ pub fn wound(s: &mut State, t: &mut dyn Table, victim: Who, attacker: Option<Who
             kill(s, t, victim);
         }
     }
-}
-
-/// A Sentry attacked and not killed is alerted even when unconscious or engaged.
-fn force_alert(s: &mut State, t: &mut dyn Table, d: usize, toward: Sq) {
-    let a = &s.defenders[d];
-    if a.kind != DefKind::Sentry || a.alert.is_some() {
-        return;
-    }
-    let Some(at) = a.sq else { return };
-    let marker = senses::neighbours(s, at)
-        .min_by_key(|q| q.chebyshev(toward))
-        .unwrap_or(at);
-    let label = a.label.clone();
-    s.defenders[d].alert = Some(marker);
-    if s.defenders[d].status == Status::Standing {
-        s.defenders[d].facing = Dir::towards(at, toward);
-    }
-    t.say(format_args!(
-        "Sentry {label} is alerted: an alert marker goes on {marker}"
-    ));
 }
 
 /// An agent dies: his figure is replaced by his corpse marker.
@@ -351,7 +357,8 @@ pub fn fight(
         faces(&f),
         result.name()
     ));
-    let suffered = resist_and_wound(s, t, victim, attacker, result, !actor_attacks);
+    let suffered = resist_and_wound(s, t, victim, result, !actor_attacks);
+    attacked(s, t, victim, attacker);
     if counter
         && suffered == Wound::None
         && status(s, victim) == Status::Standing
@@ -373,7 +380,6 @@ fn resist_and_wound(
     s: &mut State,
     t: &mut dyn Table,
     victim: Who,
-    attacker: Who,
     w: Wound,
     actor_resists: bool,
 ) -> Wound {
@@ -390,7 +396,7 @@ fn resist_and_wound(
         faces(&f),
         after.name()
     ));
-    wound(s, t, victim, Some(attacker), after);
+    wound(s, t, victim, after);
     after
 }
 
@@ -546,9 +552,10 @@ pub fn shoot(
                 faces(&c.iter().map(|&k| f[k]).collect::<Vec<_>>()),
                 result.name()
             ));
-            resist_and_wound(s, t, target, shooter, result, !actor_shoots);
+            resist_and_wound(s, t, target, result, !actor_shoots);
         }
     }
+    attacked(s, t, target, shooter);
     if let Some(at) = sq_of(s, shooter) {
         gunshot(s, t, at);
     }

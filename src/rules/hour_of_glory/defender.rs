@@ -7,6 +7,7 @@
 use super::agents::{Agent, DefKind, Mode};
 use super::board::{board, Dir, DoorId, Sq};
 use super::combat::{self, Who};
+use super::guards;
 use super::order::{describe_dstep, DStep};
 use super::senses;
 use super::skills::{self, faces, Table};
@@ -66,6 +67,16 @@ pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> super::order::R
             }
         }
     }
+    let routes: Vec<(&str, &[Sq])> = steps
+        .iter()
+        .filter_map(|s| match s {
+            DStep::GuardMove { guard, path } => Some((guard.as_str(), path.as_slice())),
+            _ => None,
+        })
+        .collect();
+    if let Err(e) = guards::check_routes(s, &routes) {
+        return Err((e, Vec::new()));
+    }
     // Phase 1: the Commander.
     let cmd: Vec<(usize, &DStep)> = steps
         .iter()
@@ -113,7 +124,9 @@ pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> super::order::R
             ));
         }
     }
-    guards_turn(s, t, target);
+    if let Err(e) = guards::turn(s, t, target, &routes) {
+        return Err((e, Vec::new()));
+    }
     // Phase 2: Recovery.
     recovery(s, t);
     // Phase 3: Administration.
@@ -316,10 +329,14 @@ fn commander_turn(
             }
             DStep::CommanderInvestigate { at } => {
                 let sq = s.defenders[c].sq.expect("on the board");
-                if !(senses::adjacent(s, sq, *at) || sq == *at) {
+                // Summary, "Investigate": "He must be standing in an adjacent square to the
+                // marker" — beside it, not on it.
+                if !senses::adjacent(s, sq, *at) {
                     return Err(fail(err(
                         "Investigate",
-                        format!("the Commander must stand adjacent to {at}"),
+                        format!(
+                            "the Commander must stand in a square adjacent to {at}, not at {sq}"
+                        ),
                     )));
                 }
                 if s.alarm {
@@ -586,188 +603,7 @@ fn sentry_action(
     attack(s, t, d, at, shoot)
 }
 
-/// Guards (summary, "Guards"): open a closed door of their room from inside; pursue an assaulter
-/// (the Defender's choice, or the nearest), moving the full roll without going further from him
-/// and never on the same square twice; stop and shoot on acquiring LOS; fight when adjacent,
-/// otherwise shoot; stop beside a raider in their way and expose him; with no assaulters, go to
-/// the entrance and demobilise.
-fn guards_turn(s: &mut State, t: &mut dyn Table, target: Option<Agent>) {
-    let guards: Vec<usize> = (0..s.defenders.len())
-        .filter(|&d| s.defenders[d].kind == DefKind::Guard && s.defenders[d].standing())
-        .collect();
-    if guards.is_empty() {
-        return;
-    }
-    let mut roll: Option<u32> = None;
-    for d in guards {
-        if s.defenders[d].status != Status::Standing || s.defenders[d].sq.is_none() {
-            continue;
-        }
-        let label = s.defenders[d].label.clone();
-        let sq = s.defenders[d].sq.expect("checked");
-        // Engaged: fight an adjacent assaulter.
-        if let Some(i) = adjacent_assaulter(s, sq) {
-            combat::fight(s, t, Who::D(d), Who::I(i), false, true, true);
-            continue;
-        }
-        if let Some(r) = board().room_of(sq) {
-            if let Some(door) = board()
-                .room_doors(r)
-                .find(|door| !s.door_open(door.id) && door.adjacent.contains(&sq) && !door.entrance)
-            {
-                s.doors_open[door.id.index()] = true;
-                t.say(format_args!(
-                    "Guard {label} opens {} from inside room {r}",
-                    door.id
-                ));
-                continue;
-            }
-        }
-        let first = s.defenders[d].first_turn.take();
-        let steps = match first {
-            Some(n) => u32::from(n),
-            None => *roll.get_or_insert_with(|| {
-                let r = t.d6(true);
-                if t.lines() {
-                    t.say(format_args!("The Guards roll {r} for movement"));
-                }
-                r
-            }),
-        };
-        let assaulters: Vec<usize> = s.assaulters_inside().collect();
-        let goal: Vec<Sq> = if assaulters.is_empty() {
-            vec![board()
-                .entrance()
-                .sides
-                .iter()
-                .copied()
-                .find(|q| !board().is_entry(*q))
-                .expect("inside square")]
-        } else {
-            let chosen = target
-                .and_then(|a| {
-                    assaulters
-                        .iter()
-                        .copied()
-                        .find(|&i| s.intruders[i].agent == a)
-                })
-                .unwrap_or_else(|| {
-                    let dist = senses::distances(s, sq);
-                    *assaulters
-                        .iter()
-                        .min_by_key(|&&i| {
-                            senses::dist_at(&dist, s.intruders[i].sq.expect("inside"))
-                        })
-                        .expect("not empty")
-                });
-            vec![s.intruders[chosen].sq.expect("inside")]
-        };
-        let had_los = senses::sees_assaulter(s, sq).is_some();
-        let dist = senses::distances(s, goal[0]);
-        let mut visited = vec![sq];
-        let mut stopped = false;
-        for _ in 0..steps {
-            let here = s.defenders[d].sq.expect("on the board");
-            if !assaulters.is_empty() && adjacent_assaulter(s, here).is_some() {
-                break;
-            }
-            let here_d = senses::dist_at(&dist, here);
-            let next = senses::neighbours(s, here)
-                .filter(|q| {
-                    !visited.contains(q) && (board().is_entry(here) || !board().is_entry(*q))
-                })
-                .filter(|q| senses::dist_at(&dist, *q) < here_d)
-                .find(|q| match s.occupant(*q) {
-                    None => true,
-                    Some(Occupant::Intruder(i)) => {
-                        s.intruders[i].standing() && s.intruders[i].mode == Mode::Raiding
-                    }
-                    Some(_) => false,
-                });
-            let Some(next) = next else { break };
-            if let Some(Occupant::Intruder(i)) = s.occupant(next) {
-                t.say(format_args!(
-                    "Guard {label} walks into {} at {next}",
-                    s.intruders[i].agent.title()
-                ));
-                combat::expose(s, t, i, Some(d));
-                stopped = true;
-                break;
-            }
-            // Summary, "Entering a room": occupation as it stood before he came in.
-            let entering_enemy_room = board()
-                .room_of(next)
-                .filter(|&r| board().room_of(here) != Some(r))
-                .filter(|&r| senses::enemy_room_for_defenders(s, r));
-            s.defenders[d].facing = Dir::towards(here, next);
-            s.defenders[d].sq = Some(next);
-            visited.push(next);
-            if assaulters.is_empty() && senses::dist_at(&dist, next) == 0 {
-                // Demobilise at the entrance.
-                s.defenders[d].sq = None;
-                s.defenders[d].status = Status::Escaped;
-                s.guards_in_box += 1;
-                t.say(format_args!(
-                    "Guard {label} reaches the entrance and demobilises"
-                ));
-                stopped = true;
-                break;
-            }
-            // Summary, "Entering a room": a Defender entering an enemy-occupied room must
-            // REACT on a d6; failing, his turn ends there.
-            if let Some(r) = entering_enemy_room {
-                let grade = s.defenders[d].profile().survival;
-                let face = t.d6(true);
-                t.say(format_args!(
-                    "Guard {label} must REACT entering room {r} ({face})"
-                ));
-                if !grade.passes(face) {
-                    stopped = true;
-                    break;
-                }
-                break;
-            }
-            if !had_los && senses::sees_assaulter(s, next).is_some() {
-                break;
-            }
-        }
-        if t.lines() && s.defenders[d].sq.is_some_and(|q| q != sq) {
-            t.say(format_args!(
-                "Guard {label} moves to {}",
-                s.defenders[d].sq.expect("on the board")
-            ));
-        }
-        if stopped || s.defenders[d].sq.is_none() {
-            continue;
-        }
-        let here = s.defenders[d].sq.expect("on the board");
-        if let Some(i) = adjacent_assaulter(s, here) {
-            combat::fight(s, t, Who::D(d), Who::I(i), false, true, true);
-        } else if let Some((i, range)) = shootable(s, here) {
-            combat::shoot(
-                s,
-                t,
-                Who::D(d),
-                Who::I(i),
-                combat::Shot {
-                    dice: 5,
-                    range,
-                    burst: None,
-                },
-                true,
-            );
-        }
-    }
-    if s.alarm && s.guards_in_play() == 0 {
-        s.alarm = false;
-        s.asi_markers = 0;
-        t.say(format_args!(
-            "No Guards remain: the alarm ends and the ASI returns to standby"
-        ));
-    }
-}
-
-fn adjacent_assaulter(s: &State, sq: Sq) -> Option<usize> {
+pub(super) fn adjacent_assaulter(s: &State, sq: Sq) -> Option<usize> {
     (0..s.intruders.len()).find(|&i| {
         s.intruders[i].is_assaulter()
             && s.intruders[i]
@@ -776,7 +612,7 @@ fn adjacent_assaulter(s: &State, sq: Sq) -> Option<usize> {
     })
 }
 
-fn shootable(s: &State, from: Sq) -> Option<(usize, u32)> {
+pub(super) fn shootable(s: &State, from: Sq) -> Option<(usize, u32)> {
     (0..s.intruders.len())
         .filter(|&i| s.intruders[i].is_assaulter() && !senses::intruder_engaged(s, i))
         .filter_map(|i| {
@@ -876,14 +712,12 @@ fn administration(s: &mut State, t: &mut dyn Table, at: Option<Sq>) -> Result<()
 /// Phase 4: a minute off the Mission Timer, and SUBVERSION: each assaulter in the stronghold
 /// takes a d6 Stealth test or costs another minute.
 fn take_time(s: &mut State, t: &mut dyn Table) {
-    s.minutes -= 1;
+    s.take_minutes(1);
     // The line is written only when it will be read: Take Time comes every round, in the
-    // order's check and again in play.
+    // order's check and again in play. SUBVERSION's minutes are taken before the timer is
+    // printed, so the line ends with what the Mission Timer shows.
     let lines = t.lines();
-    let mut line = String::new();
-    if lines {
-        line = format!("Take time: {} minutes remain", s.minutes);
-    }
+    let mut tests = String::new();
     for i in 0..s.intruders.len() {
         if !(s.intruders[i].is_assaulter() && s.intruders[i].in_stronghold()) {
             continue;
@@ -892,15 +726,20 @@ fn take_time(s: &mut State, t: &mut dyn Table) {
         let face = t.d6(false);
         let title = s.intruders[i].agent.title();
         if !grade.passes(face) {
-            s.minutes -= 1;
+            s.take_minutes(1);
             if lines {
-                line.push_str(&format!(
+                tests.push_str(&format!(
                     "; {title} fails subversion ({face}): a minute more"
                 ));
             }
         } else if lines {
-            line.push_str(&format!("; {title} passes subversion ({face})"));
+            tests.push_str(&format!("; {title} passes subversion ({face})"));
         }
     }
-    t.say(format_args!("{line}"));
+    if lines {
+        t.say(format_args!(
+            "Take time: a minute{tests}; {} minutes remain",
+            s.minutes
+        ));
+    }
 }

@@ -35,6 +35,8 @@ struct Turn {
     free_conceal: bool,
     engaged_start: bool,
     will_shoot: bool,
+    /// The Defenders whose watch zones he stands in, already tested against (EVADE or REACT).
+    zones: Vec<usize>,
 }
 
 impl Turn {
@@ -139,6 +141,7 @@ pub fn run(s: &mut State, t: &mut dyn Table, i: usize, steps: &[IStep]) -> super
         free_conceal: false,
         engaged_start: false,
         will_shoot: steps.iter().any(|s| matches!(s, IStep::Shoot { .. })),
+        zones: Vec::new(),
     };
     let extended = steps
         .iter()
@@ -274,15 +277,27 @@ fn resolve_zone(s: &mut State, t: &mut dyn Table, turn: &mut Turn, start: bool) 
     let i = turn.i;
     let a = &s.intruders[i];
     let sq = a.sq?;
-    if a.status != Status::Standing || board().is_entry(sq) || senses::intruder_engaged(s, i) {
+    // Summary, "Fighting": an engaged agent "is not affected by enemy watch zones" — engaged at
+    // the start of his turn ("If you enter a watch zone and are adjacent to the enemy agent
+    // imposing it, you must test to REACT before fighting").
+    if a.status != Status::Standing
+        || board().is_entry(sq)
+        || (turn.engaged_start && senses::intruder_engaged(s, i))
+    {
+        turn.zones.clear();
         return None;
     }
     let watchers = senses::watchers(s, sq);
+    // Summary, "Evading and reacting": a test on *entering* (or starting the turn in) a watch
+    // zone — once for a zone, not again on each square of it.
+    let entered = watchers.iter().any(|d| !turn.zones.contains(d));
+    turn.zones.clone_from(&watchers);
     let enemy_room = start
         && board()
             .room_of(sq)
             .is_some_and(|r| senses::enemy_room_for_intruders(s, r));
-    if watchers.is_empty() && !(enemy_room && a.mode == Mode::Raiding) {
+    let evade_in_room = enemy_room && a.mode == Mode::Raiding;
+    if !(entered || evade_in_room) {
         return None;
     }
     let dice = skills::evade_dice(turn.moved > 0);
@@ -410,7 +425,9 @@ fn walk(
         if a.status != Status::Standing {
             return Err((err("Movement", "an unconscious agent may not move"), n));
         }
-        if senses::intruder_engaged(s, i) {
+        // Summary, "Fighting": "If you are not engaged at the start of your turn, you may move
+        // through squares adjacent to an enemy" — engagement is judged at the turn's start.
+        if turn.engaged_start && senses::intruder_engaged(s, i) {
             return Err((
                 err(
                     "Fighting",
@@ -536,7 +553,7 @@ fn walk(
                             skills::SPEND_TIME_DICE,
                             grade,
                         );
-                        s.minutes -= minutes as i32;
+                        s.take_minutes(minutes);
                         t.say(format_args!(
                             "{who} sneaks to {to} taking time ({}): {minutes} minute(s)",
                             faces(&f)
@@ -640,7 +657,7 @@ fn method_test(
         }
         Method::SpendTime => {
             let (f, minutes) = skills::spend_time(t, skills::SPEND_TIME_BASE, time_dice, grade);
-            s.minutes -= minutes as i32;
+            s.take_minutes(minutes);
             t.say(format_args!(
                 "{who} spends time on {what} ({}): {minutes} minute(s) off the Mission Timer",
                 faces(&f)
@@ -819,10 +836,8 @@ fn act(
             }
         }
         IStep::Conceal { at, method } => {
-            let sq = s.intruders[i].sq.expect("on the board");
-            if sq != *at {
-                adjacent_sq(s, i, *at)?;
-            }
+            // Summary, "Conceal": "a corpse marker in an adjacent square".
+            adjacent_sq(s, i, *at)?;
             let m = s
                 .markers
                 .iter()
@@ -882,11 +897,16 @@ fn act(
                 faces(&f)
             ));
             if p >= 1 {
+                let victim = combat::name(s, Who::D(d));
                 combat::kill(s, t, Who::D(d));
+                t.say(format_args!(
+                    "The victim is dead: {victim} is replaced by a corpse marker at {at}"
+                ));
             } else {
                 t.say(format_args!(
                     "What are you, squeamish? The victim is still alive"
                 ));
+                combat::attacked(s, t, Who::D(d), Who::I(i));
             }
             if weapon.is_firearm() {
                 let sq = s.intruders[i].sq.expect("on the board");
@@ -1022,10 +1042,12 @@ fn act(
                 return Err(err("Hide", "hiding takes your whole turn"));
             }
             turn.use_action(false)?;
-            let base = skills::HIDE_BASE + s.guards_in_play() as u32;
+            // Summary, "Hide": "+1 minute for each Guard in the stronghold" — not those
+            // still outside it in the entry zone.
+            let base = skills::HIDE_BASE + s.guards_in_stronghold() as u32;
             let grade = s.intruders[i].profile().stealth;
             let (f, minutes) = skills::spend_time(t, base, skills::HIDE_DICE, grade);
-            s.minutes -= minutes as i32;
+            s.take_minutes(minutes);
             let a = &mut s.intruders[i];
             a.mode = Mode::Raiding;
             a.selected = Weapon::Knife;
@@ -1138,7 +1160,7 @@ fn recover(
         ));
         return Ok(None);
     }
-    s.minutes -= face as i32;
+    s.take_minutes(face);
     t.say(format_args!(
         "{who} stays down: {face} minute(s) off the Mission Timer"
     ));

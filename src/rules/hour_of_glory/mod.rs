@@ -13,6 +13,7 @@ pub mod board;
 pub mod bot;
 pub mod combat;
 pub mod defender;
+pub mod guards;
 pub mod intel;
 pub mod intruder;
 pub mod order;
@@ -33,7 +34,7 @@ use crate::engine::ruleset::{
     ScenarioInfo, Seat, Setup, Viewer,
 };
 use agents::{profiles, Agent, DefKind, Mode, Weapon};
-use board::board;
+use board::{board, Sq};
 use order::{Command, Standing};
 use skills::{Dry, Live, Table};
 use state::{Defender, Ending, Intruder, RoomCard, State, Status, Turn};
@@ -43,10 +44,70 @@ pub const ID: &str = "hour-of-glory";
 pub struct HourOfGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "Intruder: clauses separated by ';' — assault [with <weapon>] · move <sq> <sq>… · sneak take-chance|spend-time · breach door-N [take-chance|spend-time] · open door-N · close door-N · spy [method] · sneak-attack <sq> · conceal <sq> [method] · coup-de-grace <sq> · fight <sq> · shoot <sq> [<sq> <sq>] [burst [range|attack]] · weapon <knife|handgun|smg|rifle> · hide · recover raiding|assault · pass · counterattack on|off · sacrifice on|off. Defender: commander move <sq>… · commander face n|e|s|w · commander open|close door-N · commander investigate <sq> · commander alarm [<sq>…] · commander fight|shoot <sq> · sentry <post> fight|shoot <sq> · guards chase <intruder> · replace <sq> · counterattack on|off · alert-side left|right · pass";
+pub const GRAMMAR: &str = "Intruder: clauses separated by ';' — assault [with <weapon>] · move <sq> <sq>… · sneak take-chance|spend-time · breach door-N [take-chance|spend-time] · open door-N · close door-N · spy [method] · sneak-attack <sq> · conceal <sq> [method] · coup-de-grace <sq> · fight <sq> · shoot <sq> [<sq> <sq>] [burst [range|attack]] · weapon <knife|handgun|smg|rifle> · hide · recover raiding|assault · pass · counterattack on|off · sacrifice on|off. Defender: commander move <sq>… · commander face n|e|s|w · commander open|close door-N · commander investigate <sq> · commander alarm [<sq>…] · commander fight|shoot <sq> · sentry <post> fight|shoot <sq> · guards chase <intruder> · guard <label> move <sq>… · replace <sq> · counterattack on|off · alert-side left|right · pass";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
+}
+
+/// Where each Intruder starts (summary, "Setup": "place your green/raiding figure on one of the
+/// 4 squares outside the stronghold entrance"): the option `entry`, e.g. `{"link": "m24"}`, names
+/// an agent's square; the others take the free entry squares in seat order (l23, m23, n23, m24).
+fn entry_squares(agents: &[Agent], option: Option<&Value>) -> Result<Vec<Sq>, RuleError> {
+    let b = board();
+    let mut chosen: Vec<Option<Sq>> = vec![None; agents.len()];
+    match option {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(map)) => {
+            for (name, v) in map {
+                let agent = Agent::parse(name).ok_or_else(|| {
+                    setup_error(format!(
+                        "entry: '{name}' is not an agent: harris, link or volkov"
+                    ))
+                })?;
+                let k = agents.iter().position(|a| *a == agent).ok_or_else(|| {
+                    setup_error(format!("entry: {} is not on this mission", agent.title()))
+                })?;
+                let q = v
+                    .as_str()
+                    .and_then(Sq::parse)
+                    .filter(|q| b.is_entry(*q))
+                    .ok_or_else(|| {
+                        setup_error(format!(
+                            "entry: {v} is not one of the 4 squares outside the entrance: {}",
+                            b.entry
+                                .iter()
+                                .map(Sq::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
+                    })?;
+                if let Some(j) = chosen.iter().position(|c| *c == Some(q)) {
+                    return Err(setup_error(format!(
+                        "entry: {} and {} would both start on {q}: one agent to a square",
+                        agents[j].title(),
+                        agent.title()
+                    )));
+                }
+                chosen[k] = Some(q);
+            }
+        }
+        Some(v) => {
+            return Err(setup_error(format!(
+                "entry must name squares by agent, e.g. {{\"link\": \"m24\"}}, not {v}"
+            )))
+        }
+    }
+    let taken = chosen.clone();
+    let mut free = b
+        .entry
+        .iter()
+        .copied()
+        .filter(|q| !taken.contains(&Some(*q)));
+    Ok(chosen
+        .into_iter()
+        .map(|c| c.unwrap_or_else(|| free.next().expect("4 entry squares for 3 agents")))
+        .collect())
 }
 
 /// One agent's cards: his weapon stack and his equipment.
@@ -429,25 +490,29 @@ impl HourOfGlory {
             }
             t.say(format_args!("{seat} sets {}", order::describe_standing(st)));
         }
-        let stop = match (command, s.turn) {
+        let ran = match (command, s.turn) {
             (Command::Intruder { steps, .. }, Turn::Intruder(i)) => {
                 if steps.is_empty() {
                     // Only standing choices: the turn is not used.
                     return Ok(None);
                 }
-                intruder::run(s, t, i, steps)?
+                intruder::run(s, t, i, steps)
             }
             (Command::Defender { steps, .. }, Turn::Defender) => {
                 if steps.is_empty() {
                     return Ok(None);
                 }
-                defender::run(s, t, steps)?
+                defender::run(s, t, steps)
             }
             _ => unreachable!("checked above"),
         };
-        self.advance(s);
+        if ran.is_ok() {
+            self.advance(s);
+        }
+        // Summary, "Winning the game": "As soon as the Mission Timer reaches 0, the game ends"
+        // — also when part of the order was refused in play after the minutes ran out.
         self.settle(s);
-        Ok(stop)
+        ran
     }
 }
 
@@ -471,7 +536,12 @@ impl Rules for HourOfGlory {
             // 3: an SMG burst designates its range dice once and re-rolls by the policy in the
             // order (`burst`, `burst attack`); a version-2 `shoot … burst` re-designated after
             // each re-roll, so its logs would fold differently.
-            version: "3".into(),
+            // 4: issue 19 — Guards' pursuit (the Defender's routes, doors opened from inside,
+            // friends passed through, demobilising at the entrance), Sentries alerted whatever
+            // the resist roll, engagement judged at the turn's start, REACT once a watch zone,
+            // the timer floored at 0, the Sentry posts and Link's Ace: a version-3 log folds
+            // differently.
+            version: "4".into(),
             title: "Hour of Glory — covert raid on a 1944 stronghold".into(),
             scenarios: vec![ScenarioInfo {
                 id: "mission".into(),
@@ -502,6 +572,11 @@ impl Rules for HourOfGlory {
                     default: json!(null),
                 },
                 OptionInfo {
+                    name: "entry".into(),
+                    description: "the entry-zone square each Intruder starts on, e.g. {\"link\": \"m24\"}: one of l23, m23, n23, m24, one agent to a square; agents not named take the free squares in seat order".into(),
+                    default: json!(null),
+                },
+                OptionInfo {
                     name: "minutes".into(),
                     description: "minutes on the Mission Timer at the start (60 in the rules; a longer timer is a variant)".into(),
                     default: json!(60),
@@ -526,11 +601,18 @@ impl Rules for HourOfGlory {
         }
         if let Some(obj) = setup.options.as_object() {
             if let Some(k) = obj.keys().find(|k| {
-                !["agents", "minutes", "loadouts", "covering_fire", "sentries"]
-                    .contains(&k.as_str())
+                ![
+                    "agents",
+                    "minutes",
+                    "loadouts",
+                    "covering_fire",
+                    "sentries",
+                    "entry",
+                ]
+                .contains(&k.as_str())
             }) {
                 return Err(setup_error(format!(
-                    "unknown option '{k}': Hour of Glory knows 'agents', 'minutes', 'loadouts', 'covering_fire' and 'sentries'"
+                    "unknown option '{k}': Hour of Glory knows 'agents', 'minutes', 'loadouts', 'covering_fire', 'sentries' and 'entry'"
                 )));
             }
         }
@@ -569,7 +651,7 @@ impl Rules for HourOfGlory {
         let loadouts = loadouts(&agents, setup.options.get("loadouts"))?;
         let covering_fire = covering_fire(setup.options.get("covering_fire"))?;
         let b = board();
-        let entry: Vec<_> = b.entry.clone();
+        let entry = entry_squares(&agents, setup.options.get("entry"))?;
         let intruders = setup.seats[1..]
             .iter()
             .zip(&agents)
@@ -728,8 +810,11 @@ impl Rules for HourOfGlory {
         command: &Command,
         ctx: &mut Ctx,
     ) -> Result<(), RuleError> {
-        if s.ended.is_some() {
-            return Err(RuleError::new("game over", "the mission is over"));
+        if let Some(e) = &s.ended {
+            return Err(RuleError::new(
+                "game over",
+                format!("the game is over, no more orders: {}", e.summary),
+            ));
         }
         // The whole order is checked on a copy with the dice going the actor's way, before any
         // die is drawn: a refused order leaves no trace. An order re-folded from the game's own
@@ -752,12 +837,17 @@ impl Rules for HourOfGlory {
             checked.map_err(|(e, _)| e)?;
         }
         let mut live = Live { ctx };
-        match self.run_command(s, seat, command, &mut live) {
-            Ok(None) => {}
-            Ok(Some((reason, rest))) => live.ctx.interrupt(reason, rest),
-            Err((e, rest)) => live
-                .ctx
-                .interrupt(format!("{}: {}", e.rule, e.message), rest),
+        // "Not carried out" names what was left: an order stopped after its last clause is
+        // told as a line, not as an interruption with nothing in it.
+        let (reason, rest) = match self.run_command(s, seat, command, &mut live) {
+            Ok(None) => return Ok(()),
+            Ok(Some((reason, rest))) => (reason, rest),
+            Err((e, rest)) => (format!("{}: {}", e.rule, e.message), rest),
+        };
+        if rest.is_empty() {
+            live.ctx.say(reason);
+        } else {
+            live.ctx.interrupt(reason, rest);
         }
         Ok(())
     }

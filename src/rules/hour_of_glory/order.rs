@@ -79,18 +79,50 @@ pub enum IStep {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "do")]
 pub enum DStep {
-    CommanderMove { path: Vec<Sq> },
-    CommanderFace { dir: Dir },
-    CommanderOpen { door: DoorId },
-    CommanderClose { door: DoorId },
-    CommanderInvestigate { at: Sq },
-    CommanderAlarm { at: Vec<Sq> },
-    CommanderFight { at: Sq },
-    CommanderShoot { at: Sq },
-    SentryFight { sentry: String, at: Sq },
-    SentryShoot { sentry: String, at: Sq },
-    GuardsChase { target: Agent },
-    Replace { at: Sq },
+    CommanderMove {
+        path: Vec<Sq>,
+    },
+    CommanderFace {
+        dir: Dir,
+    },
+    CommanderOpen {
+        door: DoorId,
+    },
+    CommanderClose {
+        door: DoorId,
+    },
+    CommanderInvestigate {
+        at: Sq,
+    },
+    CommanderAlarm {
+        at: Vec<Sq>,
+    },
+    CommanderFight {
+        at: Sq,
+    },
+    CommanderShoot {
+        at: Sq,
+    },
+    SentryFight {
+        sentry: String,
+        at: Sq,
+    },
+    SentryShoot {
+        sentry: String,
+        at: Sq,
+    },
+    GuardsChase {
+        target: Agent,
+    },
+    /// The Defender's route for one Guard (summary, "Guards": "The route does not have to be
+    /// direct").
+    GuardMove {
+        guard: String,
+        path: Vec<Sq>,
+    },
+    Replace {
+        at: Sq,
+    },
     Pass,
 }
 
@@ -415,11 +447,15 @@ pub fn parse_defender(text: &str) -> Result<Command, RuleError> {
                 target: Agent::parse(a)
                     .ok_or_else(|| err(format!("'{a}' is not an Intruder: harris, link or volkov")))?,
             },
+            ["guard", label, "move", path @ ..] if !path.is_empty() => DStep::GuardMove {
+                guard: label.to_string(),
+                path: path.iter().map(|s| sq(s)).collect::<Result<_, _>>()?,
+            },
             ["replace", s] => DStep::Replace { at: sq(s)? },
             ["pass"] => DStep::Pass,
             _ => {
                 return Err(err(format!(
-                    "'{}' is not a Defender's order: use commander move|face|open|close|investigate|alarm|fight|shoot, sentry <post> fight|shoot <square>, guards chase <intruder>, replace <square>, counterattack on|off, alert-side left|right, or pass",
+                    "'{}' is not a Defender's order: use commander move|face|open|close|investigate|alarm|fight|shoot, sentry <post> fight|shoot <square>, guards chase <intruder>, guard <label> move <square>…, replace <square>, counterattack on|off, alert-side left|right, or pass",
                     w.join(" ")
                 )))
             }
@@ -500,6 +536,7 @@ pub fn describe_dstep(s: &DStep) -> String {
         DStep::SentryFight { sentry, at } => format!("sentry {sentry} fight {at}"),
         DStep::SentryShoot { sentry, at } => format!("sentry {sentry} shoot {at}"),
         DStep::GuardsChase { target } => format!("guards chase {}", target.name()),
+        DStep::GuardMove { guard, path } => format!("guard {guard} move {}", squares(path)),
         DStep::Replace { at } => format!("replace {at}"),
         DStep::Pass => "pass".into(),
     }

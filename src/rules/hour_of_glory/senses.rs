@@ -365,6 +365,80 @@ fn search(s: &State, from: Sq) -> Vec<u32> {
     dist
 }
 
+/// Summary, "Guards": may a Guard step from `from` to `to`? Through an open door, or through a
+/// closed one he can open from inside a room ("A Guard inside a room and adjacent to a closed
+/// door will always open the door"; "Sentries and Guards … can only open doors from inside a
+/// room") — never the entrance; and once inside he does not step back into the entry zone.
+pub fn guard_may_step(s: &State, from: Sq, link: &super::board::Link) -> bool {
+    let b = board();
+    if b.is_entry(link.to) && !b.is_entry(from) {
+        return false;
+    }
+    match link.door {
+        None => true,
+        Some(d) => s.door_open(d) || (b.room_of(from).is_some() && !b.door(d).entrance),
+    }
+}
+
+/// Distances *to* `goal` for Guards' pursuit (summary, "Guards": "he must finish his turn no
+/// further from the target than he was at the start"): the fewest squares a Guard walks from
+/// each square to the goal, counting routes through closed doors he can open from inside a room
+/// (`guard_may_step`). `u32::MAX` where no such route exists. Remembered like `distances`.
+pub fn pursuit(s: &State, goal: Sq) -> Rc<[u32]> {
+    type Known = HashMap<(u64, Sq), Rc<[u32]>>;
+    thread_local! {
+        static KNOWN: RefCell<Known> = RefCell::new(HashMap::new());
+    }
+    const KEEP: usize = 1024;
+    let open = s
+        .doors_open
+        .iter()
+        .enumerate()
+        .filter(|(_, &o)| o)
+        .fold(0u64, |m, (k, _)| m | 1 << k);
+    KNOWN.with(|known| {
+        if let Some(d) = known.borrow().get(&(open, goal)) {
+            return d.clone();
+        }
+        let d: Rc<[u32]> = search_to(s, goal).into();
+        let mut known = known.borrow_mut();
+        if known.len() >= KEEP {
+            known.clear();
+        }
+        known.insert((open, goal), d.clone());
+        d
+    })
+}
+
+/// Backward search from `goal` over the steps a Guard may take (links are symmetric on the
+/// board, so the steps into a square are its links read backwards).
+fn search_to(s: &State, goal: Sq) -> Vec<u32> {
+    let b = board();
+    let w = b.width as usize;
+    let mut dist = vec![u32::MAX; w * b.height as usize];
+    let mut queue = VecDeque::new();
+    dist[goal.1 as usize * w + goal.0 as usize] = 0;
+    queue.push_back(goal);
+    while let Some(sq) = queue.pop_front() {
+        let d = dist[sq.1 as usize * w + sq.0 as usize];
+        for l in b.links(sq) {
+            let back = super::board::Link {
+                to: sq,
+                door: l.door,
+            };
+            if !guard_may_step(s, l.to, &back) {
+                continue;
+            }
+            let k = l.to.1 as usize * w + l.to.0 as usize;
+            if dist[k] == u32::MAX {
+                dist[k] = d + 1;
+                queue.push_back(l.to);
+            }
+        }
+    }
+    dist
+}
+
 pub fn dist_at(dist: &[u32], sq: Sq) -> u32 {
     dist[sq.1 as usize * board().width as usize + sq.0 as usize]
 }

@@ -205,6 +205,12 @@ pub struct State {
 }
 
 impl State {
+    /// Deducts minutes from the Mission Timer, which never shows less than 0 (summary,
+    /// "Winning the game": "As soon as the Mission Timer reaches 0, the game ends").
+    pub fn take_minutes(&mut self, n: u32) {
+        self.minutes = (self.minutes - n as i32).max(0);
+    }
+
     pub fn door_open(&self, id: DoorId) -> bool {
         self.doors_open[id.index()]
     }
@@ -248,6 +254,18 @@ impl State {
             .filter(|d| {
                 d.kind == DefKind::Guard
                     && matches!(d.status, Status::Standing | Status::Unconscious)
+            })
+            .count()
+    }
+
+    /// Guards standing or lying inside the stronghold (not in the entry zone).
+    pub fn guards_in_stronghold(&self) -> usize {
+        self.defenders
+            .iter()
+            .filter(|d| {
+                d.kind == DefKind::Guard
+                    && matches!(d.status, Status::Standing | Status::Unconscious)
+                    && d.sq.is_some_and(|q| !board().is_entry(q))
             })
             .count()
     }

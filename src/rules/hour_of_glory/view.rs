@@ -90,6 +90,16 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
             })
         })
         .collect();
+    // Markers' squares by name, as every square of the view.
+    let markers: Vec<Value> = s
+        .markers
+        .iter()
+        .map(|m| {
+            let mut v = serde_json::to_value(m).expect("serialisable");
+            v["sq"] = json!(m.sq.to_string());
+            v
+        })
+        .collect();
     let open_doors: Vec<String> = board()
         .doors
         .iter()
@@ -108,7 +118,7 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "covering_fire": s.covering_fire,
         "intruders": intruders,
         "defenders": defenders,
-        "markers": s.markers,
+        "markers": markers,
         "open_doors": open_doors,
         "rooms": rooms,
         "ended": s.ended,

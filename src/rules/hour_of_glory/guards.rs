@@ -1,0 +1,410 @@
+//! The Guards' turn in Phase 1 of the Defender's turn (summary, "Guards"; the Guards' reference
+//! card, "Pursuit"). The engine moves them, keeping the rules' constraints; the Defender chooses
+//! whom they pursue (`guards chase <intruder>`, else each Guard's nearest assaulter) and, if he
+//! wishes, each Guard's route (`guard g1 move <sq>…`, else the shortest).
+//!
+//! - "a Guard must move towards one of them of your choice … must attempt to move his full
+//!   distance. The route does not have to be direct but he must finish his turn no further from
+//!   the target than he was at the start, and cannot step on the same square twice": a route
+//!   the Defender names is checked square by square against the distance at the turn's start;
+//!   the default route steps closer each square.
+//! - Distance counts the routes through closed doors a Guard can open from inside a room
+//!   (`senses::pursuit`); "A Guard inside a room and adjacent to a closed door will always open
+//!   the door. This action ends that Guard's turn" — at the start of his turn or on arriving
+//!   beside one.
+//! - "Agents may move through a square occupied by a standing friendly agent or any wounded
+//!   (prone) agent" but may not stop there: a Guard whose move ends on one stops on the last
+//!   square he could stand on.
+//! - LOS acquired during the move stops him; then he fights an adjacent assaulter or shoots one
+//!   in LOS; walking into a standing raider stops him beside him and exposes him.
+//! - With no assaulter in the stronghold they go to the entrance; a Guard on the entrance square
+//!   (or outside it, in the entry zone) demobilises; "When there are no Guards, the alarm ends".
+
+use super::agents::{Agent, DefKind, Mode};
+use super::board::{board, Dir, Sq};
+use super::combat::{self, Who};
+use super::defender::{adjacent_assaulter, shootable};
+use super::senses;
+use super::skills::Table;
+use super::state::{Occupant, State, Status};
+use crate::engine::ruleset::RuleError;
+
+/// At most a d6 of movement (6 also from the entry zone).
+pub const MAX_ROUTE: usize = 6;
+
+fn err(message: impl Into<String>) -> RuleError {
+    RuleError::new("Guards", message)
+}
+
+/// The square inside the stronghold entrance, where Guards demobilise.
+pub fn entrance_square() -> Sq {
+    board()
+        .entrance()
+        .sides
+        .iter()
+        .copied()
+        .find(|q| !board().is_entry(*q))
+        .expect("the entrance has an inside square")
+}
+
+/// Checks the routes an order names before anything moves: each for a Guard in play, at most
+/// six squares. Whether each square keeps him no further from his target is checked when he
+/// walks, against the distance at the start of his turn.
+pub fn check_routes(s: &State, routes: &[(&str, &[Sq])]) -> Result<(), RuleError> {
+    for (k, (label, path)) in routes.iter().enumerate() {
+        let ok = s.defenders.iter().any(|d| {
+            d.kind == DefKind::Guard
+                && d.label == *label
+                && matches!(d.status, Status::Standing | Status::Unconscious)
+        });
+        if !ok {
+            return Err(err(format!("there is no Guard {label} in play")));
+        }
+        if routes[..k].iter().any(|(l, _)| l == label) {
+            return Err(err(format!("Guard {label} has one route a turn")));
+        }
+        if path.len() > MAX_ROUTE {
+            return Err(err(format!(
+                "Guard {label}'s route has {} squares: Guards move at most a d6",
+                path.len()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What may happen on a square a Guard would step onto.
+enum Step {
+    Free,
+    /// A standing friend or a prone agent: he may pass, not stop.
+    Through,
+    /// A standing raider: he stops beside him and exposes him.
+    Raider(usize),
+    /// A standing assaulter: no way through.
+    Blocked,
+}
+
+fn step_onto(s: &State, d: usize, q: Sq) -> Step {
+    match s.occupant(q) {
+        None => Step::Free,
+        Some(Occupant::Defender(e)) if e == d => Step::Free,
+        Some(Occupant::Defender(_)) => Step::Through,
+        Some(Occupant::Intruder(i)) => {
+            let a = &s.intruders[i];
+            if !a.standing() {
+                Step::Through
+            } else if a.mode == Mode::Raiding {
+                Step::Raider(i)
+            } else {
+                Step::Blocked
+            }
+        }
+    }
+}
+
+/// Why a square of a named route cannot be walked, or `None` when it can.
+fn route_fault(
+    s: &State,
+    d: usize,
+    here: Sq,
+    q: Sq,
+    visited: &[Sq],
+    dist: &[u32],
+    start_d: u32,
+) -> Option<String> {
+    let link = board().links(here).iter().find(|l| l.to == q);
+    let Some(link) = link else {
+        return Some(format!("{q} is not next to {here}"));
+    };
+    if !senses::guard_may_step(s, here, link) {
+        return Some(format!(
+            "he cannot go from {here} to {q}: Guards open doors only from inside a room, and never step back outside the entrance"
+        ));
+    }
+    if visited.contains(&q) {
+        return Some(format!("he would step on {q} twice"));
+    }
+    if senses::dist_at(dist, q) > start_d {
+        return Some(format!(
+            "{q} is further from his target than {} where his turn began",
+            visited[0]
+        ));
+    }
+    if matches!(step_onto(s, d, q), Step::Blocked) {
+        return Some(format!("a standing assaulter holds {q}"));
+    }
+    None
+}
+
+/// A closed door (not the entrance) of the room a Guard stands in, beside him.
+fn closed_door_beside(s: &State, sq: Sq) -> Option<super::board::DoorId> {
+    let r = board().room_of(sq)?;
+    board()
+        .room_doors(r)
+        .find(|door| !s.door_open(door.id) && door.adjacent.contains(&sq) && !door.entrance)
+        .map(|door| door.id)
+}
+
+fn demobilise(s: &mut State, t: &mut dyn Table, d: usize) {
+    let label = s.defenders[d].label.clone();
+    s.defenders[d].sq = None;
+    s.defenders[d].status = Status::Escaped;
+    s.guards_in_box += 1;
+    t.say(format_args!(
+        "Guard {label} reaches the entrance and demobilises"
+    ));
+}
+
+/// The Guards' turn. `routes` are the Defender's routes by Guard label, already checked by
+/// `check_routes`. A route square that breaks the pursuit rules refuses the order when it is
+/// checked; in play (where the dice may have changed the position) the Guard leaves the route
+/// there and goes on by the shortest.
+pub fn turn(
+    s: &mut State,
+    t: &mut dyn Table,
+    target: Option<Agent>,
+    routes: &[(&str, &[Sq])],
+) -> Result<(), RuleError> {
+    let guards: Vec<usize> = (0..s.defenders.len())
+        .filter(|&d| s.defenders[d].kind == DefKind::Guard && s.defenders[d].standing())
+        .collect();
+    let mut roll: Option<u32> = None;
+    for d in guards {
+        if s.defenders[d].status != Status::Standing || s.defenders[d].sq.is_none() {
+            continue;
+        }
+        guard_turn(s, t, d, target, routes, &mut roll)?;
+    }
+    if s.alarm && s.guards_in_play() == 0 {
+        s.alarm = false;
+        s.asi_markers = 0;
+        t.say(format_args!(
+            "No Guards remain: the alarm ends and the ASI returns to standby"
+        ));
+    }
+    Ok(())
+}
+
+fn guard_turn(
+    s: &mut State,
+    t: &mut dyn Table,
+    d: usize,
+    target: Option<Agent>,
+    routes: &[(&str, &[Sq])],
+    roll: &mut Option<u32>,
+) -> Result<(), RuleError> {
+    let label = s.defenders[d].label.clone();
+    let sq = s.defenders[d].sq.expect("checked");
+    let route: &[Sq] = routes
+        .iter()
+        .find(|(l, _)| *l == label)
+        .map(|(_, p)| *p)
+        .unwrap_or(&[]);
+    let assaulters: Vec<usize> = s.assaulters_inside().collect();
+    let entrance = entrance_square();
+    // Summary, "Guards": with no assaulters they demobilise at the entrance.
+    if assaulters.is_empty() && (sq == entrance || board().is_entry(sq)) {
+        demobilise(s, t, d);
+        return Ok(());
+    }
+    // Engaged: fight an adjacent assaulter.
+    if let Some(i) = adjacent_assaulter(s, sq) {
+        combat::fight(s, t, Who::D(d), Who::I(i), false, true, true);
+        return Ok(());
+    }
+    if let Some(door) = closed_door_beside(s, sq) {
+        s.doors_open[door.index()] = true;
+        let r = board().room_of(sq).expect("in a room");
+        t.say(format_args!(
+            "Guard {label} opens {door} from inside room {r}; his turn ends"
+        ));
+        return Ok(());
+    }
+    let first = s.defenders[d].first_turn.take();
+    let steps = match first {
+        Some(n) => u32::from(n),
+        None => *roll.get_or_insert_with(|| {
+            let r = t.d6(true);
+            if t.lines() {
+                t.say(format_args!("The Guards roll {r} for movement"));
+            }
+            r
+        }),
+    };
+    let goal = if assaulters.is_empty() {
+        entrance
+    } else {
+        let chosen = target
+            .and_then(|a| {
+                assaulters
+                    .iter()
+                    .copied()
+                    .find(|&i| s.intruders[i].agent == a)
+            })
+            .unwrap_or_else(|| {
+                *assaulters
+                    .iter()
+                    .min_by_key(|&&i| {
+                        let at = s.intruders[i].sq.expect("inside");
+                        (senses::dist_at(&senses::pursuit(s, at), sq), i)
+                    })
+                    .expect("not empty")
+            });
+        s.intruders[chosen].sq.expect("inside")
+    };
+    let dist = senses::pursuit(s, goal);
+    let start_d = senses::dist_at(&dist, sq);
+    let had_los = senses::sees_assaulter(s, sq).is_some();
+    let mut visited = vec![sq];
+    // The last square of `visited` he may stand on (not a friend's, not a prone agent's).
+    let mut stand = 0;
+    let mut route = route.iter().copied();
+    let mut on_route = true;
+    // Whether his turn ended without an attack (a door opened, a raider exposed, a failed
+    // REACT, demobilised).
+    let mut done = false;
+    for _ in 0..steps {
+        let here = *visited.last().expect("starts with his square");
+        let standing_here = stand + 1 == visited.len();
+        if !assaulters.is_empty() && standing_here && adjacent_assaulter(s, here).is_some() {
+            break;
+        }
+        let here_d = senses::dist_at(&dist, here);
+        let named = if on_route { route.next() } else { None };
+        let next = match named {
+            Some(q) => match route_fault(s, d, here, q, &visited, &dist, start_d) {
+                None if senses::adjacent(s, here, q) => Some(q),
+                // A closed door on the route: he opens it when he stands beside it.
+                None => None,
+                Some(why) => {
+                    if t.dry() {
+                        return Err(err(format!("Guard {label} cannot take his route: {why}")));
+                    }
+                    t.say(format_args!(
+                        "Guard {label} leaves his route: {why}; he goes on by the shortest"
+                    ));
+                    on_route = false;
+                    shortest(s, d, here, here_d, &visited, &dist)
+                }
+            },
+            None => {
+                on_route = false;
+                shortest(s, d, here, here_d, &visited, &dist)
+            }
+        };
+        let Some(next) = next else { break };
+        let onto = step_onto(s, d, next);
+        if let Step::Raider(i) = onto {
+            if standing_here {
+                t.say(format_args!(
+                    "Guard {label} walks into {} at {next}",
+                    s.intruders[i].agent.title()
+                ));
+                combat::expose(s, t, i, Some(d));
+                done = true;
+            }
+            break;
+        }
+        if matches!(onto, Step::Blocked) {
+            break;
+        }
+        let free = matches!(onto, Step::Free);
+        // Summary, "Entering a room": occupation as it stood before he came in.
+        let entering_enemy_room = board()
+            .room_of(next)
+            .filter(|&r| board().room_of(here) != Some(r))
+            .filter(|&r| senses::enemy_room_for_defenders(s, r));
+        s.defenders[d].facing = Dir::towards(here, next);
+        s.defenders[d].sq = Some(next);
+        visited.push(next);
+        if free {
+            stand = visited.len() - 1;
+        }
+        if assaulters.is_empty() && next == entrance {
+            demobilise(s, t, d);
+            return Ok(());
+        }
+        // Summary, "Entering a room": a Defender entering an enemy-occupied room must REACT
+        // on a d6; failing, his turn ends there.
+        if let Some(r) = entering_enemy_room {
+            let grade = s.defenders[d].profile().survival;
+            let face = t.d6(true);
+            t.say(format_args!(
+                "Guard {label} must REACT entering room {r} ({face})"
+            ));
+            done = !grade.passes(face);
+            break;
+        }
+        if !free {
+            continue;
+        }
+        if !had_los && senses::sees_assaulter(s, next).is_some() {
+            break;
+        }
+        if let Some(door) = closed_door_beside(s, next) {
+            s.doors_open[door.index()] = true;
+            let r = board().room_of(next).expect("in a room");
+            t.say(format_args!(
+                "Guard {label} moves to {next} and opens {door} from inside room {r}; his turn ends"
+            ));
+            return Ok(());
+        }
+    }
+    if stand + 1 != visited.len() {
+        // He may pass a friend or a prone agent but not stop on his square.
+        let back = visited[stand];
+        s.defenders[d].sq = Some(back);
+        if stand > 0 {
+            s.defenders[d].facing = Dir::towards(visited[stand - 1], back);
+        }
+    }
+    let now = s.defenders[d].sq.expect("on the board");
+    if t.lines() && now != sq {
+        t.say(format_args!("Guard {label} moves to {now}"));
+    }
+    if done {
+        return Ok(());
+    }
+    if let Some(i) = adjacent_assaulter(s, now) {
+        combat::fight(s, t, Who::D(d), Who::I(i), false, true, true);
+    } else if let Some((i, range)) = shootable(s, now) {
+        combat::shoot(
+            s,
+            t,
+            Who::D(d),
+            Who::I(i),
+            combat::Shot {
+                dice: 5,
+                range,
+                burst: None,
+            },
+            true,
+        );
+    }
+    Ok(())
+}
+
+/// The default route: a step closer to the target, onto a free square if one is as close as
+/// any, never a square already stepped on, never through a closed door (he opens it first).
+fn shortest(
+    s: &State,
+    d: usize,
+    here: Sq,
+    here_d: u32,
+    visited: &[Sq],
+    dist: &[u32],
+) -> Option<Sq> {
+    senses::neighbours(s, here)
+        .filter(|q| !visited.contains(q) && (board().is_entry(here) || !board().is_entry(*q)))
+        .filter(|q| senses::dist_at(dist, *q) < here_d)
+        .filter_map(|q| {
+            let rank = match step_onto(s, d, q) {
+                Step::Free | Step::Raider(_) => 0,
+                Step::Through => 1,
+                Step::Blocked => return None,
+            };
+            Some((senses::dist_at(dist, q), rank, q))
+        })
+        .min_by_key(|&(dq, rank, _)| (dq, rank))
+        .map(|(_, _, q)| q)
+}

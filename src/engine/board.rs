@@ -617,6 +617,13 @@ fn draw_piece(svg: &mut String, board: &Board, p: &Piece, x: f64, y: f64, size: 
     );
     let h = size / 2.0;
     let body_class = format!("b-body {side_class}");
+    // A spent piece (acted or moved) is drawn faded.
+    let faded = if p.states.contains(&State::Spent) {
+        r#"<g opacity="0.55">"#
+    } else {
+        "<g>"
+    };
+    svg.push_str(faded);
     match p.shape {
         Shape::Counter => {
             let _ = write!(
@@ -653,6 +660,7 @@ fn draw_piece(svg: &mut String, board: &Board, p: &Piece, x: f64, y: f64, size: 
             );
         }
     }
+    svg.push_str("</g>");
     if p.states.contains(&State::Column) {
         let _ = write!(
             svg,

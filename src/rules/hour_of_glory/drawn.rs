@@ -156,7 +156,11 @@ pub fn board(s: &State, viewer: &Viewer) -> Board {
             DefKind::Sentry => ("S", "Sentry"),
             DefKind::Guard => ("G", "Guard"),
         };
-        let mut title = format!("{kind} {} at {sq}, {}", d.label, status_word(d.status));
+        let mut title = if d.kind == DefKind::Commander {
+            format!("{kind} at {sq}, {}", status_word(d.status))
+        } else {
+            format!("{kind} {} at {sq}, {}", d.label, status_word(d.status))
+        };
         let sentry = d.kind == DefKind::Sentry;
         if sentry {
             title.push_str(&format!(", facing {}", d.facing.name()));

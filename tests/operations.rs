@@ -346,11 +346,7 @@ async fn the_log_holds_no_token_signature_or_webhook_secret_and_no_colour(ctx: T
         .collect();
     rows.sort_unstable();
     rows.dedup();
-    assert_eq!(
-        rows.len(),
-        failures.len(),
-        "a delivery logged twice:\n{log}"
-    );
+    assert_eq!(rows.len(), failures.len(), "a delivery logged twice:\n{log}");
     // Standard error is a pipe here: no colour codes.
     assert!(!log.contains('\u{1b}'), "escape codes in the log:\n{log:?}");
 }

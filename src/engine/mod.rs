@@ -2,6 +2,7 @@
 //! choices, fold and replay, exports and their offline verification. Pure: no I/O, no clock,
 //! no randomness of its own (the caller's [`game::World`] supplies time and fresh secrets).
 
+pub mod board;
 pub mod bot;
 pub mod canonical;
 pub mod dice;

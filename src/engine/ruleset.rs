@@ -620,14 +620,29 @@ pub trait Rules: Send + Sync + 'static {
 
     /// The board drawn for `viewer` as one self-contained SVG element (no scripts, no external
     /// references), shown on the game, spectator and replay pages. It must draw only what
-    /// `viewer` may see, like [`Rules::view`]. `None` (the default) shows no drawing: the page
-    /// still shows the view, the log and the legal moves. See docs/web.md, "Drawing a board".
+    /// `viewer` may see, like [`Rules::view`]. The default draws [`Rules::board`]; with no
+    /// board either, the page shows no drawing but still the view, the log and the legal
+    /// moves. See docs/web.md, "Drawing a board".
     fn board_svg(
+        &self,
+        state: &Self::State,
+        viewer: &Viewer,
+        context: &BoardContext,
+    ) -> Option<String> {
+        self.board(state, viewer, context)
+            .map(|b| super::board::render(&b))
+    }
+
+    /// The board for `viewer` as a description for the board toolkit (`engine::board`): the
+    /// grid, the ground of each cell, the pieces with their state, highlights and a legend.
+    /// The default [`Rules::board_svg`] draws it. Like [`Rules::view`] it holds only what
+    /// `viewer` may see. `None` (the default) when the game draws no board.
+    fn board(
         &self,
         _state: &Self::State,
         _viewer: &Viewer,
         _context: &BoardContext,
-    ) -> Option<String> {
+    ) -> Option<super::board::Board> {
         None
     }
 

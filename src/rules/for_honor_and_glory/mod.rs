@@ -22,6 +22,7 @@ pub mod campaign;
 pub mod close_combat;
 pub mod column;
 pub mod combat;
+pub mod drawn;
 pub mod fire;
 pub mod hex;
 pub mod leaders;
@@ -337,6 +338,15 @@ impl Rules for ForHonorAndGlory {
             summary,
         });
         Ok(())
+    }
+
+    fn board(
+        &self,
+        state: &State,
+        _viewer: &Viewer,
+        _context: &crate::engine::ruleset::BoardContext,
+    ) -> Option<crate::engine::board::Board> {
+        Some(drawn::board(state))
     }
 
     fn board_text(&self, state: &State, _viewer: &Viewer) -> Option<String> {

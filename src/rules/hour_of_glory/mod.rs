@@ -13,6 +13,7 @@ pub mod board;
 pub mod bot;
 pub mod combat;
 pub mod defender;
+pub mod drawn;
 pub mod guards;
 pub mod intel;
 pub mod intruder;
@@ -903,6 +904,15 @@ impl Rules for HourOfGlory {
         }
         self.settle(s);
         Ok(())
+    }
+
+    fn board(
+        &self,
+        s: &State,
+        viewer: &Viewer,
+        _: &crate::engine::ruleset::BoardContext,
+    ) -> Option<crate::engine::board::Board> {
+        Some(drawn::board(s, viewer))
     }
 
     fn board_text(&self, s: &State, viewer: &Viewer) -> Option<String> {

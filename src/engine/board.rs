@@ -1,0 +1,842 @@
+//! The board toolkit: a ruleset describes its board as data — a hex or square grid, the ground
+//! of each cell, the pieces with their state, markers, highlights, a legend and a few lines of
+//! notes — and [`render`] draws it as one self-contained SVG element for the pages.
+//!
+//! The drawing has no scripts and no external references; it scales by its `viewBox`; every
+//! cell carries a `<title>` with its label (shown on hover) and `data-cell`, every piece
+//! `data-piece`, so a browser test or a click-to-order script can find them. Colours come from
+//! CSS classes ([`STYLE`], which also darkens them under `prefers-color-scheme: dark`), with
+//! the light colours repeated as presentation attributes so the drawing keeps its colours where
+//! a page's content security policy drops the `<style>` block. Every text is at least 11 px
+//! when the drawing is shown 390 px wide (see [`Board::min_font`]). docs/web.md, "Drawing a
+//! board", says how a ruleset uses it.
+
+use std::fmt::Write;
+
+/// A cell of the grid by column and row, both from 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct At {
+    pub col: u16,
+    pub row: u16,
+}
+
+impl At {
+    pub fn new(col: u16, row: u16) -> At {
+        At { col, row }
+    }
+}
+
+/// The shape of the grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grid {
+    /// Flat-topped hexes, odd columns (B, D, F …) half a hex lower, as the wargame texts draw
+    /// them.
+    Hex { cols: u16, rows: u16 },
+    /// Squares; walls and doors are cells of their own ground.
+    Square { cols: u16, rows: u16 },
+}
+
+/// What a cell is drawn as. The toolkit owns the palette, so every board looks alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Ground {
+    Clear,
+    Forest,
+    Hill,
+    Town,
+    Swamp,
+    Water,
+    Waterway,
+    /// A bridge or ford.
+    Crossing,
+    Fence,
+    Entrenchment,
+    Fort,
+    Wall,
+    Corridor,
+    Room,
+    DoorClosed,
+    DoorOpen,
+    Entry,
+}
+
+impl Ground {
+    /// Its CSS class, light and dark fill.
+    fn paint(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Ground::Clear => ("g-clear", "#e9e4c9", "#3a3a2c"),
+            Ground::Forest => ("g-forest", "#8fb07a", "#2f4a2a"),
+            Ground::Hill => ("g-hill", "#d2b48c", "#5a4630"),
+            Ground::Town => ("g-town", "#c9a6a0", "#5b3a36"),
+            Ground::Swamp => ("g-swamp", "#a9bfa3", "#354a3c"),
+            Ground::Water => ("g-water", "#8fb8de", "#1f3f5f"),
+            Ground::Waterway => ("g-waterway", "#a8cbe8", "#27496b"),
+            Ground::Crossing => ("g-crossing", "#b89a6a", "#6b5530"),
+            Ground::Fence => ("g-fence", "#e0d6a8", "#4a4530"),
+            Ground::Entrenchment => ("g-entrenchment", "#c8b98a", "#514a33"),
+            Ground::Fort => ("g-fort", "#a8a39a", "#55524c"),
+            Ground::Wall => ("g-wall", "#4a4a4a", "#111111"),
+            Ground::Corridor => ("g-corridor", "#efeae0", "#2c2c2c"),
+            Ground::Room => ("g-room", "#fbf6e9", "#3a352c"),
+            Ground::DoorClosed => ("g-door", "#8b5a2b", "#a0703c"),
+            Ground::DoorOpen => ("g-door-open", "#f1d9a8", "#6b5028"),
+            Ground::Entry => ("g-entry", "#cfe6c4", "#30472a"),
+        }
+    }
+
+    /// Its name in the legend.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ground::Clear => "clear",
+            Ground::Forest => "forest",
+            Ground::Hill => "hill",
+            Ground::Town => "town",
+            Ground::Swamp => "swamp",
+            Ground::Water => "water",
+            Ground::Waterway => "waterway",
+            Ground::Crossing => "bridge or ford",
+            Ground::Fence => "fence",
+            Ground::Entrenchment => "entrenchment",
+            Ground::Fort => "fort",
+            Ground::Wall => "wall",
+            Ground::Corridor => "corridor",
+            Ground::Room => "room",
+            Ground::DoorClosed => "closed door",
+            Ground::DoorOpen => "open door",
+            Ground::Entry => "entry zone",
+        }
+    }
+}
+
+/// One cell.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    pub at: At,
+    /// Its name in the game's orders (`C5`, `m20`, `door-3`): the hover title and `data-cell`.
+    pub label: String,
+    pub ground: Ground,
+    /// Text drawn in the cell (a room or door number), if any.
+    pub mark: Option<String>,
+    /// More for the hover title (the terrain, the room).
+    pub title: String,
+}
+
+/// Which way a piece faces (square grids).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Facing {
+    North,
+    East,
+    South,
+    West,
+}
+
+/// A piece's state, drawn on its counter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// In column formation: a bar across the counter.
+    Column,
+    /// Fired on this turn: a red corner.
+    FiredOn,
+    /// Has acted or moved this turn: greyed.
+    Spent,
+    Prone,
+    Wounded,
+    /// Unconscious or otherwise out of action: drawn pale with a cross.
+    Down,
+    /// A card or counter face down: no label, a hatched back.
+    FaceDown,
+}
+
+impl State {
+    fn word(self) -> &'static str {
+        match self {
+            State::Column => "column",
+            State::FiredOn => "fired-on",
+            State::Spent => "spent",
+            State::Prone => "prone",
+            State::Wounded => "wounded",
+            State::Down => "down",
+            State::FaceDown => "face-down",
+        }
+    }
+}
+
+/// What a piece is, for its shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A square counter.
+    Counter,
+    /// A round figure (leaders, agents, guards).
+    Figure,
+    /// A small diamond: markers (alert, corpse, objective).
+    Marker,
+    /// A card.
+    Card,
+}
+
+/// One piece (counter, figure, marker or card) on a cell.
+#[derive(Debug, Clone)]
+pub struct Piece {
+    pub at: At,
+    /// Unique on the board: `data-piece`.
+    pub id: String,
+    /// The side by index into [`Board::sides`]; `None` for neutral markers and cards.
+    pub side: Option<usize>,
+    pub shape: Shape,
+    /// The short text on the piece (one to three characters).
+    pub label: String,
+    /// A number in the corner (MP).
+    pub value: Option<String>,
+    pub facing: Option<Facing>,
+    pub states: Vec<State>,
+    /// The hover title: what the piece is, in words.
+    pub title: String,
+}
+
+/// Something to draw over the map.
+#[derive(Debug, Clone)]
+pub enum Highlight {
+    /// The cells a piece went through, in order.
+    Path { cells: Vec<At>, title: String },
+    /// A fire line from the firer to the target.
+    Fire { from: At, to: At, title: String },
+    /// Cells picked out (the reach of a selected piece, victory hexes).
+    Cells { cells: Vec<At>, title: String },
+}
+
+/// A board description.
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// The drawing's title (for screen readers and the tooltip).
+    pub title: String,
+    /// One sentence on what is drawn.
+    pub description: String,
+    pub grid: Grid,
+    pub cells: Vec<Cell>,
+    /// The sides' names, in palette order (at most four colours; more repeat them).
+    pub sides: Vec<String>,
+    pub pieces: Vec<Piece>,
+    pub highlights: Vec<Highlight>,
+    /// Extra legend entries after the grounds and sides drawn: (symbol, meaning).
+    pub legend: Vec<(String, String)>,
+    /// Lines under the legend (turn, score).
+    pub notes: Vec<String>,
+}
+
+/// The side colours: light, dark, text on it.
+const SIDES: [(&str, &str, &str); 4] = [
+    ("#2f5fa8", "#5b8ad6", "#ffffff"),
+    ("#b3261e", "#e0594f", "#ffffff"),
+    ("#2e7d32", "#5fb064", "#ffffff"),
+    ("#6a4c93", "#9a7cc4", "#ffffff"),
+];
+
+/// Hex circumradius and square side, in drawing units.
+const HEX: f64 = 60.0;
+const SQUARE: f64 = 44.0;
+const MARGIN: f64 = 40.0;
+/// The narrowest screen the drawing must stay legible on.
+const PHONE: f64 = 390.0;
+const MIN_PX: f64 = 11.0;
+
+/// The stylesheet of every board: the palette by class, and darker under
+/// `prefers-color-scheme: dark`. The page's stylesheet carries it too (static/style.css).
+pub const STYLE: &str = include_str!("board.css");
+
+fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+impl Board {
+    /// The map's size in drawing units (without the margins).
+    fn map_size(&self) -> (f64, f64) {
+        match self.grid {
+            Grid::Hex { cols, rows } => (
+                HEX * (1.5 * f64::from(cols) + 0.5),
+                HEX * 3f64.sqrt() * (f64::from(rows) + 0.5),
+            ),
+            Grid::Square { cols, rows } => (SQUARE * f64::from(cols), SQUARE * f64::from(rows)),
+        }
+    }
+
+    /// The drawing's width in units.
+    pub fn width(&self) -> f64 {
+        self.map_size().0 + 2.0 * MARGIN
+    }
+
+    /// The smallest font size, in drawing units, that is still 11 px when the drawing is
+    /// 390 px wide.
+    pub fn min_font(&self) -> f64 {
+        (MIN_PX * self.width() / PHONE).ceil()
+    }
+
+    /// A cell's centre in drawing units.
+    fn centre(&self, at: At) -> (f64, f64) {
+        match self.grid {
+            Grid::Hex { .. } => {
+                let x = MARGIN + HEX + 1.5 * HEX * f64::from(at.col);
+                let y = MARGIN
+                    + 3f64.sqrt() * HEX * (f64::from(at.row) + 0.5 + 0.5 * f64::from(at.col & 1));
+                (x, y)
+            }
+            Grid::Square { .. } => (
+                MARGIN + SQUARE * (f64::from(at.col) + 0.5),
+                MARGIN + SQUARE * (f64::from(at.row) + 0.5),
+            ),
+        }
+    }
+
+    /// The size of a cell's inside, where pieces stand.
+    fn inner(&self) -> f64 {
+        match self.grid {
+            Grid::Hex { .. } => HEX * 1.5,
+            Grid::Square { .. } => SQUARE * 0.9,
+        }
+    }
+
+    fn cell_shape(&self, at: At, class: &str, fill: &str) -> String {
+        let (x, y) = self.centre(at);
+        match self.grid {
+            Grid::Hex { .. } => {
+                let pts: Vec<String> = (0..6)
+                    .map(|i| {
+                        let a = std::f64::consts::PI / 3.0 * f64::from(i);
+                        format!("{:.1},{:.1}", x + HEX * a.cos(), y + HEX * a.sin())
+                    })
+                    .collect();
+                format!(
+                    r##"<polygon class="{class}" fill="{fill}" stroke="#6b6453" stroke-width="1.5" points="{}"/>"##,
+                    pts.join(" ")
+                )
+            }
+            Grid::Square { .. } => format!(
+                r##"<rect class="{class}" fill="{fill}" stroke="#8a8170" stroke-width="0.5" x="{:.1}" y="{:.1}" width="{SQUARE}" height="{SQUARE}"/>"##,
+                x - SQUARE / 2.0,
+                y - SQUARE / 2.0
+            ),
+        }
+    }
+}
+
+/// `text` cut into lines of at most `chars` characters, at spaces where it can.
+fn wrap(text: &str, chars: usize) -> Vec<String> {
+    let chars = chars.max(8);
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        let len = current.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > chars {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    if !current.is_empty() {
+        lines.push(current);
+    }
+    lines
+}
+
+/// Where the `i`-th of `n` pieces on a cell stands, and its size.
+fn slot(i: usize, n: usize, inner: f64) -> (f64, f64, f64) {
+    if n <= 1 {
+        return (0.0, 0.0, inner * 0.8);
+    }
+    let size = inner * 0.48;
+    let (dx, dy) = match i % 4 {
+        0 => (-0.25, -0.25),
+        1 => (0.25, -0.25),
+        2 => (-0.25, 0.25),
+        _ => (0.25, 0.25),
+    };
+    (dx * inner, dy * inner, size)
+}
+
+/// The board drawn as one SVG element.
+pub fn render(board: &Board) -> String {
+    let (_, map_h) = board.map_size();
+    let width = board.width();
+    let font = board.min_font();
+    let line = font * 1.3;
+    let mut grounds: Vec<Ground> = board.cells.iter().map(|c| c.ground).collect();
+    grounds.sort();
+    grounds.dedup();
+    let legend_rows = grounds.len().div_ceil(3) + board.sides.len().div_ceil(3);
+    // The legend's lines and the notes, wrapped to the drawing's width.
+    let chars = ((width - 2.0 * MARGIN) / (font * 0.56)).floor() as usize;
+    let mut text_lines: Vec<String> = Vec::new();
+    for (symbol, meaning) in &board.legend {
+        text_lines.extend(wrap(&format!("{symbol} {meaning}"), chars));
+    }
+    for note in &board.notes {
+        text_lines.extend(wrap(note, chars));
+    }
+    let legend_h = line * (legend_rows + text_lines.len()) as f64;
+    let height = MARGIN * 2.0 + map_h + legend_h + line;
+    let mut svg = String::with_capacity(64 * 1024);
+    let _ = write!(
+        svg,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0} {height:.0}" role="img" aria-labelledby="board-title board-desc" class="board drawn" font-family="system-ui, sans-serif" data-min-font="{font}"><title id="board-title">{}</title><desc id="board-desc">{}</desc><style>{STYLE}</style><rect class="b-paper" fill="#f7f3e8" width="{width:.0}" height="{height:.0}"/>"##,
+        esc(&board.title),
+        esc(&board.description),
+    );
+
+    // Column letters and row numbers along the edges, for reading the map without hovering.
+    svg.push_str(r#"<g class="b-edge">"#);
+    let (cols, rows) = match board.grid {
+        Grid::Hex { cols, rows } | Grid::Square { cols, rows } => (cols, rows),
+    };
+    let hex = matches!(board.grid, Grid::Hex { .. });
+    for col in 0..cols {
+        let (x, _) = board.centre(At::new(col, 0));
+        let name = if hex {
+            ((b'A' + col as u8) as char).to_string()
+        } else {
+            ((b'a' + col as u8) as char).to_string()
+        };
+        let _ = write!(
+            svg,
+            r##"<text class="b-ink" fill="#333" x="{x:.1}" y="{:.1}" font-size="{font}" text-anchor="middle">{name}</text>"##,
+            MARGIN - 6.0
+        );
+    }
+    let step = if hex { 1 } else { 2 };
+    for row in (0..rows).step_by(step) {
+        let (_, y) = board.centre(At::new(0, row));
+        let _ = write!(
+            svg,
+            r##"<text class="b-ink" fill="#333" x="{:.1}" y="{:.1}" font-size="{font}" text-anchor="end">{}</text>"##,
+            MARGIN - 2.0,
+            y + font * 0.35,
+            row + 1
+        );
+    }
+    svg.push_str("</g>");
+
+    // The cells.
+    svg.push_str(r#"<g class="b-cells">"#);
+    for cell in &board.cells {
+        let (class, fill, _) = cell.ground.paint();
+        let title = if cell.title.is_empty() {
+            cell.label.clone()
+        } else {
+            format!("{}: {}", cell.label, cell.title)
+        };
+        let _ = write!(
+            svg,
+            r##"<g class="b-cell" data-cell="{}" data-ground="{}"><title>{}</title>{}"##,
+            esc(&cell.label),
+            cell.ground.name(),
+            esc(&title),
+            board.cell_shape(cell.at, class, fill)
+        );
+        if let Some(mark) = &cell.mark {
+            let (x, y) = board.centre(cell.at);
+            let _ = write!(
+                svg,
+                r##"<text class="b-mark" fill="#3b2f1e" x="{x:.1}" y="{:.1}" font-size="{font}" font-weight="bold" text-anchor="middle">{}</text>"##,
+                y + font * 0.35,
+                esc(mark)
+            );
+        }
+        svg.push_str("</g>");
+    }
+    svg.push_str("</g>");
+
+    // Highlights under the pieces.
+    svg.push_str(r#"<g class="b-highlights">"#);
+    for h in &board.highlights {
+        match h {
+            Highlight::Path { cells, title } => {
+                let pts: Vec<String> = cells
+                    .iter()
+                    .map(|&at| {
+                        let (x, y) = board.centre(at);
+                        format!("{x:.1},{y:.1}")
+                    })
+                    .collect();
+                let _ = write!(
+                    svg,
+                    r##"<polyline class="b-path" data-highlight="path" fill="none" stroke="#e0a000" stroke-width="6" stroke-linecap="round" stroke-dasharray="10 8" points="{}"><title>{}</title></polyline>"##,
+                    pts.join(" "),
+                    esc(title)
+                );
+            }
+            Highlight::Fire { from, to, title } => {
+                let (x1, y1) = board.centre(*from);
+                let (x2, y2) = board.centre(*to);
+                let _ = write!(
+                    svg,
+                    r##"<line class="b-fire" data-highlight="fire" stroke="#d32f2f" stroke-width="5" stroke-linecap="round" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}"><title>{}</title></line><circle class="b-fire-end" fill="#d32f2f" cx="{x2:.1}" cy="{y2:.1}" r="8"/>"##,
+                    esc(title)
+                );
+            }
+            Highlight::Cells { cells, title } => {
+                for &at in cells {
+                    let (x, y) = board.centre(at);
+                    let r = board.inner() * 0.55;
+                    let _ = write!(
+                        svg,
+                        r##"<circle class="b-pick" data-highlight="cells" fill="none" stroke="#e0a000" stroke-width="4" cx="{x:.1}" cy="{y:.1}" r="{r:.1}"><title>{}</title></circle>"##,
+                        esc(title)
+                    );
+                }
+            }
+        }
+    }
+    svg.push_str("</g>");
+
+    // The pieces, spread over their cell.
+    svg.push_str(r#"<g class="b-pieces">"#);
+    let inner = board.inner();
+    for (i, piece) in board.pieces.iter().enumerate() {
+        let here: Vec<usize> = board
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.at == piece.at)
+            .map(|(j, _)| j)
+            .collect();
+        let k = here.iter().position(|&j| j == i).unwrap_or(0);
+        let (dx, dy, size) = slot(k, here.len(), inner);
+        let (cx, cy) = board.centre(piece.at);
+        draw_piece(&mut svg, board, piece, cx + dx, cy + dy, size, font);
+    }
+    svg.push_str("</g>");
+
+    // The legend and the notes.
+    let mut y = MARGIN * 2.0 + map_h + font;
+    let col_w = (width - 2.0 * MARGIN) / 3.0;
+    let mut entries: Vec<(String, String)> = grounds
+        .iter()
+        .map(|g| {
+            let (class, fill, _) = g.paint();
+            (
+                format!(
+                    r##"<rect class="{class}" fill="{fill}" stroke="#6b6453" width="{0:.0}" height="{0:.0}" x="{{x}}" y="{{y}}"/>"##,
+                    font
+                ),
+                g.name().to_owned(),
+            )
+        })
+        .collect();
+    for (s, name) in board.sides.iter().enumerate() {
+        let (light, _, _) = SIDES[s % SIDES.len()];
+        entries.push((
+            format!(
+                r##"<rect class="side-{1}" fill="{light}" width="{0:.0}" height="{0:.0}" x="{{x}}" y="{{y}}"/>"##,
+                font,
+                s % SIDES.len()
+            ),
+            name.clone(),
+        ));
+    }
+    svg.push_str(r#"<g class="b-legend">"#);
+    let ground_count = grounds.len();
+    for (n, (swatch, name)) in entries.iter().enumerate() {
+        // Grounds three to a row, then the sides three to a row.
+        let (row, col) = if n < ground_count {
+            (n / 3, n % 3)
+        } else {
+            let m = n - ground_count;
+            (ground_count.div_ceil(3) + m / 3, m % 3)
+        };
+        let x = MARGIN + col as f64 * col_w;
+        let yy = y + row as f64 * line;
+        svg.push_str(
+            &swatch
+                .replace("{x}", &format!("{x:.1}"))
+                .replace("{y}", &format!("{:.1}", yy - font * 0.85)),
+        );
+        let _ = write!(
+            svg,
+            r##"<text class="b-ink" fill="#333" x="{:.1}" y="{yy:.1}" font-size="{font}">{}</text>"##,
+            x + font * 1.3,
+            esc(name)
+        );
+    }
+    y += legend_rows as f64 * line;
+    for text in &text_lines {
+        let _ = write!(
+            svg,
+            r##"<text class="b-ink b-note" fill="#333" x="{MARGIN:.1}" y="{y:.1}" font-size="{font}">{}</text>"##,
+            esc(text)
+        );
+        y += line;
+    }
+    svg.push_str("</g></svg>");
+    svg
+}
+
+fn draw_piece(svg: &mut String, board: &Board, p: &Piece, x: f64, y: f64, size: f64, font: f64) {
+    let states: Vec<&str> = p.states.iter().map(|s| s.word()).collect();
+    let face_down = p.states.contains(&State::FaceDown);
+    let side_class = p.side.map_or_else(
+        || "side-none".to_owned(),
+        |s| format!("side-{}", s % SIDES.len()),
+    );
+    let (fill, ink) = match p.side {
+        Some(s) => {
+            let (light, _, ink) = SIDES[s % SIDES.len()];
+            (light, ink)
+        }
+        None if face_down => ("#7a6a55", "#ffffff"),
+        None => ("#f2c14e", "#222222"),
+    };
+    let _ = write!(
+        svg,
+        r##"<g class="b-piece {side_class}{}" data-piece="{}" data-at="{}" data-shape="{}" data-state="{}"><title>{}</title>"##,
+        states.iter().map(|s| format!(" s-{s}")).collect::<String>(),
+        esc(&p.id),
+        esc(&board
+            .cells
+            .iter()
+            .find(|c| c.at == p.at)
+            .map_or(String::new(), |c| c.label.clone())),
+        match p.shape {
+            Shape::Counter => "counter",
+            Shape::Figure => "figure",
+            Shape::Marker => "marker",
+            Shape::Card => "card",
+        },
+        states.join(" "),
+        esc(&p.title),
+    );
+    let h = size / 2.0;
+    let body_class = format!("b-body {side_class}");
+    // A spent piece (acted or moved) is drawn faded.
+    let faded = if p.states.contains(&State::Spent) {
+        r#"<g opacity="0.55">"#
+    } else {
+        "<g>"
+    };
+    svg.push_str(faded);
+    match p.shape {
+        Shape::Counter => {
+            let _ = write!(
+                svg,
+                r##"<rect class="{body_class}" fill="{fill}" stroke="#1d1d1d" stroke-width="2" x="{:.1}" y="{:.1}" width="{size:.1}" height="{size:.1}" rx="4"/>"##,
+                x - h,
+                y - h
+            );
+        }
+        Shape::Figure => {
+            let _ = write!(
+                svg,
+                r##"<circle class="{body_class}" fill="{fill}" stroke="#1d1d1d" stroke-width="2" cx="{x:.1}" cy="{y:.1}" r="{h:.1}"/>"##
+            );
+        }
+        Shape::Marker => {
+            let _ = write!(
+                svg,
+                r##"<polygon class="{body_class}" fill="{fill}" stroke="#1d1d1d" stroke-width="2" points="{x:.1},{:.1} {:.1},{y:.1} {x:.1},{:.1} {:.1},{y:.1}"/>"##,
+                y - h,
+                x + h,
+                y + h,
+                x - h
+            );
+        }
+        Shape::Card => {
+            let _ = write!(
+                svg,
+                r##"<rect class="{body_class}{}" fill="{fill}" stroke="#1d1d1d" stroke-width="2" x="{:.1}" y="{:.1}" width="{:.1}" height="{size:.1}" rx="3"/>"##,
+                if face_down { " b-back" } else { "" },
+                x - h * 0.7,
+                y - h,
+                size * 0.7
+            );
+        }
+    }
+    svg.push_str("</g>");
+    if p.states.contains(&State::Column) {
+        let _ = write!(
+            svg,
+            r##"<rect class="b-column" fill="#1d1d1d" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}"/>"##,
+            x - h,
+            y + h * 0.55,
+            size,
+            h * 0.3
+        );
+    }
+    if p.states.contains(&State::FiredOn) {
+        let _ = write!(
+            svg,
+            r##"<polygon class="b-fired" fill="#ffd600" stroke="#1d1d1d" points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}"/>"##,
+            x + h,
+            y - h,
+            x + h - h * 0.6,
+            y - h,
+            x + h,
+            y - h + h * 0.6
+        );
+    }
+    if p.states.contains(&State::Down) {
+        let _ = write!(
+            svg,
+            r##"<path class="b-down" stroke="#1d1d1d" stroke-width="3" d="M{:.1},{:.1}L{:.1},{:.1}M{:.1},{:.1}L{:.1},{:.1}"/>"##,
+            x - h,
+            y - h,
+            x + h,
+            y + h,
+            x + h,
+            y - h,
+            x - h,
+            y + h
+        );
+    }
+    if let Some(f) = p.facing {
+        let (dx, dy) = match f {
+            Facing::North => (0.0, -1.0),
+            Facing::East => (1.0, 0.0),
+            Facing::South => (0.0, 1.0),
+            Facing::West => (-1.0, 0.0),
+        };
+        // A wedge pointing out of the figure the way it faces.
+        let (tx, ty) = (x + dx * h * 1.35, y + dy * h * 1.35);
+        let (px, py) = (-dy, dx);
+        let _ = write!(
+            svg,
+            r##"<polygon class="b-facing" fill="#1d1d1d" points="{tx:.1},{ty:.1} {:.1},{:.1} {:.1},{:.1}"/>"##,
+            x + dx * h * 0.8 + px * h * 0.45,
+            y + dy * h * 0.8 + py * h * 0.45,
+            x + dx * h * 0.8 - px * h * 0.45,
+            y + dy * h * 0.8 - py * h * 0.45
+        );
+    }
+    if !face_down && !p.label.is_empty() {
+        let _ = write!(
+            svg,
+            r##"<text class="b-label" fill="{ink}" x="{x:.1}" y="{:.1}" font-size="{font}" font-weight="bold" text-anchor="middle">{}</text>"##,
+            y + font * 0.35,
+            esc(&p.label)
+        );
+    }
+    if let (Some(v), false) = (&p.value, face_down) {
+        let _ = write!(
+            svg,
+            r##"<text class="b-value" fill="{ink}" x="{:.1}" y="{:.1}" font-size="{font}" text-anchor="end">{}</text>"##,
+            x + h - 2.0,
+            y + h - 3.0,
+            esc(v)
+        );
+    }
+    svg.push_str("</g>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(grid: Grid) -> Board {
+        Board {
+            title: "A <test> & board".into(),
+            description: "two pieces".into(),
+            grid,
+            cells: (0..3)
+                .flat_map(|c| (0..2).map(move |r| At::new(c, r)))
+                .map(|at| Cell {
+                    at,
+                    label: format!("{}{}", (b'A' + at.col as u8) as char, at.row + 1),
+                    ground: if at.col == 1 {
+                        Ground::Forest
+                    } else {
+                        Ground::Clear
+                    },
+                    mark: None,
+                    title: String::new(),
+                })
+                .collect(),
+            sides: vec!["red".into(), "blue".into()],
+            pieces: vec![
+                Piece {
+                    at: At::new(0, 0),
+                    id: "p1".into(),
+                    side: Some(0),
+                    shape: Shape::Counter,
+                    label: "R".into(),
+                    value: Some("3".into()),
+                    facing: None,
+                    states: vec![State::Column, State::FiredOn],
+                    title: "a regular".into(),
+                },
+                Piece {
+                    at: At::new(0, 0),
+                    id: "p2".into(),
+                    side: None,
+                    shape: Shape::Card,
+                    label: "secret".into(),
+                    value: None,
+                    facing: Some(Facing::East),
+                    states: vec![State::FaceDown],
+                    title: "a card, face down".into(),
+                },
+            ],
+            highlights: vec![Highlight::Fire {
+                from: At::new(0, 0),
+                to: At::new(2, 1),
+                title: "fire".into(),
+            }],
+            legend: vec![("R".into(), "regular".into())],
+            notes: vec!["Turn 1".into()],
+        }
+    }
+
+    #[test]
+    fn a_board_is_one_self_contained_svg_with_titled_cells_and_pieces() {
+        for grid in [
+            Grid::Hex { cols: 3, rows: 2 },
+            Grid::Square { cols: 3, rows: 2 },
+        ] {
+            let svg = render(&sample(grid));
+            assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>"));
+            assert!(svg.contains("viewBox=\"0 0 "));
+            assert!(!svg.contains("<script") && !svg.contains("href") && !svg.contains("style=\""));
+            assert!(svg.contains("A &lt;test&gt; &amp; board"));
+            assert_eq!(svg.matches("data-cell=").count(), 6);
+            assert!(svg.contains(r#"data-cell="B2""#) && svg.contains("<title>B2</title>"));
+            assert_eq!(svg.matches("data-piece=").count(), 2);
+            assert!(svg.contains("s-column s-fired-on"));
+            assert!(svg.contains("prefers-color-scheme: dark"));
+            // A face-down piece shows no label.
+            assert!(!svg.contains(">secret<"));
+        }
+    }
+
+    #[test]
+    fn no_text_is_under_11_px_on_a_390_px_phone() {
+        for grid in [
+            Grid::Hex { cols: 26, rows: 20 },
+            Grid::Square { cols: 26, rows: 24 },
+        ] {
+            let b = sample(grid);
+            let svg = render(&b);
+            let width = b.width();
+            for part in svg.split("font-size=\"").skip(1) {
+                let size: f64 = part.split('"').next().unwrap().parse().unwrap();
+                assert!(size * PHONE / width >= MIN_PX, "{size} at width {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_page_stylesheet_carries_the_board_palette() {
+        let page = include_str!("../../static/style.css");
+        assert!(
+            page.contains(STYLE.trim()),
+            "static/style.css lacks board.css"
+        );
+    }
+}

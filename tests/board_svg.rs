@@ -1,0 +1,363 @@
+//! The drawn boards (engine::board and each wargame's `Rules::board`) over bot games: each
+//! board draws exactly the pieces the viewer's view lists, every cell carries its label, no
+//! text is under 11 px on a 390-px phone, and no seat's board nor the spectator's shows a
+//! face-down card or anything else another seat may not see.
+
+use despatch::engine::bot::{self, MemorySecrets};
+use despatch::engine::game::Game;
+use despatch::engine::ruleset::{BoardContext, SeatDef, Setup, Viewer};
+use despatch::rules;
+use despatch::rules::hour_of_glory::board::board as stronghold;
+use despatch::rules::hour_of_glory::state::State as HogState;
+use despatch::rules::hour_of_glory::view::map_holders;
+use serde_json::{json, Value};
+
+fn svg(game: &Game, viewer: &Viewer) -> String {
+    game.ruleset
+        .board_svg(&game.state, viewer, &BoardContext::default())
+        .expect("a wargame draws its board")
+}
+
+fn viewers(game: &Game) -> Vec<Viewer> {
+    let mut v = vec![Viewer::Spectator];
+    v.extend(
+        game.created
+            .seats
+            .iter()
+            .map(|s| Viewer::Seat(s.seat.clone())),
+    );
+    v
+}
+
+/// Every `font-size` in the drawing is at least 11 px when it is shown 390 px wide.
+fn legible_on_a_phone(svg: &str) -> Result<(), String> {
+    let view_box = svg
+        .split("viewBox=\"0 0 ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .ok_or("no viewBox")?;
+    let width: f64 = view_box.parse().map_err(|_| "bad viewBox")?;
+    for part in svg.split("font-size=\"").skip(1) {
+        let size: f64 = part.split('"').next().unwrap_or("0").parse().unwrap_or(0.0);
+        if size * 390.0 / width < 11.0 {
+            return Err(format!("a text of {size} units in a drawing {width} wide"));
+        }
+    }
+    Ok(())
+}
+
+fn self_contained(svg: &str) -> Result<(), String> {
+    if !svg.starts_with("<svg ") || !svg.ends_with("</svg>") {
+        return Err("not one svg element".into());
+    }
+    for bad in ["<script", "href=", "url(", "style=\"", "<foreignObject"] {
+        if svg.contains(bad) {
+            return Err(format!("the drawing holds {bad}"));
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- For Honor and Glory
+
+fn check_fhg(game: &Game, _: &MemorySecrets) -> Result<(), String> {
+    let public = svg(game, &Viewer::Spectator);
+    self_contained(&public)?;
+    legible_on_a_phone(&public)?;
+    let view = game.view(&Viewer::Spectator);
+    let units = view["units"].as_array().ok_or("no units in the view")?;
+    let drawn = public.matches("data-piece=\"").count();
+    if drawn != units.len() {
+        return Err(format!(
+            "{drawn} pieces drawn, the view lists {} units",
+            units.len()
+        ));
+    }
+    for u in units {
+        let needle = format!("data-at=\"{}\"", u["hex"].as_str().unwrap_or_default());
+        if !public.contains(&needle) {
+            return Err(format!("{} is not drawn at {}", u["name"], u["hex"]));
+        }
+    }
+    let cols = view["map"]["cols"].as_u64().unwrap_or(0) as u8;
+    let rows = view["map"]["rows"].as_u64().unwrap_or(0);
+    for c in 0..cols {
+        for r in 1..=rows {
+            let label = format!("{}{r}", (b'A' + c) as char);
+            if !public.contains(&format!("data-cell=\"{label}\""))
+                || !public.contains(&format!("<title>{label}: "))
+            {
+                return Err(format!("hex {label} is not drawn with its label"));
+            }
+        }
+    }
+    // Nothing is hidden in this game: every seat is shown the same drawing.
+    for viewer in viewers(game) {
+        if svg(game, &viewer) != public {
+            return Err(format!("{viewer:?} is shown another board"));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn for_honor_and_glory_boards_draw_every_counter_and_hex_over_bot_games() {
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    for scenario in [
+        "queenston-heights",
+        "chippawa",
+        "lundys-lane",
+        "bladensburg",
+        "north-point",
+        "jacksons-night-attack",
+        "new-orleans",
+    ] {
+        for n in 0..3 {
+            let setup = Setup {
+                game_id: format!("fhg-board-{scenario}-{n}"),
+                scenario: scenario.into(),
+                options: if n == 1 {
+                    json!({ "optional_rules": "all" })
+                } else {
+                    json!({})
+                },
+                seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
+            };
+            let game = bot::play(ruleset.clone(), setup, n, 2_000, &mut check_fhg)
+                .unwrap_or_else(|e| panic!("{scenario} game {n}: {e}"));
+            assert!(game.game.ended, "{scenario} game {n} did not end");
+        }
+    }
+}
+
+#[test]
+fn for_honor_and_glory_board_marks_column_fired_on_and_attacks() {
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    let setup = Setup {
+        game_id: "fhg-board-marks".into(),
+        scenario: "chippawa".into(),
+        options: json!({}),
+        seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
+    };
+    // Over a few bot games, some position shows each mark the board draws.
+    let (mut column, mut fired, mut attack) = (false, false, false);
+    for seed in 0..6 {
+        let mut setup = setup.clone();
+        setup.game_id = format!("fhg-board-marks-{seed}");
+        bot::play(ruleset.clone(), setup, seed, 2_000, &mut |game, _| {
+            let s = svg(game, &Viewer::Spectator);
+            let state = game.view(&Viewer::Spectator);
+            let in_column = state["units"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|u| u["column"] == Value::Bool(true))
+                .count();
+            if in_column != s.matches(" s-column").count() {
+                return Err(format!(
+                    "{in_column} units in column, {} drawn so",
+                    s.matches(" s-column").count()
+                ));
+            }
+            column |= in_column > 0;
+            fired |= s.contains("s-fired-on");
+            attack |= s.contains("data-highlight=\"fire\"");
+            Ok(())
+        })
+        .unwrap();
+    }
+    assert!(column && fired && attack, "{column} {fired} {attack}");
+}
+
+// ---------------------------------------------------------------- Hour of Glory
+
+fn hog_setup(intruders: usize, n: u64) -> Setup {
+    let names = ["defender", "harris", "link", "volkov"];
+    Setup {
+        game_id: format!("hog-board-{intruders}-{n}"),
+        scenario: "mission".into(),
+        options: json!({}),
+        seats: SeatDef::named_by_id(&names[..=intruders]).unwrap(),
+    }
+}
+
+fn on_map(figure: &Value) -> bool {
+    figure["square"].is_string()
+        && matches!(
+            figure["status"].as_str(),
+            Some("standing") | Some("unconscious")
+        )
+}
+
+#[derive(Default)]
+struct Seen {
+    peeks: usize,
+    face_down: usize,
+    sentries: usize,
+}
+
+fn check_hog(game: &Game, seen: &mut Seen) -> Result<(), String> {
+    let state: &HogState = game.state.downcast().expect("an Hour of Glory state");
+    let holders = map_holders(state);
+    let mut all = viewers(game);
+    if game.ended {
+        all.push(Viewer::Everyone);
+    }
+    for viewer in all {
+        let s = svg(game, &viewer);
+        self_contained(&s)?;
+        legible_on_a_phone(&s)?;
+        let view = game.view(&viewer);
+        // The pieces: figures on the map, markers, and one card per room still holding one.
+        let figures = ["intruders", "defenders"]
+            .iter()
+            .flat_map(|k| view[*k].as_array().cloned().unwrap_or_default())
+            .filter(on_map)
+            .count();
+        let markers = view["markers"].as_array().map_or(0, Vec::len);
+        let cards = view["rooms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["face_down"] == Value::Bool(true) || !r["card"].is_null())
+            .count();
+        let drawn = s.matches("data-piece=\"").count();
+        if drawn != figures + markers + cards {
+            return Err(format!(
+                "{viewer:?}: {drawn} pieces drawn, the view lists {figures} figures, \
+                 {markers} markers, {cards} cards"
+            ));
+        }
+        let face_down = s
+            .matches("data-shape=\"card\" data-state=\"face-down\"")
+            .count();
+        let view_face_down = view["rooms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["card"].is_null() && r["face_down"] == Value::Bool(true))
+            .count();
+        if face_down != view_face_down {
+            return Err(format!(
+                "{viewer:?}: {face_down} cards drawn face down, the view has {view_face_down}"
+            ));
+        }
+        seen.face_down += face_down;
+        seen.sentries += s.matches("class=\"b-facing\"").count();
+        // Every door with its number and its state.
+        for door in &stronghold().doors {
+            let open = view["open_doors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d.as_str() == Some(&door.id.to_string()));
+            let needle = format!(
+                "data-cell=\"{}\" data-ground=\"{}\"",
+                door.id,
+                if open { "open door" } else { "closed door" }
+            );
+            if !s.contains(&needle) {
+                return Err(format!("{viewer:?}: {} is not drawn as {needle}", door.id));
+            }
+        }
+        for sq in stronghold().squares() {
+            if !s.contains(&format!("data-cell=\"{sq}\"")) {
+                return Err(format!("square {sq} is not drawn with its label"));
+            }
+        }
+        // Hidden information: the face-down cards by name.
+        let may_peek = match &viewer {
+            Viewer::Everyone => true,
+            Viewer::Seat(seat) => holders.contains(&seat),
+            Viewer::Spectator => false,
+        };
+        for room in state.rooms.iter().filter(|r| !r.explored) {
+            let Some(card) = room.card else { continue };
+            let name = card.to_string();
+            match (may_peek, s.contains(&name)) {
+                (false, true) => {
+                    return Err(format!(
+                        "{viewer:?} sees room {}'s face-down card ({name}) at seq {}",
+                        room.room,
+                        game.next_seq - 1
+                    ))
+                }
+                (true, false) => {
+                    return Err(format!(
+                        "{viewer:?} may look at room {}'s card but it is not drawn",
+                        room.room
+                    ))
+                }
+                (true, true) if matches!(viewer, Viewer::Seat(_)) => seen.peeks += 1,
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn hour_of_glory_boards_show_each_viewer_only_their_view_over_bot_games() {
+    let ruleset = rules::find("hour-of-glory").unwrap();
+    let mut seen = Seen::default();
+    for intruders in 1..=3 {
+        for n in 0..12 {
+            let game = bot::play(
+                ruleset.clone(),
+                hog_setup(intruders, n),
+                n * 7919 + intruders as u64,
+                2_000,
+                &mut |g, _| check_hog(g, &mut seen),
+            )
+            .unwrap_or_else(|e| panic!("{intruders} intruder(s), game {n}: {e}"));
+            assert!(game.game.ended);
+        }
+    }
+    assert!(seen.face_down > 0, "no face-down card was ever drawn");
+    assert!(seen.sentries > 0, "no Sentry was ever drawn facing");
+    assert!(
+        seen.peeks > 0,
+        "no Stronghold Map holder was ever shown a face-down card"
+    );
+}
+
+#[test]
+fn hour_of_glory_board_numbers_every_room_and_door() {
+    let ruleset = rules::find("hour-of-glory").unwrap();
+    let game = bot::play(ruleset, hog_setup(2, 0), 1, 0, &mut |_, _| Ok(()))
+        .unwrap()
+        .game;
+    let s = svg(&game, &Viewer::Spectator);
+    for door in &stronghold().doors {
+        assert!(
+            s.contains(&format!(
+                "data-cell=\"{}\" data-ground=\"closed door\"><title>{}: ",
+                door.id, door.id
+            )),
+            "{}",
+            door.id
+        );
+        assert!(s.contains(&format!(">{}</text>", door.id.0)), "{}", door.id);
+    }
+    for room in 1..=10u8 {
+        assert!(
+            s.contains(&format!(
+                "<title>{}: room {room}</title>",
+                stronghold().room_squares(room)[stronghold().room_squares(room).len() / 2]
+            )),
+            "room {room}"
+        );
+        assert!(s.contains(&format!(">{room}</text>")), "room {room}");
+    }
+    // The entry zone and the figures at the start: the Commander and the Sentries, facing.
+    assert!(s.contains("data-ground=\"entry zone\""));
+    let view = game.view(&Viewer::Spectator);
+    let sentries = view["defenders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["kind"] == "sentry" && on_map(d))
+        .count();
+    assert!(sentries > 0);
+    assert_eq!(s.matches("class=\"b-facing\"").count(), sentries);
+}

@@ -125,6 +125,7 @@ on_both_backends!(
     vacation_by_mail_uses_the_game_clock,
     the_inbound_endpoint_needs_its_secret,
     orders_sent_too_fast_are_answered_as_limited_and_change_nothing,
+    orders_alone_are_answered_in_the_moves_own_append,
 );
 
 async fn a_whole_game_is_played_by_replies(app: TestApp) {
@@ -577,4 +578,81 @@ async fn orders_sent_too_fast_are_answered_as_limited_and_change_nothing(app: Te
         "{body}"
     );
     assert_eq!(app.events(&game).await, 3);
+}
+
+/// Issue 22: a move made by mail and its answer are written together. `receive` alone, without
+/// `queue`, leaves orders' answer in the outbox already, at the move's own seq; orders with mail
+/// commands beside them are answered once the commands have run, by `queue`.
+async fn orders_alone_are_answered_in_the_moves_own_append(app: TestApp) {
+    let game = app.game().await;
+    let orders = Mail {
+        from: "anna@example.org",
+        to: anna(&game),
+        id: "<with-the-move@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 2d6",
+    };
+    let receipt = despatch::mail_in::receive(&app.games, DOMAIN, orders.raw().as_bytes())
+        .await
+        .unwrap();
+    assert!(
+        matches!(
+            receipt,
+            despatch::mail_in::Receipt::Answered { queued: true, .. }
+        ),
+        "{receipt:?}"
+    );
+    let rows: Vec<_> = app
+        .store
+        .outbox(&game)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.record.channel == "email")
+        .collect();
+    assert_eq!(
+        rows.len(),
+        1,
+        "the answer is in the outbox before queue runs"
+    );
+    let move_seq = app.events(&game).await as u64 - 1;
+    assert_eq!(rows[0].record.seq, move_seq, "written with the move");
+    assert!(
+        rows[0].record.payload["text"]
+            .as_str()
+            .unwrap()
+            .contains("2d6"),
+        "{}",
+        rows[0].record.payload
+    );
+    // queue leaves it alone: still one answer.
+    despatch::mail_in::queue(&app.games, DOMAIN, &receipt)
+        .await
+        .unwrap();
+    assert_eq!(app.replies(&game).await.len(), 1);
+
+    // Ben's orders with a mail command beside them: answered after the command, by queue.
+    let with_command = Mail {
+        from: "ben@example.org",
+        to: ben(&game),
+        id: "<with-a-command@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 1d6\nstatus",
+    };
+    let receipt = despatch::mail_in::receive(&app.games, DOMAIN, with_command.raw().as_bytes())
+        .await
+        .unwrap();
+    assert!(
+        matches!(
+            receipt,
+            despatch::mail_in::Receipt::Answered { queued: false, .. }
+        ),
+        "{receipt:?}"
+    );
+    assert_eq!(app.events(&game).await, 3, "Ben's move is in");
+    assert_eq!(app.replies(&game).await.len(), 1, "not answered yet");
+    despatch::mail_in::queue(&app.games, DOMAIN, &receipt)
+        .await
+        .unwrap();
+    assert_eq!(app.replies(&game).await.len(), 2);
 }

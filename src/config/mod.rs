@@ -65,7 +65,7 @@ pub const DEFAULT_DATA_DIR: &str = "./data";
 /// sysexits(3): a transient failure (the database, say): a mail server defers the message and
 /// delivers it again later.
 pub const EX_TEMPFAIL: u8 = 75;
-/// sysexits(3): the configuration is wrong or missing; a mail server defers the message too.
+/// sysexits(3): the configuration is wrong or missing (Postfix returns the message to its sender).
 pub const EX_CONFIG: u8 = 78;
 
 /// The SQLite URL of `despatch.db` in `data_dir`.

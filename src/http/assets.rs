@@ -8,7 +8,13 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     (
         "style.css",
         "text/css; charset=utf-8",
-        include_str!("../../static/style.css"),
+        // The drawn boards' palette follows the page's own rules: the pages' security policy
+        // drops the `<style>` inside an SVG, so the page's stylesheet carries it.
+        concat!(
+            include_str!("../../static/style.css"),
+            "\n/* Drawn boards (src/engine/board.css): the palette, and darker at night. */\n",
+            include_str!("../engine/board.css")
+        ),
     ),
     (
         "table.js",
@@ -33,5 +39,15 @@ pub async fn asset(name: web::Path<String>) -> HttpResponse {
         None => HttpResponse::NotFound()
             .content_type("text/plain; charset=utf-8")
             .body(format!("there is no static file '{name}'")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_page_stylesheet_carries_the_board_palette() {
+        let (_, _, css) = super::ASSETS[0];
+        assert!(css.contains(crate::engine::board::STYLE.trim()));
+        assert!(css.contains(".live-status"), "and the page's own rules");
     }
 }

@@ -37,7 +37,13 @@ impl Games {
             }
             // Appended by another process (or by a clock event here): fold those onto the
             // cached state, with the secrets they may have added read again.
-            let Loaded { mut game, .. } = cached;
+            // The shared log let go of at once, so that `advance` extends it in place.
+            let Loaded {
+                mut game,
+                tail: held,
+                ..
+            } = cached;
+            drop(held);
             let folded = tail.iter().try_for_each(|e| game.fold_event_quietly(e));
             if folded.is_ok() {
                 let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);

@@ -328,13 +328,17 @@ impl Games {
                 seat.clone()
             }
         };
-        // Let go of the shared log, so that the cache can extend it in place afterwards.
+        // Let go of the shared log now, so that the cache extends it in place after the append
+        // instead of copying it: a field left in `l` by `..` would live to the end of this
+        // function, and every move would copy the whole log (BENCHMARKS.md, issue 16).
         let Loaded {
             record,
             game,
             secrets,
+            tail,
             ..
         } = l;
+        drop(tail);
         let game_id = record.game_id;
         let played = game.play(mv, &secrets, &mut self.world())?;
         let result = MoveResult {

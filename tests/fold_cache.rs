@@ -5,45 +5,16 @@
 
 mod common;
 
-use std::sync::Arc;
-
+use common::bot::{bot_move, new_game};
 use despatch::engine::bot::Rng;
 use despatch::engine::game::Game;
-use despatch::engine::ruleset::{Prompt, Ruleset, Seat, Viewer};
+use despatch::engine::ruleset::{Seat, Viewer};
 use despatch::games::cache::Limits;
 use despatch::games::secrets::GameSecrets;
-use despatch::games::{Caller, CommandInput, Games, NewGame, NewSeat, ServiceError, Submit};
+use despatch::games::{Caller, CommandInput, Games, ServiceError, Submit};
 use despatch::rules;
 use despatch::store::Store;
 use serde_json::json;
-
-/// A game of `ruleset` in its first scenario, with its first seats.
-fn new_game(ruleset: &Arc<dyn Ruleset>, n: usize) -> NewGame {
-    let info = ruleset.info();
-    let scenario = &info.scenarios[0];
-    let count = scenario.min_seats.max(2).min(scenario.max_seats);
-    let seats = (0..count)
-        .map(|i| match scenario.seats.get(i) {
-            Some(id) => NewSeat {
-                seat: Some(id.clone()),
-                name: format!("{id} {n}"),
-                email: None,
-            },
-            None => NewSeat {
-                seat: None,
-                name: format!("player{i}"),
-                email: None,
-            },
-        })
-        .collect();
-    NewGame {
-        ruleset: info.id,
-        scenario: scenario.id.clone(),
-        options: json!({}),
-        seats,
-        clock: None,
-    }
-}
 
 /// The stored log folded from the start, with the stored secrets.
 async fn refold(store: &Store, game_id: &str) -> (Game, GameSecrets) {
@@ -57,47 +28,6 @@ async fn refold(store: &Store, game_id: &str) -> (Game, GameSecrets) {
     )
     .unwrap();
     (game, secrets)
-}
-
-/// One random legal move for a seat that may act, made through `games`; `Ok(false)` when the
-/// game has ended or no move was found.
-async fn bot_move(games: &Games, game_id: &str, rng: &mut Rng) -> Result<bool, ServiceError> {
-    let l = games.load(game_id).await?;
-    if l.game.ended {
-        return Ok(false);
-    }
-    let prompts: Vec<Prompt> = l.game.prompts();
-    assert!(!prompts.is_empty(), "game {game_id} is stuck");
-    let prompt = &prompts[rng.below(prompts.len())];
-    let caller = Caller {
-        game_id: game_id.into(),
-        seat: prompt.seat.clone(),
-    };
-    for _ in 0..50 {
-        let command = l
-            .game
-            .ruleset
-            .random_command(&l.game.state, &prompt.seat, &mut |n| rng.below(n));
-        let Some(command) = command else {
-            if prompt.pass_on_timeout {
-                games.timeout(game_id, &prompt.seat).await?;
-                return Ok(true);
-            }
-            return Ok(false);
-        };
-        let submit = Submit {
-            expected_seq: l.game.next_seq,
-            command: CommandInput::Json(command),
-            client_entropy: format!("bot-{}", rng.below(1 << 20)),
-            idempotency_key: None,
-        };
-        match games.submit(&caller, submit).await {
-            Ok(_) => return Ok(true),
-            Err(ServiceError::Rule(_)) => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(false)
 }
 
 /// After every move the cache already holds the state the move made (so the next move folds

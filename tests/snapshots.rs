@@ -234,76 +234,16 @@ mod through_games {
     //! service that holds no fold of the game) restores the latest and answers as the whole
     //! log's fold does; a snapshot it may not use is ignored.
 
+    use super::common::bot::{bot_move, new_game};
     use despatch::engine::bot::Rng;
-    use despatch::engine::ruleset::{Ruleset, Viewer};
+    use despatch::engine::ruleset::Viewer;
     use despatch::engine::snapshot::Snapshot;
-    use despatch::games::{Caller, CommandInput, Games, NewGame, NewSeat, ServiceError, Submit};
+    use despatch::games::Games;
     use despatch::rules;
     use despatch::store::Store;
-    use serde_json::json;
-    use std::sync::Arc;
 
     /// Snapshots this often in these tests.
     const EVERY: u64 = 4;
-
-    fn new_game(ruleset: &Arc<dyn Ruleset>) -> NewGame {
-        let info = ruleset.info();
-        let scenario = &info.scenarios[0];
-        let count = scenario.min_seats.max(2).min(scenario.max_seats);
-        let seats = (0..count)
-            .map(|i| NewSeat {
-                seat: scenario.seats.get(i).cloned(),
-                name: format!("player{i}"),
-                email: None,
-            })
-            .collect();
-        NewGame {
-            ruleset: info.id,
-            scenario: scenario.id.clone(),
-            options: json!({}),
-            seats,
-            clock: None,
-        }
-    }
-
-    /// One random legal move through `games`; `false` when there is none.
-    async fn bot_move(games: &Games, game_id: &str, rng: &mut Rng) -> bool {
-        let l = games.load(game_id).await.unwrap();
-        let prompts = l.game.prompts();
-        if l.game.ended || prompts.is_empty() {
-            return false;
-        }
-        let prompt = &prompts[rng.below(prompts.len())];
-        let caller = Caller {
-            game_id: game_id.into(),
-            seat: prompt.seat.clone(),
-        };
-        for _ in 0..50 {
-            let command = l
-                .game
-                .ruleset
-                .random_command(&l.game.state, &prompt.seat, &mut |n| rng.below(n));
-            let Some(command) = command else {
-                if prompt.pass_on_timeout {
-                    games.timeout(game_id, &prompt.seat).await.unwrap();
-                    return true;
-                }
-                return false;
-            };
-            let submit = Submit {
-                expected_seq: l.game.next_seq,
-                command: CommandInput::Json(command),
-                client_entropy: format!("bot-{}", rng.below(1 << 20)),
-                idempotency_key: None,
-            };
-            match games.submit(&caller, submit).await {
-                Ok(_) => return true,
-                Err(ServiceError::Rule(_)) => continue,
-                Err(e) => panic!("{e}"),
-            }
-        }
-        false
-    }
 
     /// The game's latest snapshot, once the task that writes it has.
     async fn snapshot_at_least(store: &Store, game_id: &str, seq: u64) -> Snapshot {
@@ -339,7 +279,7 @@ mod through_games {
     async fn a_cold_load_restores_the_latest_snapshot_and_answers_as_the_whole_log(store: Store) {
         let games = Games::new(store.clone(), "http://test").with_snapshots_every(EVERY);
         for ruleset in rules::all() {
-            let id = games.create(new_game(&ruleset)).await.unwrap().game_id;
+            let id = games.create(new_game(&ruleset, 0)).await.unwrap().game_id;
             let mut rng = Rng::new(11);
             // Until the game is long enough, or over: a try that finds no move is tried again.
             for _ in 0..300 {
@@ -347,7 +287,7 @@ mod through_games {
                 if l.game.ended || l.game.next_seq > 5 * EVERY {
                     break;
                 }
-                bot_move(&games, &id, &mut rng).await;
+                bot_move(&games, &id, &mut rng).await.unwrap();
             }
             let warm = games.load(&id).await.unwrap();
             let next_seq = warm.game.next_seq;

@@ -29,6 +29,7 @@ macro_rules! on_both_backends {
 }
 
 pub mod app;
+pub mod bot;
 pub mod notify;
 pub mod proxy;
 

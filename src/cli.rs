@@ -385,6 +385,7 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             let inbound = InboundConfig {
                 domain: settings.notify.dispatch.reply_domain.clone(),
                 secret: settings.inbound_secret.clone(),
+                mailgun_signing_key: settings.mailgun_signing_key.clone(),
             };
             let app = Application::build_full(
                 store,

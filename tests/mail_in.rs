@@ -1,5 +1,6 @@
-//! Playing by email: inbound messages over `POST /api/inbound/email` against a real server on
-//! port 0, on PostgreSQL and on SQLite. The answers are read back from the outbox.
+//! Playing by email: inbound messages over `POST /api/inbound/email` (and Mailgun's route,
+//! `POST /api/inbound/mailgun/mime`) against a real server on port 0, on PostgreSQL and on
+//! SQLite. The answers are read back from the outbox.
 
 #[macro_use]
 mod common;
@@ -16,6 +17,7 @@ use serde_json::{json, Value};
 const SIGNING_SECRET: &str = "test signing key";
 const DOMAIN: &str = "despatch.test";
 const SECRET: &str = "inbound-secret";
+const MAILGUN_KEY: &str = "key-mailgun-webhook-signing";
 
 async fn spawn(backend: common::Backend) -> TestApp {
     answering_mail(common::spawn_app(backend)).spawn().await
@@ -25,6 +27,32 @@ async fn spawn(backend: common::Backend) -> TestApp {
 fn answering_mail(app: common::app::AppBuilder) -> common::app::AppBuilder {
     app.link_secret(Some(SIGNING_SECRET))
         .inbound_mail(DOMAIN, SECRET)
+        .mailgun_signing_key(MAILGUN_KEY)
+}
+
+/// Mailgun's signature of a route POST: hex HMAC-SHA256 of timestamp and token.
+fn mailgun_signature(key: &str, timestamp: &str, token: &str) -> String {
+    use hmac::{Hmac, KeyInit, Mac};
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(key.as_bytes()).unwrap();
+    mac.update(timestamp.as_bytes());
+    mac.update(token.as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// The fields Mailgun posts to a route forwarding to a URL ending in `mime`, signed with `key`
+/// at `timestamp` (Unix seconds).
+fn mailgun_fields(mail: &Mail<'_>, key: &str, timestamp: i64) -> Vec<(&'static str, String)> {
+    let timestamp = timestamp.to_string();
+    let token = "c2d8a1f0e9b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8".to_owned();
+    vec![
+        ("recipient", mail.to.clone()),
+        ("sender", mail.from.to_owned()),
+        ("subject", "Re: Your turn".to_owned()),
+        ("body-mime", mail.raw()),
+        ("signature", mailgun_signature(key, &timestamp, &token)),
+        ("timestamp", timestamp),
+        ("token", token),
+    ]
 }
 
 struct Mail<'a> {
@@ -126,6 +154,9 @@ on_both_backends!(
     the_inbound_endpoint_needs_its_secret,
     orders_sent_too_fast_are_answered_as_limited_and_change_nothing,
     orders_alone_are_answered_in_the_moves_own_append,
+    a_sign_off_below_the_orders_is_not_read_and_the_answer_says_where_they_ended,
+    mailguns_route_plays_signed_replies_posted_as_a_form_or_multipart,
+    mailguns_route_refuses_unsigned_wrongly_signed_or_old_posts_and_changes_nothing,
 );
 
 async fn a_whole_game_is_played_by_replies(app: TestApp) {
@@ -631,7 +662,8 @@ async fn orders_alone_are_answered_in_the_moves_own_append(app: TestApp) {
         .unwrap();
     assert_eq!(app.replies(&game).await.len(), 1);
 
-    // Ben's orders with a mail command beside them: answered after the command, by queue.
+    // Ben's orders with a mail command beside them: the orders are answered in their move's
+    // append, the command in a second answer, queued after it.
     let with_command = Mail {
         from: "ben@example.org",
         to: ben(&game),
@@ -650,9 +682,251 @@ async fn orders_alone_are_answered_in_the_moves_own_append(app: TestApp) {
         "{receipt:?}"
     );
     assert_eq!(app.events(&game).await, 3, "Ben's move is in");
-    assert_eq!(app.replies(&game).await.len(), 1, "not answered yet");
+    let replies = app.replies(&game).await;
+    assert_eq!(replies.len(), 2, "the orders' answer came with the move");
+    let orders_answer = &replies[1];
+    assert_eq!(orders_answer["in_reply_to"], "with-a-command@example.org");
+    assert!(
+        orders_answer["text"].as_str().unwrap().contains("1d6"),
+        "{orders_answer}"
+    );
     despatch::mail_in::queue(&app.games, DOMAIN, &receipt)
         .await
         .unwrap();
-    assert_eq!(app.replies(&game).await.len(), 2);
+    let replies = app.replies(&game).await;
+    assert_eq!(replies.len(), 3, "and the command's answer after it");
+    let commands_answer = &replies[2];
+    assert_eq!(commands_answer["in_reply_to"], "with-a-command@example.org");
+    let text = commands_answer["text"].as_str().unwrap();
+    assert!(
+        text.contains("answered in a message of their own"),
+        "{text}"
+    );
+    assert_ne!(
+        commands_answer["message_id"], orders_answer["message_id"],
+        "two answers, two Message-IDs"
+    );
+
+    // Delivered again: both answers stand, nothing is answered or played twice.
+    let again = despatch::mail_in::receive(&app.games, DOMAIN, with_command.raw().as_bytes())
+        .await
+        .unwrap();
+    assert!(
+        matches!(again, despatch::mail_in::Receipt::Ignored(_)),
+        "{again:?}"
+    );
+    assert_eq!(app.events(&game).await, 3);
+}
+
+async fn mailguns_route_plays_signed_replies_posted_as_a_form_or_multipart(app: TestApp) {
+    let game = app.game().await;
+    let url = format!("{}/api/inbound/mailgun/mime", app.base);
+    let now = chrono::Utc::now().timestamp();
+    // A message without attachments: Mailgun posts the form URL-encoded.
+    let anna_moves = Mail {
+        from: "anna@example.org",
+        to: anna(&game),
+        id: "<mg-1@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 2d6",
+    };
+    let resp = app
+        .http
+        .post(&url)
+        .form(&mailgun_fields(&anna_moves, MAILGUN_KEY, now))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["status"], "answered", "{body}");
+    assert_eq!(app.events(&game).await, 2, "Anna's roll is in the log");
+
+    // With attachments Mailgun posts multipart/form-data; the attachment fields are skipped.
+    let ben_moves = Mail {
+        from: "ben@example.org",
+        to: ben(&game),
+        id: "<mg-2@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 1d6",
+    };
+    let mut form = reqwest::multipart::Form::new();
+    for (name, value) in mailgun_fields(&ben_moves, MAILGUN_KEY, now) {
+        form = form.text(name, value);
+    }
+    let attachment = reqwest::multipart::Part::bytes(vec![0u8; 2048])
+        .file_name("map.png")
+        .mime_str("image/png")
+        .unwrap();
+    form = form.part("attachment-1", attachment);
+    let resp = app.http.post(&url).multipart(form).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    assert_eq!(app.events(&game).await, 3, "Ben's roll is in the log");
+
+    // Mailgun retrying a POST it did not see answered: the message is applied once.
+    let again = app
+        .http
+        .post(&url)
+        .form(&mailgun_fields(&anna_moves, MAILGUN_KEY, now))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status().as_u16(), 200);
+    let body: Value = again.json().await.unwrap();
+    assert_eq!(body["status"], "ignored", "{body}");
+    assert_eq!(app.events(&game).await, 3);
+    let answers = app.replies(&game).await;
+    let to_anna = answers
+        .iter()
+        .filter(|a| a["to"] == "anna@example.org" && a["in_reply_to"] == "mg-1@example.org")
+        .count();
+    assert_eq!(to_anna, 1, "one answer to Anna's message: {answers:?}");
+}
+
+async fn mailguns_route_refuses_unsigned_wrongly_signed_or_old_posts_and_changes_nothing(
+    app: TestApp,
+) {
+    let game = app.game().await;
+    let url = format!("{}/api/inbound/mailgun/mime", app.base);
+    let now = chrono::Utc::now().timestamp();
+    let mail = Mail {
+        from: "anna@example.org",
+        to: anna(&game),
+        id: "<mg-bad@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 1d6",
+    };
+    let answers_before = app.replies(&game).await.len();
+    let post = |fields: Vec<(&'static str, String)>| {
+        let request = app.http.post(&url).form(&fields);
+        async move {
+            let resp = request.send().await.unwrap();
+            let status = resp.status().as_u16();
+            (status, resp.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+
+    let unsigned: Vec<_> = mailgun_fields(&mail, MAILGUN_KEY, now)
+        .into_iter()
+        .filter(|(name, _)| *name != "signature")
+        .collect();
+    assert_eq!(post(unsigned).await.0, 401);
+
+    let (status, body) = post(mailgun_fields(&mail, "another domain's key", now)).await;
+    assert_eq!(status, 403);
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("wrong Mailgun signature"),
+        "{body}"
+    );
+
+    let thirteen_hours_ago = now - 13 * 3600;
+    let (status, body) = post(mailgun_fields(&mail, MAILGUN_KEY, thirteen_hours_ago)).await;
+    assert_eq!(status, 403);
+    assert!(
+        body["message"].as_str().unwrap().contains("12 hours"),
+        "{body}"
+    );
+
+    let no_message: Vec<_> = mailgun_fields(&mail, MAILGUN_KEY, now)
+        .into_iter()
+        .filter(|(name, _)| *name != "body-mime")
+        .collect();
+    let (status, body) = post(no_message).await;
+    assert_eq!(status, 400);
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("ending in /mime"),
+        "{body}"
+    );
+
+    assert_eq!(app.events(&game).await, 1, "nothing was played");
+    assert_eq!(
+        app.replies(&game).await.len(),
+        answers_before,
+        "nothing was answered"
+    );
+}
+
+async fn a_sign_off_below_the_orders_is_not_read_and_the_answer_says_where_they_ended(
+    app: TestApp,
+) {
+    // A wargame, whose order language reads "Cheers," as no order at all.
+    let created: Value = app
+        .http
+        .post(format!("{}/api/games", app.base))
+        .json(
+            &json!({ "ruleset": "for-honor-and-glory", "scenario": "queenston-heights",
+            "seats": [
+                { "seat": "american", "name": "Anna", "email": "anna@example.org" },
+                { "seat": "british", "name": "Ben", "email": "ben@example.org" }] }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let game = created["game_id"].as_str().unwrap().to_owned();
+    let loaded = app.games.load(&game).await.unwrap();
+    let seat = loaded.game.prompts()[0].seat.clone();
+    let command = loaded
+        .game
+        .ruleset
+        .random_command(&loaded.game.state, &seat, &mut |_| 0)
+        .expect("a legal order");
+    let order = loaded.game.ruleset.describe(&command).unwrap();
+    let (index, from) = if seat.as_str() == "american" {
+        (0, "anna@example.org")
+    } else {
+        (1, "ben@example.org")
+    };
+    let to = reply_address(&key_from_secret(SIGNING_SECRET), DOMAIN, &game, index);
+    let before = app.events(&game).await;
+
+    // A typo above a good order is refused whole, with its line: nothing is dropped silently.
+    let typo = format!("mvoe the militia\n{order}\n\nCheers,\nAnna");
+    let (status, body) = app
+        .send(&Mail {
+            from,
+            to: to.clone(),
+            id: "<typo@example.org>".into(),
+            in_reply_to: None,
+            body: &typo,
+        })
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let text = body["reply"]["text"].as_str().unwrap();
+    assert!(text.contains("Your orders were refused"), "{text}");
+    assert!(text.contains("mvoe the militia"), "{text}");
+    // A refusal sends the game as it stands, so the orders can be written again from it.
+    assert!(text.contains("It is your turn. You may:"), "{text}");
+    assert!(text.contains("The board as you see it:"), "{text}");
+    assert_eq!(app.events(&game).await, before, "nothing was applied");
+
+    let signed = format!("{order}\n\nCheers,\nAnna\n");
+    let (status, body) = app
+        .send(&Mail {
+            from,
+            to,
+            id: "<signed@example.org>".into(),
+            in_reply_to: None,
+            body: &signed,
+        })
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let text = body["reply"]["text"].as_str().unwrap();
+    assert!(text.contains("Your orders were carried out"), "{text}");
+    let stop_line = order.lines().count() + 2;
+    assert!(
+        text.contains(&format!(
+            "Your orders ended at line {stop_line}, \"Cheers,\", which is not an order"
+        )),
+        "{text}"
+    );
+    assert!(app.events(&game).await > before, "the orders were played");
 }

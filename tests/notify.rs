@@ -354,10 +354,65 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
         m.text.contains(grammar.lines().next().unwrap()),
         "the order language is explained"
     );
+    // Bert is not asked to move, but hears of the game: an invitation with his seat's link.
+    let invited = wait_for_mail(&format!("bert-{tag}"), 1).await;
+    assert_eq!(invited.len(), 1, "one invitation for bert");
+    let invitation = &invited[0];
     assert!(
-        delivered_to(&format!("bert-{tag}")).is_empty(),
-        "bert is not asked to move"
+        invitation
+            .subject
+            .starts_with("[Despatch] Bert, you are invited to"),
+        "{}",
+        invitation.subject
     );
+    assert!(
+        invitation.text.contains("Also at the table: Anna."),
+        "{}",
+        invitation.text
+    );
+    assert!(
+        invitation.text.contains("The game waits for: Anna"),
+        "{}",
+        invitation.text
+    );
+    assert!(
+        invitation.text.contains("It is not your turn yet"),
+        "{}",
+        invitation.text
+    );
+    let bert_link = line_after(&invitation.text, "Your seat: ");
+    let bert_token = bert_link.split("token=").nth(1).unwrap();
+    let (status, moves) = t
+        .call(
+            reqwest::Method::GET,
+            &format!("/api/games/{}/moves?token={bert_token}", table.game_id),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{moves}");
+    assert_eq!(
+        moves["seat"], "bert",
+        "the invitation's link is bert's seat"
+    );
+    assert_eq!(moves["your_turn"], false);
+    // A seat's notices are one thread: each names the seat's thread, which no message is and
+    // which names no event.
+    let thread = |seat: &str| format!("despatch-thread.{}.{seat}@", table.game_id);
+    assert!(
+        m.answers.len() == 2 && m.answers.iter().all(|id| id.starts_with(&thread("anna"))),
+        "{:?}",
+        m.answers
+    );
+    assert!(
+        invitation
+            .answers
+            .iter()
+            .all(|id| id.starts_with(&thread("bert"))),
+        "{:?}",
+        invitation.answers
+    );
+    assert_eq!(despatch::games::links::notice_seq(&m.answers[0]), None);
 
     // The magic link opens anna's seat: its legal moves, and a move made with it.
     let link = line_after(&m.text, "Play: ");
@@ -383,8 +438,16 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
     t.play(&table, token, "roll 2d6 opening volley").await;
 
     d.drain().await.unwrap();
-    let bert = wait_for_mail(&format!("bert-{tag}"), 1).await;
-    assert_eq!(bert.len(), 1);
+    let bert: Vec<_> = wait_for_mail(&format!("bert-{tag}"), 2)
+        .await
+        .into_iter()
+        .filter(|m| m.subject.starts_with("[Despatch] Your turn, Bert"))
+        .collect();
+    assert_eq!(bert.len(), 1, "bert's turn notice after his invitation");
+    assert_eq!(
+        bert[0].answers, invitation.answers,
+        "in the thread of his invitation"
+    );
     assert!(
         bert[0].text.contains("Since your last move:"),
         "{}",
@@ -458,7 +521,7 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(
         delivered_to(&format!("bert-{tag}")).len(),
-        1,
+        2,
         "no email after unsubscribing"
     );
     let states = t.store.outbox_states(&table.game_id).await.unwrap();
@@ -470,7 +533,10 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
         .iter()
         .filter(|s| s.row.record.channel == "email")
         .count();
-    assert_eq!(emails, 3, "anna twice, bert once: {states:?}");
+    assert_eq!(
+        emails, 4,
+        "anna twice, bert twice (his invitation and a turn): {states:?}"
+    );
 
     // A turn notice for a seat that has moved before it was sent says nothing.
     t.play(&table, &table.tokens[1], "fall back").await;
@@ -542,6 +608,16 @@ async fn with_smtp_down_every_notice_waits_and_arrives_once_it_is_back(t: TestAp
 async fn a_dispatcher_killed_between_send_and_mark_resends_under_the_same_message_id(t: TestApp) {
     let tag = tag();
     let table = t.table(&tag).await;
+    // Bert hears nothing (no invitation either): the one email is anna's turn notice.
+    let (status, _) = t
+        .call(
+            reqwest::Method::PUT,
+            &format!("/api/games/{}/channels", table.game_id),
+            Some(&table.tokens[1]),
+            Some(json!({ "email": false, "webhooks": true })),
+        )
+        .await;
+    assert_eq!(status, 200);
     let first = t.smtp_dispatcher();
     first.run_once().await.unwrap(); // the notice becomes an email delivery
     let claims = first.claim().await.unwrap();
@@ -853,6 +929,7 @@ fn sample_context(event: &str) -> NoticeContext {
         title: "The Open Table".into(),
         seat: "anna".into(),
         seat_name: "Anna <the Bold>".into(),
+        players: vec!["Bert".into(), "Carla".into()],
         decision: Some("anna to move".into()),
         options: vec!["roll 2d6 <label>".into()],
         grammar: "free text".into(),

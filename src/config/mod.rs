@@ -25,6 +25,9 @@ pub struct Settings {
     /// The shared secret of `POST /api/inbound/email`: `DESPATCH_INBOUND_SECRET`. Unset, the
     /// endpoint refuses every message (`despatch mail-in` needs none).
     pub inbound_secret: Option<String>,
+    /// The webhook signing key of Mailgun's inbound route (`POST /api/inbound/mailgun/mime`):
+    /// `DESPATCH_MAILGUN_SIGNING_KEY`. Unset, that route refuses every message.
+    pub mailgun_signing_key: Option<String>,
     /// `DESPATCH_KEY_FILE`, default `secret.key` in the data folder: the file holding the key that seals
     /// secrets at rest when `DESPATCH_SECRET_KEY` is unset; made (0600) on a fresh database only.
     pub key_file: PathBuf,
@@ -129,6 +132,7 @@ impl Settings {
             bind: var("DESPATCH_BIND").unwrap_or_else(|| "127.0.0.1:8080".to_owned()),
             base_url: var("DESPATCH_BASE_URL"),
             inbound_secret: var("DESPATCH_INBOUND_SECRET"),
+            mailgun_signing_key: var("DESPATCH_MAILGUN_SIGNING_KEY"),
             key_file: var("DESPATCH_KEY_FILE")
                 .map(PathBuf::from)
                 .unwrap_or_else(|| data_dir.join("secret.key")),

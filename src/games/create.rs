@@ -7,12 +7,13 @@ use utoipa::ToSchema;
 
 use super::clock::{ClockChoice, ClockPolicy};
 use crate::engine::canonical::{random32, sha256_hex};
+use crate::engine::event::Event;
 use crate::engine::game::{Game, CHAIN_LENGTH};
 use crate::engine::ruleset::{Seat, SeatDef, Setup};
-use crate::store::{Append, GameRecord, SeatRecord};
+use crate::store::{Append, GameRecord, OutboxRecord, SeatRecord};
 
 use super::moves::turn_notices;
-use super::{input, secrets, Games, Result, ServiceError};
+use super::{input, outbox, secrets, Games, Result, ServiceError};
 
 /// The longest seat name, in characters.
 pub const MAX_NAME: usize = 100;
@@ -204,7 +205,7 @@ impl Games {
                 .await?;
         }
         let append = Append {
-            outbox: turn_notices(&game, &events),
+            outbox: [turn_notices(&game, &events), invitations(&game, &events)].concat(),
             events,
             secrets: secrets::for_new_game(
                 &game_id,
@@ -237,4 +238,24 @@ fn new_game_id() -> String {
         &h[16..20],
         &h[20..32]
     )
+}
+
+/// An invitation for every seat that does not act first, so that each player hears of the game
+/// when it is made, not only those whose turn it is: they get their turn notice instead. A seat
+/// with no email or hook hears nothing of it (the dispatcher lets such notices go).
+fn invitations(game: &Game, events: &[Event]) -> Vec<OutboxRecord> {
+    let seq = events.last().expect("a game begins with events").seq;
+    let first: Vec<_> = game.prompts().into_iter().map(|p| p.seat).collect();
+    game.created
+        .seats
+        .iter()
+        .filter(|s| !first.contains(&s.seat))
+        .map(|s| OutboxRecord {
+            game_id: game.game_id.clone(),
+            seq,
+            channel: outbox::INVITATION.into(),
+            seat: Some(s.seat.to_string()),
+            payload: json!({}),
+        })
+        .collect()
 }

@@ -43,6 +43,14 @@ impl MailSeat {
     pub fn summary(&self) -> Summary {
         summary_of(&self.game.game)
     }
+
+    /// Whether a line of a reply reads as an order of the game on its own, for this seat now.
+    pub fn reads_as_order(&self, line: &str) -> bool {
+        let game = &self.game.game;
+        game.ruleset
+            .parse(&game.state, &self.caller.seat, line)
+            .is_ok()
+    }
 }
 
 /// The seat's game handed to a change, the seat letting go of its share of the log, so that

@@ -17,6 +17,9 @@ pub const TURN: &str = "turn";
 pub const REMINDER: &str = "reminder";
 /// A notice kind: the seat missed its deadline (the scheduler).
 pub const DEADLINE: &str = "deadline";
+/// A notice kind: a seat was made for this player, whose turn it is not yet (the games service,
+/// at a game's creation; the seats that act first get their turn notice instead).
+pub const INVITATION: &str = "invitation";
 /// A notice kind: the game is over (the games service).
 pub const GAME_OVER: &str = "game_over";
 

@@ -36,6 +36,7 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/api/games/{game_id}/vacation", &["POST"]),
     ("/api/games/{game_id}/clock", &["GET"]),
     ("/api/inbound/email", &["POST"]),
+    ("/api/inbound/mailgun/mime", &["POST"]),
     ("/", &["GET"]),
     ("/games", &["POST"]),
     ("/games/{game_id}", &["GET"]),

@@ -94,109 +94,118 @@ impl Application {
         service.listen_for_appends();
         let games = web::Data::new(service.clone());
         let hub = web::Data::new(hub);
-        let server =
-            HttpServer::new(move || {
-                App::new()
-                    .app_data(games.clone())
-                    .app_data(hub.clone())
-                    .app_data(mail.clone())
-                    .app_data(proxies.clone())
-                    .app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(
-                        |err, _req| {
-                            let too_large = matches!(
-                                err,
-                                actix_web::error::JsonPayloadError::OverflowKnownLength { .. }
-                                    | actix_web::error::JsonPayloadError::Overflow { .. }
-                            );
-                            error::bad_body(
-                                format!("the request body could not be read: {err}"),
-                                too_large,
-                            )
-                        },
-                    ))
-                    .app_data(web::PayloadConfig::default().limit(BODY_LIMIT))
-                    .app_data(web::QueryConfig::default().error_handler(|err, _req| {
+        let server = HttpServer::new(move || {
+            App::new()
+                .app_data(games.clone())
+                .app_data(hub.clone())
+                .app_data(mail.clone())
+                .app_data(proxies.clone())
+                .app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(
+                    |err, _req| {
+                        let too_large = matches!(
+                            err,
+                            actix_web::error::JsonPayloadError::OverflowKnownLength { .. }
+                                | actix_web::error::JsonPayloadError::Overflow { .. }
+                        );
+                        error::bad_body(
+                            format!("the request body could not be read: {err}"),
+                            too_large,
+                        )
+                    },
+                ))
+                .app_data(web::PayloadConfig::default().limit(BODY_LIMIT))
+                .app_data(
+                    web::QueryConfig::default().error_handler(|err, _req| {
                         error::bad_body(format!("bad query: {err}"), false)
-                    }))
-                    .app_data(web::PathConfig::default().error_handler(|err, _req| {
+                    }),
+                )
+                .app_data(
+                    web::PathConfig::default().error_handler(|err, _req| {
                         error::bad_body(format!("bad path: {err}"), false)
-                    }))
-                    .app_data(
-                        web::FormConfig::default()
-                            .limit(BODY_LIMIT)
-                            .error_handler(|err, _req| pages::form_error(err)),
-                    )
-                    .wrap(actix_web::middleware::from_fn(
-                        boundary::refuse_control_characters,
-                    ))
-                    .wrap(
-                        actix_web::middleware::ErrorHandlers::new()
-                            .handler(StatusCode::INTERNAL_SERVER_ERROR, error::word_internal),
-                    )
-                    .wrap(actix_web::middleware::from_fn(observe::timed))
-                    .wrap(observe::access_log())
-                    .configure(|cfg| {
-                        if metrics_here {
-                            cfg.route("/metrics", web::get().to(observe::metrics));
-                        }
-                    })
-                    // A wrong method answers 405 with `Allow`, an unknown path 404.
-                    .default_service(web::to(methods::unrouted))
-                    .service(api::health)
-                    .service(
-                        web::scope("/api")
-                            .service(api::openapi)
-                            .service(api::rulesets)
-                            .service(api::create_game)
-                            .service(api::summary)
-                            .service(api::view)
-                            .service(api::legal_moves)
-                            .service(api::submit)
-                            .service(api::resign)
-                            .service(api::events)
-                            .service(api::export)
-                            .service(api::proof)
-                            .service(notify_api::stream)
-                            .service(notify_api::channels)
-                            .service(notify_api::set_channels)
-                            .service(notify_api::unsubscribe)
-                            .service(notify_api::add_webhook)
-                            .service(notify_api::webhooks)
-                            .service(notify_api::delete_webhook)
-                            .service(notify_api::vacation)
-                            .service(notify_api::clock)
-                            .service(
-                                web::resource("/inbound/email")
-                                    .app_data(
-                                        web::PayloadConfig::default().limit(inbound::MAX_BYTES),
-                                    )
-                                    .route(web::post().to(inbound::email))
-                                    .default_service(web::to(methods::unrouted)),
-                            ),
-                    )
-                    .service(assets::asset)
-                    .service(pages::lobby_page)
-                    .service(pages::create_game)
-                    .service(pages::game)
-                    .service(pages::watch_page)
-                    .service(pages::submit_move)
-                    .service(pages::replay)
-                    .service(pages::audit)
-                    .service(pages::verify_get)
-                    .service(
-                        web::resource("/verify")
-                            .app_data(web::PayloadConfig::default().limit(pages::VERIFY_LIMIT))
-                            .app_data(
-                                web::FormConfig::default()
-                                    .limit(pages::VERIFY_LIMIT)
-                                    .error_handler(|err, _req| pages::verify_form_error(err)),
-                            )
-                            .route(web::post().to(pages::verify_post))
-                            .default_service(web::to(methods::unrouted)),
-                    )
-            })
-            .listen(listener)?
-            .run();
+                    }),
+                )
+                .app_data(
+                    web::FormConfig::default()
+                        .limit(BODY_LIMIT)
+                        .error_handler(|err, _req| pages::form_error(err)),
+                )
+                .wrap(actix_web::middleware::from_fn(
+                    boundary::refuse_control_characters,
+                ))
+                .wrap(
+                    actix_web::middleware::ErrorHandlers::new()
+                        .handler(StatusCode::INTERNAL_SERVER_ERROR, error::word_internal),
+                )
+                .wrap(actix_web::middleware::from_fn(observe::timed))
+                .wrap(observe::access_log())
+                .configure(|cfg| {
+                    if metrics_here {
+                        cfg.route("/metrics", web::get().to(observe::metrics));
+                    }
+                })
+                // A wrong method answers 405 with `Allow`, an unknown path 404.
+                .default_service(web::to(methods::unrouted))
+                .service(api::health)
+                .service(
+                    web::scope("/api")
+                        .service(api::openapi)
+                        .service(api::rulesets)
+                        .service(api::create_game)
+                        .service(api::summary)
+                        .service(api::view)
+                        .service(api::legal_moves)
+                        .service(api::submit)
+                        .service(api::resign)
+                        .service(api::events)
+                        .service(api::export)
+                        .service(api::proof)
+                        .service(notify_api::stream)
+                        .service(notify_api::channels)
+                        .service(notify_api::set_channels)
+                        .service(notify_api::unsubscribe)
+                        .service(notify_api::add_webhook)
+                        .service(notify_api::webhooks)
+                        .service(notify_api::delete_webhook)
+                        .service(notify_api::vacation)
+                        .service(notify_api::clock)
+                        .service(
+                            web::resource("/inbound/email")
+                                .app_data(web::PayloadConfig::default().limit(inbound::MAX_BYTES))
+                                .route(web::post().to(inbound::email))
+                                .default_service(web::to(methods::unrouted)),
+                        )
+                        .service(
+                            web::resource("/inbound/mailgun/mime")
+                                .app_data(
+                                    web::PayloadConfig::default().limit(inbound::MAILGUN_MAX_BYTES),
+                                )
+                                .route(web::post().to(inbound::mailgun))
+                                .default_service(web::to(methods::unrouted)),
+                        ),
+                )
+                .service(assets::asset)
+                .service(pages::lobby_page)
+                .service(pages::create_game)
+                .service(pages::game)
+                .service(pages::watch_page)
+                .service(pages::submit_move)
+                .service(pages::replay)
+                .service(pages::audit)
+                .service(pages::verify_get)
+                .service(
+                    web::resource("/verify")
+                        .app_data(web::PayloadConfig::default().limit(pages::VERIFY_LIMIT))
+                        .app_data(
+                            web::FormConfig::default()
+                                .limit(pages::VERIFY_LIMIT)
+                                .error_handler(|err, _req| pages::verify_form_error(err)),
+                        )
+                        .route(web::post().to(pages::verify_post))
+                        .default_service(web::to(methods::unrouted)),
+                )
+        })
+        .listen(listener)?
+        .run();
         Ok(Application {
             port,
             games: service,

@@ -35,11 +35,13 @@ use super::{api, inbound, notify_api};
         notify_api::delete_webhook,
         notify_api::vacation,
         notify_api::clock,
-        inbound::email
+        inbound::email,
+        inbound::mailgun
     ),
     modifiers(&SecuritySchemes),
     components(schemas(
         api::ErrorBody,
+        inbound::MailgunRoutePost,
         crate::games::NewGame,
         crate::games::NewSeat,
         crate::games::CreatedGame,

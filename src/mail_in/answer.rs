@@ -85,6 +85,31 @@ pub fn played(base_url: &str, game_id: &str, r: &MoveResult) -> String {
     out.trim_end().to_owned()
 }
 
+/// Where a reply's orders ended before its text did, and how to end them there oneself.
+pub fn stopped(stop: &crate::mail_in::Stop) -> String {
+    if stop.by_word {
+        format!(
+            "Your orders ended at line {} (\"{}\"): nothing after it was read.",
+            stop.line, stop.text
+        )
+    } else {
+        format!(
+            "Your orders ended at line {}, \"{}\", which is not an order: nothing from there \
+             on was read. (Write `end` on a line of its own to end your orders yourself.)",
+            stop.line, stop.text
+        )
+    }
+}
+
+/// The first lines of the answer to mail commands sent beside orders: the orders had their own.
+pub fn commands_after_orders(r: &MoveResult) -> String {
+    format!(
+        "Your orders were carried out (event {}) and answered in a message of their own. \
+         Your mail commands:",
+        r.next_seq.saturating_sub(1)
+    )
+}
+
 /// Orders not applied: refused by the rules (with the numbered lines), sent too fast, or beaten
 /// by another move. `e` is one of the errors `MailOrders::NotApplied` holds.
 pub fn not_applied(e: &ServiceError, orders: &str) -> String {

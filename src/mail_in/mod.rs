@@ -24,8 +24,8 @@ use crate::engine::canonical::sha256_hex;
 use crate::games::links::{address, notice_id, notice_seq};
 use crate::games::mail::{MailOrders, MailRefusal, MailSeat};
 use crate::games::outbox::EmailDelivery;
-use crate::games::{Answer, Games, MoveResult, ServiceError, Summary};
-pub use command::{split_body, MailCommand};
+use crate::games::{Games, MoveResult, ServiceError, Summary};
+pub use command::{read_body, split_body, Body, MailCommand, Stop};
 use message::Inbound;
 
 /// An answer to send.
@@ -58,6 +58,9 @@ pub enum Receipt {
         /// The answer is in the outbox already: it went into the move's own append (`queue`
         /// leaves it alone).
         queued: bool,
+        /// This answers the mail commands of a message whose orders were answered in their
+        /// move's own append: a second answer to the same message, with a Message-ID of its own.
+        beside_orders: bool,
     },
     /// Not answered, and nothing changed: automatic mail, or a message already handled.
     Ignored(String),
@@ -115,6 +118,7 @@ impl Letter {
             seen,
             reply: self.reply(reply_to, text),
             queued: false,
+            beside_orders: false,
         }
     }
 }
@@ -167,8 +171,14 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
         game_id,
         target.seat_index,
     ));
-    let (commands, orders) = split_body(&inbound.text);
-    let mut out: Vec<String> = Vec::new();
+    let Body {
+        commands,
+        orders,
+        stopped,
+    } = read_reply(&inbound.text, &seat);
+    // Where the orders ended, said first in every answer to this message.
+    let read_up_to = stopped.as_ref().map(answer::stopped);
+    let mut out: Vec<String> = read_up_to.iter().cloned().collect();
     if !orders.is_empty() {
         let message = inbound
             .message_id
@@ -181,22 +191,23 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
             .filter_map(|id| notice_seq(id))
             .find(|(g, _)| g == game_id)
             .map(|(_, seq)| seq);
-        // Orders alone, the usual reply, are answered in the move's own append: the move and
-        // its answer are written together or not at all, so a failure between the two cannot
-        // leave a move its player never hears of. With mail commands beside them, the answer
-        // waits for the commands and is queued after them (`queue`).
+        // Orders are answered in the move's own append: the move and its answer are written
+        // together or not at all, so a failure between the two cannot leave a move its player
+        // never hears of. Mail commands beside them run after the move and are answered in a
+        // second message (`queue`).
         let played_answer = |result: &MoveResult, summary: &Summary| {
-            let text = played_text(games, game_id, result, summary);
+            let text = played_text(games, game_id, result, summary, read_up_to.as_deref());
             let reply = letter.clone().reply(reply_to.clone(), text);
-            email(game_id, result.next_seq.saturating_sub(1), &reply, domain)
-        };
-        let with_move: Option<&Answer<'_>> = if commands.is_empty() {
-            Some(&played_answer)
-        } else {
-            None
+            email(
+                game_id,
+                result.next_seq.saturating_sub(1),
+                &reply,
+                domain,
+                false,
+            )
         };
         match games
-            .mail_orders(&mut seat, &orders, &message, answers, with_move)
+            .mail_orders(&mut seat, &orders, &message, answers, Some(&played_answer))
             .await?
         {
             MailOrders::Handled => {
@@ -209,40 +220,87 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
                 out.push(answer::status(game_id, &games.mail_status(&seat)));
                 return Ok(letter.answer(Some(game_id), seat.seen(), reply_to, out.join("\n\n")));
             }
-            MailOrders::Played(result) if with_move.is_some() => {
-                let text = played_text(games, game_id, &result, &seat.summary());
+            MailOrders::Played(result) => {
+                if commands.is_empty() {
+                    let text = played_text(
+                        games,
+                        game_id,
+                        &result,
+                        &seat.summary(),
+                        read_up_to.as_deref(),
+                    );
+                    return Ok(Receipt::Answered {
+                        game_id: Some(game_id.to_owned()),
+                        seen: result.next_seq.saturating_sub(1),
+                        reply: letter.reply(reply_to, text),
+                        queued: true,
+                        beside_orders: false,
+                    });
+                }
+                out.push(answer::commands_after_orders(&result));
+                for command in &commands {
+                    out.push(run(games, &mut seat, command).await?);
+                }
+                if !commands.contains(&MailCommand::Status) {
+                    out.push(answer::waiting(&seat.summary()));
+                }
                 return Ok(Receipt::Answered {
                     game_id: Some(game_id.to_owned()),
-                    seen: result.next_seq.saturating_sub(1),
-                    reply: letter.reply(reply_to, text),
-                    queued: true,
+                    seen: seat.seen(),
+                    reply: letter.reply(reply_to, out.join("\n\n")),
+                    queued: false,
+                    beside_orders: true,
                 });
-            }
-            MailOrders::Played(result) => {
-                out.push(answer::played(&games.base_url, game_id, &result))
             }
             MailOrders::NotApplied(why) => out.push(answer::not_applied(&why, &orders)),
         }
     }
+    // Orders that reach this point were not applied: those played, outdated or handled before
+    // were answered above.
+    let refused = !orders.is_empty();
     for command in &commands {
         out.push(run(games, &mut seat, command).await?);
     }
-    if out.is_empty() {
+    if out.len() == usize::from(read_up_to.is_some()) {
         out.push(answer::nothing());
         out.push(answer::status(game_id, &games.mail_status(&seat)));
-    } else if !orders.is_empty() && !commands.contains(&MailCommand::Status) {
-        out.push(answer::waiting(&seat.summary()));
+    } else if refused && !commands.contains(&MailCommand::Status) {
+        // Orders not applied: the game as it stands, with the board and the legal moves, so
+        // that the player can write them again from this answer alone.
+        out.push(answer::status(game_id, &games.mail_status(&seat)));
     }
     Ok(letter.answer(Some(game_id), seat.seen(), reply_to, out.join("\n\n")))
 }
 
-/// The answer to orders carried out: what ran, and who is expected now.
-fn played_text(games: &Games, game_id: &str, result: &MoveResult, summary: &Summary) -> String {
-    format!(
-        "{}\n\n{}",
-        answer::played(&games.base_url, game_id, result),
-        answer::waiting(summary)
-    )
+/// A reply's text read for `seat` (`read_body`): its orders end at a line that is no order of the
+/// game — unless the lines that are no orders one by one are one order together with those
+/// above them (an order written over several lines), which the game reads whole.
+fn read_reply(text: &str, seat: &MailSeat) -> Body {
+    let body = read_body(text, |line| seat.reads_as_order(line));
+    if body.stopped.as_ref().is_some_and(|stop| !stop.by_word) {
+        let whole = read_body(text, |_| true);
+        if seat.reads_as_order(&whole.orders) {
+            return whole;
+        }
+    }
+    body
+}
+
+/// The answer to orders carried out: where the orders ended (when before the message did),
+/// what ran, and who is expected now.
+fn played_text(
+    games: &Games,
+    game_id: &str,
+    result: &MoveResult,
+    summary: &Summary,
+    read_up_to: Option<&str>,
+) -> String {
+    let parts = [
+        read_up_to.map(str::to_owned),
+        Some(answer::played(&games.base_url, game_id, result)),
+        Some(answer::waiting(summary)),
+    ];
+    parts.into_iter().flatten().collect::<Vec<_>>().join("\n\n")
 }
 
 /// The game and seat of the first recipient that is a reply address of this server; else why
@@ -302,30 +360,36 @@ pub async fn queue(games: &Games, domain: &str, receipt: &Receipt) -> Result<(),
         seen,
         reply,
         queued: false,
+        beside_orders,
     } = receipt
     else {
         return Ok(());
     };
     let game_id = game_id.as_deref().unwrap_or_default();
-    games
-        .queue_email(game_id, *seen, &email(game_id, *seen, reply, domain))
-        .await
+    let email = email(game_id, *seen, reply, domain, *beside_orders);
+    games.queue_email(game_id, *seen, &email).await
 }
 
 /// An answer as the outbox holds it. Its Message-ID names the event the answer saw, so that a
 /// reply to the answer is checked for staleness like a reply to a turn notice, and is the same
-/// for the same message answered again.
-fn email(game_id: &str, seen: u64, reply: &Reply, domain: &str) -> EmailDelivery {
-    let unique = format!(
-        "answer-{}",
-        &sha256_hex(
-            reply
-                .in_reply_to
-                .as_deref()
-                .unwrap_or(&reply.text)
-                .as_bytes()
-        )[..16]
+/// for the same message answered again; the answer to the commands beside a message's orders
+/// (`beside_orders`) has one of its own.
+fn email(
+    game_id: &str,
+    seen: u64,
+    reply: &Reply,
+    domain: &str,
+    beside_orders: bool,
+) -> EmailDelivery {
+    let digest = sha256_hex(
+        reply
+            .in_reply_to
+            .as_deref()
+            .unwrap_or(&reply.text)
+            .as_bytes(),
     );
+    let part = if beside_orders { "commands" } else { "answer" };
+    let unique = format!("{part}-{}", &digest[..16]);
     EmailDelivery {
         to: reply.to.clone(),
         to_name: String::new(),

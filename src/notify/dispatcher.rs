@@ -29,7 +29,9 @@ use super::templates;
 use super::webhook::{Hooks, WebhookDelivery};
 use crate::engine::canonical::random32;
 use crate::games::clock::Clock;
-use crate::games::outbox::{Claimed, EmailDelivery, LogHead, OutboxRecord, EMAIL, WEBHOOK};
+use crate::games::outbox::{
+    Claimed, EmailDelivery, LogHead, OutboxRecord, EMAIL, INVITATION, WEBHOOK,
+};
 use crate::games::Games;
 
 /// How a dispatcher paces itself.
@@ -300,6 +302,7 @@ impl Dispatcher {
         };
         if let (Some(to), true) = (&composed.email, channels.email) {
             let rendered = templates::render(composed.template, c)?;
+            let thread = crate::games::links::thread_id(&r.game_id, &c.seat, &self.mailer.domain());
             let d = EmailDelivery {
                 to: to.clone(),
                 to_name: c.seat_name.clone(),
@@ -320,16 +323,22 @@ impl Dispatcher {
                     seq: c.head_seq,
                     hash: c.head_hash.clone(),
                 }),
-                in_reply_to: None,
-                references: Vec::new(),
+                in_reply_to: Some(thread.clone()),
+                references: vec![thread],
             };
             out.push(row(EMAIL, serde_json::to_value(d).expect("serialisable")));
         }
-        for hook in store
-            .webhooks(&r.game_id)
-            .await
-            .map_err(|e| e.to_string())?
-        {
+        // An invitation goes by email only: a hook is registered after its game exists, by a
+        // player who holds the seat's link already.
+        let hooks = if r.channel == INVITATION {
+            Vec::new()
+        } else {
+            store
+                .webhooks(&r.game_id)
+                .await
+                .map_err(|e| e.to_string())?
+        };
+        for hook in hooks {
             let for_seat = match &hook.seat {
                 Some(s) if *s == c.seat && channels.webhooks => true,
                 Some(_) => continue,

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use crate::engine::event::kind;
 use crate::engine::ruleset::{Outcome, Seat, Viewer};
 use crate::games::links;
-use crate::games::outbox::{OutboxRow, DEADLINE, GAME_OVER, REMINDER, TURN};
+use crate::games::outbox::{OutboxRow, DEADLINE, GAME_OVER, INVITATION, REMINDER, TURN};
 use crate::games::Games;
 
 /// How many lines of "since your last move" a notice carries at most.
@@ -39,6 +39,8 @@ pub struct NoticeContext {
     pub title: String,
     pub seat: String,
     pub seat_name: String,
+    /// The names of the game's other seats.
+    pub players: Vec<String>,
     pub decision: Option<String>,
     pub options: Vec<String>,
     pub grammar: String,
@@ -77,6 +79,7 @@ pub async fn compose(
     let r = &row.record;
     let template = match r.channel.as_str() {
         TURN => "your_turn",
+        INVITATION => "invitation",
         REMINDER => "reminder",
         DEADLINE => "deadline_passed",
         GAME_OVER => "game_over",
@@ -165,7 +168,18 @@ pub async fn compose(
         title: info.title.clone(),
         seat: seat_id.clone(),
         seat_name: seat_record.name.clone(),
-        decision: prompt.as_ref().map(|p| p.decision.clone()),
+        players: loaded
+            .seats
+            .iter()
+            .filter(|s| s.seat != seat_id)
+            .map(|s| s.name.clone())
+            .collect(),
+        // An invitation says what the game waits for, though it is not this seat's turn.
+        decision: match prompt.as_ref() {
+            Some(p) => Some(p.decision.clone()),
+            None if r.channel == INVITATION => Some(waiting_for(game, &loaded.seats)),
+            None => None,
+        },
         options: prompt.map(|p| p.options).unwrap_or_default(),
         grammar: info.grammar.clone(),
         lines,
@@ -205,10 +219,26 @@ pub async fn compose(
     }))
 }
 
+/// Who the game waits for, by their names: for a seat that is not among them.
+fn waiting_for(game: &crate::engine::game::Game, seats: &[crate::store::SeatRecord]) -> String {
+    let names: Vec<String> = game
+        .prompts()
+        .iter()
+        .map(|p| {
+            seats
+                .iter()
+                .find(|s| s.seat == p.seat.as_str())
+                .map_or_else(|| p.seat.to_string(), |s| s.name.clone())
+        })
+        .collect();
+    names.join(", ")
+}
+
 /// One line saying what happened, for chat-style hooks. `for_seat` hooks may carry the link.
 pub fn summary_line(c: &NoticeContext, for_seat: bool) -> String {
     let what = match c.event.as_str() {
         TURN => format!("{}'s turn in {}", c.seat_name, c.title),
+        INVITATION => format!("{} has a seat in {}", c.seat_name, c.title),
         REMINDER => format!(
             "Reminder: {} must move in {} by {}",
             c.seat_name,

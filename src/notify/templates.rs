@@ -17,6 +17,12 @@ pub const TEMPLATES: &[(&str, &str, &str, &str)] = &[
         include_str!("../../templates/email/your_turn/body.html"),
     ),
     (
+        "invitation",
+        include_str!("../../templates/email/invitation/subject.txt"),
+        include_str!("../../templates/email/invitation/body.txt"),
+        include_str!("../../templates/email/invitation/body.html"),
+    ),
+    (
         "reminder",
         include_str!("../../templates/email/reminder/subject.txt"),
         include_str!("../../templates/email/reminder/body.txt"),
@@ -55,6 +61,7 @@ fn environment() -> &'static Environment<'static> {
                 .build()
                 .expect("the default syntax with trailing newlines kept"),
         );
+        env.add_filter("when", |at: String| when(&at, chrono::Utc::now()));
         for (name, subject, text, html) in TEMPLATES {
             // `.html` turns HTML escaping on; `.txt` leaves text as it is.
             env.add_template(leak(format!("{name}/subject.txt")), subject)
@@ -66,6 +73,35 @@ fn environment() -> &'static Environment<'static> {
         }
         env
     })
+}
+
+/// A moment as a player reads it in mail: "Wed 25 Nov, 19:21 UTC (in 2 days)", from the RFC 3339
+/// timestamp the notices carry, and how far it is from `now`. Anything else is shown as it is.
+pub fn when(at: &str, now: chrono::DateTime<chrono::Utc>) -> String {
+    let Ok(at) = chrono::DateTime::parse_from_rfc3339(at) else {
+        return at.to_owned();
+    };
+    let at = at.with_timezone(&chrono::Utc);
+    let away = at - now;
+    let (ahead, span) = if away >= chrono::TimeDelta::zero() {
+        (true, away)
+    } else {
+        (false, -away)
+    };
+    let count = |n: i64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
+    let size = if span.num_days() >= 2 {
+        count(span.num_days(), "day")
+    } else if span.num_hours() >= 2 {
+        count(span.num_hours(), "hour")
+    } else {
+        count(span.num_minutes().max(1), "minute")
+    };
+    let relative = if ahead {
+        format!("in {size}")
+    } else {
+        format!("{size} ago")
+    };
+    format!("{} UTC ({relative})", at.format("%a %-d %b, %H:%M"))
 }
 
 /// Template names live as long as the process (the environment is built once).
@@ -88,4 +124,35 @@ pub fn render<C: Serialize>(name: &str, context: &C) -> Result<Rendered, String>
         text: one("body.txt")?,
         html: one("body.html")?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::when;
+
+    fn at(s: &str) -> chrono::DateTime<chrono::Utc> {
+        chrono::DateTime::parse_from_rfc3339(s).unwrap().into()
+    }
+
+    #[test]
+    fn a_deadline_reads_as_a_day_a_time_and_how_far_off_it_is() {
+        let deadline = "2026-11-25T19:21:00.000Z";
+        let cases = [
+            ("2026-11-23T12:00:00Z", "Wed 25 Nov, 19:21 UTC (in 2 days)"),
+            ("2026-11-25T17:00:00Z", "Wed 25 Nov, 19:21 UTC (in 2 hours)"),
+            (
+                "2026-11-25T18:00:00Z",
+                "Wed 25 Nov, 19:21 UTC (in 81 minutes)",
+            ),
+            (
+                "2026-11-25T19:20:50Z",
+                "Wed 25 Nov, 19:21 UTC (in 1 minute)",
+            ),
+            ("2026-11-28T20:00:00Z", "Wed 25 Nov, 19:21 UTC (3 days ago)"),
+        ];
+        for (now, shown) in cases {
+            assert_eq!(when(deadline, at(now)), shown, "now {now}");
+        }
+        assert_eq!(when("soon", at("2026-11-23T12:00:00Z")), "soon");
+    }
 }

@@ -129,7 +129,15 @@ impl AppBuilder {
         self.inbound = Some(InboundConfig {
             domain: Some(domain.to_owned()),
             secret: Some(secret.to_owned()),
+            mailgun_signing_key: None,
         });
+        self
+    }
+
+    /// Mailgun's inbound route open, its posts signed with `key` (after `inbound_mail`).
+    pub fn mailgun_signing_key(mut self, key: &str) -> Self {
+        let inbound = self.inbound.as_mut().expect("inbound_mail first");
+        inbound.mailgun_signing_key = Some(key.to_owned());
         self
     }
 

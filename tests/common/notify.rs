@@ -40,6 +40,8 @@ pub struct Delivered {
     pub text: String,
     pub html: String,
     pub reply_to: Vec<String>,
+    /// `In-Reply-To`, then `References`: the ids this message answers.
+    pub answers: Vec<String>,
     /// `X-Despatch-Head`, as mail-parser reads it: `<game> <seq> <hash>`.
     pub head: Option<String>,
     /// The message as the SMTP server wrote it.
@@ -79,6 +81,16 @@ pub fn delivered_to(tag: &str) -> Vec<Delivered> {
                 text: m.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
                 html: m.body_html(0).map(|t| t.into_owned()).unwrap_or_default(),
                 reply_to: addresses(m.reply_to()),
+                answers: [m.in_reply_to(), m.references()]
+                    .into_iter()
+                    .flat_map(|h| match h {
+                        mail_parser::HeaderValue::Text(t) => vec![t.to_string()],
+                        mail_parser::HeaderValue::TextList(l) => {
+                            l.iter().map(|t| t.to_string()).collect()
+                        }
+                        _ => Vec::new(),
+                    })
+                    .collect(),
                 head: m
                     .header("X-Despatch-Head")
                     .and_then(|h| h.as_text())

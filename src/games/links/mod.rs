@@ -111,6 +111,15 @@ pub fn notice_id(game_id: &str, seq: u64, unique: &str, domain: &str) -> String 
     }
 }
 
+/// The thread every notice to a seat of a game belongs to: named by each notice's `In-Reply-To`
+/// and `References`, so that a mail client shows a seat's invitation, turn notices, reminders and
+/// result as one conversation. No message carries it as its own id, and it names no event
+/// (`notice_seq` reads nothing from it), so a reply that cites it is never taken for a reply to
+/// an old notice.
+pub fn thread_id(game_id: &str, seat: &str, domain: &str) -> String {
+    format!("despatch-thread.{game_id}.{seat}@{domain}")
+}
+
 /// The game and seq a turn notice's message id names.
 pub fn notice_seq(message_id: &str) -> Option<(String, u64)> {
     let id = message_id.trim().trim_start_matches('<');

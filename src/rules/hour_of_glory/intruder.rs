@@ -4,9 +4,9 @@
 //! "Raider/Assaulter" and "Assaulter" activities; "Watch zones", "Doors", "Intelligence cards").
 //!
 //! Check, then change: every activity has a `check_…` that reads the state and answers with a
-//! [`Plan`] of what it will do, or the rule it breaks, the square and what to do instead; then
-//! [`carry`] spends the turn's allowance and performs the plan, which cannot be refused. A
-//! square of movement is the same: [`check_square`], then [`step`]. [`check`] checks a whole
+//! `Plan` of what it will do, or the rule it breaks, the square and what to do instead; then
+//! `carry` spends the turn's allowance and performs the plan, which cannot be refused. A
+//! square of movement is the same: `check_square`, then `step`. [`check`] checks a whole
 //! order before any die is drawn, on a projected copy of the state where each clause takes its
 //! planned outcome (`skills::Course::Plan`); [`run`] plays it, checking each clause again
 //! against the state the dice have made.

@@ -1915,9 +1915,6 @@ impl despatch::rules::hour_of_glory::skills::Table for Record {
     fn lines(&self) -> bool {
         true
     }
-    fn dry(&self) -> bool {
-        false
-    }
 }
 
 /// Runs one side's order straight through the rules with a recording table: the lines it says.
@@ -2049,4 +2046,177 @@ fn guards_the_bot_names_routes_the_rules_accept() {
         }
     }
     assert!(accepted > 0, "the bot never named a route");
+}
+
+// ---- Check, then change (STYLE.md habit 1; issue 19) ----
+
+#[test]
+fn an_order_is_checked_clause_by_clause_against_the_state_its_earlier_clauses_plan() {
+    // Each clause is checked before any die against the state as the clauses before it will
+    // have left it: after "breach door-19" the door is open on the order's planned course.
+    let mut s = mission(1);
+    at(&mut s, 0, "b17", Mode::Raiding);
+    let before = s.clone();
+    // A clause that fits no course of the order is refused, with the rule and the square named,
+    // and no die is drawn.
+    let e = order(
+        &mut s,
+        "harris",
+        "breach door-19 take-chance; move d16",
+        &[6],
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "Movement");
+    assert!(e.message.contains("d16 is not adjacent to b17"), "{e}");
+    assert_eq!(s, before, "a refused order changes nothing");
+    // Through the door the breach opens: accepted, and carried out when the breach passes.
+    let drawn = order(
+        &mut s,
+        "harris",
+        "breach door-19 take-chance; move d17",
+        &[6],
+    )
+    .unwrap();
+    assert_eq!(drawn, 1);
+    assert!(s.door_open(door("door-19")));
+    assert_eq!(s.intruders[0].sq, Some(sq("d17")));
+    // When the breach fails in play the door stays closed and the move is not carried out.
+    let mut s = before.clone();
+    let drawn = order(
+        &mut s,
+        "harris",
+        "breach door-19 take-chance; move d17",
+        &[1],
+    )
+    .unwrap();
+    assert_eq!(drawn, 1);
+    assert!(!s.door_open(door("door-19")));
+    assert_eq!(
+        s.intruders[0].sq,
+        Some(sq("b17")),
+        "the move was not carried out"
+    );
+}
+
+#[test]
+fn an_order_of_the_commander_is_checked_against_the_doors_his_earlier_clauses_open() {
+    // The Commander starts on w18 in room 3 behind door-23 (summary, "The Commander": he opens
+    // any door as his action).
+    let mut s = mission(1);
+    s.turn = Turn::Defender;
+    let before = s.clone();
+    let e = order(&mut s, "defender", "commander move w20", &[6]).unwrap_err();
+    assert_eq!(e.rule, "Doors");
+    assert!(
+        e.message.contains("door-23 between w18 and w20 is closed"),
+        "{e}"
+    );
+    assert_eq!(s, before, "a refused order changes nothing");
+    order(
+        &mut s,
+        "defender",
+        "commander open door-23; commander move w20",
+        &[3],
+    )
+    .unwrap();
+    assert!(s.door_open(door("door-23")));
+    assert_eq!(s.defenders[0].sq, Some(sq("w20")));
+    // One action a turn: closing the door after a square beyond it is a second action, refused
+    // before the movement roll is drawn.
+    let mut s = before.clone();
+    let e = order(
+        &mut s,
+        "defender",
+        "commander open door-23; commander move w20 x20; commander close door-23",
+        &[3],
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "Actions", "{e}");
+    assert_eq!(s, before, "a refused order changes nothing");
+}
+
+#[test]
+fn guards_each_guard_moves_towards_the_assaulter_the_defender_chooses_for_him() {
+    // Summary, "Guards": "a Guard must move towards one of them of your choice" — a choice for
+    // each Guard (`guard g1 chase harris`), or one for all (`guards chase link`) that a Guard's
+    // own target overrides.
+    let fresh = || {
+        let mut s = mission(2);
+        clear_defenders(&mut s);
+        at(&mut s, 0, "b20", Mode::Assault);
+        at(&mut s, 1, "y20", Mode::Assault);
+        let g1 = guard_at(&mut s, "g1", "m19");
+        let g2 = guard_at(&mut s, "g2", "m18");
+        s.turn = Turn::Defender;
+        (s, g1, g2)
+    };
+    let dist = |s: &State, from: Sq, to: &str| senses::dist_at(&senses::pursuit(s, sq(to)), from);
+    let dice = [[2].as_slice(), &[1; 30]].concat();
+    for text in [
+        "guard g1 chase harris; guard g2 chase link",
+        "guards chase link; guard g1 chase harris",
+    ] {
+        let (mut s, g1, g2) = fresh();
+        let start = s.clone();
+        order(&mut s, "defender", text, &dice).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let (a1, a2) = (s.defenders[g1].sq.unwrap(), s.defenders[g2].sq.unwrap());
+        assert!(
+            dist(&start, a1, "b20") < dist(&start, sq("m19"), "b20"),
+            "{text}: g1 closes on Harris, at {a1}"
+        );
+        assert!(
+            dist(&start, a2, "y20") < dist(&start, sq("m18"), "y20"),
+            "{text}: g2 closes on Link, at {a2}"
+        );
+    }
+    // Without a choice of his own, a Guard takes the Guards' target.
+    let (mut s, _, g2) = fresh();
+    let start = s.clone();
+    order(
+        &mut s,
+        "defender",
+        "guards chase harris; guard g1 chase link",
+        &dice,
+    )
+    .unwrap();
+    let a2 = s.defenders[g2].sq.unwrap();
+    assert!(
+        dist(&start, a2, "b20") < dist(&start, sq("m18"), "b20"),
+        "g2 at {a2}"
+    );
+    // A Guard's route is checked against his own target.
+    let (mut s, g1, _) = fresh();
+    order(
+        &mut s,
+        "defender",
+        "guard g1 chase link; guard g1 move m20",
+        &dice,
+    )
+    .unwrap();
+    assert_eq!(s.defenders[g1].sq, Some(sq("m20")));
+    let (mut s, _, _) = fresh();
+    let before = s.clone();
+    let e = order(
+        &mut s,
+        "defender",
+        "guard g1 chase harris; guard g1 move m20",
+        &dice,
+    )
+    .unwrap_err();
+    assert!(e.message.contains("m20 is further from his target"), "{e}");
+    // A Guard not in play, an agent not on the mission, two targets for one Guard: refused,
+    // nothing changed, no die drawn.
+    for (text, says) in [
+        ("guard g7 chase harris", "no Guard g7 in play"),
+        ("guard g1 chase volkov", "Volkov is not on this mission"),
+        (
+            "guard g1 chase harris; guard g1 chase link",
+            "Guard g1 has one target a turn",
+        ),
+    ] {
+        let e = order(&mut s, "defender", text, &[]).unwrap_err();
+        assert_eq!(e.rule, "Guards", "{text}");
+        assert!(e.message.contains(says), "{text}: {e}");
+        assert_eq!(s, before, "{text}");
+    }
 }

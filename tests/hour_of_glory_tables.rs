@@ -258,3 +258,24 @@ fn a_command_in_json_is_its_order_text_under_the_side_that_gives_it() {
     let e = serde_json::from_value::<Command>(json!({ "attacker": "pass" })).unwrap_err();
     assert!(e.to_string().contains("intruder"), "{e}");
 }
+
+#[test]
+fn order_language_names_a_target_for_each_guard() {
+    // Summary, "Guards": "a Guard must move towards one of them of your choice".
+    let s = state(3);
+    let defender = Seat::parse("defender").unwrap();
+    let text = "guards chase harris; guard g2 chase volkov; guard g2 move m18 m17";
+    let c = HourOfGlory
+        .parse(
+            &s,
+            &defender,
+            "Guards chase Harris\nguard g2 chase volkov; guard g2 move m18 m17",
+        )
+        .unwrap();
+    assert_eq!(HourOfGlory.describe(&c), text);
+    assert_eq!(HourOfGlory.parse(&s, &defender, text).unwrap(), c);
+    let e = HourOfGlory
+        .parse(&s, &defender, "guard g2 chase smith")
+        .unwrap_err();
+    assert!(e.message.contains("'smith' is not an Intruder"), "{e}");
+}

@@ -534,6 +534,19 @@ fn defender_order(s: &State, rng: BotRng) -> Command {
                 steps.push(step);
             }
         }
+        // Sometimes another Guard is given a target of his own ("towards one of them of your
+        // choice"); never the first, whose route follows the Guards' target.
+        let guards: Vec<&str> = s
+            .defenders
+            .iter()
+            .filter(|x| x.kind == super::agents::DefKind::Guard && x.standing())
+            .map(|x| x.label.as_str())
+            .collect();
+        if guards.len() >= 2 && rng(2) == 0 {
+            let guard = guards[1 + rng(guards.len() - 1)].to_string();
+            let target = s.intruders[assaulters[rng(assaulters.len())]].agent;
+            steps.push(DStep::GuardChase { guard, target });
+        }
     }
     if steps.is_empty() {
         steps.push(DStep::Pass);

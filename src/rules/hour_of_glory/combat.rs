@@ -400,6 +400,41 @@ fn resist_and_wound(
     after
 }
 
+/// A fight on an order's planned course (`skills::Course::Plan`): every attack die passes and
+/// every resist die fails, so the victim falls and no counterattack follows. No die is drawn.
+pub fn planned_fight(s: &mut State, t: &mut dyn Table, attacker: Who, victim: Who) {
+    let dice = fight_dice(s, attacker, false);
+    planned_wound(s, t, victim, fight_result(dice as u32));
+    attacked(s, t, victim, attacker);
+}
+
+/// A shot on an order's planned course: the fewest sixes that cover the range are its range
+/// dice, every other die passes, and the target's resist dice fail. No die is drawn.
+pub fn planned_shot(s: &mut State, t: &mut dyn Table, shooter: Who, target: Who, shot: Shot) {
+    let range_dice = shot.range.div_ceil(6) as usize;
+    if range_dice <= shot.dice {
+        planned_wound(s, t, target, fight_result((shot.dice - range_dice) as u32));
+    }
+    attacked(s, t, target, shooter);
+    if let Some(at) = sq_of(s, shooter) {
+        gunshot(s, t, at);
+    }
+}
+
+/// RESIST EFFECTS with every die failing (a grade that passes on a 1 still passes).
+fn planned_wound(s: &mut State, t: &mut dyn Table, victim: Who, w: Wound) {
+    if w == Wound::None {
+        return;
+    }
+    let ((_, survival), endurance) = grades(s, victim);
+    let passes = if survival.passes(1) {
+        u32::from(endurance)
+    } else {
+        0
+    };
+    wound(s, t, victim, resist(w, passes));
+}
+
 /// Removes range dice (summary, "Shoot": dice whose total equals or exceeds the range) keeping
 /// as many passes as possible; `None` when no choice of dice covers the range.
 pub fn cover_range(faces: &[u32], range: u32, pass: impl Fn(u32) -> bool) -> Option<Vec<usize>> {

@@ -3,14 +3,20 @@
 //! demobilisation the engine carries out, so that their constraints always hold); Phase 2
 //! Recovery; Phase 3 Administration (a replacement Commander); Phase 4 Take Time with
 //! SUBVERSION.
+//!
+//! Check, then change, as for the Intruders (`intruder.rs`): each of the Commander's activities
+//! and each Sentry's attack is checked (`check_…`) before it is performed; [`check`] checks a
+//! whole order before any die is drawn, each clause against the state as the clauses before it
+//! will have left it on their planned outcome (`skills::Course::Plan`); the Guards' orders are
+//! checked against the state their phase will find (`guards::check_routes`).
 
 use super::agents::{Agent, DefKind, Mode};
-use super::board::{board, Dir, DoorId, Sq};
+use super::board::{board, Dir, DoorId, Link, Sq};
 use super::combat::{self, Who};
 use super::guards;
 use super::order::{describe_dstep, DStep};
 use super::senses;
-use super::skills::{self, faces, Table};
+use super::skills::{faces, Course, Table};
 use super::state::{Defender, Marker, MarkerKind, Occupant, State, Status};
 use crate::engine::ruleset::RuleError;
 
@@ -18,9 +24,23 @@ fn err(rule: &str, message: impl Into<String>) -> RuleError {
     RuleError::new(rule, message)
 }
 
-/// Runs the Defender's order and the automatic phases. `Ok(Some((reason, rest)))` when part of
-/// the order was not carried out.
+/// Plays the Defender's order and the automatic phases, each clause checked against the state
+/// as it now is. `Ok(Some((reason, rest)))` when part of the order was not carried out.
 pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> super::order::Ran {
+    carry_out(s, &mut Course::Play(t), steps)
+}
+
+/// Checks the Defender's whole order before any die is drawn, on `course`, a copy of the state:
+/// the Commander's and the Sentries' clauses each against the state as the clauses before will
+/// have left it on their planned outcome, the Guards' orders against the state their phase will
+/// find, and a replacement Commander's square.
+pub fn check(course: &mut State, steps: &[DStep]) -> Result<(), RuleError> {
+    carry_out(course, &mut Course::plan(), steps)
+        .map(|_| ())
+        .map_err(|(e, _)| e)
+}
+
+fn carry_out(s: &mut State, c: &mut Course, steps: &[DStep]) -> super::order::Ran {
     let rest_of = |pred: &dyn Fn(&DStep) -> bool, from: usize| -> Vec<String> {
         steps[from..]
             .iter()
@@ -67,14 +87,8 @@ pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> super::order::R
             }
         }
     }
-    let routes: Vec<(&str, &[Sq])> = steps
-        .iter()
-        .filter_map(|s| match s {
-            DStep::GuardMove { guard, path } => Some((guard.as_str(), path.as_slice())),
-            _ => None,
-        })
-        .collect();
-    if let Err(e) = guards::check_routes(s, &routes) {
+    let orders = guards::Orders::read(steps);
+    if let Err(e) = guards::check_orders(s, &orders) {
         return Err((e, Vec::new()));
     }
     // Phase 1: the Commander.
@@ -84,7 +98,7 @@ pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> super::order::R
         .filter(|(_, s)| is_commander(s))
         .collect();
     if !cmd.is_empty() {
-        match commander_turn(s, t, &cmd) {
+        match commander_turn(s, c, &cmd) {
             Ok(None) => {}
             Ok(Some((reason, from))) => {
                 unexecuted = Some((reason, rest_of(&is_commander, from)));
@@ -107,48 +121,71 @@ pub fn run(s: &mut State, t: &mut dyn Table, steps: &[DStep]) -> super::order::R
             ));
         }
         acted.push(label.clone());
-        if let Err(e) = sentry_action(s, t, label, at, shoot) {
-            return Err((e, rest_of(&|_| true, k)));
+        match check_sentry(s, label, at, shoot) {
+            Ok(plan) => attack(s, c, plan),
+            Err(e) => return Err((e, rest_of(&|_| true, k))),
         }
     }
-    // Phase 1: the Guards.
-    let target = steps.iter().find_map(|s| match s {
-        DStep::GuardsChase { target } => Some(*target),
-        _ => None,
-    });
-    if let Some(a) = target {
-        if !s.intruders.iter().any(|i| i.agent == a) {
-            return Err((
-                err("Guards", format!("{} is not on this mission", a.title())),
-                Vec::new(),
-            ));
-        }
-    }
-    if let Err(e) = guards::turn(s, t, target, &routes) {
-        return Err((e, Vec::new()));
-    }
-    // Phase 2: Recovery.
-    recovery(s, t);
-    // Phase 3: Administration.
     let replace_at = steps.iter().find_map(|s| match s {
         DStep::Replace { at } => Some(*at),
         _ => None,
     });
-    if let Err(e) = administration(s, t, replace_at) {
-        return Err((e, Vec::new()));
+    match c {
+        Course::Plan(_) => {
+            // The Guards' routes, against the state their phase will find; a replacement's
+            // square (on the planned course every Defender recovers).
+            if let Err(e) = guards::check_routes(s, &orders) {
+                return Err((e, Vec::new()));
+            }
+            if let Err(e) = check_administration(s, replace_at) {
+                return Err((e, Vec::new()));
+            }
+        }
+        Course::Play(t) => {
+            // Phase 1: the Guards.
+            guards::turn(s, &mut **t, &orders);
+            // Phase 2: Recovery.
+            recovery(s, &mut **t);
+            // Phase 3: Administration.
+            match check_administration(s, replace_at) {
+                Ok(place) => administration(s, &mut **t, place),
+                Err(e) => return Err((e, Vec::new())),
+            }
+            // Phase 4: Take time.
+            take_time(s, &mut **t);
+        }
     }
-    // Phase 4: Take time.
-    take_time(s, t);
     Ok(unexecuted)
+}
+
+/// What the Commander may still do this turn.
+struct CommanderTurn {
+    c: usize,
+    /// His movement roll, once rolled (or a replacement's 6 from the entry zone).
+    allowance: Option<u32>,
+    moved: u32,
+    action_used: bool,
+    may_move: bool,
+    last_door: Option<DoorId>,
+    engaged: bool,
+}
+
+impl CommanderTurn {
+    fn check_action(&self) -> Result<(), RuleError> {
+        if self.action_used || self.engaged {
+            return Err(err("Actions", "the Commander has one action a turn"));
+        }
+        Ok(())
+    }
 }
 
 fn commander_turn(
     s: &mut State,
-    t: &mut dyn Table,
+    c: &mut Course,
     steps: &[(usize, &DStep)],
 ) -> Result<Option<(String, usize)>, (RuleError, usize)> {
     let first = steps[0].0;
-    let c = s
+    let cm = s
         .commander()
         .filter(|&c| s.defenders[c].status == Status::Standing)
         .ok_or_else(|| {
@@ -157,259 +194,304 @@ fn commander_turn(
                 first,
             )
         })?;
-    let first_turn = s.defenders[c].first_turn.take();
-    let mut allowance: Option<u32> = first_turn.map(u32::from);
-    let mut moved = 0;
-    // A replacement mobilised in the entry zone moves up to 6 squares but may not act.
-    let mut action_used = first_turn.is_some();
-    let mut may_move = true;
-    let mut last_door: Option<DoorId> = None;
+    let first_turn = s.defenders[cm].first_turn.take();
+    let mut ct = CommanderTurn {
+        c: cm,
+        allowance: first_turn.map(u32::from),
+        moved: 0,
+        // A replacement mobilised in the entry zone moves up to 6 squares but may not act.
+        action_used: first_turn.is_some(),
+        may_move: true,
+        last_door: None,
+        engaged: senses::defender_engaged(s, cm),
+    };
     let mut face: Option<Dir> = None;
-    let engaged = senses::defender_engaged(s, c);
     for &(k, st) in steps {
         let fail = |e: RuleError| (e, k);
         match st {
             DStep::CommanderFace { dir } => face = Some(*dir),
             DStep::CommanderMove { path } => {
-                if engaged {
+                if ct.engaged {
                     return Err(fail(err(
                         "Fighting",
                         "the Commander is engaged in a fight and may not move",
                     )));
                 }
                 for (n, &to) in path.iter().enumerate() {
-                    if !may_move {
-                        return Err(fail(err(
-                            "Movement",
-                            "the Commander may not move again this turn",
-                        )));
-                    }
-                    let from = s.defenders[c].sq.expect("on the board");
-                    let link = board()
-                        .links(from)
-                        .iter()
-                        .find(|l| l.to == to)
-                        .copied()
-                        .ok_or_else(|| {
-                            fail(err("Movement", format!("{to} is not adjacent to {from}")))
-                        })?;
-                    if let Some(d) = link.door {
-                        if !s.door_open(d) {
-                            return Err(fail(err(
-                                "Doors",
-                                format!("{d} between {from} and {to} is closed: open it first"),
-                            )));
-                        }
-                    }
-                    if board().is_entry(to) && !board().is_entry(from) {
-                        return Err(fail(err(
-                            "Movement",
-                            "the Commander stays inside the stronghold",
-                        )));
-                    }
-                    let roll = match allowance {
-                        Some(a) => a,
-                        None => {
-                            let r = t.d6(true);
-                            t.say(format_args!("The Commander rolls {r} for movement"));
-                            allowance = Some(r);
-                            r
-                        }
-                    };
-                    if moved >= roll {
-                        return Ok(Some((
-                            format!("the Commander's movement roll of {roll} is used up at {from}"),
-                            k,
-                        )));
-                    }
-                    match s.occupant(to) {
-                        Some(Occupant::Intruder(i))
-                            if s.intruders[i].standing()
-                                && s.intruders[i].mode == Mode::Raiding =>
-                        {
-                            // Summary, "Raiding": he stops adjacent and exposes the raider.
-                            t.say(format_args!(
-                                "The Commander walks into {} at {to}",
-                                s.intruders[i].agent.title()
-                            ));
-                            combat::expose(s, t, i, Some(c));
-                            let d = &mut s.defenders[c];
-                            d.facing = Dir::towards(from, to);
-                            return Ok(Some((
-                                "the Commander exposed a raider; his turn ends".into(),
-                                k,
-                            )));
-                        }
-                        Some(Occupant::Intruder(i)) if s.intruders[i].standing() => {
-                            return Err(fail(err(
-                                "Occupied squares",
-                                format!("an enemy stands at {to}"),
-                            )));
-                        }
-                        Some(_) if n + 1 == path.len() => {
-                            return Err(fail(err(
-                                "Occupied squares",
-                                format!(
-                                    "{to} is occupied: the Commander may pass but not stop there"
-                                ),
-                            )));
-                        }
-                        _ => {}
-                    }
-                    moved += 1;
-                    last_door = link.door;
-                    let entering_enemy_room = board()
-                        .room_of(to)
-                        .filter(|&r| board().room_of(from) != Some(r))
-                        .filter(|&r| senses::enemy_room_for_defenders(s, r));
-                    let d = &mut s.defenders[c];
-                    d.sq = Some(to);
-                    if to != from {
-                        d.facing = Dir::towards(from, to);
-                    }
-                    if let Some(r) = entering_enemy_room {
-                        {
-                            let grade = s.defenders[c].profile().survival;
-                            let (f, p) = skills::test(t, 1, grade, true);
-                            t.say(format_args!(
-                                "The Commander must REACT entering room {r} ({})",
-                                faces(&f)
-                            ));
-                            match p {
-                                0 => {
-                                    return Ok(Some((
-                                        "the Commander was too slow to react".into(),
-                                        k,
-                                    )))
-                                }
-                                _ => may_move = false,
-                            }
-                        }
+                    let link = check_commander_square(s, &ct, to).map_err(fail)?;
+                    if let Some(stop) =
+                        commander_step(s, c, &mut ct, link, n + 1 == path.len()).map_err(fail)?
+                    {
+                        return Ok(Some((stop, k)));
                     }
                 }
             }
             DStep::CommanderOpen { door } | DStep::CommanderClose { door } => {
                 let open = matches!(st, DStep::CommanderOpen { .. });
-                let sq = s.defenders[c].sq.expect("on the board");
-                if !board().door(*door).adjacent.contains(&sq) {
-                    return Err(fail(err("Doors", format!("the Commander must stand in one of the 3 squares along a face of {door}"))));
-                }
-                if s.door_open(*door) == open {
-                    return Err(fail(err(
-                        "Doors",
-                        format!("{door} is already {}", if open { "open" } else { "closed" }),
-                    )));
-                }
-                if !open && board().door(*door).entrance && s.door_open(*door) {
-                    return Err(fail(err(
-                        "Doors",
-                        "the breached entrance may not be closed",
-                    )));
-                }
-                if !open
-                    && last_door == Some(*door)
-                    && may_move
-                    && allowance.is_some_and(|a| moved < a)
-                {
-                    moved += 1;
+                let as_move = check_commander_door(s, &ct, *door, open).map_err(fail)?;
+                if as_move {
+                    ct.moved += 1;
                 } else {
-                    if action_used || engaged {
-                        return Err(fail(err("Actions", "the Commander has one action a turn")));
-                    }
-                    action_used = true;
+                    ct.action_used = true;
                 }
                 s.doors_open[door.index()] = open;
-                t.say(format_args!(
+                c.table().say(format_args!(
                     "The Commander {} {door}",
                     if open { "unlocks and opens" } else { "closes" }
                 ));
                 if !open {
-                    combat::door_closed(s, t, *door);
+                    combat::door_closed(s, c.table(), *door);
                 }
             }
             DStep::CommanderInvestigate { at } => {
-                let sq = s.defenders[c].sq.expect("on the board");
-                // Summary, "Investigate": "He must be standing in an adjacent square to the
-                // marker" — beside it, not on it.
-                if !senses::adjacent(s, sq, *at) {
-                    return Err(fail(err(
-                        "Investigate",
-                        format!(
-                            "the Commander must stand in a square adjacent to {at}, not at {sq}"
-                        ),
-                    )));
-                }
-                if s.alarm {
-                    return Err(fail(err(
-                        "Investigate",
-                        "while the alarm is raised no alert or corpse markers may be collected",
-                    )));
-                }
-                let m = marker_at(s, *at).ok_or_else(|| {
-                    fail(err(
-                        "Investigate",
-                        format!("there is no alert or corpse marker at {at}"),
-                    ))
-                })?;
-                if action_used || engaged {
-                    return Err(fail(err("Actions", "the Commander has one action a turn")));
-                }
-                action_used = true;
-                investigate(s, t, c, m);
+                let m = check_investigate(s, &ct, *at).map_err(fail)?;
+                ct.action_used = true;
+                investigate(s, c.table(), cm, m);
             }
             DStep::CommanderAlarm { at } => {
-                if s.alarm {
-                    return Err(fail(err("Raise alarm", "the alarm is already raised")));
-                }
-                if s.assaulters_inside().next().is_none() {
-                    return Err(fail(err(
-                        "Raise alarm",
-                        "the alarm needs at least one assaulter in the stronghold",
-                    )));
-                }
-                if s.asi_markers == 0 {
-                    return Err(fail(err(
-                        "Raise alarm",
-                        "the alarm needs at least one alert marker on the ASI",
-                    )));
-                }
-                if action_used || engaged {
-                    return Err(fail(err("Actions", "the Commander has one action a turn")));
-                }
-                let n = (s.asi_markers).min(s.guards_in_box) as usize;
-                if at.len() > n {
-                    return Err(fail(err(
-                        "Raise alarm",
-                        format!("only {n} Guard(s) come into play: name at most {n} squares"),
-                    )));
-                }
-                for (j, q) in at.iter().enumerate() {
-                    mobilise_square_ok(s, *q).map_err(fail)?;
-                    if at[..j].contains(q) {
-                        return Err(fail(err("Guards", format!("{q} is named twice"))));
-                    }
-                }
-                action_used = true;
-                raise_alarm(s, t, at);
+                check_alarm(s, &ct, at).map_err(fail)?;
+                ct.action_used = true;
+                raise_alarm(s, c.table(), at);
             }
             DStep::CommanderFight { at } | DStep::CommanderShoot { at } => {
                 let shoot = matches!(st, DStep::CommanderShoot { .. });
-                if action_used {
+                if ct.action_used {
                     return Err(fail(err("Actions", "the Commander has one action a turn")));
                 }
-                attack(s, t, c, *at, shoot).map_err(fail)?;
-                action_used = true;
+                let plan = check_attack(s, cm, *at, shoot).map_err(fail)?;
+                attack(s, c, plan);
+                ct.action_used = true;
             }
             _ => unreachable!("only the Commander's steps"),
         }
-        if s.defenders[c].status != Status::Standing {
+        if s.defenders[cm].status != Status::Standing {
             return Ok(Some(("the Commander is down".into(), k + 1)));
         }
     }
     if let Some(f) = face {
-        s.defenders[c].facing = f;
+        s.defenders[cm].facing = f;
     }
     Ok(None)
+}
+
+/// May the Commander walk on to `to`: a move left, the square next to his, any door between
+/// open, and not out of the stronghold?
+fn check_commander_square(s: &State, ct: &CommanderTurn, to: Sq) -> Result<Link, RuleError> {
+    if !ct.may_move {
+        return Err(err(
+            "Movement",
+            "the Commander may not move again this turn",
+        ));
+    }
+    let from = s.defenders[ct.c].sq.expect("on the board");
+    let link = board()
+        .links(from)
+        .iter()
+        .find(|l| l.to == to)
+        .copied()
+        .ok_or_else(|| err("Movement", format!("{to} is not adjacent to {from}")))?;
+    if let Some(d) = link.door {
+        if !s.door_open(d) {
+            return Err(err(
+                "Doors",
+                format!("{d} between {from} and {to} is closed: open it first"),
+            ));
+        }
+    }
+    if board().is_entry(to) && !board().is_entry(from) {
+        return Err(err("Movement", "the Commander stays inside the stronghold"));
+    }
+    Ok(link)
+}
+
+/// What the Commander finds on the square he walks on to.
+enum Arrival {
+    Free,
+    /// A standing raider: he stops beside him and exposes him (summary, "Raiding").
+    Raider(usize),
+}
+
+/// Who holds the square: an enemy who is not a standing raider stops him, and he may pass but
+/// not stop on anyone else.
+fn check_commander_arrival(s: &State, to: Sq, last: bool) -> Result<Arrival, RuleError> {
+    match s.occupant(to) {
+        Some(Occupant::Intruder(i))
+            if s.intruders[i].standing() && s.intruders[i].mode == Mode::Raiding =>
+        {
+            Ok(Arrival::Raider(i))
+        }
+        Some(Occupant::Intruder(i)) if s.intruders[i].standing() => {
+            Err(err("Occupied squares", format!("an enemy stands at {to}")))
+        }
+        Some(_) if last => Err(err(
+            "Occupied squares",
+            format!("{to} is occupied: the Commander may pass but not stop there"),
+        )),
+        _ => Ok(Arrival::Free),
+    }
+}
+
+/// A square of the Commander's movement: the movement roll (rolled at his first square; on the
+/// planned course the most a d6 allows), then who holds the square, then the square walked and
+/// a REACT entering an enemy-occupied room. `Ok(Some(why))` when his movement ends early.
+fn commander_step(
+    s: &mut State,
+    c: &mut Course,
+    ct: &mut CommanderTurn,
+    link: Link,
+    last: bool,
+) -> Result<Option<String>, RuleError> {
+    let cm = ct.c;
+    let from = s.defenders[cm].sq.expect("on the board");
+    let to = link.to;
+    let roll = match ct.allowance {
+        Some(a) => a,
+        None => {
+            let r = match c {
+                Course::Play(t) => {
+                    let r = t.d6(true);
+                    t.say(format_args!("The Commander rolls {r} for movement"));
+                    r
+                }
+                Course::Plan(_) => 6,
+            };
+            ct.allowance = Some(r);
+            r
+        }
+    };
+    if ct.moved >= roll {
+        return Ok(Some(format!(
+            "the Commander's movement roll of {roll} is used up at {from}"
+        )));
+    }
+    if let Arrival::Raider(i) = check_commander_arrival(s, to, last)? {
+        c.table().say(format_args!(
+            "The Commander walks into {} at {to}",
+            s.intruders[i].agent.title()
+        ));
+        combat::expose(s, c.table(), i, Some(cm));
+        s.defenders[cm].facing = Dir::towards(from, to);
+        return Ok(Some("the Commander exposed a raider; his turn ends".into()));
+    }
+    ct.moved += 1;
+    ct.last_door = link.door;
+    let entering_enemy_room = board()
+        .room_of(to)
+        .filter(|&r| board().room_of(from) != Some(r))
+        .filter(|&r| senses::enemy_room_for_defenders(s, r));
+    let d = &mut s.defenders[cm];
+    d.sq = Some(to);
+    if to != from {
+        d.facing = Dir::towards(from, to);
+    }
+    if let Some(r) = entering_enemy_room {
+        let grade = s.defenders[cm].profile().survival;
+        let (f, p) = c.test(1, grade);
+        c.table().say(format_args!(
+            "The Commander must REACT entering room {r} ({})",
+            faces(&f)
+        ));
+        if p == 0 {
+            return Ok(Some("the Commander was too slow to react".into()));
+        }
+        ct.may_move = false;
+    }
+    Ok(None)
+}
+
+/// OPEN/CLOSE (summary, "The Commander", "Doors"): from a square along a face of the door; a
+/// close right after moving through it costs a square of movement. `Ok(true)` when it does.
+fn check_commander_door(
+    s: &State,
+    ct: &CommanderTurn,
+    door: DoorId,
+    open: bool,
+) -> Result<bool, RuleError> {
+    let sq = s.defenders[ct.c].sq.expect("on the board");
+    if !board().door(door).adjacent.contains(&sq) {
+        return Err(err(
+            "Doors",
+            format!("the Commander must stand in one of the 3 squares along a face of {door}"),
+        ));
+    }
+    if s.door_open(door) == open {
+        return Err(err(
+            "Doors",
+            format!("{door} is already {}", if open { "open" } else { "closed" }),
+        ));
+    }
+    if !open && board().door(door).entrance && s.door_open(door) {
+        return Err(err("Doors", "the breached entrance may not be closed"));
+    }
+    let as_move = !open
+        && ct.last_door == Some(door)
+        && ct.may_move
+        && ct.allowance.is_some_and(|a| ct.moved < a);
+    if !as_move {
+        ct.check_action()?;
+    }
+    Ok(as_move)
+}
+
+/// INVESTIGATE (summary, "Investigate"): "He must be standing in an adjacent square to the
+/// marker" — beside it, not on it; not while the alarm is raised.
+fn check_investigate(s: &State, ct: &CommanderTurn, at: Sq) -> Result<Collectable, RuleError> {
+    let sq = s.defenders[ct.c].sq.expect("on the board");
+    if !senses::adjacent(s, sq, at) {
+        return Err(err(
+            "Investigate",
+            format!("the Commander must stand in a square adjacent to {at}, not at {sq}"),
+        ));
+    }
+    if s.alarm {
+        return Err(err(
+            "Investigate",
+            "while the alarm is raised no alert or corpse markers may be collected",
+        ));
+    }
+    let m = marker_at(s, at).ok_or_else(|| {
+        err(
+            "Investigate",
+            format!("there is no alert or corpse marker at {at}"),
+        )
+    })?;
+    ct.check_action()?;
+    Ok(m)
+}
+
+/// RAISE ALARM (summary, "Raise alarm"): an assaulter inside, an alert marker on the ASI, and
+/// the Guards' squares free in unexplored rooms or the entry zone.
+fn check_alarm(s: &State, ct: &CommanderTurn, at: &[Sq]) -> Result<(), RuleError> {
+    if s.alarm {
+        return Err(err("Raise alarm", "the alarm is already raised"));
+    }
+    if s.assaulters_inside().next().is_none() {
+        return Err(err(
+            "Raise alarm",
+            "the alarm needs at least one assaulter in the stronghold",
+        ));
+    }
+    if s.asi_markers == 0 {
+        return Err(err(
+            "Raise alarm",
+            "the alarm needs at least one alert marker on the ASI",
+        ));
+    }
+    ct.check_action()?;
+    let n = (s.asi_markers).min(s.guards_in_box) as usize;
+    if at.len() > n {
+        return Err(err(
+            "Raise alarm",
+            format!("only {n} Guard(s) come into play: name at most {n} squares"),
+        ));
+    }
+    for (j, q) in at.iter().enumerate() {
+        mobilise_square_ok(s, *q)?;
+        if at[..j].contains(q) {
+            return Err(err("Guards", format!("{q} is named twice")));
+        }
+    }
+    Ok(())
 }
 
 /// What the Commander may collect on a square: a marker on the board, or a Sentry's alert
@@ -533,74 +615,95 @@ fn mobilise_guard(s: &mut State, t: &mut dyn Table, q: Sq) {
     });
 }
 
-/// FIGHT or SHOOT by a defending agent against an assaulter.
-fn attack(
-    s: &mut State,
-    t: &mut dyn Table,
+/// A checked attack by a defending agent: the assaulter at the square and, for a shot, the
+/// range; `None` for the assaulter when an earlier attack of the order felled him (he "holds
+/// fire").
+struct Attack {
     d: usize,
     at: Sq,
-    shoot: bool,
-) -> Result<(), RuleError> {
+    target: Option<(usize, Option<u32>)>,
+}
+
+/// FIGHT (adjacent) or SHOOT (clear LOS, the target not engaged) by a defending agent against
+/// the assaulter at `at`.
+fn check_attack(s: &State, d: usize, at: Sq, shoot: bool) -> Result<Attack, RuleError> {
     let sq = s.defenders[d].sq.expect("on the board");
     let Some(i) = s
         .intruders
         .iter()
         .position(|a| a.sq == Some(at) && a.is_assaulter())
     else {
-        t.say(format_args!(
-            "{} holds fire: nobody is left standing at {at}",
-            combat::name(s, Who::D(d))
-        ));
-        return Ok(());
+        return Ok(Attack {
+            d,
+            at,
+            target: None,
+        });
     };
-    if shoot {
+    let range = if shoot {
         if senses::intruder_engaged(s, i) {
             return Err(err(
                 "Shooting",
                 format!("the target at {at} is engaged in a fight and may not be shot"),
             ));
         }
-        let range = senses::los(s, sq, at)
-            .ok_or_else(|| err("Line of sight", format!("no clear LOS from {sq} to {at}")))?;
-        let dice = if s.defenders[d].kind == DefKind::Commander {
-            4
-        } else {
-            5
-        };
-        combat::shoot(
-            s,
-            t,
-            Who::D(d),
-            Who::I(i),
-            combat::Shot {
-                dice,
-                range,
-                burst: None,
-            },
-            true,
-        );
+        Some(
+            senses::los(s, sq, at)
+                .ok_or_else(|| err("Line of sight", format!("no clear LOS from {sq} to {at}")))?,
+        )
     } else {
         if !senses::adjacent(s, sq, at) {
             return Err(err("Fight", format!("{at} is not adjacent to {sq}")));
         }
-        combat::fight(s, t, Who::D(d), Who::I(i), false, true, true);
-    }
-    Ok(())
+        None
+    };
+    Ok(Attack {
+        d,
+        at,
+        target: Some((i, range)),
+    })
 }
 
-fn sentry_action(
-    s: &mut State,
-    t: &mut dyn Table,
-    label: &str,
-    at: Sq,
-    shoot: bool,
-) -> Result<(), RuleError> {
+fn attack(s: &mut State, c: &mut Course, plan: Attack) {
+    let Attack { d, at, target } = plan;
+    let Some((i, range)) = target else {
+        c.table().say(format_args!(
+            "{} holds fire: nobody is left standing at {at}",
+            combat::name(s, Who::D(d))
+        ));
+        return;
+    };
+    match (range, c) {
+        (Some(range), c) => {
+            let dice = if s.defenders[d].kind == DefKind::Commander {
+                4
+            } else {
+                5
+            };
+            let shot = combat::Shot {
+                dice,
+                range,
+                burst: None,
+            };
+            match c {
+                Course::Play(t) => combat::shoot(s, &mut **t, Who::D(d), Who::I(i), shot, true),
+                Course::Plan(t) => combat::planned_shot(s, t, Who::D(d), Who::I(i), shot),
+            }
+        }
+        (None, Course::Play(t)) => {
+            combat::fight(s, &mut **t, Who::D(d), Who::I(i), false, true, true)
+        }
+        (None, Course::Plan(t)) => combat::planned_fight(s, t, Who::D(d), Who::I(i)),
+    }
+}
+
+/// A Sentry's FIGHT or SHOOT (summary, "Sentries"): a standing Sentry, by his post's label.
+fn check_sentry(s: &State, label: &str, at: Sq, shoot: bool) -> Result<Attack, RuleError> {
     let d = s
         .defenders
         .iter()
         .position(|d| d.label == label && d.kind == DefKind::Sentry && d.standing())
         .ok_or_else(|| err("Sentries", format!("there is no standing Sentry {label}")))?;
-    attack(s, t, d, at, shoot)
+    check_attack(s, d, at, shoot)
 }
 
 pub(super) fn adjacent_assaulter(s: &State, sq: Sq) -> Option<usize> {
@@ -650,9 +753,10 @@ fn recovery(s: &mut State, t: &mut dyn Table) {
     }
 }
 
-/// Phase 3: a replacement Commander when d6 > minutes left / 10, in an unexplored room or the
-/// entry zone, with an alert marker unless the alarm is raised.
-fn administration(s: &mut State, t: &mut dyn Table, at: Option<Sq>) -> Result<(), RuleError> {
+/// Phase 3: whether a replacement Commander is called for (none while the Commander lives), and
+/// where he would come: the square the order names (`replace`, in an unexplored room or the
+/// entry zone), else the first free entry-zone square. `Ok(None)`: no replacement is tried.
+fn check_administration(s: &State, at: Option<Sq>) -> Result<Option<Sq>, RuleError> {
     if s.commander().is_some() {
         if at.is_some() {
             return Err(err(
@@ -660,27 +764,32 @@ fn administration(s: &mut State, t: &mut dyn Table, at: Option<Sq>) -> Result<()
                 "the Commander is alive: there can only be one",
             ));
         }
-        return Ok(());
+        return Ok(None);
     }
-    let place = match at {
+    match at {
         Some(q) => {
             mobilise_square_ok(s, q)?;
-            Some(q)
+            Ok(Some(q))
         }
-        None => board()
+        None => Ok(board()
             .entry
             .iter()
             .copied()
-            .find(|&q| s.occupant(q).is_none()),
-    };
-    let Some(place) = place else { return Ok(()) };
+            .find(|&q| s.occupant(q).is_none())),
+    }
+}
+
+/// Phase 3: a replacement Commander when d6 > minutes left / 10, on the square checked by
+/// `check_administration`, with an alert marker unless the alarm is raised.
+fn administration(s: &mut State, t: &mut dyn Table, place: Option<Sq>) {
+    let Some(place) = place else { return };
     let face = t.d6(true);
     let needed = s.minutes as f64 / 10.0;
     if (face as f64) <= needed {
         t.say(format_args!(
             "No replacement Commander ({face}, needed more than {needed})"
         ));
-        return Ok(());
+        return;
     }
     let in_room = board().room_of(place).is_some();
     s.defenders.retain(|d| d.kind != DefKind::Commander);
@@ -706,7 +815,6 @@ fn administration(s: &mut State, t: &mut dyn Table, at: Option<Sq>) -> Result<()
     if !s.alarm {
         s.asi_markers += 1;
     }
-    Ok(())
 }
 
 /// Phase 4: a minute off the Mission Timer, and SUBVERSION: each assaulter in the stronghold

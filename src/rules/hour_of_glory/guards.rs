@@ -1,13 +1,15 @@
 //! The Guards' turn in Phase 1 of the Defender's turn (summary, "Guards"; the Guards' reference
 //! card, "Pursuit"). The engine moves them, keeping the rules' constraints; the Defender chooses
-//! whom they pursue (`guards chase <intruder>`, else each Guard's nearest assaulter) and, if he
-//! wishes, each Guard's route (`guard g1 move <sq>…`, else the shortest).
+//! whom each pursues (`guard g1 chase <intruder>` for one Guard, `guards chase <intruder>` for
+//! the others, else each Guard's nearest assaulter) and, if he wishes, each Guard's route
+//! (`guard g1 move <sq>…`, else the shortest).
 //!
 //! - "a Guard must move towards one of them of your choice … must attempt to move his full
 //!   distance. The route does not have to be direct but he must finish his turn no further from
 //!   the target than he was at the start, and cannot step on the same square twice": a route
-//!   the Defender names is checked square by square against the distance at the turn's start;
-//!   the default route steps closer each square.
+//!   the Defender names is checked square by square, before any die is drawn, against the
+//!   distance to his target as the Guards' phase will find it (`check_routes`); the default
+//!   route steps closer each square.
 //! - Distance counts the routes through closed doors a Guard can open from inside a room
 //!   (`senses::pursuit`); "A Guard inside a room and adjacent to a closed door will always open
 //!   the door. This action ends that Guard's turn" — at the start of his turn or on arriving
@@ -24,6 +26,7 @@ use super::agents::{Agent, DefKind, Mode};
 use super::board::{board, Dir, Sq};
 use super::combat::{self, Who};
 use super::defender::{adjacent_assaulter, shootable};
+use super::order::DStep;
 use super::senses;
 use super::skills::Table;
 use super::state::{Occupant, State, Status};
@@ -47,20 +50,72 @@ pub fn entrance_square() -> Sq {
         .expect("the entrance has an inside square")
 }
 
-/// Checks the routes an order names before anything moves: each for a Guard in play, at most
-/// six squares. Whether each square keeps him no further from his target is checked when he
-/// walks, against the distance at the start of his turn.
-pub fn check_routes(s: &State, routes: &[(&str, &[Sq])]) -> Result<(), RuleError> {
-    for (k, (label, path)) in routes.iter().enumerate() {
-        let ok = s.defenders.iter().any(|d| {
-            d.kind == DefKind::Guard
-                && d.label == *label
-                && matches!(d.status, Status::Standing | Status::Unconscious)
-        });
-        if !ok {
+/// What the Defender's order tells the Guards (summary, "Guards": "a Guard must move towards
+/// one of them of your choice"; "The route does not have to be direct"): whom every Guard
+/// pursues (`guards chase`), whom one Guard pursues (`guard g1 chase`, which comes first for
+/// him), and each Guard's route (`guard g1 move`).
+pub struct Orders<'a> {
+    pub chase_all: Option<Agent>,
+    pub chase: Vec<(&'a str, Agent)>,
+    pub routes: Vec<(&'a str, &'a [Sq])>,
+}
+
+impl<'a> Orders<'a> {
+    pub fn read(steps: &'a [DStep]) -> Orders<'a> {
+        let mut orders = Orders {
+            chase_all: None,
+            chase: Vec::new(),
+            routes: Vec::new(),
+        };
+        for st in steps {
+            match st {
+                DStep::GuardsChase { target } => {
+                    orders.chase_all = orders.chase_all.or(Some(*target));
+                }
+                DStep::GuardChase { guard, target } => orders.chase.push((guard.as_str(), *target)),
+                DStep::GuardMove { guard, path } => {
+                    orders.routes.push((guard.as_str(), path.as_slice()))
+                }
+                _ => {}
+            }
+        }
+        orders
+    }
+
+    /// Whom Guard `label` is ordered to pursue, if anyone.
+    pub fn target(&self, label: &str) -> Option<Agent> {
+        self.chase
+            .iter()
+            .find(|(l, _)| *l == label)
+            .map(|(_, a)| *a)
+            .or(self.chase_all)
+    }
+
+    fn route(&self, label: &str) -> &'a [Sq] {
+        self.routes
+            .iter()
+            .find(|(l, _)| *l == label)
+            .map(|(_, p)| *p)
+            .unwrap_or(&[])
+    }
+}
+
+fn in_play(s: &State, label: &str) -> bool {
+    s.defenders.iter().any(|d| {
+        d.kind == DefKind::Guard
+            && d.label == label
+            && matches!(d.status, Status::Standing | Status::Unconscious)
+    })
+}
+
+/// Checks what an order tells the Guards before anything moves: each route and target for a
+/// Guard in play, one of each a Guard, routes of at most six squares, targets on the mission.
+pub fn check_orders(s: &State, orders: &Orders) -> Result<(), RuleError> {
+    for (k, (label, path)) in orders.routes.iter().enumerate() {
+        if !in_play(s, label) {
             return Err(err(format!("there is no Guard {label} in play")));
         }
-        if routes[..k].iter().any(|(l, _)| l == label) {
+        if orders.routes[..k].iter().any(|(l, _)| l == label) {
             return Err(err(format!("Guard {label} has one route a turn")));
         }
         if path.len() > MAX_ROUTE {
@@ -70,7 +125,90 @@ pub fn check_routes(s: &State, routes: &[(&str, &[Sq])]) -> Result<(), RuleError
             )));
         }
     }
+    let on_mission = |a: Agent| {
+        if s.intruders.iter().any(|i| i.agent == a) {
+            Ok(())
+        } else {
+            Err(err(format!("{} is not on this mission", a.title())))
+        }
+    };
+    if let Some(a) = orders.chase_all {
+        on_mission(a)?;
+    }
+    for (k, (label, a)) in orders.chase.iter().enumerate() {
+        if !in_play(s, label) {
+            return Err(err(format!(
+                "there is no Guard {label} in play to chase {}",
+                a.title()
+            )));
+        }
+        if orders.chase[..k].iter().any(|(l, _)| l == label) {
+            return Err(err(format!(
+                "Guard {label} has one target a turn: name him in one 'guard {label} chase' clause"
+            )));
+        }
+        on_mission(*a)?;
+    }
     Ok(())
+}
+
+/// Checks every square of the routes an order names, on the order's planned course as the
+/// Guards' phase will find it (after the Commander's and the Sentries' clauses): from each
+/// standing Guard's square, each square next to the one before, one he may step to, never twice,
+/// not held by a standing assaulter, and no further from his target than his square — the
+/// target his order names, else his nearest assaulter. The whole route is checked, also squares
+/// he may not reach on his roll. In play, where an earlier Guard's dice may have changed the
+/// position, a square that no longer fits makes the Guard leave his route there instead.
+pub fn check_routes(s: &State, orders: &Orders) -> Result<(), RuleError> {
+    for (label, path) in &orders.routes {
+        let Some(d) = s.defenders.iter().position(|x| {
+            x.kind == DefKind::Guard && x.label == *label && x.status == Status::Standing
+        }) else {
+            continue;
+        };
+        let Some(sq) = s.defenders[d].sq else {
+            continue;
+        };
+        let assaulters: Vec<usize> = s.assaulters_inside().collect();
+        let goal = pursued(s, sq, &assaulters, orders.target(label));
+        let dist = senses::pursuit(s, goal);
+        let start_d = senses::dist_at(&dist, sq);
+        let mut visited = vec![sq];
+        for &q in *path {
+            let here = *visited.last().expect("starts with his square");
+            if let Some(why) = route_fault(s, d, here, q, &visited, &dist, start_d) {
+                return Err(err(format!("Guard {label} cannot take his route: {why}")));
+            }
+            visited.push(q);
+        }
+    }
+    Ok(())
+}
+
+/// Where a Guard heads: his target's square — the assaulter the order names, if he is an
+/// assaulter in the stronghold, else the nearest by the pursuit distance — or the entrance
+/// when no assaulter is left inside.
+fn pursued(s: &State, sq: Sq, assaulters: &[usize], target: Option<Agent>) -> Sq {
+    if assaulters.is_empty() {
+        return entrance_square();
+    }
+    let chosen = target
+        .and_then(|a| {
+            assaulters
+                .iter()
+                .copied()
+                .find(|&i| s.intruders[i].agent == a)
+        })
+        .unwrap_or_else(|| {
+            *assaulters
+                .iter()
+                .min_by_key(|&&i| {
+                    let at = s.intruders[i].sq.expect("inside");
+                    (senses::dist_at(&senses::pursuit(s, at), sq), i)
+                })
+                .expect("not empty")
+        });
+    s.intruders[chosen].sq.expect("inside")
 }
 
 /// What may happen on a square a Guard would step onto.
@@ -155,16 +293,10 @@ fn demobilise(s: &mut State, t: &mut dyn Table, d: usize) {
     ));
 }
 
-/// The Guards' turn. `routes` are the Defender's routes by Guard label, already checked by
-/// `check_routes`. A route square that breaks the pursuit rules refuses the order when it is
-/// checked; in play (where the dice may have changed the position) the Guard leaves the route
-/// there and goes on by the shortest.
-pub fn turn(
-    s: &mut State,
-    t: &mut dyn Table,
-    target: Option<Agent>,
-    routes: &[(&str, &[Sq])],
-) -> Result<(), RuleError> {
+/// The Guards' turn, as the Defender's order tells them (`Orders`, checked by `check_orders`
+/// and, before any die was drawn, `check_routes`). In play, where the dice may have changed the
+/// position, a Guard leaves a route square that no longer fits and goes on by the shortest.
+pub fn turn(s: &mut State, t: &mut dyn Table, orders: &Orders) {
     let guards: Vec<usize> = (0..s.defenders.len())
         .filter(|&d| s.defenders[d].kind == DefKind::Guard && s.defenders[d].standing())
         .collect();
@@ -173,7 +305,7 @@ pub fn turn(
         if s.defenders[d].status != Status::Standing || s.defenders[d].sq.is_none() {
             continue;
         }
-        guard_turn(s, t, d, target, routes, &mut roll)?;
+        guard_turn(s, t, d, orders, &mut roll);
     }
     if s.alarm && s.guards_in_play() == 0 {
         s.alarm = false;
@@ -182,35 +314,23 @@ pub fn turn(
             "No Guards remain: the alarm ends and the ASI returns to standby"
         ));
     }
-    Ok(())
 }
 
-fn guard_turn(
-    s: &mut State,
-    t: &mut dyn Table,
-    d: usize,
-    target: Option<Agent>,
-    routes: &[(&str, &[Sq])],
-    roll: &mut Option<u32>,
-) -> Result<(), RuleError> {
+fn guard_turn(s: &mut State, t: &mut dyn Table, d: usize, orders: &Orders, roll: &mut Option<u32>) {
     let label = s.defenders[d].label.clone();
     let sq = s.defenders[d].sq.expect("checked");
-    let route: &[Sq] = routes
-        .iter()
-        .find(|(l, _)| *l == label)
-        .map(|(_, p)| *p)
-        .unwrap_or(&[]);
+    let route = orders.route(&label);
     let assaulters: Vec<usize> = s.assaulters_inside().collect();
     let entrance = entrance_square();
     // Summary, "Guards": with no assaulters they demobilise at the entrance.
     if assaulters.is_empty() && (sq == entrance || board().is_entry(sq)) {
         demobilise(s, t, d);
-        return Ok(());
+        return;
     }
     // Engaged: fight an adjacent assaulter.
     if let Some(i) = adjacent_assaulter(s, sq) {
         combat::fight(s, t, Who::D(d), Who::I(i), false, true, true);
-        return Ok(());
+        return;
     }
     if let Some(door) = closed_door_beside(s, sq) {
         s.doors_open[door.index()] = true;
@@ -218,7 +338,7 @@ fn guard_turn(
         t.say(format_args!(
             "Guard {label} opens {door} from inside room {r}; his turn ends"
         ));
-        return Ok(());
+        return;
     }
     let first = s.defenders[d].first_turn.take();
     let steps = match first {
@@ -231,27 +351,7 @@ fn guard_turn(
             r
         }),
     };
-    let goal = if assaulters.is_empty() {
-        entrance
-    } else {
-        let chosen = target
-            .and_then(|a| {
-                assaulters
-                    .iter()
-                    .copied()
-                    .find(|&i| s.intruders[i].agent == a)
-            })
-            .unwrap_or_else(|| {
-                *assaulters
-                    .iter()
-                    .min_by_key(|&&i| {
-                        let at = s.intruders[i].sq.expect("inside");
-                        (senses::dist_at(&senses::pursuit(s, at), sq), i)
-                    })
-                    .expect("not empty")
-            });
-        s.intruders[chosen].sq.expect("inside")
-    };
+    let goal = pursued(s, sq, &assaulters, orders.target(&label));
     let dist = senses::pursuit(s, goal);
     let start_d = senses::dist_at(&dist, sq);
     let had_los = senses::sees_assaulter(s, sq).is_some();
@@ -277,9 +377,6 @@ fn guard_turn(
                 // A closed door on the route: he opens it when he stands beside it.
                 None => None,
                 Some(why) => {
-                    if t.dry() {
-                        return Err(err(format!("Guard {label} cannot take his route: {why}")));
-                    }
                     t.say(format_args!(
                         "Guard {label} leaves his route: {why}; he goes on by the shortest"
                     ));
@@ -322,7 +419,7 @@ fn guard_turn(
         }
         if assaulters.is_empty() && next == entrance {
             demobilise(s, t, d);
-            return Ok(());
+            return;
         }
         // Summary, "Entering a room": a Defender entering an enemy-occupied room must REACT
         // on a d6; failing, his turn ends there.
@@ -347,7 +444,7 @@ fn guard_turn(
             t.say(format_args!(
                 "Guard {label} moves to {next} and opens {door} from inside room {r}; his turn ends"
             ));
-            return Ok(());
+            return;
         }
     }
     if stand + 1 != visited.len() {
@@ -363,7 +460,7 @@ fn guard_turn(
         t.say(format_args!("Guard {label} moves to {now}"));
     }
     if done {
-        return Ok(());
+        return;
     }
     if let Some(i) = adjacent_assaulter(s, now) {
         combat::fight(s, t, Who::D(d), Who::I(i), false, true, true);
@@ -381,7 +478,6 @@ fn guard_turn(
             true,
         );
     }
-    Ok(())
 }
 
 /// The default route: a step closer to the target, onto a free square if one is as close as

@@ -37,7 +37,7 @@ use crate::engine::ruleset::{
 use agents::{profiles, Agent, DefKind, Mode, Weapon};
 use board::{board, Sq};
 use order::{Command, Standing};
-use skills::{Dry, Live, Table};
+use skills::{Live, Table};
 use state::{Defender, Ending, Intruder, RoomCard, State, Status, Turn};
 
 pub const ID: &str = "hour-of-glory";
@@ -45,7 +45,7 @@ pub const ID: &str = "hour-of-glory";
 pub struct HourOfGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "Intruder: clauses separated by ';' — assault [with <weapon>] · move <sq> <sq>… · sneak take-chance|spend-time · breach door-N [take-chance|spend-time] · open door-N · close door-N · spy [method] · sneak-attack <sq> · conceal <sq> [method] · coup-de-grace <sq> · fight <sq> · shoot <sq> [<sq> <sq>] [burst [range|attack]] · weapon <knife|handgun|smg|rifle> · hide · recover raiding|assault · pass · counterattack on|off · sacrifice on|off. Defender: commander move <sq>… · commander face n|e|s|w · commander open|close door-N · commander investigate <sq> · commander alarm [<sq>…] · commander fight|shoot <sq> · sentry <post> fight|shoot <sq> · guards chase <intruder> · guard <label> move <sq>… · replace <sq> · counterattack on|off · alert-side left|right · pass";
+pub const GRAMMAR: &str = "Intruder: clauses separated by ';' — assault [with <weapon>] · move <sq> <sq>… · sneak take-chance|spend-time · breach door-N [take-chance|spend-time] · open door-N · close door-N · spy [method] · sneak-attack <sq> · conceal <sq> [method] · coup-de-grace <sq> · fight <sq> · shoot <sq> [<sq> <sq>] [burst [range|attack]] · weapon <knife|handgun|smg|rifle> · hide · recover raiding|assault · pass · counterattack on|off · sacrifice on|off. Defender: commander move <sq>… · commander face n|e|s|w · commander open|close door-N · commander investigate <sq> · commander alarm [<sq>…] · commander fight|shoot <sq> · sentry <post> fight|shoot <sq> · guards chase <intruder> · guard <label> chase <intruder> · guard <label> move <sq>… · replace <sq> · counterattack on|off · alert-side left|right · pass";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -438,13 +438,9 @@ impl HourOfGlory {
         });
     }
 
-    fn run_command(
-        &self,
-        s: &mut State,
-        seat: &Seat,
-        command: &Command,
-        t: &mut dyn Table,
-    ) -> order::Ran {
+    /// Is it this seat's turn, with its side's kind of order, and standing choices its side
+    /// may make?
+    fn check_seat(&self, s: &State, seat: &Seat, command: &Command) -> Result<(), RuleError> {
         let (standing, is_intruder) = match command {
             Command::Intruder { standing, .. } => (standing, true),
             Command::Defender { standing, .. } => (standing, false),
@@ -454,14 +450,33 @@ impl HourOfGlory {
             Turn::Defender => !is_intruder && &s.defender_seat == seat,
         };
         if !mine {
-            return Err((
-                RuleError::new(
-                    "turn order",
-                    format!("it is not {seat}'s turn, or that is the other side's kind of order"),
-                ),
-                Vec::new(),
+            return Err(RuleError::new(
+                "turn order",
+                format!("it is not {seat}'s turn, or that is the other side's kind of order"),
             ));
         }
+        for st in standing {
+            match (st, s.turn) {
+                (Standing::AlertSide { .. }, Turn::Intruder(_)) => {
+                    return Err(RuleError::new(
+                        "Sentries",
+                        "only the Defender places the Sentries' alert markers",
+                    ))
+                }
+                (Standing::Sacrifice { .. }, Turn::Defender) => {
+                    return Err(RuleError::new(
+                        "Heroic sacrifice",
+                        "only Intruders make an heroic sacrifice",
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the standing choices an order makes (checked by `check_seat`).
+    fn set_standing(&self, s: &mut State, t: &mut dyn Table, seat: &Seat, standing: &[Standing]) {
         for st in standing {
             match (st, s.turn) {
                 (Standing::Counterattack { on }, Turn::Intruder(i)) => {
@@ -470,42 +485,67 @@ impl HourOfGlory {
                 (Standing::Sacrifice { on }, Turn::Intruder(i)) => s.intruders[i].sacrifice = *on,
                 (Standing::Counterattack { on }, Turn::Defender) => s.defender_counterattack = *on,
                 (Standing::AlertSide { side }, Turn::Defender) => s.alert_side = *side,
-                (Standing::AlertSide { .. }, Turn::Intruder(_)) => {
-                    return Err((
-                        RuleError::new(
-                            "Sentries",
-                            "only the Defender places the Sentries' alert markers",
-                        ),
-                        Vec::new(),
-                    ))
-                }
-                (Standing::Sacrifice { .. }, Turn::Defender) => {
-                    return Err((
-                        RuleError::new(
-                            "Heroic sacrifice",
-                            "only Intruders make an heroic sacrifice",
-                        ),
-                        Vec::new(),
-                    ))
-                }
+                _ => unreachable!("checked by check_seat"),
             }
             t.say(format_args!("{seat} sets {}", order::describe_standing(st)));
         }
+    }
+
+    /// Checks a whole order before any die is drawn, on `course`, a copy of the state that the
+    /// check leaves at the order's planned end.
+    fn check_command(
+        &self,
+        course: &mut State,
+        seat: &Seat,
+        command: &Command,
+    ) -> Result<(), RuleError> {
+        self.check_seat(course, seat, command)?;
+        match (command, course.turn) {
+            (Command::Intruder { standing, steps }, Turn::Intruder(i)) => {
+                self.set_standing(course, &mut skills::Silent, seat, standing);
+                if steps.is_empty() {
+                    return Ok(());
+                }
+                intruder::check(course, i, steps)
+            }
+            (Command::Defender { standing, steps }, Turn::Defender) => {
+                self.set_standing(course, &mut skills::Silent, seat, standing);
+                if steps.is_empty() {
+                    return Ok(());
+                }
+                defender::check(course, steps)
+            }
+            _ => unreachable!("checked by check_seat"),
+        }
+    }
+
+    fn run_command(
+        &self,
+        s: &mut State,
+        seat: &Seat,
+        command: &Command,
+        t: &mut dyn Table,
+    ) -> order::Ran {
+        if let Err(e) = self.check_seat(s, seat, command) {
+            return Err((e, Vec::new()));
+        }
         let ran = match (command, s.turn) {
-            (Command::Intruder { steps, .. }, Turn::Intruder(i)) => {
+            (Command::Intruder { standing, steps }, Turn::Intruder(i)) => {
+                self.set_standing(s, t, seat, standing);
                 if steps.is_empty() {
                     // Only standing choices: the turn is not used.
                     return Ok(None);
                 }
                 intruder::run(s, t, i, steps)
             }
-            (Command::Defender { steps, .. }, Turn::Defender) => {
+            (Command::Defender { standing, steps }, Turn::Defender) => {
+                self.set_standing(s, t, seat, standing);
                 if steps.is_empty() {
                     return Ok(None);
                 }
                 defender::run(s, t, steps)
             }
-            _ => unreachable!("checked above"),
+            _ => unreachable!("checked by check_seat"),
         };
         if ran.is_ok() {
             self.advance(s);
@@ -817,25 +857,27 @@ impl Rules for HourOfGlory {
                 format!("the game is over, no more orders: {}", e.summary),
             ));
         }
-        // The whole order is checked on a copy with the dice going the actor's way, before any
-        // die is drawn: a refused order leaves no trace. An order re-folded from the game's own
-        // log passed this check when it was played, and the check changes nothing but the copy,
-        // so it is skipped then. The copy is kept for the next order (per thread), whose check
-        // overwrites it in place.
+        // Check, then change: the whole order is checked before any die is drawn, each clause
+        // by its own check against the state as the clauses before it will have left it — a
+        // projected copy of the state on which each clause takes its planned outcome
+        // (`skills::Course`). A refused order leaves no trace. An order re-folded from the
+        // game's own log passed this check when it was played, and the check changes nothing
+        // but the copy, so it is skipped then. The copy is kept for the next order (per
+        // thread), whose check overwrites it in place.
         if !ctx.already_accepted() {
             thread_local! {
-                static DRY_RUN: RefCell<Option<State>> = const { RefCell::new(None) };
+                static COURSE: RefCell<Option<State>> = const { RefCell::new(None) };
             }
-            let mut dry = match DRY_RUN.with(|d| d.borrow_mut().take()) {
+            let mut course = match COURSE.with(|d| d.borrow_mut().take()) {
                 Some(mut d) => {
                     d.copy_from(s);
                     d
                 }
                 None => s.clone(),
             };
-            let checked = self.run_command(&mut dry, seat, command, &mut Dry);
-            DRY_RUN.with(|d| *d.borrow_mut() = Some(dry));
-            checked.map_err(|(e, _)| e)?;
+            let checked = self.check_command(&mut course, seat, command);
+            COURSE.with(|d| *d.borrow_mut() = Some(course));
+            checked?;
         }
         let mut live = Live { ctx };
         // "Not carried out" names what was left: an order stopped after its last clause is

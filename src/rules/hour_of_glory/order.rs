@@ -111,7 +111,14 @@ pub enum DStep {
         sentry: String,
         at: Sq,
     },
+    /// Whom every Guard pursues this turn, but those given a target of their own.
     GuardsChase {
+        target: Agent,
+    },
+    /// Whom one Guard pursues this turn (summary, "Guards": "a Guard must move towards one of
+    /// them of your choice").
+    GuardChase {
+        guard: String,
         target: Agent,
     },
     /// The Defender's route for one Guard (summary, "Guards": "The route does not have to be
@@ -447,6 +454,11 @@ pub fn parse_defender(text: &str) -> Result<Command, RuleError> {
                 target: Agent::parse(a)
                     .ok_or_else(|| err(format!("'{a}' is not an Intruder: harris, link or volkov")))?,
             },
+            ["guard", label, "chase", a] => DStep::GuardChase {
+                guard: label.to_string(),
+                target: Agent::parse(a)
+                    .ok_or_else(|| err(format!("'{a}' is not an Intruder: harris, link or volkov")))?,
+            },
             ["guard", label, "move", path @ ..] if !path.is_empty() => DStep::GuardMove {
                 guard: label.to_string(),
                 path: path.iter().map(|s| sq(s)).collect::<Result<_, _>>()?,
@@ -455,7 +467,7 @@ pub fn parse_defender(text: &str) -> Result<Command, RuleError> {
             ["pass"] => DStep::Pass,
             _ => {
                 return Err(err(format!(
-                    "'{}' is not a Defender's order: use commander move|face|open|close|investigate|alarm|fight|shoot, sentry <post> fight|shoot <square>, guards chase <intruder>, guard <label> move <square>…, replace <square>, counterattack on|off, alert-side left|right, or pass",
+                    "'{}' is not a Defender's order: use commander move|face|open|close|investigate|alarm|fight|shoot, sentry <post> fight|shoot <square>, guards chase <intruder>, guard <label> chase <intruder>, guard <label> move <square>…, replace <square>, counterattack on|off, alert-side left|right, or pass",
                     w.join(" ")
                 )))
             }
@@ -536,6 +548,7 @@ pub fn describe_dstep(s: &DStep) -> String {
         DStep::SentryFight { sentry, at } => format!("sentry {sentry} fight {at}"),
         DStep::SentryShoot { sentry, at } => format!("sentry {sentry} shoot {at}"),
         DStep::GuardsChase { target } => format!("guards chase {}", target.name()),
+        DStep::GuardChase { guard, target } => format!("guard {guard} chase {}", target.name()),
         DStep::GuardMove { guard, path } => format!("guard {guard} move {}", squares(path)),
         DStep::Replace { at } => format!("replace {at}"),
         DStep::Pass => "pass".into(),

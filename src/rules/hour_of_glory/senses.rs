@@ -313,8 +313,8 @@ pub fn sees_assaulter(s: &State, from: Sq) -> Option<(usize, u32)> {
 
 /// Shortest walking distances from `from` (through open doors), for Guards' pursuit. They
 /// depend only on the board and on which doors are open, so each thread remembers them by
-/// (open doors, square): Guards chase the same target turn after turn, the order's dry run asks
-/// what its live run asks again, and doors seldom change.
+/// (open doors, square): Guards chase the same target turn after turn, an order's check asks
+/// what its play asks again, and doors seldom change.
 pub fn distances(s: &State, from: Sq) -> Rc<[u32]> {
     /// Distances by (open doors as bits, square searched from).
     type Known = HashMap<(u64, Sq), Rc<[u32]>>;

@@ -2,9 +2,10 @@
 //! chance (each pass scores 1), spend time (each pass takes a minute off the base time, then
 //! score 1), rerolls. Every table the summary prints is a const here, in the summary's order.
 //!
-//! Dice come through [`Table`]: the live table rolls from the engine's context; the dry table
-//! used to check an order before any die is drawn gives the acting side sixes and the other
-//! side ones, so a check walks the order's most successful course.
+//! Dice come through [`Table`] in play. An order is checked before any die is drawn: each
+//! clause by its own `check_…`, against the state as the order's earlier clauses will have left
+//! it — a projected copy on which every clause takes its planned outcome ([`Course::Plan`]):
+//! every test the acting side takes passes and every roll against it fails, and no die is drawn.
 
 use crate::engine::ruleset::{Ctx, Seat};
 
@@ -17,11 +18,9 @@ pub trait Table {
     /// A line of outcome, formatted only when it will be read (`lines`).
     fn say(&mut self, text: std::fmt::Arguments<'_>);
     fn say_to(&mut self, seats: &[Seat], text: String);
-    /// Will the lines be read? Not in a dry run or a quiet re-fold, where hot paths may skip
-    /// writing them. Rules must never branch on it for anything but lines.
+    /// Will the lines be read? Not on an order's planned course or in a quiet re-fold, where
+    /// hot paths may skip writing them. Rules must never branch on it for anything but lines.
     fn lines(&self) -> bool;
-    /// A dry run checks an order; nothing it does stands.
-    fn dry(&self) -> bool;
 }
 
 /// The live table: dice from the engine.
@@ -44,29 +43,64 @@ impl Table for Live<'_, '_> {
     fn lines(&self) -> bool {
         self.ctx.lines_wanted()
     }
-    fn dry(&self) -> bool {
-        false
-    }
 }
 
-/// The dry table that checks an order before the first die is drawn.
-pub struct Dry;
+/// The table of an order's planned course: its lines go nowhere, and it never draws a die (the
+/// course resolves each test by its planned outcome, [`Course::test`]).
+pub struct Silent;
 
-impl Table for Dry {
-    fn d6(&mut self, actor: bool) -> u32 {
-        if actor {
-            6
-        } else {
-            1
-        }
+impl Table for Silent {
+    fn d6(&mut self, _actor: bool) -> u32 {
+        unreachable!("an order's planned course draws no die")
     }
     fn say(&mut self, _text: std::fmt::Arguments<'_>) {}
     fn say_to(&mut self, _seats: &[Seat], _text: String) {}
     fn lines(&self) -> bool {
         false
     }
-    fn dry(&self) -> bool {
-        true
+}
+
+/// How the rules carry out a checked clause: in play, with the table's dice and lines; or
+/// along the order's planned course, on a projected copy of the state, to check the clauses
+/// after it against the state as it will be. On the course every test the acting side takes
+/// passes and every roll against it fails (the outcome the order's writer plans for, and the
+/// one that lets the most of his order run), so an order is refused only when a clause breaks
+/// a rule on that course; where the dice go otherwise in play, a clause that no longer fits
+/// stops the order there.
+pub enum Course<'t> {
+    Play(&'t mut dyn Table),
+    Plan(Silent),
+}
+
+impl Course<'_> {
+    /// The order's planned course.
+    pub fn plan() -> Course<'static> {
+        Course::Plan(Silent)
+    }
+    /// Where lines go (nowhere on the course).
+    pub fn table(&mut self) -> &mut dyn Table {
+        match self {
+            Course::Play(t) => &mut **t,
+            Course::Plan(t) => t,
+        }
+    }
+    pub fn planned(&self) -> bool {
+        matches!(self, Course::Plan(_))
+    }
+    /// A test of `n` dice by the acting side: rolled in play; on the course every die passes
+    /// (no faces are shown).
+    pub fn test(&mut self, n: usize, grade: Grade) -> (Vec<u32>, u32) {
+        match self {
+            Course::Play(t) => test(&mut **t, n, grade, true),
+            Course::Plan(_) => (Vec::new(), n as u32),
+        }
+    }
+    /// Spend time by the acting side (see [`spend_time`]); on the course every die passes.
+    pub fn spend_time(&mut self, base: u32, dice: usize, grade: Grade) -> (Vec<u32>, u32) {
+        match self {
+            Course::Play(t) => spend_time(&mut **t, base, dice, grade),
+            Course::Plan(_) => (Vec::new(), base.saturating_sub(dice as u32)),
+        }
     }
 }
 
@@ -81,8 +115,8 @@ pub fn faces(f: &[u32]) -> Faces<'_> {
     Faces(f)
 }
 
-/// Dice faces as a line shows them (`6,1,3`), written only when the line is (a dry run and a
-/// quiet re-fold never write it).
+/// Dice faces as a line shows them (`6,1,3`), written only when the line is (an order's
+/// planned course and a quiet re-fold never write it).
 pub struct Faces<'a>(&'a [u32]);
 
 impl std::fmt::Display for Faces<'_> {

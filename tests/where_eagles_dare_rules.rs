@@ -5,7 +5,9 @@
 use std::collections::VecDeque;
 
 use despatch::engine::dice::hidden_stream;
-use despatch::engine::ruleset::{Ctx, DiceSource, RuleError, Rules, Seat, SeatDef, Setup, Viewer};
+use despatch::engine::ruleset::{
+    Ctx, DiceSource, Outcome, RuleError, Rules, Seat, SeatDef, Setup, Viewer,
+};
 use despatch::rules::where_eagles_dare::data::{DropResult, Spur, Weather, DATA};
 use despatch::rules::where_eagles_dare::hex::Hex;
 use despatch::rules::where_eagles_dare::order;
@@ -13,7 +15,7 @@ use despatch::rules::where_eagles_dare::state::{
     AirDropCounters, OffMap, Phase, RaidMarker, Side, State, Unit,
 };
 use despatch::rules::where_eagles_dare::terrain::{fire_modifier, Map, Mobility, Terrain, CHART};
-use despatch::rules::where_eagles_dare::{declared, offmap, WhereEaglesDare};
+use despatch::rules::where_eagles_dare::{declared, offmap, victory, WhereEaglesDare};
 use serde_json::json;
 
 fn hex(t: &str) -> Hex {
@@ -671,12 +673,12 @@ fn moves_paths_are_kept_as_positions_hex_by_hex() {
 fn opportunity_fire_the_watching_seat_fires_after_a_move_or_passes() {
     let mut s = game("the-best-laid-plans");
     s.phase = Phase::Activation;
-    ok(&mut s, "allied", "move A/502 56.201 56.202", &[]);
+    ok(&mut s, "allied", "move A/502 56.202 56.203", &[]);
     assert!(
         order(&mut s, "allied", "end", &[]).is_err(),
         "the German's window first"
     );
-    ok(&mut s, "german", "opfire G/1 56.202 small-arms", &[5]);
+    ok(&mut s, "german", "opfire G/1 56.203 small-arms", &[5]);
     ok(&mut s, "german", "result s?", &[]);
     assert_eq!(s.window, None);
     ok(&mut s, "allied", "end", &[]);
@@ -686,7 +688,7 @@ fn opportunity_fire_the_watching_seat_fires_after_a_move_or_passes() {
 fn disputes_are_logged_and_undo_nothing() {
     let mut s = game("the-best-laid-plans");
     s.phase = Phase::Activation;
-    ok(&mut s, "allied", "move A/502 56.201 56.202", &[]);
+    ok(&mut s, "allied", "move A/502 56.202 56.203", &[]);
     let before = s.units.clone();
     ok(&mut s, "german", "dispute 5 56.202 is in my fire zone", &[]);
     assert_eq!(s.units, before);
@@ -858,10 +860,19 @@ fn order_language_round_trips() {
         "airdrop 1100",
         "plan 2 506:B 502:A ind-101:B",
         "move A/502 56.201 56.202 column",
+        "move A/44rtr 63.186 63.185 tracked column",
+        "move A/inf 58.196 58.197 mounted",
         "fire A/502 56.203 small-arms",
         "opfire G/1 41.231 mortar on city -- range 3",
         "assault A/502 56.203",
         "result s?",
+        "result suppressed 11-bridge-re",
+        "bulldozer dozer-1 sb-63",
+        "bulldoze sb-63",
+        "bailey 11-bridge-re son",
+        "ferry A/502 son",
+        "ferry A/inf son abandon",
+        "tq A/eng improve dommel-rail pass 0-5",
         "tq A/326 wire son pass 0-6",
         "rally A/502 pass 0,2,4-5",
         "barrage G/art 41.231 heavy pass 0-4",
@@ -1663,4 +1674,536 @@ fn intelligence_s3_1_the_drawing_side_names_a_division_for_6_cp_and_2_dp() {
     assert!(e.message.contains("erc, 59th, walther"), "{e}");
     ok(&mut s, "german", "intelligence 59th", &[]);
     assert_eq!((s.cp["59th"], s.dp["59th"], s.intelligence), (8, 5, None));
+}
+
+fn route_off_points(day: u8) -> i64 {
+    DATA.victory
+        .route_off
+        .iter()
+        .find(|r| r.0 == day)
+        .map_or(0, |r| r.1)
+}
+
+#[test]
+fn victory_4_3_1_released_formations_count_auto_ones_do_not_and_the_day_club_route_came_off() {
+    let mut s = game("the-best-laid-plans");
+    assert_eq!(victory::tally(&s).allied.total, 0);
+    s.released = ids(&[
+        "group-hot",
+        "group-cold",
+        "guards-art",
+        "44-rtr",
+        "sherwood",
+        "royal-dragoons",
+        "101-sea-tail",
+        "129-bde",
+    ]);
+    // Five with a marker (the 43rd's 129th counted); 44 RTR, the Sherwood Foresters and the
+    // Royal Dragoons are Auto and do not count.
+    assert_eq!(victory::counted_releases(&s), 5);
+    let v = &DATA.victory;
+    assert_eq!(victory::tally(&s).allied.total, 5 * v.released);
+    s.route_cleared_day = Some(19);
+    let t = victory::tally(&s);
+    assert_eq!(t.allied.total, 5 * v.released + route_off_points(19));
+    assert!(
+        route_off_points(19) > route_off_points(21),
+        "earlier is worth more"
+    );
+    assert!(
+        t.allied.text().contains("Club Route off the map 19 Sept"),
+        "{:?}",
+        t.allied
+    );
+    // The 1st AB Sea Tail is bypassed, never released: it scores nothing.
+    s.released.push("1-sea-tail".into());
+    assert_eq!(victory::counted_releases(&s), 5);
+}
+
+#[test]
+fn victory_4_3_3_attacked_and_closed_markers_score_for_the_german_set_aside_or_not() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    // German fire at Club Route (not a 9): an Attacked marker; a German unit on it: Closed.
+    ok(&mut s, "german", "fire G/1 41.231 small-arms", &[4]);
+    ok(&mut s, "german", "result none", &[]);
+    ok(&mut s, "german", "move G/2 41.230", &[]);
+    let v = &DATA.victory;
+    assert_eq!(victory::tally(&s).german.total, v.attacked + v.closed);
+    // A status check sets the markers aside; they still count.
+    s.highway.closed += 1;
+    s.status_window = true;
+    ok(&mut s, "german", "status", &[9]);
+    assert_eq!((s.highway.attacked, s.highway.closed), (0, 0));
+    let t = victory::tally(&s);
+    assert_eq!(t.german.total, v.attacked + 2 * v.closed);
+    assert_eq!(t.margin, -t.german.total);
+}
+
+#[test]
+fn victory_levels_the_game_ends_after_the_last_turn_with_points_level_and_winner() {
+    let mut s = before_1900("the-best-laid-plans", 18);
+    s.last = (18, 5);
+    assert_eq!(WhereEaglesDare.outcome(&s), Outcome::Running);
+    s.highway.used_closed = 10;
+    ok(&mut s, "allied", "end", &[]);
+    assert!(s.over && s.phase == Phase::Over, "the last turn is over");
+    let Outcome::Finished {
+        winners,
+        scores,
+        summary,
+    } = WhereEaglesDare.outcome(&s)
+    else {
+        panic!("the game is over");
+    };
+    let german = 10 * DATA.victory.closed;
+    assert_eq!((scores["allied"], scores["german"]), (0, german));
+    let level = DATA.victory.levels.iter().find(|l| -german >= l.0).unwrap();
+    assert_eq!(winners, vec![Seat::parse("german").unwrap()]);
+    assert!(summary.contains(&level.2), "{summary}");
+    // An even game is a draw: no winner.
+    let mut s = before_1900("the-best-laid-plans", 18);
+    s.last = (18, 5);
+    ok(&mut s, "allied", "end", &[]);
+    let Outcome::Finished { winners, .. } = WhereEaglesDare.outcome(&s) else {
+        panic!("over");
+    };
+    assert!(winners.is_empty(), "margin 0 is a draw");
+}
+
+#[test]
+fn board_in_text_and_view_show_the_victory_points_so_far() {
+    let mut s = game("the-best-laid-plans");
+    s.released = ids(&["group-hot"]);
+    s.highway.attacked = 1;
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    let text = WhereEaglesDare.board_text(&s, &allied).unwrap();
+    assert!(
+        text.contains("Victory points: Allied") && text.contains("(so far)"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 78), "{text}");
+    let view = WhereEaglesDare.view(&s, &allied);
+    assert_eq!(
+        view["victory"]["margin"],
+        json!(DATA.victory.released - DATA.victory.attacked)
+    );
+}
+
+fn game_with(scenario: &str, options: serde_json::Value) -> Result<State, RuleError> {
+    let setup = Setup {
+        game_id: "rules".into(),
+        scenario: scenario.into(),
+        options,
+        seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
+    };
+    WhereEaglesDare.setup(&setup, &mut hidden_stream(&[7; 32], "rules", 0))
+}
+
+/// An Allied impulse of the chit `chit` (a fresh impulse number).
+fn allied_impulse(s: &mut State, chit: &str) {
+    s.phase = Phase::Activation;
+    s.impulse = Side::Allied;
+    s.window = None;
+    s.pending = None;
+    s.chit = Some(chit.into());
+    s.impulse_no += 1;
+}
+
+/// The watching seat lets an action go without opportunity fire.
+fn no_opfire(s: &mut State) {
+    if s.window.is_some() {
+        let watcher = s.impulse.other().name();
+        ok(s, watcher, "pass", &[]);
+    }
+}
+
+fn play(s: &mut State, seat: &str, text: &str, dice: &[u32]) {
+    ok(s, seat, text, dice);
+    no_opfire(s);
+}
+
+#[test]
+fn streams_2_11_a_vehicle_s_first_crossing_rolls_and_a_9_makes_the_bridge_unstable() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    // A 9: unstable; the vehicle stops before the bridge.
+    play(
+        &mut s,
+        "allied",
+        "move A/44rtr 63.186 63.185 tracked column",
+        &[9],
+    );
+    assert_eq!(s.units["A/44rtr"].hex, hex("63.186"));
+    assert!(s.stream_bridges["sb-63"].checked && s.stream_bridges["sb-63"].unstable);
+    // No vehicle crosses it now, of either side; a Leg Unit does, with no roll.
+    let e = refused(
+        &mut s,
+        "allied",
+        "move A/44rtr 63.185 wheeled column",
+        "2.11",
+    );
+    assert!(e.message.contains("unstable"), "{e}");
+    refused(
+        &mut s,
+        "allied",
+        "move A/jeep 63.186 63.185 mounted column",
+        "2.11",
+    );
+    german_impulse(&mut s);
+    refused(
+        &mut s,
+        "german",
+        "move G/pz 63.185 63.186 63.187 tracked column",
+        "2.11",
+    );
+    allied_impulse(&mut s, "f-501");
+    play(&mut s, "allied", "move A/502 63.186 63.185", &[]);
+    // Any other roll: a stream bridge like any other, never rolled for again.
+    allied_impulse(&mut s, "div-guards");
+    play(
+        &mut s,
+        "allied",
+        "move A/irish 76.127 77.127 tracked column",
+        &[8],
+    );
+    assert_eq!(s.units["A/irish"].hex, hex("77.127"));
+    assert!(s.stream_bridges["sb-76"].checked && !s.stream_bridges["sb-76"].unstable);
+    play(&mut s, "allied", "move A/irish 76.127 tracked column", &[]);
+    assert_eq!(s.units["A/irish"].hex, hex("76.127"));
+}
+
+#[test]
+fn streams_2_11_the_southern_bridge_is_checked_in_a_ride_in_the_country_an_option_elsewhere() {
+    let s = game("a-ride-in-the-country");
+    assert!(
+        !s.stream_bridges["sb-55"].checked,
+        "A Ride in the Country checks it"
+    );
+    let s = game("the-best-laid-plans");
+    assert!(s.stream_bridges["sb-55"].checked && !s.stream_bridges["sb-55"].unstable);
+    let s = game_with(
+        "the-best-laid-plans",
+        json!({ "southern_bridge_unstable": true }),
+    )
+    .unwrap();
+    assert!(
+        s.stream_bridges["sb-55"].unstable,
+        "A Ride in the Country was lost"
+    );
+    assert!(
+        !s.stream_bridges["sb-63"].checked,
+        "the other three are rolled for"
+    );
+    let e = game_with(
+        "a-ride-in-the-country",
+        json!({ "southern_bridge_unstable": true }),
+    )
+    .unwrap_err();
+    assert!(e.rule.contains("2.11"), "{e:?}");
+    // A Ride in the Country lost by the Allied player says so.
+    let mut s = before_1900("a-ride-in-the-country", 18);
+    s.last = (18, 5);
+    s.highway.used_closed = 5;
+    ok(&mut s, "allied", "end", &[]);
+    let Outcome::Finished { summary, .. } = WhereEaglesDare.outcome(&s) else {
+        panic!("over");
+    };
+    assert!(summary.contains("southern stream bridge"), "{summary}");
+}
+
+#[test]
+fn streams_2_11_club_route_traced_across_a_9_goes_back_to_the_last_stop_hex() {
+    let son = hex("56.201");
+    let mut path = walk(DATA.marker, hex("55.202"));
+    path.push(son);
+    let trace = |p: &[Hex]| {
+        let t: Vec<String> = p.iter().map(|h| h.to_string()).collect();
+        format!("route {}", t.join(" "))
+    };
+    // A 9 and no Stop hex before the bridge on the trace: the marker stays.
+    let mut s = before_1900("a-ride-in-the-country", 18);
+    ok(&mut s, "allied", "end", &[]);
+    assert_eq!(s.phase, Phase::Route);
+    ok(&mut s, "allied", &trace(&path), &[9]);
+    assert_eq!(s.marker, Some(DATA.marker));
+    assert!(s.stream_bridges["sb-55"].unstable);
+    // Unstable, it refuses the trace.
+    let mut s = before_1900("a-ride-in-the-country", 18);
+    s.stream_bridges.get_mut("sb-55").unwrap().checked = true;
+    s.stream_bridges.get_mut("sb-55").unwrap().unstable = true;
+    ok(&mut s, "allied", "end", &[]);
+    let e = refused(&mut s, "allied", &trace(&path), "4.2");
+    assert!(e.message.contains("unstable"), "{e}");
+    // Any other roll: the marker goes on to the Stop hex.
+    let mut s = before_1900("a-ride-in-the-country", 18);
+    ok(&mut s, "allied", "end", &[]);
+    ok(&mut s, "allied", &trace(&path), &[4]);
+    assert_eq!(s.marker, Some(son));
+    assert!(!s.stream_bridges["sb-55"].unstable);
+}
+
+#[test]
+fn bulldozers_2_11_a_guards_division_impulse_places_one_and_rolls_2_or_less_with_men_at_work() {
+    let mut s = game("the-best-laid-plans");
+    let sb = s.stream_bridges.get_mut("sb-63").unwrap();
+    sb.checked = true;
+    sb.unstable = true;
+    allied_impulse(&mut s, "div-101");
+    refused(&mut s, "allied", "bulldozer dozer-1 sb-63", "2.11");
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "bulldozer dozer-9 sb-63", "2.11");
+    refused(&mut s, "allied", "bulldozer dozer-1 sb-76", "2.11");
+    refused(&mut s, "allied", "bulldoze sb-63", "2.11");
+    s.units.insert(
+        "G/1".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("63.185"),
+            column: false,
+        },
+    );
+    let e = refused(&mut s, "allied", "bulldozer dozer-1 sb-63", "2.11");
+    assert!(e.message.contains("G/1"), "{e}");
+    s.units.remove("G/1");
+    play(&mut s, "allied", "bulldozer dozer-1 sb-63", &[]);
+    assert_eq!(s.units["dozer-1"].hex, hex("63.186"), "the southern hex");
+    assert_eq!(
+        s.bulldozers_placed, 1,
+        "+1 to the next release rolls (4.3.2)"
+    );
+    refused(&mut s, "allied", "bulldozer dozer-2 sb-63", "2.11");
+    // 5 fails: a Men at Work marker; one roll an impulse.
+    play(&mut s, "allied", "bulldoze sb-63", &[5]);
+    assert_eq!(s.stream_bridges["sb-63"].men_at_work, 1);
+    refused(&mut s, "allied", "bulldoze sb-63", "2.11");
+    // The next Guards Division impulse: 3 − 1 Men at Work = 2, repaired for the game.
+    allied_impulse(&mut s, "div-guards");
+    play(&mut s, "allied", "bulldoze sb-63", &[3]);
+    assert!(!s.stream_bridges["sb-63"].unstable);
+    assert!(!s.units.contains_key("dozer-1"), "it leaves the map");
+
+    // It may not be attacked, and an enemy Unit moving into its hex eliminates it.
+    let sb = s.stream_bridges.get_mut("sb-76").unwrap();
+    sb.checked = true;
+    sb.unstable = true;
+    play(&mut s, "allied", "bulldozer dozer-2 sb-76", &[]);
+    let south = s.units["dozer-2"].hex;
+    german_impulse(&mut s);
+    ok(
+        &mut s,
+        "german",
+        &format!("fire G/1 {south} small-arms"),
+        &[3],
+    );
+    refused(&mut s, "german", "result eliminated dozer-2", "2.11");
+    ok(&mut s, "german", "result eliminated", &[]);
+    assert!(s.units.contains_key("dozer-2"), "not attacked");
+    ok(&mut s, "german", &format!("move G/2 76.126 {south}"), &[]);
+    assert!(s.gone.contains(&"dozer-2".to_owned()));
+    assert_eq!(s.stream_bridges["sb-76"].bulldozer, None);
+}
+
+/// The Best Laid Plans at 1100 17 Sept with the Son bridge demolished at 0900.
+fn son_demolished() -> State {
+    let mut s = game("the-best-laid-plans");
+    s.time = 2;
+    let b = s.bridges.get_mut("son").unwrap();
+    b.destroyed = true;
+    b.destroyed_at = Some((17, 1));
+    s
+}
+
+#[test]
+fn bridge_repair_2_15_7_a_bailey_a_turn_after_the_demolition_then_a_tq_repairs_it() {
+    let mut s = son_demolished();
+    s.bridges.get_mut("son").unwrap().destroyed_at = Some((17, 2));
+    allied_impulse(&mut s, "div-guards");
+    let e = refused(&mut s, "allied", "bailey 11-bridge-re son", "2.15.7");
+    assert!(e.message.contains("this turn"), "{e}");
+    let mut s = son_demolished();
+    allied_impulse(&mut s, "div-101");
+    refused(&mut s, "allied", "bailey 11-bridge-re son", "2.15.7");
+    allied_impulse(&mut s, "div-guards");
+    let e = refused(&mut s, "allied", "bailey 128-bridge-re son", "2.15.7");
+    assert!(e.message.contains("43rd"), "{e}");
+    refused(&mut s, "allied", "bailey 11-bridge-re best", "2.15.7");
+    refused(
+        &mut s,
+        "allied",
+        "tq 11-bridge-re repair son pass 0-5",
+        "2.15.7",
+    );
+    play(&mut s, "allied", "bailey 11-bridge-re son", &[]);
+    assert_eq!(
+        s.units["11-bridge-re"].hex,
+        hex("56.202"),
+        "the southern hex"
+    );
+    assert_eq!(s.baileys_placed, 1, "+2 to the next release rolls (4.3.2)");
+    // One Bailey an impulse.
+    let best = s.bridges.get_mut("best").unwrap();
+    best.destroyed = true;
+    best.destroyed_at = Some((17, 1));
+    refused(&mut s, "allied", "bailey 14-field-sqn-re best", "2.15.7");
+    // A failed check, then a pass: the bridge is repaired.
+    play(
+        &mut s,
+        "allied",
+        "tq 11-bridge-re repair son pass 0-5",
+        &[7],
+    );
+    assert!(s.bridges["son"].destroyed);
+    play(
+        &mut s,
+        "allied",
+        "tq 11-bridge-re repair son pass 0-5",
+        &[2],
+    );
+    assert!(!s.bridges["son"].destroyed && s.bridges["son"].bailey.as_ref().unwrap().bridged);
+    play(&mut s, "allied", "move A/502 56.202 56.201 column", &[]);
+    // Suppressed, it is no bridge until it rallies.
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 56.202 mortar", &[4]);
+    ok(&mut s, "german", "result suppressed 11-bridge-re", &[]);
+    assert!(!s.bridges["son"].open());
+    allied_impulse(&mut s, "f-501");
+    refused(&mut s, "allied", "move A/502 56.202 column", "2.15.7");
+    play(&mut s, "allied", "rally 11-bridge-re pass 0-5", &[3]);
+    assert!(s.bridges["son"].open());
+    // Eliminated, it leaves play and the destroyed marker returns.
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 56.202 direct-he", &[1]);
+    ok(&mut s, "german", "result eliminated 11-bridge-re", &[]);
+    assert!(s.bridges["son"].destroyed && s.bridges["son"].bailey.is_none());
+    assert!(s.gone.contains(&"11-bridge-re".to_owned()));
+}
+
+#[test]
+fn bridge_repair_2_15_7_the_example_a_43rd_bailey_placed_and_rolled_in_one_impulse() {
+    // Demolished at 0900; at 1100, in a 43rd Division impulse, the 128th Bridge comes in and
+    // rolls for the repair as a second action.
+    let mut s = son_demolished();
+    s.released = ids(&["group-hot", "129-bde"]);
+    allied_impulse(&mut s, "div-43rd");
+    play(&mut s, "allied", "bailey 128-bridge-re son", &[]);
+    play(
+        &mut s,
+        "allied",
+        "spend 1 cp guards -- second action, Direct Command",
+        &[],
+    );
+    play(
+        &mut s,
+        "allied",
+        "tq 128-bridge-re repair son pass 0-6",
+        &[6],
+    );
+    assert!(!s.bridges["son"].destroyed);
+}
+
+#[test]
+fn railroad_bridges_2_15_3_vehicles_wait_for_improvement_transport_is_lost_49_160_never() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    let e = refused(
+        &mut s,
+        "allied",
+        "move A/t 58.196 58.197 tracked column",
+        "2.15.3",
+    );
+    assert!(e.message.contains("not improved"), "{e}");
+    refused(&mut s, "allied", "move A/t 58.196 58.197 tracked", "2.15.1");
+    play(
+        &mut s,
+        "allied",
+        "move A/inf 58.196 58.197 mounted column",
+        &[],
+    );
+    assert_eq!(s.abandoned, ids(&["A/inf"]));
+    refused(
+        &mut s,
+        "allied",
+        "move A/inf 58.196 mounted column",
+        "2.15.3",
+    );
+    play(&mut s, "allied", "move A/inf 58.196 column", &[]);
+    refused(
+        &mut s,
+        "allied",
+        "tq A/eng improve best-rail pass 0-6",
+        "2.15.3",
+    );
+    refused(&mut s, "allied", "tq A/eng improve son pass 0-6", "2.15.3");
+    play(&mut s, "allied", "move A/eng 58.197", &[]);
+    play(
+        &mut s,
+        "allied",
+        "tq A/eng improve dommel-rail pass 0-6",
+        &[3],
+    );
+    assert!(s.bridges["dommel-rail"].improved);
+    play(
+        &mut s,
+        "allied",
+        "move A/t 58.196 58.197 tracked column",
+        &[],
+    );
+    assert_eq!(s.units["A/t"].hex, hex("58.197"));
+}
+
+#[test]
+fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() {
+    let mut s = son_demolished();
+    allied_impulse(&mut s, "f-501");
+    let e = refused(
+        &mut s,
+        "allied",
+        "move A/502 56.202 56.201 column",
+        "2.15.7",
+    );
+    assert!(e.message.contains("destroyed"), "{e}");
+    refused(&mut s, "allied", "tq A/326 ferry son pass 0-6", "2.18");
+    play(&mut s, "allied", "move A/326 56.203 56.202", &[]);
+    refused(&mut s, "allied", "tq A/326 ferry best pass 0-6", "2.18");
+    play(&mut s, "allied", "tq A/326 ferry son pass 0-6", &[4]);
+    let f = s.bridges["son"].ferry.clone().unwrap();
+    assert_eq!((f.at, f.to), (hex("56.202"), hex("56.201")));
+    // A Unit in Column that begins in a ferry hex crosses; not out of Column.
+    play(&mut s, "allied", "move A/502 56.203 56.202", &[]);
+    refused(&mut s, "allied", "ferry A/502 son", "2.18.2");
+    play(&mut s, "allied", "move A/506 56.203 56.202 column", &[]);
+    ok(&mut s, "allied", "ferry A/506 son abandon", &[]);
+    assert_eq!(
+        s.window,
+        Some(hex("56.202")),
+        "opportunity fire as it leaves"
+    );
+    no_opfire(&mut s);
+    assert_eq!(s.units["A/506"].hex, hex("56.201"));
+    assert!(s.abandoned.contains(&"A/506".to_owned()));
+    // Not into an enemy hex; not while Suppressed.
+    s.units.insert(
+        "G/1".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("56.201"),
+            column: false,
+        },
+    );
+    play(&mut s, "allied", "move A/501 56.203 56.202 column", &[]);
+    refused(&mut s, "allied", "ferry A/501 son", "2.18.2");
+    s.units.remove("G/1");
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/2 56.202 mortar", &[5]);
+    ok(&mut s, "german", "result suppressed A/326", &[]);
+    allied_impulse(&mut s, "f-501");
+    let e = refused(&mut s, "allied", "ferry A/501 son", "2.18.2");
+    assert!(e.message.contains("Suppressed"), "{e}");
+    play(&mut s, "allied", "rally A/326 pass 0-4", &[1]);
+    play(&mut s, "allied", "ferry A/501 son", &[]);
+    assert_eq!(s.units["A/501"].hex, hex("56.201"));
+    // The engineer moves: the ferry is gone.
+    play(&mut s, "allied", "move A/326 56.203", &[]);
+    assert_eq!(s.bridges["son"].ferry, None);
 }

@@ -129,8 +129,23 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 if p.side != side {
                     return None;
                 }
+                // Name the unit struck now and then (a Bailey, a ferry's engineer); never a
+                // Bulldozer, which may not be attacked (2.11).
+                let target = s
+                    .units
+                    .iter()
+                    .filter(|(n, u)| {
+                        u.hex == p.hex
+                            && !s
+                                .stream_bridges
+                                .values()
+                                .any(|x| x.bulldozer.as_deref() == Some(n.as_str()))
+                    })
+                    .map(|(n, _)| n.clone())
+                    .nth(rng(4));
                 return Some(Command::Result {
                     class: RESULTS[rng(RESULTS.len())].into(),
+                    target,
                 });
             }
             if let Some(h) = s.window {
@@ -174,6 +189,11 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 let n = at.neighbours();
                 n[rng(n.len())]
             };
+            if rng(3) == 0 {
+                if let Some(c) = bridge_work(s, side, &unit, rng) {
+                    return Some(c);
+                }
+            }
             match rng(10) {
                 0..=3 => {
                     let mut path = if s.units.contains_key(&unit) {
@@ -191,6 +211,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                         unit,
                         path,
                         column: rng(2) == 0,
+                        transport: None,
                     }
                 }
                 4 | 5 => Command::Fire {
@@ -257,4 +278,135 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             }
         }
     })
+}
+
+/// Bridge work (2.11–2.18): vehicles across stream and railroad bridges, Bulldozers, Baileys,
+/// ferries, railroad improvement. Some of it is refused (the bot tries again).
+fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> {
+    use super::data::{southern_hex, DATA};
+    use super::order::Transport;
+    let chit = s.chit.clone().unwrap_or_default();
+    let pass = faces(rng);
+    match rng(6) {
+        0 => {
+            let b = &DATA.stream_bridges[rng(DATA.stream_bridges.len())];
+            let v = format!(
+                "{}/v{}",
+                if side == Side::Allied { "A" } else { "G" },
+                rng(3)
+            );
+            let path = match s.units.get(&v).map(|u| u.hex) {
+                Some(h) if h == b.hexes.0 => vec![b.hexes.1],
+                Some(h) if h == b.hexes.1 => vec![b.hexes.0],
+                _ => vec![b.hexes.0, b.hexes.1],
+            };
+            Some(Command::Move {
+                unit: v,
+                path,
+                column: true,
+                transport: Some(
+                    [Transport::Wheeled, Transport::Tracked, Transport::Mounted][rng(3)],
+                ),
+            })
+        }
+        1 if side == Side::Allied && chit == "div-guards" => {
+            let (name, x) = s.stream_bridges.iter().find(|(_, x)| x.unstable)?;
+            if x.bulldozer.is_some() {
+                Some(Command::Bulldoze {
+                    bridge: name.clone(),
+                })
+            } else {
+                Some(Command::Bulldozer {
+                    unit: DATA.bulldozers[rng(DATA.bulldozers.len())].0.clone(),
+                    bridge: name.clone(),
+                })
+            }
+        }
+        2 if side == Side::Allied => {
+            let (name, b) = s.bridges.iter().find(|(_, b)| b.destroyed)?;
+            match &b.bailey {
+                Some(x) => Some(Command::Tq {
+                    unit: x.unit.clone(),
+                    reason: vec!["repair".into(), name.clone()],
+                    pass,
+                }),
+                None => Some(Command::Bailey {
+                    unit: DATA.baileys[rng(DATA.baileys.len())].0.clone(),
+                    bridge: name.clone(),
+                }),
+            }
+        }
+        3 => {
+            let (name, b) = s.bridges.iter().find(|(_, b)| b.destroyed)?;
+            let def = DATA.bridge(name)?;
+            let eng = format!("{}/eng", if side == Side::Allied { "A" } else { "G" });
+            match (&b.ferry, s.units.get(&eng)) {
+                (None, Some(u)) if u.hex == def.hexes.0 || u.hex == def.hexes.1 => {
+                    Some(Command::Tq {
+                        unit: eng,
+                        reason: vec!["ferry".into(), name.clone()],
+                        pass,
+                    })
+                }
+                (None, _) => Some(Command::Move {
+                    unit: eng,
+                    path: vec![southern_hex(def.hexes)],
+                    column: false,
+                    transport: None,
+                }),
+                (Some(f), _) => {
+                    let at = s.units.get(unit).map(|u| u.hex);
+                    if at == Some(f.at) || at == Some(f.to) {
+                        if s.units.get(unit).is_some_and(|u| u.column) {
+                            Some(Command::Ferry {
+                                unit: unit.to_owned(),
+                                bridge: name.clone(),
+                                abandon: rng(2) == 0,
+                            })
+                        } else {
+                            Some(Command::Move {
+                                unit: unit.to_owned(),
+                                path: vec![at?],
+                                column: true,
+                                transport: None,
+                            })
+                        }
+                    } else {
+                        Some(Command::Move {
+                            unit: unit.to_owned(),
+                            path: vec![f.at],
+                            column: true,
+                            transport: None,
+                        })
+                    }
+                }
+            }
+        }
+        4 => {
+            let b = DATA
+                .bridges
+                .iter()
+                .find(|b| b.railroad && b.name != "best-rail")?;
+            let eng = format!("{}/eng", if side == Side::Allied { "A" } else { "G" });
+            if s.units.get(&eng).is_some_and(|u| u.hex == b.hexes.0) {
+                Some(Command::Tq {
+                    unit: eng,
+                    reason: vec!["improve".into(), b.name.clone()],
+                    pass,
+                })
+            } else {
+                Some(Command::Move {
+                    unit: format!(
+                        "{}/m{}",
+                        if side == Side::Allied { "A" } else { "G" },
+                        rng(2)
+                    ),
+                    path: vec![b.hexes.0, b.hexes.1],
+                    column: true,
+                    transport: [None, Some(Transport::Mounted), Some(Transport::Tracked)][rng(3)],
+                })
+            }
+        }
+        _ => None,
+    }
 }

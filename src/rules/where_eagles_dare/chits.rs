@@ -228,6 +228,7 @@ fn play(s: &mut State, ctx: &mut Ctx, id: String) {
     let c = DATA.chit(&id).expect("chits in the mug are in the data");
     s.impulse = c.side;
     s.actions = 0;
+    s.impulse_no += 1;
     s.chit = Some(id.clone());
     if c.kind == ChitKind::Division {
         let division = c.division.clone().unwrap_or_default();

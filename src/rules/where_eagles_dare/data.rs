@@ -96,6 +96,26 @@ pub struct BridgeDef {
     pub railroad: bool,
 }
 
+/// A stream bridge that may be unstable (2.11).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamBridgeDef {
+    pub name: String,
+    pub hexes: (Hex, Hex),
+    /// The most southern one, checked by A Ride in the Country.
+    pub southern: bool,
+}
+
+/// The southern hex of a hexside: the larger row, an even column standing half a hex lower
+/// (hex.rs's adjacency).
+pub fn southern_hex(hexes: (Hex, Hex)) -> Hex {
+    let y = |h: Hex| 2 * u32::from(h.row) + u32::from(h.col.is_multiple_of(2));
+    if y(hexes.1) > y(hexes.0) {
+        hexes.1
+    } else {
+        hexes.0
+    }
+}
+
 /// A scenario (`scenarios.txt`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScenarioDef {
@@ -115,7 +135,10 @@ pub struct Data {
     pub route_end: Hex,
     pub stops: Vec<(Spur, Hex)>,
     pub bridges: Vec<BridgeDef>,
-    pub stream_bridges: Vec<(Hex, Hex)>,
+    pub stream_bridges: Vec<StreamBridgeDef>,
+    /// Bailey Bridge and Bulldozer units by division (`engineers.txt`): `(unit, division)`.
+    pub baileys: Vec<(String, String)>,
+    pub bulldozers: Vec<(String, String)>,
     pub culvert: (Hex, Hex),
     /// Airborne zones by name (`A1`, `A`, `B`, `C`, `W`), and whether each is a DZ.
     pub zones: BTreeMap<String, (bool, Vec<Hex>)>,
@@ -136,6 +159,22 @@ pub struct Data {
     pub release_line: Vec<ReleaseDef>,
     /// The off-map displays and flank corps (`offmap.txt`).
     pub offmap: OffMapDef,
+    /// Victory points and levels (`victory.txt`).
+    pub victory: VictoryDef,
+}
+
+/// What scores and the victory levels (`victory.txt`, every number reconstructed).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VictoryDef {
+    /// Allied VP per released Formation with a marker (4.3.1).
+    pub released: i64,
+    /// Allied VP by the day the Club Route marker came off the map (4.3.1).
+    pub route_off: Vec<(u8, i64)>,
+    /// German VP per Attacked and per Closed marker (4.3.3).
+    pub attacked: i64,
+    pub closed: i64,
+    /// `(lowest margin, winner, name)`, highest first; the margin is Allied minus German.
+    pub levels: Vec<(i64, Option<Side>, String)>,
 }
 
 /// The kinds of activation chit (1900 steps 6-9).
@@ -316,6 +355,8 @@ impl Data {
             stops: Vec::new(),
             bridges: Vec::new(),
             stream_bridges: Vec::new(),
+            baileys: Vec::new(),
+            bulldozers: Vec::new(),
             culvert: (hex("70.156")?, hex("70.157")?),
             zones: BTreeMap::new(),
             starred: Vec::new(),
@@ -329,6 +370,7 @@ impl Data {
             divisions: Vec::new(),
             release_line: Vec::new(),
             offmap: OffMapDef::default(),
+            victory: VictoryDef::default(),
         };
         for w in lines(include_str!("data/key_hexes.txt")) {
             match w[0] {
@@ -351,7 +393,11 @@ impl Data {
                     hexes: side(w[2])?,
                     railroad: w.get(3) == Some(&"railroad"),
                 }),
-                "stream-bridge" => d.stream_bridges.push(side(w[1])?),
+                "stream-bridge" => d.stream_bridges.push(StreamBridgeDef {
+                    name: w[1].to_owned(),
+                    hexes: side(w[2])?,
+                    southern: w.get(3) == Some(&"southern"),
+                }),
                 "culvert" => d.culvert = side(w[1])?,
                 "zone" => {
                     let dz = w[1] == "DZ";
@@ -432,9 +478,18 @@ impl Data {
                 w.contains(&"german"),
             ));
         }
+        for w in lines(include_str!("data/engineers.txt")) {
+            let row = (w[1].to_owned(), w[2].to_owned());
+            match w[0] {
+                "bailey" => d.baileys.push(row),
+                "bulldozer" => d.bulldozers.push(row),
+                other => return Err(format!("engineers.txt: unknown kind {other}")),
+            }
+        }
         d.read_chits()?;
         d.read_release_line()?;
         d.read_offmap()?;
+        d.read_victory()?;
         Ok(d)
     }
 
@@ -596,6 +651,44 @@ impl Data {
         Ok(())
     }
 
+    fn read_victory(&mut self) -> Result<(), String> {
+        let v = &mut self.victory;
+        let n = |t: &str| {
+            t.parse::<i64>()
+                .map_err(|_| format!("victory.txt: '{t}' is not a number"))
+        };
+        for w in lines(include_str!("data/victory.txt")) {
+            match w[0] {
+                "released" => v.released = n(w[1])?,
+                "attacked" => v.attacked = n(w[1])?,
+                "closed" => v.closed = n(w[1])?,
+                "route-off" => {
+                    for part in &w[1..] {
+                        let (d, p) = part
+                            .split_once(':')
+                            .ok_or_else(|| format!("victory.txt: '{part}' is not day:points"))?;
+                        let day = d.parse().map_err(|_| format!("victory.txt: bad day {d}"))?;
+                        v.route_off.push((day, n(p)?));
+                    }
+                }
+                "level" => {
+                    let winner = match w.get(2).copied() {
+                        Some("allied") => Some(Side::Allied),
+                        Some("german") => Some(Side::German),
+                        Some("none") => None,
+                        other => return Err(format!("victory.txt: winner {other:?}")),
+                    };
+                    v.levels.push((n(w[1])?, winner, w[3..].join(" ")));
+                }
+                other => return Err(format!("victory.txt: unknown line {other}")),
+            }
+        }
+        if v.levels.is_empty() || v.levels.windows(2).any(|p| p[0].0 <= p[1].0) {
+            return Err("victory.txt: levels, highest margin first".into());
+        }
+        Ok(())
+    }
+
     pub fn chit(&self, id: &str) -> Option<&ChitDef> {
         self.chits.iter().find(|c| c.id == id)
     }
@@ -639,6 +732,10 @@ impl Data {
 
     pub fn scenario(&self, id: &str) -> Option<&ScenarioDef> {
         self.scenarios.iter().find(|s| s.id == id)
+    }
+
+    pub fn stream_bridge(&self, name: &str) -> Option<&StreamBridgeDef> {
+        self.stream_bridges.iter().find(|b| b.name == name)
     }
 
     pub fn bridge(&self, name: &str) -> Option<&BridgeDef> {

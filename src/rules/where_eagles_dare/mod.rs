@@ -6,6 +6,7 @@
 //! what is not done yet: docs/rules/where-eagles-dare.md.
 
 pub mod bot;
+pub mod bridges;
 pub mod chits;
 pub mod data;
 pub mod declared;
@@ -17,6 +18,7 @@ pub mod state;
 pub mod terrain;
 pub mod text_board;
 pub mod turn;
+pub mod victory;
 
 use std::collections::BTreeMap;
 
@@ -142,7 +144,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "2".into(),
+            version: "3".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -159,6 +161,11 @@ impl Rules for WhereEaglesDare {
                 OptionInfo {
                     name: "free_drop".into(),
                     description: "3.3.2: the Allied player seals a drop plan (formation:zone) for each drop before play".into(),
+                    default: json!(false),
+                },
+                OptionInfo {
+                    name: "southern_bridge_unstable".into(),
+                    description: "2.11: the Allied player did not win A Ride in the Country, so the southern stream bridge (55.202/56.201) is unstable from the start (not in that scenario, which checks it)".into(),
                     default: json!(false),
                 },
                 OptionInfo {
@@ -188,6 +195,7 @@ impl Rules for WhereEaglesDare {
         }
         let mut free_drop = false;
         let mut last_chit_held = true;
+        let mut southern_unstable = false;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v) {
@@ -197,10 +205,22 @@ impl Rules for WhereEaglesDare {
                     ("last_chit_held", _) => {
                         return Err(rule("options", "last_chit_held is true or false"))
                     }
+                    ("southern_bridge_unstable", Value::Bool(_))
+                        if sc.id == "a-ride-in-the-country" =>
+                    {
+                        return Err(rule(
+                            "2.11 Streams",
+                            "A Ride in the Country checks the southern bridge itself: no southern_bridge_unstable option there",
+                        ))
+                    }
+                    ("southern_bridge_unstable", Value::Bool(b)) => southern_unstable = *b,
+                    ("southern_bridge_unstable", _) => {
+                        return Err(rule("options", "southern_bridge_unstable is true or false"))
+                    }
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable"),
                         ))
                     }
                 }
@@ -293,6 +313,25 @@ impl Rules for WhereEaglesDare {
                 .iter()
                 .map(|b| (b.name.clone(), Default::default()))
                 .collect(),
+            stream_bridges: DATA
+                .stream_bridges
+                .iter()
+                .map(|b| {
+                    // 2.11: the southern bridge is checked by A Ride in the Country; elsewhere
+                    // its state is that scenario's result (option southern_bridge_unstable).
+                    let known = b.southern && sc.id != "a-ride-in-the-country";
+                    let sb = state::StreamBridge {
+                        checked: known,
+                        unstable: known && southern_unstable,
+                        ..Default::default()
+                    };
+                    (b.name.clone(), sb)
+                })
+                .collect(),
+            impulse_no: 0,
+            bailey_impulse: None,
+            gone: Vec::new(),
+            abandoned: Vec::new(),
             disputes: Vec::new(),
             resigned: None,
             over: false,
@@ -760,15 +799,25 @@ impl Rules for WhereEaglesDare {
             };
         }
         if s.over {
+            // The scenario's last turn is over: victory points and the level (victory.rs).
+            let t = victory::tally(s);
             return Outcome::Finished {
-                winners: Vec::new(),
-                scores: BTreeMap::new(),
+                winners: t.winner.map(Side::seat).into_iter().collect(),
+                scores: [
+                    ("allied".to_owned(), t.allied.total),
+                    ("german".to_owned(), t.german.total),
+                ]
+                .into_iter()
+                .collect(),
                 summary: format!(
-                    "The scenario ended at {}. Victory points are counted by the players (not refereed yet): Club Route {}, {} Attacked and {} Closed markers",
+                    "The scenario ended at {}. {}{}",
                     s.clock(),
-                    s.route_cleared_day.map_or("not cleared".to_owned(), |d| format!("cleared on {d} Sept")),
-                    s.highway.attacked + s.highway.used_attacked,
-                    s.highway.closed + s.highway.used_closed
+                    victory::line(s),
+                    if s.scenario == "a-ride-in-the-country" && t.winner != Some(Side::Allied) {
+                        " The Allied player did not win: the southern stream bridge (55.202/56.201) is unstable in later games (2.11; option southern_bridge_unstable)"
+                    } else {
+                        ""
+                    }
                 ),
             };
         }
@@ -789,13 +838,15 @@ impl WhereEaglesDare {
         c: &Command,
     ) -> Result<(), RuleError> {
         if s.pending.is_some() {
-            let Command::Result { class } = c else {
+            let Command::Result { class, target } = c else {
                 return Err(rule(
                     "declared rolls",
                     "state the CRT result class of the die first: result <class>",
                 ));
             };
-            declared::result(s, ctx, class);
+            let hex = s.pending.as_ref().map(|p| p.hex).expect("pending");
+            bridges::check_result(s, hex, target.as_deref())?;
+            declared::result(s, ctx, class, target.as_deref());
             if side != s.impulse {
                 s.window = None;
             }
@@ -857,9 +908,35 @@ impl WhereEaglesDare {
                 facts,
             } => return chits::spend(s, ctx, side, *points, *dispatch, division.as_deref(), facts),
             Command::StopRaid { points } => return chits::stop_raid(s, ctx, side, *points),
-            Command::Move { unit, path, column } => {
-                declared::move_unit(s, ctx, side, unit, path, *column)?;
-                s.window = path.last().copied();
+            Command::Move {
+                unit,
+                path,
+                column,
+                transport,
+            } => {
+                let end = declared::move_unit(s, ctx, side, unit, path, *column, *transport)?;
+                s.window = Some(end);
+            }
+            Command::Bulldozer { unit, bridge } => {
+                bridges::check_bulldozer(s, side, unit, bridge)?;
+                s.window = Some(bridges::bulldozer(s, ctx, unit, bridge));
+            }
+            Command::Bulldoze { bridge } => {
+                bridges::check_bulldoze(s, side, bridge)?;
+                s.window = Some(bridges::bulldoze(s, ctx, bridge));
+            }
+            Command::Bailey { unit, bridge } => {
+                bridges::check_bailey(s, side, unit, bridge)?;
+                s.window = Some(bridges::bailey(s, ctx, unit, bridge));
+            }
+            Command::Ferry {
+                unit,
+                bridge,
+                abandon,
+            } => {
+                let (from, to) = bridges::check_ferry(s, side, unit, bridge)?;
+                bridges::ferry(s, ctx, unit, bridge, *abandon, to);
+                s.window = Some(from);
             }
             Command::Fire {
                 opportunity: true, ..
@@ -887,11 +964,12 @@ impl WhereEaglesDare {
             Command::Tq { unit, reason, pass } => {
                 check_unit(s, side, unit)?;
                 declared::check_tq(s, reason)?;
+                bridges::check_tq(s, side, unit, reason)?;
                 declared::tq(s, ctx, side, unit, reason, pass);
             }
             Command::Rally { unit, pass } => {
                 check_unit(s, side, unit)?;
-                declared::rally(ctx, side, unit, pass);
+                declared::rally(s, ctx, side, unit, pass);
             }
             Command::Barrage {
                 unit,

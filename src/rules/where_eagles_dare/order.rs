@@ -30,6 +30,34 @@ pub const RESULTS: [&str; 6] = [
     "eliminated",
 ];
 
+/// What carries a moving Unit, when not its legs: a Vehicle Unit (wheeled or tracked) or a
+/// Leg Unit riding its organic transport (2.11, 2.15.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    Wheeled,
+    Tracked,
+    Mounted,
+}
+
+impl Transport {
+    pub fn parse(t: &str) -> Option<Transport> {
+        match t {
+            "wheeled" => Some(Transport::Wheeled),
+            "tracked" => Some(Transport::Tracked),
+            "mounted" => Some(Transport::Mounted),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Wheeled => "wheeled",
+            Transport::Tracked => "tracked",
+            Transport::Mounted => "mounted",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Command {
@@ -61,6 +89,8 @@ pub enum Command {
         path: Vec<Hex>,
         #[serde(default)]
         column: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        transport: Option<Transport>,
     },
     Fire {
         unit: String,
@@ -79,9 +109,12 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         facts: String,
     },
-    /// The CRT result class of the fire just rolled.
+    /// The CRT result class of the fire just rolled, and the unit it strikes when it matters
+    /// (a Bailey Bridge, a ferry's engineer).
     Result {
         class: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
     },
     Tq {
         unit: String,
@@ -117,6 +150,27 @@ pub enum Command {
     },
     /// The German status check on Club Route (4.3.3).
     Status,
+    /// 2.11: a Bulldozer placed on an unstable stream bridge's southern hex.
+    Bulldozer {
+        unit: String,
+        bridge: String,
+    },
+    /// 2.11: the Bulldozer's repair roll, 2 or less (−1 per Men at Work marker).
+    Bulldoze {
+        bridge: String,
+    },
+    /// 2.15.7: a Bailey Bridge unit placed, truck side up, on a demolished bridge.
+    Bailey {
+        unit: String,
+        bridge: String,
+    },
+    /// 2.18.2: a Leg Unit in Column crosses by the ferry (abandoning its transport if any).
+    Ferry {
+        unit: String,
+        bridge: String,
+        #[serde(default)]
+        abandon: bool,
+    },
     /// 1900 step 1: advance the Club Route marker along `path` to a Stop hex; empty = stay.
     Route {
         path: Vec<Hex>,
@@ -294,6 +348,10 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             if column {
                 rest = &rest[..rest.len() - 1];
             }
+            let transport = rest.last().and_then(|t| Transport::parse(t));
+            if transport.is_some() {
+                rest = &rest[..rest.len() - 1];
+            }
             if rest.is_empty() {
                 return Err(err(
                     "move <unit> <hex> <hex> … [column]: name at least one hex",
@@ -306,7 +364,12 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             if path.len() > 60 {
                 return Err(err("a move is at most 60 hexes"));
             }
-            Command::Move { unit, path, column }
+            Command::Move {
+                unit,
+                path,
+                column,
+                transport,
+            }
         }
         "fire" | "opfire" => {
             let unit = unit(w.get(1))?;
@@ -346,7 +409,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             hex: hex(w.get(2))?,
             facts,
         },
-        "result" if w.len() == 2 => {
+        "result" if w.len() == 2 || w.len() == 3 => {
             let c = w[1].to_ascii_lowercase();
             if !RESULTS.contains(&c.as_str()) {
                 return Err(err(format!(
@@ -354,8 +417,27 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                     RESULTS.join(", ")
                 )));
             }
-            Command::Result { class: c }
+            Command::Result {
+                class: c,
+                target: w.get(2).map(|u| unit(Some(u))).transpose()?,
+            }
         }
+        "bulldozer" if w.len() == 3 => Command::Bulldozer {
+            unit: unit(w.get(1))?,
+            bridge: w[2].to_ascii_lowercase(),
+        },
+        "bulldoze" if w.len() == 2 => Command::Bulldoze {
+            bridge: w[1].to_ascii_lowercase(),
+        },
+        "bailey" if w.len() == 3 => Command::Bailey {
+            unit: unit(w.get(1))?,
+            bridge: w[2].to_ascii_lowercase(),
+        },
+        "ferry" if w.len() == 3 || (w.len() == 4 && w[3] == "abandon") => Command::Ferry {
+            unit: unit(w.get(1))?,
+            bridge: w[2].to_ascii_lowercase(),
+            abandon: w.len() == 4,
+        },
         "tq" => {
             let (i, pass) = pass_at(&w)?;
             if i < 2 {
@@ -545,7 +627,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · move <unit> <hex>… [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -571,10 +653,18 @@ pub fn describe(c: &Command) -> String {
             format!("raid {day} {}", if *r { "raid" } else { "decoy" })
         }
         Command::Raid { day, real: None } => format!("raid {day} (sealed)"),
-        Command::Move { unit, path, column } => {
+        Command::Move {
+            unit,
+            path,
+            column,
+            transport,
+        } => {
             format!(
-                "move {unit} {}{}",
+                "move {unit} {}{}{}",
                 hexes(path),
+                transport
+                    .map(|t| format!(" {}", t.name()))
+                    .unwrap_or_default(),
                 if *column { " column" } else { "" }
             )
         }
@@ -594,7 +684,25 @@ pub fn describe(c: &Command) -> String {
             facts,
         ),
         Command::Assault { unit, hex, facts } => with_facts(format!("assault {unit} {hex}"), facts),
-        Command::Result { class } => format!("result {class}"),
+        Command::Result {
+            class,
+            target: None,
+        } => format!("result {class}"),
+        Command::Result {
+            class,
+            target: Some(u),
+        } => format!("result {class} {u}"),
+        Command::Bulldozer { unit, bridge } => format!("bulldozer {unit} {bridge}"),
+        Command::Bulldoze { bridge } => format!("bulldoze {bridge}"),
+        Command::Bailey { unit, bridge } => format!("bailey {unit} {bridge}"),
+        Command::Ferry {
+            unit,
+            bridge,
+            abandon,
+        } => format!(
+            "ferry {unit} {bridge}{}",
+            if *abandon { " abandon" } else { "" }
+        ),
         Command::Tq { unit, reason, pass } => {
             format!("tq {unit} {} pass {}", reason.join(" "), faces_text(pass))
         }

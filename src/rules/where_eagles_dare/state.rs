@@ -138,11 +138,67 @@ pub struct Highway {
     pub cut: bool,
 }
 
-/// A bridge's markers (2.15.5–2.15.6).
+/// A bridge's markers (2.15.3–2.15.7, 2.18).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bridge {
     pub wired_by: Option<Side>,
     pub destroyed: bool,
+    /// The turn it was demolished: a Bailey comes on a later turn (2.15.7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destroyed_at: Option<(u8, usize)>,
+    /// A railroad bridge improved for vehicles (2.15.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub improved: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bailey: Option<Bailey>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ferry: Option<Ferry>,
+}
+
+impl Bridge {
+    /// May Units cross it (not destroyed, and its Bailey not Suppressed or hit)?
+    pub fn open(&self) -> bool {
+        !self.destroyed && !self.bailey.as_ref().is_some_and(|b| b.disabled)
+    }
+}
+
+/// A Bailey Bridge unit on a demolished bridge (2.15.7): truck side up until it repairs the
+/// bridge, then the bridge itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bailey {
+    pub unit: String,
+    /// Flipped to its Bridge side: the bridge is repaired.
+    pub bridged: bool,
+    /// Suppressed or a Cohesion Hit: no bridge until it rallies.
+    pub disabled: bool,
+}
+
+/// A ferry on a destroyed bridge's hexside (2.18): the engineer under the marker at `at`,
+/// the arrow pointing to `to`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ferry {
+    pub unit: String,
+    pub side: Side,
+    pub at: Hex,
+    pub to: Hex,
+    pub suppressed: bool,
+}
+
+/// A stream bridge that may be unstable (2.11).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamBridge {
+    /// Rolled for (or known): the roll is made once.
+    pub checked: bool,
+    pub unstable: bool,
+    /// The Bulldozer placed on its southern hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulldozer: Option<String>,
+    /// Men at Work markers from failed repair rolls.
+    #[serde(default)]
+    pub men_at_work: u32,
+    /// The impulse (its number) of the last repair roll: one a Guards Division impulse.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolled: Option<u32>,
 }
 
 /// An objection logged by a seat (nothing is undone).
@@ -262,6 +318,21 @@ pub struct State {
     /// Heroic and Dutch, back in their cup before the owner's next draw (S3.1).
     pub held_out: Vec<(Side, String)>,
     pub bridges: BTreeMap<String, Bridge>,
+    /// The stream bridges of 2.11, by name.
+    #[serde(default)]
+    pub stream_bridges: BTreeMap<String, StreamBridge>,
+    /// Impulses played so far (a chit drawn is one): one Bailey, one repair roll an impulse.
+    #[serde(default)]
+    pub impulse_no: u32,
+    /// The impulse a Bailey Bridge was last brought in (2.15.7: one an impulse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bailey_impulse: Option<u32>,
+    /// Units removed from play (eliminated Baileys and Bulldozers, lost trucks and jeeps).
+    #[serde(default)]
+    pub gone: Vec<String>,
+    /// Units whose organic transport is abandoned (2.15.3, 2.16, 2.18.2).
+    #[serde(default)]
+    pub abandoned: Vec<String>,
     pub disputes: Vec<Dispute>,
     pub resigned: Option<Side>,
     pub over: bool,

@@ -129,6 +129,9 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "cups": s.cups,
         "held_out": s.held_out,
         "bridges": s.bridges,
+        "stream_bridges": s.stream_bridges,
+        "abandoned_transport": s.abandoned,
+        "removed_from_play": s.gone,
         "disputes": s.disputes,
         "command_points": s.cp,
         "dispatch_points": s.dp,
@@ -150,6 +153,7 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "entries_this_turn": s.entries,
         "flank_corps": corps(s),
         "off_map": if sees_off_map(viewer) { off_map(s) } else { json!("secret (5.0)") },
+        "victory": super::victory::tally(s),
         "over": s.over,
     })
 }
@@ -261,6 +265,7 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
     if !s.released.is_empty() {
         line(format!("Released: {}", s.released.join(" ")));
     }
+    line(super::victory::line(s));
     for (id, c) in &s.corps {
         if let Some(t) = DATA.offmap.corps.iter().find(|t| &t.id == id) {
             line(format!(
@@ -299,16 +304,65 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
         line(format!("{} cup: {}", side.name(), cup.join(", ")));
     }
     for (name, b) in &s.bridges {
-        if b.destroyed || b.wired_by.is_some() {
-            line(format!(
-                "Bridge {name}: {}",
-                if b.destroyed {
-                    "destroyed".to_owned()
+        let mut marks = Vec::new();
+        if b.destroyed {
+            marks.push("destroyed".to_owned());
+        }
+        if let Some(w) = b.wired_by {
+            marks.push(format!("wired by {}", w.name()));
+        }
+        if b.improved {
+            marks.push("improved".into());
+        }
+        if let Some(x) = &b.bailey {
+            marks.push(format!(
+                "Bailey {} {}{}",
+                x.unit,
+                if x.bridged {
+                    "bridge side"
                 } else {
-                    format!("wired by {}", b.wired_by.map_or("", |x| x.name()))
-                }
+                    "truck side"
+                },
+                if x.disabled { ", out of action" } else { "" }
             ));
         }
+        if let Some(f) = &b.ferry {
+            marks.push(format!(
+                "{} ferry {} at {} to {}{}",
+                f.side.name(),
+                f.unit,
+                f.at,
+                f.to,
+                if f.suppressed { ", Suppressed" } else { "" }
+            ));
+        }
+        if !marks.is_empty() {
+            line(format!("Bridge {name}: {}", marks.join("; ")));
+        }
+    }
+    for d in &DATA.stream_bridges {
+        let Some(x) = s.stream_bridges.get(&d.name).filter(|x| x.checked) else {
+            continue;
+        };
+        line(format!(
+            "Stream bridge {} {}/{}: {}{}{}",
+            d.name,
+            d.hexes.0,
+            d.hexes.1,
+            if x.unstable { "UNSTABLE" } else { "stable" },
+            x.bulldozer
+                .as_ref()
+                .map(|b| format!(", Bulldozer {b}"))
+                .unwrap_or_default(),
+            if x.men_at_work > 0 {
+                format!(", {} Men at Work", x.men_at_work)
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if !s.abandoned.is_empty() {
+        line(format!("Abandoned transport: {}", s.abandoned.join(" ")));
     }
     for d in &s.disputes {
         line(format!(

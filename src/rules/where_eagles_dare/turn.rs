@@ -268,19 +268,32 @@ pub fn route(s: &mut State, ctx: &mut Ctx, path: &[Hex]) -> Result<(), RuleError
             }
             at = h;
         }
+        super::bridges::check_route(s, marker, path)?;
         let end = *path.last().expect("not empty");
         let spur = DATA.stop(end).ok_or_else(|| {
             r(format!(
                 "{end} is not a Club Route Stop hex: the marker stops on one"
             ))
         })?;
-        if let (Some(chosen), Spur::Best | Spur::Son) = (s.spur, spur) {
-            if chosen != spur {
-                return Err(r(format!(
-                    "{end} is on the spur not chosen: it may never be Club Route"
-                )));
+        for &h in path {
+            if let (Some(chosen), Some(other @ (Spur::Best | Spur::Son))) = (s.spur, DATA.stop(h)) {
+                if chosen != other {
+                    return Err(r(format!(
+                        "{h} is on the spur not chosen: it may never be Club Route"
+                    )));
+                }
             }
         }
+        // 2.11: a stream bridge not yet checked is rolled for as the trace crosses it; on a 9
+        // the marker goes back to the last Stop hex before it.
+        let n = super::bridges::roll_route(s, ctx, marker, path);
+        if n == 0 {
+            ctx.say("The Club Route marker stays: no Stop hex before the unstable bridge");
+            return after_route(s, ctx);
+        }
+        let path = &path[..n];
+        let end = *path.last().expect("not empty");
+        let spur = DATA.stop(end).unwrap_or(spur);
         if spur != Spur::Common {
             s.spur = Some(spur);
         }
@@ -324,7 +337,11 @@ pub fn end_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     if (s.day, s.time) >= s.last {
         s.over = true;
         s.phase = Phase::Over;
-        ctx.say(format!("{}: the scenario ends", s.clock()));
+        ctx.say(format!(
+            "{}: the scenario ends. {}",
+            s.clock(),
+            super::victory::line(s)
+        ));
         return Ok(());
     }
     if s.time == NIGHT {

@@ -15,7 +15,9 @@ use despatch::rules::where_eagles_dare::state::{
     AirDropCounters, OffMap, Phase, RaidMarker, Side, State, Unit,
 };
 use despatch::rules::where_eagles_dare::terrain::{fire_modifier, Map, Mobility, Terrain, CHART};
-use despatch::rules::where_eagles_dare::{declared, offmap, victory, WhereEaglesDare};
+use despatch::rules::where_eagles_dare::{
+    chits, declared, offmap, supply, victory, WhereEaglesDare,
+};
 use serde_json::json;
 
 fn hex(t: &str) -> Hex {
@@ -2206,4 +2208,228 @@ fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() 
     // The engineer moves: the ferry is gone.
     play(&mut s, "allied", "move A/326 56.203", &[]);
     assert_eq!(s.bridges["son"].ferry, None);
+}
+
+/// Plays the Best Laid Plans to 0700 19 Sept (Drop Two delayed to the 19th by rain on the 18th).
+fn morning_of_the_19th() -> State {
+    let mut s = morning_of_the_18th();
+    ok(&mut s, "allied", "weather", &[9]);
+    assert_eq!(s.phase, Phase::SupplyDrop { candidates: [3, 4] });
+    s.supply.counters = Some(AirDropCounters {
+        day: 18,
+        candidates: [3, 4],
+        commitment: "s18".into(),
+        revealed: Some(3),
+    });
+    s.supply.today = Some(18);
+    s.phase = Phase::Buy { side: Side::Allied };
+    s.last = (25, NIGHT);
+    while (s.day, s.time) != (19, 0) {
+        if s.phase == Phase::Route {
+            ok(&mut s, "allied", "route stay", &[]);
+            continue;
+        }
+        if s.phase == Phase::Release {
+            ok(&mut s, "allied", "release", &[9]);
+            continue;
+        }
+        next_turn(&mut s);
+    }
+    s
+}
+
+#[test]
+fn dz_change_3_6_success_replans_every_remaining_drop_sealed_and_today_s_comes_at_1500_or_1700() {
+    let mut s = morning_of_the_18th();
+    refused(&mut s, "allied", "dzchange B", "3.6");
+    ok(&mut s, "allied", "weather", &[1]);
+    assert_eq!(s.phase, Phase::AirDrop { candidates: [1, 2] });
+    refused(&mut s, "german", "dzchange B", "sequence of play");
+    refused(&mut s, "allied", "dzchange Q", "3.6");
+    // 0-3 succeeds (reconstructed table): B becomes the supply drop zone, both drops replanned.
+    ok(&mut s, "allied", "dzchange B", &[2]);
+    assert_eq!(s.supply.dz, "B");
+    assert_eq!(s.phase, Phase::Replan { next: 2 });
+    let e = refused(&mut s, "allied", "plan 2 506:B 502:A", "3.6");
+    assert!(e.message.contains("sealed by the server"), "{e}");
+    // The plans as the server's seal leaves them (the bot games play the sealed orders).
+    assert!(s.drops[1..].iter().all(|d| d.plan_commitment.is_none()));
+    s.drops[1].plan_commitment = Some("p2".into());
+    s.drops[2].plan_commitment = Some("p3".into());
+    let mut q = VecDeque::new();
+    supply::after_dz(&mut s, &mut Ctx::new(DiceSource::Scripted(&mut q), None));
+    assert_eq!(
+        s.phase,
+        Phase::AirDrop { candidates: [4, 5] },
+        "today's replanned drop at 1500 or 1700"
+    );
+    refused(&mut s, "allied", "dzchange A", "3.6");
+    let german = WhereEaglesDare
+        .view(&s, &Viewer::Seat(Seat::parse("german").unwrap()))
+        .to_string();
+    assert!(
+        !german.contains("506:B") && german.contains("sealed"),
+        "{german}"
+    );
+}
+
+#[test]
+fn dz_change_3_6_abort_delays_every_drop_a_day_and_no_effect_changes_nothing() {
+    let mut s = morning_of_the_18th();
+    ok(&mut s, "allied", "weather", &[1]);
+    ok(&mut s, "allied", "dzchange A", &[9]);
+    assert_eq!((s.drops[1].day, s.drops[2].day), (19, 20));
+    assert_eq!(s.supply.dz, DATA.supply_dz, "no change");
+    assert_eq!(
+        s.phase,
+        Phase::SupplyDrop { candidates: [3, 4] },
+        "no reinforcements today: the supply drop at 1300 or 1500"
+    );
+    let mut s = morning_of_the_18th();
+    ok(&mut s, "allied", "weather", &[1]);
+    ok(&mut s, "allied", "dzchange A", &[5]);
+    assert_eq!(s.drops[1].day, 18);
+    assert_eq!(s.phase, Phase::AirDrop { candidates: [1, 2] });
+    refused(&mut s, "allied", "dzchange A", "3.6");
+}
+
+#[test]
+fn supply_drops_3_5_come_with_the_drop_or_at_1300_or_1500_and_a_german_in_the_zone_interdicts() {
+    // With the day's drop: the supply drop lands when the drop comes.
+    let mut s = morning_of_the_18th();
+    ok(&mut s, "allied", "weather", &[1]);
+    s.units.insert(
+        "G/1".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("57.150"),
+            column: false,
+        },
+    );
+    s.air_drop = Some(AirDropCounters {
+        day: 18,
+        candidates: [1, 2],
+        commitment: "d18".into(),
+        revealed: Some(1),
+    });
+    s.phase = Phase::Buy { side: Side::Allied };
+    next_turn(&mut s);
+    assert_eq!(s.drops[1].arrived, Some((18, 1)));
+    assert_eq!(s.supply.today, Some(18));
+    assert!(s.supply.interdicted, "G/1 in zone W: SDZ Closed");
+    // No reinforcements (rain): the counters go on 1300 and 1500, sealed; flipped at 1300.
+    let mut s = morning_of_the_19th();
+    assert!(!s.supply.interdicted);
+    ok(&mut s, "allied", "weather", &[9]);
+    assert_eq!(s.phase, Phase::SupplyDrop { candidates: [3, 4] });
+    let e = refused(&mut s, "allied", "airdrop 0900", "3.5");
+    assert!(e.message.contains("1300 or 1500"), "{e}");
+    let e = refused(&mut s, "allied", "airdrop 1500", "3.5");
+    assert!(e.message.contains("sealed by the server"), "{e}");
+    // The counters as the server's seal leaves them: the commitment only.
+    s.supply.counters = Some(AirDropCounters {
+        day: 19,
+        candidates: [3, 4],
+        commitment: "s19".into(),
+        revealed: None,
+    });
+    chits::to_buy(&mut s);
+    let commitment = "s19".to_owned();
+    let allied = Viewer::Seat(Seat::parse("german").unwrap());
+    assert_eq!(
+        WhereEaglesDare.view(&s, &allied)["supply"]["counters"]["real_drop"],
+        json!("sealed")
+    );
+    next_turn(&mut s);
+    next_turn(&mut s);
+    next_turn(&mut s); // 1300: the counter flips
+    assert_eq!(s.time, 3);
+    reveal(&mut s, "allied", &commitment, json!({"drop_at": "1500"}));
+    assert_eq!(s.supply.today, Some(18), "not yet");
+    s.units.insert(
+        "G/1".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("58.148"),
+            column: false,
+        },
+    );
+    next_turn(&mut s); // 1500
+    assert_eq!(s.supply.today, Some(19));
+    assert!(s.supply.interdicted);
+}
+
+#[test]
+fn interdicted_drop_zones_s6_1_1_tq_minus_1_until_a_clean_drop_and_none_after_the_sea_tail() {
+    let mut s = morning_of_the_19th();
+    s.supply.interdicted = true;
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(board.contains("101st −1 (SDZ Closed, S6.1.1)"), "{board}");
+    // A clean drop ends it.
+    ok(&mut s, "allied", "weather", &[9]);
+    s.supply.counters = Some(AirDropCounters {
+        day: 19,
+        candidates: [3, 4],
+        commitment: "s19".into(),
+        revealed: Some(3),
+    });
+    s.phase = Phase::Buy { side: Side::Allied };
+    for _ in 0..3 {
+        next_turn(&mut s);
+    }
+    assert_eq!((s.time, s.supply.today), (3, Some(19)));
+    assert!(!s.supply.interdicted, "a clean drop: the penalty ends");
+    // S6.1.2 on the board too.
+    s.highway.cut = true;
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        board.contains("Guards Armored −2 (Club Route Cut, S6.1.2)"),
+        "{board}"
+    );
+    // The Sea Tail arrived: always in supply, no supply drop.
+    let mut s = before_1900("the-best-laid-plans", 19);
+    s.released = ids(&[
+        "group-hot",
+        "group-cold",
+        "guards-art",
+        "44-rtr",
+        "sherwood",
+        "royal-dragoons",
+    ]);
+    s.marker = None;
+    s.supply.interdicted = true;
+    ok(&mut s, "allied", "end", &[]);
+    ok(&mut s, "allied", "release", &[0]);
+    assert!(s.released.contains(&"101-sea-tail".to_owned()));
+    assert!(s.supply.ended && !s.supply.interdicted);
+}
+
+#[test]
+fn kg_chill_s5_1_1_replaces_the_erc_display_at_0700_20_sept_with_its_points_and_chits() {
+    let mut s = before_1900("campaign", 19);
+    s.phase = Phase::Activation;
+    s.time = NIGHT;
+    s.held = Some("f-erc-a".into());
+    s.dp.insert("erc".into(), 5);
+    assert!(!s.kg_chill);
+    ok(&mut s, "allied", "end", &[]);
+    assert_eq!((s.day, s.time), (20, 0));
+    assert!(s.kg_chill);
+    assert_eq!(s.dp.get("erc"), None);
+    assert_eq!(s.dp["chill"], 5);
+    assert_eq!(s.held.as_deref(), Some("f-chill-a"));
+    ok(&mut s, "allied", "weather", &[9]);
+    chits::to_buy(&mut s);
+    ok(&mut s, "allied", "buy none", &[]);
+    let e = refused(&mut s, "german", "buy f-erc-b", "S5.1.1");
+    assert!(e.message.contains("KG Chill"), "{e}");
+    // The held chit, now KG Chill's, opens the turn: no draw yet.
+    ok(&mut s, "german", "buy f-chill-b", &[]);
+    assert_eq!(s.chit.as_deref(), Some("f-chill-a"));
+    assert!(s.mug.contains(&"div-chill".to_owned()) && !s.mug.contains(&"div-erc".to_owned()));
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        board.contains("German +1, white assault +1 (KG Chill, S5.1.1)"),
+        "{board}"
+    );
 }

@@ -47,12 +47,29 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 ]),
             }
         }
+        Phase::Replan { next } => Command::Plan {
+            drop: *next,
+            sticks: Some(vec![
+                format!("r{next}-506:{}", ["A1", "A", "B", "C", "W"][rng(5)]),
+                format!("r{next}-501:A"),
+            ]),
+        },
+        Phase::SupplyDrop { candidates } => Command::AirDrop {
+            at: Some(TURNS[candidates[rng(2)]].to_owned()),
+        },
         Phase::Raids { day } => Command::Raid {
             day: *day,
             real: Some(rng(3) == 0),
         },
         Phase::Weather => Command::Weather,
         Phase::Fog => Command::Fog,
+        Phase::AirDrop { .. } | Phase::Buy { .. }
+            if side == Side::Allied && rng(3) == 0 && super::dz_option(s).is_some() =>
+        {
+            Command::DzChange {
+                zone: ["A1", "A", "B", "C", "W"][rng(5)].into(),
+            }
+        }
         Phase::AirDrop { candidates } => Command::AirDrop {
             at: Some(TURNS[candidates[rng(2)]].to_owned()),
         },

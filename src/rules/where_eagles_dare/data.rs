@@ -143,6 +143,8 @@ pub struct Data {
     /// Airborne zones by name (`A1`, `A`, `B`, `C`, `W`), and whether each is a DZ.
     pub zones: BTreeMap<String, (bool, Vec<Hex>)>,
     pub starred: Vec<String>,
+    /// The 101st's supply drop zone (3.5).
+    pub supply_dz: String,
     pub weather: Vec<(u32, u32, Weather)>,
     pub drop_table: Vec<(i32, DropResult)>,
     pub dz_change: Vec<(u32, u32, ChangeResult)>,
@@ -360,6 +362,7 @@ impl Data {
             culvert: (hex("70.156")?, hex("70.157")?),
             zones: BTreeMap::new(),
             starred: Vec::new(),
+            supply_dz: "W".into(),
             weather: Vec::new(),
             drop_table: Vec::new(),
             dz_change: Vec::new(),
@@ -419,6 +422,7 @@ impl Data {
                     };
                     d.zones.insert(name, (dz, hexes));
                 }
+                "supply-dz" => d.supply_dz = w[2].to_owned(),
                 "starred" => d.starred = w[1..].iter().map(|s| s.to_string()).collect(),
                 "sea-tail" => {
                     let stops = w[2..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;

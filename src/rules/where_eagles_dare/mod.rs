@@ -15,6 +15,7 @@ pub mod offmap;
 pub mod order;
 pub mod release;
 pub mod state;
+pub mod supply;
 pub mod terrain;
 pub mod text_board;
 pub mod turn;
@@ -64,6 +65,8 @@ pub fn phase_name(p: &Phase) -> String {
         Phase::Weather => "Check Weather".into(),
         Phase::Fog => "fog roll".into(),
         Phase::AirDrop { .. } => "Air Drop? counters".into(),
+        Phase::Replan { next } => format!("drop zone change: new plan for Drop {next}"),
+        Phase::SupplyDrop { .. } => "supply drop counters".into(),
         Phase::Route => "1900 step 1, Club Route".into(),
         Phase::Release => "1900 step 2, XXX Corps release".into(),
         Phase::OffMap => "1900 step 4, German off-map moves".into(),
@@ -144,7 +147,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "3".into(),
+            version: "4".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -236,6 +239,7 @@ impl Rules for WhereEaglesDare {
                         arrived: (n == 1 && !free_drop).then_some(sc.first),
                         plan_commitment: None,
                         plan: None,
+                        replanned_day: None,
                     })
                     .collect()
             })
@@ -329,6 +333,16 @@ impl Rules for WhereEaglesDare {
                 })
                 .collect(),
             impulse_no: 0,
+            supply: state::Supply {
+                dz: DATA.supply_dz.clone(),
+                // Drop One's supply drop comes with it, on the first turn, before any German
+                // can be in the zone.
+                today: sc.drop_one.filter(|d| *d == sc.first.0),
+                ..Default::default()
+            },
+            dz_tried: None,
+            superseded: Vec::new(),
+            kg_chill: false,
             bailey_impulse: None,
             gone: Vec::new(),
             abandoned: Vec::new(),
@@ -382,7 +396,29 @@ impl Rules for WhereEaglesDare {
                 Side::Allied,
                 PromptKind::Sealed,
                 format!("{clock}: place your Air Drop? counters: the real drop at {} or {} (3.2), sealed", TURNS[candidates[0]], TURNS[candidates[1]]),
-                candidates.iter().map(|&c| format!("airdrop {}", TURNS[c])).collect(),
+                candidates
+                    .iter()
+                    .map(|&c| format!("airdrop {}", TURNS[c]))
+                    .chain(dz_option(s))
+                    .collect(),
+                false,
+            )],
+            Phase::SupplyDrop { candidates } => vec![p(
+                Side::Allied,
+                PromptKind::Sealed,
+                format!("{clock}: place the supply drop's Air Drop? counters: the real supply drop at {} or {} (3.5), sealed", TURNS[candidates[0]], TURNS[candidates[1]]),
+                candidates
+                    .iter()
+                    .map(|&c| format!("airdrop {}", TURNS[c]))
+                    .chain(dz_option(s))
+                    .collect(),
+                false,
+            )],
+            Phase::Replan { next } => vec![p(
+                Side::Allied,
+                PromptKind::Sealed,
+                format!("The drop zone change succeeded: seal your new plan for Drop {next} (3.6, 3.3.2): formation:zone for each Formation"),
+                vec![format!("plan {next} 506:B 502:A ind-101:B")],
                 false,
             )],
             Phase::Route => vec![p(
@@ -416,13 +452,14 @@ impl Rules for WhereEaglesDare {
                     "{clock}, step 6: buy Formation Activation chits with Dispatch Points (DP: {})",
                     s.dp
                         .iter()
-                        .filter(|(d, _)| DATA.division(d).is_some_and(|d| d.side == *side))
+                        .filter(|(d, _)| DATA.division(d).is_some_and(|d| d.side == *side && supply::in_play(s, &d.id)))
                         .map(|(d, n)| format!("{d} {n}"))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
                 std::iter::once("buy none".to_owned())
                     .chain(chits::buyable(s, *side).into_iter().map(|c| format!("buy {c}")))
+                    .chain(dz_option(s).filter(|_| *side == Side::Allied))
                     .collect(),
                 true,
             )],
@@ -442,7 +479,7 @@ impl Rules for WhereEaglesDare {
                         format!("{clock}: Intelligence: name the division that gains 6 CP and 2 DP (S3.1)"),
                         DATA.divisions
                             .iter()
-                            .filter(|d| d.side == who)
+                            .filter(|d| d.side == who && supply::in_play(s, &d.id))
                             .map(|d| format!("intelligence {}", d.id))
                             .collect(),
                         false,
@@ -552,7 +589,48 @@ impl Rules for WhereEaglesDare {
             ));
             return Ok(());
         }
+        if let Command::DzChange { zone } = c {
+            check_dz_change(s, side)?;
+            return supply::dz_change(s, ctx, zone);
+        }
         match (&s.phase, c) {
+            (Phase::Replan { next }, Command::Plan { drop, sticks }) => {
+                let next = *next;
+                if *drop != next {
+                    return Err(rule(
+                        "3.6 Changing the Drop Location",
+                        format!("seal the new plan for Drop {next} now"),
+                    ));
+                }
+                if let Some(v) = sticks {
+                    check_plan(v)?;
+                }
+                let commitment = ctx
+                    .commitment()
+                    .ok_or_else(|| {
+                        rule(
+                            "3.6 Changing the Drop Location",
+                            "a drop plan is sealed by the server: send it as 'plan <drop> …'",
+                        )
+                    })?
+                    .to_owned();
+                let i = s
+                    .drops
+                    .iter()
+                    .position(|d| d.number == next)
+                    .expect("a remaining drop");
+                s.drops[i].plan_commitment = Some(commitment);
+                ctx.say(format!(
+                    "The Allied player seals his new plan for Drop {next}"
+                ));
+                match s.drops[i + 1..].iter().find(|d| d.arrived.is_none()) {
+                    Some(d) => s.phase = Phase::Replan { next: d.number },
+                    None => supply::after_dz(s, ctx),
+                }
+            }
+            (Phase::SupplyDrop { .. }, Command::AirDrop { at }) => {
+                supply::place_counters(s, ctx, at.as_deref())?
+            }
             (Phase::Plans { next }, Command::Plan { drop, sticks }) => {
                 let next = *next;
                 if *drop != next {
@@ -676,6 +754,33 @@ impl Rules for WhereEaglesDare {
             }
             return Ok(());
         }
+        if let Some(c) = s
+            .supply
+            .counters
+            .as_mut()
+            .filter(|c| c.commitment == commitment)
+        {
+            let t = choice
+                .get("drop_at")
+                .and_then(Value::as_str)
+                .and_then(data::turn_index);
+            let Some(t) = t.filter(|t| c.candidates.contains(t)) else {
+                return Err(rule(
+                    "3.5 Supply Drop Zones",
+                    "the sealed supply drop choice names no candidate turn",
+                ));
+            };
+            c.revealed = Some(t);
+            let (day, now) = (c.day, s.time);
+            ctx.say(format!(
+                "The supply drop's Air Drop? counter flipped: it comes at {} {day} Sept",
+                TURNS[t]
+            ));
+            if day == s.day && t == now && !s.over {
+                supply::supply_drop(s, ctx);
+            }
+            return Ok(());
+        }
         if let Some(i) = s
             .raid_markers
             .iter()
@@ -710,6 +815,12 @@ impl Rules for WhereEaglesDare {
                 })?;
             ctx.say(format!("Drop {} plan opened: {}", d.number, plan.join(" ")));
             d.plan = Some(plan);
+            return Ok(());
+        }
+        if s.superseded.iter().any(|c| c == commitment) {
+            ctx.say(
+                "A drop plan replaced by the drop zone change is opened: it changes nothing (3.6)",
+            );
             return Ok(());
         }
         Err(rule(
@@ -1023,6 +1134,35 @@ impl WhereEaglesDare {
         s.actions += 1;
         Ok(())
     }
+}
+
+/// `dzchange <zone>` (3.6): the Allied player, in the 0700 turn after the weather, once a day,
+/// while drops are to come and before today's Air Drop? counters are placed.
+fn check_dz_change(s: &State, side: Side) -> Result<(), RuleError> {
+    let r = |m: &str| rule("3.6 Changing the Drop Location", m);
+    if side != Side::Allied {
+        return Err(r("only the Allied player changes his drop locations"));
+    }
+    if dz_option(s).is_none() {
+        return Err(r(
+            "the drop location is changed once, in the 0700 turn after the weather roll, while drops are to come and before today's Air Drop? counters are placed",
+        ));
+    }
+    Ok(())
+}
+
+/// The `dzchange` option when 3.6 allows it now.
+pub(crate) fn dz_option(s: &State) -> Option<String> {
+    let open = s.time == turn::T0700
+        && s.weather.is_some()
+        && s.dz_tried != Some(s.day)
+        && s.drops.iter().any(|d| d.arrived.is_none())
+        && s.air_drop.as_ref().is_none_or(|c| c.day != s.day)
+        && matches!(
+            s.phase,
+            Phase::AirDrop { .. } | Phase::SupplyDrop { .. } | Phase::Buy { side: Side::Allied }
+        );
+    open.then(|| format!("dzchange {}", s.supply.dz))
 }
 
 /// A unit named in a declared roll must not be the enemy's.

@@ -171,6 +171,10 @@ pub enum Command {
         #[serde(default)]
         abandon: bool,
     },
+    /// 3.6: roll to change the drop locations; `zone` is the new supply drop zone if it works.
+    DzChange {
+        zone: String,
+    },
     /// 1900 step 1: advance the Club Route marker along `path` to a Stop hex; empty = stay.
     Route {
         path: Vec<Hex>,
@@ -426,6 +430,9 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             unit: unit(w.get(1))?,
             bridge: w[2].to_ascii_lowercase(),
         },
+        "dzchange" if w.len() == 2 => Command::DzChange {
+            zone: w[1].to_ascii_uppercase(),
+        },
         "bulldoze" if w.len() == 2 => Command::Bulldoze {
             bridge: w[1].to_ascii_lowercase(),
         },
@@ -627,7 +634,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -694,6 +701,7 @@ pub fn describe(c: &Command) -> String {
         } => format!("result {class} {u}"),
         Command::Bulldozer { unit, bridge } => format!("bulldozer {unit} {bridge}"),
         Command::Bulldoze { bridge } => format!("bulldoze {bridge}"),
+        Command::DzChange { zone } => format!("dzchange {zone}"),
         Command::Bailey { unit, bridge } => format!("bailey {unit} {bridge}"),
         Command::Ferry {
             unit,

@@ -64,6 +64,15 @@ pub enum Phase {
     AirDrop {
         candidates: [usize; 2],
     },
+    /// After a successful drop zone change (3.6): the Allied seat seals a new plan for each
+    /// remaining drop.
+    Replan {
+        next: u8,
+    },
+    /// The Allied seat places the supply drop's Air Drop? counters on 1300 or 1500 (3.5).
+    SupplyDrop {
+        candidates: [usize; 2],
+    },
     /// 1900 step 1: the Club Route marker (4.2).
     Route,
     /// 1900 step 2: the Allied player rolls for the next Formation on the Club Route line
@@ -92,6 +101,24 @@ pub struct Drop {
     pub plan_commitment: Option<String>,
     /// The plan, once revealed: `formation:zone` pairs.
     pub plan: Option<Vec<String>>,
+    /// The day a drop zone change replanned it (3.6: that day's drop comes at 1500 or 1700).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replanned_day: Option<u8>,
+}
+
+/// The 101st's supply by air (3.5, S6.1.1).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Supply {
+    /// The supply drop zone (`data/key_hexes.txt`; 3.6 may reassign it).
+    pub dz: String,
+    /// SDZ Closed: the last supply drop was interdicted (TQ −1 until a clean one).
+    pub interdicted: bool,
+    /// The Sea Tail arrived: always in supply, no more supply drops.
+    pub ended: bool,
+    /// The day of the last supply drop.
+    pub today: Option<u8>,
+    /// The Air Drop? counters of a supply drop without reinforcements (1300 or 1500), sealed.
+    pub counters: Option<AirDropCounters>,
 }
 
 /// The Air Drop? counters on the turn track (3.2).
@@ -333,6 +360,19 @@ pub struct State {
     /// Units whose organic transport is abandoned (2.15.3, 2.16, 2.18.2).
     #[serde(default)]
     pub abandoned: Vec<String>,
+    /// The 101st's supply drops (3.5).
+    #[serde(default)]
+    pub supply: Supply,
+    /// The day the drop zone change was last tried (3.6: once each 0700).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dz_tried: Option<u8>,
+    /// Sealed drop plans a drop zone change replaced before they were opened (3.6): opened at
+    /// the game's end, they change nothing.
+    #[serde(default)]
+    pub superseded: Vec<String>,
+    /// KG Chill has replaced the Eindhoven Regional Command (S5.1.1).
+    #[serde(default)]
+    pub kg_chill: bool,
     pub disputes: Vec<Dispute>,
     pub resigned: Option<Side>,
     pub over: bool,

@@ -107,7 +107,7 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
             )
         })
         .collect();
-    json!({
+    let mut v = json!({
         "scenario": s.scenario,
         "clock": s.clock(),
         "last_turn": format!("{} {} Sept", TURNS[s.last.1], s.last.0),
@@ -153,9 +153,28 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "entries_this_turn": s.entries,
         "flank_corps": corps(s),
         "off_map": if sees_off_map(viewer) { off_map(s) } else { json!("secret (5.0)") },
-        "victory": super::victory::tally(s),
         "over": s.over,
-    })
+    });
+    let more = json!({
+        "victory": super::victory::tally(s),
+        "supply": json!({
+            "drop_zone": s.supply.dz,
+            "sdz_closed": s.supply.interdicted,
+            "sea_tail_arrived": s.supply.ended,
+            "last_drop_day": s.supply.today,
+            "counters": s.supply.counters.as_ref().map(|c| json!({
+                "day": c.day,
+                "counters_on": [TURNS[c.candidates[0]], TURNS[c.candidates[1]]],
+                "real_drop": c.revealed.map_or(json!("sealed"), |t| json!(TURNS[t])),
+            })),
+        }),
+        "tq_modifiers": super::supply::tq_modifiers(s),
+        "german_command": if s.kg_chill { "KG Chill" } else { "Eindhoven Regional Command" },
+    });
+    if let (Some(v), Value::Object(m)) = (v.as_object_mut(), more) {
+        v.extend(m);
+    }
+    v
 }
 
 pub fn draw(s: &State, viewer: &Viewer) -> String {
@@ -203,6 +222,38 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             ))
         ));
     }
+    if !s.drops.is_empty() {
+        line(format!(
+            "101st supply: zone {}{}{}",
+            s.supply.dz,
+            if s.supply.ended {
+                ", Sea Tail arrived: always in supply".to_owned()
+            } else if s.supply.interdicted {
+                ", SDZ CLOSED".to_owned()
+            } else {
+                String::new()
+            },
+            s.supply
+                .counters
+                .as_ref()
+                .filter(|c| c.day == s.day)
+                .map(|c| format!(
+                    "; supply drop counters on {} and {}: {}",
+                    TURNS[c.candidates[0]],
+                    TURNS[c.candidates[1]],
+                    c.revealed
+                        .map_or("not flipped".into(), |t| format!("at {}", TURNS[t]))
+                ))
+                .unwrap_or_default()
+        ));
+    }
+    let tq = super::supply::tq_modifiers(s);
+    if !tq.is_empty() {
+        line(format!("TQ modifiers in force: {}", tq.join("; ")));
+    }
+    if s.kg_chill {
+        line("German command: KG Chill (replaced the Eindhoven Regional Command, S5.1.1)".into());
+    }
     let route: Vec<String> = s.club_route.iter().map(|h| h.to_string()).collect();
     line(format!(
         "Club Route: {} | marker {} | status {}",
@@ -239,6 +290,7 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
     let points: Vec<String> = DATA
         .divisions
         .iter()
+        .filter(|d| super::supply::in_play(s, &d.id))
         .map(|d| {
             format!(
                 "{} {}/{}",

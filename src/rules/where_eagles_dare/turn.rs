@@ -11,6 +11,9 @@ use crate::engine::ruleset::{Ctx, RuleError};
 pub const T0700: usize = 0;
 pub const T0900: usize = 1;
 pub const T1100: usize = 2;
+pub const T1300: usize = 3;
+pub const T1500: usize = 4;
+pub const T1700: usize = 5;
 pub const T1900: usize = 6;
 pub const NIGHT: usize = 7;
 
@@ -20,7 +23,21 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     if s.time == T0700 {
         s.weather = None;
         s.fog_cleared = None;
+        super::supply::kg_chill(s, ctx);
         super::offmap::arrive(s, ctx);
+    }
+    // 3.5: the supply drop's counters flip at the first candidate turn; it lands on its turn.
+    if let Some(c) = &s.supply.counters {
+        if c.day == s.day && c.revealed.is_none() && c.candidates[0] == s.time {
+            ctx.say(format!(
+                "{}: the Allied player flips the supply drop's Air Drop? counter",
+                s.clock()
+            ));
+            ctx.request_reveal(c.commitment.clone());
+        }
+        if c.day == s.day && c.revealed == Some(s.time) {
+            super::supply::supply_drop(s, ctx);
+        }
     }
     if let Some(c) = &s.air_drop {
         if c.day == s.day && c.revealed.is_none() && c.candidates[0] == s.time {
@@ -118,6 +135,7 @@ pub fn arrive(s: &mut State, ctx: &mut Ctx) {
                 ctx.request_reveal(c.clone());
             }
         }
+        super::supply::supply_drop(s, ctx);
         ctx.say(format!(
             "{}: Drop {n} comes in. Place each unit in any hex of its zone, not in Column, with a glider/paradrop marker (+1 per delay); roll each on the Drop Table at its first activation (droproll)",
             s.clock()
@@ -150,18 +168,10 @@ pub fn weather(s: &mut State, ctx: &mut Ctx) {
         s.clock(),
         w.name()
     ));
-    match w {
-        Weather::Rain | Weather::Overcast => {
-            delay_drops(s, ctx, "no drop in rain or overcast");
-            super::chits::to_buy(s);
-        }
-        Weather::Clear if s.drop_due().is_some() => {
-            s.phase = Phase::AirDrop {
-                candidates: [T0900, T1100],
-            };
-        }
-        _ => super::chits::to_buy(s),
+    if matches!(w, Weather::Rain | Weather::Overcast) {
+        delay_drops(s, ctx, "no drop in rain or overcast");
     }
+    super::supply::after_dz(s, ctx);
 }
 
 /// 0900 or 1100 in fog: roll the clear number or less to clear it (1.2).
@@ -177,9 +187,14 @@ pub fn fog(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
             "{}: fog roll {face}, {clear} or less: the fog clears; clear for the rest of the day",
             s.clock()
         ));
-        if s.drop_due().is_some() {
+        if let Some(d) = s.drop_due() {
+            // 3.6: a drop replanned today comes at 1500 or 1700.
             s.phase = Phase::AirDrop {
-                candidates: [s.time + 2, s.time + 3],
+                candidates: if d.replanned_day == Some(s.day) {
+                    [T1500, T1700]
+                } else {
+                    [s.time + 2, s.time + 3]
+                },
             };
             return Ok(());
         }
@@ -190,6 +205,9 @@ pub fn fog(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
             s.clock()
         ));
         delay_drops(s, ctx, "the fog did not clear");
+        if super::supply::supply_counters(s, ctx) {
+            return Ok(());
+        }
     } else {
         ctx.say(format!(
             "{}: fog roll {face}, more than {clear}: the fog stays this turn",

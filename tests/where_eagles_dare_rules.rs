@@ -59,6 +59,12 @@ fn ok(s: &mut State, seat: &str, text: &str, dice: &[u32]) {
 fn next_turn(s: &mut State) {
     let now = (s.day, s.time);
     for _ in 0..100 {
+        if s.phase == Phase::Huber {
+            // KG Huber's master as the server's seal leaves it (S5.5).
+            s.huber.commitment = Some("huber".into());
+            chits::to_buy(s);
+            continue;
+        }
         let (seat, text) = match &s.phase {
             Phase::Buy { side } => (side.name(), "buy none"),
             Phase::Activation if s.status_window => ("german", "pass"),
@@ -2432,4 +2438,230 @@ fn kg_chill_s5_1_1_replaces_the_erc_display_at_0700_20_sept_with_its_points_and_
         board.contains("German +1, white assault +1 (KG Chill, S5.1.1)"),
         "{board}"
     );
+}
+
+#[test]
+fn piggyback_s4_mount_in_one_hex_ride_along_no_actions_and_dismount_on_a_fire_result() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    play(&mut s, "allied", "move A/inf 41.230", &[]);
+    play(&mut s, "allied", "move A/tank 42.229", &[]);
+    refused(&mut s, "allied", "mount A/inf A/tank", "S4.0");
+    play(&mut s, "allied", "move A/tank 41.230 column", &[]);
+    play(&mut s, "allied", "mount A/inf A/tank", &[]);
+    refused(&mut s, "allied", "mount A/x A/tank", "S4.0");
+    // The pair moves as one; the rider acts not; the vehicle only moves and dismounts.
+    play(&mut s, "allied", "move A/tank 42.229 column", &[]);
+    assert_eq!(s.units["A/inf"].hex, hex("42.229"));
+    refused(&mut s, "allied", "move A/inf 42.228", "S4.0");
+    refused(&mut s, "allied", "fire A/inf 42.227 small-arms", "S4.0");
+    refused(&mut s, "allied", "fire A/tank 42.227 direct-he", "S4.0");
+    play(&mut s, "allied", "dismount A/tank", &[]);
+    assert!(s.piggyback.is_empty() && !s.units["A/inf"].column);
+    // A fire result other than none or S? dismounts the rider at once.
+    play(&mut s, "allied", "mount A/inf A/tank", &[]);
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 42.229 small-arms", &[5]);
+    ok(&mut s, "german", "result s?", &[]);
+    assert_eq!(s.piggyback.len(), 1, "S? passed is no effect");
+    ok(&mut s, "german", "fire G/1 42.229 small-arms", &[5]);
+    ok(&mut s, "german", "result suppressed", &[]);
+    assert!(s.piggyback.is_empty());
+}
+
+#[test]
+fn trucks_s5_3_and_jeeps_s6_3_the_counter_mix_is_the_limit_and_an_eliminated_rider_loses_one() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    for u in ["A/1", "A/2", "A/3"] {
+        play(&mut s, "allied", &format!("move {u} 50.150"), &[]);
+    }
+    refused(&mut s, "allied", "truck A/1 59th", "S5.3");
+    refused(&mut s, "allied", "jeep A/1 101st", "S5.3"); // jeeps from the 18th
+    play(&mut s, "allied", "truck A/1 101st", &[]);
+    play(&mut s, "allied", "truck A/2 101st", &[]);
+    let e = refused(&mut s, "allied", "truck A/3 101st", "S5.3");
+    assert!(e.message.contains("counter mix"), "{e}");
+    // Dismounted, the truck is free again at once.
+    play(&mut s, "allied", "dismount A/2", &[]);
+    play(&mut s, "allied", "truck A/3 101st", &[]);
+    // Eliminated with its truck: the truck leaves the game.
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 50.150 mortar", &[1]);
+    ok(&mut s, "german", "result eliminated A/3", &[]);
+    assert_eq!(s.assets_lost["truck:101st"], 1);
+    allied_impulse(&mut s, "div-101");
+    play(&mut s, "allied", "dismount A/1 abandon", &[]);
+    assert_eq!(s.assets_lost["truck:101st"], 2);
+    refused(&mut s, "allied", "truck A/2 101st", "S5.3");
+}
+
+#[test]
+fn artillery_parks_s1_placed_once_units_enter_the_box_and_an_enemy_in_the_hex_eliminates_them() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    let e = refused(&mut s, "allied", "park park-guards 50.150", "S1.0");
+    assert!(e.message.contains("41.232"), "{e}");
+    play(&mut s, "allied", "park park-guards 41.232", &[]);
+    refused(&mut s, "allied", "park park-guards 41.232", "S1.0");
+    play(&mut s, "allied", "move A/art 41.231", &[]);
+    refused(&mut s, "allied", "enterpark A/art park-guards", "S1.0");
+    play(&mut s, "allied", "move A/art 41.232", &[]);
+    play(&mut s, "allied", "enterpark A/art park-guards", &[]);
+    assert!(!s.units.contains_key("A/art"));
+    refused(&mut s, "allied", "fire A/art 43.220 direct-he", "S1.0");
+    play(&mut s, "allied", "fire A/art 43.220 indirect-he", &[4]);
+    ok(&mut s, "allied", "result none", &[]);
+    german_impulse(&mut s);
+    ok(&mut s, "german", "move G/1 42.231 41.232", &[]);
+    assert!(s.gone.contains(&"A/art".to_owned()));
+}
+
+#[test]
+fn road_blocks_and_rearguards_s2_the_counter_mix_and_never_by_a_bridge_2_15_2() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    refused(&mut s, "german", "roadblock 56.201", "2.15.2");
+    let limit = DATA.counter_mix("roadblock", Side::German);
+    for i in 0..limit {
+        ok(&mut s, "german", &format!("roadblock 30.{}", 100 + i), &[]);
+    }
+    let e = refused(&mut s, "german", "roadblock 30.150", "S2.0");
+    assert!(e.message.contains("counter mix"), "{e}");
+    ok(&mut s, "german", "roadblock 30.100 remove", &[]);
+    ok(&mut s, "german", "roadblock 30.150", &[]);
+    let limit = DATA.counter_mix("rearguard", Side::German);
+    for i in 0..limit {
+        ok(
+            &mut s,
+            "german",
+            &format!("rearguard G/rg{i} 31.{}", 100 + i),
+            &[],
+        );
+    }
+    refused(&mut s, "german", "rearguard G/rgx 31.150", "S2.0");
+}
+
+#[test]
+fn german_flak_s5_4_face_down_at_random_and_flipped_when_drop_one_is_rolled() {
+    let mut s = game("the-best-laid-plans");
+    assert_eq!(s.flak.len(), DATA.flak_types.len());
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    let german = Viewer::Seat(Seat::parse("german").unwrap());
+    assert_eq!(
+        WhereEaglesDare.view(&s, &allied)["flak"],
+        json!("secret until flipped (S5.4)")
+    );
+    assert!(WhereEaglesDare.view(&s, &german)["flak"].is_object());
+    let board = WhereEaglesDare.board_text(&s, &allied).unwrap();
+    assert!(
+        board.contains("counters face down") && !board.contains(" 88"),
+        "{board}"
+    );
+    allied_impulse(&mut s, "div-101");
+    ok(&mut s, "allied", "droproll A/502 B", &[3]);
+    assert!(s.flak_flipped);
+    assert!(WhereEaglesDare.view(&s, &allied)["flak"].is_object());
+    // A Ride in the Country has no drop and no flak.
+    assert!(game("a-ride-in-the-country").flak.is_empty());
+}
+
+#[test]
+fn kg_huber_s5_5_sealed_on_the_night_of_the_17th_opened_at_0700_18th() {
+    let mut s = game("the-best-laid-plans");
+    s.phase = Phase::Activation;
+    s.mug.clear();
+    s.time = 6;
+    // The Night turn begins with KG Huber's choice.
+    ok(&mut s, "allied", "end", &[]);
+    assert_eq!((s.time, &s.phase), (NIGHT, &Phase::Huber));
+    let e = refused(&mut s, "german", "huber 59th", "S5.5");
+    assert!(e.message.contains("sealed by the server"), "{e}");
+    refused(&mut s, "allied", "huber 59th", "sequence of play");
+    s.huber.commitment = Some("h".into());
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    assert_eq!(
+        WhereEaglesDare.view(&s, &allied)["kg_huber"],
+        json!("sealed")
+    );
+    chits::to_buy(&mut s);
+    ok(&mut s, "allied", "buy none", &[]);
+    refused(&mut s, "german", "buy f-huber-59", "S5.5");
+    reveal(&mut s, "german", "h", json!({"huber": "59th"}));
+    s.day = 18;
+    s.time = 0;
+    assert!(chits::buyable(&s, Side::German).contains(&"f-huber-59"));
+    assert!(!chits::buyable(&s, Side::German).contains(&"f-huber-chill"));
+}
+
+#[test]
+fn joe_mann_s6_9_negates_a_502_pir_loss_once_in_the_best_laid_plans() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "f-502");
+    play(&mut s, "allied", "move B/502 50.150", &[]);
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 50.150 small-arms", &[2]);
+    ok(&mut s, "german", "result eliminated B/502", &[]);
+    assert!(!s.units.contains_key("B/502") && s.mann.is_some());
+    refused(&mut s, "german", "end", "sequence of play");
+    ok(&mut s, "allied", "joemann", &[]);
+    assert!(s.units.contains_key("B/502") && s.mann_used);
+    // Spent: no second chance.
+    ok(&mut s, "german", "fire G/1 50.150 small-arms", &[2]);
+    ok(&mut s, "german", "result step-loss B/502", &[]);
+    assert!(s.mann.is_none());
+    // Not in A Ride in the Country, not for another regiment.
+    let mut s = game("a-ride-in-the-country");
+    s.units.insert(
+        "B/502".into(),
+        Unit {
+            side: Side::Allied,
+            hex: hex("50.150"),
+            column: false,
+        },
+    );
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 50.150 small-arms", &[2]);
+    ok(&mut s, "german", "result eliminated", &[]);
+    assert!(s.mann.is_none());
+}
+
+#[test]
+fn optional_rules_o1_to_o4_as_options() {
+    // O2.0: no Direct Command chit in the mug.
+    let mut s = game_with("the-best-laid-plans", json!({"alternate_chits": true})).unwrap();
+    ok(&mut s, "allied", "buy none", &[]);
+    ok(&mut s, "german", "buy none", &[1, 1, 1]);
+    assert!(
+        !s.mug.iter().any(|c| c.starts_with("dc-"))
+            && !s.chit.as_deref().unwrap().starts_with("dc-")
+    );
+    // O3.0: a German unit failing its lost check is moved by the Allied player.
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    refused(&mut s, "german", "tq G/1 lost pass 0-5", "O3.0");
+    let mut s = game_with("the-best-laid-plans", json!({"german_lost": true})).unwrap();
+    german_impulse(&mut s);
+    ok(&mut s, "german", "move G/1 30.100", &[]);
+    no_opfire(&mut s);
+    ok(&mut s, "german", "tq G/1 lost pass 0-5", &[8]);
+    assert_eq!(s.lost.as_deref(), Some("G/1"));
+    refused(&mut s, "german", "end", "sequence of play");
+    ok(&mut s, "allied", "move G/1 30.101 30.102", &[]);
+    assert_eq!((s.units["G/1"].hex, s.lost.clone()), (hex("30.102"), None));
+    // O4.0: one type of tank; the board says they land with Drop One.
+    let e = game_with("the-best-laid-plans", json!({"airborne_tanks": "panther"})).unwrap_err();
+    assert!(e.rule.contains("O4.0"), "{e:?}");
+    let s = game_with("the-best-laid-plans", json!({"airborne_tanks": "locust"})).unwrap();
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        board.contains("two locust companies land with Drop One"),
+        "{board}"
+    );
+    // O1.0 is an option the rules list.
+    assert!(WhereEaglesDare
+        .info()
+        .options
+        .iter()
+        .any(|o| o.name == "covering_fire"));
 }

@@ -47,6 +47,9 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 ]),
             }
         }
+        Phase::Huber => Command::Huber {
+            division: Some(["59th", "chill"][rng(2)].into()),
+        },
         Phase::Replan { next } => Command::Plan {
             drop: *next,
             sticks: Some(vec![
@@ -165,6 +168,33 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     target,
                 });
             }
+            if s.mann.is_some() {
+                if side != Side::Allied {
+                    return None;
+                }
+                return Some(if rng(2) == 0 {
+                    Command::JoeMann
+                } else {
+                    Command::Pass
+                });
+            }
+            if let Some(l) = &s.lost {
+                if side != Side::Allied {
+                    return None;
+                }
+                let at = s.units.get(l).map(|u| u.hex)?;
+                let n = at.neighbours();
+                return Some(if rng(2) == 0 {
+                    Command::Pass
+                } else {
+                    Command::Move {
+                        unit: l.clone(),
+                        path: vec![n[rng(n.len())]],
+                        column: false,
+                        transport: None,
+                    }
+                });
+            }
             if let Some(h) = s.window {
                 if rng(3) > 0 {
                     return Some(Command::Pass);
@@ -180,6 +210,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     opportunity: true,
                     on: None,
                     facts: String::new(),
+                    covered: s.covering_fire && rng(2) == 0,
                 });
             }
             if s.actions >= 3 || rng(4) == 0 {
@@ -208,6 +239,11 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             };
             if rng(3) == 0 {
                 if let Some(c) = bridge_work(s, side, &unit, rng) {
+                    return Some(c);
+                }
+            }
+            if rng(4) == 0 {
+                if let Some(c) = unit_work(s, side, &unit, rng) {
                     return Some(c);
                 }
             }
@@ -246,6 +282,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                         Some(super::terrain::Terrain::Woods),
                     ][rng(3)],
                     facts: String::new(),
+                    covered: false,
                 },
                 6 => Command::Assault {
                     unit,
@@ -426,4 +463,69 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
         }
         _ => None,
     }
+}
+
+/// The special rules' orders (S1, S2, S4, S5.3, S6.3, O3): some are refused (the bot tries
+/// again).
+fn unit_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> {
+    use super::data::DATA;
+    let letter = if side == Side::Allied { "A" } else { "G" };
+    let at = s.units.get(unit).map(|u| u.hex);
+    Some(match rng(8) {
+        0 => Command::Mount {
+            infantry: unit.to_owned(),
+            vehicle: format!("{letter}/{}", rng(6)),
+        },
+        1 => Command::Dismount {
+            unit: unit.to_owned(),
+            abandon: rng(4) == 0,
+        },
+        2 => {
+            let own: Vec<&super::data::AssetDef> = DATA
+                .assets
+                .iter()
+                .filter(|a| DATA.division(&a.division).is_some_and(|d| d.side == side))
+                .collect();
+            let a = own.get(rng(own.len().max(1)))?;
+            Command::Ride {
+                asset: a.kind.clone(),
+                unit: unit.to_owned(),
+                division: a.division.clone(),
+            }
+        }
+        3 => {
+            let own: Vec<&super::state::Park> = s.parks.iter().filter(|p| p.side == side).collect();
+            let p = own.get(rng(own.len().max(1)))?;
+            match p.hex {
+                None => Command::Park {
+                    park: p.id.clone(),
+                    hex: p.entry.or(at)?,
+                },
+                Some(h) if at == Some(h) => Command::EnterPark {
+                    unit: unit.to_owned(),
+                    park: p.id.clone(),
+                },
+                Some(h) => Command::Move {
+                    unit: unit.to_owned(),
+                    path: vec![h],
+                    column: false,
+                    transport: None,
+                },
+            }
+        }
+        4 => Command::RoadBlock {
+            hex: at?,
+            remove: rng(3) == 0,
+        },
+        5 => Command::Rearguard {
+            unit: format!("{letter}/rg{}", rng(6)),
+            hex: at?,
+        },
+        6 if side == Side::German && s.german_lost => Command::Tq {
+            unit: unit.to_owned(),
+            reason: vec!["lost".into()],
+            pass: faces(rng),
+        },
+        _ => return None,
+    })
 }

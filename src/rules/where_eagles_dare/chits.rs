@@ -8,7 +8,7 @@
 
 use super::data::{ChitKind, DATA, TURNS};
 use super::state::{Phase, Side, State};
-use super::supply::in_play;
+use super::supply::{chit_in_play, in_play};
 use super::turn::{self, NIGHT};
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
@@ -21,7 +21,7 @@ pub fn buyable(s: &State, side: Side) -> Vec<&'static str> {
     DATA.chits
         .iter()
         .filter(|c| c.side == side && c.bought() && !s.bought.contains(&c.id))
-        .filter(|c| c.division.as_deref().is_none_or(|d| in_play(s, d)))
+        .filter(|c| chit_in_play(s, c))
         .filter(|c| !night_barred(s, &c.id))
         .filter(|c| c.payer().is_some_and(|p| dp(s, p) >= c.cost))
         .map(|c| c.id.as_str())
@@ -98,6 +98,12 @@ pub fn check_buy(s: &State, side: Side, chits: &[String]) -> Result<Vec<u32>, Ru
             return Err(rule(
                 "S5.1.1 Eindhoven Regional Command/KG Chill",
                 format!("{id}: that command is not in play now (KG Chill replaces the Eindhoven Regional Command at 0700 20 Sept)"),
+            ));
+        }
+        if !chit_in_play(s, c) {
+            return Err(rule(
+                "S5.5 KG Huber",
+                format!("{id}: KG Huber is not in play for that division now"),
             ));
         }
         if !c.bought() {
@@ -178,7 +184,7 @@ fn fill_mug(s: &mut State, ctx: &mut Ctx) {
         .chits
         .iter()
         .filter(|c| !c.bought() && s.held.as_ref() != Some(&c.id))
-        .filter(|c| c.division.as_deref().is_none_or(|d| in_play(s, d)))
+        .filter(|c| chit_in_play(s, c))
         .map(|c| c.id.clone())
         .collect();
     mug.append(&mut s.bought);

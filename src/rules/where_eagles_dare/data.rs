@@ -163,6 +163,25 @@ pub struct Data {
     pub offmap: OffMapDef,
     /// Victory points and levels (`victory.txt`).
     pub victory: VictoryDef,
+    /// Trucks and jeeps (`assets.txt`).
+    pub assets: Vec<AssetDef>,
+    /// Road blocks and Rearguards by side: `(kind, side, count)`.
+    pub counter_mix: Vec<(String, Side, u32)>,
+    /// Artillery parks: `(id, side, division, value, reinforcement hex)`.
+    pub parks: Vec<(String, Side, String, u32, Option<Hex>)>,
+    /// S5.4: the flak hexes and the flak counters' types.
+    pub flak_hexes: Vec<Hex>,
+    pub flak_types: Vec<String>,
+}
+
+/// A division's trucks or jeeps (S5.3, S6.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssetDef {
+    pub kind: String,
+    pub division: String,
+    pub count: u32,
+    /// The day they are first in play.
+    pub from: u8,
 }
 
 /// What scores and the victory levels (`victory.txt`, every number reconstructed).
@@ -374,6 +393,11 @@ impl Data {
             release_line: Vec::new(),
             offmap: OffMapDef::default(),
             victory: VictoryDef::default(),
+            assets: Vec::new(),
+            counter_mix: Vec::new(),
+            parks: Vec::new(),
+            flak_hexes: Vec::new(),
+            flak_types: Vec::new(),
         };
         for w in lines(include_str!("data/key_hexes.txt")) {
             match w[0] {
@@ -494,6 +518,7 @@ impl Data {
         d.read_release_line()?;
         d.read_offmap()?;
         d.read_victory()?;
+        d.read_assets()?;
         Ok(d)
     }
 
@@ -691,6 +716,59 @@ impl Data {
             return Err("victory.txt: levels, highest margin first".into());
         }
         Ok(())
+    }
+
+    fn read_assets(&mut self) -> Result<(), String> {
+        let n = |t: &str| {
+            t.parse::<u32>()
+                .map_err(|_| format!("assets.txt: '{t}' is not a number"))
+        };
+        let side = |t: &str| match t {
+            "allied" => Ok(Side::Allied),
+            "german" => Ok(Side::German),
+            other => Err(format!("assets.txt: '{other}' is not a side")),
+        };
+        for w in lines(include_str!("data/assets.txt")) {
+            match w[0] {
+                "truck" | "jeep" => self.assets.push(AssetDef {
+                    kind: w[0].to_owned(),
+                    division: w[1].to_owned(),
+                    count: n(w[2])?,
+                    from: match w.get(3) {
+                        Some(&"from") => w[4].parse().map_err(|_| "assets.txt: from <day>")?,
+                        _ => 0,
+                    },
+                }),
+                "roadblock" | "rearguard" => {
+                    self.counter_mix
+                        .push((w[0].to_owned(), side(w[1])?, n(w[2])?))
+                }
+                "park" => self.parks.push((
+                    w[1].to_owned(),
+                    side(w[2])?,
+                    w[3].to_owned(),
+                    n(w[4])?,
+                    w.get(5).map(|h| hex(h)).transpose()?,
+                )),
+                "flak-hexes" => {
+                    self.flak_hexes = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?
+                }
+                "flak-types" => self.flak_types = w[1..].iter().map(|t| t.to_string()).collect(),
+                other => return Err(format!("assets.txt: unknown line {other}")),
+            }
+        }
+        if self.flak_hexes.len() != self.flak_types.len() {
+            return Err("assets.txt: one flak type a flak hex".into());
+        }
+        Ok(())
+    }
+
+    /// The counter mix of road blocks or Rearguards of a side (S2).
+    pub fn counter_mix(&self, kind: &str, side: Side) -> u32 {
+        self.counter_mix
+            .iter()
+            .find(|(k, s, _)| k == kind && *s == side)
+            .map_or(0, |r| r.2)
     }
 
     pub fn chit(&self, id: &str) -> Option<&ChitDef> {

@@ -99,6 +99,7 @@ pub fn move_unit(
         )));
     }
     super::bridges::check_move(s, unit, start, steps, column, transport)?;
+    super::units::check_action(s, unit, true, None)?;
     let known = s.units.contains_key(unit);
     let taken = super::bridges::roll_crossings(s, ctx, side, unit, start, steps, transport);
     let steps = &steps[..taken];
@@ -127,6 +128,7 @@ pub fn move_unit(
         if column { " in Column" } else { "" }
     ));
     super::bridges::after_move(s, ctx, side, unit, start, steps, transport);
+    super::units::after_move(s, ctx, side, unit, steps);
     if side == Side::German
         && std::iter::once(start)
             .chain(steps.iter().copied())
@@ -198,6 +200,7 @@ pub fn fire(
 }
 
 pub fn assault(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, hex: Hex, facts: &str) {
+    super::units::dismount_all_at(s, ctx, hex, "an assault is declared on the hex");
     let face = d10(ctx);
     let facts_text = if facts.is_empty() {
         String::new()
@@ -221,6 +224,7 @@ pub fn assault(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, hex: Hex, f
 /// then draws from the roller's cup.
 pub fn result(s: &mut State, ctx: &mut Ctx, class: &str, target: Option<&str>) {
     let p = s.pending.take().expect("checked by the caller");
+    let before = s.units.clone();
     ctx.say(format!(
         "{}: {} at {}, die {}: result {class}{}",
         p.side.name(),
@@ -246,6 +250,8 @@ pub fn result(s: &mut State, ctx: &mut Ctx, class: &str, target: Option<&str>) {
         }
     }
     super::bridges::result(s, ctx, p.hex, class, target, p.fire);
+    super::units::result(s, ctx, &p, class);
+    super::units::mann_chance(s, ctx, &p, class, target, &before);
     if p.fire && p.face == 9 {
         draw_event(s, ctx, p.side);
     }
@@ -372,6 +378,12 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
     );
     if ok {
         super::bridges::passed(s, ctx, side, unit, reason);
+    }
+    if !ok && side == Side::German && reason.first().map(String::as_str) == Some("lost") {
+        s.lost = Some(unit.to_owned());
+        ctx.say(format!(
+            "{unit} fails: it is lost, and the Allied player moves it (O3.0)"
+        ));
     }
     if ok && reason.first().map(String::as_str) == Some("wire") {
         let name = &reason[1];

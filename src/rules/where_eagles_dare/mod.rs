@@ -14,11 +14,13 @@ pub mod hex;
 pub mod offmap;
 pub mod order;
 pub mod release;
+pub mod specials;
 pub mod state;
 pub mod supply;
 pub mod terrain;
 pub mod text_board;
 pub mod turn;
+pub mod units;
 pub mod victory;
 
 use std::collections::BTreeMap;
@@ -67,6 +69,7 @@ pub fn phase_name(p: &Phase) -> String {
         Phase::AirDrop { .. } => "Air Drop? counters".into(),
         Phase::Replan { next } => format!("drop zone change: new plan for Drop {next}"),
         Phase::SupplyDrop { .. } => "supply drop counters".into(),
+        Phase::Huber => "KG Huber's master (S5.5)".into(),
         Phase::Route => "1900 step 1, Club Route".into(),
         Phase::Release => "1900 step 2, XXX Corps release".into(),
         Phase::OffMap => "1900 step 4, German off-map moves".into(),
@@ -147,7 +150,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "4".into(),
+            version: "5".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -172,6 +175,26 @@ impl Rules for WhereEaglesDare {
                     default: json!(false),
                 },
                 OptionInfo {
+                    name: "covering_fire".into(),
+                    description: "O1.0 Covering Fire: an opportunity fire may state 'covered' (−1 to its Fire Rating)".into(),
+                    default: json!(false),
+                },
+                OptionInfo {
+                    name: "alternate_chits".into(),
+                    description: "O2.0 Alternate Chit Draw: no Direct Command chit in the mug; Division Activation's restrictions disregarded".into(),
+                    default: json!(false),
+                },
+                OptionInfo {
+                    name: "german_lost".into(),
+                    description: "O3.0 German Lost Rule: a German unit failing 'tq <unit> lost' is moved by the Allied player".into(),
+                    default: json!(false),
+                },
+                OptionInfo {
+                    name: "airborne_tanks".into(),
+                    description: "O4.0 Airborne Tanks: none, tetrarch or locust (two companies land with Drop One)".into(),
+                    default: json!("none"),
+                },
+                OptionInfo {
                     name: "last_chit_held".into(),
                     description: "S6.4: the last chit of a turn is set aside and opens the next turn (off: it is played in its own turn)".into(),
                     default: json!(true),
@@ -181,7 +204,7 @@ impl Rules for WhereEaglesDare {
         }
     }
 
-    fn setup(&self, setup: &Setup, _hidden: &mut DiceStream) -> Result<State, RuleError> {
+    fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError> {
         let sc = DATA.scenario(&setup.scenario).ok_or_else(|| {
             let ids: Vec<&str> = DATA.scenarios.iter().map(|s| s.id.as_str()).collect();
             rule(
@@ -199,6 +222,8 @@ impl Rules for WhereEaglesDare {
         let mut free_drop = false;
         let mut last_chit_held = true;
         let mut southern_unstable = false;
+        let (mut covering_fire, mut alternate_chits, mut german_lost) = (false, false, false);
+        let mut airborne_tanks = None;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v) {
@@ -220,10 +245,26 @@ impl Rules for WhereEaglesDare {
                     ("southern_bridge_unstable", _) => {
                         return Err(rule("options", "southern_bridge_unstable is true or false"))
                     }
+                    ("covering_fire", Value::Bool(b)) => covering_fire = *b,
+                    ("alternate_chits", Value::Bool(b)) => alternate_chits = *b,
+                    ("german_lost", Value::Bool(b)) => german_lost = *b,
+                    ("airborne_tanks", Value::String(t)) if t == "none" => airborne_tanks = None,
+                    ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
+                        airborne_tanks = Some(t.clone())
+                    }
+                    ("covering_fire" | "alternate_chits" | "german_lost", _) => {
+                        return Err(rule("options", format!("{k} is true or false")))
+                    }
+                    ("airborne_tanks", _) => {
+                        return Err(rule(
+                            "O4.0 Airborne Tanks",
+                            "airborne_tanks is none, tetrarch or locust: one type of tank",
+                        ))
+                    }
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, airborne_tanks"),
                         ))
                     }
                 }
@@ -343,6 +384,34 @@ impl Rules for WhereEaglesDare {
             dz_tried: None,
             superseded: Vec::new(),
             kg_chill: false,
+            piggyback: BTreeMap::new(),
+            riding: BTreeMap::new(),
+            assets_lost: BTreeMap::new(),
+            parks: DATA
+                .parks
+                .iter()
+                .map(|(id, side, division, value, entry)| state::Park {
+                    id: id.clone(),
+                    side: *side,
+                    division: division.clone(),
+                    value: *value,
+                    entry: *entry,
+                    hex: None,
+                    units: Vec::new(),
+                })
+                .collect(),
+            roadblocks: Vec::new(),
+            rearguards: Vec::new(),
+            mann: None,
+            mann_used: false,
+            huber: Default::default(),
+            flak: BTreeMap::new(),
+            flak_flipped: false,
+            covering_fire,
+            alternate_chits,
+            german_lost,
+            airborne_tanks,
+            lost: None,
             bailey_impulse: None,
             gone: Vec::new(),
             abandoned: Vec::new(),
@@ -351,6 +420,7 @@ impl Rules for WhereEaglesDare {
             over: false,
         };
         offmap::setup(&mut s);
+        specials::place_flak(&mut s, hidden);
         if s.campaign {
             s.phase = Phase::Raids { day: 18 };
         } else if free_drop && !s.drops.is_empty() {
@@ -421,6 +491,13 @@ impl Rules for WhereEaglesDare {
                 vec![format!("plan {next} 506:B 502:A ind-101:B")],
                 false,
             )],
+            Phase::Huber => vec![p(
+                Side::German,
+                PromptKind::Sealed,
+                format!("{clock}: choose, sealed, which division controls KG Huber (S5.5): the 59th (enters 0700 18 Sept) or KG Chill (enters Night 21 Sept)"),
+                vec!["huber 59th".into(), "huber chill".into()],
+                false,
+            )],
             Phase::Route => vec![p(
                 Side::Allied,
                 PromptKind::Turn,
@@ -471,6 +548,22 @@ impl Rules for WhereEaglesDare {
                         format!("{clock}: state the CRT result class of die {} for {} at {}", pending.face, pending.unit, pending.hex),
                         RESULTS.iter().map(|r| format!("result {r}")).collect(),
                         false,
+                    )]
+                } else if let Some(m) = &s.mann {
+                    vec![p(
+                        Side::Allied,
+                        PromptKind::Reaction,
+                        format!("{clock}: {} takes a {}: play PFC Joe Mann (S6.9), or pass", m.unit, m.class),
+                        vec!["joemann".into(), "pass".into()],
+                        true,
+                    )]
+                } else if let Some(l) = &s.lost {
+                    vec![p(
+                        Side::Allied,
+                        PromptKind::Turn,
+                        format!("{clock}: the German {l} is lost (O3.0): move it up to its full movement allowance, or pass"),
+                        vec![format!("move {l} <hex> …"), "pass".into()],
+                        true,
                     )]
                 } else if let Some(who) = s.intelligence {
                     vec![p(
@@ -531,6 +624,9 @@ impl Rules for WhereEaglesDare {
                     real: None,
                 },
             )),
+            Command::Huber { division: Some(d) } => {
+                Some((json!({ "huber": d }), Command::Huber { division: None }))
+            }
             Command::Plan {
                 drop,
                 sticks: Some(v),
@@ -628,6 +724,7 @@ impl Rules for WhereEaglesDare {
                     None => supply::after_dz(s, ctx),
                 }
             }
+            (Phase::Huber, Command::Huber { .. }) => specials::choose(s, ctx)?,
             (Phase::SupplyDrop { .. }, Command::AirDrop { at }) => {
                 supply::place_counters(s, ctx, at.as_deref())?
             }
@@ -754,6 +851,10 @@ impl Rules for WhereEaglesDare {
             }
             return Ok(());
         }
+        if s.huber.commitment.as_deref() == Some(commitment) {
+            let d = choice.get("huber").and_then(Value::as_str).unwrap_or("");
+            return specials::reveal(s, ctx, d);
+        }
         if let Some(c) = s
             .supply
             .counters
@@ -845,6 +946,15 @@ impl Rules for WhereEaglesDare {
                 return Ok(());
             }
             _ => {}
+        }
+        if s.phase == Phase::Activation && s.pending.is_none() && side == Side::Allied {
+            if s.mann.is_some() {
+                return units::joe_mann(s, ctx, side, false);
+            }
+            if let Some(l) = s.lost.take() {
+                ctx.say(format!("The Allied player leaves the lost {l} where it is"));
+                return Ok(());
+            }
         }
         if s.phase == Phase::Activation && s.status_window && side == Side::German {
             ctx.say("The German player missed the deadline: no status check");
@@ -963,6 +1073,40 @@ impl WhereEaglesDare {
             }
             return Ok(());
         }
+        if s.mann.is_some() {
+            return match c {
+                Command::JoeMann => units::joe_mann(s, ctx, side, true),
+                Command::Pass => units::joe_mann(s, ctx, side, false),
+                _ => Err(rule(
+                    "S6.9 Heroes (PFC Joe Mann)",
+                    "the Allied player answers first: joemann, or pass",
+                )),
+            };
+        }
+        if let Some(lost) = s.lost.clone() {
+            return match c {
+                Command::Move {
+                    unit,
+                    path,
+                    column,
+                    transport,
+                } if side == Side::Allied && *unit == lost => {
+                    declared::move_unit(s, ctx, Side::German, unit, path, *column, *transport)?;
+                    s.lost = None;
+                    ctx.say(format!("The lost {lost} is Suppressed at the end of its lost movement (O3.0, as the Lost event)"));
+                    Ok(())
+                }
+                Command::Pass if side == Side::Allied => {
+                    s.lost = None;
+                    ctx.say(format!("The Allied player leaves the lost {lost} where it is"));
+                    Ok(())
+                }
+                _ => Err(rule(
+                    "O3.0 German Lost Rule",
+                    format!("the Allied player moves the lost {lost} first (move {lost} <hex> …), or passes"),
+                )),
+            };
+        }
         if let Some(who) = s.intelligence {
             return match c {
                 Command::Intelligence { division } if side == who => {
@@ -993,8 +1137,19 @@ impl WhereEaglesDare {
                     opportunity: true,
                     on,
                     facts,
+                    covered,
                 } => {
                     check_unit(s, side, unit)?;
+                    units::check_action(s, unit, false, Some(class))?;
+                    if *covered && !s.covering_fire {
+                        return Err(rule(
+                            "O1.0 Covering Fire",
+                            "covering fire is an optional rule not in play in this game",
+                        ));
+                    }
+                    if *covered {
+                        ctx.say("O1.0 Covering Fire: a friendly non-Mortar unit is adjacent to the firer: −1 to its Fire Rating");
+                    }
                     declared::fire(s, ctx, side, unit, *hex, class, *on, true, facts)?;
                 }
                 Command::Pass => {
@@ -1040,6 +1195,38 @@ impl WhereEaglesDare {
                 bridges::check_bailey(s, side, unit, bridge)?;
                 s.window = Some(bridges::bailey(s, ctx, unit, bridge));
             }
+            Command::Mount { infantry, vehicle } => {
+                units::check_mount(s, side, infantry, vehicle)?;
+                s.window = Some(units::mount(s, ctx, infantry, vehicle));
+            }
+            Command::Dismount { unit, abandon } => {
+                units::check_dismount(s, side, unit)?;
+                s.window = Some(units::dismount(s, ctx, unit, *abandon));
+            }
+            Command::Ride {
+                asset,
+                unit,
+                division,
+            } => {
+                units::check_ride(s, side, asset, unit, division)?;
+                s.window = Some(units::ride(s, ctx, asset, unit, division));
+            }
+            Command::Park { park, hex } => {
+                units::check_park(s, side, park, *hex)?;
+                units::park(s, ctx, park, *hex);
+            }
+            Command::EnterPark { unit, park } => {
+                units::check_enter_park(s, side, unit, park)?;
+                units::enter_park(s, ctx, unit, park);
+            }
+            Command::RoadBlock { hex, remove } => {
+                units::check_roadblock(s, side, *hex, *remove)?;
+                units::roadblock(s, ctx, side, *hex, *remove);
+            }
+            Command::Rearguard { unit, hex } => {
+                units::check_rearguard(s, side, unit, *hex)?;
+                units::rearguard(s, ctx, side, unit, *hex);
+            }
             Command::Ferry {
                 unit,
                 bridge,
@@ -1066,20 +1253,32 @@ impl WhereEaglesDare {
                 ..
             } => {
                 check_unit(s, side, unit)?;
+                units::check_action(s, unit, false, Some(class))?;
                 declared::fire(s, ctx, side, unit, *hex, class, *on, false, facts)?;
             }
             Command::Assault { unit, hex, facts } => {
                 check_unit(s, side, unit)?;
+                units::check_action(s, unit, false, None)?;
                 declared::assault(s, ctx, side, unit, *hex, facts);
             }
             Command::Tq { unit, reason, pass } => {
                 check_unit(s, side, unit)?;
+                units::check_action(s, unit, false, None)?;
+                if reason.first().map(String::as_str) == Some("lost")
+                    && (!s.german_lost || side != Side::German)
+                {
+                    return Err(rule(
+                        "O3.0 German Lost Rule",
+                        "'tq <unit> lost' is the German's, with option german_lost",
+                    ));
+                }
                 declared::check_tq(s, reason)?;
                 bridges::check_tq(s, side, unit, reason)?;
                 declared::tq(s, ctx, side, unit, reason, pass);
             }
             Command::Rally { unit, pass } => {
                 check_unit(s, side, unit)?;
+                units::check_action(s, unit, false, None)?;
                 declared::rally(s, ctx, side, unit, pass);
             }
             Command::Barrage {
@@ -1089,6 +1288,7 @@ impl WhereEaglesDare {
                 pass,
             } => {
                 check_unit(s, side, unit)?;
+                units::check_action(s, unit, false, None)?;
                 declared::barrage(s, ctx, side, unit, *hex, *heavy, pass);
             }
             Command::Demolish { bridge, fire_zone } => {
@@ -1108,6 +1308,7 @@ impl WhereEaglesDare {
                         "only Allied airborne units roll on the Drop Table",
                     ));
                 }
+                specials::flip_flak(s, ctx);
                 declared::drop_roll(s, ctx, unit, zone, *glider, *flak, *flak88)?;
             }
             Command::Status => {

@@ -102,6 +102,9 @@ pub enum Command {
         on: Option<Terrain>,
         #[serde(default, skip_serializing_if = "String::is_empty")]
         facts: String,
+        /// O1.0: an opportunity fire under covering fire (−1 to its Fire Rating).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        covered: bool,
     },
     Assault {
         unit: String,
@@ -170,6 +173,51 @@ pub enum Command {
         bridge: String,
         #[serde(default)]
         abandon: bool,
+    },
+    /// S4: an infantry unit mounts a vehicle piggyback.
+    Mount {
+        infantry: String,
+        vehicle: String,
+    },
+    /// S4.2 a vehicle dismounts its rider; S5.3/S6.3 a unit leaves its truck or jeep.
+    Dismount {
+        unit: String,
+        #[serde(default)]
+        abandon: bool,
+    },
+    /// S5.3/S6.3: a unit mounts a divisional truck or jeep.
+    Ride {
+        asset: String,
+        unit: String,
+        division: String,
+    },
+    /// S1: an artillery park marker placed.
+    Park {
+        park: String,
+        hex: Hex,
+    },
+    /// S1: an Indirect HE unit goes into the park's box.
+    EnterPark {
+        unit: String,
+        park: String,
+    },
+    /// S2: a road block placed or removed.
+    RoadBlock {
+        hex: Hex,
+        #[serde(default)]
+        remove: bool,
+    },
+    /// S2: a Rearguard unit placed.
+    Rearguard {
+        unit: String,
+        hex: Hex,
+    },
+    /// S6.9: PFC Joe Mann negates the loss.
+    JoeMann,
+    /// S5.5: KG Huber's master, sealed.
+    Huber {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        division: Option<String>,
     },
     /// 3.6: roll to change the drop locations; `zone` is the new supply drop zone if it works.
     DzChange {
@@ -376,6 +424,8 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             }
         }
         "fire" | "opfire" => {
+            let covered = verb == "opfire" && w.last() == Some(&"covered");
+            let w = if covered { &w[..w.len() - 1] } else { &w[..] };
             let unit = unit(w.get(1))?;
             let hex = hex(w.get(2))?;
             let class = w.get(3).map(|c| c.to_ascii_lowercase()).unwrap_or_default();
@@ -406,6 +456,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 opportunity: verb == "opfire",
                 on,
                 facts,
+                covered,
             }
         }
         "assault" if w.len() == 3 => Command::Assault {
@@ -429,6 +480,39 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
         "bulldozer" if w.len() == 3 => Command::Bulldozer {
             unit: unit(w.get(1))?,
             bridge: w[2].to_ascii_lowercase(),
+        },
+        "mount" if w.len() == 3 => Command::Mount {
+            infantry: unit(w.get(1))?,
+            vehicle: unit(w.get(2))?,
+        },
+        "dismount" if w.len() == 2 || (w.len() == 3 && w[2] == "abandon") => Command::Dismount {
+            unit: unit(w.get(1))?,
+            abandon: w.len() == 3,
+        },
+        "truck" | "jeep" if w.len() == 3 => Command::Ride {
+            asset: verb.clone(),
+            unit: unit(w.get(1))?,
+            division: w[2].to_ascii_lowercase(),
+        },
+        "park" if w.len() == 3 => Command::Park {
+            park: w[1].to_ascii_lowercase(),
+            hex: hex(w.get(2))?,
+        },
+        "enterpark" if w.len() == 3 => Command::EnterPark {
+            unit: unit(w.get(1))?,
+            park: w[2].to_ascii_lowercase(),
+        },
+        "roadblock" if w.len() == 2 || (w.len() == 3 && w[2] == "remove") => Command::RoadBlock {
+            hex: hex(w.get(1))?,
+            remove: w.len() == 3,
+        },
+        "rearguard" if w.len() == 3 => Command::Rearguard {
+            unit: unit(w.get(1))?,
+            hex: hex(w.get(2))?,
+        },
+        "joemann" if w.len() == 1 => Command::JoeMann,
+        "huber" if w.len() == 2 && matches!(w[1], "59th" | "chill") => Command::Huber {
+            division: Some(w[1].to_owned()),
         },
         "dzchange" if w.len() == 2 => Command::DzChange {
             zone: w[1].to_ascii_uppercase(),
@@ -634,7 +718,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -682,11 +766,13 @@ pub fn describe(c: &Command) -> String {
             opportunity,
             on,
             facts,
+            covered,
         } => with_facts(
             format!(
-                "{} {unit} {hex} {class}{}",
+                "{} {unit} {hex} {class}{}{}",
                 if *opportunity { "opfire" } else { "fire" },
-                on.map(|t| format!(" on {}", t.name())).unwrap_or_default()
+                on.map(|t| format!(" on {}", t.name())).unwrap_or_default(),
+                if *covered { " covered" } else { "" }
             ),
             facts,
         ),
@@ -702,6 +788,24 @@ pub fn describe(c: &Command) -> String {
         Command::Bulldozer { unit, bridge } => format!("bulldozer {unit} {bridge}"),
         Command::Bulldoze { bridge } => format!("bulldoze {bridge}"),
         Command::DzChange { zone } => format!("dzchange {zone}"),
+        Command::Mount { infantry, vehicle } => format!("mount {infantry} {vehicle}"),
+        Command::Dismount { unit, abandon } => {
+            format!("dismount {unit}{}", if *abandon { " abandon" } else { "" })
+        }
+        Command::Ride {
+            asset,
+            unit,
+            division,
+        } => format!("{asset} {unit} {division}"),
+        Command::Park { park, hex } => format!("park {park} {hex}"),
+        Command::EnterPark { unit, park } => format!("enterpark {unit} {park}"),
+        Command::RoadBlock { hex, remove } => {
+            format!("roadblock {hex}{}", if *remove { " remove" } else { "" })
+        }
+        Command::Rearguard { unit, hex } => format!("rearguard {unit} {hex}"),
+        Command::JoeMann => "joemann".into(),
+        Command::Huber { division: Some(d) } => format!("huber {d}"),
+        Command::Huber { division: None } => "huber (sealed)".into(),
         Command::Bailey { unit, bridge } => format!("bailey {unit} {bridge}"),
         Command::Ferry {
             unit,

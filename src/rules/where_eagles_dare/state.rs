@@ -73,6 +73,8 @@ pub enum Phase {
     SupplyDrop {
         candidates: [usize; 2],
     },
+    /// Night 17 September: the German seals KG Huber's master (S5.5).
+    Huber,
     /// 1900 step 1: the Club Route marker (4.2).
     Route,
     /// 1900 step 2: the Allied player rolls for the next Formation on the Club Route line
@@ -228,6 +230,36 @@ pub struct StreamBridge {
     pub rolled: Option<u32>,
 }
 
+/// An artillery park (S1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Park {
+    pub id: String,
+    pub side: Side,
+    pub division: String,
+    pub value: u32,
+    /// A non-zero park's Divisional reinforcement hex.
+    pub entry: Option<Hex>,
+    /// Where the marker is, once placed.
+    pub hex: Option<Hex>,
+    /// The Indirect HE units in its box.
+    pub units: Vec<String>,
+}
+
+/// A 502 PIR unit's loss that Joe Mann may negate (S6.9).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MannChance {
+    pub unit: String,
+    pub was: Unit,
+    pub class: String,
+}
+
+/// KG Huber's master (S5.5): sealed on the night of the 17th, opened at 0700 18 Sept.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Huber {
+    pub commitment: Option<String>,
+    pub chosen: Option<String>,
+}
+
 /// An objection logged by a seat (nothing is undone).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dispute {
@@ -373,6 +405,45 @@ pub struct State {
     /// KG Chill has replaced the Eindhoven Regional Command (S5.1.1).
     #[serde(default)]
     pub kg_chill: bool,
+    /// Piggyback pairs, vehicle → infantry (S4).
+    #[serde(default)]
+    pub piggyback: BTreeMap<String, String>,
+    /// Units on a divisional truck or jeep: unit → (truck|jeep, division) (S5.3, S6.3).
+    #[serde(default)]
+    pub riding: BTreeMap<String, (String, String)>,
+    /// Trucks and jeeps removed from the game, by `kind:division`.
+    #[serde(default)]
+    pub assets_lost: BTreeMap<String, u32>,
+    #[serde(default)]
+    pub parks: Vec<Park>,
+    #[serde(default)]
+    pub roadblocks: Vec<(Hex, Side)>,
+    #[serde(default)]
+    pub rearguards: Vec<(String, Side)>,
+    /// Joe Mann's window after a loss, and whether he is spent (S6.9).
+    #[serde(default)]
+    pub mann: Option<MannChance>,
+    #[serde(default)]
+    pub mann_used: bool,
+    #[serde(default)]
+    pub huber: Huber,
+    /// The flak counters and their types (S5.4): secret, the German's, until flipped.
+    #[serde(default)]
+    pub flak: BTreeMap<String, String>,
+    #[serde(default)]
+    pub flak_flipped: bool,
+    /// Optional rules (O1–O4).
+    #[serde(default)]
+    pub covering_fire: bool,
+    #[serde(default)]
+    pub alternate_chits: bool,
+    #[serde(default)]
+    pub german_lost: bool,
+    #[serde(default)]
+    pub airborne_tanks: Option<String>,
+    /// O3: a German unit that failed its check, moved now by the Allied player.
+    #[serde(default)]
+    pub lost: Option<String>,
     pub disputes: Vec<Dispute>,
     pub resigned: Option<Side>,
     pub over: bool,

@@ -241,6 +241,18 @@ pub fn tq_modifiers(s: &State) -> Vec<String> {
     out
 }
 
+/// Is this chit in play now: its command in play (S5.1.1), KG Huber's only for the chosen
+/// master from its entry (S5.5), no Direct Command chit under O2.0?
+pub fn chit_in_play(s: &State, c: &super::data::ChitDef) -> bool {
+    if c.id.starts_with("f-huber") {
+        return super::specials::huber_chit_in_play(s, &c.id);
+    }
+    if s.alternate_chits && c.kind == super::data::ChitKind::Direct {
+        return false;
+    }
+    c.division.as_deref().is_none_or(|d| in_play(s, d))
+}
+
 /// The divisions in play for a side: the Eindhoven Regional Command until KG Chill replaces
 /// it (S5.1.1), then KG Chill.
 pub fn in_play(s: &State, division: &str) -> bool {

@@ -73,6 +73,38 @@ fn corps(s: &State) -> Value {
     Value::Object(m)
 }
 
+/// S5.4: the flak's types, the German's until the counters are flipped.
+fn flak_view(s: &State, viewer: &Viewer) -> Value {
+    if s.flak.is_empty() {
+        return Value::Null;
+    }
+    if s.flak_flipped || sees_off_map(viewer) {
+        json!(s.flak)
+    } else {
+        json!("secret until flipped (S5.4)")
+    }
+}
+
+fn flak_line(s: &State, viewer: &Viewer) -> Option<String> {
+    if s.flak.is_empty() {
+        return None;
+    }
+    Some(if s.flak_flipped || sees_off_map(viewer) {
+        let f: Vec<String> = s.flak.iter().map(|(u, t)| format!("{u} {t}")).collect();
+        format!(
+            "Flak (S5.4){}: {}",
+            if s.flak_flipped {
+                ""
+            } else {
+                ", face down to the Allied"
+            },
+            f.join(", ")
+        )
+    } else {
+        format!("Flak (S5.4): {} counters face down", s.flak.len())
+    })
+}
+
 pub fn view(s: &State, viewer: &Viewer) -> Value {
     let drops: Vec<Value> = s
         .drops
@@ -170,6 +202,27 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         }),
         "tq_modifiers": super::supply::tq_modifiers(s),
         "german_command": if s.kg_chill { "KG Chill" } else { "Eindhoven Regional Command" },
+        "flak": flak_view(s, viewer),
+        "kg_huber": match (&s.huber.chosen, &s.huber.commitment) {
+            (Some(d), _) => json!(d),
+            (None, Some(_)) => json!("sealed"),
+            _ => Value::Null,
+        },
+        "piggyback": s.piggyback,
+        "riding": s.riding,
+        "assets_lost": s.assets_lost,
+        "parks": s.parks,
+        "road_blocks": s.roadblocks,
+        "rearguards": s.rearguards,
+        "joe_mann": if s.mann_used { "spent" } else { "available" },
+        "joe_mann_window": s.mann,
+        "lost": s.lost,
+        "optional_rules": json!({
+            "covering_fire": s.covering_fire,
+            "alternate_chits": s.alternate_chits,
+            "german_lost": s.german_lost,
+            "airborne_tanks": s.airborne_tanks,
+        }),
     });
     if let (Some(v), Value::Object(m)) = (v.as_object_mut(), more) {
         v.extend(m);
@@ -351,6 +404,53 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
                 .unwrap_or_default();
             line(format!("Off map {f}: {where_}{numbers}"));
         }
+    }
+    if let Some(l) = flak_line(s, viewer) {
+        line(l);
+    }
+    match (&s.huber.chosen, &s.huber.commitment) {
+        (Some(d), _) => line(format!("KG Huber: {d} (S5.5)")),
+        (None, Some(_)) => line("KG Huber: chosen face down (S5.5)".into()),
+        _ => {}
+    }
+    for (v, i) in &s.piggyback {
+        line(format!("Piggyback: {i} on {v} (S4)"));
+    }
+    for (u, (k, d)) in &s.riding {
+        line(format!("{u} rides a {d} {k}"));
+    }
+    for p in s.parks.iter().filter(|p| p.hex.is_some()) {
+        line(format!(
+            "Artillery Park {} ({}, value {}) at {}: {}",
+            p.id,
+            p.side.name(),
+            p.value,
+            p.hex.map_or("-".into(), |h| h.to_string()),
+            if p.units.is_empty() {
+                "empty".to_owned()
+            } else {
+                p.units.join(" ")
+            }
+        ));
+    }
+    if !s.roadblocks.is_empty() {
+        let r: Vec<String> = s
+            .roadblocks
+            .iter()
+            .map(|(h, x)| format!("{h} {}", x.name()))
+            .collect();
+        line(format!("Road blocks: {}", r.join(", ")));
+    }
+    if let Some(t) = &s.airborne_tanks {
+        line(format!(
+            "O4.0: two {t} companies land with Drop One, each a stick under a delay marker"
+        ));
+    }
+    if s.scenario != "a-ride-in-the-country" {
+        line(format!(
+            "PFC Joe Mann (S6.9): {}",
+            if s.mann_used { "spent" } else { "available" }
+        ));
     }
     for (side, cup) in &s.cups {
         line(format!("{} cup: {}", side.name(), cup.join(", ")));

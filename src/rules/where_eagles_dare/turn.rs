@@ -53,6 +53,15 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
             arrive(s, ctx);
         }
     }
+    // S5.5: KG Huber's master is opened at 0700 18 Sept; under KG Chill it enters Night 21.
+    if (s.day, s.time) == (18, T0700) {
+        if let (Some(c), None) = (&s.huber.commitment, &s.huber.chosen) {
+            ctx.request_reveal(c.clone());
+        }
+    }
+    if (s.day, s.time) == (21, NIGHT) && s.huber.chosen.as_deref() == Some("chill") {
+        ctx.say("Night 21 Sept: KG Huber enters, a KG Chill Formation (S5.5)");
+    }
     // S5.2: the raid marker of this night turns up.
     if s.time == NIGHT {
         if let Some(m) = s
@@ -87,7 +96,7 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         s.phase = Phase::Route;
     } else if s.time == T1900 {
         after_route(s, ctx)?;
-    } else {
+    } else if !super::specials::huber_phase(s) {
         super::chits::to_buy(s);
     }
     Ok(())
@@ -352,6 +361,7 @@ pub fn end_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         s.barrages.clear();
         ctx.say("All barrage markers come off");
     }
+    super::specials::flip_flak(s, ctx);
     if (s.day, s.time) >= s.last {
         s.over = true;
         s.phase = Phase::Over;

@@ -2144,12 +2144,18 @@ fn railroad_bridges_2_15_3_vehicles_wait_for_improvement_transport_is_lost_49_16
     );
     refused(&mut s, "allied", "tq A/eng improve son pass 0-6", "2.15.3");
     play(&mut s, "allied", "move A/eng 58.197", &[]);
-    play(
+    ok(
         &mut s,
         "allied",
         "tq A/eng improve dommel-rail pass 0-6",
         &[3],
     );
+    assert_eq!(
+        s.window,
+        Some(hex("58.197")),
+        "an Engineer Action triggers opportunity fire"
+    );
+    no_opfire(&mut s);
     assert!(s.bridges["dommel-rail"].improved);
     play(
         &mut s,

@@ -1275,6 +1275,13 @@ impl WhereEaglesDare {
                 declared::check_tq(s, reason)?;
                 bridges::check_tq(s, side, unit, reason)?;
                 declared::tq(s, ctx, side, unit, reason, pass);
+                // An Engineer Action triggers opportunity fire (2.15.3, 2.15.6, 2.15.7, 2.18.1).
+                if matches!(
+                    reason.first().map(String::as_str),
+                    Some("wire" | "improve" | "repair" | "ferry")
+                ) {
+                    s.window = s.units.get(unit).map(|u| u.hex);
+                }
             }
             Command::Rally { unit, pass } => {
                 check_unit(s, side, unit)?;

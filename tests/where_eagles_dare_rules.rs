@@ -429,7 +429,7 @@ fn attacking_club_route_4_3_3_german_fire_not_a_9_is_attacked_once_a_turn() {
     next_turn(&mut s);
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/1 41.231 small-arms", &[9]);
-    ok(&mut s, "german", "result none", &[1]);
+    ok(&mut s, "german", "result none", &[2]);
     assert_eq!(s.highway.attacked, 1, "a 9 is no attack on Club Route");
     ok(&mut s, "german", "fire G/1 42.228 small-arms", &[3]);
     ok(&mut s, "german", "result none", &[]);
@@ -2670,4 +2670,74 @@ fn optional_rules_o1_to_o4_as_options() {
         .options
         .iter()
         .any(|o| o.name == "covering_fire"));
+}
+
+#[test]
+fn rout_s3_1_a_routed_german_formation_leaves_the_map_and_reenters_its_display_by_a_private_number()
+{
+    let mut s = before_1900("campaign", 18);
+    s.time = 3;
+    s.phase = Phase::Activation;
+    s.offmap.insert("erc-kg-stiller".into(), OffMap::OnMap);
+    s.units.insert(
+        "G/st1".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("30.100"),
+            column: false,
+        },
+    );
+    // An Allied fire 9 draws Rout (the first in the Allied cup after Air Strike): the German
+    // names the Formation.
+    s.cups.insert(Side::Allied, ids(&["rout"]));
+    allied_impulse(&mut s, "f-501");
+    ok(&mut s, "allied", "fire A/1 30.100 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    assert_eq!(s.rout, Some(Side::German));
+    refused(&mut s, "allied", "end", "sequence of play");
+    refused(&mut s, "german", "rout kg-walther", "S3.1");
+    ok(&mut s, "german", "rout erc-kg-stiller G/st1", &[]);
+    assert_eq!(s.offmap["erc-kg-stiller"], OffMap::Routed { back: 19 });
+    assert!(!s.units.contains_key("G/st1"));
+    let allied = WhereEaglesDare
+        .view(&s, &Viewer::Seat(Seat::parse("allied").unwrap()))
+        .to_string();
+    assert!(!allied.contains("routed, back"), "the display is secret");
+    // Back on the 19th: at that 1900 the German names a box of its display by a private
+    // number, like any off-map move; no map entry.
+    for (day, back) in [(18, false), (19, true)] {
+        let mut s = before_1900("campaign", day);
+        s.released = DATA.release_line.iter().map(|e| e.id.clone()).collect();
+        s.offmap
+            .insert("erc-kg-stiller".into(), OffMap::Routed { back: 19 });
+        ok(&mut s, "allied", "end", &[]);
+        ok_hidden(&mut s, "allied", "route stay", &[]);
+        assert_eq!(
+            s.numbering.contains_key("erc-kg-stiller"),
+            back,
+            "day {day}"
+        );
+        if back {
+            let list = &s.numbering["erc-kg-stiller"];
+            assert!(list.iter().all(|d| !d.starts_with("map ")), "{list:?}");
+            let moves: Vec<String> = s
+                .numbering
+                .keys()
+                .map(|f| {
+                    let to = match &s.offmap[f] {
+                        OffMap::Box(b) => b.clone(),
+                        _ => "Geldrop".to_owned(),
+                    };
+                    format!("{f}:{}", number(&s, f, &to))
+                })
+                .collect();
+            ok(
+                &mut s,
+                "german",
+                &format!("offmap {}", moves.join(" ")),
+                &[],
+            );
+            assert_eq!(s.offmap["erc-kg-stiller"], OffMap::Box("Geldrop".into()));
+        }
+    }
 }

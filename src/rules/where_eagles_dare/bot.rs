@@ -89,6 +89,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             let mut moves = Vec::new();
             for (f, list) in &s.numbering {
                 let Some(super::state::OffMap::Box(from)) = s.offmap.get(f) else {
+                    moves.push((f.clone(), 1 + rng(list.len()) as u32));
                     continue;
                 };
                 let display = super::data::DATA.offmap.display_of(f).unwrap_or_default();
@@ -166,6 +167,30 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 return Some(Command::Result {
                     class: RESULTS[rng(RESULTS.len())].into(),
                     target,
+                });
+            }
+            if let Some(who) = s.rout {
+                if side != who {
+                    return None;
+                }
+                let on_map: Vec<&String> = s
+                    .offmap
+                    .iter()
+                    .filter(|(_, p)| **p == super::state::OffMap::OnMap)
+                    .map(|(f, _)| f)
+                    .collect();
+                return Some(match on_map.get(rng(on_map.len() + 1)) {
+                    Some(f) => Command::Rout {
+                        formation: (*f).clone(),
+                        units: s
+                            .units
+                            .iter()
+                            .filter(|(_, u)| u.side == Side::German)
+                            .map(|(n, _)| n.clone())
+                            .take(rng(3))
+                            .collect(),
+                    },
+                    None => Command::Pass,
                 });
             }
             if s.mann.is_some() {

@@ -302,6 +302,13 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
             ctx.say(format!("Air Strike: the die reads {face}: {} Typhoon(s), each a 6 white Fire Power attack on a hex within 10 hexes of the chosen Formation's leader, no modifiers (S3.1)", face / 2));
         }
     }
+    if event == "rout" {
+        ctx.say(format!(
+            "Rout: the {} player names a Formation in an enemy Fire Zone with a step lost that routs (rout <formation> [<units taken off>]), or passes (S3.1)",
+            side.other().name()
+        ));
+        s.rout = Some(side.other());
+    }
     if event == "intelligence" {
         ctx.say(format!(
             "Intelligence: the {} player names the division that gains 6 Command and 2 Dispatch Points (S3.1): intelligence <division>",

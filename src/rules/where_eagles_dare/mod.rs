@@ -150,7 +150,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "6".into(),
+            version: "7".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -412,6 +412,7 @@ impl Rules for WhereEaglesDare {
             german_lost,
             airborne_tanks,
             lost: None,
+            rout: None,
             bailey_impulse: None,
             gone: Vec::new(),
             abandoned: Vec::new(),
@@ -548,6 +549,14 @@ impl Rules for WhereEaglesDare {
                         format!("{clock}: state the CRT result class of die {} for {} at {}", pending.face, pending.unit, pending.hex),
                         RESULTS.iter().map(|r| format!("result {r}")).collect(),
                         false,
+                    )]
+                } else if let Some(who) = s.rout {
+                    vec![p(
+                        who,
+                        PromptKind::Reaction,
+                        format!("{clock}: Rout: name a Formation that routs (S3.1), with the German units taken off the map, or pass"),
+                        vec!["rout <formation> [<unit> …]".into(), "pass".into()],
+                        true,
                     )]
                 } else if let Some(m) = &s.mann {
                     vec![p(
@@ -947,6 +956,14 @@ impl Rules for WhereEaglesDare {
             }
             _ => {}
         }
+        if s.phase == Phase::Activation && s.pending.is_none() && s.rout == Some(side) {
+            s.rout = None;
+            ctx.say(format!(
+                "The {} player names no routed Formation",
+                side.name()
+            ));
+            return Ok(());
+        }
         if s.phase == Phase::Activation && s.pending.is_none() && side == Side::Allied {
             if s.mann.is_some() {
                 return units::joe_mann(s, ctx, side, false);
@@ -1072,6 +1089,28 @@ impl WhereEaglesDare {
                 s.window = None;
             }
             return Ok(());
+        }
+        if let Some(who) = s.rout {
+            return match c {
+                Command::Rout { formation, units } if side == who => {
+                    offmap::rout(s, ctx, formation, units)
+                }
+                Command::Pass if side == who => {
+                    s.rout = None;
+                    ctx.say(format!(
+                        "The {} player names no routed Formation",
+                        side.name()
+                    ));
+                    Ok(())
+                }
+                _ => Err(rule(
+                    "S3.1 Rout",
+                    format!(
+                        "the {} player names the routed Formation first, or passes",
+                        who.name()
+                    ),
+                )),
+            };
         }
         if s.mann.is_some() {
             return match c {

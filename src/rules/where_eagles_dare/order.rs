@@ -212,6 +212,11 @@ pub enum Command {
         unit: String,
         hex: Hex,
     },
+    /// S3.1 Rout: the routed Formation, and its units taken off the map.
+    Rout {
+        formation: String,
+        units: Vec<String>,
+    },
     /// S6.9: PFC Joe Mann negates the loss.
     JoeMann,
     /// S5.5: KG Huber's master, sealed.
@@ -511,6 +516,13 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             hex: hex(w.get(2))?,
         },
         "joemann" if w.len() == 1 => Command::JoeMann,
+        "rout" if w.len() >= 2 && w.len() <= 30 => Command::Rout {
+            formation: w[1].to_owned(),
+            units: w[2..]
+                .iter()
+                .map(|u| unit(Some(u)))
+                .collect::<Result<_, _>>()?,
+        },
         "huber" if w.len() == 2 && matches!(w[1], "59th" | "chill") => Command::Huber {
             division: Some(w[1].to_owned()),
         },
@@ -718,7 +730,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -804,6 +816,14 @@ pub fn describe(c: &Command) -> String {
         }
         Command::Rearguard { unit, hex } => format!("rearguard {unit} {hex}"),
         Command::JoeMann => "joemann".into(),
+        Command::Rout { formation, units } => {
+            let mut t = format!("rout {formation}");
+            for u in units {
+                t.push(' ');
+                t.push_str(u);
+            }
+            t
+        }
         Command::Huber { division: Some(d) } => format!("huber {d}"),
         Command::Huber { division: None } => "huber (sealed)".into(),
         Command::Bailey { unit, bridge } => format!("bailey {unit} {bridge}"),

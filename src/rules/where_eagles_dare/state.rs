@@ -278,6 +278,9 @@ pub enum OffMap {
     Entering { letter: String, from: String },
     /// On the map.
     OnMap,
+    /// Routed off the map (S3.1): beside its display until the 0700 of day `back`, then the
+    /// German puts it in a box of his choosing at the next 1900 step 4.
+    Routed { back: u8 },
 }
 
 /// A flank corps on its track (5.2): public.
@@ -441,6 +444,9 @@ pub struct State {
     pub german_lost: bool,
     #[serde(default)]
     pub airborne_tanks: Option<String>,
+    /// S3.1 Rout: the side that names the routed Formation now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rout: Option<Side>,
     /// O3: a German unit that failed its check, moved now by the Allied player.
     #[serde(default)]
     pub lost: Option<String>,

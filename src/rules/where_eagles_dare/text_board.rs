@@ -39,6 +39,7 @@ fn off_map(s: &State) -> Value {
                 OffMap::Box(b) => b.clone(),
                 OffMap::Entering { letter, .. } => format!("map display, arriving at {letter}"),
                 OffMap::OnMap => "on the map".into(),
+                OffMap::Routed { back } => format!("routed, back from 0700 {back} Sept"),
             };
             (f.clone(), json!(where_))
         })
@@ -214,6 +215,7 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "parks": s.parks,
         "road_blocks": s.roadblocks,
         "rearguards": s.rearguards,
+        "rout_to_name": s.rout,
         "joe_mann": if s.mann_used { "spent" } else { "available" },
         "joe_mann_window": s.mann,
         "lost": s.lost,
@@ -387,6 +389,7 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
                 OffMap::Box(b) => b.clone(),
                 OffMap::Entering { letter, .. } => format!("entering at {letter}"),
                 OffMap::OnMap => "on the map".into(),
+                OffMap::Routed { back } => format!("routed, back from {back} Sept"),
             };
             let numbers = s
                 .numbering

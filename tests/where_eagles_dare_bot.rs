@@ -52,11 +52,46 @@ fn off_map_kept_secret(game: &despatch::engine::game::Game) -> Result<bool, Stri
         .is_some_and(|m| !m.is_empty()))
 }
 
+/// The flak's types (S5.4) stay out of the Allied and spectator views until flipped; returns
+/// whether they were secret here (so the check bit).
+fn flak_kept_secret(game: &despatch::engine::game::Game) -> Result<bool, String> {
+    let german = game.view(&Viewer::Seat(Seat::parse("german").unwrap()));
+    let mut secret = false;
+    for viewer in [
+        Viewer::Seat(Seat::parse("allied").unwrap()),
+        Viewer::Spectator,
+    ] {
+        let view = game.view(&viewer);
+        if view["flak"] == json!("secret until flipped (S5.4)") {
+            secret = true;
+            let text = view.to_string();
+            if text.contains("20mm") || text.contains("\"88\"") {
+                return Err(format!("{viewer:?} sees a flak type before the flip"));
+            }
+        } else if view["flak"] != german["flak"] {
+            return Err(format!("{viewer:?} sees another flak: {}", view["flak"]));
+        }
+    }
+    Ok(secret)
+}
+
+/// Every fourth game plays the optional rules (O1–O4) and, but in A Ride in the Country, a
+/// lost A Ride in the Country (2.11).
 fn setup(scenario: &str, free_drop: bool, n: u64) -> Setup {
+    let mut options = json!({ "free_drop": free_drop });
+    if n % 4 == 2 {
+        options["covering_fire"] = json!(true);
+        options["alternate_chits"] = json!(true);
+        options["german_lost"] = json!(true);
+        options["airborne_tanks"] = json!(["tetrarch", "locust"][(n / 4 % 2) as usize]);
+        if scenario != "a-ride-in-the-country" {
+            options["southern_bridge_unstable"] = json!(true);
+        }
+    }
     Setup {
         game_id: format!("wed-bot-{scenario}-{n}"),
         scenario: scenario.into(),
-        options: json!({ "free_drop": free_drop }),
+        options,
         seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
     }
 }
@@ -67,12 +102,14 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
     let ruleset = rules::find("where-eagles-dare").unwrap();
     let mut seen_open = 0;
     let mut numbered = 0;
+    let mut flak_secret = 0;
     for n in 0..games {
         let free_drop = n % 2 == 1;
         let mut check = |game: &despatch::engine::game::Game, secrets: &bot::MemorySecrets| {
             seen_open += game.open_seals.len();
             if !game.ended {
                 numbered += usize::from(off_map_kept_secret(game)?);
+                flak_secret += usize::from(flak_kept_secret(game)?);
             }
             check_no_sealed_leak(game, secrets)
         };
@@ -100,6 +137,12 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
                 );
             }
         }
+    }
+    if scenario != "a-ride-in-the-country" {
+        assert!(
+            flak_secret > 0,
+            "the flak was never face down: the check checked nothing"
+        );
     }
     (seen_open, numbered)
 }

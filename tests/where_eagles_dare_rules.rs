@@ -5,7 +5,9 @@
 use std::collections::VecDeque;
 
 use despatch::engine::dice::hidden_stream;
-use despatch::engine::ruleset::{Ctx, DiceSource, RuleError, Rules, Seat, SeatDef, Setup, Viewer};
+use despatch::engine::ruleset::{
+    Ctx, DiceSource, Outcome, RuleError, Rules, Seat, SeatDef, Setup, Viewer,
+};
 use despatch::rules::where_eagles_dare::data::{DropResult, Spur, Weather, DATA};
 use despatch::rules::where_eagles_dare::hex::Hex;
 use despatch::rules::where_eagles_dare::order;
@@ -13,7 +15,9 @@ use despatch::rules::where_eagles_dare::state::{
     AirDropCounters, OffMap, Phase, RaidMarker, Side, State, Unit,
 };
 use despatch::rules::where_eagles_dare::terrain::{fire_modifier, Map, Mobility, Terrain, CHART};
-use despatch::rules::where_eagles_dare::{declared, offmap, WhereEaglesDare};
+use despatch::rules::where_eagles_dare::{
+    chits, declared, offmap, supply, victory, WhereEaglesDare,
+};
 use serde_json::json;
 
 fn hex(t: &str) -> Hex {
@@ -55,6 +59,12 @@ fn ok(s: &mut State, seat: &str, text: &str, dice: &[u32]) {
 fn next_turn(s: &mut State) {
     let now = (s.day, s.time);
     for _ in 0..100 {
+        if s.phase == Phase::Huber {
+            // KG Huber's master as the server's seal leaves it (S5.5).
+            s.huber.commitment = Some("huber".into());
+            chits::to_buy(s);
+            continue;
+        }
         let (seat, text) = match &s.phase {
             Phase::Buy { side } => (side.name(), "buy none"),
             Phase::Activation if s.status_window => ("german", "pass"),
@@ -419,7 +429,7 @@ fn attacking_club_route_4_3_3_german_fire_not_a_9_is_attacked_once_a_turn() {
     next_turn(&mut s);
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/1 41.231 small-arms", &[9]);
-    ok(&mut s, "german", "result none", &[1]);
+    ok(&mut s, "german", "result none", &[2]);
     assert_eq!(s.highway.attacked, 1, "a 9 is no attack on Club Route");
     ok(&mut s, "german", "fire G/1 42.228 small-arms", &[3]);
     ok(&mut s, "german", "result none", &[]);
@@ -671,12 +681,12 @@ fn moves_paths_are_kept_as_positions_hex_by_hex() {
 fn opportunity_fire_the_watching_seat_fires_after_a_move_or_passes() {
     let mut s = game("the-best-laid-plans");
     s.phase = Phase::Activation;
-    ok(&mut s, "allied", "move A/502 56.201 56.202", &[]);
+    ok(&mut s, "allied", "move A/502 56.202 56.203", &[]);
     assert!(
         order(&mut s, "allied", "end", &[]).is_err(),
         "the German's window first"
     );
-    ok(&mut s, "german", "opfire G/1 56.202 small-arms", &[5]);
+    ok(&mut s, "german", "opfire G/1 56.203 small-arms", &[5]);
     ok(&mut s, "german", "result s?", &[]);
     assert_eq!(s.window, None);
     ok(&mut s, "allied", "end", &[]);
@@ -686,7 +696,7 @@ fn opportunity_fire_the_watching_seat_fires_after_a_move_or_passes() {
 fn disputes_are_logged_and_undo_nothing() {
     let mut s = game("the-best-laid-plans");
     s.phase = Phase::Activation;
-    ok(&mut s, "allied", "move A/502 56.201 56.202", &[]);
+    ok(&mut s, "allied", "move A/502 56.202 56.203", &[]);
     let before = s.units.clone();
     ok(&mut s, "german", "dispute 5 56.202 is in my fire zone", &[]);
     assert_eq!(s.units, before);
@@ -858,10 +868,19 @@ fn order_language_round_trips() {
         "airdrop 1100",
         "plan 2 506:B 502:A ind-101:B",
         "move A/502 56.201 56.202 column",
+        "move A/44rtr 63.186 63.185 tracked column",
+        "move A/inf 58.196 58.197 mounted",
         "fire A/502 56.203 small-arms",
         "opfire G/1 41.231 mortar on city -- range 3",
         "assault A/502 56.203",
         "result s?",
+        "result suppressed 11-bridge-re",
+        "bulldozer dozer-1 sb-63",
+        "bulldoze sb-63",
+        "bailey 11-bridge-re son",
+        "ferry A/502 son",
+        "ferry A/inf son abandon",
+        "tq A/eng improve dommel-rail pass 0-5",
         "tq A/326 wire son pass 0-6",
         "rally A/502 pass 0,2,4-5",
         "barrage G/art 41.231 heavy pass 0-4",
@@ -1663,4 +1682,1062 @@ fn intelligence_s3_1_the_drawing_side_names_a_division_for_6_cp_and_2_dp() {
     assert!(e.message.contains("erc, 59th, walther"), "{e}");
     ok(&mut s, "german", "intelligence 59th", &[]);
     assert_eq!((s.cp["59th"], s.dp["59th"], s.intelligence), (8, 5, None));
+}
+
+fn route_off_points(day: u8) -> i64 {
+    DATA.victory
+        .route_off
+        .iter()
+        .find(|r| r.0 == day)
+        .map_or(0, |r| r.1)
+}
+
+#[test]
+fn victory_4_3_1_released_formations_count_auto_ones_do_not_and_the_day_club_route_came_off() {
+    let mut s = game("the-best-laid-plans");
+    assert_eq!(victory::tally(&s).allied.total, 0);
+    s.released = ids(&[
+        "group-hot",
+        "group-cold",
+        "guards-art",
+        "44-rtr",
+        "sherwood",
+        "royal-dragoons",
+        "101-sea-tail",
+        "129-bde",
+    ]);
+    // Five with a marker (the 43rd's 129th counted); 44 RTR, the Sherwood Foresters and the
+    // Royal Dragoons are Auto and do not count.
+    assert_eq!(victory::counted_releases(&s), 5);
+    let v = &DATA.victory;
+    assert_eq!(victory::tally(&s).allied.total, 5 * v.released);
+    s.route_cleared_day = Some(19);
+    let t = victory::tally(&s);
+    assert_eq!(t.allied.total, 5 * v.released + route_off_points(19));
+    assert!(
+        route_off_points(19) > route_off_points(21),
+        "earlier is worth more"
+    );
+    assert!(
+        t.allied.text().contains("Club Route off the map 19 Sept"),
+        "{:?}",
+        t.allied
+    );
+    // The 1st AB Sea Tail is bypassed, never released: it scores nothing.
+    s.released.push("1-sea-tail".into());
+    assert_eq!(victory::counted_releases(&s), 5);
+}
+
+#[test]
+fn victory_4_3_3_attacked_and_closed_markers_score_for_the_german_set_aside_or_not() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    // German fire at Club Route (not a 9): an Attacked marker; a German unit on it: Closed.
+    ok(&mut s, "german", "fire G/1 41.231 small-arms", &[4]);
+    ok(&mut s, "german", "result none", &[]);
+    ok(&mut s, "german", "move G/2 41.230", &[]);
+    let v = &DATA.victory;
+    assert_eq!(victory::tally(&s).german.total, v.attacked + v.closed);
+    // A status check sets the markers aside; they still count.
+    s.highway.closed += 1;
+    s.status_window = true;
+    ok(&mut s, "german", "status", &[9]);
+    assert_eq!((s.highway.attacked, s.highway.closed), (0, 0));
+    let t = victory::tally(&s);
+    assert_eq!(t.german.total, v.attacked + 2 * v.closed);
+    assert_eq!(t.margin, -t.german.total);
+}
+
+#[test]
+fn victory_levels_the_game_ends_after_the_last_turn_with_points_level_and_winner() {
+    let mut s = before_1900("the-best-laid-plans", 18);
+    s.last = (18, 5);
+    assert_eq!(WhereEaglesDare.outcome(&s), Outcome::Running);
+    s.highway.used_closed = 10;
+    ok(&mut s, "allied", "end", &[]);
+    assert!(s.over && s.phase == Phase::Over, "the last turn is over");
+    let Outcome::Finished {
+        winners,
+        scores,
+        summary,
+    } = WhereEaglesDare.outcome(&s)
+    else {
+        panic!("the game is over");
+    };
+    let german = 10 * DATA.victory.closed;
+    assert_eq!((scores["allied"], scores["german"]), (0, german));
+    let level = DATA.victory.levels.iter().find(|l| -german >= l.0).unwrap();
+    assert_eq!(winners, vec![Seat::parse("german").unwrap()]);
+    assert!(summary.contains(&level.2), "{summary}");
+    // An even game is a draw: no winner.
+    let mut s = before_1900("the-best-laid-plans", 18);
+    s.last = (18, 5);
+    ok(&mut s, "allied", "end", &[]);
+    let Outcome::Finished { winners, .. } = WhereEaglesDare.outcome(&s) else {
+        panic!("over");
+    };
+    assert!(winners.is_empty(), "margin 0 is a draw");
+}
+
+#[test]
+fn board_in_text_and_view_show_the_victory_points_so_far() {
+    let mut s = game("the-best-laid-plans");
+    s.released = ids(&["group-hot"]);
+    s.highway.attacked = 1;
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    let text = WhereEaglesDare.board_text(&s, &allied).unwrap();
+    assert!(
+        text.contains("Victory points: Allied") && text.contains("(so far)"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 78), "{text}");
+    let view = WhereEaglesDare.view(&s, &allied);
+    assert_eq!(
+        view["victory"]["margin"],
+        json!(DATA.victory.released - DATA.victory.attacked)
+    );
+}
+
+fn game_with(scenario: &str, options: serde_json::Value) -> Result<State, RuleError> {
+    let setup = Setup {
+        game_id: "rules".into(),
+        scenario: scenario.into(),
+        options,
+        seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
+    };
+    WhereEaglesDare.setup(&setup, &mut hidden_stream(&[7; 32], "rules", 0))
+}
+
+/// An Allied impulse of the chit `chit` (a fresh impulse number).
+fn allied_impulse(s: &mut State, chit: &str) {
+    s.phase = Phase::Activation;
+    s.impulse = Side::Allied;
+    s.window = None;
+    s.pending = None;
+    s.chit = Some(chit.into());
+    s.impulse_no += 1;
+}
+
+/// The watching seat lets an action go without opportunity fire.
+fn no_opfire(s: &mut State) {
+    if s.window.is_some() {
+        let watcher = s.impulse.other().name();
+        ok(s, watcher, "pass", &[]);
+    }
+}
+
+fn play(s: &mut State, seat: &str, text: &str, dice: &[u32]) {
+    ok(s, seat, text, dice);
+    no_opfire(s);
+}
+
+#[test]
+fn streams_2_11_a_vehicle_s_first_crossing_rolls_and_a_9_makes_the_bridge_unstable() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    // A 9: unstable; the vehicle stops before the bridge.
+    play(
+        &mut s,
+        "allied",
+        "move A/44rtr 63.186 63.185 tracked column",
+        &[9],
+    );
+    assert_eq!(s.units["A/44rtr"].hex, hex("63.186"));
+    assert!(s.stream_bridges["sb-63"].checked && s.stream_bridges["sb-63"].unstable);
+    // No vehicle crosses it now, of either side; a Leg Unit does, with no roll.
+    let e = refused(
+        &mut s,
+        "allied",
+        "move A/44rtr 63.185 wheeled column",
+        "2.11",
+    );
+    assert!(e.message.contains("unstable"), "{e}");
+    refused(
+        &mut s,
+        "allied",
+        "move A/jeep 63.186 63.185 mounted column",
+        "2.11",
+    );
+    german_impulse(&mut s);
+    refused(
+        &mut s,
+        "german",
+        "move G/pz 63.185 63.186 63.187 tracked column",
+        "2.11",
+    );
+    allied_impulse(&mut s, "f-501");
+    play(&mut s, "allied", "move A/502 63.186 63.185", &[]);
+    // Any other roll: a stream bridge like any other, never rolled for again.
+    allied_impulse(&mut s, "div-guards");
+    play(
+        &mut s,
+        "allied",
+        "move A/irish 76.127 77.127 tracked column",
+        &[8],
+    );
+    assert_eq!(s.units["A/irish"].hex, hex("77.127"));
+    assert!(s.stream_bridges["sb-76"].checked && !s.stream_bridges["sb-76"].unstable);
+    play(&mut s, "allied", "move A/irish 76.127 tracked column", &[]);
+    assert_eq!(s.units["A/irish"].hex, hex("76.127"));
+}
+
+#[test]
+fn streams_2_11_the_southern_bridge_is_checked_in_a_ride_in_the_country_an_option_elsewhere() {
+    let s = game("a-ride-in-the-country");
+    assert!(
+        !s.stream_bridges["sb-55"].checked,
+        "A Ride in the Country checks it"
+    );
+    let s = game("the-best-laid-plans");
+    assert!(s.stream_bridges["sb-55"].checked && !s.stream_bridges["sb-55"].unstable);
+    let s = game_with(
+        "the-best-laid-plans",
+        json!({ "southern_bridge_unstable": true }),
+    )
+    .unwrap();
+    assert!(
+        s.stream_bridges["sb-55"].unstable,
+        "A Ride in the Country was lost"
+    );
+    assert!(
+        !s.stream_bridges["sb-63"].checked,
+        "the other three are rolled for"
+    );
+    let e = game_with(
+        "a-ride-in-the-country",
+        json!({ "southern_bridge_unstable": true }),
+    )
+    .unwrap_err();
+    assert!(e.rule.contains("2.11"), "{e:?}");
+    // A Ride in the Country lost by the Allied player says so.
+    let mut s = before_1900("a-ride-in-the-country", 18);
+    s.last = (18, 5);
+    s.highway.used_closed = 5;
+    ok(&mut s, "allied", "end", &[]);
+    let Outcome::Finished { summary, .. } = WhereEaglesDare.outcome(&s) else {
+        panic!("over");
+    };
+    assert!(summary.contains("southern stream bridge"), "{summary}");
+}
+
+#[test]
+fn streams_2_11_club_route_traced_across_a_9_goes_back_to_the_last_stop_hex() {
+    let son = hex("56.201");
+    let mut path = walk(DATA.marker, hex("55.202"));
+    path.push(son);
+    let trace = |p: &[Hex]| {
+        let t: Vec<String> = p.iter().map(|h| h.to_string()).collect();
+        format!("route {}", t.join(" "))
+    };
+    // A 9 and no Stop hex before the bridge on the trace: the marker stays.
+    let mut s = before_1900("a-ride-in-the-country", 18);
+    ok(&mut s, "allied", "end", &[]);
+    assert_eq!(s.phase, Phase::Route);
+    ok(&mut s, "allied", &trace(&path), &[9]);
+    assert_eq!(s.marker, Some(DATA.marker));
+    assert!(s.stream_bridges["sb-55"].unstable);
+    // Unstable, it refuses the trace.
+    let mut s = before_1900("a-ride-in-the-country", 18);
+    s.stream_bridges.get_mut("sb-55").unwrap().checked = true;
+    s.stream_bridges.get_mut("sb-55").unwrap().unstable = true;
+    ok(&mut s, "allied", "end", &[]);
+    let e = refused(&mut s, "allied", &trace(&path), "4.2");
+    assert!(e.message.contains("unstable"), "{e}");
+    // Any other roll: the marker goes on to the Stop hex.
+    let mut s = before_1900("a-ride-in-the-country", 18);
+    ok(&mut s, "allied", "end", &[]);
+    ok(&mut s, "allied", &trace(&path), &[4]);
+    assert_eq!(s.marker, Some(son));
+    assert!(!s.stream_bridges["sb-55"].unstable);
+}
+
+#[test]
+fn bulldozers_2_11_a_guards_division_impulse_places_one_and_rolls_2_or_less_with_men_at_work() {
+    let mut s = game("the-best-laid-plans");
+    let sb = s.stream_bridges.get_mut("sb-63").unwrap();
+    sb.checked = true;
+    sb.unstable = true;
+    allied_impulse(&mut s, "div-101");
+    refused(&mut s, "allied", "bulldozer dozer-1 sb-63", "2.11");
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "bulldozer dozer-9 sb-63", "2.11");
+    refused(&mut s, "allied", "bulldozer dozer-1 sb-76", "2.11");
+    refused(&mut s, "allied", "bulldoze sb-63", "2.11");
+    s.units.insert(
+        "G/1".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("63.185"),
+            column: false,
+        },
+    );
+    let e = refused(&mut s, "allied", "bulldozer dozer-1 sb-63", "2.11");
+    assert!(e.message.contains("G/1"), "{e}");
+    s.units.remove("G/1");
+    play(&mut s, "allied", "bulldozer dozer-1 sb-63", &[]);
+    assert_eq!(s.units["dozer-1"].hex, hex("63.186"), "the southern hex");
+    assert_eq!(
+        s.bulldozers_placed, 1,
+        "+1 to the next release rolls (4.3.2)"
+    );
+    refused(&mut s, "allied", "bulldozer dozer-2 sb-63", "2.11");
+    // 5 fails: a Men at Work marker; one roll an impulse.
+    play(&mut s, "allied", "bulldoze sb-63", &[5]);
+    assert_eq!(s.stream_bridges["sb-63"].men_at_work, 1);
+    refused(&mut s, "allied", "bulldoze sb-63", "2.11");
+    // The next Guards Division impulse: 3 − 1 Men at Work = 2, repaired for the game.
+    allied_impulse(&mut s, "div-guards");
+    play(&mut s, "allied", "bulldoze sb-63", &[3]);
+    assert!(!s.stream_bridges["sb-63"].unstable);
+    assert!(!s.units.contains_key("dozer-1"), "it leaves the map");
+
+    // It may not be attacked, and an enemy Unit moving into its hex eliminates it.
+    let sb = s.stream_bridges.get_mut("sb-76").unwrap();
+    sb.checked = true;
+    sb.unstable = true;
+    play(&mut s, "allied", "bulldozer dozer-2 sb-76", &[]);
+    let south = s.units["dozer-2"].hex;
+    german_impulse(&mut s);
+    ok(
+        &mut s,
+        "german",
+        &format!("fire G/1 {south} small-arms"),
+        &[3],
+    );
+    refused(&mut s, "german", "result eliminated dozer-2", "2.11");
+    ok(&mut s, "german", "result eliminated", &[]);
+    assert!(s.units.contains_key("dozer-2"), "not attacked");
+    ok(&mut s, "german", &format!("move G/2 76.126 {south}"), &[]);
+    assert!(s.gone.contains(&"dozer-2".to_owned()));
+    assert_eq!(s.stream_bridges["sb-76"].bulldozer, None);
+}
+
+/// The Best Laid Plans at 1100 17 Sept with the Son bridge demolished at 0900.
+fn son_demolished() -> State {
+    let mut s = game("the-best-laid-plans");
+    s.time = 2;
+    let b = s.bridges.get_mut("son").unwrap();
+    b.destroyed = true;
+    b.destroyed_at = Some((17, 1));
+    s
+}
+
+#[test]
+fn bridge_repair_2_15_7_a_bailey_a_turn_after_the_demolition_then_a_tq_repairs_it() {
+    let mut s = son_demolished();
+    s.bridges.get_mut("son").unwrap().destroyed_at = Some((17, 2));
+    allied_impulse(&mut s, "div-guards");
+    let e = refused(&mut s, "allied", "bailey 11-bridge-re son", "2.15.7");
+    assert!(e.message.contains("this turn"), "{e}");
+    let mut s = son_demolished();
+    allied_impulse(&mut s, "div-101");
+    refused(&mut s, "allied", "bailey 11-bridge-re son", "2.15.7");
+    allied_impulse(&mut s, "div-guards");
+    let e = refused(&mut s, "allied", "bailey 128-bridge-re son", "2.15.7");
+    assert!(e.message.contains("43rd"), "{e}");
+    refused(&mut s, "allied", "bailey 11-bridge-re best", "2.15.7");
+    refused(
+        &mut s,
+        "allied",
+        "tq 11-bridge-re repair son pass 0-5",
+        "2.15.7",
+    );
+    play(&mut s, "allied", "bailey 11-bridge-re son", &[]);
+    assert_eq!(
+        s.units["11-bridge-re"].hex,
+        hex("56.202"),
+        "the southern hex"
+    );
+    assert_eq!(s.baileys_placed, 1, "+2 to the next release rolls (4.3.2)");
+    // One Bailey an impulse.
+    let best = s.bridges.get_mut("best").unwrap();
+    best.destroyed = true;
+    best.destroyed_at = Some((17, 1));
+    refused(&mut s, "allied", "bailey 14-field-sqn-re best", "2.15.7");
+    // A failed check, then a pass: the bridge is repaired.
+    play(
+        &mut s,
+        "allied",
+        "tq 11-bridge-re repair son pass 0-5",
+        &[7],
+    );
+    assert!(s.bridges["son"].destroyed);
+    play(
+        &mut s,
+        "allied",
+        "tq 11-bridge-re repair son pass 0-5",
+        &[2],
+    );
+    assert!(!s.bridges["son"].destroyed && s.bridges["son"].bailey.as_ref().unwrap().bridged);
+    play(&mut s, "allied", "move A/502 56.202 56.201 column", &[]);
+    // Suppressed, it is no bridge until it rallies.
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 56.202 mortar", &[4]);
+    ok(&mut s, "german", "result suppressed 11-bridge-re", &[]);
+    assert!(!s.bridges["son"].open());
+    allied_impulse(&mut s, "f-501");
+    refused(&mut s, "allied", "move A/502 56.202 column", "2.15.7");
+    play(&mut s, "allied", "rally 11-bridge-re pass 0-5", &[3]);
+    assert!(s.bridges["son"].open());
+    // Eliminated, it leaves play and the destroyed marker returns.
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 56.202 direct-he", &[1]);
+    ok(&mut s, "german", "result eliminated 11-bridge-re", &[]);
+    assert!(s.bridges["son"].destroyed && s.bridges["son"].bailey.is_none());
+    assert!(s.gone.contains(&"11-bridge-re".to_owned()));
+}
+
+#[test]
+fn bridge_repair_2_15_7_the_example_a_43rd_bailey_placed_and_rolled_in_one_impulse() {
+    // Demolished at 0900; at 1100, in a 43rd Division impulse, the 128th Bridge comes in and
+    // rolls for the repair as a second action.
+    let mut s = son_demolished();
+    s.released = ids(&["group-hot", "129-bde"]);
+    allied_impulse(&mut s, "div-43rd");
+    play(&mut s, "allied", "bailey 128-bridge-re son", &[]);
+    play(
+        &mut s,
+        "allied",
+        "spend 1 cp guards -- second action, Direct Command",
+        &[],
+    );
+    play(
+        &mut s,
+        "allied",
+        "tq 128-bridge-re repair son pass 0-6",
+        &[6],
+    );
+    assert!(!s.bridges["son"].destroyed);
+}
+
+#[test]
+fn railroad_bridges_2_15_3_vehicles_wait_for_improvement_transport_is_lost_49_160_never() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    let e = refused(
+        &mut s,
+        "allied",
+        "move A/t 58.196 58.197 tracked column",
+        "2.15.3",
+    );
+    assert!(e.message.contains("not improved"), "{e}");
+    refused(&mut s, "allied", "move A/t 58.196 58.197 tracked", "2.15.1");
+    play(
+        &mut s,
+        "allied",
+        "move A/inf 58.196 58.197 mounted column",
+        &[],
+    );
+    assert_eq!(s.abandoned, ids(&["A/inf"]));
+    refused(
+        &mut s,
+        "allied",
+        "move A/inf 58.196 mounted column",
+        "2.15.3",
+    );
+    play(&mut s, "allied", "move A/inf 58.196 column", &[]);
+    refused(
+        &mut s,
+        "allied",
+        "tq A/eng improve best-rail pass 0-6",
+        "2.15.3",
+    );
+    refused(&mut s, "allied", "tq A/eng improve son pass 0-6", "2.15.3");
+    play(&mut s, "allied", "move A/eng 58.197", &[]);
+    ok(
+        &mut s,
+        "allied",
+        "tq A/eng improve dommel-rail pass 0-6",
+        &[3],
+    );
+    assert_eq!(
+        s.window,
+        Some(hex("58.197")),
+        "an Engineer Action triggers opportunity fire"
+    );
+    no_opfire(&mut s);
+    assert!(s.bridges["dommel-rail"].improved);
+    play(
+        &mut s,
+        "allied",
+        "move A/t 58.196 58.197 tracked column",
+        &[],
+    );
+    assert_eq!(s.units["A/t"].hex, hex("58.197"));
+}
+
+#[test]
+fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() {
+    let mut s = son_demolished();
+    allied_impulse(&mut s, "f-501");
+    let e = refused(
+        &mut s,
+        "allied",
+        "move A/502 56.202 56.201 column",
+        "2.15.7",
+    );
+    assert!(e.message.contains("destroyed"), "{e}");
+    refused(&mut s, "allied", "tq A/326 ferry son pass 0-6", "2.18");
+    play(&mut s, "allied", "move A/326 56.203 56.202", &[]);
+    refused(&mut s, "allied", "tq A/326 ferry best pass 0-6", "2.18");
+    play(&mut s, "allied", "tq A/326 ferry son pass 0-6", &[4]);
+    let f = s.bridges["son"].ferry.clone().unwrap();
+    assert_eq!((f.at, f.to), (hex("56.202"), hex("56.201")));
+    // A Unit in Column that begins in a ferry hex crosses; not out of Column.
+    play(&mut s, "allied", "move A/502 56.203 56.202", &[]);
+    refused(&mut s, "allied", "ferry A/502 son", "2.18.2");
+    play(&mut s, "allied", "move A/506 56.203 56.202 column", &[]);
+    ok(&mut s, "allied", "ferry A/506 son abandon", &[]);
+    assert_eq!(
+        s.window,
+        Some(hex("56.202")),
+        "opportunity fire as it leaves"
+    );
+    no_opfire(&mut s);
+    assert_eq!(s.units["A/506"].hex, hex("56.201"));
+    assert!(s.abandoned.contains(&"A/506".to_owned()));
+    // Not into an enemy hex; not while Suppressed.
+    s.units.insert(
+        "G/1".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("56.201"),
+            column: false,
+        },
+    );
+    play(&mut s, "allied", "move A/501 56.203 56.202 column", &[]);
+    refused(&mut s, "allied", "ferry A/501 son", "2.18.2");
+    s.units.remove("G/1");
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/2 56.202 mortar", &[5]);
+    ok(&mut s, "german", "result suppressed A/326", &[]);
+    allied_impulse(&mut s, "f-501");
+    let e = refused(&mut s, "allied", "ferry A/501 son", "2.18.2");
+    assert!(e.message.contains("Suppressed"), "{e}");
+    play(&mut s, "allied", "rally A/326 pass 0-4", &[1]);
+    play(&mut s, "allied", "ferry A/501 son", &[]);
+    assert_eq!(s.units["A/501"].hex, hex("56.201"));
+    // The engineer moves: the ferry is gone.
+    play(&mut s, "allied", "move A/326 56.203", &[]);
+    assert_eq!(s.bridges["son"].ferry, None);
+}
+
+/// Plays the Best Laid Plans to 0700 19 Sept (Drop Two delayed to the 19th by rain on the 18th).
+fn morning_of_the_19th() -> State {
+    let mut s = morning_of_the_18th();
+    ok(&mut s, "allied", "weather", &[9]);
+    assert_eq!(s.phase, Phase::SupplyDrop { candidates: [3, 4] });
+    s.supply.counters = Some(AirDropCounters {
+        day: 18,
+        candidates: [3, 4],
+        commitment: "s18".into(),
+        revealed: Some(3),
+    });
+    s.supply.today = Some(18);
+    s.phase = Phase::Buy { side: Side::Allied };
+    s.last = (25, NIGHT);
+    while (s.day, s.time) != (19, 0) {
+        if s.phase == Phase::Route {
+            ok(&mut s, "allied", "route stay", &[]);
+            continue;
+        }
+        if s.phase == Phase::Release {
+            ok(&mut s, "allied", "release", &[9]);
+            continue;
+        }
+        next_turn(&mut s);
+    }
+    s
+}
+
+#[test]
+fn dz_change_3_6_success_replans_every_remaining_drop_sealed_and_today_s_comes_at_1500_or_1700() {
+    let mut s = morning_of_the_18th();
+    refused(&mut s, "allied", "dzchange B", "3.6");
+    ok(&mut s, "allied", "weather", &[1]);
+    assert_eq!(s.phase, Phase::AirDrop { candidates: [1, 2] });
+    refused(&mut s, "german", "dzchange B", "sequence of play");
+    refused(&mut s, "allied", "dzchange Q", "3.6");
+    // 0-3 succeeds (reconstructed table): B becomes the supply drop zone, both drops replanned.
+    ok(&mut s, "allied", "dzchange B", &[2]);
+    assert_eq!(s.supply.dz, "B");
+    assert_eq!(s.phase, Phase::Replan { next: 2 });
+    let e = refused(&mut s, "allied", "plan 2 506:B 502:A", "3.6");
+    assert!(e.message.contains("sealed by the server"), "{e}");
+    // The plans as the server's seal leaves them (the bot games play the sealed orders).
+    assert!(s.drops[1..].iter().all(|d| d.plan_commitment.is_none()));
+    s.drops[1].plan_commitment = Some("p2".into());
+    s.drops[2].plan_commitment = Some("p3".into());
+    let mut q = VecDeque::new();
+    supply::after_dz(&mut s, &mut Ctx::new(DiceSource::Scripted(&mut q), None));
+    assert_eq!(
+        s.phase,
+        Phase::AirDrop { candidates: [4, 5] },
+        "today's replanned drop at 1500 or 1700"
+    );
+    refused(&mut s, "allied", "dzchange A", "3.6");
+    let german = WhereEaglesDare
+        .view(&s, &Viewer::Seat(Seat::parse("german").unwrap()))
+        .to_string();
+    assert!(
+        !german.contains("506:B") && german.contains("sealed"),
+        "{german}"
+    );
+}
+
+#[test]
+fn dz_change_3_6_abort_delays_every_drop_a_day_and_no_effect_changes_nothing() {
+    let mut s = morning_of_the_18th();
+    ok(&mut s, "allied", "weather", &[1]);
+    ok(&mut s, "allied", "dzchange A", &[9]);
+    assert_eq!((s.drops[1].day, s.drops[2].day), (19, 20));
+    assert_eq!(s.supply.dz, DATA.supply_dz, "no change");
+    assert_eq!(
+        s.phase,
+        Phase::SupplyDrop { candidates: [3, 4] },
+        "no reinforcements today: the supply drop at 1300 or 1500"
+    );
+    let mut s = morning_of_the_18th();
+    ok(&mut s, "allied", "weather", &[1]);
+    ok(&mut s, "allied", "dzchange A", &[5]);
+    assert_eq!(s.drops[1].day, 18);
+    assert_eq!(s.phase, Phase::AirDrop { candidates: [1, 2] });
+    refused(&mut s, "allied", "dzchange A", "3.6");
+}
+
+#[test]
+fn supply_drops_3_5_come_with_the_drop_or_at_1300_or_1500_and_a_german_in_the_zone_interdicts() {
+    // With the day's drop: the supply drop lands when the drop comes.
+    let mut s = morning_of_the_18th();
+    ok(&mut s, "allied", "weather", &[1]);
+    s.units.insert(
+        "G/1".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("57.150"),
+            column: false,
+        },
+    );
+    s.air_drop = Some(AirDropCounters {
+        day: 18,
+        candidates: [1, 2],
+        commitment: "d18".into(),
+        revealed: Some(1),
+    });
+    s.phase = Phase::Buy { side: Side::Allied };
+    next_turn(&mut s);
+    assert_eq!(s.drops[1].arrived, Some((18, 1)));
+    assert_eq!(s.supply.today, Some(18));
+    assert!(s.supply.interdicted, "G/1 in zone W: SDZ Closed");
+    // No reinforcements (rain): the counters go on 1300 and 1500, sealed; flipped at 1300.
+    let mut s = morning_of_the_19th();
+    assert!(!s.supply.interdicted);
+    ok(&mut s, "allied", "weather", &[9]);
+    assert_eq!(s.phase, Phase::SupplyDrop { candidates: [3, 4] });
+    let e = refused(&mut s, "allied", "airdrop 0900", "3.5");
+    assert!(e.message.contains("1300 or 1500"), "{e}");
+    let e = refused(&mut s, "allied", "airdrop 1500", "3.5");
+    assert!(e.message.contains("sealed by the server"), "{e}");
+    // The counters as the server's seal leaves them: the commitment only.
+    s.supply.counters = Some(AirDropCounters {
+        day: 19,
+        candidates: [3, 4],
+        commitment: "s19".into(),
+        revealed: None,
+    });
+    chits::to_buy(&mut s);
+    let commitment = "s19".to_owned();
+    let allied = Viewer::Seat(Seat::parse("german").unwrap());
+    assert_eq!(
+        WhereEaglesDare.view(&s, &allied)["supply"]["counters"]["real_drop"],
+        json!("sealed")
+    );
+    next_turn(&mut s);
+    next_turn(&mut s);
+    next_turn(&mut s); // 1300: the counter flips
+    assert_eq!(s.time, 3);
+    reveal(&mut s, "allied", &commitment, json!({"drop_at": "1500"}));
+    assert_eq!(s.supply.today, Some(18), "not yet");
+    s.units.insert(
+        "G/1".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("58.148"),
+            column: false,
+        },
+    );
+    next_turn(&mut s); // 1500
+    assert_eq!(s.supply.today, Some(19));
+    assert!(s.supply.interdicted);
+}
+
+#[test]
+fn interdicted_drop_zones_s6_1_1_tq_minus_1_until_a_clean_drop_and_none_after_the_sea_tail() {
+    let mut s = morning_of_the_19th();
+    s.supply.interdicted = true;
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(board.contains("101st −1 (SDZ Closed, S6.1.1)"), "{board}");
+    // A clean drop ends it.
+    ok(&mut s, "allied", "weather", &[9]);
+    s.supply.counters = Some(AirDropCounters {
+        day: 19,
+        candidates: [3, 4],
+        commitment: "s19".into(),
+        revealed: Some(3),
+    });
+    s.phase = Phase::Buy { side: Side::Allied };
+    for _ in 0..3 {
+        next_turn(&mut s);
+    }
+    assert_eq!((s.time, s.supply.today), (3, Some(19)));
+    assert!(!s.supply.interdicted, "a clean drop: the penalty ends");
+    // S6.1.2 on the board too.
+    s.highway.cut = true;
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        board.contains("Guards Armored −2 (Club Route Cut, S6.1.2)"),
+        "{board}"
+    );
+    // The Sea Tail arrived: always in supply, no supply drop.
+    let mut s = before_1900("the-best-laid-plans", 19);
+    s.released = ids(&[
+        "group-hot",
+        "group-cold",
+        "guards-art",
+        "44-rtr",
+        "sherwood",
+        "royal-dragoons",
+    ]);
+    s.marker = None;
+    s.supply.interdicted = true;
+    ok(&mut s, "allied", "end", &[]);
+    ok(&mut s, "allied", "release", &[0]);
+    assert!(s.released.contains(&"101-sea-tail".to_owned()));
+    assert!(s.supply.ended && !s.supply.interdicted);
+}
+
+#[test]
+fn kg_chill_s5_1_1_replaces_the_erc_display_at_0700_20_sept_with_its_points_and_chits() {
+    let mut s = before_1900("campaign", 19);
+    s.phase = Phase::Activation;
+    s.time = NIGHT;
+    s.held = Some("f-erc-a".into());
+    s.dp.insert("erc".into(), 5);
+    assert!(!s.kg_chill);
+    ok(&mut s, "allied", "end", &[]);
+    assert_eq!((s.day, s.time), (20, 0));
+    assert!(s.kg_chill);
+    assert_eq!(s.dp.get("erc"), None);
+    assert_eq!(s.dp["chill"], 5);
+    assert_eq!(s.held.as_deref(), Some("f-chill-a"));
+    ok(&mut s, "allied", "weather", &[9]);
+    chits::to_buy(&mut s);
+    ok(&mut s, "allied", "buy none", &[]);
+    let e = refused(&mut s, "german", "buy f-erc-b", "S5.1.1");
+    assert!(e.message.contains("KG Chill"), "{e}");
+    // The held chit, now KG Chill's, opens the turn: no draw yet.
+    ok(&mut s, "german", "buy f-chill-b", &[]);
+    assert_eq!(s.chit.as_deref(), Some("f-chill-a"));
+    assert!(s.mug.contains(&"div-chill".to_owned()) && !s.mug.contains(&"div-erc".to_owned()));
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        board.contains("German +1, white assault +1 (KG Chill, S5.1.1)"),
+        "{board}"
+    );
+}
+
+#[test]
+fn piggyback_s4_mount_in_one_hex_ride_along_no_actions_and_dismount_on_a_fire_result() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    play(&mut s, "allied", "move A/inf 41.230", &[]);
+    play(&mut s, "allied", "move A/tank 42.229", &[]);
+    refused(&mut s, "allied", "mount A/inf A/tank", "S4.0");
+    play(&mut s, "allied", "move A/tank 41.230 column", &[]);
+    play(&mut s, "allied", "mount A/inf A/tank", &[]);
+    refused(&mut s, "allied", "mount A/x A/tank", "S4.0");
+    // The pair moves as one; the rider acts not; the vehicle only moves and dismounts.
+    play(&mut s, "allied", "move A/tank 42.229 column", &[]);
+    assert_eq!(s.units["A/inf"].hex, hex("42.229"));
+    refused(&mut s, "allied", "move A/inf 42.228", "S4.0");
+    refused(&mut s, "allied", "fire A/inf 42.227 small-arms", "S4.0");
+    refused(&mut s, "allied", "fire A/tank 42.227 direct-he", "S4.0");
+    play(&mut s, "allied", "dismount A/tank", &[]);
+    assert!(s.piggyback.is_empty() && !s.units["A/inf"].column);
+    // A fire result other than none or S? dismounts the rider at once.
+    play(&mut s, "allied", "mount A/inf A/tank", &[]);
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 42.229 small-arms", &[5]);
+    ok(&mut s, "german", "result s?", &[]);
+    assert_eq!(s.piggyback.len(), 1, "S? passed is no effect");
+    ok(&mut s, "german", "fire G/1 42.229 small-arms", &[5]);
+    ok(&mut s, "german", "result suppressed", &[]);
+    assert!(s.piggyback.is_empty());
+}
+
+#[test]
+fn trucks_s5_3_and_jeeps_s6_3_the_counter_mix_is_the_limit_and_an_eliminated_rider_loses_one() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    for u in ["A/1", "A/2", "A/3"] {
+        play(&mut s, "allied", &format!("move {u} 50.150"), &[]);
+    }
+    refused(&mut s, "allied", "truck A/1 59th", "S5.3");
+    refused(&mut s, "allied", "jeep A/1 101st", "S5.3"); // jeeps from the 18th
+    play(&mut s, "allied", "truck A/1 101st", &[]);
+    play(&mut s, "allied", "truck A/2 101st", &[]);
+    let e = refused(&mut s, "allied", "truck A/3 101st", "S5.3");
+    assert!(e.message.contains("counter mix"), "{e}");
+    // Dismounted, the truck is free again at once.
+    play(&mut s, "allied", "dismount A/2", &[]);
+    play(&mut s, "allied", "truck A/3 101st", &[]);
+    // Eliminated with its truck: the truck leaves the game.
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 50.150 mortar", &[1]);
+    ok(&mut s, "german", "result eliminated A/3", &[]);
+    assert_eq!(s.assets_lost["truck:101st"], 1);
+    allied_impulse(&mut s, "div-101");
+    play(&mut s, "allied", "dismount A/1 abandon", &[]);
+    assert_eq!(s.assets_lost["truck:101st"], 2);
+    refused(&mut s, "allied", "truck A/2 101st", "S5.3");
+}
+
+#[test]
+fn artillery_parks_s1_placed_once_units_enter_the_box_and_an_enemy_in_the_hex_eliminates_them() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    let e = refused(&mut s, "allied", "park park-guards 50.150", "S1.0");
+    assert!(e.message.contains("41.232"), "{e}");
+    play(&mut s, "allied", "park park-guards 41.232", &[]);
+    refused(&mut s, "allied", "park park-guards 41.232", "S1.0");
+    play(&mut s, "allied", "move A/art 41.231", &[]);
+    refused(&mut s, "allied", "enterpark A/art park-guards", "S1.0");
+    play(&mut s, "allied", "move A/art 41.232", &[]);
+    play(&mut s, "allied", "enterpark A/art park-guards", &[]);
+    assert!(!s.units.contains_key("A/art"));
+    refused(&mut s, "allied", "fire A/art 43.220 direct-he", "S1.0");
+    play(&mut s, "allied", "fire A/art 43.220 indirect-he", &[4]);
+    ok(&mut s, "allied", "result none", &[]);
+    german_impulse(&mut s);
+    ok(&mut s, "german", "move G/1 42.231 41.232", &[]);
+    assert!(s.gone.contains(&"A/art".to_owned()));
+}
+
+#[test]
+fn road_blocks_and_rearguards_s2_the_counter_mix_and_never_by_a_bridge_2_15_2() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    refused(&mut s, "german", "roadblock 56.201", "2.15.2");
+    let limit = DATA.counter_mix("roadblock", Side::German);
+    for i in 0..limit {
+        ok(&mut s, "german", &format!("roadblock 30.{}", 100 + i), &[]);
+    }
+    let e = refused(&mut s, "german", "roadblock 30.150", "S2.0");
+    assert!(e.message.contains("counter mix"), "{e}");
+    ok(&mut s, "german", "roadblock 30.100 remove", &[]);
+    ok(&mut s, "german", "roadblock 30.150", &[]);
+    let limit = DATA.counter_mix("rearguard", Side::German);
+    for i in 0..limit {
+        ok(
+            &mut s,
+            "german",
+            &format!("rearguard G/rg{i} 31.{}", 100 + i),
+            &[],
+        );
+    }
+    refused(&mut s, "german", "rearguard G/rgx 31.150", "S2.0");
+}
+
+#[test]
+fn german_flak_s5_4_face_down_at_random_and_flipped_when_drop_one_is_rolled() {
+    let mut s = game("the-best-laid-plans");
+    assert_eq!(s.flak.len(), DATA.flak_types.len());
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    let german = Viewer::Seat(Seat::parse("german").unwrap());
+    assert_eq!(
+        WhereEaglesDare.view(&s, &allied)["flak"],
+        json!("secret until flipped (S5.4)")
+    );
+    assert!(WhereEaglesDare.view(&s, &german)["flak"].is_object());
+    let board = WhereEaglesDare.board_text(&s, &allied).unwrap();
+    assert!(
+        board.contains("counters face down") && !board.contains(" 88"),
+        "{board}"
+    );
+    allied_impulse(&mut s, "div-101");
+    ok(&mut s, "allied", "droproll A/502 B", &[3]);
+    assert!(s.flak_flipped);
+    assert!(WhereEaglesDare.view(&s, &allied)["flak"].is_object());
+    // A Ride in the Country has no drop and no flak.
+    assert!(game("a-ride-in-the-country").flak.is_empty());
+}
+
+#[test]
+fn kg_huber_s5_5_sealed_on_the_night_of_the_17th_opened_at_0700_18th() {
+    let mut s = game("the-best-laid-plans");
+    s.phase = Phase::Activation;
+    s.mug.clear();
+    s.time = 6;
+    // The Night turn begins with KG Huber's choice.
+    ok(&mut s, "allied", "end", &[]);
+    assert_eq!((s.time, &s.phase), (NIGHT, &Phase::Huber));
+    let e = refused(&mut s, "german", "huber 59th", "S5.5");
+    assert!(e.message.contains("sealed by the server"), "{e}");
+    refused(&mut s, "allied", "huber 59th", "sequence of play");
+    s.huber.commitment = Some("h".into());
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    assert_eq!(
+        WhereEaglesDare.view(&s, &allied)["kg_huber"],
+        json!("sealed")
+    );
+    chits::to_buy(&mut s);
+    ok(&mut s, "allied", "buy none", &[]);
+    refused(&mut s, "german", "buy f-huber-59", "S5.5");
+    reveal(&mut s, "german", "h", json!({"huber": "59th"}));
+    s.day = 18;
+    s.time = 0;
+    assert!(chits::buyable(&s, Side::German).contains(&"f-huber-59"));
+    assert!(!chits::buyable(&s, Side::German).contains(&"f-huber-chill"));
+}
+
+#[test]
+fn joe_mann_s6_9_negates_a_502_pir_loss_once_in_the_best_laid_plans() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "f-502");
+    play(&mut s, "allied", "move B/502 50.150", &[]);
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 50.150 small-arms", &[2]);
+    ok(&mut s, "german", "result eliminated B/502", &[]);
+    assert!(!s.units.contains_key("B/502") && s.mann.is_some());
+    refused(&mut s, "german", "end", "sequence of play");
+    ok(&mut s, "allied", "joemann", &[]);
+    assert!(s.units.contains_key("B/502") && s.mann_used);
+    // Spent: no second chance.
+    ok(&mut s, "german", "fire G/1 50.150 small-arms", &[2]);
+    ok(&mut s, "german", "result step-loss B/502", &[]);
+    assert!(s.mann.is_none());
+    // Not in A Ride in the Country, not for another regiment.
+    let mut s = game("a-ride-in-the-country");
+    s.units.insert(
+        "B/502".into(),
+        Unit {
+            side: Side::Allied,
+            hex: hex("50.150"),
+            column: false,
+        },
+    );
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 50.150 small-arms", &[2]);
+    ok(&mut s, "german", "result eliminated", &[]);
+    assert!(s.mann.is_none());
+}
+
+#[test]
+fn optional_rules_o1_to_o4_as_options() {
+    // O2.0: no Direct Command chit in the mug.
+    let mut s = game_with("the-best-laid-plans", json!({"alternate_chits": true})).unwrap();
+    ok(&mut s, "allied", "buy none", &[]);
+    ok(&mut s, "german", "buy none", &[1, 1, 1]);
+    assert!(
+        !s.mug.iter().any(|c| c.starts_with("dc-"))
+            && !s.chit.as_deref().unwrap().starts_with("dc-")
+    );
+    // O3.0: a German unit failing its lost check is moved by the Allied player.
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    refused(&mut s, "german", "tq G/1 lost pass 0-5", "O3.0");
+    let mut s = game_with("the-best-laid-plans", json!({"german_lost": true})).unwrap();
+    german_impulse(&mut s);
+    ok(&mut s, "german", "move G/1 30.100", &[]);
+    no_opfire(&mut s);
+    ok(&mut s, "german", "tq G/1 lost pass 0-5", &[8]);
+    assert_eq!(s.lost.as_deref(), Some("G/1"));
+    refused(&mut s, "german", "end", "sequence of play");
+    ok(&mut s, "allied", "move G/1 30.101 30.102", &[]);
+    assert_eq!((s.units["G/1"].hex, s.lost.clone()), (hex("30.102"), None));
+    // O4.0: one type of tank; the board says they land with Drop One.
+    let e = game_with("the-best-laid-plans", json!({"airborne_tanks": "panther"})).unwrap_err();
+    assert!(e.rule.contains("O4.0"), "{e:?}");
+    let s = game_with("the-best-laid-plans", json!({"airborne_tanks": "locust"})).unwrap();
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        board.contains("two locust companies land with Drop One"),
+        "{board}"
+    );
+    // O1.0 is an option the rules list.
+    assert!(WhereEaglesDare
+        .info()
+        .options
+        .iter()
+        .any(|o| o.name == "covering_fire"));
+}
+
+#[test]
+fn rout_s3_1_a_routed_german_formation_leaves_the_map_and_reenters_its_display_by_a_private_number()
+{
+    let mut s = before_1900("campaign", 18);
+    s.time = 3;
+    s.phase = Phase::Activation;
+    s.offmap.insert("erc-kg-stiller".into(), OffMap::OnMap);
+    s.units.insert(
+        "G/st1".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("30.100"),
+            column: false,
+        },
+    );
+    // An Allied fire 9 draws Rout (the first in the Allied cup after Air Strike): the German
+    // names the Formation.
+    s.cups.insert(Side::Allied, ids(&["rout"]));
+    allied_impulse(&mut s, "f-501");
+    ok(&mut s, "allied", "fire A/1 30.100 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    assert_eq!(s.rout, Some(Side::German));
+    refused(&mut s, "allied", "end", "sequence of play");
+    refused(&mut s, "german", "rout kg-walther", "S3.1");
+    ok(&mut s, "german", "rout erc-kg-stiller G/st1", &[]);
+    assert_eq!(s.offmap["erc-kg-stiller"], OffMap::Routed { back: 19 });
+    assert!(!s.units.contains_key("G/st1"));
+    let allied = WhereEaglesDare
+        .view(&s, &Viewer::Seat(Seat::parse("allied").unwrap()))
+        .to_string();
+    assert!(!allied.contains("routed, back"), "the display is secret");
+    // Back on the 19th: at that 1900 the German names a box of its display by a private
+    // number, like any off-map move; no map entry.
+    for (day, back) in [(18, false), (19, true)] {
+        let mut s = before_1900("campaign", day);
+        s.released = DATA.release_line.iter().map(|e| e.id.clone()).collect();
+        s.offmap
+            .insert("erc-kg-stiller".into(), OffMap::Routed { back: 19 });
+        ok(&mut s, "allied", "end", &[]);
+        ok_hidden(&mut s, "allied", "route stay", &[]);
+        assert_eq!(
+            s.numbering.contains_key("erc-kg-stiller"),
+            back,
+            "day {day}"
+        );
+        if back {
+            let list = &s.numbering["erc-kg-stiller"];
+            assert!(list.iter().all(|d| !d.starts_with("map ")), "{list:?}");
+            let moves: Vec<String> = s
+                .numbering
+                .keys()
+                .map(|f| {
+                    let to = match &s.offmap[f] {
+                        OffMap::Box(b) => b.clone(),
+                        _ => "Geldrop".to_owned(),
+                    };
+                    format!("{f}:{}", number(&s, f, &to))
+                })
+                .collect();
+            ok(
+                &mut s,
+                "german",
+                &format!("offmap {}", moves.join(" ")),
+                &[],
+            );
+            assert_eq!(s.offmap["erc-kg-stiller"], OffMap::Box("Geldrop".into()));
+        }
+    }
 }

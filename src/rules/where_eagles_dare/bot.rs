@@ -47,12 +47,32 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 ]),
             }
         }
+        Phase::Huber => Command::Huber {
+            division: Some(["59th", "chill"][rng(2)].into()),
+        },
+        Phase::Replan { next } => Command::Plan {
+            drop: *next,
+            sticks: Some(vec![
+                format!("r{next}-506:{}", ["A1", "A", "B", "C", "W"][rng(5)]),
+                format!("r{next}-501:A"),
+            ]),
+        },
+        Phase::SupplyDrop { candidates } => Command::AirDrop {
+            at: Some(TURNS[candidates[rng(2)]].to_owned()),
+        },
         Phase::Raids { day } => Command::Raid {
             day: *day,
             real: Some(rng(3) == 0),
         },
         Phase::Weather => Command::Weather,
         Phase::Fog => Command::Fog,
+        Phase::AirDrop { .. } | Phase::Buy { .. }
+            if side == Side::Allied && rng(3) == 0 && super::dz_option(s).is_some() =>
+        {
+            Command::DzChange {
+                zone: ["A1", "A", "B", "C", "W"][rng(5)].into(),
+            }
+        }
         Phase::AirDrop { candidates } => Command::AirDrop {
             at: Some(TURNS[candidates[rng(2)]].to_owned()),
         },
@@ -69,6 +89,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             let mut moves = Vec::new();
             for (f, list) in &s.numbering {
                 let Some(super::state::OffMap::Box(from)) = s.offmap.get(f) else {
+                    moves.push((f.clone(), 1 + rng(list.len()) as u32));
                     continue;
                 };
                 let display = super::data::DATA.offmap.display_of(f).unwrap_or_default();
@@ -129,8 +150,74 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 if p.side != side {
                     return None;
                 }
+                // Name the unit struck now and then (a Bailey, a ferry's engineer); never a
+                // Bulldozer, which may not be attacked (2.11).
+                let target = s
+                    .units
+                    .iter()
+                    .filter(|(n, u)| {
+                        u.hex == p.hex
+                            && !s
+                                .stream_bridges
+                                .values()
+                                .any(|x| x.bulldozer.as_deref() == Some(n.as_str()))
+                    })
+                    .map(|(n, _)| n.clone())
+                    .nth(rng(4));
                 return Some(Command::Result {
                     class: RESULTS[rng(RESULTS.len())].into(),
+                    target,
+                });
+            }
+            if let Some(who) = s.rout {
+                if side != who {
+                    return None;
+                }
+                let on_map: Vec<&String> = s
+                    .offmap
+                    .iter()
+                    .filter(|(_, p)| **p == super::state::OffMap::OnMap)
+                    .map(|(f, _)| f)
+                    .collect();
+                return Some(match on_map.get(rng(on_map.len() + 1)) {
+                    Some(f) => Command::Rout {
+                        formation: (*f).clone(),
+                        units: s
+                            .units
+                            .iter()
+                            .filter(|(_, u)| u.side == Side::German)
+                            .map(|(n, _)| n.clone())
+                            .take(rng(3))
+                            .collect(),
+                    },
+                    None => Command::Pass,
+                });
+            }
+            if s.mann.is_some() {
+                if side != Side::Allied {
+                    return None;
+                }
+                return Some(if rng(2) == 0 {
+                    Command::JoeMann
+                } else {
+                    Command::Pass
+                });
+            }
+            if let Some(l) = &s.lost {
+                if side != Side::Allied {
+                    return None;
+                }
+                let at = s.units.get(l).map(|u| u.hex)?;
+                let n = at.neighbours();
+                return Some(if rng(2) == 0 {
+                    Command::Pass
+                } else {
+                    Command::Move {
+                        unit: l.clone(),
+                        path: vec![n[rng(n.len())]],
+                        column: false,
+                        transport: None,
+                    }
                 });
             }
             if let Some(h) = s.window {
@@ -148,6 +235,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     opportunity: true,
                     on: None,
                     facts: String::new(),
+                    covered: s.covering_fire && rng(2) == 0,
                 });
             }
             if s.actions >= 3 || rng(4) == 0 {
@@ -174,6 +262,16 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 let n = at.neighbours();
                 n[rng(n.len())]
             };
+            if rng(3) == 0 {
+                if let Some(c) = bridge_work(s, side, &unit, rng) {
+                    return Some(c);
+                }
+            }
+            if rng(4) == 0 {
+                if let Some(c) = unit_work(s, side, &unit, rng) {
+                    return Some(c);
+                }
+            }
             match rng(10) {
                 0..=3 => {
                     let mut path = if s.units.contains_key(&unit) {
@@ -191,6 +289,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                         unit,
                         path,
                         column: rng(2) == 0,
+                        transport: None,
                     }
                 }
                 4 | 5 => Command::Fire {
@@ -208,6 +307,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                         Some(super::terrain::Terrain::Woods),
                     ][rng(3)],
                     facts: String::new(),
+                    covered: false,
                 },
                 6 => Command::Assault {
                     unit,
@@ -256,5 +356,201 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 },
             }
         }
+    })
+}
+
+/// Bridge work (2.11–2.18): vehicles across stream and railroad bridges, Bulldozers, Baileys,
+/// ferries, railroad improvement. Some of it is refused (the bot tries again).
+fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> {
+    use super::data::{southern_hex, DATA};
+    use super::order::Transport;
+    let chit = s.chit.clone().unwrap_or_default();
+    let pass = faces(rng);
+    match rng(6) {
+        0 => {
+            let b = &DATA.stream_bridges[rng(DATA.stream_bridges.len())];
+            let v = format!(
+                "{}/v{}",
+                if side == Side::Allied { "A" } else { "G" },
+                rng(3)
+            );
+            let path = match s.units.get(&v).map(|u| u.hex) {
+                Some(h) if h == b.hexes.0 => vec![b.hexes.1],
+                Some(h) if h == b.hexes.1 => vec![b.hexes.0],
+                _ => vec![b.hexes.0, b.hexes.1],
+            };
+            Some(Command::Move {
+                unit: v,
+                path,
+                column: true,
+                transport: Some(
+                    [Transport::Wheeled, Transport::Tracked, Transport::Mounted][rng(3)],
+                ),
+            })
+        }
+        1 if side == Side::Allied && chit == "div-guards" => {
+            let (name, x) = s.stream_bridges.iter().find(|(_, x)| x.unstable)?;
+            if x.bulldozer.is_some() {
+                Some(Command::Bulldoze {
+                    bridge: name.clone(),
+                })
+            } else {
+                Some(Command::Bulldozer {
+                    unit: DATA.bulldozers[rng(DATA.bulldozers.len())].0.clone(),
+                    bridge: name.clone(),
+                })
+            }
+        }
+        2 if side == Side::Allied => {
+            let (name, b) = s.bridges.iter().find(|(_, b)| b.destroyed)?;
+            match &b.bailey {
+                Some(x) => Some(Command::Tq {
+                    unit: x.unit.clone(),
+                    reason: vec!["repair".into(), name.clone()],
+                    pass,
+                }),
+                None => Some(Command::Bailey {
+                    unit: DATA.baileys[rng(DATA.baileys.len())].0.clone(),
+                    bridge: name.clone(),
+                }),
+            }
+        }
+        3 => {
+            let (name, b) = s.bridges.iter().find(|(_, b)| b.destroyed)?;
+            let def = DATA.bridge(name)?;
+            let eng = format!("{}/eng", if side == Side::Allied { "A" } else { "G" });
+            match (&b.ferry, s.units.get(&eng)) {
+                (None, Some(u)) if u.hex == def.hexes.0 || u.hex == def.hexes.1 => {
+                    Some(Command::Tq {
+                        unit: eng,
+                        reason: vec!["ferry".into(), name.clone()],
+                        pass,
+                    })
+                }
+                (None, _) => Some(Command::Move {
+                    unit: eng,
+                    path: vec![southern_hex(def.hexes)],
+                    column: false,
+                    transport: None,
+                }),
+                (Some(f), _) => {
+                    let at = s.units.get(unit).map(|u| u.hex);
+                    if at == Some(f.at) || at == Some(f.to) {
+                        if s.units.get(unit).is_some_and(|u| u.column) {
+                            Some(Command::Ferry {
+                                unit: unit.to_owned(),
+                                bridge: name.clone(),
+                                abandon: rng(2) == 0,
+                            })
+                        } else {
+                            Some(Command::Move {
+                                unit: unit.to_owned(),
+                                path: vec![at?],
+                                column: true,
+                                transport: None,
+                            })
+                        }
+                    } else {
+                        Some(Command::Move {
+                            unit: unit.to_owned(),
+                            path: vec![f.at],
+                            column: true,
+                            transport: None,
+                        })
+                    }
+                }
+            }
+        }
+        4 => {
+            let b = DATA
+                .bridges
+                .iter()
+                .find(|b| b.railroad && b.name != "best-rail")?;
+            let eng = format!("{}/eng", if side == Side::Allied { "A" } else { "G" });
+            if s.units.get(&eng).is_some_and(|u| u.hex == b.hexes.0) {
+                Some(Command::Tq {
+                    unit: eng,
+                    reason: vec!["improve".into(), b.name.clone()],
+                    pass,
+                })
+            } else {
+                Some(Command::Move {
+                    unit: format!(
+                        "{}/m{}",
+                        if side == Side::Allied { "A" } else { "G" },
+                        rng(2)
+                    ),
+                    path: vec![b.hexes.0, b.hexes.1],
+                    column: true,
+                    transport: [None, Some(Transport::Mounted), Some(Transport::Tracked)][rng(3)],
+                })
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The special rules' orders (S1, S2, S4, S5.3, S6.3, O3): some are refused (the bot tries
+/// again).
+fn unit_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> {
+    use super::data::DATA;
+    let letter = if side == Side::Allied { "A" } else { "G" };
+    let at = s.units.get(unit).map(|u| u.hex);
+    Some(match rng(8) {
+        0 => Command::Mount {
+            infantry: unit.to_owned(),
+            vehicle: format!("{letter}/{}", rng(6)),
+        },
+        1 => Command::Dismount {
+            unit: unit.to_owned(),
+            abandon: rng(4) == 0,
+        },
+        2 => {
+            let own: Vec<&super::data::AssetDef> = DATA
+                .assets
+                .iter()
+                .filter(|a| DATA.division(&a.division).is_some_and(|d| d.side == side))
+                .collect();
+            let a = own.get(rng(own.len().max(1)))?;
+            Command::Ride {
+                asset: a.kind.clone(),
+                unit: unit.to_owned(),
+                division: a.division.clone(),
+            }
+        }
+        3 => {
+            let own: Vec<&super::state::Park> = s.parks.iter().filter(|p| p.side == side).collect();
+            let p = own.get(rng(own.len().max(1)))?;
+            match p.hex {
+                None => Command::Park {
+                    park: p.id.clone(),
+                    hex: p.entry.or(at)?,
+                },
+                Some(h) if at == Some(h) => Command::EnterPark {
+                    unit: unit.to_owned(),
+                    park: p.id.clone(),
+                },
+                Some(h) => Command::Move {
+                    unit: unit.to_owned(),
+                    path: vec![h],
+                    column: false,
+                    transport: None,
+                },
+            }
+        }
+        4 => Command::RoadBlock {
+            hex: at?,
+            remove: rng(3) == 0,
+        },
+        5 => Command::Rearguard {
+            unit: format!("{letter}/rg{}", rng(6)),
+            hex: at?,
+        },
+        6 if side == Side::German && s.german_lost => Command::Tq {
+            unit: unit.to_owned(),
+            reason: vec!["lost".into()],
+            pass: faces(rng),
+        },
+        _ => return None,
     })
 }

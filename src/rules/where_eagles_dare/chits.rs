@@ -8,6 +8,7 @@
 
 use super::data::{ChitKind, DATA, TURNS};
 use super::state::{Phase, Side, State};
+use super::supply::{chit_in_play, in_play};
 use super::turn::{self, NIGHT};
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
@@ -20,6 +21,7 @@ pub fn buyable(s: &State, side: Side) -> Vec<&'static str> {
     DATA.chits
         .iter()
         .filter(|c| c.side == side && c.bought() && !s.bought.contains(&c.id))
+        .filter(|c| chit_in_play(s, c))
         .filter(|c| !night_barred(s, &c.id))
         .filter(|c| c.payer().is_some_and(|p| dp(s, p) >= c.cost))
         .map(|c| c.id.as_str())
@@ -91,6 +93,18 @@ pub fn check_buy(s: &State, side: Side, chits: &[String]) -> Result<Vec<u32>, Ru
         })?;
         if c.side != side {
             return Err(r(format!("{id} is a {} chit", c.side.name())));
+        }
+        if c.division.as_deref().is_some_and(|d| !in_play(s, d)) {
+            return Err(rule(
+                "S5.1.1 Eindhoven Regional Command/KG Chill",
+                format!("{id}: that command is not in play now (KG Chill replaces the Eindhoven Regional Command at 0700 20 Sept)"),
+            ));
+        }
+        if !chit_in_play(s, c) {
+            return Err(rule(
+                "S5.5 KG Huber",
+                format!("{id}: KG Huber is not in play for that division now"),
+            ));
         }
         if !c.bought() {
             return Err(r(format!(
@@ -170,6 +184,7 @@ fn fill_mug(s: &mut State, ctx: &mut Ctx) {
         .chits
         .iter()
         .filter(|c| !c.bought() && s.held.as_ref() != Some(&c.id))
+        .filter(|c| chit_in_play(s, c))
         .map(|c| c.id.clone())
         .collect();
     mug.append(&mut s.bought);
@@ -228,6 +243,7 @@ fn play(s: &mut State, ctx: &mut Ctx, id: String) {
     let c = DATA.chit(&id).expect("chits in the mug are in the data");
     s.impulse = c.side;
     s.actions = 0;
+    s.impulse_no += 1;
     s.chit = Some(id.clone());
     if c.kind == ChitKind::Division {
         let division = c.division.clone().unwrap_or_default();
@@ -324,8 +340,8 @@ pub fn spend(
         .ok_or_else(|| r("name the division whose points you spend: spend 1 cp guards".into()))?;
     let d = DATA
         .division(&division)
-        .filter(|d| d.side == side)
-        .ok_or_else(|| r(format!("{division} is not one of your divisions")))?;
+        .filter(|d| d.side == side && in_play(s, &d.id))
+        .ok_or_else(|| r(format!("{division} is not one of your divisions in play")))?;
     let pool = if dispatch { &mut s.dp } else { &mut s.cp };
     let have = pool.get(&d.id).copied().unwrap_or(0);
     let what = if dispatch { "Dispatch" } else { "Command" };
@@ -358,12 +374,12 @@ pub fn intelligence(
 ) -> Result<(), RuleError> {
     let d = DATA
         .division(division)
-        .filter(|d| d.side == side)
+        .filter(|d| d.side == side && in_play(s, &d.id))
         .ok_or_else(|| {
             let own: Vec<&str> = DATA
                 .divisions
                 .iter()
-                .filter(|d| d.side == side)
+                .filter(|d| d.side == side && in_play(s, &d.id))
                 .map(|d| d.id.as_str())
                 .collect();
             rule(

@@ -96,6 +96,26 @@ pub struct BridgeDef {
     pub railroad: bool,
 }
 
+/// A stream bridge that may be unstable (2.11).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamBridgeDef {
+    pub name: String,
+    pub hexes: (Hex, Hex),
+    /// The most southern one, checked by A Ride in the Country.
+    pub southern: bool,
+}
+
+/// The southern hex of a hexside: the larger row, an even column standing half a hex lower
+/// (hex.rs's adjacency).
+pub fn southern_hex(hexes: (Hex, Hex)) -> Hex {
+    let y = |h: Hex| 2 * u32::from(h.row) + u32::from(h.col.is_multiple_of(2));
+    if y(hexes.1) > y(hexes.0) {
+        hexes.1
+    } else {
+        hexes.0
+    }
+}
+
 /// A scenario (`scenarios.txt`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScenarioDef {
@@ -115,11 +135,16 @@ pub struct Data {
     pub route_end: Hex,
     pub stops: Vec<(Spur, Hex)>,
     pub bridges: Vec<BridgeDef>,
-    pub stream_bridges: Vec<(Hex, Hex)>,
+    pub stream_bridges: Vec<StreamBridgeDef>,
+    /// Bailey Bridge and Bulldozer units by division (`engineers.txt`): `(unit, division)`.
+    pub baileys: Vec<(String, String)>,
+    pub bulldozers: Vec<(String, String)>,
     pub culvert: (Hex, Hex),
     /// Airborne zones by name (`A1`, `A`, `B`, `C`, `W`), and whether each is a DZ.
     pub zones: BTreeMap<String, (bool, Vec<Hex>)>,
     pub starred: Vec<String>,
+    /// The 101st's supply drop zone (3.5).
+    pub supply_dz: String,
     pub weather: Vec<(u32, u32, Weather)>,
     pub drop_table: Vec<(i32, DropResult)>,
     pub dz_change: Vec<(u32, u32, ChangeResult)>,
@@ -136,6 +161,41 @@ pub struct Data {
     pub release_line: Vec<ReleaseDef>,
     /// The off-map displays and flank corps (`offmap.txt`).
     pub offmap: OffMapDef,
+    /// Victory points and levels (`victory.txt`).
+    pub victory: VictoryDef,
+    /// Trucks and jeeps (`assets.txt`).
+    pub assets: Vec<AssetDef>,
+    /// Road blocks and Rearguards by side: `(kind, side, count)`.
+    pub counter_mix: Vec<(String, Side, u32)>,
+    /// Artillery parks: `(id, side, division, value, reinforcement hex)`.
+    pub parks: Vec<(String, Side, String, u32, Option<Hex>)>,
+    /// S5.4: the flak hexes and the flak counters' types.
+    pub flak_hexes: Vec<Hex>,
+    pub flak_types: Vec<String>,
+}
+
+/// A division's trucks or jeeps (S5.3, S6.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssetDef {
+    pub kind: String,
+    pub division: String,
+    pub count: u32,
+    /// The day they are first in play.
+    pub from: u8,
+}
+
+/// What scores and the victory levels (`victory.txt`, every number reconstructed).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VictoryDef {
+    /// Allied VP per released Formation with a marker (4.3.1).
+    pub released: i64,
+    /// Allied VP by the day the Club Route marker came off the map (4.3.1).
+    pub route_off: Vec<(u8, i64)>,
+    /// German VP per Attacked and per Closed marker (4.3.3).
+    pub attacked: i64,
+    pub closed: i64,
+    /// `(lowest margin, winner, name)`, highest first; the margin is Allied minus German.
+    pub levels: Vec<(i64, Option<Side>, String)>,
 }
 
 /// The kinds of activation chit (1900 steps 6-9).
@@ -316,9 +376,12 @@ impl Data {
             stops: Vec::new(),
             bridges: Vec::new(),
             stream_bridges: Vec::new(),
+            baileys: Vec::new(),
+            bulldozers: Vec::new(),
             culvert: (hex("70.156")?, hex("70.157")?),
             zones: BTreeMap::new(),
             starred: Vec::new(),
+            supply_dz: "W".into(),
             weather: Vec::new(),
             drop_table: Vec::new(),
             dz_change: Vec::new(),
@@ -329,6 +392,12 @@ impl Data {
             divisions: Vec::new(),
             release_line: Vec::new(),
             offmap: OffMapDef::default(),
+            victory: VictoryDef::default(),
+            assets: Vec::new(),
+            counter_mix: Vec::new(),
+            parks: Vec::new(),
+            flak_hexes: Vec::new(),
+            flak_types: Vec::new(),
         };
         for w in lines(include_str!("data/key_hexes.txt")) {
             match w[0] {
@@ -351,7 +420,11 @@ impl Data {
                     hexes: side(w[2])?,
                     railroad: w.get(3) == Some(&"railroad"),
                 }),
-                "stream-bridge" => d.stream_bridges.push(side(w[1])?),
+                "stream-bridge" => d.stream_bridges.push(StreamBridgeDef {
+                    name: w[1].to_owned(),
+                    hexes: side(w[2])?,
+                    southern: w.get(3) == Some(&"southern"),
+                }),
                 "culvert" => d.culvert = side(w[1])?,
                 "zone" => {
                     let dz = w[1] == "DZ";
@@ -373,6 +446,7 @@ impl Data {
                     };
                     d.zones.insert(name, (dz, hexes));
                 }
+                "supply-dz" => d.supply_dz = w[2].to_owned(),
                 "starred" => d.starred = w[1..].iter().map(|s| s.to_string()).collect(),
                 "sea-tail" => {
                     let stops = w[2..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
@@ -432,9 +506,19 @@ impl Data {
                 w.contains(&"german"),
             ));
         }
+        for w in lines(include_str!("data/engineers.txt")) {
+            let row = (w[1].to_owned(), w[2].to_owned());
+            match w[0] {
+                "bailey" => d.baileys.push(row),
+                "bulldozer" => d.bulldozers.push(row),
+                other => return Err(format!("engineers.txt: unknown kind {other}")),
+            }
+        }
         d.read_chits()?;
         d.read_release_line()?;
         d.read_offmap()?;
+        d.read_victory()?;
+        d.read_assets()?;
         Ok(d)
     }
 
@@ -596,6 +680,97 @@ impl Data {
         Ok(())
     }
 
+    fn read_victory(&mut self) -> Result<(), String> {
+        let v = &mut self.victory;
+        let n = |t: &str| {
+            t.parse::<i64>()
+                .map_err(|_| format!("victory.txt: '{t}' is not a number"))
+        };
+        for w in lines(include_str!("data/victory.txt")) {
+            match w[0] {
+                "released" => v.released = n(w[1])?,
+                "attacked" => v.attacked = n(w[1])?,
+                "closed" => v.closed = n(w[1])?,
+                "route-off" => {
+                    for part in &w[1..] {
+                        let (d, p) = part
+                            .split_once(':')
+                            .ok_or_else(|| format!("victory.txt: '{part}' is not day:points"))?;
+                        let day = d.parse().map_err(|_| format!("victory.txt: bad day {d}"))?;
+                        v.route_off.push((day, n(p)?));
+                    }
+                }
+                "level" => {
+                    let winner = match w.get(2).copied() {
+                        Some("allied") => Some(Side::Allied),
+                        Some("german") => Some(Side::German),
+                        Some("none") => None,
+                        other => return Err(format!("victory.txt: winner {other:?}")),
+                    };
+                    v.levels.push((n(w[1])?, winner, w[3..].join(" ")));
+                }
+                other => return Err(format!("victory.txt: unknown line {other}")),
+            }
+        }
+        if v.levels.is_empty() || v.levels.windows(2).any(|p| p[0].0 <= p[1].0) {
+            return Err("victory.txt: levels, highest margin first".into());
+        }
+        Ok(())
+    }
+
+    fn read_assets(&mut self) -> Result<(), String> {
+        let n = |t: &str| {
+            t.parse::<u32>()
+                .map_err(|_| format!("assets.txt: '{t}' is not a number"))
+        };
+        let side = |t: &str| match t {
+            "allied" => Ok(Side::Allied),
+            "german" => Ok(Side::German),
+            other => Err(format!("assets.txt: '{other}' is not a side")),
+        };
+        for w in lines(include_str!("data/assets.txt")) {
+            match w[0] {
+                "truck" | "jeep" => self.assets.push(AssetDef {
+                    kind: w[0].to_owned(),
+                    division: w[1].to_owned(),
+                    count: n(w[2])?,
+                    from: match w.get(3) {
+                        Some(&"from") => w[4].parse().map_err(|_| "assets.txt: from <day>")?,
+                        _ => 0,
+                    },
+                }),
+                "roadblock" | "rearguard" => {
+                    self.counter_mix
+                        .push((w[0].to_owned(), side(w[1])?, n(w[2])?))
+                }
+                "park" => self.parks.push((
+                    w[1].to_owned(),
+                    side(w[2])?,
+                    w[3].to_owned(),
+                    n(w[4])?,
+                    w.get(5).map(|h| hex(h)).transpose()?,
+                )),
+                "flak-hexes" => {
+                    self.flak_hexes = w[1..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?
+                }
+                "flak-types" => self.flak_types = w[1..].iter().map(|t| t.to_string()).collect(),
+                other => return Err(format!("assets.txt: unknown line {other}")),
+            }
+        }
+        if self.flak_hexes.len() != self.flak_types.len() {
+            return Err("assets.txt: one flak type a flak hex".into());
+        }
+        Ok(())
+    }
+
+    /// The counter mix of road blocks or Rearguards of a side (S2).
+    pub fn counter_mix(&self, kind: &str, side: Side) -> u32 {
+        self.counter_mix
+            .iter()
+            .find(|(k, s, _)| k == kind && *s == side)
+            .map_or(0, |r| r.2)
+    }
+
     pub fn chit(&self, id: &str) -> Option<&ChitDef> {
         self.chits.iter().find(|c| c.id == id)
     }
@@ -639,6 +814,10 @@ impl Data {
 
     pub fn scenario(&self, id: &str) -> Option<&ScenarioDef> {
         self.scenarios.iter().find(|s| s.id == id)
+    }
+
+    pub fn stream_bridge(&self, name: &str) -> Option<&StreamBridgeDef> {
+        self.stream_bridges.iter().find(|b| b.name == name)
     }
 
     pub fn bridge(&self, name: &str) -> Option<&BridgeDef> {

@@ -44,14 +44,17 @@ pub fn closed(s: &mut State, ctx: &mut Ctx, why: &str) {
 /// Is a destroyed bridge on Club Route (both its hexes Club Route, or one and the marker)?
 pub fn destroyed_bridge_on_route(s: &State) -> bool {
     DATA.bridges.iter().any(|b| {
-        s.bridges.get(&b.name).is_some_and(|x| x.destroyed)
+        s.bridges.get(&b.name).is_some_and(|x| !x.open())
             && s.club_route.contains(&b.hexes.0)
             && s.club_route.contains(&b.hexes.1)
     })
 }
 
 /// `move <unit> <hex> …`: the path is kept as positions; each step must be adjacent. A unit
-/// first named is placed on the path's first hex. A German unit entering Club Route closes it.
+/// first named is placed on the path's first hex. Bridges are crossed as 2.11–2.18 allow (a
+/// vehicle's first crossing of a stream bridge rolls for its stability and may stop it); a
+/// German unit entering Club Route closes it. Returns the hex the unit stops in.
+#[allow(clippy::too_many_arguments)]
 pub fn move_unit(
     s: &mut State,
     ctx: &mut Ctx,
@@ -59,7 +62,8 @@ pub fn move_unit(
     unit: &str,
     path: &[Hex],
     column: bool,
-) -> Result<(), RuleError> {
+    transport: Option<super::order::Transport>,
+) -> Result<Hex, RuleError> {
     let r = |m: String| rule("moves", m);
     let (start, steps) = match s.units.get(unit) {
         Some(u) if u.side != side => return Err(r(format!("{unit} is a {} unit", u.side.name()))),
@@ -88,33 +92,60 @@ pub fn move_unit(
     if side == Side::German
         && s.units
             .iter()
-            .any(|(_, u)| u.side == Side::Allied && u.hex == at)
+            .any(|(_, u)| u.side == Side::Allied && u.hex == at && !is_bulldozer(s, u.hex))
     {
         return Err(r(format!(
             "{at} holds an Allied unit: a German unit enters it by assault"
         )));
     }
+    super::bridges::check_move(s, unit, start, steps, column, transport)?;
+    super::units::check_action(s, unit, true, None)?;
     let known = s.units.contains_key(unit);
+    let taken = super::bridges::roll_crossings(s, ctx, side, unit, start, steps, transport);
+    let steps = &steps[..taken];
+    let end = steps.last().copied().unwrap_or(start);
     s.units.insert(
         unit.to_owned(),
         Unit {
             side,
-            hex: at,
+            hex: end,
             column,
         },
     );
-    let shown: Vec<String> = path.iter().map(Hex::to_string).collect();
+    let shown: Vec<String> = std::iter::once(start)
+        .filter(|_| !known)
+        .chain(steps.iter().copied())
+        .map(|h| h.to_string())
+        .collect();
     ctx.say(format!(
-        "{} {} {unit} {}{}",
+        "{} {} {unit} {}{}{}",
         side.name(),
         if known { "moves" } else { "places" },
         shown.join(" "),
+        transport
+            .map(|t| format!(" {}", t.name()))
+            .unwrap_or_default(),
         if column { " in Column" } else { "" }
     ));
-    if side == Side::German && path.iter().any(|h| s.club_route.contains(h)) {
+    super::bridges::after_move(s, ctx, side, unit, start, steps, transport);
+    super::units::after_move(s, ctx, side, unit, steps);
+    if side == Side::German
+        && std::iter::once(start)
+            .chain(steps.iter().copied())
+            .any(|h| s.club_route.contains(&h))
+    {
         closed(s, ctx, &format!("the German unit {unit} is on Club Route"));
     }
-    Ok(())
+    Ok(end)
+}
+
+/// Does a Bulldozer stand in this hex (2.11: it is no obstacle to the enemy; it is eliminated)?
+fn is_bulldozer(s: &State, hex: Hex) -> bool {
+    s.units.iter().filter(|(_, u)| u.hex == hex).all(|(n, _)| {
+        s.stream_bridges
+            .values()
+            .any(|x| x.bulldozer.as_deref() == Some(n.as_str()))
+    })
 }
 
 /// `fire` and `opfire`: the die, the consequences of the act of firing, then the roller states
@@ -169,6 +200,7 @@ pub fn fire(
 }
 
 pub fn assault(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, hex: Hex, facts: &str) {
+    super::units::dismount_all_at(s, ctx, hex, "an assault is declared on the hex");
     let face = d10(ctx);
     let facts_text = if facts.is_empty() {
         String::new()
@@ -188,19 +220,38 @@ pub fn assault(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, hex: Hex, f
     });
 }
 
-/// The CRT result class stated; a fire (not assault) "9" then draws from the roller's cup.
-pub fn result(s: &mut State, ctx: &mut Ctx, class: &str) {
+/// The CRT result class stated (and the unit it strikes, when named); a fire (not assault) "9"
+/// then draws from the roller's cup.
+pub fn result(s: &mut State, ctx: &mut Ctx, class: &str, target: Option<&str>) {
     let p = s.pending.take().expect("checked by the caller");
+    let before = s.units.clone();
     ctx.say(format!(
-        "{}: {} at {}, die {}: result {class}",
+        "{}: {} at {}, die {}: result {class}{}",
         p.side.name(),
         p.unit,
         p.hex,
-        p.face
+        p.face,
+        target.map(|t| format!(" on {t}")).unwrap_or_default()
     ));
     if class == "eliminated" {
-        s.units.retain(|_, u| u.hex != p.hex || u.side == p.side);
+        match target {
+            Some(t) => {
+                s.units.remove(t);
+            }
+            None => {
+                let dozers: Vec<String> = s
+                    .stream_bridges
+                    .values()
+                    .filter_map(|x| x.bulldozer.clone())
+                    .collect();
+                s.units
+                    .retain(|n, u| u.hex != p.hex || u.side == p.side || dozers.contains(n));
+            }
+        }
     }
+    super::bridges::result(s, ctx, p.hex, class, target, p.fire);
+    super::units::result(s, ctx, &p, class);
+    super::units::mann_chance(s, ctx, &p, class, target, &before);
     if p.fire && p.face == 9 {
         draw_event(s, ctx, p.side);
     }
@@ -250,6 +301,13 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
             let face = d10(ctx);
             ctx.say(format!("Air Strike: the die reads {face}: {} Typhoon(s), each a 6 white Fire Power attack on a hex within 10 hexes of the chosen Formation's leader, no modifiers (S3.1)", face / 2));
         }
+    }
+    if event == "rout" {
+        ctx.say(format!(
+            "Rout: the {} player names a Formation in an enemy Fire Zone with a step lost that routs (rout <formation> [<units taken off>]), or passes (S3.1)",
+            side.other().name()
+        ));
+        s.rout = Some(side.other());
     }
     if event == "intelligence" {
         ctx.say(format!(
@@ -325,6 +383,15 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
         ),
         pass,
     );
+    if ok {
+        super::bridges::passed(s, ctx, side, unit, reason);
+    }
+    if !ok && side == Side::German && reason.first().map(String::as_str) == Some("lost") {
+        s.lost = Some(unit.to_owned());
+        ctx.say(format!(
+            "{unit} fails: it is lost, and the Allied player moves it (O3.0)"
+        ));
+    }
     if ok && reason.first().map(String::as_str) == Some("wire") {
         let name = &reason[1];
         s.bridges.entry(name.clone()).or_default().wired_by = Some(side);
@@ -335,8 +402,10 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
     }
 }
 
-pub fn rally(ctx: &mut Ctx, side: Side, unit: &str, pass: &[u32]) {
-    check(ctx, &format!("{} rally: {unit}", side.name()), pass);
+pub fn rally(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, pass: &[u32]) {
+    if check(ctx, &format!("{} rally: {unit}", side.name()), pass) {
+        super::bridges::rallied(s, ctx, unit);
+    }
 }
 
 pub fn barrage(
@@ -389,6 +458,7 @@ pub fn demolish(s: &mut State, ctx: &mut Ctx, side: Side, bridge: &str, fire_zon
     let b: &mut Bridge = s.bridges.entry(bridge.to_owned()).or_default();
     if face <= need {
         b.destroyed = true;
+        b.destroyed_at = Some((s.day, s.time));
         b.wired_by = None;
         ctx.say(format!(
             "{} demolition of the {bridge} bridge, {need} or less: the die reads {face}: destroyed",

@@ -6,6 +6,7 @@
 //! what is not done yet: docs/rules/where-eagles-dare.md.
 
 pub mod bot;
+pub mod bridges;
 pub mod chits;
 pub mod data;
 pub mod declared;
@@ -13,10 +14,14 @@ pub mod hex;
 pub mod offmap;
 pub mod order;
 pub mod release;
+pub mod specials;
 pub mod state;
+pub mod supply;
 pub mod terrain;
 pub mod text_board;
 pub mod turn;
+pub mod units;
+pub mod victory;
 
 use std::collections::BTreeMap;
 
@@ -62,6 +67,9 @@ pub fn phase_name(p: &Phase) -> String {
         Phase::Weather => "Check Weather".into(),
         Phase::Fog => "fog roll".into(),
         Phase::AirDrop { .. } => "Air Drop? counters".into(),
+        Phase::Replan { next } => format!("drop zone change: new plan for Drop {next}"),
+        Phase::SupplyDrop { .. } => "supply drop counters".into(),
+        Phase::Huber => "KG Huber's master (S5.5)".into(),
         Phase::Route => "1900 step 1, Club Route".into(),
         Phase::Release => "1900 step 2, XXX Corps release".into(),
         Phase::OffMap => "1900 step 4, German off-map moves".into(),
@@ -142,7 +150,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "2".into(),
+            version: "7".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -162,6 +170,31 @@ impl Rules for WhereEaglesDare {
                     default: json!(false),
                 },
                 OptionInfo {
+                    name: "southern_bridge_unstable".into(),
+                    description: "2.11: the Allied player did not win A Ride in the Country, so the southern stream bridge (55.202/56.201) is unstable from the start (not in that scenario, which checks it)".into(),
+                    default: json!(false),
+                },
+                OptionInfo {
+                    name: "covering_fire".into(),
+                    description: "O1.0 Covering Fire: an opportunity fire may state 'covered' (−1 to its Fire Rating)".into(),
+                    default: json!(false),
+                },
+                OptionInfo {
+                    name: "alternate_chits".into(),
+                    description: "O2.0 Alternate Chit Draw: no Direct Command chit in the mug; Division Activation's restrictions disregarded".into(),
+                    default: json!(false),
+                },
+                OptionInfo {
+                    name: "german_lost".into(),
+                    description: "O3.0 German Lost Rule: a German unit failing 'tq <unit> lost' is moved by the Allied player".into(),
+                    default: json!(false),
+                },
+                OptionInfo {
+                    name: "airborne_tanks".into(),
+                    description: "O4.0 Airborne Tanks: none, tetrarch or locust (two companies land with Drop One)".into(),
+                    default: json!("none"),
+                },
+                OptionInfo {
                     name: "last_chit_held".into(),
                     description: "S6.4: the last chit of a turn is set aside and opens the next turn (off: it is played in its own turn)".into(),
                     default: json!(true),
@@ -171,7 +204,7 @@ impl Rules for WhereEaglesDare {
         }
     }
 
-    fn setup(&self, setup: &Setup, _hidden: &mut DiceStream) -> Result<State, RuleError> {
+    fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError> {
         let sc = DATA.scenario(&setup.scenario).ok_or_else(|| {
             let ids: Vec<&str> = DATA.scenarios.iter().map(|s| s.id.as_str()).collect();
             rule(
@@ -188,6 +221,9 @@ impl Rules for WhereEaglesDare {
         }
         let mut free_drop = false;
         let mut last_chit_held = true;
+        let mut southern_unstable = false;
+        let (mut covering_fire, mut alternate_chits, mut german_lost) = (false, false, false);
+        let mut airborne_tanks = None;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v) {
@@ -197,10 +233,38 @@ impl Rules for WhereEaglesDare {
                     ("last_chit_held", _) => {
                         return Err(rule("options", "last_chit_held is true or false"))
                     }
+                    ("southern_bridge_unstable", Value::Bool(_))
+                        if sc.id == "a-ride-in-the-country" =>
+                    {
+                        return Err(rule(
+                            "2.11 Streams",
+                            "A Ride in the Country checks the southern bridge itself: no southern_bridge_unstable option there",
+                        ))
+                    }
+                    ("southern_bridge_unstable", Value::Bool(b)) => southern_unstable = *b,
+                    ("southern_bridge_unstable", _) => {
+                        return Err(rule("options", "southern_bridge_unstable is true or false"))
+                    }
+                    ("covering_fire", Value::Bool(b)) => covering_fire = *b,
+                    ("alternate_chits", Value::Bool(b)) => alternate_chits = *b,
+                    ("german_lost", Value::Bool(b)) => german_lost = *b,
+                    ("airborne_tanks", Value::String(t)) if t == "none" => airborne_tanks = None,
+                    ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
+                        airborne_tanks = Some(t.clone())
+                    }
+                    ("covering_fire" | "alternate_chits" | "german_lost", _) => {
+                        return Err(rule("options", format!("{k} is true or false")))
+                    }
+                    ("airborne_tanks", _) => {
+                        return Err(rule(
+                            "O4.0 Airborne Tanks",
+                            "airborne_tanks is none, tetrarch or locust: one type of tank",
+                        ))
+                    }
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, airborne_tanks"),
                         ))
                     }
                 }
@@ -216,6 +280,7 @@ impl Rules for WhereEaglesDare {
                         arrived: (n == 1 && !free_drop).then_some(sc.first),
                         plan_commitment: None,
                         plan: None,
+                        replanned_day: None,
                     })
                     .collect()
             })
@@ -293,11 +358,70 @@ impl Rules for WhereEaglesDare {
                 .iter()
                 .map(|b| (b.name.clone(), Default::default()))
                 .collect(),
+            stream_bridges: DATA
+                .stream_bridges
+                .iter()
+                .map(|b| {
+                    // 2.11: the southern bridge is checked by A Ride in the Country; elsewhere
+                    // its state is that scenario's result (option southern_bridge_unstable).
+                    let known = b.southern && sc.id != "a-ride-in-the-country";
+                    let sb = state::StreamBridge {
+                        checked: known,
+                        unstable: known && southern_unstable,
+                        ..Default::default()
+                    };
+                    (b.name.clone(), sb)
+                })
+                .collect(),
+            impulse_no: 0,
+            supply: state::Supply {
+                dz: DATA.supply_dz.clone(),
+                // Drop One's supply drop comes with it, on the first turn, before any German
+                // can be in the zone.
+                today: sc.drop_one.filter(|d| *d == sc.first.0),
+                ..Default::default()
+            },
+            dz_tried: None,
+            superseded: Vec::new(),
+            kg_chill: false,
+            piggyback: BTreeMap::new(),
+            riding: BTreeMap::new(),
+            assets_lost: BTreeMap::new(),
+            parks: DATA
+                .parks
+                .iter()
+                .map(|(id, side, division, value, entry)| state::Park {
+                    id: id.clone(),
+                    side: *side,
+                    division: division.clone(),
+                    value: *value,
+                    entry: *entry,
+                    hex: None,
+                    units: Vec::new(),
+                })
+                .collect(),
+            roadblocks: Vec::new(),
+            rearguards: Vec::new(),
+            mann: None,
+            mann_used: false,
+            huber: Default::default(),
+            flak: BTreeMap::new(),
+            flak_flipped: false,
+            covering_fire,
+            alternate_chits,
+            german_lost,
+            airborne_tanks,
+            lost: None,
+            rout: None,
+            bailey_impulse: None,
+            gone: Vec::new(),
+            abandoned: Vec::new(),
             disputes: Vec::new(),
             resigned: None,
             over: false,
         };
         offmap::setup(&mut s);
+        specials::place_flak(&mut s, hidden);
         if s.campaign {
             s.phase = Phase::Raids { day: 18 };
         } else if free_drop && !s.drops.is_empty() {
@@ -343,7 +467,36 @@ impl Rules for WhereEaglesDare {
                 Side::Allied,
                 PromptKind::Sealed,
                 format!("{clock}: place your Air Drop? counters: the real drop at {} or {} (3.2), sealed", TURNS[candidates[0]], TURNS[candidates[1]]),
-                candidates.iter().map(|&c| format!("airdrop {}", TURNS[c])).collect(),
+                candidates
+                    .iter()
+                    .map(|&c| format!("airdrop {}", TURNS[c]))
+                    .chain(dz_option(s))
+                    .collect(),
+                false,
+            )],
+            Phase::SupplyDrop { candidates } => vec![p(
+                Side::Allied,
+                PromptKind::Sealed,
+                format!("{clock}: place the supply drop's Air Drop? counters: the real supply drop at {} or {} (3.5), sealed", TURNS[candidates[0]], TURNS[candidates[1]]),
+                candidates
+                    .iter()
+                    .map(|&c| format!("airdrop {}", TURNS[c]))
+                    .chain(dz_option(s))
+                    .collect(),
+                false,
+            )],
+            Phase::Replan { next } => vec![p(
+                Side::Allied,
+                PromptKind::Sealed,
+                format!("The drop zone change succeeded: seal your new plan for Drop {next} (3.6, 3.3.2): formation:zone for each Formation"),
+                vec![format!("plan {next} 506:B 502:A ind-101:B")],
+                false,
+            )],
+            Phase::Huber => vec![p(
+                Side::German,
+                PromptKind::Sealed,
+                format!("{clock}: choose, sealed, which division controls KG Huber (S5.5): the 59th (enters 0700 18 Sept) or KG Chill (enters Night 21 Sept)"),
+                vec!["huber 59th".into(), "huber chill".into()],
                 false,
             )],
             Phase::Route => vec![p(
@@ -377,13 +530,14 @@ impl Rules for WhereEaglesDare {
                     "{clock}, step 6: buy Formation Activation chits with Dispatch Points (DP: {})",
                     s.dp
                         .iter()
-                        .filter(|(d, _)| DATA.division(d).is_some_and(|d| d.side == *side))
+                        .filter(|(d, _)| DATA.division(d).is_some_and(|d| d.side == *side && supply::in_play(s, &d.id)))
                         .map(|(d, n)| format!("{d} {n}"))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
                 std::iter::once("buy none".to_owned())
                     .chain(chits::buyable(s, *side).into_iter().map(|c| format!("buy {c}")))
+                    .chain(dz_option(s).filter(|_| *side == Side::Allied))
                     .collect(),
                 true,
             )],
@@ -396,6 +550,30 @@ impl Rules for WhereEaglesDare {
                         RESULTS.iter().map(|r| format!("result {r}")).collect(),
                         false,
                     )]
+                } else if let Some(who) = s.rout {
+                    vec![p(
+                        who,
+                        PromptKind::Reaction,
+                        format!("{clock}: Rout: name a Formation that routs (S3.1), with the German units taken off the map, or pass"),
+                        vec!["rout <formation> [<unit> …]".into(), "pass".into()],
+                        true,
+                    )]
+                } else if let Some(m) = &s.mann {
+                    vec![p(
+                        Side::Allied,
+                        PromptKind::Reaction,
+                        format!("{clock}: {} takes a {}: play PFC Joe Mann (S6.9), or pass", m.unit, m.class),
+                        vec!["joemann".into(), "pass".into()],
+                        true,
+                    )]
+                } else if let Some(l) = &s.lost {
+                    vec![p(
+                        Side::Allied,
+                        PromptKind::Turn,
+                        format!("{clock}: the German {l} is lost (O3.0): move it up to its full movement allowance, or pass"),
+                        vec![format!("move {l} <hex> …"), "pass".into()],
+                        true,
+                    )]
                 } else if let Some(who) = s.intelligence {
                     vec![p(
                         who,
@@ -403,7 +581,7 @@ impl Rules for WhereEaglesDare {
                         format!("{clock}: Intelligence: name the division that gains 6 CP and 2 DP (S3.1)"),
                         DATA.divisions
                             .iter()
-                            .filter(|d| d.side == who)
+                            .filter(|d| d.side == who && supply::in_play(s, &d.id))
                             .map(|d| format!("intelligence {}", d.id))
                             .collect(),
                         false,
@@ -455,6 +633,9 @@ impl Rules for WhereEaglesDare {
                     real: None,
                 },
             )),
+            Command::Huber { division: Some(d) } => {
+                Some((json!({ "huber": d }), Command::Huber { division: None }))
+            }
             Command::Plan {
                 drop,
                 sticks: Some(v),
@@ -513,7 +694,49 @@ impl Rules for WhereEaglesDare {
             ));
             return Ok(());
         }
+        if let Command::DzChange { zone } = c {
+            check_dz_change(s, side)?;
+            return supply::dz_change(s, ctx, zone);
+        }
         match (&s.phase, c) {
+            (Phase::Replan { next }, Command::Plan { drop, sticks }) => {
+                let next = *next;
+                if *drop != next {
+                    return Err(rule(
+                        "3.6 Changing the Drop Location",
+                        format!("seal the new plan for Drop {next} now"),
+                    ));
+                }
+                if let Some(v) = sticks {
+                    check_plan(v)?;
+                }
+                let commitment = ctx
+                    .commitment()
+                    .ok_or_else(|| {
+                        rule(
+                            "3.6 Changing the Drop Location",
+                            "a drop plan is sealed by the server: send it as 'plan <drop> …'",
+                        )
+                    })?
+                    .to_owned();
+                let i = s
+                    .drops
+                    .iter()
+                    .position(|d| d.number == next)
+                    .expect("a remaining drop");
+                s.drops[i].plan_commitment = Some(commitment);
+                ctx.say(format!(
+                    "The Allied player seals his new plan for Drop {next}"
+                ));
+                match s.drops[i + 1..].iter().find(|d| d.arrived.is_none()) {
+                    Some(d) => s.phase = Phase::Replan { next: d.number },
+                    None => supply::after_dz(s, ctx),
+                }
+            }
+            (Phase::Huber, Command::Huber { .. }) => specials::choose(s, ctx)?,
+            (Phase::SupplyDrop { .. }, Command::AirDrop { at }) => {
+                supply::place_counters(s, ctx, at.as_deref())?
+            }
             (Phase::Plans { next }, Command::Plan { drop, sticks }) => {
                 let next = *next;
                 if *drop != next {
@@ -637,6 +860,37 @@ impl Rules for WhereEaglesDare {
             }
             return Ok(());
         }
+        if s.huber.commitment.as_deref() == Some(commitment) {
+            let d = choice.get("huber").and_then(Value::as_str).unwrap_or("");
+            return specials::reveal(s, ctx, d);
+        }
+        if let Some(c) = s
+            .supply
+            .counters
+            .as_mut()
+            .filter(|c| c.commitment == commitment)
+        {
+            let t = choice
+                .get("drop_at")
+                .and_then(Value::as_str)
+                .and_then(data::turn_index);
+            let Some(t) = t.filter(|t| c.candidates.contains(t)) else {
+                return Err(rule(
+                    "3.5 Supply Drop Zones",
+                    "the sealed supply drop choice names no candidate turn",
+                ));
+            };
+            c.revealed = Some(t);
+            let (day, now) = (c.day, s.time);
+            ctx.say(format!(
+                "The supply drop's Air Drop? counter flipped: it comes at {} {day} Sept",
+                TURNS[t]
+            ));
+            if day == s.day && t == now && !s.over {
+                supply::supply_drop(s, ctx);
+            }
+            return Ok(());
+        }
         if let Some(i) = s
             .raid_markers
             .iter()
@@ -673,6 +927,12 @@ impl Rules for WhereEaglesDare {
             d.plan = Some(plan);
             return Ok(());
         }
+        if s.superseded.iter().any(|c| c == commitment) {
+            ctx.say(
+                "A drop plan replaced by the drop zone change is opened: it changes nothing (3.6)",
+            );
+            return Ok(());
+        }
         Err(rule(
             "sealed choices",
             "no sealed choice of this game has that commitment",
@@ -695,6 +955,23 @@ impl Rules for WhereEaglesDare {
                 return Ok(());
             }
             _ => {}
+        }
+        if s.phase == Phase::Activation && s.pending.is_none() && s.rout == Some(side) {
+            s.rout = None;
+            ctx.say(format!(
+                "The {} player names no routed Formation",
+                side.name()
+            ));
+            return Ok(());
+        }
+        if s.phase == Phase::Activation && s.pending.is_none() && side == Side::Allied {
+            if s.mann.is_some() {
+                return units::joe_mann(s, ctx, side, false);
+            }
+            if let Some(l) = s.lost.take() {
+                ctx.say(format!("The Allied player leaves the lost {l} where it is"));
+                return Ok(());
+            }
         }
         if s.phase == Phase::Activation && s.status_window && side == Side::German {
             ctx.say("The German player missed the deadline: no status check");
@@ -760,15 +1037,25 @@ impl Rules for WhereEaglesDare {
             };
         }
         if s.over {
+            // The scenario's last turn is over: victory points and the level (victory.rs).
+            let t = victory::tally(s);
             return Outcome::Finished {
-                winners: Vec::new(),
-                scores: BTreeMap::new(),
+                winners: t.winner.map(Side::seat).into_iter().collect(),
+                scores: [
+                    ("allied".to_owned(), t.allied.total),
+                    ("german".to_owned(), t.german.total),
+                ]
+                .into_iter()
+                .collect(),
                 summary: format!(
-                    "The scenario ended at {}. Victory points are counted by the players (not refereed yet): Club Route {}, {} Attacked and {} Closed markers",
+                    "The scenario ended at {}. {}{}",
                     s.clock(),
-                    s.route_cleared_day.map_or("not cleared".to_owned(), |d| format!("cleared on {d} Sept")),
-                    s.highway.attacked + s.highway.used_attacked,
-                    s.highway.closed + s.highway.used_closed
+                    victory::line(s),
+                    if s.scenario == "a-ride-in-the-country" && t.winner != Some(Side::Allied) {
+                        " The Allied player did not win: the southern stream bridge (55.202/56.201) is unstable in later games (2.11; option southern_bridge_unstable)"
+                    } else {
+                        ""
+                    }
                 ),
             };
         }
@@ -789,17 +1076,75 @@ impl WhereEaglesDare {
         c: &Command,
     ) -> Result<(), RuleError> {
         if s.pending.is_some() {
-            let Command::Result { class } = c else {
+            let Command::Result { class, target } = c else {
                 return Err(rule(
                     "declared rolls",
                     "state the CRT result class of the die first: result <class>",
                 ));
             };
-            declared::result(s, ctx, class);
+            let hex = s.pending.as_ref().map(|p| p.hex).expect("pending");
+            bridges::check_result(s, hex, target.as_deref())?;
+            declared::result(s, ctx, class, target.as_deref());
             if side != s.impulse {
                 s.window = None;
             }
             return Ok(());
+        }
+        if let Some(who) = s.rout {
+            return match c {
+                Command::Rout { formation, units } if side == who => {
+                    offmap::rout(s, ctx, formation, units)
+                }
+                Command::Pass if side == who => {
+                    s.rout = None;
+                    ctx.say(format!(
+                        "The {} player names no routed Formation",
+                        side.name()
+                    ));
+                    Ok(())
+                }
+                _ => Err(rule(
+                    "S3.1 Rout",
+                    format!(
+                        "the {} player names the routed Formation first, or passes",
+                        who.name()
+                    ),
+                )),
+            };
+        }
+        if s.mann.is_some() {
+            return match c {
+                Command::JoeMann => units::joe_mann(s, ctx, side, true),
+                Command::Pass => units::joe_mann(s, ctx, side, false),
+                _ => Err(rule(
+                    "S6.9 Heroes (PFC Joe Mann)",
+                    "the Allied player answers first: joemann, or pass",
+                )),
+            };
+        }
+        if let Some(lost) = s.lost.clone() {
+            return match c {
+                Command::Move {
+                    unit,
+                    path,
+                    column,
+                    transport,
+                } if side == Side::Allied && *unit == lost => {
+                    declared::move_unit(s, ctx, Side::German, unit, path, *column, *transport)?;
+                    s.lost = None;
+                    ctx.say(format!("The lost {lost} is Suppressed at the end of its lost movement (O3.0, as the Lost event)"));
+                    Ok(())
+                }
+                Command::Pass if side == Side::Allied => {
+                    s.lost = None;
+                    ctx.say(format!("The Allied player leaves the lost {lost} where it is"));
+                    Ok(())
+                }
+                _ => Err(rule(
+                    "O3.0 German Lost Rule",
+                    format!("the Allied player moves the lost {lost} first (move {lost} <hex> …), or passes"),
+                )),
+            };
         }
         if let Some(who) = s.intelligence {
             return match c {
@@ -831,8 +1176,19 @@ impl WhereEaglesDare {
                     opportunity: true,
                     on,
                     facts,
+                    covered,
                 } => {
                     check_unit(s, side, unit)?;
+                    units::check_action(s, unit, false, Some(class))?;
+                    if *covered && !s.covering_fire {
+                        return Err(rule(
+                            "O1.0 Covering Fire",
+                            "covering fire is an optional rule not in play in this game",
+                        ));
+                    }
+                    if *covered {
+                        ctx.say("O1.0 Covering Fire: a friendly non-Mortar unit is adjacent to the firer: −1 to its Fire Rating");
+                    }
                     declared::fire(s, ctx, side, unit, *hex, class, *on, true, facts)?;
                 }
                 Command::Pass => {
@@ -857,9 +1213,67 @@ impl WhereEaglesDare {
                 facts,
             } => return chits::spend(s, ctx, side, *points, *dispatch, division.as_deref(), facts),
             Command::StopRaid { points } => return chits::stop_raid(s, ctx, side, *points),
-            Command::Move { unit, path, column } => {
-                declared::move_unit(s, ctx, side, unit, path, *column)?;
-                s.window = path.last().copied();
+            Command::Move {
+                unit,
+                path,
+                column,
+                transport,
+            } => {
+                let end = declared::move_unit(s, ctx, side, unit, path, *column, *transport)?;
+                s.window = Some(end);
+            }
+            Command::Bulldozer { unit, bridge } => {
+                bridges::check_bulldozer(s, side, unit, bridge)?;
+                s.window = Some(bridges::bulldozer(s, ctx, unit, bridge));
+            }
+            Command::Bulldoze { bridge } => {
+                bridges::check_bulldoze(s, side, bridge)?;
+                s.window = Some(bridges::bulldoze(s, ctx, bridge));
+            }
+            Command::Bailey { unit, bridge } => {
+                bridges::check_bailey(s, side, unit, bridge)?;
+                s.window = Some(bridges::bailey(s, ctx, unit, bridge));
+            }
+            Command::Mount { infantry, vehicle } => {
+                units::check_mount(s, side, infantry, vehicle)?;
+                s.window = Some(units::mount(s, ctx, infantry, vehicle));
+            }
+            Command::Dismount { unit, abandon } => {
+                units::check_dismount(s, side, unit)?;
+                s.window = Some(units::dismount(s, ctx, unit, *abandon));
+            }
+            Command::Ride {
+                asset,
+                unit,
+                division,
+            } => {
+                units::check_ride(s, side, asset, unit, division)?;
+                s.window = Some(units::ride(s, ctx, asset, unit, division));
+            }
+            Command::Park { park, hex } => {
+                units::check_park(s, side, park, *hex)?;
+                units::park(s, ctx, park, *hex);
+            }
+            Command::EnterPark { unit, park } => {
+                units::check_enter_park(s, side, unit, park)?;
+                units::enter_park(s, ctx, unit, park);
+            }
+            Command::RoadBlock { hex, remove } => {
+                units::check_roadblock(s, side, *hex, *remove)?;
+                units::roadblock(s, ctx, side, *hex, *remove);
+            }
+            Command::Rearguard { unit, hex } => {
+                units::check_rearguard(s, side, unit, *hex)?;
+                units::rearguard(s, ctx, side, unit, *hex);
+            }
+            Command::Ferry {
+                unit,
+                bridge,
+                abandon,
+            } => {
+                let (from, to) = bridges::check_ferry(s, side, unit, bridge)?;
+                bridges::ferry(s, ctx, unit, bridge, *abandon, to);
+                s.window = Some(from);
             }
             Command::Fire {
                 opportunity: true, ..
@@ -878,20 +1292,40 @@ impl WhereEaglesDare {
                 ..
             } => {
                 check_unit(s, side, unit)?;
+                units::check_action(s, unit, false, Some(class))?;
                 declared::fire(s, ctx, side, unit, *hex, class, *on, false, facts)?;
             }
             Command::Assault { unit, hex, facts } => {
                 check_unit(s, side, unit)?;
+                units::check_action(s, unit, false, None)?;
                 declared::assault(s, ctx, side, unit, *hex, facts);
             }
             Command::Tq { unit, reason, pass } => {
                 check_unit(s, side, unit)?;
+                units::check_action(s, unit, false, None)?;
+                if reason.first().map(String::as_str) == Some("lost")
+                    && (!s.german_lost || side != Side::German)
+                {
+                    return Err(rule(
+                        "O3.0 German Lost Rule",
+                        "'tq <unit> lost' is the German's, with option german_lost",
+                    ));
+                }
                 declared::check_tq(s, reason)?;
+                bridges::check_tq(s, side, unit, reason)?;
                 declared::tq(s, ctx, side, unit, reason, pass);
+                // An Engineer Action triggers opportunity fire (2.15.3, 2.15.6, 2.15.7, 2.18.1).
+                if matches!(
+                    reason.first().map(String::as_str),
+                    Some("wire" | "improve" | "repair" | "ferry")
+                ) {
+                    s.window = s.units.get(unit).map(|u| u.hex);
+                }
             }
             Command::Rally { unit, pass } => {
                 check_unit(s, side, unit)?;
-                declared::rally(ctx, side, unit, pass);
+                units::check_action(s, unit, false, None)?;
+                declared::rally(s, ctx, side, unit, pass);
             }
             Command::Barrage {
                 unit,
@@ -900,6 +1334,7 @@ impl WhereEaglesDare {
                 pass,
             } => {
                 check_unit(s, side, unit)?;
+                units::check_action(s, unit, false, None)?;
                 declared::barrage(s, ctx, side, unit, *hex, *heavy, pass);
             }
             Command::Demolish { bridge, fire_zone } => {
@@ -919,6 +1354,7 @@ impl WhereEaglesDare {
                         "only Allied airborne units roll on the Drop Table",
                     ));
                 }
+                specials::flip_flak(s, ctx);
                 declared::drop_roll(s, ctx, unit, zone, *glider, *flak, *flak88)?;
             }
             Command::Status => {
@@ -945,6 +1381,35 @@ impl WhereEaglesDare {
         s.actions += 1;
         Ok(())
     }
+}
+
+/// `dzchange <zone>` (3.6): the Allied player, in the 0700 turn after the weather, once a day,
+/// while drops are to come and before today's Air Drop? counters are placed.
+fn check_dz_change(s: &State, side: Side) -> Result<(), RuleError> {
+    let r = |m: &str| rule("3.6 Changing the Drop Location", m);
+    if side != Side::Allied {
+        return Err(r("only the Allied player changes his drop locations"));
+    }
+    if dz_option(s).is_none() {
+        return Err(r(
+            "the drop location is changed once, in the 0700 turn after the weather roll, while drops are to come and before today's Air Drop? counters are placed",
+        ));
+    }
+    Ok(())
+}
+
+/// The `dzchange` option when 3.6 allows it now.
+pub(crate) fn dz_option(s: &State) -> Option<String> {
+    let open = s.time == turn::T0700
+        && s.weather.is_some()
+        && s.dz_tried != Some(s.day)
+        && s.drops.iter().any(|d| d.arrived.is_none())
+        && s.air_drop.as_ref().is_none_or(|c| c.day != s.day)
+        && matches!(
+            s.phase,
+            Phase::AirDrop { .. } | Phase::SupplyDrop { .. } | Phase::Buy { side: Side::Allied }
+        );
+    open.then(|| format!("dzchange {}", s.supply.dz))
 }
 
 /// A unit named in a declared roll must not be the enemy's.

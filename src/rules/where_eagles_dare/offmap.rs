@@ -96,7 +96,11 @@ pub fn begin(s: &mut State, ctx: &mut Ctx) -> Result<bool, RuleError> {
     let in_boxes: Vec<String> = s
         .offmap
         .iter()
-        .filter(|(_, p)| matches!(p, OffMap::Box(_)))
+        .filter(|(_, p)| match p {
+            OffMap::Box(_) => true,
+            OffMap::Routed { back } => *back <= s.day,
+            _ => false,
+        })
         .map(|(f, _)| f.clone())
         .collect();
     if in_boxes.is_empty() {
@@ -105,6 +109,9 @@ pub fn begin(s: &mut State, ctx: &mut Ctx) -> Result<bool, RuleError> {
     for f in in_boxes {
         let display = DATA.offmap.display_of(&f).unwrap_or_default();
         let mut d = destinations(display);
+        if matches!(s.offmap.get(&f), Some(OffMap::Routed { .. })) {
+            d.retain(|x| !x.starts_with("map "));
+        }
         for i in (1..d.len()).rev() {
             let j = ctx.hidden(i as u32 + 1)? as usize - 1;
             d.swap(i, j);
@@ -137,12 +144,17 @@ pub fn order(s: &mut State, ctx: &mut Ctx, moves: &[(String, u32)]) -> Result<()
                     list.len()
                 ))
             })?;
-        let Some(OffMap::Box(from)) = s.offmap.get(f) else {
-            return Err(r(format!("{f} is not in a box")));
-        };
         let display = DATA.offmap.display_of(f).unwrap_or_default();
-        legal(s, display, from, to).map_err(|m| r(format!("{f} ({n}): {m}")))?;
-        plan.push((f.clone(), from.clone(), to.clone()));
+        let from = match s.offmap.get(f) {
+            Some(OffMap::Box(from)) => {
+                legal(s, display, from, to).map_err(|m| r(format!("{f} ({n}): {m}")))?;
+                from.clone()
+            }
+            // S3.1: a routed formation re-enters any box of its display.
+            Some(OffMap::Routed { .. }) => "routed".to_owned(),
+            _ => return Err(r(format!("{f} is not in a box"))),
+        };
+        plan.push((f.clone(), from, to.clone()));
     }
     if let Some((g, _)) = moves.iter().find(|(g, _)| !s.numbering.contains_key(g)) {
         return Err(r(format!("{g} is not a formation on the off-map display")));
@@ -255,4 +267,52 @@ pub fn arrive(s: &mut State, ctx: &mut Ctx) {
             s.offmap.insert(f, OffMap::OnMap);
         }
     }
+}
+
+/// `rout <formation> [<unit> …]` (S3.1 Rout). A German formation of an off-map display, on the
+/// map: the units named leave the map and the formation waits beside its display until the
+/// next 0700 (the second, if it routs at 1700, 1900 or Night), then re-enters a box of the
+/// German's choosing by his next off-map order (the 1900 step 4 of that day). Any other
+/// Formation: the players carry the rout out (one hex out of Fire Zones, Entrenched markers,
+/// the 59th's roll), and the engine takes the named German units off the map.
+pub fn rout(
+    s: &mut State,
+    ctx: &mut Ctx,
+    formation: &str,
+    units: &[String],
+) -> Result<(), RuleError> {
+    let r = |m: String| rule("S3.1 Rout", m);
+    for u in units {
+        match s.units.get(u) {
+            Some(x) if x.side == Side::German => {}
+            _ => return Err(r(format!("{u} is not a German unit on the map"))),
+        }
+    }
+    let routs_off = DATA.offmap.display_of(formation).is_some();
+    if routs_off && s.offmap.get(formation) != Some(&OffMap::OnMap) {
+        return Err(r(format!("{formation} is not on the map")));
+    }
+    for u in units {
+        s.units.remove(u);
+    }
+    s.rout = None;
+    if routs_off {
+        let back = s.day + if s.time >= super::turn::T1700 { 2 } else { 1 };
+        s.offmap
+            .insert(formation.to_owned(), OffMap::Routed { back });
+        ctx.say(format!(
+            "{formation} routs (S3.1): {} taken off the map; it may re-enter its off-map display from 0700 {back} Sept",
+            if units.is_empty() { "its units".to_owned() } else { units.join(", ") }
+        ));
+    } else {
+        ctx.say(format!(
+            "{formation} routs (S3.1): the players carry it out{}",
+            if units.is_empty() {
+                String::new()
+            } else {
+                format!("; {} leave the map", units.join(", "))
+            }
+        ));
+    }
+    Ok(())
 }

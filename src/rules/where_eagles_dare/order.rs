@@ -30,6 +30,34 @@ pub const RESULTS: [&str; 6] = [
     "eliminated",
 ];
 
+/// What carries a moving Unit, when not its legs: a Vehicle Unit (wheeled or tracked) or a
+/// Leg Unit riding its organic transport (2.11, 2.15.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    Wheeled,
+    Tracked,
+    Mounted,
+}
+
+impl Transport {
+    pub fn parse(t: &str) -> Option<Transport> {
+        match t {
+            "wheeled" => Some(Transport::Wheeled),
+            "tracked" => Some(Transport::Tracked),
+            "mounted" => Some(Transport::Mounted),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Wheeled => "wheeled",
+            Transport::Tracked => "tracked",
+            Transport::Mounted => "mounted",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Command {
@@ -61,6 +89,8 @@ pub enum Command {
         path: Vec<Hex>,
         #[serde(default)]
         column: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        transport: Option<Transport>,
     },
     Fire {
         unit: String,
@@ -72,6 +102,9 @@ pub enum Command {
         on: Option<Terrain>,
         #[serde(default, skip_serializing_if = "String::is_empty")]
         facts: String,
+        /// O1.0: an opportunity fire under covering fire (−1 to its Fire Rating).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        covered: bool,
     },
     Assault {
         unit: String,
@@ -79,9 +112,12 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         facts: String,
     },
-    /// The CRT result class of the fire just rolled.
+    /// The CRT result class of the fire just rolled, and the unit it strikes when it matters
+    /// (a Bailey Bridge, a ferry's engineer).
     Result {
         class: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
     },
     Tq {
         unit: String,
@@ -117,6 +153,81 @@ pub enum Command {
     },
     /// The German status check on Club Route (4.3.3).
     Status,
+    /// 2.11: a Bulldozer placed on an unstable stream bridge's southern hex.
+    Bulldozer {
+        unit: String,
+        bridge: String,
+    },
+    /// 2.11: the Bulldozer's repair roll, 2 or less (−1 per Men at Work marker).
+    Bulldoze {
+        bridge: String,
+    },
+    /// 2.15.7: a Bailey Bridge unit placed, truck side up, on a demolished bridge.
+    Bailey {
+        unit: String,
+        bridge: String,
+    },
+    /// 2.18.2: a Leg Unit in Column crosses by the ferry (abandoning its transport if any).
+    Ferry {
+        unit: String,
+        bridge: String,
+        #[serde(default)]
+        abandon: bool,
+    },
+    /// S4: an infantry unit mounts a vehicle piggyback.
+    Mount {
+        infantry: String,
+        vehicle: String,
+    },
+    /// S4.2 a vehicle dismounts its rider; S5.3/S6.3 a unit leaves its truck or jeep.
+    Dismount {
+        unit: String,
+        #[serde(default)]
+        abandon: bool,
+    },
+    /// S5.3/S6.3: a unit mounts a divisional truck or jeep.
+    Ride {
+        asset: String,
+        unit: String,
+        division: String,
+    },
+    /// S1: an artillery park marker placed.
+    Park {
+        park: String,
+        hex: Hex,
+    },
+    /// S1: an Indirect HE unit goes into the park's box.
+    EnterPark {
+        unit: String,
+        park: String,
+    },
+    /// S2: a road block placed or removed.
+    RoadBlock {
+        hex: Hex,
+        #[serde(default)]
+        remove: bool,
+    },
+    /// S2: a Rearguard unit placed.
+    Rearguard {
+        unit: String,
+        hex: Hex,
+    },
+    /// S3.1 Rout: the routed Formation, and its units taken off the map.
+    Rout {
+        formation: String,
+        units: Vec<String>,
+    },
+    /// S6.9: PFC Joe Mann negates the loss.
+    JoeMann,
+    /// S5.5: KG Huber's master, sealed.
+    Huber {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        division: Option<String>,
+    },
+    /// 3.6: roll to change the drop locations; `zone` is the new supply drop zone if it works.
+    DzChange {
+        zone: String,
+    },
     /// 1900 step 1: advance the Club Route marker along `path` to a Stop hex; empty = stay.
     Route {
         path: Vec<Hex>,
@@ -294,6 +405,10 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             if column {
                 rest = &rest[..rest.len() - 1];
             }
+            let transport = rest.last().and_then(|t| Transport::parse(t));
+            if transport.is_some() {
+                rest = &rest[..rest.len() - 1];
+            }
             if rest.is_empty() {
                 return Err(err(
                     "move <unit> <hex> <hex> … [column]: name at least one hex",
@@ -306,9 +421,16 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             if path.len() > 60 {
                 return Err(err("a move is at most 60 hexes"));
             }
-            Command::Move { unit, path, column }
+            Command::Move {
+                unit,
+                path,
+                column,
+                transport,
+            }
         }
         "fire" | "opfire" => {
+            let covered = verb == "opfire" && w.last() == Some(&"covered");
+            let w = if covered { &w[..w.len() - 1] } else { &w[..] };
             let unit = unit(w.get(1))?;
             let hex = hex(w.get(2))?;
             let class = w.get(3).map(|c| c.to_ascii_lowercase()).unwrap_or_default();
@@ -339,6 +461,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 opportunity: verb == "opfire",
                 on,
                 facts,
+                covered,
             }
         }
         "assault" if w.len() == 3 => Command::Assault {
@@ -346,7 +469,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             hex: hex(w.get(2))?,
             facts,
         },
-        "result" if w.len() == 2 => {
+        "result" if w.len() == 2 || w.len() == 3 => {
             let c = w[1].to_ascii_lowercase();
             if !RESULTS.contains(&c.as_str()) {
                 return Err(err(format!(
@@ -354,8 +477,70 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                     RESULTS.join(", ")
                 )));
             }
-            Command::Result { class: c }
+            Command::Result {
+                class: c,
+                target: w.get(2).map(|u| unit(Some(u))).transpose()?,
+            }
         }
+        "bulldozer" if w.len() == 3 => Command::Bulldozer {
+            unit: unit(w.get(1))?,
+            bridge: w[2].to_ascii_lowercase(),
+        },
+        "mount" if w.len() == 3 => Command::Mount {
+            infantry: unit(w.get(1))?,
+            vehicle: unit(w.get(2))?,
+        },
+        "dismount" if w.len() == 2 || (w.len() == 3 && w[2] == "abandon") => Command::Dismount {
+            unit: unit(w.get(1))?,
+            abandon: w.len() == 3,
+        },
+        "truck" | "jeep" if w.len() == 3 => Command::Ride {
+            asset: verb.clone(),
+            unit: unit(w.get(1))?,
+            division: w[2].to_ascii_lowercase(),
+        },
+        "park" if w.len() == 3 => Command::Park {
+            park: w[1].to_ascii_lowercase(),
+            hex: hex(w.get(2))?,
+        },
+        "enterpark" if w.len() == 3 => Command::EnterPark {
+            unit: unit(w.get(1))?,
+            park: w[2].to_ascii_lowercase(),
+        },
+        "roadblock" if w.len() == 2 || (w.len() == 3 && w[2] == "remove") => Command::RoadBlock {
+            hex: hex(w.get(1))?,
+            remove: w.len() == 3,
+        },
+        "rearguard" if w.len() == 3 => Command::Rearguard {
+            unit: unit(w.get(1))?,
+            hex: hex(w.get(2))?,
+        },
+        "joemann" if w.len() == 1 => Command::JoeMann,
+        "rout" if w.len() >= 2 && w.len() <= 30 => Command::Rout {
+            formation: w[1].to_owned(),
+            units: w[2..]
+                .iter()
+                .map(|u| unit(Some(u)))
+                .collect::<Result<_, _>>()?,
+        },
+        "huber" if w.len() == 2 && matches!(w[1], "59th" | "chill") => Command::Huber {
+            division: Some(w[1].to_owned()),
+        },
+        "dzchange" if w.len() == 2 => Command::DzChange {
+            zone: w[1].to_ascii_uppercase(),
+        },
+        "bulldoze" if w.len() == 2 => Command::Bulldoze {
+            bridge: w[1].to_ascii_lowercase(),
+        },
+        "bailey" if w.len() == 3 => Command::Bailey {
+            unit: unit(w.get(1))?,
+            bridge: w[2].to_ascii_lowercase(),
+        },
+        "ferry" if w.len() == 3 || (w.len() == 4 && w[3] == "abandon") => Command::Ferry {
+            unit: unit(w.get(1))?,
+            bridge: w[2].to_ascii_lowercase(),
+            abandon: w.len() == 4,
+        },
         "tq" => {
             let (i, pass) = pass_at(&w)?;
             if i < 2 {
@@ -545,7 +730,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · move <unit> <hex>… [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [-- facts] · assault <unit> <hex> · result <class> · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -571,10 +756,18 @@ pub fn describe(c: &Command) -> String {
             format!("raid {day} {}", if *r { "raid" } else { "decoy" })
         }
         Command::Raid { day, real: None } => format!("raid {day} (sealed)"),
-        Command::Move { unit, path, column } => {
+        Command::Move {
+            unit,
+            path,
+            column,
+            transport,
+        } => {
             format!(
-                "move {unit} {}{}",
+                "move {unit} {}{}{}",
                 hexes(path),
+                transport
+                    .map(|t| format!(" {}", t.name()))
+                    .unwrap_or_default(),
                 if *column { " column" } else { "" }
             )
         }
@@ -585,16 +778,63 @@ pub fn describe(c: &Command) -> String {
             opportunity,
             on,
             facts,
+            covered,
         } => with_facts(
             format!(
-                "{} {unit} {hex} {class}{}",
+                "{} {unit} {hex} {class}{}{}",
                 if *opportunity { "opfire" } else { "fire" },
-                on.map(|t| format!(" on {}", t.name())).unwrap_or_default()
+                on.map(|t| format!(" on {}", t.name())).unwrap_or_default(),
+                if *covered { " covered" } else { "" }
             ),
             facts,
         ),
         Command::Assault { unit, hex, facts } => with_facts(format!("assault {unit} {hex}"), facts),
-        Command::Result { class } => format!("result {class}"),
+        Command::Result {
+            class,
+            target: None,
+        } => format!("result {class}"),
+        Command::Result {
+            class,
+            target: Some(u),
+        } => format!("result {class} {u}"),
+        Command::Bulldozer { unit, bridge } => format!("bulldozer {unit} {bridge}"),
+        Command::Bulldoze { bridge } => format!("bulldoze {bridge}"),
+        Command::DzChange { zone } => format!("dzchange {zone}"),
+        Command::Mount { infantry, vehicle } => format!("mount {infantry} {vehicle}"),
+        Command::Dismount { unit, abandon } => {
+            format!("dismount {unit}{}", if *abandon { " abandon" } else { "" })
+        }
+        Command::Ride {
+            asset,
+            unit,
+            division,
+        } => format!("{asset} {unit} {division}"),
+        Command::Park { park, hex } => format!("park {park} {hex}"),
+        Command::EnterPark { unit, park } => format!("enterpark {unit} {park}"),
+        Command::RoadBlock { hex, remove } => {
+            format!("roadblock {hex}{}", if *remove { " remove" } else { "" })
+        }
+        Command::Rearguard { unit, hex } => format!("rearguard {unit} {hex}"),
+        Command::JoeMann => "joemann".into(),
+        Command::Rout { formation, units } => {
+            let mut t = format!("rout {formation}");
+            for u in units {
+                t.push(' ');
+                t.push_str(u);
+            }
+            t
+        }
+        Command::Huber { division: Some(d) } => format!("huber {d}"),
+        Command::Huber { division: None } => "huber (sealed)".into(),
+        Command::Bailey { unit, bridge } => format!("bailey {unit} {bridge}"),
+        Command::Ferry {
+            unit,
+            bridge,
+            abandon,
+        } => format!(
+            "ferry {unit} {bridge}{}",
+            if *abandon { " abandon" } else { "" }
+        ),
         Command::Tq { unit, reason, pass } => {
             format!("tq {unit} {} pass {}", reason.join(" "), faces_text(pass))
         }

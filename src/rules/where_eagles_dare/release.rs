@@ -77,6 +77,7 @@ fn enter(s: &mut State, ctx: &mut Ctx, e: &ReleaseDef, why: &str) {
                 .iter()
                 .any(|h| s.club_route.contains(h) || s.marker == Some(*h));
         if reached {
+            super::supply::sea_tail_arrived(s, division);
             format!("the {division} Sea Tail: that Division is always in supply (3.5)")
         } else {
             format!(

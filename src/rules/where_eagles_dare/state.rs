@@ -64,6 +64,17 @@ pub enum Phase {
     AirDrop {
         candidates: [usize; 2],
     },
+    /// After a successful drop zone change (3.6): the Allied seat seals a new plan for each
+    /// remaining drop.
+    Replan {
+        next: u8,
+    },
+    /// The Allied seat places the supply drop's Air Drop? counters on 1300 or 1500 (3.5).
+    SupplyDrop {
+        candidates: [usize; 2],
+    },
+    /// Night 17 September: the German seals KG Huber's master (S5.5).
+    Huber,
     /// 1900 step 1: the Club Route marker (4.2).
     Route,
     /// 1900 step 2: the Allied player rolls for the next Formation on the Club Route line
@@ -92,6 +103,24 @@ pub struct Drop {
     pub plan_commitment: Option<String>,
     /// The plan, once revealed: `formation:zone` pairs.
     pub plan: Option<Vec<String>>,
+    /// The day a drop zone change replanned it (3.6: that day's drop comes at 1500 or 1700).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replanned_day: Option<u8>,
+}
+
+/// The 101st's supply by air (3.5, S6.1.1).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Supply {
+    /// The supply drop zone (`data/key_hexes.txt`; 3.6 may reassign it).
+    pub dz: String,
+    /// SDZ Closed: the last supply drop was interdicted (TQ −1 until a clean one).
+    pub interdicted: bool,
+    /// The Sea Tail arrived: always in supply, no more supply drops.
+    pub ended: bool,
+    /// The day of the last supply drop.
+    pub today: Option<u8>,
+    /// The Air Drop? counters of a supply drop without reinforcements (1300 or 1500), sealed.
+    pub counters: Option<AirDropCounters>,
 }
 
 /// The Air Drop? counters on the turn track (3.2).
@@ -138,11 +167,97 @@ pub struct Highway {
     pub cut: bool,
 }
 
-/// A bridge's markers (2.15.5–2.15.6).
+/// A bridge's markers (2.15.3–2.15.7, 2.18).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bridge {
     pub wired_by: Option<Side>,
     pub destroyed: bool,
+    /// The turn it was demolished: a Bailey comes on a later turn (2.15.7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destroyed_at: Option<(u8, usize)>,
+    /// A railroad bridge improved for vehicles (2.15.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub improved: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bailey: Option<Bailey>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ferry: Option<Ferry>,
+}
+
+impl Bridge {
+    /// May Units cross it (not destroyed, and its Bailey not Suppressed or hit)?
+    pub fn open(&self) -> bool {
+        !self.destroyed && !self.bailey.as_ref().is_some_and(|b| b.disabled)
+    }
+}
+
+/// A Bailey Bridge unit on a demolished bridge (2.15.7): truck side up until it repairs the
+/// bridge, then the bridge itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bailey {
+    pub unit: String,
+    /// Flipped to its Bridge side: the bridge is repaired.
+    pub bridged: bool,
+    /// Suppressed or a Cohesion Hit: no bridge until it rallies.
+    pub disabled: bool,
+}
+
+/// A ferry on a destroyed bridge's hexside (2.18): the engineer under the marker at `at`,
+/// the arrow pointing to `to`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ferry {
+    pub unit: String,
+    pub side: Side,
+    pub at: Hex,
+    pub to: Hex,
+    pub suppressed: bool,
+}
+
+/// A stream bridge that may be unstable (2.11).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamBridge {
+    /// Rolled for (or known): the roll is made once.
+    pub checked: bool,
+    pub unstable: bool,
+    /// The Bulldozer placed on its southern hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulldozer: Option<String>,
+    /// Men at Work markers from failed repair rolls.
+    #[serde(default)]
+    pub men_at_work: u32,
+    /// The impulse (its number) of the last repair roll: one a Guards Division impulse.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolled: Option<u32>,
+}
+
+/// An artillery park (S1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Park {
+    pub id: String,
+    pub side: Side,
+    pub division: String,
+    pub value: u32,
+    /// A non-zero park's Divisional reinforcement hex.
+    pub entry: Option<Hex>,
+    /// Where the marker is, once placed.
+    pub hex: Option<Hex>,
+    /// The Indirect HE units in its box.
+    pub units: Vec<String>,
+}
+
+/// A 502 PIR unit's loss that Joe Mann may negate (S6.9).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MannChance {
+    pub unit: String,
+    pub was: Unit,
+    pub class: String,
+}
+
+/// KG Huber's master (S5.5): sealed on the night of the 17th, opened at 0700 18 Sept.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Huber {
+    pub commitment: Option<String>,
+    pub chosen: Option<String>,
 }
 
 /// An objection logged by a seat (nothing is undone).
@@ -163,6 +278,9 @@ pub enum OffMap {
     Entering { letter: String, from: String },
     /// On the map.
     OnMap,
+    /// Routed off the map (S3.1): beside its display until the 0700 of day `back`, then the
+    /// German puts it in a box of his choosing at the next 1900 step 4.
+    Routed { back: u8 },
 }
 
 /// A flank corps on its track (5.2): public.
@@ -262,6 +380,76 @@ pub struct State {
     /// Heroic and Dutch, back in their cup before the owner's next draw (S3.1).
     pub held_out: Vec<(Side, String)>,
     pub bridges: BTreeMap<String, Bridge>,
+    /// The stream bridges of 2.11, by name.
+    #[serde(default)]
+    pub stream_bridges: BTreeMap<String, StreamBridge>,
+    /// Impulses played so far (a chit drawn is one): one Bailey, one repair roll an impulse.
+    #[serde(default)]
+    pub impulse_no: u32,
+    /// The impulse a Bailey Bridge was last brought in (2.15.7: one an impulse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bailey_impulse: Option<u32>,
+    /// Units removed from play (eliminated Baileys and Bulldozers, lost trucks and jeeps).
+    #[serde(default)]
+    pub gone: Vec<String>,
+    /// Units whose organic transport is abandoned (2.15.3, 2.16, 2.18.2).
+    #[serde(default)]
+    pub abandoned: Vec<String>,
+    /// The 101st's supply drops (3.5).
+    #[serde(default)]
+    pub supply: Supply,
+    /// The day the drop zone change was last tried (3.6: once each 0700).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dz_tried: Option<u8>,
+    /// Sealed drop plans a drop zone change replaced before they were opened (3.6): opened at
+    /// the game's end, they change nothing.
+    #[serde(default)]
+    pub superseded: Vec<String>,
+    /// KG Chill has replaced the Eindhoven Regional Command (S5.1.1).
+    #[serde(default)]
+    pub kg_chill: bool,
+    /// Piggyback pairs, vehicle → infantry (S4).
+    #[serde(default)]
+    pub piggyback: BTreeMap<String, String>,
+    /// Units on a divisional truck or jeep: unit → (truck|jeep, division) (S5.3, S6.3).
+    #[serde(default)]
+    pub riding: BTreeMap<String, (String, String)>,
+    /// Trucks and jeeps removed from the game, by `kind:division`.
+    #[serde(default)]
+    pub assets_lost: BTreeMap<String, u32>,
+    #[serde(default)]
+    pub parks: Vec<Park>,
+    #[serde(default)]
+    pub roadblocks: Vec<(Hex, Side)>,
+    #[serde(default)]
+    pub rearguards: Vec<(String, Side)>,
+    /// Joe Mann's window after a loss, and whether he is spent (S6.9).
+    #[serde(default)]
+    pub mann: Option<MannChance>,
+    #[serde(default)]
+    pub mann_used: bool,
+    #[serde(default)]
+    pub huber: Huber,
+    /// The flak counters and their types (S5.4): secret, the German's, until flipped.
+    #[serde(default)]
+    pub flak: BTreeMap<String, String>,
+    #[serde(default)]
+    pub flak_flipped: bool,
+    /// Optional rules (O1–O4).
+    #[serde(default)]
+    pub covering_fire: bool,
+    #[serde(default)]
+    pub alternate_chits: bool,
+    #[serde(default)]
+    pub german_lost: bool,
+    #[serde(default)]
+    pub airborne_tanks: Option<String>,
+    /// S3.1 Rout: the side that names the routed Formation now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rout: Option<Side>,
+    /// O3: a German unit that failed its check, moved now by the Allied player.
+    #[serde(default)]
+    pub lost: Option<String>,
     pub disputes: Vec<Dispute>,
     pub resigned: Option<Side>,
     pub over: bool,

@@ -39,6 +39,7 @@ fn off_map(s: &State) -> Value {
                 OffMap::Box(b) => b.clone(),
                 OffMap::Entering { letter, .. } => format!("map display, arriving at {letter}"),
                 OffMap::OnMap => "on the map".into(),
+                OffMap::Routed { back } => format!("routed, back from 0700 {back} Sept"),
             };
             (f.clone(), json!(where_))
         })
@@ -71,6 +72,38 @@ fn corps(s: &State) -> Value {
         })
         .collect();
     Value::Object(m)
+}
+
+/// S5.4: the flak's types, the German's until the counters are flipped.
+fn flak_view(s: &State, viewer: &Viewer) -> Value {
+    if s.flak.is_empty() {
+        return Value::Null;
+    }
+    if s.flak_flipped || sees_off_map(viewer) {
+        json!(s.flak)
+    } else {
+        json!("secret until flipped (S5.4)")
+    }
+}
+
+fn flak_line(s: &State, viewer: &Viewer) -> Option<String> {
+    if s.flak.is_empty() {
+        return None;
+    }
+    Some(if s.flak_flipped || sees_off_map(viewer) {
+        let f: Vec<String> = s.flak.iter().map(|(u, t)| format!("{u} {t}")).collect();
+        format!(
+            "Flak (S5.4){}: {}",
+            if s.flak_flipped {
+                ""
+            } else {
+                ", face down to the Allied"
+            },
+            f.join(", ")
+        )
+    } else {
+        format!("Flak (S5.4): {} counters face down", s.flak.len())
+    })
 }
 
 pub fn view(s: &State, viewer: &Viewer) -> Value {
@@ -107,7 +140,7 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
             )
         })
         .collect();
-    json!({
+    let mut v = json!({
         "scenario": s.scenario,
         "clock": s.clock(),
         "last_turn": format!("{} {} Sept", TURNS[s.last.1], s.last.0),
@@ -129,6 +162,9 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "cups": s.cups,
         "held_out": s.held_out,
         "bridges": s.bridges,
+        "stream_bridges": s.stream_bridges,
+        "abandoned_transport": s.abandoned,
+        "removed_from_play": s.gone,
         "disputes": s.disputes,
         "command_points": s.cp,
         "dispatch_points": s.dp,
@@ -151,7 +187,49 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "flank_corps": corps(s),
         "off_map": if sees_off_map(viewer) { off_map(s) } else { json!("secret (5.0)") },
         "over": s.over,
-    })
+    });
+    let more = json!({
+        "victory": super::victory::tally(s),
+        "supply": json!({
+            "drop_zone": s.supply.dz,
+            "sdz_closed": s.supply.interdicted,
+            "sea_tail_arrived": s.supply.ended,
+            "last_drop_day": s.supply.today,
+            "counters": s.supply.counters.as_ref().map(|c| json!({
+                "day": c.day,
+                "counters_on": [TURNS[c.candidates[0]], TURNS[c.candidates[1]]],
+                "real_drop": c.revealed.map_or(json!("sealed"), |t| json!(TURNS[t])),
+            })),
+        }),
+        "tq_modifiers": super::supply::tq_modifiers(s),
+        "german_command": if s.kg_chill { "KG Chill" } else { "Eindhoven Regional Command" },
+        "flak": flak_view(s, viewer),
+        "kg_huber": match (&s.huber.chosen, &s.huber.commitment) {
+            (Some(d), _) => json!(d),
+            (None, Some(_)) => json!("sealed"),
+            _ => Value::Null,
+        },
+        "piggyback": s.piggyback,
+        "riding": s.riding,
+        "assets_lost": s.assets_lost,
+        "parks": s.parks,
+        "road_blocks": s.roadblocks,
+        "rearguards": s.rearguards,
+        "rout_to_name": s.rout,
+        "joe_mann": if s.mann_used { "spent" } else { "available" },
+        "joe_mann_window": s.mann,
+        "lost": s.lost,
+        "optional_rules": json!({
+            "covering_fire": s.covering_fire,
+            "alternate_chits": s.alternate_chits,
+            "german_lost": s.german_lost,
+            "airborne_tanks": s.airborne_tanks,
+        }),
+    });
+    if let (Some(v), Value::Object(m)) = (v.as_object_mut(), more) {
+        v.extend(m);
+    }
+    v
 }
 
 pub fn draw(s: &State, viewer: &Viewer) -> String {
@@ -199,6 +277,38 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             ))
         ));
     }
+    if !s.drops.is_empty() {
+        line(format!(
+            "101st supply: zone {}{}{}",
+            s.supply.dz,
+            if s.supply.ended {
+                ", Sea Tail arrived: always in supply".to_owned()
+            } else if s.supply.interdicted {
+                ", SDZ CLOSED".to_owned()
+            } else {
+                String::new()
+            },
+            s.supply
+                .counters
+                .as_ref()
+                .filter(|c| c.day == s.day)
+                .map(|c| format!(
+                    "; supply drop counters on {} and {}: {}",
+                    TURNS[c.candidates[0]],
+                    TURNS[c.candidates[1]],
+                    c.revealed
+                        .map_or("not flipped".into(), |t| format!("at {}", TURNS[t]))
+                ))
+                .unwrap_or_default()
+        ));
+    }
+    let tq = super::supply::tq_modifiers(s);
+    if !tq.is_empty() {
+        line(format!("TQ modifiers in force: {}", tq.join("; ")));
+    }
+    if s.kg_chill {
+        line("German command: KG Chill (replaced the Eindhoven Regional Command, S5.1.1)".into());
+    }
     let route: Vec<String> = s.club_route.iter().map(|h| h.to_string()).collect();
     line(format!(
         "Club Route: {} | marker {} | status {}",
@@ -235,6 +345,7 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
     let points: Vec<String> = DATA
         .divisions
         .iter()
+        .filter(|d| super::supply::in_play(s, &d.id))
         .map(|d| {
             format!(
                 "{} {}/{}",
@@ -261,6 +372,7 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
     if !s.released.is_empty() {
         line(format!("Released: {}", s.released.join(" ")));
     }
+    line(super::victory::line(s));
     for (id, c) in &s.corps {
         if let Some(t) = DATA.offmap.corps.iter().find(|t| &t.id == id) {
             line(format!(
@@ -277,6 +389,7 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
                 OffMap::Box(b) => b.clone(),
                 OffMap::Entering { letter, .. } => format!("entering at {letter}"),
                 OffMap::OnMap => "on the map".into(),
+                OffMap::Routed { back } => format!("routed, back from {back} Sept"),
             };
             let numbers = s
                 .numbering
@@ -295,20 +408,116 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             line(format!("Off map {f}: {where_}{numbers}"));
         }
     }
+    if let Some(l) = flak_line(s, viewer) {
+        line(l);
+    }
+    match (&s.huber.chosen, &s.huber.commitment) {
+        (Some(d), _) => line(format!("KG Huber: {d} (S5.5)")),
+        (None, Some(_)) => line("KG Huber: chosen face down (S5.5)".into()),
+        _ => {}
+    }
+    for (v, i) in &s.piggyback {
+        line(format!("Piggyback: {i} on {v} (S4)"));
+    }
+    for (u, (k, d)) in &s.riding {
+        line(format!("{u} rides a {d} {k}"));
+    }
+    for p in s.parks.iter().filter(|p| p.hex.is_some()) {
+        line(format!(
+            "Artillery Park {} ({}, value {}) at {}: {}",
+            p.id,
+            p.side.name(),
+            p.value,
+            p.hex.map_or("-".into(), |h| h.to_string()),
+            if p.units.is_empty() {
+                "empty".to_owned()
+            } else {
+                p.units.join(" ")
+            }
+        ));
+    }
+    if !s.roadblocks.is_empty() {
+        let r: Vec<String> = s
+            .roadblocks
+            .iter()
+            .map(|(h, x)| format!("{h} {}", x.name()))
+            .collect();
+        line(format!("Road blocks: {}", r.join(", ")));
+    }
+    if let Some(t) = &s.airborne_tanks {
+        line(format!(
+            "O4.0: two {t} companies land with Drop One, each a stick under a delay marker"
+        ));
+    }
+    if s.scenario != "a-ride-in-the-country" {
+        line(format!(
+            "PFC Joe Mann (S6.9): {}",
+            if s.mann_used { "spent" } else { "available" }
+        ));
+    }
     for (side, cup) in &s.cups {
         line(format!("{} cup: {}", side.name(), cup.join(", ")));
     }
     for (name, b) in &s.bridges {
-        if b.destroyed || b.wired_by.is_some() {
-            line(format!(
-                "Bridge {name}: {}",
-                if b.destroyed {
-                    "destroyed".to_owned()
+        let mut marks = Vec::new();
+        if b.destroyed {
+            marks.push("destroyed".to_owned());
+        }
+        if let Some(w) = b.wired_by {
+            marks.push(format!("wired by {}", w.name()));
+        }
+        if b.improved {
+            marks.push("improved".into());
+        }
+        if let Some(x) = &b.bailey {
+            marks.push(format!(
+                "Bailey {} {}{}",
+                x.unit,
+                if x.bridged {
+                    "bridge side"
                 } else {
-                    format!("wired by {}", b.wired_by.map_or("", |x| x.name()))
-                }
+                    "truck side"
+                },
+                if x.disabled { ", out of action" } else { "" }
             ));
         }
+        if let Some(f) = &b.ferry {
+            marks.push(format!(
+                "{} ferry {} at {} to {}{}",
+                f.side.name(),
+                f.unit,
+                f.at,
+                f.to,
+                if f.suppressed { ", Suppressed" } else { "" }
+            ));
+        }
+        if !marks.is_empty() {
+            line(format!("Bridge {name}: {}", marks.join("; ")));
+        }
+    }
+    for d in &DATA.stream_bridges {
+        let Some(x) = s.stream_bridges.get(&d.name).filter(|x| x.checked) else {
+            continue;
+        };
+        line(format!(
+            "Stream bridge {} {}/{}: {}{}{}",
+            d.name,
+            d.hexes.0,
+            d.hexes.1,
+            if x.unstable { "UNSTABLE" } else { "stable" },
+            x.bulldozer
+                .as_ref()
+                .map(|b| format!(", Bulldozer {b}"))
+                .unwrap_or_default(),
+            if x.men_at_work > 0 {
+                format!(", {} Men at Work", x.men_at_work)
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if !s.abandoned.is_empty() {
+        line(format!("Abandoned transport: {}", s.abandoned.join(" ")));
     }
     for d in &s.disputes {
         line(format!(

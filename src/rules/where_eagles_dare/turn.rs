@@ -11,6 +11,9 @@ use crate::engine::ruleset::{Ctx, RuleError};
 pub const T0700: usize = 0;
 pub const T0900: usize = 1;
 pub const T1100: usize = 2;
+pub const T1300: usize = 3;
+pub const T1500: usize = 4;
+pub const T1700: usize = 5;
 pub const T1900: usize = 6;
 pub const NIGHT: usize = 7;
 
@@ -20,7 +23,21 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     if s.time == T0700 {
         s.weather = None;
         s.fog_cleared = None;
+        super::supply::kg_chill(s, ctx);
         super::offmap::arrive(s, ctx);
+    }
+    // 3.5: the supply drop's counters flip at the first candidate turn; it lands on its turn.
+    if let Some(c) = &s.supply.counters {
+        if c.day == s.day && c.revealed.is_none() && c.candidates[0] == s.time {
+            ctx.say(format!(
+                "{}: the Allied player flips the supply drop's Air Drop? counter",
+                s.clock()
+            ));
+            ctx.request_reveal(c.commitment.clone());
+        }
+        if c.day == s.day && c.revealed == Some(s.time) {
+            super::supply::supply_drop(s, ctx);
+        }
     }
     if let Some(c) = &s.air_drop {
         if c.day == s.day && c.revealed.is_none() && c.candidates[0] == s.time {
@@ -35,6 +52,15 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         if c.day == s.day && c.revealed == Some(s.time) {
             arrive(s, ctx);
         }
+    }
+    // S5.5: KG Huber's master is opened at 0700 18 Sept; under KG Chill it enters Night 21.
+    if (s.day, s.time) == (18, T0700) {
+        if let (Some(c), None) = (&s.huber.commitment, &s.huber.chosen) {
+            ctx.request_reveal(c.clone());
+        }
+    }
+    if (s.day, s.time) == (21, NIGHT) && s.huber.chosen.as_deref() == Some("chill") {
+        ctx.say("Night 21 Sept: KG Huber enters, a KG Chill Formation (S5.5)");
     }
     // S5.2: the raid marker of this night turns up.
     if s.time == NIGHT {
@@ -70,7 +96,7 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         s.phase = Phase::Route;
     } else if s.time == T1900 {
         after_route(s, ctx)?;
-    } else {
+    } else if !super::specials::huber_phase(s) {
         super::chits::to_buy(s);
     }
     Ok(())
@@ -118,6 +144,7 @@ pub fn arrive(s: &mut State, ctx: &mut Ctx) {
                 ctx.request_reveal(c.clone());
             }
         }
+        super::supply::supply_drop(s, ctx);
         ctx.say(format!(
             "{}: Drop {n} comes in. Place each unit in any hex of its zone, not in Column, with a glider/paradrop marker (+1 per delay); roll each on the Drop Table at its first activation (droproll)",
             s.clock()
@@ -150,18 +177,10 @@ pub fn weather(s: &mut State, ctx: &mut Ctx) {
         s.clock(),
         w.name()
     ));
-    match w {
-        Weather::Rain | Weather::Overcast => {
-            delay_drops(s, ctx, "no drop in rain or overcast");
-            super::chits::to_buy(s);
-        }
-        Weather::Clear if s.drop_due().is_some() => {
-            s.phase = Phase::AirDrop {
-                candidates: [T0900, T1100],
-            };
-        }
-        _ => super::chits::to_buy(s),
+    if matches!(w, Weather::Rain | Weather::Overcast) {
+        delay_drops(s, ctx, "no drop in rain or overcast");
     }
+    super::supply::after_dz(s, ctx);
 }
 
 /// 0900 or 1100 in fog: roll the clear number or less to clear it (1.2).
@@ -177,9 +196,14 @@ pub fn fog(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
             "{}: fog roll {face}, {clear} or less: the fog clears; clear for the rest of the day",
             s.clock()
         ));
-        if s.drop_due().is_some() {
+        if let Some(d) = s.drop_due() {
+            // 3.6: a drop replanned today comes at 1500 or 1700.
             s.phase = Phase::AirDrop {
-                candidates: [s.time + 2, s.time + 3],
+                candidates: if d.replanned_day == Some(s.day) {
+                    [T1500, T1700]
+                } else {
+                    [s.time + 2, s.time + 3]
+                },
             };
             return Ok(());
         }
@@ -190,6 +214,9 @@ pub fn fog(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
             s.clock()
         ));
         delay_drops(s, ctx, "the fog did not clear");
+        if super::supply::supply_counters(s, ctx) {
+            return Ok(());
+        }
     } else {
         ctx.say(format!(
             "{}: fog roll {face}, more than {clear}: the fog stays this turn",
@@ -268,19 +295,32 @@ pub fn route(s: &mut State, ctx: &mut Ctx, path: &[Hex]) -> Result<(), RuleError
             }
             at = h;
         }
+        super::bridges::check_route(s, marker, path)?;
         let end = *path.last().expect("not empty");
         let spur = DATA.stop(end).ok_or_else(|| {
             r(format!(
                 "{end} is not a Club Route Stop hex: the marker stops on one"
             ))
         })?;
-        if let (Some(chosen), Spur::Best | Spur::Son) = (s.spur, spur) {
-            if chosen != spur {
-                return Err(r(format!(
-                    "{end} is on the spur not chosen: it may never be Club Route"
-                )));
+        for &h in path {
+            if let (Some(chosen), Some(other @ (Spur::Best | Spur::Son))) = (s.spur, DATA.stop(h)) {
+                if chosen != other {
+                    return Err(r(format!(
+                        "{h} is on the spur not chosen: it may never be Club Route"
+                    )));
+                }
             }
         }
+        // 2.11: a stream bridge not yet checked is rolled for as the trace crosses it; on a 9
+        // the marker goes back to the last Stop hex before it.
+        let n = super::bridges::roll_route(s, ctx, marker, path);
+        if n == 0 {
+            ctx.say("The Club Route marker stays: no Stop hex before the unstable bridge");
+            return after_route(s, ctx);
+        }
+        let path = &path[..n];
+        let end = *path.last().expect("not empty");
+        let spur = DATA.stop(end).unwrap_or(spur);
         if spur != Spur::Common {
             s.spur = Some(spur);
         }
@@ -321,10 +361,15 @@ pub fn end_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         s.barrages.clear();
         ctx.say("All barrage markers come off");
     }
+    super::specials::flip_flak(s, ctx);
     if (s.day, s.time) >= s.last {
         s.over = true;
         s.phase = Phase::Over;
-        ctx.say(format!("{}: the scenario ends", s.clock()));
+        ctx.say(format!(
+            "{}: the scenario ends. {}",
+            s.clock(),
+            super::victory::line(s)
+        ));
         return Ok(());
     }
     if s.time == NIGHT {

@@ -1,0 +1,514 @@
+//! Special rules about units and markers: artillery parks (S1), road blocks and rearguards
+//! limited by the counter mix (S2, 2.15.2), piggyback riding (S4), divisional trucks and jeeps
+//! (S5.3, S6.3) and PFC Joe Mann (S6.9). The counter mix is `data/assets.txt`
+//! (reconstructed).
+
+use super::data::DATA;
+use super::hex::Hex;
+use super::rule;
+use super::state::{Pending, Side, State, Unit};
+use crate::engine::ruleset::{Ctx, RuleError};
+
+const S1: &str = "S1.0 Artillery Parks";
+const S2: &str = "S2.0 Road Blocks and Rearguards";
+const S4: &str = "S4.0 Piggyback Mode";
+const S5_3: &str = "S5.3 Divisional Trucks / S6.3 Divisional Jeeps";
+const S6_9: &str = "S6.9 Heroes (PFC Joe Mann)";
+
+fn own(s: &State, side: Side, unit: &str, section: &str) -> Result<Unit, RuleError> {
+    match s.units.get(unit) {
+        Some(u) if u.side == side => Ok(u.clone()),
+        Some(u) => Err(rule(section, format!("{unit} is a {} unit", u.side.name()))),
+        None => Err(rule(
+            section,
+            format!("{unit} is not on the map: move it onto its hex first"),
+        )),
+    }
+}
+
+/// The vehicle an infantry unit rides piggyback on, if it does.
+fn riding_on(s: &State, infantry: &str) -> Option<String> {
+    s.piggyback
+        .iter()
+        .find(|(_, i)| i.as_str() == infantry)
+        .map(|(v, _)| v.clone())
+}
+
+/// S4.3, S1: what a unit may not do now. `moving`: a move (a carrying vehicle may move; a
+/// parked artillery unit may not).
+pub fn check_action(
+    s: &State,
+    unit: &str,
+    moving: bool,
+    class: Option<&str>,
+) -> Result<(), RuleError> {
+    if let Some(v) = riding_on(s, unit) {
+        return Err(rule(
+            S4,
+            format!(
+                "{unit} rides piggyback on {v}: it performs no Action (its vehicle dismounts it)"
+            ),
+        ));
+    }
+    if !moving && s.piggyback.contains_key(unit) {
+        return Err(rule(
+            S4,
+            format!(
+                "{unit} carries {}: it may only move and dismount",
+                s.piggyback[unit]
+            ),
+        ));
+    }
+    if let Some(p) = s.parks.iter().find(|p| p.units.iter().any(|u| u == unit)) {
+        if moving {
+            return Err(rule(
+                S1,
+                format!("{unit} is in the {} Artillery Park: it never leaves", p.id),
+            ));
+        }
+        if class.is_some_and(|c| c != "indirect-he") {
+            return Err(rule(
+                S1,
+                format!("{unit} is in an Artillery Park: it never performs Direct Fire"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// After a move: a vehicle's piggyback rider and a truck's or jeep's passenger go with it;
+/// an enemy unit entering an artillery park's hex eliminates every unit in its box (S1).
+pub fn after_move(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, steps: &[Hex]) {
+    if let Some(inf) = s.piggyback.get(unit).cloned() {
+        if let Some((hex, column)) = s.units.get(unit).map(|u| (u.hex, u.column)) {
+            if let Some(i) = s.units.get_mut(&inf) {
+                i.hex = hex;
+                i.column = column;
+            }
+        }
+    }
+    for p in s.parks.iter_mut() {
+        let Some(at) = p.hex else { continue };
+        if p.side != side && steps.contains(&at) && !p.units.is_empty() {
+            ctx.say(format!(
+                "{unit} enters {at}, the {} Artillery Park's hex: every unit in its box is eliminated ({}) (S1.0)",
+                p.id,
+                p.units.join(", ")
+            ));
+            s.gone.append(&mut p.units);
+        }
+    }
+}
+
+/// S4.4: a fire result (other than none or S?) on a piggyback pair's hex dismounts the rider;
+/// an assault does at its declaration. A truck's or jeep's passenger eliminated loses it.
+pub fn result(s: &mut State, ctx: &mut Ctx, p: &Pending, class: &str) {
+    if p.fire && !matches!(class, "none" | "s?") {
+        dismount_all_at(s, ctx, p.hex, "a fire result");
+    }
+    let gone: Vec<String> = s
+        .riding
+        .keys()
+        .filter(|u| !s.units.contains_key(*u))
+        .cloned()
+        .collect();
+    for u in gone {
+        let (kind, division) = s.riding.remove(&u).expect("present");
+        *s.assets_lost
+            .entry(format!("{kind}:{division}"))
+            .or_default() += 1;
+        ctx.say(format!(
+            "{u} is eliminated: its {division} {kind} is removed from the game ({S5_3})"
+        ));
+    }
+    let left: Vec<String> = s
+        .piggyback
+        .iter()
+        .filter(|(v, i)| !s.units.contains_key(*v) || !s.units.contains_key(*i))
+        .map(|(v, _)| v.clone())
+        .collect();
+    for v in left {
+        s.piggyback.remove(&v);
+    }
+}
+
+/// S4.4: the riders in `hex` dismount, not in Column (no opportunity fire).
+pub fn dismount_all_at(s: &mut State, ctx: &mut Ctx, hex: Hex, why: &str) {
+    let pairs: Vec<(String, String)> = s
+        .piggyback
+        .iter()
+        .filter(|(v, _)| s.units.get(*v).is_some_and(|u| u.hex == hex))
+        .map(|(v, i)| (v.clone(), i.clone()))
+        .collect();
+    for (v, i) in pairs {
+        s.piggyback.remove(&v);
+        if let Some(u) = s.units.get_mut(&i) {
+            u.column = false;
+        }
+        ctx.say(format!(
+            "{why}: {i} must dismount from {v}, not in Column (S4.4)"
+        ));
+    }
+}
+
+/// `mount <infantry> <vehicle>` (S4.1): both in one hex, one rider a vehicle, not twice.
+pub fn check_mount(s: &State, side: Side, infantry: &str, vehicle: &str) -> Result<(), RuleError> {
+    let i = own(s, side, infantry, S4)?;
+    let v = own(s, side, vehicle, S4)?;
+    if infantry == vehicle {
+        return Err(rule(S4, "a unit cannot ride on itself"));
+    }
+    if i.hex != v.hex {
+        return Err(rule(
+            S4,
+            format!(
+                "{infantry} is at {} and {vehicle} at {}: they start in the same hex",
+                i.hex, v.hex
+            ),
+        ));
+    }
+    if let Some(x) = s.piggyback.get(vehicle) {
+        return Err(rule(
+            S4,
+            format!("{vehicle} carries {x} already: one Infantry Unit a Vehicle"),
+        ));
+    }
+    if riding_on(s, infantry).is_some()
+        || s.piggyback.contains_key(infantry)
+        || riding_on(s, vehicle).is_some()
+    {
+        return Err(rule(
+            S4,
+            format!("{infantry} or {vehicle} is in piggyback mode already"),
+        ));
+    }
+    if s.riding.contains_key(infantry) {
+        return Err(rule(
+            S4,
+            format!("{infantry} rides a divisional truck or jeep"),
+        ));
+    }
+    check_action(s, infantry, true, None)?;
+    Ok(())
+}
+
+pub fn mount(s: &mut State, ctx: &mut Ctx, infantry: &str, vehicle: &str) -> Hex {
+    s.piggyback.insert(vehicle.to_owned(), infantry.to_owned());
+    let hex = s.units[vehicle].hex;
+    ctx.say(format!(
+        "{infantry} mounts {vehicle} piggyback (a whole movement action of both, S4.1)"
+    ));
+    hex
+}
+
+/// `dismount <unit> [abandon]`: a vehicle puts its rider down (S4.2, half its movement; the
+/// rider not in Column), or a unit leaves its truck or jeep (S5.3, S6.3; `abandon` loses it).
+pub fn check_dismount(s: &State, side: Side, unit: &str) -> Result<(), RuleError> {
+    own(s, side, unit, S4)?;
+    if !s.piggyback.contains_key(unit) && !s.riding.contains_key(unit) {
+        return Err(rule(
+            S4,
+            format!("{unit} carries nobody and rides no truck or jeep"),
+        ));
+    }
+    Ok(())
+}
+
+pub fn dismount(s: &mut State, ctx: &mut Ctx, unit: &str, abandon: bool) -> Hex {
+    let hex = s.units[unit].hex;
+    if let Some(i) = s.piggyback.remove(unit) {
+        if let Some(u) = s.units.get_mut(&i) {
+            u.column = false;
+        }
+        ctx.say(format!("{unit} dismounts {i}, not in Column (S4.2: half the vehicle's movement allowance; opportunity fire before or after, the firer's choice)"));
+    } else if let Some((kind, division)) = s.riding.remove(unit) {
+        if abandon {
+            *s.assets_lost
+                .entry(format!("{kind}:{division}"))
+                .or_default() += 1;
+            ctx.say(format!(
+                "{unit} abandons its {division} {kind}: removed from the game ({S5_3})"
+            ));
+        } else {
+            ctx.say(format!("{unit} dismounts: the {division} {kind} goes back off the map, free for another unit ({S5_3})"));
+        }
+    }
+    hex
+}
+
+/// The trucks or jeeps of a division free now: the counter mix, less those lost and in use.
+pub fn free_assets(s: &State, kind: &str, division: &str) -> u32 {
+    let Some(a) = DATA
+        .assets
+        .iter()
+        .find(|a| a.kind == kind && a.division == division)
+    else {
+        return 0;
+    };
+    if s.day < a.from {
+        return 0;
+    }
+    let used = s
+        .riding
+        .values()
+        .filter(|(k, d)| k == kind && d == division)
+        .count() as u32;
+    let lost = s
+        .assets_lost
+        .get(&format!("{kind}:{division}"))
+        .copied()
+        .unwrap_or(0);
+    a.count.saturating_sub(used + lost)
+}
+
+/// `truck|jeep <unit> <division>` (S5.3, S6.3): a Leg Unit of the division mounts one.
+pub fn check_ride(
+    s: &State,
+    side: Side,
+    kind: &str,
+    unit: &str,
+    division: &str,
+) -> Result<(), RuleError> {
+    own(s, side, unit, S5_3)?;
+    if DATA.division(division).is_none_or(|d| d.side != side) {
+        return Err(rule(
+            S5_3,
+            format!("{division} is not one of your divisions"),
+        ));
+    }
+    if s.riding.contains_key(unit) || riding_on(s, unit).is_some() || s.piggyback.contains_key(unit)
+    {
+        return Err(rule(S5_3, format!("{unit} is mounted already")));
+    }
+    check_action(s, unit, true, None)?;
+    if free_assets(s, kind, division) == 0 {
+        return Err(rule(
+            S5_3,
+            format!("the {division} has no {kind} free now: the counter mix is an absolute limit"),
+        ));
+    }
+    Ok(())
+}
+
+pub fn ride(s: &mut State, ctx: &mut Ctx, kind: &str, unit: &str, division: &str) -> Hex {
+    s.riding
+        .insert(unit.to_owned(), (kind.to_owned(), division.to_owned()));
+    ctx.say(format!("{unit} mounts a {division} {kind}: it is an Independent Formation Unit until it dismounts ({S5_3})"));
+    s.units[unit].hex
+}
+
+/// `park <park> <hex>` (S1): once, a non-zero park in its reinforcement hex, a zero park in any
+/// hex without an enemy unit (Command Range and Fire Zones are the players').
+pub fn check_park(s: &State, side: Side, id: &str, hex: Hex) -> Result<(), RuleError> {
+    let p = s
+        .parks
+        .iter()
+        .find(|p| p.id == id && p.side == side)
+        .ok_or_else(|| {
+            let own: Vec<&str> = s
+                .parks
+                .iter()
+                .filter(|p| p.side == side)
+                .map(|p| p.id.as_str())
+                .collect();
+            rule(S1, format!("no park '{id}' of yours: {}", own.join(", ")))
+        })?;
+    if p.hex.is_some() {
+        return Err(rule(
+            S1,
+            format!("the {id} park is placed already: it never moves"),
+        ));
+    }
+    if let Some(h) = p.entry.filter(|h| *h != hex) {
+        return Err(rule(
+            S1,
+            format!(
+                "the {id} park has a value of {}: it goes in its Divisional reinforcement hex, {h}",
+                p.value
+            ),
+        ));
+    }
+    if let Some((n, _)) = s.units.iter().find(|(_, u)| u.side != side && u.hex == hex) {
+        return Err(rule(S1, format!("{hex} holds the enemy unit {n}")));
+    }
+    Ok(())
+}
+
+pub fn park(s: &mut State, ctx: &mut Ctx, id: &str, hex: Hex) {
+    let p = s.parks.iter_mut().find(|p| p.id == id).expect("checked");
+    p.hex = Some(hex);
+    ctx.say(format!(
+        "The {id} Artillery Park marker (value {}) is placed on {hex} (S1.0)",
+        p.value
+    ));
+}
+
+/// `enterpark <unit> <park>` (S1): an Indirect HE unit in the park's hex goes into its box.
+pub fn check_enter_park(s: &State, side: Side, unit: &str, id: &str) -> Result<(), RuleError> {
+    let u = own(s, side, unit, S1)?;
+    let p = s
+        .parks
+        .iter()
+        .find(|p| p.id == id && p.side == side)
+        .ok_or_else(|| rule(S1, format!("no park '{id}' of yours")))?;
+    match p.hex {
+        Some(h) if h == u.hex => Ok(()),
+        Some(h) => Err(rule(
+            S1,
+            format!(
+                "{unit} is at {}, the park at {h}: it enters from the park's hex",
+                u.hex
+            ),
+        )),
+        None => Err(rule(S1, format!("the {id} park is not on the map"))),
+    }?;
+    check_action(s, unit, true, None)
+}
+
+pub fn enter_park(s: &mut State, ctx: &mut Ctx, unit: &str, id: &str) {
+    s.units.remove(unit);
+    let p = s.parks.iter_mut().find(|p| p.id == id).expect("checked");
+    p.units.push(unit.to_owned());
+    ctx.say(format!("{unit} goes into the {id} Artillery Park box: always In Command, Indirect Fire from its next activation, range from the marker plus {} (S1.0)", p.value));
+}
+
+/// `roadblock <hex> [remove]` (S2, 2.15.2): within the counter mix, never in a hex with a
+/// bridge hexside.
+pub fn check_roadblock(s: &State, side: Side, hex: Hex, remove: bool) -> Result<(), RuleError> {
+    let mine = s.roadblocks.iter().filter(|(_, x)| *x == side).count() as u32;
+    if remove {
+        if !s.roadblocks.iter().any(|(h, x)| *h == hex && *x == side) {
+            return Err(rule(S2, format!("you have no road block at {hex}")));
+        }
+        return Ok(());
+    }
+    if let Some(b) = DATA
+        .bridges
+        .iter()
+        .find(|b| b.hexes.0 == hex || b.hexes.1 == hex)
+    {
+        return Err(rule(
+            "2.15.2 Road Blocks and Bridges",
+            format!(
+                "{hex} has the {} bridge's hexside: no road block there",
+                b.name
+            ),
+        ));
+    }
+    if s.roadblocks.iter().any(|(h, _)| *h == hex) {
+        return Err(rule(S2, format!("{hex} has a road block already")));
+    }
+    let limit = DATA.counter_mix("roadblock", side);
+    if mine >= limit {
+        return Err(rule(
+            S2,
+            format!("all your {limit} road blocks are on the map: the counter mix is the limit"),
+        ));
+    }
+    Ok(())
+}
+
+pub fn roadblock(s: &mut State, ctx: &mut Ctx, side: Side, hex: Hex, remove: bool) {
+    if remove {
+        s.roadblocks.retain(|(h, x)| !(*h == hex && *x == side));
+        ctx.say(format!(
+            "The {} road block at {hex} is removed",
+            side.name()
+        ));
+    } else {
+        s.roadblocks.push((hex, side));
+        ctx.say(format!(
+            "A {} road block is placed at {hex} (S2.0)",
+            side.name()
+        ));
+    }
+}
+
+/// `rearguard <unit> <hex>` (S2): a Rearguard unit comes onto the map, within the counter mix.
+pub fn check_rearguard(s: &State, side: Side, unit: &str, hex: Hex) -> Result<(), RuleError> {
+    let limit = DATA.counter_mix("rearguard", side);
+    let placed = s.rearguards.iter().filter(|(_, x)| *x == side).count() as u32;
+    if s.units.contains_key(unit) || s.gone.iter().any(|u| u == unit) {
+        return Err(rule(S2, format!("{unit} is in play already")));
+    }
+    if placed >= limit {
+        return Err(rule(
+            S2,
+            format!("you have {limit} Rearguards in the counter mix and all are in play"),
+        ));
+    }
+    if let Some((n, _)) = s.units.iter().find(|(_, u)| u.side != side && u.hex == hex) {
+        return Err(rule(S2, format!("{hex} holds the enemy unit {n}")));
+    }
+    Ok(())
+}
+
+pub fn rearguard(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, hex: Hex) {
+    s.rearguards.push((unit.to_owned(), side));
+    s.units.insert(
+        unit.to_owned(),
+        Unit {
+            side,
+            hex,
+            column: false,
+        },
+    );
+    ctx.say(format!(
+        "The {} Rearguard {unit} is placed at {hex} (S2.0)",
+        side.name()
+    ));
+}
+
+/// S6.9: after a German result of a Step Loss or Eliminated on a 502 PIR unit, in The Best
+/// Laid Plans or the campaign, the Allied player may play Joe Mann once.
+pub fn mann_chance(
+    s: &mut State,
+    ctx: &mut Ctx,
+    p: &Pending,
+    class: &str,
+    target: Option<&str>,
+    before: &std::collections::BTreeMap<String, Unit>,
+) {
+    if s.mann_used || p.side != Side::German || !matches!(class, "step-loss" | "eliminated") {
+        return;
+    }
+    if !matches!(s.scenario.as_str(), "the-best-laid-plans" | "campaign") {
+        return;
+    }
+    let hit: Vec<String> = before
+        .iter()
+        .filter(|(n, u)| u.side == Side::Allied && u.hex == p.hex && n.ends_with("/502"))
+        .filter(|(n, _)| target.is_none_or(|t| t == n.as_str()))
+        .map(|(n, _)| n.clone())
+        .collect();
+    if let Some(unit) = hit.first() {
+        s.mann = Some(super::state::MannChance {
+            unit: unit.clone(),
+            was: before[unit].clone(),
+            class: class.to_owned(),
+        });
+        ctx.say(format!("{unit} of the 502 PIR takes a {class}: the Allied player may play PFC Joe Mann (S6.9), or pass"));
+    }
+}
+
+/// `joemann` or `pass` in that window.
+pub fn joe_mann(s: &mut State, ctx: &mut Ctx, side: Side, play: bool) -> Result<(), RuleError> {
+    if side != Side::Allied {
+        return Err(rule(
+            S6_9,
+            "the Allied player answers first: joemann, or pass",
+        ));
+    }
+    let m = s.mann.take().expect("the window is open");
+    if play {
+        s.mann_used = true;
+        s.units.insert(m.unit.clone(), m.was.clone());
+        ctx.say(format!(
+            "PFC Joe Mann: the {} on {} is negated, and every Cohesion Hit and Suppression in {} is removed; the marker is spent (S6.9)",
+            m.class, m.unit, m.was.hex
+        ));
+    } else {
+        ctx.say("The Allied player keeps Joe Mann");
+    }
+    Ok(())
+}

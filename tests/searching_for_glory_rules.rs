@@ -804,6 +804,8 @@ fn end_of_round_3_5_all_but_retained_cards_discarded_and_the_next_draw() {
     };
     let second = s.players[idx(&s, "charles")].hand[1].clone();
     order(&mut s, "charles", "pass; keep 2", &[]).unwrap();
+    // The NPCs (Lannes, Masséna, Hiller) operate after the players (3.4) and pass.
+    npcs_pass(&mut s);
     assert_eq!(s.round, 2);
     assert_eq!(s.phase, Phase::Plan);
     // Charles keeps the card he named (his role keeps 1); Napoleon, who keeps 1 too but named
@@ -813,7 +815,8 @@ fn end_of_round_3_5_all_but_retained_cards_discarded_and_the_next_draw() {
     assert_eq!(s.players[idx(&s, "napoleon")].hand.len(), 6);
     assert_eq!(s.players[idx(&s, "davout")].hand.len(), 6);
     assert_eq!(s.players[idx(&s, "louis")].hand.len(), 5);
-    assert_eq!(s.deck.len(), before - 23);
+    // The NPCs' hands (6 each) were drawn and discarded, then the players' 23.
+    assert_eq!(s.deck.len(), before - 18 - 23);
     assert!(s.discard.contains(&"attack".to_string()));
 }
 
@@ -825,6 +828,7 @@ fn victory_3_the_highest_glory_after_the_last_round_ties_share() {
     s.cu_mut("louis").glory = 7;
     operating(&mut s, "charles", &[]);
     order(&mut s, "charles", "pass", &[]).unwrap();
+    npcs_pass(&mut s);
     assert_eq!(s.phase, Phase::Ended);
     match SearchingForGlory.outcome(&s) {
         despatch::engine::ruleset::Outcome::Finished {
@@ -1533,6 +1537,7 @@ fn retention_1_d_keep_names_the_cards_up_to_the_roles_number_and_a_refusal_chang
     // A keep goes with an operation, and the card is kept at the end of the round.
     let mut s = before;
     order(&mut s, "charles", "march eckmuhl; keep 2", &[]).unwrap();
+    npcs_pass(&mut s);
     assert_eq!(s.round, 2);
     let hand = &s.players[idx(&s, "charles")].hand;
     assert!(hand.contains(&"march".to_string()), "{hand:?}");
@@ -1623,6 +1628,12 @@ fn result_cards_parlay_no_enemy_attacks_until_the_round_ends() {
     let e = order(&mut s, "davout", "attack abensberg", &[]).unwrap_err();
     assert!(e.message.contains("Parlay"), "{e}");
     order(&mut s, "davout", "pass", &[]).unwrap();
+    assert_eq!(
+        s.truce,
+        ["louis"],
+        "the NPCs operate before the round ends (3.4)"
+    );
+    npcs_pass(&mut s);
     assert!(s.truce.is_empty(), "the round ended");
 }
 
@@ -1774,4 +1785,193 @@ fn reactive_1_e_the_text_board_shows_the_open_window_alike_to_every_seat() {
         assert!(!b.contains("Ambush"), "{who} sees Charles's hand: {b}");
     }
     assert!(board("charles").contains("Ambush!"), "his own hand");
+}
+
+// ---- 3.4 Non-player characters' operations ----
+
+/// Every NPC's runner passes until the NPCs' operations are over (3.4).
+fn npcs_pass(s: &mut State) {
+    while matches!(s.phase, Phase::Npcs { .. }) && s.window.is_none() {
+        let runner = SearchingForGlory.prompts(s)[0].seat.clone();
+        order(s, runner.as_str(), "pass", &[]).unwrap();
+    }
+}
+
+/// The FOUR game (NPCs: Lannes at Ingolstadt, Masséna at Augsburg, Hiller at Moosburg) with
+/// Davout moved to Eckmühl, every hand emptied, and the last player's operation (Charles's
+/// pass) done: the NPCs' operations begin.
+fn npcs_begin() -> State {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("eckmuhl".into());
+    hands(&mut s, &[]);
+    operating(&mut s, "charles", &[]);
+    order(&mut s, "charles", "pass", &[]).unwrap();
+    s
+}
+
+/// The NPC operating now is given `cards` as its hand.
+fn npc_hand(s: &mut State, cards: &[&str]) {
+    s.npc.as_mut().unwrap().hand = cards.iter().map(|c| (c.to_string(), false)).collect();
+}
+
+fn npc_now(s: &State) -> (String, String) {
+    let n = s.npc.as_ref().expect("an NPC operates");
+    (n.character.clone(), s.players[n.runner].character.clone())
+}
+
+#[test]
+fn npc_operations_3_4_after_the_players_each_npc_is_run_by_the_farthest_player_of_its_side() {
+    let mut s = npcs_begin();
+    assert_eq!(
+        s.phase,
+        Phase::Npcs {
+            order: vec!["lannes".into(), "massena".into(), "hiller".into()],
+            next: 0
+        }
+    );
+    // Lannes at Ingolstadt: Napoleon (Donauwörth) is 2 CLs away, Davout (Eckmühl) 3: Davout
+    // runs him, with a hand of Lannes's size drawn for him.
+    assert_eq!(npc_now(&s), ("lannes".into(), "davout".into()));
+    assert_eq!(s.npc.as_ref().unwrap().hand.len(), 6);
+    assert_eq!(prompted(&s), ["davout"]);
+    let p = &SearchingForGlory.prompts(&s)[0];
+    assert!(p.decision.contains("run the NPC lannes"), "{}", p.decision);
+    npc_hand(&mut s, &["march", "attack", "rest"]);
+    order(&mut s, "davout", "march pfaffenhofen", &[]).unwrap();
+    assert_eq!(s.cu("lannes").lp.as_deref(), Some("pfaffenhofen"));
+    assert_eq!(s.cu("lannes").glory, 1, "first entry: the NPC's own glory");
+    assert!(
+        s.discard.iter().filter(|c| *c == "rest").count() >= 1,
+        "the NPC's hand is discarded after its operation"
+    );
+    // Masséna at Augsburg: Napoleon 1 CL, Davout 3: Davout again.
+    assert_eq!(npc_now(&s), ("massena".into(), "davout".into()));
+    order(&mut s, "davout", "rest", &[]).unwrap();
+    // Hiller at Moosburg: Charles (Landshut) 1 CL, Louis (Abensberg) 2: Louis runs him.
+    assert_eq!(npc_now(&s), ("hiller".into(), "louis".into()));
+    npc_hand(&mut s, &["march"]);
+    order(&mut s, "louis", "march freising", &[]).unwrap();
+    assert_eq!(s.cu("hiller").lp.as_deref(), Some("freising"));
+    // After the last NPC, the round ends.
+    assert_eq!(s.round, 2);
+    assert_eq!(s.phase, Phase::Plan);
+    assert!(s.npc.is_none());
+}
+
+#[test]
+fn npc_operations_3_4_the_order_comes_from_the_npcs_hand_which_its_runner_alone_sees() {
+    let mut s = npcs_begin();
+    npc_hand(&mut s, &["march", "ambush", "gather-supplies"]);
+    let before = s.clone();
+    // White March and white Gather Supplies: one colour a card (1.b).
+    let e = order(&mut s, "davout", "march pfaffenhofen; gather", &[]).unwrap_err();
+    assert_eq!(e.rule, "1.b Cards");
+    assert!(e.message.contains("lannes's hand holds"), "{e}");
+    let e = order(&mut s, "davout", "attack kelheim", &[]).unwrap_err();
+    assert_eq!(e.rule, "1.b Cards");
+    let e = order(&mut s, "davout", "pass; keep 1", &[]).unwrap_err();
+    assert_eq!(e.rule, "1.d Retention", "an NPC keeps no card");
+    // Davout's own CU is not what he orders now.
+    let e = order(&mut s, "davout", "march regensburg", &[]).unwrap_err();
+    assert!(e.message.contains("ingolstadt"), "{e}");
+    assert_eq!(s, before, "refusals change nothing");
+    let e = order(&mut s, "napoleon", "pass", &[]).unwrap_err();
+    assert_eq!(e.rule, "sequence of play");
+    // The hand shows in Davout's view and board only.
+    for who in FOUR {
+        let v = SearchingForGlory.view(&s, &Viewer::Seat(seat(who)));
+        assert_eq!(v["npc"]["character"], "lannes");
+        assert_eq!(v["npc"]["runner"], "davout");
+        assert_eq!(v["npc"]["hand_count"], 3);
+        assert_eq!(v["npc"].get("hand").is_some(), who == "davout", "{who}");
+        let b = SearchingForGlory
+            .board_text(&s, &Viewer::Seat(seat(who)))
+            .unwrap();
+        assert!(b.contains("NPC operating: lannes (run by davout"), "{b}");
+        assert_eq!(b.contains("Ambush!"), who == "davout", "{who}: {b}");
+    }
+    let spectator = serde_json::to_string(&SearchingForGlory.view(&s, &Viewer::Spectator)).unwrap();
+    assert!(!spectator.contains("ambush"));
+    // The reactive card in the NPC's hand is no use in a window: it is the NPC's, not Davout's.
+    order(&mut s, "davout", "march pfaffenhofen", &[]).unwrap();
+    assert_eq!(s.cu("lannes").lp.as_deref(), Some("pfaffenhofen"));
+    assert!(s.discard.contains(&"ambush".to_string()));
+}
+
+#[test]
+fn npc_operations_3_4_other_players_play_reactive_cards_at_an_npc_operation() {
+    let mut s = npcs_begin();
+    let charles = idx(&s, "charles");
+    s.players[charles].hand = vec!["wrong-road".into()];
+    npc_hand(&mut s, &["march"]);
+    act(&mut s, "davout", "march pfaffenhofen", &[]).unwrap();
+    assert_eq!(
+        prompted(&s),
+        ["napoleon", "charles", "louis"],
+        "every player but the runner, at once (1.e)"
+    );
+    let text = SearchingForGlory
+        .board_text(&s, &Viewer::Seat(seat("louis")))
+        .unwrap();
+    assert!(
+        text.contains("Reactive window (lannes announces: march pfaffenhofen)"),
+        "{text}"
+    );
+    react_and_pass(&mut s, "charles", "wrong-road", &[]);
+    assert_eq!(
+        s.cu("lannes").lp.as_deref(),
+        Some("ingolstadt"),
+        "Wrong Road! holds the NPC where it stood"
+    );
+    assert_eq!(npc_now(&s), ("massena".into(), "davout".into()));
+}
+
+#[test]
+fn npc_operations_3_4_with_nobody_of_its_side_the_npc_stands_a_runner_who_leaves_is_replaced_and_the_stand_option(
+) {
+    let mut s = npcs_begin();
+    // Davout leaves while he runs Lannes: Napoleon runs him with the same hand.
+    let hand = s.npc.as_ref().unwrap().hand.clone();
+    let mut q = VecDeque::new();
+    let mut hidden = hidden_stream(&[9; 32], "sfg-rules", 4);
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+    SearchingForGlory
+        .resign(&mut s, &seat("davout"), &mut ctx)
+        .unwrap();
+    assert_eq!(npc_now(&s), ("lannes".into(), "napoleon".into()));
+    assert_eq!(s.npc.as_ref().unwrap().hand, hand);
+    drop(ctx);
+    order(&mut s, "napoleon", "pass", &[]).unwrap();
+    order(&mut s, "napoleon", "pass", &[]).unwrap();
+    // Masséna next, run by Napoleon, the only French player left; Davout, an NPC now, operates
+    // from the next round on (this round's NPCs were fixed when they began).
+    assert_eq!(npc_now(&s).0, "hiller");
+    assert!(s.cu("davout").seat.is_none());
+    // With no Austrian in play, Hiller stands.
+    let mut t = npcs_begin();
+    for who in ["charles", "louis"] {
+        let p = idx(&t, who);
+        t.players[p].out = true;
+    }
+    order(&mut t, "davout", "pass", &[]).unwrap();
+    order(&mut t, "davout", "pass", &[]).unwrap();
+    assert_eq!(t.round, 2, "Hiller stands: the round ends");
+    // Option npcs=stand: no NPC operates.
+    let mut u = SearchingForGlory
+        .setup(
+            &setup("danube-1809", &FOUR, json!({"npcs": "stand"})),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap();
+    operating(&mut u, "charles", &[]);
+    order(&mut u, "charles", "pass", &[]).unwrap();
+    assert_eq!(u.round, 2);
+    assert!(SearchingForGlory
+        .setup(
+            &setup("danube-1809", &FOUR, json!({"npcs": "sometimes"})),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap_err()
+        .message
+        .contains("stand"));
 }

@@ -21,8 +21,7 @@ pub fn options(state: &State, p: usize) -> Vec<String> {
 
 /// Single-clause operations (and march-then-attack) that pass the checks.
 fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
-    let player = &state.players[p];
-    let cu = state.cu(&player.character);
+    let cu = state.cu(state.operator(p).0);
     let mut out = vec![vec![Clause::Pass]];
     let Some(at) = cu.lp.clone() else {
         return out;
@@ -120,7 +119,7 @@ pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command
             })
         }
         Phase::Initiative => Some(Command::Initiative),
-        Phase::Operations { .. } => {
+        Phase::Operations { .. } | Phase::Npcs { .. } => {
             let all = candidates(state, p);
             // Fighting and moving are what the game is about: prefer them to passing.
             let lively: Vec<&Vec<Clause>> = all
@@ -135,7 +134,7 @@ pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command
             // 1.d: now and then keep a card of the hand, where the role keeps any.
             let hand = state.players[p].hand.len();
             let retention = data::role(&state.players[p].character).map_or(0, |r| r.retention);
-            if retention > 0 && hand > 0 && rng(2) == 0 {
+            if retention > 0 && hand > 0 && !state.runs_npc(p) && rng(2) == 0 {
                 clauses.push(Clause::Keep(vec![rng(hand) + 1]));
             }
             Some(Command::Operation { clauses })

@@ -13,6 +13,7 @@
 pub mod battle;
 pub mod bot;
 pub mod data;
+pub mod npc;
 pub mod operations;
 pub mod order;
 pub mod plan;
@@ -59,6 +60,13 @@ impl SearchingForGlory {
                 .collect(),
             Phase::Initiative => state.active().take(1).collect(),
             Phase::Operations { order, next } => order.get(*next).copied().into_iter().collect(),
+            Phase::Npcs { .. } => state
+                .npc
+                .as_ref()
+                .map(|n| n.runner)
+                .filter(|&r| !state.players[r].out)
+                .into_iter()
+                .collect(),
             Phase::Ended => Vec::new(),
         }
     }
@@ -97,18 +105,21 @@ impl SearchingForGlory {
         state.phase = Phase::Initiative;
     }
 
-    /// Moves the operations on past the player who just acted (and any who are out); at the end
-    /// of the order, the round ends.
+    /// Moves the operations on past the player (or NPC) who just acted (and any who are out);
+    /// after the players' order come the NPCs' operations (3.4), then the round ends.
     fn next_operation(&self, state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         loop {
-            let Phase::Operations { order, next } = &mut state.phase else {
-                return Ok(());
-            };
-            *next += 1;
-            match order.get(*next) {
-                Some(&i) if state.players[i].out => continue,
-                Some(_) => return Ok(()),
-                None => return round::end_round(state, ctx),
+            match &mut state.phase {
+                Phase::Operations { order, next } => {
+                    *next += 1;
+                    match order.get(*next) {
+                        Some(&i) if state.players[i].out => continue,
+                        Some(_) => return Ok(()),
+                        None => return npc::begin(state, ctx),
+                    }
+                }
+                Phase::Npcs { .. } => return npc::advance(state, ctx),
+                _ => return Ok(()),
             }
         }
     }
@@ -193,7 +204,7 @@ impl Rules for SearchingForGlory {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "1".into(),
+            version: "2".into(),
             title: "Searching for Glory — generals of the Napoleonic Wars".into(),
             scenarios: data::scenarios()
                 .iter()
@@ -205,11 +216,18 @@ impl Rules for SearchingForGlory {
                     max_seats: 6,
                 })
                 .collect(),
-            options: vec![OptionInfo {
-                name: "deck_counts".into(),
-                description: "included: the slash counts are part of the first card's count (95 cards); additive: they are extra cards (104)".into(),
-                default: json!("included"),
-            }],
+            options: vec![
+                OptionInfo {
+                    name: "deck_counts".into(),
+                    description: "included: the slash counts are part of the first card's count (95 cards); additive: they are extra cards (104)".into(),
+                    default: json!("included"),
+                },
+                OptionInfo {
+                    name: "npcs".into(),
+                    description: "run: after the players, each NPC operates, run by the farthest player of its side from a hand drawn for it (3.4); stand: NPCs never operate and only fight when attacked".into(),
+                    default: json!("run"),
+                },
+            ],
             grammar: GRAMMAR.into(),
         }
     }
@@ -224,9 +242,17 @@ impl Rules for SearchingForGlory {
             ))
         })?;
         let mut additive = false;
+        let mut npcs_stand = false;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v.as_str()) {
+                    ("npcs", Some("stand")) => npcs_stand = true,
+                    ("npcs", Some("run")) => {}
+                    ("npcs", _) => {
+                        return Err(setup_error(format!(
+                            "npcs is \"run\" or \"stand\", not {v}"
+                        )))
+                    }
                     ("deck_counts", Some("additive")) => additive = true,
                     ("deck_counts", Some("included")) => {}
                     ("deck_counts", _) => {
@@ -236,7 +262,7 @@ impl Rules for SearchingForGlory {
                     }
                     _ => {
                         return Err(setup_error(format!(
-                            "Searching for Glory has no option '{k}'; it knows deck_counts"
+                            "Searching for Glory has no option '{k}'; it knows deck_counts and npcs"
                         )))
                     }
                 }
@@ -322,6 +348,8 @@ impl Rules for SearchingForGlory {
                 out: false,
                 intel: Vec::new(),
                 keep: Vec::new(),
+                eliminated: false,
+                entering: false,
             })
             .collect();
         let mut state = State {
@@ -342,6 +370,9 @@ impl Rules for SearchingForGlory {
             pending: None,
             window: None,
             truce: Vec::new(),
+            npc: None,
+            npcs_stand,
+            victory: None,
         };
         round::draw_phase(&mut state, &mut draw)?;
         Ok(state)
@@ -380,6 +411,15 @@ impl Rules for SearchingForGlory {
                         PromptKind::Turn,
                         format!("Round {}: determine the initiative", state.round),
                         vec!["initiative".into()],
+                    ),
+                    Phase::Npcs { .. } => (
+                        PromptKind::Turn,
+                        format!(
+                            "Round {}: run the NPC {}'s operation (3.4) from the hand drawn for it",
+                            state.round,
+                            state.operator(i).0
+                        ),
+                        bot::options(state, i),
                     ),
                     _ => (
                         PromptKind::Turn,
@@ -452,7 +492,7 @@ impl Rules for SearchingForGlory {
                 state.phase = Phase::Operations { order, next: 0 };
                 Ok(())
             }
-            (Command::Operation { clauses }, Phase::Operations { .. }) => {
+            (Command::Operation { clauses }, Phase::Operations { .. } | Phase::Npcs { .. }) => {
                 let checked = operations::check(state, p, clauses)?;
                 operations::announce(state, p, checked, ctx);
                 reactive::open(state, state::WindowKind::Announcement, ctx);
@@ -463,6 +503,7 @@ impl Rules for SearchingForGlory {
                     Phase::Plan => "the Planning Phase: send 'plan <positions>'",
                     Phase::Initiative => "the initiative: send 'initiative'",
                     Phase::Operations { .. } => "your operation: march, attack, rest, pass …",
+                    Phase::Npcs { .. } => "the NPC's operation: march, attack, rest, pass …",
                     Phase::Ended => "the end: the campaign is over",
                 };
                 Err(RuleError::new(
@@ -564,8 +605,13 @@ impl Rules for SearchingForGlory {
         }
         match state.phase {
             Phase::Plan => self.plans_in(state, ctx),
-            Phase::Operations { .. } if state.pending.is_some() => self.proceed(state, ctx)?,
+            Phase::Operations { .. } | Phase::Npcs { .. } if state.pending.is_some() => {
+                self.proceed(state, ctx)?
+            }
             Phase::Operations { .. } => self.skip_out(state, ctx)?,
+            Phase::Npcs { .. } if state.npc.as_ref().is_some_and(|n| n.runner == p) => {
+                npc::rerun(state, ctx)?
+            }
             _ => {}
         }
         Ok(())

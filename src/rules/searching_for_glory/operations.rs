@@ -203,10 +203,11 @@ fn check_harass(state: &State, character: &str, at: &str, to: &str) -> Result<()
     Ok(())
 }
 
-/// Checks an order for the player `p` in full, before any die.
+/// Checks an order for the player `p` in full, before any die: for his own CU, or in an NPC's
+/// operation for the NPC he runs (3.4, with the NPC's hand as its planned cards).
 pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, RuleError> {
-    let player = &state.players[p];
-    let cu = state.cu(&player.character);
+    let (character, planned) = state.operator(p);
+    let cu = state.cu(character);
     let Some(mut at) = cu.lp.clone() else {
         return Err(map_error(
             "3.2 Operations",
@@ -226,6 +227,14 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
             _ => None,
         })
         .collect();
+    if state.runs_npc(p) && !keeps.is_empty() {
+        return Err(map_error(
+            "1.d Retention",
+            format!(
+                "{character} is an NPC: its hand is drawn for this operation and kept by nobody (3.4)"
+            ),
+        ));
+    }
     let kept = check_keep(state, p, &keeps)?;
     let free = clauses
         .iter()
@@ -251,7 +260,7 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
         }
     }
     let mut cards = vec![None; clauses.len()];
-    match assign(&player.planned, &faces) {
+    match assign(planned, &faces) {
         Some(idx) => {
             for (k, i) in idx.into_iter().enumerate() {
                 cards[face_clause[k]] = Some(i);
@@ -261,11 +270,10 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
             // A rest without a Rest card is the cardless rest (2.g): alone.
             let without_rest: Vec<&str> = faces.iter().copied().filter(|f| *f != "rest").collect();
             let rest_at = clauses.iter().position(|c| *c == Clause::Rest);
-            match (rest_at, assign(&player.planned, &without_rest)) {
+            match (rest_at, assign(planned, &without_rest)) {
                 (Some(_), Some(_)) => alone("rest")?,
                 _ => {
-                    let mut planned: Vec<&str> = player
-                        .planned
+                    let mut planned: Vec<&str> = planned
                         .iter()
                         .filter(|(_, used)| !used)
                         .map(|(k, _)| data::card(k).expect("a card").name.as_str())
@@ -273,10 +281,15 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
                     if planned.is_empty() {
                         planned.push("none");
                     }
+                    let whose = if state.runs_npc(p) {
+                        format!("{character}'s hand holds")
+                    } else {
+                        "you planned".to_owned()
+                    };
                     return Err(map_error(
                         "1.b Cards",
                         format!(
-                            "the order needs {}, each from a different planned card of a different colour; you planned {}",
+                            "the order needs {}, each from a different planned card of a different colour; {whose} {}",
                             faces.join(", "),
                             planned.join(", ")
                         ),
@@ -623,35 +636,46 @@ fn bridge(state: &mut State, c: &Clause, character: &str, ctx: &mut Ctx) {
 }
 
 /// 3.2: a checked order is announced: its cards are played (public) and it waits, as the
-/// pending operation, for the announcement window (1.e).
+/// pending operation, for the announcement window (1.e). In an NPC's operation the cards come
+/// from the NPC's hand (3.4).
 pub fn announce(state: &mut State, p: usize, checked: Checked, ctx: &mut Ctx) {
-    let character = state.players[p].character.clone();
-    state.players[p].keep = checked.kept.clone();
+    let npc = state.runs_npc(p);
+    let character = state.operator(p).0.to_owned();
+    if !npc {
+        state.players[p].keep = checked.kept.clone();
+    }
     let used: Vec<String> = checked
         .cards
         .iter()
         .flatten()
         .map(|&i| {
-            state.players[p].planned[i].1 = true;
-            data::card(&state.players[p].planned[i].0)
-                .expect("a card")
-                .name
-                .clone()
+            let planned = match &mut state.npc {
+                Some(n) if npc => &mut n.hand,
+                _ => &mut state.players[p].planned,
+            };
+            planned[i].1 = true;
+            data::card(&planned[i].0).expect("a card").name.clone()
         })
         .collect();
     let order = super::order::describe(&super::order::Command::Operation {
         clauses: checked.clauses.clone(),
     });
+    let who = if npc {
+        format!("{character} (NPC, run by {})", state.players[p].character)
+    } else {
+        character.clone()
+    };
     if used.is_empty() {
-        ctx.say(format!("{character} announces: {order}"));
+        ctx.say(format!("{who} announces: {order}"));
     } else {
         ctx.say(format!(
-            "{character} plays {} and announces: {order}",
+            "{who} plays {} and announces: {order}",
             used.join(", ")
         ));
     }
     state.pending = Some(Pending {
         player: p,
+        character,
         carded: checked.cards.iter().map(Option::is_some).collect(),
         clauses: checked.clauses,
         next: 0,
@@ -688,7 +712,7 @@ fn broken(state: &State, from: &str, to: &str) -> bool {
 /// battle is in `pending.battle`); true when the operation is over (`pending` is `None`).
 pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
     let mut pd = state.pending.take().expect("an operation to resume");
-    let character = state.players[pd.player].character.clone();
+    let character = pd.character.clone();
     if let Some(b) = pd.battle.take() {
         fight(state, &character, &b, ctx);
         finish(state, &pd, &character, ctx);

@@ -19,7 +19,7 @@ pub fn shuffle(cards: &mut [String], hidden: &mut Hidden) -> Result<(), RuleErro
 
 /// One card off the deck; an empty deck takes the discard pile shuffled; `None` if both are
 /// empty (IV.1: "reshuffled them some many times as needed").
-fn draw_one(state: &mut State, hidden: &mut Hidden) -> Result<Option<String>, RuleError> {
+pub fn draw_one(state: &mut State, hidden: &mut Hidden) -> Result<Option<String>, RuleError> {
     if state.deck.is_empty() && !state.discard.is_empty() {
         state.deck = std::mem::take(&mut state.discard);
         shuffle(&mut state.deck, hidden)?;

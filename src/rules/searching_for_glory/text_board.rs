@@ -80,7 +80,7 @@ pub fn draw(state: &State, viewer: &Viewer) -> String {
             Some(b) => format!("before the battle at {}", b.lp),
             None => format!(
                 "{} announces: {}",
-                state.players[pd.player].character,
+                pd.character,
                 super::order::describe(&super::order::Command::Operation {
                     clauses: pd.clauses.clone()
                 })
@@ -102,7 +102,31 @@ pub fn draw(state: &State, viewer: &Viewer) -> String {
             let _ = writeln!(out, "    played: {}", chain.join(" <- "));
         }
     }
+    // 3.4: the NPC operating now and its runner; its hand to the runner alone (below).
+    if let Some(n) = &state.npc {
+        let _ = writeln!(
+            out,
+            "NPC operating: {} (run by {}, {} card(s))",
+            n.character,
+            state.players[n.runner].character,
+            n.hand.len()
+        );
+    }
     if let Viewer::Seat(seat) = viewer {
+        if let Some(n) = state
+            .npc
+            .as_ref()
+            .filter(|n| state.players[n.runner].seat == *seat)
+        {
+            let hand: Vec<String> = n
+                .hand
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, used))| !used)
+                .map(|(i, (k, _))| format!("{} {}", i + 1, data::card(k).expect("a card").name))
+                .collect();
+            let _ = writeln!(out, "{}'s hand (NPC): {}", n.character, hand.join(", "));
+        }
         if let Some(p) = state.player_of(seat).map(|i| &state.players[i]) {
             let hand: Vec<String> = p
                 .hand

@@ -1975,3 +1975,104 @@ fn npc_operations_3_4_with_nobody_of_its_side_the_npc_stands_a_runner_who_leaves
         .message
         .contains("stand"));
 }
+
+// ---- II.1.A.3 Re-entry of the eliminated ----
+
+/// Davout (1 SP) attacks Louis at Abensberg and loses every SP: captured (II.1.A.3).
+fn davout_captured(s: &mut State) {
+    s.cu_mut("davout").sp = 1;
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(s, "davout", &["attack"]);
+    // Davout 1 + 0; Louis 10 + 4 (5 SP against 1): Davout loses ⌊13/3⌋ = 4, at most his 1.
+    order(s, "davout", "attack abensberg", &[1, 10]).unwrap();
+}
+
+#[test]
+fn reentry_ii_1_a_3_a_captured_player_re_enters_next_round_as_a_free_character_with_no_glory() {
+    let mut s = game(&FOUR);
+    davout_captured(&mut s);
+    assert!(s.cu("davout").captured);
+    let d = idx(&s, "davout");
+    assert!(s.players[d].out && s.players[d].eliminated);
+    assert_eq!(s.cu("louis").glory, 6 + 2, "capture glory and the battle's");
+    npcs_pass(&mut s);
+    assert_eq!(s.round, 2);
+    // Round 2: Davout's seat is asked first whether he re-enters; the others plan.
+    assert!(s.players[d].entering);
+    let prompt = SearchingForGlory
+        .prompts(&s)
+        .into_iter()
+        .find(|p| p.seat == seat("davout"))
+        .expect("the eliminated player is prompted");
+    assert_eq!(prompt.kind, despatch::engine::ruleset::PromptKind::Turn);
+    assert_eq!(
+        prompt.options,
+        [
+            "enter lannes",
+            "enter massena",
+            "enter hiller",
+            "enter none"
+        ]
+    );
+    let before = s.clone();
+    let e = order(&mut s, "davout", "enter charles", &[]).unwrap_err();
+    assert_eq!(e.rule, "II.1.A.3 Re-entry");
+    assert!(e.message.contains("lannes, massena, hiller"), "{e}");
+    let e = order(&mut s, "davout", "enter davout", &[]).unwrap_err();
+    assert!(e.message.contains("not free"), "a captured character: {e}");
+    let e = act(&mut s, "davout", "plan 1", &[]).unwrap_err();
+    assert_eq!(e.rule, "II.1.A.3 Re-entry");
+    let e = order(&mut s, "charles", "enter lannes", &[]).unwrap_err();
+    assert_eq!(e.rule, "II.1.A.3 Re-entry", "Charles was not eliminated");
+    assert_eq!(s, before, "refusals change nothing");
+    s.cu_mut("hiller").glory = 5;
+    order(&mut s, "davout", "enter hiller", &[]).unwrap();
+    let p = &s.players[d];
+    assert_eq!(p.character, "hiller");
+    assert!(!p.out && !p.eliminated && !p.entering);
+    assert_eq!(p.hand.len(), 6, "Hiller's hand, drawn on entry");
+    assert_eq!(p.plan, Plan::Waiting);
+    assert_eq!(s.cu("hiller").seat, Some(seat("davout")));
+    assert_eq!(s.cu("hiller").glory, 0, "he begins anew with no glory");
+    assert_eq!(s.cu("davout").seat, None);
+    assert!(prompted(&s).contains(&"davout".to_string()), "now he plans");
+    match SearchingForGlory.outcome(&State {
+        phase: Phase::Ended,
+        ..s.clone()
+    }) {
+        despatch::engine::ruleset::Outcome::Finished { scores, .. } => {
+            assert_eq!(scores["davout"], 0, "his score is Hiller's glory");
+            assert_eq!(scores["louis"], 8);
+        }
+        o => panic!("{o:?}"),
+    }
+}
+
+#[test]
+fn reentry_ii_1_a_3_enter_none_or_a_missed_deadline_stays_out_and_an_exit_off_the_map_is_final() {
+    let mut s = game(&FOUR);
+    davout_captured(&mut s);
+    npcs_pass(&mut s);
+    let d = idx(&s, "davout");
+    order(&mut s, "davout", "enter none", &[]).unwrap();
+    assert!(s.players[d].out && !s.players[d].entering);
+    assert!(!prompted(&s).contains(&"davout".to_string()));
+    // Next round he is asked again; a missed deadline is 'enter none'.
+    let mut t = game(&FOUR);
+    davout_captured(&mut t);
+    npcs_pass(&mut t);
+    let mut q = VecDeque::new();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+    SearchingForGlory
+        .timeout(&mut t, &seat("davout"), &mut ctx)
+        .unwrap();
+    assert!(t.players[d].out && !t.players[d].entering);
+    // 2.i: a CU off the map is out of play, its player's game over with his glory: not asked.
+    let mut u = game(&FOUR);
+    u.cu_mut("napoleon").lp = Some("donauworth".into());
+    operating(&mut u, "napoleon", &["march"]);
+    order(&mut u, "napoleon", "march rhine", &[]).unwrap();
+    let n = idx(&u, "napoleon");
+    assert!(u.players[n].out && !u.players[n].eliminated);
+    assert_eq!(u.cu("napoleon").glory, -3);
+}

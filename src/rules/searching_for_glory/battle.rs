@@ -145,12 +145,26 @@ pub fn take_out(state: &mut State, character: &str) {
     }
 }
 
+/// A CU eliminated under II.1.A.3 (captured, or no SP and no lone SP to join): out of play, and
+/// its player out of the game — he may re-enter at the next round's start (`reentry.rs`).
+pub fn eliminate(state: &mut State, character: &str) {
+    take_out(state, character);
+    if let Some(i) = state
+        .cu(character)
+        .seat
+        .clone()
+        .and_then(|s| state.player_of(&s))
+    {
+        state.players[i].eliminated = true;
+    }
+}
+
 /// A CU captured: out of play, and its capture glory to the enemy characters in the battle.
 fn capture(state: &mut State, character: &str, captors: &[String], ctx: &mut Ctx) {
     let glory = data::role(character).expect("a role").capture_glory;
     ctx.say(format!("{character} is captured"));
     state.cu_mut(character).captured = true;
-    take_out(state, character);
+    eliminate(state, character);
     share_glory(
         state,
         captors,

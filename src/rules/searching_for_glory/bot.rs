@@ -81,6 +81,14 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
 
 pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
     let p = state.player_of(seat)?;
+    if state.players[p].entering {
+        // II.1.A.3: re-enter as a free character, now and then stay out.
+        let free = super::reentry::free(state);
+        let at = rng(free.len() + 1);
+        return Some(Command::Enter {
+            character: free.get(at).cloned(),
+        });
+    }
     if state.players[p].out {
         return None;
     }

@@ -18,6 +18,7 @@ pub mod operations;
 pub mod order;
 pub mod plan;
 pub mod reactive;
+pub mod reentry;
 pub mod round;
 pub mod state;
 pub mod text_board;
@@ -41,7 +42,7 @@ pub const ID: &str = "searching-for-glory";
 pub struct SearchingForGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · in a reactive window: react <card> · pass";
+pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · in a reactive window: react <card> · pass";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -54,9 +55,12 @@ impl SearchingForGlory {
             return reactive::prompted(state);
         }
         match &state.phase {
-            Phase::Plan => state
-                .active()
-                .filter(|&i| state.players[i].plan == Plan::Waiting)
+            // II.1.A.3: the eliminated who may re-enter are asked too.
+            Phase::Plan => (0..state.players.len())
+                .filter(|&i| {
+                    let p = &state.players[i];
+                    p.entering || (!p.out && p.plan == Plan::Waiting)
+                })
                 .collect(),
             Phase::Initiative => state.active().take(1).collect(),
             Phase::Operations { order, next } => order.get(*next).copied().into_iter().collect(),
@@ -78,6 +82,7 @@ impl SearchingForGlory {
             || state
                 .active()
                 .any(|i| state.players[i].plan == Plan::Waiting)
+            || state.players.iter().any(|p| p.entering)
         {
             return;
         }
@@ -399,6 +404,18 @@ impl Rules for SearchingForGlory {
                         vec!["pass".into(), "react <card>".into()],
                     ),
                     (None, phase) => match phase {
+                    Phase::Plan if p.entering => (
+                        PromptKind::Turn,
+                        format!(
+                            "Round {}: your character was eliminated (II.1.A.3): re-enter as a character no player controls, beginning anew with no glory, or stay out",
+                            state.round
+                        ),
+                        reentry::free(state)
+                            .into_iter()
+                            .map(|c| format!("enter {c}"))
+                            .chain(["enter none".to_owned()])
+                            .collect(),
+                    ),
                     Phase::Plan => (
                         PromptKind::Sealed,
                         format!(
@@ -472,6 +489,17 @@ impl Rules for SearchingForGlory {
             return self.in_window(state, p, command, ctx);
         }
         match (command, &state.phase) {
+            (Command::Enter { character }, Phase::Plan) => {
+                reentry::enter(state, p, character.as_deref(), ctx)?;
+                self.plans_in(state, ctx);
+                Ok(())
+            }
+            (Command::Plan { .. }, Phase::Plan) if state.players[p].entering => {
+                Err(RuleError::new(
+                    "II.1.A.3 Re-entry",
+                    "your character was eliminated: first 'enter <character>' (or 'enter none'), then plan",
+                ))
+            }
             (Command::Plan { positions }, Phase::Plan) => {
                 if let Some(positions) = positions {
                     plan::check(&state.players[p].hand, positions)?;
@@ -576,6 +604,14 @@ impl Rules for SearchingForGlory {
             return self.proceed(state, ctx);
         }
         match &state.phase {
+            Phase::Plan if state.players[p].entering => {
+                ctx.say(format!(
+                    "{seat} missed the deadline: no re-entry this round"
+                ));
+                reentry::enter(state, p, None, ctx)?;
+                self.plans_in(state, ctx);
+                Ok(())
+            }
             Phase::Plan => {
                 state.players[p].plan = Plan::Open;
                 ctx.say(format!("{} missed the deadline: no plan", seat));
@@ -592,6 +628,15 @@ impl Rules for SearchingForGlory {
 
     fn resign(&self, state: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
         let p = state.player(seat)?;
+        if state.players[p].out && state.players[p].eliminated {
+            // II.1.A.3: an eliminated player gives up re-entering.
+            let player = &mut state.players[p];
+            player.eliminated = false;
+            player.entering = false;
+            ctx.say(format!("{seat} resigns: he will not re-enter"));
+            self.plans_in(state, ctx);
+            return Ok(());
+        }
         if state.players[p].out {
             return Err(RuleError::new("resign", format!("{seat} is already out")));
         }

@@ -561,7 +561,7 @@ pub fn lose_sp_outside_combat(state: &mut State, character: &str, ctx: &mut Ctx)
             ctx.say(format!(
                 "{character} has no SP left and no lone SP to join: out of play"
             ));
-            battle::take_out(state, character);
+            battle::eliminate(state, character);
         }
     }
 }

@@ -55,6 +55,8 @@ pub enum Command {
     },
     /// 3.1: determine the initiative.
     Initiative,
+    /// II.1.A.3: an eliminated player re-enters as this character, or (`None`) stays out.
+    Enter { character: Option<String> },
     /// 3.2–3.3: one operation. In a reactive window, `pass` passes.
     Operation { clauses: Vec<Clause> },
     /// 1.e: a reactive card from the hand, played in a window (or to nullify the last standing
@@ -126,6 +128,19 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
         }
         Some("initiative") | Some("roll") if words.next().is_none() => {
             return Ok(Command::Initiative)
+        }
+        Some("enter") => {
+            let who = words.next().ok_or_else(|| {
+                order_error("'enter' names a free character, like 'enter hiller', or 'enter none'")
+            })?;
+            if let Some(extra) = words.next() {
+                return Err(order_error(format!(
+                    "'{extra}' is left over after 'enter {who}'"
+                )));
+            }
+            return Ok(Command::Enter {
+                character: (who != "none").then(|| who.to_owned()),
+            });
         }
         Some("react") => {
             let card = words.next().ok_or_else(|| {
@@ -236,6 +251,9 @@ pub fn describe(command: &Command) -> String {
             format!("plan {}", p.join(" "))
         }
         Command::Initiative => "initiative".into(),
+        Command::Enter { character } => {
+            format!("enter {}", character.as_deref().unwrap_or("none"))
+        }
         Command::React { card } => format!("react {card}"),
         Command::Operation { clauses } => clauses
             .iter()

@@ -157,7 +157,10 @@ pub fn end_round(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         state.draw_order = order.clone();
     }
     ctx.say(format!("round {} ends", state.round));
-    if state.round >= state.rounds || state.active().next().is_none() {
+    // II.1.A.3: the eliminated are asked whether they re-enter.
+    super::reentry::ask(state);
+    let nobody = state.active().next().is_none() && !state.players.iter().any(|p| p.entering);
+    if state.round >= state.rounds || nobody {
         state.phase = Phase::Ended;
         ctx.say("the campaign is over");
         return Ok(());

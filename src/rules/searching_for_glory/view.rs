@@ -38,6 +38,8 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
                 "seat": p.seat,
                 "character": p.character,
                 "out": p.out,
+                "eliminated": p.eliminated,
+                "entering": p.entering,
                 "hand_count": p.hand.len(),
                 "plan": plan,
                 "planned_count": p.planned.len(),

@@ -878,6 +878,8 @@ fn order_language_round_trips_and_errors_name_the_lp_card_and_rule() {
         "march kelheim; attack regensburg",
         "pass; keep 2",
         "react ambush",
+        "enter hiller",
+        "enter none",
         "harass abensberg",
         "demoralize; attack abensberg",
         "good-weather; march kelheim",
@@ -2075,4 +2077,66 @@ fn reentry_ii_1_a_3_enter_none_or_a_missed_deadline_stays_out_and_an_exit_off_th
     let n = idx(&u, "napoleon");
     assert!(u.players[n].out && !u.players[n].eliminated);
     assert_eq!(u.cu("napoleon").glory, -3);
+}
+
+// ---- 3 Victory: immediate victories ----
+
+#[test]
+fn victory_3_immediate_victory_a_capture_ends_the_game_at_once_for_that_sides_best() {
+    assert_eq!(
+        data::immediate_victories("danube-1809").count(),
+        4,
+        "data/victory.txt"
+    );
+    let mut s = game(&FOUR);
+    s.cu_mut("napoleon").sp = 1;
+    s.cu_mut("napoleon").lp = Some("pfaffenhofen".into());
+    s.cu_mut("louis").glory = 3;
+    operating(&mut s, "napoleon", &["attack"]);
+    // Napoleon 1; Louis 10 + 4: Napoleon loses his last SP and is captured.
+    order(&mut s, "napoleon", "attack abensberg", &[1, 10]).unwrap();
+    assert!(s.cu("napoleon").captured);
+    assert_eq!(s.phase, Phase::Ended, "at once, not at the round's end");
+    let v = s.victory.as_ref().unwrap();
+    assert_eq!(v.side, Side::Austrian);
+    assert!(v.reason.contains("napoleon is captured"));
+    match SearchingForGlory.outcome(&s) {
+        despatch::engine::ruleset::Outcome::Finished {
+            winners, summary, ..
+        } => {
+            // Louis: 3 + 10 (Napoleon's capture) + 2 (the battle); Charles 0.
+            assert_eq!(winners, [seat("louis")]);
+            assert!(
+                summary.contains("immediate victory of the austrian side"),
+                "{summary}"
+            );
+        }
+        o => panic!("{o:?}"),
+    }
+}
+
+#[test]
+fn victory_3_immediate_victory_holding_the_scenarios_lps_at_a_rounds_end() {
+    let mut s = game(&FOUR);
+    // The French hold Landshut and Passau alone; Charles has gone to Cham.
+    s.cu_mut("charles").lp = Some("cham".into());
+    s.cu_mut("hiller").lp = Some("straubing".into());
+    s.cu_mut("davout").lp = Some("landshut".into());
+    s.cu_mut("napoleon").lp = Some("passau".into());
+    s.cu_mut("davout").glory = 4;
+    operating(&mut s, "charles", &[]);
+    order(&mut s, "charles", "pass", &[]).unwrap();
+    assert!(
+        matches!(s.phase, Phase::Npcs { .. }),
+        "a hold is checked at the round's end, not before"
+    );
+    npcs_pass(&mut s);
+    assert_eq!(s.phase, Phase::Ended);
+    assert_eq!(s.victory.as_ref().unwrap().side, Side::French);
+    match SearchingForGlory.outcome(&s) {
+        despatch::engine::ruleset::Outcome::Finished { winners, .. } => {
+            assert_eq!(winners, [seat("davout")])
+        }
+        o => panic!("{o:?}"),
+    }
 }

@@ -548,3 +548,60 @@ fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| l.split('|').map(str::trim).collect())
 }
+
+/// An immediate victory condition of a scenario (3 Victory), reconstructed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// The side wins at once when this character is captured.
+    Capture(String),
+    /// The side wins when, at the end of a round, it holds every one of these LPs alone.
+    Hold(Vec<String>),
+}
+
+/// A scenario's immediate victory: the side that wins and on what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImmediateVictory {
+    pub scenario: String,
+    pub side: Side,
+    pub condition: Condition,
+}
+
+static VICTORIES: LazyLock<Vec<ImmediateVictory>> = LazyLock::new(|| {
+    rows(include_str!("data/victory.txt"))
+        .map(|c| {
+            let [scenario, side, condition] = c[..] else {
+                panic!("data/victory.txt: a row has three columns: {c:?}")
+            };
+            let s = self::scenario(scenario)
+                .unwrap_or_else(|| panic!("data/victory.txt: no scenario '{scenario}'"));
+            let words: Vec<&str> = condition.split_whitespace().collect();
+            let condition = match words[..] {
+                ["capture", who] => {
+                    assert!(
+                        s.characters.iter().any(|c| c == who),
+                        "data/victory.txt: '{who}' is not in {scenario}"
+                    );
+                    Condition::Capture(who.into())
+                }
+                ["hold", ref lps @ ..] if !lps.is_empty() => {
+                    for lp in lps {
+                        assert!(s.map.lp(lp).is_some(), "data/victory.txt: no LP '{lp}'");
+                    }
+                    Condition::Hold(lps.iter().map(|l| l.to_string()).collect())
+                }
+                _ => panic!("data/victory.txt: '{condition}' is not a condition"),
+            };
+            ImmediateVictory {
+                scenario: scenario.into(),
+                side: Side::parse(side).expect("data/victory.txt: a side"),
+                condition,
+            }
+        })
+        .collect()
+});
+
+/// The immediate victory conditions of a scenario, in the order of `data/victory.txt`.
+pub fn immediate_victories(scenario: &str) -> impl Iterator<Item = &'static ImmediateVictory> {
+    let scenario = scenario.to_owned();
+    VICTORIES.iter().filter(move |v| v.scenario == scenario)
+}

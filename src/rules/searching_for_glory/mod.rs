@@ -22,6 +22,7 @@ pub mod reentry;
 pub mod round;
 pub mod state;
 pub mod text_board;
+pub mod victory;
 pub mod view;
 
 use std::collections::BTreeMap;
@@ -113,6 +114,10 @@ impl SearchingForGlory {
     /// Moves the operations on past the player (or NPC) who just acted (and any who are out);
     /// after the players' order come the NPCs' operations (3.4), then the round ends.
     fn next_operation(&self, state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
+        // 3: an immediate victory (a capture) ends the game after the operation.
+        if victory::check(state, false, ctx) {
+            return Ok(());
+        }
         loop {
             match &mut state.phase {
                 Phase::Operations { order, next } => {
@@ -683,15 +688,10 @@ impl Rules for SearchingForGlory {
             return Outcome::Running;
         }
         let scores = state.scores();
-        let best = scores.iter().map(|(_, g)| *g).max().unwrap_or(0);
-        let winners: Vec<Seat> = scores
-            .iter()
-            .filter(|(_, g)| *g == best)
-            .map(|(s, _)| s.clone())
-            .collect();
-        let names: Vec<&str> = winners.iter().map(Seat::as_str).collect();
+        let (won, summary) = victory::winners(state);
+        let winners: Vec<Seat> = won.iter().map(|&i| state.players[i].seat.clone()).collect();
         Outcome::Finished {
-            summary: format!("{} with {best} glory", names.join(" and ")),
+            summary,
             winners,
             scores: scores
                 .into_iter()

@@ -157,6 +157,10 @@ pub fn end_round(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         state.draw_order = order.clone();
     }
     ctx.say(format!("round {} ends", state.round));
+    // 3: an immediate victory (a capture, or the scenario's LPs held) ends the game now.
+    if super::victory::check(state, true, ctx) {
+        return Ok(());
+    }
     // II.1.A.3: the eliminated are asked whether they re-enter.
     super::reentry::ask(state);
     let nobody = state.active().next().is_none() && !state.players.iter().any(|p| p.entering);

@@ -13,7 +13,7 @@ use despatch::rules;
 use despatch::rules::searching_for_glory::data::{self, ClKind, Colour, Side};
 use despatch::rules::searching_for_glory::order::{self, Clause, Command};
 use despatch::rules::searching_for_glory::state::{Phase, Plan, State};
-use despatch::rules::searching_for_glory::{battle, plan, SearchingForGlory};
+use despatch::rules::searching_for_glory::{battle, operations, plan, SearchingForGlory};
 use serde_json::json;
 
 fn setup(scenario: &str, seats: &[&str], options: serde_json::Value) -> Setup {
@@ -880,6 +880,9 @@ fn order_language_round_trips_and_errors_name_the_lp_card_and_rule() {
         "react ambush",
         "enter hiller",
         "enter none",
+        "siege",
+        "sortie; keep 1",
+        "refuse",
         "harass abensberg",
         "demoralize; attack abensberg",
         "good-weather; march kelheim",
@@ -2139,4 +2142,135 @@ fn victory_3_immediate_victory_holding_the_scenarios_lps_at_a_rounds_end() {
         }
         o => panic!("{o:?}"),
     }
+}
+
+// ---- 2.l Sieges ----
+
+/// Louis at Eckmühl attacks Davout (8 SP) in the fortress of Regensburg; the announcement
+/// window passes; the battle window is open.
+fn louis_attacks_regensburg() -> State {
+    let mut s = game(&FOUR);
+    hands(&mut s, &[]);
+    s.cu_mut("louis").lp = Some("eckmuhl".into());
+    operating(&mut s, "louis", &["attack"]);
+    act(&mut s, "louis", "attack regensburg", &[]).unwrap();
+    for who in ["napoleon", "davout", "charles"] {
+        act(&mut s, who, "pass", &[]).unwrap();
+    }
+    assert_eq!(
+        s.window.as_ref().unwrap().kind,
+        despatch::rules::searching_for_glory::state::WindowKind::Battle
+    );
+    s
+}
+
+#[test]
+fn sieges_2_l_a_defender_at_a_fortress_refuses_battle_and_goes_into_it() {
+    let mut s = louis_attacks_regensburg();
+    let p = SearchingForGlory.prompts(&s);
+    assert!(p.iter().all(|p| p.options.contains(&"refuse".to_string())
+        && p.options == SearchingForGlory.prompts(&s)[0].options));
+    let before = s.clone();
+    let e = act(&mut s, "charles", "refuse", &[]).unwrap_err();
+    assert_eq!(e.rule, "2.l Sieges");
+    assert!(e.message.contains("defender"), "{e}");
+    assert_eq!(s, before);
+    act(&mut s, "davout", "refuse", &[]).unwrap();
+    assert!(
+        s.window.is_none() && s.pending.is_none(),
+        "no battle, no dice"
+    );
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("regensburg"));
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("regensburg"));
+    assert_eq!(s.cu("davout").sp, 8);
+    assert_eq!(s.sieges.len(), 1);
+    assert_eq!(s.sieges[0].besieged, Side::French);
+    let board = SearchingForGlory
+        .board_text(&s, &Viewer::Spectator)
+        .unwrap();
+    assert!(
+        board.contains("Siege of regensburg: french inside"),
+        "{board}"
+    );
+    // Not at a fortress: no refusal.
+    let mut t = davout_attacks_louis(&[]);
+    let e = act(&mut t, "louis", "refuse", &[]).unwrap_err();
+    assert!(e.message.contains("no fortress"), "{e}");
+}
+
+#[test]
+fn sieges_2_l_siege_attrition_roll_at_the_points_then_a_point_more_and_the_besieged_shut_in() {
+    let mut s = louis_attacks_regensburg();
+    act(&mut s, "davout", "refuse", &[]).unwrap();
+    // Before the first attrition roll the besieged may leave.
+    operating(&mut s, "davout", &["march"]);
+    assert!(operations_check(&s, "davout", "march straubing").is_ok());
+    // Louis lays SIEGE: no card; 0 points: the roll eliminates nothing; then 1 point.
+    operating(&mut s, "louis", &[]);
+    order(&mut s, "louis", "siege", &[10]).unwrap();
+    assert_eq!(s.cu("davout").sp, 8);
+    assert_eq!(s.cu("louis").siege_points, 1);
+    assert!(s.sieges[0].rolled);
+    // Now Davout is shut in: no card, no leaving; only a sortie (or pass).
+    operating(&mut s, "davout", &["march"]);
+    let e = operations_check(&s, "davout", "march straubing").unwrap_err();
+    assert_eq!(e.rule, "2.l Sieges");
+    // Fatigue: Louis rolls against it first (2.f); then the attrition roll at 1 point:
+    // a 9 eliminates 1 SP, and Louis gains 1 glory; 2 points.
+    s.cu_mut("louis").fatigue = 2;
+    operating(&mut s, "louis", &[]);
+    order(&mut s, "louis", "siege", &[5, 9]).unwrap();
+    assert_eq!(s.cu("davout").sp, 7);
+    assert_eq!(s.cu("louis").glory, 1);
+    assert_eq!(s.cu("louis").siege_points, 2);
+    // A SIEGE where no enemy is shut in is refused.
+    operating(&mut s, "charles", &[]);
+    let e = operations_check(&s, "charles", "siege").unwrap_err();
+    assert_eq!(e.rule, "2.l Sieges");
+}
+
+#[test]
+fn sieges_2_l_sortie_even_costs_a_siege_point_odd_an_sp_and_the_fortress_falls() {
+    let mut s = louis_attacks_regensburg();
+    act(&mut s, "davout", "refuse", &[]).unwrap();
+    operating(&mut s, "louis", &[]);
+    order(&mut s, "louis", "siege", &[1]).unwrap();
+    s.cu_mut("louis").siege_points = 3;
+    operating(&mut s, "davout", &[]);
+    order(&mut s, "davout", "sortie", &[4]).unwrap();
+    assert_eq!(s.cu("louis").siege_points, 2, "even: a siege point lost");
+    operating(&mut s, "davout", &[]);
+    order(&mut s, "davout", "sortie", &[7]).unwrap();
+    assert_eq!(s.cu("davout").sp, 7, "odd: the besieged lose 1 SP");
+    // At 10 points a 10 eliminates 5: Davout's last 2 SP go, he is captured, the fortress
+    // falls; Louis gains 2 glory for the SP and 6 for Davout.
+    s.cu_mut("davout").sp = 2;
+    s.cu_mut("louis").siege_points = 10;
+    operating(&mut s, "louis", &[]);
+    order(&mut s, "louis", "siege", &[10]).unwrap();
+    assert!(s.cu("davout").captured);
+    assert_eq!(s.cu("louis").glory, 2 + 6);
+    assert!(s.sieges.is_empty());
+    assert_eq!(s.cu("louis").siege_points, 0);
+}
+
+#[test]
+fn sieges_2_l_a_besieger_that_leaves_loses_its_siege_points() {
+    let mut s = louis_attacks_regensburg();
+    act(&mut s, "davout", "refuse", &[]).unwrap();
+    operating(&mut s, "louis", &[]);
+    order(&mut s, "louis", "siege", &[1]).unwrap();
+    assert_eq!(s.cu("louis").siege_points, 1);
+    operating(&mut s, "louis", &["march"]);
+    order(&mut s, "louis", "march eckmuhl", &[]).unwrap();
+    assert_eq!(s.cu("louis").siege_points, 0);
+    assert!(s.sieges.is_empty(), "nobody besieges Regensburg any more");
+}
+
+/// Checks an operation for `who` as the rules would, without carrying it out.
+fn operations_check(s: &State, who: &str, text: &str) -> Result<(), RuleError> {
+    let Command::Operation { clauses } = order::parse(text)? else {
+        panic!("an operation")
+    };
+    operations::check(s, idx(s, who), &clauses).map(|_| ())
 }

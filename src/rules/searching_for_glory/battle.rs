@@ -174,6 +174,25 @@ fn capture(state: &mut State, character: &str, captors: &[String], ctx: &mut Ctx
     );
 }
 
+/// 2.l: `loss` SP of `side` shut in the fortress at `lp` are eliminated (the largest unit
+/// first); a CU that loses its last SP is captured by `captors`. Gives the SP eliminated.
+pub fn lose_inside(
+    state: &mut State,
+    lp: &str,
+    side: Side,
+    loss: u32,
+    captors: &[String],
+    ctx: &mut Ctx,
+) -> u32 {
+    let inside = units(state, lp, side, None);
+    let lost = loss.min(total(state, &inside));
+    for c in take_losses(state, &inside, lost) {
+        capture(state, &c, captors, ctx);
+    }
+    state.lone.retain(|l| l.sp > 0);
+    lost
+}
+
 /// The result of a battle, for the tests and the lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Result {

@@ -38,6 +38,8 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
         vec![Clause::Rest, Clause::Chest],
         vec![Clause::Detach(1)],
         vec![Clause::Absorb(None)],
+        vec![Clause::Siege],
+        vec![Clause::Sortie],
     ];
     let near: Vec<String> = map
         .neighbours(&at)
@@ -94,6 +96,10 @@ pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command
     }
     if state.window.is_some() {
         // Play a reactive card now and then where one is legal, else pass.
+        // 2.l: a defender at a fortress now and then refuses the battle.
+        if super::sieges::check_refuse(state, p).is_ok() && rng(2) == 0 {
+            return Some(Command::Refuse);
+        }
         let cards = reactive::playable(state, p);
         if !cards.is_empty() && rng(3) == 0 {
             return Some(Command::React {

@@ -20,6 +20,7 @@ pub mod plan;
 pub mod reactive;
 pub mod reentry;
 pub mod round;
+pub mod sieges;
 pub mod state;
 pub mod text_board;
 pub mod victory;
@@ -43,7 +44,7 @@ pub const ID: &str = "searching-for-glory";
 pub struct SearchingForGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · in a reactive window: react <card> · pass";
+pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -167,6 +168,10 @@ impl SearchingForGlory {
     ) -> Result<(), RuleError> {
         match command {
             Command::React { card } => reactive::play(state, p, card, ctx),
+            Command::Refuse => {
+                sieges::refuse(state, p, ctx)?;
+                self.proceed(state, ctx)
+            }
             Command::Operation { clauses } if clauses[..] == [order::Clause::Pass] => {
                 reactive::pass(state, p, ctx);
                 self.proceed(state, ctx)
@@ -187,6 +192,15 @@ impl SearchingForGlory {
         }
         Ok(())
     }
+}
+
+/// Is the pending operation's battle at a fortress (2.l: the defence may refuse it)?
+fn at_fortress(state: &State) -> bool {
+    state
+        .pending
+        .as_ref()
+        .and_then(|pd| pd.battle.as_ref())
+        .is_some_and(|b| state.map().lp(&b.lp).is_some_and(|l| l.fortress))
 }
 
 /// The characters with the sides alternating (French, Austrian, French, …), so that the first
@@ -320,6 +334,7 @@ impl Rules for SearchingForGlory {
                     captured: false,
                     glory: 0,
                     victories: 0,
+                    siege_points: 0,
                     seat: setup
                         .seats
                         .iter()
@@ -383,6 +398,7 @@ impl Rules for SearchingForGlory {
             npc: None,
             npcs_stand,
             victory: None,
+            sieges: Vec::new(),
         };
         round::draw_phase(&mut state, &mut draw)?;
         Ok(state)
@@ -406,7 +422,12 @@ impl Rules for SearchingForGlory {
                             },
                             if w.chain.is_empty() { "" } else { "; a card may be nullified" }
                         ),
-                        vec!["pass".into(), "react <card>".into()],
+                        // 2.l: at a fortress, a defender may refuse; every seat is told alike.
+                        if w.kind == state::WindowKind::Battle && w.chain.is_empty() && at_fortress(state) {
+                            vec!["pass".into(), "react <card>".into(), "refuse".into()]
+                        } else {
+                            vec!["pass".into(), "react <card>".into()]
+                        },
                     ),
                     (None, phase) => match phase {
                     Phase::Plan if p.entering => (

@@ -157,6 +157,17 @@ fn check_step(
             ));
         }
     }
+    // 2.l: the enemy shut in a fortress is besieged, not attacked; its LP may be entered.
+    if state.holds(to, side.enemy()) && super::sieges::besieged_at(state, to) == Some(side.enemy())
+    {
+        if attack {
+            return Err(map_error(
+                "2.l Sieges",
+                format!("the enemy at {to} is shut in the fortress: march there and lay SIEGE"),
+            ));
+        }
+        return Ok(());
+    }
     let enemy = state.holds(to, side.enemy());
     if attack && !enemy {
         let why = if state.holds(to, side) {
@@ -236,6 +247,21 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
         ));
     }
     let kept = check_keep(state, p, &keeps)?;
+    // 2.l: after the first attrition roll the besieged play no card and stay: a sortie or a pass.
+    if super::sieges::shut_in(state, character) {
+        if let Some(c) = clauses
+            .iter()
+            .find(|c| !matches!(c, Clause::Sortie | Clause::Pass | Clause::Keep(_)))
+        {
+            return Err(map_error(
+                "2.l Sieges",
+                format!(
+                    "{character} is shut in the fortress of {at} since the first attrition roll: it plays no card and cannot leave ('{}'); make a 'sortie' or 'pass'",
+                    describe_clause(c)
+                ),
+            ));
+        }
+    }
     let free = clauses
         .iter()
         .filter(|c| matches!(c, Clause::Keep(_) | Clause::Detach(_) | Clause::Absorb(_)))
@@ -346,6 +372,14 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
                 sp += want;
             }
             Clause::Rest | Clause::Gather | Clause::Entrench => {}
+            Clause::Siege => {
+                alone("siege")?;
+                super::sieges::check_siege(state, character)?;
+            }
+            Clause::Sortie => {
+                alone("sortie")?;
+                super::sieges::check_sortie(state, character)?;
+            }
             Clause::Chest | Clause::Parlay | Clause::Inform => {}
             Clause::GoodWeather => {
                 if !clauses
@@ -768,6 +802,15 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                 ));
             }
             Clause::Harass(to) => harass(state, &character, to, ctx),
+            Clause::Siege => {
+                // 2.f: a SIEGE makes the fatigue roll as a march does.
+                if !fatigue_roll(state, &character, ctx) {
+                    stop(&mut pd, i, format!("{character} is out of play"), ctx);
+                    break;
+                }
+                super::sieges::siege(state, &character, ctx);
+            }
+            Clause::Sortie => super::sieges::sortie(state, &character, ctx),
             Clause::Gather => {
                 let cu = state.cu_mut(&character);
                 if pd.has("supply-depleted") {
@@ -1019,6 +1062,7 @@ fn finish(state: &mut State, pd: &Pending, character: &str, ctx: &mut Ctx) {
         ctx.say(format!("{character} leaves stragglers behind: 1 SP lost"));
         lose_sp_outside_combat(state, character, ctx);
     }
+    super::sieges::tidy(state, ctx);
 }
 
 /// 2.e: `n` SP of the CU stay as lone SP at its LP (joining any of its side already there).

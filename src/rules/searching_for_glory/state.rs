@@ -25,6 +25,9 @@ pub struct Cu {
     /// Battles won (Offer Enemy Captured Flags needs one).
     #[serde(default)]
     pub victories: u32,
+    /// Siege points (2.l), kept while the CU stays at the fortress it besieges.
+    #[serde(default)]
+    pub siege_points: u32,
     /// The seat that plays this character; `None` for an NPC.
     pub seat: Option<Seat>,
 }
@@ -164,6 +167,15 @@ pub struct NpcTurn {
     pub hand: Vec<(String, bool)>,
 }
 
+/// A fortress under siege (2.l): the side shut in it, and whether the first attrition roll
+/// has been made (after it the besieged may not leave).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Siege {
+    pub lp: String,
+    pub besieged: Side,
+    pub rolled: bool,
+}
+
 /// An immediate victory (3 Victory, the scenario's conditions): the side and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Victory {
@@ -239,6 +251,9 @@ pub struct State {
     /// The immediate victory that ended the game, if one did (3).
     #[serde(default)]
     pub victory: Option<Victory>,
+    /// Fortresses under siege (2.l).
+    #[serde(default)]
+    pub sieges: Vec<Siege>,
 }
 
 impl State {

@@ -74,6 +74,27 @@ pub fn draw(state: &State, viewer: &Viewer) -> String {
         .map(|c| format!("{} {}", c.character, c.glory))
         .collect();
     let _ = writeln!(out, "Glory: {}", glory.join(", "));
+    // 2.l: sieges, and the besiegers' siege points.
+    for s in &state.sieges {
+        let points: Vec<String> = state
+            .cus
+            .iter()
+            .filter(|c| c.siege_points > 0 && c.lp.as_deref() == Some(s.lp.as_str()))
+            .map(|c| format!("{} {}", c.character, c.siege_points))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Siege of {}: {} inside{}; siege points: {}",
+            s.lp,
+            s.besieged.name(),
+            if s.rolled { ", shut in" } else { "" },
+            if points.is_empty() {
+                "none".to_owned()
+            } else {
+                points.join(", ")
+            }
+        );
+    }
     // 1.e: the open window, the same for every viewer (who holds a reactive card never shows).
     if let (Some(w), Some(pd)) = (&state.window, &state.pending) {
         let what = match &pd.battle {

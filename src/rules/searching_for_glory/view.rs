@@ -75,6 +75,7 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
                 "trench": c.trench,
                 "captured": c.captured,
                 "glory": c.glory,
+                "siege_points": c.siege_points,
                 "seat": c.seat,
             })
         })
@@ -105,6 +106,7 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
         "cus": cus,
         "lone_sp": state.lone,
         "blown": state.blown,
+        "sieges": state.sieges,
         "deck_count": state.deck.len(),
         "window": window(state),
         "npc": npc(state, viewer),

@@ -25,10 +25,13 @@ fn setup(scenario: &str, seats: &[&str], options: serde_json::Value) -> Setup {
     }
 }
 
+/// A Danube 1809 game with the plain role cards (no characteristics, no personal cards), so
+/// that the tests of the standard rules keep the text's numbers; the role cards' own tests
+/// use `full()`.
 fn game(seats: &[&str]) -> State {
     SearchingForGlory
         .setup(
-            &setup("danube-1809", seats, json!({})),
+            &setup("danube-1809", seats, json!({"roles": "plain"})),
             &mut hidden_stream(&[7; 32], "sfg-rules", 0),
         )
         .unwrap()
@@ -240,7 +243,12 @@ fn setup_three_to_six_characters_each_side_at_least_one_the_rest_npcs() {
             &mut hidden_stream(&[1; 32], "x", 0),
         )
         .unwrap();
-    let held: usize = b.players.iter().map(|p| p.hand.len()).sum();
+    let held: usize = b
+        .players
+        .iter()
+        .flat_map(|p| &p.hand)
+        .filter(|c| !data::is_personal(c))
+        .count();
     assert_eq!(
         b.deck.len() + held,
         103,
@@ -354,7 +362,11 @@ fn planning_2_plans_are_sealed_and_opened_when_the_last_is_in() {
     let ruleset = rules::find("searching-for-glory").unwrap();
     let created = Game::create(
         ruleset,
-        setup("danube-1809", &["davout", "charles", "louis"], json!({})),
+        setup(
+            "danube-1809",
+            &["davout", "charles", "louis"],
+            json!({"roles": "plain"}),
+        ),
         &mut world,
     )
     .unwrap();
@@ -2273,4 +2285,123 @@ fn operations_check(s: &State, who: &str, text: &str) -> Result<(), RuleError> {
         panic!("an operation")
     };
     operations::check(s, idx(s, who), &clauses).map(|_| ())
+}
+
+// ---- III Role cards: characteristics and personal cards (reconstructed) ----
+
+/// The FOUR game with the full role cards (the default).
+fn full() -> State {
+    SearchingForGlory
+        .setup(
+            &setup("danube-1809", &FOUR, json!({"roles": "full"})),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap()
+}
+
+#[test]
+fn role_cards_iii_battle_characteristics_the_best_of_each_side_adds_to_its_roll() {
+    let mut s = full();
+    hands(&mut s, &[]);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "davout", &["attack"]);
+    // Davout (attack +1), 8 SP against Louis (defence 0), 5 SP: 4 + 3 + 1 = 8 against 8, a tie
+    // (without his +1 he would have lost); then 10 + 4 = 14 against 1: Louis loses 4 SP.
+    order(&mut s, "davout", "attack abensberg", &[4, 8, 10, 1]).unwrap();
+    assert_eq!(s.cu("louis").sp, 1);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+    // The plain role cards add nothing: the same first dice, and Louis wins 8 to 7.
+    let mut p = game(&FOUR);
+    hands(&mut p, &[]);
+    p.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut p, "davout", &["attack"]);
+    order(&mut p, "davout", "attack abensberg", &[4, 8]).unwrap();
+    assert_eq!(p.cu("louis").lp.as_deref(), Some("abensberg"));
+}
+
+#[test]
+fn role_cards_iii_a_strategic_characteristic_has_limited_uses_and_its_effect() {
+    let mut s = full();
+    hands(&mut s, &[]);
+    // Davout is tireless (2 uses): over the hills at fatigue 5, no fatigue roll and no fatigue.
+    s.cu_mut("louis").lp = Some("landshut".into());
+    s.cu_mut("davout").lp = Some("eckmuhl".into());
+    s.cu_mut("davout").fatigue = 5;
+    operating(&mut s, "davout", &["march"]);
+    order(&mut s, "davout", "strategic; march abensberg", &[]).unwrap();
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+    assert_eq!(s.cu("davout").fatigue, 5);
+    assert_eq!(s.cu("davout").strategic_used, 1);
+    s.cu_mut("davout").strategic_used = 2;
+    operating(&mut s, "davout", &["march"]);
+    let e = order(&mut s, "davout", "strategic; march kelheim", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    assert!(e.message.contains("used up"), "{e}");
+    s.cu_mut("davout").strategic_used = 0;
+    let e = order(&mut s, "davout", "strategic", &[]).unwrap_err();
+    assert!(e.message.contains("March or Force March"), "{e}");
+    // Napoleon inspires (+2) his attack, with his battle characteristic (+2): 4 SP against
+    // Louis's 5 at Abensberg: 5 + 2 + 2 = 9 against 7 + 1 = 8: Louis is beaten.
+    let mut s = full();
+    hands(&mut s, &[]);
+    s.cu_mut("napoleon").lp = Some("kelheim".into());
+    operating(&mut s, "napoleon", &["attack"]);
+    order(&mut s, "napoleon", "strategic; attack abensberg", &[5, 7]).unwrap();
+    assert_eq!(s.cu("napoleon").lp.as_deref(), Some("abensberg"));
+    assert_ne!(s.cu("louis").lp.as_deref(), Some("abensberg"));
+    // Plain role cards: no strategic characteristic.
+    let mut p = game(&FOUR);
+    operating(&mut p, "napoleon", &["attack"]);
+    let e = order(&mut p, "napoleon", "strategic; attack neuburg", &[]).unwrap_err();
+    assert!(e.message.contains("roles=plain"), "{e}");
+}
+
+#[test]
+fn role_cards_1_b_a_characters_own_card_is_in_his_hand_every_round_and_never_discarded() {
+    let mut s = full();
+    let sizes: Vec<usize> = s.players.iter().map(|p| p.hand.len()).collect();
+    assert_eq!(
+        sizes,
+        [7, 7, 7, 6],
+        "the hand size and the character's own card"
+    );
+    for (who, card) in [
+        ("napoleon", "imperial-guard"),
+        ("davout", "iron-marshal"),
+        ("charles", "generalissimus"),
+        ("louis", "archducal-escort"),
+    ] {
+        assert!(
+            s.players[idx(&s, who)].hand.contains(&card.to_string()),
+            "{who}"
+        );
+        assert!(!data::deck(true, false).contains(&card.to_string()));
+        assert!(!s.deck.contains(&card.to_string()));
+    }
+    // Davout's Iron Marshal is a blue Force March: with a white March he moves twice.
+    hands(&mut s, &[]);
+    operating(&mut s, "davout", &["march", "iron-marshal"]);
+    order(&mut s, "davout", "march straubing; force-march passau", &[]).unwrap();
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("passau"));
+    npcs_pass(&mut s);
+    assert_eq!(s.round, 2);
+    assert!(
+        !s.discard.contains(&"iron-marshal".to_string()),
+        "never discarded"
+    );
+    assert!(s.players[idx(&s, "davout")]
+        .hand
+        .contains(&"iron-marshal".to_string()));
+    // An NPC's hand holds its own card too.
+    let mut t = full();
+    operating(&mut t, "charles", &[]);
+    order(&mut t, "charles", "pass", &[]).unwrap();
+    let n = t.npc.as_ref().unwrap();
+    assert_eq!(n.character, "lannes");
+    assert!(n.hand.iter().any(|(c, _)| c == "bayard"));
+    // The plain role cards: no personal card.
+    let g = game(&FOUR);
+    assert!(!g.players[idx(&g, "davout")]
+        .hand
+        .contains(&"iron-marshal".to_string()));
 }

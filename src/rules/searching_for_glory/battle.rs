@@ -280,12 +280,32 @@ pub fn fight_with(
         } else {
             0
         };
+        // III: the best battle characteristic of each side's characters in the battle.
+        let role_mod = |us: &[Unit], attack: bool| -> i64 {
+            if state.plain_roles {
+                return 0;
+            }
+            us.iter()
+                .filter_map(|u| match u {
+                    Unit::Cu(c) => data::role(c).map(|r| {
+                        if attack {
+                            r.battle_attack
+                        } else {
+                            r.battle_defence
+                        }
+                    }),
+                    Unit::Lone(_) => None,
+                })
+                .max()
+                .unwrap_or(0)
+        };
+        let (a_role, d_role) = (role_mod(&att, true), role_mod(&def, false));
         let diff = i64::from(a_sp) - i64::from(d_sp);
         loop {
             let ra = side_roll(mods.lucky[0], ctx);
             let rd = side_roll(mods.lucky[1], ctx);
-            let ta = i64::from(ra) + diff.max(0) + a_supply + crossing + mods.bonus[0];
-            let td = i64::from(rd) + (-diff).max(0) + d_supply + trench + mods.bonus[1];
+            let ta = i64::from(ra) + diff.max(0) + a_supply + crossing + mods.bonus[0] + a_role;
+            let td = i64::from(rd) + (-diff).max(0) + d_supply + trench + mods.bonus[1] + d_role;
             ctx.say(format!(
                 "battle at {lp}: {attacker} rolls {ra} for {ta}, the defence rolls {rd} for {td}"
             ));

@@ -39,6 +39,7 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
         vec![Clause::Detach(1)],
         vec![Clause::Absorb(None)],
         vec![Clause::Siege],
+        vec![Clause::Strategic, Clause::Gather],
         vec![Clause::Sortie],
     ];
     let near: Vec<String> = map
@@ -58,6 +59,8 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
         tries.push(vec![Clause::NapoleonDefeated(n.clone())]);
         tries.push(vec![Clause::Harass(n.clone())]);
         tries.push(vec![Clause::Demoralize, Clause::Attack(n.clone())]);
+        tries.push(vec![Clause::Strategic, Clause::Attack(n.clone())]);
+        tries.push(vec![Clause::Strategic, Clause::March(n.clone())]);
         tries.push(vec![Clause::GoodWeather, Clause::March(n.clone())]);
         tries.push(vec![Clause::ForceMarch(vec![n.clone()])]);
         tries.push(vec![Clause::March(n.clone()), Clause::Gather]);

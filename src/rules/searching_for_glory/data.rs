@@ -242,16 +242,66 @@ pub struct Role {
     pub initiative: i32,
     pub hand_size: usize,
     pub retention: usize,
+    /// III battle characteristic: added to his side's battle roll when he attacks / defends
+    /// (the best of a side's characters in the battle), reconstructed.
+    pub battle_attack: i64,
+    pub battle_defence: i64,
+    /// III strategic characteristic and its uses in a game, reconstructed.
+    pub strategic: Option<(Strategic, u32)>,
+    /// 1.b: the character's own strategic card (a row of `data/deck.txt` with count 0).
+    pub personal: Option<String>,
     pub name: String,
+}
+
+/// A role's strategic characteristic (III: "can be used a limited number of times during a
+/// play"), reconstructed: the order's `strategic` clause, no card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategic {
+    /// +2 to the side's roll in the operation's battle (it needs an attack).
+    Inspire,
+    /// The operation makes no fatigue roll and adds no fatigue (it needs a march).
+    Tireless,
+    /// A supply marker (2.k).
+    Forage,
+}
+
+impl Strategic {
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategic::Inspire => "inspire",
+            Strategic::Tireless => "tireless",
+            Strategic::Forage => "forage",
+        }
+    }
 }
 
 static ROLES: LazyLock<Vec<Role>> = LazyLock::new(|| {
     rows(include_str!("data/roles.txt"))
         .map(|c| {
-            let [id, side, nationality, start, sp, capture, init, hand, retain, name] = c[..]
+            let [id, side, nationality, start, sp, capture, init, hand, retain, battle, strategic, personal, name] =
+                c[..]
             else {
-                panic!("data/roles.txt: a row has ten columns: {c:?}")
+                panic!("data/roles.txt: a row has thirteen columns: {c:?}")
             };
+            let (att, def) = battle.split_once('/').expect("data/roles.txt: battle a/d");
+            let modifier = |t: &str| -> i64 { t.trim_start_matches('+').parse().expect("a modifier") };
+            let strategic = (strategic != "-").then(|| {
+                let (kind, uses) = strategic.split_once(':').expect("kind:uses");
+                let kind = match kind {
+                    "inspire" => Strategic::Inspire,
+                    "tireless" => Strategic::Tireless,
+                    "forage" => Strategic::Forage,
+                    k => panic!("data/roles.txt: '{k}' is not a strategic characteristic"),
+                };
+                (kind, uses.parse().expect("uses"))
+            });
+            let personal = (personal != "-").then(|| {
+                assert!(
+                    card(personal).is_some_and(|k| k.count == 0),
+                    "data/roles.txt: '{personal}' is not a personal card of data/deck.txt"
+                );
+                personal.to_owned()
+            });
             Role {
                 id: id.into(),
                 side: Side::parse(side).expect("data/roles.txt: a side"),
@@ -262,11 +312,20 @@ static ROLES: LazyLock<Vec<Role>> = LazyLock::new(|| {
                 initiative: init.trim_start_matches('+').parse().expect("modifier"),
                 hand_size: hand.parse().expect("hand size"),
                 retention: retain.parse().expect("retention"),
+                battle_attack: modifier(att),
+                battle_defence: modifier(def),
+                strategic,
+                personal,
                 name: name.into(),
             }
         })
         .collect()
 });
+
+/// Is this card a character's own (1.b)? It never goes to the discard pile.
+pub fn is_personal(key: &str) -> bool {
+    ROLES.iter().any(|r| r.personal.as_deref() == Some(key))
+}
 
 /// The role card with this id.
 pub fn role(id: &str) -> Option<&'static Role> {

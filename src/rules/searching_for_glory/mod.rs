@@ -44,7 +44,7 @@ pub const ID: &str = "searching-for-glory";
 pub struct SearchingForGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
+pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -247,6 +247,11 @@ impl Rules for SearchingForGlory {
                     default: json!("included"),
                 },
                 OptionInfo {
+                    name: "roles".into(),
+                    description: "full: the role cards' battle and strategic characteristics and personal cards (III, 1.b; reconstructed); plain: none of them".into(),
+                    default: json!("full"),
+                },
+                OptionInfo {
                     name: "npcs".into(),
                     description: "run: after the players, each NPC operates, run by the farthest player of its side from a hand drawn for it (3.4); stand: NPCs never operate and only fight when attacked".into(),
                     default: json!("run"),
@@ -267,9 +272,17 @@ impl Rules for SearchingForGlory {
         })?;
         let mut additive = false;
         let mut npcs_stand = false;
+        let mut plain_roles = false;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v.as_str()) {
+                    ("roles", Some("plain")) => plain_roles = true,
+                    ("roles", Some("full")) => {}
+                    ("roles", _) => {
+                        return Err(setup_error(format!(
+                            "roles is \"full\" or \"plain\", not {v}"
+                        )))
+                    }
                     ("npcs", Some("stand")) => npcs_stand = true,
                     ("npcs", Some("run")) => {}
                     ("npcs", _) => {
@@ -286,7 +299,7 @@ impl Rules for SearchingForGlory {
                     }
                     _ => {
                         return Err(setup_error(format!(
-                            "Searching for Glory has no option '{k}'; it knows deck_counts and npcs"
+                            "Searching for Glory has no option '{k}'; it knows deck_counts, npcs and roles"
                         )))
                     }
                 }
@@ -335,6 +348,7 @@ impl Rules for SearchingForGlory {
                     glory: 0,
                     victories: 0,
                     siege_points: 0,
+                    strategic_used: 0,
                     seat: setup
                         .seats
                         .iter()
@@ -399,6 +413,7 @@ impl Rules for SearchingForGlory {
             npcs_stand,
             victory: None,
             sieges: Vec::new(),
+            plain_roles,
         };
         round::draw_phase(&mut state, &mut draw)?;
         Ok(state)

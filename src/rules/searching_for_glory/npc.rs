@@ -67,9 +67,7 @@ pub fn begin(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
 /// The NPC's operation is over: its hand goes to the discard pile and the next NPC operates.
 pub fn advance(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     if let Some(turn) = state.npc.take() {
-        state
-            .discard
-            .extend(turn.hand.into_iter().map(|(card, _)| card));
+        round::discard(state, turn.hand.into_iter().map(|(card, _)| card));
     }
     if let Phase::Npcs { next, .. } = &mut state.phase {
         *next += 1;
@@ -134,6 +132,9 @@ fn activate(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
                 None => break,
             }
         }
+        let mut cards: Vec<String> = hand.into_iter().map(|(c, _)| c).collect();
+        round::add_personal(state, &character, &mut cards, &mut hidden)?;
+        let hand: Vec<(String, bool)> = cards.into_iter().map(|c| (c, false)).collect();
         let drawn = hand.len();
         state.npc = Some(NpcTurn {
             character: character.clone(),

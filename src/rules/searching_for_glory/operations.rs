@@ -372,6 +372,7 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
                 sp += want;
             }
             Clause::Rest | Clause::Gather | Clause::Entrench => {}
+            Clause::Strategic => check_strategic(state, character, clauses)?,
             Clause::Siege => {
                 alone("siege")?;
                 super::sieges::check_siege(state, character)?;
@@ -500,6 +501,60 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
         cards,
         kept,
     })
+}
+
+/// III: the role's strategic characteristic: uses left, once an order, and what its kind needs.
+fn check_strategic(state: &State, character: &str, clauses: &[Clause]) -> Result<(), RuleError> {
+    let rule = |m: String| RuleError::new("III Role cards", m);
+    if state.plain_roles {
+        return Err(rule(
+            "this game plays the plain role cards (roles=plain): no strategic characteristic"
+                .into(),
+        ));
+    }
+    let Some((kind, uses)) = data::role(character).expect("a role").strategic else {
+        return Err(rule(format!("{character} has no strategic characteristic")));
+    };
+    let used = state.cu(character).strategic_used;
+    if used >= uses {
+        return Err(rule(format!(
+            "{character}'s strategic characteristic ({}) is used up: {uses} use(s) a game",
+            kind.name()
+        )));
+    }
+    if clauses.iter().filter(|c| **c == Clause::Strategic).count() > 1 {
+        return Err(rule("one 'strategic' clause an order".into()));
+    }
+    let need = match kind {
+        data::Strategic::Inspire if !clauses.iter().any(|c| c.attacks().is_some()) => {
+            Some("an attack")
+        }
+        data::Strategic::Tireless
+            if !clauses
+                .iter()
+                .any(|c| matches!(c, Clause::March(_) | Clause::ForceMarch(_))) =>
+        {
+            Some("a March or Force March")
+        }
+        _ => None,
+    };
+    if let Some(need) = need {
+        return Err(rule(format!(
+            "{character}'s strategic characteristic ({}) goes with {need}: the order has none",
+            kind.name()
+        )));
+    }
+    Ok(())
+}
+
+/// The strategic characteristic the pending operation uses, if any (III).
+fn strategic(pd: &Pending) -> Option<data::Strategic> {
+    if !pd.clauses.contains(&Clause::Strategic) {
+        return None;
+    }
+    data::role(&pd.character)
+        .and_then(|r| r.strategic)
+        .map(|(k, _)| k)
 }
 
 /// 1.d, 3.5: `keep` names hand positions, each once, at most the role's retention number, in
@@ -752,7 +807,8 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
         finish(state, &pd, &character, ctx);
         return true;
     }
-    let easy_hills = pd.has("good-roads") || pd.has("local-guide");
+    let tireless = strategic(&pd) == Some(data::Strategic::Tireless);
+    let easy_hills = pd.has("good-roads") || pd.has("local-guide") || tireless;
     while pd.next < pd.clauses.len() {
         let i = pd.next;
         pd.next += 1;
@@ -811,6 +867,20 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                 super::sieges::siege(state, &character, ctx);
             }
             Clause::Sortie => super::sieges::sortie(state, &character, ctx),
+            Clause::Strategic => {
+                let kind = strategic(&pd).expect("checked");
+                let cu = state.cu_mut(&character);
+                cu.strategic_used += 1;
+                ctx.say(format!(
+                    "{character} uses his strategic characteristic ({}, {} used)",
+                    kind.name(),
+                    cu.strategic_used
+                ));
+                if kind == data::Strategic::Forage {
+                    cu.supply = true;
+                    ctx.say(format!("{character} forages: a supply marker"));
+                }
+            }
             Clause::Gather => {
                 let cu = state.cu_mut(&character);
                 if pd.has("supply-depleted") {
@@ -850,7 +920,9 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                     );
                     break;
                 }
-                if pd.clauses.contains(&Clause::GoodWeather) {
+                if tireless {
+                    ctx.say(format!("{character} is tireless: no fatigue roll"));
+                } else if pd.clauses.contains(&Clause::GoodWeather) {
                     ctx.say(format!("good weather: {character} makes no fatigue roll"));
                 } else if !fatigue_roll(state, &character, ctx) {
                     stop(&mut pd, i, format!("{character} is out of play"), ctx);
@@ -859,7 +931,7 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                 let route = match &c {
                     Clause::March(to) => vec![to.clone()],
                     Clause::ForceMarch(r) => {
-                        if !pd.has("good-roads") {
+                        if !pd.has("good-roads") && !tireless {
                             state.cu_mut(&character).fatigue += 1;
                         }
                         r.clone()
@@ -933,7 +1005,11 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                     mods: Mods {
                         no_crossing: pd.has("local-guide"),
                         bonus: [
-                            0,
+                            if strategic(&pd) == Some(data::Strategic::Inspire) {
+                                2
+                            } else {
+                                0
+                            },
                             if pd.clauses.contains(&Clause::Demoralize) {
                                 -2
                             } else {

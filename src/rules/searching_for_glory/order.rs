@@ -46,6 +46,8 @@ pub enum Clause {
     Siege,
     /// 2.l: the besieged CU makes a SORTIE (no card).
     Sortie,
+    /// III: the role's strategic characteristic (no card, limited uses).
+    Strategic,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -200,6 +202,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             "pass" => Clause::Pass,
             "siege" => Clause::Siege,
             "sortie" => Clause::Sortie,
+            "strategic" => Clause::Strategic,
             "harass" => Clause::Harass(lp_word(w.next(), "harass")?),
             "napoleon-defeated" => {
                 Clause::NapoleonDefeated(lp_word(w.next(), "napoleon-defeated")?)
@@ -237,7 +240,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             }
             other => {
                 return Err(order_error(format!(
-                    "'{other}' is not an order: march, force-march, attack, decisive, gather, entrench, rest, blow, repair, pass, harass, napoleon-defeated, good-weather, demoralize, chest, parlay, inform, flags, detach, absorb, keep, siege, sortie"
+                    "'{other}' is not an order: march, force-march, attack, decisive, gather, entrench, rest, blow, repair, pass, harass, napoleon-defeated, good-weather, demoralize, chest, parlay, inform, flags, detach, absorb, keep, siege, sortie, strategic"
                 )))
             }
         };
@@ -287,6 +290,7 @@ pub fn describe_clause(c: &Clause) -> String {
         Clause::Pass => "pass".into(),
         Clause::Siege => "siege".into(),
         Clause::Sortie => "sortie".into(),
+        Clause::Strategic => "strategic".into(),
         Clause::Harass(lp) => format!("harass {lp}"),
         Clause::NapoleonDefeated(lp) => format!("napoleon-defeated {lp}"),
         Clause::GoodWeather => "good-weather".into(),

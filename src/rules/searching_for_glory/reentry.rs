@@ -85,6 +85,7 @@ pub fn enter(
             None => break,
         }
     }
+    round::add_personal(state, character, &mut hand, &mut hidden)?;
     let names: Vec<&str> = hand
         .iter()
         .map(|k| data::card(k).expect("a card").name.as_str())

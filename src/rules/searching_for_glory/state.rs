@@ -28,6 +28,9 @@ pub struct Cu {
     /// Siege points (2.l), kept while the CU stays at the fortress it besieges.
     #[serde(default)]
     pub siege_points: u32,
+    /// Uses of the role's strategic characteristic so far (III).
+    #[serde(default)]
+    pub strategic_used: u32,
     /// The seat that plays this character; `None` for an NPC.
     pub seat: Option<Seat>,
 }
@@ -254,6 +257,9 @@ pub struct State {
     /// Fortresses under siege (2.l).
     #[serde(default)]
     pub sieges: Vec<Siege>,
+    /// Option `roles=plain`: no battle or strategic characteristics, no personal cards.
+    #[serde(default)]
+    pub plain_roles: bool,
 }
 
 impl State {

@@ -76,6 +76,7 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
                 "captured": c.captured,
                 "glory": c.glory,
                 "siege_points": c.siege_points,
+                "strategic_used": c.strategic_used,
                 "seat": c.seat,
             })
         })

@@ -1,7 +1,8 @@
 //! Searching for Glory driven by the random-legal-move bot: games at 3 and 6 players, with
 //! both deck readings and both scenarios, play to the end without a panic, fold identically
-//! twice, verify from their export, and never show a seat another seat's hand or plan, nor
-//! through a reactive window's prompts who holds a reactive card (1.e).
+//! twice, verify from their export, and never show a seat another seat's hand or plan, nor an
+//! NPC's hand to anyone but its runner (3.4), nor through a reactive window's prompts who holds
+//! a reactive card (1.e).
 
 use despatch::engine::bot::{self, check_no_sealed_leak, check_properties, MemorySecrets};
 use despatch::engine::game::Game;
@@ -74,6 +75,17 @@ pub fn check_no_hand_leak(game: &Game, secrets: &MemorySecrets) -> Result<(), St
         let view = game.view(&viewer);
         if view.get("deck").is_some() {
             return Err(format!("{viewer:?} sees the deck"));
+        }
+        // 3.4: an NPC's hand is its runner's alone.
+        if let Some(n) = &state.npc {
+            let runner = Viewer::Seat(state.players[n.runner].seat.clone());
+            if view["npc"].get("hand").is_some() != (viewer == runner) {
+                return Err(format!(
+                    "{viewer:?} and the hand of the NPC {} at seq {}",
+                    n.character,
+                    game.next_seq - 1
+                ));
+            }
         }
         for (p, shown) in state
             .players

@@ -13,7 +13,7 @@ use despatch::rules;
 use despatch::rules::searching_for_glory::data::{self, ClKind, Colour, Side};
 use despatch::rules::searching_for_glory::order::{self, Clause, Command};
 use despatch::rules::searching_for_glory::state::{Phase, Plan, State};
-use despatch::rules::searching_for_glory::{battle, plan, SearchingForGlory};
+use despatch::rules::searching_for_glory::{battle, operations, plan, SearchingForGlory};
 use serde_json::json;
 
 fn setup(scenario: &str, seats: &[&str], options: serde_json::Value) -> Setup {
@@ -25,10 +25,13 @@ fn setup(scenario: &str, seats: &[&str], options: serde_json::Value) -> Setup {
     }
 }
 
+/// A Danube 1809 game with the plain role cards (no characteristics, no personal cards), so
+/// that the tests of the standard rules keep the text's numbers; the role cards' own tests
+/// use `full()`.
 fn game(seats: &[&str]) -> State {
     SearchingForGlory
         .setup(
-            &setup("danube-1809", seats, json!({})),
+            &setup("danube-1809", seats, json!({"roles": "plain"})),
             &mut hidden_stream(&[7; 32], "sfg-rules", 0),
         )
         .unwrap()
@@ -240,7 +243,12 @@ fn setup_three_to_six_characters_each_side_at_least_one_the_rest_npcs() {
             &mut hidden_stream(&[1; 32], "x", 0),
         )
         .unwrap();
-    let held: usize = b.players.iter().map(|p| p.hand.len()).sum();
+    let held: usize = b
+        .players
+        .iter()
+        .flat_map(|p| &p.hand)
+        .filter(|c| !data::is_personal(c))
+        .count();
     assert_eq!(
         b.deck.len() + held,
         103,
@@ -354,7 +362,11 @@ fn planning_2_plans_are_sealed_and_opened_when_the_last_is_in() {
     let ruleset = rules::find("searching-for-glory").unwrap();
     let created = Game::create(
         ruleset,
-        setup("danube-1809", &["davout", "charles", "louis"], json!({})),
+        setup(
+            "danube-1809",
+            &["davout", "charles", "louis"],
+            json!({"roles": "plain"}),
+        ),
         &mut world,
     )
     .unwrap();
@@ -804,6 +816,8 @@ fn end_of_round_3_5_all_but_retained_cards_discarded_and_the_next_draw() {
     };
     let second = s.players[idx(&s, "charles")].hand[1].clone();
     order(&mut s, "charles", "pass; keep 2", &[]).unwrap();
+    // The NPCs (Lannes, Masséna, Hiller) operate after the players (3.4) and pass.
+    npcs_pass(&mut s);
     assert_eq!(s.round, 2);
     assert_eq!(s.phase, Phase::Plan);
     // Charles keeps the card he named (his role keeps 1); Napoleon, who keeps 1 too but named
@@ -813,7 +827,8 @@ fn end_of_round_3_5_all_but_retained_cards_discarded_and_the_next_draw() {
     assert_eq!(s.players[idx(&s, "napoleon")].hand.len(), 6);
     assert_eq!(s.players[idx(&s, "davout")].hand.len(), 6);
     assert_eq!(s.players[idx(&s, "louis")].hand.len(), 5);
-    assert_eq!(s.deck.len(), before - 23);
+    // The NPCs' hands (6 each) were drawn and discarded, then the players' 23.
+    assert_eq!(s.deck.len(), before - 18 - 23);
     assert!(s.discard.contains(&"attack".to_string()));
 }
 
@@ -825,6 +840,7 @@ fn victory_3_the_highest_glory_after_the_last_round_ties_share() {
     s.cu_mut("louis").glory = 7;
     operating(&mut s, "charles", &[]);
     order(&mut s, "charles", "pass", &[]).unwrap();
+    npcs_pass(&mut s);
     assert_eq!(s.phase, Phase::Ended);
     match SearchingForGlory.outcome(&s) {
         despatch::engine::ruleset::Outcome::Finished {
@@ -874,6 +890,11 @@ fn order_language_round_trips_and_errors_name_the_lp_card_and_rule() {
         "march kelheim; attack regensburg",
         "pass; keep 2",
         "react ambush",
+        "enter hiller",
+        "enter none",
+        "siege",
+        "sortie; keep 1",
+        "refuse",
         "harass abensberg",
         "demoralize; attack abensberg",
         "good-weather; march kelheim",
@@ -1533,6 +1554,7 @@ fn retention_1_d_keep_names_the_cards_up_to_the_roles_number_and_a_refusal_chang
     // A keep goes with an operation, and the card is kept at the end of the round.
     let mut s = before;
     order(&mut s, "charles", "march eckmuhl; keep 2", &[]).unwrap();
+    npcs_pass(&mut s);
     assert_eq!(s.round, 2);
     let hand = &s.players[idx(&s, "charles")].hand;
     assert!(hand.contains(&"march".to_string()), "{hand:?}");
@@ -1623,6 +1645,12 @@ fn result_cards_parlay_no_enemy_attacks_until_the_round_ends() {
     let e = order(&mut s, "davout", "attack abensberg", &[]).unwrap_err();
     assert!(e.message.contains("Parlay"), "{e}");
     order(&mut s, "davout", "pass", &[]).unwrap();
+    assert_eq!(
+        s.truce,
+        ["louis"],
+        "the NPCs operate before the round ends (3.4)"
+    );
+    npcs_pass(&mut s);
     assert!(s.truce.is_empty(), "the round ended");
 }
 
@@ -1774,4 +1802,606 @@ fn reactive_1_e_the_text_board_shows_the_open_window_alike_to_every_seat() {
         assert!(!b.contains("Ambush"), "{who} sees Charles's hand: {b}");
     }
     assert!(board("charles").contains("Ambush!"), "his own hand");
+}
+
+// ---- 3.4 Non-player characters' operations ----
+
+/// Every NPC's runner passes until the NPCs' operations are over (3.4).
+fn npcs_pass(s: &mut State) {
+    while matches!(s.phase, Phase::Npcs { .. }) && s.window.is_none() {
+        let runner = SearchingForGlory.prompts(s)[0].seat.clone();
+        order(s, runner.as_str(), "pass", &[]).unwrap();
+    }
+}
+
+/// The FOUR game (NPCs: Lannes at Ingolstadt, Masséna at Augsburg, Hiller at Moosburg) with
+/// Davout moved to Eckmühl, every hand emptied, and the last player's operation (Charles's
+/// pass) done: the NPCs' operations begin.
+fn npcs_begin() -> State {
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("eckmuhl".into());
+    hands(&mut s, &[]);
+    operating(&mut s, "charles", &[]);
+    order(&mut s, "charles", "pass", &[]).unwrap();
+    s
+}
+
+/// The NPC operating now is given `cards` as its hand.
+fn npc_hand(s: &mut State, cards: &[&str]) {
+    s.npc.as_mut().unwrap().hand = cards.iter().map(|c| (c.to_string(), false)).collect();
+}
+
+fn npc_now(s: &State) -> (String, String) {
+    let n = s.npc.as_ref().expect("an NPC operates");
+    (n.character.clone(), s.players[n.runner].character.clone())
+}
+
+#[test]
+fn npc_operations_3_4_after_the_players_each_npc_is_run_by_the_farthest_player_of_its_side() {
+    let mut s = npcs_begin();
+    assert_eq!(
+        s.phase,
+        Phase::Npcs {
+            order: vec!["lannes".into(), "massena".into(), "hiller".into()],
+            next: 0
+        }
+    );
+    // Lannes at Ingolstadt: Napoleon (Donauwörth) is 2 CLs away, Davout (Eckmühl) 3: Davout
+    // runs him, with a hand of Lannes's size drawn for him.
+    assert_eq!(npc_now(&s), ("lannes".into(), "davout".into()));
+    assert_eq!(s.npc.as_ref().unwrap().hand.len(), 6);
+    assert_eq!(prompted(&s), ["davout"]);
+    let p = &SearchingForGlory.prompts(&s)[0];
+    assert!(p.decision.contains("run the NPC lannes"), "{}", p.decision);
+    npc_hand(&mut s, &["march", "attack", "rest"]);
+    order(&mut s, "davout", "march pfaffenhofen", &[]).unwrap();
+    assert_eq!(s.cu("lannes").lp.as_deref(), Some("pfaffenhofen"));
+    assert_eq!(s.cu("lannes").glory, 1, "first entry: the NPC's own glory");
+    assert!(
+        s.discard.iter().filter(|c| *c == "rest").count() >= 1,
+        "the NPC's hand is discarded after its operation"
+    );
+    // Masséna at Augsburg: Napoleon 1 CL, Davout 3: Davout again.
+    assert_eq!(npc_now(&s), ("massena".into(), "davout".into()));
+    order(&mut s, "davout", "rest", &[]).unwrap();
+    // Hiller at Moosburg: Charles (Landshut) 1 CL, Louis (Abensberg) 2: Louis runs him.
+    assert_eq!(npc_now(&s), ("hiller".into(), "louis".into()));
+    npc_hand(&mut s, &["march"]);
+    order(&mut s, "louis", "march freising", &[]).unwrap();
+    assert_eq!(s.cu("hiller").lp.as_deref(), Some("freising"));
+    // After the last NPC, the round ends.
+    assert_eq!(s.round, 2);
+    assert_eq!(s.phase, Phase::Plan);
+    assert!(s.npc.is_none());
+}
+
+#[test]
+fn npc_operations_3_4_the_order_comes_from_the_npcs_hand_which_its_runner_alone_sees() {
+    let mut s = npcs_begin();
+    npc_hand(&mut s, &["march", "ambush", "gather-supplies"]);
+    let before = s.clone();
+    // White March and white Gather Supplies: one colour a card (1.b).
+    let e = order(&mut s, "davout", "march pfaffenhofen; gather", &[]).unwrap_err();
+    assert_eq!(e.rule, "1.b Cards");
+    assert!(e.message.contains("lannes's hand holds"), "{e}");
+    let e = order(&mut s, "davout", "attack kelheim", &[]).unwrap_err();
+    assert_eq!(e.rule, "1.b Cards");
+    let e = order(&mut s, "davout", "pass; keep 1", &[]).unwrap_err();
+    assert_eq!(e.rule, "1.d Retention", "an NPC keeps no card");
+    // Davout's own CU is not what he orders now.
+    let e = order(&mut s, "davout", "march regensburg", &[]).unwrap_err();
+    assert!(e.message.contains("ingolstadt"), "{e}");
+    assert_eq!(s, before, "refusals change nothing");
+    let e = order(&mut s, "napoleon", "pass", &[]).unwrap_err();
+    assert_eq!(e.rule, "sequence of play");
+    // The hand shows in Davout's view and board only.
+    for who in FOUR {
+        let v = SearchingForGlory.view(&s, &Viewer::Seat(seat(who)));
+        assert_eq!(v["npc"]["character"], "lannes");
+        assert_eq!(v["npc"]["runner"], "davout");
+        assert_eq!(v["npc"]["hand_count"], 3);
+        assert_eq!(v["npc"].get("hand").is_some(), who == "davout", "{who}");
+        let b = SearchingForGlory
+            .board_text(&s, &Viewer::Seat(seat(who)))
+            .unwrap();
+        assert!(b.contains("NPC operating: lannes (run by davout"), "{b}");
+        assert_eq!(b.contains("Ambush!"), who == "davout", "{who}: {b}");
+    }
+    let spectator = serde_json::to_string(&SearchingForGlory.view(&s, &Viewer::Spectator)).unwrap();
+    assert!(!spectator.contains("ambush"));
+    // The reactive card in the NPC's hand is no use in a window: it is the NPC's, not Davout's.
+    order(&mut s, "davout", "march pfaffenhofen", &[]).unwrap();
+    assert_eq!(s.cu("lannes").lp.as_deref(), Some("pfaffenhofen"));
+    assert!(s.discard.contains(&"ambush".to_string()));
+}
+
+#[test]
+fn npc_operations_3_4_other_players_play_reactive_cards_at_an_npc_operation() {
+    let mut s = npcs_begin();
+    let charles = idx(&s, "charles");
+    s.players[charles].hand = vec!["wrong-road".into()];
+    npc_hand(&mut s, &["march"]);
+    act(&mut s, "davout", "march pfaffenhofen", &[]).unwrap();
+    assert_eq!(
+        prompted(&s),
+        ["napoleon", "charles", "louis"],
+        "every player but the runner, at once (1.e)"
+    );
+    let text = SearchingForGlory
+        .board_text(&s, &Viewer::Seat(seat("louis")))
+        .unwrap();
+    assert!(
+        text.contains("Reactive window (lannes announces: march pfaffenhofen)"),
+        "{text}"
+    );
+    react_and_pass(&mut s, "charles", "wrong-road", &[]);
+    assert_eq!(
+        s.cu("lannes").lp.as_deref(),
+        Some("ingolstadt"),
+        "Wrong Road! holds the NPC where it stood"
+    );
+    assert_eq!(npc_now(&s), ("massena".into(), "davout".into()));
+}
+
+#[test]
+fn npc_operations_3_4_with_nobody_of_its_side_the_npc_stands_a_runner_who_leaves_is_replaced_and_the_stand_option(
+) {
+    let mut s = npcs_begin();
+    // Davout leaves while he runs Lannes: Napoleon runs him with the same hand.
+    let hand = s.npc.as_ref().unwrap().hand.clone();
+    let mut q = VecDeque::new();
+    let mut hidden = hidden_stream(&[9; 32], "sfg-rules", 4);
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+    SearchingForGlory
+        .resign(&mut s, &seat("davout"), &mut ctx)
+        .unwrap();
+    assert_eq!(npc_now(&s), ("lannes".into(), "napoleon".into()));
+    assert_eq!(s.npc.as_ref().unwrap().hand, hand);
+    drop(ctx);
+    order(&mut s, "napoleon", "pass", &[]).unwrap();
+    order(&mut s, "napoleon", "pass", &[]).unwrap();
+    // Masséna next, run by Napoleon, the only French player left; Davout, an NPC now, operates
+    // from the next round on (this round's NPCs were fixed when they began).
+    assert_eq!(npc_now(&s).0, "hiller");
+    assert!(s.cu("davout").seat.is_none());
+    // With no Austrian in play, Hiller stands.
+    let mut t = npcs_begin();
+    for who in ["charles", "louis"] {
+        let p = idx(&t, who);
+        t.players[p].out = true;
+    }
+    order(&mut t, "davout", "pass", &[]).unwrap();
+    order(&mut t, "davout", "pass", &[]).unwrap();
+    assert_eq!(t.round, 2, "Hiller stands: the round ends");
+    // Option npcs=stand: no NPC operates.
+    let mut u = SearchingForGlory
+        .setup(
+            &setup("danube-1809", &FOUR, json!({"npcs": "stand"})),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap();
+    operating(&mut u, "charles", &[]);
+    order(&mut u, "charles", "pass", &[]).unwrap();
+    assert_eq!(u.round, 2);
+    assert!(SearchingForGlory
+        .setup(
+            &setup("danube-1809", &FOUR, json!({"npcs": "sometimes"})),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap_err()
+        .message
+        .contains("stand"));
+}
+
+// ---- II.1.A.3 Re-entry of the eliminated ----
+
+/// Davout (1 SP) attacks Louis at Abensberg and loses every SP: captured (II.1.A.3).
+fn davout_captured(s: &mut State) {
+    s.cu_mut("davout").sp = 1;
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(s, "davout", &["attack"]);
+    // Davout 1 + 0; Louis 10 + 4 (5 SP against 1): Davout loses ⌊13/3⌋ = 4, at most his 1.
+    order(s, "davout", "attack abensberg", &[1, 10]).unwrap();
+}
+
+#[test]
+fn reentry_ii_1_a_3_a_captured_player_re_enters_next_round_as_a_free_character_with_no_glory() {
+    let mut s = game(&FOUR);
+    davout_captured(&mut s);
+    assert!(s.cu("davout").captured);
+    let d = idx(&s, "davout");
+    assert!(s.players[d].out && s.players[d].eliminated);
+    assert_eq!(s.cu("louis").glory, 6 + 2, "capture glory and the battle's");
+    npcs_pass(&mut s);
+    assert_eq!(s.round, 2);
+    // Round 2: Davout's seat is asked first whether he re-enters; the others plan.
+    assert!(s.players[d].entering);
+    let prompt = SearchingForGlory
+        .prompts(&s)
+        .into_iter()
+        .find(|p| p.seat == seat("davout"))
+        .expect("the eliminated player is prompted");
+    assert_eq!(prompt.kind, despatch::engine::ruleset::PromptKind::Turn);
+    assert_eq!(
+        prompt.options,
+        [
+            "enter lannes",
+            "enter massena",
+            "enter hiller",
+            "enter none"
+        ]
+    );
+    let before = s.clone();
+    let e = order(&mut s, "davout", "enter charles", &[]).unwrap_err();
+    assert_eq!(e.rule, "II.1.A.3 Re-entry");
+    assert!(e.message.contains("lannes, massena, hiller"), "{e}");
+    let e = order(&mut s, "davout", "enter davout", &[]).unwrap_err();
+    assert!(e.message.contains("not free"), "a captured character: {e}");
+    let e = act(&mut s, "davout", "plan 1", &[]).unwrap_err();
+    assert_eq!(e.rule, "II.1.A.3 Re-entry");
+    let e = order(&mut s, "charles", "enter lannes", &[]).unwrap_err();
+    assert_eq!(e.rule, "II.1.A.3 Re-entry", "Charles was not eliminated");
+    assert_eq!(s, before, "refusals change nothing");
+    s.cu_mut("hiller").glory = 5;
+    order(&mut s, "davout", "enter hiller", &[]).unwrap();
+    let p = &s.players[d];
+    assert_eq!(p.character, "hiller");
+    assert!(!p.out && !p.eliminated && !p.entering);
+    assert_eq!(p.hand.len(), 6, "Hiller's hand, drawn on entry");
+    assert_eq!(p.plan, Plan::Waiting);
+    assert_eq!(s.cu("hiller").seat, Some(seat("davout")));
+    assert_eq!(s.cu("hiller").glory, 0, "he begins anew with no glory");
+    assert_eq!(s.cu("davout").seat, None);
+    assert!(prompted(&s).contains(&"davout".to_string()), "now he plans");
+    match SearchingForGlory.outcome(&State {
+        phase: Phase::Ended,
+        ..s.clone()
+    }) {
+        despatch::engine::ruleset::Outcome::Finished { scores, .. } => {
+            assert_eq!(scores["davout"], 0, "his score is Hiller's glory");
+            assert_eq!(scores["louis"], 8);
+        }
+        o => panic!("{o:?}"),
+    }
+}
+
+#[test]
+fn reentry_ii_1_a_3_enter_none_or_a_missed_deadline_stays_out_and_an_exit_off_the_map_is_final() {
+    let mut s = game(&FOUR);
+    davout_captured(&mut s);
+    npcs_pass(&mut s);
+    let d = idx(&s, "davout");
+    order(&mut s, "davout", "enter none", &[]).unwrap();
+    assert!(s.players[d].out && !s.players[d].entering);
+    assert!(!prompted(&s).contains(&"davout".to_string()));
+    // Next round he is asked again; a missed deadline is 'enter none'.
+    let mut t = game(&FOUR);
+    davout_captured(&mut t);
+    npcs_pass(&mut t);
+    let mut q = VecDeque::new();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+    SearchingForGlory
+        .timeout(&mut t, &seat("davout"), &mut ctx)
+        .unwrap();
+    assert!(t.players[d].out && !t.players[d].entering);
+    // 2.i: a CU off the map is out of play, its player's game over with his glory: not asked.
+    let mut u = game(&FOUR);
+    u.cu_mut("napoleon").lp = Some("donauworth".into());
+    operating(&mut u, "napoleon", &["march"]);
+    order(&mut u, "napoleon", "march rhine", &[]).unwrap();
+    let n = idx(&u, "napoleon");
+    assert!(u.players[n].out && !u.players[n].eliminated);
+    assert_eq!(u.cu("napoleon").glory, -3);
+}
+
+// ---- 3 Victory: immediate victories ----
+
+#[test]
+fn victory_3_immediate_victory_a_capture_ends_the_game_at_once_for_that_sides_best() {
+    assert_eq!(
+        data::immediate_victories("danube-1809").count(),
+        4,
+        "data/victory.txt"
+    );
+    let mut s = game(&FOUR);
+    s.cu_mut("napoleon").sp = 1;
+    s.cu_mut("napoleon").lp = Some("pfaffenhofen".into());
+    s.cu_mut("louis").glory = 3;
+    operating(&mut s, "napoleon", &["attack"]);
+    // Napoleon 1; Louis 10 + 4: Napoleon loses his last SP and is captured.
+    order(&mut s, "napoleon", "attack abensberg", &[1, 10]).unwrap();
+    assert!(s.cu("napoleon").captured);
+    assert_eq!(s.phase, Phase::Ended, "at once, not at the round's end");
+    let v = s.victory.as_ref().unwrap();
+    assert_eq!(v.side, Side::Austrian);
+    assert!(v.reason.contains("napoleon is captured"));
+    match SearchingForGlory.outcome(&s) {
+        despatch::engine::ruleset::Outcome::Finished {
+            winners, summary, ..
+        } => {
+            // Louis: 3 + 10 (Napoleon's capture) + 2 (the battle); Charles 0.
+            assert_eq!(winners, [seat("louis")]);
+            assert!(
+                summary.contains("immediate victory of the austrian side"),
+                "{summary}"
+            );
+        }
+        o => panic!("{o:?}"),
+    }
+}
+
+#[test]
+fn victory_3_immediate_victory_holding_the_scenarios_lps_at_a_rounds_end() {
+    let mut s = game(&FOUR);
+    // The French hold Landshut and Passau alone; Charles has gone to Cham.
+    s.cu_mut("charles").lp = Some("cham".into());
+    s.cu_mut("hiller").lp = Some("straubing".into());
+    s.cu_mut("davout").lp = Some("landshut".into());
+    s.cu_mut("napoleon").lp = Some("passau".into());
+    s.cu_mut("davout").glory = 4;
+    operating(&mut s, "charles", &[]);
+    order(&mut s, "charles", "pass", &[]).unwrap();
+    assert!(
+        matches!(s.phase, Phase::Npcs { .. }),
+        "a hold is checked at the round's end, not before"
+    );
+    npcs_pass(&mut s);
+    assert_eq!(s.phase, Phase::Ended);
+    assert_eq!(s.victory.as_ref().unwrap().side, Side::French);
+    match SearchingForGlory.outcome(&s) {
+        despatch::engine::ruleset::Outcome::Finished { winners, .. } => {
+            assert_eq!(winners, [seat("davout")])
+        }
+        o => panic!("{o:?}"),
+    }
+}
+
+// ---- 2.l Sieges ----
+
+/// Louis at Eckmühl attacks Davout (8 SP) in the fortress of Regensburg; the announcement
+/// window passes; the battle window is open.
+fn louis_attacks_regensburg() -> State {
+    let mut s = game(&FOUR);
+    hands(&mut s, &[]);
+    s.cu_mut("louis").lp = Some("eckmuhl".into());
+    operating(&mut s, "louis", &["attack"]);
+    act(&mut s, "louis", "attack regensburg", &[]).unwrap();
+    for who in ["napoleon", "davout", "charles"] {
+        act(&mut s, who, "pass", &[]).unwrap();
+    }
+    assert_eq!(
+        s.window.as_ref().unwrap().kind,
+        despatch::rules::searching_for_glory::state::WindowKind::Battle
+    );
+    s
+}
+
+#[test]
+fn sieges_2_l_a_defender_at_a_fortress_refuses_battle_and_goes_into_it() {
+    let mut s = louis_attacks_regensburg();
+    let p = SearchingForGlory.prompts(&s);
+    assert!(p.iter().all(|p| p.options.contains(&"refuse".to_string())
+        && p.options == SearchingForGlory.prompts(&s)[0].options));
+    let before = s.clone();
+    let e = act(&mut s, "charles", "refuse", &[]).unwrap_err();
+    assert_eq!(e.rule, "2.l Sieges");
+    assert!(e.message.contains("defender"), "{e}");
+    assert_eq!(s, before);
+    act(&mut s, "davout", "refuse", &[]).unwrap();
+    assert!(
+        s.window.is_none() && s.pending.is_none(),
+        "no battle, no dice"
+    );
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("regensburg"));
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("regensburg"));
+    assert_eq!(s.cu("davout").sp, 8);
+    assert_eq!(s.sieges.len(), 1);
+    assert_eq!(s.sieges[0].besieged, Side::French);
+    let board = SearchingForGlory
+        .board_text(&s, &Viewer::Spectator)
+        .unwrap();
+    assert!(
+        board.contains("Siege of regensburg: french inside"),
+        "{board}"
+    );
+    // Not at a fortress: no refusal.
+    let mut t = davout_attacks_louis(&[]);
+    let e = act(&mut t, "louis", "refuse", &[]).unwrap_err();
+    assert!(e.message.contains("no fortress"), "{e}");
+}
+
+#[test]
+fn sieges_2_l_siege_attrition_roll_at_the_points_then_a_point_more_and_the_besieged_shut_in() {
+    let mut s = louis_attacks_regensburg();
+    act(&mut s, "davout", "refuse", &[]).unwrap();
+    // Before the first attrition roll the besieged may leave.
+    operating(&mut s, "davout", &["march"]);
+    assert!(operations_check(&s, "davout", "march straubing").is_ok());
+    // Louis lays SIEGE: no card; 0 points: the roll eliminates nothing; then 1 point.
+    operating(&mut s, "louis", &[]);
+    order(&mut s, "louis", "siege", &[10]).unwrap();
+    assert_eq!(s.cu("davout").sp, 8);
+    assert_eq!(s.cu("louis").siege_points, 1);
+    assert!(s.sieges[0].rolled);
+    // Now Davout is shut in: no card, no leaving; only a sortie (or pass).
+    operating(&mut s, "davout", &["march"]);
+    let e = operations_check(&s, "davout", "march straubing").unwrap_err();
+    assert_eq!(e.rule, "2.l Sieges");
+    // Fatigue: Louis rolls against it first (2.f); then the attrition roll at 1 point:
+    // a 9 eliminates 1 SP, and Louis gains 1 glory; 2 points.
+    s.cu_mut("louis").fatigue = 2;
+    operating(&mut s, "louis", &[]);
+    order(&mut s, "louis", "siege", &[5, 9]).unwrap();
+    assert_eq!(s.cu("davout").sp, 7);
+    assert_eq!(s.cu("louis").glory, 1);
+    assert_eq!(s.cu("louis").siege_points, 2);
+    // A SIEGE where no enemy is shut in is refused.
+    operating(&mut s, "charles", &[]);
+    let e = operations_check(&s, "charles", "siege").unwrap_err();
+    assert_eq!(e.rule, "2.l Sieges");
+}
+
+#[test]
+fn sieges_2_l_sortie_even_costs_a_siege_point_odd_an_sp_and_the_fortress_falls() {
+    let mut s = louis_attacks_regensburg();
+    act(&mut s, "davout", "refuse", &[]).unwrap();
+    operating(&mut s, "louis", &[]);
+    order(&mut s, "louis", "siege", &[1]).unwrap();
+    s.cu_mut("louis").siege_points = 3;
+    operating(&mut s, "davout", &[]);
+    order(&mut s, "davout", "sortie", &[4]).unwrap();
+    assert_eq!(s.cu("louis").siege_points, 2, "even: a siege point lost");
+    operating(&mut s, "davout", &[]);
+    order(&mut s, "davout", "sortie", &[7]).unwrap();
+    assert_eq!(s.cu("davout").sp, 7, "odd: the besieged lose 1 SP");
+    // At 10 points a 10 eliminates 5: Davout's last 2 SP go, he is captured, the fortress
+    // falls; Louis gains 2 glory for the SP and 6 for Davout.
+    s.cu_mut("davout").sp = 2;
+    s.cu_mut("louis").siege_points = 10;
+    operating(&mut s, "louis", &[]);
+    order(&mut s, "louis", "siege", &[10]).unwrap();
+    assert!(s.cu("davout").captured);
+    assert_eq!(s.cu("louis").glory, 2 + 6);
+    assert!(s.sieges.is_empty());
+    assert_eq!(s.cu("louis").siege_points, 0);
+}
+
+#[test]
+fn sieges_2_l_a_besieger_that_leaves_loses_its_siege_points() {
+    let mut s = louis_attacks_regensburg();
+    act(&mut s, "davout", "refuse", &[]).unwrap();
+    operating(&mut s, "louis", &[]);
+    order(&mut s, "louis", "siege", &[1]).unwrap();
+    assert_eq!(s.cu("louis").siege_points, 1);
+    operating(&mut s, "louis", &["march"]);
+    order(&mut s, "louis", "march eckmuhl", &[]).unwrap();
+    assert_eq!(s.cu("louis").siege_points, 0);
+    assert!(s.sieges.is_empty(), "nobody besieges Regensburg any more");
+}
+
+/// Checks an operation for `who` as the rules would, without carrying it out.
+fn operations_check(s: &State, who: &str, text: &str) -> Result<(), RuleError> {
+    let Command::Operation { clauses } = order::parse(text)? else {
+        panic!("an operation")
+    };
+    operations::check(s, idx(s, who), &clauses).map(|_| ())
+}
+
+// ---- III Role cards: characteristics and personal cards (reconstructed) ----
+
+/// The FOUR game with the full role cards (the default).
+fn full() -> State {
+    SearchingForGlory
+        .setup(
+            &setup("danube-1809", &FOUR, json!({"roles": "full"})),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap()
+}
+
+#[test]
+fn role_cards_iii_battle_characteristics_the_best_of_each_side_adds_to_its_roll() {
+    let mut s = full();
+    hands(&mut s, &[]);
+    s.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "davout", &["attack"]);
+    // Davout (attack +1), 8 SP against Louis (defence 0), 5 SP: 4 + 3 + 1 = 8 against 8, a tie
+    // (without his +1 he would have lost); then 10 + 4 = 14 against 1: Louis loses 4 SP.
+    order(&mut s, "davout", "attack abensberg", &[4, 8, 10, 1]).unwrap();
+    assert_eq!(s.cu("louis").sp, 1);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+    // The plain role cards add nothing: the same first dice, and Louis wins 8 to 7.
+    let mut p = game(&FOUR);
+    hands(&mut p, &[]);
+    p.cu_mut("davout").lp = Some("pfaffenhofen".into());
+    operating(&mut p, "davout", &["attack"]);
+    order(&mut p, "davout", "attack abensberg", &[4, 8]).unwrap();
+    assert_eq!(p.cu("louis").lp.as_deref(), Some("abensberg"));
+}
+
+#[test]
+fn role_cards_iii_a_strategic_characteristic_has_limited_uses_and_its_effect() {
+    let mut s = full();
+    hands(&mut s, &[]);
+    // Davout is tireless (2 uses): over the hills at fatigue 5, no fatigue roll and no fatigue.
+    s.cu_mut("louis").lp = Some("landshut".into());
+    s.cu_mut("davout").lp = Some("eckmuhl".into());
+    s.cu_mut("davout").fatigue = 5;
+    operating(&mut s, "davout", &["march"]);
+    order(&mut s, "davout", "strategic; march abensberg", &[]).unwrap();
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+    assert_eq!(s.cu("davout").fatigue, 5);
+    assert_eq!(s.cu("davout").strategic_used, 1);
+    s.cu_mut("davout").strategic_used = 2;
+    operating(&mut s, "davout", &["march"]);
+    let e = order(&mut s, "davout", "strategic; march kelheim", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    assert!(e.message.contains("used up"), "{e}");
+    s.cu_mut("davout").strategic_used = 0;
+    let e = order(&mut s, "davout", "strategic", &[]).unwrap_err();
+    assert!(e.message.contains("March or Force March"), "{e}");
+    // Napoleon inspires (+2) his attack, with his battle characteristic (+2): 4 SP against
+    // Louis's 5 at Abensberg: 5 + 2 + 2 = 9 against 7 + 1 = 8: Louis is beaten.
+    let mut s = full();
+    hands(&mut s, &[]);
+    s.cu_mut("napoleon").lp = Some("kelheim".into());
+    operating(&mut s, "napoleon", &["attack"]);
+    order(&mut s, "napoleon", "strategic; attack abensberg", &[5, 7]).unwrap();
+    assert_eq!(s.cu("napoleon").lp.as_deref(), Some("abensberg"));
+    assert_ne!(s.cu("louis").lp.as_deref(), Some("abensberg"));
+    // Plain role cards: no strategic characteristic.
+    let mut p = game(&FOUR);
+    operating(&mut p, "napoleon", &["attack"]);
+    let e = order(&mut p, "napoleon", "strategic; attack neuburg", &[]).unwrap_err();
+    assert!(e.message.contains("roles=plain"), "{e}");
+}
+
+#[test]
+fn role_cards_1_b_a_characters_own_card_is_in_his_hand_every_round_and_never_discarded() {
+    let mut s = full();
+    let sizes: Vec<usize> = s.players.iter().map(|p| p.hand.len()).collect();
+    assert_eq!(
+        sizes,
+        [7, 7, 7, 6],
+        "the hand size and the character's own card"
+    );
+    for (who, card) in [
+        ("napoleon", "imperial-guard"),
+        ("davout", "iron-marshal"),
+        ("charles", "generalissimus"),
+        ("louis", "archducal-escort"),
+    ] {
+        assert!(
+            s.players[idx(&s, who)].hand.contains(&card.to_string()),
+            "{who}"
+        );
+        assert!(!data::deck(true, false).contains(&card.to_string()));
+        assert!(!s.deck.contains(&card.to_string()));
+    }
+    // Davout's Iron Marshal is a blue Force March: with a white March he moves twice.
+    hands(&mut s, &[]);
+    operating(&mut s, "davout", &["march", "iron-marshal"]);
+    order(&mut s, "davout", "march straubing; force-march passau", &[]).unwrap();
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("passau"));
+    npcs_pass(&mut s);
+    assert_eq!(s.round, 2);
+    assert!(
+        !s.discard.contains(&"iron-marshal".to_string()),
+        "never discarded"
+    );
+    assert!(s.players[idx(&s, "davout")]
+        .hand
+        .contains(&"iron-marshal".to_string()));
+    // An NPC's hand holds its own card too.
+    let mut t = full();
+    operating(&mut t, "charles", &[]);
+    order(&mut t, "charles", "pass", &[]).unwrap();
+    let n = t.npc.as_ref().unwrap();
+    assert_eq!(n.character, "lannes");
+    assert!(n.hand.iter().any(|(c, _)| c == "bayard"));
+    // The plain role cards: no personal card.
+    let g = game(&FOUR);
+    assert!(!g.players[idx(&g, "davout")]
+        .hand
+        .contains(&"iron-marshal".to_string()));
 }

@@ -145,12 +145,26 @@ pub fn take_out(state: &mut State, character: &str) {
     }
 }
 
+/// A CU eliminated under II.1.A.3 (captured, or no SP and no lone SP to join): out of play, and
+/// its player out of the game — he may re-enter at the next round's start (`reentry.rs`).
+pub fn eliminate(state: &mut State, character: &str) {
+    take_out(state, character);
+    if let Some(i) = state
+        .cu(character)
+        .seat
+        .clone()
+        .and_then(|s| state.player_of(&s))
+    {
+        state.players[i].eliminated = true;
+    }
+}
+
 /// A CU captured: out of play, and its capture glory to the enemy characters in the battle.
 fn capture(state: &mut State, character: &str, captors: &[String], ctx: &mut Ctx) {
     let glory = data::role(character).expect("a role").capture_glory;
     ctx.say(format!("{character} is captured"));
     state.cu_mut(character).captured = true;
-    take_out(state, character);
+    eliminate(state, character);
     share_glory(
         state,
         captors,
@@ -158,6 +172,25 @@ fn capture(state: &mut State, character: &str, captors: &[String], ctx: &mut Ctx
         ctx,
         &format!("capturing {character}"),
     );
+}
+
+/// 2.l: `loss` SP of `side` shut in the fortress at `lp` are eliminated (the largest unit
+/// first); a CU that loses its last SP is captured by `captors`. Gives the SP eliminated.
+pub fn lose_inside(
+    state: &mut State,
+    lp: &str,
+    side: Side,
+    loss: u32,
+    captors: &[String],
+    ctx: &mut Ctx,
+) -> u32 {
+    let inside = units(state, lp, side, None);
+    let lost = loss.min(total(state, &inside));
+    for c in take_losses(state, &inside, lost) {
+        capture(state, &c, captors, ctx);
+    }
+    state.lone.retain(|l| l.sp > 0);
+    lost
 }
 
 /// The result of a battle, for the tests and the lines.
@@ -247,12 +280,32 @@ pub fn fight_with(
         } else {
             0
         };
+        // III: the best battle characteristic of each side's characters in the battle.
+        let role_mod = |us: &[Unit], attack: bool| -> i64 {
+            if state.plain_roles {
+                return 0;
+            }
+            us.iter()
+                .filter_map(|u| match u {
+                    Unit::Cu(c) => data::role(c).map(|r| {
+                        if attack {
+                            r.battle_attack
+                        } else {
+                            r.battle_defence
+                        }
+                    }),
+                    Unit::Lone(_) => None,
+                })
+                .max()
+                .unwrap_or(0)
+        };
+        let (a_role, d_role) = (role_mod(&att, true), role_mod(&def, false));
         let diff = i64::from(a_sp) - i64::from(d_sp);
         loop {
             let ra = side_roll(mods.lucky[0], ctx);
             let rd = side_roll(mods.lucky[1], ctx);
-            let ta = i64::from(ra) + diff.max(0) + a_supply + crossing + mods.bonus[0];
-            let td = i64::from(rd) + (-diff).max(0) + d_supply + trench + mods.bonus[1];
+            let ta = i64::from(ra) + diff.max(0) + a_supply + crossing + mods.bonus[0] + a_role;
+            let td = i64::from(rd) + (-diff).max(0) + d_supply + trench + mods.bonus[1] + d_role;
             ctx.say(format!(
                 "battle at {lp}: {attacker} rolls {ra} for {ta}, the defence rolls {rd} for {td}"
             ));

@@ -21,8 +21,7 @@ pub fn options(state: &State, p: usize) -> Vec<String> {
 
 /// Single-clause operations (and march-then-attack) that pass the checks.
 fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
-    let player = &state.players[p];
-    let cu = state.cu(&player.character);
+    let cu = state.cu(state.operator(p).0);
     let mut out = vec![vec![Clause::Pass]];
     let Some(at) = cu.lp.clone() else {
         return out;
@@ -39,6 +38,9 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
         vec![Clause::Rest, Clause::Chest],
         vec![Clause::Detach(1)],
         vec![Clause::Absorb(None)],
+        vec![Clause::Siege],
+        vec![Clause::Strategic, Clause::Gather],
+        vec![Clause::Sortie],
     ];
     let near: Vec<String> = map
         .neighbours(&at)
@@ -57,6 +59,8 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
         tries.push(vec![Clause::NapoleonDefeated(n.clone())]);
         tries.push(vec![Clause::Harass(n.clone())]);
         tries.push(vec![Clause::Demoralize, Clause::Attack(n.clone())]);
+        tries.push(vec![Clause::Strategic, Clause::Attack(n.clone())]);
+        tries.push(vec![Clause::Strategic, Clause::March(n.clone())]);
         tries.push(vec![Clause::GoodWeather, Clause::March(n.clone())]);
         tries.push(vec![Clause::ForceMarch(vec![n.clone()])]);
         tries.push(vec![Clause::March(n.clone()), Clause::Gather]);
@@ -82,11 +86,23 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
 
 pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
     let p = state.player_of(seat)?;
+    if state.players[p].entering {
+        // II.1.A.3: re-enter as a free character, now and then stay out.
+        let free = super::reentry::free(state);
+        let at = rng(free.len() + 1);
+        return Some(Command::Enter {
+            character: free.get(at).cloned(),
+        });
+    }
     if state.players[p].out {
         return None;
     }
     if state.window.is_some() {
         // Play a reactive card now and then where one is legal, else pass.
+        // 2.l: a defender at a fortress now and then refuses the battle.
+        if super::sieges::check_refuse(state, p).is_ok() && rng(2) == 0 {
+            return Some(Command::Refuse);
+        }
         let cards = reactive::playable(state, p);
         if !cards.is_empty() && rng(3) == 0 {
             return Some(Command::React {
@@ -120,7 +136,7 @@ pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command
             })
         }
         Phase::Initiative => Some(Command::Initiative),
-        Phase::Operations { .. } => {
+        Phase::Operations { .. } | Phase::Npcs { .. } => {
             let all = candidates(state, p);
             // Fighting and moving are what the game is about: prefer them to passing.
             let lively: Vec<&Vec<Clause>> = all
@@ -135,7 +151,7 @@ pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command
             // 1.d: now and then keep a card of the hand, where the role keeps any.
             let hand = state.players[p].hand.len();
             let retention = data::role(&state.players[p].character).map_or(0, |r| r.retention);
-            if retention > 0 && hand > 0 && rng(2) == 0 {
+            if retention > 0 && hand > 0 && !state.runs_npc(p) && rng(2) == 0 {
                 clauses.push(Clause::Keep(vec![rng(hand) + 1]));
             }
             Some(Command::Operation { clauses })

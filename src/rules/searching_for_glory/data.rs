@@ -242,16 +242,66 @@ pub struct Role {
     pub initiative: i32,
     pub hand_size: usize,
     pub retention: usize,
+    /// III battle characteristic: added to his side's battle roll when he attacks / defends
+    /// (the best of a side's characters in the battle), reconstructed.
+    pub battle_attack: i64,
+    pub battle_defence: i64,
+    /// III strategic characteristic and its uses in a game, reconstructed.
+    pub strategic: Option<(Strategic, u32)>,
+    /// 1.b: the character's own strategic card (a row of `data/deck.txt` with count 0).
+    pub personal: Option<String>,
     pub name: String,
+}
+
+/// A role's strategic characteristic (III: "can be used a limited number of times during a
+/// play"), reconstructed: the order's `strategic` clause, no card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategic {
+    /// +2 to the side's roll in the operation's battle (it needs an attack).
+    Inspire,
+    /// The operation makes no fatigue roll and adds no fatigue (it needs a march).
+    Tireless,
+    /// A supply marker (2.k).
+    Forage,
+}
+
+impl Strategic {
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategic::Inspire => "inspire",
+            Strategic::Tireless => "tireless",
+            Strategic::Forage => "forage",
+        }
+    }
 }
 
 static ROLES: LazyLock<Vec<Role>> = LazyLock::new(|| {
     rows(include_str!("data/roles.txt"))
         .map(|c| {
-            let [id, side, nationality, start, sp, capture, init, hand, retain, name] = c[..]
+            let [id, side, nationality, start, sp, capture, init, hand, retain, battle, strategic, personal, name] =
+                c[..]
             else {
-                panic!("data/roles.txt: a row has ten columns: {c:?}")
+                panic!("data/roles.txt: a row has thirteen columns: {c:?}")
             };
+            let (att, def) = battle.split_once('/').expect("data/roles.txt: battle a/d");
+            let modifier = |t: &str| -> i64 { t.trim_start_matches('+').parse().expect("a modifier") };
+            let strategic = (strategic != "-").then(|| {
+                let (kind, uses) = strategic.split_once(':').expect("kind:uses");
+                let kind = match kind {
+                    "inspire" => Strategic::Inspire,
+                    "tireless" => Strategic::Tireless,
+                    "forage" => Strategic::Forage,
+                    k => panic!("data/roles.txt: '{k}' is not a strategic characteristic"),
+                };
+                (kind, uses.parse().expect("uses"))
+            });
+            let personal = (personal != "-").then(|| {
+                assert!(
+                    card(personal).is_some_and(|k| k.count == 0),
+                    "data/roles.txt: '{personal}' is not a personal card of data/deck.txt"
+                );
+                personal.to_owned()
+            });
             Role {
                 id: id.into(),
                 side: Side::parse(side).expect("data/roles.txt: a side"),
@@ -262,11 +312,20 @@ static ROLES: LazyLock<Vec<Role>> = LazyLock::new(|| {
                 initiative: init.trim_start_matches('+').parse().expect("modifier"),
                 hand_size: hand.parse().expect("hand size"),
                 retention: retain.parse().expect("retention"),
+                battle_attack: modifier(att),
+                battle_defence: modifier(def),
+                strategic,
+                personal,
                 name: name.into(),
             }
         })
         .collect()
 });
+
+/// Is this card a character's own (1.b)? It never goes to the discard pile.
+pub fn is_personal(key: &str) -> bool {
+    ROLES.iter().any(|r| r.personal.as_deref() == Some(key))
+}
 
 /// The role card with this id.
 pub fn role(id: &str) -> Option<&'static Role> {
@@ -547,4 +606,61 @@ fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| l.split('|').map(str::trim).collect())
+}
+
+/// An immediate victory condition of a scenario (3 Victory), reconstructed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// The side wins at once when this character is captured.
+    Capture(String),
+    /// The side wins when, at the end of a round, it holds every one of these LPs alone.
+    Hold(Vec<String>),
+}
+
+/// A scenario's immediate victory: the side that wins and on what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImmediateVictory {
+    pub scenario: String,
+    pub side: Side,
+    pub condition: Condition,
+}
+
+static VICTORIES: LazyLock<Vec<ImmediateVictory>> = LazyLock::new(|| {
+    rows(include_str!("data/victory.txt"))
+        .map(|c| {
+            let [scenario, side, condition] = c[..] else {
+                panic!("data/victory.txt: a row has three columns: {c:?}")
+            };
+            let s = self::scenario(scenario)
+                .unwrap_or_else(|| panic!("data/victory.txt: no scenario '{scenario}'"));
+            let words: Vec<&str> = condition.split_whitespace().collect();
+            let condition = match words[..] {
+                ["capture", who] => {
+                    assert!(
+                        s.characters.iter().any(|c| c == who),
+                        "data/victory.txt: '{who}' is not in {scenario}"
+                    );
+                    Condition::Capture(who.into())
+                }
+                ["hold", ref lps @ ..] if !lps.is_empty() => {
+                    for lp in lps {
+                        assert!(s.map.lp(lp).is_some(), "data/victory.txt: no LP '{lp}'");
+                    }
+                    Condition::Hold(lps.iter().map(|l| l.to_string()).collect())
+                }
+                _ => panic!("data/victory.txt: '{condition}' is not a condition"),
+            };
+            ImmediateVictory {
+                scenario: scenario.into(),
+                side: Side::parse(side).expect("data/victory.txt: a side"),
+                condition,
+            }
+        })
+        .collect()
+});
+
+/// The immediate victory conditions of a scenario, in the order of `data/victory.txt`.
+pub fn immediate_victories(scenario: &str) -> impl Iterator<Item = &'static ImmediateVictory> {
+    let scenario = scenario.to_owned();
+    VICTORIES.iter().filter(move |v| v.scenario == scenario)
 }

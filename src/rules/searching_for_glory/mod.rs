@@ -13,13 +13,17 @@
 pub mod battle;
 pub mod bot;
 pub mod data;
+pub mod npc;
 pub mod operations;
 pub mod order;
 pub mod plan;
 pub mod reactive;
+pub mod reentry;
 pub mod round;
+pub mod sieges;
 pub mod state;
 pub mod text_board;
+pub mod victory;
 pub mod view;
 
 use std::collections::BTreeMap;
@@ -40,7 +44,7 @@ pub const ID: &str = "searching-for-glory";
 pub struct SearchingForGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · in a reactive window: react <card> · pass";
+pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -53,12 +57,22 @@ impl SearchingForGlory {
             return reactive::prompted(state);
         }
         match &state.phase {
-            Phase::Plan => state
-                .active()
-                .filter(|&i| state.players[i].plan == Plan::Waiting)
+            // II.1.A.3: the eliminated who may re-enter are asked too.
+            Phase::Plan => (0..state.players.len())
+                .filter(|&i| {
+                    let p = &state.players[i];
+                    p.entering || (!p.out && p.plan == Plan::Waiting)
+                })
                 .collect(),
             Phase::Initiative => state.active().take(1).collect(),
             Phase::Operations { order, next } => order.get(*next).copied().into_iter().collect(),
+            Phase::Npcs { .. } => state
+                .npc
+                .as_ref()
+                .map(|n| n.runner)
+                .filter(|&r| !state.players[r].out)
+                .into_iter()
+                .collect(),
             Phase::Ended => Vec::new(),
         }
     }
@@ -70,6 +84,7 @@ impl SearchingForGlory {
             || state
                 .active()
                 .any(|i| state.players[i].plan == Plan::Waiting)
+            || state.players.iter().any(|p| p.entering)
         {
             return;
         }
@@ -97,18 +112,25 @@ impl SearchingForGlory {
         state.phase = Phase::Initiative;
     }
 
-    /// Moves the operations on past the player who just acted (and any who are out); at the end
-    /// of the order, the round ends.
+    /// Moves the operations on past the player (or NPC) who just acted (and any who are out);
+    /// after the players' order come the NPCs' operations (3.4), then the round ends.
     fn next_operation(&self, state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
+        // 3: an immediate victory (a capture) ends the game after the operation.
+        if victory::check(state, false, ctx) {
+            return Ok(());
+        }
         loop {
-            let Phase::Operations { order, next } = &mut state.phase else {
-                return Ok(());
-            };
-            *next += 1;
-            match order.get(*next) {
-                Some(&i) if state.players[i].out => continue,
-                Some(_) => return Ok(()),
-                None => return round::end_round(state, ctx),
+            match &mut state.phase {
+                Phase::Operations { order, next } => {
+                    *next += 1;
+                    match order.get(*next) {
+                        Some(&i) if state.players[i].out => continue,
+                        Some(_) => return Ok(()),
+                        None => return npc::begin(state, ctx),
+                    }
+                }
+                Phase::Npcs { .. } => return npc::advance(state, ctx),
+                _ => return Ok(()),
             }
         }
     }
@@ -146,6 +168,10 @@ impl SearchingForGlory {
     ) -> Result<(), RuleError> {
         match command {
             Command::React { card } => reactive::play(state, p, card, ctx),
+            Command::Refuse => {
+                sieges::refuse(state, p, ctx)?;
+                self.proceed(state, ctx)
+            }
             Command::Operation { clauses } if clauses[..] == [order::Clause::Pass] => {
                 reactive::pass(state, p, ctx);
                 self.proceed(state, ctx)
@@ -166,6 +192,15 @@ impl SearchingForGlory {
         }
         Ok(())
     }
+}
+
+/// Is the pending operation's battle at a fortress (2.l: the defence may refuse it)?
+fn at_fortress(state: &State) -> bool {
+    state
+        .pending
+        .as_ref()
+        .and_then(|pd| pd.battle.as_ref())
+        .is_some_and(|b| state.map().lp(&b.lp).is_some_and(|l| l.fortress))
 }
 
 /// The characters with the sides alternating (French, Austrian, French, …), so that the first
@@ -193,7 +228,7 @@ impl Rules for SearchingForGlory {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "1".into(),
+            version: "2".into(),
             title: "Searching for Glory — generals of the Napoleonic Wars".into(),
             scenarios: data::scenarios()
                 .iter()
@@ -205,11 +240,23 @@ impl Rules for SearchingForGlory {
                     max_seats: 6,
                 })
                 .collect(),
-            options: vec![OptionInfo {
-                name: "deck_counts".into(),
-                description: "included: the slash counts are part of the first card's count (95 cards); additive: they are extra cards (104)".into(),
-                default: json!("included"),
-            }],
+            options: vec![
+                OptionInfo {
+                    name: "deck_counts".into(),
+                    description: "included: the slash counts are part of the first card's count (95 cards); additive: they are extra cards (104)".into(),
+                    default: json!("included"),
+                },
+                OptionInfo {
+                    name: "roles".into(),
+                    description: "full: the role cards' battle and strategic characteristics and personal cards (III, 1.b; reconstructed); plain: none of them".into(),
+                    default: json!("full"),
+                },
+                OptionInfo {
+                    name: "npcs".into(),
+                    description: "run: after the players, each NPC operates, run by the farthest player of its side from a hand drawn for it (3.4); stand: NPCs never operate and only fight when attacked".into(),
+                    default: json!("run"),
+                },
+            ],
             grammar: GRAMMAR.into(),
         }
     }
@@ -224,9 +271,25 @@ impl Rules for SearchingForGlory {
             ))
         })?;
         let mut additive = false;
+        let mut npcs_stand = false;
+        let mut plain_roles = false;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v.as_str()) {
+                    ("roles", Some("plain")) => plain_roles = true,
+                    ("roles", Some("full")) => {}
+                    ("roles", _) => {
+                        return Err(setup_error(format!(
+                            "roles is \"full\" or \"plain\", not {v}"
+                        )))
+                    }
+                    ("npcs", Some("stand")) => npcs_stand = true,
+                    ("npcs", Some("run")) => {}
+                    ("npcs", _) => {
+                        return Err(setup_error(format!(
+                            "npcs is \"run\" or \"stand\", not {v}"
+                        )))
+                    }
                     ("deck_counts", Some("additive")) => additive = true,
                     ("deck_counts", Some("included")) => {}
                     ("deck_counts", _) => {
@@ -236,7 +299,7 @@ impl Rules for SearchingForGlory {
                     }
                     _ => {
                         return Err(setup_error(format!(
-                            "Searching for Glory has no option '{k}'; it knows deck_counts"
+                            "Searching for Glory has no option '{k}'; it knows deck_counts, npcs and roles"
                         )))
                     }
                 }
@@ -284,6 +347,8 @@ impl Rules for SearchingForGlory {
                     captured: false,
                     glory: 0,
                     victories: 0,
+                    siege_points: 0,
+                    strategic_used: 0,
                     seat: setup
                         .seats
                         .iter()
@@ -322,6 +387,8 @@ impl Rules for SearchingForGlory {
                 out: false,
                 intel: Vec::new(),
                 keep: Vec::new(),
+                eliminated: false,
+                entering: false,
             })
             .collect();
         let mut state = State {
@@ -342,6 +409,11 @@ impl Rules for SearchingForGlory {
             pending: None,
             window: None,
             truce: Vec::new(),
+            npc: None,
+            npcs_stand,
+            victory: None,
+            sieges: Vec::new(),
+            plain_roles,
         };
         round::draw_phase(&mut state, &mut draw)?;
         Ok(state)
@@ -365,9 +437,26 @@ impl Rules for SearchingForGlory {
                             },
                             if w.chain.is_empty() { "" } else { "; a card may be nullified" }
                         ),
-                        vec!["pass".into(), "react <card>".into()],
+                        // 2.l: at a fortress, a defender may refuse; every seat is told alike.
+                        if w.kind == state::WindowKind::Battle && w.chain.is_empty() && at_fortress(state) {
+                            vec!["pass".into(), "react <card>".into(), "refuse".into()]
+                        } else {
+                            vec!["pass".into(), "react <card>".into()]
+                        },
                     ),
                     (None, phase) => match phase {
+                    Phase::Plan if p.entering => (
+                        PromptKind::Turn,
+                        format!(
+                            "Round {}: your character was eliminated (II.1.A.3): re-enter as a character no player controls, beginning anew with no glory, or stay out",
+                            state.round
+                        ),
+                        reentry::free(state)
+                            .into_iter()
+                            .map(|c| format!("enter {c}"))
+                            .chain(["enter none".to_owned()])
+                            .collect(),
+                    ),
                     Phase::Plan => (
                         PromptKind::Sealed,
                         format!(
@@ -380,6 +469,15 @@ impl Rules for SearchingForGlory {
                         PromptKind::Turn,
                         format!("Round {}: determine the initiative", state.round),
                         vec!["initiative".into()],
+                    ),
+                    Phase::Npcs { .. } => (
+                        PromptKind::Turn,
+                        format!(
+                            "Round {}: run the NPC {}'s operation (3.4) from the hand drawn for it",
+                            state.round,
+                            state.operator(i).0
+                        ),
+                        bot::options(state, i),
                     ),
                     _ => (
                         PromptKind::Turn,
@@ -432,6 +530,17 @@ impl Rules for SearchingForGlory {
             return self.in_window(state, p, command, ctx);
         }
         match (command, &state.phase) {
+            (Command::Enter { character }, Phase::Plan) => {
+                reentry::enter(state, p, character.as_deref(), ctx)?;
+                self.plans_in(state, ctx);
+                Ok(())
+            }
+            (Command::Plan { .. }, Phase::Plan) if state.players[p].entering => {
+                Err(RuleError::new(
+                    "II.1.A.3 Re-entry",
+                    "your character was eliminated: first 'enter <character>' (or 'enter none'), then plan",
+                ))
+            }
             (Command::Plan { positions }, Phase::Plan) => {
                 if let Some(positions) = positions {
                     plan::check(&state.players[p].hand, positions)?;
@@ -452,7 +561,7 @@ impl Rules for SearchingForGlory {
                 state.phase = Phase::Operations { order, next: 0 };
                 Ok(())
             }
-            (Command::Operation { clauses }, Phase::Operations { .. }) => {
+            (Command::Operation { clauses }, Phase::Operations { .. } | Phase::Npcs { .. }) => {
                 let checked = operations::check(state, p, clauses)?;
                 operations::announce(state, p, checked, ctx);
                 reactive::open(state, state::WindowKind::Announcement, ctx);
@@ -463,6 +572,7 @@ impl Rules for SearchingForGlory {
                     Phase::Plan => "the Planning Phase: send 'plan <positions>'",
                     Phase::Initiative => "the initiative: send 'initiative'",
                     Phase::Operations { .. } => "your operation: march, attack, rest, pass …",
+                    Phase::Npcs { .. } => "the NPC's operation: march, attack, rest, pass …",
                     Phase::Ended => "the end: the campaign is over",
                 };
                 Err(RuleError::new(
@@ -535,6 +645,14 @@ impl Rules for SearchingForGlory {
             return self.proceed(state, ctx);
         }
         match &state.phase {
+            Phase::Plan if state.players[p].entering => {
+                ctx.say(format!(
+                    "{seat} missed the deadline: no re-entry this round"
+                ));
+                reentry::enter(state, p, None, ctx)?;
+                self.plans_in(state, ctx);
+                Ok(())
+            }
             Phase::Plan => {
                 state.players[p].plan = Plan::Open;
                 ctx.say(format!("{} missed the deadline: no plan", seat));
@@ -551,6 +669,15 @@ impl Rules for SearchingForGlory {
 
     fn resign(&self, state: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
         let p = state.player(seat)?;
+        if state.players[p].out && state.players[p].eliminated {
+            // II.1.A.3: an eliminated player gives up re-entering.
+            let player = &mut state.players[p];
+            player.eliminated = false;
+            player.entering = false;
+            ctx.say(format!("{seat} resigns: he will not re-enter"));
+            self.plans_in(state, ctx);
+            return Ok(());
+        }
         if state.players[p].out {
             return Err(RuleError::new("resign", format!("{seat} is already out")));
         }
@@ -564,8 +691,13 @@ impl Rules for SearchingForGlory {
         }
         match state.phase {
             Phase::Plan => self.plans_in(state, ctx),
-            Phase::Operations { .. } if state.pending.is_some() => self.proceed(state, ctx)?,
+            Phase::Operations { .. } | Phase::Npcs { .. } if state.pending.is_some() => {
+                self.proceed(state, ctx)?
+            }
             Phase::Operations { .. } => self.skip_out(state, ctx)?,
+            Phase::Npcs { .. } if state.npc.as_ref().is_some_and(|n| n.runner == p) => {
+                npc::rerun(state, ctx)?
+            }
             _ => {}
         }
         Ok(())
@@ -592,15 +724,10 @@ impl Rules for SearchingForGlory {
             return Outcome::Running;
         }
         let scores = state.scores();
-        let best = scores.iter().map(|(_, g)| *g).max().unwrap_or(0);
-        let winners: Vec<Seat> = scores
-            .iter()
-            .filter(|(_, g)| *g == best)
-            .map(|(s, _)| s.clone())
-            .collect();
-        let names: Vec<&str> = winners.iter().map(Seat::as_str).collect();
+        let (won, summary) = victory::winners(state);
+        let winners: Vec<Seat> = won.iter().map(|&i| state.players[i].seat.clone()).collect();
         Outcome::Finished {
-            summary: format!("{} with {best} glory", names.join(" and ")),
+            summary,
             winners,
             scores: scores
                 .into_iter()

@@ -157,6 +157,17 @@ fn check_step(
             ));
         }
     }
+    // 2.l: the enemy shut in a fortress is besieged, not attacked; its LP may be entered.
+    if state.holds(to, side.enemy()) && super::sieges::besieged_at(state, to) == Some(side.enemy())
+    {
+        if attack {
+            return Err(map_error(
+                "2.l Sieges",
+                format!("the enemy at {to} is shut in the fortress: march there and lay SIEGE"),
+            ));
+        }
+        return Ok(());
+    }
     let enemy = state.holds(to, side.enemy());
     if attack && !enemy {
         let why = if state.holds(to, side) {
@@ -203,10 +214,11 @@ fn check_harass(state: &State, character: &str, at: &str, to: &str) -> Result<()
     Ok(())
 }
 
-/// Checks an order for the player `p` in full, before any die.
+/// Checks an order for the player `p` in full, before any die: for his own CU, or in an NPC's
+/// operation for the NPC he runs (3.4, with the NPC's hand as its planned cards).
 pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, RuleError> {
-    let player = &state.players[p];
-    let cu = state.cu(&player.character);
+    let (character, planned) = state.operator(p);
+    let cu = state.cu(character);
     let Some(mut at) = cu.lp.clone() else {
         return Err(map_error(
             "3.2 Operations",
@@ -226,7 +238,30 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
             _ => None,
         })
         .collect();
+    if state.runs_npc(p) && !keeps.is_empty() {
+        return Err(map_error(
+            "1.d Retention",
+            format!(
+                "{character} is an NPC: its hand is drawn for this operation and kept by nobody (3.4)"
+            ),
+        ));
+    }
     let kept = check_keep(state, p, &keeps)?;
+    // 2.l: after the first attrition roll the besieged play no card and stay: a sortie or a pass.
+    if super::sieges::shut_in(state, character) {
+        if let Some(c) = clauses
+            .iter()
+            .find(|c| !matches!(c, Clause::Sortie | Clause::Pass | Clause::Keep(_)))
+        {
+            return Err(map_error(
+                "2.l Sieges",
+                format!(
+                    "{character} is shut in the fortress of {at} since the first attrition roll: it plays no card and cannot leave ('{}'); make a 'sortie' or 'pass'",
+                    describe_clause(c)
+                ),
+            ));
+        }
+    }
     let free = clauses
         .iter()
         .filter(|c| matches!(c, Clause::Keep(_) | Clause::Detach(_) | Clause::Absorb(_)))
@@ -251,7 +286,7 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
         }
     }
     let mut cards = vec![None; clauses.len()];
-    match assign(&player.planned, &faces) {
+    match assign(planned, &faces) {
         Some(idx) => {
             for (k, i) in idx.into_iter().enumerate() {
                 cards[face_clause[k]] = Some(i);
@@ -261,11 +296,10 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
             // A rest without a Rest card is the cardless rest (2.g): alone.
             let without_rest: Vec<&str> = faces.iter().copied().filter(|f| *f != "rest").collect();
             let rest_at = clauses.iter().position(|c| *c == Clause::Rest);
-            match (rest_at, assign(&player.planned, &without_rest)) {
+            match (rest_at, assign(planned, &without_rest)) {
                 (Some(_), Some(_)) => alone("rest")?,
                 _ => {
-                    let mut planned: Vec<&str> = player
-                        .planned
+                    let mut planned: Vec<&str> = planned
                         .iter()
                         .filter(|(_, used)| !used)
                         .map(|(k, _)| data::card(k).expect("a card").name.as_str())
@@ -273,10 +307,15 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
                     if planned.is_empty() {
                         planned.push("none");
                     }
+                    let whose = if state.runs_npc(p) {
+                        format!("{character}'s hand holds")
+                    } else {
+                        "you planned".to_owned()
+                    };
                     return Err(map_error(
                         "1.b Cards",
                         format!(
-                            "the order needs {}, each from a different planned card of a different colour; you planned {}",
+                            "the order needs {}, each from a different planned card of a different colour; {whose} {}",
                             faces.join(", "),
                             planned.join(", ")
                         ),
@@ -333,6 +372,15 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
                 sp += want;
             }
             Clause::Rest | Clause::Gather | Clause::Entrench => {}
+            Clause::Strategic => check_strategic(state, character, clauses)?,
+            Clause::Siege => {
+                alone("siege")?;
+                super::sieges::check_siege(state, character)?;
+            }
+            Clause::Sortie => {
+                alone("sortie")?;
+                super::sieges::check_sortie(state, character)?;
+            }
             Clause::Chest | Clause::Parlay | Clause::Inform => {}
             Clause::GoodWeather => {
                 if !clauses
@@ -455,6 +503,60 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
     })
 }
 
+/// III: the role's strategic characteristic: uses left, once an order, and what its kind needs.
+fn check_strategic(state: &State, character: &str, clauses: &[Clause]) -> Result<(), RuleError> {
+    let rule = |m: String| RuleError::new("III Role cards", m);
+    if state.plain_roles {
+        return Err(rule(
+            "this game plays the plain role cards (roles=plain): no strategic characteristic"
+                .into(),
+        ));
+    }
+    let Some((kind, uses)) = data::role(character).expect("a role").strategic else {
+        return Err(rule(format!("{character} has no strategic characteristic")));
+    };
+    let used = state.cu(character).strategic_used;
+    if used >= uses {
+        return Err(rule(format!(
+            "{character}'s strategic characteristic ({}) is used up: {uses} use(s) a game",
+            kind.name()
+        )));
+    }
+    if clauses.iter().filter(|c| **c == Clause::Strategic).count() > 1 {
+        return Err(rule("one 'strategic' clause an order".into()));
+    }
+    let need = match kind {
+        data::Strategic::Inspire if !clauses.iter().any(|c| c.attacks().is_some()) => {
+            Some("an attack")
+        }
+        data::Strategic::Tireless
+            if !clauses
+                .iter()
+                .any(|c| matches!(c, Clause::March(_) | Clause::ForceMarch(_))) =>
+        {
+            Some("a March or Force March")
+        }
+        _ => None,
+    };
+    if let Some(need) = need {
+        return Err(rule(format!(
+            "{character}'s strategic characteristic ({}) goes with {need}: the order has none",
+            kind.name()
+        )));
+    }
+    Ok(())
+}
+
+/// The strategic characteristic the pending operation uses, if any (III).
+fn strategic(pd: &Pending) -> Option<data::Strategic> {
+    if !pd.clauses.contains(&Clause::Strategic) {
+        return None;
+    }
+    data::role(&pd.character)
+        .and_then(|r| r.strategic)
+        .map(|(k, _)| k)
+}
+
 /// 1.d, 3.5: `keep` names hand positions, each once, at most the role's retention number, in
 /// one clause. Gives the kept cards' keys.
 fn check_keep(state: &State, p: usize, keeps: &[&Vec<usize>]) -> Result<Vec<String>, RuleError> {
@@ -548,7 +650,7 @@ pub fn lose_sp_outside_combat(state: &mut State, character: &str, ctx: &mut Ctx)
             ctx.say(format!(
                 "{character} has no SP left and no lone SP to join: out of play"
             ));
-            battle::take_out(state, character);
+            battle::eliminate(state, character);
         }
     }
 }
@@ -623,35 +725,46 @@ fn bridge(state: &mut State, c: &Clause, character: &str, ctx: &mut Ctx) {
 }
 
 /// 3.2: a checked order is announced: its cards are played (public) and it waits, as the
-/// pending operation, for the announcement window (1.e).
+/// pending operation, for the announcement window (1.e). In an NPC's operation the cards come
+/// from the NPC's hand (3.4).
 pub fn announce(state: &mut State, p: usize, checked: Checked, ctx: &mut Ctx) {
-    let character = state.players[p].character.clone();
-    state.players[p].keep = checked.kept.clone();
+    let npc = state.runs_npc(p);
+    let character = state.operator(p).0.to_owned();
+    if !npc {
+        state.players[p].keep = checked.kept.clone();
+    }
     let used: Vec<String> = checked
         .cards
         .iter()
         .flatten()
         .map(|&i| {
-            state.players[p].planned[i].1 = true;
-            data::card(&state.players[p].planned[i].0)
-                .expect("a card")
-                .name
-                .clone()
+            let planned = match &mut state.npc {
+                Some(n) if npc => &mut n.hand,
+                _ => &mut state.players[p].planned,
+            };
+            planned[i].1 = true;
+            data::card(&planned[i].0).expect("a card").name.clone()
         })
         .collect();
     let order = super::order::describe(&super::order::Command::Operation {
         clauses: checked.clauses.clone(),
     });
+    let who = if npc {
+        format!("{character} (NPC, run by {})", state.players[p].character)
+    } else {
+        character.clone()
+    };
     if used.is_empty() {
-        ctx.say(format!("{character} announces: {order}"));
+        ctx.say(format!("{who} announces: {order}"));
     } else {
         ctx.say(format!(
-            "{character} plays {} and announces: {order}",
+            "{who} plays {} and announces: {order}",
             used.join(", ")
         ));
     }
     state.pending = Some(Pending {
         player: p,
+        character,
         carded: checked.cards.iter().map(Option::is_some).collect(),
         clauses: checked.clauses,
         next: 0,
@@ -688,13 +801,14 @@ fn broken(state: &State, from: &str, to: &str) -> bool {
 /// battle is in `pending.battle`); true when the operation is over (`pending` is `None`).
 pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
     let mut pd = state.pending.take().expect("an operation to resume");
-    let character = state.players[pd.player].character.clone();
+    let character = pd.character.clone();
     if let Some(b) = pd.battle.take() {
         fight(state, &character, &b, ctx);
         finish(state, &pd, &character, ctx);
         return true;
     }
-    let easy_hills = pd.has("good-roads") || pd.has("local-guide");
+    let tireless = strategic(&pd) == Some(data::Strategic::Tireless);
+    let easy_hills = pd.has("good-roads") || pd.has("local-guide") || tireless;
     while pd.next < pd.clauses.len() {
         let i = pd.next;
         pd.next += 1;
@@ -744,6 +858,29 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                 ));
             }
             Clause::Harass(to) => harass(state, &character, to, ctx),
+            Clause::Siege => {
+                // 2.f: a SIEGE makes the fatigue roll as a march does.
+                if !fatigue_roll(state, &character, ctx) {
+                    stop(&mut pd, i, format!("{character} is out of play"), ctx);
+                    break;
+                }
+                super::sieges::siege(state, &character, ctx);
+            }
+            Clause::Sortie => super::sieges::sortie(state, &character, ctx),
+            Clause::Strategic => {
+                let kind = strategic(&pd).expect("checked");
+                let cu = state.cu_mut(&character);
+                cu.strategic_used += 1;
+                ctx.say(format!(
+                    "{character} uses his strategic characteristic ({}, {} used)",
+                    kind.name(),
+                    cu.strategic_used
+                ));
+                if kind == data::Strategic::Forage {
+                    cu.supply = true;
+                    ctx.say(format!("{character} forages: a supply marker"));
+                }
+            }
             Clause::Gather => {
                 let cu = state.cu_mut(&character);
                 if pd.has("supply-depleted") {
@@ -783,7 +920,9 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                     );
                     break;
                 }
-                if pd.clauses.contains(&Clause::GoodWeather) {
+                if tireless {
+                    ctx.say(format!("{character} is tireless: no fatigue roll"));
+                } else if pd.clauses.contains(&Clause::GoodWeather) {
                     ctx.say(format!("good weather: {character} makes no fatigue roll"));
                 } else if !fatigue_roll(state, &character, ctx) {
                     stop(&mut pd, i, format!("{character} is out of play"), ctx);
@@ -792,7 +931,7 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                 let route = match &c {
                     Clause::March(to) => vec![to.clone()],
                     Clause::ForceMarch(r) => {
-                        if !pd.has("good-roads") {
+                        if !pd.has("good-roads") && !tireless {
                             state.cu_mut(&character).fatigue += 1;
                         }
                         r.clone()
@@ -866,7 +1005,11 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                     mods: Mods {
                         no_crossing: pd.has("local-guide"),
                         bonus: [
-                            0,
+                            if strategic(&pd) == Some(data::Strategic::Inspire) {
+                                2
+                            } else {
+                                0
+                            },
                             if pd.clauses.contains(&Clause::Demoralize) {
                                 -2
                             } else {
@@ -995,6 +1138,7 @@ fn finish(state: &mut State, pd: &Pending, character: &str, ctx: &mut Ctx) {
         ctx.say(format!("{character} leaves stragglers behind: 1 SP lost"));
         lose_sp_outside_combat(state, character, ctx);
     }
+    super::sieges::tidy(state, ctx);
 }
 
 /// 2.e: `n` SP of the CU stay as lone SP at its LP (joining any of its side already there).

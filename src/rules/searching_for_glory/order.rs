@@ -42,6 +42,12 @@ pub enum Clause {
     Absorb(Option<u32>),
     /// 1.d, 3.5: the hand positions (1-based) of the cards kept for the next round.
     Keep(Vec<usize>),
+    /// 2.l: lay SIEGE to the enemy shut in the fortress where the CU stands (no card).
+    Siege,
+    /// 2.l: the besieged CU makes a SORTIE (no card).
+    Sortie,
+    /// III: the role's strategic characteristic (no card, limited uses).
+    Strategic,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,6 +61,10 @@ pub enum Command {
     },
     /// 3.1: determine the initiative.
     Initiative,
+    /// 2.l: in a battle window, a defender at a fortress refuses battle and goes into it.
+    Refuse,
+    /// II.1.A.3: an eliminated player re-enters as this character, or (`None`) stays out.
+    Enter { character: Option<String> },
     /// 3.2–3.3: one operation. In a reactive window, `pass` passes.
     Operation { clauses: Vec<Clause> },
     /// 1.e: a reactive card from the hand, played in a window (or to nullify the last standing
@@ -127,6 +137,20 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
         Some("initiative") | Some("roll") if words.next().is_none() => {
             return Ok(Command::Initiative)
         }
+        Some("refuse") if words.next().is_none() => return Ok(Command::Refuse),
+        Some("enter") => {
+            let who = words.next().ok_or_else(|| {
+                order_error("'enter' names a free character, like 'enter hiller', or 'enter none'")
+            })?;
+            if let Some(extra) = words.next() {
+                return Err(order_error(format!(
+                    "'{extra}' is left over after 'enter {who}'"
+                )));
+            }
+            return Ok(Command::Enter {
+                character: (who != "none").then(|| who.to_owned()),
+            });
+        }
         Some("react") => {
             let card = words.next().ok_or_else(|| {
                 order_error("'react' names a reactive card of your hand, like 'react ambush'")
@@ -176,6 +200,9 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 Clause::Repair(a, b)
             }
             "pass" => Clause::Pass,
+            "siege" => Clause::Siege,
+            "sortie" => Clause::Sortie,
+            "strategic" => Clause::Strategic,
             "harass" => Clause::Harass(lp_word(w.next(), "harass")?),
             "napoleon-defeated" => {
                 Clause::NapoleonDefeated(lp_word(w.next(), "napoleon-defeated")?)
@@ -213,7 +240,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             }
             other => {
                 return Err(order_error(format!(
-                    "'{other}' is not an order: march, force-march, attack, decisive, gather, entrench, rest, blow, repair, pass, harass, napoleon-defeated, good-weather, demoralize, chest, parlay, inform, flags, detach, absorb, keep"
+                    "'{other}' is not an order: march, force-march, attack, decisive, gather, entrench, rest, blow, repair, pass, harass, napoleon-defeated, good-weather, demoralize, chest, parlay, inform, flags, detach, absorb, keep, siege, sortie, strategic"
                 )))
             }
         };
@@ -236,6 +263,10 @@ pub fn describe(command: &Command) -> String {
             format!("plan {}", p.join(" "))
         }
         Command::Initiative => "initiative".into(),
+        Command::Refuse => "refuse".into(),
+        Command::Enter { character } => {
+            format!("enter {}", character.as_deref().unwrap_or("none"))
+        }
         Command::React { card } => format!("react {card}"),
         Command::Operation { clauses } => clauses
             .iter()
@@ -257,6 +288,9 @@ pub fn describe_clause(c: &Clause) -> String {
         Clause::Blow(a, b) => format!("blow {a}-{b}"),
         Clause::Repair(a, b) => format!("repair {a}-{b}"),
         Clause::Pass => "pass".into(),
+        Clause::Siege => "siege".into(),
+        Clause::Sortie => "sortie".into(),
+        Clause::Strategic => "strategic".into(),
         Clause::Harass(lp) => format!("harass {lp}"),
         Clause::NapoleonDefeated(lp) => format!("napoleon-defeated {lp}"),
         Clause::GoodWeather => "good-weather".into(),

@@ -79,7 +79,7 @@ pub fn prompted(state: &State) -> Vec<usize> {
     }
 }
 
-/// The side of player `p`'s character.
+/// The side of player `p`'s character (an NPC's runner is of the NPC's side, 3.4).
 fn side_of(state: &State, p: usize) -> Side {
     state.cu(&state.players[p].character).side
 }
@@ -92,11 +92,7 @@ fn moves(clauses: &[Clause]) -> bool {
 /// The CLs the operation's route crosses, in order (exits not included).
 fn route(state: &State) -> Vec<(String, String)> {
     let pd = state.pending.as_ref().expect("an operation");
-    let mut at = state
-        .cu(&state.players[pd.player].character)
-        .lp
-        .clone()
-        .unwrap_or_default();
+    let mut at = state.cu(&pd.character).lp.clone().unwrap_or_default();
     let mut out = Vec::new();
     for c in &pd.clauses[pd.next..] {
         let steps: Vec<&String> = match c {
@@ -160,7 +156,7 @@ fn check_first(state: &State, p: usize, card: &str) -> Result<(), RuleError> {
     }
     let pd = state.pending.as_ref().expect("an operation");
     let mine = side_of(state, p);
-    let actor_side = side_of(state, pd.player);
+    let actor_side = state.cu(&pd.character).side;
     let need = |ok: bool, why: &str| -> Result<(), RuleError> {
         if ok {
             Ok(())
@@ -214,7 +210,7 @@ fn check_first(state: &State, p: usize, card: &str) -> Result<(), RuleError> {
             )));
         }
     }
-    let cu = state.cu(&state.players[pd.player].character);
+    let cu = state.cu(&pd.character);
     match card {
         "bad-weather" | "good-roads" | "local-guide" | "stragglers" | "wrong-road"
         | "peasants-hate" => need(moves(clauses), "the operation does not move")?,
@@ -362,8 +358,8 @@ fn resolve(state: &mut State, played: &Played, ctx: &mut Ctx) {
     let mine = side_of(state, p);
     let pd = state.pending.as_ref().expect("an operation");
     let actor = pd.player;
-    let operating = state.players[actor].character.clone();
-    let actor_side = side_of(state, actor);
+    let operating = pd.character.clone();
+    let actor_side = state.cu(&operating).side;
     // Battle cards act for the player's side: 0 the attackers, 1 the defenders.
     let own = usize::from(mine != actor_side);
     let other = 1 - own;
@@ -455,8 +451,12 @@ fn resolve(state: &mut State, played: &Played, ctx: &mut Ctx) {
             ));
         }
         "intercepted-message" => {
-            let cards: Vec<&str> = state.players[actor]
-                .planned
+            // 3.4: an NPC's unplayed cards are its hand's.
+            let planned = match &state.npc {
+                Some(n) if state.runs_npc(actor) => &n.hand,
+                _ => &state.players[actor].planned,
+            };
+            let cards: Vec<&str> = planned
                 .iter()
                 .filter(|(_, used)| !used)
                 .map(|(k, _)| data::card(k).expect("a card").name.as_str())

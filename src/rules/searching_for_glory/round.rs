@@ -19,7 +19,7 @@ pub fn shuffle(cards: &mut [String], hidden: &mut Hidden) -> Result<(), RuleErro
 
 /// One card off the deck; an empty deck takes the discard pile shuffled; `None` if both are
 /// empty (IV.1: "reshuffled them some many times as needed").
-fn draw_one(state: &mut State, hidden: &mut Hidden) -> Result<Option<String>, RuleError> {
+pub fn draw_one(state: &mut State, hidden: &mut Hidden) -> Result<Option<String>, RuleError> {
     if state.deck.is_empty() && !state.discard.is_empty() {
         state.deck = std::mem::take(&mut state.discard);
         shuffle(&mut state.deck, hidden)?;
@@ -50,6 +50,8 @@ pub fn draw_phase(state: &mut State, hidden: &mut Hidden) -> Result<(), RuleErro
             let at = hidden(hand.len() as u32 + 1)? as usize - 1;
             hand.insert(at, card);
         }
+        let character = state.players[i].character.clone();
+        add_personal(state, &character, &mut hand, hidden)?;
         let p = &mut state.players[i];
         p.hand = hand;
         p.plan = Plan::Waiting;
@@ -120,13 +122,42 @@ pub fn initiative(state: &mut State, ctx: &mut Ctx) -> Vec<usize> {
         .collect()
 }
 
+/// 1.b: the character's own card joins his hand at a random place, unless it is there already
+/// (or the game plays the plain role cards).
+pub fn add_personal(
+    state: &State,
+    character: &str,
+    hand: &mut Vec<String>,
+    hidden: &mut Hidden,
+) -> Result<(), RuleError> {
+    if state.plain_roles {
+        return Ok(());
+    }
+    let Some(card) = data::role(character).and_then(|r| r.personal.clone()) else {
+        return Ok(());
+    };
+    if !hand.contains(&card) {
+        let at = hidden(hand.len() as u32 + 1)? as usize - 1;
+        hand.insert(at, card);
+    }
+    Ok(())
+}
+
+/// Cards to the discard pile, but a character's own (1.b), which goes back to him.
+pub fn discard(state: &mut State, cards: impl IntoIterator<Item = String>) {
+    state
+        .discard
+        .extend(cards.into_iter().filter(|c| !data::is_personal(c)));
+}
+
 /// 3.5 Finish the round: planned cards and every card the player did not `keep` (1.d, up to
 /// the role's retention, checked with his order) go to the discard pile; then the next round's Draw Phase, or the end after the last round.
 pub fn end_round(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     for p in &mut state.players {
+        let planned: Vec<String> = p.planned.drain(..).map(|(card, _)| card).collect();
         state
             .discard
-            .extend(p.planned.drain(..).map(|(card, _)| card));
+            .extend(planned.into_iter().filter(|c| !data::is_personal(c)));
         // 1.d: the cards the player named in his `keep`, those still in his hand.
         let mut keep = if p.out {
             Vec::new()
@@ -141,6 +172,7 @@ pub fn end_round(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
                     keep.remove(i);
                     kept.push(card);
                 }
+                None if data::is_personal(&card) => {}
                 None => state.discard.push(card),
             }
         }
@@ -157,7 +189,14 @@ pub fn end_round(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         state.draw_order = order.clone();
     }
     ctx.say(format!("round {} ends", state.round));
-    if state.round >= state.rounds || state.active().next().is_none() {
+    // 3: an immediate victory (a capture, or the scenario's LPs held) ends the game now.
+    if super::victory::check(state, true, ctx) {
+        return Ok(());
+    }
+    // II.1.A.3: the eliminated are asked whether they re-enter.
+    super::reentry::ask(state);
+    let nobody = state.active().next().is_none() && !state.players.iter().any(|p| p.entering);
+    if state.round >= state.rounds || nobody {
         state.phase = Phase::Ended;
         ctx.say("the campaign is over");
         return Ok(());

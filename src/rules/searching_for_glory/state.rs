@@ -25,6 +25,12 @@ pub struct Cu {
     /// Battles won (Offer Enemy Captured Flags needs one).
     #[serde(default)]
     pub victories: u32,
+    /// Siege points (2.l), kept while the CU stays at the fortress it besieges.
+    #[serde(default)]
+    pub siege_points: u32,
+    /// Uses of the role's strategic characteristic so far (III).
+    #[serde(default)]
+    pub strategic_used: u32,
     /// The seat that plays this character; `None` for an NPC.
     pub seat: Option<Seat>,
 }
@@ -75,6 +81,13 @@ pub struct Player {
     /// The cards this player keeps at the end of the round (1.d, `keep`), chosen in his order.
     #[serde(default)]
     pub keep: Vec<String>,
+    /// Eliminated under II.1.A.3 (captured, or no SP and no lone SP to join): he may re-enter
+    /// as another character at a round's start.
+    #[serde(default)]
+    pub eliminated: bool,
+    /// Asked this round whether he re-enters, and which character he takes (II.1.A.3, 3.4).
+    #[serde(default)]
+    pub entering: bool,
 }
 
 /// Where the round stands.
@@ -87,6 +100,9 @@ pub enum Phase {
     Initiative,
     /// 3.2–3.3 Operations: players (indices) in order; `next` is the one to act.
     Operations { order: Vec<usize>, next: usize },
+    /// 3.4 Non-player characters' operations: the NPCs (characters) in order; `next` is the one
+    /// to act, run by `State::npc`'s runner.
+    Npcs { order: Vec<String>, next: usize },
     /// The last round is over.
     Ended,
 }
@@ -95,7 +111,10 @@ pub enum Phase {
 /// each uses, how far it has gone, and the reactive cards standing against it (1.e).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pending {
+    /// The player who gives the order: the CU's own player, or an NPC's runner (3.4).
     pub player: usize,
+    /// The character whose CU operates.
+    pub character: String,
     pub clauses: Vec<Clause>,
     /// Per clause, whether it plays a planned card (a `rest` may go without one).
     pub carded: Vec<bool>,
@@ -138,6 +157,33 @@ pub struct Mods {
     pub pursuit: [bool; 2],
     /// Local Guide: no −3 for the CL attacked along.
     pub no_crossing: bool,
+}
+
+/// An NPC's operation (3.4): the player of its side whose CU is farthest from it runs it, from a
+/// hand drawn for it that he alone sees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NpcTurn {
+    pub character: String,
+    /// The runner (a player index).
+    pub runner: usize,
+    /// The NPC's hand, drawn for this operation, with whether each card was played.
+    pub hand: Vec<(String, bool)>,
+}
+
+/// A fortress under siege (2.l): the side shut in it, and whether the first attrition roll
+/// has been made (after it the besieged may not leave).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Siege {
+    pub lp: String,
+    pub besieged: Side,
+    pub rolled: bool,
+}
+
+/// An immediate victory (3 Victory, the scenario's conditions): the side and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Victory {
+    pub side: Side,
+    pub reason: String,
 }
 
 /// What a reactive window answers (1.e).
@@ -199,6 +245,21 @@ pub struct State {
     /// Characters under a Parlay this round: no enemy attacks their LP.
     #[serde(default)]
     pub truce: Vec<String>,
+    /// The NPC operating now (3.4), while `phase` is `Npcs`.
+    #[serde(default)]
+    pub npc: Option<NpcTurn>,
+    /// Option `npcs=stand`: NPCs never operate (they stand and fight when attacked).
+    #[serde(default)]
+    pub npcs_stand: bool,
+    /// The immediate victory that ended the game, if one did (3).
+    #[serde(default)]
+    pub victory: Option<Victory>,
+    /// Fortresses under siege (2.l).
+    #[serde(default)]
+    pub sieges: Vec<Siege>,
+    /// Option `roles=plain`: no battle or strategic characteristics, no personal cards.
+    #[serde(default)]
+    pub plain_roles: bool,
 }
 
 impl State {
@@ -237,6 +298,20 @@ impl State {
             .iter()
             .any(|c| c.side == side && c.lp.as_deref() == Some(lp) && c.sp > 0)
             || self.lone.iter().any(|l| l.side == side && l.lp == lp)
+    }
+
+    /// Who player `p` gives orders for now, and the cards he gives them with: the NPC he runs
+    /// in its operation (3.4, its hand), else his own character (his planned cards).
+    pub fn operator(&self, p: usize) -> (&str, &[(String, bool)]) {
+        match (&self.npc, &self.phase) {
+            (Some(n), Phase::Npcs { .. }) if n.runner == p => (&n.character, &n.hand),
+            _ => (&self.players[p].character, &self.players[p].planned),
+        }
+    }
+
+    /// Is player `p` giving an NPC's order now (3.4)?
+    pub fn runs_npc(&self, p: usize) -> bool {
+        matches!((&self.npc, &self.phase), (Some(n), Phase::Npcs { .. }) if n.runner == p)
     }
 
     pub fn is_blown(&self, a: &str, b: &str) -> bool {

@@ -74,13 +74,34 @@ pub fn draw(state: &State, viewer: &Viewer) -> String {
         .map(|c| format!("{} {}", c.character, c.glory))
         .collect();
     let _ = writeln!(out, "Glory: {}", glory.join(", "));
+    // 2.l: sieges, and the besiegers' siege points.
+    for s in &state.sieges {
+        let points: Vec<String> = state
+            .cus
+            .iter()
+            .filter(|c| c.siege_points > 0 && c.lp.as_deref() == Some(s.lp.as_str()))
+            .map(|c| format!("{} {}", c.character, c.siege_points))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Siege of {}: {} inside{}; siege points: {}",
+            s.lp,
+            s.besieged.name(),
+            if s.rolled { ", shut in" } else { "" },
+            if points.is_empty() {
+                "none".to_owned()
+            } else {
+                points.join(", ")
+            }
+        );
+    }
     // 1.e: the open window, the same for every viewer (who holds a reactive card never shows).
     if let (Some(w), Some(pd)) = (&state.window, &state.pending) {
         let what = match &pd.battle {
             Some(b) => format!("before the battle at {}", b.lp),
             None => format!(
                 "{} announces: {}",
-                state.players[pd.player].character,
+                pd.character,
                 super::order::describe(&super::order::Command::Operation {
                     clauses: pd.clauses.clone()
                 })
@@ -102,7 +123,31 @@ pub fn draw(state: &State, viewer: &Viewer) -> String {
             let _ = writeln!(out, "    played: {}", chain.join(" <- "));
         }
     }
+    // 3.4: the NPC operating now and its runner; its hand to the runner alone (below).
+    if let Some(n) = &state.npc {
+        let _ = writeln!(
+            out,
+            "NPC operating: {} (run by {}, {} card(s))",
+            n.character,
+            state.players[n.runner].character,
+            n.hand.len()
+        );
+    }
     if let Viewer::Seat(seat) = viewer {
+        if let Some(n) = state
+            .npc
+            .as_ref()
+            .filter(|n| state.players[n.runner].seat == *seat)
+        {
+            let hand: Vec<String> = n
+                .hand
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, used))| !used)
+                .map(|(i, (k, _))| format!("{} {}", i + 1, data::card(k).expect("a card").name))
+                .collect();
+            let _ = writeln!(out, "{}'s hand (NPC): {}", n.character, hand.join(", "));
+        }
         if let Some(p) = state.player_of(seat).map(|i| &state.players[i]) {
             let hand: Vec<String> = p
                 .hand

@@ -38,6 +38,8 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
                 "seat": p.seat,
                 "character": p.character,
                 "out": p.out,
+                "eliminated": p.eliminated,
+                "entering": p.entering,
                 "hand_count": p.hand.len(),
                 "plan": plan,
                 "planned_count": p.planned.len(),
@@ -73,6 +75,8 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
                 "trench": c.trench,
                 "captured": c.captured,
                 "glory": c.glory,
+                "siege_points": c.siege_points,
+                "strategic_used": c.strategic_used,
                 "seat": c.seat,
             })
         })
@@ -83,6 +87,13 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
         Phase::Operations { order, next } => (
             "operations",
             json!(order.get(*next).map(|&i| state.players[i].seat.clone())),
+        ),
+        Phase::Npcs { .. } => (
+            "npcs",
+            json!(state
+                .npc
+                .as_ref()
+                .map(|n| state.players[n.runner].seat.clone())),
         ),
         Phase::Ended => ("ended", Value::Null),
     };
@@ -96,10 +107,51 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
         "cus": cus,
         "lone_sp": state.lone,
         "blown": state.blown,
+        "sieges": state.sieges,
         "deck_count": state.deck.len(),
         "window": window(state),
+        "npc": npc(state, viewer),
+        "victory": state.victory,
         "discard_count": state.discard.len(),
     })
+}
+
+/// The NPC operating now (3.4): who runs it and how many cards it holds; its hand to its runner
+/// alone (and to everyone after the end).
+fn npc(state: &State, viewer: &Viewer) -> Value {
+    let Some(n) = &state.npc else {
+        return Value::Null;
+    };
+    let runner = &state.players[n.runner].seat;
+    let mine = match viewer {
+        Viewer::Seat(s) => s == runner,
+        Viewer::Everyone => true,
+        Viewer::Spectator => false,
+    };
+    let played: Vec<Value> = n
+        .hand
+        .iter()
+        .filter(|(_, used)| *used)
+        .map(|(k, _)| card_json(k))
+        .collect();
+    let mut v = json!({
+        "character": n.character,
+        "runner": runner,
+        "hand_count": n.hand.len(),
+        "played": played,
+    });
+    if mine {
+        v["hand"] = n
+            .hand
+            .iter()
+            .map(|(k, used)| {
+                let mut c = card_json(k);
+                c["used"] = json!(used);
+                c
+            })
+            .collect();
+    }
+    v
 }
 
 /// The open reactive window (1.e): its kind, the cards played (public once played) and the seats

@@ -16,6 +16,7 @@ pub mod data;
 pub mod operations;
 pub mod order;
 pub mod plan;
+pub mod position;
 pub mod reactive;
 pub mod round;
 pub mod state;
@@ -607,6 +608,20 @@ impl Rules for SearchingForGlory {
                 .map(|(s, g)| (s.as_str().to_owned(), g))
                 .collect::<BTreeMap<_, _>>(),
         }
+    }
+
+    fn position(
+        &self,
+        setup: &Setup,
+        text: &str,
+        hidden: &mut DiceStream,
+    ) -> Result<crate::engine::position::Positioned<State>, crate::engine::position::PositionError>
+    {
+        position::read(self, setup, text, hidden)
+    }
+
+    fn position_format(&self) -> &'static str {
+        position::FORMAT
     }
 
     fn random_command(&self, state: &State, seat: &Seat, rng: BotRng) -> Option<Command> {

@@ -12,6 +12,7 @@ pub mod declared;
 pub mod hex;
 pub mod offmap;
 pub mod order;
+pub mod position;
 pub mod release;
 pub mod state;
 pub mod terrain;
@@ -773,6 +774,20 @@ impl Rules for WhereEaglesDare {
             };
         }
         Outcome::Running
+    }
+
+    fn position(
+        &self,
+        setup: &Setup,
+        text: &str,
+        hidden: &mut DiceStream,
+    ) -> Result<crate::engine::position::Positioned<State>, crate::engine::position::PositionError>
+    {
+        position::read(self, setup, text, hidden)
+    }
+
+    fn position_format(&self) -> &'static str {
+        position::FORMAT
     }
 
     fn random_command(&self, s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {

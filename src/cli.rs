@@ -136,14 +136,19 @@ enum Command {
         #[arg(long = "witness")]
         witness: Vec<PathBuf>,
     },
-    /// A sandbox: runs a script of orders with dice given by hand. UNVERIFIABLE by design; for
-    /// rules examples, tutorials and bug reports.
+    /// A sandbox: runs a script of orders with dice given by hand, from a scenario's set-up or
+    /// from a position set by hand. UNVERIFIABLE by design; for rules examples, tutorials and
+    /// bug reports.
+    #[command(after_long_help = replay_help())]
     Replay {
-        #[arg(long, default_value = "open-table")]
-        ruleset: String,
-        #[arg(long, default_value = "default")]
-        scenario: String,
-        /// Seat ids, comma separated (default: the scenario's seats).
+        /// The ruleset (default: the script's `# ruleset:` header, else open-table).
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// The scenario (default: the script's `# scenario:` header, else the ruleset's first).
+        #[arg(long)]
+        scenario: Option<String>,
+        /// Seat ids, comma separated (default: the script's `# seats:` header, else the
+        /// scenario's seats).
         #[arg(long, value_delimiter = ',')]
         seats: Vec<String>,
         #[arg(long, default_value = "{}")]
@@ -151,11 +156,100 @@ enum Command {
         /// The dice faces to use, in order: `--dice 5,5,6`.
         #[arg(long, value_delimiter = ',')]
         dice: Vec<u32>,
+        /// Start from this position instead of the scenario's set-up, in the ruleset's
+        /// position format (see below, and docs/rules/<game>.md, "Positions (despatch replay)").
+        #[arg(long, value_name = "FILE")]
+        position: Option<PathBuf>,
+        /// Stop at the first refused step (exit 1), instead of showing it and going on.
+        #[arg(long)]
+        stop_on_refusal: bool,
+        /// List the rulesets, their scenarios and their position formats, and exit.
+        #[arg(long)]
+        list: bool,
         /// The script: `seat: order` per line; `-` for stdin.
-        script: PathBuf,
+        #[arg(required_unless_present = "list")]
+        script: Option<PathBuf>,
+        /// Print the transcript as JSON, with the view after every step.
         #[arg(long)]
         json: bool,
     },
+}
+
+/// The long help of `replay`: the script's format, and each ruleset's position format.
+fn replay_help() -> String {
+    let mut out = String::from(
+        "A script is one step a line: `seat: order` (an indented line continues the order), \
+`!timeout seat`, `!resign seat`; `#` starts a comment. A header of comments names what the \
+script plays, so that the options are rarely needed:
+
+  # ruleset: for-honor-and-glory
+  # scenario: example-forest-fire
+  # seats: american, british
+  position:
+    turn 2
+  american: fire C4 at C3
+
+A `position:` block (its lines indented, before the first step) or --position FILE starts \
+the script from a position set by hand: the scenario's set-up, changed one statement a line, \
+checked as a scenario is; an error names the line. A step the rules refuse is shown with its \
+error and the position it met, and changes nothing; the script goes on (or stops, with \
+--stop-on-refusal). `despatch replay --list` lists the rulesets and scenarios with their titles
+and seats.
+
+Rulesets, their scenarios and position formats:
+",
+    );
+    for rs in rules::all() {
+        let info = rs.info();
+        let scenarios: Vec<&str> = info.scenarios.iter().map(|s| s.id.as_str()).collect();
+        out.push_str(&format!(
+            "\n{} (scenarios: {}):\n",
+            info.id,
+            scenarios.join(", ")
+        ));
+        for l in rs.position_format().lines() {
+            out.push_str(&format!("  {l}\n"));
+        }
+    }
+    out
+}
+
+/// `replay --list`: every ruleset, its scenarios and its position format.
+fn replay_list() -> String {
+    let mut out = String::new();
+    for rs in rules::all() {
+        let info = rs.info();
+        out.push_str(&format!("{} — {}\n  scenarios:\n", info.id, info.title));
+        for s in &info.scenarios {
+            let seats = if s.seats.is_empty() {
+                format!("{}-{} seats named by the players", s.min_seats, s.max_seats)
+            } else {
+                s.seats.join(", ")
+            };
+            out.push_str(&format!("    {} — {} ({seats})\n", s.id, s.title));
+        }
+        out.push_str("  position format:\n");
+        for l in rs.position_format().lines() {
+            out.push_str(&format!("    {l}\n"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes to standard output; a reader that went away (a closed pipe: `| head`) ends the
+/// command quietly, as a filter's output is read no further.
+fn print_out(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("cannot write the output: {e}").into()),
+    }
 }
 
 /// Starts logging to standard error, at the level `RUST_LOG` asks (default `info`): text, in
@@ -564,47 +658,82 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             seats,
             options,
             dice,
+            position,
+            stop_on_refusal,
+            list,
             script,
             json,
         } => {
-            let rs = rules::find(&ruleset).ok_or_else(|| format!("unknown ruleset '{ruleset}'"))?;
-            let info = rs.info();
-            let sc = info
-                .scenarios
-                .iter()
-                .find(|s| s.id == scenario)
-                .ok_or_else(|| format!("{ruleset} has no scenario '{scenario}'"))?;
-            let seat_ids = if seats.is_empty() {
-                sc.seats.clone()
-            } else {
-                seats
-            };
-            let seats = SeatDef::named_by_id(&seat_ids)?;
-            let options: Value = serde_json::from_str(&options)
-                .map_err(|e| format!("--options is not JSON: {e}"))?;
+            if list {
+                print_out(&replay_list())?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let script = script.ok_or("name a script, or - for standard input")?;
             let text = if script.as_os_str() == "-" {
                 std::io::read_to_string(std::io::stdin()).map_err(|e| e.to_string())?
             } else {
                 std::fs::read_to_string(&script)
                     .map_err(|e| format!("cannot read {}: {e}", script.display()))?
             };
+            let parsed = replay::parse_script(&text).map_err(|e| format!("script: {e}"))?;
+            let ruleset = ruleset
+                .or_else(|| parsed.ruleset.clone())
+                .unwrap_or_else(|| rules::open_table::ID.to_owned());
+            let rs = rules::find(&ruleset).ok_or_else(|| {
+                format!("unknown ruleset '{ruleset}' (despatch replay --list shows them)")
+            })?;
+            let info = rs.info();
+            let scenario = scenario
+                .or_else(|| parsed.scenario.clone())
+                .or_else(|| info.scenarios.first().map(|s| s.id.clone()))
+                .unwrap_or_default();
+            let sc = info
+                .scenarios
+                .iter()
+                .find(|s| s.id == scenario)
+                .ok_or_else(|| {
+                    format!(
+                        "{ruleset} has no scenario '{scenario}' (despatch replay --list shows them)"
+                    )
+                })?;
+            let seat_ids = match (seats.is_empty(), parsed.seats.is_empty()) {
+                (false, _) => seats,
+                (true, false) => parsed.seats.clone(),
+                (true, true) => sc.seats.clone(),
+            };
+            let seats = SeatDef::named_by_id(&seat_ids)?;
+            let options: Value = serde_json::from_str(&options)
+                .map_err(|e| format!("--options is not JSON: {e}"))?;
+            let position = position
+                .map(|p| {
+                    std::fs::read_to_string(&p)
+                        .map_err(|e| format!("cannot read the position {}: {e}", p.display()))
+                })
+                .transpose()?;
             let setup = Setup {
                 game_id: "replay".into(),
                 scenario,
                 options,
                 seats,
             };
-            let transcript =
-                replay::run(rs, setup, &text, dice).map_err(|e| format!("replay stopped: {e}"))?;
+            let run = replay::RunOptions {
+                stop_on_refusal,
+                views: json,
+            };
+            let transcript = replay::run_script(rs, setup, &parsed, position.as_deref(), dice, run)
+                .map_err(|e| format!("replay stopped: {e}"))?;
             if json {
-                println!(
-                    "{}",
+                print_out(&format!(
+                    "{}\n",
                     serde_json::to_string_pretty(&transcript).expect("serialisable")
-                );
+                ))?;
             } else {
-                print!("{}", replay::render(&transcript));
+                print_out(&replay::render(&transcript))?;
             }
-            Ok(ExitCode::SUCCESS)
+            match transcript.stopped_at {
+                Some(n) => Err(format!("replay stopped at step {n}: the rules refused it").into()),
+                None => Ok(ExitCode::SUCCESS),
+            }
         }
     }
 }

@@ -56,32 +56,215 @@ fn replay_runs_a_script_with_scripted_dice_and_says_it_is_unverifiable() {
 }
 
 #[test]
-fn replay_names_the_step_that_fails() {
+fn replay_shows_a_refused_step_and_goes_on_or_stops_with_stop_on_refusal() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("s.txt"),
-        "alice: roll 2d6\nalice: out of turn\n",
+        "alice: roll 2d6\nalice: out of turn\nbob: roll d6\n",
     )
     .unwrap();
     let out = despatch(
-        &["replay", "--seats", "alice,bob", "--dice", "1,2", "s.txt"],
+        &["replay", "--seats", "alice,bob", "--dice", "1,2,3", "s.txt"],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("[2] alice: out of turn\n    REFUSED — turn order: it is not alice's turn"),
+        "{text}"
+    );
+    assert!(
+        text.contains("bob rolls 1d6: 3"),
+        "the script goes on: {text}"
+    );
+    assert!(text.contains("refused steps: 2"), "{text}");
+    let out = despatch(
+        &[
+            "replay",
+            "--seats",
+            "alice,bob",
+            "--dice",
+            "1,2,3",
+            "--stop-on-refusal",
+            "s.txt",
+        ],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("stopped at step 2"), "{err}");
+    let text = stdout(&out);
+    assert!(
+        text.contains("REFUSED") && !text.contains("bob rolls"),
+        "{text}"
+    );
+    // A die the rules cannot roll is the script's own mistake: the replay stops, naming it.
+    let out = despatch(
+        &["replay", "--seats", "alice,bob", "--dice", "9", "s.txt"],
         dir.path(),
     );
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("step 2 (alice)") && err.contains("not alice's turn"),
-        "{err}"
-    );
-    let out = despatch(
-        &["replay", "--seats", "alice,bob", "--dice", "9", "s.txt"],
-        dir.path(),
-    );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
         err.contains("step 1") && err.contains("scripted die 9"),
         "{err}"
     );
+}
+
+#[test]
+fn replay_reads_the_ruleset_and_scenario_from_the_header_and_starts_from_a_position() {
+    let dir = tempfile::tempdir().unwrap();
+    // 6.2.8: a turn handed back with 1 AP left; no AP die is rolled for the rest.
+    std::fs::write(
+        dir.path().join("example.txt"),
+        "# ruleset: for-honor-and-glory\n# scenario: drill\nposition:\n  active american\n  ap 1\n\
+         american: column C11\nbritish: pass\n",
+    )
+    .unwrap();
+    let out = despatch(&["replay", "--dice", "6", "example.txt"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("Started from a position set by hand"),
+        "{text}"
+    );
+    assert!(text.contains("dice not used: [6]"), "{text}");
+    // The same position from a file, with --position.
+    std::fs::write(dir.path().join("p.txt"), "active american\nap 1\n").unwrap();
+    std::fs::write(
+        dir.path().join("s.txt"),
+        "# ruleset: for-honor-and-glory\n# scenario: drill\namerican: column C11\nbritish: pass\n",
+    )
+    .unwrap();
+    let out = despatch(
+        &["replay", "--position", "p.txt", "--dice", "6", "s.txt"],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout(&out), text);
+    // A bad position names its line: of the file, or of the script holding the block.
+    std::fs::write(dir.path().join("bad.txt"), "active american\nap lots\n").unwrap();
+    let out = despatch(&["replay", "--position", "bad.txt", "s.txt"], dir.path());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("position: line 2: 'lots' is not a number of AP"),
+        "{err}"
+    );
+    std::fs::write(
+        dir.path().join("block.txt"),
+        "# ruleset: for-honor-and-glory\n# scenario: drill\nposition:\n  active american\n  unit 1: american regular Q99\namerican: pass\n",
+    )
+    .unwrap();
+    let out = despatch(&["replay", "block.txt"], dir.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("position: line 5: Q99 is not on the map"),
+        "{err}"
+    );
+}
+
+#[test]
+fn replay_json_keeps_every_steps_view() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("s.txt"),
+        "# seats: alice, bob\nalice: roll 2d6\nalice: again\nbob: roll d6\n",
+    )
+    .unwrap();
+    let out = despatch(
+        &["replay", "--json", "--dice", "1,2,3", "s.txt"],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let steps = t["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3);
+    for s in steps {
+        assert!(s["view"].is_object(), "every step keeps its view: {s}");
+    }
+    assert_eq!(steps[1]["refused"]["rule"], "turn order");
+    assert_eq!(
+        steps[0]["view"]["moves"], steps[1]["view"]["moves"],
+        "a refusal changes nothing"
+    );
+}
+
+#[test]
+fn replay_list_shows_the_rulesets_their_scenarios_and_position_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = despatch(&["replay", "--list"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    for needle in [
+        "open-table",
+        "for-honor-and-glory",
+        "queenston-heights",
+        "hour-of-glory",
+        "mission",
+        "searching-for-glory",
+        "where-eagles-dare",
+        "position format:",
+        "leaders-lost <side> <n>",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    let out = despatch(&["replay", "--help"], dir.path());
+    let help = stdout(&out);
+    assert!(
+        help.contains("--position") && help.contains("position formats"),
+        "{help}"
+    );
+    assert!(help.contains("room <n> <card>|none"), "{help}");
+    assert!(
+        help.contains("hour-of-glory (scenarios: mission)"),
+        "{help}"
+    );
+}
+
+#[test]
+fn replay_to_a_closed_pipe_exits_quietly() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    // Enough output to fill a pipe nobody reads.
+    let mut script = String::from("# seats: alice, bob\n");
+    for i in 0..3000 {
+        script.push_str(&format!("alice: move {i}\nbob: move {i}\n"));
+    }
+    std::fs::write(dir.path().join("long.txt"), script).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_despatch"))
+        .args(["replay", "--json", "long.txt"])
+        .current_dir(dir.path())
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
 }
 
 #[test]

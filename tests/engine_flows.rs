@@ -9,6 +9,7 @@ use despatch::engine::bot::{MemorySecrets, TestWorld};
 use despatch::engine::dice::DiceStream;
 use despatch::engine::event::Event;
 use despatch::engine::game::{Game, Move, Played};
+use despatch::engine::position::{statements, unknown, PositionError, Positioned};
 use despatch::engine::replay;
 use despatch::engine::ruleset::{
     BotRng, Ctx, Erased, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo, ScenarioInfo,
@@ -244,6 +245,46 @@ impl Rules for Skirmish {
     fn random_command(&self, _s: &State, _seat: &Seat, _rng: BotRng) -> Option<Command> {
         None
     }
+
+    /// `phase planning|red|blue-may-react|over`, `at <n>` (the march's position), `plan <seat>:
+    /// <text>` (a plan already revealed).
+    fn position(
+        &self,
+        setup: &Setup,
+        text: &str,
+        hidden: &mut DiceStream,
+    ) -> Result<Positioned<State>, PositionError> {
+        let mut state = self
+            .setup(setup, hidden)
+            .map_err(|e| PositionError::new(0, e.to_string()))?;
+        for s in statements(text) {
+            match s.keyword() {
+                "phase" => {
+                    state.phase = match s.word(1, "a phase")? {
+                        "planning" => Phase::Planning,
+                        "red" => Phase::RedToAct,
+                        "blue-may-react" => Phase::BlueMayReact,
+                        "over" => Phase::Over,
+                        w => return Err(s.error(format!("'{w}' is not a phase"))),
+                    }
+                }
+                "at" => state.position = s.number(1, "a position")?,
+                "plan" => {
+                    let seat = s.word(1, "a seat")?.trim_end_matches(':');
+                    let plan = s
+                        .after_colon()
+                        .ok_or_else(|| s.error("write plan <seat>: <text>"))?;
+                    state.plans.push((seat.to_owned(), plan.to_owned()));
+                }
+                _ => return Err(unknown(&s, &["phase", "at", "plan"])),
+            }
+        }
+        Ok(Positioned::new(state))
+    }
+
+    fn position_format(&self) -> &'static str {
+        "phase planning|red|blue-may-react|over · at <n> · plan <seat>: <text>"
+    }
 }
 
 struct Table {
@@ -440,4 +481,71 @@ fn a_reaction_within_the_window_is_played_instead_of_the_pass() {
         "game over"
     );
     assert!(verify(&t.export(), &find).ok());
+}
+
+#[test]
+fn a_replay_starts_from_a_position_and_shows_a_refused_step_then_goes_on() {
+    // The march of the test above, from a position: no plans to seal first.
+    let script = "position:\n  phase red\n  at 5\n  # a comment inside the block\n  plan red: a\nblue: counter\nred: march ford mill";
+    let parsed = replay::parse_script(script).unwrap();
+    assert_eq!(parsed.position.as_ref().map(|p| p.0), Some(2));
+    let t = replay::run_script(
+        Arc::new(Erased(Skirmish)),
+        setup(),
+        &parsed,
+        None,
+        vec![4, 6],
+        replay::RunOptions {
+            stop_on_refusal: false,
+            views: true,
+        },
+    )
+    .unwrap();
+    assert!(t.from_position);
+    let refused = t.steps[0].refused.as_ref().expect("blue may not act now");
+    assert_eq!(refused.rule, "turn order");
+    assert!(t.steps[0]
+        .position
+        .as_deref()
+        .unwrap()
+        .contains("\"position\": 5"));
+    assert_eq!(
+        t.steps[0].view.as_ref().unwrap()["position"],
+        5,
+        "nothing changed"
+    );
+    assert_eq!(t.steps[1].refused, None);
+    assert_eq!(t.view["position"], 7, "the march went on from the position");
+    assert!(replay::render(&t).contains("REFUSED — turn order"));
+    // Stopping at the refusal keeps the march from being played.
+    let stopped = replay::run_script(
+        Arc::new(Erased(Skirmish)),
+        setup(),
+        &parsed,
+        None,
+        vec![4, 6],
+        replay::RunOptions {
+            stop_on_refusal: true,
+            views: false,
+        },
+    )
+    .unwrap();
+    assert_eq!((stopped.stopped_at, stopped.steps.len()), (Some(1), 1));
+    assert_eq!(stopped.view["position"], 5);
+    // A bad statement names its line of the script.
+    let bad =
+        replay::parse_script("# ruleset: skirmish\nposition:\n  at 1\n  at many\nred: attack")
+            .unwrap();
+    let e = replay::run_script(
+        Arc::new(Erased(Skirmish)),
+        setup(),
+        &bad,
+        None,
+        vec![],
+        replay::RunOptions::default(),
+    )
+    .err()
+    .unwrap();
+    assert_eq!(bad.ruleset.as_deref(), Some("skirmish"));
+    assert_eq!(e.to_string(), "position: line 4: 'many' is not a position");
 }

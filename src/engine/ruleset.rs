@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::dice::{hidden_stream, DiceStream};
+use super::position::{PositionError, Positioned};
 
 /// A seat's identifier within one game (`defender`, `intruder-1`, `alice`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -662,6 +663,21 @@ pub trait Rules: Send + Sync + 'static {
         seat: &Seat,
         rng: BotRng,
     ) -> Option<Self::Command>;
+
+    /// A position set by hand, for `despatch replay` (`--position`, or a `position:` block):
+    /// the set-up of `setup`'s scenario, changed by the statements of `text`, and checked as a
+    /// scenario is checked. The format is the ruleset's own, one statement a line, documented
+    /// in docs/rules/<game>.md under "Positions (despatch replay)"; an error names the line.
+    /// Every ruleset sets positions: rules examples and bug reports start from one.
+    fn position(
+        &self,
+        setup: &Setup,
+        text: &str,
+        hidden: &mut DiceStream,
+    ) -> Result<Positioned<Self::State>, PositionError>;
+
+    /// The position format in a few lines, for `despatch replay --list`.
+    fn position_format(&self) -> &'static str;
 }
 
 /// A game's state behind the object-safe contract.
@@ -742,6 +758,16 @@ pub trait Ruleset: Send + Sync {
     /// Caches a state keeps beside its JSON (`#[serde(skip)]`) are rebuilt on first use.
     fn state_from_json(&self, state: Value) -> Result<GameState, String>;
     fn random_command(&self, state: &GameState, seat: &Seat, rng: BotRng) -> Option<Value>;
+
+    /// A position set by hand (see [`Rules::position`]), with the sealed choices it holds.
+    #[allow(clippy::type_complexity)]
+    fn position(
+        &self,
+        setup: &Setup,
+        text: &str,
+        hidden: &mut DiceStream,
+    ) -> Result<(GameState, Vec<(Seat, Value)>), PositionError>;
+    fn position_format(&self) -> &'static str;
 }
 
 /// Any [`Rules`] as a [`Ruleset`].
@@ -865,6 +891,18 @@ impl<R: Rules> Ruleset for Erased<R> {
         self.0
             .random_command(self.state(state), seat, rng)
             .map(|c| Self::to_json(&c))
+    }
+    fn position(
+        &self,
+        setup: &Setup,
+        text: &str,
+        hidden: &mut DiceStream,
+    ) -> Result<(GameState, Vec<(Seat, Value)>), PositionError> {
+        let p = self.0.position(setup, text, hidden)?;
+        Ok((GameState(Box::new(p.state)), p.sealed))
+    }
+    fn position_format(&self) -> &'static str {
+        self.0.position_format()
     }
 }
 

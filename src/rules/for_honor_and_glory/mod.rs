@@ -32,6 +32,7 @@ pub mod movement;
 pub mod occupancy;
 pub mod optional;
 pub mod order;
+pub mod position;
 pub mod retreat;
 pub mod scenario;
 pub mod terrain;
@@ -418,6 +419,20 @@ impl Rules for ForHonorAndGlory {
                 summary: r.summary.clone(),
             },
         }
+    }
+
+    fn position(
+        &self,
+        setup: &Setup,
+        text: &str,
+        hidden: &mut DiceStream,
+    ) -> Result<crate::engine::position::Positioned<State>, crate::engine::position::PositionError>
+    {
+        position::read(self, setup, text, hidden)
+    }
+
+    fn position_format(&self) -> &'static str {
+        position::FORMAT
     }
 
     fn random_command(&self, state: &State, seat: &Seat, rng: BotRng) -> Option<Order> {

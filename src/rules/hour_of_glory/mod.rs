@@ -18,6 +18,7 @@ pub mod guards;
 pub mod intel;
 pub mod intruder;
 pub mod order;
+pub mod position;
 pub mod senses;
 pub mod skills;
 pub mod state;
@@ -1000,6 +1001,20 @@ impl Rules for HourOfGlory {
                 }
             }
         }
+    }
+
+    fn position(
+        &self,
+        setup: &Setup,
+        text: &str,
+        hidden: &mut DiceStream,
+    ) -> Result<crate::engine::position::Positioned<State>, crate::engine::position::PositionError>
+    {
+        position::read(self, setup, text, hidden)
+    }
+
+    fn position_format(&self) -> &'static str {
+        position::FORMAT
     }
 
     fn random_command(&self, s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {

@@ -7,6 +7,7 @@
 pub mod board;
 pub mod dice_expr;
 pub mod order;
+pub mod position;
 
 use std::collections::BTreeMap;
 
@@ -423,6 +424,20 @@ impl Rules for OpenTable {
                 summary: format!("The table agreed on {}", describe_proposal(p)),
             },
         }
+    }
+
+    fn position(
+        &self,
+        setup: &Setup,
+        text: &str,
+        hidden: &mut DiceStream,
+    ) -> Result<crate::engine::position::Positioned<State>, crate::engine::position::PositionError>
+    {
+        position::read(self, setup, text, hidden)
+    }
+
+    fn position_format(&self) -> &'static str {
+        position::FORMAT
     }
 
     fn random_command(&self, state: &State, seat: &Seat, rng: BotRng) -> Option<Move> {

@@ -17,6 +17,7 @@ pub mod npc;
 pub mod operations;
 pub mod order;
 pub mod plan;
+pub mod position;
 pub mod reactive;
 pub mod reentry;
 pub mod round;
@@ -734,6 +735,20 @@ impl Rules for SearchingForGlory {
                 .map(|(s, g)| (s.as_str().to_owned(), g))
                 .collect::<BTreeMap<_, _>>(),
         }
+    }
+
+    fn position(
+        &self,
+        setup: &Setup,
+        text: &str,
+        hidden: &mut DiceStream,
+    ) -> Result<crate::engine::position::Positioned<State>, crate::engine::position::PositionError>
+    {
+        position::read(self, setup, text, hidden)
+    }
+
+    fn position_format(&self) -> &'static str {
+        position::FORMAT
     }
 
     fn random_command(&self, state: &State, seat: &Seat, rng: BotRng) -> Option<Command> {

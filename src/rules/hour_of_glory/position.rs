@@ -1,0 +1,457 @@
+//! Positions set by hand, for `despatch replay` (docs/rules/hour-of-glory.md, "Positions
+//! (despatch replay)"): the mission as set up, then one statement a line — the Mission Timer,
+//! the round and whose turn, the ASI, doors, each agent where he stands and how, Guards
+//! mobilised, markers, and the face-down deal of intelligence cards to the rooms. Checked as a
+//! set-up is: squares on the board, one agent a square, each card dealt once.
+
+use super::agents::{Agent, DefKind, Equipment, Mode, Weapon};
+use super::board::{board, Dir, DoorId, Sq};
+use super::intel::{self, Card, Colour, Country};
+use super::state::{Defender, Marker, MarkerKind, State, Status, Turn};
+use super::HourOfGlory;
+use crate::engine::dice::DiceStream;
+use crate::engine::position::{flag, statements, unknown, PositionError, Positioned, Statement};
+use crate::engine::ruleset::{Rules, Setup};
+
+/// The statements, for `despatch replay --list`.
+pub const FORMAT: &str = "\
+timer <minutes>                    minutes left on the Mission Timer
+round <n>
+turn defender | turn <agent>       whose turn it is (harris, link, volkov)
+alarm yes|no                       the ASI's alarm side up
+asi <n>                            alert markers on the ASI's standby side
+guards-in-box <n>                  Guard figures not yet in play
+door <door-n> open|closed
+intruder <agent> at <sq>|off [standing|unconscious|dead|escaped] [raiding|assault] [inside]
+intruder <agent> weapons|equipment|intel: <card> ...   (weapons: the first is selected)
+defender <label> at <sq>|off [standing|unconscious|dead] [facing <dir>] [alert <sq>]
+guard <label> at <sq> [facing <dir>]   a Guard mobilised from the box (g1, g2 ...)
+marker alert <sq> | marker corpse <of> <sq>
+room <n> <card>|none [explored]    the face-down deal: red-gb ... green-ussr, map";
+
+const KNOWN: [&str; 12] = [
+    "timer",
+    "round",
+    "turn",
+    "alarm",
+    "asi",
+    "guards-in-box",
+    "door",
+    "intruder",
+    "defender",
+    "guard",
+    "marker",
+    "room",
+];
+
+fn card_name(card: Card) -> String {
+    match card {
+        Card::StrongholdMap => "map".into(),
+        Card::Intel { colour, country } => {
+            let c = match colour {
+                Colour::Red => "red",
+                Colour::Blue => "blue",
+                Colour::Green => "green",
+            };
+            let n = match country {
+                Country::Gb => "gb",
+                Country::Usa => "usa",
+                Country::Ussr => "ussr",
+            };
+            format!("{c}-{n}")
+        }
+    }
+}
+
+fn card(s: &Statement, w: &str) -> Result<Card, PositionError> {
+    intel::deck()
+        .into_iter()
+        .find(|c| card_name(*c) == w)
+        .ok_or_else(|| {
+            s.error(format!(
+                "'{w}' is not an intelligence card: {}",
+                intel::deck()
+                    .into_iter()
+                    .map(card_name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })
+}
+
+fn square(s: &Statement, w: &str) -> Result<Sq, PositionError> {
+    Sq::parse(w)
+        .filter(|&q| board().is_square(q))
+        .ok_or_else(|| {
+            s.error(format!(
+                "'{w}' is not a square of the stronghold (like m20)"
+            ))
+        })
+}
+
+fn dir(s: &Statement, w: &str) -> Result<Dir, PositionError> {
+    Dir::parse(w).ok_or_else(|| s.error(format!("'{w}' is not a facing: north, east, south, west")))
+}
+
+/// Where a statement puts an agent: the square, the status, and the words left.
+type Placed<'a> = (Option<Sq>, Option<Status>, Vec<&'a str>);
+
+/// `at <sq>|off`, then `[status]` and the rest: the square, the status, and the words left.
+fn place<'a>(s: &Statement<'a>, words: &[&'a str]) -> Result<Placed<'a>, PositionError> {
+    let (sq, rest) = match words {
+        ["at", q, rest @ ..] => (Some(square(s, q)?), rest),
+        ["off", rest @ ..] => (None, rest),
+        _ => return Err(s.error("write at <square> or off")),
+    };
+    let mut status = None;
+    let mut left = Vec::new();
+    for w in rest {
+        match *w {
+            "standing" => status = Some(Status::Standing),
+            "unconscious" => status = Some(Status::Unconscious),
+            "dead" => status = Some(Status::Dead),
+            "escaped" => status = Some(Status::Escaped),
+            w => left.push(w),
+        }
+    }
+    Ok((sq, status, left))
+}
+
+/// A card a statement places leaves the room the set-up dealt it to (not one a `room` line
+/// dealt: that is a card dealt twice, refused at the end).
+fn take_from_dealt_rooms(st: &mut State, rooms_set: &[bool], c: Card) {
+    for (room, set) in st.rooms.iter_mut().zip(rooms_set) {
+        if !set && room.card == Some(c) {
+            room.card = None;
+        }
+    }
+}
+
+/// The mission of `setup`, then the statements of `text`.
+pub fn read(
+    rules: &HourOfGlory,
+    setup: &Setup,
+    text: &str,
+    hidden: &mut DiceStream,
+) -> Result<Positioned<State>, PositionError> {
+    let mut st = rules
+        .setup(setup, hidden)
+        .map_err(|e| PositionError::new(0, format!("the set-up: {e}")))?;
+    // The line that last placed each square's agent, for the checks at the end.
+    let mut lines: Vec<(Sq, usize)> = Vec::new();
+    let mut deal_line = 0;
+    // The rooms a `room` line dealt; the others hold what the set-up dealt them.
+    let mut rooms_set = vec![false; st.rooms.len()];
+    for s in statements(text) {
+        let w = &s.words;
+        match s.keyword() {
+            "timer" => {
+                s.expect_words(2, "timer <minutes>")?;
+                st.minutes = s.number(1, "a number of minutes")?;
+                if st.minutes < 0 || st.minutes > st.start_minutes {
+                    return Err(s.error(format!(
+                        "the Mission Timer shows 0 to {} minutes",
+                        st.start_minutes
+                    )));
+                }
+            }
+            "round" => {
+                s.expect_words(2, "round <n>")?;
+                st.round = s.number(1, "a round number")?;
+                if st.round == 0 {
+                    return Err(s.error("rounds count from 1"));
+                }
+            }
+            "turn" => {
+                s.expect_words(2, "turn defender | turn <agent>")?;
+                st.turn = match w[1] {
+                    "defender" => Turn::Defender,
+                    a => Turn::Intruder(
+                        st.intruders
+                            .iter()
+                            .position(|i| i.agent.name() == a)
+                            .ok_or_else(|| {
+                                s.error(format!(
+                                    "'{a}' is neither the defender nor an agent in play"
+                                ))
+                            })?,
+                    ),
+                };
+            }
+            "alarm" => {
+                s.expect_words(2, "alarm yes|no")?;
+                st.alarm = flag(&s, 1)?;
+            }
+            "asi" => {
+                s.expect_words(2, "asi <n>")?;
+                st.asi_markers = s.number(1, "a number of alert markers")?;
+            }
+            "guards-in-box" => {
+                s.expect_words(2, "guards-in-box <n>")?;
+                st.guards_in_box = s.number(1, "a number of Guards")?;
+            }
+            "door" => {
+                s.expect_words(3, "door <door-n> open|closed")?;
+                let id = DoorId::parse(w[1]).ok_or_else(|| {
+                    s.error(format!(
+                        "'{}' is not a door: door-1 to door-{}",
+                        w[1],
+                        board().doors.len()
+                    ))
+                })?;
+                st.doors_open[id.index()] = match w[2] {
+                    "open" => true,
+                    "closed" => false,
+                    x => return Err(s.error(format!("'{x}': a door is open or closed"))),
+                };
+            }
+            "intruder" => {
+                let a = s.word(1, "an agent")?.trim_end_matches(':');
+                let agent = Agent::parse(a).ok_or_else(|| {
+                    s.error(format!("'{a}' is not an agent: harris, link, volkov"))
+                })?;
+                let i = st
+                    .intruders
+                    .iter()
+                    .position(|x| x.agent == agent)
+                    .ok_or_else(|| s.error(format!("{a} is not in play in this mission")))?;
+                let what = w.get(2).map(|x| x.trim_end_matches(':'));
+                if let Some(kind @ ("weapons" | "equipment" | "intel")) = what {
+                    let cards = s.after_colon().unwrap_or_default().split_whitespace();
+                    let x = &mut st.intruders[i];
+                    match kind {
+                        "weapons" => {
+                            x.weapons = cards
+                                .map(|c| {
+                                    Weapon::parse(c).ok_or_else(|| {
+                                        s.error(format!(
+                                            "'{c}' is not a weapon: knife, handgun, smg, rifle"
+                                        ))
+                                    })
+                                })
+                                .collect::<Result<_, _>>()?;
+                            x.selected = *x
+                                .weapons
+                                .first()
+                                .ok_or_else(|| s.error("an agent holds a weapon at least"))?;
+                        }
+                        "equipment" => {
+                            x.equipment = cards
+                                .map(|c| {
+                                    Equipment::parse(c).ok_or_else(|| {
+                                        s.error(format!("'{c}' is not an equipment card"))
+                                    })
+                                })
+                                .collect::<Result<_, _>>()?
+                        }
+                        _ => {
+                            x.intel = cards.map(|c| card(&s, c)).collect::<Result<_, _>>()?;
+                            let taken = x.intel.clone();
+                            for c in taken {
+                                take_from_dealt_rooms(&mut st, &rooms_set, c);
+                            }
+                        }
+                    }
+                    continue;
+                }
+                let (sq, status, rest) = place(&s, &w[2..])?;
+                let x = &mut st.intruders[i];
+                x.status = status.unwrap_or(Status::Standing);
+                x.sq = sq;
+                for r in rest {
+                    match r {
+                        "raiding" => x.mode = Mode::Raiding,
+                        "assault" => x.mode = Mode::Assault,
+                        "inside" => x.inside = true,
+                        r => return Err(s.error(format!("'{r}' is not an agent's state"))),
+                    }
+                }
+                if let Some(q) = sq {
+                    x.inside |= !board().is_entry(q);
+                }
+                match (x.status, sq) {
+                    (Status::Dead, Some(at)) => {
+                        let mut m = Marker::new(at, MarkerKind::Corpse { of: a.into() });
+                        m.intel = std::mem::take(&mut x.intel);
+                        m.equipment = std::mem::take(&mut x.equipment);
+                        m.weapons = std::mem::take(&mut x.weapons);
+                        x.sq = None;
+                        st.markers.push(m);
+                    }
+                    (Status::Escaped, Some(_)) => {
+                        return Err(s.error("an agent who escaped is off the board: write off"))
+                    }
+                    (Status::Standing | Status::Unconscious, None) => {
+                        return Err(s.error(
+                            "an agent standing or unconscious is on a square: write at <square>",
+                        ))
+                    }
+                    (_, Some(q)) => lines.push((q, s.line)),
+                    _ => {}
+                }
+            }
+            "defender" | "guard" => {
+                let label = s.word(1, "a label (commander, a1, g1 ...)")?;
+                let d = match st.defenders.iter().position(|d| d.label == label) {
+                    Some(d) if s.keyword() == "defender" => d,
+                    None if s.keyword() == "guard" => {
+                        let n: u32 = label
+                            .strip_prefix('g')
+                            .and_then(|n| n.parse().ok())
+                            .filter(|&n| n > 0)
+                            .ok_or_else(|| s.error(format!("'{label}' is not a Guard's label: g1, g2 ...")))?;
+                        if st.guards_in_box == 0 {
+                            return Err(s.error("no Guard is left in the box to mobilise"));
+                        }
+                        st.guards_in_box -= 1;
+                        st.guards_mobilised = st.guards_mobilised.max(n);
+                        st.defenders.push(Defender {
+                            kind: DefKind::Guard,
+                            label: label.into(),
+                            sq: None,
+                            status: Status::Standing,
+                            facing: Dir::North,
+                            ready: Dir::North,
+                            alert: None,
+                            first_turn: None,
+                            captured_intel: Vec::new(),
+                            captured_equipment: Vec::new(),
+                            captured_weapons: Vec::new(),
+                        });
+                        st.defenders.len() - 1
+                    }
+                    Some(_) => return Err(s.error(format!("{label} is in play already: write defender {label} ..."))),
+                    None => {
+                        return Err(s.error(format!(
+                            "there is no defending agent '{label}'; in play: {} (a Guard from the box: guard g<n> at <sq>)",
+                            st.defenders.iter().map(|d| d.label.as_str()).collect::<Vec<_>>().join(", ")
+                        )))
+                    }
+                };
+                let (sq, status, rest) = place(&s, &w[2..])?;
+                let x = &mut st.defenders[d];
+                x.status = status.unwrap_or(Status::Standing);
+                x.sq = sq;
+                let mut rest = rest.into_iter();
+                while let Some(r) = rest.next() {
+                    match r {
+                        "facing" => {
+                            x.facing = dir(&s, rest.next().unwrap_or_default())?;
+                            if x.kind != DefKind::Sentry {
+                                x.ready = x.facing;
+                            }
+                        }
+                        "alert" if x.kind == DefKind::Sentry => {
+                            x.alert = Some(square(&s, rest.next().unwrap_or_default())?)
+                        }
+                        r => return Err(s.error(format!("'{r}' is not a defending agent's state"))),
+                    }
+                }
+                match (x.status, sq) {
+                    (Status::Dead, Some(at)) => {
+                        x.sq = None;
+                        x.alert = None;
+                        st.markers
+                            .push(Marker::new(at, MarkerKind::Corpse { of: label.into() }));
+                    }
+                    (Status::Escaped, _) => {
+                        return Err(s.error("a defending agent does not escape; write dead, or off for a Guard back in the box"))
+                    }
+                    (Status::Standing | Status::Unconscious, None) => {
+                        return Err(s.error("an agent standing or unconscious is on a square: write at <square>"))
+                    }
+                    (_, Some(q)) => lines.push((q, s.line)),
+                    _ => {}
+                }
+            }
+            "marker" => {
+                let m = match &w[1..] {
+                    ["alert", q] => Marker::new(square(&s, q)?, MarkerKind::Alert),
+                    ["corpse", of, q] => Marker::new(
+                        square(&s, q)?,
+                        MarkerKind::Corpse {
+                            of: (*of).to_owned(),
+                        },
+                    ),
+                    _ => return Err(s.error("write marker alert <sq> or marker corpse <of> <sq>")),
+                };
+                st.markers.push(m);
+            }
+            "room" => {
+                let n: u8 = s.number(1, "a room number (1-10)")?;
+                let r = st
+                    .rooms
+                    .iter()
+                    .position(|r| r.room == n)
+                    .ok_or_else(|| s.error(format!("there is no room {n}: rooms 1 to 10")))?;
+                let c = match s.word(2, "a card or none")? {
+                    "none" => None,
+                    c => Some(card(&s, c)?),
+                };
+                let explored = match w.get(3) {
+                    None => false,
+                    Some(&"explored") if w.len() == 4 => true,
+                    _ => return Err(s.error("write room <n> <card>|none [explored]")),
+                };
+                rooms_set[r] = true;
+                if let Some(c) = c {
+                    take_from_dealt_rooms(&mut st, &rooms_set, c);
+                }
+                st.rooms[r].card = c;
+                st.rooms[r].explored = explored;
+                deal_line = s.line;
+            }
+            _ => return Err(unknown(&s, &KNOWN)),
+        }
+    }
+    // Checked as a set-up is: one agent a square, each card once.
+    let mut taken: Vec<Sq> = Vec::new();
+    let squares = st
+        .intruders
+        .iter()
+        .filter_map(|a| a.sq)
+        .chain(st.defenders.iter().filter_map(|d| d.sq));
+    for q in squares {
+        if taken.contains(&q) {
+            let line = lines.iter().rev().find(|(x, _)| *x == q).map_or(0, |l| l.1);
+            return Err(PositionError::new(
+                line,
+                format!("{q} holds two agents; an agent stops only on an empty square"),
+            ));
+        }
+        taken.push(q);
+    }
+    let mut cards: Vec<Card> = st.rooms.iter().filter_map(|r| r.card).collect();
+    cards.extend(st.intruders.iter().flat_map(|a| a.intel.iter().copied()));
+    cards.extend(st.markers.iter().flat_map(|m| m.intel.iter().copied()));
+    cards.extend(
+        st.defenders
+            .iter()
+            .flat_map(|d| d.captured_intel.iter().copied()),
+    );
+    cards.sort();
+    if let Some(w) = cards.windows(2).find(|w| w[0] == w[1]) {
+        return Err(PositionError::new(
+            deal_line,
+            format!(
+                "the card {} is dealt twice; each card is in one place",
+                card_name(w[0])
+            ),
+        ));
+    }
+    if let Turn::Intruder(i) = st.turn {
+        if !matches!(
+            st.intruders[i].status,
+            Status::Standing | Status::Unconscious
+        ) {
+            return Err(PositionError::new(
+                0,
+                format!(
+                    "it cannot be {}'s turn: he is out of the mission",
+                    st.intruders[i].agent.name()
+                ),
+            ));
+        }
+    }
+    Ok(Positioned::new(st))
+}

@@ -1,0 +1,293 @@
+//! Positions set by hand, for `despatch replay` (docs/rules/searching-for-glory.md, "Positions
+//! (despatch replay)"): the scenario as set up (the first round's cards drawn), then one
+//! statement a line — the round and phase, each character's CU, lone SP, bridges blown, and
+//! the face-down deal: each hand, the deck's order, the discards. Checked as a set-up is: LPs of
+//! the scenario's map, one side to an LP, and no card dealt more often than the deck holds it.
+
+use std::collections::BTreeMap;
+
+use super::data::{self, Side};
+use super::state::{bridge_key, LoneSp, Phase, Plan, State};
+use super::SearchingForGlory;
+use crate::engine::dice::DiceStream;
+use crate::engine::position::{statements, unknown, PositionError, Positioned, Statement};
+use crate::engine::ruleset::{Rules, Setup};
+
+/// The statements, for `despatch replay --list`.
+pub const FORMAT: &str = "\
+round <n>
+phase plan|initiative              the phase the round is in
+phase operations <seat> ...        the operations, in this order, the first to act now
+plan <seat>: <card> ...            the seat's plan, opened: its planned cards
+cu <character> at <lp>|off [sp <n>] [fatigue <n>] [trench <n>] [glory <n>] [victories <n>]
+   [supplied|unsupplied] [captured]     a character's combat unit
+lone <side> <lp> <sp>              strength points alone at an LP (the first `lone` line
+                                   replaces the scenario's garrisons; sp 0 removes)
+blown <lp> <lp>                    the bridge on that CL is blown
+out <seat>                         the player is out (resigned, captured, off the map)
+hand <seat>: <card> ...            the face-down deal: the seat's hand
+discard: <card> ...                the discard pile
+deck: <card> ...                   the deck, top first (default: the cards no hand or
+                                   discard holds, in the set-up's shuffled order)";
+
+const KNOWN: [&str; 10] = [
+    "round", "phase", "plan", "cu", "lone", "blown", "out", "hand", "discard", "deck",
+];
+
+fn lp(state: &State, s: &Statement, w: &str) -> Result<String, PositionError> {
+    if state.map().lp(w).is_some() {
+        Ok(w.to_owned())
+    } else {
+        Err(s.error(format!("'{w}' is not an LP of the {} map", state.scenario)))
+    }
+}
+
+fn player(state: &State, s: &Statement, seat: &str) -> Result<usize, PositionError> {
+    state
+        .players
+        .iter()
+        .position(|p| p.seat.as_str() == seat)
+        .ok_or_else(|| s.error(format!("'{seat}' plays no character here")))
+}
+
+fn cards(s: &Statement) -> Result<Vec<String>, PositionError> {
+    s.after_colon()
+        .ok_or_else(|| s.error(format!("write {} ...: <card> <card> ...", s.keyword())))?
+        .split_whitespace()
+        .map(|k| {
+            data::card(k).map(|c| c.key.clone()).ok_or_else(|| {
+                s.error(format!(
+                    "'{k}' is not a card of the strategic deck (data/deck.txt names them)"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The scenario of `setup`, then the statements of `text`.
+pub fn read(
+    rules: &SearchingForGlory,
+    setup: &Setup,
+    text: &str,
+    hidden: &mut DiceStream,
+) -> Result<Positioned<State>, PositionError> {
+    let mut st = rules
+        .setup(setup, hidden)
+        .map_err(|e| PositionError::new(0, format!("the set-up: {e}")))?;
+    // Every card of the game: the deck, the discards and the hands as set up.
+    let mut pool: Vec<String> = st.deck.clone();
+    pool.extend(st.discard.iter().cloned());
+    pool.extend(st.players.iter().flat_map(|p| p.hand.iter().cloned()));
+    let mut deck_given = false;
+    let mut lone_given = false;
+    let mut deal_line = 0;
+    let mut lines: BTreeMap<String, usize> = BTreeMap::new();
+    for s in statements(text) {
+        let w = &s.words;
+        match s.keyword() {
+            "round" => {
+                s.expect_words(2, "round <n>")?;
+                st.round = s.number(1, "a round number")?;
+                if st.round == 0 || st.round > st.rounds {
+                    return Err(s.error(format!(
+                        "{} is played in rounds 1 to {}",
+                        st.scenario, st.rounds
+                    )));
+                }
+            }
+            "phase" => {
+                st.phase =
+                    match &w[1..] {
+                        ["plan"] => Phase::Plan,
+                        ["initiative"] => Phase::Initiative,
+                        ["operations", seats @ ..] if !seats.is_empty() => Phase::Operations {
+                            order: seats
+                                .iter()
+                                .map(|x| player(&st, &s, x))
+                                .collect::<Result<_, _>>()?,
+                            next: 0,
+                        },
+                        _ => return Err(s.error(
+                            "write phase plan, phase initiative, or phase operations <seat> ...",
+                        )),
+                    };
+            }
+            "plan" => {
+                let p = player(&st, &s, s.word(1, "a seat")?.trim_end_matches(':'))?;
+                st.players[p].planned = cards(&s)?.into_iter().map(|c| (c, false)).collect();
+                st.players[p].plan = Plan::Open;
+                deal_line = s.line;
+            }
+            "cu" => {
+                let ch = s.word(1, "a character")?;
+                let i = st
+                    .cus
+                    .iter()
+                    .position(|c| c.character == ch)
+                    .ok_or_else(|| {
+                        s.error(format!(
+                            "'{ch}' is not a character of {}: {}",
+                            st.scenario,
+                            st.cus
+                                .iter()
+                                .map(|c| c.character.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
+                    })?;
+                let (at, skip) = match (w.get(2), w.get(3)) {
+                    (Some(&"at"), Some(l)) => (Some(lp(&st, &s, l)?), 4),
+                    (Some(&"off"), _) => (None, 3),
+                    _ => {
+                        return Err(
+                            s.error("write cu <character> at <lp> ... or cu <character> off")
+                        )
+                    }
+                };
+                let mut rest = w[skip..].iter();
+                let cu = &mut st.cus[i];
+                cu.lp = at;
+                while let Some(word) = rest.next() {
+                    let mut n = |what: &str| -> Result<u32, PositionError> {
+                        let v = rest
+                            .next()
+                            .ok_or_else(|| s.error(format!("{what} needs a number")))?;
+                        v.parse()
+                            .map_err(|_| s.error(format!("'{v}' is not a number of {what}")))
+                    };
+                    match *word {
+                        "sp" => cu.sp = n("SP")?,
+                        "fatigue" => cu.fatigue = n("fatigue")?,
+                        "trench" => cu.trench = n("trench points")?,
+                        "victories" => cu.victories = n("victories")?,
+                        "glory" => {
+                            let v = rest.next().ok_or_else(|| s.error("glory needs a number"))?;
+                            cu.glory = v
+                                .parse()
+                                .map_err(|_| s.error(format!("'{v}' is not a number of glory")))?;
+                        }
+                        "supplied" => cu.supply = true,
+                        "unsupplied" => cu.supply = false,
+                        "captured" => cu.captured = true,
+                        other => {
+                            return Err(s.error(format!(
+                                "'{other}' is not a CU's state: sp, fatigue, trench, glory, victories, supplied, unsupplied, captured"
+                            )))
+                        }
+                    }
+                }
+                if cu.lp.is_some() && cu.sp == 0 {
+                    return Err(
+                        s.error("a CU on the map has SP; with none it is out of play: write off")
+                    );
+                }
+                if let Some(l) = &cu.lp {
+                    lines.insert(l.clone(), s.line);
+                }
+            }
+            "lone" => {
+                s.expect_words(4, "lone <side> <lp> <sp>")?;
+                let side = Side::parse(w[1]).ok_or_else(|| {
+                    s.error(format!("'{}' is not a side: french or austrian", w[1]))
+                })?;
+                let at = lp(&st, &s, w[2])?;
+                let sp: u32 = s.number(3, "a number of SP")?;
+                if !lone_given {
+                    st.lone.clear();
+                    lone_given = true;
+                }
+                st.lone.retain(|l| l.lp != at);
+                if sp > 0 {
+                    st.lone.push(LoneSp {
+                        lp: at.clone(),
+                        side,
+                        sp,
+                    });
+                }
+                lines.insert(at, s.line);
+            }
+            "blown" => {
+                s.expect_words(3, "blown <lp> <lp>")?;
+                let (a, b) = (lp(&st, &s, w[1])?, lp(&st, &s, w[2])?);
+                if st.map().cl(&a, &b).is_none() {
+                    return Err(s.error(format!("no CL joins {a} and {b}")));
+                }
+                let key = bridge_key(&a, &b);
+                if !st.blown.contains(&key) {
+                    st.blown.push(key);
+                }
+            }
+            "out" => {
+                s.expect_words(2, "out <seat>")?;
+                let p = player(&st, &s, w[1])?;
+                st.players[p].out = true;
+            }
+            "hand" => {
+                let p = player(&st, &s, s.word(1, "a seat")?.trim_end_matches(':'))?;
+                st.players[p].hand = cards(&s)?;
+                deal_line = s.line;
+            }
+            "discard" | "discard:" => {
+                st.discard = cards(&s)?;
+                deal_line = s.line;
+            }
+            "deck" | "deck:" => {
+                st.deck = cards(&s)?;
+                deck_given = true;
+                deal_line = s.line;
+            }
+            _ => return Err(unknown(&s, &KNOWN)),
+        }
+    }
+    // The deal: no card more often than the game holds it; the deck, unless given, is what
+    // is left, in the set-up's order.
+    let mut left = pool;
+    let mut dealt: Vec<&String> = st
+        .players
+        .iter()
+        .flat_map(|p| p.hand.iter().chain(p.planned.iter().map(|(c, _)| c)))
+        .collect();
+    dealt.extend(st.discard.iter());
+    if deck_given {
+        dealt.extend(st.deck.iter());
+    }
+    for card in dealt {
+        // From the end: a hand left as dealt takes back its own cards, not the deck's.
+        match left.iter().rposition(|c| c == card) {
+            Some(k) => {
+                left.remove(k);
+            }
+            None => {
+                return Err(PositionError::new(
+                    deal_line,
+                    format!("the card {card} is dealt more often than the deck holds it"),
+                ))
+            }
+        }
+    }
+    if !deck_given && deal_line > 0 {
+        st.deck = left;
+    }
+    // One side to an LP.
+    let mut held: BTreeMap<String, Side> = BTreeMap::new();
+    let units = st
+        .cus
+        .iter()
+        .filter_map(|c| c.lp.clone().map(|l| (l, c.side)))
+        .chain(st.lone.iter().map(|l| (l.lp.clone(), l.side)));
+    for (at, side) in units {
+        if let Some(other) = held.insert(at.clone(), side) {
+            if other != side {
+                return Err(PositionError::new(
+                    lines.get(&at).copied().unwrap_or(0),
+                    format!("{at} holds both sides; an LP is held by one side"),
+                ));
+            }
+        }
+        if !st.entered.contains(&at) {
+            st.entered.push(at);
+        }
+    }
+    st.entered.sort();
+    Ok(Positioned::new(st))
+}

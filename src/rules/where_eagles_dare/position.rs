@@ -1,0 +1,294 @@
+//! Positions set by hand, for `despatch replay` (docs/rules/where-eagles-dare.md, "Positions
+//! (despatch replay)"): the scenario as set up, then one statement a line — the clock and
+//! phase, the weather, the units as the players moved them, each division's CP and DP, the
+//! chits in the mug and the one drawn, the face-down event cups, bridges, the Club Route
+//! marker, Hell's Highway, rubble. Checked as a set-up is: days of the scenario, chits, events,
+//! divisions and bridges of the game's data.
+
+use super::data::{turn_index, Weather, DATA, TURNS};
+use super::hex::Hex;
+use super::state::{Bridge, Phase, Side, State, Unit};
+use super::WhereEaglesDare;
+use crate::engine::dice::DiceStream;
+use crate::engine::position::{statements, unknown, PositionError, Positioned, Statement};
+use crate::engine::ruleset::{Rules, Setup};
+
+/// The statements, for `despatch replay --list`.
+pub const FORMAT: &str = "\
+day <n>                            the day of September
+time 0700|0900|...|1900|night      the turn on the track
+phase weather|fog|route|release|activation|buy allied|buy german
+impulse allied|german              whose impulse it is
+actions <n>                        actions taken in the impulse
+weather clear|overcast|rain|fog <n>    (fog clears on n or less)
+unit <name> <side> at <hex> [column]   a unit as moved on the map (hexes like 56.201)
+unit <name> off                    the unit is off the map
+cp <division> <n> | dp <division> <n>  command and dispatch points
+mug: <chit> ...                    the chits in the mug (the face-down draw)
+chit <chit>|none                   the chit drawn, its owner's impulse
+cup <side>: <event> ...            the face-down event cup
+bridge <name> intact|wired <side>|destroyed
+marker <hex>|off                   the Club Route marker
+highway open|cut [attacked <n>] [closed <n>]
+rubble <hex>";
+
+const KNOWN: [&str; 16] = [
+    "day", "time", "phase", "impulse", "actions", "weather", "unit", "cp", "dp", "mug", "chit",
+    "cup", "bridge", "marker", "highway", "rubble",
+];
+
+fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {
+    match w {
+        "allied" => Ok(Side::Allied),
+        "german" => Ok(Side::German),
+        _ => Err(s.error(format!("'{w}' is not a side: allied or german"))),
+    }
+}
+
+fn hex(s: &Statement, w: &str) -> Result<Hex, PositionError> {
+    Hex::parse(w).ok_or_else(|| s.error(format!("'{w}' is not a hex: write it as 56.201")))
+}
+
+fn chit(s: &Statement, w: &str) -> Result<String, PositionError> {
+    DATA.chit(w).map(|c| c.id.clone()).ok_or_else(|| {
+        s.error(format!(
+            "'{w}' is not a Formation Activation chit (data/chits.txt names them)"
+        ))
+    })
+}
+
+/// The scenario of `setup`, then the statements of `text`.
+pub fn read(
+    rules: &WhereEaglesDare,
+    setup: &Setup,
+    text: &str,
+    hidden: &mut DiceStream,
+) -> Result<Positioned<State>, PositionError> {
+    let mut st = rules
+        .setup(setup, hidden)
+        .map_err(|e| PositionError::new(0, format!("the set-up: {e}")))?;
+    let sc = DATA
+        .scenario(&st.scenario)
+        .expect("set up from a scenario of the data");
+    let mut clock_line = 0;
+    for s in statements(text) {
+        let w = &s.words;
+        match s.keyword() {
+            "day" => {
+                s.expect_words(2, "day <n>")?;
+                st.day = s.number(1, "a day of September")?;
+                clock_line = s.line;
+            }
+            "time" => {
+                s.expect_words(2, "time <turn>")?;
+                st.time = turn_index(w[1]).ok_or_else(|| {
+                    s.error(format!("'{}' is not a turn: {}", w[1], TURNS.join(", ")))
+                })?;
+                clock_line = s.line;
+            }
+            "phase" => {
+                st.phase = match &w[1..] {
+                    ["weather"] => Phase::Weather,
+                    ["fog"] => Phase::Fog,
+                    ["route"] => Phase::Route,
+                    ["release"] => Phase::Release,
+                    ["activation"] => Phase::Activation,
+                    ["buy", x] => Phase::Buy { side: side(&s, x)? },
+                    _ => return Err(s.error(
+                        "write phase weather|fog|route|release|activation|buy allied|buy german",
+                    )),
+                };
+            }
+            "impulse" => {
+                s.expect_words(2, "impulse allied|german")?;
+                st.impulse = side(&s, w[1])?;
+            }
+            "actions" => {
+                s.expect_words(2, "actions <n>")?;
+                st.actions = s.number(1, "a number of actions")?;
+            }
+            "weather" => {
+                st.weather = Some(match &w[1..] {
+                    ["clear"] => Weather::Clear,
+                    ["overcast"] => Weather::Overcast,
+                    ["rain"] => Weather::Rain,
+                    ["fog", _] => Weather::Fog {
+                        clear: s.number(2, "the roll that clears the fog")?,
+                    },
+                    _ => return Err(s.error("write weather clear|overcast|rain|fog <n>")),
+                });
+            }
+            "unit" => {
+                let name = s.word(1, "a unit's name")?;
+                match &w[2..] {
+                    ["off"] => {
+                        st.units.remove(name);
+                    }
+                    [x, "at", h, rest @ ..] => {
+                        let column = match rest {
+                            [] => false,
+                            ["column"] => true,
+                            _ => return Err(s.error("write unit <name> <side> at <hex> [column]")),
+                        };
+                        let u = Unit {
+                            side: side(&s, x)?,
+                            hex: hex(&s, h)?,
+                            column,
+                        };
+                        st.units.insert(name.to_owned(), u);
+                    }
+                    _ => {
+                        return Err(s.error(
+                            "write unit <name> <side> at <hex> [column] or unit <name> off",
+                        ))
+                    }
+                }
+            }
+            "cp" | "dp" => {
+                s.expect_words(3, &format!("{} <division> <n>", s.keyword()))?;
+                let d = DATA
+                    .division(w[1])
+                    .ok_or_else(|| {
+                        s.error(format!(
+                            "'{}' is not a division: {}",
+                            w[1],
+                            DATA.divisions
+                                .iter()
+                                .map(|d| d.id.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
+                    })?
+                    .id
+                    .clone();
+                let n = s.number(2, "a number of points")?;
+                if s.keyword() == "cp" {
+                    st.cp.insert(d, n);
+                } else {
+                    st.dp.insert(d, n);
+                }
+            }
+            "mug" | "mug:" => {
+                st.mug = s
+                    .after_colon()
+                    .ok_or_else(|| s.error("write mug: <chit> ..."))?
+                    .split_whitespace()
+                    .map(|c| chit(&s, c))
+                    .collect::<Result<_, _>>()?;
+            }
+            "chit" => {
+                s.expect_words(2, "chit <chit>|none")?;
+                st.chit = match w[1] {
+                    "none" => None,
+                    c => Some(chit(&s, c)?),
+                };
+            }
+            "cup" => {
+                let x = side(&s, s.word(1, "a side")?.trim_end_matches(':'))?;
+                let events = s
+                    .after_colon()
+                    .ok_or_else(|| s.error("write cup <side>: <event> ..."))?
+                    .split_whitespace()
+                    .map(|e| {
+                        DATA.events
+                            .iter()
+                            .find(|(id, allied, german)| {
+                                id == e && if x == Side::Allied { *allied } else { *german }
+                            })
+                            .map(|(id, _, _)| id.clone())
+                            .ok_or_else(|| {
+                                s.error(format!("'{e}' is not an event of the {} cup", x.name()))
+                            })
+                    })
+                    .collect::<Result<_, _>>()?;
+                st.cups.insert(x, events);
+            }
+            "bridge" => {
+                let name = s.word(1, "a bridge's name")?;
+                if DATA.bridge(name).is_none() {
+                    return Err(s.error(format!("there is no bridge '{name}' in the game's data")));
+                }
+                let b = match &w[2..] {
+                    ["intact"] => Bridge::default(),
+                    ["destroyed"] => Bridge {
+                        wired_by: None,
+                        destroyed: true,
+                    },
+                    ["wired", x] => Bridge {
+                        wired_by: Some(side(&s, x)?),
+                        destroyed: false,
+                    },
+                    _ => return Err(s.error("write bridge <name> intact|wired <side>|destroyed")),
+                };
+                st.bridges.insert(name.to_owned(), b);
+            }
+            "marker" => {
+                s.expect_words(2, "marker <hex>|off")?;
+                st.marker = match w[1] {
+                    "off" => None,
+                    h => {
+                        let h = hex(&s, h)?;
+                        if !st.club_route.contains(&h) {
+                            return Err(s.error(format!("{} is not on the Club Route", w[1])));
+                        }
+                        Some(h)
+                    }
+                };
+            }
+            "highway" => {
+                let mut rest = w[1..].iter();
+                while let Some(word) = rest.next() {
+                    match *word {
+                        "open" => st.highway.cut = false,
+                        "cut" => st.highway.cut = true,
+                        "attacked" | "closed" => {
+                            let v = rest
+                                .next()
+                                .ok_or_else(|| s.error(format!("{word} needs a number")))?;
+                            let n: u32 = v.parse().map_err(|_| {
+                                s.error(format!("'{v}' is not a number of markers"))
+                            })?;
+                            if *word == "attacked" {
+                                st.highway.attacked = n;
+                            } else {
+                                st.highway.closed = n;
+                            }
+                        }
+                        x => {
+                            return Err(s.error(format!(
+                                "'{x}': write highway open|cut [attacked <n>] [closed <n>]"
+                            )))
+                        }
+                    }
+                }
+            }
+            "rubble" => {
+                s.expect_words(2, "rubble <hex>")?;
+                let h = hex(&s, w[1])?;
+                if !st.rubble.contains(&h) {
+                    st.rubble.push(h);
+                }
+            }
+            _ => return Err(unknown(&s, &KNOWN)),
+        }
+    }
+    // Checked as a set-up is: the clock within the scenario, the drawn chit not in the mug.
+    if (st.day, st.time) < sc.first || (st.day, st.time) > sc.last {
+        return Err(PositionError::new(
+            clock_line,
+            format!(
+                "{} is played from {} {} Sept to {} {} Sept",
+                sc.id, TURNS[sc.first.1], sc.first.0, TURNS[sc.last.1], sc.last.0
+            ),
+        ));
+    }
+    if let Some(c) = &st.chit {
+        if st.mug.contains(c) {
+            return Err(PositionError::new(
+                0,
+                format!("the chit {c} is drawn and in the mug at once"),
+            ));
+        }
+    }
+    Ok(Positioned::new(st))
+}

@@ -1,0 +1,415 @@
+//! Positions set by hand for `despatch replay`, per ruleset (docs/rules/<game>.md, "Positions
+//! (despatch replay)"): a position read and checked, a bad one refused naming its line, and a
+//! rules example of the rules tests played again from a position, shorter.
+
+use std::sync::Arc;
+
+use despatch::engine::dice::hidden_stream;
+use despatch::engine::position::PositionError;
+use despatch::engine::replay::{self, Transcript};
+use despatch::engine::ruleset::{GameState, Ruleset, SeatDef, Setup};
+use despatch::rules;
+use serde_json::json;
+
+fn setup(scenario: &str, seats: &[&str]) -> Setup {
+    Setup {
+        game_id: "positions".into(),
+        scenario: scenario.into(),
+        options: json!({}),
+        seats: SeatDef::named_by_id(seats).unwrap(),
+    }
+}
+
+fn ruleset(id: &str) -> Arc<dyn Ruleset> {
+    rules::find(id).unwrap()
+}
+
+fn position(
+    id: &str,
+    scenario: &str,
+    seats: &[&str],
+    text: &str,
+) -> Result<GameState, PositionError> {
+    ruleset(id)
+        .position(
+            &setup(scenario, seats),
+            text,
+            &mut hidden_stream(&[0; 32], "positions", 0),
+        )
+        .map(|(state, _)| state)
+}
+
+/// A script from its position block, every step standing.
+fn replay(id: &str, scenario: &str, seats: &[&str], script: &str, dice: &[u32]) -> Transcript {
+    replay::run(ruleset(id), setup(scenario, seats), script, dice.to_vec())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn lines(t: &Transcript) -> Vec<String> {
+    t.steps
+        .iter()
+        .flat_map(|s| s.lines.iter().map(|l| l.text.clone()))
+        .collect()
+}
+
+#[test]
+fn every_ruleset_reads_an_empty_position_as_its_set_up() {
+    let cases: [(&str, &str, &[&str]); 5] = [
+        ("open-table", "default", &["alice", "bob"]),
+        ("for-honor-and-glory", "drill", &["american", "british"]),
+        ("hour-of-glory", "mission", &["defender", "harris"]),
+        (
+            "searching-for-glory",
+            "danube-1809",
+            &["louis", "davout", "charles", "lannes"],
+        ),
+        (
+            "where-eagles-dare",
+            "a-ride-in-the-country",
+            &["allied", "german"],
+        ),
+    ];
+    for (id, scenario, seats) in cases {
+        let rs = ruleset(id);
+        assert!(
+            !rs.position_format().is_empty(),
+            "{id} documents its format"
+        );
+        let set_up = rs
+            .setup(
+                &setup(scenario, seats),
+                &mut hidden_stream(&[0; 32], "positions", 0),
+            )
+            .unwrap();
+        let read = position(id, scenario, seats, "# nothing changed\n\n").unwrap();
+        assert_eq!(rs.state_json(&read), rs.state_json(&set_up), "{id}");
+        let e = position(id, scenario, seats, "\n\nno-such-statement 1")
+            .err()
+            .expect("refused");
+        assert_eq!(e.line, 3, "{id}: {e}");
+        assert!(e.message.contains("unknown statement"), "{id}: {e}");
+    }
+}
+
+// The open table
+
+#[test]
+fn open_table_a_position_sets_the_turn_resignations_proposals_and_notes() {
+    use despatch::rules::open_table::State;
+    let text = "to-act carol\nmoves 7\nresigned bob\nproposal alice win alice\n\
+                note alice revealed: north\nnote carol sealed: south";
+    let s = position("open-table", "default", &["alice", "bob", "carol"], text).unwrap();
+    let s: &State = s.downcast().unwrap();
+    assert_eq!((s.to_act, s.moves), (2, 7));
+    assert_eq!(s.resigned.len(), 1);
+    assert_eq!(s.notes[0].revealed.as_deref(), Some("north"));
+    assert_eq!(s.notes[1].revealed, None);
+    assert!(s.finished.is_none(), "carol has not proposed");
+}
+
+#[test]
+fn open_table_a_bad_position_is_refused_naming_its_line() {
+    let seats = ["alice", "bob"];
+    let e = position("open-table", "default", &seats, "moves 2\nto-act zoe")
+        .err()
+        .expect("refused");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("'zoe' is not a seat"), "{e}");
+    let e = position("open-table", "default", &seats, "resigned bob\nto-act bob")
+        .err()
+        .expect("refused");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("resigned"), "{e}");
+}
+
+#[test]
+fn open_table_a_note_sealed_in_a_position_is_revealed_by_its_owner() {
+    // docs/rules/open-table.md: a note is sealed now and revealed later.
+    let t = replay(
+        "open-table",
+        "default",
+        &["alice", "bob"],
+        "position:\n  to-act bob\n  note alice sealed: the ambush is at the ford\n\
+         bob: roll 2d6 to cross\nalice: reveal 1",
+        &[3, 4],
+    );
+    let l = lines(&t);
+    assert!(l.iter().any(|x| x.contains("3 + 4 = 7")), "{l:?}");
+    assert!(
+        l.contains(&"alice reveals note 1: the ambush is at the ford".to_owned()),
+        "{l:?}"
+    );
+}
+
+// For Honor and Glory
+
+#[test]
+fn for_honor_and_glory_a_position_places_units_and_sets_the_turn() {
+    use despatch::rules::for_honor_and_glory::State;
+    let text = "turn 3\nactive british\nvp american 2\nleaders-lost british 1\n\
+                unit 1: american regular C5 2/4 column acted\nunit UK light: british light C4\n\
+                gone 2\nunit 11: american leader C5";
+    let s = position(
+        "for-honor-and-glory",
+        "drill",
+        &["american", "british"],
+        text,
+    )
+    .unwrap();
+    let b = &s.downcast::<State>().unwrap().battle;
+    assert_eq!((b.turn, b.active.name()), (3, "british"));
+    assert_eq!((b.sides[0].vp, b.sides[1].leaders_lost), (2, 1));
+    let u = serde_json::to_value(b.units[0]).unwrap();
+    assert_eq!(u, "american regular C5 2/4 column acted");
+    assert_eq!(
+        b.units[10].hex.to_string(),
+        "C5",
+        "a leader stacks with his unit"
+    );
+    assert!(b.units[1].gone);
+    assert_eq!(b.units[15].hex.to_string(), "C4");
+}
+
+#[test]
+fn for_honor_and_glory_a_bad_position_is_refused_naming_its_line() {
+    let seats = ["american", "british"];
+    let bad = |text: &str| {
+        position("for-honor-and-glory", "drill", &seats, text)
+            .err()
+            .expect("refused")
+    };
+    // 4.3: two infantry units in one hex; the line that placed the second is named.
+    let e = bad("turn 2\nunit 1: american regular C5\nunit 2: american regular C5");
+    assert_eq!(e.line, 3, "{e}");
+    assert!(e.message.contains("4.3"), "{e}");
+    // 3.4.1: an elite is 4 MP in size.
+    let e = bad("unit US elite: american elite E11 2/3");
+    assert_eq!(e.line, 1);
+    assert!(e.message.contains("3.4"), "{e}");
+    // A position moves the scenario's units; it does not make new ones.
+    let e = bad("\nunit 1: british regular A11");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("american regular"), "{e}");
+    let e = bad("unit 1: american regular Z99");
+    assert!(e.message.contains("not on the map"), "{e}");
+}
+
+#[test]
+fn for_honor_and_glory_6_2_8_a_turn_handed_back_goes_on_from_a_position() {
+    // s6_2_8_a_refused_action_hands_the_turn_back_with_its_ap_left (for_honor_and_glory_rules),
+    // second part, without playing into the hand-back: 1 AP left; the player sends the rest,
+    // rolls no new AP die, and the turn ends when the AP are spent.
+    let t = replay(
+        "for-honor-and-glory",
+        "drill",
+        &["american", "british"],
+        "position:\n  active american\n  ap 1\namerican: column C11\nbritish: pass",
+        &[6],
+    );
+    assert!(t.steps[0].dice_used.is_empty(), "no AP roll");
+    assert!(t.steps[0].unexecuted.is_none());
+    assert_eq!(t.view["turn"], 2);
+    assert_eq!(t.dice_left, [6]);
+}
+
+// Hour of Glory
+
+#[test]
+fn hour_of_glory_a_position_sets_agents_doors_markers_timer_and_the_deal() {
+    use despatch::rules::hour_of_glory::state::{State, Status, Turn};
+    let text = "timer 31\nround 4\nalarm yes\nasi 2\ndoor door-25 open\n\
+                intruder harris at q20 assault\nintruder harris intel: red-gb map\n\
+                defender a1 at r20 unconscious\nguard g1 at m19 facing west\n\
+                marker alert m20\nroom 3 red-usa explored\nroom 4 none\nturn defender";
+    let seats = ["defender", "harris"];
+    let s = position("hour-of-glory", "mission", &seats, text).unwrap();
+    let s: &State = s.downcast().unwrap();
+    assert_eq!(
+        (s.minutes, s.round, s.alarm, s.asi_markers),
+        (31, 4, true, 2)
+    );
+    assert_eq!(s.turn, Turn::Defender);
+    let h = &s.intruders[0];
+    assert_eq!(h.sq.map(|q| q.to_string()).as_deref(), Some("q20"));
+    assert!(h.inside, "q20 is inside the stronghold");
+    assert_eq!(h.intel.len(), 2);
+    let a1 = s.defenders.iter().find(|d| d.label == "a1").unwrap();
+    assert_eq!(a1.status, Status::Unconscious);
+    assert!(s.defenders.iter().any(|d| d.label == "g1"));
+    assert_eq!(s.guards_in_box, 7);
+    assert_eq!(s.markers.len(), 1);
+    assert!(s.rooms[2].explored && s.rooms[3].card.is_none());
+}
+
+#[test]
+fn hour_of_glory_a_bad_position_is_refused_naming_its_line() {
+    let seats = ["defender", "harris"];
+    let bad = |text: &str| {
+        position("hour-of-glory", "mission", &seats, text)
+            .err()
+            .expect("refused")
+    };
+    let e = bad("timer 20\nintruder harris at zz99");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("not a square"), "{e}");
+    // Two agents on one square: the line that put the second there.
+    let e = bad("intruder harris at q20\n# the Sentry's post\ndefender a1 at q20");
+    assert_eq!(e.line, 3, "{e}");
+    assert!(e.message.contains("two agents"), "{e}");
+    // The deal: a card is in one place.
+    let e = bad("intruder harris intel: map\nroom 1 map");
+    assert!(e.message.contains("dealt twice"), "{e}");
+    let e = bad("timer 99");
+    assert!(e.message.contains("0 to 60"), "{e}");
+}
+
+#[test]
+fn hour_of_glory_a_coup_de_grace_that_kills_says_so_from_a_position() {
+    // lines_a_coup_de_grace_that_kills_says_so (hour_of_glory_rules), from a position.
+    let t = replay(
+        "hour-of-glory",
+        "mission",
+        &["defender", "harris"],
+        "position:\n  defender a1 at r20 unconscious\n  intruder harris at q20 raiding\n  turn harris\n\
+         harris: coup-de-grace r20",
+        &[6, 1, 1],
+    );
+    let l = lines(&t);
+    assert!(
+        l.iter().any(|x| x.contains("The victim is dead")
+            && x.contains("Sentry a1")
+            && x.contains("r20")),
+        "{l:?}"
+    );
+}
+
+// Searching for Glory
+
+const FOUR: [&str; 4] = ["louis", "davout", "charles", "lannes"];
+
+#[test]
+fn searching_for_glory_a_position_sets_cus_lone_sp_and_the_deal() {
+    use despatch::rules::searching_for_glory::state::{Phase, State};
+    let set_up = position("searching-for-glory", "danube-1809", &FOUR, "").unwrap();
+    let set_up: &State = set_up.downcast().unwrap();
+    let card = set_up.deck[0].clone();
+    let text = format!(
+        "round 2\ncu louis at kelheim sp 4 fatigue 2 glory 3 supplied\n\
+         hand louis: {card}\nphase initiative"
+    );
+    let s = position("searching-for-glory", "danube-1809", &FOUR, &text).unwrap();
+    let s: &State = s.downcast().unwrap();
+    assert_eq!((s.round, &s.phase), (2, &Phase::Initiative));
+    let louis = s.cu("louis");
+    assert_eq!(louis.lp.as_deref(), Some("kelheim"));
+    assert_eq!(
+        (louis.sp, louis.fatigue, louis.glory, louis.supply),
+        (4, 2, 3, true)
+    );
+    let p = s
+        .player_of(&despatch::engine::ruleset::Seat::parse("louis").unwrap())
+        .unwrap();
+    assert_eq!(s.players[p].hand, std::slice::from_ref(&card));
+    // The cards louis held go back to the deck; the one dealt him leaves it.
+    let total = |s: &State| s.deck.len() + s.players.iter().map(|p| p.hand.len()).sum::<usize>();
+    assert_eq!(total(s), total(set_up));
+}
+
+#[test]
+fn searching_for_glory_a_bad_position_is_refused_naming_its_line() {
+    let bad = |text: &str| {
+        position("searching-for-glory", "danube-1809", &FOUR, text)
+            .err()
+            .expect("refused")
+    };
+    let e = bad("round 1\ncu louis at nowhere");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("not an LP"), "{e}");
+    let e = bad("hand louis: initiative # davout holds the one Initiative card");
+    assert_eq!(e.line, 1);
+    assert!(
+        e.message.contains("more often than the deck holds it"),
+        "{e}"
+    );
+    let e = bad("cu louis at kelheim\ncu davout at kelheim");
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("both sides"), "{e}");
+}
+
+#[test]
+fn searching_for_glory_2_f_a_fatigue_roll_at_the_level_costs_one_sp_from_a_position() {
+    // map_2_f_fatigue_roll_at_or_under_the_level_costs_one_sp (searching_for_glory_rules): no
+    // round of plans and initiative to play first. The announcement's reactive window (1.e)
+    // is passed by the others, and the march goes on: a fatigue roll of 3 at level 3.
+    let t = replay(
+        "searching-for-glory",
+        "danube-1809",
+        &FOUR,
+        "position:\n  cu louis at abensberg fatigue 3\n  plan louis: march\n  \
+         phase operations louis\nlouis: march kelheim\n\
+         davout: pass\ncharles: pass\nlannes: pass",
+        &[3],
+    );
+    assert_eq!(t.steps.last().unwrap().dice_used, [3]);
+    let cus = t.view["cus"].as_array().unwrap();
+    let louis = cus.iter().find(|c| c["character"] == "louis").unwrap();
+    assert_eq!(louis["lp"], "kelheim");
+    assert_eq!(louis["sp"], 4, "3 is at the level: 1 SP lost");
+}
+
+// Where Eagles Dare
+
+#[test]
+fn where_eagles_dare_a_position_sets_the_clock_units_chits_and_cups() {
+    use despatch::rules::where_eagles_dare::state::{Phase, Side, State};
+    let seats = ["allied", "german"];
+    let set_up = position("where-eagles-dare", "a-ride-in-the-country", &seats, "").unwrap();
+    let set_up: &State = set_up.downcast().unwrap();
+    let event = set_up.cups[&Side::German][0].clone();
+    let text = format!(
+        "time 1300\nphase activation\nimpulse german\nweather overcast\n\
+         unit 1/506 allied at 56.201 column\ncup german: {event}\nhighway cut attacked 2"
+    );
+    let s = position("where-eagles-dare", "a-ride-in-the-country", &seats, &text).unwrap();
+    let s: &State = s.downcast().unwrap();
+    assert_eq!(
+        (s.time, &s.phase, s.impulse),
+        (3, &Phase::Activation, Side::German)
+    );
+    assert!(s.units["1/506"].column);
+    assert_eq!(s.cups[&Side::German], [event]);
+    assert!(s.highway.cut && s.highway.attacked == 2);
+}
+
+#[test]
+fn where_eagles_dare_a_bad_position_is_refused_naming_its_line() {
+    let seats = ["allied", "german"];
+    let bad = |text: &str| {
+        position("where-eagles-dare", "a-ride-in-the-country", &seats, text)
+            .err()
+            .expect("refused")
+    };
+    let e = bad("time 0900\nunit x allied at 56-201");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("56.201"), "{e}");
+    let e = bad("\n\ncup allied: no-such-event");
+    assert_eq!(e.line, 3);
+    let e = bad("day 30");
+    assert_eq!(e.line, 1);
+    assert!(e.message.contains("is played from"), "{e}");
+}
+
+#[test]
+fn where_eagles_dare_1_2_fog_clears_at_0900_on_the_fog_number_from_a_position() {
+    // fog_1_2_clears_at_0900_on_the_fog_number_or_less (where_eagles_dare_rules), without
+    // playing the 0700 turn out first.
+    let t = replay(
+        "where-eagles-dare",
+        "a-ride-in-the-country",
+        &["allied", "german"],
+        "position:\n  time 0900\n  weather fog 5\n  phase fog\nallied: fog",
+        &[5],
+    );
+    assert_eq!(t.steps[0].dice_used, [5]);
+    assert_eq!(t.view["weather"], "clear", "{}", replay::render(&t));
+}

@@ -211,12 +211,12 @@ pub fn read(
                 let b = match &w[2..] {
                     ["intact"] => Bridge::default(),
                     ["destroyed"] => Bridge {
-                        wired_by: None,
                         destroyed: true,
+                        ..Bridge::default()
                     },
                     ["wired", x] => Bridge {
                         wired_by: Some(side(&s, x)?),
-                        destroyed: false,
+                        ..Bridge::default()
                     },
                     _ => return Err(s.error("write bridge <name> intact|wired <side>|destroyed")),
                 };

@@ -177,7 +177,10 @@ pub async fn compose(
         // An invitation says what the game waits for, though it is not this seat's turn.
         decision: match prompt.as_ref() {
             Some(p) => Some(p.decision.clone()),
-            None if r.channel == INVITATION => Some(waiting_for(game, &loaded.seats)),
+            None if r.channel == INVITATION => Some(waiting_for(game, |seat| {
+                let record = loaded.seats.iter().find(|s| s.seat == seat)?;
+                Some(record.name.clone())
+            })),
             None => None,
         },
         options: prompt.map(|p| p.options).unwrap_or_default(),
@@ -219,17 +222,16 @@ pub async fn compose(
     }))
 }
 
-/// Who the game waits for, by their names: for a seat that is not among them.
-fn waiting_for(game: &crate::engine::game::Game, seats: &[crate::store::SeatRecord]) -> String {
+/// Who the game waits for, by the names `name_of` gives their seats: for a seat that is not
+/// among them.
+fn waiting_for(
+    game: &crate::engine::game::Game,
+    name_of: impl Fn(&str) -> Option<String>,
+) -> String {
     let names: Vec<String> = game
         .prompts()
         .iter()
-        .map(|p| {
-            seats
-                .iter()
-                .find(|s| s.seat == p.seat.as_str())
-                .map_or_else(|| p.seat.to_string(), |s| s.name.clone())
-        })
+        .map(|p| name_of(p.seat.as_str()).unwrap_or_else(|| p.seat.to_string()))
         .collect();
     names.join(", ")
 }

@@ -344,7 +344,13 @@ async fn postfix_set_up_as_the_docs_say_plays_a_reply_and_defers_it_while_the_da
             .contains(&format!("In-Reply-To: <first.{tag}@example.org>"))),
         "no answer to Anna's reply: {mail:?}"
     );
-    let ben_notice = wait_for_mail(&format!("ben.{tag}"), 1).await.remove(0);
+    // Ben has his invitation from the game's creation and now his turn notice: he answers
+    // the turn notice.
+    let ben_notice = wait_for_mail(&format!("ben.{tag}"), 2)
+        .await
+        .into_iter()
+        .find(|m| m.subject.starts_with("[Despatch] Your turn, Ben"))
+        .expect("Ben's turn notice");
 
     // The database goes away: Ben's reply is deferred, not bounced and not lost.
     proxy.cut();

@@ -37,6 +37,13 @@ pub struct InboundConfig {
     pub mailgun_signing_key: Option<String>,
 }
 
+/// How inbound mail is set up, if it is.
+fn set_up(config: &Option<InboundConfig>) -> Result<&InboundConfig, ServiceError> {
+    config
+        .as_ref()
+        .ok_or_else(|| ServiceError::NotFound("inbound mail is not set up on this server".into()))
+}
+
 fn same(a: &str, b: &str) -> bool {
     a.len() == b.len()
         && a.bytes()
@@ -63,11 +70,7 @@ pub async fn email(
     req: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let Some(config) = config.get_ref() else {
-        return Err(
-            ServiceError::NotFound("inbound mail is not set up on this server".into()).into(),
-        );
-    };
+    let config = set_up(&config)?;
     let Some(secret) = &config.secret else {
         return Err(ServiceError::Forbidden(
             "inbound mail over HTTP needs DESPATCH_INBOUND_SECRET on the server".into(),
@@ -152,11 +155,7 @@ pub async fn mailgun(
     req: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let Some(config) = config.get_ref() else {
-        return Err(
-            ServiceError::NotFound("inbound mail is not set up on this server".into()).into(),
-        );
-    };
+    let config = set_up(&config)?;
     let Some(key) = &config.mailgun_signing_key else {
         return Err(ServiceError::Forbidden(
             "Mailgun's inbound route needs DESPATCH_MAILGUN_SIGNING_KEY on the server".into(),

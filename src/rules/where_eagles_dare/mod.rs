@@ -82,6 +82,29 @@ pub fn phase_name(p: &Phase) -> String {
 
 /// Checks a free drop plan (3.3.2): known zones, one Formation per zone; an independent
 /// (`ind-…`) only in a zone another Formation uses.
+/// A drop plan sealed now (3.3.2, and again after a change of drop location, 3.6): it is for
+/// drop `next` (`drop` is the one named), its sticks (when the server still holds them) are a
+/// valid plan, and the server sealed it. Returns its commitment; `section` names the rule.
+fn sealed_plan(
+    ctx: &Ctx<'_>,
+    section: &str,
+    (drop, next, what): (u8, u8, &str),
+    sticks: Option<&[String]>,
+) -> Result<String, RuleError> {
+    if drop != next {
+        return Err(rule(section, format!("seal {what} for Drop {next} now")));
+    }
+    if let Some(v) = sticks {
+        check_plan(v)?;
+    }
+    ctx.commitment().map(str::to_owned).ok_or_else(|| {
+        rule(
+            section,
+            "a drop plan is sealed by the server: send it as 'plan <drop> …'",
+        )
+    })
+}
+
 fn check_plan(sticks: &[String]) -> Result<(), RuleError> {
     let r = |m: String| rule("3.3.2 The Free Drop Scenario", m);
     let mut zones: BTreeMap<&str, &str> = BTreeMap::new();
@@ -702,24 +725,12 @@ impl Rules for WhereEaglesDare {
         match (&s.phase, c) {
             (Phase::Replan { next }, Command::Plan { drop, sticks }) => {
                 let next = *next;
-                if *drop != next {
-                    return Err(rule(
-                        "3.6 Changing the Drop Location",
-                        format!("seal the new plan for Drop {next} now"),
-                    ));
-                }
-                if let Some(v) = sticks {
-                    check_plan(v)?;
-                }
-                let commitment = ctx
-                    .commitment()
-                    .ok_or_else(|| {
-                        rule(
-                            "3.6 Changing the Drop Location",
-                            "a drop plan is sealed by the server: send it as 'plan <drop> …'",
-                        )
-                    })?
-                    .to_owned();
+                let commitment = sealed_plan(
+                    ctx,
+                    "3.6 Changing the Drop Location",
+                    (*drop, next, "the new plan"),
+                    sticks.as_deref(),
+                )?;
                 let i = s
                     .drops
                     .iter()
@@ -740,24 +751,12 @@ impl Rules for WhereEaglesDare {
             }
             (Phase::Plans { next }, Command::Plan { drop, sticks }) => {
                 let next = *next;
-                if *drop != next {
-                    return Err(rule(
-                        "3.3.2 The Free Drop Scenario",
-                        format!("seal the plan for Drop {next} now"),
-                    ));
-                }
-                if let Some(v) = sticks {
-                    check_plan(v)?;
-                }
-                let commitment = ctx
-                    .commitment()
-                    .ok_or_else(|| {
-                        rule(
-                            "3.3.2 The Free Drop Scenario",
-                            "a drop plan is sealed by the server: send it as 'plan <drop> …'",
-                        )
-                    })?
-                    .to_owned();
+                let commitment = sealed_plan(
+                    ctx,
+                    "3.3.2 The Free Drop Scenario",
+                    (*drop, next, "the plan"),
+                    sticks.as_deref(),
+                )?;
                 s.drops[usize::from(next) - 1].plan_commitment = Some(commitment);
                 ctx.say(format!("The Allied player seals his plan for Drop {next}"));
                 if usize::from(next) >= s.drops.len() {

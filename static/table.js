@@ -2,9 +2,14 @@
 // - Times: <time datetime data-local> shown in the reader's own time zone (Intl), UTC otherwise.
 // - Live updates: the server-sent events stream /api/games/{id}/stream ("event: game" with
 //   next_seq); where the stream is absent, polling /api/games/{id} for next_seq. When the game
-//   moves on the page reloads, unless the reader is writing an order: then it says so instead.
+//   moves on the page reloads, unless the reader is writing an order: then the board, the log
+//   and the legal moves are refreshed in place, the order kept, and a note beside the box says so.
 // - Orders: the example buttons fill the order box; each submission mixes fresh randomness from
 //   the browser into client_entropy, so the dice depend on a value the server could not choose.
+// - Orders by pointing: where the page carries the seat's pointing table (#pointing, from the
+//   ruleset), a click (or Tab and Enter) on one of the seat's pieces marks the cells it may reach;
+//   a click on one of them adds the legal order to the order box (a choice when several orders
+//   lead there). Escape, or a click elsewhere, lets go.
 (function () {
   "use strict";
   document.documentElement.classList.add("has-js");
@@ -24,9 +29,9 @@
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
-  function orders() {
+  function bindOptions(root) {
     var box = document.getElementById("order");
-    document.querySelectorAll("button.use-option").forEach(function (b) {
+    root.querySelectorAll("button.use-option").forEach(function (b) {
       b.addEventListener("click", function () {
         if (!box) return;
         var text = b.getAttribute("data-option");
@@ -34,6 +39,10 @@
         box.focus();
       });
     });
+  }
+
+  function orders() {
+    bindOptions(document);
     var form = document.getElementById("move-form");
     var entropy = document.getElementById("client_entropy");
     if (form && entropy && window.crypto && window.crypto.getRandomValues) {
@@ -45,6 +54,122 @@
     }
   }
 
+  function pointing() {
+    var data = document.getElementById("pointing");
+    var board = document.querySelector("figure.board svg");
+    var panel = document.getElementById("pointing-panel");
+    var box = document.getElementById("order");
+    if (!data || !board || !panel || !box) return;
+    var list;
+    try { list = JSON.parse(data.textContent); } catch (e) { return; }
+    var byPiece = {};
+    list.forEach(function (p) { (byPiece[p.piece] = byPiece[p.piece] || []).push(p); });
+    var status = document.getElementById("pointing-status");
+    var choices = document.getElementById("pointing-choices");
+    var selected = null;
+    panel.hidden = false;
+
+    function titleOf(el) {
+      var t = el.querySelector("title");
+      return t ? t.textContent : "";
+    }
+    function pieceEl(id) {
+      var found = null;
+      board.querySelectorAll("g[data-piece]").forEach(function (g) { if (g.getAttribute("data-piece") === id) found = g; });
+      return found;
+    }
+    function cellEls(label) {
+      var out = [];
+      board.querySelectorAll("g[data-cell]").forEach(function (g) { if (g.getAttribute("data-cell") === label) out.push(g); });
+      return out;
+    }
+    function letGo() {
+      board.querySelectorAll(".reach").forEach(function (g) {
+        g.classList.remove("reach");
+        g.removeAttribute("tabindex");
+        g.removeAttribute("role");
+        g.removeAttribute("aria-label");
+      });
+      board.querySelectorAll(".selected").forEach(function (g) { g.classList.remove("selected"); });
+      selected = null;
+    }
+    function add(order) {
+      box.value = box.value.trim() ? box.value.replace(/\s*$/, "\n") + order : order;
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    function select(id) {
+      letGo();
+      selected = id;
+      var piece = pieceEl(id);
+      piece.classList.add("selected");
+      var cells = [];
+      byPiece[id].forEach(function (p) { if (cells.indexOf(p.cell) < 0) cells.push(p.cell); });
+      cells.forEach(function (c) {
+        cellEls(c).forEach(function (g) {
+          g.classList.add("reach");
+          g.setAttribute("tabindex", "0");
+          g.setAttribute("role", "button");
+          g.setAttribute("aria-label", "Order to " + c);
+        });
+      });
+      choices.innerHTML = "";
+      status.textContent = "Chosen: " + titleOf(piece) + ". " + cells.length + " place" + (cells.length === 1 ? "" : "s") + " marked: " + cells.join(", ") + ". Choose one, or press Escape.";
+    }
+    function choose(cell) {
+      var orders = byPiece[selected].filter(function (p) { return p.cell === cell; }).map(function (p) { return p.order; });
+      if (!orders.length) return false;
+      letGo();
+      choices.innerHTML = "";
+      if (orders.length === 1) {
+        add(orders[0]);
+        status.textContent = "Added to your order: " + orders[0];
+        return true;
+      }
+      status.textContent = orders.length + " orders lead to " + cell + ": choose one.";
+      orders.forEach(function (o) {
+        var li = document.createElement("li");
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "use-option";
+        var code = document.createElement("code");
+        code.textContent = o;
+        b.appendChild(code);
+        b.addEventListener("click", function () {
+          add(o);
+          choices.innerHTML = "";
+          status.textContent = "Added to your order: " + o;
+        });
+        li.appendChild(b);
+        choices.appendChild(li);
+      });
+      var first = choices.querySelector("button");
+      if (first) first.focus();
+      return true;
+    }
+    Object.keys(byPiece).forEach(function (id) {
+      var g = pieceEl(id);
+      if (!g) return;
+      g.classList.add("pointable");
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", "Choose " + titleOf(g));
+    });
+    function point(target) {
+      var piece = target.closest("g[data-piece]");
+      var cell = target.closest("g[data-cell]");
+      var at = piece ? piece.getAttribute("data-at") : cell ? cell.getAttribute("data-cell") : null;
+      if (selected && at && choose(at)) return;
+      if (piece && byPiece[piece.getAttribute("data-piece")]) { select(piece.getAttribute("data-piece")); return; }
+      letGo();
+      status.textContent = "";
+    }
+    board.addEventListener("click", function (ev) { point(ev.target); });
+    board.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape") { letGo(); status.textContent = ""; return; }
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); point(ev.target); }
+    });
+  }
+
   function live() {
     var main = document.getElementById("main");
     if (!main || main.getAttribute("data-live") !== "on") return;
@@ -52,19 +177,54 @@
     var shown = parseInt(main.getAttribute("data-next-seq"), 10);
     var status = document.getElementById("live-status");
     var done = false;
-    function movedOn(nextSeq) {
-      if (done || !(nextSeq > shown)) return;
-      var box = document.getElementById("order");
-      if (box && box.value.trim() !== "") {
+    var refreshing = false;
+    // The game moved on while the player writes: the board, the whose-turn list, the legal
+    // moves and the log are replaced by the latest page's, the order box keeps its text, and a
+    // note beside the box says so. Where that cannot be done, the note offers a reload.
+    function refresh(nextSeq) {
+      var note = document.getElementById("moved-on") || status;
+      var count = nextSeq - shown;
+      var news = count + " new event" + (count === 1 ? "" : "s");
+      function offerReload(why) {
         done = true;
-        status.innerHTML = "";
-        status.appendChild(document.createTextNode("The game has moved on (" + (nextSeq - shown) + " new event" + (nextSeq - shown === 1 ? "" : "s") + "). "));
+        note.hidden = false;
+        note.textContent = "The game has moved on (" + news + ")" + why + ". ";
         var a = document.createElement("a");
-        a.href = window.location.pathname + window.location.search;
+        a.href = window.location.pathname;
         a.textContent = "Reload to see it (your order box will be emptied)";
-        status.appendChild(a);
-        return;
+        note.appendChild(a);
       }
+      if (!window.fetch || !window.DOMParser) { offerReload(""); return; }
+      refreshing = true;
+      fetch(window.location.pathname, { cache: "no-store", credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          refreshing = false;
+          var doc = html && new DOMParser().parseFromString(html, "text/html");
+          var freshMain = doc && doc.getElementById("main");
+          var freshSeq = doc && doc.querySelector('#move-form input[name="expected_seq"]');
+          if (!freshMain || !freshSeq) { offerReload(", and it may be over"); return; }
+          ["section.status", "section.board-wrap", "#prompts", "section.log"].forEach(function (sel) {
+            var now = document.querySelector(sel);
+            var fresh = doc.querySelector(sel);
+            if (now && fresh) { now.replaceWith(document.importNode(fresh, true)); }
+          });
+          document.querySelector('#move-form input[name="expected_seq"]').value = freshSeq.value;
+          shown = parseInt(freshMain.getAttribute("data-next-seq"), 10);
+          main.setAttribute("data-next-seq", String(shown));
+          var prompts = document.getElementById("prompts");
+          if (prompts) bindOptions(prompts);
+          pointing();
+          localTimes();
+          note.hidden = false;
+          note.textContent = "The game moved on while you wrote (" + news + "): the board, the log and your legal moves are refreshed. Check your order against them before you send it.";
+        })
+        .catch(function () { refreshing = false; offerReload(""); });
+    }
+    function movedOn(nextSeq) {
+      if (done || refreshing || !(nextSeq > shown)) return;
+      var box = document.getElementById("order");
+      if (box && box.value.trim() !== "") { refresh(nextSeq); return; }
       done = true;
       window.location.reload();
     }
@@ -107,6 +267,7 @@
 
   localTimes();
   orders();
+  pointing();
   live();
   replayKeys();
 })();

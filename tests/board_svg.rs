@@ -169,6 +169,83 @@ fn for_honor_and_glory_board_marks_column_fired_on_and_attacks() {
     assert!(column && fired && attack, "{column} {fired} {attack}");
 }
 
+/// Orders by pointing (docs/web.md): the seat to act gets a pointing table whose pieces and
+/// cells are on its drawn board, every order in it (a few, spread over the table) is one the
+/// rules accept as the game stands (played on a copy: nothing is kept), and no other seat is
+/// offered anything. Counts the positions with a table and the orders played.
+fn pointing_is_legal(
+    game: &Game,
+    secrets: &MemorySecrets,
+    salt: u64,
+    counts: &mut (usize, usize),
+) -> Result<(), String> {
+    use despatch::engine::game::Move;
+    let prompts = game.prompts();
+    for s in &game.created.seats {
+        let seat = &s.seat;
+        let pointed = game.ruleset.pointing(&game.state, seat);
+        if !prompts.iter().any(|p| &p.seat == seat) {
+            if !pointed.is_empty() {
+                return Err(format!("{seat} is not to act but has orders to point at"));
+            }
+            continue;
+        }
+        if pointed.is_empty() {
+            continue;
+        }
+        let drawn = svg(game, &Viewer::Seat(seat.clone()));
+        for p in &pointed {
+            if !drawn.contains(&format!("data-piece=\"{}\"", p.piece))
+                || !drawn.contains(&format!("data-cell=\"{}\"", p.cell))
+            {
+                return Err(format!("{p:?} is not on {seat}'s board"));
+            }
+        }
+        counts.0 += 1;
+        for p in pointed.iter().step_by(pointed.len().div_ceil(4)) {
+            let command = game
+                .ruleset
+                .parse(&game.state, seat, &p.order)
+                .map_err(|e| format!("'{}' does not parse: {e}", p.order))?;
+            let mv = Move::Command {
+                seat: seat.clone(),
+                command,
+                client_entropy: format!("pointing-{salt}"),
+            };
+            game.play(mv, secrets, &mut bot::TestWorld::new(salt))
+                .map_err(|e| format!("'{}' is refused: {e}", p.order))?;
+            counts.1 += 1;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn for_honor_and_glory_pointing_offers_only_legal_orders_for_pieces_on_the_board() {
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    let mut counts = (0, 0);
+    for seed in 0..2 {
+        let setup = Setup {
+            game_id: format!("fhg-pointing-{seed}"),
+            scenario: "chippawa".into(),
+            options: json!({}),
+            seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
+        };
+        let mut step = 0;
+        bot::play(ruleset.clone(), setup, seed, 300, &mut |game, secrets| {
+            step += 1;
+            let before = counts.0;
+            pointing_is_legal(game, secrets, step, &mut counts)?;
+            if counts.0 == before && !game.prompts().is_empty() {
+                return Err("the side to act has nothing to point at".into());
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("game {seed}: {e}"));
+    }
+    assert!(counts.0 > 20 && counts.1 > 50, "{counts:?}");
+}
+
 // ---------------------------------------------------------------- Hour of Glory
 
 fn hog_setup(intruders: usize, n: u64) -> Setup {
@@ -360,4 +437,25 @@ fn hour_of_glory_board_numbers_every_room_and_door() {
         .count();
     assert!(sentries > 0);
     assert_eq!(s.matches("class=\"b-facing\"").count(), sentries);
+}
+
+#[test]
+fn hour_of_glory_pointing_offers_only_legal_orders_for_figures_on_the_board() {
+    let ruleset = rules::find("hour-of-glory").unwrap();
+    let mut counts = (0, 0);
+    for n in 0..3 {
+        let mut step = 0;
+        bot::play(
+            ruleset.clone(),
+            hog_setup(1 + n as usize % 3, 100 + n),
+            n,
+            400,
+            &mut |game, secrets| {
+                step += 1;
+                pointing_is_legal(game, secrets, step, &mut counts)
+            },
+        )
+        .unwrap_or_else(|e| panic!("game {n}: {e}"));
+    }
+    assert!(counts.0 > 30 && counts.1 > 60, "{counts:?}");
 }

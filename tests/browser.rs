@@ -135,7 +135,147 @@ async fn spawn(backend: common::Backend) -> TestApp {
     common::spawn_app(backend).spawn().await
 }
 
-on_both_backends!(two_players_play_audit_and_verify_in_real_browsers);
+on_both_backends!(
+    two_players_play_audit_and_verify_in_real_browsers,
+    a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone,
+);
+
+/// For Honor and Glory on a 390-px phone: the drawn board fits the width (no sideways scroll of
+/// the page), the seat's pieces that can act are marked; a tap on one marks where it may go, a
+/// tap there puts the legal order in the order box, and the server accepts it.
+async fn a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone(site: TestApp) {
+    let base = site.base.clone();
+    let http = reqwest::Client::new();
+    let created: Value = http
+        .post(format!("{base}/api/games"))
+        .json(&json!({
+            "ruleset": "for-honor-and-glory",
+            "scenario": "chippawa",
+            "seats": [
+                { "seat": "american", "name": "Anna" },
+                { "seat": "british", "name": "Ben" },
+            ],
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let game_id = created["game_id"].as_str().unwrap().to_owned();
+    let summary: Value = http
+        .get(format!("{base}/api/games/{game_id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let to_act = summary["waiting_for"][0]["seat"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let seat = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == to_act.as_str())
+        .unwrap();
+    let link = format!(
+        "{base}/games/{game_id}?token={}",
+        seat["token"].as_str().unwrap()
+    );
+
+    let mut driver = chromedriver().await;
+    let c = browser(&mut driver).await;
+    c.set_window_size(390, 844).await.unwrap();
+    c.goto(&link).await.unwrap();
+    wait_for_text(&c, "#move-h", "Your move", Duration::from_secs(10)).await;
+    let widths = c
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth, document.querySelector('figure.board svg').getBoundingClientRect().width];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (page, window, board) = (
+        widths[0].as_f64().unwrap(),
+        widths[1].as_f64().unwrap(),
+        widths[2].as_f64().unwrap(),
+    );
+    assert!(
+        page <= window,
+        "the page scrolls sideways: {page} > {window}"
+    );
+    assert!(
+        board <= window,
+        "the board is wider than the phone: {board} > {window}"
+    );
+    screenshot(&c, "fhg-phone-01-board").await;
+
+    let pointable = c.find_all(Locator::Css("g.pointable")).await.unwrap();
+    assert!(!pointable.is_empty(), "the seat's pieces are marked");
+    pointable[0].click().await.unwrap();
+    wait_for_text(&c, "#pointing-status", "Chosen:", Duration::from_secs(5)).await;
+    let reach = c.find_all(Locator::Css("g.reach")).await.unwrap();
+    assert!(!reach.is_empty(), "the piece's places are marked");
+    screenshot(&c, "fhg-phone-02-piece-chosen").await;
+    reach[0].click().await.unwrap();
+    let order = c.find(Locator::Id("order")).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let choices = c
+            .find_all(Locator::Css("#pointing-choices button"))
+            .await
+            .unwrap();
+        if let Some(first) = choices.first() {
+            first.click().await.unwrap();
+        }
+        let text = order.prop("value").await.unwrap().unwrap_or_default();
+        if !text.trim().is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no order was put in the box");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let written = order.prop("value").await.unwrap().unwrap();
+    let pointed = c
+        .find(Locator::Id("pointing"))
+        .await
+        .unwrap()
+        .prop("textContent")
+        .await
+        .unwrap()
+        .unwrap();
+    let pointed: Value = serde_json::from_str(&pointed).unwrap();
+    assert!(
+        pointed
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["order"] == written.trim()),
+        "'{written}' is one of the pointing table's orders"
+    );
+    screenshot(&c, "fhg-phone-03-order-filled").await;
+    c.find(Locator::Css("#move-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(
+        &c,
+        ".notice",
+        "Your order is recorded",
+        Duration::from_secs(10),
+    )
+    .await;
+    let events = site.store.events(&game_id, 0, None).await.unwrap();
+    let last = events.last().unwrap();
+    assert_eq!(last.seat, to_act, "the order was played by the seat");
+    screenshot(&c, "fhg-phone-04-recorded").await;
+    c.close().await.unwrap();
+}
 
 async fn two_players_play_audit_and_verify_in_real_browsers(site: TestApp) {
     let (base, backend) = (&site.base, site.db.backend());
@@ -274,6 +414,64 @@ async fn two_players_play_audit_and_verify_in_real_browsers(site: TestApp) {
         Some("roll 2x7")
     );
     screenshot(&ben, &shot("06-ben-bad-order")).await;
+
+    // While Ben writes, the game moves on (his own move from his email, say): the page keeps his
+    // order, refreshes the board, the log and the legal moves in place, and says so beside the
+    // order box.
+    let game = links[1].split("/games/").nth(1).unwrap();
+    let (game_id, token) = game.split_once("?token=").unwrap();
+    let next_seq = |v: &Value| v["next_seq"].as_u64().unwrap();
+    let summary: Value = reqwest::get(format!("{base}/api/games/{game_id}"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let moved: Value = reqwest::Client::new()
+        .post(format!("{base}/api/games/{game_id}/moves"))
+        .bearer_auth(token)
+        .json(&json!({ "expected_seq": next_seq(&summary), "command": "Ben holds the bridge from his email", "client_entropy": "by-mail" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let note = wait_for_text(
+        &ben,
+        "#moved-on",
+        "The game moved on while you wrote (1 new event)",
+        Duration::from_secs(20),
+    )
+    .await;
+    assert!(note.contains("legal moves are refreshed"), "{note}");
+    wait_for_text(
+        &ben,
+        "ol.events",
+        "Ben holds the bridge from his email",
+        Duration::from_secs(5),
+    )
+    .await;
+    let order = ben.find(Locator::Id("order")).await.unwrap();
+    assert_eq!(
+        order.prop("value").await.unwrap().as_deref(),
+        Some("roll 2x7")
+    );
+    let expected = ben
+        .find(Locator::Css("#move-form input[name=expected_seq]"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        expected,
+        next_seq(&moved).to_string(),
+        "the form sends against the new state"
+    );
+    wait_for_text(&ben, "#move-h", "Not your turn", Duration::from_secs(5)).await;
+    screenshot(&ben, &shot("06b-ben-moved-on-while-writing")).await;
 
     // The audit page of Anna's roll.
     anna.find(Locator::Css("#event-1 a"))

@@ -494,9 +494,48 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
     let report = despatch::engine::verify::verify_witnessed(&export, &despatch::rules::find, &seen);
     assert!(report.ok() && report.witnessed == 1, "{}", report.render());
 
-    // Bert unsubscribes from the link in the email, with no login.
+    // Bert unsubscribes from the link in the email, with no login. Opening the link (what a
+    // mail scanner does too) only asks him to confirm; the confirmation is a POST.
     let unsubscribe = line_after(&bert[0].text, "Stop these emails: ").to_owned();
+    assert!(
+        bert[0]
+            .raw
+            .contains(&format!("List-Unsubscribe: <{unsubscribe}>"))
+            && bert[0]
+                .raw
+                .contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"),
+        "RFC 8058 headers: {}",
+        bert[0].raw
+    );
+    let channels_path = format!("/api/games/{}/channels", table.game_id);
     let resp = t.http.get(&unsubscribe).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let page = resp.text().await.unwrap();
+    assert!(
+        page.contains("Stop these emails?") && page.contains("method=\"post\""),
+        "{page}"
+    );
+    let (_, channels) = t
+        .call(
+            reqwest::Method::GET,
+            &channels_path,
+            Some(&table.tokens[1]),
+            None,
+        )
+        .await;
+    assert_eq!(
+        channels,
+        json!({ "email": true, "webhooks": true }),
+        "a GET changes nothing"
+    );
+    // The one-click POST a mail client sends (RFC 8058), as the page's button does.
+    let resp = t
+        .http
+        .post(&unsubscribe)
+        .form(&[("List-Unsubscribe", "One-Click")])
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status().as_u16(), 200);
     let (_, channels) = t
         .call(
@@ -508,9 +547,27 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
         .await;
     assert_eq!(channels, json!({ "email": false, "webhooks": true }));
     let forged = unsubscribe.replace("seat=bert", "seat=anna");
+    for forged in [t.http.get(&forged), t.http.post(&forged)] {
+        let resp = forged.send().await.unwrap();
+        assert_eq!(resp.status().as_u16(), 403);
+        let page = resp.text().await.unwrap();
+        assert!(
+            page.contains("This link is not valid") && page.contains("<!doctype html>"),
+            "a page, not JSON: {page}"
+        );
+    }
+    let (_, anna) = t
+        .call(
+            reqwest::Method::GET,
+            &format!("/api/games/{}/channels", table.game_id),
+            Some(&table.tokens[0]),
+            None,
+        )
+        .await;
     assert_eq!(
-        t.http.get(&forged).send().await.unwrap().status().as_u16(),
-        403
+        anna,
+        json!({ "email": true, "webhooks": true }),
+        "a forged link changes nothing"
     );
 
     t.play(&table, &table.tokens[1], "hold the ridge").await;
@@ -1016,6 +1073,10 @@ async fn without_smtp_email_is_written_to_files_named_by_message_id() {
         }),
         in_reply_to: None,
         references: Vec::new(),
+        unsubscribe: Some(
+            "https://d.example.org/api/games/g-1234/unsubscribe?seat=anna&channel=email&sig=ab"
+                .into(),
+        ),
     };
     mailer.send(&d).await.unwrap();
     mailer.send(&d).await.unwrap();
@@ -1025,6 +1086,15 @@ async fn without_smtp_email_is_written_to_files_named_by_message_id() {
     assert_eq!(files.len(), 1, "the same message twice is the same file");
     let text = std::fs::read_to_string(files[0].as_ref().unwrap().path()).unwrap();
     assert!(text.contains("Message-ID: <notice-1.g@example.org>"));
+    // RFC 8058: the one-click unsubscribe, which a mail client POSTs.
+    assert!(
+        text.contains("List-Unsubscribe: <https://d.example.org/api/games/g-1234/unsubscribe?seat=anna&channel=email&sig=ab>"),
+        "{text}"
+    );
+    assert!(
+        text.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"),
+        "{text}"
+    );
     assert!(text.contains("text part") && text.contains("html part"));
     // The saved message is a witness `despatch verify --witness` reads.
     let seen = despatch::engine::witness::parse(&text, "notice.eml").unwrap();

@@ -214,7 +214,214 @@ on_both_backends!(
     a_move_through_the_page_works_with_the_cookie_alone,
     a_wrong_token_gets_no_cookie_and_a_stale_cookie_is_removed,
     the_seat_cookie_is_secure_when_the_server_is_reached_over_https,
+    a_finished_game_still_names_the_seat_on_its_page,
+    the_log_says_what_each_clock_event_did,
+    a_page_counts_one_event_in_the_singular,
+    a_missing_event_is_called_so_with_a_link_back_to_the_game,
+    a_finished_games_pages_offer_the_complete_export,
+    an_error_page_links_where_it_sends_the_reader,
+    resigning_from_the_page_needs_its_confirmation,
+    the_audit_page_leads_back_to_the_seat_page,
+    the_dice_tray_sums_each_expression_on_its_own,
 );
+
+/// A page's text with the entities minijinja writes for `/`, `'`, `&` and `"` read back.
+fn unescaped(body: &str) -> String {
+    body.replace("&#x2f;", "/")
+        .replace("&#x27;", "'")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+}
+
+/// The text of the page's `<h1>`.
+fn heading(body: &str) -> &str {
+    let start = body.find("<h1>").expect("a heading") + 4;
+    &body[start..start + body[start..].find("</h1>").unwrap()]
+}
+
+async fn a_finished_game_still_names_the_seat_on_its_page(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    app.play(&t, 0, "result draw").await;
+    app.play(&t, 1, "result draw").await;
+    let page = app.open(&t.links[0]).await;
+    assert!(page.body.contains("The game is over"), "{}", page.body);
+    assert!(!page.body.contains("None"), "{}", page.body);
+    assert!(
+        heading(&page.body).starts_with("Anna"),
+        "{}",
+        heading(&page.body)
+    );
+    assert!(page.body.contains("<title>Anna (anna)"), "{}", page.body);
+}
+
+async fn the_log_says_what_each_clock_event_did(app: TestApp) {
+    let t = app
+        .lobby_game_with(&["Anna", "Ben"], r#"{"clock": "standard"}"#)
+        .await;
+    let events = app.store.events(&t.game_id, 0, None).await.unwrap();
+    let clock = events
+        .iter()
+        .find(|e| e.kind == "Clock")
+        .expect("a clocked game's log opens with its policy");
+    let page = app.open(&t.links[0]).await;
+    let body = unescaped(&page.body);
+    let entry = body
+        .split(&format!("id=\"event-{}\"", clock.seq))
+        .nth(1)
+        .unwrap();
+    let entry = &entry[..entry.find("</li>").unwrap()];
+    assert!(
+        entry.contains("<p>The game's clock is set: every decision has a deadline</p>"),
+        "{entry}"
+    );
+}
+
+async fn a_page_counts_one_event_in_the_singular(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    assert_eq!(app.events(&t.game_id).await, 1);
+    let page = app.open(&t.links[0]).await;
+    assert!(page.body.contains("· 1 event</p>"), "{}", page.body);
+    assert!(!page.body.contains("1 events"));
+    app.play(&t, 0, "a first move").await;
+    let page = app.open(&t.links[0]).await;
+    assert!(page.body.contains("· 2 events</p>"), "{}", page.body);
+}
+
+async fn a_missing_event_is_called_so_with_a_link_back_to_the_game(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let p = app.get(&format!("/games/{}/events/7", t.game_id)).await;
+    assert_eq!(p.status, 404);
+    assert_eq!(heading(&p.body), "No such event");
+    assert!(p.body.contains("has no event 7 yet"), "{}", p.body);
+    assert!(
+        unescaped(&p.body).contains(&format!(
+            "<a href=\"/games/{}\">Back to the game</a>",
+            t.game_id
+        )),
+        "{}",
+        p.body
+    );
+    let p = app.get("/games/no-such-game/events/0").await;
+    assert_eq!(p.status, 404);
+    assert_eq!(heading(&p.body), "No such game");
+}
+
+async fn a_finished_games_pages_offer_the_complete_export(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let running = app.open(&t.links[0]).await;
+    assert!(running
+        .body
+        .contains("redacted: secrets are not in it until the end"));
+    app.play(&t, 0, "roll 1d6\nresult draw").await;
+    app.play(&t, 1, "result draw").await;
+    let n = app.events(&t.game_id).await;
+    for path in [
+        format!("/games/{}/watch", t.game_id),
+        format!("/games/{}/replay?step=1", t.game_id),
+        format!("/games/{}/replay?step={}", t.game_id, n - 1),
+    ] {
+        let p = app.get(&path).await;
+        assert_eq!(p.status, 200, "{path}: {}", p.body);
+        assert!(!p.body.contains("redacted"), "{path}: {}", p.body);
+        assert!(p.body.contains("complete with every secret"), "{path}");
+    }
+}
+
+async fn an_error_page_links_where_it_sends_the_reader(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let bad = "0".repeat(64);
+    let p = app.get(&format!("/games/{}?token={bad}", t.game_id)).await;
+    assert_eq!(p.status, 403);
+    assert!(
+        unescaped(&p.body).contains(&format!(
+            "<a href=\"/games/{}/watch\">Watch this game</a>",
+            t.game_id
+        )),
+        "{}",
+        p.body
+    );
+    assert!(p.body.contains("<a href=\"/\">Back to the start page</a>"));
+}
+
+async fn resigning_from_the_page_needs_its_confirmation(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben", "Cleo"]).await;
+    let page = app.open(&t.links[1]).await;
+    let resign = format!("/games/{}/resign", t.game_id);
+    assert!(
+        page.body.contains(&format!("action=\"{resign}\"")),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("Resign this game"));
+    let cookie = page.cookie.clone().unwrap();
+    // Without the box ticked: the page says how, and nothing is recorded.
+    let p = app.post_with(&resign, &[], Some(&cookie)).await;
+    assert_eq!(p.status, 400, "{}", p.body);
+    assert!(p.body.contains("you did not resign"), "{}", p.body);
+    assert_eq!(app.events(&t.game_id).await, 1);
+    // `resign` typed in the order box is not taken as table talk, and resigns nothing.
+    let p = app.send_order(&t, 1, "resign").await;
+    assert_eq!(p.status, 400, "{}", p.body);
+    assert!(p.body.contains("to resign, open"), "{}", p.body);
+    assert_eq!(app.events(&t.game_id).await, 1);
+    // Without a seat: refused.
+    let p = app.post(&resign, &[("confirm", "yes")]).await;
+    assert_eq!(p.status, 403, "{}", p.body);
+    assert_eq!(app.events(&t.game_id).await, 1);
+    // Confirmed: the resignation is recorded.
+    let p = app
+        .post_with(&resign, &[("confirm", "yes")], Some(&cookie))
+        .await;
+    assert_eq!(p.status, 303, "{}", p.body);
+    let events = app.store.events(&t.game_id, 0, None).await.unwrap();
+    let last = events.last().unwrap();
+    assert_eq!(
+        (last.kind.as_str(), last.seat.as_str()),
+        ("Resigned", "ben")
+    );
+}
+
+async fn the_audit_page_leads_back_to_the_seat_page(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    app.play(&t, 0, "roll 2d6").await;
+    let seat = app.open(&t.links[0]).await;
+    let cookie = seat.cookie.unwrap();
+    let audit = app
+        .get_with(&format!("/games/{}/events/1", t.game_id), Some(&cookie))
+        .await;
+    assert_eq!(audit.status, 200);
+    let back = format!("/games/{}#event-1", t.game_id);
+    assert!(
+        unescaped(&audit.body).contains(&format!("<a href=\"{back}\">Back to the game</a>")),
+        "{}",
+        audit.body
+    );
+    // The browser sends the seat cookie with that link: it opens the seat's page again.
+    let again = app
+        .get_with(&format!("/games/{}", t.game_id), Some(&cookie))
+        .await;
+    assert!(heading(&again.body).starts_with("Anna"), "{}", again.body);
+}
+
+async fn the_dice_tray_sums_each_expression_on_its_own(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    app.play(&t, 0, "roll 3d6+1 attack\nroll d100").await;
+    let page = app.open(&t.links[1]).await;
+    let events = app.store.events(&t.game_id, 0, None).await.unwrap();
+    let faces: Vec<u32> = events[1]
+        .dice
+        .as_ref()
+        .unwrap()
+        .rolls
+        .iter()
+        .map(|r| r.face)
+        .collect();
+    assert_eq!(faces.len(), 4);
+    let attack = faces[..3].iter().sum::<u32>() + 1;
+    let expected = format!("3d6+1 (attack) = {attack} · 1d100 = {}", faces[3]);
+    assert!(page.body.contains(&expected), "{expected} in {}", page.body);
+    assert!(!page.body.contains(" · sum "), "one sum per expression");
+}
 
 async fn the_lobby_creates_a_game_and_shows_each_seat_link_once(app: TestApp) {
     let lobby = app.get("/").await;
@@ -432,7 +639,23 @@ async fn a_stale_move_is_answered_with_the_latest_page_and_changes_nothing(app: 
         .post_with(&format!("/games/{}/moves", t.game_id), &form, Some(&cookie))
         .await;
     assert_eq!(p.status, 409, "{}", p.body);
-    assert!(p.body.contains("the game has moved on"), "{}", p.body);
+    assert!(
+        p.body
+            .contains("the game moved on while you wrote: 1 new event since"),
+        "{}",
+        p.body
+    );
+    assert!(
+        !p.body.contains("expected_seq ") && !p.body.contains("expected_seq,"),
+        "the player reads no field names: {}",
+        p.body
+    );
+    // The answer stands beside the order box, where the player is writing, not at the top.
+    let error_at = p.body.find("id=\"error\"").expect("an error on the page");
+    assert!(
+        error_at > p.body.find("id=\"move-form\"").unwrap(),
+        "the error is inside the move form"
+    );
     assert!(p.body.contains("second move from an old tab</textarea>"));
     assert!(
         p.body.contains("first move"),

@@ -203,6 +203,18 @@ pub enum Highlight {
     Cells { cells: Vec<At>, title: String },
 }
 
+/// An order made by pointing at the drawn board: a click on a piece (`data-piece`), then on a
+/// cell (`data-cell`, or a piece standing on it) makes `order`, in the game's order language.
+/// The page highlights the cells a selected piece may reach and puts the order in the order
+/// box, where the player can still change it before sending. Several orders for one piece and
+/// cell are offered to choose from.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Pointed {
+    pub piece: String,
+    pub cell: String,
+    pub order: String,
+}
+
 /// A board description.
 #[derive(Debug, Clone)]
 pub struct Board {

@@ -647,6 +647,14 @@ pub trait Rules: Send + Sync + 'static {
         None
     }
 
+    /// Orders by pointing at the drawn board for `seat` now (`engine::board::Pointed`): each a
+    /// piece of [`Rules::board`], a cell, and the legal order in the game's language that the
+    /// click on the piece, then on the cell, makes. Only orders the rules accept as they stand;
+    /// empty (the default) when the seat has nothing to decide or the ruleset offers none.
+    fn pointing(&self, _state: &Self::State, _seat: &Seat) -> Vec<super::board::Pointed> {
+        Vec::new()
+    }
+
     /// The board for `viewer` as plain text (a map in characters, a key, the pieces), for turn
     /// emails and pages: what a player needs to play from a mail client with nothing else on the
     /// table. Like [`Rules::view`] it shows only what `viewer` may see. `None` (the default)
@@ -753,6 +761,7 @@ pub trait Ruleset: Send + Sync {
         context: &BoardContext,
     ) -> Option<String>;
     fn board_text(&self, state: &GameState, viewer: &Viewer) -> Option<String>;
+    fn pointing(&self, state: &GameState, seat: &Seat) -> Vec<super::board::Pointed>;
     fn state_json(&self, state: &GameState) -> Value;
     /// Reads back a state that `state_json` wrote (a snapshot's), or says why it does not read.
     /// Caches a state keeps beside its JSON (`#[serde(skip)]`) are rebuilt on first use.
@@ -879,6 +888,9 @@ impl<R: Rules> Ruleset for Erased<R> {
     }
     fn board_text(&self, state: &GameState, viewer: &Viewer) -> Option<String> {
         self.0.board_text(self.state(state), viewer)
+    }
+    fn pointing(&self, state: &GameState, seat: &Seat) -> Vec<super::board::Pointed> {
+        self.0.pointing(self.state(state), seat)
     }
     fn state_json(&self, state: &GameState) -> Value {
         serde_json::to_value(self.state(state)).expect("states serialise to JSON")

@@ -49,6 +49,11 @@ pub struct EmailDelivery {
     pub in_reply_to: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub references: Vec<String>,
+    /// The signed one-click unsubscribe URL of a notice, sent as `List-Unsubscribe` with
+    /// `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058). Answers to a player's
+    /// own mail carry none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsubscribe: Option<String>,
 }
 
 /// A game's log head: the seq of an event and its hash.

@@ -43,6 +43,8 @@ pub struct Table {
     pub viewer: String,
     /// What this seat may decide now.
     pub prompts: Vec<Prompt>,
+    /// The orders this seat may make by pointing at the drawn board (`Rules::pointing`).
+    pub pointing: Vec<crate::engine::board::Pointed>,
     pub grammar: String,
     pub board_svg: Option<String>,
     /// The board as text, for games that draw no SVG (and for mail).
@@ -59,9 +61,58 @@ pub struct Table {
     pub shown_seq: u64,
     /// The number of events in the whole game.
     pub events_total: u64,
+    /// Whether the game has ended (a replay step of a finished game included): its export is
+    /// then complete, secrets and all.
+    pub over: bool,
     /// When the current decision is due (RFC 3339 UTC), if a clock runs. No clock policy is
     /// stored yet, so this stays `None` until the clock work lands.
     pub deadline: Option<String>,
+}
+
+/// What a clock event says in the log: every one of them is public (who was reminded, who
+/// missed a deadline and what followed, who is away).
+fn clock_line(payload: &Value) -> String {
+    let text = |key: &str| payload.get(key).and_then(Value::as_str).unwrap_or("?");
+    let moment = |key: &str| {
+        chrono::DateTime::parse_from_rfc3339(text(key)).map_or_else(
+            |_| text(key).to_owned(),
+            |t| t.format("%a %-d %b %Y, %H:%M UTC").to_string(),
+        )
+    };
+    let number = |key: &str| payload.get(key).and_then(Value::as_u64).unwrap_or(0);
+    match text("clock") {
+        "policy" => "The game's clock is set: every decision has a deadline".to_owned(),
+        "reminder" => format!(
+            "{} is reminded: the deadline is {} ({} h away)",
+            text("seat"),
+            moment("deadline"),
+            number("hours_before")
+        ),
+        "deadline" => {
+            let then = match text("action") {
+                "pass" => "the decision is played as a pass, as the rules allow",
+                "pause" => "the clock is paused until someone moves",
+                "forfeit" => "the seat resigns",
+                _ => "the game waits, with a new deadline",
+            };
+            let misses = number("misses");
+            format!(
+                "{} missed the deadline of {} ({misses} missed deadline{}): {then}",
+                text("seat"),
+                moment("deadline"),
+                if misses == 1 { "" } else { "s" }
+            )
+        }
+        "vacation" => format!(
+            "{} is away from {} until {} ({} day{}); the clock waits",
+            text("seat"),
+            moment("from"),
+            moment("until"),
+            number("days"),
+            if number("days") == 1 { "" } else { "s" }
+        ),
+        other => format!("The game's clock: {other}"),
+    }
 }
 
 fn label(viewer: &Viewer) -> String {
@@ -101,6 +152,7 @@ impl RawEntry {
             }
             kind::DICE_CHAIN_COMMITTED => lines.push(said("A new dice chain is committed")),
             kind::GAME_ENDED => lines.push(said("The game ends; its hidden seed is revealed")),
+            kind::CLOCK => lines.push(said(&clock_line(&event.payload))),
             _ => {}
         }
         RawEntry {
@@ -259,6 +311,11 @@ impl Games {
         };
         let events_total = record.next_seq.max(folded.game.next_seq);
         let (game, raw) = (&folded.game, &folded.log);
+        // The seat looking stays named on its page after the end, when everything is shown.
+        let looking = match viewer {
+            Viewer::Seat(s) => Some(s.clone()),
+            _ => None,
+        };
         let viewer = if game.ended || record.ended {
             Viewer::Everyone
         } else {
@@ -300,6 +357,12 @@ impl Games {
                 .collect(),
             _ => Vec::new(),
         };
+        let pointing = match &seat {
+            Some(s) if step.is_none() && !prompts.is_empty() => {
+                game.ruleset.pointing(&game.state, s)
+            }
+            _ => Vec::new(),
+        };
         let your_sealed = match &seat {
             Some(s) => secrets
                 .sealed_by(s.as_str())
@@ -330,13 +393,14 @@ impl Games {
         };
         Ok(Table {
             summary: summary_of(game),
-            seat_name: seat
+            seat_name: looking
                 .as_ref()
                 .and_then(|s| game.seat(s.as_str()))
                 .map(|d| d.name.clone()),
-            seat: seat.as_ref().map(|s| s.to_string()),
+            seat: looking.as_ref().map(|s| s.to_string()),
             viewer: label(&viewer),
             prompts,
+            pointing,
             grammar: game.ruleset.info().grammar,
             board_svg: game.ruleset.board_svg(&game.state, &viewer, &context),
             board_text: game.ruleset.board_text(&game.state, &viewer),
@@ -347,6 +411,7 @@ impl Games {
             log_complete,
             shown_seq: game.next_seq - 1,
             events_total,
+            over: game.ended || record.ended,
             deadline,
         })
     }

@@ -159,38 +159,126 @@ pub struct Unsubscribe {
     sig: String,
 }
 
-/// Turns one channel off for one seat from the signed link in a notice: no login.
+/// The page a notice's unsubscribe link opens: it checks the link and asks for a confirmation,
+/// changing nothing, since mail scanners and link previews open links on their own.
 #[utoipa::path(get, path = "/api/games/{game_id}/unsubscribe", params(Unsubscribe), responses(
-    (status = 200, description = "unsubscribed (an HTML page saying so)", content_type = "text/html"),
-    (status = 400, description = "a parameter is missing or not valid, or the channel is not `email` or `webhooks`", body = ErrorBody),
-    (status = 403, description = "the signature does not match: the link was altered", body = ErrorBody),
-    (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 200, description = "the link is valid: a page with a button that confirms (a POST)", content_type = "text/html"),
+    (status = 400, description = "a parameter is missing or not valid, or the channel is not `email` or `webhooks` (a page saying which)", content_type = "text/html"),
+    (status = 403, description = "the signature does not match: the link was altered (a page)", content_type = "text/html"),
+    (status = 404, description = "no such game (a page)", content_type = "text/html"), (status = 503, description = "the database is unavailable (a page)", content_type = "text/html", headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/unsubscribe")]
+pub async fn unsubscribe_page(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    query: Result<web::Query<Unsubscribe>, actix_web::Error>,
+    req: HttpRequest,
+) -> HttpResponse {
+    let Ok(q) = query else {
+        return unsubscribe_refused(&ServiceError::BadRequest(
+            "the link lacks its seat, channel or signature; copy the whole link from the email"
+                .into(),
+        ));
+    };
+    match games
+        .check_unsubscribe(&path, &q.seat, &q.channel, &q.sig)
+        .await
+    {
+        Ok(()) => super::pages::confirm_page(
+            "Stop these emails?",
+            &format!(
+                "Seat {} of game {} will get no more {} from this game.",
+                q.seat,
+                path.as_str(),
+                what(&q.channel)
+            ),
+            &format!("{}?{}", req.path(), req.query_string()),
+            "Yes, stop them",
+        ),
+        Err(e) => unsubscribe_refused(&e),
+    }
+}
+
+/// Turns one channel off for one seat from the signed link in a notice, without a login: the
+/// confirmation of the link's page, or a mail client's one-click request (RFC 8058: a POST with
+/// the body `List-Unsubscribe=One-Click`, which needs no reading).
+#[utoipa::path(post, path = "/api/games/{game_id}/unsubscribe", params(Unsubscribe), responses(
+    (status = 200, description = "unsubscribed (a page saying so)", content_type = "text/html"),
+    (status = 400, description = "a parameter is missing or not valid, or the channel is not `email` or `webhooks` (a page saying which)", content_type = "text/html"),
+    (status = 403, description = "the signature does not match: the link was altered (a page)", content_type = "text/html"),
+    (status = 404, description = "no such game (a page)", content_type = "text/html"), (status = 503, description = "the database is unavailable (a page)", content_type = "text/html", headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[post("/games/{game_id}/unsubscribe")]
 pub async fn unsubscribe(
     games: web::Data<Games>,
     path: web::Path<String>,
-    query: web::Query<Unsubscribe>,
-) -> Answer {
-    let q = query.into_inner();
-    games
+    query: Result<web::Query<Unsubscribe>, actix_web::Error>,
+) -> HttpResponse {
+    let Ok(q) = query else {
+        return unsubscribe_refused(&ServiceError::BadRequest(
+            "the link lacks its seat, channel or signature; copy the whole link from the email"
+                .into(),
+        ));
+    };
+    match games
         .unsubscribe(&path, &q.seat, &q.channel, &q.sig)
-        .await?;
-    Ok(HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        .body(format!(
-            "<!doctype html><title>Unsubscribed</title><p>Done: seat <b>{}</b> gets no more {} from this game. \
-             You can turn it back on with PUT /api/games/{}/channels.</p>",
-            html_escape(&q.seat),
-            if q.channel == "email" { "emails" } else { "webhook calls" },
-            html_escape(&path)
-        )))
+        .await
+    {
+        Ok(_) => super::pages::message_page(
+            actix_web::http::StatusCode::OK,
+            "Done",
+            &format!(
+                "Seat {} gets no more {} from game {}.",
+                q.seat,
+                what(&q.channel),
+                path.as_str()
+            ),
+            Some("To turn them on again, the seat's holder can use PUT /api/games/{game}/channels with the seat's token."),
+        ),
+        Err(e) => unsubscribe_refused(&e),
+    }
 }
 
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+fn what(channel: &str) -> &'static str {
+    if channel == "email" {
+        "emails"
+    } else {
+        "webhook calls"
+    }
+}
+
+/// A refused unsubscribe link as a page (its reader followed a link from an email).
+fn unsubscribe_refused(e: &ServiceError) -> HttpResponse {
+    use actix_web::http::StatusCode;
+    let (status, heading) = match e {
+        ServiceError::BadRequest(_) => (StatusCode::BAD_REQUEST, "This link is incomplete"),
+        ServiceError::Forbidden(_) | ServiceError::Unauthorized => {
+            (StatusCode::FORBIDDEN, "This link is not valid")
+        }
+        ServiceError::NotFound(_) => (StatusCode::NOT_FOUND, "No such game"),
+        ServiceError::Unavailable(_) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The database is unavailable",
+        ),
+        _ => (StatusCode::INTERNAL_SERVER_ERROR, "The server failed"),
+    };
+    let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
+        tracing::error!(error = %e, "internal error on an unsubscribe link");
+        "Something went wrong on the server. Nothing was changed; try again in a moment.".to_owned()
+    } else {
+        format!("{e}. Nothing was changed.")
+    };
+    let mut page = super::pages::message_page(
+        status,
+        heading,
+        &message,
+        Some("Use the whole link from the email, or ask the game's organiser."),
+    );
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        page.headers_mut().insert(
+            actix_web::http::header::RETRY_AFTER,
+            actix_web::http::header::HeaderValue::from(super::error::UNAVAILABLE_RETRY_AFTER_SECS),
+        );
+    }
+    page
 }
 
 /// Registers a webhook; its secret (the HMAC key of `X-Despatch-Signature`) is in this answer

@@ -29,6 +29,7 @@ use super::{api, inbound, notify_api};
         notify_api::stream,
         notify_api::channels,
         notify_api::set_channels,
+        notify_api::unsubscribe_page,
         notify_api::unsubscribe,
         notify_api::add_webhook,
         notify_api::webhooks,

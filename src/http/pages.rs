@@ -59,10 +59,49 @@ pub fn message_page(
     message: &str,
     hint: Option<&str>,
 ) -> HttpResponse {
+    message_page_with_links(status, heading, message, hint, &[])
+}
+
+/// A page that asks to confirm an action before it is done: a button that POSTs to `action`.
+pub fn confirm_page(heading: &str, message: &str, action: &str, button: &str) -> HttpResponse {
+    rendered(
+        StatusCode::OK,
+        "confirm.html",
+        context! { heading, message, action, button, flash => None::<String>, error => None::<String> },
+    )
+}
+
+/// A link on a message page: where to, and its text.
+struct PageLink {
+    href: String,
+    text: &'static str,
+}
+
+/// A message page with links to where the reader can go next (besides the start page).
+fn message_page_with_links(
+    status: StatusCode,
+    heading: &str,
+    message: &str,
+    hint: Option<&str>,
+    links: &[PageLink],
+) -> HttpResponse {
+    let links: Vec<_> = links
+        .iter()
+        .map(|l| context! { href => l.href.as_str(), text => l.text })
+        .collect();
     rendered(
         status,
         "error.html",
-        context! { heading, message, hint, flash => None::<String>, error => None::<String> },
+        context! { heading, message, hint, links, flash => None::<String>, error => None::<String> },
+    )
+}
+
+/// What a seat's page says when the game moved on while the player wrote.
+fn moved_on(sent: u64, current_seq: u64) -> String {
+    let new = current_seq.saturating_sub(sent);
+    format!(
+        "the game moved on while you wrote: {new} new event{} since your page was drawn, and nothing of yours was recorded",
+        if new == 1 { "" } else { "s" }
     )
 }
 
@@ -75,13 +114,15 @@ fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
             m,
             Some("Check that you copied the whole link from your email."),
         ),
-        ServiceError::Unauthorized | ServiceError::Forbidden(_) => message_page(
+        ServiceError::Unauthorized | ServiceError::Forbidden(_) => message_page_with_links(
             StatusCode::FORBIDDEN,
             "This link does not open a seat",
             &format!("The link's token is not a seat of game {game_id}. Nothing was changed."),
-            Some(&format!(
-                "Use the link from your own turn email, whole. Anyone may watch the game at /games/{game_id}/watch."
-            )),
+            Some("Use the link from your own turn email, whole. Anyone may watch the game."),
+            &[PageLink {
+                href: format!("/games/{game_id}/watch"),
+                text: "Watch this game",
+            }],
         ),
         ServiceError::BadRequest(m) => message_page(StatusCode::BAD_REQUEST, "Not done", m, None),
         ServiceError::Rule(r) => message_page(
@@ -90,9 +131,16 @@ fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
             &r.to_string(),
             None,
         ),
-        ServiceError::Stale { .. } => {
-            message_page(StatusCode::CONFLICT, "The game has moved on", &e.to_string(), None)
-        }
+        ServiceError::Stale { sent, current_seq } => message_page_with_links(
+            StatusCode::CONFLICT,
+            "The game has moved on",
+            &moved_on(*sent, *current_seq),
+            None,
+            &[PageLink {
+                href: format!("/games/{game_id}"),
+                text: "Back to the game",
+            }],
+        ),
         ServiceError::RateLimited { limited, .. } => {
             let mut page = message_page(
                 StatusCode::TOO_MANY_REQUESTS,
@@ -553,6 +601,13 @@ pub async fn submit_move(
         };
         async move { seat_page(&games, game_id, &caller, false, notes).await }
     };
+    if form.order.trim().eq_ignore_ascii_case("resign") {
+        return again(
+            StatusCode::BAD_REQUEST,
+            "nothing was sent: to resign, open \"Resign this game\" below the order box and confirm there (an order box never resigns by accident)".into(),
+        )
+        .await;
+    }
     let Ok(expected_seq) = form.expected_seq.trim().parse::<u64>() else {
         return again(
             StatusCode::BAD_REQUEST,
@@ -578,14 +633,68 @@ pub async fn submit_move(
             )
             .await
         }
-        Err(e @ ServiceError::Stale { .. }) => {
-            again(
-                StatusCode::CONFLICT,
-                format!("{e}. The page now shows the latest events; your order is below, unsent."),
+        Err(ServiceError::Stale { sent, current_seq }) => {
+            let message = format!(
+                "{}. The board, the log and your legal moves are the latest now; your order is below, unsent — check it against them and send it again.",
+                moved_on(sent, current_seq)
+            );
+            again(StatusCode::CONFLICT, message).await
+        }
+        Err(ServiceError::BadRequest(m)) => again(StatusCode::BAD_REQUEST, m).await,
+        Err(e) => error_page(&e, game_id),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ResignForm {
+    #[serde(default)]
+    confirm: String,
+}
+
+/// A seat resigns from its page: only with the confirmation box ticked; without it, the page
+/// again with the reason, and nothing recorded.
+#[post("/games/{game_id}/resign")]
+pub async fn resign(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    form: web::Form<ResignForm>,
+    req: HttpRequest,
+) -> HttpResponse {
+    let game_id = path.as_str();
+    let caller = match games
+        .authenticate(game_id, seat_cookie::read(&req).as_deref())
+        .await
+    {
+        Ok(c) => c,
+        Err(e) => return error_page(&e, game_id),
+    };
+    let refused = |status, message: String| {
+        let notes = Notes {
+            status,
+            error: Some(message),
+            ..Notes::none()
+        };
+        seat_page(&games, game_id, &caller, false, notes)
+    };
+    if form.confirm != "yes" {
+        return refused(
+            StatusCode::BAD_REQUEST,
+            "you did not resign: tick \"Yes, I resign\" under \"Resign this game\" to confirm, then press Resign".into(),
+        )
+        .await;
+    }
+    match games.resign(&caller).await {
+        Ok(result) => {
+            let first = result.events.first().map(|e| e.seq);
+            to_seat_page(&games, game_id, None, false, first)
+        }
+        Err(ServiceError::Rule(r)) => {
+            refused(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("{r}; you have not resigned"),
             )
             .await
         }
-        Err(ServiceError::BadRequest(m)) => again(StatusCode::BAD_REQUEST, m).await,
         Err(e) => error_page(&e, game_id),
     }
 }
@@ -640,6 +749,19 @@ pub async fn audit(games: web::Data<Games>, path: web::Path<(String, String)>) -
             "audit.html",
             context! { game_id, a => v(&a), flash => None::<String>, error => None::<String> },
         ),
+        // The game exists but not the event: say so, and lead back to the game.
+        Err(ServiceError::NotFound(m)) if games.summary(&game_id).await.is_ok() => {
+            message_page_with_links(
+                StatusCode::NOT_FOUND,
+                "No such event",
+                &m,
+                None,
+                &[PageLink {
+                    href: format!("/games/{game_id}"),
+                    text: "Back to the game",
+                }],
+            )
+        }
         Err(e) => error_page(&e, &game_id),
     }
 }

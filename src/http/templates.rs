@@ -15,6 +15,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("game.html", include_str!("../../templates/game.html")),
     ("audit.html", include_str!("../../templates/audit.html")),
     ("verify.html", include_str!("../../templates/verify.html")),
+    ("confirm.html", include_str!("../../templates/confirm.html")),
 ];
 
 fn env() -> &'static Environment<'static> {
@@ -70,7 +71,7 @@ mod tests {
             "error.html",
             minijinja::context! {
                 heading => "<b>", message => "<script>alert(1)</script>", hint => None::<String>,
-                flash => None::<String>, error => None::<String>,
+                links => Vec::<String>::new(), flash => None::<String>, error => None::<String>,
             },
         )
         .unwrap();

@@ -404,6 +404,7 @@ fn email(
         head: None,
         in_reply_to: reply.in_reply_to.clone(),
         references: reply.references.clone(),
+        unsubscribe: None,
     }
 }
 

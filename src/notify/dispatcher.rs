@@ -325,6 +325,7 @@ impl Dispatcher {
                 }),
                 in_reply_to: Some(thread.clone()),
                 references: vec![thread],
+                unsubscribe: Some(c.unsubscribe_link.clone()),
             };
             out.push(row(EMAIL, serde_json::to_value(d).expect("serialisable")));
         }

@@ -34,6 +34,42 @@ impl Header for HeadHeader {
     }
 }
 
+/// `List-Unsubscribe: <url>` (RFC 2369), with `List-Unsubscribe-Post` (RFC 8058) making it a
+/// one-click POST that a mail client sends without opening a page.
+#[derive(Debug, Clone)]
+struct ListUnsubscribe(String);
+
+impl Header for ListUnsubscribe {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribe(s.to_owned()))
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), format!("<{}>", header_text(&self.0)))
+    }
+}
+
+#[derive(Debug, Clone)]
+struct ListUnsubscribePost;
+
+impl Header for ListUnsubscribePost {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe-Post")
+    }
+
+    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribePost)
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), "List-Unsubscribe=One-Click".to_owned())
+    }
+}
+
 /// Text for a header (a display name, a subject) as one line: each control character (CR and
 /// LF above all) becomes a space. Names are refused at the API when they hold one
 /// (`games::input`), so this only guards rows written before that check, or by another path: a
@@ -127,6 +163,11 @@ impl Mailer {
                 &head.hash,
             )));
         }
+        if let Some(url) = &d.unsubscribe {
+            builder = builder
+                .header(ListUnsubscribe(url.clone()))
+                .header(ListUnsubscribePost);
+        }
         builder
             .multipart(MultiPart::alternative_plain_html(
                 d.text.clone(),
@@ -191,6 +232,7 @@ mod tests {
             head: None,
             in_reply_to: None,
             references: Vec::new(),
+            unsubscribe: None,
         }
     }
 

@@ -5,7 +5,9 @@
 //! Nothing in For Honor and Glory is hidden, so every viewer is shown the same board. The
 //! state does not keep the paths units moved, so moves show as the units' "acted" state only.
 
-use crate::engine::board::{At, Board, Cell, Ground, Highlight, Piece, Shape, State as Mark};
+use crate::engine::board::{
+    At, Board, Cell, Ground, Highlight, Piece, Pointed, Shape, State as Mark,
+};
 
 use super::hex::Hex;
 use super::terrain::Terrain;
@@ -206,4 +208,35 @@ pub fn board(state: &State) -> Board {
         legend,
         notes,
     }
+}
+
+/// Orders by pointing (docs/web.md): every legal unit action of `side` on the board `b` as the
+/// battle stands for its turn — the unit's piece, the hex the action ends in or aims at (a
+/// unit's own hex for rally, column and line), and the action in the order language. Moves are
+/// one hex a click; a longer path is written out, or pointed at hex by hex in several actions.
+pub fn pointing(b: &super::battle::Battle, side: Side) -> Vec<Pointed> {
+    use super::order::Action;
+    let map = b.map();
+    super::bot::legal_actions(b, side, true)
+        .iter()
+        .filter_map(|a| {
+            let (unit, cell) = match a {
+                Action::Move { unit, path, .. } => (unit, *path.last()?),
+                Action::MoveFire { unit, target, .. }
+                | Action::FireMove { unit, target, .. }
+                | Action::Fire { unit, target, .. }
+                | Action::CloseCombat { unit, target, .. } => (unit, *target),
+                Action::Rally { unit } | Action::Column { unit } | Action::Line { unit } => {
+                    (unit, unit.hex)
+                }
+                _ => return None,
+            };
+            let u = super::turn::resolve(map, b, side, *unit).ok()?;
+            Some(Pointed {
+                piece: format!("unit-{u}"),
+                cell: cell.to_string(),
+                order: super::order::describe_action(a),
+            })
+        })
+        .collect()
 }

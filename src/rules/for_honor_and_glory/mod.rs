@@ -354,6 +354,20 @@ impl Rules for ForHonorAndGlory {
         Some(crate::rules::fit_for_mail(&text_board::text_board(state)))
     }
 
+    /// Orders by pointing: the side to act's legal unit actions as its turn meets the board
+    /// (a new turn starts with every unit fresh, 6.1.4, as for the prompts).
+    fn pointing(&self, state: &State, seat_asking: &Seat) -> Vec<crate::engine::board::Pointed> {
+        let b = &state.battle;
+        if state.finished.is_some() || seat(b.active) != *seat_asking {
+            return Vec::new();
+        }
+        let mut fresh = b.clone();
+        if !b.held {
+            turn::begin(&mut fresh, b.active);
+        }
+        drawn::pointing(&fresh, b.active)
+    }
+
     fn view(&self, state: &State, _viewer: &Viewer) -> Value {
         // Everything on the table is open: there is nothing hidden to strip. The standing
         // orders too: at the table the owner makes these choices aloud, and the orders that

@@ -18,6 +18,7 @@ pub mod guards;
 pub mod intel;
 pub mod intruder;
 pub mod order;
+pub mod pointing;
 pub mod position;
 pub mod senses;
 pub mod skills;
@@ -956,6 +957,10 @@ impl Rules for HourOfGlory {
         _: &crate::engine::ruleset::BoardContext,
     ) -> Option<crate::engine::board::Board> {
         Some(drawn::board(s, viewer))
+    }
+
+    fn pointing(&self, s: &State, seat: &Seat) -> Vec<crate::engine::board::Pointed> {
+        pointing::pointing(s, seat)
     }
 
     fn board_text(&self, s: &State, viewer: &Viewer) -> Option<String> {

@@ -158,14 +158,14 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
             );
         }
         Some((seq, seat, rolls)) => {
-            let total: u32 = rolls.iter().map(|r| r.face).sum();
+            let sums = sums(state, rolls.len());
             let _ = write!(
                 svg,
-                r##"<text x="28" y="{}" font-size="14" fill="#e8f2ea">Latest roll: {} at event {seq} · {} {} · sum {total}</text>"##,
+                r##"<text x="28" y="{}" font-size="14" fill="#e8f2ea"><title>{}</title>Latest roll: {} at event {seq} · {}</text>"##,
                 tray_y + 22,
+                esc(&sums),
                 esc(seat),
-                rolls.len(),
-                if rolls.len() == 1 { "die" } else { "dice" },
+                esc(&clip(&sums, 60)),
             );
             for (i, roll) in rolls.iter().take(TRAY_DICE).enumerate() {
                 let row = i as u32 / 10;
@@ -231,6 +231,21 @@ fn describe(state: &State, context: &BoardContext) -> String {
     d
 }
 
+/// Each expression of the latest roll with its own total (`3d6+1 = 16 · d100 = 41`), or the
+/// count of dice when the state does not hold the expressions of these dice.
+fn sums(state: &State, dice: usize) -> String {
+    if state.last_rolls.is_empty() || state.last_rolls.iter().map(|e| e.dice).sum::<usize>() != dice
+    {
+        return format!("{dice} {}", if dice == 1 { "die" } else { "dice" });
+    }
+    state
+        .last_rolls
+        .iter()
+        .map(|e| format!("{} = {}", e.asked, e.total))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +261,7 @@ mod tests {
             proposals: Default::default(),
             resigned: Vec::new(),
             finished: None,
+            last_rolls: Vec::new(),
         }
     }
 
@@ -274,6 +290,43 @@ mod tests {
         assert!(svg.contains("<title>d20: 17</title>"));
         assert!(svg.contains("▶ ben"));
         assert_eq!(svg.matches("class=\"die\"").count(), 2);
+    }
+
+    #[test]
+    fn the_tray_sums_each_expression_on_its_own() {
+        let mut state = state();
+        state.last_rolls = vec![
+            super::super::RolledExpression {
+                asked: "3d6+1".into(),
+                dice: 3,
+                total: 13,
+            },
+            super::super::RolledExpression {
+                asked: "1d100 (morale)".into(),
+                dice: 1,
+                total: 44,
+            },
+        ];
+        let roll = |face| Roll { sides: 6, face };
+        let context = BoardContext {
+            recent_lines: Vec::new(),
+            last_roll: Some((
+                4,
+                "anna".into(),
+                vec![
+                    roll(4),
+                    roll(4),
+                    roll(4),
+                    Roll {
+                        sides: 100,
+                        face: 44,
+                    },
+                ],
+            )),
+        };
+        let svg = draw(&state, &context);
+        assert!(svg.contains("3d6+1 = 13 · 1d100 (morale) = 44"), "{svg}");
+        assert!(!svg.contains("sum 5"), "no one sum across expressions");
     }
 
     #[test]

@@ -57,6 +57,19 @@ pub struct State {
     pub proposals: BTreeMap<Seat, Proposal>,
     pub resigned: Vec<Seat>,
     pub finished: Option<Proposal>,
+    /// The expressions of the latest move that rolled, in the order rolled, so that the dice
+    /// tray sums each expression on its own (`roll 3d6+1; roll d100` is two sums, not one).
+    #[serde(default)]
+    pub last_rolls: Vec<RolledExpression>,
+}
+
+/// One dice expression of a move as rolled: what was asked, how many dice it took, its total.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RolledExpression {
+    /// The expression with its label, as the log line writes it: `3d6+1 (attack)`.
+    pub asked: String,
+    pub dice: usize,
+    pub total: i64,
 }
 
 impl State {
@@ -165,6 +178,7 @@ impl Rules for OpenTable {
             proposals: BTreeMap::new(),
             resigned: Vec::new(),
             finished: None,
+            last_rolls: Vec::new(),
         })
     }
 
@@ -282,9 +296,21 @@ impl Rules for OpenTable {
         if !m.text.is_empty() {
             ctx.say(format!("{seat}: {}", m.text));
         }
+        if !m.rolls.is_empty() {
+            state.last_rolls.clear();
+        }
         for RollRequest { dice, label } in &m.rolls {
             let faces = ctx.roll_many(dice.count as usize, dice.sides);
             ctx.say(roll_line(seat, dice, label, &faces));
+            state.last_rolls.push(RolledExpression {
+                asked: if label.is_empty() {
+                    dice.to_string()
+                } else {
+                    format!("{dice} ({label})")
+                },
+                dice: faces.len(),
+                total: faces.iter().map(|&f| i64::from(f)).sum::<i64>() + dice.modifier,
+            });
         }
         if let Some(commitment) = commitment.filter(|_| sealing) {
             let number = state.notes.len() + 1;

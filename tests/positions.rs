@@ -489,6 +489,7 @@ fn hour_of_glory_a_bad_capture_or_standing_choice_is_refused_naming_its_line() {
     assert!(e.message.contains("'banana'"), "{e}");
     // A card the Commander holds is in no other place.
     let e = bad("intruder harris intel: red-gb\ndefender commander captured: red-gb");
+    assert_eq!(e.line, 2, "{e}");
     assert!(e.message.contains("dealt twice"), "{e}");
     // A dead Commander off the board has no body to hold his captures.
     let e = bad("defender commander off dead\ndefender commander captured: map");

@@ -247,6 +247,7 @@ pub fn read(
         .map_err(|e| PositionError::new(0, format!("the set-up: {e}")))?;
     // The line that last placed each square's agent, for the checks at the end.
     let mut lines: Vec<(Sq, usize)> = Vec::new();
+    // The last line that placed an intelligence card, named when a card is in two places.
     let mut deal_line = 0;
     // The rooms a `room` line dealt; the others hold what the set-up dealt them.
     let mut rooms_set = vec![false; st.rooms.len()];
@@ -357,6 +358,7 @@ pub fn read(
                         }
                         _ => {
                             x.intel = cards.map(|c| card(&s, c)).collect::<Result<_, _>>()?;
+                            deal_line = s.line;
                             let taken = x.intel.clone();
                             for c in taken {
                                 take_from_dealt_rooms(&mut st, &rooms_set, c);
@@ -410,6 +412,7 @@ pub fn read(
                     .ok_or_else(|| s.error(format!("there is no defending agent '{label}'")))?;
                 captured(&mut st, &s, d, &rooms_set)?;
                 captured_lines.push((d, s.line));
+                deal_line = s.line;
             }
             "defender" | "guard" => {
                 let label = s.word(1, "a label (commander, a1, g1 ...)")?;

@@ -4,8 +4,9 @@
 
 use std::collections::VecDeque;
 
+use despatch::engine::dice::hidden_stream;
 use despatch::engine::replay::{self, ReplayError};
-use despatch::engine::ruleset::{Ctx, DiceSource, RuleError, SeatDef, Setup};
+use despatch::engine::ruleset::{Ctx, DiceSource, RuleError, Rules, SeatDef, Setup};
 use despatch::rules;
 use despatch::rules::for_honor_and_glory::action_points::{command_ap, random_ap};
 use despatch::rules::for_honor_and_glory::battle::Battle;
@@ -13,6 +14,7 @@ use despatch::rules::for_honor_and_glory::hex::Hex;
 use despatch::rules::for_honor_and_glory::optional::Options;
 use despatch::rules::for_honor_and_glory::terrain::{MoveEffect, Terrain};
 use despatch::rules::for_honor_and_glory::units::Side;
+use despatch::rules::for_honor_and_glory::ForHonorAndGlory;
 use despatch::rules::for_honor_and_glory::{combat, order, scenario, turn, victory};
 use serde_json::json;
 
@@ -39,6 +41,35 @@ fn drill(rules: &[u8]) -> Battle {
     }
     b.units_changed();
     b
+}
+
+/// The drill ground as `drill` sets it, then the statements of a position
+/// (docs/rules/for-honor-and-glory.md, "Positions (despatch replay)"): the way to start a rule
+/// from units placed, reduced, in column, or with standing orders, in a few lines.
+fn from_position(rules: &[u8], text: &str) -> Battle {
+    let reserve: String = drill(rules)
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.side == UK)
+        .map(|(i, u)| format!("unit {}: british {} {}\n", i + 1, u.kind.name(), u.hex))
+        .collect();
+    let optional: Vec<String> = rules.iter().map(|r| format!("11.{r}")).collect();
+    let setup = Setup {
+        game_id: "fhg-rules".into(),
+        scenario: "drill".into(),
+        options: json!({ "optional_rules": optional }),
+        seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
+    };
+    ForHonorAndGlory
+        .position(
+            &setup,
+            &format!("{reserve}{text}"),
+            &mut hidden_stream(&[0; 32], "fhg-rules", 0),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+        .state
+        .battle
 }
 
 fn unit(b: &Battle, name: &str) -> usize {
@@ -676,29 +707,24 @@ fn s8_1_2_the_option_hits_one_at_a_time_sends_each_hit_to_the_unit_then_highest(
 #[test]
 fn s8_1_2_the_owners_standing_order_decides_which_of_two_equal_units_is_hit() {
     // A 2 MP militia and a 2 MP gun: one hit (AP die 1, then 6, 2, 2).
-    let setup = |b: &mut Battle| {
-        put(b, "UK militia", "G5");
-        put(b, "UK artillery", "G5");
-        put(b, "US artillery", "G6");
-    };
-    let mut b = drill(&[]);
-    setup(&mut b);
+    const TIE: &str =
+        "unit UK militia: british militia G5\nunit UK artillery: british artillery G5\n\
+                       unit US artillery: american artillery G6";
+    let mut b = from_position(&[], TIE);
     play(&mut b, US, "fire G6 at G5", &[1, 6, 2, 2]).unwrap();
     assert_eq!((mp(&b, "UK militia"), mp(&b, "UK artillery")), (1, 2));
 
-    let mut b = drill(&[]);
-    setup(&mut b);
-    play(&mut b, UK, "tied hits to guns", &[1]).unwrap();
+    let mut b = from_position(&[], &format!("{TIE}\nstanding british: tied hits to guns"));
     assert!(b.sides[1].tied_hits_to_guns);
     play(&mut b, US, "fire G6 at G5", &[1, 6, 2, 2]).unwrap();
     assert_eq!((mp(&b, "UK militia"), mp(&b, "UK artillery")), (2, 1));
 
     // Not a tie: the order has nothing to decide and the stronger unit is hit.
-    let mut b = drill(&[]);
-    put(&mut b, "UK regular", "G5");
-    put(&mut b, "UK artillery", "G5");
-    put(&mut b, "US artillery", "G6");
-    play(&mut b, UK, "tied hits to guns", &[1]).unwrap();
+    let mut b = from_position(
+        &[],
+        "unit UK regular: british regular G5\nunit UK artillery: british artillery G5\n\
+         unit US artillery: american artillery G6\nstanding british: tied hits to guns",
+    );
     play(&mut b, US, "fire G6 at G5", &[1, 6, 2, 2]).unwrap();
     assert_eq!((mp(&b, "UK regular"), mp(&b, "UK artillery")), (3, 2));
 }
@@ -955,12 +981,12 @@ fn s9_3_2_command_ap_never_go_below_0() {
 
 #[test]
 fn s9_4_a_leader_rallies_1_mp_a_turn_never_above_the_start() {
-    let mut b = drill(&[]);
-    put(&mut b, "US leader", "A11");
-    {
-        let u = unit(&b, "US regular");
-        b.units[u].mp = 2;
-    }
+    let mut b = from_position(
+        &[],
+        "unit US leader: american leader A11\nunit US regular: american regular A11 2\n\
+         unit US artillery: american artillery I11 1\nunit US leader 2: american leader I11\n\
+         unit US light: american light C11 1",
+    );
     play(&mut b, US, "rally A11", &[1]).unwrap();
     assert_eq!(mp(&b, "US regular"), 3);
     assert_eq!(
@@ -970,16 +996,7 @@ fn s9_4_a_leader_rallies_1_mp_a_turn_never_above_the_start() {
     play(&mut b, US, "rally A11", &[1]).unwrap();
     assert_eq!(refused(&mut b, US, "rally A11").rule, "9.4 Leader rally");
     // Not artillery, not without a leader, not after moving.
-    {
-        let u = unit(&b, "US artillery");
-        b.units[u].mp = 1;
-    }
-    put(&mut b, "US leader 2", "I11");
     assert_eq!(refused(&mut b, US, "rally I11").rule, "9.4 Leader rally");
-    {
-        let u = unit(&b, "US light");
-        b.units[u].mp = 1;
-    }
     assert_eq!(refused(&mut b, US, "rally C11").rule, "9.4 Leader rally");
     put(&mut b, "US leader 2", "C11");
     assert_eq!(
@@ -1202,9 +1219,9 @@ fn s11_11_hills_do_not_stop_movement() {
 
 #[test]
 fn s11_12_dragoons_may_retreat_before_close_combat() {
-    let mut b = drill(&[12]);
-    put(&mut b, "UK dragoon", "G5");
-    put(&mut b, "US regular", "G6");
+    const FACING: &str =
+        "unit UK dragoon: british dragoon G5\nunit US regular: american regular G6";
+    let mut b = from_position(&[12], FACING);
     // No dice after the AP: the dragoons leave and the attack finds the hex empty.
     let left = play(&mut b, US, "close-combat G6 G5 advance", &[3]).unwrap();
     assert!(left.is_empty());
@@ -1213,10 +1230,10 @@ fn s11_12_dragoons_may_retreat_before_close_combat() {
         ("G4".into(), "G5".into())
     );
     // Standing dragoons take the attack.
-    let mut b = drill(&[12]);
-    put(&mut b, "UK dragoon", "G5");
-    put(&mut b, "US regular", "G6");
-    play(&mut b, UK, "dragoons stand", &[1]).unwrap();
+    let mut b = from_position(
+        &[12],
+        &format!("{FACING}\nstanding british: dragoons stand"),
+    );
     play(&mut b, US, "close-combat G6 G5", &[3, 1, 2, 2, 2]).unwrap();
     assert_eq!(at(&b, "UK dragoon"), "G5");
     assert_eq!(
@@ -1520,14 +1537,9 @@ fn s8_4_4_a_gun_stacked_with_dragoons_checks_morale_on_its_own() {
 
 #[test]
 fn s3_4_6_indians_do_not_advance_after_close_combat() {
-    let setup = |b: &mut Battle| {
-        put(b, "UK militia", "G5");
-        let u = unit(b, "UK militia");
-        b.units[u].mp = 1;
-        put(b, "US Indian", "G6");
-    };
-    let mut b = drill(&[]);
-    setup(&mut b);
+    const INDIANS: &str =
+        "unit UK militia: british militia G5 1\nunit US Indian: american indian G6";
+    let mut b = from_position(&[], INDIANS);
     let e = refused(&mut b, US, "close-combat G6 G5 advance");
     assert_eq!(e.rule, "3.4.6 Indians");
     assert!(e.message.contains("close-combat G6 G5'"), "{e}");
@@ -1536,9 +1548,8 @@ fn s3_4_6_indians_do_not_advance_after_close_combat() {
     assert!(gone(&b, "UK militia"));
     assert_eq!(at(&b, "US Indian"), "G6");
     // The other reading, as an option.
-    let mut b = drill(&[]);
+    let mut b = from_position(&[], INDIANS);
     b.options.indians_advance = true;
-    setup(&mut b);
     play(&mut b, US, "close-combat G6 G5 advance", &[3, 6, 4, 1, 1]).unwrap();
     assert_eq!(at(&b, "US Indian"), "G5");
 }

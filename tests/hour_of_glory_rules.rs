@@ -36,6 +36,23 @@ fn mission(intruders: usize) -> State {
         .unwrap()
 }
 
+/// The mission with `intruders` Intruders, set from a position (docs/rules/hour-of-glory.md,
+/// "Positions (despatch replay)"): the way to start a rule where the pieces are far from their
+/// set-up.
+fn from_position(intruders: usize, text: &str) -> State {
+    let names = ["defender", "harris", "link", "volkov"];
+    let setup = Setup {
+        game_id: "rules".into(),
+        scenario: "mission".into(),
+        options: json!({}),
+        seats: SeatDef::named_by_id(&names[..=intruders]).unwrap(),
+    };
+    HourOfGlory
+        .position(&setup, text, &mut hidden_stream(&[7; 32], "rules", 0))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .state
+}
+
 /// Puts Intruder `i` standing at `at`, inside the stronghold, and gives him the turn.
 fn at(s: &mut State, i: usize, at: &str, mode: Mode) {
     let a = &mut s.intruders[i];
@@ -1552,24 +1569,23 @@ fn clear_defenders(s: &mut State) {
 #[test]
 fn guards_the_route_does_not_have_to_be_direct_and_the_defender_chooses_it() {
     // Summary, "Guards": "The route does not have to be direct but he must finish his turn no
-    // further from the target than he was at the start".
-    let mut s = mission(1);
-    clear_defenders(&mut s);
-    at(&mut s, 0, "b20", Mode::Assault);
-    let g = guard_at(&mut s, "g1", "m19");
-    s.turn = Turn::Defender;
+    // further from the target than he was at the start". Only the Guard acts: the Sentries are
+    // dead and the Commander shut in room 8.
+    const GUARD_AND_HARRIS: &str = "defender a1 off dead\ndefender a2 off dead\n\
+        defender commander at c3 facing south\nintruder harris at b20 assault\n\
+        alarm yes\nguard g1 at m19\nturn defender";
+    let g1 = |s: &State| s.defenders.iter().find(|d| d.label == "g1").unwrap().sq;
     // l19 and l18 are as far from Harris as m19 (the way runs up column m): a side-step.
+    let mut s = from_position(1, GUARD_AND_HARRIS);
     order(&mut s, "defender", "guard g1 move l19 l18", &[2, 6]).unwrap();
-    assert_eq!(s.defenders[g].sq, Some(sq("l18")), "the Defender's route");
+    assert_eq!(g1(&s), Some(sq("l18")), "the Defender's route");
     // Without a route he takes the shortest: up column m.
-    s.defenders[g].sq = Some(sq("m19"));
-    s.turn = Turn::Defender;
+    let mut s = from_position(1, GUARD_AND_HARRIS);
     order(&mut s, "defender", "pass", &[2, 6]).unwrap();
-    assert_eq!(s.defenders[g].sq, Some(sq("m17")));
+    assert_eq!(g1(&s), Some(sq("m17")));
     // A route square further from the target is refused, with the square named, and no die
     // is drawn; so are a Guard not in play and a route longer than a d6.
-    s.defenders[g].sq = Some(sq("m19"));
-    s.turn = Turn::Defender;
+    let mut s = from_position(1, GUARD_AND_HARRIS);
     let before = s.clone();
     let e = order(&mut s, "defender", "guard g1 move n20", &[2, 6]).unwrap_err();
     assert_eq!(e.rule, "Guards");
@@ -1715,25 +1731,23 @@ fn guards_pursuit_no_guard_stays_in_place_more_than_two_rolls_on_any_square() {
 
 #[test]
 fn sentries_a_sentry_attacked_and_not_killed_is_alerted_whatever_the_resist_roll() {
-    let mut s = mission(1);
+    // Harris in assault beside Sentry a1 (r20), the Defender's agents not counterattacking.
+    const BESIDE_A1: &str =
+        "intruder harris at q20 assault\nstanding defender: counterattack off\nturn harris";
+    let mut s = from_position(1, BESIDE_A1);
     let a1 = defender(&s, "a1");
-    at(&mut s, 0, "q20", Mode::Assault);
-    s.defender_counterattack = false;
     // Harris fights with his knife (4 dice at 3+): no pass, no effect. Engaged or not, the
     // Sentry is alerted: he turns to Harris and his marker goes in front of him.
     order(&mut s, "harris", "fight r20", &[1, 1, 1, 1]).unwrap();
     assert_eq!(s.defenders[a1].alert, Some(sq("q20")));
     assert_eq!(s.defenders[a1].facing, Dir::West);
     // A light wound resisted in full: alerted all the same.
-    let mut s = mission(1);
-    at(&mut s, 0, "q20", Mode::Assault);
-    s.defender_counterattack = false;
+    let mut s = from_position(1, BESIDE_A1);
     order(&mut s, "harris", "fight r20", &[3, 1, 1, 1, 6]).unwrap();
     assert_eq!(s.defenders[a1].status, Status::Standing);
     assert!(s.defenders[a1].alert.is_some());
     // Knocked out: alerted, the marker beside him on Harris's side.
-    let mut s = mission(1);
-    at(&mut s, 0, "q20", Mode::Assault);
+    let mut s = from_position(1, "intruder harris at q20 assault\nturn harris");
     order(&mut s, "harris", "fight r20", &[3, 1, 1, 1, 1]).unwrap();
     assert_eq!(s.defenders[a1].status, Status::Unconscious);
     assert_eq!(s.defenders[a1].alert, Some(sq("q20")));
@@ -1781,10 +1795,7 @@ fn react_a_score_of_one_allows_an_attack_but_not_a_move() {
 
 #[test]
 fn winning_the_mission_timer_never_shows_below_zero_and_orders_after_the_end_say_so() {
-    let mut s = mission(1);
-    at(&mut s, 0, "b10", Mode::Assault);
-    s.minutes = 1;
-    s.turn = Turn::Defender;
+    let mut s = from_position(1, "timer 1\nintruder harris at b10 assault\nturn defender");
     // Take time: 1 minute; Harris fails subversion (1): another, but the timer shows 0.
     order(&mut s, "defender", "pass", &[1]).unwrap();
     assert_eq!(s.minutes, 0);
@@ -1793,9 +1804,7 @@ fn winning_the_mission_timer_never_shows_below_zero_and_orders_after_the_end_say
     assert_eq!(e.rule, "game over");
     assert!(e.message.contains("the game is over"), "{e}");
     // Hiding with 2 minutes left and 3 to spend: 0, not -1.
-    let mut s = mission(1);
-    at(&mut s, 0, "h18", Mode::Assault);
-    s.minutes = 2;
+    let mut s = from_position(1, "timer 2\nintruder harris at h18 assault\nturn harris");
     order(&mut s, "harris", "hide", &[1, 1, 1]).unwrap();
     assert_eq!(s.minutes, 0);
     assert!(s.ended.is_some());
@@ -1815,25 +1824,26 @@ fn hide_counts_the_guards_in_the_stronghold_not_in_the_entry_zone() {
 
 #[test]
 fn conceal_and_investigate_are_done_from_a_square_adjacent_to_the_marker() {
-    let mut s = mission(1);
-    s.markers.push(Marker::new(
-        sq("q20"),
-        MarkerKind::Corpse { of: "a1".into() },
-    ));
-    at(&mut s, 0, "q20", Mode::Raiding);
+    let mut s = from_position(
+        1,
+        "defender a1 at q20 dead\nintruder harris at q20 raiding\nturn harris",
+    );
     let e = order(&mut s, "harris", "conceal q20", &[]).unwrap_err();
     assert!(e.message.contains("q20 is not adjacent to q20"), "{e}");
     at(&mut s, 0, "p20", Mode::Raiding);
     order(&mut s, "harris", "conceal q20", &[6]).unwrap();
     assert!(s.markers.is_empty());
     // The Commander on the marker's square must step off it first.
-    s.markers.push(Marker::new(sq("w20"), MarkerKind::Alert));
-    commander_at(&mut s, "w20", Dir::West);
-    s.turn = Turn::Defender;
+    let commander_at = |q: &str| {
+        from_position(
+            1,
+            &format!("marker alert w20\ndefender commander at {q} facing west\nturn defender"),
+        )
+    };
+    let mut s = commander_at("w20");
     let e = order(&mut s, "defender", "commander investigate w20", &[]).unwrap_err();
     assert_eq!(e.rule, "Investigate");
-    commander_at(&mut s, "v20", Dir::West);
-    s.turn = Turn::Defender;
+    let mut s = commander_at("v20");
     order(&mut s, "defender", "commander investigate w20", &[]).unwrap();
     assert!(s.markers.is_empty());
 }
@@ -2141,13 +2151,14 @@ fn guards_each_guard_moves_towards_the_assaulter_the_defender_chooses_for_him() 
     // each Guard (`guard g1 chase harris`), or one for all (`guards chase link`) that a Guard's
     // own target overrides.
     let fresh = || {
-        let mut s = mission(2);
-        clear_defenders(&mut s);
-        at(&mut s, 0, "b20", Mode::Assault);
-        at(&mut s, 1, "y20", Mode::Assault);
-        let g1 = guard_at(&mut s, "g1", "m19");
-        let g2 = guard_at(&mut s, "g2", "m18");
-        s.turn = Turn::Defender;
+        let s = from_position(
+            2,
+            "defender a1 off dead\ndefender a2 off dead\ndefender b1 off dead\n\
+             defender b2 off dead\ndefender b3 off dead\ndefender commander at c3 facing south\n\
+             intruder harris at b20 assault\nintruder link at y20 assault\n\
+             alarm yes\nguard g1 at m19\nguard g2 at m18\nturn defender",
+        );
+        let (g1, g2) = (defender(&s, "g1"), defender(&s, "g2"));
         (s, g1, g2)
     };
     let dist = |s: &State, from: Sq, to: &str| senses::dist_at(&senses::pursuit(s, sq(to)), from);

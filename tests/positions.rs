@@ -212,6 +212,131 @@ fn for_honor_and_glory_6_2_8_a_turn_handed_back_goes_on_from_a_position() {
     assert_eq!(t.dice_left, [6]);
 }
 
+#[test]
+fn for_honor_and_glory_a_position_sets_each_sides_standing_orders() {
+    use despatch::rules::for_honor_and_glory::State;
+    let text = "standing british: tied hits to guns\nstanding british: retreat towards G3\n\
+                standing american: leaders retreat towards C6\n\
+                standing british: leaders retreat towards units";
+    let s = position(
+        "for-honor-and-glory",
+        "drill",
+        &["american", "british"],
+        text,
+    )
+    .unwrap();
+    let b = &s.downcast::<State>().unwrap().battle;
+    assert!(b.sides[1].tied_hits_to_guns);
+    assert!(
+        !b.sides[0].tied_hits_to_guns,
+        "the other side keeps the default"
+    );
+    assert_eq!(
+        b.sides[1].retreat_towards.map(|h| h.to_string()).as_deref(),
+        Some("G3")
+    );
+    assert_eq!(
+        b.sides[0].leaders_towards.map(|h| h.to_string()).as_deref(),
+        Some("C6")
+    );
+    assert_eq!(b.sides[1].leaders_towards, None);
+    // The view shows them as the orders that set them would.
+    let orders = b.sides[1].standing_orders(false);
+    assert!(
+        orders.contains(&"retreat towards G3".to_owned()),
+        "{orders:?}"
+    );
+}
+
+#[test]
+fn for_honor_and_glory_a_bad_standing_order_is_refused_naming_its_line() {
+    let seats = ["american", "british"];
+    let bad = |text: &str| {
+        position("for-honor-and-glory", "drill", &seats, text)
+            .err()
+            .expect("refused")
+    };
+    // 8.4.1: a hex off the map, as the order that sets it is refused.
+    let e = bad("turn 2\nstanding british: retreat towards Z40");
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("Z40 is off the map"), "{e}");
+    // An action is not a standing order.
+    let e = bad("standing american: fire A3 at C5");
+    assert_eq!(e.line, 1, "{e}");
+    assert!(e.message.contains("not a standing order"), "{e}");
+    // 11.12 only when it is in force.
+    let e = bad("standing british: dragoons stand");
+    assert!(e.message.contains("11.12"), "{e}");
+    let e = bad("standing prussian: tied hits to guns");
+    assert!(e.message.contains("not a side"), "{e}");
+    let e = bad("standing british tied hits to guns");
+    assert!(e.message.contains("write standing <side>:"), "{e}");
+}
+
+#[test]
+fn for_honor_and_glory_a_position_sets_a_campaigns_battle_and_the_totals_so_far() {
+    use despatch::rules::for_honor_and_glory::State;
+    // 12.: the Niagara campaign (chippawa, lundys-lane) at its second battle, the first won by
+    // the British on time with 4 VP to 2.
+    let text = "battle 2\nfought 1 british 2 4\nturn 3\nvp american 1";
+    let seats = ["american", "british"];
+    let s = position("for-honor-and-glory", "niagara-campaign", &seats, text).unwrap();
+    let s = s.downcast::<State>().unwrap();
+    assert_eq!(s.battle.scenario, "lundys-lane");
+    assert_eq!((s.battle.turn, s.battle.sides[0].vp), (3, 1));
+    let c = s.campaign.as_ref().unwrap();
+    assert_eq!(c.fought.len(), 1);
+    assert_eq!(c.fought[0].scenario, "chippawa");
+    assert_eq!(c.totals(), [2, 4]);
+    assert_eq!(c.winner().map(|w| w.name()), Some("british"));
+
+    let bad = |scenario: &str, text: &str| {
+        position("for-honor-and-glory", scenario, &seats, text)
+            .err()
+            .expect("refused")
+    };
+    // Every earlier battle needs its result; the `battle` line is named.
+    let e = bad("niagara-campaign", "turn 2\nbattle 2");
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("fought 1"), "{e}");
+    // A result of the battle being fought, or a later one, is refused.
+    let e = bad("niagara-campaign", "fought 2 british 1 0");
+    assert_eq!(e.line, 1, "{e}");
+    assert!(e.message.contains("not fought before battle 1"), "{e}");
+    let e = bad("niagara-campaign", "battle 3");
+    assert!(e.message.contains("battles 1 to 2"), "{e}");
+    let e = bad("niagara-campaign", "battle 2\nfought 1 french 1 0");
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("'french'"), "{e}");
+    // A single battle has no campaign.
+    let e = bad("drill", "\nbattle 1");
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("single battle"), "{e}");
+}
+
+#[test]
+fn for_honor_and_glory_12_a_campaign_played_on_from_a_position_totals_its_vp() {
+    // s12_campaign_plays_its_battles_in_turn_and_totals_vp (for_honor_and_glory_rules), from a
+    // position: the New Orleans campaign's last turn of its last battle, Jackson's Night Attack
+    // given as won by the British with the 6 VP they needed. Both sides pass: New Orleans goes
+    // to its time side, the Americans, who are given their 8 VP target (12.), and the campaign
+    // to the higher total.
+    let t = replay(
+        "for-honor-and-glory",
+        "new-orleans-campaign",
+        &["american", "british"],
+        "position:\n  battle 2\n  fought 1 british 0 6\n  turn 10\n\
+         british: pass\namerican: pass",
+        &[],
+    );
+    let l = lines(&t);
+    assert!(
+        l.iter()
+            .any(|x| x.contains("american wins") && x.contains("campaign VP american 8 british 6")),
+        "{l:?}"
+    );
+}
+
 // Hour of Glory
 
 #[test]
@@ -279,6 +404,121 @@ fn hour_of_glory_a_coup_de_grace_that_kills_says_so_from_a_position() {
         l.iter().any(|x| x.contains("The victim is dead")
             && x.contains("Sentry a1")
             && x.contains("r20")),
+        "{l:?}"
+    );
+}
+
+#[test]
+fn hour_of_glory_a_position_sets_the_commanders_captures_and_the_standing_choices() {
+    use despatch::rules::hour_of_glory::intel::{Card, Colour, Country};
+    use despatch::rules::hour_of_glory::state::{Side, State};
+    let red_gb = Card::Intel {
+        colour: Colour::Red,
+        country: Country::Gb,
+    };
+    let text = "defender commander captured: red-gb spy-camera smg\n\
+                standing harris: counterattack off\nstanding harris: sacrifice on\n\
+                standing defender: counterattack off\nstanding defender: alert-side right";
+    let seats = ["defender", "harris"];
+    let set_up = position("hour-of-glory", "mission", &seats, "").unwrap();
+    let set_up: &State = set_up.downcast().unwrap();
+    // Each choice is set against its default.
+    let h0 = &set_up.intruders[0];
+    assert_eq!((h0.counterattack, h0.sacrifice), (true, false));
+    assert!(set_up.defender_counterattack);
+    let s = position("hour-of-glory", "mission", &seats, text).unwrap();
+    let s: &State = s.downcast().unwrap();
+    let h = &s.intruders[0];
+    assert_eq!((h.counterattack, h.sacrifice), (false, true));
+    assert!(!s.defender_counterattack);
+    assert_eq!(s.alert_side, Side::Right);
+    let c = s.defenders.iter().find(|d| d.label == "commander").unwrap();
+    assert_eq!(c.captured_intel, [red_gb]);
+    assert_eq!(
+        serde_json::to_value(&c.captured_equipment).unwrap(),
+        json!(["spy-camera"])
+    );
+    assert_eq!(
+        serde_json::to_value(&c.captured_weapons).unwrap(),
+        json!(["smg"])
+    );
+    // The captured card left the room the set-up dealt it to: it is in one place.
+    assert!(s.rooms.iter().all(|r| r.card != Some(red_gb)));
+    // A dead Commander's captures lie on his corpse marker.
+    let s = position(
+        "hour-of-glory",
+        "mission",
+        &seats,
+        "defender commander at w20 dead\ndefender commander captured: map rifle",
+    )
+    .unwrap();
+    let s: &State = s.downcast().unwrap();
+    let corpse = s
+        .markers
+        .iter()
+        .find(|m| m.sq.to_string() == "w20")
+        .unwrap();
+    assert_eq!(corpse.intel, [Card::StrongholdMap]);
+    assert_eq!(
+        serde_json::to_value(&corpse.weapons).unwrap(),
+        json!(["rifle"])
+    );
+}
+
+#[test]
+fn hour_of_glory_a_bad_capture_or_standing_choice_is_refused_naming_its_line() {
+    let seats = ["defender", "harris"];
+    let bad = |text: &str| {
+        position("hour-of-glory", "mission", &seats, text)
+            .err()
+            .expect("refused")
+    };
+    let e = bad("timer 30\nstanding defender: sacrifice on");
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("an Intruder's choice"), "{e}");
+    let e = bad("standing harris: alert-side left");
+    assert!(e.message.contains("the Defender's choice"), "{e}");
+    let e = bad("standing volkov: counterattack on");
+    assert!(e.message.contains("not in play"), "{e}");
+    let e = bad("standing harris: hide");
+    assert!(e.message.contains("not a standing choice"), "{e}");
+    let e = bad("\ndefender a1 captured: map");
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("only the Commander"), "{e}");
+    let e = bad("defender commander captured: banana");
+    assert!(e.message.contains("'banana'"), "{e}");
+    // A card the Commander holds is in no other place.
+    let e = bad("intruder harris intel: red-gb\ndefender commander captured: red-gb");
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("dealt twice"), "{e}");
+    // A dead Commander off the board has no body to hold his captures.
+    let e = bad("defender commander off dead\ndefender commander captured: map");
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("lies nowhere"), "{e}");
+}
+
+#[test]
+fn hour_of_glory_take_equipment_from_the_commanders_body_takes_what_he_captured() {
+    // take_equipment_from_a_commanders_body_gives_the_master_key_which_opens_any_door
+    // (hour_of_glory_rules), from a position where the dead Commander had taken Link's cards:
+    // concealing his body, Harris takes the Master Key and everything the body carried.
+    let t = replay(
+        "hour-of-glory",
+        "mission",
+        &["defender", "harris"],
+        "position:\n  defender commander at b16 dead\n  defender commander captured: map first-aid-kit\n\
+         \x20 intruder harris at b17 raiding\n  turn harris\n\
+         harris: conceal b16 take-chance",
+        &[1],
+    );
+    let l = lines(&t);
+    assert!(
+        l.iter()
+            .any(|x| x.contains("takes the Stronghold Master Key")),
+        "{l:?}"
+    );
+    assert!(
+        l.iter().any(|x| x.contains("takes what the body carried")),
         "{l:?}"
     );
 }

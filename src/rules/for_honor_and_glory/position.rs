@@ -1,13 +1,18 @@
 //! Positions set by hand, for `despatch replay` (docs/rules/for-honor-and-glory.md, "Positions
 //! (despatch replay)"): the scenario's set-up, then one statement a line — the turn and whose
 //! part of it, the AP left, each side's VP, lost leaders and command AP, and each of the
-//! scenario's units as it stands (hex, MP, formation, what it did this turn) or off the map.
-//! The result is checked as a scenario is: every unit on the map, hex limits (4.3), unit sizes
-//! (3.4).
+//! scenario's units as it stands (hex, MP, formation, what it did this turn) or off the map,
+//! each side's standing orders (8.1.2, 8.4.1, 8.4.5, 11.12), and in a campaign (12.) the battle
+//! being fought and the results of those before it. The result is checked as a scenario is:
+//! every unit on the map, hex limits (4.3), unit sizes (3.4); a standing order as an order
+//! setting it is.
 
-use super::battle::Battle;
+use super::battle::{Battle, BattleResult};
+use super::campaign::Fought;
 use super::hex::Hex;
 use super::limits;
+use super::order::{self, Action, Standing};
+use super::scenario;
 use super::units::{Kind, Side, Unit};
 use super::{ForHonorAndGlory, State};
 use crate::engine::dice::DiceStream;
@@ -25,9 +30,17 @@ command <side> <n>                 command AP before leader losses (6.1)
 unit <n|name>: <side> <kind> <hex> [<mp>[/<size>]] [column] [acted] [moved] [fired-on]
                                    the scenario's unit n (1 = its first) or the unit so named
 gone <n|name>                      that unit is off the map (eliminated, or a VP unit taken)
-others gone                        every unit no `unit` line names is off the map";
+others gone                        every unit no `unit` line names is off the map
+standing <side>: <standing order>  tied hits to guns|infantry (8.1.2), retreat towards <hex>|edge
+                                   (8.4.1), leaders retreat towards <hex>|units (8.4.5),
+                                   dragoons evade|stand (11.12, when in force)
+battle <n>                         a campaign's battle being fought (1 = its first); the other
+                                   lines then set that battle
+fought <n> american|british|draw <american VP> <british VP>
+                                   a battle of the campaign already fought: who won it and the
+                                   VP it counts to each side (12.)";
 
-const KNOWN: [&str; 8] = [
+const KNOWN: [&str; 11] = [
     "turn",
     "active",
     "ap",
@@ -36,6 +49,9 @@ const KNOWN: [&str; 8] = [
     "command",
     "unit",
     "gone / others gone",
+    "standing",
+    "battle",
+    "fought",
 ];
 
 fn side(s: &Statement, i: usize) -> Result<Side, PositionError> {
@@ -166,6 +182,149 @@ fn read_unit(b: &Battle, i: usize, s: &Statement, words: &[&str]) -> Result<Unit
     Ok(u)
 }
 
+/// `standing <side>: <standing order>`: the clause in the order language, checked as the order
+/// that sets it is (a hex on the map; 11.12 only when in force), set as that order sets it.
+fn standing(b: &mut Battle, s: &Statement) -> Result<(), PositionError> {
+    let form = "standing <side>: <standing order> (tied hits to guns|infantry, retreat towards <hex>|edge, leaders retreat towards <hex>|units, dragoons evade|stand)";
+    let (head, clause) = s
+        .text
+        .split_once(':')
+        .ok_or_else(|| s.error(format!("write {form}")))?;
+    let head: Vec<&str> = head.split_whitespace().collect();
+    if head.len() != 2 {
+        return Err(s.error(format!("write {form}")));
+    }
+    let who = Side::parse(head[1])
+        .ok_or_else(|| s.error(format!("'{}' is not a side: american or british", head[1])))?;
+    let parsed = order::parse(clause).map_err(|e| s.error(e.message))?;
+    let [action] = parsed.actions.as_slice() else {
+        return Err(s.error(format!("one standing order a line: write {form}")));
+    };
+    let dragoons_in_force = b.options.has(12);
+    let side = &mut b.sides[usize::from(who.0)];
+    match *action {
+        Action::Standing(Standing::TiedHitsToGuns(g)) => side.tied_hits_to_guns = g,
+        Action::Standing(Standing::RetreatTowards(h) | Standing::LeadersTowards(h)) => {
+            let map = b.map();
+            if let Some(h) = h.filter(|&h| !map.contains(h)) {
+                return Err(s.error(format!(
+                    "{h} is off the map of {} ({} columns, {} rows): a retreat goes towards a hex of the board",
+                    b.scenario, map.cols, map.rows
+                )));
+            }
+            let side = &mut b.sides[usize::from(who.0)];
+            match *action {
+                Action::Standing(Standing::RetreatTowards(h)) => side.retreat_towards = h,
+                _ => side.leaders_towards = h,
+            }
+        }
+        Action::Dragoons { evade } => {
+            if !dragoons_in_force {
+                return Err(s.error(
+                    "11.12 Dragoons retreat: the dragoons' retreat before close combat is optional rule 11.12, not in force in this game",
+                ));
+            }
+            side.evade = evade;
+        }
+        _ => {
+            return Err(s.error(format!(
+                "'{}' is an action, not a standing order: write {form}",
+                clause.trim()
+            )))
+        }
+    }
+    Ok(())
+}
+
+/// The campaign's battles: its id and the scenario of each, or an error naming the line.
+fn campaign_of<'a>(
+    state: &'a State,
+    s: &Statement,
+) -> Result<&'a super::campaign::Campaign, PositionError> {
+    state.campaign.as_ref().ok_or_else(|| {
+        s.error(format!(
+            "'{}' is for a campaign (12.); {} is a single battle",
+            s.keyword(),
+            state.battle.scenario
+        ))
+    })
+}
+
+/// A battle's number in its campaign (from 1).
+fn battle_number(
+    c: &super::campaign::Campaign,
+    s: &Statement,
+    i: usize,
+) -> Result<usize, PositionError> {
+    let n: usize = s.number(i, "a battle's number in the campaign (1 = its first)")?;
+    if (1..=c.scenarios.len()).contains(&n) {
+        Ok(n)
+    } else {
+        Err(s.error(format!(
+            "the campaign {} has battles 1 to {} ({}); there is no battle {n}",
+            c.id,
+            c.scenarios.len(),
+            c.scenarios.join(", ")
+        )))
+    }
+}
+
+/// `battle <n>`: the campaign's battle `n` as its scenario sets it up, the ones before it to be
+/// given by `fought` lines.
+fn start_battle(state: &mut State, s: &Statement) -> Result<usize, PositionError> {
+    s.expect_words(2, "battle <n>")?;
+    let c = campaign_of(state, s)?;
+    let n = battle_number(c, s, 1)?;
+    let scen = scenario::find(&c.scenarios[n - 1]).expect("campaigns name shipped scenarios");
+    state.battle = Battle::new(scen, state.battle.options)
+        .map_err(|e| s.error(format!("the set-up of {}: {e}", scen.id)))?;
+    Ok(n)
+}
+
+/// `fought <n> <winner> <american VP> <british VP>`: the result of an earlier battle.
+fn fought(state: &State, s: &Statement, current: usize) -> Result<(usize, Fought), PositionError> {
+    let form = "fought <n> american|british|draw <american VP> <british VP>";
+    s.expect_words(5, form)?;
+    let c = campaign_of(state, s)?;
+    let n = battle_number(c, s, 1)?;
+    if n >= current {
+        return Err(s.error(format!(
+            "battle {n} ({}) is not fought before battle {current} ({}), the one being fought: a `fought` line gives an earlier battle; `battle <n>` chooses the one being fought",
+            c.scenarios[n - 1],
+            c.scenarios[current - 1]
+        )));
+    }
+    let winner = match s.words[2] {
+        "draw" => None,
+        w => Some(
+            Side::parse(w)
+                .ok_or_else(|| s.error(format!("'{w}' is not american, british or draw")))?,
+        ),
+    };
+    let vp = [
+        s.number::<u16>(3, "a number of VP")?,
+        s.number::<u16>(4, "a number of VP")?,
+    ];
+    let summary = format!(
+        "{} (set in a position); campaign VP american {} british {}",
+        winner.map_or("a draw".to_owned(), |w| format!("{} wins", w.name())),
+        vp[0],
+        vp[1]
+    );
+    Ok((
+        n,
+        Fought {
+            scenario: c.scenarios[n - 1].clone(),
+            result: BattleResult {
+                winner,
+                vp,
+                campaign_vp: vp,
+                summary,
+            },
+        },
+    ))
+}
+
 /// The set-up of `setup`, then the statements of `text`.
 pub fn read(
     rules: &ForHonorAndGlory,
@@ -176,12 +335,55 @@ pub fn read(
     let mut state = rules
         .setup(setup, hidden)
         .map_err(|e| PositionError::new(0, format!("the set-up: {e}")))?;
+    let all = statements(text);
+    // A campaign's battle first, since the other lines set that battle's units.
+    let mut current = 1;
+    let mut battle_line = 0;
+    for s in all.iter().filter(|s| s.keyword() == "battle") {
+        if battle_line > 0 {
+            return Err(s.error(format!(
+                "line {battle_line} chose the battle already: one `battle` line a position"
+            )));
+        }
+        current = start_battle(&mut state, s)?;
+        battle_line = s.line;
+    }
+    let mut results: Vec<Option<Fought>> = vec![None; current - 1];
+    for s in all.iter().filter(|s| s.keyword() == "fought") {
+        let (n, f) = fought(&state, s, current)?;
+        if results[n - 1].is_some() {
+            return Err(s.error(format!(
+                "battle {n} is given twice: one `fought` line a battle"
+            )));
+        }
+        results[n - 1] = Some(f);
+    }
+    if let Some(n) = results.iter().position(Option::is_none) {
+        let c = state
+            .campaign
+            .as_ref()
+            .expect("a battle after the first is a campaign's");
+        return Err(PositionError::new(
+            battle_line,
+            format!(
+                "battle {current} is fought after battle {} ({}): give its result, fought {} american|british|draw <american VP> <british VP>",
+                n + 1,
+                c.scenarios[n],
+                n + 1
+            ),
+        ));
+    }
+    if let Some(c) = state.campaign.as_mut() {
+        c.fought = results.into_iter().flatten().collect();
+    }
     let b = &mut state.battle;
     // The line that placed each unit, for the checks after the last statement.
     let mut placed = vec![0usize; b.units.len()];
     let mut others_gone = 0;
-    for s in statements(text) {
+    for s in all {
         match s.keyword() {
+            "battle" | "fought" => {}
+            "standing" => standing(b, &s)?,
             "turn" => {
                 s.expect_words(2, "turn <n>")?;
                 let turn: u16 = s.number(1, "a turn number")?;

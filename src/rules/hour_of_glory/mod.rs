@@ -584,7 +584,13 @@ impl Rules for HourOfGlory {
             // the resist roll, engagement judged at the turn's start, REACT once a watch zone,
             // the timer floored at 0, the Sentry posts and Link's Ace: a version-3 log folds
             // differently.
-            version: "4".into(),
+            // 5: issue 19 — an order is checked clause by clause against the course its earlier
+            // clauses plan, not played on a copy with favoured dice: the fold of every event is
+            // unchanged, but two checks are stricter (a Guard's route is checked to its last
+            // square, a replacement Commander's square before the Guards move), so a version-4
+            // order that passed the old check could be refused by verify's re-check; the number
+            // tells the two apart (docs/rules/hour-of-glory.md, Interpretation 25).
+            version: "5".into(),
             title: "Hour of Glory — covert raid on a 1944 stronghold".into(),
             scenarios: vec![ScenarioInfo {
                 id: "mission".into(),

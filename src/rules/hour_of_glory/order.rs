@@ -248,7 +248,7 @@ fn clauses(text: &str) -> impl Iterator<Item = Vec<&str>> {
         .filter(|c| !c.is_empty())
 }
 
-fn standing(words: &[&str]) -> Option<Result<Standing, RuleError>> {
+pub(crate) fn standing(words: &[&str]) -> Option<Result<Standing, RuleError>> {
     match words.first().copied() {
         Some("counterattack") => {
             Some(on_off(words.get(1)).map(|on| Standing::Counterattack { on }))

@@ -1,12 +1,15 @@
 //! Positions set by hand, for `despatch replay` (docs/rules/hour-of-glory.md, "Positions
 //! (despatch replay)"): the mission as set up, then one statement a line — the Mission Timer,
 //! the round and whose turn, the ASI, doors, each agent where he stands and how, Guards
-//! mobilised, markers, and the face-down deal of intelligence cards to the rooms. Checked as a
-//! set-up is: squares on the board, one agent a square, each card dealt once.
+//! mobilised, markers, the face-down deal of intelligence cards to the rooms, what the
+//! Commander took from Intruders' bodies, and each side's standing choices. Checked as a
+//! set-up is: squares on the board, one agent a square, each card dealt once, each standing
+//! choice one its side may make.
 
 use super::agents::{Agent, DefKind, Equipment, Mode, Weapon};
 use super::board::{board, Dir, DoorId, Sq};
 use super::intel::{self, Card, Colour, Country};
+use super::order::{self, Standing};
 use super::state::{Defender, Marker, MarkerKind, State, Status, Turn};
 use super::HourOfGlory;
 use crate::engine::dice::DiceStream;
@@ -27,9 +30,13 @@ intruder <agent> weapons|equipment|intel: <card> ...   (weapons: the first is se
 defender <label> at <sq>|off [standing|unconscious|dead] [facing <dir>] [alert <sq>]
 guard <label> at <sq> [facing <dir>]   a Guard mobilised from the box (g1, g2 ...)
 marker alert <sq> | marker corpse <of> <sq>
-room <n> <card>|none [explored]    the face-down deal: red-gb ... green-ussr, map";
+room <n> <card>|none [explored]    the face-down deal: red-gb ... green-ussr, map
+defender commander captured: <card> ...   what the Commander took from Intruders' bodies:
+                                   intelligence cards, equipment, weapons
+standing <agent>: counterattack on|off | sacrifice on|off   an Intruder's standing choices
+standing defender: counterattack on|off | alert-side left|right   the Defender's";
 
-const KNOWN: [&str; 12] = [
+const KNOWN: [&str; 13] = [
     "timer",
     "round",
     "turn",
@@ -42,6 +49,7 @@ const KNOWN: [&str; 12] = [
     "guard",
     "marker",
     "room",
+    "standing",
 ];
 
 fn card_name(card: Card) -> String {
@@ -127,6 +135,106 @@ fn take_from_dealt_rooms(st: &mut State, rooms_set: &[bool], c: Card) {
     }
 }
 
+/// `standing <agent>|defender: <choice>`: a standing choice in the order language, one the
+/// side may make (summary, "Fighting": counterattack; "Recovery": the heroic sacrifice is an
+/// Intruder's; "Sentries": the side of an alert marker is the Defender's).
+fn standing(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    let form = "standing <agent>|defender: counterattack on|off, sacrifice on|off (an Intruder) or alert-side left|right (the Defender)";
+    let (head, clause) = s
+        .text
+        .split_once(':')
+        .ok_or_else(|| s.error(format!("write {form}")))?;
+    let head: Vec<&str> = head.split_whitespace().collect();
+    let who = match head.as_slice() {
+        ["standing", who] => *who,
+        _ => return Err(s.error(format!("write {form}"))),
+    };
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    let choice = order::standing(&words)
+        .ok_or_else(|| {
+            s.error(format!(
+                "'{}' is not a standing choice: write {form}",
+                clause.trim()
+            ))
+        })?
+        .map_err(|e| s.error(e.message))?;
+    if who == "defender" {
+        match choice {
+            Standing::Counterattack { on } => st.defender_counterattack = on,
+            Standing::AlertSide { side } => st.alert_side = side,
+            Standing::Sacrifice { .. } => {
+                return Err(s.error(
+                    "the heroic sacrifice is an Intruder's choice (summary, \"Recovery\"): write standing <agent>: sacrifice on|off",
+                ))
+            }
+        }
+        return Ok(());
+    }
+    let agent = Agent::parse(who).ok_or_else(|| {
+        s.error(format!(
+            "'{who}' is neither the defender nor an agent: harris, link, volkov"
+        ))
+    })?;
+    let x = st
+        .intruders
+        .iter_mut()
+        .find(|x| x.agent == agent)
+        .ok_or_else(|| s.error(format!("{who} is not in play in this mission")))?;
+    match choice {
+        Standing::Counterattack { on } => x.counterattack = on,
+        Standing::Sacrifice { on } => x.sacrifice = on,
+        Standing::AlertSide { .. } => {
+            return Err(s.error(
+                "the side of a Sentry's alert marker is the Defender's choice (summary, \"Sentries\"): write standing defender: alert-side left|right",
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// `defender commander captured: <card> ...`: what the Commander took from Intruders' bodies
+/// (summary, "Investigate": he takes everything a body held), each word an intelligence card,
+/// an equipment card or a weapon.
+fn captured(
+    st: &mut State,
+    s: &Statement,
+    d: usize,
+    rooms_set: &[bool],
+) -> Result<(), PositionError> {
+    if st.defenders[d].kind != DefKind::Commander {
+        return Err(s.error(format!(
+            "only the Commander takes what an Intruder's body held (summary, \"Investigate\"), not {}",
+            st.defenders[d].label
+        )));
+    }
+    let (mut intel, mut equipment, mut weapons) = (Vec::new(), Vec::new(), Vec::new());
+    for w in s.after_colon().unwrap_or_default().split_whitespace() {
+        if let Some(e) = Equipment::parse(w) {
+            equipment.push(e);
+        } else if let Some(x) = Weapon::parse(w) {
+            weapons.push(x);
+        } else {
+            let c = card(s, w).map_err(|_| {
+                s.error(format!(
+                    "'{w}' is neither an intelligence card (red-gb ... green-ussr, map), an equipment card ({}) nor a weapon (knife, handgun, smg, rifle)",
+                    [Equipment::CovertEntryKit, Equipment::SpyCamera, Equipment::FirstAidKit, Equipment::MasterKey]
+                        .map(Equipment::name)
+                        .join(", ")
+                ))
+            })?;
+            intel.push(c);
+        }
+    }
+    for c in &intel {
+        take_from_dealt_rooms(st, rooms_set, *c);
+    }
+    let x = &mut st.defenders[d];
+    x.captured_intel = intel;
+    x.captured_equipment = equipment;
+    x.captured_weapons = weapons;
+    Ok(())
+}
+
 /// The mission of `setup`, then the statements of `text`.
 pub fn read(
     rules: &HourOfGlory,
@@ -139,12 +247,16 @@ pub fn read(
         .map_err(|e| PositionError::new(0, format!("the set-up: {e}")))?;
     // The line that last placed each square's agent, for the checks at the end.
     let mut lines: Vec<(Sq, usize)> = Vec::new();
+    // The last line that placed an intelligence card, named when a card is in two places.
     let mut deal_line = 0;
     // The rooms a `room` line dealt; the others hold what the set-up dealt them.
     let mut rooms_set = vec![false; st.rooms.len()];
+    // The line that gave a dead Defender's agent what he carries, for the check at the end.
+    let mut captured_lines: Vec<(usize, usize)> = Vec::new();
     for s in statements(text) {
         let w = &s.words;
         match s.keyword() {
+            "standing" => standing(&mut st, &s)?,
             "timer" => {
                 s.expect_words(2, "timer <minutes>")?;
                 st.minutes = s.number(1, "a number of minutes")?;
@@ -246,6 +358,7 @@ pub fn read(
                         }
                         _ => {
                             x.intel = cards.map(|c| card(&s, c)).collect::<Result<_, _>>()?;
+                            deal_line = s.line;
                             let taken = x.intel.clone();
                             for c in taken {
                                 take_from_dealt_rooms(&mut st, &rooms_set, c);
@@ -289,6 +402,17 @@ pub fn read(
                     (_, Some(q)) => lines.push((q, s.line)),
                     _ => {}
                 }
+            }
+            "defender" if w.get(2).map(|x| x.trim_end_matches(':')) == Some("captured") => {
+                let label = w[1];
+                let d = st
+                    .defenders
+                    .iter()
+                    .position(|d| d.label == label)
+                    .ok_or_else(|| s.error(format!("there is no defending agent '{label}'")))?;
+                captured(&mut st, &s, d, &rooms_set)?;
+                captured_lines.push((d, s.line));
+                deal_line = s.line;
             }
             "defender" | "guard" => {
                 let label = s.word(1, "a label (commander, a1, g1 ...)")?;
@@ -403,6 +527,33 @@ pub fn read(
             }
             _ => return Err(unknown(&s, &KNOWN)),
         }
+    }
+    // A dead Commander's captures lie on his corpse marker, as when he is killed.
+    for &(d, line) in &captured_lines {
+        let x = &mut st.defenders[d];
+        if x.status != Status::Dead {
+            continue;
+        }
+        let (intel, equipment, weapons) = (
+            std::mem::take(&mut x.captured_intel),
+            std::mem::take(&mut x.captured_equipment),
+            std::mem::take(&mut x.captured_weapons),
+        );
+        let label = x.label.clone();
+        let corpse = st
+            .markers
+            .iter_mut()
+            .rev()
+            .find(|m| matches!(&m.kind, MarkerKind::Corpse { of } if *of == label))
+            .ok_or_else(|| {
+                PositionError::new(
+                    line,
+                    format!("the {label} is dead and off the board, so what he took lies nowhere: write defender {label} at <square> dead, and his body holds it"),
+                )
+            })?;
+        corpse.intel.extend(intel);
+        corpse.equipment.extend(equipment);
+        corpse.weapons.extend(weapons);
     }
     // Checked as a set-up is: one agent a square, each card once.
     let mut taken: Vec<Sq> = Vec::new();

@@ -174,6 +174,9 @@
     var main = document.getElementById("main");
     if (!main || main.getAttribute("data-live") !== "on") return;
     var gameId = main.getAttribute("data-game-id");
+    // The game's own page: after a refused order the address is the form's (/moves), which a
+    // reload would post again.
+    var pageUrl = window.location.pathname.replace(/\/moves$/, "") + (/\/moves$/.test(window.location.pathname) ? "" : window.location.search);
     var shown = parseInt(main.getAttribute("data-next-seq"), 10);
     var status = document.getElementById("live-status");
     var done = false;
@@ -190,13 +193,13 @@
         note.hidden = false;
         note.textContent = "The game has moved on (" + news + ")" + why + ". ";
         var a = document.createElement("a");
-        a.href = window.location.pathname;
+        a.href = pageUrl;
         a.textContent = "Reload to see it (your order box will be emptied)";
         note.appendChild(a);
       }
       if (!window.fetch || !window.DOMParser) { offerReload(""); return; }
       refreshing = true;
-      fetch(window.location.pathname, { cache: "no-store", credentials: "same-origin" })
+      fetch(pageUrl, { cache: "no-store", credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.text() : null; })
         .then(function (html) {
           refreshing = false;
@@ -226,7 +229,7 @@
       var box = document.getElementById("order");
       if (box && box.value.trim() !== "") { refresh(nextSeq); return; }
       done = true;
-      window.location.reload();
+      window.location.href = pageUrl;
     }
     var polling = null;
     function poll() {

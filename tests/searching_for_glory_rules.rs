@@ -2405,3 +2405,291 @@ fn role_cards_1_b_a_characters_own_card_is_in_his_hand_every_round_and_never_dis
         .hand
         .contains(&"iron-marshal".to_string()));
 }
+
+// ---- III Role cards: restrictions and glory conditions (data/role_rules.txt, reconstructed) ----
+
+/// A Danube 1809 game with the full role cards and these seats, every hand emptied.
+fn full_with(seats: &[&str]) -> State {
+    let mut s = SearchingForGlory
+        .setup(
+            &setup("danube-1809", seats, json!({"roles": "full"})),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap();
+    for p in &mut s.players {
+        p.hand.clear();
+    }
+    s
+}
+
+const SIX: [&str; 6] = [
+    "napoleon", "lannes", "massena", "charles", "hiller", "louis",
+];
+
+#[test]
+fn role_cards_iii_every_role_has_a_restriction_and_a_glory_condition() {
+    for s in data::scenarios() {
+        for c in &s.characters {
+            let r = data::role_rules(c);
+            assert!(!r.restrictions.is_empty(), "{c} has a restriction");
+            assert!(!r.glory.is_empty(), "{c} has a glory condition");
+        }
+    }
+    assert_eq!(
+        data::role_rules("napoleon").restrictions,
+        [data::Restriction::Never("parlay".into())]
+    );
+    assert_eq!(
+        data::role_rules("hiller").restrictions,
+        [data::Restriction::NoEnter(vec![
+            "cham".into(),
+            "bohemia".into()
+        ])]
+    );
+}
+
+#[test]
+fn role_cards_iii_restriction_never_a_face_refuses_the_order_and_changes_nothing() {
+    let mut s = full_with(&SIX);
+    // Napoleon never parleys; Lannes never harasses; Louis never plays Decisive Victory!.
+    operating(&mut s, "napoleon", &["parlay"]);
+    let before = s.clone();
+    let e = order(&mut s, "napoleon", "parlay", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    assert!(
+        e.message.contains("napoleon") && e.message.contains("parlay"),
+        "{e}"
+    );
+    assert_eq!(s, before, "a refused order changes nothing");
+    s.cu_mut("lannes").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "lannes", &["harass"]);
+    let e = order(&mut s, "lannes", "harass abensberg", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    s.cu_mut("lannes").lp = Some("kelheim".into());
+    operating(&mut s, "louis", &["decisive-victory"]);
+    let e = order(&mut s, "louis", "decisive kelheim", &[]).unwrap_err();
+    assert!(e.message.contains("decisive-victory"), "{e}");
+    // Louis's attack with an Attack card is his to make (a restriction names one face only).
+    operating(&mut s, "louis", &["attack"]);
+    order(&mut s, "louis", "attack kelheim", &[9, 1]).unwrap();
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("kelheim"));
+    // The plain role cards have no restriction: Napoleon parleys.
+    let mut p = game(&FOUR);
+    operating(&mut p, "napoleon", &["parlay"]);
+    order(&mut p, "napoleon", "parlay", &[]).unwrap();
+    assert!(p.truce.contains(&"napoleon".to_string()));
+}
+
+#[test]
+fn role_cards_iii_restriction_never_a_face_holds_for_reactive_cards() {
+    // Davout never avoids combat: Charles attacks him at Abensberg and his Avoid Combat is
+    // refused, and not offered among the cards he may play.
+    let mut s = full_with(&FOUR);
+    s.cu_mut("louis").lp = Some("kelheim".into());
+    s.cu_mut("davout").lp = Some("abensberg".into());
+    let d = idx(&s, "davout");
+    s.players[d].hand = vec!["avoid-combat".into()];
+    operating(&mut s, "charles", &["attack"]);
+    act(&mut s, "charles", "attack abensberg", &[]).unwrap();
+    let mut q = VecDeque::new();
+    let mut hidden = hidden_stream(&[9; 32], "sfg-rules", 3);
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+    let pass = Command::Operation {
+        clauses: vec![Clause::Pass],
+    };
+    while s.window.as_ref().unwrap().kind
+        == despatch::rules::searching_for_glory::state::WindowKind::Announcement
+    {
+        let seat = SearchingForGlory.prompts(&s)[0].seat.clone();
+        SearchingForGlory
+            .apply(&mut s, &seat, &pass, &mut ctx)
+            .unwrap();
+    }
+    assert!(
+        despatch::rules::searching_for_glory::reactive::playable(&s, d).is_empty(),
+        "Avoid Combat is not Davout's to play"
+    );
+    let before = s.clone();
+    let e = act(&mut s, "davout", "react avoid-combat", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    assert!(e.message.contains("Avoid Combat"), "{e}");
+    assert_eq!(s, before);
+}
+
+#[test]
+fn role_cards_iii_restriction_outnumbered_never_attacks_a_stronger_enemy() {
+    // Charles never attacks more enemy SP than he carries: 7 SP against Davout's 8 is refused;
+    // absorbing 1 lone SP first (2.e) makes it 8 against 8, which he may attack.
+    let mut s = full_with(&FOUR);
+    s.cu_mut("charles").sp = 7;
+    s.cu_mut("charles").lp = Some("eckmuhl".into());
+    s.lone
+        .push(despatch::rules::searching_for_glory::state::LoneSp {
+            lp: "eckmuhl".into(),
+            side: Side::Austrian,
+            sp: 1,
+        });
+    operating(&mut s, "charles", &["attack"]);
+    let before = s.clone();
+    let e = order(&mut s, "charles", "attack regensburg", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    assert!(
+        e.message.contains("8 enemy SP") && e.message.contains("7"),
+        "{e}"
+    );
+    assert_eq!(s, before);
+    let p = idx(&s, "charles");
+    let absorb_first = order::parse("absorb; attack regensburg").unwrap();
+    let Command::Operation { clauses } = absorb_first else {
+        panic!("an operation")
+    };
+    assert!(operations::check(&s, p, &clauses).is_ok());
+    // Louis (no such restriction) attacks Davout's 8 SP with his 5.
+    s.cu_mut("louis").lp = Some("eckmuhl".into());
+    operating(&mut s, "louis", &["attack"]);
+    let n = idx(&s, "louis");
+    assert!(operations::check(&s, n, &[Clause::Attack("regensburg".into())]).is_ok());
+}
+
+#[test]
+fn role_cards_iii_restriction_no_enter_keeps_the_cu_out_of_the_roles_lps_and_exits() {
+    let mut s = full_with(&SIX);
+    // Masséna never goes back over the Rhine; Hiller never crosses to Cham.
+    s.cu_mut("massena").lp = Some("donauworth".into());
+    operating(&mut s, "massena", &["march"]);
+    let e = order(&mut s, "massena", "march rhine", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    assert!(e.message.contains("rhine"), "{e}");
+    s.cu_mut("hiller").lp = Some("regensburg".into());
+    s.cu_mut("napoleon").lp = Some("augsburg".into());
+    operating(&mut s, "hiller", &["march"]);
+    let e = order(&mut s, "hiller", "march cham", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    order(&mut s, "hiller", "march straubing", &[]).unwrap();
+    assert_eq!(s.cu("hiller").lp.as_deref(), Some("straubing"));
+    // With the plain role cards Masséna may leave by the Rhine.
+    let mut p = SearchingForGlory
+        .setup(
+            &setup("danube-1809", &SIX, json!({"roles": "plain"})),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap();
+    p.cu_mut("massena").lp = Some("donauworth".into());
+    operating(&mut p, "massena", &["march"]);
+    order(&mut p, "massena", "march rhine", &[]).unwrap();
+    assert_eq!(p.cu("massena").lp, None);
+}
+
+#[test]
+fn role_cards_iii_glory_capture_of_the_character_the_role_names() {
+    // Charles (10 SP, attack +1) catches Napoleon (1 SP, defence +2) at Donauwörth: 5 + 9 + 1 =
+    // 15 against 1 + 2 = 3; Napoleon loses his last SP and is captured: Charles gains the
+    // battle's 2, Napoleon's capture glory 10 and his role card's 5.
+    let mut s = full_with(&FOUR);
+    s.cu_mut("napoleon").sp = 1;
+    let r = fight(
+        &mut s,
+        "charles",
+        "donauworth",
+        ClKind::Ordinary,
+        false,
+        &[5, 1],
+    );
+    assert!(r.attacker_won);
+    assert!(s.cu("napoleon").captured);
+    assert_eq!(s.cu("charles").glory, 2 + 10 + 5);
+    // Capturing Louis is worth only his capture glory to Napoleon's side (Davout's role names
+    // nobody): 2 + 4.
+    let mut s = full_with(&FOUR);
+    s.cu_mut("louis").sp = 1;
+    s.cu_mut("davout").sp = 5;
+    let r = fight(
+        &mut s,
+        "davout",
+        "abensberg",
+        ClKind::Ordinary,
+        false,
+        &[6, 1],
+    );
+    assert!(r.attacker_won && s.cu("louis").captured);
+    assert_eq!(s.cu("davout").glory, 2 + 4);
+}
+
+#[test]
+fn role_cards_iii_glory_battle_for_every_battle_won() {
+    // Lannes (5 SP, attack +2) beats Louis (5 SP) at Abensberg: 8 + 2 = 10 against 1: Louis
+    // loses 3, Lannes 1: the battle's 2 × 2 = 4 and his role card's 1.
+    let mut s = full_with(&SIX);
+    let r = fight(
+        &mut s,
+        "lannes",
+        "abensberg",
+        ClKind::Ordinary,
+        false,
+        &[8, 1],
+    );
+    assert!(r.attacker_won);
+    assert_eq!((r.loser_loss, r.winner_loss), (3, 1));
+    assert_eq!(s.cu("lannes").glory, 4 + 1);
+    // A battle Lannes loses pays nothing.
+    let mut s = full_with(&SIX);
+    let r = fight(
+        &mut s,
+        "lannes",
+        "abensberg",
+        ClKind::Ordinary,
+        false,
+        &[1, 10],
+    );
+    assert!(!r.attacker_won);
+    assert_eq!(s.cu("lannes").glory, 0);
+}
+
+#[test]
+fn role_cards_iii_glory_enter_the_roles_lp_once() {
+    // Masséna marches into Landshut (held by Charles at the start, so no first-entry glory):
+    // his role card's 3; he leaves and comes back: nothing more.
+    let mut s = full_with(&SIX);
+    s.cu_mut("charles").lp = Some("passau".into());
+    s.cu_mut("louis").lp = Some("straubing".into());
+    s.cu_mut("massena").lp = Some("abensberg".into());
+    operating(&mut s, "massena", &["march"]);
+    order(&mut s, "massena", "march landshut", &[]).unwrap();
+    assert_eq!(s.cu("massena").glory, 3);
+    assert_eq!(s.cu("massena").reached, ["landshut"]);
+    operating(&mut s, "massena", &["march"]);
+    order(&mut s, "massena", "march abensberg", &[]).unwrap();
+    operating(&mut s, "massena", &["march"]);
+    order(&mut s, "massena", "march landshut", &[]).unwrap();
+    assert_eq!(s.cu("massena").lp.as_deref(), Some("landshut"));
+    assert_eq!(s.cu("massena").glory, 3);
+    // Another character entering Landshut has no such glory.
+    let mut s = full_with(&SIX);
+    s.cu_mut("charles").lp = Some("passau".into());
+    s.cu_mut("louis").lp = Some("straubing".into());
+    s.cu_mut("napoleon").lp = Some("abensberg".into());
+    operating(&mut s, "napoleon", &["march"]);
+    order(&mut s, "napoleon", "march landshut", &[]).unwrap();
+    assert_eq!(s.cu("napoleon").lp.as_deref(), Some("landshut"));
+    assert_eq!(s.cu("napoleon").glory, 0);
+}
+
+#[test]
+fn role_cards_iii_glory_hold_the_roles_lp_at_each_rounds_end() {
+    // Davout starts at Regensburg and stays: 1 glory at the round's end; Louis is not at
+    // Landshut: none. With the plain role cards, nothing.
+    let mut s = full_with(&FOUR);
+    operating(&mut s, "davout", &[]);
+    order(&mut s, "davout", "pass", &[]).unwrap();
+    npcs_pass(&mut s);
+    assert_eq!(s.round, 2);
+    assert_eq!(s.cu("davout").glory, 1);
+    assert_eq!(s.cu("louis").glory, 0);
+    let mut p = game(&FOUR);
+    hands(&mut p, &[]);
+    operating(&mut p, "davout", &[]);
+    order(&mut p, "davout", "pass", &[]).unwrap();
+    npcs_pass(&mut p);
+    assert_eq!(p.round, 2);
+    assert_eq!(p.cu("davout").glory, 0);
+}

@@ -172,6 +172,7 @@ fn capture(state: &mut State, character: &str, captors: &[String], ctx: &mut Ctx
         ctx,
         &format!("capturing {character}"),
     );
+    super::roles::on_capture(state, character, captors, ctx);
 }
 
 /// 2.l: `loss` SP of `side` shut in the fortress at `lp` are eliminated (the largest unit
@@ -383,6 +384,7 @@ pub fn fight_with(
             state.cu_mut(c).victories += 1;
         }
     }
+    super::roles::on_battle_won(state, &win_chars, ctx);
     let margin = i64::from(result.loser_loss) - i64::from(winner_loss);
     if margin > 0 {
         let still: Vec<String> = win_chars

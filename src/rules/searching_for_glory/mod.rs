@@ -20,6 +20,7 @@ pub mod plan;
 pub mod position;
 pub mod reactive;
 pub mod reentry;
+pub mod roles;
 pub mod round;
 pub mod sieges;
 pub mod state;
@@ -229,7 +230,11 @@ impl Rules for SearchingForGlory {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "2".into(),
+            // 2: NPCs operate (3.4).
+            // 3: the role cards' restrictions and glory conditions (III, data/role_rules.txt)
+            // hold with roles=full: a version-2 log with such an order, or a battle, capture,
+            // entry or round's end they pay for, folds differently.
+            version: "3".into(),
             title: "Searching for Glory — generals of the Napoleonic Wars".into(),
             scenarios: data::scenarios()
                 .iter()
@@ -249,7 +254,7 @@ impl Rules for SearchingForGlory {
                 },
                 OptionInfo {
                     name: "roles".into(),
-                    description: "full: the role cards' battle and strategic characteristics and personal cards (III, 1.b; reconstructed); plain: none of them".into(),
+                    description: "full: the role cards' battle and strategic characteristics, personal cards, restrictions and glory conditions (III, 1.b; reconstructed); plain: none of them".into(),
                     default: json!("full"),
                 },
                 OptionInfo {
@@ -350,6 +355,7 @@ impl Rules for SearchingForGlory {
                     victories: 0,
                     siege_points: 0,
                     strategic_used: 0,
+                    reached: Vec::new(),
                     seat: setup
                         .seats
                         .iter()

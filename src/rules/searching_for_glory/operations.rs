@@ -91,6 +91,7 @@ fn check_step(
 ) -> Result<(), RuleError> {
     let map = state.map();
     let side = state.cu(character).side;
+    super::roles::check_enter(state, character, to)?;
     if let Some(exit) = map.exit(to) {
         if attack {
             return Err(map_error(
@@ -285,6 +286,8 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
             face_clause.push(i);
         }
     }
+    // III: the role card's restrictions (reconstructed).
+    super::roles::check_faces(state, character, &faces)?;
     let mut cards = vec![None; clauses.len()];
     match assign(planned, &faces) {
         Some(idx) => {
@@ -492,6 +495,7 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
                     ));
                 }
                 check_step(state, &blown, &cu.character, &at, to, true)?;
+                super::roles::check_odds(state, &cu.character, sp, to)?;
                 moved = true;
             }
         }
@@ -706,6 +710,7 @@ fn step(state: &mut State, character: &str, to: &str, easy: bool, ctx: &mut Ctx)
     }
     cross(state, character, to, easy, ctx);
     first_entry(state, character, ctx);
+    super::roles::on_enter(state, character, ctx);
     true
 }
 
@@ -1055,6 +1060,13 @@ fn fight(state: &mut State, character: &str, b: &BattleSetup, ctx: &mut Ctx) {
     let r = battle::fight_with(state, &attackers, &b.lp, b.cl, b.decisive, &mods, ctx);
     if r.attacker_won && state.cu(character).lp.as_deref() == Some(b.lp.as_str()) {
         first_entry(state, character, ctx);
+    }
+    if r.attacker_won {
+        for c in &attackers {
+            if state.cu(c).lp.as_deref() == Some(b.lp.as_str()) {
+                super::roles::on_enter(state, c, ctx);
+            }
+        }
     }
     if b.napoleon && r.attacker_won {
         state.cu_mut(character).glory += 5;

@@ -20,7 +20,8 @@ phase plan|initiative              the phase the round is in
 phase operations <seat> ...        the operations, in this order, the first to act now
 plan <seat>: <card> ...            the seat's plan, opened: its planned cards
 cu <character> at <lp>|off [sp <n>] [fatigue <n>] [trench <n>] [glory <n>] [victories <n>]
-   [supplied|unsupplied] [captured]     a character's combat unit
+   [reached <lp>]... [supplied|unsupplied] [captured]     a character's combat unit
+                                   (reached: the LP of his role's `enter` glory is had)
 lone <side> <lp> <sp>              strength points alone at an LP (the first `lone` line
                                    replaces the scenario's garrisons; sp 0 removes)
 blown <lp> <lp>                    the bridge on that CL is blown
@@ -145,6 +146,7 @@ pub fn read(
                     }
                 };
                 let mut rest = w[skip..].iter();
+                let map = st.map();
                 let cu = &mut st.cus[i];
                 cu.lp = at;
                 while let Some(word) = rest.next() {
@@ -166,12 +168,19 @@ pub fn read(
                                 .parse()
                                 .map_err(|_| s.error(format!("'{v}' is not a number of glory")))?;
                         }
+                        "reached" => {
+                            let v = rest.next().ok_or_else(|| s.error("reached needs an LP"))?;
+                            if map.lp(v).is_none() {
+                                return Err(s.error(format!("'{v}' is not an LP of the map")));
+                            }
+                            cu.reached.push((*v).to_owned());
+                        }
                         "supplied" => cu.supply = true,
                         "unsupplied" => cu.supply = false,
                         "captured" => cu.captured = true,
                         other => {
                             return Err(s.error(format!(
-                                "'{other}' is not a CU's state: sp, fatigue, trench, glory, victories, supplied, unsupplied, captured"
+                                "'{other}' is not a CU's state: sp, fatigue, trench, glory, victories, reached, supplied, unsupplied, captured"
                             )))
                         }
                     }

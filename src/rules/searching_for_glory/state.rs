@@ -31,6 +31,9 @@ pub struct Cu {
     /// Uses of the role's strategic characteristic so far (III).
     #[serde(default)]
     pub strategic_used: u32,
+    /// LPs whose `enter` glory condition of his role card he has had (III, once each).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reached: Vec<String>,
     /// The seat that plays this character; `None` for an NPC.
     pub seat: Option<Seat>,
 }

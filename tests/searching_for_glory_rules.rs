@@ -2693,3 +2693,257 @@ fn role_cards_iii_glory_hold_the_roles_lp_at_each_rounds_end() {
     assert_eq!(p.round, 2);
     assert_eq!(p.cu("davout").glory, 0);
 }
+
+// ---- 4. Optional battle rules (option battle_cards=cards; data/battle_cards.txt) ----
+
+fn with_cards(seats: &[&str]) -> State {
+    SearchingForGlory
+        .setup(
+            &setup(
+                "danube-1809",
+                seats,
+                json!({"roles": "plain", "battle_cards": "cards"}),
+            ),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap()
+}
+
+/// A battle with scripted dice and the hidden stream `seed` for the battle cards.
+fn card_fight(s: &mut State, attacker: &str, lp: &str, seed: u8, dice: &[u32]) -> battle::Result {
+    let mut q: VecDeque<u32> = dice.iter().copied().collect();
+    let mut hidden = hidden_stream(&[seed; 32], "sfg-rules", 5);
+    s.cu_mut(attacker).lp = Some(lp.into());
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+    let r = battle::fight(s, attacker, lp, ClKind::Ordinary, false, &mut ctx);
+    drop(ctx);
+    assert!(q.is_empty(), "dice left over: {q:?}");
+    r
+}
+
+#[test]
+fn battle_cards_4_e_a_deck_per_nationality_with_the_six_named_cards_and_personal_cards() {
+    use despatch::rules::searching_for_glory::battle_cards::{self, Class};
+    for nation in ["french", "austrian"] {
+        let deck = battle_cards::deck(nation);
+        let keys: Vec<&str> = deck
+            .iter()
+            .map(|&i| battle_cards::cards()[i].key.as_str())
+            .collect();
+        for named in [
+            "infantry-attack",
+            "cavalry-attack",
+            "bombardment",
+            "reverse-slope",
+            "squares",
+            "stand-and-fire",
+        ] {
+            assert!(keys.contains(&named), "{nation} has {named}");
+        }
+        // "+ Marked cards are Offensive Cards" (4.e): the three attacks.
+        for &i in &deck {
+            let c = &battle_cards::cards()[i];
+            let offensive =
+                ["infantry-attack", "cavalry-attack", "bombardment"].contains(&c.key.as_str());
+            if offensive {
+                assert_eq!(c.class, Class::Offensive, "{}", c.key);
+            }
+        }
+        // Parry, defeat, cancel and withdraw are all in each deck.
+        use battle_cards::Effect;
+        let has =
+            |f: &dyn Fn(&Effect) -> bool| deck.iter().any(|&i| f(&battle_cards::cards()[i].effect));
+        assert!(has(&|e| matches!(e, Effect::Parry(_))));
+        assert!(has(&|e| matches!(e, Effect::Defeat(..))));
+        assert!(has(&|e| *e == Effect::Cancel));
+        assert!(has(&|e| *e == Effect::Withdraw));
+    }
+    for c in [
+        "napoleon", "berthier", "davout", "lannes", "massena", "charles", "hiller", "louis",
+    ] {
+        assert_eq!(
+            battle_cards::personal(c).len(),
+            1,
+            "{c}'s personal battle card"
+        );
+    }
+}
+
+#[test]
+fn battle_cards_4_j_sp_losses_from_the_battle_points_lost() {
+    use despatch::rules::searching_for_glory::battle_cards::losses;
+    // N = loser's BP lost − winner's: 0 → none; 7 → loser 7, winner 2; −6 → winner 6, loser 3.
+    assert_eq!(losses(4, 4), (0, 0));
+    assert_eq!(losses(9, 2), (7, 2));
+    assert_eq!(losses(2, 8), (3, 6));
+    assert_eq!(losses(5, 4), (1, 0));
+}
+
+#[test]
+fn battle_cards_4_b_an_engagement_of_three_sp_or_fewer_is_fought_with_dice() {
+    // Louis with 3 SP: an engagement, by 2.m's dice even with the battle cards.
+    let mut s = with_cards(&FOUR);
+    s.cu_mut("louis").sp = 3;
+    let r = card_fight(&mut s, "davout", "abensberg", 1, &[5, 4]);
+    assert!(!r.cards);
+    assert!(r.attacker_won);
+    assert_eq!(r.loser_loss, (5 + 5 - 4) / 3);
+    // The default is the dice (the text makes the cards optional).
+    assert!(!game(&FOUR).battle_cards);
+}
+
+#[test]
+fn battle_cards_4_c_to_4_j_a_battle_of_four_sp_or_more_is_played_with_cards_to_its_losses() {
+    for seed in 1..=12u8 {
+        let mut s = with_cards(&FOUR);
+        let (davout, louis) = (s.cu("davout").sp, s.cu("louis").sp);
+        let r = card_fight(&mut s, "davout", "abensberg", seed, &[]);
+        assert!(r.cards, "no dice drawn: the cards decide");
+        // 4.j from the BP each side lost (the totals).
+        let (lost_w, lost_l) = if r.attacker_won {
+            (r.attacker_total, r.defender_total)
+        } else {
+            (r.defender_total, r.attacker_total)
+        };
+        let (l, w) = despatch::rules::searching_for_glory::battle_cards::losses(lost_l, lost_w);
+        assert_eq!((r.loser_loss, r.winner_loss), (l, w), "seed {seed}");
+        // The loser reached 0 BP, or withdrew with a card that says so.
+        let loser_start = if r.attacker_won { 5 } else { 8 };
+        assert!(lost_l >= loser_start || r.withdrew, "seed {seed}: {r:?}");
+        // SP follow the losses (capped at what a side has), and the winner's glory 4.j.
+        let (w_char, l_char, w_sp, l_sp) = if r.attacker_won {
+            ("davout", "louis", davout, louis)
+        } else {
+            ("louis", "davout", louis, davout)
+        };
+        assert_eq!(s.cu(w_char).sp, w_sp.saturating_sub(w));
+        if s.cu(l_char).lp.is_some() {
+            assert_eq!(s.cu(l_char).sp, l_sp - l);
+        }
+        let (wl, ll) = (w.min(w_sp), l.min(l_sp));
+        if wl == 0 && ll == 0 {
+            assert_eq!(s.cu(w_char).glory, 2);
+        } else if wl < ll {
+            assert!(s.cu(w_char).glory >= 2 * i64::from(ll));
+        } else if ll < wl && s.cu(l_char).lp.is_some() {
+            assert_eq!(s.cu(l_char).glory, 2 * i64::from(wl));
+        }
+        // The same hidden stream plays the same battle (a fold is deterministic).
+        let mut again = with_cards(&FOUR);
+        let r2 = card_fight(&mut again, "davout", "abensberg", seed, &[]);
+        assert_eq!(r2, r);
+        assert_eq!(again, s);
+    }
+}
+
+#[test]
+fn battle_cards_4_f_to_4_i_attack_answer_cancel_discard_and_withdraw() {
+    use despatch::rules::searching_for_glory::battle_cards::{self, play_out, SideIn};
+    let find = |deck: &str, key: &str| {
+        battle_cards::cards()
+            .iter()
+            .position(|c| c.deck == deck && c.key == key)
+            .unwrap()
+    };
+    let hand =
+        |deck: &str, keys: &[&str]| -> Vec<usize> { keys.iter().map(|k| find(deck, k)).collect() };
+    let side = |name: &str, bp: i64| SideIn {
+        name: name.into(),
+        nationality: name.into(),
+        characters: Vec::new(),
+        bp,
+    };
+    let mut q = VecDeque::new();
+    let mut hidden = hidden_stream(&[3; 32], "sfg-rules", 6);
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+    // 4.f: the French attack with their strongest card, Cavalry Attack (3); the Austrians
+    // answer with Squares (defeat 3 against cavalry); the French cancel it with Reserves: the
+    // attack stands and the Austrians fall from 4 to 1 BP, a third of their start or less:
+    // they play Orderly Withdrawal and leave (4.i). 4.j: N = 3 − 0: the loser 3 SP, the
+    // winner 1.
+    let f = play_out(
+        [side("french", 5), side("austrian", 4)],
+        [
+            hand(
+                "french",
+                &[
+                    "bombardment",
+                    "infantry-attack",
+                    "reserves",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "cavalry-attack",
+                ],
+            ),
+            hand(
+                "austrian",
+                &[
+                    "squares",
+                    "stand-and-fire",
+                    "reverse-slope",
+                    "orderly-withdrawal",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                ],
+            ),
+        ],
+        &mut ctx,
+    );
+    assert_eq!(
+        f.plays,
+        [
+            "french cavalry-attack",
+            "austrian squares",
+            "french reserves",
+            "austrian orderly-withdrawal"
+        ]
+    );
+    assert!(f.attacker_won);
+    assert_eq!((f.lost, f.withdrew), ([0, 3], Some(1)));
+    assert_eq!(battle_cards::losses(3, 0), (3, 1));
+    // A defeated attack costs the attacker the card's number, at least 2 (Stand and Fire
+    // against Infantry Attack: 2); the defender with no attack card discards one (4.g); a
+    // parried attack does nothing (Reverse Slope against Bombardment).
+    let f = play_out(
+        [side("french", 6), side("austrian", 6)],
+        [
+            hand(
+                "french",
+                &[
+                    "infantry-attack",
+                    "bombardment",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                ],
+            ),
+            hand(
+                "austrian",
+                &[
+                    "stand-and-fire",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                ],
+            ),
+        ],
+        &mut ctx,
+    );
+    assert_eq!(
+        f.plays[..5],
+        [
+            "french infantry-attack",
+            "austrian stand-and-fire",
+            "austrian discards reverse-slope",
+            "french bombardment",
+            "austrian reverse-slope",
+        ]
+    );
+}

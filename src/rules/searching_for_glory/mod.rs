@@ -11,6 +11,7 @@
 //! again for a window before the battle's dice.
 
 pub mod battle;
+pub mod battle_cards;
 pub mod bot;
 pub mod data;
 pub mod npc;
@@ -233,7 +234,8 @@ impl Rules for SearchingForGlory {
             // 2: NPCs operate (3.4).
             // 3: the role cards' restrictions and glory conditions (III, data/role_rules.txt)
             // hold with roles=full: a version-2 log with such an order, or a battle, capture,
-            // entry or round's end they pay for, folds differently.
+            // entry or round's end they pay for, folds differently. Also the option
+            // battle_cards (4.), off by default.
             version: "3".into(),
             title: "Searching for Glory — generals of the Napoleonic Wars".into(),
             scenarios: data::scenarios()
@@ -258,6 +260,11 @@ impl Rules for SearchingForGlory {
                     default: json!("full"),
                 },
                 OptionInfo {
+                    name: "battle_cards".into(),
+                    description: "dice: every battle by 2.m's dice; cards: the optional battle rules (4.), sides of 4 SP or more fighting with their nationality's battle deck (reconstructed), played out by the standing doctrine".into(),
+                    default: json!("dice"),
+                },
+                OptionInfo {
                     name: "npcs".into(),
                     description: "run: after the players, each NPC operates, run by the farthest player of its side from a hand drawn for it (3.4); stand: NPCs never operate and only fight when attacked".into(),
                     default: json!("run"),
@@ -279,6 +286,7 @@ impl Rules for SearchingForGlory {
         let mut additive = false;
         let mut npcs_stand = false;
         let mut plain_roles = false;
+        let mut battle_cards = false;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v.as_str()) {
@@ -287,6 +295,13 @@ impl Rules for SearchingForGlory {
                     ("roles", _) => {
                         return Err(setup_error(format!(
                             "roles is \"full\" or \"plain\", not {v}"
+                        )))
+                    }
+                    ("battle_cards", Some("cards")) => battle_cards = true,
+                    ("battle_cards", Some("dice")) => {}
+                    ("battle_cards", _) => {
+                        return Err(setup_error(format!(
+                            "battle_cards is \"dice\" or \"cards\", not {v}"
                         )))
                     }
                     ("npcs", Some("stand")) => npcs_stand = true,
@@ -305,7 +320,7 @@ impl Rules for SearchingForGlory {
                     }
                     _ => {
                         return Err(setup_error(format!(
-                            "Searching for Glory has no option '{k}'; it knows deck_counts, npcs and roles"
+                            "Searching for Glory has no option '{k}'; it knows battle_cards, deck_counts, npcs and roles"
                         )))
                     }
                 }
@@ -421,6 +436,7 @@ impl Rules for SearchingForGlory {
             victory: None,
             sieges: Vec::new(),
             plain_roles,
+            battle_cards,
         };
         round::draw_phase(&mut state, &mut draw)?;
         Ok(state)

@@ -263,6 +263,9 @@ pub struct State {
     /// Option `roles=plain`: no battle or strategic characteristics, no personal cards.
     #[serde(default)]
     pub plain_roles: bool,
+    /// Option `battle_cards=cards`: the optional battle rules (4.) for sides of 4 SP or more.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub battle_cards: bool,
 }
 
 impl State {

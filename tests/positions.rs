@@ -296,6 +296,7 @@ fn searching_for_glory_a_position_sets_cus_lone_sp_and_the_deal() {
     let text = format!(
         "round 2\ncu louis at kelheim sp 4 fatigue 2 glory 3 supplied\n\
          cu massena at augsburg reached landshut\n\
+         standing french refuse\n\
          hand louis: {card}\nphase initiative"
     );
     let s = position("searching-for-glory", "danube-1809", &FOUR, &text).unwrap();
@@ -309,6 +310,11 @@ fn searching_for_glory_a_position_sets_cus_lone_sp_and_the_deal() {
     );
     // III: the LP of Masséna's `enter` glory condition is had already.
     assert_eq!(s.cu("massena").reached, ["landshut"]);
+    // 2.l: the French side's standing order at fortresses.
+    assert_eq!(
+        s.standing_refuse,
+        [despatch::rules::searching_for_glory::data::Side::French]
+    );
     let p = s
         .player_of(&despatch::engine::ruleset::Seat::parse("louis").unwrap())
         .unwrap();

@@ -2947,3 +2947,94 @@ fn battle_cards_4_f_to_4_i_attack_answer_cancel_discard_and_withdraw() {
         ]
     );
 }
+
+#[test]
+fn map_2_e_absorb_in_the_middle_of_a_force_march() {
+    // Davout force-marches Neuburg → Ingolstadt → Kelheim and takes the Bavarian garrison (2
+    // lone SP) at Ingolstadt as he passes through it.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("neuburg".into());
+    operating(&mut s, "davout", &["force-march"]);
+    let text = "force-march ingolstadt absorb kelheim";
+    let cmd = order::parse(text).unwrap();
+    assert_eq!(order::describe(&cmd), text, "round trip");
+    order(&mut s, "davout", text, &[]).unwrap();
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("kelheim"));
+    assert_eq!(s.cu("davout").sp, 10);
+    assert!(!s.lone.iter().any(|l| l.lp == "ingolstadt"));
+    // `absorb <n>` takes n and leaves the rest.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("neuburg".into());
+    operating(&mut s, "davout", &["force-march"]);
+    order(
+        &mut s,
+        "davout",
+        "force-march ingolstadt absorb 1 kelheim",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(s.cu("davout").sp, 9);
+    assert!(s.lone.iter().any(|l| l.lp == "ingolstadt" && l.sp == 1));
+    // Refused: at the route's end (an 'absorb' clause does that), and where no lone SP of the
+    // side stand; a refusal changes nothing.
+    assert_eq!(
+        order::parse("force-march ingolstadt absorb")
+            .unwrap_err()
+            .rule,
+        "order language"
+    );
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("neuburg".into());
+    s.lone.retain(|l| l.lp != "ingolstadt");
+    operating(&mut s, "davout", &["force-march"]);
+    let before = s.clone();
+    let e = order(
+        &mut s,
+        "davout",
+        "force-march ingolstadt absorb kelheim",
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "2.e Absorb");
+    assert!(e.message.contains("ingolstadt"), "{e}");
+    assert_eq!(s, before);
+}
+
+#[test]
+fn sieges_2_l_a_standing_order_has_lone_sp_and_npcs_refuse_battle_at_a_fortress() {
+    // Lannes (an NPC) and the Bavarian garrison hold Ingolstadt. Napoleon gives the French
+    // side's standing order to refuse; Louis attacks: no dice, they go into the fortress.
+    let mut s = game(&FOUR);
+    hands(&mut s, &[]);
+    operating(&mut s, "napoleon", &[]);
+    let text = "pass; standing refuse";
+    assert_eq!(order::describe(&order::parse(text).unwrap()), text);
+    order(&mut s, "napoleon", text, &[]).unwrap();
+    assert_eq!(s.standing_refuse, [Side::French]);
+    s.cu_mut("louis").lp = Some("kelheim".into());
+    operating(&mut s, "louis", &["attack"]);
+    let drawn = order(&mut s, "louis", "attack ingolstadt", &[]).unwrap();
+    assert_eq!(drawn, 0, "no battle, no dice");
+    assert!(s
+        .sieges
+        .iter()
+        .any(|g| g.lp == "ingolstadt" && g.besieged == Side::French));
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("ingolstadt"));
+    assert_eq!(s.cu("lannes").sp, 5, "Lannes went in with his SP");
+    // By default (or after `standing fight`) they fight.
+    let mut s = game(&FOUR);
+    hands(&mut s, &[]);
+    s.cu_mut("louis").lp = Some("kelheim".into());
+    operating(&mut s, "louis", &["attack"]);
+    order(&mut s, "louis", "attack ingolstadt", &[9, 1]).unwrap();
+    assert!(s.sieges.is_empty());
+    // A player's CU among the defenders decides for himself: Davout at Regensburg fights.
+    let mut s = game(&FOUR);
+    hands(&mut s, &[]);
+    s.standing_refuse.push(Side::French);
+    s.cu_mut("louis").lp = Some("eckmuhl".into());
+    s.cu_mut("louis").sp = 9;
+    operating(&mut s, "louis", &["attack"]);
+    order(&mut s, "louis", "attack regensburg", &[9, 1]).unwrap();
+    assert!(s.sieges.is_empty());
+}

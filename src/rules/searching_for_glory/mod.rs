@@ -47,7 +47,7 @@ pub const ID: &str = "searching-for-glory";
 pub struct SearchingForGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
+pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · standing refuse|fight (your side's lone SP and NPCs attacked at a fortress, 2.l) · force-march <lp> absorb [<n>] <lp> (2.e) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -436,6 +436,7 @@ impl Rules for SearchingForGlory {
             victory: None,
             sieges: Vec::new(),
             plain_roles,
+            standing_refuse: Vec::new(),
             battle_cards,
         };
         round::draw_phase(&mut state, &mut draw)?;

@@ -98,7 +98,10 @@ fn route(state: &State) -> Vec<(String, String)> {
         let steps: Vec<&String> = match c {
             Clause::March(to) => vec![to],
             c if c.attacks().is_some() => c.attacks().into_iter().collect(),
-            Clause::ForceMarch(r) => r.iter().collect(),
+            Clause::ForceMarch(r) => r
+                .iter()
+                .filter(|e| super::order::route_absorb(e).is_none())
+                .collect(),
             _ => Vec::new(),
         };
         for to in steps {

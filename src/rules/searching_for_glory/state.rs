@@ -263,6 +263,10 @@ pub struct State {
     /// Option `roles=plain`: no battle or strategic characteristics, no personal cards.
     #[serde(default)]
     pub plain_roles: bool,
+    /// 2.l: the sides whose standing order has their lone SP and NPCs, attacked at a fortress
+    /// with no player's CU among them, refuse battle and go in (`standing refuse`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standing_refuse: Vec<Side>,
     /// Option `battle_cards=cards`: the optional battle rules (4.) for sides of 4 SP or more.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub battle_cards: bool,

@@ -535,6 +535,8 @@ fn searching_for_glory_a_position_sets_cus_lone_sp_and_the_deal() {
     let card = set_up.deck[0].clone();
     let text = format!(
         "round 2\ncu louis at kelheim sp 4 fatigue 2 glory 3 supplied\n\
+         cu massena at augsburg reached landshut\n\
+         standing french refuse\n\
          hand louis: {card}\nphase initiative"
     );
     let s = position("searching-for-glory", "danube-1809", &FOUR, &text).unwrap();
@@ -545,6 +547,13 @@ fn searching_for_glory_a_position_sets_cus_lone_sp_and_the_deal() {
     assert_eq!(
         (louis.sp, louis.fatigue, louis.glory, louis.supply),
         (4, 2, 3, true)
+    );
+    // III: the LP of Masséna's `enter` glory condition is had already.
+    assert_eq!(s.cu("massena").reached, ["landshut"]);
+    // 2.l: the French side's standing order at fortresses.
+    assert_eq!(
+        s.standing_refuse,
+        [despatch::rules::searching_for_glory::data::Side::French]
     );
     let p = s
         .player_of(&despatch::engine::ruleset::Seat::parse("louis").unwrap())
@@ -571,6 +580,8 @@ fn searching_for_glory_a_bad_position_is_refused_naming_its_line() {
         e.message.contains("more often than the deck holds it"),
         "{e}"
     );
+    let e = bad("cu massena at augsburg reached nowhere");
+    assert!(e.message.contains("not an LP"), "{e}");
     let e = bad("cu louis at kelheim\ncu davout at kelheim");
     assert_eq!(e.line, 2, "{e}");
     assert!(e.message.contains("both sides"), "{e}");

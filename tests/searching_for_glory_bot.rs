@@ -29,10 +29,12 @@ fn setup(players: usize, n: u64) -> Setup {
     Setup {
         game_id: format!("sfg-bot-{players}-{n}"),
         scenario: scenario.into(),
-        options: if n.is_multiple_of(3) {
-            json!({"deck_counts": "additive"})
-        } else {
-            json!({})
+        // Every other game with the optional battle cards (4.).
+        options: match (n.is_multiple_of(3), n.is_multiple_of(2)) {
+            (true, true) => json!({"deck_counts": "additive", "battle_cards": "cards"}),
+            (true, false) => json!({"deck_counts": "additive"}),
+            (false, true) => json!({"battle_cards": "cards"}),
+            (false, false) => json!({}),
         },
         seats: SeatDef::named_by_id(seats).unwrap(),
     }

@@ -2405,3 +2405,636 @@ fn role_cards_1_b_a_characters_own_card_is_in_his_hand_every_round_and_never_dis
         .hand
         .contains(&"iron-marshal".to_string()));
 }
+
+// ---- III Role cards: restrictions and glory conditions (data/role_rules.txt, reconstructed) ----
+
+/// A Danube 1809 game with the full role cards and these seats, every hand emptied.
+fn full_with(seats: &[&str]) -> State {
+    let mut s = SearchingForGlory
+        .setup(
+            &setup("danube-1809", seats, json!({"roles": "full"})),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap();
+    for p in &mut s.players {
+        p.hand.clear();
+    }
+    s
+}
+
+const SIX: [&str; 6] = [
+    "napoleon", "lannes", "massena", "charles", "hiller", "louis",
+];
+
+#[test]
+fn role_cards_iii_every_role_has_a_restriction_and_a_glory_condition() {
+    for s in data::scenarios() {
+        for c in &s.characters {
+            let r = data::role_rules(c);
+            assert!(!r.restrictions.is_empty(), "{c} has a restriction");
+            assert!(!r.glory.is_empty(), "{c} has a glory condition");
+        }
+    }
+    assert_eq!(
+        data::role_rules("napoleon").restrictions,
+        [data::Restriction::Never("parlay".into())]
+    );
+    assert_eq!(
+        data::role_rules("hiller").restrictions,
+        [data::Restriction::NoEnter(vec![
+            "cham".into(),
+            "bohemia".into()
+        ])]
+    );
+}
+
+#[test]
+fn role_cards_iii_restriction_never_a_face_refuses_the_order_and_changes_nothing() {
+    let mut s = full_with(&SIX);
+    // Napoleon never parleys; Lannes never harasses; Louis never plays Decisive Victory!.
+    operating(&mut s, "napoleon", &["parlay"]);
+    let before = s.clone();
+    let e = order(&mut s, "napoleon", "parlay", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    assert!(
+        e.message.contains("napoleon") && e.message.contains("parlay"),
+        "{e}"
+    );
+    assert_eq!(s, before, "a refused order changes nothing");
+    s.cu_mut("lannes").lp = Some("pfaffenhofen".into());
+    operating(&mut s, "lannes", &["harass"]);
+    let e = order(&mut s, "lannes", "harass abensberg", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    s.cu_mut("lannes").lp = Some("kelheim".into());
+    operating(&mut s, "louis", &["decisive-victory"]);
+    let e = order(&mut s, "louis", "decisive kelheim", &[]).unwrap_err();
+    assert!(e.message.contains("decisive-victory"), "{e}");
+    // Louis's attack with an Attack card is his to make (a restriction names one face only).
+    operating(&mut s, "louis", &["attack"]);
+    order(&mut s, "louis", "attack kelheim", &[9, 1]).unwrap();
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("kelheim"));
+    // The plain role cards have no restriction: Napoleon parleys.
+    let mut p = game(&FOUR);
+    operating(&mut p, "napoleon", &["parlay"]);
+    order(&mut p, "napoleon", "parlay", &[]).unwrap();
+    assert!(p.truce.contains(&"napoleon".to_string()));
+}
+
+#[test]
+fn role_cards_iii_restriction_never_a_face_holds_for_reactive_cards() {
+    // Davout never avoids combat: Charles attacks him at Abensberg and his Avoid Combat is
+    // refused, and not offered among the cards he may play.
+    let mut s = full_with(&FOUR);
+    s.cu_mut("louis").lp = Some("kelheim".into());
+    s.cu_mut("davout").lp = Some("abensberg".into());
+    let d = idx(&s, "davout");
+    s.players[d].hand = vec!["avoid-combat".into()];
+    operating(&mut s, "charles", &["attack"]);
+    act(&mut s, "charles", "attack abensberg", &[]).unwrap();
+    let mut q = VecDeque::new();
+    let mut hidden = hidden_stream(&[9; 32], "sfg-rules", 3);
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+    let pass = Command::Operation {
+        clauses: vec![Clause::Pass],
+    };
+    while s.window.as_ref().unwrap().kind
+        == despatch::rules::searching_for_glory::state::WindowKind::Announcement
+    {
+        let seat = SearchingForGlory.prompts(&s)[0].seat.clone();
+        SearchingForGlory
+            .apply(&mut s, &seat, &pass, &mut ctx)
+            .unwrap();
+    }
+    assert!(
+        despatch::rules::searching_for_glory::reactive::playable(&s, d).is_empty(),
+        "Avoid Combat is not Davout's to play"
+    );
+    let before = s.clone();
+    let e = act(&mut s, "davout", "react avoid-combat", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    assert!(e.message.contains("Avoid Combat"), "{e}");
+    assert_eq!(s, before);
+}
+
+#[test]
+fn role_cards_iii_restriction_outnumbered_never_attacks_a_stronger_enemy() {
+    // Charles never attacks more enemy SP than he carries: 7 SP against Davout's 8 is refused;
+    // absorbing 1 lone SP first (2.e) makes it 8 against 8, which he may attack.
+    let mut s = full_with(&FOUR);
+    s.cu_mut("charles").sp = 7;
+    s.cu_mut("charles").lp = Some("eckmuhl".into());
+    s.lone
+        .push(despatch::rules::searching_for_glory::state::LoneSp {
+            lp: "eckmuhl".into(),
+            side: Side::Austrian,
+            sp: 1,
+        });
+    operating(&mut s, "charles", &["attack"]);
+    let before = s.clone();
+    let e = order(&mut s, "charles", "attack regensburg", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    assert!(
+        e.message.contains("8 enemy SP") && e.message.contains("7"),
+        "{e}"
+    );
+    assert_eq!(s, before);
+    let p = idx(&s, "charles");
+    let absorb_first = order::parse("absorb; attack regensburg").unwrap();
+    let Command::Operation { clauses } = absorb_first else {
+        panic!("an operation")
+    };
+    assert!(operations::check(&s, p, &clauses).is_ok());
+    // Louis (no such restriction) attacks Davout's 8 SP with his 5.
+    s.cu_mut("louis").lp = Some("eckmuhl".into());
+    operating(&mut s, "louis", &["attack"]);
+    let n = idx(&s, "louis");
+    assert!(operations::check(&s, n, &[Clause::Attack("regensburg".into())]).is_ok());
+}
+
+#[test]
+fn role_cards_iii_restriction_no_enter_keeps_the_cu_out_of_the_roles_lps_and_exits() {
+    let mut s = full_with(&SIX);
+    // Masséna never goes back over the Rhine; Hiller never crosses to Cham.
+    s.cu_mut("massena").lp = Some("donauworth".into());
+    operating(&mut s, "massena", &["march"]);
+    let e = order(&mut s, "massena", "march rhine", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    assert!(e.message.contains("rhine"), "{e}");
+    s.cu_mut("hiller").lp = Some("regensburg".into());
+    s.cu_mut("napoleon").lp = Some("augsburg".into());
+    operating(&mut s, "hiller", &["march"]);
+    let e = order(&mut s, "hiller", "march cham", &[]).unwrap_err();
+    assert_eq!(e.rule, "III Role cards");
+    order(&mut s, "hiller", "march straubing", &[]).unwrap();
+    assert_eq!(s.cu("hiller").lp.as_deref(), Some("straubing"));
+    // With the plain role cards Masséna may leave by the Rhine.
+    let mut p = SearchingForGlory
+        .setup(
+            &setup("danube-1809", &SIX, json!({"roles": "plain"})),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap();
+    p.cu_mut("massena").lp = Some("donauworth".into());
+    operating(&mut p, "massena", &["march"]);
+    order(&mut p, "massena", "march rhine", &[]).unwrap();
+    assert_eq!(p.cu("massena").lp, None);
+}
+
+#[test]
+fn role_cards_iii_glory_capture_of_the_character_the_role_names() {
+    // Charles (10 SP, attack +1) catches Napoleon (1 SP, defence +2) at Donauwörth: 5 + 9 + 1 =
+    // 15 against 1 + 2 = 3; Napoleon loses his last SP and is captured: Charles gains the
+    // battle's 2, Napoleon's capture glory 10 and his role card's 5.
+    let mut s = full_with(&FOUR);
+    s.cu_mut("napoleon").sp = 1;
+    let r = fight(
+        &mut s,
+        "charles",
+        "donauworth",
+        ClKind::Ordinary,
+        false,
+        &[5, 1],
+    );
+    assert!(r.attacker_won);
+    assert!(s.cu("napoleon").captured);
+    assert_eq!(s.cu("charles").glory, 2 + 10 + 5);
+    // Capturing Louis is worth only his capture glory to Napoleon's side (Davout's role names
+    // nobody): 2 + 4.
+    let mut s = full_with(&FOUR);
+    s.cu_mut("louis").sp = 1;
+    s.cu_mut("davout").sp = 5;
+    let r = fight(
+        &mut s,
+        "davout",
+        "abensberg",
+        ClKind::Ordinary,
+        false,
+        &[6, 1],
+    );
+    assert!(r.attacker_won && s.cu("louis").captured);
+    assert_eq!(s.cu("davout").glory, 2 + 4);
+}
+
+#[test]
+fn role_cards_iii_glory_battle_for_every_battle_won() {
+    // Lannes (5 SP, attack +2) beats Louis (5 SP) at Abensberg: 8 + 2 = 10 against 1: Louis
+    // loses 3, Lannes 1: the battle's 2 × 2 = 4 and his role card's 1.
+    let mut s = full_with(&SIX);
+    let r = fight(
+        &mut s,
+        "lannes",
+        "abensberg",
+        ClKind::Ordinary,
+        false,
+        &[8, 1],
+    );
+    assert!(r.attacker_won);
+    assert_eq!((r.loser_loss, r.winner_loss), (3, 1));
+    assert_eq!(s.cu("lannes").glory, 4 + 1);
+    // A battle Lannes loses pays nothing.
+    let mut s = full_with(&SIX);
+    let r = fight(
+        &mut s,
+        "lannes",
+        "abensberg",
+        ClKind::Ordinary,
+        false,
+        &[1, 10],
+    );
+    assert!(!r.attacker_won);
+    assert_eq!(s.cu("lannes").glory, 0);
+}
+
+#[test]
+fn role_cards_iii_glory_enter_the_roles_lp_once() {
+    // Masséna marches into Landshut (held by Charles at the start, so no first-entry glory):
+    // his role card's 3; he leaves and comes back: nothing more.
+    let mut s = full_with(&SIX);
+    s.cu_mut("charles").lp = Some("passau".into());
+    s.cu_mut("louis").lp = Some("straubing".into());
+    s.cu_mut("massena").lp = Some("abensberg".into());
+    operating(&mut s, "massena", &["march"]);
+    order(&mut s, "massena", "march landshut", &[]).unwrap();
+    assert_eq!(s.cu("massena").glory, 3);
+    assert_eq!(s.cu("massena").reached, ["landshut"]);
+    operating(&mut s, "massena", &["march"]);
+    order(&mut s, "massena", "march abensberg", &[]).unwrap();
+    operating(&mut s, "massena", &["march"]);
+    order(&mut s, "massena", "march landshut", &[]).unwrap();
+    assert_eq!(s.cu("massena").lp.as_deref(), Some("landshut"));
+    assert_eq!(s.cu("massena").glory, 3);
+    // Another character entering Landshut has no such glory.
+    let mut s = full_with(&SIX);
+    s.cu_mut("charles").lp = Some("passau".into());
+    s.cu_mut("louis").lp = Some("straubing".into());
+    s.cu_mut("napoleon").lp = Some("abensberg".into());
+    operating(&mut s, "napoleon", &["march"]);
+    order(&mut s, "napoleon", "march landshut", &[]).unwrap();
+    assert_eq!(s.cu("napoleon").lp.as_deref(), Some("landshut"));
+    assert_eq!(s.cu("napoleon").glory, 0);
+}
+
+#[test]
+fn role_cards_iii_glory_hold_the_roles_lp_at_each_rounds_end() {
+    // Davout starts at Regensburg and stays: 1 glory at the round's end; Louis is not at
+    // Landshut: none. With the plain role cards, nothing.
+    let mut s = full_with(&FOUR);
+    operating(&mut s, "davout", &[]);
+    order(&mut s, "davout", "pass", &[]).unwrap();
+    npcs_pass(&mut s);
+    assert_eq!(s.round, 2);
+    assert_eq!(s.cu("davout").glory, 1);
+    assert_eq!(s.cu("louis").glory, 0);
+    let mut p = game(&FOUR);
+    hands(&mut p, &[]);
+    operating(&mut p, "davout", &[]);
+    order(&mut p, "davout", "pass", &[]).unwrap();
+    npcs_pass(&mut p);
+    assert_eq!(p.round, 2);
+    assert_eq!(p.cu("davout").glory, 0);
+}
+
+// ---- 4. Optional battle rules (option battle_cards=cards; data/battle_cards.txt) ----
+
+fn with_cards(seats: &[&str]) -> State {
+    SearchingForGlory
+        .setup(
+            &setup(
+                "danube-1809",
+                seats,
+                json!({"roles": "plain", "battle_cards": "cards"}),
+            ),
+            &mut hidden_stream(&[7; 32], "sfg-rules", 0),
+        )
+        .unwrap()
+}
+
+/// A battle with scripted dice and the hidden stream `seed` for the battle cards.
+fn card_fight(s: &mut State, attacker: &str, lp: &str, seed: u8, dice: &[u32]) -> battle::Result {
+    let mut q: VecDeque<u32> = dice.iter().copied().collect();
+    let mut hidden = hidden_stream(&[seed; 32], "sfg-rules", 5);
+    s.cu_mut(attacker).lp = Some(lp.into());
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+    let r = battle::fight(s, attacker, lp, ClKind::Ordinary, false, &mut ctx);
+    drop(ctx);
+    assert!(q.is_empty(), "dice left over: {q:?}");
+    r
+}
+
+#[test]
+fn battle_cards_4_e_a_deck_per_nationality_with_the_six_named_cards_and_personal_cards() {
+    use despatch::rules::searching_for_glory::battle_cards::{self, Class};
+    for nation in ["french", "austrian"] {
+        let deck = battle_cards::deck(nation);
+        let keys: Vec<&str> = deck
+            .iter()
+            .map(|&i| battle_cards::cards()[i].key.as_str())
+            .collect();
+        for named in [
+            "infantry-attack",
+            "cavalry-attack",
+            "bombardment",
+            "reverse-slope",
+            "squares",
+            "stand-and-fire",
+        ] {
+            assert!(keys.contains(&named), "{nation} has {named}");
+        }
+        // "+ Marked cards are Offensive Cards" (4.e): the three attacks.
+        for &i in &deck {
+            let c = &battle_cards::cards()[i];
+            let offensive =
+                ["infantry-attack", "cavalry-attack", "bombardment"].contains(&c.key.as_str());
+            if offensive {
+                assert_eq!(c.class, Class::Offensive, "{}", c.key);
+            }
+        }
+        // Parry, defeat, cancel and withdraw are all in each deck.
+        use battle_cards::Effect;
+        let has =
+            |f: &dyn Fn(&Effect) -> bool| deck.iter().any(|&i| f(&battle_cards::cards()[i].effect));
+        assert!(has(&|e| matches!(e, Effect::Parry(_))));
+        assert!(has(&|e| matches!(e, Effect::Defeat(..))));
+        assert!(has(&|e| *e == Effect::Cancel));
+        assert!(has(&|e| *e == Effect::Withdraw));
+    }
+    for c in [
+        "napoleon", "berthier", "davout", "lannes", "massena", "charles", "hiller", "louis",
+    ] {
+        assert_eq!(
+            battle_cards::personal(c).len(),
+            1,
+            "{c}'s personal battle card"
+        );
+    }
+}
+
+#[test]
+fn battle_cards_4_j_sp_losses_from_the_battle_points_lost() {
+    use despatch::rules::searching_for_glory::battle_cards::losses;
+    // N = loser's BP lost − winner's: 0 → none; 7 → loser 7, winner 2; −6 → winner 6, loser 3.
+    assert_eq!(losses(4, 4), (0, 0));
+    assert_eq!(losses(9, 2), (7, 2));
+    assert_eq!(losses(2, 8), (3, 6));
+    assert_eq!(losses(5, 4), (1, 0));
+}
+
+#[test]
+fn battle_cards_4_b_an_engagement_of_three_sp_or_fewer_is_fought_with_dice() {
+    // Louis with 3 SP: an engagement, by 2.m's dice even with the battle cards.
+    let mut s = with_cards(&FOUR);
+    s.cu_mut("louis").sp = 3;
+    let r = card_fight(&mut s, "davout", "abensberg", 1, &[5, 4]);
+    assert!(!r.cards);
+    assert!(r.attacker_won);
+    assert_eq!(r.loser_loss, (5 + 5 - 4) / 3);
+    // The default is the dice (the text makes the cards optional).
+    assert!(!game(&FOUR).battle_cards);
+}
+
+#[test]
+fn battle_cards_4_c_to_4_j_a_battle_of_four_sp_or_more_is_played_with_cards_to_its_losses() {
+    for seed in 1..=12u8 {
+        let mut s = with_cards(&FOUR);
+        let (davout, louis) = (s.cu("davout").sp, s.cu("louis").sp);
+        let r = card_fight(&mut s, "davout", "abensberg", seed, &[]);
+        assert!(r.cards, "no dice drawn: the cards decide");
+        // 4.j from the BP each side lost (the totals).
+        let (lost_w, lost_l) = if r.attacker_won {
+            (r.attacker_total, r.defender_total)
+        } else {
+            (r.defender_total, r.attacker_total)
+        };
+        let (l, w) = despatch::rules::searching_for_glory::battle_cards::losses(lost_l, lost_w);
+        assert_eq!((r.loser_loss, r.winner_loss), (l, w), "seed {seed}");
+        // The loser reached 0 BP, or withdrew with a card that says so.
+        let loser_start = if r.attacker_won { 5 } else { 8 };
+        assert!(lost_l >= loser_start || r.withdrew, "seed {seed}: {r:?}");
+        // SP follow the losses (capped at what a side has), and the winner's glory 4.j.
+        let (w_char, l_char, w_sp, l_sp) = if r.attacker_won {
+            ("davout", "louis", davout, louis)
+        } else {
+            ("louis", "davout", louis, davout)
+        };
+        assert_eq!(s.cu(w_char).sp, w_sp.saturating_sub(w));
+        if s.cu(l_char).lp.is_some() {
+            assert_eq!(s.cu(l_char).sp, l_sp - l);
+        }
+        let (wl, ll) = (w.min(w_sp), l.min(l_sp));
+        if wl == 0 && ll == 0 {
+            assert_eq!(s.cu(w_char).glory, 2);
+        } else if wl < ll {
+            assert!(s.cu(w_char).glory >= 2 * i64::from(ll));
+        } else if ll < wl && s.cu(l_char).lp.is_some() {
+            assert_eq!(s.cu(l_char).glory, 2 * i64::from(wl));
+        }
+        // The same hidden stream plays the same battle (a fold is deterministic).
+        let mut again = with_cards(&FOUR);
+        let r2 = card_fight(&mut again, "davout", "abensberg", seed, &[]);
+        assert_eq!(r2, r);
+        assert_eq!(again, s);
+    }
+}
+
+#[test]
+fn battle_cards_4_f_to_4_i_attack_answer_cancel_discard_and_withdraw() {
+    use despatch::rules::searching_for_glory::battle_cards::{self, play_out, SideIn};
+    let find = |deck: &str, key: &str| {
+        battle_cards::cards()
+            .iter()
+            .position(|c| c.deck == deck && c.key == key)
+            .unwrap()
+    };
+    let hand =
+        |deck: &str, keys: &[&str]| -> Vec<usize> { keys.iter().map(|k| find(deck, k)).collect() };
+    let side = |name: &str, bp: i64| SideIn {
+        name: name.into(),
+        nationality: name.into(),
+        characters: Vec::new(),
+        bp,
+    };
+    let mut q = VecDeque::new();
+    let mut hidden = hidden_stream(&[3; 32], "sfg-rules", 6);
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), Some(&mut hidden));
+    // 4.f: the French attack with their strongest card, Cavalry Attack (3); the Austrians
+    // answer with Squares (defeat 3 against cavalry); the French cancel it with Reserves: the
+    // attack stands and the Austrians fall from 4 to 1 BP, a third of their start or less:
+    // they play Orderly Withdrawal and leave (4.i). 4.j: N = 3 − 0: the loser 3 SP, the
+    // winner 1.
+    let f = play_out(
+        [side("french", 5), side("austrian", 4)],
+        [
+            hand(
+                "french",
+                &[
+                    "bombardment",
+                    "infantry-attack",
+                    "reserves",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "cavalry-attack",
+                ],
+            ),
+            hand(
+                "austrian",
+                &[
+                    "squares",
+                    "stand-and-fire",
+                    "reverse-slope",
+                    "orderly-withdrawal",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                ],
+            ),
+        ],
+        &mut ctx,
+    );
+    assert_eq!(
+        f.plays,
+        [
+            "french cavalry-attack",
+            "austrian squares",
+            "french reserves",
+            "austrian orderly-withdrawal"
+        ]
+    );
+    assert!(f.attacker_won);
+    assert_eq!((f.lost, f.withdrew), ([0, 3], Some(1)));
+    assert_eq!(battle_cards::losses(3, 0), (3, 1));
+    // A defeated attack costs the attacker the card's number, at least 2 (Stand and Fire
+    // against Infantry Attack: 2); the defender with no attack card discards one (4.g); a
+    // parried attack does nothing (Reverse Slope against Bombardment).
+    let f = play_out(
+        [side("french", 6), side("austrian", 6)],
+        [
+            hand(
+                "french",
+                &[
+                    "infantry-attack",
+                    "bombardment",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                ],
+            ),
+            hand(
+                "austrian",
+                &[
+                    "stand-and-fire",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                    "reverse-slope",
+                ],
+            ),
+        ],
+        &mut ctx,
+    );
+    assert_eq!(
+        f.plays[..5],
+        [
+            "french infantry-attack",
+            "austrian stand-and-fire",
+            "austrian discards reverse-slope",
+            "french bombardment",
+            "austrian reverse-slope",
+        ]
+    );
+}
+
+#[test]
+fn map_2_e_absorb_in_the_middle_of_a_force_march() {
+    // Davout force-marches Neuburg → Ingolstadt → Kelheim and takes the Bavarian garrison (2
+    // lone SP) at Ingolstadt as he passes through it.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("neuburg".into());
+    operating(&mut s, "davout", &["force-march"]);
+    let text = "force-march ingolstadt absorb kelheim";
+    let cmd = order::parse(text).unwrap();
+    assert_eq!(order::describe(&cmd), text, "round trip");
+    order(&mut s, "davout", text, &[]).unwrap();
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("kelheim"));
+    assert_eq!(s.cu("davout").sp, 10);
+    assert!(!s.lone.iter().any(|l| l.lp == "ingolstadt"));
+    // `absorb <n>` takes n and leaves the rest.
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("neuburg".into());
+    operating(&mut s, "davout", &["force-march"]);
+    order(
+        &mut s,
+        "davout",
+        "force-march ingolstadt absorb 1 kelheim",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(s.cu("davout").sp, 9);
+    assert!(s.lone.iter().any(|l| l.lp == "ingolstadt" && l.sp == 1));
+    // Refused: at the route's end (an 'absorb' clause does that), and where no lone SP of the
+    // side stand; a refusal changes nothing.
+    assert_eq!(
+        order::parse("force-march ingolstadt absorb")
+            .unwrap_err()
+            .rule,
+        "order language"
+    );
+    let mut s = game(&FOUR);
+    s.cu_mut("davout").lp = Some("neuburg".into());
+    s.lone.retain(|l| l.lp != "ingolstadt");
+    operating(&mut s, "davout", &["force-march"]);
+    let before = s.clone();
+    let e = order(
+        &mut s,
+        "davout",
+        "force-march ingolstadt absorb kelheim",
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "2.e Absorb");
+    assert!(e.message.contains("ingolstadt"), "{e}");
+    assert_eq!(s, before);
+}
+
+#[test]
+fn sieges_2_l_a_standing_order_has_lone_sp_and_npcs_refuse_battle_at_a_fortress() {
+    // Lannes (an NPC) and the Bavarian garrison hold Ingolstadt. Napoleon gives the French
+    // side's standing order to refuse; Louis attacks: no dice, they go into the fortress.
+    let mut s = game(&FOUR);
+    hands(&mut s, &[]);
+    operating(&mut s, "napoleon", &[]);
+    let text = "pass; standing refuse";
+    assert_eq!(order::describe(&order::parse(text).unwrap()), text);
+    order(&mut s, "napoleon", text, &[]).unwrap();
+    assert_eq!(s.standing_refuse, [Side::French]);
+    s.cu_mut("louis").lp = Some("kelheim".into());
+    operating(&mut s, "louis", &["attack"]);
+    let drawn = order(&mut s, "louis", "attack ingolstadt", &[]).unwrap();
+    assert_eq!(drawn, 0, "no battle, no dice");
+    assert!(s
+        .sieges
+        .iter()
+        .any(|g| g.lp == "ingolstadt" && g.besieged == Side::French));
+    assert_eq!(s.cu("louis").lp.as_deref(), Some("ingolstadt"));
+    assert_eq!(s.cu("lannes").sp, 5, "Lannes went in with his SP");
+    // By default (or after `standing fight`) they fight.
+    let mut s = game(&FOUR);
+    hands(&mut s, &[]);
+    s.cu_mut("louis").lp = Some("kelheim".into());
+    operating(&mut s, "louis", &["attack"]);
+    order(&mut s, "louis", "attack ingolstadt", &[9, 1]).unwrap();
+    assert!(s.sieges.is_empty());
+    // A player's CU among the defenders decides for himself: Davout at Regensburg fights.
+    let mut s = game(&FOUR);
+    hands(&mut s, &[]);
+    s.standing_refuse.push(Side::French);
+    s.cu_mut("louis").lp = Some("eckmuhl".into());
+    s.cu_mut("louis").sp = 9;
+    operating(&mut s, "louis", &["attack"]);
+    order(&mut s, "louis", "attack regensburg", &[9, 1]).unwrap();
+    assert!(s.sieges.is_empty());
+}

@@ -172,6 +172,7 @@ fn capture(state: &mut State, character: &str, captors: &[String], ctx: &mut Ctx
         ctx,
         &format!("capturing {character}"),
     );
+    super::roles::on_capture(state, character, captors, ctx);
 }
 
 /// 2.l: `loss` SP of `side` shut in the fortress at `lp` are eliminated (the largest unit
@@ -201,6 +202,10 @@ pub struct Result {
     pub defender_total: i64,
     pub loser_loss: u32,
     pub winner_loss: u32,
+    /// Fought with battle cards (4.c–4.j): the totals are the BP each side lost.
+    pub cards: bool,
+    /// In a battle with cards, the loser withdrew (4.i) before its BP reached 0.
+    pub withdrew: bool,
 }
 
 /// 2.m: `attacker` has entered `lp` along a CL of kind `cl`; `decisive` with Decisive Victory!.
@@ -258,6 +263,8 @@ pub fn fight_with(
             defender_total: 0,
             loser_loss: loss,
             winner_loss: (loss / 3).min(1),
+            cards: false,
+            withdrew: false,
         }
     } else {
         let a_supply = i64::from(
@@ -301,27 +308,86 @@ pub fn fight_with(
         };
         let (a_role, d_role) = (role_mod(&att, true), role_mod(&def, false));
         let diff = i64::from(a_sp) - i64::from(d_sp);
-        loop {
-            let ra = side_roll(mods.lucky[0], ctx);
-            let rd = side_roll(mods.lucky[1], ctx);
-            let ta = i64::from(ra) + diff.max(0) + a_supply + crossing + mods.bonus[0] + a_role;
-            let td = i64::from(rd) + (-diff).max(0) + d_supply + trench + mods.bonus[1] + d_role;
+        // 4.b–4.c: with the optional battle rules, sides of 4 SP or more fight with cards.
+        if state.battle_cards && a_sp >= 4 && d_sp >= 4 {
+            // 4.d: BP = SP + trench (never more than the SP) + 1 supply − 3 after a brown or
+            // blue CL; the standing reactive cards and the role cards add as they add to a roll.
+            let a_bp = i64::from(a_sp) + a_supply + crossing + mods.bonus[0] + a_role;
+            let d_bp =
+                i64::from(d_sp) + trench.min(i64::from(d_sp)) + d_supply + mods.bonus[1] + d_role;
+            let side_in = |us: &[Unit], side: Side, bp: i64| {
+                let characters: Vec<String> = us
+                    .iter()
+                    .filter_map(|u| match u {
+                        Unit::Cu(c) => Some(c.clone()),
+                        Unit::Lone(_) => None,
+                    })
+                    .collect();
+                let nationality = characters
+                    .first()
+                    .and_then(|c| data::role(c))
+                    .map_or(side.name().to_owned(), |r| r.nationality.clone());
+                super::battle_cards::SideIn {
+                    name: side.name().to_owned(),
+                    nationality,
+                    characters: if state.plain_roles {
+                        Vec::new()
+                    } else {
+                        characters
+                    },
+                    bp: bp.max(1),
+                }
+            };
+            let sides = [side_in(&att, a_side, a_bp), side_in(&def, d_side, d_bp)];
+            let f = super::battle_cards::fight(sides, ctx);
+            let (lost_w, lost_l) = if f.attacker_won {
+                (f.lost[0], f.lost[1])
+            } else {
+                (f.lost[1], f.lost[0])
+            };
+            let (loser_loss, winner_loss) = super::battle_cards::losses(lost_l, lost_w);
             ctx.say(format!(
+                "the battle at {lp} is over: the {} lost {} BP, the {} {}",
+                a_side.name(),
+                f.lost[0],
+                d_side.name(),
+                f.lost[1]
+            ));
+            Result {
+                attacker_won: f.attacker_won,
+                attacker_total: f.lost[0],
+                defender_total: f.lost[1],
+                loser_loss,
+                winner_loss,
+                cards: true,
+                withdrew: f.withdrew.is_some(),
+            }
+        } else {
+            loop {
+                let ra = side_roll(mods.lucky[0], ctx);
+                let rd = side_roll(mods.lucky[1], ctx);
+                let ta = i64::from(ra) + diff.max(0) + a_supply + crossing + mods.bonus[0] + a_role;
+                let td =
+                    i64::from(rd) + (-diff).max(0) + d_supply + trench + mods.bonus[1] + d_role;
+                ctx.say(format!(
                 "battle at {lp}: {attacker} rolls {ra} for {ta}, the defence rolls {rd} for {td}"
             ));
-            if ta != td {
-                let gap = (ta - td).unsigned_abs() as u32;
-                let loser_sp = if ta > td { d_sp } else { a_sp };
-                let loser_loss = (gap / 3).min(loser_sp);
-                break Result {
-                    attacker_won: ta > td,
-                    attacker_total: ta,
-                    defender_total: td,
-                    loser_loss,
-                    winner_loss: loser_loss / 3,
-                };
+                if ta != td {
+                    let gap = (ta - td).unsigned_abs() as u32;
+                    let loser_sp = if ta > td { d_sp } else { a_sp };
+                    let loser_loss = (gap / 3).min(loser_sp);
+                    break Result {
+                        attacker_won: ta > td,
+                        attacker_total: ta,
+                        defender_total: td,
+                        loser_loss,
+                        winner_loss: loser_loss / 3,
+                        cards: false,
+                        withdrew: false,
+                    };
+                }
+                ctx.say("a tie: both roll again");
             }
-            ctx.say("a tie: both roll again");
         }
     };
     // Pursuit and Courage (1.e, reconstructed) change the losses the dice gave.
@@ -335,7 +401,7 @@ pub fn fight_with(
         result.loser_loss -= 1;
         ctx.say("courage saves the beaten side 1 SP");
     }
-    if mods.pursuit[w] || mods.courage[l] {
+    if (mods.pursuit[w] || mods.courage[l]) && !result.cards {
         result.winner_loss = if decisive {
             (result.loser_loss / 3).min(1)
         } else {
@@ -383,8 +449,41 @@ pub fn fight_with(
             state.cu_mut(c).victories += 1;
         }
     }
+    super::roles::on_battle_won(state, &win_chars, ctx);
     let margin = i64::from(result.loser_loss) - i64::from(winner_loss);
-    if margin > 0 {
+    if result.cards {
+        // 4.j: no losses: 2 glory to every character in the battle; else the side with fewer
+        // losses gains twice the other's, split evenly (4.l.4).
+        let on_map = |cs: &[String], state: &State| -> Vec<String> {
+            cs.iter()
+                .filter(|c| state.cu(c).lp.is_some())
+                .cloned()
+                .collect()
+        };
+        let (w_now, l_now) = (on_map(&win_chars, state), on_map(&lose_chars, state));
+        if result.loser_loss == 0 && winner_loss == 0 {
+            for c in w_now.iter().chain(&l_now) {
+                state.cu_mut(c).glory += 2;
+                ctx.say(format!("{c} gains 2 glory (a battle without losses, 4.j)"));
+            }
+        } else if winner_loss < result.loser_loss {
+            share_glory(
+                state,
+                &w_now,
+                2 * i64::from(result.loser_loss),
+                ctx,
+                "the battle's glory (4.j)",
+            );
+        } else if result.loser_loss < winner_loss {
+            share_glory(
+                state,
+                &l_now,
+                2 * i64::from(winner_loss),
+                ctx,
+                "the battle's glory (4.j)",
+            );
+        }
+    } else if margin > 0 {
         let still: Vec<String> = win_chars
             .iter()
             .filter(|c| state.cu(c).lp.is_some())

@@ -41,6 +41,8 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
         vec![Clause::Siege],
         vec![Clause::Strategic, Clause::Gather],
         vec![Clause::Sortie],
+        vec![Clause::Pass, Clause::Standing(true)],
+        vec![Clause::Pass, Clause::Standing(false)],
     ];
     let near: Vec<String> = map
         .neighbours(&at)

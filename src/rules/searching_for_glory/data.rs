@@ -664,3 +664,97 @@ pub fn immediate_victories(scenario: &str) -> impl Iterator<Item = &'static Imme
     let scenario = scenario.to_owned();
     VICTORIES.iter().filter(move |v| v.scenario == scenario)
 }
+
+/// A role card's restriction (III: "Every player must play the game obeying the rules
+/// concerning the character he/she roles"), reconstructed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Restriction {
+    /// His orders never use this card face, nor does he play a reactive card with it.
+    Never(String),
+    /// He never attacks an LP holding more enemy SP than his CU carries.
+    Outnumbered,
+    /// His orders never take his CU into these LPs or exits.
+    NoEnter(Vec<String>),
+}
+
+/// A role card's glory condition (3 Victory: "other events stated in the Role Cards"),
+/// reconstructed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GloryCondition {
+    /// Glory more when he shares in capturing this character.
+    Capture(String, i64),
+    /// Glory at every round's end that finds his CU at this LP.
+    Hold(String, i64),
+    /// Glory more for every battle his side wins with him in it.
+    Battle(i64),
+    /// Glory the first time his CU enters this LP by his own march or attack.
+    Enter(String, i64),
+}
+
+/// The restrictions and glory conditions of one role card.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RoleRules {
+    pub restrictions: Vec<Restriction>,
+    pub glory: Vec<GloryCondition>,
+}
+
+static ROLE_RULES: LazyLock<BTreeMap<String, RoleRules>> = LazyLock::new(|| {
+    let known_place = |id: &str| {
+        scenarios()
+            .iter()
+            .any(|s| s.map.lp(id).is_some() || s.map.exit(id).is_some())
+    };
+    let mut out: BTreeMap<String, RoleRules> = BTreeMap::new();
+    for c in rows(include_str!("data/role_rules.txt")) {
+        let [who, what, rule] = c[..] else {
+            panic!("data/role_rules.txt: a row has three columns: {c:?}")
+        };
+        assert!(role(who).is_some(), "data/role_rules.txt: no role '{who}'");
+        let words: Vec<&str> = rule.split_whitespace().collect();
+        let glory = |n: &str| -> i64 { n.parse().expect("data/role_rules.txt: glory") };
+        let place = |lp: &str| -> String {
+            assert!(known_place(lp), "data/role_rules.txt: no LP or exit '{lp}'");
+            lp.to_owned()
+        };
+        let entry = out.entry(who.to_owned()).or_default();
+        match (what, &words[..]) {
+            ("restriction", ["never", face]) => {
+                assert!(
+                    card_kinds().iter().any(|k| k.has_face(face)),
+                    "data/role_rules.txt: no card face '{face}'"
+                );
+                entry.restrictions.push(Restriction::Never((*face).into()));
+            }
+            ("restriction", ["outnumbered"]) => entry.restrictions.push(Restriction::Outnumbered),
+            ("restriction", ["no-enter", lps @ ..]) if !lps.is_empty() => entry
+                .restrictions
+                .push(Restriction::NoEnter(lps.iter().map(|l| place(l)).collect())),
+            ("glory", ["capture", whom, n]) => {
+                assert!(
+                    role(whom).is_some(),
+                    "data/role_rules.txt: no role '{whom}'"
+                );
+                entry
+                    .glory
+                    .push(GloryCondition::Capture((*whom).into(), glory(n)));
+            }
+            ("glory", ["hold", lp, n]) => {
+                entry.glory.push(GloryCondition::Hold(place(lp), glory(n)))
+            }
+            ("glory", ["battle", n]) => entry.glory.push(GloryCondition::Battle(glory(n))),
+            ("glory", ["enter", lp, n]) => {
+                entry.glory.push(GloryCondition::Enter(place(lp), glory(n)))
+            }
+            _ => panic!(
+                "data/role_rules.txt: '{what} | {rule}' is not a restriction or glory condition"
+            ),
+        }
+    }
+    out
+});
+
+/// The restrictions and glory conditions of a character's role card (`data/role_rules.txt`).
+pub fn role_rules(character: &str) -> &'static RoleRules {
+    static NONE: LazyLock<RoleRules> = LazyLock::new(RoleRules::default);
+    ROLE_RULES.get(character).unwrap_or(&NONE)
+}

@@ -11,6 +11,7 @@
 //! again for a window before the battle's dice.
 
 pub mod battle;
+pub mod battle_cards;
 pub mod bot;
 pub mod data;
 pub mod npc;
@@ -20,6 +21,7 @@ pub mod plan;
 pub mod position;
 pub mod reactive;
 pub mod reentry;
+pub mod roles;
 pub mod round;
 pub mod sieges;
 pub mod state;
@@ -45,7 +47,7 @@ pub const ID: &str = "searching-for-glory";
 pub struct SearchingForGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
+pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · standing refuse|fight (your side's lone SP and NPCs attacked at a fortress, 2.l) · force-march <lp> absorb [<n>] <lp> (2.e) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -229,7 +231,12 @@ impl Rules for SearchingForGlory {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "2".into(),
+            // 2: NPCs operate (3.4).
+            // 3: the role cards' restrictions and glory conditions (III, data/role_rules.txt)
+            // hold with roles=full: a version-2 log with such an order, or a battle, capture,
+            // entry or round's end they pay for, folds differently. Also the option
+            // battle_cards (4.), off by default.
+            version: "3".into(),
             title: "Searching for Glory — generals of the Napoleonic Wars".into(),
             scenarios: data::scenarios()
                 .iter()
@@ -249,8 +256,13 @@ impl Rules for SearchingForGlory {
                 },
                 OptionInfo {
                     name: "roles".into(),
-                    description: "full: the role cards' battle and strategic characteristics and personal cards (III, 1.b; reconstructed); plain: none of them".into(),
+                    description: "full: the role cards' battle and strategic characteristics, personal cards, restrictions and glory conditions (III, 1.b; reconstructed); plain: none of them".into(),
                     default: json!("full"),
+                },
+                OptionInfo {
+                    name: "battle_cards".into(),
+                    description: "dice: every battle by 2.m's dice; cards: the optional battle rules (4.), sides of 4 SP or more fighting with their nationality's battle deck (reconstructed), played out by the standing doctrine".into(),
+                    default: json!("dice"),
                 },
                 OptionInfo {
                     name: "npcs".into(),
@@ -274,6 +286,7 @@ impl Rules for SearchingForGlory {
         let mut additive = false;
         let mut npcs_stand = false;
         let mut plain_roles = false;
+        let mut battle_cards = false;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v.as_str()) {
@@ -282,6 +295,13 @@ impl Rules for SearchingForGlory {
                     ("roles", _) => {
                         return Err(setup_error(format!(
                             "roles is \"full\" or \"plain\", not {v}"
+                        )))
+                    }
+                    ("battle_cards", Some("cards")) => battle_cards = true,
+                    ("battle_cards", Some("dice")) => {}
+                    ("battle_cards", _) => {
+                        return Err(setup_error(format!(
+                            "battle_cards is \"dice\" or \"cards\", not {v}"
                         )))
                     }
                     ("npcs", Some("stand")) => npcs_stand = true,
@@ -300,7 +320,7 @@ impl Rules for SearchingForGlory {
                     }
                     _ => {
                         return Err(setup_error(format!(
-                            "Searching for Glory has no option '{k}'; it knows deck_counts, npcs and roles"
+                            "Searching for Glory has no option '{k}'; it knows battle_cards, deck_counts, npcs and roles"
                         )))
                     }
                 }
@@ -350,6 +370,7 @@ impl Rules for SearchingForGlory {
                     victories: 0,
                     siege_points: 0,
                     strategic_used: 0,
+                    reached: Vec::new(),
                     seat: setup
                         .seats
                         .iter()
@@ -415,6 +436,8 @@ impl Rules for SearchingForGlory {
             victory: None,
             sieges: Vec::new(),
             plain_roles,
+            standing_refuse: Vec::new(),
+            battle_cards,
         };
         round::draw_phase(&mut state, &mut draw)?;
         Ok(state)

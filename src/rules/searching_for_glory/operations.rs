@@ -91,6 +91,7 @@ fn check_step(
 ) -> Result<(), RuleError> {
     let map = state.map();
     let side = state.cu(character).side;
+    super::roles::check_enter(state, character, to)?;
     if let Some(exit) = map.exit(to) {
         if attack {
             return Err(map_error(
@@ -264,7 +265,12 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
     }
     let free = clauses
         .iter()
-        .filter(|c| matches!(c, Clause::Keep(_) | Clause::Detach(_) | Clause::Absorb(_)))
+        .filter(|c| {
+            matches!(
+                c,
+                Clause::Keep(_) | Clause::Detach(_) | Clause::Absorb(_) | Clause::Standing(_)
+            )
+        })
         .count();
     let acting = clauses.len() - free;
     let alone = |what: &str| -> Result<(), RuleError> {
@@ -285,6 +291,8 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
             face_clause.push(i);
         }
     }
+    // III: the role card's restrictions (reconstructed).
+    super::roles::check_faces(state, character, &faces)?;
     let mut cards = vec![None; clauses.len()];
     match assign(planned, &faces) {
         Some(idx) => {
@@ -341,6 +349,16 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
         match c {
             Clause::Pass => alone("pass")?,
             Clause::Keep(_) => {}
+            Clause::Standing(_) => {
+                if clauses
+                    .iter()
+                    .filter(|c| matches!(c, Clause::Standing(_)))
+                    .count()
+                    > 1
+                {
+                    return Err(map_error("2.l Sieges", "one 'standing' clause an order"));
+                }
+            }
             Clause::Detach(n) => {
                 if *n == 0 || *n >= sp {
                     return Err(map_error(
@@ -353,24 +371,7 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
                 }
                 sp -= n;
             }
-            Clause::Absorb(n) => {
-                let here: u32 = state
-                    .lone
-                    .iter()
-                    .filter(|l| l.side == cu.side && l.lp == at)
-                    .map(|l| l.sp)
-                    .sum();
-                let want = n.unwrap_or(here);
-                if here == 0 || want == 0 || want > here {
-                    return Err(map_error(
-                        "2.e Absorb",
-                        format!(
-                            "{at} holds {here} lone SP of your side at that point of the order: absorb takes them as the CU passes"
-                        ),
-                    ));
-                }
-                sp += want;
-            }
+            Clause::Absorb(n) => sp += check_absorb(state, cu.side, &at, *n)?,
             Clause::Rest | Clause::Gather | Clause::Entrench => {}
             Clause::Strategic => check_strategic(state, character, clauses)?,
             Clause::Siege => {
@@ -459,6 +460,11 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
             }
             Clause::ForceMarch(route) => {
                 for to in route {
+                    // 2.e: absorbing at the force march's middle LP.
+                    if let Some(n) = super::order::route_absorb(to) {
+                        sp += check_absorb(state, cu.side, &at, n)?;
+                        continue;
+                    }
                     if gone {
                         return Err(map_error(
                             "2.i Off-map",
@@ -492,6 +498,7 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
                     ));
                 }
                 check_step(state, &blown, &cu.character, &at, to, true)?;
+                super::roles::check_odds(state, &cu.character, sp, to)?;
                 moved = true;
             }
         }
@@ -501,6 +508,31 @@ pub fn check(state: &State, p: usize, clauses: &[Clause]) -> Result<Checked, Rul
         cards,
         kept,
     })
+}
+
+/// 2.e: `n` (or all) of the side's lone SP at `at`, at that point of the order; gives how many.
+fn check_absorb(
+    state: &State,
+    side: data::Side,
+    at: &str,
+    n: Option<u32>,
+) -> Result<u32, RuleError> {
+    let here: u32 = state
+        .lone
+        .iter()
+        .filter(|l| l.side == side && l.lp == at)
+        .map(|l| l.sp)
+        .sum();
+    let want = n.unwrap_or(here);
+    if here == 0 || want == 0 || want > here {
+        return Err(map_error(
+            "2.e Absorb",
+            format!(
+                "{at} holds {here} lone SP of your side at that point of the order: absorb takes them as the CU passes"
+            ),
+        ));
+    }
+    Ok(want)
 }
 
 /// III: the role's strategic characteristic: uses left, once an order, and what its kind needs.
@@ -706,6 +738,7 @@ fn step(state: &mut State, character: &str, to: &str, easy: bool, ctx: &mut Ctx)
     }
     cross(state, character, to, easy, ctx);
     first_entry(state, character, ctx);
+    super::roles::on_enter(state, character, ctx);
     true
 }
 
@@ -803,6 +836,10 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
     let mut pd = state.pending.take().expect("an operation to resume");
     let character = pd.character.clone();
     if let Some(b) = pd.battle.take() {
+        if super::sieges::standing_refusal(state, &b, ctx) {
+            finish(state, &pd, &character, ctx);
+            return true;
+        }
         fight(state, &character, &b, ctx);
         finish(state, &pd, &character, ctx);
         return true;
@@ -867,6 +904,18 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                 super::sieges::siege(state, &character, ctx);
             }
             Clause::Sortie => super::sieges::sortie(state, &character, ctx),
+            Clause::Standing(refuse) => {
+                let side = state.cu(&character).side;
+                state.standing_refuse.retain(|s| *s != side);
+                if *refuse {
+                    state.standing_refuse.push(side);
+                }
+                ctx.say(format!(
+                    "the {} side's standing order: its lone SP and NPCs attacked at a fortress {} (2.l)",
+                    side.name(),
+                    if *refuse { "refuse battle and go in" } else { "fight" }
+                ));
+            }
             Clause::Strategic => {
                 let kind = strategic(&pd).expect("checked");
                 let cu = state.cu_mut(&character);
@@ -945,6 +994,10 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                 }
                 let mut ended = false;
                 for (k, to) in route.iter().enumerate() {
+                    if let Some(n) = super::order::route_absorb(to) {
+                        absorb(state, &character, n, ctx);
+                        continue;
+                    }
                     let from = state.cu(&character).lp.clone().expect("in play");
                     let why = if pd.has("poor-roads") && pd.crossed >= 1 {
                         Some("Poor Roads: one CL at most".to_owned())
@@ -1055,6 +1108,13 @@ fn fight(state: &mut State, character: &str, b: &BattleSetup, ctx: &mut Ctx) {
     let r = battle::fight_with(state, &attackers, &b.lp, b.cl, b.decisive, &mods, ctx);
     if r.attacker_won && state.cu(character).lp.as_deref() == Some(b.lp.as_str()) {
         first_entry(state, character, ctx);
+    }
+    if r.attacker_won {
+        for c in &attackers {
+            if state.cu(c).lp.as_deref() == Some(b.lp.as_str()) {
+                super::roles::on_enter(state, c, ctx);
+            }
+        }
     }
     if b.napoleon && r.attacker_won {
         state.cu_mut(character).glory += 5;

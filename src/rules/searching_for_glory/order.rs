@@ -48,6 +48,9 @@ pub enum Clause {
     Sortie,
     /// III: the role's strategic characteristic (no card, limited uses).
     Strategic,
+    /// 2.l: the side's standing order for its lone SP and NPCs attacked at a fortress: refuse
+    /// battle and go in (`true`), or fight (no card).
+    Standing(bool),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -178,8 +181,31 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
         let clause = match verb {
             "march" | "m" => Clause::March(lp_word(w.next(), "march")?),
             "force-march" | "fm" => {
-                let route: Vec<String> = w.by_ref().map(str::to_owned).collect();
-                if route.is_empty() || route.len() > 2 {
+                // 2.e: `absorb [<n>]` between the two LPs absorbs at the middle LP.
+                let words: Vec<&str> = w.by_ref().collect();
+                let mut route: Vec<String> = Vec::new();
+                let mut i = 0;
+                while i < words.len() {
+                    if words[i] == "absorb" {
+                        let n = words.get(i + 1).and_then(|x| x.parse::<u32>().ok());
+                        let lps = route.iter().filter(|e| route_absorb(e).is_none()).count();
+                        if lps != 1 || i + 1 + usize::from(n.is_some()) >= words.len() {
+                            return Err(order_error(
+                                "'absorb' in a force march goes between its two location points, like 'force-march kelheim absorb regensburg' (at its start or end, write an 'absorb' clause)",
+                            ));
+                        }
+                        route.push(match n {
+                            Some(n) => format!("absorb:{n}"),
+                            None => "absorb".to_owned(),
+                        });
+                        i += 1 + usize::from(n.is_some());
+                        continue;
+                    }
+                    route.push(words[i].to_owned());
+                    i += 1;
+                }
+                let lps = route.iter().filter(|e| route_absorb(e).is_none()).count();
+                if lps == 0 || lps > 2 {
                     return Err(order_error(
                         "'force-march' names one or two location points, like 'force-march pfaffenhofen abensberg'",
                     ));
@@ -203,6 +229,15 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             "siege" => Clause::Siege,
             "sortie" => Clause::Sortie,
             "strategic" => Clause::Strategic,
+            "standing" => match w.next() {
+                Some("refuse") => Clause::Standing(true),
+                Some("fight") => Clause::Standing(false),
+                _ => {
+                    return Err(order_error(
+                        "'standing refuse' or 'standing fight': your side's lone SP and NPCs attacked at a fortress (2.l)",
+                    ))
+                }
+            },
             "harass" => Clause::Harass(lp_word(w.next(), "harass")?),
             "napoleon-defeated" => {
                 Clause::NapoleonDefeated(lp_word(w.next(), "napoleon-defeated")?)
@@ -240,7 +275,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             }
             other => {
                 return Err(order_error(format!(
-                    "'{other}' is not an order: march, force-march, attack, decisive, gather, entrench, rest, blow, repair, pass, harass, napoleon-defeated, good-weather, demoralize, chest, parlay, inform, flags, detach, absorb, keep, siege, sortie, strategic"
+                    "'{other}' is not an order: march, force-march, attack, decisive, gather, entrench, rest, blow, repair, pass, harass, napoleon-defeated, good-weather, demoralize, chest, parlay, inform, flags, detach, absorb, keep, siege, sortie, strategic, standing"
                 )))
             }
         };
@@ -279,7 +314,18 @@ pub fn describe(command: &Command) -> String {
 pub fn describe_clause(c: &Clause) -> String {
     match c {
         Clause::March(lp) => format!("march {lp}"),
-        Clause::ForceMarch(route) => format!("force-march {}", route.join(" ")),
+        Clause::ForceMarch(route) => format!(
+            "force-march {}",
+            route
+                .iter()
+                .map(|e| match route_absorb(e) {
+                    Some(Some(n)) => format!("absorb {n}"),
+                    Some(None) => "absorb".to_owned(),
+                    None => e.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
         Clause::Attack(lp) => format!("attack {lp}"),
         Clause::Decisive(lp) => format!("decisive {lp}"),
         Clause::Gather => "gather".into(),
@@ -291,6 +337,8 @@ pub fn describe_clause(c: &Clause) -> String {
         Clause::Siege => "siege".into(),
         Clause::Sortie => "sortie".into(),
         Clause::Strategic => "strategic".into(),
+        Clause::Standing(true) => "standing refuse".into(),
+        Clause::Standing(false) => "standing fight".into(),
         Clause::Harass(lp) => format!("harass {lp}"),
         Clause::NapoleonDefeated(lp) => format!("napoleon-defeated {lp}"),
         Clause::GoodWeather => "good-weather".into(),
@@ -306,5 +354,15 @@ pub fn describe_clause(c: &Clause) -> String {
             let p: Vec<String> = p.iter().map(usize::to_string).collect();
             format!("keep {}", p.join(" ")).trim_end().to_owned()
         }
+    }
+}
+
+/// 2.e: a force march's route element that absorbs lone SP at the LP reached so far (`absorb`,
+/// all; `absorb:<n>`, n), rather than an LP to move to.
+pub fn route_absorb(element: &str) -> Option<Option<u32>> {
+    match element.split_once(':') {
+        _ if element == "absorb" => Some(None),
+        Some(("absorb", n)) => n.parse().ok().map(Some),
+        _ => None,
     }
 }

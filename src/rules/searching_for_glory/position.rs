@@ -20,18 +20,20 @@ phase plan|initiative              the phase the round is in
 phase operations <seat> ...        the operations, in this order, the first to act now
 plan <seat>: <card> ...            the seat's plan, opened: its planned cards
 cu <character> at <lp>|off [sp <n>] [fatigue <n>] [trench <n>] [glory <n>] [victories <n>]
-   [supplied|unsupplied] [captured]     a character's combat unit
+   [reached <lp>]... [supplied|unsupplied] [captured]     a character's combat unit
+                                   (reached: the LP of his role's `enter` glory is had)
 lone <side> <lp> <sp>              strength points alone at an LP (the first `lone` line
                                    replaces the scenario's garrisons; sp 0 removes)
 blown <lp> <lp>                    the bridge on that CL is blown
+standing <side> refuse|fight       the side's standing order at fortresses (2.l)
 out <seat>                         the player is out (resigned, captured, off the map)
 hand <seat>: <card> ...            the face-down deal: the seat's hand
 discard: <card> ...                the discard pile
 deck: <card> ...                   the deck, top first (default: the cards no hand or
                                    discard holds, in the set-up's shuffled order)";
 
-const KNOWN: [&str; 10] = [
-    "round", "phase", "plan", "cu", "lone", "blown", "out", "hand", "discard", "deck",
+const KNOWN: [&str; 11] = [
+    "round", "phase", "plan", "cu", "lone", "blown", "standing", "out", "hand", "discard", "deck",
 ];
 
 fn lp(state: &State, s: &Statement, w: &str) -> Result<String, PositionError> {
@@ -145,6 +147,7 @@ pub fn read(
                     }
                 };
                 let mut rest = w[skip..].iter();
+                let map = st.map();
                 let cu = &mut st.cus[i];
                 cu.lp = at;
                 while let Some(word) = rest.next() {
@@ -166,12 +169,19 @@ pub fn read(
                                 .parse()
                                 .map_err(|_| s.error(format!("'{v}' is not a number of glory")))?;
                         }
+                        "reached" => {
+                            let v = rest.next().ok_or_else(|| s.error("reached needs an LP"))?;
+                            if map.lp(v).is_none() {
+                                return Err(s.error(format!("'{v}' is not an LP of the map")));
+                            }
+                            cu.reached.push((*v).to_owned());
+                        }
                         "supplied" => cu.supply = true,
                         "unsupplied" => cu.supply = false,
                         "captured" => cu.captured = true,
                         other => {
                             return Err(s.error(format!(
-                                "'{other}' is not a CU's state: sp, fatigue, trench, glory, victories, supplied, unsupplied, captured"
+                                "'{other}' is not a CU's state: sp, fatigue, trench, glory, victories, reached, supplied, unsupplied, captured"
                             )))
                         }
                     }
@@ -183,6 +193,22 @@ pub fn read(
                 }
                 if let Some(l) = &cu.lp {
                     lines.insert(l.clone(), s.line);
+                }
+            }
+            "standing" => {
+                s.expect_words(3, "standing <side> refuse|fight")?;
+                let side = Side::parse(w[1]).ok_or_else(|| {
+                    s.error(format!("'{}' is not a side: french or austrian", w[1]))
+                })?;
+                st.standing_refuse.retain(|x| *x != side);
+                match w[2] {
+                    "refuse" => st.standing_refuse.push(side),
+                    "fight" => {}
+                    other => {
+                        return Err(s.error(format!(
+                            "'{other}' is not a standing order: refuse or fight"
+                        )))
+                    }
                 }
             }
             "lone" => {

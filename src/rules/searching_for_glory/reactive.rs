@@ -98,7 +98,10 @@ fn route(state: &State) -> Vec<(String, String)> {
         let steps: Vec<&String> = match c {
             Clause::March(to) => vec![to],
             c if c.attacks().is_some() => c.attacks().into_iter().collect(),
-            Clause::ForceMarch(r) => r.iter().collect(),
+            Clause::ForceMarch(r) => r
+                .iter()
+                .filter(|e| super::order::route_absorb(e).is_none())
+                .collect(),
             _ => Vec::new(),
         };
         for to in steps {
@@ -127,7 +130,7 @@ fn first_bridge(state: &State) -> Option<(String, String)> {
 fn near_battle(state: &State, p: usize, lp: &str) -> Option<String> {
     let cu = state.cu(&state.players[p].character);
     let at = cu.lp.clone()?;
-    if at == lp {
+    if at == lp || super::roles::check_enter(state, &cu.character, lp).is_err() {
         return None;
     }
     let cl = state.map().cl(&at, lp)?;
@@ -248,6 +251,7 @@ pub fn playable(state: &State, p: usize) -> Vec<String> {
         .hand
         .iter()
         .filter(|k| data::card(k).is_some_and(|c| c.reactive))
+        .filter(|k| super::roles::check_reactive(state, &state.players[p].character, k).is_ok())
         .filter(|k| !w.chain.is_empty() || check_first(state, p, k).is_ok())
         .cloned()
         .collect();
@@ -278,6 +282,8 @@ pub fn play(state: &mut State, p: usize, card: &str, ctx: &mut Ctx) -> Result<()
                 kind.name
             ))
         })?;
+    // III: a role card's restriction holds for answers too.
+    super::roles::check_reactive(state, &state.players[p].character, card)?;
     let w = state.window.as_ref().expect("a window");
     let answer = w.chain.last().map(|top| top.card.clone());
     if answer.is_none() {

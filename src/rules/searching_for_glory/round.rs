@@ -188,6 +188,8 @@ pub fn end_round(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     if let Phase::Operations { order, .. } = &state.phase {
         state.draw_order = order.clone();
     }
+    // III: the role cards' `hold` glory conditions (reconstructed).
+    super::roles::at_round_end(state, ctx);
     ctx.say(format!("round {} ends", state.round));
     // 3: an immediate victory (a capture, or the scenario's LPs held) ends the game now.
     if super::victory::check(state, true, ctx) {

@@ -83,6 +83,44 @@ pub fn refuse(state: &mut State, p: usize, ctx: &mut Ctx) -> Result<(), RuleErro
     Ok(())
 }
 
+/// 2.l, the standing order (`standing refuse`): when a battle's window closes with nobody
+/// refusing, at a fortress whose defenders are only lone SP and NPCs (no CU of a player still
+/// in), a side whose standing order is to refuse goes in. Gives true if it did.
+pub fn standing_refusal(state: &mut State, b: &super::state::BattleSetup, ctx: &mut Ctx) -> bool {
+    let Some(first) = b.attackers.first() else {
+        return false;
+    };
+    let side = state.cu(first).side.enemy();
+    if !state.standing_refuse.contains(&side)
+        || !state.map().lp(&b.lp).is_some_and(|l| l.fortress)
+        || !state.holds(&b.lp, side)
+        || besieged_at(state, &b.lp).is_some()
+    {
+        return false;
+    }
+    let players_there = state.players.iter().any(|p| {
+        !p.out && {
+            let cu = state.cu(&p.character);
+            cu.side == side && cu.lp.as_deref() == Some(b.lp.as_str())
+        }
+    });
+    if players_there {
+        return false;
+    }
+    state.sieges.push(Siege {
+        lp: b.lp.clone(),
+        besieged: side,
+        rolled: false,
+    });
+    ctx.say(format!(
+        "by their side's standing order the {} at {} refuse battle and go into the fortress, and {} stands before it (2.l)",
+        side.name(),
+        b.lp,
+        b.attackers.join(" and ")
+    ));
+    true
+}
+
 /// May player `p` refuse the battle now? Only first in the battle window (no card played), a
 /// defender whose CU stands at the battle's LP, and the LP a fortress.
 pub fn check_refuse(state: &State, p: usize) -> Result<(), RuleError> {

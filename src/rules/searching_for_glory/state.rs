@@ -31,6 +31,9 @@ pub struct Cu {
     /// Uses of the role's strategic characteristic so far (III).
     #[serde(default)]
     pub strategic_used: u32,
+    /// LPs whose `enter` glory condition of his role card he has had (III, once each).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reached: Vec<String>,
     /// The seat that plays this character; `None` for an NPC.
     pub seat: Option<Seat>,
 }
@@ -260,6 +263,13 @@ pub struct State {
     /// Option `roles=plain`: no battle or strategic characteristics, no personal cards.
     #[serde(default)]
     pub plain_roles: bool,
+    /// 2.l: the sides whose standing order has their lone SP and NPCs, attacked at a fortress
+    /// with no player's CU among them, refuse battle and go in (`standing refuse`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standing_refuse: Vec<Side>,
+    /// Option `battle_cards=cards`: the optional battle rules (4.) for sides of 4 SP or more.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub battle_cards: bool,
 }
 
 impl State {

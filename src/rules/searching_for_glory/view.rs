@@ -108,6 +108,7 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
         "lone_sp": state.lone,
         "blown": state.blown,
         "sieges": state.sieges,
+        "standing_refuse": state.standing_refuse,
         "deck_count": state.deck.len(),
         "window": window(state),
         "npc": npc(state, viewer),

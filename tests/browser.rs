@@ -537,7 +537,7 @@ async fn two_players_play_audit_and_verify_in_real_browsers(site: TestApp) {
         .text()
         .await
         .unwrap();
-    assert!(facts.contains("2 events; 2 hashes recomputed"), "{facts}");
+    assert!(facts.contains("3 events; 3 hashes recomputed"), "{facts}");
     assert!(
         facts.contains("2 dice recomputed in 1 rolling events"),
         "{facts}"

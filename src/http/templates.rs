@@ -15,6 +15,9 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("game.html", include_str!("../../templates/game.html")),
     ("audit.html", include_str!("../../templates/audit.html")),
     ("verify.html", include_str!("../../templates/verify.html")),
+    ("login.html", include_str!("../../templates/login.html")),
+    ("login_confirm.html", include_str!("../../templates/login_confirm.html")),
+    ("me.html", include_str!("../../templates/me.html")),
 ];
 
 fn env() -> &'static Environment<'static> {

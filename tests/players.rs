@@ -143,8 +143,10 @@ impl TestApp {
             .await;
         assert_eq!(r.status, 202, "{}", r.body);
         self.deliver().await;
-        let mails = sign_in_mails(tag, n).await;
+        let mut mails = sign_in_mails(tag, n).await;
         assert_eq!(mails.len(), n, "sign-in mails to {tag}");
+        // The maildir lists messages in no order: the latest is the one from the latest row.
+        mails.sort_by_key(|m| outbox_row(&m.message_id));
         link_in(&mails[n - 1].text, "/login/confirm?token=")
     }
 
@@ -171,6 +173,14 @@ impl TestApp {
         let (value, _) = r.cookie("despatch_session").expect("a session cookie");
         format!("despatch_session={value}")
     }
+}
+
+/// The outbox row a sign-in mail was sent from: its Message-ID is
+/// `despatch.sign_in.<row>@<domain>`.
+fn outbox_row(message_id: &str) -> u64 {
+    let id = message_id.trim_matches(['<', '>']);
+    let row = id.split('@').next().unwrap().rsplit('.').next().unwrap();
+    row.parse().unwrap_or_else(|_| panic!("not an account mail's id: {message_id}"))
 }
 
 /// The sign-in mails to addresses containing `tag`.

@@ -107,7 +107,11 @@ impl TestApp {
     }
 
     /// A game over the API: `(name, seat id, email)` per seat; its id and seat tokens.
-    async fn game(&self, name: Option<&str>, seats: &[(&str, &str, Option<String>)]) -> (String, Vec<String>) {
+    async fn game(
+        &self,
+        name: Option<&str>,
+        seats: &[(&str, &str, Option<String>)],
+    ) -> (String, Vec<String>) {
         let seats: Vec<Value> = seats
             .iter()
             .map(|(n, s, e)| json!({ "name": n, "seat": s, "email": e }))
@@ -139,7 +143,13 @@ impl TestApp {
     /// `n`-th sign-in mail to that address).
     async fn sign_in_link(&self, email: &str, tag: &str, n: usize) -> String {
         let r = self
-            .send(Method::POST, "/api/login", None, None, Body::Json(json!({ "email": email })))
+            .send(
+                Method::POST,
+                "/api/login",
+                None,
+                None,
+                Body::Json(json!({ "email": email })),
+            )
             .await;
         assert_eq!(r.status, 202, "{}", r.body);
         self.deliver().await;
@@ -180,7 +190,8 @@ impl TestApp {
 fn outbox_row(message_id: &str) -> u64 {
     let id = message_id.trim_matches(['<', '>']);
     let row = id.split('@').next().unwrap().rsplit('.').next().unwrap();
-    row.parse().unwrap_or_else(|_| panic!("not an account mail's id: {message_id}"))
+    row.parse()
+        .unwrap_or_else(|_| panic!("not an account mail's id: {message_id}"))
 }
 
 /// The sign-in mails to addresses containing `tag`.
@@ -201,7 +212,10 @@ async fn sign_in_mails(tag: &str, n: usize) -> Vec<Delivered> {
 /// The first mail to `tag` whose subject starts with `prefix`, once it has arrived.
 async fn wait_for_subject(tag: &str, prefix: &str) -> Delivered {
     for _ in 0..100 {
-        if let Some(m) = delivered_to(tag).into_iter().find(|m| m.subject.starts_with(prefix)) {
+        if let Some(m) = delivered_to(tag)
+            .into_iter()
+            .find(|m| m.subject.starts_with(prefix))
+        {
             return m;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
@@ -229,7 +243,9 @@ on_both_backends!(
     sign_in_requests_are_rate_limited_per_client,
 );
 
-async fn a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_turn_first(t: TestApp) {
+async fn a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_turn_first(
+    t: TestApp,
+) {
     let tag = tag();
     let jose = format!("jose-{tag}@example.org");
     let zoe = format!("zoe-{tag}@example.org");
@@ -239,35 +255,62 @@ async fn a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_tur
     let (named, _) = t
         .game(
             Some("Campagne d’été 李雷"),
-            &[("José", "jose", Some(jose.clone())), ("Zoë Ångström", "zoe", Some(zoe.clone()))],
+            &[
+                ("José", "jose", Some(jose.clone())),
+                ("Zoë Ångström", "zoe", Some(zoe.clone())),
+            ],
         )
         .await;
     let (unnamed, _) = t
-        .game(None, &[("李雷", "li", Some(li.clone())), ("José", "jose", Some(jose.clone()))])
+        .game(
+            None,
+            &[
+                ("李雷", "li", Some(li.clone())),
+                ("José", "jose", Some(jose.clone())),
+            ],
+        )
         .await;
     // A game José has no seat in.
     let (others, _) = t
-        .game(Some("Not José’s"), &[("Zoë Ångström", "zoe", Some(zoe.clone())), ("李雷", "li", Some(li.clone()))])
+        .game(
+            Some("Not José’s"),
+            &[
+                ("Zoë Ångström", "zoe", Some(zoe.clone())),
+                ("李雷", "li", Some(li.clone())),
+            ],
+        )
         .await;
 
     // The address in another case is the same player.
-    let link = t.sign_in_link(&jose.to_uppercase(), &format!("jose-{tag}"), 1).await;
+    let link = t
+        .sign_in_link(&jose.to_uppercase(), &format!("jose-{tag}"), 1)
+        .await;
     assert!(link.starts_with(&t.url("/login/confirm?token=")), "{link}");
     let mail = &sign_in_mails(&format!("jose-{tag}"), 1).await[0];
     assert_eq!(mail.to, vec![jose.clone()]);
     assert!(mail.text.contains("20 minutes"), "{}", mail.text);
-    assert!(mail.html.contains("Sign in and see your games"), "{}", mail.html);
+    assert!(
+        mail.html.contains("Sign in and see your games"),
+        "{}",
+        mail.html
+    );
 
     // The game's name is in the subjects of the notices, non-ASCII and all.
     let to_jose = wait_for_mail(&format!("jose-{tag}"), 3).await;
     assert!(
-        to_jose.iter().any(|m| m.subject == format!("[Despatch] Your turn, José: Campagne d’été 李雷 ({})", &named[..8])),
+        to_jose.iter().any(|m| m.subject
+            == format!(
+                "[Despatch] Your turn, José: Campagne d’été 李雷 ({})",
+                &named[..8]
+            )),
         "{:?}",
         to_jose.iter().map(|m| &m.subject).collect::<Vec<_>>()
     );
     let default_name = format!("{title} — 李雷, José");
     assert!(
-        to_jose.iter().any(|m| m.subject.contains(&default_name) && m.text.contains(&default_name)),
+        to_jose
+            .iter()
+            .any(|m| m.subject.contains(&default_name) && m.text.contains(&default_name)),
         "the unnamed game is named after its rules and seats: {:?}",
         to_jose.iter().map(|m| &m.subject).collect::<Vec<_>>()
     );
@@ -275,7 +318,9 @@ async fn a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_tur
     let signed_in = t.follow(&link).await;
     assert_eq!(signed_in.status, 303, "{}", signed_in.body);
     assert_eq!(signed_in.location.as_deref(), Some("/me"));
-    let (session, header) = signed_in.cookie("despatch_session").expect("a session cookie");
+    let (session, header) = signed_in
+        .cookie("despatch_session")
+        .expect("a session cookie");
     assert_eq!(
         header,
         format!("despatch_session={session}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax"),
@@ -285,8 +330,14 @@ async fn a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_tur
 
     let page = t.get("/me", Some(&cookie)).await;
     assert_eq!(page.status, 200, "{}", page.body);
-    let first = page.body.find("Campagne d’été 李雷").expect("the named game is listed");
-    let second = page.body.find(&default_name).expect("the unnamed game is listed");
+    let first = page
+        .body
+        .find("Campagne d’été 李雷")
+        .expect("the named game is listed");
+    let second = page
+        .body
+        .find(&default_name)
+        .expect("the unnamed game is listed");
     assert!(first < second, "José's turn comes first");
     assert!(page.body.contains("Your turn"));
     assert!(!page.body.contains("Not José’s") && !page.body.contains(&others));
@@ -312,16 +363,28 @@ async fn a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_tur
     assert!(seat.cookie("despatch_seat").is_some());
     let (seat_cookie, _) = seat.cookie("despatch_seat").unwrap();
     let seat_page = t
-        .get(&format!("/games/{unnamed}"), Some(&format!("despatch_seat={seat_cookie}")))
+        .get(
+            &format!("/games/{unnamed}"),
+            Some(&format!("despatch_seat={seat_cookie}")),
+        )
         .await;
     assert_eq!(seat_page.status, 200);
-    assert!(seat_page.body.contains(&default_name), "the seat page shows the name");
+    assert!(
+        seat_page.body.contains(&default_name),
+        "the seat page shows the name"
+    );
     assert!(seat_page.body.contains("José"));
 
     // Signing out ends the session on the server, not only in the browser.
-    let out = t.send(Method::POST, "/logout", Some(&cookie), None, Body::None).await;
+    let out = t
+        .send(Method::POST, "/logout", Some(&cookie), None, Body::None)
+        .await;
     assert_eq!(out.status, 303);
-    assert!(out.cookie("despatch_session").unwrap().1.contains("Max-Age=0"));
+    assert!(out
+        .cookie("despatch_session")
+        .unwrap()
+        .1
+        .contains("Max-Age=0"));
     assert_eq!(t.get("/api/me", Some(&cookie)).await.status, 403);
     assert_eq!(t.get("/me", Some(&cookie)).await.status, 401);
 }
@@ -329,7 +392,11 @@ async fn a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_tur
 async fn a_sign_in_link_works_once_and_for_twenty_minutes(t: TestApp) {
     let tag = tag();
     let anna = format!("anna-{tag}@example.org");
-    t.game(None, &[("Anna", "anna", Some(anna.clone())), ("Bert", "bert", None)]).await;
+    t.game(
+        None,
+        &[("Anna", "anna", Some(anna.clone())), ("Bert", "bert", None)],
+    )
+    .await;
     let who = format!("anna-{tag}");
 
     // Once.
@@ -364,21 +431,44 @@ async fn an_unknown_address_gets_the_same_answer_and_no_mail(t: TestApp) {
     let tag = tag();
     let known = format!("known-{tag}@example.org");
     let unknown = format!("unknown-{tag}@example.org");
-    t.game(None, &[("Known", "known", Some(known.clone())), ("Other", "other", None)]).await;
+    t.game(
+        None,
+        &[
+            ("Known", "known", Some(known.clone())),
+            ("Other", "other", None),
+        ],
+    )
+    .await;
     for path in ["/api/login", "/api/login/links"] {
         let a = t
-            .send(Method::POST, path, None, None, Body::Json(json!({ "email": known })))
+            .send(
+                Method::POST,
+                path,
+                None,
+                None,
+                Body::Json(json!({ "email": known })),
+            )
             .await;
         let b = t
-            .send(Method::POST, path, None, None, Body::Json(json!({ "email": unknown })))
+            .send(
+                Method::POST,
+                path,
+                None,
+                None,
+                Body::Json(json!({ "email": unknown })),
+            )
             .await;
         assert_eq!((a.status, &a.body), (b.status, &b.body), "{path}");
         assert_eq!(a.status, 202);
     }
     for what in ["sign_in", "links"] {
         let form = |e: &str| Body::Form(vec![("email", e.to_owned()), ("what", what.to_owned())]);
-        let a = t.send(Method::POST, "/login", None, None, form(&known)).await;
-        let b = t.send(Method::POST, "/login", None, None, form(&unknown)).await;
+        let a = t
+            .send(Method::POST, "/login", None, None, form(&known))
+            .await;
+        let b = t
+            .send(Method::POST, "/login", None, None, form(&unknown))
+            .await;
         assert_eq!((a.status, &a.body), (b.status, &b.body), "{what}");
         assert_eq!(a.status, 200);
     }
@@ -386,11 +476,22 @@ async fn an_unknown_address_gets_the_same_answer_and_no_mail(t: TestApp) {
     // The known address got its mails (the turn notice, two sign-in links, two lists of links);
     // the unknown one got nothing.
     let known_mail = wait_for_mail(&format!("known-{tag}"), 5).await;
-    assert_eq!(known_mail.len(), 5, "{:?}", known_mail.iter().map(|m| &m.subject).collect::<Vec<_>>());
+    assert_eq!(
+        known_mail.len(),
+        5,
+        "{:?}",
+        known_mail.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
     assert!(delivered_to(&format!("unknown-{tag}")).is_empty());
     // A malformed address is refused and queues nothing.
     let bad = t
-        .send(Method::POST, "/api/login", None, None, Body::Json(json!({ "email": "not an address" })))
+        .send(
+            Method::POST,
+            "/api/login",
+            None,
+            None,
+            Body::Json(json!({ "email": "not an address" })),
+        )
         .await;
     assert_eq!(bad.status, 400, "{}", bad.body);
 }
@@ -400,10 +501,16 @@ async fn every_new_route_refuses_without_a_session_and_shows_no_other_players_ga
     let anna = format!("anna-{tag}@example.org");
     let bert = format!("bert-{tag}@example.org");
     let (annas, anna_tokens) = t
-        .game(Some("Anna’s game"), &[("Anna", "anna", Some(anna.clone())), ("Carl", "carl", None)])
+        .game(
+            Some("Anna’s game"),
+            &[("Anna", "anna", Some(anna.clone())), ("Carl", "carl", None)],
+        )
         .await;
     let (berts, bert_tokens) = t
-        .game(Some("Bert’s game"), &[("Bert", "bert", Some(bert.clone())), ("Dora", "dora", None)])
+        .game(
+            Some("Bert’s game"),
+            &[("Bert", "bert", Some(bert.clone())), ("Dora", "dora", None)],
+        )
         .await;
     let anna_session = t.session(&anna, &format!("anna-{tag}"), 1).await;
     let bert_session = t.session(&bert, &format!("bert-{tag}"), 1).await;
@@ -411,15 +518,32 @@ async fn every_new_route_refuses_without_a_session_and_shows_no_other_players_ga
 
     // My games: no session → refused; a session sees its player's games only.
     for (path, none, bad) in [("/me", 401, 401), ("/api/me", 401, 403)] {
-        assert_eq!(t.get(path, None).await.status, none, "{path} without a session");
-        assert_eq!(t.get(path, Some(&garbage)).await.status, bad, "{path} with a made-up session");
+        assert_eq!(
+            t.get(path, None).await.status,
+            none,
+            "{path} without a session"
+        );
+        assert_eq!(
+            t.get(path, Some(&garbage)).await.status,
+            bad,
+            "{path} with a made-up session"
+        );
         let annas_view = t.get(path, Some(&anna_session)).await;
         assert_eq!(annas_view.status, 200);
         assert!(annas_view.body.contains(&annas) || annas_view.body.contains("Anna’s game"));
-        assert!(!annas_view.body.contains(&berts) && !annas_view.body.contains("Bert’s game"), "{path}");
-        assert!(!annas_view.body.contains(&bert), "{path} shows nothing of Bert");
+        assert!(
+            !annas_view.body.contains(&berts) && !annas_view.body.contains("Bert’s game"),
+            "{path}"
+        );
+        assert!(
+            !annas_view.body.contains(&bert),
+            "{path} shows nothing of Bert"
+        );
         let berts_view = t.get(path, Some(&bert_session)).await;
-        assert!(!berts_view.body.contains("Anna’s game") && !berts_view.body.contains(&anna), "{path}");
+        assert!(
+            !berts_view.body.contains("Anna’s game") && !berts_view.body.contains(&anna),
+            "{path}"
+        );
     }
     // A session opens no seat: Bert's seat page with Anna's session is the public page, and a
     // claim or a move needs the seat's own token or cookie.
@@ -428,21 +552,44 @@ async fn every_new_route_refuses_without_a_session_and_shows_no_other_players_ga
     assert!(!page.body.contains("move-form") && !page.body.contains("claim-form"));
     let claim = Body::Json(json!({ "email": anna }));
     let api_claim = format!("/api/games/{berts}/claim");
-    assert_eq!(t.send(Method::POST, &api_claim, Some(&anna_session), None, claim).await.status, 401);
+    assert_eq!(
+        t.send(Method::POST, &api_claim, Some(&anna_session), None, claim)
+            .await
+            .status,
+        401
+    );
     let claim = Body::Json(json!({ "email": anna }));
     assert_eq!(
-        t.send(Method::POST, &api_claim, None, Some(&anna_tokens[0]), claim).await.status,
+        t.send(Method::POST, &api_claim, None, Some(&anna_tokens[0]), claim)
+            .await
+            .status,
         403,
         "Anna's seat token is not a seat of Bert's game"
     );
     let form = || Body::Form(vec![("email", anna.clone())]);
     let page_claim = format!("/games/{berts}/claim");
-    assert_eq!(t.send(Method::POST, &page_claim, None, None, form()).await.status, 403);
-    assert_eq!(t.send(Method::POST, &page_claim, Some(&anna_session), None, form()).await.status, 403);
     assert_eq!(
-        t.send(Method::POST, &page_claim, Some(&format!("despatch_seat={}", anna_tokens[0])), None, form())
+        t.send(Method::POST, &page_claim, None, None, form())
             .await
             .status,
+        403
+    );
+    assert_eq!(
+        t.send(Method::POST, &page_claim, Some(&anna_session), None, form())
+            .await
+            .status,
+        403
+    );
+    assert_eq!(
+        t.send(
+            Method::POST,
+            &page_claim,
+            Some(&format!("despatch_seat={}", anna_tokens[0])),
+            None,
+            form()
+        )
+        .await
+        .status,
         403
     );
     // Nothing was claimed: Bert's game is still not Anna's, and Bert's seat still his.
@@ -452,7 +599,13 @@ async fn every_new_route_refuses_without_a_session_and_shows_no_other_players_ga
     assert_eq!(list["games"][0]["seat"], json!("bert"));
     // A made-up sign-in token opens nothing; the confirmation page alone changes nothing.
     let made_up = t
-        .send(Method::POST, "/login/confirm", None, None, Body::Form(vec![("token", "00".repeat(32))]))
+        .send(
+            Method::POST,
+            "/login/confirm",
+            None,
+            None,
+            Body::Form(vec![("token", "00".repeat(32))]),
+        )
         .await;
     assert_eq!(made_up.status, 403);
     assert!(made_up.cookie("despatch_session").is_none());
@@ -460,13 +613,35 @@ async fn every_new_route_refuses_without_a_session_and_shows_no_other_players_ga
     assert_eq!(confirm.status, 200);
     assert!(confirm.cookies.is_empty());
     // Signing out without a session does nothing, and Bert's sign-out leaves Anna signed in.
-    assert_eq!(t.send(Method::POST, "/api/logout", None, None, Body::None).await.status, 204);
-    assert_eq!(t.send(Method::POST, "/api/logout", Some(&bert_session), None, Body::None).await.status, 204);
+    assert_eq!(
+        t.send(Method::POST, "/api/logout", None, None, Body::None)
+            .await
+            .status,
+        204
+    );
+    assert_eq!(
+        t.send(
+            Method::POST,
+            "/api/logout",
+            Some(&bert_session),
+            None,
+            Body::None
+        )
+        .await
+        .status,
+        204
+    );
     assert_eq!(t.get("/api/me", Some(&bert_session)).await.status, 403);
     assert_eq!(t.get("/api/me", Some(&anna_session)).await.status, 200);
     // The seat links are mailed to their own address only (the request's answer names none).
     let r = t
-        .send(Method::POST, "/api/login/links", Some(&anna_session), None, Body::Json(json!({ "email": bert })))
+        .send(
+            Method::POST,
+            "/api/login/links",
+            Some(&anna_session),
+            None,
+            Body::Json(json!({ "email": bert })),
+        )
         .await;
     assert_eq!(r.status, 202);
     assert!(!r.body.contains(&berts) && !r.body.contains(&bert_tokens[0]));
@@ -476,10 +651,22 @@ async fn lost_links_are_mailed_as_signed_seat_links(t: TestApp) {
     let tag = tag();
     let zoe = format!("zoe-{tag}@example.org");
     let (first, _) = t
-        .game(Some("Première"), &[("Zoë Ångström", "zoe", Some(zoe.clone())), ("José", "jose", None)])
+        .game(
+            Some("Première"),
+            &[
+                ("Zoë Ångström", "zoe", Some(zoe.clone())),
+                ("José", "jose", None),
+            ],
+        )
         .await;
     let (second, _) = t
-        .game(None, &[("李雷", "li", None), ("Zoë Ångström", "zoe", Some(zoe.clone()))])
+        .game(
+            None,
+            &[
+                ("李雷", "li", None),
+                ("Zoë Ångström", "zoe", Some(zoe.clone())),
+            ],
+        )
         .await;
     let sent = t
         .send(
@@ -491,7 +678,11 @@ async fn lost_links_are_mailed_as_signed_seat_links(t: TestApp) {
         )
         .await;
     assert_eq!(sent.status, 200);
-    assert!(sent.body.contains("a link to each of its seats"), "{}", sent.body);
+    assert!(
+        sent.body.contains("a link to each of its seats"),
+        "{}",
+        sent.body
+    );
     t.deliver().await;
     let mut mail = Vec::new();
     for _ in 0..100 {
@@ -507,7 +698,11 @@ async fn lost_links_are_mailed_as_signed_seat_links(t: TestApp) {
     assert_eq!(mail.len(), 1);
     let m = &mail[0];
     assert_eq!(m.subject, "[Despatch] Your seat links (2 games)");
-    assert!(m.text.contains("Première") && m.text.contains("Zoë Ångström"), "{}", m.text);
+    assert!(
+        m.text.contains("Première") && m.text.contains("Zoë Ångström"),
+        "{}",
+        m.text
+    );
     assert!(m.html.contains("Première"));
     for game in [&first, &second] {
         let link = link_in(&m.text, &format!("/games/{game}?token=s1."));
@@ -515,7 +710,10 @@ async fn lost_links_are_mailed_as_signed_seat_links(t: TestApp) {
         assert_eq!(opened.status, 303, "the link opens the seat");
         let (cookie, _) = opened.cookie("despatch_seat").unwrap();
         let page = t
-            .get(&format!("/games/{game}"), Some(&format!("despatch_seat={cookie}")))
+            .get(
+                &format!("/games/{game}"),
+                Some(&format!("despatch_seat={cookie}")),
+            )
             .await;
         assert!(page.body.contains("Zoë Ångström"), "Zoë's seat");
         assert!(page.body.contains("move-form"));
@@ -526,10 +724,16 @@ async fn a_seat_claimed_by_email_becomes_the_players(t: TestApp) {
     let tag = tag();
     let mine = format!("mine-{tag}@example.org");
     let (api_game, tokens) = t
-        .game(Some("Claimed by API"), &[("Anna", "anna", None), ("Bert", "bert", None)])
+        .game(
+            Some("Claimed by API"),
+            &[("Anna", "anna", None), ("Bert", "bert", None)],
+        )
         .await;
     let (page_game, page_tokens) = t
-        .game(Some("Claimed on the page"), &[("Anna", "anna", None), ("Bert", "bert", None)])
+        .game(
+            Some("Claimed on the page"),
+            &[("Anna", "anna", None), ("Bert", "bert", None)],
+        )
         .await;
     // By the API, with the seat's token.
     let r = t
@@ -568,8 +772,13 @@ async fn a_seat_claimed_by_email_becomes_the_players(t: TestApp) {
         )
         .await;
     assert_eq!(claimed.status, 303, "{}", claimed.body);
-    assert_eq!(claimed.location.unwrap(), format!("/games/{page_game}?claimed=1"));
-    let after = t.get(&format!("/games/{page_game}?claimed=1"), Some(&cookie)).await;
+    assert_eq!(
+        claimed.location.unwrap(),
+        format!("/games/{page_game}?claimed=1")
+    );
+    let after = t
+        .get(&format!("/games/{page_game}?claimed=1"), Some(&cookie))
+        .await;
     assert!(after.body.contains("now belongs to the email address"));
 
     // Both games are now the address's, and its turn notice goes there (Anna moves first on
@@ -583,7 +792,10 @@ async fn a_seat_claimed_by_email_becomes_the_players(t: TestApp) {
         .map(|g| g["game_id"].as_str().unwrap())
         .collect();
     assert_eq!(ids.len(), 2, "{list}");
-    assert_eq!(ids[0], page_game, "Anna's turn on the page's game comes first");
+    assert_eq!(
+        ids[0], page_game,
+        "Anna's turn on the page's game comes first"
+    );
     assert!(ids.contains(&api_game.as_str()));
     let moved = t
         .send(
@@ -596,7 +808,11 @@ async fn a_seat_claimed_by_email_becomes_the_players(t: TestApp) {
         .await;
     assert_eq!(moved.status, 201, "{}", moved.body);
     t.deliver().await;
-    let turn = wait_for_subject(&format!("mine-{tag}"), "[Despatch] Your turn, Bert: Claimed by API").await;
+    let turn = wait_for_subject(
+        &format!("mine-{tag}"),
+        "[Despatch] Your turn, Bert: Claimed by API",
+    )
+    .await;
     assert_eq!(turn.to, vec![mine.clone()]);
 }
 
@@ -612,11 +828,17 @@ async fn a_named_game_from_the_lobby_shows_its_name_on_every_page(t: TestApp) {
         ("email_1", String::new()),
         ("seat_1", String::new()),
     ];
-    let created = t.send(Method::POST, "/games", None, None, Body::Form(form)).await;
+    let created = t
+        .send(Method::POST, "/games", None, None, Body::Form(form))
+        .await;
     assert_eq!(created.status, 201, "{}", created.body);
     assert!(created.body.contains("Zoë’s 李雷 campaign"));
     // 李雷 makes no ASCII slug: the seat is named by its position.
-    assert!(created.body.contains("data-seat=\"seat-2\""), "{}", created.body);
+    assert!(
+        created.body.contains("data-seat=\"seat-2\""),
+        "{}",
+        created.body
+    );
     let game_id = created.body.split("/games/").nth(1).unwrap()[..36].to_owned();
     let watch = t.get(&format!("/games/{game_id}/watch"), None).await;
     assert!(watch.body.contains("Zoë’s 李雷 campaign"));
@@ -656,7 +878,13 @@ async fn sign_in_requests_are_rate_limited_per_client(t: TestApp) {
     assert_eq!(statuses.iter().filter(|s| **s == 202).count() as u32, burst);
     assert_eq!(statuses.last(), Some(&429));
     let page = t
-        .send(Method::POST, "/login", None, None, Body::Form(vec![("email", format!("y-{tag}@example.org"))]))
+        .send(
+            Method::POST,
+            "/login",
+            None,
+            None,
+            Body::Form(vec![("email", format!("y-{tag}@example.org"))]),
+        )
         .await;
     assert_eq!(page.status, 429);
 }

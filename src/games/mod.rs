@@ -55,8 +55,8 @@ pub use create::{CreatedGame, NewGame, NewSeat, SeatAccess, MAX_NAME};
 pub use error::{Result, ServiceError};
 pub use exports::LogEntry;
 pub use load::Loaded;
-pub use players::{MyGame, Session};
 pub use moves::{Answer, CommandInput, MoveResult, Submit, MAX_SEQ};
+pub use players::{MyGame, Session};
 pub use views::{summary_of, Summary};
 pub use webhooks::{NewWebhook, Webhook};
 

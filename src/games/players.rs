@@ -230,9 +230,7 @@ impl Games {
         self.store
             .session_email(&sha256_hex(token.as_bytes()), epoch(self.clock.now()))
             .await?
-            .ok_or_else(|| {
-                ServiceError::Forbidden("this session has ended; sign in again".into())
-            })
+            .ok_or_else(|| ServiceError::Forbidden("this session has ended; sign in again".into()))
     }
 
     /// Ends a session.
@@ -285,7 +283,11 @@ impl Games {
             out.push(self.my_game(&l, &s.seat, &key).await?);
         }
         out.sort_by(|a, b| {
-            (b.your_turn, &b.last_move_at, &b.game_id).cmp(&(a.your_turn, &a.last_move_at, &a.game_id))
+            (b.your_turn, &b.last_move_at, &b.game_id).cmp(&(
+                a.your_turn,
+                &a.last_move_at,
+                &a.game_id,
+            ))
         });
         Ok(out)
     }
@@ -301,7 +303,11 @@ impl Games {
                 .map(|s| s.name.clone())
                 .unwrap_or_else(|| id.to_owned())
         };
-        let prompts = if game.ended { Vec::new() } else { game.prompts() };
+        let prompts = if game.ended {
+            Vec::new()
+        } else {
+            game.prompts()
+        };
         let your_turn = prompts.iter().any(|p| p.seat.as_str() == seat);
         let last = match l.events_from(game.next_seq.saturating_sub(1)) {
             Some(tail) if !tail.is_empty() => tail.last().cloned(),
@@ -402,8 +408,18 @@ mod tests {
 
     #[test]
     fn an_email_is_one_line_with_an_at_and_is_compared_in_lower_case() {
-        assert_eq!(check_email("email", " Zoe@Example.ORG ").unwrap(), "zoe@example.org");
-        for bad in ["", "zoe", "@example.org", "zoe@", "zo e@example.org", "z\r\n@x.org"] {
+        assert_eq!(
+            check_email("email", " Zoe@Example.ORG ").unwrap(),
+            "zoe@example.org"
+        );
+        for bad in [
+            "",
+            "zoe",
+            "@example.org",
+            "zoe@",
+            "zo e@example.org",
+            "z\r\n@x.org",
+        ] {
             assert!(check_email("email", bad).is_err(), "{bad:?}");
         }
     }

@@ -26,12 +26,13 @@ pub fn sent_message(links: bool) -> String {
     }
 }
 
-fn login_page(status: StatusCode, email: &str, flash: Option<String>, error: Option<String>) -> HttpResponse {
-    rendered(
-        status,
-        "login.html",
-        context! { email, flash, error },
-    )
+fn login_page(
+    status: StatusCode,
+    email: &str,
+    flash: Option<String>,
+    error: Option<String>,
+) -> HttpResponse {
+    rendered(status, "login.html", context! { email, flash, error })
 }
 
 fn see_other(location: &str) -> actix_web::HttpResponseBuilder {
@@ -94,7 +95,9 @@ pub async fn login_post(
     };
     match sent {
         Ok(()) => login_page(StatusCode::OK, "", Some(sent_message(links)), None),
-        Err(ServiceError::BadRequest(m)) => login_page(StatusCode::BAD_REQUEST, email, None, Some(m)),
+        Err(ServiceError::BadRequest(m)) => {
+            login_page(StatusCode::BAD_REQUEST, email, None, Some(m))
+        }
         Err(e) => error_page(&e, ""),
     }
 }

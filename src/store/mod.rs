@@ -25,8 +25,8 @@ use crate::engine::event::Event;
 use crate::engine::snapshot::Snapshot;
 
 pub use at_rest::{Resealed, Unlocked};
-pub use players::PlayerSeat;
 pub use outbox::{Attempt, Channels, Claimed, OutboxHealth, OutboxState, WebhookRecord};
+pub use players::PlayerSeat;
 pub use postgres::PgStore;
 pub use sealing::SecretKey;
 pub use sqlite::SqliteStore;

@@ -353,6 +353,7 @@ async fn a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_tur
     assert_eq!(games[0]["name"], json!("Campagne d’été 李雷"));
     assert_eq!(games[0]["ruleset"], json!(title));
     assert_eq!(games[0]["seat_name"], json!("José"));
+    assert_eq!(games[0]["last_move"], json!("the game was created"));
     assert_eq!(games[1]["game_id"], json!(unnamed));
     assert_eq!(games[1]["your_turn"], json!(false));
     assert_eq!(games[1]["waiting_for"], json!(["李雷"]));

@@ -25,7 +25,7 @@ use utoipa::ToSchema;
 
 use super::{input, links, rate, Caller, Games, Loaded, Result, ServiceError};
 use crate::engine::canonical::{random32, sha256_hex};
-use crate::engine::event::timestamp;
+use crate::engine::event::{kind, timestamp};
 use crate::engine::ruleset::Outcome;
 use crate::store::OutboxRecord;
 
@@ -344,11 +344,7 @@ impl Games {
             waiting_for: prompts.iter().map(|p| name_of(p.seat.as_str())).collect(),
             deadline,
             last_move_at: last.recorded_at.clone(),
-            last_move: if last.seat == "system" {
-                last.kind.clone()
-            } else {
-                format!("{} by {}", last.kind, name_of(&last.seat))
-            },
+            last_move: last_move(&last.kind, &name_of(&last.seat)),
             ended: game.ended,
             result: match game.outcome() {
                 Outcome::Finished { summary, .. } => Some(summary),
@@ -375,6 +371,20 @@ impl Games {
         // The cached fold holds the seats as they were read.
         self.folds.forget(&caller.game_id);
         Ok(email)
+    }
+}
+
+/// What the last event of a game was, as My games says it.
+fn last_move(event: &str, seat_name: &str) -> String {
+    match event {
+        kind::GAME_CREATED => "the game was created".into(),
+        kind::COMMAND => format!("a move by {seat_name}"),
+        kind::REVEALED => "a sealed choice revealed".into(),
+        kind::TIMEOUT => "a missed deadline".into(),
+        kind::RESIGNED => format!("{seat_name} resigned"),
+        kind::GAME_ENDED => "the game ended".into(),
+        kind::CLOCK => "the game's clock".into(),
+        other => other.to_owned(),
     }
 }
 

@@ -87,6 +87,7 @@ fn main() {
         let games = Games::new(store.clone(), "http://bench");
         let created = games
             .create(NewGame {
+                name: None,
                 ruleset: "open-table".into(),
                 scenario: "default".into(),
                 options: serde_json::json!({}),

@@ -115,6 +115,7 @@ async fn phase(store: &Store, smtp: &str, hook_url: &str, n: usize, email: bool)
     for i in 0..n {
         let created = games
             .create(NewGame {
+                name: None,
                 ruleset: "open-table".into(),
                 scenario: "default".into(),
                 options: Value::Null,

@@ -272,6 +272,7 @@ async fn create(store: &Store, game_id: &str) -> Event {
         created_at: AT.into(),
         next_seq: 0,
         ended: false,
+        name: String::new(),
     };
     let seats: Vec<_> = ["alice", "bob"]
         .iter()

@@ -598,6 +598,7 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             .with_secret(opened.link_secret.as_deref());
             let created = games
                 .create(NewGame {
+                    name: None,
                     ruleset,
                     scenario,
                     options,

@@ -138,7 +138,111 @@ async fn spawn(backend: common::Backend) -> TestApp {
 on_both_backends!(
     two_players_play_audit_and_verify_in_real_browsers,
     a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone,
+    a_player_signs_in_from_the_mail_and_sees_their_games,
 );
+
+/// Issue 21: the sign-in form, the mail read back from the SMTP server, its link followed in
+/// Chromium to My games, and the seat opened from there.
+async fn a_player_signs_in_from_the_mail_and_sees_their_games(site: TestApp) {
+    let (base, backend) = (&site.base, site.db.backend());
+    let mut b = [0u8; 6];
+    getrandom::fill(&mut b).unwrap();
+    let email = format!("zoe-{}@example.org", hex::encode(b));
+    let created = site
+        .http
+        .post(site.url("/api/games"))
+        .json(
+            &json!({ "name": "Zoë’s 李雷 campaign", "ruleset": "open-table", "seats": [
+            { "name": "Zoë Ångström", "seat": "zoe", "email": email },
+            { "name": "李雷", "seat": "li" },
+        ] }),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201);
+    let mut driver = chromedriver().await;
+    let zoe = browser(&mut driver).await;
+    zoe.goto(&format!("{base}/me")).await.unwrap();
+    wait_for_text(&zoe, "h1", "Your games", Duration::from_secs(10)).await;
+    zoe.find(Locator::Id("email"))
+        .await
+        .unwrap()
+        .send_keys(&email)
+        .await
+        .unwrap();
+    zoe.find(Locator::Id("send-sign-in"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(
+        &zoe,
+        "p.notice",
+        "sign-in link is on its way",
+        Duration::from_secs(10),
+    )
+    .await;
+    // The outbox's mail is sent to the SMTP server and read back from its maildir.
+    site.smtp_dispatcher().drain().await.unwrap();
+    let mut link = None;
+    for _ in 0..100 {
+        link = common::notify::delivered_to(&email)
+            .into_iter()
+            .filter(|m| m.subject == "[Despatch] Your sign-in link")
+            .find_map(|m| {
+                m.text
+                    .split_whitespace()
+                    .find(|w| w.contains("/login/confirm?token="))
+                    .map(str::to_owned)
+            });
+        if link.is_some() {
+            break;
+        }
+        site.smtp_dispatcher().drain().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let link = link.expect("the sign-in mail arrived");
+    zoe.goto(&link).await.unwrap();
+    zoe.find(Locator::Id("confirm-sign-in"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&zoe, "h1", "My games", Duration::from_secs(10)).await;
+    let row = wait_for_text(
+        &zoe,
+        "#my-games tr.your-turn",
+        "Zoë’s 李雷 campaign",
+        Duration::from_secs(5),
+    )
+    .await;
+    assert!(row.contains("Your turn"), "{row}");
+    // The session cookie is HttpOnly: no script reads it.
+    let cookies = zoe.execute("return document.cookie", vec![]).await.unwrap();
+    assert!(!cookies
+        .as_str()
+        .unwrap_or_default()
+        .contains("despatch_session"));
+    screenshot(&zoe, &format!("{backend}-10-my-games")).await;
+    zoe.find(Locator::Css("#my-games a.seat-link"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(
+        &zoe,
+        "#game-name",
+        "Zoë’s 李雷 campaign",
+        Duration::from_secs(10),
+    )
+    .await;
+    wait_for_text(&zoe, "#move-h", "Your move", Duration::from_secs(10)).await;
+    zoe.close().await.unwrap();
+}
 
 /// For Honor and Glory on a 390-px phone: the drawn board fits the width (no sideways scroll of
 /// the page), the seat's pieces that can act are marked; a tap on one marks where it may go, a

@@ -44,6 +44,7 @@ async fn start(app: TestApp, policy: ClockPolicy, created: &str) -> C {
     let created = app
         .games
         .create(NewGame {
+            name: None,
             ruleset: "open-table".into(),
             scenario: "default".into(),
             options: Value::Null,

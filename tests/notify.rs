@@ -984,6 +984,7 @@ fn sample_context(event: &str) -> NoticeContext {
         head_seq: 7,
         head_hash: "ab".repeat(32),
         title: "The Open Table".into(),
+        game_name: "José <et> Zoë Ångström — 李雷".into(),
         seat: "anna".into(),
         seat_name: "Anna <the Bold>".into(),
         players: vec!["Bert".into(), "Carla".into()],

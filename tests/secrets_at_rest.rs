@@ -32,6 +32,7 @@ async fn table(store: &Store) -> Table {
     let games = common::over(store.clone()).games();
     let created = games
         .create(NewGame {
+            name: None,
             ruleset: "open-table".into(),
             scenario: "default".into(),
             options: Value::Null,
@@ -444,6 +445,7 @@ async fn a_database_that_kept_a_link_key_keeps_signing_links_with_it(
 
 fn new_game() -> NewGame {
     NewGame {
+        name: None,
         ruleset: "open-table".into(),
         scenario: "default".into(),
         options: Value::Null,

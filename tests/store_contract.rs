@@ -27,6 +27,7 @@ fn record(game_id: &str) -> GameRecord {
         created_at: AT.into(),
         next_seq: 0,
         ended: false,
+        name: "José — Zoë Ångström — 李雷".into(),
     }
 }
 

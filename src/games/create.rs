@@ -13,7 +13,7 @@ use crate::engine::ruleset::{Seat, SeatDef, Setup};
 use crate::store::{Append, GameRecord, OutboxRecord, SeatRecord};
 
 use super::moves::turn_notices;
-use super::{input, outbox, secrets, Games, Result, ServiceError};
+use super::{input, outbox, players, secrets, Games, Result, ServiceError};
 
 /// The longest seat name, in characters.
 pub const MAX_NAME: usize = 100;
@@ -33,6 +33,11 @@ pub struct NewSeat {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct NewGame {
+    /// The game's name, as players read it in pages, subjects and webhook bodies (up to 200
+    /// characters, any script). Without one: "<ruleset title> — <seat names>".
+    #[serde(default)]
+    #[schema(max_length = 200)]
+    pub name: Option<String>,
     /// A ruleset id (`open-table`, …).
     pub ruleset: String,
     #[serde(default = "default_scenario")]
@@ -63,6 +68,7 @@ pub struct SeatAccess {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct CreatedGame {
     pub game_id: String,
+    pub name: String,
     pub seats: Vec<SeatAccess>,
 }
 
@@ -84,6 +90,7 @@ impl Games {
                     ids.join(", ")
                 ))
             })?;
+        let name = players::check_game_name(req.name.as_deref())?;
         let n = req.seats.len();
         if n < scenario.min_seats || n > scenario.max_seats {
             return Err(ServiceError::BadRequest(format!(
@@ -105,7 +112,9 @@ impl Games {
             }
             let seat = match &s.seat {
                 Some(id) => Seat::parse(id),
-                None => Seat::from_name(name),
+                // A name with no ASCII letter or digit (李雷) makes no slug: the seat is named
+                // by its position instead.
+                None => Seat::from_name(name).or_else(|_| Seat::parse(&format!("seat-{}", i + 1))),
             }
             .map_err(ServiceError::BadRequest)?;
             if !scenario.seats.is_empty() && !scenario.seats.iter().any(|s| s == seat.as_str()) {
@@ -193,6 +202,9 @@ impl Games {
             created_at: created.event.recorded_at.clone(),
             next_seq: events.len() as u64,
             ended: false,
+            name: name.unwrap_or_else(|| {
+                players::default_name(&info.title, seats.iter().map(|s| s.name.as_str()))
+            }),
         };
         if let Some(policy) = &clock {
             // Written first: a clocked game never exists without its policy row (an orphan
@@ -219,6 +231,7 @@ impl Games {
         self.announce(&game_id, record.next_seq);
         Ok(CreatedGame {
             game_id,
+            name: record.name,
             seats: access,
         })
     }

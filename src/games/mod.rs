@@ -7,7 +7,8 @@
 //! asking), `views` (what a viewer sees), `moves` (the one path of a move), `clock` and
 //! `clock_events` (the game's clock: policies and deadlines, and its events in the log),
 //! `channels` and `webhooks` (where a seat hears), `mail` (what a reply by email asks),
-//! `exports` (the log as it leaves), `links` (every signed link and reply address), `outbox`
+//! `exports` (the log as it leaves), `players` (games' names, signing in by
+//! email, a player's games), `links` (every signed link and reply address), `outbox`
 //! (the words of the outbox), `live` (appends announced to whoever listens). This file holds
 //! the service itself and its set-up.
 
@@ -28,6 +29,7 @@ mod load;
 pub mod mail;
 mod moves;
 pub mod outbox;
+pub mod players;
 pub mod proof;
 pub mod rate;
 pub mod secrets;
@@ -54,6 +56,7 @@ pub use error::{Result, ServiceError};
 pub use exports::LogEntry;
 pub use load::Loaded;
 pub use moves::{Answer, CommandInput, MoveResult, Submit, MAX_SEQ};
+pub use players::{MyGame, Session};
 pub use views::{summary_of, Summary};
 pub use webhooks::{NewWebhook, Webhook};
 
@@ -87,6 +90,10 @@ pub struct Games {
     keys: keys::InFlight,
     /// Games created per client address over HTTP; none unless configured (`with_create_rate`).
     creations: Option<rate::Buckets<std::net::IpAddr>>,
+    /// Sign-in and seat-link requests per client address (`players`); none unless configured.
+    logins: Option<rate::Buckets<std::net::IpAddr>>,
+    /// Account mail per email address (`players::ADDRESS_MAIL`), always.
+    address_mail: rate::Buckets<String>,
     link_key: Arc<tokio::sync::OnceCell<[u8; 32]>>,
 }
 
@@ -120,6 +127,8 @@ impl Games {
             logged_moves: None,
             keys: keys::InFlight::default(),
             creations: None,
+            logins: None,
+            address_mail: rate::Buckets::new(players::ADDRESS_MAIL),
             link_key: Arc::new(tokio::sync::OnceCell::new()),
         }
     }

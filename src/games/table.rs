@@ -36,6 +36,8 @@ pub struct LogEntry {
 #[derive(Debug, Clone, Serialize)]
 pub struct Table {
     pub summary: Summary,
+    /// The game's name (`players`).
+    pub name: String,
     /// The seat looking, when a seat is.
     pub seat: Option<String>,
     pub seat_name: Option<String>,
@@ -393,6 +395,7 @@ impl Games {
         };
         Ok(Table {
             summary: summary_of(game),
+            name: super::players::name_of_loaded(&l),
             seat_name: looking
                 .as_ref()
                 .and_then(|s| game.seat(s.as_str()))

@@ -150,6 +150,19 @@ pub fn check_create(
         .map_err(|limited| TooManyGames { client, limited })
 }
 
+/// Takes one sign-in (or seat-link) request from the client's bucket, when such requests are
+/// limited (`Games::with_login_rate`): the same client address rules as game creation.
+pub fn check_login(
+    games: &Games,
+    proxies: &TrustedProxies,
+    req: &HttpRequest,
+) -> Result<(), Limited> {
+    let (Some(buckets), Some(client)) = (games.login_limit(), proxies.client(req)) else {
+        return Ok(());
+    };
+    buckets.check(&bucket_key(client))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

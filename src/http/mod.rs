@@ -1,6 +1,8 @@
 //! The HTTP face of Despatch (actix-web): the JSON API under `/api`, its OpenAPI document,
 //! `/health`, and the web table's pages and static files. It holds no game logic.
 
+pub mod account;
+pub mod account_api;
 pub mod api;
 pub mod assets;
 pub mod boundary;
@@ -14,6 +16,7 @@ pub mod observe;
 pub mod openapi;
 pub mod pages;
 pub mod seat_cookie;
+pub mod session_cookie;
 pub mod templates;
 
 use std::net::TcpListener;
@@ -89,7 +92,8 @@ impl Application {
             Games::new(store, base_url.clone())
                 .with_listener(Arc::new(hub.clone()))
                 .with_move_rate(crate::games::rate::MoveRate::from_env())
-                .with_create_rate(crate::games::rate::CreateRate::from_env()),
+                .with_create_rate(crate::games::rate::CreateRate::from_env())
+                .with_login_rate(crate::games::players::LoginRate::from_env()),
         );
         service.listen_for_appends();
         let games = web::Data::new(service.clone());
@@ -169,6 +173,11 @@ impl Application {
                         .service(notify_api::delete_webhook)
                         .service(notify_api::vacation)
                         .service(notify_api::clock)
+                        .service(account_api::login)
+                        .service(account_api::login_links)
+                        .service(account_api::me)
+                        .service(account_api::logout)
+                        .service(account_api::claim)
                         .service(
                             web::resource("/inbound/email")
                                 .app_data(web::PayloadConfig::default().limit(inbound::MAX_BYTES))
@@ -193,6 +202,13 @@ impl Application {
                 .service(pages::resign)
                 .service(pages::replay)
                 .service(pages::audit)
+                .service(account::login_get)
+                .service(account::login_post)
+                .service(account::confirm_get)
+                .service(account::confirm_post)
+                .service(account::me)
+                .service(account::logout)
+                .service(account::claim)
                 .service(pages::verify_get)
                 .service(
                     web::resource("/verify")

@@ -6,7 +6,7 @@
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{api, inbound, notify_api};
+use super::{account_api, api, inbound, notify_api};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -36,6 +36,11 @@ use super::{api, inbound, notify_api};
         notify_api::delete_webhook,
         notify_api::vacation,
         notify_api::clock,
+        account_api::login,
+        account_api::login_links,
+        account_api::me,
+        account_api::logout,
+        account_api::claim,
         inbound::email,
         inbound::mailgun
     ),
@@ -47,6 +52,9 @@ use super::{api, inbound, notify_api};
         crate::games::NewSeat,
         crate::games::CreatedGame,
         crate::games::SeatAccess,
+        crate::games::MyGame,
+        account_api::EmailRequest,
+        account_api::MyGames,
         crate::games::Summary,
         crate::games::Submit,
         crate::games::CommandInput,
@@ -88,6 +96,14 @@ impl Modify for SecuritySchemes {
                 "The same token as a seat link's `?token=`, for clients that cannot send a \
                  header (a notice's link, an EventSource). The header is preferred: a URL can \
                  end up in logs and browser history.",
+            ))),
+        );
+        components.add_security_scheme(
+            "session",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                "despatch_session",
+                "A player's session, set when a sign-in link from `POST /api/login` is \
+                 followed (HttpOnly; it opens the player's list of games, no seat).",
             ))),
         );
         components.add_security_scheme(

@@ -40,7 +40,7 @@ pub fn html(status: StatusCode, body: String) -> HttpResponse {
         .body(body)
 }
 
-fn rendered(status: StatusCode, name: &str, ctx: minijinja::Value) -> HttpResponse {
+pub(super) fn rendered(status: StatusCode, name: &str, ctx: minijinja::Value) -> HttpResponse {
     match render(name, ctx) {
         Ok(body) => html(status, body),
         Err(e) => {
@@ -106,7 +106,7 @@ fn moved_on(sent: u64, current_seq: u64) -> String {
 }
 
 /// A service error as a page.
-fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
+pub(super) fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
     match e {
         ServiceError::NotFound(m) => message_page(
             StatusCode::NOT_FOUND,
@@ -203,7 +203,7 @@ pub fn form_error(err: actix_web::error::UrlencodedError) -> actix_web::Error {
 }
 
 /// A serialisable value for a template.
-fn v<T: Serialize>(value: &T) -> Value {
+pub(super) fn v<T: Serialize>(value: &T) -> Value {
     Value::from(minijinja::value::Serde(value))
 }
 
@@ -223,6 +223,8 @@ struct SeatRow {
 
 #[derive(Debug, Clone, Serialize)]
 struct LobbyForm {
+    /// The game's name (empty: "<rules> — <seats>").
+    name: String,
     game: String,
     seats: Vec<SeatRow>,
     options: String,
@@ -246,6 +248,7 @@ pub struct LobbyQuery {
 pub async fn lobby_page(query: web::Query<LobbyQuery>) -> HttpResponse {
     let rows = query.seats.unwrap_or(SEAT_ROWS).clamp(1, MAX_SEAT_ROWS);
     let form = LobbyForm {
+        name: String::new(),
         game: String::new(),
         seats: vec![SeatRow::default(); rows],
         options: "{}".into(),
@@ -297,6 +300,7 @@ fn new_game(form: &LobbyForm) -> Result<NewGame, String> {
         .transpose()
         .map_err(|e| format!("the clock policy is not valid: {e}"))?;
     Ok(NewGame {
+        name: Some(form.name.trim().to_owned()).filter(|n| !n.is_empty()),
         ruleset: ruleset.to_owned(),
         scenario: scenario.to_owned(),
         options,
@@ -327,6 +331,7 @@ pub async fn create_game(
         })
         .collect::<Vec<_>>();
     let form = LobbyForm {
+        name: field("name"),
         game: field("game"),
         seats: if rows.is_empty() {
             vec![SeatRow::default(); SEAT_ROWS]
@@ -355,7 +360,7 @@ pub async fn create_game(
         Ok(created) => rendered(
             StatusCode::CREATED,
             "created.html",
-            context! { game_id => created.game_id, seats => v(&created.seats), flash => None::<String>, error => None::<String> },
+            context! { game_id => created.game_id, name => created.name, seats => v(&created.seats), flash => None::<String>, error => None::<String> },
         ),
         Err(ServiceError::BadRequest(m)) => lobby(StatusCode::BAD_REQUEST, &form, Some(m)),
         Err(ServiceError::Rule(r)) => lobby(StatusCode::BAD_REQUEST, &form, Some(r.to_string())),
@@ -369,6 +374,8 @@ pub async fn create_game(
 #[derive(Debug, Deserialize)]
 pub struct GameQuery {
     token: Option<String>,
+    /// Set by the redirect after the seat was claimed by an email (`account`).
+    claimed: Option<String>,
     log: Option<String>,
     moved: Option<u64>,
 }
@@ -539,7 +546,10 @@ pub async fn game(
     }
     let flash = query
         .moved
-        .map(|seq| format!("Your order is recorded as event {seq}. Its dice, if any, are in the log with their proof."));
+        .map(|seq| format!("Your order is recorded as event {seq}. Its dice, if any, are in the log with their proof."))
+        .or_else(|| query.claimed.as_ref().map(|_| {
+            "This seat now belongs to the email address you gave: its notices go there, and signing in with it lists this game among your games.".to_owned()
+        }));
     let notes = Notes {
         flash,
         ..Notes::none()

@@ -16,6 +16,12 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("audit.html", include_str!("../../templates/audit.html")),
     ("verify.html", include_str!("../../templates/verify.html")),
     ("confirm.html", include_str!("../../templates/confirm.html")),
+    ("login.html", include_str!("../../templates/login.html")),
+    (
+        "login_confirm.html",
+        include_str!("../../templates/login_confirm.html"),
+    ),
+    ("me.html", include_str!("../../templates/me.html")),
 ];
 
 fn env() -> &'static Environment<'static> {

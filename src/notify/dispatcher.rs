@@ -32,6 +32,7 @@ use crate::games::clock::Clock;
 use crate::games::outbox::{
     Claimed, EmailDelivery, LogHead, OutboxRecord, EMAIL, INVITATION, WEBHOOK,
 };
+use crate::games::players::{SEAT_LINKS, SIGN_IN};
 use crate::games::Games;
 
 /// How a dispatcher paces itself.
@@ -190,6 +191,7 @@ impl Dispatcher {
         let outcome = unpanicked(claim.row.id, async {
             match claim.row.record.channel.as_str() {
                 EMAIL | WEBHOOK => self.deliver(claim).await.map(|()| Handled::Sent),
+                SIGN_IN | SEAT_LINKS => self.expand_account(claim).await,
                 _ => self.expand(claim).await,
             }
         })
@@ -278,6 +280,49 @@ impl Dispatcher {
             .await
             .map_err(|e| e.to_string())?;
         Ok(Handled::Expanded(n))
+    }
+
+    /// Renders a mail a player asked for by address (`games::players`: a sign-in link, their
+    /// seat links) from its row's payload and replaces the row with the email, as a notice is.
+    async fn expand_account(&self, claim: &Claimed) -> Result<Handled, String> {
+        let r = &claim.row.record;
+        let to = r
+            .payload
+            .get("to")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("account mail {} names no address", claim.row.id))?
+            .to_owned();
+        let rendered = templates::render(&r.channel, &r.payload)?;
+        let d = EmailDelivery {
+            to_name: String::new(),
+            to,
+            subject: rendered.subject,
+            text: rendered.text,
+            html: rendered.html,
+            reply_to: None,
+            message_id: crate::games::links::notice_id(
+                "",
+                0,
+                &format!("{}.{}", r.channel, claim.row.id),
+                &self.mailer.domain(),
+            ),
+            head: None,
+            in_reply_to: None,
+            references: Vec::new(),
+        };
+        let row = OutboxRecord {
+            game_id: r.game_id.clone(),
+            seq: r.seq,
+            channel: EMAIL.into(),
+            seat: None,
+            payload: serde_json::to_value(d).expect("serialisable"),
+        };
+        self.games
+            .store
+            .expand_notice(claim, &self.id, self.clock.now(), &[row])
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Handled::Expanded(1))
     }
 
     async fn deliveries(

@@ -129,7 +129,8 @@ impl Mailer {
     /// Builds the MIME message: text and HTML alternatives.
     pub fn message(&self, d: &EmailDelivery) -> Result<Message, String> {
         let to = Mailbox::new(
-            Some(header_text(&d.to_name)),
+            // An address with no name (account mail) is written bare.
+            (!d.to_name.trim().is_empty()).then(|| header_text(&d.to_name)),
             d.to.parse()
                 .map_err(|e| format!("'{}' is not an email address: {e}", d.to))?,
         );

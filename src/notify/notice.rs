@@ -37,6 +37,8 @@ pub struct NoticeContext {
     pub head_seq: u64,
     pub head_hash: String,
     pub title: String,
+    /// The game's name (`games::players`): subjects, bodies and webhook bodies carry it.
+    pub game_name: String,
     pub seat: String,
     pub seat_name: String,
     /// The names of the game's other seats.
@@ -166,6 +168,7 @@ pub async fn compose(
         head_seq: head.seq,
         head_hash: head.hash.clone(),
         title: info.title.clone(),
+        game_name: crate::games::players::name_of_loaded(&loaded),
         seat: seat_id.clone(),
         seat_name: seat_record.name.clone(),
         players: loaded
@@ -259,7 +262,10 @@ pub fn summary_line(c: &NoticeContext, for_seat: bool) -> String {
             c.result.as_deref().unwrap_or_default()
         ),
     };
-    let mut line = format!("{what} (game {}, event {})", c.game_short, c.seq);
+    let mut line = format!(
+        "{what} — {} (game {}, event {})",
+        c.game_name, c.game_short, c.seq
+    );
     if let (true, Some(decision)) = (for_seat, &c.decision) {
         line.push_str(&format!(" — {decision}"));
     }
@@ -286,6 +292,7 @@ pub fn webhook_body(c: &NoticeContext, delivery_id: &str, for_seat: bool, format
         "seat": c.seat,
         "seat_name": c.seat_name,
         "title": c.title,
+        "game_name": c.game_name,
         "decision": c.decision,
         "deadline": c.deadline,
         "result": c.result,

@@ -42,6 +42,24 @@ pub const TEMPLATES: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
+/// The mails a player asks for by address rather than by seat (`games::players`): the sign-in
+/// link and the seat links. Kept apart from the notices (`templates/account/`): they are
+/// rendered from their outbox row's payload, not from a notice's context.
+pub const ACCOUNT_TEMPLATES: &[(&str, &str, &str, &str)] = &[
+    (
+        "sign_in",
+        include_str!("../../templates/account/sign_in/subject.txt"),
+        include_str!("../../templates/account/sign_in/body.txt"),
+        include_str!("../../templates/account/sign_in/body.html"),
+    ),
+    (
+        "seat_links",
+        include_str!("../../templates/account/seat_links/subject.txt"),
+        include_str!("../../templates/account/seat_links/body.txt"),
+        include_str!("../../templates/account/seat_links/body.html"),
+    ),
+];
+
 /// A rendered email.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Rendered {
@@ -62,7 +80,7 @@ fn environment() -> &'static Environment<'static> {
                 .expect("the default syntax with trailing newlines kept"),
         );
         env.add_filter("when", |at: String| when(&at, chrono::Utc::now()));
-        for (name, subject, text, html) in TEMPLATES {
+        for (name, subject, text, html) in TEMPLATES.iter().chain(ACCOUNT_TEMPLATES) {
             // `.html` turns HTML escaping on; `.txt` leaves text as it is.
             env.add_template(leak(format!("{name}/subject.txt")), subject)
                 .expect("the subject template parses");

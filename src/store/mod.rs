@@ -10,6 +10,7 @@ mod at_rest;
 mod outage;
 pub mod outbox;
 mod pg_batch;
+mod players;
 mod postgres;
 mod rows;
 pub mod sealing;
@@ -25,6 +26,7 @@ use crate::engine::snapshot::Snapshot;
 
 pub use at_rest::{Resealed, Unlocked};
 pub use outbox::{Attempt, Channels, Claimed, OutboxHealth, OutboxState, WebhookRecord};
+pub use players::PlayerSeat;
 pub use postgres::PgStore;
 pub use sealing::SecretKey;
 pub use sqlite::SqliteStore;
@@ -41,6 +43,10 @@ pub struct GameRecord {
     pub next_seq: u64,
     /// Whether the game has ended (its last event is `GameEnded`).
     pub ended: bool,
+    /// The game's name, as players read it (`games::players::display_name`); empty for a game
+    /// made before games had names.
+    #[serde(default)]
+    pub name: String,
 }
 
 /// A seat of a game. The token is stored only as its SHA-256.

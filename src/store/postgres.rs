@@ -146,13 +146,14 @@ impl PgStore {
         let rows = rows::append_rows(&game.game_id, 0, append, self.key.as_ref())?;
         let mut tx = self.pool.begin().await?;
         let inserted = sqlx::query(
-            "INSERT INTO games (game_id, ruleset, scenario, created_at, ended)
-             VALUES ($1, $2, $3, $4, false) ON CONFLICT (game_id) DO NOTHING",
+            "INSERT INTO games (game_id, ruleset, scenario, created_at, ended, name)
+             VALUES ($1, $2, $3, $4, false, $5) ON CONFLICT (game_id) DO NOTHING",
         )
         .bind(&game.game_id)
         .bind(&game.ruleset)
         .bind(&game.scenario)
         .bind(&game.created_at)
+        .bind(&game.name)
         .execute(&mut *tx)
         .await?;
         if inserted.rows_affected() == 0 {
@@ -386,7 +387,7 @@ impl PgStore {
     pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
         // The next seq is one past the last event in the log (read from the events' primary key).
         let row = sqlx::query(
-            "SELECT g.game_id, g.ruleset, g.scenario, g.created_at, g.ended,
+            "SELECT g.game_id, g.ruleset, g.scenario, g.created_at, g.ended, g.name,
                     (SELECT COALESCE(max(e.seq) + 1, 0) FROM events e WHERE e.game_id = g.game_id) AS next_seq
              FROM games g WHERE g.game_id = $1",
         )
@@ -401,6 +402,7 @@ impl PgStore {
                 created_at: row.try_get("created_at")?,
                 next_seq: rows::to_u64(row.try_get("next_seq")?)?,
                 ended: row.try_get("ended")?,
+                name: row.try_get("name")?,
             })
         })
         .transpose()

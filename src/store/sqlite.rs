@@ -173,13 +173,14 @@ impl SqliteStore {
         let rows = rows::append_rows(&game.game_id, 0, append, self.key.as_ref())?;
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let inserted = sqlx::query(
-            "INSERT INTO games (game_id, ruleset, scenario, created_at, next_seq, ended)
-             VALUES ($1, $2, $3, $4, 0, 0) ON CONFLICT (game_id) DO NOTHING",
+            "INSERT INTO games (game_id, ruleset, scenario, created_at, next_seq, ended, name)
+             VALUES ($1, $2, $3, $4, 0, 0, $5) ON CONFLICT (game_id) DO NOTHING",
         )
         .bind(&game.game_id)
         .bind(&game.ruleset)
         .bind(&game.scenario)
         .bind(&game.created_at)
+        .bind(&game.name)
         .execute(&mut *tx)
         .await?;
         if inserted.rows_affected() == 0 {
@@ -276,7 +277,7 @@ impl SqliteStore {
 
     pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
         let row = sqlx::query(
-            "SELECT game_id, ruleset, scenario, created_at, next_seq, ended FROM games WHERE game_id = $1",
+            "SELECT game_id, ruleset, scenario, created_at, next_seq, ended, name FROM games WHERE game_id = $1",
         )
         .bind(game_id)
         .fetch_optional(&self.pool)
@@ -289,6 +290,7 @@ impl SqliteStore {
                 created_at: row.try_get("created_at")?,
                 next_seq: rows::to_u64(row.try_get("next_seq")?)?,
                 ended: row.try_get("ended")?,
+                name: row.try_get("name")?,
             })
         })
         .transpose()

@@ -29,6 +29,7 @@ pub fn new_game(ruleset: &Arc<dyn Ruleset>, n: usize) -> NewGame {
         })
         .collect();
     NewGame {
+        name: None,
         ruleset: info.id,
         scenario: scenario.id.clone(),
         options: json!({}),

@@ -1,0 +1,215 @@
+//! A player's pages (docs/web.md, "Signing in"): the sign-in form (which also sends a player
+//! their seat links again), the page a sign-in link opens, **My games**, signing out, and a
+//! seat claimed by an email from its seat page. Handlers only translate: `games::players` does
+//! the work. The answer to the form is the same whether or not the address holds a seat.
+
+use actix_web::http::StatusCode;
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use minijinja::context;
+use serde::Deserialize;
+
+use super::limits::{check_login, TrustedProxies};
+use super::pages::{error_page, message_page, rendered, v};
+use super::{seat_cookie, session_cookie};
+use crate::games::players::LOGIN_LIFETIME;
+use crate::games::{Games, ServiceError};
+
+/// What the sign-in form says once sent, whatever the address.
+pub fn sent_message(links: bool) -> String {
+    if links {
+        "If this address holds a seat here, an email with a link to each of its seats is on its way.".into()
+    } else {
+        format!(
+            "If this address holds a seat here, an email with a sign-in link is on its way. The link works once, for {} minutes.",
+            LOGIN_LIFETIME.as_secs() / 60
+        )
+    }
+}
+
+fn login_page(
+    status: StatusCode,
+    email: &str,
+    flash: Option<String>,
+    error: Option<String>,
+) -> HttpResponse {
+    rendered(status, "login.html", context! { email, flash, error })
+}
+
+fn see_other(location: &str) -> actix_web::HttpResponseBuilder {
+    let mut answer = HttpResponse::SeeOther();
+    answer
+        .insert_header(("Location", location))
+        .insert_header(("Referrer-Policy", "no-referrer"))
+        .insert_header(("Cache-Control", "no-store"));
+    answer
+}
+
+/// The page's answer to a refused request: 429 with `Retry-After`.
+fn too_many(email: &str, retry_after_secs: u64) -> HttpResponse {
+    let mut page = login_page(
+        StatusCode::TOO_MANY_REQUESTS,
+        email,
+        None,
+        Some(format!(
+            "Too many requests from your address; nothing was sent. Try again in {retry_after_secs} s."
+        )),
+    );
+    page.headers_mut().insert(
+        actix_web::http::header::RETRY_AFTER,
+        retry_after_secs.into(),
+    );
+    page
+}
+
+#[get("/login")]
+pub async fn login_get() -> HttpResponse {
+    login_page(StatusCode::OK, "", None, None)
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LoginForm {
+    #[serde(default)]
+    email: String,
+    /// `links` for "send me my links"; anything else signs in.
+    #[serde(default)]
+    what: String,
+}
+
+/// The sign-in form: a sign-in link, or the seat links, to the address if it holds a seat.
+#[post("/login")]
+pub async fn login_post(
+    games: web::Data<Games>,
+    proxies: web::Data<TrustedProxies>,
+    req: HttpRequest,
+    form: web::Form<LoginForm>,
+) -> HttpResponse {
+    let email = form.email.trim();
+    let links = form.what == "links";
+    if let Err(limited) = check_login(&games, &proxies, &req) {
+        return too_many(email, limited.retry_after_secs());
+    }
+    let sent = if links {
+        games.send_links(email).await
+    } else {
+        games.request_login(email).await
+    };
+    match sent {
+        Ok(()) => login_page(StatusCode::OK, "", Some(sent_message(links)), None),
+        Err(ServiceError::BadRequest(m)) => {
+            login_page(StatusCode::BAD_REQUEST, email, None, Some(m))
+        }
+        Err(e) => error_page(&e, ""),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TokenForm {
+    #[serde(default)]
+    token: String,
+}
+
+/// The page a sign-in link opens: one button that signs in. Following the link changes
+/// nothing, so a mail scanner that fetches it does not use the link up.
+#[get("/login/confirm")]
+pub async fn confirm_get(query: web::Query<TokenForm>) -> HttpResponse {
+    rendered(
+        StatusCode::OK,
+        "login_confirm.html",
+        context! { token => query.token.trim(), flash => None::<String>, error => None::<String> },
+    )
+}
+
+/// Uses the sign-in link: a session cookie, and on to My games.
+#[post("/login/confirm")]
+pub async fn confirm_post(games: web::Data<Games>, form: web::Form<TokenForm>) -> HttpResponse {
+    match games.sign_in(&form.token).await {
+        Ok(session) => see_other("/me")
+            .append_header((
+                "Set-Cookie",
+                session_cookie::set(&session.token, &games.base_url),
+            ))
+            .finish(),
+        Err(ServiceError::Forbidden(m)) => login_page(StatusCode::FORBIDDEN, "", None, Some(m)),
+        Err(e) => error_page(&e, ""),
+    }
+}
+
+/// My games: every game whose seat has the session's address, its turn first.
+#[get("/me")]
+pub async fn me(games: web::Data<Games>, req: HttpRequest) -> HttpResponse {
+    let token = session_cookie::read(&req);
+    let email = match games.session_email(token.as_deref()).await {
+        Ok(email) => email,
+        Err(ServiceError::Unauthorized | ServiceError::Forbidden(_)) => {
+            let mut page = login_page(
+                StatusCode::UNAUTHORIZED,
+                "",
+                None,
+                Some("Sign in to see your games: we email you a link.".into()),
+            );
+            if token.is_some() {
+                if let Ok(clear) = actix_web::http::header::HeaderValue::from_str(
+                    &session_cookie::clear(&games.base_url),
+                ) {
+                    page.headers_mut()
+                        .append(actix_web::http::header::SET_COOKIE, clear);
+                }
+            }
+            return page;
+        }
+        Err(e) => return error_page(&e, ""),
+    };
+    match games.my_games(&email).await {
+        Ok(list) => rendered(
+            StatusCode::OK,
+            "me.html",
+            context! { email, games => v(&list), flash => None::<String>, error => None::<String> },
+        ),
+        Err(e) => error_page(&e, ""),
+    }
+}
+
+/// Signs out: the session ends on the server and the cookie is removed.
+#[post("/logout")]
+pub async fn logout(games: web::Data<Games>, req: HttpRequest) -> HttpResponse {
+    if let Some(token) = session_cookie::read(&req) {
+        if let Err(e) = games.sign_out(&token).await {
+            return error_page(&e, "");
+        }
+    }
+    see_other("/login")
+        .append_header(("Set-Cookie", session_cookie::clear(&games.base_url)))
+        .finish()
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ClaimForm {
+    #[serde(default)]
+    email: String,
+}
+
+/// A seat claimed by an email from its seat page (the seat cookie says which seat).
+#[post("/games/{game_id}/claim")]
+pub async fn claim(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    form: web::Form<ClaimForm>,
+    req: HttpRequest,
+) -> HttpResponse {
+    let game_id = path.as_str();
+    let token = seat_cookie::read(&req);
+    let caller = match games.authenticate(game_id, token.as_deref()).await {
+        Ok(c) => c,
+        Err(e) => return error_page(&e, game_id),
+    };
+    match games.claim_seat(&caller, &form.email).await {
+        Ok(_) => see_other(&format!("/games/{game_id}?claimed=1")).finish(),
+        Err(ServiceError::BadRequest(m)) => message_page(
+            StatusCode::BAD_REQUEST,
+            "Not done",
+            &m,
+            Some("Go back to your seat page and write the address again. Nothing was changed."),
+        ),
+        Err(e) => error_page(&e, game_id),
+    }
+}

@@ -1,0 +1,891 @@
+//! Players and their games (issue 21): games' names, signing in by email, My games, the seat
+//! links sent again and a seat claimed by an email — over real HTTP, with the mail read back
+//! from the SMTP server `scripts/test` starts. Every test runs on PostgreSQL and on SQLite.
+//! Expiry is tested on the service's clock, moved by hand: nothing sleeps.
+
+#[macro_use]
+mod common;
+
+use chrono::Utc;
+use common::notify::{delivered_to, wait_for_mail, Delivered};
+use common::TestApp;
+use despatch::games::clock::ManualClock;
+use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+async fn spawn(backend: common::Backend) -> TestApp {
+    // Ahead of the real time, so rows the database stamps with its own now() are already due;
+    // redirects are looked at, not followed, so that cookies can be read off them.
+    common::spawn_app(backend)
+        .clock(ManualClock::new(Utc::now() + chrono::Duration::hours(1)))
+        .no_redirects()
+        .spawn()
+        .await
+}
+
+fn tag() -> String {
+    let mut b = [0u8; 6];
+    getrandom::fill(&mut b).unwrap();
+    hex::encode(b)
+}
+
+/// A request's answer: status, `Location`, `Set-Cookie` values and body.
+struct Reply {
+    status: u16,
+    location: Option<String>,
+    cookies: Vec<String>,
+    body: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
+
+    /// The value a `Set-Cookie` gives `name`, with the whole header.
+    fn cookie(&self, name: &str) -> Option<(String, String)> {
+        self.cookies.iter().find_map(|c| {
+            let (n, rest) = c.split_once('=')?;
+            (n == name).then(|| (rest.split(';').next().unwrap_or("").to_owned(), c.clone()))
+        })
+    }
+}
+
+enum Body {
+    None,
+    Json(Value),
+    Form(Vec<(&'static str, String)>),
+}
+
+impl TestApp {
+    /// One request, with an optional `Cookie` header and bearer token.
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        cookie: Option<&str>,
+        bearer: Option<&str>,
+        body: Body,
+    ) -> Reply {
+        let url = if path.starts_with("http") {
+            path.to_owned()
+        } else {
+            self.url(path)
+        };
+        let mut req = self.http.request(method, url);
+        if let Some(c) = cookie {
+            req = req.header(COOKIE, c);
+        }
+        if let Some(t) = bearer {
+            req = req.bearer_auth(t);
+        }
+        req = match body {
+            Body::None => req,
+            Body::Json(v) => req.json(&v),
+            Body::Form(f) => req.form(&f),
+        };
+        let resp = req.send().await.unwrap();
+        Reply {
+            status: resp.status().as_u16(),
+            location: resp
+                .headers()
+                .get(LOCATION)
+                .map(|l| l.to_str().unwrap().to_owned()),
+            cookies: resp
+                .headers()
+                .get_all(SET_COOKIE)
+                .iter()
+                .map(|c| c.to_str().unwrap().to_owned())
+                .collect(),
+            body: resp.text().await.unwrap(),
+        }
+    }
+
+    async fn get(&self, path: &str, cookie: Option<&str>) -> Reply {
+        self.send(Method::GET, path, cookie, None, Body::None).await
+    }
+
+    /// A game over the API: `(name, seat id, email)` per seat; its id and seat tokens.
+    async fn game(
+        &self,
+        name: Option<&str>,
+        seats: &[(&str, &str, Option<String>)],
+    ) -> (String, Vec<String>) {
+        let seats: Vec<Value> = seats
+            .iter()
+            .map(|(n, s, e)| json!({ "name": n, "seat": s, "email": e }))
+            .collect();
+        let mut body = json!({ "ruleset": "open-table", "seats": seats });
+        if let Some(name) = name {
+            body["name"] = json!(name);
+        }
+        let r = self
+            .send(Method::POST, "/api/games", None, None, Body::Json(body))
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        let created = r.json();
+        let tokens = created["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["token"].as_str().unwrap().to_owned())
+            .collect();
+        (created["game_id"].as_str().unwrap().to_owned(), tokens)
+    }
+
+    /// Sends every notice and mail due.
+    async fn deliver(&self) {
+        self.smtp_dispatcher().drain().await.unwrap();
+    }
+
+    /// Asks for a sign-in link for `email` and returns the link the mail carries (the
+    /// `n`-th sign-in mail to that address).
+    async fn sign_in_link(&self, email: &str, tag: &str, n: usize) -> String {
+        let r = self
+            .send(
+                Method::POST,
+                "/api/login",
+                None,
+                None,
+                Body::Json(json!({ "email": email })),
+            )
+            .await;
+        assert_eq!(r.status, 202, "{}", r.body);
+        self.deliver().await;
+        let mut mails = sign_in_mails(tag, n).await;
+        assert_eq!(mails.len(), n, "sign-in mails to {tag}");
+        // The maildir lists messages in no order: the latest is the one from the latest row.
+        mails.sort_by_key(|m| outbox_row(&m.message_id));
+        link_in(&mails[n - 1].text, "/login/confirm?token=")
+    }
+
+    /// Follows a sign-in link as a browser does: the page, then its button. The session cookie.
+    async fn follow(&self, link: &str) -> Reply {
+        let page = self.get(link, None).await;
+        assert_eq!(page.status, 200, "{}", page.body);
+        assert!(page.cookies.is_empty(), "opening the link sets nothing");
+        let token = link.split_once("token=").unwrap().1.to_owned();
+        self.send(
+            Method::POST,
+            "/login/confirm",
+            None,
+            None,
+            Body::Form(vec![("token", token)]),
+        )
+        .await
+    }
+
+    async fn session(&self, email: &str, tag: &str, n: usize) -> String {
+        let link = self.sign_in_link(email, tag, n).await;
+        let r = self.follow(&link).await;
+        assert_eq!(r.status, 303, "{}", r.body);
+        let (value, _) = r.cookie("despatch_session").expect("a session cookie");
+        format!("despatch_session={value}")
+    }
+}
+
+/// The outbox row a sign-in mail was sent from: its Message-ID is
+/// `despatch.sign_in.<row>@<domain>`.
+fn outbox_row(message_id: &str) -> u64 {
+    let id = message_id.trim_matches(['<', '>']);
+    let row = id.split('@').next().unwrap().rsplit('.').next().unwrap();
+    row.parse()
+        .unwrap_or_else(|_| panic!("not an account mail's id: {message_id}"))
+}
+
+/// The sign-in mails to addresses containing `tag`.
+async fn sign_in_mails(tag: &str, n: usize) -> Vec<Delivered> {
+    for _ in 0..100 {
+        let got: Vec<Delivered> = delivered_to(tag)
+            .into_iter()
+            .filter(|m| m.subject == "[Despatch] Your sign-in link")
+            .collect();
+        if got.len() >= n {
+            return got;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    Vec::new()
+}
+
+/// The first mail to `tag` whose subject starts with `prefix`, once it has arrived.
+async fn wait_for_subject(tag: &str, prefix: &str) -> Delivered {
+    for _ in 0..100 {
+        if let Some(m) = delivered_to(tag)
+            .into_iter()
+            .find(|m| m.subject.starts_with(prefix))
+        {
+            return m;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let subjects: Vec<String> = delivered_to(tag).into_iter().map(|m| m.subject).collect();
+    panic!("no mail to {tag} starting {prefix:?}; got {subjects:?}")
+}
+
+/// The first link in `text` containing `marker`, whole.
+fn link_in(text: &str, marker: &str) -> String {
+    text.split_whitespace()
+        .find(|w| w.contains(marker))
+        .unwrap_or_else(|| panic!("no link with {marker} in:\n{text}"))
+        .to_owned()
+}
+
+on_both_backends!(
+    a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_turn_first,
+    a_sign_in_link_works_once_and_for_twenty_minutes,
+    an_unknown_address_gets_the_same_answer_and_no_mail,
+    every_new_route_refuses_without_a_session_and_shows_no_other_players_games,
+    lost_links_are_mailed_as_signed_seat_links,
+    a_seat_claimed_by_email_becomes_the_players,
+    a_named_game_from_the_lobby_shows_its_name_on_every_page,
+    sign_in_requests_are_rate_limited_per_client,
+);
+
+async fn a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_turn_first(
+    t: TestApp,
+) {
+    let tag = tag();
+    let jose = format!("jose-{tag}@example.org");
+    let zoe = format!("zoe-{tag}@example.org");
+    let li = format!("li-{tag}@example.org");
+    let title = despatch::rules::find("open-table").unwrap().info().title;
+    // José moves first in the named game; in the unnamed one 李雷 does, José waits.
+    let (named, _) = t
+        .game(
+            Some("Campagne d’été 李雷"),
+            &[
+                ("José", "jose", Some(jose.clone())),
+                ("Zoë Ångström", "zoe", Some(zoe.clone())),
+            ],
+        )
+        .await;
+    let (unnamed, _) = t
+        .game(
+            None,
+            &[
+                ("李雷", "li", Some(li.clone())),
+                ("José", "jose", Some(jose.clone())),
+            ],
+        )
+        .await;
+    // A game José has no seat in.
+    let (others, _) = t
+        .game(
+            Some("Not José’s"),
+            &[
+                ("Zoë Ångström", "zoe", Some(zoe.clone())),
+                ("李雷", "li", Some(li.clone())),
+            ],
+        )
+        .await;
+
+    // The address in another case is the same player.
+    let link = t
+        .sign_in_link(&jose.to_uppercase(), &format!("jose-{tag}"), 1)
+        .await;
+    assert!(link.starts_with(&t.url("/login/confirm?token=")), "{link}");
+    let mail = &sign_in_mails(&format!("jose-{tag}"), 1).await[0];
+    assert_eq!(mail.to, vec![jose.clone()]);
+    assert!(mail.text.contains("20 minutes"), "{}", mail.text);
+    assert!(
+        mail.html.contains("Sign in and see your games"),
+        "{}",
+        mail.html
+    );
+
+    // The game's name is in the subjects of the notices, non-ASCII and all.
+    let to_jose = wait_for_mail(&format!("jose-{tag}"), 3).await;
+    assert!(
+        to_jose.iter().any(|m| m.subject
+            == format!(
+                "[Despatch] Your turn, José: Campagne d’été 李雷 ({})",
+                &named[..8]
+            )),
+        "{:?}",
+        to_jose.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    let default_name = format!("{title} — 李雷, José");
+    assert!(
+        to_jose
+            .iter()
+            .any(|m| m.subject.contains(&default_name) && m.text.contains(&default_name)),
+        "the unnamed game is named after its rules and seats: {:?}",
+        to_jose.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+
+    let signed_in = t.follow(&link).await;
+    assert_eq!(signed_in.status, 303, "{}", signed_in.body);
+    assert_eq!(signed_in.location.as_deref(), Some("/me"));
+    let (session, header) = signed_in
+        .cookie("despatch_session")
+        .expect("a session cookie");
+    assert_eq!(
+        header,
+        format!("despatch_session={session}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax"),
+        "HttpOnly, SameSite=Lax, not Secure over http"
+    );
+    let cookie = format!("despatch_session={session}");
+
+    let page = t.get("/me", Some(&cookie)).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let first = page
+        .body
+        .find("Campagne d’été 李雷")
+        .expect("the named game is listed");
+    let second = page
+        .body
+        .find(&default_name)
+        .expect("the unnamed game is listed");
+    assert!(first < second, "José's turn comes first");
+    assert!(page.body.contains("Your turn"));
+    assert!(!page.body.contains("Not José’s") && !page.body.contains(&others));
+    assert!(page.body.contains(&jose), "signed in as José");
+
+    let api = t.get("/api/me", Some(&cookie)).await;
+    assert_eq!(api.status, 200, "{}", api.body);
+    let list = api.json();
+    let games = list["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{list}");
+    assert_eq!(games[0]["game_id"], json!(named));
+    assert_eq!(games[0]["your_turn"], json!(true));
+    assert_eq!(games[0]["name"], json!("Campagne d’été 李雷"));
+    assert_eq!(games[0]["ruleset"], json!(title));
+    assert_eq!(games[0]["seat_name"], json!("José"));
+    assert_eq!(games[0]["last_move"], json!("the game was created"));
+    assert_eq!(games[1]["game_id"], json!(unnamed));
+    assert_eq!(games[1]["your_turn"], json!(false));
+    assert_eq!(games[1]["waiting_for"], json!(["李雷"]));
+    assert!(games[1]["last_move_at"].as_str().unwrap().ends_with('Z'));
+    // The listed link opens José's seat.
+    let seat = t.get(games[1]["link"].as_str().unwrap(), None).await;
+    assert_eq!(seat.status, 303);
+    assert!(seat.cookie("despatch_seat").is_some());
+    let (seat_cookie, _) = seat.cookie("despatch_seat").unwrap();
+    let seat_page = t
+        .get(
+            &format!("/games/{unnamed}"),
+            Some(&format!("despatch_seat={seat_cookie}")),
+        )
+        .await;
+    assert_eq!(seat_page.status, 200);
+    assert!(
+        seat_page.body.contains(&default_name),
+        "the seat page shows the name"
+    );
+    assert!(seat_page.body.contains("José"));
+
+    // Signing out ends the session on the server, not only in the browser.
+    let out = t
+        .send(Method::POST, "/logout", Some(&cookie), None, Body::None)
+        .await;
+    assert_eq!(out.status, 303);
+    assert!(out
+        .cookie("despatch_session")
+        .unwrap()
+        .1
+        .contains("Max-Age=0"));
+    assert_eq!(t.get("/api/me", Some(&cookie)).await.status, 403);
+    assert_eq!(t.get("/me", Some(&cookie)).await.status, 401);
+}
+
+async fn a_sign_in_link_works_once_and_for_twenty_minutes(t: TestApp) {
+    let tag = tag();
+    let anna = format!("anna-{tag}@example.org");
+    t.game(
+        None,
+        &[("Anna", "anna", Some(anna.clone())), ("Bert", "bert", None)],
+    )
+    .await;
+    let who = format!("anna-{tag}");
+
+    // Once.
+    let link = t.sign_in_link(&anna, &who, 1).await;
+    assert_eq!(t.follow(&link).await.status, 303);
+    let again = t.follow(&link).await;
+    assert_eq!(again.status, 403, "a used link opens nothing");
+    assert!(again.cookie("despatch_session").is_none());
+    assert!(again.body.contains("used"), "{}", again.body);
+
+    // 19 minutes on, a new link still works; 21 minutes on, another no longer does.
+    let link = t.sign_in_link(&anna, &who, 2).await;
+    t.clock().advance(chrono::Duration::minutes(19));
+    let r = t.follow(&link).await;
+    assert_eq!(r.status, 303);
+    let (session, _) = r.cookie("despatch_session").unwrap();
+    let link = t.sign_in_link(&anna, &who, 3).await;
+    t.clock().advance(chrono::Duration::minutes(21));
+    let late = t.follow(&link).await;
+    assert_eq!(late.status, 403, "{}", late.body);
+    assert!(late.cookie("despatch_session").is_none());
+
+    // A session lasts 30 days.
+    let cookie = format!("despatch_session={session}");
+    t.clock().advance(chrono::Duration::days(29));
+    assert_eq!(t.get("/api/me", Some(&cookie)).await.status, 200);
+    t.clock().advance(chrono::Duration::days(2));
+    assert_eq!(t.get("/api/me", Some(&cookie)).await.status, 403);
+}
+
+async fn an_unknown_address_gets_the_same_answer_and_no_mail(t: TestApp) {
+    let tag = tag();
+    let known = format!("known-{tag}@example.org");
+    let unknown = format!("unknown-{tag}@example.org");
+    t.game(
+        None,
+        &[
+            ("Known", "known", Some(known.clone())),
+            ("Other", "other", None),
+        ],
+    )
+    .await;
+    for path in ["/api/login", "/api/login/links"] {
+        let a = t
+            .send(
+                Method::POST,
+                path,
+                None,
+                None,
+                Body::Json(json!({ "email": known })),
+            )
+            .await;
+        let b = t
+            .send(
+                Method::POST,
+                path,
+                None,
+                None,
+                Body::Json(json!({ "email": unknown })),
+            )
+            .await;
+        assert_eq!((a.status, &a.body), (b.status, &b.body), "{path}");
+        assert_eq!(a.status, 202);
+    }
+    for what in ["sign_in", "links"] {
+        let form = |e: &str| Body::Form(vec![("email", e.to_owned()), ("what", what.to_owned())]);
+        let a = t
+            .send(Method::POST, "/login", None, None, form(&known))
+            .await;
+        let b = t
+            .send(Method::POST, "/login", None, None, form(&unknown))
+            .await;
+        assert_eq!((a.status, &a.body), (b.status, &b.body), "{what}");
+        assert_eq!(a.status, 200);
+    }
+    t.deliver().await;
+    // The known address got its mails (the turn notice, two sign-in links, two lists of links);
+    // the unknown one got nothing.
+    let known_mail = wait_for_mail(&format!("known-{tag}"), 5).await;
+    assert_eq!(
+        known_mail.len(),
+        5,
+        "{:?}",
+        known_mail.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    assert!(delivered_to(&format!("unknown-{tag}")).is_empty());
+    // A malformed address is refused and queues nothing.
+    let bad = t
+        .send(
+            Method::POST,
+            "/api/login",
+            None,
+            None,
+            Body::Json(json!({ "email": "not an address" })),
+        )
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+}
+
+async fn every_new_route_refuses_without_a_session_and_shows_no_other_players_games(t: TestApp) {
+    let tag = tag();
+    let anna = format!("anna-{tag}@example.org");
+    let bert = format!("bert-{tag}@example.org");
+    let (annas, anna_tokens) = t
+        .game(
+            Some("Anna’s game"),
+            &[("Anna", "anna", Some(anna.clone())), ("Carl", "carl", None)],
+        )
+        .await;
+    let (berts, bert_tokens) = t
+        .game(
+            Some("Bert’s game"),
+            &[("Bert", "bert", Some(bert.clone())), ("Dora", "dora", None)],
+        )
+        .await;
+    let anna_session = t.session(&anna, &format!("anna-{tag}"), 1).await;
+    let bert_session = t.session(&bert, &format!("bert-{tag}"), 1).await;
+    let garbage = "despatch_session=00ff00ff".to_owned();
+
+    // My games: no session → refused; a session sees its player's games only.
+    for (path, none, bad) in [("/me", 401, 401), ("/api/me", 401, 403)] {
+        assert_eq!(
+            t.get(path, None).await.status,
+            none,
+            "{path} without a session"
+        );
+        assert_eq!(
+            t.get(path, Some(&garbage)).await.status,
+            bad,
+            "{path} with a made-up session"
+        );
+        let annas_view = t.get(path, Some(&anna_session)).await;
+        assert_eq!(annas_view.status, 200);
+        assert!(annas_view.body.contains(&annas) || annas_view.body.contains("Anna’s game"));
+        assert!(
+            !annas_view.body.contains(&berts) && !annas_view.body.contains("Bert’s game"),
+            "{path}"
+        );
+        assert!(
+            !annas_view.body.contains(&bert),
+            "{path} shows nothing of Bert"
+        );
+        let berts_view = t.get(path, Some(&bert_session)).await;
+        assert!(
+            !berts_view.body.contains("Anna’s game") && !berts_view.body.contains(&anna),
+            "{path}"
+        );
+    }
+    // A session opens no seat: Bert's seat page with Anna's session is the public page, and a
+    // claim or a move needs the seat's own token or cookie.
+    let page = t.get(&format!("/games/{berts}"), Some(&anna_session)).await;
+    assert_eq!(page.status, 200);
+    assert!(!page.body.contains("move-form") && !page.body.contains("claim-form"));
+    let claim = Body::Json(json!({ "email": anna }));
+    let api_claim = format!("/api/games/{berts}/claim");
+    assert_eq!(
+        t.send(Method::POST, &api_claim, Some(&anna_session), None, claim)
+            .await
+            .status,
+        401
+    );
+    let claim = Body::Json(json!({ "email": anna }));
+    assert_eq!(
+        t.send(Method::POST, &api_claim, None, Some(&anna_tokens[0]), claim)
+            .await
+            .status,
+        403,
+        "Anna's seat token is not a seat of Bert's game"
+    );
+    let form = || Body::Form(vec![("email", anna.clone())]);
+    let page_claim = format!("/games/{berts}/claim");
+    assert_eq!(
+        t.send(Method::POST, &page_claim, None, None, form())
+            .await
+            .status,
+        403
+    );
+    assert_eq!(
+        t.send(Method::POST, &page_claim, Some(&anna_session), None, form())
+            .await
+            .status,
+        403
+    );
+    assert_eq!(
+        t.send(
+            Method::POST,
+            &page_claim,
+            Some(&format!("despatch_seat={}", anna_tokens[0])),
+            None,
+            form()
+        )
+        .await
+        .status,
+        403
+    );
+    // Nothing was claimed: Bert's game is still not Anna's, and Bert's seat still his.
+    let list = t.get("/api/me", Some(&anna_session)).await.json();
+    assert_eq!(list["games"].as_array().unwrap().len(), 1, "{list}");
+    let list = t.get("/api/me", Some(&bert_session)).await.json();
+    assert_eq!(list["games"][0]["seat"], json!("bert"));
+    // A made-up sign-in token opens nothing; the confirmation page alone changes nothing.
+    let made_up = t
+        .send(
+            Method::POST,
+            "/login/confirm",
+            None,
+            None,
+            Body::Form(vec![("token", "00".repeat(32))]),
+        )
+        .await;
+    assert_eq!(made_up.status, 403);
+    assert!(made_up.cookie("despatch_session").is_none());
+    let confirm = t.get("/login/confirm?token=abc", None).await;
+    assert_eq!(confirm.status, 200);
+    assert!(confirm.cookies.is_empty());
+    // Signing out without a session does nothing, and Bert's sign-out leaves Anna signed in.
+    assert_eq!(
+        t.send(Method::POST, "/api/logout", None, None, Body::None)
+            .await
+            .status,
+        204
+    );
+    assert_eq!(
+        t.send(
+            Method::POST,
+            "/api/logout",
+            Some(&bert_session),
+            None,
+            Body::None
+        )
+        .await
+        .status,
+        204
+    );
+    assert_eq!(t.get("/api/me", Some(&bert_session)).await.status, 403);
+    assert_eq!(t.get("/api/me", Some(&anna_session)).await.status, 200);
+    // The seat links are mailed to their own address only (the request's answer names none).
+    let r = t
+        .send(
+            Method::POST,
+            "/api/login/links",
+            Some(&anna_session),
+            None,
+            Body::Json(json!({ "email": bert })),
+        )
+        .await;
+    assert_eq!(r.status, 202);
+    assert!(!r.body.contains(&berts) && !r.body.contains(&bert_tokens[0]));
+}
+
+async fn lost_links_are_mailed_as_signed_seat_links(t: TestApp) {
+    let tag = tag();
+    let zoe = format!("zoe-{tag}@example.org");
+    let (first, _) = t
+        .game(
+            Some("Première"),
+            &[
+                ("Zoë Ångström", "zoe", Some(zoe.clone())),
+                ("José", "jose", None),
+            ],
+        )
+        .await;
+    let (second, _) = t
+        .game(
+            None,
+            &[
+                ("李雷", "li", None),
+                ("Zoë Ångström", "zoe", Some(zoe.clone())),
+            ],
+        )
+        .await;
+    let sent = t
+        .send(
+            Method::POST,
+            "/login",
+            None,
+            None,
+            Body::Form(vec![("email", zoe.clone()), ("what", "links".into())]),
+        )
+        .await;
+    assert_eq!(sent.status, 200);
+    assert!(
+        sent.body.contains("a link to each of its seats"),
+        "{}",
+        sent.body
+    );
+    t.deliver().await;
+    let mut mail = Vec::new();
+    for _ in 0..100 {
+        mail = delivered_to(&format!("zoe-{tag}"))
+            .into_iter()
+            .filter(|m| m.subject.starts_with("[Despatch] Your seat links"))
+            .collect();
+        if !mail.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(mail.len(), 1);
+    let m = &mail[0];
+    assert_eq!(m.subject, "[Despatch] Your seat links (2 games)");
+    assert!(
+        m.text.contains("Première") && m.text.contains("Zoë Ångström"),
+        "{}",
+        m.text
+    );
+    assert!(m.html.contains("Première"));
+    for game in [&first, &second] {
+        let link = link_in(&m.text, &format!("/games/{game}?token=s1."));
+        let opened = t.get(&link, None).await;
+        assert_eq!(opened.status, 303, "the link opens the seat");
+        let (cookie, _) = opened.cookie("despatch_seat").unwrap();
+        let page = t
+            .get(
+                &format!("/games/{game}"),
+                Some(&format!("despatch_seat={cookie}")),
+            )
+            .await;
+        assert!(page.body.contains("Zoë Ångström"), "Zoë's seat");
+        assert!(page.body.contains("move-form"));
+    }
+}
+
+async fn a_seat_claimed_by_email_becomes_the_players(t: TestApp) {
+    let tag = tag();
+    let mine = format!("mine-{tag}@example.org");
+    let (api_game, tokens) = t
+        .game(
+            Some("Claimed by API"),
+            &[("Anna", "anna", None), ("Bert", "bert", None)],
+        )
+        .await;
+    let (page_game, page_tokens) = t
+        .game(
+            Some("Claimed on the page"),
+            &[("Anna", "anna", None), ("Bert", "bert", None)],
+        )
+        .await;
+    // By the API, with the seat's token.
+    let r = t
+        .send(
+            Method::POST,
+            &format!("/api/games/{api_game}/claim"),
+            None,
+            Some(&tokens[1]),
+            Body::Json(json!({ "email": mine.to_uppercase() })),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["seat"], json!("bert"));
+    assert_eq!(r.json()["email"], json!(mine));
+    let bad = t
+        .send(
+            Method::POST,
+            &format!("/api/games/{api_game}/claim"),
+            None,
+            Some(&tokens[1]),
+            Body::Json(json!({ "email": "two\r\nlines@example.org" })),
+        )
+        .await;
+    assert_eq!(bad.status, 400);
+    // On the seat page, with the seat cookie.
+    let cookie = format!("despatch_seat={}", page_tokens[0]);
+    let page = t.get(&format!("/games/{page_game}"), Some(&cookie)).await;
+    assert!(page.body.contains("claim-form"));
+    let claimed = t
+        .send(
+            Method::POST,
+            &format!("/games/{page_game}/claim"),
+            Some(&cookie),
+            None,
+            Body::Form(vec![("email", mine.clone())]),
+        )
+        .await;
+    assert_eq!(claimed.status, 303, "{}", claimed.body);
+    assert_eq!(
+        claimed.location.unwrap(),
+        format!("/games/{page_game}?claimed=1")
+    );
+    let after = t
+        .get(&format!("/games/{page_game}?claimed=1"), Some(&cookie))
+        .await;
+    assert!(after.body.contains("now belongs to the email address"));
+
+    // Both games are now the address's, and its turn notice goes there (Anna moves first on
+    // the page's game; Bert is told when Anna has moved in the API's game).
+    let session = t.session(&mine, &format!("mine-{tag}"), 1).await;
+    let list = t.get("/api/me", Some(&session)).await.json();
+    let ids: Vec<&str> = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 2, "{list}");
+    assert_eq!(
+        ids[0], page_game,
+        "Anna's turn on the page's game comes first"
+    );
+    assert!(ids.contains(&api_game.as_str()));
+    let moved = t
+        .send(
+            Method::POST,
+            &format!("/api/games/{api_game}/moves"),
+            None,
+            Some(&tokens[0]),
+            Body::Json(json!({ "expected_seq": 1, "command": "The brigade holds the ford.", "client_entropy": "00" })),
+        )
+        .await;
+    assert_eq!(moved.status, 201, "{}", moved.body);
+    t.deliver().await;
+    let turn = wait_for_subject(
+        &format!("mine-{tag}"),
+        "[Despatch] Your turn, Bert: Claimed by API",
+    )
+    .await;
+    assert_eq!(turn.to, vec![mine.clone()]);
+}
+
+async fn a_named_game_from_the_lobby_shows_its_name_on_every_page(t: TestApp) {
+    let form = vec![
+        ("name", "Zoë’s 李雷 campaign".to_owned()),
+        ("game", "open-table/default".to_owned()),
+        ("options", "{}".to_owned()),
+        ("name_0", "Zoë Ångström".to_owned()),
+        ("email_0", String::new()),
+        ("seat_0", String::new()),
+        ("name_1", "李雷".to_owned()),
+        ("email_1", String::new()),
+        ("seat_1", String::new()),
+    ];
+    let created = t
+        .send(Method::POST, "/games", None, None, Body::Form(form))
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    assert!(created.body.contains("Zoë’s 李雷 campaign"));
+    // 李雷 makes no ASCII slug: the seat is named by its position.
+    assert!(
+        created.body.contains("data-seat=\"seat-2\""),
+        "{}",
+        created.body
+    );
+    let game_id = created.body.split("/games/").nth(1).unwrap()[..36].to_owned();
+    let watch = t.get(&format!("/games/{game_id}/watch"), None).await;
+    assert!(watch.body.contains("Zoë’s 李雷 campaign"));
+    // Too long a name is refused, and nothing is created.
+    let long = t
+        .send(
+            Method::POST,
+            "/api/games",
+            None,
+            None,
+            Body::Json(json!({ "name": "é".repeat(201), "ruleset": "open-table", "seats": [{ "name": "A" }, { "name": "B" }] })),
+        )
+        .await;
+    assert_eq!(long.status, 400, "{}", long.body);
+    assert!(long.body.contains("name"));
+}
+
+async fn sign_in_requests_are_rate_limited_per_client(t: TestApp) {
+    let tag = tag();
+    let burst = despatch::games::players::LoginRate::DEFAULT.burst.get();
+    let mut statuses = Vec::new();
+    for i in 0..=burst {
+        let r = t
+            .send(
+                Method::POST,
+                "/api/login",
+                None,
+                None,
+                Body::Json(json!({ "email": format!("x{i}-{tag}@example.org") })),
+            )
+            .await;
+        statuses.push(r.status);
+        if r.status == 429 {
+            assert!(r.json()["retry_after_secs"].as_u64().unwrap() >= 1);
+        }
+    }
+    assert_eq!(statuses.iter().filter(|s| **s == 202).count() as u32, burst);
+    assert_eq!(statuses.last(), Some(&429));
+    let page = t
+        .send(
+            Method::POST,
+            "/login",
+            None,
+            None,
+            Body::Form(vec![("email", format!("y-{tag}@example.org"))]),
+        )
+        .await;
+    assert_eq!(page.status, 429);
+}

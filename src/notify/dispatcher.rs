@@ -309,6 +309,8 @@ impl Dispatcher {
             head: None,
             in_reply_to: None,
             references: Vec::new(),
+            // Mail a player asked for (a sign-in link) is not a list to leave.
+            unsubscribe: None,
         };
         let row = OutboxRecord {
             game_id: r.game_id.clone(),

@@ -251,7 +251,11 @@ async fn a_finished_game_still_names_the_seat_on_its_page(app: TestApp) {
         "{}",
         heading(&page.body)
     );
-    assert!(page.body.contains("<title>Anna (anna)"), "{}", page.body);
+    assert!(
+        page.body.contains(" · Anna (anna) · "),
+        "the title names the seat: {}",
+        page.body
+    );
 }
 
 async fn the_log_says_what_each_clock_event_did(app: TestApp) {

@@ -184,6 +184,9 @@ async fn baseline(smtp: &str, hook_url: &str, n: usize) -> (f64, f64) {
         }),
         in_reply_to: None,
         references: Vec::new(),
+        unsubscribe: Some(format!(
+            "https://bench.invalid/api/games/base-{i}/unsubscribe?seat=a&channel=email&sig=00"
+        )),
     };
     let started = Instant::now();
     for chunk in (0..n).collect::<Vec<_>>().chunks(32) {

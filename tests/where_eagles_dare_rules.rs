@@ -1834,7 +1834,7 @@ fn play(s: &mut State, seat: &str, text: &str, dice: &[u32]) {
 #[test]
 fn streams_2_11_a_vehicle_s_first_crossing_rolls_and_a_9_makes_the_bridge_unstable() {
     let mut s = game("the-best-laid-plans");
-    allied_impulse(&mut s, "div-guards");
+    allied_impulse(&mut s, "div-101");
     // A 9: unstable; the vehicle stops before the bridge.
     play(
         &mut s,
@@ -1865,7 +1865,7 @@ fn streams_2_11_a_vehicle_s_first_crossing_rolls_and_a_9_makes_the_bridge_unstab
         "move G/pz 63.185 63.186 63.187 tracked column",
         "2.11",
     );
-    allied_impulse(&mut s, "f-501");
+    allied_impulse(&mut s, "f-502");
     play(&mut s, "allied", "move A/502 63.186 63.185", &[]);
     // Any other roll: a stream bridge like any other, never rolled for again.
     allied_impulse(&mut s, "div-guards");
@@ -2069,14 +2069,14 @@ fn bridge_repair_2_15_7_a_bailey_a_turn_after_the_demolition_then_a_tq_repairs_i
         &[2],
     );
     assert!(!s.bridges["son"].destroyed && s.bridges["son"].bailey.as_ref().unwrap().bridged);
-    play(&mut s, "allied", "move A/502 56.202 56.201 column", &[]);
+    play(&mut s, "allied", "move A/3ig 56.202 56.201 column", &[]);
     // Suppressed, it is no bridge until it rallies.
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/1 56.202 mortar", &[4]);
     ok(&mut s, "german", "result suppressed 11-bridge-re", &[]);
     assert!(!s.bridges["son"].open());
-    allied_impulse(&mut s, "f-501");
-    refused(&mut s, "allied", "move A/502 56.202 column", "2.15.7");
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "move A/3ig 56.202 column", "2.15.7");
     play(&mut s, "allied", "rally 11-bridge-re pass 0-5", &[3]);
     assert!(s.bridges["son"].open());
     // Eliminated, it leaves play and the destroyed marker returns.
@@ -2169,7 +2169,7 @@ fn railroad_bridges_2_15_3_vehicles_wait_for_improvement_transport_is_lost_49_16
 #[test]
 fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() {
     let mut s = son_demolished();
-    allied_impulse(&mut s, "f-501");
+    allied_impulse(&mut s, "div-101");
     let e = refused(
         &mut s,
         "allied",
@@ -2211,7 +2211,7 @@ fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() 
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/2 56.202 mortar", &[5]);
     ok(&mut s, "german", "result suppressed A/326", &[]);
-    allied_impulse(&mut s, "f-501");
+    allied_impulse(&mut s, "div-101");
     let e = refused(&mut s, "allied", "ferry A/501 son", "2.18.2");
     assert!(e.message.contains("Suppressed"), "{e}");
     play(&mut s, "allied", "rally A/326 pass 0-4", &[1]);
@@ -2740,4 +2740,257 @@ fn rout_s3_1_a_routed_german_formation_leaves_the_map_and_reenters_its_display_b
             assert_eq!(s.offmap["erc-kg-stiller"], OffMap::Box("Geldrop".into()));
         }
     }
+}
+
+// ---- The order of battle and command (S6.5–S6.8, S6.10) ----
+
+use despatch::rules::where_eagles_dare::command;
+use despatch::rules::where_eagles_dare::oob::{Class, Oob, OOB};
+
+/// An Allied unit of the OOB where the players put it.
+fn put(s: &mut State, unit: &str, at: &str) {
+    s.units.insert(
+        unit.into(),
+        Unit {
+            side: Side::Allied,
+            hex: hex(at),
+            column: false,
+        },
+    );
+}
+
+#[test]
+fn oob_data_sides_divisions_formations_classes_and_flags() {
+    // Every formation's chit is a chit of its side and division (chits.txt).
+    for f in &OOB.formations {
+        if let Some(c) = &f.chit {
+            let chit = DATA.chit(c).unwrap_or_else(|| panic!("{}: chit {c}", f.id));
+            assert_eq!(chit.side, f.side, "{}", f.id);
+            assert_eq!(
+                chit.division.as_deref(),
+                Some(f.division.as_str()),
+                "{}",
+                f.id
+            );
+        }
+        assert!(
+            DATA.division(&f.division).is_some(),
+            "{}: division {}",
+            f.id,
+            f.division
+        );
+    }
+    // The units the text names, with the facts it gives.
+    let u = |id: &str| OOB.unit(id).unwrap_or_else(|| panic!("{id} in the OOB"));
+    for b in [
+        "11-bridge-re",
+        "14-field-sqn-re",
+        "128-bridge-re",
+        "15-bridge-re",
+    ] {
+        assert!(u(b).bailey && u(b).engineer, "2.15.7: {b}");
+    }
+    assert_eq!(OOB.division_of("128-bridge-re"), Some("43rd"));
+    assert_eq!(
+        DATA.baileys.len(),
+        4,
+        "the Bailey units are the OOB's bailey flags"
+    );
+    assert!(DATA.bulldozers.iter().all(|(b, _)| u(b).bulldozer));
+    for sc in ["A/2hhc", "B/2hhc", "C/2hhc", "D/2hhc", "101-recon"] {
+        assert!(u(sc).self_command, "S6.8: {sc}");
+    }
+    for i in ["A/44rtr", "B/44rtr", "C/44rtr", "A/15-19krh", "B/15-19krh"] {
+        assert_eq!(
+            OOB.formation_of(i).map(|f| f.id.as_str()),
+            Some("ind-101"),
+            "S6.5: {i}"
+        );
+    }
+    assert_eq!(
+        OOB.formation_of("A/502").map(|f| f.side),
+        Some(Side::Allied)
+    );
+    assert!(u("A/502").para && u("A/327").glider && u("A/326").engineer);
+    assert!(OOB.units.iter().any(|u| u.lost_82nd) && OOB.american("lost82-1"));
+    assert!(!OOB.american("A/3ig"));
+    // The 88s of the OOB are the flak types S5.4 places face down.
+    let n88 = OOB.units.iter().filter(|u| u.flak88).count();
+    assert_eq!(n88, DATA.flak_types.iter().filter(|t| *t == "88").count());
+    // Every formation with units has a Leader with a Command Range; only Leaders have one.
+    for f in &OOB.formations {
+        if !["flak", "lost-82nd", "43-eng", "art-101", "art-guards"].contains(&f.id.as_str()) {
+            assert!(
+                OOB.leaders_of(&f.id).next().is_some(),
+                "{} has a Leader",
+                f.id
+            );
+        }
+    }
+    assert!(OOB
+        .units
+        .iter()
+        .all(|u| u.range.is_some() == (u.class == Class::Leader)));
+    assert!(u("ldr-502").telephone && !u("ldr-327").telephone);
+    assert_eq!(u("A/3ig").transport.as_deref(), Some("truck"));
+    assert_eq!(u("1/2ig").steps, 2);
+    // A malformed file is refused, naming the line.
+    let e = Oob::parse("formation x allied 101st -\nunit a y infantry 2\n").unwrap_err();
+    assert!(e.contains("line 2") && e.contains("no formation y"), "{e}");
+    let e = Oob::parse("formation x allied 101st -\nunit a x infantry 2 wings\n").unwrap_err();
+    assert!(e.contains("wings"), "{e}");
+}
+
+#[test]
+fn s6_5_44_rtr_and_the_15_19_krh_are_independents_of_the_101st() {
+    let mut s = game("the-best-laid-plans");
+    put(&mut s, "A/44rtr", "60.160");
+    put(&mut s, "A/15-19krh", "60.162");
+    // Not the Guards': neither their Independent chit nor their Division chit moves them.
+    allied_impulse(&mut s, "ind-guards");
+    refused(&mut s, "allied", "move A/44rtr 60.161", "S6.5");
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "move A/15-19krh 60.161", "S6.5");
+    // The 101st's Independent chit and Division chit do.
+    allied_impulse(&mut s, "ind-101");
+    play(&mut s, "allied", "move A/44rtr 60.161", &[]);
+    allied_impulse(&mut s, "div-101");
+    play(&mut s, "allied", "move A/15-19krh 60.163", &[]);
+    // Its Command Points are the 101st's.
+    s.cp.insert("101st".into(), 3);
+    s.cp.insert("guards".into(), 3);
+    ok(&mut s, "allied", "command A/44rtr by ldr-101", &[]);
+    assert_eq!((s.cp["101st"], s.cp["guards"]), (2, 3));
+    refused(&mut s, "allied", "command A/44rtr from guards", "S6.10");
+}
+
+#[test]
+fn s6_6_a_101st_unit_in_command_by_another_101st_leader_pays_2_cp_and_is_not_activated() {
+    let mut s = game("the-best-laid-plans");
+    put(&mut s, "A/502", "60.160");
+    put(&mut s, "ldr-502", "60.170");
+    put(&mut s, "ldr-506", "60.162");
+    // The 506's chit does not activate a 502 unit, though its Leader is near.
+    allied_impulse(&mut s, "f-506");
+    let e = refused(&mut s, "allied", "move A/502 60.161", "S6.6");
+    assert!(e.message.contains("f-502"), "{e}");
+    s.cp.insert("101st".into(), 3);
+    // Its own Leader is 10 hexes off, beyond his Command Range of 4.
+    let e = refused(&mut s, "allied", "command A/502", "command");
+    assert!(e.message.contains("beyond"), "{e}");
+    // The 506's Leader commands it at 2 CP for a 1 CP Action.
+    ok(&mut s, "allied", "command A/502 by ldr-506", &[]);
+    assert_eq!(s.cp["101st"], 1);
+    refused(&mut s, "allied", "command A/502 by ldr-506", "S6.6");
+    // Its own Leader, once in range: 1 CP.
+    put(&mut s, "ldr-502", "60.161");
+    ok(&mut s, "allied", "command A/502", &[]);
+    assert_eq!(s.cp["101st"], 0);
+    // Only the 101st: a Guards unit is not commanded by another formation's Leader.
+    s.cp.insert("guards".into(), 3);
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "command 1/2ig by ldr-cold", "S6.6");
+    // A 101st Unit is not commanded by a Guards Leader either.
+    allied_impulse(&mut s, "div-101");
+    s.cp.insert("101st".into(), 3);
+    refused(&mut s, "allied", "command A/502 by ldr-hot", "S6.6");
+    // The enemy's units are not the player's to command or move.
+    refused(&mut s, "german", "move A/502 60.161", "sequence of play");
+    refused(&mut s, "allied", "command 1/59-a", "order of battle");
+}
+
+#[test]
+fn s6_7_american_telephones_command_at_any_distance() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    s.cp.insert("101st".into(), 5);
+    s.cp.insert("guards".into(), 5);
+    put(&mut s, "A/502", "50.150");
+    put(&mut s, "ldr-502", "70.190");
+    refused(&mut s, "allied", "command A/502", "command");
+    // Both in a town, city, fortified hex, strongpoint or observation post (stated), and the
+    // Leader has a telephone: In Command anywhere.
+    ok(&mut s, "allied", "command A/502 phone", &[]);
+    assert_eq!(s.cp["101st"], 4);
+    // The 327's Leader has no telephone.
+    put(&mut s, "A/327", "50.150");
+    put(&mut s, "ldr-327", "70.190");
+    let e = refused(&mut s, "allied", "command A/327 phone", "S6.7");
+    assert!(e.message.contains("telephone"), "{e}");
+    // A British unit is not American.
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "command A/3ig phone", "S6.7");
+    // A telephone call to another 101st Leader is still S6.6's 2 CP.
+    allied_impulse(&mut s, "div-101");
+    ok(&mut s, "allied", "command A/327 by ldr-502 phone", &[]);
+    assert_eq!(s.cp["101st"], 3, "by telephone: 1 CP");
+    // The order round-trips.
+    let c = order::parse("command A/327 by ldr-502 phone from 101st").unwrap();
+    assert_eq!(
+        order::describe(&c),
+        "command A/327 by ldr-502 phone from 101st"
+    );
+    assert!(order::parse("command A/327 by").is_err());
+}
+
+#[test]
+fn s6_8_self_command_units_are_always_in_command() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    s.cp.insert("guards".into(), 2);
+    s.cp.insert("101st".into(), 2);
+    put(&mut s, "A/2hhc", "30.100");
+    put(&mut s, "ldr-guards", "60.200");
+    ok(&mut s, "allied", "command A/2hhc", &[]);
+    assert_eq!(s.cp["guards"], 1);
+    // Not so the Guards' other units far from their Leader.
+    put(&mut s, "1/2ig", "30.100");
+    put(&mut s, "ldr-hot", "60.200");
+    refused(&mut s, "allied", "command 1/2ig", "command");
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "101-recon", "10.10");
+    ok(&mut s, "allied", "command 101-recon", &[]);
+    assert_eq!(s.cp["101st"], 1);
+}
+
+#[test]
+fn s6_10_the_231st_never_moves_north_of_its_deployment_line_and_the_guards_may_pay() {
+    let mut s = game("the-best-laid-plans");
+    let row = command::limit_231(41).expect("the line crosses column 41");
+    allied_impulse(&mut s, "f-231");
+    put(&mut s, "A/2devon", &format!("41.{}", row + 1));
+    // Onto the line's row: allowed; one more row north: refused, nothing changes.
+    play(&mut s, "allied", &format!("move A/2devon 41.{row}"), &[]);
+    let e = refused(
+        &mut s,
+        "allied",
+        &format!("move A/2devon 41.{}", row - 1),
+        "S6.10",
+    );
+    assert!(e.message.contains("north"), "{e}");
+    // Other units go north freely.
+    allied_impulse(&mut s, "div-guards");
+    put(&mut s, "1/2ig", &format!("41.{row}"));
+    play(&mut s, "allied", &format!("move 1/2ig 41.{}", row - 1), &[]);
+    // A 231st unit found north of the line for any reason is eliminated.
+    put(&mut s, "B/2devon", &format!("41.{}", row - 2));
+    let mut q = VecDeque::new();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+    command::eliminate_north_231(&mut s, &mut ctx);
+    assert!(!s.units.contains_key("B/2devon") && s.gone.contains(&"B/2devon".into()));
+    assert!(s.units.contains_key("A/2devon"));
+    // The Guards may pay the 231st's Command Points (the 43rd's are its own).
+    allied_impulse(&mut s, "f-231");
+    put(&mut s, "ldr-231", &format!("42.{row}"));
+    s.cp.insert("guards".into(), 1);
+    s.cp.insert("43rd".into(), 0);
+    refused(
+        &mut s,
+        "allied",
+        "command A/2devon",
+        "Command and Dispatch Points",
+    );
+    ok(&mut s, "allied", "command A/2devon from guards", &[]);
+    assert_eq!(s.cp["guards"], 0);
+    refused(&mut s, "allied", "command A/2devon from 101st", "S6.10");
 }

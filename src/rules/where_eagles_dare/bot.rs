@@ -245,6 +245,25 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 if side == Side::Allied && s.air_raid.is_some() && rng(2) == 0 {
                     return Some(Command::StopRaid { points: 1 });
                 }
+                if rng(3) == 0 {
+                    // The Command Points of an Action of a unit of the OOB the chit activates
+                    // (S6.5–S6.8): refused when it is not In Command or the points are short.
+                    let chit = s.chit.as_deref().unwrap_or("");
+                    let units: Vec<&str> = super::oob::OOB
+                        .units
+                        .iter()
+                        .filter(|u| super::command::activates(s, chit, &u.id) == Some(true))
+                        .map(|u| u.id.as_str())
+                        .collect();
+                    if !units.is_empty() {
+                        return Some(Command::CommandAction {
+                            unit: units[rng(units.len())].to_owned(),
+                            by: None,
+                            phone: rng(4) == 0,
+                            from: None,
+                        });
+                    }
+                }
                 return Some(Command::Spend {
                     points: 1,
                     dispatch: rng(2) == 0,

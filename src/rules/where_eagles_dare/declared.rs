@@ -65,6 +65,12 @@ pub fn move_unit(
     transport: Option<super::order::Transport>,
 ) -> Result<Hex, RuleError> {
     let r = |m: String| rule("moves", m);
+    if let Some(own) = super::oob::OOB.side_of(unit).filter(|o| *o != side) {
+        return Err(rule(
+            "order of battle",
+            format!("{unit} is a {} unit of the order of battle", own.name()),
+        ));
+    }
     let (start, steps) = match s.units.get(unit) {
         Some(u) if u.side != side => return Err(r(format!("{unit} is a {} unit", u.side.name()))),
         Some(u) => (u.hex, path),
@@ -98,6 +104,7 @@ pub fn move_unit(
             "{at} holds an Allied unit: a German unit enters it by assault"
         )));
     }
+    super::command::check_231(unit, path)?;
     super::bridges::check_move(s, unit, start, steps, column, transport)?;
     super::units::check_action(s, unit, true, None)?;
     let known = s.units.contains_key(unit);

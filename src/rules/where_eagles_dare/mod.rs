@@ -8,10 +8,12 @@
 pub mod bot;
 pub mod bridges;
 pub mod chits;
+pub mod command;
 pub mod data;
 pub mod declared;
 pub mod hex;
 pub mod offmap;
+pub mod oob;
 pub mod order;
 pub mod position;
 pub mod release;
@@ -174,7 +176,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "7".into(),
+            version: "8".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -1218,6 +1220,10 @@ impl WhereEaglesDare {
             }
             return Ok(());
         }
+        if let Some(unit) = acting_unit(c) {
+            // S6.5, S6.6: the chit in play activates the unit (units of the OOB).
+            command::check_active(s, side, unit)?;
+        }
         match c {
             Command::End => return chits::draw(s, ctx),
             Command::Spend {
@@ -1227,6 +1233,14 @@ impl WhereEaglesDare {
                 facts,
             } => return chits::spend(s, ctx, side, *points, *dispatch, division.as_deref(), facts),
             Command::StopRaid { points } => return chits::stop_raid(s, ctx, side, *points),
+            Command::CommandAction {
+                unit,
+                by,
+                phone,
+                from,
+            } => {
+                return command::command(s, ctx, side, unit, by.as_deref(), *phone, from.as_deref())
+            }
             Command::Move {
                 unit,
                 path,
@@ -1287,6 +1301,7 @@ impl WhereEaglesDare {
             } => {
                 let (from, to) = bridges::check_ferry(s, side, unit, bridge)?;
                 bridges::ferry(s, ctx, unit, bridge, *abandon, to);
+                command::eliminate_north_231(s, ctx);
                 s.window = Some(from);
             }
             Command::Fire {
@@ -1424,6 +1439,29 @@ pub(crate) fn dz_option(s: &State) -> Option<String> {
             Phase::AirDrop { .. } | Phase::SupplyDrop { .. } | Phase::Buy { side: Side::Allied }
         );
     open.then(|| format!("dzchange {}", s.supply.dz))
+}
+
+/// The unit that takes an action in its side's impulse, for the activation check (S6.5, S6.6).
+/// A Bailey or Bulldozer placed is not here: 2.11 and 2.15.7 name the impulses they come in.
+fn acting_unit(c: &Command) -> Option<&str> {
+    match c {
+        Command::Move { unit, .. }
+        | Command::Fire {
+            unit,
+            opportunity: false,
+            ..
+        }
+        | Command::Assault { unit, .. }
+        | Command::Tq { unit, .. }
+        | Command::Rally { unit, .. }
+        | Command::Barrage { unit, .. }
+        | Command::Dismount { unit, .. }
+        | Command::Ride { unit, .. }
+        | Command::Ferry { unit, .. }
+        | Command::EnterPark { unit, .. } => Some(unit),
+        Command::Mount { infantry, .. } => Some(infantry),
+        _ => None,
+    }
 }
 
 /// A unit named in a declared roll must not be the enemy's.

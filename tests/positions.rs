@@ -413,3 +413,46 @@ fn where_eagles_dare_1_2_fog_clears_at_0900_on_the_fog_number_from_a_position() 
     assert_eq!(t.steps[0].dice_used, [5]);
     assert_eq!(t.view["weather"], "clear", "{}", replay::render(&t));
 }
+
+#[test]
+fn where_eagles_dare_positions_check_the_oob_s_sides_and_the_231st_line_s6_10() {
+    let seats = ["allied", "german"];
+    let bad = |text: &str| {
+        position("where-eagles-dare", "the-best-laid-plans", &seats, text)
+            .err()
+            .expect("refused")
+    };
+    let e = bad("unit A/502 german at 56.201");
+    assert!(e.message.contains("allied unit"), "{e}");
+    let e = bad("\nunit A/2devon allied at 41.200");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("S6.10"), "{e}");
+    assert!(position(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &seats,
+        "unit A/2devon allied at 41.230"
+    )
+    .is_ok());
+}
+
+#[test]
+fn where_eagles_dare_s6_6_another_101st_leader_commands_at_2_cp_from_a_position() {
+    // s6_6_a_101st_unit_in_command_by_another_101st_leader_pays_2_cp_and_is_not_activated
+    // (where_eagles_dare_rules), from a position: the 506's chit, its Leader beside A/502.
+    let t = replay(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &["allied", "german"],
+        "position:\n  time 1300\n  phase activation\n  impulse allied\n  chit f-506\n  \
+         cp 101st 3\n  unit A/502 allied at 60.160\n  unit ldr-506 allied at 60.162\n\
+         allied: command A/502 by ldr-506",
+        &[],
+    );
+    assert_eq!(
+        t.view["command_points"]["101st"],
+        1,
+        "{}",
+        replay::render(&t)
+    );
+}

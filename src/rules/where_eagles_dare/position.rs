@@ -5,8 +5,10 @@
 //! marker, Hell's Highway, rubble. Checked as a set-up is: days of the scenario, chits, events,
 //! divisions and bridges of the game's data.
 
+use super::command;
 use super::data::{turn_index, Weather, DATA, TURNS};
 use super::hex::Hex;
+use super::oob::OOB;
 use super::state::{Bridge, Phase, Side, State, Unit};
 use super::WhereEaglesDare;
 use crate::engine::dice::DiceStream;
@@ -135,6 +137,18 @@ pub fn read(
                             hex: hex(&s, h)?,
                             column,
                         };
+                        if let Some(own) = OOB.side_of(name).filter(|o| *o != u.side) {
+                            return Err(s.error(format!(
+                                "{name} is a {} unit of the order of battle (data/oob.txt)",
+                                own.name()
+                            )));
+                        }
+                        if command::of_231(name) && command::north_of_231(u.hex) {
+                            return Err(s.error(format!(
+                                "{name} is of the 231st Brigade: never north of its Deployment Limit line (S6.10), and {} is",
+                                u.hex
+                            )));
+                        }
                         st.units.insert(name.to_owned(), u);
                     }
                     _ => {

@@ -456,3 +456,28 @@ fn where_eagles_dare_s6_6_another_101st_leader_commands_at_2_cp_from_a_position(
         replay::render(&t)
     );
 }
+
+#[test]
+fn where_eagles_dare_s3_1_a_minefield_from_a_position_asks_a_tq_check_to_leave() {
+    // minefield_s3_1_within_3_hexes_a_tq_check_to_leave_an_engineer_removes_it
+    // (where_eagles_dare_rules), from a position with the marker already down.
+    let t = replay(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &["allied", "german"],
+        "position:\n  time 1300\n  phase activation\n  impulse allied\n  chit div-101\n  \
+         unit A/502 allied at 41.230\n  minefield 41.230\n  dutch german 56.201\n  \
+         heroic allied A/502\n\
+         allied: tq A/502 minefield pass 0-5\nallied: move A/502 41.231",
+        &[3],
+    );
+    let v = &t.view;
+    assert_eq!(
+        v["units"]["A/502"]["hex"],
+        "41.231",
+        "{}",
+        replay::render(&t)
+    );
+    assert_eq!(v["event_markers"]["minefields"][0], "41.230");
+    assert_eq!(v["event_markers"]["heroic"]["allied"], "A/502");
+}

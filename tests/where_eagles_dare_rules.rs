@@ -430,6 +430,7 @@ fn attacking_club_route_4_3_3_german_fire_not_a_9_is_attacked_once_a_turn() {
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/1 41.231 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[2]);
+    ok(&mut s, "german", "pass", &[]); // Heroic drawn, placed on no unit
     assert_eq!(s.highway.attacked, 1, "a 9 is no attack on Club Route");
     ok(&mut s, "german", "fire G/1 42.228 small-arms", &[3]);
     ok(&mut s, "german", "result none", &[]);
@@ -551,8 +552,10 @@ fn random_events_s3_0_campaign_chits_go_back_heroic_and_dutch_before_the_next_dr
     ok(&mut s, "german", "result none", &[2]);
     assert_eq!(s.held_out, vec![(Side::German, "heroic".to_owned())]);
     assert_eq!(s.cups[&Side::German].len(), 9);
+    ok(&mut s, "german", "place heroic G/1", &[]);
     ok(&mut s, "german", "fire G/1 50.150 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[3]);
+    assert!(s.heroic.is_empty(), "the marker comes off with the chit");
     assert_eq!(
         s.cups[&Side::German].len(),
         10,
@@ -2993,4 +2996,99 @@ fn s6_10_the_231st_never_moves_north_of_its_deployment_line_and_the_guards_may_p
     ok(&mut s, "allied", "command A/2devon from guards", &[]);
     assert_eq!(s.cp["guards"], 0);
     refused(&mut s, "allied", "command A/2devon from 101st", "S6.10");
+}
+
+// ---- Event markers (S3.1): Heroic, Dutch, Minefield ----
+
+fn unit_at(s: &mut State, unit: &str, side: Side, at: &str) {
+    s.units.insert(
+        unit.into(),
+        Unit {
+            side,
+            hex: hex(at),
+            column: false,
+        },
+    );
+}
+
+#[test]
+fn heroic_s3_1_on_one_friendly_unit_until_its_side_draws_again() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    unit_at(&mut s, "G/1", Side::German, "56.210");
+    s.cups.insert(Side::German, ids(&["heroic", "rally"]));
+    ok(&mut s, "german", "fire G/1 56.203 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert_eq!(s.placing, Some((Side::German, "heroic".into())));
+    refused(&mut s, "german", "end", "S3.1");
+    refused(&mut s, "german", "place dutch 56.210", "S3.1");
+    let e = refused(&mut s, "german", "place heroic A/502", "S3.1");
+    assert!(e.message.contains("friendly"), "{e}");
+    ok(&mut s, "german", "place heroic G/1", &[]);
+    assert_eq!(s.heroic.get(&Side::German).map(String::as_str), Some("G/1"));
+    assert!(s.placing.is_none());
+    // The German's next event takes it off, before the draw.
+    ok(&mut s, "german", "fire G/1 56.203 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert!(s.heroic.is_empty());
+    // The order round-trips.
+    let c = order::parse("place minefield 56.201").unwrap();
+    assert_eq!(order::describe(&c), "place minefield 56.201");
+}
+
+#[test]
+fn dutch_s3_1_no_unit_leaves_its_hex_by_movement() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "B/502", "56.205");
+    s.cups.insert(Side::Allied, ids(&["dutch"]));
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    // Silence passes for the placing side; here it places.
+    ok(&mut s, "allied", "place dutch 56.203", &[]);
+    let e = refused(&mut s, "allied", "move A/502 56.202", "Dutch");
+    assert!(e.message.contains("56.203"), "{e}");
+    // Entering is allowed; going on through is not.
+    refused(&mut s, "allied", "move B/502 56.204 56.203 56.202", "Dutch");
+    play(&mut s, "allied", "move B/502 56.204 56.203", &[]);
+    refused(&mut s, "allied", "move B/502 56.204", "Dutch");
+    let text = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(text.contains("Dutch (allied) 56.203"), "{text}");
+}
+
+#[test]
+fn minefield_s3_1_within_3_hexes_a_tq_check_to_leave_an_engineer_removes_it() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    unit_at(&mut s, "G/1", Side::German, "41.228");
+    s.cups.insert(Side::German, ids(&["minefield"]));
+    ok(&mut s, "german", "fire G/1 41.226 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    let e = refused(&mut s, "german", "place minefield 41.220", "S3.1");
+    assert!(e.message.contains("within 3"), "{e}");
+    // On Club Route: a Closed marker for the German.
+    let closed = s.highway.closed;
+    ok(&mut s, "german", "place minefield 41.230", &[]);
+    assert_eq!(s.minefields, [hex("41.230")]);
+    assert_eq!(s.highway.closed, closed + 1);
+    // A unit in it leaves only after a passed TQ check.
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "A/502", "41.230");
+    refused(&mut s, "allied", "move A/502 41.231", "Minefield");
+    play(&mut s, "allied", "tq A/502 minefield pass 0-5", &[7]);
+    refused(&mut s, "allied", "move A/502 41.231", "Minefield");
+    play(&mut s, "allied", "tq A/502 minefield pass 0-5", &[3]);
+    play(&mut s, "allied", "move A/502 41.231", &[]);
+    // Back in, the check is needed again.
+    play(&mut s, "allied", "move A/502 41.230", &[]);
+    refused(&mut s, "allied", "move A/502 41.231", "Minefield");
+    // Only an engineer removes it, by an engineering action in its hex.
+    refused(&mut s, "allied", "tq A/502 mines pass 0-5", "Minefield");
+    put(&mut s, "A/326", "41.229");
+    refused(&mut s, "allied", "tq A/326 mines pass 0-5", "Minefield");
+    put(&mut s, "A/326", "41.230");
+    play(&mut s, "allied", "tq A/326 mines pass 0-5", &[2]);
+    assert!(s.minefields.is_empty());
+    play(&mut s, "allied", "move A/502 41.231", &[]);
 }

@@ -121,6 +121,38 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             }
             Command::Buy { chits }
         }
+        Phase::Activation
+            if s.pending.is_none()
+                && s.rout.is_none()
+                && s.mann.is_none()
+                && s.lost.is_none()
+                && s.placing.is_some() =>
+        {
+            let (who, event) = s.placing.clone().expect("placing");
+            if who != side {
+                return None;
+            }
+            // S3.1: a friendly unit for Heroic, a hex by a friendly unit for Dutch and a
+            // Minefield (refused, and tried again, when none is near), or pass.
+            let own: Vec<(&String, Hex)> = s
+                .units
+                .iter()
+                .filter(|(_, u)| u.side == side)
+                .map(|(n, u)| (n, u.hex))
+                .collect();
+            if own.is_empty() || rng(4) == 0 {
+                return Some(Command::Pass);
+            }
+            let (name, at) = own[rng(own.len())];
+            Command::Place {
+                target: if event == "heroic" {
+                    name.clone()
+                } else {
+                    at.neighbours()[rng(6)].to_string()
+                },
+                event,
+            }
+        }
         Phase::Activation if s.pending.is_none() && s.intelligence.is_some() => {
             if s.intelligence != Some(side) {
                 return None;

@@ -105,6 +105,7 @@ pub fn move_unit(
         )));
     }
     super::command::check_231(unit, path)?;
+    super::events::check_move(s, unit, start, steps)?;
     super::bridges::check_move(s, unit, start, steps, column, transport)?;
     super::units::check_action(s, unit, true, None)?;
     let known = s.units.contains_key(unit);
@@ -136,6 +137,7 @@ pub fn move_unit(
     ));
     super::bridges::after_move(s, ctx, side, unit, start, steps, transport);
     super::units::after_move(s, ctx, side, unit, steps);
+    super::events::after_move(s, unit);
     if side == Side::German
         && std::iter::once(start)
             .chain(steps.iter().copied())
@@ -275,6 +277,7 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
         .map(|(_, e)| e.clone())
         .collect();
     s.held_out.retain(|(x, _)| *x != side);
+    super::events::lift(s, ctx, side);
     let cup = s.cups.entry(side).or_default();
     for e in back {
         ctx.say(format!(
@@ -315,6 +318,9 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
             side.other().name()
         ));
         s.rout = Some(side.other());
+    }
+    if super::events::PLACED.contains(&event.as_str()) {
+        super::events::ask(s, ctx, side, &event);
     }
     if event == "intelligence" {
         ctx.say(format!(
@@ -393,6 +399,7 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
     if ok {
         super::bridges::passed(s, ctx, side, unit, reason);
     }
+    super::events::after_tq(s, ctx, unit, reason, ok);
     if !ok && side == Side::German && reason.first().map(String::as_str) == Some("lost") {
         s.lost = Some(unit.to_owned());
         ctx.say(format!(

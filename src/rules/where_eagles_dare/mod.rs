@@ -11,6 +11,7 @@ pub mod chits;
 pub mod command;
 pub mod data;
 pub mod declared;
+pub mod events;
 pub mod hex;
 pub mod offmap;
 pub mod oob;
@@ -439,6 +440,11 @@ impl Rules for WhereEaglesDare {
             airborne_tanks,
             lost: None,
             rout: None,
+            placing: None,
+            heroic: BTreeMap::new(),
+            dutch: BTreeMap::new(),
+            minefields: Vec::new(),
+            mine_passed: Vec::new(),
             bailey_impulse: None,
             gone: Vec::new(),
             abandoned: Vec::new(),
@@ -598,6 +604,14 @@ impl Rules for WhereEaglesDare {
                         PromptKind::Turn,
                         format!("{clock}: the German {l} is lost (O3.0): move it up to its full movement allowance, or pass"),
                         vec![format!("move {l} <hex> …"), "pass".into()],
+                        true,
+                    )]
+                } else if let Some((who, event)) = &s.placing {
+                    vec![p(
+                        *who,
+                        PromptKind::Reaction,
+                        format!("{clock}: place the {event} marker (S3.1), or pass"),
+                        vec![format!("place {event} {}", if event == "heroic" { "<unit>" } else { "<hex>" }), "pass".into()],
                         true,
                     )]
                 } else if let Some(who) = s.intelligence {
@@ -958,6 +972,13 @@ impl Rules for WhereEaglesDare {
             }
             _ => {}
         }
+        if s.phase == Phase::Activation
+            && s.pending.is_none()
+            && s.placing.as_ref().is_some_and(|(w, _)| *w == side)
+        {
+            events::pass(s, ctx);
+            return Ok(());
+        }
         if s.phase == Phase::Activation && s.pending.is_none() && s.rout == Some(side) {
             s.rout = None;
             ctx.say(format!(
@@ -1162,6 +1183,24 @@ impl WhereEaglesDare {
                 )),
             };
         }
+        if let Some((who, event)) = s.placing.clone() {
+            return match c {
+                Command::Place { event: e, target } if side == who => {
+                    events::place(s, ctx, side, e, target)
+                }
+                Command::Pass if side == who => {
+                    events::pass(s, ctx);
+                    Ok(())
+                }
+                _ => Err(rule(
+                    "S3.1 Events",
+                    format!(
+                        "the {} player places {event} first (place {event} …), or passes",
+                        who.name()
+                    ),
+                )),
+            };
+        }
         if let Some(who) = s.intelligence {
             return match c {
                 Command::Intelligence { division } if side == who => {
@@ -1341,6 +1380,7 @@ impl WhereEaglesDare {
                     ));
                 }
                 declared::check_tq(s, reason)?;
+                events::check_tq(s, unit, reason)?;
                 bridges::check_tq(s, side, unit, reason)?;
                 declared::tq(s, ctx, side, unit, reason, pass);
                 // An Engineer Action triggers opportunity fire (2.15.3, 2.15.6, 2.15.7, 2.18.1).

@@ -32,11 +32,29 @@ cup <side>: <event> ...            the face-down event cup
 bridge <name> intact|wired <side>|destroyed
 marker <hex>|off                   the Club Route marker
 highway open|cut [attacked <n>] [closed <n>]
-rubble <hex>";
+rubble <hex>
+heroic <side> <unit> | dutch <side> <hex> | minefield <hex>   event markers (S3.1)";
 
-const KNOWN: [&str; 16] = [
-    "day", "time", "phase", "impulse", "actions", "weather", "unit", "cp", "dp", "mug", "chit",
-    "cup", "bridge", "marker", "highway", "rubble",
+const KNOWN: [&str; 19] = [
+    "day",
+    "time",
+    "phase",
+    "impulse",
+    "actions",
+    "weather",
+    "unit",
+    "cp",
+    "dp",
+    "mug",
+    "chit",
+    "cup",
+    "bridge",
+    "marker",
+    "highway",
+    "rubble",
+    "heroic",
+    "dutch",
+    "minefield",
 ];
 
 fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {
@@ -281,6 +299,30 @@ pub fn read(
                 let h = hex(&s, w[1])?;
                 if !st.rubble.contains(&h) {
                     st.rubble.push(h);
+                }
+            }
+            "heroic" => {
+                s.expect_words(3, "heroic <side> <unit>")?;
+                let x = side(&s, w[1])?;
+                if OOB.side_of(w[2]).is_some_and(|o| o != x) {
+                    return Err(s.error(format!(
+                        "Heroic goes on a friendly unit: {} is not {}",
+                        w[2], w[1]
+                    )));
+                }
+                st.heroic.insert(x, w[2].to_owned());
+            }
+            "dutch" => {
+                s.expect_words(3, "dutch <side> <hex>")?;
+                let x = side(&s, w[1])?;
+                let h = hex(&s, w[2])?;
+                st.dutch.insert(x, h);
+            }
+            "minefield" => {
+                s.expect_words(2, "minefield <hex>")?;
+                let h = hex(&s, w[1])?;
+                if !st.minefields.contains(&h) {
+                    st.minefields.push(h);
                 }
             }
             _ => return Err(unknown(&s, &KNOWN)),

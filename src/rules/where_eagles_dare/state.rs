@@ -447,6 +447,21 @@ pub struct State {
     /// S3.1 Rout: the side that names the routed Formation now.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rout: Option<Side>,
+    /// S3.1: the event a side places now (heroic, dutch, minefield).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placing: Option<(Side, String)>,
+    /// S3.1 Heroic: the unit that carries each side's marker.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub heroic: BTreeMap<Side, String>,
+    /// S3.1 Dutch: the hex of each side's marker.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dutch: BTreeMap<Side, Hex>,
+    /// S3.1 Minefields on the map, until an engineer removes them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub minefields: Vec<Hex>,
+    /// Units that passed the TQ check to leave a Minefield, until they move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mine_passed: Vec<String>,
     /// O3: a German unit that failed its check, moved now by the Allied player.
     #[serde(default)]
     pub lost: Option<String>,

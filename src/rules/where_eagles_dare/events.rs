@@ -1,0 +1,207 @@
+//! The event markers a drawing side places (S3.1): Heroic on one friendly unit, Dutch in a city
+//! or town hex, a Minefield within 3 hexes of one of his units. The draw and the return to the
+//! cup are `declared.rs` (`draw_event`); here the placement (`place <event> <unit|hex>`, or
+//! `pass`) and what the markers do that the engine can referee:
+//!
+//! - Heroic and Dutch come off the map when their side draws its next event, before the draw.
+//! - Dutch: a unit in its hex, or entering it, may not leave it by a movement action.
+//! - Minefield: a unit leaves its hex only after a passed `tq <unit> minefield pass <faces>`;
+//!   an engineer in the hex removes it by an engineering action (`tq <unit> mines pass <faces>`);
+//!   placed on Club Route by the German, a Club Route Closed marker (4.3.3).
+
+use super::declared::closed;
+use super::hex::Hex;
+use super::oob::OOB;
+use super::rule;
+use super::state::{Side, State};
+use crate::engine::ruleset::{Ctx, RuleError};
+
+/// The events that are placed as markers.
+pub const PLACED: [&str; 3] = ["heroic", "dutch", "minefield"];
+
+/// The drawn event's placement is asked of its side.
+pub fn ask(s: &mut State, ctx: &mut Ctx, side: Side, event: &str) {
+    let what = match event {
+        "heroic" => "on one friendly unit (TQ one more, defense one less): place heroic <unit>",
+        "dutch" => "in a city or town hex (no unit leaves it by movement; stacking unlimited): place dutch <hex>",
+        _ => "in a hex within 3 hexes of one of his units (a TQ check to leave it): place minefield <hex>",
+    };
+    ctx.say(format!(
+        "{}: the {} player places it {what}, or passes (S3.1)",
+        title(event),
+        side.name()
+    ));
+    s.placing = Some((side, event.to_owned()));
+}
+
+fn title(event: &str) -> &'static str {
+    match event {
+        "heroic" => "Heroic",
+        "dutch" => "Dutch",
+        _ => "Minefield",
+    }
+}
+
+/// Heroic and Dutch leave the map as their side draws another event (S3.1).
+pub fn lift(s: &mut State, ctx: &mut Ctx, side: Side) {
+    if let Some(u) = s.heroic.remove(&side) {
+        ctx.say(format!("Heroic comes off {u} (S3.1)"));
+    }
+    if let Some(h) = s.dutch.remove(&side) {
+        ctx.say(format!("Dutch comes off {h} (S3.1)"));
+    }
+}
+
+/// `place <event> <target>`, checked before anything changes.
+pub fn place(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    event: &str,
+    target: &str,
+) -> Result<(), RuleError> {
+    let r = |m: String| rule("S3.1 Events", m);
+    let Some((who, drawn)) = s.placing.clone() else {
+        return Err(r("no event waits to be placed".into()));
+    };
+    if who != side || drawn != event {
+        return Err(r(format!(
+            "the {} player places {drawn} now: place {drawn} <{}>",
+            who.name(),
+            if drawn == "heroic" { "unit" } else { "hex" }
+        )));
+    }
+    match event {
+        "heroic" => {
+            let own = OOB
+                .side_of(target)
+                .or_else(|| s.units.get(target).map(|u| u.side));
+            if own.is_some_and(|o| o != side) {
+                return Err(r(format!(
+                    "Heroic goes on a friendly unit; {target} is the enemy's"
+                )));
+            }
+            s.heroic.insert(side, target.to_owned());
+            ctx.say(format!(
+                "Heroic on {target}: its TQ one more, its defense one less (S3.1)"
+            ));
+        }
+        "dutch" | "minefield" => {
+            let hex = Hex::parse(target)
+                .ok_or_else(|| r(format!("'{target}' is not a hex: write it as 56.201")))?;
+            if event == "minefield" {
+                let near = s
+                    .units
+                    .values()
+                    .any(|u| u.side == side && u.hex.distance(hex) <= 3);
+                if !near {
+                    return Err(r(format!(
+                        "a Minefield goes within 3 hexes of one of your units, and none is known within 3 of {hex}"
+                    )));
+                }
+                if s.minefields.contains(&hex) {
+                    return Err(r(format!("{hex} has a Minefield already")));
+                }
+                s.minefields.push(hex);
+                ctx.say(format!(
+                    "Minefield in {hex}: every unit passes a TQ check to leave it (S3.1)"
+                ));
+                if side == Side::German && s.on_club_route(hex) {
+                    closed(s, ctx, &format!("a Minefield on Club Route at {hex}"));
+                }
+            } else {
+                s.dutch.insert(side, hex);
+                ctx.say(format!(
+                    "Dutch in {hex} (a city or town, as the {} player states): no unit leaves it by a movement action; stacking unlimited (S3.1)",
+                    side.name()
+                ));
+            }
+        }
+        _ => return Err(r(format!("{event} is not placed"))),
+    }
+    s.placing = None;
+    Ok(())
+}
+
+/// The placing side passes.
+pub fn pass(s: &mut State, ctx: &mut Ctx) {
+    if let Some((side, e)) = s.placing.take() {
+        ctx.say(format!(
+            "The {} player does not place {}",
+            side.name(),
+            title(&e)
+        ));
+    }
+}
+
+/// A move from `start` along `steps`: Dutch holds a unit in its hex, a Minefield until the unit
+/// has passed its TQ check.
+pub fn check_move(s: &State, unit: &str, start: Hex, steps: &[Hex]) -> Result<(), RuleError> {
+    let mut at = start;
+    for &h in steps {
+        if s.dutch.values().any(|d| *d == at) {
+            return Err(rule(
+                "S3.1 Events (Dutch)",
+                format!("{unit} may not leave {at} by a movement action while the Dutch marker is there"),
+            ));
+        }
+        if s.minefields.contains(&at) && !s.mine_passed.iter().any(|u| u == unit) {
+            return Err(rule(
+                "S3.1 Events (Minefield)",
+                format!("{unit} leaves the Minefield in {at} only after a passed TQ check: tq {unit} minefield pass <faces>"),
+            ));
+        }
+        at = h;
+    }
+    Ok(())
+}
+
+/// After a move: a unit that left a Minefield used its passed check.
+pub fn after_move(s: &mut State, unit: &str) {
+    s.mine_passed.retain(|u| u != unit);
+}
+
+/// `tq <unit> minefield|mines …`: the reasons this module reads, checked before the die.
+pub fn check_tq(s: &State, unit: &str, reason: &[String]) -> Result<(), RuleError> {
+    let r = |m: String| rule("S3.1 Events (Minefield)", m);
+    let at = s.units.get(unit).map(|u| u.hex);
+    match reason.first().map(String::as_str) {
+        Some("minefield") => {
+            if !at.is_some_and(|h| s.minefields.contains(&h)) {
+                return Err(r(format!("{unit} is not known to be in a Minefield hex")));
+            }
+        }
+        Some("mines") => {
+            if OOB.unit(unit).is_some_and(|u| !u.engineer) {
+                return Err(r(format!(
+                    "{unit} is not an engineer: only an engineering unit removes a Minefield"
+                )));
+            }
+            if !at.is_some_and(|h| s.minefields.contains(&h)) {
+                return Err(r(format!("{unit} is not known to be in a Minefield hex: the engineering action is performed in it")));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The consequence of a passed `tq` for the reasons above.
+pub fn after_tq(s: &mut State, ctx: &mut Ctx, unit: &str, reason: &[String], passed: bool) {
+    if !passed {
+        return;
+    }
+    match reason.first().map(String::as_str) {
+        Some("minefield") => {
+            s.mine_passed.push(unit.to_owned());
+            ctx.say(format!("{unit} may leave the Minefield (S3.1)"));
+        }
+        Some("mines") => {
+            if let Some(h) = s.units.get(unit).map(|u| u.hex) {
+                s.minefields.retain(|m| *m != h);
+                ctx.say(format!("{unit} removes the Minefield in {h} (S3.1)"));
+            }
+        }
+        _ => {}
+    }
+}

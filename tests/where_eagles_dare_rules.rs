@@ -3092,3 +3092,97 @@ fn minefield_s3_1_within_3_hexes_a_tq_check_to_leave_an_engineer_removes_it() {
     assert!(s.minefields.is_empty());
     play(&mut s, "allied", "move A/502 41.231", &[]);
 }
+
+// ---- Line of sight (2.3, 2.13, 2.15.4, 2.16) on a synthetic map ----
+
+use despatch::rules::where_eagles_dare::los::{hexes_between, line_of_sight, Sight};
+
+/// A clear field of columns 8–14, rows 6–16, then `extra` lines on top.
+fn field(extra: &str) -> Map {
+    let mut text = String::new();
+    for c in 8..=14 {
+        for r in 6..=16 {
+            text.push_str(&format!("hex {c}.{r} clear\n"));
+        }
+    }
+    text.push_str(extra);
+    Map::parse(&text).unwrap()
+}
+
+fn sight(map: &Map, a: &str, b: &str) -> Sight {
+    line_of_sight(map, hex(a), hex(b))
+}
+
+fn blocked_by(map: &Map, a: &str, b: &str, rule: &str) {
+    match sight(map, a, b) {
+        Sight::Blocked(why) => assert!(why.contains(rule), "{a}->{b}: {why}"),
+        other => panic!("{a}->{b}: {other:?}, not blocked by {rule}"),
+    }
+}
+
+#[test]
+fn line_of_sight_2_3_2_13_2_15_4_2_16_on_a_synthetic_map() {
+    // The traced line runs hex by hex.
+    let line = hexes_between(hex("10.10"), hex("13.12"));
+    assert!(line.windows(2).all(|w| w[0].adjacent(w[1])), "{line:?}");
+    assert_eq!(line.len() as u32, hex("10.10").distance(hex("13.12")) + 1);
+    let clear = field("");
+    assert_eq!(sight(&clear, "10.10", "10.14"), Sight::Clear);
+    // Blocking Terrain between firer and target blocks; in the target's hex it does not.
+    let woods = field("hex 10.12 woods\n");
+    blocked_by(&woods, "10.10", "10.14", "Blocking Terrain");
+    assert_eq!(sight(&woods, "10.10", "10.12"), Sight::Clear);
+    // 2.3: through one orchard and into a second: clear; through two: blocked.
+    let orchards = field("hex 10.11 orchard\nhex 10.12 orchard\n");
+    assert_eq!(sight(&orchards, "10.10", "10.12"), Sight::Clear);
+    blocked_by(&orchards, "10.10", "10.13", "2.3");
+    // 2.13: a crest hexside blocks unless it is a side of the firer's or the target's hex.
+    let crest = field("side 10.12 10.13 crest\n");
+    blocked_by(&crest, "10.10", "10.15", "2.13");
+    assert_eq!(sight(&crest, "10.12", "10.15"), Sight::Clear);
+    assert_eq!(sight(&crest, "10.10", "10.13"), Sight::Clear);
+    // 2.16: a raised road hex blocks; 2.15.4: so does a hex with a bridge hexside.
+    blocked_by(
+        &field("hex 10.12 clear road raised\n"),
+        "10.10",
+        "10.14",
+        "2.16",
+    );
+    blocked_by(
+        &field("side 10.12 11.12 bridge\n"),
+        "10.10",
+        "10.14",
+        "2.15.4",
+    );
+    // Impassable hexsides and streams do not block (2.14).
+    assert_eq!(
+        sight(
+            &field("side 10.11 10.12 impassable stream\n"),
+            "10.10",
+            "10.14"
+        ),
+        Sight::Clear
+    );
+    // Along a hexside (10.10 to 12.10 runs between 11.10 and 11.11): blocked only when both
+    // sides block.
+    assert_eq!(
+        sight(&field("hex 11.10 woods\n"), "10.10", "12.10"),
+        Sight::Clear
+    );
+    assert_eq!(
+        sight(&field("hex 11.11 town\n"), "10.10", "12.10"),
+        Sight::Clear
+    );
+    blocked_by(
+        &field("hex 11.10 woods\nhex 11.11 town\n"),
+        "10.10",
+        "12.10",
+        "Blocking Terrain",
+    );
+    // A hex the map does not know: nothing known blocks, the sight is not known.
+    let partial = Map::parse("hex 30.10 clear\nhex 30.12 clear\n").unwrap();
+    assert_eq!(
+        sight(&partial, "30.10", "30.12"),
+        Sight::Unknown(vec![hex("30.11")])
+    );
+}

@@ -13,6 +13,7 @@ pub mod data;
 pub mod declared;
 pub mod events;
 pub mod hex;
+pub mod los;
 pub mod offmap;
 pub mod oob;
 pub mod order;

@@ -166,10 +166,8 @@ pub fn check_tq(s: &State, unit: &str, reason: &[String]) -> Result<(), RuleErro
     let r = |m: String| rule("S3.1 Events (Minefield)", m);
     let at = s.units.get(unit).map(|u| u.hex);
     match reason.first().map(String::as_str) {
-        Some("minefield") => {
-            if !at.is_some_and(|h| s.minefields.contains(&h)) {
-                return Err(r(format!("{unit} is not known to be in a Minefield hex")));
-            }
+        Some("minefield") if !at.is_some_and(|h| s.minefields.contains(&h)) => {
+            return Err(r(format!("{unit} is not known to be in a Minefield hex")));
         }
         Some("mines") => {
             if OOB.unit(unit).is_some_and(|u| !u.engineer) {

@@ -481,3 +481,21 @@ fn where_eagles_dare_s3_1_a_minefield_from_a_position_asks_a_tq_check_to_leave()
     assert_eq!(v["event_markers"]["minefields"][0], "41.230");
     assert_eq!(v["event_markers"]["heroic"]["allied"], "A/502");
 }
+
+#[test]
+fn where_eagles_dare_a_position_on_a_game_s_map_refuses_an_impassable_hex() {
+    let mut setup = setup("the-best-laid-plans", &["allied", "german"]);
+    setup.options = json!({ "map": "hex 20.14 impassable\nhex 20.13 clear\n" });
+    let at = |text: &str| {
+        ruleset("where-eagles-dare")
+            .position(&setup, text, &mut hidden_stream(&[0; 32], "positions", 0))
+            .map(|_| ())
+    };
+    let e = at("unit A/3ig allied at 20.14").unwrap_err();
+    assert!(e.message.contains("2.14"), "{e}");
+    assert!(at("unit A/3ig allied at 20.13").is_ok());
+    assert!(
+        at("unit A/3ig allied at 30.30").is_ok(),
+        "off the map's hexes"
+    );
+}

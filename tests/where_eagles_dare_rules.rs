@@ -3186,3 +3186,66 @@ fn line_of_sight_2_3_2_13_2_15_4_2_16_on_a_synthetic_map() {
         Sight::Unknown(vec![hex("30.11")])
     );
 }
+
+#[test]
+fn terrain_2_1_to_2_19_a_game_s_map_checks_moves_set_ups_and_line_of_sight() {
+    let text = "hex 20.10 clear road\nhex 20.11 woods road\nhex 20.12 woods\n\
+                hex 20.13 clear\nhex 20.14 impassable\nside 20.12 20.13 crest\n\
+                hex 21.10 clear\nhex 21.11 clear\nside 20.10 21.10 stream\n";
+    assert!(game_with("the-best-laid-plans", json!({ "map": "hex 1.1 lava" })).is_err());
+    let mut s = game_with("the-best-laid-plans", json!({ "map": text })).unwrap();
+    allied_impulse(&mut s, "div-guards");
+    // 2.4: a vehicle enters woods only in Column along a Road.
+    let e = refused(
+        &mut s,
+        "allied",
+        "move 1/2ig 20.10 20.11 tracked",
+        "2.1-2.19",
+    );
+    assert!(e.message.contains("woods"), "{e}");
+    play(
+        &mut s,
+        "allied",
+        "move 1/2ig 20.10 20.11 tracked column",
+        &[],
+    );
+    refused(
+        &mut s,
+        "allied",
+        "move 1/2ig 20.12 tracked column",
+        "2.1-2.19",
+    );
+    // 2.14: an impassable hex; 2.11: a vehicle crosses a stream only by Road.
+    refused(&mut s, "allied", "move A/3ig 20.13 20.14", "2.14");
+    refused(
+        &mut s,
+        "allied",
+        "move 2/2ig 20.10 21.10 wheeled column",
+        "2.11",
+    );
+    // A leg unit in the woods, counted on the map: 3 MP.
+    play(&mut s, "allied", "move A/3ig 20.13 20.12", &[]);
+    // Off the map's hexes, nothing is checked.
+    play(&mut s, "allied", "move B/3ig 40.40 40.41", &[]);
+    // Line of sight: the woods between them block direct fire, not a mortar.
+    put(&mut s, "C/3ig", "20.10");
+    put(&mut s, "A/3ig", "20.13");
+    refused(
+        &mut s,
+        "allied",
+        "fire C/3ig 20.13 small-arms",
+        "line of sight",
+    );
+    refused(
+        &mut s,
+        "allied",
+        "fire A/3ig 20.10 small-arms",
+        "line of sight",
+    );
+    ok(&mut s, "allied", "fire C/3ig 21.11 small-arms", &[4]);
+    ok(&mut s, "allied", "result none", &[]);
+    german_impulse(&mut s);
+    unit_at(&mut s, "G/1", Side::German, "20.12");
+    // A crest hexside of the firer's own hex does not block.
+    ok(&mut s, "german", "fire G/1 20.13 small-arms", &[4]);
+}

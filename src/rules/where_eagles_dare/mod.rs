@@ -223,6 +223,11 @@ impl Rules for WhereEaglesDare {
                     default: json!("none"),
                 },
                 OptionInfo {
+                    name: "map".into(),
+                    description: "the map, or the part of it the players agree on, as text: 'hex <id> <terrain> [road] [rail] [raised]' and 'side <id> <id> stream|crest|impassable|bridge|culvert' lines (2.1-2.19); moves, set-ups and line of sight are checked where it knows the hexes".into(),
+                    default: json!(""),
+                },
+                OptionInfo {
                     name: "last_chit_held".into(),
                     description: "S6.4: the last chit of a turn is set aside and opens the next turn (off: it is played in its own turn)".into(),
                     default: json!(true),
@@ -252,6 +257,7 @@ impl Rules for WhereEaglesDare {
         let mut southern_unstable = false;
         let (mut covering_fire, mut alternate_chits, mut german_lost) = (false, false, false);
         let mut airborne_tanks = None;
+        let mut map = None;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v) {
@@ -280,6 +286,14 @@ impl Rules for WhereEaglesDare {
                     ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
                         airborne_tanks = Some(t.clone())
                     }
+                    ("map", Value::String(text)) => {
+                        map = Some(terrain::LoadedMap::try_from(text.clone()).map_err(|e| {
+                            rule("options", format!("map (the format of docs/rules/where-eagles-dare.md): {e}"))
+                        })?)
+                    }
+                    ("map", _) => {
+                        return Err(rule("options", "map is the map's text: hex and side lines"))
+                    }
                     ("covering_fire" | "alternate_chits" | "german_lost", _) => {
                         return Err(rule("options", format!("{k} is true or false")))
                     }
@@ -292,7 +306,7 @@ impl Rules for WhereEaglesDare {
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, airborne_tanks"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, airborne_tanks, map"),
                         ))
                     }
                 }
@@ -441,6 +455,7 @@ impl Rules for WhereEaglesDare {
             airborne_tanks,
             lost: None,
             rout: None,
+            map,
             placing: None,
             heroic: BTreeMap::new(),
             dutch: BTreeMap::new(),

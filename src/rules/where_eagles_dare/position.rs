@@ -161,6 +161,13 @@ pub fn read(
                                 own.name()
                             )));
                         }
+                        if let Some(t) = st.map.as_ref().and_then(|m| m.map.hexes.get(&u.hex)) {
+                            if t.terrain
+                                == crate::rules::where_eagles_dare::terrain::Terrain::Impassable
+                            {
+                                return Err(s.error(format!("{} is impassable on the game's map (2.14): no unit stands there", u.hex)));
+                            }
+                        }
                         if command::of_231(name) && command::north_of_231(u.hex) {
                             return Err(s.error(format!(
                                 "{name} is of the 231st Brigade: never north of its Deployment Limit line (S6.10), and {} is",

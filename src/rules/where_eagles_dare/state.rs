@@ -447,6 +447,9 @@ pub struct State {
     /// S3.1 Rout: the side that names the routed Formation now.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rout: Option<Side>,
+    /// The map given with option `map` (its terrain checks moves, set-ups and line of sight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<super::terrain::LoadedMap>,
     /// S3.1: the event a side places now (heroic, dutch, minefield).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placing: Option<(Side, String)>,

@@ -3249,3 +3249,36 @@ fn terrain_2_1_to_2_19_a_game_s_map_checks_moves_set_ups_and_line_of_sight() {
     // A crest hexside of the firer's own hex does not block.
     ok(&mut s, "german", "fire G/1 20.13 small-arms", &[4]);
 }
+
+#[test]
+fn reinf_s3_1_a_lost_82nd_ab_unit_comes_in_at_a_101st_leader_finite() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "ldr-502", "56.204");
+    s.cups.insert(Side::Allied, ids(&["reinf", "reinf"]));
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    assert_eq!(s.placing, Some((Side::Allied, "reinf".into())));
+    // Not where no 101st Leader is; not a unit that is not a Lost 82nd AB.
+    refused(&mut s, "allied", "place reinf lost82-1 56.203", "Reinf");
+    refused(&mut s, "allied", "place reinf A/501 56.204", "Reinf");
+    ok(&mut s, "allied", "place reinf lost82-1 56.204", &[]);
+    assert_eq!(s.units["lost82-1"].hex, hex("56.204"));
+    // Finite: the same unit never comes in twice, even once it is gone.
+    s.units.remove("lost82-1");
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    let e = refused(&mut s, "allied", "place reinf lost82-1 56.204", "Reinf");
+    assert!(e.message.contains("lost82-2"), "{e}");
+    ok(&mut s, "allied", "pass", &[]);
+    // The German's Reinf brings no Lost 82nd AB.
+    german_impulse(&mut s);
+    unit_at(&mut s, "G/1", Side::German, "56.220");
+    s.cups.insert(Side::German, ids(&["reinf"]));
+    ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert!(s.placing.is_none());
+    let c = order::parse("place reinf lost82-2 56.204").unwrap();
+    assert_eq!(order::describe(&c), "place reinf lost82-2 56.204");
+}

@@ -144,6 +144,22 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 return Some(Command::Pass);
             }
             let (name, at) = own[rng(own.len())];
+            if event == "reinf" {
+                // A Lost 82nd AB unit in the hex of a 101st Leader the engine knows, if any.
+                let left = super::events::lost_82nd_left(s);
+                let leader = s.units.iter().find(|(n, _)| {
+                    super::oob::OOB.unit(n).is_some_and(|u| u.range.is_some())
+                        && super::oob::OOB.division_of(n) == Some("101st")
+                });
+                return Some(match (left.first(), leader) {
+                    (Some(u), Some((_, l))) => Command::Place {
+                        event,
+                        target: (*u).to_owned(),
+                        at: Some(l.hex),
+                    },
+                    _ => Command::Pass,
+                });
+            }
             Command::Place {
                 target: if event == "heroic" {
                     name.clone()
@@ -151,6 +167,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     at.neighbours()[rng(6)].to_string()
                 },
                 event,
+                at: None,
             }
         }
         Phase::Activation if s.pending.is_none() && s.intelligence.is_some() => {

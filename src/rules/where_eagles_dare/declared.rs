@@ -328,6 +328,9 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
     if super::events::PLACED.contains(&event.as_str()) {
         super::events::ask(s, ctx, side, &event);
     }
+    if event == "reinf" && side == Side::Allied {
+        super::events::ask_reinf(s, ctx);
+    }
     if event == "intelligence" {
         ctx.say(format!(
             "Intelligence: the {} player names the division that gains 6 Command and 2 Dispatch Points (S3.1): intelligence <division>",

@@ -19,6 +19,30 @@ use crate::engine::ruleset::{Ctx, RuleError};
 /// The events that are placed as markers.
 pub const PLACED: [&str; 3] = ["heroic", "dutch", "minefield"];
 
+/// Reinf drawn by the Allied (101st) player: he may bring in a Lost 82nd AB unit (S3.1).
+pub fn ask_reinf(s: &mut State, ctx: &mut Ctx) {
+    let left = lost_82nd_left(s);
+    if left.is_empty() {
+        ctx.say("Reinf: every Lost 82nd AB unit is in play; the recovered steps are the players' (S3.1)");
+        return;
+    }
+    ctx.say(format!(
+        "Reinf: recover 2 steps of one formation (the players'); the Allied player may bring in a Lost 82nd AB unit in his formation leader's hex (place reinf <unit> <hex>; left: {}), or pass (S3.1)",
+        left.join(", ")
+    ));
+    s.placing = Some((Side::Allied, "reinf".to_owned()));
+}
+
+/// The Lost 82nd AB units not yet brought in (finite: none is created, S3.1).
+pub fn lost_82nd_left(s: &State) -> Vec<&'static str> {
+    OOB.units
+        .iter()
+        .filter(|u| u.lost_82nd && !s.units.contains_key(&u.id) && !s.gone.contains(&u.id))
+        .filter(|u| !s.lost_82nd_in.contains(&u.id))
+        .map(|u| u.id.as_str())
+        .collect()
+}
+
 /// The drawn event's placement is asked of its side.
 pub fn ask(s: &mut State, ctx: &mut Ctx, side: Side, event: &str) {
     let what = match event {
@@ -36,6 +60,7 @@ pub fn ask(s: &mut State, ctx: &mut Ctx, side: Side, event: &str) {
 
 fn title(event: &str) -> &'static str {
     match event {
+        "reinf" => "Reinf",
         "heroic" => "Heroic",
         "dutch" => "Dutch",
         _ => "Minefield",
@@ -59,6 +84,7 @@ pub fn place(
     side: Side,
     event: &str,
     target: &str,
+    at: Option<Hex>,
 ) -> Result<(), RuleError> {
     let r = |m: String| rule("S3.1 Events", m);
     let Some((who, drawn)) = s.placing.clone() else {
@@ -72,6 +98,41 @@ pub fn place(
         )));
     }
     match event {
+        "reinf" => {
+            let r = |m: String| rule("S3.1 Events (Reinf)", m);
+            let hex = at.ok_or_else(|| r("place reinf <Lost 82nd AB unit> <hex>".into()))?;
+            if !lost_82nd_left(s).contains(&target) {
+                return Err(r(format!(
+                    "{target} is not a Lost 82nd AB unit still to come: {}",
+                    lost_82nd_left(s).join(", ")
+                )));
+            }
+            let leader = s.units.iter().find(|(n, u)| {
+                u.hex == hex
+                    && OOB
+                        .unit(n)
+                        .is_some_and(|d| d.class == super::oob::Class::Leader)
+                    && OOB.division_of(n) == Some("101st")
+            });
+            let Some((leader, _)) = leader else {
+                return Err(r(format!(
+                    "a Lost 82nd AB unit comes in its formation leader's hex: no 101st Leader is known in {hex}"
+                )));
+            };
+            let leader = leader.clone();
+            s.units.insert(
+                target.to_owned(),
+                super::state::Unit {
+                    side,
+                    hex,
+                    column: false,
+                },
+            );
+            s.lost_82nd_in.push(target.to_owned());
+            ctx.say(format!(
+                "Reinf: {target} of the Lost 82nd AB comes in at {hex}, with {leader} (S3.1; one step if the formation lost one, two if it lost none: the players')"
+            ));
+        }
         "heroic" => {
             let own = OOB
                 .side_of(target)

@@ -461,6 +461,7 @@ impl Rules for WhereEaglesDare {
             dutch: BTreeMap::new(),
             minefields: Vec::new(),
             mine_passed: Vec::new(),
+            lost_82nd_in: Vec::new(),
             bailey_impulse: None,
             gone: Vec::new(),
             abandoned: Vec::new(),
@@ -627,7 +628,7 @@ impl Rules for WhereEaglesDare {
                         *who,
                         PromptKind::Reaction,
                         format!("{clock}: place the {event} marker (S3.1), or pass"),
-                        vec![format!("place {event} {}", if event == "heroic" { "<unit>" } else { "<hex>" }), "pass".into()],
+                        vec![format!("place {event} {}", match event.as_str() { "heroic" => "<unit>", "reinf" => "<Lost 82nd AB unit> <hex>", _ => "<hex>" }), "pass".into()],
                         true,
                     )]
                 } else if let Some(who) = s.intelligence {
@@ -1201,9 +1202,11 @@ impl WhereEaglesDare {
         }
         if let Some((who, event)) = s.placing.clone() {
             return match c {
-                Command::Place { event: e, target } if side == who => {
-                    events::place(s, ctx, side, e, target)
-                }
+                Command::Place {
+                    event: e,
+                    target,
+                    at,
+                } if side == who => events::place(s, ctx, side, e, target, *at),
                 Command::Pass if side == who => {
                     events::pass(s, ctx);
                     Ok(())

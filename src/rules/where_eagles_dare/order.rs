@@ -260,6 +260,9 @@ pub enum Command {
     Place {
         event: String,
         target: String,
+        /// Reinf: the hex a Lost 82nd AB unit comes in (its formation leader's).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Hex>,
     },
     /// The Intelligence event's division (S3.1): +6 CP, +2 DP.
     Intelligence {
@@ -710,6 +713,12 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
         "place" if w.len() == 3 => Command::Place {
             event: w[1].to_owned(),
             target: w[2].to_owned(),
+            at: None,
+        },
+        "place" if w.len() == 4 && w[1] == "reinf" => Command::Place {
+            event: w[1].to_owned(),
+            target: w[2].to_owned(),
+            at: Some(Hex::parse(w[3]).ok_or_else(|| err("place reinf <Lost 82nd AB unit> <hex>"))?),
         },
         "intelligence" if w.len() == 2 => Command::Intelligence {
             division: w[1].to_owned(),
@@ -778,7 +787,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -954,7 +963,10 @@ pub fn describe(c: &Command) -> String {
                 .map(|d| format!(" from {d}"))
                 .unwrap_or_default()
         ),
-        Command::Place { event, target } => format!("place {event} {target}"),
+        Command::Place { event, target, at } => format!(
+            "place {event} {target}{}",
+            at.map(|h| format!(" {h}")).unwrap_or_default()
+        ),
         Command::Intelligence { division } => format!("intelligence {division}"),
         Command::Release { dp: 0 } => "release".into(),
         Command::Release { dp } => format!("release dp {dp}"),

@@ -462,6 +462,9 @@ pub struct State {
     /// S3.1 Minefields on the map, until an engineer removes them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub minefields: Vec<Hex>,
+    /// The Lost 82nd AB units brought in by Reinf (S3.1): finite, never brought in twice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lost_82nd_in: Vec<String>,
     /// Units that passed the TQ check to leave a Minefield, until they move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mine_passed: Vec<String>,

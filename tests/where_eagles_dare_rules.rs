@@ -3282,3 +3282,39 @@ fn reinf_s3_1_a_lost_82nd_ab_unit_comes_in_at_a_101st_leader_finite() {
     let c = order::parse("place reinf lost82-2 56.204").unwrap();
     assert_eq!(order::describe(&c), "place reinf lost82-2 56.204");
 }
+
+#[test]
+fn ambush_and_explosion_s3_1_the_enemy_attacks_and_states_the_result() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "377-pfab", "56.206");
+    unit_at(&mut s, "G/1", Side::German, "56.208");
+    s.cups.insert(Side::Allied, ids(&["ambush", "explosion"]));
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    // The cup in the order of the text: explosion, ambush; die 2 of 2.
+    ok(&mut s, "allied", "result none", &[2]);
+    // Ambush: the German attacks a friendly (Allied) unit within 3 hexes of one of his.
+    assert_eq!(s.placing, Some((Side::German, "ambush".into())));
+    refused(&mut s, "allied", "place ambush 56.203", "sequence of play");
+    refused(&mut s, "german", "place ambush 56.203", "Ambush");
+    refused(&mut s, "german", "place ambush 56.207", "Ambush");
+    ok(&mut s, "german", "place ambush 56.206", &[4]);
+    assert!(s
+        .pending
+        .as_ref()
+        .is_some_and(|p| p.side == Side::German && p.face == 4));
+    refused(&mut s, "allied", "end", "sequence of play");
+    ok(&mut s, "german", "result eliminated 377-pfab", &[]);
+    assert!(!s.units.contains_key("377-pfab"));
+    // Explosion: only an Artillery Unit; a heavy barrage in its hex.
+    put(&mut s, "377-pfab", "56.206");
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    assert_eq!(s.placing, Some((Side::German, "explosion".into())));
+    refused(&mut s, "german", "place explosion A/502", "Explosion");
+    ok(&mut s, "german", "place explosion 377-pfab", &[2]);
+    assert!(s.barrages.contains(&(hex("56.206"), true, Side::German)));
+    ok(&mut s, "german", "result suppressed", &[]);
+    assert!(s.pending.is_none() && s.placing.is_none());
+}

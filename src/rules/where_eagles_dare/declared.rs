@@ -331,6 +331,9 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
     if event == "reinf" && side == Side::Allied {
         super::events::ask_reinf(s, ctx);
     }
+    if event == "ambush" || event == "explosion" {
+        super::events::ask_attack(s, ctx, side.other(), &event);
+    }
     if event == "intelligence" {
         ctx.say(format!(
             "Intelligence: the {} player names the division that gains 6 Command and 2 Dispatch Points (S3.1): intelligence <division>",

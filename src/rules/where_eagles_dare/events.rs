@@ -19,6 +19,22 @@ use crate::engine::ruleset::{Ctx, RuleError};
 /// The events that are placed as markers.
 pub const PLACED: [&str; 3] = ["heroic", "dutch", "minefield"];
 
+/// Ambush and Explosion: the enemy of the drawing side may attack (S3.1).
+pub fn ask_attack(s: &mut State, ctx: &mut Ctx, enemy: Side, event: &str) {
+    ctx.say(format!(
+        "{}: the {} player may attack {} (place {event} <{}>), or pass (S3.1)",
+        if event == "ambush" { "Ambush" } else { "Explosion" },
+        enemy.name(),
+        if event == "ambush" {
+            "any friendly unit within 3 hexes of one of his units with a 6 white FP attack, no modifiers"
+        } else {
+            "a friendly Artillery Unit or one in an Artillery Park as a 3 white FP artillery attack, no modifiers"
+        },
+        if event == "ambush" { "hex" } else { "artillery unit" },
+    ));
+    s.placing = Some((enemy, event.to_owned()));
+}
+
 /// Reinf drawn by the Allied (101st) player: he may bring in a Lost 82nd AB unit (S3.1).
 pub fn ask_reinf(s: &mut State, ctx: &mut Ctx) {
     let left = lost_82nd_left(s);
@@ -60,6 +76,8 @@ pub fn ask(s: &mut State, ctx: &mut Ctx, side: Side, event: &str) {
 
 fn title(event: &str) -> &'static str {
     match event {
+        "ambush" => "Ambush",
+        "explosion" => "Explosion",
         "reinf" => "Reinf",
         "heroic" => "Heroic",
         "dutch" => "Dutch",
@@ -98,6 +116,7 @@ pub fn place(
         )));
     }
     match event {
+        "ambush" | "explosion" => return attack(s, ctx, side, event, target),
         "reinf" => {
             let r = |m: String| rule("S3.1 Events (Reinf)", m);
             let hex = at.ok_or_else(|| r("place reinf <Lost 82nd AB unit> <hex>".into()))?;
@@ -263,4 +282,96 @@ pub fn after_tq(s: &mut State, ctx: &mut Ctx, unit: &str, reason: &[String], pas
         }
         _ => {}
     }
+}
+
+/// Ambush (a hex of a friendly unit within 3 hexes of one of the attacker's units, the 6 white
+/// FP attack) and Explosion (a friendly Artillery Unit, the 3 white FP artillery attack; a heavy
+/// barrage marker in its hex unless it is in an Artillery Park): the die is drawn, and the
+/// attacker states the CRT result class (`result <class> [<unit>]`), as for fire.
+fn attack(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    event: &str,
+    target: &str,
+) -> Result<(), RuleError> {
+    let r = |m: String| {
+        rule(
+            if event == "ambush" {
+                "S3.1 Events (Ambush)"
+            } else {
+                "S3.1 Events (Explosion)"
+            },
+            m,
+        )
+    };
+    let friendly = side.other();
+    let (hex, parked) = if event == "ambush" {
+        let hex = Hex::parse(target)
+            .ok_or_else(|| r(format!("'{target}' is not a hex: write it as 56.201")))?;
+        if !s.units.values().any(|u| u.side == friendly && u.hex == hex) {
+            return Err(r(format!("no {} unit is known in {hex}", friendly.name())));
+        }
+        if !s
+            .units
+            .values()
+            .any(|u| u.side == side && u.hex.distance(hex) <= 3)
+        {
+            return Err(r(format!(
+                "{hex} is not within 3 hexes of one of your units"
+            )));
+        }
+        (hex, false)
+    } else {
+        let park = s.parks.iter().find(|p| p.units.iter().any(|u| u == target));
+        let artillery = super::oob::OOB
+            .unit(target)
+            .is_none_or(|u| u.class == super::oob::Class::Artillery);
+        let own = super::oob::OOB
+            .side_of(target)
+            .or_else(|| s.units.get(target).map(|u| u.side))
+            .or(park.map(|p| p.side));
+        if own != Some(friendly) || !artillery {
+            return Err(r(format!(
+                "{target} is not a {} Artillery Unit",
+                friendly.name()
+            )));
+        }
+        match (park.and_then(|p| p.hex), s.units.get(target)) {
+            (Some(h), _) => (h, true),
+            (None, Some(u)) => (u.hex, false),
+            (None, None) => {
+                return Err(r(format!("{target} is not known on the map or in a park")))
+            }
+        }
+    };
+    let face = super::d10(ctx);
+    ctx.say(format!(
+        "{}: the {} player attacks {target} at {hex} ({}): the die reads {face}",
+        title(event),
+        side.name(),
+        if event == "ambush" {
+            "6 white FP, no modifiers"
+        } else {
+            "3 white FP, no modifiers"
+        }
+    ));
+    if event == "explosion" && !parked {
+        s.barrages.push((hex, true, side));
+        ctx.say(format!(
+            "A heavy barrage marker is placed on {hex} (S3.1 Explosion)"
+        ));
+        if side == Side::German && s.on_club_route(hex) {
+            closed(s, ctx, &format!("the Explosion's heavy barrage on {hex}"));
+        }
+    }
+    s.placing = None;
+    s.pending = Some(super::state::Pending {
+        side,
+        unit: event.to_owned(),
+        hex,
+        face,
+        fire: false,
+    });
+    Ok(())
 }

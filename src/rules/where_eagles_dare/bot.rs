@@ -50,11 +50,17 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
         Phase::Huber => Command::Huber {
             division: Some(["59th", "chill"][rng(2)].into()),
         },
+        // A change of drop location is tried once a day (3.6): naming the day keeps a new plan
+        // from repeating one opened before, which the secrecy check would take for a leak.
         Phase::Replan { next } => Command::Plan {
             drop: *next,
             sticks: Some(vec![
-                format!("r{next}-506:{}", ["A1", "A", "B", "C", "W"][rng(5)]),
-                format!("r{next}-501:A"),
+                format!(
+                    "r{next}-{}-506:{}",
+                    s.day,
+                    ["A1", "A", "B", "C", "W"][rng(5)]
+                ),
+                format!("r{next}-{}-501:A", s.day),
             ]),
         },
         Phase::SupplyDrop { candidates } => Command::AirDrop {

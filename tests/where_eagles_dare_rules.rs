@@ -8,8 +8,11 @@ use despatch::engine::dice::hidden_stream;
 use despatch::engine::ruleset::{
     Ctx, DiceSource, Outcome, RuleError, Rules, Seat, SeatDef, Setup, Viewer,
 };
+use despatch::rules::where_eagles_dare::command;
 use despatch::rules::where_eagles_dare::data::{DropResult, Spur, Weather, DATA};
 use despatch::rules::where_eagles_dare::hex::Hex;
+use despatch::rules::where_eagles_dare::los::{hexes_between, line_of_sight, Sight};
+use despatch::rules::where_eagles_dare::oob::{Class, Oob, OOB};
 use despatch::rules::where_eagles_dare::order;
 use despatch::rules::where_eagles_dare::state::{
     AirDropCounters, OffMap, Phase, RaidMarker, Side, State, Unit,
@@ -2747,9 +2750,6 @@ fn rout_s3_1_a_routed_german_formation_leaves_the_map_and_reenters_its_display_b
 
 // ---- The order of battle and command (S6.5–S6.8, S6.10) ----
 
-use despatch::rules::where_eagles_dare::command;
-use despatch::rules::where_eagles_dare::oob::{Class, Oob, OOB};
-
 /// An Allied unit of the OOB where the players put it.
 fn put(s: &mut State, unit: &str, at: &str) {
     s.units.insert(
@@ -3094,8 +3094,6 @@ fn minefield_s3_1_within_3_hexes_a_tq_check_to_leave_an_engineer_removes_it() {
 }
 
 // ---- Line of sight (2.3, 2.13, 2.15.4, 2.16) on a synthetic map ----
-
-use despatch::rules::where_eagles_dare::los::{hexes_between, line_of_sight, Sight};
 
 /// A clear field of columns 8–14, rows 6–16, then `extra` lines on top.
 fn field(extra: &str) -> Map {

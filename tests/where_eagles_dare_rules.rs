@@ -3316,3 +3316,29 @@ fn ambush_and_explosion_s3_1_the_enemy_attacks_and_states_the_result() {
     ok(&mut s, "german", "result suppressed", &[]);
     assert!(s.pending.is_none() && s.placing.is_none());
 }
+
+#[test]
+fn lost_s3_1_the_enemy_picks_a_friendly_unit_and_moves_it() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "A/502", "56.203");
+    unit_at(&mut s, "G/1", Side::German, "56.208");
+    s.cups.insert(Side::Allied, ids(&["lost"]));
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    assert_eq!(s.placing, Some((Side::German, "lost".into())));
+    // The German picks an Allied unit, not his own.
+    refused(&mut s, "german", "place lost G/1", "Lost");
+    ok(&mut s, "german", "place lost A/502", &[]);
+    assert_eq!(
+        (s.lost.as_deref(), s.lost_mover()),
+        (Some("A/502"), Side::German)
+    );
+    refused(&mut s, "allied", "end", "sequence of play");
+    refused(&mut s, "german", "move G/1 56.207", "Lost");
+    ok(&mut s, "german", "move A/502 56.204 56.205", &[]);
+    assert_eq!(s.units["A/502"].hex, hex("56.205"));
+    assert!(s.lost.is_none() && s.lost_event.is_none());
+    // The lost unit stays an Allied unit.
+    assert_eq!(s.units["A/502"].side, Side::Allied);
+}

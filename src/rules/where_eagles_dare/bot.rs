@@ -150,6 +150,23 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 return Some(Command::Pass);
             }
             let (name, at) = own[rng(own.len())];
+            if event == "lost" {
+                // The enemy's unit that is lost (S3.1).
+                let theirs: Vec<&String> = s
+                    .units
+                    .iter()
+                    .filter(|(_, u)| u.side == side.other())
+                    .map(|(n, _)| n)
+                    .collect();
+                return Some(match theirs.len() {
+                    0 => Command::Pass,
+                    n => Command::Place {
+                        event,
+                        target: theirs[rng(n)].clone(),
+                        at: None,
+                    },
+                });
+            }
             if event == "reinf" {
                 // A Lost 82nd AB unit in the hex of a 101st Leader the engine knows, if any.
                 let left = super::events::lost_82nd_left(s);
@@ -259,7 +276,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 });
             }
             if let Some(l) = &s.lost {
-                if side != Side::Allied {
+                if side != s.lost_mover() {
                     return None;
                 }
                 let at = s.units.get(l).map(|u| u.hex)?;

@@ -331,6 +331,9 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
     if event == "reinf" && side == Side::Allied {
         super::events::ask_reinf(s, ctx);
     }
+    if event == "lost" {
+        super::events::ask_lost(s, ctx, side.other());
+    }
     if event == "ambush" || event == "explosion" {
         super::events::ask_attack(s, ctx, side.other(), &event);
     }

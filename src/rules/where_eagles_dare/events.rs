@@ -35,6 +35,16 @@ pub fn ask_attack(s: &mut State, ctx: &mut Ctx, enemy: Side, event: &str) {
     s.placing = Some((enemy, event.to_owned()));
 }
 
+/// Lost: the enemy of the drawing side picks one of the drawer's units, then moves it (S3.1).
+pub fn ask_lost(s: &mut State, ctx: &mut Ctx, enemy: Side) {
+    ctx.say(format!(
+        "Lost: the {} player picks a {} unit that is lost (place lost <unit>) and moves it, or passes (S3.1)",
+        enemy.name(),
+        enemy.other().name()
+    ));
+    s.placing = Some((enemy, "lost".to_owned()));
+}
+
 /// Reinf drawn by the Allied (101st) player: he may bring in a Lost 82nd AB unit (S3.1).
 pub fn ask_reinf(s: &mut State, ctx: &mut Ctx) {
     let left = lost_82nd_left(s);
@@ -79,6 +89,7 @@ fn title(event: &str) -> &'static str {
         "ambush" => "Ambush",
         "explosion" => "Explosion",
         "reinf" => "Reinf",
+        "lost" => "Lost",
         "heroic" => "Heroic",
         "dutch" => "Dutch",
         _ => "Minefield",
@@ -117,6 +128,20 @@ pub fn place(
     }
     match event {
         "ambush" | "explosion" => return attack(s, ctx, side, event, target),
+        "lost" => {
+            if !s.units.get(target).is_some_and(|u| u.side == side.other()) {
+                return Err(rule(
+                    "S3.1 Events (Lost)",
+                    format!("{target} is not a {} unit on the map", side.other().name()),
+                ));
+            }
+            s.lost = Some(target.to_owned());
+            s.lost_event = Some(side);
+            ctx.say(format!(
+                "Lost: {target} is lost; the {} player moves it up to its full movement allowance, the lost movement ending as it enters an enemy Fire Zone (S3.1)",
+                side.name()
+            ));
+        }
         "reinf" => {
             let r = |m: String| rule("S3.1 Events (Reinf)", m);
             let hex = at.ok_or_else(|| r("place reinf <Lost 82nd AB unit> <hex>".into()))?;

@@ -456,6 +456,7 @@ impl Rules for WhereEaglesDare {
             lost: None,
             rout: None,
             map,
+            lost_event: None,
             placing: None,
             heroic: BTreeMap::new(),
             dutch: BTreeMap::new(),
@@ -617,9 +618,13 @@ impl Rules for WhereEaglesDare {
                     )]
                 } else if let Some(l) = &s.lost {
                     vec![p(
-                        Side::Allied,
+                        s.lost_mover(),
                         PromptKind::Turn,
-                        format!("{clock}: the German {l} is lost (O3.0): move it up to its full movement allowance, or pass"),
+                        format!(
+                            "{clock}: the {} {l} is lost ({}): move it up to its full movement allowance, or pass",
+                            s.lost_mover().other().name(),
+                            if s.lost_event.is_some() { "S3.1 Lost" } else { "O3.0" }
+                        ),
                         vec![format!("move {l} <hex> …"), "pass".into()],
                         true,
                     )]
@@ -1008,10 +1013,19 @@ impl Rules for WhereEaglesDare {
             if s.mann.is_some() {
                 return units::joe_mann(s, ctx, side, false);
             }
-            if let Some(l) = s.lost.take() {
-                ctx.say(format!("The Allied player leaves the lost {l} where it is"));
-                return Ok(());
-            }
+        }
+        if s.phase == Phase::Activation
+            && s.pending.is_none()
+            && s.lost.is_some()
+            && side == s.lost_mover()
+        {
+            let l = s.lost.take().expect("checked");
+            s.lost_event = None;
+            ctx.say(format!(
+                "The {} player leaves the lost {l} where it is",
+                side.name()
+            ));
+            return Ok(());
         }
         if s.phase == Phase::Activation && s.status_window && side == Side::German {
             ctx.say("The German player missed the deadline: no status check");
@@ -1183,20 +1197,22 @@ impl WhereEaglesDare {
                     path,
                     column,
                     transport,
-                } if side == Side::Allied && *unit == lost => {
-                    declared::move_unit(s, ctx, Side::German, unit, path, *column, *transport)?;
+                } if side == s.lost_mover() && *unit == lost => {
+                    declared::move_unit(s, ctx, side.other(), unit, path, *column, *transport)?;
                     s.lost = None;
-                    ctx.say(format!("The lost {lost} is Suppressed at the end of its lost movement (O3.0, as the Lost event)"));
+                    s.lost_event = None;
+                    ctx.say(format!("The lost {lost} is Suppressed at the end of its lost movement (S3.1 Lost)"));
                     Ok(())
                 }
-                Command::Pass if side == Side::Allied => {
+                Command::Pass if side == s.lost_mover() => {
                     s.lost = None;
-                    ctx.say(format!("The Allied player leaves the lost {lost} where it is"));
+                    s.lost_event = None;
+                    ctx.say(format!("The {} player leaves the lost {lost} where it is", side.name()));
                     Ok(())
                 }
                 _ => Err(rule(
-                    "O3.0 German Lost Rule",
-                    format!("the Allied player moves the lost {lost} first (move {lost} <hex> …), or passes"),
+                    if s.lost_event.is_some() { "S3.1 Events (Lost)" } else { "O3.0 German Lost Rule" },
+                    format!("the {} player moves the lost {lost} first (move {lost} <hex> …), or passes", s.lost_mover().name()),
                 )),
             };
         }

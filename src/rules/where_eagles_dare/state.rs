@@ -450,6 +450,10 @@ pub struct State {
     /// The map given with option `map` (its terrain checks moves, set-ups and line of sight).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map: Option<super::terrain::LoadedMap>,
+    /// The Lost event (S3.1): the side moving the lost unit (none: O3.0, the Allied moves a
+    /// German unit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost_event: Option<Side>,
     /// S3.1: the event a side places now (heroic, dutch, minefield).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placing: Option<(Side, String)>,
@@ -477,6 +481,11 @@ pub struct State {
 }
 
 impl State {
+    /// Who moves the lost unit: the enemy of the Lost event's drawer, or the Allied (O3.0).
+    pub fn lost_mover(&self) -> Side {
+        self.lost_event.unwrap_or(Side::Allied)
+    }
+
     pub fn clock(&self) -> String {
         format!("{} {} Sept", TURNS[self.time], self.day)
     }

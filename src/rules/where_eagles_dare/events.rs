@@ -129,7 +129,7 @@ pub fn place(
     match event {
         "ambush" | "explosion" => return attack(s, ctx, side, event, target),
         "lost" => {
-            if !s.units.get(target).is_some_and(|u| u.side == side.other()) {
+            if s.units.get(target).is_none_or(|u| u.side != side.other()) {
                 return Err(rule(
                     "S3.1 Events (Lost)",
                     format!("{target} is not a {} unit on the map", side.other().name()),

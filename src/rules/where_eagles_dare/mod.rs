@@ -1009,10 +1009,12 @@ impl Rules for WhereEaglesDare {
             ));
             return Ok(());
         }
-        if s.phase == Phase::Activation && s.pending.is_none() && side == Side::Allied {
-            if s.mann.is_some() {
-                return units::joe_mann(s, ctx, side, false);
-            }
+        if s.phase == Phase::Activation
+            && s.pending.is_none()
+            && side == Side::Allied
+            && s.mann.is_some()
+        {
+            return units::joe_mann(s, ctx, side, false);
         }
         if s.phase == Phase::Activation
             && s.pending.is_none()

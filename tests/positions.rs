@@ -499,3 +499,48 @@ fn where_eagles_dare_a_position_on_a_game_s_map_refuses_an_impassable_hex() {
         "off the map's hexes"
     );
 }
+
+#[test]
+fn where_eagles_dare_s3_1_a_lost_unit_and_a_placement_set_from_a_position() {
+    // lost_s3_1_the_enemy_picks_a_friendly_unit_and_moves_it (where_eagles_dare_rules), from
+    // the moment the German has picked the lost unit.
+    let t = replay(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &["allied", "german"],
+        "position:\n  time 1300\n  phase activation\n  impulse allied\n  chit div-101\n  \
+         unit A/502 allied at 56.203\n  lost A/502 by german\n  lost82-in lost82-1\n\
+         german: move A/502 56.204",
+        &[],
+    );
+    assert_eq!(
+        t.view["units"]["A/502"]["hex"],
+        "56.204",
+        "{}",
+        replay::render(&t)
+    );
+    let seats = ["allied", "german"];
+    let s = position(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &seats,
+        "placing german ambush\npassed-mines A/502",
+    )
+    .unwrap();
+    let s: &despatch::rules::where_eagles_dare::state::State = s.downcast().unwrap();
+    assert_eq!(s.placing.as_ref().map(|p| p.1.as_str()), Some("ambush"));
+    assert!(position(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &seats,
+        "lost82-in A/502"
+    )
+    .is_err());
+    assert!(position(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &seats,
+        "placing german tea"
+    )
+    .is_err());
+}

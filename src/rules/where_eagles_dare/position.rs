@@ -33,9 +33,13 @@ bridge <name> intact|wired <side>|destroyed
 marker <hex>|off                   the Club Route marker
 highway open|cut [attacked <n>] [closed <n>]
 rubble <hex>
-heroic <side> <unit> | dutch <side> <hex> | minefield <hex>   event markers (S3.1)";
+heroic <side> <unit> | dutch <side> <hex> | minefield <hex>   event markers (S3.1)
+placing <side> <event>             an event the side places or attacks with now (S3.1)
+passed-mines <unit>                the unit passed its check to leave a Minefield
+lost <unit> by <side>              a lost unit the side moves now (S3.1 Lost, O3.0)
+lost82-in <unit>                   a Lost 82nd AB unit already brought in by Reinf";
 
-const KNOWN: [&str; 19] = [
+const KNOWN: [&str; 23] = [
     "day",
     "time",
     "phase",
@@ -55,6 +59,10 @@ const KNOWN: [&str; 19] = [
     "heroic",
     "dutch",
     "minefield",
+    "placing",
+    "passed-mines",
+    "lost",
+    "lost82-in",
 ];
 
 fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {
@@ -324,6 +332,56 @@ pub fn read(
                 let x = side(&s, w[1])?;
                 let h = hex(&s, w[2])?;
                 st.dutch.insert(x, h);
+            }
+            "placing" => {
+                s.expect_words(3, "placing <side> <event>")?;
+                let x = side(&s, w[1])?;
+                let events = [
+                    "heroic",
+                    "dutch",
+                    "minefield",
+                    "reinf",
+                    "ambush",
+                    "explosion",
+                    "lost",
+                ];
+                if !events.contains(&w[2]) {
+                    return Err(s.error(format!(
+                        "'{}' is not an event placed: {}",
+                        w[2],
+                        events.join(", ")
+                    )));
+                }
+                st.placing = Some((x, w[2].to_owned()));
+            }
+            "passed-mines" => {
+                s.expect_words(2, "passed-mines <unit>")?;
+                st.mine_passed.push(w[1].to_owned());
+            }
+            "lost" => {
+                s.expect_words(4, "lost <unit> by <side>")?;
+                if w[2] != "by" {
+                    return Err(s.error("write lost <unit> by <side>"));
+                }
+                let by = side(&s, w[3])?;
+                if st.units.get(w[1]).is_some_and(|u| u.side == by) {
+                    return Err(s.error(format!(
+                        "{} is the {} player's own unit: the enemy moves a lost unit",
+                        w[1], w[3]
+                    )));
+                }
+                st.lost = Some(w[1].to_owned());
+                st.lost_event = Some(by);
+            }
+            "lost82-in" => {
+                s.expect_words(2, "lost82-in <unit>")?;
+                if !OOB.unit(w[1]).is_some_and(|u| u.lost_82nd) {
+                    return Err(s.error(format!(
+                        "{} is not a Lost 82nd AB unit of data/oob.txt",
+                        w[1]
+                    )));
+                }
+                st.lost_82nd_in.push(w[1].to_owned());
             }
             "minefield" => {
                 s.expect_words(2, "minefield <hex>")?;

@@ -664,3 +664,134 @@ fn where_eagles_dare_1_2_fog_clears_at_0900_on_the_fog_number_from_a_position() 
     assert_eq!(t.steps[0].dice_used, [5]);
     assert_eq!(t.view["weather"], "clear", "{}", replay::render(&t));
 }
+
+#[test]
+fn where_eagles_dare_positions_check_the_oob_s_sides_and_the_231st_line_s6_10() {
+    let seats = ["allied", "german"];
+    let bad = |text: &str| {
+        position("where-eagles-dare", "the-best-laid-plans", &seats, text)
+            .err()
+            .expect("refused")
+    };
+    let e = bad("unit A/502 german at 56.201");
+    assert!(e.message.contains("allied unit"), "{e}");
+    let e = bad("\nunit A/2devon allied at 41.200");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("S6.10"), "{e}");
+    assert!(position(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &seats,
+        "unit A/2devon allied at 41.230"
+    )
+    .is_ok());
+}
+
+#[test]
+fn where_eagles_dare_s6_6_another_101st_leader_commands_at_2_cp_from_a_position() {
+    // s6_6_a_101st_unit_in_command_by_another_101st_leader_pays_2_cp_and_is_not_activated
+    // (where_eagles_dare_rules), from a position: the 506's chit, its Leader beside A/502.
+    let t = replay(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &["allied", "german"],
+        "position:\n  time 1300\n  phase activation\n  impulse allied\n  chit f-506\n  \
+         cp 101st 3\n  unit A/502 allied at 60.160\n  unit ldr-506 allied at 60.162\n\
+         allied: command A/502 by ldr-506",
+        &[],
+    );
+    assert_eq!(
+        t.view["command_points"]["101st"],
+        1,
+        "{}",
+        replay::render(&t)
+    );
+}
+
+#[test]
+fn where_eagles_dare_s3_1_a_minefield_from_a_position_asks_a_tq_check_to_leave() {
+    // minefield_s3_1_within_3_hexes_a_tq_check_to_leave_an_engineer_removes_it
+    // (where_eagles_dare_rules), from a position with the marker already down.
+    let t = replay(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &["allied", "german"],
+        "position:\n  time 1300\n  phase activation\n  impulse allied\n  chit div-101\n  \
+         unit A/502 allied at 41.230\n  minefield 41.230\n  dutch german 56.201\n  \
+         heroic allied A/502\n\
+         allied: tq A/502 minefield pass 0-5\nallied: move A/502 41.231",
+        &[3],
+    );
+    let v = &t.view;
+    assert_eq!(
+        v["units"]["A/502"]["hex"],
+        "41.231",
+        "{}",
+        replay::render(&t)
+    );
+    assert_eq!(v["event_markers"]["minefields"][0], "41.230");
+    assert_eq!(v["event_markers"]["heroic"]["allied"], "A/502");
+}
+
+#[test]
+fn where_eagles_dare_a_position_on_a_game_s_map_refuses_an_impassable_hex() {
+    let mut setup = setup("the-best-laid-plans", &["allied", "german"]);
+    setup.options = json!({ "map": "hex 20.14 impassable\nhex 20.13 clear\n" });
+    let at = |text: &str| {
+        ruleset("where-eagles-dare")
+            .position(&setup, text, &mut hidden_stream(&[0; 32], "positions", 0))
+            .map(|_| ())
+    };
+    let e = at("unit A/3ig allied at 20.14").unwrap_err();
+    assert!(e.message.contains("2.14"), "{e}");
+    assert!(at("unit A/3ig allied at 20.13").is_ok());
+    assert!(
+        at("unit A/3ig allied at 30.30").is_ok(),
+        "off the map's hexes"
+    );
+}
+
+#[test]
+fn where_eagles_dare_s3_1_a_lost_unit_and_a_placement_set_from_a_position() {
+    // lost_s3_1_the_enemy_picks_a_friendly_unit_and_moves_it (where_eagles_dare_rules), from
+    // the moment the German has picked the lost unit.
+    let t = replay(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &["allied", "german"],
+        "position:\n  time 1300\n  phase activation\n  impulse allied\n  chit div-101\n  \
+         unit A/502 allied at 56.203\n  lost A/502 by german\n  lost82-in lost82-1\n\
+         german: move A/502 56.204",
+        &[],
+    );
+    assert_eq!(
+        t.view["units"]["A/502"]["hex"],
+        "56.204",
+        "{}",
+        replay::render(&t)
+    );
+    let seats = ["allied", "german"];
+    let s = position(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &seats,
+        "placing german ambush\npassed-mines A/502",
+    )
+    .unwrap();
+    let s: &despatch::rules::where_eagles_dare::state::State = s.downcast().unwrap();
+    assert_eq!(s.placing.as_ref().map(|p| p.1.as_str()), Some("ambush"));
+    assert!(position(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &seats,
+        "lost82-in A/502"
+    )
+    .is_err());
+    assert!(position(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &seats,
+        "placing german tea"
+    )
+    .is_err());
+}

@@ -75,10 +75,47 @@ fn flak_kept_secret(game: &despatch::engine::game::Game) -> Result<bool, String>
     Ok(secret)
 }
 
+/// A synthetic map around the bots' start hexes (41.230, 43.228): every terrain of the chart,
+/// roads, a raised road, streams, crests and an impassable hexside, so moves, set-ups and
+/// fire are checked against it (option `map`).
+fn bot_map() -> String {
+    const TERRAIN: [&str; 9] = [
+        "clear",
+        "polder",
+        "orchard",
+        "woods",
+        "village",
+        "town",
+        "city",
+        "fortified",
+        "dunes",
+    ];
+    let mut text = String::new();
+    for c in 36..=48u32 {
+        for r in 220..=236u32 {
+            let t = TERRAIN[((c * 7 + r * 3) % 9) as usize];
+            let road = if c == 41 || r == 228 { " road" } else { "" };
+            let raised = if c == 45 && r % 2 == 0 { " raised" } else { "" };
+            text.push_str(&format!("hex {c}.{r} {t}{road}{raised}\n"));
+            if (c + r) % 5 == 0 {
+                text.push_str(&format!("side {c}.{r} {c}.{} crest\n", r + 1));
+            }
+            if (c * r) % 11 == 0 {
+                text.push_str(&format!("side {c}.{r} {c}.{} stream\n", r + 1));
+            }
+        }
+    }
+    text.push_str("hex 40.232 impassable\nside 42.230 42.231 impassable\n");
+    text
+}
+
 /// Every fourth game plays the optional rules (O1–O4) and, but in A Ride in the Country, a
-/// lost A Ride in the Country (2.11).
+/// lost A Ride in the Country (2.11); every fourth other game is played on a map.
 fn setup(scenario: &str, free_drop: bool, n: u64) -> Setup {
     let mut options = json!({ "free_drop": free_drop });
+    if n % 4 == 1 {
+        options["map"] = json!(bot_map());
+    }
     if n % 4 == 2 {
         options["covering_fire"] = json!(true);
         options["alternate_chits"] = json!(true);

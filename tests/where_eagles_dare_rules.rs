@@ -8,8 +8,11 @@ use despatch::engine::dice::hidden_stream;
 use despatch::engine::ruleset::{
     Ctx, DiceSource, Outcome, RuleError, Rules, Seat, SeatDef, Setup, Viewer,
 };
+use despatch::rules::where_eagles_dare::command;
 use despatch::rules::where_eagles_dare::data::{DropResult, Spur, Weather, DATA};
 use despatch::rules::where_eagles_dare::hex::Hex;
+use despatch::rules::where_eagles_dare::los::{hexes_between, line_of_sight, Sight};
+use despatch::rules::where_eagles_dare::oob::{Class, Oob, OOB};
 use despatch::rules::where_eagles_dare::order;
 use despatch::rules::where_eagles_dare::state::{
     AirDropCounters, OffMap, Phase, RaidMarker, Side, State, Unit,
@@ -430,6 +433,7 @@ fn attacking_club_route_4_3_3_german_fire_not_a_9_is_attacked_once_a_turn() {
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/1 41.231 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[2]);
+    ok(&mut s, "german", "pass", &[]); // Heroic drawn, placed on no unit
     assert_eq!(s.highway.attacked, 1, "a 9 is no attack on Club Route");
     ok(&mut s, "german", "fire G/1 42.228 small-arms", &[3]);
     ok(&mut s, "german", "result none", &[]);
@@ -551,8 +555,10 @@ fn random_events_s3_0_campaign_chits_go_back_heroic_and_dutch_before_the_next_dr
     ok(&mut s, "german", "result none", &[2]);
     assert_eq!(s.held_out, vec![(Side::German, "heroic".to_owned())]);
     assert_eq!(s.cups[&Side::German].len(), 9);
+    ok(&mut s, "german", "place heroic G/1", &[]);
     ok(&mut s, "german", "fire G/1 50.150 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[3]);
+    assert!(s.heroic.is_empty(), "the marker comes off with the chit");
     assert_eq!(
         s.cups[&Side::German].len(),
         10,
@@ -1834,7 +1840,7 @@ fn play(s: &mut State, seat: &str, text: &str, dice: &[u32]) {
 #[test]
 fn streams_2_11_a_vehicle_s_first_crossing_rolls_and_a_9_makes_the_bridge_unstable() {
     let mut s = game("the-best-laid-plans");
-    allied_impulse(&mut s, "div-guards");
+    allied_impulse(&mut s, "div-101");
     // A 9: unstable; the vehicle stops before the bridge.
     play(
         &mut s,
@@ -1865,7 +1871,7 @@ fn streams_2_11_a_vehicle_s_first_crossing_rolls_and_a_9_makes_the_bridge_unstab
         "move G/pz 63.185 63.186 63.187 tracked column",
         "2.11",
     );
-    allied_impulse(&mut s, "f-501");
+    allied_impulse(&mut s, "f-502");
     play(&mut s, "allied", "move A/502 63.186 63.185", &[]);
     // Any other roll: a stream bridge like any other, never rolled for again.
     allied_impulse(&mut s, "div-guards");
@@ -2069,14 +2075,14 @@ fn bridge_repair_2_15_7_a_bailey_a_turn_after_the_demolition_then_a_tq_repairs_i
         &[2],
     );
     assert!(!s.bridges["son"].destroyed && s.bridges["son"].bailey.as_ref().unwrap().bridged);
-    play(&mut s, "allied", "move A/502 56.202 56.201 column", &[]);
+    play(&mut s, "allied", "move A/3ig 56.202 56.201 column", &[]);
     // Suppressed, it is no bridge until it rallies.
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/1 56.202 mortar", &[4]);
     ok(&mut s, "german", "result suppressed 11-bridge-re", &[]);
     assert!(!s.bridges["son"].open());
-    allied_impulse(&mut s, "f-501");
-    refused(&mut s, "allied", "move A/502 56.202 column", "2.15.7");
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "move A/3ig 56.202 column", "2.15.7");
     play(&mut s, "allied", "rally 11-bridge-re pass 0-5", &[3]);
     assert!(s.bridges["son"].open());
     // Eliminated, it leaves play and the destroyed marker returns.
@@ -2169,7 +2175,7 @@ fn railroad_bridges_2_15_3_vehicles_wait_for_improvement_transport_is_lost_49_16
 #[test]
 fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() {
     let mut s = son_demolished();
-    allied_impulse(&mut s, "f-501");
+    allied_impulse(&mut s, "div-101");
     let e = refused(
         &mut s,
         "allied",
@@ -2211,7 +2217,7 @@ fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() 
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/2 56.202 mortar", &[5]);
     ok(&mut s, "german", "result suppressed A/326", &[]);
-    allied_impulse(&mut s, "f-501");
+    allied_impulse(&mut s, "div-101");
     let e = refused(&mut s, "allied", "ferry A/501 son", "2.18.2");
     assert!(e.message.contains("Suppressed"), "{e}");
     play(&mut s, "allied", "rally A/326 pass 0-4", &[1]);
@@ -2740,4 +2746,599 @@ fn rout_s3_1_a_routed_german_formation_leaves_the_map_and_reenters_its_display_b
             assert_eq!(s.offmap["erc-kg-stiller"], OffMap::Box("Geldrop".into()));
         }
     }
+}
+
+// ---- The order of battle and command (S6.5–S6.8, S6.10) ----
+
+/// An Allied unit of the OOB where the players put it.
+fn put(s: &mut State, unit: &str, at: &str) {
+    s.units.insert(
+        unit.into(),
+        Unit {
+            side: Side::Allied,
+            hex: hex(at),
+            column: false,
+        },
+    );
+}
+
+#[test]
+fn oob_data_sides_divisions_formations_classes_and_flags() {
+    // Every formation's chit is a chit of its side and division (chits.txt).
+    for f in &OOB.formations {
+        if let Some(c) = &f.chit {
+            let chit = DATA.chit(c).unwrap_or_else(|| panic!("{}: chit {c}", f.id));
+            assert_eq!(chit.side, f.side, "{}", f.id);
+            assert_eq!(
+                chit.division.as_deref(),
+                Some(f.division.as_str()),
+                "{}",
+                f.id
+            );
+        }
+        assert!(
+            DATA.division(&f.division).is_some(),
+            "{}: division {}",
+            f.id,
+            f.division
+        );
+    }
+    // The units the text names, with the facts it gives.
+    let u = |id: &str| OOB.unit(id).unwrap_or_else(|| panic!("{id} in the OOB"));
+    for b in [
+        "11-bridge-re",
+        "14-field-sqn-re",
+        "128-bridge-re",
+        "15-bridge-re",
+    ] {
+        assert!(u(b).bailey && u(b).engineer, "2.15.7: {b}");
+    }
+    assert_eq!(OOB.division_of("128-bridge-re"), Some("43rd"));
+    assert_eq!(
+        DATA.baileys.len(),
+        4,
+        "the Bailey units are the OOB's bailey flags"
+    );
+    assert!(DATA.bulldozers.iter().all(|(b, _)| u(b).bulldozer));
+    for sc in ["A/2hhc", "B/2hhc", "C/2hhc", "D/2hhc", "101-recon"] {
+        assert!(u(sc).self_command, "S6.8: {sc}");
+    }
+    for i in ["A/44rtr", "B/44rtr", "C/44rtr", "A/15-19krh", "B/15-19krh"] {
+        assert_eq!(
+            OOB.formation_of(i).map(|f| f.id.as_str()),
+            Some("ind-101"),
+            "S6.5: {i}"
+        );
+    }
+    assert_eq!(
+        OOB.formation_of("A/502").map(|f| f.side),
+        Some(Side::Allied)
+    );
+    assert!(u("A/502").para && u("A/327").glider && u("A/326").engineer);
+    assert!(OOB.units.iter().any(|u| u.lost_82nd) && OOB.american("lost82-1"));
+    assert!(!OOB.american("A/3ig"));
+    // The 88s of the OOB are the flak types S5.4 places face down.
+    let n88 = OOB.units.iter().filter(|u| u.flak88).count();
+    assert_eq!(n88, DATA.flak_types.iter().filter(|t| *t == "88").count());
+    // Every formation with units has a Leader with a Command Range; only Leaders have one.
+    for f in &OOB.formations {
+        if !["flak", "lost-82nd", "43-eng", "art-101", "art-guards"].contains(&f.id.as_str()) {
+            assert!(
+                OOB.leaders_of(&f.id).next().is_some(),
+                "{} has a Leader",
+                f.id
+            );
+        }
+    }
+    assert!(OOB
+        .units
+        .iter()
+        .all(|u| u.range.is_some() == (u.class == Class::Leader)));
+    assert!(u("ldr-502").telephone && !u("ldr-327").telephone);
+    assert_eq!(u("A/3ig").transport.as_deref(), Some("truck"));
+    assert_eq!(u("1/2ig").steps, 2);
+    // A malformed file is refused, naming the line.
+    let e = Oob::parse("formation x allied 101st -\nunit a y infantry 2\n").unwrap_err();
+    assert!(e.contains("line 2") && e.contains("no formation y"), "{e}");
+    let e = Oob::parse("formation x allied 101st -\nunit a x infantry 2 wings\n").unwrap_err();
+    assert!(e.contains("wings"), "{e}");
+}
+
+#[test]
+fn s6_5_44_rtr_and_the_15_19_krh_are_independents_of_the_101st() {
+    let mut s = game("the-best-laid-plans");
+    put(&mut s, "A/44rtr", "60.160");
+    put(&mut s, "A/15-19krh", "60.162");
+    // Not the Guards': neither their Independent chit nor their Division chit moves them.
+    allied_impulse(&mut s, "ind-guards");
+    refused(&mut s, "allied", "move A/44rtr 60.161", "S6.5");
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "move A/15-19krh 60.161", "S6.5");
+    // The 101st's Independent chit and Division chit do.
+    allied_impulse(&mut s, "ind-101");
+    play(&mut s, "allied", "move A/44rtr 60.161", &[]);
+    allied_impulse(&mut s, "div-101");
+    play(&mut s, "allied", "move A/15-19krh 60.163", &[]);
+    // Its Command Points are the 101st's.
+    s.cp.insert("101st".into(), 3);
+    s.cp.insert("guards".into(), 3);
+    ok(&mut s, "allied", "command A/44rtr by ldr-101", &[]);
+    assert_eq!((s.cp["101st"], s.cp["guards"]), (2, 3));
+    refused(&mut s, "allied", "command A/44rtr from guards", "S6.10");
+}
+
+#[test]
+fn s6_6_a_101st_unit_in_command_by_another_101st_leader_pays_2_cp_and_is_not_activated() {
+    let mut s = game("the-best-laid-plans");
+    put(&mut s, "A/502", "60.160");
+    put(&mut s, "ldr-502", "60.170");
+    put(&mut s, "ldr-506", "60.162");
+    // The 506's chit does not activate a 502 unit, though its Leader is near.
+    allied_impulse(&mut s, "f-506");
+    let e = refused(&mut s, "allied", "move A/502 60.161", "S6.6");
+    assert!(e.message.contains("f-502"), "{e}");
+    s.cp.insert("101st".into(), 3);
+    // Its own Leader is 10 hexes off, beyond his Command Range of 4.
+    let e = refused(&mut s, "allied", "command A/502", "command");
+    assert!(e.message.contains("beyond"), "{e}");
+    // The 506's Leader commands it at 2 CP for a 1 CP Action.
+    ok(&mut s, "allied", "command A/502 by ldr-506", &[]);
+    assert_eq!(s.cp["101st"], 1);
+    refused(&mut s, "allied", "command A/502 by ldr-506", "S6.6");
+    // Its own Leader, once in range: 1 CP.
+    put(&mut s, "ldr-502", "60.161");
+    ok(&mut s, "allied", "command A/502", &[]);
+    assert_eq!(s.cp["101st"], 0);
+    // Only the 101st: a Guards unit is not commanded by another formation's Leader.
+    s.cp.insert("guards".into(), 3);
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "command 1/2ig by ldr-cold", "S6.6");
+    // A 101st Unit is not commanded by a Guards Leader either.
+    allied_impulse(&mut s, "div-101");
+    s.cp.insert("101st".into(), 3);
+    refused(&mut s, "allied", "command A/502 by ldr-hot", "S6.6");
+    // The enemy's units are not the player's to command or move.
+    refused(&mut s, "german", "move A/502 60.161", "sequence of play");
+    refused(&mut s, "allied", "command 1/59-a", "order of battle");
+}
+
+#[test]
+fn s6_7_american_telephones_command_at_any_distance() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    s.cp.insert("101st".into(), 5);
+    s.cp.insert("guards".into(), 5);
+    put(&mut s, "A/502", "50.150");
+    put(&mut s, "ldr-502", "70.190");
+    refused(&mut s, "allied", "command A/502", "command");
+    // Both in a town, city, fortified hex, strongpoint or observation post (stated), and the
+    // Leader has a telephone: In Command anywhere.
+    ok(&mut s, "allied", "command A/502 phone", &[]);
+    assert_eq!(s.cp["101st"], 4);
+    // The 327's Leader has no telephone.
+    put(&mut s, "A/327", "50.150");
+    put(&mut s, "ldr-327", "70.190");
+    let e = refused(&mut s, "allied", "command A/327 phone", "S6.7");
+    assert!(e.message.contains("telephone"), "{e}");
+    // A British unit is not American.
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "command A/3ig phone", "S6.7");
+    // A telephone call to another 101st Leader is still S6.6's 2 CP.
+    allied_impulse(&mut s, "div-101");
+    ok(&mut s, "allied", "command A/327 by ldr-502 phone", &[]);
+    assert_eq!(s.cp["101st"], 3, "by telephone: 1 CP");
+    // The order round-trips.
+    let c = order::parse("command A/327 by ldr-502 phone from 101st").unwrap();
+    assert_eq!(
+        order::describe(&c),
+        "command A/327 by ldr-502 phone from 101st"
+    );
+    assert!(order::parse("command A/327 by").is_err());
+}
+
+#[test]
+fn s6_8_self_command_units_are_always_in_command() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    s.cp.insert("guards".into(), 2);
+    s.cp.insert("101st".into(), 2);
+    put(&mut s, "A/2hhc", "30.100");
+    put(&mut s, "ldr-guards", "60.200");
+    ok(&mut s, "allied", "command A/2hhc", &[]);
+    assert_eq!(s.cp["guards"], 1);
+    // Not so the Guards' other units far from their Leader.
+    put(&mut s, "1/2ig", "30.100");
+    put(&mut s, "ldr-hot", "60.200");
+    refused(&mut s, "allied", "command 1/2ig", "command");
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "101-recon", "10.10");
+    ok(&mut s, "allied", "command 101-recon", &[]);
+    assert_eq!(s.cp["101st"], 1);
+}
+
+#[test]
+fn s6_10_the_231st_never_moves_north_of_its_deployment_line_and_the_guards_may_pay() {
+    let mut s = game("the-best-laid-plans");
+    let row = command::limit_231(41).expect("the line crosses column 41");
+    allied_impulse(&mut s, "f-231");
+    put(&mut s, "A/2devon", &format!("41.{}", row + 1));
+    // Onto the line's row: allowed; one more row north: refused, nothing changes.
+    play(&mut s, "allied", &format!("move A/2devon 41.{row}"), &[]);
+    let e = refused(
+        &mut s,
+        "allied",
+        &format!("move A/2devon 41.{}", row - 1),
+        "S6.10",
+    );
+    assert!(e.message.contains("north"), "{e}");
+    // Other units go north freely.
+    allied_impulse(&mut s, "div-guards");
+    put(&mut s, "1/2ig", &format!("41.{row}"));
+    play(&mut s, "allied", &format!("move 1/2ig 41.{}", row - 1), &[]);
+    // A 231st unit found north of the line for any reason is eliminated.
+    put(&mut s, "B/2devon", &format!("41.{}", row - 2));
+    let mut q = VecDeque::new();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+    command::eliminate_north_231(&mut s, &mut ctx);
+    assert!(!s.units.contains_key("B/2devon") && s.gone.contains(&"B/2devon".into()));
+    assert!(s.units.contains_key("A/2devon"));
+    // The Guards may pay the 231st's Command Points (the 43rd's are its own).
+    allied_impulse(&mut s, "f-231");
+    put(&mut s, "ldr-231", &format!("42.{row}"));
+    s.cp.insert("guards".into(), 1);
+    s.cp.insert("43rd".into(), 0);
+    refused(
+        &mut s,
+        "allied",
+        "command A/2devon",
+        "Command and Dispatch Points",
+    );
+    ok(&mut s, "allied", "command A/2devon from guards", &[]);
+    assert_eq!(s.cp["guards"], 0);
+    refused(&mut s, "allied", "command A/2devon from 101st", "S6.10");
+}
+
+// ---- Event markers (S3.1): Heroic, Dutch, Minefield ----
+
+fn unit_at(s: &mut State, unit: &str, side: Side, at: &str) {
+    s.units.insert(
+        unit.into(),
+        Unit {
+            side,
+            hex: hex(at),
+            column: false,
+        },
+    );
+}
+
+#[test]
+fn heroic_s3_1_on_one_friendly_unit_until_its_side_draws_again() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    unit_at(&mut s, "G/1", Side::German, "56.210");
+    s.cups.insert(Side::German, ids(&["heroic", "rally"]));
+    ok(&mut s, "german", "fire G/1 56.203 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert_eq!(s.placing, Some((Side::German, "heroic".into())));
+    refused(&mut s, "german", "end", "S3.1");
+    refused(&mut s, "german", "place dutch 56.210", "S3.1");
+    let e = refused(&mut s, "german", "place heroic A/502", "S3.1");
+    assert!(e.message.contains("friendly"), "{e}");
+    ok(&mut s, "german", "place heroic G/1", &[]);
+    assert_eq!(s.heroic.get(&Side::German).map(String::as_str), Some("G/1"));
+    assert!(s.placing.is_none());
+    // The German's next event takes it off, before the draw.
+    ok(&mut s, "german", "fire G/1 56.203 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert!(s.heroic.is_empty());
+    // The order round-trips.
+    let c = order::parse("place minefield 56.201").unwrap();
+    assert_eq!(order::describe(&c), "place minefield 56.201");
+}
+
+#[test]
+fn dutch_s3_1_no_unit_leaves_its_hex_by_movement() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "B/502", "56.205");
+    s.cups.insert(Side::Allied, ids(&["dutch"]));
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    // Silence passes for the placing side; here it places.
+    ok(&mut s, "allied", "place dutch 56.203", &[]);
+    let e = refused(&mut s, "allied", "move A/502 56.202", "Dutch");
+    assert!(e.message.contains("56.203"), "{e}");
+    // Entering is allowed; going on through is not.
+    refused(&mut s, "allied", "move B/502 56.204 56.203 56.202", "Dutch");
+    play(&mut s, "allied", "move B/502 56.204 56.203", &[]);
+    refused(&mut s, "allied", "move B/502 56.204", "Dutch");
+    let text = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(text.contains("Dutch (allied) 56.203"), "{text}");
+}
+
+#[test]
+fn minefield_s3_1_within_3_hexes_a_tq_check_to_leave_an_engineer_removes_it() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    unit_at(&mut s, "G/1", Side::German, "41.228");
+    s.cups.insert(Side::German, ids(&["minefield"]));
+    ok(&mut s, "german", "fire G/1 41.226 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    let e = refused(&mut s, "german", "place minefield 41.220", "S3.1");
+    assert!(e.message.contains("within 3"), "{e}");
+    // On Club Route: a Closed marker for the German.
+    let closed = s.highway.closed;
+    ok(&mut s, "german", "place minefield 41.230", &[]);
+    assert_eq!(s.minefields, [hex("41.230")]);
+    assert_eq!(s.highway.closed, closed + 1);
+    // A unit in it leaves only after a passed TQ check.
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "A/502", "41.230");
+    refused(&mut s, "allied", "move A/502 41.231", "Minefield");
+    play(&mut s, "allied", "tq A/502 minefield pass 0-5", &[7]);
+    refused(&mut s, "allied", "move A/502 41.231", "Minefield");
+    play(&mut s, "allied", "tq A/502 minefield pass 0-5", &[3]);
+    play(&mut s, "allied", "move A/502 41.231", &[]);
+    // Back in, the check is needed again.
+    play(&mut s, "allied", "move A/502 41.230", &[]);
+    refused(&mut s, "allied", "move A/502 41.231", "Minefield");
+    // Only an engineer removes it, by an engineering action in its hex.
+    refused(&mut s, "allied", "tq A/502 mines pass 0-5", "Minefield");
+    put(&mut s, "A/326", "41.229");
+    refused(&mut s, "allied", "tq A/326 mines pass 0-5", "Minefield");
+    put(&mut s, "A/326", "41.230");
+    play(&mut s, "allied", "tq A/326 mines pass 0-5", &[2]);
+    assert!(s.minefields.is_empty());
+    play(&mut s, "allied", "move A/502 41.231", &[]);
+}
+
+// ---- Line of sight (2.3, 2.13, 2.15.4, 2.16) on a synthetic map ----
+
+/// A clear field of columns 8–14, rows 6–16, then `extra` lines on top.
+fn field(extra: &str) -> Map {
+    let mut text = String::new();
+    for c in 8..=14 {
+        for r in 6..=16 {
+            text.push_str(&format!("hex {c}.{r} clear\n"));
+        }
+    }
+    text.push_str(extra);
+    Map::parse(&text).unwrap()
+}
+
+fn sight(map: &Map, a: &str, b: &str) -> Sight {
+    line_of_sight(map, hex(a), hex(b))
+}
+
+fn blocked_by(map: &Map, a: &str, b: &str, rule: &str) {
+    match sight(map, a, b) {
+        Sight::Blocked(why) => assert!(why.contains(rule), "{a}->{b}: {why}"),
+        other => panic!("{a}->{b}: {other:?}, not blocked by {rule}"),
+    }
+}
+
+#[test]
+fn line_of_sight_2_3_2_13_2_15_4_2_16_on_a_synthetic_map() {
+    // The traced line runs hex by hex.
+    let line = hexes_between(hex("10.10"), hex("13.12"));
+    assert!(line.windows(2).all(|w| w[0].adjacent(w[1])), "{line:?}");
+    assert_eq!(line.len() as u32, hex("10.10").distance(hex("13.12")) + 1);
+    let clear = field("");
+    assert_eq!(sight(&clear, "10.10", "10.14"), Sight::Clear);
+    // Blocking Terrain between firer and target blocks; in the target's hex it does not.
+    let woods = field("hex 10.12 woods\n");
+    blocked_by(&woods, "10.10", "10.14", "Blocking Terrain");
+    assert_eq!(sight(&woods, "10.10", "10.12"), Sight::Clear);
+    // 2.3: through one orchard and into a second: clear; through two: blocked.
+    let orchards = field("hex 10.11 orchard\nhex 10.12 orchard\n");
+    assert_eq!(sight(&orchards, "10.10", "10.12"), Sight::Clear);
+    blocked_by(&orchards, "10.10", "10.13", "2.3");
+    // 2.13: a crest hexside blocks unless it is a side of the firer's or the target's hex.
+    let crest = field("side 10.12 10.13 crest\n");
+    blocked_by(&crest, "10.10", "10.15", "2.13");
+    assert_eq!(sight(&crest, "10.12", "10.15"), Sight::Clear);
+    assert_eq!(sight(&crest, "10.10", "10.13"), Sight::Clear);
+    // 2.16: a raised road hex blocks; 2.15.4: so does a hex with a bridge hexside.
+    blocked_by(
+        &field("hex 10.12 clear road raised\n"),
+        "10.10",
+        "10.14",
+        "2.16",
+    );
+    blocked_by(
+        &field("side 10.12 11.12 bridge\n"),
+        "10.10",
+        "10.14",
+        "2.15.4",
+    );
+    // Impassable hexsides and streams do not block (2.14).
+    assert_eq!(
+        sight(
+            &field("side 10.11 10.12 impassable stream\n"),
+            "10.10",
+            "10.14"
+        ),
+        Sight::Clear
+    );
+    // Along a hexside (10.10 to 12.10 runs between 11.10 and 11.11): blocked only when both
+    // sides block.
+    assert_eq!(
+        sight(&field("hex 11.10 woods\n"), "10.10", "12.10"),
+        Sight::Clear
+    );
+    assert_eq!(
+        sight(&field("hex 11.11 town\n"), "10.10", "12.10"),
+        Sight::Clear
+    );
+    blocked_by(
+        &field("hex 11.10 woods\nhex 11.11 town\n"),
+        "10.10",
+        "12.10",
+        "Blocking Terrain",
+    );
+    // A hex the map does not know: nothing known blocks, the sight is not known.
+    let partial = Map::parse("hex 30.10 clear\nhex 30.12 clear\n").unwrap();
+    assert_eq!(
+        sight(&partial, "30.10", "30.12"),
+        Sight::Unknown(vec![hex("30.11")])
+    );
+}
+
+#[test]
+fn terrain_2_1_to_2_19_a_game_s_map_checks_moves_set_ups_and_line_of_sight() {
+    let text = "hex 20.10 clear road\nhex 20.11 woods road\nhex 20.12 woods\n\
+                hex 20.13 clear\nhex 20.14 impassable\nside 20.12 20.13 crest\n\
+                hex 21.10 clear\nhex 21.11 clear\nside 20.10 21.10 stream\n";
+    assert!(game_with("the-best-laid-plans", json!({ "map": "hex 1.1 lava" })).is_err());
+    let mut s = game_with("the-best-laid-plans", json!({ "map": text })).unwrap();
+    allied_impulse(&mut s, "div-guards");
+    // 2.4: a vehicle enters woods only in Column along a Road.
+    let e = refused(
+        &mut s,
+        "allied",
+        "move 1/2ig 20.10 20.11 tracked",
+        "2.1-2.19",
+    );
+    assert!(e.message.contains("woods"), "{e}");
+    play(
+        &mut s,
+        "allied",
+        "move 1/2ig 20.10 20.11 tracked column",
+        &[],
+    );
+    refused(
+        &mut s,
+        "allied",
+        "move 1/2ig 20.12 tracked column",
+        "2.1-2.19",
+    );
+    // 2.14: an impassable hex; 2.11: a vehicle crosses a stream only by Road.
+    refused(&mut s, "allied", "move A/3ig 20.13 20.14", "2.14");
+    refused(
+        &mut s,
+        "allied",
+        "move 2/2ig 20.10 21.10 wheeled column",
+        "2.11",
+    );
+    // A leg unit in the woods, counted on the map: 3 MP.
+    play(&mut s, "allied", "move A/3ig 20.13 20.12", &[]);
+    // Off the map's hexes, nothing is checked.
+    play(&mut s, "allied", "move B/3ig 40.40 40.41", &[]);
+    // Line of sight: the woods between them block direct fire, not a mortar.
+    put(&mut s, "C/3ig", "20.10");
+    put(&mut s, "A/3ig", "20.13");
+    refused(
+        &mut s,
+        "allied",
+        "fire C/3ig 20.13 small-arms",
+        "line of sight",
+    );
+    refused(
+        &mut s,
+        "allied",
+        "fire A/3ig 20.10 small-arms",
+        "line of sight",
+    );
+    ok(&mut s, "allied", "fire C/3ig 21.11 small-arms", &[4]);
+    ok(&mut s, "allied", "result none", &[]);
+    german_impulse(&mut s);
+    unit_at(&mut s, "G/1", Side::German, "20.12");
+    // A crest hexside of the firer's own hex does not block.
+    ok(&mut s, "german", "fire G/1 20.13 small-arms", &[4]);
+}
+
+#[test]
+fn reinf_s3_1_a_lost_82nd_ab_unit_comes_in_at_a_101st_leader_finite() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "ldr-502", "56.204");
+    s.cups.insert(Side::Allied, ids(&["reinf", "reinf"]));
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    assert_eq!(s.placing, Some((Side::Allied, "reinf".into())));
+    // Not where no 101st Leader is; not a unit that is not a Lost 82nd AB.
+    refused(&mut s, "allied", "place reinf lost82-1 56.203", "Reinf");
+    refused(&mut s, "allied", "place reinf A/501 56.204", "Reinf");
+    ok(&mut s, "allied", "place reinf lost82-1 56.204", &[]);
+    assert_eq!(s.units["lost82-1"].hex, hex("56.204"));
+    // Finite: the same unit never comes in twice, even once it is gone.
+    s.units.remove("lost82-1");
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    let e = refused(&mut s, "allied", "place reinf lost82-1 56.204", "Reinf");
+    assert!(e.message.contains("lost82-2"), "{e}");
+    ok(&mut s, "allied", "pass", &[]);
+    // The German's Reinf brings no Lost 82nd AB.
+    german_impulse(&mut s);
+    unit_at(&mut s, "G/1", Side::German, "56.220");
+    s.cups.insert(Side::German, ids(&["reinf"]));
+    ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert!(s.placing.is_none());
+    let c = order::parse("place reinf lost82-2 56.204").unwrap();
+    assert_eq!(order::describe(&c), "place reinf lost82-2 56.204");
+}
+
+#[test]
+fn ambush_and_explosion_s3_1_the_enemy_attacks_and_states_the_result() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "377-pfab", "56.206");
+    unit_at(&mut s, "G/1", Side::German, "56.208");
+    s.cups.insert(Side::Allied, ids(&["ambush", "explosion"]));
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    // The cup in the order of the text: explosion, ambush; die 2 of 2.
+    ok(&mut s, "allied", "result none", &[2]);
+    // Ambush: the German attacks a friendly (Allied) unit within 3 hexes of one of his.
+    assert_eq!(s.placing, Some((Side::German, "ambush".into())));
+    refused(&mut s, "allied", "place ambush 56.203", "sequence of play");
+    refused(&mut s, "german", "place ambush 56.203", "Ambush");
+    refused(&mut s, "german", "place ambush 56.207", "Ambush");
+    ok(&mut s, "german", "place ambush 56.206", &[4]);
+    assert!(s
+        .pending
+        .as_ref()
+        .is_some_and(|p| p.side == Side::German && p.face == 4));
+    refused(&mut s, "allied", "end", "sequence of play");
+    ok(&mut s, "german", "result eliminated 377-pfab", &[]);
+    assert!(!s.units.contains_key("377-pfab"));
+    // Explosion: only an Artillery Unit; a heavy barrage in its hex.
+    put(&mut s, "377-pfab", "56.206");
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    assert_eq!(s.placing, Some((Side::German, "explosion".into())));
+    refused(&mut s, "german", "place explosion A/502", "Explosion");
+    ok(&mut s, "german", "place explosion 377-pfab", &[2]);
+    assert!(s.barrages.contains(&(hex("56.206"), true, Side::German)));
+    ok(&mut s, "german", "result suppressed", &[]);
+    assert!(s.pending.is_none() && s.placing.is_none());
+}
+
+#[test]
+fn lost_s3_1_the_enemy_picks_a_friendly_unit_and_moves_it() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "A/502", "56.203");
+    unit_at(&mut s, "G/1", Side::German, "56.208");
+    s.cups.insert(Side::Allied, ids(&["lost"]));
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    assert_eq!(s.placing, Some((Side::German, "lost".into())));
+    // The German picks an Allied unit, not his own.
+    refused(&mut s, "german", "place lost G/1", "Lost");
+    ok(&mut s, "german", "place lost A/502", &[]);
+    assert_eq!(
+        (s.lost.as_deref(), s.lost_mover()),
+        (Some("A/502"), Side::German)
+    );
+    refused(&mut s, "allied", "end", "sequence of play");
+    refused(&mut s, "german", "move G/1 56.207", "Lost");
+    ok(&mut s, "german", "move A/502 56.204 56.205", &[]);
+    assert_eq!(s.units["A/502"].hex, hex("56.205"));
+    assert!(s.lost.is_none() && s.lost_event.is_none());
+    // The lost unit stays an Allied unit.
+    assert_eq!(s.units["A/502"].side, Side::Allied);
 }

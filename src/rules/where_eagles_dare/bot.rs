@@ -50,11 +50,17 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
         Phase::Huber => Command::Huber {
             division: Some(["59th", "chill"][rng(2)].into()),
         },
+        // A change of drop location is tried once a day (3.6): naming the day keeps a new plan
+        // from repeating one opened before, which the secrecy check would take for a leak.
         Phase::Replan { next } => Command::Plan {
             drop: *next,
             sticks: Some(vec![
-                format!("r{next}-506:{}", ["A1", "A", "B", "C", "W"][rng(5)]),
-                format!("r{next}-501:A"),
+                format!(
+                    "r{next}-{}-506:{}",
+                    s.day,
+                    ["A1", "A", "B", "C", "W"][rng(5)]
+                ),
+                format!("r{next}-{}-501:A", s.day),
             ]),
         },
         Phase::SupplyDrop { candidates } => Command::AirDrop {
@@ -120,6 +126,72 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 chits.clear();
             }
             Command::Buy { chits }
+        }
+        Phase::Activation
+            if s.pending.is_none()
+                && s.rout.is_none()
+                && s.mann.is_none()
+                && s.lost.is_none()
+                && s.placing.is_some() =>
+        {
+            let (who, event) = s.placing.clone().expect("placing");
+            if who != side {
+                return None;
+            }
+            // S3.1: a friendly unit for Heroic, a hex by a friendly unit for Dutch and a
+            // Minefield (refused, and tried again, when none is near), or pass.
+            let own: Vec<(&String, Hex)> = s
+                .units
+                .iter()
+                .filter(|(_, u)| u.side == side)
+                .map(|(n, u)| (n, u.hex))
+                .collect();
+            if own.is_empty() || rng(4) == 0 {
+                return Some(Command::Pass);
+            }
+            let (name, at) = own[rng(own.len())];
+            if event == "lost" {
+                // The enemy's unit that is lost (S3.1).
+                let theirs: Vec<&String> = s
+                    .units
+                    .iter()
+                    .filter(|(_, u)| u.side == side.other())
+                    .map(|(n, _)| n)
+                    .collect();
+                return Some(match theirs.len() {
+                    0 => Command::Pass,
+                    n => Command::Place {
+                        event,
+                        target: theirs[rng(n)].clone(),
+                        at: None,
+                    },
+                });
+            }
+            if event == "reinf" {
+                // A Lost 82nd AB unit in the hex of a 101st Leader the engine knows, if any.
+                let left = super::events::lost_82nd_left(s);
+                let leader = s.units.iter().find(|(n, _)| {
+                    super::oob::OOB.unit(n).is_some_and(|u| u.range.is_some())
+                        && super::oob::OOB.division_of(n) == Some("101st")
+                });
+                return Some(match (left.first(), leader) {
+                    (Some(u), Some((_, l))) => Command::Place {
+                        event,
+                        target: (*u).to_owned(),
+                        at: Some(l.hex),
+                    },
+                    _ => Command::Pass,
+                });
+            }
+            Command::Place {
+                target: if event == "heroic" {
+                    name.clone()
+                } else {
+                    at.neighbours()[rng(6)].to_string()
+                },
+                event,
+                at: None,
+            }
         }
         Phase::Activation if s.pending.is_none() && s.intelligence.is_some() => {
             if s.intelligence != Some(side) {
@@ -204,7 +276,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 });
             }
             if let Some(l) = &s.lost {
-                if side != Side::Allied {
+                if side != s.lost_mover() {
                     return None;
                 }
                 let at = s.units.get(l).map(|u| u.hex)?;
@@ -244,6 +316,25 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             if rng(8) == 0 {
                 if side == Side::Allied && s.air_raid.is_some() && rng(2) == 0 {
                     return Some(Command::StopRaid { points: 1 });
+                }
+                if rng(3) == 0 {
+                    // The Command Points of an Action of a unit of the OOB the chit activates
+                    // (S6.5–S6.8): refused when it is not In Command or the points are short.
+                    let chit = s.chit.as_deref().unwrap_or("");
+                    let units: Vec<&str> = super::oob::OOB
+                        .units
+                        .iter()
+                        .filter(|u| super::command::activates(s, chit, &u.id) == Some(true))
+                        .map(|u| u.id.as_str())
+                        .collect();
+                    if !units.is_empty() {
+                        return Some(Command::CommandAction {
+                            unit: units[rng(units.len())].to_owned(),
+                            by: None,
+                            phone: rng(4) == 0,
+                            from: None,
+                        });
+                    }
                 }
                 return Some(Command::Spend {
                     points: 1,

@@ -5,7 +5,7 @@
 //! 49.160 never improved); Bailey Bridge units repairing a demolished bridge (2.15.7); ferries
 //! across a destroyed bridge's hexside (2.18). Control and wiring (2.15.5–2.15.6) are in
 //! `declared.rs`. The bridges are `data/key_hexes.txt`, the Bailey and Bulldozer units
-//! `data/engineers.txt`.
+//! `data/oob.txt` (flags `bailey`, `bulldozer`).
 
 use super::data::{southern_hex, DATA};
 use super::hex::Hex;

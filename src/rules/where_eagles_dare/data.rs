@@ -136,10 +136,12 @@ pub struct Data {
     pub stops: Vec<(Spur, Hex)>,
     pub bridges: Vec<BridgeDef>,
     pub stream_bridges: Vec<StreamBridgeDef>,
-    /// Bailey Bridge and Bulldozer units by division (`engineers.txt`): `(unit, division)`.
+    /// Bailey Bridge and Bulldozer units by division (the OOB's `bailey` and `bulldozer` flags, `oob.txt`): `(unit, division)`.
     pub baileys: Vec<(String, String)>,
     pub bulldozers: Vec<(String, String)>,
     pub culvert: (Hex, Hex),
+    /// The 231st Brigade's deployment line (S6.10): `(first column, last column, row)`.
+    pub line_231: Vec<(u16, u16, u16)>,
     /// Airborne zones by name (`A1`, `A`, `B`, `C`, `W`), and whether each is a DZ.
     pub zones: BTreeMap<String, (bool, Vec<Hex>)>,
     pub starred: Vec<String>,
@@ -379,6 +381,7 @@ impl Data {
             baileys: Vec::new(),
             bulldozers: Vec::new(),
             culvert: (hex("70.156")?, hex("70.157")?),
+            line_231: Vec::new(),
             zones: BTreeMap::new(),
             starred: Vec::new(),
             supply_dz: "W".into(),
@@ -448,6 +451,16 @@ impl Data {
                 }
                 "supply-dz" => d.supply_dz = w[2].to_owned(),
                 "starred" => d.starred = w[1..].iter().map(|s| s.to_string()).collect(),
+                "line-231" => {
+                    let (a, b) = w[1]
+                        .split_once('-')
+                        .ok_or_else(|| format!("line-231 {}: columns as <first>-<last>", w[1]))?;
+                    let n = |t: &str| {
+                        t.parse::<u16>()
+                            .map_err(|_| format!("line-231: '{t}' is not a number"))
+                    };
+                    d.line_231.push((n(a)?, n(b)?, n(w[2])?));
+                }
                 "sea-tail" => {
                     let stops = w[2..].iter().map(|t| hex(t)).collect::<Result<_, _>>()?;
                     d.sea_tails.insert(w[1].to_owned(), stops);
@@ -506,12 +519,16 @@ impl Data {
                 w.contains(&"german"),
             ));
         }
-        for w in lines(include_str!("data/engineers.txt")) {
-            let row = (w[1].to_owned(), w[2].to_owned());
-            match w[0] {
-                "bailey" => d.baileys.push(row),
-                "bulldozer" => d.bulldozers.push(row),
-                other => return Err(format!("engineers.txt: unknown kind {other}")),
+        // The Bailey Bridge units (2.15.7) and Bulldozers (2.11) are the OOB's (data/oob.txt).
+        for u in &super::oob::OOB.units {
+            let division = super::oob::OOB
+                .division_of(&u.id)
+                .unwrap_or_default()
+                .to_owned();
+            if u.bailey {
+                d.baileys.push((u.id.clone(), division));
+            } else if u.bulldozer {
+                d.bulldozers.push((u.id.clone(), division));
             }
         }
         d.read_chits()?;

@@ -65,6 +65,12 @@ pub fn move_unit(
     transport: Option<super::order::Transport>,
 ) -> Result<Hex, RuleError> {
     let r = |m: String| rule("moves", m);
+    if let Some(own) = super::oob::OOB.side_of(unit).filter(|o| *o != side) {
+        return Err(rule(
+            "order of battle",
+            format!("{unit} is a {} unit of the order of battle", own.name()),
+        ));
+    }
     let (start, steps) = match s.units.get(unit) {
         Some(u) if u.side != side => return Err(r(format!("{unit} is a {} unit", u.side.name()))),
         Some(u) => (u.hex, path),
@@ -98,10 +104,14 @@ pub fn move_unit(
             "{at} holds an Allied unit: a German unit enters it by assault"
         )));
     }
+    super::command::check_231(unit, path)?;
+    let cost = map_cost(s, unit, start, steps, column, transport)?;
+    super::events::check_move(s, unit, start, steps)?;
     super::bridges::check_move(s, unit, start, steps, column, transport)?;
     super::units::check_action(s, unit, true, None)?;
     let known = s.units.contains_key(unit);
     let taken = super::bridges::roll_crossings(s, ctx, side, unit, start, steps, transport);
+    let whole = taken == steps.len();
     let steps = &steps[..taken];
     let end = steps.last().copied().unwrap_or(start);
     s.units.insert(
@@ -118,17 +128,21 @@ pub fn move_unit(
         .map(|h| h.to_string())
         .collect();
     ctx.say(format!(
-        "{} {} {unit} {}{}{}",
+        "{} {} {unit} {}{}{}{}",
         side.name(),
         if known { "moves" } else { "places" },
         shown.join(" "),
         transport
             .map(|t| format!(" {}", t.name()))
             .unwrap_or_default(),
-        if column { " in Column" } else { "" }
+        if column { " in Column" } else { "" },
+        cost.filter(|c| *c > 0 && whole)
+            .map(|c| format!(" ({} MP on the map)", half_points(c)))
+            .unwrap_or_default()
     ));
     super::bridges::after_move(s, ctx, side, unit, start, steps, transport);
     super::units::after_move(s, ctx, side, unit, steps);
+    super::events::after_move(s, unit);
     if side == Side::German
         && std::iter::once(start)
             .chain(steps.iter().copied())
@@ -162,6 +176,7 @@ pub fn fire(
     opportunity: bool,
     facts: &str,
 ) -> Result<(), RuleError> {
+    check_sight(s, unit, hex, class)?;
     let face = d10(ctx);
     let what = if opportunity {
         "opportunity fire"
@@ -268,6 +283,7 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
         .map(|(_, e)| e.clone())
         .collect();
     s.held_out.retain(|(x, _)| *x != side);
+    super::events::lift(s, ctx, side);
     let cup = s.cups.entry(side).or_default();
     for e in back {
         ctx.say(format!(
@@ -308,6 +324,18 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
             side.other().name()
         ));
         s.rout = Some(side.other());
+    }
+    if super::events::PLACED.contains(&event.as_str()) {
+        super::events::ask(s, ctx, side, &event);
+    }
+    if event == "reinf" && side == Side::Allied {
+        super::events::ask_reinf(s, ctx);
+    }
+    if event == "lost" {
+        super::events::ask_lost(s, ctx, side.other());
+    }
+    if event == "ambush" || event == "explosion" {
+        super::events::ask_attack(s, ctx, side.other(), &event);
     }
     if event == "intelligence" {
         ctx.say(format!(
@@ -386,6 +414,7 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
     if ok {
         super::bridges::passed(s, ctx, side, unit, reason);
     }
+    super::events::after_tq(s, ctx, unit, reason, ok);
     if !ok && side == Side::German && reason.first().map(String::as_str) == Some("lost") {
         s.lost = Some(unit.to_owned());
         ctx.say(format!(
@@ -571,4 +600,62 @@ pub fn status_check(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     h.attacked = 0;
     h.closed = 0;
     Ok(())
+}
+
+/// Movement points counted in halves, as text: `3½`.
+fn half_points(h: u32) -> String {
+    format!("{}{}", h / 2, if h % 2 == 1 { "½" } else { "" })
+}
+
+/// The move's cost on the loaded map (2.1–2.19), in half movement points, or the refusal of
+/// its first step the terrain forbids. `None` without a map, or off the hexes it knows. How
+/// the unit moves: the move's `wheeled`/`tracked`, `mounted` on its OOB transport (tracked, or
+/// else wheeled), leg otherwise.
+fn map_cost(
+    s: &State,
+    unit: &str,
+    start: Hex,
+    steps: &[Hex],
+    column: bool,
+    transport: Option<super::order::Transport>,
+) -> Result<Option<u32>, RuleError> {
+    use super::order::Transport;
+    use super::terrain::Mobility;
+    let Some(m) = &s.map else {
+        return Ok(None);
+    };
+    let mobility = match transport {
+        None => Mobility::Leg,
+        Some(Transport::Wheeled) => Mobility::Wheeled,
+        Some(Transport::Tracked) => Mobility::Tracked,
+        Some(Transport::Mounted) => match super::oob::OOB
+            .unit(unit)
+            .and_then(|u| u.transport.as_deref())
+        {
+            Some("tracked") => Mobility::Tracked,
+            _ => Mobility::Wheeled,
+        },
+    };
+    m.map
+        .path_cost(mobility, column, start, steps)
+        .map_err(super::terrain::refusal)
+}
+
+/// Direct fire needs a line of sight the loaded map does not block (2.3, 2.13, 2.15.4, 2.16);
+/// mortar and indirect HE fire are spotted, the players' business. Unknown positions or hexes:
+/// the stated facts stand.
+pub fn check_sight(s: &State, unit: &str, target: Hex, class: &str) -> Result<(), RuleError> {
+    if matches!(class, "mortar" | "indirect-he") {
+        return Ok(());
+    }
+    let (Some(m), Some(from)) = (&s.map, s.units.get(unit).map(|u| u.hex)) else {
+        return Ok(());
+    };
+    match super::los::line_of_sight(&m.map, from, target) {
+        super::los::Sight::Blocked(why) => Err(rule(
+            "line of sight",
+            format!("{unit} at {from} has no line of sight to {target}: {why}"),
+        )),
+        _ => Ok(()),
+    }
 }

@@ -8,10 +8,14 @@
 pub mod bot;
 pub mod bridges;
 pub mod chits;
+pub mod command;
 pub mod data;
 pub mod declared;
+pub mod events;
 pub mod hex;
+pub mod los;
 pub mod offmap;
+pub mod oob;
 pub mod order;
 pub mod position;
 pub mod release;
@@ -174,7 +178,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "7".into(),
+            version: "8".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -219,6 +223,11 @@ impl Rules for WhereEaglesDare {
                     default: json!("none"),
                 },
                 OptionInfo {
+                    name: "map".into(),
+                    description: "the map, or the part of it the players agree on, as text: 'hex <id> <terrain> [road] [rail] [raised]' and 'side <id> <id> stream|crest|impassable|bridge|culvert' lines (2.1-2.19); moves, set-ups and line of sight are checked where it knows the hexes".into(),
+                    default: json!(""),
+                },
+                OptionInfo {
                     name: "last_chit_held".into(),
                     description: "S6.4: the last chit of a turn is set aside and opens the next turn (off: it is played in its own turn)".into(),
                     default: json!(true),
@@ -248,6 +257,7 @@ impl Rules for WhereEaglesDare {
         let mut southern_unstable = false;
         let (mut covering_fire, mut alternate_chits, mut german_lost) = (false, false, false);
         let mut airborne_tanks = None;
+        let mut map = None;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v) {
@@ -276,6 +286,14 @@ impl Rules for WhereEaglesDare {
                     ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
                         airborne_tanks = Some(t.clone())
                     }
+                    ("map", Value::String(text)) => {
+                        map = Some(terrain::LoadedMap::try_from(text.clone()).map_err(|e| {
+                            rule("options", format!("map (the format of docs/rules/where-eagles-dare.md): {e}"))
+                        })?)
+                    }
+                    ("map", _) => {
+                        return Err(rule("options", "map is the map's text: hex and side lines"))
+                    }
                     ("covering_fire" | "alternate_chits" | "german_lost", _) => {
                         return Err(rule("options", format!("{k} is true or false")))
                     }
@@ -288,7 +306,7 @@ impl Rules for WhereEaglesDare {
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, airborne_tanks"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, airborne_tanks, map"),
                         ))
                     }
                 }
@@ -437,6 +455,14 @@ impl Rules for WhereEaglesDare {
             airborne_tanks,
             lost: None,
             rout: None,
+            map,
+            lost_event: None,
+            placing: None,
+            heroic: BTreeMap::new(),
+            dutch: BTreeMap::new(),
+            minefields: Vec::new(),
+            mine_passed: Vec::new(),
+            lost_82nd_in: Vec::new(),
             bailey_impulse: None,
             gone: Vec::new(),
             abandoned: Vec::new(),
@@ -592,10 +618,22 @@ impl Rules for WhereEaglesDare {
                     )]
                 } else if let Some(l) = &s.lost {
                     vec![p(
-                        Side::Allied,
+                        s.lost_mover(),
                         PromptKind::Turn,
-                        format!("{clock}: the German {l} is lost (O3.0): move it up to its full movement allowance, or pass"),
+                        format!(
+                            "{clock}: the {} {l} is lost ({}): move it up to its full movement allowance, or pass",
+                            s.lost_mover().other().name(),
+                            if s.lost_event.is_some() { "S3.1 Lost" } else { "O3.0" }
+                        ),
                         vec![format!("move {l} <hex> …"), "pass".into()],
+                        true,
+                    )]
+                } else if let Some((who, event)) = &s.placing {
+                    vec![p(
+                        *who,
+                        PromptKind::Reaction,
+                        format!("{clock}: place the {event} marker (S3.1), or pass"),
+                        vec![format!("place {event} {}", match event.as_str() { "heroic" => "<unit>", "reinf" => "<Lost 82nd AB unit> <hex>", _ => "<hex>" }), "pass".into()],
                         true,
                     )]
                 } else if let Some(who) = s.intelligence {
@@ -956,6 +994,13 @@ impl Rules for WhereEaglesDare {
             }
             _ => {}
         }
+        if s.phase == Phase::Activation
+            && s.pending.is_none()
+            && s.placing.as_ref().is_some_and(|(w, _)| *w == side)
+        {
+            events::pass(s, ctx);
+            return Ok(());
+        }
         if s.phase == Phase::Activation && s.pending.is_none() && s.rout == Some(side) {
             s.rout = None;
             ctx.say(format!(
@@ -964,14 +1009,25 @@ impl Rules for WhereEaglesDare {
             ));
             return Ok(());
         }
-        if s.phase == Phase::Activation && s.pending.is_none() && side == Side::Allied {
-            if s.mann.is_some() {
-                return units::joe_mann(s, ctx, side, false);
-            }
-            if let Some(l) = s.lost.take() {
-                ctx.say(format!("The Allied player leaves the lost {l} where it is"));
-                return Ok(());
-            }
+        if s.phase == Phase::Activation
+            && s.pending.is_none()
+            && side == Side::Allied
+            && s.mann.is_some()
+        {
+            return units::joe_mann(s, ctx, side, false);
+        }
+        if s.phase == Phase::Activation
+            && s.pending.is_none()
+            && s.lost.is_some()
+            && side == s.lost_mover()
+        {
+            let l = s.lost.take().expect("checked");
+            s.lost_event = None;
+            ctx.say(format!(
+                "The {} player leaves the lost {l} where it is",
+                side.name()
+            ));
+            return Ok(());
         }
         if s.phase == Phase::Activation && s.status_window && side == Side::German {
             ctx.say("The German player missed the deadline: no status check");
@@ -1143,20 +1199,42 @@ impl WhereEaglesDare {
                     path,
                     column,
                     transport,
-                } if side == Side::Allied && *unit == lost => {
-                    declared::move_unit(s, ctx, Side::German, unit, path, *column, *transport)?;
+                } if side == s.lost_mover() && *unit == lost => {
+                    declared::move_unit(s, ctx, side.other(), unit, path, *column, *transport)?;
                     s.lost = None;
-                    ctx.say(format!("The lost {lost} is Suppressed at the end of its lost movement (O3.0, as the Lost event)"));
+                    s.lost_event = None;
+                    ctx.say(format!("The lost {lost} is Suppressed at the end of its lost movement (S3.1 Lost)"));
                     Ok(())
                 }
-                Command::Pass if side == Side::Allied => {
+                Command::Pass if side == s.lost_mover() => {
                     s.lost = None;
-                    ctx.say(format!("The Allied player leaves the lost {lost} where it is"));
+                    s.lost_event = None;
+                    ctx.say(format!("The {} player leaves the lost {lost} where it is", side.name()));
                     Ok(())
                 }
                 _ => Err(rule(
-                    "O3.0 German Lost Rule",
-                    format!("the Allied player moves the lost {lost} first (move {lost} <hex> …), or passes"),
+                    if s.lost_event.is_some() { "S3.1 Events (Lost)" } else { "O3.0 German Lost Rule" },
+                    format!("the {} player moves the lost {lost} first (move {lost} <hex> …), or passes", s.lost_mover().name()),
+                )),
+            };
+        }
+        if let Some((who, event)) = s.placing.clone() {
+            return match c {
+                Command::Place {
+                    event: e,
+                    target,
+                    at,
+                } if side == who => events::place(s, ctx, side, e, target, *at),
+                Command::Pass if side == who => {
+                    events::pass(s, ctx);
+                    Ok(())
+                }
+                _ => Err(rule(
+                    "S3.1 Events",
+                    format!(
+                        "the {} player places {event} first (place {event} …), or passes",
+                        who.name()
+                    ),
                 )),
             };
         }
@@ -1218,6 +1296,10 @@ impl WhereEaglesDare {
             }
             return Ok(());
         }
+        if let Some(unit) = acting_unit(c) {
+            // S6.5, S6.6: the chit in play activates the unit (units of the OOB).
+            command::check_active(s, side, unit)?;
+        }
         match c {
             Command::End => return chits::draw(s, ctx),
             Command::Spend {
@@ -1227,6 +1309,14 @@ impl WhereEaglesDare {
                 facts,
             } => return chits::spend(s, ctx, side, *points, *dispatch, division.as_deref(), facts),
             Command::StopRaid { points } => return chits::stop_raid(s, ctx, side, *points),
+            Command::CommandAction {
+                unit,
+                by,
+                phone,
+                from,
+            } => {
+                return command::command(s, ctx, side, unit, by.as_deref(), *phone, from.as_deref())
+            }
             Command::Move {
                 unit,
                 path,
@@ -1287,6 +1377,7 @@ impl WhereEaglesDare {
             } => {
                 let (from, to) = bridges::check_ferry(s, side, unit, bridge)?;
                 bridges::ferry(s, ctx, unit, bridge, *abandon, to);
+                command::eliminate_north_231(s, ctx);
                 s.window = Some(from);
             }
             Command::Fire {
@@ -1326,6 +1417,7 @@ impl WhereEaglesDare {
                     ));
                 }
                 declared::check_tq(s, reason)?;
+                events::check_tq(s, unit, reason)?;
                 bridges::check_tq(s, side, unit, reason)?;
                 declared::tq(s, ctx, side, unit, reason, pass);
                 // An Engineer Action triggers opportunity fire (2.15.3, 2.15.6, 2.15.7, 2.18.1).
@@ -1424,6 +1516,29 @@ pub(crate) fn dz_option(s: &State) -> Option<String> {
             Phase::AirDrop { .. } | Phase::SupplyDrop { .. } | Phase::Buy { side: Side::Allied }
         );
     open.then(|| format!("dzchange {}", s.supply.dz))
+}
+
+/// The unit that takes an action in its side's impulse, for the activation check (S6.5, S6.6).
+/// A Bailey or Bulldozer placed is not here: 2.11 and 2.15.7 name the impulses they come in.
+fn acting_unit(c: &Command) -> Option<&str> {
+    match c {
+        Command::Move { unit, .. }
+        | Command::Fire {
+            unit,
+            opportunity: false,
+            ..
+        }
+        | Command::Assault { unit, .. }
+        | Command::Tq { unit, .. }
+        | Command::Rally { unit, .. }
+        | Command::Barrage { unit, .. }
+        | Command::Dismount { unit, .. }
+        | Command::Ride { unit, .. }
+        | Command::Ferry { unit, .. }
+        | Command::EnterPark { unit, .. } => Some(unit),
+        Command::Mount { infantry, .. } => Some(infantry),
+        _ => None,
+    }
 }
 
 /// A unit named in a declared roll must not be the enemy's.

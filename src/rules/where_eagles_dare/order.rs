@@ -245,6 +245,25 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         facts: String,
     },
+    /// The Command Points of a 1 CP Action of an In Command unit of the OOB (S6.5–S6.8,
+    /// S6.10): `command <unit> [by <leader>] [phone] [from <division>]`.
+    CommandAction {
+        unit: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        phone: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
+    },
+    /// An event marker placed (S3.1): heroic on a unit, dutch or minefield in a hex.
+    Place {
+        event: String,
+        target: String,
+        /// Reinf: the hex a Lost 82nd AB unit comes in (its formation leader's).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Hex>,
+    },
     /// The Intelligence event's division (S3.1): +6 CP, +2 DP.
     Intelligence {
         division: String,
@@ -663,6 +682,44 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 facts,
             }
         }
+        "command" if w.len() >= 2 => {
+            let usage = "command <unit> [by <leader>] [phone] [from <division>]";
+            let (mut by, mut phone, mut from) = (None, false, None);
+            let mut i = 2;
+            while i < w.len() {
+                match (w[i], w.get(i + 1)) {
+                    ("by", Some(l)) if by.is_none() => {
+                        by = Some(l.to_string());
+                        i += 2;
+                    }
+                    ("from", Some(d)) if from.is_none() => {
+                        from = Some(d.to_string());
+                        i += 2;
+                    }
+                    ("phone", _) if !phone => {
+                        phone = true;
+                        i += 1;
+                    }
+                    _ => return Err(err(usage)),
+                }
+            }
+            Command::CommandAction {
+                unit: w[1].to_owned(),
+                by,
+                phone,
+                from,
+            }
+        }
+        "place" if w.len() == 3 => Command::Place {
+            event: w[1].to_owned(),
+            target: w[2].to_owned(),
+            at: None,
+        },
+        "place" if w.len() == 4 && w[1] == "reinf" => Command::Place {
+            event: w[1].to_owned(),
+            target: w[2].to_owned(),
+            at: Some(Hex::parse(w[3]).ok_or_else(|| err("place reinf <Lost 82nd AB unit> <hex>"))?),
+        },
         "intelligence" if w.len() == 2 => Command::Intelligence {
             division: w[1].to_owned(),
         },
@@ -730,7 +787,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -893,6 +950,23 @@ pub fn describe(c: &Command) -> String {
             facts,
         ),
         Command::StopRaid { points } => format!("stopraid {points}"),
+        Command::CommandAction {
+            unit,
+            by,
+            phone,
+            from,
+        } => format!(
+            "command {unit}{}{}{}",
+            by.as_ref().map(|l| format!(" by {l}")).unwrap_or_default(),
+            if *phone { " phone" } else { "" },
+            from.as_ref()
+                .map(|d| format!(" from {d}"))
+                .unwrap_or_default()
+        ),
+        Command::Place { event, target, at } => format!(
+            "place {event} {target}{}",
+            at.map(|h| format!(" {h}")).unwrap_or_default()
+        ),
         Command::Intelligence { division } => format!("intelligence {division}"),
         Command::Release { dp: 0 } => "release".into(),
         Command::Release { dp } => format!("release dp {dp}"),

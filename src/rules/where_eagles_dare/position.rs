@@ -5,8 +5,10 @@
 //! marker, Hell's Highway, rubble. Checked as a set-up is: days of the scenario, chits, events,
 //! divisions and bridges of the game's data.
 
+use super::command;
 use super::data::{turn_index, Weather, DATA, TURNS};
 use super::hex::Hex;
+use super::oob::OOB;
 use super::state::{Bridge, Phase, Side, State, Unit};
 use super::WhereEaglesDare;
 use crate::engine::dice::DiceStream;
@@ -30,11 +32,37 @@ cup <side>: <event> ...            the face-down event cup
 bridge <name> intact|wired <side>|destroyed
 marker <hex>|off                   the Club Route marker
 highway open|cut [attacked <n>] [closed <n>]
-rubble <hex>";
+rubble <hex>
+heroic <side> <unit> | dutch <side> <hex> | minefield <hex>   event markers (S3.1)
+placing <side> <event>             an event the side places or attacks with now (S3.1)
+passed-mines <unit>                the unit passed its check to leave a Minefield
+lost <unit> by <side>              a lost unit the side moves now (S3.1 Lost, O3.0)
+lost82-in <unit>                   a Lost 82nd AB unit already brought in by Reinf";
 
-const KNOWN: [&str; 16] = [
-    "day", "time", "phase", "impulse", "actions", "weather", "unit", "cp", "dp", "mug", "chit",
-    "cup", "bridge", "marker", "highway", "rubble",
+const KNOWN: [&str; 23] = [
+    "day",
+    "time",
+    "phase",
+    "impulse",
+    "actions",
+    "weather",
+    "unit",
+    "cp",
+    "dp",
+    "mug",
+    "chit",
+    "cup",
+    "bridge",
+    "marker",
+    "highway",
+    "rubble",
+    "heroic",
+    "dutch",
+    "minefield",
+    "placing",
+    "passed-mines",
+    "lost",
+    "lost82-in",
 ];
 
 fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {
@@ -135,6 +163,25 @@ pub fn read(
                             hex: hex(&s, h)?,
                             column,
                         };
+                        if let Some(own) = OOB.side_of(name).filter(|o| *o != u.side) {
+                            return Err(s.error(format!(
+                                "{name} is a {} unit of the order of battle (data/oob.txt)",
+                                own.name()
+                            )));
+                        }
+                        if let Some(t) = st.map.as_ref().and_then(|m| m.map.hexes.get(&u.hex)) {
+                            if t.terrain
+                                == crate::rules::where_eagles_dare::terrain::Terrain::Impassable
+                            {
+                                return Err(s.error(format!("{} is impassable on the game's map (2.14): no unit stands there", u.hex)));
+                            }
+                        }
+                        if command::of_231(name) && command::north_of_231(u.hex) {
+                            return Err(s.error(format!(
+                                "{name} is of the 231st Brigade: never north of its Deployment Limit line (S6.10), and {} is",
+                                u.hex
+                            )));
+                        }
                         st.units.insert(name.to_owned(), u);
                     }
                     _ => {
@@ -267,6 +314,80 @@ pub fn read(
                 let h = hex(&s, w[1])?;
                 if !st.rubble.contains(&h) {
                     st.rubble.push(h);
+                }
+            }
+            "heroic" => {
+                s.expect_words(3, "heroic <side> <unit>")?;
+                let x = side(&s, w[1])?;
+                if OOB.side_of(w[2]).is_some_and(|o| o != x) {
+                    return Err(s.error(format!(
+                        "Heroic goes on a friendly unit: {} is not {}",
+                        w[2], w[1]
+                    )));
+                }
+                st.heroic.insert(x, w[2].to_owned());
+            }
+            "dutch" => {
+                s.expect_words(3, "dutch <side> <hex>")?;
+                let x = side(&s, w[1])?;
+                let h = hex(&s, w[2])?;
+                st.dutch.insert(x, h);
+            }
+            "placing" => {
+                s.expect_words(3, "placing <side> <event>")?;
+                let x = side(&s, w[1])?;
+                let events = [
+                    "heroic",
+                    "dutch",
+                    "minefield",
+                    "reinf",
+                    "ambush",
+                    "explosion",
+                    "lost",
+                ];
+                if !events.contains(&w[2]) {
+                    return Err(s.error(format!(
+                        "'{}' is not an event placed: {}",
+                        w[2],
+                        events.join(", ")
+                    )));
+                }
+                st.placing = Some((x, w[2].to_owned()));
+            }
+            "passed-mines" => {
+                s.expect_words(2, "passed-mines <unit>")?;
+                st.mine_passed.push(w[1].to_owned());
+            }
+            "lost" => {
+                s.expect_words(4, "lost <unit> by <side>")?;
+                if w[2] != "by" {
+                    return Err(s.error("write lost <unit> by <side>"));
+                }
+                let by = side(&s, w[3])?;
+                if st.units.get(w[1]).is_some_and(|u| u.side == by) {
+                    return Err(s.error(format!(
+                        "{} is the {} player's own unit: the enemy moves a lost unit",
+                        w[1], w[3]
+                    )));
+                }
+                st.lost = Some(w[1].to_owned());
+                st.lost_event = Some(by);
+            }
+            "lost82-in" => {
+                s.expect_words(2, "lost82-in <unit>")?;
+                if !OOB.unit(w[1]).is_some_and(|u| u.lost_82nd) {
+                    return Err(s.error(format!(
+                        "{} is not a Lost 82nd AB unit of data/oob.txt",
+                        w[1]
+                    )));
+                }
+                st.lost_82nd_in.push(w[1].to_owned());
+            }
+            "minefield" => {
+                s.expect_words(2, "minefield <hex>")?;
+                let h = hex(&s, w[1])?;
+                if !st.minefields.contains(&h) {
+                    st.minefields.push(h);
                 }
             }
             _ => return Err(unknown(&s, &KNOWN)),

@@ -447,6 +447,31 @@ pub struct State {
     /// S3.1 Rout: the side that names the routed Formation now.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rout: Option<Side>,
+    /// The map given with option `map` (its terrain checks moves, set-ups and line of sight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<super::terrain::LoadedMap>,
+    /// The Lost event (S3.1): the side moving the lost unit (none: O3.0, the Allied moves a
+    /// German unit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost_event: Option<Side>,
+    /// S3.1: the event a side places now (heroic, dutch, minefield).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placing: Option<(Side, String)>,
+    /// S3.1 Heroic: the unit that carries each side's marker.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub heroic: BTreeMap<Side, String>,
+    /// S3.1 Dutch: the hex of each side's marker.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dutch: BTreeMap<Side, Hex>,
+    /// S3.1 Minefields on the map, until an engineer removes them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub minefields: Vec<Hex>,
+    /// The Lost 82nd AB units brought in by Reinf (S3.1): finite, never brought in twice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lost_82nd_in: Vec<String>,
+    /// Units that passed the TQ check to leave a Minefield, until they move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mine_passed: Vec<String>,
     /// O3: a German unit that failed its check, moved now by the Allied player.
     #[serde(default)]
     pub lost: Option<String>,
@@ -456,6 +481,11 @@ pub struct State {
 }
 
 impl State {
+    /// Who moves the lost unit: the enemy of the Lost event's drawer, or the Allied (O3.0).
+    pub fn lost_mover(&self) -> Side {
+        self.lost_event.unwrap_or(Side::Allied)
+    }
+
     pub fn clock(&self) -> String {
         format!("{} {} Sept", TURNS[self.time], self.day)
     }

@@ -306,3 +306,36 @@ impl Map {
         Ok(total)
     }
 }
+
+/// The map a game was created with (option `map`, in the format above): kept as its text, so
+/// the state serialises as the players gave it and folds to the same map.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct LoadedMap {
+    pub text: String,
+    pub map: Map,
+}
+
+impl TryFrom<String> for LoadedMap {
+    type Error = String;
+    fn try_from(text: String) -> Result<LoadedMap, String> {
+        let map = Map::parse(&text)?;
+        Ok(LoadedMap { text, map })
+    }
+}
+
+impl From<LoadedMap> for String {
+    fn from(m: LoadedMap) -> String {
+        m.text
+    }
+}
+
+/// A refusal of `step_cost` as a rule error: the section before the first `: `.
+pub fn refusal(message: String) -> crate::engine::ruleset::RuleError {
+    match message.split_once(": ") {
+        Some((section, rest)) if section.starts_with('2') => {
+            crate::engine::ruleset::RuleError::new(section, rest)
+        }
+        _ => crate::engine::ruleset::RuleError::new("moves", message),
+    }
+}

@@ -159,6 +159,12 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "hells_highway": s.highway,
         "barrages": s.barrages,
         "rubble": s.rubble,
+        "event_markers": json!({
+            "heroic": s.heroic,
+            "dutch": s.dutch,
+            "minefields": s.minefields,
+            "placing": s.placing,
+        }),
         "cups": s.cups,
         "held_out": s.held_out,
         "bridges": s.bridges,
@@ -341,6 +347,21 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             b.join(", "),
             r.join(", ")
         ));
+    }
+    if !s.heroic.is_empty() || !s.dutch.is_empty() || !s.minefields.is_empty() {
+        let mut m: Vec<String> = Vec::new();
+        m.extend(
+            s.heroic
+                .iter()
+                .map(|(side, u)| format!("Heroic ({}) on {u}", side.name())),
+        );
+        m.extend(
+            s.dutch
+                .iter()
+                .map(|(side, h)| format!("Dutch ({}) {h}", side.name())),
+        );
+        m.extend(s.minefields.iter().map(|h| format!("Minefield {h}")));
+        line(format!("Events: {}", m.join(", ")));
     }
     let points: Vec<String> = DATA
         .divisions

@@ -1,0 +1,402 @@
+//! The event markers a drawing side places (S3.1): Heroic on one friendly unit, Dutch in a city
+//! or town hex, a Minefield within 3 hexes of one of his units. The draw and the return to the
+//! cup are `declared.rs` (`draw_event`); here the placement (`place <event> <unit|hex>`, or
+//! `pass`) and what the markers do that the engine can referee:
+//!
+//! - Heroic and Dutch come off the map when their side draws its next event, before the draw.
+//! - Dutch: a unit in its hex, or entering it, may not leave it by a movement action.
+//! - Minefield: a unit leaves its hex only after a passed `tq <unit> minefield pass <faces>`;
+//!   an engineer in the hex removes it by an engineering action (`tq <unit> mines pass <faces>`);
+//!   placed on Club Route by the German, a Club Route Closed marker (4.3.3).
+
+use super::declared::closed;
+use super::hex::Hex;
+use super::oob::OOB;
+use super::rule;
+use super::state::{Side, State};
+use crate::engine::ruleset::{Ctx, RuleError};
+
+/// The events that are placed as markers.
+pub const PLACED: [&str; 3] = ["heroic", "dutch", "minefield"];
+
+/// Ambush and Explosion: the enemy of the drawing side may attack (S3.1).
+pub fn ask_attack(s: &mut State, ctx: &mut Ctx, enemy: Side, event: &str) {
+    ctx.say(format!(
+        "{}: the {} player may attack {} (place {event} <{}>), or pass (S3.1)",
+        if event == "ambush" { "Ambush" } else { "Explosion" },
+        enemy.name(),
+        if event == "ambush" {
+            "any friendly unit within 3 hexes of one of his units with a 6 white FP attack, no modifiers"
+        } else {
+            "a friendly Artillery Unit or one in an Artillery Park as a 3 white FP artillery attack, no modifiers"
+        },
+        if event == "ambush" { "hex" } else { "artillery unit" },
+    ));
+    s.placing = Some((enemy, event.to_owned()));
+}
+
+/// Lost: the enemy of the drawing side picks one of the drawer's units, then moves it (S3.1).
+pub fn ask_lost(s: &mut State, ctx: &mut Ctx, enemy: Side) {
+    ctx.say(format!(
+        "Lost: the {} player picks a {} unit that is lost (place lost <unit>) and moves it, or passes (S3.1)",
+        enemy.name(),
+        enemy.other().name()
+    ));
+    s.placing = Some((enemy, "lost".to_owned()));
+}
+
+/// Reinf drawn by the Allied (101st) player: he may bring in a Lost 82nd AB unit (S3.1).
+pub fn ask_reinf(s: &mut State, ctx: &mut Ctx) {
+    let left = lost_82nd_left(s);
+    if left.is_empty() {
+        ctx.say("Reinf: every Lost 82nd AB unit is in play; the recovered steps are the players' (S3.1)");
+        return;
+    }
+    ctx.say(format!(
+        "Reinf: recover 2 steps of one formation (the players'); the Allied player may bring in a Lost 82nd AB unit in his formation leader's hex (place reinf <unit> <hex>; left: {}), or pass (S3.1)",
+        left.join(", ")
+    ));
+    s.placing = Some((Side::Allied, "reinf".to_owned()));
+}
+
+/// The Lost 82nd AB units not yet brought in (finite: none is created, S3.1).
+pub fn lost_82nd_left(s: &State) -> Vec<&'static str> {
+    OOB.units
+        .iter()
+        .filter(|u| u.lost_82nd && !s.units.contains_key(&u.id) && !s.gone.contains(&u.id))
+        .filter(|u| !s.lost_82nd_in.contains(&u.id))
+        .map(|u| u.id.as_str())
+        .collect()
+}
+
+/// The drawn event's placement is asked of its side.
+pub fn ask(s: &mut State, ctx: &mut Ctx, side: Side, event: &str) {
+    let what = match event {
+        "heroic" => "on one friendly unit (TQ one more, defense one less): place heroic <unit>",
+        "dutch" => "in a city or town hex (no unit leaves it by movement; stacking unlimited): place dutch <hex>",
+        _ => "in a hex within 3 hexes of one of his units (a TQ check to leave it): place minefield <hex>",
+    };
+    ctx.say(format!(
+        "{}: the {} player places it {what}, or passes (S3.1)",
+        title(event),
+        side.name()
+    ));
+    s.placing = Some((side, event.to_owned()));
+}
+
+fn title(event: &str) -> &'static str {
+    match event {
+        "ambush" => "Ambush",
+        "explosion" => "Explosion",
+        "reinf" => "Reinf",
+        "lost" => "Lost",
+        "heroic" => "Heroic",
+        "dutch" => "Dutch",
+        _ => "Minefield",
+    }
+}
+
+/// Heroic and Dutch leave the map as their side draws another event (S3.1).
+pub fn lift(s: &mut State, ctx: &mut Ctx, side: Side) {
+    if let Some(u) = s.heroic.remove(&side) {
+        ctx.say(format!("Heroic comes off {u} (S3.1)"));
+    }
+    if let Some(h) = s.dutch.remove(&side) {
+        ctx.say(format!("Dutch comes off {h} (S3.1)"));
+    }
+}
+
+/// `place <event> <target>`, checked before anything changes.
+pub fn place(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    event: &str,
+    target: &str,
+    at: Option<Hex>,
+) -> Result<(), RuleError> {
+    let r = |m: String| rule("S3.1 Events", m);
+    let Some((who, drawn)) = s.placing.clone() else {
+        return Err(r("no event waits to be placed".into()));
+    };
+    if who != side || drawn != event {
+        return Err(r(format!(
+            "the {} player places {drawn} now: place {drawn} <{}>",
+            who.name(),
+            if drawn == "heroic" { "unit" } else { "hex" }
+        )));
+    }
+    match event {
+        "ambush" | "explosion" => return attack(s, ctx, side, event, target),
+        "lost" => {
+            if s.units.get(target).is_none_or(|u| u.side != side.other()) {
+                return Err(rule(
+                    "S3.1 Events (Lost)",
+                    format!("{target} is not a {} unit on the map", side.other().name()),
+                ));
+            }
+            s.lost = Some(target.to_owned());
+            s.lost_event = Some(side);
+            ctx.say(format!(
+                "Lost: {target} is lost; the {} player moves it up to its full movement allowance, the lost movement ending as it enters an enemy Fire Zone (S3.1)",
+                side.name()
+            ));
+        }
+        "reinf" => {
+            let r = |m: String| rule("S3.1 Events (Reinf)", m);
+            let hex = at.ok_or_else(|| r("place reinf <Lost 82nd AB unit> <hex>".into()))?;
+            if !lost_82nd_left(s).contains(&target) {
+                return Err(r(format!(
+                    "{target} is not a Lost 82nd AB unit still to come: {}",
+                    lost_82nd_left(s).join(", ")
+                )));
+            }
+            let leader = s.units.iter().find(|(n, u)| {
+                u.hex == hex
+                    && OOB
+                        .unit(n)
+                        .is_some_and(|d| d.class == super::oob::Class::Leader)
+                    && OOB.division_of(n) == Some("101st")
+            });
+            let Some((leader, _)) = leader else {
+                return Err(r(format!(
+                    "a Lost 82nd AB unit comes in its formation leader's hex: no 101st Leader is known in {hex}"
+                )));
+            };
+            let leader = leader.clone();
+            s.units.insert(
+                target.to_owned(),
+                super::state::Unit {
+                    side,
+                    hex,
+                    column: false,
+                },
+            );
+            s.lost_82nd_in.push(target.to_owned());
+            ctx.say(format!(
+                "Reinf: {target} of the Lost 82nd AB comes in at {hex}, with {leader} (S3.1; one step if the formation lost one, two if it lost none: the players')"
+            ));
+        }
+        "heroic" => {
+            let own = OOB
+                .side_of(target)
+                .or_else(|| s.units.get(target).map(|u| u.side));
+            if own.is_some_and(|o| o != side) {
+                return Err(r(format!(
+                    "Heroic goes on a friendly unit; {target} is the enemy's"
+                )));
+            }
+            s.heroic.insert(side, target.to_owned());
+            ctx.say(format!(
+                "Heroic on {target}: its TQ one more, its defense one less (S3.1)"
+            ));
+        }
+        "dutch" | "minefield" => {
+            let hex = Hex::parse(target)
+                .ok_or_else(|| r(format!("'{target}' is not a hex: write it as 56.201")))?;
+            if event == "minefield" {
+                let near = s
+                    .units
+                    .values()
+                    .any(|u| u.side == side && u.hex.distance(hex) <= 3);
+                if !near {
+                    return Err(r(format!(
+                        "a Minefield goes within 3 hexes of one of your units, and none is known within 3 of {hex}"
+                    )));
+                }
+                if s.minefields.contains(&hex) {
+                    return Err(r(format!("{hex} has a Minefield already")));
+                }
+                s.minefields.push(hex);
+                ctx.say(format!(
+                    "Minefield in {hex}: every unit passes a TQ check to leave it (S3.1)"
+                ));
+                if side == Side::German && s.on_club_route(hex) {
+                    closed(s, ctx, &format!("a Minefield on Club Route at {hex}"));
+                }
+            } else {
+                s.dutch.insert(side, hex);
+                ctx.say(format!(
+                    "Dutch in {hex} (a city or town, as the {} player states): no unit leaves it by a movement action; stacking unlimited (S3.1)",
+                    side.name()
+                ));
+            }
+        }
+        _ => return Err(r(format!("{event} is not placed"))),
+    }
+    s.placing = None;
+    Ok(())
+}
+
+/// The placing side passes.
+pub fn pass(s: &mut State, ctx: &mut Ctx) {
+    if let Some((side, e)) = s.placing.take() {
+        ctx.say(format!(
+            "The {} player does not place {}",
+            side.name(),
+            title(&e)
+        ));
+    }
+}
+
+/// A move from `start` along `steps`: Dutch holds a unit in its hex, a Minefield until the unit
+/// has passed its TQ check.
+pub fn check_move(s: &State, unit: &str, start: Hex, steps: &[Hex]) -> Result<(), RuleError> {
+    let mut at = start;
+    for &h in steps {
+        if s.dutch.values().any(|d| *d == at) {
+            return Err(rule(
+                "S3.1 Events (Dutch)",
+                format!("{unit} may not leave {at} by a movement action while the Dutch marker is there"),
+            ));
+        }
+        if s.minefields.contains(&at) && !s.mine_passed.iter().any(|u| u == unit) {
+            return Err(rule(
+                "S3.1 Events (Minefield)",
+                format!("{unit} leaves the Minefield in {at} only after a passed TQ check: tq {unit} minefield pass <faces>"),
+            ));
+        }
+        at = h;
+    }
+    Ok(())
+}
+
+/// After a move: a unit that left a Minefield used its passed check.
+pub fn after_move(s: &mut State, unit: &str) {
+    s.mine_passed.retain(|u| u != unit);
+}
+
+/// `tq <unit> minefield|mines …`: the reasons this module reads, checked before the die.
+pub fn check_tq(s: &State, unit: &str, reason: &[String]) -> Result<(), RuleError> {
+    let r = |m: String| rule("S3.1 Events (Minefield)", m);
+    let at = s.units.get(unit).map(|u| u.hex);
+    match reason.first().map(String::as_str) {
+        Some("minefield") if !at.is_some_and(|h| s.minefields.contains(&h)) => {
+            return Err(r(format!("{unit} is not known to be in a Minefield hex")));
+        }
+        Some("mines") => {
+            if OOB.unit(unit).is_some_and(|u| !u.engineer) {
+                return Err(r(format!(
+                    "{unit} is not an engineer: only an engineering unit removes a Minefield"
+                )));
+            }
+            if !at.is_some_and(|h| s.minefields.contains(&h)) {
+                return Err(r(format!("{unit} is not known to be in a Minefield hex: the engineering action is performed in it")));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The consequence of a passed `tq` for the reasons above.
+pub fn after_tq(s: &mut State, ctx: &mut Ctx, unit: &str, reason: &[String], passed: bool) {
+    if !passed {
+        return;
+    }
+    match reason.first().map(String::as_str) {
+        Some("minefield") => {
+            s.mine_passed.push(unit.to_owned());
+            ctx.say(format!("{unit} may leave the Minefield (S3.1)"));
+        }
+        Some("mines") => {
+            if let Some(h) = s.units.get(unit).map(|u| u.hex) {
+                s.minefields.retain(|m| *m != h);
+                ctx.say(format!("{unit} removes the Minefield in {h} (S3.1)"));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Ambush (a hex of a friendly unit within 3 hexes of one of the attacker's units, the 6 white
+/// FP attack) and Explosion (a friendly Artillery Unit, the 3 white FP artillery attack; a heavy
+/// barrage marker in its hex unless it is in an Artillery Park): the die is drawn, and the
+/// attacker states the CRT result class (`result <class> [<unit>]`), as for fire.
+fn attack(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    event: &str,
+    target: &str,
+) -> Result<(), RuleError> {
+    let r = |m: String| {
+        rule(
+            if event == "ambush" {
+                "S3.1 Events (Ambush)"
+            } else {
+                "S3.1 Events (Explosion)"
+            },
+            m,
+        )
+    };
+    let friendly = side.other();
+    let (hex, parked) = if event == "ambush" {
+        let hex = Hex::parse(target)
+            .ok_or_else(|| r(format!("'{target}' is not a hex: write it as 56.201")))?;
+        if !s.units.values().any(|u| u.side == friendly && u.hex == hex) {
+            return Err(r(format!("no {} unit is known in {hex}", friendly.name())));
+        }
+        if !s
+            .units
+            .values()
+            .any(|u| u.side == side && u.hex.distance(hex) <= 3)
+        {
+            return Err(r(format!(
+                "{hex} is not within 3 hexes of one of your units"
+            )));
+        }
+        (hex, false)
+    } else {
+        let park = s.parks.iter().find(|p| p.units.iter().any(|u| u == target));
+        let artillery = super::oob::OOB
+            .unit(target)
+            .is_none_or(|u| u.class == super::oob::Class::Artillery);
+        let own = super::oob::OOB
+            .side_of(target)
+            .or_else(|| s.units.get(target).map(|u| u.side))
+            .or(park.map(|p| p.side));
+        if own != Some(friendly) || !artillery {
+            return Err(r(format!(
+                "{target} is not a {} Artillery Unit",
+                friendly.name()
+            )));
+        }
+        match (park.and_then(|p| p.hex), s.units.get(target)) {
+            (Some(h), _) => (h, true),
+            (None, Some(u)) => (u.hex, false),
+            (None, None) => {
+                return Err(r(format!("{target} is not known on the map or in a park")))
+            }
+        }
+    };
+    let face = super::d10(ctx);
+    ctx.say(format!(
+        "{}: the {} player attacks {target} at {hex} ({}): the die reads {face}",
+        title(event),
+        side.name(),
+        if event == "ambush" {
+            "6 white FP, no modifiers"
+        } else {
+            "3 white FP, no modifiers"
+        }
+    ));
+    if event == "explosion" && !parked {
+        s.barrages.push((hex, true, side));
+        ctx.say(format!(
+            "A heavy barrage marker is placed on {hex} (S3.1 Explosion)"
+        ));
+        if side == Side::German && s.on_club_route(hex) {
+            closed(s, ctx, &format!("the Explosion's heavy barrage on {hex}"));
+        }
+    }
+    s.placing = None;
+    s.pending = Some(super::state::Pending {
+        side,
+        unit: event.to_owned(),
+        hex,
+        face,
+        fire: false,
+    });
+    Ok(())
+}

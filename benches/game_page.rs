@@ -4,6 +4,8 @@
 //! 2d6, now and then a sealed note) on the embedded SQLite store, starts the real
 //! server on port 0, and times `GET /games/{id}` with the seat cookie (a seat's page: load, fold with the
 //! log, draw the board, render) and the spectator page, each requested one after another.
+//! Then plays a For Honor and Glory battle to its middle and times its seat page (drawn map,
+//! legal moves, orders by pointing), which must stay under 20 ms at p95 (issue 20).
 //! Fails when the seat page's p95 is 50 ms or more. Run with
 //! `cargo bench --bench game_page`; figures are in BENCHMARKS.md.
 
@@ -22,6 +24,13 @@ const EVENTS: u64 = 2_000;
 const WARMUP: usize = 20;
 const SAMPLES: usize = 300;
 const TARGET_P95: Duration = Duration::from_millis(50);
+/// Issue 20: a For Honor and Glory battle's seat page, drawn board, legal moves and orders by
+/// pointing included, in the middle of the battle. The issue asks for 1,000 events, but a
+/// battle is at most its scenario's turns (Chippawa: 10 a side), one order each, so it never
+/// reaches that length; the page's cost does not grow with the log anyway (the open-table game
+/// above shows it at 2,000 events).
+const BATTLE_EVENTS: u64 = 11;
+const TARGET_BATTLE_P95: Duration = Duration::from_millis(20);
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
@@ -237,6 +246,15 @@ fn main() {
             ms(percentile(&times, 0.95)),
             ms(*times.last().unwrap())
         );
+        let battle_p95 = battle_page(&games, &base).await;
+        if battle_p95 >= TARGET_BATTLE_P95 {
+            eprintln!(
+                "FAIL: the battle's seat page p95 is {}, the target is under {}",
+                ms(battle_p95),
+                ms(TARGET_BATTLE_P95)
+            );
+            std::process::exit(1);
+        }
         if seat_p95 >= TARGET_P95 {
             eprintln!(
                 "FAIL: the seat page's p95 is {}, the target is under {}",
@@ -247,4 +265,95 @@ fn main() {
         }
         println!("ok: the seat page's p95 is under {}", ms(TARGET_P95));
     });
+}
+
+/// A For Honor and Glory battle (Chippawa) played to its middle, each turn the first legal
+/// action of the side to act's prompt (or a pass), then that side's seat page timed.
+async fn battle_page(games: &Games, base: &str) -> Duration {
+    let created = games
+        .create(NewGame {
+            name: Some("Chippawa, a long battle".into()),
+            ruleset: "for-honor-and-glory".into(),
+            scenario: "chippawa".into(),
+            options: serde_json::json!({}),
+            seats: [("american", "Anna"), ("british", "Ben")]
+                .iter()
+                .map(|(seat, name)| NewSeat {
+                    seat: Some((*seat).into()),
+                    name: (*name).into(),
+                    email: None,
+                })
+                .collect(),
+            clock: None,
+        })
+        .await
+        .unwrap();
+    let game_id = created.game_id.clone();
+    let mut next_seq = games.summary(&game_id).await.unwrap().next_seq;
+    let mut i = 0u64;
+    while next_seq < BATTLE_EVENTS {
+        let summary = games.summary(&game_id).await.unwrap();
+        let Some(to_act) = summary.waiting_for.first() else {
+            break;
+        };
+        let caller = Caller {
+            game_id: game_id.clone(),
+            seat: to_act.seat.clone(),
+        };
+        let legal = games.legal_moves(&caller).await.unwrap();
+        let first = legal["prompts"][0]["options"][0]
+            .as_str()
+            .unwrap_or("pass")
+            .to_owned();
+        let orders = [first, "pass".to_owned()];
+        for order in orders {
+            let submitted = games
+                .submit(
+                    &caller,
+                    Submit {
+                        expected_seq: next_seq,
+                        command: CommandInput::Text(order),
+                        client_entropy: format!("battle-{i}"),
+                        idempotency_key: None,
+                    },
+                )
+                .await;
+            if let Ok(r) = submitted {
+                next_seq = r.next_seq;
+                break;
+            }
+        }
+        i += 1;
+    }
+    let summary = games.summary(&game_id).await.unwrap();
+    println!(
+        "built a battle of {next_seq} events ({})",
+        if summary.ended { "ended" } else { "running" }
+    );
+    let to_act = summary
+        .waiting_for
+        .first()
+        .map(|p| p.seat.to_string())
+        .unwrap_or_else(|| "american".into());
+    let token = &created
+        .seats
+        .iter()
+        .find(|s| s.seat == to_act)
+        .unwrap()
+        .token;
+    let mut cookie = reqwest::header::HeaderMap::new();
+    cookie.insert(
+        reqwest::header::COOKIE,
+        format!("despatch_seat={token}").parse().unwrap(),
+    );
+    let seat_http = reqwest::Client::builder()
+        .default_headers(cookie)
+        .build()
+        .unwrap();
+    measure(
+        &seat_http,
+        &format!("{base}/games/{game_id}"),
+        "battle seat page (FHG)",
+    )
+    .await
 }

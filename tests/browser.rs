@@ -139,7 +139,94 @@ on_both_backends!(
     two_players_play_audit_and_verify_in_real_browsers,
     a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone,
     a_player_signs_in_from_the_mail_and_sees_their_games,
+    the_html_mail_reads_at_600_and_390_pixels,
 );
+
+/// Issue 21: a wargame's invitation and turn notice, read back from the SMTP server, opened in
+/// Chromium at a mail client's 600 px and a phone's 390 px: the text never makes the page scroll
+/// sideways (the board scrolls in its own box, the order grammar and the log's hash wrap).
+async fn the_html_mail_reads_at_600_and_390_pixels(site: TestApp) {
+    let mut b = [0u8; 6];
+    getrandom::fill(&mut b).unwrap();
+    let tag = hex::encode(b);
+    let (anna, ben) = (
+        format!("anna-{tag}@example.org"),
+        format!("ben-{tag}@example.org"),
+    );
+    let created = site
+        .http
+        .post(site.url("/api/games"))
+        .json(&json!({
+            "name": "Chippawa by mail", "ruleset": "for-honor-and-glory", "scenario": "chippawa",
+            "seats": [
+                { "seat": "american", "name": "Anna", "email": anna },
+                { "seat": "british", "name": "Ben", "email": ben },
+            ],
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201);
+    let mut mails = Vec::new();
+    for _ in 0..100 {
+        site.smtp_dispatcher().drain().await.unwrap();
+        mails = [&anna, &ben]
+            .iter()
+            .flat_map(|to| common::notify::delivered_to(to))
+            .collect();
+        if mails.len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(mails.len(), 2, "an invitation and a turn notice");
+    let files = tempfile::tempdir().unwrap();
+    let mut driver = chromedriver().await;
+    let c = browser(&mut driver).await;
+    for (i, mail) in mails.iter().enumerate() {
+        let kind = if mail.subject.contains("Your turn") {
+            "turn"
+        } else {
+            "invitation"
+        };
+        assert!(
+            mail.html.contains("The board as you see it") || kind == "invitation",
+            "{}",
+            mail.html
+        );
+        let path = files.path().join(format!("mail-{i}.html"));
+        std::fs::write(&path, &mail.html).unwrap();
+        for width in [600, 390] {
+            c.set_window_size(width, 900).await.unwrap();
+            c.goto(&format!("file://{}", path.display())).await.unwrap();
+            let sizes = c
+                .execute(
+                    "return [document.documentElement.scrollWidth, window.innerWidth];",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            let (page, window) = (sizes[0].as_f64().unwrap(), sizes[1].as_f64().unwrap());
+            assert!(
+                page <= window,
+                "the {kind} mail scrolls sideways at {width} px: {page} > {window}"
+            );
+            screenshot(&c, &format!("mail-{kind}-{width}")).await;
+        }
+        // The grammar, where the mail has it, wraps instead of running off the side.
+        if mail.html.contains("How to write orders") {
+            let wraps = c
+                .execute(
+                    "return [...document.querySelectorAll('pre')].some(p => getComputedStyle(p).whiteSpace === 'pre-wrap');",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            assert_eq!(wraps, json!(true), "the order grammar wraps");
+        }
+    }
+    c.close().await.unwrap();
+}
 
 /// Issue 21: the sign-in form, the mail read back from the SMTP server, its link followed in
 /// Chromium to My games, and the seat opened from there.

@@ -6,6 +6,7 @@
 //   and the legal moves are refreshed in place, the order kept, and a note beside the box says so.
 // - Orders: the example buttons fill the order box; each submission mixes fresh randomness from
 //   the browser into client_entropy, so the dice depend on a value the server could not choose.
+// - Zoom: buttons draw the board larger in its own scrolling box (pinch-zoom works as ever).
 // - Orders by pointing: where the page carries the seat's pointing table (#pointing, from the
 //   ruleset), a click (or Tab and Enter) on one of the seat's pieces marks the cells it may reach;
 //   a click on one of them adds the legal order to the order box (a choice when several orders
@@ -170,6 +171,36 @@
     });
   }
 
+  // Zoom: the board fits the page's width; + and − draw it larger inside its own scrolling box
+  // (pan by scrolling or dragging), keeping the middle of what was shown in the middle.
+  function zoom() {
+    var figure = document.getElementById("board-figure");
+    var svg = figure && figure.querySelector("svg");
+    var label = document.getElementById("zoom-level");
+    if (!svg) return;
+    var levels = [1, 1.5, 2, 3];
+    var at = 0;
+    function show(next) {
+      var before = levels[at];
+      at = Math.max(0, Math.min(levels.length - 1, next));
+      var ratio = levels[at] / before;
+      var midX = figure.scrollLeft + figure.clientWidth / 2;
+      var midY = figure.scrollTop + figure.clientHeight / 2;
+      figure.classList.toggle("zoomed", at > 0);
+      svg.style.width = at > 0 ? Math.round(levels[at] * 100) + "%" : "";
+      figure.style.maxHeight = at > 0 ? "80vh" : "";
+      figure.scrollLeft = midX * ratio - figure.clientWidth / 2;
+      figure.scrollTop = midY * ratio - figure.clientHeight / 2;
+      if (label) label.textContent = at > 0 ? "Zoom " + Math.round(levels[at] * 100) + "%" : "";
+    }
+    document.querySelectorAll("button[data-zoom]").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var how = b.getAttribute("data-zoom");
+        show(how === "in" ? at + 1 : how === "out" ? at - 1 : 0);
+      });
+    });
+  }
+
   function live() {
     var main = document.getElementById("main");
     if (!main || main.getAttribute("data-live") !== "on") return;
@@ -218,6 +249,7 @@
           var prompts = document.getElementById("prompts");
           if (prompts) bindOptions(prompts);
           pointing();
+          zoom();
           localTimes();
           note.hidden = false;
           note.textContent = "The game moved on while you wrote (" + news + "): the board, the log and your legal moves are refreshed. Check your order against them before you send it.";
@@ -271,6 +303,7 @@
   localTimes();
   orders();
   pointing();
+  zoom();
   live();
   replayKeys();
 })();

@@ -404,6 +404,55 @@ async fn a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone(site: TestA
     );
     screenshot(&c, "fhg-phone-01-board").await;
 
+    // Zoom: + draws the board larger inside its own scrolling box; the page still does not
+    // scroll sideways; Fit brings it back to the width.
+    for _ in 0..2 {
+        c.find(Locator::Css("button[data-zoom=in]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+    }
+    wait_for_text(&c, "#zoom-level", "Zoom 200%", Duration::from_secs(5)).await;
+    let zoomed = c
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth, document.querySelector('figure.board svg').getBoundingClientRect().width, document.getElementById('board-figure').scrollLeft];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (page, window, board, panned) = (
+        zoomed[0].as_f64().unwrap(),
+        zoomed[1].as_f64().unwrap(),
+        zoomed[2].as_f64().unwrap(),
+        zoomed[3].as_f64().unwrap(),
+    );
+    assert!(
+        board > window,
+        "zoomed in, the board is wider than the phone: {board}"
+    );
+    assert!(
+        page <= window,
+        "zoomed in, the page still does not scroll sideways: {page}"
+    );
+    assert!(panned > 0.0, "the box scrolled to keep the middle in view");
+    screenshot(&c, "fhg-phone-01b-zoomed").await;
+    c.find(Locator::Css("button[data-zoom=fit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let fitted = c
+        .execute(
+            "return document.querySelector('figure.board svg').getBoundingClientRect().width;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(fitted.as_f64().unwrap() <= window, "Fit: {fitted}");
+
     let pointable = c.find_all(Locator::Css("g.pointable")).await.unwrap();
     assert!(!pointable.is_empty(), "the seat's pieces are marked");
     pointable[0].click().await.unwrap();

@@ -140,7 +140,56 @@ on_both_backends!(
     a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone,
     a_player_signs_in_from_the_mail_and_sees_their_games,
     the_html_mail_reads_at_600_and_390_pixels,
+    every_rulesets_seat_page_keeps_to_a_phones_width,
 );
+
+/// Issue 20: the seat page of every ruleset — a drawn board or a board in text — at 390 px: the
+/// page never scrolls sideways (a text board scrolls in its own box), and a drawn board is
+/// within the width. Screenshots of each, at 390 and 1200 px, go to tests/artifacts/.
+async fn every_rulesets_seat_page_keeps_to_a_phones_width(site: TestApp) {
+    let mut driver = chromedriver().await;
+    let c = browser(&mut driver).await;
+    for ruleset in despatch::rules::all() {
+        let id = ruleset.info().id;
+        let created = site
+            .games
+            .create(common::bot::new_game(&ruleset, 0))
+            .await
+            .unwrap();
+        let seat = &created.seats[0];
+        let link = format!(
+            "{}/games/{}?token={}",
+            site.base, created.game_id, seat.token
+        );
+        for width in [1200, 390] {
+            c.set_window_size(width, 900).await.unwrap();
+            c.goto(&link).await.unwrap();
+            wait_for_text(&c, "#board-h", "The board", Duration::from_secs(10)).await;
+            let sizes = c
+                .execute(
+                    "var svg = document.querySelector('figure.board svg'); return [document.documentElement.scrollWidth, window.innerWidth, svg ? svg.getBoundingClientRect().width : 0];",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            let (page, window, board) = (
+                sizes[0].as_f64().unwrap(),
+                sizes[1].as_f64().unwrap(),
+                sizes[2].as_f64().unwrap(),
+            );
+            assert!(
+                page <= window,
+                "{id} at {width} px scrolls sideways: {page} > {window}"
+            );
+            assert!(
+                board <= window,
+                "{id}'s board at {width} px is wider than the window: {board}"
+            );
+            screenshot(&c, &format!("board-{id}-{width}")).await;
+        }
+    }
+    c.close().await.unwrap();
+}
 
 /// Issue 21: a wargame's invitation and turn notice, read back from the SMTP server, opened in
 /// Chromium at a mail client's 600 px and a phone's 390 px: the text never makes the page scroll

@@ -223,7 +223,75 @@ on_both_backends!(
     resigning_from_the_page_needs_its_confirmation,
     the_audit_page_leads_back_to_the_seat_page,
     the_dice_tray_sums_each_expression_on_its_own,
+    the_lobby_sets_the_clock_from_its_menu,
 );
+
+async fn the_lobby_sets_the_clock_from_its_menu(app: TestApp) {
+    let lobby = app.get("/").await;
+    for preset in ["relaxed", "standard", "brisk"] {
+        assert!(
+            lobby.body.contains(&format!("<option value=\"{preset}\">")),
+            "{preset} in the menu"
+        );
+    }
+    let form = |clock: &'static str, options: &'static str| {
+        vec![
+            ("game", "open-table/default"),
+            ("options", options),
+            ("clock", clock),
+            ("name_0", "Anna"),
+            ("email_0", ""),
+            ("seat_0", ""),
+            ("name_1", "Ben"),
+            ("email_1", ""),
+            ("seat_1", ""),
+        ]
+    };
+    let clocked_before = app.store.clocked_games().await.unwrap().len();
+    // A clock named twice, or one that is not in the menu: the form again, and no game.
+    for (clock, options, says) in [
+        (
+            "brisk",
+            r#"{"clock": "standard"}"#,
+            "the clock is chosen twice",
+        ),
+        ("hourly", "{}", "'hourly' is not a clock"),
+    ] {
+        let p = app.post("/games", &form(clock, options)).await;
+        assert_eq!(p.status, 400, "{}", p.body);
+        assert!(unescaped(&p.body).contains(says), "{says}: {}", p.body);
+        assert!(
+            p.body.contains("<option value=\"brisk\""),
+            "the form comes back"
+        );
+        assert!(!p.body.contains("seat-link"), "no game is made");
+    }
+    assert_eq!(
+        app.store.clocked_games().await.unwrap().len(),
+        clocked_before
+    );
+    // Brisk from the menu: the game is clocked, its log opens with the policy.
+    let p = app.post("/games", &form("brisk", "{}")).await;
+    assert_eq!(p.status, 201, "{}", p.body);
+    let game_id = unescaped(&p.body)
+        .split("/games/")
+        .nth(1)
+        .unwrap()
+        .split(['?', '"'])
+        .next()
+        .unwrap()
+        .to_owned();
+    let events = app.store.events(&game_id, 0, None).await.unwrap();
+    let policy = events
+        .iter()
+        .find(|e| e.kind == "Clock")
+        .expect("the clock's policy is logged");
+    assert_eq!(
+        policy.payload["policy"]["move_deadline_hours"], 24,
+        "{}",
+        policy.payload
+    );
+}
 
 /// A page's text with the entities minijinja writes for `/`, `'`, `&` and `"` read back.
 fn unescaped(body: &str) -> String {

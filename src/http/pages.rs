@@ -228,6 +228,9 @@ struct LobbyForm {
     game: String,
     seats: Vec<SeatRow>,
     options: String,
+    /// The clock menu's choice: a preset's name, or empty for no clock (a policy of one's own
+    /// goes in the options box under "clock").
+    clock: String,
 }
 
 fn lobby(status: StatusCode, form: &LobbyForm, error: Option<String>) -> HttpResponse {
@@ -252,6 +255,7 @@ pub async fn lobby_page(query: web::Query<LobbyQuery>) -> HttpResponse {
         game: String::new(),
         seats: vec![SeatRow::default(); rows],
         options: "{}".into(),
+        clock: String::new(),
     };
     lobby(StatusCode::OK, &form, None)
 }
@@ -291,14 +295,33 @@ fn new_game(form: &LobbyForm) -> Result<NewGame, String> {
     if seats.is_empty() {
         return Err("name at least one seat".into());
     }
-    // The options box may carry the clock policy under "clock" (a preset name or a policy).
+    // The clock comes from its menu (a preset), or the options box carries a policy of one's
+    // own under "clock"; not both.
     let mut options = options;
-    let clock = options
+    let written = options
         .as_object_mut()
         .and_then(|o| o.remove("clock"))
         .map(serde_json::from_value)
         .transpose()
         .map_err(|e| format!("the clock policy is not valid: {e}"))?;
+    let chosen = match form.clock.trim() {
+        "" => None,
+        preset if crate::games::clock::PRESETS.contains(&preset) => {
+            Some(crate::games::clock::ClockChoice::Preset(preset.to_owned()))
+        }
+        other => {
+            return Err(format!(
+                "'{other}' is not a clock; choose one from the menu ({})",
+                crate::games::clock::PRESETS.join(", ")
+            ))
+        }
+    };
+    let clock = match (chosen, written) {
+        (Some(_), Some(_)) => {
+            return Err("the clock is chosen twice: pick it from the menu, or write a policy of your own under \"clock\" in the options and leave the menu at \"No clock\"".into())
+        }
+        (chosen, written) => chosen.or(written),
+    };
     Ok(NewGame {
         name: Some(form.name.trim().to_owned()).filter(|n| !n.is_empty()),
         ruleset: ruleset.to_owned(),
@@ -339,6 +362,7 @@ pub async fn create_game(
             rows
         },
         options: field("options"),
+        clock: field("clock"),
     };
     let request = match new_game(&form) {
         Ok(r) => r,

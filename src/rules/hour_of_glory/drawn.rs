@@ -62,6 +62,16 @@ fn room_middle(room: u8) -> Option<Sq> {
     squares.get(squares.len() / 2).copied()
 }
 
+/// Where a room's intelligence card lies: the square after the middle one, so that the card
+/// does not cover the room's number (a one-square room has them together).
+fn card_square(room: u8) -> Option<Sq> {
+    let squares = plan().room_squares(room);
+    squares
+        .get(squares.len() / 2 + 1)
+        .or_else(|| squares.get(squares.len() / 2))
+        .copied()
+}
+
 /// The stronghold as `viewer` sees it.
 pub fn board(s: &State, viewer: &Viewer) -> Board {
     let p = plan();
@@ -219,7 +229,7 @@ pub fn board(s: &State, viewer: &Viewer) -> Board {
     let everything = matches!(viewer, Viewer::Everyone);
     let peeker = matches!(viewer, Viewer::Seat(seat) if map_holders(s).contains(&seat));
     for r in &s.rooms {
-        let (Some(card), Some(sq)) = (r.card, room_middle(r.room)) else {
+        let (Some(card), Some(sq)) = (r.card, card_square(r.room)) else {
             continue;
         };
         let shown = r.explored || everything;

@@ -13,6 +13,11 @@ use super::{Caller, Games, Result};
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Summary {
     pub game_id: String,
+    /// The game's name ("<ruleset title> — <seat names>" when it was given none), where the
+    /// summary is the game's own (`GET /api/games/{id}`); summaries inside other answers leave
+    /// it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub ruleset: String,
     pub ruleset_version: String,
     pub scenario: String,
@@ -32,7 +37,10 @@ pub struct Summary {
 impl Games {
     pub async fn summary(&self, game_id: &str) -> Result<Summary> {
         let l = self.load(game_id).await?;
-        Ok(summary_of(&l.game))
+        Ok(Summary {
+            name: Some(super::players::name_of_loaded(&l)),
+            ..summary_of(&l.game)
+        })
     }
 
     /// What a viewer may see of the game.
@@ -81,6 +89,7 @@ impl Games {
 pub fn summary_of(game: &Game) -> Summary {
     Summary {
         game_id: game.game_id.clone(),
+        name: None,
         ruleset: game.created.ruleset.clone(),
         ruleset_version: game.created.ruleset_version.clone(),
         scenario: game.created.scenario.clone(),

@@ -354,7 +354,7 @@ async fn a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_tur
     // The game's own summary carries its name too, the given one or the default.
     let summary = t.get(&format!("/api/games/{named}"), None).await.json();
     assert_eq!(summary["name"], json!("Campagne d’été 李雷"), "{summary}");
-    let unnamed = games[1]["game_id"].as_str().unwrap();
+    assert_eq!(games[1]["game_id"], json!(unnamed));
     let summary = t.get(&format!("/api/games/{unnamed}"), None).await.json();
     assert_eq!(summary["name"], games[1]["name"], "{summary}");
     assert_eq!(games[0]["ruleset"], json!(title));

@@ -451,6 +451,15 @@ async fn resigning_from_the_page_needs_its_confirmation(app: TestApp) {
         (last.kind.as_str(), last.seat.as_str()),
         ("Resigned", "ben")
     );
+    let after = app.get_with(&p.location.unwrap(), Some(&cookie)).await;
+    assert!(
+        after.body.contains(&format!(
+            "Your resignation is recorded as event {}.",
+            last.seq
+        )),
+        "{}",
+        after.body
+    );
 }
 
 async fn the_audit_page_leads_back_to_the_seat_page(app: TestApp) {

@@ -402,6 +402,8 @@ pub struct GameQuery {
     claimed: Option<String>,
     log: Option<String>,
     moved: Option<u64>,
+    /// Set by the redirect after the seat resigned from its page.
+    resigned: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -571,6 +573,11 @@ pub async fn game(
     let flash = query
         .moved
         .map(|seq| format!("Your order is recorded as event {seq}. Its dice, if any, are in the log with their proof."))
+        .or_else(|| {
+            query
+                .resigned
+                .map(|seq| format!("Your resignation is recorded as event {seq}."))
+        })
         .or_else(|| query.claimed.as_ref().map(|_| {
             "This seat now belongs to the email address you gave: its notices go there, and signing in with it lists this game among your games.".to_owned()
         }));
@@ -719,8 +726,12 @@ pub async fn resign(
     }
     match games.resign(&caller).await {
         Ok(result) => {
-            let first = result.events.first().map(|e| e.seq);
-            to_seat_page(&games, game_id, None, false, first)
+            let seq = result.events.first().map_or(result.next_seq, |e| e.seq);
+            HttpResponse::SeeOther()
+                .insert_header(("Location", format!("/games/{game_id}?resigned={seq}")))
+                .insert_header(("Referrer-Policy", "no-referrer"))
+                .insert_header(("Cache-Control", "no-store"))
+                .finish()
         }
         Err(ServiceError::Rule(r)) => {
             refused(

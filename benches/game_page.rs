@@ -79,6 +79,20 @@ async fn measure(http: &reqwest::Client, url: &str, label: &str) -> Duration {
     p95
 }
 
+/// A client that sends the seat's cookie: the seat page reads the seat's token from it (a seat
+/// link's first request only moves the token there).
+fn seat_client(token: &str) -> reqwest::Client {
+    let mut cookie = reqwest::header::HeaderMap::new();
+    cookie.insert(
+        reqwest::header::COOKIE,
+        format!("despatch_seat={token}").parse().unwrap(),
+    );
+    reqwest::Client::builder()
+        .default_headers(cookie)
+        .build()
+        .unwrap()
+}
+
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -159,17 +173,7 @@ fn main() {
         tokio::spawn(app.run_until_stopped());
         let http = reqwest::Client::new();
         let token = &created.seats[0].token;
-        // The seat page reads the seat's token from its cookie (a seat link's first request
-        // only moves the token there).
-        let mut cookie = reqwest::header::HeaderMap::new();
-        cookie.insert(
-            reqwest::header::COOKIE,
-            format!("despatch_seat={token}").parse().unwrap(),
-        );
-        let seat_http = reqwest::Client::builder()
-            .default_headers(cookie)
-            .build()
-            .unwrap();
+        let seat_http = seat_client(token);
         let seat_p95 = measure(
             &seat_http,
             &format!("{base}/games/{game_id}"),
@@ -341,15 +345,7 @@ async fn battle_page(games: &Games, base: &str) -> Duration {
         .find(|s| s.seat == to_act)
         .unwrap()
         .token;
-    let mut cookie = reqwest::header::HeaderMap::new();
-    cookie.insert(
-        reqwest::header::COOKIE,
-        format!("despatch_seat={token}").parse().unwrap(),
-    );
-    let seat_http = reqwest::Client::builder()
-        .default_headers(cookie)
-        .build()
-        .unwrap();
+    let seat_http = seat_client(token);
     measure(
         &seat_http,
         &format!("{base}/games/{game_id}"),

@@ -60,11 +60,27 @@ pub async fn login(
     req: HttpRequest,
     body: web::Json<EmailRequest>,
 ) -> Answer {
-    if let Err(l) = check_login(&games, &proxies, &req) {
+    mail_by_address(&games, &proxies, &req, &body.email, false).await
+}
+
+/// The two requests by address: rate-limited per client, then the sign-in link (`links`
+/// false) or the seat links mailed, and the same answer for any well-formed address.
+async fn mail_by_address(
+    games: &Games,
+    proxies: &TrustedProxies,
+    req: &HttpRequest,
+    email: &str,
+    links: bool,
+) -> Answer {
+    if let Err(l) = check_login(games, proxies, req) {
         return Ok(limited(l.retry_after_secs()));
     }
-    games.request_login(&body.email).await?;
-    Ok(accepted(false))
+    if links {
+        games.send_links(email).await?;
+    } else {
+        games.request_login(email).await?;
+    }
+    Ok(accepted(links))
 }
 
 /// Mails the address a signed link to each of its seats, if it holds any. The answer is the
@@ -83,11 +99,7 @@ pub async fn login_links(
     req: HttpRequest,
     body: web::Json<EmailRequest>,
 ) -> Answer {
-    if let Err(l) = check_login(&games, &proxies, &req) {
-        return Ok(limited(l.retry_after_secs()));
-    }
-    games.send_links(&body.email).await?;
-    Ok(accepted(true))
+    mail_by_address(&games, &proxies, &req, &body.email, true).await
 }
 
 /// The signed-in player's games: every game whose seat has the session's address, the seats

@@ -174,10 +174,7 @@ pub async fn unsubscribe_page(
     req: HttpRequest,
 ) -> HttpResponse {
     let Ok(q) = query else {
-        return unsubscribe_refused(&ServiceError::BadRequest(
-            "the link lacks its seat, channel or signature; copy the whole link from the email"
-                .into(),
-        ));
+        return incomplete_link();
     };
     match games
         .check_unsubscribe(&path, &q.seat, &q.channel, &q.sig)
@@ -213,10 +210,7 @@ pub async fn unsubscribe(
     query: Result<web::Query<Unsubscribe>, actix_web::Error>,
 ) -> HttpResponse {
     let Ok(q) = query else {
-        return unsubscribe_refused(&ServiceError::BadRequest(
-            "the link lacks its seat, channel or signature; copy the whole link from the email"
-                .into(),
-        ));
+        return incomplete_link();
     };
     match games
         .unsubscribe(&path, &q.seat, &q.channel, &q.sig)
@@ -243,6 +237,13 @@ fn what(channel: &str) -> &'static str {
     } else {
         "webhook calls"
     }
+}
+
+/// An unsubscribe link without its seat, channel or signature, as a page.
+fn incomplete_link() -> HttpResponse {
+    unsubscribe_refused(&ServiceError::BadRequest(
+        "the link lacks its seat, channel or signature; copy the whole link from the email".into(),
+    ))
 }
 
 /// A refused unsubscribe link as a page (its reader followed a link from an email).

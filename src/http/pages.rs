@@ -495,21 +495,31 @@ async fn watch(games: &Games, game_id: &str, whole_log: bool) -> HttpResponse {
     }
 }
 
-/// A redirect to the seat page of `game_id` (`?log=all` and `?moved=` kept), setting the seat
-/// cookie to `token` when one is given.
+/// What the seat page reports after a redirect: the seat's order, or its resignation, recorded
+/// as event N (`?moved=N`, `?resigned=N`).
+#[derive(Debug, Clone, Copy)]
+enum Recorded {
+    Order(u64),
+    Resignation(u64),
+}
+
+/// A redirect to the seat page of `game_id` (`?log=all` and what was recorded kept), setting
+/// the seat cookie to `token` when one is given.
 fn to_seat_page(
     games: &Games,
     game_id: &str,
     token: Option<&str>,
     whole_log: bool,
-    moved: Option<u64>,
+    recorded: Option<Recorded>,
 ) -> HttpResponse {
     let mut query = Vec::new();
     if whole_log {
         query.push("log=all".to_owned());
     }
-    if let Some(seq) = moved {
-        query.push(format!("moved={seq}"));
+    match recorded {
+        Some(Recorded::Order(seq)) => query.push(format!("moved={seq}")),
+        Some(Recorded::Resignation(seq)) => query.push(format!("resigned={seq}")),
+        None => {}
     }
     let location = if query.is_empty() {
         format!("/games/{game_id}")
@@ -568,7 +578,8 @@ pub async fn game(
         }
     };
     if from_link.is_some() && seat_cookie::set(game_id, &token, false).is_some() {
-        return to_seat_page(&games, game_id, Some(&token), whole_log, query.moved);
+        let recorded = query.moved.map(Recorded::Order);
+        return to_seat_page(&games, game_id, Some(&token), whole_log, recorded);
     }
     let flash = query
         .moved
@@ -665,7 +676,13 @@ pub async fn submit_move(
     match games.submit(&caller, submit).await {
         Ok(result) => {
             let first = result.events.first().map_or(expected_seq, |e| e.seq);
-            to_seat_page(&games, game_id, from_form, false, Some(first))
+            to_seat_page(
+                &games,
+                game_id,
+                from_form,
+                false,
+                Some(Recorded::Order(first)),
+            )
         }
         Err(ServiceError::Rule(r)) => {
             again(
@@ -727,11 +744,13 @@ pub async fn resign(
     match games.resign(&caller).await {
         Ok(result) => {
             let seq = result.events.first().map_or(result.next_seq, |e| e.seq);
-            HttpResponse::SeeOther()
-                .insert_header(("Location", format!("/games/{game_id}?resigned={seq}")))
-                .insert_header(("Referrer-Policy", "no-referrer"))
-                .insert_header(("Cache-Control", "no-store"))
-                .finish()
+            to_seat_page(
+                &games,
+                game_id,
+                None,
+                false,
+                Some(Recorded::Resignation(seq)),
+            )
         }
         Err(ServiceError::Rule(r)) => {
             refused(

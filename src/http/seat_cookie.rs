@@ -59,12 +59,18 @@ pub fn clear(game_id: &str, secure: bool) -> Option<String> {
 
 /// The seat token a request carries in its cookie, if any.
 pub fn read(req: &HttpRequest) -> Option<String> {
+    cookie_value(req, NAME)
+}
+
+/// The value of the cookie `name` a request carries, if any and not empty (the seat cookie's
+/// and the session cookie's reader).
+pub(super) fn cookie_value(req: &HttpRequest, name: &str) -> Option<String> {
     req.headers()
         .get_all(actix_web::http::header::COOKIE)
         .filter_map(|h| h.to_str().ok())
         .flat_map(|h| h.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, value)| *name == NAME && !value.trim().is_empty())
+        .find(|(n, value)| *n == name && !value.trim().is_empty())
         .map(|(_, value)| value.trim().to_owned())
 }
 

@@ -36,13 +36,7 @@ pub fn clear(base_url: &str) -> String {
 
 /// The session token a request carries, if any.
 pub fn read(req: &HttpRequest) -> Option<String> {
-    req.headers()
-        .get_all(actix_web::http::header::COOKIE)
-        .filter_map(|h| h.to_str().ok())
-        .flat_map(|h| h.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, value)| *name == NAME && !value.trim().is_empty())
-        .map(|(_, value)| value.trim().to_owned())
+    super::seat_cookie::cookie_value(req, NAME)
 }
 
 #[cfg(test)]

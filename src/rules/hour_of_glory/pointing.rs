@@ -62,67 +62,49 @@ fn intruder_orders(s: &State, seat: &Seat, i: usize) -> Vec<Pointed> {
     let (true, Status::Standing, Some(from)) = (&a.seat == seat, a.status, a.sq) else {
         return Vec::new();
     };
-    let mut candidates: Vec<(Sq, IStep)> = walks(s, from, FARTHEST)
+    // Each candidate with the cell it is pointed at: walks to their square, doors to the door,
+    // attacks to the Defender's square.
+    let mut candidates: Vec<(String, IStep)> = walks(s, from, FARTHEST)
         .into_iter()
-        .map(|(to, path)| (to, IStep::Move { path }))
+        .map(|(to, path)| (to.to_string(), IStep::Move { path }))
         .collect();
-    let mut doors = Vec::new();
-    for link in board().links(from) {
-        if let Some(door) = link.door {
-            if s.door_open(door) {
-                doors.push(IStep::Close { door });
-            } else {
-                doors.push(IStep::Open { door });
-                doors.push(IStep::Breach {
-                    door,
-                    method: Method::TakeChance,
-                });
-            }
+    for door in board().links(from).iter().filter_map(|l| l.door) {
+        let cell = door.to_string();
+        if s.door_open(door) {
+            candidates.push((cell, IStep::Close { door }));
+        } else {
+            candidates.push((cell.clone(), IStep::Open { door }));
+            let method = Method::TakeChance;
+            candidates.push((cell, IStep::Breach { door, method }));
         }
     }
     for d in &s.defenders {
         let Some(at) = d.sq.filter(|_| d.status != Status::Dead) else {
             continue;
         };
+        let shoot = IStep::Shoot {
+            at: vec![at],
+            burst: None,
+        };
         for step in [
             IStep::SneakAttack { at },
             IStep::Fight { at },
-            IStep::Shoot {
-                at: vec![at],
-                burst: None,
-            },
+            shoot,
             IStep::CoupDeGrace { at },
         ] {
-            candidates.push((at, step));
+            candidates.push((at.to_string(), step));
         }
     }
-    let door_cell = |step: &IStep| match step {
-        IStep::Open { door } | IStep::Close { door } | IStep::Breach { door, .. } => {
-            door.to_string()
-        }
-        _ => String::new(),
-    };
     let piece = a.agent.title().to_lowercase();
-    let mut out: Vec<Pointed> = candidates
+    candidates
         .into_iter()
         .filter(|(_, step)| intruder::check(&mut s.clone(), i, std::slice::from_ref(step)).is_ok())
-        .map(|(to, step)| Pointed {
+        .map(|(cell, step)| Pointed {
             piece: piece.clone(),
-            cell: to.to_string(),
+            cell,
             order: describe_istep(&step),
         })
-        .collect();
-    out.extend(
-        doors
-            .into_iter()
-            .filter(|step| intruder::check(&mut s.clone(), i, std::slice::from_ref(step)).is_ok())
-            .map(|step| Pointed {
-                piece: piece.clone(),
-                cell: door_cell(&step),
-                order: describe_istep(&step),
-            }),
-    );
-    out
+        .collect()
 }
 
 fn commander_orders(s: &State) -> Vec<Pointed> {

@@ -72,7 +72,7 @@ struct Entry {
     /// extended in place when no reader holds it.
     events: Arc<Vec<Event>>,
     log_from: u64,
-    game: Game,
+    game: Arc<Game>,
     secrets: GameSecrets,
     /// The web pages' fold with each event's outcome lines (`table`), made when a page first
     /// shows the game and moved on by later pages from `events`; possibly behind `game`.
@@ -221,7 +221,7 @@ impl FoldCache {
         entry.events_bytes += added;
         entry.record.next_seq = game.next_seq;
         entry.record.ended = game.ended;
-        entry.game = game;
+        entry.game = Arc::new(game);
         match secrets {
             Secrets::Written(rows) => entry.secrets.add(rows),
             Secrets::Reloaded(all) => entry.secrets = all,

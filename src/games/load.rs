@@ -19,7 +19,9 @@ pub struct Loaded {
     /// its earlier events have not been read since: `Games::whole_log` gives the whole log.
     pub(super) tail: Arc<Vec<Event>>,
     pub(super) log_from: u64,
-    pub game: Game,
+    /// Shared with the fold cache: reading it copies nothing, and a move plays it into a new
+    /// `Game` (`Game::play`) that the cache keeps in its place.
+    pub game: Arc<Game>,
     pub secrets: GameSecrets,
 }
 
@@ -39,11 +41,10 @@ impl Games {
             // cached state, with the secrets they may have added read again.
             // The shared log let go of at once, so that `advance` extends it in place.
             let Loaded {
-                mut game,
-                tail: held,
-                ..
+                game, tail: held, ..
             } = cached;
             drop(held);
+            let mut game = Arc::unwrap_or_clone(game);
             let folded = tail.iter().try_for_each(|e| game.fold_event_quietly(e));
             if folded.is_ok() {
                 let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);

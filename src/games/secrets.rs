@@ -2,10 +2,12 @@
 //! the operating system's random source.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{json, Value};
 
 use crate::engine::canonical::{hex32, random16, random32};
+use crate::engine::dice::{Chain, KeptLinks};
 use crate::engine::event::timestamp;
 use crate::engine::game::{NewSecret, Secrets, World};
 use crate::engine::sealed::SealedChoice;
@@ -25,7 +27,7 @@ fn sealed_name(commitment: &str) -> String {
 #[derive(Debug, Default, Clone)]
 pub struct GameSecrets {
     pub hidden_seed: Option<[u8; 32]>,
-    chains: BTreeMap<u32, [u8; 32]>,
+    chains: BTreeMap<u32, ChainSecret>,
     sealed: BTreeMap<String, (Option<String>, SealedChoice)>,
 }
 
@@ -48,7 +50,7 @@ impl GameSecrets {
                     n.parse(),
                     r.value.get("tip").and_then(Value::as_str).and_then(hex32),
                 ) {
-                    out.chains.insert(n, tip);
+                    out.chains.insert(n, ChainSecret::new(tip));
                 }
             } else if let Some(c) = r.name.strip_prefix("sealed:") {
                 if let Ok(s) = serde_json::from_value::<SealedChoice>(r.value.clone()) {
@@ -67,9 +69,46 @@ impl GameSecrets {
     }
 }
 
+/// A dice chain's secret tip, and the links kept from it once a move first asks for one
+/// (`KeptLinks`): shared by the clones of a game's secrets, so the fold cache hashes a chain
+/// down once, not on every move.
+#[derive(Clone)]
+struct ChainSecret {
+    tip: [u8; 32],
+    kept: Arc<OnceLock<KeptLinks>>,
+}
+
+impl ChainSecret {
+    fn new(tip: [u8; 32]) -> ChainSecret {
+        ChainSecret {
+            tip,
+            kept: Arc::default(),
+        }
+    }
+}
+
+/// The tip alone: the kept links are a cache of it, whether they were made yet is no part of
+/// the secret.
+impl std::fmt::Debug for ChainSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.tip.fmt(f)
+    }
+}
+
 impl Secrets for GameSecrets {
     fn chain_tip(&self, chain: u32) -> Option<[u8; 32]> {
-        self.chains.get(&chain).copied()
+        self.chains.get(&chain).map(|c| c.tip)
+    }
+    fn chain_link(&self, chain: u32, length: u32, index: u32) -> Option<[u8; 32]> {
+        let secret = self.chains.get(&chain)?;
+        let kept = secret
+            .kept
+            .get_or_init(|| KeptLinks::new(&Chain::new(secret.tip, length)));
+        Some(if kept.length() == length {
+            kept.link(index)
+        } else {
+            Chain::new(secret.tip, length).link(index)
+        })
     }
     fn sealed(&self, commitment: &str) -> Option<SealedChoice> {
         self.sealed.get(commitment).map(|(_, s)| s.clone())

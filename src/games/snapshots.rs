@@ -122,7 +122,7 @@ impl Games {
             seats,
             tail: Arc::new(events),
             log_from,
-            game,
+            game: Arc::new(game),
             secrets,
         })
     }

@@ -122,16 +122,23 @@ pub fn move_unit(
             column,
         },
     );
-    let shown: Vec<String> = std::iter::once(start)
-        .filter(|_| !known)
-        .chain(steps.iter().copied())
-        .map(|h| h.to_string())
-        .collect();
+    // The line names the path from the start hex, so a board can draw the last move
+    // (`drawn::last_move` reads it back).
+    let shown: Vec<String> = steps.iter().map(|h| h.to_string()).collect();
     ctx.say(format!(
         "{} {} {unit} {}{}{}{}",
         side.name(),
         if known { "moves" } else { "places" },
-        shown.join(" "),
+        if known && shown.is_empty() {
+            format!("from {start}, stopped at once")
+        } else if known {
+            format!("from {start} to {}", shown.join(" "))
+        } else {
+            std::iter::once(start.to_string())
+                .chain(shown)
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
         transport
             .map(|t| format!(" {}", t.name()))
             .unwrap_or_default(),

@@ -11,6 +11,7 @@ pub mod chits;
 pub mod command;
 pub mod data;
 pub mod declared;
+pub mod drawn;
 pub mod events;
 pub mod hex;
 pub mod los;
@@ -1074,6 +1075,19 @@ impl Rules for WhereEaglesDare {
 
     fn board_text(&self, s: &State, viewer: &Viewer) -> Option<String> {
         Some(text_board::draw(s, viewer))
+    }
+
+    fn board(
+        &self,
+        s: &State,
+        viewer: &Viewer,
+        context: &crate::engine::ruleset::BoardContext,
+    ) -> Option<crate::engine::board::Board> {
+        Some(drawn::board(s, viewer, context))
+    }
+
+    fn pointing(&self, s: &State, seat: &Seat) -> Vec<crate::engine::board::Pointed> {
+        drawn::pointing(self, s, seat)
     }
 
     fn parse(&self, _s: &State, _seat: &Seat, text: &str) -> Result<Command, RuleError> {

@@ -11,7 +11,7 @@ use super::state::{OffMap, Side, State};
 use crate::engine::ruleset::Viewer;
 
 /// May this viewer see the German off-map display (5.0: kept secret from the Allied player)?
-fn sees_off_map(viewer: &Viewer) -> bool {
+pub(super) fn sees_off_map(viewer: &Viewer) -> bool {
     viewer.may_see(Some(&[Side::German.seat()]))
 }
 
@@ -86,7 +86,7 @@ fn flak_view(s: &State, viewer: &Viewer) -> Value {
     }
 }
 
-fn flak_line(s: &State, viewer: &Viewer) -> Option<String> {
+pub(super) fn flak_line(s: &State, viewer: &Viewer) -> Option<String> {
     if s.flak.is_empty() {
         return None;
     }

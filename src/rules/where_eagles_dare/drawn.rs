@@ -15,10 +15,11 @@
 //! to them (so a unit can be pointed one hex on), drawn clear, their terrain the players'.
 //! Hexsides (streams, crests) are not drawn: the toolkit has no hexsides.
 //!
-//! Units are counters by side with their class letter and, in the corner, their steps; Column
-//! is the toolkit's bar. Markers: the Club Route marker, rubble, road blocks, Minefields, Dutch,
-//! barrages, artillery parks, destroyed, wired and improved bridges, Baileys, ferries, unstable
-//! stream bridges and Men at Work. The last move's path (read from the log lines the viewer
+//! Units are counters by side with their class letter and, in the corner, their steps left;
+//! Column is the toolkit's bar, Suppressed its yellow corner, Cohesion Hits a `CH` marker.
+//! Markers: the Club Route marker, rubble, road blocks, Minefields, Dutch, barrages, artillery
+//! parks, destroyed, wired and improved bridges, Baileys, ferries, unstable stream bridges and
+//! Men at Work. The last move's path (read from the log lines the viewer
 //! may read) and a fire waiting for its result are highlighted; Club Route is ringed.
 //!
 //! **Hidden information**: the German flak's types (S5.4) are drawn face down to every viewer
@@ -136,6 +137,7 @@ fn marker_hexes(s: &State) -> Vec<Hex> {
     out.extend(s.roadblocks.iter().map(|(h, _)| *h));
     out.extend(s.minefields.iter().copied());
     out.extend(s.dutch.values().copied());
+    out.extend(s.typhoons.iter().flat_map(|t| t.hexes.iter().copied()));
     out.extend(s.barrages.iter().map(|(h, _, _)| *h));
     out.extend(s.parks.iter().filter_map(|p| p.hex));
     for (name, b) in &s.bridges {
@@ -356,7 +358,7 @@ fn marker(at: At, id: String, side: Option<Side>, label: &str, title: String) ->
 const MARKERS: &str = "CR Club Route marker, Ru rubble, RB road block, Mi Minefield, Du Dutch, \
                        Ba barrage, P artillery park, X bridge destroyed, W bridge wired, \
                        Im railroad bridge improved, Bb Bailey, Fy ferry, U unstable stream \
-                       bridge, MW Men at Work";
+                       bridge, MW Men at Work, CH Cohesion Hits on a unit, Ty a Typhoon to attack";
 
 /// The board `viewer` may see.
 pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
@@ -403,6 +405,7 @@ pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
             ));
         }
         title.push_str(&format!(", at {}", u.hex));
+        title.push_str(&super::text_board::marks_text(s, name));
         if u.column {
             title.push_str(", in Column");
         }
@@ -422,7 +425,8 @@ pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
         if face_down {
             states.push(Mark::FaceDown);
         }
-        if s.pending.as_ref().is_some_and(|p| p.hex == u.hex) {
+        let marks = s.marks.get(name).cloned().unwrap_or_default();
+        if marks.suppressed {
             states.push(Mark::FiredOn);
         }
         pieces.push(Piece {
@@ -435,7 +439,11 @@ pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
                 Shape::Counter
             },
             label,
-            value: def.filter(|_| !face_down).map(|d| d.steps.to_string()),
+            value: match def.filter(|_| !face_down) {
+                Some(d) => Some(d.steps.saturating_sub(marks.lost).to_string()),
+                None if marks.lost > 0 && !face_down => Some(format!("-{}", marks.lost)),
+                None => None,
+            },
             facing: None,
             states,
             title,
@@ -446,6 +454,30 @@ pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
             pieces.push(marker(w.at(h), id, side, label, title));
         }
     };
+    for (name, m) in &s.marks {
+        if let (Some(u), true) = (s.units.get(name), m.cohesion > 0) {
+            put(
+                u.hex,
+                format!("m-cohesion-{name}"),
+                None,
+                "CH",
+                format!(
+                    "{} Cohesion Hit{} on {name}",
+                    m.cohesion,
+                    if m.cohesion == 1 { "" } else { "s" }
+                ),
+            );
+        }
+    }
+    for (i, h) in s.typhoons.iter().flat_map(|t| t.hexes.iter()).enumerate() {
+        put(
+            *h,
+            format!("m-typhoon-{i}"),
+            Some(Side::Allied),
+            "Ty",
+            format!("a Typhoon to attack {h} (S3.1 Air Strike)"),
+        );
+    }
     if let Some(h) = s.marker {
         put(
             h,
@@ -667,7 +699,7 @@ pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
                 .chain(["? not in the order of battle".to_owned()])
                 .collect::<Vec<_>>()
                 .join(", ")
-                + "; number = steps (order of battle); bar = Column",
+                + "; number = steps left (order of battle less the losses stated; -n: steps lost by a unit not in it); bar = Column; yellow corner = Suppressed",
         ),
         ("Markers:".to_owned(), MARKERS.to_owned()),
         (

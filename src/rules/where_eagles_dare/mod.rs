@@ -179,7 +179,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "8".into(),
+            version: "9".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -387,6 +387,7 @@ impl Rules for WhereEaglesDare {
             window: None,
             pending: None,
             units: BTreeMap::new(),
+            marks: BTreeMap::new(),
             club_route: DATA.club_route.clone(),
             marker: Some(DATA.marker),
             route_cleared_day: None,
@@ -459,6 +460,7 @@ impl Rules for WhereEaglesDare {
             map,
             lost_event: None,
             placing: None,
+            typhoons: None,
             heroic: BTreeMap::new(),
             dutch: BTreeMap::new(),
             minefields: Vec::new(),
@@ -634,7 +636,7 @@ impl Rules for WhereEaglesDare {
                         *who,
                         PromptKind::Reaction,
                         format!("{clock}: place the {event} marker (S3.1), or pass"),
-                        vec![format!("place {event} {}", match event.as_str() { "heroic" => "<unit>", "reinf" => "<Lost 82nd AB unit> <hex>", _ => "<hex>" }), "pass".into()],
+                        vec![format!("place {event} {}", match event.as_str() { "heroic" => "<unit>", "reinf" => "<Lost 82nd AB unit> <hex>", "rally" => "<formation>", "air-strike" => "<formation> <hex>", _ => "<hex>" }), "pass".into()],
                         true,
                     )]
                 } else if let Some(who) = s.intelligence {
@@ -1169,6 +1171,7 @@ impl WhereEaglesDare {
             let hex = s.pending.as_ref().map(|p| p.hex).expect("pending");
             bridges::check_result(s, hex, target.as_deref())?;
             declared::result(s, ctx, class, target.as_deref());
+            events::next_typhoon(s, ctx);
             if side != s.impulse {
                 s.window = None;
             }
@@ -1217,6 +1220,7 @@ impl WhereEaglesDare {
                     declared::move_unit(s, ctx, side.other(), unit, path, *column, *transport)?;
                     s.lost = None;
                     s.lost_event = None;
+                    s.marks.entry(lost.clone()).or_default().suppressed = true;
                     ctx.say(format!("The lost {lost} is Suppressed at the end of its lost movement (S3.1 Lost)"));
                     Ok(())
                 }

@@ -3568,3 +3568,39 @@ fn rally_s3_1_removes_any_4_suppression_or_cohesion_steps_from_one_formation() {
     assert_eq!(s.marks["B/502"].lost, 1, "a Rally recovers no step");
     assert!(s.placing.is_none());
 }
+
+#[test]
+fn command_range_decision_17_option_command_los_a_leader_commands_only_the_units_he_sees() {
+    // A clear map, woods at 50.151 between the Leader at 50.152 and A/502 at 50.150.
+    let mut map = String::new();
+    for c in 48..=52 {
+        for r in 148..=154 {
+            let t = if (c, r) == (50, 151) {
+                "woods"
+            } else {
+                "clear"
+            };
+            map.push_str(&format!("hex {c}.{r} {t}\n"));
+        }
+    }
+    for (options, blocked) in [
+        (json!({ "map": map, "command_los": true }), true),
+        (json!({ "map": map }), false),
+        (json!({ "command_los": true }), false),
+    ] {
+        let mut s = game_with("the-best-laid-plans", options.clone()).unwrap();
+        allied_impulse(&mut s, "div-101");
+        s.cp.insert("101st".into(), 5);
+        put(&mut s, "A/502", "50.150");
+        put(&mut s, "ldr-502", "50.152");
+        if blocked {
+            let e = refused(&mut s, "allied", "command A/502", "command");
+            assert!(e.message.contains("does not see"), "{e}");
+            // In sight (around the woods), In Command.
+            put(&mut s, "A/502", "49.151");
+        }
+        ok(&mut s, "allied", "command A/502", &[]);
+        assert_eq!(s.cp["101st"], 4, "{options}");
+    }
+    assert!(game_with("the-best-laid-plans", json!({ "command_los": "yes" })).is_err());
+}

@@ -214,6 +214,11 @@ impl Rules for WhereEaglesDare {
                     default: json!(false),
                 },
                 OptionInfo {
+                    name: "command_los".into(),
+                    description: "with a map: a Leader commands only the units he sees (line of sight over the map) within his Command Range (decision 17; off: range counted in hexes only)".into(),
+                    default: json!(false),
+                },
+                OptionInfo {
                     name: "german_lost".into(),
                     description: "O3.0 German Lost Rule: a German unit failing 'tq <unit> lost' is moved by the Allied player".into(),
                     default: json!(false),
@@ -257,6 +262,7 @@ impl Rules for WhereEaglesDare {
         let mut last_chit_held = true;
         let mut southern_unstable = false;
         let (mut covering_fire, mut alternate_chits, mut german_lost) = (false, false, false);
+        let mut command_los = false;
         let mut airborne_tanks = None;
         let mut map = None;
         if let Some(obj) = setup.options.as_object() {
@@ -283,6 +289,7 @@ impl Rules for WhereEaglesDare {
                     ("covering_fire", Value::Bool(b)) => covering_fire = *b,
                     ("alternate_chits", Value::Bool(b)) => alternate_chits = *b,
                     ("german_lost", Value::Bool(b)) => german_lost = *b,
+                    ("command_los", Value::Bool(b)) => command_los = *b,
                     ("airborne_tanks", Value::String(t)) if t == "none" => airborne_tanks = None,
                     ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
                         airborne_tanks = Some(t.clone())
@@ -295,7 +302,7 @@ impl Rules for WhereEaglesDare {
                     ("map", _) => {
                         return Err(rule("options", "map is the map's text: hex and side lines"))
                     }
-                    ("covering_fire" | "alternate_chits" | "german_lost", _) => {
+                    ("covering_fire" | "alternate_chits" | "german_lost" | "command_los", _) => {
                         return Err(rule("options", format!("{k} is true or false")))
                     }
                     ("airborne_tanks", _) => {
@@ -307,7 +314,7 @@ impl Rules for WhereEaglesDare {
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, airborne_tanks, map"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, airborne_tanks, map"),
                         ))
                     }
                 }
@@ -454,6 +461,7 @@ impl Rules for WhereEaglesDare {
             covering_fire,
             alternate_chits,
             german_lost,
+            command_los,
             airborne_tanks,
             lost: None,
             rout: None,

@@ -482,6 +482,9 @@ pub struct State {
     pub alternate_chits: bool,
     #[serde(default)]
     pub german_lost: bool,
+    /// Option `command_los` (decision 17): with a map, Command Range needs line of sight.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub command_los: bool,
     #[serde(default)]
     pub airborne_tanks: Option<String>,
     /// S3.1 Rout: the side that names the routed Formation now.

@@ -3604,3 +3604,25 @@ fn command_range_decision_17_option_command_los_a_leader_commands_only_the_units
     }
     assert!(game_with("the-best-laid-plans", json!({ "command_los": "yes" })).is_err());
 }
+
+#[test]
+fn positions_decision_15_marks_set_a_unit_s_stated_results() {
+    let setup = Setup {
+        game_id: "rules".into(),
+        scenario: "the-best-laid-plans".into(),
+        options: json!({}),
+        seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
+    };
+    let read = |text: &str| {
+        WhereEaglesDare.position(&setup, text, &mut hidden_stream(&[7; 32], "rules", 0))
+    };
+    let p = read("unit A/502 allied at 50.150\nmarks A/502 suppressed cohesion 2 lost 1").unwrap();
+    let m = &p.state.marks["A/502"];
+    assert_eq!((m.suppressed, m.cohesion, m.lost), (true, 2, 1));
+    // Two steps lost of two is no unit; a word the statement does not know is named.
+    let Err(e) = read("marks A/502 lost 2") else {
+        panic!("two steps lost of two is accepted");
+    };
+    assert!(e.to_string().contains("no unit left"), "{e}");
+    assert!(read("marks A/502 shaken").is_err());
+}

@@ -572,6 +572,9 @@ fn air_strike_s3_1_halved_die_typhoons_and_none_at_night() {
     s.phase = Phase::Activation;
     ok(&mut s, "allied", "fire A/1 50.150 small-arms", &[9]);
     ok(&mut s, "allied", "result none", &[1, 7]);
+    // Three Typhoons to place (their attacks: the test named after S3.1's Typhoons below).
+    assert_eq!(s.typhoons.as_ref().map(|t| t.left), Some(3));
+    ok(&mut s, "allied", "pass", &[]);
     s.cups.insert(Side::Allied, vec!["air-strike".into()]);
     s.time = 7;
     ok(&mut s, "allied", "fire A/1 50.150 small-arms", &[9]);
@@ -3341,4 +3344,285 @@ fn lost_s3_1_the_enemy_picks_a_friendly_unit_and_moves_it() {
     assert!(s.lost.is_none() && s.lost_event.is_none());
     // The lost unit stays an Allied unit.
     assert_eq!(s.units["A/502"].side, Side::Allied);
+}
+
+/// Fires G/1 on `at` (a 2: no event) and states the result.
+fn german_result(s: &mut State, at: &str, result: &str) {
+    german_impulse(s);
+    ok(s, "german", &format!("fire G/1 {at} small-arms"), &[2]);
+    ok(s, "german", &format!("result {result}"), &[]);
+}
+
+#[test]
+fn steps_suppression_and_cohesion_decision_15_stated_results_mark_the_units_and_a_rally_removes_them(
+) {
+    let mut s = game("a-ride-in-the-country");
+    allied_impulse(&mut s, "f-502");
+    play(&mut s, "allied", "move A/502 50.150", &[]);
+    play(&mut s, "allied", "move B/502 50.150", &[]);
+    // No unit named: Suppressed falls on every unit in the hex.
+    german_result(&mut s, "50.150", "suppressed");
+    assert!(s.marks["A/502"].suppressed && s.marks["B/502"].suppressed);
+    german_result(&mut s, "50.150", "cohesion-hit B/502");
+    assert_eq!(
+        (s.marks["A/502"].cohesion, s.marks["B/502"].cohesion),
+        (0, 1)
+    );
+    // A stack's Step Loss with no unit named is the players' to mark.
+    german_result(&mut s, "50.150", "step-loss");
+    assert_eq!((s.marks["A/502"].lost, s.marks["B/502"].lost), (0, 0));
+    german_result(&mut s, "50.150", "step-loss B/502");
+    assert_eq!(s.marks["B/502"].lost, 1);
+    // Shown in the view, the board in text and the drawn board.
+    let view = WhereEaglesDare.view(&s, &Viewer::Spectator);
+    let b = &view["units"]["B/502"];
+    assert_eq!(
+        (
+            &b["steps"],
+            &b["steps_lost"],
+            &b["suppressed"],
+            &b["cohesion_hits"]
+        ),
+        (&json!(1), &json!(1), &json!(true), &json!(1))
+    );
+    let text = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        text.contains("B/502      allied  50.150, 1/2 steps, Suppressed, 1 Cohesion Hit"),
+        "{text}"
+    );
+    let svg = WhereEaglesDare
+        .board_svg(&s, &Viewer::Spectator, &Default::default())
+        .unwrap();
+    assert!(svg.contains(r#"s-fired-on" data-piece="B/502""#));
+    assert!(svg.contains(r#"data-piece="m-cohesion-B/502""#));
+    // A rally passed removes the Suppression, then a Cohesion Hit; a failed one nothing.
+    allied_impulse(&mut s, "f-502");
+    play(&mut s, "allied", "rally B/502 pass 0-5", &[8]);
+    assert!(s.marks["B/502"].suppressed);
+    play(&mut s, "allied", "rally B/502 pass 0-5", &[3]);
+    assert!(!s.marks["B/502"].suppressed && s.marks["B/502"].cohesion == 1);
+    play(&mut s, "allied", "rally B/502 pass 0-5", &[3]);
+    assert_eq!(s.marks["B/502"].cohesion, 0);
+    assert_eq!(s.marks["B/502"].lost, 1, "a rally recovers no step");
+    // The last step of the order of battle's two lost: eliminated.
+    german_result(&mut s, "50.150", "step-loss B/502");
+    assert!(!s.units.contains_key("B/502") && !s.marks.contains_key("B/502"));
+    // Eliminated clears the marks of the units it removes.
+    german_result(&mut s, "50.150", "eliminated A/502");
+    assert!(s.marks.is_empty(), "{:?}", s.marks);
+}
+
+#[test]
+fn steps_s6_9_joe_mann_gives_the_step_back_and_clears_the_hex_s_suppressions_and_cohesion_hits() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "f-502");
+    play(&mut s, "allied", "move A/502 50.150", &[]);
+    play(&mut s, "allied", "move B/502 50.150", &[]);
+    german_result(&mut s, "50.150", "suppressed");
+    german_result(&mut s, "50.150", "cohesion-hit A/502");
+    german_result(&mut s, "50.150", "step-loss B/502");
+    assert!(s.mann.is_some() && s.marks["B/502"].lost == 1);
+    ok(&mut s, "allied", "joemann", &[]);
+    assert!(s.marks.is_empty(), "{:?}", s.marks);
+}
+
+#[test]
+fn steps_s3_1_lost_and_o3_0_the_lost_unit_is_suppressed_after_its_lost_move() {
+    let mut s = game_with("the-best-laid-plans", json!({"german_lost": true})).unwrap();
+    german_impulse(&mut s);
+    ok(&mut s, "german", "move G/1 30.100", &[]);
+    no_opfire(&mut s);
+    ok(&mut s, "german", "tq G/1 lost pass 0-5", &[8]);
+    ok(&mut s, "allied", "move G/1 30.101 30.102", &[]);
+    assert!(s.marks["G/1"].suppressed);
+}
+
+/// The Allied fire that draws `event` from the Allied cup: A/502 fires from 50.150 and rolls
+/// a 9; the result none draws the only chit in the cup (then `extra` dice).
+fn allied_draws(s: &mut State, event: &str, extra: &[u32]) {
+    s.cups.insert(Side::Allied, vec![event.into()]);
+    allied_impulse(s, "f-502");
+    if !s.units.contains_key("A/502") {
+        play(s, "allied", "move A/502 50.150", &[]);
+    }
+    ok(s, "allied", "fire A/502 51.150 small-arms", &[9]);
+    let mut dice = vec![1];
+    dice.extend_from_slice(extra);
+    ok(s, "allied", "result none", &dice);
+}
+
+#[test]
+fn air_strike_s3_1_typhoons_within_10_hexes_of_the_formation_leader_all_placed_then_each_attacks() {
+    let mut s = game("a-ride-in-the-country");
+    s.weather = Some(Weather::Clear);
+    allied_impulse(&mut s, "f-502");
+    play(&mut s, "allied", "move ldr-502 50.152", &[]);
+    play(&mut s, "allied", "move B/502 52.150", &[]);
+    // A 6 halved: three Typhoons for the Allied player.
+    allied_draws(&mut s, "air-strike", &[6]);
+    assert_eq!(s.placing, Some((Side::Allied, "air-strike".into())));
+    assert_eq!(s.typhoons.as_ref().map(|t| t.left), Some(3));
+    // Within 10 hexes of the chosen Formation's Leader; one Formation for them all.
+    refused(
+        &mut s,
+        "allied",
+        "place air-strike 502 70.152",
+        "S3.1 Events (Air Strike)",
+    );
+    refused(
+        &mut s,
+        "allied",
+        "place air-strike 59-a 51.150",
+        "S3.1 Events (Air Strike)",
+    );
+    ok(&mut s, "allied", "place air-strike 502 51.150", &[]);
+    ok(&mut s, "allied", "place air-strike 502 51.151", &[]);
+    assert!(
+        s.pending.is_none(),
+        "no attack before every Typhoon is placed"
+    );
+    // Shown: the view, the board in text, the drawn board.
+    assert_eq!(
+        WhereEaglesDare.view(&s, &Viewer::Spectator)["air_strike"]["hexes"],
+        json!(["51.150", "51.151"])
+    );
+    let text = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        text.contains("Air Strike (S3.1): 1 Typhoon(s) to place for 502; to attack: 51.150 51.151"),
+        "{text}"
+    );
+    let svg = WhereEaglesDare
+        .board_svg(&s, &Viewer::Spectator, &Default::default())
+        .unwrap();
+    assert!(svg.contains(r#"data-piece="m-typhoon-0" data-at="51.150""#));
+    ok(&mut s, "allied", "place air-strike 502 51.150", &[4]);
+    // Then each is a die whose result the Allied player states, in the order placed.
+    let p = s.pending.clone().expect("the first Typhoon attacks");
+    assert_eq!(
+        (p.unit.as_str(), p.hex, p.face),
+        ("typhoon", hex("51.150"), 4)
+    );
+    s.units.insert(
+        "G/1".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("51.150"),
+            column: false,
+        },
+    );
+    ok(&mut s, "allied", "result suppressed", &[7]);
+    assert!(s.marks["G/1"].suppressed);
+    assert_eq!(
+        s.pending.as_ref().map(|p| (p.hex, p.face)),
+        Some((hex("51.151"), 7))
+    );
+    ok(&mut s, "allied", "result none", &[2]);
+    ok(&mut s, "allied", "result cohesion-hit G/1", &[]);
+    assert!(s.pending.is_none() && s.typhoons.is_none());
+    assert_eq!(s.marks["G/1"].cohesion, 1);
+    // At night, overcast or in fog: no event; a 0 or 1: no Typhoon.
+    let mut s = game("a-ride-in-the-country");
+    s.weather = Some(Weather::Overcast);
+    allied_draws(&mut s, "air-strike", &[]);
+    assert!(s.placing.is_none() && s.typhoons.is_none());
+    let mut s = game("a-ride-in-the-country");
+    s.weather = Some(Weather::Clear);
+    allied_draws(&mut s, "air-strike", &[1]);
+    assert!(s.placing.is_none() && s.typhoons.is_none());
+    // Passing after one Typhoon attacks with that one.
+    let mut s = game("a-ride-in-the-country");
+    s.weather = Some(Weather::Clear);
+    allied_draws(&mut s, "air-strike", &[8]);
+    ok(&mut s, "allied", "place air-strike 502 51.150", &[]);
+    ok(&mut s, "allied", "pass", &[5]);
+    assert_eq!(s.pending.as_ref().map(|p| p.hex), Some(hex("51.150")));
+}
+
+#[test]
+fn rally_s3_1_removes_any_4_suppression_or_cohesion_steps_from_one_formation() {
+    let mut s = game("a-ride-in-the-country");
+    allied_impulse(&mut s, "f-502");
+    play(&mut s, "allied", "move A/502 50.150", &[]);
+    play(&mut s, "allied", "move B/502 50.150", &[]);
+    play(&mut s, "allied", "move C/502 50.151", &[]);
+    german_result(&mut s, "50.150", "suppressed");
+    german_result(&mut s, "50.150", "cohesion-hit");
+    german_result(&mut s, "50.150", "cohesion-hit A/502");
+    german_result(&mut s, "50.151", "suppressed");
+    german_result(&mut s, "50.150", "step-loss B/502");
+    // Six steps on the 502: A Suppressed and 2 Cohesion Hits, B Suppressed and 1, C Suppressed.
+    allied_draws(&mut s, "rally", &[]);
+    assert_eq!(s.placing, Some((Side::Allied, "rally".into())));
+    refused(&mut s, "allied", "place rally 59-a", "S3.1 Events (Rally)");
+    refused(
+        &mut s,
+        "allied",
+        "place rally no-such",
+        "S3.1 Events (Rally)",
+    );
+    ok(&mut s, "allied", "place rally 502", &[]);
+    // Four removed, the Suppressions first: A's Cohesion Hit is left (the excess ignored).
+    assert!(s.marks.values().all(|m| !m.suppressed));
+    let left: u32 = s.marks.values().map(|m| m.cohesion).sum();
+    assert_eq!(left, 2, "{:?}", s.marks);
+    assert_eq!(s.marks["B/502"].lost, 1, "a Rally recovers no step");
+    assert!(s.placing.is_none());
+}
+
+#[test]
+fn command_range_decision_17_option_command_los_a_leader_commands_only_the_units_he_sees() {
+    // A clear map, woods at 50.151 between the Leader at 50.152 and A/502 at 50.150.
+    let mut map = String::new();
+    for c in 48..=52 {
+        for r in 148..=154 {
+            let t = if (c, r) == (50, 151) {
+                "woods"
+            } else {
+                "clear"
+            };
+            map.push_str(&format!("hex {c}.{r} {t}\n"));
+        }
+    }
+    for (options, blocked) in [
+        (json!({ "map": map, "command_los": true }), true),
+        (json!({ "map": map }), false),
+        (json!({ "command_los": true }), false),
+    ] {
+        let mut s = game_with("the-best-laid-plans", options.clone()).unwrap();
+        allied_impulse(&mut s, "div-101");
+        s.cp.insert("101st".into(), 5);
+        put(&mut s, "A/502", "50.150");
+        put(&mut s, "ldr-502", "50.152");
+        if blocked {
+            let e = refused(&mut s, "allied", "command A/502", "command");
+            assert!(e.message.contains("does not see"), "{e}");
+            // In sight (around the woods), In Command.
+            put(&mut s, "A/502", "49.151");
+        }
+        ok(&mut s, "allied", "command A/502", &[]);
+        assert_eq!(s.cp["101st"], 4, "{options}");
+    }
+    assert!(game_with("the-best-laid-plans", json!({ "command_los": "yes" })).is_err());
+}
+
+#[test]
+fn positions_decision_15_marks_set_a_unit_s_stated_results() {
+    let setup = Setup {
+        game_id: "rules".into(),
+        scenario: "the-best-laid-plans".into(),
+        options: json!({}),
+        seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
+    };
+    let read = |text: &str| {
+        WhereEaglesDare.position(&setup, text, &mut hidden_stream(&[7; 32], "rules", 0))
+    };
+    let p = read("unit A/502 allied at 50.150\nmarks A/502 suppressed cohesion 2 lost 1").unwrap();
+    let m = &p.state.marks["A/502"];
+    assert_eq!((m.suppressed, m.cohesion, m.lost), (true, 2, 1));
+    // Two steps lost of two is no unit; a word the statement does not know is named.
+    let Err(e) = read("marks A/502 lost 2") else {
+        panic!("two steps lost of two is accepted");
+    };
+    assert!(e.to_string().contains("no unit left"), "{e}");
+    assert!(read("marks A/502 shaken").is_err());
 }

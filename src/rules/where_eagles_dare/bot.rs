@@ -167,6 +167,20 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     },
                 });
             }
+            if event == "rally" || event == "air-strike" {
+                // S3.1: the formation of one of his units (a Typhoon on that unit's hex).
+                let Some(f) = super::oob::OOB
+                    .formation_of(name)
+                    .filter(|f| f.side == side)
+                else {
+                    return Some(Command::Pass);
+                };
+                return Some(Command::Place {
+                    at: (event == "air-strike").then_some(at),
+                    event,
+                    target: f.id.clone(),
+                });
+            }
             if event == "reinf" {
                 // A Lost 82nd AB unit in the hex of a 101st Leader the engine knows, if any.
                 let left = super::events::lost_82nd_left(s);

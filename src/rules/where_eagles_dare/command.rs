@@ -197,6 +197,18 @@ pub fn in_command(
                 ),
             ));
         }
+        // Decision 17 (option command_los): over a loaded map, the Leader must see the unit.
+        if let (true, Some(m)) = (s.command_los, &s.map) {
+            if let super::los::Sight::Blocked(why) = super::los::line_of_sight(&m.map, b, a) {
+                return Err(rule(
+                    "command",
+                    format!(
+                        "{} at {b} does not see {unit} at {a} ({why}): not In Command (option command_los)",
+                        leader.id
+                    ),
+                ));
+            }
+        }
     }
     Ok(kind)
 }

@@ -122,16 +122,23 @@ pub fn move_unit(
             column,
         },
     );
-    let shown: Vec<String> = std::iter::once(start)
-        .filter(|_| !known)
-        .chain(steps.iter().copied())
-        .map(|h| h.to_string())
-        .collect();
+    // The line names the path from the start hex, so a board can draw the last move
+    // (`drawn::last_move` reads it back).
+    let shown: Vec<String> = steps.iter().map(|h| h.to_string()).collect();
     ctx.say(format!(
         "{} {} {unit} {}{}{}{}",
         side.name(),
         if known { "moves" } else { "places" },
-        shown.join(" "),
+        if known && shown.is_empty() {
+            format!("from {start}, stopped at once")
+        } else if known {
+            format!("from {start} to {}", shown.join(" "))
+        } else {
+            std::iter::once(start.to_string())
+                .chain(shown)
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
         transport
             .map(|t| format!(" {}", t.name()))
             .unwrap_or_default(),
@@ -240,6 +247,7 @@ pub fn assault(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, hex: Hex, f
 pub fn result(s: &mut State, ctx: &mut Ctx, class: &str, target: Option<&str>) {
     let p = s.pending.take().expect("checked by the caller");
     let before = s.units.clone();
+    let marks_before = s.marks.clone();
     ctx.say(format!(
         "{}: {} at {}, die {}: result {class}{}",
         p.side.name(),
@@ -265,8 +273,9 @@ pub fn result(s: &mut State, ctx: &mut Ctx, class: &str, target: Option<&str>) {
         }
     }
     super::bridges::result(s, ctx, p.hex, class, target, p.fire);
+    super::units::mark_result(s, ctx, &p, class, target, &before);
     super::units::result(s, ctx, &p, class);
-    super::units::mann_chance(s, ctx, &p, class, target, &before);
+    super::units::mann_chance(s, ctx, &p, class, target, &before, &marks_before);
     if p.fire && p.face == 9 {
         draw_event(s, ctx, p.side);
     }
@@ -316,6 +325,7 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
         } else {
             let face = d10(ctx);
             ctx.say(format!("Air Strike: the die reads {face}: {} Typhoon(s), each a 6 white Fire Power attack on a hex within 10 hexes of the chosen Formation's leader, no modifiers (S3.1)", face / 2));
+            super::events::ask_air_strike(s, ctx, face / 2);
         }
     }
     if event == "rout" {
@@ -324,6 +334,9 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
             side.other().name()
         ));
         s.rout = Some(side.other());
+    }
+    if event == "rally" {
+        super::events::ask(s, ctx, side, &event);
     }
     if super::events::PLACED.contains(&event.as_str()) {
         super::events::ask(s, ctx, side, &event);
@@ -434,6 +447,7 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
 pub fn rally(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, pass: &[u32]) {
     if check(ctx, &format!("{} rally: {unit}", side.name()), pass) {
         super::bridges::rallied(s, ctx, unit);
+        super::units::rallied(s, ctx, unit);
     }
 }
 

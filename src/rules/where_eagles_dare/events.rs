@@ -72,6 +72,7 @@ pub fn lost_82nd_left(s: &State) -> Vec<&'static str> {
 /// The drawn event's placement is asked of its side.
 pub fn ask(s: &mut State, ctx: &mut Ctx, side: Side, event: &str) {
     let what = match event {
+        "rally" => "on one of his formations (any 4 Suppressions or Cohesion Hits of its units removed): place rally <formation>",
         "heroic" => "on one friendly unit (TQ one more, defense one less): place heroic <unit>",
         "dutch" => "in a city or town hex (no unit leaves it by movement; stacking unlimited): place dutch <hex>",
         _ => "in a hex within 3 hexes of one of his units (a TQ check to leave it): place minefield <hex>",
@@ -89,6 +90,8 @@ fn title(event: &str) -> &'static str {
         "ambush" => "Ambush",
         "explosion" => "Explosion",
         "reinf" => "Reinf",
+        "rally" => "Rally",
+        "air-strike" => "Air Strike",
         "lost" => "Lost",
         "heroic" => "Heroic",
         "dutch" => "Dutch",
@@ -128,6 +131,16 @@ pub fn place(
     }
     match event {
         "ambush" | "explosion" => return attack(s, ctx, side, event, target),
+        "rally" => return rally(s, ctx, side, target),
+        "air-strike" => {
+            let hex = at.ok_or_else(|| {
+                rule(
+                    "S3.1 Events (Air Strike)",
+                    "place air-strike <formation> <hex>",
+                )
+            })?;
+            return typhoon(s, ctx, target, hex);
+        }
         "lost" => {
             if s.units.get(target).is_none_or(|u| u.side != side.other()) {
                 return Err(rule(
@@ -231,12 +244,170 @@ pub fn place(
 /// The placing side passes.
 pub fn pass(s: &mut State, ctx: &mut Ctx) {
     if let Some((side, e)) = s.placing.take() {
+        if e == "air-strike" && s.typhoons.as_ref().is_some_and(|t| !t.hexes.is_empty()) {
+            ctx.say("The Allied player places no more Typhoons (S3.1 Air Strike)");
+            if let Some(t) = s.typhoons.as_mut() {
+                t.left = 0;
+            }
+            next_typhoon(s, ctx);
+            return;
+        }
+        s.typhoons = None;
         ctx.say(format!(
             "The {} player does not place {}",
             side.name(),
             title(&e)
         ));
     }
+}
+
+const S3_1_RALLY: &str = "S3.1 Events (Rally)";
+const S3_1_AIR: &str = "S3.1 Events (Air Strike)";
+
+/// S3.1 Rally: "remove any 4 suppression or cohesion steps from any one formation regardless
+/// of the presence of enemy fire zones; any excess ... ignored". Decision 16: the engine
+/// removes the Suppressions first, then Cohesion Hits, unit by unit in the order of battle's
+/// order, up to 4 (the players' other choice is theirs to state by a dispute).
+fn rally(s: &mut State, ctx: &mut Ctx, side: Side, formation: &str) -> Result<(), RuleError> {
+    let f = OOB.formation(formation).ok_or_else(|| {
+        rule(
+            S3_1_RALLY,
+            format!("'{formation}' is not a formation of the order of battle"),
+        )
+    })?;
+    if f.side != side {
+        return Err(rule(
+            S3_1_RALLY,
+            format!(
+                "{formation} is a {} formation: Rally one of yours",
+                f.side.name()
+            ),
+        ));
+    }
+    let units: Vec<String> = OOB.units_of(formation).map(|u| u.id.clone()).collect();
+    let mut removed: Vec<String> = Vec::new();
+    for pass in [true, false] {
+        for u in &units {
+            let Some(m) = s.marks.get_mut(u) else {
+                continue;
+            };
+            if pass && m.suppressed && removed.len() < 4 {
+                m.suppressed = false;
+                removed.push(format!("{u}'s Suppression"));
+            }
+            while !pass && m.cohesion > 0 && removed.len() < 4 {
+                m.cohesion -= 1;
+                removed.push(format!("a Cohesion Hit of {u}"));
+            }
+        }
+    }
+    s.marks.retain(|_, m| !m.is_clear());
+    s.placing = None;
+    ctx.say(format!(
+        "Rally on {formation}: {} (S3.1)",
+        if removed.is_empty() {
+            "nothing to remove".to_owned()
+        } else {
+            format!("{} removed", removed.join(", "))
+        }
+    ));
+    Ok(())
+}
+
+/// S3.1 Air Strike drawn in clear daylight: `n` Typhoons for the Allied player to place.
+pub fn ask_air_strike(s: &mut State, ctx: &mut Ctx, n: u32) {
+    if n == 0 {
+        ctx.say("Air Strike: no Typhoon (S3.1)");
+        return;
+    }
+    s.typhoons = Some(super::state::Typhoons {
+        left: n,
+        formation: None,
+        hexes: Vec::new(),
+    });
+    s.placing = Some((Side::Allied, "air-strike".to_owned()));
+    ctx.say(format!(
+        "Air Strike: the Allied player chooses a Formation and places {n} Typhoon(s) on hexes within 10 hexes of its Leader, one a line (place air-strike <formation> <hex>), all before any attack; pass stops placing (S3.1)"
+    ));
+}
+
+/// `place air-strike <formation> <hex>`: one Typhoon, within 10 hexes of the Formation's
+/// Leader where the engine knows him (elsewhere as stated); the last placed starts the attacks.
+fn typhoon(s: &mut State, ctx: &mut Ctx, formation: &str, hex: Hex) -> Result<(), RuleError> {
+    let r = |m: String| rule(S3_1_AIR, m);
+    let f = OOB
+        .formation(formation)
+        .filter(|f| f.side == Side::Allied)
+        .ok_or_else(|| {
+            r(format!(
+                "'{formation}' is not an Allied formation of the order of battle"
+            ))
+        })?;
+    let t = s.typhoons.clone().unwrap_or_default();
+    if let Some(chosen) = t.formation.as_deref().filter(|c| *c != f.id) {
+        return Err(r(format!(
+            "the Typhoons of this Air Strike are {chosen}'s: place air-strike {chosen} <hex>"
+        )));
+    }
+    let leaders: Vec<(String, Hex)> = OOB
+        .leaders_of(&f.id)
+        .filter_map(|l| s.units.get(&l.id).map(|u| (l.id.clone(), u.hex)))
+        .collect();
+    if !leaders.is_empty() && !leaders.iter().any(|(_, h)| h.distance(hex) <= 10) {
+        let (l, h) = &leaders[0];
+        return Err(r(format!(
+            "{hex} is {} hexes from {l} at {h}: a Typhoon goes within 10 hexes of the Formation's Leader",
+            h.distance(hex)
+        )));
+    }
+    let t = s.typhoons.get_or_insert_with(Default::default);
+    t.formation = Some(f.id.clone());
+    t.hexes.push(hex);
+    t.left = t.left.saturating_sub(1);
+    let left = t.left;
+    ctx.say(format!(
+        "Air Strike: a Typhoon is placed on {hex} ({}; {left} left to place) (S3.1)",
+        if leaders.is_empty() {
+            format!("{formation}'s Leader not known on the map: within 10 hexes as stated")
+        } else {
+            format!("{formation}'s Leader within 10 hexes")
+        }
+    ));
+    if left == 0 {
+        s.placing = None;
+        next_typhoon(s, ctx);
+    }
+    Ok(())
+}
+
+/// The next Typhoon attack, once all are placed: a die for a 6 white Fire Power attack with no
+/// modifiers on the hex, whose result class the Allied player states (`result <class>`).
+pub fn next_typhoon(s: &mut State, ctx: &mut Ctx) {
+    if s.pending.is_some() || s.placing.is_some() {
+        return;
+    }
+    let Some(t) = s.typhoons.as_mut() else {
+        return;
+    };
+    if t.left > 0 {
+        return;
+    }
+    if t.hexes.is_empty() {
+        s.typhoons = None;
+        return;
+    }
+    let hex = t.hexes.remove(0);
+    let face = super::d10(ctx);
+    ctx.say(format!(
+        "Air Strike: the Typhoon attacks {hex}, 6 white Fire Power, no modifiers: the die reads {face}; the Allied player states the result (S3.1)"
+    ));
+    s.pending = Some(super::state::Pending {
+        side: Side::Allied,
+        unit: "typhoon".to_owned(),
+        hex,
+        face,
+        fire: false,
+    });
 }
 
 /// A move from `start` along `steps`: Dutch holds a unit in its hex, a Minefield until the unit

@@ -11,6 +11,7 @@ pub mod chits;
 pub mod command;
 pub mod data;
 pub mod declared;
+pub mod drawn;
 pub mod events;
 pub mod hex;
 pub mod los;
@@ -178,7 +179,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "8".into(),
+            version: "9".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -210,6 +211,11 @@ impl Rules for WhereEaglesDare {
                 OptionInfo {
                     name: "alternate_chits".into(),
                     description: "O2.0 Alternate Chit Draw: no Direct Command chit in the mug; Division Activation's restrictions disregarded".into(),
+                    default: json!(false),
+                },
+                OptionInfo {
+                    name: "command_los".into(),
+                    description: "with a map: a Leader commands only the units he sees (line of sight over the map) within his Command Range (decision 17; off: range counted in hexes only)".into(),
                     default: json!(false),
                 },
                 OptionInfo {
@@ -256,6 +262,7 @@ impl Rules for WhereEaglesDare {
         let mut last_chit_held = true;
         let mut southern_unstable = false;
         let (mut covering_fire, mut alternate_chits, mut german_lost) = (false, false, false);
+        let mut command_los = false;
         let mut airborne_tanks = None;
         let mut map = None;
         if let Some(obj) = setup.options.as_object() {
@@ -282,6 +289,7 @@ impl Rules for WhereEaglesDare {
                     ("covering_fire", Value::Bool(b)) => covering_fire = *b,
                     ("alternate_chits", Value::Bool(b)) => alternate_chits = *b,
                     ("german_lost", Value::Bool(b)) => german_lost = *b,
+                    ("command_los", Value::Bool(b)) => command_los = *b,
                     ("airborne_tanks", Value::String(t)) if t == "none" => airborne_tanks = None,
                     ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
                         airborne_tanks = Some(t.clone())
@@ -294,7 +302,7 @@ impl Rules for WhereEaglesDare {
                     ("map", _) => {
                         return Err(rule("options", "map is the map's text: hex and side lines"))
                     }
-                    ("covering_fire" | "alternate_chits" | "german_lost", _) => {
+                    ("covering_fire" | "alternate_chits" | "german_lost" | "command_los", _) => {
                         return Err(rule("options", format!("{k} is true or false")))
                     }
                     ("airborne_tanks", _) => {
@@ -306,7 +314,7 @@ impl Rules for WhereEaglesDare {
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, airborne_tanks, map"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, airborne_tanks, map"),
                         ))
                     }
                 }
@@ -386,6 +394,7 @@ impl Rules for WhereEaglesDare {
             window: None,
             pending: None,
             units: BTreeMap::new(),
+            marks: BTreeMap::new(),
             club_route: DATA.club_route.clone(),
             marker: Some(DATA.marker),
             route_cleared_day: None,
@@ -452,12 +461,14 @@ impl Rules for WhereEaglesDare {
             covering_fire,
             alternate_chits,
             german_lost,
+            command_los,
             airborne_tanks,
             lost: None,
             rout: None,
             map,
             lost_event: None,
             placing: None,
+            typhoons: None,
             heroic: BTreeMap::new(),
             dutch: BTreeMap::new(),
             minefields: Vec::new(),
@@ -633,7 +644,7 @@ impl Rules for WhereEaglesDare {
                         *who,
                         PromptKind::Reaction,
                         format!("{clock}: place the {event} marker (S3.1), or pass"),
-                        vec![format!("place {event} {}", match event.as_str() { "heroic" => "<unit>", "reinf" => "<Lost 82nd AB unit> <hex>", _ => "<hex>" }), "pass".into()],
+                        vec![format!("place {event} {}", match event.as_str() { "heroic" => "<unit>", "reinf" => "<Lost 82nd AB unit> <hex>", "rally" => "<formation>", "air-strike" => "<formation> <hex>", _ => "<hex>" }), "pass".into()],
                         true,
                     )]
                 } else if let Some(who) = s.intelligence {
@@ -1076,6 +1087,19 @@ impl Rules for WhereEaglesDare {
         Some(text_board::draw(s, viewer))
     }
 
+    fn board(
+        &self,
+        s: &State,
+        viewer: &Viewer,
+        context: &crate::engine::ruleset::BoardContext,
+    ) -> Option<crate::engine::board::Board> {
+        Some(drawn::board(s, viewer, context))
+    }
+
+    fn pointing(&self, s: &State, seat: &Seat) -> Vec<crate::engine::board::Pointed> {
+        drawn::pointing(self, s, seat)
+    }
+
     fn parse(&self, _s: &State, _seat: &Seat, text: &str) -> Result<Command, RuleError> {
         order::parse(text)
     }
@@ -1155,6 +1179,7 @@ impl WhereEaglesDare {
             let hex = s.pending.as_ref().map(|p| p.hex).expect("pending");
             bridges::check_result(s, hex, target.as_deref())?;
             declared::result(s, ctx, class, target.as_deref());
+            events::next_typhoon(s, ctx);
             if side != s.impulse {
                 s.window = None;
             }
@@ -1203,6 +1228,7 @@ impl WhereEaglesDare {
                     declared::move_unit(s, ctx, side.other(), unit, path, *column, *transport)?;
                     s.lost = None;
                     s.lost_event = None;
+                    s.marks.entry(lost.clone()).or_default().suppressed = true;
                     ctx.say(format!("The lost {lost} is Suppressed at the end of its lost movement (S3.1 Lost)"));
                     Ok(())
                 }

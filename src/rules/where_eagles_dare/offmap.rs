@@ -294,7 +294,13 @@ pub fn rout(
     }
     for u in units {
         s.units.remove(u);
+        // S3.1: they leave with their losses, without their Cohesion or Suppression markers.
+        if let Some(m) = s.marks.get_mut(u) {
+            m.suppressed = false;
+            m.cohesion = 0;
+        }
     }
+    s.marks.retain(|_, m| !m.is_clear());
     s.rout = None;
     if routs_off {
         let back = s.day + if s.time >= super::turn::T1700 { 2 } else { 1 };

@@ -720,6 +720,11 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             target: w[2].to_owned(),
             at: Some(Hex::parse(w[3]).ok_or_else(|| err("place reinf <Lost 82nd AB unit> <hex>"))?),
         },
+        "place" if w.len() == 4 && w[1] == "air-strike" => Command::Place {
+            event: w[1].to_owned(),
+            target: w[2].to_owned(),
+            at: Some(Hex::parse(w[3]).ok_or_else(|| err("place air-strike <formation> <hex>"))?),
+        },
         "intelligence" if w.len() == 2 => Command::Intelligence {
             division: w[1].to_owned(),
         },

@@ -9,7 +9,7 @@ use super::command;
 use super::data::{turn_index, Weather, DATA, TURNS};
 use super::hex::Hex;
 use super::oob::OOB;
-use super::state::{Bridge, Phase, Side, State, Unit};
+use super::state::{Bridge, Marks, Phase, Side, State, Unit};
 use super::WhereEaglesDare;
 use crate::engine::dice::DiceStream;
 use crate::engine::position::{statements, unknown, PositionError, Positioned, Statement};
@@ -25,6 +25,7 @@ actions <n>                        actions taken in the impulse
 weather clear|overcast|rain|fog <n>    (fog clears on n or less)
 unit <name> <side> at <hex> [column]   a unit as moved on the map (hexes like 56.201)
 unit <name> off                    the unit is off the map
+marks <unit> [suppressed] [cohesion <n>] [lost <n>]   its stated results (decision 15)
 cp <division> <n> | dp <division> <n>  command and dispatch points
 mug: <chit> ...                    the chits in the mug (the face-down draw)
 chit <chit>|none                   the chit drawn, its owner's impulse
@@ -145,6 +146,41 @@ pub fn read(
                     },
                     _ => return Err(s.error("write weather clear|overcast|rain|fog <n>")),
                 });
+            }
+            "marks" => {
+                let name = s.word(1, "a unit's name")?;
+                let mut m = Marks::default();
+                let mut i = 2;
+                while i < w.len() {
+                    match w[i] {
+                        "suppressed" => m.suppressed = true,
+                        "cohesion" => {
+                            m.cohesion = s.number(i + 1, "a number of Cohesion Hits")?;
+                            i += 1;
+                        }
+                        "lost" => {
+                            m.lost = s.number(i + 1, "a number of steps lost")?;
+                            i += 1;
+                        }
+                        _ => {
+                            return Err(s.error(
+                                "write marks <unit> [suppressed] [cohesion <n>] [lost <n>]",
+                            ))
+                        }
+                    }
+                    i += 1;
+                }
+                if let Some(k) = super::units::steps_of(name).filter(|k| m.lost >= *k) {
+                    return Err(s.error(format!(
+                        "{name} has {k} steps in the order of battle: {} lost is no unit left (write unit {name} off)",
+                        m.lost
+                    )));
+                }
+                if m.is_clear() {
+                    st.marks.remove(name);
+                } else {
+                    st.marks.insert(name.to_owned(), m);
+                }
             }
             "unit" => {
                 let name = s.word(1, "a unit's name")?;

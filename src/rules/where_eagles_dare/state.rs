@@ -141,6 +141,40 @@ pub struct Unit {
     pub column: bool,
 }
 
+/// The CRT results a unit carries, as the players stated them (decision 15): steps lost,
+/// a Suppression marker, Cohesion Hits. Kept by unit name beside its position, so a move or
+/// a trip off the map does not clear them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marks {
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lost: u32,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub suppressed: bool,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cohesion: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Marks {
+    pub fn is_clear(&self) -> bool {
+        *self == Marks::default()
+    }
+}
+
+/// S3.1 Air Strike: the Typhoons the Allied player places, all before any attack is rolled.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Typhoons {
+    /// Typhoons still to place.
+    pub left: u32,
+    /// The Allied Formation chosen with the first, whose Leader they must be within 10 hexes of.
+    pub formation: Option<String>,
+    /// The hexes placed and not yet attacked, in order.
+    pub hexes: Vec<super::hex::Hex>,
+}
+
 /// A fire rolled whose CRT result class the roller states next.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pending {
@@ -250,6 +284,9 @@ pub struct Park {
 pub struct MannChance {
     pub unit: String,
     pub was: Unit,
+    /// Its markers before the loss.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub was_marks: Option<Marks>,
     pub class: String,
 }
 
@@ -365,6 +402,9 @@ pub struct State {
     pub window: Option<Hex>,
     pub pending: Option<Pending>,
     pub units: BTreeMap<String, Unit>,
+    /// The stated CRT results each unit carries (steps lost, Suppressed, Cohesion Hits).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub marks: BTreeMap<String, Marks>,
     /// Club Route hexes, south to north (4.0).
     pub club_route: Vec<Hex>,
     /// The Club Route marker; `None` once removed at the end of the route (4.3.1).
@@ -442,6 +482,9 @@ pub struct State {
     pub alternate_chits: bool,
     #[serde(default)]
     pub german_lost: bool,
+    /// Option `command_los` (decision 17): with a map, Command Range needs line of sight.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub command_los: bool,
     #[serde(default)]
     pub airborne_tanks: Option<String>,
     /// S3.1 Rout: the side that names the routed Formation now.
@@ -457,6 +500,9 @@ pub struct State {
     /// S3.1: the event a side places now (heroic, dutch, minefield).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placing: Option<(Side, String)>,
+    /// S3.1 Air Strike: the Typhoons being placed or attacking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub typhoons: Option<Typhoons>,
     /// S3.1 Heroic: the unit that carries each side's marker.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub heroic: BTreeMap<Side, String>,

@@ -11,7 +11,7 @@ use super::state::{OffMap, Side, State};
 use crate::engine::ruleset::Viewer;
 
 /// May this viewer see the German off-map display (5.0: kept secret from the Allied player)?
-fn sees_off_map(viewer: &Viewer) -> bool {
+pub(super) fn sees_off_map(viewer: &Viewer) -> bool {
     viewer.may_see(Some(&[Side::German.seat()]))
 }
 
@@ -86,7 +86,7 @@ fn flak_view(s: &State, viewer: &Viewer) -> Value {
     }
 }
 
-fn flak_line(s: &State, viewer: &Viewer) -> Option<String> {
+pub(super) fn flak_line(s: &State, viewer: &Viewer) -> Option<String> {
     if s.flak.is_empty() {
         return None;
     }
@@ -134,9 +134,18 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         .units
         .iter()
         .map(|(n, u)| {
+            let m = s.marks.get(n).cloned().unwrap_or_default();
             (
                 n.clone(),
-                json!({"side": u.side, "hex": u.hex, "column": u.column}),
+                json!({
+                    "side": u.side,
+                    "hex": u.hex,
+                    "column": u.column,
+                    "steps": super::units::steps_of(n).map(|k| k.saturating_sub(m.lost)),
+                    "steps_lost": m.lost,
+                    "suppressed": m.suppressed,
+                    "cohesion_hits": m.cohesion,
+                }),
             )
         })
         .collect();
@@ -195,6 +204,8 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "over": s.over,
     });
     let more = json!({
+        "unit_marks": s.marks,
+        "air_strike": s.typhoons,
         "victory": super::victory::tally(s),
         "supply": json!({
             "drop_zone": s.supply.dz,
@@ -236,6 +247,30 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         v.extend(m);
     }
     v
+}
+
+/// A unit's stated results for the text board: `, 2/3 steps, Suppressed, 1 Cohesion Hit`.
+pub(super) fn marks_text(s: &State, unit: &str) -> String {
+    let Some(m) = s.marks.get(unit) else {
+        return String::new();
+    };
+    let mut out = String::new();
+    match (super::units::steps_of(unit), m.lost) {
+        (_, 0) => {}
+        (Some(k), lost) => out.push_str(&format!(", {}/{k} steps", k.saturating_sub(lost))),
+        (None, lost) => out.push_str(&format!(", {lost} step(s) lost")),
+    }
+    if m.suppressed {
+        out.push_str(", Suppressed");
+    }
+    if m.cohesion > 0 {
+        out.push_str(&format!(
+            ", {} Cohesion Hit{}",
+            m.cohesion,
+            if m.cohesion == 1 { "" } else { "s" }
+        ));
+    }
+    out
 }
 
 pub fn draw(s: &State, viewer: &Viewer) -> String {
@@ -328,11 +363,12 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
     ));
     for (name, u) in &s.units {
         line(format!(
-            "  {:<10} {:<7} {}{}",
+            "  {:<10} {:<7} {}{}{}",
             name,
             u.side.name(),
             u.hex,
-            if u.column { " column" } else { "" }
+            if u.column { " column" } else { "" },
+            marks_text(s, name)
         ));
     }
     if !s.barrages.is_empty() || !s.rubble.is_empty() {
@@ -346,6 +382,22 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             "Barrages: {} | Rubble: {}",
             b.join(", "),
             r.join(", ")
+        ));
+    }
+    if let Some(t) = &s.typhoons {
+        let h: Vec<String> = t.hexes.iter().map(|h| h.to_string()).collect();
+        line(format!(
+            "Air Strike (S3.1): {} Typhoon(s) to place{}{}",
+            t.left,
+            t.formation
+                .as_ref()
+                .map(|f| format!(" for {f}"))
+                .unwrap_or_default(),
+            if h.is_empty() {
+                String::new()
+            } else {
+                format!("; to attack: {}", h.join(" "))
+            }
         ));
     }
     if !s.heroic.is_empty() || !s.dutch.is_empty() || !s.minefields.is_empty() {

@@ -3,10 +3,13 @@
 //! (S5.3, S6.3) and PFC Joe Mann (S6.9). The counter mix is `data/assets.txt`
 //! (reconstructed).
 
+use std::collections::BTreeMap;
+
 use super::data::DATA;
 use super::hex::Hex;
+use super::oob::OOB;
 use super::rule;
-use super::state::{Pending, Side, State, Unit};
+use super::state::{Marks, Pending, Side, State, Unit};
 use crate::engine::ruleset::{Ctx, RuleError};
 
 const S1: &str = "S1.0 Artillery Parks";
@@ -467,7 +470,8 @@ pub fn mann_chance(
     p: &Pending,
     class: &str,
     target: Option<&str>,
-    before: &std::collections::BTreeMap<String, Unit>,
+    before: &BTreeMap<String, Unit>,
+    marks_before: &BTreeMap<String, Marks>,
 ) {
     if s.mann_used || p.side != Side::German || !matches!(class, "step-loss" | "eliminated") {
         return;
@@ -485,6 +489,7 @@ pub fn mann_chance(
         s.mann = Some(super::state::MannChance {
             unit: unit.clone(),
             was: before[unit].clone(),
+            was_marks: marks_before.get(unit).cloned(),
             class: class.to_owned(),
         });
         ctx.say(format!("{unit} of the 502 PIR takes a {class}: the Allied player may play PFC Joe Mann (S6.9), or pass"));
@@ -503,6 +508,24 @@ pub fn joe_mann(s: &mut State, ctx: &mut Ctx, side: Side, play: bool) -> Result<
     if play {
         s.mann_used = true;
         s.units.insert(m.unit.clone(), m.was.clone());
+        match m.was_marks.clone() {
+            Some(marks) => s.marks.insert(m.unit.clone(), marks),
+            None => s.marks.remove(&m.unit),
+        };
+        // S6.9: every Suppression and Cohesion Hit in the hex fired on is removed.
+        let here: Vec<String> = s
+            .units
+            .iter()
+            .filter(|(_, u)| u.side == Side::Allied && u.hex == m.was.hex)
+            .map(|(n, _)| n.clone())
+            .collect();
+        for n in here {
+            if let Some(k) = s.marks.get_mut(&n) {
+                k.suppressed = false;
+                k.cohesion = 0;
+            }
+        }
+        s.marks.retain(|_, k| !k.is_clear());
         ctx.say(format!(
             "PFC Joe Mann: the {} on {} is negated, and every Cohesion Hit and Suppression in {} is removed; the marker is spent (S6.9)",
             m.class, m.unit, m.was.hex
@@ -511,4 +534,109 @@ pub fn joe_mann(s: &mut State, ctx: &mut Ctx, side: Side, play: bool) -> Result<
         ctx.say("The Allied player keeps Joe Mann");
     }
     Ok(())
+}
+
+/// The units a stated result falls on: the unit named, else every unit of the other side in
+/// the hex fired on or assaulted (`before`: as they stood before the result).
+fn struck(p: &Pending, target: Option<&str>, before: &BTreeMap<String, Unit>) -> Vec<String> {
+    match target {
+        Some(t) => vec![t.to_owned()],
+        None => before
+            .iter()
+            .filter(|(_, u)| u.hex == p.hex && u.side != p.side)
+            .map(|(n, _)| n.clone())
+            .collect(),
+    }
+}
+
+/// The unit's steps by the order of battle, if it is in it.
+pub fn steps_of(unit: &str) -> Option<u32> {
+    OOB.unit(unit).map(|d| d.steps)
+}
+
+/// Decision 15: a stated CRT result marks the units it falls on. Suppressed: the Suppression
+/// marker (once); a Cohesion Hit: one more; a Step Loss: one step off the unit named, or the
+/// only unit in the hex (a stack's loss with no unit named is the players' to mark); the last
+/// step of an OOB unit lost eliminates it; Eliminated clears its marks. `none` and `s?` mark
+/// nothing (an S? is the series' Troop Quality check, stated as a new result if it fails).
+pub fn mark_result(
+    s: &mut State,
+    ctx: &mut Ctx,
+    p: &Pending,
+    class: &str,
+    target: Option<&str>,
+    before: &BTreeMap<String, Unit>,
+) {
+    let hit = struck(p, target, before);
+    match class {
+        "suppressed" | "cohesion-hit" => {
+            for u in hit.iter().filter(|u| s.units.contains_key(*u)) {
+                let m = s.marks.entry(u.clone()).or_default();
+                if class == "suppressed" {
+                    m.suppressed = true;
+                    ctx.say(format!("{u} is Suppressed"));
+                } else {
+                    m.cohesion += 1;
+                    ctx.say(format!("{u} takes a Cohesion Hit ({} on it)", m.cohesion));
+                }
+            }
+        }
+        "step-loss" => {
+            let [u] = hit.as_slice() else {
+                if hit.len() > 1 {
+                    ctx.say(format!(
+                        "A Step Loss on the stack at {}: no unit named, the players mark it",
+                        p.hex
+                    ));
+                }
+                return;
+            };
+            if !s.units.contains_key(u) {
+                return;
+            }
+            let m = s.marks.entry(u.clone()).or_default();
+            m.lost += 1;
+            let lost = m.lost;
+            match steps_of(u) {
+                Some(steps) if lost >= steps => {
+                    s.units.remove(u);
+                    s.marks.remove(u);
+                    ctx.say(format!("{u} loses its last step and is eliminated"));
+                }
+                Some(steps) => ctx.say(format!(
+                    "{u} loses a step: {} of {steps} left",
+                    steps - lost
+                )),
+                None => ctx.say(format!("{u} loses a step ({lost} lost)")),
+            }
+        }
+        "eliminated" => {
+            for u in &hit {
+                if !s.units.contains_key(u) {
+                    s.marks.remove(u);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Decision 15: a rally passed removes the unit's Suppression, or else one Cohesion Hit.
+pub fn rallied(s: &mut State, ctx: &mut Ctx, unit: &str) {
+    let Some(m) = s.marks.get_mut(unit) else {
+        return;
+    };
+    if m.suppressed {
+        m.suppressed = false;
+        ctx.say(format!("{unit} rallies: its Suppression is removed"));
+    } else if m.cohesion > 0 {
+        m.cohesion -= 1;
+        ctx.say(format!(
+            "{unit} rallies: a Cohesion Hit is removed ({} left)",
+            m.cohesion
+        ));
+    }
+    if m.is_clear() {
+        s.marks.remove(unit);
+    }
 }

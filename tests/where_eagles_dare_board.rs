@@ -1,0 +1,473 @@
+//! Where Eagles Dare's drawn board (`drawn.rs`, issue 20) and orders by pointing at it: the
+//! window with the series' hex labels, the loaded map's terrain, units and markers, the last
+//! move's path; the German secrets (the flak's types before the flip, S5.4; the off-map
+//! display, 5.0) never on another seat's board, by a property over bot games; and every pointed
+//! order one the rules accept.
+
+use std::collections::VecDeque;
+
+use despatch::engine::bot::{self, MemorySecrets};
+use despatch::engine::dice::hidden_stream;
+use despatch::engine::game::{Game, Move};
+use despatch::engine::ruleset::{
+    BoardContext, Ctx, DiceSource, Rules, Seat, SeatDef, Setup, Viewer,
+};
+use despatch::rules;
+use despatch::rules::where_eagles_dare::data::DATA;
+use despatch::rules::where_eagles_dare::drawn::{last_move, window, MAX_COLS};
+use despatch::rules::where_eagles_dare::hex::Hex;
+use despatch::rules::where_eagles_dare::state::{Bridge, OffMap, Phase, Side, State, Unit};
+use despatch::rules::where_eagles_dare::WhereEaglesDare;
+use serde_json::json;
+
+fn hex(t: &str) -> Hex {
+    Hex::parse(t).unwrap_or_else(|| panic!("{t} is a hex"))
+}
+
+fn seat(name: &str) -> Seat {
+    Seat::parse(name).unwrap()
+}
+
+fn state(scenario: &str, options: serde_json::Value) -> State {
+    let setup = Setup {
+        game_id: "board".into(),
+        scenario: scenario.into(),
+        options,
+        seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
+    };
+    WhereEaglesDare
+        .setup(&setup, &mut hidden_stream(&[7; 32], "board", 0))
+        .unwrap()
+}
+
+fn svg(s: &State, viewer: &Viewer, context: &BoardContext) -> String {
+    WhereEaglesDare
+        .board_svg(s, viewer, context)
+        .expect("Where Eagles Dare draws its board")
+}
+
+/// Every `font-size` is at least 11 px when the drawing is shown 390 px wide.
+fn legible_on_a_phone(svg: &str) -> Result<(), String> {
+    let width: f64 = svg
+        .split("viewBox=\"0 0 ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|w| w.parse().ok())
+        .ok_or("no viewBox")?;
+    for part in svg.split("font-size=\"").skip(1) {
+        let size: f64 = part.split('"').next().unwrap_or("0").parse().unwrap_or(0.0);
+        if size * 390.0 / width < 11.0 {
+            return Err(format!("a text of {size} units in a drawing {width} wide"));
+        }
+    }
+    Ok(())
+}
+
+fn self_contained(svg: &str) -> Result<(), String> {
+    if !svg.starts_with("<svg ") || !svg.ends_with("</svg>") {
+        return Err("not one svg element".into());
+    }
+    for bad in ["<script", "href=", "url(", "style=\"", "<foreignObject"] {
+        if svg.contains(bad) {
+            return Err(format!("the drawing holds {bad}"));
+        }
+    }
+    Ok(())
+}
+
+/// A small map: woods in column 41, a town at 42.229, the rest clear, a road up column 41.
+fn small_map() -> String {
+    let mut text = String::new();
+    for c in 38..=45u32 {
+        for r in 224..=234u32 {
+            let t = match (c, r) {
+                (41, _) => "woods road",
+                (42, 229) => "town",
+                _ => "clear",
+            };
+            text.push_str(&format!("hex {c}.{r} {t}\n"));
+        }
+    }
+    text
+}
+
+/// An Allied impulse with no chit in play (no activation check) and nothing pending.
+fn allied_impulse(s: &mut State) {
+    s.phase = Phase::Activation;
+    s.impulse = Side::Allied;
+    s.window = None;
+    s.pending = None;
+    s.chit = None;
+}
+
+fn put(s: &mut State, unit: &str, side: Side, at: &str) {
+    s.units.insert(
+        unit.into(),
+        Unit {
+            side,
+            hex: hex(at),
+            column: false,
+        },
+    );
+}
+
+#[test]
+fn board_issue_20_draws_a_window_of_the_map_with_series_hex_labels_terrain_units_and_markers() {
+    let mut s = state("a-ride-in-the-country", json!({ "map": small_map() }));
+    put(&mut s, "x-inf", Side::Allied, "41.230");
+    s.units.get_mut("x-inf").unwrap().column = true;
+    put(&mut s, "y-ger", Side::German, "43.228");
+    s.rubble.push(hex("42.230"));
+    s.roadblocks.push((hex("40.229"), Side::German));
+    s.minefields.push(hex("44.229"));
+    let w = window(&s);
+    assert!(w.cols <= MAX_COLS && w.c0 % 2 == 1, "{w:?}");
+    let context = BoardContext {
+        recent_lines: vec![
+            "german moves y-ger from 43.229 to 43.228".into(),
+            "allied moves x-inf from 41.232 to 41.231 41.230 in Column".into(),
+        ],
+        last_roll: None,
+    };
+    let b = svg(&s, &Viewer::Seat(seat("allied")), &context);
+    self_contained(&b).unwrap();
+    legible_on_a_phone(&b).unwrap();
+    // The series' hex ids label the cells; the loaded map's terrain is their ground.
+    assert!(
+        b.contains(r#"data-cell="41.230" data-ground="forest""#),
+        "woods drawn as forest"
+    );
+    assert!(b.contains(r#"data-cell="42.229" data-ground="town""#));
+    assert!(b.contains(r#"data-cell="40.230" data-ground="clear""#));
+    assert!(b.contains("<title>41.230: woods, road; Club Route (4.0)</title>"));
+    // Units by side with their Column; markers.
+    assert!(b.contains(r#"class="b-piece side-0 s-column" data-piece="x-inf" data-at="41.230""#));
+    assert!(b.contains(r#"class="b-piece side-1" data-piece="y-ger" data-at="43.228""#));
+    for (id, at) in [
+        ("m-rubble-0", "42.230"),
+        ("m-roadblock-0", "40.229"),
+        ("m-minefield-0", "44.229"),
+        ("m-club-route", "42.229"),
+    ] {
+        assert!(
+            b.contains(&format!(r#"data-piece="{id}" data-at="{at}""#)),
+            "{id} at {at}"
+        );
+    }
+    // The last move's path, from its start hex; Club Route ringed.
+    assert_eq!(
+        last_move(&context.recent_lines),
+        Some((
+            "x-inf".to_owned(),
+            vec![hex("41.232"), hex("41.231"), hex("41.230")]
+        ))
+    );
+    assert!(b.contains(r#"data-highlight="path""#));
+    assert!(b.contains("the last move: x-inf 41.232 41.231 41.230"));
+    assert!(
+        b.contains(r#"data-highlight="cells""#) && b.contains("<title>Club Route (4.0)</title>")
+    );
+    // The edge letters are explained in the series' numbers.
+    assert!(b.contains(&format!("Edges: A = column {}", w.c0)));
+}
+
+#[test]
+fn board_without_a_map_draws_the_hexes_that_matter_and_lists_units_outside_the_window() {
+    let mut s = state("a-ride-in-the-country", json!({}));
+    put(&mut s, "x-inf", Side::Allied, "41.230");
+    put(&mut s, "far", Side::Allied, "14.89");
+    let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+    legible_on_a_phone(&b).unwrap();
+    // The unit's hex and its neighbours, Club Route, the marker: drawn clear, terrain unknown.
+    for h in hex("41.230").neighbours() {
+        assert!(b.contains(&format!(r#"data-cell="{h}""#)), "{h} drawn");
+    }
+    assert!(b.contains("42.229: no map loaded"));
+    // A hex that matters to nothing is not drawn.
+    assert!(!b.contains(r#"data-cell="45.222""#));
+    assert!(b.contains(r#"data-piece="x-inf""#));
+    assert!(!b.contains(r#"data-piece="far""#));
+    assert!(b.contains("Outside this window: far 14.89."));
+}
+
+#[test]
+fn board_s5_4_the_flak_is_face_down_on_the_allied_board_until_flipped() {
+    let mut s = state("the-best-laid-plans", json!({}));
+    assert!(!s.flak.is_empty() && !s.flak_flipped);
+    let (unit, kind) = s
+        .flak
+        .iter()
+        .next()
+        .map(|(u, t)| (u.clone(), t.clone()))
+        .unwrap();
+    let at = s.units[&unit].hex;
+    // A window around the flak.
+    s.units.retain(|n, _| s.flak.contains_key(n));
+    let context = BoardContext::default();
+    let german = svg(&s, &Viewer::Seat(seat("german")), &context);
+    let piece = |b: &str| -> String {
+        let i = b
+            .find(&format!(r#"data-piece="{unit}""#))
+            .expect("the flak is drawn");
+        let start = b[..i].rfind("<g ").unwrap();
+        b[start..start + b[start..].find("</g></g>").unwrap_or(200)].to_owned()
+    };
+    if window(&s).contains(at) {
+        assert!(piece(&german).contains(&format!("{kind} flak (S5.4)")));
+        for viewer in [Viewer::Seat(seat("allied")), Viewer::Spectator] {
+            let b = svg(&s, &viewer, &context);
+            let p = piece(&b);
+            assert!(
+                p.contains("s-face-down") && p.contains("flak, face down"),
+                "{p}"
+            );
+            assert!(
+                !b.contains(&format!("{kind} flak")),
+                "{viewer:?} sees {kind}"
+            );
+        }
+    }
+    s.flak_flipped = true;
+    let allied = svg(&s, &Viewer::Seat(seat("allied")), &context);
+    assert!(
+        allied.contains(&format!("{unit} {kind}")),
+        "flipped: the type is public"
+    );
+}
+
+#[test]
+fn board_5_0_the_off_map_display_is_a_note_on_the_german_board_only() {
+    let s = state("campaign", json!({}));
+    assert!(!s.offmap.is_empty());
+    let context = BoardContext::default();
+    assert!(svg(&s, &Viewer::Seat(seat("german")), &context).contains("Off map (German only, 5.0)"));
+    for viewer in [Viewer::Seat(seat("allied")), Viewer::Spectator] {
+        assert!(!svg(&s, &viewer, &context).contains("Off map"));
+    }
+}
+
+#[test]
+fn board_bridges_baileys_and_ferries_are_markers_on_their_hexes() {
+    let mut s = state("a-ride-in-the-country", json!({}));
+    let son = DATA.bridges.iter().find(|b| b.name == "son").unwrap();
+    s.units.clear();
+    put(&mut s, "x-inf", Side::Allied, &son.hexes.0.to_string());
+    s.bridges.insert(
+        "son".into(),
+        Bridge {
+            destroyed: true,
+            ..Bridge::default()
+        },
+    );
+    let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+    assert!(b.contains(&format!(
+        r#"data-piece="m-bridge-son-destroyed" data-at="{}""#,
+        son.hexes.0
+    )));
+}
+
+#[test]
+fn pointing_a_unit_then_an_adjacent_hex_makes_a_move_the_rules_accept() {
+    let mut s = state("a-ride-in-the-country", json!({ "map": small_map() }));
+    allied_impulse(&mut s);
+    put(&mut s, "x-inf", Side::Allied, "41.230");
+    put(&mut s, "y-ger", Side::German, "42.230");
+    let allied = seat("allied");
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    let mine: Vec<_> = pointed.iter().filter(|p| p.piece == "x-inf").collect();
+    assert!(!mine.is_empty());
+    // Never into the German's hex (an assault, not a move), never the German's unit.
+    assert!(mine.iter().all(|p| p.cell != "42.230"));
+    assert!(pointed.iter().all(|p| p.piece != "y-ger"));
+    let drawn = svg(&s, &Viewer::Seat(allied.clone()), &BoardContext::default());
+    for p in &pointed {
+        assert!(
+            drawn.contains(&format!(r#"data-cell="{}""#, p.cell)),
+            "{p:?}"
+        );
+        let h = hex(&p.cell);
+        assert!(h.adjacent(s.units[&p.piece].hex));
+        let cmd = WhereEaglesDare.parse(&s, &allied, &p.order).unwrap();
+        let mut copy = s.clone();
+        let mut dice = VecDeque::from([5; 8]);
+        WhereEaglesDare
+            .apply(
+                &mut copy,
+                &allied,
+                &cmd,
+                &mut Ctx::new(DiceSource::Scripted(&mut dice), None),
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", p.order));
+        assert_eq!(copy.units[&p.piece].hex, h);
+    }
+    assert!(mine.iter().any(|p| p.order == "move x-inf 41.231"));
+    // The German is not to act: nothing to point at.
+    assert!(WhereEaglesDare.pointing(&s, &seat("german")).is_empty());
+}
+
+// ------------------------------------------------------------------ over bot games
+
+fn bot_setup(scenario: &str, n: u64) -> Setup {
+    let mut options = json!({});
+    if n % 2 == 1 {
+        options["map"] = json!(small_map());
+    }
+    Setup {
+        game_id: format!("wed-board-{scenario}-{n}"),
+        scenario: scenario.into(),
+        options,
+        seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
+    }
+}
+
+/// The state with the German secrets changed: the flak's types rotated, every off-map
+/// formation moved to another box, the private numbering gone.
+fn other_secrets(s: &State) -> State {
+    let mut t = s.clone();
+    if !t.flak_flipped {
+        let types: Vec<String> = t.flak.values().cloned().collect();
+        for (i, v) in t.flak.values_mut().enumerate() {
+            *v = types[(i + 1) % types.len()].clone();
+        }
+    }
+    let boxes: Vec<String> = DATA.offmap.boxes.iter().map(|b| b.name.clone()).collect();
+    for (i, p) in t.offmap.values_mut().enumerate() {
+        *p = OffMap::Box(boxes[(i * 3 + 1) % boxes.len()].clone());
+    }
+    t.numbering.clear();
+    t
+}
+
+#[derive(Default)]
+struct Counts {
+    boards: usize,
+    german_differs: usize,
+    pointed_positions: usize,
+    pointed_played: usize,
+}
+
+fn check(
+    game: &Game,
+    secrets: &MemorySecrets,
+    step: u64,
+    counts: &mut Counts,
+) -> Result<(), String> {
+    let s: &State = game.state.downcast().ok_or("a Where Eagles Dare state")?;
+    let context = BoardContext::default();
+    let w = window(s);
+    let changed = other_secrets(s);
+    let german = Viewer::Seat(seat("german"));
+    for viewer in [
+        Viewer::Spectator,
+        Viewer::Seat(seat("allied")),
+        german.clone(),
+    ] {
+        let b = svg(s, &viewer, &context);
+        self_contained(&b)?;
+        legible_on_a_phone(&b)?;
+        for (name, u) in &s.units {
+            let drawn = b.contains(&format!(r#"data-piece="{name}" data-at="{}""#, u.hex));
+            if w.contains(u.hex) != drawn {
+                return Err(format!("{name} at {} drawn: {drawn}, window {w:?}", u.hex));
+            }
+        }
+        if b.contains(r#"data-at="""#) {
+            return Err("a piece stands on no drawn cell".into());
+        }
+        // Hidden information: the board of any viewer but the German is the same whatever
+        // the German secrets are.
+        let other = svg(&changed, &viewer, &context);
+        if viewer == german {
+            counts.german_differs += usize::from(other != b);
+        } else if other != b {
+            return Err(format!("{viewer:?}'s board shows a German secret"));
+        }
+        counts.boards += 1;
+    }
+    // Pointing, on a sample of positions: only the seat to act, pieces and cells on its
+    // board, and the orders (a few) played for real.
+    if !step.is_multiple_of(5) {
+        return Ok(());
+    }
+    let prompts = game.prompts();
+    for sd in &game.created.seats {
+        let seat = &sd.seat;
+        let pointed = game.ruleset.pointing(&game.state, seat);
+        if !prompts.iter().any(|p| &p.seat == seat) {
+            if !pointed.is_empty() {
+                return Err(format!("{seat} is not to act but has orders to point at"));
+            }
+            continue;
+        }
+        if pointed.is_empty() {
+            continue;
+        }
+        let drawn = svg(s, &Viewer::Seat(seat.clone()), &context);
+        for p in &pointed {
+            if !drawn.contains(&format!(r#"data-piece="{}""#, p.piece))
+                || !drawn.contains(&format!(r#"data-cell="{}""#, p.cell))
+            {
+                return Err(format!("{p:?} is not on {seat}'s board"));
+            }
+        }
+        counts.pointed_positions += 1;
+        for p in pointed.iter().step_by(pointed.len().div_ceil(3)) {
+            let command = game
+                .ruleset
+                .parse(&game.state, seat, &p.order)
+                .map_err(|e| format!("'{}' does not parse: {e}", p.order))?;
+            let mv = Move::Command {
+                seat: seat.clone(),
+                command,
+                client_entropy: format!("pointing-{step}"),
+            };
+            game.play(mv, secrets, &mut bot::TestWorld::new(step))
+                .map_err(|e| format!("'{}' is refused: {e}", p.order))?;
+            counts.pointed_played += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Bot games of each scenario (every other on a small map): 4, 4 and 1 games, the campaign cut
+/// at 1,500 moves. `WED_BOARD_GAMES` plays more of each.
+#[test]
+fn boards_and_pointing_over_bot_games_keep_the_german_secrets_and_offer_only_legal_moves() {
+    let ruleset = rules::find("where-eagles-dare").unwrap();
+    let more: u64 = std::env::var("WED_BOARD_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut counts = Counts::default();
+    for (scenario, games, moves) in [
+        ("a-ride-in-the-country", 4 + more, 5_000),
+        ("the-best-laid-plans", 4 + more, 5_000),
+        ("campaign", 1 + more, 1_500),
+    ] {
+        for n in 0..games {
+            let mut step = 0;
+            bot::play(
+                ruleset.clone(),
+                bot_setup(scenario, n),
+                n * 104_729 + 11,
+                moves,
+                &mut |game, secrets| {
+                    step += 1;
+                    check(game, secrets, step, &mut counts)
+                },
+            )
+            .unwrap_or_else(|e| panic!("{scenario}, game {n}: {e}"));
+        }
+    }
+    assert!(counts.boards > 0);
+    assert!(
+        counts.german_differs > 0,
+        "the German's board never showed a secret: the secrecy check checked nothing"
+    );
+    assert!(
+        counts.pointed_positions > 0 && counts.pointed_played > 0,
+        "nothing was ever pointed at: {} positions, {} orders",
+        counts.pointed_positions,
+        counts.pointed_played
+    );
+}

@@ -957,6 +957,64 @@ fn text_board_shows_the_map_the_forces_and_only_the_viewers_hand() {
     assert!(!spectator.contains("Your hand"));
 }
 
+/// The drawn board (issue 20): a siege with its points, a supply marker, trench points, a
+/// blown bridge crossed out, lone SP, and every CU with its SP, for every viewer alike; no
+/// card of any hand by name.
+#[test]
+fn drawn_board_marks_a_siege_its_points_supply_trench_and_a_blown_bridge() {
+    use despatch::engine::board::render;
+    use despatch::engine::ruleset::BoardContext;
+    use despatch::rules::searching_for_glory::state::Siege;
+    let mut s = game(&FOUR);
+    s.blown.push(("kelheim".into(), "regensburg".into()));
+    s.cu_mut("davout").lp = Some("regensburg".into());
+    s.cu_mut("davout").siege_points = 2;
+    s.cu_mut("davout").supply = true;
+    s.cu_mut("louis").lp = Some("regensburg".into());
+    s.cu_mut("louis").sp = 3;
+    s.cu_mut("charles").trench = 4;
+    s.sieges.push(Siege {
+        lp: "regensburg".into(),
+        besieged: Side::Austrian,
+        rolled: true,
+    });
+    let draw = |v: &Viewer| {
+        render(
+            &SearchingForGlory
+                .board(&s, v, &BoardContext::default())
+                .expect("a board"),
+        )
+    };
+    let svg = draw(&Viewer::Spectator);
+    assert!(svg.contains(r#"data-piece="siege-davout" data-at="regensburg""#));
+    assert!(svg.contains(">P2</text>"), "two siege points");
+    assert!(svg.contains(r#"data-piece="supply-davout" data-at="regensburg""#));
+    assert!(svg.contains(r#"data-piece="trench-charles""#) && svg.contains(">T4</text>"));
+    assert!(svg.contains(r#"data-piece="cu-louis" data-at="regensburg""#));
+    assert!(svg.contains("under siege: the austrian inside, shut in"));
+    assert!(
+        svg.contains(r#"data-highlight="cells""#),
+        "the besieged fortress is ringed"
+    );
+    assert!(svg.contains(r#"data-link="kelheim-regensburg" data-kind="blown bridge""#));
+    assert_eq!(svg.matches(r#"class="l-blown-x""#).count(), 1);
+    assert!(svg.contains(r#"data-link="abensberg-eckmuhl" data-kind="mountain""#));
+    assert!(svg.contains(r#"data-link="regensburg-cham" data-kind="bridge""#));
+    assert!(svg.contains(r#"data-link="passau-vienna" data-kind="exit""#));
+    assert!(svg.contains(r#"data-cell="ingolstadt" data-ground="fortress""#));
+    assert!(svg.contains(r#"data-piece="lone-munich-french" data-at="munich""#));
+    // Every viewer is shown the same public board, and it names no card of any hand.
+    for who in FOUR {
+        assert_eq!(draw(&Viewer::Seat(seat(who))), svg, "{who}");
+    }
+    for p in &s.players {
+        for k in &p.hand {
+            let name = &data::card(k).unwrap().name;
+            assert!(!svg.contains(name.as_str()), "{name} in the board");
+        }
+    }
+}
+
 // ---- 1.e Reactive windows and reactive cards ----
 
 /// One command with scripted dice and no window passed for anyone: every die must be drawn.

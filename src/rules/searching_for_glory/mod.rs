@@ -14,10 +14,12 @@ pub mod battle;
 pub mod battle_cards;
 pub mod bot;
 pub mod data;
+pub mod drawn;
 pub mod npc;
 pub mod operations;
 pub mod order;
 pub mod plan;
+pub mod pointing;
 pub mod position;
 pub mod reactive;
 pub mod reentry;
@@ -733,6 +735,29 @@ impl Rules for SearchingForGlory {
 
     fn board_text(&self, state: &State, viewer: &Viewer) -> Option<String> {
         Some(text_board::draw(state, viewer))
+    }
+
+    /// The drawn campaign map (`drawn.rs`): public, the same for every viewer.
+    fn board(
+        &self,
+        state: &State,
+        _viewer: &Viewer,
+        _context: &crate::engine::ruleset::BoardContext,
+    ) -> Option<crate::engine::board::Board> {
+        Some(drawn::board(state))
+    }
+
+    /// Orders by pointing (`pointing.rs`): the operation's marches and attacks, for the player
+    /// giving it, while no reactive window is open.
+    fn pointing(&self, state: &State, seat: &Seat) -> Vec<crate::engine::board::Pointed> {
+        let Some(p) = state.player_of(seat) else {
+            return Vec::new();
+        };
+        let operating = matches!(state.phase, Phase::Operations { .. } | Phase::Npcs { .. });
+        if state.window.is_some() || !operating || !self.to_act(state).contains(&p) {
+            return Vec::new();
+        }
+        pointing::orders(state, p)
     }
 
     fn parse(&self, _state: &State, _seat: &Seat, text: &str) -> Result<Command, RuleError> {

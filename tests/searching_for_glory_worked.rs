@@ -431,3 +431,101 @@ fn positions_a_siege_is_set_at_a_fortress_and_a_bad_one_is_refused_naming_its_li
     let e = bad("cu davout at regensburg\ncu louis at regensburg");
     assert!(e.contains("holds both sides"), "{e}");
 }
+
+/// The flow of the sealed battle plans (4.f, issue 17 "By email"), played from the Planning
+/// Phase: Davout and Louis each seal a battle plan before their plans; Napoleon acts first
+/// (3.1) and rests; Davout attacks Louis in Regensburg across the bridge. Once the battle's
+/// window closes, the battle waits for the two plans, which open then (not before: nobody
+/// reads a plan until a battle needs it), and Davout's `fight` plays it out by them: Davout
+/// attacks with Cavalry Attack first as his plan orders, Louis answers nothing as his plan
+/// says; every card is a line. 4.d: 9 + 1 − 3 = 7 BP against 5. The French lose 3 BP, the
+/// Austrians 5 (to 0): N = 5 − 3 = 2: Louis loses 2 SP, Davout ⌊2/3⌋ = 0; Davout's glory 2 ×
+/// 2 = 4. Without the plans, the doctrine plays the same battle otherwise.
+#[test]
+fn f_4_f_sealed_battle_plans_open_at_the_battle_and_one_event_plays_it_out() {
+    let with_plans = |plans: bool| -> Transcript {
+        let script = format!(
+            "position:
+  cu davout at kelheim sp 9 supplied
+  cu louis at regensburg sp 5
+  hand davout: march rest attack
+  hand napoleon: rest
+  hand charles: march entrench
+  hand louis: rest
+{}davout: plan 3
+napoleon: plan 1
+charles: plan 2
+louis: plan none
+napoleon: initiative
+napoleon: rest
+{}davout: attack regensburg
+{}{}{}",
+            if plans {
+                "davout: battle-plan attack cavalry-attack grand-battery; cancel never; withdraw 0
+louis: battle-plan answer cavalry-attack=none grand-battery=none infantry-attack=none; withdraw 0
+"
+            } else {
+                ""
+            },
+            passes("napoleon"),
+            passes("davout"),
+            battle_passes(),
+            if plans { "davout: fight\n" } else { "" },
+        );
+        run(json!({"battle_cards": "cards"}), &script, &[])
+    };
+    let t = with_plans(true);
+    check_said(
+        &t,
+        &[
+            "davout has sealed a battle plan",
+            "louis has sealed a battle plan",
+            "the battle at regensburg waits for 2 sealed battle plan(s) to open (4.f)",
+            "davout's battle plan is opened: battle-plan attack cavalry-attack grand-battery; cancel never; withdraw 0",
+            "louis's battle plan is opened: battle-plan answer cavalry-attack=none grand-battery=none infantry-attack=none; withdraw 0",
+            "a battle with battle cards (4.): french 7 BP, austrian 5 BP",
+            "french play Cavalry Attack: unanswered",
+            "the battle at regensburg is over: the french lost 3 BP, the austrian 5",
+            "the french win at regensburg: the austrian lose 2 SP, the french 0",
+            "davout gains 4 glory (the battle's glory (4.j))",
+        ],
+    );
+    // The plans open only when the battle needs them: after the battle window's last pass.
+    let all = lines(&t);
+    let opened = all
+        .iter()
+        .position(|l| l.starts_with("davout's battle plan is opened"))
+        .unwrap();
+    let joined = all
+        .iter()
+        .position(|l| l.starts_with("the battle is joined"))
+        .unwrap();
+    assert!(joined < opened);
+    // The plans' choices: no answer from Louis, Davout's cavalry first.
+    assert!(!all
+        .iter()
+        .any(|l| l.starts_with("french play") && l.contains("answer with")));
+    let fight = t.steps.last().unwrap();
+    assert_eq!(
+        (fight.seat.as_str(), fight.order.as_str()),
+        ("davout", "fight")
+    );
+    assert!(fight
+        .lines
+        .iter()
+        .any(|l| l.text.starts_with("a battle with battle cards")));
+    let (davout, louis) = (cu(&t, "davout"), cu(&t, "louis"));
+    assert_eq!((&davout["sp"], &davout["glory"]), (&json!(9), &json!(4)));
+    assert_eq!((&louis["sp"], &louis["lp"]), (&json!(3), &json!("passau")));
+    // Without plans the doctrine fights it at once, with no `fight`, and plays otherwise.
+    let d = with_plans(false);
+    let doctrine = lines(&d);
+    assert!(!doctrine.iter().any(|l| l.contains("battle plan")));
+    let cards = |ls: &[String]| -> Vec<String> {
+        ls.iter()
+            .filter(|l| l.contains(" play ") || l.contains("answer with"))
+            .cloned()
+            .collect()
+    };
+    assert_ne!(cards(&all), cards(&doctrine), "{doctrine:#?}");
+}

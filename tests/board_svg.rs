@@ -459,3 +459,254 @@ fn hour_of_glory_pointing_offers_only_legal_orders_for_figures_on_the_board() {
     }
     assert!(counts.0 > 30 && counts.1 > 60, "{counts:?}");
 }
+
+// ---------------------------------------------------------------- Searching for Glory
+
+fn sfg_setup(players: usize, n: u64) -> Setup {
+    let (scenario, seats): (&str, &[&str]) = match (players, n % 2) {
+        (3, 0) => ("danube-1809", &["napoleon", "davout", "charles"]),
+        (3, _) => ("danube-1809-berthier", &["lannes", "hiller", "louis"]),
+        (_, 0) => (
+            "danube-1809",
+            &["napoleon", "davout", "lannes", "charles", "hiller", "louis"],
+        ),
+        (_, _) => (
+            "danube-1809-berthier",
+            &[
+                "berthier", "davout", "massena", "charles", "hiller", "louis",
+            ],
+        ),
+    };
+    Setup {
+        game_id: format!("sfg-board-{players}-{n}"),
+        scenario: scenario.into(),
+        options: if n.is_multiple_of(3) {
+            json!({ "battle_cards": "cards" })
+        } else {
+            json!({})
+        },
+        seats: SeatDef::named_by_id(seats).unwrap(),
+    }
+}
+
+#[derive(Default)]
+struct SfgSeen {
+    secrets: usize,
+    supply: usize,
+    trench: usize,
+    siege: usize,
+    blown: usize,
+    lone: usize,
+}
+
+/// Each viewer's drawing of the campaign map against the state: every LP, CL and exit drawn
+/// with its name, every CU in play with its SP, every lone SP and marker; and none of the
+/// cards another seat holds, has planned, runs as an NPC's hand, or that lie in the deck.
+fn check_sfg(game: &Game, seen: &mut SfgSeen) -> Result<(), String> {
+    use despatch::rules::searching_for_glory::data;
+    use despatch::rules::searching_for_glory::state::State as SfgState;
+    let state: &SfgState = game.state.downcast().expect("a Searching for Glory state");
+    let map = state.map();
+    for viewer in viewers(game) {
+        let s = svg(game, &viewer);
+        self_contained(&s)?;
+        legible_on_a_phone(&s)?;
+        for lp in &map.lps {
+            let ground = if lp.fortress { "fortress" } else { "location" };
+            if !s.contains(&format!(
+                "data-cell=\"{}\" data-ground=\"{ground}\"><title>{}: {}",
+                lp.id, lp.id, lp.name
+            )) {
+                return Err(format!(
+                    "{viewer:?}: LP {} is not drawn as a {ground}",
+                    lp.id
+                ));
+            }
+        }
+        for e in &map.exits {
+            if !s.contains(&format!(
+                "data-cell=\"{}\" data-ground=\"off the map\"",
+                e.id
+            )) || !s.contains(&format!(
+                "data-link=\"{}-{}\" data-kind=\"exit\"",
+                e.from, e.id
+            )) {
+                return Err(format!("{viewer:?}: exit {} is not drawn", e.id));
+            }
+        }
+        for cl in &map.cls {
+            let kind = match cl.kind {
+                data::ClKind::Ordinary => "road",
+                data::ClKind::Brown => "mountain",
+                data::ClKind::Blue if state.is_blown(&cl.a, &cl.b) => "blown bridge",
+                data::ClKind::Blue => "bridge",
+            };
+            if !s.contains(&format!(
+                "data-link=\"{}-{}\" data-kind=\"{kind}\"",
+                cl.a, cl.b
+            )) {
+                return Err(format!(
+                    "{viewer:?}: CL {}-{} is not drawn as a {kind}",
+                    cl.a, cl.b
+                ));
+            }
+        }
+        let blown = s.matches("class=\"l-blown-x\"").count();
+        if blown != state.blown.len() {
+            return Err(format!(
+                "{blown} bridges drawn blown, {} are",
+                state.blown.len()
+            ));
+        }
+        seen.blown += blown;
+        // The pieces: each CU in play with its SP, its markers, the lone SP.
+        let mut expected = 0;
+        for cu in &state.cus {
+            let Some(lp) = &cu.lp else {
+                if s.contains(&format!("data-piece=\"cu-{}\"", cu.character)) {
+                    return Err(format!("{} is out of play but drawn", cu.character));
+                }
+                continue;
+            };
+            expected += 1;
+            let needle = format!("data-piece=\"cu-{}\" data-at=\"{lp}\"", cu.character);
+            let Some(rest) = s.split(&needle).nth(1) else {
+                return Err(format!("{viewer:?}: {} is not drawn at {lp}", cu.character));
+            };
+            let body = rest.split("<g class=\"b-piece").next().unwrap_or_default();
+            if !body.contains(&format!(">{}</text>", cu.sp)) {
+                return Err(format!(
+                    "{} is drawn without its {} SP",
+                    cu.character, cu.sp
+                ));
+            }
+            for (on, id, count) in [
+                (cu.supply, "supply", &mut seen.supply),
+                (cu.trench > 0, "trench", &mut seen.trench),
+                (cu.siege_points > 0, "siege", &mut seen.siege),
+            ] {
+                let drawn = s.contains(&format!(
+                    "data-piece=\"{id}-{}\" data-at=\"{lp}\"",
+                    cu.character
+                ));
+                if on != drawn {
+                    return Err(format!(
+                        "{}'s {id} marker: {on} in the state, {drawn} drawn",
+                        cu.character
+                    ));
+                }
+                expected += usize::from(on);
+                *count += usize::from(on);
+            }
+        }
+        for l in &state.lone {
+            expected += 1;
+            seen.lone += 1;
+            if !s.contains(&format!(
+                "data-piece=\"lone-{}-{}\" data-at=\"{}\"",
+                l.lp,
+                l.side.name(),
+                l.lp
+            )) {
+                return Err(format!("lone SP at {} not drawn", l.lp));
+            }
+        }
+        let drawn = s.matches("data-piece=\"").count();
+        if drawn != expected {
+            return Err(format!(
+                "{viewer:?}: {drawn} pieces drawn, {expected} expected"
+            ));
+        }
+        // Hidden information: no card another seat holds or has planned, no NPC's hand, no
+        // card of the deck — by name — in this viewer's drawing.
+        let mut secret: Vec<&str> = state.deck.iter().map(String::as_str).collect();
+        for p in &state.players {
+            if viewer != Viewer::Seat(p.seat.clone()) {
+                secret.extend(p.hand.iter().map(String::as_str));
+                secret.extend(
+                    p.planned
+                        .iter()
+                        .filter(|(_, used)| !used)
+                        .map(|(k, _)| k.as_str()),
+                );
+            }
+        }
+        if let Some(n) = &state.npc {
+            if viewer != Viewer::Seat(state.players[n.runner].seat.clone()) {
+                secret.extend(
+                    n.hand
+                        .iter()
+                        .filter(|(_, used)| !used)
+                        .map(|(k, _)| k.as_str()),
+                );
+            }
+        }
+        for key in secret {
+            let name = &data::card(key).expect("a card").name;
+            seen.secrets += 1;
+            if s.contains(name.as_str()) {
+                return Err(format!(
+                    "{viewer:?} is shown the card {name} at seq {}",
+                    game.next_seq - 1
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn searching_for_glory_boards_draw_the_map_and_forces_and_no_secret_over_bot_games() {
+    let ruleset = rules::find("searching-for-glory").unwrap();
+    let mut seen = SfgSeen::default();
+    for players in [3, 6] {
+        for n in 0..4 {
+            let game = bot::play(
+                ruleset.clone(),
+                sfg_setup(players, n),
+                n * 104_729 + players as u64,
+                3_000,
+                &mut |g, _| check_sfg(g, &mut seen),
+            )
+            .unwrap_or_else(|e| panic!("{players} players, game {n}: {e}"));
+            assert!(game.game.ended, "{players} players, game {n} did not end");
+        }
+    }
+    // The check saw secrets to hide and every kind of marker drawn.
+    assert!(seen.secrets > 1_000, "{}", seen.secrets);
+    assert!(
+        seen.supply > 0 && seen.trench > 0 && seen.lone > 0,
+        "{}/{}/{}",
+        seen.supply,
+        seen.trench,
+        seen.lone
+    );
+    // Siege points are rare in bot games: searching_for_glory_rules
+    // (`drawn_board_marks_a_siege_its_points_supply_trench_and_a_blown_bridge`) draws them.
+    assert!(seen.blown > 0, "no blown bridge was ever drawn");
+    eprintln!(
+        "drawn: {} supply, {} trench, {} siege, {} lone SP markers; {} secrets kept",
+        seen.supply, seen.trench, seen.siege, seen.lone, seen.secrets
+    );
+}
+
+#[test]
+fn searching_for_glory_pointing_offers_only_legal_orders_for_cus_on_the_board() {
+    let ruleset = rules::find("searching-for-glory").unwrap();
+    let mut counts = (0, 0);
+    for n in 0..4 {
+        let mut step = 0;
+        bot::play(
+            ruleset.clone(),
+            sfg_setup(3 + 3 * (n as usize % 2), 10 + n),
+            n,
+            600,
+            &mut |game, secrets| {
+                step += 1;
+                pointing_is_legal(game, secrets, step, &mut counts)
+            },
+        )
+        .unwrap_or_else(|e| panic!("game {n}: {e}"));
+    }
+    assert!(counts.0 > 20 && counts.1 > 40, "{counts:?}");
+}

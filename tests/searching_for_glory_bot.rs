@@ -110,6 +110,7 @@ pub fn check_no_hand_leak(game: &Game, secrets: &MemorySecrets) -> Result<(), St
 fn play_many(players: usize, games: u64) {
     let ruleset = rules::find("searching-for-glory").unwrap();
     let mut total_moves = 0;
+    let mut fought_by_plan = 0;
     let started = std::time::Instant::now();
     for n in 0..games {
         let game = bot::play(
@@ -126,11 +127,22 @@ fn play_many(players: usize, games: u64) {
             game.moves
         );
         total_moves += game.moves;
+        // 4.f: the bot seals battle plans in the games with battle cards; some battle opens
+        // them and is fought with `fight`.
+        let log = serde_json::to_string(&game.events).unwrap();
+        if log.contains("\"battle_plan\":{") && log.contains("\"type\":\"fight\"") {
+            fought_by_plan += 1;
+        }
         check_properties(&game).unwrap_or_else(|e| panic!("{players} players, game {n}: {e}"));
     }
     eprintln!(
-        "{players} players: {games} games, {total_moves} moves in {:?}",
+        "{players} players: {games} games, {total_moves} moves, {fought_by_plan} with a battle \
+         fought by sealed battle plans, in {:?}",
         started.elapsed()
+    );
+    assert!(
+        fought_by_plan > 0,
+        "no battle was fought by sealed battle plans"
     );
 }
 

@@ -957,6 +957,64 @@ fn text_board_shows_the_map_the_forces_and_only_the_viewers_hand() {
     assert!(!spectator.contains("Your hand"));
 }
 
+/// The drawn board (issue 20): a siege with its points, a supply marker, trench points, a
+/// blown bridge crossed out, lone SP, and every CU with its SP, for every viewer alike; no
+/// card of any hand by name.
+#[test]
+fn drawn_board_marks_a_siege_its_points_supply_trench_and_a_blown_bridge() {
+    use despatch::engine::board::render;
+    use despatch::engine::ruleset::BoardContext;
+    use despatch::rules::searching_for_glory::state::Siege;
+    let mut s = game(&FOUR);
+    s.blown.push(("kelheim".into(), "regensburg".into()));
+    s.cu_mut("davout").lp = Some("regensburg".into());
+    s.cu_mut("davout").siege_points = 2;
+    s.cu_mut("davout").supply = true;
+    s.cu_mut("louis").lp = Some("regensburg".into());
+    s.cu_mut("louis").sp = 3;
+    s.cu_mut("charles").trench = 4;
+    s.sieges.push(Siege {
+        lp: "regensburg".into(),
+        besieged: Side::Austrian,
+        rolled: true,
+    });
+    let draw = |v: &Viewer| {
+        render(
+            &SearchingForGlory
+                .board(&s, v, &BoardContext::default())
+                .expect("a board"),
+        )
+    };
+    let svg = draw(&Viewer::Spectator);
+    assert!(svg.contains(r#"data-piece="siege-davout" data-at="regensburg""#));
+    assert!(svg.contains(">P2</text>"), "two siege points");
+    assert!(svg.contains(r#"data-piece="supply-davout" data-at="regensburg""#));
+    assert!(svg.contains(r#"data-piece="trench-charles""#) && svg.contains(">T4</text>"));
+    assert!(svg.contains(r#"data-piece="cu-louis" data-at="regensburg""#));
+    assert!(svg.contains("under siege: the austrian inside, shut in"));
+    assert!(
+        svg.contains(r#"data-highlight="cells""#),
+        "the besieged fortress is ringed"
+    );
+    assert!(svg.contains(r#"data-link="kelheim-regensburg" data-kind="blown bridge""#));
+    assert_eq!(svg.matches(r#"class="l-blown-x""#).count(), 1);
+    assert!(svg.contains(r#"data-link="abensberg-eckmuhl" data-kind="mountain""#));
+    assert!(svg.contains(r#"data-link="regensburg-cham" data-kind="bridge""#));
+    assert!(svg.contains(r#"data-link="passau-vienna" data-kind="exit""#));
+    assert!(svg.contains(r#"data-cell="ingolstadt" data-ground="fortress""#));
+    assert!(svg.contains(r#"data-piece="lone-munich-french" data-at="munich""#));
+    // Every viewer is shown the same public board, and it names no card of any hand.
+    for who in FOUR {
+        assert_eq!(draw(&Viewer::Seat(seat(who))), svg, "{who}");
+    }
+    for p in &s.players {
+        for k in &p.hand {
+            let name = &data::card(k).unwrap().name;
+            assert!(!svg.contains(name.as_str()), "{name} in the board");
+        }
+    }
+}
+
 // ---- 1.e Reactive windows and reactive cards ----
 
 /// One command with scripted dice and no window passed for anyone: every die must be drawn.
@@ -2852,6 +2910,7 @@ fn battle_cards_4_f_to_4_i_attack_answer_cancel_discard_and_withdraw() {
         nationality: name.into(),
         characters: Vec::new(),
         bp,
+        plan: None,
     };
     let mut q = VecDeque::new();
     let mut hidden = hidden_stream(&[3; 32], "sfg-rules", 6);
@@ -3037,4 +3096,146 @@ fn sieges_2_l_a_standing_order_has_lone_sp_and_npcs_refuse_battle_at_a_fortress(
     operating(&mut s, "louis", &["attack"]);
     order(&mut s, "louis", "attack regensburg", &[9, 1]).unwrap();
     assert!(s.sieges.is_empty());
+}
+
+// ---- 4.f Sealed battle plans (issue 17, "By email") ----
+
+#[test]
+fn battle_cards_4_f_a_battle_plan_is_checked_against_the_sides_cards_and_round_trips() {
+    use despatch::rules::searching_for_glory::battle_cards::{BattlePlan, Cancel};
+    let plan = BattlePlan::parse(
+        "attack grand-battery cavalry-attack; answer cavalry-attack=squares infantry-attack=none; \
+         cancel defeats; discard bombardment reverse-slope; withdraw 2",
+    )
+    .unwrap();
+    assert_eq!(plan.attack, ["grand-battery", "cavalry-attack"]);
+    assert_eq!(
+        plan.answers,
+        [
+            ("cavalry-attack".to_owned(), Some("squares".to_owned())),
+            ("infantry-attack".to_owned(), None)
+        ]
+    );
+    assert_eq!((plan.cancel, plan.withdraw), (Cancel::Defeats, Some(2)));
+    plan.check("french", None).unwrap();
+    assert_eq!(BattlePlan::parse(&plan.describe()).unwrap(), plan);
+    // In the order language, sealed in the log.
+    let text = format!("battle-plan {}", plan.describe());
+    let command = order::parse(&text).unwrap();
+    assert_eq!(order::describe(&command), text);
+    assert_eq!(
+        order::describe(&SearchingForGlory.seal(&command).unwrap().1),
+        "battle-plan (sealed)"
+    );
+    assert_eq!(BattlePlan::parse("").unwrap(), BattlePlan::default());
+    // Refusals name the rule and the card, and say what fits.
+    let refused = |text: &str, nationality: &str, character: Option<&str>| -> String {
+        let e = BattlePlan::parse(text)
+            .and_then(|p| p.check(nationality, character))
+            .expect_err(text);
+        assert_eq!(e.rule, "4.f Battle plans", "{e}");
+        e.message
+    };
+    assert!(refused("attack squares", "french", None).contains("not an offensive card"));
+    assert!(refused("attack grenadier-reserve", "french", None).contains("infantry-attack"));
+    assert!(refused("attack cavalry-attack cavalry-attack", "french", None).contains("twice"));
+    assert!(
+        refused("answer cavalry-attack=stand-and-fire", "austrian", None)
+            .contains("Stand and Fire does not answer cavalry-attack")
+    );
+    assert!(refused("answer squares=reverse-slope", "french", None).contains("not an attack card"));
+    assert!(refused("answer cavalry-attack", "french", None).contains("cavalry-attack=squares"));
+    assert!(refused("discard guard-charge", "french", None).contains("not one of your"));
+    assert!(refused("cancel sometimes", "french", None).contains("cancel never"));
+    assert!(refused("withdraw -1", "french", None).contains("withdraw 2"));
+    assert!(refused("attack x; attack y", "french", None).contains("twice"));
+    assert!(refused("retreat 2", "french", None).contains("not a section"));
+    // A character's personal battle card is his side's only with his role (4.e).
+    let iron = "answer infantry-attack=iron-discipline";
+    BattlePlan::parse(iron)
+        .unwrap()
+        .check("french", Some("davout"))
+        .unwrap();
+    assert!(refused(iron, "french", Some("lannes")).contains("not a defensive card"));
+}
+
+#[test]
+fn battle_cards_4_f_a_battle_plan_is_sealed_and_a_bad_one_changes_nothing() {
+    let mut world = TestWorld::new(5);
+    let ruleset = rules::find("searching-for-glory").unwrap();
+    let create = |options: serde_json::Value, world: &mut TestWorld| {
+        Game::create(
+            ruleset.clone(),
+            setup("danube-1809", &["davout", "charles", "louis"], options),
+            world,
+        )
+        .unwrap()
+    };
+    let created = create(json!({"battle_cards": "cards"}), &mut world);
+    let mut secrets = MemorySecrets {
+        hidden_seed: Some(created.hidden_seed),
+        ..Default::default()
+    };
+    secrets.chains.insert(0, created.chain_tip);
+    let g = created.game;
+    let attempt = |g: &Game, text: &str, secrets: &MemorySecrets, world: &mut TestWorld| {
+        let command = g.ruleset.parse(&g.state, &seat("davout"), text)?;
+        g.play(
+            Move::Command {
+                seat: seat("davout"),
+                command,
+                client_entropy: "t".into(),
+            },
+            secrets,
+            world,
+        )
+        .map(|_| ())
+    };
+    let e = attempt(
+        &g,
+        "battle-plan answer cavalry-attack=reverse-slope withdraw",
+        &secrets,
+        &mut world,
+    )
+    .expect_err("a bad answer");
+    assert!(e.message.contains("not an answer"), "{e}");
+    let e =
+        attempt(&g, "battle-plan attack squares", &secrets, &mut world).expect_err("not offensive");
+    assert_eq!(e.rule, "4.f Battle plans");
+    let s: &State = g.state.downcast().unwrap();
+    assert!(
+        s.players.iter().all(|p| p.battle_plan.is_none()),
+        "nothing changed"
+    );
+    let g = play(
+        g,
+        &mut secrets,
+        &mut world,
+        "davout",
+        "battle-plan attack grand-battery; withdraw 3",
+    );
+    let s: &State = g.state.downcast().unwrap();
+    assert!(matches!(
+        s.players[0].battle_plan,
+        despatch::rules::searching_for_glory::state::BattlePlanSlot::Sealed { .. }
+    ));
+    for who in ["charles", "louis"] {
+        let view = serde_json::to_string(&g.view(&Viewer::Seat(seat(who)))).unwrap();
+        assert!(view.contains("\"battle_plan\":\"sealed\""), "{who}");
+        assert!(!view.contains("grand-battery"), "{who} reads the plan");
+    }
+    // Still Davout's to plan; the others' plans do not open his battle plan.
+    let g = play(g, &mut secrets, &mut world, "charles", "plan none");
+    let g = play(g, &mut secrets, &mut world, "louis", "plan");
+    let g = play(g, &mut secrets, &mut world, "davout", "plan");
+    let s: &State = g.state.downcast().unwrap();
+    assert_eq!(s.phase, Phase::Initiative);
+    assert!(matches!(
+        s.players[0].battle_plan,
+        despatch::rules::searching_for_glory::state::BattlePlanSlot::Sealed { .. }
+    ));
+    // A game fought with dice has no battle plans.
+    let dice = create(json!({}), &mut world).game;
+    let e = attempt(&dice, "battle-plan withdraw 2", &secrets, &mut world).expect_err("dice");
+    assert!(e.message.contains("battle_cards=dice"), "{e}");
 }

@@ -27,13 +27,73 @@ impl At {
 }
 
 /// The shape of the grid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Grid {
     /// Flat-topped hexes, odd columns (B, D, F …) half a hex lower, as the wargame texts draw
     /// them.
     Hex { cols: u16, rows: u16 },
     /// Squares; walls and doors are cells of their own ground.
     Square { cols: u16, rows: u16 },
+    /// A point-to-point map: each cell is a location at its `At` read as map coordinates
+    /// (`col` across, `row` down, [`POINT`] drawing units each) within `cols` × `rows`, and
+    /// `links` are the lines between them (roads, mountain tracks, bridges, exits off the map).
+    /// A cell's name is drawn above its point, its pieces below it, three to a row.
+    Points {
+        cols: u16,
+        rows: u16,
+        links: Vec<Link>,
+    },
+}
+
+/// What a line between two locations of a point-to-point map is (drawn by kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LinkKind {
+    /// An ordinary road.
+    Road,
+    /// A mountain track (a brown line of communication).
+    Mountain,
+    /// A bridge or river crossing (a blue line).
+    Bridge,
+    /// A bridge that has been blown: drawn dashed and crossed out.
+    BlownBridge,
+    /// The way off the map to an exit.
+    Exit,
+}
+
+impl LinkKind {
+    /// Its CSS class, light and dark stroke, width and dash.
+    fn paint(self) -> (&'static str, &'static str, f64, &'static str) {
+        match self {
+            LinkKind::Road => ("l-road", "#6b6453", 5.0, ""),
+            LinkKind::Mountain => ("l-mountain", "#8b5a2b", 7.0, "14 6"),
+            LinkKind::Bridge => ("l-bridge", "#2f6fb8", 7.0, ""),
+            LinkKind::BlownBridge => ("l-blown", "#2f6fb8", 5.0, "8 8"),
+            LinkKind::Exit => ("l-exit", "#444444", 4.0, "4 6"),
+        }
+    }
+
+    /// Its name in the legend and `data-kind`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LinkKind::Road => "road",
+            LinkKind::Mountain => "mountain",
+            LinkKind::Bridge => "bridge",
+            LinkKind::BlownBridge => "blown bridge",
+            LinkKind::Exit => "exit",
+        }
+    }
+}
+
+/// A line between two locations of a point-to-point map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    pub from: At,
+    pub to: At,
+    pub kind: LinkKind,
+    /// Its name in the game's orders (`kelheim-regensburg`): `data-link`.
+    pub label: String,
+    /// The hover title.
+    pub title: String,
 }
 
 /// What a cell is drawn as. The toolkit owns the palette, so every board looks alike.
@@ -57,6 +117,12 @@ pub enum Ground {
     DoorClosed,
     DoorOpen,
     Entry,
+    /// A location of a point-to-point map (a town, a crossroads).
+    Location,
+    /// A fortified location of a point-to-point map.
+    Fortress,
+    /// An exit off a point-to-point map.
+    OffMap,
 }
 
 impl Ground {
@@ -80,6 +146,9 @@ impl Ground {
             Ground::DoorClosed => ("g-door", "#8b5a2b", "#a0703c"),
             Ground::DoorOpen => ("g-door-open", "#f1d9a8", "#6b5028"),
             Ground::Entry => ("g-entry", "#cfe6c4", "#30472a"),
+            Ground::Location => ("g-location", "#fbf6e9", "#3a352c"),
+            Ground::Fortress => ("g-fortress", "#a8a39a", "#55524c"),
+            Ground::OffMap => ("g-offmap", "#d8d2c2", "#444036"),
         }
     }
 
@@ -103,6 +172,9 @@ impl Ground {
             Ground::DoorClosed => "closed door",
             Ground::DoorOpen => "open door",
             Ground::Entry => "entry zone",
+            Ground::Location => "location",
+            Ground::Fortress => "fortress",
+            Ground::OffMap => "off the map",
         }
     }
 }
@@ -245,6 +317,8 @@ const SIDES: [(&str, &str, &str); 4] = [
 /// Hex circumradius and square side, in drawing units.
 const HEX: f64 = 60.0;
 const SQUARE: f64 = 44.0;
+/// A point-to-point map's coordinate unit.
+pub const POINT: f64 = 10.0;
 const MARGIN: f64 = 40.0;
 /// The narrowest screen the drawing must stay legible on.
 const PHONE: f64 = 390.0;
@@ -280,6 +354,7 @@ impl Board {
                 HEX * 3f64.sqrt() * (f64::from(rows) + 0.5),
             ),
             Grid::Square { cols, rows } => (SQUARE * f64::from(cols), SQUARE * f64::from(rows)),
+            Grid::Points { cols, rows, .. } => (POINT * f64::from(cols), POINT * f64::from(rows)),
         }
     }
 
@@ -307,15 +382,30 @@ impl Board {
                 MARGIN + SQUARE * (f64::from(at.col) + 0.5),
                 MARGIN + SQUARE * (f64::from(at.row) + 0.5),
             ),
+            Grid::Points { .. } => (
+                MARGIN + POINT * f64::from(at.col),
+                MARGIN + POINT * f64::from(at.row),
+            ),
         }
     }
 
-    /// The size of a cell's inside, where pieces stand.
+    /// The size of a cell's inside, where pieces stand; on a point-to-point map, the size of
+    /// one piece (its label and its value each a line of the smallest legible font).
     fn inner(&self) -> f64 {
         match self.grid {
             Grid::Hex { .. } => HEX * 1.5,
             Grid::Square { .. } => SQUARE * 0.9,
+            Grid::Points { .. } => self.min_font() * 2.1,
         }
+    }
+
+    fn points(&self) -> bool {
+        matches!(self.grid, Grid::Points { .. })
+    }
+
+    /// A location's radius on a point-to-point map.
+    fn spot(&self) -> f64 {
+        self.min_font() * 0.75
     }
 
     fn cell_shape(&self, at: At, class: &str, fill: &str) -> String {
@@ -338,6 +428,35 @@ impl Board {
                 x - SQUARE / 2.0,
                 y - SQUARE / 2.0
             ),
+            Grid::Points { .. } => {
+                let r = self.spot();
+                match class {
+                    // A fortress: a bastioned star of eight points.
+                    "g-fortress" => {
+                        let pts: Vec<String> = (0..16)
+                            .map(|i| {
+                                let a = std::f64::consts::PI / 8.0 * f64::from(i);
+                                let d = if i % 2 == 0 { r * 1.35 } else { r * 0.95 };
+                                format!("{:.1},{:.1}", x + d * a.cos(), y + d * a.sin())
+                            })
+                            .collect();
+                        format!(
+                            r##"<polygon class="{class}" fill="{fill}" stroke="#1d1d1d" stroke-width="3" points="{}"/>"##,
+                            pts.join(" ")
+                        )
+                    }
+                    "g-offmap" => format!(
+                        r##"<rect class="{class}" fill="{fill}" stroke="#1d1d1d" stroke-width="2" stroke-dasharray="6 4" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="8"/>"##,
+                        x - r * 1.6,
+                        y - r,
+                        r * 3.2,
+                        r * 2.0
+                    ),
+                    _ => format!(
+                        r##"<circle class="{class}" fill="{fill}" stroke="#1d1d1d" stroke-width="3" cx="{x:.1}" cy="{y:.1}" r="{r:.1}"/>"##
+                    ),
+                }
+            }
         }
     }
 }
@@ -378,6 +497,16 @@ fn slot(i: usize, n: usize, inner: f64) -> (f64, f64, f64) {
     (dx * inner, dy * inner, size)
 }
 
+/// Where the `i`-th of `n` pieces at a location of a point-to-point map stands: three to a row
+/// under its point, each row centred.
+fn point_slot(i: usize, n: usize, size: f64, spot: f64) -> (f64, f64) {
+    let row = i / 3;
+    let in_row = (n - row * 3).min(3);
+    let col = (i % 3) as f64 - (in_row as f64 - 1.0) / 2.0;
+    let step = size * 1.08;
+    (col * step, spot + 6.0 + size / 2.0 + row as f64 * step)
+}
+
 /// The board drawn as one SVG element.
 pub fn render(board: &Board) -> String {
     let (_, map_h) = board.map_size();
@@ -387,7 +516,15 @@ pub fn render(board: &Board) -> String {
     let mut grounds: Vec<Ground> = board.cells.iter().map(|c| c.ground).collect();
     grounds.sort();
     grounds.dedup();
-    let legend_rows = grounds.len().div_ceil(3) + board.sides.len().div_ceil(3);
+    let links: &[Link] = match &board.grid {
+        Grid::Points { links, .. } => links,
+        _ => &[],
+    };
+    let mut link_kinds: Vec<LinkKind> = links.iter().map(|l| l.kind).collect();
+    link_kinds.sort();
+    link_kinds.dedup();
+    let legend_rows =
+        grounds.len().div_ceil(3) + link_kinds.len().div_ceil(3) + board.sides.len().div_ceil(3);
     // The legend's lines and the notes, wrapped to the drawing's width.
     let chars = ((width - 2.0 * MARGIN) / (font * 0.56)).floor() as usize;
     let mut text_lines: Vec<String> = Vec::new();
@@ -411,6 +548,8 @@ pub fn render(board: &Board) -> String {
     svg.push_str(r#"<g class="b-edge">"#);
     let (cols, rows) = match board.grid {
         Grid::Hex { cols, rows } | Grid::Square { cols, rows } => (cols, rows),
+        // A point-to-point map has no rows and columns to name.
+        Grid::Points { .. } => (0, 0),
     };
     let hex = matches!(board.grid, Grid::Hex { .. });
     for col in 0..cols {
@@ -439,6 +578,46 @@ pub fn render(board: &Board) -> String {
     }
     svg.push_str("</g>");
 
+    // The lines of a point-to-point map, under its locations.
+    if !links.is_empty() {
+        svg.push_str(r#"<g class="b-links">"#);
+        for link in links {
+            let (class, stroke, width, dash) = link.kind.paint();
+            let (x1, y1) = board.centre(link.from);
+            let (x2, y2) = board.centre(link.to);
+            let dash = if dash.is_empty() {
+                String::new()
+            } else {
+                format!(r#" stroke-dasharray="{dash}""#)
+            };
+            let _ = write!(
+                svg,
+                r##"<g class="b-link" data-link="{}" data-kind="{}"><title>{}</title><line class="{class}" stroke="{stroke}" stroke-width="{width}" stroke-linecap="round"{dash} x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}"/>"##,
+                esc(&link.label),
+                link.kind.name(),
+                esc(&link.title),
+            );
+            if link.kind == LinkKind::BlownBridge {
+                let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+                let d = board.spot() * 0.8;
+                let _ = write!(
+                    svg,
+                    r##"<path class="l-blown-x" stroke="#d32f2f" stroke-width="5" d="M{:.1},{:.1}L{:.1},{:.1}M{:.1},{:.1}L{:.1},{:.1}"/>"##,
+                    mx - d,
+                    my - d,
+                    mx + d,
+                    my + d,
+                    mx + d,
+                    my - d,
+                    mx - d,
+                    my + d
+                );
+            }
+            svg.push_str("</g>");
+        }
+        svg.push_str("</g>");
+    }
+
     // The cells.
     svg.push_str(r#"<g class="b-cells">"#);
     for cell in &board.cells {
@@ -456,7 +635,21 @@ pub fn render(board: &Board) -> String {
             esc(&title),
             board.cell_shape(cell.at, class, fill)
         );
-        if let Some(mark) = &cell.mark {
+        if board.points() {
+            // The location's name: above its point, or inside an exit's box.
+            let (x, y) = board.centre(cell.at);
+            let name = cell.mark.as_ref().unwrap_or(&cell.label);
+            let y = if cell.ground == Ground::OffMap {
+                y + font * 0.35
+            } else {
+                y - board.spot() * 1.4 - 4.0
+            };
+            let _ = write!(
+                svg,
+                r##"<text class="b-mark" fill="#3b2f1e" x="{x:.1}" y="{y:.1}" font-size="{font}" font-weight="bold" text-anchor="middle">{}</text>"##,
+                esc(name)
+            );
+        } else if let Some(mark) = &cell.mark {
             let (x, y) = board.centre(cell.at);
             let _ = write!(
                 svg,
@@ -524,7 +717,12 @@ pub fn render(board: &Board) -> String {
             .map(|(j, _)| j)
             .collect();
         let k = here.iter().position(|&j| j == i).unwrap_or(0);
-        let (dx, dy, size) = slot(k, here.len(), inner);
+        let (dx, dy, size) = if board.points() {
+            let (dx, dy) = point_slot(k, here.len(), inner, board.spot());
+            (dx, dy, inner)
+        } else {
+            slot(k, here.len(), inner)
+        };
         let (cx, cy) = board.centre(piece.at);
         draw_piece(&mut svg, board, piece, cx + dx, cy + dy, size, font);
     }
@@ -546,6 +744,17 @@ pub fn render(board: &Board) -> String {
             )
         })
         .collect();
+    let link_entries = entries.len()..entries.len() + link_kinds.len();
+    for kind in &link_kinds {
+        let (class, stroke, width, dash) = kind.paint();
+        entries.push((
+            format!(
+                r##"<line class="{class}" stroke="{stroke}" stroke-width="{width}" stroke-dasharray="{}" x1="{{x}}" y1="{{ym}}" x2="{{x2}}" y2="{{ym}}"/>"##,
+                if dash.is_empty() { "none" } else { dash }
+            ),
+            kind.name().to_owned(),
+        ));
+    }
     for (s, name) in board.sides.iter().enumerate() {
         let (light, _, _) = SIDES[s % SIDES.len()];
         entries.push((
@@ -560,18 +769,26 @@ pub fn render(board: &Board) -> String {
     svg.push_str(r#"<g class="b-legend">"#);
     let ground_count = grounds.len();
     for (n, (swatch, name)) in entries.iter().enumerate() {
-        // Grounds three to a row, then the sides three to a row.
+        // Grounds three to a row, then the lines three to a row, then the sides.
         let (row, col) = if n < ground_count {
             (n / 3, n % 3)
-        } else {
+        } else if link_entries.contains(&n) {
             let m = n - ground_count;
             (ground_count.div_ceil(3) + m / 3, m % 3)
+        } else {
+            let m = n - link_entries.end;
+            (
+                ground_count.div_ceil(3) + link_kinds.len().div_ceil(3) + m / 3,
+                m % 3,
+            )
         };
         let x = MARGIN + col as f64 * col_w;
         let yy = y + row as f64 * line;
         svg.push_str(
             &swatch
                 .replace("{x}", &format!("{x:.1}"))
+                .replace("{x2}", &format!("{:.1}", x + font))
+                .replace("{ym}", &format!("{:.1}", yy - font * 0.35))
                 .replace("{y}", &format!("{:.1}", yy - font * 0.85)),
         );
         let _ = write!(
@@ -729,22 +946,37 @@ fn draw_piece(svg: &mut String, board: &Board, p: &Piece, x: f64, y: f64, size: 
             y + dy * h * 0.8 - py * h * 0.45
         );
     }
+    // On a point-to-point map a piece is two lines of text high: its label over its value.
+    let stacked = board.points() && p.value.is_some();
     if !face_down && !p.label.is_empty() {
         let _ = write!(
             svg,
             r##"<text class="b-label" fill="{ink}" x="{x:.1}" y="{:.1}" font-size="{font}" font-weight="bold" text-anchor="middle">{}</text>"##,
-            y + font * 0.35,
+            if stacked {
+                y - h + font * 0.95
+            } else {
+                y + font * 0.35
+            },
             esc(&p.label)
         );
     }
     if let (Some(v), false) = (&p.value, face_down) {
-        let _ = write!(
-            svg,
-            r##"<text class="b-value" fill="{ink}" x="{:.1}" y="{:.1}" font-size="{font}" text-anchor="end">{}</text>"##,
-            x + h - 2.0,
-            y + h - 3.0,
-            esc(v)
-        );
+        if stacked {
+            let _ = write!(
+                svg,
+                r##"<text class="b-value" fill="{ink}" x="{x:.1}" y="{:.1}" font-size="{font}" text-anchor="middle">{}</text>"##,
+                y + h - font * 0.2,
+                esc(v)
+            );
+        } else {
+            let _ = write!(
+                svg,
+                r##"<text class="b-value" fill="{ink}" x="{:.1}" y="{:.1}" font-size="{font}" text-anchor="end">{}</text>"##,
+                x + h - 2.0,
+                y + h - 3.0,
+                esc(v)
+            );
+        }
     }
     svg.push_str("</g>");
 }
@@ -828,11 +1060,154 @@ mod tests {
         }
     }
 
+    /// Three locations (one a fortress) and an exit, joined by a line of every kind.
+    fn points(cols: u16, rows: u16) -> Board {
+        let spots = [
+            (At::new(10, 10), "a", Ground::Location),
+            (At::new(40, 10), "b", Ground::Fortress),
+            (At::new(25, 40), "c", Ground::Location),
+            (At::new(5, 60), "out", Ground::OffMap),
+        ];
+        let link = |i: usize, j: usize, kind| Link {
+            from: spots[i].0,
+            to: spots[j].0,
+            kind,
+            label: format!("{}-{}", spots[i].1, spots[j].1),
+            title: format!("{} to {}", spots[i].1, spots[j].1),
+        };
+        let mut b = sample(Grid::Points {
+            cols,
+            rows,
+            links: vec![
+                link(0, 1, LinkKind::Road),
+                link(1, 2, LinkKind::Mountain),
+                link(0, 2, LinkKind::Bridge),
+                link(2, 1, LinkKind::BlownBridge),
+                link(2, 3, LinkKind::Exit),
+            ],
+        });
+        b.cells = spots
+            .iter()
+            .map(|(at, label, ground)| Cell {
+                at: *at,
+                label: (*label).into(),
+                ground: *ground,
+                mark: Some(label.to_uppercase()),
+                title: "a place".into(),
+            })
+            .collect();
+        // Five pieces on one location: two rows under its point.
+        b.pieces = (0..5)
+            .map(|i| Piece {
+                at: At::new(25, 40),
+                id: format!("cu-{i}"),
+                side: Some(i % 2),
+                shape: if i == 4 {
+                    Shape::Marker
+                } else {
+                    Shape::Counter
+                },
+                label: format!("P{i}"),
+                value: (i < 4).then(|| "5".to_owned()),
+                facing: None,
+                states: vec![],
+                title: format!("piece {i}"),
+            })
+            .collect();
+        b.highlights = vec![Highlight::Cells {
+            cells: vec![At::new(40, 10)],
+            title: "a battle".into(),
+        }];
+        b
+    }
+
+    #[test]
+    fn a_point_to_point_map_draws_its_locations_lines_by_kind_and_pieces() {
+        let svg = render(&points(50, 70));
+        assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>"));
+        assert!(!svg.contains("<script") && !svg.contains("href") && !svg.contains("style=\""));
+        assert_eq!(svg.matches("data-cell=").count(), 4);
+        for (cell, ground) in [
+            ("a", "location"),
+            ("b", "fortress"),
+            ("c", "location"),
+            ("out", "off the map"),
+        ] {
+            assert!(
+                svg.contains(&format!(
+                    r#"data-cell="{cell}" data-ground="{ground}"><title>{cell}: a place</title>"#
+                )),
+                "{cell}"
+            );
+            assert!(
+                svg.contains(&format!(">{}</text>", cell.to_uppercase())),
+                "{cell}"
+            );
+        }
+        assert_eq!(svg.matches("class=\"b-link\"").count(), 5);
+        for (link, kind) in [
+            ("a-b", "road"),
+            ("b-c", "mountain"),
+            ("a-c", "bridge"),
+            ("c-b", "blown bridge"),
+            ("c-out", "exit"),
+        ] {
+            assert!(
+                svg.contains(&format!(r#"data-link="{link}" data-kind="{kind}"><title>"#)),
+                "{link}"
+            );
+        }
+        // A blown bridge is crossed out, once.
+        assert_eq!(svg.matches("class=\"l-blown-x\"").count(), 1);
+        // The legend names every kind of line, and no grid letters run along the edges.
+        for kind in ["road", "mountain", "bridge", "blown bridge", "exit"] {
+            assert!(svg.contains(&format!(">{kind}</text>")), "{kind}");
+        }
+        assert!(svg.contains(r#"<g class="b-edge"></g>"#));
+        assert_eq!(svg.matches("data-piece=").count(), 5);
+        assert_eq!(svg.matches(r#"data-at="c""#).count(), 5);
+        // The pieces stand in two rows under the point, none on another.
+        let xs: Vec<(f64, f64)> = svg
+            .split("class=\"b-body side-")
+            .skip(1)
+            .map(|p| {
+                let p = p.split("/>").next().unwrap();
+                let num = |key: &str| -> f64 {
+                    p.split(key)
+                        .nth(1)
+                        .unwrap()
+                        .split('"')
+                        .next()
+                        .unwrap()
+                        .parse()
+                        .unwrap()
+                };
+                if p.contains(" x=\"") {
+                    (num(" x=\""), num(" y=\""))
+                } else {
+                    (0.0, 0.0)
+                }
+            })
+            .filter(|&(x, _)| x > 0.0)
+            .collect();
+        assert_eq!(xs.len(), 4);
+        for (i, a) in xs.iter().enumerate() {
+            for b in &xs[i + 1..] {
+                assert!(a != b, "two pieces at {a:?}");
+            }
+        }
+        let rows: std::collections::BTreeSet<i64> = xs.iter().map(|p| p.1 as i64).collect();
+        assert_eq!(rows.len(), 2, "{xs:?}");
+        // Dark mode restyles the lines too.
+        assert!(svg.contains("prefers-color-scheme: dark") && STYLE.contains(".l-road"));
+    }
+
     #[test]
     fn no_text_is_under_11_px_on_a_390_px_phone() {
         for grid in [
             Grid::Hex { cols: 26, rows: 20 },
             Grid::Square { cols: 26, rows: 24 },
+            points(100, 120).grid,
         ] {
             let b = sample(grid);
             let svg = render(&b);

@@ -194,6 +194,20 @@ pub fn lose_inside(
     lost
 }
 
+/// The opened battle plan of the first character among `us` whose player sent one this round
+/// (4.f): his side's commander in the battle. NPCs send none.
+fn commander_plan(state: &State, us: &[Unit]) -> Option<super::battle_cards::BattlePlan> {
+    us.iter().find_map(|u| {
+        let Unit::Cu(c) = u else { return None };
+        let seat = state.cu(c).seat.as_ref()?;
+        let p = state.player_of(seat)?;
+        match &state.players[p].battle_plan {
+            super::state::BattlePlanSlot::Open { plan } => Some(plan.clone()),
+            _ => None,
+        }
+    })
+}
+
 /// The result of a battle, for the tests and the lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Result {
@@ -336,6 +350,9 @@ pub fn fight_with(
                         characters
                     },
                     bp: bp.max(1),
+                    // 4.f: the side's commander — its first character in the battle whose
+                    // player opened a battle plan this round — plays by his plan.
+                    plan: commander_plan(state, us),
                 }
             };
             let sides = [side_in(&att, a_side, a_bp), side_in(&def, d_side, d_bp)];

@@ -3,18 +3,21 @@
 //! engagements, fought by 2.m). Each side has a battle deck of its nationality
 //! (`data/battle_cards.txt`, reconstructed beyond 4.e's six names) and its characters' personal
 //! battle cards; the whole battle plays out in the event that begins it, each card drawn from
-//! the hidden stream and logged as it is played, by the standing doctrine below (the sealed
-//! per-side battle plans and `battle_play=interactive` are not built: docs, What is missing).
+//! the hidden stream and logged as it is played, by each side's commander's sealed battle plan
+//! ([`BattlePlan`], sent in the Planning Phase) where he sent one, else by the standing
+//! doctrine below (`battle_play=interactive` is not built: docs, What is missing).
 //!
 //! Doctrine (decision): the side to attack plays its strongest offensive card; the other side
 //! answers with its strongest defeat that fits, else a parry that fits; the attacking side
 //! cancels an answer when it holds a cancel; a side holding no offensive card discards one
 //! (4.g–4.h); a side whose BP have fallen to a third of its start or below withdraws when it
-//! holds a withdraw card (4.i).
+//! holds a withdraw card (4.i). A battle plan changes each of these choices by card kind.
 
 use std::sync::LazyLock;
 
-use crate::engine::ruleset::Ctx;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::ruleset::{Ctx, RuleError};
 
 /// A battle card's class (IV.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +63,11 @@ impl BattleCard {
             }
             _ => false,
         }
+    }
+
+    /// Does this card answer the attack card `attack` (4.f)?
+    pub fn answers_attack(&self, attack: &str) -> bool {
+        self.answers(attack)
     }
 
     fn hit(&self) -> Option<i64> {
@@ -152,6 +160,222 @@ pub fn personal(character: &str) -> Vec<usize> {
         .collect()
 }
 
+/// When a side cancels the enemy's answer to its attack (4.f).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cancel {
+    /// Every answer, holding a cancel card (the doctrine).
+    #[default]
+    Always,
+    /// Only an answer that defeats the attack.
+    Defeats,
+    /// Never: cancel cards are kept (or discarded).
+    Never,
+}
+
+impl Cancel {
+    fn word(self) -> &'static str {
+        match self {
+            Cancel::Always => "always",
+            Cancel::Defeats => "defeats",
+            Cancel::Never => "never",
+        }
+    }
+}
+
+/// A side's sealed battle plan (4.f–4.i, issue 17 "By email"): how its commander plays every
+/// card battle of the round, by card kind, so that one event plays the battle out. What it
+/// leaves out, the doctrine decides.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattlePlan {
+    /// 4.f: the offensive cards to attack with, first held first; unlisted ones after, the
+    /// strongest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attack: Vec<String>,
+    /// 4.f: the answer to an enemy attack card: a defensive card of the side that fits it, or
+    /// `None` to let it stand. Attacks not listed: the doctrine's answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<(String, Option<String>)>,
+    /// 4.f: when to cancel the enemy's answer.
+    #[serde(default)]
+    pub cancel: Cancel,
+    /// 4.g–4.h: the cards to discard when holding no attack, first held first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discard: Vec<String>,
+    /// 4.i: withdraw (holding a withdraw card) once the side's BP are at or below this;
+    /// `None`: at a third of its start (the doctrine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdraw: Option<i64>,
+}
+
+fn plan_error(message: impl Into<String>) -> RuleError {
+    RuleError::new("4.f Battle plans", message)
+}
+
+impl BattlePlan {
+    /// The plan in the order language, after `battle-plan`: `attack a b; answer x=y z=none;
+    /// cancel defeats; discard c; withdraw 2` (sections left out are the doctrine's).
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.attack.is_empty() {
+            parts.push(format!("attack {}", self.attack.join(" ")));
+        }
+        if !self.answers.is_empty() {
+            let a: Vec<String> = self
+                .answers
+                .iter()
+                .map(|(k, a)| format!("{k}={}", a.as_deref().unwrap_or("none")))
+                .collect();
+            parts.push(format!("answer {}", a.join(" ")));
+        }
+        if self.cancel != Cancel::Always {
+            parts.push(format!("cancel {}", self.cancel.word()));
+        }
+        if !self.discard.is_empty() {
+            parts.push(format!("discard {}", self.discard.join(" ")));
+        }
+        if let Some(n) = self.withdraw {
+            parts.push(format!("withdraw {n}"));
+        }
+        parts.join("; ")
+    }
+
+    /// Reads what follows `battle-plan`; [`BattlePlan::describe`] writes it back.
+    pub fn parse(text: &str) -> Result<BattlePlan, RuleError> {
+        let mut plan = BattlePlan::default();
+        let mut seen: Vec<&str> = Vec::new();
+        for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            let mut w = part.split_whitespace();
+            let section = w.next().unwrap_or_default();
+            if seen.contains(&section) {
+                return Err(plan_error(format!(
+                    "'{section}' is given twice: write each section once"
+                )));
+            }
+            seen.push(section);
+            let rest: Vec<&str> = w.collect();
+            match section {
+                "attack" => plan.attack = rest.iter().map(|k| k.to_string()).collect(),
+                "answer" => {
+                    for pair in &rest {
+                        let (k, a) = pair.split_once('=').ok_or_else(|| {
+                            plan_error(format!(
+                                "'{pair}' is not an answer: write <enemy attack>=<your card> or <enemy attack>=none, like cavalry-attack=squares"
+                            ))
+                        })?;
+                        plan.answers
+                            .push((k.to_owned(), (a != "none").then(|| a.to_owned())));
+                    }
+                }
+                "cancel" => {
+                    plan.cancel = match rest[..] {
+                        ["always"] => Cancel::Always,
+                        ["defeats"] => Cancel::Defeats,
+                        ["never"] => Cancel::Never,
+                        _ => {
+                            return Err(plan_error(
+                                "'cancel always', 'cancel defeats' or 'cancel never'",
+                            ))
+                        }
+                    }
+                }
+                "discard" => plan.discard = rest.iter().map(|k| k.to_string()).collect(),
+                "withdraw" => {
+                    let n = match rest[..] {
+                        [n] => n.parse::<u32>().ok(),
+                        _ => None,
+                    };
+                    plan.withdraw = Some(i64::from(n.ok_or_else(|| {
+                        plan_error("'withdraw' names the BP at or below which the side leaves the battlefield, like 'withdraw 2'")
+                    })?));
+                }
+                other => {
+                    return Err(plan_error(format!(
+                        "'{other}' is not a section of a battle plan: attack, answer, cancel, discard, withdraw"
+                    )))
+                }
+            }
+        }
+        Ok(plan)
+    }
+
+    /// Checks the plan against the cards its side may hold: the battle deck of `nationality`
+    /// and the personal battle cards of `character` (4.e). Errors name the card and say what
+    /// fits instead.
+    pub fn check(&self, nationality: &str, character: Option<&str>) -> Result<(), RuleError> {
+        let mine: Vec<&BattleCard> = cards()
+            .iter()
+            .filter(|c| c.deck == nationality || Some(c.deck.as_str()) == character)
+            .collect();
+        let find = |key: &str| mine.iter().find(|c| c.key == key).copied();
+        let names = |class: Class| -> String {
+            let mut keys: Vec<&str> = mine
+                .iter()
+                .filter(|c| c.class == class)
+                .map(|c| c.key.as_str())
+                .collect();
+            keys.dedup();
+            keys.join(", ")
+        };
+        for (i, k) in self.attack.iter().enumerate() {
+            match find(k) {
+                Some(c) if c.class == Class::Offensive => {}
+                _ => {
+                    return Err(plan_error(format!(
+                        "'{k}' is not an offensive card of your battle cards: the attack order lists {}",
+                        names(Class::Offensive)
+                    )))
+                }
+            }
+            if self.attack[..i].contains(k) {
+                return Err(plan_error(format!("'{k}' is twice in the attack order")));
+            }
+        }
+        for (i, (attack, answer)) in self.answers.iter().enumerate() {
+            if !cards()
+                .iter()
+                .any(|c| c.key == *attack && c.class == Class::Offensive)
+            {
+                return Err(plan_error(format!(
+                    "'{attack}' is not an attack card: answers are given to the enemy's offensive cards"
+                )));
+            }
+            if self.answers[..i].iter().any(|(a, _)| a == attack) {
+                return Err(plan_error(format!("'{attack}' is answered twice")));
+            }
+            if let Some(answer) = answer {
+                match find(answer) {
+                    Some(c) if c.answers(attack) => {}
+                    Some(c) if c.class == Class::Defensive => {
+                        return Err(plan_error(format!(
+                            "{} does not answer {attack}: choose a card that does, or none",
+                            c.name
+                        )))
+                    }
+                    _ => {
+                        return Err(plan_error(format!(
+                        "'{answer}' is not a defensive card of your battle cards: answers are {}",
+                        names(Class::Defensive)
+                    )))
+                    }
+                }
+            }
+        }
+        for k in &self.discard {
+            if find(k).is_none() {
+                return Err(plan_error(format!(
+                    "'{k}' is not one of your battle cards: you may discard {}",
+                    mine.iter()
+                        .map(|c| c.key.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One side of a card battle, as it goes in.
 #[derive(Debug, Clone)]
 pub struct SideIn {
@@ -160,6 +384,8 @@ pub struct SideIn {
     pub characters: Vec<String>,
     /// Battle points at the start (4.d).
     pub bp: i64,
+    /// Its commander's opened battle plan, if he sent one (else the doctrine plays).
+    pub plan: Option<BattlePlan>,
 }
 
 /// What a card battle came to: `[attacker, defender]` BP lost, who won, who withdrew.
@@ -179,6 +405,7 @@ struct Side {
     hand: Vec<usize>,
     bp: i64,
     start: i64,
+    plan: BattlePlan,
 }
 
 /// A hidden draw in `1..=n`. A fold without the hidden seed cannot re-make any hidden draw
@@ -207,6 +434,60 @@ impl Side {
             hand,
             bp: s.bp,
             start: s.bp,
+            plan: s.plan.clone().unwrap_or_default(),
+        }
+    }
+
+    /// The hand position of the first held card of `keys` (in their order) that `ok` allows.
+    fn first_of(&self, keys: &[String], ok: impl Fn(&BattleCard) -> bool) -> Option<usize> {
+        keys.iter().find_map(|k| {
+            self.hand
+                .iter()
+                .position(|&c| cards()[c].key == *k && ok(&cards()[c]))
+        })
+    }
+
+    /// 4.f: the attack to play: the plan's order first, then the strongest.
+    fn attack(&self) -> Option<usize> {
+        self.first_of(&self.plan.attack, |c| c.class == Class::Offensive)
+            .or_else(|| self.best(false, BattleCard::hit))
+    }
+
+    /// 4.f: the answer to `attack`: the plan's (`Some(None)`: let it stand), else the
+    /// strongest defeat that fits, else a parry.
+    fn answer(&self, attack: &str, personal_played: bool) -> Option<usize> {
+        if let Some((_, planned)) = self.plan.answers.iter().find(|(a, _)| a == attack) {
+            let Some(key) = planned else { return None };
+            let held = self.first_of(std::slice::from_ref(key), |c| {
+                c.answers(attack) && !(personal_played && c.is_personal())
+            });
+            if held.is_some() {
+                return held;
+            }
+        }
+        self.best(personal_played, |c| match &c.effect {
+            Effect::Defeat(n, _) if c.answers(attack) => Some(100 + n),
+            Effect::Parry(_) if c.answers(attack) => Some(0),
+            _ => None,
+        })
+    }
+
+    /// 4.g–4.h: the card to discard holding no attack: the plan's order first, then the first
+    /// held that is not a withdraw card, else any.
+    fn to_discard(&self) -> Option<usize> {
+        self.first_of(&self.plan.discard, |_| true).or_else(|| {
+            self.hand
+                .iter()
+                .position(|&c| cards()[c].effect != Effect::Withdraw)
+                .or(if self.hand.is_empty() { None } else { Some(0) })
+        })
+    }
+
+    /// 4.i: worn down enough to withdraw.
+    fn spent(&self) -> bool {
+        match self.plan.withdraw {
+            Some(n) => self.bp <= n,
+            None => self.bp * 3 <= self.start,
         }
     }
 
@@ -324,19 +605,16 @@ pub fn play_out(sides: [SideIn; 2], decks: [Vec<usize>; 2], ctx: &mut Ctx) -> Fo
     for _ in 0..MAX_EXCHANGES {
         let (x, y) = (turn, 1 - turn);
         let mut personal = [false, false];
-        match s[x].best(false, BattleCard::hit) {
+        match s[x].attack() {
             Some(at) => {
                 let attack = s[x].play(at);
                 let a = &cards()[attack];
                 plays.push(format!("{} {}", s[x].name, a.key));
                 personal[x] = a.is_personal();
                 let hit = a.hit().expect("an offensive card");
-                // 4.f: the answer: the strongest defeat that fits, else a parry.
-                let answer = s[y].best(personal[y], |c| match &c.effect {
-                    Effect::Defeat(n, _) if c.answers(&a.key) => Some(100 + n),
-                    Effect::Parry(_) if c.answers(&a.key) => Some(0),
-                    _ => None,
-                });
+                // 4.f: the answer: the plan's, else the strongest defeat that fits, else a
+                // parry.
+                let answer = s[y].answer(&a.key, personal[y]);
                 let mut answered = answer.map(|at| s[y].play(at));
                 if let Some(ans) = answered {
                     plays.push(format!("{} {}", s[y].name, cards()[ans].key));
@@ -348,8 +626,18 @@ pub fn play_out(sides: [SideIn; 2], decks: [Vec<usize>; 2], ctx: &mut Ctx) -> Fo
                         s[y].name,
                         cards()[ans].name
                     ));
-                    let cancel =
-                        s[x].best(personal[x], |c| (c.effect == Effect::Cancel).then_some(0));
+                    let wanted = match s[x].plan.cancel {
+                        Cancel::Always => true,
+                        Cancel::Defeats => {
+                            matches!(cards()[ans].effect, Effect::Defeat(..))
+                        }
+                        Cancel::Never => false,
+                    };
+                    let cancel = if wanted {
+                        s[x].best(personal[x], |c| (c.effect == Effect::Cancel).then_some(0))
+                    } else {
+                        None
+                    };
                     if let Some(at) = cancel {
                         let c = s[x].play(at);
                         plays.push(format!("{} {}", s[x].name, cards()[c].key));
@@ -380,14 +668,9 @@ pub fn play_out(sides: [SideIn; 2], decks: [Vec<usize>; 2], ctx: &mut Ctx) -> Fo
                 }
             }
             None => {
-                // 4.g–4.h: no attack card: discard one (a withdraw card is kept while others
-                // are held).
-                let at = s[x]
-                    .hand
-                    .iter()
-                    .position(|&c| cards()[c].effect != Effect::Withdraw)
-                    .or(if s[x].hand.is_empty() { None } else { Some(0) });
-                match at {
+                // 4.g–4.h: no attack card: discard one (the plan's, else one that is not a
+                // withdraw card while others are held).
+                match s[x].to_discard() {
                     Some(at) => {
                         let c = s[x].play(at);
                         plays.push(format!("{} discards {}", s[x].name, cards()[c].key));
@@ -400,9 +683,10 @@ pub fn play_out(sides: [SideIn; 2], decks: [Vec<usize>; 2], ctx: &mut Ctx) -> Fo
         if s.iter().any(|side| side.bp <= 0) {
             break;
         }
-        // 4.i: a side worn down to a third of its BP withdraws if it holds a withdraw card.
+        // 4.i: a side worn down to its plan's level (else a third of its BP) withdraws if it
+        // holds a withdraw card.
         for w in [y, x] {
-            if s[w].bp * 3 <= s[w].start {
+            if s[w].spent() {
                 if let Some(at) = s[w]
                     .hand
                     .iter()

@@ -3,6 +3,7 @@
 //! attacks where an enemy is one CL away, marches, supplies, trenches, rest, pass; in a
 //! reactive window, now and then a reactive card of the hand that may be played, else a pass.
 
+use super::battle_cards::{self, BattlePlan, Cancel};
 use super::data;
 use super::operations;
 use super::order::{Clause, Command};
@@ -86,6 +87,60 @@ fn candidates(state: &State, p: usize) -> Vec<Vec<Clause>> {
     out
 }
 
+/// A random battle plan over player `p`'s battle cards that passes the checks (4.f).
+fn random_battle_plan(state: &State, p: usize, rng: BotRng) -> Option<BattlePlan> {
+    let character = &state.players[p].character;
+    let nationality = data::role(character).map_or("french", |r| r.nationality.as_str());
+    let mine: Vec<&battle_cards::BattleCard> = battle_cards::cards()
+        .iter()
+        .filter(|c| c.deck == nationality)
+        .collect();
+    let of = |class: battle_cards::Class| -> Vec<String> {
+        mine.iter()
+            .filter(|c| c.class == class)
+            .map(|c| c.key.clone())
+            .collect()
+    };
+    let mut attack = of(battle_cards::Class::Offensive);
+    for i in (1..attack.len()).rev() {
+        attack.swap(i, rng(i + 1));
+    }
+    attack.truncate(rng(attack.len() + 1));
+    let mut answers = Vec::new();
+    for a in ["infantry-attack", "cavalry-attack", "bombardment"] {
+        if rng(2) == 0 {
+            continue;
+        }
+        let fits: Vec<&&battle_cards::BattleCard> = mine
+            .iter()
+            .filter(|c| c.class == battle_cards::Class::Defensive && c.key != a)
+            .collect();
+        let pick = rng(fits.len() + 1);
+        answers.push((a.to_owned(), fits.get(pick).map(|c| c.key.clone())));
+    }
+    let plan = BattlePlan {
+        attack,
+        answers,
+        cancel: [Cancel::Always, Cancel::Defeats, Cancel::Never][rng(3)],
+        discard: of(battle_cards::Class::Defensive)
+            .into_iter()
+            .take(rng(3))
+            .collect(),
+        withdraw: (rng(2) == 0).then(|| rng(5) as i64),
+    };
+    // Answers that do not fit are left out: the checks would refuse them.
+    let personal = (!state.plain_roles).then_some(character.as_str());
+    let mut plan = plan;
+    plan.answers.retain(|(a, ans)| {
+        ans.as_ref().is_none_or(|k| {
+            battle_cards::cards()
+                .iter()
+                .any(|c| c.key == *k && c.deck == nationality && c.answers_attack(a))
+        })
+    });
+    plan.check(nationality, personal).ok().map(|_| plan)
+}
+
 pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
     let p = state.player_of(seat)?;
     if state.players[p].entering {
@@ -98,6 +153,9 @@ pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command
     }
     if state.players[p].out {
         return None;
+    }
+    if super::battle_held(state) {
+        return Some(Command::Fight);
     }
     if state.window.is_some() {
         // Play a reactive card now and then where one is legal, else pass.
@@ -117,6 +175,12 @@ pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command
     }
     match &state.phase {
         Phase::Plan => {
+            // 4.f: now and then a sealed battle plan first.
+            if state.battle_cards && state.players[p].battle_plan.is_none() && rng(3) == 0 {
+                if let Some(plan) = random_battle_plan(state, p, rng) {
+                    return Some(Command::BattlePlan { plan: Some(plan) });
+                }
+            }
             let hand = &state.players[p].hand;
             for _ in 0..20 {
                 let want = rng(plan::MAX_PLANNED + 1).min(hand.len());

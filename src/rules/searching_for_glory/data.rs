@@ -375,6 +375,10 @@ pub struct Map {
     pub retreat: BTreeMap<Side, Vec<String>>,
     /// Lone SP at the start: LP, side, SP.
     pub garrisons: Vec<(String, Side, u32)>,
+    /// The drawn board's size in map units (reconstructed).
+    pub extent: (u16, u16),
+    /// Where the drawn board puts each LP and exit, in map units (reconstructed).
+    pub at: BTreeMap<String, (u16, u16)>,
 }
 
 impl Map {
@@ -430,6 +434,8 @@ fn parse_map(text: &str) -> Map {
         exits: Vec::new(),
         retreat: BTreeMap::new(),
         garrisons: Vec::new(),
+        extent: (0, 0),
+        at: BTreeMap::new(),
     };
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
@@ -494,6 +500,11 @@ fn parse_map(text: &str) -> Map {
                 Side::parse(w[2]).expect("a side"),
                 w[3].parse().expect("SP"),
             )),
+            "extent" => map.extent = (w[1].parse().expect("cols"), w[2].parse().expect("rows")),
+            "at" => {
+                let xy = (w[2].parse().expect("x"), w[3].parse().expect("y"));
+                map.at.insert(w[1].into(), xy);
+            }
             k => panic!("map: unknown line kind '{k}'"),
         }
     }
@@ -503,6 +514,30 @@ fn parse_map(text: &str) -> Map {
             "map: CL {c:?}"
         );
     }
+    // The drawn board: every LP and exit has its place inside the extent, and no two share one.
+    let places: Vec<&String> = map
+        .lps
+        .iter()
+        .map(|l| &l.id)
+        .chain(map.exits.iter().map(|e| &e.id))
+        .collect();
+    for id in &places {
+        let &(x, y) = map
+            .at
+            .get(*id)
+            .unwrap_or_else(|| panic!("map: no 'at' line for {id}"));
+        assert!(
+            x <= map.extent.0 && y <= map.extent.1,
+            "map: {id} is off the board"
+        );
+    }
+    for id in map.at.keys() {
+        assert!(places.contains(&id), "map: 'at {id}' names no LP or exit");
+    }
+    let mut spots: Vec<&(u16, u16)> = map.at.values().collect();
+    spots.sort();
+    spots.dedup();
+    assert_eq!(spots.len(), map.at.len(), "map: two places share a point");
     map
 }
 

@@ -14,10 +14,12 @@ pub mod battle;
 pub mod battle_cards;
 pub mod bot;
 pub mod data;
+pub mod drawn;
 pub mod npc;
 pub mod operations;
 pub mod order;
 pub mod plan;
+pub mod pointing;
 pub mod position;
 pub mod reactive;
 pub mod reentry;
@@ -40,14 +42,14 @@ use crate::engine::ruleset::{
 };
 use data::Side;
 use order::Command;
-use state::{Cu, LoneSp, Phase, Plan, Player, State};
+use state::{BattlePlanSlot, Cu, LoneSp, Phase, Plan, PlansStage, Player, State};
 
 pub const ID: &str = "searching-for-glory";
 
 pub struct SearchingForGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · standing refuse|fight (your side's lone SP and NPCs attacked at a fortress, 2.l) · force-march <lp> absorb [<n>] <lp> (2.e) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
+pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · with battle_cards=cards, before the plan: battle-plan [attack <card>…] [; answer <enemy attack>=<card>|none …] [; cancel always|defeats|never] [; discard <card>…] [; withdraw <bp>] (sealed, 4.f) · fight (a battle waiting, its battle plans open) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · standing refuse|fight (your side's lone SP and NPCs attacked at a fortress, 2.l) · force-march <lp> absorb [<n>] <lp> (2.e) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -154,10 +156,50 @@ impl SearchingForGlory {
             if state.pending.is_none() {
                 return Ok(());
             }
+            if self.hold_for_plans(state, ctx) {
+                return Ok(());
+            }
             if operations::resume(state, ctx) {
                 return self.next_operation(state, ctx);
             }
             reactive::open(state, state::WindowKind::Battle, ctx);
+        }
+    }
+
+    /// 4.f: a battle about to be fought with the battle cards waits for the sealed battle plans
+    /// of its characters' players — opened for it, so that no plan shows before a battle needs
+    /// it — and then for the operating player's `fight` (the events that open them can draw no
+    /// card). True while it holds.
+    fn hold_for_plans(&self, state: &mut State, ctx: &mut Ctx) -> bool {
+        if !state.battle_cards {
+            return false;
+        }
+        let Some(b) = state.pending.as_ref().and_then(|p| p.battle.as_ref()) else {
+            return false;
+        };
+        match b.plans {
+            PlansStage::Ready => false,
+            PlansStage::Opening | PlansStage::Opened => true,
+            PlansStage::Unasked => {
+                let sealed = sealed_battle_plans(state);
+                let stage = if sealed.is_empty() {
+                    PlansStage::Ready
+                } else {
+                    ctx.say(format!(
+                        "the battle at {} waits for {} sealed battle plan(s) to open (4.f)",
+                        b.lp,
+                        sealed.len()
+                    ));
+                    for c in sealed {
+                        ctx.request_reveal(c);
+                    }
+                    PlansStage::Opening
+                };
+                if let Some(b) = state.pending.as_mut().and_then(|p| p.battle.as_mut()) {
+                    b.plans = stage;
+                }
+                stage != PlansStage::Ready
+            }
         }
     }
 
@@ -195,6 +237,49 @@ impl SearchingForGlory {
         }
         Ok(())
     }
+}
+
+/// 4.f: checks player `p`'s battle plan against his nationality's battle deck and his
+/// character's personal battle cards.
+fn battle_plan_check(
+    state: &State,
+    p: usize,
+    plan: &battle_cards::BattlePlan,
+) -> Result<(), RuleError> {
+    let character = &state.players[p].character;
+    let nationality = data::role(character).map_or("french", |r| r.nationality.as_str());
+    let personal = (!state.plain_roles).then_some(character.as_str());
+    plan.check(nationality, personal)
+}
+
+/// Does the pending battle wait for the operating player's `fight`, its plans open (4.f)?
+pub(crate) fn battle_held(state: &State) -> bool {
+    state
+        .pending
+        .as_ref()
+        .and_then(|p| p.battle.as_ref())
+        .is_some_and(|b| b.plans == PlansStage::Opened)
+}
+
+/// The commitments of the sealed battle plans of the players whose characters are in the
+/// pending battle: the attackers and every CU at its LP (4.f).
+fn sealed_battle_plans(state: &State) -> Vec<String> {
+    let Some(b) = state.pending.as_ref().and_then(|p| p.battle.as_ref()) else {
+        return Vec::new();
+    };
+    state
+        .players
+        .iter()
+        .filter(|p| {
+            let cu = state.cu(&p.character);
+            b.attackers.contains(&p.character)
+                || (cu.lp.as_deref() == Some(b.lp.as_str()) && cu.sp > 0)
+        })
+        .filter_map(|p| match &p.battle_plan {
+            BattlePlanSlot::Sealed { commitment } => Some(commitment.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Is the pending operation's battle at a fortress (2.l: the defence may refuse it)?
@@ -236,7 +321,9 @@ impl Rules for SearchingForGlory {
             // hold with roles=full: a version-2 log with such an order, or a battle, capture,
             // entry or round's end they pay for, folds differently. Also the option
             // battle_cards (4.), off by default.
-            version: "3".into(),
+            // 4: the sealed battle plans (`battle-plan`, 4.f). A version-3 log has none, and
+            // with none every card battle plays by the doctrine as before: it folds the same.
+            version: "4".into(),
             title: "Searching for Glory — generals of the Napoleonic Wars".into(),
             scenarios: data::scenarios()
                 .iter()
@@ -411,6 +498,7 @@ impl Rules for SearchingForGlory {
                 keep: Vec::new(),
                 eliminated: false,
                 entering: false,
+                battle_plan: BattlePlanSlot::None,
             })
             .collect();
         let mut state = State {
@@ -468,6 +556,19 @@ impl Rules for SearchingForGlory {
                             vec!["pass".into(), "react <card>".into()]
                         },
                     ),
+                    (None, _) if battle_held(state) => (
+                        PromptKind::Turn,
+                        format!(
+                            "Round {}: the battle plans are open (4.f): fight the battle at {}",
+                            state.round,
+                            state
+                                .pending
+                                .as_ref()
+                                .and_then(|pd| pd.battle.as_ref())
+                                .map_or("", |b| b.lp.as_str())
+                        ),
+                        vec!["fight".into()],
+                    ),
                     (None, phase) => match phase {
                     Phase::Plan if p.entering => (
                         PromptKind::Turn,
@@ -487,7 +588,15 @@ impl Rules for SearchingForGlory {
                             "Round {}: plan {}'s operations — up to 4 hand positions, one colour each (sealed)",
                             state.round, p.character
                         ),
-                        vec!["plan 1 2".into(), "plan none".into()],
+                        if state.battle_cards {
+                            vec![
+                                "battle-plan attack cavalry-attack infantry-attack; answer cavalry-attack=squares; withdraw 2 (first, sealed)".into(),
+                                "plan 1 2".into(),
+                                "plan none".into(),
+                            ]
+                        } else {
+                            vec!["plan 1 2".into(), "plan none".into()]
+                        },
                     ),
                     Phase::Initiative => (
                         PromptKind::Turn,
@@ -532,6 +641,10 @@ impl Rules for SearchingForGlory {
             Command::Plan { positions: Some(p) } => {
                 Some((json!({ "positions": p }), Command::Plan { positions: None }))
             }
+            Command::BattlePlan { plan: Some(p) } => Some((
+                json!({ "battle_plan": p }),
+                Command::BattlePlan { plan: None },
+            )),
             _ => None,
         }
     }
@@ -553,10 +666,62 @@ impl Rules for SearchingForGlory {
         if state.window.is_some() {
             return self.in_window(state, p, command, ctx);
         }
+        // 4.f: a battle held for its battle plans is fought with `fight`, nothing else.
+        let held = battle_held(state);
+        match (command, held) {
+            (Command::Fight, true) => {
+                if let Some(b) = state.pending.as_mut().and_then(|p| p.battle.as_mut()) {
+                    b.plans = PlansStage::Ready;
+                }
+                return self.proceed(state, ctx);
+            }
+            (_, true) => {
+                return Err(RuleError::new(
+                    "4.f Battle plans",
+                    "the battle's plans are open: send 'fight' to fight it",
+                ))
+            }
+            (Command::Fight, false) => {
+                return Err(RuleError::new(
+                    "4.f Battle plans",
+                    "no battle waits to be fought: 'fight' follows the opening of a battle's plans",
+                ))
+            }
+            _ => {}
+        }
         match (command, &state.phase) {
             (Command::Enter { character }, Phase::Plan) => {
                 reentry::enter(state, p, character.as_deref(), ctx)?;
                 self.plans_in(state, ctx);
+                Ok(())
+            }
+            (Command::BattlePlan { plan }, Phase::Plan) => {
+                if !state.battle_cards {
+                    return Err(RuleError::new(
+                        "4. Optional battle rules",
+                        "this game fights its battles with dice (battle_cards=dice): it has no battle plans",
+                    ));
+                }
+                if state.players[p].entering {
+                    return Err(RuleError::new(
+                        "II.1.A.3 Re-entry",
+                        "your character was eliminated: first 'enter <character>' (or 'enter none')",
+                    ));
+                }
+                if let Some(plan) = plan {
+                    battle_plan_check(state, p, plan)?;
+                }
+                let commitment = ctx.commitment().map(str::to_owned).ok_or_else(|| {
+                    RuleError::new(
+                        "4.f Battle plans",
+                        "a battle plan is sealed by the server: send it as 'battle-plan attack …'",
+                    )
+                })?;
+                state.players[p].battle_plan = BattlePlanSlot::Sealed { commitment };
+                ctx.say(format!(
+                    "{} has sealed a battle plan",
+                    state.players[p].character
+                ));
                 Ok(())
             }
             (Command::Plan { .. }, Phase::Plan) if state.players[p].entering => {
@@ -616,6 +781,43 @@ impl Rules for SearchingForGlory {
         ctx: &mut Ctx,
     ) -> Result<(), RuleError> {
         let p = state.player(seat)?;
+        if state.players[p].battle_plan
+            == (BattlePlanSlot::Sealed {
+                commitment: commitment.to_owned(),
+            })
+        {
+            // 4.f: a battle plan opened for a battle; it was checked when it was sent.
+            let plan: battle_cards::BattlePlan =
+                serde_json::from_value(choice["battle_plan"].clone()).map_err(|_| {
+                    RuleError::new("4.f Battle plans", "a battle plan's choice holds the plan")
+                })?;
+            battle_plan_check(state, p, &plan)?;
+            ctx.say(format!(
+                "{}'s battle plan is opened: {}",
+                state.players[p].character,
+                order::describe(&Command::BattlePlan {
+                    plan: Some(plan.clone())
+                })
+            ));
+            state.players[p].battle_plan = BattlePlanSlot::Open { plan };
+            // The battle is fought once every plan it waits for is open.
+            if sealed_battle_plans(state).is_empty() {
+                if let Some(b) = state.pending.as_mut().and_then(|p| p.battle.as_mut()) {
+                    if b.plans == PlansStage::Opening {
+                        b.plans = PlansStage::Opened;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        if choice.get("battle_plan").is_some() {
+            // A battle plan of an earlier round that no battle opened, opened at the end.
+            ctx.say(format!(
+                "{}'s unused battle plan of an earlier round is opened",
+                state.players[p].character
+            ));
+            return Ok(());
+        }
         if state.players[p].plan
             != (Plan::Sealed {
                 commitment: commitment.to_owned(),
@@ -684,6 +886,8 @@ impl Rules for SearchingForGlory {
                 Ok(())
             }
             Phase::Initiative => self.apply(state, seat, &Command::Initiative, ctx),
+            // 4.f: a battle held for its plans is fought.
+            _ if battle_held(state) => self.apply(state, seat, &Command::Fight, ctx),
             _ => {
                 ctx.say(format!("{seat} missed the deadline and passes"));
                 self.next_operation(state, ctx)
@@ -733,6 +937,34 @@ impl Rules for SearchingForGlory {
 
     fn board_text(&self, state: &State, viewer: &Viewer) -> Option<String> {
         Some(text_board::draw(state, viewer))
+    }
+
+    /// The drawn campaign map (`drawn.rs`): public, the same for every viewer.
+    fn board(
+        &self,
+        state: &State,
+        _viewer: &Viewer,
+        _context: &crate::engine::ruleset::BoardContext,
+    ) -> Option<crate::engine::board::Board> {
+        Some(drawn::board(state))
+    }
+
+    /// Orders by pointing (`pointing.rs`): the operation's marches and attacks, for the player
+    /// giving it, while no reactive window is open.
+    fn pointing(&self, state: &State, seat: &Seat) -> Vec<crate::engine::board::Pointed> {
+        let Some(p) = state.player_of(seat) else {
+            return Vec::new();
+        };
+        let operating = matches!(state.phase, Phase::Operations { .. } | Phase::Npcs { .. });
+        // Nothing to point at while a battle waits for its `fight` (4.f).
+        if state.window.is_some()
+            || state.pending.is_some()
+            || !operating
+            || !self.to_act(state).contains(&p)
+        {
+            return Vec::new();
+        }
+        pointing::orders(state, p)
     }
 
     fn parse(&self, _state: &State, _seat: &Seat, text: &str) -> Result<Command, RuleError> {

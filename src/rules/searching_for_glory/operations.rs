@@ -1055,6 +1055,7 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                     decisive: matches!(c, Clause::Decisive(_) | Clause::NapoleonDefeated(_)),
                     napoleon: matches!(c, Clause::NapoleonDefeated(_)),
                     attackers: vec![character.clone()],
+                    plans: super::state::PlansStage::Unasked,
                     mods: Mods {
                         no_crossing: pd.has("local-guide"),
                         bonus: [

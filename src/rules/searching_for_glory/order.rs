@@ -64,6 +64,14 @@ pub enum Command {
     },
     /// 3.1: determine the initiative.
     Initiative,
+    /// 4.f: the battle held for its battle plans is fought, once they are open.
+    Fight,
+    /// 4.f, option `battle_cards`: the sealed battle plan for the round's card battles, sent in
+    /// the Planning Phase before the plan. `None` in the log until the plans are opened.
+    BattlePlan {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plan: Option<super::battle_cards::BattlePlan>,
+    },
     /// 2.l: in a battle window, a defender at a fortress refuses battle and goes into it.
     Refuse,
     /// II.1.A.3: an eliminated player re-enters as this character, or (`None`) stays out.
@@ -137,10 +145,17 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 positions: Some(positions),
             });
         }
+        Some("battle-plan") => {
+            let rest = text.trim_start().trim_start_matches("battle-plan");
+            return Ok(Command::BattlePlan {
+                plan: Some(super::battle_cards::BattlePlan::parse(rest)?),
+            });
+        }
         Some("initiative") | Some("roll") if words.next().is_none() => {
             return Ok(Command::Initiative)
         }
         Some("refuse") if words.next().is_none() => return Ok(Command::Refuse),
+        Some("fight") if words.next().is_none() => return Ok(Command::Fight),
         Some("enter") => {
             let who = words.next().ok_or_else(|| {
                 order_error("'enter' names a free character, like 'enter hiller', or 'enter none'")
@@ -298,6 +313,11 @@ pub fn describe(command: &Command) -> String {
             format!("plan {}", p.join(" "))
         }
         Command::Initiative => "initiative".into(),
+        Command::Fight => "fight".into(),
+        Command::BattlePlan { plan: None } => "battle-plan (sealed)".into(),
+        Command::BattlePlan { plan: Some(p) } => format!("battle-plan {}", p.describe())
+            .trim_end()
+            .to_owned(),
         Command::Refuse => "refuse".into(),
         Command::Enter { character } => {
             format!("enter {}", character.as_deref().unwrap_or("none"))

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::data::{self, Side};
-use super::state::{bridge_key, LoneSp, Phase, Plan, State};
+use super::state::{bridge_key, LoneSp, Phase, Plan, Siege, State};
 use super::SearchingForGlory;
 use crate::engine::dice::DiceStream;
 use crate::engine::position::{statements, unknown, PositionError, Positioned, Statement};
@@ -19,9 +19,12 @@ round <n>
 phase plan|initiative              the phase the round is in
 phase operations <seat> ...        the operations, in this order, the first to act now
 plan <seat>: <card> ...            the seat's plan, opened: its planned cards
-cu <character> at <lp>|off [sp <n>] [fatigue <n>] [trench <n>] [glory <n>] [victories <n>]
-   [reached <lp>]... [supplied|unsupplied] [captured]     a character's combat unit
-                                   (reached: the LP of his role's `enter` glory is had)
+cu <character> at <lp>|off [sp <n>] [fatigue <n>] [trench <n>] [siege <n>] [glory <n>]
+   [victories <n>] [reached <lp>]... [supplied|unsupplied] [captured]
+                                   a character's combat unit (siege: its siege points;
+                                   reached: the LP of his role's `enter` glory is had)
+siege <lp> <side> [rolled]         the side is besieged in the fortress (2.l); rolled: the
+                                   first attrition roll is made, it is shut in
 lone <side> <lp> <sp>              strength points alone at an LP (the first `lone` line
                                    replaces the scenario's garrisons; sp 0 removes)
 blown <lp> <lp>                    the bridge on that CL is blown
@@ -32,8 +35,9 @@ discard: <card> ...                the discard pile
 deck: <card> ...                   the deck, top first (default: the cards no hand or
                                    discard holds, in the set-up's shuffled order)";
 
-const KNOWN: [&str; 11] = [
+const KNOWN: [&str; 12] = [
     "round", "phase", "plan", "cu", "lone", "blown", "standing", "out", "hand", "discard", "deck",
+    "siege",
 ];
 
 fn lp(state: &State, s: &Statement, w: &str) -> Result<String, PositionError> {
@@ -162,6 +166,7 @@ pub fn read(
                         "sp" => cu.sp = n("SP")?,
                         "fatigue" => cu.fatigue = n("fatigue")?,
                         "trench" => cu.trench = n("trench points")?,
+                        "siege" => cu.siege_points = n("siege points")?,
                         "victories" => cu.victories = n("victories")?,
                         "glory" => {
                             let v = rest.next().ok_or_else(|| s.error("glory needs a number"))?;
@@ -181,7 +186,7 @@ pub fn read(
                         "captured" => cu.captured = true,
                         other => {
                             return Err(s.error(format!(
-                                "'{other}' is not a CU's state: sp, fatigue, trench, glory, victories, reached, supplied, unsupplied, captured"
+                                "'{other}' is not a CU's state: sp, fatigue, trench, siege, glory, victories, reached, supplied, unsupplied, captured"
                             )))
                         }
                     }
@@ -231,6 +236,29 @@ pub fn read(
                     });
                 }
                 lines.insert(at, s.line);
+            }
+            "siege" => {
+                let at = lp(&st, &s, s.word(1, "a fortress")?)?;
+                if !st.map().lp(&at).is_some_and(|l| l.fortress) {
+                    return Err(s.error(format!(
+                        "{at} is not a fortress: only a fortress is besieged (2.l)"
+                    )));
+                }
+                let side = match w.get(2).map(|x| Side::parse(x)) {
+                    Some(Some(side)) => side,
+                    _ => return Err(s.error("write siege <lp> <side> [rolled]")),
+                };
+                let rolled = match w.get(3) {
+                    None => false,
+                    Some(&"rolled") if w.len() == 4 => true,
+                    _ => return Err(s.error("write siege <lp> <side> [rolled]")),
+                };
+                st.sieges.retain(|x| x.lp != at);
+                st.sieges.push(Siege {
+                    lp: at,
+                    besieged: side,
+                    rolled,
+                });
             }
             "blown" => {
                 s.expect_words(3, "blown <lp> <lp>")?;
@@ -302,8 +330,10 @@ pub fn read(
         .filter_map(|c| c.lp.clone().map(|l| (l, c.side)))
         .chain(st.lone.iter().map(|l| (l.lp.clone(), l.side)));
     for (at, side) in units {
+        // 2.l: a fortress under siege holds both sides.
+        let besieged = st.sieges.iter().any(|x| x.lp == at);
         if let Some(other) = held.insert(at.clone(), side) {
-            if other != side {
+            if other != side && !besieged {
                 return Err(PositionError::new(
                     lines.get(&at).copied().unwrap_or(0),
                     format!("{at} holds both sides; an LP is held by one side"),

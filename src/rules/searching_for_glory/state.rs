@@ -66,6 +66,28 @@ pub enum Plan {
     Open,
 }
 
+/// A player's battle plan for the round's card battles (4.f–4.i, option `battle_cards`): sent
+/// sealed in the Planning Phase before his plan, opened with the plans.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "battle_plan", rename_all = "snake_case")]
+pub enum BattlePlanSlot {
+    /// None sent: his side's card battles go by the doctrine where he commands.
+    #[default]
+    None,
+    Sealed {
+        commitment: String,
+    },
+    Open {
+        plan: super::battle_cards::BattlePlan,
+    },
+}
+
+impl BattlePlanSlot {
+    pub fn is_none(&self) -> bool {
+        *self == BattlePlanSlot::None
+    }
+}
+
 /// A player: a seat playing one character.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
@@ -91,6 +113,9 @@ pub struct Player {
     /// Asked this round whether he re-enters, and which character he takes (II.1.A.3, 3.4).
     #[serde(default)]
     pub entering: bool,
+    /// His sealed battle plan for this round (4.f, option `battle_cards`).
+    #[serde(default, skip_serializing_if = "BattlePlanSlot::is_none")]
+    pub battle_plan: BattlePlanSlot,
 }
 
 /// Where the round stands.
@@ -149,6 +174,29 @@ pub struct BattleSetup {
     /// The attacking characters: the operating CU and those that came to the sound of the guns.
     pub attackers: Vec<String>,
     pub mods: Mods,
+    /// 4.f, option `battle_cards`: where the sealed battle plans of the characters in the
+    /// battle stand.
+    #[serde(default, skip_serializing_if = "PlansStage::is_unasked")]
+    pub plans: PlansStage,
+}
+
+/// 4.f: a battle's sealed battle plans: not asked for yet; asked to be opened (the battle
+/// holds until they are); opened, the battle waits for the operating player's `fight` (the
+/// events that open them draw no card); ready to be fought.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlansStage {
+    #[default]
+    Unasked,
+    Opening,
+    Opened,
+    Ready,
+}
+
+impl PlansStage {
+    pub fn is_unasked(&self) -> bool {
+        *self == PlansStage::Unasked
+    }
 }
 
 /// What the standing battle cards change, per side: `[attacker, defender]`.

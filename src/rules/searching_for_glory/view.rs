@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::data;
-use super::state::{Phase, Plan, State};
+use super::state::{BattlePlanSlot, Phase, Plan, State};
 use crate::engine::ruleset::Viewer;
 
 fn card_json(key: &str) -> Value {
@@ -44,7 +44,17 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
                 "plan": plan,
                 "planned_count": p.planned.len(),
                 "played": played,
+                // 4.f: whether a battle plan is sealed or open; its text to its author alone
+                // (an opened one is in the log too).
+                "battle_plan": match &p.battle_plan {
+                    BattlePlanSlot::None => "none",
+                    BattlePlanSlot::Sealed { .. } => "sealed",
+                    BattlePlanSlot::Open { .. } => "open",
+                },
             });
+            if let (true, BattlePlanSlot::Open { plan }) = (mine, &p.battle_plan) {
+                v["battle_plan_text"] = json!(plan.describe());
+            }
             if mine {
                 v["intel"] = json!(p.intel);
                 v["hand"] = p.hand.iter().map(|k| card_json(k)).collect();

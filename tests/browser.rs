@@ -75,6 +75,11 @@ async fn chromedriver() -> Driver {
 
 /// A fresh headless Chromium with its own profile.
 async fn browser(driver: &mut Driver) -> Client {
+    browser_with(driver, &[]).await
+}
+
+/// A fresh headless Chromium with its own profile and `extra` command-line switches.
+async fn browser_with(driver: &mut Driver, extra: &[&str]) -> Client {
     let profile = tempfile::tempdir().unwrap();
     let mut caps = serde_json::Map::new();
     caps.insert(
@@ -86,7 +91,7 @@ async fn browser(driver: &mut Driver) -> Client {
                 "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--disable-dev-shm-usage", "--window-size=1200,1000",
                 format!("--user-data-dir={}", profile.path().display()),
-            ],
+            ].into_iter().chain(extra.iter().map(|a| a.to_string())).collect::<Vec<_>>(),
         }),
     );
     driver._profiles.push(profile);
@@ -141,6 +146,7 @@ on_both_backends!(
     a_player_signs_in_from_the_mail_and_sees_their_games,
     the_html_mail_reads_at_600_and_390_pixels,
     every_rulesets_seat_page_keeps_to_a_phones_width,
+    every_rulesets_seat_page_turns_dark_when_the_reader_asks,
 );
 
 /// Issue 20: the seat page of every ruleset — a drawn board or a board in text — at 390 px: the
@@ -189,6 +195,93 @@ async fn every_rulesets_seat_page_keeps_to_a_phones_width(site: TestApp) {
         }
     }
     c.close().await.unwrap();
+}
+
+/// The relative luminance (0 black … 1 white) of a CSS colour as `getComputedStyle` gives it
+/// (`rgb(r, g, b)` or `rgba(…)`).
+fn luminance(css: &str) -> f64 {
+    let parts: Vec<f64> = css
+        .trim_start_matches("rgba(")
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')')
+        .split(',')
+        .take(3)
+        .map(|p| p.trim().parse::<f64>().unwrap_or_else(|_| panic!("not a colour: {css}")))
+        .collect();
+    let lin = |c: f64| {
+        let c = c / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(parts[0]) + 0.7152 * lin(parts[1]) + 0.0722 * lin(parts[2])
+}
+
+/// Issue 20: "dark mode through `prefers-color-scheme`". Each ruleset's seat page, opened in a
+/// Chromium that asks for dark pages and in one that does not: the dark page's background is
+/// dark and its text light (contrast at least 4.5:1), the light page's the other way round, and
+/// the drawn board's paper darkens with the page. Screenshots at 390 px go to tests/artifacts/.
+async fn every_rulesets_seat_page_turns_dark_when_the_reader_asks(site: TestApp) {
+    let mut driver = chromedriver().await;
+    let light = browser(&mut driver).await;
+    let dark = browser_with(&mut driver, &["--blink-settings=preferredColorScheme=0"]).await;
+    let colours = "var cs = getComputedStyle(document.body); \
+        var paper = document.querySelector('figure.board svg .b-paper'); \
+        return [cs.backgroundColor, cs.color, paper ? getComputedStyle(paper).fill : ''];";
+    for ruleset in despatch::rules::all() {
+        let id = ruleset.info().id;
+        let created = site
+            .games
+            .create(common::bot::new_game(&ruleset, 0))
+            .await
+            .unwrap();
+        let link = format!(
+            "{}/games/{}?token={}",
+            site.base, created.game_id, created.seats[0].token
+        );
+        let mut read = Vec::new();
+        for (c, name) in [(&light, "light"), (&dark, "dark")] {
+            c.set_window_size(390, 900).await.unwrap();
+            c.goto(&link).await.unwrap();
+            wait_for_text(c, "#board-h", "The board", Duration::from_secs(10)).await;
+            let got = c.execute(colours, vec![]).await.unwrap();
+            let got: Vec<String> = (0..3)
+                .map(|i| got[i].as_str().unwrap_or_default().to_owned())
+                .collect();
+            screenshot(c, &format!("board-{id}-390-{name}")).await;
+            read.push(got);
+        }
+        let (bg_light, ink_light) = (luminance(&read[0][0]), luminance(&read[0][1]));
+        let (bg_dark, ink_dark) = (luminance(&read[1][0]), luminance(&read[1][1]));
+        let contrast = |a: f64, b: f64| (a.max(b) + 0.05) / (a.min(b) + 0.05);
+        assert!(
+            bg_light > 0.8 && ink_light < 0.1,
+            "{id}: the light page is {:?}",
+            read[0]
+        );
+        assert!(
+            bg_dark < 0.05 && ink_dark > 0.6,
+            "{id}: the dark page is {:?}",
+            read[1]
+        );
+        assert!(
+            contrast(bg_dark, ink_dark) >= 4.5,
+            "{id}: the dark page's text has too little contrast: {:?}",
+            read[1]
+        );
+        if !read[0][2].is_empty() {
+            assert!(
+                luminance(&read[1][2]) < luminance(&read[0][2]) / 2.0,
+                "{id}: the board's paper does not darken: light {}, dark {}",
+                read[0][2],
+                read[1][2]
+            );
+        }
+    }
+    light.close().await.unwrap();
+    dark.close().await.unwrap();
 }
 
 /// Issue 21: a wargame's invitation and turn notice, read back from the SMTP server, opened in

@@ -94,7 +94,7 @@ impl KeptLinks {
         let mut s = chain.tip();
         let mut k = length;
         loop {
-            if k % KEPT_EVERY == 0 {
+            if k.is_multiple_of(KEPT_EVERY) {
                 kept[(k / KEPT_EVERY) as usize] = s;
             }
             if k == 0 {
@@ -103,7 +103,7 @@ impl KeptLinks {
             s = sha256(&s);
             k -= 1;
         }
-        if length % KEPT_EVERY != 0 {
+        if !length.is_multiple_of(KEPT_EVERY) {
             kept.push(chain.tip());
         }
         KeptLinks { length, kept }

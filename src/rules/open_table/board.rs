@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use crate::engine::board::STYLE;
 use crate::engine::dice::Roll;
 use crate::engine::ruleset::BoardContext;
 
@@ -14,6 +15,10 @@ const WIDTH: u32 = 640;
 const LOG_LINES: usize = 8;
 /// Dice that fit in the tray; a larger roll shows the first ones and a count of the rest.
 const TRAY_DICE: usize = 20;
+
+/// The open table's own surfaces in the toolkit's dark palette (the toolkit's [`STYLE`] darkens
+/// the paper and the ink): seat boxes, the one to act, the log's heading.
+const OPEN_TABLE_STYLE: &str = "@media (prefers-color-scheme: dark){svg.open-table .ot-seat{fill:#2a2722;stroke:#8c7b62}svg.open-table .ot-seat.acting{fill:#4a3a10;stroke:#f5c400}}";
 
 /// Escapes text for SVG (XML) content and attributes.
 fn esc(text: &str) -> String {
@@ -101,7 +106,7 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
     let mut svg = String::with_capacity(4096);
     let _ = write!(
         svg,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="board-title board-desc" class="board" font-family="system-ui, sans-serif"><title id="board-title">The open table</title><desc id="board-desc">{desc}</desc><rect width="{WIDTH}" height="{height}" fill="#f4efe4"/>"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="board-title board-desc" class="board drawn open-table" font-family="system-ui, sans-serif"><title id="board-title">The open table</title><desc id="board-desc">{desc}</desc><style>{STYLE}{OPEN_TABLE_STYLE}</style><rect class="b-paper" width="{WIDTH}" height="{height}" fill="#f4efe4"/>"##,
         desc = esc(&describe(state, context)),
     );
     // Seats, the one to act in bold with a marker.
@@ -134,7 +139,7 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
         };
         let _ = write!(
             svg,
-            r##"<g class="seat{cls}"><rect x="{x}" y="{y}" width="147" height="28" rx="6" fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/><text x="{tx}" y="{ty}" font-size="14" font-weight="{weight}" fill="#222">{label}</text></g>"##,
+            r##"<g class="seat{cls}"><rect class="ot-seat{cls}" x="{x}" y="{y}" width="147" height="28" rx="6" fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/><text class="b-ink" x="{tx}" y="{ty}" font-size="14" font-weight="{weight}" fill="#222">{label}</text></g>"##,
             cls = if acting { " acting" } else { "" },
             sw = if acting { 3 } else { 1 },
             tx = x + 8,
@@ -187,7 +192,7 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
     // The log's last lines.
     let _ = write!(
         svg,
-        r##"<g class="log"><text x="12" y="{}" font-size="14" font-weight="bold" fill="#3b2f1e">Latest at the table (move {})</text>"##,
+        r##"<g class="log"><text class="b-ink" x="12" y="{}" font-size="14" font-weight="bold" fill="#3b2f1e">Latest at the table (move {})</text>"##,
         log_y + 4,
         state.moves
     );
@@ -195,7 +200,7 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
     for (i, line) in context.recent_lines[start..].iter().enumerate() {
         let _ = write!(
             svg,
-            r##"<text x="12" y="{}" font-size="13" fill="#222">{}</text>"##,
+            r##"<text class="b-ink" x="12" y="{}" font-size="13" fill="#222">{}</text>"##,
             log_y + 26 + i as u32 * 20,
             esc(&clip(line, 86))
         );

@@ -221,6 +221,7 @@ async fn notices_read_the_cached_game_and_one_nobody_hears_loads_nothing(t: Test
             despatch::store::Channels {
                 email: false,
                 webhooks: true,
+                ..Default::default()
             },
         )
         .await
@@ -1003,6 +1004,9 @@ fn sample_context(event: &str) -> NoticeContext {
         consequence: Some("The game still waits for you.".into()),
         result: Some("anna wins".into()),
         export_link: Some("http://x/api/games/g/export".into()),
+        talk_from: Some("Bert <the Quiet>".into()),
+        talk_text: Some("Shall we <parley>?".into()),
+        talk_to_table: false,
     }
 }
 

@@ -25,6 +25,7 @@ pub mod roles;
 pub mod round;
 pub mod sieges;
 pub mod state;
+pub mod talk;
 pub mod text_board;
 pub mod victory;
 pub mod view;
@@ -733,6 +734,10 @@ impl Rules for SearchingForGlory {
 
     fn board_text(&self, state: &State, viewer: &Viewer) -> Option<String> {
         Some(text_board::draw(state, viewer))
+    }
+
+    fn may_tell(&self, state: &State, from: &Seat, to: &Seat) -> Result<(), RuleError> {
+        talk::may_tell(state, from, to)
     }
 
     fn parse(&self, _state: &State, _seat: &Seat, text: &str) -> Result<Command, RuleError> {

@@ -526,7 +526,7 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
         .await;
     assert_eq!(
         channels,
-        json!({ "email": true, "webhooks": true }),
+        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false }),
         "a GET changes nothing"
     );
     // The one-click POST a mail client sends (RFC 8058), as the page's button does.
@@ -546,7 +546,10 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
             None,
         )
         .await;
-    assert_eq!(channels, json!({ "email": false, "webhooks": true }));
+    assert_eq!(
+        channels,
+        json!({ "email": false, "webhooks": true, "reminders": true, "digest": false })
+    );
     let forged = unsubscribe.replace("seat=bert", "seat=anna");
     for forged in [t.http.get(&forged), t.http.post(&forged)] {
         let resp = forged.send().await.unwrap();
@@ -567,7 +570,7 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
         .await;
     assert_eq!(
         anna,
-        json!({ "email": true, "webhooks": true }),
+        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false }),
         "a forged link changes nothing"
     );
 

@@ -221,6 +221,7 @@ async fn notices_read_the_cached_game_and_one_nobody_hears_loads_nothing(t: Test
             despatch::store::Channels {
                 email: false,
                 webhooks: true,
+                ..Default::default()
             },
         )
         .await
@@ -525,7 +526,7 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
         .await;
     assert_eq!(
         channels,
-        json!({ "email": true, "webhooks": true }),
+        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false }),
         "a GET changes nothing"
     );
     // The one-click POST a mail client sends (RFC 8058), as the page's button does.
@@ -545,7 +546,10 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
             None,
         )
         .await;
-    assert_eq!(channels, json!({ "email": false, "webhooks": true }));
+    assert_eq!(
+        channels,
+        json!({ "email": false, "webhooks": true, "reminders": true, "digest": false })
+    );
     let forged = unsubscribe.replace("seat=bert", "seat=anna");
     for forged in [t.http.get(&forged), t.http.post(&forged)] {
         let resp = forged.send().await.unwrap();
@@ -566,7 +570,7 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
         .await;
     assert_eq!(
         anna,
-        json!({ "email": true, "webhooks": true }),
+        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false }),
         "a forged link changes nothing"
     );
 
@@ -1003,6 +1007,9 @@ fn sample_context(event: &str) -> NoticeContext {
         consequence: Some("The game still waits for you.".into()),
         result: Some("anna wins".into()),
         export_link: Some("http://x/api/games/g/export".into()),
+        talk_from: Some("Bert <the Quiet>".into()),
+        talk_text: Some("Shall we <parley>?".into()),
+        talk_to_table: false,
     }
 }
 

@@ -205,7 +205,8 @@ fn flat(text: &str) -> String {
 
 on_both_backends!(
     an_open_table_game_is_played_to_its_end_by_email,
-    a_for_honor_and_glory_battle_is_played_to_its_end_by_email
+    a_for_honor_and_glory_battle_is_played_to_its_end_by_email,
+    table_talk_reaches_its_readers_only_by_mail_and_page_and_the_complete_export_after_the_end
 );
 
 async fn an_open_table_game_is_played_to_its_end_by_email(t: Table) {
@@ -260,4 +261,263 @@ async fn a_for_honor_and_glory_battle_is_played_to_its_end_by_email(t: Table) {
         })
         .await;
     assert!(turns >= 2, "a battle takes turns: {turns}");
+}
+
+/// A request with a seat's cookie (`cookie`) or bearer token, answered with its status and body.
+async fn call(
+    t: &Table,
+    method: reqwest::Method,
+    path: &str,
+    cookie: Option<&str>,
+    bearer: Option<&str>,
+    form: Option<&[(&str, &str)]>,
+    body: Option<Value>,
+) -> (u16, String) {
+    let mut req = t.app.http.request(method, format!("{}{path}", t.app.base));
+    if let Some(c) = cookie {
+        req = req.header(reqwest::header::COOKIE, format!("despatch_seat={c}"));
+    }
+    if let Some(b) = bearer {
+        req = req.bearer_auth(b);
+    }
+    if let Some(f) = form {
+        req = req.form(f);
+    }
+    if let Some(b) = body {
+        req = req.json(&b);
+    }
+    let resp = req.send().await.unwrap();
+    (resp.status().as_u16(), resp.text().await.unwrap())
+}
+
+async fn table_talk_reaches_its_readers_only_by_mail_and_page_and_the_complete_export_after_the_end(
+    t: Table,
+) {
+    let seats: Vec<Value> = ["anna", "bert", "carl"]
+        .iter()
+        .map(|s| json!({ "seat": s, "name": s.to_uppercase(), "email": t.email(s) }))
+        .collect();
+    let (status, created) = call(
+        &t,
+        reqwest::Method::POST,
+        "/api/games",
+        None,
+        None,
+        None,
+        Some(json!({ "ruleset": "open-table", "seats": seats, "name": "Talk at the ford" })),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let created: Value = serde_json::from_str(&created).unwrap();
+    let game = created["game_id"].as_str().unwrap().to_owned();
+    let token = |i: usize| created["seats"][i]["token"].as_str().unwrap().to_owned();
+    let (anna, bert, carl) = (token(0), token(1), token(2));
+    let secret = "The ford is shallow at the mill";
+
+    // By mail: Anna answers her turn notice with talk only — to the table, and to Bert alone.
+    let before = t.summary(&game).await["next_seq"].clone();
+    let notice = t
+        .mail_for("anna", &game, before.as_u64().unwrap() - 1, false)
+        .await;
+    let answer = t
+        .reply(
+            "anna",
+            &notice,
+            &format!("say Good luck, all.\ntell bert {secret}."),
+            900,
+        )
+        .await;
+    assert_eq!(answer["status"], "answered", "{answer}");
+    let text = answer["reply"]["text"].as_str().unwrap();
+    assert!(text.contains("Said to the table."), "{text}");
+    assert!(text.contains("Told BERT"), "{text}");
+    assert_eq!(
+        t.summary(&game).await["next_seq"],
+        before,
+        "talk is no event: the log did not move"
+    );
+    // Delivered through the outbox: Bert reads both, Carl only what was said to the table.
+    let talk_mails = |seat: &str| {
+        delivered_to(&t.email(seat))
+            .into_iter()
+            .filter(|m| m.subject.starts_with("[Despatch] ANNA to"))
+            .collect::<Vec<_>>()
+    };
+    for _ in 0..200 {
+        t.dispatcher.drain().await.unwrap();
+        if talk_mails("bert").len() >= 2 && !talk_mails("carl").is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let berts = talk_mails("bert");
+    assert_eq!(
+        berts.len(),
+        2,
+        "{:?}",
+        berts.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    let told = berts
+        .iter()
+        .find(|m| m.subject.contains("to you"))
+        .expect("a tell");
+    assert!(told.text.contains(secret), "{}", told.text);
+    assert!(told.subject.contains("Talk at the ford"));
+    let carls = talk_mails("carl");
+    assert_eq!(carls.len(), 1);
+    assert!(carls[0].text.contains("Good luck, all."));
+    assert!(
+        delivered_to(&t.email("carl"))
+            .iter()
+            .all(|m| !m.text.contains(secret)),
+        "Carl never reads what Anna told Bert"
+    );
+    assert!(
+        delivered_to(&t.email("anna"))
+            .iter()
+            .all(|m| !m.subject.starts_with("[Despatch] ANNA to")),
+        "Anna is not sent her own talk"
+    );
+
+    // On the page: each seat reads what it may; a spectator reads no talk.
+    let page = |cookie: Option<String>| {
+        let t = &t;
+        let game = game.clone();
+        async move {
+            call(
+                t,
+                reqwest::Method::GET,
+                &format!("/games/{game}"),
+                cookie.as_deref(),
+                None,
+                None,
+                None,
+            )
+            .await
+        }
+    };
+    let (_, berts_page) = page(Some(bert.clone())).await;
+    assert!(berts_page.contains("Good luck, all.") && berts_page.contains(secret));
+    let (_, carls_page) = page(Some(carl.clone())).await;
+    assert!(carls_page.contains("Good luck, all.") && !carls_page.contains(secret));
+    let (_, watching) = page(None).await;
+    assert!(!watching.contains("Good luck, all.") && !watching.contains(secret));
+    // Carl tells Anna from his page; refusals change nothing.
+    let talk_path = format!("/games/{game}/talk");
+    let (status, body) = call(
+        &t,
+        reqwest::Method::POST,
+        &talk_path,
+        Some(&carl),
+        None,
+        Some(&[("to", "anna"), ("text", "Agreed, by the mill.")]),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "followed to the seat page: {body}");
+    assert!(body.contains("Your message is sent"));
+    for (to, text, why) in [
+        ("carl", "me", "your own seat"),
+        ("nobody", "hello", "there is no seat"),
+        ("", "  ", "empty"),
+    ] {
+        let (status, body) = call(
+            &t,
+            reqwest::Method::POST,
+            &talk_path,
+            Some(&carl),
+            None,
+            Some(&[("to", to), ("text", text)]),
+            None,
+        )
+        .await;
+        assert_eq!(status, 400, "{to}: {body}");
+        assert!(
+            body.contains(why) && body.contains("Nothing was sent"),
+            "{body}"
+        );
+    }
+    let (status, _) = call(
+        &t,
+        reqwest::Method::POST,
+        &talk_path,
+        None,
+        None,
+        Some(&[("to", ""), ("text", "who am I")]),
+        None,
+    )
+    .await;
+    assert_eq!(status, 403, "no talk without the seat");
+    let (_, annas_page) = page(Some(anna.clone())).await;
+    assert!(annas_page.contains("Agreed, by the mill.") && annas_page.contains(secret));
+    let (_, berts_page) = page(Some(bert.clone())).await;
+    assert!(!berts_page.contains("Agreed, by the mill."));
+    assert!(!berts_page.contains("who am I"));
+
+    // Before the end no export carries talk.
+    let (_, redacted) = call(
+        &t,
+        reqwest::Method::GET,
+        &format!("/api/games/{game}/export"),
+        None,
+        Some(&carl),
+        None,
+        None,
+    )
+    .await;
+    assert!(!redacted.contains(secret) && !redacted.contains("\"talk\""));
+
+    // The table agrees a draw; the complete export then carries every message, marked as talk,
+    // and reads and verifies as before.
+    for _ in 0..6 {
+        let summary = t.summary(&game).await;
+        if summary["ended"] == true {
+            break;
+        }
+        let seat = summary["waiting_for"][0]["seat"].as_str().unwrap();
+        let who = match seat {
+            "anna" => &anna,
+            "bert" => &bert,
+            _ => &carl,
+        };
+        let (status, body) = call(
+            &t,
+            reqwest::Method::POST,
+            &format!("/api/games/{game}/moves"),
+            None,
+            Some(who),
+            None,
+            Some(json!({ "expected_seq": summary["next_seq"], "command": "result draw" })),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+    }
+    assert_eq!(t.summary(&game).await["ended"], json!(true));
+    let (_, complete) = call(
+        &t,
+        reqwest::Method::GET,
+        &format!("/api/games/{game}/export"),
+        None,
+        None,
+        None,
+        None,
+    )
+    .await;
+    let header: Value = serde_json::from_str(complete.lines().next().unwrap()).unwrap();
+    assert_eq!(header["complete"], json!(true));
+    let talk = header["talk"].as_array().expect("the talk in the header");
+    assert_eq!(talk.len(), 3, "{header}");
+    assert!(talk.iter().all(|m| m["kind"] == "talk"));
+    assert_eq!(talk[1]["to"], json!("bert"));
+    assert_eq!(talk[1]["text"], json!(format!("{secret}.")));
+    let (read_header, events) = despatch::engine::export::read(&complete).unwrap();
+    assert_eq!(read_header.events as usize, events.len());
+    assert!(
+        events
+            .iter()
+            .all(|e| !e.payload.to_string().contains(secret)),
+        "talk is in no event"
+    );
+    let report = despatch::engine::verify::verify(&complete, &despatch::rules::find);
+    assert!(report.ok(), "{}", report.render());
 }

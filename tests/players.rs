@@ -10,6 +10,7 @@ use chrono::Utc;
 use common::notify::{delivered_to, wait_for_mail, Delivered};
 use common::TestApp;
 use despatch::games::clock::ManualClock;
+use despatch::games::Clock;
 use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -134,6 +135,67 @@ impl TestApp {
         (created["game_id"].as_str().unwrap().to_owned(), tokens)
     }
 
+    /// A game with the clock preset `clock` over the API; its id and seat tokens.
+    async fn clocked_game(
+        &self,
+        name: &str,
+        seats: &[(&str, &str, Option<String>)],
+        clock: &str,
+    ) -> (String, Vec<String>) {
+        let seats: Vec<Value> = seats
+            .iter()
+            .map(|(n, s, e)| json!({ "name": n, "seat": s, "email": e }))
+            .collect();
+        let body = json!({ "ruleset": "open-table", "seats": seats, "name": name, "clock": clock });
+        let r = self
+            .send(Method::POST, "/api/games", None, None, Body::Json(body))
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        let created = r.json();
+        let tokens = created["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["token"].as_str().unwrap().to_owned())
+            .collect();
+        (created["game_id"].as_str().unwrap().to_owned(), tokens)
+    }
+
+    /// A move by the seat of `token`, at the game's next seq.
+    async fn play(&self, game_id: &str, token: &str, order: &str) {
+        let seq = self
+            .get(&format!("/api/games/{game_id}"), None)
+            .await
+            .json()["next_seq"]
+            .as_u64()
+            .unwrap();
+        let r = self
+            .send(
+                Method::POST,
+                &format!("/api/games/{game_id}/moves"),
+                None,
+                Some(token),
+                Body::Json(
+                    json!({ "expected_seq": seq, "command": order, "client_entropy": "00" }),
+                ),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{order}: {}", r.body);
+    }
+
+    /// A seat's channels as the API reads them with its token.
+    async fn channels(&self, game_id: &str, token: &str) -> Value {
+        self.send(
+            Method::GET,
+            &format!("/api/games/{game_id}/channels"),
+            None,
+            Some(token),
+            Body::None,
+        )
+        .await
+        .json()
+    }
+
     /// Sends every notice and mail due.
     async fn deliver(&self) {
         self.smtp_dispatcher().drain().await.unwrap();
@@ -241,6 +303,10 @@ on_both_backends!(
     a_seat_claimed_by_email_becomes_the_players,
     a_named_game_from_the_lobby_shows_its_name_on_every_page,
     sign_in_requests_are_rate_limited_per_client,
+    every_settings_route_refuses_without_the_seat_or_the_session_and_changes_nothing,
+    a_seats_settings_page_saves_its_channels_shows_a_webhooks_secret_once_and_takes_a_vacation,
+    a_players_settings_set_every_seat_and_take_a_vacation_in_each_clocked_game,
+    the_daily_digest_replaces_turn_mails_and_comes_once_a_day_and_reminders_can_be_turned_off,
 );
 
 async fn a_sign_in_link_from_the_smtp_server_opens_my_games_with_the_players_turn_first(
@@ -894,4 +960,619 @@ async fn sign_in_requests_are_rate_limited_per_client(t: TestApp) {
         )
         .await;
     assert_eq!(page.status, 429);
+}
+
+/// The settings forms as a browser posts them: a ticked box sends `on`, an unticked one nothing.
+fn boxes(on: &[&'static str]) -> Body {
+    Body::Form(on.iter().map(|b| (*b, "on".to_owned())).collect())
+}
+
+async fn every_settings_route_refuses_without_the_seat_or_the_session_and_changes_nothing(
+    t: TestApp,
+) {
+    let tag = tag();
+    let anna = format!("anna-{tag}@example.org");
+    let bert = format!("bert-{tag}@example.org");
+    let (annas, anna_tokens) = t
+        .clocked_game(
+            "Anna’s game",
+            &[("Anna", "anna", Some(anna.clone())), ("Carl", "carl", None)],
+            "brisk",
+        )
+        .await;
+    let (berts, bert_tokens) = t
+        .clocked_game(
+            "Bert’s game",
+            &[("Bert", "bert", Some(bert.clone())), ("Dora", "dora", None)],
+            "brisk",
+        )
+        .await;
+    // Bert has a webhook, whose URL and id nobody else may learn or remove.
+    let hook = t
+        .send(
+            Method::POST,
+            &format!("/api/games/{berts}/webhooks"),
+            None,
+            Some(&bert_tokens[0]),
+            Body::Json(json!({ "url": format!("https://hooks.example.org/bert-{tag}") })),
+        )
+        .await;
+    assert_eq!(hook.status, 201, "{}", hook.body);
+    let hook_id = hook.json()["hook_id"].as_str().unwrap().to_owned();
+    let anna_session = t.session(&anna, &format!("anna-{tag}"), 1).await;
+    let annas_seat = format!("despatch_seat={}", anna_tokens[0]);
+    let before = t.channels(&berts, &bert_tokens[0]).await;
+    let events_before =
+        t.get(&format!("/api/games/{berts}"), None).await.json()["next_seq"].clone();
+
+    // Every seat route of Bert's game: no cookie, Anna's seat cookie (a seat of another game),
+    // Anna's session (a player, not this seat), a made-up seat token. Each is refused with 403,
+    // shows nothing of Bert's, and changes nothing.
+    let vacation_form = || {
+        Body::Form(vec![
+            ("from", "2031-01-01".to_owned()),
+            ("until", "2031-01-02".to_owned()),
+        ])
+    };
+    let seat_routes = [
+        (Method::GET, format!("/games/{berts}/settings")),
+        (Method::POST, format!("/games/{berts}/settings")),
+        (Method::POST, format!("/games/{berts}/settings/webhooks")),
+        (
+            Method::POST,
+            format!("/games/{berts}/settings/webhooks/{hook_id}/delete"),
+        ),
+        (Method::POST, format!("/games/{berts}/settings/vacation")),
+    ];
+    let seat_body = |path: &str| {
+        if path.ends_with("/vacation") {
+            vacation_form()
+        } else if path.ends_with("/webhooks") {
+            Body::Form(vec![("url", "https://evil.example.org/".to_owned())])
+        } else if path.ends_with("/settings") {
+            boxes(&[])
+        } else {
+            Body::None
+        }
+    };
+    let made_up = format!("despatch_seat={}", "ab".repeat(32));
+    for (method, path) in &seat_routes {
+        for cookie in [None, Some(&annas_seat), Some(&anna_session), Some(&made_up)] {
+            let r = t
+                .send(
+                    method.clone(),
+                    path,
+                    cookie.map(String::as_str),
+                    None,
+                    seat_body(path),
+                )
+                .await;
+            assert_eq!(r.status, 403, "{method} {path} with {cookie:?}: {}", r.body);
+            for secret in [
+                bert.as_str(),
+                hook_id.as_str(),
+                "hooks.example.org",
+                "Bert’s game",
+                "Dora",
+            ] {
+                assert!(!r.body.contains(secret), "{method} {path} shows {secret}");
+            }
+        }
+    }
+    // A seat's bearer token is not a cookie: the pages take the cookie only.
+    let r = t
+        .send(
+            Method::GET,
+            &format!("/games/{berts}/settings"),
+            None,
+            Some(&bert_tokens[0]),
+            Body::None,
+        )
+        .await;
+    assert_eq!(r.status, 403);
+    assert_eq!(t.channels(&berts, &bert_tokens[0]).await, before);
+    let hooks = t
+        .send(
+            Method::GET,
+            &format!("/api/games/{berts}/webhooks"),
+            None,
+            Some(&bert_tokens[0]),
+            Body::None,
+        )
+        .await
+        .json();
+    assert_eq!(hooks.as_array().unwrap().len(), 1, "{hooks}");
+    assert_eq!(
+        t.get(&format!("/api/games/{berts}"), None).await.json()["next_seq"],
+        events_before,
+        "no vacation was recorded"
+    );
+
+    // The player's routes: no session, a made-up one, a seat cookie. 401 and the sign-in form.
+    let player_routes = [
+        (Method::GET, "/me/settings"),
+        (Method::POST, "/me/settings"),
+        (Method::POST, "/me/settings/vacation"),
+    ];
+    let garbage = "despatch_session=00ff00ff".to_owned();
+    for (method, path) in &player_routes {
+        for cookie in [None, Some(&garbage), Some(&annas_seat)] {
+            let body = if path.ends_with("/vacation") {
+                vacation_form()
+            } else if *method == Method::POST {
+                boxes(&[])
+            } else {
+                Body::None
+            };
+            let r = t
+                .send(method.clone(), path, cookie.map(String::as_str), None, body)
+                .await;
+            assert_eq!(r.status, 401, "{method} {path} with {cookie:?}");
+            assert!(r.body.contains("Sign in"), "{method} {path}");
+            assert!(!r.body.contains(&anna) && !r.body.contains("Anna’s game"));
+        }
+    }
+    assert_eq!(
+        t.channels(&annas, &anna_tokens[0]).await,
+        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false })
+    );
+    // Anna's session shows Anna's seats only.
+    let mine = t.get("/me/settings", Some(&anna_session)).await;
+    assert_eq!(mine.status, 200);
+    assert!(mine.body.contains("Anna’s game"));
+    assert!(!mine.body.contains("Bert’s game") && !mine.body.contains(&bert));
+}
+
+async fn a_seats_settings_page_saves_its_channels_shows_a_webhooks_secret_once_and_takes_a_vacation(
+    t: TestApp,
+) {
+    let tag = tag();
+    let zoe = format!("zoe-{tag}@example.org");
+    let (game, tokens) = t
+        .clocked_game(
+            "Zoë’s 李雷 game",
+            &[
+                ("Zoë Ångström", "zoe", Some(zoe.clone())),
+                ("José", "jose", None),
+            ],
+            "brisk",
+        )
+        .await;
+    let cookie = format!("despatch_seat={}", tokens[0]);
+    let settings = format!("/games/{game}/settings");
+    let page = t.get(&settings, Some(&cookie)).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("Zoë Ångström") && page.body.contains("Zoë’s 李雷 game"));
+    assert!(page.body.contains(&zoe));
+    // The seat page links to it.
+    let seat_page = t.get(&format!("/games/{game}"), Some(&cookie)).await;
+    assert!(seat_page.body.contains(&format!("href=\"{settings}\"")));
+
+    // Email off, reminders and the digest on, webhooks off: saved, and read back by the API.
+    let saved = t
+        .send(
+            Method::POST,
+            &settings,
+            Some(&cookie),
+            None,
+            boxes(&["reminders", "digest"]),
+        )
+        .await;
+    assert_eq!(saved.status, 303, "{}", saved.body);
+    assert_eq!(
+        saved.location.as_deref(),
+        Some(format!("{settings}?saved=1").as_str())
+    );
+    assert_eq!(
+        t.channels(&game, &tokens[0]).await,
+        json!({ "email": false, "webhooks": false, "reminders": true, "digest": true })
+    );
+    let again = t.get(&format!("{settings}?saved=1"), Some(&cookie)).await;
+    assert!(again.body.contains("Saved."));
+    assert!(again.body.contains(r#"name="digest" value="on" checked"#));
+    assert!(!again.body.contains(r#"name="email" value="on" checked"#));
+    // The other seat's settings did not move.
+    assert_eq!(
+        t.channels(&game, &tokens[1]).await,
+        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false })
+    );
+
+    // A webhook: its secret on the answer's page, and never again.
+    let url = format!("https://hooks.example.org/zoe-{tag}");
+    let added = t
+        .send(
+            Method::POST,
+            &format!("{settings}/webhooks"),
+            Some(&cookie),
+            None,
+            Body::Form(vec![
+                ("url", url.clone()),
+                ("scope", "seat".into()),
+                ("format", "json".into()),
+            ]),
+        )
+        .await;
+    assert_eq!(added.status, 201, "{}", added.body);
+    let secret = added
+        .body
+        .split("id=\"new-hook-secret\">")
+        .nth(1)
+        .and_then(|rest| rest.split('<').next())
+        .expect("the secret is shown")
+        .to_owned();
+    assert_eq!(secret.len(), 64, "{secret}");
+    let listed = t.get(&settings, Some(&cookie)).await;
+    // The page escapes the URL's slashes; its host and path name the hook.
+    assert!(listed
+        .body
+        .contains(&format!("hooks.example.org&#x2f;zoe-{tag}")));
+    assert!(!listed.body.contains(&secret), "the secret is shown once");
+    let hooks = t
+        .send(
+            Method::GET,
+            &format!("/api/games/{game}/webhooks"),
+            None,
+            Some(&tokens[0]),
+            Body::None,
+        )
+        .await
+        .json();
+    let hook_id = hooks[0]["hook_id"].as_str().unwrap().to_owned();
+    assert_eq!(hooks[0]["url"], json!(url));
+    // A URL that is not one is refused on the page, and nothing is added.
+    let bad = t
+        .send(
+            Method::POST,
+            &format!("{settings}/webhooks"),
+            Some(&cookie),
+            None,
+            Body::Form(vec![("url", "ftp://x".into())]),
+        )
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert!(bad.body.contains("not an http(s) URL") && bad.body.contains("Nothing was changed"));
+    // Removed: gone from the API's list.
+    let removed = t
+        .send(
+            Method::POST,
+            &format!("{settings}/webhooks/{hook_id}/delete"),
+            Some(&cookie),
+            None,
+            Body::None,
+        )
+        .await;
+    assert_eq!(removed.status, 303, "{}", removed.body);
+    let hooks = t
+        .send(
+            Method::GET,
+            &format!("/api/games/{game}/webhooks"),
+            None,
+            Some(&tokens[0]),
+            Body::None,
+        )
+        .await
+        .json();
+    assert_eq!(hooks, json!([]));
+    let twice = t
+        .send(
+            Method::POST,
+            &format!("{settings}/webhooks/{hook_id}/delete"),
+            Some(&cookie),
+            None,
+            Body::None,
+        )
+        .await;
+    assert_eq!(twice.status, 404, "{}", twice.body);
+
+    // A vacation of three days, from the day after tomorrow: a Clock event in the log.
+    let from = (t.clock().now() + chrono::Duration::days(2)).date_naive();
+    let until = from + chrono::Duration::days(2);
+    let events = t.get(&format!("/api/games/{game}"), None).await.json()["next_seq"]
+        .as_u64()
+        .unwrap();
+    let taken = t
+        .send(
+            Method::POST,
+            &format!("{settings}/vacation"),
+            Some(&cookie),
+            None,
+            Body::Form(vec![
+                ("from", from.to_string()),
+                ("until", until.to_string()),
+            ]),
+        )
+        .await;
+    assert_eq!(taken.status, 303, "{}", taken.body);
+    assert_eq!(
+        taken.location.as_deref(),
+        Some(format!("{settings}?vacation=3").as_str())
+    );
+    let log = t
+        .get(&format!("/api/games/{game}/events"), None)
+        .await
+        .json();
+    let vacation = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["payload"]["clock"] == json!("vacation"))
+        .unwrap_or_else(|| panic!("a vacation in the log: {log}"));
+    assert_eq!(vacation["payload"]["seat"], json!("zoe"));
+    assert_eq!(vacation["payload"]["days"], json!(3));
+    assert_eq!(
+        vacation["payload"]["from"],
+        json!(format!("{from}T00:00:00.000Z"))
+    );
+    // One longer than the game allows (brisk: 7 a year) is refused, and nothing recorded.
+    let too_long = t
+        .send(
+            Method::POST,
+            &format!("{settings}/vacation"),
+            Some(&cookie),
+            None,
+            Body::Form(vec![
+                ("from", from.to_string()),
+                ("until", (from + chrono::Duration::days(20)).to_string()),
+            ]),
+        )
+        .await;
+    assert_eq!(too_long.status, 400, "{}", too_long.body);
+    assert!(too_long.body.contains("vacation days left"));
+    let backwards = t
+        .send(
+            Method::POST,
+            &format!("{settings}/vacation"),
+            Some(&cookie),
+            None,
+            Body::Form(vec![
+                ("from", until.to_string()),
+                ("until", from.to_string()),
+            ]),
+        )
+        .await;
+    assert_eq!(backwards.status, 400);
+    assert_eq!(
+        t.get(&format!("/api/games/{game}"), None).await.json()["next_seq"],
+        json!(events + 1),
+        "one vacation recorded, the refused ones not"
+    );
+}
+
+async fn a_players_settings_set_every_seat_and_take_a_vacation_in_each_clocked_game(t: TestApp) {
+    let tag = tag();
+    let li = format!("li-{tag}@example.org");
+    let (clocked, clocked_tokens) = t
+        .clocked_game(
+            "李雷’s clocked game",
+            &[("李雷", "li", Some(li.clone())), ("Ann", "ann", None)],
+            "relaxed",
+        )
+        .await;
+    let (free, free_tokens) = t
+        .game(
+            Some("李雷’s free game"),
+            &[("Bo", "bo", None), ("李雷", "li", Some(li.clone()))],
+        )
+        .await;
+    let session = t.session(&li, &format!("li-{tag}"), 1).await;
+    let page = t.get("/me/settings", Some(&session)).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("李雷’s clocked game") && page.body.contains("李雷’s free game"));
+    let me = t.get("/me", Some(&session)).await;
+    assert!(me.body.contains("href=\"/me/settings\""));
+
+    let saved = t
+        .send(
+            Method::POST,
+            "/me/settings",
+            Some(&session),
+            None,
+            boxes(&["email", "digest", "webhooks"]),
+        )
+        .await;
+    assert_eq!(saved.status, 303, "{}", saved.body);
+    let expected = json!({ "email": true, "webhooks": true, "reminders": false, "digest": true });
+    assert_eq!(t.channels(&clocked, &clocked_tokens[0]).await, expected);
+    assert_eq!(t.channels(&free, &free_tokens[1]).await, expected);
+    // The other players' seats are untouched.
+    let untouched = json!({ "email": true, "webhooks": true, "reminders": true, "digest": false });
+    assert_eq!(t.channels(&clocked, &clocked_tokens[1]).await, untouched);
+    assert_eq!(t.channels(&free, &free_tokens[0]).await, untouched);
+    let again = t.get("/me/settings?saved=1", Some(&session)).await;
+    assert!(again.body.contains(r#"name="digest" value="on" checked"#));
+    assert!(!again
+        .body
+        .contains(r#"name="reminders" value="on" checked"#));
+
+    // A vacation for every game: recorded in the clocked one; the other has no clock.
+    let from = (t.clock().now() + chrono::Duration::days(3)).date_naive();
+    let taken = t
+        .send(
+            Method::POST,
+            "/me/settings/vacation",
+            Some(&session),
+            None,
+            Body::Form(vec![
+                ("from", from.to_string()),
+                ("until", from.to_string()),
+            ]),
+        )
+        .await;
+    assert_eq!(taken.status, 200, "{}", taken.body);
+    assert!(
+        taken.body.contains("李雷’s clocked game: recorded, 1 day,"),
+        "{}",
+        taken.body
+    );
+    assert!(!taken.body.contains("李雷’s free game: "));
+    let log = t
+        .get(&format!("/api/games/{clocked}/events"), None)
+        .await
+        .json();
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["payload"]["clock"] == json!("vacation")
+                && e["payload"]["seat"] == json!("li"))
+    );
+    let bad = t
+        .send(
+            Method::POST,
+            "/me/settings/vacation",
+            Some(&session),
+            None,
+            Body::Form(vec![("from", "soon".into()), ("until", from.to_string())]),
+        )
+        .await;
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("is not a date"));
+}
+
+async fn the_daily_digest_replaces_turn_mails_and_comes_once_a_day_and_reminders_can_be_turned_off(
+    t: TestApp,
+) {
+    let tag = tag();
+    let jose = format!("jose-{tag}@example.org");
+    let zoe = format!("zoe-{tag}@example.org");
+    let scheduler = despatch::notify::scheduler::Scheduler::new(t.games.clone());
+    // The day after tomorrow at 06:30 UTC, before the digest's hour (07:00 UTC).
+    let day = (t.clock().now() + chrono::Duration::days(2)).date_naive();
+    t.clock().set(day.and_hms_opt(6, 30, 0).unwrap().and_utc());
+    // brisk: 24 h a move, a reminder 4 h before.
+    let (first, first_tokens) = t
+        .clocked_game(
+            "Première partie",
+            &[
+                ("Zoë", "zoe", Some(zoe.clone())),
+                ("José", "jose", Some(jose.clone())),
+            ],
+            "brisk",
+        )
+        .await;
+    let (second, second_tokens) = t
+        .clocked_game(
+            "Segunda partida",
+            &[
+                ("Zoë", "zoe", Some(zoe.clone())),
+                ("José", "jose", Some(jose.clone())),
+            ],
+            "brisk",
+        )
+        .await;
+    let jose_tag = format!("jose-{tag}");
+    let zoe_tag = format!("zoe-{tag}");
+    // José asks for the digest in both games from his settings page; Zoë keeps a mail a turn.
+    let session = t.session(&jose, &jose_tag, 1).await;
+    let saved = t
+        .send(
+            Method::POST,
+            "/me/settings",
+            Some(&session),
+            None,
+            boxes(&["email", "reminders", "digest", "webhooks"]),
+        )
+        .await;
+    assert_eq!(saved.status, 303);
+    let turn_mails = |who: &str| {
+        delivered_to(who)
+            .into_iter()
+            .filter(|m| m.subject.starts_with("[Despatch] Your turn"))
+            .count()
+    };
+    // Zoë moves first in both games: her two turn mails from their creation.
+    for _ in 0..100 {
+        if turn_mails(&zoe_tag) >= 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(turn_mails(&zoe_tag), 2);
+    t.play(&first, &first_tokens[0], "The guns open fire.")
+        .await;
+    t.play(&second, &second_tokens[0], "The cavalry rides out.")
+        .await;
+    t.play(&first, &first_tokens[1], "We hold.").await;
+    t.deliver().await;
+    // Zoë's third turn mail comes (so the dispatcher did send); José's two never do.
+    for _ in 0..100 {
+        if turn_mails(&zoe_tag) >= 3 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(turn_mails(&zoe_tag), 3);
+    assert_eq!(turn_mails(&jose_tag), 0, "no turn mail with the digest on");
+
+    // Before the digest's hour nothing is sent; from it, one digest listing the game that waits
+    // for José (the second; in the first it is Zoë's turn again).
+    t.clock().set(day.and_hms_opt(6, 45, 0).unwrap().and_utc());
+    scheduler.tick().await.unwrap();
+    assert_eq!(
+        t.games.send_digests().await.unwrap(),
+        0,
+        "not before 07:00 UTC"
+    );
+    t.clock().set(day.and_hms_opt(7, 30, 0).unwrap().and_utc());
+    scheduler.tick().await.unwrap();
+    t.deliver().await;
+    let digest = wait_for_subject(&jose_tag, "[Despatch] Your games today").await;
+    assert_eq!(digest.to, vec![jose.clone()]);
+    assert!(
+        digest.subject.contains("1 waiting for you"),
+        "{}",
+        digest.subject
+    );
+    assert!(digest.text.contains("Segunda partida"), "{}", digest.text);
+    assert!(!digest.text.contains("Première partie"), "{}", digest.text);
+    assert!(
+        digest.text.contains(&format!("/games/{second}?token=s1.")),
+        "{}",
+        digest.text
+    );
+    assert!(digest.html.contains("Segunda partida"));
+    // Once a day: another pass that day, by this scheduler or another, sends nothing more.
+    let other =
+        despatch::notify::scheduler::Scheduler::new(t.another().clock(t.clock().clone()).games());
+    other.tick().await.unwrap();
+    scheduler.tick().await.unwrap();
+    t.deliver().await;
+    let digests = || {
+        delivered_to(&jose_tag)
+            .into_iter()
+            .filter(|m| m.subject.starts_with("[Despatch] Your games today"))
+            .count()
+    };
+    assert_eq!(digests(), 1);
+    // Zoë never asked for one.
+    assert!(delivered_to(&zoe_tag)
+        .iter()
+        .all(|m| !m.subject.starts_with("[Despatch] Your games today")));
+
+    // Reminders off: Zoë turns them off in the first game only, on its page. At 4 h before the
+    // deadline the second game's reminder comes to José's (on) and none to Zoë's.
+    let cookie = format!("despatch_seat={}", first_tokens[0]);
+    let off = t
+        .send(
+            Method::POST,
+            &format!("/games/{first}/settings"),
+            Some(&cookie),
+            None,
+            boxes(&["email", "webhooks"]),
+        )
+        .await;
+    assert_eq!(off.status, 303);
+    // 21 h after the moves: 3 h before the deadlines, past the 4 h reminder.
+    t.clock()
+        .set(day.and_hms_opt(6, 30, 0).unwrap().and_utc() + chrono::Duration::hours(21));
+    let fired = scheduler.tick().await.unwrap();
+    assert!(fired.len() >= 2, "both games' reminders fired: {fired:?}");
+    t.deliver().await;
+    wait_for_subject(&jose_tag, "[Despatch] Reminder").await;
+    assert!(
+        delivered_to(&zoe_tag)
+            .iter()
+            .all(|m| !m.subject.starts_with("[Despatch] Reminder")),
+        "Zoë turned her reminders off"
+    );
 }

@@ -655,6 +655,14 @@ pub trait Rules: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// Whether `from` may tell `to` something privately now (table talk's `tell`, which never
+    /// touches the game's state or log): a ruleset whose rules limit who may talk to whom, and
+    /// when, refuses here naming the rule. Talk to the whole table is always allowed. `Ok` (the
+    /// default): any seat may tell any other at any time.
+    fn may_tell(&self, _state: &Self::State, _from: &Seat, _to: &Seat) -> Result<(), RuleError> {
+        Ok(())
+    }
+
     /// The board for `viewer` as plain text (a map in characters, a key, the pieces), for turn
     /// emails and pages: what a player needs to play from a mail client with nothing else on the
     /// table. Like [`Rules::view`] it shows only what `viewer` may see. `None` (the default)
@@ -762,6 +770,8 @@ pub trait Ruleset: Send + Sync {
     ) -> Option<String>;
     fn board_text(&self, state: &GameState, viewer: &Viewer) -> Option<String>;
     fn pointing(&self, state: &GameState, seat: &Seat) -> Vec<super::board::Pointed>;
+    /// See [`Rules::may_tell`].
+    fn may_tell(&self, state: &GameState, from: &Seat, to: &Seat) -> Result<(), RuleError>;
     fn state_json(&self, state: &GameState) -> Value;
     /// Reads back a state that `state_json` wrote (a snapshot's), or says why it does not read.
     /// Caches a state keeps beside its JSON (`#[serde(skip)]`) are rebuilt on first use.
@@ -891,6 +901,9 @@ impl<R: Rules> Ruleset for Erased<R> {
     }
     fn pointing(&self, state: &GameState, seat: &Seat) -> Vec<super::board::Pointed> {
         self.0.pointing(self.state(state), seat)
+    }
+    fn may_tell(&self, state: &GameState, from: &Seat, to: &Seat) -> Result<(), RuleError> {
+        self.0.may_tell(self.state(state), from, to)
     }
     fn state_json(&self, state: &GameState) -> Value {
         serde_json::to_value(self.state(state)).expect("states serialise to JSON")

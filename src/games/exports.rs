@@ -1,5 +1,6 @@
 //! The log as it leaves the server: events after a seq, the export (redacted while the game
-//! runs, complete once it has ended), the log as a viewer may read it, one roll's proof.
+//! runs, complete once it has ended, with the table talk in its header), the log as a viewer
+//! may read it, one roll's proof.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -74,7 +75,11 @@ impl Games {
             }),
             events: lines.len() as u64,
         };
-        let mut out = serde_json::to_string(&header).expect("serialisable");
+        let mut out = if complete {
+            self.header_with_talk(game_id, &header).await?
+        } else {
+            serde_json::to_string(&header).expect("serialisable")
+        };
         out.reserve(lines.iter().map(|l| l.len() + 1).sum::<usize>() + 1);
         out.push('\n');
         for line in &lines {
@@ -82,6 +87,23 @@ impl Games {
             out.push('\n');
         }
         Ok(out)
+    }
+
+    /// A complete export's header, with the game's table talk (`talk`) beside the events when
+    /// there was any: every message, each marked `"kind": "talk"`. Talk is no event — it is in
+    /// no hash — so it rides in the header, which readers of the events ignore.
+    async fn header_with_talk(&self, game_id: &str, header: &Header) -> Result<String> {
+        let l = self.load(game_id).await?;
+        let talk = self.talk_for(&l, &Viewer::Everyone).await?;
+        let mut text = serde_json::to_string(header).expect("serialisable");
+        if !talk.is_empty() {
+            // The header's own fields keep their order; `talk` comes last.
+            text.pop();
+            text.push_str(",\"talk\":");
+            text.push_str(&serde_json::to_string(&talk).expect("serialisable"));
+            text.push('}');
+        }
+        Ok(text)
     }
 
     /// The game's log as `viewer` may read it: each event with the lines it produced.

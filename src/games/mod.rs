@@ -8,7 +8,8 @@
 //! `clock_events` (the game's clock: policies and deadlines, and its events in the log),
 //! `channels` and `webhooks` (where a seat hears), `mail` (what a reply by email asks),
 //! `exports` (the log as it leaves), `players` (games' names, signing in by
-//! email, a player's games), `links` (every signed link and reply address), `outbox`
+//! email, a player's games), `settings` (a player's and a seat's settings, the daily
+//! digest), `talk` (table talk, kept outside the log), `links` (every signed link and reply address), `outbox`
 //! (the words of the outbox), `live` (appends announced to whoever listens). This file holds
 //! the service itself and its set-up.
 
@@ -33,8 +34,10 @@ pub mod players;
 pub mod proof;
 pub mod rate;
 pub mod secrets;
+pub mod settings;
 mod snapshots;
 pub mod table;
+pub mod talk;
 mod views;
 mod webhooks;
 

@@ -22,6 +22,8 @@ pub const DEADLINE: &str = "deadline";
 pub const INVITATION: &str = "invitation";
 /// A notice kind: the game is over (the games service).
 pub const GAME_OVER: &str = "game_over";
+/// A notice kind: a seat said something to the table, or told this seat (`games::talk`).
+pub const TALK: &str = "talk";
 
 /// A delivery channel: an email, ready to send (`EmailDelivery`).
 pub const EMAIL: &str = "email";

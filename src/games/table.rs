@@ -69,6 +69,8 @@ pub struct Table {
     /// When the current decision is due (RFC 3339 UTC), if a clock runs. No clock policy is
     /// stored yet, so this stays `None` until the clock work lands.
     pub deadline: Option<String>,
+    /// Table talk this viewer may read (`talk`), oldest first: none for a spectator.
+    pub talk: Vec<super::talk::TalkLine>,
 }
 
 /// What a clock event says in the log: every one of them is public (who was reminded, who
@@ -393,6 +395,12 @@ impl Games {
             }
             _ => None,
         };
+        // Talk as the seat looking reads it; all of it after the end.
+        let talk = match (&viewer, &looking) {
+            (Viewer::Everyone, _) => self.talk_for(&l, &Viewer::Everyone).await?,
+            (_, Some(s)) => self.talk_for(&l, &Viewer::Seat(s.clone())).await?,
+            _ => Vec::new(),
+        };
         Ok(Table {
             summary: summary_of(game),
             name: super::players::name_of_loaded(&l),
@@ -416,6 +424,7 @@ impl Games {
             events_total,
             over: game.ended || record.ended,
             deadline,
+            talk,
         })
     }
 

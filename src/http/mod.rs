@@ -17,6 +17,7 @@ pub mod openapi;
 pub mod pages;
 pub mod seat_cookie;
 pub mod session_cookie;
+pub mod settings;
 pub mod templates;
 
 use std::net::TcpListener;
@@ -200,6 +201,7 @@ impl Application {
                 .service(pages::watch_page)
                 .service(pages::submit_move)
                 .service(pages::resign)
+                .service(pages::talk)
                 .service(pages::replay)
                 .service(pages::audit)
                 .service(account::login_get)
@@ -209,6 +211,14 @@ impl Application {
                 .service(account::me)
                 .service(account::logout)
                 .service(account::claim)
+                .service(settings::seat_get)
+                .service(settings::seat_post)
+                .service(settings::hook_add)
+                .service(settings::hook_delete)
+                .service(settings::seat_vacation)
+                .service(settings::me_get)
+                .service(settings::me_post)
+                .service(settings::me_vacation)
                 .service(pages::verify_get)
                 .service(
                     web::resource("/verify")

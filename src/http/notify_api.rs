@@ -225,7 +225,7 @@ pub async fn unsubscribe(
                 what(&q.channel),
                 path.as_str()
             ),
-            Some("To turn them on again, the seat's holder can use PUT /api/games/{game}/channels with the seat's token."),
+            Some("To turn them on again, open the seat's settings from its page (Settings for this seat), or PUT /api/games/{game}/channels with the seat's token."),
         ),
         Err(e) => unsubscribe_refused(&e),
     }

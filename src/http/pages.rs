@@ -404,6 +404,8 @@ pub struct GameQuery {
     moved: Option<u64>,
     /// Set by the redirect after the seat resigned from its page.
     resigned: Option<u64>,
+    /// Set by the redirect after the seat's table talk was sent.
+    said: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -589,6 +591,12 @@ pub async fn game(
                 .resigned
                 .map(|seq| format!("Your resignation is recorded as event {seq}."))
         })
+        .or_else(|| {
+            query
+                .said
+                .as_ref()
+                .map(|_| "Your message is sent; it is kept apart from the game's log.".to_owned())
+        })
         .or_else(|| query.claimed.as_ref().map(|_| {
             "This seat now belongs to the email address you gave: its notices go there, and signing in with it lists this game among your games.".to_owned()
         }));
@@ -699,6 +707,58 @@ pub async fn submit_move(
             again(StatusCode::CONFLICT, message).await
         }
         Err(ServiceError::BadRequest(m)) => again(StatusCode::BAD_REQUEST, m).await,
+        Err(e) => error_page(&e, game_id),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TalkForm {
+    /// A seat's id (or name) to tell; empty: to the whole table.
+    #[serde(default)]
+    to: String,
+    #[serde(default)]
+    text: String,
+}
+
+/// Table talk from the seat page (`games::talk`): to the table, or to the seat `to`. Sent →
+/// `303` back to the page; refused (a ruleset that allows no such talk now, an empty or
+/// over-long message, no such seat) → the page with the reason, nothing sent.
+#[post("/games/{game_id}/talk")]
+pub async fn talk(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    form: web::Form<TalkForm>,
+    req: HttpRequest,
+) -> HttpResponse {
+    let game_id = path.as_str();
+    let token = seat_cookie::read(&req);
+    let caller = match games.authenticate(game_id, token.as_deref()).await {
+        Ok(c) => c,
+        Err(e) => return error_page(&e, game_id),
+    };
+    let refused = |status, message: String| {
+        let games = games.clone();
+        let caller = caller.clone();
+        let notes = Notes {
+            status,
+            order: String::new(),
+            error: Some(format!("{message}. Nothing was sent.")),
+            flash: None,
+        };
+        async move { seat_page(&games, game_id, &caller, false, notes).await }
+    };
+    match games
+        .talk(&caller, Some(form.to.as_str()), &form.text)
+        .await
+    {
+        Ok(_) => HttpResponse::SeeOther()
+            .insert_header(("Location", format!("/games/{game_id}?said=1#talk")))
+            .insert_header(("Cache-Control", "no-store"))
+            .finish(),
+        Err(ServiceError::Rule(r)) => {
+            refused(StatusCode::UNPROCESSABLE_ENTITY, r.to_string()).await
+        }
+        Err(ServiceError::BadRequest(m)) => refused(StatusCode::BAD_REQUEST, m).await,
         Err(e) => error_page(&e, game_id),
     }
 }

@@ -22,6 +22,14 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/login_confirm.html"),
     ),
     ("me.html", include_str!("../../templates/me.html")),
+    (
+        "settings.html",
+        include_str!("../../templates/settings.html"),
+    ),
+    (
+        "me_settings.html",
+        include_str!("../../templates/me_settings.html"),
+    ),
 ];
 
 fn env() -> &'static Environment<'static> {

@@ -10,7 +10,8 @@ use crate::games::{MoveResult, ServiceError, Summary};
 
 pub const MAIL_HELP: &str = "Reply to a turn notice with your orders in the game's order language, one order per message. \
 Mail commands, each on a line of its own: status (the game now), log (what happened), help (this text), \
-vacation 3d (take days off the clock), resign, undo-request.";
+vacation 3d (take days off the clock), resign, undo-request, \
+say <words> (table talk, to every seat), tell <seat> <words> (to one seat only).";
 
 /// How many events `log` shows.
 pub const LOG_EVENTS: usize = 30;
@@ -160,6 +161,19 @@ pub fn vacation_unreadable(days: &str) -> String {
 
 pub fn vacation_taken(days: i64, until: &str) -> String {
     format!("vacation {days}d: taken, from now until {until}; your deadlines wait for you.")
+}
+
+/// Table talk sent: to the table (`to` is `None`) or to one seat's player.
+pub fn talk_sent(to: Option<&str>) -> String {
+    match to {
+        Some(name) => format!("Told {name} (only {name} reads it)."),
+        None => "Said to the table.".into(),
+    }
+}
+
+/// Table talk refused, with why.
+pub fn talk_refused(line: &str, why: &str) -> String {
+    format!("'{line}' was not sent: {why}. Nothing was sent.")
 }
 
 pub fn vacation_refused(days: &str, why: &str) -> String {

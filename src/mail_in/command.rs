@@ -1,5 +1,6 @@
 //! The mail commands a body may hold besides orders, each on a line of its own: `status`, `log`,
-//! `help`, `vacation 3d`, `resign`, `undo-request`. Every other line is part of the orders.
+//! `help`, `vacation 3d`, `resign`, `undo-request`, and table talk: `say <words>` and
+//! `tell <seat> <words>`. Every other line is part of the orders.
 
 /// One mail command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,11 +12,32 @@ pub enum MailCommand {
     Vacation(String),
     Resign,
     UndoRequest,
+    /// `say <words>`: table talk to every seat.
+    Say(String),
+    /// `tell <seat> <words>`: table talk to one seat (its id or its player's name, one word).
+    Tell {
+        to: String,
+        text: String,
+    },
 }
 
 /// The mail command a line is, if it is one: the command word (any case) and exactly the
 /// arguments it takes.
 fn mail_command(line: &str) -> Option<MailCommand> {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    if word.eq_ignore_ascii_case("say") && !rest.is_empty() {
+        return Some(MailCommand::Say(rest.to_owned()));
+    }
+    if word.eq_ignore_ascii_case("tell") {
+        let (to, text) = rest.split_once(char::is_whitespace)?;
+        let text = text.trim();
+        return (!text.is_empty()).then(|| MailCommand::Tell {
+            to: to.to_owned(),
+            text: text.to_owned(),
+        });
+    }
     let mut words = line.split_whitespace();
     let first = words.next()?.to_ascii_lowercase();
     let rest: Vec<&str> = words.collect();
@@ -235,6 +257,26 @@ mod tests {
         assert_eq!(body.commands, vec![MailCommand::Status]);
         assert_eq!(body.orders, "");
         assert_eq!(body.stopped.map(|s| s.line), Some(2));
+    }
+
+    #[test]
+    fn say_and_tell_lines_are_table_talk_with_their_words_kept() {
+        let (commands, orders) = split_body(
+            "The Guards advance\nSay  Well played, all!\ntell bert Hold the ford.\ntell bert\n",
+        );
+        assert_eq!(
+            commands,
+            vec![
+                MailCommand::Say("Well played, all!".into()),
+                MailCommand::Tell {
+                    to: "bert".into(),
+                    text: "Hold the ford.".into()
+                },
+            ]
+        );
+        // `tell` without words, or `say` alone, is no command: it is read as an order.
+        assert_eq!(orders, "The Guards advance\ntell bert");
+        assert_eq!(split_body("say").0, vec![]);
     }
 
     #[test]

@@ -340,6 +340,10 @@ async fn run(
             Err(e) => return Err(e),
         },
         MailCommand::UndoRequest => answer::NO_UNDO.into(),
+        MailCommand::Say(text) => talk(games, seat, None, text, &format!("say {text}")).await?,
+        MailCommand::Tell { to, text } => {
+            talk(games, seat, Some(to), text, &format!("tell {to} {text}")).await?
+        }
         MailCommand::Vacation(days) => match command::vacation_days(days) {
             None => answer::vacation_unreadable(days),
             Some(n) => match games.mail_vacation(seat, n).await {
@@ -348,6 +352,22 @@ async fn run(
                 Err(e) => return Err(e),
             },
         },
+    })
+}
+
+/// Sends a `say` or `tell` line as table talk (`games::talk`), and says so or why not.
+async fn talk(
+    games: &Games,
+    seat: &MailSeat,
+    to: Option<&str>,
+    text: &str,
+    line: &str,
+) -> Result<String, ServiceError> {
+    Ok(match games.talk(&seat.caller, to, text).await {
+        Ok(sent) => answer::talk_sent(sent.to_name.as_deref()),
+        Err(ServiceError::BadRequest(why)) => answer::talk_refused(line, &why),
+        Err(ServiceError::Rule(e)) => answer::talk_refused(line, &e.to_string()),
+        Err(e) => return Err(e),
     })
 }
 

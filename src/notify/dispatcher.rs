@@ -30,9 +30,10 @@ use super::webhook::{Hooks, WebhookDelivery};
 use crate::engine::canonical::random32;
 use crate::games::clock::Clock;
 use crate::games::outbox::{
-    Claimed, EmailDelivery, LogHead, OutboxRecord, EMAIL, INVITATION, WEBHOOK,
+    Claimed, EmailDelivery, LogHead, OutboxRecord, EMAIL, INVITATION, REMINDER, TALK, TURN, WEBHOOK,
 };
 use crate::games::players::{SEAT_LINKS, SIGN_IN};
+use crate::games::settings::DIGEST;
 use crate::games::Games;
 
 /// How a dispatcher paces itself.
@@ -191,7 +192,7 @@ impl Dispatcher {
         let outcome = unpanicked(claim.row.id, async {
             match claim.row.record.channel.as_str() {
                 EMAIL | WEBHOOK => self.deliver(claim).await.map(|()| Handled::Sent),
-                SIGN_IN | SEAT_LINKS => self.expand_account(claim).await,
+                SIGN_IN | SEAT_LINKS | DIGEST => self.expand_account(claim).await,
                 _ => self.expand(claim).await,
             }
         })
@@ -283,7 +284,7 @@ impl Dispatcher {
     }
 
     /// Renders a mail a player asked for by address (`games::players`: a sign-in link, their
-    /// seat links) from its row's payload and replaces the row with the email, as a notice is.
+    /// seat links; `games::settings`: the daily digest) from its row's payload and replaces the row with the email, as a notice is.
     async fn expand_account(&self, claim: &Claimed) -> Result<Handled, String> {
         let r = &claim.row.record;
         let to = r
@@ -347,7 +348,14 @@ impl Dispatcher {
             seat: r.seat.clone(),
             payload,
         };
-        if let (Some(to), true) = (&composed.email, channels.email) {
+        // A seat's settings: reminders off silence them (by email and the seat's own hooks); a
+        // seat on the daily digest hears of its turns by webhook only (`games::settings`).
+        let reminder_off = r.channel == REMINDER && !channels.reminders;
+        let in_digest = r.channel == TURN && channels.digest;
+        if let (Some(to), true) = (
+            &composed.email,
+            channels.email && !reminder_off && !in_digest,
+        ) {
             let rendered = templates::render(composed.template, c)?;
             let thread = crate::games::links::thread_id(&r.game_id, &c.seat, &self.mailer.domain());
             let d = EmailDelivery {
@@ -388,8 +396,11 @@ impl Dispatcher {
         };
         for hook in hooks {
             let for_seat = match &hook.seat {
-                Some(s) if *s == c.seat && channels.webhooks => true,
+                Some(s) if *s == c.seat && channels.webhooks && !reminder_off => true,
                 Some(_) => continue,
+                // Talk goes to its readers' own hooks only: a game-wide hook is read by
+                // whoever watches the table, and a message told to one seat is that seat's.
+                None if r.channel == TALK => continue,
                 None => false,
             };
             let delivery_id = format!("{}.{}.{}", r.game_id, claim.row.id, hook.hook_id);

@@ -1,4 +1,4 @@
-//! What a notice says. A notice row (`turn`, `reminder`, `deadline`, `game_over`) names a game, a
+//! What a notice says. A notice row (`turn`, `reminder`, `deadline`, `game_over`, `talk`) names a game, a
 //! seat and the event that caused it; this module gathers what the seat should be told: the
 //! decision it faces, its legal moves in the order language, what happened since its last move
 //! up to that event (only the lines that seat may read), the result, and the signed links. Email
@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use crate::engine::event::kind;
 use crate::engine::ruleset::{Outcome, Seat, Viewer};
 use crate::games::links;
-use crate::games::outbox::{OutboxRow, DEADLINE, GAME_OVER, INVITATION, REMINDER, TURN};
+use crate::games::outbox::{OutboxRow, DEADLINE, GAME_OVER, INVITATION, REMINDER, TALK, TURN};
 use crate::games::Games;
 
 /// How many lines of "since your last move" a notice carries at most.
@@ -61,6 +61,13 @@ pub struct NoticeContext {
     pub consequence: Option<String>,
     pub result: Option<String>,
     pub export_link: Option<String>,
+    /// Table talk (`talk` notices): who said it, what, and whether to the whole table.
+    #[serde(default)]
+    pub talk_from: Option<String>,
+    #[serde(default)]
+    pub talk_text: Option<String>,
+    #[serde(default)]
+    pub talk_to_table: bool,
 }
 
 /// A notice ready to be delivered.
@@ -85,6 +92,7 @@ pub async fn compose(
         REMINDER => "reminder",
         DEADLINE => "deadline_passed",
         GAME_OVER => "game_over",
+        TALK => "talk",
         other => {
             return Err(format!(
                 "outbox row {} has unknown channel '{other}'",
@@ -217,6 +225,18 @@ pub async fn compose(
             .is_some()
             .then(|| format!("{base}/api/games/{game_id}/export")),
         result,
+        talk_from: payload
+            .get("from_name")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        talk_text: payload
+            .get("text")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        talk_to_table: payload
+            .get("to_table")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
     };
     Ok(Some(Composed {
         template,
@@ -255,6 +275,17 @@ pub fn summary_line(c: &NoticeContext, for_seat: bool) -> String {
             c.seat_name,
             c.title,
             c.consequence.as_deref().unwrap_or_default()
+        ),
+        TALK => format!(
+            "{} {} {}: {}",
+            c.talk_from.as_deref().unwrap_or("A seat"),
+            if c.talk_to_table {
+                "to the table in"
+            } else {
+                "to you in"
+            },
+            c.title,
+            c.talk_text.as_deref().unwrap_or_default()
         ),
         _ => format!(
             "Game over in {}: {}",

@@ -9,6 +9,8 @@
 //! that decide the same thing at once cannot both write it — the second is refused as stale,
 //! reloads, and finds nothing left to do.
 //!
+//! Each pass also queues the day's digests (`Games::send_digests`), once a day per address.
+//!
 //! How a deadline is counted: the clock starts at the game's last event that was not the
 //! clock's own (the move that made the seat's decision due). After a missed deadline that leaves
 //! the seat to move (remind, or pass where the rules allow none), a new deadline of the same
@@ -141,6 +143,10 @@ impl Scheduler {
                     tracing::warn!(game = %game_id, error = %e, "the scheduler skipped a game")
                 }
             }
+        }
+        // The day's digests (`games::settings`): queued once a day, whoever runs the pass.
+        if let Err(e) = self.games.send_digests().await {
+            tracing::warn!(error = %e, "the scheduler could not queue the daily digests");
         }
         Ok(fired)
     }

@@ -40,10 +40,16 @@ pub const TEMPLATES: &[(&str, &str, &str, &str)] = &[
         include_str!("../../templates/email/game_over/body.txt"),
         include_str!("../../templates/email/game_over/body.html"),
     ),
+    (
+        "talk",
+        include_str!("../../templates/email/talk/subject.txt"),
+        include_str!("../../templates/email/talk/body.txt"),
+        include_str!("../../templates/email/talk/body.html"),
+    ),
 ];
 
 /// The mails a player asks for by address rather than by seat (`games::players`): the sign-in
-/// link and the seat links. Kept apart from the notices (`templates/account/`): they are
+/// link, the seat links and the daily digest (`games::settings`). Kept apart from the notices (`templates/account/`): they are
 /// rendered from their outbox row's payload, not from a notice's context.
 pub const ACCOUNT_TEMPLATES: &[(&str, &str, &str, &str)] = &[
     (
@@ -57,6 +63,12 @@ pub const ACCOUNT_TEMPLATES: &[(&str, &str, &str, &str)] = &[
         include_str!("../../templates/account/seat_links/subject.txt"),
         include_str!("../../templates/account/seat_links/body.txt"),
         include_str!("../../templates/account/seat_links/body.html"),
+    ),
+    (
+        "digest",
+        include_str!("../../templates/account/digest/subject.txt"),
+        include_str!("../../templates/account/digest/body.txt"),
+        include_str!("../../templates/account/digest/body.html"),
     ),
 ];
 

@@ -16,6 +16,7 @@ mod rows;
 pub mod sealing;
 mod snapshots;
 mod sqlite;
+mod talk;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -30,6 +31,7 @@ pub use players::PlayerSeat;
 pub use postgres::PgStore;
 pub use sealing::SecretKey;
 pub use sqlite::SqliteStore;
+pub use talk::TalkRecord;
 
 /// A game as the store knows it (the rest is in its events).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -71,11 +71,23 @@ pub struct WebhookRecord {
     pub format: String,
 }
 
-/// Which channels a seat hears on. Both are on until the seat turns one off.
+/// Which channels a seat hears on, and how: email, webhooks and reminders are on and the
+/// daily digest off until the seat (or its player, from their settings page) chooses otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Channels {
     pub email: bool,
     pub webhooks: bool,
+    /// Reminders before a deadline (email and the seat's own webhooks). Absent: on.
+    #[serde(default = "on")]
+    pub reminders: bool,
+    /// One email a day listing the games waiting for the seat's address, in place of an email
+    /// per turn. Absent: off.
+    #[serde(default)]
+    pub digest: bool,
+}
+
+fn on() -> bool {
+    true
 }
 
 impl Default for Channels {
@@ -83,6 +95,8 @@ impl Default for Channels {
         Channels {
             email: true,
             webhooks: true,
+            reminders: true,
+            digest: false,
         }
     }
 }
@@ -612,8 +626,8 @@ impl Store {
     }
 
     pub async fn channels(&self, game_id: &str, seat: &str) -> Result<Channels> {
-        let sql = "SELECT email, webhooks FROM seat_channels WHERE game_id = $1 AND seat = $2";
-        let found: Option<(bool, bool)> = match self {
+        let sql = "SELECT email, webhooks, reminders, digest FROM seat_channels WHERE game_id = $1 AND seat = $2";
+        let found: Option<(bool, bool, bool, bool)> = match self {
             Store::Postgres(s) => {
                 sqlx::query_as(sql)
                     .bind(game_id)
@@ -630,7 +644,12 @@ impl Store {
             }
         };
         Ok(found
-            .map(|(email, webhooks)| Channels { email, webhooks })
+            .map(|(email, webhooks, reminders, digest)| Channels {
+                email,
+                webhooks,
+                reminders,
+                digest,
+            })
             .unwrap_or_default())
     }
 
@@ -664,8 +683,9 @@ impl Store {
     }
 
     pub async fn set_channels(&self, game_id: &str, seat: &str, channels: Channels) -> Result<()> {
-        let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks) VALUES ($1, $2, $3, $4)
-                   ON CONFLICT (game_id, seat) DO UPDATE SET email = excluded.email, webhooks = excluded.webhooks";
+        let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks, reminders, digest) VALUES ($1, $2, $3, $4, $5, $6)
+                   ON CONFLICT (game_id, seat) DO UPDATE SET email = excluded.email, webhooks = excluded.webhooks,
+                   reminders = excluded.reminders, digest = excluded.digest";
         macro_rules! run {
             ($pool:expr) => {{
                 sqlx::query(sql)
@@ -673,6 +693,8 @@ impl Store {
                     .bind(seat)
                     .bind(channels.email)
                     .bind(channels.webhooks)
+                    .bind(channels.reminders)
+                    .bind(channels.digest)
                     .execute($pool)
                     .await?;
             }};

@@ -126,4 +126,76 @@ impl Store {
         });
         Ok(())
     }
+
+    /// The addresses that asked for a daily digest on at least one seat of a running game
+    /// (with email on), in lower case.
+    pub async fn digest_addresses(&self) -> Result<Vec<String>> {
+        let sql = "SELECT DISTINCT lower(s.email) FROM seats s
+                   JOIN seat_channels c ON c.game_id = s.game_id AND c.seat = s.seat
+                   JOIN games g ON g.game_id = s.game_id
+                   WHERE s.email IS NOT NULL AND c.digest AND c.email AND NOT g.ended
+                   ORDER BY 1";
+        Ok(both!(self, pool => {
+            sqlx::query_scalar(sql).fetch_all(pool).await?
+        }))
+    }
+
+    /// Sets the channels of every seat `email` holds (in any case) to `channels`: a player's
+    /// settings page. How many seats it set.
+    pub async fn set_channels_by_email(
+        &self,
+        email: &str,
+        channels: super::Channels,
+    ) -> Result<u64> {
+        let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks, reminders, digest)
+                   SELECT s.game_id, s.seat, $2, $3, $4, $5 FROM seats s WHERE lower(s.email) = lower($1)
+                   ON CONFLICT (game_id, seat) DO UPDATE SET email = excluded.email,
+                   webhooks = excluded.webhooks, reminders = excluded.reminders, digest = excluded.digest";
+        Ok(both!(self, pool => {
+            sqlx::query(sql)
+                .bind(email)
+                .bind(channels.email)
+                .bind(channels.webhooks)
+                .bind(channels.reminders)
+                .bind(channels.digest)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        }))
+    }
+
+    /// Queues `row`, the digest of `email` for `day`, unless that day's digest was queued
+    /// already: the day's mark and the row in one transaction, so that of several schedulers
+    /// exactly one queues it and a failure queues nothing; marks of days before
+    /// `forget_before` (`YYYY-MM-DD`) are forgotten. Whether it was queued.
+    pub async fn queue_digest(
+        &self,
+        email: &str,
+        day: &str,
+        forget_before: &str,
+        row: &super::OutboxRecord,
+    ) -> Result<bool> {
+        let purge = "DELETE FROM digests WHERE day < $1";
+        let mark = "INSERT INTO digests (email, day) VALUES ($1, $2) ON CONFLICT DO NOTHING";
+        let insert =
+            "INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)";
+        let seq = i64::try_from(row.seq).unwrap_or(i64::MAX);
+        Ok(both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(purge).bind(forget_before).execute(&mut *tx).await?;
+            let marked = sqlx::query(mark).bind(email).bind(day).execute(&mut *tx).await?.rows_affected() == 1;
+            if marked {
+                sqlx::query(insert)
+                    .bind(&row.game_id)
+                    .bind(seq)
+                    .bind(&row.channel)
+                    .bind(&row.seat)
+                    .bind(row.payload.to_string())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            marked
+        }))
+    }
 }

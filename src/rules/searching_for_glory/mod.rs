@@ -27,6 +27,7 @@ pub mod roles;
 pub mod round;
 pub mod sieges;
 pub mod state;
+pub mod talk;
 pub mod text_board;
 pub mod victory;
 pub mod view;
@@ -965,6 +966,10 @@ impl Rules for SearchingForGlory {
             return Vec::new();
         }
         pointing::orders(state, p)
+    }
+
+    fn may_tell(&self, state: &State, from: &Seat, to: &Seat) -> Result<(), RuleError> {
+        talk::may_tell(state, from, to)
     }
 
     fn parse(&self, _state: &State, _seat: &Seat, text: &str) -> Result<Command, RuleError> {

@@ -81,17 +81,28 @@ async fn browser(driver: &mut Driver) -> Client {
 /// A fresh headless Chromium with its own profile and `extra` command-line switches.
 async fn browser_with(driver: &mut Driver, extra: &[&str]) -> Client {
     let profile = tempfile::tempdir().unwrap();
+    let mut args: Vec<String> = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,1000",
+    ]
+    .iter()
+    .chain(extra)
+    .map(|a| a.to_string())
+    .collect();
+    args.push(format!("--user-data-dir={}", profile.path().display()));
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
         json!({
             "binary": tool("DESPATCH_CHROMIUM", "/usr/bin/chromium"),
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-dev-shm-usage", "--window-size=1200,1000",
-                format!("--user-data-dir={}", profile.path().display()),
-            ].into_iter().chain(extra.iter().map(|a| a.to_string())).collect::<Vec<_>>(),
+            "args": args,
         }),
     );
     driver._profiles.push(profile);
@@ -206,7 +217,11 @@ fn luminance(css: &str) -> f64 {
         .trim_end_matches(')')
         .split(',')
         .take(3)
-        .map(|p| p.trim().parse::<f64>().unwrap_or_else(|_| panic!("not a colour: {css}")))
+        .map(|p| {
+            p.trim()
+                .parse::<f64>()
+                .unwrap_or_else(|_| panic!("not a colour: {css}"))
+        })
         .collect();
     let lin = |c: f64| {
         let c = c / 255.0;

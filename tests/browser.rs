@@ -237,14 +237,15 @@ fn luminance(css: &str) -> f64 {
 /// Issue 20: "dark mode through `prefers-color-scheme`". Each ruleset's seat page, opened in a
 /// Chromium that asks for dark pages and in one that does not: the dark page's background is
 /// dark and its text light (contrast at least 4.5:1), the light page's the other way round, and
-/// the drawn board's paper darkens with the page. Screenshots at 390 px go to tests/artifacts/.
+/// the drawn board's paper (and the open table's seat boxes) darken with the page. Screenshots at 390 px go to tests/artifacts/.
 async fn every_rulesets_seat_page_turns_dark_when_the_reader_asks(site: TestApp) {
     let mut driver = chromedriver().await;
     let light = browser(&mut driver).await;
     let dark = browser_with(&mut driver, &["--blink-settings=preferredColorScheme=0"]).await;
     let colours = "var cs = getComputedStyle(document.body); \
-        var paper = document.querySelector('figure.board svg .b-paper'); \
-        return [cs.backgroundColor, cs.color, paper ? getComputedStyle(paper).fill : ''];";
+        var fill = function (css) { var e = document.querySelector('figure.board svg ' + css); \
+            return e ? getComputedStyle(e).fill : ''; }; \
+        return [cs.backgroundColor, cs.color, fill('.b-paper'), fill('.ot-seat')];";
     for ruleset in despatch::rules::all() {
         let id = ruleset.info().id;
         let created = site
@@ -262,7 +263,7 @@ async fn every_rulesets_seat_page_turns_dark_when_the_reader_asks(site: TestApp)
             c.goto(&link).await.unwrap();
             wait_for_text(c, "#board-h", "The board", Duration::from_secs(10)).await;
             let got = c.execute(colours, vec![]).await.unwrap();
-            let got: Vec<String> = (0..3)
+            let got: Vec<String> = (0..4)
                 .map(|i| got[i].as_str().unwrap_or_default().to_owned())
                 .collect();
             screenshot(c, &format!("board-{id}-390-{name}")).await;
@@ -286,13 +287,16 @@ async fn every_rulesets_seat_page_turns_dark_when_the_reader_asks(site: TestApp)
             "{id}: the dark page's text has too little contrast: {:?}",
             read[1]
         );
-        if !read[0][2].is_empty() {
-            assert!(
-                luminance(&read[1][2]) < luminance(&read[0][2]) / 2.0,
-                "{id}: the board's paper does not darken: light {}, dark {}",
-                read[0][2],
-                read[1][2]
-            );
+        // The board's paper, and the open table's seat boxes, where the board has them.
+        for (i, what) in [(2, "paper"), (3, "seat boxes")] {
+            if !read[0][i].is_empty() {
+                assert!(
+                    luminance(&read[1][i]) < luminance(&read[0][i]) / 2.0,
+                    "{id}: the board's {what} do not darken: light {}, dark {}",
+                    read[0][i],
+                    read[1][i]
+                );
+            }
         }
     }
     light.close().await.unwrap();

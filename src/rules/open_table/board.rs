@@ -17,7 +17,9 @@ const LOG_LINES: usize = 8;
 const TRAY_DICE: usize = 20;
 
 /// The open table's own surfaces in the toolkit's dark palette (the toolkit's [`STYLE`] darkens
-/// the paper and the ink): seat boxes, the one to act, the log's heading.
+/// the paper and the ink): the seat boxes and the one to act. For a drawing shown on its own;
+/// the pages' stylesheet (static/style.css) repeats it, as their content security policy drops
+/// a drawing's `<style>`.
 const OPEN_TABLE_STYLE: &str = "@media (prefers-color-scheme: dark){svg.open-table .ot-seat{fill:#2a2722;stroke:#8c7b62}svg.open-table .ot-seat.acting{fill:#4a3a10;stroke:#f5c400}}";
 
 /// Escapes text for SVG (XML) content and attributes.

@@ -179,6 +179,39 @@ fn an_illegal_move_inserted_into_the_log_fails_the_re_fold() {
     assert_eq!(failure.seq, i as u64, "{}", failure.problem);
 }
 
+/// A log played under another version of its rules that does not fold under this one says so:
+/// the failure names both versions, so that a player checks it with a build of the version it
+/// was played under. The same failure under this version says nothing of versions.
+#[test]
+fn a_log_of_another_rules_version_that_does_not_fold_names_both_versions() {
+    let text = finished_game();
+    let (header, mut events) = lines(&text);
+    let i = events
+        .iter()
+        .position(|e| e.kind == "Command" && e.seat == "b" && e.dice.is_none())
+        .unwrap();
+    events[i].seat = "a".into();
+    let current = rules::find("open-table").unwrap().info().version;
+
+    let same = verify(&rehashed(&header, events.clone(), i), &rules::find);
+    let problem = same.failure.expect("an illegal event is caught").problem;
+    assert!(!problem.contains("rules version"), "{problem}");
+
+    events[0].payload["ruleset_version"] = json!("0");
+    let mut older: serde_json::Value = serde_json::from_str(&header).unwrap();
+    older["ruleset_version"] = json!("0");
+    let report = verify(&rehashed(&older.to_string(), events, 0), &rules::find);
+    let failure = report.failure.expect("an illegal event is caught");
+    assert_eq!(failure.seq, i as u64, "{}", failure.problem);
+    assert!(
+        failure.problem.contains(&format!(
+            "played under open-table rules version 0; this verifier plays version {current}"
+        )),
+        "{}",
+        failure.problem
+    );
+}
+
 #[test]
 fn a_header_that_is_not_a_despatch_log_is_refused() {
     let report = verify("{\"format\":\"something-else\"}\n", &rules::find);

@@ -420,6 +420,22 @@ fn refold(
         ));
         return;
     };
+    // A log played under another version of its rules may not fold under this one: a failure
+    // then says so, so that a player checks it with a build of that version rather than
+    // suspecting the server (docs/verifying.md, "Rules versions").
+    let played = header.ruleset_version.as_str();
+    let playing = ruleset.info().version;
+    let finding = |seq: u64, problem: String| Finding {
+        seq,
+        problem: if played == playing {
+            problem
+        } else {
+            format!(
+                "{problem} (this log was played under {} rules version {played}; this verifier plays version {playing}, and a change of the rules since may be why: check it with a Despatch build of version {played})",
+                header.ruleset
+            )
+        },
+    };
     let hidden_seed = events
         .iter()
         .rev()
@@ -428,10 +444,7 @@ fn refold(
     let mut game = match Game::fold(ruleset, &events[..1], hidden_seed) {
         Ok(g) => g,
         Err(e) => {
-            report.failure = Some(Finding {
-                seq: e.seq,
-                problem: e.problem,
-            });
+            report.failure = Some(finding(e.seq, e.problem));
             return;
         }
     };
@@ -445,10 +458,7 @@ fn refold(
                 ));
                 return;
             }
-            report.failure = Some(Finding {
-                seq: err.seq,
-                problem: err.problem,
-            });
+            report.failure = Some(finding(err.seq, err.problem));
             return;
         }
     }
@@ -457,10 +467,10 @@ fn refold(
     if let Some(ended) = events.iter().rev().find(|e| e.kind == kind::GAME_ENDED) {
         if let Some(recorded) = ended.payload.get("state_hash").and_then(Value::as_str) {
             if recorded != hash {
-                report.failure = Some(Finding {
-                    seq: ended.seq,
-                    problem: format!("the re-folded state hashes to {hash}, but the log's final event records {recorded}"),
-                });
+                report.failure = Some(finding(
+                    ended.seq,
+                    format!("the re-folded state hashes to {hash}, but the log's final event records {recorded}"),
+                ));
                 return;
             }
         }

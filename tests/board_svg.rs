@@ -12,6 +12,10 @@ use despatch::rules::hour_of_glory::state::State as HogState;
 use despatch::rules::hour_of_glory::view::map_holders;
 use serde_json::{json, Value};
 
+#[path = "common/svg_checks.rs"]
+mod svg_checks;
+use svg_checks::{legible_on_a_phone, self_contained};
+
 fn svg(game: &Game, viewer: &Viewer) -> String {
     game.ruleset
         .board_svg(&game.state, viewer, &BoardContext::default())
@@ -27,35 +31,6 @@ fn viewers(game: &Game) -> Vec<Viewer> {
             .map(|s| Viewer::Seat(s.seat.clone())),
     );
     v
-}
-
-/// Every `font-size` in the drawing is at least 11 px when it is shown 390 px wide.
-fn legible_on_a_phone(svg: &str) -> Result<(), String> {
-    let view_box = svg
-        .split("viewBox=\"0 0 ")
-        .nth(1)
-        .and_then(|r| r.split(' ').next())
-        .ok_or("no viewBox")?;
-    let width: f64 = view_box.parse().map_err(|_| "bad viewBox")?;
-    for part in svg.split("font-size=\"").skip(1) {
-        let size: f64 = part.split('"').next().unwrap_or("0").parse().unwrap_or(0.0);
-        if size * 390.0 / width < 11.0 {
-            return Err(format!("a text of {size} units in a drawing {width} wide"));
-        }
-    }
-    Ok(())
-}
-
-fn self_contained(svg: &str) -> Result<(), String> {
-    if !svg.starts_with("<svg ") || !svg.ends_with("</svg>") {
-        return Err("not one svg element".into());
-    }
-    for bad in ["<script", "href=", "url(", "style=\"", "<foreignObject"] {
-        if svg.contains(bad) {
-            return Err(format!("the drawing holds {bad}"));
-        }
-    }
-    Ok(())
 }
 
 // ---------------------------------------------------------------- For Honor and Glory

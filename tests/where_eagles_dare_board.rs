@@ -20,6 +20,10 @@ use despatch::rules::where_eagles_dare::state::{Bridge, OffMap, Phase, Side, Sta
 use despatch::rules::where_eagles_dare::WhereEaglesDare;
 use serde_json::json;
 
+#[path = "common/svg_checks.rs"]
+mod svg_checks;
+use svg_checks::{legible_on_a_phone, self_contained};
+
 fn hex(t: &str) -> Hex {
     Hex::parse(t).unwrap_or_else(|| panic!("{t} is a hex"))
 }
@@ -44,35 +48,6 @@ fn svg(s: &State, viewer: &Viewer, context: &BoardContext) -> String {
     WhereEaglesDare
         .board_svg(s, viewer, context)
         .expect("Where Eagles Dare draws its board")
-}
-
-/// Every `font-size` is at least 11 px when the drawing is shown 390 px wide.
-fn legible_on_a_phone(svg: &str) -> Result<(), String> {
-    let width: f64 = svg
-        .split("viewBox=\"0 0 ")
-        .nth(1)
-        .and_then(|r| r.split(' ').next())
-        .and_then(|w| w.parse().ok())
-        .ok_or("no viewBox")?;
-    for part in svg.split("font-size=\"").skip(1) {
-        let size: f64 = part.split('"').next().unwrap_or("0").parse().unwrap_or(0.0);
-        if size * 390.0 / width < 11.0 {
-            return Err(format!("a text of {size} units in a drawing {width} wide"));
-        }
-    }
-    Ok(())
-}
-
-fn self_contained(svg: &str) -> Result<(), String> {
-    if !svg.starts_with("<svg ") || !svg.ends_with("</svg>") {
-        return Err("not one svg element".into());
-    }
-    for bad in ["<script", "href=", "url(", "style=\"", "<foreignObject"] {
-        if svg.contains(bad) {
-            return Err(format!("the drawing holds {bad}"));
-        }
-    }
-    Ok(())
 }
 
 /// A small map: woods in column 41, a town at 42.229, the rest clear, a road up column 41.

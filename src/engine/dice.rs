@@ -113,22 +113,19 @@ impl KeptLinks {
         self.length
     }
 
-    /// The link `s_k`, 0 ≤ k ≤ length, as [`Chain::link`] gives it.
+    /// The link `s_k`, 0 ≤ k ≤ length, as [`Chain::link`] gives it: the nearest kept link at
+    /// or above `k`, hashed down to it.
     pub fn link(&self, k: u32) -> [u8; 32] {
-        assert!(
-            k <= self.length,
-            "link {k} is beyond the chain's length {}",
-            self.length
-        );
         let above = k.div_ceil(KEPT_EVERY);
-        let (mut s, from) = match self.kept.get(above as usize) {
+        let (kept, at) = match self.kept.get(above as usize) {
             Some(s) if above * KEPT_EVERY <= self.length => (*s, above * KEPT_EVERY),
             _ => (*self.kept.last().expect("the tip is kept"), self.length),
         };
-        for _ in k..from {
-            s = sha256(&s);
+        if at == k {
+            kept
+        } else {
+            Chain::new(kept, at).link(k)
         }
-        s
     }
 }
 

@@ -12,6 +12,8 @@ use despatch::rules::hour_of_glory::state::State as HogState;
 use despatch::rules::hour_of_glory::view::map_holders;
 use serde_json::{json, Value};
 
+#[path = "common/sfg_seats.rs"]
+mod sfg_seats;
 #[path = "common/svg_checks.rs"]
 mod svg_checks;
 use svg_checks::{legible_on_a_phone, self_contained};
@@ -438,20 +440,7 @@ fn hour_of_glory_pointing_offers_only_legal_orders_for_figures_on_the_board() {
 // ---------------------------------------------------------------- Searching for Glory
 
 fn sfg_setup(players: usize, n: u64) -> Setup {
-    let (scenario, seats): (&str, &[&str]) = match (players, n % 2) {
-        (3, 0) => ("danube-1809", &["napoleon", "davout", "charles"]),
-        (3, _) => ("danube-1809-berthier", &["lannes", "hiller", "louis"]),
-        (_, 0) => (
-            "danube-1809",
-            &["napoleon", "davout", "lannes", "charles", "hiller", "louis"],
-        ),
-        (_, _) => (
-            "danube-1809-berthier",
-            &[
-                "berthier", "davout", "massena", "charles", "hiller", "louis",
-            ],
-        ),
-    };
+    let (scenario, seats) = sfg_seats::danube(players, n);
     Setup {
         game_id: format!("sfg-board-{players}-{n}"),
         scenario: scenario.into(),

@@ -147,6 +147,19 @@ async fn wait_for_text(c: &Client, css: &str, text: &str, within: Duration) -> S
     }
 }
 
+/// The page's scroll width, the window's width and the drawn board's width (0 without one).
+async fn widths(c: &Client) -> (f64, f64, f64) {
+    let sizes = c
+        .execute(
+            "var svg = document.querySelector('figure.board svg'); return [document.documentElement.scrollWidth, window.innerWidth, svg ? svg.getBoundingClientRect().width : 0];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let width = |i: usize| sizes[i].as_f64().unwrap();
+    (width(0), width(1), width(2))
+}
+
 async fn spawn(backend: common::Backend) -> TestApp {
     common::spawn_app(backend).spawn().await
 }
@@ -182,18 +195,7 @@ async fn every_rulesets_seat_page_keeps_to_a_phones_width(site: TestApp) {
             c.set_window_size(width, 900).await.unwrap();
             c.goto(&link).await.unwrap();
             wait_for_text(&c, "#board-h", "The board", Duration::from_secs(10)).await;
-            let sizes = c
-                .execute(
-                    "var svg = document.querySelector('figure.board svg'); return [document.documentElement.scrollWidth, window.innerWidth, svg ? svg.getBoundingClientRect().width : 0];",
-                    vec![],
-                )
-                .await
-                .unwrap();
-            let (page, window, board) = (
-                sizes[0].as_f64().unwrap(),
-                sizes[1].as_f64().unwrap(),
-                sizes[2].as_f64().unwrap(),
-            );
+            let (page, window, board) = widths(&c).await;
             assert!(
                 page <= window,
                 "{id} at {width} px scrolls sideways: {page} > {window}"
@@ -245,7 +247,7 @@ async fn every_rulesets_seat_page_turns_dark_when_the_reader_asks(site: TestApp)
     let colours = "var cs = getComputedStyle(document.body); \
         var fill = function (css) { var e = document.querySelector('figure.board svg ' + css); \
             return e ? getComputedStyle(e).fill : ''; }; \
-        return [cs.backgroundColor, cs.color, fill('.b-paper'), fill('.ot-seat')];";
+        return [cs.backgroundColor, cs.color, fill('.b-paper'), fill('.b-box')];";
     for ruleset in despatch::rules::all() {
         let id = ruleset.info().id;
         let created = site
@@ -535,18 +537,8 @@ async fn a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone(site: TestA
     c.set_window_size(390, 844).await.unwrap();
     c.goto(&link).await.unwrap();
     wait_for_text(&c, "#move-h", "Your move", Duration::from_secs(10)).await;
-    let widths = c
-        .execute(
-            "return [document.documentElement.scrollWidth, window.innerWidth, document.querySelector('figure.board svg').getBoundingClientRect().width];",
-            vec![],
-        )
-        .await
-        .unwrap();
-    let (page, window, board) = (
-        widths[0].as_f64().unwrap(),
-        widths[1].as_f64().unwrap(),
-        widths[2].as_f64().unwrap(),
-    );
+    let (page, window, board) = widths(&c).await;
+    assert!(board > 0.0, "the seat page draws no board");
     assert!(
         page <= window,
         "the page scrolls sideways: {page} > {window}"

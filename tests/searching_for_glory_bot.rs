@@ -11,21 +11,11 @@ use despatch::rules;
 use despatch::rules::searching_for_glory::state::State;
 use serde_json::json;
 
+#[path = "common/sfg_seats.rs"]
+mod sfg_seats;
+
 fn setup(players: usize, n: u64) -> Setup {
-    let (scenario, seats): (&str, &[&str]) = match (players, n % 2) {
-        (3, 0) => ("danube-1809", &["napoleon", "davout", "charles"]),
-        (3, _) => ("danube-1809-berthier", &["lannes", "hiller", "louis"]),
-        (_, 0) => (
-            "danube-1809",
-            &["napoleon", "davout", "lannes", "charles", "hiller", "louis"],
-        ),
-        (_, _) => (
-            "danube-1809-berthier",
-            &[
-                "berthier", "davout", "massena", "charles", "hiller", "louis",
-            ],
-        ),
-    };
+    let (scenario, seats) = sfg_seats::danube(players, n);
     Setup {
         game_id: format!("sfg-bot-{players}-{n}"),
         scenario: scenario.into(),

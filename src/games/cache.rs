@@ -195,8 +195,9 @@ impl FoldCache {
     /// Moves a cached fold at `from` on to `game`, which folded `events` (seqs `from`…) onto it:
     /// after this process appended them, or after a load found them appended by another.
     /// `secrets` are the secret rows those events came with (a move's), or `None` with the
-    /// game's secrets read again (`reloaded`). Returns the fold now cached, or `None` when the
-    /// cache held no fold at `from` (evicted, or moved on by another request meanwhile).
+    /// game's secrets read again (`reloaded`). Returns whether the cache now holds a fold at
+    /// least as far along (`get` hands it out); false when it held no fold at `from` (evicted).
+    /// A move, which has its answer already, reads nothing back.
     pub fn advance(
         &self,
         game_id: &str,
@@ -204,17 +205,19 @@ impl FoldCache {
         game: Game,
         events: Vec<Event>,
         secrets: Secrets<'_>,
-    ) -> Option<Loaded> {
+    ) -> bool {
         let added: usize = events.iter().map(event_bytes).sum();
         let mut inner = self.lock();
         inner.tick += 1;
         let tick = inner.tick;
-        let mut entry = inner.entries.remove(game_id)?;
+        let Some(mut entry) = inner.entries.remove(game_id) else {
+            return false;
+        };
         inner.bytes -= entry.bytes();
         if entry.game.next_seq != from || game.next_seq != from + events.len() as u64 {
-            let found = (entry.game.next_seq > from).then(|| entry.loaded());
+            let ahead = entry.game.next_seq > from;
             self.insert(&mut inner, entry);
-            return found;
+            return ahead;
         }
         // Extended in place unless a reader holds these events now; then copied once.
         Arc::make_mut(&mut entry.events).extend(events);
@@ -227,9 +230,8 @@ impl FoldCache {
             Secrets::Reloaded(all) => entry.secrets = all,
         }
         entry.used = tick;
-        let loaded = entry.loaded();
         self.insert(&mut inner, entry);
-        Some(loaded)
+        true
     }
 
     /// Puts the events a cold load from a snapshot did not read (`head`: seqs 0… up to the

@@ -49,8 +49,10 @@ impl Games {
             if folded.is_ok() {
                 let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
                 let reloaded = cache::Secrets::Reloaded(secrets);
-                if let Some(l) = self.folds.advance(game_id, from, game, tail, reloaded) {
-                    return Ok(l);
+                if self.folds.advance(game_id, from, game, tail, reloaded) {
+                    if let Some(l) = self.folds.get(game_id) {
+                        return Ok(l);
+                    }
                 }
             } else {
                 self.folds.forget(game_id);

@@ -9,8 +9,8 @@ use minijinja::context;
 use serde::Deserialize;
 
 use super::limits::{check_login, TrustedProxies};
-use super::pages::{error_page, message_page, rendered, v};
-use super::{seat_cookie, session_cookie};
+use super::pages::{cookie_seat, error_page, message_page, rendered, v};
+use super::session_cookie;
 use crate::games::players::LOGIN_LIFETIME;
 use crate::games::{Games, ServiceError};
 
@@ -197,10 +197,9 @@ pub async fn claim(
     req: HttpRequest,
 ) -> HttpResponse {
     let game_id = path.as_str();
-    let token = seat_cookie::read(&req);
-    let caller = match games.authenticate(game_id, token.as_deref()).await {
+    let caller = match cookie_seat(&games, game_id, &req).await {
         Ok(c) => c,
-        Err(e) => return error_page(&e, game_id),
+        Err(page) => return page,
     };
     match games.claim_seat(&caller, &form.email).await {
         Ok(_) => see_other(&format!("/games/{game_id}?claimed=1")).finish(),

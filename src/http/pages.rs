@@ -105,6 +105,19 @@ fn moved_on(sent: u64, current_seq: u64) -> String {
     )
 }
 
+/// The seat the request's seat cookie opens in `game_id`, or the error page that says why none.
+pub(super) async fn cookie_seat(
+    games: &Games,
+    game_id: &str,
+    req: &HttpRequest,
+) -> Result<Caller, HttpResponse> {
+    let token = seat_cookie::read(req);
+    games
+        .authenticate(game_id, token.as_deref())
+        .await
+        .map_err(|e| error_page(&e, game_id))
+}
+
 /// A service error as a page.
 pub(super) fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
     match e {
@@ -731,10 +744,9 @@ pub async fn talk(
     req: HttpRequest,
 ) -> HttpResponse {
     let game_id = path.as_str();
-    let token = seat_cookie::read(&req);
-    let caller = match games.authenticate(game_id, token.as_deref()).await {
+    let caller = match cookie_seat(&games, game_id, &req).await {
         Ok(c) => c,
-        Err(e) => return error_page(&e, game_id),
+        Err(page) => return page,
     };
     let refused = |status, message: String| {
         let games = games.clone();
@@ -779,12 +791,9 @@ pub async fn resign(
     req: HttpRequest,
 ) -> HttpResponse {
     let game_id = path.as_str();
-    let caller = match games
-        .authenticate(game_id, seat_cookie::read(&req).as_deref())
-        .await
-    {
+    let caller = match cookie_seat(&games, game_id, &req).await {
         Ok(c) => c,
-        Err(e) => return error_page(&e, game_id),
+        Err(page) => return page,
     };
     let refused = |status, message: String| {
         let notes = Notes {

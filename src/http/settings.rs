@@ -11,8 +11,8 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use minijinja::context;
 use serde::Deserialize;
 
-use super::pages::{error_page, rendered, v};
-use super::{seat_cookie, session_cookie};
+use super::pages::{cookie_seat, error_page, rendered, v};
+use super::session_cookie;
 use crate::games::outbox::Channels;
 use crate::games::settings::vacation_from_days;
 use crate::games::{Caller, Games, NewWebhook, ServiceError, Webhook};
@@ -90,15 +90,6 @@ fn see_other(location: &str) -> HttpResponse {
         .finish()
 }
 
-/// The seat the request's seat cookie opens in `game_id`.
-async fn seat(games: &Games, game_id: &str, req: &HttpRequest) -> Result<Caller, HttpResponse> {
-    let token = seat_cookie::read(req);
-    games
-        .authenticate(game_id, token.as_deref())
-        .await
-        .map_err(|e| error_page(&e, game_id))
-}
-
 /// What a refused form says on its page again: the page's status and the reason.
 struct Refusal {
     status: StatusCode,
@@ -172,7 +163,7 @@ pub async fn seat_get(
     query: web::Query<Flash>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let caller = match seat(&games, &path, &req).await {
+    let caller = match cookie_seat(&games, &path, &req).await {
         Ok(c) => c,
         Err(page) => return page,
     };
@@ -187,7 +178,7 @@ pub async fn seat_post(
     form: web::Form<ChannelsForm>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let caller = match seat(&games, &path, &req).await {
+    let caller = match cookie_seat(&games, &path, &req).await {
         Ok(c) => c,
         Err(page) => return page,
     };
@@ -206,7 +197,7 @@ pub async fn hook_add(
     form: web::Form<HookForm>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let caller = match seat(&games, &path, &req).await {
+    let caller = match cookie_seat(&games, &path, &req).await {
         Ok(c) => c,
         Err(page) => return page,
     };
@@ -241,7 +232,7 @@ pub async fn hook_delete(
     req: HttpRequest,
 ) -> HttpResponse {
     let (game_id, hook_id) = path.into_inner();
-    let caller = match seat(&games, &game_id, &req).await {
+    let caller = match cookie_seat(&games, &game_id, &req).await {
         Ok(c) => c,
         Err(page) => return page,
     };
@@ -271,7 +262,7 @@ pub async fn seat_vacation(
     form: web::Form<VacationForm>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let caller = match seat(&games, &path, &req).await {
+    let caller = match cookie_seat(&games, &path, &req).await {
         Ok(c) => c,
         Err(page) => return page,
     };

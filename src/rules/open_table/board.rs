@@ -16,12 +16,6 @@ const LOG_LINES: usize = 8;
 /// Dice that fit in the tray; a larger roll shows the first ones and a count of the rest.
 const TRAY_DICE: usize = 20;
 
-/// The open table's own surfaces in the toolkit's dark palette (the toolkit's [`STYLE`] darkens
-/// the paper and the ink): the seat boxes and the one to act. For a drawing shown on its own;
-/// the pages' stylesheet (static/style.css) repeats it, as their content security policy drops
-/// a drawing's `<style>`.
-const OPEN_TABLE_STYLE: &str = "@media (prefers-color-scheme: dark){svg.open-table .ot-seat{fill:#2a2722;stroke:#8c7b62}svg.open-table .ot-seat.acting{fill:#4a3a10;stroke:#f5c400}}";
-
 /// Escapes text for SVG (XML) content and attributes.
 fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -108,7 +102,7 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
     let mut svg = String::with_capacity(4096);
     let _ = write!(
         svg,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="board-title board-desc" class="board drawn open-table" font-family="system-ui, sans-serif"><title id="board-title">The open table</title><desc id="board-desc">{desc}</desc><style>{STYLE}{OPEN_TABLE_STYLE}</style><rect class="b-paper" width="{WIDTH}" height="{height}" fill="#f4efe4"/>"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="board-title board-desc" class="board drawn" font-family="system-ui, sans-serif"><title id="board-title">The open table</title><desc id="board-desc">{desc}</desc><style>{STYLE}</style><rect class="b-paper" width="{WIDTH}" height="{height}" fill="#f4efe4"/>"##,
         desc = esc(&describe(state, context)),
     );
     // Seats, the one to act in bold with a marker.
@@ -141,7 +135,7 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
         };
         let _ = write!(
             svg,
-            r##"<g class="seat{cls}"><rect class="ot-seat{cls}" x="{x}" y="{y}" width="147" height="28" rx="6" fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/><text class="b-ink" x="{tx}" y="{ty}" font-size="14" font-weight="{weight}" fill="#222">{label}</text></g>"##,
+            r##"<g class="seat{cls}"><rect class="b-box{cls}" x="{x}" y="{y}" width="147" height="28" rx="6" fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/><text class="b-ink" x="{tx}" y="{ty}" font-size="14" font-weight="{weight}" fill="#222">{label}</text></g>"##,
             cls = if acting { " acting" } else { "" },
             sw = if acting { 3 } else { 1 },
             tx = x + 8,

@@ -589,16 +589,7 @@ pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
                 format!("m-bridge-{name}-bailey"),
                 Some(Side::Allied),
                 "Bb",
-                format!(
-                    "Bailey {} on {name}, {}{} (2.15.7)",
-                    x.unit,
-                    if x.bridged {
-                        "bridge side"
-                    } else {
-                        "truck side"
-                    },
-                    if x.disabled { ", out of action" } else { "" }
-                ),
+                format!("Bailey {} on {name}, {} (2.15.7)", x.unit, x.state()),
             );
         }
         if let Some(f) = &b.ferry {

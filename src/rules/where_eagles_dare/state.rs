@@ -236,6 +236,21 @@ pub struct Bailey {
     pub disabled: bool,
 }
 
+impl Bailey {
+    /// Its side and state as the boards write them (2.15.7): `bridge side, out of action`.
+    pub fn state(&self) -> String {
+        format!(
+            "{}{}",
+            if self.bridged {
+                "bridge side"
+            } else {
+                "truck side"
+            },
+            if self.disabled { ", out of action" } else { "" }
+        )
+    }
+}
+
 /// A ferry on a destroyed bridge's hexside (2.18): the engineer under the marker at `at`,
 /// the arrow pointing to `to`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

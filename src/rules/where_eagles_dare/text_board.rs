@@ -543,16 +543,7 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             marks.push("improved".into());
         }
         if let Some(x) = &b.bailey {
-            marks.push(format!(
-                "Bailey {} {}{}",
-                x.unit,
-                if x.bridged {
-                    "bridge side"
-                } else {
-                    "truck side"
-                },
-                if x.disabled { ", out of action" } else { "" }
-            ));
+            marks.push(format!("Bailey {} {}", x.unit, x.state()));
         }
         if let Some(f) = &b.ferry {
             marks.push(format!(

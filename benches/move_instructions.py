@@ -10,15 +10,26 @@ over the moves between them, so that start-up and the game's creation cancel out
     python3 benches/move_instructions.py target/release/despatch 20
     python3 benches/move_instructions.py target/release/despatch 220
 
+With `--notices` the dispatcher runs too, writing Bert's mail to files, and the server is stopped
+only when every move's notice to him is written: the difference from a run without it is what
+the notices cost (BENCHMARKS.md, "What a notice costs").
+
 """
 import json, os, re, signal, socket, subprocess, sys, tempfile, time, urllib.request
 
-binary, moves = sys.argv[1], int(sys.argv[2])
+notices = "--notices" in sys.argv
+args = [a for a in sys.argv[1:] if a != "--notices"]
+binary, moves = args[0], int(args[1])
 work = tempfile.mkdtemp()
 s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
 out = os.path.join(work, "cg.out")
 env = dict(os.environ, DESPATCH_DATA_DIR=work, DESPATCH_BIND=f"127.0.0.1:{port}",
-           DESPATCH_MOVE_RATE="off", DESPATCH_CREATE_RATE="off", DESPATCH_DISPATCHER="off")
+           DESPATCH_MOVE_RATE="off", DESPATCH_CREATE_RATE="off",
+           DESPATCH_DISPATCHER="on" if notices else "off")
+mail_dir = os.path.join(work, "mail")
+if notices:
+    os.mkdir(mail_dir)
+    env["DESPATCH_MAIL_DIR"] = mail_dir
 env.pop("DATABASE_URL", None)
 p = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "serve"],
                      env=env, stdout=open(os.path.join(work, "log"), "w"), stderr=subprocess.STDOUT)
@@ -39,9 +50,16 @@ g = req("POST", "/api/games", {"ruleset": "open-table", "options": {"order": "fr
 seq, tok = 1, g["seats"][0]["token"]
 for _ in range(moves):
     seq = req("POST", f"/api/games/{g['game_id']}/moves", {"expected_seq": seq, "command": "roll 1d6"}, tok)["next_seq"]
+# Bert hears of every move (and of the game's creation): wait for the last mail, then until no
+# more come for ten seconds.
+seen, still = -1, 0
+while notices and (seen < moves or still < 20):
+    n = len(os.listdir(mail_dir))
+    seen, still = n, (still + 1 if n == seen else 0)
+    time.sleep(0.5)
 p.send_signal(signal.SIGINT); p.wait(timeout=300)
 total = 0
 for line in open(out):
     m = re.match(r"(summary|totals): (\d+)", line)
     if m: total = int(m.group(2))
-print(binary, moves, total, out)
+print(binary, moves, total, out, *([f"mails {len(os.listdir(mail_dir))}"] if notices else []))

@@ -153,7 +153,8 @@ enum Command {
         seats: Vec<String>,
         #[arg(long, default_value = "{}")]
         options: String,
-        /// The dice faces to use, in order: `--dice 5,5,6`.
+        /// The dice faces to use, in order: `--dice 5,5,6` (default: the script's `# dice:`
+        /// header lines).
         #[arg(long, value_delimiter = ',')]
         dice: Vec<u32>,
         /// Start from this position instead of the scenario's set-up, in the ruleset's
@@ -185,13 +186,15 @@ script plays, so that the options are rarely needed:
   # ruleset: for-honor-and-glory
   # scenario: example-forest-fire
   # seats: american, british
+  # dice: 4, 2
   position:
     turn 2
   american: fire C4 at C3
 
 A `position:` block (its lines indented, before the first step) or --position FILE starts \
 the script from a position set by hand: the scenario's set-up, changed one statement a line, \
-checked as a scenario is; an error names the line. A step the rules refuse is shown with its \
+checked as a scenario is; an error names the line. `# dice:` lines give the dice when \
+--dice gives none (several add up, in order). A step the rules refuse is shown with its \
 error and the position it met, and changes nothing; the script goes on (or stops, with \
 --stop-on-refusal). `despatch replay --list` lists the rulesets and scenarios with their titles
 and seats.
@@ -677,6 +680,11 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                     .map_err(|e| format!("cannot read {}: {e}", script.display()))?
             };
             let parsed = replay::parse_script(&text).map_err(|e| format!("script: {e}"))?;
+            let dice = if dice.is_empty() {
+                parsed.dice.clone()
+            } else {
+                dice
+            };
             let ruleset = ruleset
                 .or_else(|| parsed.ruleset.clone())
                 .unwrap_or_else(|| rules::open_table::ID.to_owned());

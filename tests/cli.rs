@@ -56,6 +56,45 @@ fn replay_runs_a_script_with_scripted_dice_and_says_it_is_unverifiable() {
 }
 
 #[test]
+fn replay_takes_the_dice_from_the_script_s_header_unless_the_command_line_gives_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("s.txt"),
+        "# seats: alice, bob\n# dice: 3, 4\n# dice: 6\nalice: roll 2d6 to hit\nbob: roll d6\n",
+    )
+    .unwrap();
+    let out = despatch(&["replay", "s.txt"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("alice rolls 2d6 (to hit): 3 + 4 = 7"),
+        "{text}"
+    );
+    assert!(text.contains("bob rolls 1d6: 6"), "{text}");
+    let out = despatch(&["replay", "--dice", "1,1,2", "s.txt"], dir.path());
+    let text = stdout(&out);
+    assert!(
+        text.contains("alice rolls 2d6 (to hit): 1 + 1 = 2"),
+        "{text}"
+    );
+    assert!(text.contains("bob rolls 1d6: 2"), "{text}");
+    // A face that is no number is named with its line.
+    std::fs::write(
+        dir.path().join("bad.txt"),
+        "# seats: alice, bob\n# dice: 3, x\n",
+    )
+    .unwrap();
+    let out = despatch(&["replay", "bad.txt"], dir.path());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 2: 'x' is not a die face"), "{err}");
+}
+
+#[test]
 fn replay_shows_a_refused_step_and_goes_on_or_stops_with_stop_on_refusal() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(

@@ -688,6 +688,49 @@ fn where_eagles_dare_positions_check_the_oob_s_sides_and_the_231st_line_s6_10() 
 }
 
 #[test]
+fn where_eagles_dare_positions_release_the_club_route_line_in_order_and_date_a_demolition() {
+    let seats = ["allied", "german"];
+    let bad = |text: &str| {
+        position("where-eagles-dare", "campaign", &seats, text)
+            .err()
+            .expect("refused")
+    };
+    // 4.3.1: the line is released from its head, in its order.
+    let e = bad("released group-hot guards-art");
+    assert!(
+        e.message
+            .contains("Formation 2 is group-cold, not 'guards-art'"),
+        "{e}"
+    );
+    // The Devil's Cauldron's Formations only once the marker is off the map.
+    let e = bad("\nreleased group-hot group-cold guards-art 44-rtr sherwood");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("write marker off"), "{e}");
+    let e = bad("bridge son destroyed at 19 2100");
+    assert!(e.message.contains("'2100' is not a turn"), "{e}");
+    assert!(position(
+        "where-eagles-dare",
+        "campaign",
+        &seats,
+        "marker off\nreleased group-hot group-cold guards-art 44-rtr sherwood\nbridge son destroyed at 19 0900",
+    )
+    .is_ok());
+    // A Bailey comes on a turn after the demolition (2.15.7): the turn stated is kept.
+    let script = "position:\n  day 19\n  time 0900\n  phase activation\n  impulse allied\n  \
+                  chit div-guards\n  bridge son destroyed at 19 0900\nallied: bailey 11-bridge-re son\n";
+    let t = replay::run(
+        ruleset("where-eagles-dare"),
+        setup("campaign", &seats),
+        script,
+        vec![],
+    );
+    let Err(e) = t else {
+        panic!("a Bailey the turn of the demolition is accepted");
+    };
+    assert!(e.to_string().contains("2.15.7"), "{e}");
+}
+
+#[test]
 fn where_eagles_dare_s6_6_another_101st_leader_commands_at_2_cp_from_a_position() {
     // s6_6_a_101st_unit_in_command_by_another_101st_leader_pays_2_cp_and_is_not_activated
     // (where_eagles_dare_rules), from a position: the 506's chit, its Leader beside A/502.

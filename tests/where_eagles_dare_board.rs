@@ -446,3 +446,52 @@ fn boards_and_pointing_over_bot_games_keep_the_german_secrets_and_offer_only_leg
         counts.pointed_played
     );
 }
+
+#[test]
+fn board_decision_13_the_first_turn_window_shows_where_the_play_is() {
+    // A Ride in the Country opens with no unit on the map: XXX Corps breaks out along Club
+    // Route, its reinforcements coming in at the Club Route marker (4.3.1). The window holds
+    // the marker and Club Route, not the drop zones no drop comes to in this scenario.
+    let s = state("a-ride-in-the-country", json!({}));
+    assert!(s.units.is_empty(), "no unit on the map yet");
+    let w = window(&s);
+    for h in ["42.229", "42.228", "41.230", "41.231", "41.232"] {
+        assert!(w.contains(hex(h)), "{h} outside the first window {w:?}");
+    }
+    assert!(
+        !w.contains(hex("60.149")),
+        "the empty drop zones are not where the play is: {w:?}"
+    );
+    let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+    legible_on_a_phone(&b).unwrap();
+    assert!(
+        b.contains(r#"data-piece="m-club-route" data-at="42.229""#),
+        "the marker drawn"
+    );
+    for h in ["41.230", "41.231", "41.232"] {
+        assert!(
+            b.contains(&format!(r#"data-cell="{h}""#)),
+            "Club Route {h} drawn"
+        );
+    }
+    // The Best Laid Plans drops Drop One on its first turn into the zones the flak covers
+    // (S5.4): its counters are on the map, and the window holds them and DZ B.
+    let s = state("the-best-laid-plans", json!({}));
+    let w = window(&s);
+    for (unit, u) in &s.units {
+        assert!(w.contains(u.hex), "{unit} at {} outside {w:?}", u.hex);
+    }
+    for h in ["57.149", "60.148", "64.149"] {
+        assert!(w.contains(hex(h)), "DZ B's {h} outside {w:?}");
+    }
+    // Once units are on the map they weigh as the marker does: a stack of them elsewhere wins.
+    let mut s = state("a-ride-in-the-country", json!({}));
+    for (i, h) in ["60.160", "60.161", "61.160"].iter().enumerate() {
+        put(&mut s, &format!("x-{i}"), Side::Allied, h);
+    }
+    let w = window(&s);
+    assert!(
+        w.contains(hex("60.160")) && !w.contains(hex("42.229")),
+        "{w:?}"
+    );
+}

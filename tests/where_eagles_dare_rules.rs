@@ -15,7 +15,7 @@ use despatch::rules::where_eagles_dare::los::{hexes_between, line_of_sight, Sigh
 use despatch::rules::where_eagles_dare::oob::{Class, Oob, OOB};
 use despatch::rules::where_eagles_dare::order;
 use despatch::rules::where_eagles_dare::state::{
-    AirDropCounters, OffMap, Phase, RaidMarker, Side, State, Unit,
+    AirDropCounters, Marks, OffMap, Phase, RaidMarker, Side, State, Unit,
 };
 use despatch::rules::where_eagles_dare::terrain::{fire_modifier, Map, Mobility, Terrain, CHART};
 use despatch::rules::where_eagles_dare::{
@@ -2705,6 +2705,7 @@ fn rout_s3_1_a_routed_german_formation_leaves_the_map_and_reenters_its_display_b
     assert_eq!(s.rout, Some(Side::German));
     refused(&mut s, "allied", "end", "sequence of play");
     refused(&mut s, "german", "rout kg-walther", "S3.1");
+    lose(&mut s, "1/erc-kg-stiller", 1);
     ok(&mut s, "german", "rout erc-kg-stiller G/st1", &[]);
     assert_eq!(s.offmap["erc-kg-stiller"], OffMap::Routed { back: 19 });
     assert!(!s.units.contains_key("G/st1"));
@@ -3625,4 +3626,239 @@ fn positions_decision_15_marks_set_a_unit_s_stated_results() {
     };
     assert!(e.to_string().contains("no unit left"), "{e}");
     assert!(read("marks A/502 shaken").is_err());
+}
+
+/// `unit` has lost `n` steps (the stated results, decision 15).
+fn lose(s: &mut State, unit: &str, n: u32) {
+    s.marks.insert(
+        unit.into(),
+        Marks {
+            lost: n,
+            ..Marks::default()
+        },
+    );
+}
+
+fn lost_of(s: &State, unit: &str) -> u32 {
+    s.marks.get(unit).map_or(0, |m| m.lost)
+}
+
+/// The Allied player's fire draws Reinf (the only chit in his cup).
+fn allied_draws_reinf(s: &mut State) {
+    s.cups.insert(Side::Allied, ids(&["reinf"]));
+    allied_impulse(s, "f-502");
+    ok(s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(s, "allied", "result none", &[1]);
+    assert_eq!(s.placing, Some((Side::Allied, "reinf".into())));
+}
+
+#[test]
+fn reinf_s3_1_two_recovered_steps_come_off_the_marks_of_one_formation_s_units() {
+    let mut s = game("the-best-laid-plans");
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "ldr-502", "56.204");
+    lose(&mut s, "A/502", 1);
+    lose(&mut s, "B/502", 1);
+    lose(&mut s, "C/502", 1);
+    lose(&mut s, "A/501", 1);
+    allied_draws_reinf(&mut s);
+    // Bad input changes nothing: another side's formation, one with no step lost, a unit of
+    // another formation, a unit named twice with one step lost, a name that is no formation.
+    let e = refused(&mut s, "allied", "place reinf 59-a", "S3.1 Events (Reinf)");
+    assert!(e.message.contains("german formation"), "{e}");
+    let e = refused(&mut s, "allied", "place reinf 506", "S3.1 Events (Reinf)");
+    assert!(
+        e.message.contains("506 has no step lost on its units"),
+        "{e}"
+    );
+    assert!(e.message.contains("two-step Lost 82nd AB unit"), "{e}");
+    let e = refused(
+        &mut s,
+        "allied",
+        "place reinf 502 A/501",
+        "S3.1 Events (Reinf)",
+    );
+    assert!(e.message.contains("A/501 is not a unit of 502"), "{e}");
+    let e = refused(
+        &mut s,
+        "allied",
+        "place reinf 502 C/502 C/502",
+        "S3.1 Events (Reinf)",
+    );
+    assert!(e.message.contains("C/502 has no more lost step"), "{e}");
+    let e = refused(
+        &mut s,
+        "allied",
+        "place reinf 502 D/502",
+        "S3.1 Events (Reinf)",
+    );
+    assert!(
+        e.message
+            .contains("A/502 1 lost, B/502 1 lost, C/502 1 lost"),
+        "{e}"
+    );
+    refused(
+        &mut s,
+        "allied",
+        "place reinf no-such",
+        "S3.1 Events (Reinf)",
+    );
+    // Two steps: the unit named first, then the order of battle's order.
+    let n = order(&mut s, "allied", "place reinf 502 C/502", &[]).unwrap();
+    assert_eq!(n, 0);
+    assert_eq!(
+        (
+            lost_of(&s, "A/502"),
+            lost_of(&s, "B/502"),
+            lost_of(&s, "C/502")
+        ),
+        (0, 1, 0)
+    );
+    assert!(!s.marks.contains_key("C/502"), "a clear mark is dropped");
+    assert_eq!(
+        lost_of(&s, "A/501"),
+        1,
+        "another formation's step stays lost"
+    );
+    assert!(s.placing.is_none() && s.reinf_one.is_none());
+    // The order reads back as written.
+    let c = order::parse("place reinf 502 C/502 A/502").unwrap();
+    assert_eq!(order::describe(&c), "place reinf 502 C/502 A/502");
+}
+
+#[test]
+fn reinf_s3_1_one_step_lost_then_one_step_of_a_lost_82nd_ab_unit_with_the_formation_leader() {
+    let mut s = game("the-best-laid-plans");
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "ldr-502", "56.204");
+    put(&mut s, "ldr-501", "56.206");
+    lose(&mut s, "B/502", 1);
+    allied_draws_reinf(&mut s);
+    // With a step lost, the formation's two-step Lost 82nd AB unit is refused: recover first.
+    let e = refused(
+        &mut s,
+        "allied",
+        "place reinf lost82-1 56.204",
+        "S3.1 Events (Reinf)",
+    );
+    assert!(e.message.contains("502 has 1 step(s) lost"), "{e}");
+    ok(&mut s, "allied", "place reinf 502", &[]);
+    assert_eq!(lost_of(&s, "B/502"), 0);
+    assert_eq!(s.reinf_one.as_deref(), Some("502"));
+    assert_eq!(s.placing, Some((Side::Allied, "reinf".into())));
+    // One step of a Lost 82nd AB unit, with the 502's Leader only.
+    refused(&mut s, "allied", "place reinf 501", "S3.1 Events (Reinf)");
+    let e = refused(
+        &mut s,
+        "allied",
+        "place reinf lost82-1 56.206",
+        "S3.1 Events (Reinf)",
+    );
+    assert!(e.message.contains("502's Leader at 56.204"), "{e}");
+    ok(&mut s, "allied", "place reinf lost82-1 56.204", &[]);
+    assert_eq!(s.units["lost82-1"].hex, hex("56.204"));
+    assert_eq!(lost_of(&s, "lost82-1"), 1, "one step of its two");
+    assert!(s.placing.is_none() && s.reinf_one.is_none());
+    // A formation that lost none: a two-step unit with its Leader.
+    let mut s = game("the-best-laid-plans");
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "ldr-502", "56.204");
+    allied_draws_reinf(&mut s);
+    ok(&mut s, "allied", "place reinf lost82-2 56.204", &[]);
+    assert_eq!(lost_of(&s, "lost82-2"), 0, "both steps");
+    // A Guards formation's short step is lost: the Lost 82nd AB come with the 101st.
+    let mut s = game("the-best-laid-plans");
+    put(&mut s, "A/502", "56.203");
+    let guards = OOB
+        .units_of("hot")
+        .find(|u| u.class != Class::Leader)
+        .unwrap()
+        .id
+        .clone();
+    lose(&mut s, &guards, 1);
+    allied_draws_reinf(&mut s);
+    ok(&mut s, "allied", "place reinf hot", &[]);
+    assert_eq!(lost_of(&s, &guards), 0);
+    assert!(s.placing.is_none() && s.reinf_one.is_none());
+}
+
+#[test]
+fn reinf_s3_1_the_german_recovers_two_steps_and_loses_the_excess() {
+    let mut s = game("the-best-laid-plans");
+    unit_at(&mut s, "G/1", Side::German, "56.220");
+    lose(&mut s, "1/59-a", 1);
+    s.cups.insert(Side::German, ids(&["reinf"]));
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert_eq!(s.placing, Some((Side::German, "reinf".into())));
+    refused(&mut s, "german", "place reinf 502", "S3.1 Events (Reinf)");
+    let e = refused(
+        &mut s,
+        "german",
+        "place reinf lost82-1 56.204",
+        "S3.1 Events (Reinf)",
+    );
+    assert!(e.message.contains("only the 101st player"), "{e}");
+    ok(&mut s, "german", "place reinf 59-a", &[]);
+    assert_eq!(lost_of(&s, "1/59-a"), 0);
+    assert!(
+        s.placing.is_none() && s.reinf_one.is_none(),
+        "the other step is lost"
+    );
+    // With no German step lost, there is nothing to recover: no one is asked.
+    s.cups.insert(Side::German, ids(&["reinf"]));
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert!(s.placing.is_none());
+}
+
+#[test]
+fn rout_s3_1_the_formation_needs_a_step_lost_on_its_units_checked_against_the_marks() {
+    let mut s = before_1900("campaign", 18);
+    s.time = 3;
+    s.phase = Phase::Activation;
+    s.offmap.insert("erc-kg-stiller".into(), OffMap::OnMap);
+    unit_at(&mut s, "G/st1", Side::German, "30.100");
+    s.cups.insert(Side::Allied, ids(&["rout"]));
+    allied_impulse(&mut s, "f-501");
+    ok(&mut s, "allied", "fire A/1 30.100 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    assert_eq!(s.rout, Some(Side::German));
+    // Bad input changes nothing: no step lost; an Independent Formation; a step lost only on
+    // an Independent Unit does not count for its Formation either.
+    let e = refused(&mut s, "german", "rout erc-kg-stiller G/st1", "S3.1 Rout");
+    assert!(
+        e.message
+            .contains("erc-kg-stiller has no step lost on its units")
+            && e.message
+                .contains("name a Formation with a step lost, or pass"),
+        "{e}"
+    );
+    lose(&mut s, "A/326", 1);
+    let e = refused(&mut s, "german", "rout ind-101", "S3.1 Rout");
+    assert!(
+        e.message.contains("ind-101 is an Independent Formation"),
+        "{e}"
+    );
+    let e = refused(&mut s, "german", "rout 501", "S3.1 Rout");
+    assert!(e.message.contains("501 has no step lost"), "{e}");
+    // A step lost on one unit of the Formation: it routs.
+    lose(&mut s, "2/erc-kg-stiller", 1);
+    ok(&mut s, "german", "rout erc-kg-stiller G/st1", &[]);
+    assert_eq!(s.offmap["erc-kg-stiller"], OffMap::Routed { back: 19 });
+    // An Allied Formation: its marks too (the German may name a friendly or an enemy one).
+    let mut s = game("the-best-laid-plans");
+    put(&mut s, "A/502", "56.203");
+    lose(&mut s, "B/502", 1);
+    s.cups.insert(Side::German, ids(&["rout"]));
+    unit_at(&mut s, "G/1", Side::German, "56.220");
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert_eq!(s.rout, Some(Side::Allied));
+    refused(&mut s, "allied", "rout 501", "S3.1 Rout");
+    ok(&mut s, "allied", "rout 502", &[]);
+    assert!(s.rout.is_none());
 }

@@ -38,6 +38,9 @@ pub struct Script {
     pub scenario: Option<String>,
     /// `# seats: alice, bob`
     pub seats: Vec<String>,
+    /// `# dice: 3, 5, 6`: the faces to use when the command line gives none, so that a worked
+    /// example runs as it is written.
+    pub dice: Vec<u32>,
     /// The `position:` block: the script line of its first statement, and its text.
     pub position: Option<(usize, String)>,
     pub steps: Vec<Step>,
@@ -46,7 +49,8 @@ pub struct Script {
 /// Reads a script; errors name the line.
 ///
 /// A header of comment lines names the ruleset, the scenario and the seats (`# ruleset: …`,
-/// `# scenario: …`, `# seats: a, b`). A line `position:` opens a position block, which holds
+/// `# scenario: …`, `# seats: a, b`) and may give the dice (`# dice: 3, 5`; several such lines
+/// add up, in order). A line `position:` opens a position block, which holds
 /// every indented line below it: the ruleset's position format, set before the first step.
 pub fn parse_script(script: &str) -> Result<Script, String> {
     let mut out = Script::default();
@@ -78,6 +82,13 @@ pub fn parse_script(script: &str) -> Result<Script, String> {
                             .map(|s| s.trim().to_owned())
                             .filter(|s| !s.is_empty())
                             .collect()
+                    }
+                    "dice" => {
+                        for face in value.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+                            out.dice.push(face.parse().map_err(|_| {
+                                format!("line {at}: '{face}' is not a die face (# dice: 3, 5, 6)")
+                            })?);
+                        }
                     }
                     _ => {}
                 }

@@ -164,6 +164,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                         event,
                         target: theirs[rng(n)].clone(),
                         at: None,
+                        units: Vec::new(),
                     },
                 });
             }
@@ -179,22 +180,39 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     at: (event == "air-strike").then_some(at),
                     event,
                     target: f.id.clone(),
+                    units: Vec::new(),
                 });
             }
             if event == "reinf" {
-                // A Lost 82nd AB unit in the hex of a 101st Leader the engine knows, if any.
+                // S3.1: a formation with a step lost, or a Lost 82nd AB unit with a 101st
+                // Leader whose formation lost none (refused, and tried again, when it did).
+                let hurt = super::events::formations_with_losses(s, side);
                 let left = super::events::lost_82nd_left(s);
                 let leader = s.units.iter().find(|(n, _)| {
                     super::oob::OOB.unit(n).is_some_and(|u| u.range.is_some())
                         && super::oob::OOB.division_of(n) == Some("101st")
+                        && s.reinf_one.as_ref().is_none_or(|f| {
+                            super::oob::OOB.formation_of(n).is_some_and(|x| &x.id == f)
+                        })
                 });
-                return Some(match (left.first(), leader) {
-                    (Some(u), Some((_, l))) => Command::Place {
-                        event,
+                let lost82 = match (left.first(), leader) {
+                    (Some(u), Some((_, l))) if side == Side::Allied => Some(Command::Place {
+                        event: event.clone(),
                         target: (*u).to_owned(),
                         at: Some(l.hex),
-                    },
-                    _ => Command::Pass,
+                        units: Vec::new(),
+                    }),
+                    _ => None,
+                };
+                if s.reinf_one.is_some() || hurt.is_empty() || rng(3) == 0 {
+                    return Some(lost82.unwrap_or(Command::Pass));
+                }
+                let (f, _) = &hurt[rng(hurt.len())];
+                return Some(Command::Place {
+                    event,
+                    target: f.clone(),
+                    at: None,
+                    units: Vec::new(),
                 });
             }
             Command::Place {
@@ -205,6 +223,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 },
                 event,
                 at: None,
+                units: Vec::new(),
             }
         }
         Phase::Activation if s.pending.is_none() && s.intelligence.is_some() => {
@@ -259,11 +278,13 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 if side != who {
                     return None;
                 }
+                // S3.1: a Formation on the map with a step lost on its units.
                 let on_map: Vec<&String> = s
                     .offmap
                     .iter()
                     .filter(|(_, p)| **p == super::state::OffMap::OnMap)
                     .map(|(f, _)| f)
+                    .filter(|f| super::offmap::rout_condition(s, f).is_ok())
                     .collect();
                 return Some(match on_map.get(rng(on_map.len() + 1)) {
                     Some(f) => Command::Rout {

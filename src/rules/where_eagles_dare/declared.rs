@@ -341,8 +341,8 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
     if super::events::PLACED.contains(&event.as_str()) {
         super::events::ask(s, ctx, side, &event);
     }
-    if event == "reinf" && side == Side::Allied {
-        super::events::ask_reinf(s, ctx);
+    if event == "reinf" {
+        super::events::ask_reinf(s, ctx, side);
     }
     if event == "lost" {
         super::events::ask_lost(s, ctx, side.other());

@@ -4,9 +4,11 @@
 //! **What is drawn.** The toolkit draws a whole grid at a font that stays legible on a phone,
 //! so the series' map (columns 14–87, rows 89–232 on this text's hexes alone) cannot be drawn
 //! whole: the board is a **window** of at most [`MAX_COLS`] columns by [`MAX_ROWS`] rows, the
-//! one holding the most of what matters (units first, then the Club Route marker and the
-//! markers, then Club Route and the key hexes). When all of it fits, the window is just big
-//! enough. Hex ids are the series' (`56.201`): every cell's `data-cell` and hover title; the
+//! one holding the most of what matters: units and the Club Route marker first (the marker is
+//! where XXX Corps' reinforcements come in, 4.3.1, so it weighs as a unit and the first turn's
+//! board, before any unit is on the map, shows it rather than the empty drop zones), then the
+//! other markers, then Club Route and the key hexes. When all of it fits, the window is just
+//! big enough. Hex ids are the series' (`56.201`): every cell's `data-cell` and hover title; the
 //! toolkit's edge letters and numbers are explained by a note (`A` = column 41 …).
 //!
 //! With a loaded map (option `map`) every map hex in the window is drawn with its terrain (and
@@ -158,11 +160,16 @@ fn marker_hexes(s: &State) -> Vec<Hex> {
 }
 
 /// The window drawn: every weighted point when it fits, else the [`MAX_COLS`] by [`MAX_ROWS`]
-/// window holding the most weight (a unit 100, a marker 10, a key hex 1), the first such from the
+/// window holding the most weight (a unit 100, the Club Route marker 100 — XXX Corps'
+/// reinforcement hex, 4.3.1 —, another marker 10, a key hex 1), the first such from the
 /// north-west. It reads the state only, so the board and its pointing agree.
 pub fn window(s: &State) -> Window {
     let mut points: Vec<(Hex, u32)> = s.units.values().map(|u| (u.hex, 100)).collect();
-    points.extend(marker_hexes(s).into_iter().map(|h| (h, 10)));
+    points.extend(
+        marker_hexes(s)
+            .into_iter()
+            .map(|h| (h, if Some(h) == s.marker { 100 } else { 10 })),
+    );
     points.extend(key_hexes(s).into_iter().map(|(h, _)| (h, 1)));
     let mut all: Vec<Hex> = points.iter().map(|(h, _)| *h).collect();
     if let Some(m) = &s.map {

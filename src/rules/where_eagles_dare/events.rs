@@ -45,18 +45,293 @@ pub fn ask_lost(s: &mut State, ctx: &mut Ctx, enemy: Side) {
     s.placing = Some((enemy, "lost".to_owned()));
 }
 
-/// Reinf drawn by the Allied (101st) player: he may bring in a Lost 82nd AB unit (S3.1).
-pub fn ask_reinf(s: &mut State, ctx: &mut Ctx) {
-    let left = lost_82nd_left(s);
-    if left.is_empty() {
-        ctx.say("Reinf: every Lost 82nd AB unit is in play; the recovered steps are the players' (S3.1)");
+const S3_1_REINF: &str = "S3.1 Events (Reinf)";
+
+/// Reinf drawn (S3.1): the drawing side names one of its formations and recovers 2 of its
+/// units' lost steps, taken off the marks (decision 18); the Allied (101st) player may bring
+/// in a Lost 82nd AB unit where the formation lost one step in all (one step of it) or none (a
+/// two-step unit). With no step lost on any of its units and no Lost 82nd AB unit to bring, the
+/// side has nothing to recover and is not asked.
+pub fn ask_reinf(s: &mut State, ctx: &mut Ctx, side: Side) {
+    let hurt = formations_with_losses(s, side);
+    let lost82 = side == Side::Allied && !lost_82nd_left(s).is_empty();
+    if hurt.is_empty() && !lost82 {
+        ctx.say(format!(
+            "Reinf: no {} unit has a step lost{}: nothing to recover (S3.1)",
+            side.name(),
+            if side == Side::Allied {
+                " and every Lost 82nd AB unit is in play"
+            } else {
+                ""
+            }
+        ));
         return;
     }
+    let losses: Vec<String> = hurt.iter().map(|(f, n)| format!("{f} {n}")).collect();
     ctx.say(format!(
-        "Reinf: recover 2 steps of one formation (the players'); the Allied player may bring in a Lost 82nd AB unit in his formation leader's hex (place reinf <unit> <hex>; left: {}), or pass (S3.1)",
-        left.join(", ")
+        "Reinf: the {} player names one formation and recovers 2 of its units' lost steps (place reinf <formation> [<unit>…]; steps lost: {}){}, or passes (S3.1)",
+        side.name(),
+        if losses.is_empty() { "none".to_owned() } else { losses.join(", ") },
+        if lost82 {
+            format!(
+                "; a 101st formation that lost one step in all also brings in one step of a Lost 82nd AB unit, one that lost none a two-step unit, in its Leader's hex (place reinf <unit> <hex>; left: {})",
+                lost_82nd_left(s).join(", ")
+            )
+        } else {
+            String::new()
+        }
     ));
-    s.placing = Some((Side::Allied, "reinf".to_owned()));
+    s.placing = Some((side, "reinf".to_owned()));
+}
+
+/// The formations of `side` with steps lost on their units' marks, in the order of battle's
+/// order, with the steps lost.
+pub fn formations_with_losses(s: &State, side: Side) -> Vec<(String, u32)> {
+    OOB.formations
+        .iter()
+        .filter(|f| f.side == side)
+        .map(|f| (f.id.clone(), super::units::formation_losses(s, &f.id)))
+        .filter(|(_, n)| *n > 0)
+        .collect()
+}
+
+/// The orders a Reinf waits for (the prompt's legal list).
+pub fn reinf_orders(s: &State, side: Side) -> Vec<String> {
+    if let Some(f) = &s.reinf_one {
+        return vec![format!(
+            "place reinf <Lost 82nd AB unit> {}",
+            leader_hex(s, f).map_or("<hex>".to_owned(), |h| h.to_string())
+        )];
+    }
+    let mut out: Vec<String> = formations_with_losses(s, side)
+        .into_iter()
+        .map(|(f, _)| format!("place reinf {f} [<unit>…]"))
+        .collect();
+    if side == Side::Allied && !lost_82nd_left(s).is_empty() {
+        out.push("place reinf <Lost 82nd AB unit> <hex>".to_owned());
+    }
+    out
+}
+
+/// Where a Leader of `formation` stands, if the engine knows.
+fn leader_hex(s: &State, formation: &str) -> Option<Hex> {
+    OOB.leaders_of(formation)
+        .find_map(|l| s.units.get(&l.id).map(|u| u.hex))
+}
+
+/// `place reinf <formation> [<unit>…]`: up to 2 lost steps of the formation's units come
+/// back, one for each unit named, the rest unit by unit in the order of battle's order. A
+/// formation with no step lost is refused; a step short is one step of a Lost 82nd AB unit for
+/// a 101st formation of the Allied player while some are left, else lost (S3.1).
+fn reinf(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    formation: &str,
+    units: &[String],
+) -> Result<(), RuleError> {
+    let r = |m: String| rule(S3_1_REINF, m);
+    if let Some(f) = &s.reinf_one {
+        return Err(r(format!(
+            "{f}'s lost step is recovered: one step of a Lost 82nd AB unit may come in with its Leader (place reinf <unit> <hex>), or pass"
+        )));
+    }
+    let f = OOB.formation(formation).ok_or_else(|| {
+        r(format!(
+            "'{formation}' is not a formation of the order of battle (data/oob.txt): name one of yours with a step lost"
+        ))
+    })?;
+    if f.side != side {
+        return Err(r(format!(
+            "{formation} is a {} formation: Reinf recovers the steps of one of yours",
+            f.side.name()
+        )));
+    }
+    let mut lost: Vec<(String, u32)> = OOB
+        .units_of(&f.id)
+        .filter_map(|u| s.marks.get(&u.id).map(|m| (u.id.clone(), m.lost)))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    if lost.is_empty() {
+        let lost82 = side == Side::Allied && f.division == "101st" && !lost_82nd_left(s).is_empty();
+        return Err(r(format!(
+            "{formation} has no step lost on its units: Reinf recovers lost steps; {}name a formation with a step lost, or pass",
+            if lost82 {
+                "with none lost it brings in a two-step Lost 82nd AB unit in its Leader's hex (place reinf <unit> <hex>), or "
+            } else {
+                ""
+            }
+        )));
+    }
+    let mut back: Vec<String> = Vec::new();
+    for u in units {
+        match lost.iter_mut().find(|(n, _)| n == u) {
+            Some((_, k)) if *k > 0 => {
+                *k -= 1;
+                back.push(u.clone());
+            }
+            Some(_) => {
+                return Err(r(format!(
+                    "{u} has no more lost step to recover: name each unit once for each step it lost"
+                )))
+            }
+            None if OOB.formation_of(u).map(|x| x.id.as_str()) != Some(f.id.as_str()) => {
+                return Err(r(format!(
+                    "{u} is not a unit of {formation}: Reinf recovers the steps of one formation's units"
+                )))
+            }
+            None => {
+                return Err(r(format!(
+                    "{u} has no step lost: name a unit of {formation} that has ({})",
+                    lost.iter()
+                        .map(|(n, k)| format!("{n} {k} lost"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )))
+            }
+        }
+    }
+    while back.len() < 2 {
+        let Some((n, k)) = lost.iter_mut().find(|(_, k)| *k > 0) else {
+            break;
+        };
+        *k -= 1;
+        back.push(n.clone());
+    }
+    let mut said = Vec::new();
+    for u in &back {
+        let m = s
+            .marks
+            .get_mut(u)
+            .expect("a unit with a step lost has marks");
+        m.lost -= 1;
+        let steps = super::units::steps_of(u).unwrap_or(0);
+        said.push(format!(
+            "{u} recovers a step ({} of {steps} left)",
+            steps - m.lost
+        ));
+    }
+    s.marks.retain(|_, m| !m.is_clear());
+    ctx.say(format!("Reinf on {formation}: {} (S3.1)", said.join(", ")));
+    if back.len() == 2 {
+        s.placing = None;
+        return Ok(());
+    }
+    if side == Side::Allied && f.division == "101st" && !lost_82nd_left(s).is_empty() {
+        s.reinf_one = Some(f.id.clone());
+        ctx.say(format!(
+            "Reinf: {formation} lost one step in all: one step of a Lost 82nd AB unit may come in in its Leader's hex{} (place reinf <unit> <hex>; left: {}), or pass (S3.1)",
+            leader_hex(s, &f.id).map(|h| format!(", {h}")).unwrap_or_default(),
+            lost_82nd_left(s).join(", ")
+        ));
+    } else {
+        ctx.say(format!(
+            "Reinf: the other recovered step is lost: {} (S3.1)",
+            if side == Side::German {
+                "the German player has none to replace it"
+            } else if f.division != "101st" {
+                "the Lost 82nd AB units come in with 101st formations only"
+            } else {
+                "every Lost 82nd AB unit is in play"
+            }
+        ));
+        s.placing = None;
+    }
+    Ok(())
+}
+
+/// `place reinf <Lost 82nd AB unit> <hex>`: the unit comes in in the hex of a 101st Leader —
+/// the Leader of the formation whose one lost step was just recovered (one step of the unit),
+/// or of a formation with no step lost (the unit with both steps).
+fn lost_82nd(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    target: &str,
+    hex: Hex,
+) -> Result<(), RuleError> {
+    let r = |m: String| rule(S3_1_REINF, m);
+    if side != Side::Allied {
+        return Err(r(
+            "only the 101st player brings in Lost 82nd AB units: name one of your formations with a step lost (place reinf <formation>), or pass".into(),
+        ));
+    }
+    if !lost_82nd_left(s).contains(&target) {
+        return Err(r(format!(
+            "{target} is not a Lost 82nd AB unit still to come: {}",
+            lost_82nd_left(s).join(", ")
+        )));
+    }
+    let leaders: Vec<(String, String)> = s
+        .units
+        .iter()
+        .filter(|(n, u)| {
+            u.hex == hex
+                && OOB
+                    .unit(n)
+                    .is_some_and(|d| d.class == super::oob::Class::Leader)
+                && OOB.division_of(n) == Some("101st")
+        })
+        .filter_map(|(n, _)| OOB.formation_of(n).map(|f| (n.clone(), f.id.clone())))
+        .collect();
+    if leaders.is_empty() {
+        return Err(r(format!(
+            "a Lost 82nd AB unit comes in its formation leader's hex: no 101st Leader is known in {hex}"
+        )));
+    }
+    let steps = super::units::steps_of(target).unwrap_or(2);
+    let (leader, lost) = match s.reinf_one.clone() {
+        Some(f) => {
+            let Some((l, _)) = leaders.iter().find(|(_, lf)| *lf == f) else {
+                return Err(r(format!(
+                    "the step recovered was {f}'s: its Lost 82nd AB unit comes in with {f}'s Leader{}, not in {hex}",
+                    leader_hex(s, &f).map(|h| format!(" at {h}")).unwrap_or_default()
+                )));
+            };
+            (l.clone(), steps.saturating_sub(1))
+        }
+        None => {
+            let Some((l, _)) = leaders
+                .iter()
+                .find(|(_, lf)| super::units::formation_losses(s, lf) == 0)
+            else {
+                let (_, f) = &leaders[0];
+                let n = super::units::formation_losses(s, f);
+                return Err(r(format!(
+                    "{f} has {n} step(s) lost: Reinf recovers them first (place reinf {f}){}; a two-step Lost 82nd AB unit comes in only with the Leader of a formation that lost none",
+                    if n == 1 {
+                        ", then one step of a Lost 82nd AB unit comes in"
+                    } else {
+                        ""
+                    }
+                )));
+            };
+            (l.clone(), 0)
+        }
+    };
+    s.units.insert(
+        target.to_owned(),
+        super::state::Unit {
+            side,
+            hex,
+            column: false,
+        },
+    );
+    if lost > 0 {
+        s.marks.entry(target.to_owned()).or_default().lost = lost;
+    }
+    s.lost_82nd_in.push(target.to_owned());
+    s.reinf_one = None;
+    s.placing = None;
+    ctx.say(format!(
+        "Reinf: {target} of the Lost 82nd AB comes in at {hex}, with {leader}: {} (S3.1)",
+        if lost > 0 {
+            format!("one step ({} of {steps} left)", steps - lost)
+        } else {
+            format!("{steps} steps")
+        }
+    ));
+    Ok(())
 }
 
 /// The Lost 82nd AB units not yet brought in (finite: none is created, S3.1).
@@ -117,6 +392,7 @@ pub fn place(
     event: &str,
     target: &str,
     at: Option<Hex>,
+    units: &[String],
 ) -> Result<(), RuleError> {
     let r = |m: String| rule("S3.1 Events", m);
     let Some((who, drawn)) = s.placing.clone() else {
@@ -131,6 +407,12 @@ pub fn place(
     }
     match event {
         "ambush" | "explosion" => return attack(s, ctx, side, event, target),
+        "reinf" => {
+            return match at {
+                Some(hex) => lost_82nd(s, ctx, side, target, hex),
+                None => reinf(s, ctx, side, target, units),
+            }
+        }
         "rally" => return rally(s, ctx, side, target),
         "air-strike" => {
             let hex = at.ok_or_else(|| {
@@ -153,41 +435,6 @@ pub fn place(
             ctx.say(format!(
                 "Lost: {target} is lost; the {} player moves it up to its full movement allowance, the lost movement ending as it enters an enemy Fire Zone (S3.1)",
                 side.name()
-            ));
-        }
-        "reinf" => {
-            let r = |m: String| rule("S3.1 Events (Reinf)", m);
-            let hex = at.ok_or_else(|| r("place reinf <Lost 82nd AB unit> <hex>".into()))?;
-            if !lost_82nd_left(s).contains(&target) {
-                return Err(r(format!(
-                    "{target} is not a Lost 82nd AB unit still to come: {}",
-                    lost_82nd_left(s).join(", ")
-                )));
-            }
-            let leader = s.units.iter().find(|(n, u)| {
-                u.hex == hex
-                    && OOB
-                        .unit(n)
-                        .is_some_and(|d| d.class == super::oob::Class::Leader)
-                    && OOB.division_of(n) == Some("101st")
-            });
-            let Some((leader, _)) = leader else {
-                return Err(r(format!(
-                    "a Lost 82nd AB unit comes in its formation leader's hex: no 101st Leader is known in {hex}"
-                )));
-            };
-            let leader = leader.clone();
-            s.units.insert(
-                target.to_owned(),
-                super::state::Unit {
-                    side,
-                    hex,
-                    column: false,
-                },
-            );
-            s.lost_82nd_in.push(target.to_owned());
-            ctx.say(format!(
-                "Reinf: {target} of the Lost 82nd AB comes in at {hex}, with {leader} (S3.1; one step if the formation lost one, two if it lost none: the players')"
             ));
         }
         "heroic" => {
@@ -243,6 +490,7 @@ pub fn place(
 
 /// The placing side passes.
 pub fn pass(s: &mut State, ctx: &mut Ctx) {
+    s.reinf_one = None;
     if let Some((side, e)) = s.placing.take() {
         if e == "air-strike" && s.typhoons.as_ref().is_some_and(|t| !t.hexes.is_empty()) {
             ctx.say("The Allied player places no more Typhoons (S3.1 Air Strike)");

@@ -179,7 +179,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "9".into(),
+            version: "10".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -474,6 +474,7 @@ impl Rules for WhereEaglesDare {
             minefields: Vec::new(),
             mine_passed: Vec::new(),
             lost_82nd_in: Vec::new(),
+            reinf_one: None,
             bailey_impulse: None,
             gone: Vec::new(),
             abandoned: Vec::new(),
@@ -644,7 +645,13 @@ impl Rules for WhereEaglesDare {
                         *who,
                         PromptKind::Reaction,
                         format!("{clock}: place the {event} marker (S3.1), or pass"),
-                        vec![format!("place {event} {}", match event.as_str() { "heroic" => "<unit>", "reinf" => "<Lost 82nd AB unit> <hex>", "rally" => "<formation>", "air-strike" => "<formation> <hex>", _ => "<hex>" }), "pass".into()],
+                        match event.as_str() {
+                            "reinf" => events::reinf_orders(s, *who),
+                            _ => vec![format!("place {event} {}", match event.as_str() { "heroic" => "<unit>", "rally" => "<formation>", "air-strike" => "<formation> <hex>", _ => "<hex>" })],
+                        }
+                        .into_iter()
+                        .chain(["pass".to_owned()])
+                        .collect(),
                         true,
                     )]
                 } else if let Some(who) = s.intelligence {
@@ -1250,7 +1257,8 @@ impl WhereEaglesDare {
                     event: e,
                     target,
                     at,
-                } if side == who => events::place(s, ctx, side, e, target, *at),
+                    units,
+                } if side == who => events::place(s, ctx, side, e, target, *at, units),
                 Command::Pass if side == who => {
                     events::pass(s, ctx);
                     Ok(())

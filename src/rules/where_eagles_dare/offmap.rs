@@ -7,7 +7,8 @@
 //! flank corps rolls to advance one box (public, 5.0); a reinforcement hex behind a corps
 //! takes no arrival (5.2). The displays are `data/offmap.txt` (reconstructed).
 
-use super::data::DATA;
+use super::data::{ChitKind, DATA};
+use super::oob::OOB;
 use super::state::{Corps, OffMap, Phase, Side, State};
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
@@ -292,6 +293,7 @@ pub fn rout(
     if routs_off && s.offmap.get(formation) != Some(&OffMap::OnMap) {
         return Err(r(format!("{formation} is not on the map")));
     }
+    let lost = rout_condition(s, formation)?;
     for u in units {
         s.units.remove(u);
         // S3.1: they leave with their losses, without their Cohesion or Suppression markers.
@@ -307,12 +309,12 @@ pub fn rout(
         s.offmap
             .insert(formation.to_owned(), OffMap::Routed { back });
         ctx.say(format!(
-            "{formation} routs (S3.1): {} taken off the map; it may re-enter its off-map display from 0700 {back} Sept",
+            "{formation} routs (S3.1; {lost}): {} taken off the map; it may re-enter its off-map display from 0700 {back} Sept",
             if units.is_empty() { "its units".to_owned() } else { units.join(", ") }
         ));
     } else {
         ctx.say(format!(
-            "{formation} routs (S3.1): the players carry it out{}",
+            "{formation} routs (S3.1; {lost}): the players carry it out{}",
             if units.is_empty() {
                 String::new()
             } else {
@@ -321,4 +323,45 @@ pub fn rout(
         ));
     }
     Ok(())
+}
+
+/// S3.1 Rout's condition, checked against the marks (decision 15): the Formation "must have at
+/// least one Step Loss on any one of its Units (not including Independent Units)". An
+/// Independent Formation is never chosen (its units' losses do not count); a Formation of the
+/// order of battle with no step lost on its units' marks is refused. A Formation outside the
+/// order of battle is the players' own (decision 12): its losses are theirs to check. Its Fire
+/// Zone condition is the series' and stated. Returns the losses, as the line says them.
+pub fn rout_condition(s: &State, formation: &str) -> Result<String, RuleError> {
+    let r = |m: String| rule("S3.1 Rout", m);
+    let Some(f) = OOB.formation(formation) else {
+        return Ok(
+            "a Formation outside the order of battle: its step losses are the players'".into(),
+        );
+    };
+    let independent = f
+        .chit
+        .as_deref()
+        .and_then(|c| DATA.chit(c))
+        .is_some_and(|c| c.kind == ChitKind::Independent);
+    if independent {
+        return Err(r(format!(
+            "{formation} is an Independent Formation: a Formation routs with a Step Loss on one of its Units, not counting Independent Units; name another Formation (the Independent Units stacked with it rout with it), or pass"
+        )));
+    }
+    let hurt: Vec<String> = OOB
+        .units_of(formation)
+        .filter_map(|u| {
+            s.marks
+                .get(&u.id)
+                .filter(|m| m.lost > 0)
+                .map(|m| (u, m.lost))
+        })
+        .map(|(u, n)| format!("{} {n}", u.id))
+        .collect();
+    if hurt.is_empty() {
+        return Err(r(format!(
+            "{formation} has no step lost on its units (the stated results mark none): a Formation routs only with at least one Step Loss on one of its Units; name a Formation with a step lost, or pass"
+        )));
+    }
+    Ok(format!("steps lost: {}", hurt.join(", ")))
 }

@@ -256,13 +256,17 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         from: Option<String>,
     },
-    /// An event marker placed (S3.1): heroic on a unit, dutch or minefield in a hex.
+    /// An event marker placed (S3.1): heroic on a unit, dutch or minefield in a hex; Reinf's
+    /// formation (and the units whose steps it recovers) or Lost 82nd AB unit.
     Place {
         event: String,
         target: String,
         /// Reinf: the hex a Lost 82nd AB unit comes in (its formation leader's).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<Hex>,
+        /// Reinf: the units of the formation whose lost steps are recovered, one step a name.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        units: Vec<String>,
     },
     /// The Intelligence event's division (S3.1): +6 CP, +2 DP.
     Intelligence {
@@ -714,16 +718,27 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             event: w[1].to_owned(),
             target: w[2].to_owned(),
             at: None,
+            units: Vec::new(),
         },
-        "place" if w.len() == 4 && w[1] == "reinf" => Command::Place {
+        "place" if w.len() == 4 && w[1] == "reinf" && Hex::parse(w[3]).is_some() => {
+            Command::Place {
+                event: w[1].to_owned(),
+                target: w[2].to_owned(),
+                at: Hex::parse(w[3]),
+                units: Vec::new(),
+            }
+        }
+        "place" if (4..=5).contains(&w.len()) && w[1] == "reinf" => Command::Place {
             event: w[1].to_owned(),
             target: w[2].to_owned(),
-            at: Some(Hex::parse(w[3]).ok_or_else(|| err("place reinf <Lost 82nd AB unit> <hex>"))?),
+            at: None,
+            units: w[3..].iter().map(|u| u.to_string()).collect(),
         },
         "place" if w.len() == 4 && w[1] == "air-strike" => Command::Place {
             event: w[1].to_owned(),
             target: w[2].to_owned(),
             at: Some(Hex::parse(w[3]).ok_or_else(|| err("place air-strike <formation> <hex>"))?),
+            units: Vec::new(),
         },
         "intelligence" if w.len() == 2 => Command::Intelligence {
             division: w[1].to_owned(),
@@ -792,7 +807,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -968,8 +983,14 @@ pub fn describe(c: &Command) -> String {
                 .map(|d| format!(" from {d}"))
                 .unwrap_or_default()
         ),
-        Command::Place { event, target, at } => format!(
-            "place {event} {target}{}",
+        Command::Place {
+            event,
+            target,
+            at,
+            units,
+        } => format!(
+            "place {event} {target}{}{}",
+            units.iter().map(|u| format!(" {u}")).collect::<String>(),
             at.map(|h| format!(" {h}")).unwrap_or_default()
         ),
         Command::Intelligence { division } => format!("intelligence {division}"),

@@ -30,7 +30,8 @@ cp <division> <n> | dp <division> <n>  command and dispatch points
 mug: <chit> ...                    the chits in the mug (the face-down draw)
 chit <chit>|none                   the chit drawn, its owner's impulse
 cup <side>: <event> ...            the face-down event cup
-bridge <name> intact|wired <side>|destroyed
+bridge <name> intact|wired <side>|destroyed [at <day> <turn>]
+released <formation> ...           the Club Route line's Formations released, in order (4.3.1)
 marker <hex>|off                   the Club Route marker
 highway open|cut [attacked <n>] [closed <n>]
 rubble <hex>
@@ -40,7 +41,7 @@ passed-mines <unit>                the unit passed its check to leave a Minefiel
 lost <unit> by <side>              a lost unit the side moves now (S3.1 Lost, O3.0)
 lost82-in <unit>                   a Lost 82nd AB unit already brought in by Reinf";
 
-const KNOWN: [&str; 23] = [
+const KNOWN: [&str; 24] = [
     "day",
     "time",
     "phase",
@@ -54,6 +55,7 @@ const KNOWN: [&str; 23] = [
     "chit",
     "cup",
     "bridge",
+    "released",
     "marker",
     "highway",
     "rubble",
@@ -100,6 +102,7 @@ pub fn read(
         .scenario(&st.scenario)
         .expect("set up from a scenario of the data");
     let mut clock_line = 0;
+    let mut released_line = 0;
     for s in statements(text) {
         let w = &s.words;
         match s.keyword() {
@@ -291,19 +294,51 @@ pub fn read(
                 if DATA.bridge(name).is_none() {
                     return Err(s.error(format!("there is no bridge '{name}' in the game's data")));
                 }
-                let b = match &w[2..] {
-                    ["intact"] => Bridge::default(),
-                    ["destroyed"] => Bridge {
-                        destroyed: true,
-                        ..Bridge::default()
-                    },
-                    ["wired", x] => Bridge {
-                        wired_by: Some(side(&s, x)?),
-                        ..Bridge::default()
-                    },
-                    _ => return Err(s.error("write bridge <name> intact|wired <side>|destroyed")),
-                };
+                let b =
+                    match &w[2..] {
+                        ["intact"] => Bridge::default(),
+                        ["destroyed"] => Bridge {
+                            destroyed: true,
+                            ..Bridge::default()
+                        },
+                        ["destroyed", "at", _, t] => Bridge {
+                            destroyed: true,
+                            destroyed_at: Some((
+                                s.number(4, "the day of September it was destroyed")?,
+                                turn_index(t).ok_or_else(|| {
+                                    s.error(format!("'{t}' is not a turn: {}", TURNS.join(", ")))
+                                })?,
+                            )),
+                            ..Bridge::default()
+                        },
+                        ["wired", x] => Bridge {
+                            wired_by: Some(side(&s, x)?),
+                            ..Bridge::default()
+                        },
+                        _ => return Err(s.error(
+                            "write bridge <name> intact|wired <side>|destroyed [at <day> <turn>]",
+                        )),
+                    };
                 st.bridges.insert(name.to_owned(), b);
+            }
+            "released" => {
+                // The line is released in its order (4.3.1): the statement names its head.
+                let line = &DATA.release_line;
+                if w.len() - 1 > line.len() {
+                    return Err(s.error("more Formations than the Club Route line holds"));
+                }
+                for (i, id) in w[1..].iter().enumerate() {
+                    let e = &line[i];
+                    if e.id != *id {
+                        return Err(s.error(format!(
+                            "the Club Route line is released in its order (data/release_line.txt): Formation {} is {}, not '{id}'",
+                            i + 1,
+                            e.id
+                        )));
+                    }
+                }
+                st.released = w[1..].iter().map(|x| x.to_string()).collect();
+                released_line = s.line;
             }
             "marker" => {
                 s.expect_words(2, "marker <hex>|off")?;
@@ -436,6 +471,19 @@ pub fn read(
             format!(
                 "{} is played from {} {} Sept to {} {} Sept",
                 sc.id, TURNS[sc.first.1], sc.first.0, TURNS[sc.last.1], sc.last.0
+            ),
+        ));
+    }
+    if let Some(e) = DATA
+        .release_line
+        .iter()
+        .find(|e| e.tdc && st.marker.is_some() && st.released.contains(&e.id))
+    {
+        return Err(PositionError::new(
+            released_line,
+            format!(
+                "{} is released only once the Club Route marker is off the map (4.3.1): write marker off",
+                e.name
             ),
         ));
     }

@@ -530,6 +530,10 @@ pub struct State {
     /// The Lost 82nd AB units brought in by Reinf (S3.1): finite, never brought in twice.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lost_82nd_in: Vec<String>,
+    /// S3.1 Reinf: the Allied formation whose one lost step was recovered; one step of a Lost
+    /// 82nd AB unit may now come in with its Leader.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reinf_one: Option<String>,
     /// Units that passed the TQ check to leave a Minefield, until they move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mine_passed: Vec<String>,

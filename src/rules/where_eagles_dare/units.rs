@@ -554,6 +554,15 @@ pub fn steps_of(unit: &str) -> Option<u32> {
     OOB.unit(unit).map(|d| d.steps)
 }
 
+/// The steps lost on the marks of a formation's units (decision 15): on the map or off it,
+/// with their losses; an eliminated unit's marks went with it.
+pub fn formation_losses(s: &State, formation: &str) -> u32 {
+    OOB.units_of(formation)
+        .filter_map(|u| s.marks.get(&u.id))
+        .map(|m| m.lost)
+        .sum()
+}
+
 /// Decision 15: a stated CRT result marks the units it falls on. Suppressed: the Suppression
 /// marker (once); a Cohesion Hit: one more; a Step Loss: one step off the unit named, or the
 /// only unit in the hex (a stack's loss with no unit named is the players' to mark); the last

@@ -558,3 +558,38 @@ fn battle_cards_4_f_interactive_a_sides_hand_is_its_commanders_alone() {
     assert!(played.contains("austrian discards a card"), "{played}");
     assert!(!played.contains("reverse-slope"), "{played}");
 }
+
+#[test]
+fn battle_cards_4_f_interactive_a_commander_who_leaves_has_the_doctrine_play_his_side() {
+    let mut t = table(
+        json!({"battle_play": "interactive"}),
+        "cu davout at kelheim sp 9 supplied
+         cu louis at abensberg sp 5
+         plan davout: attack
+         phase operations davout",
+    );
+    ok(&mut t, "davout: attack abensberg");
+    pass_windows(&mut t);
+    assert_eq!(battle(&t).commanders.map(|c| c.is_some()), [true, true]);
+    ok(&mut t, "!resign louis");
+    assert_eq!(battle(&t).commanders[1], None);
+    // Davout chooses each of his cards (the first legal one); the Austrians' are the
+    // doctrine's, played at once, until the battle is over.
+    let mut choices = 0;
+    while state(&t).pending.is_some() {
+        assert_eq!(
+            prompted(&t),
+            ["davout"],
+            "only the French commander is asked"
+        );
+        let v = view(&t, &Viewer::Seat(seat("davout")));
+        let first = v["battle"]["play"]["sides"][0]["choices"][0]
+            .as_str()
+            .expect("a legal choice")
+            .to_owned();
+        ok(&mut t, &format!("davout: {first}"));
+        choices += 1;
+        assert!(choices < 400, "the battle ends");
+    }
+    assert!(choices > 0);
+}

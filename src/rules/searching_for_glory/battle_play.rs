@@ -99,7 +99,7 @@ pub fn to_act(state: &State) -> Option<Vec<usize>> {
                 .filter_map(|i| b.commanders[i])
                 .collect(),
         ),
-        PlansStage::Opened => Some(vec![state.pending.as_ref().expect("a battle").player]),
+        PlansStage::Opened => Some(fighter(state, b).into_iter().collect()),
         PlansStage::Playing => Some(
             b.play
                 .as_ref()
@@ -110,6 +110,15 @@ pub fn to_act(state: &State) -> Option<Vec<usize>> {
         ),
         _ => None,
     }
+}
+
+/// Who sends the `fight` of a battle whose plans are open: the operating player, or, if he
+/// has left the game, a commander still in.
+fn fighter(state: &State, b: &BattleSetup) -> Option<usize> {
+    let operating = state.pending.as_ref()?.player;
+    std::iter::once(operating)
+        .chain(b.commanders.iter().flatten().copied())
+        .find(|&p| !state.players[p].out)
 }
 
 /// Does the pending battle wait for the operating player's `fight`, its plans open (4.f)?
@@ -634,7 +643,7 @@ pub fn board_lines(state: &State, viewer_player: Option<usize>) -> Vec<String> {
         PlansStage::Opened => out.push(format!(
             "Battle at {} (4.f): the plans are open; {} sends 'fight'",
             b.lp,
-            who(state.pending.as_ref().map(|pd| pd.player))
+            who(fighter(state, b))
         )),
         _ => {}
     }

@@ -166,6 +166,13 @@ fn battle_cards_4_f_each_card_battle_asks_its_commanders_for_a_plan_of_its_own()
         );
     }
     assert_eq!(prompted(&t), ["louis"]);
+    let board = ruleset()
+        .board_text(&t.state, &Viewer::Seat(seat("charles")))
+        .unwrap();
+    assert!(
+        board.contains("Battle at kelheim (4.f): waiting for the sealed battle plans of louis"),
+        "{board}"
+    );
     let e = refused(&mut t, "louis: fight");
     assert_eq!(e.rule, "4.f Battle plans", "{e}");
     // Both in: both open (the log gives each), and the operating player fights.

@@ -1,13 +1,15 @@
 //! Searching for Glory driven by the random-legal-move bot: games at 3 and 6 players, with
-//! both deck readings and both scenarios, play to the end without a panic, fold identically
+//! both deck readings and both scenarios, with and without the battle cards (4.), played by
+//! sealed battle plans or card by card, play to the end without a panic, fold identically
 //! twice, verify from their export, and never show a seat another seat's hand or plan, nor an
-//! NPC's hand to anyone but its runner (3.4), nor through a reactive window's prompts who holds
-//! a reactive card (1.e).
+//! NPC's hand to anyone but its runner (3.4), nor a side's battle hand to anyone but its
+//! commander (4.f), nor through a reactive window's prompts who holds a reactive card (1.e).
 
 use despatch::engine::bot::{self, check_no_sealed_leak, check_properties, MemorySecrets};
 use despatch::engine::game::Game;
 use despatch::engine::ruleset::{SeatDef, Setup, Viewer};
 use despatch::rules;
+use despatch::rules::searching_for_glory::battle_cards;
 use despatch::rules::searching_for_glory::state::State;
 use serde_json::json;
 
@@ -19,12 +21,20 @@ fn setup(players: usize, n: u64) -> Setup {
     Setup {
         game_id: format!("sfg-bot-{players}-{n}"),
         scenario: scenario.into(),
-        // Every other game with the optional battle cards (4.).
-        options: match (n.is_multiple_of(3), n.is_multiple_of(2)) {
-            (true, true) => json!({"deck_counts": "additive", "battle_cards": "cards"}),
-            (true, false) => json!({"deck_counts": "additive"}),
-            (false, true) => json!({"battle_cards": "cards"}),
-            (false, false) => json!({}),
+        // Every other game with the optional battle cards (4.), half of those played card by
+        // card (battle_play=interactive), the others by sealed battle plans.
+        options: {
+            let mut o = json!({});
+            if n.is_multiple_of(3) {
+                o["deck_counts"] = json!("additive");
+            }
+            if n.is_multiple_of(2) {
+                o["battle_cards"] = json!("cards");
+            }
+            if n.is_multiple_of(4) {
+                o["battle_play"] = json!("interactive");
+            }
+            o
         },
         seats: SeatDef::named_by_id(seats).unwrap(),
     }
@@ -56,6 +66,35 @@ pub fn check_no_hand_leak(game: &Game, secrets: &MemorySecrets) -> Result<(), St
             }
         }
     }
+    // 4.f: a card battle's prompts (public in the game's summary) name no battle card.
+    if state
+        .pending
+        .as_ref()
+        .and_then(|pd| pd.battle.as_ref())
+        .is_some()
+    {
+        for p in game.prompts() {
+            if let Some(o) = p.options.iter().find(|o| {
+                battle_cards::cards()
+                    .iter()
+                    .any(|c| o.split_whitespace().any(|w| w == c.key))
+            }) {
+                if !o.starts_with("battle-plan") {
+                    return Err(format!(
+                        "{}'s battle prompt names a card: {o} at seq {}",
+                        p.seat,
+                        game.next_seq - 1
+                    ));
+                }
+            }
+        }
+    }
+    let commanders = state
+        .pending
+        .as_ref()
+        .and_then(|pd| pd.battle.as_ref())
+        .map(|b| b.commanders)
+        .unwrap_or_default();
     let mut viewers = vec![Viewer::Spectator];
     viewers.extend(
         game.created
@@ -77,6 +116,19 @@ pub fn check_no_hand_leak(game: &Game, secrets: &MemorySecrets) -> Result<(), St
                     n.character,
                     game.next_seq - 1
                 ));
+            }
+        }
+        // 4.f: a side's battle hand to its commander alone.
+        if let Some(sides) = view["battle"]["play"]["sides"].as_array() {
+            for (i, side) in sides.iter().enumerate() {
+                let commander = commanders[i].map(|c| Viewer::Seat(state.players[c].seat.clone()));
+                if side.get("hand").is_some() != (Some(&viewer) == commander.as_ref()) {
+                    return Err(format!(
+                        "{viewer:?} and the {} battle hand at seq {}",
+                        side["side"],
+                        game.next_seq - 1
+                    ));
+                }
             }
         }
         for (p, shown) in state
@@ -101,6 +153,7 @@ fn play_many(players: usize, games: u64) {
     let ruleset = rules::find("searching-for-glory").unwrap();
     let mut total_moves = 0;
     let mut fought_by_plan = 0;
+    let mut played_by_card = 0;
     let started = std::time::Instant::now();
     for n in 0..games {
         let game = bot::play(
@@ -123,17 +176,22 @@ fn play_many(players: usize, games: u64) {
         if log.contains("\"battle_plan\":{") && log.contains("\"type\":\"fight\"") {
             fought_by_plan += 1;
         }
+        // battle_play=interactive: a commander chose a card.
+        if log.contains("\"type\":\"play\"") {
+            played_by_card += 1;
+        }
         check_properties(&game).unwrap_or_else(|e| panic!("{players} players, game {n}: {e}"));
     }
     eprintln!(
         "{players} players: {games} games, {total_moves} moves, {fought_by_plan} with a battle \
-         fought by sealed battle plans, in {:?}",
+         fought by sealed battle plans, {played_by_card} with one played card by card, in {:?}",
         started.elapsed()
     );
     assert!(
         fought_by_plan > 0,
         "no battle was fought by sealed battle plans"
     );
+    assert!(played_by_card > 0, "no battle was played card by card");
 }
 
 #[test]

@@ -287,20 +287,25 @@ fn l_2_l_the_last_sp_eliminated_takes_the_fortress_and_captures_its_character() 
 
 /// 4.d and 4.j, a battle with battle cards (option `battle_cards=cards`). Davout, 9 SP with
 /// supply, attacks Louis, 5 SP with 7 trench points, across the bridge into Regensburg; both
-/// have 4 SP or more, so it is a battle, not an engagement (4.b–4.c). 4.d: Davout's BP are 9 +
-/// 1 (supply) − 3 (a blue CL) = 7; Louis's 5 + 5 (his trench points, never more than his SP)
-/// = 10. The hands come from the replay's hidden stream, every card played a line: Grand
-/// Battery answered by Reverse Slope, cancelled by Reserves (Louis −3: 7), then Infantry
-/// Attacks unanswered, −2 each in turn (Davout 5, Louis 5, Davout 3, Louis 3, Davout 1), and
-/// Davout, down to a third of his BP, withdraws (Orderly Withdrawal): he loses. 4.j: the loser
-/// lost 6 BP, the winner 7: N = 6 − 7 = −1, negative: the winner loses |N| = 1 SP, the loser
-/// ⌊1/2⌋ = 0. The side with fewer losses, Davout's, gains twice the other's: 2 glory. The
-/// loser retreats and loses his supply marker as in 2.m.
+/// have 4 SP or more, so it is a battle, not an engagement (4.b–4.c). The battle asks both
+/// commanders for a sealed battle plan (4.f); both send `battle-plan`, leaving every choice to
+/// the doctrine, and Davout fights it. 4.d: Davout's BP are 9 + 1 (supply) − 3 (a blue CL) = 7;
+/// Louis's 5 + 5 (his trench points, never more than his SP) = 10. The hands come from the
+/// replay's hidden stream, every card played a line: the French Infantry Attacks stand (Louis
+/// 8, 6, 4), Louis's Infantry Attack answered by Stand and Fire is cancelled by Reserves
+/// (Davout 5), his Bombardments parried or standing (Davout 4, 3), and the French Grand
+/// Battery stands: Louis, down to 1 BP of 10 (a third or less), withdraws (Orderly
+/// Withdrawal) and loses. 4.j: the loser lost 9 BP, the winner 4: N = 9 − 4 = 5, positive: the
+/// loser loses 5 SP — all Louis's: he is captured (II.1.A.3, his capture glory 4 to Davout) —
+/// and the winner ⌊5/3⌋ = 1. The side with fewer losses, Davout's, gains twice the other's:
+/// 2 × 5 = 10 glory.
 #[test]
 fn d_4_d_and_j_4_j_battle_points_and_the_losses_from_the_bp_lost() {
-    let t = run(
-        json!({"battle_cards": "cards"}),
-        &operation(
+    // 4.f: the battle asks both commanders for a sealed battle plan; both leave every choice
+    // to the doctrine, and Davout fights it.
+    let script = format!(
+        "{}davout: battle-plan\nlouis: battle-plan\ndavout: fight\n",
+        operation(
             "cu davout at kelheim sp 9 supplied
              cu louis at regensburg sp 5 trench 7
              plan davout: attack
@@ -308,37 +313,44 @@ fn d_4_d_and_j_4_j_battle_points_and_the_losses_from_the_bp_lost() {
             "davout",
             "attack regensburg",
             true,
-        ),
-        &[],
+        )
     );
+    let t = run(json!({"battle_cards": "cards"}), &script, &[]);
     check_said(
         &t,
         &[
             "a battle with battle cards (4.): french 7 BP, austrian 10 BP",
-            "french play Grand Battery; austrian answer with Reverse Slope",
-            "french cancel it with Reserves: the attack stands",
-            "austrian lose 3 BP: 7 left",
-            "french lose 2 BP: 1 left",
-            "french play Orderly Withdrawal and leave the battlefield",
-            "the battle at regensburg is over: the french lost 6 BP, the austrian 7",
-            "the austrian win at regensburg: the french lose 0 SP, the austrian 1",
-            "davout gains 2 glory (the battle's glory (4.j))",
-            "davout retreats to abensberg",
+            "french play Infantry Attack: unanswered",
+            "austrian lose 2 BP: 8 left",
+            "austrian play Infantry Attack; french answer with Stand and Fire",
+            "austrian cancel it with Reserves: the attack stands",
+            "french lose 2 BP: 5 left",
+            "austrian play Bombardment; french answer with Reverse Slope",
+            "the attack is parried",
+            "french lose 1 BP: 3 left",
+            "french play Grand Battery: unanswered",
+            "austrian lose 3 BP: 1 left",
+            "austrian play Orderly Withdrawal and leave the battlefield",
+            "the battle at regensburg is over: the french lost 4 BP, the austrian 9",
+            "the french win at regensburg: the austrian lose 5 SP, the french 1",
+            "louis is captured",
+            "davout gains 4 glory (capturing louis)",
+            "davout gains 10 glory (the battle's glory (4.j))",
         ],
     );
     let (davout, louis) = (cu(&t, "davout"), cu(&t, "louis"));
     assert_eq!(
-        (
-            &davout["sp"],
-            &davout["glory"],
-            &davout["lp"],
-            &davout["supply"]
-        ),
-        (&json!(9), &json!(2), &json!("abensberg"), &json!(false))
+        (&davout["sp"], &davout["lp"], &davout["supply"]),
+        (&json!(8), &json!("regensburg"), &json!(true))
     );
     assert_eq!(
-        (&louis["sp"], &louis["glory"], &louis["lp"]),
-        (&json!(4), &json!(0), &json!("regensburg"))
+        davout["glory"],
+        json!(14),
+        "4 + 10; Regensburg was entered before (Louis held it)"
+    );
+    assert_eq!(
+        (&louis["sp"], &louis["captured"], &louis["lp"]),
+        (&json!(0), &json!(true), &Value::Null)
     );
     // No die is rolled in a battle with cards: its cards are hidden draws.
     assert!(t.steps.iter().all(|s| s.dice_used.is_empty()));
@@ -433,14 +445,14 @@ fn positions_a_siege_is_set_at_a_fortress_and_a_bad_one_is_refused_naming_its_li
 }
 
 /// The flow of the sealed battle plans (4.f, issue 17 "By email"), played from the Planning
-/// Phase: Davout and Louis each seal a battle plan before their plans; Napoleon acts first
-/// (3.1) and rests; Davout attacks Louis in Regensburg across the bridge. Once the battle's
-/// window closes, the battle waits for the two plans, which open then (not before: nobody
-/// reads a plan until a battle needs it), and Davout's `fight` plays it out by them: Davout
+/// Phase: Napoleon acts first (3.1) and rests; Davout attacks Louis in Regensburg across the
+/// bridge. Once the battle's window closes, the battle asks its two commanders, Davout and
+/// Louis, for a sealed battle plan for it; when both are in they open, and Davout's `fight`
+/// plays it out by them: Davout
 /// attacks with Cavalry Attack first as his plan orders, Louis answers nothing as his plan
 /// says; every card is a line. 4.d: 9 + 1 − 3 = 7 BP against 5. The French lose 3 BP, the
 /// Austrians 5 (to 0): N = 5 − 3 = 2: Louis loses 2 SP, Davout ⌊2/3⌋ = 0; Davout's glory 2 ×
-/// 2 = 4. Without the plans, the doctrine plays the same battle otherwise.
+/// 2 = 4. With plans that leave every choice to it, the doctrine plays the same battle otherwise.
 #[test]
 fn f_4_f_sealed_battle_plans_open_at_the_battle_and_one_event_plays_it_out() {
     let with_plans = |plans: bool| -> Transcript {
@@ -452,25 +464,25 @@ fn f_4_f_sealed_battle_plans_open_at_the_battle_and_one_event_plays_it_out() {
   hand napoleon: rest
   hand charles: march entrench
   hand louis: rest
-{}davout: plan 3
+davout: plan 3
 napoleon: plan 1
 charles: plan 2
 louis: plan none
 napoleon: initiative
 napoleon: rest
 {}davout: attack regensburg
-{}{}{}",
+{}{}{}davout: fight
+",
+            passes("napoleon"),
+            passes("davout"),
+            battle_passes(),
             if plans {
                 "davout: battle-plan attack cavalry-attack grand-battery; cancel never; withdraw 0
 louis: battle-plan answer cavalry-attack=none grand-battery=none infantry-attack=none; withdraw 0
 "
             } else {
-                ""
+                "davout: battle-plan\nlouis: battle-plan\n"
             },
-            passes("napoleon"),
-            passes("davout"),
-            battle_passes(),
-            if plans { "davout: fight\n" } else { "" },
         );
         run(json!({"battle_cards": "cards"}), &script, &[])
     };
@@ -478,8 +490,9 @@ louis: battle-plan answer cavalry-attack=none grand-battery=none infantry-attack
     check_said(
         &t,
         &[
-            "davout has sealed a battle plan",
-            "louis has sealed a battle plan",
+            "the battle at regensburg is fought with battle cards (4.): davout and louis send a sealed battle plan for it (4.f)",
+            "davout has sealed a battle plan for the battle at regensburg",
+            "louis has sealed a battle plan for the battle at regensburg",
             "the battle at regensburg waits for 2 sealed battle plan(s) to open (4.f)",
             "davout's battle plan is opened: battle-plan attack cavalry-attack grand-battery; cancel never; withdraw 0",
             "louis's battle plan is opened: battle-plan answer cavalry-attack=none grand-battery=none infantry-attack=none; withdraw 0",
@@ -517,10 +530,11 @@ louis: battle-plan answer cavalry-attack=none grand-battery=none infantry-attack
     let (davout, louis) = (cu(&t, "davout"), cu(&t, "louis"));
     assert_eq!((&davout["sp"], &davout["glory"]), (&json!(9), &json!(4)));
     assert_eq!((&louis["sp"], &louis["lp"]), (&json!(3), &json!("passau")));
-    // Without plans the doctrine fights it at once, with no `fight`, and plays otherwise.
+    // With empty plans the doctrine fights the same battle (the same hands: `fight` is the same
+    // step) otherwise.
     let d = with_plans(false);
     let doctrine = lines(&d);
-    assert!(!doctrine.iter().any(|l| l.contains("battle plan")));
+    assert!(doctrine.contains(&"davout's battle plan is opened: battle-plan".to_owned()));
     let cards = |ls: &[String]| -> Vec<String> {
         ls.iter()
             .filter(|l| l.contains(" play ") || l.contains("answer with"))

@@ -194,18 +194,179 @@ pub fn lose_inside(
     lost
 }
 
-/// The opened battle plan of the first character among `us` whose player sent one this round
-/// (4.f): his side's commander in the battle. NPCs send none.
-fn commander_plan(state: &State, us: &[Unit]) -> Option<super::battle_cards::BattlePlan> {
-    us.iter().find_map(|u| {
-        let Unit::Cu(c) = u else { return None };
+/// 4.f, 4.l.2: the commanders of a battle's `[attackers, defenders]` at `lp` (player
+/// indices): for the attackers the player who gave the operation (a CU's own player, or the
+/// NPC's runner, 3.4) while his CU or the NPC attacks, else the first attacker a player still
+/// in plays; for the defenders the first CU at the LP (in the scenario's order) a player still
+/// in plays. `None`: no player commands the side (NPCs and lone SP), and the doctrine plays it.
+pub fn commanders(
+    state: &State,
+    attackers: &[String],
+    lp: &str,
+    operating: Option<usize>,
+) -> [Option<usize>; 2] {
+    let player = |c: &str| -> Option<usize> {
         let seat = state.cu(c).seat.as_ref()?;
-        let p = state.player_of(seat)?;
-        match &state.players[p].battle_plan {
-            super::state::BattlePlanSlot::Open { plan } => Some(plan.clone()),
-            _ => None,
+        state.player_of(seat).filter(|&p| !state.players[p].out)
+    };
+    let at_lp = |c: &super::state::Cu| c.lp.as_deref() == Some(lp) && c.sp > 0;
+    let present: Vec<&String> = attackers.iter().filter(|c| at_lp(state.cu(c))).collect();
+    let Some(first) = present.first() else {
+        return [None, None];
+    };
+    let side = state.cu(first).side;
+    let attack = operating
+        .filter(|&p| !state.players[p].out)
+        .or_else(|| present.iter().find_map(|c| player(c)));
+    let defence = state
+        .cus
+        .iter()
+        .filter(|c| c.side == side.enemy() && at_lp(c))
+        .find_map(|c| player(&c.character));
+    [attack, defence]
+}
+
+/// How a card battle (4.c–4.j) is played: by the sides' opened battle plans (`None`: the
+/// doctrine) in the event that fights it, or already played card by card
+/// (`battle_play=interactive`).
+pub enum CardPlay<'a> {
+    Plans([Option<super::battle_cards::BattlePlan>; 2]),
+    Played(&'a super::battle_cards::Fought),
+}
+
+/// What a battle's sides bring to it (2.m, 4.d).
+struct Totals {
+    a_sp: u32,
+    d_sp: u32,
+    a_supply: i64,
+    d_supply: i64,
+    /// The defenders' trench points.
+    trench: i64,
+    /// −3 to the attackers after a brown or blue CL.
+    crossing: i64,
+    /// III: the best battle characteristic of each side's characters in the battle.
+    a_role: i64,
+    d_role: i64,
+}
+
+fn totals(state: &State, att: &[Unit], def: &[Unit], cl: ClKind, mods: &Mods) -> Totals {
+    let supply = |us: &[Unit]| {
+        i64::from(
+            us.iter()
+                .any(|u| matches!(u, Unit::Cu(c) if state.cu(c).supply)),
+        )
+    };
+    let trench: i64 = def
+        .iter()
+        .map(|u| match u {
+            Unit::Cu(c) => i64::from(state.cu(c).trench),
+            Unit::Lone(_) => 0,
+        })
+        .sum();
+    let crossing = if matches!(cl, ClKind::Brown | ClKind::Blue) && !mods.no_crossing {
+        -3
+    } else {
+        0
+    };
+    let role_mod = |us: &[Unit], attack: bool| -> i64 {
+        if state.plain_roles {
+            return 0;
         }
-    })
+        us.iter()
+            .filter_map(|u| match u {
+                Unit::Cu(c) => data::role(c).map(|r| {
+                    if attack {
+                        r.battle_attack
+                    } else {
+                        r.battle_defence
+                    }
+                }),
+                Unit::Lone(_) => None,
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    Totals {
+        a_sp: total(state, att),
+        d_sp: total(state, def),
+        a_supply: supply(att),
+        d_supply: supply(def),
+        trench,
+        crossing,
+        a_role: role_mod(att, true),
+        d_role: role_mod(def, false),
+    }
+}
+
+/// 4.b–4.d: with the optional battle rules, sides of 4 SP or more fight with cards: the two
+/// sides as they go in, `[attackers, defenders]`, with their BP. `None`: a battle of dice
+/// (the option off, or an engagement).
+fn sides_in(
+    state: &State,
+    att: &[Unit],
+    def: &[Unit],
+    a_side: Side,
+    t: &Totals,
+    mods: &Mods,
+) -> Option<[super::battle_cards::SideIn; 2]> {
+    if !(state.battle_cards && t.a_sp >= 4 && t.d_sp >= 4) {
+        return None;
+    }
+    // 4.d: BP = SP + trench (never more than the SP) + 1 supply − 3 after a brown or blue CL;
+    // the standing reactive cards and the role cards add as they add to a roll.
+    let a_bp = i64::from(t.a_sp) + t.a_supply + t.crossing + mods.bonus[0] + t.a_role;
+    let d_bp =
+        i64::from(t.d_sp) + t.trench.min(i64::from(t.d_sp)) + t.d_supply + mods.bonus[1] + t.d_role;
+    let side_in = |us: &[Unit], side: Side, bp: i64| {
+        let characters: Vec<String> = us
+            .iter()
+            .filter_map(|u| match u {
+                Unit::Cu(c) => Some(c.clone()),
+                Unit::Lone(_) => None,
+            })
+            .collect();
+        let nationality = characters
+            .first()
+            .and_then(|c| data::role(c))
+            .map_or(side.name().to_owned(), |r| r.nationality.clone());
+        super::battle_cards::SideIn {
+            name: side.name().to_owned(),
+            nationality,
+            characters: if state.plain_roles {
+                Vec::new()
+            } else {
+                characters
+            },
+            bp: bp.max(1),
+            plan: None,
+        }
+    };
+    Some([
+        side_in(att, a_side, a_bp),
+        side_in(def, a_side.enemy(), d_bp),
+    ])
+}
+
+/// The sides of the card battle `attackers` fight at `lp` (4.b–4.d), or `None` if it is
+/// fought with dice.
+pub fn card_sides(
+    state: &State,
+    attackers: &[String],
+    lp: &str,
+    cl: ClKind,
+    mods: &Mods,
+) -> Option<[super::battle_cards::SideIn; 2]> {
+    let a_side = state.cu(attackers.first()?).side;
+    let att = units(state, lp, a_side, Some(attackers));
+    let def = units(state, lp, a_side.enemy(), None);
+    sides_in(
+        state,
+        &att,
+        &def,
+        a_side,
+        &totals(state, &att, &def, cl, mods),
+        mods,
+    )
 }
 
 /// The result of a battle, for the tests and the lines.
@@ -238,6 +399,7 @@ pub fn fight(
         cl,
         decisive,
         &Mods::default(),
+        &CardPlay::Plans([None, None]),
         ctx,
     )
 }
@@ -253,7 +415,9 @@ fn side_roll(lucky: bool, ctx: &mut Ctx) -> u32 {
 }
 
 /// 2.m with the standing battle cards (1.e): `attackers` (the operating CU and any that came to
-/// the sound of the guns) have entered `lp`, the first along a CL of kind `cl`.
+/// the sound of the guns) have entered `lp`, the first along a CL of kind `cl`; a card battle
+/// (4.) is played as `cards` says.
+#[allow(clippy::too_many_arguments)]
 pub fn fight_with(
     state: &mut State,
     attackers: &[String],
@@ -261,6 +425,7 @@ pub fn fight_with(
     cl: ClKind,
     decisive: bool,
     mods: &Mods,
+    cards: &CardPlay,
     ctx: &mut Ctx,
 ) -> Result {
     let attacker = attackers[0].as_str();
@@ -268,7 +433,13 @@ pub fn fight_with(
     let d_side = a_side.enemy();
     let att = units(state, lp, a_side, Some(attackers));
     let def = units(state, lp, d_side, None);
-    let (a_sp, d_sp) = (total(state, &att), total(state, &def));
+    let t = totals(state, &att, &def, cl, mods);
+    let (a_sp, d_sp) = (t.a_sp, t.d_sp);
+    let card_sides = if decisive {
+        None
+    } else {
+        sides_in(state, &att, &def, a_side, &t, mods)
+    };
     let mut result = if decisive {
         let loss = d_sp / 2;
         Result {
@@ -280,131 +451,66 @@ pub fn fight_with(
             cards: false,
             withdrew: false,
         }
-    } else {
-        let a_supply = i64::from(
-            att.iter()
-                .any(|u| matches!(u, Unit::Cu(c) if state.cu(c).supply)),
-        );
-        let d_supply = i64::from(
-            def.iter()
-                .any(|u| matches!(u, Unit::Cu(c) if state.cu(c).supply)),
-        );
-        let trench: i64 = def
-            .iter()
-            .map(|u| match u {
-                Unit::Cu(c) => i64::from(state.cu(c).trench),
-                Unit::Lone(_) => 0,
-            })
-            .sum();
-        let crossing = if matches!(cl, ClKind::Brown | ClKind::Blue) && !mods.no_crossing {
-            -3
-        } else {
-            0
-        };
-        // III: the best battle characteristic of each side's characters in the battle.
-        let role_mod = |us: &[Unit], attack: bool| -> i64 {
-            if state.plain_roles {
-                return 0;
-            }
-            us.iter()
-                .filter_map(|u| match u {
-                    Unit::Cu(c) => data::role(c).map(|r| {
-                        if attack {
-                            r.battle_attack
-                        } else {
-                            r.battle_defence
-                        }
-                    }),
-                    Unit::Lone(_) => None,
-                })
-                .max()
-                .unwrap_or(0)
-        };
-        let (a_role, d_role) = (role_mod(&att, true), role_mod(&def, false));
-        let diff = i64::from(a_sp) - i64::from(d_sp);
-        // 4.b–4.c: with the optional battle rules, sides of 4 SP or more fight with cards.
-        if state.battle_cards && a_sp >= 4 && d_sp >= 4 {
-            // 4.d: BP = SP + trench (never more than the SP) + 1 supply − 3 after a brown or
-            // blue CL; the standing reactive cards and the role cards add as they add to a roll.
-            let a_bp = i64::from(a_sp) + a_supply + crossing + mods.bonus[0] + a_role;
-            let d_bp =
-                i64::from(d_sp) + trench.min(i64::from(d_sp)) + d_supply + mods.bonus[1] + d_role;
-            let side_in = |us: &[Unit], side: Side, bp: i64| {
-                let characters: Vec<String> = us
-                    .iter()
-                    .filter_map(|u| match u {
-                        Unit::Cu(c) => Some(c.clone()),
-                        Unit::Lone(_) => None,
-                    })
-                    .collect();
-                let nationality = characters
-                    .first()
-                    .and_then(|c| data::role(c))
-                    .map_or(side.name().to_owned(), |r| r.nationality.clone());
-                super::battle_cards::SideIn {
-                    name: side.name().to_owned(),
-                    nationality,
-                    characters: if state.plain_roles {
-                        Vec::new()
-                    } else {
-                        characters
-                    },
-                    bp: bp.max(1),
-                    // 4.f: the side's commander — its first character in the battle whose
-                    // player opened a battle plan this round — plays by his plan.
-                    plan: commander_plan(state, us),
+    } else if let Some(mut sides) = card_sides {
+        // 4.c–4.i: played out now by the sides' plans (4.f), or card by card already.
+        let f = match cards {
+            CardPlay::Played(f) => (*f).clone(),
+            CardPlay::Plans(plans) => {
+                for (side, plan) in sides.iter_mut().zip(plans) {
+                    side.plan = plan.clone();
                 }
-            };
-            let sides = [side_in(&att, a_side, a_bp), side_in(&def, d_side, d_bp)];
-            let f = super::battle_cards::fight(sides, ctx);
-            let (lost_w, lost_l) = if f.attacker_won {
-                (f.lost[0], f.lost[1])
-            } else {
-                (f.lost[1], f.lost[0])
-            };
-            let (loser_loss, winner_loss) = super::battle_cards::losses(lost_l, lost_w);
-            ctx.say(format!(
-                "the battle at {lp} is over: the {} lost {} BP, the {} {}",
-                a_side.name(),
-                f.lost[0],
-                d_side.name(),
-                f.lost[1]
-            ));
-            Result {
-                attacker_won: f.attacker_won,
-                attacker_total: f.lost[0],
-                defender_total: f.lost[1],
-                loser_loss,
-                winner_loss,
-                cards: true,
-                withdrew: f.withdrew.is_some(),
+                super::battle_cards::fight(sides, ctx)
             }
+        };
+        let (lost_w, lost_l) = if f.attacker_won {
+            (f.lost[0], f.lost[1])
         } else {
-            loop {
-                let ra = side_roll(mods.lucky[0], ctx);
-                let rd = side_roll(mods.lucky[1], ctx);
-                let ta = i64::from(ra) + diff.max(0) + a_supply + crossing + mods.bonus[0] + a_role;
-                let td =
-                    i64::from(rd) + (-diff).max(0) + d_supply + trench + mods.bonus[1] + d_role;
-                ctx.say(format!(
+            (f.lost[1], f.lost[0])
+        };
+        let (loser_loss, winner_loss) = super::battle_cards::losses(lost_l, lost_w);
+        ctx.say(format!(
+            "the battle at {lp} is over: the {} lost {} BP, the {} {}",
+            a_side.name(),
+            f.lost[0],
+            d_side.name(),
+            f.lost[1]
+        ));
+        Result {
+            attacker_won: f.attacker_won,
+            attacker_total: f.lost[0],
+            defender_total: f.lost[1],
+            loser_loss,
+            winner_loss,
+            cards: true,
+            withdrew: f.withdrew.is_some(),
+        }
+    } else {
+        let diff = i64::from(a_sp) - i64::from(d_sp);
+        loop {
+            let ra = side_roll(mods.lucky[0], ctx);
+            let rd = side_roll(mods.lucky[1], ctx);
+            let ta =
+                i64::from(ra) + diff.max(0) + t.a_supply + t.crossing + mods.bonus[0] + t.a_role;
+            let td =
+                i64::from(rd) + (-diff).max(0) + t.d_supply + t.trench + mods.bonus[1] + t.d_role;
+            ctx.say(format!(
                 "battle at {lp}: {attacker} rolls {ra} for {ta}, the defence rolls {rd} for {td}"
             ));
-                if ta != td {
-                    let gap = (ta - td).unsigned_abs() as u32;
-                    let loser_sp = if ta > td { d_sp } else { a_sp };
-                    let loser_loss = (gap / 3).min(loser_sp);
-                    break Result {
-                        attacker_won: ta > td,
-                        attacker_total: ta,
-                        defender_total: td,
-                        loser_loss,
-                        winner_loss: loser_loss / 3,
-                        cards: false,
-                        withdrew: false,
-                    };
-                }
-                ctx.say("a tie: both roll again");
+            if ta != td {
+                let gap = (ta - td).unsigned_abs() as u32;
+                let loser_sp = if ta > td { d_sp } else { a_sp };
+                let loser_loss = (gap / 3).min(loser_sp);
+                break Result {
+                    attacker_won: ta > td,
+                    attacker_total: ta,
+                    defender_total: td,
+                    loser_loss,
+                    winner_loss: loser_loss / 3,
+                    cards: false,
+                    withdrew: false,
+                };
             }
+            ctx.say("a tie: both roll again");
         }
     };
     // Pursuit and Courage (1.e, reconstructed) change the losses the dice gave.

@@ -2,16 +2,19 @@
 //! least 4 SP each is fought with battle cards instead of dice (4.b: smaller ones are
 //! engagements, fought by 2.m). Each side has a battle deck of its nationality
 //! (`data/battle_cards.txt`, reconstructed beyond 4.e's six names) and its characters' personal
-//! battle cards; the whole battle plays out in the event that begins it, each card drawn from
-//! the hidden stream and logged as it is played, by each side's commander's sealed battle plan
-//! ([`BattlePlan`], sent in the Planning Phase) where he sent one, else by the standing
-//! doctrine below (`battle_play=interactive` is not built: docs, What is missing).
+//! battle cards, drawn from the hidden stream. A battle is a [`CardBattle`]: with
+//! `battle_play=sealed` (the default) it plays out in one event by each side's sealed
+//! [`BattlePlan`] for that battle, sent by its commander when the battle asked for it; with
+//! `battle_play=interactive` each commander chooses each card as it is played, one event a
+//! choice (`battle_play.rs`). Every card played is a line.
 //!
 //! Doctrine (decision): the side to attack plays its strongest offensive card; the other side
 //! answers with its strongest defeat that fits, else a parry that fits; the attacking side
 //! cancels an answer when it holds a cancel; a side holding no offensive card discards one
 //! (4.g–4.h); a side whose BP have fallen to a third of its start or below withdraws when it
-//! holds a withdraw card (4.i). A battle plan changes each of these choices by card kind.
+//! holds a withdraw card (4.i). A battle plan changes each of these choices by card kind; the
+//! doctrine also plays a side no player commands, and a commander's choice when his deadline
+//! passes.
 
 use std::sync::LazyLock;
 
@@ -77,7 +80,7 @@ impl BattleCard {
         }
     }
 
-    fn is_personal(&self) -> bool {
+    pub fn is_personal(&self) -> bool {
         super::data::role(&self.deck).is_some()
     }
 }
@@ -300,12 +303,12 @@ impl BattlePlan {
     }
 
     /// Checks the plan against the cards its side may hold: the battle deck of `nationality`
-    /// and the personal battle cards of `character` (4.e). Errors name the card and say what
-    /// fits instead.
-    pub fn check(&self, nationality: &str, character: Option<&str>) -> Result<(), RuleError> {
+    /// and the personal battle cards of `characters`, the side's in the battle (4.e, 4.l.3).
+    /// Errors name the card and say what fits instead.
+    pub fn check(&self, nationality: &str, characters: &[&str]) -> Result<(), RuleError> {
         let mine: Vec<&BattleCard> = cards()
             .iter()
-            .filter(|c| c.deck == nationality || Some(c.deck.as_str()) == character)
+            .filter(|c| c.deck == nationality || characters.contains(&c.deck.as_str()))
             .collect();
         let find = |key: &str| mine.iter().find(|c| c.key == key).copied();
         let names = |class: Class| -> String {
@@ -384,7 +387,8 @@ pub struct SideIn {
     pub characters: Vec<String>,
     /// Battle points at the start (4.d).
     pub bp: i64,
-    /// Its commander's opened battle plan, if he sent one (else the doctrine plays).
+    /// Its commander's opened battle plan for this battle, if he sent one (else the doctrine
+    /// plays).
     pub plan: Option<BattlePlan>,
 }
 
@@ -398,14 +402,71 @@ pub struct Fought {
     pub plays: Vec<String>,
 }
 
-struct Side {
-    name: String,
-    deck: Vec<usize>,
-    discard: Vec<usize>,
-    hand: Vec<usize>,
-    bp: i64,
-    start: i64,
-    plan: BattlePlan,
+/// One side of a card battle as it is fought: its battle deck (top last), discards and hand,
+/// as indices of [`cards`] — the hand its commander's secret, the deck's order everyone's —
+/// its BP, and who chooses its cards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleSide {
+    pub name: String,
+    pub deck: Vec<usize>,
+    pub discard: Vec<usize>,
+    pub hand: Vec<usize>,
+    pub bp: i64,
+    pub start: i64,
+    /// Its battle plan (4.f, sealed play); the doctrine where it says nothing.
+    #[serde(default, skip_serializing_if = "is_doctrine")]
+    pub plan: BattlePlan,
+    /// Its commander chooses each card as it is played (`battle_play=interactive`); else its
+    /// plan and the doctrine choose.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chooses: bool,
+}
+
+fn is_doctrine(plan: &BattlePlan) -> bool {
+    *plan == BattlePlan::default()
+}
+
+/// Where an exchange stands (4.f–4.h): side `turn` attacks (or discards, or withdraws); the
+/// other side answers the attack card or lets it stand; side `turn` cancels the answer or lets
+/// it stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    Attack,
+    Answer { attack: usize },
+    Cancel { attack: usize, answer: usize },
+    Over,
+}
+
+/// A choice of the side whose turn it is: a card of its hand (by position) played for the
+/// step at hand (an attack, an answer, a cancel, a withdrawal), a card discarded (4.g–4.h), or
+/// none (no answer, no cancel; at its attack, no card left to play).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    Play(usize),
+    Discard(usize),
+    Pass,
+}
+
+/// A card battle being fought (4.c–4.i): the one-event play-out of a sealed plan or the
+/// doctrine, and the card-by-card play of `battle_play=interactive`, are this one machine, so
+/// that both play by the same rules; [`CardBattle::run`] plays every choice that is not a
+/// commander's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardBattle {
+    /// `[attackers, defenders]`.
+    pub sides: [BattleSide; 2],
+    /// The side whose attack the exchange is.
+    pub turn: usize,
+    pub step: Step,
+    /// Whether each side has played a personal card this exchange (4.l.3).
+    pub personal: [bool; 2],
+    /// The first attack is played (4.f: the attacking side opens with an offensive card).
+    pub opened: bool,
+    pub exchanges: usize,
+    pub withdrew: Option<usize>,
+    /// Every card played or discarded, in order: `<side> <card key>` (`… discards <key>`).
+    pub plays: Vec<String>,
 }
 
 /// A hidden draw in `1..=n`. A fold without the hidden seed cannot re-make any hidden draw
@@ -421,13 +482,17 @@ fn shuffle(cards: &mut [usize], ctx: &mut Ctx) {
     }
 }
 
-impl Side {
-    fn new(s: &SideIn, deck: Vec<usize>) -> Side {
+fn battle_error(rule: &str, message: impl Into<String>) -> RuleError {
+    RuleError::new(rule, message)
+}
+
+impl BattleSide {
+    fn new(s: &SideIn, deck: Vec<usize>, chooses: bool) -> BattleSide {
         let mut hand = Vec::new();
         for c in &s.characters {
             hand.extend(personal(c));
         }
-        Side {
+        BattleSide {
             name: s.name.clone(),
             deck,
             discard: Vec::new(),
@@ -435,6 +500,7 @@ impl Side {
             bp: s.bp,
             start: s.bp,
             plan: s.plan.clone().unwrap_or_default(),
+            chooses,
         }
     }
 
@@ -513,7 +579,7 @@ impl Side {
         }
     }
 
-    fn offensives(&self) -> usize {
+    pub fn offensives(&self) -> usize {
         self.hand
             .iter()
             .filter(|&&c| cards()[c].class == Class::Offensive)
@@ -556,182 +622,491 @@ impl Side {
 /// The most exchanges a battle runs (a safety net: each exchange's cards come round again).
 const MAX_EXCHANGES: usize = 400;
 
-/// 4.c–4.i: the battle, `[attacker, defender]`, each side's deck of its nationality shuffled
-/// with the hidden stream, played out by the doctrine.
-pub fn fight(sides: [SideIn; 2], ctx: &mut Ctx) -> Fought {
-    let mut decks = [deck(&sides[0].nationality), deck(&sides[1].nationality)];
-    for d in &mut decks {
-        shuffle(d, ctx);
+impl CardBattle {
+    /// 4.c–4.e: each side's deck of its nationality shuffled with the hidden stream, the hands
+    /// dealt; `chooses`: which sides' commanders choose their cards as they are played.
+    pub fn begin(sides: [SideIn; 2], chooses: [bool; 2], ctx: &mut Ctx) -> CardBattle {
+        let mut decks = [deck(&sides[0].nationality), deck(&sides[1].nationality)];
+        for d in &mut decks {
+            shuffle(d, ctx);
+        }
+        CardBattle::deal(sides, decks, chooses, ctx)
     }
-    play_out(sides, decks, ctx)
-}
 
-/// The battle from decks given in draw order (the first card drawn first): `fight` after its
-/// shuffle, and the tests' way to set the hands.
-pub fn play_out(sides: [SideIn; 2], decks: [Vec<usize>; 2], ctx: &mut Ctx) -> Fought {
-    let [mut d0, mut d1] = decks;
-    d0.reverse();
-    d1.reverse();
-    let mut s = [Side::new(&sides[0], d0), Side::new(&sides[1], d1)];
-    let mut plays: Vec<String> = Vec::new();
-    for side in &mut s {
-        side.replenish(ctx);
-    }
-    // 4.e: the attacker redraws until his hand holds two offensive cards.
-    for _ in 0..50 {
-        if s[0].offensives() >= 2 {
-            break;
+    /// 4.e: the hands dealt from decks given in draw order (the first card drawn first); the
+    /// attacker redraws until his hand holds two offensive cards.
+    pub fn deal(
+        sides: [SideIn; 2],
+        decks: [Vec<usize>; 2],
+        chooses: [bool; 2],
+        ctx: &mut Ctx,
+    ) -> CardBattle {
+        let [mut d0, mut d1] = decks;
+        d0.reverse();
+        d1.reverse();
+        let mut s = [
+            BattleSide::new(&sides[0], d0, chooses[0]),
+            BattleSide::new(&sides[1], d1, chooses[1]),
+        ];
+        for side in &mut s {
+            side.replenish(ctx);
         }
-        let drawn: Vec<usize> = s[0]
-            .hand
-            .iter()
-            .copied()
-            .filter(|&c| !cards()[c].is_personal())
-            .collect();
-        s[0].hand.retain(|&c| cards()[c].is_personal());
-        s[0].discard.extend(drawn);
+        // 4.e: the attacker redraws until his hand holds two offensive cards.
+        for _ in 0..50 {
+            if s[0].offensives() >= 2 {
+                break;
+            }
+            let drawn: Vec<usize> = s[0]
+                .hand
+                .iter()
+                .copied()
+                .filter(|&c| !cards()[c].is_personal())
+                .collect();
+            s[0].hand.retain(|&c| cards()[c].is_personal());
+            s[0].discard.extend(drawn);
+            ctx.say(format!(
+                "{} hold fewer than two offensive battle cards: they draw a new hand (4.e)",
+                s[0].name
+            ));
+            s[0].replenish(ctx);
+        }
         ctx.say(format!(
-            "{} hold fewer than two offensive battle cards: they draw a new hand (4.e)",
-            s[0].name
+            "a battle with battle cards (4.): {} {} BP, {} {} BP",
+            s[0].name, s[0].bp, s[1].name, s[1].bp
         ));
-        s[0].replenish(ctx);
+        CardBattle {
+            sides: s,
+            turn: 0,
+            step: Step::Attack,
+            personal: [false, false],
+            opened: false,
+            exchanges: 0,
+            withdrew: None,
+            plays: Vec::new(),
+        }
     }
-    ctx.say(format!(
-        "a battle with battle cards (4.): {} {} BP, {} {} BP",
-        s[0].name, s[0].bp, s[1].name, s[1].bp
-    ));
-    let mut withdrew = None;
-    let mut turn = 0usize;
-    for _ in 0..MAX_EXCHANGES {
-        let (x, y) = (turn, 1 - turn);
-        let mut personal = [false, false];
-        match s[x].attack() {
-            Some(at) => {
-                let attack = s[x].play(at);
-                let a = &cards()[attack];
-                plays.push(format!("{} {}", s[x].name, a.key));
-                personal[x] = a.is_personal();
-                let hit = a.hit().expect("an offensive card");
-                // 4.f: the answer: the plan's, else the strongest defeat that fits, else a
-                // parry.
-                let answer = s[y].answer(&a.key, personal[y]);
-                let mut answered = answer.map(|at| s[y].play(at));
-                if let Some(ans) = answered {
-                    plays.push(format!("{} {}", s[y].name, cards()[ans].key));
-                    personal[y] |= cards()[ans].is_personal();
-                    ctx.say(format!(
-                        "{} play {}; {} answer with {}",
-                        s[x].name,
-                        a.name,
-                        s[y].name,
-                        cards()[ans].name
-                    ));
-                    let wanted = match s[x].plan.cancel {
-                        Cancel::Always => true,
-                        Cancel::Defeats => {
-                            matches!(cards()[ans].effect, Effect::Defeat(..))
+
+    pub fn over(&self) -> bool {
+        self.step == Step::Over
+    }
+
+    /// The side whose choice it is now: the attacking side of the exchange at its attack and
+    /// its cancel, the other at its answer.
+    pub fn chooser(&self) -> Option<usize> {
+        match self.step {
+            Step::Attack | Step::Cancel { .. } => Some(self.turn),
+            Step::Answer { .. } => Some(1 - self.turn),
+            Step::Over => None,
+        }
+    }
+
+    /// The side whose commander must choose now (`battle_play=interactive`); `None` while the
+    /// doctrine plays, or the battle is over. A side with no card left at its attack has
+    /// nothing to choose.
+    pub fn waiting(&self) -> Option<usize> {
+        let s = self.chooser()?;
+        let side = &self.sides[s];
+        if !side.chooses || (self.step == Step::Attack && side.hand.is_empty()) {
+            return None;
+        }
+        Some(s)
+    }
+
+    /// The choice of the side's plan, else the doctrine, for the step at hand (module doc).
+    pub fn doctrine(&self) -> Choice {
+        let (x, y) = (self.turn, 1 - self.turn);
+        match self.step {
+            Step::Attack => {
+                let side = &self.sides[x];
+                match (side.attack(), side.to_discard()) {
+                    (Some(at), _) => Choice::Play(at),
+                    (None, Some(at)) => Choice::Discard(at),
+                    (None, None) => Choice::Pass,
+                }
+            }
+            Step::Answer { attack } => self.sides[y]
+                .answer(&cards()[attack].key, self.personal[y])
+                .map_or(Choice::Pass, Choice::Play),
+            Step::Cancel { answer, .. } => {
+                let side = &self.sides[x];
+                let wanted = match side.plan.cancel {
+                    Cancel::Always => true,
+                    Cancel::Defeats => matches!(cards()[answer].effect, Effect::Defeat(..)),
+                    Cancel::Never => false,
+                };
+                let at = side.best(self.personal[x], |c| {
+                    (c.effect == Effect::Cancel).then_some(0)
+                });
+                match at {
+                    Some(at) if wanted => Choice::Play(at),
+                    _ => Choice::Pass,
+                }
+            }
+            Step::Over => Choice::Pass,
+        }
+    }
+
+    /// Plays the plans' and the doctrine's choices until a commander must choose or the battle
+    /// is over.
+    pub fn run(&mut self, ctx: &mut Ctx) {
+        while !self.over() && self.waiting().is_none() {
+            let c = self.doctrine();
+            self.apply(c, ctx);
+        }
+    }
+
+    /// The hand position of the card `key` in the hand of the side to choose, for a command
+    /// naming it; an error names the card and what the hand holds.
+    pub fn position(&self, key: &str) -> Result<usize, RuleError> {
+        let s = self
+            .chooser()
+            .ok_or_else(|| battle_error("4.i Battle cards", "the battle is over"))?;
+        let hand = &self.sides[s].hand;
+        hand.iter()
+            .position(|&c| cards()[c].key == key)
+            .ok_or_else(|| {
+                let held: Vec<&str> = hand.iter().map(|&c| cards()[c].key.as_str()).collect();
+                battle_error(
+                    "4.f Battle cards",
+                    format!(
+                        "your side holds no '{key}': its battle cards are {}",
+                        if held.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            held.join(", ")
                         }
-                        Cancel::Never => false,
-                    };
-                    let cancel = if wanted {
-                        s[x].best(personal[x], |c| (c.effect == Effect::Cancel).then_some(0))
-                    } else {
-                        None
-                    };
-                    if let Some(at) = cancel {
-                        let c = s[x].play(at);
-                        plays.push(format!("{} {}", s[x].name, cards()[c].key));
-                        ctx.say(format!(
-                            "{} cancel it with {}: the attack stands",
-                            s[x].name,
-                            cards()[c].name
-                        ));
-                        answered = None;
-                    }
-                } else {
-                    ctx.say(format!("{} play {}: unanswered", s[x].name, a.name));
-                }
-                match answered.map(|c| &cards()[c].effect) {
-                    None => {
-                        s[y].bp -= hit;
-                        ctx.say(format!("{} lose {hit} BP: {} left", s[y].name, s[y].bp));
-                    }
-                    Some(Effect::Defeat(n, _)) => {
-                        let loss = (*n).max(2);
-                        s[x].bp -= loss;
-                        ctx.say(format!(
-                            "the attack is defeated: {} lose {loss} BP: {} left",
-                            s[x].name, s[x].bp
-                        ));
-                    }
-                    Some(_) => ctx.say("the attack is parried"),
-                }
-            }
-            None => {
-                // 4.g–4.h: no attack card: discard one (the plan's, else one that is not a
-                // withdraw card while others are held).
-                match s[x].to_discard() {
-                    Some(at) => {
-                        let c = s[x].play(at);
-                        plays.push(format!("{} discards {}", s[x].name, cards()[c].key));
-                        ctx.say(format!("{} have no attack card and discard one", s[x].name));
-                    }
-                    None => ctx.say(format!("{} have no card", s[x].name)),
-                }
+                    ),
+                )
+            })
+    }
+
+    /// Checks a commander's choice for the step at hand (4.f–4.i, 4.l.3). Errors name the card
+    /// and the rule and say what fits instead.
+    pub fn check(&self, choice: Choice) -> Result<(), RuleError> {
+        let s = self
+            .chooser()
+            .ok_or_else(|| battle_error("4.i Battle cards", "the battle is over"))?;
+        let side = &self.sides[s];
+        let card = |at: usize| -> Result<&'static BattleCard, RuleError> {
+            side.hand
+                .get(at)
+                .map(|&c| &cards()[c])
+                .ok_or_else(|| battle_error("4.f Battle cards", "no such card in your hand"))
+        };
+        // 4.f: the attacking side opens the battle with an offensive card (4.e saw that it
+        // holds two).
+        let must_open = !self.opened && side.offensives() > 0;
+        if let Choice::Play(at) = choice {
+            let c = card(at)?;
+            if c.is_personal() && self.personal[s] {
+                return Err(battle_error(
+                    "4.l.3 Shared sides",
+                    format!(
+                        "{}: one personal card a side an exchange, and your side has played one",
+                        c.name
+                    ),
+                ));
             }
         }
-        if s.iter().any(|side| side.bp <= 0) {
-            break;
-        }
-        // 4.i: a side worn down to its plan's level (else a third of its BP) withdraws if it
-        // holds a withdraw card.
-        for w in [y, x] {
-            if s[w].spent() {
-                if let Some(at) = s[w]
-                    .hand
-                    .iter()
-                    .position(|&c| cards()[c].effect == Effect::Withdraw)
-                {
-                    let c = s[w].play(at);
-                    plays.push(format!("{} {}", s[w].name, cards()[c].key));
-                    ctx.say(format!(
-                        "{} play {} and leave the battlefield",
-                        s[w].name,
-                        cards()[c].name
+        match (self.step, choice) {
+            (Step::Attack, Choice::Play(at)) => {
+                let c = card(at)?;
+                match (&c.effect, c.class) {
+                    (_, Class::Offensive) => Ok(()),
+                    (Effect::Withdraw, _) if must_open => Err(battle_error(
+                        "4.f Battle cards",
+                        format!(
+                            "{}: the attacking side opens the battle with an offensive card; withdraw at a later turn",
+                            c.name
+                        ),
+                    )),
+                    (Effect::Withdraw, _) => Ok(()),
+                    _ => Err(battle_error(
+                        "4.g–4.h Battle cards",
+                        format!(
+                            "{} is not an offensive card: at your side's turn play an offensive card, discard a card ('discard <card>') or play a withdraw card (4.i)",
+                            c.name
+                        ),
+                    )),
+                }
+            }
+            (Step::Attack, Choice::Discard(at)) => {
+                let c = card(at)?;
+                if must_open {
+                    return Err(battle_error(
+                        "4.f Battle cards",
+                        format!(
+                            "the attacking side opens the battle with an offensive card: play one rather than discard {}",
+                            c.name
+                        ),
                     ));
-                    withdrew = Some(w);
-                    break;
+                }
+                Ok(())
+            }
+            (Step::Attack, Choice::Pass) if side.hand.is_empty() => Ok(()),
+            (Step::Attack, Choice::Pass) => Err(battle_error(
+                "4.g–4.h Battle cards",
+                "at your side's turn it plays an offensive card or discards one ('play <card>' or 'discard <card>'); 'pass' lets an attack or an answer stand",
+            )),
+            (Step::Answer { attack }, Choice::Play(at)) => {
+                let c = card(at)?;
+                let a = &cards()[attack];
+                if c.answers(&a.key) {
+                    Ok(())
+                } else {
+                    Err(battle_error(
+                        "4.f Battle cards",
+                        format!(
+                            "{} does not answer {}: play a parry or a defeat that fits it, or 'pass' to let it stand",
+                            c.name, a.name
+                        ),
+                    ))
+                }
+            }
+            (Step::Cancel { answer, .. }, Choice::Play(at)) => {
+                let c = card(at)?;
+                if c.effect == Effect::Cancel {
+                    Ok(())
+                } else {
+                    Err(battle_error(
+                        "4.f Battle cards",
+                        format!(
+                            "{} is not a cancel card: cancel {} with a cancel card, or 'pass' to let it stand",
+                            c.name,
+                            cards()[answer].name
+                        ),
+                    ))
+                }
+            }
+            (Step::Answer { .. } | Step::Cancel { .. }, Choice::Discard(at)) => {
+                Err(battle_error(
+                    "4.g–4.h Battle cards",
+                    format!(
+                        "{} may be discarded only at your side's turn to attack; now play a card or 'pass'",
+                        card(at)?.name
+                    ),
+                ))
+            }
+            (Step::Answer { .. } | Step::Cancel { .. }, Choice::Pass) => Ok(()),
+            (Step::Over, _) => Err(battle_error("4.i Battle cards", "the battle is over")),
+        }
+    }
+
+    /// Every legal choice of the side to choose, a card of a kind once (the bot's and the
+    /// view's list).
+    pub fn legal(&self) -> Vec<Choice> {
+        let Some(s) = self.chooser() else {
+            return Vec::new();
+        };
+        let hand = &self.sides[s].hand;
+        let mut out = Vec::new();
+        for at in 0..hand.len() {
+            if hand[..at].contains(&hand[at]) {
+                continue;
+            }
+            for c in [Choice::Play(at), Choice::Discard(at)] {
+                if self.check(c).is_ok() {
+                    out.push(c);
                 }
             }
         }
-        if withdrew.is_some() {
-            break;
+        if self.check(Choice::Pass).is_ok() {
+            out.push(Choice::Pass);
         }
-        // 4.i: both out of attack cards, or a hand empty: both draw to 7.
-        if (s[0].offensives() == 0 && s[1].offensives() == 0)
-            || s.iter().any(|side| side.hand.is_empty())
+        out
+    }
+
+    /// The choice in the order language: `play <card>`, `discard <card>`, `pass`.
+    pub fn describe(&self, choice: Choice) -> String {
+        let s = self.chooser().unwrap_or(0);
+        let key = |at: usize| cards()[self.sides[s].hand[at]].key.clone();
+        match choice {
+            Choice::Play(at) => format!("play {}", key(at)),
+            Choice::Discard(at) => format!("discard {}", key(at)),
+            Choice::Pass => "pass".into(),
+        }
+    }
+
+    /// Carries out a checked choice (or the doctrine's), each card a line.
+    pub fn apply(&mut self, choice: Choice, ctx: &mut Ctx) {
+        let (x, y) = (self.turn, 1 - self.turn);
+        let (xn, yn) = (self.sides[x].name.clone(), self.sides[y].name.clone());
+        match (self.step, choice) {
+            (Step::Over, _) => {}
+            (Step::Attack, Choice::Play(at)) => {
+                let c = self.sides[x].play(at);
+                let card = &cards()[c];
+                self.plays.push(format!("{xn} {}", card.key));
+                if card.effect == Effect::Withdraw {
+                    ctx.say(format!("{xn} play {} and leave the battlefield", card.name));
+                    self.withdrew = Some(x);
+                    self.step = Step::Over;
+                    return;
+                }
+                self.personal[x] = card.is_personal();
+                self.opened = true;
+                if self.sides[y].chooses {
+                    ctx.say(format!(
+                        "{xn} play {}: the {yn} answer it or let it stand (4.f)",
+                        card.name
+                    ));
+                }
+                self.step = Step::Answer { attack: c };
+            }
+            (Step::Attack, Choice::Discard(at)) => {
+                let none = self.sides[x].offensives() == 0;
+                let c = self.sides[x].play(at);
+                self.plays.push(format!("{xn} discards {}", cards()[c].key));
+                if none {
+                    ctx.say(format!("{xn} have no attack card and discard one"));
+                } else {
+                    ctx.say(format!("{xn} discard a card (4.g–4.h)"));
+                }
+                self.end_exchange(ctx);
+            }
+            (Step::Attack, Choice::Pass) => {
+                ctx.say(format!("{xn} have no card"));
+                self.end_exchange(ctx);
+            }
+            (Step::Answer { attack }, Choice::Play(at)) => {
+                let answer = self.sides[y].play(at);
+                let card = &cards()[answer];
+                self.plays.push(format!("{yn} {}", card.key));
+                self.personal[y] |= card.is_personal();
+                ctx.say(format!(
+                    "{xn} play {}; {yn} answer with {}",
+                    cards()[attack].name,
+                    card.name
+                ));
+                self.step = Step::Cancel { attack, answer };
+            }
+            (Step::Answer { attack }, _) => {
+                ctx.say(format!("{xn} play {}: unanswered", cards()[attack].name));
+                self.hit(attack, ctx);
+                self.end_exchange(ctx);
+            }
+            (Step::Cancel { attack, .. }, Choice::Play(at)) => {
+                let c = self.sides[x].play(at);
+                self.plays.push(format!("{xn} {}", cards()[c].key));
+                self.personal[x] |= cards()[c].is_personal();
+                ctx.say(format!(
+                    "{xn} cancel it with {}: the attack stands",
+                    cards()[c].name
+                ));
+                self.hit(attack, ctx);
+                self.end_exchange(ctx);
+            }
+            (Step::Cancel { answer, .. }, _) => {
+                match cards()[answer].effect {
+                    Effect::Defeat(n, _) => {
+                        let loss = n.max(2);
+                        self.sides[x].bp -= loss;
+                        ctx.say(format!(
+                            "the attack is defeated: {xn} lose {loss} BP: {} left",
+                            self.sides[x].bp
+                        ));
+                    }
+                    _ => ctx.say("the attack is parried"),
+                }
+                self.end_exchange(ctx);
+            }
+        }
+    }
+
+    /// The attack card `attack` stands: the other side loses its BP.
+    fn hit(&mut self, attack: usize, ctx: &mut Ctx) {
+        let y = 1 - self.turn;
+        let hit = cards()[attack].hit().expect("an offensive card");
+        self.sides[y].bp -= hit;
+        ctx.say(format!(
+            "{} lose {hit} BP: {} left",
+            self.sides[y].name, self.sides[y].bp
+        ));
+    }
+
+    /// The exchange is over: 0 BP ends the battle; a side played by its plan or the doctrine,
+    /// worn down to its plan's level (else a third of its BP), withdraws if it holds a withdraw
+    /// card (4.i; a commander who chooses withdraws at his side's turn); both out of attack
+    /// cards, or a hand empty, both draw to 7 (4.i); the other side attacks next.
+    fn end_exchange(&mut self, ctx: &mut Ctx) {
+        let (x, y) = (self.turn, 1 - self.turn);
+        if self.sides.iter().any(|side| side.bp <= 0) {
+            self.step = Step::Over;
+            return;
+        }
+        for w in [y, x] {
+            let side = &self.sides[w];
+            if side.chooses || !side.spent() {
+                continue;
+            }
+            if let Some(at) = side
+                .hand
+                .iter()
+                .position(|&c| cards()[c].effect == Effect::Withdraw)
+            {
+                let c = self.sides[w].play(at);
+                let name = self.sides[w].name.clone();
+                self.plays.push(format!("{name} {}", cards()[c].key));
+                ctx.say(format!(
+                    "{name} play {} and leave the battlefield",
+                    cards()[c].name
+                ));
+                self.withdrew = Some(w);
+                self.step = Step::Over;
+                return;
+            }
+        }
+        if (self.sides[0].offensives() == 0 && self.sides[1].offensives() == 0)
+            || self.sides.iter().any(|side| side.hand.is_empty())
         {
             ctx.say("both sides draw new battle cards (4.i)");
-            for side in &mut s {
+            for side in &mut self.sides {
                 side.replenish(ctx);
             }
         }
-        turn = y;
+        self.turn = y;
+        self.step = Step::Attack;
+        self.personal = [false, false];
+        self.exchanges += 1;
+        if self.exchanges >= MAX_EXCHANGES {
+            self.step = Step::Over;
+        }
     }
-    let lost = [s[0].start - s[0].bp.max(0), s[1].start - s[1].bp.max(0)];
-    let attacker_lost = match withdrew {
-        Some(w) => w == 0,
-        None if s[1].bp <= 0 => false,
-        None if s[0].bp <= 0 => true,
-        // The safety net: the side with fewer BP left loses, a tie the attacker.
-        None => s[0].bp <= s[1].bp,
-    };
-    Fought {
-        attacker_won: !attacker_lost,
-        lost,
-        withdrew,
-        plays,
+
+    /// What the battle came to, once over.
+    pub fn fought(&self) -> Fought {
+        let s = &self.sides;
+        let lost = [s[0].start - s[0].bp.max(0), s[1].start - s[1].bp.max(0)];
+        let attacker_lost = match self.withdrew {
+            Some(w) => w == 0,
+            None if s[1].bp <= 0 => false,
+            None if s[0].bp <= 0 => true,
+            // The safety net: the side with fewer BP left loses, a tie the attacker.
+            None => s[0].bp <= s[1].bp,
+        };
+        Fought {
+            attacker_won: !attacker_lost,
+            lost,
+            withdrew: self.withdrew,
+            plays: self.plays.clone(),
+        }
     }
+}
+
+/// 4.c–4.i: the battle, `[attacker, defender]`, each side's deck of its nationality shuffled
+/// with the hidden stream, played out in one go by the plans and the doctrine.
+pub fn fight(sides: [SideIn; 2], ctx: &mut Ctx) -> Fought {
+    let mut b = CardBattle::begin(sides, [false, false], ctx);
+    b.run(ctx);
+    b.fought()
+}
+
+/// The battle from decks given in draw order (the first card drawn first), played out by the
+/// plans and the doctrine: `fight` after its shuffle, and the tests' way to set the hands.
+pub fn play_out(sides: [SideIn; 2], decks: [Vec<usize>; 2], ctx: &mut Ctx) -> Fought {
+    let mut b = CardBattle::deal(sides, decks, [false, false], ctx);
+    b.run(ctx);
+    b.fought()
 }
 
 /// 4.j: the SP lost, `(loser, winner)`, from the BP each lost: N = the loser's − the

@@ -3,13 +3,13 @@
 //! attacks where an enemy is one CL away, marches, supplies, trenches, rest, pass; in a
 //! reactive window, now and then a reactive card of the hand that may be played, else a pass.
 
-use super::battle_cards::{self, BattlePlan, Cancel};
+use super::battle_cards::{self, BattlePlan, Cancel, CardBattle, Choice};
 use super::data;
 use super::operations;
 use super::order::{Clause, Command};
 use super::plan;
 use super::reactive;
-use super::state::{Phase, State};
+use super::state::{Phase, PlansStage, State};
 use crate::engine::ruleset::{BotRng, Seat};
 
 /// Operations the player `p` may give now, in the order language.
@@ -129,7 +129,6 @@ fn random_battle_plan(state: &State, p: usize, rng: BotRng) -> Option<BattlePlan
         withdraw: (rng(2) == 0).then(|| rng(5) as i64),
     };
     // Answers that do not fit are left out: the checks would refuse them.
-    let personal = (!state.plain_roles).then_some(character.as_str());
     let mut plan = plan;
     plan.answers.retain(|(a, ans)| {
         ans.as_ref().is_none_or(|k| {
@@ -138,7 +137,28 @@ fn random_battle_plan(state: &State, p: usize, rng: BotRng) -> Option<BattlePlan
                 .any(|c| c.key == *k && c.deck == nationality && c.answers_attack(a))
         })
     });
-    plan.check(nationality, personal).ok().map(|_| plan)
+    plan.check(nationality, &[]).ok().map(|_| plan)
+}
+
+/// 4.f–4.i, `battle_play=interactive`: a commander's card: half the time the doctrine's,
+/// else any legal choice (an attack, an answer, a cancel, a discard, a withdrawal, a pass).
+fn random_card(play: &CardBattle, rng: BotRng) -> Command {
+    let legal = play.legal();
+    let doctrine = play.doctrine();
+    let choice = if (rng(2) == 0 && legal.contains(&doctrine)) || legal.is_empty() {
+        doctrine
+    } else {
+        legal[rng(legal.len())]
+    };
+    let s = play.chooser().unwrap_or(0);
+    let key = |at: usize| battle_cards::cards()[play.sides[s].hand[at]].key.clone();
+    match choice {
+        Choice::Play(at) => Command::Play { card: key(at) },
+        Choice::Discard(at) => Command::Discard { card: key(at) },
+        Choice::Pass => Command::Operation {
+            clauses: vec![Clause::Pass],
+        },
+    }
 }
 
 pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
@@ -156,6 +176,24 @@ pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command
     }
     if super::battle_held(state) {
         return Some(Command::Fight);
+    }
+    // 4.f: a card battle asks this commander for his sealed plan, or his next card.
+    if state.window.is_none() {
+        if let Some(b) = state.pending.as_ref().and_then(|pd| pd.battle.as_ref()) {
+            if b.plans == PlansStage::Asked {
+                let plan = if rng(3) == 0 {
+                    Some(BattlePlan::default())
+                } else {
+                    random_battle_plan(state, p, rng)
+                };
+                return Some(Command::BattlePlan {
+                    plan: Some(plan.unwrap_or_default()),
+                });
+            }
+        }
+        if let Some(play) = super::battle_play::playing(state) {
+            return Some(random_card(play, rng));
+        }
     }
     if state.window.is_some() {
         // Play a reactive card now and then where one is legal, else pass.
@@ -175,12 +213,6 @@ pub fn random_command(state: &State, seat: &Seat, rng: BotRng) -> Option<Command
     }
     match &state.phase {
         Phase::Plan => {
-            // 4.f: now and then a sealed battle plan first.
-            if state.battle_cards && state.players[p].battle_plan.is_none() && rng(3) == 0 {
-                if let Some(plan) = random_battle_plan(state, p, rng) {
-                    return Some(Command::BattlePlan { plan: Some(plan) });
-                }
-            }
             let hand = &state.players[p].hand;
             for _ in 0..20 {
                 let want = rng(plan::MAX_PLANNED + 1).min(hand.len());

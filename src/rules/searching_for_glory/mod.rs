@@ -12,6 +12,7 @@
 
 pub mod battle;
 pub mod battle_cards;
+pub mod battle_play;
 pub mod bot;
 pub mod data;
 pub mod drawn;
@@ -43,14 +44,14 @@ use crate::engine::ruleset::{
 };
 use data::Side;
 use order::Command;
-use state::{BattlePlanSlot, Cu, LoneSp, Phase, Plan, PlansStage, Player, State};
+use state::{Cu, LoneSp, Phase, Plan, Player, State};
 
 pub const ID: &str = "searching-for-glory";
 
 pub struct SearchingForGlory;
 
 /// The orders' grammar in brief, for emails and pages.
-pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · with battle_cards=cards, before the plan: battle-plan [attack <card>…] [; answer <enemy attack>=<card>|none …] [; cancel always|defeats|never] [; discard <card>…] [; withdraw <bp>] (sealed, 4.f) · fight (a battle waiting, its battle plans open) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · standing refuse|fight (your side's lone SP and NPCs attacked at a fortress, 2.l) · force-march <lp> absorb [<n>] <lp> (2.e) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
+pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · with battle_cards=cards, when a card battle asks its commanders: battle-plan [attack <card>…] [; answer <enemy attack>=<card>|none …] [; cancel always|defeats|never] [; discard <card>…] [; withdraw <bp>] (sealed, for that battle, 4.f) · fight (a battle waiting, its battle plans open) · with battle_play=interactive, in a card battle: play <card> · discard <card> · pass (4.f–4.i) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · standing refuse|fight (your side's lone SP and NPCs attacked at a fortress, 2.l) · force-march <lp> absorb [<n>] <lp> (2.e) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
     RuleError::new("set-up", message)
@@ -61,6 +62,10 @@ impl SearchingForGlory {
     fn to_act(&self, state: &State) -> Vec<usize> {
         if state.window.is_some() {
             return reactive::prompted(state);
+        }
+        // 4.f: a card battle waiting for its commanders.
+        if let Some(waiting) = battle_play::to_act(state) {
+            return waiting;
         }
         match &state.phase {
             // II.1.A.3: the eliminated who may re-enter are asked too.
@@ -157,50 +162,13 @@ impl SearchingForGlory {
             if state.pending.is_none() {
                 return Ok(());
             }
-            if self.hold_for_plans(state, ctx) {
+            if battle_play::hold(state, ctx) {
                 return Ok(());
             }
             if operations::resume(state, ctx) {
                 return self.next_operation(state, ctx);
             }
             reactive::open(state, state::WindowKind::Battle, ctx);
-        }
-    }
-
-    /// 4.f: a battle about to be fought with the battle cards waits for the sealed battle plans
-    /// of its characters' players — opened for it, so that no plan shows before a battle needs
-    /// it — and then for the operating player's `fight` (the events that open them can draw no
-    /// card). True while it holds.
-    fn hold_for_plans(&self, state: &mut State, ctx: &mut Ctx) -> bool {
-        if !state.battle_cards {
-            return false;
-        }
-        let Some(b) = state.pending.as_ref().and_then(|p| p.battle.as_ref()) else {
-            return false;
-        };
-        match b.plans {
-            PlansStage::Ready => false,
-            PlansStage::Opening | PlansStage::Opened => true,
-            PlansStage::Unasked => {
-                let sealed = sealed_battle_plans(state);
-                let stage = if sealed.is_empty() {
-                    PlansStage::Ready
-                } else {
-                    ctx.say(format!(
-                        "the battle at {} waits for {} sealed battle plan(s) to open (4.f)",
-                        b.lp,
-                        sealed.len()
-                    ));
-                    for c in sealed {
-                        ctx.request_reveal(c);
-                    }
-                    PlansStage::Opening
-                };
-                if let Some(b) = state.pending.as_mut().and_then(|p| p.battle.as_mut()) {
-                    b.plans = stage;
-                }
-                stage != PlansStage::Ready
-            }
         }
     }
 
@@ -240,47 +208,9 @@ impl SearchingForGlory {
     }
 }
 
-/// 4.f: checks player `p`'s battle plan against his nationality's battle deck and his
-/// character's personal battle cards.
-fn battle_plan_check(
-    state: &State,
-    p: usize,
-    plan: &battle_cards::BattlePlan,
-) -> Result<(), RuleError> {
-    let character = &state.players[p].character;
-    let nationality = data::role(character).map_or("french", |r| r.nationality.as_str());
-    let personal = (!state.plain_roles).then_some(character.as_str());
-    plan.check(nationality, personal)
-}
-
 /// Does the pending battle wait for the operating player's `fight`, its plans open (4.f)?
 pub(crate) fn battle_held(state: &State) -> bool {
-    state
-        .pending
-        .as_ref()
-        .and_then(|p| p.battle.as_ref())
-        .is_some_and(|b| b.plans == PlansStage::Opened)
-}
-
-/// The commitments of the sealed battle plans of the players whose characters are in the
-/// pending battle: the attackers and every CU at its LP (4.f).
-fn sealed_battle_plans(state: &State) -> Vec<String> {
-    let Some(b) = state.pending.as_ref().and_then(|p| p.battle.as_ref()) else {
-        return Vec::new();
-    };
-    state
-        .players
-        .iter()
-        .filter(|p| {
-            let cu = state.cu(&p.character);
-            b.attackers.contains(&p.character)
-                || (cu.lp.as_deref() == Some(b.lp.as_str()) && cu.sp > 0)
-        })
-        .filter_map(|p| match &p.battle_plan {
-            BattlePlanSlot::Sealed { commitment } => Some(commitment.clone()),
-            _ => None,
-        })
-        .collect()
+    battle_play::held_for_fight(state)
 }
 
 /// Is the pending operation's battle at a fortress (2.l: the defence may refuse it)?
@@ -324,7 +254,10 @@ impl Rules for SearchingForGlory {
             // battle_cards (4.), off by default.
             // 4: the sealed battle plans (`battle-plan`, 4.f). A version-3 log has none, and
             // with none every card battle plays by the doctrine as before: it folds the same.
-            version: "4".into(),
+            // 5: a battle plan per card battle, asked of the commanders when its window
+            // closes (a version-4 log sent them in the Planning Phase and does not fold), and
+            // option battle_play=interactive.
+            version: "5".into(),
             title: "Searching for Glory — generals of the Napoleonic Wars".into(),
             scenarios: data::scenarios()
                 .iter()
@@ -349,8 +282,13 @@ impl Rules for SearchingForGlory {
                 },
                 OptionInfo {
                     name: "battle_cards".into(),
-                    description: "dice: every battle by 2.m's dice; cards: the optional battle rules (4.), sides of 4 SP or more fighting with their nationality's battle deck (reconstructed), played out by the standing doctrine".into(),
+                    description: "dice: every battle by 2.m's dice; cards: the optional battle rules (4.), sides of 4 SP or more fighting with their nationality's battle deck (reconstructed)".into(),
                     default: json!("dice"),
+                },
+                OptionInfo {
+                    name: "battle_play".into(),
+                    description: "with battle_cards=cards: sealed, each side's commander sends a sealed battle plan for each card battle, played out in one event (4.f); interactive, each commander chooses each card as it is played, one event a choice (4.f–4.i); the standing doctrine plays a side no player commands and a missed deadline".into(),
+                    default: json!("sealed"),
                 },
                 OptionInfo {
                     name: "npcs".into(),
@@ -375,6 +313,7 @@ impl Rules for SearchingForGlory {
         let mut npcs_stand = false;
         let mut plain_roles = false;
         let mut battle_cards = false;
+        let mut interactive = false;
         if let Some(obj) = setup.options.as_object() {
             for (k, v) in obj {
                 match (k.as_str(), v.as_str()) {
@@ -390,6 +329,13 @@ impl Rules for SearchingForGlory {
                     ("battle_cards", _) => {
                         return Err(setup_error(format!(
                             "battle_cards is \"dice\" or \"cards\", not {v}"
+                        )))
+                    }
+                    ("battle_play", Some("interactive")) => interactive = true,
+                    ("battle_play", Some("sealed")) => {}
+                    ("battle_play", _) => {
+                        return Err(setup_error(format!(
+                            "battle_play is \"sealed\" or \"interactive\", not {v}"
                         )))
                     }
                     ("npcs", Some("stand")) => npcs_stand = true,
@@ -408,7 +354,7 @@ impl Rules for SearchingForGlory {
                     }
                     _ => {
                         return Err(setup_error(format!(
-                            "Searching for Glory has no option '{k}'; it knows battle_cards, deck_counts, npcs and roles"
+                            "Searching for Glory has no option '{k}'; it knows battle_cards, battle_play, deck_counts, npcs and roles"
                         )))
                     }
                 }
@@ -499,7 +445,6 @@ impl Rules for SearchingForGlory {
                 keep: Vec::new(),
                 eliminated: false,
                 entering: false,
-                battle_plan: BattlePlanSlot::None,
             })
             .collect();
         let mut state = State {
@@ -527,6 +472,7 @@ impl Rules for SearchingForGlory {
             plain_roles,
             standing_refuse: Vec::new(),
             battle_cards,
+            interactive,
         };
         round::draw_phase(&mut state, &mut draw)?;
         Ok(state)
@@ -557,19 +503,10 @@ impl Rules for SearchingForGlory {
                             vec!["pass".into(), "react <card>".into()]
                         },
                     ),
-                    (None, _) if battle_held(state) => (
-                        PromptKind::Turn,
-                        format!(
-                            "Round {}: the battle plans are open (4.f): fight the battle at {}",
-                            state.round,
-                            state
-                                .pending
-                                .as_ref()
-                                .and_then(|pd| pd.battle.as_ref())
-                                .map_or("", |b| b.lp.as_str())
-                        ),
-                        vec!["fight".into()],
-                    ),
+                    // 4.f: a card battle waiting for its commanders.
+                    (None, _) if battle_play::prompt(state, i).is_some() => {
+                        battle_play::prompt(state, i).expect("a battle prompt")
+                    }
                     (None, phase) => match phase {
                     Phase::Plan if p.entering => (
                         PromptKind::Turn,
@@ -589,15 +526,7 @@ impl Rules for SearchingForGlory {
                             "Round {}: plan {}'s operations — up to 4 hand positions, one colour each (sealed)",
                             state.round, p.character
                         ),
-                        if state.battle_cards {
-                            vec![
-                                "battle-plan attack cavalry-attack infantry-attack; answer cavalry-attack=squares; withdraw 2 (first, sealed)".into(),
-                                "plan 1 2".into(),
-                                "plan none".into(),
-                            ]
-                        } else {
-                            vec!["plan 1 2".into(), "plan none".into()]
-                        },
+                        vec!["plan 1 2".into(), "plan none".into()],
                     ),
                     Phase::Initiative => (
                         PromptKind::Turn,
@@ -667,64 +596,37 @@ impl Rules for SearchingForGlory {
         if state.window.is_some() {
             return self.in_window(state, p, command, ctx);
         }
-        // 4.f: a battle held for its battle plans is fought with `fight`, nothing else.
-        let held = battle_held(state);
-        match (command, held) {
-            (Command::Fight, true) => {
-                if let Some(b) = state.pending.as_mut().and_then(|p| p.battle.as_mut()) {
-                    b.plans = PlansStage::Ready;
-                }
-                return self.proceed(state, ctx);
-            }
-            (_, true) => {
-                return Err(RuleError::new(
-                    "4.f Battle plans",
-                    "the battle's plans are open: send 'fight' to fight it",
-                ))
-            }
-            (Command::Fight, false) => {
-                return Err(RuleError::new(
-                    "4.f Battle plans",
-                    "no battle waits to be fought: 'fight' follows the opening of a battle's plans",
-                ))
-            }
-            _ => {}
+        // 4.f: a card battle waiting for its commanders' plans, `fight` or cards.
+        if let Some(r) = battle_play::apply(state, p, command, ctx) {
+            r?;
+            return self.proceed(state, ctx);
         }
         match (command, &state.phase) {
+            (Command::Fight, _) => Err(RuleError::new(
+                "4.f Battle plans",
+                "no battle waits to be fought: 'fight' follows the opening of a battle's plans",
+            )),
+            (Command::Play { .. } | Command::Discard { .. }, _) => Err(RuleError::new(
+                "4.f Battle cards",
+                "no battle is being played card by card now: 'play <card>' and 'discard <card>' answer a card battle's prompt (battle_play=interactive)",
+            )),
             (Command::Enter { character }, Phase::Plan) => {
                 reentry::enter(state, p, character.as_deref(), ctx)?;
                 self.plans_in(state, ctx);
                 Ok(())
             }
-            (Command::BattlePlan { plan }, Phase::Plan) => {
-                if !state.battle_cards {
-                    return Err(RuleError::new(
-                        "4. Optional battle rules",
-                        "this game fights its battles with dice (battle_cards=dice): it has no battle plans",
-                    ));
-                }
-                if state.players[p].entering {
-                    return Err(RuleError::new(
-                        "II.1.A.3 Re-entry",
-                        "your character was eliminated: first 'enter <character>' (or 'enter none')",
-                    ));
-                }
-                if let Some(plan) = plan {
-                    battle_plan_check(state, p, plan)?;
-                }
-                let commitment = ctx.commitment().map(str::to_owned).ok_or_else(|| {
-                    RuleError::new(
-                        "4.f Battle plans",
-                        "a battle plan is sealed by the server: send it as 'battle-plan attack …'",
-                    )
-                })?;
-                state.players[p].battle_plan = BattlePlanSlot::Sealed { commitment };
-                ctx.say(format!(
-                    "{} has sealed a battle plan",
-                    state.players[p].character
-                ));
-                Ok(())
-            }
+            (Command::BattlePlan { .. }, _) => Err(RuleError::new(
+                if state.battle_cards {
+                    "4.f Battle plans"
+                } else {
+                    "4. Optional battle rules"
+                },
+                match (state.battle_cards, state.interactive) {
+                    (false, _) => "this game fights its battles with dice (battle_cards=dice): it has no battle plans",
+                    (true, true) => "this game's card battles are played card by card (battle_play=interactive): it has no battle plans",
+                    (true, false) => "a battle plan is sent for one card battle, when it asks its commanders (its reactive window closed); no battle asks now",
+                },
+            )),
             (Command::Plan { .. }, Phase::Plan) if state.players[p].entering => {
                 Err(RuleError::new(
                     "II.1.A.3 Re-entry",
@@ -782,39 +684,14 @@ impl Rules for SearchingForGlory {
         ctx: &mut Ctx,
     ) -> Result<(), RuleError> {
         let p = state.player(seat)?;
-        if state.players[p].battle_plan
-            == (BattlePlanSlot::Sealed {
-                commitment: commitment.to_owned(),
-            })
-        {
-            // 4.f: a battle plan opened for a battle; it was checked when it was sent.
-            let plan: battle_cards::BattlePlan =
-                serde_json::from_value(choice["battle_plan"].clone()).map_err(|_| {
-                    RuleError::new("4.f Battle plans", "a battle plan's choice holds the plan")
-                })?;
-            battle_plan_check(state, p, &plan)?;
-            ctx.say(format!(
-                "{}'s battle plan is opened: {}",
-                state.players[p].character,
-                order::describe(&Command::BattlePlan {
-                    plan: Some(plan.clone())
-                })
-            ));
-            state.players[p].battle_plan = BattlePlanSlot::Open { plan };
-            // The battle is fought once every plan it waits for is open.
-            if sealed_battle_plans(state).is_empty() {
-                if let Some(b) = state.pending.as_mut().and_then(|p| p.battle.as_mut()) {
-                    if b.plans == PlansStage::Opening {
-                        b.plans = PlansStage::Opened;
-                    }
-                }
-            }
-            return Ok(());
+        // 4.f: a battle plan opened for its battle.
+        if let Some(r) = battle_play::reveal(state, commitment, choice, ctx) {
+            return r;
         }
         if choice.get("battle_plan").is_some() {
-            // A battle plan of an earlier round that no battle opened, opened at the end.
+            // A battle plan its battle never opened (the game ended first), opened at the end.
             ctx.say(format!(
-                "{}'s unused battle plan of an earlier round is opened",
+                "{}'s unopened battle plan is opened at the end",
                 state.players[p].character
             ));
             return Ok(());
@@ -871,6 +748,10 @@ impl Rules for SearchingForGlory {
             reactive::pass(state, p, ctx);
             return self.proceed(state, ctx);
         }
+        // 4.f: the doctrine plays a commander who misses his deadline.
+        if battle_play::timeout(state, p, ctx) {
+            return self.proceed(state, ctx);
+        }
         match &state.phase {
             Phase::Plan if state.players[p].entering => {
                 ctx.say(format!(
@@ -887,8 +768,6 @@ impl Rules for SearchingForGlory {
                 Ok(())
             }
             Phase::Initiative => self.apply(state, seat, &Command::Initiative, ctx),
-            // 4.f: a battle held for its plans is fought.
-            _ if battle_held(state) => self.apply(state, seat, &Command::Fight, ctx),
             _ => {
                 ctx.say(format!("{seat} missed the deadline and passes"));
                 self.next_operation(state, ctx)
@@ -914,6 +793,8 @@ impl Rules for SearchingForGlory {
         let character = state.players[p].character.clone();
         state.cu_mut(&character).seat = None;
         ctx.say(format!("{seat} resigns: {character} is an NPC now"));
+        // 4.f: the doctrine plays the sides he commanded in a card battle.
+        battle_play::resign(state, p, ctx);
         if state.active().next().is_none() {
             state.phase = Phase::Ended;
             return Ok(());

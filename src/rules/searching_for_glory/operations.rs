@@ -1056,6 +1056,9 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
                     napoleon: matches!(c, Clause::NapoleonDefeated(_)),
                     attackers: vec![character.clone()],
                     plans: super::state::PlansStage::Unasked,
+                    commanders: [None, None],
+                    battle_plans: Default::default(),
+                    play: None,
                     mods: Mods {
                         no_crossing: pd.has("local-guide"),
                         bonus: [
@@ -1082,15 +1085,55 @@ pub fn resume(state: &mut State, ctx: &mut Ctx) -> bool {
     true
 }
 
-/// The battle of the operation's attack, once its window has closed (2.m with 1.e's cards).
-fn fight(state: &mut State, character: &str, b: &BattleSetup, ctx: &mut Ctx) {
-    let side = state.cu(character).side;
-    let attackers: Vec<String> = b
-        .attackers
+/// The attackers of the battle `b` still at its LP.
+fn present(state: &State, b: &BattleSetup) -> Vec<String> {
+    b.attackers
         .iter()
         .filter(|c| state.cu(c).lp.as_deref() == Some(b.lp.as_str()))
         .cloned()
-        .collect();
+        .collect()
+}
+
+/// 4.b–4.c: is the battle `b`, its window closed, fought with the battle cards? Its attackers
+/// still at its LP, an enemy there to fight (no Avoid Combat took it away), no standing order
+/// sending the defence into a fortress (2.l), no Decisive Victory! (4.k), and both sides of 4
+/// SP or more.
+pub fn is_card_battle(state: &State, b: &BattleSetup) -> bool {
+    if !state.battle_cards || b.decisive {
+        return false;
+    }
+    let attackers = present(state, b);
+    let Some(first) = attackers.first() else {
+        return false;
+    };
+    state.holds(&b.lp, state.cu(first).side.enemy())
+        && !super::sieges::standing_refuses(state, b)
+        && battle::card_sides(state, &attackers, &b.lp, b.cl, &b.mods).is_some()
+}
+
+/// `battle_play=interactive`: the pending card battle begins (4.c–4.e): Choose Battle Terrain
+/// for the defence, the sides' BP (4.d), the decks shuffled and the hands dealt with the
+/// hidden stream; then the doctrine plays every choice that is not a commander's, until one
+/// is (`b.commanders`).
+pub fn begin_card_battle(state: &mut State, ctx: &mut Ctx) {
+    let mut pd = state.pending.take().expect("an operation");
+    let side = state.cu(&pd.character).side;
+    let b = pd.battle.as_mut().expect("a battle");
+    let attackers = present(state, b);
+    choose_battle_terrain(state, &b.lp, side.enemy(), &mut b.mods, ctx);
+    let sides = battle::card_sides(state, &attackers, &b.lp, b.cl, &b.mods).expect("a card battle");
+    let chooses = [b.commanders[0].is_some(), b.commanders[1].is_some()];
+    let mut play = super::battle_cards::CardBattle::begin(sides, chooses, ctx);
+    play.run(ctx);
+    b.play = Some(Box::new(play));
+    state.pending = Some(pd);
+}
+
+/// The battle of the operation's attack, once its window has closed (2.m with 1.e's cards),
+/// and, with the battle cards, once its card play is done (4.f).
+fn fight(state: &mut State, character: &str, b: &BattleSetup, ctx: &mut Ctx) {
+    let side = state.cu(character).side;
+    let attackers = present(state, b);
     if attackers.is_empty() {
         return;
     }
@@ -1103,10 +1146,21 @@ fn fight(state: &mut State, character: &str, b: &BattleSetup, ctx: &mut Ctx) {
         return;
     }
     let mut mods = b.mods.clone();
-    if !b.decisive {
+    // Played card by card, the battle chose its terrain when it began.
+    if !b.decisive && b.play.is_none() {
         choose_battle_terrain(state, &b.lp, side.enemy(), &mut mods, ctx);
     }
-    let r = battle::fight_with(state, &attackers, &b.lp, b.cl, b.decisive, &mods, ctx);
+    let played = b.play.as_ref().map(|p| p.fought());
+    let cards = match &played {
+        Some(f) => battle::CardPlay::Played(f),
+        None => battle::CardPlay::Plans([
+            b.battle_plans[0].plan().cloned(),
+            b.battle_plans[1].plan().cloned(),
+        ]),
+    };
+    let r = battle::fight_with(
+        state, &attackers, &b.lp, b.cl, b.decisive, &mods, &cards, ctx,
+    );
     if r.attacker_won && state.cu(character).lp.as_deref() == Some(b.lp.as_str()) {
         first_entry(state, character, ctx);
     }

@@ -1,7 +1,9 @@
 //! The order language of Searching for Glory: `plan 2 5 6` (hand positions, sealed),
 //! `initiative`, and an operation of clauses joined by `;`: `march <lp>`, `force-march <lp>
 //! [<lp>]`, `attack <lp>`, `decisive <lp>`, `gather`, `entrench`, `rest`, `blow <a>-<b>`,
-//! `repair <a>-<b>`, `pass`, `keep <positions>`; in a reactive window, `react <card>` or `pass`.
+//! `repair <a>-<b>`, `pass`, `keep <positions>`; in a reactive window, `react <card>` or `pass`;
+//! a card battle's `battle-plan …` (sealed, 4.f) and `fight`, or, played card by card,
+//! `play <card>`, `discard <card>` and `pass`.
 
 use serde::{Deserialize, Serialize};
 
@@ -66,14 +68,20 @@ pub enum Command {
     Initiative,
     /// 4.f: the battle held for its battle plans is fought, once they are open.
     Fight,
-    /// 4.f, option `battle_cards`: the sealed battle plan for the round's card battles, sent in
-    /// the Planning Phase before the plan. `None` in the log until the plans are opened.
+    /// 4.f, option `battle_cards`: a side's sealed battle plan for the card battle that asks
+    /// its commander for one. `None` in the log until the battle's plans are opened.
     BattlePlan {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         plan: Option<super::battle_cards::BattlePlan>,
     },
     /// 2.l: in a battle window, a defender at a fortress refuses battle and goes into it.
     Refuse,
+    /// 4.f–4.i, `battle_play=interactive`: a battle card of the side's hand played for the
+    /// step at hand: an attack, an answer, a cancel, a withdrawal.
+    Play { card: String },
+    /// 4.g–4.h, `battle_play=interactive`: a battle card of the side's hand discarded at its
+    /// turn to attack.
+    Discard { card: String },
     /// II.1.A.3: an eliminated player re-enters as this character, or (`None`) stays out.
     Enter { character: Option<String> },
     /// 3.2–3.3: one operation. In a reactive window, `pass` passes.
@@ -155,6 +163,24 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             return Ok(Command::Initiative)
         }
         Some("refuse") if words.next().is_none() => return Ok(Command::Refuse),
+        Some(verb @ ("play" | "discard")) => {
+            let card = words.next().ok_or_else(|| {
+                order_error(format!(
+                    "'{verb}' names a battle card of your side's hand, like '{verb} infantry-attack'"
+                ))
+            })?;
+            if let Some(extra) = words.next() {
+                return Err(order_error(format!(
+                    "'{extra}' is left over after '{verb} {card}'"
+                )));
+            }
+            let card = card.to_owned();
+            return Ok(if verb == "play" {
+                Command::Play { card }
+            } else {
+                Command::Discard { card }
+            });
+        }
         Some("fight") if words.next().is_none() => return Ok(Command::Fight),
         Some("enter") => {
             let who = words.next().ok_or_else(|| {
@@ -319,6 +345,8 @@ pub fn describe(command: &Command) -> String {
             .trim_end()
             .to_owned(),
         Command::Refuse => "refuse".into(),
+        Command::Play { card } => format!("play {card}"),
+        Command::Discard { card } => format!("discard {card}"),
         Command::Enter { character } => {
             format!("enter {}", character.as_deref().unwrap_or("none"))
         }

@@ -56,8 +56,6 @@ pub fn draw_phase(state: &mut State, hidden: &mut Hidden) -> Result<(), RuleErro
         p.hand = hand;
         p.plan = Plan::Waiting;
         p.planned.clear();
-        // 4.f: a battle plan is the round's.
-        p.battle_plan = super::state::BattlePlanSlot::None;
     }
     state.phase = Phase::Plan;
     Ok(())

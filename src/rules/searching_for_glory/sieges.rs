@@ -85,8 +85,8 @@ pub fn refuse(state: &mut State, p: usize, ctx: &mut Ctx) -> Result<(), RuleErro
 
 /// 2.l, the standing order (`standing refuse`): when a battle's window closes with nobody
 /// refusing, at a fortress whose defenders are only lone SP and NPCs (no CU of a player still
-/// in), a side whose standing order is to refuse goes in. Gives true if it did.
-pub fn standing_refusal(state: &mut State, b: &super::state::BattleSetup, ctx: &mut Ctx) -> bool {
+/// in), does the defending side's standing order send it into the fortress?
+pub fn standing_refuses(state: &State, b: &super::state::BattleSetup) -> bool {
     let Some(first) = b.attackers.first() else {
         return false;
     };
@@ -98,15 +98,21 @@ pub fn standing_refusal(state: &mut State, b: &super::state::BattleSetup, ctx: &
     {
         return false;
     }
-    let players_there = state.players.iter().any(|p| {
+    !state.players.iter().any(|p| {
         !p.out && {
             let cu = state.cu(&p.character);
             cu.side == side && cu.lp.as_deref() == Some(b.lp.as_str())
         }
-    });
-    if players_there {
+    })
+}
+
+/// 2.l: the standing order applied (`standing_refuses`): the defence goes into the fortress.
+/// Gives true if it did.
+pub fn standing_refusal(state: &mut State, b: &super::state::BattleSetup, ctx: &mut Ctx) -> bool {
+    if !standing_refuses(state, b) {
         return false;
     }
+    let side = state.cu(&b.attackers[0]).side.enemy();
     state.sieges.push(Siege {
         lp: b.lp.clone(),
         besieged: side,

@@ -66,14 +66,18 @@ pub enum Plan {
     Open,
 }
 
-/// A player's battle plan for the round's card battles (4.f–4.i, option `battle_cards`): sent
-/// sealed in the Planning Phase before his plan, opened with the plans.
+/// A side's battle plan for one card battle (4.f–4.i, option `battle_cards`, issue 17 "By
+/// email"): its commander is asked for it when the battle's reactive window closes, sends it
+/// sealed, and it is opened when both sides' plans are in. It plays that battle only.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "battle_plan", rename_all = "snake_case")]
 pub enum BattlePlanSlot {
-    /// None sent: his side's card battles go by the doctrine where he commands.
+    /// No plan: the side has no player to command it, or its commander missed the deadline;
+    /// the standing doctrine plays it.
     #[default]
     None,
+    /// Asked of the side's commander, not in yet.
+    Waiting,
     Sealed {
         commitment: String,
     },
@@ -85,6 +89,14 @@ pub enum BattlePlanSlot {
 impl BattlePlanSlot {
     pub fn is_none(&self) -> bool {
         *self == BattlePlanSlot::None
+    }
+
+    /// The opened plan, if there is one.
+    pub fn plan(&self) -> Option<&super::battle_cards::BattlePlan> {
+        match self {
+            BattlePlanSlot::Open { plan } => Some(plan),
+            _ => None,
+        }
     }
 }
 
@@ -113,9 +125,6 @@ pub struct Player {
     /// Asked this round whether he re-enters, and which character he takes (II.1.A.3, 3.4).
     #[serde(default)]
     pub entering: bool,
-    /// His sealed battle plan for this round (4.f, option `battle_cards`).
-    #[serde(default, skip_serializing_if = "BattlePlanSlot::is_none")]
-    pub battle_plan: BattlePlanSlot,
 }
 
 /// Where the round stands.
@@ -174,22 +183,43 @@ pub struct BattleSetup {
     /// The attacking characters: the operating CU and those that came to the sound of the guns.
     pub attackers: Vec<String>,
     pub mods: Mods,
-    /// 4.f, option `battle_cards`: where the sealed battle plans of the characters in the
-    /// battle stand.
+    /// Option `battle_cards`: where the battle's card play stands (4.f).
     #[serde(default, skip_serializing_if = "PlansStage::is_unasked")]
     pub plans: PlansStage,
+    /// 4.f, 4.l.2: the commanders of `[attackers, defenders]` (player indices), who send the
+    /// side's battle plan or choose its cards; `None`: the doctrine plays the side.
+    #[serde(default, skip_serializing_if = "no_commanders")]
+    pub commanders: [Option<usize>; 2],
+    /// 4.f (`battle_play=sealed`): the sides' battle plans for this battle.
+    #[serde(default, skip_serializing_if = "no_plans")]
+    pub battle_plans: [BattlePlanSlot; 2],
+    /// 4.f–4.i (`battle_play=interactive`): the battle being played, card by card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play: Option<Box<super::battle_cards::CardBattle>>,
 }
 
-/// 4.f: a battle's sealed battle plans: not asked for yet; asked to be opened (the battle
-/// holds until they are); opened, the battle waits for the operating player's `fight` (the
-/// events that open them draw no card); ready to be fought.
+fn no_commanders(c: &[Option<usize>; 2]) -> bool {
+    c.iter().all(Option::is_none)
+}
+
+fn no_plans(p: &[BattlePlanSlot; 2]) -> bool {
+    p.iter().all(BattlePlanSlot::is_none)
+}
+
+/// 4.f: where a card battle stands: not asked yet (its reactive window just closed); its
+/// commanders asked for their sealed battle plans (`Asked`), the sealed ones being opened
+/// (`Opening`), all opened and waiting for the operating player's `fight` (`Opened`: the
+/// events that open them draw no card); played card by card (`Playing`, option
+/// `battle_play=interactive`); ready to be fought (or over, when played).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlansStage {
     #[default]
     Unasked,
+    Asked,
     Opening,
     Opened,
+    Playing,
     Ready,
 }
 
@@ -318,6 +348,10 @@ pub struct State {
     /// Option `battle_cards=cards`: the optional battle rules (4.) for sides of 4 SP or more.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub battle_cards: bool,
+    /// Option `battle_play=interactive`: each battle card chosen as it is played (4.f–4.i),
+    /// rather than a sealed battle plan a side.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interactive: bool,
 }
 
 impl State {

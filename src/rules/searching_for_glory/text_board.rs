@@ -1,7 +1,8 @@
 //! The board as plain text for turn emails and pages: each LP with its CLs (`~` a bridge, `^`
 //! hills, `x` a blown bridge) and the forces on it, then the glory, and the viewer's own hand
-//! and plan, and an open reactive window (1.e) with the cards played in it. Only what `view`
-//! shows the viewer.
+//! and plan, an open reactive window (1.e) with the cards played in it, and a card battle
+//! waiting for its commanders (4.f, its hand to its commander). Only what `view` shows the
+//! viewer.
 
 use std::fmt::Write;
 
@@ -122,6 +123,14 @@ pub fn draw(state: &State, viewer: &Viewer) -> String {
                 .collect();
             let _ = writeln!(out, "    played: {}", chain.join(" <- "));
         }
+    }
+    // 4.f: a card battle waiting for its commanders; a battle hand to its commander alone.
+    let me = match viewer {
+        Viewer::Seat(seat) => state.player_of(seat),
+        _ => None,
+    };
+    for line in super::battle_play::board_lines(state, me) {
+        let _ = writeln!(out, "{line}");
     }
     // 3.4: the NPC operating now and its runner; its hand to the runner alone (below).
     if let Some(n) = &state.npc {

@@ -1,10 +1,11 @@
-//! What each viewer sees: the board is public; a seat sees its own hand and plan only; the deck
-//! order and the others' hands and plans show as counts.
+//! What each viewer sees: the board is public; a seat sees its own hand and plan only, and in
+//! a card battle its side's battle hand if it commands the side; the deck order and the others'
+//! hands and plans show as counts.
 
 use serde_json::{json, Value};
 
 use super::data;
-use super::state::{BattlePlanSlot, Phase, Plan, State};
+use super::state::{Phase, Plan, State};
 use crate::engine::ruleset::Viewer;
 
 fn card_json(key: &str) -> Value {
@@ -44,17 +45,7 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
                 "plan": plan,
                 "planned_count": p.planned.len(),
                 "played": played,
-                // 4.f: whether a battle plan is sealed or open; its text to its author alone
-                // (an opened one is in the log too).
-                "battle_plan": match &p.battle_plan {
-                    BattlePlanSlot::None => "none",
-                    BattlePlanSlot::Sealed { .. } => "sealed",
-                    BattlePlanSlot::Open { .. } => "open",
-                },
             });
-            if let (true, BattlePlanSlot::Open { plan }) = (mine, &p.battle_plan) {
-                v["battle_plan_text"] = json!(plan.describe());
-            }
             if mine {
                 v["intel"] = json!(p.intel);
                 v["hand"] = p.hand.iter().map(|k| card_json(k)).collect();
@@ -121,6 +112,15 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
         "standing_refuse": state.standing_refuse,
         "deck_count": state.deck.len(),
         "window": window(state),
+        // 4.f: the card battle waiting for its commanders, its hands to their commanders.
+        "battle": super::battle_play::view(
+            state,
+            match viewer {
+                Viewer::Seat(s) => state.player_of(s),
+                _ => None,
+            },
+            *viewer == Viewer::Everyone,
+        ),
         "npc": npc(state, viewer),
         "victory": state.victory,
         "discard_count": state.discard.len(),

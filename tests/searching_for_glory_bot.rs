@@ -9,8 +9,8 @@ use despatch::engine::bot::{self, check_no_sealed_leak, check_properties, Memory
 use despatch::engine::game::Game;
 use despatch::engine::ruleset::{SeatDef, Setup, Viewer};
 use despatch::rules;
-use despatch::rules::searching_for_glory::battle_cards;
 use despatch::rules::searching_for_glory::state::State;
+use despatch::rules::searching_for_glory::{self, battle_cards};
 use serde_json::json;
 
 #[path = "common/sfg_seats.rs"]
@@ -63,6 +63,20 @@ pub fn check_no_hand_leak(game: &Game, secrets: &MemorySecrets) -> Result<(), St
                         game.next_seq - 1
                     ));
                 }
+            }
+        }
+    }
+    // 3.4: an NPC runner's prompt (public) is the order's forms, whatever the NPC's hand.
+    if let Some(n) = state.npc.as_ref().filter(|n| state.runs_npc(n.runner)) {
+        let runner = &state.players[n.runner].seat;
+        for p in game.prompts().iter().filter(|p| &p.seat == runner) {
+            if p.options != searching_for_glory::NPC_OPERATION_FORMS {
+                return Err(format!(
+                    "the NPC {}'s prompt to {runner} lists {:?} at seq {}",
+                    n.character,
+                    p.options,
+                    game.next_seq - 1
+                ));
             }
         }
     }

@@ -13,7 +13,7 @@ use despatch::rules;
 use despatch::rules::searching_for_glory::data::{self, ClKind, Colour, Side};
 use despatch::rules::searching_for_glory::order::{self, Clause, Command};
 use despatch::rules::searching_for_glory::state::{Phase, Plan, State};
-use despatch::rules::searching_for_glory::{battle, operations, plan, SearchingForGlory};
+use despatch::rules::searching_for_glory::{self, battle, operations, plan, SearchingForGlory};
 use serde_json::json;
 
 fn setup(scenario: &str, seats: &[&str], options: serde_json::Value) -> Setup {
@@ -1967,6 +1967,35 @@ fn npc_operations_3_4_the_order_comes_from_the_npcs_hand_which_its_runner_alone_
     }
     let spectator = serde_json::to_string(&SearchingForGlory.view(&s, &Viewer::Spectator)).unwrap();
     assert!(!spectator.contains("ambush"));
+    // The operations the hand allows are Davout's to read: the prompt, public in the game's
+    // summary, lists the order's forms whatever the hand holds.
+    let prompt = &SearchingForGlory.prompts(&s)[0];
+    assert_eq!(prompt.options, searching_for_glory::NPC_OPERATION_FORMS);
+    let mut other = s.clone();
+    npc_hand(&mut other, &["attack"]);
+    assert_eq!(SearchingForGlory.prompts(&other)[0].options, prompt.options);
+    let ops = |s: &State, who: &str| {
+        SearchingForGlory.view(s, &Viewer::Seat(seat(who)))["npc"]
+            .get("operations")
+            .cloned()
+    };
+    let davouts = ops(&s, "davout").expect("the runner reads the NPC's operations");
+    assert!(
+        davouts
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|o| o == "march pfaffenhofen"),
+        "{davouts}"
+    );
+    assert_ne!(ops(&other, "davout"), Some(davouts), "they follow the hand");
+    for who in FOUR.iter().filter(|w| **w != "davout") {
+        assert_eq!(ops(&s, who), None, "{who} reads the NPC's operations");
+    }
+    assert!(SearchingForGlory
+        .board_text(&s, &Viewer::Seat(seat("davout")))
+        .unwrap()
+        .contains("Its operations now: pass"));
     // The reactive card in the NPC's hand is no use in a window: it is the NPC's, not Davout's.
     order(&mut s, "davout", "march pfaffenhofen", &[]).unwrap();
     assert_eq!(s.cu("lannes").lp.as_deref(), Some("pfaffenhofen"));

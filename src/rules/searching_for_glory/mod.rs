@@ -51,6 +51,20 @@ pub const ID: &str = "searching-for-glory";
 pub struct SearchingForGlory;
 
 /// The orders' grammar in brief, for emails and pages.
+/// The options of an NPC's runner's prompt (3.4): the order's forms, the same whatever the
+/// NPC's hand, which only its runner sees.
+pub const NPC_OPERATION_FORMS: &[&str] = &[
+    "march <lp>",
+    "force-march <lp> [<lp>]",
+    "attack <lp>",
+    "harass <lp>",
+    "rest",
+    "gather",
+    "entrench",
+    "siege",
+    "pass",
+];
+
 pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · with battle_cards=cards, when a card battle asks its commanders: battle-plan [attack <card>…] [; answer <enemy attack>=<card>|none …] [; cancel always|defeats|never] [; discard <card>…] [; withdraw <bp>] (sealed, for that battle, 4.f) · fight (a battle waiting, its battle plans open) · with battle_play=interactive, in a card battle: play <card> · discard <card> · pass (4.f–4.i) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · standing refuse|fight (your side's lone SP and NPCs attacked at a fortress, 2.l) · force-march <lp> absorb [<n>] <lp> (2.e) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
 
 fn setup_error(message: impl Into<String>) -> RuleError {
@@ -533,14 +547,17 @@ impl Rules for SearchingForGlory {
                         format!("Round {}: determine the initiative", state.round),
                         vec!["initiative".into()],
                     ),
+                    // 3.4: the operations an NPC's hand allows would show that hand, and
+                    // prompts are public (the game's summary): the runner is given the
+                    // order's forms here, the legal operations in his own view and board.
                     Phase::Npcs { .. } => (
                         PromptKind::Turn,
                         format!(
-                            "Round {}: run the NPC {}'s operation (3.4) from the hand drawn for it",
+                            "Round {}: run the NPC {}'s operation (3.4) from the hand drawn for it (the operations it allows are on your board)",
                             state.round,
                             state.operator(i).0
                         ),
-                        bot::options(state, i),
+                        NPC_OPERATION_FORMS.iter().map(|&f| f.to_owned()).collect(),
                     ),
                     _ => (
                         PromptKind::Turn,

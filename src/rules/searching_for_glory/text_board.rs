@@ -156,6 +156,13 @@ pub fn draw(state: &State, viewer: &Viewer) -> String {
                 .map(|(i, (k, _))| format!("{} {}", i + 1, data::card(k).expect("a card").name))
                 .collect();
             let _ = writeln!(out, "{}'s hand (NPC): {}", n.character, hand.join(", "));
+            if state.runs_npc(n.runner) {
+                let _ = writeln!(
+                    out,
+                    "Its operations now: {}",
+                    super::bot::options(state, n.runner).join(" · ")
+                );
+            }
         }
         if let Some(p) = state.player_of(seat).map(|i| &state.players[i]) {
             let hand: Vec<String> = p

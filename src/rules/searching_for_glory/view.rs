@@ -127,8 +127,8 @@ pub fn view(state: &State, viewer: &Viewer) -> Value {
     })
 }
 
-/// The NPC operating now (3.4): who runs it and how many cards it holds; its hand to its runner
-/// alone (and to everyone after the end).
+/// The NPC operating now (3.4): who runs it and how many cards it holds; its hand and the
+/// operations it allows to its runner alone (and to everyone after the end).
 fn npc(state: &State, viewer: &Viewer) -> Value {
     let Some(n) = &state.npc else {
         return Value::Null;
@@ -152,6 +152,10 @@ fn npc(state: &State, viewer: &Viewer) -> Value {
         "played": played,
     });
     if mine {
+        // The operations its hand allows now, which the public prompt does not list.
+        if state.runs_npc(n.runner) {
+            v["operations"] = json!(super::bot::options(state, n.runner));
+        }
         v["hand"] = n
             .hand
             .iter()

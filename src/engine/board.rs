@@ -773,20 +773,12 @@ pub fn render(board: &Board) -> String {
     }
     svg.push_str("</g>");
 
-    // Highlights under the pieces: they take no clicks, so a pointed cell or piece under one
-    // is still reached.
+    // Rings and tints under the pieces, lines over them (below). Highlights take no clicks, so
+    // a pointed cell or piece under one is still reached.
     svg.push_str(r#"<g class="b-highlights">"#);
     for h in &board.highlights {
         match h {
-            Highlight::Path { cells, title } => {
-                draw_line(&mut svg, board, "path", Line::MOVE, cells, title);
-            }
-            Highlight::Retreat { cells, title } => {
-                draw_line(&mut svg, board, "retreat", Line::RETREAT, cells, title);
-            }
-            Highlight::Fire { from, to, title } => {
-                draw_line(&mut svg, board, "fire", Line::FIRE, &[*from, *to], title);
-            }
+            Highlight::Path { .. } | Highlight::Retreat { .. } | Highlight::Fire { .. } => {}
             Highlight::Cells { cells, title } => {
                 for &at in cells {
                     let (x, y) = board.centre(at);
@@ -833,6 +825,25 @@ pub fn render(board: &Board) -> String {
         };
         let (cx, cy) = board.centre(piece.at);
         draw_piece(&mut svg, board, piece, cx + dx, cy + dy, size, font);
+    }
+    svg.push_str("</g>");
+
+    // The lines over the pieces, so that a counter does not hide them: each starts and ends at
+    // the edge of the counters in its first and last cell, leaving their faces clear.
+    svg.push_str(r#"<g class="b-lines">"#);
+    for h in &board.highlights {
+        match h {
+            Highlight::Path { cells, title } => {
+                draw_line(&mut svg, board, "path", Line::MOVE, cells, title);
+            }
+            Highlight::Retreat { cells, title } => {
+                draw_line(&mut svg, board, "retreat", Line::RETREAT, cells, title);
+            }
+            Highlight::Fire { from, to, title } => {
+                draw_line(&mut svg, board, "fire", Line::FIRE, &[*from, *to], title);
+            }
+            Highlight::Cells { .. } | Highlight::Zone { .. } => {}
+        }
     }
     svg.push_str("</g>");
 
@@ -942,9 +953,10 @@ pub fn render(board: &Board) -> String {
     svg
 }
 
-/// A line through the centres of `cells` in the style of `line`: a dot where it starts, and an
-/// arrowhead where it ends, at the edge of the last cell's counter so that the piece drawn
-/// there does not hide it. Each part is drawn twice, the casing under the core.
+/// A line through the centres of `cells` in the style of `line`, drawn over the pieces: a dot
+/// where it starts and an arrowhead where it ends, each at the edge of the counters standing
+/// in that cell (at its centre where none stands), so that the line leaves their faces clear.
+/// Each part is drawn twice, the casing under the core.
 fn draw_line(svg: &mut String, board: &Board, kind: &str, line: Line, cells: &[At], title: &str) {
     let mut pts: Vec<(f64, f64)> = cells.iter().map(|&at| board.centre(at)).collect();
     pts.dedup();
@@ -952,6 +964,28 @@ fn draw_line(svg: &mut String, board: &Board, kind: &str, line: Line, cells: &[A
         return;
     }
     let w = board.line_width();
+    let occupied = |at: Option<&At>| at.is_some_and(|at| board.pieces.iter().any(|p| p.at == *at));
+    // Moves a point `by` along the segment towards `to`, keeping at least `keep` of it.
+    let pull = |from: (f64, f64), to: (f64, f64), by: f64, keep: f64| {
+        let len = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
+        let by = by.min(len - keep).max(0.0);
+        if len > 0.0 {
+            (
+                from.0 + (to.0 - from.0) / len * by,
+                from.1 + (to.1 - from.1) / len * by,
+            )
+        } else {
+            from
+        }
+    };
+    let edge = board.inner() * 0.4;
+    if pts.len() > 1 && occupied(cells.first()) {
+        pts[0] = pull(pts[0], pts[1], edge, w * 5.0);
+    }
+    if pts.len() > 1 && occupied(cells.last()) {
+        let n = pts.len();
+        pts[n - 1] = pull(pts[n - 1], pts[n - 2], edge, w * 5.0);
+    }
     let casing = Line::CASING.light;
     let cw = w * 1.8;
     let _ = write!(
@@ -968,18 +1002,12 @@ fn draw_line(svg: &mut String, board: &Board, kind: &str, line: Line, cells: &[A
         w * 0.9
     );
     if pts.len() > 1 {
-        // The last stretch ends at the counter's edge, in an arrowhead.
-        let (x2, y2) = pts[pts.len() - 1];
+        // The last stretch ends in an arrowhead.
+        let (tx, ty) = pts[pts.len() - 1];
         let (x1, y1) = pts[pts.len() - 2];
-        let len = ((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt();
-        let (ux, uy) = ((x2 - x1) / len, (y2 - y1) / len);
-        let head = w * 3.0;
-        let short = (board.inner() * 0.42).min(len - head - w);
-        let (tx, ty) = if short > 0.0 {
-            (x2 - ux * short, y2 - uy * short)
-        } else {
-            (x2, y2)
-        };
+        let len = ((tx - x1).powi(2) + (ty - y1).powi(2)).sqrt().max(0.1);
+        let (ux, uy) = ((tx - x1) / len, (ty - y1) / len);
+        let head = (w * 2.4).min(len * 0.6);
         let (bx, by) = (tx - ux * head, ty - uy * head);
         let last = pts.len() - 1;
         pts[last] = (bx, by);
@@ -995,7 +1023,7 @@ fn draw_line(svg: &mut String, board: &Board, kind: &str, line: Line, cells: &[A
                 .collect();
             format!(r#" stroke-dasharray="{}""#, dash.join(" "))
         };
-        let (px, py) = (-uy * w * 1.9, ux * w * 1.9);
+        let (px, py) = (-uy * w * 1.6, ux * w * 1.6);
         let head_pts = format!(
             "{tx:.1},{ty:.1} {:.1},{:.1} {:.1},{:.1}",
             bx + px,
@@ -1588,12 +1616,19 @@ mod tests {
             for name in ["moved", "retreated", "fire", "watched"] {
                 assert!(svg.contains(&format!(">{name}</text>")), "legend: {name}");
             }
-            // Every highlight is drawn under the pieces and takes no clicks.
+            // Tints and rings are drawn under the pieces, lines over them; none takes clicks.
             let (before, after) = svg.split_once(r#"<g class="b-pieces">"#).unwrap();
-            assert!(!after.contains("data-highlight="));
+            assert!(before.contains(r#"data-highlight="zone""#));
+            for kind in ["path", "retreat", "fire"] {
+                let needle = format!(r#"data-highlight="{kind}""#);
+                assert!(
+                    !before.contains(&needle) && after.contains(&needle),
+                    "{kind}"
+                );
+            }
             assert_eq!(
-                before.matches("data-highlight=").count(),
-                before.matches(r#"pointer-events="none""#).count()
+                svg.matches("data-highlight=").count(),
+                svg.matches(r#"pointer-events="none""#).count()
             );
         }
     }

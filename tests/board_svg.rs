@@ -223,6 +223,357 @@ fn for_honor_and_glory_pointing_offers_only_legal_orders_for_pieces_on_the_board
     assert!(counts.0 > 20 && counts.1 > 50, "{counts:?}");
 }
 
+/// The titles of the drawing's highlights of `kind` (`path`, `retreat`, `fire`, `zone`).
+fn highlight_titles(svg: &str, kind: &str) -> Vec<String> {
+    let needle = format!(r#"data-highlight="{kind}" pointer-events="none"><title>"#);
+    svg.split(&needle)
+        .skip(1)
+        .map(|p| {
+            p.split("</title>")
+                .next()
+                .unwrap_or_default()
+                .replace("&#39;", "'")
+                .replace("&quot;", "\"")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&")
+        })
+        .collect()
+}
+
+#[derive(Default)]
+struct Trails {
+    paths: usize,
+    retreats: usize,
+    fires: usize,
+    /// The scenario and each unit's hex (`None` off the map) in the position before.
+    before: Option<(String, Vec<Option<String>>)>,
+}
+
+/// The notes under a drawing's legend, as one text.
+fn notes(svg: &str) -> String {
+    svg.split(r#"class="b-ink b-note""#)
+        .skip(1)
+        .filter_map(|p| p.split_once('>').map(|(_, t)| t))
+        .map(|t| t.split("</text>").next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Issue 20, "the last turn's moves and fires": after each order, every unit that stands in
+/// another hex than before it is drawn at the end of a path or a retreat of its name, hex by
+/// adjacent hex; each attack of the turn is a fire line; the note counts them; and the
+/// finished game's board draws no trail (its final state is version 3's).
+fn check_fhg_trails(game: &Game, seen: &mut Trails) -> Result<(), String> {
+    use despatch::rules::for_honor_and_glory::hex::Hex;
+    use despatch::rules::for_honor_and_glory::movement::kind_and_name;
+    use despatch::rules::for_honor_and_glory::State as FhgState;
+    let state: &FhgState = game.state.downcast().ok_or("not a battle")?;
+    let b = &state.battle;
+    let s = svg(game, &Viewer::Spectator);
+    let paths = highlight_titles(&s, "path");
+    let retreats = highlight_titles(&s, "retreat");
+    let fires = highlight_titles(&s, "fire");
+    if state.finished.is_some() {
+        if !paths.is_empty() || !retreats.is_empty() || !b.trails.is_empty() {
+            return Err("the finished game's board draws trails".into());
+        }
+        return Ok(());
+    }
+    if fires.len() != b.attacks.len() {
+        return Err(format!(
+            "{} fire lines, {} attacks",
+            fires.len(),
+            b.attacks.len()
+        ));
+    }
+    let now: Vec<Option<String>> = b
+        .units
+        .iter()
+        .map(|u| u.on_map().then(|| u.hex.to_string()))
+        .collect();
+    let before = seen.before.replace((b.scenario.clone(), now.clone()));
+    if let Some((scenario, before)) = before.filter(|(s, _)| *s == b.scenario) {
+        for (i, u) in b.units.iter().enumerate() {
+            let (Some(was), Some(is)) = (&before[i], &now[i]) else {
+                continue;
+            };
+            if was == is {
+                continue;
+            }
+            let who = format!("{} {}", u.side.name(), kind_and_name(b, i));
+            let end = format!("-{is}");
+            if !paths
+                .iter()
+                .chain(&retreats)
+                .any(|t| t.contains(&who) && t.ends_with(&end))
+            {
+                return Err(format!(
+                    "{scenario}: {who} went from {was} to {is} but no path of it ends there: \
+                     {paths:?} {retreats:?}"
+                ));
+            }
+        }
+    }
+    for title in paths.iter().chain(&retreats) {
+        let hexes: Vec<Hex> = title
+            .rsplit(' ')
+            .next()
+            .unwrap_or_default()
+            .split('-')
+            .map(|h| Hex::parse(h).map_err(|e| format!("{title}: {e}")))
+            .collect::<Result<_, _>>()?;
+        if hexes.len() < 2 {
+            return Err(format!("a path of one hex: {title}"));
+        }
+        // Moves go hex by adjacent hex; a leader left alone retreats up to 3 (8.4.5).
+        let most = if title.contains(" moved ") { 1 } else { 3 };
+        if hexes.windows(2).any(|w| w[0].distance(w[1]) > most) {
+            return Err(format!("a path that jumps: {title}"));
+        }
+    }
+    let drawn = paths.len() + retreats.len() + fires.len();
+    let note = notes(&s).contains("The last player turn, drawn: ");
+    if note != (drawn > 0) {
+        return Err(format!("{drawn} lines drawn, and the note says so: {note}"));
+    }
+    seen.paths += paths.len();
+    seen.retreats += retreats.len();
+    seen.fires += fires.len();
+    Ok(())
+}
+
+#[test]
+fn for_honor_and_glory_board_draws_the_last_turns_moves_retreats_and_attacks() {
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    let mut seen = Trails::default();
+    for (n, scenario) in ["chippawa", "lundys-lane", "new-orleans"]
+        .iter()
+        .enumerate()
+    {
+        let setup = Setup {
+            game_id: format!("fhg-trails-{scenario}"),
+            scenario: (*scenario).into(),
+            options: json!({ "optional_rules": "all" }),
+            seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
+        };
+        let game = bot::play(ruleset.clone(), setup, n as u64 + 40, 2_000, &mut |g, _| {
+            check_fhg_trails(g, &mut seen)
+        })
+        .unwrap_or_else(|e| panic!("{scenario}: {e}"));
+        assert!(game.game.ended, "{scenario} did not end");
+    }
+    assert!(
+        seen.paths > 50 && seen.retreats > 0 && seen.fires > 50,
+        "{} paths, {} retreats, {} fire lines",
+        seen.paths,
+        seen.retreats,
+        seen.fires
+    );
+}
+
+/// 7.1 by pointing: a hex the unit may reach that is not next to it is offered with the whole
+/// path; the move pointed at is accepted, and the board then draws it as the last turn's path,
+/// through the centres of the hexes it names, with its arrowhead; once the other side has
+/// played its turn (a pass), the path is gone.
+#[test]
+fn s7_1_a_move_pointed_two_hexes_away_writes_the_whole_path_and_is_drawn() {
+    use despatch::engine::game::Move;
+    use despatch::engine::ruleset::Seat;
+    use despatch::rules::for_honor_and_glory::hex::Hex;
+    use despatch::rules::for_honor_and_glory::State as FhgState;
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    let setup = Setup {
+        game_id: "fhg-pointed-path".into(),
+        scenario: "chippawa".into(),
+        options: json!({}),
+        seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
+    };
+    let start = bot::play(ruleset.clone(), setup, 3, 0, &mut |_, _| Ok(())).unwrap();
+    let game = start.game;
+    let state: &FhgState = game.state.downcast().unwrap();
+    let seat = Seat::parse(state.battle.active.name()).unwrap();
+    let pointed = game.ruleset.pointing(&game.state, &seat);
+    // `move C5 C6 C7` and `move C5/leader C6 C7`: the unit's hex, then the hexes entered.
+    let hexes = |order: &str| -> Vec<Hex> {
+        order
+            .split_whitespace()
+            .skip(1)
+            .map(|h| Hex::parse(h.split('/').next().unwrap()).unwrap())
+            .collect()
+    };
+    let far: Vec<_> = pointed
+        .iter()
+        .filter(|p| p.order.starts_with("move ") && hexes(&p.order).len() > 2)
+        .collect();
+    assert!(!far.is_empty(), "no move of two hexes or more is offered");
+    for p in &far {
+        let path = hexes(&p.order);
+        assert_eq!(path.last().unwrap().to_string(), p.cell, "{}", p.order);
+        assert!(
+            path.windows(2).all(|w| w[0].distance(w[1]) == 1),
+            "{} goes hex by adjacent hex",
+            p.order
+        );
+        assert!(path[0].distance(*path.last().unwrap()) >= 2, "{}", p.order);
+    }
+    let p = far[0];
+    let command = game.ruleset.parse(&game.state, &seat, &p.order).unwrap();
+    let played = game
+        .play(
+            Move::Command {
+                seat: seat.clone(),
+                command,
+                client_entropy: "pointed".into(),
+            },
+            &start.secrets,
+            &mut bot::TestWorld::new(5),
+        )
+        .unwrap_or_else(|e| panic!("'{}' is refused: {e}", p.order));
+    let game = played.game;
+    let s = svg(&game, &Viewer::Spectator);
+    let path = hexes(&p.order);
+    let walked = path
+        .iter()
+        .map(Hex::to_string)
+        .collect::<Vec<_>>()
+        .join("-");
+    let titles = highlight_titles(&s, "path");
+    assert_eq!(titles.len(), 1, "{titles:?}");
+    assert!(
+        titles[0].ends_with(&format!(" moved {walked}")),
+        "{titles:?}"
+    );
+    assert!(
+        notes(&s).contains("The last player turn, drawn: 1 move, 0 retreats, 0 attacks."),
+        "{}",
+        notes(&s)
+    );
+    let drawn = s
+        .split(r#"data-highlight="path""#)
+        .nth(1)
+        .unwrap()
+        .split("</g>")
+        .next()
+        .unwrap();
+    let points = drawn
+        .split(r#"<polyline class="b-path""#)
+        .nth(1)
+        .unwrap()
+        .split("points=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert_eq!(points.split(' ').count(), path.len(), "{points}");
+    assert!(drawn.contains(r#"<polygon class="b-path-head""#));
+    // The cells the path runs through are drawn with their labels.
+    for h in &path {
+        assert!(s.contains(&format!("data-cell=\"{h}\"")));
+    }
+    // The other side's turn: a pass, and the first side's path is no longer the last turn's.
+    let other = Seat::parse(if seat.as_str() == "american" {
+        "british"
+    } else {
+        "american"
+    })
+    .unwrap();
+    let command = game.ruleset.parse(&game.state, &other, "pass").unwrap();
+    let played = game
+        .play(
+            Move::Command {
+                seat: other,
+                command,
+                client_entropy: "pass".into(),
+            },
+            &start.secrets,
+            &mut bot::TestWorld::new(6),
+        )
+        .unwrap();
+    let s = svg(&played.game, &Viewer::Spectator);
+    assert!(highlight_titles(&s, "path").is_empty());
+    assert!(!notes(&s).contains("The last player turn, drawn"));
+}
+
+/// 7.1 by pointing, against every path: at the start of each scenario, for every unit of the
+/// side to act, the hexes its pointed moves lead to are exactly the ends of the moves the rules
+/// accept (every path of adjacent hexes within its allowance, without the leader's extra hex,
+/// tried one by one).
+#[test]
+fn s7_1_pointing_offers_a_move_to_every_hex_a_unit_may_reach_and_no_other() {
+    use despatch::engine::ruleset::Seat;
+    use despatch::rules::for_honor_and_glory::hex::Hex;
+    use despatch::rules::for_honor_and_glory::movement::allowance;
+    use despatch::rules::for_honor_and_glory::order::{self, Action};
+    use despatch::rules::for_honor_and_glory::turn;
+    use despatch::rules::for_honor_and_glory::State as FhgState;
+    use std::collections::BTreeSet;
+    let ruleset = rules::find("for-honor-and-glory").unwrap();
+    let mut units = 0;
+    for scenario in ["chippawa", "lundys-lane", "bladensburg"] {
+        let setup = Setup {
+            game_id: format!("fhg-reach-{scenario}"),
+            scenario: scenario.into(),
+            options: json!({}),
+            seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
+        };
+        let game = bot::play(ruleset.clone(), setup, 1, 0, &mut |_, _| Ok(()))
+            .unwrap()
+            .game;
+        let state: &FhgState = game.state.downcast().unwrap();
+        let side = state.battle.active;
+        let mut b = state.battle.clone();
+        turn::begin(&mut b, side);
+        let map = b.map();
+        let pointed = game
+            .ruleset
+            .pointing(&game.state, &Seat::parse(side.name()).unwrap());
+        for (i, u) in b.units.iter().enumerate() {
+            let piece = format!("unit-{i}");
+            let moves: Vec<_> = pointed
+                .iter()
+                .filter(|p| p.piece == piece && p.order.starts_with("move "))
+                .collect();
+            let Some(first) = moves.first() else {
+                continue;
+            };
+            units += 1;
+            let unit = match &order::parse(&first.order).unwrap().actions[0] {
+                Action::Move { unit, .. } => *unit,
+                a => panic!("{a:?}"),
+            };
+            let offered: BTreeSet<String> = moves.iter().map(|p| p.cell.clone()).collect();
+            let mut legal = BTreeSet::new();
+            let most = allowance(u.kind, u.column) + 1;
+            let mut stack: Vec<Vec<Hex>> = vec![vec![]];
+            while let Some(path) = stack.pop() {
+                let last = *path.last().unwrap_or(&u.hex);
+                for n in map.neighbours(last) {
+                    if n == u.hex || path.contains(&n) {
+                        continue;
+                    }
+                    let mut longer = path.clone();
+                    longer.push(n);
+                    let a = Action::Move {
+                        unit,
+                        path: longer.iter().copied().collect(),
+                        leader: false,
+                    };
+                    if turn::check(map, &b, side, &a).is_ok() {
+                        legal.insert(n.to_string());
+                    }
+                    if longer.len() < most {
+                        stack.push(longer);
+                    }
+                }
+            }
+            assert_eq!(offered, legal, "{scenario}: {}", b.label(i));
+        }
+    }
+    assert!(units > 10, "{units} units checked");
+}
+
 // ---------------------------------------------------------------- Hour of Glory
 
 fn hog_setup(intruders: usize, n: u64) -> Setup {
@@ -373,6 +724,110 @@ fn hour_of_glory_boards_show_each_viewer_only_their_view_over_bot_games() {
         seen.peeks > 0,
         "no Stronghold Map holder was ever shown a face-down card"
     );
+}
+
+/// The watch zones of a drawing, as drawn.
+fn zones(svg: &str) -> Vec<&str> {
+    svg.split(r#"data-highlight="zone""#)
+        .skip(1)
+        .map(|p| p.split("</g>").next().unwrap_or_default())
+        .collect()
+}
+
+/// Summary, "Watch zones", drawn without telling a secret: the tinted zones are the same on
+/// every viewer's board, and the same again when the face-down cards — the game's hidden
+/// information — are dealt otherwise; each is named after a Commander or Sentry that the
+/// viewer's view shows standing and facing the way its title says, and its squares run
+/// straight ahead of him.
+fn check_hog_zones(game: &Game, seen: &mut usize) -> Result<(), String> {
+    use despatch::engine::board::render;
+    use despatch::rules::hour_of_glory::board::{Dir, Sq};
+    use despatch::rules::hour_of_glory::drawn;
+    let state: &HogState = game.state.downcast().ok_or("not a stronghold")?;
+    // Another deal: the cards of the unexplored rooms moved round by one.
+    let mut dealt = state.clone();
+    let hidden: Vec<usize> = (0..dealt.rooms.len())
+        .filter(|&i| !dealt.rooms[i].explored && dealt.rooms[i].card.is_some())
+        .collect();
+    let cards: Vec<_> = hidden.iter().map(|&i| dealt.rooms[i].card).collect();
+    for (k, &i) in hidden.iter().enumerate() {
+        dealt.rooms[i].card = cards[(k + 1) % cards.len()];
+    }
+    let mut first: Option<String> = None;
+    for viewer in viewers(game) {
+        let s = svg(game, &viewer);
+        let drawn_zones = zones(&s).concat();
+        let other_deal = render(&drawn::board(&dealt, &viewer));
+        if zones(&other_deal).concat() != drawn_zones {
+            return Err(format!(
+                "{viewer:?}: the watch zones change with the hidden cards"
+            ));
+        }
+        match &first {
+            None => first = Some(drawn_zones),
+            Some(f) if *f != drawn_zones => {
+                return Err(format!("{viewer:?} is shown other watch zones"))
+            }
+            _ => {}
+        }
+        let view = game.view(&viewer);
+        let defenders = view["defenders"].as_array().ok_or("no defenders")?;
+        for title in highlight_titles(&s, "zone") {
+            let rest = title
+                .strip_prefix("the watch zone of ")
+                .ok_or_else(|| format!("a zone titled {title}"))?;
+            let (who, rest) = rest.split_once(", facing ").ok_or("no facing")?;
+            let (facing, squares) = rest.split_once(": ").ok_or("no squares")?;
+            let d = defenders
+                .iter()
+                .find(|d| match who.strip_prefix("Sentry ") {
+                    Some(label) => d["kind"] == "sentry" && d["label"] == label,
+                    None => who == "the Commander" && d["kind"] == "commander",
+                })
+                .ok_or_else(|| format!("{viewer:?}: {who} is not in the view"))?;
+            if d["status"] != "standing" || d["facing"] != facing {
+                return Err(format!("{viewer:?}: {title}, but the view has {d}"));
+            }
+            let at = Sq::parse(d["square"].as_str().unwrap_or_default()).ok_or("no square")?;
+            let (dx, dy) = Dir::parse(facing).ok_or("a facing")?.delta();
+            for sq in squares.split(' ') {
+                let sq = Sq::parse(sq).ok_or_else(|| format!("{sq} is no square"))?;
+                let (rx, ry) = (
+                    i32::from(sq.0) - i32::from(at.0),
+                    i32::from(sq.1) - i32::from(at.1),
+                );
+                let ahead = if dx != 0 {
+                    ry == 0 && rx * dx > 0
+                } else {
+                    rx == 0 && ry * dy > 0
+                };
+                if !ahead {
+                    return Err(format!("{title}: {sq} is not ahead of {who} at {at}"));
+                }
+            }
+            *seen += 1;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn hour_of_glory_watch_zones_are_drawn_from_the_view_alone_and_alike_for_every_viewer() {
+    let ruleset = rules::find("hour-of-glory").unwrap();
+    let mut seen = 0;
+    for intruders in 1..=3 {
+        for n in 0..3 {
+            bot::play(
+                ruleset.clone(),
+                hog_setup(intruders, 50 + n),
+                n * 31 + intruders as u64,
+                1_000,
+                &mut |g, _| check_hog_zones(g, &mut seen),
+            )
+            .unwrap_or_else(|e| panic!("{intruders} intruder(s), game {n}: {e}"));
+        }
+    }
+    assert!(seen > 100, "{seen} zones checked");
 }
 
 #[test]

@@ -120,6 +120,17 @@ fn artifacts() -> PathBuf {
     dir
 }
 
+/// Scrolls the page so that the drawn board is at the top of the window, for a screenshot of
+/// it.
+async fn show_board(c: &Client) {
+    c.execute(
+        "var f = document.getElementById('board-figure'); if (f) f.scrollIntoView({block: 'start'});",
+        vec![],
+    )
+    .await
+    .unwrap();
+}
+
 async fn screenshot(c: &Client, name: &str) {
     let png = c.screenshot().await.expect("a screenshot");
     assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
@@ -167,6 +178,7 @@ async fn spawn(backend: common::Backend) -> TestApp {
 on_both_backends!(
     two_players_play_audit_and_verify_in_real_browsers,
     a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone,
+    every_wargame_takes_an_order_by_pointing_on_a_phone,
     a_player_signs_in_from_the_mail_and_sees_their_games,
     the_html_mail_reads_at_600_and_390_pixels,
     every_rulesets_seat_page_keeps_to_a_phones_width,
@@ -604,6 +616,7 @@ async fn a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone(site: TestA
     wait_for_text(&c, "#pointing-status", "Chosen:", Duration::from_secs(5)).await;
     let reach = c.find_all(Locator::Css("g.reach")).await.unwrap();
     assert!(!reach.is_empty(), "the piece's places are marked");
+    show_board(&c).await;
     screenshot(&c, "fhg-phone-02-piece-chosen").await;
     reach[0].click().await.unwrap();
     let order = c.find(Locator::Id("order")).await.unwrap();
@@ -658,7 +671,204 @@ async fn a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone(site: TestA
     let events = site.store.events(&game_id, 0, None).await.unwrap();
     let last = events.last().unwrap();
     assert_eq!(last.seat, to_act, "the order was played by the seat");
+    // The board now draws the turn just played: the move's path, the fire line.
+    let verb = written.split_whitespace().next().unwrap_or_default();
+    for (kind, drawn) in [
+        ("path", matches!(verb, "move" | "move-fire" | "fire-move")),
+        (
+            "fire",
+            matches!(verb, "fire" | "move-fire" | "fire-move" | "close-combat"),
+        ),
+    ] {
+        if drawn {
+            c.find(Locator::Css(&format!(
+                "figure.board svg g[data-highlight={kind}]"
+            )))
+            .await
+            .unwrap_or_else(|_| panic!("'{written}' is not drawn as a {kind}"));
+        }
+    }
+    show_board(&c).await;
     screenshot(&c, "fhg-phone-04-recorded").await;
+    // The same board in a Chromium that asks for dark pages.
+    let dark = browser_with(&mut driver, &["--blink-settings=preferredColorScheme=0"]).await;
+    dark.set_window_size(390, 844).await.unwrap();
+    dark.goto(&link).await.unwrap();
+    wait_for_text(&dark, "#board-h", "The board", Duration::from_secs(10)).await;
+    show_board(&dark).await;
+    screenshot(&dark, "fhg-phone-05-last-turn-dark").await;
+    // And in light at a desktop's width.
+    c.set_window_size(1200, 1000).await.unwrap();
+    show_board(&c).await;
+    screenshot(&c, "fhg-1200-last-turn").await;
+    dark.close().await.unwrap();
+    c.close().await.unwrap();
+}
+
+/// Random legal moves in `game_id` (through the games service, as players would make them)
+/// until a seat to act has orders to point at on its board (`Rules::pointing`): that seat.
+async fn play_until_a_seat_may_point(site: &TestApp, game_id: &str, seed: u64) -> String {
+    let mut rng = despatch::engine::bot::Rng::new(seed);
+    for _ in 0..600 {
+        let l = site.games.load(game_id).await.unwrap();
+        for p in l.game.prompts() {
+            if !l.game.ruleset.pointing(&l.game.state, &p.seat).is_empty() {
+                return p.seat.to_string();
+            }
+        }
+        assert!(
+            common::bot::bot_move(&site.games, game_id, &mut rng)
+                .await
+                .unwrap(),
+            "game {game_id} ended or stuck before a seat had orders to point at"
+        );
+    }
+    panic!("in 600 moves of game {game_id} no seat had orders to point at");
+}
+
+/// On the seat page open in `c`: a tap on the first of the seat's marked pieces, then on the
+/// first place marked for it (and the first of the orders offered there, if several); the
+/// order box then holds one of the page's pointing orders, which is sent. The order written.
+async fn point_and_send(c: &Client, name: &str) -> String {
+    let pointable = c.find_all(Locator::Css("g.pointable")).await.unwrap();
+    assert!(
+        !pointable.is_empty(),
+        "{name}: the seat's pieces are marked"
+    );
+    pointable[0].click().await.unwrap();
+    wait_for_text(c, "#pointing-status", "Chosen:", Duration::from_secs(5)).await;
+    let reach = c.find_all(Locator::Css("g.reach")).await.unwrap();
+    assert!(!reach.is_empty(), "{name}: the piece's places are marked");
+    show_board(c).await;
+    screenshot(c, &format!("{name}-02-piece-chosen")).await;
+    // A place whose middle shows the place itself, not a piece standing on it (a tap on the
+    // piece would do as well, but WebDriver clicks an element only where it is on top).
+    let open = c
+        .execute(
+            "var cells = document.querySelectorAll('g.reach'); \
+             for (var i = 0; i < cells.length; i++) { \
+               cells[i].scrollIntoView({block: 'center', inline: 'center'}); \
+               var r = cells[i].getBoundingClientRect(); \
+               var e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); \
+               if (e && cells[i].contains(e)) return i; \
+             } return 0;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    reach[open.as_u64().unwrap_or(0) as usize]
+        .click()
+        .await
+        .unwrap();
+    let order = c.find(Locator::Id("order")).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let choices = c
+            .find_all(Locator::Css("#pointing-choices button"))
+            .await
+            .unwrap();
+        if let Some(first) = choices.first() {
+            first.click().await.unwrap();
+        }
+        let text = order.prop("value").await.unwrap().unwrap_or_default();
+        if !text.trim().is_empty() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{name}: no order was put in the box"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let written = order.prop("value").await.unwrap().unwrap();
+    let pointed = c
+        .find(Locator::Id("pointing"))
+        .await
+        .unwrap()
+        .prop("textContent")
+        .await
+        .unwrap()
+        .unwrap();
+    let pointed: Value = serde_json::from_str(&pointed).unwrap();
+    assert!(
+        pointed
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["order"] == written.trim()),
+        "{name}: '{written}' is one of the pointing table's orders"
+    );
+    screenshot(c, &format!("{name}-03-order-filled")).await;
+    c.find(Locator::Css("#move-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    written.trim().to_owned()
+}
+
+/// Issue 20, "a click on a piece and a hex fills a legal order that the server accepts", for
+/// the wargames after For Honor and Glory (whose test is above): Hour of Glory's stronghold,
+/// Searching for Glory's campaign map and Where Eagles Dare's hex map, each played by random
+/// legal moves until a seat has orders to point at, then that seat's page on a 390-px phone in
+/// Chromium — no sideways scroll, a piece tapped, a marked place tapped, the order box filled
+/// with an order of the page's pointing table, sent, and recorded: the log grows by the
+/// seat's event.
+async fn every_wargame_takes_an_order_by_pointing_on_a_phone(site: TestApp) {
+    let mut driver = chromedriver().await;
+    let c = browser(&mut driver).await;
+    c.set_window_size(390, 844).await.unwrap();
+    for (n, id) in ["hour-of-glory", "searching-for-glory", "where-eagles-dare"]
+        .into_iter()
+        .enumerate()
+    {
+        let ruleset = despatch::rules::find(id).unwrap();
+        let created = site
+            .games
+            .create(common::bot::new_game(&ruleset, n))
+            .await
+            .unwrap();
+        let game_id = created.game_id.clone();
+        let seat = play_until_a_seat_may_point(&site, &game_id, 20 + n as u64).await;
+        let token = &created
+            .seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .expect("the seat was created")
+            .token;
+        c.goto(&format!("{}/games/{game_id}?token={token}", site.base))
+            .await
+            .unwrap();
+        wait_for_text(&c, "#move-h", "Your move", Duration::from_secs(10)).await;
+        let (page, window, board) = widths(&c).await;
+        assert!(board > 0.0, "{id}: the seat page draws no board");
+        assert!(page <= window, "{id}: the page scrolls sideways: {page}");
+        assert!(board <= window, "{id}: the board is wider than the phone");
+        screenshot(&c, &format!("pointing-{id}-01-board")).await;
+        let before = site.store.events(&game_id, 0, None).await.unwrap().len();
+        let written = point_and_send(&c, &format!("pointing-{id}")).await;
+        wait_for_text(
+            &c,
+            ".notice",
+            "Your order is recorded",
+            Duration::from_secs(10),
+        )
+        .await;
+        let events = site.store.events(&game_id, 0, None).await.unwrap();
+        assert!(
+            events.len() > before,
+            "{id}: '{written}' was not recorded ({} events before, {} after)",
+            before,
+            events.len()
+        );
+        assert!(
+            events[before..].iter().any(|e| e.seat == seat),
+            "{id}: no event of {seat} after '{written}'"
+        );
+        show_board(&c).await;
+        screenshot(&c, &format!("pointing-{id}-04-recorded")).await;
+    }
     c.close().await.unwrap();
 }
 

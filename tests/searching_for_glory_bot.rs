@@ -69,7 +69,11 @@ pub fn check_no_hand_leak(game: &Game, secrets: &MemorySecrets) -> Result<(), St
     // 3.4: an NPC runner's prompt (public) is the order's forms, whatever the NPC's hand.
     if let Some(n) = state.npc.as_ref().filter(|n| state.runs_npc(n.runner)) {
         let runner = &state.players[n.runner].seat;
-        for p in game.prompts().iter().filter(|p| &p.seat == runner) {
+        for p in game
+            .prompts()
+            .iter()
+            .filter(|p| &p.seat == runner && p.decision.contains("run the NPC"))
+        {
             if p.options != searching_for_glory::NPC_OPERATION_FORMS {
                 return Err(format!(
                     "the NPC {}'s prompt to {runner} lists {:?} at seq {}",

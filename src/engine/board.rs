@@ -264,16 +264,77 @@ pub struct Piece {
     pub title: String,
 }
 
-/// Something to draw over the map.
+/// Something to draw over the map. Lines and zones take no clicks (`pointer-events="none"`),
+/// so that pointing at a cell or piece under them still reaches it; their `<title>` is for
+/// screen readers and the drawing opened on its own.
 #[derive(Debug, Clone)]
 pub enum Highlight {
-    /// The cells a piece went through, in order.
+    /// The cells a piece went through, in order: a line from the first cell's centre to the
+    /// last's, ending in an arrowhead ([`Line::MOVE`]).
     Path { cells: Vec<At>, title: String },
-    /// A fire line from the firer to the target.
+    /// The cells a piece was made to go through (a retreat), in order: drawn as a path,
+    /// dotted ([`Line::RETREAT`]).
+    Retreat { cells: Vec<At>, title: String },
+    /// A fire line from the firer to the target, ending in an arrowhead ([`Line::FIRE`]).
     Fire { from: At, to: At, title: String },
-    /// Cells picked out (the reach of a selected piece, victory hexes).
+    /// Cells picked out (the reach of a selected piece, victory hexes): a ring in each.
     Cells { cells: Vec<At>, title: String },
+    /// Cells watched or covered (a Sentry's watch zone): each tinted ([`ZONE`]).
+    Zone { cells: Vec<At>, title: String },
 }
+
+/// How a kind of line over the map is drawn: a core in its colour over a darker casing (so
+/// that it stands out on light ground by its casing, on dark ground by its core), its CSS
+/// class and its colours in the light and the dark palette (`board.css` repeats them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line {
+    pub class: &'static str,
+    pub light: &'static str,
+    pub dark: &'static str,
+    /// The dash pattern of the core, in core widths ("" for a solid line).
+    pub dash: &'static str,
+    /// Its name in the legend.
+    pub name: &'static str,
+}
+
+impl Line {
+    /// A piece's move: amber.
+    pub const MOVE: Line = Line {
+        class: "b-path",
+        light: "#f2a900",
+        dark: "#ffc83d",
+        dash: "",
+        name: "moved",
+    };
+    /// A retreat: white dots.
+    pub const RETREAT: Line = Line {
+        class: "b-retreat",
+        light: "#ffffff",
+        dark: "#f2f2f2",
+        dash: "0 2",
+        name: "retreated",
+    };
+    /// A fire or an attack: red.
+    pub const FIRE: Line = Line {
+        class: "b-fire",
+        light: "#ff6b5e",
+        dark: "#ff9a8a",
+        dash: "",
+        name: "fire",
+    };
+    /// The casing under every line.
+    pub const CASING: Line = Line {
+        class: "b-casing",
+        light: "#000000",
+        dark: "#000000",
+        dash: "",
+        name: "",
+    };
+}
+
+/// The tint of a watched cell ([`Highlight::Zone`]): class, light and dark fill, and its
+/// opacity.
+pub const ZONE: (&str, &str, &str, f64) = ("b-zone", "#e4572e", "#ff8a65", 0.35);
 
 /// An order made by pointing at the drawn board: a click on a piece (`data-piece`), then on a
 /// cell (`data-cell`, or a piece standing on it) makes `order`, in the game's order language.
@@ -408,6 +469,41 @@ impl Board {
         self.min_font() * 0.75
     }
 
+    /// The width of a line's core over the map ([`Highlight::Path`], `Retreat`, `Fire`): at
+    /// least 2.5 px on a 390-px phone, and a ninth of a cell's inside.
+    pub fn line_width(&self) -> f64 {
+        (self.width() / PHONE * 2.5).max(self.inner() * 0.11)
+    }
+
+    /// A watched cell's tint ([`Highlight::Zone`]): the cell's shape, filled and see-through.
+    fn zone_shape(&self, at: At) -> String {
+        let (class, fill, _, opacity) = ZONE;
+        let (x, y) = self.centre(at);
+        match self.grid {
+            Grid::Hex { .. } => {
+                let pts: Vec<String> = (0..6)
+                    .map(|i| {
+                        let a = std::f64::consts::PI / 3.0 * f64::from(i);
+                        format!("{:.1},{:.1}", x + HEX * a.cos(), y + HEX * a.sin())
+                    })
+                    .collect();
+                format!(
+                    r#"<polygon class="{class}" fill="{fill}" fill-opacity="{opacity}" points="{}"/>"#,
+                    pts.join(" ")
+                )
+            }
+            Grid::Square { .. } => format!(
+                r#"<rect class="{class}" fill="{fill}" fill-opacity="{opacity}" x="{:.1}" y="{:.1}" width="{SQUARE}" height="{SQUARE}"/>"#,
+                x - SQUARE / 2.0,
+                y - SQUARE / 2.0
+            ),
+            Grid::Points { .. } => format!(
+                r#"<circle class="{class}" fill="{fill}" fill-opacity="{opacity}" cx="{x:.1}" cy="{y:.1}" r="{:.1}"/>"#,
+                self.spot() * 2.0
+            ),
+        }
+    }
+
     fn cell_shape(&self, at: At, class: &str, fill: &str) -> String {
         let (x, y) = self.centre(at);
         match self.grid {
@@ -523,8 +619,23 @@ pub fn render(board: &Board) -> String {
     let mut link_kinds: Vec<LinkKind> = links.iter().map(|l| l.kind).collect();
     link_kinds.sort();
     link_kinds.dedup();
+    // The kinds of line and zone drawn over the map, named in the legend after the links.
+    let mut over: Vec<Option<Line>> = Vec::new();
+    for h in &board.highlights {
+        let kind = match h {
+            Highlight::Path { .. } => Some(Line::MOVE),
+            Highlight::Retreat { .. } => Some(Line::RETREAT),
+            Highlight::Fire { .. } => Some(Line::FIRE),
+            Highlight::Zone { .. } => None,
+            Highlight::Cells { .. } => continue,
+        };
+        if !over.contains(&kind) {
+            over.push(kind);
+        }
+    }
+    let line_count = link_kinds.len() + over.len();
     let legend_rows =
-        grounds.len().div_ceil(3) + link_kinds.len().div_ceil(3) + board.sides.len().div_ceil(3);
+        grounds.len().div_ceil(3) + line_count.div_ceil(3) + board.sides.len().div_ceil(3);
     // The legend's lines and the notes, wrapped to the drawing's width.
     let chars = ((width - 2.0 * MARGIN) / (font * 0.56)).floor() as usize;
     let mut text_lines: Vec<String> = Vec::new();
@@ -662,44 +773,33 @@ pub fn render(board: &Board) -> String {
     }
     svg.push_str("</g>");
 
-    // Highlights under the pieces.
+    // Rings and tints under the pieces, lines over them (below). Highlights take no clicks, so
+    // a pointed cell or piece under one is still reached.
     svg.push_str(r#"<g class="b-highlights">"#);
     for h in &board.highlights {
         match h {
-            Highlight::Path { cells, title } => {
-                let pts: Vec<String> = cells
-                    .iter()
-                    .map(|&at| {
-                        let (x, y) = board.centre(at);
-                        format!("{x:.1},{y:.1}")
-                    })
-                    .collect();
-                let _ = write!(
-                    svg,
-                    r##"<polyline class="b-path" data-highlight="path" fill="none" stroke="#e0a000" stroke-width="6" stroke-linecap="round" stroke-dasharray="10 8" points="{}"><title>{}</title></polyline>"##,
-                    pts.join(" "),
-                    esc(title)
-                );
-            }
-            Highlight::Fire { from, to, title } => {
-                let (x1, y1) = board.centre(*from);
-                let (x2, y2) = board.centre(*to);
-                let _ = write!(
-                    svg,
-                    r##"<line class="b-fire" data-highlight="fire" stroke="#d32f2f" stroke-width="5" stroke-linecap="round" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}"><title>{}</title></line><circle class="b-fire-end" fill="#d32f2f" cx="{x2:.1}" cy="{y2:.1}" r="8"/>"##,
-                    esc(title)
-                );
-            }
+            Highlight::Path { .. } | Highlight::Retreat { .. } | Highlight::Fire { .. } => {}
             Highlight::Cells { cells, title } => {
                 for &at in cells {
                     let (x, y) = board.centre(at);
                     let r = board.inner() * 0.55;
                     let _ = write!(
                         svg,
-                        r##"<circle class="b-pick" data-highlight="cells" fill="none" stroke="#e0a000" stroke-width="4" cx="{x:.1}" cy="{y:.1}" r="{r:.1}"><title>{}</title></circle>"##,
+                        r##"<circle class="b-pick" data-highlight="cells" pointer-events="none" fill="none" stroke="#e0a000" stroke-width="4" cx="{x:.1}" cy="{y:.1}" r="{r:.1}"><title>{}</title></circle>"##,
                         esc(title)
                     );
                 }
+            }
+            Highlight::Zone { cells, title } => {
+                let _ = write!(
+                    svg,
+                    r#"<g class="b-hl" data-highlight="zone" pointer-events="none"><title>{}</title>"#,
+                    esc(title)
+                );
+                for &at in cells {
+                    svg.push_str(&board.zone_shape(at));
+                }
+                svg.push_str("</g>");
             }
         }
     }
@@ -728,6 +828,25 @@ pub fn render(board: &Board) -> String {
     }
     svg.push_str("</g>");
 
+    // The lines over the pieces, so that a counter does not hide them: each starts and ends at
+    // the edge of the counters in its first and last cell, leaving their faces clear.
+    svg.push_str(r#"<g class="b-lines">"#);
+    for h in &board.highlights {
+        match h {
+            Highlight::Path { cells, title } => {
+                draw_line(&mut svg, board, "path", Line::MOVE, cells, title);
+            }
+            Highlight::Retreat { cells, title } => {
+                draw_line(&mut svg, board, "retreat", Line::RETREAT, cells, title);
+            }
+            Highlight::Fire { from, to, title } => {
+                draw_line(&mut svg, board, "fire", Line::FIRE, &[*from, *to], title);
+            }
+            Highlight::Cells { .. } | Highlight::Zone { .. } => {}
+        }
+    }
+    svg.push_str("</g>");
+
     // The legend and the notes.
     let mut y = MARGIN * 2.0 + map_h + font;
     let col_w = (width - 2.0 * MARGIN) / 3.0;
@@ -744,7 +863,7 @@ pub fn render(board: &Board) -> String {
             )
         })
         .collect();
-    let link_entries = entries.len()..entries.len() + link_kinds.len();
+    let link_entries = entries.len()..entries.len() + line_count;
     for kind in &link_kinds {
         let (class, stroke, width, dash) = kind.paint();
         entries.push((
@@ -754,6 +873,29 @@ pub fn render(board: &Board) -> String {
             ),
             kind.name().to_owned(),
         ));
+    }
+    for kind in &over {
+        let swatch = match kind {
+            Some(line) => format!(
+                r##"<line class="b-casing" stroke="{casing}" stroke-width="{1:.1}" stroke-linecap="round" x1="{{x}}" y1="{{ym}}" x2="{{x2}}" y2="{{ym}}"/><line class="{0}" stroke="{2}" stroke-width="{3:.1}" stroke-linecap="round" stroke-dasharray="{4}" x1="{{x}}" y1="{{ym}}" x2="{{x2}}" y2="{{ym}}"/>"##,
+                line.class,
+                font * 0.5,
+                line.light,
+                font * 0.28,
+                if line.dash.is_empty() {
+                    "none".to_owned()
+                } else {
+                    format!("0 {:.1}", font * 0.5)
+                },
+                casing = Line::CASING.light,
+            ),
+            None => format!(
+                r##"<rect class="{0}" fill="{1}" fill-opacity="{2}" stroke="#6b6453" width="{3:.0}" height="{3:.0}" x="{{x}}" y="{{y}}"/>"##,
+                ZONE.0, ZONE.1, ZONE.3, font
+            ),
+        };
+        let name = kind.map_or("watched", |l| l.name);
+        entries.push((swatch, name.to_owned()));
     }
     for (s, name) in board.sides.iter().enumerate() {
         let (light, _, _) = SIDES[s % SIDES.len()];
@@ -778,7 +920,7 @@ pub fn render(board: &Board) -> String {
         } else {
             let m = n - link_entries.end;
             (
-                ground_count.div_ceil(3) + link_kinds.len().div_ceil(3) + m / 3,
+                ground_count.div_ceil(3) + line_count.div_ceil(3) + m / 3,
                 m % 3,
             )
         };
@@ -809,6 +951,97 @@ pub fn render(board: &Board) -> String {
     }
     svg.push_str("</g></svg>");
     svg
+}
+
+/// A line through the centres of `cells` in the style of `line`, drawn over the pieces: a dot
+/// where it starts and an arrowhead where it ends, each at the edge of the counters standing
+/// in that cell (at its centre where none stands), so that the line leaves their faces clear.
+/// Each part is drawn twice, the casing under the core.
+fn draw_line(svg: &mut String, board: &Board, kind: &str, line: Line, cells: &[At], title: &str) {
+    let mut pts: Vec<(f64, f64)> = cells.iter().map(|&at| board.centre(at)).collect();
+    pts.dedup();
+    if pts.is_empty() {
+        return;
+    }
+    let w = board.line_width();
+    let occupied = |at: Option<&At>| at.is_some_and(|at| board.pieces.iter().any(|p| p.at == *at));
+    // Moves a point `by` along the segment towards `to`, keeping at least `keep` of it.
+    let pull = |from: (f64, f64), to: (f64, f64), by: f64, keep: f64| {
+        let len = ((to.0 - from.0).powi(2) + (to.1 - from.1).powi(2)).sqrt();
+        let by = by.min(len - keep).max(0.0);
+        if len > 0.0 {
+            (
+                from.0 + (to.0 - from.0) / len * by,
+                from.1 + (to.1 - from.1) / len * by,
+            )
+        } else {
+            from
+        }
+    };
+    let edge = board.inner() * 0.4;
+    if pts.len() > 1 && occupied(cells.first()) {
+        pts[0] = pull(pts[0], pts[1], edge, w * 5.0);
+    }
+    if pts.len() > 1 && occupied(cells.last()) {
+        let n = pts.len();
+        pts[n - 1] = pull(pts[n - 1], pts[n - 2], edge, w * 5.0);
+    }
+    let casing = Line::CASING.light;
+    let cw = w * 1.8;
+    let _ = write!(
+        svg,
+        r#"<g class="b-hl" data-highlight="{kind}" pointer-events="none"><title>{}</title>"#,
+        esc(title)
+    );
+    let (sx, sy) = pts[0];
+    let dot = format!(
+        r#"<circle class="{0}-head" fill="{1}" stroke="{casing}" stroke-width="{2:.1}" cx="{sx:.1}" cy="{sy:.1}" r="{3:.1}"/>"#,
+        line.class,
+        line.light,
+        w * 0.4,
+        w * 0.9
+    );
+    if pts.len() > 1 {
+        // The last stretch ends in an arrowhead.
+        let (tx, ty) = pts[pts.len() - 1];
+        let (x1, y1) = pts[pts.len() - 2];
+        let len = ((tx - x1).powi(2) + (ty - y1).powi(2)).sqrt().max(0.1);
+        let (ux, uy) = ((tx - x1) / len, (ty - y1) / len);
+        let head = (w * 2.4).min(len * 0.6);
+        let (bx, by) = (tx - ux * head, ty - uy * head);
+        let last = pts.len() - 1;
+        pts[last] = (bx, by);
+        let points: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        let points = points.join(" ");
+        let dash = if line.dash.is_empty() {
+            String::new()
+        } else {
+            let dash: Vec<String> = line
+                .dash
+                .split(' ')
+                .map(|d| format!("{:.1}", d.parse::<f64>().unwrap_or(1.0) * w))
+                .collect();
+            format!(r#" stroke-dasharray="{}""#, dash.join(" "))
+        };
+        let (px, py) = (-uy * w * 1.6, ux * w * 1.6);
+        let head_pts = format!(
+            "{tx:.1},{ty:.1} {:.1},{:.1} {:.1},{:.1}",
+            bx + px,
+            by + py,
+            bx - px,
+            by - py
+        );
+        let _ = write!(
+            svg,
+            r#"<polyline class="b-casing" fill="none" stroke="{casing}" stroke-width="{cw:.1}" stroke-linecap="round" stroke-linejoin="round" points="{points}"/><polyline class="{0}" fill="none" stroke="{1}" stroke-width="{w:.1}" stroke-linecap="round" stroke-linejoin="round"{dash} points="{points}"/>{dot}<polygon class="{0}-head" fill="{1}" stroke="{casing}" stroke-width="{2:.1}" stroke-linejoin="round" points="{head_pts}"/>"#,
+            line.class,
+            line.light,
+            w * 0.4
+        );
+    } else {
+        svg.push_str(&dot);
+    }
+    svg.push_str("</g>");
 }
 
 fn draw_piece(svg: &mut String, board: &Board, p: &Piece, x: f64, y: f64, size: f64, font: f64) {
@@ -1200,6 +1433,204 @@ mod tests {
         assert_eq!(rows.len(), 2, "{xs:?}");
         // Dark mode restyles the lines too.
         assert!(svg.contains("prefers-color-scheme: dark") && STYLE.contains(".l-road"));
+    }
+
+    /// WCAG's relative luminance of `#rrggbb`.
+    fn luminance(hex: &str) -> f64 {
+        let c = |i: usize| {
+            let v = f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()) / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * c(1) + 0.7152 * c(3) + 0.0722 * c(5)
+    }
+
+    fn contrast(a: &str, b: &str) -> f64 {
+        let (a, b) = (luminance(a), luminance(b));
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+
+    const GROUNDS: [Ground; 20] = [
+        Ground::Clear,
+        Ground::Forest,
+        Ground::Hill,
+        Ground::Town,
+        Ground::Swamp,
+        Ground::Water,
+        Ground::Waterway,
+        Ground::Crossing,
+        Ground::Fence,
+        Ground::Entrenchment,
+        Ground::Fort,
+        Ground::Wall,
+        Ground::Corridor,
+        Ground::Room,
+        Ground::DoorClosed,
+        Ground::DoorOpen,
+        Ground::Entry,
+        Ground::Location,
+        Ground::Fortress,
+        Ground::OffMap,
+    ];
+
+    /// Issue 20, "highlights (last move's path, fire lines …)" legible in light and dark: on
+    /// every ground of both palettes, a line's core or its casing stands out at 3:1 at least
+    /// (WCAG's contrast for graphics), and the stylesheet gives the dark palette's colours.
+    #[test]
+    fn lines_over_the_map_stand_out_on_every_ground_in_light_and_dark() {
+        let (light_css, dark_css) = STYLE
+            .split_once("@media (prefers-color-scheme: dark)")
+            .unwrap();
+        for line in [Line::MOVE, Line::RETREAT, Line::FIRE] {
+            for g in GROUNDS {
+                let (_, light, dark) = g.paint();
+                for (ground, core, casing, palette) in [
+                    (light, line.light, Line::CASING.light, "light"),
+                    (dark, line.dark, Line::CASING.dark, "dark"),
+                ] {
+                    let best = contrast(core, ground).max(contrast(casing, ground));
+                    assert!(
+                        best >= 3.0,
+                        "{} on {} ({palette}): {best:.2}",
+                        line.name,
+                        g.name()
+                    );
+                }
+            }
+            // The core against its casing, so the line reads where they meet.
+            assert!(
+                contrast(line.light, Line::CASING.light) >= 3.0,
+                "{}",
+                line.name
+            );
+            assert!(
+                contrast(line.dark, Line::CASING.dark) >= 3.0,
+                "{}",
+                line.name
+            );
+            for (css, colour) in [(light_css, line.light), (dark_css, line.dark)] {
+                for rule in [
+                    format!(".{}{{stroke:{colour}}}", line.class),
+                    format!(".{}-head{{fill:{colour}}}", line.class),
+                ] {
+                    assert!(css.contains(&rule), "board.css lacks {rule}");
+                }
+            }
+        }
+        assert!(light_css.contains(&format!(".b-casing{{stroke:{}}}", Line::CASING.light)));
+        assert!(dark_css.contains(&format!(".b-casing{{stroke:{}}}", Line::CASING.dark)));
+        assert!(light_css.contains(&format!(".{}{{fill:{}}}", ZONE.0, ZONE.1)));
+        assert!(dark_css.contains(&format!(".{}{{fill:{}}}", ZONE.0, ZONE.2)));
+    }
+
+    /// A move's path, a retreat and a fire line: drawn as data gives them, each with its title,
+    /// arrowhead and casing, at least 2.5 px wide on a 390-px phone, taking no clicks, and
+    /// named in the legend; a watch zone tints each of its cells.
+    #[test]
+    fn paths_fire_lines_and_zones_are_drawn_from_data_and_named_in_the_legend() {
+        for grid in [
+            Grid::Hex { cols: 16, rows: 12 },
+            Grid::Square { cols: 26, rows: 24 },
+        ] {
+            let mut b = sample(grid);
+            b.highlights = vec![
+                Highlight::Path {
+                    cells: vec![At::new(0, 0), At::new(1, 0), At::new(2, 1)],
+                    title: "p1 moved A1-B1-C2".into(),
+                },
+                Highlight::Retreat {
+                    cells: vec![At::new(2, 0), At::new(2, 1)],
+                    title: "p2 retreated".into(),
+                },
+                Highlight::Fire {
+                    from: At::new(0, 0),
+                    to: At::new(2, 1),
+                    title: "p1 fired at C2".into(),
+                },
+                Highlight::Zone {
+                    cells: vec![At::new(1, 0), At::new(1, 1)],
+                    title: "watched by S1".into(),
+                },
+            ];
+            let svg = render(&b);
+            for (kind, title, class) in [
+                ("path", "p1 moved A1-B1-C2", "b-path"),
+                ("retreat", "p2 retreated", "b-retreat"),
+                ("fire", "p1 fired at C2", "b-fire"),
+            ] {
+                let needle = format!(
+                    r#"<g class="b-hl" data-highlight="{kind}" pointer-events="none"><title>{title}</title>"#
+                );
+                let part = svg
+                    .split(&needle)
+                    .nth(1)
+                    .unwrap_or_else(|| panic!("{kind}"));
+                let part = part.split("</g>").next().unwrap();
+                assert!(part.contains(r#"<polyline class="b-casing""#), "{kind}");
+                assert!(
+                    part.contains(&format!(r#"<polyline class="{class}""#)),
+                    "{kind}"
+                );
+                // A dot where it starts and an arrowhead where it ends.
+                assert!(
+                    part.contains(&format!(r#"<circle class="{class}-head""#)),
+                    "{kind}"
+                );
+                assert!(
+                    part.contains(&format!(r#"<polygon class="{class}-head""#)),
+                    "{kind}"
+                );
+                let width: f64 = part
+                    .split(&format!(r#"<polyline class="{class}""#))
+                    .nth(1)
+                    .unwrap()
+                    .split("stroke-width=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                assert!(width * PHONE / b.width() >= 2.5 - 0.05, "{kind}: {width}");
+                // A retreat is dotted; a move and a fire are solid.
+                assert_eq!(
+                    part.contains(r#"stroke-dasharray="0.0 "#),
+                    kind == "retreat",
+                    "{kind}"
+                );
+            }
+            let zone = svg
+                .split(
+                    r#"data-highlight="zone" pointer-events="none"><title>watched by S1</title>"#,
+                )
+                .nth(1)
+                .unwrap()
+                .split("</g>")
+                .next()
+                .unwrap();
+            assert_eq!(zone.matches(r#"class="b-zone""#).count(), 2);
+            for name in ["moved", "retreated", "fire", "watched"] {
+                assert!(svg.contains(&format!(">{name}</text>")), "legend: {name}");
+            }
+            // Tints and rings are drawn under the pieces, lines over them; none takes clicks.
+            let (before, after) = svg.split_once(r#"<g class="b-pieces">"#).unwrap();
+            assert!(before.contains(r#"data-highlight="zone""#));
+            for kind in ["path", "retreat", "fire"] {
+                let needle = format!(r#"data-highlight="{kind}""#);
+                assert!(
+                    !before.contains(&needle) && after.contains(&needle),
+                    "{kind}"
+                );
+            }
+            assert_eq!(
+                svg.matches("data-highlight=").count(),
+                svg.matches(r#"pointer-events="none""#).count()
+            );
+        }
     }
 
     #[test]

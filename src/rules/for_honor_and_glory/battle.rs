@@ -55,6 +55,23 @@ impl SideState {
     }
 }
 
+/// How a unit came to change hex in a player turn: by its own move or advance, or made to go
+/// (a retreat, 8.4, or a displacement to make room, 8.4.3). The drawn board shows them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Went {
+    Moved,
+    Retreated,
+}
+
+/// One unit's way over the map in the player turn, from the hex it stood in, hex by hex.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trail {
+    pub unit: usize,
+    pub went: Went,
+    pub hexes: Vec<Hex>,
+}
+
 /// How a battle ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BattleResult {
@@ -109,6 +126,13 @@ pub struct Battle {
     /// 11.9 Attacks made this player turn: (attacker's hex, target hex).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attacks: Vec<(Hex, Hex)>,
+    /// Where units went this player turn (moves and advances, retreats), for the drawn board's
+    /// last turn (`drawn.rs`): recorded by `place` and `place_retreating`, emptied when a
+    /// player turn starts (`turn::begin`) and when the game ends (`State::finish`), so that a
+    /// finished game's state is the one rules version 3 wrote: its hash is in the log's
+    /// `GameEnded`, and logs of finished games verify as they always did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trails: Vec<Trail>,
     /// 11.9 Attacks the order being carried out still names: (attacker's hex, target hex).
     /// Set only while an order is carried out, so never part of a state between moves.
     #[serde(skip)]
@@ -155,6 +179,7 @@ impl Battle {
             held: false,
             options,
             attacks: Vec::new(),
+            trails: Vec::new(),
             planned: Vec::new(),
             result: None,
             occupancy: Occupancy::default(),
@@ -227,12 +252,31 @@ impl Battle {
         self.occupancy.at(&self.units, || self.map_size(), hex)
     }
 
-    /// Moves unit `i` to `hex`: the one way a unit changes hex.
+    /// Moves unit `i` to `hex` by its own move or advance: with `place_retreating`, the one
+    /// way a unit changes hex.
     pub fn place(&mut self, i: usize, hex: Hex) {
+        self.go(i, hex, Went::Moved);
+    }
+
+    /// Unit `i` is made to go to `hex`: a retreat (8.4) or a displacement (8.4.3).
+    pub fn place_retreating(&mut self, i: usize, hex: Hex) {
+        self.go(i, hex, Went::Retreated);
+    }
+
+    fn go(&mut self, i: usize, hex: Hex, went: Went) {
         let from = self.units[i].hex;
         self.units[i].hex = hex;
         if !self.units[i].gone {
             self.occupancy.moved(i, Some(from), Some(hex));
+        }
+        // The unit's trail this turn goes on where it ended, or a new one starts.
+        match self.trails.iter_mut().rev().find(|t| t.unit == i) {
+            Some(t) if t.went == went && t.hexes.last() == Some(&from) => t.hexes.push(hex),
+            _ => self.trails.push(Trail {
+                unit: i,
+                went,
+                hexes: vec![from, hex],
+            }),
         }
     }
 

@@ -9,7 +9,8 @@ use super::turn;
 use super::units::{Kind, Side};
 use crate::engine::ruleset::BotRng;
 
-fn unit_ref(b: &Battle, u: usize) -> UnitRef {
+/// How an order names unit `u`: its hex, and which of the hex's counters it is.
+pub fn unit_ref(b: &Battle, u: usize) -> UnitRef {
     let unit = &b.units[u];
     let pick = match unit.kind {
         Kind::Leader => Pick::Leader,

@@ -252,7 +252,7 @@ fn follow_leader(
     };
     let to = b.units[r].hex;
     if b.leader_at(to, side).is_none() {
-        b.place(l, to);
+        b.place_retreating(l, to);
         say!(ctx, "{} retreats with his unit to {to} (8.3.2)", b.label(l));
     } else {
         super::leaders::retreat_alone(map, b, l, ctx);

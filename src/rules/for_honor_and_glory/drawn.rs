@@ -1,15 +1,18 @@
 //! The battlefield drawn for the pages, through the board toolkit (`engine::board`): the
 //! scenario's hexes with their terrain (2.3), every counter on the map by side and type with
 //! its MP (3.3), column formation (7.5), fired-on (11.2) and acted (6.1.4) state, leaders and
-//! VP units (their hexes ringed), and the attacks of the player turn as fire lines (11.9).
-//! Nothing in For Honor and Glory is hidden, so every viewer is shown the same board. The
-//! state does not keep the paths units moved, so moves show as the units' "acted" state only.
+//! VP units (their hexes ringed), and the last player turn: each unit's move (or advance) as a
+//! path hex by hex, each retreat (8.4) as a dotted path, and each attack as a fire line (the
+//! state's `trails` and `attacks`). Nothing in For Honor and Glory is hidden, so every viewer
+//! is shown the same board.
 
 use crate::engine::board::{
     At, Board, Cell, Ground, Highlight, Piece, Pointed, Shape, State as Mark,
 };
 
+use super::battle::Went;
 use super::hex::Hex;
+use super::movement::kind_and_name;
 use super::terrain::Terrain;
 use super::units::{Kind, Side};
 use super::State;
@@ -145,11 +148,53 @@ pub fn board(state: &State) -> Board {
             title: "a VP hex".to_owned(),
         });
     }
+    // The last player turn: a unit and a leader that went together draw one path.
+    let mut ways: Vec<(Went, &[Hex], Vec<String>)> = Vec::new();
+    for t in &b.trails {
+        let who = format!(
+            "{} {}",
+            b.units[t.unit].side.name(),
+            kind_and_name(b, t.unit)
+        );
+        match ways
+            .iter_mut()
+            .find(|(went, hexes, _)| *went == t.went && *hexes == t.hexes.as_slice())
+        {
+            Some((_, _, names)) => names.push(who),
+            None => ways.push((t.went, &t.hexes, vec![who])),
+        }
+    }
+    let (mut moves, mut retreats) = (0, 0);
+    for (went, hexes, names) in &ways {
+        let cells = hexes.iter().map(|&h| at(h)).collect();
+        let path = hexes
+            .iter()
+            .map(Hex::to_string)
+            .collect::<Vec<_>>()
+            .join("-");
+        let names = names.join(" and ");
+        highlights.push(match went {
+            Went::Moved => {
+                moves += 1;
+                Highlight::Path {
+                    cells,
+                    title: format!("last turn: {names} moved {path}"),
+                }
+            }
+            Went::Retreated => {
+                retreats += 1;
+                Highlight::Retreat {
+                    cells,
+                    title: format!("last turn: {names} retreated {path}"),
+                }
+            }
+        });
+    }
     for &(from, to) in &b.attacks {
         highlights.push(Highlight::Fire {
             from: at(from),
             to: at(to),
-            title: format!("attack this turn: {from} on {to}"),
+            title: format!("last turn: the attack from {from} on {to}"),
         });
     }
     let mut legend: Vec<(String, String)> = vec![(
@@ -162,7 +207,8 @@ pub fn board(state: &State) -> Board {
     )];
     legend.push((
         "Marks:".to_owned(),
-        "number = MP; bar = column; yellow corner = fired on; red line = attack this turn"
+        "number = MP; bar = column; yellow corner = fired on; ring = VP hex. Lines: the last \
+         player turn's moves (arrow where the unit stopped), retreats and attacks"
             .to_owned(),
     ));
     let mut notes = vec![format!(
@@ -177,6 +223,16 @@ pub fn board(state: &State) -> Board {
             String::new()
         }
     )];
+    if moves + retreats + b.attacks.len() > 0 {
+        let count =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        notes.push(format!(
+            "The last player turn, drawn: {}, {}, {}.",
+            count(moves, "move", "moves"),
+            count(retreats, "retreat", "retreats"),
+            count(b.attacks.len(), "attack", "attacks")
+        ));
+    }
     for side in [Side::AMERICAN, Side::BRITISH] {
         let s = &b.sides[usize::from(side.0)];
         notes.push(format!(
@@ -212,12 +268,16 @@ pub fn board(state: &State) -> Board {
 
 /// Orders by pointing (docs/web.md): every legal unit action of `side` on the board `b` as the
 /// battle stands for its turn — the unit's piece, the hex the action ends in or aims at (a
-/// unit's own hex for rally, column and line), and the action in the order language. Moves are
-/// one hex a click; a longer path is written out, or pointed at hex by hex in several actions.
+/// unit's own hex for rally, column and line), and the action in the order language. A move
+/// goes to every hex the unit may reach this turn (7.1), by the shortest path the rules accept
+/// (`reach`): a click on a hex two or three away writes the whole path.
 pub fn pointing(b: &super::battle::Battle, side: Side) -> Vec<Pointed> {
     use super::order::Action;
     let map = b.map();
-    super::bot::legal_actions(b, side, true)
+    let mut actions = super::bot::legal_actions(b, side, true);
+    let longer = reach(b, side, &actions);
+    actions.extend(longer);
+    actions
         .iter()
         .filter_map(|a| {
             let (unit, cell) = match a {
@@ -239,4 +299,76 @@ pub fn pointing(b: &super::battle::Battle, side: Side) -> Vec<Pointed> {
             })
         })
         .collect()
+}
+
+/// 7.1 The moves of more than one hex: for each unit of `side` that may act, every path of
+/// adjacent hexes within its allowance (7.1, 7.5; at most 3 hexes, so at most 150 paths a
+/// unit), tried shortest first as the rules try a move (terrain that stops it, hex limits in
+/// every hex entered, 2.3, 6.2.7, 7.2), and the first the rules accept to each hex that no
+/// one-hex move in `first` reaches. A path may pass a hex it may not end in (a leader past
+/// another's hex, 4.3, 7.2.1). The leader's extra hex is written (`+leader`). In a turn handed
+/// back with AP left (6.2.8), only the moves those AP pay for.
+fn reach(
+    b: &super::battle::Battle,
+    side: Side,
+    first: &[super::order::Action],
+) -> Vec<super::order::Action> {
+    use super::order::{Action, Path};
+    use std::collections::VecDeque;
+    let map = b.map();
+    let mut out = Vec::new();
+    for (u, unit) in b.units.iter().enumerate() {
+        if unit.side != side || !unit.on_map() || unit.acted || unit.moved || unit.kind == Kind::Vp
+        {
+            continue;
+        }
+        let r = super::bot::unit_ref(b, u);
+        let most = super::movement::allowance(unit.kind, unit.column);
+        // The hexes already reached: the unit's own, and its legal one-hex moves.
+        let mut reached: Vec<Hex> = vec![unit.hex];
+        for a in first {
+            if let Action::Move {
+                unit: m,
+                path,
+                leader: false,
+            } = a
+            {
+                if *m == r && path.len() == 1 {
+                    reached.push(path[0]);
+                }
+            }
+        }
+        let mut queue: VecDeque<Path> = map
+            .neighbours(unit.hex)
+            .map(|h| smallvec::smallvec![h])
+            .collect();
+        while let Some(path) = queue.pop_front() {
+            if path.len() >= most {
+                continue;
+            }
+            let last = *path.last().expect("a path has a hex");
+            for n in map.neighbours(last) {
+                if n == unit.hex || path.contains(&n) {
+                    continue;
+                }
+                let mut longer = path.clone();
+                longer.push(n);
+                if !reached.contains(&n) {
+                    let a = Action::Move {
+                        unit: r,
+                        path: longer.clone(),
+                        leader: false,
+                    };
+                    let legal = super::turn::check(map, b, side, &a)
+                        .is_ok_and(|(_, cost)| !b.held || cost <= b.ap);
+                    if legal {
+                        reached.push(n);
+                        out.push(a);
+                    }
+                }
+                queue.push_back(longer);
+            }
+        }
+    }
+    out
 }

@@ -57,7 +57,7 @@ pub fn retreat_alone(map: &Map, b: &mut Battle, l: usize, ctx: &mut Ctx) {
     }
     match towards.map(|(_, n)| n).or(best.map(|(_, n)| n)) {
         Some(to) => {
-            b.place(l, to);
+            b.place_retreating(l, to);
             say!(ctx, "{} retreats to {to} (8.4.5)", b.label(l));
         }
         None if ctx.lines_wanted() => {

@@ -85,13 +85,21 @@ fn seat(side: Side) -> Seat {
 }
 
 impl State {
+    /// The game ends with `result`. The last turn's trails are not kept in the final state, so
+    /// that it is the state rules version 3 wrote: its hash is in the log's `GameEnded`, and
+    /// logs of games finished before the board drew trails verify as they always did.
+    fn finish(&mut self, result: BattleResult) {
+        self.battle.trails.clear();
+        self.finished = Some(result);
+    }
+
     /// A battle has ended: the next of the campaign, or the end of the game.
     fn settle(&mut self, ctx: &mut Ctx) {
         let Some(result) = self.battle.result.clone() else {
             return;
         };
         match &mut self.campaign {
-            None => self.finished = Some(result),
+            None => self.finish(result),
             Some(c) => match c.next(&self.battle) {
                 Some(next) => {
                     say!(ctx, "the campaign goes on: {}", next.scen().title);
@@ -108,7 +116,7 @@ impl State {
                         totals[1]
                     );
                     ctx.say(summary.clone());
-                    self.finished = Some(BattleResult {
+                    self.finish(BattleResult {
                         winner,
                         vp: result.vp,
                         campaign_vp: [totals[0] as u16, totals[1] as u16],
@@ -332,12 +340,13 @@ impl Rules for ForHonorAndGlory {
         let b = &state.battle;
         let summary = format!("{} resigns; {} wins", side.name(), side.other().name());
         ctx.say(summary.clone());
-        state.finished = Some(BattleResult {
+        let result = BattleResult {
             winner: Some(side.other()),
             vp: [b.sides[0].vp, b.sides[1].vp],
             campaign_vp: [b.sides[0].vp, b.sides[1].vp],
             summary,
-        });
+        };
+        state.finish(result);
         Ok(())
     }
 

@@ -151,12 +151,12 @@ pub fn retreat(
                         b.label(d)
                     ));
                 }
-                b.place(d, d_to);
+                b.place_retreating(d, d_to);
             }
             if let Some(lines) = lines {
                 lines.push(format!("{} retreats to {to}", b.label(r)));
             }
-            b.place(r, to);
+            b.place_retreating(r, to);
             Some(to)
         }
     }

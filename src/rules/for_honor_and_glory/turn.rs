@@ -352,7 +352,7 @@ fn path_text(path: &[Hex]) -> String {
 }
 
 /// The start of a player turn: the side's units may act again; at the start of a game turn,
-/// nobody has been fired on yet (11.2).
+/// nobody has been fired on yet (11.2). The last turn's attacks and trails are forgotten.
 pub fn begin(b: &mut Battle, side: Side) {
     let new_game_turn = side == b.first;
     for u in &mut b.units {
@@ -365,6 +365,7 @@ pub fn begin(b: &mut Battle, side: Side) {
         }
     }
     b.attacks.clear();
+    b.trails.clear();
 }
 
 /// Tries the whole order on a copy of the board, with no dice: the errors a player gets

@@ -5,15 +5,19 @@
 //! that still holds an intelligence card. It draws what [`super::view::view`] shows the same
 //! viewer and nothing more: a card of an unexplored room lies face down with no name on it;
 //! only a holder of the Stronghold Map reads it in the card's title (summary, "Intelligence
-//! cards"), and everyone once the game is over.
+//! cards"), and everyone once the game is over. The Commander's and each Sentry's watch zone
+//! (summary, "Watch zones") is tinted: it follows from what every view shows — the
+//! Defender's square, status and facing, the open doors and the figures standing in the way
+//! (`senses::watch_zone`) — so every viewer is shown the same zones.
 
 use crate::engine::board::{
-    At, Board, Cell as Square, Facing, Grid, Ground, Piece, Shape, State as Mark,
+    At, Board, Cell as Square, Facing, Grid, Ground, Highlight, Piece, Shape, State as Mark,
 };
 use crate::engine::ruleset::Viewer;
 
 use super::agents::{Agent, DefKind, Mode};
 use super::board::{board as plan, Cell, Dir, Sq};
+use super::senses::watch_zone;
 use super::state::{MarkerKind, State, Status, Turn};
 use super::view::map_holders;
 
@@ -260,6 +264,33 @@ pub fn board(s: &State, viewer: &Viewer) -> Board {
         });
     }
 
+    // Summary, "Watch zones": the line of squares in front of the standing Commander and
+    // Sentries, as the rules read it when an Intruder moves (`senses::watch_zone`).
+    let mut highlights = Vec::new();
+    for (d, defender) in s.defenders.iter().enumerate() {
+        if on_map(defender.sq, defender.status).is_none() {
+            continue;
+        }
+        let zone = watch_zone(s, d);
+        if zone.is_empty() {
+            continue;
+        }
+        let who = if defender.kind == DefKind::Commander {
+            "the Commander".to_owned()
+        } else {
+            format!("Sentry {}", defender.label)
+        };
+        let squares: Vec<String> = zone.iter().map(Sq::to_string).collect();
+        highlights.push(Highlight::Zone {
+            cells: zone.iter().map(|&q| at(q)).collect(),
+            title: format!(
+                "the watch zone of {who}, facing {}: {}",
+                defender.facing.name(),
+                squares.join(" ")
+            ),
+        });
+    }
+
     let turn = match s.turn {
         Turn::Intruder(i) => s.intruders[i].agent.title().to_owned(),
         Turn::Defender => "the Defender".to_owned(),
@@ -279,7 +310,7 @@ pub fn board(s: &State, viewer: &Viewer) -> Board {
         cells,
         sides: vec!["Intruders".to_owned(), "Defenders".to_owned()],
         pieces,
-        highlights: Vec::new(),
+        highlights,
         legend: vec![
             (
                 "Figures:".to_owned(),
@@ -290,7 +321,8 @@ pub fn board(s: &State, viewer: &Viewer) -> Board {
             (
                 "Marks:".to_owned(),
                 "! alert marker, x corpse, card in a room: intelligence (face down until \
-                 explored); numbers on doors are door numbers"
+                 explored); numbers on doors are door numbers; tinted squares: the watch zones \
+                 of the Commander and the Sentries"
                     .to_owned(),
             ),
         ],

@@ -67,6 +67,11 @@ impl LoginRate {
 /// The outbox row kinds of this module, which notify renders from `templates/account/`.
 pub const SIGN_IN: &str = "sign_in";
 pub const SEAT_LINKS: &str = "seat_links";
+/// A seat's claim, mailed to the address claimed for it to confirm.
+pub const CLAIM: &str = "claim";
+
+/// How long a claim's confirmation link works: 24 hours, and once.
+pub const CLAIM_LIFETIME: Duration = Duration::from_secs(24 * 3600);
 
 /// A session just opened: its token (for the cookie, shown nowhere else) and its address.
 #[derive(Debug, Clone)]
@@ -354,23 +359,79 @@ impl Games {
         })
     }
 
-    /// Gives a seat an email address through its seat link (the caller holds the seat): the
-    /// address then finds the game among its games, and the seat's notices go to it.
+    /// Asks to give a seat an email address through its seat link (the caller holds the seat):
+    /// mails that address a link that confirms it (`CLAIM`, one use, `CLAIM_LIFETIME`). Nothing
+    /// about the seat changes until the link is followed (`confirm_claim`), so a seat's notices
+    /// never go to an address that did not agree. The address, as it will be kept.
     pub async fn claim_seat(&self, caller: &Caller, email: &str) -> Result<String> {
         let email = check_email("email", email)?;
-        let found = self
-            .store
-            .set_seat_email(&caller.game_id, caller.seat.as_str(), &email)
-            .await?;
-        if !found {
-            return Err(ServiceError::NotFound(format!(
-                "game {} has no seat {}",
-                caller.game_id, caller.seat
+        let l = self.load(&caller.game_id).await?;
+        let seat = l
+            .seats
+            .iter()
+            .find(|s| s.seat == caller.seat.as_str())
+            .ok_or_else(|| {
+                ServiceError::NotFound(format!(
+                    "game {} has no seat {}",
+                    caller.game_id, caller.seat
+                ))
+            })?;
+        if !self.address_may_get_mail(&email) {
+            return Err(ServiceError::BadRequest(format!(
+                "{email} has been sent several links in the last minutes; wait five minutes and claim the seat again"
             )));
         }
-        // The cached fold holds the seats as they were read.
-        self.folds.forget(&caller.game_id);
+        let token = hex::encode(random32());
+        let now = self.clock.now();
+        self.store
+            .put_claim(
+                &caller.game_id,
+                &sha256_hex(token.as_bytes()),
+                caller.seat.as_str(),
+                &email,
+                epoch(now),
+                epoch(now) + secs(CLAIM_LIFETIME),
+            )
+            .await?;
+        let payload = json!({
+            "to": email,
+            "link": format!("{}/games/{}/claim/confirm?token={token}", self.base_url, caller.game_id),
+            "game_name": name_of_loaded(&l),
+            "seat_name": seat.name,
+            "hours": CLAIM_LIFETIME.as_secs() / 3600,
+            "expires_at": timestamp(now + chrono::Duration::from_std(CLAIM_LIFETIME).expect("small")),
+        });
+        let row = OutboxRecord {
+            game_id: caller.game_id.clone(),
+            seq: 0,
+            channel: CLAIM.into(),
+            seat: None,
+            payload,
+        };
+        self.store.enqueue(&row).await?;
         Ok(email)
+    }
+
+    /// Follows a claim's confirmation link: the seat it names gets the address it was mailed
+    /// to — once, within `CLAIM_LIFETIME`. The seat and the address.
+    pub async fn confirm_claim(&self, game_id: &str, token: &str) -> Result<(String, String)> {
+        let taken = self
+            .store
+            .take_claim(
+                game_id,
+                &sha256_hex(token.trim().as_bytes()),
+                epoch(self.clock.now()),
+            )
+            .await?
+            .ok_or_else(|| {
+                ServiceError::Forbidden(format!(
+                    "this confirmation link has been used, has expired (a link works once, for {} hours) or was never sent; claim the seat again from its page",
+                    CLAIM_LIFETIME.as_secs() / 3600
+                ))
+            })?;
+        // The cached fold holds the seats as they were read.
+        self.folds.forget(game_id);
+        Ok(taken)
     }
 }
 

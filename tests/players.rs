@@ -1918,6 +1918,17 @@ async fn a_seats_time_zone_writes_its_deadlines_in_its_mail_and_on_its_page(t: T
     assert_eq!(t.store.seat_time_zone(&second, "bo").await.unwrap(), None);
     let listed = t.get("/me/settings", Some(&session)).await;
     assert!(listed.body.contains("Asia&#x2f;Kolkata"), "{}", listed.body);
+    // My games gives the clocked game's deadline in the seat's zone too.
+    let kolkata = despatch::games::when::zone(Some("Asia/Kolkata"));
+    let mine = t.get("/me", Some(&session)).await;
+    assert!(
+        mine.body.contains(&format!(
+            "<time datetime=\"{stamp}\">{} (in ",
+            despatch::games::when::moment(at, kolkata, None).at
+        )),
+        "{}",
+        mine.body
+    );
     let refused = t
         .send(
             Method::POST,

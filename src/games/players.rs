@@ -95,6 +95,12 @@ pub struct MyGame {
     pub waiting_for: Vec<String>,
     /// When the current decision is due (RFC 3339 UTC), in a clocked game.
     pub deadline: Option<String>,
+    /// The seat's time zone (an IANA name), when the game has a deadline and the seat set one.
+    #[serde(default)]
+    pub time_zone: Option<String>,
+    /// The deadline as the seat reads it (`games::when`): "Wed 25 Nov, 19:21 JST (in 2 days)".
+    #[serde(default)]
+    pub deadline_shown: Option<String>,
     /// When the last event was recorded (RFC 3339 UTC), and what it was.
     pub last_move_at: String,
     pub last_move: String,
@@ -335,6 +341,13 @@ impl Games {
             }
             _ => None,
         };
+        let time_zone = match &deadline {
+            Some(_) => self.seat_time_zone(game_id, seat).await?,
+            None => None,
+        };
+        let deadline_shown = deadline
+            .as_deref()
+            .map(|d| super::when::when(d, time_zone.as_deref(), Some(self.clock.now())));
         Ok(MyGame {
             game_id: game_id.clone(),
             name: display_name(
@@ -348,6 +361,8 @@ impl Games {
             your_turn,
             waiting_for: prompts.iter().map(|p| name_of(p.seat.as_str())).collect(),
             deadline,
+            time_zone,
+            deadline_shown,
             last_move_at: last.recorded_at.clone(),
             last_move: last_move(&last.kind, &name_of(&last.seat)),
             ended: game.ended,

@@ -370,6 +370,26 @@ async fn store(settings: &Settings) -> Result<Opened, String> {
     })
 }
 
+/// The base URL of the links a command beside the service writes (`mail-in`, `dispatch`):
+/// `DESPATCH_BASE_URL`, else the one `serve` stored when it started (so that the links match
+/// the notices'), else `http://<DESPATCH_BIND>`.
+async fn base_url(settings: &Settings, store: &Store) -> Result<String, String> {
+    if let Some(configured) = &settings.base_url {
+        return Ok(configured.clone());
+    }
+    let stored = store
+        .service_setting(crate::store::preferences::BASE_URL)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(stored.unwrap_or_else(|| {
+        tracing::warn!(
+            "DESPATCH_BASE_URL is not set and no service has stored its own: links point at http://{}",
+            settings.bind
+        );
+        format!("http://{}", settings.bind)
+    }))
+}
+
 /// `mail-in`: one message from standard input, answered once. The configuration is checked
 /// before any database work; every failure after it is temporary for the mail server (75), so
 /// that the message is delivered again rather than lost, and what a player could read in a
@@ -412,10 +432,9 @@ async fn mail_in(settings: &Settings) -> Result<ExitCode, Failure> {
         .unlock(settings.notify.secret_key.as_deref(), &settings.key_file)
         .await
         .map_err(|e| tempfail("cannot open the database's secrets", e))?;
-    let base = settings
-        .base_url
-        .clone()
-        .unwrap_or_else(|| format!("http://{}", settings.bind));
+    let base = base_url(settings, &unlocked.store)
+        .await
+        .map_err(|e| tempfail("cannot read the database", e))?;
     let games = Games::new(unlocked.store, base)
         .with_secret(unlocked.link_secret.as_deref())
         .with_logged_move_rate(crate::games::rate::MoveRate::from_env());
@@ -493,6 +512,13 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             )
             .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
             metrics_on_own_address(app.games())?;
+            // Commands run beside the service (`mail-in` from the mail server) read it, so
+            // that their links are the notices' own.
+            app.games()
+                .store
+                .set_service_setting(crate::store::preferences::BASE_URL, app.base_url())
+                .await
+                .map_err(|e| format!("cannot store the base URL: {e}"))?;
             if settings.notify.run_in_serve {
                 let games = app.games().clone();
                 let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
@@ -516,13 +542,7 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             let Opened {
                 store, link_secret, ..
             } = store(&settings).await?;
-            let base_url = settings.base_url.clone().unwrap_or_else(|| {
-                tracing::warn!(
-                    "DESPATCH_BASE_URL is not set: links in notices point at http://{}",
-                    settings.bind
-                );
-                format!("http://{}", settings.bind)
-            });
+            let base_url = base_url(&settings, &store).await?;
             let games = Games::new(store, base_url).with_secret(link_secret.as_deref());
             let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
             if !once {

@@ -183,7 +183,225 @@ on_both_backends!(
     the_html_mail_reads_at_600_and_390_pixels,
     every_rulesets_seat_page_keeps_to_a_phones_width,
     every_rulesets_seat_page_turns_dark_when_the_reader_asks,
+    the_lobby_names_the_seats_by_role_and_takes_the_options_from_fields,
+    the_seat_page_counts_down_to_the_deadline_in_the_seats_time_zone,
 );
+
+/// Issue 21: the lobby in Chromium. Choosing Hour of Glory from the menu shows its seats by
+/// role (Defender, Intruder 1 …) and its options as fields; the custom clock's fields show only
+/// while "Custom" is chosen; the game made has exactly the options and clock set in them.
+async fn the_lobby_names_the_seats_by_role_and_takes_the_options_from_fields(site: TestApp) {
+    let (base, backend) = (&site.base, site.db.backend());
+    let mut driver = chromedriver().await;
+    let c = browser(&mut driver).await;
+    c.goto(&format!("{base}/")).await.unwrap();
+    // The chooser is sent on as soon as the menu changes: its button is for pages without
+    // JavaScript.
+    let choose = c.find(Locator::Id("choose-button")).await.unwrap();
+    assert!(!choose.is_displayed().await.unwrap(), "the script hides it");
+    c.find(Locator::Id("ruleset"))
+        .await
+        .unwrap()
+        .select_by_value("hour-of-glory/mission")
+        .await
+        .unwrap();
+    wait_for_text(&c, "#chosen", "Hour of Glory", Duration::from_secs(10)).await;
+    let mut roles = Vec::new();
+    for label in c.find_all(Locator::Css("#seats .seat-row")).await.unwrap() {
+        roles.push(label.attr("data-role").await.unwrap().unwrap());
+    }
+    assert_eq!(
+        roles,
+        ["Defender", "Intruder 1", "Intruder 2", "Intruder 3"]
+    );
+    let label = c
+        .find(Locator::Css("label[for=name_0]"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(label.starts_with("Defender"), "{label}");
+    for (id, name) in [("name_0", "José"), ("name_1", "Zoë Ångström")] {
+        c.find(Locator::Id(id))
+            .await
+            .unwrap()
+            .send_keys(name)
+            .await
+            .unwrap();
+    }
+    // Options from the ruleset's metadata: a menu for covering_fire, a number for minutes,
+    // JSON for the structured ones.
+    c.find(Locator::Id("opt-covering_fire"))
+        .await
+        .unwrap()
+        .select_by_value("any")
+        .await
+        .unwrap();
+    let minutes = c.find(Locator::Id("opt-minutes")).await.unwrap();
+    assert_eq!(minutes.prop("value").await.unwrap().as_deref(), Some("60"));
+    minutes.clear().await.unwrap();
+    minutes.send_keys("90").await.unwrap();
+    assert_eq!(
+        c.find(Locator::Id("opt-loadouts"))
+            .await
+            .unwrap()
+            .tag_name()
+            .await
+            .unwrap(),
+        "textarea"
+    );
+    // The custom clock's fields appear with "Custom".
+    let custom = c.find(Locator::Id("custom-clock")).await.unwrap();
+    assert!(!custom.is_displayed().await.unwrap());
+    c.find(Locator::Id("clock"))
+        .await
+        .unwrap()
+        .select_by_value("custom")
+        .await
+        .unwrap();
+    assert!(custom.is_displayed().await.unwrap());
+    let hours = c.find(Locator::Id("clock-hours")).await.unwrap();
+    hours.clear().await.unwrap();
+    hours.send_keys("36").await.unwrap();
+    let zone = c.find(Locator::Id("clock-time-zone")).await.unwrap();
+    zone.clear().await.unwrap();
+    zone.send_keys("Asia/Tokyo").await.unwrap();
+    screenshot(&c, &format!("{backend}-20-lobby-hour-of-glory")).await;
+    c.find(Locator::Css("#new-game button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&c, "h1", "The game is ready", Duration::from_secs(10)).await;
+    let link = c
+        .find(Locator::Css("a.seat-link"))
+        .await
+        .unwrap()
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap();
+    let game_id = link
+        .split("/games/")
+        .nth(1)
+        .unwrap()
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let events: Value = site
+        .http
+        .get(site.url(&format!("/api/games/{game_id}/events")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let events = events
+        .as_array()
+        .or_else(|| events["events"].as_array())
+        .expect("a list of events")
+        .clone();
+    let created = &events[0]["payload"];
+    assert_eq!(
+        created["options"],
+        json!({ "covering_fire": "any", "minutes": 90 }),
+        "only what differs from the defaults: {created}"
+    );
+    let names: Vec<&str> = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["José", "Zoë Ångström"]);
+    let policy = events
+        .iter()
+        .find(|e| e["kind"] == "Clock")
+        .map(|e| e["payload"]["policy"].clone())
+        .expect("the clock's policy is logged");
+    assert_eq!(policy["move_deadline_hours"], 36);
+    assert_eq!(policy["time_zone"], "Asia/Tokyo");
+    assert_eq!(policy["reminders_hours"], json!([12, 2]));
+    c.close().await.unwrap();
+}
+
+/// Issue 21: a seat with a time zone reads its deadline in it, "… JST (in 59 minutes)" without
+/// JavaScript, and the page counts down with it.
+async fn the_seat_page_counts_down_to_the_deadline_in_the_seats_time_zone(site: TestApp) {
+    let backend = site.db.backend();
+    let created: Value = site
+        .http
+        .post(site.url("/api/games"))
+        .json(
+            &json!({ "ruleset": "open-table", "name": "Against the clock",
+            "clock": { "move_deadline_hours": 1, "on_deadline": "remind" },
+            "seats": [{ "name": "Kenji", "seat": "kenji" }, { "name": "Anna", "seat": "anna" }] }),
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let game_id = created["game_id"].as_str().unwrap().to_owned();
+    let link = created["seats"][0]["link"].as_str().unwrap().to_owned();
+    let mut driver = chromedriver().await;
+    let c = browser(&mut driver).await;
+    c.goto(&link).await.unwrap();
+    wait_for_text(&c, "#move-h", "Your move", Duration::from_secs(10)).await;
+    // Kenji sets his time zone on his settings page.
+    c.goto(&format!("{}/games/{game_id}/settings", site.base))
+        .await
+        .unwrap();
+    let zone = c.find(Locator::Id("time-zone")).await.unwrap();
+    zone.send_keys("Asia/Tokyo").await.unwrap();
+    c.find(Locator::Css("#zone-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&c, "#current-zone", "Asia/Tokyo", Duration::from_secs(10)).await;
+    c.goto(&format!("{}/games/{game_id}", site.base))
+        .await
+        .unwrap();
+    let shown = wait_for_text(&c, "#deadline", "JST", Duration::from_secs(10)).await;
+    let at = c
+        .find(Locator::Id("deadline"))
+        .await
+        .unwrap()
+        .attr("datetime")
+        .await
+        .unwrap()
+        .unwrap();
+    let expected = despatch::games::when::moment(
+        chrono::DateTime::parse_from_rfc3339(&at).unwrap().into(),
+        despatch::games::when::zone(Some("Asia/Tokyo")),
+        None,
+    );
+    assert_eq!(shown, expected.at, "the seat's zone, not the browser's");
+    // The countdown moves.
+    let first = wait_for_text(&c, "#countdown", " s", Duration::from_secs(5)).await;
+    assert!(
+        first.starts_with("in 59 min") || first.starts_with("in 1 h"),
+        "{first}"
+    );
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let later = c
+        .find(Locator::Id("countdown"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_ne!(first, later, "the countdown ticks");
+    screenshot(&c, &format!("{backend}-21-countdown")).await;
+    c.close().await.unwrap();
+}
 
 /// Issue 20: the seat page of every ruleset — a drawn board or a board in text — at 390 px: the
 /// page never scrolls sideways (a text board scrolls in its own box), and a drawn board is
@@ -900,7 +1118,7 @@ async fn two_players_play_audit_and_verify_in_real_browsers(site: TestApp) {
         .await
         .unwrap();
     screenshot(&anna, &shot("01-lobby")).await;
-    anna.find(Locator::Css("form button[type=submit]"))
+    anna.find(Locator::Css("#new-game button[type=submit]"))
         .await
         .unwrap()
         .click()

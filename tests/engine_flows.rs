@@ -72,6 +72,7 @@ impl Rules for Skirmish {
                 seats: vec!["red".into(), "blue".into()],
                 min_seats: 2,
                 max_seats: 2,
+                roles: Vec::new(),
             }],
             options: Vec::new(),
             grammar: "plan <text> | march <step> <step> … | attack | counter".into(),

@@ -423,3 +423,66 @@ fn the_pipe_holds_each_seat_to_the_move_limit_counted_in_the_database() {
         answer.text
     );
 }
+
+/// `serve` stores the base URL it was given; `mail-in`, run by the mail server without
+/// `DESPATCH_BASE_URL`, writes its links with it, so that they match the notices'.
+#[test]
+fn mail_in_writes_the_links_of_the_base_url_the_service_stored() {
+    let site = Site::new("DESPATCH_BIND=127.0.0.1:0\nDESPATCH_DISPATCHER=off\n");
+    // The mail server's configuration does not name the base URL …
+    let config = std::fs::read_to_string(site.config()).unwrap();
+    let without: String = config
+        .lines()
+        .filter(|l| !l.starts_with("DESPATCH_BASE_URL="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(site.config(), without).unwrap();
+    let (_, notice) = site.game();
+    // … the service's own environment does: it stores it when it starts.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_despatch"))
+        .args(["--config", site.config().to_str().unwrap(), "serve"])
+        .env_clear()
+        .env("DESPATCH_BASE_URL", "https://served.example.org")
+        .current_dir(elsewhere.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("serve runs");
+    let mut out = std::io::BufReader::new(serve.stdout.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+    serve.kill().unwrap();
+    serve.wait().unwrap();
+    assert!(line.contains("listening on"), "{line}");
+    let out = site.ok(
+        &["mail-in"],
+        Some(&reply(&notice, "stored-base@example.org", "roll 2d6")),
+    );
+    assert!(out.starts_with("answered anna@example.org"), "{out}");
+    site.ok(&["dispatch", "--once"], None);
+    let answer = site
+        .mail()
+        .into_iter()
+        .find(|m| m.raw.contains("In-Reply-To: <stored-base@example.org>"))
+        .expect("the answer to Anna");
+    assert!(
+        answer
+            .text
+            .contains("Proof: https://served.example.org/api/games/"),
+        "{}",
+        answer.text
+    );
+    // Ben's turn notice, sent by `dispatch` without the variable either, links there too;
+    // his invitation, sent before the service stored its address, did not.
+    let bens: Vec<Mail> = site
+        .mail()
+        .into_iter()
+        .filter(|m| m.to == "ben@example.org")
+        .collect();
+    let served = bens
+        .iter()
+        .filter(|m| m.text.contains("https://served.example.org/games/"))
+        .count();
+    assert_eq!((bens.len(), served), (2, 1), "{bens:?}");
+}

@@ -1002,6 +1002,7 @@ fn sample_context(event: &str) -> NoticeContext {
         unsubscribe_link: "http://x/api/games/g/unsubscribe?seat=anna&channel=email&sig=00".into(),
         reply_to: Some("play+g.anna.0011@reply.example".into()),
         deadline: Some("2026-03-02T10:00:00.000Z".into()),
+        time_zone: Some("Europe/Paris".into()),
         hours_before: Some(24),
         misses: Some(1),
         consequence: Some("The game still waits for you.".into()),

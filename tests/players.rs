@@ -300,7 +300,10 @@ on_both_backends!(
     an_unknown_address_gets_the_same_answer_and_no_mail,
     every_new_route_refuses_without_a_session_and_shows_no_other_players_games,
     lost_links_are_mailed_as_signed_seat_links,
-    a_seat_claimed_by_email_becomes_the_players,
+    a_seat_claimed_by_email_becomes_the_players_once_the_address_confirms_it,
+    a_claims_confirmation_expires_after_a_day,
+    a_seats_time_zone_writes_its_deadlines_in_its_mail_and_on_its_page,
+    table_talk_through_the_api_follows_the_pages_rules,
     a_named_game_from_the_lobby_shows_its_name_on_every_page,
     sign_in_requests_are_rate_limited_per_client,
     every_settings_route_refuses_without_the_seat_or_the_session_and_changes_nothing,
@@ -665,6 +668,60 @@ async fn every_new_route_refuses_without_a_session_and_shows_no_other_players_ga
         .status,
         403
     );
+    // A made-up claim confirmation sets no address, and its page alone changes nothing.
+    let confirm = format!("/games/{berts}/claim/confirm");
+    let made_up = t
+        .send(
+            Method::POST,
+            &confirm,
+            Some(&anna_session),
+            None,
+            Body::Form(vec![("token", "00".repeat(32))]),
+        )
+        .await;
+    assert_eq!(made_up.status, 403, "{}", made_up.body);
+    assert!(!made_up.body.contains(&bert));
+    assert_eq!(
+        t.get(&format!("{confirm}?token=abc"), None).await.status,
+        200
+    );
+    // Table talk through the API needs the seat's own token: not a session, not another
+    // game's seat, not a seat cookie; and it shows nothing of Bert's game to them.
+    let talk = format!("/api/games/{berts}/talk");
+    for (cookie, bearer, status) in [
+        (None, None, 401),
+        (Some(anna_session.as_str()), None, 401),
+        (
+            Some(&*format!("despatch_seat={}", bert_tokens[0])),
+            None,
+            401,
+        ),
+        (None, Some(anna_tokens[0].as_str()), 403),
+        (None, Some("s1.bert.00"), 403),
+    ] {
+        let read = t.send(Method::GET, &talk, cookie, bearer, Body::None).await;
+        assert_eq!(
+            read.status, status,
+            "GET talk with {cookie:?} {bearer:?}: {}",
+            read.body
+        );
+        let said = t
+            .send(
+                Method::POST,
+                &talk,
+                cookie,
+                bearer,
+                Body::Json(json!({ "text": "psst" })),
+            )
+            .await;
+        assert_eq!(said.status, status, "POST talk with {cookie:?} {bearer:?}");
+        assert!(!read.body.contains("psst") && !said.body.contains(&bert));
+    }
+    let bert_reads = t
+        .send(Method::GET, &talk, None, Some(&bert_tokens[0]), Body::None)
+        .await;
+    assert_eq!(bert_reads.status, 200);
+    assert_eq!(bert_reads.json()["talk"], json!([]), "nothing was said");
     // Nothing was claimed: Bert's game is still not Anna's, and Bert's seat still his.
     let list = t.get("/api/me", Some(&anna_session)).await.json();
     assert_eq!(list["games"].as_array().unwrap().len(), 1, "{list}");
@@ -793,7 +850,7 @@ async fn lost_links_are_mailed_as_signed_seat_links(t: TestApp) {
     }
 }
 
-async fn a_seat_claimed_by_email_becomes_the_players(t: TestApp) {
+async fn a_seat_claimed_by_email_becomes_the_players_once_the_address_confirms_it(t: TestApp) {
     let tag = tag();
     let mine = format!("mine-{tag}@example.org");
     let (api_game, tokens) = t
@@ -808,7 +865,7 @@ async fn a_seat_claimed_by_email_becomes_the_players(t: TestApp) {
             &[("Anna", "anna", None), ("Bert", "bert", None)],
         )
         .await;
-    // By the API, with the seat's token.
+    // By the API, with the seat's token: a confirmation is mailed, and nothing changes yet.
     let r = t
         .send(
             Method::POST,
@@ -818,7 +875,8 @@ async fn a_seat_claimed_by_email_becomes_the_players(t: TestApp) {
             Body::Json(json!({ "email": mine.to_uppercase() })),
         )
         .await;
-    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.status, 202, "{}", r.body);
+    assert_eq!(r.json()["status"], json!("confirmation_sent"));
     assert_eq!(r.json()["seat"], json!("bert"));
     assert_eq!(r.json()["email"], json!(mine));
     let bad = t
@@ -831,6 +889,10 @@ async fn a_seat_claimed_by_email_becomes_the_players(t: TestApp) {
         )
         .await;
     assert_eq!(bad.status, 400);
+    assert!(
+        t.store.seats_by_email(&mine).await.unwrap().is_empty(),
+        "the address is not the seat's before it confirms"
+    );
     // On the seat page, with the seat cookie.
     let cookie = format!("despatch_seat={}", page_tokens[0]);
     let page = t.get(&format!("/games/{page_game}"), Some(&cookie)).await;
@@ -847,16 +909,87 @@ async fn a_seat_claimed_by_email_becomes_the_players(t: TestApp) {
     assert_eq!(claimed.status, 303, "{}", claimed.body);
     assert_eq!(
         claimed.location.unwrap(),
-        format!("/games/{page_game}?claimed=1")
+        format!("/games/{page_game}?claim_sent=1")
     );
     let after = t
-        .get(&format!("/games/{page_game}?claimed=1"), Some(&cookie))
+        .get(&format!("/games/{page_game}?claim_sent=1"), Some(&cookie))
         .await;
-    assert!(after.body.contains("now belongs to the email address"));
+    assert!(after.body.contains("A confirmation link is on its way"));
+    assert!(t.store.seats_by_email(&mine).await.unwrap().is_empty());
+
+    // The two confirmations, read back from the SMTP server.
+    t.deliver().await;
+    let inbox = format!("mine-{tag}");
+    let api_mail =
+        wait_for_subject(&inbox, "[Despatch] Confirm your address for Claimed by API").await;
+    let page_mail = wait_for_subject(
+        &inbox,
+        "[Despatch] Confirm your address for Claimed on the page",
+    )
+    .await;
+    assert_eq!(api_mail.to, vec![mine.clone()]);
+    assert!(api_mail.text.contains("Bert"), "{}", api_mail.text);
+    let api_link = link_in(
+        &api_mail.text,
+        &format!("/games/{api_game}/claim/confirm?token="),
+    );
+    let page_link = link_in(
+        &page_mail.text,
+        &format!("/games/{page_game}/claim/confirm?token="),
+    );
+    // Opening the link (as a mail scanner would) changes nothing; its button confirms.
+    let opened = t.get(&api_link, None).await;
+    assert_eq!(opened.status, 200);
+    assert!(opened.body.contains("confirm-claim"));
+    assert!(t.store.seats_by_email(&mine).await.unwrap().is_empty());
+    for (game, link) in [(&api_game, &api_link), (&page_game, &page_link)] {
+        let token = link.split_once("token=").unwrap().1.to_owned();
+        let path = format!("/games/{game}/claim/confirm");
+        let done = t
+            .send(
+                Method::POST,
+                &path,
+                None,
+                None,
+                Body::Form(vec![("token", token.clone())]),
+            )
+            .await;
+        assert_eq!(done.status, 200, "{}", done.body);
+        assert!(done.body.contains("Address confirmed"), "{}", done.body);
+        assert!(done.body.contains(&mine));
+        // Once only; and not for another game.
+        let again = t
+            .send(
+                Method::POST,
+                &path,
+                None,
+                None,
+                Body::Form(vec![("token", token.clone())]),
+            )
+            .await;
+        assert_eq!(again.status, 403);
+        assert!(again.body.contains("has been used"), "{}", again.body);
+    }
+    let other = t
+        .send(
+            Method::POST,
+            &format!("/games/{page_game}/claim/confirm"),
+            None,
+            None,
+            Body::Form(vec![(
+                "token",
+                api_link.split_once("token=").unwrap().1.to_owned(),
+            )]),
+        )
+        .await;
+    assert_eq!(
+        other.status, 403,
+        "a game's token confirms nothing in another"
+    );
 
     // Both games are now the address's, and its turn notice goes there (Anna moves first on
     // the page's game; Bert is told when Anna has moved in the API's game).
-    let session = t.session(&mine, &format!("mine-{tag}"), 1).await;
+    let session = t.session(&mine, &inbox, 1).await;
     let list = t.get("/api/me", Some(&session)).await.json();
     let ids: Vec<&str> = list["games"]
         .as_array()
@@ -881,12 +1014,47 @@ async fn a_seat_claimed_by_email_becomes_the_players(t: TestApp) {
         .await;
     assert_eq!(moved.status, 201, "{}", moved.body);
     t.deliver().await;
-    let turn = wait_for_subject(
-        &format!("mine-{tag}"),
-        "[Despatch] Your turn, Bert: Claimed by API",
-    )
-    .await;
+    let turn = wait_for_subject(&inbox, "[Despatch] Your turn, Bert: Claimed by API").await;
     assert_eq!(turn.to, vec![mine.clone()]);
+}
+
+async fn a_claims_confirmation_expires_after_a_day(t: TestApp) {
+    let tag = tag();
+    let late = format!("late-{tag}@example.org");
+    let (game, tokens) = t
+        .game(
+            Some("Late claim"),
+            &[("Anna", "anna", None), ("Bert", "bert", None)],
+        )
+        .await;
+    let r = t
+        .send(
+            Method::POST,
+            &format!("/api/games/{game}/claim"),
+            None,
+            Some(&tokens[0]),
+            Body::Json(json!({ "email": late })),
+        )
+        .await;
+    assert_eq!(r.status, 202, "{}", r.body);
+    t.deliver().await;
+    let mail = wait_for_subject(&format!("late-{tag}"), "[Despatch] Confirm your address").await;
+    let link = link_in(&mail.text, "/claim/confirm?token=");
+    t.clock()
+        .advance(chrono::Duration::hours(24) + chrono::Duration::seconds(1));
+    let token = link.split_once("token=").unwrap().1.to_owned();
+    let done = t
+        .send(
+            Method::POST,
+            &format!("/games/{game}/claim/confirm"),
+            None,
+            None,
+            Body::Form(vec![("token", token)]),
+        )
+        .await;
+    assert_eq!(done.status, 403);
+    assert!(done.body.contains("expired"), "{}", done.body);
+    assert!(t.store.seats_by_email(&late).await.unwrap().is_empty());
 }
 
 async fn a_named_game_from_the_lobby_shows_its_name_on_every_page(t: TestApp) {
@@ -1023,10 +1191,13 @@ async fn every_settings_route_refuses_without_the_seat_or_the_session_and_change
             format!("/games/{berts}/settings/webhooks/{hook_id}/delete"),
         ),
         (Method::POST, format!("/games/{berts}/settings/vacation")),
+        (Method::POST, format!("/games/{berts}/settings/time-zone")),
     ];
     let seat_body = |path: &str| {
         if path.ends_with("/vacation") {
             vacation_form()
+        } else if path.ends_with("/time-zone") {
+            Body::Form(vec![("time_zone", "Asia/Tokyo".to_owned())])
         } else if path.ends_with("/webhooks") {
             Body::Form(vec![("url", "https://evil.example.org/".to_owned())])
         } else if path.ends_with("/settings") {
@@ -1087,18 +1258,26 @@ async fn every_settings_route_refuses_without_the_seat_or_the_session_and_change
         events_before,
         "no vacation was recorded"
     );
+    assert_eq!(
+        t.store.seat_time_zone(&berts, "bert").await.unwrap(),
+        None,
+        "no time zone was set"
+    );
 
     // The player's routes: no session, a made-up one, a seat cookie. 401 and the sign-in form.
     let player_routes = [
         (Method::GET, "/me/settings"),
         (Method::POST, "/me/settings"),
         (Method::POST, "/me/settings/vacation"),
+        (Method::POST, "/me/settings/time-zone"),
     ];
     let garbage = "despatch_session=00ff00ff".to_owned();
     for (method, path) in &player_routes {
         for cookie in [None, Some(&garbage), Some(&annas_seat)] {
             let body = if path.ends_with("/vacation") {
                 vacation_form()
+            } else if path.ends_with("/time-zone") {
+                Body::Form(vec![("time_zone", "Asia/Tokyo".to_owned())])
             } else if *method == Method::POST {
                 boxes(&[])
             } else {
@@ -1116,6 +1295,7 @@ async fn every_settings_route_refuses_without_the_seat_or_the_session_and_change
         t.channels(&annas, &anna_tokens[0]).await,
         json!({ "email": true, "webhooks": true, "reminders": true, "digest": false })
     );
+    assert_eq!(t.store.seat_time_zone(&annas, "anna").await.unwrap(), None);
     // Anna's session shows Anna's seats only.
     let mine = t.get("/me/settings", Some(&anna_session)).await;
     assert_eq!(mine.status, 200);
@@ -1575,4 +1755,290 @@ async fn the_daily_digest_replaces_turn_mails_and_comes_once_a_day_and_reminders
             .all(|m| !m.subject.starts_with("[Despatch] Reminder")),
         "Zoë turned her reminders off"
     );
+}
+
+/// The deadline of `page` as its `<time id="deadline">` carries it (RFC 3339) and shows it.
+fn deadline_on(page: &str) -> (String, String) {
+    let at = page
+        .split("<time datetime=\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no deadline in {page}"));
+    let stamp = at[..at.find('"').unwrap()].to_owned();
+    let shown = at[at.find('>').unwrap() + 1..at.find("</time>").unwrap()].to_owned();
+    (stamp, shown)
+}
+
+async fn a_seats_time_zone_writes_its_deadlines_in_its_mail_and_on_its_page(t: TestApp) {
+    let tag = tag();
+    let kenji = format!("kenji-{tag}@example.org");
+    let (game, tokens) = t
+        .clocked_game(
+            "Across the zones",
+            &[
+                ("Anna", "anna", None),
+                ("Kenji", "kenji", Some(kenji.clone())),
+            ],
+            "standard",
+        )
+        .await;
+    let cookie = format!("despatch_seat={}", tokens[1]);
+    let settings = format!("/games/{game}/settings");
+    // A name that is no time zone: the page again with the reason, nothing set.
+    let bad = t
+        .send(
+            Method::POST,
+            &format!("{settings}/time-zone"),
+            Some(&cookie),
+            None,
+            Body::Form(vec![("time_zone", "Tokyo".to_owned())]),
+        )
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert!(
+        bad.body
+            .contains("&#x27;Tokyo&#x27; is not an IANA time zone"),
+        "{}",
+        bad.body
+    );
+    assert_eq!(t.store.seat_time_zone(&game, "kenji").await.unwrap(), None);
+    // Asia/Tokyo (no summer time, so the test reads the same all year).
+    let set = t
+        .send(
+            Method::POST,
+            &format!("{settings}/time-zone"),
+            Some(&cookie),
+            None,
+            Body::Form(vec![("time_zone", " Asia/Tokyo ".to_owned())]),
+        )
+        .await;
+    assert_eq!(set.status, 303, "{}", set.body);
+    assert_eq!(
+        set.location.as_deref(),
+        Some(&*format!("{settings}?zone=Asia/Tokyo"))
+    );
+    let page = t
+        .get(&format!("{settings}?zone=Asia/Tokyo"), Some(&cookie))
+        .await;
+    assert!(
+        page.body
+            .contains("Deadlines are now written in Asia&#x2f;Tokyo"),
+        "{}",
+        page.body
+    );
+    assert_eq!(
+        t.store
+            .seat_time_zone(&game, "kenji")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("Asia/Tokyo")
+    );
+    // Anna moves: Kenji's turn mail and page give his deadline in Tokyo's time.
+    t.play(&game, &tokens[0], "The brigade holds the ford.")
+        .await;
+    let seat_page = t.get(&format!("/games/{game}"), Some(&cookie)).await;
+    let (stamp, shown) = deadline_on(&seat_page.body);
+    let at: chrono::DateTime<Utc> = chrono::DateTime::parse_from_rfc3339(&stamp).unwrap().into();
+    let tokyo = despatch::games::when::zone(Some("Asia/Tokyo"));
+    let expected = despatch::games::when::moment(at, tokyo, None).at;
+    assert!(expected.ends_with(" JST"), "{expected}");
+    assert_eq!(shown, expected);
+    assert!(
+        !seat_page.body.contains("id=\"deadline\" data-local"),
+        "a seat with a zone is not rewritten into the browser's"
+    );
+    assert!(seat_page
+        .body
+        .contains("(<span class=\"countdown\" id=\"countdown\""));
+    let countdown = seat_page
+        .body
+        .split("aria-live=\"off\">")
+        .nth(1)
+        .map(|c| &c[..c.find('<').unwrap()])
+        .expect("the countdown's text");
+    assert_eq!(
+        countdown,
+        despatch::games::when::relative(at, t.clock().now()),
+        "how far off, on the service's clock"
+    );
+    assert!(countdown.starts_with("in "), "{countdown}");
+    // Anna has no zone: her page gives the same moment in UTC, for the browser to localise.
+    let annas = t
+        .get(
+            &format!("/games/{game}"),
+            Some(&format!("despatch_seat={}", tokens[0])),
+        )
+        .await;
+    let (_, annas_shown) = deadline_on(&annas.body);
+    assert_eq!(
+        annas_shown,
+        despatch::games::when::moment(at, None, None).at,
+        "Kenji's deadline, in UTC"
+    );
+    assert!(annas_shown.ends_with(" UTC"));
+    assert!(annas.body.contains("id=\"deadline\" data-local"));
+    t.deliver().await;
+    let mail = wait_for_subject(
+        &format!("kenji-{tag}"),
+        "[Despatch] Your turn, Kenji: Across the zones",
+    )
+    .await;
+    assert!(
+        mail.text.contains(&format!("Deadline: {expected} (in ")),
+        "{}",
+        mail.text
+    );
+    assert!(mail.html.contains(&format!("Deadline: {expected} (in ")));
+
+    // The player's settings set every seat of the address at once.
+    let (second, _) = t
+        .game(
+            Some("A second table"),
+            &[("Kenji", "kenji", Some(kenji.clone())), ("Bo", "bo", None)],
+        )
+        .await;
+    let session = t.session(&kenji, &format!("kenji-{tag}"), 1).await;
+    let all = t
+        .send(
+            Method::POST,
+            "/me/settings/time-zone",
+            Some(&session),
+            None,
+            Body::Form(vec![("time_zone", "Asia/Kolkata".to_owned())]),
+        )
+        .await;
+    assert_eq!(all.status, 303, "{}", all.body);
+    for g in [&game, &second] {
+        assert_eq!(
+            t.store.seat_time_zone(g, "kenji").await.unwrap().as_deref(),
+            Some("Asia/Kolkata"),
+            "{g}"
+        );
+    }
+    assert_eq!(t.store.seat_time_zone(&second, "bo").await.unwrap(), None);
+    let listed = t.get("/me/settings", Some(&session)).await;
+    assert!(listed.body.contains("Asia&#x2f;Kolkata"), "{}", listed.body);
+    // My games gives the clocked game's deadline in the seat's zone too.
+    let kolkata = despatch::games::when::zone(Some("Asia/Kolkata"));
+    let mine = t.get("/me", Some(&session)).await;
+    assert!(
+        mine.body.contains(&format!(
+            "<time datetime=\"{stamp}\">{} (in ",
+            despatch::games::when::moment(at, kolkata, None).at
+        )),
+        "{}",
+        mine.body
+    );
+    let refused = t
+        .send(
+            Method::POST,
+            "/me/settings/time-zone",
+            Some(&session),
+            None,
+            Body::Form(vec![("time_zone", "Nowhere/Atall".to_owned())]),
+        )
+        .await;
+    assert_eq!(refused.status, 400);
+    assert_eq!(
+        t.store
+            .seat_time_zone(&game, "kenji")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("Asia/Kolkata"),
+        "a refused zone changes nothing"
+    );
+    // Emptied, the zone is UTC again.
+    let cleared = t
+        .send(
+            Method::POST,
+            &format!("{settings}/time-zone"),
+            Some(&cookie),
+            None,
+            Body::Form(vec![("time_zone", String::new())]),
+        )
+        .await;
+    assert_eq!(cleared.status, 303);
+    assert_eq!(t.store.seat_time_zone(&game, "kenji").await.unwrap(), None);
+}
+
+async fn table_talk_through_the_api_follows_the_pages_rules(t: TestApp) {
+    let tag = tag();
+    let bo = format!("bo-{tag}@example.org");
+    let (game, tokens) = t
+        .game(
+            Some("Talkative"),
+            &[
+                ("Anna", "anna", None),
+                ("Bo", "bo", Some(bo.clone())),
+                ("Cleo", "cleo", None),
+            ],
+        )
+        .await;
+    let talk = format!("/api/games/{game}/talk");
+    let say = |token: &str, body: Value| say_by_api(&t, &talk, token.to_owned(), body);
+    let table = say(&tokens[0], json!({ "text": "Shall we begin?" })).await;
+    assert_eq!(table.status, 201, "{}", table.body);
+    assert_eq!(table.json()["from"], json!("anna"));
+    assert_eq!(table.json()["to"], Value::Null);
+    let told = say(&tokens[0], json!({ "text": "Watch Cleo.", "to": "Bo" })).await;
+    assert_eq!(told.status, 201, "{}", told.body);
+    assert_eq!(told.json()["to"], json!("bo"));
+    // Refused as the page refuses, and nothing is kept.
+    for (body, says) in [
+        (json!({ "text": "   " }), "the message is empty"),
+        (json!({ "text": "x".repeat(2001) }), "longer than 2000"),
+        (
+            json!({ "text": "hi", "to": "dora" }),
+            "there is no seat 'dora'",
+        ),
+        (
+            json!({ "text": "hi", "to": "anna" }),
+            "that is your own seat",
+        ),
+    ] {
+        let r = say(&tokens[0], body).await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains(says), "{}", r.body);
+    }
+    let read = |token: &str| read_by_api(&t, &talk, token.to_owned());
+    let texts = |r: &Reply| -> Vec<String> {
+        r.json()["talk"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["text"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let bos = read(&tokens[1]).await;
+    assert_eq!(bos.status, 200);
+    assert_eq!(bos.json()["seat"], json!("bo"));
+    assert_eq!(texts(&bos), ["Shall we begin?", "Watch Cleo."]);
+    let cleos = read(&tokens[2]).await;
+    assert_eq!(
+        texts(&cleos),
+        ["Shall we begin?"],
+        "a tell is its reader's alone"
+    );
+    // Bo is told by mail too, and his page shows it.
+    t.deliver().await;
+    let mail = wait_for_subject(&format!("bo-{tag}"), "[Despatch] Anna to you: Talkative").await;
+    assert!(mail.text.contains("Watch Cleo."), "{}", mail.text);
+    let page = t
+        .get(
+            &format!("/games/{game}"),
+            Some(&format!("despatch_seat={}", tokens[1])),
+        )
+        .await;
+    assert!(page.body.contains("Watch Cleo."));
+}
+
+async fn say_by_api(t: &TestApp, path: &str, token: String, body: Value) -> Reply {
+    t.send(Method::POST, path, None, Some(&token), Body::Json(body))
+        .await
+}
+
+async fn read_by_api(t: &TestApp, path: &str, token: String) -> Reply {
+    t.send(Method::GET, path, None, Some(&token), Body::None)
+        .await
 }

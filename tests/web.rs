@@ -224,7 +224,249 @@ on_both_backends!(
     the_audit_page_leads_back_to_the_seat_page,
     the_dice_tray_sums_each_expression_on_its_own,
     the_lobby_sets_the_clock_from_its_menu,
+    the_lobby_names_each_scenarios_seats_by_role_and_offers_its_options_as_fields,
+    the_lobbys_option_and_clock_fields_make_the_game_or_say_what_is_wrong,
 );
+
+async fn the_lobby_names_each_scenarios_seats_by_role_and_offers_its_options_as_fields(
+    app: TestApp,
+) {
+    // Hour of Glory's seat ids are the players' own: the rows are named by role.
+    let hog = app.get("/?game=hour-of-glory/mission").await;
+    assert_eq!(hog.status, 200);
+    for (i, role) in ["Defender", "Intruder 1", "Intruder 2", "Intruder 3"]
+        .iter()
+        .enumerate()
+    {
+        assert!(
+            hog.body.contains(&format!(
+                "<label for=\"name_{i}\">{role}: player name</label>"
+            )),
+            "{role}: {}",
+            hog.body
+        );
+        assert!(
+            hog.body.contains(&format!("id=\"seat_{i}\"")),
+            "a free seat id"
+        );
+    }
+    // Its options as fields: a menu, a number, JSON for a structured one.
+    assert!(hog
+        .body
+        .contains("<select id=\"opt-covering_fire\" name=\"opt_covering_fire\""));
+    assert!(hog.body.contains("<option value=\"any\">any</option>"));
+    assert!(hog
+        .body
+        .contains("name=\"opt_minutes\" inputmode=\"numeric\" value=\"60\""));
+    assert!(hog
+        .body
+        .contains("<textarea id=\"opt-loadouts\" name=\"opt_loadouts\""));
+    assert!(
+        !hog.body.contains("opt_flat_line_of_sight"),
+        "no other ruleset's"
+    );
+    // For Honor and Glory fixes its seats: named by their ids, and sent as them.
+    let fhg = app.get("/?game=for-honor-and-glory/chippawa").await;
+    for (i, seat) in ["american", "british"].iter().enumerate() {
+        assert!(fhg.body.contains(&format!(
+            "<label for=\"name_{i}\">{seat}: player name</label>"
+        )));
+        assert!(fhg.body.contains(&format!(
+            "<input type=\"hidden\" name=\"seat_{i}\" value=\"{seat}\">"
+        )));
+    }
+    assert!(!fhg.body.contains("name_2"), "two seats, no more");
+    assert!(fhg
+        .body
+        .contains("<input type=\"checkbox\" name=\"opt_flat_line_of_sight\" value=\"on\""));
+    // Where Eagles Dare's option on by default is ticked.
+    let wed = app
+        .get("/?game=where-eagles-dare/the-best-laid-plans")
+        .await;
+    assert!(
+        wed.body
+            .contains("name=\"opt_last_chit_held\" value=\"on\" checked"),
+        "{}",
+        wed.body
+    );
+    // An unknown choice shows the first scenario; the menu lists them all.
+    let unknown = app.get("/?game=nope/none").await;
+    assert_eq!(unknown.status, 200);
+    assert!(unknown.body.contains("open-table/default\" selected"));
+    for r in despatch::rules::all() {
+        for sc in r.info().scenarios {
+            assert!(
+                unknown
+                    .body
+                    .contains(&format!("value=\"{}/{}\"", r.info().id, sc.id)),
+                "{}/{} in the menu",
+                r.info().id,
+                sc.id
+            );
+        }
+    }
+}
+
+/// The id of the game a `created.html` page made.
+fn created_game(body: &str) -> String {
+    unescaped(body)
+        .split("/games/")
+        .nth(1)
+        .unwrap()
+        .split(['?', '"'])
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+async fn the_lobbys_option_and_clock_fields_make_the_game_or_say_what_is_wrong(app: TestApp) {
+    let hog = |extra: &[(&'static str, &'static str)]| {
+        let mut form = vec![
+            ("game", "hour-of-glory/mission"),
+            ("options_of", "hour-of-glory"),
+            ("options_json", "{}"),
+            ("name_0", "José"),
+            ("seat_0", ""),
+            ("name_1", "李雷"),
+            ("seat_1", ""),
+            ("opt_covering_fire", "line"),
+            ("opt_minutes", "60"),
+            ("opt_agents", ""),
+            ("opt_loadouts", ""),
+            ("opt_sentries", ""),
+            ("opt_entry", ""),
+        ];
+        for (k, v) in extra {
+            form.retain(|(key, _)| key != k);
+            form.push((k, v));
+        }
+        form
+    };
+    let clocked_before = app.store.clocked_games().await.unwrap().len();
+    for (extra, says) in [
+        (
+            vec![("opt_minutes", "ninety")],
+            "option minutes: 'ninety' is not a number",
+        ),
+        (
+            vec![("opt_loadouts", "{harris")],
+            "option loadouts: not valid JSON",
+        ),
+        (
+            vec![("opt_covering_fire", "sideways")],
+            "option covering_fire: 'sideways' is not one of line, any",
+        ),
+        (
+            vec![
+                ("opt_minutes", "90"),
+                ("options_json", r#"{"minutes": 75}"#),
+            ],
+            "option minutes is given twice",
+        ),
+        (
+            vec![
+                ("clock", "custom"),
+                ("clock_hours", "0"),
+                ("clock_reminders", ""),
+                ("clock_time_zone", "UTC"),
+                ("clock_vacation_days", "3"),
+                ("clock_on_deadline", "remind"),
+                ("clock_forfeit_after", "3"),
+            ],
+            "clock: move_deadline_hours must be between 1 and 1440",
+        ),
+        (
+            vec![
+                ("clock", "custom"),
+                ("clock_hours", "24"),
+                ("clock_reminders", "2"),
+                ("clock_time_zone", "Mars/Olympus"),
+                ("clock_vacation_days", "3"),
+                ("clock_on_deadline", "remind"),
+                ("clock_forfeit_after", "3"),
+            ],
+            "'Mars/Olympus' is not an IANA time zone",
+        ),
+    ] {
+        let p = app.post("/games", &hog(&extra)).await;
+        assert_eq!(p.status, 400, "{says}: {}", p.body);
+        assert!(unescaped(&p.body).contains(says), "{says}: {}", p.body);
+        // The form comes back filled in, by role.
+        assert!(p.body.contains("value=\"José\""), "{}", p.body);
+        assert!(p.body.contains("Defender: player name"));
+        assert!(!p.body.contains("seat-link"), "no game is made");
+    }
+    assert_eq!(
+        app.store.clocked_games().await.unwrap().len(),
+        clocked_before,
+        "no clocked game was made"
+    );
+    // Fields that differ from the defaults are the game's options; a custom clock from its
+    // fields is its clock.
+    let p = app
+        .post(
+            "/games",
+            &hog(&[
+                ("opt_covering_fire", "any"),
+                ("opt_minutes", "90"),
+                ("opt_entry", r#"{"harris": "m24"}"#),
+                ("clock", "custom"),
+                ("clock_hours", "36"),
+                ("clock_reminders", "6, 1"),
+                ("clock_weekends", "on"),
+                ("clock_time_zone", "Europe/Paris"),
+                ("clock_vacation_days", "10"),
+                ("clock_on_deadline", "forfeit"),
+                ("clock_forfeit_after", "2"),
+            ]),
+        )
+        .await;
+    assert_eq!(p.status, 201, "{}", p.body);
+    let game_id = created_game(&p.body);
+    let events = app.store.events(&game_id, 0, None).await.unwrap();
+    assert_eq!(
+        events[0].payload["options"],
+        json!({ "covering_fire": "any", "minutes": 90, "entry": { "harris": "m24" } })
+    );
+    let policy = &events
+        .iter()
+        .find(|e| e.kind == "Clock")
+        .expect("the clock's policy is logged")
+        .payload["policy"];
+    assert_eq!(
+        *policy,
+        json!({ "move_deadline_hours": 36, "reminders_hours": [6, 1], "pause_weekends": true,
+                "time_zone": "Europe/Paris", "vacation_days_per_year": 10,
+                "on_deadline": "forfeit", "forfeit_after": 2 })
+    );
+    // For Honor and Glory from its fixed rows and a ticked box.
+    let p = app
+        .post(
+            "/games",
+            &[
+                ("game", "for-honor-and-glory/chippawa"),
+                ("options_of", "for-honor-and-glory"),
+                ("name_0", "Scott's player"),
+                ("seat_0", "american"),
+                ("name_1", "Riall's player"),
+                ("seat_1", "british"),
+                ("opt_flat_line_of_sight", "on"),
+                ("opt_optional_rules", ""),
+                ("opt_command_ap", ""),
+            ],
+        )
+        .await;
+    assert_eq!(p.status, 201, "{}", p.body);
+    let events = app
+        .store
+        .events(&created_game(&p.body), 0, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        events[0].payload["options"],
+        json!({ "flat_line_of_sight": true })
+    );
+}
 
 async fn the_lobby_sets_the_clock_from_its_menu(app: TestApp) {
     let lobby = app.get("/").await;

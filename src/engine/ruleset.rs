@@ -137,6 +137,11 @@ pub struct ScenarioInfo {
     pub seats: Vec<String>,
     pub min_seats: usize,
     pub max_seats: usize,
+    /// What each seat is called by position, for display only (the lobby's seat rows), where
+    /// the ids say nothing: Hour of Glory's seats are named by the players, the first being the
+    /// Defender. Empty: the seat ids (or, with free ids, "Seat 1", "Seat 2" …) name the roles.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<String>,
 }
 
 /// An option a ruleset accepts at creation, with its default.
@@ -145,6 +150,11 @@ pub struct OptionInfo {
     pub name: String,
     pub description: String,
     pub default: Value,
+    /// The values the option may take, when it is one of a few (the lobby offers them as a
+    /// menu). Empty: a boolean, a number, or anything its description says (the lobby offers a
+    /// field that fits its default).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Value>,
 }
 
 /// What a ruleset is.

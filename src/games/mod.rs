@@ -40,6 +40,7 @@ pub mod table;
 pub mod talk;
 mod views;
 mod webhooks;
+pub mod when;
 
 use std::sync::Arc;
 

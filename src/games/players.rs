@@ -67,6 +67,11 @@ impl LoginRate {
 /// The outbox row kinds of this module, which notify renders from `templates/account/`.
 pub const SIGN_IN: &str = "sign_in";
 pub const SEAT_LINKS: &str = "seat_links";
+/// A seat's claim, mailed to the address claimed for it to confirm.
+pub const CLAIM: &str = "claim";
+
+/// How long a claim's confirmation link works: 24 hours, and once.
+pub const CLAIM_LIFETIME: Duration = Duration::from_secs(24 * 3600);
 
 /// A session just opened: its token (for the cookie, shown nowhere else) and its address.
 #[derive(Debug, Clone)]
@@ -90,6 +95,12 @@ pub struct MyGame {
     pub waiting_for: Vec<String>,
     /// When the current decision is due (RFC 3339 UTC), in a clocked game.
     pub deadline: Option<String>,
+    /// The seat's time zone (an IANA name), when the game has a deadline and the seat set one.
+    #[serde(default)]
+    pub time_zone: Option<String>,
+    /// The deadline as the seat reads it (`games::when`): "Wed 25 Nov, 19:21 JST (in 2 days)".
+    #[serde(default)]
+    pub deadline_shown: Option<String>,
     /// When the last event was recorded (RFC 3339 UTC), and what it was.
     pub last_move_at: String,
     pub last_move: String,
@@ -330,6 +341,13 @@ impl Games {
             }
             _ => None,
         };
+        let time_zone = match &deadline {
+            Some(_) => self.seat_time_zone(game_id, seat).await?,
+            None => None,
+        };
+        let deadline_shown = deadline
+            .as_deref()
+            .map(|d| super::when::when(d, time_zone.as_deref(), Some(self.clock.now())));
         Ok(MyGame {
             game_id: game_id.clone(),
             name: display_name(
@@ -343,6 +361,8 @@ impl Games {
             your_turn,
             waiting_for: prompts.iter().map(|p| name_of(p.seat.as_str())).collect(),
             deadline,
+            time_zone,
+            deadline_shown,
             last_move_at: last.recorded_at.clone(),
             last_move: last_move(&last.kind, &name_of(&last.seat)),
             ended: game.ended,
@@ -354,23 +374,79 @@ impl Games {
         })
     }
 
-    /// Gives a seat an email address through its seat link (the caller holds the seat): the
-    /// address then finds the game among its games, and the seat's notices go to it.
+    /// Asks to give a seat an email address through its seat link (the caller holds the seat):
+    /// mails that address a link that confirms it (`CLAIM`, one use, `CLAIM_LIFETIME`). Nothing
+    /// about the seat changes until the link is followed (`confirm_claim`), so a seat's notices
+    /// never go to an address that did not agree. The address, as it will be kept.
     pub async fn claim_seat(&self, caller: &Caller, email: &str) -> Result<String> {
         let email = check_email("email", email)?;
-        let found = self
-            .store
-            .set_seat_email(&caller.game_id, caller.seat.as_str(), &email)
-            .await?;
-        if !found {
-            return Err(ServiceError::NotFound(format!(
-                "game {} has no seat {}",
-                caller.game_id, caller.seat
+        let l = self.load(&caller.game_id).await?;
+        let seat = l
+            .seats
+            .iter()
+            .find(|s| s.seat == caller.seat.as_str())
+            .ok_or_else(|| {
+                ServiceError::NotFound(format!(
+                    "game {} has no seat {}",
+                    caller.game_id, caller.seat
+                ))
+            })?;
+        if !self.address_may_get_mail(&email) {
+            return Err(ServiceError::BadRequest(format!(
+                "{email} has been sent several links in the last minutes; wait five minutes and claim the seat again"
             )));
         }
-        // The cached fold holds the seats as they were read.
-        self.folds.forget(&caller.game_id);
+        let token = hex::encode(random32());
+        let now = self.clock.now();
+        self.store
+            .put_claim(
+                &caller.game_id,
+                &sha256_hex(token.as_bytes()),
+                caller.seat.as_str(),
+                &email,
+                epoch(now),
+                epoch(now) + secs(CLAIM_LIFETIME),
+            )
+            .await?;
+        let payload = json!({
+            "to": email,
+            "link": format!("{}/games/{}/claim/confirm?token={token}", self.base_url, caller.game_id),
+            "game_name": name_of_loaded(&l),
+            "seat_name": seat.name,
+            "hours": CLAIM_LIFETIME.as_secs() / 3600,
+            "expires_at": timestamp(now + chrono::Duration::from_std(CLAIM_LIFETIME).expect("small")),
+        });
+        let row = OutboxRecord {
+            game_id: caller.game_id.clone(),
+            seq: 0,
+            channel: CLAIM.into(),
+            seat: None,
+            payload,
+        };
+        self.store.enqueue(&row).await?;
         Ok(email)
+    }
+
+    /// Follows a claim's confirmation link: the seat it names gets the address it was mailed
+    /// to — once, within `CLAIM_LIFETIME`. The seat and the address.
+    pub async fn confirm_claim(&self, game_id: &str, token: &str) -> Result<(String, String)> {
+        let taken = self
+            .store
+            .take_claim(
+                game_id,
+                &sha256_hex(token.trim().as_bytes()),
+                epoch(self.clock.now()),
+            )
+            .await?
+            .ok_or_else(|| {
+                ServiceError::Forbidden(format!(
+                    "this confirmation link has been used, has expired (a link works once, for {} hours) or was never sent; claim the seat again from its page",
+                    CLAIM_LIFETIME.as_secs() / 3600
+                ))
+            })?;
+        // The cached fold holds the seats as they were read.
+        self.folds.forget(game_id);
+        Ok(taken)
     }
 }
 

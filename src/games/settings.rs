@@ -35,6 +35,8 @@ const DIGEST_MARKS_DAYS: i64 = 7;
 pub struct SeatSettings {
     pub game: MyGame,
     pub channels: Channels,
+    /// The seat's time zone (an IANA name); `None`: UTC.
+    pub time_zone: Option<String>,
 }
 
 /// A player's settings: every seat of their address with its own, and the settings the form
@@ -43,6 +45,8 @@ pub struct SeatSettings {
 pub struct PlayerSettings {
     pub email: String,
     pub current: Channels,
+    /// The time zone the form starts from (that of the address's newest game).
+    pub time_zone: Option<String>,
     pub seats: Vec<SeatSettings>,
 }
 
@@ -88,18 +92,59 @@ impl Games {
         let mut seats = Vec::with_capacity(games.len());
         for game in games {
             let channels = self.store.channels(&game.game_id, &game.seat).await?;
-            seats.push(SeatSettings { game, channels });
+            let time_zone = self.store.seat_time_zone(&game.game_id, &game.seat).await?;
+            seats.push(SeatSettings {
+                game,
+                channels,
+                time_zone,
+            });
         }
         let newest = self.store.seats_by_email(email).await?;
-        let current = match newest.first() {
-            Some(s) => self.store.channels(&s.game_id, &s.seat).await?,
-            None => Channels::default(),
+        let (current, time_zone) = match newest.first() {
+            Some(s) => (
+                self.store.channels(&s.game_id, &s.seat).await?,
+                self.store.seat_time_zone(&s.game_id, &s.seat).await?,
+            ),
+            None => (Channels::default(), None),
         };
         Ok(PlayerSettings {
             email: email.to_owned(),
             current,
+            time_zone,
             seats,
         })
+    }
+
+    /// The caller's time zone (an IANA name), if the seat set one: its deadlines, in its mail
+    /// and on its page, are written in it (`games::when`).
+    pub async fn time_zone(&self, caller: &Caller) -> Result<Option<String>> {
+        self.seat_time_zone(&caller.game_id, caller.seat.as_str())
+            .await
+    }
+
+    /// The time zone of seat `seat` of `game_id`, if it set one (a notice's).
+    pub async fn seat_time_zone(&self, game_id: &str, seat: &str) -> Result<Option<String>> {
+        Ok(self.store.seat_time_zone(game_id, seat).await?)
+    }
+
+    /// Sets the caller's time zone from what the player typed (empty: UTC); the zone's
+    /// canonical name, or why it is not one, with nothing changed.
+    pub async fn set_time_zone(&self, caller: &Caller, typed: &str) -> Result<Option<String>> {
+        let zone = super::when::check_zone(typed).map_err(ServiceError::BadRequest)?;
+        self.store
+            .set_seat_time_zone(&caller.game_id, caller.seat.as_str(), zone.as_deref())
+            .await?;
+        Ok(zone)
+    }
+
+    /// Gives every seat `email` holds the time zone typed (empty: UTC), or says why it is not
+    /// one and changes nothing.
+    pub async fn set_player_time_zone(&self, email: &str, typed: &str) -> Result<Option<String>> {
+        let zone = super::when::check_zone(typed).map_err(ServiceError::BadRequest)?;
+        self.store
+            .set_time_zone_by_email(email, zone.as_deref())
+            .await?;
+        Ok(zone)
     }
 
     /// Gives every seat `email` holds the settings `channels`; how many seats.

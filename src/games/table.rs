@@ -66,9 +66,14 @@ pub struct Table {
     /// Whether the game has ended (a replay step of a finished game included): its export is
     /// then complete, secrets and all.
     pub over: bool,
-    /// When the current decision is due (RFC 3339 UTC), if a clock runs. No clock policy is
-    /// stored yet, so this stays `None` until the clock work lands.
+    /// When the current decision is due (RFC 3339 UTC), if a clock runs.
     pub deadline: Option<String>,
+    /// The deadline as the seat looking reads it (`games::when`): in its time zone, and how
+    /// far off it is now.
+    pub deadline_shown: Option<super::when::Moment>,
+    /// The time zone of the seat looking, if it set one (an IANA name); the page then writes
+    /// its times in it rather than in the browser's.
+    pub time_zone: Option<String>,
     /// Table talk this viewer may read (`talk`), oldest first: none for a spectator.
     pub talk: Vec<super::talk::TalkLine>,
 }
@@ -77,12 +82,8 @@ pub struct Table {
 /// missed a deadline and what followed, who is away).
 fn clock_line(payload: &Value) -> String {
     let text = |key: &str| payload.get(key).and_then(Value::as_str).unwrap_or("?");
-    let moment = |key: &str| {
-        chrono::DateTime::parse_from_rfc3339(text(key)).map_or_else(
-            |_| text(key).to_owned(),
-            |t| t.format("%a %-d %b %Y, %H:%M UTC").to_string(),
-        )
-    };
+    // The log is read long after, by every seat: the moment in UTC, without "in 2 days".
+    let moment = |key: &str| super::when::when(text(key), None, None);
     let number = |key: &str| payload.get(key).and_then(Value::as_u64).unwrap_or(0);
     match text("clock") {
         "policy" => "The game's clock is set: every decision has a deadline".to_owned(),
@@ -395,6 +396,19 @@ impl Games {
             }
             _ => None,
         };
+        // The deadline in the looking seat's time zone (UTC without one), and how far off.
+        let time_zone = match (&looking, &deadline) {
+            (Some(s), Some(_)) => self.seat_time_zone(game_id, s.as_str()).await?,
+            _ => None,
+        };
+        let deadline_shown = deadline.as_deref().and_then(|d| {
+            let at = chrono::DateTime::parse_from_rfc3339(d).ok()?;
+            Some(super::when::moment(
+                at.with_timezone(&chrono::Utc),
+                super::when::zone(time_zone.as_deref()),
+                Some(self.clock.now()),
+            ))
+        });
         // Talk as the seat looking reads it; all of it after the end.
         let talk = match (&viewer, &looking) {
             (Viewer::Everyone, _) => self.talk_for(&l, &Viewer::Everyone).await?,
@@ -424,6 +438,8 @@ impl Games {
             events_total,
             over: game.ended || record.ended,
             deadline,
+            deadline_shown,
+            time_zone,
             talk,
         })
     }

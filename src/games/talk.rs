@@ -27,7 +27,7 @@ use crate::store::{OutboxRecord, TalkRecord};
 pub const MAX_TALK: usize = 2000;
 
 /// One message as a reader sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TalkLine {
     /// Always `talk`: what marks the line in an export.
     pub kind: String,
@@ -160,6 +160,18 @@ impl Games {
             .collect();
         self.store.add_talk(&record, &notices).await?;
         Ok(talk)
+    }
+
+    /// The messages the caller's seat may read, oldest first, as its page shows them: its own
+    /// while the game runs, every one after the end.
+    pub async fn talk_of(&self, caller: &Caller) -> Result<Vec<TalkLine>> {
+        let l = self.load(&caller.game_id).await?;
+        let viewer = if l.game.ended || l.record.ended {
+            Viewer::Everyone
+        } else {
+            Viewer::Seat(caller.seat.clone())
+        };
+        self.talk_for(&l, &viewer).await
     }
 
     /// The messages of a game `viewer` may read, oldest first: a seat's (to the table, from it

@@ -188,7 +188,8 @@ pub struct ClaimForm {
     email: String,
 }
 
-/// A seat claimed by an email from its seat page (the seat cookie says which seat).
+/// A seat claimed by an email from its seat page (the seat cookie says which seat): a link that
+/// confirms it is mailed to the address; the seat's email is set when it is followed.
 #[post("/games/{game_id}/claim")]
 pub async fn claim(
     games: web::Data<Games>,
@@ -202,7 +203,7 @@ pub async fn claim(
         Err(page) => return page,
     };
     match games.claim_seat(&caller, &form.email).await {
-        Ok(_) => see_other(&format!("/games/{game_id}?claimed=1")).finish(),
+        Ok(_) => see_other(&format!("/games/{game_id}?claim_sent=1")).finish(),
         Err(ServiceError::BadRequest(m)) => message_page(
             StatusCode::BAD_REQUEST,
             "Not done",
@@ -211,4 +212,68 @@ pub async fn claim(
         ),
         Err(e) => error_page(&e, game_id),
     }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ClaimToken {
+    #[serde(default)]
+    token: String,
+}
+
+fn claim_confirm_page(
+    status: StatusCode,
+    game_id: &str,
+    token: &str,
+    error: Option<String>,
+) -> HttpResponse {
+    rendered(
+        status,
+        "claim_confirm.html",
+        context! { game_id, token, done => false, flash => None::<String>, error },
+    )
+}
+
+/// The page a claim's confirmation link opens: one button. It changes nothing, so a mail
+/// scanner that fetches the link does not use it up.
+#[get("/games/{game_id}/claim/confirm")]
+pub async fn claim_confirm_get(
+    path: web::Path<String>,
+    query: web::Query<ClaimToken>,
+) -> HttpResponse {
+    claim_confirm_page(StatusCode::OK, &path, &query.token, None)
+}
+
+/// Uses a claim's confirmation link: the seat gets the address the link was mailed to.
+#[post("/games/{game_id}/claim/confirm")]
+pub async fn claim_confirm_post(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    form: web::Form<ClaimToken>,
+) -> HttpResponse {
+    let game_id = path.as_str();
+    let (seat, email) = match games.confirm_claim(game_id, &form.token).await {
+        Ok(taken) => taken,
+        Err(ServiceError::Forbidden(m)) => {
+            return claim_confirm_page(StatusCode::FORBIDDEN, game_id, &form.token, Some(m))
+        }
+        Err(e) => return error_page(&e, game_id),
+    };
+    let loaded = match games.load(game_id).await {
+        Ok(l) => l,
+        Err(e) => return error_page(&e, game_id),
+    };
+    let seat_name = loaded
+        .seats
+        .iter()
+        .find(|s| s.seat == seat)
+        .map_or_else(|| seat.clone(), |s| s.name.clone());
+    rendered(
+        StatusCode::OK,
+        "claim_confirm.html",
+        context! {
+            game_id, done => true, seat_name, email,
+            game_name => crate::games::players::name_of_loaded(&loaded),
+            token => "", flash => None::<String>, error => None::<String>,
+        },
+    )
 }

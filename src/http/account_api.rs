@@ -132,11 +132,12 @@ pub async fn logout(games: web::Data<Games>, req: HttpRequest) -> Answer {
         .finish())
 }
 
-/// Gives the caller's seat an email address: its notices go there, and signing in with it
-/// lists the game. Anyone holding the seat's token may set or change it.
+/// Asks to give the caller's seat an email address: a link that confirms it is mailed to the
+/// address, and once it is followed the seat's notices go there and signing in with it lists
+/// the game. Anyone holding the seat's token may ask; only the address can confirm.
 #[utoipa::path(post, path = "/api/games/{game_id}/claim", request_body = EmailRequest, security(("seat_token" = []), ("seat_link" = [])), responses(
-    (status = 200, description = "the seat's address is set"),
-    (status = 400, description = "the game id or the address is not valid", body = ErrorBody),
+    (status = 202, description = "the confirmation link is on its way to the address; the seat's address is unchanged until it is followed"),
+    (status = 400, description = "the game id or the address is not valid, or the address was sent several links in the last minutes; nothing was sent", body = ErrorBody),
     (status = 401, description = "no seat token", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
@@ -151,9 +152,11 @@ pub async fn claim(
 ) -> Answer {
     let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
     let email = games.claim_seat(&caller, &body.email).await?;
-    Ok(HttpResponse::Ok().json(json!({
+    Ok(HttpResponse::Accepted().json(json!({
+        "status": "confirmation_sent",
         "game_id": caller.game_id,
         "seat": caller.seat.to_string(),
         "email": email,
+        "message": format!("a link that confirms the address is on its way to {email}; the seat's address changes when it is followed"),
     })))
 }

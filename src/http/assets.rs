@@ -22,6 +22,16 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../static/table.js"),
     ),
     (
+        "lobby.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/lobby.js"),
+    ),
+    (
+        "countdown.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../static/countdown.js"),
+    ),
+    (
         "verify.js",
         "text/javascript; charset=utf-8",
         include_str!("../../static/verify.js"),

@@ -10,6 +10,7 @@ pub mod error;
 pub mod health;
 pub mod inbound;
 pub mod limits;
+pub mod lobby;
 pub mod methods;
 pub mod notify_api;
 pub mod observe;
@@ -18,6 +19,7 @@ pub mod pages;
 pub mod seat_cookie;
 pub mod session_cookie;
 pub mod settings;
+pub mod talk_api;
 pub mod templates;
 
 use std::net::TcpListener;
@@ -179,6 +181,8 @@ impl Application {
                         .service(account_api::me)
                         .service(account_api::logout)
                         .service(account_api::claim)
+                        .service(talk_api::read)
+                        .service(talk_api::say)
                         .service(
                             web::resource("/inbound/email")
                                 .app_data(web::PayloadConfig::default().limit(inbound::MAX_BYTES))
@@ -195,8 +199,8 @@ impl Application {
                         ),
                 )
                 .service(assets::asset)
-                .service(pages::lobby_page)
-                .service(pages::create_game)
+                .service(lobby::lobby_page)
+                .service(lobby::create_game)
                 .service(pages::game)
                 .service(pages::watch_page)
                 .service(pages::submit_move)
@@ -211,14 +215,18 @@ impl Application {
                 .service(account::me)
                 .service(account::logout)
                 .service(account::claim)
+                .service(account::claim_confirm_get)
+                .service(account::claim_confirm_post)
                 .service(settings::seat_get)
                 .service(settings::seat_post)
                 .service(settings::hook_add)
                 .service(settings::hook_delete)
                 .service(settings::seat_vacation)
+                .service(settings::seat_time_zone)
                 .service(settings::me_get)
                 .service(settings::me_post)
                 .service(settings::me_vacation)
+                .service(settings::me_time_zone)
                 .service(pages::verify_get)
                 .service(
                     web::resource("/verify")

@@ -6,7 +6,7 @@
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{account_api, api, inbound, notify_api};
+use super::{account_api, api, inbound, notify_api, talk_api};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -41,6 +41,8 @@ use super::{account_api, api, inbound, notify_api};
         account_api::me,
         account_api::logout,
         account_api::claim,
+        talk_api::read,
+        talk_api::say,
         inbound::email,
         inbound::mailgun
     ),
@@ -55,6 +57,9 @@ use super::{account_api, api, inbound, notify_api};
         crate::games::MyGame,
         account_api::EmailRequest,
         account_api::MyGames,
+        talk_api::TalkRequest,
+        talk_api::TalkList,
+        crate::games::talk::TalkLine,
         crate::games::Summary,
         crate::games::Submit,
         crate::games::CommandInput,

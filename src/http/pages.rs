@@ -14,14 +14,10 @@ use super::templates::render;
 use crate::engine::canonical::random16;
 use crate::engine::ruleset::Viewer;
 use crate::games::table::{check_export, Table};
-use crate::games::{Caller, CommandInput, Games, NewGame, NewSeat, ServiceError, Submit};
-use crate::rules;
+use crate::games::{Caller, CommandInput, Games, ServiceError, Submit};
 
 /// The largest export the server checks for readers without JavaScript.
 pub const VERIFY_LIMIT: usize = 2 * 1024 * 1024;
-/// Seat rows on the new-game form by default, and at most.
-const SEAT_ROWS: usize = 4;
-const MAX_SEAT_ROWS: usize = 16;
 
 /// Security headers of every page: nothing is loaded from elsewhere, no inline script runs, and
 /// no page's address (a seat link carries a token until its page moves it into the seat cookie)
@@ -225,194 +221,14 @@ fn random_hex() -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The lobby: a new game.
-
-#[derive(Debug, Clone, Default, Serialize)]
-struct SeatRow {
-    name: String,
-    email: String,
-    seat: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
-struct LobbyForm {
-    /// The game's name (empty: "<rules> — <seats>").
-    name: String,
-    game: String,
-    seats: Vec<SeatRow>,
-    options: String,
-    /// The clock menu's choice: a preset's name, or empty for no clock (a policy of one's own
-    /// goes in the options box under "clock").
-    clock: String,
-}
-
-fn lobby(status: StatusCode, form: &LobbyForm, error: Option<String>) -> HttpResponse {
-    let infos: Vec<_> = rules::all().iter().map(|r| r.info()).collect();
-    rendered(
-        status,
-        "lobby.html",
-        context! { rulesets => v(&infos), form => v(form), error, flash => None::<String> },
-    )
-}
-
-#[derive(Debug, Deserialize)]
-pub struct LobbyQuery {
-    seats: Option<usize>,
-}
-
-#[get("/")]
-pub async fn lobby_page(query: web::Query<LobbyQuery>) -> HttpResponse {
-    let rows = query.seats.unwrap_or(SEAT_ROWS).clamp(1, MAX_SEAT_ROWS);
-    let form = LobbyForm {
-        name: String::new(),
-        game: String::new(),
-        seats: vec![SeatRow::default(); rows],
-        options: "{}".into(),
-        clock: String::new(),
-    };
-    lobby(StatusCode::OK, &form, None)
-}
-
-/// Reads the new-game form into the service's request, or says what is wrong with it.
-fn new_game(form: &LobbyForm) -> Result<NewGame, String> {
-    let (ruleset, scenario) = form
-        .game
-        .split_once('/')
-        .ok_or("choose the rules and scenario from the list")?;
-    let options_text = form.options.trim();
-    let options = if options_text.is_empty() {
-        serde_json::json!({})
-    } else {
-        serde_json::from_str(options_text).map_err(|e| {
-            format!("the options are not valid JSON ({e}); write a JSON object such as {{}}")
-        })?
-    };
-    let mut seats = Vec::new();
-    for (i, row) in form.seats.iter().enumerate() {
-        let (name, email, seat) = (row.name.trim(), row.email.trim(), row.seat.trim());
-        if name.is_empty() {
-            if !email.is_empty() || !seat.is_empty() {
-                return Err(format!(
-                    "seat {} has no player name; give one or empty the row",
-                    i + 1
-                ));
-            }
-            continue;
-        }
-        seats.push(NewSeat {
-            seat: (!seat.is_empty()).then(|| seat.to_owned()),
-            name: name.to_owned(),
-            email: (!email.is_empty()).then(|| email.to_owned()),
-        });
-    }
-    if seats.is_empty() {
-        return Err("name at least one seat".into());
-    }
-    // The clock comes from its menu (a preset), or the options box carries a policy of one's
-    // own under "clock"; not both.
-    let mut options = options;
-    let written = options
-        .as_object_mut()
-        .and_then(|o| o.remove("clock"))
-        .map(serde_json::from_value)
-        .transpose()
-        .map_err(|e| format!("the clock policy is not valid: {e}"))?;
-    let chosen = match form.clock.trim() {
-        "" => None,
-        preset if crate::games::clock::PRESETS.contains(&preset) => {
-            Some(crate::games::clock::ClockChoice::Preset(preset.to_owned()))
-        }
-        other => {
-            return Err(format!(
-                "'{other}' is not a clock; choose one from the menu ({})",
-                crate::games::clock::PRESETS.join(", ")
-            ))
-        }
-    };
-    let clock = match (chosen, written) {
-        (Some(_), Some(_)) => {
-            return Err("the clock is chosen twice: pick it from the menu, or write a policy of your own under \"clock\" in the options and leave the menu at \"No clock\"".into())
-        }
-        (chosen, written) => chosen.or(written),
-    };
-    Ok(NewGame {
-        name: Some(form.name.trim().to_owned()).filter(|n| !n.is_empty()),
-        ruleset: ruleset.to_owned(),
-        scenario: scenario.to_owned(),
-        options,
-        seats,
-        clock,
-    })
-}
-
-#[post("/games")]
-pub async fn create_game(
-    games: web::Data<Games>,
-    proxies: web::Data<super::limits::TrustedProxies>,
-    req: HttpRequest,
-    body: web::Form<Vec<(String, String)>>,
-) -> HttpResponse {
-    let field = |name: &str| {
-        body.iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
-    };
-    let rows = (0..MAX_SEAT_ROWS)
-        .take_while(|i| body.iter().any(|(k, _)| k == &format!("name_{i}")))
-        .map(|i| SeatRow {
-            name: field(&format!("name_{i}")),
-            email: field(&format!("email_{i}")),
-            seat: field(&format!("seat_{i}")),
-        })
-        .collect::<Vec<_>>();
-    let form = LobbyForm {
-        name: field("name"),
-        game: field("game"),
-        seats: if rows.is_empty() {
-            vec![SeatRow::default(); SEAT_ROWS]
-        } else {
-            rows
-        },
-        options: field("options"),
-        clock: field("clock"),
-    };
-    let request = match new_game(&form) {
-        Ok(r) => r,
-        Err(message) => return lobby(StatusCode::BAD_REQUEST, &form, Some(message)),
-    };
-    if let Err(refused) = super::limits::check_create(&games, &proxies, &req) {
-        let mut page = lobby(
-            StatusCode::TOO_MANY_REQUESTS,
-            &form,
-            Some(refused.message()),
-        );
-        page.headers_mut().insert(
-            actix_web::http::header::RETRY_AFTER,
-            refused.limited.retry_after_secs().into(),
-        );
-        return page;
-    }
-    match games.create(request).await {
-        Ok(created) => rendered(
-            StatusCode::CREATED,
-            "created.html",
-            context! { game_id => created.game_id, name => created.name, seats => v(&created.seats), flash => None::<String>, error => None::<String> },
-        ),
-        Err(ServiceError::BadRequest(m)) => lobby(StatusCode::BAD_REQUEST, &form, Some(m)),
-        Err(ServiceError::Rule(r)) => lobby(StatusCode::BAD_REQUEST, &form, Some(r.to_string())),
-        Err(e) => error_page(&e, ""),
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
 // A seat's page, the spectator page and the replay.
 
 #[derive(Debug, Deserialize)]
 pub struct GameQuery {
     token: Option<String>,
-    /// Set by the redirect after the seat was claimed by an email (`account`).
-    claimed: Option<String>,
+    /// Set by the redirect after the seat was claimed by an email (`account`): the
+    /// confirmation link is on its way.
+    claim_sent: Option<String>,
     log: Option<String>,
     moved: Option<u64>,
     /// Set by the redirect after the seat resigned from its page.
@@ -610,8 +426,8 @@ pub async fn game(
                 .as_ref()
                 .map(|_| "Your message is sent; it is kept apart from the game's log.".to_owned())
         })
-        .or_else(|| query.claimed.as_ref().map(|_| {
-            "This seat now belongs to the email address you gave: its notices go there, and signing in with it lists this game among your games.".to_owned()
+        .or_else(|| query.claim_sent.as_ref().map(|_| {
+            "A confirmation link is on its way to the address you gave. Once it is followed, the seat's notices go there and signing in with it lists this game among your games; until then nothing changes.".to_owned()
         }));
     let notes = Notes {
         flash,

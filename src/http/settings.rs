@@ -50,6 +50,13 @@ pub struct VacationForm {
     until: String,
 }
 
+/// A time zone as typed: an IANA name, or empty for UTC.
+#[derive(Debug, Deserialize)]
+pub struct TimeZoneForm {
+    #[serde(default)]
+    time_zone: String,
+}
+
 #[derive(Debug, Deserialize)]
 pub struct HookForm {
     #[serde(default)]
@@ -63,6 +70,8 @@ pub struct HookForm {
 #[derive(Debug, Deserialize)]
 pub struct Flash {
     saved: Option<String>,
+    /// Set by the redirect after a time zone was saved: its name, or empty for UTC.
+    zone: Option<String>,
     removed: Option<String>,
     vacation: Option<String>,
 }
@@ -71,6 +80,11 @@ impl Flash {
     fn message(&self) -> Option<String> {
         if self.saved.is_some() {
             Some("Saved.".into())
+        } else if let Some(zone) = &self.zone {
+            Some(format!(
+                "Deadlines are now written in {}.",
+                if zone.is_empty() { "UTC" } else { zone }
+            ))
         } else if let Some(hook) = &self.removed {
             Some(format!(
                 "Webhook {hook} removed: nothing more is sent to it."
@@ -119,7 +133,9 @@ async fn seat_page(
         let channels = games.channels(caller).await?;
         let hooks = games.webhooks(caller).await?;
         let policy = games.clock_policy(game_id).await?;
+        let time_zone = games.time_zone(caller).await?;
         Ok::<_, ServiceError>(context! {
+            time_zone,
             game_id,
             game_name => crate::games::players::name_of_loaded(&l),
             seat_name => record.name,
@@ -283,6 +299,40 @@ pub async fn seat_vacation(
     }
 }
 
+/// A zone's name as a query value (IANA names are letters, digits, `/`, `_`, `-` and `+`).
+fn zone_query(zone: Option<&str>) -> String {
+    zone.unwrap_or_default()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '_' | '-'))
+        .collect()
+}
+
+/// Sets the seat's time zone (empty: UTC); a name that is no zone gets the page again with
+/// the reason, and nothing changed.
+#[post("/games/{game_id}/settings/time-zone")]
+pub async fn seat_time_zone(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    form: web::Form<TimeZoneForm>,
+    req: HttpRequest,
+) -> HttpResponse {
+    let caller = match cookie_seat(&games, &path, &req).await {
+        Ok(c) => c,
+        Err(page) => return page,
+    };
+    match games.set_time_zone(&caller, &form.time_zone).await {
+        Ok(zone) => see_other(&format!(
+            "/games/{}/settings?zone={}",
+            caller.game_id,
+            zone_query(zone.as_deref())
+        )),
+        Err(e) => match refused(e) {
+            Ok(r) => seat_page(&games, &caller, StatusCode::OK, None, Some(r), None).await,
+            Err(e) => error_page(&e, &caller.game_id),
+        },
+    }
+}
+
 /// The address of the request's session, or the sign-in page to answer with.
 async fn player(games: &Games, req: &HttpRequest) -> Result<String, HttpResponse> {
     let token = session_cookie::read(req);
@@ -324,6 +374,7 @@ async fn player_page(
             context! {
                 email => s.email,
                 current => v(&s.current),
+                time_zone => s.time_zone,
                 seats => v(&s.seats),
                 results => results.as_ref().map(v),
                 flash,
@@ -360,6 +411,29 @@ pub async fn me_post(
     match games.set_player_channels(&email, form.channels()).await {
         Ok(_) => see_other("/me/settings?saved=1"),
         Err(e) => error_page(&e, ""),
+    }
+}
+
+/// Gives every seat of the session's address the time zone typed (empty: UTC).
+#[post("/me/settings/time-zone")]
+pub async fn me_time_zone(
+    games: web::Data<Games>,
+    form: web::Form<TimeZoneForm>,
+    req: HttpRequest,
+) -> HttpResponse {
+    let email = match player(&games, &req).await {
+        Ok(email) => email,
+        Err(page) => return page,
+    };
+    match games.set_player_time_zone(&email, &form.time_zone).await {
+        Ok(zone) => see_other(&format!(
+            "/me/settings?zone={}",
+            zone_query(zone.as_deref())
+        )),
+        Err(e) => match refused(e) {
+            Ok(r) => player_page(&games, &email, None, Some(r), None).await,
+            Err(e) => error_page(&e, ""),
+        },
     }
 }
 

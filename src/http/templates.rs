@@ -23,6 +23,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("me.html", include_str!("../../templates/me.html")),
     (
+        "claim_confirm.html",
+        include_str!("../../templates/claim_confirm.html"),
+    ),
+    (
         "settings.html",
         include_str!("../../templates/settings.html"),
     ),

@@ -32,7 +32,7 @@ use crate::games::clock::Clock;
 use crate::games::outbox::{
     Claimed, EmailDelivery, LogHead, OutboxRecord, EMAIL, INVITATION, REMINDER, TALK, TURN, WEBHOOK,
 };
-use crate::games::players::{SEAT_LINKS, SIGN_IN};
+use crate::games::players::{CLAIM, SEAT_LINKS, SIGN_IN};
 use crate::games::settings::DIGEST;
 use crate::games::Games;
 
@@ -192,7 +192,7 @@ impl Dispatcher {
         let outcome = unpanicked(claim.row.id, async {
             match claim.row.record.channel.as_str() {
                 EMAIL | WEBHOOK => self.deliver(claim).await.map(|()| Handled::Sent),
-                SIGN_IN | SEAT_LINKS | DIGEST => self.expand_account(claim).await,
+                SIGN_IN | SEAT_LINKS | DIGEST | CLAIM => self.expand_account(claim).await,
                 _ => self.expand(claim).await,
             }
         })

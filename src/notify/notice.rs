@@ -56,6 +56,10 @@ pub struct NoticeContext {
     pub unsubscribe_link: String,
     pub reply_to: Option<String>,
     pub deadline: Option<String>,
+    /// The seat's time zone (an IANA name): the templates write the deadline in it
+    /// (`deadline|when(time_zone)`); `None`: UTC.
+    #[serde(default)]
+    pub time_zone: Option<String>,
     pub hours_before: Option<u32>,
     pub misses: Option<u32>,
     pub consequence: Option<String>,
@@ -168,6 +172,10 @@ pub async fn compose(
             .and_then(|policy| crate::games::clock::seat_deadline(&policy, events, &seat_id))
             .map(crate::engine::event::timestamp),
     };
+    let time_zone = games
+        .seat_time_zone(game_id, &seat_id)
+        .await
+        .map_err(|e| e.to_string())?;
     let context = NoticeContext {
         event: r.channel.clone(),
         game_id: game_id.clone(),
@@ -209,6 +217,7 @@ pub async fn compose(
             Some(links::address::reply_address(&key, d, game_id, index))
         }),
         deadline,
+        time_zone,
         hours_before: payload
             .get("hours_before")
             .and_then(Value::as_u64)

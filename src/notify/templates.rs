@@ -49,7 +49,7 @@ pub const TEMPLATES: &[(&str, &str, &str, &str)] = &[
 ];
 
 /// The mails a player asks for by address rather than by seat (`games::players`): the sign-in
-/// link, the seat links and the daily digest (`games::settings`). Kept apart from the notices (`templates/account/`): they are
+/// link, the seat links, a claim's confirmation and the daily digest (`games::settings`). Kept apart from the notices (`templates/account/`): they are
 /// rendered from their outbox row's payload, not from a notice's context.
 pub const ACCOUNT_TEMPLATES: &[(&str, &str, &str, &str)] = &[
     (
@@ -63,6 +63,12 @@ pub const ACCOUNT_TEMPLATES: &[(&str, &str, &str, &str)] = &[
         include_str!("../../templates/account/seat_links/subject.txt"),
         include_str!("../../templates/account/seat_links/body.txt"),
         include_str!("../../templates/account/seat_links/body.html"),
+    ),
+    (
+        "claim",
+        include_str!("../../templates/account/claim/subject.txt"),
+        include_str!("../../templates/account/claim/body.txt"),
+        include_str!("../../templates/account/claim/body.html"),
     ),
     (
         "digest",
@@ -91,7 +97,10 @@ fn environment() -> &'static Environment<'static> {
                 .build()
                 .expect("the default syntax with trailing newlines kept"),
         );
-        env.add_filter("when", |at: String| when(&at, chrono::Utc::now()));
+        // `deadline|when` in UTC, `deadline|when(time_zone)` in the seat's zone.
+        env.add_filter("when", |at: String, tz: Option<String>| {
+            when(&at, tz.as_deref(), chrono::Utc::now())
+        });
         for (name, subject, text, html) in TEMPLATES.iter().chain(ACCOUNT_TEMPLATES) {
             // `.html` turns HTML escaping on; `.txt` leaves text as it is.
             env.add_template(leak(format!("{name}/subject.txt")), subject)
@@ -105,33 +114,11 @@ fn environment() -> &'static Environment<'static> {
     })
 }
 
-/// A moment as a player reads it in mail: "Wed 25 Nov, 19:21 UTC (in 2 days)", from the RFC 3339
-/// timestamp the notices carry, and how far it is from `now`. Anything else is shown as it is.
-pub fn when(at: &str, now: chrono::DateTime<chrono::Utc>) -> String {
-    let Ok(at) = chrono::DateTime::parse_from_rfc3339(at) else {
-        return at.to_owned();
-    };
-    let at = at.with_timezone(&chrono::Utc);
-    let away = at - now;
-    let (ahead, span) = if away >= chrono::TimeDelta::zero() {
-        (true, away)
-    } else {
-        (false, -away)
-    };
-    let count = |n: i64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
-    let size = if span.num_days() >= 2 {
-        count(span.num_days(), "day")
-    } else if span.num_hours() >= 2 {
-        count(span.num_hours(), "hour")
-    } else {
-        count(span.num_minutes().max(1), "minute")
-    };
-    let relative = if ahead {
-        format!("in {size}")
-    } else {
-        format!("{size} ago")
-    };
-    format!("{} UTC ({relative})", at.format("%a %-d %b, %H:%M"))
+/// A moment as a player reads it in mail: "Wed 25 Nov, 19:21 CET (in 2 days)", from the RFC
+/// 3339 timestamp the notices carry, in the time zone `tz` (an IANA name; UTC without one), and
+/// how far it is from `now`: `games::when`, the one formatter of the pages and the mail.
+pub fn when(at: &str, tz: Option<&str>, now: chrono::DateTime<chrono::Utc>) -> String {
+    crate::games::when::when(at, tz, Some(now))
 }
 
 /// Template names live as long as the process (the environment is built once).
@@ -160,29 +147,30 @@ pub fn render<C: Serialize>(name: &str, context: &C) -> Result<Rendered, String>
 mod tests {
     use super::when;
 
-    fn at(s: &str) -> chrono::DateTime<chrono::Utc> {
-        chrono::DateTime::parse_from_rfc3339(s).unwrap().into()
-    }
-
     #[test]
-    fn a_deadline_reads_as_a_day_a_time_and_how_far_off_it_is() {
-        let deadline = "2026-11-25T19:21:00.000Z";
-        let cases = [
-            ("2026-11-23T12:00:00Z", "Wed 25 Nov, 19:21 UTC (in 2 days)"),
-            ("2026-11-25T17:00:00Z", "Wed 25 Nov, 19:21 UTC (in 2 hours)"),
-            (
-                "2026-11-25T18:00:00Z",
-                "Wed 25 Nov, 19:21 UTC (in 81 minutes)",
-            ),
-            (
-                "2026-11-25T19:20:50Z",
-                "Wed 25 Nov, 19:21 UTC (in 1 minute)",
-            ),
-            ("2026-11-28T20:00:00Z", "Wed 25 Nov, 19:21 UTC (3 days ago)"),
-        ];
-        for (now, shown) in cases {
-            assert_eq!(when(deadline, at(now)), shown, "now {now}");
-        }
-        assert_eq!(when("soon", at("2026-11-23T12:00:00Z")), "soon");
+    fn the_when_filter_takes_the_seats_time_zone() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-23T12:00:00Z")
+            .unwrap()
+            .into();
+        assert_eq!(
+            when("2026-11-25T18:21:00Z", Some("Europe/Paris"), now),
+            "Wed 25 Nov, 19:21 CET (in 2 days)"
+        );
+        // The filter itself, as a template calls it, with and without a zone.
+        let env = super::environment();
+        let paris = env
+            .render_str(
+                "{{ d|when(tz) }}",
+                minijinja::context! { d => "2099-11-25T18:21:00Z", tz => "Europe/Paris" },
+            )
+            .unwrap();
+        assert!(paris.starts_with("Wed 25 Nov, 19:21 CET (in "), "{paris}");
+        let utc = env
+            .render_str(
+                "{{ d|when(none) }} / {{ d|when }}",
+                minijinja::context! { d => "2099-11-25T18:21:00Z" },
+            )
+            .unwrap();
+        assert!(utc.starts_with("Wed 25 Nov, 18:21 UTC (in "), "{utc}");
     }
 }

@@ -12,6 +12,7 @@ pub mod outbox;
 mod pg_batch;
 mod players;
 mod postgres;
+pub mod preferences;
 mod rows;
 pub mod sealing;
 mod snapshots;

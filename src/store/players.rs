@@ -199,3 +199,56 @@ impl Store {
         }))
     }
 }
+
+impl Store {
+    /// Keeps a claim token's hash: seat `seat` of `game_id` asks to be `email`'s, until
+    /// `expires_at`. Forgets the game's claims expired before `now`.
+    pub async fn put_claim(
+        &self,
+        game_id: &str,
+        token_hash: &str,
+        seat: &str,
+        email: &str,
+        now: i64,
+        expires_at: i64,
+    ) -> Result<()> {
+        let purge = "DELETE FROM claim_tokens WHERE game_id = $1 AND expires_at < $2";
+        let insert = "INSERT INTO claim_tokens (game_id, token_hash, seat, email, expires_at) VALUES ($1, $2, $3, $4, $5)";
+        both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(purge).bind(game_id).bind(now).execute(&mut *tx).await?;
+            sqlx::query(insert).bind(game_id).bind(token_hash).bind(seat).bind(email).bind(expires_at).execute(&mut *tx).await?;
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// Uses a claim token of `game_id` that is unused and unexpired at `now`, and gives its seat
+    /// its address, in one transaction: of two racing uses one wins, and a token is never used
+    /// up without the address set. The seat and the address, or `None`.
+    pub async fn take_claim(
+        &self,
+        game_id: &str,
+        token_hash: &str,
+        now: i64,
+    ) -> Result<Option<(String, String)>> {
+        let take = "UPDATE claim_tokens SET used_at = $3
+                    WHERE game_id = $1 AND token_hash = $2 AND used_at IS NULL AND expires_at > $3
+                    RETURNING seat, email";
+        let set = "UPDATE seats SET email = $3 WHERE game_id = $1 AND seat = $2";
+        Ok(both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            let taken: Option<(String, String)> = sqlx::query_as(take)
+                .bind(game_id)
+                .bind(token_hash)
+                .bind(now)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some((seat, email)) = &taken {
+                sqlx::query(set).bind(game_id).bind(seat).bind(email).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            taken
+        }))
+    }
+}

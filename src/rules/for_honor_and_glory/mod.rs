@@ -138,6 +138,7 @@ fn info() -> RulesetInfo {
             seats: vec!["american".into(), "british".into()],
             min_seats: 2,
             max_seats: 2,
+            roles: Vec::new(),
         })
         .collect();
     scenarios.extend(scenario::campaigns().iter().map(|c| ScenarioInfo {
@@ -146,6 +147,7 @@ fn info() -> RulesetInfo {
         seats: vec!["american".into(), "british".into()],
         min_seats: 2,
         max_seats: 2,
+        roles: Vec::new(),
     }));
     RulesetInfo {
         id: ID.into(),
@@ -160,26 +162,31 @@ fn info() -> RulesetInfo {
                     optional::RULES.iter().map(|(n, d)| format!("11.{n} {d}")).collect::<Vec<_>>().join("; ")
                 ),
                 default: json!([]),
+                choices: Vec::new(),
             },
             OptionInfo {
                 name: "command_ap".into(),
                 description: "11.14: command action points set by hand, e.g. {\"american\": 4, \"british\": 3}".into(),
                 default: json!({}),
+                choices: Vec::new(),
             },
             OptionInfo {
                 name: "hits_one_at_a_time".into(),
                 description: "8.1.2 read the other way: each hit of a fire goes to the unit then highest in MP, so hits left over when a unit is eliminated go on to the next (default: all of a fire's hits go to the unit highest when it hit)".into(),
                 default: json!(false),
+                choices: Vec::new(),
             },
             OptionInfo {
                 name: "indians_advance".into(),
                 description: "3.4.6 read the other way: Indians may advance after close combat (default: they may not move in a turn they close, so they do not advance)".into(),
                 default: json!(false),
+                choices: Vec::new(),
             },
             OptionInfo {
                 name: "flat_line_of_sight".into(),
                 description: "8.2 without elevation: a hill between always blocks and a unit on a hill sees over nothing (default: hills see over lower hexes)".into(),
                 default: json!(false),
+                choices: Vec::new(),
             },
         ],
         grammar: GRAMMAR.into(),

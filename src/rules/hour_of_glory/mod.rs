@@ -598,37 +598,47 @@ impl Rules for HourOfGlory {
                 seats: Vec::new(),
                 min_seats: 2,
                 max_seats: 4,
+                // Seat ids are the players' to choose; the first seat is the Defender (2.).
+                roles: ["Defender", "Intruder 1", "Intruder 2", "Intruder 3"]
+                    .map(String::from)
+                    .to_vec(),
             }],
             options: vec![
                 OptionInfo {
                     name: "agents".into(),
                     description: "the Intruders' agents in seat order (harris, link, volkov); by default Harris, Link, Volkov as the manual's first game".into(),
                     default: json!(null),
+                    choices: Vec::new(),
                 },
                 OptionInfo {
                     name: "loadouts".into(),
                     description: "weapons and equipment chosen at set-up, e.g. {\"harris\": {\"weapons\": [\"smg\"], \"equipment\": \"first-aid-kit\"}}: firearms handgun, smg, rifle and one of covert-entry-kit, spy-camera, first-aid-kit, each card to one agent, the combat knife always; by default data/loadouts.txt (Harris handgun + Covert Entry Kit, Link SMG + Spy Camera, Volkov rifle + First Aid Kit)".into(),
                     default: json!(null),
+                    choices: Vec::new(),
                 },
                 OptionInfo {
                     name: "covering_fire".into(),
                     description: "how SMG covering fire reads \"all targets in the same LOS\": \"line\" (default: on one straight line from the shooter) or \"any\" (each target in his LOS)".into(),
                     default: json!("line"),
+                    choices: vec![json!("line"), json!("any")],
                 },
                 OptionInfo {
                     name: "sentries".into(),
                     description: "Sentries deployed in front of the doors the Defender chooses, facing away from them, e.g. {\"a1\": \"door-22\", \"a2\": \"q15\"}: a door (its corridor side) or the square straight in front of one, one Sentry to a door; not the door between rooms 8 and 9; Sentries not named keep their posts (the default)".into(),
                     default: json!(null),
+                    choices: Vec::new(),
                 },
                 OptionInfo {
                     name: "entry".into(),
                     description: "the entry-zone square each Intruder starts on, e.g. {\"link\": \"m24\"}: one of l23, m23, n23, m24, one agent to a square; agents not named take the free squares in seat order".into(),
                     default: json!(null),
+                    choices: Vec::new(),
                 },
                 OptionInfo {
                     name: "minutes".into(),
                     description: "minutes on the Mission Timer at the start (60 in the rules; a longer timer is a variant)".into(),
                     default: json!(60),
+                    choices: Vec::new(),
                 },
             ],
             grammar: GRAMMAR.into(),

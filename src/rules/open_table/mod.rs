@@ -126,11 +126,13 @@ impl Rules for OpenTable {
                 seats: Vec::new(),
                 min_seats: 1,
                 max_seats: 16,
+                roles: Vec::new(),
             }],
             options: vec![OptionInfo {
                 name: "order".into(),
                 description: "fixed: seats act in the order listed; free: any seat may move at any time".into(),
                 default: json!("fixed"),
+                choices: vec![json!("fixed"), json!("free")],
             }],
             grammar: "Free text, then one clause per line: roll 2d6 [label] · seal <note> · reveal <n> · next <seat> · result win <seat…> | result draw".into(),
         }

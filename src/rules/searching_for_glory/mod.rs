@@ -281,6 +281,7 @@ impl Rules for SearchingForGlory {
                     seats: interleaved(&s.characters),
                     min_seats: 3,
                     max_seats: 6,
+                    roles: Vec::new(),
                 })
                 .collect(),
             options: vec![
@@ -288,16 +289,19 @@ impl Rules for SearchingForGlory {
                     name: "deck_counts".into(),
                     description: "included: the slash counts are part of the first card's count (95 cards); additive: they are extra cards (104)".into(),
                     default: json!("included"),
+                    choices: vec![json!("included"), json!("additive")],
                 },
                 OptionInfo {
                     name: "roles".into(),
                     description: "full: the role cards' battle and strategic characteristics, personal cards, restrictions and glory conditions (III, 1.b; reconstructed); plain: none of them".into(),
                     default: json!("full"),
+                    choices: vec![json!("full"), json!("plain")],
                 },
                 OptionInfo {
                     name: "battle_cards".into(),
                     description: "dice: every battle by 2.m's dice; cards: the optional battle rules (4.), sides of 4 SP or more fighting with their nationality's battle deck (reconstructed)".into(),
                     default: json!("dice"),
+                    choices: vec![json!("dice"), json!("cards")],
                 },
                 OptionInfo {
                     name: "battle_play".into(),
@@ -308,6 +312,7 @@ impl Rules for SearchingForGlory {
                     name: "npcs".into(),
                     description: "run: after the players, each NPC operates, run by the farthest player of its side from a hand drawn for it (3.4); stand: NPCs never operate and only fight when attacked".into(),
                     default: json!("run"),
+                    choices: vec![json!("run"), json!("stand")],
                 },
             ],
             grammar: GRAMMAR.into(),

@@ -190,6 +190,7 @@ impl Rules for WhereEaglesDare {
                     seats: vec!["allied".into(), "german".into()],
                     min_seats: 2,
                     max_seats: 2,
+                    roles: Vec::new(),
                 })
                 .collect(),
             options: vec![
@@ -197,46 +198,55 @@ impl Rules for WhereEaglesDare {
                     name: "free_drop".into(),
                     description: "3.3.2: the Allied player seals a drop plan (formation:zone) for each drop before play".into(),
                     default: json!(false),
+                    choices: Vec::new(),
                 },
                 OptionInfo {
                     name: "southern_bridge_unstable".into(),
                     description: "2.11: the Allied player did not win A Ride in the Country, so the southern stream bridge (55.202/56.201) is unstable from the start (not in that scenario, which checks it)".into(),
                     default: json!(false),
+                    choices: Vec::new(),
                 },
                 OptionInfo {
                     name: "covering_fire".into(),
                     description: "O1.0 Covering Fire: an opportunity fire may state 'covered' (−1 to its Fire Rating)".into(),
                     default: json!(false),
+                    choices: Vec::new(),
                 },
                 OptionInfo {
                     name: "alternate_chits".into(),
                     description: "O2.0 Alternate Chit Draw: no Direct Command chit in the mug; Division Activation's restrictions disregarded".into(),
                     default: json!(false),
+                    choices: Vec::new(),
                 },
                 OptionInfo {
                     name: "command_los".into(),
                     description: "with a map: a Leader commands only the units he sees (line of sight over the map) within his Command Range (decision 17; off: range counted in hexes only)".into(),
                     default: json!(false),
+                    choices: Vec::new(),
                 },
                 OptionInfo {
                     name: "german_lost".into(),
                     description: "O3.0 German Lost Rule: a German unit failing 'tq <unit> lost' is moved by the Allied player".into(),
                     default: json!(false),
+                    choices: Vec::new(),
                 },
                 OptionInfo {
                     name: "airborne_tanks".into(),
                     description: "O4.0 Airborne Tanks: none, tetrarch or locust (two companies land with Drop One)".into(),
                     default: json!("none"),
+                    choices: vec![json!("none"), json!("tetrarch"), json!("locust")],
                 },
                 OptionInfo {
                     name: "map".into(),
                     description: "the map, or the part of it the players agree on, as text: 'hex <id> <terrain> [road] [rail] [raised]' and 'side <id> <id> stream|crest|impassable|bridge|culvert' lines (2.1-2.19); moves, set-ups and line of sight are checked where it knows the hexes".into(),
                     default: json!(""),
+                    choices: Vec::new(),
                 },
                 OptionInfo {
                     name: "last_chit_held".into(),
                     description: "S6.4: the last chit of a turn is set aside and opens the next turn (off: it is played in its own turn)".into(),
                     default: json!(true),
+                    choices: Vec::new(),
                 },
             ],
             grammar: order::GRAMMAR.into(),

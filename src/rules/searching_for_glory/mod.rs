@@ -307,6 +307,7 @@ impl Rules for SearchingForGlory {
                     name: "battle_play".into(),
                     description: "with battle_cards=cards: sealed, each side's commander sends a sealed battle plan for each card battle, played out in one event (4.f); interactive, each commander chooses each card as it is played, one event a choice (4.f–4.i); the standing doctrine plays a side no player commands and a missed deadline".into(),
                     default: json!("sealed"),
+                    choices: vec![json!("sealed"), json!("interactive")],
                 },
                 OptionInfo {
                     name: "npcs".into(),

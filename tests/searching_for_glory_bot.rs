@@ -212,12 +212,20 @@ fn play_many(players: usize, games: u64) {
     assert!(played_by_card > 0, "no battle was played card by card");
 }
 
+/// Games a test plays: 200, or `DESPATCH_BOT_GAMES` for a longer run (the 1,000 each:
+/// docs/rules/searching-for-glory.md, "Bot").
+fn games() -> u64 {
+    std::env::var("DESPATCH_BOT_GAMES")
+        .map(|n| n.parse().expect("DESPATCH_BOT_GAMES is a number of games"))
+        .unwrap_or(200)
+}
+
 #[test]
 fn three_player_bot_games_end_fold_verify_and_keep_hands_hidden() {
-    play_many(3, 200);
+    play_many(3, games());
 }
 
 #[test]
 fn six_player_bot_games_end_fold_verify_and_keep_hands_hidden() {
-    play_many(6, 200);
+    play_many(6, games());
 }

@@ -1482,6 +1482,34 @@ fn reactive_ambush_three_for_the_defenders() {
 }
 
 #[test]
+fn reactive_1_e_a_card_nobody_is_left_to_answer_stands_at_once() {
+    // Every other player is out of the game (captured, resigned): nobody may answer Davout's
+    // Surprise!, so it stands at once — the window does not wait for nobody — and Davout, the
+    // one player still in, plays again or passes to the battle's dice.
+    let mut s = davout_attacks_louis(&[("davout", &["surprise"])]);
+    for who in ["napoleon", "charles", "louis"] {
+        let i = idx(&s, who);
+        s.players[i].out = true;
+    }
+    act(&mut s, "davout", "react surprise", &[]).unwrap();
+    let w = s.window.as_ref().expect("the battle's window, open again");
+    assert!(w.chain.is_empty(), "Surprise! stands: {w:?}");
+    assert_eq!(
+        prompted(&s),
+        ["davout"],
+        "the one player still in may play again or pass"
+    );
+    act(&mut s, "davout", "pass", &[4, 9]).unwrap();
+    assert!(s.window.is_none(), "the window closed: {:?}", s.window);
+    assert_eq!(s.cu("davout").lp.as_deref(), Some("abensberg"));
+    assert_eq!(
+        s.cu("louis").lp.as_deref(),
+        Some("passau"),
+        "10 against 9: beaten, he retreats"
+    );
+}
+
+#[test]
 fn reactive_patriotism_two_for_your_side() {
     // 5 + 3 = 8 against 7: Davout would win; Louis's Patriotism makes it 8 against 9.
     let mut s = davout_attacks_louis(&[("louis", &["patriotism"])]);

@@ -195,7 +195,11 @@ impl SearchingForGlory {
         ctx: &mut Ctx,
     ) -> Result<(), RuleError> {
         match command {
-            Command::React { card } => reactive::play(state, p, card, ctx),
+            Command::React { card } => {
+                reactive::play(state, p, card, ctx)?;
+                // 1.e: with nobody left to answer (every other player out), the card stands.
+                self.proceed(state, ctx)
+            }
             Command::Refuse => {
                 sieges::refuse(state, p, ctx)?;
                 self.proceed(state, ctx)

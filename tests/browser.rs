@@ -837,41 +837,7 @@ async fn a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone(site: TestA
     show_board(&c).await;
     screenshot(&c, "fhg-phone-02-piece-chosen").await;
     reach[0].click().await.unwrap();
-    let order = c.find(Locator::Id("order")).await.unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let choices = c
-            .find_all(Locator::Css("#pointing-choices button"))
-            .await
-            .unwrap();
-        if let Some(first) = choices.first() {
-            first.click().await.unwrap();
-        }
-        let text = order.prop("value").await.unwrap().unwrap_or_default();
-        if !text.trim().is_empty() {
-            break;
-        }
-        assert!(Instant::now() < deadline, "no order was put in the box");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    let written = order.prop("value").await.unwrap().unwrap();
-    let pointed = c
-        .find(Locator::Id("pointing"))
-        .await
-        .unwrap()
-        .prop("textContent")
-        .await
-        .unwrap()
-        .unwrap();
-    let pointed: Value = serde_json::from_str(&pointed).unwrap();
-    assert!(
-        pointed
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|p| p["order"] == written.trim()),
-        "'{written}' is one of the pointing table's orders"
-    );
+    let written = pointed_order(&c, "fhg").await;
     screenshot(&c, "fhg-phone-03-order-filled").await;
     c.find(Locator::Css("#move-form button[type=submit]"))
         .await
@@ -925,6 +891,51 @@ async fn a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone(site: TestA
 
 /// Random legal moves in `game_id` (through the games service, as players would make them)
 /// until a seat to act has orders to point at on its board (`Rules::pointing`): that seat.
+/// After a tap on a place: picks the first choice the page offers (where a place takes several
+/// orders), waits for the order box to fill, and checks that its order is one of the page's
+/// pointing table. Returns the order written.
+async fn pointed_order(c: &Client, name: &str) -> String {
+    let order = c.find(Locator::Id("order")).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let choices = c
+            .find_all(Locator::Css("#pointing-choices button"))
+            .await
+            .unwrap();
+        if let Some(first) = choices.first() {
+            first.click().await.unwrap();
+        }
+        let text = order.prop("value").await.unwrap().unwrap_or_default();
+        if !text.trim().is_empty() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{name}: no order was put in the box"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let written = order.prop("value").await.unwrap().unwrap();
+    let pointed = c
+        .find(Locator::Id("pointing"))
+        .await
+        .unwrap()
+        .prop("textContent")
+        .await
+        .unwrap()
+        .unwrap();
+    let pointed: Value = serde_json::from_str(&pointed).unwrap();
+    assert!(
+        pointed
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["order"] == written.trim()),
+        "{name}: '{written}' is one of the pointing table's orders"
+    );
+    written
+}
+
 async fn play_until_a_seat_may_point(site: &TestApp, game_id: &str, seed: u64) -> String {
     let mut rng = despatch::engine::bot::Rng::new(seed);
     for _ in 0..600 {
@@ -978,44 +989,7 @@ async fn point_and_send(c: &Client, name: &str) -> String {
         .click()
         .await
         .unwrap();
-    let order = c.find(Locator::Id("order")).await.unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let choices = c
-            .find_all(Locator::Css("#pointing-choices button"))
-            .await
-            .unwrap();
-        if let Some(first) = choices.first() {
-            first.click().await.unwrap();
-        }
-        let text = order.prop("value").await.unwrap().unwrap_or_default();
-        if !text.trim().is_empty() {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{name}: no order was put in the box"
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    let written = order.prop("value").await.unwrap().unwrap();
-    let pointed = c
-        .find(Locator::Id("pointing"))
-        .await
-        .unwrap()
-        .prop("textContent")
-        .await
-        .unwrap()
-        .unwrap();
-    let pointed: Value = serde_json::from_str(&pointed).unwrap();
-    assert!(
-        pointed
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|p| p["order"] == written.trim()),
-        "{name}: '{written}' is one of the pointing table's orders"
-    );
+    let written = pointed_order(c, name).await;
     screenshot(c, &format!("{name}-03-order-filled")).await;
     c.find(Locator::Css("#move-form button[type=submit]"))
         .await

@@ -107,6 +107,20 @@ fn prompted(t: &Sandbox) -> Vec<String> {
     seats
 }
 
+/// Davout, 9 SP with supply (10 BP), at Kelheim with an Attack planned, Louis (5 SP) at
+/// Abensberg: Davout has announced his attack on Louis, the windows still open.
+fn davout_attacks_louis(options: Value) -> Sandbox {
+    let mut t = table(
+        options,
+        "cu davout at kelheim sp 9 supplied
+         cu louis at abensberg sp 5
+         plan davout: attack
+         phase operations davout",
+    );
+    ok(&mut t, "davout: attack abensberg");
+    t
+}
+
 /// Every seat a reactive window prompts passes, until none is open (1.e).
 fn pass_windows(t: &mut Sandbox) {
     while state(t).window.is_some() {
@@ -258,12 +272,7 @@ fn battle_cards_4_f_each_card_battle_asks_its_commanders_for_a_plan_of_its_own()
 
 #[test]
 fn battle_cards_4_f_a_battle_plan_is_checked_for_its_battle_and_a_bad_one_changes_nothing() {
-    let position = "cu davout at kelheim sp 9 supplied
-         cu louis at abensberg sp 5
-         plan davout: attack
-         phase operations davout";
-    let mut t = table(json!({}), position);
-    ok(&mut t, "davout: attack abensberg");
+    let mut t = davout_attacks_louis(json!({}));
     pass_windows(&mut t);
     assert_eq!(prompted(&t), ["davout", "louis"]);
     // Against the side's battle deck: each refusal names the rule and the card, and changes
@@ -360,14 +369,7 @@ fn deal(t: &mut Sandbox, french: &[&str], austrian: &[&str]) {
 #[test]
 fn battle_cards_4_f_to_4_i_interactive_a_whole_battle_card_by_card() {
     // Davout, 9 SP with supply (10 BP), attacks Louis, 5 SP (5 BP), over an ordinary CL.
-    let mut t = table(
-        json!({"battle_play": "interactive"}),
-        "cu davout at kelheim sp 9 supplied
-         cu louis at abensberg sp 5
-         plan davout: attack
-         phase operations davout",
-    );
-    ok(&mut t, "davout: attack abensberg");
+    let mut t = davout_attacks_louis(json!({"battle_play": "interactive"}));
     while state(&t).window.is_some() {
         let seat = ruleset().prompts(&t.state)[0].seat.clone();
         let said = ok(&mut t, &format!("{seat}: pass"));
@@ -506,14 +508,7 @@ fn battle_cards_4_f_to_4_i_interactive_a_whole_battle_card_by_card() {
 
 #[test]
 fn battle_cards_4_f_interactive_a_sides_hand_is_its_commanders_alone() {
-    let mut t = table(
-        json!({"battle_play": "interactive"}),
-        "cu davout at kelheim sp 9 supplied
-         cu louis at abensberg sp 5
-         plan davout: attack
-         phase operations davout",
-    );
-    ok(&mut t, "davout: attack abensberg");
+    let mut t = davout_attacks_louis(json!({"battle_play": "interactive"}));
     pass_windows(&mut t);
     deal(
         &mut t,
@@ -568,14 +563,7 @@ fn battle_cards_4_f_interactive_a_sides_hand_is_its_commanders_alone() {
 
 #[test]
 fn battle_cards_4_f_interactive_a_commander_who_leaves_has_the_doctrine_play_his_side() {
-    let mut t = table(
-        json!({"battle_play": "interactive"}),
-        "cu davout at kelheim sp 9 supplied
-         cu louis at abensberg sp 5
-         plan davout: attack
-         phase operations davout",
-    );
-    ok(&mut t, "davout: attack abensberg");
+    let mut t = davout_attacks_louis(json!({"battle_play": "interactive"}));
     pass_windows(&mut t);
     assert_eq!(battle(&t).commanders.map(|c| c.is_some()), [true, true]);
     ok(&mut t, "!resign louis");

@@ -16,11 +16,12 @@ fn script(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// `despatch replay --json <script>`: the transcript, which must use every die of the header.
-fn replay(name: &str) -> Value {
+/// `despatch replay [flags] <script>` in a folder of its own, as a player runs it.
+fn run(name: &str, flags: &[&str]) -> std::process::Output {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_despatch"))
-        .args(["replay", "--json"])
+    Command::new(env!("CARGO_BIN_EXE_despatch"))
+        .arg("replay")
+        .args(flags)
         .arg(script(name))
         .current_dir(dir.path())
         .env(
@@ -29,7 +30,12 @@ fn replay(name: &str) -> Value {
         )
         .env("RUST_LOG", "warn")
         .output()
-        .expect("the binary runs");
+        .expect("the binary runs")
+}
+
+/// `despatch replay --json <script>`: the transcript, which must use every die of the header.
+fn replay(name: &str) -> Value {
+    let out = run(name, &["--json"]);
     assert!(
         out.status.success(),
         "{name}: {}",
@@ -47,18 +53,7 @@ fn replay(name: &str) -> Value {
 
 /// The plain transcript a player reads: it runs, and says the dice are scripted.
 fn replay_text(name: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_despatch"))
-        .args(["replay"])
-        .arg(script(name))
-        .current_dir(dir.path())
-        .env(
-            "DATABASE_URL",
-            format!("sqlite:{}/despatch.db?mode=rwc", dir.path().display()),
-        )
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("the binary runs");
+    let out = run(name, &[]);
     assert!(out.status.success(), "{name}");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }

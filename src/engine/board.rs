@@ -481,15 +481,9 @@ impl Board {
         let (x, y) = self.centre(at);
         match self.grid {
             Grid::Hex { .. } => {
-                let pts: Vec<String> = (0..6)
-                    .map(|i| {
-                        let a = std::f64::consts::PI / 3.0 * f64::from(i);
-                        format!("{:.1},{:.1}", x + HEX * a.cos(), y + HEX * a.sin())
-                    })
-                    .collect();
                 format!(
                     r#"<polygon class="{class}" fill="{fill}" fill-opacity="{opacity}" points="{}"/>"#,
-                    pts.join(" ")
+                    hex_points(x, y)
                 )
             }
             Grid::Square { .. } => format!(
@@ -508,15 +502,9 @@ impl Board {
         let (x, y) = self.centre(at);
         match self.grid {
             Grid::Hex { .. } => {
-                let pts: Vec<String> = (0..6)
-                    .map(|i| {
-                        let a = std::f64::consts::PI / 3.0 * f64::from(i);
-                        format!("{:.1},{:.1}", x + HEX * a.cos(), y + HEX * a.sin())
-                    })
-                    .collect();
                 format!(
                     r##"<polygon class="{class}" fill="{fill}" stroke="#6b6453" stroke-width="1.5" points="{}"/>"##,
-                    pts.join(" ")
+                    hex_points(x, y)
                 )
             }
             Grid::Square { .. } => format!(
@@ -1212,6 +1200,17 @@ fn draw_piece(svg: &mut String, board: &Board, p: &Piece, x: f64, y: f64, size: 
         }
     }
     svg.push_str("</g>");
+}
+
+/// The six corners of a hex centred on (`x`, `y`), as an SVG `points` list.
+fn hex_points(x: f64, y: f64) -> String {
+    let pts: Vec<String> = (0..6)
+        .map(|i| {
+            let a = std::f64::consts::PI / 3.0 * f64::from(i);
+            format!("{:.1},{:.1}", x + HEX * a.cos(), y + HEX * a.sin())
+        })
+        .collect();
+    pts.join(" ")
 }
 
 #[cfg(test)]

@@ -6,6 +6,24 @@
 //! Every table carries `game_id` and every query names it, so the data shards by game.
 //! Events are stored as the exact JSON text that was hashed; nothing rewrites them.
 
+/// The same statement on either backend, written once: `$pool` is PostgreSQL's pool, or
+/// SQLite's writer (for statements that write or must see the latest write). Defined before
+/// the modules so that `players`, `preferences` and `talk` share it.
+macro_rules! both {
+    ($self:ident, $pool:ident => $body:expr) => {
+        match $self {
+            Store::Postgres(s) => {
+                let $pool = s.pool();
+                $body
+            }
+            Store::Sqlite(s) => {
+                let $pool = s.writer();
+                $body
+            }
+        }
+    };
+}
+
 mod at_rest;
 mod outage;
 pub mod outbox;

@@ -19,23 +19,6 @@ pub struct PlayerSeat {
     pub name: String,
 }
 
-/// The same statement on either backend: `$pool` is PostgreSQL's pool, or SQLite's writer
-/// (every statement here either writes or must see the latest write).
-macro_rules! both {
-    ($self:ident, $pool:ident => $body:expr) => {
-        match $self {
-            Store::Postgres(s) => {
-                let $pool = s.pool();
-                $body
-            }
-            Store::Sqlite(s) => {
-                let $pool = s.writer();
-                $body
-            }
-        }
-    };
-}
-
 impl Store {
     /// Every seat whose email is `email`, in any case, newest game first.
     pub async fn seats_by_email(&self, email: &str) -> Result<Vec<PlayerSeat>> {

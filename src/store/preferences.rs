@@ -5,22 +5,6 @@
 
 use super::{Result, Store};
 
-/// The same statement on either backend: `$pool` is PostgreSQL's pool, or SQLite's writer.
-macro_rules! both {
-    ($self:ident, $pool:ident => $body:expr) => {
-        match $self {
-            Store::Postgres(s) => {
-                let $pool = s.pool();
-                $body
-            }
-            Store::Sqlite(s) => {
-                let $pool = s.writer();
-                $body
-            }
-        }
-    };
-}
-
 /// The service setting that holds the base URL players reach the service at.
 pub const BASE_URL: &str = "base_url";
 

@@ -21,23 +21,6 @@ pub struct TalkRecord {
     pub recorded_at: String,
 }
 
-/// The same statements on either backend (SQLite's writer: every statement here writes or must
-/// see the latest write).
-macro_rules! both {
-    ($self:ident, $pool:ident => $body:expr) => {
-        match $self {
-            Store::Postgres(s) => {
-                let $pool = s.pool();
-                $body
-            }
-            Store::Sqlite(s) => {
-                let $pool = s.writer();
-                $body
-            }
-        }
-    };
-}
-
 impl Store {
     /// Keeps a message and queues its notices, in one transaction.
     pub async fn add_talk(&self, talk: &TalkRecord, notices: &[OutboxRecord]) -> Result<()> {

@@ -89,7 +89,7 @@ impl Metrics {
         let deliveries = counter_vec(
             r,
             "despatch_deliveries_total",
-            "Outbox rows handled by this process's dispatcher, by channel (email, webhook, notice) and result (sent, failed).",
+            "Outbox rows handled by this process's dispatcher, by channel (email, webhook, notice) and result (sent, failed, superseded).",
             &["channel", "result"],
         );
         let dispatcher_panics = IntCounter::new(
@@ -210,6 +210,15 @@ pub fn delivery(channel: &str, sent: bool) {
         .deliveries
         .with_label_values(&[channel, result])
         .inc();
+}
+
+/// Counts notices let go unsent because a later notice to the same seat says all of them
+/// (`notify::dispatcher`): `despatch_deliveries_total{channel="notice",result="superseded"}`.
+pub fn notices_superseded(n: u64) {
+    METRICS
+        .deliveries
+        .with_label_values(&["notice", "superseded"])
+        .inc_by(n);
 }
 
 /// Counts a panic the dispatcher caught while handling a row.

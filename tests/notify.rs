@@ -155,7 +155,110 @@ on_both_backends!(
     webhooks_are_registered_listed_without_secrets_and_deleted_by_their_seat,
     a_name_that_would_split_a_header_silences_no_game,
     notices_read_the_cached_game_and_one_nobody_hears_loads_nothing,
+    a_seat_several_moves_behind_gets_one_mail_composed_from_the_latest,
 );
+
+/// Issue 16 (docs/notifications.md, "One mail for many moves"): a seat that several moves have
+/// passed to since its last mail is sent one, composed from the latest notice and listing every
+/// move since; the earlier notices are let go unsent, each naming the one that says it all.
+/// Table talk between the moves is not a notice of that kind: it still arrives on its own.
+async fn a_seat_several_moves_behind_gets_one_mail_composed_from_the_latest(t: TestApp) {
+    let tag = tag();
+    let (status, body) = t
+        .call(
+            reqwest::Method::POST,
+            "/api/games",
+            None,
+            Some(
+                json!({ "ruleset": "open-table", "options": { "order": "free" }, "seats": [
+                { "name": "Anna", "seat": "anna" },
+                { "name": "Bert", "seat": "bert", "email": format!("bert-{tag}@example.org") },
+            ] }),
+            ),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let table = Table {
+        game_id: body["game_id"].as_str().unwrap().to_owned(),
+        tokens: body["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["token"].as_str().unwrap().to_owned())
+            .collect(),
+    };
+    let d = t.smtp_dispatcher();
+    d.drain().await.unwrap();
+    assert_eq!(wait_for_mail(&format!("bert-{tag}"), 1).await.len(), 1);
+
+    let moves = [
+        "The Guard crosses the Sambre.",
+        "The Guard takes the farm.",
+        "The Guard halts for the night.",
+        "The Guard forms square.",
+    ];
+    for (i, order) in moves.iter().enumerate() {
+        t.play(&table, &table.tokens[0], order).await;
+        if i == 1 {
+            let (status, body) = t
+                .call(
+                    reqwest::Method::POST,
+                    &format!("/api/games/{}/talk", table.game_id),
+                    Some(&table.tokens[0]),
+                    Some(json!({ "text": "Your move, Bert." })),
+                )
+                .await;
+            assert_eq!(status, 201, "{body}");
+        }
+    }
+    d.drain().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mail = wait_for_mail(&format!("bert-{tag}"), 3).await;
+    assert_eq!(
+        mail.len(),
+        3,
+        "the first notice, the talk and one turn mail for four moves: {:?}",
+        mail.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        mail.iter()
+            .filter(|m| m.text.contains("Your move, Bert."))
+            .count(),
+        1,
+        "the talk arrives on its own"
+    );
+    let latest = mail
+        .iter()
+        .find(|m| m.text.contains("forms square"))
+        .expect("a mail composed from the latest notice");
+    for order in moves {
+        assert!(
+            latest.text.contains(order.trim_end_matches('.')),
+            "the one mail lists every move since bert's last: {order} is missing from\n{}",
+            latest.text
+        );
+    }
+
+    let states = t.store.outbox_states(&table.game_id).await.unwrap();
+    let turns: Vec<_> = states
+        .iter()
+        .filter(|s| s.row.record.channel == "turn" && s.row.record.seat.as_deref() == Some("bert"))
+        .collect();
+    assert_eq!(turns.len(), 1 + moves.len(), "a turn notice per move");
+    let last = turns.last().unwrap();
+    assert_eq!(last.superseded_by, None, "the latest notice is composed");
+    assert!(last.sent && last.attempts == 1);
+    for earlier in &turns[1..turns.len() - 1] {
+        assert!(earlier.sent, "let go: {earlier:?}");
+        assert_eq!(earlier.superseded_by, Some(last.row.id), "{earlier:?}");
+        assert_eq!(earlier.attempts, 0, "never claimed: {earlier:?}");
+    }
+    let emails = states
+        .iter()
+        .filter(|s| s.row.record.channel == "email")
+        .count();
+    assert_eq!(emails, 3, "three email deliveries were written, no more");
+}
 
 /// Issue 16: notices cost moves nothing. A notice is composed from the game the fold cache holds
 /// — its lines from the pages' fold kept beside it, moved on — never by folding the log again;
@@ -187,10 +290,13 @@ async fn notices_read_the_cached_game_and_one_nobody_hears_loads_nothing(t: Test
             .map(|s| s["token"].as_str().unwrap().to_owned())
             .collect(),
     };
+    let d = t.smtp_dispatcher();
+    // Bert's first notice goes before anna moves: two notices waiting together would make one
+    // mail (`a_seat_several_moves_behind_gets_one_mail_composed_from_the_latest`).
+    d.drain().await.unwrap();
     t.play(&table, &table.tokens[0], "The brigade holds the ford.")
         .await;
     grow(&t.store, &table.game_id, LONG).await;
-    let d = t.smtp_dispatcher();
     // The first notices after the log grew behind the service's back fold what they find once.
     d.drain().await.unwrap();
     assert_eq!(wait_for_mail(&format!("bert-{tag}"), 2).await.len(), 2);

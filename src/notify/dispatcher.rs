@@ -64,6 +64,20 @@ impl Default for DispatchSettings {
     }
 }
 
+/// The notices a later `turn` notice to the same seat says all of.
+const SUPERSEDED: [&str; 2] = [TURN, REMINDER];
+
+/// What one round of the dispatcher did.
+#[derive(Debug, Clone, Copy)]
+struct Round {
+    /// Notices let go because a later one says all of them.
+    let_go: usize,
+    /// Rows claimed and handled.
+    claimed: usize,
+    /// Delivery rows the round's notices were expanded into.
+    deliveries: usize,
+}
+
 /// What became of one claimed row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Handled {
@@ -142,21 +156,63 @@ impl Dispatcher {
 
     /// Claims a batch of due rows.
     pub async fn claim(&self) -> Result<Vec<Claimed>, String> {
+        self.claim_of(None).await
+    }
+
+    /// Claims a batch of due rows of the given channels (all when `None`).
+    async fn claim_of(&self, channels: Option<&[&str]>) -> Result<Vec<Claimed>, String> {
         let now = self.clock.now();
         let lease = chrono::Duration::from_std(self.settings.lease).unwrap_or_default();
         self.games
             .store
-            .claim_outbox(now, now + lease, self.settings.batch, &self.id)
+            .claim_outbox_of(now, now + lease, self.settings.batch, &self.id, channels)
             .await
             .map_err(|e| e.to_string())
     }
 
-    /// One round: claim a batch and handle every row of it. Returns how many rows it handled.
+    /// One round: let go the notices a later one says all of, claim a batch and handle every
+    /// row of it. Returns how many rows it let go or handled.
     pub async fn run_once(&self) -> Result<usize, String> {
-        let claimed = self.claim().await?;
-        let n = claimed.len();
-        join_all(claimed.iter().map(|c| self.handle(c))).await;
-        Ok(n)
+        let round = self.round(None).await?;
+        Ok(round.let_go + round.claimed)
+    }
+
+    /// A round over the rows of `channels` (every row when `None`).
+    async fn round(&self, channels: Option<&[&str]>) -> Result<Round, String> {
+        let let_go = if channels.is_none() {
+            self.supersede().await?
+        } else {
+            0
+        };
+        let claimed = self.claim_of(channels).await?;
+        let handled = join_all(claimed.iter().map(|c| self.handle(c))).await;
+        Ok(Round {
+            let_go,
+            claimed: claimed.len(),
+            deliveries: handled
+                .iter()
+                .map(|h| match h {
+                    Handled::Expanded(n) => *n,
+                    _ => 0,
+                })
+                .sum(),
+        })
+    }
+
+    /// Lets go every due `turn` or `reminder` notice that a later `turn` notice to the same
+    /// seat says all of (`Store::supersede_waiting`): a seat that several moves have passed to
+    /// since its last mail is sent one, composed from the latest.
+    async fn supersede(&self) -> Result<usize, String> {
+        let n = self
+            .games
+            .store
+            .supersede_waiting(self.clock.now(), &SUPERSEDED, TURN)
+            .await
+            .map_err(|e| e.to_string())?;
+        if n > 0 {
+            crate::metrics::notices_superseded(n);
+        }
+        Ok(n as usize)
     }
 
     /// Rounds until nothing is due now.
@@ -171,14 +227,26 @@ impl Dispatcher {
         }
     }
 
-    /// Runs until the process ends, sleeping `poll` whenever nothing is due. Errors (the database
-    /// away for a moment) are logged and retried.
+    /// Runs until the process ends. A round that fills its batch is followed by the next at
+    /// once; after any other round the dispatcher sends the deliveries that round wrote, then
+    /// sleeps `poll`. So while moves come fast, the notices of `poll` are gathered and each
+    /// waiting seat is composed one mail from the latest (`supersede`), instead of one per move;
+    /// a delivery still goes out as soon as its notice is expanded. Errors (the database away
+    /// for a moment) are logged and retried.
     pub async fn run(self) {
         tracing::info!(dispatcher = %self.id, email = %self.mailer.describe(), "dispatcher running");
+        let full = usize::try_from(self.settings.batch).unwrap_or(usize::MAX);
         loop {
-            match self.run_once().await {
-                Ok(0) => tokio::time::sleep(self.settings.poll).await,
-                Ok(_) => {}
+            let mut round = self.round(None).await;
+            while let Ok(Round { deliveries, .. }) = round {
+                if deliveries == 0 {
+                    break;
+                }
+                round = self.round(Some(&[EMAIL, WEBHOOK])).await;
+            }
+            match round {
+                Ok(Round { claimed, .. }) if claimed >= full => {}
+                Ok(_) => tokio::time::sleep(self.settings.poll).await,
                 Err(e) => {
                     tracing::warn!(error = %e, "the dispatcher could not claim rows");
                     tokio::time::sleep(self.settings.poll.max(Duration::from_secs(1))).await;

@@ -47,6 +47,9 @@ pub struct OutboxState {
     pub attempts: i32,
     pub sent: bool,
     pub last_error: Option<String>,
+    /// The later notice that said all this one would have: it was let go unsent
+    /// (`Store::supersede_waiting`).
+    pub superseded_by: Option<i64>,
 }
 
 /// The whole outbox at a glance (`Store::outbox_health`).
@@ -105,6 +108,7 @@ const PG_CLAIM: &str = "
 WITH due AS (
     SELECT game_id, id FROM outbox
     WHERE sent_at IS NULL AND next_attempt_at <= $1::timestamptz
+      AND ($5::text[] IS NULL OR channel = ANY($5::text[]))
     ORDER BY next_attempt_at, id
     LIMIT $3
     FOR UPDATE SKIP LOCKED
@@ -117,9 +121,49 @@ const SQLITE_CLAIM: &str = "
 UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $2, claimed_by = $4
 WHERE id IN (
     SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= $1
+      AND ($5 IS NULL OR channel IN (SELECT value FROM json_each($5)))
     ORDER BY next_attempt_at, id LIMIT $3
 )
 RETURNING id, game_id, seq, channel, seat, payload, attempts";
+
+/// The latest waiting notice of kind `$3` that says all a notice `o` says: same game and
+/// seat, a later event (or the same event, written later).
+macro_rules! later_notice {
+    () => {
+        "
+    SELECT l.id FROM outbox l
+    WHERE l.game_id = o.game_id AND l.seat = o.seat AND l.sent_at IS NULL AND l.channel = $3
+      AND (l.seq > o.seq OR (l.seq = o.seq AND l.id > o.id))
+    ORDER BY l.seq DESC, l.id DESC LIMIT 1"
+    };
+}
+
+const PG_SUPERSEDE: &str = concat!(
+    "
+WITH waiting AS (
+    SELECT o.game_id, o.id, (",
+    later_notice!(),
+    ") AS later
+    FROM outbox o
+    WHERE o.sent_at IS NULL AND o.next_attempt_at <= $1::timestamptz
+      AND o.channel = ANY($2::text[]) AND o.seat IS NOT NULL
+    FOR UPDATE OF o SKIP LOCKED
+)
+UPDATE outbox o SET sent_at = $1::timestamptz, superseded_by = w.later
+FROM waiting w WHERE o.game_id = w.game_id AND o.id = w.id AND w.later IS NOT NULL"
+);
+
+const SQLITE_SUPERSEDE: &str = concat!(
+    "
+UPDATE outbox AS o SET sent_at = $1, superseded_by = (",
+    later_notice!(),
+    ")
+WHERE o.sent_at IS NULL AND o.next_attempt_at <= $1
+  AND o.channel IN (SELECT value FROM json_each($2)) AND o.seat IS NOT NULL
+  AND EXISTS (",
+    later_notice!(),
+    ")"
+);
 
 fn outbox_row<R>(row: &R) -> Result<OutboxRow>
 where
@@ -152,15 +196,31 @@ impl Store {
         limit: i64,
         dispatcher: &str,
     ) -> Result<Vec<Claimed>> {
+        self.claim_outbox_of(now, lease_until, limit, dispatcher, None)
+            .await
+    }
+
+    /// `claim_outbox`, taking only rows of the given channels when `channels` names some.
+    pub async fn claim_outbox_of(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: i64,
+        dispatcher: &str,
+        channels: Option<&[&str]>,
+    ) -> Result<Vec<Claimed>> {
         let (now_s, until) = (timestamp(now), timestamp(lease_until));
         let mut claimed = Vec::new();
         match self {
             Store::Postgres(s) => {
+                let channels: Option<Vec<String>> =
+                    channels.map(|c| c.iter().map(|c| (*c).to_owned()).collect());
                 let found = sqlx::query(PG_CLAIM)
                     .bind(&now_s)
                     .bind(&until)
                     .bind(limit)
                     .bind(dispatcher)
+                    .bind(channels)
                     .fetch_all(s.pool())
                     .await?;
                 for r in &found {
@@ -172,11 +232,14 @@ impl Store {
                 }
             }
             Store::Sqlite(s) => {
+                let channels =
+                    channels.map(|c| serde_json::to_string(c).expect("a list of names is JSON"));
                 let found = sqlx::query(SQLITE_CLAIM)
                     .bind(&now_s)
                     .bind(&until)
                     .bind(limit)
                     .bind(dispatcher)
+                    .bind(channels)
                     .fetch_all(s.pool())
                     .await?;
                 for r in &found {
@@ -190,6 +253,45 @@ impl Store {
         }
         claimed.sort_by_key(|c| c.row.id);
         Ok(claimed)
+    }
+
+    /// Lets go every due notice of a kind in `kinds` that a later notice of kind `by_kind` for
+    /// the same game and seat, still waiting, says all of: it is marked done unsent, naming that
+    /// notice in `superseded_by`. "Later" is by the event the notice follows (its seq), then by
+    /// id. The latest waiting notice of each seat is never let go, so whatever a seat is owed
+    /// still reaches it, once. Rows another dispatcher holds are left to it. Returns how many
+    /// notices were let go. One statement: a burst of moves in one game costs its waiting seats
+    /// one composed notice each, not one per move.
+    pub async fn supersede_waiting(
+        &self,
+        now: DateTime<Utc>,
+        kinds: &[&str],
+        by_kind: &str,
+    ) -> Result<u64> {
+        let now_s = timestamp(now);
+        let n = match self {
+            Store::Postgres(s) => {
+                let kinds: Vec<String> = kinds.iter().map(|k| (*k).to_owned()).collect();
+                sqlx::query(PG_SUPERSEDE)
+                    .bind(&now_s)
+                    .bind(&kinds)
+                    .bind(by_kind)
+                    .execute(s.pool())
+                    .await?
+                    .rows_affected()
+            }
+            Store::Sqlite(s) => {
+                let kinds = serde_json::to_string(kinds).expect("a list of names is JSON");
+                sqlx::query(SQLITE_SUPERSEDE)
+                    .bind(&now_s)
+                    .bind(&kinds)
+                    .bind(by_kind)
+                    .execute(s.pool())
+                    .await?
+                    .rows_affected()
+            }
+        };
+        Ok(n)
     }
 
     /// Marks a claimed row delivered and records the attempt.
@@ -404,7 +506,7 @@ impl Store {
 
     /// Every outbox row of a game with its bookkeeping, oldest first.
     pub async fn outbox_states(&self, game_id: &str) -> Result<Vec<OutboxState>> {
-        let sql = "SELECT id, game_id, seq, channel, seat, payload, attempts, sent_at IS NOT NULL AS sent, last_error
+        let sql = "SELECT id, game_id, seq, channel, seat, payload, attempts, sent_at IS NOT NULL AS sent, last_error, superseded_by
                    FROM outbox WHERE game_id = $1 ORDER BY id";
         macro_rules! run {
             ($pool:expr) => {{
@@ -417,6 +519,7 @@ impl Store {
                             attempts: r.try_get("attempts")?,
                             sent: r.try_get("sent")?,
                             last_error: r.try_get("last_error")?,
+                            superseded_by: r.try_get("superseded_by")?,
                         })
                     })
                     .collect()

@@ -1109,6 +1109,137 @@ async fn a_retry_waiting_on_its_first_attempt_in_another_process_gets_the_first_
 }
 
 /// A game's snapshot as the store keeps it.
+fn kind_of_notice(game_id: &str, seq: u64, channel: &str, seat: &str) -> OutboxRecord {
+    OutboxRecord {
+        channel: channel.into(),
+        ..notice(game_id, seq, seat)
+    }
+}
+
+/// Appends the next command of `game_id` (after `prev`) with `outbox`; returns the event.
+async fn append_with(store: &Store, prev: &Event, outbox: Vec<OutboxRecord>) -> Event {
+    let event = command(prev, "alice", "on");
+    store
+        .append(
+            &prev.game_id,
+            prev.seq + 1,
+            &Append {
+                events: vec![event.clone()],
+                outbox,
+                ..Append::default()
+            },
+        )
+        .await
+        .unwrap();
+    event
+}
+
+/// Issue 16, docs/notifications.md ("One mail for many moves"): a due `turn` or `reminder`
+/// notice is let go when a later `turn` notice to the same seat of the same game waits; the
+/// latest never is, nor any other kind, another seat's, another game's, or a row a dispatcher
+/// holds.
+async fn a_waiting_notice_is_let_go_only_for_a_later_turn_notice_to_the_same_seat(store: &Store) {
+    let kinds = ["turn", "reminder"];
+    let now = chrono::Utc::now() + chrono::Duration::days(1);
+    let e0 = create(store, "g1").await;
+    let e1 = append_with(
+        store,
+        &e0,
+        vec![
+            kind_of_notice("g1", 1, "turn", "bob"),
+            kind_of_notice("g1", 1, "reminder", "bob"),
+            kind_of_notice("g1", 1, "deadline", "bob"),
+            kind_of_notice("g1", 1, "turn", "alice"),
+        ],
+    )
+    .await;
+    let e2 = append_with(
+        store,
+        &e1,
+        vec![
+            kind_of_notice("g1", 2, "turn", "bob"),
+            kind_of_notice("g1", 2, "talk", "bob"),
+        ],
+    )
+    .await;
+    let e3 = append_with(store, &e2, vec![kind_of_notice("g1", 3, "turn", "bob")]).await;
+    let other = create(store, "g2").await;
+    append_with(store, &other, vec![kind_of_notice("g2", 1, "turn", "bob")]).await;
+    let before_g2 = store.outbox_states("g2").await.unwrap();
+
+    assert_eq!(
+        store.supersede_waiting(now, &kinds, "turn").await.unwrap(),
+        3
+    );
+    let states = store.outbox_states("g1").await.unwrap();
+    let find = |seq: u64, channel: &str, seat: &str| {
+        states
+            .iter()
+            .find(|s| {
+                s.row.record.seq == seq
+                    && s.row.record.channel == channel
+                    && s.row.record.seat.as_deref() == Some(seat)
+            })
+            .unwrap_or_else(|| panic!("no {channel} notice for {seat} at {seq}"))
+    };
+    let latest = find(3, "turn", "bob");
+    assert!(!latest.sent && latest.superseded_by.is_none(), "{latest:?}");
+    for (seq, channel) in [(1, "turn"), (1, "reminder"), (2, "turn")] {
+        let gone = find(seq, channel, "bob");
+        assert!(gone.sent, "{gone:?}");
+        assert_eq!(gone.superseded_by, Some(latest.row.id), "{gone:?}");
+        assert_eq!(gone.attempts, 0, "never claimed: {gone:?}");
+    }
+    for (seq, channel, seat) in [
+        (1, "deadline", "bob"),
+        (2, "talk", "bob"),
+        (1, "turn", "alice"),
+    ] {
+        let kept = find(seq, channel, seat);
+        assert!(!kept.sent && kept.superseded_by.is_none(), "{kept:?}");
+    }
+    assert_eq!(
+        store.outbox_states("g2").await.unwrap(),
+        before_g2,
+        "another game's notice to a seat of the same name is its own"
+    );
+    assert_eq!(
+        store.supersede_waiting(now, &kinds, "turn").await.unwrap(),
+        0,
+        "once let go, nothing more to do"
+    );
+
+    // A notice a dispatcher holds is its own until the lease runs out.
+    let lease_end = now + chrono::Duration::hours(1);
+    let claimed = store.claim_outbox(now, lease_end, 100, "d1").await.unwrap();
+    assert!(claimed.iter().any(|c| c.row.id == latest.row.id));
+    append_with(store, &e3, vec![kind_of_notice("g1", 4, "turn", "bob")]).await;
+    assert_eq!(
+        store.supersede_waiting(now, &kinds, "turn").await.unwrap(),
+        0
+    );
+    let after_lease = lease_end + chrono::Duration::seconds(1);
+    assert_eq!(
+        store
+            .supersede_waiting(after_lease, &kinds, "turn")
+            .await
+            .unwrap(),
+        1,
+        "the lease ran out: the held notice is let go for the later one"
+    );
+    let states = store.outbox_states("g1").await.unwrap();
+    let fourth = states
+        .iter()
+        .find(|s| s.row.record.seq == 4)
+        .expect("the fourth notice");
+    let third = states
+        .iter()
+        .find(|s| s.row.id == latest.row.id)
+        .expect("the third notice");
+    assert_eq!(third.superseded_by, Some(fourth.row.id));
+    assert!(!fourth.sent);
+}
+
 fn game_snapshot(game_id: &str, seq: u64, body: &str) -> GameSnapshot {
     GameSnapshot {
         game_id: game_id.into(),
@@ -1196,4 +1327,5 @@ contract![
     a_seat_is_found_by_the_hash_of_its_token_and_only_in_its_own_game,
     events_read_back_byte_identical_with_their_hashes_intact,
     the_latest_snapshot_of_a_game_reads_back_as_written_and_replaces_older_ones,
+    a_waiting_notice_is_let_go_only_for_a_later_turn_notice_to_the_same_seat,
 ];

@@ -1167,9 +1167,27 @@ async fn a_waiting_notice_is_let_go_only_for_a_later_turn_notice_to_the_same_sea
     append_with(store, &other, vec![kind_of_notice("g2", 1, "turn", "bob")]).await;
     let before_g2 = store.outbox_states("g2").await.unwrap();
 
+    // At most `limit` of the oldest due notices at a time: bob's turn and reminder of event 1.
     assert_eq!(
-        store.supersede_waiting(now, &kinds, "turn").await.unwrap(),
-        3
+        store
+            .supersede_waiting(now, &kinds, "turn", 2)
+            .await
+            .unwrap(),
+        despatch::store::Superseded {
+            looked: 2,
+            let_go: 2
+        }
+    );
+    // Then the rest: alice's, bob's of events 2 and 3, and g2's; only bob's of event 2 goes.
+    assert_eq!(
+        store
+            .supersede_waiting(now, &kinds, "turn", 1024)
+            .await
+            .unwrap(),
+        despatch::store::Superseded {
+            looked: 4,
+            let_go: 1
+        }
     );
     let states = store.outbox_states("g1").await.unwrap();
     let find = |seq: u64, channel: &str, seat: &str| {
@@ -1204,7 +1222,11 @@ async fn a_waiting_notice_is_let_go_only_for_a_later_turn_notice_to_the_same_sea
         "another game's notice to a seat of the same name is its own"
     );
     assert_eq!(
-        store.supersede_waiting(now, &kinds, "turn").await.unwrap(),
+        store
+            .supersede_waiting(now, &kinds, "turn", 1024)
+            .await
+            .unwrap()
+            .let_go,
         0,
         "once let go, nothing more to do"
     );
@@ -1215,15 +1237,20 @@ async fn a_waiting_notice_is_let_go_only_for_a_later_turn_notice_to_the_same_sea
     assert!(claimed.iter().any(|c| c.row.id == latest.row.id));
     append_with(store, &e3, vec![kind_of_notice("g1", 4, "turn", "bob")]).await;
     assert_eq!(
-        store.supersede_waiting(now, &kinds, "turn").await.unwrap(),
+        store
+            .supersede_waiting(now, &kinds, "turn", 1024)
+            .await
+            .unwrap()
+            .let_go,
         0
     );
     let after_lease = lease_end + chrono::Duration::seconds(1);
     assert_eq!(
         store
-            .supersede_waiting(after_lease, &kinds, "turn")
+            .supersede_waiting(after_lease, &kinds, "turn", 1024)
             .await
-            .unwrap(),
+            .unwrap()
+            .let_go,
         1,
         "the lease ran out: the held notice is let go for the later one"
     );

@@ -30,7 +30,8 @@ use super::webhook::{Hooks, WebhookDelivery};
 use crate::engine::canonical::random32;
 use crate::games::clock::Clock;
 use crate::games::outbox::{
-    Claimed, EmailDelivery, LogHead, OutboxRecord, EMAIL, INVITATION, REMINDER, TALK, TURN, WEBHOOK,
+    Claimed, EmailDelivery, LogHead, OutboxRecord, Superseded, EMAIL, INVITATION, REMINDER, TALK,
+    TURN, WEBHOOK,
 };
 use crate::games::players::{CLAIM, SEAT_LINKS, SIGN_IN};
 use crate::games::settings::DIGEST;
@@ -67,9 +68,15 @@ impl Default for DispatchSettings {
 /// The notices a later `turn` notice to the same seat says all of.
 const SUPERSEDED: [&str; 2] = [TURN, REMINDER];
 
+/// How many due notices one round looks at for a later one: the statement stays short however
+/// long the outbox has grown, and a round that reaches this many is followed by the next at once.
+const SUPERSEDE_AT_ONCE: i64 = 1024;
+
 /// What one round of the dispatcher did.
 #[derive(Debug, Clone, Copy)]
 struct Round {
+    /// Whether the round took as many rows as it may: more may be due.
+    full: bool,
     /// Notices let go because a later one says all of them.
     let_go: usize,
     /// Rows claimed and handled.
@@ -179,15 +186,19 @@ impl Dispatcher {
 
     /// A round over the rows of `channels` (every row when `None`).
     async fn round(&self, channels: Option<&[&str]>) -> Result<Round, String> {
-        let let_go = if channels.is_none() {
+        let superseded = if channels.is_none() {
             self.supersede().await?
         } else {
-            0
+            Superseded {
+                looked: 0,
+                let_go: 0,
+            }
         };
         let claimed = self.claim_of(channels).await?;
         let handled = join_all(claimed.iter().map(|c| self.handle(c))).await;
         Ok(Round {
-            let_go,
+            let_go: superseded.let_go as usize,
+            full: claimed.len() >= self.batch() || superseded.looked >= SUPERSEDE_AT_ONCE as u64,
             claimed: claimed.len(),
             deliveries: handled
                 .iter()
@@ -199,20 +210,24 @@ impl Dispatcher {
         })
     }
 
+    fn batch(&self) -> usize {
+        usize::try_from(self.settings.batch).unwrap_or(usize::MAX)
+    }
+
     /// Lets go every due `turn` or `reminder` notice that a later `turn` notice to the same
     /// seat says all of (`Store::supersede_waiting`): a seat that several moves have passed to
     /// since its last mail is sent one, composed from the latest.
-    async fn supersede(&self) -> Result<usize, String> {
-        let n = self
+    async fn supersede(&self) -> Result<Superseded, String> {
+        let done = self
             .games
             .store
-            .supersede_waiting(self.clock.now(), &SUPERSEDED, TURN)
+            .supersede_waiting(self.clock.now(), &SUPERSEDED, TURN, SUPERSEDE_AT_ONCE)
             .await
             .map_err(|e| e.to_string())?;
-        if n > 0 {
-            crate::metrics::notices_superseded(n);
+        if done.let_go > 0 {
+            crate::metrics::notices_superseded(done.let_go);
         }
-        Ok(n as usize)
+        Ok(done)
     }
 
     /// Rounds until nothing is due now.
@@ -235,9 +250,9 @@ impl Dispatcher {
     /// for a moment) are logged and retried.
     pub async fn run(self) {
         tracing::info!(dispatcher = %self.id, email = %self.mailer.describe(), "dispatcher running");
-        let full = usize::try_from(self.settings.batch).unwrap_or(usize::MAX);
         loop {
             let mut round = self.round(None).await;
+            let full = matches!(round, Ok(Round { full: true, .. }));
             while let Ok(Round { deliveries, .. }) = round {
                 if deliveries == 0 {
                     break;
@@ -245,7 +260,7 @@ impl Dispatcher {
                 round = self.round(Some(&[EMAIL, WEBHOOK])).await;
             }
             match round {
-                Ok(Round { claimed, .. }) if claimed >= full => {}
+                Ok(_) if full => {}
                 Ok(_) => tokio::time::sleep(self.settings.poll).await,
                 Err(e) => {
                     tracing::warn!(error = %e, "the dispatcher could not claim rows");

@@ -45,7 +45,9 @@ use crate::engine::event::Event;
 use crate::engine::snapshot::Snapshot;
 
 pub use at_rest::{Resealed, Unlocked};
-pub use outbox::{Attempt, Channels, Claimed, OutboxHealth, OutboxState, WebhookRecord};
+pub use outbox::{
+    Attempt, Channels, Claimed, OutboxHealth, OutboxState, Superseded, WebhookRecord,
+};
 pub use players::PlayerSeat;
 pub use postgres::PgStore;
 pub use sealing::SecretKey;

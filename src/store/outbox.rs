@@ -40,6 +40,16 @@ pub struct Attempt {
     pub error: Option<String>,
 }
 
+/// What one `Store::supersede_waiting` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Superseded {
+    /// Due notices looked at: the statement's limit when more may wait (on SQLite counted just
+    /// before, so another dispatcher's work may make it differ).
+    pub looked: u64,
+    /// Notices let go.
+    pub let_go: u64,
+}
+
 /// An outbox row with its delivery bookkeeping.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutboxState {
@@ -138,19 +148,35 @@ macro_rules! later_notice {
     };
 }
 
+/// The oldest `$4` due notices of the kinds `$2` (at most: the statement stays short however
+/// long the outbox has grown).
+macro_rules! due_notices {
+    () => {
+        "SELECT id FROM outbox
+    WHERE sent_at IS NULL AND next_attempt_at <= $1 AND seat IS NOT NULL
+      AND channel IN (SELECT value FROM json_each($2))
+    ORDER BY next_attempt_at, id LIMIT $4"
+    };
+}
+
 const PG_SUPERSEDE: &str = concat!(
     "
-WITH waiting AS (
+WITH due AS (
+    SELECT game_id, id, seat, seq FROM outbox
+    WHERE sent_at IS NULL AND next_attempt_at <= $1::timestamptz AND seat IS NOT NULL
+      AND channel = ANY($2::text[])
+    ORDER BY next_attempt_at, id LIMIT $4
+    FOR UPDATE SKIP LOCKED
+), gone AS (
     SELECT o.game_id, o.id, (",
     later_notice!(),
-    ") AS later
-    FROM outbox o
-    WHERE o.sent_at IS NULL AND o.next_attempt_at <= $1::timestamptz
-      AND o.channel = ANY($2::text[]) AND o.seat IS NOT NULL
-    FOR UPDATE OF o SKIP LOCKED
+    ") AS later FROM due o
+), let_go AS (
+    UPDATE outbox o SET sent_at = $1::timestamptz, superseded_by = g.later
+    FROM gone g WHERE o.game_id = g.game_id AND o.id = g.id AND g.later IS NOT NULL
+    RETURNING 1
 )
-UPDATE outbox o SET sent_at = $1::timestamptz, superseded_by = w.later
-FROM waiting w WHERE o.game_id = w.game_id AND o.id = w.id AND w.later IS NOT NULL"
+SELECT (SELECT count(*) FROM due) AS looked, (SELECT count(*) FROM let_go) AS let_go"
 );
 
 const SQLITE_SUPERSEDE: &str = concat!(
@@ -158,12 +184,14 @@ const SQLITE_SUPERSEDE: &str = concat!(
 UPDATE outbox AS o SET sent_at = $1, superseded_by = (",
     later_notice!(),
     ")
-WHERE o.sent_at IS NULL AND o.next_attempt_at <= $1
-  AND o.channel IN (SELECT value FROM json_each($2)) AND o.seat IS NOT NULL
-  AND EXISTS (",
+WHERE o.id IN (",
+    due_notices!(),
+    ") AND EXISTS (",
     later_notice!(),
     ")"
 );
+
+const SQLITE_DUE_NOTICES: &str = concat!("SELECT count(*) FROM (", due_notices!(), ")");
 
 fn outbox_row<R>(row: &R) -> Result<OutboxRow>
 where
@@ -255,43 +283,62 @@ impl Store {
         Ok(claimed)
     }
 
-    /// Lets go every due notice of a kind in `kinds` that a later notice of kind `by_kind` for
-    /// the same game and seat, still waiting, says all of: it is marked done unsent, naming that
-    /// notice in `superseded_by`. "Later" is by the event the notice follows (its seq), then by
-    /// id. The latest waiting notice of each seat is never let go, so whatever a seat is owed
-    /// still reaches it, once. Rows another dispatcher holds are left to it. Returns how many
-    /// notices were let go. One statement: a burst of moves in one game costs its waiting seats
-    /// one composed notice each, not one per move.
+    /// Lets go every due notice of a kind in `kinds`, among the oldest `limit`, that a later
+    /// notice of kind `by_kind` for the same game and seat, still waiting, says all of: it is
+    /// marked done unsent, naming that notice in `superseded_by`. "Later" is by the event the
+    /// notice follows (its seq), then by id. The latest waiting notice of each seat is never let
+    /// go, so whatever a seat is owed still reaches it, once. Rows another dispatcher holds are
+    /// left to it. One statement, so a burst of moves in one game costs its waiting seats one
+    /// composed notice each, not one per move.
     pub async fn supersede_waiting(
         &self,
         now: DateTime<Utc>,
         kinds: &[&str],
         by_kind: &str,
-    ) -> Result<u64> {
+        limit: i64,
+    ) -> Result<Superseded> {
         let now_s = timestamp(now);
-        let n = match self {
+        match self {
             Store::Postgres(s) => {
                 let kinds: Vec<String> = kinds.iter().map(|k| (*k).to_owned()).collect();
-                sqlx::query(PG_SUPERSEDE)
+                let (looked, let_go): (i64, i64) = sqlx::query_as(PG_SUPERSEDE)
                     .bind(&now_s)
                     .bind(&kinds)
                     .bind(by_kind)
-                    .execute(s.pool())
-                    .await?
-                    .rows_affected()
+                    .bind(limit)
+                    .fetch_one(s.pool())
+                    .await?;
+                Ok(Superseded {
+                    looked: rows::to_u64(looked)?,
+                    let_go: rows::to_u64(let_go)?,
+                })
             }
             Store::Sqlite(s) => {
                 let kinds = serde_json::to_string(kinds).expect("a list of names is JSON");
-                sqlx::query(SQLITE_SUPERSEDE)
+                // Counted apart (a hint for the dispatcher's pace, not a promise): a
+                // transaction that reads before it writes could not take SQLite's write lock
+                // while another dispatcher holds it.
+                let looked: i64 = sqlx::query_scalar(SQLITE_DUE_NOTICES)
                     .bind(&now_s)
                     .bind(&kinds)
                     .bind(by_kind)
+                    .bind(limit)
+                    .fetch_one(s.pool())
+                    .await?;
+                let let_go = sqlx::query(SQLITE_SUPERSEDE)
+                    .bind(&now_s)
+                    .bind(&kinds)
+                    .bind(by_kind)
+                    .bind(limit)
                     .execute(s.pool())
                     .await?
-                    .rows_affected()
+                    .rows_affected();
+                Ok(Superseded {
+                    looked: rows::to_u64(looked)?,
+                    let_go,
+                })
             }
-        };
-        Ok(n)
+        }
     }
 
     /// Marks a claimed row delivered and records the attempt.

@@ -1195,6 +1195,31 @@ async fn hour_of_glory_the_defender_orders_a_sentry_or_guard_by_pointing_on_a_ph
         "{page} {window} {board}"
     );
     screenshot(&c, "pointing-hour-of-glory-defender-01-board").await;
+    // Keyboard-operable, with a text alternative: a focusable button named after the figure.
+    let figure_el = c
+        .find(Locator::Css(&format!(
+            "g.pointable[data-piece=\"{label}\"]"
+        )))
+        .await
+        .unwrap();
+    assert_eq!(
+        figure_el.attr("tabindex").await.unwrap().as_deref(),
+        Some("0")
+    );
+    assert_eq!(
+        figure_el.attr("role").await.unwrap().as_deref(),
+        Some("button")
+    );
+    let name = figure_el
+        .attr("aria-label")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert!(
+        name.starts_with(&format!("Choose Sentry {label} at "))
+            || name.starts_with(&format!("Choose Guard {label} at ")),
+        "{label} is named '{name}'"
+    );
     let before = site.store.events(&game_id, 0, None).await.unwrap().len();
     let written = point_and_send_with(
         &c,

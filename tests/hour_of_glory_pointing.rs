@@ -224,6 +224,33 @@ fn the_commander_fights_or_shoots_an_assaulter_and_investigates_a_marker_by_poin
 }
 
 #[test]
+fn raise_alarm_the_commander_names_the_first_guards_square_by_pointing_at_it() {
+    // Summary, "Raise alarm": an assaulter inside and an alert marker on the ASI; a Guard comes
+    // into play for each marker, in an unexplored room or the entry zone.
+    const ALARM: &str = "defender a1 off dead\ndefender a2 off dead\n\
+        defender commander at w20 facing west\nintruder harris at t20 assault\nturn defender\n";
+    let s = position(&format!("{ALARM}asi 1"));
+    let pointed = defender_pointing(&s);
+    let alarms: Vec<&str> = pointed
+        .iter()
+        .filter(|p| p.order.starts_with("commander alarm "))
+        .map(|p| p.cell.as_str())
+        .collect();
+    // The entry zone and a square of room 6 (unexplored); no corridor square.
+    assert_eq!(at(&pointed, "commander", "m23"), ["commander alarm m23"]);
+    assert!(alarms.contains(&"p11"), "{alarms:?}");
+    assert!(!alarms.contains(&"p20"), "{alarms:?}");
+    let after = play(&s, "commander alarm m23").unwrap();
+    let g1 = after.defenders.iter().find(|d| d.label == "g1").unwrap();
+    assert_eq!(g1.sq.map(|q| q.to_string()).as_deref(), Some("m23"));
+    // No alert marker on the ASI: no alarm to point at.
+    let none = position(&format!("{ALARM}asi 0"));
+    assert!(defender_pointing(&none)
+        .iter()
+        .all(|p| !p.order.starts_with("commander alarm")));
+}
+
+#[test]
 fn pointing_belongs_to_the_seat_to_act_only() {
     // Summary, "Sequence of play": the Intruders' turns, then the Defender's. In an Intruder's
     // turn the Defender has nothing to point at, and the Intruder only his own agent.

@@ -4,8 +4,9 @@
 //! before its dice (`intruder::check`, `defender::check`). The Intruder points with his agent:
 //! the squares he may walk to, the doors beside him, the Defenders he may attack. The Defender
 //! points with each of his figures (summary, "Defender turn", Phase 1): the Commander's walks,
-//! doors, attacks, investigations and facings; each Sentry's FIGHT or SHOOT; each Guard's route
-//! and whom he chases. Orders that name no square (`pass`, `commander alarm`, `guards chase`,
+//! doors, attacks, investigations, alarm (naming the first Guard's square) and facings; each
+//! Sentry's FIGHT or SHOOT; each Guard's route and whom he chases. Orders that name no single
+//! square (`pass`, `commander alarm` alone or with several squares, `guards chase`, `replace`,
 //! standing choices) stay the prompts' buttons and the order box's text (docs/rules/
 //! hour-of-glory.md, Interpretation 27).
 
@@ -150,8 +151,8 @@ fn assaulter_squares(s: &State) -> Vec<Sq> {
 }
 
 /// Summary, "The Commander": MOVE to the squares he may walk to, OPEN or CLOSE a door beside
-/// him, FIGHT or SHOOT an assaulter at his square, INVESTIGATE a marker at its square; and his
-/// facing, chosen at his own square.
+/// him, FIGHT or SHOOT an assaulter at his square, INVESTIGATE a marker at its square, RAISE
+/// ALARM at the square where the first Guard comes; and his facing, chosen at his own square.
 fn commander_orders(s: &State, from: Sq) -> Vec<(String, DStep)> {
     let mut candidates: Vec<(String, DStep)> = walks(s, from, FARTHEST)
         .into_iter()
@@ -178,6 +179,16 @@ fn commander_orders(s: &State, from: Sq) -> Vec<(String, DStep)> {
     }
     for dir in Dir::ALL {
         candidates.push((from.to_string(), DStep::CommanderFace { dir }));
+    }
+    // RAISE ALARM (summary, "Raise alarm"), naming where the first Guard comes into play: a
+    // free square of an unexplored room or of the entry zone.
+    if !s.alarm && s.asi_markers > 0 && s.assaulters_inside().next().is_some() {
+        for at in board()
+            .squares()
+            .filter(|&q| defender::mobilise_square_ok(s, q).is_ok())
+        {
+            candidates.push((at.to_string(), DStep::CommanderAlarm { at: vec![at] }));
+        }
     }
     candidates
 }

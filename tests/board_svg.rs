@@ -156,7 +156,6 @@ fn pointing_is_legal(
     salt: u64,
     counts: &mut (usize, usize),
 ) -> Result<(), String> {
-    use despatch::engine::game::Move;
     let prompts = game.prompts();
     for s in &game.created.seats {
         let seat = &s.seat;
@@ -180,20 +179,34 @@ fn pointing_is_legal(
         }
         counts.0 += 1;
         for p in pointed.iter().step_by(pointed.len().div_ceil(4)) {
-            let command = game
-                .ruleset
-                .parse(&game.state, seat, &p.order)
-                .map_err(|e| format!("'{}' does not parse: {e}", p.order))?;
-            let mv = Move::Command {
-                seat: seat.clone(),
-                command,
-                client_entropy: format!("pointing-{salt}"),
-            };
-            game.play(mv, secrets, &mut bot::TestWorld::new(salt))
-                .map_err(|e| format!("'{}' is refused: {e}", p.order))?;
+            play_pointed(game, secrets, seat, p, salt)?;
             counts.1 += 1;
         }
     }
+    Ok(())
+}
+
+/// Plays the pointed order `p` as `seat`'s move (on a copy: nothing is kept); an error if it
+/// does not parse or the rules refuse it.
+fn play_pointed(
+    game: &Game,
+    secrets: &MemorySecrets,
+    seat: &despatch::engine::ruleset::Seat,
+    p: &despatch::engine::board::Pointed,
+    salt: u64,
+) -> Result<(), String> {
+    use despatch::engine::game::Move;
+    let command = game
+        .ruleset
+        .parse(&game.state, seat, &p.order)
+        .map_err(|e| format!("'{}' does not parse: {e}", p.order))?;
+    let mv = Move::Command {
+        seat: seat.clone(),
+        command,
+        client_entropy: format!("pointing-{salt}"),
+    };
+    game.play(mv, secrets, &mut bot::TestWorld::new(salt))
+        .map_err(|e| format!("'{}' is refused: {e}", p.order))?;
     Ok(())
 }
 
@@ -599,6 +612,8 @@ struct Seen {
     peeks: usize,
     face_down: usize,
     sentries: usize,
+    /// Orders by pointing offered for the Defender's Sentries and Guards.
+    defender_pointing: usize,
 }
 
 fn check_hog(game: &Game, seen: &mut Seen) -> Result<(), String> {
@@ -712,7 +727,10 @@ fn hour_of_glory_boards_show_each_viewer_only_their_view_over_bot_games() {
                 hog_setup(intruders, n),
                 n * 7919 + intruders as u64,
                 2_000,
-                &mut |g, _| check_hog(g, &mut seen),
+                &mut |g, _| {
+                    check_hog(g, &mut seen)?;
+                    check_hog_pointing(g, &mut seen)
+                },
             )
             .unwrap_or_else(|e| panic!("{intruders} intruder(s), game {n}: {e}"));
             assert!(game.game.ended);
@@ -724,6 +742,55 @@ fn hour_of_glory_boards_show_each_viewer_only_their_view_over_bot_games() {
         seen.peeks > 0,
         "no Stronghold Map holder was ever shown a face-down card"
     );
+    assert!(
+        seen.defender_pointing > 0,
+        "no Sentry or Guard was ever offered an order by pointing"
+    );
+}
+
+/// The same position with another deal: the face-down cards of the unexplored rooms — the
+/// game's hidden information — moved round by one.
+fn other_deal(state: &HogState) -> HogState {
+    let mut dealt = state.clone();
+    let hidden: Vec<usize> = (0..dealt.rooms.len())
+        .filter(|&i| !dealt.rooms[i].explored && dealt.rooms[i].card.is_some())
+        .collect();
+    let cards: Vec<_> = hidden.iter().map(|&i| dealt.rooms[i].card).collect();
+    for (k, &i) in hidden.iter().enumerate() {
+        dealt.rooms[i].card = cards[(k + 1) % cards.len()];
+    }
+    dealt
+}
+
+/// Orders by pointing keep the secrets (issue 20): only the seat to act has a pointing table
+/// (so the Defender's is on his page alone, and the public page, which has no seat, gets
+/// none); and the table is the same when the face-down cards are dealt otherwise, so nothing in
+/// it tells a card.
+fn check_hog_pointing(game: &Game, seen: &mut Seen) -> Result<(), String> {
+    use despatch::rules::hour_of_glory::pointing::pointing;
+    let state: &HogState = game.state.downcast().ok_or("not a stronghold")?;
+    let to_act: Vec<_> = game.prompts().into_iter().map(|p| p.seat).collect();
+    let dealt = other_deal(state);
+    for s in &game.created.seats {
+        let seat = &s.seat;
+        let table = pointing(state, seat);
+        if !to_act.contains(seat) {
+            if !table.is_empty() {
+                return Err(format!("{seat} is not to act but is offered {table:?}"));
+            }
+            continue;
+        }
+        if pointing(&dealt, seat) != table {
+            return Err(format!(
+                "{seat}'s pointing changes with the face-down cards at seq {}",
+                game.next_seq - 1
+            ));
+        }
+        if seat == &state.defender_seat {
+            seen.defender_pointing += table.iter().filter(|p| p.piece != "commander").count();
+        }
+    }
+    Ok(())
 }
 
 /// The watch zones of a drawing, as drawn.
@@ -744,15 +811,7 @@ fn check_hog_zones(game: &Game, seen: &mut usize) -> Result<(), String> {
     use despatch::rules::hour_of_glory::board::{Dir, Sq};
     use despatch::rules::hour_of_glory::drawn;
     let state: &HogState = game.state.downcast().ok_or("not a stronghold")?;
-    // Another deal: the cards of the unexplored rooms moved round by one.
-    let mut dealt = state.clone();
-    let hidden: Vec<usize> = (0..dealt.rooms.len())
-        .filter(|&i| !dealt.rooms[i].explored && dealt.rooms[i].card.is_some())
-        .collect();
-    let cards: Vec<_> = hidden.iter().map(|&i| dealt.rooms[i].card).collect();
-    for (k, &i) in hidden.iter().enumerate() {
-        dealt.rooms[i].card = cards[(k + 1) % cards.len()];
-    }
+    let dealt = other_deal(state);
     let mut first: Option<String> = None;
     for viewer in viewers(game) {
         let s = svg(game, &viewer);
@@ -875,6 +934,9 @@ fn hour_of_glory_board_numbers_every_room_and_door() {
 fn hour_of_glory_pointing_offers_only_legal_orders_for_figures_on_the_board() {
     let ruleset = rules::find("hour-of-glory").unwrap();
     let mut counts = (0, 0);
+    // The Defender's orders for his Sentries and Guards (summary, "Sentries", "Guards"): the
+    // first and the last offered for each figure are played too.
+    let mut figures = 0;
     for n in 0..3 {
         let mut step = 0;
         bot::play(
@@ -884,12 +946,30 @@ fn hour_of_glory_pointing_offers_only_legal_orders_for_figures_on_the_board() {
             400,
             &mut |game, secrets| {
                 step += 1;
-                pointing_is_legal(game, secrets, step, &mut counts)
+                pointing_is_legal(game, secrets, step, &mut counts)?;
+                let state: &HogState = game.state.downcast().ok_or("not a stronghold")?;
+                let seat = &state.defender_seat;
+                let pointed = game.ruleset.pointing(&game.state, seat);
+                let mut pieces: Vec<&str> = pointed
+                    .iter()
+                    .map(|p| p.piece.as_str())
+                    .filter(|p| *p != "commander")
+                    .collect();
+                pieces.dedup();
+                for piece in pieces {
+                    let mine: Vec<_> = pointed.iter().filter(|p| p.piece == piece).collect();
+                    for p in [mine[0], mine[mine.len() - 1]] {
+                        play_pointed(game, secrets, seat, p, step)?;
+                        figures += 1;
+                    }
+                }
+                Ok(())
             },
         )
         .unwrap_or_else(|e| panic!("game {n}: {e}"));
     }
     assert!(counts.0 > 30 && counts.1 > 60, "{counts:?}");
+    assert!(figures > 10, "{figures} Sentry and Guard orders played");
 }
 
 // ---------------------------------------------------------------- Searching for Glory

@@ -16,6 +16,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::TestApp;
+use despatch::engine::board::Pointed;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 
@@ -179,6 +180,7 @@ on_both_backends!(
     two_players_play_audit_and_verify_in_real_browsers,
     a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone,
     every_wargame_takes_an_order_by_pointing_on_a_phone,
+    hour_of_glory_the_defender_orders_a_sentry_or_guard_by_pointing_on_a_phone,
     a_player_signs_in_from_the_mail_and_sees_their_games,
     the_html_mail_reads_at_600_and_390_pixels,
     every_rulesets_seat_page_keeps_to_a_phones_width,
@@ -937,32 +939,58 @@ async fn pointed_order(c: &Client, name: &str) -> String {
 }
 
 async fn play_until_a_seat_may_point(site: &TestApp, game_id: &str, seed: u64) -> String {
+    play_until_pointing(site, game_id, seed, 600, |_, pointed| !pointed.is_empty())
+        .await
+        .unwrap_or_else(|| {
+            panic!("in 600 moves of game {game_id} no seat had orders to point at before it ended")
+        })
+}
+
+/// Random legal moves in `game_id` (through the games service, as players would make them),
+/// at most `moves`, until a seat to act and its pointing table (`Rules::pointing`) are
+/// `wanted`: that seat; `None` when the game ends first or the moves run out.
+async fn play_until_pointing(
+    site: &TestApp,
+    game_id: &str,
+    seed: u64,
+    moves: usize,
+    wanted: impl Fn(&str, &[Pointed]) -> bool,
+) -> Option<String> {
     let mut rng = despatch::engine::bot::Rng::new(seed);
-    for _ in 0..600 {
+    for _ in 0..moves {
         let l = site.games.load(game_id).await.unwrap();
         for p in l.game.prompts() {
-            if !l.game.ruleset.pointing(&l.game.state, &p.seat).is_empty() {
-                return p.seat.to_string();
+            if wanted(
+                p.seat.as_str(),
+                &l.game.ruleset.pointing(&l.game.state, &p.seat),
+            ) {
+                return Some(p.seat.to_string());
             }
         }
-        assert!(
-            common::bot::bot_move(&site.games, game_id, &mut rng)
-                .await
-                .unwrap(),
-            "game {game_id} ended or stuck before a seat had orders to point at"
-        );
+        if !common::bot::bot_move(&site.games, game_id, &mut rng)
+            .await
+            .unwrap()
+        {
+            return None;
+        }
     }
-    panic!("in 600 moves of game {game_id} no seat had orders to point at");
+    None
 }
 
 /// On the seat page open in `c`: a tap on the first of the seat's marked pieces, then on the
 /// first place marked for it (and the first of the orders offered there, if several); the
 /// order box then holds one of the page's pointing orders, which is sent. The order written.
 async fn point_and_send(c: &Client, name: &str) -> String {
-    let pointable = c.find_all(Locator::Css("g.pointable")).await.unwrap();
+    point_and_send_with(c, name, "g.pointable").await
+}
+
+/// As `point_and_send`, tapping the first piece `piece` (a CSS selector) finds. Where every
+/// place marked for it holds a piece (an enemy to attack), the tap is on that piece.
+async fn point_and_send_with(c: &Client, name: &str, piece: &str) -> String {
+    let pointable = c.find_all(Locator::Css(piece)).await.unwrap();
     assert!(
         !pointable.is_empty(),
-        "{name}: the seat's pieces are marked"
+        "{name}: the seat's pieces are marked ({piece})"
     );
     pointable[0].click().await.unwrap();
     wait_for_text(c, "#pointing-status", "Chosen:", Duration::from_secs(5)).await;
@@ -980,15 +1008,31 @@ async fn point_and_send(c: &Client, name: &str) -> String {
                var r = cells[i].getBoundingClientRect(); \
                var e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); \
                if (e && cells[i].contains(e)) return i; \
-             } return 0;",
+             } return -1;",
             vec![],
         )
         .await
         .unwrap();
-    reach[open.as_u64().unwrap_or(0) as usize]
-        .click()
-        .await
-        .unwrap();
+    match open.as_u64() {
+        Some(i) => reach[i as usize].click().await.unwrap(),
+        None => {
+            // No place shows itself in its middle: where a piece stands on the first (an enemy
+            // to attack), the one drawn on top there; else the place.
+            let cell = reach[0]
+                .attr("data-cell")
+                .await
+                .unwrap()
+                .unwrap_or_default();
+            let on = c
+                .find_all(Locator::Css(&format!("g[data-piece][data-at=\"{cell}\"]")))
+                .await
+                .unwrap();
+            match on.last() {
+                Some(top) => top.click().await.unwrap(),
+                None => reach[0].click().await.unwrap(),
+            }
+        }
+    }
     let written = pointed_order(c, name).await;
     screenshot(c, &format!("{name}-03-order-filled")).await;
     c.find(Locator::Css("#move-form button[type=submit]"))
@@ -1061,6 +1105,148 @@ async fn every_wargame_takes_an_order_by_pointing_on_a_phone(site: TestApp) {
         show_board(&c).await;
         screenshot(&c, &format!("pointing-{id}-04-recorded")).await;
     }
+    c.close().await.unwrap();
+}
+
+/// Issue 20 for Hour of Glory's Defender: his Sentries and Guards are ordered by pointing. Games
+/// played by random legal moves until the Defender, to act, has an order for a Sentry or a
+/// Guard to point at; then, on a 390-px phone in Chromium, the Intruder's page and the public
+/// page carry no pointing table (the Defender's is his alone), and on the Defender's page a
+/// tap on that Sentry or Guard and on a place marked for it fills the order box with his order
+/// for that figure, which is sent and recorded: the log grows by the Defender's event.
+async fn hour_of_glory_the_defender_orders_a_sentry_or_guard_by_pointing_on_a_phone(site: TestApp) {
+    let ruleset = despatch::rules::find("hour-of-glory").unwrap();
+    // A Sentry's or a Guard's: any of the Defender's figures but the Commander.
+    let figure = |p: &Pointed| p.piece != "commander";
+    let mut found = None;
+    // Three Intruders: assaulters inside, Sentries to shoot them and Guards called, sooner.
+    for n in 0..6 {
+        let mut game = common::bot::new_game(&ruleset, 40 + n);
+        game.seats = ["defender", "harris", "link", "volkov"]
+            .into_iter()
+            .map(|id| despatch::games::NewSeat {
+                seat: Some(id.to_owned()),
+                name: format!("{id} {n}"),
+                email: None,
+            })
+            .collect();
+        let created = site.games.create(game).await.unwrap();
+        let wanted =
+            |seat: &str, pointed: &[Pointed]| seat == "defender" && pointed.iter().any(figure);
+        let seat = play_until_pointing(&site, &created.game_id, 60 + n as u64, 400, wanted).await;
+        if let Some(seat) = seat {
+            found = Some((created, seat));
+            break;
+        }
+    }
+    let (created, seat) =
+        found.expect("in 6 games the Defender never had a Sentry or Guard to point with");
+    let game_id = created.game_id.clone();
+    let l = site.games.load(&game_id).await.unwrap();
+    let seat_id = despatch::engine::ruleset::Seat::parse(&seat).unwrap();
+    let pointed = l.game.ruleset.pointing(&l.game.state, &seat_id);
+    let label = pointed.iter().find(|p| figure(p)).unwrap().piece.clone();
+    let token_of = |seat: &str| {
+        created
+            .seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .expect("the seat was created")
+            .token
+            .clone()
+    };
+    let mut driver = chromedriver().await;
+    let c = browser(&mut driver).await;
+    c.set_window_size(390, 844).await.unwrap();
+    // Hidden information: no pointing table on the Intruder's page nor on the public one.
+    let intruder = created
+        .seats
+        .iter()
+        .find(|s| s.seat != seat)
+        .expect("an Intruder");
+    // The public page first, before any seat's link has set a seat cookie in this browser.
+    for (page, url) in [
+        ("the public page", format!("{}/games/{game_id}", site.base)),
+        (
+            "the Intruder's page",
+            format!("{}/games/{game_id}?token={}", site.base, intruder.token),
+        ),
+    ] {
+        c.goto(&url).await.unwrap();
+        wait_for_text(&c, "#board-h", "The board", Duration::from_secs(10)).await;
+        for css in ["#pointing", "g.pointable"] {
+            assert!(
+                c.find_all(Locator::Css(css)).await.unwrap().is_empty(),
+                "{page} carries {css}"
+            );
+        }
+    }
+    c.goto(&format!(
+        "{}/games/{game_id}?token={}",
+        site.base,
+        token_of(&seat)
+    ))
+    .await
+    .unwrap();
+    wait_for_text(&c, "#move-h", "Your move", Duration::from_secs(10)).await;
+    let (page, window, board) = widths(&c).await;
+    assert!(
+        board > 0.0 && page <= window && board <= window,
+        "{page} {window} {board}"
+    );
+    screenshot(&c, "pointing-hour-of-glory-defender-01-board").await;
+    // Keyboard-operable, with a text alternative: a focusable button named after the figure.
+    let figure_el = c
+        .find(Locator::Css(&format!(
+            "g.pointable[data-piece=\"{label}\"]"
+        )))
+        .await
+        .unwrap();
+    assert_eq!(
+        figure_el.attr("tabindex").await.unwrap().as_deref(),
+        Some("0")
+    );
+    assert_eq!(
+        figure_el.attr("role").await.unwrap().as_deref(),
+        Some("button")
+    );
+    let name = figure_el
+        .attr("aria-label")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert!(
+        name.starts_with(&format!("Choose Sentry {label} at "))
+            || name.starts_with(&format!("Choose Guard {label} at ")),
+        "{label} is named '{name}'"
+    );
+    let before = site.store.events(&game_id, 0, None).await.unwrap().len();
+    let written = point_and_send_with(
+        &c,
+        "pointing-hour-of-glory-defender",
+        &format!("g.pointable[data-piece=\"{label}\"]"),
+    )
+    .await;
+    assert!(
+        written.starts_with(&format!("sentry {label} "))
+            || written.starts_with(&format!("guard {label} ")),
+        "'{written}' is not an order for {label}"
+    );
+    wait_for_text(
+        &c,
+        ".notice",
+        "Your order is recorded",
+        Duration::from_secs(10),
+    )
+    .await;
+    let events = site.store.events(&game_id, 0, None).await.unwrap();
+    assert!(
+        events[before..].iter().any(|e| e.seat == seat),
+        "'{written}' was not recorded ({before} events before, {} after)",
+        events.len()
+    );
+    show_board(&c).await;
+    screenshot(&c, "pointing-hour-of-glory-defender-04-recorded").await;
     c.close().await.unwrap();
 }
 

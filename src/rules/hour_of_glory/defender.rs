@@ -547,7 +547,7 @@ fn investigate(s: &mut State, t: &mut dyn Table, c: usize, found: Collectable) {
 }
 
 /// Guards are mobilised in any square of an unexplored room, or the entry zone.
-fn mobilise_square_ok(s: &State, q: Sq) -> Result<(), RuleError> {
+pub(super) fn mobilise_square_ok(s: &State, q: Sq) -> Result<(), RuleError> {
     let b = board();
     let ok = b.is_entry(q) || b.room_of(q).is_some_and(|r| !s.room_card(r).explored);
     if !ok {

@@ -274,6 +274,52 @@ fn route_fault(
     None
 }
 
+/// The squares a route the Defender names for Guard `d` may end on this turn, each with the
+/// shortest such route (breadth first), for orders by pointing: at most six squares, every one
+/// accepted as `check_routes` accepts them against his default target (his nearest assaulter,
+/// or the entrance), each through an open way (a closed door on a route makes him stop and open
+/// it), passing friends and prone agents, ending on a free square. The empty list for a Guard
+/// who will not move (`instead_of_moving`).
+pub(super) fn routes(s: &State, d: usize) -> Vec<(Sq, Vec<Sq>)> {
+    let Some(sq) = s.defenders[d].sq.filter(|_| s.defenders[d].standing()) else {
+        return Vec::new();
+    };
+    if instead_of_moving(s, sq).is_some() {
+        return Vec::new();
+    }
+    let assaulters: Vec<usize> = s.assaulters_inside().collect();
+    let dist = senses::pursuit(s, pursued(s, sq, &assaulters, None));
+    let start_d = senses::dist_at(&dist, sq);
+    let mut out = Vec::new();
+    let mut seen = vec![sq];
+    let mut queue = std::collections::VecDeque::from([vec![sq]]);
+    while let Some(visited) = queue.pop_front() {
+        // `visited` starts with his square: the route is the rest.
+        if visited.len() > MAX_ROUTE {
+            continue;
+        }
+        let here = *visited.last().expect("starts with his square");
+        for q in senses::neighbours(s, here) {
+            if seen.contains(&q) || route_fault(s, d, here, q, &visited, &dist, start_d).is_some() {
+                continue;
+            }
+            let free = match step_onto(s, d, q) {
+                Step::Free => true,
+                Step::Through => false,
+                Step::Raider(_) | Step::Blocked => continue,
+            };
+            seen.push(q);
+            let mut longer = visited.clone();
+            longer.push(q);
+            if free {
+                out.push((q, longer[1..].to_vec()));
+            }
+            queue.push_back(longer);
+        }
+    }
+    out
+}
+
 /// A closed door (not the entrance) of the room a Guard stands in, beside him.
 fn closed_door_beside(s: &State, sq: Sq) -> Option<super::board::DoorId> {
     let r = board().room_of(sq)?;
@@ -316,29 +362,53 @@ pub fn turn(s: &mut State, t: &mut dyn Table, orders: &Orders) {
     }
 }
 
+/// What a Guard on `sq` does at the start of his turn instead of moving (summary, "Guards").
+pub(super) enum Instead {
+    /// With no assaulters in the stronghold, on the entrance square or outside it: he
+    /// demobilises.
+    Demobilise,
+    /// Engaged: he fights the adjacent assaulter.
+    Fight(usize),
+    /// "A Guard inside a room and adjacent to a closed door will always open the door. This
+    /// action ends that Guard's turn."
+    Open(super::board::DoorId),
+}
+
+/// Whether a Guard on `sq` is kept from moving this turn, and by what (`None`: he moves).
+pub(super) fn instead_of_moving(s: &State, sq: Sq) -> Option<Instead> {
+    if s.assaulters_inside().next().is_none() && (sq == entrance_square() || board().is_entry(sq)) {
+        return Some(Instead::Demobilise);
+    }
+    if let Some(i) = adjacent_assaulter(s, sq) {
+        return Some(Instead::Fight(i));
+    }
+    closed_door_beside(s, sq).map(Instead::Open)
+}
+
 fn guard_turn(s: &mut State, t: &mut dyn Table, d: usize, orders: &Orders, roll: &mut Option<u32>) {
     let label = s.defenders[d].label.clone();
     let sq = s.defenders[d].sq.expect("checked");
     let route = orders.route(&label);
     let assaulters: Vec<usize> = s.assaulters_inside().collect();
     let entrance = entrance_square();
-    // Summary, "Guards": with no assaulters they demobilise at the entrance.
-    if assaulters.is_empty() && (sq == entrance || board().is_entry(sq)) {
-        demobilise(s, t, d);
-        return;
-    }
-    // Engaged: fight an adjacent assaulter.
-    if let Some(i) = adjacent_assaulter(s, sq) {
-        combat::fight(s, t, Who::D(d), Who::I(i), false, true, true);
-        return;
-    }
-    if let Some(door) = closed_door_beside(s, sq) {
-        s.doors_open[door.index()] = true;
-        let r = board().room_of(sq).expect("in a room");
-        t.say(format_args!(
-            "Guard {label} opens {door} from inside room {r}; his turn ends"
-        ));
-        return;
+    match instead_of_moving(s, sq) {
+        Some(Instead::Demobilise) => {
+            demobilise(s, t, d);
+            return;
+        }
+        Some(Instead::Fight(i)) => {
+            combat::fight(s, t, Who::D(d), Who::I(i), false, true, true);
+            return;
+        }
+        Some(Instead::Open(door)) => {
+            s.doors_open[door.index()] = true;
+            let r = board().room_of(sq).expect("in a room");
+            t.say(format_args!(
+                "Guard {label} opens {door} from inside room {r}; his turn ends"
+            ));
+            return;
+        }
+        None => {}
     }
     let first = s.defenders[d].first_turn.take();
     let steps = match first {

@@ -1,18 +1,23 @@
 //! Orders by pointing at the drawn stronghold (docs/web.md, "Orders by pointing"): for the seat
-//! to act, the squares its figure may walk to this turn, the doors beside it to open, close or
-//! breach, and the enemies it may attack — each as the clause the rules accept as the game
-//! stands, checked as every order is checked before its dice (`intruder::check`,
-//! `defender::check`). The Defender points with the Commander; Sentries' and Guards' orders are
-//! written.
+//! to act, each order its side's grammar has that names one figure and a square, door or
+//! enemy, as the clause the rules accept as the game stands — checked as every order is checked
+//! before its dice (`intruder::check`, `defender::check`). The Intruder points with his agent:
+//! the squares he may walk to, the doors beside him, the Defenders he may attack. The Defender
+//! points with each of his figures (summary, "Defender turn", Phase 1): the Commander's walks,
+//! doors, attacks, investigations, alarm (naming the first Guard's square) and facings; each
+//! Sentry's FIGHT or SHOOT; each Guard's route and whom he chases. Orders that name no single
+//! square (`pass`, `commander alarm` alone or with several squares, `guards chase`, `replace`,
+//! standing choices) stay the prompts' buttons and the order box's text (docs/rules/
+//! hour-of-glory.md, Interpretation 27).
 
 use std::collections::VecDeque;
 
 use super::agents::DefKind;
-use super::board::{board, Sq};
+use super::board::{board, Dir, Sq};
 use super::order::{describe_dstep, describe_istep, DStep, IStep};
 use super::skills::Method;
 use super::state::{State, Status, Turn};
-use super::{defender, intruder};
+use super::{defender, guards, intruder};
 use crate::engine::board::Pointed;
 use crate::engine::ruleset::Seat;
 
@@ -52,7 +57,7 @@ pub fn pointing(s: &State, seat: &Seat) -> Vec<Pointed> {
     }
     match s.turn {
         Turn::Intruder(i) => intruder_orders(s, seat, i),
-        Turn::Defender if &s.defender_seat == seat => commander_orders(s),
+        Turn::Defender if &s.defender_seat == seat => defender_orders(s),
         Turn::Defender => Vec::new(),
     }
 }
@@ -107,16 +112,48 @@ fn intruder_orders(s: &State, seat: &Seat, i: usize) -> Vec<Pointed> {
         .collect()
 }
 
-fn commander_orders(s: &State) -> Vec<Pointed> {
-    let Some(c) = s.commander() else {
-        return Vec::new();
-    };
-    let commander = &s.defenders[c];
-    let (DefKind::Commander, Status::Standing, Some(from)) =
-        (commander.kind, commander.status, commander.sq)
-    else {
-        return Vec::new();
-    };
+/// Phase 1's orders by pointing, figure by figure, each checked alone as the Defender's order.
+fn defender_orders(s: &State) -> Vec<Pointed> {
+    let mut candidates: Vec<(String, String, DStep)> = Vec::new();
+    for d in &s.defenders {
+        let (Status::Standing, Some(from)) = (d.status, d.sq) else {
+            continue;
+        };
+        let piece = d.label.clone();
+        let steps = match d.kind {
+            DefKind::Commander => commander_orders(s, from),
+            DefKind::Sentry => sentry_orders(s, &d.label),
+            DefKind::Guard => guard_orders(s, &d.label),
+        };
+        candidates.extend(
+            steps
+                .into_iter()
+                .map(|(cell, st)| (piece.clone(), cell, st)),
+        );
+    }
+    candidates
+        .into_iter()
+        .filter(|(_, _, step)| defender::check(&mut s.clone(), std::slice::from_ref(step)).is_ok())
+        .map(|(piece, cell, step)| Pointed {
+            piece,
+            cell,
+            order: describe_dstep(&step),
+        })
+        .collect()
+}
+
+/// The squares of the assaulters in the stronghold: the only enemies a Defender attacks or a
+/// Guard pursues (raiders are hidden).
+fn assaulter_squares(s: &State) -> Vec<Sq> {
+    s.assaulters_inside()
+        .filter_map(|i| s.intruders[i].sq)
+        .collect()
+}
+
+/// Summary, "The Commander": MOVE to the squares he may walk to, OPEN or CLOSE a door beside
+/// him, FIGHT or SHOOT an assaulter at his square, INVESTIGATE a marker at its square, RAISE
+/// ALARM at the square where the first Guard comes; and his facing, chosen at his own square.
+fn commander_orders(s: &State, from: Sq) -> Vec<(String, DStep)> {
     let mut candidates: Vec<(String, DStep)> = walks(s, from, FARTHEST)
         .into_iter()
         .map(|(to, path)| (to.to_string(), DStep::CommanderMove { path }))
@@ -131,13 +168,73 @@ fn commander_orders(s: &State) -> Vec<Pointed> {
             candidates.push((door.to_string(), step));
         }
     }
+    for at in assaulter_squares(s) {
+        candidates.push((at.to_string(), DStep::CommanderFight { at }));
+        candidates.push((at.to_string(), DStep::CommanderShoot { at }));
+    }
+    let markers = s.markers.iter().map(|m| m.sq);
+    let alerts = s.defenders.iter().filter_map(|d| d.alert);
+    for at in markers.chain(alerts) {
+        candidates.push((at.to_string(), DStep::CommanderInvestigate { at }));
+    }
+    for dir in Dir::ALL {
+        candidates.push((from.to_string(), DStep::CommanderFace { dir }));
+    }
+    // RAISE ALARM (summary, "Raise alarm"), naming where the first Guard comes into play: a
+    // free square of an unexplored room or of the entry zone.
+    if !s.alarm && s.asi_markers > 0 && s.assaulters_inside().next().is_some() {
+        for at in board()
+            .squares()
+            .filter(|&q| defender::mobilise_square_ok(s, q).is_ok())
+        {
+            candidates.push((at.to_string(), DStep::CommanderAlarm { at: vec![at] }));
+        }
+    }
     candidates
+}
+
+/// Summary, "Sentries": a Sentry never moves; he may FIGHT or SHOOT an assaulter.
+fn sentry_orders(s: &State, sentry: &str) -> Vec<(String, DStep)> {
+    let mut candidates = Vec::new();
+    for at in assaulter_squares(s) {
+        let sentry = sentry.to_owned();
+        candidates.push((
+            at.to_string(),
+            DStep::SentryFight {
+                sentry: sentry.clone(),
+                at,
+            },
+        ));
+        candidates.push((at.to_string(), DStep::SentryShoot { sentry, at }));
+    }
+    candidates
+}
+
+/// Summary, "Guards": a Guard's route (`guards::routes`: the squares a named route may end on)
+/// and, at an assaulter's square, that he chases him ("a Guard must move towards one of them of
+/// your choice"). A Guard who will not move this turn (engaged, opening a door, demobilising)
+/// is offered nothing.
+fn guard_orders(s: &State, guard: &str) -> Vec<(String, DStep)> {
+    let Some(d) = s.defenders.iter().position(|d| d.label == guard) else {
+        return Vec::new();
+    };
+    let routes = guards::routes(s, d);
+    if routes.is_empty() {
+        return Vec::new();
+    }
+    let mut candidates: Vec<(String, DStep)> = routes
         .into_iter()
-        .filter(|(_, step)| defender::check(&mut s.clone(), std::slice::from_ref(step)).is_ok())
-        .map(|(cell, step)| Pointed {
-            piece: commander.label.clone(),
-            cell,
-            order: describe_dstep(&step),
+        .map(|(to, path)| {
+            let guard = guard.to_owned();
+            (to.to_string(), DStep::GuardMove { guard, path })
         })
-        .collect()
+        .collect();
+    for i in s.assaulters_inside() {
+        let (Some(at), target) = (s.intruders[i].sq, s.intruders[i].agent) else {
+            continue;
+        };
+        let guard = guard.to_owned();
+        candidates.push((at.to_string(), DStep::GuardChase { guard, target }));
+    }
+    candidates
 }

@@ -148,14 +148,14 @@ macro_rules! later_notice {
     };
 }
 
-/// The oldest `$4` due notices of the kinds `$2` (at most: the statement stays short however
-/// long the outbox has grown).
+/// Up to `$4` due notices of the kinds `$2`, in no order (the statement stays short however
+/// long the outbox has grown: no sort of every due row).
 macro_rules! due_notices {
     () => {
         "SELECT id FROM outbox
     WHERE sent_at IS NULL AND next_attempt_at <= $1 AND seat IS NOT NULL
       AND channel IN (SELECT value FROM json_each($2))
-    ORDER BY next_attempt_at, id LIMIT $4"
+    LIMIT $4"
     };
 }
 
@@ -165,7 +165,7 @@ WITH due AS (
     SELECT game_id, id, seat, seq FROM outbox
     WHERE sent_at IS NULL AND next_attempt_at <= $1::timestamptz AND seat IS NOT NULL
       AND channel = ANY($2::text[])
-    ORDER BY next_attempt_at, id LIMIT $4
+    LIMIT $4
     FOR UPDATE SKIP LOCKED
 ), gone AS (
     SELECT o.game_id, o.id, (",
@@ -283,7 +283,7 @@ impl Store {
         Ok(claimed)
     }
 
-    /// Lets go every due notice of a kind in `kinds`, among the oldest `limit`, that a later
+    /// Lets go every due notice of a kind in `kinds`, among `limit` of them, that a later
     /// notice of kind `by_kind` for the same game and seat, still waiting, says all of: it is
     /// marked done unsent, naming that notice in `superseded_by`. "Later" is by the event the
     /// notice follows (its seq), then by id. The latest waiting notice of each seat is never let

@@ -179,7 +179,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "10".into(),
+            version: "11".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -222,6 +222,12 @@ impl Rules for WhereEaglesDare {
                     name: "command_los".into(),
                     description: "with a map: a Leader commands only the units he sees (line of sight over the map) within his Command Range (decision 17; off: range counted in hexes only)".into(),
                     default: json!(false),
+                    choices: Vec::new(),
+                },
+                OptionInfo {
+                    name: "reinf_eliminated".into(),
+                    description: "S3.1 Reinf (decision 21): a recovered step may bring an eliminated unit of the formation back, in its Leader's hex (off: an eliminated unit's steps count as the formation's losses but do not come back)".into(),
+                    default: json!(true),
                     choices: Vec::new(),
                 },
                 OptionInfo {
@@ -273,6 +279,7 @@ impl Rules for WhereEaglesDare {
         let mut southern_unstable = false;
         let (mut covering_fire, mut alternate_chits, mut german_lost) = (false, false, false);
         let mut command_los = false;
+        let mut reinf_eliminated = true;
         let mut airborne_tanks = None;
         let mut map = None;
         if let Some(obj) = setup.options.as_object() {
@@ -300,6 +307,7 @@ impl Rules for WhereEaglesDare {
                     ("alternate_chits", Value::Bool(b)) => alternate_chits = *b,
                     ("german_lost", Value::Bool(b)) => german_lost = *b,
                     ("command_los", Value::Bool(b)) => command_los = *b,
+                    ("reinf_eliminated", Value::Bool(b)) => reinf_eliminated = *b,
                     ("airborne_tanks", Value::String(t)) if t == "none" => airborne_tanks = None,
                     ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
                         airborne_tanks = Some(t.clone())
@@ -312,7 +320,11 @@ impl Rules for WhereEaglesDare {
                     ("map", _) => {
                         return Err(rule("options", "map is the map's text: hex and side lines"))
                     }
-                    ("covering_fire" | "alternate_chits" | "german_lost" | "command_los", _) => {
+                    (
+                        "covering_fire" | "alternate_chits" | "german_lost" | "command_los"
+                        | "reinf_eliminated",
+                        _,
+                    ) => {
                         return Err(rule("options", format!("{k} is true or false")))
                     }
                     ("airborne_tanks", _) => {
@@ -324,7 +336,7 @@ impl Rules for WhereEaglesDare {
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, airborne_tanks, map"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, airborne_tanks, map"),
                         ))
                     }
                 }
@@ -472,6 +484,8 @@ impl Rules for WhereEaglesDare {
             alternate_chits,
             german_lost,
             command_los,
+            reinf_eliminated,
+            eliminated: BTreeMap::new(),
             airborne_tanks,
             lost: None,
             rout: None,

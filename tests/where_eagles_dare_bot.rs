@@ -184,14 +184,35 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
     (seen_open, numbered)
 }
 
+/// A count from the environment variable `name`, or `default` (the suite's): the issue's
+/// longer runs set them (docs/rules/where-eagles-dare.md, "Bot runs").
+fn count(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .map(|n| {
+            n.parse()
+                .unwrap_or_else(|_| panic!("{name} is a number of games"))
+        })
+        .unwrap_or(default)
+}
+
+/// Games of each short scenario a test plays: 50, or `DESPATCH_BOT_GAMES` (the 500).
+fn games() -> u64 {
+    count("DESPATCH_BOT_GAMES", 50)
+}
+
+/// Campaigns (nine days) a test plays: 3, or `DESPATCH_BOT_CAMPAIGNS` (the 50).
+fn campaigns() -> u64 {
+    count("DESPATCH_BOT_CAMPAIGNS", 3)
+}
+
 #[test]
 fn a_ride_in_the_country_bot_games_end_fold_verify_and_keep_secrets() {
-    play_many("a-ride-in-the-country", 50, 5_000);
+    play_many("a-ride-in-the-country", games(), 5_000);
 }
 
 #[test]
 fn the_best_laid_plans_bot_games_end_fold_verify_and_keep_the_air_drop_sealed() {
-    let (seen, _) = play_many("the-best-laid-plans", 50, 5_000);
+    let (seen, _) = play_many("the-best-laid-plans", games(), 5_000);
     assert!(
         seen > 0,
         "no sealed choice was ever open: the leak check checked nothing"
@@ -200,7 +221,7 @@ fn the_best_laid_plans_bot_games_end_fold_verify_and_keep_the_air_drop_sealed() 
 
 #[test]
 fn campaign_bot_games_of_nine_days_end_fold_verify_and_keep_secrets() {
-    let (seen, numbered) = play_many("campaign", 3, 20_000);
+    let (seen, numbered) = play_many("campaign", campaigns(), 20_000);
     assert!(seen > 0, "no sealed choice was ever open");
     assert!(
         numbered > 0,

@@ -4005,3 +4005,33 @@ fn positions_decision_21_eliminated_keeps_a_unit_s_steps() {
     };
     assert!(e.to_string().contains("not a unit of data/oob.txt"), "{e}");
 }
+
+#[test]
+fn raised_roads_2_16_in_column_only_through_the_hexsides_the_raised_road_touches() {
+    // A raised road through 20.20 from 20.19 to 20.21; 21.20 beside it is clear.
+    let map = Map::parse(
+        "hex 20.19 clear road\nhex 20.20 clear road raised\nhex 20.21 clear road\nhex 21.20 clear\n\
+         side 20.19 20.20 raised\nside 20.20 20.21 raised\n",
+    )
+    .unwrap();
+    let (n, r, s, e) = (hex("20.19"), hex("20.20"), hex("20.21"), hex("21.20"));
+    assert_eq!(map.raised_sides(r), vec![n, s]);
+    // In Column: in and out along the raised road, not across its side.
+    assert!(map.path_cost(Mobility::Wheeled, true, n, &[r, s]).is_ok());
+    let err = map.step_cost(Mobility::Leg, true, e, r).unwrap_err();
+    assert!(
+        err.starts_with("2.16 Raised Roads")
+            && err.contains("enters 20.20 only through a hexside its raised road touches")
+            && err.contains("20.20/20.19, 20.20/20.21"),
+        "{err}"
+    );
+    let err = map.step_cost(Mobility::Tracked, true, r, e).unwrap_err();
+    assert!(err.contains("leaves 20.20"), "{err}");
+    // Not in Column, a Leg Unit uses any hexside (paying double in).
+    assert!(map.step_cost(Mobility::Leg, false, e, r).unwrap().is_some());
+    assert!(map.step_cost(Mobility::Leg, false, r, e).unwrap().is_some());
+    // A raised hex whose hexsides the map does not give is not checked (the older format).
+    let old = Map::parse("hex 20.20 clear road raised\nhex 21.20 clear\n").unwrap();
+    assert!(old.step_cost(Mobility::Leg, true, hex("21.20"), r).is_ok());
+    assert!(Map::parse("side 20.20 20.22 raised\n").is_err());
+}

@@ -103,6 +103,7 @@ fn intruder_orders(s: &State, seat: &Seat, i: usize) -> Vec<Pointed> {
             piece: piece.clone(),
             cell,
             order: describe_istep(&step),
+            path: None,
         })
         .collect()
 }
@@ -138,6 +139,7 @@ fn commander_orders(s: &State) -> Vec<Pointed> {
             piece: commander.label.clone(),
             cell,
             order: describe_dstep(&step),
+            path: None,
         })
         .collect()
 }

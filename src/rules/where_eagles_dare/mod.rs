@@ -244,7 +244,7 @@ impl Rules for WhereEaglesDare {
                 },
                 OptionInfo {
                     name: "map".into(),
-                    description: "the map, or the part of it the players agree on, as text: 'hex <id> <terrain> [road] [rail] [raised]' and 'side <id> <id> stream|crest|impassable|bridge|culvert' lines (2.1-2.19); moves, set-ups and line of sight are checked where it knows the hexes".into(),
+                    description: "the map, or the part of it the players agree on, as text: 'hex <id> <terrain> [road] [rail] [raised]' and 'side <id> <id> stream|crest|impassable|bridge|culvert|raised' lines (2.1-2.19); moves, set-ups and line of sight are checked where it knows the hexes".into(),
                     default: json!(""),
                     choices: Vec::new(),
                 },

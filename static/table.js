@@ -10,7 +10,9 @@
 // - Orders by pointing: where the page carries the seat's pointing table (#pointing, from the
 //   ruleset), a click (or Tab and Enter) on one of the seat's pieces marks the cells it may reach;
 //   a click on one of them adds the legal order to the order box (a choice when several orders
-//   lead there). Escape, or a click elsewhere, lets go.
+//   lead there). Escape, or a click elsewhere, lets go. A path order (a move hex by hex) goes
+//   on: the cells next to the last one pointed (the cell's data-next) are marked, and each one
+//   pointed is added to the order's path, until Escape or a click elsewhere.
 (function () {
   "use strict";
   document.documentElement.classList.add("has-js");
@@ -68,6 +70,8 @@
     var status = document.getElementById("pointing-status");
     var choices = document.getElementById("pointing-choices");
     var selected = null;
+    // A path being pointed: {piece, path (head, tail), cells, order (as the box holds it)}.
+    var growing = null;
     panel.hidden = false;
 
     function titleOf(el) {
@@ -84,15 +88,62 @@
       board.querySelectorAll("g[data-cell]").forEach(function (g) { if (g.getAttribute("data-cell") === label) out.push(g); });
       return out;
     }
-    function letGo() {
+    function unmark() {
       board.querySelectorAll(".reach").forEach(function (g) {
         g.classList.remove("reach");
         g.removeAttribute("tabindex");
         g.removeAttribute("role");
         g.removeAttribute("aria-label");
       });
+    }
+    function letGo() {
+      unmark();
       board.querySelectorAll(".selected").forEach(function (g) { g.classList.remove("selected"); });
       selected = null;
+      growing = null;
+    }
+    function mark(c, label) {
+      cellEls(c).forEach(function (g) {
+        g.classList.add("reach");
+        g.setAttribute("tabindex", "0");
+        g.setAttribute("role", "button");
+        g.setAttribute("aria-label", label + c);
+      });
+    }
+    function pathOrder(g) {
+      return g.path.head + " " + g.cells.join(" ") + (g.path.tail ? " " + g.path.tail : "");
+    }
+    // The cells a path may go on to: those next to its last cell, not already on it nor where
+    // the piece stands.
+    function nextCells(g) {
+      var last = cellEls(g.cells[g.cells.length - 1])[0];
+      var next = last ? (last.getAttribute("data-next") || "").split(" ") : [];
+      return next.filter(function (c) { return c && g.cells.indexOf(c) < 0 && c !== g.start; });
+    }
+    function grow(piece, p) {
+      var el = pieceEl(piece);
+      growing = { piece: piece, path: p.path, cells: [p.cell], order: p.order, start: el ? el.getAttribute("data-at") : null };
+      markPath();
+    }
+    function markPath() {
+      unmark();
+      var piece = pieceEl(growing.piece);
+      if (piece) piece.classList.add("selected");
+      var next = nextCells(growing);
+      next.forEach(function (c) { mark(c, "Go on to "); });
+      status.textContent = "Added to your order: " + growing.order + ". The path goes on: " + next.length + " place" + (next.length === 1 ? "" : "s") + " marked: " + next.join(", ") + ". Choose the next, or press Escape to stop here.";
+    }
+    function extend(cell) {
+      var before = growing.order;
+      growing.cells.push(cell);
+      growing.order = pathOrder(growing);
+      var lines = box.value.split("\n");
+      for (var i = lines.length - 1; i >= 0; i--) {
+        if (lines[i].trim() === before) { lines[i] = growing.order; break; }
+      }
+      box.value = lines.join("\n");
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+      markPath();
     }
     function add(order) {
       box.value = box.value.trim() ? box.value.replace(/\s*$/, "\n") + order : order;
@@ -105,29 +156,26 @@
       piece.classList.add("selected");
       var cells = [];
       byPiece[id].forEach(function (p) { if (cells.indexOf(p.cell) < 0) cells.push(p.cell); });
-      cells.forEach(function (c) {
-        cellEls(c).forEach(function (g) {
-          g.classList.add("reach");
-          g.setAttribute("tabindex", "0");
-          g.setAttribute("role", "button");
-          g.setAttribute("aria-label", "Order to " + c);
-        });
-      });
+      cells.forEach(function (c) { mark(c, "Order to "); });
       choices.innerHTML = "";
       status.textContent = "Chosen: " + titleOf(piece) + ". " + cells.length + " place" + (cells.length === 1 ? "" : "s") + " marked: " + cells.join(", ") + ". Choose one, or press Escape.";
     }
     function choose(cell) {
-      var orders = byPiece[selected].filter(function (p) { return p.cell === cell; }).map(function (p) { return p.order; });
+      var piece = selected;
+      var found = byPiece[piece].filter(function (p) { return p.cell === cell; });
+      var orders = found.map(function (p) { return p.order; });
       if (!orders.length) return false;
       letGo();
       choices.innerHTML = "";
       if (orders.length === 1) {
         add(orders[0]);
         status.textContent = "Added to your order: " + orders[0];
+        if (found[0].path) grow(piece, found[0]);
         return true;
       }
       status.textContent = orders.length + " orders lead to " + cell + ": choose one.";
-      orders.forEach(function (o) {
+      found.forEach(function (p) {
+        var o = p.order;
         var li = document.createElement("li");
         var b = document.createElement("button");
         b.type = "button";
@@ -139,6 +187,7 @@
           add(o);
           choices.innerHTML = "";
           status.textContent = "Added to your order: " + o;
+          if (p.path) grow(piece, p);
         });
         li.appendChild(b);
         choices.appendChild(li);
@@ -159,6 +208,8 @@
       var piece = target.closest("g[data-piece]");
       var cell = target.closest("g[data-cell]");
       var at = piece ? piece.getAttribute("data-at") : cell ? cell.getAttribute("data-cell") : null;
+      if (growing && at && nextCells(growing).indexOf(at) >= 0) { extend(at); return; }
+      if (growing) letGo();
       if (selected && at && choose(at)) return;
       if (piece && byPiece[piece.getAttribute("data-piece")]) { select(piece.getAttribute("data-piece")); return; }
       letGo();

@@ -181,6 +181,7 @@ on_both_backends!(
     a_wargame_order_is_made_by_pointing_at_the_board_on_a_phone,
     every_wargame_takes_an_order_by_pointing_on_a_phone,
     hour_of_glory_the_defender_orders_a_sentry_or_guard_by_pointing_on_a_phone,
+    where_eagles_dare_a_path_and_a_fire_are_pointed_on_a_phone,
     a_player_signs_in_from_the_mail_and_sees_their_games,
     the_html_mail_reads_at_600_and_390_pixels,
     every_rulesets_seat_page_keeps_to_a_phones_width,
@@ -1583,4 +1584,261 @@ async fn two_players_play_audit_and_verify_in_real_browsers(site: TestApp) {
 
     anna.close().await.unwrap();
     ben.close().await.unwrap();
+}
+
+/// Random legal moves in `game_id` until a seat to act has, in its pointing table, what `want`
+/// looks for (given the game as loaded, the seat and its table): that seat and what was found.
+async fn play_until_pointed<T>(
+    site: &TestApp,
+    game_id: &str,
+    seed: u64,
+    want: impl Fn(
+        &despatch::engine::game::Game,
+        &despatch::engine::ruleset::Seat,
+        &[despatch::engine::board::Pointed],
+    ) -> Option<T>,
+) -> (String, T) {
+    let mut rng = despatch::engine::bot::Rng::new(seed);
+    for _ in 0..3_000 {
+        let l = site.games.load(game_id).await.unwrap();
+        for p in l.game.prompts() {
+            let pointed = l.game.ruleset.pointing(&l.game.state, &p.seat);
+            if let Some(found) = want(&l.game, &p.seat, &pointed) {
+                return (p.seat.to_string(), found);
+            }
+        }
+        assert!(
+            common::bot::bot_move(&site.games, game_id, &mut rng)
+                .await
+                .unwrap(),
+            "game {game_id} ended or stuck before a seat had such orders to point at"
+        );
+    }
+    panic!("in 3,000 moves of game {game_id} no seat had such orders to point at");
+}
+
+/// Opens `seat`'s page of `game_id` in `c` and waits for it to ask for a move.
+async fn open_seat(
+    c: &Client,
+    site: &TestApp,
+    game_id: &str,
+    tokens: &[(String, String)],
+    seat: &str,
+) {
+    let token = &tokens
+        .iter()
+        .find(|(s, _)| s == seat)
+        .expect("a seat of the game")
+        .1;
+    c.goto(&format!("{}/games/{game_id}?token={token}", site.base))
+        .await
+        .unwrap();
+    wait_for_text(c, "#move-h", "Your move", Duration::from_secs(10)).await;
+}
+
+/// Clicks the drawn cell `label`, where its middle shows it (a piece standing on it would do
+/// as well: the page reads the piece's cell).
+async fn click_cell(c: &Client, label: &str) {
+    let done = c
+        .execute(
+            "var want = arguments[0]; var cells = document.querySelectorAll('figure.board g[data-cell]'); \
+             for (var i = 0; i < cells.length; i++) { \
+               if (cells[i].getAttribute('data-cell') !== want) continue; \
+               cells[i].scrollIntoView({block: 'center', inline: 'center'}); \
+               var r = cells[i].getBoundingClientRect(); \
+               var e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); \
+               if (!e) return false; \
+               e.dispatchEvent(new MouseEvent('click', {bubbles: true})); return true; \
+             } return false;",
+            vec![json!(label)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        done,
+        json!(true),
+        "the cell {label} is drawn and takes a click"
+    );
+}
+
+/// Clicks the drawn piece `id` (it is one of the seat's pointable pieces).
+async fn click_piece(c: &Client, id: &str) {
+    let done = c
+        .execute(
+            "var want = arguments[0]; var ps = document.querySelectorAll('figure.board g.pointable'); \
+             for (var i = 0; i < ps.length; i++) { \
+               if (ps[i].getAttribute('data-piece') !== want) continue; \
+               ps[i].scrollIntoView({block: 'center', inline: 'center'}); \
+               ps[i].dispatchEvent(new MouseEvent('click', {bubbles: true})); return true; \
+             } return false;",
+            vec![json!(id)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(done, json!(true), "the piece {id} is marked for pointing");
+}
+
+async fn order_box(c: &Client) -> String {
+    c.find(Locator::Id("order"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+}
+
+/// Sends the order box and waits for the server to record it: the log grows by an event of
+/// `seat`.
+async fn send_and_check(c: &Client, site: &TestApp, game_id: &str, seat: &str, written: &str) {
+    let before = site.store.events(game_id, 0, None).await.unwrap().len();
+    c.find(Locator::Css("#move-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(
+        c,
+        ".notice",
+        "Your order is recorded",
+        Duration::from_secs(10),
+    )
+    .await;
+    let events = site.store.events(game_id, 0, None).await.unwrap();
+    assert!(
+        events.len() > before && events[before..].iter().any(|e| e.seat == seat),
+        "'{written}' was not recorded for {seat}"
+    );
+}
+
+/// Issue 20 for Where Eagles Dare (issue 18's drawn board): on a 390-px phone in Chromium, a
+/// unit tapped, a hex next to it tapped, then a hex next to that one: the order box grows into
+/// `move <unit> <hex> <hex>`, which the server accepts; later a unit tapped, then a hex holding
+/// an enemy unit: the order box fills with a fire in the order language (weapon class chosen
+/// from those offered, the range filled in), which the server accepts.
+async fn where_eagles_dare_a_path_and_a_fire_are_pointed_on_a_phone(site: TestApp) {
+    let mut driver = chromedriver().await;
+    let c = browser(&mut driver).await;
+    c.set_window_size(390, 844).await.unwrap();
+    let ruleset = despatch::rules::find("where-eagles-dare").unwrap();
+    let created = site
+        .games
+        .create(common::bot::new_game(&ruleset, 7))
+        .await
+        .unwrap();
+    let game_id = created.game_id.clone();
+    let tokens: Vec<(String, String)> = created
+        .seats
+        .iter()
+        .map(|s| (s.seat.clone(), s.token.clone()))
+        .collect();
+    // A unit whose one-hex move the table offers and whose two-hex path, going on to a drawn
+    // hex next to the first, the rules accept as well.
+    let (seat, (unit, first, second)) =
+        play_until_pointed(&site, &game_id, 31, |game, seat, pointed| {
+            let svg = game.ruleset.board_svg(
+                &game.state,
+                &despatch::engine::ruleset::Viewer::Seat(seat.clone()),
+                &Default::default(),
+            )?;
+            pointed.iter().filter(|p| p.path.is_some()).find_map(|p| {
+                let path = p.path.as_ref()?;
+                let cell = svg.split(&format!(r#"data-cell="{}""#, p.cell)).nth(1)?;
+                let next = cell.split("data-next=\"").nth(1)?.split('"').next()?;
+                next.split(' ')
+                    .filter(|n| !n.is_empty() && *n != p.cell)
+                    .find_map(|n| {
+                        let order = path.order(&[&p.cell, n]);
+                        let command = game.ruleset.parse(&game.state, seat, &order).ok()?;
+                        let mut copy = game.state.clone();
+                        let mut ctx = despatch::engine::ruleset::Ctx::new(
+                            despatch::engine::ruleset::DiceSource::None,
+                            None,
+                        );
+                        game.ruleset
+                            .apply(&mut copy, seat, &command, &mut ctx)
+                            .ok()
+                            .map(|_| (p.piece.clone(), p.cell.clone(), n.to_owned()))
+                    })
+            })
+        })
+        .await;
+    open_seat(&c, &site, &game_id, &tokens, &seat).await;
+    click_piece(&c, &unit).await;
+    wait_for_text(&c, "#pointing-status", "Chosen:", Duration::from_secs(5)).await;
+    click_cell(&c, &first).await;
+    wait_for_text(
+        &c,
+        "#pointing-status",
+        "The path goes on",
+        Duration::from_secs(5),
+    )
+    .await;
+    assert!(order_box(&c)
+        .await
+        .trim()
+        .starts_with(&format!("move {unit} {first}")));
+    let marked: Vec<String> = {
+        let mut out = Vec::new();
+        for g in c.find_all(Locator::Css("g.reach")).await.unwrap() {
+            out.push(g.attr("data-cell").await.unwrap().unwrap_or_default());
+        }
+        out
+    };
+    assert!(
+        marked.contains(&second),
+        "{second} is marked to go on to: {marked:?}"
+    );
+    screenshot(&c, "pointing-where-eagles-dare-path-01-first-hex").await;
+    click_cell(&c, &second).await;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let written = loop {
+        let text = order_box(&c).await;
+        if text.contains(&second) {
+            break text.trim().to_owned();
+        }
+        assert!(Instant::now() < deadline, "the path did not grow: '{text}'");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        written.starts_with(&format!("move {unit} {first} {second}")),
+        "{written}"
+    );
+    assert_eq!(
+        written.lines().count(),
+        1,
+        "the path grew in place: {written}"
+    );
+    c.execute(
+        "document.querySelector('figure.board svg').dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    screenshot(&c, "pointing-where-eagles-dare-path-02-two-hexes").await;
+    send_and_check(&c, &site, &game_id, &seat, &written).await;
+    // A fire at a hex holding an enemy unit.
+    let (seat, (unit, target)) = play_until_pointed(&site, &game_id, 37, |_, _, pointed| {
+        pointed
+            .iter()
+            .find(|p| p.order.starts_with("fire ") || p.order.starts_with("opfire "))
+            .map(|p| (p.piece.clone(), p.cell.clone()))
+    })
+    .await;
+    open_seat(&c, &site, &game_id, &tokens, &seat).await;
+    click_piece(&c, &unit).await;
+    wait_for_text(&c, "#pointing-status", "Chosen:", Duration::from_secs(5)).await;
+    click_cell(&c, &target).await;
+    let written = pointed_order(&c, "pointing-where-eagles-dare-fire").await;
+    let written = written.trim().to_owned();
+    assert!(
+        (written.starts_with(&format!("fire {unit} {target} "))
+            || written.starts_with(&format!("opfire {unit} {target} ")))
+            && written.contains("-- range "),
+        "{written}"
+    );
+    screenshot(&c, "pointing-where-eagles-dare-fire-01-order").await;
+    send_and_check(&c, &site, &game_id, &seat, &written).await;
+    c.close().await.unwrap();
 }

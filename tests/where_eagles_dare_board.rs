@@ -249,13 +249,17 @@ fn pointing_a_unit_then_an_adjacent_hex_makes_a_move_the_rules_accept() {
     put(&mut s, "y-ger", Side::German, "42.230");
     let allied = seat("allied");
     let pointed = WhereEaglesDare.pointing(&s, &allied);
-    let mine: Vec<_> = pointed.iter().filter(|p| p.piece == "x-inf").collect();
+    let mine: Vec<_> = pointed
+        .iter()
+        .filter(|p| p.piece == "x-inf" && p.order.starts_with("move "))
+        .collect();
     assert!(!mine.is_empty());
-    // Never into the German's hex (an assault, not a move), never the German's unit.
+    // Never a move into the German's hex (that is a fire or an assault), never the German's
+    // unit.
     assert!(mine.iter().all(|p| p.cell != "42.230"));
     assert!(pointed.iter().all(|p| p.piece != "y-ger"));
     let drawn = svg(&s, &Viewer::Seat(allied.clone()), &BoardContext::default());
-    for p in &pointed {
+    for p in &mine {
         assert!(
             drawn.contains(&format!(r#"data-cell="{}""#, p.cell)),
             "{p:?}"
@@ -278,6 +282,215 @@ fn pointing_a_unit_then_an_adjacent_hex_makes_a_move_the_rules_accept() {
     assert!(mine.iter().any(|p| p.order == "move x-inf 41.231"));
     // The German is not to act: nothing to point at.
     assert!(WhereEaglesDare.pointing(&s, &seat("german")).is_empty());
+}
+
+/// The order `order` played on a copy of `s` by `seat` (dice all 5): the state after it.
+fn played(s: &State, seat: &Seat, order: &str) -> State {
+    let cmd = WhereEaglesDare
+        .parse(s, seat, order)
+        .unwrap_or_else(|e| panic!("{order}: {e}"));
+    let mut copy = s.clone();
+    let mut dice = VecDeque::from([5; 8]);
+    WhereEaglesDare
+        .apply(
+            &mut copy,
+            seat,
+            &cmd,
+            &mut Ctx::new(DiceSource::Scripted(&mut dice), None),
+        )
+        .unwrap_or_else(|e| panic!("{order}: {e}"));
+    copy
+}
+
+#[test]
+fn pointing_decision_14_a_path_hex_after_hex_and_fire_and_assault_at_an_enemy_hex() {
+    let mut s = state("a-ride-in-the-country", json!({ "map": small_map() }));
+    allied_impulse(&mut s);
+    put(&mut s, "x-inf", Side::Allied, "41.230");
+    put(&mut s, "y-ger", Side::German, "42.230");
+    let allied = seat("allied");
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    // A move is a path: the player goes on pointing hexes next to the last one.
+    let first = pointed
+        .iter()
+        .find(|p| p.order == "move x-inf 41.231")
+        .expect("a move to 41.231");
+    let path = first.path.as_ref().expect("a move is a path");
+    assert_eq!((path.head.as_str(), path.tail.as_str()), ("move x-inf", ""));
+    assert_eq!(path.order(&["41.231"]), first.order);
+    let drawn = svg(&s, &Viewer::Seat(allied.clone()), &BoardContext::default());
+    let next = drawn
+        .split(r#"data-cell="41.231""#)
+        .nth(1)
+        .unwrap()
+        .split("data-next=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    let mut expected: Vec<String> = hex("41.231")
+        .neighbours()
+        .iter()
+        .map(Hex::to_string)
+        .filter(|h| drawn.contains(&format!(r#"data-cell="{h}""#)))
+        .collect();
+    let mut got: Vec<String> = next.split(' ').map(str::to_owned).collect();
+    expected.sort();
+    got.sort();
+    assert_eq!(got, expected, "the drawn cells next to 41.231");
+    assert!(got.contains(&"41.232".to_owned()));
+    // The two-hex path the page writes is accepted, and the unit ends where it was pointed.
+    let two = path.order(&["41.231", "41.232"]);
+    assert_eq!(two, "move x-inf 41.231 41.232");
+    assert_eq!(played(&s, &allied, &two).units["x-inf"].hex, hex("41.232"));
+    // In Column, the path keeps it: `column` stays at the end as hexes are added.
+    s.units.get_mut("x-inf").unwrap().column = true;
+    let pointed_column = WhereEaglesDare.pointing(&s, &allied);
+    let p = pointed_column
+        .iter()
+        .find(|p| p.cell == "41.231" && p.order.starts_with("move "))
+        .unwrap();
+    assert_eq!(p.order, "move x-inf 41.231 column");
+    let path = p.path.as_ref().unwrap();
+    let two = path.order(&["41.231", "41.232"]);
+    assert_eq!(two, "move x-inf 41.231 41.232 column");
+    assert!(played(&s, &allied, &two).units["x-inf"].column);
+    s.units.get_mut("x-inf").unwrap().column = false;
+    // The German's hex: a fire for each weapon class, the map's terrain and the range filled
+    // in, and an assault; each accepted, each leaving the fire (or assault) to its result.
+    let at_german: Vec<&str> = pointed
+        .iter()
+        .filter(|p| p.piece == "x-inf" && p.cell == "42.230")
+        .map(|p| p.order.as_str())
+        .collect();
+    for class in [
+        "small-arms",
+        "mortar",
+        "indirect-he",
+        "direct-he",
+        "at",
+        "flak",
+    ] {
+        let order = format!("fire x-inf 42.230 {class} on clear -- range 1");
+        assert!(
+            at_german.contains(&order.as_str()),
+            "{order}: {at_german:?}"
+        );
+    }
+    assert!(at_german.contains(&"assault x-inf 42.230"), "{at_german:?}");
+    assert!(pointed
+        .iter()
+        .all(|p| p.path.is_none() || p.order.starts_with("move ")));
+    for order in &at_german {
+        let after = played(&s, &allied, order);
+        let pending = after
+            .pending
+            .expect("a fire or assault waits for its result");
+        assert_eq!(
+            (pending.unit.as_str(), pending.hex),
+            ("x-inf", hex("42.230"))
+        );
+    }
+    // No fire at a hex with no enemy unit, and none by the German, who is not to act.
+    assert!(pointed
+        .iter()
+        .filter(|p| p.order.starts_with("fire ") || p.order.starts_with("assault "))
+        .all(|p| p.cell == "42.230"));
+    // In the German's opportunity window after the Allied move, the German fires back: an
+    // opportunity fire at the hex the Allied unit moved into, the range filled in.
+    let moved = played(&s, &allied, "move x-inf 41.231");
+    assert_eq!(
+        moved.window,
+        Some(hex("41.231")),
+        "the German's window is open"
+    );
+    let german = WhereEaglesDare.pointing(&moved, &seat("german"));
+    assert!(
+        german.iter().any(|p| p.piece == "y-ger"
+            && p.order == "opfire y-ger 41.231 small-arms on woods -- range 1"),
+        "{german:?}"
+    );
+    assert!(
+        german.iter().all(|p| !p.order.starts_with("fire ")),
+        "only opportunity fire in the window: {german:?}"
+    );
+}
+
+#[test]
+fn board_hexsides_streams_bridges_and_the_culvert_are_drawn_along_their_edges() {
+    // The loaded map's hexsides, seen from the hex drawn: 41.231 is below 41.230 (its south
+    // edge); 42.230 is the next column's hex to the south-east of 41.230 (decision 11: an odd
+    // column's hex touches rows r-1 and r of the columns beside it).
+    let map = small_map()
+        + "side 41.230 41.231 stream
+side 41.230 42.230 crest
+side 40.229 41.230 impassable
+           side 41.229 41.230 raised
+";
+    let mut s = state("a-ride-in-the-country", json!({ "map": map }));
+    put(&mut s, "x-inf", Side::Allied, "41.230");
+    let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+    self_contained(&b).unwrap();
+    legible_on_a_phone(&b).unwrap();
+    for (side, kind, title) in [
+        (
+            "41.230:s",
+            "stream",
+            "41.230/41.231: stream (2.11), from the loaded map",
+        ),
+        (
+            "41.230:se",
+            "crest",
+            "41.230/42.230: crest (2.13), from the loaded map",
+        ),
+        (
+            "40.229:se",
+            "impassable hexside",
+            "40.229/41.230: impassable hexside (2.14), from the loaded map",
+        ),
+        (
+            "41.229:s",
+            "raised road",
+            "41.229/41.230: raised road hexside (2.16), from the loaded map",
+        ),
+    ] {
+        assert!(
+            b.contains(&format!(
+                r#"data-side="{side}" data-kind="{kind}" pointer-events="none"><title>{title}</title>"#
+            )),
+            "{side} {kind}"
+        );
+        assert!(b.contains(&format!(">{kind}</text>")), "legend: {kind}");
+    }
+    // Map or not, the key hexsides: a stream bridge (2.11) and the culvert (2.17) where the
+    // window holds them.
+    let culvert = DATA.culvert;
+    let mut s = state("a-ride-in-the-country", json!({}));
+    s.units.clear();
+    put(&mut s, "x-inf", Side::Allied, &culvert.0.to_string());
+    let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+    assert!(
+        b.contains(&format!(
+            r#"data-kind="culvert" pointer-events="none"><title>{}/{}: the culvert (2.17)</title>"#,
+            culvert.0, culvert.1
+        )),
+        "the culvert drawn"
+    );
+    assert!(b.contains(">culvert</text>"));
+    let sb = &DATA.stream_bridges[0];
+    let mut s = state("a-ride-in-the-country", json!({}));
+    s.units.clear();
+    put(&mut s, "x-inf", Side::Allied, &sb.hexes.0.to_string());
+    let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+    assert!(
+        b.contains(&format!(
+            r#"data-kind="bridge" pointer-events="none"><title>{}/{}: stream bridge {} (2.11)</title>"#,
+            sb.hexes.0, sb.hexes.1, sb.name
+        )),
+        "the stream bridge drawn"
+    );
 }
 
 // ------------------------------------------------------------------ over bot games

@@ -7,6 +7,7 @@ use despatch::engine::bot::{self, check_no_sealed_leak, check_properties};
 use despatch::engine::ruleset::{Outcome, Seat, SeatDef, Setup, Viewer};
 use despatch::rules;
 use despatch::rules::where_eagles_dare::data::DATA;
+use despatch::rules::where_eagles_dare::state::State;
 use serde_json::json;
 
 /// Box names no corps track shows: where only the German may know a formation is.
@@ -140,6 +141,7 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
     let mut seen_open = 0;
     let mut numbered = 0;
     let mut flak_secret = 0;
+    let mut days_played = Vec::new();
     for n in 0..games {
         let free_drop = n % 2 == 1;
         let mut check = |game: &despatch::engine::game::Game, secrets: &bot::MemorySecrets| {
@@ -164,6 +166,21 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
             game.moves
         );
         assert!(matches!(game.game.outcome(), Outcome::Finished { .. }));
+        // Nobody resigned: the game was played to the scenario's last turn, every day of it
+        // (the campaign's nine).
+        let s: &State = game
+            .game
+            .state
+            .downcast()
+            .expect("a Where Eagles Dare state");
+        let sc = DATA.scenario(scenario).expect("the scenario");
+        assert!(
+            s.resigned.is_none() && (s.day, s.time) == sc.last,
+            "{scenario}, game {n} ended at day {} turn {}, not its last turn",
+            s.day,
+            s.time
+        );
+        days_played.push(u32::from(s.day - sc.first.0) + 1);
         check_properties(&game).unwrap_or_else(|e| panic!("{scenario}, game {n}: {e}"));
         for e in &game.events {
             let payload = e.payload.to_string();
@@ -181,17 +198,43 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
             "the flak was never face down: the check checked nothing"
         );
     }
+    println!(
+        "{scenario}: {games} games played to their last turn, {} to {} days each",
+        days_played.iter().min().unwrap_or(&0),
+        days_played.iter().max().unwrap_or(&0)
+    );
     (seen_open, numbered)
+}
+
+/// A count from the environment variable `name`, or `default` (the suite's): the issue's
+/// longer runs set them (docs/rules/where-eagles-dare.md, "Bot runs").
+fn count(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .map(|n| {
+            n.parse()
+                .unwrap_or_else(|_| panic!("{name} is a number of games"))
+        })
+        .unwrap_or(default)
+}
+
+/// Games of each short scenario a test plays: 50, or `DESPATCH_BOT_GAMES` (the 500).
+fn games() -> u64 {
+    count("DESPATCH_BOT_GAMES", 50)
+}
+
+/// Campaigns (nine days) a test plays: 3, or `DESPATCH_BOT_CAMPAIGNS` (the 50).
+fn campaigns() -> u64 {
+    count("DESPATCH_BOT_CAMPAIGNS", 3)
 }
 
 #[test]
 fn a_ride_in_the_country_bot_games_end_fold_verify_and_keep_secrets() {
-    play_many("a-ride-in-the-country", 50, 5_000);
+    play_many("a-ride-in-the-country", games(), 5_000);
 }
 
 #[test]
 fn the_best_laid_plans_bot_games_end_fold_verify_and_keep_the_air_drop_sealed() {
-    let (seen, _) = play_many("the-best-laid-plans", 50, 5_000);
+    let (seen, _) = play_many("the-best-laid-plans", games(), 5_000);
     assert!(
         seen > 0,
         "no sealed choice was ever open: the leak check checked nothing"
@@ -200,7 +243,12 @@ fn the_best_laid_plans_bot_games_end_fold_verify_and_keep_the_air_drop_sealed() 
 
 #[test]
 fn campaign_bot_games_of_nine_days_end_fold_verify_and_keep_secrets() {
-    let (seen, numbered) = play_many("campaign", 3, 20_000);
+    let (seen, numbered) = play_many("campaign", campaigns(), 20_000);
+    let sc = DATA.scenario("campaign").unwrap();
+    assert!(
+        sc.last.0 - sc.first.0 + 1 >= 3,
+        "the issue's campaigns are of three days or more"
+    );
     assert!(seen > 0, "no sealed choice was ever open");
     assert!(
         numbered > 0,

@@ -3862,3 +3862,176 @@ fn rout_s3_1_the_formation_needs_a_step_lost_on_its_units_checked_against_the_ma
     ok(&mut s, "allied", "rout 502", &[]);
     assert!(s.rout.is_none());
 }
+
+/// The Best Laid Plans with `options`: A/502 and the 502's Leader on the map, B/502 eliminated
+/// by a German fire's stated result (Joe Mann kept).
+fn b_502_eliminated(options: serde_json::Value) -> State {
+    let mut s = game_with("the-best-laid-plans", options).unwrap();
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "B/502", "56.205");
+    put(&mut s, "ldr-502", "56.204");
+    german_result(&mut s, "56.205", "eliminated B/502");
+    ok(&mut s, "allied", "pass", &[]);
+    s
+}
+
+#[test]
+fn reinf_s3_1_decision_21_an_eliminated_unit_s_steps_are_kept_and_come_back_with_its_leader() {
+    // Eliminated, a unit of the order of battle keeps its two steps as the 502's losses.
+    let mut s = b_502_eliminated(json!({}));
+    assert!(!s.units.contains_key("B/502") && !s.marks.contains_key("B/502"));
+    assert_eq!(s.eliminated.get("B/502"), Some(&2));
+    assert_eq!(
+        despatch::rules::where_eagles_dare::units::formation_losses(&s, "502"),
+        2
+    );
+    // A step lost on a unit in play comes back first, then the eliminated unit with the
+    // other, in its formation Leader's hex.
+    lose(&mut s, "A/502", 1);
+    allied_draws_reinf(&mut s);
+    // Bad input changes nothing: with no Leader of the 502 on the map, B/502 has nowhere to
+    // come back to.
+    let leader = s.units.remove("ldr-502").unwrap();
+    let e = refused(
+        &mut s,
+        "allied",
+        "place reinf 502 B/502",
+        "S3.1 Events (Reinf)",
+    );
+    assert!(
+        e.message
+            .contains("B/502 is eliminated and cannot come back")
+            && e.message.contains("no Leader of 502 is on the map"),
+        "{e}"
+    );
+    s.units.insert("ldr-502".into(), leader);
+    ok(&mut s, "allied", "place reinf 502", &[]);
+    assert_eq!(lost_of(&s, "A/502"), 0);
+    assert_eq!(s.units["B/502"].hex, hex("56.204"));
+    assert_eq!(lost_of(&s, "B/502"), 1, "one step of its two came back");
+    assert!(s.eliminated.is_empty());
+    assert!(s.placing.is_none() && s.reinf_one.is_none());
+
+    // Named twice, both of its steps come back.
+    let mut s = b_502_eliminated(json!({}));
+    allied_draws_reinf(&mut s);
+    ok(&mut s, "allied", "place reinf 502 B/502 B/502", &[]);
+    assert_eq!(s.units["B/502"].hex, hex("56.204"));
+    assert!(!s.marks.contains_key("B/502") && s.eliminated.is_empty());
+
+    // Its steps are losses: the 502 may not bring a two-step Lost 82nd AB unit in.
+    let mut s = b_502_eliminated(json!({}));
+    allied_draws_reinf(&mut s);
+    let e = refused(
+        &mut s,
+        "allied",
+        "place reinf lost82-2 56.204",
+        "S3.1 Events (Reinf)",
+    );
+    assert!(e.message.contains("502 has 2 step(s) lost"), "{e}");
+
+    // Option reinf_eliminated off: the steps count but do not come back; the excess is lost.
+    let mut s = b_502_eliminated(json!({ "reinf_eliminated": false }));
+    lose(&mut s, "A/502", 1);
+    allied_draws_reinf(&mut s);
+    let e = refused(
+        &mut s,
+        "allied",
+        "place reinf 502 B/502",
+        "S3.1 Events (Reinf)",
+    );
+    assert!(e.message.contains("option reinf_eliminated is off"), "{e}");
+    ok(&mut s, "allied", "place reinf 502", &[]);
+    assert_eq!(lost_of(&s, "A/502"), 0);
+    assert!(!s.units.contains_key("B/502"));
+    assert_eq!(s.eliminated.get("B/502"), Some(&2));
+    assert!(s.placing.is_none() && s.reinf_one.is_none());
+    assert!(game_with("the-best-laid-plans", json!({ "reinf_eliminated": 1 })).is_err());
+
+    // Joe Mann negates the elimination: nothing is kept.
+    let mut s = game("the-best-laid-plans");
+    put(&mut s, "B/502", "56.205");
+    german_result(&mut s, "56.205", "eliminated B/502");
+    assert_eq!(s.eliminated.get("B/502"), Some(&2));
+    ok(&mut s, "allied", "joemann", &[]);
+    assert!(s.units.contains_key("B/502") && s.eliminated.is_empty());
+}
+
+#[test]
+fn reinf_s3_1_decision_21_a_unit_s_last_step_lost_is_kept_as_its_formation_s_loss() {
+    let mut s = game("a-ride-in-the-country");
+    put(&mut s, "A/502", "56.203");
+    lose(&mut s, "A/502", 1);
+    german_result(&mut s, "56.203", "step-loss A/502");
+    assert!(!s.units.contains_key("A/502") && !s.marks.contains_key("A/502"));
+    assert_eq!(s.eliminated.get("A/502"), Some(&2));
+    // A unit outside the order of battle leaves nothing to keep.
+    unit_at(&mut s, "X/1", Side::Allied, "56.206");
+    german_result(&mut s, "56.206", "eliminated X/1");
+    assert!(!s.eliminated.contains_key("X/1"));
+}
+
+#[test]
+fn rout_s3_1_decision_21_an_eliminated_unit_s_steps_count_for_its_formation() {
+    let mut s = b_502_eliminated(json!({}));
+    s.cups.insert(Side::German, ids(&["rout"]));
+    unit_at(&mut s, "G/1", Side::German, "56.220");
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    assert_eq!(s.rout, Some(Side::Allied));
+    let e = refused(&mut s, "allied", "rout 501", "S3.1 Rout");
+    assert!(e.message.contains("501 has no step lost"), "{e}");
+    ok(&mut s, "allied", "rout 502", &[]);
+    assert!(s.rout.is_none());
+}
+
+#[test]
+fn positions_decision_21_eliminated_keeps_a_unit_s_steps() {
+    let setup = Setup {
+        game_id: "rules".into(),
+        scenario: "the-best-laid-plans".into(),
+        options: json!({}),
+        seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
+    };
+    let read = |text: &str| {
+        WhereEaglesDare.position(&setup, text, &mut hidden_stream(&[7; 32], "rules", 0))
+    };
+    let p = read("unit B/502 allied at 50.150\neliminated B/502").unwrap();
+    assert!(!p.state.units.contains_key("B/502"));
+    assert_eq!(p.state.eliminated.get("B/502"), Some(&2));
+    let Err(e) = read("eliminated X/1") else {
+        panic!("a unit outside the order of battle is accepted");
+    };
+    assert!(e.to_string().contains("not a unit of data/oob.txt"), "{e}");
+}
+
+#[test]
+fn raised_roads_2_16_in_column_only_through_the_hexsides_the_raised_road_touches() {
+    // A raised road through 20.20 from 20.19 to 20.21; 21.20 beside it is clear.
+    let map = Map::parse(
+        "hex 20.19 clear road\nhex 20.20 clear road raised\nhex 20.21 clear road\nhex 21.20 clear\n\
+         side 20.19 20.20 raised\nside 20.20 20.21 raised\n",
+    )
+    .unwrap();
+    let (n, r, s, e) = (hex("20.19"), hex("20.20"), hex("20.21"), hex("21.20"));
+    assert_eq!(map.raised_sides(r), vec![n, s]);
+    // In Column: in and out along the raised road, not across its side.
+    assert!(map.path_cost(Mobility::Wheeled, true, n, &[r, s]).is_ok());
+    let err = map.step_cost(Mobility::Leg, true, e, r).unwrap_err();
+    assert!(
+        err.starts_with("2.16 Raised Roads")
+            && err.contains("enters 20.20 only through a hexside its raised road touches")
+            && err.contains("20.20/20.19, 20.20/20.21"),
+        "{err}"
+    );
+    let err = map.step_cost(Mobility::Tracked, true, r, e).unwrap_err();
+    assert!(err.contains("leaves 20.20"), "{err}");
+    // Not in Column, a Leg Unit uses any hexside (paying double in).
+    assert!(map.step_cost(Mobility::Leg, false, e, r).unwrap().is_some());
+    assert!(map.step_cost(Mobility::Leg, false, r, e).unwrap().is_some());
+    // A raised hex whose hexsides the map does not give is not checked (the older format).
+    let old = Map::parse("hex 20.20 clear road raised\nhex 21.20 clear\n").unwrap();
+    assert!(old.step_cost(Mobility::Leg, true, hex("21.20"), r).is_ok());
+    assert!(Map::parse("side 20.20 20.22 raised\n").is_err());
+}

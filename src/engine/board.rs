@@ -336,16 +336,204 @@ impl Line {
 /// opacity.
 pub const ZONE: (&str, &str, &str, f64) = ("b-zone", "#e4572e", "#ff8a65", 0.35);
 
+/// One of the six edges of a flat-topped hex, clockwise from the top.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Edge {
+    N,
+    NE,
+    SE,
+    S,
+    SW,
+    NW,
+}
+
+impl Edge {
+    pub const ALL: [Edge; 6] = [Edge::N, Edge::NE, Edge::SE, Edge::S, Edge::SW, Edge::NW];
+
+    /// Its name in `data-edge`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Edge::N => "n",
+            Edge::NE => "ne",
+            Edge::SE => "se",
+            Edge::S => "s",
+            Edge::SW => "sw",
+            Edge::NW => "nw",
+        }
+    }
+
+    /// The corners of [`hex_points`] it joins (0 east, then clockwise on the screen).
+    fn corners(self) -> (u32, u32) {
+        match self {
+            Edge::N => (4, 5),
+            Edge::NE => (5, 0),
+            Edge::SE => (0, 1),
+            Edge::S => (1, 2),
+            Edge::SW => (2, 3),
+            Edge::NW => (3, 4),
+        }
+    }
+
+    /// The step to the cell across this edge, in columns and rows, from a cell in an odd
+    /// column (`odd`, drawn half a hex lower) or an even one.
+    pub fn offset(self, odd: bool) -> (i32, i32) {
+        match (self, odd) {
+            (Edge::N, _) => (0, -1),
+            (Edge::S, _) => (0, 1),
+            (Edge::NE, false) => (1, -1),
+            (Edge::SE, false) => (1, 0),
+            (Edge::SW, false) => (-1, 0),
+            (Edge::NW, false) => (-1, -1),
+            (Edge::NE, true) => (1, 0),
+            (Edge::SE, true) => (1, 1),
+            (Edge::SW, true) => (-1, 1),
+            (Edge::NW, true) => (-1, 0),
+        }
+    }
+
+    /// The edge of a cell in an odd column (`odd`) or an even one that a step of `dc` columns
+    /// and `dr` rows crosses, when it leads to a neighbour (the cell across may lie off the
+    /// grid).
+    pub fn towards(odd: bool, dc: i32, dr: i32) -> Option<Edge> {
+        Edge::ALL.into_iter().find(|e| e.offset(odd) == (dc, dr))
+    }
+
+    /// The cell across this edge of `at` on a hex grid (odd columns half a hex lower), if it
+    /// is on the grid's side of zero.
+    pub fn across(self, at: At) -> Option<At> {
+        let (dc, dr) = self.offset(at.col & 1 == 1);
+        let (c, r) = (i32::from(at.col) + dc, i32::from(at.row) + dr);
+        (c >= 0 && r >= 0).then(|| At::new(c as u16, r as u16))
+    }
+
+    /// The edge of `from` that `to` lies across, when they are neighbours on a hex grid.
+    pub fn between(from: At, to: At) -> Option<Edge> {
+        Edge::ALL.into_iter().find(|e| e.across(from) == Some(to))
+    }
+}
+
+/// What a hexside is: a feature drawn along the edge between two hexes, by kind, named in the
+/// legend. The kinds are the wargames' common ones; a ruleset maps its own onto them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SideKind {
+    /// A stream or small river: blue.
+    Stream,
+    /// A crest or ridge line: brown dashes.
+    Crest,
+    /// An impassable hexside: magenta, thick.
+    Impassable,
+    /// A bridge over the hexside: pale grey, thick.
+    Bridge,
+    /// A culvert or underpass: green dots.
+    Culvert,
+    /// A raised road or railroad crossing the hexside: ochre.
+    Raised,
+}
+
+impl SideKind {
+    pub const ALL: [SideKind; 6] = [
+        SideKind::Stream,
+        SideKind::Crest,
+        SideKind::Impassable,
+        SideKind::Bridge,
+        SideKind::Culvert,
+        SideKind::Raised,
+    ];
+
+    /// How it is drawn: a core over the black casing, as the lines over the map are.
+    pub fn line(self) -> Line {
+        match self {
+            SideKind::Stream => Line {
+                class: "h-stream",
+                light: "#3d9bff",
+                dark: "#7cc0ff",
+                dash: "",
+                name: "stream",
+            },
+            SideKind::Crest => Line {
+                class: "h-crest",
+                light: "#e08a1e",
+                dark: "#f0a848",
+                dash: "2 1",
+                name: "crest",
+            },
+            SideKind::Impassable => Line {
+                class: "h-impassable",
+                light: "#ff4fd8",
+                dark: "#ff8ae6",
+                dash: "",
+                name: "impassable hexside",
+            },
+            SideKind::Bridge => Line {
+                class: "h-bridge",
+                light: "#e6e6e6",
+                dark: "#f5f5f5",
+                dash: "",
+                name: "bridge",
+            },
+            SideKind::Culvert => Line {
+                class: "h-culvert",
+                light: "#3ddc97",
+                dark: "#7eecbb",
+                dash: "0 2",
+                name: "culvert",
+            },
+            SideKind::Raised => Line {
+                class: "h-raised",
+                light: "#ffd23f",
+                dark: "#ffe07a",
+                dash: "3 1",
+                name: "raised road",
+            },
+        }
+    }
+}
+
+/// A hexside feature: the edge `edge` of the cell `at` (the same edge as seen from the cell
+/// across it), of `kind`, with its hover title. Drawn over the cells, under the pieces, taking
+/// no clicks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hexside {
+    pub at: At,
+    pub edge: Edge,
+    pub kind: SideKind,
+    pub title: String,
+}
+
 /// An order made by pointing at the drawn board: a click on a piece (`data-piece`), then on a
 /// cell (`data-cell`, or a piece standing on it) makes `order`, in the game's order language.
 /// The page highlights the cells a selected piece may reach and puts the order in the order
 /// box, where the player can still change it before sending. Several orders for one piece and
-/// cell are offered to choose from.
+/// cell are offered to choose from. A `path` order goes on: after it, each cell next to the last
+/// one pointed (`data-next`) adds that cell to it, until the player stops (Escape, or a click
+/// elsewhere).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Pointed {
     pub piece: String,
     pub cell: String,
     pub order: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathOrder>,
+}
+
+/// An order that is a path of cells: `head`, the cells pointed one after another, then `tail`
+/// (empty, or words after the path). The pointed order is `head cell tail`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PathOrder {
+    pub head: String,
+    pub tail: String,
+}
+
+impl PathOrder {
+    /// The order for `cells` pointed in turn.
+    pub fn order(&self, cells: &[&str]) -> String {
+        let mut out = format!("{} {}", self.head, cells.join(" "));
+        if !self.tail.is_empty() {
+            out.push(' ');
+            out.push_str(&self.tail);
+        }
+        out
+    }
 }
 
 /// A board description.
@@ -361,6 +549,8 @@ pub struct Board {
     pub sides: Vec<String>,
     pub pieces: Vec<Piece>,
     pub highlights: Vec<Highlight>,
+    /// Hexside features (hex grids only): streams, crests, bridges … along cell edges.
+    pub hexsides: Vec<Hexside>,
     /// Extra legend entries after the grounds and sides drawn: (symbol, meaning).
     pub legend: Vec<(String, String)>,
     /// Lines under the legend (turn, score).
@@ -621,6 +811,13 @@ pub fn render(board: &Board) -> String {
             over.push(kind);
         }
     }
+    if matches!(board.grid, Grid::Hex { .. }) {
+        for kind in SideKind::ALL {
+            if board.hexsides.iter().any(|h| h.kind == kind) {
+                over.push(Some(kind.line()));
+            }
+        }
+    }
     let line_count = link_kinds.len() + over.len();
     let legend_rows =
         grounds.len().div_ceil(3) + line_count.div_ceil(3) + board.sides.len().div_ceil(3);
@@ -718,6 +915,11 @@ pub fn render(board: &Board) -> String {
     }
 
     // The cells.
+    let labels_at: std::collections::BTreeMap<At, &str> = board
+        .cells
+        .iter()
+        .map(|c| (c.at, c.label.as_str()))
+        .collect();
     svg.push_str(r#"<g class="b-cells">"#);
     for cell in &board.cells {
         let (class, fill, _) = cell.ground.paint();
@@ -726,9 +928,20 @@ pub fn render(board: &Board) -> String {
         } else {
             format!("{}: {}", cell.label, cell.title)
         };
+        // On a hex grid, the drawn cells next to this one: where a path pointed goes on.
+        let next = if hex {
+            let labels: Vec<&str> = Edge::ALL
+                .iter()
+                .filter_map(|e| e.across(cell.at))
+                .filter_map(|at| labels_at.get(&at).copied())
+                .collect();
+            format!(r#" data-next="{}""#, esc(&labels.join(" ")))
+        } else {
+            String::new()
+        };
         let _ = write!(
             svg,
-            r##"<g class="b-cell" data-cell="{}" data-ground="{}"><title>{}</title>{}"##,
+            r##"<g class="b-cell" data-cell="{}" data-ground="{}"{next}><title>{}</title>{}"##,
             esc(&cell.label),
             cell.ground.name(),
             esc(&title),
@@ -760,6 +973,15 @@ pub fn render(board: &Board) -> String {
         svg.push_str("</g>");
     }
     svg.push_str("</g>");
+
+    // Hexside features along the cells' edges, under the pieces; they take no clicks.
+    if matches!(board.grid, Grid::Hex { .. }) && !board.hexsides.is_empty() {
+        svg.push_str(r#"<g class="b-hexsides">"#);
+        for h in &board.hexsides {
+            draw_hexside(&mut svg, board, h);
+        }
+        svg.push_str("</g>");
+    }
 
     // Rings and tints under the pieces, lines over them (below). Highlights take no clicks, so
     // a pointed cell or piece under one is still reached.
@@ -1032,6 +1254,55 @@ fn draw_line(svg: &mut String, board: &Board, kind: &str, line: Line, cells: &[A
     svg.push_str("</g>");
 }
 
+/// A hexside feature: its kind's core over the casing along the edge, the ends pulled in a
+/// little so that features meeting at a corner stay apart. `data-side` names the cell and the
+/// edge (`B2:ne`), `data-kind` the kind.
+fn draw_hexside(svg: &mut String, board: &Board, h: &Hexside) {
+    let (x, y) = board.centre(h.at);
+    let corner = |i: u32| {
+        let a = std::f64::consts::PI / 3.0 * f64::from(i);
+        (x + HEX * a.cos(), y + HEX * a.sin())
+    };
+    let (a, b) = h.edge.corners();
+    let ((x1, y1), (x2, y2)) = (corner(a), corner(b));
+    let inset = 0.12;
+    let (x1, y1, x2, y2) = (
+        x1 + (x2 - x1) * inset,
+        y1 + (y2 - y1) * inset,
+        x2 + (x1 - x2) * inset,
+        y2 + (y1 - y2) * inset,
+    );
+    let line = h.kind.line();
+    let w = board.line_width();
+    let dash = if line.dash.is_empty() {
+        String::new()
+    } else {
+        let dash: Vec<String> = line
+            .dash
+            .split(' ')
+            .map(|d| format!("{:.1}", d.parse::<f64>().unwrap_or(1.0) * w))
+            .collect();
+        format!(r#" stroke-dasharray="{}""#, dash.join(" "))
+    };
+    let label = board
+        .cells
+        .iter()
+        .find(|c| c.at == h.at)
+        .map_or_else(|| format!("{},{}", h.at.col, h.at.row), |c| c.label.clone());
+    let _ = write!(
+        svg,
+        r#"<g class="b-side" data-side="{}:{}" data-kind="{}" pointer-events="none"><title>{}</title><line class="b-casing" stroke="{}" stroke-width="{:.1}" stroke-linecap="round" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}"/><line class="{}" stroke="{}" stroke-width="{w:.1}" stroke-linecap="round"{dash} x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}"/></g>"#,
+        esc(&label),
+        h.edge.name(),
+        line.name,
+        esc(&h.title),
+        Line::CASING.light,
+        w * 1.8,
+        line.class,
+        line.light,
+    );
+}
+
 fn draw_piece(svg: &mut String, board: &Board, p: &Piece, x: f64, y: f64, size: f64, font: f64) {
     let states: Vec<&str> = p.states.iter().map(|s| s.word()).collect();
     let face_down = p.states.contains(&State::FaceDown);
@@ -1266,6 +1537,7 @@ mod tests {
                 to: At::new(2, 1),
                 title: "fire".into(),
             }],
+            hexsides: Vec::new(),
             legend: vec![("R".into(), "regular".into())],
             notes: vec!["Turn 1".into()],
         }
@@ -1629,6 +1901,130 @@ mod tests {
                 svg.matches("data-highlight=").count(),
                 svg.matches(r#"pointer-events="none""#).count()
             );
+        }
+    }
+
+    /// Issue 18's drawn map: hexsides as data — a cell and one of its six edges, by kind —
+    /// drawn along that edge (the same edge seen from either cell), named in the legend, taking
+    /// no clicks, each kind legible on every ground in light and dark like the lines above.
+    #[test]
+    fn hexsides_are_drawn_along_their_edges_and_named_in_the_legend() {
+        // Neighbours across each edge, both ways, in even and odd columns.
+        for at in [At::new(2, 2), At::new(3, 2)] {
+            for e in Edge::ALL {
+                let there = e.across(at).unwrap();
+                assert_eq!(Edge::between(at, there), Some(e));
+                let back = Edge::between(there, at).unwrap();
+                assert_eq!(back.across(there), Some(at), "{e:?} of {at:?}");
+            }
+        }
+        assert_eq!(Edge::N.across(At::new(0, 0)), None);
+        assert_eq!(Edge::between(At::new(0, 0), At::new(2, 0)), None);
+        let mut b = sample(Grid::Hex { cols: 3, rows: 3 });
+        b.hexsides = SideKind::ALL
+            .iter()
+            .zip(Edge::ALL)
+            .map(|(kind, edge)| Hexside {
+                at: At::new(1, 1),
+                edge,
+                kind: *kind,
+                title: format!("a {} hexside", kind.line().name),
+            })
+            .collect();
+        let svg = render(&b);
+        let (_, after_cells) = svg.split_once(r#"<g class="b-hexsides">"#).unwrap();
+        let (sides, _) = after_cells.split_once(r#"<g class="b-pieces">"#).unwrap();
+        assert_eq!(sides.matches(r#"<g class="b-side""#).count(), 6);
+        assert_eq!(sides.matches(r#"pointer-events="none""#).count(), 6);
+        for (kind, edge) in SideKind::ALL.iter().zip(Edge::ALL) {
+            let line = kind.line();
+            let needle = format!(
+                r#"data-side="B2:{}" data-kind="{}" pointer-events="none"><title>a {} hexside</title>"#,
+                edge.name(),
+                line.name,
+                line.name
+            );
+            let part = sides
+                .split(&needle)
+                .nth(1)
+                .unwrap_or_else(|| panic!("{needle}"));
+            let part = part.split("</g>").next().unwrap();
+            assert!(part.contains(r#"<line class="b-casing""#), "{}", line.name);
+            assert!(part.contains(&format!(r#"<line class="{}""#, line.class)));
+            // Along the edge: both ends lie between the two corners it joins.
+            let coords: Vec<f64> = ["x1", "y1", "x2", "y2"]
+                .iter()
+                .map(|k| {
+                    part.rsplit(&format!(r#" {k}=""#))
+                        .next()
+                        .unwrap()
+                        .split('"')
+                        .next()
+                        .unwrap()
+                        .parse()
+                        .unwrap()
+                })
+                .collect();
+            let (cx, cy) = b.centre(At::new(1, 1));
+            for (x, y) in [(coords[0], coords[1]), (coords[2], coords[3])] {
+                let r = ((x - cx).powi(2) + (y - cy).powi(2)).sqrt();
+                assert!(r > HEX * 0.85 && r <= HEX + 0.1, "{}: {r}", line.name);
+            }
+            let (mx, my) = ((coords[0] + coords[2]) / 2.0, (coords[1] + coords[3]) / 2.0);
+            let there = b.centre(edge.across(At::new(1, 1)).unwrap());
+            let mid = ((cx + there.0) / 2.0, (cy + there.1) / 2.0);
+            assert!(
+                (mx - mid.0).abs() < 0.2 && (my - mid.1).abs() < 0.2,
+                "{}: the edge's middle is halfway to the cell across",
+                line.name
+            );
+            assert!(
+                svg.contains(&format!(">{}</text>", line.name)),
+                "legend: {}",
+                line.name
+            );
+        }
+        // No hexside, no legend entry; a square grid draws none.
+        let plain = render(&sample(Grid::Hex { cols: 3, rows: 2 }));
+        assert!(!plain.contains("b-hexsides") && !plain.contains(">stream</text>"));
+        let mut square = sample(Grid::Square { cols: 3, rows: 2 });
+        square.hexsides = b.hexsides.clone();
+        assert!(!render(&square).contains("b-side"));
+        // Legible in both palettes, as the lines over the map are.
+        let (light_css, dark_css) = STYLE
+            .split_once("@media (prefers-color-scheme: dark)")
+            .unwrap();
+        for kind in SideKind::ALL {
+            let line = kind.line();
+            for g in GROUNDS {
+                let (_, light, dark) = g.paint();
+                for (ground, core, casing, palette) in [
+                    (light, line.light, Line::CASING.light, "light"),
+                    (dark, line.dark, Line::CASING.dark, "dark"),
+                ] {
+                    let best = contrast(core, ground).max(contrast(casing, ground));
+                    assert!(
+                        best >= 3.0,
+                        "{} on {} ({palette}): {best:.2}",
+                        line.name,
+                        g.name()
+                    );
+                }
+            }
+            assert!(
+                contrast(line.light, Line::CASING.light) >= 3.0,
+                "{}",
+                line.name
+            );
+            assert!(
+                contrast(line.dark, Line::CASING.dark) >= 3.0,
+                "{}",
+                line.name
+            );
+            for (css, colour) in [(light_css, line.light), (dark_css, line.dark)] {
+                let rule = format!(".{}{{stroke:{colour}}}", line.class);
+                assert!(css.contains(&rule), "board.css lacks {rule}");
+            }
         }
     }
 

@@ -261,6 +261,7 @@ pub fn board(state: &State) -> Board {
         sides: vec!["American".to_owned(), "British".to_owned()],
         pieces,
         highlights,
+        hexsides: Vec::new(),
         legend,
         notes,
     }
@@ -296,6 +297,7 @@ pub fn pointing(b: &super::battle::Battle, side: Side) -> Vec<Pointed> {
                 piece: format!("unit-{u}"),
                 cell: cell.to_string(),
                 order: super::order::describe_action(a),
+                path: None,
             })
         })
         .collect()

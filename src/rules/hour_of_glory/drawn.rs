@@ -311,6 +311,7 @@ pub fn board(s: &State, viewer: &Viewer) -> Board {
         sides: vec!["Intruders".to_owned(), "Defenders".to_owned()],
         pieces,
         highlights,
+        hexsides: Vec::new(),
         legend: vec![
             (
                 "Figures:".to_owned(),

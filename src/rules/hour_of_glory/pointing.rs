@@ -108,6 +108,7 @@ fn intruder_orders(s: &State, seat: &Seat, i: usize) -> Vec<Pointed> {
             piece: piece.clone(),
             cell,
             order: describe_istep(&step),
+            path: None,
         })
         .collect()
 }
@@ -138,6 +139,7 @@ fn defender_orders(s: &State) -> Vec<Pointed> {
             piece,
             cell,
             order: describe_dstep(&step),
+            path: None,
         })
         .collect()
 }

@@ -331,6 +331,7 @@ pub fn board(state: &State) -> Board {
         sides: vec!["French".to_owned(), "Austrian".to_owned()],
         pieces,
         highlights,
+        hexsides: Vec::new(),
         legend,
         notes,
     }

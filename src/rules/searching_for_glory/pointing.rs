@@ -65,6 +65,7 @@ pub fn orders(state: &State, p: usize) -> Vec<Pointed> {
             piece: piece.clone(),
             cell,
             order: describe(&Command::Operation { clauses }),
+            path: None,
         })
         .collect()
 }

@@ -222,6 +222,7 @@ pub fn after_move(
                 x.bulldozer = None;
                 s.units.remove(&dozer);
                 s.gone.push(dozer.clone());
+                super::units::eliminate(s, &dozer);
                 ctx.say(format!(
                     "{unit} moves into {}: the Bulldozer {dozer} is eliminated (2.11)",
                     southern_hex(b.hexes)

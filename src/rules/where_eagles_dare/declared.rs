@@ -275,6 +275,7 @@ pub fn result(s: &mut State, ctx: &mut Ctx, class: &str, target: Option<&str>) {
     super::bridges::result(s, ctx, p.hex, class, target, p.fire);
     super::units::mark_result(s, ctx, &p, class, target, &before);
     super::units::result(s, ctx, &p, class);
+    super::units::record_eliminated(s, &before);
     super::units::mann_chance(s, ctx, &p, class, target, &before, &marks_before);
     if p.fire && p.face == 9 {
         draw_event(s, ctx, p.side);

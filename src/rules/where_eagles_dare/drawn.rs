@@ -15,7 +15,9 @@
 //! its road, railroad, raised road in the title). Without it, only the hexes that matter: the
 //! key hexes of `key_hexes.txt`, Club Route, marker hexes, the units' hexes and the hexes next
 //! to them (so a unit can be pointed one hex on), drawn clear, their terrain the players'.
-//! Hexsides (streams, crests) are not drawn: the toolkit has no hexsides.
+//! Hexsides are drawn along their edges ([`hexsides`]): the loaded map's streams, crests,
+//! impassable hexsides, bridges, culverts and raised roads' sides, and, map or not, the hexsides
+//! `key_hexes.txt` knows — the 2.15 bridges, the stream bridges of 2.11 and the culvert of 2.17.
 //!
 //! Units are counters by side with their class letter and, in the corner, their steps left;
 //! Column is the toolkit's bar, Suppressed its yellow corner, Cohesion Hits a `CH` marker.
@@ -31,7 +33,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::engine::board::{
-    At, Board, Cell, Grid, Ground, Highlight, Piece, Pointed, Shape, State as Mark,
+    At, Board, Cell, Edge, Grid, Ground, Hexside, Highlight, PathOrder, Piece, Pointed, Shape,
+    SideKind, State as Mark,
 };
 use crate::engine::ruleset::{BoardContext, Ctx, DiceSource, Rules, Seat, Viewer};
 
@@ -220,6 +223,107 @@ pub fn window(s: &State) -> Window {
         Window::new(DATA.marker.col - 6, DATA.marker.row - 8, MAX_COLS, MAX_ROWS),
         |(_, w)| w,
     )
+}
+
+/// The edge of a drawn hex that `a`/`b` is, seen from whichever of them is in the window
+/// (`a` first), by decision 11's adjacency: the window's first column is odd, so a series
+/// even column is one of the toolkit's lowered ones.
+fn edge(w: &Window, a: Hex, b: Hex) -> Option<(At, Edge)> {
+    [(a, b), (b, a)].into_iter().find_map(|(x, y)| {
+        if !w.contains(x) {
+            return None;
+        }
+        let at = w.at(x);
+        let dc = i32::from(y.col) - i32::from(x.col);
+        let dr = i32::from(y.row) - i32::from(x.row);
+        Edge::towards(at.col & 1 == 1, dc, dr).map(|e| (at, e))
+    })
+}
+
+/// The hexsides drawn in the window: the loaded map's (2.11 streams, 2.13 crests, 2.14
+/// impassable, 2.15 bridges, 2.16 raised roads' sides, 2.17 the culvert), then those of
+/// `key_hexes.txt` the map does not already give (the 2.15 bridges, the 2.11 stream bridges,
+/// the 2.17 culvert), each once.
+pub fn hexsides(s: &State, w: &Window) -> Vec<Hexside> {
+    use super::terrain::Side as Feature;
+    let mut out: Vec<Hexside> = Vec::new();
+    let mut add = |a: Hex, b: Hex, kind: SideKind, title: String| {
+        if let Some((at, edge)) = edge(w, a, b) {
+            if !out
+                .iter()
+                .any(|h| h.at == at && h.edge == edge && h.kind == kind)
+            {
+                out.push(Hexside {
+                    at,
+                    edge,
+                    kind,
+                    title,
+                });
+            }
+        }
+    };
+    if let Some(m) = &s.map {
+        for ((a, b), features) in &m.map.sides {
+            for f in features {
+                let (kind, what) = match f {
+                    Feature::Stream => (SideKind::Stream, "stream (2.11)"),
+                    Feature::Crest => (SideKind::Crest, "crest (2.13)"),
+                    Feature::Impassable => (SideKind::Impassable, "impassable hexside (2.14)"),
+                    Feature::Bridge => (SideKind::Bridge, "bridge (2.15)"),
+                    Feature::Culvert => (SideKind::Culvert, "culvert (2.17)"),
+                    Feature::Raised => (SideKind::Raised, "raised road hexside (2.16)"),
+                };
+                add(
+                    *a,
+                    *b,
+                    kind,
+                    format!("{a}/{b}: {what}, from the loaded map"),
+                );
+            }
+        }
+    }
+    for d in &DATA.bridges {
+        let (a, b) = d.hexes;
+        let state = match s.bridges.get(&d.name) {
+            Some(x) if x.destroyed => ", destroyed",
+            _ => "",
+        };
+        add(
+            a,
+            b,
+            SideKind::Bridge,
+            format!(
+                "{a}/{b}: {} bridge {}{state} (2.15)",
+                if d.railroad { "railroad" } else { "road" },
+                d.name
+            ),
+        );
+    }
+    for d in &DATA.stream_bridges {
+        let (a, b) = d.hexes;
+        let unstable = s
+            .stream_bridges
+            .get(&d.name)
+            .is_some_and(|x| x.checked && x.unstable);
+        add(
+            a,
+            b,
+            SideKind::Bridge,
+            format!(
+                "{a}/{b}: stream bridge {}{} (2.11)",
+                d.name,
+                if unstable { ", unstable" } else { "" }
+            ),
+        );
+    }
+    let (a, b) = DATA.culvert;
+    add(
+        a,
+        b,
+        SideKind::Culvert,
+        format!("{a}/{b}: the culvert (2.17)"),
+    );
+    out
 }
 
 fn ground(t: Terrain) -> Ground {
@@ -790,20 +894,46 @@ pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
         sides: vec!["Allied".into(), "German".into()],
         pieces,
         highlights,
+        hexsides: hexsides(s, &w),
         legend,
         notes,
     }
 }
 
-/// Orders by pointing (docs/web.md): for the seat that may act, each unit on the drawn board
-/// that the rules let move now, pointed at a drawn hex next to it, makes `move <unit> <hex>`
-/// (keeping its Column, else out of it) — each checked by playing it on a copy of the game.
+/// Orders by pointing (docs/web.md), each checked by playing it on a copy of the game, for the
+/// seat that may act:
+///
+/// - a unit on the drawn board that the rules let move now, pointed at a drawn hex next to it,
+///   makes `move <unit> <hex>` (keeping its Column, else out of it); the order is a path
+///   ([`PathOrder`]): each further hex pointed next to the last goes on the end,
+///   `move <unit> <hex> <hex> … [column]`. The engine referees no movement allowance (the
+///   series'), so the page offers every drawn neighbour and the rules check the whole path
+///   when it is sent;
+/// - a unit pointed at a drawn hex holding an enemy unit makes a fire for each weapon class the
+///   rules accept there (`opfire` in the opponent's window), with what the engine knows filled
+///   in — the terrain of the target hex where the loaded map gives it (`on <terrain>`), the
+///   range in hexes (`-- range <n>`) — and the rest left to the player to state (the CRT's
+///   facts: the Fire Rating, Fire Zones …); and an assault where the rules accept one.
 pub fn pointing(rules: &WhereEaglesDare, s: &State, seat: &Seat) -> Vec<Pointed> {
-    if s.over || Side::of(seat).is_none() || !rules.may_act(s, seat) {
+    let Some(side) = Side::of(seat) else {
+        return Vec::new();
+    };
+    if s.over || !rules.may_act(s, seat) {
         return Vec::new();
     }
     let w = window(s);
     let drawn: BTreeSet<Hex> = cells(s, &w).into_keys().collect();
+    let accepted = |c: &Command| {
+        let mut copy = s.clone();
+        let mut ctx = Ctx::new(DiceSource::None, None);
+        rules.apply(&mut copy, seat, c, &mut ctx).is_ok()
+    };
+    let targets: BTreeSet<Hex> = s
+        .units
+        .values()
+        .filter(|u| u.side != side && w.contains(u.hex))
+        .map(|u| u.hex)
+        .collect();
     let mut out = Vec::new();
     for (name, u) in &s.units {
         if !w.contains(u.hex) {
@@ -820,17 +950,90 @@ pub fn pointing(rules: &WhereEaglesDare, s: &State, seat: &Seat) -> Vec<Pointed>
                     column,
                     transport: None,
                 };
-                let mut copy = s.clone();
-                let mut ctx = Ctx::new(DiceSource::None, None);
-                if rules.apply(&mut copy, seat, &c, &mut ctx).is_ok() {
+                if accepted(&c) {
                     out.push(Pointed {
                         piece: name.clone(),
                         cell: n.to_string(),
                         order: rules.describe(&c),
+                        path: Some(PathOrder {
+                            head: format!("move {name}"),
+                            tail: if column {
+                                "column".into()
+                            } else {
+                                String::new()
+                            },
+                        }),
                     });
                     break;
                 }
             }
+        }
+        if u.side == side {
+            out.extend(attacks(rules, s, name, u.hex, &targets, &accepted));
+        }
+    }
+    out
+}
+
+/// The fires and the assault `unit` at `from` may be pointed at, at each of `targets` (the
+/// drawn hexes holding an enemy unit).
+fn attacks(
+    rules: &WhereEaglesDare,
+    s: &State,
+    unit: &str,
+    from: Hex,
+    targets: &BTreeSet<Hex>,
+    accepted: &dyn Fn(&Command) -> bool,
+) -> Vec<Pointed> {
+    let mut out = Vec::new();
+    let fire = |hex: Hex, class: &str, opportunity: bool| Command::Fire {
+        unit: unit.to_owned(),
+        hex,
+        class: class.to_owned(),
+        opportunity,
+        on: s
+            .map
+            .as_ref()
+            .and_then(|m| m.map.hexes.get(&hex))
+            .map(|h| h.terrain),
+        facts: format!("range {}", from.distance(hex)),
+        covered: false,
+    };
+    // A unit that may not fire where no line of sight is asked (indirect HE at the first
+    // target) fires nowhere now: not its activation, in a park's box, riding piggyback …
+    let Some(first) = targets.iter().next() else {
+        return out;
+    };
+    let opportunity = s.window.is_some();
+    if !accepted(&fire(*first, "indirect-he", opportunity))
+        && !accepted(&fire(*first, "small-arms", opportunity))
+    {
+        return out;
+    }
+    for &hex in targets {
+        for class in super::order::CLASSES.iter().filter(|c| **c != "airstrike") {
+            let c = fire(hex, class, opportunity);
+            if accepted(&c) {
+                out.push(Pointed {
+                    piece: unit.to_owned(),
+                    cell: hex.to_string(),
+                    order: rules.describe(&c),
+                    path: None,
+                });
+            }
+        }
+        let c = Command::Assault {
+            unit: unit.to_owned(),
+            hex,
+            facts: String::new(),
+        };
+        if accepted(&c) {
+            out.push(Pointed {
+                piece: unit.to_owned(),
+                cell: hex.to_string(),
+                order: rules.describe(&c),
+                path: None,
+            });
         }
     }
     out

@@ -120,9 +120,11 @@ fn leader_hex(s: &State, formation: &str) -> Option<Hex> {
 }
 
 /// `place reinf <formation> [<unit>…]`: up to 2 lost steps of the formation's units come
-/// back, one for each unit named, the rest unit by unit in the order of battle's order. A
-/// formation with no step lost is refused; a step short is one step of a Lost 82nd AB unit for
-/// a 101st formation of the Allied player while some are left, else lost (S3.1).
+/// back, one for each unit named, the rest unit by unit in the order of battle's order, the
+/// units in play first, then the eliminated ones (decision 21: back in the formation Leader's
+/// hex, under option `reinf_eliminated`). A formation with no step lost is refused; a step short
+/// of a formation that lost one step in all is one step of a Lost 82nd AB unit for a 101st
+/// formation of the Allied player while some are left; any other step short is lost (S3.1).
 fn reinf(
     s: &mut State,
     ctx: &mut Ctx,
@@ -147,12 +149,8 @@ fn reinf(
             f.side.name()
         )));
     }
-    let mut lost: Vec<(String, u32)> = OOB
-        .units_of(&f.id)
-        .filter_map(|u| s.marks.get(&u.id).map(|m| (u.id.clone(), m.lost)))
-        .filter(|(_, n)| *n > 0)
-        .collect();
-    if lost.is_empty() {
+    let total = super::units::formation_losses(s, &f.id);
+    if total == 0 {
         let lost82 = side == Side::Allied && f.division == "101st" && !lost_82nd_left(s).is_empty();
         return Err(r(format!(
             "{formation} has no step lost on its units: Reinf recovers lost steps; {}name a formation with a step lost, or pass",
@@ -163,6 +161,21 @@ fn reinf(
             }
         )));
     }
+    let leader = leader_hex(s, &f.id);
+    // The steps that may come back: on the marks of the units in play or off the map, then
+    // those of the eliminated units that may return (decision 21).
+    let mut lost: Vec<(String, u32)> = OOB
+        .units_of(&f.id)
+        .filter_map(|u| s.marks.get(&u.id).map(|m| (u.id.clone(), m.lost)))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    let rebuild =
+        |u: &str| s.reinf_eliminated && leader.is_some() && !s.gone.iter().any(|g| g == u);
+    lost.extend(
+        OOB.units_of(&f.id)
+            .filter_map(|u| s.eliminated.get(&u.id).map(|k| (u.id.clone(), *k)))
+            .filter(|(u, _)| rebuild(u)),
+    );
     let mut back: Vec<String> = Vec::new();
     for u in units {
         match lost.iter_mut().find(|(n, _)| n == u) {
@@ -178,6 +191,18 @@ fn reinf(
             None if OOB.formation_of(u).map(|x| x.id.as_str()) != Some(f.id.as_str()) => {
                 return Err(r(format!(
                     "{u} is not a unit of {formation}: Reinf recovers the steps of one formation's units"
+                )))
+            }
+            None if s.eliminated.contains_key(u) => {
+                return Err(r(format!(
+                    "{u} is eliminated and cannot come back: {} (decision 21); name a unit of {formation} in play with a step lost, or no unit",
+                    if !s.reinf_eliminated {
+                        "option reinf_eliminated is off".to_owned()
+                    } else if s.gone.iter().any(|g| g == u) {
+                        "it is out of the game".to_owned()
+                    } else {
+                        format!("it comes back in its formation Leader's hex, and no Leader of {formation} is on the map")
+                    }
                 )))
             }
             None => {
@@ -199,25 +224,56 @@ fn reinf(
         back.push(n.clone());
     }
     let mut said = Vec::new();
+    let mut done: Vec<&String> = Vec::new();
     for u in &back {
-        let m = s
-            .marks
-            .get_mut(u)
-            .expect("a unit with a step lost has marks");
-        m.lost -= 1;
+        if done.contains(&u) {
+            continue;
+        }
+        done.push(u);
+        let n = back.iter().filter(|x| *x == u).count() as u32;
         let steps = super::units::steps_of(u).unwrap_or(0);
-        said.push(format!(
-            "{u} recovers a step ({} of {steps} left)",
-            steps - m.lost
-        ));
+        if let Some(k) = s.eliminated.remove(u) {
+            let at = leader.expect("an eliminated unit comes back only with a Leader known");
+            s.units.insert(
+                u.clone(),
+                super::state::Unit {
+                    side,
+                    hex: at,
+                    column: false,
+                },
+            );
+            s.marks.entry(u.clone()).or_default().lost = k - n;
+            said.push(format!(
+                "{u}, eliminated, comes back at {at} with its formation's Leader ({n} of {steps} left, decision 21)"
+            ));
+        } else {
+            let m = s
+                .marks
+                .get_mut(u)
+                .expect("a unit with a step lost has marks");
+            m.lost -= n;
+            said.push(format!(
+                "{u} recovers {} ({} of {steps} left)",
+                if n == 1 { "a step" } else { "2 steps" },
+                steps - m.lost
+            ));
+        }
     }
     s.marks.retain(|_, m| !m.is_clear());
-    ctx.say(format!("Reinf on {formation}: {} (S3.1)", said.join(", ")));
+    ctx.say(format!(
+        "Reinf on {formation}: {} (S3.1)",
+        if said.is_empty() {
+            "no lost step can come back".to_owned()
+        } else {
+            said.join(", ")
+        }
+    ));
     if back.len() == 2 {
         s.placing = None;
         return Ok(());
     }
-    if side == Side::Allied && f.division == "101st" && !lost_82nd_left(s).is_empty() {
+    if total == 1 && side == Side::Allied && f.division == "101st" && !lost_82nd_left(s).is_empty()
+    {
         s.reinf_one = Some(f.id.clone());
         ctx.say(format!(
             "Reinf: {formation} lost one step in all: one step of a Lost 82nd AB unit may come in in its Leader's hex{} (place reinf <unit> <hex>; left: {}), or pass (S3.1)",
@@ -226,11 +282,14 @@ fn reinf(
         ));
     } else {
         ctx.say(format!(
-            "Reinf: the other recovered step is lost: {} (S3.1)",
+            "Reinf: the other recovered step{} lost: {} (S3.1)",
+            if back.is_empty() { "s are" } else { " is" },
             if side == Side::German {
                 "the German player has none to replace it"
             } else if f.division != "101st" {
                 "the Lost 82nd AB units come in with 101st formations only"
+            } else if total > 1 {
+                "the formation lost more than one step in all, and none more can come back"
             } else {
                 "every Lost 82nd AB unit is in play"
             }

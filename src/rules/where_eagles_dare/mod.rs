@@ -179,7 +179,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "10".into(),
+            version: "11".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -225,6 +225,12 @@ impl Rules for WhereEaglesDare {
                     choices: Vec::new(),
                 },
                 OptionInfo {
+                    name: "reinf_eliminated".into(),
+                    description: "S3.1 Reinf (decision 21): a recovered step may bring an eliminated unit of the formation back, in its Leader's hex (off: an eliminated unit's steps count as the formation's losses but do not come back)".into(),
+                    default: json!(true),
+                    choices: Vec::new(),
+                },
+                OptionInfo {
                     name: "german_lost".into(),
                     description: "O3.0 German Lost Rule: a German unit failing 'tq <unit> lost' is moved by the Allied player".into(),
                     default: json!(false),
@@ -238,7 +244,7 @@ impl Rules for WhereEaglesDare {
                 },
                 OptionInfo {
                     name: "map".into(),
-                    description: "the map, or the part of it the players agree on, as text: 'hex <id> <terrain> [road] [rail] [raised]' and 'side <id> <id> stream|crest|impassable|bridge|culvert' lines (2.1-2.19); moves, set-ups and line of sight are checked where it knows the hexes".into(),
+                    description: "the map, or the part of it the players agree on, as text: 'hex <id> <terrain> [road] [rail] [raised]' and 'side <id> <id> stream|crest|impassable|bridge|culvert|raised' lines (2.1-2.19); moves, set-ups and line of sight are checked where it knows the hexes".into(),
                     default: json!(""),
                     choices: Vec::new(),
                 },
@@ -273,6 +279,7 @@ impl Rules for WhereEaglesDare {
         let mut southern_unstable = false;
         let (mut covering_fire, mut alternate_chits, mut german_lost) = (false, false, false);
         let mut command_los = false;
+        let mut reinf_eliminated = true;
         let mut airborne_tanks = None;
         let mut map = None;
         if let Some(obj) = setup.options.as_object() {
@@ -300,6 +307,7 @@ impl Rules for WhereEaglesDare {
                     ("alternate_chits", Value::Bool(b)) => alternate_chits = *b,
                     ("german_lost", Value::Bool(b)) => german_lost = *b,
                     ("command_los", Value::Bool(b)) => command_los = *b,
+                    ("reinf_eliminated", Value::Bool(b)) => reinf_eliminated = *b,
                     ("airborne_tanks", Value::String(t)) if t == "none" => airborne_tanks = None,
                     ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
                         airborne_tanks = Some(t.clone())
@@ -312,7 +320,11 @@ impl Rules for WhereEaglesDare {
                     ("map", _) => {
                         return Err(rule("options", "map is the map's text: hex and side lines"))
                     }
-                    ("covering_fire" | "alternate_chits" | "german_lost" | "command_los", _) => {
+                    (
+                        "covering_fire" | "alternate_chits" | "german_lost" | "command_los"
+                        | "reinf_eliminated",
+                        _,
+                    ) => {
                         return Err(rule("options", format!("{k} is true or false")))
                     }
                     ("airborne_tanks", _) => {
@@ -324,7 +336,7 @@ impl Rules for WhereEaglesDare {
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, airborne_tanks, map"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, airborne_tanks, map"),
                         ))
                     }
                 }
@@ -472,6 +484,8 @@ impl Rules for WhereEaglesDare {
             alternate_chits,
             german_lost,
             command_los,
+            reinf_eliminated,
+            eliminated: BTreeMap::new(),
             airborne_tanks,
             lost: None,
             rout: None,

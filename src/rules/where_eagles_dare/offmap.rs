@@ -325,8 +325,9 @@ pub fn rout(
     Ok(())
 }
 
-/// S3.1 Rout's condition, checked against the marks (decision 15): the Formation "must have at
-/// least one Step Loss on any one of its Units (not including Independent Units)". An
+/// S3.1 Rout's condition, checked against the marks (decision 15) and the eliminated units
+/// (decision 21: every step of theirs is lost): the Formation "must have at least one Step
+/// Loss on any one of its Units (not including Independent Units)". An
 /// Independent Formation is never chosen (its units' losses do not count); a Formation of the
 /// order of battle with no step lost on its units' marks is refused. A Formation outside the
 /// order of battle is the players' own (decision 12): its losses are theirs to check. Its Fire
@@ -350,13 +351,14 @@ pub fn rout_condition(s: &State, formation: &str) -> Result<String, RuleError> {
     }
     let hurt: Vec<String> = OOB
         .units_of(formation)
-        .filter_map(|u| {
-            s.marks
+        .filter_map(|u| match s.eliminated.get(&u.id) {
+            Some(n) => Some(format!("{} {n} (eliminated)", u.id)),
+            None => s
+                .marks
                 .get(&u.id)
                 .filter(|m| m.lost > 0)
-                .map(|m| (u, m.lost))
+                .map(|m| format!("{} {}", u.id, m.lost)),
         })
-        .map(|(u, n)| format!("{} {n}", u.id))
         .collect();
     if hurt.is_empty() {
         return Err(r(format!(

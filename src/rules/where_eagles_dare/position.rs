@@ -39,9 +39,10 @@ heroic <side> <unit> | dutch <side> <hex> | minefield <hex>   event markers (S3.
 placing <side> <event>             an event the side places or attacks with now (S3.1)
 passed-mines <unit>                the unit passed its check to leave a Minefield
 lost <unit> by <side>              a lost unit the side moves now (S3.1 Lost, O3.0)
-lost82-in <unit>                   a Lost 82nd AB unit already brought in by Reinf";
+lost82-in <unit>                   a Lost 82nd AB unit already brought in by Reinf
+eliminated <unit>                  a unit of the order of battle eliminated (decision 21)";
 
-const KNOWN: [&str; 24] = [
+const KNOWN: [&str; 25] = [
     "day",
     "time",
     "phase",
@@ -66,6 +67,7 @@ const KNOWN: [&str; 24] = [
     "passed-mines",
     "lost",
     "lost82-in",
+    "eliminated",
 ];
 
 fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {
@@ -453,6 +455,17 @@ pub fn read(
                     )));
                 }
                 st.lost_82nd_in.push(w[1].to_owned());
+            }
+            "eliminated" => {
+                s.expect_words(2, "eliminated <unit>")?;
+                if OOB.unit(w[1]).is_none() {
+                    return Err(s.error(format!(
+                        "{} is not a unit of data/oob.txt: only its units' steps are kept (decision 21)",
+                        w[1]
+                    )));
+                }
+                st.units.remove(w[1]);
+                super::units::eliminate(&mut st, w[1]);
             }
             "minefield" => {
                 s.expect_words(2, "minefield <hex>")?;

@@ -154,6 +154,14 @@ pub struct Marks {
     pub cohesion: u32,
 }
 
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
@@ -420,6 +428,14 @@ pub struct State {
     /// The stated CRT results each unit carries (steps lost, Suppressed, Cohesion Hits).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub marks: BTreeMap<String, Marks>,
+    /// Units of the order of battle eliminated, with the steps they lost (all of them): still
+    /// their formation's losses for S3.1 Reinf and Rout (decision 21).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub eliminated: BTreeMap<String, u32>,
+    /// Option `reinf_eliminated` (decision 21, default on): Reinf may bring an eliminated unit
+    /// back with its recovered steps, in its formation Leader's hex.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub reinf_eliminated: bool,
     /// Club Route hexes, south to north (4.0).
     pub club_route: Vec<Hex>,
     /// The Club Route marker; `None` once removed at the end of the route (4.3.1).

@@ -129,6 +129,9 @@ pub enum Side {
     Impassable,
     Bridge,
     Culvert,
+    /// A raised road or railroad runs through this hexside (2.16): in Column, a raised hex
+    /// is entered and left only through such a hexside, where the map gives that hex's.
+    Raised,
 }
 
 /// A map: the hexes and hexsides it knows. Hexes it does not know are not checked.
@@ -148,7 +151,7 @@ fn key(a: Hex, b: Hex) -> (Hex, Hex) {
 
 impl Map {
     /// Reads a map: `hex <id> <terrain> [road] [rail] [raised]` and
-    /// `side <id> <id> stream|crest|impassable|bridge|culvert`, one a line, `#` comments.
+    /// `side <id> <id> stream|crest|impassable|bridge|culvert|raised`, one a line, `#` comments.
     pub fn parse(text: &str) -> Result<Map, String> {
         let mut map = Map::default();
         for (n, line) in text.lines().enumerate() {
@@ -207,6 +210,35 @@ impl Map {
         self.side(a, b).is_some_and(|s| s.contains(&f))
     }
 
+    /// The hexsides of `h` that its raised road or railroad touches, as the map gives them
+    /// (2.16): none given, none is checked.
+    pub fn raised_sides(&self, h: Hex) -> Vec<Hex> {
+        h.neighbours()
+            .into_iter()
+            .filter(|n| self.has(h, *n, Side::Raised))
+            .collect()
+    }
+
+    /// 2.16: a Unit in Column enters and leaves a raised road's hex only through a hexside the
+    /// raised road touches, where the map gives that hex's raised hexsides.
+    fn check_raised_sides(&self, column: bool, a: Hex, b: Hex) -> Result<(), String> {
+        if !column || self.has(a, b, Side::Raised) {
+            return Ok(());
+        }
+        for (h, verb) in [(b, "enters"), (a, "leaves")] {
+            let raised = self.hexes.get(&h).is_some_and(|x| x.raised);
+            let sides = self.raised_sides(h);
+            if raised && !sides.is_empty() {
+                let list: Vec<String> = sides.iter().map(|n| format!("{h}/{n}")).collect();
+                return Err(format!(
+                    "2.16 Raised Roads: a Unit in Column {verb} {h} only through a hexside its raised road touches ({}); leave Column first, or go by one of them",
+                    list.join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The cost in half movement points of one step from `a` into `b`, or why it may not be
     /// made. `Ok(None)` when the map does not know `b`: the step is not checked.
     pub fn step_cost(
@@ -242,6 +274,7 @@ impl Map {
         if culvert && !column {
             return Err("2.17 The Culvert: a Unit must be in Column to use the Culvert".into());
         }
+        self.check_raised_sides(column, a, b)?;
         if to.raised && mobility != Mobility::Leg && !column {
             return Err(format!(
                 "2.16 Raised Roads: a Vehicle Unit not in Column can never enter {b}"

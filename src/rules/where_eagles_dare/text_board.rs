@@ -205,6 +205,7 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
     });
     let more = json!({
         "unit_marks": s.marks,
+        "eliminated": s.eliminated,
         "air_strike": s.typhoons,
         "victory": super::victory::tally(s),
         "supply": json!({

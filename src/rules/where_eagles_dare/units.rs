@@ -90,6 +90,7 @@ pub fn after_move(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, steps: &
             }
         }
     }
+    let mut lost = Vec::new();
     for p in s.parks.iter_mut() {
         let Some(at) = p.hex else { continue };
         if p.side != side && steps.contains(&at) && !p.units.is_empty() {
@@ -98,8 +99,12 @@ pub fn after_move(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, steps: &
                 p.id,
                 p.units.join(", ")
             ));
+            lost.extend(p.units.iter().cloned());
             s.gone.append(&mut p.units);
         }
+    }
+    for u in lost {
+        eliminate(s, &u);
     }
 }
 
@@ -508,6 +513,7 @@ pub fn joe_mann(s: &mut State, ctx: &mut Ctx, side: Side, play: bool) -> Result<
     if play {
         s.mann_used = true;
         s.units.insert(m.unit.clone(), m.was.clone());
+        s.eliminated.remove(&m.unit);
         match m.was_marks.clone() {
             Some(marks) => s.marks.insert(m.unit.clone(), marks),
             None => s.marks.remove(&m.unit),
@@ -554,13 +560,36 @@ pub fn steps_of(unit: &str) -> Option<u32> {
     OOB.unit(unit).map(|d| d.steps)
 }
 
-/// The steps lost on the marks of a formation's units (decision 15): on the map or off it,
-/// with their losses; an eliminated unit's marks went with it.
+/// The steps a formation has lost (decisions 15, 21): those on its units' marks, on the map
+/// or off it, and every step of its eliminated units.
 pub fn formation_losses(s: &State, formation: &str) -> u32 {
     OOB.units_of(formation)
-        .filter_map(|u| s.marks.get(&u.id))
-        .map(|m| m.lost)
+        .map(|u| {
+            s.marks.get(&u.id).map_or(0, |m| m.lost) + s.eliminated.get(&u.id).copied().unwrap_or(0)
+        })
         .sum()
+}
+
+/// Decision 21: a unit of the order of battle that is eliminated keeps its lost steps (all
+/// of them) as its formation's losses; its markers go. A unit outside it leaves nothing.
+pub fn eliminate(s: &mut State, unit: &str) {
+    s.marks.remove(unit);
+    if let Some(k) = steps_of(unit) {
+        s.eliminated.insert(unit.to_owned(), k);
+    }
+}
+
+/// After a stated result: every unit that stood before it and is off the map now (not taken
+/// into a park or off-map) was eliminated by it (decision 21).
+pub fn record_eliminated(s: &mut State, before: &BTreeMap<String, Unit>) {
+    let gone: Vec<String> = before
+        .keys()
+        .filter(|u| !s.units.contains_key(*u))
+        .cloned()
+        .collect();
+    for u in gone {
+        eliminate(s, &u);
+    }
 }
 
 /// Decision 15: a stated CRT result marks the units it falls on. Suppressed: the Suppression
@@ -609,7 +638,7 @@ pub fn mark_result(
             match steps_of(u) {
                 Some(steps) if lost >= steps => {
                     s.units.remove(u);
-                    s.marks.remove(u);
+                    eliminate(s, u);
                     ctx.say(format!("{u} loses its last step and is eliminated"));
                 }
                 Some(steps) => ctx.say(format!(

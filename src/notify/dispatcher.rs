@@ -189,10 +189,7 @@ impl Dispatcher {
         let superseded = if channels.is_none() {
             self.supersede().await?
         } else {
-            Superseded {
-                looked: 0,
-                let_go: 0,
-            }
+            Superseded::default()
         };
         let claimed = self.claim_of(channels).await?;
         let handled = join_all(claimed.iter().map(|c| self.handle(c))).await;

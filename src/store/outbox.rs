@@ -41,7 +41,7 @@ pub struct Attempt {
 }
 
 /// What one `Store::supersede_waiting` did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Superseded {
     /// Due notices looked at: the statement's limit when more may wait (on SQLite counted just
     /// before, so another dispatcher's work may make it differ).

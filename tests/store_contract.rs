@@ -115,6 +115,7 @@ async fn create(store: &Store, game_id: &str) -> Event {
         )],
         outbox: vec![notice(game_id, 0, "alice"), notice(game_id, 0, "bob")],
         idempotency: None,
+        once_per_seat: Vec::new(),
     };
     let seats = [
         seat(game_id, "alice", &format!("{game_id}-alice-token")),
@@ -1258,6 +1259,89 @@ async fn a_waiting_notice_is_let_go_only_for_a_later_turn_notice_to_the_same_sea
     assert!(!fourth.sent);
 }
 
+/// Appends the next command after `prev` with `outbox`, its `turn` rows once per seat.
+async fn append_once(store: &Store, prev: &Event, outbox: Vec<OutboxRecord>) -> Event {
+    let event = command(prev, "alice", "on");
+    store
+        .append(
+            &prev.game_id,
+            prev.seq + 1,
+            &Append {
+                events: vec![event.clone()],
+                outbox,
+                once_per_seat: vec!["turn".into()],
+                ..Append::default()
+            },
+        )
+        .await
+        .unwrap();
+    event
+}
+
+/// Issue 16, `Append::once_per_seat`: a `turn` row is not written while one waits for the same
+/// seat unclaimed; it is written for another seat, beside rows of other channels, once the
+/// waiting one is taken by a dispatcher, and by an append that does not ask for it.
+async fn a_row_written_once_per_seat_waits_alone_until_a_dispatcher_takes_it(store: &Store) {
+    let e0 = create(store, "g1").await;
+    let e1 = append_once(
+        store,
+        &e0,
+        vec![
+            kind_of_notice("g1", 1, "turn", "bob"),
+            kind_of_notice("g1", 1, "turn", "alice"),
+        ],
+    )
+    .await;
+    let e2 = append_once(
+        store,
+        &e1,
+        vec![
+            kind_of_notice("g1", 2, "turn", "bob"),
+            kind_of_notice("g1", 2, "talk", "bob"),
+        ],
+    )
+    .await;
+    let turns = |rows: Vec<despatch::store::OutboxRow>, seat: &str| -> Vec<u64> {
+        rows.iter()
+            .filter(|r| r.record.channel == "turn" && r.record.seat.as_deref() == Some(seat))
+            .map(|r| r.record.seq)
+            .collect()
+    };
+    let rows = store.outbox("g1").await.unwrap();
+    assert_eq!(
+        turns(rows.clone(), "bob"),
+        vec![1],
+        "bob's turn of event 1 waits"
+    );
+    assert_eq!(turns(rows.clone(), "alice"), vec![1]);
+    assert!(
+        rows.iter()
+            .any(|r| r.record.channel == "talk" && r.record.seq == 2),
+        "another channel is written"
+    );
+    assert_eq!(
+        next_seq(store, "g1").await,
+        3,
+        "the events went in all the same"
+    );
+
+    // A dispatcher takes bob's waiting turn: the next is written, and the one after waits.
+    let now = chrono::Utc::now() + chrono::Duration::days(1);
+    store
+        .claim_outbox(now, now + chrono::Duration::hours(1), 100, "d1")
+        .await
+        .unwrap();
+    let e3 = append_once(store, &e2, vec![kind_of_notice("g1", 3, "turn", "bob")]).await;
+    let e4 = append_once(store, &e3, vec![kind_of_notice("g1", 4, "turn", "bob")]).await;
+    assert_eq!(turns(store.outbox("g1").await.unwrap(), "bob"), vec![1, 3]);
+    append_with(store, &e4, vec![kind_of_notice("g1", 5, "turn", "bob")]).await;
+    assert_eq!(
+        turns(store.outbox("g1").await.unwrap(), "bob"),
+        vec![1, 3, 5],
+        "an append that does not ask writes every row"
+    );
+}
+
 fn game_snapshot(game_id: &str, seq: u64, body: &str) -> GameSnapshot {
     GameSnapshot {
         game_id: game_id.into(),
@@ -1346,4 +1430,5 @@ contract![
     events_read_back_byte_identical_with_their_hashes_intact,
     the_latest_snapshot_of_a_game_reads_back_as_written_and_replaces_older_ones,
     a_waiting_notice_is_let_go_only_for_a_later_turn_notice_to_the_same_seat,
+    a_row_written_once_per_seat_waits_alone_until_a_dispatcher_takes_it,
 ];

@@ -51,6 +51,8 @@ impl Games {
             secrets: new_secrets,
             outbox,
             idempotency: None,
+            // A seat already waiting for a turn notice is told these events by that one.
+            once_per_seat: vec![super::outbox::TURN.into()],
         };
         match self
             .store

@@ -226,6 +226,7 @@ impl Games {
                 CHAIN_LENGTH,
             ),
             idempotency: None,
+            once_per_seat: Vec::new(),
         };
         self.store.create_game(&record, &records, &append).await?;
         self.announce(&game_id, record.next_seq);

@@ -377,6 +377,8 @@ impl Games {
                 response: serde_json::to_value(&result).expect("serialisable"),
             }),
             events: played.events,
+            // A seat already waiting for a turn notice is told this move by that one.
+            once_per_seat: vec![outbox::TURN.into()],
         };
         match crate::metrics::timed_append(self.store.append(&game_id, game.next_seq, &append))
             .await

@@ -445,11 +445,11 @@ impl Dispatcher {
                 text: rendered.text,
                 html: rendered.html,
                 reply_to: c.reply_to.clone(),
-                // Names the event the notice follows, so that a reply to an old notice is
+                // Names the last event the mail tells of, so that a reply to an old notice is
                 // recognised (mail_in), and the outbox row, so that it is stable.
                 message_id: crate::games::links::notice_id(
                     &r.game_id,
-                    r.seq,
+                    c.head_seq,
                     &claim.row.id.to_string(),
                     &self.mailer.domain(),
                 ),

@@ -6,10 +6,12 @@
 //!
 //! It folds nothing: the game is the one the fold cache holds (`Games::load`), and the lines come
 //! from the pages' fold kept beside it (`Games::outcome_lines`), which moves on by the events
-//! since it last did. So a notice costs the same at seq 10 as at seq 10,000. When the game has
-//! moved on since the notice's event (a notice sent late), the decision, legal moves and board
-//! are the ones the seat faces now; the lines and the log's head it witnesses stay those of the
-//! notice's event.
+//! since it last did. So a notice costs the same at seq 10 as at seq 10,000. The decision, legal
+//! moves and board are always the ones the seat faces when the notice is composed. A `turn`
+//! notice also stands for the moves made while it waited (no other is written for its seat
+//! meanwhile: `Append::once_per_seat`), so its lines and the log's head it witnesses run to the
+//! latest event, and it says nothing if the seat has no decision by then; any other notice's
+//! lines and head stay those of its own event.
 
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -30,6 +32,7 @@ pub struct NoticeContext {
     pub event: String,
     pub game_id: String,
     pub game_short: String,
+    /// The last event the notice tells of (a `turn` notice's runs to the log's head).
     pub seq: u64,
     /// The log's head when the notice's event was appended: the seq and hash of that event.
     /// Every email and webhook carries it, so each player holds a witness of the log
@@ -119,11 +122,23 @@ pub async fn compose(
                 row.id
             )
         })?;
-    let seat = Seat::parse(&seat_id)?;
     let log = games.whole_log(&loaded).await.map_err(|e| e.to_string())?;
-    let upto = usize::try_from(r.seq + 1)
-        .map_err(|_| "seq out of range".to_string())?
-        .min(log.len());
+    let game = &loaded.game;
+    let seat = Seat::parse(&seat_id)?;
+    let prompt = game.prompts().into_iter().find(|p| p.seat == seat);
+    // A turn notice stands for every move made since it was written while it waited (an
+    // append writes none for a seat one already waits for: `Append::once_per_seat`), so it
+    // runs to the log's head, and says nothing if the seat has no decision now.
+    let upto = if r.channel == TURN {
+        if prompt.is_none() {
+            return Ok(None);
+        }
+        log.len()
+    } else {
+        usize::try_from(r.seq + 1)
+            .map_err(|_| "seq out of range".to_string())?
+            .min(log.len())
+    };
     let events = &log[..upto];
     let head = events
         .last()
@@ -133,7 +148,7 @@ pub async fn compose(
             || e.kind == kind::TIMEOUT
                 && e.payload.get("seat").and_then(Value::as_str) == Some(&seat_id)
     };
-    if matches!(r.channel.as_str(), TURN | REMINDER) && log[upto..].iter().any(&acted) {
+    if r.channel == REMINDER && log[upto..].iter().any(&acted) {
         return Ok(None);
     }
     // The lines the seat may read since its last move, up to the notice's event.
@@ -148,8 +163,6 @@ pub async fn compose(
         )
         .await
         .map_err(|e| e.to_string())?;
-    let game = &loaded.game;
-    let prompt = game.prompts().into_iter().find(|p| p.seat == seat);
     let info = game.ruleset.info();
     let key = games.link_key().await.map_err(|e| e.to_string())?;
     let token = links::seat_token(&key, &r.game_id, &seat_id);
@@ -180,7 +193,7 @@ pub async fn compose(
         event: r.channel.clone(),
         game_id: game_id.clone(),
         game_short: game_id.chars().take(8).collect(),
-        seq: r.seq,
+        seq: head.seq,
         head_seq: head.seq,
         head_hash: head.hash.clone(),
         title: info.title.clone(),

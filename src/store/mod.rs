@@ -139,6 +139,12 @@ pub struct Append {
     pub secrets: Vec<SecretRecord>,
     pub outbox: Vec<OutboxRecord>,
     pub idempotency: Option<Idempotency>,
+    /// Outbox channels a seat needs one waiting row of: a row of one of them is not written
+    /// when a row of the same channel for the same seat of the game already waits unclaimed
+    /// (not sent, due, held by no dispatcher). That row is composed from the log as it stands
+    /// when a dispatcher takes it, so it says this append's events too (docs/notifications.md,
+    /// "One mail for many moves").
+    pub once_per_seat: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -21,7 +21,7 @@ use sqlx::postgres::PgPool;
 use sqlx::{Postgres, QueryBuilder, Row};
 use tokio::sync::{mpsc, oneshot, Mutex};
 
-use super::postgres::{push_event_values, push_outbox_values};
+use super::postgres::{push_event_values, push_outbox_values, NOT_WAITING, WAITING_ONCE};
 use super::rows::AppendRows;
 
 /// How many writer lanes, each with at most one statement in flight.
@@ -174,13 +174,17 @@ async fn write(pool: &PgPool, batch: &[Waiting]) -> Result<Vec<String>, sqlx::Er
         .flat_map(|w| w.rows.outbox.iter().map(move |o| (w.game_id.as_str(), o)));
     if batch.iter().any(|w| !w.rows.outbox.is_empty()) {
         // In the order given, so that ids run oldest first.
-        q.push(", o (game_id, seq, channel, seat, payload, ord) AS (");
+        q.push(", notices (game_id, seq, channel, seat, payload, ord, once) AS (");
         push_outbox_values(&mut q, outbox);
+        q.push("), ");
+        q.push(WAITING_ONCE);
         q.push(
-            "), new_outbox AS (INSERT INTO outbox (game_id, seq, channel, seat, payload) \
-             SELECT o.game_id, o.seq, o.channel, o.seat, o.payload \
-             FROM o JOIN new_events n ON n.game_id = o.game_id ORDER BY o.ord)",
+            ", new_outbox AS (INSERT INTO outbox (game_id, seq, channel, seat, payload) \
+             SELECT v.game_id, v.seq, v.channel, v.seat, v.payload \
+             FROM notices v JOIN new_events n ON n.game_id = v.game_id WHERE ",
         );
+        q.push(NOT_WAITING);
+        q.push(" ORDER BY v.ord)");
     }
     q.push(" SELECT game_id FROM new_events");
     let rows = q.build().fetch_all(pool).await?;

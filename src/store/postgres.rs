@@ -689,12 +689,15 @@ fn append_statement(game_id: &str, rows: &AppendRows) -> QueryBuilder<Postgres> 
     }
     if !rows.outbox.is_empty() {
         // In the order given, so that ids run oldest first.
+        q.push(", notices (game_id, seq, channel, seat, payload, ord, once) AS (");
+        push_outbox_values(&mut q, rows.outbox.iter().map(|o| (game_id, o)));
+        q.push("), ");
+        q.push(WAITING_ONCE);
         q.push(
             ", new_outbox AS (INSERT INTO outbox (game_id, seq, channel, seat, payload) \
-             SELECT v.game_id, v.seq, v.channel, v.seat, v.payload FROM ok, (",
+             SELECT v.game_id, v.seq, v.channel, v.seat, v.payload FROM ok, notices v WHERE ",
         );
-        push_outbox_values(&mut q, rows.outbox.iter().map(|o| (game_id, o)));
-        q.push(") AS v (game_id, seq, channel, seat, payload, ord)");
+        q.push(NOT_WAITING);
         if rows.outbox.len() > 1 {
             q.push(" ORDER BY v.ord");
         }
@@ -752,8 +755,24 @@ pub(super) fn push_event_values<'a>(
     });
 }
 
-/// Outbox rows as a `VALUES` list: `(game_id, seq, channel, seat, payload, ord)`, `ord` their
-/// place in the list, so that an `ORDER BY` can give them ids oldest first.
+/// The CTE `waiting`: of the outbox rows `notices` (`push_outbox_values`) written only once per seat
+/// (`Append::once_per_seat`), those a row of the same channel for the same seat already waits
+/// for, unclaimed (due, not sent). Each such row is locked for the statement, so that no
+/// dispatcher claims it in between and composes it without this append's events; one that a
+/// dispatcher or another append holds is skipped, and the new row is written.
+pub(super) const WAITING_ONCE: &str = "waiting AS (\
+    SELECT w.game_id, w.seat, w.channel FROM outbox w \
+    WHERE w.sent_at IS NULL AND w.next_attempt_at <= now() \
+      AND (w.game_id, w.seat, w.channel) IN (SELECT n.game_id, n.seat, n.channel FROM notices n WHERE n.once) \
+    FOR UPDATE OF w SKIP LOCKED)";
+
+/// The condition on a row `v` of `notices` that it is written: not once per seat, or none waits.
+pub(super) const NOT_WAITING: &str = "NOT (v.once AND EXISTS (SELECT 1 FROM waiting w \
+    WHERE w.game_id = v.game_id AND w.seat = v.seat AND w.channel = v.channel))";
+
+/// Outbox rows as a `VALUES` list: `(game_id, seq, channel, seat, payload, ord, once)`, `ord`
+/// their place in the list, so that an `ORDER BY` can give them ids oldest first, and `once`
+/// whether the row is written only when none of its channel waits for its seat.
 pub(super) fn push_outbox_values<'a>(
     q: &mut QueryBuilder<Postgres>,
     outbox: impl IntoIterator<Item = (&'a str, &'a OutboxInsert)>,
@@ -766,7 +785,8 @@ pub(super) fn push_outbox_values<'a>(
                 .push_bind(o.channel.as_str())
                 .push_bind(o.seat.as_deref())
                 .push_bind(o.payload.as_str())
-                .push_bind(ord);
+                .push_bind(ord)
+                .push_bind(o.once);
         },
     );
 }

@@ -29,6 +29,8 @@ pub(super) struct OutboxInsert {
     pub channel: String,
     pub seat: Option<String>,
     pub payload: String,
+    /// Written only when no row of its channel waits for its seat (`Append::once_per_seat`).
+    pub once: bool,
 }
 
 pub(super) struct IdempotencyRow {
@@ -124,6 +126,7 @@ pub(super) fn append_rows(
             channel: row.channel.clone(),
             seat: row.seat.clone(),
             payload: to_text(&row.payload)?,
+            once: row.seat.is_some() && append.once_per_seat.contains(&row.channel),
         });
     }
     let idempotency = match &append.idempotency {

@@ -593,14 +593,22 @@ async fn insert(conn: &mut SqliteConnection, game_id: &str, rows: &AppendRows) -
             .await?;
     }
     for o in &rows.outbox {
+        // A row written once per seat (`Append::once_per_seat`) is not written while one of its
+        // channel waits for its seat unclaimed; this transaction holds the only write lock, so
+        // no dispatcher claims that row until the append's events are in.
         sqlx::query(
-            "INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO outbox (game_id, seq, channel, seat, payload)
+             SELECT $1, $2, $3, $4, $5 WHERE NOT ($6 AND EXISTS (
+                 SELECT 1 FROM outbox w WHERE w.game_id = $1 AND w.seat = $4 AND w.channel = $3
+                   AND w.sent_at IS NULL
+                   AND w.next_attempt_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
         )
         .bind(game_id)
         .bind(o.seq)
         .bind(&o.channel)
         .bind(&o.seat)
         .bind(&o.payload)
+        .bind(o.once)
         .execute(&mut *conn)
         .await?;
     }

@@ -66,16 +66,28 @@ impl TestApp {
 
     /// An open-table game for anna and bert, with addresses carrying `tag`.
     async fn table(&self, tag: &str) -> Table {
+        self.create_table(json!({ "ruleset": "open-table", "seats": [
+            { "name": "Anna", "seat": "anna", "email": format!("anna-{tag}@example.org") },
+            { "name": "Bert", "seat": "bert", "email": format!("bert-{tag}@example.org") },
+        ] }))
+        .await
+    }
+
+    /// An open table in free order: anna moves as she likes and has no address; bert's carries
+    /// `tag`, so her moves write notices for him.
+    async fn free_table(&self, tag: &str) -> Table {
+        self.create_table(
+            json!({ "ruleset": "open-table", "options": { "order": "free" }, "seats": [
+                { "name": "Anna", "seat": "anna" },
+                { "name": "Bert", "seat": "bert", "email": format!("bert-{tag}@example.org") },
+            ] }),
+        )
+        .await
+    }
+
+    async fn create_table(&self, request: Value) -> Table {
         let (status, body) = self
-            .call(
-                reqwest::Method::POST,
-                "/api/games",
-                None,
-                Some(json!({ "ruleset": "open-table", "seats": [
-                    { "name": "Anna", "seat": "anna", "email": format!("anna-{tag}@example.org") },
-                    { "name": "Bert", "seat": "bert", "email": format!("bert-{tag}@example.org") },
-                ] })),
-            )
+            .call(reqwest::Method::POST, "/api/games", None, Some(request))
             .await;
         assert_eq!(status, 201, "{body}");
         Table {
@@ -164,29 +176,7 @@ on_both_backends!(
 /// the moves is not a notice of that kind: it still arrives on its own.
 async fn a_seat_several_moves_behind_gets_one_mail_composed_from_the_latest(t: TestApp) {
     let tag = tag();
-    let (status, body) = t
-        .call(
-            reqwest::Method::POST,
-            "/api/games",
-            None,
-            Some(
-                json!({ "ruleset": "open-table", "options": { "order": "free" }, "seats": [
-                { "name": "Anna", "seat": "anna" },
-                { "name": "Bert", "seat": "bert", "email": format!("bert-{tag}@example.org") },
-            ] }),
-            ),
-        )
-        .await;
-    assert_eq!(status, 201, "{body}");
-    let table = Table {
-        game_id: body["game_id"].as_str().unwrap().to_owned(),
-        tokens: body["seats"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["token"].as_str().unwrap().to_owned())
-            .collect(),
-    };
+    let table = t.free_table(&tag).await;
     let d = t.smtp_dispatcher();
     d.drain().await.unwrap();
     assert_eq!(wait_for_mail(&format!("bert-{tag}"), 1).await.len(), 1);
@@ -276,29 +266,7 @@ async fn a_seat_several_moves_behind_gets_one_mail_composed_from_the_latest(t: T
 async fn notices_read_the_cached_game_and_one_nobody_hears_loads_nothing(t: TestApp) {
     const LONG: u64 = 2_000;
     let tag = tag();
-    let (status, body) = t
-        .call(
-            reqwest::Method::POST,
-            "/api/games",
-            None,
-            Some(
-                json!({ "ruleset": "open-table", "options": { "order": "free" }, "seats": [
-                { "name": "Anna", "seat": "anna" },
-                { "name": "Bert", "seat": "bert", "email": format!("bert-{tag}@example.org") },
-            ] }),
-            ),
-        )
-        .await;
-    assert_eq!(status, 201, "{body}");
-    let table = Table {
-        game_id: body["game_id"].as_str().unwrap().to_owned(),
-        tokens: body["seats"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["token"].as_str().unwrap().to_owned())
-            .collect(),
-    };
+    let table = t.free_table(&tag).await;
     let d = t.smtp_dispatcher();
     // Bert's first notice goes before anna moves: two notices waiting together would make one
     // mail (`a_seat_several_moves_behind_gets_one_mail_composed_from_the_latest`).

@@ -1119,6 +1119,20 @@ fn kind_of_notice(game_id: &str, seq: u64, channel: &str, seat: &str) -> OutboxR
 
 /// Appends the next command of `game_id` (after `prev`) with `outbox`; returns the event.
 async fn append_with(store: &Store, prev: &Event, outbox: Vec<OutboxRecord>) -> Event {
+    append_next(store, prev, outbox, &[]).await
+}
+
+/// `append_with`, its `turn` rows written once per seat (`Append::once_per_seat`).
+async fn append_once(store: &Store, prev: &Event, outbox: Vec<OutboxRecord>) -> Event {
+    append_next(store, prev, outbox, &["turn"]).await
+}
+
+async fn append_next(
+    store: &Store,
+    prev: &Event,
+    outbox: Vec<OutboxRecord>,
+    once_per_seat: &[&str],
+) -> Event {
     let event = command(prev, "alice", "on");
     store
         .append(
@@ -1127,6 +1141,7 @@ async fn append_with(store: &Store, prev: &Event, outbox: Vec<OutboxRecord>) -> 
             &Append {
                 events: vec![event.clone()],
                 outbox,
+                once_per_seat: once_per_seat.iter().map(|c| (*c).to_owned()).collect(),
                 ..Append::default()
             },
         )
@@ -1257,25 +1272,6 @@ async fn a_waiting_notice_is_let_go_only_for_a_later_turn_notice_to_the_same_sea
         .expect("the third notice");
     assert_eq!(third.superseded_by, Some(fourth.row.id));
     assert!(!fourth.sent);
-}
-
-/// Appends the next command after `prev` with `outbox`, its `turn` rows once per seat.
-async fn append_once(store: &Store, prev: &Event, outbox: Vec<OutboxRecord>) -> Event {
-    let event = command(prev, "alice", "on");
-    store
-        .append(
-            &prev.game_id,
-            prev.seq + 1,
-            &Append {
-                events: vec![event.clone()],
-                outbox,
-                once_per_seat: vec!["turn".into()],
-                ..Append::default()
-            },
-        )
-        .await
-        .unwrap();
-    event
 }
 
 /// Issue 16, `Append::once_per_seat`: a `turn` row is not written while one waits for the same

@@ -3606,26 +3606,32 @@ fn command_range_decision_17_option_command_los_a_leader_commands_only_the_units
     assert!(game_with("the-best-laid-plans", json!({ "command_los": "yes" })).is_err());
 }
 
-#[test]
-fn positions_decision_15_marks_set_a_unit_s_stated_results() {
+/// A position of The Best Laid Plans set by `text` (`despatch replay --position`).
+fn read_position(
+    text: &str,
+) -> Result<despatch::engine::position::Positioned<State>, despatch::engine::position::PositionError>
+{
     let setup = Setup {
         game_id: "rules".into(),
         scenario: "the-best-laid-plans".into(),
         options: json!({}),
         seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
     };
-    let read = |text: &str| {
-        WhereEaglesDare.position(&setup, text, &mut hidden_stream(&[7; 32], "rules", 0))
-    };
-    let p = read("unit A/502 allied at 50.150\nmarks A/502 suppressed cohesion 2 lost 1").unwrap();
+    WhereEaglesDare.position(&setup, text, &mut hidden_stream(&[7; 32], "rules", 0))
+}
+
+#[test]
+fn positions_decision_15_marks_set_a_unit_s_stated_results() {
+    let p = read_position("unit A/502 allied at 50.150\nmarks A/502 suppressed cohesion 2 lost 1")
+        .unwrap();
     let m = &p.state.marks["A/502"];
     assert_eq!((m.suppressed, m.cohesion, m.lost), (true, 2, 1));
     // Two steps lost of two is no unit; a word the statement does not know is named.
-    let Err(e) = read("marks A/502 lost 2") else {
+    let Err(e) = read_position("marks A/502 lost 2") else {
         panic!("two steps lost of two is accepted");
     };
     assert!(e.to_string().contains("no unit left"), "{e}");
-    assert!(read("marks A/502 shaken").is_err());
+    assert!(read_position("marks A/502 shaken").is_err());
 }
 
 /// `unit` has lost `n` steps (the stated results, decision 15).
@@ -3988,19 +3994,10 @@ fn rout_s3_1_decision_21_an_eliminated_unit_s_steps_count_for_its_formation() {
 
 #[test]
 fn positions_decision_21_eliminated_keeps_a_unit_s_steps() {
-    let setup = Setup {
-        game_id: "rules".into(),
-        scenario: "the-best-laid-plans".into(),
-        options: json!({}),
-        seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
-    };
-    let read = |text: &str| {
-        WhereEaglesDare.position(&setup, text, &mut hidden_stream(&[7; 32], "rules", 0))
-    };
-    let p = read("unit B/502 allied at 50.150\neliminated B/502").unwrap();
+    let p = read_position("unit B/502 allied at 50.150\neliminated B/502").unwrap();
     assert!(!p.state.units.contains_key("B/502"));
     assert_eq!(p.state.eliminated.get("B/502"), Some(&2));
-    let Err(e) = read("eliminated X/1") else {
+    let Err(e) = read_position("eliminated X/1") else {
         panic!("a unit outside the order of battle is accepted");
     };
     assert!(e.to_string().contains("not a unit of data/oob.txt"), "{e}");

@@ -1747,6 +1747,37 @@ mod tests {
         Ground::OffMap,
     ];
 
+    /// A line drawn over the map reads on every ground of both palettes: its core or its casing
+    /// stands out at 3:1 at least (WCAG's contrast for graphics), and the core against its
+    /// casing, so the line reads where they meet.
+    fn stands_out_on_every_ground(line: &Line) {
+        for g in GROUNDS {
+            let (_, light, dark) = g.paint();
+            for (ground, core, casing, palette) in [
+                (light, line.light, Line::CASING.light, "light"),
+                (dark, line.dark, Line::CASING.dark, "dark"),
+            ] {
+                let best = contrast(core, ground).max(contrast(casing, ground));
+                assert!(
+                    best >= 3.0,
+                    "{} on {} ({palette}): {best:.2}",
+                    line.name,
+                    g.name()
+                );
+            }
+        }
+        assert!(
+            contrast(line.light, Line::CASING.light) >= 3.0,
+            "{}",
+            line.name
+        );
+        assert!(
+            contrast(line.dark, Line::CASING.dark) >= 3.0,
+            "{}",
+            line.name
+        );
+    }
+
     /// Issue 20, "highlights (last move's path, fire lines …)" legible in light and dark: on
     /// every ground of both palettes, a line's core or its casing stands out at 3:1 at least
     /// (WCAG's contrast for graphics), and the stylesheet gives the dark palette's colours.
@@ -1756,32 +1787,7 @@ mod tests {
             .split_once("@media (prefers-color-scheme: dark)")
             .unwrap();
         for line in [Line::MOVE, Line::RETREAT, Line::FIRE] {
-            for g in GROUNDS {
-                let (_, light, dark) = g.paint();
-                for (ground, core, casing, palette) in [
-                    (light, line.light, Line::CASING.light, "light"),
-                    (dark, line.dark, Line::CASING.dark, "dark"),
-                ] {
-                    let best = contrast(core, ground).max(contrast(casing, ground));
-                    assert!(
-                        best >= 3.0,
-                        "{} on {} ({palette}): {best:.2}",
-                        line.name,
-                        g.name()
-                    );
-                }
-            }
-            // The core against its casing, so the line reads where they meet.
-            assert!(
-                contrast(line.light, Line::CASING.light) >= 3.0,
-                "{}",
-                line.name
-            );
-            assert!(
-                contrast(line.dark, Line::CASING.dark) >= 3.0,
-                "{}",
-                line.name
-            );
+            stands_out_on_every_ground(&line);
             for (css, colour) in [(light_css, line.light), (dark_css, line.dark)] {
                 for rule in [
                     format!(".{}{{stroke:{colour}}}", line.class),
@@ -1996,31 +2002,7 @@ mod tests {
             .unwrap();
         for kind in SideKind::ALL {
             let line = kind.line();
-            for g in GROUNDS {
-                let (_, light, dark) = g.paint();
-                for (ground, core, casing, palette) in [
-                    (light, line.light, Line::CASING.light, "light"),
-                    (dark, line.dark, Line::CASING.dark, "dark"),
-                ] {
-                    let best = contrast(core, ground).max(contrast(casing, ground));
-                    assert!(
-                        best >= 3.0,
-                        "{} on {} ({palette}): {best:.2}",
-                        line.name,
-                        g.name()
-                    );
-                }
-            }
-            assert!(
-                contrast(line.light, Line::CASING.light) >= 3.0,
-                "{}",
-                line.name
-            );
-            assert!(
-                contrast(line.dark, Line::CASING.dark) >= 3.0,
-                "{}",
-                line.name
-            );
+            stands_out_on_every_ground(&line);
             for (css, colour) in [(light_css, line.light), (dark_css, line.dark)] {
                 let rule = format!(".{}{{stroke:{colour}}}", line.class);
                 assert!(css.contains(&rule), "board.css lacks {rule}");

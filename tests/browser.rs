@@ -1607,10 +1607,17 @@ async fn play_until_pointed<T>(
                 return (p.seat.to_string(), found);
             }
         }
+        let moved = loop {
+            match common::bot::bot_move(&site.games, game_id, &mut rng).await {
+                // The set-up plays faster than a player may: wait as the service asks.
+                Err(despatch::games::ServiceError::RateLimited { limited, .. }) => {
+                    tokio::time::sleep(limited.retry_after).await
+                }
+                other => break other.unwrap(),
+            }
+        };
         assert!(
-            common::bot::bot_move(&site.games, game_id, &mut rng)
-                .await
-                .unwrap(),
+            moved,
             "game {game_id} ended or stuck before a seat had such orders to point at"
         );
     }

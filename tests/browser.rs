@@ -172,8 +172,11 @@ async fn widths(c: &Client) -> (f64, f64, f64) {
     (width(0), width(1), width(2))
 }
 
+/// No move rate: the pointing tests set their games up with bot moves faster than a player
+/// may move, and the page's own orders must not be refused for the rate the set-up used up.
+/// The rate is tested in `tests/api.rs`.
 async fn spawn(backend: common::Backend) -> TestApp {
-    common::spawn_app(backend).spawn().await
+    common::spawn_app(backend).move_rate(None).spawn().await
 }
 
 on_both_backends!(
@@ -1607,17 +1610,10 @@ async fn play_until_pointed<T>(
                 return (p.seat.to_string(), found);
             }
         }
-        let moved = loop {
-            match common::bot::bot_move(&site.games, game_id, &mut rng).await {
-                // The set-up plays faster than a player may: wait as the service asks.
-                Err(despatch::games::ServiceError::RateLimited { limited, .. }) => {
-                    tokio::time::sleep(limited.retry_after).await
-                }
-                other => break other.unwrap(),
-            }
-        };
         assert!(
-            moved,
+            common::bot::bot_move(&site.games, game_id, &mut rng)
+                .await
+                .unwrap(),
             "game {game_id} ended or stuck before a seat had such orders to point at"
         );
     }

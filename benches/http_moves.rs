@@ -24,6 +24,7 @@
 //! cargo bench --bench http_moves
 //! DESPATCH_BENCH_SECS=5 cargo bench --bench http_moves
 //! ```
+//! `DESPATCH_BENCH_ONLY=dispatcher` runs the dispatcher's three rows alone.
 //! `DESPATCH_BENCH_GROW=http` grows the long game by moves over HTTP instead of through the store
 //! (slower; then the move path's own writes beside the events, such as snapshots, are there).
 //! `DESPATCH_BENCH_SECS` (default 10) bounds each timed loop; `DESPATCH_BENCH_BIN` names the server
@@ -163,6 +164,10 @@ async fn run(bench: &Bench) {
     let script = bench.work.path().join("insert.sql");
     prepare_baseline(&bench.url, &script).await;
 
+    if std::env::var("DESPATCH_BENCH_ONLY").as_deref() == Ok("dispatcher") {
+        return dispatcher_rows(bench).await;
+    }
+
     // Throughput against the raw INSERT rate, interleaved so that the machine's other load falls
     // on both alike.
     let server = bench.serve(false).await;
@@ -252,8 +257,11 @@ async fn run(bench: &Bench) {
         ms(verify),
         events as f64 / verify.as_secs_f64()
     );
+    dispatcher_rows(bench).await;
+}
 
-    // The dispatcher's cost to the move path.
+/// The dispatcher's cost to the move path: 16 games with it off, on, and on with a backlog.
+async fn dispatcher_rows(bench: &Bench) {
     println!();
     println!("| 16 games | moves/s | p50 ms | p99 ms | vs dispatcher off |");
     println!("|---|---:|---:|---:|---:|");
@@ -269,7 +277,7 @@ async fn run(bench: &Bench) {
     };
     row("dispatcher on", &on, &off);
     let left_by_on = settle(&bench.url).await;
-    backlog(bench, &long.game_id).await;
+    backlog(bench).await;
     let backlogged = {
         let server = bench.serve(true).await;
         bench.closed_loop(&server, 16).await
@@ -531,7 +539,7 @@ async fn grow(bench: &Bench, game_id: &str, len: u64) {
 }
 
 /// `BACKLOG` due notices, copies of the turn notices already in the outbox.
-async fn backlog(bench: &Bench, game_id: &str) {
+async fn backlog(bench: &Bench) {
     let mut conn = PgConnection::connect(&bench.url).await.unwrap();
     let copied = sqlx::query(
         "INSERT INTO outbox (game_id, seq, channel, seat, payload) \
@@ -546,7 +554,7 @@ async fn backlog(bench: &Bench, game_id: &str) {
     assert_eq!(
         copied.rows_affected(),
         BACKLOG as u64,
-        "the outbox had notices to copy ({game_id})"
+        "the outbox had notices to copy"
     );
 }
 

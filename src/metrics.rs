@@ -37,6 +37,7 @@ struct Metrics {
     registry: Registry,
     moves: IntCounterVec,
     append: Histogram,
+    append_batches: IntCounterVec,
     requests: HistogramVec,
     deliveries: IntCounterVec,
     dispatcher_panics: IntCounter,
@@ -76,6 +77,12 @@ impl Metrics {
         .expect("a valid metric");
         r.register(Box::new(append.clone()))
             .expect("registered once");
+        let append_batches = counter_vec(
+            r,
+            "despatch_append_batches_total",
+            "Group-commit statements on PostgreSQL, by result: written, or failed (each of its appends then written on its own; a steady rate of failed means every move pays for two statements).",
+            &["result"],
+        );
         let requests = HistogramVec::new(
             latency(
                 "despatch_http_request_duration_seconds",
@@ -129,6 +136,7 @@ impl Metrics {
             registry,
             moves,
             append,
+            append_batches,
             requests,
             deliveries,
             dispatcher_panics,
@@ -196,6 +204,14 @@ pub fn request(method: &str, route: &str, status: u16, took: Duration) {
         .requests
         .with_label_values(&[method, route, &status.to_string()])
         .observe(took.as_secs_f64());
+}
+
+/// Counts a group-commit statement of appends (`store::pg_batch`), written or failed.
+pub fn append_batch(written: bool) {
+    METRICS
+        .append_batches
+        .with_label_values(&[if written { "written" } else { "failed" }])
+        .inc();
 }
 
 /// Counts an outbox row handled: a delivery (`email`, `webhook`) or a notice expanded into its

@@ -79,10 +79,9 @@ struct Round {
     full: bool,
     /// Notices let go because a later one says all of them.
     let_go: usize,
-    /// Rows claimed and handled.
-    claimed: usize,
-    /// Delivery rows the round's notices were expanded into.
-    deliveries: usize,
+    /// Rows claimed and handled, and the deliveries their notices were expanded into (each sent
+    /// in the round that wrote it).
+    handled: usize,
 }
 
 /// What became of one claimed row.
@@ -163,47 +162,42 @@ impl Dispatcher {
 
     /// Claims a batch of due rows.
     pub async fn claim(&self) -> Result<Vec<Claimed>, String> {
-        self.claim_of(None).await
-    }
-
-    /// Claims a batch of due rows of the given channels (all when `None`).
-    async fn claim_of(&self, channels: Option<&[&str]>) -> Result<Vec<Claimed>, String> {
         let now = self.clock.now();
-        let lease = chrono::Duration::from_std(self.settings.lease).unwrap_or_default();
         self.games
             .store
-            .claim_outbox_of(now, now + lease, self.settings.batch, &self.id, channels)
+            .claim_outbox(now, self.lease_end(now), self.settings.batch, &self.id)
             .await
             .map_err(|e| e.to_string())
     }
 
-    /// One round: let go the notices a later one says all of, claim a batch and handle every
-    /// row of it. Returns how many rows it let go or handled.
-    pub async fn run_once(&self) -> Result<usize, String> {
-        let round = self.round(None).await?;
-        Ok(round.let_go + round.claimed)
+    /// When a lease taken at `now` runs out.
+    fn lease_end(&self, now: DateTime<Utc>) -> DateTime<Utc> {
+        now + chrono::Duration::from_std(self.settings.lease).unwrap_or_default()
     }
 
-    /// A round over the rows of `channels` (every row when `None`).
-    async fn round(&self, channels: Option<&[&str]>) -> Result<Round, String> {
-        let superseded = if channels.is_none() {
-            self.supersede().await?
-        } else {
-            Superseded::default()
-        };
-        let claimed = self.claim_of(channels).await?;
+    /// One round: let go the notices a later one says all of, claim a batch and handle every
+    /// row of it (a notice's deliveries are sent as it is expanded). Returns how many rows it
+    /// let go or handled.
+    pub async fn run_once(&self) -> Result<usize, String> {
+        let round = self.round().await?;
+        Ok(round.let_go + round.handled)
+    }
+
+    async fn round(&self) -> Result<Round, String> {
+        let superseded = self.supersede().await?;
+        let claimed = self.claim().await?;
         let handled = join_all(claimed.iter().map(|c| self.handle(c))).await;
         Ok(Round {
             let_go: superseded.let_go as usize,
             full: claimed.len() >= self.batch() || superseded.looked >= SUPERSEDE_AT_ONCE as u64,
-            claimed: claimed.len(),
-            deliveries: handled
-                .iter()
-                .map(|h| match h {
-                    Handled::Expanded(n) => *n,
-                    _ => 0,
-                })
-                .sum(),
+            handled: claimed.len()
+                + handled
+                    .iter()
+                    .map(|h| match h {
+                        Handled::Expanded(n) => *n,
+                        _ => 0,
+                    })
+                    .sum::<usize>(),
         })
     }
 
@@ -240,24 +234,15 @@ impl Dispatcher {
     }
 
     /// Runs until the process ends. A round that fills its batch is followed by the next at
-    /// once; after any other round the dispatcher sends the deliveries that round wrote, then
-    /// sleeps `poll`. So while moves come fast, the notices of `poll` are gathered and each
-    /// waiting seat is composed one mail from the latest (`supersede`), instead of one per move;
-    /// a delivery still goes out as soon as its notice is expanded. Errors (the database away
-    /// for a moment) are logged and retried.
+    /// once; after any other round the dispatcher sleeps `poll`. So while moves come fast, the
+    /// notices of `poll` are gathered and each waiting seat is composed one mail from the latest
+    /// (`supersede`), instead of one per move; a notice's deliveries go out as it is expanded.
+    /// Errors (the database away for a moment) are logged and retried.
     pub async fn run(self) {
         tracing::info!(dispatcher = %self.id, email = %self.mailer.describe(), "dispatcher running");
         loop {
-            let mut round = self.round(None).await;
-            let full = matches!(round, Ok(Round { full: true, .. }));
-            while let Ok(Round { deliveries, .. }) = round {
-                if deliveries == 0 {
-                    break;
-                }
-                round = self.round(Some(&[EMAIL, WEBHOOK])).await;
-            }
-            match round {
-                Ok(_) if full => {}
+            match self.round().await {
+                Ok(Round { full: true, .. }) => {}
                 Ok(_) => tokio::time::sleep(self.settings.poll).await,
                 Err(e) => {
                     tracing::warn!(error = %e, "the dispatcher could not claim rows");
@@ -267,16 +252,35 @@ impl Dispatcher {
         }
     }
 
-    /// Handles one claimed row: sends it (or expands a notice) and records the attempt.
+    /// Handles one claimed row: sends it (or expands a notice and sends its deliveries) and
+    /// records the attempt.
     pub async fn handle(&self, claim: &Claimed) -> Handled {
         let outcome = unpanicked(claim.row.id, async {
             match claim.row.record.channel.as_str() {
                 EMAIL | WEBHOOK => self.deliver(claim).await.map(|()| Handled::Sent),
-                SIGN_IN | SEAT_LINKS | DIGEST | CLAIM => self.expand_account(claim).await,
-                _ => self.expand(claim).await,
+                _ => {
+                    let deliveries = self.expand(claim).await?;
+                    join_all(deliveries.iter().map(|d| self.send(d))).await;
+                    Ok(Handled::Expanded(deliveries.len()))
+                }
             }
         })
         .await;
+        self.record(claim, outcome).await
+    }
+
+    /// Sends a delivery this dispatcher holds and records the attempt.
+    async fn send(&self, claim: &Claimed) -> Handled {
+        let outcome = unpanicked(claim.row.id, async {
+            self.deliver(claim).await.map(|()| Handled::Sent)
+        })
+        .await;
+        self.record(claim, outcome).await
+    }
+
+    /// Records what became of a row: sent, or failed and due again after its backoff. An
+    /// expanded notice was recorded with its deliveries.
+    async fn record(&self, claim: &Claimed, outcome: Result<Handled, String>) -> Handled {
         crate::metrics::delivery(&claim.row.record.channel, outcome.is_ok());
         let now = self.clock.now();
         let store = &self.games.store;
@@ -295,6 +299,25 @@ impl Dispatcher {
             tracing::warn!(outbox = claim.row.id, error = %e, "could not record a delivery attempt");
         }
         outcome.unwrap_or_else(Handled::Failed)
+    }
+
+    /// Composes a claimed notice (or renders an account mail) and replaces it with its
+    /// deliveries, held by this dispatcher, without sending them: what `handle` does before it
+    /// sends them. Public so that tests can stop a dispatcher between the two. Nothing when
+    /// another dispatcher expanded the notice first (this one's lease ran out).
+    pub async fn expand(&self, claim: &Claimed) -> Result<Vec<Claimed>, String> {
+        let deliveries = match claim.row.record.channel.as_str() {
+            SIGN_IN | SEAT_LINKS | DIGEST | CLAIM => vec![self.account_mail(claim)?],
+            _ => self.notice_deliveries(claim).await?,
+        };
+        let now = self.clock.now();
+        let written = self
+            .games
+            .store
+            .expand_notice(claim, &self.id, now, self.lease_end(now), &deliveries)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(written.unwrap_or_default())
     }
 
     /// Sends a delivery row without recording anything: what `handle` does before it marks the
@@ -326,10 +349,10 @@ impl Dispatcher {
         }
     }
 
-    /// Composes a notice and replaces it with its deliveries. A notice for a seat that nothing
-    /// reaches (no email address or email turned off, no hook that hears it) is let go at the
-    /// cost of one read: it is neither composed nor its game loaded.
-    async fn expand(&self, claim: &Claimed) -> Result<Handled, String> {
+    /// The deliveries of a notice. A notice for a seat that nothing reaches (no email address
+    /// or email turned off, no hook that hears it) has none, at the cost of one read: it is
+    /// neither composed nor its game loaded.
+    async fn notice_deliveries(&self, claim: &Claimed) -> Result<Vec<OutboxRecord>, String> {
         let r = &claim.row.record;
         let heard = match &r.seat {
             Some(seat) => self
@@ -340,32 +363,24 @@ impl Dispatcher {
                 .map_err(|e| e.to_string())?,
             None => true,
         };
-        let composed = if heard {
-            notice::compose(
-                &self.games,
-                &claim.row,
-                self.settings.reply_domain.as_deref(),
-            )
-            .await?
-        } else {
-            None
-        };
-        let deliveries = match composed {
-            Some(composed) => self.deliveries(claim, &composed).await?,
-            None => Vec::new(),
-        };
-        let n = deliveries.len();
-        self.games
-            .store
-            .expand_notice(claim, &self.id, self.clock.now(), &deliveries)
-            .await
-            .map_err(|e| e.to_string())?;
-        Ok(Handled::Expanded(n))
+        if !heard {
+            return Ok(Vec::new());
+        }
+        match notice::compose(
+            &self.games,
+            &claim.row,
+            self.settings.reply_domain.as_deref(),
+        )
+        .await?
+        {
+            Some(composed) => self.deliveries(claim, &composed).await,
+            None => Ok(Vec::new()),
+        }
     }
 
-    /// Renders a mail a player asked for by address (`games::players`: a sign-in link, their
-    /// seat links; `games::settings`: the daily digest) from its row's payload and replaces the row with the email, as a notice is.
-    async fn expand_account(&self, claim: &Claimed) -> Result<Handled, String> {
+    /// The email of a mail a player asked for by address (`games::players`: a sign-in link,
+    /// their seat links; `games::settings`: the daily digest), rendered from its row's payload.
+    fn account_mail(&self, claim: &Claimed) -> Result<OutboxRecord, String> {
         let r = &claim.row.record;
         let to = r
             .payload
@@ -393,19 +408,13 @@ impl Dispatcher {
             // Mail a player asked for (a sign-in link) is not a list to leave.
             unsubscribe: None,
         };
-        let row = OutboxRecord {
+        Ok(OutboxRecord {
             game_id: r.game_id.clone(),
             seq: r.seq,
             channel: EMAIL.into(),
             seat: None,
             payload: serde_json::to_value(d).expect("serialisable"),
-        };
-        self.games
-            .store
-            .expand_notice(claim, &self.id, self.clock.now(), &[row])
-            .await
-            .map_err(|e| e.to_string())?;
-        Ok(Handled::Expanded(1))
+        })
     }
 
     async fn deliveries(

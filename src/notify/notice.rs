@@ -34,7 +34,8 @@ pub struct NoticeContext {
     pub game_short: String,
     /// The last event the notice tells of (a `turn` notice's runs to the log's head).
     pub seq: u64,
-    /// The log's head when the notice's event was appended: the seq and hash of that event.
+    /// The log's head the notice witnesses: the seq and hash of its last event — a `turn`
+    /// notice's is the head when it was composed, any other's the event it was written with.
     /// Every email and webhook carries it, so each player holds a witness of the log
     /// (`despatch verify --witness`).
     pub head_seq: u64,

@@ -48,6 +48,7 @@ pub use at_rest::{Resealed, Unlocked};
 pub use outbox::{
     Attempt, Channels, Claimed, OutboxHealth, OutboxState, Superseded, WebhookRecord,
 };
+pub use pg_batch::Batched;
 pub use players::PlayerSeat;
 pub use postgres::PgStore;
 pub use sealing::SecretKey;
@@ -306,6 +307,15 @@ impl Store {
     /// nothing.
     pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
         each!(self, s => s.append(game_id, expected_seq, append).await)
+    }
+
+    /// How this store's group-commit appends have gone (PostgreSQL; `None` on SQLite and on a
+    /// `side` store, which write every append on its own).
+    pub fn batched_appends(&self) -> Option<Batched> {
+        match self {
+            Store::Postgres(s) => s.batched_appends(),
+            Store::Sqlite(_) => None,
+        }
     }
 
     pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {

@@ -118,7 +118,6 @@ const PG_CLAIM: &str = "
 WITH due AS (
     SELECT game_id, id FROM outbox
     WHERE sent_at IS NULL AND next_attempt_at <= $1::timestamptz
-      AND ($5::text[] IS NULL OR channel = ANY($5::text[]))
     ORDER BY next_attempt_at, id
     LIMIT $3
     FOR UPDATE SKIP LOCKED
@@ -131,7 +130,6 @@ const SQLITE_CLAIM: &str = "
 UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $2, claimed_by = $4
 WHERE id IN (
     SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= $1
-      AND ($5 IS NULL OR channel IN (SELECT value FROM json_each($5)))
     ORDER BY next_attempt_at, id LIMIT $3
 )
 RETURNING id, game_id, seq, channel, seat, payload, attempts";
@@ -216,7 +214,7 @@ where
 }
 
 impl Store {
-    /// Takes a lease on up to `limit` rows due at `now`, until `lease_until`.
+    /// Takes a lease on up to `limit` rows due at `now`, until `lease_until`, oldest due first.
     pub async fn claim_outbox(
         &self,
         now: DateTime<Utc>,
@@ -224,31 +222,15 @@ impl Store {
         limit: i64,
         dispatcher: &str,
     ) -> Result<Vec<Claimed>> {
-        self.claim_outbox_of(now, lease_until, limit, dispatcher, None)
-            .await
-    }
-
-    /// `claim_outbox`, taking only rows of the given channels when `channels` names some.
-    pub async fn claim_outbox_of(
-        &self,
-        now: DateTime<Utc>,
-        lease_until: DateTime<Utc>,
-        limit: i64,
-        dispatcher: &str,
-        channels: Option<&[&str]>,
-    ) -> Result<Vec<Claimed>> {
         let (now_s, until) = (timestamp(now), timestamp(lease_until));
         let mut claimed = Vec::new();
         match self {
             Store::Postgres(s) => {
-                let channels: Option<Vec<String>> =
-                    channels.map(|c| c.iter().map(|c| (*c).to_owned()).collect());
                 let found = sqlx::query(PG_CLAIM)
                     .bind(&now_s)
                     .bind(&until)
                     .bind(limit)
                     .bind(dispatcher)
-                    .bind(channels)
                     .fetch_all(s.pool())
                     .await?;
                 for r in &found {
@@ -260,14 +242,11 @@ impl Store {
                 }
             }
             Store::Sqlite(s) => {
-                let channels =
-                    channels.map(|c| serde_json::to_string(c).expect("a list of names is JSON"));
                 let found = sqlx::query(SQLITE_CLAIM)
                     .bind(&now_s)
                     .bind(&until)
                     .bind(limit)
                     .bind(dispatcher)
-                    .bind(channels)
                     .fetch_all(s.pool())
                     .await?;
                 for r in &found {
@@ -452,71 +431,66 @@ impl Store {
     }
 
     /// Turns a claimed notice into its deliveries: marks the notice done and inserts one outbox
-    /// row per delivery, in one transaction. Returns false (and writes nothing) when the notice
-    /// was already expanded — by a dispatcher whose lease ran out while it worked.
+    /// row per delivery, in one transaction. The deliveries are written already claimed by
+    /// `dispatcher` until `lease_until` (their first attempt) and returned, so that it sends
+    /// them at once instead of claiming them in a round of their own; one it cannot send is
+    /// retried as any other. `None` (and nothing written) when the notice was already expanded
+    /// — by a dispatcher whose lease ran out while it worked.
     pub async fn expand_notice(
         &self,
         claim: &Claimed,
         dispatcher: &str,
         now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
         deliveries: &[OutboxRecord],
-    ) -> Result<bool> {
+    ) -> Result<Option<Vec<Claimed>>> {
         let game_id = &claim.row.record.game_id;
-        let now_s = timestamp(now);
-        if let Store::Postgres(s) = self {
-            return expand_notice_pg(s.pool(), claim, dispatcher, &now_s, deliveries).await;
+        if let Some(d) = deliveries.iter().find(|d| &d.game_id != game_id) {
+            return Err(StoreError::Corrupt(format!(
+                "a delivery of game {} given for a notice of game {game_id}",
+                d.game_id
+            )));
         }
-        let (mark, insert) = match self {
-            Store::Postgres(_) => (
-                "UPDATE outbox SET sent_at = $3::timestamptz WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
-                "INSERT INTO outbox (game_id, seq, channel, seat, payload, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6::timestamptz)",
-            ),
-            Store::Sqlite(_) => (
-                "UPDATE outbox SET sent_at = $3 WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
-                "INSERT INTO outbox (game_id, seq, channel, seat, payload, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6)",
-            ),
+        let (now_s, until) = (timestamp(now), timestamp(lease_until));
+        let s = match self {
+            Store::Postgres(s) => {
+                return expand_notice_pg(s.pool(), claim, dispatcher, now, &until, deliveries).await
+            }
+            Store::Sqlite(s) => s,
         };
-        macro_rules! run {
-            ($pool:expr) => {{
-                let mut tx = $pool.begin().await?;
-                let marked = sqlx::query(mark)
-                    .bind(game_id)
-                    .bind(claim.row.id)
-                    .bind(&now_s)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                if marked == 0 {
-                    return Ok(false);
-                }
-                for d in deliveries {
-                    if &d.game_id != game_id {
-                        return Err(StoreError::Corrupt(format!(
-                            "a delivery of game {} given for a notice of game {game_id}",
-                            d.game_id
-                        )));
-                    }
-                    sqlx::query(insert)
-                        .bind(game_id)
-                        .bind(rows::to_i64(d.seq)?)
-                        .bind(&d.channel)
-                        .bind(&d.seat)
-                        .bind(serde_json::to_string(&d.payload).map_err(|e| {
-                            StoreError::Corrupt(format!("cannot serialise a delivery: {e}"))
-                        })?)
-                        .bind(&now_s)
-                        .execute(&mut *tx)
-                        .await?;
-                }
-                tx.commit().await?;
-            }};
+        let mut tx = s.pool().begin().await?;
+        let marked = sqlx::query(
+            "UPDATE outbox SET sent_at = $3 WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
+        )
+        .bind(game_id)
+        .bind(claim.row.id)
+        .bind(&now_s)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if marked == 0 {
+            return Ok(None);
         }
-        match self {
-            Store::Postgres(s) => run!(s.pool()),
-            Store::Sqlite(s) => run!(s.pool()),
+        let mut claimed = Vec::with_capacity(deliveries.len());
+        for d in deliveries {
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO outbox (game_id, seq, channel, seat, payload, attempts, next_attempt_at, claimed_by) \
+                 VALUES ($1, $2, $3, $4, $5, 1, $6, $7) RETURNING id",
+            )
+            .bind(game_id)
+            .bind(rows::to_i64(d.seq)?)
+            .bind(&d.channel)
+            .bind(&d.seat)
+            .bind(payload_text(d)?)
+            .bind(&until)
+            .bind(dispatcher)
+            .fetch_one(&mut *tx)
+            .await?;
+            claimed.push(first_attempt(id, d.clone(), now));
         }
+        tx.commit().await?;
         self.finish_attempt_only(claim, dispatcher, now).await?;
-        Ok(true)
+        Ok(Some(claimed))
     }
 
     async fn finish_attempt_only(
@@ -919,48 +893,42 @@ async fn expand_notice_pg(
     pool: &sqlx::PgPool,
     claim: &Claimed,
     dispatcher: &str,
-    now: &str,
+    now: DateTime<Utc>,
+    until: &str,
     deliveries: &[OutboxRecord],
-) -> Result<bool> {
+) -> Result<Option<Vec<Claimed>>> {
     const EXPAND: &str = "
 WITH m AS (
     UPDATE outbox SET sent_at = $3::timestamptz
     WHERE game_id = $1 AND id = $2 AND sent_at IS NULL
     RETURNING id
 ), d AS (
-    INSERT INTO outbox (game_id, seq, channel, seat, payload, next_attempt_at)
-    SELECT $1, n.seq, n.channel, n.seat, n.payload, $3::timestamptz
-    FROM m, unnest($6::bigint[], $7::text[], $8::text[], $9::text[]) AS n(seq, channel, seat, payload)
+    INSERT INTO outbox (game_id, seq, channel, seat, payload, attempts, next_attempt_at, claimed_by)
+    SELECT $1, n.seq, n.channel, n.seat, n.payload, 1, $11::timestamptz, $5
+    FROM m, unnest($6::bigint[], $7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS n(seq, channel, seat, payload, ord)
+    ORDER BY n.ord
+    RETURNING id
 ), a AS (
     INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
     SELECT $1, m.id, $4, $5, $10::timestamptz, $3::timestamptz, true, NULL FROM m
     ON CONFLICT DO NOTHING
 )
-SELECT count(*) FROM m";
+SELECT (SELECT count(*) FROM m) AS marked, (SELECT array_agg(id ORDER BY id) FROM d) AS ids";
     let game_id = &claim.row.record.game_id;
     let mut seqs = Vec::with_capacity(deliveries.len());
     let mut channels = Vec::with_capacity(deliveries.len());
     let mut seats = Vec::with_capacity(deliveries.len());
     let mut payloads = Vec::with_capacity(deliveries.len());
     for d in deliveries {
-        if &d.game_id != game_id {
-            return Err(StoreError::Corrupt(format!(
-                "a delivery of game {} given for a notice of game {game_id}",
-                d.game_id
-            )));
-        }
         seqs.push(rows::to_i64(d.seq)?);
         channels.push(d.channel.clone());
         seats.push(d.seat.clone());
-        payloads.push(
-            serde_json::to_string(&d.payload)
-                .map_err(|e| StoreError::Corrupt(format!("cannot serialise a delivery: {e}")))?,
-        );
+        payloads.push(payload_text(d)?);
     }
-    let marked: i64 = sqlx::query_scalar(EXPAND)
+    let (marked, ids): (i64, Option<Vec<i64>>) = sqlx::query_as(EXPAND)
         .bind(game_id)
         .bind(claim.row.id)
-        .bind(now)
+        .bind(timestamp(now))
         .bind(claim.attempt)
         .bind(dispatcher)
         .bind(&seqs)
@@ -968,9 +936,43 @@ SELECT count(*) FROM m";
         .bind(&seats)
         .bind(&payloads)
         .bind(timestamp(claim.claimed_at))
+        .bind(until)
         .fetch_one(pool)
         .await?;
-    Ok(marked > 0)
+    if marked == 0 {
+        return Ok(None);
+    }
+    let ids = ids.unwrap_or_default();
+    if ids.len() != deliveries.len() {
+        return Err(StoreError::Corrupt(format!(
+            "{} deliveries written for notice {} of game {game_id}, {} given",
+            ids.len(),
+            claim.row.id,
+            deliveries.len()
+        )));
+    }
+    // Identity ids are drawn in the order the rows are inserted, which is the order given.
+    Ok(Some(
+        ids.into_iter()
+            .zip(deliveries)
+            .map(|(id, d)| first_attempt(id, d.clone(), now))
+            .collect(),
+    ))
+}
+
+/// A delivery's payload as the outbox keeps it.
+fn payload_text(d: &OutboxRecord) -> Result<String> {
+    serde_json::to_string(&d.payload)
+        .map_err(|e| StoreError::Corrupt(format!("cannot serialise a delivery: {e}")))
+}
+
+/// A delivery written claimed by the dispatcher that wrote it: its first attempt.
+fn first_attempt(id: i64, record: OutboxRecord, now: DateTime<Utc>) -> Claimed {
+    Claimed {
+        row: OutboxRow { id, record },
+        attempt: 1,
+        claimed_at: now,
+    }
 }
 
 impl Store {

@@ -10,11 +10,15 @@
 //! batch go through, and learns why from `PgStore::after_miss` as a lone append does. One
 //! event per append is what makes `DO NOTHING` safe: an append's rows are all written or none.
 //! If the batch's statement fails (a lost connection, say), each of its appends is written
-//! again on its own, so that it gets its own error.
+//! again on its own, so that it gets its own error. That fallback keeps every answer right, so
+//! a statement that can never succeed (a mistake in its SQL) would pass every test while it
+//! halves the moves: each batch is counted, written or failed, for `/metrics`
+//! (`despatch_append_batches_total`) and for the store's tests (`Store::batched_appends`).
 //!
 //! Measured in BENCHMARKS.md ("Store appends"): on the project's 2-core machine, four appends
 //! per statement did about 1.6 times the raw single-row `INSERT` rate in pgbench.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use sqlx::postgres::PgPool;
@@ -42,6 +46,26 @@ struct Waiting {
 #[derive(Clone, Debug)]
 pub(super) struct Batcher {
     queue: mpsc::UnboundedSender<Waiting>,
+    counts: Arc<Counts>,
+}
+
+/// What the lanes of one store have written so far.
+#[derive(Debug, Default)]
+struct Counts {
+    statements: AtomicU64,
+    appends: AtomicU64,
+    failed: AtomicU64,
+}
+
+/// How a store's batched appends went (`Store::batched_appends`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Batched {
+    /// Batch statements that went through.
+    pub statements: u64,
+    /// Appends those statements carried.
+    pub appends: u64,
+    /// Batch statements that failed, whose appends were then written one by one.
+    pub failed: u64,
 }
 
 impl Batcher {
@@ -50,6 +74,8 @@ impl Batcher {
     /// if the thread cannot be started; appends are then written one by one.
     pub(super) fn start(pool: PgPool) -> Option<Batcher> {
         let (queue, receiver) = mpsc::unbounded_channel();
+        let counts = Arc::new(Counts::default());
+        let lane_counts = counts.clone();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -60,7 +86,9 @@ impl Batcher {
                 let receiver = Arc::new(Mutex::new(receiver));
                 runtime.block_on(async {
                     let lanes: Vec<_> = (0..LANES)
-                        .map(|_| tokio::spawn(lane(pool.clone(), receiver.clone())))
+                        .map(|_| {
+                            tokio::spawn(lane(pool.clone(), receiver.clone(), lane_counts.clone()))
+                        })
                         .collect();
                     for lane in lanes {
                         let _ = lane.await;
@@ -68,7 +96,16 @@ impl Batcher {
                 });
             })
             .ok()?;
-        Some(Batcher { queue })
+        Some(Batcher { queue, counts })
+    }
+
+    /// How this store's batches have gone so far.
+    pub(super) fn batched(&self) -> Batched {
+        Batched {
+            statements: self.counts.statements.load(Ordering::Relaxed),
+            appends: self.counts.appends.load(Ordering::Relaxed),
+            failed: self.counts.failed.load(Ordering::Relaxed),
+        }
     }
 
     /// Whether an append can share a statement with others.
@@ -99,7 +136,11 @@ impl Batcher {
     }
 }
 
-async fn lane(pool: PgPool, queue: Arc<Mutex<mpsc::UnboundedReceiver<Waiting>>>) {
+async fn lane(
+    pool: PgPool,
+    queue: Arc<Mutex<mpsc::UnboundedReceiver<Waiting>>>,
+    counts: Arc<Counts>,
+) {
     let mut held: Option<Waiting> = None;
     loop {
         let mut batch: Vec<Waiting> = held.take().into_iter().collect();
@@ -116,14 +157,21 @@ async fn lane(pool: PgPool, queue: Arc<Mutex<mpsc::UnboundedReceiver<Waiting>>>)
             // waiting for an append that only this one's answer would bring.
             gather(&mut queue, &mut batch, &mut held);
         }
-        match write(&pool, &batch).await {
+        let outcome = write(&pool, &batch).await;
+        crate::metrics::append_batch(outcome.is_ok());
+        match outcome {
             Ok(written) => {
+                counts.statements.fetch_add(1, Ordering::Relaxed);
+                counts
+                    .appends
+                    .fetch_add(batch.len() as u64, Ordering::Relaxed);
                 for w in batch {
                     let moved = written.contains(&w.game_id);
                     let _ = w.reply.send(Ok(moved));
                 }
             }
             Err(e) => {
+                counts.failed.fetch_add(1, Ordering::Relaxed);
                 tracing::warn!(
                     "a batch of {} appends failed, writing each on its own: {e}",
                     batch.len()

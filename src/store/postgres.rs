@@ -19,7 +19,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::{Executor, Postgres, QueryBuilder, Row};
 
-use super::pg_batch::Batcher;
+use super::pg_batch::{Batched, Batcher};
 use super::rows::{self, AppendRows, EventRow, IdempotencyRow, OutboxInsert};
 use super::sealing::SecretKey;
 use super::snapshots;
@@ -104,6 +104,11 @@ impl PgStore {
     pub fn with_key(mut self, key: SecretKey) -> PgStore {
         self.key = Some(key);
         self
+    }
+
+    /// How this store's group-commit appends have gone; `None` when it has no lanes.
+    pub fn batched_appends(&self) -> Option<Batched> {
+        self.batcher.as_ref().map(Batcher::batched)
     }
 
     pub fn pool(&self) -> &PgPool {

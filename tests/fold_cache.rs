@@ -328,3 +328,38 @@ async fn the_cache_evicts_past_its_bounds() {
     assert_eq!(tiny.load(&ids[0]).await.unwrap().game.next_seq, 1);
     assert_eq!(tiny.fold_cache().size(), (0, 0));
 }
+
+/// The pages' fold kept beside a game is moved on by the events since it was last read: a few
+/// under the cache's lock, and a long way behind (a notice composed a poll after the last, in a
+/// game moving fast) outside it, in place. Either way a notice's lines read as a fold of the
+/// whole log made afresh, and the kept fold is at the log's head after each.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_fold_moved_on_a_little_or_a_long_way_reads_as_one_folded_afresh() {
+    let (store, _db) = common::fresh_sqlite().await;
+    let games = common::over(store.clone()).base_url("http://test").games();
+    let ruleset = rules::find("open-table").unwrap();
+    let id = games.create(new_game(&ruleset, 0)).await.unwrap().game_id;
+    let mut step = 0;
+    // 3 events behind, then 100 (more than the 64 moved on under the lock), then 2 again.
+    for behind in [3, 100, 2] {
+        for _ in 0..behind {
+            table_move(&games, &id, step).await;
+            step += 1;
+        }
+        let l = games.load(&id).await.unwrap();
+        let head = l.game.next_seq;
+        let viewer = Viewer::Seat(l.game.created.seats[0].seat.clone());
+        let lines = games
+            .outcome_lines(&l, &viewer, 1..head, usize::MAX)
+            .await
+            .unwrap();
+        let fresh = common::over(store.clone()).base_url("http://test").games();
+        let fresh_l = fresh.load(&id).await.unwrap();
+        let expected = fresh
+            .outcome_lines(&fresh_l, &viewer, 1..head, usize::MAX)
+            .await
+            .unwrap();
+        assert!(lines.len() >= step, "every move says something: {lines:?}");
+        assert_eq!(lines, expected, "{behind} events behind");
+    }
+}

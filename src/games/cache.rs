@@ -255,10 +255,13 @@ impl FoldCache {
     }
 
     /// The pages' fold of a game, if one is kept, moved on first to `upto` by `events` (the
-    /// game's log from seq `from` on) when it is behind by at most `PAGE_IN_PLACE` events: in place,
-    /// under the cache's lock, so that it is not copied to be moved on by an event or two (a
-    /// page or notice that still holds the old fold makes it one copy). A fold further behind,
-    /// or ahead, is handed back as it is.
+    /// game's log from seq `from` on). At most `PAGE_IN_PLACE` events behind, it is moved on in
+    /// place under the cache's lock, so that it is not copied to be moved on by an event or two.
+    /// Further behind, it is taken out of the cache, moved on outside the lock and put back —
+    /// still in place, never copied: a notice composed every poll of a game moving fast finds
+    /// it a poll behind, and a copy of a long game's fold for each would cost more than the
+    /// moves (issue 16). Only a page or notice still holding the fold makes it a copy (handed
+    /// back as it is, for the caller to copy). A fold ahead is handed back as it is.
     pub(super) fn page_moved_on(
         &self,
         game_id: &str,
@@ -272,15 +275,29 @@ impl FoldCache {
         let (page, page_bytes) = entry.page.as_mut()?;
         let at = page.next_seq();
         let behind = upto.saturating_sub(at);
-        if behind == 0 || behind > PAGE_IN_PLACE || at < from || upto - from > events.len() as u64 {
+        if behind == 0 || at < from || upto - from > events.len() as u64 {
             return Some(page.clone());
         }
-        let folded = Arc::make_mut(page);
-        if folded
-            .fold(&events[(at - from) as usize..(upto - from) as usize])
-            .is_err()
-        {
+        let after = &events[(at - from) as usize..(upto - from) as usize];
+        if behind > PAGE_IN_PLACE {
+            let (page, page_bytes) = entry.page.take().expect("matched above");
+            let mut folded = match Arc::try_unwrap(page) {
+                Ok(folded) => folded,
+                Err(shared) => {
+                    entry.page = Some((shared.clone(), page_bytes));
+                    return Some(shared);
+                }
+            };
+            *bytes -= page_bytes;
+            drop(inner);
             // Half moved on: let it go; the next page folds afresh and says what is wrong.
+            folded.fold(after).ok()?;
+            let folded = Arc::new(folded);
+            self.put_page(game_id, folded.clone(), folded.bytes());
+            return Some(folded);
+        }
+        let folded = Arc::make_mut(page);
+        if folded.fold(after).is_err() {
             *bytes -= *page_bytes;
             entry.page = None;
             return None;
@@ -339,8 +356,8 @@ impl FoldCache {
     }
 }
 
-/// How far behind the pages' fold may be to be moved on in place, under the cache's lock
-/// (`FoldCache::page_moved_on`); further behind, it is copied and moved on outside the lock.
+/// How far behind the pages' fold may be to be moved on under the cache's lock
+/// (`FoldCache::page_moved_on`); further behind, it is moved on outside the lock.
 const PAGE_IN_PLACE: u64 = 64;
 
 /// The secrets that go with events folded onto a cached game.

@@ -112,7 +112,23 @@ pub async fn compose(
         .seat
         .clone()
         .ok_or_else(|| format!("notice {} names no seat", row.id))?;
-    let loaded = games.load(&r.game_id).await.map_err(|e| e.to_string())?;
+    let game_id = &r.game_id;
+    // What the database says beside the game is read first: while a notice holds the game's
+    // log, a move of that game copies the log to extend it (`games::cache`), so the game is
+    // held from its load to the end without waiting on another read.
+    let key = games.link_key().await.map_err(|e| e.to_string())?;
+    let policy = match r.payload.get("deadline").and_then(Value::as_str) {
+        None if r.channel == TURN => games
+            .clock_policy(game_id)
+            .await
+            .map_err(|e| e.to_string())?,
+        _ => None,
+    };
+    let time_zone = games
+        .seat_time_zone(game_id, &seat_id)
+        .await
+        .map_err(|e| e.to_string())?;
+    let loaded = games.load(game_id).await.map_err(|e| e.to_string())?;
     let seat_record = loaded
         .seats
         .iter()
@@ -165,10 +181,8 @@ pub async fn compose(
         .await
         .map_err(|e| e.to_string())?;
     let info = game.ruleset.info();
-    let key = games.link_key().await.map_err(|e| e.to_string())?;
-    let token = links::seat_token(&key, &r.game_id, &seat_id);
+    let token = links::seat_token(&key, game_id, &seat_id);
     let base = &games.base_url;
-    let game_id = &r.game_id;
     let result = match game.outcome() {
         Outcome::Finished { summary, .. } => Some(summary),
         Outcome::Running => None,
@@ -178,18 +192,10 @@ pub async fn compose(
     // the deadline the new decision has.
     let deadline = match payload.get("deadline").and_then(Value::as_str) {
         Some(d) => Some(d.to_owned()),
-        None => games
-            .clock_policy(game_id)
-            .await
-            .map_err(|e| e.to_string())?
-            .filter(|_| r.channel == TURN)
+        None => policy
             .and_then(|policy| crate::games::clock::seat_deadline(&policy, events, &seat_id))
             .map(crate::engine::event::timestamp),
     };
-    let time_zone = games
-        .seat_time_zone(game_id, &seat_id)
-        .await
-        .map_err(|e| e.to_string())?;
     let context = NoticeContext {
         event: r.channel.clone(),
         game_id: game_id.clone(),

@@ -168,6 +168,7 @@ on_both_backends!(
     a_name_that_would_split_a_header_silences_no_game,
     notices_read_the_cached_game_and_one_nobody_hears_loads_nothing,
     a_seat_several_moves_behind_gets_one_mail_composed_from_the_latest,
+    a_backlog_of_one_seats_notices_is_let_go_before_any_is_claimed_and_sends_one_mail,
 );
 
 /// Issue 16 (docs/notifications.md, "One mail for many moves"): a seat that several moves have
@@ -1196,4 +1197,69 @@ async fn without_smtp_email_is_written_to_files_named_by_message_id() {
     assert_eq!(seen.len(), 1, "{text}");
     assert_eq!(seen[0].game_id.as_deref(), Some("g-1234"));
     assert_eq!((seen[0].seq, seen[0].hash.clone()), (7, "ab".repeat(32)));
+}
+
+/// Issue 16: a backlog of more notices for one seat than a round looks at (a dispatcher stopped
+/// for a while) is let go oldest first before any of it is claimed: no round claims a notice a
+/// later one says all of, so the seat gets one mail, composed from the latest, and every other
+/// notice names it in `superseded_by`.
+async fn a_backlog_of_one_seats_notices_is_let_go_before_any_is_claimed_and_sends_one_mail(
+    t: TestApp,
+) {
+    const COPIES: i64 = 1_100;
+    let tag = tag();
+    let table = t.free_table(&tag).await;
+    let d = t.smtp_dispatcher();
+    d.drain().await.unwrap();
+    assert_eq!(wait_for_mail(&format!("bert-{tag}"), 1).await.len(), 1);
+    t.play(&table, &table.tokens[0], "The Guard crosses the Sambre.")
+        .await;
+    // The waiting notice, written again and again, as a stopped dispatcher would find it.
+    let copy = format!(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {COPIES}) \
+         INSERT INTO outbox (game_id, seq, channel, seat, payload, next_attempt_at) \
+         SELECT o.game_id, o.seq, o.channel, o.seat, o.payload, o.next_attempt_at FROM outbox o, n \
+         WHERE o.game_id = '{}' AND o.channel = 'turn' AND o.seat = 'bert' AND o.sent_at IS NULL",
+        table.game_id
+    );
+    let copied = match &t.store {
+        Store::Postgres(s) => sqlx::query(sqlx::AssertSqlSafe(copy))
+            .execute(s.pool())
+            .await
+            .map(|r| r.rows_affected()),
+        Store::Sqlite(s) => sqlx::query(sqlx::AssertSqlSafe(copy))
+            .execute(s.pool())
+            .await
+            .map(|r| r.rows_affected()),
+    };
+    assert_eq!(copied.expect("copy the waiting notice"), COPIES as u64);
+    d.drain().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mail = wait_for_mail(&format!("bert-{tag}"), 2).await;
+    assert_eq!(
+        mail.len(),
+        2,
+        "the game's first notice and one for the backlog: {:?}",
+        mail.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    assert!(
+        mail.iter().any(|m| m.text.contains("crosses the Sambre")),
+        "one mail tells of anna's move"
+    );
+    let turns: Vec<_> = t
+        .store
+        .outbox_states(&table.game_id)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|s| s.row.record.channel == "turn" && s.row.record.seat.as_deref() == Some("bert"))
+        .collect();
+    assert_eq!(turns.len() as i64, 2 + COPIES);
+    assert!(turns.iter().all(|s| s.sent), "none still waits");
+    let latest = turns.iter().map(|s| s.row.id).max().unwrap();
+    let let_go = turns
+        .iter()
+        .filter(|s| s.superseded_by == Some(latest))
+        .count() as i64;
+    assert_eq!(let_go, COPIES, "every notice but the latest names it");
 }

@@ -69,14 +69,22 @@ impl Default for DispatchSettings {
 const SUPERSEDED: [&str; 2] = [TURN, REMINDER];
 
 /// How many due notices one round looks at for a later one: the statement stays short however
-/// long the outbox has grown, and a round that reaches this many is followed by the next at once.
+/// long the outbox has grown.
 const SUPERSEDE_AT_ONCE: i64 = 1024;
+
+/// While it lets go a backlog, the dispatcher rests this many times as long as each round
+/// took: the notices it lets go are never sent, so there is no hurry, and the moves that
+/// write the new ones keep the database (a quarter of the dispatcher's time at most).
+const CATCH_UP_REST: u32 = 3;
 
 /// What one round of the dispatcher did.
 #[derive(Debug, Clone, Copy)]
 struct Round {
     /// Whether the round took as many rows as it may: more may be due.
     full: bool,
+    /// Whether the round let go notices and more may wait to be let go: a backlog being
+    /// caught up, whose rows are not claimed meanwhile.
+    catching_up: bool,
     /// Notices let go because a later one says all of them.
     let_go: usize,
     /// Rows claimed and handled, and the deliveries their notices were expanded into (each sent
@@ -183,12 +191,22 @@ impl Dispatcher {
         Ok(round.let_go + round.handled)
     }
 
+    /// While a backlog is let go (a round lets go notices and looked at all it may), the round
+    /// claims nothing: the oldest due rows, which a claim takes, may still have a later notice
+    /// that says all of them, and composing one would send a stale mail; the next rounds look
+    /// further, oldest first, until the let-go is done.
     async fn round(&self) -> Result<Round, String> {
         let superseded = self.supersede().await?;
-        let claimed = self.claim().await?;
+        let catching_up = superseded.let_go > 0 && superseded.looked >= SUPERSEDE_AT_ONCE as u64;
+        let claimed = if catching_up {
+            Vec::new()
+        } else {
+            self.claim().await?
+        };
         let handled = join_all(claimed.iter().map(|c| self.handle(c))).await;
         Ok(Round {
             let_go: superseded.let_go as usize,
+            catching_up,
             full: claimed.len() >= self.batch() || superseded.looked >= SUPERSEDE_AT_ONCE as u64,
             handled: claimed.len()
                 + handled
@@ -237,11 +255,16 @@ impl Dispatcher {
     /// once; after any other round the dispatcher sleeps `poll`. So while moves come fast, the
     /// notices of `poll` are gathered and each waiting seat is composed one mail from the latest
     /// (`supersede`), instead of one per move; a notice's deliveries go out as it is expanded.
-    /// Errors (the database away for a moment) are logged and retried.
+    /// A round that lets go part of a backlog is followed by a rest of `CATCH_UP_REST` times its
+    /// length. Errors (the database away for a moment) are logged and retried.
     pub async fn run(self) {
         tracing::info!(dispatcher = %self.id, email = %self.mailer.describe(), "dispatcher running");
         loop {
+            let began = std::time::Instant::now();
             match self.round().await {
+                Ok(Round {
+                    catching_up: true, ..
+                }) => tokio::time::sleep(began.elapsed() * CATCH_UP_REST).await,
                 Ok(Round { full: true, .. }) => {}
                 Ok(_) => tokio::time::sleep(self.settings.poll).await,
                 Err(e) => {

@@ -146,32 +146,40 @@ macro_rules! later_notice {
     };
 }
 
-/// Up to `$4` due notices of the kinds `$2`, in no order (the statement stays short however
-/// long the outbox has grown: no sort of every due row).
+/// Up to `$4` due notices of the kinds `$2`, oldest due first as the claim takes rows (read
+/// along the `outbox_due` index: no sort, however long the outbox has grown).
 macro_rules! due_notices {
     () => {
         "SELECT id FROM outbox
     WHERE sent_at IS NULL AND next_attempt_at <= $1 AND seat IS NOT NULL
       AND channel IN (SELECT value FROM json_each($2))
+    ORDER BY next_attempt_at, id
     LIMIT $4"
     };
 }
 
+/// The oldest due notices first, in the claim's order, so that the claim after it takes rows
+/// already looked at. Each row let go is updated by its `ctid`, found by the locking read of
+/// the same statement (so it cannot move meanwhile): joined back by its key, the planner
+/// hashed the whole outbox for every statement, a cost that grew with the table rather than
+/// the batch (BENCHMARKS.md, issue 16).
 const PG_SUPERSEDE: &str = concat!(
     "
 WITH due AS (
-    SELECT game_id, id, seat, seq FROM outbox
+    SELECT ctid AS row, game_id, id, seat, seq FROM outbox
     WHERE sent_at IS NULL AND next_attempt_at <= $1::timestamptz AND seat IS NOT NULL
       AND channel = ANY($2::text[])
+    ORDER BY next_attempt_at, id
     LIMIT $4
     FOR UPDATE SKIP LOCKED
-), gone AS (
-    SELECT o.game_id, o.id, (",
+), gone AS MATERIALIZED (
+    SELECT o.row, (",
     later_notice!(),
     ") AS later FROM due o
 ), let_go AS (
     UPDATE outbox o SET sent_at = $1::timestamptz, superseded_by = g.later
-    FROM gone g WHERE o.game_id = g.game_id AND o.id = g.id AND g.later IS NOT NULL
+    FROM gone g
+    WHERE o.ctid = ANY(ARRAY(SELECT row FROM gone WHERE later IS NOT NULL)) AND o.ctid = g.row
     RETURNING 1
 )
 SELECT (SELECT count(*) FROM due) AS looked, (SELECT count(*) FROM let_go) AS let_go"
@@ -262,7 +270,7 @@ impl Store {
         Ok(claimed)
     }
 
-    /// Lets go every due notice of a kind in `kinds`, among `limit` of them, that a later
+    /// Lets go every due notice of a kind in `kinds`, among the `limit` oldest due, that a later
     /// notice of kind `by_kind` for the same game and seat, still waiting, says all of: it is
     /// marked done unsent, naming that notice in `superseded_by`. "Later" is by the event the
     /// notice follows (its seq), then by id. The latest waiting notice of each seat is never let

@@ -383,6 +383,10 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 if side == Side::Allied { "A" } else { "G" },
                 rng(6)
             );
+            // 3.4.2: a dropped unit's glider/paradrop markers come off first, an Action each.
+            if s.drop_markers.contains_key(&unit) {
+                return Some(Command::Unmark { unit });
+            }
             let at = s.units.get(&unit).map_or(start(side), |u| u.hex);
             let near = |rng: BotRng| {
                 let n = at.neighbours();

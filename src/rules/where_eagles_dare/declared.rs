@@ -105,7 +105,10 @@ pub fn move_unit(
         )));
     }
     super::command::check_231(unit, path)?;
-    let cost = map_cost(s, unit, start, steps, column, transport)?;
+    let leaving = column_locks(s, unit, start, column, transport)?;
+    check_raised_roadblocks(s, side, start, steps, column)?;
+    let cost = map_cost(s, unit, start, steps, column, transport)?
+        .map(|c| c + if leaving.leg_off_raised { 2 } else { 0 });
     super::events::check_move(s, unit, start, steps)?;
     super::bridges::check_move(s, unit, start, steps, column, transport)?;
     super::units::check_action(s, unit, true, None)?;
@@ -122,6 +125,14 @@ pub fn move_unit(
             column,
         },
     );
+    match transport {
+        Some(t) => {
+            s.vehicles.insert(unit.to_owned(), t);
+        }
+        None => {
+            s.vehicles.remove(unit);
+        }
+    }
     // The line names the path from the start hex, so a board can draw the last move
     // (`drawn::last_move` reads it back).
     let shown: Vec<String> = steps.iter().map(|h| h.to_string()).collect();
@@ -147,6 +158,17 @@ pub fn move_unit(
             .map(|c| format!(" ({} MP on the map)", half_points(c)))
             .unwrap_or_default()
     ));
+    if leaving.leg_off_raised {
+        ctx.say(format!(
+            "{unit} leaves Column on the raised road at {start}: 1 movement point, counted in the move (2.16; a Cohesion Hit instead is the player's choice, the players' to mark)"
+        ));
+    }
+    if leaving.dismounts_on_raised && !s.abandoned.iter().any(|u| u == unit) {
+        s.abandoned.push(unit.to_owned());
+        ctx.say(format!(
+            "{unit} dismounts from its organic transport on the raised road at {start}: the vehicles are lost (abandoned transport marker, 2.16)"
+        ));
+    }
     super::bridges::after_move(s, ctx, side, unit, start, steps, transport);
     super::units::after_move(s, ctx, side, unit, steps);
     super::events::after_move(s, unit);
@@ -158,6 +180,118 @@ pub fn move_unit(
         closed(s, ctx, &format!("the German unit {unit} is on Club Route"));
     }
     Ok(end)
+}
+
+/// What a move from a raised road's hex brings (2.16): a Leg Unit leaving Column there pays 1
+/// movement point (or takes a Cohesion Hit, the player's choice); a Unit that rode its organic
+/// transport in and walks out has dismounted there and loses its vehicles.
+#[derive(Debug, Default)]
+struct Leaving {
+    leg_off_raised: bool,
+    dismounts_on_raised: bool,
+}
+
+/// The Column locks, where the loaded map knows the unit's hex: a Wheeled or Tracked Unit in
+/// a woods (2.4), town (2.8), city (2.9) or fortified (2.10) hex, or a Vehicle Unit in a raised
+/// road's or railroad's hex (2.16), may not leave Column. The unit is Wheeled or Tracked when
+/// the move stated it (`wheeled`, `tracked`, `mounted`) or it came into its hex so (decision
+/// 23): a `wheeled` or `tracked` Unit is a Vehicle Unit whatever the next move says; a
+/// `mounted` Leg Unit that moves on its legs has dismounted from its organic transport and is
+/// a Leg Unit again (on a raised road, its vehicles are lost). A unit placed by the move, or not
+/// in Column, leaves nothing.
+fn column_locks(
+    s: &State,
+    unit: &str,
+    start: Hex,
+    column: bool,
+    transport: Option<super::order::Transport>,
+) -> Result<Leaving, RuleError> {
+    use super::order::Transport;
+    use super::terrain::Mobility;
+    let mut leaving = Leaving::default();
+    let (Some(m), Some(u)) = (&s.map, s.units.get(unit)) else {
+        return Ok(leaving);
+    };
+    let came = s.vehicles.get(unit).copied();
+    leaving.dismounts_on_raised = came == Some(Transport::Mounted)
+        && transport.is_none()
+        && m.map.hexes.get(&start).is_some_and(|x| x.raised);
+    if column || !u.column {
+        return Ok(leaving);
+    }
+    let vehicle = match (transport, came) {
+        (Some(t), _) => Some(t),
+        (None, Some(t @ (Transport::Wheeled | Transport::Tracked))) => Some(t),
+        _ => None,
+    };
+    let mobility = match vehicle {
+        None => Mobility::Leg,
+        Some(Transport::Tracked) => Mobility::Tracked,
+        // A Leg Unit riding its organic transport is a vehicle here, whichever its transport.
+        Some(_) => Mobility::Wheeled,
+    };
+    match m.map.leave_column(mobility, start) {
+        Ok(0) => {}
+        Ok(_) => leaving.leg_off_raised = true,
+        Err((section, what)) => {
+            let kind = match vehicle {
+                Some(Transport::Wheeled) => "a Wheeled Unit",
+                Some(Transport::Tracked) => "a Tracked Unit",
+                _ => "riding its organic transport",
+            };
+            let walk = if vehicle != Some(Transport::Mounted) {
+                ""
+            } else if section.starts_with("2.16") {
+                ", or dismount it by moving it on its legs (its vehicles are lost)"
+            } else {
+                ", or dismount it by moving it on its legs"
+            };
+            return Err(rule(
+                section,
+                format!(
+                    "{unit} is {kind} in Column in the {what} hex {start}: a Wheeled or Tracked Unit there may not leave Column; move it on in Column (add 'column'){walk}"
+                ),
+            ));
+        }
+    }
+    Ok(leaving)
+}
+
+/// 2.16: a Unit in Column enters a raised road's or railroad's hex only if no road block stands
+/// in it (option `roadblock_bars_own`, default on: any road block; off: the enemy's); a Leg
+/// Unit not in Column enters it even so. Where the loaded map knows the hex.
+fn check_raised_roadblocks(
+    s: &State,
+    side: Side,
+    start: Hex,
+    steps: &[Hex],
+    column: bool,
+) -> Result<(), RuleError> {
+    let Some(m) = &s.map else {
+        return Ok(());
+    };
+    if !column {
+        return Ok(());
+    }
+    let mut at = start;
+    for &h in steps {
+        let raised = m.map.hexes.get(&h).is_some_and(|x| x.raised);
+        let block = s
+            .roadblocks
+            .iter()
+            .find(|(b, o)| *b == h && (s.roadblock_bars_own || *o != side));
+        if let Some((_, owner)) = block.filter(|_| raised) {
+            return Err(rule(
+                "2.16 Raised Roads/Railroads",
+                format!(
+                    "a {} road block stands in the raised hex {h}: a Unit in Column may not enter it from {at}; a Leg Unit not in Column may (paying double), or remove the road block first",
+                    owner.name()
+                ),
+            ));
+        }
+        at = h;
+    }
+    Ok(())
 }
 
 /// Does a Bulldozer stand in this hex (2.11: it is no obstacle to the enemy; it is eliminated)?
@@ -564,16 +698,53 @@ pub fn drop_modifier(
     Ok((m, parts))
 }
 
-/// 3.4.1: one die plus the modifiers on the Drop Table.
+/// 3.4.1: may `unit` roll on the Drop Table now? Once a unit, for the last drop that came
+/// (decision 24): Drop One's units as soon as they drop, so on the turn Drop One came; a later
+/// drop's the first time they activate after it (the caller checks that the chit in play
+/// activates the unit). Returns the drop's number.
+pub fn check_drop_roll(s: &State, unit: &str) -> Result<u8, RuleError> {
+    let r = |m: String| rule("3.4.1 The Drop Table", m);
+    if s.drop_rolled.iter().any(|u| u == unit) {
+        return Err(r(format!(
+            "{unit} has rolled on the Drop Table already: a Unit rolls once, when it drops"
+        )));
+    }
+    let Some(d) = s
+        .drops
+        .iter()
+        .filter(|d| d.arrived.is_some())
+        .max_by_key(|d| d.number)
+    else {
+        return Err(r(
+            "no drop has come yet: a Unit rolls on the Drop Table when its drop comes".into(),
+        ));
+    };
+    if d.number == 1 && d.arrived != Some((s.day, s.time)) {
+        let (day, time) = d.arrived.expect("arrived");
+        return Err(r(format!(
+            "Drop One's Units roll as soon as they drop, on its turn ({} {day} Sept); no roll is left for Drop One now",
+            super::data::TURNS[time]
+        )));
+    }
+    Ok(d.number)
+}
+
+/// 3.4.1–3.4.2: one die plus the modifiers on the Drop Table, and its result applied (decision
+/// 24): a step loss marks the unit (decision 15; its last step eliminates it), eliminated takes
+/// it off the map, each delay is one more glider/paradrop marker; a Unit of a drop after Drop
+/// One also gets its own marker.
+#[allow(clippy::too_many_arguments)]
 pub fn drop_roll(
-    s: &State,
+    s: &mut State,
     ctx: &mut Ctx,
     unit: &str,
+    drop: u8,
     zone: &str,
     glider: bool,
     flak: u32,
     flak88: u32,
 ) -> Result<(), RuleError> {
+    use super::data::DropResult;
     let (m, parts) = drop_modifier(s, zone, glider, flak, flak88)?;
     let face = d10(ctx);
     let total = face as i32 + m;
@@ -584,7 +755,82 @@ pub fn drop_roll(
         parts.join(", "),
         result.name()
     ));
+    s.drop_rolled.push(unit.to_owned());
+    let delays = match result {
+        DropResult::Delay1 => 1,
+        DropResult::Delay2 => 2,
+        _ => 0,
+    };
+    match result {
+        DropResult::Eliminated => {
+            s.units.remove(unit);
+            super::units::eliminate(s, unit);
+            s.drop_markers.remove(unit);
+            ctx.say(format!("{unit} is eliminated on landing (3.4.1)"));
+            return Ok(());
+        }
+        DropResult::StepLoss => {
+            let m = s.marks.entry(unit.to_owned()).or_default();
+            m.lost += 1;
+            let lost = m.lost;
+            match super::units::steps_of(unit) {
+                Some(steps) if lost >= steps => {
+                    s.units.remove(unit);
+                    super::units::eliminate(s, unit);
+                    s.drop_markers.remove(unit);
+                    ctx.say(format!(
+                        "{unit} loses its last step on landing and is eliminated (3.4.1)"
+                    ));
+                    return Ok(());
+                }
+                Some(steps) => ctx.say(format!(
+                    "{unit} loses a step on landing: {} of {steps} left (3.4.1)",
+                    steps - lost
+                )),
+                None => ctx.say(format!("{unit} loses a step on landing ({lost} lost)")),
+            }
+        }
+        _ => {}
+    }
+    let markers = delays + u32::from(drop > 1);
+    if markers > 0 {
+        let n = s.drop_markers.entry(unit.to_owned()).or_default();
+        *n += markers;
+        ctx.say(format!(
+            "{unit} is under {n} glider/paradrop marker{}: one Action removes each (unmark {unit}), and it performs no other Action until all are off (3.4.2)",
+            if *n == 1 { "" } else { "s" }
+        ));
+    }
     Ok(())
+}
+
+/// `unmark <unit>` (3.4.2): an Action of the unit removes one glider/paradrop marker; it opens
+/// no opportunity fire window.
+pub fn check_unmark(s: &State, side: Side, unit: &str) -> Result<(), RuleError> {
+    if side != Side::Allied || s.drop_markers.get(unit).copied().unwrap_or(0) == 0 {
+        return Err(rule(
+            "3.4.2 Glider/Paradrop Markers",
+            format!("{unit} has no glider/paradrop marker to remove"),
+        ));
+    }
+    Ok(())
+}
+
+pub fn unmark(s: &mut State, ctx: &mut Ctx, unit: &str) {
+    let n = s.drop_markers.get_mut(unit).expect("checked");
+    *n -= 1;
+    let left = *n;
+    if left == 0 {
+        s.drop_markers.remove(unit);
+    }
+    ctx.say(format!(
+        "{unit} removes a glider/paradrop marker (an Action, no opportunity fire; 3.4.2): {}",
+        if left == 0 {
+            "none left, it may act".to_owned()
+        } else {
+            format!("{left} left")
+        }
+    ));
 }
 
 /// 4.3.3: the German adds the Attacked markers and twice the Closed ones and rolls that or

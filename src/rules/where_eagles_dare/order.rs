@@ -140,6 +140,10 @@ pub enum Command {
         #[serde(default)]
         fire_zone: bool,
     },
+    /// An Action of a dropped Unit removing one glider/paradrop marker (3.4.2).
+    Unmark {
+        unit: String,
+    },
     /// The Drop Table roll of one Unit (3.4.1) with the modifiers the engine cannot count.
     DropRoll {
         unit: String,
@@ -613,6 +617,9 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 _ => return Err(err("demolish <bridge> [fz]")),
             },
         },
+        "unmark" if w.len() == 2 => Command::Unmark {
+            unit: unit(w.get(1))?,
+        },
         "droproll" => {
             let unit = unit(w.get(1))?;
             let zone = w
@@ -807,7 +814,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · unmark <unit> · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -929,6 +936,7 @@ pub fn describe(c: &Command) -> String {
         Command::Demolish { bridge, fire_zone } => {
             format!("demolish {bridge}{}", if *fire_zone { " fz" } else { "" })
         }
+        Command::Unmark { unit } => format!("unmark {unit}"),
         Command::DropRoll {
             unit,
             zone,

@@ -179,6 +179,7 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "bridges": s.bridges,
         "stream_bridges": s.stream_bridges,
         "abandoned_transport": s.abandoned,
+        "drop_markers": s.drop_markers,
         "removed_from_play": s.gone,
         "disputes": s.disputes,
         "command_points": s.cp,
@@ -583,6 +584,14 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
     }
     if !s.abandoned.is_empty() {
         line(format!("Abandoned transport: {}", s.abandoned.join(" ")));
+    }
+    if !s.drop_markers.is_empty() {
+        let on: Vec<String> = s
+            .drop_markers
+            .iter()
+            .map(|(u, n)| format!("{u} x{n}"))
+            .collect();
+        line(format!("Glider/paradrop markers (3.4.2): {}", on.join(" ")));
     }
     for d in &s.disputes {
         line(format!(

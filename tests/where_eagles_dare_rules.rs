@@ -879,6 +879,7 @@ fn order_language_round_trips() {
         "move A/502 56.201 56.202 column",
         "move A/44rtr 63.186 63.185 tracked column",
         "move A/inf 58.196 58.197 mounted",
+        "move A/502 56.201 cohesion",
         "fire A/502 56.203 small-arms",
         "opfire G/1 41.231 mortar on city -- range 3",
         "assault A/502 56.203",
@@ -4181,6 +4182,14 @@ fn s2_16_a_vehicle_on_a_raised_road_may_not_leave_column_a_leg_unit_may() {
     play(&mut s, "allied", "move A/3ig 41.12", &[]);
     assert!(!s.units["A/3ig"].column);
     assert!(s.marks.get("A/3ig").is_none_or(|m| m.is_clear()));
+    // ... or takes a Cohesion Hit instead of the movement point (`cohesion`, his choice).
+    play(&mut s, "allied", "move A/1gg 40.10 40.11 column", &[]);
+    play(&mut s, "allied", "move A/1gg 41.11 cohesion", &[]);
+    assert_eq!(s.marks["A/1gg"].cohesion, 1);
+    assert!(!s.units["A/1gg"].column);
+    // That price is for leaving Column on a raised road only.
+    let e = refused(&mut s, "allied", "move A/1gg 41.12 cohesion", "2.16");
+    assert!(e.message.contains("drop the word"), "{e}");
     let map = Map::parse(LOCKS_MAP).unwrap();
     assert_eq!(map.leave_column(Mobility::Leg, hex("40.11")), Ok(2));
     assert_eq!(map.leave_column(Mobility::Leg, hex("40.10")), Ok(0));

@@ -320,6 +320,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     Command::Pass
                 } else {
                     Command::Move {
+                        cohesion: false,
                         unit: l.clone(),
                         path: vec![n[rng(n.len())]],
                         column: false,
@@ -416,6 +417,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                         path.push(h);
                     }
                     Command::Move {
+                        cohesion: false,
                         unit,
                         path,
                         column: rng(2) == 0,
@@ -510,6 +512,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                 _ => vec![b.hexes.0, b.hexes.1],
             };
             Some(Command::Move {
+                cohesion: false,
                 unit: v,
                 path,
                 column: true,
@@ -558,6 +561,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                     })
                 }
                 (None, _) => Some(Command::Move {
+                    cohesion: false,
                     unit: eng,
                     path: vec![southern_hex(def.hexes)],
                     column: false,
@@ -574,6 +578,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                             })
                         } else {
                             Some(Command::Move {
+                                cohesion: false,
                                 unit: unit.to_owned(),
                                 path: vec![at?],
                                 column: true,
@@ -582,6 +587,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                         }
                     } else {
                         Some(Command::Move {
+                            cohesion: false,
                             unit: unit.to_owned(),
                             path: vec![f.at],
                             column: true,
@@ -605,6 +611,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                 })
             } else {
                 Some(Command::Move {
+                    cohesion: false,
                     unit: format!(
                         "{}/m{}",
                         if side == Side::Allied { "A" } else { "G" },
@@ -661,6 +668,7 @@ fn unit_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> 
                     park: p.id.clone(),
                 },
                 Some(h) => Command::Move {
+                    cohesion: false,
                     unit: unit.to_owned(),
                     path: vec![h],
                     column: false,

@@ -63,6 +63,7 @@ pub fn move_unit(
     path: &[Hex],
     column: bool,
     transport: Option<super::order::Transport>,
+    cohesion: bool,
 ) -> Result<Hex, RuleError> {
     let r = |m: String| rule("moves", m);
     if let Some(own) = super::oob::OOB.side_of(unit).filter(|o| *o != side) {
@@ -106,9 +107,22 @@ pub fn move_unit(
     }
     super::command::check_231(unit, path)?;
     let leaving = column_locks(s, unit, start, column, transport)?;
+    if cohesion && !leaving.leg_off_raised {
+        return Err(rule(
+            "2.16 Raised Roads/Railroads",
+            format!(
+                "'cohesion' takes a Cohesion Hit instead of the movement point a Leg Unit pays to leave Column in a raised hex of the map: {unit} is not leaving Column on a raised road at {start}; drop the word"
+            ),
+        ));
+    }
     check_raised_roadblocks(s, side, start, steps, column)?;
-    let cost = map_cost(s, unit, start, steps, column, transport)?
-        .map(|c| c + if leaving.leg_off_raised { 2 } else { 0 });
+    let cost = map_cost(s, unit, start, steps, column, transport)?.map(|c| {
+        c + if leaving.leg_off_raised && !cohesion {
+            2
+        } else {
+            0
+        }
+    });
     super::events::check_move(s, unit, start, steps)?;
     super::bridges::check_move(s, unit, start, steps, column, transport)?;
     super::units::check_action(s, unit, true, None)?;
@@ -158,9 +172,16 @@ pub fn move_unit(
             .map(|c| format!(" ({} MP on the map)", half_points(c)))
             .unwrap_or_default()
     ));
-    if leaving.leg_off_raised {
+    if leaving.leg_off_raised && cohesion {
+        let m = s.marks.entry(unit.to_owned()).or_default();
+        m.cohesion += 1;
         ctx.say(format!(
-            "{unit} leaves Column on the raised road at {start}: 1 movement point, counted in the move (2.16; a Cohesion Hit instead is the player's choice, the players' to mark)"
+            "{unit} leaves Column on the raised road at {start} and takes a Cohesion Hit instead of the movement point ({} on it; 2.16)",
+            m.cohesion
+        ));
+    } else if leaving.leg_off_raised {
+        ctx.say(format!(
+            "{unit} leaves Column on the raised road at {start}: 1 movement point, counted in the move (2.16; or a Cohesion Hit instead: add 'cohesion')"
         ));
     }
     if leaving.dismounts_on_raised && !s.abandoned.iter().any(|u| u == unit) {

@@ -1267,8 +1267,18 @@ impl WhereEaglesDare {
                     path,
                     column,
                     transport,
+                    cohesion,
                 } if side == s.lost_mover() && *unit == lost => {
-                    declared::move_unit(s, ctx, side.other(), unit, path, *column, *transport)?;
+                    declared::move_unit(
+                        s,
+                        ctx,
+                        side.other(),
+                        unit,
+                        path,
+                        *column,
+                        *transport,
+                        *cohesion,
+                    )?;
                     s.lost = None;
                     s.lost_event = None;
                     s.marks.entry(lost.clone()).or_default().suppressed = true;
@@ -1395,8 +1405,10 @@ impl WhereEaglesDare {
                 path,
                 column,
                 transport,
+                cohesion,
             } => {
-                let end = declared::move_unit(s, ctx, side, unit, path, *column, *transport)?;
+                let end =
+                    declared::move_unit(s, ctx, side, unit, path, *column, *transport, *cohesion)?;
                 s.window = Some(end);
             }
             Command::Bulldozer { unit, bridge } => {

@@ -4386,3 +4386,48 @@ fn drops_3_4_2_one_action_removes_each_glider_paradrop_marker_and_nothing_else_b
     allied_impulse(&mut s, "div-101");
     refused(&mut s, "allied", "droproll A/502 B", "3.4.1");
 }
+
+#[test]
+fn positions_decisions_23_and_24_how_a_unit_came_in_and_its_drop_markers() {
+    let p = read_position(
+        "unit 1/2ig allied at 30.11 column tracked\ndropped A/501 markers 2\ndropped B/501",
+    )
+    .unwrap();
+    assert_eq!(
+        p.state.vehicles.get("1/2ig"),
+        Some(&order::Transport::Tracked)
+    );
+    assert_eq!(p.state.drop_markers.get("A/501"), Some(&2));
+    assert!(p.state.drop_rolled.iter().any(|u| u == "B/501"));
+    assert!(!p.state.drop_markers.contains_key("B/501"));
+    for bad in [
+        "unit 1/2ig allied at 30.11 column column",
+        "unit 1/2ig allied at 30.11 tracked wheeled",
+        "dropped A/501 markers x",
+        "dropped pz/59-a",
+    ] {
+        assert!(read_position(bad).is_err(), "{bad}");
+    }
+    // Set so on a game's map, the tank is locked in Column in the woods (2.4) and the dropped
+    // unit performs no Action but removing its markers (3.4.2).
+    let setup = Setup {
+        game_id: "rules".into(),
+        scenario: "the-best-laid-plans".into(),
+        options: json!({ "map": LOCKS_MAP }),
+        seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
+    };
+    let mut s = WhereEaglesDare
+        .position(
+            &setup,
+            "unit 1/2ig allied at 30.11 column tracked\nunit A/501 allied at 31.11\ndropped A/501 markers 1",
+            &mut hidden_stream(&[7; 32], "rules", 0),
+        )
+        .unwrap()
+        .state;
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "move 1/2ig 31.11", "2.4 Woods");
+    allied_impulse(&mut s, "div-101");
+    refused(&mut s, "allied", "move A/501 31.12", "3.4.2");
+    ok(&mut s, "allied", "unmark A/501", &[]);
+    play(&mut s, "allied", "move A/501 31.12", &[]);
+}

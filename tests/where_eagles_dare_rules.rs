@@ -4309,9 +4309,18 @@ fn drops_3_4_1_drop_one_rolls_at_once_a_later_drop_at_first_activation_once_a_un
     // Once a unit; a zone that is not one refuses and changes nothing.
     refused(&mut s, "allied", "droproll A/502 B", "3.4.1");
     refused(&mut s, "allied", "droproll C/502 Q", "3.3");
+    // 3.4: a Unit on the map dropped in a hex of the zone it names, not in Column.
+    put(&mut s, "C/502", "58.149");
+    let e = refused(&mut s, "allied", "droproll C/502 A", "3.4 How to Drop");
+    assert!(e.message.contains("not in airborne zone A"), "{e}");
+    s.units.get_mut("C/502").unwrap().column = true;
+    let e = refused(&mut s, "allied", "droproll C/502 B", "3.4 How to Drop");
+    assert!(e.message.contains("cannot drop in Column"), "{e}");
+    s.units.get_mut("C/502").unwrap().column = false;
+    ok(&mut s, "allied", "droproll C/502 B", &[0]);
     // Drop One's rolls are made as they drop: on a later turn none is left.
     s.time += 1;
-    let e = refused(&mut s, "allied", "droproll C/502 B", "3.4.1");
+    let e = refused(&mut s, "allied", "droproll D/502 B", "3.4.1");
     assert!(e.message.contains("as soon as they drop"), "{e}");
     // Drop Two came: its Units roll the first time they activate, so the chit in play must
     // activate the unit (the 506's does not activate a 501 unit).

@@ -719,12 +719,33 @@ pub fn drop_modifier(
     Ok((m, parts))
 }
 
-/// 3.4.1: may `unit` roll on the Drop Table now? Once a unit, for the last drop that came
-/// (decision 24): Drop One's units as soon as they drop, so on the turn Drop One came; a later
+/// 3.4.1: may `unit` roll on the Drop Table now? Where it stands on the map, in a hex of the
+/// zone and not in Column (3.4). Once a unit, for the last drop that came (decision 24): Drop One's units as soon as they drop, so on the turn Drop One came; a later
 /// drop's the first time they activate after it (the caller checks that the chit in play
 /// activates the unit). Returns the drop's number.
-pub fn check_drop_roll(s: &State, unit: &str) -> Result<u8, RuleError> {
+pub fn check_drop_roll(s: &State, unit: &str, zone: &str) -> Result<u8, RuleError> {
     let r = |m: String| rule("3.4.1 The Drop Table", m);
+    if let (Some(u), Some((_, hexes))) = (s.units.get(unit), DATA.zones.get(zone)) {
+        // 3.4: placed in any hex of the zone, not in Column.
+        if !hexes.contains(&u.hex) {
+            return Err(rule(
+                "3.4 How to Drop",
+                format!(
+                    "{unit} stands at {}, not in airborne zone {zone}: a Unit drops in a hex of its zone; name the zone it dropped in",
+                    u.hex
+                ),
+            ));
+        }
+        if u.column {
+            return Err(rule(
+                "3.4 How to Drop",
+                format!(
+                    "{unit} stands in Column at {}: Units cannot drop in Column; place it out of Column (move it without 'column') and roll",
+                    u.hex
+                ),
+            ));
+        }
+    }
     if s.drop_rolled.iter().any(|u| u == unit) {
         return Err(r(format!(
             "{unit} has rolled on the Drop Table already: a Unit rolls once, when it drops"

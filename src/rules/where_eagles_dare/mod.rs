@@ -1545,7 +1545,7 @@ impl WhereEaglesDare {
                         "only Allied airborne units roll on the Drop Table",
                     ));
                 }
-                let drop = declared::check_drop_roll(s, unit)?;
+                let drop = declared::check_drop_roll(s, unit, zone)?;
                 if drop > 1 {
                     // 3.4.1: a later drop's unit rolls the first time it activates.
                     command::check_active(s, side, unit)?;

@@ -4318,6 +4318,37 @@ fn drops_3_4_1_drop_one_rolls_at_once_a_later_drop_at_first_activation_once_a_un
     assert!(e.message.contains("cannot drop in Column"), "{e}");
     s.units.get_mut("C/502").unwrap().column = false;
     ok(&mut s, "allied", "droproll C/502 B", &[0]);
+    // An airborne Unit placed in its zone on its drop's turn has dropped (3.4): placed only,
+    // not in Column, and it rolls before any other Action.
+    let e = refused(
+        &mut s,
+        "allied",
+        "move E/502 58.149 58.150",
+        "3.4 How to Drop",
+    );
+    assert!(e.message.contains("move E/502 58.149"), "{e}");
+    refused(
+        &mut s,
+        "allied",
+        "move E/502 58.149 column",
+        "3.4 How to Drop",
+    );
+    play(&mut s, "allied", "move E/502 58.149", &[]);
+    assert_eq!(s.drop_awaiting, vec!["E/502".to_owned()]);
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    assert_eq!(
+        WhereEaglesDare.view(&s, &allied)["drop_awaiting"],
+        json!(["E/502"])
+    );
+    assert!(WhereEaglesDare
+        .board_text(&s, &allied)
+        .unwrap()
+        .contains("Dropped, to roll on the Drop Table (3.4.1): E/502"));
+    let e = refused(&mut s, "allied", "move E/502 58.150", "3.4.1");
+    assert!(e.message.contains("droproll E/502"), "{e}");
+    ok(&mut s, "allied", "droproll E/502 B", &[0]);
+    assert!(s.drop_awaiting.is_empty());
+    play(&mut s, "allied", "move E/502 58.150", &[]);
     // Drop One's rolls are made as they drop: on a later turn none is left.
     s.time += 1;
     let e = refused(&mut s, "allied", "droproll D/502 B", "3.4.1");

@@ -106,6 +106,7 @@ pub fn move_unit(
         )));
     }
     super::command::check_231(unit, path)?;
+    let dropping = check_dropping(s, side, unit, path, column)?;
     let leaving = column_locks(s, unit, start, column, transport)?;
     if cohesion && !leaving.leg_off_raised {
         return Err(rule(
@@ -139,6 +140,19 @@ pub fn move_unit(
             column,
         },
     );
+    if let Some(d) = dropping {
+        s.drop_awaiting.push(unit.to_owned());
+        ctx.say(format!(
+            "{unit} drops in {start}, zone {} (Drop {}): it rolls on the Drop Table {} before any other Action (3.4.1)",
+            d.1,
+            d.0,
+            if d.0 == 1 {
+                "at once"
+            } else {
+                "the first time it activates"
+            }
+        ));
+    }
     match transport {
         Some(t) => {
             s.vehicles.insert(unit.to_owned(), t);
@@ -201,6 +215,61 @@ pub fn move_unit(
         closed(s, ctx, &format!("the German unit {unit} is on Club Route"));
     }
     Ok(end)
+}
+
+/// 3.4 (decision 24): an airborne Unit of the order of battle (`para` or `glider`) that has not
+/// rolled, placed by the Allied player on a hex of an airborne zone on the turn the last drop
+/// came, drops there: it is placed only (no further hexes) and not in Column, and waits for its
+/// Drop Table roll. Returns the drop's number and the zone.
+fn check_dropping(
+    s: &State,
+    side: Side,
+    unit: &str,
+    path: &[Hex],
+    column: bool,
+) -> Result<Option<(u8, String)>, RuleError> {
+    let airborne = super::oob::OOB
+        .unit(unit)
+        .is_some_and(|u| u.para || u.glider);
+    if side != Side::Allied
+        || !airborne
+        || s.units.contains_key(unit)
+        || s.drop_rolled.iter().any(|u| u == unit)
+    {
+        return Ok(None);
+    }
+    let Some(d) = s
+        .drops
+        .iter()
+        .filter(|d| d.arrived.is_some())
+        .max_by_key(|d| d.number)
+        .filter(|d| d.arrived == Some((s.day, s.time)))
+    else {
+        return Ok(None);
+    };
+    let at = path[0];
+    let Some(zone) = DATA
+        .zones
+        .iter()
+        .find(|(_, (_, hexes))| hexes.contains(&at))
+        .map(|(z, _)| z.clone())
+    else {
+        return Ok(None);
+    };
+    let r = |m: String| rule("3.4 How to Drop", m);
+    if column {
+        return Err(r(format!(
+            "{unit} drops in {at} (zone {zone}, Drop {}): Units cannot drop in Column; place it without 'column'",
+            d.number
+        )));
+    }
+    if path.len() > 1 {
+        return Err(r(format!(
+            "{unit} drops in {at} (zone {zone}, Drop {}): it is placed there and rolls on the Drop Table before it moves; place it with 'move {unit} {at}'",
+            d.number
+        )));
+    }
+    Ok(Some((d.number, zone)))
 }
 
 /// What a move from a raised road's hex brings (2.16): a Leg Unit leaving Column there pays 1
@@ -798,6 +867,7 @@ pub fn drop_roll(
         result.name()
     ));
     s.drop_rolled.push(unit.to_owned());
+    s.drop_awaiting.retain(|u| u != unit);
     let delays = match result {
         DropResult::Delay1 => 1,
         DropResult::Delay2 => 2,

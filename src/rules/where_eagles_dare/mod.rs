@@ -497,6 +497,7 @@ impl Rules for WhereEaglesDare {
             vehicles: BTreeMap::new(),
             drop_markers: BTreeMap::new(),
             drop_rolled: Vec::new(),
+            drop_awaiting: Vec::new(),
             eliminated: BTreeMap::new(),
             airborne_tanks,
             lost: None,

@@ -449,6 +449,10 @@ pub struct State {
     /// to remove, and it performs no other Action until all are off (decision 24).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub drop_markers: BTreeMap<String, u32>,
+    /// Airborne Units placed in their zone as their drop came, waiting for their Drop Table
+    /// roll before any other Action (3.4.1, decision 24).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drop_awaiting: Vec<String>,
     /// The units that have rolled on the Drop Table (3.4.1: once, as they drop).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drop_rolled: Vec<String>,

@@ -179,7 +179,6 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "bridges": s.bridges,
         "stream_bridges": s.stream_bridges,
         "abandoned_transport": s.abandoned,
-        "drop_markers": s.drop_markers,
         "removed_from_play": s.gone,
         "disputes": s.disputes,
         "command_points": s.cp,
@@ -207,6 +206,8 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
     let more = json!({
         "unit_marks": s.marks,
         "eliminated": s.eliminated,
+        "drop_markers": s.drop_markers,
+        "drop_awaiting": s.drop_awaiting,
         "air_strike": s.typhoons,
         "victory": super::victory::tally(s),
         "supply": json!({
@@ -592,6 +593,12 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             .map(|(u, n)| format!("{u} x{n}"))
             .collect();
         line(format!("Glider/paradrop markers (3.4.2): {}", on.join(" ")));
+    }
+    if !s.drop_awaiting.is_empty() {
+        line(format!(
+            "Dropped, to roll on the Drop Table (3.4.1): {}",
+            s.drop_awaiting.join(" ")
+        ));
     }
     for d in &s.disputes {
         line(format!(

@@ -39,6 +39,14 @@ fn riding_on(s: &State, infantry: &str) -> Option<String> {
 
 /// 3.4.2: a Unit under a glider/paradrop marker performs no other Action until all are removed.
 pub fn check_markers(s: &State, unit: &str) -> Result<(), RuleError> {
+    if s.drop_awaiting.iter().any(|u| u == unit) {
+        return Err(rule(
+            "3.4.1 The Drop Table",
+            format!(
+                "{unit} has just dropped: it rolls on the Drop Table (droproll {unit} <zone>) before any other Action"
+            ),
+        ));
+    }
     if let Some(n) = s.drop_markers.get(unit).filter(|n| **n > 0) {
         return Err(rule(
             "3.4.2 Glider/Paradrop Markers",
@@ -591,6 +599,7 @@ pub fn eliminate(s: &mut State, unit: &str) {
     s.marks.remove(unit);
     s.vehicles.remove(unit);
     s.drop_markers.remove(unit);
+    s.drop_awaiting.retain(|u| u != unit);
     if let Some(k) = steps_of(unit) {
         s.eliminated.insert(unit.to_owned(), k);
     }

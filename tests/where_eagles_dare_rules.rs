@@ -4471,3 +4471,69 @@ fn positions_decisions_23_and_24_how_a_unit_came_in_and_its_drop_markers() {
     ok(&mut s, "allied", "unmark A/501", &[]);
     play(&mut s, "allied", "move A/501 31.12", &[]);
 }
+
+/// A hex of airborne zone `zone` that is in no other zone.
+fn only_in(zone: &str) -> String {
+    DATA.zones[zone]
+        .1
+        .iter()
+        .find(|h| {
+            DATA.zones
+                .iter()
+                .all(|(z, (_, hexes))| z == zone || !hexes.contains(h))
+        })
+        .expect("a hex of the zone alone")
+        .to_string()
+}
+
+#[test]
+fn free_drop_3_3_2_an_opened_plan_s_zone_binds_its_formation_s_drop_rolls_and_placements() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    // Drop One's plan, opened: 502 in B, 501 in A, 506 in C; no zone for the independents.
+    s.drops[0].plan = Some(vec!["502:B".into(), "501:A".into(), "506:C".into()]);
+    // A roll in another zone is refused, naming the plan's zone, and changes nothing.
+    let e = refused(&mut s, "allied", "droproll A/502 A", "3.3.2");
+    assert!(
+        e.message.contains("zone B") && e.message.contains("A/502"),
+        "{e}"
+    );
+    ok(&mut s, "allied", "droproll A/502 B", &[0]);
+    // Placed as dropped in another zone: refused too; in its own, it has dropped.
+    let a = only_in("A");
+    let e = refused(&mut s, "allied", &format!("move B/502 {a}"), "3.3.2");
+    assert!(e.message.contains("zone B"), "{e}");
+    play(&mut s, "allied", &format!("move A/501 {a}"), &[]);
+    assert_eq!(s.drop_awaiting, vec!["A/501".to_owned()]);
+    ok(&mut s, "allied", "droproll A/501 A", &[0]);
+    // A Formation the plan does not name is not in this drop.
+    let e = refused(&mut s, "allied", "droproll A/327 B", "3.3.2");
+    assert!(e.message.contains("names no zone for 327"), "{e}");
+    // Independents (decision 26): with no zone of their own in the plan, any zone another
+    // Formation of their Division uses this drop; not one nobody uses.
+    ok(&mut s, "allied", "droproll A/326 C", &[0]);
+    let e = refused(&mut s, "allied", "droproll B/326 A1", "3.3.2");
+    assert!(e.message.contains("ind-101"), "{e}");
+    // Named in the plan, only the zones it names.
+    s.drops[0].plan = Some(vec![
+        "502:B".into(),
+        "501:A".into(),
+        "506:C".into(),
+        "ind-101:A".into(),
+    ]);
+    refused(&mut s, "allied", "droproll B/326 C", "3.3.2");
+    ok(&mut s, "allied", "droproll B/326 A", &[0]);
+    // Drop Two: a Formation of Drop One's plan does not drop again; the refusal says where its
+    // plan put it.
+    s.time += 1;
+    s.drops[1].arrived = Some((s.day, s.time));
+    s.drops[1].plan = Some(vec!["327:B".into()]);
+    allied_impulse(&mut s, "f-502");
+    let e = refused(&mut s, "allied", "droproll C/502 B", "3.3.2");
+    assert!(e.message.contains("Drop 1 in zone B"), "{e}");
+    allied_impulse(&mut s, "f-327");
+    ok(&mut s, "allied", "droproll A/327 B", &[0]);
+    // A plan still sealed is not read: the rolls are checked as without a free drop.
+    s.drops[1].plan = None;
+    ok(&mut s, "allied", "droproll B/327 C", &[0]);
+}

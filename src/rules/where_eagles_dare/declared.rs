@@ -248,14 +248,16 @@ fn check_dropping(
         return Ok(None);
     };
     let at = path[0];
-    let Some(zone) = DATA
+    let zones: Vec<String> = DATA
         .zones
         .iter()
-        .find(|(_, (_, hexes))| hexes.contains(&at))
+        .filter(|(_, (_, hexes))| hexes.contains(&at))
         .map(|(z, _)| z.clone())
-    else {
+        .collect();
+    let Some(zone) = zones.first().cloned() else {
         return Ok(None);
     };
+    check_plan_zone(s, unit, d.number, &zones)?;
     let r = |m: String| rule("3.4 How to Drop", m);
     if column {
         return Err(r(format!(
@@ -788,6 +790,84 @@ pub fn drop_modifier(
     Ok((m, parts))
 }
 
+/// 3.3.2: once a free drop's plan is opened, an airborne Unit of the order of battle drops in
+/// the zone the plan names for its Formation on that drop (`zones`: the zones it would drop in;
+/// a hex of both B and C is in both). A Formation the drop's plan does not name is not in that
+/// drop. An Independent Formation's Units may drop in any zone the plan names for it or, if it
+/// names none, in any zone another Formation of its Division uses that drop (decision 26). The
+/// Lost 82nd AB comes by the Reinf event, not by a drop, and a sealed plan is not read.
+pub fn check_plan_zone(s: &State, unit: &str, drop: u8, zones: &[String]) -> Result<(), RuleError> {
+    let Some(u) = super::oob::OOB.unit(unit) else {
+        return Ok(());
+    };
+    let Some(plan) = s
+        .drops
+        .iter()
+        .find(|d| d.number == drop)
+        .and_then(|d| d.plan.as_ref())
+    else {
+        return Ok(());
+    };
+    if !(u.para || u.glider) || u.lost_82nd {
+        return Ok(());
+    }
+    let f = u.formation.as_str();
+    let named: Vec<&str> = plan
+        .iter()
+        .filter_map(|p| p.split_once(':'))
+        .filter(|(pf, _)| *pf == f)
+        .map(|(_, z)| z)
+        .collect();
+    let independent = f.starts_with("ind-");
+    let allowed: Vec<&str> = if named.is_empty() && independent {
+        let division = super::oob::OOB.formation(f).map(|d| d.division.as_str());
+        plan.iter()
+            .filter_map(|p| p.split_once(':'))
+            .filter(|(pf, _)| {
+                !pf.starts_with("ind-")
+                    && super::oob::OOB.formation(pf).map(|d| d.division.as_str()) == division
+            })
+            .map(|(_, z)| z)
+            .collect()
+    } else {
+        named
+    };
+    let r = |m: String| rule("3.3.2 The Free Drop Scenario", m);
+    let here = zones.join(" or ");
+    if allowed.is_empty() {
+        let elsewhere: Vec<String> = s
+            .drops
+            .iter()
+            .filter(|d| d.number != drop)
+            .filter_map(|d| {
+                let z = d
+                    .plan
+                    .as_ref()?
+                    .iter()
+                    .filter_map(|p| p.split_once(':'))
+                    .find(|(pf, _)| *pf == f)?
+                    .1;
+                Some(format!("Drop {} in zone {z}", d.number))
+            })
+            .collect();
+        return Err(r(format!(
+            "Drop {drop}'s plan names no zone for {f}: {unit} is not in this drop{}",
+            if elsewhere.is_empty() {
+                String::new()
+            } else {
+                format!(" (the plans put {f} in {})", elsewhere.join(", "))
+            }
+        )));
+    }
+    if !zones.iter().any(|z| allowed.contains(&z.as_str())) {
+        return Err(r(format!(
+            "Drop {drop}'s plan puts {f} in zone {}: {unit} drops there, not in {here}",
+            allowed.join(" or ")
+        )));
+    }
+    Ok(())
+}
+
 /// 3.4.1: may `unit` roll on the Drop Table now? Where it stands on the map, in a hex of the
 /// zone and not in Column (3.4). Once a unit, for the last drop that came (decision 24): Drop One's units as soon as they drop, so on the turn Drop One came; a later
 /// drop's the first time they activate after it (the caller checks that the chit in play
@@ -837,6 +917,7 @@ pub fn check_drop_roll(s: &State, unit: &str, zone: &str) -> Result<u8, RuleErro
             super::data::TURNS[time]
         )));
     }
+    check_plan_zone(s, unit, d.number, &[zone.to_owned()])?;
     Ok(d.number)
 }
 

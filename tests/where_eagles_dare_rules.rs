@@ -4046,7 +4046,9 @@ const LOCKS_MAP: &str = "hex 30.10 clear road\nhex 30.11 woods road\nhex 30.12 t
      hex 41.13 clear\nside 40.10 40.11 raised\nside 40.11 40.12 raised\nside 40.12 40.13 raised\n";
 
 fn locks_game(options: serde_json::Value) -> State {
-    let mut o = json!({ "map": LOCKS_MAP });
+    // Group Cold's units stand in for any vehicles here: where released units enter (4.3.1,
+    // decision 28) is tested on its own.
+    let mut o = json!({ "map": LOCKS_MAP, "release_entry": false });
     for (k, v) in options.as_object().unwrap() {
         o[k] = v.clone();
     }
@@ -4536,4 +4538,46 @@ fn free_drop_3_3_2_an_opened_plan_s_zone_binds_its_formation_s_drop_rolls_and_pl
     // A plan still sealed is not read: the rolls are checked as without a free drop.
     s.drops[1].plan = None;
     ok(&mut s, "allied", "droproll B/327 C", &[0]);
+}
+
+#[test]
+fn release_4_3_1_a_released_formation_enters_in_the_club_route_marker_s_hex_in_column_not_before() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    let m = s.marker.expect("the marker starts on the map").to_string();
+    // Group Cold and Guards Art. are still on the Club Route line: none of their Units is placed.
+    let e = refused(&mut s, "allied", &format!("move 1/2gg {m} column"), "4.3.1");
+    assert!(
+        e.message.contains("Group Cold") && e.message.contains("released"),
+        "{e}"
+    );
+    let e = refused(
+        &mut s,
+        "allied",
+        &format!("move 55-fd-rgt {m} column"),
+        "4.3.1",
+    );
+    assert!(e.message.contains("Guards Art."), "{e}");
+    // Group Hot, part of which starts on the map (the set-up is not in the text), is the players'.
+    play(&mut s, "allied", "move 1/2ig 41.232 column", &[]);
+    // Released: in the Club Route marker's hex, in Column, nowhere else.
+    s.released
+        .extend(["group-hot".to_owned(), "group-cold".to_owned()]);
+    let e = refused(&mut s, "allied", "move 2/2gg 41.231 column", "4.3.1");
+    assert!(e.message.contains(&format!("move 2/2gg {m} column")), "{e}");
+    let e = refused(&mut s, "allied", &format!("move 2/2gg {m}"), "4.3.1");
+    assert!(e.message.contains("arrive in Column"), "{e}");
+    play(&mut s, "allied", &format!("move 2/2gg {m} column"), &[]);
+    assert!(s.units["2/2gg"].column && s.units["2/2gg"].hex.to_string() == m);
+    // Once placed it moves as any unit (its first hex was the marker's).
+    play(&mut s, "allied", &format!("move 1/2gg {m} column"), &[]);
+    // The marker off the map: the released Formation's Units no longer appear on this map.
+    s.marker = None;
+    let e = refused(&mut s, "allied", "move 3/2gg 41.232 column", "4.3.1");
+    assert!(e.message.contains("off the map"), "{e}");
+    // Option off: placements are the players'.
+    let mut s = game_with("the-best-laid-plans", json!({ "release_entry": false })).unwrap();
+    allied_impulse(&mut s, "div-guards");
+    play(&mut s, "allied", "move 1/2gg 41.231 column", &[]);
+    assert!(game_with("the-best-laid-plans", json!({ "release_entry": 1 })).is_err());
 }

@@ -107,6 +107,7 @@ pub fn move_unit(
     }
     super::command::check_231(unit, path)?;
     let dropping = check_dropping(s, side, unit, path, column)?;
+    super::release::check_entry(s, side, unit, path[0], column)?;
     let leaving = column_locks(s, unit, start, column, transport)?;
     if cohesion && !leaving.leg_off_raised {
         return Err(rule(

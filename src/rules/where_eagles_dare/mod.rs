@@ -231,6 +231,12 @@ impl Rules for WhereEaglesDare {
                     choices: Vec::new(),
                 },
                 OptionInfo {
+                    name: "release_entry".into(),
+                    description: "4.3.1 (decision 28): a Unit of a Formation on the Club Route line (Group Cold, Guards Art.) is placed only once released, in the Club Route marker's hex, in Column (off: placements are the players', as with a reinforcement schedule's exceptions)".into(),
+                    default: json!(true),
+                    choices: Vec::new(),
+                },
+                OptionInfo {
                     name: "reinf_eliminated".into(),
                     description: "S3.1 Reinf (decision 21): a recovered step may bring an eliminated unit of the formation back, in its Leader's hex (off: an eliminated unit's steps count as the formation's losses but do not come back)".into(),
                     default: json!(true),
@@ -287,6 +293,7 @@ impl Rules for WhereEaglesDare {
         let mut command_los = false;
         let mut reinf_eliminated = true;
         let mut roadblock_bars_own = true;
+        let mut release_entry = true;
         let mut airborne_tanks = None;
         let mut map = None;
         if let Some(obj) = setup.options.as_object() {
@@ -316,6 +323,7 @@ impl Rules for WhereEaglesDare {
                     ("command_los", Value::Bool(b)) => command_los = *b,
                     ("reinf_eliminated", Value::Bool(b)) => reinf_eliminated = *b,
                     ("roadblock_bars_own", Value::Bool(b)) => roadblock_bars_own = *b,
+                    ("release_entry", Value::Bool(b)) => release_entry = *b,
                     ("airborne_tanks", Value::String(t)) if t == "none" => airborne_tanks = None,
                     ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
                         airborne_tanks = Some(t.clone())
@@ -330,7 +338,7 @@ impl Rules for WhereEaglesDare {
                     }
                     (
                         "covering_fire" | "alternate_chits" | "german_lost" | "command_los"
-                        | "reinf_eliminated" | "roadblock_bars_own",
+                        | "reinf_eliminated" | "roadblock_bars_own" | "release_entry",
                         _,
                     ) => {
                         return Err(rule("options", format!("{k} is true or false")))
@@ -344,7 +352,7 @@ impl Rules for WhereEaglesDare {
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, roadblock_bars_own, airborne_tanks, map"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, roadblock_bars_own, release_entry, airborne_tanks, map"),
                         ))
                     }
                 }
@@ -494,6 +502,7 @@ impl Rules for WhereEaglesDare {
             command_los,
             reinf_eliminated,
             roadblock_bars_own,
+            release_entry,
             vehicles: BTreeMap::new(),
             drop_markers: BTreeMap::new(),
             drop_rolled: Vec::new(),

@@ -445,6 +445,10 @@ pub struct State {
     /// bars a Unit in Column from entering it, its owner's too (off: only the enemy's).
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub roadblock_bars_own: bool,
+    /// Option `release_entry` (decision 28, default on): a Unit of a Formation of the Club
+    /// Route line enters only once released, in the Club Route marker's hex, in Column.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub release_entry: bool,
     /// Glider/paradrop markers on dropped units (3.4, 3.4.2): each takes the unit one Action
     /// to remove, and it performs no other Action until all are off (decision 24).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

@@ -4581,3 +4581,47 @@ fn release_4_3_1_a_released_formation_enters_in_the_club_route_marker_s_hex_in_c
     play(&mut s, "allied", "move 1/2gg 41.231 column", &[]);
     assert!(game_with("the-best-laid-plans", json!({ "release_entry": 1 })).is_err());
 }
+
+#[test]
+fn heroic_s3_1_decision_29_a_heroic_unit_s_tq_and_rally_pass_on_one_more_face() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    // Without Heroic, a 7 fails the faces 0-6 stated for the counter's TQ.
+    ok(&mut s, "german", "tq G/x wire son pass 0-6", &[7]);
+    assert_eq!(s.bridges["son"].wired_by, None);
+    // Heroic: "a TQ of one more … than its face value": 0-6 passes on 7 too, not on 8.
+    s.heroic.insert(Side::German, "G/eng".into());
+    ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[7]);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+    s.marks.insert(
+        "G/eng".into(),
+        Marks {
+            suppressed: true,
+            ..Marks::default()
+        },
+    );
+    ok(&mut s, "german", "rally G/eng pass 0-3", &[5]);
+    assert!(
+        s.marks["G/eng"].suppressed,
+        "5 fails 0-3 and its one more face"
+    );
+    ok(&mut s, "german", "rally G/eng pass 0-3", &[4]);
+    assert!(!s.marks.contains_key("G/eng"), "4 passes a Heroic 0-3");
+    // Another unit of the side is not Heroic.
+    s.marks.insert(
+        "G/x".into(),
+        Marks {
+            suppressed: true,
+            ..Marks::default()
+        },
+    );
+    ok(&mut s, "german", "rally G/x pass 0-3", &[4]);
+    assert!(s.marks["G/x"].suppressed);
+    // Option off: the stated faces already include Heroic.
+    let mut s = game_with("the-best-laid-plans", json!({ "heroic_tq": false })).unwrap();
+    german_impulse(&mut s);
+    s.heroic.insert(Side::German, "G/eng".into());
+    ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[7]);
+    assert_eq!(s.bridges["son"].wired_by, None);
+    assert!(game_with("the-best-laid-plans", json!({ "heroic_tq": "on" })).is_err());
+}

@@ -642,7 +642,31 @@ pub fn check_tq(s: &State, reason: &[String]) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// S3.1 Heroic: "That unit now has a TQ of one more … than its face value". A check passes on
+/// the faces equal to or less than the TQ (decision 1), so one more TQ passes on one more face:
+/// the face after the highest stated (0 if none is), while the marker is on the unit (option
+/// `heroic_tq`, default on, decision 29: the faces are stated for the counter's face value, as
+/// the text's "face value" has it; off, the player's faces include Heroic).
+fn heroic_faces(s: &State, ctx: &mut Ctx, side: Side, unit: &str, pass: &[u32]) -> Vec<u32> {
+    let mut faces = pass.to_vec();
+    if !s.heroic_tq || s.heroic.get(&side).map(String::as_str) != Some(unit) {
+        return faces;
+    }
+    let next = pass.iter().max().map_or(0, |m| m + 1);
+    if next <= 9 && !faces.contains(&next) {
+        faces.push(next);
+        faces.sort_unstable();
+        ctx.say(format!(
+            "{unit} is Heroic: its TQ is one more than its face value, so it passes on {} too (S3.1)",
+            next
+        ));
+    }
+    faces
+}
+
 pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String], pass: &[u32]) {
+    let faces = heroic_faces(s, ctx, side, unit, pass);
+    let pass = faces.as_slice();
     let ok = check(
         ctx,
         &format!(
@@ -673,6 +697,8 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
 }
 
 pub fn rally(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, pass: &[u32]) {
+    let faces = heroic_faces(s, ctx, side, unit, pass);
+    let pass = faces.as_slice();
     if check(ctx, &format!("{} rally: {unit}", side.name()), pass) {
         super::bridges::rallied(s, ctx, unit);
         super::units::rallied(s, ctx, unit);

@@ -237,6 +237,12 @@ impl Rules for WhereEaglesDare {
                     choices: Vec::new(),
                 },
                 OptionInfo {
+                    name: "heroic_tq".into(),
+                    description: "S3.1 Heroic (decision 29): a Heroic unit's tq and rally pass on one more face than those stated for its face value (off: the stated faces include Heroic)".into(),
+                    default: json!(true),
+                    choices: Vec::new(),
+                },
+                OptionInfo {
                     name: "reinf_eliminated".into(),
                     description: "S3.1 Reinf (decision 21): a recovered step may bring an eliminated unit of the formation back, in its Leader's hex (off: an eliminated unit's steps count as the formation's losses but do not come back)".into(),
                     default: json!(true),
@@ -294,6 +300,7 @@ impl Rules for WhereEaglesDare {
         let mut reinf_eliminated = true;
         let mut roadblock_bars_own = true;
         let mut release_entry = true;
+        let mut heroic_tq = true;
         let mut airborne_tanks = None;
         let mut map = None;
         if let Some(obj) = setup.options.as_object() {
@@ -324,6 +331,7 @@ impl Rules for WhereEaglesDare {
                     ("reinf_eliminated", Value::Bool(b)) => reinf_eliminated = *b,
                     ("roadblock_bars_own", Value::Bool(b)) => roadblock_bars_own = *b,
                     ("release_entry", Value::Bool(b)) => release_entry = *b,
+                    ("heroic_tq", Value::Bool(b)) => heroic_tq = *b,
                     ("airborne_tanks", Value::String(t)) if t == "none" => airborne_tanks = None,
                     ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
                         airborne_tanks = Some(t.clone())
@@ -338,7 +346,8 @@ impl Rules for WhereEaglesDare {
                     }
                     (
                         "covering_fire" | "alternate_chits" | "german_lost" | "command_los"
-                        | "reinf_eliminated" | "roadblock_bars_own" | "release_entry",
+                        | "reinf_eliminated" | "roadblock_bars_own" | "release_entry"
+                        | "heroic_tq",
                         _,
                     ) => {
                         return Err(rule("options", format!("{k} is true or false")))
@@ -352,7 +361,7 @@ impl Rules for WhereEaglesDare {
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, roadblock_bars_own, release_entry, airborne_tanks, map"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, roadblock_bars_own, release_entry, heroic_tq, airborne_tanks, map"),
                         ))
                     }
                 }
@@ -503,6 +512,7 @@ impl Rules for WhereEaglesDare {
             reinf_eliminated,
             roadblock_bars_own,
             release_entry,
+            heroic_tq,
             vehicles: BTreeMap::new(),
             drop_markers: BTreeMap::new(),
             drop_rolled: Vec::new(),

@@ -449,6 +449,10 @@ pub struct State {
     /// Route line enters only once released, in the Club Route marker's hex, in Column.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub release_entry: bool,
+    /// Option `heroic_tq` (decision 29, default on): a Heroic unit's `tq` and `rally` pass on
+    /// one more face than those stated for its face value (S3.1).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub heroic_tq: bool,
     /// Glider/paradrop markers on dropped units (3.4, 3.4.2): each takes the unit one Action
     /// to remove, and it performs no other Action until all are off (decision 24).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

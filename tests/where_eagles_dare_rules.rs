@@ -4525,6 +4525,10 @@ fn free_drop_3_3_2_an_opened_plan_s_zone_binds_its_formation_s_drop_rolls_and_pl
     ]);
     refused(&mut s, "allied", "droproll B/326 C", "3.3.2");
     ok(&mut s, "allied", "droproll B/326 A", &[0]);
+    // A hex of both B and C is in the zone C the plan gives the 506.
+    play(&mut s, "allied", "move A/506 57.150", &[]);
+    assert_eq!(s.drop_awaiting, vec!["A/506".to_owned()]);
+    ok(&mut s, "allied", "droproll A/506 C", &[0]);
     // Drop Two: a Formation of Drop One's plan does not drop again; the refusal says where its
     // plan put it.
     s.time += 1;

@@ -255,10 +255,11 @@ fn check_dropping(
         .filter(|(_, (_, hexes))| hexes.contains(&at))
         .map(|(z, _)| z.clone())
         .collect();
-    let Some(zone) = zones.first().cloned() else {
+    let Some(first) = zones.first().cloned() else {
         return Ok(None);
     };
-    check_plan_zone(s, unit, d.number, &zones)?;
+    // A hex of two zones (57.150, 57.151): the one the opened plan gives it.
+    let zone = check_plan_zone(s, unit, d.number, &zones)?.unwrap_or(first);
     let r = |m: String| rule("3.4 How to Drop", m);
     if column {
         return Err(r(format!(
@@ -823,9 +824,15 @@ pub fn drop_modifier(
 /// drop. An Independent Formation's Units may drop in any zone the plan names for it or, if it
 /// names none, in any zone another Formation of its Division uses that drop (decision 26). The
 /// Lost 82nd AB comes by the Reinf event, not by a drop, and a sealed plan is not read.
-pub fn check_plan_zone(s: &State, unit: &str, drop: u8, zones: &[String]) -> Result<(), RuleError> {
+/// Returns the zone of `zones` the plan gives it, when a plan was read.
+pub fn check_plan_zone(
+    s: &State,
+    unit: &str,
+    drop: u8,
+    zones: &[String],
+) -> Result<Option<String>, RuleError> {
     let Some(u) = super::oob::OOB.unit(unit) else {
-        return Ok(());
+        return Ok(None);
     };
     let Some(plan) = s
         .drops
@@ -833,10 +840,10 @@ pub fn check_plan_zone(s: &State, unit: &str, drop: u8, zones: &[String]) -> Res
         .find(|d| d.number == drop)
         .and_then(|d| d.plan.as_ref())
     else {
-        return Ok(());
+        return Ok(None);
     };
     if !(u.para || u.glider) || u.lost_82nd {
-        return Ok(());
+        return Ok(None);
     }
     let f = u.formation.as_str();
     let named: Vec<&str> = plan
@@ -886,13 +893,13 @@ pub fn check_plan_zone(s: &State, unit: &str, drop: u8, zones: &[String]) -> Res
             }
         )));
     }
-    if !zones.iter().any(|z| allowed.contains(&z.as_str())) {
-        return Err(r(format!(
+    match zones.iter().find(|z| allowed.contains(&z.as_str())) {
+        Some(z) => Ok(Some(z.clone())),
+        None => Err(r(format!(
             "Drop {drop}'s plan puts {f} in zone {}: {unit} drops there, not in {here}",
             allowed.join(" or ")
-        )));
+        ))),
     }
-    Ok(())
 }
 
 /// 3.4.1: may `unit` roll on the Drop Table now? Where it stands on the map, in a hex of the

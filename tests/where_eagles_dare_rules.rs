@@ -879,6 +879,7 @@ fn order_language_round_trips() {
         "move A/502 56.201 56.202 column",
         "move A/44rtr 63.186 63.185 tracked column",
         "move A/inf 58.196 58.197 mounted",
+        "move A/502 56.201 cohesion",
         "fire A/502 56.203 small-arms",
         "opfire G/1 41.231 mortar on city -- range 3",
         "assault A/502 56.203",
@@ -895,6 +896,7 @@ fn order_language_round_trips() {
         "barrage G/art 41.231 heavy pass 0-4",
         "demolish son fz",
         "droproll A/502 B glider flak 1 flak88 2",
+        "unmark A/502",
         "status",
         "route 42.228 43.228",
         "route stay",
@@ -4031,4 +4033,599 @@ fn raised_roads_2_16_in_column_only_through_the_hexsides_the_raised_road_touches
     let old = Map::parse("hex 20.20 clear road raised\nhex 21.20 clear\n").unwrap();
     assert!(old.step_cost(Mobility::Leg, true, hex("21.20"), r).is_ok());
     assert!(Map::parse("side 20.20 20.22 raised\n").is_err());
+}
+
+/// A map for the Column locks: a road north from 30.10 through woods, town, city, fortified
+/// and village hexes, clear hexes beside it; a raised road 40.11–40.12 between 40.10 and 40.13,
+/// clear hexes beside it.
+const LOCKS_MAP: &str = "hex 30.10 clear road\nhex 30.11 woods road\nhex 30.12 town road\n\
+     hex 30.13 city road\nhex 30.14 fortified road\nhex 30.15 village road\n\
+     hex 31.11 clear\nhex 31.12 clear\nhex 31.13 clear\nhex 31.14 clear\nhex 31.15 clear\n\
+     hex 31.16 clear\nhex 40.10 clear road\nhex 40.11 clear road raised\n\
+     hex 40.12 clear road raised\nhex 40.13 clear road\nhex 41.11 clear\nhex 41.12 clear\n\
+     hex 41.13 clear\nside 40.10 40.11 raised\nside 40.11 40.12 raised\nside 40.12 40.13 raised\n";
+
+fn locks_game(options: serde_json::Value) -> State {
+    // Group Cold's units stand in for any vehicles here: where released units enter (4.3.1,
+    // decision 28) is tested on its own.
+    let mut o = json!({ "map": LOCKS_MAP, "release_entry": false });
+    for (k, v) in options.as_object().unwrap() {
+        o[k] = v.clone();
+    }
+    let mut s = game_with("the-best-laid-plans", o).unwrap();
+    allied_impulse(&mut s, "div-guards");
+    s
+}
+
+#[test]
+fn s2_4_a_wheeled_or_tracked_unit_in_woods_may_not_leave_column() {
+    let mut s = locks_game(json!({}));
+    // A tank enters the woods in Column along the Road (2.4) and may not leave Column there,
+    // whether the move says it is tracked or not: it came in as a Tracked Unit.
+    play(
+        &mut s,
+        "allied",
+        "move 1/2ig 30.10 30.11 tracked column",
+        &[],
+    );
+    for text in ["move 1/2ig 31.11 tracked", "move 1/2ig 31.11"] {
+        let e = refused(&mut s, "allied", text, "2.4 Woods");
+        assert!(
+            e.message.contains("30.11")
+                && e.message.contains("may not leave Column")
+                && e.message.contains("add 'column'"),
+            "{e}"
+        );
+    }
+    // In Column it goes on along the Road.
+    play(&mut s, "allied", "move 1/2ig 30.10 tracked column", &[]);
+    assert_eq!(s.units["1/2ig"].hex, hex("30.10"));
+    // A Leg Unit in Column in the woods leaves Column as it likes.
+    play(&mut s, "allied", "move A/3ig 31.12 30.11 column", &[]);
+    play(&mut s, "allied", "move A/3ig 31.11", &[]);
+    assert!(!s.units["A/3ig"].column);
+    // A Leg Unit riding its organic transport is a vehicle while it rides: it may not leave
+    // Column mounted, and walks out once dismounted (a Leg Unit again).
+    play(
+        &mut s,
+        "allied",
+        "move B/3ig 30.10 30.11 mounted column",
+        &[],
+    );
+    let e = refused(&mut s, "allied", "move B/3ig 31.11 mounted", "2.4 Woods");
+    assert!(
+        e.message.contains("dismount it by moving it on its legs"),
+        "{e}"
+    );
+    play(&mut s, "allied", "move B/3ig 31.11", &[]);
+    assert!(!s.units["B/3ig"].column && !s.vehicles.contains_key("B/3ig"));
+    assert!(!s.abandoned.iter().any(|u| u == "B/3ig"));
+    // The map's check: a vehicle may not leave Column in the woods, a Leg Unit pays nothing.
+    let map = Map::parse(LOCKS_MAP).unwrap();
+    assert_eq!(
+        map.leave_column(Mobility::Wheeled, hex("30.11")),
+        Err(("2.4 Woods", "woods".to_owned()))
+    );
+    assert_eq!(map.leave_column(Mobility::Leg, hex("30.11")), Ok(0));
+    // Without a map nothing is known of the hex: nothing is checked.
+    let mut bare = game("the-best-laid-plans");
+    allied_impulse(&mut bare, "div-guards");
+    play(
+        &mut bare,
+        "allied",
+        "move 1/2ig 30.10 30.11 tracked column",
+        &[],
+    );
+    play(&mut bare, "allied", "move 1/2ig 31.11 tracked", &[]);
+}
+
+#[test]
+fn s2_8_s2_9_s2_10_a_wheeled_or_tracked_unit_in_a_town_city_or_fortified_hex_may_not_leave_column()
+{
+    let mut s = locks_game(json!({}));
+    for (unit, path, out, section) in [
+        ("1/2ig", "30.11 30.12 wheeled", "31.13 wheeled", "2.8 Towns"),
+        ("2/2ig", "30.12 30.13 tracked", "31.14", "2.9 Cities"),
+        (
+            "3/2ig",
+            "30.13 30.14 tracked",
+            "31.15 tracked",
+            "2.10 Fortified",
+        ),
+    ] {
+        play(&mut s, "allied", &format!("move {unit} {path} column"), &[]);
+        let e = refused(&mut s, "allied", &format!("move {unit} {out}"), section);
+        assert!(e.message.contains("may not leave Column"), "{e}");
+        assert!(s.units[unit].column);
+    }
+    // The text gives villages (2.7) and railroads (2.6) no such lock.
+    play(
+        &mut s,
+        "allied",
+        "move 1/2gg 30.14 30.15 tracked column",
+        &[],
+    );
+    play(&mut s, "allied", "move 1/2gg 31.16 tracked", &[]);
+    assert!(!s.units["1/2gg"].column);
+    let map = Map::parse(LOCKS_MAP).unwrap();
+    for (h, section) in [
+        ("30.12", "2.8 Towns"),
+        ("30.13", "2.9 Cities"),
+        ("30.14", "2.10 Fortified"),
+    ] {
+        assert_eq!(
+            map.leave_column(Mobility::Tracked, hex(h)).unwrap_err().0,
+            section
+        );
+    }
+    assert_eq!(map.leave_column(Mobility::Tracked, hex("30.15")), Ok(0));
+}
+
+#[test]
+fn s2_16_a_vehicle_on_a_raised_road_may_not_leave_column_a_leg_unit_may() {
+    let mut s = locks_game(json!({}));
+    play(
+        &mut s,
+        "allied",
+        "move 1/2ig 40.10 40.11 tracked column",
+        &[],
+    );
+    for text in ["move 1/2ig 41.11 tracked", "move 1/2ig 41.11"] {
+        let e = refused(&mut s, "allied", text, "2.16 Raised Roads");
+        assert!(
+            e.message.contains("raised road or railroad hex 40.11"),
+            "{e}"
+        );
+    }
+    play(&mut s, "allied", "move 1/2ig 40.12 tracked column", &[]);
+    // A Leg Unit gets off the raised road by leaving Column: 1 movement point (counted in the
+    // move's cost on the map) or a Cohesion Hit, the player's; then any hexside.
+    play(&mut s, "allied", "move A/3ig 40.10 40.11 column", &[]);
+    play(&mut s, "allied", "move A/3ig 41.12", &[]);
+    assert!(!s.units["A/3ig"].column);
+    assert!(s.marks.get("A/3ig").is_none_or(|m| m.is_clear()));
+    // ... or takes a Cohesion Hit instead of the movement point (`cohesion`, his choice).
+    play(&mut s, "allied", "move A/1gg 40.10 40.11 column", &[]);
+    play(&mut s, "allied", "move A/1gg 41.11 cohesion", &[]);
+    assert_eq!(s.marks["A/1gg"].cohesion, 1);
+    assert!(!s.units["A/1gg"].column);
+    // That price is for leaving Column on a raised road only.
+    let e = refused(&mut s, "allied", "move A/1gg 41.12 cohesion", "2.16");
+    assert!(e.message.contains("drop the word"), "{e}");
+    let map = Map::parse(LOCKS_MAP).unwrap();
+    assert_eq!(map.leave_column(Mobility::Leg, hex("40.11")), Ok(2));
+    assert_eq!(map.leave_column(Mobility::Leg, hex("40.10")), Ok(0));
+    assert_eq!(
+        map.leave_column(Mobility::Wheeled, hex("40.11")),
+        Err((
+            "2.16 Raised Roads/Railroads",
+            "raised road or railroad".to_owned()
+        ))
+    );
+    // Riding its organic transport it may not leave Column; walking off, it has dismounted on
+    // the raised road and its vehicles are lost (abandoned transport marker).
+    play(
+        &mut s,
+        "allied",
+        "move B/3ig 40.10 40.11 mounted column",
+        &[],
+    );
+    refused(
+        &mut s,
+        "allied",
+        "move B/3ig 41.11 mounted",
+        "2.16 Raised Roads",
+    );
+    play(&mut s, "allied", "move B/3ig 41.11", &[]);
+    assert!(s.abandoned.iter().any(|u| u == "B/3ig"));
+    refused(&mut s, "allied", "move B/3ig 41.12 mounted", "2.15.3");
+    // Dismounting in Column on the raised road loses them too.
+    play(
+        &mut s,
+        "allied",
+        "move C/3ig 40.10 40.11 mounted column",
+        &[],
+    );
+    play(&mut s, "allied", "move C/3ig 40.12 column", &[]);
+    assert!(s.abandoned.iter().any(|u| u == "C/3ig"));
+}
+
+#[test]
+fn s2_16_a_road_block_in_a_raised_hex_bars_a_column_not_a_leg_unit_out_of_it() {
+    let mut s = locks_game(json!({}));
+    play(
+        &mut s,
+        "allied",
+        "move 1/2ig 40.10 40.11 tracked column",
+        &[],
+    );
+    play(&mut s, "allied", "move A/3ig 41.12", &[]);
+    play(&mut s, "allied", "move B/3ig 40.10 column", &[]);
+    german_impulse(&mut s);
+    ok(&mut s, "german", "roadblock 40.12", &[]);
+    allied_impulse(&mut s, "div-guards");
+    // In Column, no Unit enters the raised hex with the road block.
+    let e = refused(
+        &mut s,
+        "allied",
+        "move 1/2ig 40.12 40.13 tracked column",
+        "2.16",
+    );
+    assert!(
+        e.message.contains("german road block") && e.message.contains("40.12"),
+        "{e}"
+    );
+    refused(&mut s, "allied", "move B/3ig 40.11 40.12 column", "2.16");
+    // A Leg Unit not in Column enters it even so.
+    play(&mut s, "allied", "move A/3ig 40.12", &[]);
+    assert_eq!(s.units["A/3ig"].hex, hex("40.12"));
+    // A road block in a hex that is not raised bars nothing here (the series' road blocks).
+    german_impulse(&mut s);
+    ok(&mut s, "german", "roadblock 40.10", &[]);
+    allied_impulse(&mut s, "div-guards");
+    play(&mut s, "allied", "move C/3ig 41.11 40.10 column", &[]);
+    // Decision 23: the player's own road block bars his Column too, unless the option is off.
+    let mut s = locks_game(json!({}));
+    ok(&mut s, "allied", "roadblock 40.12", &[]);
+    play(
+        &mut s,
+        "allied",
+        "move 1/2ig 40.10 40.11 tracked column",
+        &[],
+    );
+    refused(&mut s, "allied", "move 1/2ig 40.12 tracked column", "2.16");
+    let mut s = locks_game(json!({ "roadblock_bars_own": false }));
+    ok(&mut s, "allied", "roadblock 40.11", &[]);
+    play(
+        &mut s,
+        "allied",
+        "move 1/2ig 40.10 40.11 tracked column",
+        &[],
+    );
+    german_impulse(&mut s);
+    ok(&mut s, "german", "roadblock 40.12", &[]);
+    allied_impulse(&mut s, "div-guards");
+    refused(
+        &mut s,
+        "allied",
+        "move 1/2ig 40.12 40.13 tracked column",
+        "2.16",
+    );
+    assert!(game_with(
+        "the-best-laid-plans",
+        json!({ "roadblock_bars_own": "yes" })
+    )
+    .is_err());
+}
+
+#[test]
+fn drops_3_4_1_drop_one_rolls_at_once_a_later_drop_at_first_activation_once_a_unit() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    // Drop One came on the first turn: its Units roll now, and get no glider/paradrop marker
+    // of their own (3.4); a delay is one marker all the same.
+    ok(&mut s, "allied", "droproll A/502 B", &[0]);
+    assert!(s.drop_markers.is_empty());
+    ok(&mut s, "allied", "droproll B/502 B", &[6]);
+    assert_eq!(s.drop_markers.get("B/502"), Some(&1));
+    // Once a unit; a zone that is not one refuses and changes nothing.
+    refused(&mut s, "allied", "droproll A/502 B", "3.4.1");
+    refused(&mut s, "allied", "droproll C/502 Q", "3.3");
+    // 3.4: a Unit on the map dropped in a hex of the zone it names, not in Column.
+    put(&mut s, "C/502", "58.149");
+    let e = refused(&mut s, "allied", "droproll C/502 A", "3.4 How to Drop");
+    assert!(e.message.contains("not in airborne zone A"), "{e}");
+    s.units.get_mut("C/502").unwrap().column = true;
+    let e = refused(&mut s, "allied", "droproll C/502 B", "3.4 How to Drop");
+    assert!(e.message.contains("cannot drop in Column"), "{e}");
+    s.units.get_mut("C/502").unwrap().column = false;
+    ok(&mut s, "allied", "droproll C/502 B", &[0]);
+    // An airborne Unit placed in its zone on its drop's turn has dropped (3.4): placed only,
+    // not in Column, and it rolls before any other Action.
+    let e = refused(
+        &mut s,
+        "allied",
+        "move E/502 58.149 58.150",
+        "3.4 How to Drop",
+    );
+    assert!(e.message.contains("move E/502 58.149"), "{e}");
+    refused(
+        &mut s,
+        "allied",
+        "move E/502 58.149 column",
+        "3.4 How to Drop",
+    );
+    play(&mut s, "allied", "move E/502 58.149", &[]);
+    assert_eq!(s.drop_awaiting, vec!["E/502".to_owned()]);
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    assert_eq!(
+        WhereEaglesDare.view(&s, &allied)["drop_awaiting"],
+        json!(["E/502"])
+    );
+    assert!(WhereEaglesDare
+        .board_text(&s, &allied)
+        .unwrap()
+        .contains("Dropped, to roll on the Drop Table (3.4.1): E/502"));
+    let e = refused(&mut s, "allied", "move E/502 58.150", "3.4.1");
+    assert!(e.message.contains("droproll E/502"), "{e}");
+    ok(&mut s, "allied", "droproll E/502 B", &[0]);
+    assert!(s.drop_awaiting.is_empty());
+    play(&mut s, "allied", "move E/502 58.150", &[]);
+    // Drop One's rolls are made as they drop: on a later turn none is left.
+    s.time += 1;
+    let e = refused(&mut s, "allied", "droproll D/502 B", "3.4.1");
+    assert!(e.message.contains("as soon as they drop"), "{e}");
+    // Drop Two came: its Units roll the first time they activate, so the chit in play must
+    // activate the unit (the 506's does not activate a 501 unit).
+    s.drops[1].arrived = Some((s.day, s.time));
+    allied_impulse(&mut s, "f-506");
+    refused(&mut s, "allied", "droproll A/501 B", "S6.6");
+    allied_impulse(&mut s, "f-501");
+    put(&mut s, "A/501", "58.149");
+    // No effect: the drop's own marker; a delay: one more (3.4).
+    ok(&mut s, "allied", "droproll D/501 B", &[0]);
+    assert_eq!(s.drop_markers.get("D/501"), Some(&1));
+    ok(&mut s, "allied", "droproll A/501 B", &[6]);
+    assert_eq!(s.drop_markers.get("A/501"), Some(&2));
+    // A German unit in the zone: +1; 9 + 1 = 10 is a step lost on landing (decision 15's marks).
+    unit_at(&mut s, "G/1", Side::German, "60.148");
+    put(&mut s, "B/501", "58.148");
+    ok(&mut s, "allied", "droproll B/501 B", &[9]);
+    assert_eq!(s.marks["B/501"].lost, 1);
+    assert!(s.units.contains_key("B/501"));
+    // A glider in a DZ +2 as well: 12, eliminated on landing, its steps kept (decision 21).
+    put(&mut s, "C/501", "58.148");
+    ok(&mut s, "allied", "droproll C/501 B glider", &[9]);
+    assert!(!s.units.contains_key("C/501") && !s.drop_markers.contains_key("C/501"));
+    assert_eq!(s.eliminated.get("C/501"), Some(&2));
+}
+
+#[test]
+fn drops_3_4_2_one_action_removes_each_glider_paradrop_marker_and_nothing_else_before() {
+    let mut s = game("the-best-laid-plans");
+    s.time += 1;
+    s.drops[1].arrived = Some((s.day, s.time));
+    allied_impulse(&mut s, "f-501");
+    put(&mut s, "A/501", "58.149");
+    ok(&mut s, "allied", "droproll A/501 B", &[6]);
+    assert_eq!(s.drop_markers.get("A/501"), Some(&2));
+    let allied = Viewer::Seat(Seat::parse("allied").unwrap());
+    assert_eq!(
+        WhereEaglesDare.view(&s, &allied)["drop_markers"]["A/501"],
+        json!(2)
+    );
+    let board = WhereEaglesDare.board_text(&s, &allied).unwrap();
+    assert!(
+        board.contains("Glider/paradrop markers (3.4.2): A/501 x2"),
+        "{board}"
+    );
+    // Under a marker the unit performs no other Action.
+    for text in [
+        "move A/501 58.150",
+        "fire A/501 58.151 small-arms",
+        "assault A/501 58.150",
+        "rally A/501 pass 0-5",
+    ] {
+        let e = refused(&mut s, "allied", text, "3.4.2");
+        assert!(e.message.contains("unmark A/501"), "{e}");
+    }
+    // Each marker is an Action of the unit, without opportunity fire; not another unit's.
+    allied_impulse(&mut s, "f-502");
+    refused(&mut s, "allied", "unmark A/501", "S6.6");
+    allied_impulse(&mut s, "f-501");
+    ok(&mut s, "allied", "unmark A/501", &[]);
+    assert_eq!(s.drop_markers.get("A/501"), Some(&1));
+    assert!(s.window.is_none());
+    ok(&mut s, "allied", "unmark A/501", &[]);
+    assert!(!s.drop_markers.contains_key("A/501"));
+    refused(&mut s, "allied", "unmark A/501", "3.4.2");
+    play(&mut s, "allied", "move A/501 58.150", &[]);
+    // Before any drop has come, no Unit rolls.
+    let mut s = game("the-best-laid-plans");
+    for d in s.drops.iter_mut() {
+        d.arrived = None;
+    }
+    allied_impulse(&mut s, "div-101");
+    refused(&mut s, "allied", "droproll A/502 B", "3.4.1");
+}
+
+#[test]
+fn positions_decisions_23_and_24_how_a_unit_came_in_and_its_drop_markers() {
+    let p = read_position(
+        "unit 1/2ig allied at 30.11 column tracked\ndropped A/501 markers 2\ndropped B/501",
+    )
+    .unwrap();
+    assert_eq!(
+        p.state.vehicles.get("1/2ig"),
+        Some(&order::Transport::Tracked)
+    );
+    assert_eq!(p.state.drop_markers.get("A/501"), Some(&2));
+    assert!(p.state.drop_rolled.iter().any(|u| u == "B/501"));
+    assert!(!p.state.drop_markers.contains_key("B/501"));
+    for bad in [
+        "unit 1/2ig allied at 30.11 column column",
+        "unit 1/2ig allied at 30.11 tracked wheeled",
+        "dropped A/501 markers x",
+        "dropped pz/59-a",
+    ] {
+        assert!(read_position(bad).is_err(), "{bad}");
+    }
+    // Set so on a game's map, the tank is locked in Column in the woods (2.4) and the dropped
+    // unit performs no Action but removing its markers (3.4.2).
+    let setup = Setup {
+        game_id: "rules".into(),
+        scenario: "the-best-laid-plans".into(),
+        options: json!({ "map": LOCKS_MAP }),
+        seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
+    };
+    let mut s = WhereEaglesDare
+        .position(
+            &setup,
+            "unit 1/2ig allied at 30.11 column tracked\nunit A/501 allied at 31.11\ndropped A/501 markers 1",
+            &mut hidden_stream(&[7; 32], "rules", 0),
+        )
+        .unwrap()
+        .state;
+    allied_impulse(&mut s, "div-guards");
+    refused(&mut s, "allied", "move 1/2ig 31.11", "2.4 Woods");
+    allied_impulse(&mut s, "div-101");
+    refused(&mut s, "allied", "move A/501 31.12", "3.4.2");
+    ok(&mut s, "allied", "unmark A/501", &[]);
+    play(&mut s, "allied", "move A/501 31.12", &[]);
+}
+
+/// A hex of airborne zone `zone` that is in no other zone.
+fn only_in(zone: &str) -> String {
+    DATA.zones[zone]
+        .1
+        .iter()
+        .find(|h| {
+            DATA.zones
+                .iter()
+                .all(|(z, (_, hexes))| z == zone || !hexes.contains(h))
+        })
+        .expect("a hex of the zone alone")
+        .to_string()
+}
+
+#[test]
+fn free_drop_3_3_2_an_opened_plan_s_zone_binds_its_formation_s_drop_rolls_and_placements() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    // Drop One's plan, opened: 502 in B, 501 in A, 506 in C; no zone for the independents.
+    s.drops[0].plan = Some(vec!["502:B".into(), "501:A".into(), "506:C".into()]);
+    // A roll in another zone is refused, naming the plan's zone, and changes nothing.
+    let e = refused(&mut s, "allied", "droproll A/502 A", "3.3.2");
+    assert!(
+        e.message.contains("zone B") && e.message.contains("A/502"),
+        "{e}"
+    );
+    ok(&mut s, "allied", "droproll A/502 B", &[0]);
+    // Placed as dropped in another zone: refused too; in its own, it has dropped.
+    let a = only_in("A");
+    let e = refused(&mut s, "allied", &format!("move B/502 {a}"), "3.3.2");
+    assert!(e.message.contains("zone B"), "{e}");
+    play(&mut s, "allied", &format!("move A/501 {a}"), &[]);
+    assert_eq!(s.drop_awaiting, vec!["A/501".to_owned()]);
+    ok(&mut s, "allied", "droproll A/501 A", &[0]);
+    // A Formation the plan does not name is not in this drop.
+    let e = refused(&mut s, "allied", "droproll A/327 B", "3.3.2");
+    assert!(e.message.contains("names no zone for 327"), "{e}");
+    // Independents (decision 26): with no zone of their own in the plan, any zone another
+    // Formation of their Division uses this drop; not one nobody uses.
+    ok(&mut s, "allied", "droproll A/326 C", &[0]);
+    let e = refused(&mut s, "allied", "droproll B/326 A1", "3.3.2");
+    assert!(e.message.contains("ind-101"), "{e}");
+    // Named in the plan, only the zones it names.
+    s.drops[0].plan = Some(vec![
+        "502:B".into(),
+        "501:A".into(),
+        "506:C".into(),
+        "ind-101:A".into(),
+    ]);
+    refused(&mut s, "allied", "droproll B/326 C", "3.3.2");
+    ok(&mut s, "allied", "droproll B/326 A", &[0]);
+    // A hex of both B and C is in the zone C the plan gives the 506.
+    play(&mut s, "allied", "move A/506 57.150", &[]);
+    assert_eq!(s.drop_awaiting, vec!["A/506".to_owned()]);
+    ok(&mut s, "allied", "droproll A/506 C", &[0]);
+    // Drop Two: a Formation of Drop One's plan does not drop again; the refusal says where its
+    // plan put it.
+    s.time += 1;
+    s.drops[1].arrived = Some((s.day, s.time));
+    s.drops[1].plan = Some(vec!["327:B".into()]);
+    allied_impulse(&mut s, "f-502");
+    let e = refused(&mut s, "allied", "droproll C/502 B", "3.3.2");
+    assert!(e.message.contains("Drop 1 in zone B"), "{e}");
+    allied_impulse(&mut s, "f-327");
+    ok(&mut s, "allied", "droproll A/327 B", &[0]);
+    // A plan still sealed is not read: the rolls are checked as without a free drop.
+    s.drops[1].plan = None;
+    ok(&mut s, "allied", "droproll B/327 C", &[0]);
+}
+
+#[test]
+fn release_4_3_1_a_released_formation_enters_in_the_club_route_marker_s_hex_in_column_not_before() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    let m = s.marker.expect("the marker starts on the map").to_string();
+    // Group Cold and Guards Art. are still on the Club Route line: none of their Units is placed.
+    let e = refused(&mut s, "allied", &format!("move 1/2gg {m} column"), "4.3.1");
+    assert!(
+        e.message.contains("Group Cold") && e.message.contains("released"),
+        "{e}"
+    );
+    let e = refused(
+        &mut s,
+        "allied",
+        &format!("move 55-fd-rgt {m} column"),
+        "4.3.1",
+    );
+    assert!(e.message.contains("Guards Art."), "{e}");
+    // Group Hot, part of which starts on the map (the set-up is not in the text), is the players'.
+    play(&mut s, "allied", "move 1/2ig 41.232 column", &[]);
+    // Released: in the Club Route marker's hex, in Column, nowhere else.
+    s.released
+        .extend(["group-hot".to_owned(), "group-cold".to_owned()]);
+    let e = refused(&mut s, "allied", "move 2/2gg 41.231 column", "4.3.1");
+    assert!(e.message.contains(&format!("move 2/2gg {m} column")), "{e}");
+    let e = refused(&mut s, "allied", &format!("move 2/2gg {m}"), "4.3.1");
+    assert!(e.message.contains("arrive in Column"), "{e}");
+    play(&mut s, "allied", &format!("move 2/2gg {m} column"), &[]);
+    assert!(s.units["2/2gg"].column && s.units["2/2gg"].hex.to_string() == m);
+    // Once placed it moves as any unit (its first hex was the marker's).
+    play(&mut s, "allied", &format!("move 1/2gg {m} column"), &[]);
+    // The marker off the map: the released Formation's Units no longer appear on this map.
+    s.marker = None;
+    let e = refused(&mut s, "allied", "move 3/2gg 41.232 column", "4.3.1");
+    assert!(e.message.contains("off the map"), "{e}");
+    // Option off: placements are the players'.
+    let mut s = game_with("the-best-laid-plans", json!({ "release_entry": false })).unwrap();
+    allied_impulse(&mut s, "div-guards");
+    play(&mut s, "allied", "move 1/2gg 41.231 column", &[]);
+    assert!(game_with("the-best-laid-plans", json!({ "release_entry": 1 })).is_err());
+}
+
+#[test]
+fn heroic_s3_1_decision_29_a_heroic_unit_s_tq_and_rally_pass_on_one_more_face() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    // Without Heroic, a 7 fails the faces 0-6 stated for the counter's TQ.
+    ok(&mut s, "german", "tq G/x wire son pass 0-6", &[7]);
+    assert_eq!(s.bridges["son"].wired_by, None);
+    // Heroic: "a TQ of one more … than its face value": 0-6 passes on 7 too, not on 8.
+    s.heroic.insert(Side::German, "G/eng".into());
+    ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[7]);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+    s.marks.insert(
+        "G/eng".into(),
+        Marks {
+            suppressed: true,
+            ..Marks::default()
+        },
+    );
+    ok(&mut s, "german", "rally G/eng pass 0-3", &[5]);
+    assert!(
+        s.marks["G/eng"].suppressed,
+        "5 fails 0-3 and its one more face"
+    );
+    ok(&mut s, "german", "rally G/eng pass 0-3", &[4]);
+    assert!(!s.marks.contains_key("G/eng"), "4 passes a Heroic 0-3");
+    // Another unit of the side is not Heroic.
+    s.marks.insert(
+        "G/x".into(),
+        Marks {
+            suppressed: true,
+            ..Marks::default()
+        },
+    );
+    ok(&mut s, "german", "rally G/x pass 0-3", &[4]);
+    assert!(s.marks["G/x"].suppressed);
+    // Option off: the stated faces already include Heroic.
+    let mut s = game_with("the-best-laid-plans", json!({ "heroic_tq": false })).unwrap();
+    german_impulse(&mut s);
+    s.heroic.insert(Side::German, "G/eng".into());
+    ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[7]);
+    assert_eq!(s.bridges["son"].wired_by, None);
+    assert!(game_with("the-best-laid-plans", json!({ "heroic_tq": "on" })).is_err());
 }

@@ -320,6 +320,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     Command::Pass
                 } else {
                     Command::Move {
+                        cohesion: false,
                         unit: l.clone(),
                         path: vec![n[rng(n.len())]],
                         column: false,
@@ -383,6 +384,10 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 if side == Side::Allied { "A" } else { "G" },
                 rng(6)
             );
+            // 3.4.2: a dropped unit's glider/paradrop markers come off first, an Action each.
+            if s.drop_markers.contains_key(&unit) {
+                return Some(Command::Unmark { unit });
+            }
             let at = s.units.get(&unit).map_or(start(side), |u| u.hex);
             let near = |rng: BotRng| {
                 let n = at.neighbours();
@@ -412,6 +417,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                         path.push(h);
                     }
                     Command::Move {
+                        cohesion: false,
                         unit,
                         path,
                         column: rng(2) == 0,
@@ -506,6 +512,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                 _ => vec![b.hexes.0, b.hexes.1],
             };
             Some(Command::Move {
+                cohesion: false,
                 unit: v,
                 path,
                 column: true,
@@ -554,6 +561,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                     })
                 }
                 (None, _) => Some(Command::Move {
+                    cohesion: false,
                     unit: eng,
                     path: vec![southern_hex(def.hexes)],
                     column: false,
@@ -570,6 +578,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                             })
                         } else {
                             Some(Command::Move {
+                                cohesion: false,
                                 unit: unit.to_owned(),
                                 path: vec![at?],
                                 column: true,
@@ -578,6 +587,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                         }
                     } else {
                         Some(Command::Move {
+                            cohesion: false,
                             unit: unit.to_owned(),
                             path: vec![f.at],
                             column: true,
@@ -601,6 +611,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                 })
             } else {
                 Some(Command::Move {
+                    cohesion: false,
                     unit: format!(
                         "{}/m{}",
                         if side == Side::Allied { "A" } else { "G" },
@@ -657,6 +668,7 @@ fn unit_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> 
                     park: p.id.clone(),
                 },
                 Some(h) => Command::Move {
+                    cohesion: false,
                     unit: unit.to_owned(),
                     path: vec![h],
                     column: false,

@@ -280,6 +280,10 @@ pub struct ReleaseDef {
     pub bypassed: bool,
     pub dp: Option<String>,
     pub sea_tail: Option<String>,
+    /// Its formation of the order of battle (`oob:`), whose Units enter as it is released.
+    pub formation: Option<String>,
+    /// Part of it starts on the map (`on-map`): its placements are not checked.
+    pub on_map: bool,
 }
 
 /// A box of an off-map display (5.1).
@@ -633,6 +637,8 @@ impl Data {
                 bypassed: flag("bypassed"),
                 dp: tagged("dp:"),
                 sea_tail: tagged("sea-tail:"),
+                formation: tagged("oob:"),
+                on_map: flag("on-map"),
             });
         }
         Ok(())

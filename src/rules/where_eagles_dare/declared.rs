@@ -63,6 +63,7 @@ pub fn move_unit(
     path: &[Hex],
     column: bool,
     transport: Option<super::order::Transport>,
+    cohesion: bool,
 ) -> Result<Hex, RuleError> {
     let r = |m: String| rule("moves", m);
     if let Some(own) = super::oob::OOB.side_of(unit).filter(|o| *o != side) {
@@ -105,7 +106,25 @@ pub fn move_unit(
         )));
     }
     super::command::check_231(unit, path)?;
-    let cost = map_cost(s, unit, start, steps, column, transport)?;
+    let dropping = check_dropping(s, side, unit, path, column)?;
+    super::release::check_entry(s, side, unit, path[0], column)?;
+    let leaving = column_locks(s, unit, start, column, transport)?;
+    if cohesion && !leaving.leg_off_raised {
+        return Err(rule(
+            "2.16 Raised Roads/Railroads",
+            format!(
+                "'cohesion' takes a Cohesion Hit instead of the movement point a Leg Unit pays to leave Column in a raised hex of the map: {unit} is not leaving Column on a raised road at {start}; drop the word"
+            ),
+        ));
+    }
+    check_raised_roadblocks(s, side, start, steps, column)?;
+    let cost = map_cost(s, unit, start, steps, column, transport)?.map(|c| {
+        c + if leaving.leg_off_raised && !cohesion {
+            2
+        } else {
+            0
+        }
+    });
     super::events::check_move(s, unit, start, steps)?;
     super::bridges::check_move(s, unit, start, steps, column, transport)?;
     super::units::check_action(s, unit, true, None)?;
@@ -122,6 +141,27 @@ pub fn move_unit(
             column,
         },
     );
+    if let Some(d) = dropping {
+        s.drop_awaiting.push(unit.to_owned());
+        ctx.say(format!(
+            "{unit} drops in {start}, zone {} (Drop {}): it rolls on the Drop Table {} before any other Action (3.4.1)",
+            d.1,
+            d.0,
+            if d.0 == 1 {
+                "at once"
+            } else {
+                "the first time it activates"
+            }
+        ));
+    }
+    match transport {
+        Some(t) => {
+            s.vehicles.insert(unit.to_owned(), t);
+        }
+        None => {
+            s.vehicles.remove(unit);
+        }
+    }
     // The line names the path from the start hex, so a board can draw the last move
     // (`drawn::last_move` reads it back).
     let shown: Vec<String> = steps.iter().map(|h| h.to_string()).collect();
@@ -147,6 +187,24 @@ pub fn move_unit(
             .map(|c| format!(" ({} MP on the map)", half_points(c)))
             .unwrap_or_default()
     ));
+    if leaving.leg_off_raised && cohesion {
+        let m = s.marks.entry(unit.to_owned()).or_default();
+        m.cohesion += 1;
+        ctx.say(format!(
+            "{unit} leaves Column on the raised road at {start} and takes a Cohesion Hit instead of the movement point ({} on it; 2.16)",
+            m.cohesion
+        ));
+    } else if leaving.leg_off_raised {
+        ctx.say(format!(
+            "{unit} leaves Column on the raised road at {start}: 1 movement point, counted in the move (2.16; or a Cohesion Hit instead: add 'cohesion')"
+        ));
+    }
+    if leaving.dismounts_on_raised && !s.abandoned.iter().any(|u| u == unit) {
+        s.abandoned.push(unit.to_owned());
+        ctx.say(format!(
+            "{unit} dismounts from its organic transport on the raised road at {start}: the vehicles are lost (abandoned transport marker, 2.16)"
+        ));
+    }
     super::bridges::after_move(s, ctx, side, unit, start, steps, transport);
     super::units::after_move(s, ctx, side, unit, steps);
     super::events::after_move(s, unit);
@@ -158,6 +216,176 @@ pub fn move_unit(
         closed(s, ctx, &format!("the German unit {unit} is on Club Route"));
     }
     Ok(end)
+}
+
+/// 3.4 (decision 24): an airborne Unit of the order of battle (`para` or `glider`) that has not
+/// rolled, placed by the Allied player on a hex of an airborne zone on the turn the last drop
+/// came, drops there: it is placed only (no further hexes) and not in Column, and waits for its
+/// Drop Table roll. Returns the drop's number and the zone.
+fn check_dropping(
+    s: &State,
+    side: Side,
+    unit: &str,
+    path: &[Hex],
+    column: bool,
+) -> Result<Option<(u8, String)>, RuleError> {
+    let airborne = super::oob::OOB
+        .unit(unit)
+        .is_some_and(|u| u.para || u.glider);
+    if side != Side::Allied
+        || !airborne
+        || s.units.contains_key(unit)
+        || s.drop_rolled.iter().any(|u| u == unit)
+    {
+        return Ok(None);
+    }
+    let Some(d) = s
+        .drops
+        .iter()
+        .filter(|d| d.arrived.is_some())
+        .max_by_key(|d| d.number)
+        .filter(|d| d.arrived == Some((s.day, s.time)))
+    else {
+        return Ok(None);
+    };
+    let at = path[0];
+    let zones: Vec<String> = DATA
+        .zones
+        .iter()
+        .filter(|(_, (_, hexes))| hexes.contains(&at))
+        .map(|(z, _)| z.clone())
+        .collect();
+    let Some(first) = zones.first().cloned() else {
+        return Ok(None);
+    };
+    // A hex of two zones (57.150, 57.151): the one the opened plan gives it.
+    let zone = check_plan_zone(s, unit, d.number, &zones)?.unwrap_or(first);
+    let r = |m: String| rule("3.4 How to Drop", m);
+    if column {
+        return Err(r(format!(
+            "{unit} drops in {at} (zone {zone}, Drop {}): Units cannot drop in Column; place it without 'column'",
+            d.number
+        )));
+    }
+    if path.len() > 1 {
+        return Err(r(format!(
+            "{unit} drops in {at} (zone {zone}, Drop {}): it is placed there and rolls on the Drop Table before it moves; place it with 'move {unit} {at}'",
+            d.number
+        )));
+    }
+    Ok(Some((d.number, zone)))
+}
+
+/// What a move from a raised road's hex brings (2.16): a Leg Unit leaving Column there pays 1
+/// movement point (or takes a Cohesion Hit, the player's choice); a Unit that rode its organic
+/// transport in and walks out has dismounted there and loses its vehicles.
+#[derive(Debug, Default)]
+struct Leaving {
+    leg_off_raised: bool,
+    dismounts_on_raised: bool,
+}
+
+/// The Column locks, where the loaded map knows the unit's hex: a Wheeled or Tracked Unit in
+/// a woods (2.4), town (2.8), city (2.9) or fortified (2.10) hex, or a Vehicle Unit in a raised
+/// road's or railroad's hex (2.16), may not leave Column. The unit is Wheeled or Tracked when
+/// the move stated it (`wheeled`, `tracked`, `mounted`) or it came into its hex so (decision
+/// 23): a `wheeled` or `tracked` Unit is a Vehicle Unit whatever the next move says; a
+/// `mounted` Leg Unit that moves on its legs has dismounted from its organic transport and is
+/// a Leg Unit again (on a raised road, its vehicles are lost). A unit placed by the move, or not
+/// in Column, leaves nothing.
+fn column_locks(
+    s: &State,
+    unit: &str,
+    start: Hex,
+    column: bool,
+    transport: Option<super::order::Transport>,
+) -> Result<Leaving, RuleError> {
+    use super::order::Transport;
+    use super::terrain::Mobility;
+    let mut leaving = Leaving::default();
+    let (Some(m), Some(u)) = (&s.map, s.units.get(unit)) else {
+        return Ok(leaving);
+    };
+    let came = s.vehicles.get(unit).copied();
+    leaving.dismounts_on_raised = came == Some(Transport::Mounted)
+        && transport.is_none()
+        && m.map.hexes.get(&start).is_some_and(|x| x.raised);
+    if column || !u.column {
+        return Ok(leaving);
+    }
+    let vehicle = match (transport, came) {
+        (Some(t), _) => Some(t),
+        (None, Some(t @ (Transport::Wheeled | Transport::Tracked))) => Some(t),
+        _ => None,
+    };
+    let mobility = match vehicle {
+        None => Mobility::Leg,
+        Some(Transport::Tracked) => Mobility::Tracked,
+        // A Leg Unit riding its organic transport is a vehicle here, whichever its transport.
+        Some(_) => Mobility::Wheeled,
+    };
+    match m.map.leave_column(mobility, start) {
+        Ok(0) => {}
+        Ok(_) => leaving.leg_off_raised = true,
+        Err((section, what)) => {
+            let kind = match vehicle {
+                Some(Transport::Wheeled) => "a Wheeled Unit",
+                Some(Transport::Tracked) => "a Tracked Unit",
+                _ => "riding its organic transport",
+            };
+            let walk = if vehicle != Some(Transport::Mounted) {
+                ""
+            } else if section.starts_with("2.16") {
+                ", or dismount it by moving it on its legs (its vehicles are lost)"
+            } else {
+                ", or dismount it by moving it on its legs"
+            };
+            return Err(rule(
+                section,
+                format!(
+                    "{unit} is {kind} in Column in the {what} hex {start}: a Wheeled or Tracked Unit there may not leave Column; move it on in Column (add 'column'){walk}"
+                ),
+            ));
+        }
+    }
+    Ok(leaving)
+}
+
+/// 2.16: a Unit in Column enters a raised road's or railroad's hex only if no road block stands
+/// in it (option `roadblock_bars_own`, default on: any road block; off: the enemy's); a Leg
+/// Unit not in Column enters it even so. Where the loaded map knows the hex.
+fn check_raised_roadblocks(
+    s: &State,
+    side: Side,
+    start: Hex,
+    steps: &[Hex],
+    column: bool,
+) -> Result<(), RuleError> {
+    let Some(m) = &s.map else {
+        return Ok(());
+    };
+    if !column {
+        return Ok(());
+    }
+    let mut at = start;
+    for &h in steps {
+        let raised = m.map.hexes.get(&h).is_some_and(|x| x.raised);
+        let block = s
+            .roadblocks
+            .iter()
+            .find(|(b, o)| *b == h && (s.roadblock_bars_own || *o != side));
+        if let Some((_, owner)) = block.filter(|_| raised) {
+            return Err(rule(
+                "2.16 Raised Roads/Railroads",
+                format!(
+                    "a {} road block stands in the raised hex {h}: a Unit in Column may not enter it from {at}; a Leg Unit not in Column may (paying double), or remove the road block first",
+                    owner.name()
+                ),
+            ));
+        }
+        at = h;
+    }
+    Ok(())
 }
 
 /// Does a Bulldozer stand in this hex (2.11: it is no obstacle to the enemy; it is eliminated)?
@@ -415,7 +643,31 @@ pub fn check_tq(s: &State, reason: &[String]) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// S3.1 Heroic: "That unit now has a TQ of one more … than its face value". A check passes on
+/// the faces equal to or less than the TQ (decision 1), so one more TQ passes on one more face:
+/// the face after the highest stated (0 if none is), while the marker is on the unit (option
+/// `heroic_tq`, default on, decision 29: the faces are stated for the counter's face value, as
+/// the text's "face value" has it; off, the player's faces include Heroic).
+fn heroic_faces(s: &State, ctx: &mut Ctx, side: Side, unit: &str, pass: &[u32]) -> Vec<u32> {
+    let mut faces = pass.to_vec();
+    if !s.heroic_tq || s.heroic.get(&side).map(String::as_str) != Some(unit) {
+        return faces;
+    }
+    let next = pass.iter().max().map_or(0, |m| m + 1);
+    if next <= 9 && !faces.contains(&next) {
+        faces.push(next);
+        faces.sort_unstable();
+        ctx.say(format!(
+            "{unit} is Heroic: its TQ is one more than its face value, so it passes on {} too (S3.1)",
+            next
+        ));
+    }
+    faces
+}
+
 pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String], pass: &[u32]) {
+    let faces = heroic_faces(s, ctx, side, unit, pass);
+    let pass = faces.as_slice();
     let ok = check(
         ctx,
         &format!(
@@ -446,6 +698,8 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
 }
 
 pub fn rally(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, pass: &[u32]) {
+    let faces = heroic_faces(s, ctx, side, unit, pass);
+    let pass = faces.as_slice();
     if check(ctx, &format!("{} rally: {unit}", side.name()), pass) {
         super::bridges::rallied(s, ctx, unit);
         super::units::rallied(s, ctx, unit);
@@ -564,16 +818,159 @@ pub fn drop_modifier(
     Ok((m, parts))
 }
 
-/// 3.4.1: one die plus the modifiers on the Drop Table.
-pub fn drop_roll(
+/// 3.3.2: once a free drop's plan is opened, an airborne Unit of the order of battle drops in
+/// the zone the plan names for its Formation on that drop (`zones`: the zones it would drop in;
+/// a hex of both B and C is in both). A Formation the drop's plan does not name is not in that
+/// drop. An Independent Formation's Units may drop in any zone the plan names for it or, if it
+/// names none, in any zone another Formation of its Division uses that drop (decision 26). The
+/// Lost 82nd AB comes by the Reinf event, not by a drop, and a sealed plan is not read.
+/// Returns the zone of `zones` the plan gives it, when a plan was read.
+pub fn check_plan_zone(
     s: &State,
+    unit: &str,
+    drop: u8,
+    zones: &[String],
+) -> Result<Option<String>, RuleError> {
+    let Some(u) = super::oob::OOB.unit(unit) else {
+        return Ok(None);
+    };
+    let Some(plan) = s
+        .drops
+        .iter()
+        .find(|d| d.number == drop)
+        .and_then(|d| d.plan.as_ref())
+    else {
+        return Ok(None);
+    };
+    if !(u.para || u.glider) || u.lost_82nd {
+        return Ok(None);
+    }
+    let f = u.formation.as_str();
+    let named: Vec<&str> = plan
+        .iter()
+        .filter_map(|p| p.split_once(':'))
+        .filter(|(pf, _)| *pf == f)
+        .map(|(_, z)| z)
+        .collect();
+    let independent = f.starts_with("ind-");
+    let allowed: Vec<&str> = if named.is_empty() && independent {
+        let division = super::oob::OOB.formation(f).map(|d| d.division.as_str());
+        plan.iter()
+            .filter_map(|p| p.split_once(':'))
+            .filter(|(pf, _)| {
+                !pf.starts_with("ind-")
+                    && super::oob::OOB.formation(pf).map(|d| d.division.as_str()) == division
+            })
+            .map(|(_, z)| z)
+            .collect()
+    } else {
+        named
+    };
+    let r = |m: String| rule("3.3.2 The Free Drop Scenario", m);
+    let here = zones.join(" or ");
+    if allowed.is_empty() {
+        let elsewhere: Vec<String> = s
+            .drops
+            .iter()
+            .filter(|d| d.number != drop)
+            .filter_map(|d| {
+                let z = d
+                    .plan
+                    .as_ref()?
+                    .iter()
+                    .filter_map(|p| p.split_once(':'))
+                    .find(|(pf, _)| *pf == f)?
+                    .1;
+                Some(format!("Drop {} in zone {z}", d.number))
+            })
+            .collect();
+        return Err(r(format!(
+            "Drop {drop}'s plan names no zone for {f}: {unit} is not in this drop{}",
+            if elsewhere.is_empty() {
+                String::new()
+            } else {
+                format!(" (the plans put {f} in {})", elsewhere.join(", "))
+            }
+        )));
+    }
+    match zones.iter().find(|z| allowed.contains(&z.as_str())) {
+        Some(z) => Ok(Some(z.clone())),
+        None => Err(r(format!(
+            "Drop {drop}'s plan puts {f} in zone {}: {unit} drops there, not in {here}",
+            allowed.join(" or ")
+        ))),
+    }
+}
+
+/// 3.4.1: may `unit` roll on the Drop Table now? Where it stands on the map, in a hex of the
+/// zone and not in Column (3.4). Once a unit, for the last drop that came (decision 24): Drop One's units as soon as they drop, so on the turn Drop One came; a later
+/// drop's the first time they activate after it (the caller checks that the chit in play
+/// activates the unit). Returns the drop's number.
+pub fn check_drop_roll(s: &State, unit: &str, zone: &str) -> Result<u8, RuleError> {
+    let r = |m: String| rule("3.4.1 The Drop Table", m);
+    if let (Some(u), Some((_, hexes))) = (s.units.get(unit), DATA.zones.get(zone)) {
+        // 3.4: placed in any hex of the zone, not in Column.
+        if !hexes.contains(&u.hex) {
+            return Err(rule(
+                "3.4 How to Drop",
+                format!(
+                    "{unit} stands at {}, not in airborne zone {zone}: a Unit drops in a hex of its zone; name the zone it dropped in",
+                    u.hex
+                ),
+            ));
+        }
+        if u.column {
+            return Err(rule(
+                "3.4 How to Drop",
+                format!(
+                    "{unit} stands in Column at {}: Units cannot drop in Column; place it out of Column (move it without 'column') and roll",
+                    u.hex
+                ),
+            ));
+        }
+    }
+    if s.drop_rolled.iter().any(|u| u == unit) {
+        return Err(r(format!(
+            "{unit} has rolled on the Drop Table already: a Unit rolls once, when it drops"
+        )));
+    }
+    let Some(d) = s
+        .drops
+        .iter()
+        .filter(|d| d.arrived.is_some())
+        .max_by_key(|d| d.number)
+    else {
+        return Err(r(
+            "no drop has come yet: a Unit rolls on the Drop Table when its drop comes".into(),
+        ));
+    };
+    if d.number == 1 && d.arrived != Some((s.day, s.time)) {
+        let (day, time) = d.arrived.expect("arrived");
+        return Err(r(format!(
+            "Drop One's Units roll as soon as they drop, on its turn ({} {day} Sept); no roll is left for Drop One now",
+            super::data::TURNS[time]
+        )));
+    }
+    check_plan_zone(s, unit, d.number, &[zone.to_owned()])?;
+    Ok(d.number)
+}
+
+/// 3.4.1–3.4.2: one die plus the modifiers on the Drop Table, and its result applied (decision
+/// 24): a step loss marks the unit (decision 15; its last step eliminates it), eliminated takes
+/// it off the map, each delay is one more glider/paradrop marker; a Unit of a drop after Drop
+/// One also gets its own marker.
+#[allow(clippy::too_many_arguments)]
+pub fn drop_roll(
+    s: &mut State,
     ctx: &mut Ctx,
     unit: &str,
+    drop: u8,
     zone: &str,
     glider: bool,
     flak: u32,
     flak88: u32,
 ) -> Result<(), RuleError> {
+    use super::data::DropResult;
     let (m, parts) = drop_modifier(s, zone, glider, flak, flak88)?;
     let face = d10(ctx);
     let total = face as i32 + m;
@@ -584,7 +981,83 @@ pub fn drop_roll(
         parts.join(", "),
         result.name()
     ));
+    s.drop_rolled.push(unit.to_owned());
+    s.drop_awaiting.retain(|u| u != unit);
+    let delays = match result {
+        DropResult::Delay1 => 1,
+        DropResult::Delay2 => 2,
+        _ => 0,
+    };
+    match result {
+        DropResult::Eliminated => {
+            s.units.remove(unit);
+            super::units::eliminate(s, unit);
+            s.drop_markers.remove(unit);
+            ctx.say(format!("{unit} is eliminated on landing (3.4.1)"));
+            return Ok(());
+        }
+        DropResult::StepLoss => {
+            let m = s.marks.entry(unit.to_owned()).or_default();
+            m.lost += 1;
+            let lost = m.lost;
+            match super::units::steps_of(unit) {
+                Some(steps) if lost >= steps => {
+                    s.units.remove(unit);
+                    super::units::eliminate(s, unit);
+                    s.drop_markers.remove(unit);
+                    ctx.say(format!(
+                        "{unit} loses its last step on landing and is eliminated (3.4.1)"
+                    ));
+                    return Ok(());
+                }
+                Some(steps) => ctx.say(format!(
+                    "{unit} loses a step on landing: {} of {steps} left (3.4.1)",
+                    steps - lost
+                )),
+                None => ctx.say(format!("{unit} loses a step on landing ({lost} lost)")),
+            }
+        }
+        _ => {}
+    }
+    let markers = delays + u32::from(drop > 1);
+    if markers > 0 {
+        let n = s.drop_markers.entry(unit.to_owned()).or_default();
+        *n += markers;
+        ctx.say(format!(
+            "{unit} is under {n} glider/paradrop marker{}: one Action removes each (unmark {unit}), and it performs no other Action until all are off (3.4.2)",
+            if *n == 1 { "" } else { "s" }
+        ));
+    }
     Ok(())
+}
+
+/// `unmark <unit>` (3.4.2): an Action of the unit removes one glider/paradrop marker; it opens
+/// no opportunity fire window.
+pub fn check_unmark(s: &State, side: Side, unit: &str) -> Result<(), RuleError> {
+    if side != Side::Allied || s.drop_markers.get(unit).copied().unwrap_or(0) == 0 {
+        return Err(rule(
+            "3.4.2 Glider/Paradrop Markers",
+            format!("{unit} has no glider/paradrop marker to remove"),
+        ));
+    }
+    Ok(())
+}
+
+pub fn unmark(s: &mut State, ctx: &mut Ctx, unit: &str) {
+    let n = s.drop_markers.get_mut(unit).expect("checked");
+    *n -= 1;
+    let left = *n;
+    if left == 0 {
+        s.drop_markers.remove(unit);
+    }
+    ctx.say(format!(
+        "{unit} removes a glider/paradrop marker (an Action, no opportunity fire; 3.4.2): {}",
+        if left == 0 {
+            "none left, it may act".to_owned()
+        } else {
+            format!("{left} left")
+        }
+    ));
 }
 
 /// 4.3.3: the German adds the Attacked markers and twice the Closed ones and rolls that or

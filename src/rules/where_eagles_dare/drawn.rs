@@ -945,6 +945,7 @@ pub fn pointing(rules: &WhereEaglesDare, s: &State, seat: &Seat) -> Vec<Pointed>
             }
             for column in [u.column, !u.column] {
                 let c = Command::Move {
+                    cohesion: false,
                     unit: name.clone(),
                     path: vec![n],
                     column,

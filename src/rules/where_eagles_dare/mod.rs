@@ -179,7 +179,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "11".into(),
+            version: "13".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -222,6 +222,24 @@ impl Rules for WhereEaglesDare {
                     name: "command_los".into(),
                     description: "with a map: a Leader commands only the units he sees (line of sight over the map) within his Command Range (decision 17; off: range counted in hexes only)".into(),
                     default: json!(false),
+                    choices: Vec::new(),
+                },
+                OptionInfo {
+                    name: "roadblock_bars_own".into(),
+                    description: "2.16 (decision 23): with a map, any road block in a raised road's hex bars a Unit in Column from entering it, its owner's too (off: only the enemy's)".into(),
+                    default: json!(true),
+                    choices: Vec::new(),
+                },
+                OptionInfo {
+                    name: "release_entry".into(),
+                    description: "4.3.1 (decision 28): a Unit of a Formation on the Club Route line (Group Cold, Guards Art.) is placed only once released, in the Club Route marker's hex, in Column (off: placements are the players', as with a reinforcement schedule's exceptions)".into(),
+                    default: json!(true),
+                    choices: Vec::new(),
+                },
+                OptionInfo {
+                    name: "heroic_tq".into(),
+                    description: "S3.1 Heroic (decision 29): a Heroic unit's tq and rally pass on one more face than those stated for its face value (off: the stated faces include Heroic)".into(),
+                    default: json!(true),
                     choices: Vec::new(),
                 },
                 OptionInfo {
@@ -280,6 +298,9 @@ impl Rules for WhereEaglesDare {
         let (mut covering_fire, mut alternate_chits, mut german_lost) = (false, false, false);
         let mut command_los = false;
         let mut reinf_eliminated = true;
+        let mut roadblock_bars_own = true;
+        let mut release_entry = true;
+        let mut heroic_tq = true;
         let mut airborne_tanks = None;
         let mut map = None;
         if let Some(obj) = setup.options.as_object() {
@@ -308,6 +329,9 @@ impl Rules for WhereEaglesDare {
                     ("german_lost", Value::Bool(b)) => german_lost = *b,
                     ("command_los", Value::Bool(b)) => command_los = *b,
                     ("reinf_eliminated", Value::Bool(b)) => reinf_eliminated = *b,
+                    ("roadblock_bars_own", Value::Bool(b)) => roadblock_bars_own = *b,
+                    ("release_entry", Value::Bool(b)) => release_entry = *b,
+                    ("heroic_tq", Value::Bool(b)) => heroic_tq = *b,
                     ("airborne_tanks", Value::String(t)) if t == "none" => airborne_tanks = None,
                     ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
                         airborne_tanks = Some(t.clone())
@@ -322,7 +346,8 @@ impl Rules for WhereEaglesDare {
                     }
                     (
                         "covering_fire" | "alternate_chits" | "german_lost" | "command_los"
-                        | "reinf_eliminated",
+                        | "reinf_eliminated" | "roadblock_bars_own" | "release_entry"
+                        | "heroic_tq",
                         _,
                     ) => {
                         return Err(rule("options", format!("{k} is true or false")))
@@ -336,7 +361,7 @@ impl Rules for WhereEaglesDare {
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, airborne_tanks, map"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, roadblock_bars_own, release_entry, heroic_tq, airborne_tanks, map"),
                         ))
                     }
                 }
@@ -485,6 +510,13 @@ impl Rules for WhereEaglesDare {
             german_lost,
             command_los,
             reinf_eliminated,
+            roadblock_bars_own,
+            release_entry,
+            heroic_tq,
+            vehicles: BTreeMap::new(),
+            drop_markers: BTreeMap::new(),
+            drop_rolled: Vec::new(),
+            drop_awaiting: Vec::new(),
             eliminated: BTreeMap::new(),
             airborne_tanks,
             lost: None,
@@ -1255,8 +1287,18 @@ impl WhereEaglesDare {
                     path,
                     column,
                     transport,
+                    cohesion,
                 } if side == s.lost_mover() && *unit == lost => {
-                    declared::move_unit(s, ctx, side.other(), unit, path, *column, *transport)?;
+                    declared::move_unit(
+                        s,
+                        ctx,
+                        side.other(),
+                        unit,
+                        path,
+                        *column,
+                        *transport,
+                        *cohesion,
+                    )?;
                     s.lost = None;
                     s.lost_event = None;
                     s.marks.entry(lost.clone()).or_default().suppressed = true;
@@ -1357,6 +1399,9 @@ impl WhereEaglesDare {
         if let Some(unit) = acting_unit(c) {
             // S6.5, S6.6: the chit in play activates the unit (units of the OOB).
             command::check_active(s, side, unit)?;
+            if !matches!(c, Command::Unmark { .. }) {
+                units::check_markers(s, unit)?;
+            }
         }
         match c {
             Command::End => return chits::draw(s, ctx),
@@ -1380,8 +1425,10 @@ impl WhereEaglesDare {
                 path,
                 column,
                 transport,
+                cohesion,
             } => {
-                let end = declared::move_unit(s, ctx, side, unit, path, *column, *transport)?;
+                let end =
+                    declared::move_unit(s, ctx, side, unit, path, *column, *transport, *cohesion)?;
                 s.window = Some(end);
             }
             Command::Bulldozer { unit, bridge } => {
@@ -1518,8 +1565,18 @@ impl WhereEaglesDare {
                         "only Allied airborne units roll on the Drop Table",
                     ));
                 }
+                let drop = declared::check_drop_roll(s, unit, zone)?;
+                if drop > 1 {
+                    // 3.4.1: a later drop's unit rolls the first time it activates.
+                    command::check_active(s, side, unit)?;
+                }
+                declared::drop_modifier(s, zone, *glider, *flak, *flak88)?;
                 specials::flip_flak(s, ctx);
-                declared::drop_roll(s, ctx, unit, zone, *glider, *flak, *flak88)?;
+                declared::drop_roll(s, ctx, unit, drop, zone, *glider, *flak, *flak88)?;
+            }
+            Command::Unmark { unit } => {
+                declared::check_unmark(s, side, unit)?;
+                declared::unmark(s, ctx, unit);
             }
             Command::Status => {
                 return Err(rule(
@@ -1593,7 +1650,8 @@ fn acting_unit(c: &Command) -> Option<&str> {
         | Command::Dismount { unit, .. }
         | Command::Ride { unit, .. }
         | Command::Ferry { unit, .. }
-        | Command::EnterPark { unit, .. } => Some(unit),
+        | Command::EnterPark { unit, .. }
+        | Command::Unmark { unit } => Some(unit),
         Command::Mount { infantry, .. } => Some(infantry),
         _ => None,
     }

@@ -91,6 +91,10 @@ pub enum Command {
         column: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         transport: Option<Transport>,
+        /// 2.16: a Leg Unit leaving Column in a raised hex takes a Cohesion Hit instead of
+        /// paying the movement point.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        cohesion: bool,
     },
     Fire {
         unit: String,
@@ -139,6 +143,10 @@ pub enum Command {
         bridge: String,
         #[serde(default)]
         fire_zone: bool,
+    },
+    /// An Action of a dropped Unit removing one glider/paradrop marker (3.4.2).
+    Unmark {
+        unit: String,
     },
     /// The Drop Table roll of one Unit (3.4.1) with the modifiers the engine cannot count.
     DropRoll {
@@ -425,7 +433,8 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             let unit = unit(w.get(1))?;
             let mut rest = &w[2..];
             let column = rest.last() == Some(&"column");
-            if column {
+            let cohesion = rest.last() == Some(&"cohesion");
+            if column || cohesion {
                 rest = &rest[..rest.len() - 1];
             }
             let transport = rest.last().and_then(|t| Transport::parse(t));
@@ -434,7 +443,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             }
             if rest.is_empty() {
                 return Err(err(
-                    "move <unit> <hex> <hex> … [column]: name at least one hex",
+                    "move <unit> <hex> <hex> … [column|cohesion]: name at least one hex",
                 ));
             }
             let path = rest
@@ -449,6 +458,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 path,
                 column,
                 transport,
+                cohesion,
             }
         }
         "fire" | "opfire" => {
@@ -612,6 +622,9 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 Some(&"fz") if w.len() == 3 => true,
                 _ => return Err(err("demolish <bridge> [fz]")),
             },
+        },
+        "unmark" if w.len() == 2 => Command::Unmark {
+            unit: unit(w.get(1))?,
         },
         "droproll" => {
             let unit = unit(w.get(1))?;
@@ -807,7 +820,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column|cohesion] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · unmark <unit> · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -838,14 +851,16 @@ pub fn describe(c: &Command) -> String {
             path,
             column,
             transport,
+            cohesion,
         } => {
             format!(
-                "move {unit} {}{}{}",
+                "move {unit} {}{}{}{}",
                 hexes(path),
                 transport
                     .map(|t| format!(" {}", t.name()))
                     .unwrap_or_default(),
-                if *column { " column" } else { "" }
+                if *column { " column" } else { "" },
+                if *cohesion { " cohesion" } else { "" }
             )
         }
         Command::Fire {
@@ -929,6 +944,7 @@ pub fn describe(c: &Command) -> String {
         Command::Demolish { bridge, fire_zone } => {
             format!("demolish {bridge}{}", if *fire_zone { " fz" } else { "" })
         }
+        Command::Unmark { unit } => format!("unmark {unit}"),
         Command::DropRoll {
             unit,
             zone,

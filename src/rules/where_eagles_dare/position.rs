@@ -23,7 +23,8 @@ phase weather|fog|route|release|activation|buy allied|buy german
 impulse allied|german              whose impulse it is
 actions <n>                        actions taken in the impulse
 weather clear|overcast|rain|fog <n>    (fog clears on n or less)
-unit <name> <side> at <hex> [column]   a unit as moved on the map (hexes like 56.201)
+unit <name> <side> at <hex> [column] [wheeled|tracked|mounted]   a unit as moved on the map
+                                   (hexes like 56.201; how it came in: decision 23)
 unit <name> off                    the unit is off the map
 marks <unit> [suppressed] [cohesion <n>] [lost <n>]   its stated results (decision 15)
 cp <division> <n> | dp <division> <n>  command and dispatch points
@@ -40,9 +41,10 @@ placing <side> <event>             an event the side places or attacks with now 
 passed-mines <unit>                the unit passed its check to leave a Minefield
 lost <unit> by <side>              a lost unit the side moves now (S3.1 Lost, O3.0)
 lost82-in <unit>                   a Lost 82nd AB unit already brought in by Reinf
-eliminated <unit>                  a unit of the order of battle eliminated (decision 21)";
+eliminated <unit>                  a unit of the order of battle eliminated (decision 21)
+dropped <unit> [markers <n>]       it rolled on the Drop Table; its glider/paradrop markers (decision 24)";
 
-const KNOWN: [&str; 25] = [
+const KNOWN: [&str; 26] = [
     "day",
     "time",
     "phase",
@@ -68,6 +70,7 @@ const KNOWN: [&str; 25] = [
     "lost",
     "lost82-in",
     "eliminated",
+    "dropped",
 ];
 
 fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {
@@ -194,11 +197,19 @@ pub fn read(
                         st.units.remove(name);
                     }
                     [x, "at", h, rest @ ..] => {
-                        let column = match rest {
-                            [] => false,
-                            ["column"] => true,
-                            _ => return Err(s.error("write unit <name> <side> at <hex> [column]")),
-                        };
+                        let mut column = false;
+                        let mut vehicle = None;
+                        for r in rest {
+                            match (*r, super::order::Transport::parse(r)) {
+                                ("column", _) if !column => column = true,
+                                (_, Some(t)) if vehicle.is_none() => vehicle = Some(t),
+                                _ => {
+                                    return Err(s.error(
+                                        "write unit <name> <side> at <hex> [column] [wheeled|tracked|mounted]",
+                                    ))
+                                }
+                            }
+                        }
                         let u = Unit {
                             side: side(&s, x)?,
                             hex: hex(&s, h)?,
@@ -224,10 +235,18 @@ pub fn read(
                             )));
                         }
                         st.units.insert(name.to_owned(), u);
+                        match vehicle {
+                            Some(t) => {
+                                st.vehicles.insert(name.to_owned(), t);
+                            }
+                            None => {
+                                st.vehicles.remove(name);
+                            }
+                        }
                     }
                     _ => {
                         return Err(s.error(
-                            "write unit <name> <side> at <hex> [column] or unit <name> off",
+                            "write unit <name> <side> at <hex> [column] [wheeled|tracked|mounted] or unit <name> off",
                         ))
                     }
                 }
@@ -466,6 +485,31 @@ pub fn read(
                 }
                 st.units.remove(w[1]);
                 super::units::eliminate(&mut st, w[1]);
+            }
+            "dropped" => {
+                let n = match &w[1..] {
+                    [_] => 0,
+                    [_, "markers", n] => n
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|n| *n <= 9)
+                        .ok_or_else(|| s.error(format!("'{n}': markers 0 to 9")))?,
+                    _ => return Err(s.error("write dropped <unit> [markers <n>]")),
+                };
+                if OOB.side_of(w[1]) == Some(Side::German) {
+                    return Err(s.error(format!(
+                        "{} is a German unit: only Allied airborne Units drop (3.1)",
+                        w[1]
+                    )));
+                }
+                if !st.drop_rolled.iter().any(|u| u == w[1]) {
+                    st.drop_rolled.push(w[1].to_owned());
+                }
+                if n > 0 {
+                    st.drop_markers.insert(w[1].to_owned(), n);
+                } else {
+                    st.drop_markers.remove(w[1]);
+                }
             }
             "minefield" => {
                 s.expect_words(2, "minefield <hex>")?;

@@ -176,3 +176,71 @@ pub fn roll(s: &mut State, ctx: &mut Ctx, dp: u32) -> Result<bool, RuleError> {
     enter(s, ctx, e, "rolled");
     Ok(advance(s, ctx, false))
 }
+
+/// 4.3.1: where a Unit of a Formation on the Club Route line enters (option `release_entry`,
+/// decision 28). Checked when the Allied player first places it (`move`): before its Formation
+/// is released it is not placed at all; once released, "that entire Formation is placed on the
+/// Club Route Marker" — "All units must enter the game in the furthest advanced Club Route hex
+/// (the current hex in which the Club Route marker is placed)" and "They must arrive in
+/// column". With the marker off the map its Units "no longer appear on the Where Eagles Dare
+/// maps"; Formations of The Devil's Cauldron never do. "Auto" Formations enter at their
+/// reinforcement hex (the schedule, not in the text: not checked), and a Formation part of
+/// which starts on the map (Group Hot) is not checked.
+pub fn check_entry(
+    s: &State,
+    side: super::state::Side,
+    unit: &str,
+    at: super::hex::Hex,
+    column: bool,
+) -> Result<(), RuleError> {
+    if side != super::state::Side::Allied || !s.release_entry || s.units.contains_key(unit) {
+        return Ok(());
+    }
+    let Some(f) = super::oob::OOB.formation_of(unit) else {
+        return Ok(());
+    };
+    let Some(e) = DATA
+        .release_line
+        .iter()
+        .find(|e| e.formation.as_deref() == Some(f.id.as_str()))
+    else {
+        return Ok(());
+    };
+    if e.on_map {
+        return Ok(());
+    }
+    let r = |m: String| rule("4.3.1 Release of new units", m);
+    if !s.released.contains(&e.id) {
+        return Err(r(format!(
+            "{unit} is of {}, still on the Club Route line of the Guards Armored display: its Units enter when it is released (1900, step 2), in the Club Route marker's hex",
+            e.name
+        )));
+    }
+    if e.tdc || e.is_43rd {
+        return Err(r(format!(
+            "{unit} is of {}: its Units are placed on The Devil's Cauldron's maps only",
+            e.name
+        )));
+    }
+    if e.number.is_none() {
+        return Ok(());
+    }
+    let Some(m) = s.marker else {
+        return Err(r(format!(
+            "the Club Route marker is off the map: {}'s Units no longer appear on the Where Eagles Dare map",
+            e.name
+        )));
+    };
+    if at != m {
+        return Err(r(format!(
+            "{unit} of {} enters in the Club Route marker's hex {m}, not {at}: 'move {unit} {m} column'",
+            e.name
+        )));
+    }
+    if !column {
+        return Err(r(format!(
+            "released units arrive in Column: 'move {unit} {m} column'"
+        )));
+    }
+    Ok(())
+}

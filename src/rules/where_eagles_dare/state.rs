@@ -436,6 +436,34 @@ pub struct State {
     /// back with its recovered steps, in its formation Leader's hex.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub reinf_eliminated: bool,
+    /// How each unit came into its hex when its move stated a vehicle (`wheeled`, `tracked`,
+    /// or `mounted` on its organic transport): the Wheeled or Tracked Units the Column locks of
+    /// 2.4, 2.8–2.10 and 2.16 bind (decision 23). A move on its legs clears it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub vehicles: BTreeMap<String, super::order::Transport>,
+    /// Option `roadblock_bars_own` (decision 23, default on): any road block in a raised hex
+    /// bars a Unit in Column from entering it, its owner's too (off: only the enemy's).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub roadblock_bars_own: bool,
+    /// Option `release_entry` (decision 28, default on): a Unit of a Formation of the Club
+    /// Route line enters only once released, in the Club Route marker's hex, in Column.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub release_entry: bool,
+    /// Option `heroic_tq` (decision 29, default on): a Heroic unit's `tq` and `rally` pass on
+    /// one more face than those stated for its face value (S3.1).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub heroic_tq: bool,
+    /// Glider/paradrop markers on dropped units (3.4, 3.4.2): each takes the unit one Action
+    /// to remove, and it performs no other Action until all are off (decision 24).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub drop_markers: BTreeMap<String, u32>,
+    /// Airborne Units placed in their zone as their drop came, waiting for their Drop Table
+    /// roll before any other Action (3.4.1, decision 24).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drop_awaiting: Vec<String>,
+    /// The units that have rolled on the Drop Table (3.4.1: once, as they drop).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drop_rolled: Vec<String>,
     /// Club Route hexes, south to north (4.0).
     pub club_route: Vec<Hex>,
     /// The Club Route marker; `None` once removed at the end of the route (4.3.1).

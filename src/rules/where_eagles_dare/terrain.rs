@@ -239,6 +239,34 @@ impl Map {
         Ok(())
     }
 
+    /// Leaving Column in `h`, where the map knows it: a Wheeled or Tracked Unit may not in a
+    /// woods (2.4), town (2.8), city (2.9) or fortified (2.10) hex, nor a Vehicle Unit in a
+    /// raised road's or railroad's hex (2.16); a Leg Unit leaving Column in a raised hex pays 1
+    /// movement point (2.16: or takes a Cohesion Hit, the player's choice). The cost in half
+    /// movement points, or the section that forbids it and the hex's terrain.
+    pub fn leave_column(&self, mobility: Mobility, h: Hex) -> Result<u32, (&'static str, String)> {
+        let Some(x) = self.hexes.get(&h) else {
+            return Ok(0);
+        };
+        if mobility == Mobility::Leg {
+            return Ok(if x.raised { 2 } else { 0 });
+        }
+        let section = match x.terrain {
+            Terrain::Woods => "2.4 Woods",
+            Terrain::Town => "2.8 Towns",
+            Terrain::City => "2.9 Cities",
+            Terrain::Fortified => "2.10 Fortified",
+            _ if x.raised => "2.16 Raised Roads/Railroads",
+            _ => return Ok(0),
+        };
+        let what = if x.raised && section.starts_with("2.16") {
+            "raised road or railroad".to_owned()
+        } else {
+            x.terrain.name().to_owned()
+        };
+        Err((section, what))
+    }
+
     /// The cost in half movement points of one step from `a` into `b`, or why it may not be
     /// made. `Ok(None)` when the map does not know `b`: the step is not checked.
     pub fn step_cost(

@@ -206,6 +206,8 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
     let more = json!({
         "unit_marks": s.marks,
         "eliminated": s.eliminated,
+        "drop_markers": s.drop_markers,
+        "drop_awaiting": s.drop_awaiting,
         "air_strike": s.typhoons,
         "victory": super::victory::tally(s),
         "supply": json!({
@@ -583,6 +585,20 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
     }
     if !s.abandoned.is_empty() {
         line(format!("Abandoned transport: {}", s.abandoned.join(" ")));
+    }
+    if !s.drop_markers.is_empty() {
+        let on: Vec<String> = s
+            .drop_markers
+            .iter()
+            .map(|(u, n)| format!("{u} x{n}"))
+            .collect();
+        line(format!("Glider/paradrop markers (3.4.2): {}", on.join(" ")));
+    }
+    if !s.drop_awaiting.is_empty() {
+        line(format!(
+            "Dropped, to roll on the Drop Table (3.4.1): {}",
+            s.drop_awaiting.join(" ")
+        ));
     }
     for d in &s.disputes {
         line(format!(

@@ -37,7 +37,29 @@ fn riding_on(s: &State, infantry: &str) -> Option<String> {
         .map(|(v, _)| v.clone())
 }
 
-/// S4.3, S1: what a unit may not do now. `moving`: a move (a carrying vehicle may move; a
+/// 3.4.2: a Unit under a glider/paradrop marker performs no other Action until all are removed.
+pub fn check_markers(s: &State, unit: &str) -> Result<(), RuleError> {
+    if s.drop_awaiting.iter().any(|u| u == unit) {
+        return Err(rule(
+            "3.4.1 The Drop Table",
+            format!(
+                "{unit} has just dropped: it rolls on the Drop Table (droproll {unit} <zone>) before any other Action"
+            ),
+        ));
+    }
+    if let Some(n) = s.drop_markers.get(unit).filter(|n| **n > 0) {
+        return Err(rule(
+            "3.4.2 Glider/Paradrop Markers",
+            format!(
+                "{unit} is under {n} glider/paradrop marker{}: it performs no other Action until all are removed (unmark {unit}, one Action each)",
+                if *n == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// 3.4.2, S4.3, S1: what a unit may not do now. `moving`: a move (a carrying vehicle may move; a
 /// parked artillery unit may not).
 pub fn check_action(
     s: &State,
@@ -45,6 +67,7 @@ pub fn check_action(
     moving: bool,
     class: Option<&str>,
 ) -> Result<(), RuleError> {
+    check_markers(s, unit)?;
     if let Some(v) = riding_on(s, unit) {
         return Err(rule(
             S4,
@@ -574,6 +597,9 @@ pub fn formation_losses(s: &State, formation: &str) -> u32 {
 /// of them) as its formation's losses; its markers go. A unit outside it leaves nothing.
 pub fn eliminate(s: &mut State, unit: &str) {
     s.marks.remove(unit);
+    s.vehicles.remove(unit);
+    s.drop_markers.remove(unit);
+    s.drop_awaiting.retain(|u| u != unit);
     if let Some(k) = steps_of(unit) {
         s.eliminated.insert(unit.to_owned(), k);
     }

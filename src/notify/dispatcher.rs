@@ -278,15 +278,13 @@ impl Dispatcher {
     /// Handles one claimed row: sends it (or expands a notice and sends its deliveries) and
     /// records the attempt.
     pub async fn handle(&self, claim: &Claimed) -> Handled {
+        if matches!(claim.row.record.channel.as_str(), EMAIL | WEBHOOK) {
+            return self.send(claim).await;
+        }
         let outcome = unpanicked(claim.row.id, async {
-            match claim.row.record.channel.as_str() {
-                EMAIL | WEBHOOK => self.deliver(claim).await.map(|()| Handled::Sent),
-                _ => {
-                    let deliveries = self.expand(claim).await?;
-                    join_all(deliveries.iter().map(|d| self.send(d))).await;
-                    Ok(Handled::Expanded(deliveries.len()))
-                }
-            }
+            let deliveries = self.expand(claim).await?;
+            join_all(deliveries.iter().map(|d| self.send(d))).await;
+            Ok(Handled::Expanded(deliveries.len()))
         })
         .await;
         self.record(claim, outcome).await

@@ -255,3 +255,45 @@ fn campaign_bot_games_of_nine_days_end_fold_verify_and_keep_secrets() {
         "the German view never showed an off-map numbering: the secrecy check checked nothing"
     );
 }
+
+/// 3.3.2, 3.4.1: in free-drop games the bot's plans name the real airborne Formations of the
+/// order of battle, so its units drop where the opened plan puts them and roll on the Drop
+/// Table; a count of accepted rolls keeps that coverage from vanishing unseen.
+#[test]
+fn s3_3_2_free_drop_bot_games_roll_on_the_drop_table_as_the_opened_plan_says() {
+    let ruleset = rules::find("where-eagles-dare").unwrap();
+    let mut rolled = 0;
+    let mut plans = 0;
+    for n in 0..20u64 {
+        let game = bot::play(
+            ruleset.clone(),
+            setup("the-best-laid-plans", true, 2 * n + 1),
+            n * 7919 + 11,
+            5_000,
+            &mut |game, secrets| check_no_sealed_leak(game, secrets),
+        )
+        .unwrap_or_else(|e| panic!("free drop game {n}: {e}"));
+        let s: &State = game
+            .game
+            .state
+            .downcast()
+            .expect("a Where Eagles Dare state");
+        // Units of the order of battle only: the plan binds those (3.3.2).
+        rolled += s
+            .drop_rolled
+            .iter()
+            .filter(|u| {
+                despatch::rules::where_eagles_dare::oob::OOB
+                    .unit(u)
+                    .is_some()
+            })
+            .count();
+        plans += s.drops.iter().filter(|d| d.plan.is_some()).count();
+    }
+    println!("free drop: {plans} plans opened, {rolled} drop rolls accepted");
+    assert!(plans > 0, "no free drop plan was ever opened");
+    assert!(
+        rolled > 0,
+        "no drop roll was accepted in the free drop games: the Drop Table went unplayed"
+    );
+}

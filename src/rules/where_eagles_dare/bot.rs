@@ -33,20 +33,13 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
     }
     Some(match &s.phase {
         Phase::Over => return None,
-        Phase::Plans { next } => {
-            let zones = ["A1", "A", "B", "C", "W"];
-            let z1 = zones[rng(5)];
-            let z2 = zones.iter().find(|z| **z != z1).copied().unwrap_or("A");
-            Command::Plan {
-                drop: *next,
-                // Each drop brings other Formations: a plan is never the same twice.
-                sticks: Some(vec![
-                    format!("d{next}-506:{z1}"),
-                    format!("d{next}-502:{z2}"),
-                    format!("ind-d{next}-101:{z1}"),
-                ]),
-            }
-        }
+        // 3.3.2: the plan names the real airborne Formations of the order of battle, so the
+        // drop's placements and Drop Table rolls follow it. Each drop lists them from another
+        // one: a plan is never the same twice.
+        Phase::Plans { next } => Command::Plan {
+            drop: *next,
+            sticks: Some(airborne_plan(usize::from(*next) - 1, false, rng)),
+        },
         Phase::Huber => Command::Huber {
             division: Some(["59th", "chill"][rng(2)].into()),
         },
@@ -54,14 +47,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
         // from repeating one opened before, which the secrecy check would take for a leak.
         Phase::Replan { next } => Command::Plan {
             drop: *next,
-            sticks: Some(vec![
-                format!(
-                    "r{next}-{}-506:{}",
-                    s.day,
-                    ["A1", "A", "B", "C", "W"][rng(5)]
-                ),
-                format!("r{next}-{}-501:A", s.day),
-            ]),
+            sticks: Some(replan(s, *next, rng)),
         },
         Phase::SupplyDrop { candidates } => Command::AirDrop {
             at: Some(TURNS[candidates[rng(2)]].to_owned()),
@@ -346,6 +332,13 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     covered: s.covering_fire && rng(2) == 0,
                 });
             }
+            // 3.4, 3.4.1: a dropped unit rolls before any other Action; on the drop's turn the
+            // Allied player places the drop's units in the zones its opened plan gives them.
+            if side == Side::Allied {
+                if let Some(c) = drop_work(s, rng) {
+                    return Some(c);
+                }
+            }
             if s.actions >= 3 || rng(4) == 0 {
                 return Some(Command::End);
             }
@@ -488,6 +481,130 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 },
             }
         }
+    })
+}
+
+/// The Allied Formations with airborne Units (3.3.2), not the Independent ones nor the Lost
+/// 82nd AB (it comes by the Reinf event).
+fn airborne_formations() -> Vec<&'static str> {
+    let oob = &super::oob::OOB;
+    oob.formations
+        .iter()
+        .filter(|f| f.side == Side::Allied && !f.id.starts_with("ind-"))
+        .filter(|f| {
+            oob.units
+                .iter()
+                .any(|u| u.formation == f.id && (u.para || u.glider) && !u.lost_82nd)
+        })
+        .map(|f| f.id.as_str())
+        .collect()
+}
+
+/// A free drop plan of the real Formations (3.3.2): every airborne Formation in a zone of its
+/// own, listed from the `first`th, and the 101st Independent Formation with one of them (first
+/// in the list when `independent_first`). Different `first`s give different plans.
+fn airborne_plan(first: usize, independent_first: bool, rng: BotRng) -> Vec<String> {
+    let mut zones: Vec<&str> = super::data::DATA.zones.keys().map(String::as_str).collect();
+    let formations = airborne_formations();
+    let n = formations.len().max(1);
+    let mut sticks: Vec<String> = (0..formations.len().min(zones.len()))
+        .map(|i| {
+            let z = zones.remove(rng(zones.len()));
+            format!("{}:{z}", formations[(first + i) % n])
+        })
+        .collect();
+    if let Some(with) = sticks.first().and_then(|s| s.split_once(':')) {
+        let ind = format!("ind-101:{}", with.1);
+        if independent_first {
+            sticks.insert(0, ind);
+        } else {
+            sticks.push(ind);
+        }
+    }
+    sticks
+}
+
+/// A new plan after a change of drop location (3.6): its Independent listed first and the
+/// Formations from one the day and drop name, so it repeats no plan opened before (which the
+/// secrecy check would take for a leak); tried again until it differs from every opened one.
+fn replan(s: &State, next: u8, rng: BotRng) -> Vec<String> {
+    let first = usize::from(next) + usize::from(s.day);
+    let mut plan = airborne_plan(first, true, rng);
+    for k in 1..8 {
+        if !s.drops.iter().any(|d| d.plan.as_ref() == Some(&plan)) {
+            break;
+        }
+        plan = airborne_plan(first + k, true, rng);
+    }
+    plan
+}
+
+/// The zone of `zones` the opened plan of `drop` gives `unit` (3.3.2).
+fn plan_zone(s: &State, unit: &str, drop: u8, zones: &[String]) -> Option<String> {
+    zones
+        .iter()
+        .find(|z| super::declared::check_plan_zone(s, unit, drop, &[(*z).clone()]).is_ok())
+        .cloned()
+}
+
+/// The Allied drop (3.4, 3.4.1, decision 24): a unit awaiting its Drop Table roll rolls, in the
+/// zone its opened plan gives it; on the turn the last drop came, now and then, an airborne
+/// Unit of a Formation the chit activates is placed in a hex of its plan's zone.
+fn drop_work(s: &State, rng: BotRng) -> Option<Command> {
+    use super::data::DATA;
+    let d = s
+        .drops
+        .iter()
+        .filter(|d| d.arrived.is_some())
+        .max_by_key(|d| d.number)?;
+    let chit = s.chit.as_deref().unwrap_or("");
+    let active = |u: &str| super::command::activates(s, chit, u) != Some(false);
+    for unit in &s.drop_awaiting {
+        let Some(u) = s.units.get(unit) else { continue };
+        if !active(unit) {
+            continue;
+        }
+        let zones: Vec<String> = DATA
+            .zones
+            .iter()
+            .filter(|(_, (_, hexes))| hexes.contains(&u.hex))
+            .map(|(z, _)| z.clone())
+            .collect();
+        if let Some(z) = plan_zone(s, unit, d.number, &zones) {
+            return Some(Command::DropRoll {
+                unit: unit.clone(),
+                zone: z,
+                glider: rng(2) == 0,
+                flak: rng(2) as u32,
+                flak88: rng(2) as u32,
+            });
+        }
+    }
+    if d.arrived != Some((s.day, s.time)) || d.plan.is_none() || rng(2) == 0 {
+        return None;
+    }
+    let waiting: Vec<(&str, String)> = super::oob::OOB
+        .units
+        .iter()
+        .filter(|u| (u.para || u.glider) && !u.lost_82nd)
+        .filter(|u| !s.units.contains_key(&u.id) && !s.drop_rolled.contains(&u.id))
+        .filter(|u| !s.eliminated.contains_key(&u.id) && active(&u.id))
+        .filter_map(|u| {
+            let all: Vec<String> = DATA.zones.keys().cloned().collect();
+            Some((u.id.as_str(), plan_zone(s, &u.id, d.number, &all)?))
+        })
+        .collect();
+    if waiting.is_empty() {
+        return None;
+    }
+    let (unit, zone) = &waiting[rng(waiting.len())];
+    let hexes = &DATA.zones.get(zone)?.1;
+    Some(Command::Move {
+        cohesion: false,
+        unit: (*unit).to_owned(),
+        path: vec![hexes[rng(hexes.len())]],
+        column: false,
+        transport: None,
     })
 }
 

@@ -197,7 +197,8 @@ impl Dispatcher {
     /// further, oldest first, until the let-go is done.
     async fn round(&self) -> Result<Round, String> {
         let superseded = self.supersede().await?;
-        let catching_up = superseded.let_go > 0 && superseded.looked >= SUPERSEDE_AT_ONCE as u64;
+        let looked_all = superseded.looked >= SUPERSEDE_AT_ONCE as u64;
+        let catching_up = superseded.let_go > 0 && looked_all;
         let claimed = if catching_up {
             Vec::new()
         } else {
@@ -207,7 +208,7 @@ impl Dispatcher {
         Ok(Round {
             let_go: superseded.let_go as usize,
             catching_up,
-            full: claimed.len() >= self.batch() || superseded.looked >= SUPERSEDE_AT_ONCE as u64,
+            full: claimed.len() >= self.batch() || looked_all,
             handled: claimed.len()
                 + handled
                     .iter()

@@ -345,6 +345,84 @@ mod through_games {
         }
     }
 
+    /// A notice of a game that no process holds folded reads its snapshot and the events after
+    /// it — not the whole log — when they reach back to the seat's last move, and says exactly
+    /// what one composed from the warm game (folded from the whole log) says.
+    async fn a_cold_notice_reads_from_the_snapshot_and_says_what_the_whole_log_says(store: Store) {
+        use despatch::engine::event::kind;
+        use despatch::games::outbox::{REMINDER, TURN};
+        use despatch::notify::notice::compose;
+        use despatch::store::{OutboxRecord, OutboxRow};
+
+        let games = Games::new(store.clone(), "http://test").with_snapshots_every(EVERY);
+        let mut from_snapshot = 0;
+        for ruleset in rules::all() {
+            let id = games.create(new_game(&ruleset, 0)).await.unwrap().game_id;
+            let mut rng = Rng::new(5);
+            for _ in 0..300 {
+                let l = games.load(&id).await.unwrap();
+                if l.game.ended || l.game.next_seq > 6 * EVERY {
+                    break;
+                }
+                bot_move(&games, &id, &mut rng).await.unwrap();
+            }
+            let warm = games.load(&id).await.unwrap();
+            let head = warm.game.next_seq - 1;
+            let snapshot = snapshot_at_least(&store, &id, (head + 1) / EVERY * EVERY).await;
+            let log = store.events(&id, 0, None).await.unwrap();
+            for seat in &warm.game.created.seats {
+                let seat = seat.seat.to_string();
+                let acted_since_snapshot = log[snapshot.seq as usize..]
+                    .iter()
+                    .any(|e| e.kind == kind::COMMAND && e.seat == seat);
+                for (channel, seq) in [(TURN, head), (REMINDER, head.saturating_sub(1))] {
+                    let row = OutboxRow {
+                        id: 1,
+                        record: OutboxRecord {
+                            game_id: id.clone(),
+                            seq,
+                            channel: channel.into(),
+                            seat: Some(seat.clone()),
+                            payload: serde_json::json!({ "deadline": "2030-01-01T00:00:00Z" }),
+                        },
+                    };
+                    let said = |c: Option<despatch::notify::notice::Composed>| {
+                        c.map(|c| serde_json::to_value(c.context).unwrap())
+                    };
+                    let expected = said(compose(&games, &row, None).await.unwrap());
+                    let cold = Games::new(store.clone(), "http://test").with_snapshots_every(0);
+                    let got = said(compose(&cold, &row, None).await.unwrap());
+                    assert_eq!(got, expected, "{} {seat} {channel}", ruleset.id());
+                    let kept = cold.fold_cache().get(&id).unwrap();
+                    if acted_since_snapshot && expected.is_some() {
+                        assert!(
+                            kept.events_from(0).is_none(),
+                            "{} {seat} {channel}: the cold notice read the whole log",
+                            ruleset.id()
+                        );
+                        from_snapshot += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            from_snapshot > 0,
+            "some notice was composed from a snapshot"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_cold_notice_on_postgres_reads_from_the_snapshot() {
+        let (store, _db) = super::common::fresh_postgres().await;
+        a_cold_notice_reads_from_the_snapshot_and_says_what_the_whole_log_says(store).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_cold_notice_on_sqlite_reads_from_the_snapshot() {
+        let (store, _db) = super::common::fresh_sqlite().await;
+        a_cold_notice_reads_from_the_snapshot_and_says_what_the_whole_log_says(store).await;
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_cold_load_on_postgres_restores_the_latest_snapshot() {
         let (store, _db) = super::common::fresh_postgres().await;

@@ -308,19 +308,22 @@ impl FoldCache {
         Some(page.clone())
     }
 
-    /// Keeps the pages' fold of a game (`bytes` its estimated size) beside the game, unless one
-    /// as far along is kept, or the game is not.
+    /// Keeps the pages' fold of a game (`bytes` its estimated size) beside the game, unless the
+    /// game is not kept or the fold kept is as good: as far along with as much of the log (a
+    /// fold from the start is better than one from a snapshot).
     pub(super) fn put_page(&self, game_id: &str, page: Arc<Folded>, bytes: usize) {
         let mut inner = self.lock();
         let Some(mut entry) = inner.entries.remove(game_id) else {
             return;
         };
         inner.bytes -= entry.bytes();
-        let behind = entry
-            .page
-            .as_ref()
-            .is_none_or(|(kept, _)| kept.next_seq() < page.next_seq());
-        if behind && page.next_seq() <= entry.game.next_seq {
+        let better = entry.page.as_ref().is_none_or(|(kept, _)| {
+            let further = page.next_seq() > kept.next_seq();
+            let longer = page.log_from() < kept.log_from();
+            page.log_from() <= kept.log_from() && further
+                || longer && page.next_seq() >= kept.next_seq()
+        });
+        if better && page.next_seq() <= entry.game.next_seq {
             entry.page = Some((page, bytes));
         }
         self.insert(&mut inner, entry);

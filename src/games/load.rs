@@ -65,6 +65,12 @@ impl Games {
 }
 
 impl Loaded {
+    /// The events this load holds, and the seq of the first: the whole log (from 0), or the
+    /// events after the snapshot it was loaded from (see `Games::whole_log`).
+    pub fn held(&self) -> (u64, &[Event]) {
+        (self.log_from, &self.tail)
+    }
+
     /// The events from `seq` on, if this load holds them all (see `Games::whole_log`).
     pub fn events_from(&self, seq: u64) -> Option<&[Event]> {
         let skip = usize::try_from(seq.checked_sub(self.log_from)?).ok()?;

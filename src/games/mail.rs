@@ -291,7 +291,8 @@ impl Games {
     /// read it (everything, once the game has ended): the pages' fold kept in the fold cache,
     /// moved on to the seat's load, not a fold of the whole log.
     pub async fn mail_log(&self, seat: &MailSeat, count: usize) -> Result<Vec<LogEntry>> {
-        let folded = self.latest_fold(&seat.game).await?;
+        let from = (seat.game.game.next_seq).saturating_sub(count as u64);
+        let folded = self.latest_fold(&seat.game, from).await?;
         let viewer = if seat.game.game.ended {
             Viewer::Everyone
         } else {

@@ -219,10 +219,13 @@ impl RawEntry {
 }
 
 /// A game folded to some event, with the log up to it: the pages' fold, kept beside the game
-/// in the fold cache (`cache`).
+/// in the fold cache (`cache`). A fold made from a snapshot (`Games::latest_fold`) has the
+/// log's entries from the snapshot on only.
 #[derive(Clone)]
 pub(super) struct Folded {
     game: Game,
+    /// The seq of the log's first entry: 0, or the seq of the snapshot it was made from.
+    log_from: u64,
     log: Vec<RawEntry>,
     /// The log's bytes (`bytes`), counted as it grows.
     log_bytes: usize,
@@ -239,9 +242,36 @@ impl Folded {
         let entry = RawEntry::of(first, Vec::new());
         Ok(Folded {
             game,
+            log_from: 0,
             log_bytes: entry.bytes(),
             log: vec![entry],
         })
+    }
+
+    /// A fold of a game restored from its snapshot, its log to be filled from there on.
+    fn from_snapshot(game: Game) -> Folded {
+        Folded {
+            log_from: game.next_seq,
+            game,
+            log: Vec::new(),
+            log_bytes: 0,
+        }
+    }
+
+    /// The seq of its log's first entry (0 unless it was made from a snapshot).
+    pub(super) fn log_from(&self) -> u64 {
+        self.log_from
+    }
+
+    /// Its log's entries of the events with seqs in `seqs`, as far as it holds them.
+    fn entries(&self, seqs: std::ops::Range<u64>) -> &[RawEntry] {
+        let index = |seq: u64| {
+            usize::try_from(seq.saturating_sub(self.log_from))
+                .unwrap_or(usize::MAX)
+                .min(self.log.len())
+        };
+        let end = index(seqs.end);
+        &self.log[index(seqs.start).min(end)..end]
     }
 
     /// The seq of the next event it would fold.
@@ -293,7 +323,7 @@ impl Games {
         let l = self.load(game_id).await?;
         let (record, secrets) = (&l.record, &l.secrets);
         let folded = match step {
-            None => self.latest_fold(&l).await?,
+            None => self.latest_fold(&l, 0).await?,
             Some(n) => {
                 if !record.ended {
                     return Err(ServiceError::BadRequest(
@@ -444,13 +474,19 @@ impl Games {
         })
     }
 
-    /// The pages' fold of the game `l` holds, with each event's outcome lines: the one kept
-    /// in the fold cache moved on by the events `l` holds past it, or a fold from the start (of
-    /// the whole log: `Games::whole_log`).
-    pub(super) async fn latest_fold(&self, l: &Loaded) -> Result<Arc<Folded>> {
+    /// The pages' fold of the game `l` holds, with each event's outcome lines from seq `from` on
+    /// (at least): the one kept in the fold cache moved on by the events `l` holds past it; or,
+    /// when `l` was loaded from a snapshot at or before `from`, a fold of that snapshot and the
+    /// events `l` holds (a notice of a cold game reads no earlier event); or a fold from the
+    /// start of the whole log (`Games::whole_log`).
+    pub(super) async fn latest_fold(&self, l: &Loaded, from: u64) -> Result<Arc<Folded>> {
         let game_id = &l.record.game_id;
         let upto = l.game.next_seq;
-        let folded = match self.folds.page_moved_on(game_id, upto, &l.tail, l.log_from) {
+        let kept = self
+            .folds
+            .page_moved_on(game_id, upto, &l.tail, l.log_from)
+            .filter(|f| f.log_from <= from);
+        let folded = match kept {
             Some(f) if f.next_seq() == upto => return Ok(f),
             Some(f) if f.next_seq() < upto && l.events_from(f.next_seq()).is_some() => {
                 let after = l.events_from(f.next_seq()).expect("checked above");
@@ -458,27 +494,61 @@ impl Games {
                 f.fold(after)?;
                 f
             }
-            _ => {
-                let log = self.whole_log(l).await?;
-                let first = log
-                    .first()
-                    .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
-                let ruleset = Self::ruleset(&l.record.ruleset)?;
-                let mut f = Folded::start(ruleset, first, l.secrets.hidden_seed)?;
-                f.fold(&log[1..])?;
-                f
-            }
+            _ => match self.fold_from_snapshot(l, from).await? {
+                Some(f) => f,
+                None => {
+                    let log = self.whole_log(l).await?;
+                    let first = log
+                        .first()
+                        .ok_or_else(|| ServiceError::Corrupt("the game has no events".into()))?;
+                    let ruleset = Self::ruleset(&l.record.ruleset)?;
+                    let mut f = Folded::start(ruleset, first, l.secrets.hidden_seed)?;
+                    f.fold(&log[1..])?;
+                    f
+                }
+            },
         };
         let folded = Arc::new(folded);
         self.folds.put_page(game_id, folded.clone(), folded.bytes());
         Ok(folded)
     }
 
+    /// The game's latest snapshot folded on by the events `l` holds, with their outcome lines:
+    /// when `l` holds every event from the snapshot on, the snapshot is no later than `from`,
+    /// and it is the log's (the hash it follows is the one the next held event names). `None`
+    /// otherwise, or when it does not restore (`Snapshot::restore`; the load said why).
+    async fn fold_from_snapshot(&self, l: &Loaded, from: u64) -> Result<Option<Folded>> {
+        if l.log_from == 0 || from < l.log_from {
+            return Ok(None);
+        }
+        let Some(snapshot) = self.store.latest_snapshot(&l.record.game_id).await? else {
+            return Ok(None);
+        };
+        let Some(after) = l.events_from(snapshot.seq) else {
+            return Ok(None);
+        };
+        let follows = match after.first() {
+            Some(next) => &next.prev_hash,
+            None => &l.game.last_hash,
+        };
+        if snapshot.seq > from || snapshot.seq > l.game.next_seq || *follows != snapshot.event_hash
+        {
+            return Ok(None);
+        }
+        let ruleset = Self::ruleset(&l.record.ruleset)?;
+        let Ok(game) = snapshot.restore(ruleset, l.secrets.hidden_seed) else {
+            return Ok(None);
+        };
+        let mut folded = Folded::from_snapshot(game);
+        folded.fold(after)?;
+        Ok(Some(folded))
+    }
+
     /// The outcome lines of the rules that `viewer` may read, of the events with seqs in
     /// `seqs` (which `l` holds), the last `most` of them: what a notice tells of what happened
     /// since the seat's last move. Read from the pages' fold kept in the fold cache, moved on
     /// by the events since it last was — the log is folded again only when no such fold is
-    /// kept (the first time after a cold load).
+    /// kept (the first time after a cold load, from the snapshot when `seqs` start after it).
     pub async fn outcome_lines(
         &self,
         l: &Loaded,
@@ -492,12 +562,11 @@ impl Games {
             .page_moved_on(game_id, l.game.next_seq, &l.tail, l.log_from)
         {
             // A fold ahead of `l` holds the same entries up to it.
-            Some(f) if f.next_seq() >= seqs.end => f,
-            _ => self.latest_fold(l).await?,
+            Some(f) if f.next_seq() >= seqs.end && f.log_from <= seqs.start => f,
+            _ => self.latest_fold(l, seqs.start).await?,
         };
-        let end = (seqs.end as usize).min(folded.log.len());
-        let start = (seqs.start as usize).min(end);
-        let mut lines: Vec<String> = folded.log[start..end]
+        let mut lines: Vec<String> = folded
+            .entries(seqs)
             .iter()
             .rev()
             .flat_map(|e| e.ruled_lines(viewer).rev())

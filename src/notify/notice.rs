@@ -6,7 +6,10 @@
 //!
 //! It folds nothing: the game is the one the fold cache holds (`Games::load`), and the lines come
 //! from the pages' fold kept beside it (`Games::outcome_lines`), which moves on by the events
-//! since it last did. So a notice costs the same at seq 10 as at seq 10,000. The decision, legal
+//! since it last did; for a game loaded cold from its snapshot, that fold starts at the
+//! snapshot when the notice's lines lie after it, and no earlier event is read (only a clocked
+//! game's notice reads the whole log, for the seat's vacations). So a notice costs the same at
+//! seq 10 as at seq 10,000. The decision, legal
 //! moves and board are always the ones the seat faces when the notice is composed. A `turn`
 //! notice also stands for the moves made while it waited (no other is written for its seat
 //! meanwhile: `Append::once_per_seat`), so its lines and the log's head it witnesses run to the
@@ -16,7 +19,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::engine::event::kind;
+use crate::engine::event::{kind, Event};
 use crate::engine::ruleset::{Outcome, Seat, Viewer};
 use crate::games::links;
 use crate::games::outbox::{OutboxRow, DEADLINE, GAME_OVER, INVITATION, REMINDER, TALK, TURN};
@@ -139,7 +142,6 @@ pub async fn compose(
                 row.id
             )
         })?;
-    let log = games.whole_log(&loaded).await.map_err(|e| e.to_string())?;
     let game = &loaded.game;
     let seat = Seat::parse(&seat_id)?;
     let prompt = game.prompts().into_iter().find(|p| p.seat == seat);
@@ -150,36 +152,47 @@ pub async fn compose(
         if prompt.is_none() {
             return Ok(None);
         }
-        log.len()
+        game.next_seq
     } else {
-        usize::try_from(r.seq + 1)
-            .map_err(|_| "seq out of range".to_string())?
-            .min(log.len())
+        r.seq.saturating_add(1).min(game.next_seq)
     };
-    let events = &log[..upto];
-    let head = events
-        .last()
-        .ok_or_else(|| format!("notice {} follows no event", row.id))?;
-    let acted = |e: &crate::engine::event::Event| {
+    let acted = |e: &Event| {
         (e.kind == kind::COMMAND || e.kind == kind::RESIGNED) && e.seat == seat_id
             || e.kind == kind::TIMEOUT
                 && e.payload.get("seat").and_then(Value::as_str) == Some(&seat_id)
     };
-    if r.channel == REMINDER && log[upto..].iter().any(&acted) {
+    let viewer = Viewer::Seat(seat.clone());
+    // The log is read as far back as the notice needs: the events the load holds (after its
+    // snapshot, for a game loaded cold) when they reach the notice's event and either the
+    // seat's last move or as many lines as a notice carries; the whole log otherwise, and for
+    // a deadline (a seat's vacations are read from the whole log).
+    let whole_log = || async { games.whole_log(&loaded).await.map_err(|e| e.to_string()) };
+    let held = loaded.held();
+    let mut whole = None;
+    if policy.is_some() || upto <= held.0 {
+        whole = Some(whole_log().await?);
+    }
+    let (loaded_ref, viewer_ref) = (&loaded, &viewer);
+    let lines_since = |since: u64| async move {
+        games
+            .outcome_lines(loaded_ref, viewer_ref, since..upto, MAX_LINES)
+            .await
+            .map_err(|e| e.to_string())
+    };
+    let since = Stretch::of(whole.as_deref(), held, upto).since_own(acted);
+    let mut lines = lines_since(since.unwrap_or(held.0)).await?;
+    if since.is_none() && lines.len() < MAX_LINES {
+        whole = Some(whole_log().await?);
+        let stretch = Stretch::of(whole.as_deref(), held, upto);
+        lines = lines_since(stretch.since_own(acted).unwrap_or(1)).await?;
+    }
+    let stretch = Stretch::of(whole.as_deref(), held, upto);
+    let head = stretch
+        .head()
+        .ok_or_else(|| format!("notice {} follows no event", row.id))?;
+    if r.channel == REMINDER && stretch.after().iter().any(&acted) {
         return Ok(None);
     }
-    // The lines the seat may read since its last move, up to the notice's event.
-    let last_own = events.iter().rposition(acted).unwrap_or(0);
-    let viewer = Viewer::Seat(seat.clone());
-    let lines = games
-        .outcome_lines(
-            &loaded,
-            &viewer,
-            last_own as u64 + 1..upto as u64,
-            MAX_LINES,
-        )
-        .await
-        .map_err(|e| e.to_string())?;
     let info = game.ruleset.info();
     let token = links::seat_token(&key, game_id, &seat_id);
     let base = &games.base_url;
@@ -193,7 +206,9 @@ pub async fn compose(
     let deadline = match payload.get("deadline").and_then(Value::as_str) {
         Some(d) => Some(d.to_owned()),
         None => policy
-            .and_then(|policy| crate::games::clock::seat_deadline(&policy, events, &seat_id))
+            .and_then(|policy| {
+                crate::games::clock::seat_deadline(&policy, stretch.before(), &seat_id)
+            })
             .map(crate::engine::event::timestamp),
     };
     let context = NoticeContext {
@@ -272,6 +287,55 @@ pub async fn compose(
         email: seat_record.email.clone(),
         context,
     }))
+}
+
+/// A stretch of the game's log running to its head, and the notice's event in it.
+struct Stretch<'a> {
+    /// The seq of `events[0]`.
+    from: u64,
+    events: &'a [Event],
+    /// The seq after the notice's event.
+    upto: u64,
+}
+
+impl<'a> Stretch<'a> {
+    /// The whole log if it was read, else the events a load holds (and the first one's seq),
+    /// with the notice's event at seq `upto - 1`.
+    fn of(whole: Option<&'a Vec<Event>>, held: (u64, &'a [Event]), upto: u64) -> Stretch<'a> {
+        let (from, events) = whole.map_or(held, |log| (0, log.as_slice()));
+        Stretch { from, events, upto }
+    }
+
+    fn split(&self) -> usize {
+        usize::try_from(self.upto.saturating_sub(self.from))
+            .unwrap_or(usize::MAX)
+            .min(self.events.len())
+    }
+
+    /// The events up to the notice's, from `from` on.
+    fn before(&self) -> &'a [Event] {
+        &self.events[..self.split()]
+    }
+
+    /// The events after the notice's.
+    fn after(&self) -> &'a [Event] {
+        &self.events[self.split()..]
+    }
+
+    /// The notice's event.
+    fn head(&self) -> Option<&'a Event> {
+        self.before().last()
+    }
+
+    /// The seq after the seat's last move (`acted`) up to the notice's event: 1 when it never
+    /// moved, `None` when the stretch does not reach back far enough to tell.
+    fn since_own(&self, acted: impl Fn(&Event) -> bool) -> Option<u64> {
+        match self.before().iter().rposition(acted) {
+            Some(i) => Some(self.from + i as u64 + 1),
+            None if self.from == 0 => Some(1),
+            None => None,
+        }
+    }
 }
 
 /// Who the game waits for, by the names `name_of` gives their seats: for a seat that is not

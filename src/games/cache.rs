@@ -143,6 +143,12 @@ impl FoldCache {
         Some(entry.loaded())
     }
 
+    /// The seq the cached fold of a game has reached, if one is kept; it holds nothing of it.
+    pub fn next_seq(&self, game_id: &str) -> Option<u64> {
+        let inner = self.lock();
+        inner.entries.get(game_id).map(|e| e.game.next_seq)
+    }
+
     /// The seat whose token hashes to `token_hash`, from a cached game's seats: `None` when the
     /// game is not cached, `Some(None)` when it is and no seat has that token.
     pub fn seat_by_token(&self, game_id: &str, token_hash: &str) -> Option<Option<String>> {

@@ -30,37 +30,62 @@ impl Games {
     /// appended since — asked of the store every time, so a move made by another process is
     /// never missed — or, on a miss, its latest snapshot moved on by the events after it (or the
     /// whole log folded), and kept.
+    ///
+    /// The store is asked before the cached fold is taken: a move of the game while the query
+    /// is out extends the cached log in place, where a load holding it would make the move copy
+    /// the whole log to extend it (`FoldCache::advance`).
     pub async fn load(&self, game_id: &str) -> Result<Loaded> {
-        if let Some(cached) = self.folds.get(game_id) {
-            let from = cached.game.next_seq;
+        if let Some(from) = self.folds.next_seq(game_id) {
             let tail = self.store.events(game_id, from, None).await?;
-            if tail.is_empty() {
-                return Ok(cached);
-            }
-            // Appended by another process (or by a clock event here): fold those onto the
-            // cached state, with the secrets they may have added read again.
-            // The shared log let go of at once, so that `advance` extends it in place.
-            let Loaded {
-                game, tail: held, ..
-            } = cached;
-            drop(held);
-            let mut game = Arc::unwrap_or_clone(game);
-            let folded = tail.iter().try_for_each(|e| game.fold_event_quietly(e));
-            if folded.is_ok() {
-                let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
-                let reloaded = cache::Secrets::Reloaded(secrets);
-                if self.folds.advance(game_id, from, game, tail, reloaded) {
-                    if let Some(l) = self.folds.get(game_id) {
+            if let Some(cached) = self.folds.get(game_id) {
+                let at = cached.game.next_seq;
+                // Moved on meanwhile by a move here: the events it holds are not folded again.
+                let unfolded: Vec<Event> = tail.into_iter().filter(|e| e.seq >= at).collect();
+                if at >= from && unfolded.is_empty() {
+                    return Ok(cached);
+                }
+                if at >= from {
+                    if let Some(l) = self.fold_on(game_id, cached, unfolded).await? {
                         return Ok(l);
                     }
                 }
-            } else {
-                self.folds.forget(game_id);
             }
         }
         let l = self.load_cold(game_id).await?;
         self.folds.put(&l);
         Ok(l)
+    }
+
+    /// Folds events appended by another process (or by a clock event here) onto the cached
+    /// game, with the secrets they may have added read again, and keeps it; `None` when they
+    /// do not fold (the fold is forgotten) or the cache let the game go meanwhile.
+    async fn fold_on(
+        &self,
+        game_id: &str,
+        cached: Loaded,
+        tail: Vec<Event>,
+    ) -> Result<Option<Loaded>> {
+        let from = cached.game.next_seq;
+        // The shared log let go of at once, so that `advance` extends it in place.
+        let Loaded {
+            game, tail: held, ..
+        } = cached;
+        drop(held);
+        let mut game = Arc::unwrap_or_clone(game);
+        if tail
+            .iter()
+            .try_for_each(|e| game.fold_event_quietly(e))
+            .is_err()
+        {
+            self.folds.forget(game_id);
+            return Ok(None);
+        }
+        let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
+        let reloaded = cache::Secrets::Reloaded(secrets);
+        if self.folds.advance(game_id, from, game, tail, reloaded) {
+            return Ok(self.folds.get(game_id));
+        }
+        Ok(None)
     }
 }
 
@@ -69,6 +94,14 @@ impl Loaded {
     /// events after the snapshot it was loaded from (see `Games::whole_log`).
     pub fn held(&self) -> (u64, &[Event]) {
         (self.log_from, &self.tail)
+    }
+
+    /// Lets go of the events this load holds (it then holds none): a reader done with the log
+    /// lets go of it so that a move of the game meanwhile extends the cached log in place
+    /// rather than copying it (`FoldCache::advance`).
+    pub fn let_go_of_log(&mut self) {
+        self.tail = Arc::default();
+        self.log_from = self.game.next_seq;
     }
 
     /// The events from `seq` on, if this load holds them all (see `Games::whole_log`).

@@ -131,11 +131,12 @@ pub async fn compose(
         .seat_time_zone(game_id, &seat_id)
         .await
         .map_err(|e| e.to_string())?;
-    let loaded = games.load(game_id).await.map_err(|e| e.to_string())?;
+    let mut loaded = games.load(game_id).await.map_err(|e| e.to_string())?;
     let seat_record = loaded
         .seats
         .iter()
         .find(|s| s.seat == seat_id)
+        .cloned()
         .ok_or_else(|| {
             format!(
                 "notice {} is for '{seat_id}', not a seat of the game",
@@ -193,13 +194,6 @@ pub async fn compose(
     if r.channel == REMINDER && stretch.after().iter().any(&acted) {
         return Ok(None);
     }
-    let info = game.ruleset.info();
-    let token = links::seat_token(&key, game_id, &seat_id);
-    let base = &games.base_url;
-    let result = match game.outcome() {
-        Outcome::Finished { summary, .. } => Some(summary),
-        Outcome::Running => None,
-    };
     let payload = &r.payload;
     // A reminder or a missed deadline names its deadline; a turn notice in a clocked game gets
     // the deadline the new decision has.
@@ -211,13 +205,26 @@ pub async fn compose(
             })
             .map(crate::engine::event::timestamp),
     };
+    let (head_seq, head_hash) = (head.seq, head.hash.clone());
+    // The log is let go of before the rest is written, so that a move of the game meanwhile
+    // extends the cached log in place rather than copying it (`games::cache`).
+    drop(whole);
+    loaded.let_go_of_log();
+    let game = &loaded.game;
+    let info = game.ruleset.info();
+    let token = links::seat_token(&key, game_id, &seat_id);
+    let base = &games.base_url;
+    let result = match game.outcome() {
+        Outcome::Finished { summary, .. } => Some(summary),
+        Outcome::Running => None,
+    };
     let context = NoticeContext {
         event: r.channel.clone(),
         game_id: game_id.clone(),
         game_short: game_id.chars().take(8).collect(),
-        seq: head.seq,
-        head_seq: head.seq,
-        head_hash: head.hash.clone(),
+        seq: head_seq,
+        head_seq,
+        head_hash,
         title: info.title.clone(),
         game_name: crate::games::players::name_of_loaded(&loaded),
         seat: seat_id.clone(),

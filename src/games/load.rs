@@ -37,17 +37,16 @@ impl Games {
     pub async fn load(&self, game_id: &str) -> Result<Loaded> {
         if let Some(from) = self.folds.next_seq(game_id) {
             let tail = self.store.events(game_id, from, None).await?;
-            if let Some(cached) = self.folds.get(game_id) {
+            // Moved on meanwhile by a move here: the events it holds are not folded again.
+            let cached = self.folds.get(game_id).filter(|c| c.game.next_seq >= from);
+            if let Some(cached) = cached {
                 let at = cached.game.next_seq;
-                // Moved on meanwhile by a move here: the events it holds are not folded again.
                 let unfolded: Vec<Event> = tail.into_iter().filter(|e| e.seq >= at).collect();
-                if at >= from && unfolded.is_empty() {
+                if unfolded.is_empty() {
                     return Ok(cached);
                 }
-                if at >= from {
-                    if let Some(l) = self.fold_on(game_id, cached, unfolded).await? {
-                        return Ok(l);
-                    }
+                if let Some(l) = self.fold_on(game_id, cached, unfolded).await? {
+                    return Ok(l);
                 }
             }
         }

@@ -913,7 +913,8 @@ pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
 ///   rules accept there (`opfire` in the opponent's window), with what the engine knows filled
 ///   in — the terrain of the target hex where the loaded map gives it (`on <terrain>`), the
 ///   range in hexes (`-- range <n>`) — and the rest left to the player to state (the CRT's
-///   facts: the Fire Rating, Fire Zones …); and an assault where the rules accept one.
+///   facts: the Fire Rating, Fire Zones …); and an assault where the rules accept one;
+/// - the orders in place of [`in_place`]: rallies, barrages, bridge engineering, road blocks …
 pub fn pointing(rules: &WhereEaglesDare, s: &State, seat: &Seat) -> Vec<Pointed> {
     let Some(side) = Side::of(seat) else {
         return Vec::new();

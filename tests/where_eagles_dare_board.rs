@@ -1089,3 +1089,38 @@ fn board_decision_13_the_first_turn_window_shows_where_the_play_is() {
         "{w:?}"
     );
 }
+
+#[test]
+fn pointing_s3_1_decision_30_a_routed_unit_moves_one_hex_or_entrenches_at_its_own_hex() {
+    let mut s = state("a-ride-in-the-country", json!({ "map": small_map() }));
+    allied_impulse(&mut s);
+    put(&mut s, "A/502", Side::Allied, "41.230");
+    put(&mut s, "y-ger", Side::German, "42.230");
+    s.routing = Some(despatch::rules::where_eagles_dare::state::Routing {
+        side: Side::Allied,
+        formation: "502".into(),
+        units: vec!["A/502".into()],
+    });
+    let allied = seat("allied");
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    assert!(orders_at(&pointed, "A/502", "41.230").contains(&"entrench A/502".to_owned()));
+    let one = pointed
+        .iter()
+        .find(|p| p.order == "move A/502 41.231")
+        .expect("a one-hex move");
+    assert!(
+        one.path.is_none(),
+        "a routed unit's move is one hex, not a path"
+    );
+    // Nothing else while the rout is settled: no fire, no rally, no road block.
+    assert!(
+        pointed
+            .iter()
+            .all(|p| p.order.starts_with("move ") || p.order.starts_with("entrench ")),
+        "{pointed:?}"
+    );
+    let after = played(&s, &allied, "entrench A/502");
+    assert!(after.entrenched.contains("A/502") && after.routing.is_none());
+    let b = svg(&after, &Viewer::Spectator, &BoardContext::default());
+    assert!(b.contains(r#"data-piece="m-entrenched-A/502" data-at="41.230""#));
+}

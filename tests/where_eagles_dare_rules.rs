@@ -4629,3 +4629,91 @@ fn heroic_s3_1_decision_29_a_heroic_unit_s_tq_and_rally_pass_on_one_more_face() 
     assert_eq!(s.bridges["son"].wired_by, None);
     assert!(game_with("the-best-laid-plans", json!({ "heroic_tq": "on" })).is_err());
 }
+
+#[test]
+fn rout_s3_1_decision_30_a_routed_allied_formation_moves_one_hex_without_opportunity_fire_or_entrenches(
+) {
+    let mut s = game("the-best-laid-plans");
+    s.units.retain(|_, u| u.side == Side::German);
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "C/502", "56.230");
+    // An Independent Unit stacked with the Formation routs with it; one elsewhere does not.
+    put(&mut s, "A/326", "56.203");
+    put(&mut s, "B/326", "56.231");
+    lose(&mut s, "B/502", 1);
+    s.cups.insert(Side::German, ids(&["rout"]));
+    unit_at(&mut s, "G/1", Side::German, "56.220");
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    ok(&mut s, "allied", "rout 502", &[]);
+    let r = s.routing.clone().expect("the routed units to settle");
+    assert_eq!(r.side, Side::Allied);
+    assert_eq!(r.units, vec!["A/502", "C/502", "A/326"]);
+    // Bad input changes nothing: a move of more than one hex, a unit not routed, another
+    // action, the German acting.
+    let e = refused(&mut s, "allied", "move A/502 56.204 56.205", "S3.1 Rout");
+    assert!(e.message.contains("one hex"), "{e}");
+    let e = refused(&mut s, "allied", "move B/326 56.232", "S3.1 Rout");
+    assert!(
+        e.message.contains("B/326 is not a routed unit of 502"),
+        "{e}"
+    );
+    refused(
+        &mut s,
+        "allied",
+        "fire A/502 56.220 small-arms",
+        "S3.1 Rout",
+    );
+    refused(&mut s, "allied", "entrench B/326", "S3.1 Rout");
+    refused(
+        &mut s,
+        "german",
+        "fire G/1 56.203 small-arms",
+        "sequence of play",
+    );
+    // One hex, and no opportunity fire window for the German.
+    ok(&mut s, "allied", "move A/502 56.204", &[]);
+    assert_eq!(s.units["A/502"].hex, hex("56.204"));
+    assert_eq!(
+        s.window, None,
+        "no opportunity fire at a routed unit's move"
+    );
+    // A unit that cannot leave the Fire Zones stays under an Entrenched marker.
+    ok(&mut s, "allied", "entrench A/326", &[]);
+    assert!(s.entrenched.contains("A/326"));
+    assert_eq!(s.window, None);
+    let seat = Seat::parse("allied").unwrap();
+    let text = WhereEaglesDare.board_text(&s, &Viewer::Seat(seat)).unwrap();
+    assert!(text.contains("Entrenched"), "{text}");
+    assert_eq!(s.routing.as_ref().unwrap().units, vec!["C/502"]);
+    // The Allied player is asked, and only he; a missed deadline passes.
+    let prompts = WhereEaglesDare.prompts(&s);
+    assert_eq!(prompts.len(), 1);
+    assert_eq!(prompts[0].seat.as_str(), "allied");
+    assert!(prompts[0].options.iter().any(|o| o == "entrench C/502"));
+    let mut late = s.clone();
+    let mut q = VecDeque::new();
+    WhereEaglesDare
+        .timeout(
+            &mut late,
+            &Seat::parse("allied").unwrap(),
+            &mut Ctx::new(DiceSource::Scripted(&mut q), None),
+        )
+        .unwrap();
+    assert!(late.routing.is_none());
+    // The rest are not in an enemy Fire Zone: they stay, nothing placed on them.
+    ok(&mut s, "allied", "pass", &[]);
+    assert!(s.routing.is_none());
+    assert_eq!(s.units["C/502"].hex, hex("56.230"));
+    assert!(!s.entrenched.contains("C/502"));
+    // The marker stays with the unit until it leaves its hex.
+    allied_impulse(&mut s, "div-101");
+    ok(&mut s, "allied", "move A/326 56.202", &[]);
+    assert!(!s.entrenched.contains("A/326"));
+    // A German Formation not of an off-map display is still the players' to carry out.
+    assert_eq!(
+        despatch::rules::where_eagles_dare::offmap::allied_routed(&s, "59-a"),
+        None
+    );
+}

@@ -116,6 +116,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
         Phase::Activation
             if s.pending.is_none()
                 && s.rout.is_none()
+                && s.routing.is_none()
                 && s.mann.is_none()
                 && s.lost.is_none()
                 && s.placing.is_some() =>
@@ -264,15 +265,30 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 if side != who {
                     return None;
                 }
-                // S3.1: a Formation on the map with a step lost on its units.
+                // S3.1: a Formation on the map with a step lost on its units: a German one of an
+                // off-map display, or an Allied one of the order of battle (decision 30).
+                let allied: Vec<String> = super::oob::OOB
+                    .formations
+                    .iter()
+                    .filter(|f| f.side == Side::Allied)
+                    .filter(|f| {
+                        super::offmap::allied_routed(s, &f.id).is_some_and(|u| !u.is_empty())
+                    })
+                    .map(|f| f.id.clone())
+                    .collect();
                 let on_map: Vec<&String> = s
                     .offmap
                     .iter()
                     .filter(|(_, p)| **p == super::state::OffMap::OnMap)
                     .map(|(f, _)| f)
+                    .chain(allied.iter())
                     .filter(|f| super::offmap::rout_condition(s, f).is_ok())
                     .collect();
                 return Some(match on_map.get(rng(on_map.len() + 1)) {
+                    Some(f) if allied.contains(f) => Command::Rout {
+                        formation: (*f).clone(),
+                        units: Vec::new(),
+                    },
                     Some(f) => Command::Rout {
                         formation: (*f).clone(),
                         units: s
@@ -284,6 +300,27 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                             .collect(),
                     },
                     None => Command::Pass,
+                });
+            }
+            if let Some(r) = &s.routing {
+                if side != r.side {
+                    return None;
+                }
+                // S3.1 Rout: the first routed unit moves one hex or entrenches; or the rest stay.
+                let unit = r.units[0].clone();
+                return Some(match (rng(3), s.units.get(&unit)) {
+                    (0, Some(u)) => {
+                        let n = u.hex.neighbours();
+                        Command::Move {
+                            cohesion: false,
+                            unit,
+                            path: vec![n[rng(n.len())]],
+                            column: u.column,
+                            transport: None,
+                        }
+                    }
+                    (1, _) => Command::Entrench { unit },
+                    _ => Command::Pass,
                 });
             }
             if s.mann.is_some() {

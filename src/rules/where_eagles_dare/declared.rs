@@ -133,6 +133,10 @@ pub fn move_unit(
     let whole = taken == steps.len();
     let steps = &steps[..taken];
     let end = steps.last().copied().unwrap_or(start);
+    if end != start {
+        // Decision 30: the Entrenched marker stays with the unit until it leaves its hex.
+        s.entrenched.remove(unit);
+    }
     s.units.insert(
         unit.to_owned(),
         Unit {

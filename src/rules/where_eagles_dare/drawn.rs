@@ -469,7 +469,8 @@ fn marker(at: At, id: String, side: Option<Side>, label: &str, title: String) ->
 const MARKERS: &str = "CR Club Route marker, Ru rubble, RB road block, Mi Minefield, Du Dutch, \
                        Ba barrage, P artillery park, X bridge destroyed, W bridge wired, \
                        Im railroad bridge improved, Bb Bailey, Fy ferry, U unstable stream \
-                       bridge, MW Men at Work, CH Cohesion Hits on a unit, Ty a Typhoon to attack";
+                       bridge, MW Men at Work, CH Cohesion Hits on a unit, En Entrenched unit \
+                       (S3.1 Rout), Ty a Typhoon to attack";
 
 /// The board `viewer` may see.
 pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
@@ -577,6 +578,17 @@ pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
                     m.cohesion,
                     if m.cohesion == 1 { "" } else { "s" }
                 ),
+            );
+        }
+    }
+    for name in &s.entrenched {
+        if let Some(u) = s.units.get(name) {
+            put(
+                u.hex,
+                format!("m-entrenched-{name}"),
+                Some(u.side),
+                "En",
+                format!("{name} Entrenched (S3.1 Rout)"),
             );
         }
     }
@@ -957,7 +969,8 @@ pub fn pointing(rules: &WhereEaglesDare, s: &State, seat: &Seat) -> Vec<Pointed>
                         piece: name.clone(),
                         cell: n.to_string(),
                         order: rules.describe(&c),
-                        path: Some(PathOrder {
+                        // A routed unit moves one hex (S3.1, decision 30): no path.
+                        path: s.routing.is_none().then(|| PathOrder {
                             head: format!("move {name}"),
                             tail: if column {
                                 "column".into()
@@ -1063,6 +1076,8 @@ pub const MOST_FACES: u32 = 8;
 ///   (2.15.6); a destroyed bridge's marker: `bailey <unit> <bridge>` for each Bailey Bridge unit
 ///   (2.15.7); an unstable stream bridge's marker: `bulldozer <unit> <bridge>` for each
 ///   Bulldozer and `bulldoze <bridge>` (2.11);
+/// - a routed Allied unit still to settle, pointed at its own hex: `entrench <unit>` (S3.1 Rout,
+///   decision 30; its one-hex move is the move pointed as any other);
 /// - a unit pointed at its own hex: `roadblock <hex>` (S2), `place heroic <unit>` while the
 ///   Heroic marker is to be placed (S3.1), `unmark <unit>` (3.4.2), `dismount <unit>
 ///   [abandon]` (S4.2, S5.3), `enterpark <unit> <park>` in a park's hex (S1); a road block of the
@@ -1210,6 +1225,14 @@ fn in_place(
                     at: None,
                     units: Vec::new(),
                 },
+            );
+        }
+        if s.routing.as_ref().is_some_and(|r| r.units.contains(name)) {
+            offer(
+                &mut out,
+                name,
+                u.hex,
+                Command::Entrench { unit: name.clone() },
             );
         }
         if s.drop_markers.get(name).is_some_and(|n| *n > 0) {

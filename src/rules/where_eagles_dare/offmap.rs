@@ -8,8 +8,10 @@
 //! takes no arrival (5.2). The displays are `data/offmap.txt` (reconstructed).
 
 use super::data::{ChitKind, DATA};
+use super::hex::Hex;
 use super::oob::OOB;
-use super::state::{Corps, OffMap, Phase, Side, State};
+use super::order::Command;
+use super::state::{Corps, OffMap, Phase, Routing, Side, State};
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
@@ -312,6 +314,18 @@ pub fn rout(
             "{formation} routs (S3.1; {lost}): {} taken off the map; it may re-enter its off-map display from 0700 {back} Sept",
             if units.is_empty() { "its units".to_owned() } else { units.join(", ") }
         ));
+    } else if let Some(routed) = allied_routed(s, formation) {
+        ctx.say(format!(
+            "{formation} routs (S3.1; {lost}): the Allied player moves each of its units in an enemy Fire Zone one hex out of the Fire Zones, with no opportunity fire (move <unit> <hex>), places an Entrenched marker on each that cannot leave them by one hex (entrench <unit>), and passes for the rest, not in a Fire Zone: {}",
+            if routed.is_empty() { "no unit of it is on the map".to_owned() } else { routed.join(", ") }
+        ));
+        if !routed.is_empty() {
+            s.routing = Some(Routing {
+                side: Side::Allied,
+                formation: formation.to_owned(),
+                units: routed,
+            });
+        }
     } else {
         ctx.say(format!(
             "{formation} routs (S3.1; {lost}): the players carry it out{}",
@@ -323,6 +337,38 @@ pub fn rout(
         ));
     }
     Ok(())
+}
+
+/// S3.1 Rout of a 101st Airborne or Guards Armored Formation (decision 30: any Allied Formation
+/// of the order of battle): its units on the map, and the Independent Units stacked with them
+/// ("treated as Units of that Formation"), in the order of battle's order. `None` for a
+/// Formation that is not an Allied one of the order of battle.
+pub fn allied_routed(s: &State, formation: &str) -> Option<Vec<String>> {
+    let f = OOB
+        .formation(formation)
+        .filter(|f| f.side == Side::Allied)?;
+    let mut out: Vec<String> = OOB
+        .units_of(&f.id)
+        .filter(|u| s.units.contains_key(&u.id))
+        .map(|u| u.id.clone())
+        .collect();
+    let hexes: Vec<Hex> = out.iter().map(|u| s.units[u].hex).collect();
+    for u in &OOB.units {
+        let independent = OOB
+            .formation(&u.formation)
+            .and_then(|g| g.chit.as_deref())
+            .and_then(|c| DATA.chit(c))
+            .is_some_and(|c| c.kind == ChitKind::Independent);
+        if independent
+            && !out.contains(&u.id)
+            && s.units
+                .get(&u.id)
+                .is_some_and(|x| x.side == Side::Allied && hexes.contains(&x.hex))
+        {
+            out.push(u.id.clone());
+        }
+    }
+    Some(out)
 }
 
 /// S3.1 Rout's condition, checked against the marks (decision 15) and the eliminated units
@@ -366,4 +412,93 @@ pub fn rout_condition(s: &State, formation: &str) -> Result<String, RuleError> {
         )));
     }
     Ok(format!("steps lost: {}", hurt.join(", ")))
+}
+
+/// The routed Allied units' moves (S3.1 Rout, decision 30), before anything else: the
+/// Formation's owner moves each unit still to settle exactly one hex (`move <unit> <hex>`, the
+/// moves' checks, no opportunity fire window: "The enemy may not Opportunity Fire at the Allied
+/// units during this one hex move"), or leaves it in its hex under an Entrenched marker
+/// (`entrench <unit>`, no opportunity fire either), or passes: the rest are not in an enemy Fire
+/// Zone and "nothing is placed on them". Fire Zones are the series' and the players': which
+/// units must move is stated by the moves. The rout ends when no unit is left to settle.
+pub fn routing(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    r: &Routing,
+    c: &Command,
+) -> Result<(), RuleError> {
+    let refuse = |m: String| rule("S3.1 Rout", m);
+    let what = format!(
+        "the {} player settles the routed units of {} first: move <unit> <hex> (one hex, out of the enemy's Fire Zones), entrench <unit> (one that cannot leave them), or pass ({})",
+        r.side.name(),
+        r.formation,
+        r.units.join(", ")
+    );
+    if side != r.side {
+        return Err(refuse(what));
+    }
+    let settle = |s: &mut State, ctx: &mut Ctx, unit: &str| {
+        if let Some(x) = s.routing.as_mut() {
+            x.units.retain(|u| u != unit);
+            if x.units.is_empty() {
+                s.routing = None;
+                ctx.say(format!(
+                    "Every routed unit of {} has moved or entrenched: the rout is over (S3.1)",
+                    r.formation
+                ));
+            }
+        }
+    };
+    match c {
+        Command::Move {
+            unit,
+            path,
+            column,
+            transport,
+            cohesion,
+        } => {
+            if !r.units.contains(unit) {
+                return Err(refuse(format!(
+                    "{unit} is not a routed unit of {} still to move: {what}",
+                    r.formation
+                )));
+            }
+            if path.len() != 1 {
+                return Err(refuse(format!(
+                    "a routed unit moves one hex, out of the enemy's Fire Zones: move {unit} <hex>, one hex next to it"
+                )));
+            }
+            super::declared::move_unit(s, ctx, side, unit, path, *column, *transport, *cohesion)?;
+            ctx.say(format!(
+                "{unit} routs one hex: no opportunity fire at it (S3.1 Rout)"
+            ));
+            settle(s, ctx, unit);
+            Ok(())
+        }
+        Command::Entrench { unit } => {
+            if !r.units.contains(unit) {
+                return Err(refuse(format!(
+                    "{unit} is not a routed unit of {} still to move: {what}",
+                    r.formation
+                )));
+            }
+            s.entrenched.insert(unit.clone());
+            ctx.say(format!(
+                "{unit} cannot leave the enemy's Fire Zones by one hex: it stays, under an Entrenched marker; no opportunity fire on it (S3.1 Rout)"
+            ));
+            settle(s, ctx, unit);
+            Ok(())
+        }
+        Command::Pass => {
+            s.routing = None;
+            ctx.say(format!(
+                "The other routed units of {} ({}) are not in an enemy Fire Zone: they stay, and nothing is placed on them (S3.1 Rout)",
+                r.formation,
+                r.units.join(", ")
+            ));
+            Ok(())
+        }
+        _ => Err(refuse(what)),
+    }
 }

@@ -225,6 +225,11 @@ pub enum Command {
         formation: String,
         units: Vec<String>,
     },
+    /// S3.1 Rout: a routed Allied unit that cannot leave the enemy's Fire Zones by one hex
+    /// stays, under an "Entrenched" marker.
+    Entrench {
+        unit: String,
+    },
     /// S6.9: PFC Joe Mann negates the loss.
     JoeMann,
     /// S5.5: KG Huber's master, sealed.
@@ -548,6 +553,9 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             unit: unit(w.get(1))?,
             hex: hex(w.get(2))?,
         },
+        "entrench" if w.len() == 2 => Command::Entrench {
+            unit: unit(w.get(1))?,
+        },
         "joemann" if w.len() == 1 => Command::JoeMann,
         "rout" if w.len() >= 2 && w.len() <= 30 => Command::Rout {
             formation: w[1].to_owned(),
@@ -820,7 +828,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column|cohesion] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · unmark <unit> · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · entrench <unit> · move <unit> <hex>… [wheeled|tracked|mounted] [column|cohesion] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · unmark <unit> · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -907,6 +915,7 @@ pub fn describe(c: &Command) -> String {
             format!("roadblock {hex}{}", if *remove { " remove" } else { "" })
         }
         Command::Rearguard { unit, hex } => format!("rearguard {unit} {hex}"),
+        Command::Entrench { unit } => format!("entrench {unit}"),
         Command::JoeMann => "joemann".into(),
         Command::Rout { formation, units } => {
             let mut t = format!("rout {formation}");

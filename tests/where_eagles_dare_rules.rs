@@ -644,6 +644,33 @@ fn bridge_demolition_2_15_6_wire_on_a_pass_demolish_on_5_or_6_with_a_fire_zone()
 }
 
 #[test]
+fn bridge_demolition_2_15_6_the_engineer_wiring_a_bridge_cannot_be_in_column() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    s.units.insert(
+        "G/eng".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("56.201"),
+            column: true,
+        },
+    );
+    let e = refused(
+        &mut s,
+        "german",
+        "tq G/eng wire son pass 0-6",
+        "2.15.6 Bridge Demolition",
+    );
+    assert!(
+        e.message.contains("in Column at 56.201") && e.message.contains("without 'column'"),
+        "{e}"
+    );
+    s.units.get_mut("G/eng").unwrap().column = false;
+    ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[2]);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+}
+
+#[test]
 fn declared_rolls_a_check_states_its_passing_faces_first() {
     let mut s = game("the-best-laid-plans");
     s.phase = Phase::Activation;

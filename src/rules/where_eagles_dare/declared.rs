@@ -612,7 +612,7 @@ fn check(ctx: &mut Ctx, who: &str, pass: &[u32]) -> bool {
 }
 
 /// Refuses a `tq` whose reason the exclusive rules forbid, before the die.
-pub fn check_tq(s: &State, reason: &[String]) -> Result<(), RuleError> {
+pub fn check_tq(s: &State, unit: &str, reason: &[String]) -> Result<(), RuleError> {
     if reason.first().map(String::as_str) == Some("wire") {
         let name = reason
             .get(1)
@@ -641,6 +641,17 @@ pub fn check_tq(s: &State, reason: &[String]) -> Result<(), RuleError> {
             return Err(rule(
                 "2.15.6 Bridge Demolition",
                 format!("the {name} bridge is wired already"),
+            ));
+        }
+        // 2.15.6: "Your engineer Unit must pass a Troop Quality Check (…; the Unit cannot be in
+        // Column; …)".
+        if let Some(u) = s.units.get(unit).filter(|u| u.column) {
+            return Err(rule(
+                "2.15.6 Bridge Demolition",
+                format!(
+                    "{unit} is in Column at {}: the engineer Unit wiring the {name} bridge cannot be in Column; move it out of Column first (move {unit} {} without 'column')",
+                    u.hex, u.hex
+                ),
             ));
         }
     }

@@ -1175,7 +1175,7 @@ fn in_place(
             let mut reasons: Vec<&str> = vec!["repair"];
             if engineer {
                 reasons.extend(["improve", "ferry"]);
-                // 2.15.6: "the Unit cannot be in Column" (the written order is not refused).
+                // 2.15.6: "the Unit cannot be in Column" (the written order is refused too).
                 if !u.column {
                     reasons.push("wire");
                 }

@@ -179,7 +179,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "14".into(),
+            version: "15".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -1550,7 +1550,7 @@ impl WhereEaglesDare {
                         "'tq <unit> lost' is the German's, with option german_lost",
                     ));
                 }
-                declared::check_tq(s, reason)?;
+                declared::check_tq(s, unit, reason)?;
                 events::check_tq(s, unit, reason)?;
                 bridges::check_tq(s, side, unit, reason)?;
                 declared::tq(s, ctx, side, unit, reason, pass);

@@ -2205,6 +2205,74 @@ fn railroad_bridges_2_15_3_vehicles_wait_for_improvement_transport_is_lost_49_16
 }
 
 #[test]
+fn engineers_2_15_3_2_15_6_2_18_only_an_engineer_unit_of_the_order_of_battle_wires_improves_or_ferries(
+) {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    // 1/erc-kg-stiller is infantry, pi/59-a an engineer (oob.txt); both in a hex of each bridge.
+    unit_at(&mut s, "1/erc-kg-stiller", Side::German, "56.202");
+    unit_at(&mut s, "pi/59-a", Side::German, "56.202");
+    let e = refused(
+        &mut s,
+        "german",
+        "tq 1/erc-kg-stiller wire son pass 0-6",
+        "2.15.6 Bridge Demolition",
+    );
+    assert!(
+        e.message
+            .contains("1/erc-kg-stiller is not an engineer Unit")
+            && e.message
+                .contains("only an engineer Unit may wire a bridge"),
+        "{e}"
+    );
+    ok(&mut s, "german", "tq pi/59-a wire son pass 0-6", &[2]);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+    s.window = None;
+    unit_at(&mut s, "1/erc-kg-stiller", Side::German, "58.197");
+    unit_at(&mut s, "pi/59-a", Side::German, "58.197");
+    let e = refused(
+        &mut s,
+        "german",
+        "tq 1/erc-kg-stiller improve dommel-rail pass 0-6",
+        "2.15.3",
+    );
+    assert!(e.message.contains("may improve a railroad bridge"), "{e}");
+    ok(
+        &mut s,
+        "german",
+        "tq pi/59-a improve dommel-rail pass 0-6",
+        &[3],
+    );
+    assert!(s.bridges["dommel-rail"].improved);
+    s.window = None;
+    // 2.18: the son bridge destroyed, a ferry is an engineer's.
+    let b = s.bridges.get_mut("son").unwrap();
+    b.destroyed = true;
+    b.wired_by = None;
+    unit_at(&mut s, "1/erc-kg-stiller", Side::German, "56.202");
+    unit_at(&mut s, "pi/59-a", Side::German, "56.202");
+    let e = refused(
+        &mut s,
+        "german",
+        "tq 1/erc-kg-stiller ferry son pass 0-6",
+        "2.18",
+    );
+    assert!(e.message.contains("may be a ferry"), "{e}");
+    ok(&mut s, "german", "tq pi/59-a ferry son pass 0-6", &[3]);
+    assert_eq!(s.bridges["son"].ferry.as_ref().unwrap().unit, "pi/59-a");
+    // A counter outside the order of battle is the players': unchecked.
+    s.window = None;
+    s.bridges.get_mut("dommel-rail").unwrap().improved = false;
+    unit_at(&mut s, "G/x", Side::German, "58.196");
+    ok(
+        &mut s,
+        "german",
+        "tq G/x improve dommel-rail pass 0-6",
+        &[9],
+    );
+}
+
+#[test]
 fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() {
     let mut s = son_demolished();
     allied_impulse(&mut s, "div-101");

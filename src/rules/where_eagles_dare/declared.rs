@@ -617,6 +617,7 @@ pub fn check_tq(s: &State, unit: &str, reason: &[String]) -> Result<(), RuleErro
         let name = reason
             .get(1)
             .ok_or_else(|| rule("2.15.6 Bridge Demolition", "wire <bridge>"))?;
+        super::bridges::check_engineer("2.15.6 Bridge Demolition", unit, "wire a bridge")?;
         let def = DATA.bridge(name).ok_or_else(|| {
             let names: Vec<&str> = DATA.bridges.iter().map(|b| b.name.as_str()).collect();
             rule(

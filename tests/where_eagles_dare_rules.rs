@@ -3918,6 +3918,79 @@ fn reinf_s3_1_the_german_recovers_two_steps_and_loses_the_excess() {
 }
 
 #[test]
+fn rout_s3_1_decision_33_a_routed_german_formation_s_units_not_taken_off_the_map_are_eliminated() {
+    let routing = |named: &str| {
+        let mut s = before_1900("campaign", 18);
+        s.time = 3;
+        s.phase = Phase::Activation;
+        s.offmap.insert("erc-kg-stiller".into(), OffMap::OnMap);
+        unit_at(&mut s, "1/erc-kg-stiller", Side::German, "30.100");
+        unit_at(&mut s, "2/erc-kg-stiller", Side::German, "30.101");
+        unit_at(&mut s, "3/erc-kg-stiller", Side::German, "30.102");
+        unit_at(&mut s, "1/erc-fj-ersatz", Side::German, "30.103");
+        unit_at(&mut s, "G/st1", Side::German, "30.104");
+        lose(&mut s, "2/erc-kg-stiller", 1);
+        s.marks.get_mut("2/erc-kg-stiller").unwrap().cohesion = 1;
+        s.cups.insert(Side::Allied, ids(&["rout"]));
+        allied_impulse(&mut s, "f-501");
+        ok(&mut s, "allied", "fire A/1 30.100 small-arms", &[9]);
+        ok(&mut s, "allied", "result none", &[1]);
+        assert_eq!(s.rout, Some(Side::German));
+        if !named.is_empty() {
+            ok(
+                &mut s,
+                "german",
+                &format!("rout erc-kg-stiller {named}"),
+                &[],
+            );
+        }
+        s
+    };
+    // Bad input changes nothing: a unit of another Formation is not routed with it.
+    let mut s = routing("");
+    let e = refused(
+        &mut s,
+        "german",
+        "rout erc-kg-stiller 1/erc-kg-stiller 1/erc-fj-ersatz",
+        "S3.1 Rout",
+    );
+    assert!(
+        e.message
+            .contains("1/erc-fj-ersatz is neither a unit of erc-kg-stiller"),
+        "{e}"
+    );
+    // Those named are taken off (losses kept, Cohesion gone); the others routed are eliminated.
+    let s = routing("2/erc-kg-stiller G/st1");
+    for u in [
+        "1/erc-kg-stiller",
+        "2/erc-kg-stiller",
+        "3/erc-kg-stiller",
+        "G/st1",
+    ] {
+        assert!(!s.units.contains_key(u), "{u} is off the map");
+    }
+    assert!(s.units.contains_key("1/erc-fj-ersatz"));
+    assert_eq!(s.marks["2/erc-kg-stiller"].lost, 1);
+    assert_eq!(s.marks["2/erc-kg-stiller"].cohesion, 0);
+    assert!(!s.eliminated.contains_key("2/erc-kg-stiller"));
+    assert_eq!(s.eliminated.get("1/erc-kg-stiller"), Some(&2));
+    assert_eq!(s.eliminated.get("3/erc-kg-stiller"), Some(&2));
+    assert_eq!(s.offmap["erc-kg-stiller"], OffMap::Routed { back: 19 });
+    // A bare rout takes every routed unit off the map, none eliminated; `none` eliminates them.
+    let mut s = routing("");
+    ok(&mut s, "german", "rout erc-kg-stiller", &[]);
+    assert!(s.eliminated.is_empty(), "{:?}", s.eliminated);
+    assert!(!s.units.contains_key("3/erc-kg-stiller"));
+    assert!(
+        s.units.contains_key("G/st1"),
+        "a counter outside the OOB only if named"
+    );
+    let s = routing("none");
+    assert_eq!(s.eliminated.len(), 3, "{:?}", s.eliminated);
+    assert!(s.units.contains_key("G/st1"));
+}
+
+#[test]
 fn rout_s3_1_the_formation_needs_a_step_lost_on_its_units_checked_against_the_marks() {
     let mut s = before_1900("campaign", 18);
     s.time = 3;

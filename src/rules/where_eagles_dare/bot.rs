@@ -289,16 +289,23 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                         formation: (*f).clone(),
                         units: Vec::new(),
                     },
-                    Some(f) => Command::Rout {
-                        formation: (*f).clone(),
-                        units: s
-                            .units
-                            .iter()
-                            .filter(|(_, u)| u.side == Side::German)
-                            .map(|(n, _)| n.clone())
-                            .take(rng(3))
-                            .collect(),
-                    },
+                    Some(f) => {
+                        // Decision 33: a unit of the order of battle named is one routed.
+                        let routed = super::offmap::routed_units(s, f).unwrap_or_default();
+                        Command::Rout {
+                            formation: (*f).clone(),
+                            units: s
+                                .units
+                                .iter()
+                                .filter(|(n, u)| {
+                                    u.side == Side::German
+                                        && (super::oob::OOB.unit(n).is_none() || routed.contains(n))
+                                })
+                                .map(|(n, _)| n.clone())
+                                .take(rng(3))
+                                .collect(),
+                        }
+                    }
                     None => Command::Pass,
                 });
             }

@@ -674,8 +674,8 @@ impl Rules for WhereEaglesDare {
                     vec![p(
                         who,
                         PromptKind::Reaction,
-                        format!("{clock}: Rout: name a Formation that routs (S3.1), with the German units taken off the map, or pass"),
-                        vec!["rout <formation> [<unit> …]".into(), "pass".into()],
+                        format!("{clock}: Rout: name a Formation that routs (S3.1), with the German units taken off the map (alone: all its routed units; none: every one eliminated), or pass"),
+                        vec!["rout <formation> [<unit> …|none]".into(), "pass".into()],
                         true,
                     )]
                 } else if let Some(r) = &s.routing {

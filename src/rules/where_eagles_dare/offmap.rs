@@ -272,12 +272,20 @@ pub fn arrive(s: &mut State, ctx: &mut Ctx) {
     }
 }
 
-/// `rout <formation> [<unit> …]` (S3.1 Rout). A German formation of an off-map display, on the
-/// map: the units named leave the map and the formation waits beside its display until the
-/// next 0700 (the second, if it routs at 1700, 1900 or Night), then re-enters a box of the
-/// German's choosing by his next off-map order (the 1900 step 4 of that day). Any other
-/// Formation: the players carry the rout out (one hex out of Fire Zones, Entrenched markers,
-/// the 59th's roll), and the engine takes the named German units off the map.
+/// `rout <formation> [<unit> …|none]` (S3.1 Rout). A German formation of an off-map display, on
+/// the map: its routed units (those of the order of battle on the map, and the German
+/// Independent Units stacked with them) move one hex out of the enemy's Fire Zones and "are
+/// then taken off the map and placed to the side of the respective Division Display"; "any
+/// German Units remaining from the routed Formation on the map (those that couldn't retreat one
+/// hex and not be in an enemy Fire Zone) are now eliminated from the game". The units named are
+/// those taken off (decision 33: a bare `rout <formation>` takes every routed unit off, `none`
+/// names none), every other routed unit is eliminated (its steps kept, decision 21); a counter
+/// outside the order of battle is taken off only if named (decision 12). The formation waits
+/// beside its display until the next 0700 (the second, if it routs at 1700, 1900 or Night),
+/// then re-enters a box of the German's choosing by his next off-map order (the 1900 step 4 of
+/// that day). Any other Formation: the players carry the rout out (one hex out of Fire Zones,
+/// Entrenched markers, the 59th's roll), and the engine takes the named German units off the
+/// map.
 pub fn rout(
     s: &mut State,
     ctx: &mut Ctx,
@@ -285,18 +293,47 @@ pub fn rout(
     units: &[String],
 ) -> Result<(), RuleError> {
     let r = |m: String| rule("S3.1 Rout", m);
-    for u in units {
+    let routs_off = DATA.offmap.display_of(formation).is_some();
+    // Decision 33: `none` alone names no unit taken off.
+    let none = units.len() == 1 && units[0] == "none" && !s.units.contains_key("none");
+    let named: &[String] = if none { &[] } else { units };
+    for u in named {
         match s.units.get(u) {
             Some(x) if x.side == Side::German => {}
             _ => return Err(r(format!("{u} is not a German unit on the map"))),
         }
     }
-    let routs_off = DATA.offmap.display_of(formation).is_some();
     if routs_off && s.offmap.get(formation) != Some(&OffMap::OnMap) {
         return Err(r(format!("{formation} is not on the map")));
     }
     let lost = rout_condition(s, formation)?;
-    for u in units {
+    let routed = if routs_off {
+        routed_units(s, formation).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    if routs_off {
+        if let Some(u) = named
+            .iter()
+            .find(|u| OOB.unit(u).is_some() && !routed.contains(u))
+        {
+            return Err(r(format!(
+                "{u} is neither a unit of {formation} on the map nor an Independent Unit stacked with one: only the routed units are taken off the map ({})",
+                if routed.is_empty() { "none on the map".to_owned() } else { routed.join(", ") }
+            )));
+        }
+    }
+    let taken: Vec<String> = if routs_off && units.is_empty() {
+        routed.clone()
+    } else {
+        named.to_vec()
+    };
+    let eliminated: Vec<String> = routed
+        .iter()
+        .filter(|u| !taken.contains(u))
+        .cloned()
+        .collect();
+    for u in &taken {
         s.units.remove(u);
         // S3.1: they leave with their losses, without their Cohesion or Suppression markers.
         if let Some(m) = s.marks.get_mut(u) {
@@ -305,14 +342,34 @@ pub fn rout(
         }
     }
     s.marks.retain(|_, m| !m.is_clear());
+    for u in &eliminated {
+        s.units.remove(u);
+        super::units::eliminate(s, u);
+    }
     s.rout = None;
     if routs_off {
         let back = s.day + if s.time >= super::turn::T1700 { 2 } else { 1 };
         s.offmap
             .insert(formation.to_owned(), OffMap::Routed { back });
+        let mut what = Vec::new();
+        if !taken.is_empty() {
+            what.push(format!(
+                "{} move one hex out of the enemy's Fire Zones, with no opportunity fire, and are taken off the map to the side of its Division Display, with their losses, without Cohesion or Suppression markers",
+                taken.join(", ")
+            ));
+        }
+        if !eliminated.is_empty() {
+            what.push(format!(
+                "{} could not leave the enemy's Fire Zones by one hex and are eliminated from the game",
+                eliminated.join(", ")
+            ));
+        }
+        if what.is_empty() {
+            what.push("no unit of it is on the map, none is taken off".to_owned());
+        }
         ctx.say(format!(
-            "{formation} routs (S3.1; {lost}): {} taken off the map; it may re-enter its off-map display from 0700 {back} Sept",
-            if units.is_empty() { "its units".to_owned() } else { units.join(", ") }
+            "{formation} routs (S3.1; {lost}): {}; it may re-enter its off-map display from 0700 {back} Sept",
+            what.join("; ")
         ));
     } else if let Some(routed) = allied_routed(s, formation) {
         ctx.say(format!(
@@ -344,9 +401,16 @@ pub fn rout(
 /// ("treated as Units of that Formation"), in the order of battle's order. `None` for a
 /// Formation that is not an Allied one of the order of battle.
 pub fn allied_routed(s: &State, formation: &str) -> Option<Vec<String>> {
-    let f = OOB
-        .formation(formation)
+    OOB.formation(formation)
         .filter(|f| f.side == Side::Allied)?;
+    routed_units(s, formation)
+}
+
+/// S3.1 Rout: a Formation of the order of battle's routed units: its units on the map, and the
+/// Independent Units of its side stacked with them ("treated as Units of that Formation"), in
+/// the order of battle's order. `None` for a Formation outside the order of battle.
+pub fn routed_units(s: &State, formation: &str) -> Option<Vec<String>> {
+    let f = OOB.formation(formation)?;
     let mut out: Vec<String> = OOB
         .units_of(&f.id)
         .filter(|u| s.units.contains_key(&u.id))
@@ -363,7 +427,7 @@ pub fn allied_routed(s: &State, formation: &str) -> Option<Vec<String>> {
             && !out.contains(&u.id)
             && s.units
                 .get(&u.id)
-                .is_some_and(|x| x.side == Side::Allied && hexes.contains(&x.hex))
+                .is_some_and(|x| x.side == f.side && hexes.contains(&x.hex))
         {
             out.push(u.id.clone());
         }

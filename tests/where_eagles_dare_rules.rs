@@ -4399,6 +4399,57 @@ fn s2_16_a_vehicle_on_a_raised_road_may_not_leave_column_a_leg_unit_may() {
 }
 
 #[test]
+fn s2_16_and_s4_2_decision_34_a_piggyback_rider_put_down_on_a_raised_road_pays_a_movement_point_or_a_cohesion_hit(
+) {
+    let mut s = locks_game(json!({}));
+    // Each pair mounts at 40.10 and rides in Column onto the raised road at 40.11.
+    for x in ["A", "B", "C", "D"] {
+        play(&mut s, "allied", &format!("move {x}/inf 40.10"), &[]);
+        play(
+            &mut s,
+            "allied",
+            &format!("move {x}/tank 40.10 tracked column"),
+            &[],
+        );
+        play(&mut s, "allied", &format!("mount {x}/inf {x}/tank"), &[]);
+        if x != "C" {
+            play(
+                &mut s,
+                "allied",
+                &format!("move {x}/tank 40.11 tracked column"),
+                &[],
+            );
+            assert!(s.units[&format!("{x}/inf")].column);
+        }
+    }
+    // S4.2: put down out of Column; leaving Column on the raised road costs the movement
+    // point, counted in the vehicle's dismount …
+    play(&mut s, "allied", "dismount A/tank", &[]);
+    assert!(!s.units["A/inf"].column);
+    assert!(!s.marks.contains_key("A/inf"));
+    // … or, the player's choice, a Cohesion Hit on the rider.
+    play(&mut s, "allied", "dismount B/tank cohesion", &[]);
+    assert!(!s.units["B/inf"].column);
+    assert_eq!(s.marks["B/inf"].cohesion, 1);
+    // Off the raised road there is nothing to pay: 'cohesion' is refused, nothing changed.
+    let e = refused(
+        &mut s,
+        "allied",
+        "dismount C/tank cohesion",
+        "2.16 Raised Roads/Railroads",
+    );
+    assert!(e.message.contains("dismount C/tank"), "{e}");
+    assert!(s.piggyback.contains_key("C/tank"));
+    // S4.4: a fire result dismounts the rider with no movement made: the Cohesion Hit.
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 40.11 small-arms", &[5]);
+    ok(&mut s, "german", "result suppressed", &[]);
+    assert!(!s.piggyback.contains_key("D/tank"));
+    assert!(!s.units["D/inf"].column);
+    assert_eq!(s.marks["D/inf"].cohesion, 1);
+}
+
+#[test]
 fn s2_16_a_road_block_in_a_raised_hex_bars_a_column_not_a_leg_unit_out_of_it() {
     let mut s = locks_game(json!({}));
     play(

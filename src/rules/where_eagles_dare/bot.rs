@@ -802,6 +802,7 @@ fn unit_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> 
         1 => Command::Dismount {
             unit: unit.to_owned(),
             abandon: rng(4) == 0,
+            cohesion: false,
         },
         2 => {
             let own: Vec<&super::data::AssetDef> = DATA

@@ -1255,6 +1255,7 @@ fn in_place(
                     Command::Dismount {
                         unit: name.clone(),
                         abandon,
+                        cohesion: false,
                     },
                 );
             }

@@ -1476,9 +1476,13 @@ impl WhereEaglesDare {
                 units::check_mount(s, side, infantry, vehicle)?;
                 s.window = Some(units::mount(s, ctx, infantry, vehicle));
             }
-            Command::Dismount { unit, abandon } => {
-                units::check_dismount(s, side, unit)?;
-                s.window = Some(units::dismount(s, ctx, unit, *abandon));
+            Command::Dismount {
+                unit,
+                abandon,
+                cohesion,
+            } => {
+                units::check_dismount(s, side, unit, *cohesion)?;
+                s.window = Some(units::dismount(s, ctx, unit, *abandon, *cohesion));
             }
             Command::Ride {
                 asset,

@@ -417,6 +417,7 @@ pub fn bulldoze(s: &mut State, ctx: &mut Ctx, bridge: &str) -> Hex {
         x.bulldozer = None;
         x.men_at_work = 0;
         s.units.remove(&dozer);
+        s.vehicles.remove(&dozer);
     } else {
         x.men_at_work += 1;
     }
@@ -737,6 +738,8 @@ pub fn ferry(s: &mut State, ctx: &mut Ctx, unit: &str, bridge: &str, abandon: bo
     if let Some(u) = s.units.get_mut(unit) {
         u.hex = to;
     }
+    // Decision 35: "Only Leg Units can use a ferry": it came into this hex on its legs.
+    s.vehicles.remove(unit);
     if abandon && !s.abandoned.iter().any(|a| a == unit) {
         s.abandoned.push(unit.to_owned());
     }

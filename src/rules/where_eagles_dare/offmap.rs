@@ -335,6 +335,8 @@ pub fn rout(
         .collect();
     for u in &taken {
         s.units.remove(u);
+        // Decision 35: beside the display, it came into no hex; it re-enters by a new move.
+        s.vehicles.remove(u);
         // S3.1: they leave with their losses, without their Cohesion or Suppression markers.
         if let Some(m) = s.marks.get_mut(u) {
             m.suppressed = false;

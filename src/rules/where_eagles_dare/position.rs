@@ -197,6 +197,7 @@ pub fn read(
                 match &w[2..] {
                     ["off"] => {
                         st.units.remove(name);
+                        st.vehicles.remove(name);
                     }
                     [x, "at", h, rest @ ..] => {
                         let mut column = false;

@@ -450,6 +450,8 @@ pub fn check_enter_park(s: &State, side: Side, unit: &str, id: &str) -> Result<(
 
 pub fn enter_park(s: &mut State, ctx: &mut Ctx, unit: &str, id: &str) {
     s.units.remove(unit);
+    // Decision 35: off the map, in the box it never leaves, it came into no hex.
+    s.vehicles.remove(unit);
     let p = s.parks.iter_mut().find(|p| p.id == id).expect("checked");
     p.units.push(unit.to_owned());
     ctx.say(format!("{unit} goes into the {id} Artillery Park box: always In Command, Indirect Fire from its next activation, range from the marker plus {} (S1.0)", p.value));

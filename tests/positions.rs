@@ -777,6 +777,34 @@ fn where_eagles_dare_s3_1_a_minefield_from_a_position_asks_a_tq_check_to_leave()
 }
 
 #[test]
+fn where_eagles_dare_s3_1_decision_30_an_entrenched_marker_from_a_position_leaves_with_its_unit() {
+    // rout_s3_1_decision_30_… (where_eagles_dare_rules), from a position with the marker down.
+    let t = replay(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &["allied", "german"],
+        "position:\n  time 1300\n  phase activation\n  impulse allied\n  chit div-101\n  \
+         unit A/502 allied at 41.230\n  unit B/502 allied at 41.232\n  entrenched A/502\n  \
+         entrenched B/502\n\
+         allied: move A/502 41.231",
+        &[],
+    );
+    let v = &t.view;
+    assert_eq!(
+        v["units"]["A/502"]["hex"],
+        "41.231",
+        "{}",
+        replay::render(&t)
+    );
+    assert_eq!(
+        v["entrenched"],
+        serde_json::json!(["B/502"]),
+        "{}",
+        replay::render(&t)
+    );
+}
+
+#[test]
 fn where_eagles_dare_a_position_on_a_game_s_map_refuses_an_impassable_hex() {
     let mut setup = setup("the-best-laid-plans", &["allied", "german"]);
     setup.options = json!({ "map": "hex 20.14 impassable\nhex 20.13 clear\n" });

@@ -6,6 +6,7 @@
 
 use std::collections::VecDeque;
 
+use despatch::engine::board::Pointed;
 use despatch::engine::bot::{self, MemorySecrets};
 use despatch::engine::dice::hidden_stream;
 use despatch::engine::game::{Game, Move};
@@ -383,8 +384,15 @@ fn pointing_decision_14_a_path_hex_after_hex_and_fire_and_assault_at_an_enemy_he
     assert!(pointed
         .iter()
         .all(|p| p.path.is_none() || p.order.starts_with("move ")));
+    // x-inf is outside the order of battle, its class the players' (decision 12): it is
+    // offered barrages too, which wait for no result.
+    assert!(at_german.contains(&"barrage x-inf 42.230 light pass 0-5"));
     for order in &at_german {
         let after = played(&s, &allied, order);
+        if order.starts_with("barrage ") {
+            assert!(after.pending.is_none(), "{order}");
+            continue;
+        }
         let pending = after
             .pending
             .expect("a fire or assault waits for its result");
@@ -493,6 +501,352 @@ side 40.229 41.230 impassable
     );
 }
 
+/// The orders pointed for `piece` at `cell`, in the order given.
+fn orders_at(pointed: &[Pointed], piece: &str, cell: &str) -> Vec<String> {
+    pointed
+        .iter()
+        .filter(|p| p.piece == piece && p.cell == cell)
+        .map(|p| p.order.clone())
+        .collect()
+}
+
+/// The passing-face thresholds a pointed check offers, `<head> pass 0` … `<head> pass 0-8`.
+fn every_threshold(head: &str) -> Vec<String> {
+    (0..=8)
+        .map(|n| {
+            if n == 0 {
+                format!("{head} pass 0")
+            } else {
+                format!("{head} pass 0-{n}")
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn pointing_decision_14_and_15_a_suppressed_unit_rallies_at_its_own_hex_the_faces_chosen() {
+    let mut s = state("a-ride-in-the-country", json!({ "map": small_map() }));
+    allied_impulse(&mut s);
+    put(&mut s, "x-inf", Side::Allied, "41.230");
+    put(&mut s, "y-ger", Side::German, "42.230");
+    let allied = seat("allied");
+    // Nothing to rally from: no rally pointed.
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    assert!(
+        pointed.iter().all(|p| !p.order.starts_with("rally ")),
+        "{pointed:?}"
+    );
+    // Suppressed: a rally at its own hex, one order for each threshold of passing faces.
+    s.marks.entry("x-inf".into()).or_default().suppressed = true;
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    let rallies: Vec<String> = orders_at(&pointed, "x-inf", "41.230")
+        .into_iter()
+        .filter(|o| o.starts_with("rally "))
+        .collect();
+    assert_eq!(rallies, every_threshold("rally x-inf"));
+    // Each is accepted; with the die at 5, `pass 0-5` rallies and the Suppression comes off.
+    for order in &rallies {
+        played(&s, &allied, order);
+    }
+    let after = played(&s, &allied, "rally x-inf pass 0-5");
+    assert!(!after.marks.get("x-inf").is_some_and(|m| m.suppressed));
+    // A Cohesion Hit alone is rallied from too; the enemy's marked unit is not the Allied's.
+    let mut s2 = s.clone();
+    s2.marks.insert("x-inf".into(), Default::default());
+    s2.marks.entry("x-inf".into()).or_default().cohesion = 1;
+    s2.marks.entry("y-ger".into()).or_default().suppressed = true;
+    let pointed = WhereEaglesDare.pointing(&s2, &allied);
+    assert_eq!(
+        orders_at(&pointed, "x-inf", "41.230")
+            .into_iter()
+            .filter(|o| o.starts_with("rally "))
+            .count(),
+        9
+    );
+    assert!(pointed.iter().all(|p| p.piece != "y-ger"));
+    // A rally is an action of the impulse: none in the German's opportunity window.
+    let moved = played(&s2, &allied, "move x-inf 41.231");
+    let german = WhereEaglesDare.pointing(&moved, &seat("german"));
+    assert!(
+        german.iter().all(|p| !p.order.starts_with("rally ")),
+        "{german:?}"
+    );
+}
+
+#[test]
+fn pointing_decision_14_an_artillery_unit_barrages_an_enemy_hex_light_or_heavy() {
+    let mut s = state("a-ride-in-the-country", json!({ "map": small_map() }));
+    allied_impulse(&mut s);
+    put(&mut s, "907-gfab", Side::Allied, "41.230");
+    put(&mut s, "A/501", Side::Allied, "41.231");
+    put(&mut s, "y-ger", Side::German, "43.229");
+    let allied = seat("allied");
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    let barrages: Vec<String> = orders_at(&pointed, "907-gfab", "43.229")
+        .into_iter()
+        .filter(|o| o.starts_with("barrage "))
+        .collect();
+    let mut expected = every_threshold("barrage 907-gfab 43.229 light");
+    expected.extend(every_threshold("barrage 907-gfab 43.229 heavy"));
+    assert_eq!(barrages, expected);
+    // Only at the enemy's hex, and only by the Artillery unit (A/501 is infantry).
+    assert!(pointed
+        .iter()
+        .filter(|p| p.order.starts_with("barrage "))
+        .all(|p| p.piece == "907-gfab" && p.cell == "43.229"));
+    let after = played(&s, &allied, "barrage 907-gfab 43.229 heavy pass 0-5");
+    assert_eq!(after.barrages, vec![(hex("43.229"), true, Side::Allied)]);
+    // The German may barrage Club Route's empty hexes too (4.3.3: "attacking empty hexes is
+    // perfectly acceptable"), and a heavy barrage there Closes it. His `art-g` is not in the
+    // order of battle: its class unknown (decision 12), it is offered barrages.
+    let mut g = s.clone();
+    g.impulse = Side::German;
+    put(&mut g, "art-g", Side::German, "43.230");
+    let german = seat("german");
+    let pointed = WhereEaglesDare.pointing(&g, &german);
+    for h in ["41.230", "41.231", "41.232"] {
+        assert!(
+            orders_at(&pointed, "art-g", h).contains(&format!("barrage art-g {h} heavy pass 0-4")),
+            "Club Route {h}: {pointed:?}"
+        );
+    }
+    let after = played(&g, &german, "barrage art-g 41.232 heavy pass 0-5");
+    assert!(after
+        .barrages
+        .contains(&(hex("41.232"), true, Side::German)));
+    assert!(after.highway.closed > s.highway.closed);
+}
+
+/// An Allied impulse with units near the son bridge (56.201/56.202), so the window holds it.
+fn at_the_son_bridge() -> State {
+    let mut s = state("a-ride-in-the-country", json!({}));
+    allied_impulse(&mut s);
+    put(&mut s, "A/326", Side::Allied, "56.201");
+    put(&mut s, "x-inf", Side::Allied, "56.200");
+    put(&mut s, "x-two", Side::Allied, "55.201");
+    s
+}
+
+#[test]
+fn pointing_2_15_6_an_engineer_wires_a_bridge_and_its_wired_marker_demolishes_it() {
+    let mut s = at_the_son_bridge();
+    assert!(window(&s).contains(hex("56.202")));
+    let allied = seat("allied");
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    // The engineer in one of the bridge's hexes, pointed at the other: wire it, the faces
+    // chosen; the infantry beside it is no engineer and is offered none.
+    let across = orders_at(&pointed, "A/326", "56.202");
+    for o in every_threshold("tq A/326 wire son") {
+        assert!(across.contains(&o), "{o}: {across:?}");
+    }
+    assert!(pointed
+        .iter()
+        .filter(|p| p.order.starts_with("tq "))
+        .all(|p| p.piece == "A/326"));
+    let wired = played(&s, &allied, "tq A/326 wire son pass 0-5");
+    assert_eq!(wired.bridges["son"].wired_by, Some(Side::Allied));
+    // 2.15.6: "the Unit cannot be in Column": not pointed in Column.
+    s.units.get_mut("A/326").unwrap().column = true;
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    assert!(
+        orders_at(&pointed, "A/326", "56.202")
+            .iter()
+            .all(|o| !o.contains(" wire ")),
+        "{pointed:?}"
+    );
+    // The wired marker, pointed at its hex: demolish, with or without a Fire Zone stated.
+    let mut w = wired.clone();
+    w.window = None;
+    w.pending = None;
+    let pointed = WhereEaglesDare.pointing(&w, &allied);
+    assert_eq!(
+        orders_at(&pointed, "m-bridge-son-wired", "56.201"),
+        vec!["demolish son".to_owned(), "demolish son fz".to_owned()]
+    );
+    let svg_w = svg(&w, &Viewer::Seat(allied.clone()), &BoardContext::default());
+    assert!(svg_w.contains(r#"data-piece="m-bridge-son-wired" data-at="56.201""#));
+    assert!(played(&w, &allied, "demolish son fz").bridges["son"].destroyed);
+    // Not the German's marker: he wired nothing, and is not to act.
+    let mut g = w.clone();
+    g.impulse = Side::German;
+    assert!(WhereEaglesDare
+        .pointing(&g, &seat("german"))
+        .iter()
+        .all(|p| !p.order.starts_with("demolish ")));
+}
+
+#[test]
+fn pointing_2_15_7_and_2_18_a_destroyed_bridge_takes_a_bailey_and_an_engineer_makes_a_ferry() {
+    let mut s = at_the_son_bridge();
+    s.bridges.insert(
+        "son".into(),
+        Bridge {
+            destroyed: true,
+            ..Bridge::default()
+        },
+    );
+    let allied = seat("allied");
+    // Not a Guards Divisional Activation impulse: no Bailey (2.15.7).
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    assert!(orders_at(&pointed, "m-bridge-son-destroyed", "56.201").is_empty());
+    // The engineer may make a ferry across the destroyed bridge (2.18.1).
+    assert!(orders_at(&pointed, "A/326", "56.202").contains(&"tq A/326 ferry son pass 0-6".into()));
+    let ferried = played(&s, &allied, "tq A/326 ferry son pass 0-5");
+    assert!(ferried.bridges["son"].ferry.is_some());
+    s.chit = Some("div-guards".into());
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    // The Guards' two Bailey Bridge units, not the 43rd's (no 43rd Formation released).
+    assert_eq!(
+        orders_at(&pointed, "m-bridge-son-destroyed", "56.201"),
+        vec![
+            "bailey 11-bridge-re son".to_owned(),
+            "bailey 14-field-sqn-re son".to_owned()
+        ]
+    );
+    let bailey = played(&s, &allied, "bailey 11-bridge-re son");
+    let placed = bailey.units["11-bridge-re"].hex;
+    assert!(placed == hex("56.201") || placed == hex("56.202"));
+    // The Bailey, pointed across its bridge, rolls for the repair (2.15.7).
+    let mut b = bailey.clone();
+    b.window = None;
+    b.actions = 0;
+    let across = if placed == hex("56.201") {
+        "56.202"
+    } else {
+        "56.201"
+    };
+    let pointed = WhereEaglesDare.pointing(&b, &allied);
+    let orders = orders_at(&pointed, "11-bridge-re", across);
+    assert!(
+        orders.contains(&"tq 11-bridge-re repair son pass 0-6".to_owned()),
+        "{orders:?}"
+    );
+    let repaired = played(&b, &allied, "tq 11-bridge-re repair son pass 0-5");
+    assert!(!repaired.bridges["son"].destroyed);
+    // A ferry made: a Leg Unit in Column at it is pointed across (2.18.2).
+    let mut f = ferried.clone();
+    f.window = None;
+    f.pending = None;
+    f.units.get_mut("x-two").unwrap().hex = hex("56.201");
+    f.units.get_mut("x-two").unwrap().column = true;
+    let pointed = WhereEaglesDare.pointing(&f, &allied);
+    assert_eq!(
+        orders_at(&pointed, "x-two", "56.202")
+            .into_iter()
+            .filter(|o| o.starts_with("ferry "))
+            .collect::<Vec<_>>(),
+        vec!["ferry x-two son".to_owned()]
+    );
+    assert_eq!(
+        played(&f, &allied, "ferry x-two son").units["x-two"].hex,
+        hex("56.202")
+    );
+}
+
+#[test]
+fn pointing_2_11_the_unstable_stream_bridge_marker_places_a_bulldozer_and_rolls_the_repair() {
+    let mut s = at_the_son_bridge();
+    let sb = DATA
+        .stream_bridges
+        .iter()
+        .find(|b| b.name == "sb-55")
+        .unwrap();
+    s.stream_bridges.insert(
+        "sb-55".into(),
+        despatch::rules::where_eagles_dare::state::StreamBridge {
+            checked: true,
+            unstable: true,
+            ..Default::default()
+        },
+    );
+    let allied = seat("allied");
+    let piece = "m-stream-sb-55";
+    let cell = sb.hexes.0.to_string();
+    // Only in a Guards Divisional Activation impulse.
+    assert!(orders_at(&WhereEaglesDare.pointing(&s, &allied), piece, &cell).is_empty());
+    s.chit = Some("div-guards".into());
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    assert_eq!(
+        orders_at(&pointed, piece, &cell),
+        vec![
+            "bulldozer dozer-1 sb-55".to_owned(),
+            "bulldozer dozer-2 sb-55".to_owned()
+        ]
+    );
+    let dozed = played(&s, &allied, "bulldozer dozer-1 sb-55");
+    let mut d = dozed.clone();
+    d.window = None;
+    d.impulse_no += 1;
+    let pointed = WhereEaglesDare.pointing(&d, &allied);
+    assert!(
+        orders_at(&pointed, piece, &cell).contains(&"bulldoze sb-55".to_owned()),
+        "{pointed:?}"
+    );
+    played(&d, &allied, "bulldoze sb-55");
+}
+
+#[test]
+fn pointing_s2_a_road_block_is_placed_at_a_unit_s_hex_and_removed_from_its_marker() {
+    let mut s = state("a-ride-in-the-country", json!({ "map": small_map() }));
+    allied_impulse(&mut s);
+    put(&mut s, "x-inf", Side::Allied, "41.230");
+    put(&mut s, "y-ger", Side::German, "42.230");
+    let allied = seat("allied");
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    assert!(orders_at(&pointed, "x-inf", "41.230").contains(&"roadblock 41.230".to_owned()));
+    let placed = played(&s, &allied, "roadblock 41.230");
+    assert_eq!(placed.roadblocks, vec![(hex("41.230"), Side::Allied)]);
+    let pointed = WhereEaglesDare.pointing(&placed, &allied);
+    assert_eq!(
+        orders_at(&pointed, "m-roadblock-0", "41.230"),
+        vec!["roadblock 41.230 remove".to_owned()]
+    );
+    // A second road block in the hex is refused, so not pointed.
+    assert!(!orders_at(&pointed, "x-inf", "41.230").contains(&"roadblock 41.230".to_owned()));
+    assert!(played(&placed, &allied, "roadblock 41.230 remove")
+        .roadblocks
+        .is_empty());
+    // The German's road block is not the Allied player's to remove.
+    let mut g = s.clone();
+    g.roadblocks.push((hex("42.230"), Side::German));
+    assert!(orders_at(
+        &WhereEaglesDare.pointing(&g, &allied),
+        "m-roadblock-0",
+        "42.230"
+    )
+    .is_empty());
+}
+
+#[test]
+fn pointing_decision_14_a_unit_s_own_hex_offers_heroic_unmark_and_dismount() {
+    let mut s = state("a-ride-in-the-country", json!({ "map": small_map() }));
+    allied_impulse(&mut s);
+    put(&mut s, "x-inf", Side::Allied, "41.230");
+    put(&mut s, "x-tank", Side::Allied, "41.231");
+    put(&mut s, "y-ger", Side::German, "42.230");
+    let allied = seat("allied");
+    s.piggyback.insert("x-tank".into(), "x-rider".into());
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    assert!(orders_at(&pointed, "x-tank", "41.231").contains(&"dismount x-tank".to_owned()));
+    assert!(
+        !orders_at(&pointed, "x-tank", "41.231").contains(&"dismount x-tank abandon".to_owned())
+    );
+    // S3.1 Heroic: while the marker is to be placed, every friendly unit at its own hex.
+    let mut h = s.clone();
+    h.placing = Some((Side::Allied, "heroic".into()));
+    let pointed = WhereEaglesDare.pointing(&h, &allied);
+    assert!(orders_at(&pointed, "x-inf", "41.230").contains(&"place heroic x-inf".to_owned()));
+    assert!(
+        pointed.iter().all(|p| p.order.starts_with("place heroic ")),
+        "{pointed:?}"
+    );
+    let after = played(&h, &allied, "place heroic x-inf");
+    assert_eq!(
+        after.heroic.get(&Side::Allied).map(String::as_str),
+        Some("x-inf")
+    );
+}
+
 // ------------------------------------------------------------------ over bot games
 
 fn bot_setup(scenario: &str, n: u64) -> Setup {
@@ -532,6 +886,8 @@ struct Counts {
     german_differs: usize,
     pointed_positions: usize,
     pointed_played: usize,
+    /// The pointed orders seen, by their first word.
+    kinds: std::collections::BTreeMap<String, usize>,
 }
 
 fn check(
@@ -598,8 +954,29 @@ fn check(
                 return Err(format!("{p:?} is not on {seat}'s board"));
             }
         }
+        // Hidden information: what the Allied player may point at is the same whatever the
+        // German secrets are.
+        if seat.as_str() == "allied" {
+            let changed_pointing = WhereEaglesDare.pointing(&changed, seat);
+            if changed_pointing != pointed {
+                return Err("the Allied pointing depends on a German secret".into());
+            }
+        }
         counts.pointed_positions += 1;
-        for p in pointed.iter().step_by(pointed.len().div_ceil(3)) {
+        // A few of the orders, and the first of each kind (its verb: move, fire, rally,
+        // barrage, tq, demolish, bailey, roadblock …), so every kind pointed is played.
+        let mut sample: Vec<&Pointed> = pointed.iter().step_by(pointed.len().div_ceil(3)).collect();
+        for p in &pointed {
+            let verb = p.order.split(' ').next().unwrap_or_default();
+            *counts.kinds.entry(verb.to_owned()).or_default() += 1;
+            if !sample
+                .iter()
+                .any(|q| q.order.split(' ').next() == Some(verb))
+            {
+                sample.push(p);
+            }
+        }
+        for p in sample {
             let command = game
                 .ruleset
                 .parse(&game.state, seat, &p.order)
@@ -651,6 +1028,10 @@ fn boards_and_pointing_over_bot_games_keep_the_german_secrets_and_offer_only_leg
     assert!(
         counts.german_differs > 0,
         "the German's board never showed a secret: the secrecy check checked nothing"
+    );
+    eprintln!(
+        "{} positions pointed at, {} orders played; pointed by kind: {:?}",
+        counts.pointed_positions, counts.pointed_played, counts.kinds
     );
     assert!(
         counts.pointed_positions > 0 && counts.pointed_played > 0,
@@ -707,4 +1088,39 @@ fn board_decision_13_the_first_turn_window_shows_where_the_play_is() {
         w.contains(hex("60.160")) && !w.contains(hex("42.229")),
         "{w:?}"
     );
+}
+
+#[test]
+fn pointing_s3_1_decision_30_a_routed_unit_moves_one_hex_or_entrenches_at_its_own_hex() {
+    let mut s = state("a-ride-in-the-country", json!({ "map": small_map() }));
+    allied_impulse(&mut s);
+    put(&mut s, "A/502", Side::Allied, "41.230");
+    put(&mut s, "y-ger", Side::German, "42.230");
+    s.routing = Some(despatch::rules::where_eagles_dare::state::Routing {
+        side: Side::Allied,
+        formation: "502".into(),
+        units: vec!["A/502".into()],
+    });
+    let allied = seat("allied");
+    let pointed = WhereEaglesDare.pointing(&s, &allied);
+    assert!(orders_at(&pointed, "A/502", "41.230").contains(&"entrench A/502".to_owned()));
+    let one = pointed
+        .iter()
+        .find(|p| p.order == "move A/502 41.231")
+        .expect("a one-hex move");
+    assert!(
+        one.path.is_none(),
+        "a routed unit's move is one hex, not a path"
+    );
+    // Nothing else while the rout is settled: no fire, no rally, no road block.
+    assert!(
+        pointed
+            .iter()
+            .all(|p| p.order.starts_with("move ") || p.order.starts_with("entrench ")),
+        "{pointed:?}"
+    );
+    let after = played(&s, &allied, "entrench A/502");
+    assert!(after.entrenched.contains("A/502") && after.routing.is_none());
+    let b = svg(&after, &Viewer::Spectator, &BoardContext::default());
+    assert!(b.contains(r#"data-piece="m-entrenched-A/502" data-at="41.230""#));
 }

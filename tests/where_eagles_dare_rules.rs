@@ -644,6 +644,33 @@ fn bridge_demolition_2_15_6_wire_on_a_pass_demolish_on_5_or_6_with_a_fire_zone()
 }
 
 #[test]
+fn bridge_demolition_2_15_6_the_engineer_wiring_a_bridge_cannot_be_in_column() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    s.units.insert(
+        "G/eng".into(),
+        Unit {
+            side: Side::German,
+            hex: hex("56.201"),
+            column: true,
+        },
+    );
+    let e = refused(
+        &mut s,
+        "german",
+        "tq G/eng wire son pass 0-6",
+        "2.15.6 Bridge Demolition",
+    );
+    assert!(
+        e.message.contains("in Column at 56.201") && e.message.contains("without 'column'"),
+        "{e}"
+    );
+    s.units.get_mut("G/eng").unwrap().column = false;
+    ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[2]);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+}
+
+#[test]
 fn declared_rolls_a_check_states_its_passing_faces_first() {
     let mut s = game("the-best-laid-plans");
     s.phase = Phase::Activation;
@@ -2178,6 +2205,74 @@ fn railroad_bridges_2_15_3_vehicles_wait_for_improvement_transport_is_lost_49_16
 }
 
 #[test]
+fn engineers_2_15_3_2_15_6_2_18_only_an_engineer_unit_of_the_order_of_battle_wires_improves_or_ferries(
+) {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    // 1/erc-kg-stiller is infantry, pi/59-a an engineer (oob.txt); both in a hex of each bridge.
+    unit_at(&mut s, "1/erc-kg-stiller", Side::German, "56.202");
+    unit_at(&mut s, "pi/59-a", Side::German, "56.202");
+    let e = refused(
+        &mut s,
+        "german",
+        "tq 1/erc-kg-stiller wire son pass 0-6",
+        "2.15.6 Bridge Demolition",
+    );
+    assert!(
+        e.message
+            .contains("1/erc-kg-stiller is not an engineer Unit")
+            && e.message
+                .contains("only an engineer Unit may wire a bridge"),
+        "{e}"
+    );
+    ok(&mut s, "german", "tq pi/59-a wire son pass 0-6", &[2]);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+    s.window = None;
+    unit_at(&mut s, "1/erc-kg-stiller", Side::German, "58.197");
+    unit_at(&mut s, "pi/59-a", Side::German, "58.197");
+    let e = refused(
+        &mut s,
+        "german",
+        "tq 1/erc-kg-stiller improve dommel-rail pass 0-6",
+        "2.15.3",
+    );
+    assert!(e.message.contains("may improve a railroad bridge"), "{e}");
+    ok(
+        &mut s,
+        "german",
+        "tq pi/59-a improve dommel-rail pass 0-6",
+        &[3],
+    );
+    assert!(s.bridges["dommel-rail"].improved);
+    s.window = None;
+    // 2.18: the son bridge destroyed, a ferry is an engineer's.
+    let b = s.bridges.get_mut("son").unwrap();
+    b.destroyed = true;
+    b.wired_by = None;
+    unit_at(&mut s, "1/erc-kg-stiller", Side::German, "56.202");
+    unit_at(&mut s, "pi/59-a", Side::German, "56.202");
+    let e = refused(
+        &mut s,
+        "german",
+        "tq 1/erc-kg-stiller ferry son pass 0-6",
+        "2.18",
+    );
+    assert!(e.message.contains("may be a ferry"), "{e}");
+    ok(&mut s, "german", "tq pi/59-a ferry son pass 0-6", &[3]);
+    assert_eq!(s.bridges["son"].ferry.as_ref().unwrap().unit, "pi/59-a");
+    // A counter outside the order of battle is the players': unchecked.
+    s.window = None;
+    s.bridges.get_mut("dommel-rail").unwrap().improved = false;
+    unit_at(&mut s, "G/x", Side::German, "58.196");
+    ok(
+        &mut s,
+        "german",
+        "tq G/x improve dommel-rail pass 0-6",
+        &[9],
+    );
+}
+
+#[test]
 fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() {
     let mut s = son_demolished();
     allied_impulse(&mut s, "div-101");
@@ -2532,6 +2627,44 @@ fn artillery_parks_s1_placed_once_units_enter_the_box_and_an_enemy_in_the_hex_el
     german_impulse(&mut s);
     ok(&mut s, "german", "move G/1 42.231 41.232", &[]);
     assert!(s.gone.contains(&"A/art".to_owned()));
+}
+
+#[test]
+fn decision_35_a_unit_s_remembered_transport_goes_with_it_into_a_park_s1_off_the_map_by_a_rout_s3_1_or_across_a_ferry_2_18(
+) {
+    use order::Transport;
+    // S1.0: into the Artillery Park box, which it never leaves.
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    play(&mut s, "allied", "park park-guards 41.232", &[]);
+    play(&mut s, "allied", "move A/art 41.232 wheeled", &[]);
+    assert_eq!(s.vehicles.get("A/art"), Some(&Transport::Wheeled));
+    play(&mut s, "allied", "enterpark A/art park-guards", &[]);
+    assert!(!s.vehicles.contains_key("A/art"));
+    // S3.1: a routed German unit taken off the map to the side of its display.
+    let mut s = before_1900("campaign", 18);
+    s.time = 3;
+    s.phase = Phase::Activation;
+    s.offmap.insert("erc-kg-stiller".into(), OffMap::OnMap);
+    unit_at(&mut s, "G/st1", Side::German, "30.100");
+    s.vehicles.insert("G/st1".into(), Transport::Tracked);
+    lose(&mut s, "1/erc-kg-stiller", 1);
+    s.cups.insert(Side::Allied, ids(&["rout"]));
+    allied_impulse(&mut s, "f-501");
+    ok(&mut s, "allied", "fire A/1 30.100 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    ok(&mut s, "german", "rout erc-kg-stiller G/st1", &[]);
+    assert!(!s.vehicles.contains_key("G/st1"));
+    // 2.18: only Leg Units use a ferry; across, it came into its hex on its legs.
+    let mut s = son_demolished();
+    allied_impulse(&mut s, "div-101");
+    play(&mut s, "allied", "move A/326 56.203 56.202", &[]);
+    play(&mut s, "allied", "tq A/326 ferry son pass 0-6", &[4]);
+    play(&mut s, "allied", "move A/x 56.203 56.202 column", &[]);
+    s.vehicles.insert("A/x".into(), Transport::Mounted);
+    ok(&mut s, "allied", "ferry A/x son abandon", &[]);
+    assert_eq!(s.units["A/x"].hex, hex("56.201"));
+    assert!(!s.vehicles.contains_key("A/x"));
 }
 
 #[test]
@@ -3823,6 +3956,79 @@ fn reinf_s3_1_the_german_recovers_two_steps_and_loses_the_excess() {
 }
 
 #[test]
+fn rout_s3_1_decision_33_a_routed_german_formation_s_units_not_taken_off_the_map_are_eliminated() {
+    let routing = |named: &str| {
+        let mut s = before_1900("campaign", 18);
+        s.time = 3;
+        s.phase = Phase::Activation;
+        s.offmap.insert("erc-kg-stiller".into(), OffMap::OnMap);
+        unit_at(&mut s, "1/erc-kg-stiller", Side::German, "30.100");
+        unit_at(&mut s, "2/erc-kg-stiller", Side::German, "30.101");
+        unit_at(&mut s, "3/erc-kg-stiller", Side::German, "30.102");
+        unit_at(&mut s, "1/erc-fj-ersatz", Side::German, "30.103");
+        unit_at(&mut s, "G/st1", Side::German, "30.104");
+        lose(&mut s, "2/erc-kg-stiller", 1);
+        s.marks.get_mut("2/erc-kg-stiller").unwrap().cohesion = 1;
+        s.cups.insert(Side::Allied, ids(&["rout"]));
+        allied_impulse(&mut s, "f-501");
+        ok(&mut s, "allied", "fire A/1 30.100 small-arms", &[9]);
+        ok(&mut s, "allied", "result none", &[1]);
+        assert_eq!(s.rout, Some(Side::German));
+        if !named.is_empty() {
+            ok(
+                &mut s,
+                "german",
+                &format!("rout erc-kg-stiller {named}"),
+                &[],
+            );
+        }
+        s
+    };
+    // Bad input changes nothing: a unit of another Formation is not routed with it.
+    let mut s = routing("");
+    let e = refused(
+        &mut s,
+        "german",
+        "rout erc-kg-stiller 1/erc-kg-stiller 1/erc-fj-ersatz",
+        "S3.1 Rout",
+    );
+    assert!(
+        e.message
+            .contains("1/erc-fj-ersatz is neither a unit of erc-kg-stiller"),
+        "{e}"
+    );
+    // Those named are taken off (losses kept, Cohesion gone); the others routed are eliminated.
+    let s = routing("2/erc-kg-stiller G/st1");
+    for u in [
+        "1/erc-kg-stiller",
+        "2/erc-kg-stiller",
+        "3/erc-kg-stiller",
+        "G/st1",
+    ] {
+        assert!(!s.units.contains_key(u), "{u} is off the map");
+    }
+    assert!(s.units.contains_key("1/erc-fj-ersatz"));
+    assert_eq!(s.marks["2/erc-kg-stiller"].lost, 1);
+    assert_eq!(s.marks["2/erc-kg-stiller"].cohesion, 0);
+    assert!(!s.eliminated.contains_key("2/erc-kg-stiller"));
+    assert_eq!(s.eliminated.get("1/erc-kg-stiller"), Some(&2));
+    assert_eq!(s.eliminated.get("3/erc-kg-stiller"), Some(&2));
+    assert_eq!(s.offmap["erc-kg-stiller"], OffMap::Routed { back: 19 });
+    // A bare rout takes every routed unit off the map, none eliminated; `none` eliminates them.
+    let mut s = routing("");
+    ok(&mut s, "german", "rout erc-kg-stiller", &[]);
+    assert!(s.eliminated.is_empty(), "{:?}", s.eliminated);
+    assert!(!s.units.contains_key("3/erc-kg-stiller"));
+    assert!(
+        s.units.contains_key("G/st1"),
+        "a counter outside the OOB only if named"
+    );
+    let s = routing("none");
+    assert_eq!(s.eliminated.len(), 3, "{:?}", s.eliminated);
+    assert!(s.units.contains_key("G/st1"));
+}
+
+#[test]
 fn rout_s3_1_the_formation_needs_a_step_lost_on_its_units_checked_against_the_marks() {
     let mut s = before_1900("campaign", 18);
     s.time = 3;
@@ -4231,6 +4437,57 @@ fn s2_16_a_vehicle_on_a_raised_road_may_not_leave_column_a_leg_unit_may() {
 }
 
 #[test]
+fn s2_16_and_s4_2_decision_34_a_piggyback_rider_put_down_on_a_raised_road_pays_a_movement_point_or_a_cohesion_hit(
+) {
+    let mut s = locks_game(json!({}));
+    // Each pair mounts at 40.10 and rides in Column onto the raised road at 40.11.
+    for x in ["A", "B", "C", "D"] {
+        play(&mut s, "allied", &format!("move {x}/inf 40.10"), &[]);
+        play(
+            &mut s,
+            "allied",
+            &format!("move {x}/tank 40.10 tracked column"),
+            &[],
+        );
+        play(&mut s, "allied", &format!("mount {x}/inf {x}/tank"), &[]);
+        if x != "C" {
+            play(
+                &mut s,
+                "allied",
+                &format!("move {x}/tank 40.11 tracked column"),
+                &[],
+            );
+            assert!(s.units[&format!("{x}/inf")].column);
+        }
+    }
+    // S4.2: put down out of Column; leaving Column on the raised road costs the movement
+    // point, counted in the vehicle's dismount …
+    play(&mut s, "allied", "dismount A/tank", &[]);
+    assert!(!s.units["A/inf"].column);
+    assert!(!s.marks.contains_key("A/inf"));
+    // … or, the player's choice, a Cohesion Hit on the rider.
+    play(&mut s, "allied", "dismount B/tank cohesion", &[]);
+    assert!(!s.units["B/inf"].column);
+    assert_eq!(s.marks["B/inf"].cohesion, 1);
+    // Off the raised road there is nothing to pay: 'cohesion' is refused, nothing changed.
+    let e = refused(
+        &mut s,
+        "allied",
+        "dismount C/tank cohesion",
+        "2.16 Raised Roads/Railroads",
+    );
+    assert!(e.message.contains("dismount C/tank"), "{e}");
+    assert!(s.piggyback.contains_key("C/tank"));
+    // S4.4: a fire result dismounts the rider with no movement made: the Cohesion Hit.
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 40.11 small-arms", &[5]);
+    ok(&mut s, "german", "result suppressed", &[]);
+    assert!(!s.piggyback.contains_key("D/tank"));
+    assert!(!s.units["D/inf"].column);
+    assert_eq!(s.marks["D/inf"].cohesion, 1);
+}
+
+#[test]
 fn s2_16_a_road_block_in_a_raised_hex_bars_a_column_not_a_leg_unit_out_of_it() {
     let mut s = locks_game(json!({}));
     play(
@@ -4628,4 +4885,92 @@ fn heroic_s3_1_decision_29_a_heroic_unit_s_tq_and_rally_pass_on_one_more_face() 
     ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[7]);
     assert_eq!(s.bridges["son"].wired_by, None);
     assert!(game_with("the-best-laid-plans", json!({ "heroic_tq": "on" })).is_err());
+}
+
+#[test]
+fn rout_s3_1_decision_30_a_routed_allied_formation_moves_one_hex_without_opportunity_fire_or_entrenches(
+) {
+    let mut s = game("the-best-laid-plans");
+    s.units.retain(|_, u| u.side == Side::German);
+    put(&mut s, "A/502", "56.203");
+    put(&mut s, "C/502", "56.230");
+    // An Independent Unit stacked with the Formation routs with it; one elsewhere does not.
+    put(&mut s, "A/326", "56.203");
+    put(&mut s, "B/326", "56.231");
+    lose(&mut s, "B/502", 1);
+    s.cups.insert(Side::German, ids(&["rout"]));
+    unit_at(&mut s, "G/1", Side::German, "56.220");
+    german_impulse(&mut s);
+    ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
+    ok(&mut s, "german", "result none", &[1]);
+    ok(&mut s, "allied", "rout 502", &[]);
+    let r = s.routing.clone().expect("the routed units to settle");
+    assert_eq!(r.side, Side::Allied);
+    assert_eq!(r.units, vec!["A/502", "C/502", "A/326"]);
+    // Bad input changes nothing: a move of more than one hex, a unit not routed, another
+    // action, the German acting.
+    let e = refused(&mut s, "allied", "move A/502 56.204 56.205", "S3.1 Rout");
+    assert!(e.message.contains("one hex"), "{e}");
+    let e = refused(&mut s, "allied", "move B/326 56.232", "S3.1 Rout");
+    assert!(
+        e.message.contains("B/326 is not a routed unit of 502"),
+        "{e}"
+    );
+    refused(
+        &mut s,
+        "allied",
+        "fire A/502 56.220 small-arms",
+        "S3.1 Rout",
+    );
+    refused(&mut s, "allied", "entrench B/326", "S3.1 Rout");
+    refused(
+        &mut s,
+        "german",
+        "fire G/1 56.203 small-arms",
+        "sequence of play",
+    );
+    // One hex, and no opportunity fire window for the German.
+    ok(&mut s, "allied", "move A/502 56.204", &[]);
+    assert_eq!(s.units["A/502"].hex, hex("56.204"));
+    assert_eq!(
+        s.window, None,
+        "no opportunity fire at a routed unit's move"
+    );
+    // A unit that cannot leave the Fire Zones stays under an Entrenched marker.
+    ok(&mut s, "allied", "entrench A/326", &[]);
+    assert!(s.entrenched.contains("A/326"));
+    assert_eq!(s.window, None);
+    let seat = Seat::parse("allied").unwrap();
+    let text = WhereEaglesDare.board_text(&s, &Viewer::Seat(seat)).unwrap();
+    assert!(text.contains("Entrenched"), "{text}");
+    assert_eq!(s.routing.as_ref().unwrap().units, vec!["C/502"]);
+    // The Allied player is asked, and only he; a missed deadline passes.
+    let prompts = WhereEaglesDare.prompts(&s);
+    assert_eq!(prompts.len(), 1);
+    assert_eq!(prompts[0].seat.as_str(), "allied");
+    assert!(prompts[0].options.iter().any(|o| o == "entrench C/502"));
+    let mut late = s.clone();
+    let mut q = VecDeque::new();
+    WhereEaglesDare
+        .timeout(
+            &mut late,
+            &Seat::parse("allied").unwrap(),
+            &mut Ctx::new(DiceSource::Scripted(&mut q), None),
+        )
+        .unwrap();
+    assert!(late.routing.is_none());
+    // The rest are not in an enemy Fire Zone: they stay, nothing placed on them.
+    ok(&mut s, "allied", "pass", &[]);
+    assert!(s.routing.is_none());
+    assert_eq!(s.units["C/502"].hex, hex("56.230"));
+    assert!(!s.entrenched.contains("C/502"));
+    // The marker stays with the unit until it leaves its hex.
+    allied_impulse(&mut s, "div-101");
+    ok(&mut s, "allied", "move A/326 56.202", &[]);
+    assert!(!s.entrenched.contains("A/326"));
+    // A German Formation not of an off-map display is still the players' to carry out.
+    assert_eq!(
+        despatch::rules::where_eagles_dare::offmap::allied_routed(&s, "59-a"),
+        None
+    );
 }

@@ -116,6 +116,7 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
         Phase::Activation
             if s.pending.is_none()
                 && s.rout.is_none()
+                && s.routing.is_none()
                 && s.mann.is_none()
                 && s.lost.is_none()
                 && s.placing.is_some() =>
@@ -264,26 +265,69 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 if side != who {
                     return None;
                 }
-                // S3.1: a Formation on the map with a step lost on its units.
+                // S3.1: a Formation on the map with a step lost on its units: a German one of an
+                // off-map display, or an Allied one of the order of battle (decision 30).
+                let allied: Vec<String> = super::oob::OOB
+                    .formations
+                    .iter()
+                    .filter(|f| f.side == Side::Allied)
+                    .filter(|f| {
+                        super::offmap::allied_routed(s, &f.id).is_some_and(|u| !u.is_empty())
+                    })
+                    .map(|f| f.id.clone())
+                    .collect();
                 let on_map: Vec<&String> = s
                     .offmap
                     .iter()
                     .filter(|(_, p)| **p == super::state::OffMap::OnMap)
                     .map(|(f, _)| f)
+                    .chain(allied.iter())
                     .filter(|f| super::offmap::rout_condition(s, f).is_ok())
                     .collect();
                 return Some(match on_map.get(rng(on_map.len() + 1)) {
-                    Some(f) => Command::Rout {
+                    Some(f) if allied.contains(f) => Command::Rout {
                         formation: (*f).clone(),
-                        units: s
-                            .units
-                            .iter()
-                            .filter(|(_, u)| u.side == Side::German)
-                            .map(|(n, _)| n.clone())
-                            .take(rng(3))
-                            .collect(),
+                        units: Vec::new(),
                     },
+                    Some(f) => {
+                        // Decision 33: a unit of the order of battle named is one routed.
+                        let routed = super::offmap::routed_units(s, f).unwrap_or_default();
+                        Command::Rout {
+                            formation: (*f).clone(),
+                            units: s
+                                .units
+                                .iter()
+                                .filter(|(n, u)| {
+                                    u.side == Side::German
+                                        && (super::oob::OOB.unit(n).is_none() || routed.contains(n))
+                                })
+                                .map(|(n, _)| n.clone())
+                                .take(rng(3))
+                                .collect(),
+                        }
+                    }
                     None => Command::Pass,
+                });
+            }
+            if let Some(r) = &s.routing {
+                if side != r.side {
+                    return None;
+                }
+                // S3.1 Rout: the first routed unit moves one hex or entrenches; or the rest stay.
+                let unit = r.units[0].clone();
+                return Some(match (rng(3), s.units.get(&unit)) {
+                    (0, Some(u)) => {
+                        let n = u.hex.neighbours();
+                        Command::Move {
+                            cohesion: false,
+                            unit,
+                            path: vec![n[rng(n.len())]],
+                            column: u.column,
+                            transport: None,
+                        }
+                    }
+                    (1, _) => Command::Entrench { unit },
+                    _ => Command::Pass,
                 });
             }
             if s.mann.is_some() {
@@ -758,6 +802,7 @@ fn unit_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> 
         1 => Command::Dismount {
             unit: unit.to_owned(),
             abandon: rng(4) == 0,
+            cohesion: false,
         },
         2 => {
             let own: Vec<&super::data::AssetDef> = DATA

@@ -417,6 +417,7 @@ pub fn bulldoze(s: &mut State, ctx: &mut Ctx, bridge: &str) -> Hex {
         x.bulldozer = None;
         x.men_at_work = 0;
         s.units.remove(&dozer);
+        s.vehicles.remove(&dozer);
     } else {
         x.men_at_work += 1;
     }
@@ -520,6 +521,24 @@ pub fn bailey(s: &mut State, ctx: &mut Ctx, unit: &str, bridge: &str) -> Hex {
     at
 }
 
+/// The Engineer Actions of 2.15.3 ("an engineer Unit must pass"), 2.15.6 ("by one of your
+/// engineer Units") and 2.18 ("Engineer Units can ferry"): a Unit of the order of battle without
+/// the engineer symbol (its flag `engineer`, or the class) is refused (section 1: "the only
+/// Unit counter symbol that has any effect on the game is the engineer symbol"). A counter
+/// outside the order of battle is the players' (decision 12), unchecked as elsewhere.
+pub fn check_engineer(section: &str, unit: &str, what: &str) -> Result<(), RuleError> {
+    use super::oob::{Class, OOB};
+    match OOB.unit(unit) {
+        Some(u) if !u.engineer && u.class != Class::Engineer => Err(rule(
+            section,
+            format!(
+                "{unit} is not an engineer Unit (no engineer symbol in the order of battle): only an engineer Unit may {what}; name one of your engineers"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Checks a `tq` for an engineering reason of 2.15.3, 2.15.7 or 2.18 before its die.
 pub fn check_tq(s: &State, side: Side, unit: &str, reason: &[String]) -> Result<(), RuleError> {
     let what = reason.first().map(String::as_str).unwrap_or("");
@@ -535,6 +554,12 @@ pub fn check_tq(s: &State, side: Side, unit: &str, reason: &[String]) -> Result<
     let name = reason
         .get(1)
         .ok_or_else(|| r(format!("tq <unit> {what} <bridge> pass <faces>")))?;
+    match what {
+        "improve" => check_engineer(section, unit, "improve a railroad bridge")?,
+        "ferry" => check_engineer(section, unit, "be a ferry")?,
+        // 2.15.7: the Bailey Bridge Unit itself (checked below) repairs.
+        _ => {}
+    }
     let def = DATA
         .bridge(name)
         .ok_or_else(|| r(format!("no bridge '{name}'")))?;
@@ -713,6 +738,8 @@ pub fn ferry(s: &mut State, ctx: &mut Ctx, unit: &str, bridge: &str, abandon: bo
     if let Some(u) = s.units.get_mut(unit) {
         u.hex = to;
     }
+    // Decision 35: "Only Leg Units can use a ferry": it came into this hex on its legs.
+    s.vehicles.remove(unit);
     if abandon && !s.abandoned.iter().any(|a| a == unit) {
         s.abandoned.push(unit.to_owned());
     }

@@ -133,6 +133,10 @@ pub fn move_unit(
     let whole = taken == steps.len();
     let steps = &steps[..taken];
     let end = steps.last().copied().unwrap_or(start);
+    if end != start {
+        // Decision 30: the Entrenched marker stays with the unit until it leaves its hex.
+        s.entrenched.remove(unit);
+    }
     s.units.insert(
         unit.to_owned(),
         Unit {
@@ -608,11 +612,12 @@ fn check(ctx: &mut Ctx, who: &str, pass: &[u32]) -> bool {
 }
 
 /// Refuses a `tq` whose reason the exclusive rules forbid, before the die.
-pub fn check_tq(s: &State, reason: &[String]) -> Result<(), RuleError> {
+pub fn check_tq(s: &State, unit: &str, reason: &[String]) -> Result<(), RuleError> {
     if reason.first().map(String::as_str) == Some("wire") {
         let name = reason
             .get(1)
             .ok_or_else(|| rule("2.15.6 Bridge Demolition", "wire <bridge>"))?;
+        super::bridges::check_engineer("2.15.6 Bridge Demolition", unit, "wire a bridge")?;
         let def = DATA.bridge(name).ok_or_else(|| {
             let names: Vec<&str> = DATA.bridges.iter().map(|b| b.name.as_str()).collect();
             rule(
@@ -637,6 +642,17 @@ pub fn check_tq(s: &State, reason: &[String]) -> Result<(), RuleError> {
             return Err(rule(
                 "2.15.6 Bridge Demolition",
                 format!("the {name} bridge is wired already"),
+            ));
+        }
+        // 2.15.6: "Your engineer Unit must pass a Troop Quality Check (…; the Unit cannot be in
+        // Column; …)".
+        if let Some(u) = s.units.get(unit).filter(|u| u.column) {
+            return Err(rule(
+                "2.15.6 Bridge Demolition",
+                format!(
+                    "{unit} is in Column at {}: the engineer Unit wiring the {name} bridge cannot be in Column; move it out of Column first (move {unit} {} without 'column')",
+                    u.hex, u.hex
+                ),
             ));
         }
     }

@@ -179,7 +179,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "13".into(),
+            version: "15".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -521,6 +521,8 @@ impl Rules for WhereEaglesDare {
             airborne_tanks,
             lost: None,
             rout: None,
+            routing: None,
+            entrenched: Default::default(),
             map,
             lost_event: None,
             placing: None,
@@ -672,8 +674,24 @@ impl Rules for WhereEaglesDare {
                     vec![p(
                         who,
                         PromptKind::Reaction,
-                        format!("{clock}: Rout: name a Formation that routs (S3.1), with the German units taken off the map, or pass"),
-                        vec!["rout <formation> [<unit> …]".into(), "pass".into()],
+                        format!("{clock}: Rout: name a Formation that routs (S3.1), with the German units taken off the map (alone: all its routed units; none: every one eliminated), or pass"),
+                        vec!["rout <formation> [<unit> …|none]".into(), "pass".into()],
+                        true,
+                    )]
+                } else if let Some(r) = &s.routing {
+                    vec![p(
+                        r.side,
+                        PromptKind::Reaction,
+                        format!(
+                            "{clock}: Rout of {} (S3.1): move each of its units in an enemy Fire Zone one hex out of them, no opportunity fire; entrench a unit that cannot; pass for the rest: {}",
+                            r.formation,
+                            r.units.join(", ")
+                        ),
+                        r.units
+                            .iter()
+                            .flat_map(|u| [format!("move {u} <hex>"), format!("entrench {u}")])
+                            .chain(["pass".to_owned()])
+                            .collect(),
                         true,
                     )]
                 } else if let Some(m) = &s.mann {
@@ -1075,6 +1093,14 @@ impl Rules for WhereEaglesDare {
             events::pass(s, ctx);
             return Ok(());
         }
+        if s.phase == Phase::Activation
+            && s.pending.is_none()
+            && s.rout.is_none()
+            && s.routing.as_ref().is_some_and(|r| r.side == side)
+        {
+            let r = s.routing.clone().expect("routing");
+            return offmap::routing(s, ctx, side, &r, &Command::Pass);
+        }
         if s.phase == Phase::Activation && s.pending.is_none() && s.rout == Some(side) {
             s.rout = None;
             ctx.say(format!(
@@ -1270,6 +1296,9 @@ impl WhereEaglesDare {
                 )),
             };
         }
+        if let Some(r) = s.routing.clone() {
+            return offmap::routing(s, ctx, side, &r, c);
+        }
         if s.mann.is_some() {
             return match c {
                 Command::JoeMann => units::joe_mann(s, ctx, side, true),
@@ -1447,9 +1476,13 @@ impl WhereEaglesDare {
                 units::check_mount(s, side, infantry, vehicle)?;
                 s.window = Some(units::mount(s, ctx, infantry, vehicle));
             }
-            Command::Dismount { unit, abandon } => {
-                units::check_dismount(s, side, unit)?;
-                s.window = Some(units::dismount(s, ctx, unit, *abandon));
+            Command::Dismount {
+                unit,
+                abandon,
+                cohesion,
+            } => {
+                units::check_dismount(s, side, unit, *cohesion)?;
+                s.window = Some(units::dismount(s, ctx, unit, *abandon, *cohesion));
             }
             Command::Ride {
                 asset,
@@ -1521,7 +1554,7 @@ impl WhereEaglesDare {
                         "'tq <unit> lost' is the German's, with option german_lost",
                     ));
                 }
-                declared::check_tq(s, reason)?;
+                declared::check_tq(s, unit, reason)?;
                 events::check_tq(s, unit, reason)?;
                 bridges::check_tq(s, side, unit, reason)?;
                 declared::tq(s, ctx, side, unit, reason, pass);

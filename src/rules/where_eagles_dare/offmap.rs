@@ -8,8 +8,10 @@
 //! takes no arrival (5.2). The displays are `data/offmap.txt` (reconstructed).
 
 use super::data::{ChitKind, DATA};
+use super::hex::Hex;
 use super::oob::OOB;
-use super::state::{Corps, OffMap, Phase, Side, State};
+use super::order::Command;
+use super::state::{Corps, OffMap, Phase, Routing, Side, State};
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
@@ -270,12 +272,20 @@ pub fn arrive(s: &mut State, ctx: &mut Ctx) {
     }
 }
 
-/// `rout <formation> [<unit> …]` (S3.1 Rout). A German formation of an off-map display, on the
-/// map: the units named leave the map and the formation waits beside its display until the
-/// next 0700 (the second, if it routs at 1700, 1900 or Night), then re-enters a box of the
-/// German's choosing by his next off-map order (the 1900 step 4 of that day). Any other
-/// Formation: the players carry the rout out (one hex out of Fire Zones, Entrenched markers,
-/// the 59th's roll), and the engine takes the named German units off the map.
+/// `rout <formation> [<unit> …|none]` (S3.1 Rout). A German formation of an off-map display, on
+/// the map: its routed units (those of the order of battle on the map, and the German
+/// Independent Units stacked with them) move one hex out of the enemy's Fire Zones and "are
+/// then taken off the map and placed to the side of the respective Division Display"; "any
+/// German Units remaining from the routed Formation on the map (those that couldn't retreat one
+/// hex and not be in an enemy Fire Zone) are now eliminated from the game". The units named are
+/// those taken off (decision 33: a bare `rout <formation>` takes every routed unit off, `none`
+/// names none), every other routed unit is eliminated (its steps kept, decision 21); a counter
+/// outside the order of battle is taken off only if named (decision 12). The formation waits
+/// beside its display until the next 0700 (the second, if it routs at 1700, 1900 or Night),
+/// then re-enters a box of the German's choosing by his next off-map order (the 1900 step 4 of
+/// that day). Any other Formation: the players carry the rout out (one hex out of Fire Zones,
+/// Entrenched markers, the 59th's roll), and the engine takes the named German units off the
+/// map.
 pub fn rout(
     s: &mut State,
     ctx: &mut Ctx,
@@ -283,19 +293,50 @@ pub fn rout(
     units: &[String],
 ) -> Result<(), RuleError> {
     let r = |m: String| rule("S3.1 Rout", m);
-    for u in units {
+    let routs_off = DATA.offmap.display_of(formation).is_some();
+    // Decision 33: `none` alone names no unit taken off.
+    let none = units.len() == 1 && units[0] == "none" && !s.units.contains_key("none");
+    let named: &[String] = if none { &[] } else { units };
+    for u in named {
         match s.units.get(u) {
             Some(x) if x.side == Side::German => {}
             _ => return Err(r(format!("{u} is not a German unit on the map"))),
         }
     }
-    let routs_off = DATA.offmap.display_of(formation).is_some();
     if routs_off && s.offmap.get(formation) != Some(&OffMap::OnMap) {
         return Err(r(format!("{formation} is not on the map")));
     }
     let lost = rout_condition(s, formation)?;
-    for u in units {
+    let routed = if routs_off {
+        routed_units(s, formation).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    if routs_off {
+        if let Some(u) = named
+            .iter()
+            .find(|u| OOB.unit(u).is_some() && !routed.contains(u))
+        {
+            return Err(r(format!(
+                "{u} is neither a unit of {formation} on the map nor an Independent Unit stacked with one: only the routed units are taken off the map ({})",
+                if routed.is_empty() { "none on the map".to_owned() } else { routed.join(", ") }
+            )));
+        }
+    }
+    let taken: Vec<String> = if routs_off && units.is_empty() {
+        routed.clone()
+    } else {
+        named.to_vec()
+    };
+    let eliminated: Vec<String> = routed
+        .iter()
+        .filter(|u| !taken.contains(u))
+        .cloned()
+        .collect();
+    for u in &taken {
         s.units.remove(u);
+        // Decision 35: beside the display, it came into no hex; it re-enters by a new move.
+        s.vehicles.remove(u);
         // S3.1: they leave with their losses, without their Cohesion or Suppression markers.
         if let Some(m) = s.marks.get_mut(u) {
             m.suppressed = false;
@@ -303,15 +344,47 @@ pub fn rout(
         }
     }
     s.marks.retain(|_, m| !m.is_clear());
+    for u in &eliminated {
+        s.units.remove(u);
+        super::units::eliminate(s, u);
+    }
     s.rout = None;
     if routs_off {
         let back = s.day + if s.time >= super::turn::T1700 { 2 } else { 1 };
         s.offmap
             .insert(formation.to_owned(), OffMap::Routed { back });
+        let mut what = Vec::new();
+        if !taken.is_empty() {
+            what.push(format!(
+                "{} move one hex out of the enemy's Fire Zones, with no opportunity fire, and are taken off the map to the side of its Division Display, with their losses, without Cohesion or Suppression markers",
+                taken.join(", ")
+            ));
+        }
+        if !eliminated.is_empty() {
+            what.push(format!(
+                "{} could not leave the enemy's Fire Zones by one hex and are eliminated from the game",
+                eliminated.join(", ")
+            ));
+        }
+        if what.is_empty() {
+            what.push("no unit of it is on the map, none is taken off".to_owned());
+        }
         ctx.say(format!(
-            "{formation} routs (S3.1; {lost}): {} taken off the map; it may re-enter its off-map display from 0700 {back} Sept",
-            if units.is_empty() { "its units".to_owned() } else { units.join(", ") }
+            "{formation} routs (S3.1; {lost}): {}; it may re-enter its off-map display from 0700 {back} Sept",
+            what.join("; ")
         ));
+    } else if let Some(routed) = allied_routed(s, formation) {
+        ctx.say(format!(
+            "{formation} routs (S3.1; {lost}): the Allied player moves each of its units in an enemy Fire Zone one hex out of the Fire Zones, with no opportunity fire (move <unit> <hex>), places an Entrenched marker on each that cannot leave them by one hex (entrench <unit>), and passes for the rest, not in a Fire Zone: {}",
+            if routed.is_empty() { "no unit of it is on the map".to_owned() } else { routed.join(", ") }
+        ));
+        if !routed.is_empty() {
+            s.routing = Some(Routing {
+                side: Side::Allied,
+                formation: formation.to_owned(),
+                units: routed,
+            });
+        }
     } else {
         ctx.say(format!(
             "{formation} routs (S3.1; {lost}): the players carry it out{}",
@@ -323,6 +396,45 @@ pub fn rout(
         ));
     }
     Ok(())
+}
+
+/// S3.1 Rout of a 101st Airborne or Guards Armored Formation (decision 30: any Allied Formation
+/// of the order of battle): its units on the map, and the Independent Units stacked with them
+/// ("treated as Units of that Formation"), in the order of battle's order. `None` for a
+/// Formation that is not an Allied one of the order of battle.
+pub fn allied_routed(s: &State, formation: &str) -> Option<Vec<String>> {
+    OOB.formation(formation)
+        .filter(|f| f.side == Side::Allied)?;
+    routed_units(s, formation)
+}
+
+/// S3.1 Rout: a Formation of the order of battle's routed units: its units on the map, and the
+/// Independent Units of its side stacked with them ("treated as Units of that Formation"), in
+/// the order of battle's order. `None` for a Formation outside the order of battle.
+pub fn routed_units(s: &State, formation: &str) -> Option<Vec<String>> {
+    let f = OOB.formation(formation)?;
+    let mut out: Vec<String> = OOB
+        .units_of(&f.id)
+        .filter(|u| s.units.contains_key(&u.id))
+        .map(|u| u.id.clone())
+        .collect();
+    let hexes: Vec<Hex> = out.iter().map(|u| s.units[u].hex).collect();
+    for u in &OOB.units {
+        let independent = OOB
+            .formation(&u.formation)
+            .and_then(|g| g.chit.as_deref())
+            .and_then(|c| DATA.chit(c))
+            .is_some_and(|c| c.kind == ChitKind::Independent);
+        if independent
+            && !out.contains(&u.id)
+            && s.units
+                .get(&u.id)
+                .is_some_and(|x| x.side == f.side && hexes.contains(&x.hex))
+        {
+            out.push(u.id.clone());
+        }
+    }
+    Some(out)
 }
 
 /// S3.1 Rout's condition, checked against the marks (decision 15) and the eliminated units
@@ -366,4 +478,93 @@ pub fn rout_condition(s: &State, formation: &str) -> Result<String, RuleError> {
         )));
     }
     Ok(format!("steps lost: {}", hurt.join(", ")))
+}
+
+/// The routed Allied units' moves (S3.1 Rout, decision 30), before anything else: the
+/// Formation's owner moves each unit still to settle exactly one hex (`move <unit> <hex>`, the
+/// moves' checks, no opportunity fire window: "The enemy may not Opportunity Fire at the Allied
+/// units during this one hex move"), or leaves it in its hex under an Entrenched marker
+/// (`entrench <unit>`, no opportunity fire either), or passes: the rest are not in an enemy Fire
+/// Zone and "nothing is placed on them". Fire Zones are the series' and the players': which
+/// units must move is stated by the moves. The rout ends when no unit is left to settle.
+pub fn routing(
+    s: &mut State,
+    ctx: &mut Ctx,
+    side: Side,
+    r: &Routing,
+    c: &Command,
+) -> Result<(), RuleError> {
+    let refuse = |m: String| rule("S3.1 Rout", m);
+    let what = format!(
+        "the {} player settles the routed units of {} first: move <unit> <hex> (one hex, out of the enemy's Fire Zones), entrench <unit> (one that cannot leave them), or pass ({})",
+        r.side.name(),
+        r.formation,
+        r.units.join(", ")
+    );
+    if side != r.side {
+        return Err(refuse(what));
+    }
+    let settle = |s: &mut State, ctx: &mut Ctx, unit: &str| {
+        if let Some(x) = s.routing.as_mut() {
+            x.units.retain(|u| u != unit);
+            if x.units.is_empty() {
+                s.routing = None;
+                ctx.say(format!(
+                    "Every routed unit of {} has moved or entrenched: the rout is over (S3.1)",
+                    r.formation
+                ));
+            }
+        }
+    };
+    match c {
+        Command::Move {
+            unit,
+            path,
+            column,
+            transport,
+            cohesion,
+        } => {
+            if !r.units.contains(unit) {
+                return Err(refuse(format!(
+                    "{unit} is not a routed unit of {} still to move: {what}",
+                    r.formation
+                )));
+            }
+            if path.len() != 1 {
+                return Err(refuse(format!(
+                    "a routed unit moves one hex, out of the enemy's Fire Zones: move {unit} <hex>, one hex next to it"
+                )));
+            }
+            super::declared::move_unit(s, ctx, side, unit, path, *column, *transport, *cohesion)?;
+            ctx.say(format!(
+                "{unit} routs one hex: no opportunity fire at it (S3.1 Rout)"
+            ));
+            settle(s, ctx, unit);
+            Ok(())
+        }
+        Command::Entrench { unit } => {
+            if !r.units.contains(unit) {
+                return Err(refuse(format!(
+                    "{unit} is not a routed unit of {} still to move: {what}",
+                    r.formation
+                )));
+            }
+            s.entrenched.insert(unit.clone());
+            ctx.say(format!(
+                "{unit} cannot leave the enemy's Fire Zones by one hex: it stays, under an Entrenched marker; no opportunity fire on it (S3.1 Rout)"
+            ));
+            settle(s, ctx, unit);
+            Ok(())
+        }
+        Command::Pass => {
+            s.routing = None;
+            ctx.say(format!(
+                "The other routed units of {} ({}) are not in an enemy Fire Zone: they stay, and nothing is placed on them (S3.1 Rout)",
+                r.formation,
+                r.units.join(", ")
+            ));
+            Ok(())
+        }
+        _ => Err(refuse(what)),
+    }
 }

@@ -192,6 +192,10 @@ pub enum Command {
         unit: String,
         #[serde(default)]
         abandon: bool,
+        /// 2.16 (decision 34): the rider put down on a raised road takes a Cohesion Hit
+        /// instead of the movement point.
+        #[serde(default)]
+        cohesion: bool,
     },
     /// S5.3/S6.3: a unit mounts a divisional truck or jeep.
     Ride {
@@ -224,6 +228,11 @@ pub enum Command {
     Rout {
         formation: String,
         units: Vec<String>,
+    },
+    /// S3.1 Rout: a routed Allied unit that cannot leave the enemy's Fire Zones by one hex
+    /// stays, under an "Entrenched" marker.
+    Entrench {
+        unit: String,
     },
     /// S6.9: PFC Joe Mann negates the loss.
     JoeMann,
@@ -523,10 +532,13 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             infantry: unit(w.get(1))?,
             vehicle: unit(w.get(2))?,
         },
-        "dismount" if w.len() == 2 || (w.len() == 3 && w[2] == "abandon") => Command::Dismount {
-            unit: unit(w.get(1))?,
-            abandon: w.len() == 3,
-        },
+        "dismount" if w.len() == 2 || (w.len() == 3 && matches!(w[2], "abandon" | "cohesion")) => {
+            Command::Dismount {
+                unit: unit(w.get(1))?,
+                abandon: w.get(2) == Some(&"abandon"),
+                cohesion: w.get(2) == Some(&"cohesion"),
+            }
+        }
         "truck" | "jeep" if w.len() == 3 => Command::Ride {
             asset: verb.clone(),
             unit: unit(w.get(1))?,
@@ -547,6 +559,9 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
         "rearguard" if w.len() == 3 => Command::Rearguard {
             unit: unit(w.get(1))?,
             hex: hex(w.get(2))?,
+        },
+        "entrench" if w.len() == 2 => Command::Entrench {
+            unit: unit(w.get(1))?,
         },
         "joemann" if w.len() == 1 => Command::JoeMann,
         "rout" if w.len() >= 2 && w.len() <= 30 => Command::Rout {
@@ -820,7 +835,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…] · move <unit> <hex>… [wheeled|tracked|mounted] [column|cohesion] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · unmark <unit> · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon|cohesion] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…|none] · entrench <unit> · move <unit> <hex>… [wheeled|tracked|mounted] [column|cohesion] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · unmark <unit> · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -893,9 +908,15 @@ pub fn describe(c: &Command) -> String {
         Command::Bulldoze { bridge } => format!("bulldoze {bridge}"),
         Command::DzChange { zone } => format!("dzchange {zone}"),
         Command::Mount { infantry, vehicle } => format!("mount {infantry} {vehicle}"),
-        Command::Dismount { unit, abandon } => {
-            format!("dismount {unit}{}", if *abandon { " abandon" } else { "" })
-        }
+        Command::Dismount {
+            unit,
+            abandon,
+            cohesion,
+        } => format!(
+            "dismount {unit}{}{}",
+            if *abandon { " abandon" } else { "" },
+            if *cohesion { " cohesion" } else { "" }
+        ),
         Command::Ride {
             asset,
             unit,
@@ -907,6 +928,7 @@ pub fn describe(c: &Command) -> String {
             format!("roadblock {hex}{}", if *remove { " remove" } else { "" })
         }
         Command::Rearguard { unit, hex } => format!("rearguard {unit} {hex}"),
+        Command::Entrench { unit } => format!("entrench {unit}"),
         Command::JoeMann => "joemann".into(),
         Command::Rout { formation, units } => {
             let mut t = format!("rout {formation}");

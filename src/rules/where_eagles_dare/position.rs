@@ -37,6 +37,7 @@ marker <hex>|off                   the Club Route marker
 highway open|cut [attacked <n>] [closed <n>]
 rubble <hex>
 heroic <side> <unit> | dutch <side> <hex> | minefield <hex>   event markers (S3.1)
+entrenched <unit>                  an Entrenched marker on a unit (S3.1 Rout, decision 30)
 placing <side> <event>             an event the side places or attacks with now (S3.1)
 passed-mines <unit>                the unit passed its check to leave a Minefield
 lost <unit> by <side>              a lost unit the side moves now (S3.1 Lost, O3.0)
@@ -44,7 +45,7 @@ lost82-in <unit>                   a Lost 82nd AB unit already brought in by Rei
 eliminated <unit>                  a unit of the order of battle eliminated (decision 21)
 dropped <unit> [markers <n>]       it rolled on the Drop Table; its glider/paradrop markers (decision 24)";
 
-const KNOWN: [&str; 26] = [
+const KNOWN: [&str; 27] = [
     "day",
     "time",
     "phase",
@@ -71,6 +72,7 @@ const KNOWN: [&str; 26] = [
     "lost82-in",
     "eliminated",
     "dropped",
+    "entrenched",
 ];
 
 fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {
@@ -195,6 +197,7 @@ pub fn read(
                 match &w[2..] {
                     ["off"] => {
                         st.units.remove(name);
+                        st.vehicles.remove(name);
                     }
                     [x, "at", h, rest @ ..] => {
                         let mut column = false;
@@ -418,6 +421,10 @@ pub fn read(
                     )));
                 }
                 st.heroic.insert(x, w[2].to_owned());
+            }
+            "entrenched" => {
+                s.expect_words(2, "entrenched <unit>")?;
+                st.entrenched.insert(w[1].to_owned());
             }
             "dutch" => {
                 s.expect_words(3, "dutch <side> <hex>")?;

@@ -3,7 +3,7 @@
 //! event cups, bridges and disputes. Sealed choices live here only as their commitments until
 //! they are revealed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -139,6 +139,16 @@ pub struct Unit {
     pub side: Side,
     pub hex: Hex,
     pub column: bool,
+}
+
+/// S3.1 Rout of an Allied Formation (decision 30): who moves its units (the Formation's
+/// owner), the Formation, and its units on the map (with the Independent Units stacked with
+/// them) still to move one hex or entrench.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Routing {
+    pub side: Side,
+    pub formation: String,
+    pub units: Vec<String>,
 }
 
 /// The CRT results a unit carries, as the players stated them (decision 15): steps lost,
@@ -549,6 +559,14 @@ pub struct State {
     /// S3.1 Rout: the side that names the routed Formation now.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rout: Option<Side>,
+    /// S3.1 Rout of an Allied Formation: its units on the map still to move one hex out of the
+    /// enemy's Fire Zones, or entrench, with no opportunity fire (decision 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routing: Option<Routing>,
+    /// S3.1 Rout: the units under an "Entrenched" marker, until they leave their hex
+    /// (decision 30).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub entrenched: BTreeSet<String>,
     /// The map given with option `map` (its terrain checks moves, set-ups and line of sight).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map: Option<super::terrain::LoadedMap>,

@@ -236,6 +236,8 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "road_blocks": s.roadblocks,
         "rearguards": s.rearguards,
         "rout_to_name": s.rout,
+        "routing": s.routing,
+        "entrenched": s.entrenched,
         "joe_mann": if s.mann_used { "spent" } else { "available" },
         "joe_mann_window": s.mann,
         "lost": s.lost,
@@ -254,8 +256,13 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
 
 /// A unit's stated results for the text board: `, 2/3 steps, Suppressed, 1 Cohesion Hit`.
 pub(super) fn marks_text(s: &State, unit: &str) -> String {
+    let entrenched = if s.entrenched.contains(unit) {
+        ", Entrenched (S3.1 Rout)"
+    } else {
+        ""
+    };
     let Some(m) = s.marks.get(unit) else {
-        return String::new();
+        return entrenched.to_owned();
     };
     let mut out = String::new();
     match (super::units::steps_of(unit), m.lost) {
@@ -273,6 +280,7 @@ pub(super) fn marks_text(s: &State, unit: &str) -> String {
             if m.cohesion == 1 { "" } else { "s" }
         ));
     }
+    out.push_str(entrenched);
     out
 }
 

@@ -163,7 +163,26 @@ pub fn result(s: &mut State, ctx: &mut Ctx, p: &Pending, class: &str) {
     }
 }
 
-/// S4.4: the riders in `hex` dismount, not in Column (no opportunity fire).
+/// 2.16 (decision 34): a piggyback rider put down out of Column is a Leg Unit leaving Column;
+/// in Column in a raised road's or railroad's hex the loaded map knows, "this costs one
+/// movement point or the Leg Unit must take a Cohesion Hit".
+fn rider_off_raised(s: &State, rider: &str, hex: Hex) -> bool {
+    s.units.get(rider).is_some_and(|u| u.column)
+        && s.map
+            .as_ref()
+            .is_some_and(|m| m.map.hexes.get(&hex).is_some_and(|x| x.raised))
+}
+
+/// One more Cohesion Hit on a unit's marks (decision 15).
+fn cohesion_hit(s: &mut State, unit: &str) -> u32 {
+    let m = s.marks.entry(unit.to_owned()).or_default();
+    m.cohesion += 1;
+    m.cohesion
+}
+
+/// S4.4: the riders in `hex` dismount, not in Column (no opportunity fire). On a raised road
+/// no movement is made (the dismount ends the vehicle's activation), so a rider in Column
+/// there takes the Cohesion Hit of 2.16 (decision 34).
 pub fn dismount_all_at(s: &mut State, ctx: &mut Ctx, hex: Hex, why: &str) {
     let pairs: Vec<(String, String)> = s
         .piggyback
@@ -173,12 +192,19 @@ pub fn dismount_all_at(s: &mut State, ctx: &mut Ctx, hex: Hex, why: &str) {
         .collect();
     for (v, i) in pairs {
         s.piggyback.remove(&v);
+        let raised = rider_off_raised(s, &i, hex);
         if let Some(u) = s.units.get_mut(&i) {
             u.column = false;
         }
         ctx.say(format!(
             "{why}: {i} must dismount from {v}, not in Column (S4.4)"
         ));
+        if raised {
+            let n = cohesion_hit(s, &i);
+            ctx.say(format!(
+                "{i} leaves Column on the raised road at {hex} with no movement made: it takes a Cohesion Hit ({n} on it; 2.16, decision 34)"
+            ));
+        }
     }
 }
 
@@ -234,7 +260,7 @@ pub fn mount(s: &mut State, ctx: &mut Ctx, infantry: &str, vehicle: &str) -> Hex
 
 /// `dismount <unit> [abandon]`: a vehicle puts its rider down (S4.2, half its movement; the
 /// rider not in Column), or a unit leaves its truck or jeep (S5.3, S6.3; `abandon` loses it).
-pub fn check_dismount(s: &State, side: Side, unit: &str) -> Result<(), RuleError> {
+pub fn check_dismount(s: &State, side: Side, unit: &str, cohesion: bool) -> Result<(), RuleError> {
     own(s, side, unit, S4)?;
     if !s.piggyback.contains_key(unit) && !s.riding.contains_key(unit) {
         return Err(rule(
@@ -242,16 +268,42 @@ pub fn check_dismount(s: &State, side: Side, unit: &str) -> Result<(), RuleError
             format!("{unit} carries nobody and rides no truck or jeep"),
         ));
     }
+    let raised = s
+        .piggyback
+        .get(unit)
+        .is_some_and(|i| rider_off_raised(s, i, s.units[unit].hex));
+    if cohesion && !raised {
+        return Err(rule(
+            "2.16 Raised Roads/Railroads",
+            format!(
+                "'cohesion' pays for a piggyback rider put down in Column on a raised road or railroad (decision 34); {unit} puts down none there: dismount {unit}"
+            ),
+        ));
+    }
     Ok(())
 }
 
-pub fn dismount(s: &mut State, ctx: &mut Ctx, unit: &str, abandon: bool) -> Hex {
+/// S4.2: the vehicle puts its rider down, not in Column; in Column on a raised road the rider
+/// leaves Column (2.16, decision 34): one movement point, counted in the dismount (the
+/// vehicle's Movement Action), or with `cohesion` a Cohesion Hit on the rider instead.
+pub fn dismount(s: &mut State, ctx: &mut Ctx, unit: &str, abandon: bool, cohesion: bool) -> Hex {
     let hex = s.units[unit].hex;
     if let Some(i) = s.piggyback.remove(unit) {
+        let raised = rider_off_raised(s, &i, hex);
         if let Some(u) = s.units.get_mut(&i) {
             u.column = false;
         }
         ctx.say(format!("{unit} dismounts {i}, not in Column (S4.2: half the vehicle's movement allowance; opportunity fire before or after, the firer's choice)"));
+        if raised && cohesion {
+            let n = cohesion_hit(s, &i);
+            ctx.say(format!(
+                "{i} leaves Column on the raised road at {hex} and takes a Cohesion Hit instead of the movement point ({n} on it; 2.16, decision 34)"
+            ));
+        } else if raised {
+            ctx.say(format!(
+                "{i} leaves Column on the raised road at {hex}: 1 movement point, counted in {unit}'s dismount (2.16, decision 34; or a Cohesion Hit on {i} instead: dismount {unit} cohesion)"
+            ));
+        }
     } else if let Some((kind, division)) = s.riding.remove(unit) {
         if abandon {
             *s.assets_lost
@@ -398,6 +450,8 @@ pub fn check_enter_park(s: &State, side: Side, unit: &str, id: &str) -> Result<(
 
 pub fn enter_park(s: &mut State, ctx: &mut Ctx, unit: &str, id: &str) {
     s.units.remove(unit);
+    // Decision 35: off the map, in the box it never leaves, it came into no hex.
+    s.vehicles.remove(unit);
     let p = s.parks.iter_mut().find(|p| p.id == id).expect("checked");
     p.units.push(unit.to_owned());
     ctx.say(format!("{unit} goes into the {id} Artillery Park box: always In Command, Indirect Fire from its next activation, range from the marker plus {} (S1.0)", p.value));

@@ -478,7 +478,8 @@ impl Games {
     /// (at least): the one kept in the fold cache moved on by the events `l` holds past it; or,
     /// when `l` was loaded from a snapshot at or before `from`, a fold of that snapshot and the
     /// events `l` holds (a notice of a cold game reads no earlier event); or a fold from the
-    /// start of the whole log (`Games::whole_log`).
+    /// start of the whole log (`Games::whole_log`). A kept fold ahead of `l` (a move came since)
+    /// is handed back as it is.
     pub(super) async fn latest_fold(&self, l: &Loaded, from: u64) -> Result<Arc<Folded>> {
         let game_id = &l.record.game_id;
         let upto = l.game.next_seq;
@@ -487,7 +488,8 @@ impl Games {
             .page_moved_on(game_id, upto, &l.tail, l.log_from)
             .filter(|f| f.log_from <= from);
         let folded = match kept {
-            Some(f) if f.next_seq() == upto => return Ok(f),
+            // A fold ahead of `l` (a move since) holds the same entries up to it.
+            Some(f) if f.next_seq() >= upto => return Ok(f),
             Some(f) if f.next_seq() < upto && l.events_from(f.next_seq()).is_some() => {
                 let after = l.events_from(f.next_seq()).expect("checked above");
                 let mut f = (*f).clone();
@@ -556,15 +558,7 @@ impl Games {
         seqs: std::ops::Range<u64>,
         most: usize,
     ) -> Result<Vec<String>> {
-        let game_id = &l.record.game_id;
-        let folded = match self
-            .folds
-            .page_moved_on(game_id, l.game.next_seq, &l.tail, l.log_from)
-        {
-            // A fold ahead of `l` holds the same entries up to it.
-            Some(f) if f.next_seq() >= seqs.end && f.log_from <= seqs.start => f,
-            _ => self.latest_fold(l, seqs.start).await?,
-        };
+        let folded = self.latest_fold(l, seqs.start).await?;
         let mut lines: Vec<String> = folded
             .entries(seqs)
             .iter()

@@ -516,6 +516,14 @@ pub fn routing(
             }
         }
     };
+    if let Command::Move { unit, .. } | Command::Entrench { unit } = c {
+        if !r.units.contains(unit) {
+            return Err(refuse(format!(
+                "{unit} is not a routed unit of {} still to move: {what}",
+                r.formation
+            )));
+        }
+    }
     match c {
         Command::Move {
             unit,
@@ -524,12 +532,6 @@ pub fn routing(
             transport,
             cohesion,
         } => {
-            if !r.units.contains(unit) {
-                return Err(refuse(format!(
-                    "{unit} is not a routed unit of {} still to move: {what}",
-                    r.formation
-                )));
-            }
             if path.len() != 1 {
                 return Err(refuse(format!(
                     "a routed unit moves one hex, out of the enemy's Fire Zones: move {unit} <hex>, one hex next to it"
@@ -543,12 +545,6 @@ pub fn routing(
             Ok(())
         }
         Command::Entrench { unit } => {
-            if !r.units.contains(unit) {
-                return Err(refuse(format!(
-                    "{unit} is not a routed unit of {} still to move: {what}",
-                    r.formation
-                )));
-            }
             s.entrenched.insert(unit.clone());
             ctx.say(format!(
                 "{unit} cannot leave the enemy's Fire Zones by one hex: it stays, under an Entrenched marker; no opportunity fire on it (S3.1 Rout)"

@@ -1,7 +1,8 @@
 //! Where Eagles Dare driven by the random-legal-move bot: games of each short scenario (with
 //! and without sealed free drop plans) and campaigns play to an end without a panic, fold
 //! identically twice, verify from their export, and never show a sealed choice (the Air Drop?
-//! counters, a drop plan) in the other seat's view before it is revealed.
+//! counters, a drop plan) in the other seat's view before it is revealed, nor the German's
+//! off-map boxes or face-down flak in a view, a log line or a prompt the Allied seat reads.
 
 use despatch::engine::bot::{self, check_no_sealed_leak, check_properties};
 use despatch::engine::ruleset::{Outcome, Seat, SeatDef, Setup, Viewer};
@@ -76,6 +77,66 @@ fn flak_kept_secret(game: &despatch::engine::game::Game) -> Result<bool, String>
     Ok(secret)
 }
 
+/// What only the German may know at a moment: the off-map boxes no corps track shows, and,
+/// while the flak counters are face down (S5.4), each flak unit with its type as the German's
+/// lines and board name it.
+fn german_secrets(s: &State) -> Vec<String> {
+    let mut secret: Vec<String> = secret_boxes().iter().map(|b| (*b).to_owned()).collect();
+    if !s.flak_flipped {
+        secret.extend(s.flak.iter().map(|(u, t)| format!("{u} {t}")));
+    }
+    secret
+}
+
+/// The log lines and the prompts the Allied seat and a spectator read keep the German's
+/// secrets (5.0, S5.4): every event of the game is folded again with its lines, and each line
+/// either may read, and the Allied prompts at every step, are searched for what the German
+/// alone knew after that event. Returns how many lines were searched (so the check bit).
+fn lines_and_prompts_keep_secrets(bot: &bot::BotGame) -> Result<usize, String> {
+    let (first, rest) = bot.events.split_first().ok_or("the game has no events")?;
+    let mut game = despatch::engine::game::Game::fold(
+        bot.game.ruleset.clone(),
+        std::slice::from_ref(first),
+        bot.secrets.hidden_seed,
+    )
+    .map_err(|e| e.to_string())?;
+    let allied = Seat::parse("allied").unwrap();
+    let readers = [Viewer::Seat(allied.clone()), Viewer::Spectator];
+    let mut searched = 0;
+    for event in rest {
+        let applied = game.fold_event(event).map_err(|e| e.to_string())?;
+        let s: &State = game.state.downcast().expect("a Where Eagles Dare state");
+        let secret = german_secrets(s);
+        let mut read: Vec<(String, &str)> = Vec::new();
+        for line in &applied.lines {
+            for r in &readers {
+                if r.may_see(line.to.as_deref()) {
+                    read.push((format!("{r:?} reads the line"), &line.text));
+                }
+            }
+        }
+        let prompts = game.prompts();
+        for p in prompts.iter().filter(|p| p.seat == allied) {
+            read.push(("the Allied prompt".into(), &p.decision));
+            read.extend(
+                p.options
+                    .iter()
+                    .map(|o| ("an Allied option".to_owned(), o.as_str())),
+            );
+        }
+        searched += read.len();
+        for (who, text) in read {
+            if let Some(x) = secret.iter().find(|x| text.contains(x.as_str())) {
+                return Err(format!(
+                    "{who} '{text}' at seq {}: it names the German's secret {x}",
+                    event.seq
+                ));
+            }
+        }
+    }
+    Ok(searched)
+}
+
 /// A synthetic map around the bots' start hexes (41.230, 43.228): every terrain of the chart,
 /// roads, a raised road, streams, crests and an impassable hexside, so moves, set-ups and
 /// fire are checked against it (option `map`).
@@ -142,6 +203,7 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
     let mut numbered = 0;
     let mut flak_secret = 0;
     let mut days_played = Vec::new();
+    let mut lines_searched = 0;
     for n in 0..games {
         let free_drop = n % 2 == 1;
         let mut check = |game: &despatch::engine::game::Game, secrets: &bot::MemorySecrets| {
@@ -182,6 +244,8 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
         );
         days_played.push(u32::from(s.day - sc.first.0) + 1);
         check_properties(&game).unwrap_or_else(|e| panic!("{scenario}, game {n}: {e}"));
+        lines_searched += lines_and_prompts_keep_secrets(&game)
+            .unwrap_or_else(|e| panic!("{scenario}, game {n}: {e}"));
         for e in &game.events {
             let payload = e.payload.to_string();
             if let Some(b) = secret_boxes().iter().find(|b| payload.contains(**b)) {
@@ -199,9 +263,13 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
         );
     }
     println!(
-        "{scenario}: {games} games played to their last turn, {} to {} days each",
+        "{scenario}: {games} games played to their last turn, {} to {} days each; {lines_searched} Allied and spectator lines and prompts searched for the German's secrets",
         days_played.iter().min().unwrap_or(&0),
         days_played.iter().max().unwrap_or(&0)
+    );
+    assert!(
+        games == 0 || lines_searched > 0,
+        "no line or prompt was searched: the secrecy check checked nothing"
     );
     (seen_open, numbered)
 }

@@ -15,7 +15,7 @@ use despatch::rules::where_eagles_dare::los::{hexes_between, line_of_sight, Sigh
 use despatch::rules::where_eagles_dare::oob::{Class, Oob, OOB};
 use despatch::rules::where_eagles_dare::order;
 use despatch::rules::where_eagles_dare::state::{
-    AirDropCounters, Marks, OffMap, Phase, RaidMarker, Side, State, Unit,
+    AirDropCounters, Bailey, Bridge, Ferry, Marks, OffMap, Phase, RaidMarker, Side, State, Unit,
 };
 use despatch::rules::where_eagles_dare::terrain::{fire_modifier, Map, Mobility, Terrain, CHART};
 use despatch::rules::where_eagles_dare::{
@@ -345,7 +345,7 @@ fn drop_table_3_4_1_modifiers_glider_in_a_dz_germans_in_the_zone_flak_and_88s() 
     );
     assert_eq!(DATA.drop_result(0), DropResult::NoEffect);
     s.phase = Phase::Activation;
-    ok(&mut s, "allied", "droproll A/502 B glider flak 1", &[4]);
+    ok(&mut s, "allied", "droproll A/327 B glider flak 1", &[4]);
 }
 
 #[test]
@@ -619,6 +619,49 @@ fn cities_2_9_and_fortified_2_10_artillery_0_makes_rubble() {
     assert_eq!(s.rubble, vec![hex("50.150")]);
 }
 
+/// 2.9, 2.10 on a game's map: the target hex's terrain is the map's where it knows the hex, so
+/// an artillery "0" on a city or fortified hex of the map makes rubble with no terrain stated,
+/// and a stated terrain the map contradicts is refused, changing nothing.
+#[test]
+fn cities_2_9_and_fortified_2_10_the_game_s_map_gives_the_target_hex_s_terrain() {
+    let text = "hex 50.150 city\nhex 50.151 fortified\nhex 50.152 woods\n";
+    let mut s = game_with("the-best-laid-plans", json!({ "map": text })).unwrap();
+    s.phase = Phase::Activation;
+    let e = refused(
+        &mut s,
+        "allied",
+        "fire A/art 50.152 indirect-he on city",
+        "2.1-2.19",
+    );
+    assert!(
+        e.message.contains("woods at 50.152") && e.message.contains("on woods"),
+        "{e}"
+    );
+    ok(&mut s, "allied", "fire A/art 50.152 indirect-he", &[10]);
+    ok(&mut s, "allied", "result none", &[]);
+    assert!(s.rubble.is_empty(), "woods make no rubble");
+    ok(&mut s, "allied", "fire A/art 50.150 indirect-he", &[10]);
+    ok(&mut s, "allied", "result none", &[]);
+    assert_eq!(s.rubble, vec![hex("50.150")], "the map's city");
+    ok(
+        &mut s,
+        "allied",
+        "fire A/art 50.151 indirect-he on fortified",
+        &[10],
+    );
+    ok(&mut s, "allied", "result none", &[]);
+    assert_eq!(s.rubble, vec![hex("50.150"), hex("50.151")]);
+    // A hex the map does not know: the stated terrain, as without a map.
+    ok(
+        &mut s,
+        "allied",
+        "fire A/art 50.153 indirect-he on city",
+        &[10],
+    );
+    ok(&mut s, "allied", "result none", &[]);
+    assert_eq!(s.rubble.len(), 3);
+}
+
 #[test]
 fn bridge_demolition_2_15_6_wire_on_a_pass_demolish_on_5_or_6_with_a_fire_zone() {
     let mut s = game("the-best-laid-plans");
@@ -726,6 +769,51 @@ fn opportunity_fire_the_watching_seat_fires_after_a_move_or_passes() {
     ok(&mut s, "german", "result s?", &[]);
     assert_eq!(s.window, None);
     ok(&mut s, "allied", "end", &[]);
+}
+
+/// Issue 18: "after an action in a hex the opponent watches (a public standing list, default
+/// all) he gets a window for opportunity fire". `watch` sets the seat's list; it stands until
+/// changed, is shown on every board, and a move opens the window when any hex it enters is
+/// watched.
+#[test]
+fn opportunity_fire_the_watch_list_opens_the_window_only_in_a_watched_hex() {
+    let mut s = game("the-best-laid-plans");
+    s.phase = Phase::Activation;
+    ok(&mut s, "allied", "move A/502 56.202 56.203", &[]);
+    assert_eq!(
+        s.window,
+        Some(hex("56.203")),
+        "every hex is watched by default"
+    );
+    // In his window the German sets his list; the window stays open.
+    ok(&mut s, "german", "watch 56.206 56.205", &[]);
+    assert_eq!(s.window, Some(hex("56.203")));
+    assert_eq!(
+        s.watch[&Side::German].iter().copied().collect::<Vec<_>>(),
+        [hex("56.205"), hex("56.206")]
+    );
+    ok(&mut s, "german", "pass", &[]);
+    ok(&mut s, "allied", "move A/502 56.204", &[]);
+    assert_eq!(s.window, None, "56.204 is not on the German's list");
+    ok(&mut s, "allied", "move A/502 56.205", &[]);
+    assert_eq!(s.window, Some(hex("56.205")));
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        board.contains("german watch list (opportunity fire windows): 56.205 56.206"),
+        "{board}"
+    );
+    ok(&mut s, "german", "watch none", &[]);
+    ok(&mut s, "german", "pass", &[]);
+    ok(&mut s, "allied", "move A/502 56.206", &[]);
+    assert_eq!(s.window, None, "the German watches no hex");
+    // Bad lists are refused and change nothing.
+    for bad in ["watch", "watch 99", "watch all 56.201", "watch none 56.201"] {
+        let before = s.clone();
+        assert!(order(&mut s, "allied", bad, &[]).is_err(), "{bad}");
+        assert_eq!(s, before, "{bad}");
+    }
+    ok(&mut s, "allied", "watch all", &[]);
+    assert!(!s.watch.contains_key(&Side::Allied));
 }
 
 #[test]
@@ -910,6 +998,9 @@ fn order_language_round_trips() {
         "fire A/502 56.203 small-arms",
         "opfire G/1 41.231 mortar on city -- range 3",
         "assault A/502 56.203",
+        "watch all",
+        "watch none",
+        "watch 56.201 56.202",
         "result s?",
         "result suppressed 11-bridge-re",
         "bulldozer dozer-1 sb-63",
@@ -940,6 +1031,39 @@ fn order_language_round_trips() {
         "end",
         "pass",
         "dispute 12 out of range",
+        "mount A/inf A/tank",
+        "dismount A/inf",
+        "dismount A/inf abandon",
+        "dismount A/inf cohesion",
+        "truck A/502 101st",
+        "jeep A/502 101st",
+        "park p1 41.230",
+        "enterpark G/art p1",
+        "roadblock 41.231",
+        "roadblock 41.231 remove",
+        "rearguard G/1 41.231",
+        "entrench A/502",
+        "joemann",
+        "rout erc-fj-ersatz",
+        "rout erc-fj-ersatz none",
+        "rout erc-fj-ersatz G/1 G/2",
+        "huber 59th",
+        "huber chill",
+        "dzchange B",
+        "command A/502",
+        "command A/502 by A/ldr phone from guards",
+        "opfire G/1 41.231 small-arms covered",
+        "opfire A/502 56.203 mortar on woods covered -- range 2",
+        "assault A/502 56.203 -- across the culvert",
+        "place heroic A/502",
+        "place dutch 41.231",
+        "place minefield 41.231",
+        "place reinf f-501 A/502",
+        "move A/jeep 56.201 56.202 wheeled",
+        "move A/inf 56.201 56.202 mounted column",
+        "tq A/eng repair son pass 0-5",
+        "tq A/eng ferry son pass 0-5",
+        "tq A/eng mines 41.231 pass 0-3",
     ] {
         let c = order::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(order::describe(&c), text);
@@ -960,6 +1084,63 @@ fn board_in_text_shows_clock_weather_club_route_and_no_line_over_78() {
         "{text}"
     );
     assert!(text.lines().all(|l| l.chars().count() <= 78), "{text}");
+}
+
+/// The board in text names each bridge that carries a marker (2.15.3, 2.15.6, 2.15.7, 2.18):
+/// destroyed, wired (by which side), improved, its Bailey's side and state, a ferry with its
+/// hexes; a bridge with none is not listed.
+#[test]
+fn board_in_text_names_each_marked_bridge_and_its_markers() {
+    let mut s = son_demolished();
+    {
+        let son = s.bridges.get_mut("son").unwrap();
+        son.bailey = Some(Bailey {
+            unit: "11-bridge-re".into(),
+            bridged: false,
+            disabled: false,
+        });
+        son.ferry = Some(Ferry {
+            unit: "A/326".into(),
+            side: Side::Allied,
+            at: hex("56.201"),
+            to: hex("56.202"),
+            suppressed: true,
+        });
+    }
+    s.bridges.get_mut("best").unwrap().wired_by = Some(Side::German);
+    s.bridges.get_mut("dommel-rail").unwrap().improved = true;
+    let text = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    // A line longer than a mail's width goes on, indented, on the next ones.
+    let line = |name: &str| {
+        let mut lines = text
+            .lines()
+            .skip_while(|l| !l.starts_with(&format!("Bridge {name}:")));
+        let first = lines
+            .next()
+            .unwrap_or_else(|| panic!("no line for the {name} bridge:\n{text}"));
+        lines
+            .take_while(|l| l.starts_with("      "))
+            .fold(first.to_owned(), |all, l| format!("{all} {}", l.trim()))
+    };
+    let son = line("son");
+    assert!(
+        son.contains("destroyed")
+            && son.contains("Bailey 11-bridge-re")
+            && son.contains("allied ferry A/326 at 56.201 to 56.202, Suppressed"),
+        "{son}"
+    );
+    assert_eq!(line("best"), "Bridge best: wired by german");
+    assert_eq!(line("dommel-rail"), "Bridge dommel-rail: improved");
+    let unmarked = s
+        .bridges
+        .iter()
+        .find(|(_, b)| **b == Bridge::default())
+        .map(|(n, _)| n.clone())
+        .expect("a bridge with no marker");
+    assert!(
+        !text.contains(&format!("Bridge {unmarked}:")),
+        "an unmarked bridge is listed:\n{text}"
+    );
 }
 
 /// Plays an order with scripted dice and the hidden stream (campaign 1900s draw from it).
@@ -2621,6 +2802,11 @@ fn artillery_parks_s1_placed_once_units_enter_the_box_and_an_enemy_in_the_hex_el
     play(&mut s, "allied", "move A/art 41.232", &[]);
     play(&mut s, "allied", "enterpark A/art park-guards", &[]);
     assert!(!s.units.contains_key("A/art"));
+    // Only Indirect HE Units enter the box: an infantry Unit of the order of battle does not.
+    unit_at(&mut s, "A/3ig", Side::Allied, "41.232");
+    let e = refused(&mut s, "allied", "enterpark A/3ig park-guards", "S1.0");
+    assert!(e.message.contains("infantry"), "{e}");
+    s.units.remove("A/3ig");
     refused(&mut s, "allied", "fire A/art 43.220 direct-he", "S1.0");
     play(&mut s, "allied", "fire A/art 43.220 indirect-he", &[4]);
     ok(&mut s, "allied", "result none", &[]);
@@ -3196,6 +3382,31 @@ fn dutch_s3_1_no_unit_leaves_its_hex_by_movement() {
     assert!(text.contains("Dutch (allied) 56.203"), "{text}");
 }
 
+/// S3.1 Dutch on a game's map: "any city or town hex" — a hex the map knows as other terrain is
+/// refused, changing nothing; a town of the map, or a hex the map does not know, takes it.
+#[test]
+fn dutch_s3_1_goes_in_a_city_or_town_hex_of_the_game_s_map() {
+    let text = "hex 56.203 clear\nhex 56.204 town\n";
+    let mut s = game_with("the-best-laid-plans", json!({ "map": text })).unwrap();
+    allied_impulse(&mut s, "div-101");
+    put(&mut s, "A/502", "56.205");
+    s.cups.insert(Side::Allied, ids(&["dutch"]));
+    ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
+    ok(&mut s, "allied", "result none", &[1]);
+    let e = refused(
+        &mut s,
+        "allied",
+        "place dutch 56.203",
+        "S3.1 Events (Dutch)",
+    );
+    assert!(
+        e.message.contains("clear at 56.203") && e.message.contains("city or town"),
+        "{e}"
+    );
+    ok(&mut s, "allied", "place dutch 56.204", &[]);
+    assert_eq!(s.dutch.get(&Side::Allied), Some(&hex("56.204")));
+}
+
 #[test]
 fn minefield_s3_1_within_3_hexes_a_tq_check_to_leave_an_engineer_removes_it() {
     let mut s = game("the-best-laid-plans");
@@ -3227,8 +3438,14 @@ fn minefield_s3_1_within_3_hexes_a_tq_check_to_leave_an_engineer_removes_it() {
     put(&mut s, "A/326", "41.229");
     refused(&mut s, "allied", "tq A/326 mines pass 0-5", "Minefield");
     put(&mut s, "A/326", "41.230");
-    play(&mut s, "allied", "tq A/326 mines pass 0-5", &[2]);
+    ok(&mut s, "allied", "tq A/326 mines pass 0-5", &[2]);
     assert!(s.minefields.is_empty());
+    assert_eq!(
+        s.window,
+        Some(hex("41.230")),
+        "the engineering action opens the opportunity fire window"
+    );
+    no_opfire(&mut s);
     play(&mut s, "allied", "move A/502 41.231", &[]);
 }
 
@@ -3322,6 +3539,59 @@ fn line_of_sight_2_3_2_13_2_15_4_2_16_on_a_synthetic_map() {
         sight(&partial, "30.10", "30.12"),
         Sight::Unknown(vec![hex("30.11")])
     );
+}
+
+/// 2.12 Rivers: "can only be crossed at bridges or with ferries". On a loaded map a river
+/// hexside refuses every step across it, in Column or not, leg or vehicle, naming the hexside
+/// and the ferry; a bridge on the same hexside (the map's, or a 2.15 bridge of the key hexes)
+/// is crossed by the bridge rules.
+#[test]
+fn rivers_2_12_a_river_is_crossed_only_at_a_bridge_or_by_ferry() {
+    let text = "hex 30.10 clear road\nhex 30.11 clear road\nhex 30.12 clear road\n\
+                side 30.10 30.11 river\nside 30.11 30.12 river bridge\n\
+                hex 56.201 clear road\nhex 56.202 clear road\nside 56.201 56.202 river\n";
+    let map = Map::parse(text).unwrap();
+    for mobility in [Mobility::Leg, Mobility::Wheeled, Mobility::Tracked] {
+        for column in [false, true] {
+            let e = map
+                .step_cost(mobility, column, hex("30.10"), hex("30.11"))
+                .unwrap_err();
+            assert!(
+                e.starts_with("2.12 Rivers") && e.contains("30.10/30.11") && e.contains("ferry"),
+                "{e}"
+            );
+        }
+    }
+    assert!(map
+        .step_cost(Mobility::Wheeled, true, hex("30.11"), hex("30.12"))
+        .unwrap()
+        .is_some());
+    let e = map
+        .step_cost(Mobility::Leg, false, hex("30.11"), hex("30.12"))
+        .unwrap_err();
+    assert!(
+        e.starts_with("2.15.1"),
+        "a bridge is crossed in Column: {e}"
+    );
+    // The son bridge of the key hexes spans the river on the map.
+    assert!(map
+        .step_cost(Mobility::Leg, true, hex("56.201"), hex("56.202"))
+        .unwrap()
+        .is_some());
+
+    let mut s = game_with("the-best-laid-plans", json!({ "map": text })).unwrap();
+    allied_impulse(&mut s, "div-guards");
+    let e = refused(&mut s, "allied", "move A/3ig 30.10 30.11", "2.12");
+    assert!(e.message.contains("30.10/30.11"), "{e}");
+    refused(&mut s, "allied", "move A/3ig 30.10 30.11 column", "2.12");
+    refused(
+        &mut s,
+        "allied",
+        "move 1/2ig 30.12 30.11 30.10 tracked column",
+        "2.12",
+    );
+    play(&mut s, "allied", "move B/3ig 30.12 30.11 column", &[]);
+    assert_eq!(s.units["B/3ig"].hex, hex("30.11"));
 }
 
 #[test]
@@ -4592,8 +4862,12 @@ fn drops_3_4_1_drop_one_rolls_at_once_a_later_drop_at_first_activation_once_a_un
         "move E/502 58.149 column",
         "3.4 How to Drop",
     );
-    play(&mut s, "allied", "move E/502 58.149", &[]);
+    ok(&mut s, "allied", "move E/502 58.149", &[]);
     assert_eq!(s.drop_awaiting, vec!["E/502".to_owned()]);
+    assert_eq!(
+        s.window, None,
+        "3.4: the drop itself does not trigger Opportunity Fire"
+    );
     let allied = Viewer::Seat(Seat::parse("allied").unwrap());
     assert_eq!(
         WhereEaglesDare.view(&s, &allied)["drop_awaiting"],
@@ -4607,7 +4881,13 @@ fn drops_3_4_1_drop_one_rolls_at_once_a_later_drop_at_first_activation_once_a_un
     assert!(e.message.contains("droproll E/502"), "{e}");
     ok(&mut s, "allied", "droproll E/502 B", &[0]);
     assert!(s.drop_awaiting.is_empty());
-    play(&mut s, "allied", "move E/502 58.150", &[]);
+    ok(&mut s, "allied", "move E/502 58.150", &[]);
+    assert_eq!(
+        s.window,
+        Some(hex("58.150")),
+        "a move after the drop opens the window as any move does"
+    );
+    no_opfire(&mut s);
     // Drop One's rolls are made as they drop: on a later turn none is left.
     s.time += 1;
     let e = refused(&mut s, "allied", "droproll D/502 B", "3.4.1");
@@ -4630,11 +4910,17 @@ fn drops_3_4_1_drop_one_rolls_at_once_a_later_drop_at_first_activation_once_a_un
     ok(&mut s, "allied", "droproll B/501 B", &[9]);
     assert_eq!(s.marks["B/501"].lost, 1);
     assert!(s.units.contains_key("B/501"));
-    // A glider in a DZ +2 as well: 12, eliminated on landing, its steps kept (decision 21).
+    // The order of battle says who lands by glider (3.4.1): not a 501 PIR unit.
     put(&mut s, "C/501", "58.148");
-    ok(&mut s, "allied", "droproll C/501 B glider", &[9]);
-    assert!(!s.units.contains_key("C/501") && !s.drop_markers.contains_key("C/501"));
-    assert_eq!(s.eliminated.get("C/501"), Some(&2));
+    let e = refused(&mut s, "allied", "droproll C/501 B glider", "3.4.1");
+    assert!(e.message.contains("parachute"), "{e}");
+    // A glider in a DZ +2 as well: 12, eliminated on landing, its steps kept (decision 21). A
+    // 327th GIR unit lands by glider, the word said or not.
+    allied_impulse(&mut s, "f-327");
+    put(&mut s, "A/327", "58.148");
+    ok(&mut s, "allied", "droproll A/327 B", &[9]);
+    assert!(!s.units.contains_key("A/327") && !s.drop_markers.contains_key("A/327"));
+    assert_eq!(s.eliminated.get("A/327"), Some(&2));
 }
 
 #[test]

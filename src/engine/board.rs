@@ -418,6 +418,8 @@ impl Edge {
 pub enum SideKind {
     /// A stream or small river: blue.
     Stream,
+    /// A river, wide water crossed only at bridges: cyan.
+    River,
     /// A crest or ridge line: brown dashes.
     Crest,
     /// An impassable hexside: magenta, thick.
@@ -431,8 +433,9 @@ pub enum SideKind {
 }
 
 impl SideKind {
-    pub const ALL: [SideKind; 6] = [
+    pub const ALL: [SideKind; 7] = [
         SideKind::Stream,
+        SideKind::River,
         SideKind::Crest,
         SideKind::Impassable,
         SideKind::Bridge,
@@ -449,6 +452,13 @@ impl SideKind {
                 dark: "#7cc0ff",
                 dash: "",
                 name: "stream",
+            },
+            SideKind::River => Line {
+                class: "h-river",
+                light: "#00c2ff",
+                dark: "#66dcff",
+                dash: "",
+                name: "river",
             },
             SideKind::Crest => Line {
                 class: "h-crest",
@@ -1926,75 +1936,88 @@ mod tests {
         }
         assert_eq!(Edge::N.across(At::new(0, 0)), None);
         assert_eq!(Edge::between(At::new(0, 0), At::new(2, 0)), None);
-        let mut b = sample(Grid::Hex { cols: 3, rows: 3 });
-        b.hexsides = SideKind::ALL
+        // Six kinds to a cell's six edges, each kind in some round.
+        for first in 0..=SideKind::ALL.len() - Edge::ALL.len() {
+            let kinds = &SideKind::ALL[first..first + Edge::ALL.len()];
+            let mut b = sample(Grid::Hex { cols: 3, rows: 3 });
+            b.hexsides = kinds
+                .iter()
+                .zip(Edge::ALL)
+                .map(|(kind, edge)| Hexside {
+                    at: At::new(1, 1),
+                    edge,
+                    kind: *kind,
+                    title: format!("a {} hexside", kind.line().name),
+                })
+                .collect();
+            let svg = render(&b);
+            let (_, after_cells) = svg.split_once(r#"<g class="b-hexsides">"#).unwrap();
+            let (sides, _) = after_cells.split_once(r#"<g class="b-pieces">"#).unwrap();
+            assert_eq!(sides.matches(r#"<g class="b-side""#).count(), 6);
+            assert_eq!(sides.matches(r#"pointer-events="none""#).count(), 6);
+            for (kind, edge) in kinds.iter().zip(Edge::ALL) {
+                let line = kind.line();
+                let needle = format!(
+                    r#"data-side="B2:{}" data-kind="{}" pointer-events="none"><title>a {} hexside</title>"#,
+                    edge.name(),
+                    line.name,
+                    line.name
+                );
+                let part = sides
+                    .split(&needle)
+                    .nth(1)
+                    .unwrap_or_else(|| panic!("{needle}"));
+                let part = part.split("</g>").next().unwrap();
+                assert!(part.contains(r#"<line class="b-casing""#), "{}", line.name);
+                assert!(part.contains(&format!(r#"<line class="{}""#, line.class)));
+                // Along the edge: both ends lie between the two corners it joins.
+                let coords: Vec<f64> = ["x1", "y1", "x2", "y2"]
+                    .iter()
+                    .map(|k| {
+                        part.rsplit(&format!(r#" {k}=""#))
+                            .next()
+                            .unwrap()
+                            .split('"')
+                            .next()
+                            .unwrap()
+                            .parse()
+                            .unwrap()
+                    })
+                    .collect();
+                let (cx, cy) = b.centre(At::new(1, 1));
+                for (x, y) in [(coords[0], coords[1]), (coords[2], coords[3])] {
+                    let r = ((x - cx).powi(2) + (y - cy).powi(2)).sqrt();
+                    assert!(r > HEX * 0.85 && r <= HEX + 0.1, "{}: {r}", line.name);
+                }
+                let (mx, my) = ((coords[0] + coords[2]) / 2.0, (coords[1] + coords[3]) / 2.0);
+                let there = b.centre(edge.across(At::new(1, 1)).unwrap());
+                let mid = ((cx + there.0) / 2.0, (cy + there.1) / 2.0);
+                assert!(
+                    (mx - mid.0).abs() < 0.2 && (my - mid.1).abs() < 0.2,
+                    "{}: the edge's middle is halfway to the cell across",
+                    line.name
+                );
+                assert!(
+                    svg.contains(&format!(">{}</text>", line.name)),
+                    "legend: {}",
+                    line.name
+                );
+            }
+        }
+        // No hexside, no legend entry; a square grid draws none.
+        let plain = render(&sample(Grid::Hex { cols: 3, rows: 2 }));
+        assert!(!plain.contains("b-hexsides") && !plain.contains(">stream</text>"));
+        let mut square = sample(Grid::Square { cols: 3, rows: 2 });
+        square.hexsides = SideKind::ALL
             .iter()
             .zip(Edge::ALL)
             .map(|(kind, edge)| Hexside {
                 at: At::new(1, 1),
                 edge,
                 kind: *kind,
-                title: format!("a {} hexside", kind.line().name),
+                title: "a hexside".into(),
             })
             .collect();
-        let svg = render(&b);
-        let (_, after_cells) = svg.split_once(r#"<g class="b-hexsides">"#).unwrap();
-        let (sides, _) = after_cells.split_once(r#"<g class="b-pieces">"#).unwrap();
-        assert_eq!(sides.matches(r#"<g class="b-side""#).count(), 6);
-        assert_eq!(sides.matches(r#"pointer-events="none""#).count(), 6);
-        for (kind, edge) in SideKind::ALL.iter().zip(Edge::ALL) {
-            let line = kind.line();
-            let needle = format!(
-                r#"data-side="B2:{}" data-kind="{}" pointer-events="none"><title>a {} hexside</title>"#,
-                edge.name(),
-                line.name,
-                line.name
-            );
-            let part = sides
-                .split(&needle)
-                .nth(1)
-                .unwrap_or_else(|| panic!("{needle}"));
-            let part = part.split("</g>").next().unwrap();
-            assert!(part.contains(r#"<line class="b-casing""#), "{}", line.name);
-            assert!(part.contains(&format!(r#"<line class="{}""#, line.class)));
-            // Along the edge: both ends lie between the two corners it joins.
-            let coords: Vec<f64> = ["x1", "y1", "x2", "y2"]
-                .iter()
-                .map(|k| {
-                    part.rsplit(&format!(r#" {k}=""#))
-                        .next()
-                        .unwrap()
-                        .split('"')
-                        .next()
-                        .unwrap()
-                        .parse()
-                        .unwrap()
-                })
-                .collect();
-            let (cx, cy) = b.centre(At::new(1, 1));
-            for (x, y) in [(coords[0], coords[1]), (coords[2], coords[3])] {
-                let r = ((x - cx).powi(2) + (y - cy).powi(2)).sqrt();
-                assert!(r > HEX * 0.85 && r <= HEX + 0.1, "{}: {r}", line.name);
-            }
-            let (mx, my) = ((coords[0] + coords[2]) / 2.0, (coords[1] + coords[3]) / 2.0);
-            let there = b.centre(edge.across(At::new(1, 1)).unwrap());
-            let mid = ((cx + there.0) / 2.0, (cy + there.1) / 2.0);
-            assert!(
-                (mx - mid.0).abs() < 0.2 && (my - mid.1).abs() < 0.2,
-                "{}: the edge's middle is halfway to the cell across",
-                line.name
-            );
-            assert!(
-                svg.contains(&format!(">{}</text>", line.name)),
-                "legend: {}",
-                line.name
-            );
-        }
-        // No hexside, no legend entry; a square grid draws none.
-        let plain = render(&sample(Grid::Hex { cols: 3, rows: 2 }));
-        assert!(!plain.contains("b-hexsides") && !plain.contains(">stream</text>"));
-        let mut square = sample(Grid::Square { cols: 3, rows: 2 });
-        square.hexsides = b.hexsides.clone();
         assert!(!render(&square).contains("b-side"));
         // Legible in both palettes, as the lines over the map are.
         let (light_css, dark_css) = STYLE

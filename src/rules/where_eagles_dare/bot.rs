@@ -20,6 +20,15 @@ fn faces(rng: BotRng) -> Vec<u32> {
     (0..=hi).collect()
 }
 
+/// The `glider` word of a drop roll (3.4.1): the order of battle's for its Units, a coin for
+/// the counters outside it.
+fn lands_by_glider(unit: &str, rng: BotRng) -> bool {
+    match super::oob::OOB.unit(unit) {
+        Some(u) => u.glider && !u.para,
+        None => rng(2) == 0,
+    }
+}
+
 pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
     let side = Side::of(seat)?;
     if s.over || s.resigned.is_some() {
@@ -29,6 +38,25 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
         return Some(Command::Dispute {
             seq: 1 + rng(5) as u64,
             text: "the fire zone was blocked".into(),
+        });
+    }
+    if rng(80) == 0 {
+        // The standing watch list (issue 18): every hex, none, or the enemy's hexes.
+        return Some(Command::Watch {
+            hexes: match rng(3) {
+                0 => None,
+                1 => Some(Vec::new()),
+                _ => Some(
+                    s.units
+                        .values()
+                        .filter(|u| u.side != side)
+                        .map(|u| u.hex)
+                        .collect::<std::collections::BTreeSet<_>>()
+                        .into_iter()
+                        .take(super::order::MAX_WATCHED)
+                        .collect(),
+                ),
+            },
         });
     }
     Some(match &s.phase {
@@ -512,9 +540,9 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 },
                 _ => match (side, rng(3)) {
                     (Side::Allied, 0) => Command::DropRoll {
+                        glider: lands_by_glider(&unit, rng),
                         unit,
                         zone: ["A1", "A", "B", "C", "W"][rng(5)].into(),
-                        glider: rng(2) == 0,
                         flak: rng(2) as u32,
                         flak88: rng(2) as u32,
                     },
@@ -618,7 +646,7 @@ fn drop_work(s: &State, rng: BotRng) -> Option<Command> {
             return Some(Command::DropRoll {
                 unit: unit.clone(),
                 zone: z,
-                glider: rng(2) == 0,
+                glider: lands_by_glider(unit, rng),
                 flak: rng(2) as u32,
                 flak88: rng(2) as u32,
             });

@@ -401,6 +401,32 @@ fn is_bulldozer(s: &State, hex: Hex) -> bool {
     })
 }
 
+/// The terrain of a fire's target hex (2.9, 2.10: what an artillery "0" makes rubble of): the
+/// loaded map's where it knows the hex — a stated `on <terrain>` that differs is refused —, else
+/// the one the order states, if any.
+fn target_terrain(s: &State, hex: Hex, on: Option<Terrain>) -> Result<Option<Terrain>, RuleError> {
+    let Some(known) = s
+        .map
+        .as_ref()
+        .and_then(|m| m.map.hexes.get(&hex))
+        .map(|x| x.terrain)
+    else {
+        return Ok(on);
+    };
+    match on {
+        Some(stated) if stated != known => Err(rule(
+            "2.1-2.19 Terrain",
+            format!(
+                "the game's map has {} at {hex}, not {}: state 'on {}', or leave the terrain out and the map's is used",
+                known.name(),
+                stated.name(),
+                known.name()
+            ),
+        )),
+        _ => Ok(Some(known)),
+    }
+}
+
 /// `fire` and `opfire`: the die, the consequences of the act of firing, then the roller states
 /// the result class.
 #[allow(clippy::too_many_arguments)]
@@ -416,6 +442,7 @@ pub fn fire(
     facts: &str,
 ) -> Result<(), RuleError> {
     check_sight(s, unit, hex, class)?;
+    let on = target_terrain(s, hex, on)?;
     let face = d10(ctx);
     let what = if opportunity {
         "opportunity fire"
@@ -969,6 +996,23 @@ pub fn check_drop_roll(s: &State, unit: &str, zone: &str) -> Result<u8, RuleErro
     }
     check_plan_zone(s, unit, d.number, &[zone.to_owned()])?;
     Ok(d.number)
+}
+
+/// 3.4.1: whether a Unit lands by glider, for the glider modifiers. The order of battle says so
+/// for its Units: a glider Unit rolls as a glider with or without the word, and `glider` for a
+/// parachute Unit is refused; for a unit outside it (decision 12), the order's word.
+pub fn lands_by_glider(unit: &str, said: bool) -> Result<bool, RuleError> {
+    match super::oob::OOB.unit(unit) {
+        Some(u) if u.glider && !u.para => Ok(true),
+        Some(u) if u.para && !u.glider && said => Err(rule(
+            "3.4.1 The Drop Table",
+            format!(
+                "{unit} is a parachute Unit of the order of battle ({}): it does not land by glider; roll without 'glider'",
+                u.formation
+            ),
+        )),
+        _ => Ok(said),
+    }
 }
 
 /// 3.4.1–3.4.2: one die plus the modifiers on the Drop Table, and its result applied (decision

@@ -240,7 +240,7 @@ fn edge(w: &Window, a: Hex, b: Hex) -> Option<(At, Edge)> {
     })
 }
 
-/// The hexsides drawn in the window: the loaded map's (2.11 streams, 2.13 crests, 2.14
+/// The hexsides drawn in the window: the loaded map's (2.11 streams, 2.12 rivers, 2.13 crests, 2.14
 /// impassable, 2.15 bridges, 2.16 raised roads' sides, 2.17 the culvert), then those of
 /// `key_hexes.txt` the map does not already give (the 2.15 bridges, the 2.11 stream bridges,
 /// the 2.17 culvert), each once.
@@ -267,6 +267,7 @@ pub fn hexsides(s: &State, w: &Window) -> Vec<Hexside> {
             for f in features {
                 let (kind, what) = match f {
                     Feature::Stream => (SideKind::Stream, "stream (2.11)"),
+                    Feature::River => (SideKind::River, "river (2.12)"),
                     Feature::Crest => (SideKind::Crest, "crest (2.13)"),
                     Feature::Impassable => (SideKind::Impassable, "impassable hexside (2.14)"),
                     Feature::Bridge => (SideKind::Bridge, "bridge (2.15)"),

@@ -14,6 +14,7 @@ use super::hex::Hex;
 use super::oob::OOB;
 use super::rule;
 use super::state::{Side, State};
+use super::terrain::Terrain;
 use crate::engine::ruleset::{Ctx, RuleError};
 
 /// The events that are placed as markers.
@@ -534,10 +535,27 @@ pub fn place(
                     closed(s, ctx, &format!("a Minefield on Club Route at {hex}"));
                 }
             } else {
+                // "any city or town hex": the loaded map's word where it knows the hex.
+                let known = s.map.as_ref().and_then(|m| m.map.hexes.get(&hex));
+                if let Some(x) =
+                    known.filter(|x| !matches!(x.terrain, Terrain::City | Terrain::Town))
+                {
+                    return Err(rule(
+                        "S3.1 Events (Dutch)",
+                        format!(
+                            "the Dutch Chit goes in a city or town hex; the game's map has {} at {hex}: place it in a city or town",
+                            x.terrain.name()
+                        ),
+                    ));
+                }
                 s.dutch.insert(side, hex);
                 ctx.say(format!(
-                    "Dutch in {hex} (a city or town, as the {} player states): no unit leaves it by a movement action; stacking unlimited (S3.1)",
-                    side.name()
+                    "Dutch in {hex} (a city or town, {}): no unit leaves it by a movement action; stacking unlimited (S3.1)",
+                    if known.is_some() {
+                        "on the game's map".to_owned()
+                    } else {
+                        format!("as the {} player states", side.name())
+                    }
                 ));
             }
         }

@@ -39,6 +39,7 @@ use crate::engine::ruleset::{
     RulesetInfo, ScenarioInfo, Seat, Setup, Viewer,
 };
 use data::{Weather, DATA, TURNS};
+use hex::Hex;
 use order::{Command, RESULTS};
 use state::{Drop, Highway, Phase, Side, State};
 
@@ -151,6 +152,11 @@ impl WhereEaglesDare {
             "rally A/502 pass 0-5".into(),
             "barrage 1/907 41.231 light pass 0-4".into(),
             "droproll A/502 B glider flak 1".into(),
+            if s.watch.contains_key(&side) {
+                "watch all".into()
+            } else {
+                "watch none".into()
+            },
             "end".into(),
         ];
         let division_chit = s
@@ -179,7 +185,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "15".into(),
+            version: "16".into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
             scenarios: DATA
                 .scenarios
@@ -537,6 +543,7 @@ impl Rules for WhereEaglesDare {
             gone: Vec::new(),
             abandoned: Vec::new(),
             disputes: Vec::new(),
+            watch: BTreeMap::new(),
             resigned: None,
             over: false,
         };
@@ -846,6 +853,10 @@ impl Rules for WhereEaglesDare {
                 "The {} player disputes event {seq}: {text} (logged; nothing is undone)",
                 side.name()
             ));
+            return Ok(());
+        }
+        if let Command::Watch { hexes } = c {
+            watch(s, ctx, side, hexes.as_deref());
             return Ok(());
         }
         if let Command::DzChange { zone } = c {
@@ -1456,9 +1467,22 @@ impl WhereEaglesDare {
                 transport,
                 cohesion,
             } => {
+                let awaiting = s.drop_awaiting.len();
                 let end =
                     declared::move_unit(s, ctx, side, unit, path, *column, *transport, *cohesion)?;
-                s.window = Some(end);
+                // 3.4: "the drop itself does not trigger Opportunity Fire". A move acts in
+                // every hex it enters: a watched one opens the window at the move's end.
+                if s.drop_awaiting.len() == awaiting {
+                    s.window = Some(end);
+                    match path.iter().find(|&&h| s.watches(side.other(), h)) {
+                        Some(&h) if h != end => ctx.say(format!(
+                            "The move passed {h}, on the {} player's watch list",
+                            side.other().name()
+                        )),
+                        Some(_) => {}
+                        None => unwatched(s, ctx, side),
+                    }
+                }
             }
             Command::Bulldozer { unit, bridge } => {
                 bridges::check_bulldozer(s, side, unit, bridge)?;
@@ -1558,10 +1582,11 @@ impl WhereEaglesDare {
                 events::check_tq(s, unit, reason)?;
                 bridges::check_tq(s, side, unit, reason)?;
                 declared::tq(s, ctx, side, unit, reason, pass);
-                // An Engineer Action triggers opportunity fire (2.15.3, 2.15.6, 2.15.7, 2.18.1).
+                // An Engineer Action triggers opportunity fire (2.15.3, 2.15.6, 2.15.7, 2.18.1;
+                // S3.1: a Minefield is removed "by performing an engineering action").
                 if matches!(
                     reason.first().map(String::as_str),
-                    Some("wire" | "improve" | "repair" | "ferry")
+                    Some("wire" | "improve" | "repair" | "ferry" | "mines")
                 ) {
                     s.window = s.units.get(unit).map(|u| u.hex);
                 }
@@ -1603,9 +1628,10 @@ impl WhereEaglesDare {
                     // 3.4.1: a later drop's unit rolls the first time it activates.
                     command::check_active(s, side, unit)?;
                 }
-                declared::drop_modifier(s, zone, *glider, *flak, *flak88)?;
+                let glider = declared::lands_by_glider(unit, *glider)?;
+                declared::drop_modifier(s, zone, glider, *flak, *flak88)?;
                 specials::flip_flak(s, ctx);
-                declared::drop_roll(s, ctx, unit, drop, zone, *glider, *flak, *flak88)?;
+                declared::drop_roll(s, ctx, unit, drop, zone, glider, *flak, *flak88)?;
             }
             Command::Unmark { unit } => {
                 declared::check_unmark(s, side, unit)?;
@@ -1632,8 +1658,47 @@ impl WhereEaglesDare {
             }
             other => return Err(not_now(&order::describe(other), s)),
         }
+        if !matches!(c, Command::Move { .. })
+            && s.window.is_some_and(|h| !s.watches(side.other(), h))
+        {
+            unwatched(s, ctx, side);
+        }
         s.actions += 1;
         Ok(())
+    }
+}
+
+/// `watch all|none|<hex>…`: the seat's public standing watch list (issue 18: "after an action
+/// in a hex the opponent watches … he gets a window for opportunity fire"). Fire Zones are the
+/// series', so the player says where he would fire; the list stands until he changes it.
+fn watch(s: &mut State, ctx: &mut Ctx, side: Side, hexes: Option<&[Hex]>) {
+    match hexes {
+        None => {
+            s.watch.remove(&side);
+            ctx.say(format!("The {} player watches every hex", side.name()));
+        }
+        Some(h) => {
+            s.watch.insert(side, h.iter().copied().collect());
+            ctx.say(if h.is_empty() {
+                format!("The {} player watches no hex: no opportunity fire window until he watches again", side.name())
+            } else {
+                format!(
+                    "The {} player watches {}",
+                    side.name(),
+                    h.iter().map(Hex::to_string).collect::<Vec<_>>().join(" ")
+                )
+            });
+        }
+    }
+}
+
+/// The action was in no hex the enemy watches: no opportunity fire window.
+fn unwatched(s: &mut State, ctx: &mut Ctx, side: Side) {
+    if let Some(h) = s.window.take() {
+        ctx.say(format!(
+            "{h} is not on the {} player's watch list: no opportunity fire window",
+            side.other().name()
+        ));
     }
 }
 

@@ -308,6 +308,11 @@ pub enum Command {
         seq: u64,
         text: String,
     },
+    /// The seat's public standing watch list: the hexes where an enemy action opens its
+    /// opportunity fire window. `None` watches every hex (the default), an empty list none.
+    Watch {
+        hexes: Option<Vec<Hex>>,
+    },
 }
 
 fn err(message: impl Into<String>) -> RuleError {
@@ -811,6 +816,26 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 Command::Route { path }
             }
         }
+        "watch" => match w.get(1..).unwrap_or_default() {
+            ["all"] => Command::Watch { hexes: None },
+            ["none"] => Command::Watch {
+                hexes: Some(Vec::new()),
+            },
+            hexes if !hexes.is_empty() && hexes.len() <= MAX_WATCHED => {
+                let mut hexes = hexes
+                    .iter()
+                    .map(|t| hex(Some(t)))
+                    .collect::<Result<Vec<_>, _>>()?;
+                hexes.sort();
+                hexes.dedup();
+                Command::Watch { hexes: Some(hexes) }
+            }
+            _ => {
+                return Err(err(format!(
+                    "watch all | watch none | watch <hex>… (at most {MAX_WATCHED} hexes)"
+                )))
+            }
+        },
         "dispute" => {
             let seq = w
                 .get(1)
@@ -835,7 +860,10 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon|cohesion] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…|none] · entrench <unit> · move <unit> <hex>… [wheeled|tracked|mounted] [column|cohesion] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · unmark <unit> · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text>";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon|cohesion] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…|none] · entrench <unit> · move <unit> <hex>… [wheeled|tracked|mounted] [column|cohesion] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · unmark <unit> · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text> · watch all|none|<hex>…";
+
+/// The most hexes a watch list names.
+pub const MAX_WATCHED: usize = 200;
 
 fn with_facts(s: String, facts: &str) -> String {
     if facts.is_empty() {
@@ -1045,5 +1073,11 @@ pub fn describe(c: &Command) -> String {
         Command::End => "end".into(),
         Command::Pass => "pass".into(),
         Command::Dispute { seq, text } => format!("dispute {seq} {text}"),
+        Command::Watch { hexes: None } => "watch all".into(),
+        Command::Watch { hexes: Some(h) } if h.is_empty() => "watch none".into(),
+        Command::Watch { hexes: Some(h) } => format!(
+            "watch {}",
+            h.iter().map(Hex::to_string).collect::<Vec<_>>().join(" ")
+        ),
     }
 }

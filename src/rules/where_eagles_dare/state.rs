@@ -603,11 +603,20 @@ pub struct State {
     #[serde(default)]
     pub lost: Option<String>,
     pub disputes: Vec<Dispute>,
+    /// Each side's public standing watch list (`watch`): the hexes where an enemy action opens
+    /// its opportunity fire window. A side not here watches every hex.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub watch: BTreeMap<Side, BTreeSet<Hex>>,
     pub resigned: Option<Side>,
     pub over: bool,
 }
 
 impl State {
+    /// Does this side watch the hex (its standing watch list, every hex by default)?
+    pub fn watches(&self, side: Side, hex: Hex) -> bool {
+        self.watch.get(&side).is_none_or(|w| w.contains(&hex))
+    }
+
     /// Who moves the lost unit: the enemy of the Lost event's drawer, or the Allied (O3.0).
     pub fn lost_mover(&self) -> Side {
         self.lost_event.unwrap_or(Side::Allied)

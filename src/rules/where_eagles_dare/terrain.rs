@@ -125,6 +125,8 @@ pub struct MapHex {
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     Stream,
+    /// A river along the hexside (2.12): crossed only at a bridge or by ferry.
+    River,
     Crest,
     Impassable,
     Bridge,
@@ -151,7 +153,8 @@ fn key(a: Hex, b: Hex) -> (Hex, Hex) {
 
 impl Map {
     /// Reads a map: `hex <id> <terrain> [road] [rail] [raised]` and
-    /// `side <id> <id> stream|crest|impassable|bridge|culvert|raised`, one a line, `#` comments.
+    /// `side <id> <id> stream|river|crest|impassable|bridge|culvert|raised`, one a line, `#`
+    /// comments.
     pub fn parse(text: &str) -> Result<Map, String> {
         let mut map = Map::default();
         for (n, line) in text.lines().enumerate() {
@@ -208,6 +211,16 @@ impl Map {
 
     fn has(&self, a: Hex, b: Hex, f: Side) -> bool {
         self.side(a, b).is_some_and(|s| s.contains(&f))
+    }
+
+    /// Whether a bridge spans the hexside `a`/`b`: the map's own, or a bridge of 2.15 (the
+    /// key hexes), whose crossing the bridge rules then govern (2.15.1).
+    fn bridged(&self, a: Hex, b: Hex) -> bool {
+        self.has(a, b, Side::Bridge)
+            || super::data::DATA
+                .bridges
+                .iter()
+                .any(|d| key(d.hexes.0, d.hexes.1) == key(a, b))
     }
 
     /// The hexsides of `h` that its raised road or railroad touches, as the map gives them
@@ -292,6 +305,11 @@ impl Map {
         if self.has(a, b, Side::Impassable) && !road && !rail {
             return Err(format!(
                 "2.14 Impassable: the hexside {a}/{b} is impassable but by Road"
+            ));
+        }
+        if self.has(a, b, Side::River) && !self.bridged(a, b) {
+            return Err(format!(
+                "2.12 Rivers: the river {a}/{b} is crossed only at a bridge or by ferry (ferry <unit> <bridge>)"
             ));
         }
         if self.has(a, b, Side::Bridge) && !column {

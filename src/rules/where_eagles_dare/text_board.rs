@@ -181,6 +181,10 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "abandoned_transport": s.abandoned,
         "removed_from_play": s.gone,
         "disputes": s.disputes,
+        "watch": ([Side::Allied, Side::German].map(|side| json!({
+            "side": side,
+            "hexes": s.watch.get(&side),
+        }))),
         "command_points": s.cp,
         "dispatch_points": s.dp,
         "mug": s.mug,
@@ -606,6 +610,20 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
         line(format!(
             "Dropped, to roll on the Drop Table (3.4.1): {}",
             s.drop_awaiting.join(" ")
+        ));
+    }
+    for (side, w) in &s.watch {
+        line(format!(
+            "{} watch list (opportunity fire windows): {}",
+            side.name(),
+            if w.is_empty() {
+                "no hex".to_owned()
+            } else {
+                w.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
         ));
     }
     for d in &s.disputes {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::data::DATA;
 use super::hex::Hex;
-use super::oob::OOB;
+use super::oob::{Class, OOB};
 use super::rule;
 use super::state::{Marks, Pending, Side, State, Unit};
 use crate::engine::ruleset::{Ctx, RuleError};
@@ -429,6 +429,18 @@ pub fn park(s: &mut State, ctx: &mut Ctx, id: &str, hex: Hex) {
 /// `enterpark <unit> <park>` (S1): an Indirect HE unit in the park's hex goes into its box.
 pub fn check_enter_park(s: &State, side: Side, unit: &str, id: &str) -> Result<(), RuleError> {
     let u = own(s, side, unit, S1)?;
+    // S1.0: "When Indirect HE Units are in the same hex as the artillery park marker, they can
+    // be removed from the map and placed in the Artillery Park Box". A counter outside the
+    // order of battle is the players' (decision 12).
+    if let Some(d) = OOB.unit(unit).filter(|d| d.class != Class::Artillery) {
+        return Err(rule(
+            S1,
+            format!(
+                "{unit} is a {} Unit, not an Indirect HE (artillery) Unit: only those enter an Artillery Park",
+                format!("{:?}", d.class).to_lowercase()
+            ),
+        ));
+    }
     let p = s
         .parks
         .iter()

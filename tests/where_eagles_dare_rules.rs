@@ -348,6 +348,47 @@ fn drop_table_3_4_1_modifiers_glider_in_a_dz_germans_in_the_zone_flak_and_88s() 
     ok(&mut s, "allied", "droproll A/327 B glider flak 1", &[4]);
 }
 
+/// 3.4.1 with S5.4: on Drop One the flak is still face down when the Allied player writes his
+/// roll, so he may name the flak units projecting a Fire Zone into the zone (`fz`) and the
+/// engine counts the 88s (+2) and the others (+1) as the flak flips.
+#[test]
+fn drop_table_3_4_1_flak_named_by_fire_zone_the_engine_counts_the_88s_s5_4() {
+    let mut s = game("the-best-laid-plans");
+    s.phase = Phase::Activation;
+    assert!(!s.flak_flipped);
+    let of = |t: bool| {
+        s.flak
+            .iter()
+            .find(|(_, ty)| (*ty == "88") == t)
+            .map(|(u, _)| u.clone())
+            .expect("both kinds of flak")
+    };
+    let (heavy, light) = (of(true), of(false));
+    let mut named = s.clone();
+    ok(
+        &mut named,
+        "allied",
+        &format!("droproll A/327 B glider fz {light},{heavy}"),
+        &[4],
+    );
+    assert!(named.flak_flipped, "the flak flips with Drop One's roll");
+    let mut counted = s.clone();
+    ok(
+        &mut counted,
+        "allied",
+        "droproll A/327 B glider flak 1 flak88 1",
+        &[4],
+    );
+    assert_eq!(named, counted, "one 88 (+2) and one other (+1), as counted");
+    for bad in [
+        format!("droproll A/327 B glider fz {light} flak 1"),
+        "droproll A/327 B glider fz A/502".to_owned(),
+        format!("droproll A/327 B glider fz {heavy},{heavy}"),
+    ] {
+        refused(&mut s, "allied", &bad, "3.4.1");
+    }
+}
+
 #[test]
 fn establishing_club_route_4_2_to_a_stop_hex_never_back_and_one_spur() {
     let mut s = game("the-best-laid-plans");
@@ -1001,6 +1042,7 @@ fn order_language_round_trips() {
         "watch all",
         "watch none",
         "watch 56.201 56.202",
+        "droproll A/502 B fz flak-a,flak-c",
         "result s?",
         "result suppressed 11-bridge-re",
         "bulldozer dozer-1 sb-63",

@@ -29,6 +29,22 @@ fn lands_by_glider(unit: &str, rng: BotRng) -> bool {
     }
 }
 
+/// A drop roll's flak (3.4.1): counted (`flak N`, `flak88 N`), or one or two of the flak
+/// units on the map named (`fz`).
+fn flak_stated(s: &State, rng: BotRng) -> (u32, u32, Vec<String>) {
+    let on_map: Vec<&String> = s.flak.keys().filter(|u| s.units.contains_key(*u)).collect();
+    if on_map.is_empty() || rng(3) > 0 {
+        return (rng(2) as u32, rng(2) as u32, Vec::new());
+    }
+    let first = rng(on_map.len());
+    let last = (first + rng(2)).min(on_map.len() - 1);
+    (
+        0,
+        0,
+        on_map[first..=last].iter().map(|u| (*u).clone()).collect(),
+    )
+}
+
 pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
     let side = Side::of(seat)?;
     if s.over || s.resigned.is_some() {
@@ -539,13 +555,17 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     pass: faces(rng),
                 },
                 _ => match (side, rng(3)) {
-                    (Side::Allied, 0) => Command::DropRoll {
-                        glider: lands_by_glider(&unit, rng),
-                        unit,
-                        zone: ["A1", "A", "B", "C", "W"][rng(5)].into(),
-                        flak: rng(2) as u32,
-                        flak88: rng(2) as u32,
-                    },
+                    (Side::Allied, 0) => {
+                        let (flak, flak88, fz) = flak_stated(s, rng);
+                        Command::DropRoll {
+                            glider: lands_by_glider(&unit, rng),
+                            unit,
+                            zone: ["A1", "A", "B", "C", "W"][rng(5)].into(),
+                            flak,
+                            flak88,
+                            fz,
+                        }
+                    }
                     _ => Command::Rally {
                         unit,
                         pass: faces(rng),
@@ -643,12 +663,14 @@ fn drop_work(s: &State, rng: BotRng) -> Option<Command> {
             .map(|(z, _)| z.clone())
             .collect();
         if let Some(z) = plan_zone(s, unit, d.number, &zones) {
+            let (flak, flak88, fz) = flak_stated(s, rng);
             return Some(Command::DropRoll {
                 unit: unit.clone(),
                 zone: z,
                 glider: lands_by_glider(unit, rng),
-                flak: rng(2) as u32,
-                flak88: rng(2) as u32,
+                flak,
+                flak88,
+                fz,
             });
         }
     }

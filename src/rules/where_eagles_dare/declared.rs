@@ -815,9 +815,54 @@ pub fn demolish(s: &mut State, ctx: &mut Ctx, side: Side, bridge: &str, fire_zon
     }
 }
 
+/// 3.4.1's flak modifiers: the counts stated (`flak N`, `flak88 N`), or the flak units named
+/// (`fz <unit>,…`; Fire Zones are the series', so the player says which reach the zone), whose
+/// types the engine reads (S5.4: on Drop One the flak is still face down when the Allied
+/// player writes his order; it flips with the roll). Not both.
+pub fn flak_fire_zones(
+    s: &State,
+    flak: u32,
+    flak88: u32,
+    named: &[String],
+) -> Result<(u32, u32), RuleError> {
+    if named.is_empty() {
+        return Ok((flak, flak88));
+    }
+    let r = |m: String| rule("3.4.1 The Drop Table", m);
+    if flak > 0 || flak88 > 0 {
+        return Err(r(
+            "name the flak units (fz <unit>,…) or count them (flak N flak88 N), not both".into(),
+        ));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let (mut light, mut heavy) = (0, 0);
+    for u in named {
+        let Some(t) = s.flak.get(u) else {
+            return Err(r(format!(
+                "{u} is not a German flak unit (S5.4): the flak units are {}",
+                s.flak.keys().cloned().collect::<Vec<_>>().join(", ")
+            )));
+        };
+        if !s.units.contains_key(u) {
+            return Err(r(format!(
+                "{u} is no longer on the map: it projects no Fire Zone"
+            )));
+        }
+        if !seen.insert(u) {
+            return Err(r(format!("{u} is named twice")));
+        }
+        if t == "88" {
+            heavy += 1;
+        } else {
+            light += 1;
+        }
+    }
+    Ok((light, heavy))
+}
+
 /// 3.4.1: the Drop Table modifiers and what each is: glider in a DZ +2, glider in a starred
 /// zone +1, +1 per German unit in the zone (counted from the positions kept), +1 per non-88
-/// flak projecting a Fire Zone into it, +2 per 88 (the flak counts are stated).
+/// flak projecting a Fire Zone into it, +2 per 88 (`flak_fire_zones`).
 pub fn drop_modifier(
     s: &State,
     zone: &str,

@@ -1616,6 +1616,7 @@ impl WhereEaglesDare {
                 glider,
                 flak,
                 flak88,
+                fz,
             } => {
                 if side != Side::Allied {
                     return Err(rule(
@@ -1629,9 +1630,19 @@ impl WhereEaglesDare {
                     command::check_active(s, side, unit)?;
                 }
                 let glider = declared::lands_by_glider(unit, *glider)?;
-                declared::drop_modifier(s, zone, glider, *flak, *flak88)?;
+                let (flak, flak88) = declared::flak_fire_zones(s, *flak, *flak88, fz)?;
+                declared::drop_modifier(s, zone, glider, flak, flak88)?;
                 specials::flip_flak(s, ctx);
-                declared::drop_roll(s, ctx, unit, drop, zone, glider, *flak, *flak88)?;
+                if !fz.is_empty() {
+                    ctx.say(format!(
+                        "Flak projecting a Fire Zone into zone {zone}: {}",
+                        fz.iter()
+                            .map(|u| format!("{u} ({})", s.flak[u]))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                declared::drop_roll(s, ctx, unit, drop, zone, glider, flak, flak88)?;
             }
             Command::Unmark { unit } => {
                 declared::check_unmark(s, side, unit)?;

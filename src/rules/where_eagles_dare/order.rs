@@ -158,6 +158,10 @@ pub enum Command {
         flak: u32,
         #[serde(default)]
         flak88: u32,
+        /// The flak units projecting a Fire Zone into the zone, named (3.4.1, S5.4): the
+        /// engine counts the 88s, whose faces the Allied player may not have seen yet.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        fz: Vec<String>,
     },
     /// The German status check on Club Route (4.3.3).
     Status,
@@ -648,11 +652,8 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
         },
         "droproll" => {
             let unit = unit(w.get(1))?;
-            let zone = w
-                .get(2)
-                .ok_or_else(|| err("droproll <unit> <zone> [glider] [flak N] [flak88 N]"))?
-                .to_ascii_uppercase();
-            let (mut glider, mut flak, mut flak88) = (false, 0, 0);
+            let zone = w.get(2).ok_or_else(|| err(DROPROLL))?.to_ascii_uppercase();
+            let (mut glider, mut flak, mut flak88, mut fz) = (false, 0, 0, Vec::new());
             let mut i = 3;
             while i < w.len() {
                 match w[i] {
@@ -670,11 +671,22 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                         }
                         i += 1;
                     }
-                    other => {
-                        return Err(err(format!(
-                            "'{other}': droproll <unit> <zone> [glider] [flak N] [flak88 N]"
-                        )))
+                    "fz" => {
+                        fz = w
+                            .get(i + 1)
+                            .map(|t| {
+                                t.split(',')
+                                    .map(|u| self::unit(Some(&u)))
+                                    .collect::<Result<Vec<_>, _>>()
+                            })
+                            .transpose()?
+                            .filter(|v| !v.is_empty() && v.len() < 20)
+                            .ok_or_else(|| {
+                                err("fz <flak unit>,<flak unit>…: the flak units projecting a Fire Zone into the zone")
+                            })?;
+                        i += 1;
                     }
+                    other => return Err(err(format!("'{other}': {DROPROLL}"))),
                 }
                 i += 1;
             }
@@ -684,6 +696,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 glider,
                 flak,
                 flak88,
+                fz,
             }
         }
         "buy" => {
@@ -860,7 +873,9 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
     })
 }
 
-pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon|cohesion] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…|none] · entrench <unit> · move <unit> <hex>… [wheeled|tracked|mounted] [column|cohesion] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] · unmark <unit> · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text> · watch all|none|<hex>…";
+pub const GRAMMAR: &str = "weather · fog · airdrop <turn> · raid <day> raid|decoy · plan <drop> <formation>:<zone>… · dzchange <zone> · huber 59th|chill · mount <infantry> <vehicle> · dismount <unit> [abandon|cohesion] · truck|jeep <unit> <division> · park <park> <hex> · enterpark <unit> <park> · roadblock <hex> [remove] · rearguard <unit> <hex> · joemann · rout <formation> [<unit>…|none] · entrench <unit> · move <unit> <hex>… [wheeled|tracked|mounted] [column|cohesion] · fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts] · assault <unit> <hex> · result <class> [<unit>] · bulldozer <unit> <stream bridge> · bulldoze <stream bridge> · bailey <unit> <bridge> · ferry <unit> <bridge> [abandon] · tq <unit> <reason> pass <faces> · rally <unit> pass <faces> · barrage <unit> <hex> light|heavy pass <faces> · demolish <bridge> [fz] · droproll <unit> <zone> [glider] [flak N] [flak88 N] [fz <flak unit>,…] · unmark <unit> · status · route <hex>… | route stay · release [dp <n>] · offmap <formation>:<number>… · buy <chit>… | buy none · spend <n> cp|dp [<division>] [-- note] · command <unit> [by <leader>] [phone] [from <division>] · place heroic|dutch|minefield <unit|hex> · place reinf <formation> [<unit>…] · place reinf <lost82 unit> <hex> · stopraid <n> · intelligence <division> · end · pass · dispute <seq> <text> · watch all|none|<hex>…";
+
+const DROPROLL: &str = "droproll <unit> <zone> [glider] [flak N] [flak88 N] [fz <flak unit>,…]";
 
 /// The most hexes a watch list names.
 pub const MAX_WATCHED: usize = 200;
@@ -1001,6 +1016,7 @@ pub fn describe(c: &Command) -> String {
             glider,
             flak,
             flak88,
+            fz,
         } => {
             let mut s = format!("droproll {unit} {zone}");
             if *glider {
@@ -1011,6 +1027,9 @@ pub fn describe(c: &Command) -> String {
             }
             if *flak88 > 0 {
                 s.push_str(&format!(" flak88 {flak88}"));
+            }
+            if !fz.is_empty() {
+                s.push_str(&format!(" fz {}", fz.join(",")));
             }
             s
         }

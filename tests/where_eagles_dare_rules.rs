@@ -389,6 +389,43 @@ fn drop_table_3_4_1_flak_named_by_fire_zone_the_engine_counts_the_88s_s5_4() {
     }
 }
 
+/// O3.0 (decision 47): a German unit more than twice its Leader's Command Range from him needs
+/// a passed `tq <unit> lost` for each step that keeps or widens the distance; the engine
+/// measures it from the kept positions.
+#[test]
+fn german_lost_o3_0_beyond_twice_the_range_each_step_away_needs_a_check() {
+    let mut s = game_with("the-best-laid-plans", json!({"german_lost": true})).unwrap();
+    german_impulse(&mut s);
+    unit_at(&mut s, "ldr-59-a", Side::German, "30.100");
+    unit_at(&mut s, "1/59-a", Side::German, "30.108");
+    // 8 hexes from ldr-59-a, twice his range of 3 is 6.
+    let e = refused(&mut s, "german", "move 1/59-a 30.109", "O3.0");
+    assert!(e.message.contains("tq 1/59-a lost"), "{e}");
+    ok(&mut s, "german", "move 1/59-a 30.107", &[]);
+    no_opfire(&mut s);
+    ok(&mut s, "german", "tq 1/59-a lost pass 0-5", &[3]);
+    assert_eq!(s.lost, None);
+    let e = refused(&mut s, "german", "move 1/59-a 30.108 30.109", "O3.0");
+    assert!(
+        e.message.contains("30.109"),
+        "one check covers one step: {e}"
+    );
+    ok(&mut s, "german", "move 1/59-a 30.108", &[]);
+    no_opfire(&mut s);
+    assert!(s.lost_passed.is_empty(), "the check is used by its move");
+    refused(&mut s, "german", "move 1/59-a 30.109", "O3.0");
+    // Within twice the range, a unit goes where it likes, even past it.
+    unit_at(&mut s, "2/59-a", Side::German, "30.104");
+    ok(&mut s, "german", "move 2/59-a 30.105 30.106 30.107", &[]);
+    no_opfire(&mut s);
+    // Without the option, nothing is measured.
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    unit_at(&mut s, "ldr-59-a", Side::German, "30.100");
+    unit_at(&mut s, "1/59-a", Side::German, "30.108");
+    ok(&mut s, "german", "move 1/59-a 30.109", &[]);
+}
+
 #[test]
 fn establishing_club_route_4_2_to_a_stop_hex_never_back_and_one_spur() {
     let mut s = game("the-best-laid-plans");

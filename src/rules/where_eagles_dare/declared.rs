@@ -126,6 +126,7 @@ pub fn move_unit(
         }
     });
     super::events::check_move(s, unit, start, steps)?;
+    super::german_lost::check_move(s, side, unit, start, steps)?;
     super::bridges::check_move(s, unit, start, steps, column, transport)?;
     super::units::check_action(s, unit, true, None)?;
     let known = s.units.contains_key(unit);
@@ -137,6 +138,8 @@ pub fn move_unit(
         // Decision 30: the Entrenched marker stays with the unit until it leaves its hex.
         s.entrenched.remove(unit);
     }
+    // O3.0: a passed lost check is for the move that follows it.
+    s.lost_passed.retain(|u| u != unit);
     s.units.insert(
         unit.to_owned(),
         Unit {
@@ -724,6 +727,11 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
         super::bridges::passed(s, ctx, side, unit, reason);
     }
     super::events::after_tq(s, ctx, unit, reason, ok);
+    if ok && side == Side::German && reason.first().map(String::as_str) == Some("lost") {
+        if !s.lost_passed.iter().any(|u| u == unit) {
+            s.lost_passed.push(unit.to_owned());
+        }
+    }
     if !ok && side == Side::German && reason.first().map(String::as_str) == Some("lost") {
         s.lost = Some(unit.to_owned());
         ctx.say(format!(

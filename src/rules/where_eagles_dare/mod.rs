@@ -13,6 +13,7 @@ pub mod data;
 pub mod declared;
 pub mod drawn;
 pub mod events;
+pub mod german_lost;
 pub mod hex;
 pub mod los;
 pub mod offmap;
@@ -537,6 +538,7 @@ impl Rules for WhereEaglesDare {
             dutch: BTreeMap::new(),
             minefields: Vec::new(),
             mine_passed: Vec::new(),
+            lost_passed: Vec::new(),
             lost_82nd_in: Vec::new(),
             reinf_one: None,
             bailey_impulse: None,

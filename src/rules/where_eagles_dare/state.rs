@@ -599,6 +599,9 @@ pub struct State {
     /// Units that passed the TQ check to leave a Minefield, until they move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mine_passed: Vec<String>,
+    /// O3.0: German units that passed `tq <unit> lost`, for their next step (decision 47).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lost_passed: Vec<String>,
     /// O3: a German unit that failed its check, moved now by the Allied player.
     #[serde(default)]
     pub lost: Option<String>,

@@ -713,6 +713,57 @@ fn bridge_demolition_2_15_6_the_engineer_wiring_a_bridge_cannot_be_in_column() {
     assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
 }
 
+/// 2.15.6: "Your engineer Unit must begin its Action in one of the two hexes that share the
+/// bridge hexside"; 2.15.3 (improve) and 2.18.1 (ferry) ask the same. Where the engine keeps
+/// the engineer's position; a counter with none is the players' (decision 12) for wiring and
+/// improving, while a ferry's marker goes in the engineer's hex, so a ferry needs one.
+#[test]
+fn bridge_demolition_2_15_6_the_engineer_begins_its_action_in_one_of_the_bridge_s_two_hexes() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    unit_at(&mut s, "pi/59-a", Side::German, "56.204");
+    let e = refused(
+        &mut s,
+        "german",
+        "tq pi/59-a wire son pass 0-6",
+        "2.15.6 Bridge Demolition",
+    );
+    assert!(
+        e.message.contains("pi/59-a is at 56.204")
+            && e.message.contains("56.201 or 56.202")
+            && e.message.contains("move it there first"),
+        "{e}"
+    );
+    // In either hex of the hexside it wires; a counter with no position kept, as before.
+    unit_at(&mut s, "pi/59-a", Side::German, "56.201");
+    ok(&mut s, "german", "tq pi/59-a wire son pass 0-6", &[2]);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+    german_impulse(&mut s);
+    ok(&mut s, "german", "tq G/eng wire best pass 0-6", &[2]);
+    assert_eq!(s.bridges["best"].wired_by, Some(Side::German));
+    // 2.15.3: improving, in one of the railroad bridge's hexes.
+    german_impulse(&mut s);
+    let e = refused(
+        &mut s,
+        "german",
+        "tq pi/59-a improve dommel-rail pass 0-6",
+        "2.15.3",
+    );
+    assert!(
+        e.message.contains("pi/59-a is at 56.201") && e.message.contains("58.196 or 58.197"),
+        "{e}"
+    );
+    // 2.18.1: "An engineer Unit must begin an activation in the applicable hex".
+    s.bridges.get_mut("son").unwrap().destroyed = true;
+    s.bridges.get_mut("son").unwrap().wired_by = None;
+    unit_at(&mut s, "pi/59-a", Side::German, "56.204");
+    let e = refused(&mut s, "german", "tq pi/59-a ferry son pass 0-6", "2.18");
+    assert!(
+        e.message.contains("56.201 or 56.202") && e.message.contains("move it there first"),
+        "{e}"
+    );
+}
+
 #[test]
 fn declared_rolls_a_check_states_its_passing_faces_first() {
     let mut s = game("the-best-laid-plans");

@@ -671,6 +671,22 @@ pub fn check_tq(s: &State, unit: &str, reason: &[String]) -> Result<(), RuleErro
                 format!("the {name} bridge is wired already"),
             ));
         }
+        // 2.15.6: "Your engineer Unit must begin its Action in one of the two hexes that share
+        // the bridge hexside", where the engine keeps its position (decision 12: a counter with
+        // none is the players').
+        if let Some(u) = s
+            .units
+            .get(unit)
+            .filter(|u| u.hex != def.hexes.0 && u.hex != def.hexes.1)
+        {
+            return Err(rule(
+                "2.15.6 Bridge Demolition",
+                format!(
+                    "{unit} is at {}: the engineer Unit wiring the {name} bridge begins its Action in one of the two hexes sharing its hexside, {} or {}; move it there first",
+                    u.hex, def.hexes.0, def.hexes.1
+                ),
+            ));
+        }
         // 2.15.6: "Your engineer Unit must pass a Troop Quality Check (…; the Unit cannot be in
         // Column; …)".
         if let Some(u) = s.units.get(unit).filter(|u| u.column) {

@@ -2560,6 +2560,83 @@ fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() 
     assert_eq!(s.bridges["son"].ferry, None);
 }
 
+/// 2.18: "Only Leg Units can use a ferry"; 2.18.2: "Units that have Wheeled or Tracked Organic
+/// Transport may use a ferry but they must abandon their vehicles to do so" (decision 38). A
+/// Vehicle Unit is refused, `abandon` or not; a rider dismounts first; a Unit with organic
+/// transport crosses only with `abandon`.
+#[test]
+fn ferries_2_18_only_leg_units_a_vehicle_unit_never_organic_transport_abandoned() {
+    use order::Transport;
+    let mut s = son_demolished();
+    allied_impulse(&mut s, "div-101");
+    play(&mut s, "allied", "move A/326 56.203 56.202", &[]);
+    play(&mut s, "allied", "tq A/326 ferry son pass 0-6", &[4]);
+    // No chit in play: every Unit of the order of battle may act (the activation is not tested).
+    s.chit = None;
+    // A Vehicle Unit of the order of battle (armor), and a counter whose move said 'tracked'.
+    play(&mut s, "allied", "move 1/2ig 56.203 56.202 column", &[]);
+    for text in ["ferry 1/2ig son", "ferry 1/2ig son abandon"] {
+        let e = refused(&mut s, "allied", text, "2.18.2");
+        assert!(
+            e.message
+                .contains("1/2ig is a Vehicle Unit of the order of battle")
+                && e.message.contains("only Leg Units use a ferry")
+                && e.message.contains("by a bridge"),
+            "{e}"
+        );
+    }
+    play(
+        &mut s,
+        "allied",
+        "move A/t 56.203 56.202 tracked column",
+        &[],
+    );
+    let e = refused(&mut s, "allied", "ferry A/t son abandon", "2.18.2");
+    assert!(
+        e.message.contains("its move into its hex said 'tracked'"),
+        "{e}"
+    );
+    // A Leg Unit riding a divisional truck dismounts first.
+    play(&mut s, "allied", "move A/r 56.203 56.202 column", &[]);
+    s.riding
+        .insert("A/r".into(), ("truck".into(), "101st".into()));
+    let e = refused(&mut s, "allied", "ferry A/r son abandon", "2.18.2");
+    assert!(
+        e.message.contains("dismount it first (dismount A/r)"),
+        "{e}"
+    );
+    // Organic transport: the order of battle's truck, or a move that said 'mounted'.
+    play(&mut s, "allied", "move A/3ig 56.203 56.202 column", &[]);
+    let e = refused(&mut s, "allied", "ferry A/3ig son", "2.18.2");
+    assert!(
+        e.message.contains("organic transport (truck)")
+            && e.message.contains("ferry A/3ig son abandon"),
+        "{e}"
+    );
+    ok(&mut s, "allied", "ferry A/3ig son abandon", &[]);
+    no_opfire(&mut s);
+    assert_eq!(s.units["A/3ig"].hex, hex("56.201"));
+    assert!(s.abandoned.contains(&"A/3ig".to_owned()));
+    play(
+        &mut s,
+        "allied",
+        "move A/m 56.203 56.202 mounted column",
+        &[],
+    );
+    assert_eq!(s.vehicles.get("A/m"), Some(&Transport::Mounted));
+    let e = refused(&mut s, "allied", "ferry A/m son", "2.18.2");
+    assert!(
+        e.message.contains("'mounted'") && e.message.contains("ferry A/m son abandon"),
+        "{e}"
+    );
+    ok(&mut s, "allied", "ferry A/m son abandon", &[]);
+    no_opfire(&mut s);
+    assert_eq!(s.units["A/m"].hex, hex("56.201"));
+    // A Leg Unit with no transport crosses as before; one abandoned already needs no word.
+    ok(&mut s, "allied", "ferry A/3ig son", &[]);
+    assert_eq!(s.units["A/3ig"].hex, hex("56.202"));
+}
+
 /// Plays the Best Laid Plans to 0700 19 Sept (Drop Two delayed to the 19th by rain on the 18th).
 fn morning_of_the_19th() -> State {
     let mut s = morning_of_the_18th();

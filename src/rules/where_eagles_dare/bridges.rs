@@ -686,6 +686,7 @@ pub fn check_ferry(
     side: Side,
     unit: &str,
     bridge: &str,
+    abandon: bool,
 ) -> Result<(Hex, Hex), RuleError> {
     let r = |m: String| rule("2.18.2 Using Ferries", m);
     let x = s.bridges.get(bridge).cloned().unwrap_or_default();
@@ -721,6 +722,7 @@ pub fn check_ferry(
             u.hex, f.at, f.to
         )));
     };
+    check_leg_unit(s, unit, bridge, abandon)?;
     if !u.column {
         return Err(r(format!(
             "{unit} is not in Column: only a Unit in Column takes the ferry"
@@ -732,6 +734,62 @@ pub fn check_ferry(
         )));
     }
     Ok((from, to))
+}
+
+/// 2.18: "Only Leg Units can use a ferry"; 2.18.2: "Units that have Wheeled or Tracked Organic
+/// Transport may use a ferry but they must abandon their vehicles to do so" (decision 38). A
+/// Vehicle Unit — class `armor` or `recon` in the order of battle, or a Unit whose move into its
+/// hex said `wheeled` or `tracked` (decision 23), or one carrying a piggyback rider — is
+/// refused, `abandon` or not: it is the vehicle. A Unit on another's vehicle (piggyback, S4, or
+/// a divisional truck or jeep, S5.3) dismounts first. A Unit with organic transport (the
+/// order of battle's `transport:`, or a move into its hex said `mounted`) not yet abandoned
+/// crosses only with `abandon`.
+fn check_leg_unit(s: &State, unit: &str, bridge: &str, abandon: bool) -> Result<(), RuleError> {
+    use super::oob::{Class, OOB};
+    let r = |m: String| rule("2.18.2 Using Ferries", m);
+    let def = OOB.unit(unit);
+    let came = s.vehicles.get(unit).copied();
+    let vehicle = if def.is_some_and(|d| matches!(d.class, Class::Armor | Class::Recon)) {
+        Some("a Vehicle Unit of the order of battle".to_owned())
+    } else if let Some(t @ (Transport::Wheeled | Transport::Tracked)) = came {
+        Some(format!(
+            "a Vehicle Unit (its move into its hex said '{}')",
+            t.name()
+        ))
+    } else {
+        s.piggyback
+            .get(unit)
+            .map(|i| format!("a Vehicle Unit carrying {i} piggyback"))
+    };
+    if let Some(what) = vehicle {
+        return Err(r(format!(
+            "{unit} is {what}: only Leg Units use a ferry (2.18), and a Vehicle Unit has no vehicles to abandon; it crosses the river by a bridge"
+        )));
+    }
+    if let Some(v) = super::units::riding_on(s, unit) {
+        return Err(r(format!(
+            "{unit} rides piggyback on {v}: only Leg Units use a ferry; dismount it first (dismount {v}), then ferry it"
+        )));
+    }
+    if let Some((kind, division)) = s.riding.get(unit) {
+        return Err(r(format!(
+            "{unit} rides a {division} {kind}: only Leg Units use a ferry; dismount it first (dismount {unit}), then ferry it"
+        )));
+    }
+    let organic = if came == Some(Transport::Mounted) {
+        Some("it came into its hex riding its organic transport ('mounted')".to_owned())
+    } else {
+        def.and_then(|d| d.transport.as_deref())
+            .map(|t| format!("it has organic transport ({t}) in the order of battle"))
+    };
+    if let Some(why) = organic {
+        if !abandon && !s.abandoned.iter().any(|a| a == unit) {
+            return Err(r(format!(
+                "{unit}: {why}; a Unit with Wheeled or Tracked Organic Transport uses a ferry only by abandoning its vehicles for ever: ferry {unit} {bridge} abandon"
+            )));
+        }
+    }
+    Ok(())
 }
 
 pub fn ferry(s: &mut State, ctx: &mut Ctx, unit: &str, bridge: &str, abandon: bool, to: Hex) {

@@ -1537,7 +1537,7 @@ impl WhereEaglesDare {
                 bridge,
                 abandon,
             } => {
-                let (from, to) = bridges::check_ferry(s, side, unit, bridge)?;
+                let (from, to) = bridges::check_ferry(s, side, unit, bridge, *abandon)?;
                 bridges::ferry(s, ctx, unit, bridge, *abandon, to);
                 command::eliminate_north_231(s, ctx);
                 s.window = Some(from);

@@ -30,7 +30,7 @@ fn own(s: &State, side: Side, unit: &str, section: &str) -> Result<Unit, RuleErr
 }
 
 /// The vehicle an infantry unit rides piggyback on, if it does.
-fn riding_on(s: &State, infantry: &str) -> Option<String> {
+pub fn riding_on(s: &State, infantry: &str) -> Option<String> {
     s.piggyback
         .iter()
         .find(|(_, i)| i.as_str() == infantry)

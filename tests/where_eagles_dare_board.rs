@@ -655,9 +655,16 @@ fn pointing_2_15_6_an_engineer_wires_a_bridge_and_its_wired_marker_demolishes_it
         "{pointed:?}"
     );
     // The wired marker, pointed at its hex: demolish, with or without a Fire Zone stated.
+    // It is offered in the demolition window an enemy entry opens (2.15.6, decision 40).
     let mut w = wired.clone();
     w.window = None;
     w.pending = None;
+    w.demolition = Some(despatch::rules::where_eagles_dare::state::Demolition {
+        side: Side::Allied,
+        bridges: vec!["son".into()],
+        unit: "G/x".into(),
+        hex: hex("56.202"),
+    });
     let pointed = WhereEaglesDare.pointing(&w, &allied);
     assert_eq!(
         orders_at(&pointed, "m-bridge-son-wired", "56.201"),

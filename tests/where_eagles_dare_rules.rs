@@ -88,6 +88,7 @@ fn german_impulse(s: &mut State) {
     s.phase = Phase::Activation;
     s.impulse = Side::German;
     s.window = None;
+    s.demolition = None;
     s.pending = None;
 }
 
@@ -754,12 +755,23 @@ fn bridge_demolition_2_15_6_wire_on_a_pass_demolish_on_5_or_6_with_a_fire_zone()
     assert_eq!(s.bridges["son"].wired_by, None, "7 fails 0-6");
     ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[6]);
     assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+    // The roll comes when an enemy Unit enters one of its hexes (decision 40).
+    allied_impulse(&mut s, "div-101");
+    play(&mut s, "allied", "move A/x 56.203 56.202", &[]);
     ok(&mut s, "german", "demolish son", &[6]);
     assert!(
         !s.bridges["son"].destroyed && s.bridges["son"].wired_by.is_none(),
         "6 misses without a Fire Zone; unwired"
     );
+    no_opfire(&mut s);
+    // Control regained (decision 39): German units the last to enter both hexes since.
+    play(&mut s, "allied", "move A/x 56.203", &[]);
+    german_impulse(&mut s);
+    play(&mut s, "german", "move G/a 56.201 56.202 column", &[]);
     ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[1]);
+    no_opfire(&mut s);
+    allied_impulse(&mut s, "div-101");
+    play(&mut s, "allied", "move A/y 56.200 56.201", &[]);
     ok(&mut s, "german", "demolish son fz", &[6]);
     assert!(s.bridges["son"].destroyed);
 }
@@ -789,6 +801,224 @@ fn bridge_demolition_2_15_6_the_engineer_wiring_a_bridge_cannot_be_in_column() {
     s.units.get_mut("G/eng").unwrap().column = false;
     ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[2]);
     assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+}
+
+/// 2.15.6: "Your engineer Unit must begin its Action in one of the two hexes that share the
+/// bridge hexside"; 2.15.3 (improve) and 2.18.1 (ferry) ask the same. Where the engine keeps
+/// the engineer's position; a counter with none is the players' (decision 12) for wiring and
+/// improving, while a ferry's marker goes in the engineer's hex, so a ferry needs one.
+#[test]
+fn bridge_demolition_2_15_6_the_engineer_begins_its_action_in_one_of_the_bridge_s_two_hexes() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    unit_at(&mut s, "pi/59-a", Side::German, "56.204");
+    let e = refused(
+        &mut s,
+        "german",
+        "tq pi/59-a wire son pass 0-6",
+        "2.15.6 Bridge Demolition",
+    );
+    assert!(
+        e.message.contains("pi/59-a is at 56.204")
+            && e.message.contains("56.201 or 56.202")
+            && e.message.contains("move it there first"),
+        "{e}"
+    );
+    // In either hex of the hexside it wires; a counter with no position kept, as before.
+    unit_at(&mut s, "pi/59-a", Side::German, "56.201");
+    ok(&mut s, "german", "tq pi/59-a wire son pass 0-6", &[2]);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+    german_impulse(&mut s);
+    ok(&mut s, "german", "tq G/eng wire best pass 0-6", &[2]);
+    assert_eq!(s.bridges["best"].wired_by, Some(Side::German));
+    // 2.15.3: improving, in one of the railroad bridge's hexes.
+    german_impulse(&mut s);
+    let e = refused(
+        &mut s,
+        "german",
+        "tq pi/59-a improve dommel-rail pass 0-6",
+        "2.15.3",
+    );
+    assert!(
+        e.message.contains("pi/59-a is at 56.201") && e.message.contains("58.196 or 58.197"),
+        "{e}"
+    );
+    // 2.18.1: "An engineer Unit must begin an activation in the applicable hex".
+    s.bridges.get_mut("son").unwrap().destroyed = true;
+    s.bridges.get_mut("son").unwrap().wired_by = None;
+    unit_at(&mut s, "pi/59-a", Side::German, "56.204");
+    let e = refused(&mut s, "german", "tq pi/59-a ferry son pass 0-6", "2.18");
+    assert!(
+        e.message.contains("56.201 or 56.202") && e.message.contains("move it there first"),
+        "{e}"
+    );
+}
+
+/// The spectator's board in text, its wrapped lines joined by single spaces.
+fn one_line(s: &State) -> String {
+    let board = WhereEaglesDare.board_text(s, &Viewer::Spectator).unwrap();
+    board.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// 2.15.6: "you may try to demolish it when an enemy Unit enters one of the two hexes sharing
+/// the bridge hexside and the bridge becomes contested" (decision 40). The entry that contests
+/// a bridge the enemy wired opens his demolition window first (whatever his watch list), the
+/// opportunity fire window after; a move stops before crossing it; `demolish` at any other
+/// time is refused; the deadline passes.
+#[test]
+fn bridge_demolition_2_15_6_the_wiring_side_rolls_when_an_enemy_entry_makes_the_bridge_contested() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[2]);
+    let e = refused(&mut s, "german", "demolish son", "2.15.6");
+    assert!(
+        e.message.contains("enters 56.201 or 56.202")
+            && e.message.contains("'demolish son [fz]' or 'pass' then"),
+        "{e}"
+    );
+    // The German watches elsewhere: no opportunity fire window, the demolition window still.
+    ok(&mut s, "german", "watch 56.190", &[]);
+    allied_impulse(&mut s, "div-101");
+    ok(
+        &mut s,
+        "allied",
+        "move A/x 56.203 56.202 56.201 column",
+        &[],
+    );
+    assert_eq!(
+        s.units["A/x"].hex,
+        hex("56.202"),
+        "it stops before crossing the wired bridge"
+    );
+    let d = s
+        .demolition
+        .clone()
+        .expect("the German's demolition window");
+    assert_eq!((d.side, d.bridges.clone()), (Side::German, ids(&["son"])));
+    assert_eq!(s.window, None, "56.202 is not watched");
+    let prompts = WhereEaglesDare.prompts(&s);
+    assert_eq!(prompts.len(), 1);
+    assert_eq!(
+        prompts[0].options,
+        ids(&["demolish son", "demolish son fz", "pass"])
+    );
+    assert!(
+        order(&mut s, "allied", "end", &[]).is_err(),
+        "the German first"
+    );
+    let e = refused(&mut s, "german", "opfire G/1 56.202 small-arms", "2.15.6");
+    assert!(e.message.contains("demolish son [fz] or pass"), "{e}");
+    ok(&mut s, "german", "pass", &[]);
+    assert_eq!(s.demolition, None);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+    assert_eq!(s.bridges["son"].contested, vec![hex("56.202")]);
+    let board = one_line(&s);
+    assert!(
+        board.contains("Bridge son: wired by german; contested (the enemy entered 56.202 last)"),
+        "{board}"
+    );
+    // Contested already: another entry, and the crossing, open no window.
+    ok(&mut s, "allied", "move A/x 56.201 column", &[]);
+    assert_eq!(
+        (s.units["A/x"].hex, s.demolition.clone()),
+        (hex("56.201"), None)
+    );
+    // The German is the last to enter both again: he controls it; the next entry opens it,
+    // and now the opportunity fire window follows in the watched hex.
+    s.units.remove("A/x");
+    german_impulse(&mut s);
+    ok(&mut s, "german", "watch all", &[]);
+    play(&mut s, "german", "move G/a 56.201 56.202 column", &[]);
+    assert!(s.bridges["son"].contested.is_empty());
+    allied_impulse(&mut s, "div-101");
+    ok(&mut s, "allied", "move A/y 56.200 56.201", &[]);
+    assert!(s.demolition.is_some() && s.window == Some(hex("56.201")));
+    ok(&mut s, "german", "demolish son", &[3]);
+    assert!(s.bridges["son"].destroyed);
+    assert_eq!(s.demolition, None);
+    assert_eq!(s.window, Some(hex("56.201")), "opportunity fire next");
+    ok(&mut s, "german", "pass", &[]);
+    // The deadline passes: the bridge stays wired.
+    german_impulse(&mut s);
+    ok(&mut s, "german", "tq G/eng wire best pass 0-6", &[2]);
+    allied_impulse(&mut s, "div-101");
+    ok(&mut s, "allied", "move A/z 50.162 50.161", &[]);
+    assert!(s.demolition.is_some());
+    let mut q: VecDeque<u32> = VecDeque::new();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+    WhereEaglesDare
+        .timeout(&mut s, &Seat::parse("german").unwrap(), &mut ctx)
+        .unwrap();
+    assert_eq!(s.demolition, None);
+    assert_eq!(s.bridges["best"].wired_by, Some(Side::German));
+}
+
+/// 2.15.6: "If you miss the roll … you can only wire the bridge again if you regain control of
+/// the bridge"; 2.15.5: "one of your Units must have been the last to enter both of the two
+/// hexes" (decision 39). After the miss, that side's entries mark the hexes and the enemy's
+/// clear them; the board says what is still to enter.
+#[test]
+fn bridge_demolition_2_15_6_after_a_missed_roll_the_bridge_is_wired_again_only_once_control_is_regained(
+) {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[2]);
+    allied_impulse(&mut s, "div-101");
+    ok(&mut s, "allied", "move A/x 56.203 56.202", &[]);
+    ok(&mut s, "german", "demolish son fz", &[8]);
+    no_opfire(&mut s);
+    assert_eq!(s.bridges["son"].wired_by, None);
+    let board = one_line(&s);
+    assert!(
+        board.contains("Bridge son: german demolition missed; german units to enter 56.201 and 56.202 to regain control before wiring again"),
+        "{board}"
+    );
+    german_impulse(&mut s);
+    let e = refused(
+        &mut s,
+        "german",
+        "tq G/eng wire son pass 0-6",
+        "2.15.6 Bridge Demolition",
+    );
+    assert!(
+        e.message.contains("demolition of the son bridge missed")
+            && e.message.contains("still to enter: 56.201 and 56.202")
+            && e.message.contains("move a unit there first"),
+        "{e}"
+    );
+    // Units already there count only once they enter again; one hex is not enough.
+    play(&mut s, "german", "move G/a 56.200 56.201", &[]);
+    let e = refused(
+        &mut s,
+        "german",
+        "tq G/eng wire son pass 0-6",
+        "2.15.6 Bridge Demolition",
+    );
+    assert!(e.message.contains("still to enter: 56.202"), "{e}");
+    // The enemy's entry after clears the German's mark.
+    play(&mut s, "german", "move G/a 56.200", &[]);
+    allied_impulse(&mut s, "div-101");
+    play(&mut s, "allied", "move A/x 56.201 column", &[]);
+    german_impulse(&mut s);
+    play(&mut s, "german", "move G/b 56.203 56.202", &[]);
+    let e = refused(
+        &mut s,
+        "german",
+        "tq G/eng wire son pass 0-6",
+        "2.15.6 Bridge Demolition",
+    );
+    assert!(e.message.contains("still to enter: 56.201"), "{e}");
+    // A/x gone, a German unit enters 56.201 again: control regained.
+    s.units.remove("A/x");
+    play(&mut s, "german", "move G/a 56.201", &[]);
+    let board = one_line(&s);
+    assert!(
+        board.contains("german demolition missed; control regained, it may wire again"),
+        "{board}"
+    );
+    ok(&mut s, "german", "tq G/eng wire son pass 0-6", &[3]);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+    assert_eq!(s.bridges["son"].regain, None);
 }
 
 #[test]
@@ -2111,14 +2341,16 @@ fn allied_impulse(s: &mut State, chit: &str) {
     s.phase = Phase::Activation;
     s.impulse = Side::Allied;
     s.window = None;
+    s.demolition = None;
     s.pending = None;
     s.chit = Some(chit.into());
     s.impulse_no += 1;
 }
 
-/// The watching seat lets an action go without opportunity fire.
+/// The watching seat lets an action go without opportunity fire (a demolition window first is
+/// left for the test to answer).
 fn no_opfire(s: &mut State) {
-    if s.window.is_some() {
+    if s.window.is_some() && s.demolition.is_none() {
         let watcher = s.impulse.other().name();
         ok(s, watcher, "pass", &[]);
     }
@@ -2586,6 +2818,83 @@ fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() 
     // The engineer moves: the ferry is gone.
     play(&mut s, "allied", "move A/326 56.203", &[]);
     assert_eq!(s.bridges["son"].ferry, None);
+}
+
+/// 2.18: "Only Leg Units can use a ferry"; 2.18.2: "Units that have Wheeled or Tracked Organic
+/// Transport may use a ferry but they must abandon their vehicles to do so" (decision 38). A
+/// Vehicle Unit is refused, `abandon` or not; a rider dismounts first; a Unit with organic
+/// transport crosses only with `abandon`.
+#[test]
+fn ferries_2_18_only_leg_units_a_vehicle_unit_never_organic_transport_abandoned() {
+    use order::Transport;
+    let mut s = son_demolished();
+    allied_impulse(&mut s, "div-101");
+    play(&mut s, "allied", "move A/326 56.203 56.202", &[]);
+    play(&mut s, "allied", "tq A/326 ferry son pass 0-6", &[4]);
+    // No chit in play: every Unit of the order of battle may act (the activation is not tested).
+    s.chit = None;
+    // A Vehicle Unit of the order of battle (armor), and a counter whose move said 'tracked'.
+    play(&mut s, "allied", "move 1/2ig 56.203 56.202 column", &[]);
+    for text in ["ferry 1/2ig son", "ferry 1/2ig son abandon"] {
+        let e = refused(&mut s, "allied", text, "2.18.2");
+        assert!(
+            e.message
+                .contains("1/2ig is a Vehicle Unit of the order of battle")
+                && e.message.contains("only Leg Units use a ferry")
+                && e.message.contains("by a bridge"),
+            "{e}"
+        );
+    }
+    play(
+        &mut s,
+        "allied",
+        "move A/t 56.203 56.202 tracked column",
+        &[],
+    );
+    let e = refused(&mut s, "allied", "ferry A/t son abandon", "2.18.2");
+    assert!(
+        e.message.contains("its move into its hex said 'tracked'"),
+        "{e}"
+    );
+    // A Leg Unit riding a divisional truck dismounts first.
+    play(&mut s, "allied", "move A/r 56.203 56.202 column", &[]);
+    s.riding
+        .insert("A/r".into(), ("truck".into(), "101st".into()));
+    let e = refused(&mut s, "allied", "ferry A/r son abandon", "2.18.2");
+    assert!(
+        e.message.contains("dismount it first (dismount A/r)"),
+        "{e}"
+    );
+    // Organic transport: the order of battle's truck, or a move that said 'mounted'.
+    play(&mut s, "allied", "move A/3ig 56.203 56.202 column", &[]);
+    let e = refused(&mut s, "allied", "ferry A/3ig son", "2.18.2");
+    assert!(
+        e.message.contains("organic transport (truck)")
+            && e.message.contains("ferry A/3ig son abandon"),
+        "{e}"
+    );
+    ok(&mut s, "allied", "ferry A/3ig son abandon", &[]);
+    no_opfire(&mut s);
+    assert_eq!(s.units["A/3ig"].hex, hex("56.201"));
+    assert!(s.abandoned.contains(&"A/3ig".to_owned()));
+    play(
+        &mut s,
+        "allied",
+        "move A/m 56.203 56.202 mounted column",
+        &[],
+    );
+    assert_eq!(s.vehicles.get("A/m"), Some(&Transport::Mounted));
+    let e = refused(&mut s, "allied", "ferry A/m son", "2.18.2");
+    assert!(
+        e.message.contains("'mounted'") && e.message.contains("ferry A/m son abandon"),
+        "{e}"
+    );
+    ok(&mut s, "allied", "ferry A/m son abandon", &[]);
+    no_opfire(&mut s);
+    assert_eq!(s.units["A/m"].hex, hex("56.201"));
+    // A Leg Unit with no transport crosses as before; one abandoned already needs no word.
+    ok(&mut s, "allied", "ferry A/3ig son", &[]);
+    assert_eq!(s.units["A/3ig"].hex, hex("56.202"));
 }
 
 /// Plays the Best Laid Plans to 0700 19 Sept (Drop Two delayed to the 19th by rain on the 18th).

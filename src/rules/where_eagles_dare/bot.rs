@@ -157,6 +157,21 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             }
             Command::Buy { chits }
         }
+        // 2.15.6: the demolition window comes before every other answer.
+        Phase::Activation if s.pending.is_none() && s.demolition.is_some() => {
+            let d = s.demolition.as_ref().expect("checked");
+            if d.side != side {
+                return None;
+            }
+            if rng(2) == 0 {
+                Command::Demolish {
+                    bridge: d.bridges[rng(d.bridges.len())].clone(),
+                    fire_zone: rng(2) == 0,
+                }
+            } else {
+                Command::Pass
+            }
+        }
         Phase::Activation
             if s.pending.is_none()
                 && s.rout.is_none()
@@ -528,19 +543,35 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     facts: String::new(),
                 },
                 7 => {
+                    // 2.15.6: an engineer in one of the bridge's hexes wires it; the enemy's
+                    // wired bridge is entered, which opens his demolition window.
                     let bridges = ["son", "best"];
                     let b = bridges[rng(2)];
-                    let wired = s.bridges.get(b).is_some_and(|x| x.wired_by == Some(side));
-                    if wired {
-                        Command::Demolish {
-                            bridge: b.into(),
-                            fire_zone: rng(2) == 0,
-                        }
-                    } else {
-                        Command::Tq {
+                    let def = super::data::DATA.bridge(b)?;
+                    let hexes = [def.hexes.0, def.hexes.1];
+                    let x = s.bridges.get(b).cloned().unwrap_or_default();
+                    let eng = format!("{}/eng", if side == Side::Allied { "A" } else { "G" });
+                    if x.wired_by == Some(side.other()) || rng(4) == 0 {
+                        Command::Move {
+                            cohesion: false,
                             unit,
+                            path: vec![hexes[rng(2)]],
+                            column: true,
+                            transport: None,
+                        }
+                    } else if s.units.get(&eng).is_some_and(|u| hexes.contains(&u.hex)) {
+                        Command::Tq {
+                            unit: eng,
                             reason: vec!["wire".into(), b.into()],
                             pass: faces(rng),
+                        }
+                    } else {
+                        Command::Move {
+                            cohesion: false,
+                            unit: eng,
+                            path: vec![hexes[rng(2)]],
+                            column: false,
+                            transport: None,
                         }
                     }
                 }

@@ -10,7 +10,7 @@
 use super::data::{southern_hex, DATA};
 use super::hex::Hex;
 use super::order::Transport;
-use super::state::{Bailey, Ferry, Side, State};
+use super::state::{Bailey, Demolition, Ferry, Side, State};
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
@@ -240,6 +240,110 @@ pub fn after_move(
     }
 }
 
+/// Would an entry by `side` into `h` make a bridge its enemy wired contested (2.15.6: "when an
+/// enemy Unit enters one of the two hexes sharing the bridge hexside and the bridge becomes
+/// contested")? The bridge, if so: wired by the other side, not destroyed, and no hex of it
+/// entered last by `side` since the wiring.
+fn contests(s: &State, side: Side, h: Hex) -> Option<&'static super::data::BridgeDef> {
+    DATA.bridges.iter().find(|d| {
+        (d.hexes.0 == h || d.hexes.1 == h)
+            && s.bridges.get(&d.name).is_some_and(|b| {
+                b.wired_by == Some(side.other()) && !b.destroyed && b.contested.is_empty()
+            })
+    })
+}
+
+/// How many steps of a move are taken before a wired bridge (2.15.6: "If you demolish a
+/// bridge … the enemy Unit cannot get across"): a step that makes a bridge the enemy wired
+/// contested stops the move there when the next step would cross that bridge, so the wiring
+/// side's demolition window comes first (decision 40). `placed`: the move places the unit on
+/// `start`, an entry too.
+pub fn demolition_stop(
+    s: &State,
+    ctx: &mut Ctx,
+    side: Side,
+    unit: &str,
+    start: Hex,
+    placed: bool,
+    steps: &[Hex],
+) -> usize {
+    let entries = std::iter::once((start, placed)).chain(steps.iter().map(|h| (*h, true)));
+    for (i, (h, entered)) in entries.enumerate() {
+        let Some(next) = steps.get(i) else { break };
+        if let Some(d) = contests(s, side, h).filter(|_| entered) {
+            if bridge_at(h, *next).is_some_and(|b| b.name == d.name) {
+                ctx.say(format!(
+                    "{unit} stops at {h}: its entry contests the {} bridge the {} player wired, who may demolish it before it is crossed (2.15.6); the unit crosses with another move",
+                    d.name,
+                    side.other().name()
+                ));
+                return i;
+            }
+        }
+    }
+    steps.len()
+}
+
+/// Units of `side` entered `hexes` (a move's path, a placement, a ferry): each bridge's marks
+/// follow the last to enter its two hexes (2.15.5). After a missed demolition, the side that
+/// missed marks the hexes its units enter and the enemy clears them (decision 39); on a wired
+/// bridge, the wiring side's entries clear the hexes the enemy entered, and the enemy entry
+/// that makes it contested opens the wiring side's demolition window (2.15.6, decision 40).
+pub fn entered(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, hexes: &[Hex]) {
+    let mut window: Vec<(String, Hex, Side)> = Vec::new();
+    for def in &DATA.bridges {
+        let hit: Vec<Hex> = [def.hexes.0, def.hexes.1]
+            .into_iter()
+            .filter(|h| hexes.contains(h))
+            .collect();
+        let Some(b) = s.bridges.get_mut(&def.name).filter(|_| !hit.is_empty()) else {
+            continue;
+        };
+        if let Some(r) = b.regain.as_mut() {
+            for h in &hit {
+                if r.side == side && !r.entered.contains(h) {
+                    r.entered.push(*h);
+                } else if r.side != side {
+                    r.entered.retain(|x| x != h);
+                }
+            }
+        }
+        let Some(wirer) = b.wired_by.filter(|_| !b.destroyed) else {
+            continue;
+        };
+        if wirer == side {
+            b.contested.retain(|h| !hit.contains(h));
+            continue;
+        }
+        let controlled = b.contested.is_empty();
+        for h in &hit {
+            if !b.contested.contains(h) {
+                b.contested.push(*h);
+            }
+        }
+        if controlled {
+            window.push((def.name.clone(), hit[0], wirer));
+        }
+    }
+    for (name, h, wirer) in window {
+        ctx.say(format!(
+            "{unit} enters {h}: the {name} bridge the {} player wired is contested; he may demolish it now (demolish {name} [fz]) or pass (2.15.6)",
+            wirer.name()
+        ));
+        match s.demolition.as_mut().filter(|d| d.side == wirer) {
+            Some(d) => d.bridges.push(name),
+            None => {
+                s.demolition = Some(Demolition {
+                    side: wirer,
+                    bridges: vec![name],
+                    unit: unit.to_owned(),
+                    hex: h,
+                })
+            }
+        }
+    }
+}
+
 /// Club Route's trace (4.2): refused across a destroyed bridge or an unstable stream bridge.
 pub fn check_route(s: &State, from: Hex, path: &[Hex]) -> Result<(), RuleError> {
     let r = |m: String| rule("4.2 Establishing Club Route", m);
@@ -357,6 +461,7 @@ pub fn bulldozer(s: &mut State, ctx: &mut Ctx, unit: &str, bridge: &str) -> Hex 
     ctx.say(format!(
         "The Bulldozer {unit} is placed on {at}, the southern hex of the unstable bridge {bridge} (2.11; +1 to the next release rolls, 4.3.2)"
     ));
+    entered(s, ctx, Side::Allied, unit, &[at]);
     at
 }
 
@@ -518,6 +623,7 @@ pub fn bailey(s: &mut State, ctx: &mut Ctx, unit: &str, bridge: &str) -> Hex {
     ctx.say(format!(
         "The Bailey Bridge {unit} is placed truck side up on {at}, the southern hex of the demolished {bridge} bridge (2.15.7, a movement action; +2 to the next release rolls, 4.3.2)"
     ));
+    entered(s, ctx, Side::Allied, unit, &[at]);
     at
 }
 
@@ -686,6 +792,7 @@ pub fn check_ferry(
     side: Side,
     unit: &str,
     bridge: &str,
+    abandon: bool,
 ) -> Result<(Hex, Hex), RuleError> {
     let r = |m: String| rule("2.18.2 Using Ferries", m);
     let x = s.bridges.get(bridge).cloned().unwrap_or_default();
@@ -721,6 +828,7 @@ pub fn check_ferry(
             u.hex, f.at, f.to
         )));
     };
+    check_leg_unit(s, unit, bridge, abandon)?;
     if !u.column {
         return Err(r(format!(
             "{unit} is not in Column: only a Unit in Column takes the ferry"
@@ -732,6 +840,62 @@ pub fn check_ferry(
         )));
     }
     Ok((from, to))
+}
+
+/// 2.18: "Only Leg Units can use a ferry"; 2.18.2: "Units that have Wheeled or Tracked Organic
+/// Transport may use a ferry but they must abandon their vehicles to do so" (decision 38). A
+/// Vehicle Unit — class `armor` or `recon` in the order of battle, or a Unit whose move into its
+/// hex said `wheeled` or `tracked` (decision 23), or one carrying a piggyback rider — is
+/// refused, `abandon` or not: it is the vehicle. A Unit on another's vehicle (piggyback, S4, or
+/// a divisional truck or jeep, S5.3) dismounts first. A Unit with organic transport (the
+/// order of battle's `transport:`, or a move into its hex said `mounted`) not yet abandoned
+/// crosses only with `abandon`.
+fn check_leg_unit(s: &State, unit: &str, bridge: &str, abandon: bool) -> Result<(), RuleError> {
+    use super::oob::{Class, OOB};
+    let r = |m: String| rule("2.18.2 Using Ferries", m);
+    let def = OOB.unit(unit);
+    let came = s.vehicles.get(unit).copied();
+    let vehicle = if def.is_some_and(|d| matches!(d.class, Class::Armor | Class::Recon)) {
+        Some("a Vehicle Unit of the order of battle".to_owned())
+    } else if let Some(t @ (Transport::Wheeled | Transport::Tracked)) = came {
+        Some(format!(
+            "a Vehicle Unit (its move into its hex said '{}')",
+            t.name()
+        ))
+    } else {
+        s.piggyback
+            .get(unit)
+            .map(|i| format!("a Vehicle Unit carrying {i} piggyback"))
+    };
+    if let Some(what) = vehicle {
+        return Err(r(format!(
+            "{unit} is {what}: only Leg Units use a ferry (2.18), and a Vehicle Unit has no vehicles to abandon; it crosses the river by a bridge"
+        )));
+    }
+    if let Some(v) = super::units::riding_on(s, unit) {
+        return Err(r(format!(
+            "{unit} rides piggyback on {v}: only Leg Units use a ferry; dismount it first (dismount {v}), then ferry it"
+        )));
+    }
+    if let Some((kind, division)) = s.riding.get(unit) {
+        return Err(r(format!(
+            "{unit} rides a {division} {kind}: only Leg Units use a ferry; dismount it first (dismount {unit}), then ferry it"
+        )));
+    }
+    let organic = if came == Some(Transport::Mounted) {
+        Some("it came into its hex riding its organic transport ('mounted')".to_owned())
+    } else {
+        def.and_then(|d| d.transport.as_deref())
+            .map(|t| format!("it has organic transport ({t}) in the order of battle"))
+    };
+    if let Some(why) = organic {
+        if !abandon && !s.abandoned.iter().any(|a| a == unit) {
+            return Err(r(format!(
+                "{unit}: {why}; a Unit with Wheeled or Tracked Organic Transport uses a ferry only by abandoning its vehicles for ever: ferry {unit} {bridge} abandon"
+            )));
+        }
+    }
+    Ok(())
 }
 
 pub fn ferry(s: &mut State, ctx: &mut Ctx, unit: &str, bridge: &str, abandon: bool, to: Hex) {
@@ -751,6 +915,9 @@ pub fn ferry(s: &mut State, ctx: &mut Ctx, unit: &str, bridge: &str, abandon: bo
             ""
         }
     ));
+    if let Some(side) = s.units.get(unit).map(|u| u.side) {
+        entered(s, ctx, side, unit, &[to]);
+    }
 }
 
 /// Refuses a result that names a unit the rules protect or that is elsewhere (2.11: the

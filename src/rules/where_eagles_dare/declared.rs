@@ -130,8 +130,11 @@ pub fn move_unit(
     super::bridges::check_move(s, unit, start, steps, column, transport)?;
     super::units::check_action(s, unit, true, None)?;
     let known = s.units.contains_key(unit);
+    let path_len = steps.len();
+    let stop = super::bridges::demolition_stop(s, ctx, side, unit, start, !known, steps);
+    let steps = &steps[..stop];
     let taken = super::bridges::roll_crossings(s, ctx, side, unit, start, steps, transport);
-    let whole = taken == steps.len();
+    let whole = taken == path_len;
     let steps = &steps[..taken];
     let end = steps.last().copied().unwrap_or(start);
     if end != start {
@@ -213,6 +216,12 @@ pub fn move_unit(
         ));
     }
     super::bridges::after_move(s, ctx, side, unit, start, steps, transport);
+    let entries: Vec<Hex> = (!known)
+        .then_some(start)
+        .into_iter()
+        .chain(steps.iter().copied())
+        .collect();
+    super::bridges::entered(s, ctx, side, unit, &entries);
     super::units::after_move(s, ctx, side, unit, steps);
     super::events::after_move(s, unit);
     if side == Side::German
@@ -642,7 +651,7 @@ fn check(ctx: &mut Ctx, who: &str, pass: &[u32]) -> bool {
 }
 
 /// Refuses a `tq` whose reason the exclusive rules forbid, before the die.
-pub fn check_tq(s: &State, unit: &str, reason: &[String]) -> Result<(), RuleError> {
+pub fn check_tq(s: &State, side: Side, unit: &str, reason: &[String]) -> Result<(), RuleError> {
     if reason.first().map(String::as_str) == Some("wire") {
         let name = reason
             .get(1)
@@ -672,6 +681,42 @@ pub fn check_tq(s: &State, unit: &str, reason: &[String]) -> Result<(), RuleErro
             return Err(rule(
                 "2.15.6 Bridge Demolition",
                 format!("the {name} bridge is wired already"),
+            ));
+        }
+        // 2.15.6: "If you miss the roll … you can only wire the bridge again if you regain
+        // control of the bridge" (decision 39).
+        if let Some(r) = b.regain.as_ref().filter(|r| r.side == side) {
+            let missing: Vec<String> = [def.hexes.0, def.hexes.1]
+                .into_iter()
+                .filter(|h| !r.entered.contains(h))
+                .map(|h| h.to_string())
+                .collect();
+            if !missing.is_empty() {
+                return Err(rule(
+                    "2.15.6 Bridge Demolition",
+                    format!(
+                        "your demolition of the {name} bridge missed: you wire it again only once you regain control, your units the last to enter both {} and {} since (2.15.5); still to enter: {}; move a unit there first",
+                        def.hexes.0,
+                        def.hexes.1,
+                        missing.join(" and ")
+                    ),
+                ));
+            }
+        }
+        // 2.15.6: "Your engineer Unit must begin its Action in one of the two hexes that share
+        // the bridge hexside", where the engine keeps its position (decision 12: a counter with
+        // none is the players').
+        if let Some(u) = s
+            .units
+            .get(unit)
+            .filter(|u| u.hex != def.hexes.0 && u.hex != def.hexes.1)
+        {
+            return Err(rule(
+                "2.15.6 Bridge Demolition",
+                format!(
+                    "{unit} is at {}: the engineer Unit wiring the {name} bridge begins its Action in one of the two hexes sharing its hexside, {} or {}; move it there first",
+                    u.hex, def.hexes.0, def.hexes.1
+                ),
             ));
         }
         // 2.15.6: "Your engineer Unit must pass a Troop Quality Check (…; the Unit cannot be in
@@ -740,7 +785,11 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
     }
     if ok && reason.first().map(String::as_str) == Some("wire") {
         let name = &reason[1];
-        s.bridges.entry(name.clone()).or_default().wired_by = Some(side);
+        let b = s.bridges.entry(name.clone()).or_default();
+        b.wired_by = Some(side);
+        // Wired under control (2.15.5): no hex contested, nothing left to regain.
+        b.contested.clear();
+        b.regain = None;
         ctx.say(format!(
             "The {name} bridge is wired for demolition by the {} player",
             side.name()
@@ -797,6 +846,19 @@ pub fn check_demolish(s: &State, side: Side, bridge: &str) -> Result<(), RuleErr
             "only the side that wired the {bridge} bridge can demolish it"
         )));
     }
+    // "you may try to demolish it when an enemy Unit enters one of the two hexes sharing the
+    // bridge hexside and the bridge becomes contested" (decision 40).
+    if !s
+        .demolition
+        .as_ref()
+        .is_some_and(|d| d.side == side && d.bridges.iter().any(|x| x == bridge))
+    {
+        let def = DATA.bridge(bridge).expect("checked");
+        return Err(r(format!(
+            "the {bridge} bridge is demolished when an enemy Unit enters {} or {} and it becomes contested: the engine offers you 'demolish {bridge} [fz]' or 'pass' then, not now",
+            def.hexes.0, def.hexes.1
+        )));
+    }
     Ok(())
 }
 
@@ -805,6 +867,7 @@ pub fn demolish(s: &mut State, ctx: &mut Ctx, side: Side, bridge: &str, fire_zon
     let need = if fire_zone { 6 } else { 5 };
     let face = d10(ctx);
     let b: &mut Bridge = s.bridges.entry(bridge.to_owned()).or_default();
+    b.contested.clear();
     if face <= need {
         b.destroyed = true;
         b.destroyed_at = Some((s.day, s.time));
@@ -819,7 +882,11 @@ pub fn demolish(s: &mut State, ctx: &mut Ctx, side: Side, bridge: &str, fire_zon
         }
     } else {
         b.wired_by = None;
-        ctx.say(format!("{} demolition of the {bridge} bridge, {need} or less: the die reads {face}: missed; the bridge is no longer wired", side.name()));
+        b.regain = Some(super::state::Regain {
+            side,
+            entered: Vec::new(),
+        });
+        ctx.say(format!("{} demolition of the {bridge} bridge, {need} or less: the die reads {face}: missed; the bridge is no longer wired, and the {} player wires it again only once his units have been the last to enter both its hexes (2.15.6)", side.name(), side.name()));
     }
 }
 

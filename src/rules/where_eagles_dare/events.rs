@@ -244,6 +244,7 @@ fn reinf(
                 },
             );
             s.marks.entry(u.clone()).or_default().lost = k - n;
+            super::bridges::entered(s, ctx, side, u, &[at]);
             said.push(format!(
                 "{u}, eliminated, comes back at {at} with its formation's Leader ({n} of {steps} left, decision 21)"
             ));
@@ -381,6 +382,7 @@ fn lost_82nd(
         s.marks.entry(target.to_owned()).or_default().lost = lost;
     }
     s.lost_82nd_in.push(target.to_owned());
+    super::bridges::entered(s, ctx, side, target, &[hex]);
     s.reinf_one = None;
     s.placing = None;
     ctx.say(format!(

@@ -446,6 +446,7 @@ impl Rules for WhereEaglesDare {
             numbering: BTreeMap::new(),
             corps: BTreeMap::new(),
             window: None,
+            demolition: None,
             pending: None,
             units: BTreeMap::new(),
             marks: BTreeMap::new(),
@@ -678,6 +679,23 @@ impl Rules for WhereEaglesDare {
                         format!("{clock}: state the CRT result class of die {} for {} at {}", pending.face, pending.unit, pending.hex),
                         RESULTS.iter().map(|r| format!("result {r}")).collect(),
                         false,
+                    )]
+                } else if let Some(d) = &s.demolition {
+                    vec![p(
+                        d.side,
+                        PromptKind::Reaction,
+                        format!(
+                            "{clock}: {} entered {}: the {} bridge you wired is contested: demolish it (5 or less, 6 or less with a Fire Zone on its hexes: fz) or pass (2.15.6)",
+                            d.unit,
+                            d.hex,
+                            d.bridges.join(" and ")
+                        ),
+                        d.bridges
+                            .iter()
+                            .flat_map(|b| [format!("demolish {b}"), format!("demolish {b} fz")])
+                            .chain(["pass".to_owned()])
+                            .collect(),
+                        true,
                     )]
                 } else if let Some(who) = s.rout {
                     vec![p(
@@ -1101,6 +1119,13 @@ impl Rules for WhereEaglesDare {
         }
         if s.phase == Phase::Activation
             && s.pending.is_none()
+            && s.demolition.as_ref().is_some_and(|d| d.side == side)
+        {
+            demolition_pass(s, ctx, side, "missed the deadline and ");
+            return Ok(());
+        }
+        if s.phase == Phase::Activation
+            && s.pending.is_none()
             && s.placing.as_ref().is_some_and(|(w, _)| *w == side)
         {
             events::pass(s, ctx);
@@ -1286,6 +1311,35 @@ impl WhereEaglesDare {
                 s.window = None;
             }
             return Ok(());
+        }
+        if let Some(d) = s.demolition.clone() {
+            return match c {
+                Command::Demolish { bridge, fire_zone } if side == d.side => {
+                    declared::check_demolish(s, side, bridge)?;
+                    declared::demolish(s, ctx, side, bridge, *fire_zone);
+                    if let Some(w) = s.demolition.as_mut() {
+                        w.bridges.retain(|b| b != bridge);
+                        if w.bridges.is_empty() {
+                            s.demolition = None;
+                        }
+                    }
+                    Ok(())
+                }
+                Command::Pass if side == d.side => {
+                    demolition_pass(s, ctx, side, "");
+                    Ok(())
+                }
+                _ => Err(rule(
+                    "2.15.6 Bridge Demolition",
+                    format!(
+                        "{} entered {}: the {} player answers first, demolish {} [fz] or pass",
+                        d.unit,
+                        d.hex,
+                        d.side.name(),
+                        d.bridges.join("|")
+                    ),
+                )),
+            };
         }
         if let Some(who) = s.rout {
             return match c {
@@ -1539,7 +1593,7 @@ impl WhereEaglesDare {
                 bridge,
                 abandon,
             } => {
-                let (from, to) = bridges::check_ferry(s, side, unit, bridge)?;
+                let (from, to) = bridges::check_ferry(s, side, unit, bridge, *abandon)?;
                 bridges::ferry(s, ctx, unit, bridge, *abandon, to);
                 command::eliminate_north_231(s, ctx);
                 s.window = Some(from);
@@ -1580,7 +1634,7 @@ impl WhereEaglesDare {
                         "'tq <unit> lost' is the German's, with option german_lost",
                     ));
                 }
-                declared::check_tq(s, unit, reason)?;
+                declared::check_tq(s, side, unit, reason)?;
                 events::check_tq(s, unit, reason)?;
                 bridges::check_tq(s, side, unit, reason)?;
                 declared::tq(s, ctx, side, unit, reason, pass);
@@ -1702,6 +1756,17 @@ fn watch(s: &mut State, ctx: &mut Ctx, side: Side, hexes: Option<&[Hex]>) {
                 )
             });
         }
+    }
+}
+
+/// The wiring side lets the contested bridges stand (2.15.6): they stay wired and contested.
+fn demolition_pass(s: &mut State, ctx: &mut Ctx, side: Side, how: &str) {
+    if let Some(d) = s.demolition.take() {
+        ctx.say(format!(
+            "The {} player {how}does not demolish the {} bridge: it stays wired, contested",
+            side.name(),
+            d.bridges.join(" and ")
+        ));
     }
 }
 

@@ -234,6 +234,33 @@ pub struct Bridge {
     pub bailey: Option<Bailey>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ferry: Option<Ferry>,
+    /// A wired bridge's hexes an enemy unit of the wiring side entered last since it was wired
+    /// (2.15.5): none, and the wiring side still controls it; the first makes it contested and
+    /// opens the demolition window (2.15.6).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contested: Vec<Hex>,
+    /// After a missed demolition (2.15.6): the side that missed rewires it only once it
+    /// regains control (decision 39).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regain: Option<Regain>,
+}
+
+/// A side that missed a bridge's demolition roll and which of the bridge's two hexes its units
+/// entered last since (2.15.5–2.15.6, decision 39).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Regain {
+    pub side: Side,
+    pub entered: Vec<Hex>,
+}
+
+/// The demolition window (2.15.6): the wiring side may roll for each bridge named, or pass.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Demolition {
+    pub side: Side,
+    pub bridges: Vec<String>,
+    /// The enemy unit whose entry made them contested, and the hex it entered.
+    pub unit: String,
+    pub hex: Hex,
 }
 
 impl Bridge {
@@ -433,6 +460,10 @@ pub struct State {
     pub corps: BTreeMap<String, Corps>,
     /// The opponent's opportunity fire window after a move: the hex acted in.
     pub window: Option<Hex>,
+    /// The wiring side's demolition window (2.15.6): an enemy unit entered a hex of a bridge
+    /// it wired and made it contested; it comes before the opportunity fire window.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub demolition: Option<Demolition>,
     pub pending: Option<Pending>,
     pub units: BTreeMap<String, Unit>,
     /// The stated CRT results each unit carries (steps lost, Suppressed, Cohesion Hits).

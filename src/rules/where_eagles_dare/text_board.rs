@@ -554,6 +554,33 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
         if let Some(w) = b.wired_by {
             marks.push(format!("wired by {}", w.name()));
         }
+        if b.wired_by.is_some() && !b.contested.is_empty() {
+            let h: Vec<String> = b.contested.iter().map(|h| h.to_string()).collect();
+            marks.push(format!(
+                "contested (the enemy entered {} last)",
+                h.join(" ")
+            ));
+        }
+        if let (Some(r), Some(d)) = (&b.regain, DATA.bridge(name)) {
+            let missing: Vec<String> = [d.hexes.0, d.hexes.1]
+                .into_iter()
+                .filter(|h| !r.entered.contains(h))
+                .map(|h| h.to_string())
+                .collect();
+            marks.push(if missing.is_empty() {
+                format!(
+                    "{} demolition missed; control regained, it may wire again",
+                    r.side.name()
+                )
+            } else {
+                format!(
+                    "{} demolition missed; {} units to enter {} to regain control before wiring again",
+                    r.side.name(),
+                    r.side.name(),
+                    missing.join(" and ")
+                )
+            });
+        }
         if b.improved {
             marks.push("improved".into());
         }

@@ -30,7 +30,7 @@ fn own(s: &State, side: Side, unit: &str, section: &str) -> Result<Unit, RuleErr
 }
 
 /// The vehicle an infantry unit rides piggyback on, if it does.
-fn riding_on(s: &State, infantry: &str) -> Option<String> {
+pub fn riding_on(s: &State, infantry: &str) -> Option<String> {
     s.piggyback
         .iter()
         .find(|(_, i)| i.as_str() == infantry)
@@ -554,6 +554,7 @@ pub fn rearguard(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, hex: Hex)
         "The {} Rearguard {unit} is placed at {hex} (S2.0)",
         side.name()
     ));
+    super::bridges::entered(s, ctx, side, unit, &[hex]);
 }
 
 /// S6.9: after a German result of a Step Loss or Eliminated on a 502 PIR unit, in The Best

@@ -5260,3 +5260,77 @@ fn rout_s3_1_decision_30_a_routed_allied_formation_moves_one_hex_without_opportu
         None
     );
 }
+
+/// A unit of `side` with its Suppression marker, for a rally.
+fn suppressed(s: &mut State, unit: &str) {
+    s.marks.insert(
+        unit.into(),
+        Marks {
+            suppressed: true,
+            ..Marks::default()
+        },
+    );
+}
+
+#[test]
+fn tq_modifiers_s6_1_1_s6_1_2_s5_1_1_decision_42_change_the_stated_faces_of_tq_and_rally() {
+    // S6.1.1: SDZ Closed, every 101st unit's TQ −1: 0-5 stated for the face value passes on
+    // 0-4 only; a Heroic 101st unit gets its face back (net 0).
+    let mut s = game("the-best-laid-plans");
+    s.supply.interdicted = true;
+    allied_impulse(&mut s, "div-101");
+    suppressed(&mut s, "A/502");
+    ok(&mut s, "allied", "rally A/502 pass 0-5", &[5]);
+    assert!(s.marks["A/502"].suppressed, "5 fails a 0-5 with −1");
+    ok(&mut s, "allied", "rally A/502 pass 0-5", &[4]);
+    assert!(!s.marks.contains_key("A/502"), "4 passes");
+    suppressed(&mut s, "A/502");
+    s.heroic.insert(Side::Allied, "A/502".into());
+    ok(&mut s, "allied", "rally A/502 pass 0-5", &[5]);
+    assert!(!s.marks.contains_key("A/502"), "Heroic +1 and −1: net 0");
+    // The engineer's TQ check too.
+    s.heroic.clear();
+    ok(&mut s, "allied", "tq A/326 wire son pass 0-6", &[6]);
+    assert_eq!(s.bridges["son"].wired_by, None, "6 fails a 0-6 with −1");
+    // A unit outside the order of battle: its division is not known, the faces stand.
+    suppressed(&mut s, "A/x");
+    ok(&mut s, "allied", "rally A/x pass 0-5", &[5]);
+    assert!(!s.marks.contains_key("A/x"));
+    // S6.1.2: Club Route Cut, the Guards Armored −2; the 0 is never taken off (decision 1).
+    let mut s = game("the-best-laid-plans");
+    s.highway.cut = true;
+    allied_impulse(&mut s, "div-guards");
+    suppressed(&mut s, "A/3ig");
+    ok(&mut s, "allied", "rally A/3ig pass 0-5", &[4]);
+    assert!(s.marks["A/3ig"].suppressed, "4 fails a 0-5 with −2");
+    ok(&mut s, "allied", "rally A/3ig pass 0-1", &[10]);
+    assert!(!s.marks.contains_key("A/3ig"), "a 0 always passes");
+    // The 101st is not the Guards: no modifier.
+    allied_impulse(&mut s, "div-101");
+    suppressed(&mut s, "A/502");
+    ok(&mut s, "allied", "rally A/502 pass 0-5", &[5]);
+    assert!(!s.marks.contains_key("A/502"));
+    // S5.1.1: KG Chill, every German TQ +1: 0-6 passes on 7 too.
+    let mut s = game("the-best-laid-plans");
+    s.kg_chill = true;
+    german_impulse(&mut s);
+    s.chit = Some("div-59th".into());
+    ok(&mut s, "german", "tq pi/59-a wire son pass 0-6", &[7]);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        board.contains("German +1") && board.contains("decision 42"),
+        "{board}"
+    );
+    assert!(board.lines().all(|l| l.chars().count() <= 78), "{board}");
+    // Option off: the stated faces include the modifiers, as before.
+    let mut s = game_with("the-best-laid-plans", json!({ "tq_modifiers": false })).unwrap();
+    s.supply.interdicted = true;
+    allied_impulse(&mut s, "div-101");
+    suppressed(&mut s, "A/502");
+    ok(&mut s, "allied", "rally A/502 pass 0-5", &[5]);
+    assert!(!s.marks.contains_key("A/502"));
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(board.contains("option tq_modifiers off"), "{board}");
+    assert!(game_with("the-best-laid-plans", json!({ "tq_modifiers": 1 })).is_err());
+}

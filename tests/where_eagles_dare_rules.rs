@@ -5334,3 +5334,58 @@ fn tq_modifiers_s6_1_1_s6_1_2_s5_1_1_decision_42_change_the_stated_faces_of_tq_a
     assert!(board.contains("option tq_modifiers off"), "{board}");
     assert!(game_with("the-best-laid-plans", json!({ "tq_modifiers": 1 })).is_err());
 }
+
+#[test]
+fn rout_s3_1_decision_43_a_routed_59th_formation_rolls_its_step_losses_or_less_and_leaves_play() {
+    // The German names 59-a (three steps lost: one on 1/59-a's marks, 3/59-a eliminated).
+    let drawn = || {
+        let mut s = before_1900("campaign", 18);
+        s.time = 3;
+        unit_at(&mut s, "ldr-59-a", Side::German, "30.100");
+        unit_at(&mut s, "1/59-a", Side::German, "30.101");
+        unit_at(&mut s, "1/59-b", Side::German, "30.102");
+        unit_at(&mut s, "G/ind", Side::German, "30.103");
+        lose(&mut s, "1/59-a", 1);
+        s.eliminated.insert("3/59-a".into(), 2);
+        s.cups.insert(Side::Allied, ids(&["rout"]));
+        allied_impulse(&mut s, "f-501");
+        ok(&mut s, "allied", "fire A/1 30.101 small-arms", &[9]);
+        ok(&mut s, "allied", "result none", &[1]);
+        assert_eq!(s.rout, Some(Side::German));
+        s
+    };
+    // KG Huber under the 59th is a 59th Formation (S5.5); under KG Chill it is not.
+    assert!(offmap::is_59th("59-a") && offmap::is_59th("huber-59"));
+    assert!(!offmap::is_59th("huber-chill") && !offmap::is_59th("erc-kg-stiller"));
+    // Bad input changes nothing: a unit of another Formation is not removed with it.
+    let mut s = drawn();
+    let e = refused(&mut s, "german", "rout 59-a 1/59-b", "S3.1 Rout");
+    assert!(
+        e.message.contains("1/59-b is neither a unit of 59-a"),
+        "{e}"
+    );
+    assert!(e.message.contains("ldr-59-a at 30.100, range 3"), "{e}");
+    // The engine rolls: a 4 is more than 3 steps lost: no rout, all stay.
+    ok(&mut s, "german", "rout 59-a", &[4]);
+    assert!(s.rout.is_none());
+    assert!(s.units.contains_key("ldr-59-a") && s.units.contains_key("1/59-a"));
+    assert!(s.gone.is_empty());
+    // A 3, that number: the Formation is removed from play, with the counters named.
+    let mut s = drawn();
+    ok(&mut s, "german", "rout 59-a G/ind", &[3]);
+    for u in ["ldr-59-a", "1/59-a", "G/ind"] {
+        assert!(!s.units.contains_key(u), "{u} left the map");
+    }
+    assert!(s.units.contains_key("1/59-b"), "another Formation stays");
+    for u in [
+        "ldr-59-a", "1/59-a", "2/59-a", "3/59-a", "pz/59-a", "pi/59-a",
+    ] {
+        assert!(s.gone.contains(&u.to_owned()), "{u} is out of play");
+    }
+    // "Once removed, 59th Infantry Division Units never return to play."
+    german_impulse(&mut s);
+    s.chit = Some("div-59th".into());
+    let e = refused(&mut s, "german", "move 2/59-a 30.110", "S3.1 Rout");
+    assert!(e.message.contains("never return"), "{e}");
+    ok(&mut s, "german", "move 1/59-b 30.103", &[]);
+}

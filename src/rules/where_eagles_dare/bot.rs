@@ -295,12 +295,13 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 }
                 // S3.1: a Formation on the map with a step lost on its units: a German one of an
                 // off-map display, or an Allied one of the order of battle (decision 30).
+                // A 59th Formation with a unit on the map rolls (decision 43).
                 let allied: Vec<String> = super::oob::OOB
                     .formations
                     .iter()
-                    .filter(|f| f.side == Side::Allied)
+                    .filter(|f| f.side == Side::Allied || super::offmap::is_59th(&f.id))
                     .filter(|f| {
-                        super::offmap::allied_routed(s, &f.id).is_some_and(|u| !u.is_empty())
+                        super::offmap::routed_units(s, &f.id).is_some_and(|u| !u.is_empty())
                     })
                     .map(|f| f.id.clone())
                     .collect();

@@ -72,6 +72,16 @@ pub fn move_unit(
             format!("{unit} is a {} unit of the order of battle", own.name()),
         ));
     }
+    // S3.1 Rout: "Once removed, 59th Infantry Division Units never return to play" (decision 43).
+    if !s.units.contains_key(unit)
+        && s.gone.iter().any(|g| g == unit)
+        && super::oob::OOB.division_of(unit) == Some("59th")
+    {
+        return Err(rule(
+            "S3.1 Rout",
+            format!("{unit} was removed from play with its routed 59th Formation: 59th Infantry Division Units never return to play; move another unit"),
+        ));
+    }
     let (start, steps) = match s.units.get(unit) {
         Some(u) if u.side != side => return Err(r(format!("{unit} is a {} unit", u.side.name()))),
         Some(u) => (u.hex, path),

@@ -5389,3 +5389,44 @@ fn rout_s3_1_decision_43_a_routed_59th_formation_rolls_its_step_losses_or_less_a
     assert!(e.message.contains("never return"), "{e}");
     ok(&mut s, "german", "move 1/59-b 30.103", &[]);
 }
+
+#[test]
+fn trucks_s5_3_and_jeeps_s6_3_decision_44_a_leg_unit_of_the_owning_division_rides_as_an_independent(
+) {
+    let mut s = game("the-best-laid-plans");
+    for u in ["A/502", "A/44rtr", "A/3ig"] {
+        unit_at(&mut s, u, Side::Allied, "50.150");
+    }
+    // "A Unit of the owning Division may use these assets".
+    allied_impulse(&mut s, "f-502");
+    let e = refused(&mut s, "allied", "truck A/502 guards", "S5.3");
+    assert!(
+        e.message.contains("of the 101st") && e.message.contains("truck A/502 101st"),
+        "{e}"
+    );
+    // "the Leg Unit may mount": not an armor unit, not one with its own Organic Transport
+    // (until it has abandoned it).
+    allied_impulse(&mut s, "ind-101");
+    let e = refused(&mut s, "allied", "truck A/44rtr 101st", "S5.3");
+    assert!(e.message.contains("not a Leg Unit"), "{e}");
+    allied_impulse(&mut s, "f-hot");
+    let e = refused(&mut s, "allied", "truck A/3ig guards", "S5.3");
+    assert!(e.message.contains("Organic Transport"), "{e}");
+    s.abandoned.push("A/3ig".into());
+    play(&mut s, "allied", "truck A/3ig guards", &[]);
+    // "The Unit is now treated as an Independent Formation Unit until it dismounts": its own
+    // Formation chit no longer activates it; the division's Independent chit does.
+    allied_impulse(&mut s, "f-502");
+    play(&mut s, "allied", "truck A/502 101st", &[]);
+    allied_impulse(&mut s, "f-502");
+    let e = refused(&mut s, "allied", "move A/502 50.151", "S5.3");
+    assert!(e.message.contains("ind-101"), "{e}");
+    allied_impulse(&mut s, "ind-101");
+    play(&mut s, "allied", "move A/502 50.151", &[]);
+    play(&mut s, "allied", "dismount A/502", &[]);
+    // Dismounted, it is of its Formation again.
+    allied_impulse(&mut s, "f-502");
+    play(&mut s, "allied", "move A/502 50.150", &[]);
+    allied_impulse(&mut s, "ind-101");
+    refused(&mut s, "allied", "move A/502 50.151", "S6.6");
+}

@@ -834,10 +834,13 @@ fn unit_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> 
             cohesion: false,
         },
         2 => {
+            // Decision 44: a unit of the order of battle takes its own division's.
+            let mine = super::oob::OOB.division_of(unit);
             let own: Vec<&super::data::AssetDef> = DATA
                 .assets
                 .iter()
                 .filter(|a| DATA.division(&a.division).is_some_and(|d| d.side == side))
+                .filter(|a| mine.is_none_or(|m| m == a.division))
                 .collect();
             let a = own.get(rng(own.len().max(1)))?;
             Command::Ride {

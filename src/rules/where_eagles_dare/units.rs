@@ -359,6 +359,50 @@ pub fn check_ride(
             format!("{division} is not one of your divisions"),
         ));
     }
+    // S5.3, S6.3: "a Unit of the owning Division may use these assets. As an Action the Leg
+    // Unit may mount just as if it had Organic Transport" (decision 44). A counter outside the
+    // order of battle is the players' (decision 12).
+    if let Some(d) = OOB.unit(unit) {
+        let own = OOB.division_of(unit).unwrap_or_default();
+        if own != division {
+            let has = DATA
+                .assets
+                .iter()
+                .any(|a| a.kind == kind && a.division == own);
+            return Err(rule(
+                S5_3,
+                format!(
+                    "{unit} is of the {own}: only a Unit of the owning Division uses the {division}'s {kind}s; {}",
+                    if has {
+                        format!("use its own: {kind} {unit} {own}")
+                    } else {
+                        format!("the {own} has no {kind}s")
+                    }
+                ),
+            ));
+        }
+        if matches!(d.class, Class::Armor | Class::Flak) {
+            return Err(rule(
+                S5_3,
+                format!(
+                    "{unit} is a {} Unit, not a Leg Unit: only a Leg Unit mounts a divisional {kind}",
+                    format!("{:?}", d.class).to_lowercase()
+                ),
+            ));
+        }
+        if let Some(tr) = d
+            .transport
+            .as_deref()
+            .filter(|_| !s.abandoned.iter().any(|a| a == unit))
+        {
+            return Err(rule(
+                S5_3,
+                format!(
+                    "{unit} has its own Organic Transport ({tr}): a divisional {kind} carries a Leg Unit without it, \"as if it had Organic Transport\"; move {unit} mounted on its own"
+                ),
+            ));
+        }
+    }
     if s.riding.contains_key(unit) || riding_on(s, unit).is_some() || s.piggyback.contains_key(unit)
     {
         return Err(rule(S5_3, format!("{unit} is mounted already")));

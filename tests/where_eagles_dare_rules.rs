@@ -5430,3 +5430,59 @@ fn trucks_s5_3_and_jeeps_s6_3_decision_44_a_leg_unit_of_the_owning_division_ride
     allied_impulse(&mut s, "ind-101");
     refused(&mut s, "allied", "move A/502 50.151", "S6.6");
 }
+
+#[test]
+fn piggyback_s4_0_to_s4_3_decision_45_infantry_without_transport_on_a_vehicle_of_its_formation_with_as_many_steps(
+) {
+    let mut s = game("the-best-laid-plans");
+    for u in [
+        "A/326",
+        "B/326",
+        "A/44rtr",
+        "101-recon",
+        "ldr-101",
+        "A/501",
+        "A/3ig",
+        "1/2ig",
+        "A/x",
+    ] {
+        unit_at(&mut s, u, Side::Allied, "50.150");
+    }
+    allied_impulse(&mut s, "div-101");
+    // S4.0: "Infantry Units … may 'piggyback ride' on Vehicle Units of their Formation".
+    let e = refused(&mut s, "allied", "mount ldr-101 A/44rtr", "S4.0");
+    assert!(e.message.contains("leader Unit"), "{e}");
+    let e = refused(&mut s, "allied", "mount A/501 A/44rtr", "S4.0");
+    assert!(
+        e.message.contains("A/501 is of 501 and A/44rtr of ind-101")
+            && e.message.contains("501 has none"),
+        "{e}"
+    );
+    let e = refused(&mut s, "allied", "mount A/326 B/326", "S4.0");
+    assert!(e.message.contains("not a Vehicle Unit"), "{e}");
+    // S4.3: "Infantry Units with an Organic Transport can never piggyback".
+    allied_impulse(&mut s, "div-guards");
+    let e = refused(&mut s, "allied", "mount A/3ig 1/2ig", "S4.3");
+    assert!(e.message.contains("Organic Transport (truck)"), "{e}");
+    // S4.1: "an entire movement action by both units": the chit activates the vehicle too.
+    allied_impulse(&mut s, "f-502");
+    refused(&mut s, "allied", "mount A/x A/44rtr", "S6.5");
+    allied_impulse(&mut s, "ind-101");
+    play(&mut s, "allied", "mount A/326 A/44rtr", &[]);
+    // S4.3: the rider performs no Action, the vehicle only moves and dismounts: no ferry.
+    refused(&mut s, "allied", "ferry A/326 son", "S4.0");
+    refused(&mut s, "allied", "ferry A/44rtr son", "S4.0");
+    play(&mut s, "allied", "dismount A/44rtr", &[]);
+    play(&mut s, "allied", "mount B/326 101-recon", &[]);
+    // S4.3: "at least as many Steps as the Infantry Unit", the steps left on the marks.
+    german_impulse(&mut s);
+    s.chit = Some("div-59th".into());
+    for u in ["1/59-a", "pz/59-a"] {
+        unit_at(&mut s, u, Side::German, "30.100");
+    }
+    let e = refused(&mut s, "german", "mount 1/59-a pz/59-a", "S4.3");
+    assert!(e.message.contains("pz/59-a has 1 step and 1/59-a 2"), "{e}");
+    lose(&mut s, "1/59-a", 1);
+    play(&mut s, "german", "mount 1/59-a pz/59-a", &[]);
+    assert_eq!(s.piggyback["pz/59-a"], "1/59-a");
+}

@@ -1547,6 +1547,9 @@ impl WhereEaglesDare {
                 bridge,
                 abandon,
             } => {
+                // S4.3: a piggyback rider performs no Action; its vehicle only moves and
+                // dismounts (a ferry takes Leg Units, 2.18.2).
+                units::check_action(s, unit, false, None)?;
                 let (from, to) = bridges::check_ferry(s, side, unit, bridge)?;
                 bridges::ferry(s, ctx, unit, bridge, *abandon, to);
                 command::eliminate_north_231(s, ctx);

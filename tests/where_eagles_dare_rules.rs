@@ -5648,3 +5648,229 @@ fn rout_s3_1_decision_30_a_routed_allied_formation_moves_one_hex_without_opportu
         None
     );
 }
+
+/// A unit of `side` with its Suppression marker, for a rally.
+fn suppressed(s: &mut State, unit: &str) {
+    s.marks.insert(
+        unit.into(),
+        Marks {
+            suppressed: true,
+            ..Marks::default()
+        },
+    );
+}
+
+#[test]
+fn tq_modifiers_s6_1_1_s6_1_2_s5_1_1_decision_42_change_the_stated_faces_of_tq_and_rally() {
+    // S6.1.1: SDZ Closed, every 101st unit's TQ −1: 0-5 stated for the face value passes on
+    // 0-4 only; a Heroic 101st unit gets its face back (net 0).
+    let mut s = game("the-best-laid-plans");
+    s.supply.interdicted = true;
+    allied_impulse(&mut s, "div-101");
+    suppressed(&mut s, "A/502");
+    ok(&mut s, "allied", "rally A/502 pass 0-5", &[5]);
+    assert!(s.marks["A/502"].suppressed, "5 fails a 0-5 with −1");
+    ok(&mut s, "allied", "rally A/502 pass 0-5", &[4]);
+    assert!(!s.marks.contains_key("A/502"), "4 passes");
+    suppressed(&mut s, "A/502");
+    s.heroic.insert(Side::Allied, "A/502".into());
+    ok(&mut s, "allied", "rally A/502 pass 0-5", &[5]);
+    assert!(!s.marks.contains_key("A/502"), "Heroic +1 and −1: net 0");
+    // The engineer's TQ check too.
+    s.heroic.clear();
+    ok(&mut s, "allied", "tq A/326 wire son pass 0-6", &[6]);
+    assert_eq!(s.bridges["son"].wired_by, None, "6 fails a 0-6 with −1");
+    // A unit outside the order of battle: its division is not known, the faces stand.
+    suppressed(&mut s, "A/x");
+    ok(&mut s, "allied", "rally A/x pass 0-5", &[5]);
+    assert!(!s.marks.contains_key("A/x"));
+    // S6.1.2: Club Route Cut, the Guards Armored −2; the 0 is never taken off (decision 1).
+    let mut s = game("the-best-laid-plans");
+    s.highway.cut = true;
+    allied_impulse(&mut s, "div-guards");
+    suppressed(&mut s, "A/3ig");
+    ok(&mut s, "allied", "rally A/3ig pass 0-5", &[4]);
+    assert!(s.marks["A/3ig"].suppressed, "4 fails a 0-5 with −2");
+    ok(&mut s, "allied", "rally A/3ig pass 0-1", &[10]);
+    assert!(!s.marks.contains_key("A/3ig"), "a 0 always passes");
+    // The 101st is not the Guards: no modifier.
+    allied_impulse(&mut s, "div-101");
+    suppressed(&mut s, "A/502");
+    ok(&mut s, "allied", "rally A/502 pass 0-5", &[5]);
+    assert!(!s.marks.contains_key("A/502"));
+    // S5.1.1: KG Chill, every German TQ +1: 0-6 passes on 7 too.
+    let mut s = game("the-best-laid-plans");
+    s.kg_chill = true;
+    german_impulse(&mut s);
+    s.chit = Some("div-59th".into());
+    ok(&mut s, "german", "tq pi/59-a wire son pass 0-6", &[7]);
+    assert_eq!(s.bridges["son"].wired_by, Some(Side::German));
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        board.contains("German +1") && board.contains("decision 42"),
+        "{board}"
+    );
+    assert!(board.lines().all(|l| l.chars().count() <= 78), "{board}");
+    // Option off: the stated faces include the modifiers, as before.
+    let mut s = game_with("the-best-laid-plans", json!({ "tq_modifiers": false })).unwrap();
+    s.supply.interdicted = true;
+    allied_impulse(&mut s, "div-101");
+    suppressed(&mut s, "A/502");
+    ok(&mut s, "allied", "rally A/502 pass 0-5", &[5]);
+    assert!(!s.marks.contains_key("A/502"));
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(board.contains("option tq_modifiers off"), "{board}");
+    assert!(game_with("the-best-laid-plans", json!({ "tq_modifiers": 1 })).is_err());
+}
+
+#[test]
+fn rout_s3_1_decision_43_a_routed_59th_formation_rolls_its_step_losses_or_less_and_leaves_play() {
+    // The German names 59-a (three steps lost: one on 1/59-a's marks, 3/59-a eliminated).
+    let drawn = || {
+        let mut s = before_1900("campaign", 18);
+        s.time = 3;
+        unit_at(&mut s, "ldr-59-a", Side::German, "30.100");
+        unit_at(&mut s, "1/59-a", Side::German, "30.101");
+        unit_at(&mut s, "1/59-b", Side::German, "30.102");
+        unit_at(&mut s, "G/ind", Side::German, "30.103");
+        lose(&mut s, "1/59-a", 1);
+        s.eliminated.insert("3/59-a".into(), 2);
+        s.cups.insert(Side::Allied, ids(&["rout"]));
+        allied_impulse(&mut s, "f-501");
+        ok(&mut s, "allied", "fire A/1 30.101 small-arms", &[9]);
+        ok(&mut s, "allied", "result none", &[1]);
+        assert_eq!(s.rout, Some(Side::German));
+        s
+    };
+    // KG Huber under the 59th is a 59th Formation (S5.5); under KG Chill it is not.
+    assert!(offmap::is_59th("59-a") && offmap::is_59th("huber-59"));
+    assert!(!offmap::is_59th("huber-chill") && !offmap::is_59th("erc-kg-stiller"));
+    // Bad input changes nothing: a unit of another Formation is not removed with it.
+    let mut s = drawn();
+    let e = refused(&mut s, "german", "rout 59-a 1/59-b", "S3.1 Rout");
+    assert!(
+        e.message.contains("1/59-b is neither a unit of 59-a"),
+        "{e}"
+    );
+    assert!(e.message.contains("ldr-59-a at 30.100, range 3"), "{e}");
+    // The engine rolls: a 4 is more than 3 steps lost: no rout, all stay.
+    ok(&mut s, "german", "rout 59-a", &[4]);
+    assert!(s.rout.is_none());
+    assert!(s.units.contains_key("ldr-59-a") && s.units.contains_key("1/59-a"));
+    assert!(s.gone.is_empty());
+    // A 3, that number: the Formation is removed from play, with the counters named.
+    let mut s = drawn();
+    ok(&mut s, "german", "rout 59-a G/ind", &[3]);
+    for u in ["ldr-59-a", "1/59-a", "G/ind"] {
+        assert!(!s.units.contains_key(u), "{u} left the map");
+    }
+    assert!(s.units.contains_key("1/59-b"), "another Formation stays");
+    for u in [
+        "ldr-59-a", "1/59-a", "2/59-a", "3/59-a", "pz/59-a", "pi/59-a",
+    ] {
+        assert!(s.gone.contains(&u.to_owned()), "{u} is out of play");
+    }
+    // "Once removed, 59th Infantry Division Units never return to play."
+    german_impulse(&mut s);
+    s.chit = Some("div-59th".into());
+    let e = refused(&mut s, "german", "move 2/59-a 30.110", "S3.1 Rout");
+    assert!(e.message.contains("never return"), "{e}");
+    ok(&mut s, "german", "move 1/59-b 30.103", &[]);
+}
+
+#[test]
+fn trucks_s5_3_and_jeeps_s6_3_decision_44_a_leg_unit_of_the_owning_division_rides_as_an_independent(
+) {
+    let mut s = game("the-best-laid-plans");
+    for u in ["A/502", "A/44rtr", "A/3ig"] {
+        unit_at(&mut s, u, Side::Allied, "50.150");
+    }
+    // "A Unit of the owning Division may use these assets".
+    allied_impulse(&mut s, "f-502");
+    let e = refused(&mut s, "allied", "truck A/502 guards", "S5.3");
+    assert!(
+        e.message.contains("of the 101st") && e.message.contains("truck A/502 101st"),
+        "{e}"
+    );
+    // "the Leg Unit may mount": not an armor unit, not one with its own Organic Transport
+    // (until it has abandoned it).
+    allied_impulse(&mut s, "ind-101");
+    let e = refused(&mut s, "allied", "truck A/44rtr 101st", "S5.3");
+    assert!(e.message.contains("not a Leg Unit"), "{e}");
+    allied_impulse(&mut s, "f-hot");
+    let e = refused(&mut s, "allied", "truck A/3ig guards", "S5.3");
+    assert!(e.message.contains("Organic Transport"), "{e}");
+    s.abandoned.push("A/3ig".into());
+    play(&mut s, "allied", "truck A/3ig guards", &[]);
+    // "The Unit is now treated as an Independent Formation Unit until it dismounts": its own
+    // Formation chit no longer activates it; the division's Independent chit does.
+    allied_impulse(&mut s, "f-502");
+    play(&mut s, "allied", "truck A/502 101st", &[]);
+    allied_impulse(&mut s, "f-502");
+    let e = refused(&mut s, "allied", "move A/502 50.151", "S5.3");
+    assert!(e.message.contains("ind-101"), "{e}");
+    allied_impulse(&mut s, "ind-101");
+    play(&mut s, "allied", "move A/502 50.151", &[]);
+    play(&mut s, "allied", "dismount A/502", &[]);
+    // Dismounted, it is of its Formation again.
+    allied_impulse(&mut s, "f-502");
+    play(&mut s, "allied", "move A/502 50.150", &[]);
+    allied_impulse(&mut s, "ind-101");
+    refused(&mut s, "allied", "move A/502 50.151", "S6.6");
+}
+
+#[test]
+fn piggyback_s4_0_to_s4_3_decision_45_infantry_without_transport_on_a_vehicle_of_its_formation_with_as_many_steps(
+) {
+    let mut s = game("the-best-laid-plans");
+    for u in [
+        "A/326",
+        "B/326",
+        "A/44rtr",
+        "101-recon",
+        "ldr-101",
+        "A/501",
+        "A/3ig",
+        "1/2ig",
+        "A/x",
+    ] {
+        unit_at(&mut s, u, Side::Allied, "50.150");
+    }
+    allied_impulse(&mut s, "div-101");
+    // S4.0: "Infantry Units … may 'piggyback ride' on Vehicle Units of their Formation".
+    let e = refused(&mut s, "allied", "mount ldr-101 A/44rtr", "S4.0");
+    assert!(e.message.contains("leader Unit"), "{e}");
+    let e = refused(&mut s, "allied", "mount A/501 A/44rtr", "S4.0");
+    assert!(
+        e.message.contains("A/501 is of 501 and A/44rtr of ind-101")
+            && e.message.contains("501 has none"),
+        "{e}"
+    );
+    let e = refused(&mut s, "allied", "mount A/326 B/326", "S4.0");
+    assert!(e.message.contains("not a Vehicle Unit"), "{e}");
+    // S4.3: "Infantry Units with an Organic Transport can never piggyback".
+    allied_impulse(&mut s, "div-guards");
+    let e = refused(&mut s, "allied", "mount A/3ig 1/2ig", "S4.3");
+    assert!(e.message.contains("Organic Transport (truck)"), "{e}");
+    // S4.1: "an entire movement action by both units": the chit activates the vehicle too.
+    allied_impulse(&mut s, "f-502");
+    refused(&mut s, "allied", "mount A/x A/44rtr", "S6.5");
+    allied_impulse(&mut s, "ind-101");
+    play(&mut s, "allied", "mount A/326 A/44rtr", &[]);
+    // S4.3: the rider performs no Action, the vehicle only moves and dismounts: no ferry.
+    refused(&mut s, "allied", "ferry A/326 son", "S4.0");
+    refused(&mut s, "allied", "ferry A/44rtr son", "S4.0");
+    play(&mut s, "allied", "dismount A/44rtr", &[]);
+    play(&mut s, "allied", "mount B/326 101-recon", &[]);
+    // S4.3: "at least as many Steps as the Infantry Unit", the steps left on the marks.
+    german_impulse(&mut s);
+    s.chit = Some("div-59th".into());
+    for u in ["1/59-a", "pz/59-a"] {
+        unit_at(&mut s, u, Side::German, "30.100");
+    }
+    let e = refused(&mut s, "german", "mount 1/59-a pz/59-a", "S4.3");
+    assert!(e.message.contains("pz/59-a has 1 step and 1/59-a 2"), "{e}");
+    lose(&mut s, "1/59-a", 1);
+    play(&mut s, "german", "mount 1/59-a pz/59-a", &[]);
+    assert_eq!(s.piggyback["pz/59-a"], "1/59-a");
+}

@@ -326,12 +326,13 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                 }
                 // S3.1: a Formation on the map with a step lost on its units: a German one of an
                 // off-map display, or an Allied one of the order of battle (decision 30).
+                // A 59th Formation with a unit on the map rolls (decision 43).
                 let allied: Vec<String> = super::oob::OOB
                     .formations
                     .iter()
-                    .filter(|f| f.side == Side::Allied)
+                    .filter(|f| f.side == Side::Allied || super::offmap::is_59th(&f.id))
                     .filter(|f| {
-                        super::offmap::allied_routed(s, &f.id).is_some_and(|u| !u.is_empty())
+                        super::offmap::routed_units(s, &f.id).is_some_and(|u| !u.is_empty())
                     })
                     .map(|f| f.id.clone())
                     .collect();
@@ -886,10 +887,13 @@ fn unit_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> 
             cohesion: false,
         },
         2 => {
+            // Decision 44: a unit of the order of battle takes its own division's.
+            let mine = super::oob::OOB.division_of(unit);
             let own: Vec<&super::data::AssetDef> = DATA
                 .assets
                 .iter()
                 .filter(|a| DATA.division(&a.division).is_some_and(|d| d.side == side))
+                .filter(|a| mine.is_none_or(|m| m == a.division))
                 .collect();
             let a = own.get(rng(own.len().max(1)))?;
             Command::Ride {

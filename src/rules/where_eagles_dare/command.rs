@@ -29,6 +29,13 @@ pub fn activates(s: &State, chit: &str, unit: &str) -> Option<bool> {
     Some(match c.kind {
         ChitKind::Direct => true,
         ChitKind::Division => c.division.as_deref().is_some_and(division),
+        // S5.3, S6.3: on a divisional truck or jeep "the Unit is now treated as an Independent
+        // Formation Unit until it dismounts" (decision 44): its division's Independent chit,
+        // not its own Formation's.
+        ChitKind::Independent if s.riding.contains_key(unit) => {
+            c.division.as_deref().is_some_and(division)
+        }
+        _ if s.riding.contains_key(unit) => false,
         _ => f.chit.as_deref() == Some(chit),
     })
 }
@@ -58,6 +65,20 @@ pub fn check_active(s: &State, side: Side, unit: &str) -> Result<(), RuleError> 
             Some(c) => format!("its Formation chit {c}, "),
             None => String::new(),
         };
+        if let Some((kind, division)) = s.riding.get(unit) {
+            return Err(rule(
+                "S5.3 Divisional Trucks / S6.3 Divisional Jeeps",
+                format!(
+                    "{unit} rides a {division} {kind}: it is an Independent Formation Unit until it dismounts, and {chit} does not activate it; it acts with {}the {} Division Activation chit or Direct Command",
+                    DATA.chits
+                        .iter()
+                        .find(|c| c.kind == ChitKind::Independent
+                            && c.division.as_deref() == Some(f.division.as_str()))
+                        .map_or(String::new(), |c| format!("the {} Independent Formation chit {}, ", f.division, c.id)),
+                    f.division
+                ),
+            ));
+        }
         let section = if f.id == "ind-101"
             && OOB
                 .unit(unit)

@@ -72,6 +72,16 @@ pub fn move_unit(
             format!("{unit} is a {} unit of the order of battle", own.name()),
         ));
     }
+    // S3.1 Rout: "Once removed, 59th Infantry Division Units never return to play" (decision 43).
+    if !s.units.contains_key(unit)
+        && s.gone.iter().any(|g| g == unit)
+        && super::oob::OOB.division_of(unit) == Some("59th")
+    {
+        return Err(rule(
+            "S3.1 Rout",
+            format!("{unit} was removed from play with its routed 59th Formation: 59th Infantry Division Units never return to play; move another unit"),
+        ));
+    }
     let (start, steps) = match s.units.get(unit) {
         Some(u) if u.side != side => return Err(r(format!("{unit} is a {} unit", u.side.name()))),
         Some(u) => (u.hex, path),
@@ -734,30 +744,87 @@ pub fn check_tq(s: &State, side: Side, unit: &str, reason: &[String]) -> Result<
     Ok(())
 }
 
-/// S3.1 Heroic: "That unit now has a TQ of one more … than its face value". A check passes on
-/// the faces equal to or less than the TQ (decision 1), so one more TQ passes on one more face:
-/// the face after the highest stated (0 if none is), while the marker is on the unit (option
-/// `heroic_tq`, default on, decision 29: the faces are stated for the counter's face value, as
-/// the text's "face value" has it; off, the player's faces include Heroic).
-fn heroic_faces(s: &State, ctx: &mut Ctx, side: Side, unit: &str, pass: &[u32]) -> Vec<u32> {
-    let mut faces = pass.to_vec();
-    if !s.heroic_tq || s.heroic.get(&side).map(String::as_str) != Some(unit) {
-        return faces;
+/// The TQ modifiers in force on a unit's checks, each with its reason: S3.1 Heroic (+1 while
+/// the side's marker is on the unit, option `heroic_tq`, decision 29) and, for a unit of the
+/// order of battle (option `tq_modifiers`, decision 42), those the exclusive rules give its
+/// division: S6.1.1 (−1 for the 101st while SDZ Closed), S6.1.2 (−2 for the Guards Armored
+/// while Club Route is Cut: 4.3.3 "considered out of supply for rule S6.1.2"), S5.1.1 (+1 for
+/// every German unit once KG Chill has replaced the Eindhoven Regional Command).
+pub fn unit_tq_modifiers(s: &State, side: Side, unit: &str) -> Vec<(i32, String)> {
+    let mut out = Vec::new();
+    if s.heroic_tq && s.heroic.get(&side).map(String::as_str) == Some(unit) {
+        out.push((1, "Heroic +1 (S3.1)".to_owned()));
     }
-    let next = pass.iter().max().map_or(0, |m| m + 1);
-    if next <= 9 && !faces.contains(&next) {
-        faces.push(next);
-        faces.sort_unstable();
-        ctx.say(format!(
-            "{unit} is Heroic: its TQ is one more than its face value, so it passes on {} too (S3.1)",
-            next
+    let Some(f) = super::oob::OOB
+        .formation_of(unit)
+        .filter(|_| s.tq_modifiers)
+    else {
+        return out;
+    };
+    if f.division == super::supply::AIRBORNE && s.supply.interdicted {
+        out.push((-1, "the 101st's SDZ Closed −1 (S6.1.1)".to_owned()));
+    }
+    if f.division == "guards" && s.highway.cut {
+        out.push((
+            -2,
+            "Guards Armored with Club Route Cut −2 (S6.1.2)".to_owned(),
         ));
     }
+    if f.side == Side::German && s.kg_chill {
+        out.push((1, "German with KG Chill +1 (S5.1.1)".to_owned()));
+    }
+    out
+}
+
+/// A check passes on the faces equal to or less than the TQ (decision 1), so each point of TQ
+/// is one passing face. The player states the faces for the counter's **face value** (S3.1's
+/// words); the modifiers in force (`unit_tq_modifiers`) then change them: each point more
+/// passes on the face after the highest stated (0 if none is; nothing past 9), each point less
+/// takes off the highest stated face, never the 0 (decision 1: a 0 always passes). The line
+/// names the modifiers and the faces they give.
+fn modified_faces(s: &State, ctx: &mut Ctx, side: Side, unit: &str, pass: &[u32]) -> Vec<u32> {
+    let mut faces = pass.to_vec();
+    let mods = unit_tq_modifiers(s, side, unit);
+    if mods.is_empty() {
+        return faces;
+    }
+    let net: i32 = mods.iter().map(|(n, _)| n).sum();
+    for _ in 0..net.max(0) {
+        let next = faces.iter().max().map_or(0, |m| m + 1);
+        if next <= 9 && !faces.contains(&next) {
+            faces.push(next);
+        }
+    }
+    for _ in 0..(-net).max(0) {
+        if let Some(top) = faces.iter().copied().filter(|f| *f > 0).max() {
+            faces.retain(|f| *f != top);
+        }
+    }
+    faces.sort_unstable();
+    let reasons: Vec<&str> = mods.iter().map(|(_, r)| r.as_str()).collect();
+    let text = |f: &[u32]| {
+        if f.is_empty() {
+            "none".to_owned()
+        } else {
+            faces_text(f)
+        }
+    };
+    ctx.say(format!(
+        "{unit}'s TQ modifiers in force: {}; net {}: the faces stated for its face value ({}) are {} (decision 42)",
+        reasons.join(", "),
+        match net {
+            0 => "0".to_owned(),
+            n if n > 0 => format!("+{n}"),
+            n => format!("−{}", -n),
+        },
+        text(pass),
+        text(&faces)
+    ));
     faces
 }
 
 pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String], pass: &[u32]) {
-    let faces = heroic_faces(s, ctx, side, unit, pass);
+    let faces = modified_faces(s, ctx, side, unit, pass);
     let pass = faces.as_slice();
     let ok = check(
         ctx,
@@ -798,7 +865,7 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
 }
 
 pub fn rally(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, pass: &[u32]) {
-    let faces = heroic_faces(s, ctx, side, unit, pass);
+    let faces = modified_faces(s, ctx, side, unit, pass);
     let pass = faces.as_slice();
     if check(ctx, &format!("{} rally: {unit}", side.name()), pass) {
         super::bridges::rallied(s, ctx, unit);

@@ -250,6 +250,12 @@ impl Rules for WhereEaglesDare {
                     choices: Vec::new(),
                 },
                 OptionInfo {
+                    name: "tq_modifiers".into(),
+                    description: "S6.1.1, S6.1.2, S5.1.1 (decision 42): the TQ modifiers in force for a unit's division (SDZ Closed −1 for the 101st, Club Route Cut −2 for the Guards Armored, KG Chill +1 for the German) change the faces stated for its face value on its tq and rally (off: the stated faces include them)".into(),
+                    default: json!(true),
+                    choices: Vec::new(),
+                },
+                OptionInfo {
                     name: "reinf_eliminated".into(),
                     description: "S3.1 Reinf (decision 21): a recovered step may bring an eliminated unit of the formation back, in its Leader's hex (off: an eliminated unit's steps count as the formation's losses but do not come back)".into(),
                     default: json!(true),
@@ -308,6 +314,7 @@ impl Rules for WhereEaglesDare {
         let mut roadblock_bars_own = true;
         let mut release_entry = true;
         let mut heroic_tq = true;
+        let mut tq_modifiers = true;
         let mut airborne_tanks = None;
         let mut map = None;
         if let Some(obj) = setup.options.as_object() {
@@ -339,6 +346,7 @@ impl Rules for WhereEaglesDare {
                     ("roadblock_bars_own", Value::Bool(b)) => roadblock_bars_own = *b,
                     ("release_entry", Value::Bool(b)) => release_entry = *b,
                     ("heroic_tq", Value::Bool(b)) => heroic_tq = *b,
+                    ("tq_modifiers", Value::Bool(b)) => tq_modifiers = *b,
                     ("airborne_tanks", Value::String(t)) if t == "none" => airborne_tanks = None,
                     ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
                         airborne_tanks = Some(t.clone())
@@ -354,7 +362,8 @@ impl Rules for WhereEaglesDare {
                     (
                         "covering_fire" | "alternate_chits" | "german_lost" | "command_los"
                         | "reinf_eliminated" | "roadblock_bars_own" | "release_entry"
-                        | "heroic_tq",
+                        | "heroic_tq"
+                        | "tq_modifiers",
                         _,
                     ) => {
                         return Err(rule("options", format!("{k} is true or false")))
@@ -368,7 +377,7 @@ impl Rules for WhereEaglesDare {
                     _ => {
                         return Err(rule(
                             "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, roadblock_bars_own, release_entry, heroic_tq, airborne_tanks, map"),
+                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, roadblock_bars_own, release_entry, heroic_tq, tq_modifiers, airborne_tanks, map"),
                         ))
                     }
                 }
@@ -521,6 +530,7 @@ impl Rules for WhereEaglesDare {
             roadblock_bars_own,
             release_entry,
             heroic_tq,
+            tq_modifiers,
             vehicles: BTreeMap::new(),
             drop_markers: BTreeMap::new(),
             drop_rolled: Vec::new(),
@@ -1593,6 +1603,9 @@ impl WhereEaglesDare {
                 bridge,
                 abandon,
             } => {
+                // S4.3: a piggyback rider performs no Action; its vehicle only moves and
+                // dismounts (a ferry takes Leg Units, 2.18.2).
+                units::check_action(s, unit, false, None)?;
                 let (from, to) = bridges::check_ferry(s, side, unit, bridge, *abandon)?;
                 bridges::ferry(s, ctx, unit, bridge, *abandon, to);
                 command::eliminate_north_231(s, ctx);

@@ -283,9 +283,9 @@ pub fn arrive(s: &mut State, ctx: &mut Ctx) {
 /// outside the order of battle is taken off only if named (decision 12). The formation waits
 /// beside its display until the next 0700 (the second, if it routs at 1700, 1900 or Night),
 /// then re-enters a box of the German's choosing by his next off-map order (the 1900 step 4 of
-/// that day). Any other Formation: the players carry the rout out (one hex out of Fire Zones,
-/// Entrenched markers, the 59th's roll), and the engine takes the named German units off the
-/// map.
+/// that day). A 59th Formation rolls (`rout_59th`, decision 43); an Allied one is settled by
+/// `routing` (decision 30); any other German Formation: the players carry the rout out, and the
+/// engine takes the named German units off the map.
 pub fn rout(
     s: &mut State,
     ctx: &mut Ctx,
@@ -307,6 +307,9 @@ pub fn rout(
         return Err(r(format!("{formation} is not on the map")));
     }
     let lost = rout_condition(s, formation)?;
+    if is_59th(formation) {
+        return rout_59th(s, ctx, formation, named, &lost);
+    }
     let routed = if routs_off {
         routed_units(s, formation).unwrap_or_default()
     } else {
@@ -395,6 +398,144 @@ pub fn rout(
             }
         ));
     }
+    Ok(())
+}
+
+/// Is this a Formation of the 59th Infantry Division of the order of battle (KG Huber too, when
+/// the 59th controls it: S5.5 "is considered a 59th Infantry Formation")?
+pub fn is_59th(formation: &str) -> bool {
+    OOB.formation(formation)
+        .is_some_and(|f| f.side == Side::German && f.division == "59th")
+}
+
+/// The units a 59th Formation's rout removes from play (S3.1): its units of the order of
+/// battle, and the German Independent Units of the order of battle on the map within the
+/// Command Range of one of its Leaders on the map (decision 43). The second list: the Leaders
+/// on the map, as the line says them.
+fn removed_59th(s: &State, formation: &str) -> (Vec<String>, Vec<String>) {
+    let mut out: Vec<String> = OOB.units_of(formation).map(|u| u.id.clone()).collect();
+    let leaders: Vec<(String, Hex, u32)> = OOB
+        .leaders_of(formation)
+        .filter_map(|l| {
+            s.units
+                .get(&l.id)
+                .map(|u| (l.id.clone(), u.hex, l.range.unwrap_or(0)))
+        })
+        .collect();
+    for u in &OOB.units {
+        let independent = OOB
+            .formation(&u.formation)
+            .and_then(|g| g.chit.as_deref())
+            .and_then(|c| DATA.chit(c))
+            .is_some_and(|c| c.kind == ChitKind::Independent);
+        let in_range = s.units.get(&u.id).is_some_and(|x| {
+            x.side == Side::German
+                && leaders
+                    .iter()
+                    .any(|(_, at, range)| at.distance(x.hex) <= *range)
+        });
+        if independent && in_range && !out.contains(&u.id) {
+            out.push(u.id.clone());
+        }
+    }
+    let said = leaders
+        .iter()
+        .map(|(l, at, range)| format!("{l} at {at}, range {range}"))
+        .collect();
+    (out, said)
+}
+
+/// S3.1 Rout of a Formation of the 59th Infantry Division: "Count up the number of step losses
+/// that Formation has suffered to this point and roll a die. If you roll that number or less,
+/// the Formation has routed and is removed from play. All Independent Units within range of
+/// the Leader of that Formation are also removed from play. Once removed, 59th Infantry
+/// Division Units never return to play" (decision 43). The engine counts the losses (the marks
+/// and the eliminated units' steps, decisions 15, 21) and draws the die; on that or less every
+/// unit of the Formation and every German Independent Unit of the order of battle within a
+/// Leader's Command Range leave play (`State::gone`), and the counters outside the order of
+/// battle the German named with them (decision 12: which are Independents in range is his to
+/// say). A unit of the order of battle named that the rout does not remove is refused before
+/// the die.
+fn rout_59th(
+    s: &mut State,
+    ctx: &mut Ctx,
+    formation: &str,
+    named: &[String],
+    lost: &str,
+) -> Result<(), RuleError> {
+    let (removed, leaders) = removed_59th(s, formation);
+    if let Some(u) = named
+        .iter()
+        .find(|u| OOB.unit(u).is_some() && !removed.contains(u))
+    {
+        return Err(rule(
+            "S3.1 Rout",
+            format!(
+                "{u} is neither a unit of {formation} nor an Independent Unit within range of its Leader{}: a routed 59th Formation removes only those; name the counters outside the order of battle that are Independents in range, or none",
+                if leaders.is_empty() {
+                    " (none of its Leaders is on the map)".to_owned()
+                } else {
+                    format!(" ({})", leaders.join("; "))
+                }
+            ),
+        ));
+    }
+    let losses = super::units::formation_losses(s, formation);
+    s.rout = None;
+    let face = d10(ctx);
+    if face > losses {
+        ctx.say(format!(
+            "{formation} of the 59th Infantry Division: {losses} step{} lost ({lost}); the die reads {face}, more: it does not rout and stays in play (S3.1 Rout)",
+            if losses == 1 { "" } else { "s" }
+        ));
+        return Ok(());
+    }
+    let mut out: Vec<String> = removed
+        .iter()
+        .filter(|u| !s.gone.contains(u))
+        .cloned()
+        .collect();
+    for u in named {
+        if !out.contains(u) {
+            out.push(u.clone());
+        }
+    }
+    let mut left_map = Vec::new();
+    for u in &out {
+        if s.units.remove(u).is_some() {
+            left_map.push(u.clone());
+        }
+        s.marks.remove(u);
+        s.vehicles.remove(u);
+        s.drop_markers.remove(u);
+        s.drop_awaiting.retain(|x| x != u);
+        s.entrenched.remove(u);
+        if let Some((kind, division)) = s.riding.remove(u) {
+            *s.assets_lost
+                .entry(format!("{kind}:{division}"))
+                .or_default() += 1;
+            ctx.say(format!(
+                "{u}'s {division} {kind} leaves the game with it (S5.3)"
+            ));
+        }
+        s.gone.push(u.clone());
+    }
+    s.piggyback
+        .retain(|v, i| s.units.contains_key(v) && s.units.contains_key(i));
+    ctx.say(format!(
+        "{formation} of the 59th Infantry Division: {losses} step{} lost ({lost}); the die reads {face}, that or less: it routs and is removed from play, with the Independent Units within range of its Leader ({}), never to return (S3.1 Rout): {}",
+        if losses == 1 { "" } else { "s" },
+        if leaders.is_empty() {
+            "none of its Leaders on the map".to_owned()
+        } else {
+            leaders.join("; ")
+        },
+        if left_map.is_empty() {
+            "no unit of it is on the map".to_owned()
+        } else {
+            format!("{} leave the map", left_map.join(", "))
+        }
+    ));
     Ok(())
 }
 

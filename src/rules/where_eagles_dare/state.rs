@@ -494,6 +494,12 @@ pub struct State {
     /// one more face than those stated for its face value (S3.1).
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub heroic_tq: bool,
+    /// Option `tq_modifiers` (decision 42, default on): the TQ modifiers the exclusive rules
+    /// give whole divisions (S6.1.1 SDZ Closed −1 for the 101st, S6.1.2 Club Route Cut −2 for
+    /// the Guards Armored, S5.1.1 KG Chill +1 for the German) change the stated passing faces
+    /// of a `tq` or `rally` of a unit of the order of battle.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub tq_modifiers: bool,
     /// Glider/paradrop markers on dropped units (3.4, 3.4.2): each takes the unit one Action
     /// to remove, and it performs no other Action until all are off (decision 24).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

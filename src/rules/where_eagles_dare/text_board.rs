@@ -226,6 +226,7 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
             })),
         }),
         "tq_modifiers": super::supply::tq_modifiers(s),
+        "tq_modifiers_applied": s.tq_modifiers,
         "german_command": if s.kg_chill { "KG Chill" } else { "Eindhoven Regional Command" },
         "flak": flak_view(s, viewer),
         "kg_huber": match (&s.huber.chosen, &s.huber.commitment) {
@@ -361,6 +362,14 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
     let tq = super::supply::tq_modifiers(s);
     if !tq.is_empty() {
         line(format!("TQ modifiers in force: {}", tq.join("; ")));
+        line(
+            if s.tq_modifiers {
+                "  (applied to the faces stated on tq and rally, decision 42)"
+            } else {
+                "  (option tq_modifiers off: count them in the faces stated)"
+            }
+            .into(),
+        );
     }
     if s.kg_chill {
         line("German command: KG Chill (replaced the Eindhoven Regional Command, S5.1.1)".into());

@@ -245,7 +245,116 @@ pub fn check_mount(s: &State, side: Side, infantry: &str, vehicle: &str) -> Resu
             format!("{infantry} rides a divisional truck or jeep"),
         ));
     }
+    check_piggyback_oob(s, infantry, vehicle)?;
     check_action(s, infantry, true, None)?;
+    // S4.1: "it takes an entire movement action by both units": the chit in play activates the
+    // vehicle too, and it may act (no glider/paradrop marker, not in a park).
+    super::command::check_active(s, side, vehicle)?;
+    check_action(s, vehicle, true, None)?;
+    Ok(())
+}
+
+/// A unit's class as the errors say it.
+fn class_name(c: Class) -> String {
+    format!("{c:?}").to_lowercase()
+}
+
+/// A Vehicle Unit of the order of battle (decision 45): an armor Unit, or a recon, anti-tank,
+/// artillery or HQ Unit on its own organic transport (wheeled, tracked, truck, halftrack) not
+/// abandoned. An infantry or engineer Unit with organic transport is a Leg Unit that rides its
+/// own vehicles, not a Vehicle Unit.
+pub fn is_vehicle(s: &State, unit: &str) -> Option<bool> {
+    let d = OOB.unit(unit)?;
+    let abandoned = s.abandoned.iter().any(|a| a == unit);
+    Some(match d.class {
+        Class::Armor => true,
+        Class::Recon | Class::At | Class::Artillery | Class::Hq => {
+            d.transport.is_some() && !abandoned
+        }
+        _ => false,
+    })
+}
+
+/// S4.0, S4.3 by the order of battle (decision 45), where it knows the units (decision 12):
+/// "Infantry Units without Organic Transport may 'piggyback ride' on Vehicle Units of their
+/// Formation"; "Infantry Units with an Organic Transport can never piggyback"; "A Vehicle Unit
+/// cannot carry an Infantry Unit unless the Vehicle Unit has at least as many Steps as the
+/// Infantry Unit" (steps left: the order of battle's less those lost on the marks).
+fn check_piggyback_oob(s: &State, infantry: &str, vehicle: &str) -> Result<(), RuleError> {
+    const S4_3: &str = "S4.3 Restrictions on Piggyback Mode";
+    if let Some(d) = OOB.unit(infantry) {
+        if !matches!(d.class, Class::Infantry | Class::Engineer) {
+            return Err(rule(
+                S4,
+                format!(
+                    "{infantry} is a {} Unit: only Infantry Units ride piggyback; mount an infantry Unit of {}",
+                    class_name(d.class),
+                    d.formation
+                ),
+            ));
+        }
+        if let Some(tr) = &d.transport {
+            return Err(rule(
+                S4_3,
+                format!(
+                    "{infantry} has an Organic Transport ({tr}): Infantry Units with an Organic Transport can never piggyback; move {infantry} mounted on its own"
+                ),
+            ));
+        }
+    }
+    if let Some(d) = OOB.unit(vehicle) {
+        if is_vehicle(s, vehicle) == Some(false) {
+            return Err(rule(
+                S4,
+                format!(
+                    "{vehicle} is a {} Unit{}, not a Vehicle Unit: an Infantry Unit rides piggyback on a Vehicle Unit of its Formation",
+                    class_name(d.class),
+                    if s.abandoned.iter().any(|a| a == vehicle) {
+                        " whose transport is abandoned"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
+    }
+    if let (Some(i), Some(v)) = (OOB.unit(infantry), OOB.unit(vehicle)) {
+        if i.formation != v.formation {
+            let mut others = OOB
+                .units_of(&i.formation)
+                .filter(|u| is_vehicle(s, &u.id) == Some(true))
+                .map(|u| u.id.clone())
+                .peekable();
+            return Err(rule(
+                S4,
+                format!(
+                    "{infantry} is of {} and {vehicle} of {}: an Infantry Unit rides only on Vehicle Units of its Formation ({})",
+                    i.formation,
+                    v.formation,
+                    if others.peek().is_some() {
+                        others.collect::<Vec<_>>().join(", ")
+                    } else {
+                        format!("{} has none", i.formation)
+                    }
+                ),
+            ));
+        }
+        let left = |u: &super::oob::UnitDef| {
+            u.steps
+                .saturating_sub(s.marks.get(&u.id).map_or(0, |m| m.lost))
+        };
+        if left(v) < left(i) {
+            return Err(rule(
+                S4_3,
+                format!(
+                    "{vehicle} has {} step{} and {infantry} {}: a Vehicle Unit carries an Infantry Unit only with at least as many Steps",
+                    left(v),
+                    if left(v) == 1 { "" } else { "s" },
+                    left(i)
+                ),
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -359,6 +468,50 @@ pub fn check_ride(
             format!("{division} is not one of your divisions"),
         ));
     }
+    // S5.3, S6.3: "a Unit of the owning Division may use these assets. As an Action the Leg
+    // Unit may mount just as if it had Organic Transport" (decision 44). A counter outside the
+    // order of battle is the players' (decision 12).
+    if let Some(d) = OOB.unit(unit) {
+        let own = OOB.division_of(unit).unwrap_or_default();
+        if own != division {
+            let has = DATA
+                .assets
+                .iter()
+                .any(|a| a.kind == kind && a.division == own);
+            return Err(rule(
+                S5_3,
+                format!(
+                    "{unit} is of the {own}: only a Unit of the owning Division uses the {division}'s {kind}s; {}",
+                    if has {
+                        format!("use its own: {kind} {unit} {own}")
+                    } else {
+                        format!("the {own} has no {kind}s")
+                    }
+                ),
+            ));
+        }
+        if matches!(d.class, Class::Armor | Class::Flak) {
+            return Err(rule(
+                S5_3,
+                format!(
+                    "{unit} is a {} Unit, not a Leg Unit: only a Leg Unit mounts a divisional {kind}",
+                    format!("{:?}", d.class).to_lowercase()
+                ),
+            ));
+        }
+        if let Some(tr) = d
+            .transport
+            .as_deref()
+            .filter(|_| !s.abandoned.iter().any(|a| a == unit))
+        {
+            return Err(rule(
+                S5_3,
+                format!(
+                    "{unit} has its own Organic Transport ({tr}): a divisional {kind} carries a Leg Unit without it, \"as if it had Organic Transport\"; move {unit} mounted on its own"
+                ),
+            ));
+        }
+    }
     if s.riding.contains_key(unit) || riding_on(s, unit).is_some() || s.piggyback.contains_key(unit)
     {
         return Err(rule(S5_3, format!("{unit} is mounted already")));
@@ -457,7 +610,8 @@ pub fn check_enter_park(s: &State, side: Side, unit: &str, id: &str) -> Result<(
         )),
         None => Err(rule(S1, format!("the {id} park is not on the map"))),
     }?;
-    check_action(s, unit, true, None)
+    // S4.3: a piggyback pair's vehicle only moves and dismounts; its rider performs no Action.
+    check_action(s, unit, false, None)
 }
 
 pub fn enter_park(s: &mut State, ctx: &mut Ctx, unit: &str, id: &str) {

@@ -855,7 +855,9 @@ fn check_leg_unit(s: &State, unit: &str, bridge: &str, abandon: bool) -> Result<
     let r = |m: String| rule("2.18.2 Using Ferries", m);
     let def = OOB.unit(unit);
     let came = s.vehicles.get(unit).copied();
-    let vehicle = if def.is_some_and(|d| matches!(d.class, Class::Armor | Class::Recon)) {
+    // An armor Unit is its vehicle; a Unit that is a Vehicle Unit by its organic transport
+    // (`units::is_vehicle`: recon, anti-tank, artillery, HQ) abandons it like any other.
+    let vehicle = if def.is_some_and(|d| d.class == Class::Armor) {
         Some("a Vehicle Unit of the order of battle".to_owned())
     } else if let Some(t @ (Transport::Wheeled | Transport::Tracked)) = came {
         Some(format!(

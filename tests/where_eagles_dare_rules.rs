@@ -90,6 +90,7 @@ fn german_impulse(s: &mut State) {
     s.window = None;
     s.demolition = None;
     s.pending = None;
+    s.activity.clear();
 }
 
 fn walk(from: Hex, to: Hex) -> Vec<Hex> {
@@ -2345,6 +2346,8 @@ fn allied_impulse(s: &mut State, chit: &str) {
     s.pending = None;
     s.chit = Some(chit.into());
     s.impulse_no += 1;
+    // A new impulse: no unit has acted in it yet (chits::play clears the record).
+    s.activity.clear();
 }
 
 /// The watching seat lets an action go without opportunity fire (a demolition window first is
@@ -2778,13 +2781,23 @@ fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() 
     refused(&mut s, "allied", "tq A/326 ferry son pass 0-6", "2.18");
     play(&mut s, "allied", "move A/326 56.203 56.202", &[]);
     refused(&mut s, "allied", "tq A/326 ferry best pass 0-6", "2.18");
+    // 2.18.1: "An engineer Unit must begin an activation in the applicable hex".
+    let e = refused(&mut s, "allied", "tq A/326 ferry son pass 0-6", "2.18.1");
+    assert!(e.message.contains("has moved this impulse"), "{e}");
+    allied_impulse(&mut s, "div-101");
     play(&mut s, "allied", "tq A/326 ferry son pass 0-6", &[4]);
+    // "The engineer Unit has now completed its Action for that activation."
+    refused(&mut s, "allied", "move A/326 56.203", "2.18.1");
     let f = s.bridges["son"].ferry.clone().unwrap();
     assert_eq!((f.at, f.to), (hex("56.202"), hex("56.201")));
     // A Unit in Column that begins in a ferry hex crosses; not out of Column.
     play(&mut s, "allied", "move A/502 56.203 56.202", &[]);
     refused(&mut s, "allied", "ferry A/502 son", "2.18.2");
     play(&mut s, "allied", "move A/506 56.203 56.202 column", &[]);
+    // 2.18.2: the ferry is the Unit's entire activation, begun in the ferry's hex.
+    let e = refused(&mut s, "allied", "ferry A/506 son abandon", "2.18.2");
+    assert!(e.message.contains("has already acted this impulse"), "{e}");
+    allied_impulse(&mut s, "div-101");
     ok(&mut s, "allied", "ferry A/506 son abandon", &[]);
     assert_eq!(
         s.window,
@@ -2794,6 +2807,7 @@ fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() 
     no_opfire(&mut s);
     assert_eq!(s.units["A/506"].hex, hex("56.201"));
     assert!(s.abandoned.contains(&"A/506".to_owned()));
+    refused(&mut s, "allied", "fire A/506 56.200 small-arms", "2.18.2");
     // Not into an enemy hex; not while Suppressed.
     s.units.insert(
         "G/1".into(),
@@ -2830,6 +2844,7 @@ fn ferries_2_18_only_leg_units_a_vehicle_unit_never_organic_transport_abandoned(
     let mut s = son_demolished();
     allied_impulse(&mut s, "div-101");
     play(&mut s, "allied", "move A/326 56.203 56.202", &[]);
+    allied_impulse(&mut s, "div-101");
     play(&mut s, "allied", "tq A/326 ferry son pass 0-6", &[4]);
     // No chit in play: every Unit of the order of battle may act (the activation is not tested).
     s.chit = None;
@@ -2873,6 +2888,8 @@ fn ferries_2_18_only_leg_units_a_vehicle_unit_never_organic_transport_abandoned(
             && e.message.contains("ferry A/3ig son abandon"),
         "{e}"
     );
+    allied_impulse(&mut s, "div-101");
+    s.chit = None;
     ok(&mut s, "allied", "ferry A/3ig son abandon", &[]);
     no_opfire(&mut s);
     assert_eq!(s.units["A/3ig"].hex, hex("56.201"));
@@ -2889,6 +2906,8 @@ fn ferries_2_18_only_leg_units_a_vehicle_unit_never_organic_transport_abandoned(
         e.message.contains("'mounted'") && e.message.contains("ferry A/m son abandon"),
         "{e}"
     );
+    allied_impulse(&mut s, "div-101");
+    s.chit = None;
     ok(&mut s, "allied", "ferry A/m son abandon", &[]);
     no_opfire(&mut s);
     assert_eq!(s.units["A/m"].hex, hex("56.201"));
@@ -3139,6 +3158,10 @@ fn piggyback_s4_mount_in_one_hex_ride_along_no_actions_and_dismount_on_a_fire_re
     refused(&mut s, "allied", "fire A/tank 42.227 direct-he", "S4.0");
     play(&mut s, "allied", "dismount A/tank", &[]);
     assert!(s.piggyback.is_empty() && !s.units["A/inf"].column);
+    // S4.2: the rider put down acts at its next Activation, not in this impulse.
+    refused(&mut s, "allied", "mount A/inf A/tank", "S4.2");
+    refused(&mut s, "allied", "move A/inf 41.230", "S4.2");
+    allied_impulse(&mut s, "div-guards");
     // A fire result other than none or S? dismounts the rider at once.
     play(&mut s, "allied", "mount A/inf A/tank", &[]);
     german_impulse(&mut s);
@@ -3148,6 +3171,25 @@ fn piggyback_s4_mount_in_one_hex_ride_along_no_actions_and_dismount_on_a_fire_re
     ok(&mut s, "german", "fire G/1 42.229 small-arms", &[5]);
     ok(&mut s, "german", "result suppressed", &[]);
     assert!(s.piggyback.is_empty());
+    // In the pair's own impulse, "this mandatory dismount ends the Activation of the Vehicle
+    // Unit"; the rider put down acts at its next Activation.
+    allied_impulse(&mut s, "div-guards");
+    unit_at(&mut s, "A/i2", Side::Allied, "42.229");
+    unit_at(&mut s, "A/t2", Side::Allied, "42.229");
+    play(&mut s, "allied", "mount A/i2 A/t2", &[]);
+    ok(&mut s, "allied", "move A/t2 42.228", &[]);
+    ok(&mut s, "german", "opfire G/1 42.228 small-arms", &[5]);
+    ok(&mut s, "german", "result suppressed", &[]);
+    assert!(s.piggyback.is_empty());
+    refused(&mut s, "allied", "move A/t2 42.229", "S4.4");
+    refused(&mut s, "allied", "move A/i2 42.229", "S4.2");
+    let board = WhereEaglesDare.board_text(&s, &Viewer::Spectator).unwrap();
+    assert!(
+        board.contains("Activation over this impulse: A/i2 (S4.2 Exiting Piggyback Mode),"),
+        "{board}"
+    );
+    allied_impulse(&mut s, "div-guards");
+    play(&mut s, "allied", "move A/t2 42.229", &[]);
 }
 
 #[test]
@@ -3233,9 +3275,11 @@ fn decision_35_a_unit_s_remembered_transport_goes_with_it_into_a_park_s1_off_the
     let mut s = son_demolished();
     allied_impulse(&mut s, "div-101");
     play(&mut s, "allied", "move A/326 56.203 56.202", &[]);
+    allied_impulse(&mut s, "div-101");
     play(&mut s, "allied", "tq A/326 ferry son pass 0-6", &[4]);
     play(&mut s, "allied", "move A/x 56.203 56.202 column", &[]);
     s.vehicles.insert("A/x".into(), Transport::Mounted);
+    allied_impulse(&mut s, "div-101");
     ok(&mut s, "allied", "ferry A/x son abandon", &[]);
     assert_eq!(s.units["A/x"].hex, hex("56.201"));
     assert!(!s.vehicles.contains_key("A/x"));

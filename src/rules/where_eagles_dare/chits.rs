@@ -245,6 +245,7 @@ fn play(s: &mut State, ctx: &mut Ctx, id: String) {
     s.actions = 0;
     // O3.0: a passed lost check is for the move it was rolled for, in that impulse.
     s.lost_passed.clear();
+    s.activity.clear();
     s.impulse_no += 1;
     s.chit = Some(id.clone());
     if c.kind == ChitKind::Division {

@@ -5,6 +5,7 @@
 //! free drop plans) and applies every exclusive consequence this slice covers. Decisions and
 //! what is not done yet: docs/rules/where-eagles-dare.md.
 
+pub mod activity;
 pub mod bot;
 pub mod bridges;
 pub mod chits;
@@ -550,6 +551,7 @@ impl Rules for WhereEaglesDare {
             minefields: Vec::new(),
             mine_passed: Vec::new(),
             lost_passed: Vec::new(),
+            activity: BTreeMap::new(),
             lost_82nd_in: Vec::new(),
             reinf_one: None,
             bailey_impulse: None,
@@ -1508,6 +1510,7 @@ impl WhereEaglesDare {
             if !matches!(c, Command::Unmark { .. }) {
                 units::check_markers(s, unit)?;
             }
+            activity::check(s, unit)?;
         }
         match c {
             Command::End => return chits::draw(s, ctx),
@@ -1564,6 +1567,9 @@ impl WhereEaglesDare {
             }
             Command::Mount { infantry, vehicle } => {
                 units::check_mount(s, side, infantry, vehicle)?;
+                activity::check(s, vehicle)?;
+                // S4.1: "it takes an entire movement action by both units".
+                activity::acted(s, vehicle, true);
                 s.window = Some(units::mount(s, ctx, infantry, vehicle));
             }
             Command::Dismount {
@@ -1607,6 +1613,12 @@ impl WhereEaglesDare {
                 // dismounts (a ferry takes Leg Units, 2.18.2).
                 units::check_action(s, unit, false, None)?;
                 let (from, to) = bridges::check_ferry(s, side, unit, bridge, *abandon)?;
+                activity::check_fresh(
+                    s,
+                    unit,
+                    "2.18.2 Using Ferries",
+                    "a Unit uses a ferry as its entire activation, begun in the ferry's hex (it cannot move into it and then use the ferry); ferry it when a chit activates it next",
+                )?;
                 bridges::ferry(s, ctx, unit, bridge, *abandon, to);
                 command::eliminate_north_231(s, ctx);
                 s.window = Some(from);
@@ -1650,6 +1662,14 @@ impl WhereEaglesDare {
                 declared::check_tq(s, side, unit, reason)?;
                 events::check_tq(s, unit, reason)?;
                 bridges::check_tq(s, side, unit, reason)?;
+                if reason.first().map(String::as_str) == Some("ferry") {
+                    activity::check_not_moved(
+                        s,
+                        unit,
+                        "2.18.1 Creating a Ferry",
+                        "an engineer Unit must begin an activation in the hex to become a ferry; try when a chit activates it next",
+                    )?;
+                }
                 declared::tq(s, ctx, side, unit, reason, pass);
                 // An Engineer Action triggers opportunity fire (2.15.3, 2.15.6, 2.15.7, 2.18.1;
                 // S3.1: a Minefield is removed "by performing an engineering action").
@@ -1742,6 +1762,25 @@ impl WhereEaglesDare {
             && s.window.is_some_and(|h| !s.watches(side.other(), h))
         {
             unwatched(s, ctx, side);
+        }
+        if let Some(unit) = acting_unit(c) {
+            activity::acted(
+                s,
+                unit,
+                matches!(
+                    c,
+                    Command::Move { .. } | Command::Mount { .. } | Command::Dismount { .. }
+                ),
+            );
+        }
+        match c {
+            Command::Ferry { unit, .. } => activity::end(s, unit, "2.18.2 Using Ferries"),
+            Command::Tq { unit, reason, .. }
+                if reason.first().map(String::as_str) == Some("ferry") =>
+            {
+                activity::end(s, unit, "2.18.1 Creating a Ferry")
+            }
+            _ => {}
         }
         s.actions += 1;
         Ok(())

@@ -141,6 +141,17 @@ pub struct Unit {
     pub column: bool,
 }
 
+/// A unit's doings in the impulse in play (`activity.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Activity {
+    /// It made a Movement Action.
+    #[serde(default)]
+    pub moved: bool,
+    /// Its activation is over, by this rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over: Option<String>,
+}
+
 /// S3.1 Rout of an Allied Formation (decision 30): who moves its units (the Formation's
 /// owner), the Formation, and its units on the map (with the Independent Units stacked with
 /// them) still to move one hex or entrench.
@@ -636,6 +647,9 @@ pub struct State {
     /// Units that passed the TQ check to leave a Minefield, until they move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mine_passed: Vec<String>,
+    /// What each unit has done in the impulse in play (`activity.rs`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub activity: BTreeMap<String, Activity>,
     /// O3.0: German units that passed `tq <unit> lost`, for their next step (decision 47).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lost_passed: Vec<String>,

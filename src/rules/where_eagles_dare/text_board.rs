@@ -181,10 +181,6 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "abandoned_transport": s.abandoned,
         "removed_from_play": s.gone,
         "disputes": s.disputes,
-        "watch": ([Side::Allied, Side::German].map(|side| json!({
-            "side": side,
-            "hexes": s.watch.get(&side),
-        }))),
         "command_points": s.cp,
         "dispatch_points": s.dp,
         "mug": s.mug,
@@ -208,6 +204,11 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "over": s.over,
     });
     let more = json!({
+        "watch": ([Side::Allied, Side::German].map(|side| json!({
+            "side": side,
+            "hexes": s.watch.get(&side),
+        }))),
+        "activity": s.activity,
         "unit_marks": s.marks,
         "eliminated": s.eliminated,
         "drop_markers": s.drop_markers,
@@ -647,6 +648,14 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             "Dropped, to roll on the Drop Table (3.4.1): {}",
             s.drop_awaiting.join(" ")
         ));
+    }
+    let over: Vec<String> = s
+        .activity
+        .iter()
+        .filter_map(|(u, a)| a.over.as_ref().map(|why| format!("{u} ({why})")))
+        .collect();
+    if !over.is_empty() {
+        line(format!("Activation over this impulse: {}", over.join(", ")));
     }
     for (side, w) in &s.watch {
         line(format!(

@@ -199,6 +199,10 @@ pub fn dismount_all_at(s: &mut State, ctx: &mut Ctx, hex: Hex, why: &str) {
         ctx.say(format!(
             "{why}: {i} must dismount from {v}, not in Column (S4.4)"
         ));
+        // "This mandatory dismount ends the Activation of the Vehicle Unit"; the rider, never
+        // active while carried (S4.2), acts at its next Activation.
+        super::activity::end(s, &v, "S4.4 Piggyback Mode and Combat");
+        super::activity::end(s, &i, "S4.2 Exiting Piggyback Mode");
         if raised {
             let n = cohesion_hit(s, &i);
             ctx.say(format!(
@@ -398,6 +402,8 @@ pub fn check_dismount(s: &State, side: Side, unit: &str, cohesion: bool) -> Resu
 pub fn dismount(s: &mut State, ctx: &mut Ctx, unit: &str, abandon: bool, cohesion: bool) -> Hex {
     let hex = s.units[unit].hex;
     if let Some(i) = s.piggyback.remove(unit) {
+        // S4.2: "the infantry Unit cannot perform any Actions until its next Activation".
+        super::activity::end(s, &i, "S4.2 Exiting Piggyback Mode");
         let raised = rider_off_raised(s, &i, hex);
         if let Some(u) = s.units.get_mut(&i) {
             u.column = false;

@@ -393,9 +393,14 @@ fn pointing_decision_14_a_path_hex_after_hex_and_fire_and_assault_at_an_enemy_he
             assert!(after.pending.is_none(), "{order}");
             continue;
         }
-        let pending = after
-            .pending
-            .expect("a fire or assault waits for its result");
+        if order.starts_with("assault ") {
+            // S4.4: declared; the German's opportunity fire first, its die after.
+            let a = after.assault.expect("an assault declared");
+            assert_eq!((a.unit.as_str(), a.hex), ("x-inf", hex("42.230")));
+            assert!(after.window.is_some() && after.pending.is_none(), "{order}");
+            continue;
+        }
+        let pending = after.pending.expect("a fire waits for its result");
         assert_eq!(
             (pending.unit.as_str(), pending.hex),
             ("x-inf", hex("42.230"))

@@ -610,7 +610,9 @@ fn random_events_s3_0_a_fire_9_draws_from_the_rollers_cup_not_an_assault() {
         "the German cup: all but Air Strike"
     );
     assert_eq!(s.cups[&Side::Allied].len(), 11);
-    ok(&mut s, "german", "assault G/1 50.150", &[9]);
+    ok(&mut s, "german", "assault G/1 50.150", &[]);
+    // S4.4: the Units assaulted fire first; the assault's die follows their pass.
+    ok(&mut s, "allied", "pass", &[9]);
     ok(&mut s, "german", "result step-loss", &[]);
     assert_eq!(
         s.cups[&Side::German].len(),
@@ -1123,6 +1125,67 @@ fn opportunity_fire_the_watch_list_opens_the_window_only_in_a_watched_hex() {
     }
     ok(&mut s, "allied", "watch all", &[]);
     assert!(!s.watch.contains_key(&Side::Allied));
+}
+
+/// S4.4: "perform the Assault procedure as normal, starting with Opportunity Fire from the
+/// Units being Assaulted": the assault is declared, the assaulted side's window comes first
+/// (the watch list applies, decision 37), then its die; an assaulting unit the fire takes off
+/// the map calls it off. Where the engine keeps the assaulting unit's hex, it assaults an
+/// adjacent hex across a hexside as it would move: a bridge in Column and not destroyed
+/// (2.15.1, 2.15.6), the culvert in Column (2.17).
+#[test]
+fn assault_s4_4_the_units_assaulted_fire_first_then_the_die_across_a_bridge_2_15_1_or_the_culvert_2_17_in_column(
+) {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    unit_at(&mut s, "A/a", Side::Allied, "56.203");
+    unit_at(&mut s, "G/d", Side::German, "56.204");
+    let e = refused(&mut s, "allied", "assault A/a 56.206", "assault");
+    assert!(e.message.contains("not next to 56.206"), "{e}");
+    ok(&mut s, "allied", "assault A/a 56.204", &[]);
+    assert_eq!(s.window, Some(hex("56.203")), "the defenders fire first");
+    assert!(s.pending.is_none());
+    refused(&mut s, "allied", "end", "sequence of play");
+    ok(&mut s, "german", "opfire G/d 56.203 small-arms", &[4]);
+    ok(&mut s, "german", "result none", &[7]);
+    let p = s
+        .pending
+        .clone()
+        .expect("the assault's die, drawn as the window closed");
+    assert_eq!((p.side, p.face, p.fire), (Side::Allied, 7, false));
+    ok(&mut s, "allied", "result none", &[]);
+    // The fire eliminates the assaulting unit: no die.
+    unit_at(&mut s, "A/b", Side::Allied, "56.203");
+    ok(&mut s, "allied", "assault A/b 56.204", &[]);
+    ok(&mut s, "german", "watch none", &[]);
+    ok(&mut s, "german", "opfire G/d 56.203 small-arms", &[4]);
+    ok(&mut s, "german", "result eliminated", &[]);
+    assert!(s.pending.is_none() && s.assault.is_none() && s.window.is_none());
+    // Watching no hex, the German has no window: the die comes at once.
+    unit_at(&mut s, "A/c", Side::Allied, "56.205");
+    ok(&mut s, "allied", "assault A/c 56.204", &[3]);
+    assert_eq!(s.pending.as_ref().map(|p| p.face), Some(3));
+    ok(&mut s, "allied", "result none", &[]);
+    // 2.15.1: across a bridge in Column; 2.15.6: not across a destroyed one.
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-101");
+    unit_at(&mut s, "A/e", Side::Allied, "56.202");
+    unit_at(&mut s, "G/f", Side::German, "56.201");
+    refused(&mut s, "allied", "assault A/e 56.201", "2.15.1");
+    s.units.get_mut("A/e").unwrap().column = true;
+    ok(&mut s, "allied", "assault A/e 56.201", &[]);
+    s.bridges.get_mut("son").unwrap().destroyed = true;
+    s.assault = None;
+    s.window = None;
+    let e = refused(&mut s, "allied", "assault A/e 56.201", "2.15");
+    assert!(e.message.contains("destroyed"), "{e}");
+    // 2.17: across the culvert in Column.
+    unit_at(&mut s, "A/g", Side::Allied, "70.157");
+    unit_at(&mut s, "G/h", Side::German, "70.156");
+    refused(&mut s, "allied", "assault A/g 70.156", "2.17");
+    s.units.get_mut("A/g").unwrap().column = true;
+    ok(&mut s, "allied", "assault A/g 70.156", &[]);
+    assert!(s.assault.is_some());
 }
 
 #[test]

@@ -552,6 +552,7 @@ impl Rules for WhereEaglesDare {
             mine_passed: Vec::new(),
             lost_passed: Vec::new(),
             activity: BTreeMap::new(),
+            assault: None,
             lost_82nd_in: Vec::new(),
             reinf_one: None,
             bailey_impulse: None,
@@ -794,7 +795,10 @@ impl Rules for WhereEaglesDare {
                     vec![p(
                         s.impulse.other(),
                         PromptKind::Reaction,
-                        format!("{clock}: the enemy acted in {h}: opportunity fire or pass"),
+                        match &s.assault {
+                            Some(a) => format!("{clock}: the enemy declares an assault by {} into {}: the Units assaulted fire first at {h} (S4.4): opportunity fire or pass", a.unit, a.hex),
+                            None => format!("{clock}: the enemy acted in {h}: opportunity fire or pass"),
+                        },
                         vec![format!("opfire <unit> {h} small-arms"), "pass".into()],
                         true,
                     )]
@@ -1199,7 +1203,7 @@ impl Rules for WhereEaglesDare {
             side.name()
         ));
         if s.window.is_some() {
-            s.window = None;
+            close_window(s, ctx);
             Ok(())
         } else {
             chits::draw(s, ctx)
@@ -1320,7 +1324,7 @@ impl WhereEaglesDare {
             declared::result(s, ctx, class, target.as_deref());
             events::next_typhoon(s, ctx);
             if side != s.impulse {
-                s.window = None;
+                close_window(s, ctx);
             }
             return Ok(());
         }
@@ -1492,8 +1496,8 @@ impl WhereEaglesDare {
                     declared::fire(s, ctx, side, unit, *hex, class, *on, true, facts)?;
                 }
                 Command::Pass => {
-                    s.window = None;
                     ctx.say(format!("The {} player does not fire", side.name()));
+                    close_window(s, ctx);
                 }
                 _ => {
                     return Err(rule(
@@ -1646,7 +1650,11 @@ impl WhereEaglesDare {
             Command::Assault { unit, hex, facts } => {
                 check_unit(s, side, unit)?;
                 units::check_action(s, unit, false, None)?;
-                declared::assault(s, ctx, side, unit, *hex, facts);
+                let from = declared::check_assault(s, unit, *hex)?;
+                declared::assault(s, ctx, side, unit, *hex, from, facts);
+                // S4.4: the assault "starting with Opportunity Fire from the Units being
+                // Assaulted", at the assaulting unit.
+                s.window = Some(from.unwrap_or(*hex));
             }
             Command::Tq { unit, reason, pass } => {
                 check_unit(s, side, unit)?;
@@ -1758,9 +1766,12 @@ impl WhereEaglesDare {
             }
             other => return Err(not_now(&order::describe(other), s)),
         }
-        if !matches!(c, Command::Move { .. })
-            && s.window.is_some_and(|h| !s.watches(side.other(), h))
-        {
+        // An assault acts in both hexes: the assaulted hex or the assaulting unit's.
+        let watched = |h: Hex| {
+            s.watches(side.other(), h)
+                || matches!(c, Command::Assault { hex, .. } if s.watches(side.other(), *hex))
+        };
+        if !matches!(c, Command::Move { .. }) && s.window.is_some_and(|h| !watched(h)) {
             unwatched(s, ctx, side);
         }
         if let Some(unit) = acting_unit(c) {
@@ -1830,6 +1841,14 @@ fn unwatched(s: &mut State, ctx: &mut Ctx, side: Side) {
             side.other().name()
         ));
     }
+    declared::roll_assault(s, ctx);
+}
+
+/// The opportunity fire window closes (a pass, the deadline, the fire's result stated): a
+/// declared assault goes on to its die (S4.4).
+fn close_window(s: &mut State, ctx: &mut Ctx) {
+    s.window = None;
+    declared::roll_assault(s, ctx);
 }
 
 /// `dzchange <zone>` (3.6): the Allied player, in the 0700 turn after the weather, once a day,

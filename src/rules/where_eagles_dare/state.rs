@@ -215,6 +215,20 @@ pub struct Pending {
     pub fire: bool,
 }
 
+/// An assault declared, waiting for the assaulted units' opportunity fire before its die
+/// (S4.4: "perform the Assault procedure as normal, starting with Opportunity Fire from the
+/// Units being Assaulted").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assault {
+    pub side: Side,
+    pub unit: String,
+    pub hex: Hex,
+    /// The assaulting unit's hex, where the engine keeps it.
+    pub from: Option<Hex>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub facts: String,
+}
+
 /// The Hell's Highway box on the Guards display (4.3.3).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Highway {
@@ -647,6 +661,9 @@ pub struct State {
     /// Units that passed the TQ check to leave a Minefield, until they move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mine_passed: Vec<String>,
+    /// An assault declared, its die drawn once the assaulted units' window closes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assault: Option<Assault>,
     /// What each unit has done in the impulse in play (`activity.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub activity: BTreeMap<String, Activity>,

@@ -2848,6 +2848,11 @@ fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() 
     let e = refused(&mut s, "allied", "tq A/326 ferry son pass 0-6", "2.18.1");
     assert!(e.message.contains("has moved this impulse"), "{e}");
     allied_impulse(&mut s, "div-101");
+    // An Engineer Action: not in Column (2.15.7, as any other).
+    s.units.get_mut("A/326").unwrap().column = true;
+    let e = refused(&mut s, "allied", "tq A/326 ferry son pass 0-6", "2.18");
+    assert!(e.message.contains("in Column"), "{e}");
+    s.units.get_mut("A/326").unwrap().column = false;
     play(&mut s, "allied", "tq A/326 ferry son pass 0-6", &[4]);
     // "The engineer Unit has now completed its Action for that activation."
     refused(&mut s, "allied", "move A/326 56.203", "2.18.1");

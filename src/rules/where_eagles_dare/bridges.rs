@@ -671,7 +671,9 @@ pub fn check_tq(s: &State, side: Side, unit: &str, reason: &[String]) -> Result<
         .ok_or_else(|| r(format!("no bridge '{name}'")))?;
     let x = s.bridges.get(name).cloned().unwrap_or_default();
     let pos = s.units.get(unit);
-    if pos.is_some_and(|u| u.column) && what != "ferry" {
+    // 2.15.7: "just like any other Engineer Action … the engineer Unit can't be in Column"
+    // (2.18.1: becoming a ferry "is an Engineer Action").
+    if pos.is_some_and(|u| u.column) {
         return Err(r(format!(
             "{unit} is in Column: an engineer Unit can't be in Column for an Engineer Action"
         )));

@@ -3430,6 +3430,30 @@ fn kg_huber_s5_5_sealed_on_the_night_of_the_17th_opened_at_0700_18th() {
     assert!(!chits::buyable(&s, Side::German).contains(&"f-huber-chill"));
 }
 
+/// S5.5: "Place the not chosen Formation to the side and it is not used in the game"; the chosen
+/// set enters on its turn (0700 18 Sept as a 59th Formation, Night 21 Sept under KG Chill).
+#[test]
+fn kg_huber_s5_5_the_set_not_chosen_is_put_aside_and_the_chosen_one_enters_on_its_turn() {
+    let mut s = game("the-best-laid-plans");
+    german_impulse(&mut s);
+    s.chit = None;
+    s.time = NIGHT;
+    let e = refused(&mut s, "german", "move 1/huber-59 30.100", "S5.5");
+    assert!(e.message.contains("not revealed"), "{e}");
+    s.huber.commitment = Some("h".into());
+    reveal(&mut s, "german", "h", json!({"huber": "59th"}));
+    german_impulse(&mut s);
+    s.chit = None;
+    let e = refused(&mut s, "german", "move 1/huber-59 30.100", "S5.5");
+    assert!(e.message.contains("0700 18 Sept"), "{e}");
+    s.day = 18;
+    s.time = 0;
+    ok(&mut s, "german", "move 1/huber-59 30.100", &[]);
+    no_opfire(&mut s);
+    let e = refused(&mut s, "german", "move 1/huber-chill 30.101", "S5.5");
+    assert!(e.message.contains("put aside"), "{e}");
+}
+
 #[test]
 fn joe_mann_s6_9_negates_a_502_pir_loss_once_in_the_best_laid_plans() {
     let mut s = game("the-best-laid-plans");

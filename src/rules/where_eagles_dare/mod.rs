@@ -1515,6 +1515,7 @@ impl WhereEaglesDare {
                 units::check_markers(s, unit)?;
             }
             activity::check(s, unit)?;
+            specials::check_huber_unit(s, unit)?;
         }
         match c {
             Command::End => return chits::draw(s, ctx),

@@ -99,6 +99,46 @@ pub fn reveal(s: &mut State, ctx: &mut Ctx, division: &str) -> Result<(), RuleEr
     Ok(())
 }
 
+/// S5.5: "There are two sets of Units for KG Huber … Place the not chosen Formation to the side
+/// and it is not used in the game." A unit of either set acts only once its master is revealed,
+/// from its entry turn (0700 18 Sept for the 59th, Night 21 Sept for KG Chill), and the set
+/// not chosen never acts. Where the scenario does not cover the choice, the players' set-up.
+pub fn check_huber_unit(s: &State, unit: &str) -> Result<(), RuleError> {
+    let Some(set) = super::oob::OOB
+        .formation_of(unit)
+        .and_then(|f| match f.id.as_str() {
+            "huber-59" => Some("59th"),
+            "huber-chill" => Some("chill"),
+            _ => None,
+        })
+    else {
+        return Ok(());
+    };
+    if !huber_in_scenario(s) {
+        return Ok(());
+    }
+    let entry = if set == "59th" {
+        ((18, super::turn::T0700), "0700 18 Sept")
+    } else {
+        ((21, super::turn::NIGHT), "Night 21 Sept")
+    };
+    match s.huber.chosen.as_deref() {
+        None => Err(rule(
+            S5_5,
+            format!("{unit} is of KG Huber, whose master is not revealed yet (0700 18 Sept): it does not act before"),
+        )),
+        Some(chosen) if chosen != set => Err(rule(
+            S5_5,
+            format!("{unit} is of the KG Huber set the German did not choose ({chosen} controls KG Huber): that set is put aside and not used in the game"),
+        )),
+        Some(_) if (s.day, s.time) < entry.0 => Err(rule(
+            S5_5,
+            format!("{unit} is of KG Huber, which enters on the {} turn", entry.1),
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
 /// Is the KG Huber chit `f-huber-59` or `f-huber-chill` in play now?
 pub fn huber_chit_in_play(s: &State, chit: &str) -> bool {
     let now = (s.day, s.time);

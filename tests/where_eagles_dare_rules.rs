@@ -2148,6 +2148,13 @@ fn off_map_5_1_the_map_display_arrives_at_0700_and_5_2_not_behind_a_corps() {
     assert_eq!((s.day, s.time), (20, 0));
     assert_eq!(s.offmap["erc-kg-stiller"], OffMap::OnMap);
     assert_eq!(s.offmap["kg-walther"], OffMap::Box("Asten".into()));
+    // The arrived formation's units come onto the map; those still in a box do not.
+    german_impulse(&mut s);
+    s.chit = None;
+    ok(&mut s, "german", "move 1/erc-kg-stiller 30.100", &[]);
+    no_opfire(&mut s);
+    let e = refused(&mut s, "german", "move 1/kg-walther 30.101", "5.1");
+    assert!(e.message.contains("in box Asten"), "{e}");
 }
 
 #[test]

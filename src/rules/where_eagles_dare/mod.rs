@@ -1516,6 +1516,7 @@ impl WhereEaglesDare {
             }
             activity::check(s, unit)?;
             specials::check_huber_unit(s, unit)?;
+            offmap::check_unit_on_map(s, unit)?;
         }
         match c {
             Command::End => return chits::draw(s, ctx),

@@ -272,6 +272,32 @@ pub fn arrive(s: &mut State, ctx: &mut Ctx) {
     }
 }
 
+/// 5.1: a formation on its off-map display (in a box, on the map display waiting for 0700, or
+/// routed beside it) has no unit on the map: its units act once it has arrived. The refusal
+/// goes to the German alone, who moves them; it names nothing the Allied player may see.
+pub fn check_unit_on_map(s: &State, unit: &str) -> Result<(), RuleError> {
+    let Some(f) = super::oob::OOB.formation_of(unit) else {
+        return Ok(());
+    };
+    let at = match s.offmap.get(&f.id) {
+        None | Some(OffMap::OnMap) => return Ok(()),
+        Some(OffMap::Box(b)) => format!("in box {b} of its off-map display"),
+        Some(OffMap::Entering { letter, .. }) => {
+            format!("on the map display, arriving at reinforcement hex {letter} at 0700")
+        }
+        Some(OffMap::Routed { back }) => {
+            format!("routed beside its display until 0700 {back} Sept")
+        }
+    };
+    Err(rule(
+        "5.1 German Formation Movement on the Off-Map Display",
+        format!(
+            "{unit} is of {}, which is {at}: its units are not on the map",
+            f.id
+        ),
+    ))
+}
+
 /// `rout <formation> [<unit> …|none]` (S3.1 Rout). A German formation of an off-map display, on
 /// the map: its routed units (those of the order of battle on the map, and the German
 /// Independent Units stacked with them) move one hex out of the enemy's Fire Zones and "are

@@ -2451,7 +2451,7 @@ fn streams_2_11_a_vehicle_s_first_crossing_rolls_and_a_9_makes_the_bridge_unstab
     let e = refused(
         &mut s,
         "allied",
-        "move A/44rtr 63.185 wheeled column",
+        "move A/44rtr 63.185 tracked column",
         "2.11",
     );
     assert!(e.message.contains("unstable"), "{e}");
@@ -4158,7 +4158,7 @@ fn terrain_2_1_to_2_19_a_game_s_map_checks_moves_set_ups_and_line_of_sight() {
     refused(
         &mut s,
         "allied",
-        "move 2/2ig 20.10 21.10 wheeled column",
+        "move 2/2ig 20.10 21.10 tracked column",
         "2.11",
     );
     // A leg unit in the woods, counted on the map: 3 MP.
@@ -5126,12 +5126,44 @@ fn s2_4_a_wheeled_or_tracked_unit_in_woods_may_not_leave_column() {
     play(&mut bare, "allied", "move 1/2ig 31.11 tracked", &[]);
 }
 
+/// Decision 50: an armor Unit of the order of battle is its own vehicle: it moves as its organic
+/// transport says, with or without the word; another word is refused. Other Units choose.
+#[test]
+fn decision_50_an_armor_unit_of_the_order_of_battle_moves_as_its_transport_said_or_not() {
+    use order::Transport;
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "div-guards");
+    s.chit = None;
+    unit_at(&mut s, "1/2ig", Side::Allied, "41.232");
+    play(&mut s, "allied", "move 1/2ig 41.231 column", &[]);
+    assert_eq!(s.vehicles.get("1/2ig"), Some(&Transport::Tracked));
+    for word in ["wheeled", "mounted"] {
+        let e = refused(
+            &mut s,
+            "allied",
+            &format!("move 1/2ig 41.230 {word} column"),
+            "moves",
+        );
+        assert!(e.message.contains("it moves tracked"), "{e}");
+    }
+    play(&mut s, "allied", "move 1/2ig 41.230 tracked column", &[]);
+    // An infantry Unit with a truck walks unless it says 'mounted'.
+    unit_at(&mut s, "A/3ig", Side::Allied, "41.232");
+    play(&mut s, "allied", "move A/3ig 41.231", &[]);
+    assert_eq!(s.vehicles.get("A/3ig"), None);
+}
+
 #[test]
 fn s2_8_s2_9_s2_10_a_wheeled_or_tracked_unit_in_a_town_city_or_fortified_hex_may_not_leave_column()
 {
     let mut s = locks_game(json!({}));
     for (unit, path, out, section) in [
-        ("1/2ig", "30.11 30.12 wheeled", "31.13 wheeled", "2.8 Towns"),
+        (
+            "A/2hhc",
+            "30.11 30.12 wheeled",
+            "31.13 wheeled",
+            "2.8 Towns",
+        ),
         ("2/2ig", "30.12 30.13 tracked", "31.14", "2.9 Cities"),
         (
             "3/2ig",

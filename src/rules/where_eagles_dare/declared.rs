@@ -55,6 +55,39 @@ pub fn destroyed_bridge_on_route(s: &State) -> bool {
 /// vehicle's first crossing of a stream bridge rolls for its stability and may stop it); a
 /// German unit entering Club Route closes it. Returns the hex the unit stops in.
 #[allow(clippy::too_many_arguments)]
+/// Decision 50: an armor Unit of the order of battle is its own vehicle, so it always moves as
+/// its organic transport says (`tracked`, or `wheeled` for wheels or a truck), whether the
+/// order says so or not; another word is refused. Other Units choose: on their legs, or
+/// `mounted` on their organic transport (decision 23).
+fn armor_transport(
+    unit: &str,
+    said: Option<super::order::Transport>,
+) -> Result<Option<super::order::Transport>, RuleError> {
+    use super::order::Transport;
+    let Some(d) = super::oob::OOB
+        .unit(unit)
+        .filter(|d| d.class == super::oob::Class::Armor)
+    else {
+        return Ok(said);
+    };
+    let own = match d.transport.as_deref() {
+        Some("wheeled" | "truck") => Transport::Wheeled,
+        _ => Transport::Tracked,
+    };
+    match said {
+        Some(t) if t != own => Err(rule(
+            "moves",
+            format!(
+                "{unit} is an armor Unit of the order of battle, {}: it moves {} (leave the word out or say '{}')",
+                own.name(),
+                own.name(),
+                own.name()
+            ),
+        )),
+        _ => Ok(Some(own)),
+    }
+}
+
 pub fn move_unit(
     s: &mut State,
     ctx: &mut Ctx,
@@ -66,6 +99,7 @@ pub fn move_unit(
     cohesion: bool,
 ) -> Result<Hex, RuleError> {
     let r = |m: String| rule("moves", m);
+    let transport = armor_transport(unit, transport)?;
     if let Some(own) = super::oob::OOB.side_of(unit).filter(|o| *o != side) {
         return Err(rule(
             "order of battle",

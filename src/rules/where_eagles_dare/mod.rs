@@ -6,6 +6,7 @@
 //! what is not done yet: docs/rules/where-eagles-dare.md.
 
 pub mod activity;
+pub mod assault;
 pub mod bot;
 pub mod bridges;
 pub mod chits;
@@ -1652,8 +1653,8 @@ impl WhereEaglesDare {
             Command::Assault { unit, hex, facts } => {
                 check_unit(s, side, unit)?;
                 units::check_action(s, unit, false, None)?;
-                let from = declared::check_assault(s, unit, *hex)?;
-                declared::assault(s, ctx, side, unit, *hex, from, facts);
+                let from = assault::check_assault(s, unit, *hex)?;
+                assault::assault(s, ctx, side, unit, *hex, from, facts);
                 // S4.4: the assault "starting with Opportunity Fire from the Units being
                 // Assaulted", at the assaulting unit.
                 s.window = Some(from.unwrap_or(*hex));
@@ -1843,14 +1844,14 @@ fn unwatched(s: &mut State, ctx: &mut Ctx, side: Side) {
             side.other().name()
         ));
     }
-    declared::roll_assault(s, ctx);
+    assault::roll_assault(s, ctx);
 }
 
 /// The opportunity fire window closes (a pass, the deadline, the fire's result stated): a
 /// declared assault goes on to its die (S4.4).
 fn close_window(s: &mut State, ctx: &mut Ctx) {
     s.window = None;
-    declared::roll_assault(s, ctx);
+    assault::roll_assault(s, ctx);
 }
 
 /// `dzchange <zone>` (3.6): the Allied player, in the 0700 turn after the weather, once a day,

@@ -50,11 +50,6 @@ pub fn destroyed_bridge_on_route(s: &State) -> bool {
     })
 }
 
-/// `move <unit> <hex> …`: the path is kept as positions; each step must be adjacent. A unit
-/// first named is placed on the path's first hex. Bridges are crossed as 2.11–2.18 allow (a
-/// vehicle's first crossing of a stream bridge rolls for its stability and may stop it); a
-/// German unit entering Club Route closes it. Returns the hex the unit stops in.
-#[allow(clippy::too_many_arguments)]
 /// Decision 50: an armor Unit of the order of battle is its own vehicle, so it always moves as
 /// its organic transport says (`tracked`, or `wheeled` for wheels or a truck), whether the
 /// order says so or not; another word is refused. Other Units choose: on their legs, or
@@ -88,6 +83,11 @@ fn armor_transport(
     }
 }
 
+/// `move <unit> <hex> …`: the path is kept as positions; each step must be adjacent. A unit
+/// first named is placed on the path's first hex. Bridges are crossed as 2.11–2.18 allow (a
+/// vehicle's first crossing of a stream bridge rolls for its stability and may stop it); a
+/// German unit entering Club Route closes it. Returns the hex the unit stops in.
+#[allow(clippy::too_many_arguments)]
 pub fn move_unit(
     s: &mut State,
     ctx: &mut Ctx,
@@ -852,10 +852,12 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
         super::bridges::passed(s, ctx, side, unit, reason);
     }
     super::events::after_tq(s, ctx, unit, reason, ok);
-    if ok && side == Side::German && reason.first().map(String::as_str) == Some("lost") {
-        if !s.lost_passed.iter().any(|u| u == unit) {
-            s.lost_passed.push(unit.to_owned());
-        }
+    if ok
+        && side == Side::German
+        && reason.first().map(String::as_str) == Some("lost")
+        && !s.lost_passed.iter().any(|u| u == unit)
+    {
+        s.lost_passed.push(unit.to_owned());
     }
     if !ok && side == Side::German && reason.first().map(String::as_str) == Some("lost") {
         s.lost = Some(unit.to_owned());

@@ -461,11 +461,22 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     .is_some_and(|r| r.side == side || r.side == side.other())
             };
             for b in [mine(side), mine(side.other())] {
-                if regaining(b) && rng(3) == 0 {
+                if regaining(b) && rng(4) > 0 {
                     let unit = format!("{}/0", if side == Side::Allied { "A" } else { "G" });
                     if let Some(c) = bridge_contest(s, side, b, &unit, rng) {
                         return Some(c);
                     }
+                }
+            }
+            // Decisions 38, 45: a destroyed bridge gets its ferry, and the ferry its passenger.
+            if rng(3) == 0 && s.bridges.values().any(|b| b.destroyed) {
+                let unit = format!(
+                    "{}/{}",
+                    if side == Side::Allied { "A" } else { "G" },
+                    rng(6)
+                );
+                if let Some(c) = ferry_work(s, side, &unit, rng) {
+                    return Some(c);
                 }
             }
             // O3.0: a German unit that passed its lost check moves on in the same impulse.
@@ -751,7 +762,7 @@ fn drop_work(s: &State, rng: BotRng) -> Option<Command> {
 /// Bridge work (2.11–2.18): vehicles across stream and railroad bridges, Bulldozers, Baileys,
 /// ferries, railroad improvement. Some of it is refused (the bot tries again).
 fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> {
-    use super::data::{southern_hex, DATA};
+    use super::data::DATA;
     use super::order::Transport;
     let chit = s.chit.clone().unwrap_or_default();
     let pass = faces(rng);
@@ -805,87 +816,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                 }),
             }
         }
-        3 => {
-            let (name, b) = s.bridges.iter().find(|(_, b)| b.destroyed)?;
-            let def = DATA.bridge(name)?;
-            // The bridge's own engineer (the one that wires it, `bridge_contest`) builds it.
-            let eng = format!(
-                "{}/eng-{name}",
-                if side == Side::Allied { "A" } else { "G" }
-            );
-            let passenger = format!("{}/f", if side == Side::Allied { "A" } else { "G" });
-            match (&b.ferry, s.units.get(&eng)) {
-                (None, Some(u)) if u.hex == def.hexes.0 || u.hex == def.hexes.1 => {
-                    Some(Command::Tq {
-                        unit: eng,
-                        reason: vec!["ferry".into(), name.clone()],
-                        pass,
-                    })
-                }
-                (None, at) => Some(Command::Move {
-                    cohesion: false,
-                    path: vec![at
-                        .and_then(|u| {
-                            [def.hexes.0, def.hexes.1]
-                                .into_iter()
-                                .find(|h| h.adjacent(u.hex))
-                        })
-                        .unwrap_or(southern_hex(def.hexes))],
-                    unit: eng,
-                    column: false,
-                    transport: None,
-                }),
-                // Decisions 38, 45: a passenger that came in riding its organic transport
-                // ('mounted') takes the ferry only by abandoning its vehicles.
-                (Some(f), _)
-                    if f.side == side
-                        && rng(2) == 0
-                        && s.units
-                            .get(&passenger)
-                            .is_none_or(|u| u.hex == f.at || u.hex == f.to) =>
-                {
-                    Some(match s.units.get(&passenger) {
-                        None if !s.units.values().any(|u| u.side != side && u.hex == f.at) => {
-                            place(&passenger, f.at, true, Some(Transport::Mounted))
-                        }
-                        _ => Command::Ferry {
-                            abandon: (!s.abandoned.contains(&passenger) && rng(4) > 0)
-                                || rng(8) == 0,
-                            unit: passenger,
-                            bridge: name.clone(),
-                        },
-                    })
-                }
-                (Some(f), _) => {
-                    let at = s.units.get(unit).map(|u| u.hex);
-                    if at == Some(f.at) || at == Some(f.to) {
-                        if s.units.get(unit).is_some_and(|u| u.column) {
-                            Some(Command::Ferry {
-                                unit: unit.to_owned(),
-                                bridge: name.clone(),
-                                abandon: rng(2) == 0,
-                            })
-                        } else {
-                            Some(Command::Move {
-                                cohesion: false,
-                                unit: unit.to_owned(),
-                                path: vec![at?],
-                                column: true,
-                                transport: None,
-                            })
-                        }
-                    } else {
-                        Some(Command::Move {
-                            cohesion: false,
-                            unit: unit.to_owned(),
-                            path: vec![f.at],
-                            column: true,
-                            transport: None,
-                        })
-                    }
-                }
-            }
-        }
+        3 => ferry_work(s, side, unit, rng),
         4 => {
             let b = DATA
                 .bridges
@@ -1243,4 +1174,89 @@ fn bridge_contest(s: &State, side: Side, b: &str, unit: &str, rng: BotRng) -> Op
         });
     }
     shuffle(eng, at, rng)
+}
+
+/// A ferry on a destroyed bridge (2.18, 2.18.1, 2.18.2; decisions 38, 45): the bridge's own
+/// engineer builds it, and a passenger that came in riding its organic transport ('mounted')
+/// takes it by abandoning its vehicles. Some of it is refused (the bot tries again).
+fn ferry_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> {
+    use super::data::{southern_hex, DATA};
+    use super::order::Transport;
+    let pass = faces(rng);
+    let (name, b) = s.bridges.iter().find(|(_, b)| b.destroyed)?;
+    let def = DATA.bridge(name)?;
+    // The bridge's own engineer (the one that wires it, `bridge_contest`) builds it.
+    let eng = format!(
+        "{}/eng-{name}",
+        if side == Side::Allied { "A" } else { "G" }
+    );
+    let passenger = format!("{}/f", if side == Side::Allied { "A" } else { "G" });
+    match (&b.ferry, s.units.get(&eng)) {
+        (None, Some(u)) if u.hex == def.hexes.0 || u.hex == def.hexes.1 => Some(Command::Tq {
+            unit: eng,
+            reason: vec!["ferry".into(), name.clone()],
+            pass,
+        }),
+        (None, at) => Some(Command::Move {
+            cohesion: false,
+            path: vec![at
+                .and_then(|u| {
+                    [def.hexes.0, def.hexes.1]
+                        .into_iter()
+                        .find(|h| h.adjacent(u.hex))
+                })
+                .unwrap_or(southern_hex(def.hexes))],
+            unit: eng,
+            column: false,
+            transport: None,
+        }),
+        // Decisions 38, 45: a passenger that came in riding its organic transport
+        // ('mounted') takes the ferry only by abandoning its vehicles.
+        (Some(f), _)
+            if f.side == side
+                && rng(2) == 0
+                && s.units
+                    .get(&passenger)
+                    .is_none_or(|u| u.hex == f.at || u.hex == f.to) =>
+        {
+            Some(match s.units.get(&passenger) {
+                None if !s.units.values().any(|u| u.side != side && u.hex == f.at) => {
+                    place(&passenger, f.at, true, Some(Transport::Mounted))
+                }
+                _ => Command::Ferry {
+                    abandon: (!s.abandoned.contains(&passenger) && rng(4) > 0) || rng(8) == 0,
+                    unit: passenger,
+                    bridge: name.clone(),
+                },
+            })
+        }
+        (Some(f), _) => {
+            let at = s.units.get(unit).map(|u| u.hex);
+            if at == Some(f.at) || at == Some(f.to) {
+                if s.units.get(unit).is_some_and(|u| u.column) {
+                    Some(Command::Ferry {
+                        unit: unit.to_owned(),
+                        bridge: name.clone(),
+                        abandon: rng(2) == 0,
+                    })
+                } else {
+                    Some(Command::Move {
+                        cohesion: false,
+                        unit: unit.to_owned(),
+                        path: vec![at?],
+                        column: true,
+                        transport: None,
+                    })
+                }
+            } else {
+                Some(Command::Move {
+                    cohesion: false,
+                    unit: unit.to_owned(),
+                    path: vec![f.at],
+                    column: true,
+                    transport: None,
+                })
+            }
+        }
+    }
 }

@@ -8,7 +8,9 @@ use despatch::engine::bot::{self, check_no_sealed_leak, check_properties};
 use despatch::engine::ruleset::{Outcome, Seat, SeatDef, Setup, Viewer};
 use despatch::rules;
 use despatch::rules::where_eagles_dare::data::DATA;
-use despatch::rules::where_eagles_dare::state::State;
+use despatch::rules::where_eagles_dare::german_lost;
+use despatch::rules::where_eagles_dare::order::Command;
+use despatch::rules::where_eagles_dare::state::{Side, State};
 use serde_json::json;
 
 /// Box names no corps track shows: where only the German may know a formation is.
@@ -88,11 +90,131 @@ fn german_secrets(s: &State) -> Vec<String> {
     secret
 }
 
+/// The paths of the rules added in ruleset version 16 (decisions 37–47) the bot's games reached,
+/// counted from the lines their events print (all of them, whoever may read them) and from the
+/// state each event leaves: the test asserts each is reached over the suite's run, so the bot
+/// is not left playing around them.
+#[derive(Debug, Default, Clone, Copy)]
+struct Reached {
+    /// Decision 37: an action in a hex the enemy does not watch opened no window.
+    unwatched: usize,
+    /// Decision 40: an enemy entry contested a wired bridge and opened the demolition window.
+    window: usize,
+    /// Decision 40: the wiring side answered the window with a demolition roll.
+    demolished: usize,
+    /// Decision 40: the wiring side passed (or let the deadline pass).
+    not_demolished: usize,
+    /// Decision 39: a bridge wired again by the side whose demolition had missed.
+    rewired: usize,
+    /// Decisions 38, 45: a ferry taken by abandoning the unit's vehicles.
+    ferry_abandon: usize,
+    /// Decision 42: a check whose stated faces the division's TQ modifiers changed.
+    tq_modified: usize,
+    /// Decision 43: a routed 59th Formation's die.
+    rout_59th: usize,
+    /// Decision 46: a drop roll naming the flak units projecting a Fire Zone.
+    flak_named: usize,
+    /// Decision 47: a German move O3.0 refuses without a passed lost check, made after one.
+    lost_needed: usize,
+    /// Decision 47: a German lost check passed.
+    lost_passed: usize,
+}
+
+impl Reached {
+    /// Asserts that each path named was reached over a run of the suite's length or more (a
+    /// shorter run may miss some): the bot reaches it sometimes.
+    fn assert_reached(&self, scenario: &str, full_run: bool, paths: &[&str]) {
+        if !full_run {
+            return;
+        }
+        for p in paths {
+            let n = match *p {
+                "unwatched" => self.unwatched,
+                "window" => self.window,
+                "demolished" => self.demolished,
+                "not_demolished" => self.not_demolished,
+                "rewired" => self.rewired,
+                "ferry_abandon" => self.ferry_abandon,
+                "tq_modified" => self.tq_modified,
+                "rout_59th" => self.rout_59th,
+                "flak_named" => self.flak_named,
+                "lost_needed" => self.lost_needed,
+                "lost_passed" => self.lost_passed,
+                other => panic!("no path {other}"),
+            };
+            assert!(
+                n > 0,
+                "{scenario}: the bot never reached the path '{p}' of ruleset version 16 ({self:?}): its games no longer play that rule"
+            );
+        }
+    }
+
+    /// What must be read before `command` is folded on `before`: the bridges the side that
+    /// missed their demolition had to regain (decision 39), and whether the command is a German
+    /// move O3.0 refuses without the passed lost check the unit rolled (decision 47).
+    fn before(before: &State, command: Option<&Command>) -> (Vec<String>, bool) {
+        let regain = before
+            .bridges
+            .iter()
+            .filter(|(_, b)| b.regain.is_some())
+            .map(|(name, _)| name.clone())
+            .collect();
+        let mut needed = false;
+        if let Some(Command::Move { unit, path, .. }) = command {
+            if let Some(u) = before.units.get(unit).filter(|u| u.side == Side::German) {
+                if before.lost_passed.iter().any(|x| x == unit) {
+                    let mut unchecked = before.clone();
+                    unchecked.lost_passed.retain(|x| x != unit);
+                    needed = german_lost::check_move(&unchecked, Side::German, unit, u.hex, path)
+                        .is_err();
+                }
+            }
+        }
+        (regain, needed)
+    }
+
+    /// Counts what `lines` say, printed by an event folded on a state `before` read (giving
+    /// `after`).
+    fn count(&mut self, before: (Vec<String>, bool), after: &State, lines: &[&str]) {
+        let (regain, needed) = before;
+        for l in lines {
+            let has = |x: &str| l.contains(x);
+            self.unwatched += usize::from(has("watch list: no opportunity fire window"));
+            self.window += usize::from(has("is contested; he may demolish it now"));
+            self.demolished += usize::from(has(" demolition of the ") && has(" bridge, "));
+            self.not_demolished += usize::from(has("does not demolish the"));
+            self.ferry_abandon += usize::from(has("it abandons its vehicles for ever"));
+            self.tq_modified += usize::from(has("'s TQ modifiers in force: "));
+            self.rout_59th +=
+                usize::from(has(" of the 59th Infantry Division: ") && has("the die reads"));
+            self.flak_named += usize::from(has("Flak projecting a Fire Zone into zone"));
+            self.lost_passed += usize::from(
+                has("german troop quality check: ") && has(" lost, passing on ") && has(": passed"),
+            );
+            if has("wired for demolition by the ") {
+                self.rewired += regain
+                    .iter()
+                    .filter(|name| {
+                        after
+                            .bridges
+                            .get(*name)
+                            .is_some_and(|a| a.wired_by.is_some())
+                    })
+                    .count();
+            }
+        }
+        self.lost_needed += usize::from(needed);
+    }
+}
+
 /// The log lines and the prompts the Allied seat and a spectator read keep the German's
 /// secrets (5.0, S5.4): every event of the game is folded again with its lines, and each line
 /// either may read, and the Allied prompts at every step, are searched for what the German
 /// alone knew after that event. Returns how many lines were searched (so the check bit).
-fn lines_and_prompts_keep_secrets(bot: &bot::BotGame) -> Result<usize, String> {
+fn lines_and_prompts_keep_secrets(
+    bot: &bot::BotGame,
+    reached: &mut Reached,
+) -> Result<usize, String> {
     let (first, rest) = bot.events.split_first().ok_or("the game has no events")?;
     let mut game = despatch::engine::game::Game::fold(
         bot.game.ruleset.clone(),
@@ -104,8 +226,18 @@ fn lines_and_prompts_keep_secrets(bot: &bot::BotGame) -> Result<usize, String> {
     let readers = [Viewer::Seat(allied.clone()), Viewer::Spectator];
     let mut searched = 0;
     for event in rest {
+        let command: Option<Command> = event
+            .payload
+            .get("command")
+            .and_then(|c| serde_json::from_value(c.clone()).ok());
+        let before = Reached::before(
+            game.state.downcast().expect("a Where Eagles Dare state"),
+            command.as_ref(),
+        );
         let applied = game.fold_event(event).map_err(|e| e.to_string())?;
         let s: &State = game.state.downcast().expect("a Where Eagles Dare state");
+        let lines: Vec<&str> = applied.lines.iter().map(|l| l.text.as_str()).collect();
+        reached.count(before, s, &lines);
         let secret = german_secrets(s);
         let mut read: Vec<(String, &str)> = Vec::new();
         for line in &applied.lines {
@@ -197,13 +329,14 @@ fn setup(scenario: &str, free_drop: bool, n: u64) -> Setup {
 
 /// Plays `games` bot games; returns how many sealed choices were seen open (and checked), and
 /// how many times the German view showed an off-map numbering the others did not see.
-fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
+fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize, Reached) {
     let ruleset = rules::find("where-eagles-dare").unwrap();
     let mut seen_open = 0;
     let mut numbered = 0;
     let mut flak_secret = 0;
     let mut days_played = Vec::new();
     let mut lines_searched = 0;
+    let mut reached = Reached::default();
     for n in 0..games {
         let free_drop = n % 2 == 1;
         let mut check = |game: &despatch::engine::game::Game, secrets: &bot::MemorySecrets| {
@@ -244,7 +377,7 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
         );
         days_played.push(u32::from(s.day - sc.first.0) + 1);
         check_properties(&game).unwrap_or_else(|e| panic!("{scenario}, game {n}: {e}"));
-        lines_searched += lines_and_prompts_keep_secrets(&game)
+        lines_searched += lines_and_prompts_keep_secrets(&game, &mut reached)
             .unwrap_or_else(|e| panic!("{scenario}, game {n}: {e}"));
         for e in &game.events {
             let payload = e.payload.to_string();
@@ -267,11 +400,12 @@ fn play_many(scenario: &str, games: u64, max_moves: usize) -> (usize, usize) {
         days_played.iter().min().unwrap_or(&0),
         days_played.iter().max().unwrap_or(&0)
     );
+    println!("{scenario}: the paths of ruleset version 16 reached: {reached:?}");
     assert!(
         games == 0 || lines_searched > 0,
         "no line or prompt was searched: the secrecy check checked nothing"
     );
-    (seen_open, numbered)
+    (seen_open, numbered, reached)
 }
 
 /// A count from the environment variable `name`, or `default` (the suite's): the issue's
@@ -295,14 +429,42 @@ fn campaigns() -> u64 {
     count("DESPATCH_BOT_CAMPAIGNS", 3)
 }
 
+/// Whether the run plays the suite's games or more (the paths' counts only grow with more).
+fn full_run() -> bool {
+    games() >= 50 && campaigns() >= 3
+}
+
 #[test]
 fn a_ride_in_the_country_bot_games_end_fold_verify_and_keep_secrets() {
-    play_many("a-ride-in-the-country", games(), 5_000);
+    let (_, _, reached) = play_many("a-ride-in-the-country", games(), 5_000);
+    // Decisions 37, 40, 47 (the flak, the 59th and the divisions' modifiers are not in it).
+    reached.assert_reached(
+        "a-ride-in-the-country",
+        full_run(),
+        &["unwatched", "window", "demolished", "lost_passed"],
+    );
 }
 
 #[test]
 fn the_best_laid_plans_bot_games_end_fold_verify_and_keep_the_air_drop_sealed() {
-    let (seen, _) = play_many("the-best-laid-plans", games(), 5_000);
+    let (seen, _, reached) = play_many("the-best-laid-plans", games(), 5_000);
+    // Decisions 37, 39, 40, 42, 43, 46, 47.
+    reached.assert_reached(
+        "the-best-laid-plans",
+        full_run(),
+        &[
+            "unwatched",
+            "window",
+            "demolished",
+            "not_demolished",
+            "rewired",
+            "tq_modified",
+            "rout_59th",
+            "flak_named",
+            "lost_needed",
+            "lost_passed",
+        ],
+    );
     assert!(
         seen > 0,
         "no sealed choice was ever open: the leak check checked nothing"
@@ -311,7 +473,25 @@ fn the_best_laid_plans_bot_games_end_fold_verify_and_keep_the_air_drop_sealed() 
 
 #[test]
 fn campaign_bot_games_of_nine_days_end_fold_verify_and_keep_secrets() {
-    let (seen, numbered) = play_many("campaign", campaigns(), 20_000);
+    let (seen, numbered, reached) = play_many("campaign", campaigns(), 20_000);
+    // Decisions 37, 38 and 45, 39, 40, 42, 43, 46, 47 (KG Chill's +1 from the 21st).
+    reached.assert_reached(
+        "campaign",
+        full_run(),
+        &[
+            "unwatched",
+            "window",
+            "demolished",
+            "not_demolished",
+            "rewired",
+            "ferry_abandon",
+            "tq_modified",
+            "rout_59th",
+            "flak_named",
+            "lost_needed",
+            "lost_passed",
+        ],
+    );
     let sc = DATA.scenario("campaign").unwrap();
     assert!(
         sc.last.0 - sc.first.0 + 1 >= 3,

@@ -344,7 +344,16 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     .chain(allied.iter())
                     .filter(|f| super::offmap::rout_condition(s, f).is_ok())
                     .collect();
-                return Some(match on_map.get(rng(on_map.len() + 1)) {
+                // Decision 43: a 59th Formation that may rout is named one time in two.
+                let the_59th: Vec<&&String> = on_map
+                    .iter()
+                    .filter(|f| super::offmap::is_59th(f))
+                    .collect();
+                let pick = match the_59th.get(rng(2 * the_59th.len().max(1))) {
+                    Some(f) => Some(**f),
+                    None => on_map.get(rng(on_map.len() + 1)).copied(),
+                };
+                return Some(match pick {
                     Some(f) if allied.contains(f) => Command::Rout {
                         formation: (*f).clone(),
                         units: Vec::new(),
@@ -443,6 +452,43 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     return Some(c);
                 }
             }
+            // Decision 39: after a missed demolition the side's engineer works to regain
+            // control of its bridge, and the enemy's unit leaves it.
+            let regaining = |b: &str| {
+                s.bridges
+                    .get(b)
+                    .and_then(|x| x.regain.as_ref())
+                    .is_some_and(|r| r.side == side || r.side == side.other())
+            };
+            for b in [mine(side), mine(side.other())] {
+                if regaining(b) && rng(4) > 0 {
+                    let unit = format!("{}/0", if side == Side::Allied { "A" } else { "G" });
+                    if let Some(c) = bridge_contest(s, side, b, &unit, rng) {
+                        return Some(c);
+                    }
+                }
+            }
+            // Decisions 38, 45: a destroyed bridge gets its ferry, and the ferry its passenger.
+            if rng(3) == 0 && s.bridges.values().any(|b| b.destroyed) {
+                let unit = format!(
+                    "{}/{}",
+                    if side == Side::Allied { "A" } else { "G" },
+                    rng(6)
+                );
+                if let Some(c) = ferry_work(s, side, &unit, rng) {
+                    return Some(c);
+                }
+            }
+            // O3.0: a German unit that passed its lost check moves on in the same impulse.
+            if side == Side::German
+                && s.actions < 3
+                && s.lost_passed.iter().any(|u| s.units.contains_key(u))
+                && rng(4) > 0
+            {
+                if let Some(c) = oob_work(s, side, rng) {
+                    return Some(c);
+                }
+            }
             if s.actions >= 3 || rng(4) == 0 {
                 return Some(Command::End);
             }
@@ -475,6 +521,12 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     division: None,
                     facts: "second action".into(),
                 });
+            }
+            // The order of battle's Formations on the map (decisions 42, 43, 47).
+            if rng(4) == 0 {
+                if let Some(c) = oob_work(s, side, rng) {
+                    return Some(c);
+                }
             }
             let unit = format!(
                 "{}/{}",
@@ -543,39 +595,12 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     hex: near(rng),
                     facts: String::new(),
                 },
-                7 => {
-                    // 2.15.6: an engineer in one of the bridge's hexes wires it; the enemy's
-                    // wired bridge is entered, which opens his demolition window.
-                    let bridges = ["son", "best"];
-                    let b = bridges[rng(2)];
-                    let def = super::data::DATA.bridge(b)?;
-                    let hexes = [def.hexes.0, def.hexes.1];
-                    let x = s.bridges.get(b).cloned().unwrap_or_default();
-                    let eng = format!("{}/eng", if side == Side::Allied { "A" } else { "G" });
-                    if x.wired_by == Some(side.other()) || rng(4) == 0 {
-                        Command::Move {
-                            cohesion: false,
-                            unit,
-                            path: vec![hexes[rng(2)]],
-                            column: true,
-                            transport: None,
-                        }
-                    } else if s.units.get(&eng).is_some_and(|u| hexes.contains(&u.hex)) {
-                        Command::Tq {
-                            unit: eng,
-                            reason: vec!["wire".into(), b.into()],
-                            pass: faces(rng),
-                        }
-                    } else {
-                        Command::Move {
-                            cohesion: false,
-                            unit: eng,
-                            path: vec![hexes[rng(2)]],
-                            column: false,
-                            transport: None,
-                        }
-                    }
-                }
+                // 2.15.6: an engineer in one of the bridge's hexes wires it; the enemy's
+                // wired bridge is entered, which opens his demolition window.
+                // Each side wires a bridge of its own: the Allied the Best road bridge, the
+                // German the Son bridge.
+                7 => bridge_contest(s, side, ["son", "best"][rng(2)], &unit, rng)
+                    .unwrap_or(Command::End),
                 8 => Command::Barrage {
                     unit,
                     hex: if !s.club_route.is_empty() {
@@ -737,7 +762,7 @@ fn drop_work(s: &State, rng: BotRng) -> Option<Command> {
 /// Bridge work (2.11–2.18): vehicles across stream and railroad bridges, Bulldozers, Baileys,
 /// ferries, railroad improvement. Some of it is refused (the bot tries again).
 fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> {
-    use super::data::{southern_hex, DATA};
+    use super::data::DATA;
     use super::order::Transport;
     let chit = s.chit.clone().unwrap_or_default();
     let pass = faces(rng);
@@ -791,55 +816,7 @@ fn bridge_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command
                 }),
             }
         }
-        3 => {
-            let (name, b) = s.bridges.iter().find(|(_, b)| b.destroyed)?;
-            let def = DATA.bridge(name)?;
-            let eng = format!("{}/eng", if side == Side::Allied { "A" } else { "G" });
-            match (&b.ferry, s.units.get(&eng)) {
-                (None, Some(u)) if u.hex == def.hexes.0 || u.hex == def.hexes.1 => {
-                    Some(Command::Tq {
-                        unit: eng,
-                        reason: vec!["ferry".into(), name.clone()],
-                        pass,
-                    })
-                }
-                (None, _) => Some(Command::Move {
-                    cohesion: false,
-                    unit: eng,
-                    path: vec![southern_hex(def.hexes)],
-                    column: false,
-                    transport: None,
-                }),
-                (Some(f), _) => {
-                    let at = s.units.get(unit).map(|u| u.hex);
-                    if at == Some(f.at) || at == Some(f.to) {
-                        if s.units.get(unit).is_some_and(|u| u.column) {
-                            Some(Command::Ferry {
-                                unit: unit.to_owned(),
-                                bridge: name.clone(),
-                                abandon: rng(2) == 0,
-                            })
-                        } else {
-                            Some(Command::Move {
-                                cohesion: false,
-                                unit: unit.to_owned(),
-                                path: vec![at?],
-                                column: true,
-                                transport: None,
-                            })
-                        }
-                    } else {
-                        Some(Command::Move {
-                            cohesion: false,
-                            unit: unit.to_owned(),
-                            path: vec![f.at],
-                            column: true,
-                            transport: None,
-                        })
-                    }
-                }
-            }
-        }
+        3 => ferry_work(s, side, unit, rng),
         4 => {
             let b = DATA
                 .bridges
@@ -938,4 +915,348 @@ fn unit_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> 
         },
         _ => return None,
     })
+}
+
+/// A placement of `unit` in `hex`: its first move (decision 12).
+fn place(
+    unit: &str,
+    hex: Hex,
+    column: bool,
+    transport: Option<super::order::Transport>,
+) -> Command {
+    Command::Move {
+        cohesion: false,
+        unit: unit.to_owned(),
+        path: vec![hex],
+        column,
+        transport,
+    }
+}
+
+/// The hexes around the bots' start hexes where they play (the synthetic map's, in the bot
+/// test): placements and the order of battle's moves stay in them.
+fn in_play(h: Hex) -> bool {
+    (36..=48).contains(&h.col) && (220..=236).contains(&h.row)
+}
+
+/// The order of battle's Formations on the map (decisions 42, 43, 47): the Leader of one the
+/// chit in play activates is placed by the side's start hex; its units are placed beyond twice
+/// his Command Range or next to an enemy unit (where fire takes their steps, for the Rout and
+/// the 59th's roll), rally and move on, away from him. A German unit beyond twice the range
+/// rolls its O3.0 lost check first, or moves without it and is refused (the engine asks for
+/// the check), and moves on once it passed. Under the divisions' TQ modifiers (SDZ Closed,
+/// Club Route Cut, KG Chill) the rallies and checks change their faces.
+fn oob_work(s: &State, side: Side, rng: BotRng) -> Option<Command> {
+    use super::oob::{Class, OOB};
+    let chit = s.chit.as_deref()?;
+    let formations: Vec<&str> = OOB
+        .formations
+        .iter()
+        .filter(|f| f.side == side)
+        .filter(|f| {
+            OOB.leaders_of(&f.id).next().is_some_and(|l| {
+                super::command::activates(s, chit, &l.id) == Some(true)
+                    && !s.gone.contains(&l.id)
+                    && !s.eliminated.contains_key(&l.id)
+            })
+        })
+        .map(|f| f.id.as_str())
+        .collect();
+    // O3.0: a unit that passed its lost check moves on (the check is for its next move).
+    let passed: Vec<&str> = s
+        .lost_passed
+        .iter()
+        .filter(|u| s.units.contains_key(*u))
+        .filter_map(|u| OOB.formation_of(u))
+        .map(|f| f.id.as_str())
+        .filter(|f| formations.contains(f))
+        .collect();
+    if formations.is_empty() {
+        return None;
+    }
+    let f = if passed.is_empty() {
+        formations[rng(formations.len())]
+    } else {
+        passed[rng(passed.len())]
+    };
+    let leader = OOB.leaders_of(f).next()?;
+    let enemy_at = |h: Hex| s.units.values().any(|u| u.side != side && u.hex == h);
+    let Some(at) = s.units.get(&leader.id).map(|u| u.hex) else {
+        let mut near = start(side).neighbours();
+        near.push(start(side));
+        near.retain(|h| in_play(*h) && !enemy_at(*h));
+        return Some(place(
+            &leader.id,
+            *near.get(rng(near.len().max(1)))?,
+            false,
+            None,
+        ));
+    };
+    let units: Vec<&str> = OOB
+        .units
+        .iter()
+        .filter(|u| u.formation == f && u.class != Class::Leader)
+        .filter(|u| !s.gone.contains(&u.id) && !s.eliminated.contains_key(&u.id))
+        .map(|u| u.id.as_str())
+        .collect();
+    let unit = match units
+        .iter()
+        .find(|u| s.lost_passed.iter().any(|x| x == *u) && s.units.contains_key(**u))
+    {
+        Some(u) => *u,
+        None => *units.get(rng(units.len().max(1)))?,
+    };
+    let twice = 2 * leader.range.unwrap_or(0);
+    let Some(here) = s.units.get(unit).map(|u| u.hex) else {
+        let pool: Vec<Hex> = if rng(2) == 0 {
+            (36..=48u16)
+                .flat_map(|col| (220..=236u16).map(move |row| Hex { col, row }))
+                .filter(|h| (twice + 1..=twice + 3).contains(&h.distance(at)))
+                .collect()
+        } else {
+            s.units
+                .values()
+                .filter(|u| u.side != side)
+                .flat_map(|u| u.hex.neighbours())
+                .filter(|h| in_play(*h))
+                .collect()
+        };
+        let pool: Vec<Hex> = pool.into_iter().filter(|h| !enemy_at(*h)).collect();
+        return Some(place(unit, *pool.get(rng(pool.len().max(1)))?, false, None));
+    };
+    if rng(4) == 0 && !s.lost_passed.iter().any(|x| x == unit) {
+        return Some(Command::Rally {
+            unit: unit.to_owned(),
+            pass: faces(rng),
+        });
+    }
+    // Away from the Leader where a step keeps or widens the distance, else anywhere.
+    let steps: Vec<Hex> = here
+        .neighbours()
+        .into_iter()
+        .filter(|h| in_play(*h))
+        .collect();
+    let away: Vec<Hex> = steps
+        .iter()
+        .copied()
+        .filter(|h| h.distance(at) >= here.distance(at))
+        .collect();
+    let pool = if away.is_empty() || rng(4) == 0 {
+        &steps
+    } else {
+        &away
+    };
+    let next = *pool.get(rng(pool.len().max(1)))?;
+    if side == Side::German
+        && s.german_lost
+        && !s.lost_passed.iter().any(|u| u == unit)
+        && super::german_lost::check_move(s, side, unit, here, &[next]).is_err()
+        && rng(3) > 0
+    {
+        return Some(Command::Tq {
+            unit: unit.to_owned(),
+            reason: vec!["lost".into()],
+            pass: faces(rng),
+        });
+    }
+    Some(Command::Move {
+        cohesion: false,
+        unit: unit.to_owned(),
+        path: vec![next],
+        column: false,
+        transport: None,
+    })
+}
+
+/// The bridge the side's engineer wires (`bridge_contest`): each side one of its own, so that
+/// neither side's engineer holds a hex of the other's bridge for good.
+fn mine(side: Side) -> &'static str {
+    match side {
+        Side::Allied => "best",
+        Side::German => "son",
+    }
+}
+
+/// Wired bridges (2.15.5, 2.15.6; decisions 39, 40) on the bridges named `son` and `best`: the
+/// side's engineer of that bridge is placed in one of its hexes and wires it; a unit of the
+/// side enters the enemy's wired bridge (placed in a hex of it, or stepping in from beside
+/// it), and steps out again so that it may enter once more; the wiring side's engineer
+/// re-enters its contested hexes (so a later entry opens the window again) and, after a
+/// missed demolition, enters both hexes one after the other to regain control and wire again.
+fn bridge_contest(s: &State, side: Side, b: &str, unit: &str, rng: BotRng) -> Option<Command> {
+    let def = super::data::DATA.bridge(b)?;
+    let hexes = [def.hexes.0, def.hexes.1];
+    let x = s.bridges.get(b).cloned().unwrap_or_default();
+    let letter = if side == Side::Allied { "A" } else { "G" };
+    let free = |h: &Hex| !s.units.values().any(|u| u.side != side && u.hex == *h);
+    let who = format!("{letter}/x-{b}");
+    // Out of the bridge's hexes, to a hex beside them: the enemy regains control of the
+    // bridge, or ferries across the destroyed one, only once no unit of the side holds them.
+    let leave = |rng: BotRng| -> Option<Command> {
+        let at = s
+            .units
+            .get(&who)
+            .map(|u| u.hex)
+            .filter(|h| hexes.contains(h))?;
+        let n: Vec<Hex> = at
+            .neighbours()
+            .into_iter()
+            .filter(|h| !hexes.contains(h) && free(h))
+            .collect();
+        Some(Command::Move {
+            cohesion: false,
+            unit: who.clone(),
+            path: vec![*n.get(rng(n.len().max(1)))?],
+            column: false,
+            transport: None,
+        })
+    };
+    if x.destroyed || x.regain.as_ref().is_some_and(|r| r.side == side.other()) {
+        return leave(rng);
+    }
+    let step = |who: String, to: Hex| Command::Move {
+        cohesion: false,
+        unit: who,
+        path: vec![to],
+        column: false,
+        transport: None,
+    };
+    // In a bridge hex: to the other one, or out beside it; beside it: into a free one.
+    let shuffle = |who: String, at: Hex, rng: BotRng| -> Option<Command> {
+        let to = if hexes.contains(&at) && rng(2) == 0 {
+            hexes.into_iter().find(|h| *h != at)
+        } else if hexes.contains(&at) {
+            let n: Vec<Hex> = at
+                .neighbours()
+                .into_iter()
+                .filter(|h| !hexes.contains(h) && free(h))
+                .collect();
+            n.get(rng(n.len().max(1))).copied()
+        } else {
+            hexes.into_iter().find(|h| h.adjacent(at))
+        };
+        to.filter(free).map(|h| step(who, h))
+    };
+    if x.wired_by == Some(side.other()) {
+        return match s.units.get(&who) {
+            None => {
+                let open: Vec<Hex> = hexes.into_iter().filter(free).collect();
+                let h = *open.get(rng(open.len().max(1)))?;
+                Some(place(&who, h, rng(2) == 0, None))
+            }
+            Some(u) => shuffle(who, u.hex, rng),
+        };
+    }
+    if rng(4) == 0 {
+        return Some(step(unit.to_owned(), hexes[rng(2)]));
+    }
+    if b != mine(side) {
+        return None;
+    }
+    let eng = format!("{letter}/eng-{b}");
+    let Some(at) = s.units.get(&eng).map(|u| u.hex) else {
+        let open: Vec<Hex> = hexes.into_iter().filter(free).collect();
+        return Some(place(&eng, *open.get(rng(open.len().max(1)))?, false, None));
+    };
+    let regain = x
+        .regain
+        .as_ref()
+        .is_some_and(|r| r.side == side && hexes.iter().any(|h| !r.entered.contains(h)));
+    let contested = x.wired_by == Some(side) && !x.contested.is_empty();
+    if regain || contested || !hexes.contains(&at) {
+        return shuffle(eng, at, rng);
+    }
+    if x.wired_by.is_none() {
+        return Some(Command::Tq {
+            unit: eng,
+            reason: vec!["wire".into(), b.into()],
+            pass: faces(rng),
+        });
+    }
+    shuffle(eng, at, rng)
+}
+
+/// A ferry on a destroyed bridge (2.18, 2.18.1, 2.18.2; decisions 38, 45): the bridge's own
+/// engineer builds it, and a passenger that came in riding its organic transport ('mounted')
+/// takes it by abandoning its vehicles. Some of it is refused (the bot tries again).
+fn ferry_work(s: &State, side: Side, unit: &str, rng: BotRng) -> Option<Command> {
+    use super::data::{southern_hex, DATA};
+    use super::order::Transport;
+    let pass = faces(rng);
+    let (name, b) = s.bridges.iter().find(|(_, b)| b.destroyed)?;
+    let def = DATA.bridge(name)?;
+    // The bridge's own engineer (the one that wires it, `bridge_contest`) builds it.
+    let eng = format!(
+        "{}/eng-{name}",
+        if side == Side::Allied { "A" } else { "G" }
+    );
+    let passenger = format!("{}/f", if side == Side::Allied { "A" } else { "G" });
+    match (&b.ferry, s.units.get(&eng)) {
+        (None, Some(u)) if u.hex == def.hexes.0 || u.hex == def.hexes.1 => Some(Command::Tq {
+            unit: eng,
+            reason: vec!["ferry".into(), name.clone()],
+            pass,
+        }),
+        (None, at) => Some(Command::Move {
+            cohesion: false,
+            path: vec![at
+                .and_then(|u| {
+                    [def.hexes.0, def.hexes.1]
+                        .into_iter()
+                        .find(|h| h.adjacent(u.hex))
+                })
+                .unwrap_or(southern_hex(def.hexes))],
+            unit: eng,
+            column: false,
+            transport: None,
+        }),
+        // Decisions 38, 45: a passenger that came in riding its organic transport
+        // ('mounted') takes the ferry only by abandoning its vehicles.
+        (Some(f), _)
+            if f.side == side
+                && rng(2) == 0
+                && s.units
+                    .get(&passenger)
+                    .is_none_or(|u| u.hex == f.at || u.hex == f.to) =>
+        {
+            Some(match s.units.get(&passenger) {
+                None if !s.units.values().any(|u| u.side != side && u.hex == f.at) => {
+                    place(&passenger, f.at, true, Some(Transport::Mounted))
+                }
+                _ => Command::Ferry {
+                    abandon: (!s.abandoned.contains(&passenger) && rng(4) > 0) || rng(8) == 0,
+                    unit: passenger,
+                    bridge: name.clone(),
+                },
+            })
+        }
+        (Some(f), _) => {
+            let at = s.units.get(unit).map(|u| u.hex);
+            if at == Some(f.at) || at == Some(f.to) {
+                if s.units.get(unit).is_some_and(|u| u.column) {
+                    Some(Command::Ferry {
+                        unit: unit.to_owned(),
+                        bridge: name.clone(),
+                        abandon: rng(2) == 0,
+                    })
+                } else {
+                    Some(Command::Move {
+                        cohesion: false,
+                        unit: unit.to_owned(),
+                        path: vec![at?],
+                        column: true,
+                        transport: None,
+                    })
+                }
+            } else {
+                Some(Command::Move {
+                    cohesion: false,
+                    unit: unit.to_owned(),
+                    path: vec![f.at],
+                    column: true,
+                    transport: None,
+                })
+            }
+        }
+    }
 }

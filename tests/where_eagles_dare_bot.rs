@@ -448,7 +448,8 @@ fn a_ride_in_the_country_bot_games_end_fold_verify_and_keep_secrets() {
 #[test]
 fn the_best_laid_plans_bot_games_end_fold_verify_and_keep_the_air_drop_sealed() {
     let (seen, _, reached) = play_many("the-best-laid-plans", games(), 5_000);
-    // Decisions 37, 39, 40, 42, 43, 46, 47.
+    // Decisions 37, 39, 40, 46, 47 (each path is asserted in the scenario that reaches it most;
+    // the counts print for all).
     reached.assert_reached(
         "the-best-laid-plans",
         full_run(),
@@ -458,8 +459,6 @@ fn the_best_laid_plans_bot_games_end_fold_verify_and_keep_the_air_drop_sealed() 
             "demolished",
             "not_demolished",
             "rewired",
-            "tq_modified",
-            "rout_59th",
             "flak_named",
             "lost_needed",
             "lost_passed",
@@ -474,7 +473,7 @@ fn the_best_laid_plans_bot_games_end_fold_verify_and_keep_the_air_drop_sealed() 
 #[test]
 fn campaign_bot_games_of_nine_days_end_fold_verify_and_keep_secrets() {
     let (seen, numbered, reached) = play_many("campaign", campaigns(), 20_000);
-    // Decisions 37, 38 and 45, 39, 40, 42, 43, 46, 47 (KG Chill's +1 from the 21st).
+    // Decisions 37, 38 and 45, 40, 42 (KG Chill's +1 from the 21st), 43, 47.
     reached.assert_reached(
         "campaign",
         full_run(),
@@ -483,12 +482,9 @@ fn campaign_bot_games_of_nine_days_end_fold_verify_and_keep_secrets() {
             "window",
             "demolished",
             "not_demolished",
-            "rewired",
             "ferry_abandon",
             "tq_modified",
             "rout_59th",
-            "flak_named",
-            "lost_needed",
             "lost_passed",
         ],
     );

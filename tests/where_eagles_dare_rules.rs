@@ -2870,10 +2870,13 @@ fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() 
     refused(&mut s, "allied", "ferry A/502 son", "2.18.2");
     play(&mut s, "allied", "move A/506 56.203 56.202 column", &[]);
     // 2.18.2: the ferry is the Unit's entire activation, begun in the ferry's hex.
-    let e = refused(&mut s, "allied", "ferry A/506 son abandon", "2.18.2");
+    let e = refused(&mut s, "allied", "ferry A/506 son", "2.18.2");
     assert!(e.message.contains("has already acted this impulse"), "{e}");
     allied_impulse(&mut s, "div-101");
-    ok(&mut s, "allied", "ferry A/506 son abandon", &[]);
+    // A Leg Unit with no organic transport has nothing to abandon.
+    let e = refused(&mut s, "allied", "ferry A/506 son abandon", "2.18.2");
+    assert!(e.message.contains("no organic transport to abandon"), "{e}");
+    ok(&mut s, "allied", "ferry A/506 son", &[]);
     assert_eq!(
         s.window,
         Some(hex("56.202")),
@@ -2881,7 +2884,7 @@ fn ferries_2_18_an_engineer_on_a_destroyed_bridge_ferries_leg_units_in_column() 
     );
     no_opfire(&mut s);
     assert_eq!(s.units["A/506"].hex, hex("56.201"));
-    assert!(s.abandoned.contains(&"A/506".to_owned()));
+    assert!(!s.abandoned.contains(&"A/506".to_owned()));
     refused(&mut s, "allied", "fire A/506 56.200 small-arms", "2.18.2");
     // Not into an enemy hex; not while Suppressed.
     s.units.insert(

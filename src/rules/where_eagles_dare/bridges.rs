@@ -892,14 +892,19 @@ fn check_leg_unit(s: &State, unit: &str, bridge: &str, abandon: bool) -> Result<
         def.and_then(|d| d.transport.as_deref())
             .map(|t| format!("it has organic transport ({t}) in the order of battle"))
     };
-    if let Some(why) = organic {
-        if !abandon && !s.abandoned.iter().any(|a| a == unit) {
-            return Err(r(format!(
-                "{unit}: {why}; a Unit with Wheeled or Tracked Organic Transport uses a ferry only by abandoning its vehicles for ever: ferry {unit} {bridge} abandon"
-            )));
-        }
+    let abandoned = s.abandoned.iter().any(|a| a == unit);
+    match organic {
+        Some(why) if !abandon && !abandoned => Err(r(format!(
+            "{unit}: {why}; a Unit with Wheeled or Tracked Organic Transport uses a ferry only by abandoning its vehicles for ever: ferry {unit} {bridge} abandon"
+        ))),
+        _ if abandon && abandoned => Err(r(format!(
+            "{unit} abandoned its vehicles before: it has none to abandon; ferry {unit} {bridge}"
+        ))),
+        None if abandon => Err(r(format!(
+            "{unit} has no organic transport to abandon (none in the order of battle, and its move did not say 'mounted'): ferry {unit} {bridge}"
+        ))),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 pub fn ferry(s: &mut State, ctx: &mut Ctx, unit: &str, bridge: &str, abandon: bool, to: Hex) {

@@ -272,6 +272,15 @@ pub fn arrive(s: &mut State, ctx: &mut Ctx) {
     }
 }
 
+/// An Independent Unit: its formation is activated by an Independent chit (S3.1 Rout's
+/// "Independent Units").
+fn is_independent(u: &super::oob::UnitDef) -> bool {
+    OOB.formation(&u.formation)
+        .and_then(|g| g.chit.as_deref())
+        .and_then(|c| DATA.chit(c))
+        .is_some_and(|c| c.kind == ChitKind::Independent)
+}
+
 /// 5.1: a formation on its off-map display (in a box, on the map display waiting for 0700, or
 /// routed beside it) has no unit on the map: its units act once it has arrived. The refusal
 /// goes to the German alone, who moves them; it names nothing the Allied player may see.
@@ -449,11 +458,7 @@ fn removed_59th(s: &State, formation: &str) -> (Vec<String>, Vec<String>) {
         })
         .collect();
     for u in &OOB.units {
-        let independent = OOB
-            .formation(&u.formation)
-            .and_then(|g| g.chit.as_deref())
-            .and_then(|c| DATA.chit(c))
-            .is_some_and(|c| c.kind == ChitKind::Independent);
+        let independent = is_independent(u);
         let in_range = s.units.get(&u.id).is_some_and(|x| {
             x.side == Side::German
                 && leaders
@@ -587,11 +592,7 @@ pub fn routed_units(s: &State, formation: &str) -> Option<Vec<String>> {
         .collect();
     let hexes: Vec<Hex> = out.iter().map(|u| s.units[u].hex).collect();
     for u in &OOB.units {
-        let independent = OOB
-            .formation(&u.formation)
-            .and_then(|g| g.chit.as_deref())
-            .and_then(|c| DATA.chit(c))
-            .is_some_and(|c| c.kind == ChitKind::Independent);
+        let independent = is_independent(u);
         if independent
             && !out.contains(&u.id)
             && s.units

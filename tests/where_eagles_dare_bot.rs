@@ -162,9 +162,11 @@ impl Reached {
         let mut needed = false;
         if let Some(Command::Move { unit, path, .. }) = command {
             if let Some(u) = before.units.get(unit).filter(|u| u.side == Side::German) {
-                if before.lost_passed.iter().any(|x| x == unit) {
+                if before.lost_checked(unit) {
                     let mut unchecked = before.clone();
-                    unchecked.lost_passed.retain(|x| x != unit);
+                    if let Some(a) = unchecked.activity.get_mut(unit) {
+                        a.lost_checked = false;
+                    }
                     needed = german_lost::check_move(&unchecked, Side::German, unit, u.hex, path)
                         .is_err();
                 }

@@ -414,7 +414,7 @@ fn german_lost_o3_0_beyond_twice_the_range_each_step_away_needs_a_check() {
     );
     ok(&mut s, "german", "move 1/59-a 30.108", &[]);
     no_opfire(&mut s);
-    assert!(s.lost_passed.is_empty(), "the check is used by its move");
+    assert!(!s.lost_checked("1/59-a"), "the check is used by its move");
     refused(&mut s, "german", "move 1/59-a 30.109", "O3.0");
     // Within twice the range, a unit goes where it likes, even past it.
     unit_at(&mut s, "2/59-a", Side::German, "30.104");

@@ -482,7 +482,9 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             // O3.0: a German unit that passed its lost check moves on in the same impulse.
             if side == Side::German
                 && s.actions < 3
-                && s.lost_passed.iter().any(|u| s.units.contains_key(u))
+                && s.activity
+                    .iter()
+                    .any(|(u, a)| a.lost_checked && s.units.contains_key(u))
                 && rng(4) > 0
             {
                 if let Some(c) = oob_work(s, side, rng) {
@@ -964,9 +966,10 @@ fn oob_work(s: &State, side: Side, rng: BotRng) -> Option<Command> {
         .collect();
     // O3.0: a unit that passed its lost check moves on (the check is for its next move).
     let passed: Vec<&str> = s
-        .lost_passed
+        .activity
         .iter()
-        .filter(|u| s.units.contains_key(*u))
+        .filter(|(u, a)| a.lost_checked && s.units.contains_key(*u))
+        .map(|(u, _)| u)
         .filter_map(|u| OOB.formation_of(u))
         .map(|f| f.id.as_str())
         .filter(|f| formations.contains(f))
@@ -1001,7 +1004,7 @@ fn oob_work(s: &State, side: Side, rng: BotRng) -> Option<Command> {
         .collect();
     let unit = match units
         .iter()
-        .find(|u| s.lost_passed.iter().any(|x| x == *u) && s.units.contains_key(**u))
+        .find(|u| s.lost_checked(u) && s.units.contains_key(**u))
     {
         Some(u) => *u,
         None => *units.get(rng(units.len().max(1)))?,
@@ -1024,7 +1027,7 @@ fn oob_work(s: &State, side: Side, rng: BotRng) -> Option<Command> {
         let pool: Vec<Hex> = pool.into_iter().filter(|h| !enemy_at(*h)).collect();
         return Some(place(unit, *pool.get(rng(pool.len().max(1)))?, false, None));
     };
-    if rng(4) == 0 && !s.lost_passed.iter().any(|x| x == unit) {
+    if rng(4) == 0 && !s.lost_checked(unit) {
         return Some(Command::Rally {
             unit: unit.to_owned(),
             pass: faces(rng),
@@ -1049,7 +1052,7 @@ fn oob_work(s: &State, side: Side, rng: BotRng) -> Option<Command> {
     let next = *pool.get(rng(pool.len().max(1)))?;
     if side == Side::German
         && s.german_lost
-        && !s.lost_passed.iter().any(|u| u == unit)
+        && !s.lost_checked(unit)
         && super::german_lost::check_move(s, side, unit, here, &[next]).is_err()
         && rng(3) > 0
     {

@@ -846,12 +846,12 @@ pub fn check_ferry(
 
 /// 2.18: "Only Leg Units can use a ferry"; 2.18.2: "Units that have Wheeled or Tracked Organic
 /// Transport may use a ferry but they must abandon their vehicles to do so" (decision 38). A
-/// Vehicle Unit — class `armor` or `recon` in the order of battle, or a Unit whose move into its
-/// hex said `wheeled` or `tracked` (decision 23), or one carrying a piggyback rider — is
-/// refused, `abandon` or not: it is the vehicle. A Unit on another's vehicle (piggyback, S4, or
-/// a divisional truck or jeep, S5.3) dismounts first. A Unit with organic transport (the
+/// Vehicle Unit — class `armor` in the order of battle, or a Unit whose move into its hex said
+/// `wheeled` or `tracked` (decision 23) — is refused, `abandon` or not: it is the vehicle. A
+/// Unit on a divisional truck or jeep (S5.3) dismounts first; a piggyback pair is refused
+/// before, by S4.3 (`units::check_action`, decision 45). A Unit with organic transport (the
 /// order of battle's `transport:`, or a move into its hex said `mounted`) not yet abandoned
-/// crosses only with `abandon`.
+/// crosses only with `abandon`; `abandon` with nothing to abandon is refused.
 fn check_leg_unit(s: &State, unit: &str, bridge: &str, abandon: bool) -> Result<(), RuleError> {
     use super::oob::{Class, OOB};
     let r = |m: String| rule("2.18.2 Using Ferries", m);
@@ -867,18 +867,11 @@ fn check_leg_unit(s: &State, unit: &str, bridge: &str, abandon: bool) -> Result<
             t.name()
         ))
     } else {
-        s.piggyback
-            .get(unit)
-            .map(|i| format!("a Vehicle Unit carrying {i} piggyback"))
+        None
     };
     if let Some(what) = vehicle {
         return Err(r(format!(
             "{unit} is {what}: only Leg Units use a ferry (2.18), and a Vehicle Unit has no vehicles to abandon; it crosses the river by a bridge"
-        )));
-    }
-    if let Some(v) = super::units::riding_on(s, unit) {
-        return Err(r(format!(
-            "{unit} rides piggyback on {v}: only Leg Units use a ferry; dismount it first (dismount {v}), then ferry it"
         )));
     }
     if let Some((kind, division)) = s.riding.get(unit) {

@@ -243,8 +243,7 @@ fn play(s: &mut State, ctx: &mut Ctx, id: String) {
     let c = DATA.chit(&id).expect("chits in the mug are in the data");
     s.impulse = c.side;
     s.actions = 0;
-    // O3.0: a passed lost check is for the move it was rolled for, in that impulse.
-    s.lost_passed.clear();
+    // A new impulse: no unit has acted (and an O3.0 lost check passed is spent).
     s.activity.clear();
     s.impulse_no += 1;
     s.chit = Some(id.clone());

@@ -186,7 +186,9 @@ pub fn move_unit(
         s.entrenched.remove(unit);
     }
     // O3.0: a passed lost check is for the move that follows it.
-    s.lost_passed.retain(|u| u != unit);
+    if let Some(a) = s.activity.get_mut(unit) {
+        a.lost_checked = false;
+    }
     s.units.insert(
         unit.to_owned(),
         Unit {
@@ -852,18 +854,15 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
         super::bridges::passed(s, ctx, side, unit, reason);
     }
     super::events::after_tq(s, ctx, unit, reason, ok);
-    if ok
-        && side == Side::German
-        && reason.first().map(String::as_str) == Some("lost")
-        && !s.lost_passed.iter().any(|u| u == unit)
-    {
-        s.lost_passed.push(unit.to_owned());
-    }
-    if !ok && side == Side::German && reason.first().map(String::as_str) == Some("lost") {
-        s.lost = Some(unit.to_owned());
-        ctx.say(format!(
-            "{unit} fails: it is lost, and the Allied player moves it (O3.0)"
-        ));
+    if side == Side::German && reason.first().map(String::as_str) == Some("lost") {
+        if ok {
+            s.activity.entry(unit.to_owned()).or_default().lost_checked = true;
+        } else {
+            s.lost = Some(unit.to_owned());
+            ctx.say(format!(
+                "{unit} fails: it is lost, and the Allied player moves it (O3.0)"
+            ));
+        }
     }
     if ok && reason.first().map(String::as_str) == Some("wire") {
         let name = &reason[1];

@@ -47,7 +47,7 @@ pub fn check_move(
     if !s.german_lost || side != Side::German || s.lost.as_deref() == Some(unit) {
         return Ok(());
     }
-    let mut checks = usize::from(s.lost_passed.iter().any(|u| u == unit));
+    let mut checks = usize::from(s.lost_checked(unit));
     let mut at = start;
     for &next in steps {
         if let (Some((now, leader, range)), Some((then, ..))) =

@@ -551,7 +551,6 @@ impl Rules for WhereEaglesDare {
             dutch: BTreeMap::new(),
             minefields: Vec::new(),
             mine_passed: Vec::new(),
-            lost_passed: Vec::new(),
             activity: BTreeMap::new(),
             assault: None,
             lost_82nd_in: Vec::new(),

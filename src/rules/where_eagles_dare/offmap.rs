@@ -536,10 +536,7 @@ fn rout_59th(
         if s.units.remove(u).is_some() {
             left_map.push(u.clone());
         }
-        s.marks.remove(u);
-        s.vehicles.remove(u);
-        s.drop_markers.remove(u);
-        s.drop_awaiting.retain(|x| x != u);
+        super::units::clear_markers(s, u);
         s.entrenched.remove(u);
         if let Some((kind, division)) = s.riding.remove(u) {
             *s.assets_lost

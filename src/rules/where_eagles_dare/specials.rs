@@ -117,11 +117,7 @@ pub fn check_huber_unit(s: &State, unit: &str) -> Result<(), RuleError> {
     if !huber_in_scenario(s) {
         return Ok(());
     }
-    let entry = if set == "59th" {
-        ((18, super::turn::T0700), "0700 18 Sept")
-    } else {
-        ((21, super::turn::NIGHT), "Night 21 Sept")
-    };
+    let entry = huber_entry(set);
     match s.huber.chosen.as_deref() {
         None => Err(rule(
             S5_5,
@@ -139,14 +135,25 @@ pub fn check_huber_unit(s: &State, unit: &str) -> Result<(), RuleError> {
     }
 }
 
+/// S5.5: when KG Huber enters under each master — "If he chooses the 59th Infantry Division,
+/// KG Huber enters on the 0700, September 17th" (read as the 18th, decision 4), "If he chooses
+/// KG Chill, KG Huber enters on the Night, September 21st Turn" — and that turn as said.
+fn huber_entry(set: &str) -> ((u8, usize), &'static str) {
+    if set == "59th" {
+        ((18, super::turn::T0700), "0700 18 Sept")
+    } else {
+        ((21, super::turn::NIGHT), "Night 21 Sept")
+    }
+}
+
 /// Is the KG Huber chit `f-huber-59` or `f-huber-chill` in play now?
 pub fn huber_chit_in_play(s: &State, chit: &str) -> bool {
-    let now = (s.day, s.time);
-    match (chit, s.huber.chosen.as_deref()) {
-        ("f-huber-59", Some("59th")) => now >= (18, super::turn::T0700),
-        ("f-huber-chill", Some("chill")) => now >= (21, super::turn::NIGHT),
-        _ => false,
-    }
+    let set = match chit {
+        "f-huber-59" => "59th",
+        "f-huber-chill" => "chill",
+        _ => return false,
+    };
+    s.huber.chosen.as_deref() == Some(set) && (s.day, s.time) >= huber_entry(set).0
 }
 
 /// The phase at the start of the night of the 17th: KG Huber's choice.

@@ -150,6 +150,9 @@ pub struct Activity {
     /// Its activation is over, by this rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub over: Option<String>,
+    /// O3.0: it passed `tq <unit> lost`, for its next move (decision 47).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lost_checked: bool,
 }
 
 /// S3.1 Rout of an Allied Formation (decision 30): who moves its units (the Formation's
@@ -667,9 +670,6 @@ pub struct State {
     /// What each unit has done in the impulse in play (`activity.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub activity: BTreeMap<String, Activity>,
-    /// O3.0: German units that passed `tq <unit> lost`, for their next step (decision 47).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub lost_passed: Vec<String>,
     /// O3: a German unit that failed its check, moved now by the Allied player.
     #[serde(default)]
     pub lost: Option<String>,
@@ -683,6 +683,11 @@ pub struct State {
 }
 
 impl State {
+    /// O3.0: has the unit passed a lost check in this impulse, not yet used by a move?
+    pub fn lost_checked(&self, unit: &str) -> bool {
+        self.activity.get(unit).is_some_and(|a| a.lost_checked)
+    }
+
     /// Does this side watch the hex (its standing watch list, every hex by default)?
     pub fn watches(&self, side: Side, hex: Hex) -> bool {
         self.watch.get(&side).is_none_or(|w| w.contains(&hex))

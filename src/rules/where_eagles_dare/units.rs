@@ -820,13 +820,19 @@ pub fn formation_losses(s: &State, formation: &str) -> u32 {
         .sum()
 }
 
-/// Decision 21: a unit of the order of battle that is eliminated keeps its lost steps (all
-/// of them) as its formation's losses; its markers go. A unit outside it leaves nothing.
-pub fn eliminate(s: &mut State, unit: &str) {
+/// A unit gone from the map for good: its stated results, remembered transport and drop
+/// markers go with it.
+pub fn clear_markers(s: &mut State, unit: &str) {
     s.marks.remove(unit);
     s.vehicles.remove(unit);
     s.drop_markers.remove(unit);
     s.drop_awaiting.retain(|u| u != unit);
+}
+
+/// Decision 21: a unit of the order of battle that is eliminated keeps its lost steps (all
+/// of them) as its formation's losses; its markers go. A unit outside it leaves nothing.
+pub fn eliminate(s: &mut State, unit: &str) {
+    clear_markers(s, unit);
     if let Some(k) = steps_of(unit) {
         s.eliminated.insert(unit.to_owned(), k);
     }

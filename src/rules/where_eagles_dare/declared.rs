@@ -711,10 +711,10 @@ pub fn check_tq(s: &State, side: Side, unit: &str, reason: &[String]) -> Result<
         // 2.15.6: "If you miss the roll … you can only wire the bridge again if you regain
         // control of the bridge" (decision 39).
         if let Some(r) = b.regain.as_ref().filter(|r| r.side == side) {
-            let missing: Vec<String> = [def.hexes.0, def.hexes.1]
-                .into_iter()
-                .filter(|h| !r.entered.contains(h))
-                .map(|h| h.to_string())
+            let missing: Vec<String> = r
+                .still_to_enter(def.hexes)
+                .iter()
+                .map(Hex::to_string)
                 .collect();
             if !missing.is_empty() {
                 return Err(rule(

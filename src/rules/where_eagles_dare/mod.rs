@@ -1573,7 +1573,6 @@ impl WhereEaglesDare {
             }
             Command::Mount { infantry, vehicle } => {
                 units::check_mount(s, side, infantry, vehicle)?;
-                activity::check(s, vehicle)?;
                 // S4.1: "it takes an entire movement action by both units".
                 activity::acted(s, vehicle, true);
                 s.window = Some(units::mount(s, ctx, infantry, vehicle));

@@ -281,6 +281,16 @@ pub struct Regain {
     pub entered: Vec<Hex>,
 }
 
+impl Regain {
+    /// The bridge's hexes the side's units have still to enter to regain control.
+    pub fn still_to_enter(&self, hexes: (Hex, Hex)) -> Vec<Hex> {
+        [hexes.0, hexes.1]
+            .into_iter()
+            .filter(|h| !self.entered.contains(h))
+            .collect()
+    }
+}
+
 /// The demolition window (2.15.6): the wiring side may roll for each bridge named, or pass.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Demolition {

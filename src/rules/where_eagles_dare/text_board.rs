@@ -572,10 +572,10 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             ));
         }
         if let (Some(r), Some(d)) = (&b.regain, DATA.bridge(name)) {
-            let missing: Vec<String> = [d.hexes.0, d.hexes.1]
-                .into_iter()
-                .filter(|h| !r.entered.contains(h))
-                .map(|h| h.to_string())
+            let missing: Vec<String> = r
+                .still_to_enter(d.hexes)
+                .iter()
+                .map(ToString::to_string)
                 .collect();
             marks.push(if missing.is_empty() {
                 format!(

@@ -30,7 +30,7 @@ fn own(s: &State, side: Side, unit: &str, section: &str) -> Result<Unit, RuleErr
 }
 
 /// The vehicle an infantry unit rides piggyback on, if it does.
-pub fn riding_on(s: &State, infantry: &str) -> Option<String> {
+fn riding_on(s: &State, infantry: &str) -> Option<String> {
     s.piggyback
         .iter()
         .find(|(_, i)| i.as_str() == infantry)
@@ -255,7 +255,7 @@ pub fn check_mount(s: &State, side: Side, infantry: &str, vehicle: &str) -> Resu
     // vehicle too, and it may act (no glider/paradrop marker, not in a park).
     super::command::check_active(s, side, vehicle)?;
     check_action(s, vehicle, true, None)?;
-    Ok(())
+    super::activity::check(s, vehicle)
 }
 
 /// A unit's class as the errors say it.

@@ -10,10 +10,16 @@
 //! refresh, never an event.
 //!
 //! The `NOTIFY` is off the move's path: `announce` hands the tick to a task (started on first
-//! use), which sends every tick waiting in one statement. A move's answer does not wait for a
-//! round trip that only pages need, and many moves at once cost the database one statement,
-//! not one each.
+//! use), which sends the ticks waiting in one statement, the latest of each game only, and then
+//! rests `NOTIFY_EVERY` before the next. A move's answer does not wait for a round trip that
+//! only pages need, and however fast moves come, a process costs the database at most one
+//! `NOTIFY` statement per `NOTIFY_EVERY`. That matters: a statement that notifies is a
+//! transaction of its own, with its own commit flushed to disk, and PostgreSQL lets one
+//! notifying transaction commit at a time; sent as fast as moves came (every tick waiting, no
+//! rest), 16 busy games made about 1,100 of them a second, one for every four moves
+//! (BENCHMARKS.md, issue 16).
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -46,31 +52,61 @@ impl Listener for Nobody {
 /// The most ticks one `NOTIFY` statement carries.
 const TICKS_PER_STATEMENT: usize = 256;
 
+/// The least time between two `NOTIFY` statements of one process. A page hears of a move at
+/// most this much later than it would otherwise: far less than a player can tell, and a page
+/// that hears late loses nothing (each tick carries the game's `next_seq`).
+const NOTIFY_EVERY: Duration = Duration::from_millis(50);
+
 /// Ticks on their way to the database's `NOTIFY`, once a task sends them.
 #[derive(Clone, Default)]
 pub(crate) struct Outgoing(Arc<Mutex<Option<mpsc::UnboundedSender<Tick>>>>);
 
-/// Sends the ticks queued by `announce`, every tick waiting in one statement; if the database
+/// Sends the ticks queued by `announce`: the latest of each game among those waiting, in
+/// statements of at most `TICKS_PER_STATEMENT`, then a rest of `NOTIFY_EVERY`; if the database
 /// cannot be told, tells `listener` in-process.
 async fn send_ticks(
     listener: Arc<dyn Listener>,
     store: Store,
     mut ticks: mpsc::UnboundedReceiver<Tick>,
 ) {
-    let mut batch = Vec::new();
-    while ticks.recv_many(&mut batch, TICKS_PER_STATEMENT).await > 0 {
-        let payloads: Vec<String> = batch
-            .iter()
-            .map(|t| serde_json::to_string(t).expect("a tick serialises"))
-            .collect();
-        if let Err(e) = store.notify_appended_all(&payloads).await {
-            tracing::warn!(error = %e, "could not NOTIFY appends; pushing in-process only");
-            for tick in batch.drain(..) {
-                listener.appended(tick);
+    let mut waiting = Vec::new();
+    while ticks.recv_many(&mut waiting, usize::MAX).await > 0 {
+        let latest = latest_of_each_game(waiting.drain(..));
+        for batch in latest.chunks(TICKS_PER_STATEMENT) {
+            let payloads: Vec<String> = batch
+                .iter()
+                .map(|t| serde_json::to_string(t).expect("a tick serialises"))
+                .collect();
+            if let Err(e) = store.notify_appended_all(&payloads).await {
+                tracing::warn!(error = %e, "could not NOTIFY appends; pushing in-process only");
+                for tick in batch {
+                    listener.appended(tick.clone());
+                }
             }
         }
-        batch.clear();
+        tokio::time::sleep(NOTIFY_EVERY).await;
     }
+}
+
+/// One tick per game, the one with the highest `next_seq`, in the order the games first
+/// appear: a page told of the latest fetches every event before it.
+fn latest_of_each_game(ticks: impl IntoIterator<Item = Tick>) -> Vec<Tick> {
+    let mut latest: Vec<Tick> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    for tick in ticks {
+        match at.get(&tick.game_id) {
+            Some(&i) => {
+                if tick.next_seq > latest[i].next_seq {
+                    latest[i] = tick;
+                }
+            }
+            None => {
+                at.insert(tick.game_id.clone(), latest.len());
+                latest.push(tick);
+            }
+        }
+    }
+    latest
 }
 
 /// On PostgreSQL, starts a task that `LISTEN`s for appends and tells `listener` of each,
@@ -155,5 +191,33 @@ impl super::Games {
     /// is no such game: where a live stream starts, and what an answer by mail follows.
     pub async fn next_seq(&self, game_id: &str) -> super::Result<Option<u64>> {
         Ok(self.store.game(game_id).await?.map(|g| g.next_seq))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tick(game_id: &str, next_seq: u64) -> Tick {
+        Tick {
+            game_id: game_id.into(),
+            next_seq,
+        }
+    }
+
+    #[test]
+    fn one_tick_per_game_the_latest_in_the_order_games_first_appear() {
+        let ticks = [
+            tick("b", 4),
+            tick("a", 9),
+            tick("b", 6),
+            tick("b", 5),
+            tick("c", 1),
+        ];
+        assert_eq!(
+            latest_of_each_game(ticks),
+            [tick("b", 6), tick("a", 9), tick("c", 1)]
+        );
+        assert!(latest_of_each_game([]).is_empty());
     }
 }

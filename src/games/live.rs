@@ -67,23 +67,38 @@ pub(crate) struct Outgoing(Arc<Mutex<Option<mpsc::UnboundedSender<Tick>>>>);
 async fn send_ticks(
     listener: Arc<dyn Listener>,
     store: Store,
-    mut ticks: mpsc::UnboundedReceiver<Tick>,
+    ticks: mpsc::UnboundedReceiver<Tick>,
 ) {
-    let mut waiting = Vec::new();
-    while ticks.recv_many(&mut waiting, usize::MAX).await > 0 {
-        let latest = latest_of_each_game(waiting.drain(..));
-        for batch in latest.chunks(TICKS_PER_STATEMENT) {
-            let payloads: Vec<String> = batch
-                .iter()
-                .map(|t| serde_json::to_string(t).expect("a tick serialises"))
-                .collect();
-            if let Err(e) = store.notify_appended_all(&payloads).await {
-                tracing::warn!(error = %e, "could not NOTIFY appends; pushing in-process only");
-                for tick in batch {
-                    listener.appended(tick.clone());
+    in_rounds(ticks, |latest| {
+        let (listener, store) = (&listener, &store);
+        async move {
+            for batch in latest.chunks(TICKS_PER_STATEMENT) {
+                let payloads: Vec<String> = batch
+                    .iter()
+                    .map(|t| serde_json::to_string(t).expect("a tick serialises"))
+                    .collect();
+                if let Err(e) = store.notify_appended_all(&payloads).await {
+                    tracing::warn!(error = %e, "could not NOTIFY appends; pushing in-process only");
+                    for tick in batch {
+                        listener.appended(tick.clone());
+                    }
                 }
             }
         }
+    })
+    .await;
+}
+
+/// Hands `send` every tick waiting, the latest of each game only, and rests `NOTIFY_EVERY`
+/// after each round; ends when every sender has gone.
+async fn in_rounds<F, Sent>(mut ticks: mpsc::UnboundedReceiver<Tick>, mut send: F)
+where
+    F: FnMut(Vec<Tick>) -> Sent,
+    Sent: std::future::Future<Output = ()>,
+{
+    let mut waiting = Vec::new();
+    while ticks.recv_many(&mut waiting, usize::MAX).await > 0 {
+        send(latest_of_each_game(waiting.drain(..))).await;
         tokio::time::sleep(NOTIFY_EVERY).await;
     }
 }
@@ -219,5 +234,42 @@ mod tests {
             [tick("b", 6), tick("a", 9), tick("c", 1)]
         );
         assert!(latest_of_each_game([]).is_empty());
+    }
+
+    /// However fast games move, the ticks go out at most once per `NOTIFY_EVERY`: the first
+    /// at once, those that come meanwhile together after the rest, one per game.
+    #[tokio::test(start_paused = true)]
+    async fn ticks_go_out_at_once_then_at_most_once_per_notify_every() {
+        let (sender, ticks) = mpsc::unbounded_channel();
+        let sent = Arc::new(Mutex::new(Vec::new()));
+        let began = tokio::time::Instant::now();
+        let rounds = tokio::spawn(in_rounds(ticks, {
+            let sent = sent.clone();
+            move |latest| {
+                sent.lock().unwrap().push((began.elapsed(), latest));
+                async {}
+            }
+        }));
+        let at = |ms: u64| tokio::time::sleep_until(began + Duration::from_millis(ms));
+        sender.send(tick("a", 2)).unwrap();
+        at(1).await;
+        for (game, seq) in [("a", 3), ("b", 7), ("a", 4)] {
+            sender.send(tick(game, seq)).unwrap();
+        }
+        at(30).await;
+        sender.send(tick("a", 5)).unwrap();
+        at(200).await;
+        sender.send(tick("c", 1)).unwrap();
+        drop(sender);
+        rounds.await.unwrap();
+        let ms = |ms| Duration::from_millis(ms);
+        assert_eq!(
+            *sent.lock().unwrap(),
+            [
+                (ms(0), vec![tick("a", 2)]),
+                (ms(50), vec![tick("a", 5), tick("b", 7)]),
+                (ms(200), vec![tick("c", 1)]),
+            ]
+        );
     }
 }

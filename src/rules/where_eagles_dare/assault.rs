@@ -27,8 +27,7 @@ pub fn check_assault(s: &State, unit: &str, hex: Hex) -> Result<Option<Hex>, Rul
     }
     let transport = s.vehicles.get(unit).copied();
     super::bridges::check_move(s, unit, a, &[hex], u.column, transport)?;
-    let (c0, c1) = DATA.culvert;
-    if !u.column && ((a, hex) == (c0, c1) || (a, hex) == (c1, c0)) {
+    if !u.column && DATA.is_culvert(a, hex) {
         return Err(rule(
             "2.17 Culvert",
             format!("{unit} assaults across the culvert {a}/{hex}: the Assaulting Unit must be in Column"),
@@ -51,10 +50,7 @@ pub fn assault(
     facts: &str,
 ) {
     super::units::dismount_all_at(s, ctx, hex, "an assault is declared on the hex");
-    let culvert = from.is_some_and(|a| {
-        let (c0, c1) = DATA.culvert;
-        (a, hex) == (c0, c1) || (a, hex) == (c1, c0)
-    });
+    let culvert = from.is_some_and(|a| DATA.is_culvert(a, hex));
     ctx.say(format!(
         "{} declares an assault: {unit}{} into {hex}{}; the Units assaulted fire first (S4.4){}",
         side.name(),

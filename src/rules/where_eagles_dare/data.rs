@@ -846,4 +846,10 @@ impl Data {
     pub fn bridge(&self, name: &str) -> Option<&BridgeDef> {
         self.bridges.iter().find(|b| b.name == name)
     }
+
+    /// Is `a`–`b` the culvert's hexside (2.17), either way?
+    pub fn is_culvert(&self, a: Hex, b: Hex) -> bool {
+        let (c0, c1) = self.culvert;
+        (a, b) == (c0, c1) || (a, b) == (c1, c0)
+    }
 }

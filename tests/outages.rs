@@ -365,3 +365,63 @@ async fn moves_through_a_database_cut_are_in_the_log_exactly_when_they_were_answ
         "only {met_the_cut} moves met the cut: the test did not test an outage"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_database_not_accepting_connections_answers_503_with_retry_after() {
+    // PostgreSQL refuses new sessions to a database with `ALLOW_CONNECTIONS false` (SQLSTATE
+    // 55000, "database … is not currently accepting connections"), as during maintenance.
+    let app = common::spawn_app(common::Backend::Postgres).spawn().await;
+    let (game, token) = app.table().await;
+    let name = app
+        .db
+        .url()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let mut admin = sqlx::PgConnection::connect(&common::postgres_admin_url())
+        .await
+        .unwrap();
+    let allow = |yes: bool| {
+        sqlx::AssertSqlSafe(format!(
+            "ALTER DATABASE {name} WITH ALLOW_CONNECTIONS {yes}"
+        ))
+    };
+    admin.execute(allow(false)).await.unwrap();
+    // The sessions open now end, so every request needs a new one.
+    sqlx::query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1")
+        .bind(&name)
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    // The pool's dead connections are dropped as requests meet them (a read tries up to 16):
+    // a few reads clear them, whatever they answer, before the ones asserted.
+    for _ in 0..4 {
+        app.get(&format!("/api/games/{game}"), None, HANG).await;
+    }
+    for _ in 0..3 {
+        let a = app.get(&format!("/api/games/{game}"), None, HANG).await;
+        assert_unavailable(&a, "a read");
+        let a = app.moves(&game, &token, 1, "roll 2d6 while refused").await;
+        assert_unavailable(&a, "a move");
+    }
+    let page = app.get(&format!("/games/{game}/watch"), None, HANG).await;
+    assert_eq!(page.status, 503, "a page: {}", page.body);
+
+    admin.execute(allow(true)).await.unwrap();
+    let mut summary = app.get(&format!("/api/games/{game}"), None, HANG).await;
+    for _ in 0..20 {
+        if summary.status == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        summary = app.get(&format!("/api/games/{game}"), None, HANG).await;
+    }
+    assert_eq!(summary.status, 200, "{}", summary.body);
+    assert_eq!(summary.body["next_seq"], 1, "no refused move was recorded");
+    let a = app.moves(&game, &token, 1, "roll 2d6 once allowed").await;
+    assert_eq!(a.status, 201, "{}", a.body);
+}

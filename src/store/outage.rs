@@ -27,12 +27,19 @@ pub(super) fn is_outage(err: &sqlx::Error) -> bool {
         | sqlx::Error::Tls(_)
         | sqlx::Error::WorkerCrashed => true,
         sqlx::Error::Database(db) => {
+            if let Some(pg) = db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>() {
+                let ends_session = matches!(
+                    pg.severity(),
+                    sqlx::postgres::PgSeverity::Fatal | sqlx::postgres::PgSeverity::Panic
+                );
+                return postgres_outage(pg.code(), ends_session);
+            }
             let sqlite = db.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some();
             db.code().is_some_and(|code| {
                 if sqlite {
                     sqlite_outage(&code)
                 } else {
-                    postgres_outage(&code)
+                    postgres_outage(&code, false)
                 }
             })
         }
@@ -48,14 +55,22 @@ fn sqlite_outage(code: &str) -> bool {
         .is_ok_and(|code| matches!(code & 0xff, 5 | 6))
 }
 
-/// A PostgreSQL SQLSTATE that means an outage.
-fn postgres_outage(code: &str) -> bool {
+/// A PostgreSQL SQLSTATE that means an outage; `ends_session`: the error came as FATAL (or
+/// PANIC), which PostgreSQL raises when it refuses or ends a session, never for a statement.
+fn postgres_outage(code: &str, ends_session: bool) -> bool {
     // Class 08: connection exceptions (cannot connect, connection lost).
     code.starts_with("08")
         // admin_shutdown, crash_shutdown, cannot_connect_now (starting up or shutting down).
         || matches!(code, "57P01" | "57P02" | "57P03")
         // too_many_connections: the server is full for now.
         || code == "53300"
+        // object_not_in_prerequisite_state, raised FATAL while connecting: the database "is not
+        // currently accepting connections" (`ALTER DATABASE … ALLOW_CONNECTIONS false`, as
+        // during maintenance). The same code raised as an ERROR by a statement (`currval`
+        // before `nextval`, a replication slot in use) is a fault, and stays one. The severity
+        // is read from the field PostgreSQL never translates, so this holds whatever the
+        // server's `lc_messages`.
+        || (code == "55000" && ends_session)
 }
 
 #[cfg(test)]
@@ -65,11 +80,13 @@ mod tests {
     #[test]
     fn connection_classes_are_outages_and_constraints_are_not_on_postgres() {
         for code in ["08006", "08001", "08P01", "57P01", "57P03", "53300"] {
-            assert!(postgres_outage(code), "{code}");
+            assert!(postgres_outage(code, false), "{code}");
         }
-        for code in ["23505", "40001", "42P01", "57014"] {
-            assert!(!postgres_outage(code), "{code}");
+        for code in ["23505", "40001", "42P01", "57014", "55000"] {
+            assert!(!postgres_outage(code, false), "{code}");
         }
+        // Refused while connecting (FATAL): the database is not accepting connections.
+        assert!(postgres_outage("55000", true));
     }
 
     #[test]

@@ -118,6 +118,7 @@ on_both_backends!(
     creating_games_too_fast_from_one_address_gets_429_with_retry_after_and_creates_nothing,
     seqs_out_of_range_are_refused_by_name_and_change_nothing,
     an_internal_error_on_a_get_does_not_say_a_move_was_not_recorded,
+    a_body_trickled_past_its_deadline_gets_408_and_a_slow_one_within_it_is_taken,
 );
 
 /// The seconds a refusal's `Retry-After` asks for.
@@ -920,4 +921,61 @@ async fn an_internal_error_on_a_get_does_not_say_a_move_was_not_recorded(app: Te
         body["message"].as_str().unwrap().contains("not recorded"),
         "{body}"
     );
+}
+
+async fn a_body_trickled_past_its_deadline_gets_408_and_a_slow_one_within_it_is_taken(
+    app: TestApp,
+) {
+    use common::raw_http::{connect, read_answer, send_head};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let bound = Duration::from_secs(2);
+    let server = app.another().body_timeout(bound).serve().await;
+    let host = server.base.trim_start_matches("http://").to_owned();
+    let body = json!({ "ruleset": "open-table", "seats": [{ "name": "Anna" }] }).to_string();
+    let head = |length: usize| {
+        format!(
+            "POST /api/games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {length}"
+        )
+    };
+
+    // A byte every quarter second of a body declared 1000 bytes long: cut off at the bound,
+    // answered 408, and the connection closed (the guard, ten times the bound, only catches a
+    // hang).
+    let (mut read, mut write) = connect(&server.base).await;
+    send_head(&mut write, &head(1000)).await;
+    let trickle = tokio::spawn(async move {
+        for _ in 0..1000 {
+            if write.write_all(b" ").await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+    });
+    let answer = read_answer(&mut read, bound * 10)
+        .await
+        .expect("an answer within ten times the bound");
+    assert_eq!(answer.status, 408, "{answer:?}");
+    assert!(
+        answer.body.contains("did not arrive within 2 s"),
+        "{answer:?}"
+    );
+    let mut rest = [0u8; 64];
+    let closed = tokio::time::timeout(bound * 10, read.read(&mut rest))
+        .await
+        .expect("the connection is closed");
+    assert!(matches!(closed, Ok(0) | Err(_)), "{closed:?}");
+    trickle.abort();
+    assert_eq!(app.db.count_rows("games").await, 0, "nothing was created");
+
+    // The same body sent slowly, in three parts, but whole within the bound: taken.
+    let (mut read, mut write) = connect(&server.base).await;
+    send_head(&mut write, &head(body.len())).await;
+    let third = body.len() / 3;
+    for part in [&body[..third], &body[third..2 * third], &body[2 * third..]] {
+        write.write_all(part.as_bytes()).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let answer = read_answer(&mut read, bound * 10).await.expect("an answer");
+    assert_eq!(answer.status, 201, "{answer:?}");
+    assert_eq!(app.db.count_rows("games").await, 1);
 }

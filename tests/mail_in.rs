@@ -40,10 +40,12 @@ fn mailgun_signature(key: &str, timestamp: &str, token: &str) -> String {
 }
 
 /// The fields Mailgun posts to a route forwarding to a URL ending in `mime`, signed with `key`
-/// at `timestamp` (Unix seconds).
+/// at `timestamp` (Unix seconds) with a new random token, as Mailgun signs each post.
 fn mailgun_fields(mail: &Mail<'_>, key: &str, timestamp: i64) -> Vec<(&'static str, String)> {
     let timestamp = timestamp.to_string();
-    let token = "c2d8a1f0e9b7a6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8".to_owned();
+    let mut random = [0u8; 25];
+    getrandom::fill(&mut random).unwrap();
+    let token = hex::encode(random);
     vec![
         ("recipient", mail.to.clone()),
         ("sender", mail.from.to_owned()),
@@ -157,6 +159,8 @@ on_both_backends!(
     a_sign_off_below_the_orders_is_not_read_and_the_answer_says_where_they_ended,
     mailguns_route_plays_signed_replies_posted_as_a_form_or_multipart,
     mailguns_route_refuses_unsigned_wrongly_signed_or_old_posts_and_changes_nothing,
+    a_replayed_mailgun_signature_is_refused_and_delivers_nothing,
+    mailguns_route_refuses_before_reading_a_body_it_will_not_take,
 );
 
 async fn a_whole_game_is_played_by_replies(app: TestApp) {
@@ -763,7 +767,7 @@ async fn mailguns_route_plays_signed_replies_posted_as_a_form_or_multipart(app: 
     assert_eq!(resp.status().as_u16(), 200);
     assert_eq!(app.events(&game).await, 3, "Ben's roll is in the log");
 
-    // Mailgun retrying a POST it did not see answered: the message is applied once.
+    // Mailgun posting the message again, signed anew: the message is applied once.
     let again = app
         .http
         .post(&url)
@@ -822,13 +826,15 @@ async fn mailguns_route_refuses_unsigned_wrongly_signed_or_old_posts_and_changes
         "{body}"
     );
 
-    let thirteen_hours_ago = now - 13 * 3600;
-    let (status, body) = post(mailgun_fields(&mail, MAILGUN_KEY, thirteen_hours_ago)).await;
-    assert_eq!(status, 403);
-    assert!(
-        body["message"].as_str().unwrap().contains("12 hours"),
-        "{body}"
-    );
+    // Signed more than 5 minutes ago, or ahead of the server's clock by as much.
+    for (when, words) in [
+        (now - 6 * 60, "more than 5 minutes old"),
+        (now + 6 * 60, "in the future"),
+    ] {
+        let (status, body) = post(mailgun_fields(&mail, MAILGUN_KEY, when)).await;
+        assert_eq!(status, 403, "{body}");
+        assert!(body["message"].as_str().unwrap().contains(words), "{body}");
+    }
 
     let no_message: Vec<_> = mailgun_fields(&mail, MAILGUN_KEY, now)
         .into_iter()
@@ -929,4 +935,232 @@ async fn a_sign_off_below_the_orders_is_not_read_and_the_answer_says_where_they_
         "{text}"
     );
     assert!(app.events(&game).await > before, "the orders were played");
+}
+
+/// A post's fields with another one's signature: what an attacker who captured `signed` sends.
+fn with_signature_of(
+    fields: Vec<(&'static str, String)>,
+    signed: &[(&'static str, String)],
+) -> Vec<(&'static str, String)> {
+    let signature = |name: &str| signed.iter().find(|(n, _)| *n == name).unwrap().1.clone();
+    fields
+        .into_iter()
+        .map(|(name, value)| match name {
+            "timestamp" | "token" | "signature" => (name, signature(name)),
+            _ => (name, value),
+        })
+        .collect()
+}
+
+async fn a_replayed_mailgun_signature_is_refused_and_delivers_nothing(app: TestApp) {
+    let game = app.game().await;
+    let url = format!("{}/api/inbound/mailgun/mime", app.base);
+    let now = chrono::Utc::now().timestamp();
+    let post = |fields: &[(&'static str, String)], base: &str| {
+        let request = app
+            .http
+            .post(format!("{base}/api/inbound/mailgun/mime"))
+            .form(fields);
+        async move {
+            let resp = request.send().await.unwrap();
+            let status = resp.status().as_u16();
+            (status, resp.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    let anna_moves = Mail {
+        from: "anna@example.org",
+        to: anna(&game),
+        id: "<mg-replay-1@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 2d6",
+    };
+    let captured = mailgun_fields(&anna_moves, MAILGUN_KEY, now);
+    let (status, body) = post(&captured, &app.base).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["status"], "answered", "{body}");
+    assert_eq!(app.events(&game).await, 2);
+    let answers = app.replies(&game).await.len();
+
+    // The same signed post again: refused, saying why.
+    let (status, body) = post(&captured, &app.base).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("used before"),
+        "{body}"
+    );
+    // The captured signature carrying another message, URL-encoded or multipart, to this
+    // server or to another process on the same database: refused.
+    let other = Mail {
+        from: "anna@example.org",
+        to: anna(&game),
+        id: "<mg-replay-2@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 3d6",
+    };
+    let forged = with_signature_of(mailgun_fields(&other, "unknown", now), &captured);
+    let (status, body) = post(&forged, &app.base).await;
+    assert_eq!(status, 403, "{body}");
+    let mut form = reqwest::multipart::Form::new();
+    for (name, value) in forged.clone() {
+        form = form.text(name, value);
+    }
+    let resp = app.http.post(&url).multipart(form).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 403);
+    let second = answering_mail(app.another()).serve().await;
+    let (status, body) = post(&forged, &second.base).await;
+    assert_eq!(status, 403, "another server on the database: {body}");
+
+    // A message signed 6 minutes ago, with a token never used: refused as too old.
+    let late = Mail {
+        from: "anna@example.org",
+        to: anna(&game),
+        id: "<mg-replay-3@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 4d6",
+    };
+    let (status, body) = post(&mailgun_fields(&late, MAILGUN_KEY, now - 6 * 60), &app.base).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("5 minutes"),
+        "{body}"
+    );
+
+    assert_eq!(app.events(&game).await, 2, "nothing more was played");
+    assert_eq!(
+        app.replies(&game).await.len(),
+        answers,
+        "nothing was answered"
+    );
+    // A fresh signature still delivers.
+    let ben_moves = Mail {
+        from: "ben@example.org",
+        to: ben(&game),
+        id: "<mg-replay-4@example.org>".into(),
+        in_reply_to: None,
+        body: "roll 1d6",
+    };
+    let (status, body) = post(&mailgun_fields(&ben_moves, MAILGUN_KEY, now), &app.base).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(app.events(&game).await, 3);
+}
+
+/// The head of a Mailgun post of `length` bytes (`None`: chunked) in `content_type`.
+fn mailgun_head(base: &str, length: Option<usize>, content_type: &str) -> String {
+    let host = base.trim_start_matches("http://");
+    let length = match length {
+        Some(n) => format!("Content-Length: {n}"),
+        None => "Transfer-Encoding: chunked".to_owned(),
+    };
+    format!(
+        "POST /api/inbound/mailgun/mime HTTP/1.1\r\nHost: {host}\r\nContent-Type: {content_type}\r\n{length}"
+    )
+}
+
+/// One chunk of a chunked body.
+fn chunk(data: &[u8]) -> Vec<u8> {
+    let mut out = format!("{:x}\r\n", data.len()).into_bytes();
+    out.extend_from_slice(data);
+    out.extend_from_slice(b"\r\n");
+    out
+}
+
+/// The start of a multipart post: its three signature fields (signed with `key`), then the
+/// head of its `body-mime` part, whose bytes follow.
+fn signature_first(key: &str, now: i64) -> Vec<u8> {
+    let timestamp = now.to_string();
+    let mut random = [0u8; 25];
+    getrandom::fill(&mut random).unwrap();
+    let token = hex::encode(random);
+    let signature = mailgun_signature(key, &timestamp, &token);
+    let mut out = String::new();
+    for (name, value) in [
+        ("timestamp", timestamp.as_str()),
+        ("token", &token),
+        ("signature", &signature),
+    ] {
+        out.push_str(&format!(
+            "--XyZ\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+        ));
+    }
+    out.push_str("--XyZ\r\nContent-Disposition: form-data; name=\"body-mime\"\r\n\r\n");
+    out.into_bytes()
+}
+
+async fn mailguns_route_refuses_before_reading_a_body_it_will_not_take(app: TestApp) {
+    use common::raw_http::{connect, read_answer, send_head};
+    use tokio::io::AsyncWriteExt;
+    const GUARD: Duration = Duration::from_secs(20);
+    const MULTIPART: &str = "multipart/form-data; boundary=XyZ";
+    let cap = despatch::http::inbound::MAILGUN_MAX_BYTES;
+
+    // A server whose Mailgun route is not set up refuses a 30 MB post on its head alone: the
+    // body is never sent, and the answer comes all the same.
+    let closed = app
+        .another()
+        .link_secret(Some(SIGNING_SECRET))
+        .inbound_mail(DOMAIN, SECRET)
+        .serve()
+        .await;
+    let (mut read, mut write) = connect(&closed.base).await;
+    send_head(
+        &mut write,
+        &mailgun_head(&closed.base, Some(30_000_000), MULTIPART),
+    )
+    .await;
+    let answer = read_answer(&mut read, GUARD)
+        .await
+        .expect("an answer before the body");
+    assert_eq!(answer.status, 403, "{answer:?}");
+    assert!(
+        answer.body.contains("DESPATCH_MAILGUN_SIGNING_KEY"),
+        "{answer:?}"
+    );
+
+    // An open route refuses a post declaring more than its cap on its head alone: 413.
+    let (mut read, mut write) = connect(&app.base).await;
+    send_head(
+        &mut write,
+        &mailgun_head(&app.base, Some(cap + 1), MULTIPART),
+    )
+    .await;
+    let answer = read_answer(&mut read, GUARD)
+        .await
+        .expect("an answer before the body");
+    assert_eq!(answer.status, 413, "{answer:?}");
+
+    // A wrongly signed post whose signature comes first is refused before its message part is
+    // read: the part's first bytes are sent and the rest held back, and the answer comes.
+    let (mut read, mut write) = connect(&app.base).await;
+    send_head(&mut write, &mailgun_head(&app.base, None, MULTIPART)).await;
+    let mut start = signature_first("another domain's key", chrono::Utc::now().timestamp());
+    start.extend_from_slice(b"From: Player <anna@example.org>\r\n");
+    write.write_all(&chunk(&start)).await.unwrap();
+    let answer = read_answer(&mut read, GUARD)
+        .await
+        .expect("an answer while the message part is still on its way");
+    assert_eq!(answer.status, 403, "{answer:?}");
+    assert!(
+        answer.body.contains("wrong Mailgun signature"),
+        "{answer:?}"
+    );
+
+    // A rightly signed post that sends more than the cap without declaring it (chunked) is cut
+    // off at the cap: 413, and nothing is delivered.
+    let (mut read, mut write) = connect(&app.base).await;
+    send_head(&mut write, &mailgun_head(&app.base, None, MULTIPART)).await;
+    let start = signature_first(MAILGUN_KEY, chrono::Utc::now().timestamp());
+    let sender = tokio::spawn(async move {
+        write.write_all(&chunk(&start)).await?;
+        let block = vec![b'x'; 1 << 20];
+        for _ in 0..=(cap >> 20) + 1 {
+            write.write_all(&chunk(&block)).await?;
+        }
+        write.write_all(b"0\r\n\r\n").await?;
+        Ok::<_, std::io::Error>(write)
+    });
+    let answer = read_answer(&mut read, Duration::from_secs(60))
+        .await
+        .expect("an answer");
+    assert_eq!(answer.status, 413, "{answer:?}");
+    sender.abort();
 }

@@ -194,6 +194,7 @@ fn hidden(body: &str, name: &str) -> String {
 }
 
 on_both_backends!(
+    a_page_refusing_its_query_answers_with_the_pages_security_headers,
     a_wargame_seat_page_shows_the_board_in_text,
     the_lobby_creates_a_game_and_shows_each_seat_link_once,
     a_bad_lobby_form_is_answered_on_the_form_and_creates_nothing,
@@ -1348,4 +1349,46 @@ async fn the_seat_cookie_is_secure_when_the_server_is_reached_over_https(app: Te
     assert_eq!(resp.status().as_u16(), 303);
     let set = resp.headers()["set-cookie"].to_str().unwrap();
     assert!(set.split(';').any(|a| a.trim() == "Secure"), "{set}");
+}
+
+async fn a_page_refusing_its_query_answers_with_the_pages_security_headers(app: TestApp) {
+    let t = app.lobby_game(&["Anna"]).await;
+    for path in [
+        "/?seats=many".to_owned(),
+        "/?seats=-1".to_owned(),
+        format!("/games/{}/replay?step=-1", t.game_id),
+        format!("/games/{}/replay?step=first", t.game_id),
+        "/no-such-page".to_owned(),
+    ] {
+        let p = app.get(&path).await;
+        assert!(p.status >= 400, "{path}: {}", p.status);
+        let csp = p
+            .headers
+            .get("content-security-policy")
+            .unwrap_or_else(|| panic!("{path} answered {} with no CSP", p.status))
+            .to_str()
+            .unwrap();
+        assert!(csp.contains("default-src 'self'"), "{path}: {csp}");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert_eq!(p.headers["referrer-policy"], "no-referrer", "{path}");
+        assert_eq!(p.headers["x-content-type-options"], "nosniff", "{path}");
+    }
+    // A bad query of a page is answered with a page that says what was wrong.
+    let p = app.get("/?seats=many").await;
+    assert_eq!(p.status, 400);
+    assert!(p.body.contains("could not be read"), "{}", p.body);
+    assert!(p.body.contains("seats"), "{}", p.body);
+    // The API's bad query still answers in JSON.
+    let api = app
+        .http
+        .get(format!(
+            "{}/api/games/{}/events?after=x",
+            app.base, t.game_id
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(api.status().as_u16(), 400);
+    let body: Value = api.json().await.unwrap();
+    assert_eq!(body["error"], "bad_request", "{body}");
 }

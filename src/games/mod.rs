@@ -22,6 +22,7 @@ mod create;
 mod error;
 mod exports;
 mod health;
+mod inbound;
 pub mod input;
 pub mod keys;
 pub mod links;

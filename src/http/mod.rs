@@ -5,6 +5,7 @@ pub mod account;
 pub mod account_api;
 pub mod api;
 pub mod assets;
+pub mod body_deadline;
 pub mod boundary;
 pub mod error;
 pub mod health;
@@ -15,6 +16,7 @@ pub mod methods;
 pub mod notify_api;
 pub mod observe;
 pub mod openapi;
+pub mod page_headers;
 pub mod pages;
 pub mod seat_cookie;
 pub mod session_cookie;
@@ -76,7 +78,22 @@ impl Application {
         configure: impl FnOnce(Games) -> Games,
         mail: Option<inbound::InboundConfig>,
     ) -> std::io::Result<Application> {
+        let deadline = body_deadline::BodyDeadline::from_env();
+        Self::build_bounded(store, bind, base_url, configure, mail, deadline)
+    }
+
+    /// `build_full`, request bodies given `deadline` to arrive instead of
+    /// `DESPATCH_BODY_TIMEOUT_SECS` (tests).
+    pub fn build_bounded(
+        store: Store,
+        bind: &str,
+        base_url: Option<String>,
+        configure: impl FnOnce(Games) -> Games,
+        mail: Option<inbound::InboundConfig>,
+        deadline: body_deadline::BodyDeadline,
+    ) -> std::io::Result<Application> {
         let mail = web::Data::new(mail);
+        let deadline = web::Data::new(deadline);
         // `/metrics` on this port only when configured (DESPATCH_METRICS=on).
         let metrics_here = crate::metrics::Exposure::from_env()
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?
@@ -107,6 +124,7 @@ impl Application {
                 .app_data(hub.clone())
                 .app_data(mail.clone())
                 .app_data(proxies.clone())
+                .app_data(deadline.clone())
                 .app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(
                     |err, _req| {
                         let too_large = matches!(
@@ -121,11 +139,14 @@ impl Application {
                     },
                 ))
                 .app_data(web::PayloadConfig::default().limit(BODY_LIMIT))
-                .app_data(
-                    web::QueryConfig::default().error_handler(|err, _req| {
+                .app_data(web::QueryConfig::default().error_handler(|err, req| {
+                    // A page's bad query is answered with a page, the API's in JSON.
+                    if page_headers::is_page_route(req.path()) {
+                        pages::query_error(err, req.query_string())
+                    } else {
                         error::bad_body(format!("bad query: {err}"), false)
-                    }),
-                )
+                    }
+                }))
                 .app_data(
                     web::PathConfig::default().error_handler(|err, _req| {
                         error::bad_body(format!("bad path: {err}"), false)
@@ -136,6 +157,7 @@ impl Application {
                         .limit(BODY_LIMIT)
                         .error_handler(|err, _req| pages::form_error(err)),
                 )
+                .wrap(actix_web::middleware::from_fn(body_deadline::bound_body))
                 .wrap(actix_web::middleware::from_fn(
                     boundary::refuse_control_characters,
                 ))
@@ -143,6 +165,7 @@ impl Application {
                     actix_web::middleware::ErrorHandlers::new()
                         .handler(StatusCode::INTERNAL_SERVER_ERROR, error::word_internal),
                 )
+                .wrap(actix_web::middleware::from_fn(page_headers::on_every_page))
                 .wrap(actix_web::middleware::from_fn(observe::timed))
                 .wrap(observe::access_log())
                 .configure(|cfg| {
@@ -190,10 +213,8 @@ impl Application {
                                 .default_service(web::to(methods::unrouted)),
                         )
                         .service(
+                            // Reads its own body, bounded (inbound::MAILGUN_MAX_BYTES).
                             web::resource("/inbound/mailgun/mime")
-                                .app_data(
-                                    web::PayloadConfig::default().limit(inbound::MAILGUN_MAX_BYTES),
-                                )
                                 .route(web::post().to(inbound::mailgun))
                                 .default_service(web::to(methods::unrouted)),
                         ),

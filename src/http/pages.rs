@@ -22,7 +22,7 @@ pub const VERIFY_LIMIT: usize = 2 * 1024 * 1024;
 /// Security headers of every page: nothing is loaded from elsewhere, no inline script runs, and
 /// no page's address (a seat link carries a token until its page moves it into the seat cookie)
 /// leaks through the Referer header.
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+pub(super) const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /// A rendered page.
 pub fn html(status: StatusCode, body: String) -> HttpResponse {
@@ -208,6 +208,22 @@ pub fn form_error(err: actix_web::error::UrlencodedError) -> actix_web::Error {
         ),
     };
     let page = message_page(status, "The form was refused", &message, None);
+    actix_web::error::InternalError::from_response(err, page).into()
+}
+
+/// A page's query that cannot be read (`/?seats=x`, `?step=-1`): a page saying so, not JSON.
+pub fn query_error(err: actix_web::error::QueryPayloadError, query: &str) -> actix_web::Error {
+    let query: String = query.chars().take(200).collect();
+    let message = format!(
+        "The address's query '{query}' could not be read ({err}). Check the link, or start \
+         again from the first page. Nothing was changed."
+    );
+    let page = message_page(
+        StatusCode::BAD_REQUEST,
+        "The address was not understood",
+        &message,
+        None,
+    );
     actix_web::error::InternalError::from_response(err, page).into()
 }
 

@@ -25,6 +25,7 @@ macro_rules! both {
 }
 
 mod at_rest;
+mod inbound_tokens;
 mod outage;
 pub mod outbox;
 mod pg_batch;

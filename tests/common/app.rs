@@ -13,6 +13,7 @@ use despatch::games::cache::Limits;
 use despatch::games::clock::ManualClock;
 use despatch::games::rate::MoveRate;
 use despatch::games::Games;
+use despatch::http::body_deadline::BodyDeadline;
 use despatch::http::inbound::InboundConfig;
 use despatch::http::Application;
 use despatch::notify::dispatcher::{DispatchSettings, Dispatcher};
@@ -81,6 +82,8 @@ pub struct AppBuilder {
     fold_cache: Option<Limits>,
     base_url: Option<String>,
     follow_redirects: bool,
+    /// `None`: the server's default (`DESPATCH_BODY_TIMEOUT_SECS`).
+    body_timeout: Option<Duration>,
 }
 
 impl AppBuilder {
@@ -95,6 +98,7 @@ impl AppBuilder {
             fold_cache: None,
             base_url: None,
             follow_redirects: true,
+            body_timeout: None,
         }
     }
 
@@ -151,6 +155,12 @@ impl AppBuilder {
     /// `http://despatch.test`).
     pub fn base_url(mut self, url: &str) -> Self {
         self.base_url = Some(url.to_owned());
+        self
+    }
+
+    /// Request bodies given `timeout` to arrive instead of the server's default.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = Some(timeout);
         self
     }
 
@@ -219,9 +229,11 @@ impl AppBuilder {
             inbound,
             fold_cache,
             base_url,
+            body_timeout,
             ..
         } = self;
-        let app = Application::build_full(
+        let deadline = body_timeout.map_or_else(BodyDeadline::from_env, BodyDeadline);
+        let app = Application::build_bounded(
             store.clone(),
             "127.0.0.1:0",
             base_url,
@@ -236,6 +248,7 @@ impl AppBuilder {
                 )
             },
             inbound,
+            deadline,
         )
         .expect("binds port 0");
         let server = Server {

@@ -32,6 +32,7 @@ pub mod app;
 pub mod bot;
 pub mod notify;
 pub mod proxy;
+pub mod raw_http;
 
 // Each test binary uses some of them, as with the rest of this module.
 #[allow(unused_imports)]

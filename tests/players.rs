@@ -2042,3 +2042,374 @@ async fn read_by_api(t: &TestApp, path: &str, token: String) -> Reply {
     t.send(Method::GET, path, None, Some(&token), Body::None)
         .await
 }
+
+/// Issue 35: what a copy of the database opens, and seat links that can be revoked. The server
+/// signs links with the operator's secret, as every server does (`despatch serve` is always
+/// given one: `DESPATCH_SECRET_KEY` or the key file, both kept outside the database).
+mod credentials {
+    use super::common;
+    use super::*;
+
+    const SECRET: &str = "the operator's secret, kept outside the database";
+
+    async fn spawn(backend: common::Backend) -> TestApp {
+        common::spawn_app(backend)
+            .clock(ManualClock::new(Utc::now() + chrono::Duration::hours(1)))
+            .no_redirects()
+            .link_secret(Some(SECRET))
+            .spawn()
+            .await
+    }
+
+    on_both_backends!(
+        a_copy_of_the_database_opens_no_seat_session_claim_or_subscription,
+        a_claim_a_new_link_and_signing_out_everywhere_revoke_a_seats_links,
+    );
+
+    /// Every value of `name=` in the links of the mail to `tag`.
+    fn link_values(tag: &str, name: &str) -> Vec<String> {
+        let marker = format!("{name}=");
+        let mut out: Vec<String> = delivered_to(tag)
+            .iter()
+            .flat_map(|m| {
+                m.text
+                    .split(|c: char| c.is_whitespace() || c == '&' || c == '<' || c == '>')
+                    .filter_map(|w| w.split_once(&marker).map(|(_, v)| v.to_owned()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// What in a copy of the database could be a credential: every seat-link-shaped word and
+    /// every run of 64 hex digits (a database file puts a row's columns side by side, so a
+    /// longer run is tried by its first and last 64 digits and, when it is whole multiples of
+    /// 64, by each).
+    fn candidates(copy: &[u8]) -> Vec<String> {
+        let text = String::from_utf8_lossy(copy);
+        let mut out = Vec::new();
+        for word in
+            text.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+        {
+            for prefix in ["s1.", "s2."] {
+                for (at, _) in word.match_indices(prefix) {
+                    out.push(word[at..].to_owned());
+                }
+            }
+        }
+        for run in text.split(|c: char| !c.is_ascii_hexdigit()) {
+            let n = run.len();
+            if n < 64 || !run.is_ascii() {
+                continue;
+            }
+            out.push(run[..64].to_owned());
+            out.push(run[n - 64..].to_owned());
+            if n % 64 == 0 {
+                out.extend((0..n).step_by(64).map(|i| run[i..i + 64].to_owned()));
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    impl TestApp {
+        /// Whether `token` opens a seat of `game_id` through the API.
+        async fn opens_seat(&self, game_id: &str, token: &str) -> bool {
+            let r = self
+                .send(
+                    Method::GET,
+                    &format!("/api/games/{game_id}/moves"),
+                    None,
+                    Some(token),
+                    Body::None,
+                )
+                .await;
+            r.status == 200
+        }
+    }
+
+    async fn a_copy_of_the_database_opens_no_seat_session_claim_or_subscription(t: TestApp) {
+        let tag = tag();
+        let anna = format!("anna-{tag}@example.org");
+        let bert = format!("bert-{tag}@example.org");
+        let (game, tokens) = t
+            .game(
+                Some("Copied"),
+                &[
+                    ("Anna", "anna", Some(anna.clone())),
+                    ("Bert", "bert", Some(bert.clone())),
+                ],
+            )
+            .await;
+        // Every kind of mail that carries a credential: turn notices and invitations (seat
+        // links, unsubscribe links), a sign-in link, the seat links asked for again, and a
+        // claim's confirmation, none of them used.
+        t.play(&game, &tokens[0], "roll 2d6 opening volley").await;
+        t.deliver().await;
+        let sign_in = t.sign_in_link(&anna, &format!("anna-{tag}"), 1).await;
+        let r = t
+            .send(
+                Method::POST,
+                "/api/login/links",
+                None,
+                None,
+                Body::Json(json!({ "email": bert })),
+            )
+            .await;
+        assert_eq!(r.status, 202, "{}", r.body);
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/api/games/{game}/claim"),
+                None,
+                Some(&tokens[1]),
+                Body::Json(json!({ "email": format!("bert-new-{tag}@example.org") })),
+            )
+            .await;
+        assert_eq!(r.status, 202, "{}", r.body);
+        t.deliver().await;
+        wait_for_subject(&format!("bert-new-{tag}"), "[Despatch]").await;
+        wait_for_subject(&format!("bert-{tag}"), "[Despatch] Your seat links").await;
+
+        let seat_links = link_values(&tag, "token");
+        let signatures = link_values(&tag, "sig");
+        let seat_link = seat_links
+            .iter()
+            .find(|v| v.starts_with("s1.bert."))
+            .unwrap_or_else(|| panic!("a seat link of bert's in the mail: {seat_links:?}"))
+            .clone();
+        assert!(
+            seat_links.len() >= 3,
+            "seat, sign-in and claim links: {seat_links:?}"
+        );
+        assert!(!signatures.is_empty(), "an unsubscribe link");
+
+        // The copy holds none of the credentials the mail carried.
+        let copy = t.db.copy().await;
+        let text = String::from_utf8_lossy(&copy);
+        for credential in seat_links.iter().chain(&signatures) {
+            assert!(
+                !text.contains(credential.as_str()),
+                "the {} copy holds {credential}",
+                t.db.backend()
+            );
+        }
+        // And nothing in it opens a seat, a session, a claim or an unsubscribe link.
+        let found = candidates(&copy);
+        assert!(found.len() > 10, "the copy holds hashes to try: {found:?}");
+        for c in &found {
+            assert!(
+                !t.opens_seat(&game, c).await,
+                "{c} from the copy opens a seat"
+            );
+            let r = t
+                .send(
+                    Method::POST,
+                    "/login/confirm",
+                    None,
+                    None,
+                    Body::Form(vec![("token", c.clone())]),
+                )
+                .await;
+            assert!(
+                r.cookie("despatch_session").is_none(),
+                "{c} from the copy opens a session"
+            );
+            let r = t
+                .send(
+                    Method::POST,
+                    &format!("/games/{game}/claim/confirm"),
+                    None,
+                    None,
+                    Body::Form(vec![("token", c.clone())]),
+                )
+                .await;
+            assert_eq!(
+                r.status, 403,
+                "{c} from the copy confirms a claim: {}",
+                r.body
+            );
+            for seat in ["anna", "bert"] {
+                let r = t
+                    .get(
+                        &format!("/api/games/{game}/unsubscribe?seat={seat}&channel=email&sig={c}"),
+                        None,
+                    )
+                    .await;
+                assert_eq!(r.status, 403, "{c} from the copy unsubscribes {seat}");
+            }
+        }
+
+        // The links as mailed do open: what the copy lacks is the key, not the credentials'
+        // working.
+        assert!(
+            t.opens_seat(&game, &seat_link).await,
+            "the mailed seat link"
+        );
+        let r = t.follow(&sign_in).await;
+        assert!(
+            r.cookie("despatch_session").is_some(),
+            "the mailed sign-in link: {}",
+            r.body
+        );
+        let sig = &signatures[0];
+        let seat = if delivered_to(&format!("anna-{tag}"))
+            .iter()
+            .any(|m| m.text.contains(sig.as_str()))
+        {
+            "anna"
+        } else {
+            "bert"
+        };
+        let r = t
+            .get(
+                &format!("/api/games/{game}/unsubscribe?seat={seat}&channel=email&sig={sig}"),
+                None,
+            )
+            .await;
+        assert_eq!(r.status, 200, "the mailed unsubscribe link: {}", r.body);
+    }
+
+    async fn a_claim_a_new_link_and_signing_out_everywhere_revoke_a_seats_links(t: TestApp) {
+        let tag = tag();
+        let anna = format!("anna-{tag}@example.org");
+        let (game, tokens) = t
+            .game(
+                None,
+                &[("Anna", "anna", Some(anna.clone())), ("Bert", "bert", None)],
+            )
+            .await;
+        t.deliver().await;
+        let first = link_values(&format!("anna-{tag}"), "token");
+        assert_eq!(
+            first.len(),
+            1,
+            "anna's first mail carries her seat link: {first:?}"
+        );
+        let first = &first[0];
+        assert!(t.opens_seat(&game, first).await);
+
+        // A new link asked for by the seat: the old one stops, the new one opens, and the
+        // seat's own token (a program's key) keeps working.
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/api/games/{game}/new-link"),
+                None,
+                Some(first),
+                Body::None,
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        let link = r.json()["link"].as_str().unwrap().to_owned();
+        let second = link.split_once("token=").unwrap().1.to_owned();
+        assert!(second.starts_with("s2.anna.1."), "{second}");
+        assert!(!t.opens_seat(&game, first).await, "the old link is revoked");
+        let refused = t
+            .send(
+                Method::GET,
+                &format!("/api/games/{game}/moves"),
+                None,
+                Some(first),
+                Body::None,
+            )
+            .await;
+        assert_eq!(refused.status, 403);
+        assert!(
+            refused.body.contains("replaced by a newer one"),
+            "{}",
+            refused.body
+        );
+        assert!(
+            t.opens_seat(&game, &second).await,
+            "the new link opens the seat"
+        );
+        assert!(
+            t.opens_seat(&game, &tokens[0]).await,
+            "the seat's own token"
+        );
+        // A revoked link asks for nothing more: a new link needs a link that works.
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/api/games/{game}/new-link"),
+                None,
+                Some(first),
+                Body::None,
+            )
+            .await;
+        assert_eq!(r.status, 403, "{}", r.body);
+        assert!(
+            t.opens_seat(&game, &second).await,
+            "a refused request changed nothing"
+        );
+
+        // A claim that moves the seat to another address revokes what the old address holds.
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/api/games/{game}/claim"),
+                None,
+                Some(&second),
+                Body::Json(json!({ "email": format!("anna-new-{tag}@example.org") })),
+            )
+            .await;
+        assert_eq!(r.status, 202, "{}", r.body);
+        assert!(
+            t.opens_seat(&game, &second).await,
+            "an unconfirmed claim revokes nothing"
+        );
+        t.deliver().await;
+        let claim = link_values(&format!("anna-new-{tag}"), "token");
+        assert_eq!(claim.len(), 1, "{claim:?}");
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/games/{game}/claim/confirm"),
+                None,
+                None,
+                Body::Form(vec![("token", claim[0].clone())]),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(
+            !t.opens_seat(&game, &second).await,
+            "the claim revoked the old address's link"
+        );
+
+        // Signing out everywhere ends the address's sessions and revokes its seats' links.
+        let new_anna = format!("anna-new-{tag}@example.org");
+        let cookie = t.session(&new_anna, &format!("anna-new-{tag}"), 1).await;
+        let me = t.get("/api/me", Some(&cookie)).await;
+        assert_eq!(me.status, 200, "{}", me.body);
+        let third_link = me.json()["games"][0]["link"].as_str().unwrap().to_owned();
+        let third = third_link.split_once("token=").unwrap().1.to_owned();
+        assert!(third.starts_with("s2.anna.2."), "{third}");
+        assert!(t.opens_seat(&game, &third).await);
+        let r = t
+            .send(
+                Method::POST,
+                "/api/logout/everywhere",
+                Some(&cookie),
+                None,
+                Body::None,
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["seats"], 1);
+        assert!(
+            !t.opens_seat(&game, &third).await,
+            "signing out everywhere revoked the link"
+        );
+        assert_eq!(
+            t.get("/api/me", Some(&cookie)).await.status,
+            403,
+            "and ended the session"
+        );
+        // Bert's seat, of no address, is untouched.
+        assert!(t.opens_seat(&game, &tokens[1]).await);
+    }
+}

@@ -9,7 +9,8 @@
 //! `channels` and `webhooks` (where a seat hears), `mail` (what a reply by email asks),
 //! `exports` (the log as it leaves), `players` (games' names, signing in by
 //! email, a player's games), `settings` (a player's and a seat's settings, the daily
-//! digest), `talk` (table talk, kept outside the log), `links` (every signed link and reply address), `outbox`
+//! digest), `talk` (table talk, kept outside the log), `links` (every signed link and reply address),
+//! `seat_links` (minting a message's links as it is sent, revoking a seat's links), `outbox`
 //! (the words of the outbox), `live` (appends announced to whoever listens). This file holds
 //! the service itself and its set-up.
 
@@ -33,6 +34,7 @@ pub mod outbox;
 pub mod players;
 pub mod proof;
 pub mod rate;
+mod seat_links;
 pub mod secrets;
 pub mod settings;
 mod snapshots;
@@ -84,7 +86,9 @@ pub struct Games {
     live: Arc<dyn live::Listener>,
     /// Announcements on their way to the database (`live`).
     outgoing: live::Outgoing,
-    /// The key that signs links: configured, or fetched from the store on first use.
+    /// The key that signs links: configured (a server always configures it: the operator's
+    /// secret, kept outside the database), or for a service built without one (tests,
+    /// benchmarks) a key kept in the store, fetched on first use.
     secret: Option<[u8; 32]>,
     /// Per-seat move rate limits; none unless configured (`with_move_rate`).
     moves: Option<rate::MoveLimiter>,

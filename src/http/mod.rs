@@ -179,8 +179,10 @@ impl Application {
                         .service(account_api::login)
                         .service(account_api::login_links)
                         .service(account_api::me)
+                        .service(account_api::logout_everywhere)
                         .service(account_api::logout)
                         .service(account_api::claim)
+                        .service(account_api::new_link)
                         .service(talk_api::read)
                         .service(talk_api::say)
                         .service(

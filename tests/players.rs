@@ -74,18 +74,51 @@ impl TestApp {
         } else {
             self.url(path)
         };
+        // A page's form is sent as its page sends it: with the page's token (`common::forms`).
+        let path = path.strip_prefix(self.base.as_str()).unwrap_or(path);
+        let page_form =
+            method == Method::POST && path.starts_with('/') && !path.starts_with("/api/");
+        let (body, cookie) = match body {
+            Body::Form(f) if page_form => {
+                let fields: Vec<(String, String)> =
+                    f.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+                let (fields, cookie) = self.as_the_page_sends(path, &fields, cookie).await;
+                (Some(fields), cookie)
+            }
+            Body::None if page_form => {
+                let (fields, cookie) = self.as_the_page_sends(path, &[], cookie).await;
+                (Some(fields), cookie)
+            }
+            Body::Form(f) => (
+                Some(f.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()),
+                cookie.map(str::to_owned),
+            ),
+            Body::Json(v) => {
+                let mut req = self.http.request(method.clone(), &url).json(&v);
+                if let Some(c) = cookie {
+                    req = req.header(COOKIE, c);
+                }
+                if let Some(t) = bearer {
+                    req = req.bearer_auth(t);
+                }
+                return Self::reply(req).await;
+            }
+            Body::None => (None, cookie.map(str::to_owned)),
+        };
         let mut req = self.http.request(method, url);
-        if let Some(c) = cookie {
+        if let Some(c) = &cookie {
             req = req.header(COOKIE, c);
         }
         if let Some(t) = bearer {
             req = req.bearer_auth(t);
         }
-        req = match body {
-            Body::None => req,
-            Body::Json(v) => req.json(&v),
-            Body::Form(f) => req.form(&f),
-        };
+        if let Some(f) = body {
+            req = req.form(&f);
+        }
+        Self::reply(req).await
+    }
+
+    async fn reply(req: reqwest::RequestBuilder) -> Reply {
         let resp = req.send().await.unwrap();
         Reply {
             status: resp.status().as_u16(),

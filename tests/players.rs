@@ -74,18 +74,51 @@ impl TestApp {
         } else {
             self.url(path)
         };
+        // A page's form is sent as its page sends it: with the page's token (`common::forms`).
+        let path = path.strip_prefix(self.base.as_str()).unwrap_or(path);
+        let page_form =
+            method == Method::POST && path.starts_with('/') && !path.starts_with("/api/");
+        let (body, cookie) = match body {
+            Body::Form(f) if page_form => {
+                let fields: Vec<(String, String)> =
+                    f.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+                let (fields, cookie) = self.as_the_page_sends(path, &fields, cookie).await;
+                (Some(fields), cookie)
+            }
+            Body::None if page_form => {
+                let (fields, cookie) = self.as_the_page_sends(path, &[], cookie).await;
+                (Some(fields), cookie)
+            }
+            Body::Form(f) => (
+                Some(f.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()),
+                cookie.map(str::to_owned),
+            ),
+            Body::Json(v) => {
+                let mut req = self.http.request(method.clone(), &url).json(&v);
+                if let Some(c) = cookie {
+                    req = req.header(COOKIE, c);
+                }
+                if let Some(t) = bearer {
+                    req = req.bearer_auth(t);
+                }
+                return Self::reply(req).await;
+            }
+            Body::None => (None, cookie.map(str::to_owned)),
+        };
         let mut req = self.http.request(method, url);
-        if let Some(c) = cookie {
+        if let Some(c) = &cookie {
             req = req.header(COOKIE, c);
         }
         if let Some(t) = bearer {
             req = req.bearer_auth(t);
         }
-        req = match body {
-            Body::None => req,
-            Body::Json(v) => req.json(&v),
-            Body::Form(f) => req.form(&f),
-        };
+        if let Some(f) = body {
+            req = req.form(&f);
+        }
+        Self::reply(req).await
+    }
+
+    async fn reply(req: reqwest::RequestBuilder) -> Reply {
         let resp = req.send().await.unwrap();
         Reply {
             status: resp.status().as_u16(),
@@ -226,7 +259,16 @@ impl TestApp {
     async fn follow(&self, link: &str) -> Reply {
         let page = self.get(link, None).await;
         assert_eq!(page.status, 200, "{}", page.body);
-        assert!(page.cookies.is_empty(), "opening the link sets nothing");
+        // No session: only the form cookie its button's token is bound to (src/http/csrf.rs).
+        assert!(
+            page.cookie("despatch_session").is_none(),
+            "opening the link signs nothing in"
+        );
+        assert!(
+            page.cookies.iter().all(|c| c.starts_with("despatch_csrf=")),
+            "opening the link sets nothing else: {:?}",
+            page.cookies
+        );
         let token = link.split_once("token=").unwrap().1.to_owned();
         self.send(
             Method::POST,
@@ -545,7 +587,12 @@ async fn an_unknown_address_gets_the_same_answer_and_no_mail(t: TestApp) {
         let b = t
             .send(Method::POST, "/login", None, None, form(&unknown))
             .await;
-        assert_eq!((a.status, &a.body), (b.status, &b.body), "{what}");
+        // The same page but for the form's token, which is each visitor's own.
+        let (a_body, b_body) = (
+            common::forms::without_tokens(&a.body),
+            common::forms::without_tokens(&b.body),
+        );
+        assert_eq!((a.status, &a_body), (b.status, &b_body), "{what}");
         assert_eq!(a.status, 200);
     }
     t.deliver().await;
@@ -741,7 +788,15 @@ async fn every_new_route_refuses_without_a_session_and_shows_no_other_players_ga
     assert!(made_up.cookie("despatch_session").is_none());
     let confirm = t.get("/login/confirm?token=abc", None).await;
     assert_eq!(confirm.status, 200);
-    assert!(confirm.cookies.is_empty());
+    assert!(confirm.cookie("despatch_session").is_none());
+    assert!(
+        confirm
+            .cookies
+            .iter()
+            .all(|c| c.starts_with("despatch_csrf=")),
+        "only the form cookie: {:?}",
+        confirm.cookies
+    );
     // Signing out without a session does nothing, and Bert's sign-out leaves Anna signed in.
     assert_eq!(
         t.send(Method::POST, "/api/logout", None, None, Body::None)
@@ -1264,7 +1319,9 @@ async fn every_settings_route_refuses_without_the_seat_or_the_session_and_change
         "no time zone was set"
     );
 
-    // The player's routes: no session, a made-up one, a seat cookie. 401 and the sign-in form.
+    // The player's routes: no session, a made-up one, a seat cookie. The page: 401 and the
+    // sign-in form. Its forms: no page gives them without a session, so they go without their
+    // token and are refused before anything is read (src/http/csrf.rs).
     let player_routes = [
         (Method::GET, "/me/settings"),
         (Method::POST, "/me/settings"),
@@ -1286,8 +1343,13 @@ async fn every_settings_route_refuses_without_the_seat_or_the_session_and_change
             let r = t
                 .send(method.clone(), path, cookie.map(String::as_str), None, body)
                 .await;
-            assert_eq!(r.status, 401, "{method} {path} with {cookie:?}");
-            assert!(r.body.contains("Sign in"), "{method} {path}");
+            if *method == Method::GET {
+                assert_eq!(r.status, 401, "{method} {path} with {cookie:?}");
+                assert!(r.body.contains("Sign in"), "{method} {path}");
+            } else {
+                assert_eq!(r.status, 403, "{method} {path} with {cookie:?}");
+                assert!(r.body.contains("The form was refused"), "{method} {path}");
+            }
             assert!(!r.body.contains(&anna) && !r.body.contains("Anna’s game"));
         }
     }
@@ -1411,6 +1473,10 @@ async fn a_seats_settings_page_saves_its_channels_shows_a_webhooks_secret_once_a
         .await;
     assert_eq!(bad.status, 400, "{}", bad.body);
     assert!(bad.body.contains("not an http(s) URL") && bad.body.contains("Nothing was changed"));
+    // The form that removes it, as the page gives it now; sent again below, from this page
+    // left open, once the hook is gone.
+    let delete = format!("{settings}/webhooks/{hook_id}/delete");
+    let (stale, stale_cookie) = t.as_the_page_sends(&delete, &[], Some(&cookie)).await;
     // Removed: gone from the API's list.
     let removed = t
         .send(
@@ -1433,15 +1499,13 @@ async fn a_seats_settings_page_saves_its_channels_shows_a_webhooks_secret_once_a
         .await
         .json();
     assert_eq!(hooks, json!([]));
-    let twice = t
-        .send(
-            Method::POST,
-            &format!("{settings}/webhooks/{hook_id}/delete"),
-            Some(&cookie),
-            None,
-            Body::None,
-        )
-        .await;
+    let twice = TestApp::reply(
+        t.http
+            .post(t.url(&delete))
+            .header(COOKIE, stale_cookie.unwrap())
+            .form(&stale),
+    )
+    .await;
     assert_eq!(twice.status, 404, "{}", twice.body);
 
     // A vacation of three days, from the day after tomorrow: a Clock event in the log.

@@ -6,6 +6,7 @@ pub mod account_api;
 pub mod api;
 pub mod assets;
 pub mod boundary;
+pub mod csrf;
 pub mod error;
 pub mod health;
 pub mod inbound;
@@ -87,6 +88,9 @@ impl Application {
         let listener = TcpListener::bind(bind)?;
         let address = listener.local_addr()?;
         let port = address.port();
+        // Forms are accepted from the configured base URL's origin, or, without one, from the
+        // Host each request came to (`csrf`).
+        let origins = web::Data::new(csrf::Origins::new(base_url.as_deref()));
         let base_url = base_url.unwrap_or_else(|| format!("http://{address}"));
         // Moves are limited per seat as configured; `configure` may change that (tests do).
         // Appends are announced to the streams open on this server through the live hub.
@@ -107,6 +111,7 @@ impl Application {
                 .app_data(hub.clone())
                 .app_data(mail.clone())
                 .app_data(proxies.clone())
+                .app_data(origins.clone())
                 .app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(
                     |err, _req| {
                         let too_large = matches!(
@@ -136,6 +141,7 @@ impl Application {
                         .limit(BODY_LIMIT)
                         .error_handler(|err, _req| pages::form_error(err)),
                 )
+                .wrap(actix_web::middleware::from_fn(csrf::guard))
                 .wrap(actix_web::middleware::from_fn(
                     boundary::refuse_control_characters,
                 ))

@@ -68,13 +68,13 @@ pub fn confirm_page(heading: &str, message: &str, action: &str, button: &str) ->
 }
 
 /// A link on a message page: where to, and its text.
-struct PageLink {
-    href: String,
-    text: &'static str,
+pub(super) struct PageLink {
+    pub(super) href: String,
+    pub(super) text: &'static str,
 }
 
 /// A message page with links to where the reader can go next (besides the start page).
-fn message_page_with_links(
+pub(super) fn message_page_with_links(
     status: StatusCode,
     heading: &str,
     message: &str,

@@ -30,6 +30,7 @@ macro_rules! on_both_backends {
 
 pub mod app;
 pub mod bot;
+pub mod forms;
 pub mod notify;
 pub mod proxy;
 

@@ -169,6 +169,28 @@ pub fn notice_seq(message_id: &str) -> Option<(String, u64)> {
     Some((game.to_owned(), seq))
 }
 
+/// The token of a web form (`http::csrf`): an HMAC of the form's action and of the credential
+/// it acts with (a seat cookie, a session cookie, or a random form cookie, named by `binding`),
+/// so that another site can neither read nor make one for its visitor.
+pub fn form_token(key: &[u8; 32], action: &str, binding: &str, credential: &str) -> String {
+    sign(key, &format!("form:v1:{binding}:{action}:{credential}"))
+}
+
+/// Whether `token` is `form_token` of the same form and credential (compared in constant time).
+pub fn check_form_token(
+    key: &[u8; 32],
+    action: &str,
+    binding: &str,
+    credential: &str,
+    token: &str,
+) -> bool {
+    verify(
+        key,
+        &format!("form:v1:{binding}:{action}:{credential}"),
+        token,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

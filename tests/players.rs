@@ -2475,5 +2475,76 @@ mod credentials {
         );
         // Bert's seat, of no address, is untouched.
         assert!(t.opens_seat(&game, &tokens[1]).await);
+
+        // The same from the pages: Bert's seat page makes a new link, keeps the seat in this
+        // browser with it, shows it once, and the link Bert opened first no longer opens it.
+        let bert_link = t
+            .send(
+                Method::POST,
+                &format!("/api/games/{game}/new-link"),
+                None,
+                Some(&tokens[1]),
+                Body::None,
+            )
+            .await
+            .json()["link"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let opened = t.get(&bert_link, None).await;
+        let (value, _) = opened
+            .cookie("despatch_seat")
+            .expect("the link sets the seat cookie");
+        let cookie = format!("despatch_seat={value}");
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/games/{game}/new-link"),
+                Some(&cookie),
+                None,
+                Body::None,
+            )
+            .await;
+        assert_eq!(r.status, 303, "{}", r.body);
+        let (new_value, _) = r
+            .cookie("despatch_seat")
+            .expect("this browser keeps the seat");
+        assert_ne!(new_value, value);
+        let new_cookie = format!("despatch_seat={new_value}");
+        let page = t
+            .get(&format!("/games/{game}?new_link=1"), Some(&new_cookie))
+            .await;
+        assert_eq!(page.status, 200, "{}", page.body);
+        assert!(
+            page.body.contains("This seat has a new link"),
+            "{}",
+            page.body
+        );
+        assert!(
+            page.body.contains(&new_value),
+            "the page shows the new link once"
+        );
+        let old = t.get(&format!("/games/{game}"), Some(&cookie)).await;
+        assert_eq!(
+            old.status, 403,
+            "the old cookie's link is revoked: {}",
+            old.body
+        );
+        assert!(old.body.contains("replaced by a newer one"), "{}", old.body);
+
+        // And signing out everywhere from My games.
+        let cookie = t.session(&new_anna, &format!("anna-new-{tag}"), 2).await;
+        let r = t
+            .send(
+                Method::POST,
+                "/logout/everywhere",
+                Some(&cookie),
+                None,
+                Body::None,
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r.body.contains("Signed out everywhere"), "{}", r.body);
+        assert_eq!(t.get("/api/me", Some(&cookie)).await.status, 403);
     }
 }

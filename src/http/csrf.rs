@@ -22,8 +22,9 @@
 //! request, so the cookies and the key travel beside them.
 //!
 //! Bearer calls to the API carry no cookie and are not checked. Of the API, only `POST
-//! /api/logout` acts with a cookie and no JSON body a foreign form could not send: it has the
-//! origin check (it has no form to carry a token, and the worst it can do is sign out).
+//! /api/logout` and `POST /api/logout/everywhere` act with a cookie and no JSON body a foreign
+//! form could not send: they have the origin check (they have no form to carry a token, and the
+//! worst they can do is sign out, or make a player sign in again for new links).
 
 use std::cell::{Cell, RefCell};
 
@@ -137,7 +138,7 @@ enum Check {
     /// Nothing: a read, the API's bearer calls, `/verify` (which reads no cookie and changes
     /// nothing).
     None,
-    /// The origin only: `POST /api/logout`.
+    /// The origin only: `POST /api/logout` and `POST /api/logout/everywhere`.
     Origin,
     /// The origin and the form's token: every other POST.
     Form,
@@ -146,7 +147,7 @@ enum Check {
 fn check_of(method: &Method, path: &str) -> Check {
     if method != Method::POST || path == "/verify" {
         Check::None
-    } else if path == "/api/logout" {
+    } else if path == "/api/logout" || path == "/api/logout/everywhere" {
         Check::Origin
     } else if path.starts_with("/api/") || path == "/api" {
         Check::None
@@ -470,6 +471,10 @@ mod tests {
         assert_eq!(check_of(&Method::POST, "/verify"), Check::None);
         assert_eq!(check_of(&Method::POST, "/api/games/g/moves"), Check::None);
         assert_eq!(check_of(&Method::POST, "/api/logout"), Check::Origin);
+        assert_eq!(
+            check_of(&Method::POST, "/api/logout/everywhere"),
+            Check::Origin
+        );
         assert_eq!(check_of(&Method::GET, "/games/g"), Check::None);
     }
 

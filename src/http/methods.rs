@@ -55,6 +55,7 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/games/{game_id}/replay", &["GET"]),
     ("/games/{game_id}/events/{seq}", &["GET"]),
     ("/games/{game_id}/claim", &["POST"]),
+    ("/games/{game_id}/new-link", &["POST"]),
     ("/games/{game_id}/claim/confirm", &["GET", "POST"]),
     ("/games/{game_id}/settings", &["GET", "POST"]),
     ("/games/{game_id}/settings/webhooks", &["POST"]),
@@ -71,6 +72,7 @@ const ROUTES: &[(&str, &[&str])] = &[
     ("/me/settings/vacation", &["POST"]),
     ("/me/settings/time-zone", &["POST"]),
     ("/logout", &["POST"]),
+    ("/logout/everywhere", &["POST"]),
     ("/verify", &["GET", "POST"]),
     ("/static/{name}", &["GET"]),
 ];

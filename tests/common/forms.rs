@@ -23,7 +23,7 @@ pub fn page_of(action: &str, fields: &[(String, String)]) -> String {
         ["games", id, ..] => format!("/games/{id}"),
         ["login", "confirm"] => format!("/login/confirm?token={}", token()),
         ["login"] => "/login".into(),
-        ["logout"] => "/me".into(),
+        ["logout"] | ["logout", "everywhere"] => "/me".into(),
         ["me", ..] => "/me/settings".into(),
         // Its form carries no token: it reads no cookie and changes nothing.
         ["verify"] => "/verify".into(),

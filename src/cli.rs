@@ -11,6 +11,7 @@ use crate::engine::replay;
 use crate::engine::ruleset::{SeatDef, Setup, Viewer};
 use crate::engine::verify;
 use crate::games::clock::ClockChoice;
+use crate::games::webhook_targets::WebhookTargets;
 use crate::games::{Games, NewGame, NewSeat};
 use crate::http::inbound::InboundConfig;
 use crate::http::Application;
@@ -503,11 +504,16 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 secret: settings.inbound_secret.clone(),
                 mailgun_signing_key: settings.mailgun_signing_key.clone(),
             };
+            let targets = WebhookTargets::from_setting(&settings.notify.webhook_allow_hosts);
             let app = Application::build_full(
                 store,
                 &settings.bind,
                 settings.base_url.clone(),
-                |games| games.with_secret(secret.as_deref()),
+                |games| {
+                    games
+                        .with_secret(secret.as_deref())
+                        .with_webhook_targets(targets)
+                },
                 Some(inbound),
             )
             .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
@@ -543,7 +549,11 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 store, link_secret, ..
             } = store(&settings).await?;
             let base_url = base_url(&settings, &store).await?;
-            let games = Games::new(store, base_url).with_secret(link_secret.as_deref());
+            let games = Games::new(store, base_url)
+                .with_secret(link_secret.as_deref())
+                .with_webhook_targets(WebhookTargets::from_setting(
+                    &settings.notify.webhook_allow_hosts,
+                ));
             let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
             if !once {
                 metrics_on_own_address(&games)?;

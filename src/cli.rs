@@ -11,6 +11,7 @@ use crate::engine::replay;
 use crate::engine::ruleset::{SeatDef, Setup, Viewer};
 use crate::engine::verify;
 use crate::games::clock::ClockChoice;
+use crate::games::webhook_targets::WebhookTargets;
 use crate::games::{Games, NewGame, NewSeat};
 use crate::http::inbound::InboundConfig;
 use crate::http::Application;
@@ -503,11 +504,16 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 secret: settings.inbound_secret.clone(),
                 mailgun_signing_key: settings.mailgun_signing_key.clone(),
             };
+            let targets = WebhookTargets::from_setting(&settings.notify.webhook_allow_hosts);
             let app = Application::build_full(
                 store,
                 &settings.bind,
                 settings.base_url.clone(),
-                |games| games.with_secret(secret.as_deref()),
+                |games| {
+                    games
+                        .with_secret(secret.as_deref())
+                        .with_webhook_targets(targets)
+                },
                 Some(inbound),
             )
             .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
@@ -543,7 +549,11 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 store, link_secret, ..
             } = store(&settings).await?;
             let base_url = base_url(&settings, &store).await?;
-            let games = Games::new(store, base_url).with_secret(link_secret.as_deref());
+            let games = Games::new(store, base_url)
+                .with_secret(link_secret.as_deref())
+                .with_webhook_targets(WebhookTargets::from_setting(
+                    &settings.notify.webhook_allow_hosts,
+                ));
             let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
             if !once {
                 metrics_on_own_address(&games)?;
@@ -660,8 +670,9 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
         } => {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            let witnesses = read_witnesses(&witness)?;
-            let report = verify::verify_witnessed(&text, &rules::find, &witnesses);
+            let found = read_witnesses(&witness)?;
+            let mut report = verify::verify_witnessed(&text, &rules::find, &found.witnesses);
+            report.without_head = found.without_head;
             if json {
                 println!(
                     "{}",
@@ -791,35 +802,42 @@ fn parse_seat(text: &str) -> Result<NewSeat, String> {
 }
 
 /// Reads `--witness` files: each a file, or a folder (a maildir) whose files are read in turn.
-fn read_witnesses(paths: &[PathBuf]) -> Result<Vec<crate::engine::witness::Witnessed>, String> {
+/// What carries no head — a sign-in mail, an answer, a mail folder's index files — is counted
+/// and set aside, so a whole mailbox can be given; a malformed head is still an error.
+fn read_witnesses(paths: &[PathBuf]) -> Result<crate::engine::witness::Found, String> {
+    use crate::engine::witness;
+    // Each file, and whether it was found in a folder (where only email is read).
     let mut files = Vec::new();
-    let mut pending: Vec<PathBuf> = paths.to_vec();
-    while let Some(path) = pending.pop() {
+    let mut pending: Vec<(PathBuf, bool)> = paths.iter().map(|p| (p.clone(), false)).collect();
+    while let Some((path, in_folder)) = pending.pop() {
         if path.is_dir() {
             let entries = std::fs::read_dir(&path)
                 .map_err(|e| format!("cannot read the folder {}: {e}", path.display()))?;
             for entry in entries {
                 let entry =
                     entry.map_err(|e| format!("cannot read the folder {}: {e}", path.display()))?;
-                pending.push(entry.path());
+                pending.push((entry.path(), true));
             }
         } else {
-            files.push(path);
+            files.push((path, in_folder));
         }
     }
     if files.is_empty() && !paths.is_empty() {
         return Err("--witness names no file to read: the folder is empty".into());
     }
     files.sort();
-    let mut out = Vec::new();
-    for path in files {
+    let mut out = witness::Found::default();
+    for (path, in_folder) in files {
         let text = std::fs::read(&path)
             .map_err(|e| format!("cannot read the witness {}: {e}", path.display()))?;
         let text = String::from_utf8_lossy(&text);
-        out.extend(crate::engine::witness::parse(
-            &text,
-            &path.display().to_string(),
-        )?);
+        if in_folder && !witness::looks_like_email(&text) {
+            out.without_head += 1;
+            continue;
+        }
+        let found = witness::read(&text, &path.display().to_string())?;
+        out.witnesses.extend(found.witnesses);
+        out.without_head += found.without_head;
     }
     Ok(out)
 }

@@ -6,7 +6,7 @@
 //! load reads when no fold is cached), `access` (who is
 //! asking), `views` (what a viewer sees), `moves` (the one path of a move), `clock` and
 //! `clock_events` (the game's clock: policies and deadlines, and its events in the log),
-//! `channels` and `webhooks` (where a seat hears), `mail` (what a reply by email asks),
+//! `channels` and `webhooks` (where a seat hears; `webhook_targets`: where a webhook may be sent), `mail` (what a reply by email asks),
 //! `exports` (the log as it leaves), `players` (games' names, signing in by
 //! email, a player's games), `settings` (a player's and a seat's settings, the daily
 //! digest), `talk` (table talk, kept outside the log), `links` (every signed link and reply address),
@@ -41,6 +41,7 @@ mod snapshots;
 pub mod table;
 pub mod talk;
 mod views;
+pub mod webhook_targets;
 mod webhooks;
 pub mod when;
 
@@ -103,6 +104,8 @@ pub struct Games {
     /// Account mail per email address (`players::ADDRESS_MAIL`), always.
     address_mail: rate::Buckets<String>,
     link_key: Arc<tokio::sync::OnceCell<[u8; 32]>>,
+    /// The internal hosts webhooks may reach (`webhook_targets`); none unless configured.
+    webhook_targets: Arc<webhook_targets::WebhookTargets>,
 }
 
 /// The world of a move made by this service: the service's clock, the OS's randomness.
@@ -138,7 +141,21 @@ impl Games {
             logins: None,
             address_mail: rate::Buckets::new(players::ADDRESS_MAIL),
             link_key: Arc::new(tokio::sync::OnceCell::new()),
+            webhook_targets: Arc::default(),
         }
+    }
+
+    /// Lets webhooks reach the internal hosts `targets` names. The server and the dispatcher
+    /// set this from `DESPATCH_WEBHOOK_ALLOW_HOSTS`; a service made with `new` allows none.
+    pub fn with_webhook_targets(mut self, targets: webhook_targets::WebhookTargets) -> Self {
+        self.webhook_targets = Arc::new(targets);
+        self
+    }
+
+    /// Where webhooks may be sent: what a hook's URL is checked against when it is added, and
+    /// what the dispatcher's webhook client resolves every host through.
+    pub fn webhook_targets(&self) -> Arc<webhook_targets::WebhookTargets> {
+        self.webhook_targets.clone()
     }
 
     /// The same service with a fold cache of other bounds (tests; the server reads

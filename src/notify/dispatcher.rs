@@ -379,7 +379,10 @@ impl Dispatcher {
                     .await
                     .map_err(|e| e.to_string())?;
                 match hooks.iter().find(|h| h.hook_id == d.hook_id) {
-                    Some(hook) => self.hooks.send(&d, &hook.secret).await,
+                    Some(hook) => {
+                        d.url = hook.url.clone();
+                        self.hooks.send(&d, &hook.secret).await
+                    }
                     // Deleted since: nothing more goes to it.
                     None => Ok(()),
                 }
@@ -557,7 +560,7 @@ impl Dispatcher {
             let body = notice::webhook_body(c, &delivery_id, for_seat, &hook.format);
             let d = WebhookDelivery {
                 hook_id: hook.hook_id.clone(),
-                url: hook.url.clone(),
+                url: String::new(),
                 event: c.event.clone(),
                 delivery_id,
                 body: body.to_string(),

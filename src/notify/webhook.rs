@@ -22,11 +22,15 @@ use serde::{Deserialize, Serialize};
 use crate::games::links::webhook_signature;
 use crate::games::webhook_targets::{Unreachable, WebhookTargets};
 
-/// One webhook delivery as the outbox holds it. The secret is looked up when sending, so a hook
-/// deleted meanwhile receives nothing more and no secret is copied into the outbox.
+/// One webhook delivery as the outbox holds it. The secret and the address are looked up when
+/// sending, so a hook deleted meanwhile receives nothing more, and neither the secret nor the
+/// address (a chat service's hook address is itself a credential) is copied into the outbox.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WebhookDelivery {
     pub hook_id: String,
+    /// Filled from the hook as it is sent; empty in the outbox (rows an older build queued
+    /// still hold it, and it is replaced all the same).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub url: String,
     pub event: String,
     pub delivery_id: String,

@@ -861,10 +861,14 @@ async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery
     let row = states
         .iter()
         .find(|s| {
-            s.row.record.channel == "webhook"
-                && s.row.record.payload["url"] == receiver.url.as_str()
+            s.row.record.channel == "webhook" && s.row.record.payload["hook_id"] == hook["hook_id"]
         })
         .unwrap();
+    assert!(
+        row.row.record.payload.get("url").is_none(),
+        "the outbox keeps no hook address: {}",
+        row.row.record.payload
+    );
     let attempts: Vec<(bool, Option<String>)> = t
         .store
         .outbox_attempts(&table.game_id)
@@ -1081,14 +1085,18 @@ async fn webhooks_inside_are_refused_when_added_and_again_at_every_delivery(t: T
 
     // Added while the allowance held (this app's server has it), and stored before any check
     // (a name that resolves inside): a dispatcher without the allowance refuses both.
-    t.hook(
-        &table,
-        0,
-        &format!("http://127.0.0.1:{port}/allowed-then"),
-        "seat",
-        "json",
-    )
-    .await;
+    let allowed_then = t
+        .hook(
+            &table,
+            0,
+            &format!("http://127.0.0.1:{port}/allowed-then"),
+            "seat",
+            "json",
+        )
+        .await["hook_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     t.store
         .add_webhook(&despatch::store::WebhookRecord {
             game_id: table.game_id.clone(),
@@ -1113,17 +1121,18 @@ async fn webhooks_inside_are_refused_when_added_and_again_at_every_delivery(t: T
     assert!(receiver.received().is_empty(), "{:?}", receiver.received());
     let states = t.store.outbox_states(&table.game_id).await.unwrap();
     let attempts = t.store.outbox_attempts(&table.game_id).await.unwrap();
-    let error_of = |url_end: &str| -> String {
+    // A delivery names its hook; the hook's address is looked up as it is sent, never kept in
+    // the outbox.
+    let error_of = |hook_id: &str| -> String {
         let row = states
             .iter()
             .find(|s| {
                 s.row.record.channel == "webhook"
-                    && s.row.record.payload["url"]
-                        .as_str()
-                        .unwrap()
-                        .ends_with(url_end)
+                    && s.row.record.payload["hook_id"] == hook_id
+                    && s.row.record.payload.get("url").is_none()
             })
-            .unwrap_or_else(|| panic!("a delivery to {url_end}: {states:?}"));
+            .unwrap_or_else(|| panic!("a delivery to {hook_id}: {states:?}"));
+        let url_end = hook_id;
         assert!(!row.sent);
         attempts
             .iter()
@@ -1131,12 +1140,12 @@ async fn webhooks_inside_are_refused_when_added_and_again_at_every_delivery(t: T
             .and_then(|a| a.error.clone())
             .unwrap_or_else(|| panic!("a failed attempt for {url_end}"))
     };
-    let literal = error_of("/allowed-then");
+    let literal = error_of(&allowed_then);
     assert!(
         literal.contains("refused: 127.0.0.1 is a loopback address"),
         "{literal}"
     );
-    let rebound = error_of("/rebound");
+    let rebound = error_of("hook_rebound");
     assert!(
         rebound.contains("refused: localhost resolves to 127.0.0.1, a loopback address"),
         "{rebound}"

@@ -87,8 +87,10 @@ enum Command {
     /// Applies the database migrations, seals any secrets still kept in plain text, and exits.
     Migrate,
     /// Re-seals every secret at rest (dice chains, hidden seeds, sealed choices, webhook
-    /// secrets) under a new key, in one transaction. Stop the servers first, and start them
-    /// with the new key afterwards. The current key is DESPATCH_SECRET_KEY or DESPATCH_KEY_FILE.
+    /// secrets) under a new key, in one transaction. The current key is DESPATCH_SECRET_KEY or
+    /// DESPATCH_KEY_FILE (with DESPATCH_RETIRED_SECRET_KEYS). Refuses while a running server
+    /// does not seal with the new key already: restart the servers with the new key as their
+    /// key and the old one retired first (docs/operations.md, "Rotating the key"), or stop them.
     RotateKey {
         /// A file holding the new key; made with a random key (mode 0600) if it does not exist.
         /// Or give the key in DESPATCH_NEW_SECRET_KEY.
@@ -338,6 +340,11 @@ struct Opened {
 }
 
 async fn store(settings: &Settings) -> Result<Opened, String> {
+    store_opening(settings, &[]).await
+}
+
+/// `store`, its ring also opening what the `also` secrets sealed (`rotate-key`'s new key).
+async fn store_opening(settings: &Settings, also: &[String]) -> Result<Opened, String> {
     settings
         .prepare()
         .map_err(|e| format!("cannot create the data directory: {e}"))?;
@@ -349,7 +356,11 @@ async fn store(settings: &Settings) -> Result<Opened, String> {
         .await
         .map_err(|e| format!("cannot migrate the database: {e}"))?;
     let configured = settings.notify.secret_key.as_deref();
-    let unlocked = store.unlock(configured, &settings.key_file).await?;
+    let mut retired = settings.notify.retired_secret_keys.clone();
+    retired.extend_from_slice(also);
+    let unlocked = store
+        .unlock_with(configured, &retired, &settings.key_file)
+        .await?;
     if unlocked.created_key_file {
         tracing::info!(
             "made the key file {} for the secrets at rest: keep it, and keep it out of database backups",
@@ -391,6 +402,44 @@ async fn base_url(settings: &Settings, store: &Store) -> Result<String, String> 
     }))
 }
 
+/// Registers this process among those that seal secrets (`store::processes`), so that
+/// `rotate-key` knows it is there, and warns of any live process that cannot open what this one
+/// seals: during a key rotation every process must hold the new key before any seals with it.
+async fn register(store: &Store, kind: &str) -> Result<crate::store::Registration, String> {
+    let registration = store
+        .register_process(kind)
+        .await
+        .map_err(|e| format!("cannot start: {e}"))?;
+    let ours = &registration.record().primary_key_id;
+    match store.live_processes().await {
+        Ok(live) => {
+            for p in live.iter().filter(|p| !p.key_ids.contains(ours)) {
+                tracing::warn!(
+                    "{p} cannot open the secrets this process seals with key {ours}: give it this key (as DESPATCH_RETIRED_SECRET_KEYS while it seals with its own) before it meets them (docs/operations.md, \"Rotating the key\")"
+                );
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "cannot read the processes sealing secrets"),
+    }
+    Ok(registration)
+}
+
+/// Resolves when the process is asked to stop (Ctrl-C, SIGTERM).
+async fn stop_asked() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
 /// `mail-in`: one message from standard input, answered once. The configuration is checked
 /// before any database work; every failure after it is temporary for the mail server (75), so
 /// that the message is delivered again rather than lost, and what a player could read in a
@@ -430,12 +479,19 @@ async fn mail_in(settings: &Settings) -> Result<ExitCode, Failure> {
         )));
     }
     let unlocked = store
-        .unlock(settings.notify.secret_key.as_deref(), &settings.key_file)
+        .unlock_with(
+            settings.notify.secret_key.as_deref(),
+            &settings.notify.retired_secret_keys,
+            &settings.key_file,
+        )
         .await
         .map_err(|e| tempfail("cannot open the database's secrets", e))?;
     let base = base_url(settings, &unlocked.store)
         .await
         .map_err(|e| tempfail("cannot read the database", e))?;
+    let registration = register(&unlocked.store, "mail-in")
+        .await
+        .map_err(|e| tempfail("cannot register with the database", e))?;
     let games = Games::new(unlocked.store, base)
         .with_secret(unlocked.link_secret.as_deref())
         .with_logged_move_rate(crate::games::rate::MoveRate::from_env());
@@ -445,6 +501,7 @@ async fn mail_in(settings: &Settings) -> Result<ExitCode, Failure> {
     mail_in::queue(&games, &domain, &receipt)
         .await
         .map_err(|e| tempfail("cannot queue the answer now", e.to_string()))?;
+    registration.end().await;
     match receipt {
         mail_in::Receipt::Answered { reply, .. } => {
             println!("answered {}: {}", reply.to, reply.subject)
@@ -498,6 +555,7 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 link_secret: secret,
                 ..
             } = store(&settings).await?;
+            let registration = register(&store, "serve").await?.keep_alive();
             let backend = store.backend();
             let inbound = InboundConfig {
                 domain: settings.notify.dispatch.reply_domain.clone(),
@@ -540,7 +598,9 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 "Despatch is listening on {} ({backend} database)",
                 app.base_url()
             );
-            app.run_until_stopped().await.map_err(|e| e.to_string())?;
+            let stopped = app.run_until_stopped().await;
+            registration.end().await;
+            stopped.map_err(|e| e.to_string())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::MailIn => mail_in(&settings).await,
@@ -548,6 +608,7 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             let Opened {
                 store, link_secret, ..
             } = store(&settings).await?;
+            let registration = register(&store, "dispatch").await?.keep_alive();
             let base_url = base_url(&settings, &store).await?;
             let games = Games::new(store, base_url)
                 .with_secret(link_secret.as_deref())
@@ -562,6 +623,7 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             if once {
                 let fired = scheduler.tick().await?;
                 let sent = dispatcher.drain().await?;
+                registration.end().await;
                 println!(
                     "the clocks fired {} time(s); {sent} outbox row(s) handled",
                     fired.len()
@@ -569,8 +631,12 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 return Ok(ExitCode::SUCCESS);
             }
             println!("dispatching ({})", dispatcher.id());
-            tokio::spawn(scheduler.run(settings.notify.scheduler_every));
-            dispatcher.run().await;
+            let clocks = tokio::spawn(scheduler.run(settings.notify.scheduler_every));
+            tokio::select! {
+                () = dispatcher.run() => {}
+                () = stop_asked() => clocks.abort(),
+            }
+            registration.end().await;
             Ok(ExitCode::SUCCESS)
         }
         Command::Migrate => {
@@ -579,21 +645,28 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Command::RotateKey { new_key_file } => {
-            let opened = store(&settings).await?;
             let (new, next) = new_secret(new_key_file.as_deref())?;
-            if new == opened.secret {
+            let retiring = !settings.notify.retired_secret_keys.is_empty();
+            // The servers may already seal with the new key (the safe way, docs/operations.md):
+            // this command opens what it sealed too.
+            let opened = store_opening(&settings, std::slice::from_ref(&new)).await?;
+            if new == opened.secret && !retiring {
                 return Err("the new key is the key in use: give another".into());
             }
+            let new_key = crate::store::SecretKey::from_secret(&new);
             let done = opened
                 .store
-                .rotate_key(&crate::store::SecretKey::from_secret(&new))
+                .rotate_key(&new_key)
                 .await
                 .map_err(|e| format!("nothing was changed: {e}"))?;
             println!(
-                "re-sealed {} secret(s) and {} webhook secret(s) under the new key; the old key opens none of them now.\n{next}.",
-                done.secrets, done.webhooks
+                "re-sealed {} secret(s) and {} webhook secret(s) under the new key (id {}); the old key opens none of them now.\n{next}.",
+                done.secrets, done.webhooks, new_key.id()
             );
-            if opened.link_secret.is_some() {
+            if retiring {
+                println!("The keys in DESPATCH_RETIRED_SECRET_KEYS open nothing now: remove them, and restart the servers.");
+            }
+            if opened.link_secret.is_some() && new != opened.secret {
                 println!("Links signed with the old key (seat links, unsubscribe links, reply addresses) no longer open.");
             }
             Ok(ExitCode::SUCCESS)
@@ -621,6 +694,7 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 .map(|s| parse_seat(s))
                 .collect::<Result<Vec<_>, _>>()?;
             let opened = store(&settings).await?;
+            let registration = register(&opened.store, "new-game").await?;
             let games = Games::new(
                 opened.store,
                 settings
@@ -639,7 +713,9 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                     clock,
                 })
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| e.to_string());
+            registration.end().await;
+            let created = created?;
             println!("game {}", created.game_id);
             for s in created.seats {
                 println!(

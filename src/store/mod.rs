@@ -31,6 +31,7 @@ mod pg_batch;
 mod players;
 mod postgres;
 pub mod preferences;
+pub mod processes;
 mod rows;
 pub mod sealing;
 mod snapshots;
@@ -51,6 +52,7 @@ pub use outbox::{
 pub use pg_batch::Batched;
 pub use players::PlayerSeat;
 pub use postgres::PgStore;
+pub use processes::{ProcessRecord, Registration};
 pub use sealing::SecretKey;
 pub use sqlite::SqliteStore;
 pub use talk::TalkRecord;

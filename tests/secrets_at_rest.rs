@@ -688,6 +688,12 @@ async fn the_command_line_makes_a_key_refuses_to_start_without_it_and_rotates_it
     verifies(&games, &game_id).await;
 }
 
+/// An HTTP client, its TLS provider taken from the library as the server's clients do.
+fn http() -> reqwest::Client {
+    despatch::notify::webhook::install_crypto();
+    reqwest::Client::new()
+}
+
 /// `despatch serve` as an operator starts it, on a free port, its dispatcher off.
 struct Served {
     child: std::process::Child,
@@ -789,7 +795,7 @@ async fn a_rotation_beside_a_server_on_the_old_key_is_refused_and_changes_nothin
     );
 
     // The server goes on making games, sealed under its key.
-    let created: Value = reqwest::Client::new()
+    let created: Value = http()
         .post(format!("{}/api/games", server.base))
         .json(&serde_json::json!({
             "ruleset": "open-table",
@@ -848,7 +854,7 @@ async fn a_rotation_under_load_beside_a_server_on_the_new_key_loses_nothing(
     let started = std::time::Instant::now();
     let rotated = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut load = Vec::new();
-    for task in 0..4 {
+    for _ in 0..4 {
         let games = server.games.clone();
         let rotated = rotated.clone();
         load.push(tokio::spawn(async move {
@@ -918,7 +924,7 @@ async fn a_rotation_under_load_beside_a_server_on_the_new_key_loses_nothing(
         "only the new key sealed what is stored: {in_use:?}"
     );
     let restarted = common::over(fresh).serve().await;
-    let http = reqwest::Client::new();
+    let http = http();
     for game_id in &game_ids {
         let page = http
             .get(format!("{}/api/games/{game_id}", restarted.base))
@@ -983,6 +989,11 @@ async fn old_values_and_retired_keys_open_and_rotation_reseals_them_under_the_pr
     );
     let games = common::over(ring.clone()).games();
     play(&games, &t.game_id, "anna", "roll 1d6").await;
+    // A game made now is sealed under the new key.
+    let later = table(&ring).await;
+    assert!(raw_webhooks(&ring, &later.game_id).await[0]
+        .1
+        .starts_with(&sealed_by(NEW)));
     let by_key = ring.keys_in_use().await.unwrap();
     assert!(
         by_key.iter().any(|(id, _)| *id == key_id(NEW)),

@@ -90,7 +90,7 @@ pub enum OpenError {
     Plain(String),
     #[error("{0} does not open with this secret key: the key is not the one it was sealed with (DESPATCH_SECRET_KEY or DESPATCH_KEY_FILE), or the row was altered or moved")]
     WrongKey(String),
-    #[error("{0} was sealed with key {1}, which this process does not hold (it holds {2}): give it that key, as DESPATCH_SECRET_KEY, the key file or one of DESPATCH_RETIRED_SECRET_KEYS; or the row was altered")]
+    #[error("{0} does not open here: it was sealed with key {1}, which this process does not hold (it holds {2}): give it that key, as DESPATCH_SECRET_KEY, the key file or one of DESPATCH_RETIRED_SECRET_KEYS; or the row was altered")]
     UnknownKey(String, String, String),
     #[error("{0} is not a sealed value Despatch can read ({1})")]
     Malformed(String, &'static str),

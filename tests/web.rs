@@ -1748,6 +1748,12 @@ async fn a_players_forms_and_signing_out_are_refused_from_another_site(app: Test
             .await
             .unwrap();
         assert_eq!(r.status().as_u16(), 403, "{name}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"], "forbidden", "{body}");
+        assert!(
+            body["message"].as_str().unwrap().contains("another site"),
+            "{body}"
+        );
         assert_eq!(still_in().await, 200, "still signed in");
     }
     // The page's Sign out.

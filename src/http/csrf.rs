@@ -34,12 +34,13 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderValue, SET_COOKIE};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
-use actix_web::{web, Error, HttpResponse};
+use actix_web::{web, Error, HttpResponse, ResponseError};
 
+use super::error::ApiError;
 use super::pages::{message_page_with_links, PageLink};
 use super::seat_cookie::{self, cookie_value, secure_for};
 use super::session_cookie;
-use crate::games::{links, Games};
+use crate::games::{links, Games, ServiceError};
 
 /// The hidden field a form's token travels in.
 pub const FIELD: &str = "csrf";
@@ -253,7 +254,18 @@ pub async fn guard(
     let path = req.path().to_owned();
     let check = check_of(req.method(), &path);
     if check != Check::None {
-        if let Some(refusal) = foreign_origin(&req) {
+        if let Some(from) = foreign_origin(&req) {
+            tracing::warn!(path = %path, "a request from another site was refused");
+            let why = format!("it was sent from {from}, not from this service's own page");
+            let refusal = if check == Check::Origin {
+                // The API answers in JSON, as its other refusals do.
+                ApiError(ServiceError::Forbidden(format!(
+                    "this request was refused: {why}. Nothing was done."
+                )))
+                .error_response()
+            } else {
+                refused(&path, &why, false)
+            };
             return Ok(req.into_response(refusal).map_into_right_body());
         }
     }
@@ -328,9 +340,9 @@ pub async fn guard(
     res.map(ServiceResponse::map_into_left_body)
 }
 
-/// The refusal of a POST from another site, or `None` when its origin is the service's own or
-/// unknown (then its token decides).
-fn foreign_origin(req: &ServiceRequest) -> Option<HttpResponse> {
+/// Where a POST from another site came from (for its refusal), or `None` when its origin is the
+/// service's own or unknown (then its token decides).
+fn foreign_origin(req: &ServiceRequest) -> Option<String> {
     let header = |name: &str| {
         req.headers()
             .get(name)
@@ -366,12 +378,7 @@ fn foreign_origin(req: &ServiceRequest) -> Option<HttpResponse> {
         }
         None => return None,
     };
-    tracing::warn!(path = req.path(), "a form from another site was refused");
-    Some(refused(
-        req.path(),
-        &format!("it was sent from {from}, not from this service's own page"),
-        false,
-    ))
+    Some(from)
 }
 
 /// An `Origin` as the refusal shows it: short, and only the characters an origin has.

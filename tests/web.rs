@@ -1386,8 +1386,8 @@ async fn the_seat_cookie_is_secure_when_the_server_is_reached_over_https(app: Te
 const EVIL: &str = "https://evil.example";
 
 /// A form sent three ways, `state` read after each: from another site (with the page's own
-/// token, so that the origin check alone refuses it; once by `Origin`, once by
-/// `Sec-Fetch-Site` alone), without a token, and as the page sends it. The first two answer
+/// token, so that the origin check alone refuses it: by `Origin`, by `Sec-Fetch-Site` alone,
+/// by both), without a token or with a wrong one, and as the page sends it. The first two answer
 /// `403` with a page that says what happened and leads back, and leave `state` as it was; the
 /// last answers `accepted` and changes it.
 async fn only_the_page_itself_sends<F, Fut>(
@@ -1425,9 +1425,14 @@ where
             vec![("Sec-Fetch-Site", "cross-site")],
         ),
         (
-            "a null Origin",
+            "a null Origin from another site",
             with_token.clone(),
-            vec![("Origin", "null")],
+            vec![("Origin", "null"), ("Sec-Fetch-Site", "cross-site")],
+        ),
+        (
+            "a null Origin from a sibling site",
+            with_token.clone(),
+            vec![("Origin", "null"), ("Sec-Fetch-Site", "same-site")],
         ),
         ("no token", fields.clone(), vec![]),
         (
@@ -1482,12 +1487,14 @@ where
             "{action} with {how} changed something"
         );
     }
+    // As a browser sends a page's own form: the pages' `Referrer-Policy: no-referrer` makes it
+    // say `Origin: null`, and `Sec-Fetch-Site` says the form is the site's own.
     let p = app
         .post_raw(
             action,
             &with_token,
             cookie,
-            &[("Origin", app.base.as_str())],
+            &[("Origin", "null"), ("Sec-Fetch-Site", "same-origin")],
         )
         .await;
     assert_eq!(
@@ -1741,6 +1748,12 @@ async fn a_players_forms_and_signing_out_are_refused_from_another_site(app: Test
             .await
             .unwrap();
         assert_eq!(r.status().as_u16(), 403, "{name}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"], "forbidden", "{body}");
+        assert!(
+            body["message"].as_str().unwrap().contains("another site"),
+            "{body}"
+        );
         assert_eq!(still_in().await, 200, "still signed in");
     }
     // The page's Sign out.

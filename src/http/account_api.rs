@@ -121,6 +121,7 @@ pub async fn me(games: web::Data<Games>, req: HttpRequest) -> Answer {
 /// Ends the session and removes its cookie (nothing to do without one).
 #[utoipa::path(post, path = "/api/logout", security((), ("session" = [])), responses(
     (status = 204, description = "signed out"),
+    (status = 403, description = "sent from another site (its `Origin`, or `Sec-Fetch-Site: cross-site`): nothing was done", body = ErrorBody),
     (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/logout")]
 pub async fn logout(games: web::Data<Games>, req: HttpRequest) -> Answer {

@@ -6,8 +6,10 @@
 //!
 //! - **its origin**: a POST whose `Origin` names another site than the service's own (the
 //!   configured base URL's origin; without one, the `Host` the request came to), or that has no
-//!   `Origin` but says `Sec-Fetch-Site: cross-site`, is refused. A request with neither (an old
-//!   browser, curl) goes on to the token.
+//!   `Origin` but says `Sec-Fetch-Site: cross-site`, is refused. `Origin: null` is what a
+//!   browser sends with a page's own form under the pages' `Referrer-Policy: no-referrer`, and
+//!   from a sandboxed frame: then `Sec-Fetch-Site` decides (only `same-origin` or `none` pass).
+//!   A request with neither (an old browser, curl) goes on to the token.
 //! - **its token**: every form carries a hidden field `csrf`, HMAC-SHA256 under the link key of
 //!   the form's action and the credential the form acts with — the seat cookie for a seat's
 //!   forms, the session cookie for a signed-in player's, else a random cookie of its own
@@ -33,12 +35,13 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderValue, SET_COOKIE};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
-use actix_web::{web, Error, HttpResponse};
+use actix_web::{web, Error, HttpResponse, ResponseError};
 
+use super::error::ApiError;
 use super::pages::{message_page_with_links, PageLink};
 use super::seat_cookie::{self, cookie_value, secure_for};
 use super::session_cookie;
-use crate::games::{links, Games};
+use crate::games::{links, Games, ServiceError};
 
 /// The hidden field a form's token travels in.
 pub const FIELD: &str = "csrf";
@@ -252,7 +255,18 @@ pub async fn guard(
     let path = req.path().to_owned();
     let check = check_of(req.method(), &path);
     if check != Check::None {
-        if let Some(refusal) = foreign_origin(&req) {
+        if let Some(from) = foreign_origin(&req) {
+            tracing::warn!(path = %path, "a request from another site was refused");
+            let why = format!("it was sent from {from}, not from this service's own page");
+            let refusal = if check == Check::Origin {
+                // The API answers in JSON, as its other refusals do.
+                ApiError(ServiceError::Forbidden(format!(
+                    "this request was refused: {why}. Nothing was done."
+                )))
+                .error_response()
+            } else {
+                refused(&path, &why, false)
+            };
             return Ok(req.into_response(refusal).map_into_right_body());
         }
     }
@@ -327,9 +341,9 @@ pub async fn guard(
     res.map(ServiceResponse::map_into_left_body)
 }
 
-/// The refusal of a POST from another site, or `None` when its origin is the service's own or
-/// unknown (then its token decides).
-fn foreign_origin(req: &ServiceRequest) -> Option<HttpResponse> {
+/// Where a POST from another site came from (for its refusal), or `None` when its origin is the
+/// service's own or unknown (then its token decides).
+fn foreign_origin(req: &ServiceRequest) -> Option<String> {
     let header = |name: &str| {
         req.headers()
             .get(name)
@@ -340,7 +354,19 @@ fn foreign_origin(req: &ServiceRequest) -> Option<HttpResponse> {
         .app_data::<web::Data<Origins>>()
         .map(|o| o.get_ref().clone())
         .unwrap_or(Origins { configured: None });
+    let fetch_site = header("sec-fetch-site").map(|s| s.to_ascii_lowercase());
     let from = match header("origin") {
+        // The pages' `Referrer-Policy: no-referrer` makes a browser send `Origin: null` with
+        // their own forms too (the Fetch standard's rule for a POST under that policy); the
+        // browser's `Sec-Fetch-Site` then says where the form came from, and without it the
+        // token decides.
+        Some(origin) if origin.trim() == "null" => match fetch_site.as_deref() {
+            None | Some("same-origin") | Some("none") => return None,
+            Some(site) => format!(
+                "another site (Origin: null, Sec-Fetch-Site: {})",
+                shown(site)
+            ),
+        },
         Some(origin) => {
             let host = header("host");
             if origins.allows(&origin, host.as_deref()) {
@@ -348,17 +374,12 @@ fn foreign_origin(req: &ServiceRequest) -> Option<HttpResponse> {
             }
             format!("another site ({})", shown(&origin))
         }
-        None if header("sec-fetch-site").is_some_and(|s| s.eq_ignore_ascii_case("cross-site")) => {
+        None if fetch_site.as_deref() == Some("cross-site") => {
             "another site (the browser says so: Sec-Fetch-Site: cross-site)".to_owned()
         }
         None => return None,
     };
-    tracing::warn!(path = req.path(), "a form from another site was refused");
-    Some(refused(
-        req.path(),
-        &format!("it was sent from {from}, not from this service's own page"),
-        false,
-    ))
+    Some(from)
 }
 
 /// An `Origin` as the refusal shows it: short, and only the characters an origin has.
@@ -450,6 +471,34 @@ mod tests {
         assert!(none.allows("https://despatch.example", Some("despatch.example:443")));
         assert!(!none.allows("https://evil.example", Some("despatch.example")));
         assert!(!none.allows("https://despatch.example", None));
+    }
+
+    #[test]
+    fn a_null_origin_is_judged_by_sec_fetch_site() {
+        let refused = |headers: &[(&'static str, &'static str)]| {
+            let mut req = actix_web::test::TestRequest::post().uri("/games");
+            for h in headers {
+                req = req.insert_header(*h);
+            }
+            foreign_origin(&req.to_srv_request()).is_some()
+        };
+        // A page's own form under `Referrer-Policy: no-referrer`, as Chromium sends it.
+        assert!(!refused(&[
+            ("Origin", "null"),
+            ("Sec-Fetch-Site", "same-origin")
+        ]));
+        assert!(!refused(&[("Origin", "null")]), "the token decides");
+        assert!(!refused(&[]), "curl: the token decides");
+        assert!(refused(&[
+            ("Origin", "null"),
+            ("Sec-Fetch-Site", "cross-site")
+        ]));
+        assert!(refused(&[
+            ("Origin", "null"),
+            ("Sec-Fetch-Site", "same-site")
+        ]));
+        assert!(refused(&[("Sec-Fetch-Site", "cross-site")]));
+        assert!(refused(&[("Origin", "https://evil.example")]));
     }
 
     #[test]

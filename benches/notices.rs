@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use actix_web::{web, App, HttpResponse, HttpServer};
 use despatch::games::outbox::EmailDelivery;
+use despatch::games::webhook_targets::WebhookTargets;
 use despatch::games::{Games, NewGame, NewSeat};
 use despatch::notify::dispatcher::{DispatchSettings, Dispatcher};
 use despatch::notify::email::Mailer;
@@ -100,7 +101,7 @@ fn dispatcher(games: &Games, smtp: &str) -> Dispatcher {
     Dispatcher::new(
         games.clone(),
         Arc::new(mailer),
-        Arc::new(Hooks::new(Duration::from_secs(10)).unwrap()),
+        Arc::new(Hooks::new(Duration::from_secs(10), local_hooks()).unwrap()),
         DispatchSettings {
             batch: 32,
             ..DispatchSettings::default()
@@ -158,6 +159,12 @@ async fn phase(store: &Store, smtp: &str, hook_url: &str, n: usize, email: bool)
     n as f64 / secs
 }
 
+/// The benchmark's webhook receiver listens on 127.0.0.1: the operator's allowance
+/// (`DESPATCH_WEBHOOK_ALLOW_HOSTS`) lets webhooks reach it.
+fn local_hooks() -> Arc<WebhookTargets> {
+    Arc::new(WebhookTargets::from_setting("127.0.0.1"))
+}
+
 /// The transport alone: `n` messages, 32 at a time, as the dispatcher sends them.
 async fn baseline(smtp: &str, hook_url: &str, n: usize) -> (f64, f64) {
     let mailer = Mailer::new(
@@ -167,7 +174,7 @@ async fn baseline(smtp: &str, hook_url: &str, n: usize) -> (f64, f64) {
         Duration::from_secs(10),
     )
     .unwrap();
-    let hooks = Hooks::new(Duration::from_secs(10)).unwrap();
+    let hooks = Hooks::new(Duration::from_secs(10), local_hooks()).unwrap();
     let email = |i: usize| EmailDelivery {
         to: format!("base{i}@bench.invalid"),
         to_name: "Base".into(),

@@ -11,6 +11,7 @@ use crate::engine::replay;
 use crate::engine::ruleset::{SeatDef, Setup, Viewer};
 use crate::engine::verify;
 use crate::games::clock::ClockChoice;
+use crate::games::webhook_targets::WebhookTargets;
 use crate::games::{Games, NewGame, NewSeat};
 use crate::http::inbound::InboundConfig;
 use crate::http::Application;
@@ -86,8 +87,10 @@ enum Command {
     /// Applies the database migrations, seals any secrets still kept in plain text, and exits.
     Migrate,
     /// Re-seals every secret at rest (dice chains, hidden seeds, sealed choices, webhook
-    /// secrets) under a new key, in one transaction. Stop the servers first, and start them
-    /// with the new key afterwards. The current key is DESPATCH_SECRET_KEY or DESPATCH_KEY_FILE.
+    /// secrets) under a new key, in one transaction. The current key is DESPATCH_SECRET_KEY or
+    /// DESPATCH_KEY_FILE (with DESPATCH_RETIRED_SECRET_KEYS). Refuses while a running server
+    /// does not seal with the new key already: restart the servers with the new key as their
+    /// key and the old one retired first (docs/operations.md, "Rotating the key"), or stop them.
     RotateKey {
         /// A file holding the new key; made with a random key (mode 0600) if it does not exist.
         /// Or give the key in DESPATCH_NEW_SECRET_KEY.
@@ -337,6 +340,11 @@ struct Opened {
 }
 
 async fn store(settings: &Settings) -> Result<Opened, String> {
+    store_opening(settings, &[]).await
+}
+
+/// `store`, its ring also opening what the `also` secrets sealed (`rotate-key`'s new key).
+async fn store_opening(settings: &Settings, also: &[String]) -> Result<Opened, String> {
     settings
         .prepare()
         .map_err(|e| format!("cannot create the data directory: {e}"))?;
@@ -348,7 +356,11 @@ async fn store(settings: &Settings) -> Result<Opened, String> {
         .await
         .map_err(|e| format!("cannot migrate the database: {e}"))?;
     let configured = settings.notify.secret_key.as_deref();
-    let unlocked = store.unlock(configured, &settings.key_file).await?;
+    let mut retired = settings.notify.retired_secret_keys.clone();
+    retired.extend_from_slice(also);
+    let unlocked = store
+        .unlock_with(configured, &retired, &settings.key_file)
+        .await?;
     if unlocked.created_key_file {
         tracing::info!(
             "made the key file {} for the secrets at rest: keep it, and keep it out of database backups",
@@ -390,6 +402,44 @@ async fn base_url(settings: &Settings, store: &Store) -> Result<String, String> 
     }))
 }
 
+/// Registers this process among those that seal secrets (`store::processes`), so that
+/// `rotate-key` knows it is there, and warns of any live process that cannot open what this one
+/// seals: during a key rotation every process must hold the new key before any seals with it.
+async fn register(store: &Store, kind: &str) -> Result<crate::store::Registration, String> {
+    let registration = store
+        .register_process(kind)
+        .await
+        .map_err(|e| format!("cannot start: {e}"))?;
+    let ours = &registration.record().primary_key_id;
+    match store.live_processes().await {
+        Ok(live) => {
+            for p in live.iter().filter(|p| !p.key_ids.contains(ours)) {
+                tracing::warn!(
+                    "{p} cannot open the secrets this process seals with key {ours}: give it this key (as DESPATCH_RETIRED_SECRET_KEYS while it seals with its own) before it meets them (docs/operations.md, \"Rotating the key\")"
+                );
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "cannot read the processes sealing secrets"),
+    }
+    Ok(registration)
+}
+
+/// Resolves when the process is asked to stop (Ctrl-C, SIGTERM).
+async fn stop_asked() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
 /// `mail-in`: one message from standard input, answered once. The configuration is checked
 /// before any database work; every failure after it is temporary for the mail server (75), so
 /// that the message is delivered again rather than lost, and what a player could read in a
@@ -429,12 +479,19 @@ async fn mail_in(settings: &Settings) -> Result<ExitCode, Failure> {
         )));
     }
     let unlocked = store
-        .unlock(settings.notify.secret_key.as_deref(), &settings.key_file)
+        .unlock_with(
+            settings.notify.secret_key.as_deref(),
+            &settings.notify.retired_secret_keys,
+            &settings.key_file,
+        )
         .await
         .map_err(|e| tempfail("cannot open the database's secrets", e))?;
     let base = base_url(settings, &unlocked.store)
         .await
         .map_err(|e| tempfail("cannot read the database", e))?;
+    let registration = register(&unlocked.store, "mail-in")
+        .await
+        .map_err(|e| tempfail("cannot register with the database", e))?;
     let games = Games::new(unlocked.store, base)
         .with_secret(unlocked.link_secret.as_deref())
         .with_logged_move_rate(crate::games::rate::MoveRate::from_env());
@@ -444,6 +501,7 @@ async fn mail_in(settings: &Settings) -> Result<ExitCode, Failure> {
     mail_in::queue(&games, &domain, &receipt)
         .await
         .map_err(|e| tempfail("cannot queue the answer now", e.to_string()))?;
+    registration.end().await;
     match receipt {
         mail_in::Receipt::Answered { reply, .. } => {
             println!("answered {}: {}", reply.to, reply.subject)
@@ -497,17 +555,23 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 link_secret: secret,
                 ..
             } = store(&settings).await?;
+            let registration = register(&store, "serve").await?.keep_alive();
             let backend = store.backend();
             let inbound = InboundConfig {
                 domain: settings.notify.dispatch.reply_domain.clone(),
                 secret: settings.inbound_secret.clone(),
                 mailgun_signing_key: settings.mailgun_signing_key.clone(),
             };
+            let targets = WebhookTargets::from_setting(&settings.notify.webhook_allow_hosts);
             let app = Application::build_full(
                 store,
                 &settings.bind,
                 settings.base_url.clone(),
-                |games| games.with_secret(secret.as_deref()),
+                |games| {
+                    games
+                        .with_secret(secret.as_deref())
+                        .with_webhook_targets(targets)
+                },
                 Some(inbound),
             )
             .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
@@ -534,7 +598,9 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 "Despatch is listening on {} ({backend} database)",
                 app.base_url()
             );
-            app.run_until_stopped().await.map_err(|e| e.to_string())?;
+            let stopped = app.run_until_stopped().await;
+            registration.end().await;
+            stopped.map_err(|e| e.to_string())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::MailIn => mail_in(&settings).await,
@@ -542,8 +608,13 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             let Opened {
                 store, link_secret, ..
             } = store(&settings).await?;
+            let registration = register(&store, "dispatch").await?.keep_alive();
             let base_url = base_url(&settings, &store).await?;
-            let games = Games::new(store, base_url).with_secret(link_secret.as_deref());
+            let games = Games::new(store, base_url)
+                .with_secret(link_secret.as_deref())
+                .with_webhook_targets(WebhookTargets::from_setting(
+                    &settings.notify.webhook_allow_hosts,
+                ));
             let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
             if !once {
                 metrics_on_own_address(&games)?;
@@ -552,6 +623,7 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             if once {
                 let fired = scheduler.tick().await?;
                 let sent = dispatcher.drain().await?;
+                registration.end().await;
                 println!(
                     "the clocks fired {} time(s); {sent} outbox row(s) handled",
                     fired.len()
@@ -559,8 +631,12 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 return Ok(ExitCode::SUCCESS);
             }
             println!("dispatching ({})", dispatcher.id());
-            tokio::spawn(scheduler.run(settings.notify.scheduler_every));
-            dispatcher.run().await;
+            let clocks = tokio::spawn(scheduler.run(settings.notify.scheduler_every));
+            tokio::select! {
+                () = dispatcher.run() => {}
+                () = stop_asked() => clocks.abort(),
+            }
+            registration.end().await;
             Ok(ExitCode::SUCCESS)
         }
         Command::Migrate => {
@@ -569,21 +645,28 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Command::RotateKey { new_key_file } => {
-            let opened = store(&settings).await?;
             let (new, next) = new_secret(new_key_file.as_deref())?;
-            if new == opened.secret {
+            let retiring = !settings.notify.retired_secret_keys.is_empty();
+            // The servers may already seal with the new key (the safe way, docs/operations.md):
+            // this command opens what it sealed too.
+            let opened = store_opening(&settings, std::slice::from_ref(&new)).await?;
+            if new == opened.secret && !retiring {
                 return Err("the new key is the key in use: give another".into());
             }
+            let new_key = crate::store::SecretKey::from_secret(&new);
             let done = opened
                 .store
-                .rotate_key(&crate::store::SecretKey::from_secret(&new))
+                .rotate_key(&new_key)
                 .await
                 .map_err(|e| format!("nothing was changed: {e}"))?;
             println!(
-                "re-sealed {} secret(s) and {} webhook secret(s) under the new key; the old key opens none of them now.\n{next}.",
-                done.secrets, done.webhooks
+                "re-sealed {} secret(s) and {} webhook secret(s) under the new key (id {}); the old key opens none of them now.\n{next}.",
+                done.secrets, done.webhooks, new_key.id()
             );
-            if opened.link_secret.is_some() {
+            if retiring {
+                println!("The keys in DESPATCH_RETIRED_SECRET_KEYS open nothing now: remove them, and restart the servers.");
+            }
+            if opened.link_secret.is_some() && new != opened.secret {
                 println!("Links signed with the old key (seat links, unsubscribe links, reply addresses) no longer open.");
             }
             Ok(ExitCode::SUCCESS)
@@ -611,6 +694,7 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                 .map(|s| parse_seat(s))
                 .collect::<Result<Vec<_>, _>>()?;
             let opened = store(&settings).await?;
+            let registration = register(&opened.store, "new-game").await?;
             let games = Games::new(
                 opened.store,
                 settings
@@ -629,7 +713,9 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
                     clock,
                 })
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| e.to_string());
+            registration.end().await;
+            let created = created?;
             println!("game {}", created.game_id);
             for s in created.seats {
                 println!(
@@ -660,8 +746,9 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
         } => {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            let witnesses = read_witnesses(&witness)?;
-            let report = verify::verify_witnessed(&text, &rules::find, &witnesses);
+            let found = read_witnesses(&witness)?;
+            let mut report = verify::verify_witnessed(&text, &rules::find, &found.witnesses);
+            report.without_head = found.without_head;
             if json {
                 println!(
                     "{}",
@@ -791,35 +878,42 @@ fn parse_seat(text: &str) -> Result<NewSeat, String> {
 }
 
 /// Reads `--witness` files: each a file, or a folder (a maildir) whose files are read in turn.
-fn read_witnesses(paths: &[PathBuf]) -> Result<Vec<crate::engine::witness::Witnessed>, String> {
+/// What carries no head — a sign-in mail, an answer, a mail folder's index files — is counted
+/// and set aside, so a whole mailbox can be given; a malformed head is still an error.
+fn read_witnesses(paths: &[PathBuf]) -> Result<crate::engine::witness::Found, String> {
+    use crate::engine::witness;
+    // Each file, and whether it was found in a folder (where only email is read).
     let mut files = Vec::new();
-    let mut pending: Vec<PathBuf> = paths.to_vec();
-    while let Some(path) = pending.pop() {
+    let mut pending: Vec<(PathBuf, bool)> = paths.iter().map(|p| (p.clone(), false)).collect();
+    while let Some((path, in_folder)) = pending.pop() {
         if path.is_dir() {
             let entries = std::fs::read_dir(&path)
                 .map_err(|e| format!("cannot read the folder {}: {e}", path.display()))?;
             for entry in entries {
                 let entry =
                     entry.map_err(|e| format!("cannot read the folder {}: {e}", path.display()))?;
-                pending.push(entry.path());
+                pending.push((entry.path(), true));
             }
         } else {
-            files.push(path);
+            files.push((path, in_folder));
         }
     }
     if files.is_empty() && !paths.is_empty() {
         return Err("--witness names no file to read: the folder is empty".into());
     }
     files.sort();
-    let mut out = Vec::new();
-    for path in files {
+    let mut out = witness::Found::default();
+    for (path, in_folder) in files {
         let text = std::fs::read(&path)
             .map_err(|e| format!("cannot read the witness {}: {e}", path.display()))?;
         let text = String::from_utf8_lossy(&text);
-        out.extend(crate::engine::witness::parse(
-            &text,
-            &path.display().to_string(),
-        )?);
+        if in_folder && !witness::looks_like_email(&text) {
+            out.without_head += 1;
+            continue;
+        }
+        let found = witness::read(&text, &path.display().to_string())?;
+        out.witnesses.extend(found.witnesses);
+        out.without_head += found.without_head;
     }
     Ok(out)
 }

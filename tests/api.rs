@@ -804,11 +804,17 @@ async fn creating_games_too_fast_from_one_address_gets_429_with_retry_after_and_
     );
     assert_eq!(app.db.count_rows("games").await, games);
 
-    // The lobby's form draws on the same bucket: refused too, with the page saying why.
+    // The lobby's form draws on the same bucket: refused too, with the page saying why. It is
+    // sent as the lobby sends it, with the page's token and form cookie.
+    let lobby = app.http.get(format!("{base}/")).send().await.unwrap();
+    let cookie = common::forms::with_form_cookie(None, lobby.headers()).unwrap();
+    let token = common::forms::token_in(&lobby.text().await.unwrap(), "/games").unwrap();
     let page = app
         .http
         .post(format!("{base}/games"))
+        .header("Cookie", cookie)
         .form(&[
+            ("csrf", token.as_str()),
             ("game", "open-table/default"),
             ("name_0", "a"),
             ("name_1", "b"),

@@ -425,6 +425,110 @@ fn verify_with_a_witness_checks_the_export_against_what_the_player_was_shown() {
     );
 }
 
+/// Issue 35: a real mailbox holds more than notices. `--witness` on a maildir sets aside what
+/// carries no head (a sign-in mail, an answer, the mail program's own files) and the notices of
+/// other games, says how many, and checks the rest; a head that contradicts the log still fails.
+#[test]
+fn verify_with_a_whole_maildir_sets_aside_mail_without_a_head_and_other_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let new_game = |dir: &std::path::Path| {
+        let out = despatch(
+            &[
+                "new-game",
+                "--seat",
+                "Anna <anna@example.org>",
+                "--seat",
+                "Ben <ben@example.org>",
+            ],
+            dir,
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout(&out).lines().next().unwrap()["game ".len()..]
+            .trim()
+            .to_owned()
+    };
+    let game = new_game(dir.path());
+    let other = new_game(dir.path());
+    let out = despatch(&["dispatch", "--once"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Anna's mailbox, as a maildir: every notice she was sent (of both games) ...
+    let cur = dir.path().join("anna").join("cur");
+    std::fs::create_dir_all(&cur).unwrap();
+    std::fs::create_dir_all(dir.path().join("anna").join("new")).unwrap();
+    let mut notices = 0;
+    for entry in std::fs::read_dir(dir.path().join("data").join("mail")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        if text.contains("anna@example.org") {
+            assert!(text.contains("X-Despatch-Head: "), "{text}");
+            std::fs::copy(&path, cur.join(path.file_name().unwrap())).unwrap();
+            notices += 1;
+        }
+    }
+    assert_eq!(notices, 2, "one turn notice per game");
+    // ... a sign-in mail and an answer to one of her replies, which carry no head, and the
+    // mail program's own index file.
+    std::fs::write(
+        cur.join("1.signin:2,S"),
+        "From: Despatch <despatch@localhost>\r\nTo: anna@example.org\r\nSubject: Sign in to Despatch\r\n\r\nhttps://despatch.example/login/confirm?t=x\r\n",
+    )
+    .unwrap();
+    std::fs::write(
+        cur.join("2.answer:2,S"),
+        format!("From: Despatch <despatch@localhost>\r\nTo: anna@example.org\r\nSubject: Re: Your turn\r\nMessage-ID: <despatch.{game}.0.answer-1@play.example.org>\r\n\r\nYour orders were carried out.\r\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("anna").join("dovecot-uidlist"),
+        "3 V1700000000 N3 G0123\n",
+    )
+    .unwrap();
+
+    let out = despatch(&["export", &game, "--out", "game.jsonl"], dir.path());
+    assert!(out.status.success());
+    let out = despatch(&["verify", "game.jsonl", "--witness", "anna"], dir.path());
+    let text = stdout(&out);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("witnesses: the export holds all 1"), "{text}");
+    assert!(
+        text.contains("set aside: 3 messages without an X-Despatch-Head header")
+            && text.contains("1 witness of another game"),
+        "{text}"
+    );
+    assert!(text.contains("VERIFIED"), "{text}");
+
+    // A notice whose head contradicts the log fails, naming the seq, however much else the
+    // mailbox holds.
+    let exported = std::fs::read_to_string(dir.path().join("game.jsonl")).unwrap();
+    let created: serde_json::Value =
+        serde_json::from_str(exported.lines().nth(1).unwrap()).unwrap();
+    let hash = created["hash"].as_str().unwrap();
+    let ours = std::fs::read_dir(&cur)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| std::fs::read_to_string(p).unwrap().contains(hash))
+        .expect("the game's notice");
+    let notice = std::fs::read_to_string(&ours).unwrap();
+    std::fs::write(&ours, notice.replace(hash, &"ab".repeat(32))).unwrap();
+    let out = despatch(&["verify", "game.jsonl", "--witness", "anna"], dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stdout(&out).contains("FAILED at seq 0"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("rewritten"), "{}", stdout(&out));
+    assert!(!other.is_empty());
+}
+
 #[test]
 fn verify_of_a_missing_file_says_so() {
     let dir = tempfile::tempdir().unwrap();

@@ -225,24 +225,55 @@ async fn a_whole_game_is_played_by_replies(app: TestApp) {
     assert_eq!(summary["ended"], true);
 }
 
+/// Issue 35 (docs/mail.md, "Who is answered"): a stranger's mail to a seat's valid reply
+/// address plays nothing and is not answered — a From can be forged, and the answer named the
+/// game and the seat to whoever it named (backscatter). The seat's own address still is.
 async fn a_reply_from_the_wrong_sender_is_refused_and_changes_nothing(app: TestApp) {
     let game = app.game().await;
-    let (_, body) = app
+    for (id, body) in [
+        ("<x@example.org>", "roll 2d6"),
+        ("<y@example.org>", "status\nhelp"),
+    ] {
+        let (status, answer) = app
+            .send(&Mail {
+                from: "mallory@example.org",
+                to: anna(&game),
+                id: id.into(),
+                in_reply_to: None,
+                body,
+            })
+            .await;
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["status"], "ignored", "{answer}");
+        assert!(answer.get("reply").is_none(), "{answer}");
+        let reason = answer["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("not the address of seat anna") && reason.contains("no answer"),
+            "{reason}"
+        );
+    }
+    assert_eq!(app.events(&game).await, 1, "no move was made");
+    assert!(
+        app.replies(&game).await.is_empty(),
+        "no answer waits to be sent to the stranger"
+    );
+    assert!(
+        app.store.outbox("").await.unwrap().is_empty(),
+        "nor one outside the game"
+    );
+    // The seat's own address (in any case) is answered as ever.
+    let (_, own) = app
         .send(&Mail {
-            from: "mallory@example.org",
+            from: "Anna@Example.org",
             to: anna(&game),
-            id: "<x@example.org>".into(),
+            id: "<z@example.org>".into(),
             in_reply_to: None,
-            body: "roll 2d6",
+            body: "status",
         })
         .await;
-    let text = body["reply"]["text"].as_str().unwrap();
-    assert!(
-        text.contains("not the address of seat anna") && text.contains("Nothing was changed"),
-        "{text}"
-    );
-    assert_eq!(body["reply"]["to"], "mallory@example.org");
-    assert_eq!(app.events(&game).await, 1);
+    assert_eq!(own["status"], "answered", "{own}");
+    assert_eq!(own["reply"]["to"], "anna@example.org");
+    assert_eq!(app.replies(&game).await.len(), 1);
 }
 
 async fn a_forged_reply_address_is_refused_and_changes_nothing(app: TestApp) {
@@ -259,6 +290,15 @@ async fn a_forged_reply_address_is_refused_and_changes_nothing(app: TestApp) {
         .await;
     let text = body["reply"]["text"].as_str().unwrap();
     assert!(text.contains("not signed by this server"), "{text}");
+    // Its sender is nobody the game knows: the answer names neither the game nor the seat.
+    assert!(
+        !text.contains(&game.replace('-', "")) && !text.contains(&game),
+        "{text}"
+    );
+    assert!(
+        body["reply"]["game_id"].is_null() && body["game_id"].is_null(),
+        "{body}"
+    );
     let (_, body) = app
         .send(&Mail {
             from: "ben@example.org",

@@ -29,6 +29,10 @@ async fn spawn(backend: common::Backend) -> TestApp {
     // Ahead of the real time, so rows the database stamps with its own now() are already due.
     common::spawn_app(backend)
         .clock(ManualClock::new(Utc::now() + chrono::Duration::hours(1)))
+        // The webhook receivers of these tests listen on this machine: the operator's
+        // allowance (`DESPATCH_WEBHOOK_ALLOW_HOSTS`) lets webhooks reach them, and nothing else
+        // inside.
+        .webhook_allow_hosts("127.0.0.1")
         .spawn()
         .await
 }
@@ -165,6 +169,7 @@ on_both_backends!(
     two_dispatchers_racing_deliver_each_notice_exactly_once,
     the_live_stream_announces_every_append,
     webhooks_are_registered_listed_without_secrets_and_deleted_by_their_seat,
+    webhooks_inside_are_refused_when_added_and_again_at_every_delivery,
     a_name_that_would_split_a_header_silences_no_game,
     notices_read_the_cached_game_and_one_nobody_hears_loads_nothing,
     a_seat_several_moves_behind_gets_one_mail_composed_from_the_latest,
@@ -856,10 +861,14 @@ async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery
     let row = states
         .iter()
         .find(|s| {
-            s.row.record.channel == "webhook"
-                && s.row.record.payload["url"] == receiver.url.as_str()
+            s.row.record.channel == "webhook" && s.row.record.payload["hook_id"] == hook["hook_id"]
         })
         .unwrap();
+    assert!(
+        row.row.record.payload.get("url").is_none(),
+        "the outbox keeps no hook address: {}",
+        row.row.record.payload
+    );
     let attempts: Vec<(bool, Option<String>)> = t
         .store
         .outbox_attempts(&table.game_id)
@@ -1008,6 +1017,146 @@ async fn the_live_stream_announces_every_append(t: TestApp) {
         let third = next_game_event(&mut stream, &mut buffer).await;
         assert_eq!(third["next_seq"], 3, "pushed across processes");
     }
+}
+
+/// Issue 35: a webhook never reaches inside the server's network. A server without the
+/// allowance refuses each internal address when a hook is added, and a name that resolves
+/// inside (`localhost`); a hook that got in before (stored directly, or added while the
+/// allowance held) is refused again at delivery, after the name is resolved, and its receiver
+/// hears nothing.
+async fn webhooks_inside_are_refused_when_added_and_again_at_every_delivery(t: TestApp) {
+    let receiver = Receiver::start(vec![]).await;
+    let port = receiver
+        .url
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let table = t.table(&tag()).await;
+    let path = format!("/api/games/{}/webhooks", table.game_id);
+    // Another server on the database, as an operator runs it: no allowance.
+    let strict = t.another().serve().await;
+    for (url, says) in [
+        (
+            format!("http://127.0.0.1:{port}/a"),
+            "127.0.0.1 is a loopback address",
+        ),
+        (
+            "http://169.254.169.254/latest/meta-data/".to_owned(),
+            "169.254.169.254 is a link-local address",
+        ),
+        (
+            format!("http://[::1]:{port}/b"),
+            "[::1] is a loopback address",
+        ),
+        (
+            format!("http://[::ffff:127.0.0.1]:{port}/c"),
+            "IPv4-mapped form of 127.0.0.1, a loopback address",
+        ),
+        (
+            format!("http://localhost:{port}/d"),
+            "localhost resolves to ",
+        ),
+    ] {
+        let resp = t
+            .http
+            .post(format!("{}{path}", strict.base))
+            .bearer_auth(&table.tokens[0])
+            .json(&json!({ "url": url }))
+            .send()
+            .await
+            .unwrap();
+        let status = resp.status().as_u16();
+        let body: Value = resp.json().await.unwrap();
+        assert_eq!(status, 400, "{url}: {body}");
+        let message = body["message"].as_str().unwrap();
+        assert!(
+            message.contains(says) && message.contains("DESPATCH_WEBHOOK_ALLOW_HOSTS"),
+            "{url}: {message}"
+        );
+    }
+    let (_, listed) = t
+        .call(reqwest::Method::GET, &path, Some(&table.tokens[0]), None)
+        .await;
+    assert_eq!(listed, json!([]), "nothing was added");
+
+    // Added while the allowance held (this app's server has it), and stored before any check
+    // (a name that resolves inside): a dispatcher without the allowance refuses both.
+    let allowed_then = t
+        .hook(
+            &table,
+            0,
+            &format!("http://127.0.0.1:{port}/allowed-then"),
+            "seat",
+            "json",
+        )
+        .await["hook_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    t.store
+        .add_webhook(&despatch::store::WebhookRecord {
+            game_id: table.game_id.clone(),
+            hook_id: "hook_rebound".into(),
+            seat: Some("anna".into()),
+            url: format!("http://localhost:{port}/rebound"),
+            secret: "ab".repeat(32),
+            format: "json".into(),
+        })
+        .await
+        .unwrap();
+    let strict_games = t
+        .games
+        .clone()
+        .with_webhook_targets(despatch::games::webhook_targets::WebhookTargets::default());
+    let d = t.dispatcher_over(
+        strict_games,
+        &format!("smtp://{}", smtp_addr()),
+        Duration::from_secs(2),
+    );
+    d.drain().await.unwrap();
+    assert!(receiver.received().is_empty(), "{:?}", receiver.received());
+    let states = t.store.outbox_states(&table.game_id).await.unwrap();
+    let attempts = t.store.outbox_attempts(&table.game_id).await.unwrap();
+    // A delivery names its hook; the hook's address is looked up as it is sent, never kept in
+    // the outbox.
+    let error_of = |hook_id: &str| -> String {
+        let row = states
+            .iter()
+            .find(|s| {
+                s.row.record.channel == "webhook"
+                    && s.row.record.payload["hook_id"] == hook_id
+                    && s.row.record.payload.get("url").is_none()
+            })
+            .unwrap_or_else(|| panic!("a delivery to {hook_id}: {states:?}"));
+        let url_end = hook_id;
+        assert!(!row.sent);
+        attempts
+            .iter()
+            .find(|a| a.outbox_id == row.row.id)
+            .and_then(|a| a.error.clone())
+            .unwrap_or_else(|| panic!("a failed attempt for {url_end}"))
+    };
+    let literal = error_of(&allowed_then);
+    assert!(
+        literal.contains("refused: 127.0.0.1 is a loopback address"),
+        "{literal}"
+    );
+    let rebound = error_of("hook_rebound");
+    assert!(
+        rebound.contains("refused: localhost resolves to 127.0.0.1, a loopback address"),
+        "{rebound}"
+    );
+
+    // The same rows, retried through the app's own dispatcher (its allowance names
+    // 127.0.0.1): delivered, so the refusal above was the policy and nothing else. (At least
+    // the hook at 127.0.0.1: where `localhost` also resolves to ::1, that one stays refused.)
+    t.clock().advance(chrono::Duration::minutes(5));
+    t.smtp_dispatcher().drain().await.unwrap();
+    assert!(!receiver.received().is_empty());
 }
 
 async fn webhooks_are_registered_listed_without_secrets_and_deleted_by_their_seat(t: TestApp) {

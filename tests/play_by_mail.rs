@@ -273,15 +273,37 @@ async fn call(
     form: Option<&[(&str, &str)]>,
     body: Option<Value>,
 ) -> (u16, String) {
+    let mut cookie = cookie.map(|c| format!("despatch_seat={c}"));
+    // A page's form is sent as its page sends it: with the page's token (`common::forms`).
+    let form = match form {
+        Some(f) if method == reqwest::Method::POST && !path.starts_with("/api/") => {
+            let fields: Vec<(String, String)> = f
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            let (fields, sent) = t
+                .app
+                .as_the_page_sends(path, &fields, cookie.as_deref())
+                .await;
+            cookie = sent;
+            Some(fields)
+        }
+        Some(f) => Some(
+            f.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        ),
+        None => None,
+    };
     let mut req = t.app.http.request(method, format!("{}{path}", t.app.base));
     if let Some(c) = cookie {
-        req = req.header(reqwest::header::COOKIE, format!("despatch_seat={c}"));
+        req = req.header(reqwest::header::COOKIE, c);
     }
     if let Some(b) = bearer {
         req = req.bearer_auth(b);
     }
     if let Some(f) = form {
-        req = req.form(f);
+        req = req.form(&f);
     }
     if let Some(b) = body {
         req = req.json(&b);

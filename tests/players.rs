@@ -74,18 +74,51 @@ impl TestApp {
         } else {
             self.url(path)
         };
+        // A page's form is sent as its page sends it: with the page's token (`common::forms`).
+        let path = path.strip_prefix(self.base.as_str()).unwrap_or(path);
+        let page_form =
+            method == Method::POST && path.starts_with('/') && !path.starts_with("/api/");
+        let (body, cookie) = match body {
+            Body::Form(f) if page_form => {
+                let fields: Vec<(String, String)> =
+                    f.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+                let (fields, cookie) = self.as_the_page_sends(path, &fields, cookie).await;
+                (Some(fields), cookie)
+            }
+            Body::None if page_form => {
+                let (fields, cookie) = self.as_the_page_sends(path, &[], cookie).await;
+                (Some(fields), cookie)
+            }
+            Body::Form(f) => (
+                Some(f.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()),
+                cookie.map(str::to_owned),
+            ),
+            Body::Json(v) => {
+                let mut req = self.http.request(method.clone(), &url).json(&v);
+                if let Some(c) = cookie {
+                    req = req.header(COOKIE, c);
+                }
+                if let Some(t) = bearer {
+                    req = req.bearer_auth(t);
+                }
+                return Self::reply(req).await;
+            }
+            Body::None => (None, cookie.map(str::to_owned)),
+        };
         let mut req = self.http.request(method, url);
-        if let Some(c) = cookie {
+        if let Some(c) = &cookie {
             req = req.header(COOKIE, c);
         }
         if let Some(t) = bearer {
             req = req.bearer_auth(t);
         }
-        req = match body {
-            Body::None => req,
-            Body::Json(v) => req.json(&v),
-            Body::Form(f) => req.form(&f),
-        };
+        if let Some(f) = body {
+            req = req.form(&f);
+        }
+        Self::reply(req).await
+    }
+
+    async fn reply(req: reqwest::RequestBuilder) -> Reply {
         let resp = req.send().await.unwrap();
         Reply {
             status: resp.status().as_u16(),
@@ -226,7 +259,16 @@ impl TestApp {
     async fn follow(&self, link: &str) -> Reply {
         let page = self.get(link, None).await;
         assert_eq!(page.status, 200, "{}", page.body);
-        assert!(page.cookies.is_empty(), "opening the link sets nothing");
+        // No session: only the form cookie its button's token is bound to (src/http/csrf.rs).
+        assert!(
+            page.cookie("despatch_session").is_none(),
+            "opening the link signs nothing in"
+        );
+        assert!(
+            page.cookies.iter().all(|c| c.starts_with("despatch_csrf=")),
+            "opening the link sets nothing else: {:?}",
+            page.cookies
+        );
         let token = link.split_once("token=").unwrap().1.to_owned();
         self.send(
             Method::POST,
@@ -545,7 +587,12 @@ async fn an_unknown_address_gets_the_same_answer_and_no_mail(t: TestApp) {
         let b = t
             .send(Method::POST, "/login", None, None, form(&unknown))
             .await;
-        assert_eq!((a.status, &a.body), (b.status, &b.body), "{what}");
+        // The same page but for the form's token, which is each visitor's own.
+        let (a_body, b_body) = (
+            common::forms::without_tokens(&a.body),
+            common::forms::without_tokens(&b.body),
+        );
+        assert_eq!((a.status, &a_body), (b.status, &b_body), "{what}");
         assert_eq!(a.status, 200);
     }
     t.deliver().await;
@@ -741,7 +788,15 @@ async fn every_new_route_refuses_without_a_session_and_shows_no_other_players_ga
     assert!(made_up.cookie("despatch_session").is_none());
     let confirm = t.get("/login/confirm?token=abc", None).await;
     assert_eq!(confirm.status, 200);
-    assert!(confirm.cookies.is_empty());
+    assert!(confirm.cookie("despatch_session").is_none());
+    assert!(
+        confirm
+            .cookies
+            .iter()
+            .all(|c| c.starts_with("despatch_csrf=")),
+        "only the form cookie: {:?}",
+        confirm.cookies
+    );
     // Signing out without a session does nothing, and Bert's sign-out leaves Anna signed in.
     assert_eq!(
         t.send(Method::POST, "/api/logout", None, None, Body::None)
@@ -1264,7 +1319,9 @@ async fn every_settings_route_refuses_without_the_seat_or_the_session_and_change
         "no time zone was set"
     );
 
-    // The player's routes: no session, a made-up one, a seat cookie. 401 and the sign-in form.
+    // The player's routes: no session, a made-up one, a seat cookie. The page: 401 and the
+    // sign-in form. Its forms: no page gives them without a session, so they go without their
+    // token and are refused before anything is read (src/http/csrf.rs).
     let player_routes = [
         (Method::GET, "/me/settings"),
         (Method::POST, "/me/settings"),
@@ -1286,8 +1343,13 @@ async fn every_settings_route_refuses_without_the_seat_or_the_session_and_change
             let r = t
                 .send(method.clone(), path, cookie.map(String::as_str), None, body)
                 .await;
-            assert_eq!(r.status, 401, "{method} {path} with {cookie:?}");
-            assert!(r.body.contains("Sign in"), "{method} {path}");
+            if *method == Method::GET {
+                assert_eq!(r.status, 401, "{method} {path} with {cookie:?}");
+                assert!(r.body.contains("Sign in"), "{method} {path}");
+            } else {
+                assert_eq!(r.status, 403, "{method} {path} with {cookie:?}");
+                assert!(r.body.contains("The form was refused"), "{method} {path}");
+            }
             assert!(!r.body.contains(&anna) && !r.body.contains("Anna’s game"));
         }
     }
@@ -1411,6 +1473,10 @@ async fn a_seats_settings_page_saves_its_channels_shows_a_webhooks_secret_once_a
         .await;
     assert_eq!(bad.status, 400, "{}", bad.body);
     assert!(bad.body.contains("not an http(s) URL") && bad.body.contains("Nothing was changed"));
+    // The form that removes it, as the page gives it now; sent again below, from this page
+    // left open, once the hook is gone.
+    let delete = format!("{settings}/webhooks/{hook_id}/delete");
+    let (stale, stale_cookie) = t.as_the_page_sends(&delete, &[], Some(&cookie)).await;
     // Removed: gone from the API's list.
     let removed = t
         .send(
@@ -1433,15 +1499,13 @@ async fn a_seats_settings_page_saves_its_channels_shows_a_webhooks_secret_once_a
         .await
         .json();
     assert_eq!(hooks, json!([]));
-    let twice = t
-        .send(
-            Method::POST,
-            &format!("{settings}/webhooks/{hook_id}/delete"),
-            Some(&cookie),
-            None,
-            Body::None,
-        )
-        .await;
+    let twice = TestApp::reply(
+        t.http
+            .post(t.url(&delete))
+            .header(COOKIE, stale_cookie.unwrap())
+            .form(&stale),
+    )
+    .await;
     assert_eq!(twice.status, 404, "{}", twice.body);
 
     // A vacation of three days, from the day after tomorrow: a Clock event in the log.
@@ -2041,4 +2105,446 @@ async fn say_by_api(t: &TestApp, path: &str, token: String, body: Value) -> Repl
 async fn read_by_api(t: &TestApp, path: &str, token: String) -> Reply {
     t.send(Method::GET, path, None, Some(&token), Body::None)
         .await
+}
+
+/// Issue 35: what a copy of the database opens, and seat links that can be revoked. The server
+/// signs links with the operator's secret, as every server does (`despatch serve` is always
+/// given one: `DESPATCH_SECRET_KEY` or the key file, both kept outside the database).
+mod credentials {
+    use super::common;
+    use super::*;
+
+    const SECRET: &str = "the operator's secret, kept outside the database";
+
+    async fn spawn(backend: common::Backend) -> TestApp {
+        common::spawn_app(backend)
+            .clock(ManualClock::new(Utc::now() + chrono::Duration::hours(1)))
+            .no_redirects()
+            .link_secret(Some(SECRET))
+            .spawn()
+            .await
+    }
+
+    on_both_backends!(
+        a_copy_of_the_database_opens_no_seat_session_claim_or_subscription,
+        a_claim_a_new_link_and_signing_out_everywhere_revoke_a_seats_links,
+    );
+
+    /// Every value of `name=` in the links of the mail to `tag`.
+    fn link_values(tag: &str, name: &str) -> Vec<String> {
+        let marker = format!("{name}=");
+        let mut out: Vec<String> = delivered_to(tag)
+            .iter()
+            .flat_map(|m| {
+                m.text
+                    .split(|c: char| c.is_whitespace() || c == '&' || c == '<' || c == '>')
+                    .filter_map(|w| w.split_once(&marker).map(|(_, v)| v.to_owned()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// What in a copy of the database could be a credential: every seat-link-shaped word and
+    /// every run of 64 hex digits (a database file puts a row's columns side by side, so a
+    /// longer run is tried by its first and last 64 digits and, when it is whole multiples of
+    /// 64, by each).
+    fn candidates(copy: &[u8]) -> Vec<String> {
+        let text = String::from_utf8_lossy(copy);
+        let mut out = Vec::new();
+        for word in
+            text.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+        {
+            for prefix in ["s1.", "s2."] {
+                for (at, _) in word.match_indices(prefix) {
+                    out.push(word[at..].to_owned());
+                }
+            }
+        }
+        for run in text.split(|c: char| !c.is_ascii_hexdigit()) {
+            let n = run.len();
+            if n < 64 || !run.is_ascii() {
+                continue;
+            }
+            out.push(run[..64].to_owned());
+            out.push(run[n - 64..].to_owned());
+            if n % 64 == 0 {
+                out.extend((0..n).step_by(64).map(|i| run[i..i + 64].to_owned()));
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    impl TestApp {
+        /// Whether `token` opens a seat of `game_id` through the API.
+        async fn opens_seat(&self, game_id: &str, token: &str) -> bool {
+            let r = self
+                .send(
+                    Method::GET,
+                    &format!("/api/games/{game_id}/moves"),
+                    None,
+                    Some(token),
+                    Body::None,
+                )
+                .await;
+            r.status == 200
+        }
+    }
+
+    async fn a_copy_of_the_database_opens_no_seat_session_claim_or_subscription(t: TestApp) {
+        let tag = tag();
+        let anna = format!("anna-{tag}@example.org");
+        let bert = format!("bert-{tag}@example.org");
+        let (game, tokens) = t
+            .game(
+                Some("Copied"),
+                &[
+                    ("Anna", "anna", Some(anna.clone())),
+                    ("Bert", "bert", Some(bert.clone())),
+                ],
+            )
+            .await;
+        // Every kind of mail that carries a credential: turn notices and invitations (seat
+        // links, unsubscribe links), a sign-in link, the seat links asked for again, and a
+        // claim's confirmation, none of them used.
+        t.play(&game, &tokens[0], "roll 2d6 opening volley").await;
+        t.deliver().await;
+        let sign_in = t.sign_in_link(&anna, &format!("anna-{tag}"), 1).await;
+        let r = t
+            .send(
+                Method::POST,
+                "/api/login/links",
+                None,
+                None,
+                Body::Json(json!({ "email": bert })),
+            )
+            .await;
+        assert_eq!(r.status, 202, "{}", r.body);
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/api/games/{game}/claim"),
+                None,
+                Some(&tokens[1]),
+                Body::Json(json!({ "email": format!("bert-new-{tag}@example.org") })),
+            )
+            .await;
+        assert_eq!(r.status, 202, "{}", r.body);
+        t.deliver().await;
+        wait_for_subject(&format!("bert-new-{tag}"), "[Despatch]").await;
+        wait_for_subject(&format!("bert-{tag}"), "[Despatch] Your seat links").await;
+
+        let seat_links = link_values(&tag, "token");
+        let signatures = link_values(&tag, "sig");
+        let seat_link = seat_links
+            .iter()
+            .find(|v| v.starts_with("s1.bert."))
+            .unwrap_or_else(|| panic!("a seat link of bert's in the mail: {seat_links:?}"))
+            .clone();
+        assert!(
+            seat_links.len() >= 3,
+            "seat, sign-in and claim links: {seat_links:?}"
+        );
+        assert!(!signatures.is_empty(), "an unsubscribe link");
+
+        // The copy holds none of the credentials the mail carried.
+        let copy = t.db.copy().await;
+        let text = String::from_utf8_lossy(&copy);
+        for credential in seat_links.iter().chain(&signatures) {
+            assert!(
+                !text.contains(credential.as_str()),
+                "the {} copy holds {credential}",
+                t.db.backend()
+            );
+        }
+        // And nothing in it opens a seat, a session, a claim or an unsubscribe link.
+        let found = candidates(&copy);
+        assert!(found.len() > 10, "the copy holds hashes to try: {found:?}");
+        for c in &found {
+            assert!(
+                !t.opens_seat(&game, c).await,
+                "{c} from the copy opens a seat"
+            );
+            let r = t
+                .send(
+                    Method::POST,
+                    "/login/confirm",
+                    None,
+                    None,
+                    Body::Form(vec![("token", c.clone())]),
+                )
+                .await;
+            assert!(
+                r.cookie("despatch_session").is_none(),
+                "{c} from the copy opens a session"
+            );
+            let r = t
+                .send(
+                    Method::POST,
+                    &format!("/games/{game}/claim/confirm"),
+                    None,
+                    None,
+                    Body::Form(vec![("token", c.clone())]),
+                )
+                .await;
+            assert_eq!(
+                r.status, 403,
+                "{c} from the copy confirms a claim: {}",
+                r.body
+            );
+            for seat in ["anna", "bert"] {
+                let r = t
+                    .get(
+                        &format!("/api/games/{game}/unsubscribe?seat={seat}&channel=email&sig={c}"),
+                        None,
+                    )
+                    .await;
+                assert_eq!(r.status, 403, "{c} from the copy unsubscribes {seat}");
+            }
+        }
+
+        // The links as mailed do open: what the copy lacks is the key, not the credentials'
+        // working.
+        assert!(
+            t.opens_seat(&game, &seat_link).await,
+            "the mailed seat link"
+        );
+        let r = t.follow(&sign_in).await;
+        assert!(
+            r.cookie("despatch_session").is_some(),
+            "the mailed sign-in link: {}",
+            r.body
+        );
+        let sig = &signatures[0];
+        let seat = if delivered_to(&format!("anna-{tag}"))
+            .iter()
+            .any(|m| m.text.contains(sig.as_str()))
+        {
+            "anna"
+        } else {
+            "bert"
+        };
+        let r = t
+            .get(
+                &format!("/api/games/{game}/unsubscribe?seat={seat}&channel=email&sig={sig}"),
+                None,
+            )
+            .await;
+        assert_eq!(r.status, 200, "the mailed unsubscribe link: {}", r.body);
+    }
+
+    async fn a_claim_a_new_link_and_signing_out_everywhere_revoke_a_seats_links(t: TestApp) {
+        let tag = tag();
+        let anna = format!("anna-{tag}@example.org");
+        let (game, tokens) = t
+            .game(
+                None,
+                &[("Anna", "anna", Some(anna.clone())), ("Bert", "bert", None)],
+            )
+            .await;
+        t.deliver().await;
+        let first = link_values(&format!("anna-{tag}"), "token");
+        assert_eq!(
+            first.len(),
+            1,
+            "anna's first mail carries her seat link: {first:?}"
+        );
+        let first = &first[0];
+        assert!(t.opens_seat(&game, first).await);
+
+        // A new link asked for by the seat: the old one stops, the new one opens, and the
+        // seat's own token (a program's key) keeps working.
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/api/games/{game}/new-link"),
+                None,
+                Some(first),
+                Body::None,
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+        let link = r.json()["link"].as_str().unwrap().to_owned();
+        let second = link.split_once("token=").unwrap().1.to_owned();
+        assert!(second.starts_with("s2.anna.1."), "{second}");
+        assert!(!t.opens_seat(&game, first).await, "the old link is revoked");
+        let refused = t
+            .send(
+                Method::GET,
+                &format!("/api/games/{game}/moves"),
+                None,
+                Some(first),
+                Body::None,
+            )
+            .await;
+        assert_eq!(refused.status, 403);
+        assert!(
+            refused.body.contains("replaced by a newer one"),
+            "{}",
+            refused.body
+        );
+        assert!(
+            t.opens_seat(&game, &second).await,
+            "the new link opens the seat"
+        );
+        assert!(
+            t.opens_seat(&game, &tokens[0]).await,
+            "the seat's own token"
+        );
+        // A revoked link asks for nothing more: a new link needs a link that works.
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/api/games/{game}/new-link"),
+                None,
+                Some(first),
+                Body::None,
+            )
+            .await;
+        assert_eq!(r.status, 403, "{}", r.body);
+        assert!(
+            t.opens_seat(&game, &second).await,
+            "a refused request changed nothing"
+        );
+
+        // A claim that moves the seat to another address revokes what the old address holds.
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/api/games/{game}/claim"),
+                None,
+                Some(&second),
+                Body::Json(json!({ "email": format!("anna-new-{tag}@example.org") })),
+            )
+            .await;
+        assert_eq!(r.status, 202, "{}", r.body);
+        assert!(
+            t.opens_seat(&game, &second).await,
+            "an unconfirmed claim revokes nothing"
+        );
+        t.deliver().await;
+        let claim = link_values(&format!("anna-new-{tag}"), "token");
+        assert_eq!(claim.len(), 1, "{claim:?}");
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/games/{game}/claim/confirm"),
+                None,
+                None,
+                Body::Form(vec![("token", claim[0].clone())]),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(
+            !t.opens_seat(&game, &second).await,
+            "the claim revoked the old address's link"
+        );
+
+        // Signing out everywhere ends the address's sessions and revokes its seats' links.
+        let new_anna = format!("anna-new-{tag}@example.org");
+        let cookie = t.session(&new_anna, &format!("anna-new-{tag}"), 1).await;
+        let me = t.get("/api/me", Some(&cookie)).await;
+        assert_eq!(me.status, 200, "{}", me.body);
+        let third_link = me.json()["games"][0]["link"].as_str().unwrap().to_owned();
+        let third = third_link.split_once("token=").unwrap().1.to_owned();
+        assert!(third.starts_with("s2.anna.2."), "{third}");
+        assert!(t.opens_seat(&game, &third).await);
+        let r = t
+            .send(
+                Method::POST,
+                "/api/logout/everywhere",
+                Some(&cookie),
+                None,
+                Body::None,
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json()["seats"], 1);
+        assert!(
+            !t.opens_seat(&game, &third).await,
+            "signing out everywhere revoked the link"
+        );
+        assert_eq!(
+            t.get("/api/me", Some(&cookie)).await.status,
+            403,
+            "and ended the session"
+        );
+        // Bert's seat, of no address, is untouched.
+        assert!(t.opens_seat(&game, &tokens[1]).await);
+
+        // The same from the pages: Bert's seat page makes a new link, keeps the seat in this
+        // browser with it, shows it once, and the link Bert opened first no longer opens it.
+        let bert_link = t
+            .send(
+                Method::POST,
+                &format!("/api/games/{game}/new-link"),
+                None,
+                Some(&tokens[1]),
+                Body::None,
+            )
+            .await
+            .json()["link"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let opened = t.get(&bert_link, None).await;
+        let (value, _) = opened
+            .cookie("despatch_seat")
+            .expect("the link sets the seat cookie");
+        let cookie = format!("despatch_seat={value}");
+        let r = t
+            .send(
+                Method::POST,
+                &format!("/games/{game}/new-link"),
+                Some(&cookie),
+                None,
+                Body::None,
+            )
+            .await;
+        assert_eq!(r.status, 303, "{}", r.body);
+        let (new_value, _) = r
+            .cookie("despatch_seat")
+            .expect("this browser keeps the seat");
+        assert_ne!(new_value, value);
+        let new_cookie = format!("despatch_seat={new_value}");
+        let page = t
+            .get(&format!("/games/{game}?new_link=1"), Some(&new_cookie))
+            .await;
+        assert_eq!(page.status, 200, "{}", page.body);
+        assert!(
+            page.body.contains("This seat has a new link"),
+            "{}",
+            page.body
+        );
+        assert!(
+            page.body.contains(&new_value),
+            "the page shows the new link once"
+        );
+        let old = t.get(&format!("/games/{game}"), Some(&cookie)).await;
+        assert_eq!(
+            old.status, 403,
+            "the old cookie's link is revoked: {}",
+            old.body
+        );
+        assert!(old.body.contains("replaced by a newer one"), "{}", old.body);
+
+        // And signing out everywhere from My games.
+        let cookie = t.session(&new_anna, &format!("anna-new-{tag}"), 2).await;
+        let r = t
+            .send(
+                Method::POST,
+                "/logout/everywhere",
+                Some(&cookie),
+                None,
+                Body::None,
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(r.body.contains("Signed out everywhere"), "{}", r.body);
+        assert_eq!(t.get("/api/me", Some(&cookie)).await.status, 403);
+    }
 }

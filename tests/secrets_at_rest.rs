@@ -13,8 +13,16 @@ use despatch::engine::ruleset::{Seat, Viewer};
 use despatch::engine::verify::verify;
 use despatch::games::{Caller, CommandInput, Games, NewGame, NewSeat, NewWebhook, Submit};
 use despatch::rules;
+use despatch::store::sealing::key_id;
 use despatch::store::{SecretKey, Store, StoreError};
 use serde_json::Value;
+
+use common::TEST_SECRET;
+
+/// How a value sealed under `secret`'s key begins: `v2:` and the key's id.
+fn sealed_by(secret: &str) -> String {
+    format!("v2:{}:", key_id(secret))
+}
 
 /// The tests drive the store and the games service directly: a fresh store and its database.
 async fn spawn(backend: common::Backend) -> (Store, common::TestDb) {
@@ -29,7 +37,10 @@ struct Table {
 }
 
 async fn table(store: &Store) -> Table {
-    let games = common::over(store.clone()).games();
+    // The hook's address is on this machine: the operator's allowance lets it be added.
+    let games = common::over(store.clone())
+        .webhook_allow_hosts("127.0.0.1")
+        .games();
     let created = games
         .create(NewGame {
             name: None,
@@ -182,7 +193,10 @@ async fn secrets_read_straight_from_the_tables_are_sealed_and_hold_no_plain_text
     let raw = raw_secrets(&store, &t.game_id).await;
     assert_eq!(raw.len(), plain.len());
     for ((name, sealed), (_, open)) in raw.iter().zip(&plain) {
-        assert!(sealed.starts_with("v1:"), "{name} is sealed: {sealed}");
+        assert!(
+            sealed.starts_with(&sealed_by(TEST_SECRET)),
+            "{name} is sealed: {sealed}"
+        );
         assert_ne!(sealed, open);
         let value: Value = serde_json::from_str(open).unwrap();
         for field in ["seed", "tip", "choice", "salt"] {
@@ -198,7 +212,7 @@ async fn secrets_read_straight_from_the_tables_are_sealed_and_hold_no_plain_text
     );
     let hooks = raw_webhooks(&store, &t.game_id).await;
     assert_eq!(hooks.len(), 1);
-    assert!(hooks[0].1.starts_with("v1:"));
+    assert!(hooks[0].1.starts_with(&sealed_by(TEST_SECRET)));
     assert!(!hooks[0].1.contains(&t.hook_secret));
     let opened = store.webhooks(&t.game_id).await.unwrap();
     assert_eq!(opened[0].secret, t.hook_secret, "the store opens it again");
@@ -337,7 +351,10 @@ async fn rotating_the_key_reseals_everything_and_the_games_play_on(
     assert_eq!(done.webhooks, 1);
     let after = raw_secrets(&store, &t.game_id).await;
     for ((name, old), (_, now)) in before.iter().zip(&after) {
-        assert!(now.starts_with("v1:") && now != old, "{name} is re-sealed");
+        assert!(
+            now.starts_with(&sealed_by("the new key")) && now != old,
+            "{name} is re-sealed"
+        );
     }
     let err = store.secrets(&t.game_id).await.unwrap_err();
     assert!(err.to_string().contains("does not open"), "{err}");
@@ -528,11 +545,11 @@ async fn plain_rows_written_before_sealing_are_sealed_at_start_and_the_game_play
     assert_eq!(unlocked.sealed.secrets, plain.len() as u64);
     assert_eq!(unlocked.sealed.webhooks, 1);
     for (name, value) in raw_secrets(&store, &t.game_id).await {
-        assert!(value.starts_with("v1:"), "{name} is sealed");
+        assert!(value.starts_with("v2:"), "{name} is sealed");
     }
     assert!(raw_webhooks(&store, &t.game_id).await[0]
         .1
-        .starts_with("v1:"));
+        .starts_with("v2:"));
     let sealed = unlocked.store;
     assert_eq!(plain_secrets(&sealed, &t.game_id).await, plain);
     assert_eq!(
@@ -671,7 +688,388 @@ async fn the_command_line_makes_a_key_refuses_to_start_without_it_and_rotates_it
     verifies(&games, &game_id).await;
 }
 
+/// An HTTP client, its TLS provider taken from the library as the server's clients do.
+fn http() -> reqwest::Client {
+    despatch::notify::webhook::install_crypto();
+    reqwest::Client::new()
+}
+
+/// `despatch serve` as an operator starts it, on a free port, its dispatcher off.
+struct Served {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Served {
+    fn start(db: &common::TestDb, dir: &Path, env: &[(&str, &str)]) -> Served {
+        use std::io::BufRead;
+        let mut command = Command::new(env!("CARGO_BIN_EXE_despatch"));
+        command
+            .arg("serve")
+            .current_dir(dir)
+            .env("DATABASE_URL", db.url())
+            .env("DESPATCH_BIND", "127.0.0.1:0")
+            .env("DESPATCH_DISPATCHER", "off")
+            .env("RUST_LOG", "warn")
+            .env_remove("DESPATCH_SECRET_KEY")
+            .env_remove("DESPATCH_KEY_FILE")
+            .env_remove("DESPATCH_RETIRED_SECRET_KEYS")
+            .stdout(std::process::Stdio::piped());
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        let mut child = command.spawn().expect("the binary runs");
+        let out = child.stdout.take().unwrap();
+        let mut lines = std::io::BufReader::new(out).lines();
+        let base = loop {
+            let line = lines
+                .next()
+                .expect("serve says where it listens before it stops")
+                .unwrap();
+            if let Some(rest) = line.strip_prefix("Despatch is listening on ") {
+                break rest.split_whitespace().next().unwrap().to_owned();
+            }
+        };
+        Served { child, base }
+    }
+
+    /// Asks it to stop, as systemd does (SIGTERM), and waits until it has.
+    fn stop(mut self) {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success());
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The failure: a server runs on the old key while `rotate-key` re-seals under a new one;
+/// the server goes on sealing under the old key, and after a restart on the new key the games it
+/// made meanwhile do not open. Now the rotation is refused, naming the server, and changes
+/// nothing; once the server has stopped it goes through, and every game plays on the new key.
+async fn a_rotation_beside_a_server_on_the_old_key_is_refused_and_changes_nothing(
+    (store, db): (Store, common::TestDb),
+) {
+    let t = table(&store).await;
+    opening(&t.games, &t.game_id).await;
+    let dir = tempfile::tempdir().unwrap();
+    let old = [("DESPATCH_SECRET_KEY", TEST_SECRET)];
+    let server = Served::start(&db, dir.path(), &old);
+    let before = (
+        raw_secrets(&store, &t.game_id).await,
+        raw_webhooks(&store, &t.game_id).await,
+    );
+
+    let rotate = [
+        ("DESPATCH_SECRET_KEY", TEST_SECRET),
+        ("DESPATCH_NEW_SECRET_KEY", "the new key"),
+    ];
+    let refused = despatch(&db, dir.path(), &["rotate-key"], &rotate);
+    let said = says(&refused);
+    assert!(
+        !refused.status.success(),
+        "refused beside the server: {said}"
+    );
+    assert!(
+        said.contains(&format!("serve (pid {}", server.child.id()))
+            && said.contains("nothing was changed")
+            && said.contains("DESPATCH_RETIRED_SECRET_KEYS"),
+        "names the server and the safe way: {said}"
+    );
+    assert_eq!(
+        (
+            raw_secrets(&store, &t.game_id).await,
+            raw_webhooks(&store, &t.game_id).await
+        ),
+        before,
+        "nothing changed"
+    );
+
+    // The server goes on making games, sealed under its key.
+    let created: Value = http()
+        .post(format!("{}/api/games", server.base))
+        .json(&serde_json::json!({
+            "ruleset": "open-table",
+            "seats": [{ "seat": "anna", "name": "anna" }, { "seat": "bert", "name": "bert" }],
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let made = created["game_id"]
+        .as_str()
+        .expect("a game is made")
+        .to_owned();
+    server.stop();
+    assert_eq!(
+        store.live_processes().await.unwrap(),
+        vec![],
+        "gone on SIGTERM"
+    );
+
+    let rotated = despatch(&db, dir.path(), &["rotate-key"], &rotate);
+    assert!(rotated.status.success(), "{}", says(&rotated));
+    let games = common::over(reopen(&db, SecretKey::from_secret("the new key")).await).games();
+    for game_id in [&t.game_id, &made] {
+        if *game_id == made {
+            opening(&games, game_id).await;
+        }
+        ending(&games, game_id).await;
+        verifies(&games, game_id).await;
+    }
+}
+
+/// The way the operator's guide gives, under load: a server runs with the new key as its key
+/// and the old one retired while moves are played and games made, and `rotate-key` runs meanwhile;
+/// then a server on the new key alone reads every game, plays it to its end, and every export
+/// verifies.
+async fn a_rotation_under_load_beside_a_server_on_the_new_key_loses_nothing(
+    (store, db): (Store, common::TestDb),
+) {
+    const NEW: &str = "the new key";
+    let mut game_ids = Vec::new();
+    for _ in 0..3 {
+        let t = table(&store).await;
+        opening(&t.games, &t.game_id).await;
+        game_ids.push(t.game_id);
+    }
+    let ring = reopen(
+        &db,
+        SecretKey::from_secret(NEW).with_retired(&[TEST_SECRET]),
+    )
+    .await;
+    let registration = ring.register_process("serve").await.unwrap().keep_alive();
+    let server = common::over(ring.clone()).serve().await;
+    let started = std::time::Instant::now();
+    let rotated = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut load = Vec::new();
+    for _ in 0..4 {
+        let games = server.games.clone();
+        let rotated = rotated.clone();
+        load.push(tokio::spawn(async move {
+            let mut made = Vec::new();
+            let mut after = 0;
+            // Bounded by count and time: until two rounds after the rotation, at most 40.
+            for _ in 0..40 {
+                if after >= 2 || started.elapsed() > std::time::Duration::from_secs(60) {
+                    break;
+                }
+                if rotated.load(std::sync::atomic::Ordering::SeqCst) {
+                    after += 1;
+                }
+                let created = games.create(new_game()).await.unwrap();
+                opening(&games, &created.game_id).await;
+                made.push(created.game_id);
+            }
+            made
+        }));
+    }
+    // Moves on the older games while the rotation runs, from the same server.
+    let older = {
+        let games = server.games.clone();
+        let ids = game_ids.clone();
+        tokio::spawn(async move {
+            for id in &ids {
+                play(&games, id, "anna", "roll 1d6").await;
+                play(&games, id, "bert", "roll 2d6").await;
+            }
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let url = db.url().to_owned();
+    let rotation = tokio::task::spawn_blocking(move || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_despatch"));
+        command
+            .arg("rotate-key")
+            .env("DATABASE_URL", url)
+            .env("RUST_LOG", "warn")
+            .env("DESPATCH_SECRET_KEY", TEST_SECRET)
+            .env("DESPATCH_NEW_SECRET_KEY", NEW)
+            .env_remove("DESPATCH_KEY_FILE")
+            .env_remove("DESPATCH_RETIRED_SECRET_KEYS");
+        command.output().unwrap()
+    })
+    .await
+    .unwrap();
+    rotated.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert!(rotation.status.success(), "{}", says(&rotation));
+    older.await.unwrap();
+    for task in load {
+        game_ids.extend(task.await.unwrap());
+    }
+    registration.end().await;
+    assert!(
+        game_ids.len() >= 3 + 4 * 2,
+        "the load made games: {}",
+        game_ids.len()
+    );
+
+    // A restart on the new key alone: nothing is left under the old one.
+    let fresh = reopen(&db, SecretKey::from_secret(NEW)).await;
+    fresh.check_key().await.unwrap();
+    let in_use = fresh.keys_in_use().await.unwrap();
+    assert!(
+        in_use.iter().all(|(id, _)| *id == key_id(NEW)),
+        "only the new key sealed what is stored: {in_use:?}"
+    );
+    let restarted = common::over(fresh).serve().await;
+    let http = http();
+    for game_id in &game_ids {
+        let page = http
+            .get(format!("{}/api/games/{game_id}", restarted.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(page.status(), 200, "game {game_id} loads");
+        ending(&restarted.games, game_id).await;
+        verifies(&restarted.games, game_id).await;
+    }
+}
+
+/// The value as a version before key ids wrote it: `v1:` and the same hex (the key id is not
+/// part of what is sealed).
+fn as_v1(sealed: &str) -> String {
+    let (_, body) = sealed[3..].split_once(':').unwrap();
+    format!("v1:{body}")
+}
+
+/// Values from an older database (`v1:`, no key id) and values under a retired key open; a
+/// process row not refreshed for a while blocks nothing; `rotate-key` re-seals all of it under
+/// the primary; a ring without a key still in use is refused at start rather than failing later.
+async fn old_values_and_retired_keys_open_and_rotation_reseals_them_under_the_primary(
+    (store, db): (Store, common::TestDb),
+) {
+    const NEW: &str = "the new key";
+    let t = table(&store).await;
+    opening(&t.games, &t.game_id).await;
+    let plain = plain_secrets(&store, &t.game_id).await;
+    // Half the secrets and the webhook's as a version before key ids left them.
+    for (i, (name, value)) in raw_secrets(&store, &t.game_id).await.iter().enumerate() {
+        if i % 2 == 0 {
+            let sql = "UPDATE secrets SET value = $3 WHERE game_id = $1 AND name = $2";
+            execute(&store, sql, &[&t.game_id, name, &as_v1(value)]).await;
+        }
+    }
+    let (hook_id, hook) = raw_webhooks(&store, &t.game_id).await.remove(0);
+    let sql = "UPDATE webhooks SET secret = $3 WHERE game_id = $1 AND hook_id = $2";
+    execute(&store, sql, &[&t.game_id, &hook_id, &as_v1(&hook)]).await;
+    assert!(raw_secrets(&store, &t.game_id)
+        .await
+        .iter()
+        .any(|(_, v)| v.starts_with("v1:")));
+    assert_eq!(
+        plain_secrets(&store, &t.game_id).await,
+        plain,
+        "v1 still opens"
+    );
+    store.check_key().await.unwrap();
+
+    // A server with the new key and the old one retired opens all of it, and seals anew under
+    // the new key only.
+    let ring = reopen(
+        &db,
+        SecretKey::from_secret(NEW).with_retired(&[TEST_SECRET]),
+    )
+    .await;
+    assert_eq!(plain_secrets(&ring, &t.game_id).await, plain);
+    assert_eq!(
+        ring.webhooks(&t.game_id).await.unwrap()[0].secret,
+        t.hook_secret
+    );
+    let games = common::over(ring.clone()).games();
+    play(&games, &t.game_id, "anna", "roll 1d6").await;
+    // A game made now is sealed under the new key.
+    let later = table(&ring).await;
+    assert!(raw_webhooks(&ring, &later.game_id).await[0]
+        .1
+        .starts_with(&sealed_by(NEW)));
+    let by_key = ring.keys_in_use().await.unwrap();
+    assert!(
+        by_key.iter().any(|(id, _)| *id == key_id(NEW)),
+        "{by_key:?}"
+    );
+    assert!(
+        by_key.iter().any(|(id, _)| *id == key_id(TEST_SECRET)),
+        "{by_key:?}"
+    );
+    assert!(by_key.iter().any(|(id, _)| id.is_empty()), "{by_key:?}");
+
+    // The new key alone, before the rotation, is refused at start: values under the old key
+    // would not open.
+    let alone = reopen(&db, SecretKey::from_secret(NEW)).await;
+    assert!(alone.check_key().await.is_err());
+    assert!(
+        alone.register_process("serve").await.is_err(),
+        "no server starts on it"
+    );
+    assert_eq!(ring.live_processes().await.unwrap(), vec![]);
+
+    // A process that stopped without a goodbye 60 s ago, on the old key: gone, blocks nothing.
+    let stale = "INSERT INTO processes (process_id, kind, host, pid, primary_key_id, key_ids, started_at, heartbeat_at) VALUES ($1, 'serve', 'elsewhere', 4242, $2, $3, 0, 0)";
+    let old_id = key_id(TEST_SECRET);
+    execute(&ring, stale, &["stale", &old_id, &old_id]).await;
+    assert_eq!(ring.live_processes().await.unwrap(), vec![]);
+    // A live one on the new key blocks nothing either; one still sealing with the old key does.
+    let live = ring.register_process("serve").await.unwrap();
+    let behind = reopen(
+        &db,
+        SecretKey::from_secret(TEST_SECRET).with_retired(&[NEW]),
+    )
+    .await;
+    let blocker = behind.register_process("dispatch").await.unwrap();
+    let err = ring
+        .rotate_key(&SecretKey::from_secret(NEW))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&format!("dispatch (pid {}", std::process::id()))
+            && err.contains("still seals with another")
+            && !err.contains("4242"),
+        "{err}"
+    );
+    blocker.end().await;
+
+    let done = ring.rotate_key(&SecretKey::from_secret(NEW)).await.unwrap();
+    assert!(done.secrets > 0 && done.webhooks == 1, "{done:?}");
+    live.end().await;
+    for (name, value) in raw_secrets(&ring, &t.game_id).await {
+        assert!(
+            value.starts_with(&sealed_by(NEW)),
+            "{name} is re-sealed: {value}"
+        );
+    }
+    assert!(raw_webhooks(&ring, &t.game_id).await[0]
+        .1
+        .starts_with(&sealed_by(NEW)));
+
+    let alone = reopen(&db, SecretKey::from_secret(NEW)).await;
+    alone.check_key().await.unwrap();
+    assert_eq!(
+        alone.webhooks(&t.game_id).await.unwrap()[0].secret,
+        t.hook_secret
+    );
+    let games = common::over(alone).games();
+    play(&games, &t.game_id, "bert", "roll 1d6").await;
+    ending(&games, &t.game_id).await;
+    verifies(&games, &t.game_id).await;
+}
+
 on_both_backends!(
+    a_rotation_beside_a_server_on_the_old_key_is_refused_and_changes_nothing,
+    a_rotation_under_load_beside_a_server_on_the_new_key_loses_nothing,
+    old_values_and_retired_keys_open_and_rotation_reseals_them_under_the_primary,
     secrets_read_straight_from_the_tables_are_sealed_and_hold_no_plain_text,
     a_game_plays_reveals_and_its_export_verifies_as_before,
     a_store_with_the_wrong_key_refuses_clearly_and_changes_nothing,

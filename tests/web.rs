@@ -74,10 +74,34 @@ impl TestApp {
         self.post_with(path, form, None).await
     }
 
+    /// A form sent as its page sends it: with the page's token (`common::forms`).
     async fn post_with(&self, path: &str, form: &[(&str, &str)], cookie: Option<&str>) -> Page {
+        let fields: Vec<(String, String)> = form
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let (fields, sent_cookie) = self.as_the_page_sends(path, &fields, cookie).await;
+        let mut p = self
+            .post_raw(path, &fields, sent_cookie.as_deref(), &[])
+            .await;
+        p.cookie = cookie.map(str::to_owned);
+        p
+    }
+
+    /// A form sent exactly as given: no token added, with `headers` (an `Origin`).
+    async fn post_raw(
+        &self,
+        path: &str,
+        form: &[(String, String)],
+        cookie: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> Page {
         let mut req = self.http.post(format!("{}{path}", self.base)).form(form);
         if let Some(c) = cookie {
             req = req.header("Cookie", c);
+        }
+        for (name, value) in headers {
+            req = req.header(*name, *value);
         }
         let mut p = page(req.send().await.unwrap()).await;
         p.cookie = cookie.map(str::to_owned);
@@ -227,6 +251,10 @@ on_both_backends!(
     the_lobby_sets_the_clock_from_its_menu,
     the_lobby_names_each_scenarios_seats_by_role_and_offers_its_options_as_fields,
     the_lobbys_option_and_clock_fields_make_the_game_or_say_what_is_wrong,
+    a_seats_forms_are_refused_from_another_site_and_without_their_token,
+    a_sign_in_link_is_refused_from_another_site_and_without_its_token,
+    a_players_forms_and_signing_out_are_refused_from_another_site,
+    behind_a_proxy_forms_come_from_the_configured_base_url,
 );
 
 async fn the_lobby_names_each_scenarios_seats_by_role_and_offers_its_options_as_fields(
@@ -1391,4 +1419,440 @@ async fn a_page_refusing_its_query_answers_with_the_pages_security_headers(app: 
     assert_eq!(api.status().as_u16(), 400);
     let body: Value = api.json().await.unwrap();
     assert_eq!(body["error"], "bad_request", "{body}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cross-site requests (issue 35; src/http/csrf.rs): every form that acts with a cookie is
+// refused from another site's page, and without its page's token, and changes nothing.
+
+/// A foreign page's `Origin`.
+const EVIL: &str = "https://evil.example";
+
+/// A form sent three ways, `state` read after each: from another site (with the page's own
+/// token, so that the origin check alone refuses it: by `Origin`, by `Sec-Fetch-Site` alone,
+/// by both), without a token or with a wrong one, and as the page sends it. The first two answer
+/// `403` with a page that says what happened and leads back, and leave `state` as it was; the
+/// last answers `accepted` and changes it.
+async fn only_the_page_itself_sends<F, Fut>(
+    app: &TestApp,
+    action: &str,
+    fields: &[(&str, &str)],
+    cookie: Option<&str>,
+    accepted: u16,
+    state: F,
+) -> Page
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = String>,
+{
+    let fields: Vec<(String, String)> = fields
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let before = state().await;
+    let (with_token, sent_cookie) = app.as_the_page_sends(action, &fields, cookie).await;
+    assert!(
+        with_token.iter().any(|(k, _)| k == "csrf"),
+        "{action}: the page carries the form's field"
+    );
+    let cookie = sent_cookie.as_deref();
+    let refusals = [
+        (
+            "another site's Origin",
+            with_token.clone(),
+            vec![("Origin", EVIL)],
+        ),
+        (
+            "Sec-Fetch-Site: cross-site",
+            with_token.clone(),
+            vec![("Sec-Fetch-Site", "cross-site")],
+        ),
+        (
+            "a null Origin from another site",
+            with_token.clone(),
+            vec![("Origin", "null"), ("Sec-Fetch-Site", "cross-site")],
+        ),
+        (
+            "a null Origin from a sibling site",
+            with_token.clone(),
+            vec![("Origin", "null"), ("Sec-Fetch-Site", "same-site")],
+        ),
+        ("no token", fields.clone(), vec![]),
+        (
+            "no token, same origin",
+            fields.clone(),
+            vec![("Origin", app.base.as_str())],
+        ),
+        (
+            "another form's token",
+            with_token
+                .iter()
+                .map(|(k, v)| {
+                    let v = if k == "csrf" {
+                        format!("{}00", &v[..v.len().saturating_sub(2)])
+                    } else {
+                        v.clone()
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+            vec![],
+        ),
+    ];
+    for (how, form, headers) in refusals {
+        let p = app.post_raw(action, &form, cookie, &headers).await;
+        assert_eq!(p.status, 403, "{action} with {how}: {}", p.body);
+        assert!(
+            with_token.iter().any(|(k, v)| k == "csrf" && v.len() == 64),
+            "{action}: the page's form carries a token (HMAC-SHA256 in hex)"
+        );
+        assert!(p.body.contains("The form was refused"), "{how}: {}", p.body);
+        assert!(p.body.contains("Nothing was changed"), "{how}: {}", p.body);
+        assert!(p.body.contains("Reload the page"), "{how}: {}", p.body);
+        assert!(p.body.contains("Back to the page"), "{how}: {}", p.body);
+        if headers.iter().any(|(_, v)| *v == EVIL) {
+            assert!(
+                p.body.contains("evil.example"),
+                "it names the site: {}",
+                p.body
+            );
+        }
+        assert!(
+            !p.headers
+                .get_all("set-cookie")
+                .iter()
+                .any(|c| c.to_str().unwrap().starts_with("despatch_session=")),
+            "{how}: no session is opened"
+        );
+        assert_eq!(
+            state().await,
+            before,
+            "{action} with {how} changed something"
+        );
+    }
+    // As a browser sends a page's own form: the pages' `Referrer-Policy: no-referrer` makes it
+    // say `Origin: null`, and `Sec-Fetch-Site` says the form is the site's own.
+    let p = app
+        .post_raw(
+            action,
+            &with_token,
+            cookie,
+            &[("Origin", "null"), ("Sec-Fetch-Site", "same-origin")],
+        )
+        .await;
+    assert_eq!(
+        p.status, accepted,
+        "{action} as its page sends it: {}",
+        p.body
+    );
+    assert_ne!(
+        state().await,
+        before,
+        "{action} as its page sends it did nothing"
+    );
+    p
+}
+
+/// A seat's view of the game over the API (bearer: not a cookie, never checked for a token).
+async fn api_text(app: &TestApp, path: &str, token: &str) -> String {
+    let r = app
+        .http
+        .get(app.url(path))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "{path}");
+    r.text().await.unwrap()
+}
+
+async fn a_seats_forms_are_refused_from_another_site_and_without_their_token(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let game = t.game_id.clone();
+    let anna = app.open(&t.links[0]).await;
+    let cookie = anna.cookie.clone().unwrap();
+    let token = t.tokens[0].clone();
+    // A move, with the hidden fields its page gives.
+    let moves = format!("/games/{game}/moves");
+    let (mut form, _) = app.move_form(&t, 0).await;
+    form.push(("order".into(), "roll 1d6".into()));
+    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let events = || async { app.events(&game).await.to_string() };
+    only_the_page_itself_sends(&app, &moves, &fields, Some(&cookie), 303, events).await;
+    // Table talk.
+    let talk = format!("/games/{game}/talk");
+    let said = || async { api_text(&app, &format!("/api/games/{game}/talk"), &token).await };
+    only_the_page_itself_sends(
+        &app,
+        &talk,
+        &[("to", ""), ("text", "meet me at the ford")],
+        Some(&cookie),
+        303,
+        said,
+    )
+    .await;
+    // The seat's settings: every channel off.
+    let settings = format!("/games/{game}/settings");
+    let channels =
+        || async { api_text(&app, &format!("/api/games/{game}/channels"), &token).await };
+    only_the_page_itself_sends(&app, &settings, &[], Some(&cookie), 303, channels).await;
+    // A claim to the attacker's address: no confirmation link is queued for it.
+    let claim = format!("/games/{game}/claim");
+    let mailed = || async {
+        let rows = app.store.outbox(&game).await.unwrap();
+        serde_json::to_string(&rows)
+            .unwrap()
+            .matches("mallory@evil.example")
+            .count()
+            .to_string()
+    };
+    only_the_page_itself_sends(
+        &app,
+        &claim,
+        &[("email", "mallory@evil.example")],
+        Some(&cookie),
+        303,
+        mailed,
+    )
+    .await;
+    // A game-wide webhook, added from the settings page.
+    let hooks = format!("/games/{game}/settings/webhooks");
+    let listed = || async { api_text(&app, &format!("/api/games/{game}/webhooks"), &token).await };
+    only_the_page_itself_sends(
+        &app,
+        &hooks,
+        &[
+            ("url", "https://hooks.evil.example.org/collect"),
+            ("scope", "game"),
+            ("format", "json"),
+        ],
+        Some(&cookie),
+        201,
+        listed,
+    )
+    .await;
+    // A resignation.
+    let resign = format!("/games/{game}/resign");
+    let events = || async { app.events(&game).await.to_string() };
+    only_the_page_itself_sends(
+        &app,
+        &resign,
+        &[("confirm", "yes")],
+        Some(&cookie),
+        303,
+        events,
+    )
+    .await;
+    // One seat's token does not carry another seat's form: Ben's page's token with Anna's
+    // cookie (or none) is refused.
+    let ben = app.open(&t.links[1]).await;
+    let bens = common::forms::token_in(&ben.body, &talk).expect("Ben's talk form");
+    let mine = common::forms::token_in(
+        &app.get_with(&format!("/games/{game}"), Some(&cookie))
+            .await
+            .body,
+        &talk,
+    );
+    assert_ne!(Some(bens.clone()), mine, "each seat's token is its own");
+    let form = vec![
+        ("text".to_owned(), "not from Anna".to_owned()),
+        ("csrf".to_owned(), bens),
+    ];
+    for c in [Some(cookie.as_str()), None] {
+        let p = app.post_raw(&talk, &form, c, &[]).await;
+        assert_eq!(p.status, 403, "{}", p.body);
+    }
+    assert!(!api_text(&app, &format!("/api/games/{game}/talk"), &token)
+        .await
+        .contains("not from Anna"));
+}
+
+async fn a_sign_in_link_is_refused_from_another_site_and_without_its_token(app: TestApp) {
+    // The attacker's own sign-in link: a foreign page that posts it signs its visitor in as the
+    // attacker (login CSRF) unless the form is refused.
+    let mut secret = [0u8; 32];
+    getrandom::fill(&mut secret).unwrap();
+    let secret = hex::encode(secret);
+    let now = chrono::Utc::now().timestamp();
+    {
+        use sha2::Digest;
+        app.store
+            .put_login(
+                &hex::encode(sha2::Sha256::digest(secret.as_bytes())),
+                "mallory@evil.example",
+                now,
+                now + 600,
+            )
+            .await
+            .unwrap();
+    }
+    let fields = vec![("token".to_owned(), secret.clone())];
+    // Taken from the attacker's own visit, the token is bound to the attacker's form cookie:
+    // the visitor's browser, with a cookie of its own or none, cannot send it.
+    let (attackers, _) = app.as_the_page_sends("/login/confirm", &fields, None).await;
+    let (_, visitors_cookie) = app.form_token("/login/confirm", &fields, None).await;
+    for c in [visitors_cookie.as_deref(), None] {
+        let p = app.post_raw("/login/confirm", &attackers, c, &[]).await;
+        assert_eq!(p.status, 403, "{}", p.body);
+    }
+    assert!(visitors_cookie.is_some(), "the page sets the form cookie");
+    // Sessions opened so far: none until the page itself sends the link.
+    let sessions = || async { app.db.count_rows("sessions").await.to_string() };
+    let p = only_the_page_itself_sends(
+        &app,
+        "/login/confirm",
+        &[("token", secret.as_str())],
+        None,
+        303,
+        sessions,
+    )
+    .await;
+    assert_eq!(p.location.as_deref(), Some("/me"));
+    assert!(p
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .any(|c| c.to_str().unwrap().starts_with("despatch_session=")));
+}
+
+/// A session cookie (`despatch_session=…`) for `email`, from a sign-in link used as its page
+/// sends it.
+async fn signed_in(app: &TestApp, email: &str) -> String {
+    use sha2::Digest;
+    let mut secret = [0u8; 32];
+    getrandom::fill(&mut secret).unwrap();
+    let secret = hex::encode(secret);
+    let now = chrono::Utc::now().timestamp();
+    app.store
+        .put_login(
+            &hex::encode(sha2::Sha256::digest(secret.as_bytes())),
+            email,
+            now,
+            now + 600,
+        )
+        .await
+        .unwrap();
+    let p = app.post("/login/confirm", &[("token", &secret)]).await;
+    assert_eq!(p.status, 303, "{}", p.body);
+    p.headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|c| c.to_str().unwrap())
+        .find(|c| c.starts_with("despatch_session="))
+        .map(|c| c.split(';').next().unwrap().to_owned())
+        .expect("a session cookie")
+}
+
+async fn a_players_forms_and_signing_out_are_refused_from_another_site(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let session = signed_in(&app, "Anna@example.org").await;
+    let me = || async {
+        let r = app
+            .http
+            .get(app.url("/me/settings"))
+            .header("Cookie", &session)
+            .send()
+            .await
+            .unwrap();
+        r.text()
+            .await
+            .unwrap()
+            .contains("name=\"reminders\" value=\"on\" checked")
+            .to_string()
+    };
+    // The player's settings for every seat: reminders off.
+    only_the_page_itself_sends(
+        &app,
+        "/me/settings",
+        &[("email", "on")],
+        Some(&session),
+        303,
+        me,
+    )
+    .await;
+    // `POST /api/logout` acts with the cookie and no body: another site may not send it.
+    let still_in = || async {
+        let r = app
+            .http
+            .get(app.url("/api/me"))
+            .header("Cookie", &session)
+            .send()
+            .await
+            .unwrap();
+        r.status().as_u16()
+    };
+    for (name, value) in [("Origin", EVIL), ("Sec-Fetch-Site", "cross-site")] {
+        let r = app
+            .http
+            .post(app.url("/api/logout"))
+            .header("Cookie", &session)
+            .header(name, value)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 403, "{name}");
+        let body: Value = r.json().await.unwrap();
+        assert_eq!(body["error"], "forbidden", "{body}");
+        assert!(
+            body["message"].as_str().unwrap().contains("another site"),
+            "{body}"
+        );
+        assert_eq!(still_in().await, 200, "still signed in");
+    }
+    // The page's Sign out.
+    let signed_out = || async { still_in().await.to_string() };
+    only_the_page_itself_sends(&app, "/logout", &[], Some(&session), 303, signed_out).await;
+    let _ = t;
+}
+
+async fn behind_a_proxy_forms_come_from_the_configured_base_url(app: TestApp) {
+    // The operator configured https://despatch.example; the proxy reaches the server at its
+    // own address, which is the Host the server sees.
+    let base = app
+        .another()
+        .base_url("https://despatch.example")
+        .move_rate(None)
+        .serve()
+        .await
+        .base;
+    let lobby = app.http.get(format!("{base}/")).send().await.unwrap();
+    let cookie = common::forms::with_form_cookie(None, lobby.headers()).unwrap_or_default();
+    let set = lobby
+        .headers()
+        .get("set-cookie")
+        .map(|c| c.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    let token = common::forms::token_in(&lobby.text().await.unwrap(), "/games").unwrap_or_default();
+    let form = [
+        ("csrf", token.as_str()),
+        ("game", "open-table/default"),
+        ("name_0", "Anna"),
+        ("seat_0", ""),
+        ("name_1", "Ben"),
+        ("seat_1", ""),
+    ];
+    let host_origin = base.clone();
+    let create = |origin: String| {
+        let req = app
+            .http
+            .post(format!("{base}/games"))
+            .header("Cookie", &cookie)
+            .header("Origin", origin)
+            .form(&form);
+        async move { req.send().await.unwrap().status().as_u16() }
+    };
+    assert_eq!(create(host_origin).await, 403, "not the configured origin");
+    assert_eq!(
+        create("http://despatch.example".into()).await,
+        403,
+        "another scheme"
+    );
+    assert_eq!(create("https://despatch.example".into()).await, 201);
+    assert!(
+        cookie.starts_with("despatch_csrf="),
+        "the lobby sets a form cookie"
+    );
+    for attribute in ["HttpOnly", "SameSite=Lax", "Secure", "Path=/"] {
+        assert!(set.split(';').any(|a| a.trim() == attribute), "{set}");
+    }
 }

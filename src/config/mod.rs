@@ -48,10 +48,19 @@ pub struct NotifySettings {
     pub smtp_timeout: Duration,
     /// `DESPATCH_WEBHOOK_TIMEOUT_SECS`, default 10.
     pub webhook_timeout: Duration,
+    /// `DESPATCH_WEBHOOK_ALLOW_HOSTS`, default none: the internal hosts webhooks may reach,
+    /// separated by commas — host names (`hooks.internal`: any address it resolves to),
+    /// addresses (`127.0.0.1`, `[::1]`) and networks (`10.1.0.0/16`). Every other loopback,
+    /// private, link-local or otherwise internal address is refused (`games::webhook_targets`).
+    pub webhook_allow_hosts: String,
     /// `DESPATCH_SECRET_KEY`: seals secrets at rest (`store::sealing`) and signs magic links,
     /// unsubscribe links and reply-to addresses. Unset: the key file's secret does both (a
     /// database that already kept a link key keeps signing links with it).
     pub secret_key: Option<String>,
+    /// `DESPATCH_RETIRED_SECRET_KEYS`: earlier secrets, comma-separated, that still open the
+    /// secrets at rest they sealed but seal nothing and sign no link (`store::sealing`), for
+    /// rotating the key without stopping the service (docs/operations.md, "Rotating the key").
+    pub retired_secret_keys: Vec<String>,
     /// `DESPATCH_DISPATCHER`, default `on`: whether `serve` runs a dispatcher and a scheduler
     /// itself (`off` when `despatch dispatch` processes do it).
     pub run_in_serve: bool,
@@ -106,7 +115,17 @@ impl NotifySettings {
                 .unwrap_or_else(|| "Despatch <despatch@localhost>".into()),
             smtp_timeout: Duration::from_secs(number("DESPATCH_SMTP_TIMEOUT_SECS", 30)),
             webhook_timeout: Duration::from_secs(number("DESPATCH_WEBHOOK_TIMEOUT_SECS", 10)),
+            webhook_allow_hosts: var("DESPATCH_WEBHOOK_ALLOW_HOSTS").unwrap_or_default(),
             secret_key: var("DESPATCH_SECRET_KEY"),
+            retired_secret_keys: var("DESPATCH_RETIRED_SECRET_KEYS")
+                .map(|v| {
+                    v.split(',')
+                        .map(str::trim)
+                        .filter(|k| !k.is_empty())
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default(),
             run_in_serve: !matches!(
                 var("DESPATCH_DISPATCHER").as_deref(),
                 Some("off" | "0" | "false" | "no")

@@ -40,6 +40,11 @@ pub struct Report {
     pub final_state_hash: Option<String>,
     /// How many (seq, hash) pairs a player was shown were found in the export.
     pub witnessed: usize,
+    /// Witnesses of other games, set aside.
+    pub other_games: usize,
+    /// Messages among the witnesses that carry no head (sign-in mail, answers; and other files
+    /// in a mail folder), set aside by whoever read them (`witness::read`).
+    pub without_head: usize,
     /// The first thing wrong, if anything is.
     pub failure: Option<Finding>,
 }
@@ -85,6 +90,14 @@ impl Report {
                 self.witnessed
             ));
         }
+        if self.without_head > 0 || self.other_games > 0 {
+            out.push_str(&format!(
+                "  set aside: {} without an {} header (sign-in mail, answers, other files), {} of another game\n",
+                plural(self.without_head, "message"),
+                witness::HEADER,
+                plural(self.other_games, "witness"),
+            ));
+        }
         match &self.failure {
             None => out.push_str("VERIFIED\n"),
             Some(f) => out.push_str(&format!("FAILED at seq {}: {}\n", f.seq, f.problem)),
@@ -106,6 +119,15 @@ pub fn verify(text: &str, rulesets: &dyn Fn(&str) -> Option<Arc<dyn Ruleset>>) -
     verify_witnessed(text, rulesets, &[])
 }
 
+/// "1 message", "2 messages".
+fn plural(n: usize, word: &str) -> String {
+    match (n, word.ends_with('s')) {
+        (1, _) => format!("1 {word}"),
+        (_, true) => format!("{n} {word}es"),
+        _ => format!("{n} {word}s"),
+    }
+}
+
 /// Verifies an export's text and checks that it holds every (seq, hash) a player was shown
 /// (`witness::parse` reads them from notices): a history rewritten and re-hashed from an
 /// earlier seq passes every other check, but not this one.
@@ -125,6 +147,8 @@ pub fn verify_witnessed(
         refold_note: None,
         final_state_hash: None,
         witnessed: 0,
+        other_games: 0,
+        without_head: 0,
         failure: None,
     };
     let (header, events) = match export::read(text) {
@@ -154,6 +178,10 @@ pub fn verify_witnessed(
         return report;
     }
     if !witnesses.is_empty() {
+        report.other_games = witnesses
+            .iter()
+            .filter(|w| w.game_id.as_deref().is_some_and(|g| g != header.game_id))
+            .count();
         match witness::check(&header.game_id, &events, witnesses) {
             Ok(n) => report.witnessed = n,
             Err(f) => {

@@ -32,10 +32,31 @@ pub fn header_value(game_id: &str, seq: u64, hash: &str) -> String {
     format!("{game_id} {seq} {hash}")
 }
 
+/// What one file held: the witnesses in it, and how many of its messages carry no head (a
+/// sign-in mail, an answer to a reply: a mailbox holds them beside the notices).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Found {
+    pub witnesses: Vec<Witnessed>,
+    pub without_head: usize,
+}
+
 /// Reads the witnesses in one file's text. A saved email (or a mailbox of them) is read by its
 /// `X-Despatch-Head` headers; any other text is `seq hash` (or `game seq hash`) per line, with
-/// blank lines and `#` comments skipped. `source` names the file in errors.
+/// blank lines and `#` comments skipped. `source` names the file in errors. An email without
+/// the header is an error: `read` sets such messages aside instead.
 pub fn parse(text: &str, source: &str) -> Result<Vec<Witnessed>, String> {
+    let found = read(text, source)?;
+    if found.witnesses.is_empty() {
+        return Err(format!(
+            "{source} is an email without an {HEADER} header: only notices sent by a Despatch that records the log's head carry one"
+        ));
+    }
+    Ok(found.witnesses)
+}
+
+/// `parse`, but a message without an `X-Despatch-Head` header is counted and set aside, so
+/// that a whole mailbox can be read: only notices carry a head.
+pub fn read(text: &str, source: &str) -> Result<Found, String> {
     if looks_like_email(text) {
         return parse_email(text, source);
     }
@@ -54,11 +75,14 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Witnessed>, String> {
     if out.is_empty() {
         return Err(format!("{source} holds no `seq hash` lines"));
     }
-    Ok(out)
+    Ok(Found {
+        witnesses: out,
+        without_head: 0,
+    })
 }
 
-/// Whether the text opens with an email header line (`Name: value`).
-fn looks_like_email(text: &str) -> bool {
+/// Whether the text opens with an email header line (`Name: value`), or an mbox `From ` line.
+pub fn looks_like_email(text: &str) -> bool {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let first = first.strip_prefix("From ").map_or(first, |_| "From_: mbox");
     match first.split_once(':') {
@@ -72,36 +96,59 @@ fn looks_like_email(text: &str) -> bool {
     }
 }
 
-/// Every `X-Despatch-Head` header in a message or mailbox, folded lines joined.
-fn parse_email(text: &str, source: &str) -> Result<Vec<Witnessed>, String> {
+/// The `X-Despatch-Head` headers of each message in a message or an mbox mailbox (folded lines
+/// joined), and how many messages have none. Only a message's header is read: a head quoted in
+/// a body (a forwarded notice, a reply) is not what the player was shown.
+fn parse_email(text: &str, source: &str) -> Result<Found, String> {
     let prefix = format!("{}:", HEADER.to_ascii_lowercase());
     let lines: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
+    let mbox = lines
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| l.starts_with("From "));
+    let mut found = Found::default();
     let mut i = 0;
     while i < lines.len() {
-        let line = lines[i];
-        i += 1;
-        if !line.to_ascii_lowercase().starts_with(&prefix) {
-            continue;
-        }
-        let at = format!("{source} line {i}");
-        let mut value = line[prefix.len()..].trim().to_owned();
-        while i < lines.len() && lines[i].starts_with([' ', '\t']) {
-            value.push(' ');
-            value.push_str(lines[i].trim());
+        // One message: its header up to the first blank line, then its body up to the next
+        // mbox `From ` line after a blank one (or the end).
+        while i < lines.len() && lines[i].trim().is_empty() {
             i += 1;
         }
-        out.push(
-            parse_fields(&value, &at)
-                .map_err(|e| format!("{at}: the {HEADER} header is not `game seq hash`: {e}"))?,
-        );
+        if i == lines.len() {
+            break;
+        }
+        let mut heads = 0;
+        while i < lines.len() && !lines[i].is_empty() {
+            let line = lines[i];
+            i += 1;
+            if !line.to_ascii_lowercase().starts_with(&prefix) {
+                continue;
+            }
+            let at = format!("{source} line {i}");
+            let mut value = line[prefix.len()..].trim().to_owned();
+            while i < lines.len() && lines[i].starts_with([' ', '\t']) {
+                value.push(' ');
+                value.push_str(lines[i].trim());
+                i += 1;
+            }
+            found.witnesses.push(
+                parse_fields(&value, &at).map_err(|e| {
+                    format!("{at}: the {HEADER} header is not `game seq hash`: {e}")
+                })?,
+            );
+            heads += 1;
+        }
+        if heads == 0 {
+            found.without_head += 1;
+        }
+        if !mbox {
+            break;
+        }
+        while i < lines.len() && !(lines[i].starts_with("From ") && lines[i - 1].is_empty()) {
+            i += 1;
+        }
     }
-    if out.is_empty() {
-        return Err(format!(
-            "{source} is an email without an {HEADER} header: only notices sent by a Despatch that records the log's head carry one"
-        ));
-    }
-    Ok(out)
+    Ok(found)
 }
 
 fn parse_fields(value: &str, at: &str) -> Result<Witnessed, String> {
@@ -228,5 +275,29 @@ mod tests {
         );
         let e = parse("From: a@b\r\nSubject: x\r\n\r\nbody\r\n", "old.eml").unwrap_err();
         assert!(e.contains("without an X-Despatch-Head"), "{e}");
+    }
+
+    #[test]
+    fn a_mailbox_is_read_message_by_message_and_mail_without_a_head_is_set_aside() {
+        let mbox = format!(
+            "From despatch@example.org Sun Nov 22 10:00:00 2026\n\
+             From: Despatch <d@example.org>\nSubject: Sign in\n\nYour link: https://x/login\n\n\
+             From despatch@example.org Sun Nov 22 10:05:00 2026\n\
+             From: Despatch <d@example.org>\nX-Despatch-Head: g-1 3 {H}\nSubject: Your turn\n\n\
+             X-Despatch-Head: g-1 4 {}\n\n\
+             From despatch@example.org Sun Nov 22 10:06:00 2026\n\
+             From: Despatch <d@example.org>\nSubject: Re: your orders\n\nDone.\n",
+            "f".repeat(64)
+        );
+        let found = read(&mbox, "inbox.mbox").unwrap();
+        assert_eq!(found.without_head, 2, "{found:?}");
+        assert_eq!(
+            found.witnesses.len(),
+            1,
+            "a head in a body is not read: {found:?}"
+        );
+        assert_eq!(found.witnesses[0].seq, 3);
+        let one = read("From: a@b\r\nSubject: x\r\n\r\nbody\r\n", "signin.eml").unwrap();
+        assert_eq!((one.witnesses.len(), one.without_head), (0, 1));
     }
 }

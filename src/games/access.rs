@@ -15,8 +15,9 @@ pub struct Caller {
 
 impl Games {
     /// The seat a bearer token opens.
-    /// A seat's own token or a signed seat link token (`s1.…`, from a notice's magic link) both
-    /// open the seat.
+    /// A seat's own token or a signed seat link token (`s1.…`, `s2.…`, from a notice's magic
+    /// link) both open the seat; a seat link only while the seat's link generation is the one
+    /// it was signed over (`links`: claims, new links and signing out everywhere revoke it).
     pub async fn authenticate(&self, game_id: &str, token: Option<&str>) -> Result<Caller> {
         let token = token.ok_or(ServiceError::Unauthorized)?;
         // A game the fold cache holds exists, and its seats (which never change) are there:
@@ -37,9 +38,17 @@ impl Games {
         }
         if links::is_seat_token(token.trim()) {
             let key = self.link_key().await?;
-            let seat = links::open_seat_token(&key, game_id, token.trim()).ok_or_else(|| {
-                ServiceError::Forbidden(format!("this link is not a seat link of game {game_id}"))
-            })?;
+            let (seat, generation) = links::open_seat_token(&key, game_id, token.trim())
+                .ok_or_else(|| {
+                    ServiceError::Forbidden(format!(
+                        "this link is not a seat link of game {game_id}"
+                    ))
+                })?;
+            if self.store.seat_link_generation(game_id, &seat).await? != Some(generation) {
+                return Err(ServiceError::Forbidden(format!(
+                    "this link to seat {seat} of game {game_id} has been replaced by a newer one (the seat was claimed, or a new link was asked for); use the newest link you were sent, or ask for your links again from the sign-in page"
+                )));
+            }
             return Ok(Caller {
                 game_id: game_id.to_owned(),
                 seat: Seat::parse(&seat).map_err(ServiceError::Corrupt)?,

@@ -13,7 +13,7 @@ use crate::engine::ruleset::{Seat, SeatDef, Setup};
 use crate::store::{Append, GameRecord, OutboxRecord, SeatRecord};
 
 use super::moves::turn_notices;
-use super::{input, outbox, players, secrets, Games, Result, ServiceError};
+use super::{input, links, outbox, players, secrets, Games, Result, ServiceError};
 
 /// The longest seat name, in characters.
 pub const MAX_NAME: usize = 100;
@@ -61,7 +61,10 @@ fn default_scenario() -> String {
 pub struct SeatAccess {
     pub seat: String,
     pub name: String,
+    /// The seat's own token: its key for programs that play through the API (a bearer token).
     pub token: String,
+    /// The seat's link, for its player: it carries a signed seat link token, which a claim of
+    /// the seat, a new link and signing out everywhere revoke (docs/web.md, "Seat links").
     pub link: String,
 }
 
@@ -177,6 +180,7 @@ impl Games {
             events.push(event);
             game = next;
         }
+        let key = self.link_key().await?;
         let mut access = Vec::new();
         let mut records = Vec::new();
         for (def, s) in seats.iter().zip(&req.seats) {
@@ -191,7 +195,12 @@ impl Games {
             access.push(SeatAccess {
                 seat: def.seat.to_string(),
                 name: def.name.clone(),
-                link: self.seat_link(&game_id, &token),
+                // The link carries the seat's signed link token (generation 0), which a new
+                // link revokes; the token itself is the seat's key for programs.
+                link: self.seat_link(
+                    &game_id,
+                    &links::seat_token(&key, &game_id, &def.seat.to_string(), 0),
+                ),
                 token,
             });
         }

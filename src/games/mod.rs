@@ -6,10 +6,11 @@
 //! load reads when no fold is cached), `access` (who is
 //! asking), `views` (what a viewer sees), `moves` (the one path of a move), `clock` and
 //! `clock_events` (the game's clock: policies and deadlines, and its events in the log),
-//! `channels` and `webhooks` (where a seat hears), `mail` (what a reply by email asks),
+//! `channels` and `webhooks` (where a seat hears; `webhook_targets`: where a webhook may be sent), `mail` (what a reply by email asks),
 //! `exports` (the log as it leaves), `players` (games' names, signing in by
 //! email, a player's games), `settings` (a player's and a seat's settings, the daily
-//! digest), `talk` (table talk, kept outside the log), `links` (every signed link and reply address), `outbox`
+//! digest), `talk` (table talk, kept outside the log), `links` (every signed link and reply address),
+//! `seat_links` (minting a message's links as it is sent, revoking a seat's links), `outbox`
 //! (the words of the outbox), `live` (appends announced to whoever listens). This file holds
 //! the service itself and its set-up.
 
@@ -34,12 +35,14 @@ pub mod outbox;
 pub mod players;
 pub mod proof;
 pub mod rate;
+mod seat_links;
 pub mod secrets;
 pub mod settings;
 mod snapshots;
 pub mod table;
 pub mod talk;
 mod views;
+pub mod webhook_targets;
 mod webhooks;
 pub mod when;
 
@@ -85,7 +88,9 @@ pub struct Games {
     live: Arc<dyn live::Listener>,
     /// Announcements on their way to the database (`live`).
     outgoing: live::Outgoing,
-    /// The key that signs links: configured, or fetched from the store on first use.
+    /// The key that signs links: configured (a server always configures it: the operator's
+    /// secret, kept outside the database), or for a service built without one (tests,
+    /// benchmarks) a key kept in the store, fetched on first use.
     secret: Option<[u8; 32]>,
     /// Per-seat move rate limits; none unless configured (`with_move_rate`).
     moves: Option<rate::MoveLimiter>,
@@ -100,6 +105,8 @@ pub struct Games {
     /// Account mail per email address (`players::ADDRESS_MAIL`), always.
     address_mail: rate::Buckets<String>,
     link_key: Arc<tokio::sync::OnceCell<[u8; 32]>>,
+    /// The internal hosts webhooks may reach (`webhook_targets`); none unless configured.
+    webhook_targets: Arc<webhook_targets::WebhookTargets>,
 }
 
 /// The world of a move made by this service: the service's clock, the OS's randomness.
@@ -135,7 +142,21 @@ impl Games {
             logins: None,
             address_mail: rate::Buckets::new(players::ADDRESS_MAIL),
             link_key: Arc::new(tokio::sync::OnceCell::new()),
+            webhook_targets: Arc::default(),
         }
+    }
+
+    /// Lets webhooks reach the internal hosts `targets` names. The server and the dispatcher
+    /// set this from `DESPATCH_WEBHOOK_ALLOW_HOSTS`; a service made with `new` allows none.
+    pub fn with_webhook_targets(mut self, targets: webhook_targets::WebhookTargets) -> Self {
+        self.webhook_targets = Arc::new(targets);
+        self
+    }
+
+    /// Where webhooks may be sent: what a hook's URL is checked against when it is added, and
+    /// what the dispatcher's webhook client resolves every host through.
+    pub fn webhook_targets(&self) -> Arc<webhook_targets::WebhookTargets> {
+        self.webhook_targets.clone()
     }
 
     /// The same service with a fold cache of other bounds (tests; the server reads

@@ -3,9 +3,10 @@
 //! email through its seat link. There are no passwords and no accounts to make: a player is an
 //! email address, and the seats whose email is that address (in any case) are theirs.
 //!
-//! - **Sign-in link**: `request_login` makes a token of 32 random bytes, keeps only its SHA-256
-//!   with the address and an expiry `LOGIN_LIFETIME` ahead on the service's clock, and queues a
-//!   `sign_in` outbox row that notify renders and sends. The link is used once: `sign_in` takes
+//! - **Sign-in link**: `request_login` makes a one-time token (`links::one_time_token`, from a
+//!   random nonce and the link key), keeps only its SHA-256 with the address and an expiry
+//!   `LOGIN_LIFETIME` ahead on the service's clock, and queues a `sign_in` outbox row holding the
+//!   nonce, from which notify mints the link as it sends the mail (`links::pending`). The link is used once: `sign_in` takes
 //!   the token in one statement (`Store::take_login`) and opens a session.
 //! - **Session**: 32 random bytes, kept as their SHA-256, open `SESSION_LIFETIME`; the HTTP face
 //!   holds it in a cookie. `session_email` reads it back, `sign_out` ends it.
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
 
+use super::links::pending::{Credential, Pending};
 use super::{input, links, rate, Caller, Games, Loaded, Result, ServiceError};
 use crate::engine::canonical::{random32, sha256_hex};
 use crate::engine::event::{kind, timestamp};
@@ -184,24 +186,32 @@ impl Games {
         if seats.is_empty() || !self.address_may_get_mail(&email) {
             return Ok(());
         }
-        let token = hex::encode(random32());
+        // The link is minted as the mail is sent (`links::pending`): the outbox keeps its
+        // nonce, the store the hash of its token, and neither opens a session without the key.
+        let (credential, token_hash) = self.one_time(SIGN_IN).await?;
         let now = self.clock.now();
         self.store
             .put_login(
-                &sha256_hex(token.as_bytes()),
+                &token_hash,
                 &email,
                 epoch(now),
                 epoch(now) + secs(LOGIN_LIFETIME),
             )
             .await?;
-        let link = format!("{}/login/confirm?token={token}", self.base_url);
-        let payload = json!({
+        let mut pending = Pending::new();
+        let link = format!(
+            "{}/login/confirm?token={}",
+            self.base_url,
+            pending.placeholder(credential)
+        );
+        let mut payload = json!({
             "to": email,
             "link": link,
             "minutes": LOGIN_LIFETIME.as_secs() / 60,
             "expires_at": timestamp(now + chrono::Duration::from_std(LOGIN_LIFETIME).expect("small")),
             "games": seats.len(),
         });
+        pending.attach(&mut payload);
         self.queue_account_mail(SIGN_IN, payload).await
     }
 
@@ -256,11 +266,21 @@ impl Games {
     /// either way.
     pub async fn send_links(&self, email: &str) -> Result<()> {
         let email = check_email("email", email)?;
-        let games = self.my_games(&email).await?;
+        let mut games = self.my_games(&email).await?;
         if games.is_empty() || !self.address_may_get_mail(&email) {
             return Ok(());
         }
-        let payload = json!({ "to": email, "games": games });
+        // Each link is minted as the mail is sent, at its seat's generation then.
+        let mut pending = Pending::new();
+        for g in &mut games {
+            let placeholder = pending.placeholder(Credential::SeatLink {
+                game_id: g.game_id.clone(),
+                seat: g.seat.clone(),
+            });
+            g.link = self.seat_link(&g.game_id, &placeholder);
+        }
+        let mut payload = json!({ "to": email, "games": games });
+        pending.attach(&mut payload);
         self.queue_account_mail(SEAT_LINKS, payload).await
     }
 
@@ -291,7 +311,8 @@ impl Games {
                 }
                 Err(e) => return Err(e),
             };
-            out.push(self.my_game(&l, &s.seat, &key).await?);
+            let token = links::seat_token(&key, &s.game_id, &s.seat, s.link_generation);
+            out.push(self.my_game(&l, &s.seat, &token).await?);
         }
         out.sort_by(|a, b| {
             (b.your_turn, &b.last_move_at, &b.game_id).cmp(&(
@@ -303,7 +324,8 @@ impl Games {
         Ok(out)
     }
 
-    async fn my_game(&self, l: &Loaded, seat: &str, key: &[u8; 32]) -> Result<MyGame> {
+    /// One of a player's games, with the seat's link carrying `token`.
+    async fn my_game(&self, l: &Loaded, seat: &str, token: &str) -> Result<MyGame> {
         let game = &l.game;
         let game_id = &l.record.game_id;
         let info = game.ruleset.info();
@@ -370,7 +392,7 @@ impl Games {
                 Outcome::Finished { summary, .. } => Some(summary),
                 Outcome::Running => None,
             },
-            link: self.seat_link(game_id, &links::seat_token(key, game_id, seat)),
+            link: self.seat_link(game_id, token),
         })
     }
 
@@ -396,26 +418,33 @@ impl Games {
                 "{email} has been sent several links in the last minutes; wait five minutes and claim the seat again"
             )));
         }
-        let token = hex::encode(random32());
+        let (credential, token_hash) = self.one_time(CLAIM).await?;
         let now = self.clock.now();
         self.store
             .put_claim(
                 &caller.game_id,
-                &sha256_hex(token.as_bytes()),
+                &token_hash,
                 caller.seat.as_str(),
                 &email,
                 epoch(now),
                 epoch(now) + secs(CLAIM_LIFETIME),
             )
             .await?;
-        let payload = json!({
+        let mut pending = Pending::new();
+        let mut payload = json!({
             "to": email,
-            "link": format!("{}/games/{}/claim/confirm?token={token}", self.base_url, caller.game_id),
+            "link": format!(
+                "{}/games/{}/claim/confirm?token={}",
+                self.base_url,
+                caller.game_id,
+                pending.placeholder(credential)
+            ),
             "game_name": name_of_loaded(&l),
             "seat_name": seat.name,
             "hours": CLAIM_LIFETIME.as_secs() / 3600,
             "expires_at": timestamp(now + chrono::Duration::from_std(CLAIM_LIFETIME).expect("small")),
         });
+        pending.attach(&mut payload);
         let row = OutboxRecord {
             game_id: caller.game_id.clone(),
             seq: 0,
@@ -428,7 +457,8 @@ impl Games {
     }
 
     /// Follows a claim's confirmation link: the seat it names gets the address it was mailed
-    /// to — once, within `CLAIM_LIFETIME`. The seat and the address.
+    /// to — once, within `CLAIM_LIFETIME`. A seat whose address changes gets a new link
+    /// generation: the links mailed to its old address stop opening it. The seat and the address.
     pub async fn confirm_claim(&self, game_id: &str, token: &str) -> Result<(String, String)> {
         let taken = self
             .store

@@ -38,9 +38,18 @@ impl Games {
     pub async fn add_webhook(&self, caller: &Caller, req: &NewWebhook) -> Result<Webhook> {
         let url = req.url.trim();
         input::single_line("url", url, 2000)?;
-        if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2000 {
+        let parses =
+            url::Url::parse(url).is_ok_and(|u| u.host_str().is_some_and(|h| !h.is_empty()));
+        if !(url.starts_with("http://") || url.starts_with("https://")) || !parses {
             return Err(ServiceError::BadRequest(format!(
                 "'{url}' is not an http(s) URL a webhook can be sent to"
+            )));
+        }
+        // Never inside the server's own network, by address or by what a name resolves to now
+        // (each delivery resolves it again: `webhook_targets`).
+        if let Err(e) = self.webhook_targets.check_url(url).await {
+            return Err(ServiceError::BadRequest(format!(
+                "this webhook URL is refused: {e}. Give a URL on the public internet"
             )));
         }
         let scope = req.scope.as_deref().unwrap_or("seat");

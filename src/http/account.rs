@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::limits::{check_login, TrustedProxies};
 use super::pages::{cookie_seat, error_page, message_page, rendered, v};
-use super::session_cookie;
+use super::{seat_cookie, session_cookie};
 use crate::games::players::LOGIN_LIFETIME;
 use crate::games::{Games, ServiceError};
 
@@ -182,6 +182,60 @@ pub async fn logout(games: web::Data<Games>, req: HttpRequest) -> HttpResponse {
         .finish()
 }
 
+/// Signs the session's address out everywhere: every session of the address ends, and every
+/// seat of the address gets a new link, so no link mailed before opens a seat.
+#[post("/logout/everywhere")]
+pub async fn logout_everywhere(games: web::Data<Games>, req: HttpRequest) -> HttpResponse {
+    let Some(token) = session_cookie::read(&req) else {
+        return see_other("/login").finish();
+    };
+    let seats = match games.sign_out_everywhere(&token).await {
+        Ok(n) => n,
+        Err(e) => return error_page(&e, ""),
+    };
+    let mut page = message_page(
+        StatusCode::OK,
+        "Signed out everywhere",
+        &format!(
+            "Every browser signed in with this address is signed out, and the links of its {seats} seat(s) no longer open them — those in old mails and bookmarks included."
+        ),
+        Some("Sign in again by email: My games lists each seat with its new link, and the next notices carry it."),
+    );
+    if let Ok(clear) =
+        actix_web::http::header::HeaderValue::from_str(&session_cookie::clear(&games.base_url))
+    {
+        page.headers_mut()
+            .append(actix_web::http::header::SET_COOKIE, clear);
+    }
+    page
+}
+
+/// A new link for the seat of the seat cookie: the links before it stop opening the seat, and
+/// this browser keeps it with the new one (the seat page then shows the new link, once).
+#[post("/games/{game_id}/new-link")]
+pub async fn new_link(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    req: HttpRequest,
+) -> HttpResponse {
+    let game_id = path.as_str();
+    let caller = match cookie_seat(&games, game_id, &req).await {
+        Ok(c) => c,
+        Err(page) => return page,
+    };
+    let token = match games.new_seat_link(&caller).await {
+        Ok(t) => t,
+        Err(e) => return error_page(&e, game_id),
+    };
+    let mut answer = see_other(&format!("/games/{game_id}?new_link=1"));
+    if let Some(cookie) =
+        seat_cookie::set(game_id, &token, seat_cookie::secure_for(&games.base_url))
+    {
+        answer.append_header(("Set-Cookie", cookie));
+    }
+    answer.finish()
+}
+
 #[derive(Debug, Deserialize)]
 pub struct ClaimForm {
     #[serde(default)]
@@ -267,7 +321,14 @@ pub async fn claim_confirm_post(
         .iter()
         .find(|s| s.seat == seat)
         .map_or_else(|| seat.clone(), |s| s.name.clone());
-    rendered(
+    // The seat is the address's now, and its links before are revoked when the address changed:
+    // this browser, which holds the address's link, keeps the seat with the seat's link as it
+    // stands (what the next notice to the address carries).
+    let link_token = match games.seat_link_token(game_id, &seat).await {
+        Ok(t) => t,
+        Err(e) => return error_page(&e, game_id),
+    };
+    let mut page = rendered(
         StatusCode::OK,
         "claim_confirm.html",
         context! {
@@ -275,5 +336,16 @@ pub async fn claim_confirm_post(
             game_name => crate::games::players::name_of_loaded(&loaded),
             token => "", flash => None::<String>, error => None::<String>,
         },
-    )
+    );
+    if let Some(cookie) = seat_cookie::set(
+        game_id,
+        &link_token,
+        seat_cookie::secure_for(&games.base_url),
+    ) {
+        if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&cookie) {
+            page.headers_mut()
+                .append(actix_web::http::header::SET_COOKIE, value);
+        }
+    }
+    page
 }

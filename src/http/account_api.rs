@@ -121,6 +121,7 @@ pub async fn me(games: web::Data<Games>, req: HttpRequest) -> Answer {
 /// Ends the session and removes its cookie (nothing to do without one).
 #[utoipa::path(post, path = "/api/logout", security((), ("session" = [])), responses(
     (status = 204, description = "signed out"),
+    (status = 403, description = "sent from another site (its `Origin`, or `Sec-Fetch-Site: cross-site`): nothing was done", body = ErrorBody),
     (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/logout")]
 pub async fn logout(games: web::Data<Games>, req: HttpRequest) -> Answer {
@@ -159,4 +160,59 @@ pub async fn claim(
         "email": email,
         "message": format!("a link that confirms the address is on its way to {email}; the seat's address changes when it is followed"),
     })))
+}
+
+/// A seat's new link, made at the seat's request.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct NewSeatLink {
+    pub game_id: String,
+    pub seat: String,
+    /// The seat's new link: the only seat link that opens the seat from now on.
+    pub link: String,
+}
+
+/// Replaces the caller's seat link by a new one: every seat link mailed or shown before (and a
+/// browser's seat cookie holding one) stops opening the seat. The seat's own token, shown once
+/// at creation for programs, keeps working. The new link is in the answer, once.
+#[utoipa::path(post, path = "/api/games/{game_id}/new-link", security(("seat_token" = []), ("seat_link" = [])), responses(
+    (status = 201, description = "the seat's new link; the links before it no longer open the seat", body = NewSeatLink),
+    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 401, description = "no seat token", body = ErrorBody),
+    (status = 403, description = "the token is not a seat of this game, or is a seat link already replaced", body = ErrorBody),
+    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 503, description = "the database is unavailable; nothing was changed", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[post("/games/{game_id}/new-link")]
+pub async fn new_link(
+    games: web::Data<Games>,
+    path: web::Path<String>,
+    req: HttpRequest,
+) -> Answer {
+    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let token = games.new_seat_link(&caller).await?;
+    Ok(HttpResponse::Created().json(NewSeatLink {
+        link: games.seat_link(&caller.game_id, &token),
+        game_id: caller.game_id,
+        seat: caller.seat.to_string(),
+    }))
+}
+
+/// Signs the session's address out everywhere: every session of the address ends (this one
+/// too, and its cookie is removed), and every seat of the address gets a new link generation,
+/// so no seat link mailed before opens a seat. Sign in again by email for the new links.
+#[utoipa::path(post, path = "/api/logout/everywhere", security(("session" = [])), responses(
+    (status = 200, description = "signed out everywhere: how many seats' links were revoked"),
+    (status = 401, description = "no session cookie: sign in first", body = ErrorBody),
+    (status = 403, description = "the session has ended (signed out or expired)", body = ErrorBody),
+    (status = 503, description = "the database is unavailable; nothing was changed", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[post("/logout/everywhere")]
+pub async fn logout_everywhere(games: web::Data<Games>, req: HttpRequest) -> Answer {
+    let token = session_cookie::read(&req).ok_or(crate::games::ServiceError::Unauthorized)?;
+    let seats = games.sign_out_everywhere(&token).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Set-Cookie", session_cookie::clear(&games.base_url)))
+        .json(json!({
+            "status": "signed_out_everywhere",
+            "seats": seats,
+            "message": format!("every session of this address has ended and the links of its {seats} seat(s) no longer open them; sign in again by email for the new links"),
+        })))
 }

@@ -7,6 +7,7 @@ pub mod api;
 pub mod assets;
 pub mod body_deadline;
 pub mod boundary;
+pub mod csrf;
 pub mod error;
 pub mod health;
 pub mod inbound;
@@ -104,6 +105,9 @@ impl Application {
         let listener = TcpListener::bind(bind)?;
         let address = listener.local_addr()?;
         let port = address.port();
+        // Forms are accepted from the configured base URL's origin, or, without one, from the
+        // Host each request came to (`csrf`).
+        let origins = web::Data::new(csrf::Origins::new(base_url.as_deref()));
         let base_url = base_url.unwrap_or_else(|| format!("http://{address}"));
         // Moves are limited per seat as configured; `configure` may change that (tests do).
         // Appends are announced to the streams open on this server through the live hub.
@@ -125,6 +129,7 @@ impl Application {
                 .app_data(mail.clone())
                 .app_data(proxies.clone())
                 .app_data(deadline.clone())
+                .app_data(origins.clone())
                 .app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(
                     |err, _req| {
                         let too_large = matches!(
@@ -157,6 +162,7 @@ impl Application {
                         .limit(BODY_LIMIT)
                         .error_handler(|err, _req| pages::form_error(err)),
                 )
+                .wrap(actix_web::middleware::from_fn(csrf::guard))
                 .wrap(actix_web::middleware::from_fn(body_deadline::bound_body))
                 .wrap(actix_web::middleware::from_fn(
                     boundary::refuse_control_characters,
@@ -202,8 +208,10 @@ impl Application {
                         .service(account_api::login)
                         .service(account_api::login_links)
                         .service(account_api::me)
+                        .service(account_api::logout_everywhere)
                         .service(account_api::logout)
                         .service(account_api::claim)
+                        .service(account_api::new_link)
                         .service(talk_api::read)
                         .service(talk_api::say)
                         .service(
@@ -234,8 +242,10 @@ impl Application {
                 .service(account::confirm_get)
                 .service(account::confirm_post)
                 .service(account::me)
+                .service(account::logout_everywhere)
                 .service(account::logout)
                 .service(account::claim)
+                .service(account::new_link)
                 .service(account::claim_confirm_get)
                 .service(account::claim_confirm_post)
                 .service(settings::seat_get)

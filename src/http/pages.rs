@@ -68,13 +68,13 @@ pub fn confirm_page(heading: &str, message: &str, action: &str, button: &str) ->
 }
 
 /// A link on a message page: where to, and its text.
-struct PageLink {
-    href: String,
-    text: &'static str,
+pub(super) struct PageLink {
+    pub(super) href: String,
+    pub(super) text: &'static str,
 }
 
 /// A message page with links to where the reader can go next (besides the start page).
-fn message_page_with_links(
+pub(super) fn message_page_with_links(
     status: StatusCode,
     heading: &str,
     message: &str,
@@ -123,6 +123,19 @@ pub(super) fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
             m,
             Some("Check that you copied the whole link from your email."),
         ),
+        // A seat link replaced by a newer one (`Games::authenticate`) says so.
+        ServiceError::Forbidden(m) if m.contains("replaced by a newer one") => {
+            message_page_with_links(
+                StatusCode::FORBIDDEN,
+                "This link has been replaced",
+                &format!("{m}. Nothing was changed."),
+                Some("Use the newest link of your seat: the latest turn email carries it, and signing in by email lists it. Anyone may watch the game."),
+                &[PageLink {
+                    href: format!("/games/{game_id}/watch"),
+                    text: "Watch this game",
+                }],
+            )
+        }
         ServiceError::Unauthorized | ServiceError::Forbidden(_) => message_page_with_links(
             StatusCode::FORBIDDEN,
             "This link does not open a seat",
@@ -251,6 +264,8 @@ pub struct GameQuery {
     resigned: Option<u64>,
     /// Set by the redirect after the seat's table talk was sent.
     said: Option<String>,
+    /// Set by the redirect after the seat asked for a new link (`account::new_link`).
+    new_link: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -442,6 +457,12 @@ pub async fn game(
                 .as_ref()
                 .map(|_| "Your message is sent; it is kept apart from the game's log.".to_owned())
         })
+        .or_else(|| query.new_link.as_ref().map(|_| {
+            format!(
+                "This seat has a new link: {}. Keep it (bookmark it): the links sent or shown before no longer open this seat. This browser keeps the seat.",
+                games.seat_link(game_id, &token)
+            )
+        }))
         .or_else(|| query.claim_sent.as_ref().map(|_| {
             "A confirmation link is on its way to the address you gave. Once it is followed, the seat's notices go there and signing in with it lists this game among your games; until then nothing changes.".to_owned()
         }));

@@ -9,6 +9,7 @@ use minijinja::{Environment, UndefinedBehavior, Value};
 /// Every template, by name.
 pub const TEMPLATES: &[(&str, &str)] = &[
     ("base.html", include_str!("../../templates/base.html")),
+    ("csrf.html", include_str!("../../templates/csrf.html")),
     ("error.html", include_str!("../../templates/error.html")),
     ("lobby.html", include_str!("../../templates/lobby.html")),
     ("created.html", include_str!("../../templates/created.html")),
@@ -41,6 +42,10 @@ fn env() -> &'static Environment<'static> {
     ENV.get_or_init(|| {
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::Strict);
+        // Every form's token (`templates/csrf.html`), signed for the request being answered.
+        env.add_function("csrf_token", |action: String| {
+            super::csrf::csrf_token(&action)
+        });
         for (name, source) in TEMPLATES {
             env.add_template(name, source)
                 .unwrap_or_else(|e| panic!("template {name} does not compile: {e:#}"));

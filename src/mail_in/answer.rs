@@ -29,20 +29,21 @@ pub fn oversized() -> String {
     )
 }
 
-/// A reply address that names a game, but no seat this sender holds.
-pub fn refused(refusal: &MailRefusal, from: &str, game_id: &str) -> String {
-    match refusal {
+/// Why a message to a reply address is not answered, for the log (`Receipt::Ignored`): it
+/// reached no seat whose player sent it, so its sender is nobody the game knows.
+pub fn unanswered(refusal: &MailRefusal, game_id: &str) -> String {
+    let what = match refusal {
         MailRefusal::NoGame => {
-            format!("There is no game {game_id} on this server. Nothing was changed.")
+            format!("its reply address names game {game_id}, which this server does not have")
         }
         MailRefusal::NoSeat { .. } => {
-            "This reply address names a seat the game does not have. Nothing was changed.".into()
+            format!("its reply address names a seat game {game_id} does not have")
         }
-        MailRefusal::NotTheSeat { seat, .. } => format!(
-            "This reply came from {from}, which is not the address of seat {seat} in game {game_id}. Nothing was changed. \
-             Reply from the address the turn notice was sent to."
-        ),
-    }
+        MailRefusal::NotTheSeat { seat, .. } => {
+            format!("its sender is not the address of seat {seat} in game {game_id}")
+        }
+    };
+    format!("{what}: nothing was changed, and no answer is sent to a sender the seat does not know (a From can be forged)")
 }
 
 /// Orders that answer an older turn notice than the game's last.

@@ -4,9 +4,11 @@
 //! inbound webhook (`POST /api/inbound/email`). Its signed reply address names the game and the
 //! seat; its sender must be the seat's address; its visible text holds orders in the game's
 //! order language and mail commands (`status`, `log`, `help`, `vacation 3d`, `resign`,
-//! `undo-request`). Every message a person sent gets an answer saying exactly what ran, the
-//! dice and their proof links, and what is still expected — or which line failed and why, with
-//! nothing applied. Automatic mail (bounces, auto-replies) is never answered.
+//! `undo-request`). Every message the seat's player sent gets an answer saying exactly what
+//! ran, the dice and their proof links, and what is still expected — or which line failed and
+//! why, with nothing applied. Automatic mail (bounces, auto-replies) is never answered, and
+//! neither is mail to a seat's reply address from any other sender: its From may be forged, and
+//! an answer would tell a stranger of the game (docs/mail.md, "Who is answered").
 //!
 //! `message` reads the mail, `command` splits its body into orders and mail commands, and `answer` writes what the player reads; what the mail asks of
 //! the game is each one call on the games service (`games::mail`), which loads the game once
@@ -22,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::canonical::sha256_hex;
 use crate::games::links::{address, notice_id, notice_seq};
-use crate::games::mail::{MailOrders, MailRefusal, MailSeat};
+use crate::games::mail::{MailOrders, MailSeat};
 use crate::games::outbox::EmailDelivery;
 use crate::games::{Games, MoveResult, ServiceError, Summary};
 pub use command::{read_body, split_body, Body, MailCommand, Stop};
@@ -144,27 +146,21 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
         ));
     };
     let letter = Letter::to(&inbound, from.clone());
-    if inbound.oversized {
-        return Ok(letter.answer(None, 0, None, answer::oversized()));
-    }
     let target = match addressed(&key, domain, &inbound.recipients) {
         Ok(target) => target,
         Err(why) => return Ok(letter.answer(None, 0, None, answer::not_addressed(&why))),
     };
     let game_id = target.game_id.as_str();
+    // Only the seat's own address is answered. A From header is anyone's to write: an answer
+    // to a stranger (or to whoever a stranger names) would carry the game and the seat to an
+    // address nobody checked — backscatter. Nothing is changed and nothing is sent.
     let mut seat = match games.mail_seat(game_id, target.seat_index, &from).await? {
         Ok(seat) => seat,
-        Err(refusal) => {
-            let (reached, seen) = match &refusal {
-                MailRefusal::NoGame => (None, 0),
-                MailRefusal::NoSeat { seen } | MailRefusal::NotTheSeat { seen, .. } => {
-                    (Some(game_id), *seen)
-                }
-            };
-            let text = answer::refused(&refusal, &from, game_id);
-            return Ok(letter.answer(reached, seen, None, text));
-        }
+        Err(refusal) => return Ok(Receipt::Ignored(answer::unanswered(&refusal, game_id))),
     };
+    if inbound.oversized {
+        return Ok(letter.answer(Some(game_id), seat.seen(), None, answer::oversized()));
+    }
     let reply_to = Some(address::reply_address(
         &key,
         domain,
@@ -318,10 +314,13 @@ fn addressed(
             Err(e) => refusal = Some(e),
         }
     }
-    Err(refusal.map_or_else(
-        || format!("This message was not sent to a game's reply address (play+…@{domain})."),
-        |e| format!("{e}."),
-    ))
+    // Without the address itself: it names a game and a seat, and the sender of this answer
+    // is not known to either.
+    Err(match refusal {
+        None => format!("This message was not sent to a game's reply address (play+…@{domain})."),
+        Some(address::AddressError::BadSignature(_)) => "The reply address this message was sent to is not signed by this server; reply to the turn notice itself.".into(),
+        Some(_) => "The reply address this message was sent to is malformed.".into(),
+    })
 }
 
 /// Runs one mail command for the seat and says what became of it.

@@ -29,6 +29,7 @@ use super::templates;
 use super::webhook::{Hooks, WebhookDelivery};
 use crate::engine::canonical::random32;
 use crate::games::clock::Clock;
+use crate::games::links::pending::Pending;
 use crate::games::outbox::{
     Claimed, EmailDelivery, LogHead, OutboxRecord, Superseded, EMAIL, INVITATION, REMINDER, TALK,
     TURN, WEBHOOK,
@@ -346,15 +347,31 @@ impl Dispatcher {
     /// row. Public so that tests can stop a dispatcher between the two.
     pub async fn deliver(&self, claim: &Claimed) -> Result<(), String> {
         let r = &claim.row.record;
+        // The credentials the message carries are minted now, filled in, and forgotten: the row
+        // keeps only their placeholders (`links::pending`).
+        let pending = Pending::of_payload(&r.payload)?;
+        let values = match &pending {
+            Some(p) => self.games.mint(p).await.map_err(|e| e.to_string())?,
+            None => Vec::new(),
+        };
+        let fill = |text: &str| match &pending {
+            Some(p) => p.fill(text, &values),
+            None => text.to_owned(),
+        };
         match r.channel.as_str() {
             EMAIL => {
-                let d: EmailDelivery = serde_json::from_value(r.payload.clone())
+                let mut d: EmailDelivery = serde_json::from_value(r.payload.clone())
                     .map_err(|e| format!("email delivery {} is malformed: {e}", claim.row.id))?;
+                d.subject = fill(&d.subject);
+                d.text = fill(&d.text);
+                d.html = fill(&d.html);
+                d.unsubscribe = d.unsubscribe.as_deref().map(fill);
                 self.mailer.send(&d).await
             }
             WEBHOOK => {
-                let d: WebhookDelivery = serde_json::from_value(r.payload.clone())
+                let mut d: WebhookDelivery = serde_json::from_value(r.payload.clone())
                     .map_err(|e| format!("webhook delivery {} is malformed: {e}", claim.row.id))?;
+                d.body = fill(&d.body);
                 let hooks = self
                     .games
                     .store
@@ -362,7 +379,10 @@ impl Dispatcher {
                     .await
                     .map_err(|e| e.to_string())?;
                 match hooks.iter().find(|h| h.hook_id == d.hook_id) {
-                    Some(hook) => self.hooks.send(&d, &hook.secret).await,
+                    Some(hook) => {
+                        d.url = hook.url.clone();
+                        self.hooks.send(&d, &hook.secret).await
+                    }
                     // Deleted since: nothing more goes to it.
                     None => Ok(()),
                 }
@@ -411,6 +431,7 @@ impl Dispatcher {
             .ok_or_else(|| format!("account mail {} names no address", claim.row.id))?
             .to_owned();
         let rendered = templates::render(&r.channel, &r.payload)?;
+        let pending = Pending::of_payload(&r.payload)?;
         let d = EmailDelivery {
             to_name: String::new(),
             to,
@@ -430,12 +451,16 @@ impl Dispatcher {
             // Mail a player asked for (a sign-in link) is not a list to leave.
             unsubscribe: None,
         };
+        let mut payload = serde_json::to_value(d).expect("serialisable");
+        if let Some(p) = pending {
+            p.attach(&mut payload);
+        }
         Ok(OutboxRecord {
             game_id: r.game_id.clone(),
             seq: r.seq,
             channel: EMAIL.into(),
             seat: None,
-            payload: serde_json::to_value(d).expect("serialisable"),
+            payload,
         })
     }
 
@@ -452,12 +477,20 @@ impl Dispatcher {
             .await
             .map_err(|e| e.to_string())?;
         let mut out = Vec::new();
-        let row = |channel: &str, payload: Value| OutboxRecord {
-            game_id: r.game_id.clone(),
-            seq: r.seq,
-            channel: channel.into(),
-            seat: r.seat.clone(),
-            payload,
+        // A delivery whose text holds a placeholder of the seat's credentials carries their
+        // recipes, for the dispatcher to mint as it sends it.
+        let credentials = &composed.credentials;
+        let row = |channel: &str, mut payload: Value, text: &[&str]| {
+            if text.iter().any(|t| credentials.appear_in(t)) {
+                credentials.attach(&mut payload);
+            }
+            OutboxRecord {
+                game_id: r.game_id.clone(),
+                seq: r.seq,
+                channel: channel.into(),
+                seat: r.seat.clone(),
+                payload,
+            }
         };
         // A seat's settings: reminders off silence them (by email and the seat's own hooks); a
         // seat on the daily digest hears of its turns by webhook only (`games::settings`).
@@ -493,7 +526,16 @@ impl Dispatcher {
                 references: vec![thread],
                 unsubscribe: Some(c.unsubscribe_link.clone()),
             };
-            out.push(row(EMAIL, serde_json::to_value(d).expect("serialisable")));
+            let texts = [
+                d.text.as_str(),
+                d.html.as_str(),
+                c.unsubscribe_link.as_str(),
+            ];
+            out.push(row(
+                EMAIL,
+                serde_json::to_value(&d).expect("serialisable"),
+                &texts,
+            ));
         }
         // An invitation goes by email only: a hook is registered after its game exists, by a
         // player who holds the seat's link already.
@@ -518,12 +560,16 @@ impl Dispatcher {
             let body = notice::webhook_body(c, &delivery_id, for_seat, &hook.format);
             let d = WebhookDelivery {
                 hook_id: hook.hook_id.clone(),
-                url: hook.url.clone(),
+                url: String::new(),
                 event: c.event.clone(),
                 delivery_id,
                 body: body.to_string(),
             };
-            out.push(row(WEBHOOK, serde_json::to_value(d).expect("serialisable")));
+            out.push(row(
+                WEBHOOK,
+                serde_json::to_value(&d).expect("serialisable"),
+                &[d.body.as_str()],
+            ));
         }
         Ok(out)
     }

@@ -39,7 +39,7 @@ pub fn dispatcher(games: &Games, s: &NotifySettings) -> Result<dispatcher::Dispa
         &s.mail_from,
         s.smtp_timeout,
     )?;
-    let hooks = webhook::Hooks::new(s.webhook_timeout)?;
+    let hooks = webhook::Hooks::new(s.webhook_timeout, games.webhook_targets())?;
     let mut games = games.clone();
     games.store = games.store.side(DISPATCHER_CONNECTIONS);
     Ok(dispatcher::Dispatcher::new(

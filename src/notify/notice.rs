@@ -22,6 +22,7 @@ use serde_json::{json, Value};
 use crate::engine::event::{kind, Event};
 use crate::engine::ruleset::{Outcome, Seat, Viewer};
 use crate::games::links;
+use crate::games::links::pending::{Credential, Pending};
 use crate::games::outbox::{OutboxRow, DEADLINE, GAME_OVER, INVITATION, REMINDER, TALK, TURN};
 use crate::games::Games;
 
@@ -86,7 +87,10 @@ pub struct NoticeContext {
 pub struct Composed {
     pub template: &'static str,
     pub email: Option<String>,
+    /// The context's links hold placeholders for the seat's credentials (`links::pending`),
+    /// minted as each delivery is sent.
     pub context: NoticeContext,
+    pub credentials: Pending,
 }
 
 /// Builds what notice `row` says, or `None` when it no longer needs saying (a turn or reminder
@@ -212,7 +216,18 @@ pub async fn compose(
     loaded.let_go_of_log();
     let game = &loaded.game;
     let info = game.ruleset.info();
-    let token = links::seat_token(&key, game_id, &seat_id);
+    // The seat's credentials are placeholders here, minted as each delivery is sent: no
+    // outbox row holds a link that opens the seat (`links::pending`).
+    let mut credentials = Pending::new();
+    let token = credentials.placeholder(Credential::SeatLink {
+        game_id: game_id.clone(),
+        seat: seat_id.clone(),
+    });
+    let unsubscribe = credentials.placeholder(Credential::Unsubscribe {
+        game_id: game_id.clone(),
+        seat: seat_id.clone(),
+        channel: "email".into(),
+    });
     let base = &games.base_url;
     let result = match game.outcome() {
         Outcome::Finished { summary, .. } => Some(summary),
@@ -251,8 +266,7 @@ pub async fn compose(
         link: format!("{base}/games/{game_id}?token={token}"),
         moves_link: format!("{base}/api/games/{game_id}/moves?token={token}"),
         unsubscribe_link: format!(
-            "{base}/api/games/{game_id}/unsubscribe?seat={seat_id}&channel=email&sig={}",
-            links::unsubscribe_signature(&key, game_id, &seat_id, "email")
+            "{base}/api/games/{game_id}/unsubscribe?seat={seat_id}&channel=email&sig={unsubscribe}"
         ),
         reply_to: reply_domain.and_then(|d| {
             let index = game.created.seats.iter().position(|s| s.seat == seat)?;
@@ -293,6 +307,7 @@ pub async fn compose(
         template,
         email: seat_record.email.clone(),
         context,
+        credentials,
     }))
 }
 

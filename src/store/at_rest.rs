@@ -1,7 +1,7 @@
 //! The store's upkeep of secrets at rest (`sealing`): telling whether a database already holds
 //! sealed secrets (so a missing key is an error, not a fresh start), checking that a key opens
 //! them, sealing the plain-text rows a database kept before sealing existed, and re-sealing every
-//! secret under a new key. These are the only queries that scan every game's secrets; each runs
+//! secret under a new key — but only while no live process (`processes`) would be left behind. These are the only queries that scan every game's secrets; each runs
 //! at start-up or from the command line, never on a move's path.
 //!
 //! The SQL migrations cannot seal anything — the key is not in the database — so the rows of an
@@ -11,6 +11,7 @@ use std::path::Path;
 
 use sqlx::Row;
 
+use super::processes::{self, ProcessRecord};
 use super::sealing::{self, is_sealed, RowId, SecretKey};
 use super::{Result, Store, StoreError};
 
@@ -68,16 +69,23 @@ impl Stored {
 const SECRETS: &str = "SELECT game_id, name, seat, value FROM secrets ORDER BY game_id, name";
 const WEBHOOKS: &str =
     "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks ORDER BY game_id, hook_id";
-const PLAIN_SECRETS: &str = "SELECT game_id, name, seat, value FROM secrets WHERE substr(value, 1, 3) <> 'v1:' ORDER BY game_id, name";
-const PLAIN_WEBHOOKS: &str = "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks WHERE substr(secret, 1, 3) <> 'v1:' ORDER BY game_id, hook_id";
-const ANY_PLAIN: &str = "SELECT (SELECT count(*) FROM (SELECT 1 FROM secrets WHERE substr(value, 1, 3) <> 'v1:' LIMIT 1) s) + (SELECT count(*) FROM (SELECT 1 FROM webhooks WHERE substr(secret, 1, 3) <> 'v1:' LIMIT 1) w)";
+// A sealed value starts `v2:` (naming its key) or `v1:` (from before key ids); anything else
+// is plain text.
+const PLAIN_SECRETS: &str = "SELECT game_id, name, seat, value FROM secrets WHERE substr(value, 1, 3) NOT IN ('v1:', 'v2:') ORDER BY game_id, name";
+const PLAIN_WEBHOOKS: &str = "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks WHERE substr(secret, 1, 3) NOT IN ('v1:', 'v2:') ORDER BY game_id, hook_id";
+const ANY_PLAIN: &str = "SELECT (SELECT count(*) FROM (SELECT 1 FROM secrets WHERE substr(value, 1, 3) NOT IN ('v1:', 'v2:') LIMIT 1) s) + (SELECT count(*) FROM (SELECT 1 FROM webhooks WHERE substr(secret, 1, 3) NOT IN ('v1:', 'v2:') LIMIT 1) w)";
+/// How many values each key sealed: its id, or '' for `v1:` values, which name none.
+const KEYS_IN_USE: &str = "SELECT kid, count(*) AS n FROM (\
+ SELECT CASE WHEN substr(value, 1, 3) = 'v2:' THEN substr(value, 4, 16) ELSE '' END AS kid FROM secrets WHERE substr(value, 1, 3) IN ('v1:', 'v2:') \
+ UNION ALL SELECT CASE WHEN substr(secret, 1, 3) = 'v2:' THEN substr(secret, 4, 16) ELSE '' END AS kid FROM webhooks WHERE substr(secret, 1, 3) IN ('v1:', 'v2:')\
+) k GROUP BY kid ORDER BY kid";
 const UPDATE_SECRET: &str =
     "UPDATE secrets SET value = $3 WHERE game_id = $1 AND name = $2 AND value = $4";
 const UPDATE_WEBHOOK: &str =
     "UPDATE webhooks SET secret = $3 WHERE game_id = $1 AND hook_id = $2 AND secret = $4";
 const ANY_SEALED: &str =
-    "SELECT game_id, name, seat, value FROM secrets WHERE substr(value, 1, 3) = 'v1:' LIMIT 1";
-const ANY_SEALED_WEBHOOK: &str = "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks WHERE substr(secret, 1, 3) = 'v1:' LIMIT 1";
+    "SELECT game_id, name, seat, value FROM secrets WHERE substr(value, 1, 3) IN ('v1:', 'v2:') LIMIT 1";
+const ANY_SEALED_WEBHOOK: &str = "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks WHERE substr(secret, 1, 3) IN ('v1:', 'v2:') LIMIT 1";
 
 fn stored<R>(row: &R) -> Result<Stored>
 where
@@ -97,6 +105,10 @@ where
 /// What a pass over every stored secret does to one value: `None` leaves it as it is.
 type Rewrite<'a> = dyn Fn(RowId<'_>, &str) -> Result<Option<String>> + Send + Sync + 'a;
 
+/// What a pass asks of the live processes before it writes anything (`rotate_key`): an error
+/// refuses the pass.
+type Guard<'a> = dyn Fn(&[ProcessRecord]) -> Result<()> + Send + Sync + 'a;
+
 impl Store {
     /// Gives a migrated store its key for secrets at rest, as every command that opens the
     /// database does: the `configured` secret (`DESPATCH_SECRET_KEY`) if there is one, else the
@@ -107,6 +119,18 @@ impl Store {
     pub async fn unlock(
         self,
         configured: Option<&str>,
+        key_file: &Path,
+    ) -> Result<Unlocked, String> {
+        self.unlock_with(configured, &[], key_file).await
+    }
+
+    /// `unlock`, with the `retired` secrets (`DESPATCH_RETIRED_SECRET_KEYS`) in the ring: they
+    /// open what they sealed and seal nothing. Links are signed with the primary secret only: a
+    /// retired key may be one that leaked.
+    pub async fn unlock_with(
+        self,
+        configured: Option<&str>,
+        retired: &[String],
         key_file: &Path,
     ) -> Result<Unlocked, String> {
         let mut created_key_file = false;
@@ -136,7 +160,7 @@ impl Store {
                 }
             },
         };
-        let store = self.with_key(SecretKey::from_secret(&secret));
+        let store = self.with_key(SecretKey::from_secret(&secret).with_retired(retired));
         store
             .check_key()
             .await
@@ -173,12 +197,44 @@ impl Store {
 
     /// Checks that the store's key opens the secrets already sealed in the database, so a wrong
     /// key is refused at start-up rather than at the next die rolled.
+    /// Every key that sealed a value must be in the ring, so a server started without a key
+    /// still in use (a retired key dropped before `rotate-key` ran) is refused too.
     pub async fn check_key(&self) -> Result<()> {
         let key = self.key()?;
         if let Some((webhook, stored)) = self.any_sealed().await? {
             key.open(stored.row(webhook), &stored.value)?;
         }
+        let missing: Vec<String> = self
+            .keys_in_use()
+            .await?
+            .into_iter()
+            .filter(|(id, _)| !id.is_empty() && !key.holds(id))
+            .map(|(id, n)| format!("{n} under key {id}"))
+            .collect();
+        if !missing.is_empty() {
+            return Err(StoreError::Sealing(format!(
+                "secrets at rest are sealed with keys this process does not hold ({}; it holds {}): give it those keys (DESPATCH_SECRET_KEY or the key file, or DESPATCH_RETIRED_SECRET_KEYS), or re-seal them with `despatch rotate-key` run with them",
+                missing.join(", "),
+                key.ids().join(", ")
+            )));
+        }
         Ok(())
+    }
+
+    /// How many sealed values each key id sealed (`''`: values from before key ids).
+    pub async fn keys_in_use(&self) -> Result<Vec<(String, i64)>> {
+        macro_rules! run {
+            ($pool:expr) => {{
+                let rows = sqlx::query(KEYS_IN_USE).fetch_all($pool).await?;
+                rows.iter()
+                    .map(|r| Ok((r.try_get("kid")?, r.try_get("n")?)))
+                    .collect::<Result<Vec<_>>>()
+            }};
+        }
+        match self {
+            Store::Postgres(s) => run!(s.pool()),
+            Store::Sqlite(s) => run!(s.pool()),
+        }
     }
 
     /// Seals, with the store's key, every secret still stored in plain text (written before
@@ -194,21 +250,55 @@ impl Store {
         if any == 0 {
             return Ok(Resealed::default());
         }
-        self.rewrite_all([PLAIN_SECRETS, PLAIN_WEBHOOKS], &move |row, value| {
+        self.rewrite_all([PLAIN_SECRETS, PLAIN_WEBHOOKS], None, &move |row, value| {
             Ok((!is_sealed(value)).then(|| key.seal(row, value)))
         })
         .await
     }
 
-    /// Re-seals every secret under `new`, in one transaction: each is opened with the store's
-    /// key (and must open) and sealed again with `new`. Afterwards only `new` opens them. Run it
-    /// with the servers stopped: a server still on the old key would seal new secrets with it.
+    /// Re-seals every secret under `new`'s primary key, in one transaction: each is opened with
+    /// the store's keyring or `new`'s (and must open) and sealed again with `new`; values
+    /// already sealed with it are left as they are. Afterwards only `new` is needed to open them.
+    ///
+    /// It refuses, changing nothing, while a live process (`processes`) does not seal with
+    /// `new` already: one that cannot open it would fail on the re-sealed values, and one that
+    /// still seals under another key would go on writing values under a key about to be
+    /// dropped. The check and the pass are one transaction that new processes' rows wait for
+    /// (a table lock on PostgreSQL, `BEGIN IMMEDIATE` on SQLite), as new secrets do.
     pub async fn rotate_key(&self, new: &SecretKey) -> Result<Resealed> {
-        let old = self.key()?.clone();
+        let ring = self.key()?.clone().also_opening(new);
         let new = new.clone();
-        self.rewrite_all([SECRETS, WEBHOOKS], &move |row, value| {
+        let new_id = new.id().to_owned();
+        let guard = move |live: &[ProcessRecord]| {
+            let behind: Vec<String> = live
+                .iter()
+                .filter(|p| p.primary_key_id != new_id)
+                .map(|p| {
+                    let why = if p.key_ids.contains(&new_id) {
+                        "holds the new key but still seals with another".to_owned()
+                    } else {
+                        "cannot open values sealed with the new key".to_owned()
+                    };
+                    format!("  - {p}: it {why}")
+                })
+                .collect();
+            if behind.is_empty() {
+                return Ok(());
+            }
+            Err(StoreError::Sealing(format!(
+                "{} running process(es) would be left behind if the secrets were re-sealed under the new key (id {new_id}):\n{}\n\
+                 To rotate the key without stopping the service: restart each process with the new key as its key (DESPATCH_SECRET_KEY or DESPATCH_KEY_FILE) and the old key in DESPATCH_RETIRED_SECRET_KEYS; run `despatch rotate-key` again; then remove the old key from DESPATCH_RETIRED_SECRET_KEYS and restart once more. (A process stopped without a goodbye counts as gone {} s after its last heartbeat; docs/operations.md, \"Rotating the key\".)",
+                behind.len(),
+                behind.join("\n"),
+                processes::GONE_AFTER.as_secs()
+            )))
+        };
+        self.rewrite_all([SECRETS, WEBHOOKS], Some(&guard), &move |row, value| {
+            if new.is_primary(value) {
+                return Ok(None);
+            }
             let plain = if is_sealed(value) {
-                old.open(row, value)?
+                ring.open(row, value)?
             } else {
                 value.to_owned()
             };
@@ -242,16 +332,27 @@ impl Store {
     /// Passes the stored secrets `selects` reads (rows of `secrets`, then of `webhooks`)
     /// through `rewrite` and writes what it returns, all in one transaction: either every row is
     /// rewritten or none is. Each update names the value it replaces, so a row changed meanwhile
-    /// is an error, not a silent overwrite.
+    /// is an error, not a silent overwrite. With a `guard`, the live processes are read in the
+    /// same transaction, after its lock, and the guard may refuse the pass.
     async fn rewrite_all(
         &self,
         selects: [&'static str; 2],
+        guard: Option<&Guard<'_>>,
         rewrite: &Rewrite<'_>,
     ) -> Result<Resealed> {
         let mut done = Resealed::default();
+        let live = processes::live_query(self);
         macro_rules! run {
             ($tx:expr) => {{
                 let mut tx = $tx;
+                if let Some(guard) = guard {
+                    let rows = sqlx::query(live).fetch_all(&mut *tx).await?;
+                    let records = rows
+                        .iter()
+                        .map(processes::record)
+                        .collect::<Result<Vec<_>>>()?;
+                    guard(&records)?;
+                }
                 for (webhook, select, update) in [
                     (false, selects[0], UPDATE_SECRET),
                     (true, selects[1], UPDATE_WEBHOOK),
@@ -289,10 +390,14 @@ impl Store {
         match self {
             Store::Postgres(s) => {
                 let mut tx = s.pool().begin().await?;
-                // New secrets wait until the pass is done, so none is left under the old key.
-                sqlx::query("LOCK TABLE secrets, webhooks IN SHARE ROW EXCLUSIVE MODE")
-                    .execute(&mut *tx)
-                    .await?;
+                // New secrets wait until the pass is done, so none is left under the old key; so
+                // do new processes' rows, so none starts unseen by the guard.
+                let lock = if guard.is_some() {
+                    "LOCK TABLE secrets, webhooks, processes IN SHARE ROW EXCLUSIVE MODE"
+                } else {
+                    "LOCK TABLE secrets, webhooks IN SHARE ROW EXCLUSIVE MODE"
+                };
+                sqlx::query(lock).execute(&mut *tx).await?;
                 run!(tx)
             }
             Store::Sqlite(s) => run!(s.pool().begin_with("BEGIN IMMEDIATE").await?),

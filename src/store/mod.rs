@@ -32,6 +32,7 @@ mod pg_batch;
 mod players;
 mod postgres;
 pub mod preferences;
+pub mod processes;
 mod rows;
 pub mod sealing;
 mod snapshots;
@@ -52,6 +53,7 @@ pub use outbox::{
 pub use pg_batch::Batched;
 pub use players::PlayerSeat;
 pub use postgres::PgStore;
+pub use processes::{ProcessRecord, Registration};
 pub use sealing::SecretKey;
 pub use sqlite::SqliteStore;
 pub use talk::TalkRecord;

@@ -17,22 +17,25 @@ pub struct PlayerSeat {
     pub seat: String,
     /// The seat's player name.
     pub name: String,
+    /// The seat's link generation (`games::links::seat_token`).
+    pub link_generation: i64,
 }
 
 impl Store {
     /// Every seat whose email is `email`, in any case, newest game first.
     pub async fn seats_by_email(&self, email: &str) -> Result<Vec<PlayerSeat>> {
-        let sql = "SELECT s.game_id, s.seat, s.name FROM seats s JOIN games g ON g.game_id = s.game_id
+        let sql = "SELECT s.game_id, s.seat, s.name, s.link_generation FROM seats s JOIN games g ON g.game_id = s.game_id
                    WHERE lower(s.email) = lower($1) ORDER BY g.created_at DESC, s.game_id, s.position";
-        let rows: Vec<(String, String, String)> = both!(self, pool => {
+        let rows: Vec<(String, String, String, i64)> = both!(self, pool => {
             sqlx::query_as(sql).bind(email).fetch_all(pool).await?
         });
         Ok(rows
             .into_iter()
-            .map(|(game_id, seat, name)| PlayerSeat {
+            .map(|(game_id, seat, name, link_generation)| PlayerSeat {
                 game_id,
                 seat,
                 name,
+                link_generation,
             })
             .collect())
     }
@@ -108,6 +111,53 @@ impl Store {
             sqlx::query(sql).bind(session_hash).execute(pool).await?;
         });
         Ok(())
+    }
+
+    /// Signs an address out everywhere, in one transaction: every session opened for it ends,
+    /// and every seat whose email it is moves its link generation on, so that no link mailed
+    /// to it before opens a seat. How many seats that was.
+    pub async fn sign_out_everywhere(&self, email: &str) -> Result<u64> {
+        let sessions = "DELETE FROM sessions WHERE lower(email) = lower($1)";
+        let seats =
+            "UPDATE seats SET link_generation = link_generation + 1 WHERE lower(email) = lower($1)";
+        Ok(both!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(sessions).bind(email).execute(&mut *tx).await?;
+            let n = sqlx::query(seats).bind(email).execute(&mut *tx).await?.rows_affected();
+            tx.commit().await?;
+            n
+        }))
+    }
+
+    /// A seat's link generation, if the game has the seat.
+    pub async fn seat_link_generation(&self, game_id: &str, seat: &str) -> Result<Option<i64>> {
+        let sql = "SELECT link_generation FROM seats WHERE game_id = $1 AND seat = $2";
+        Ok(match self {
+            Store::Postgres(s) => {
+                sqlx::query_scalar(sql)
+                    .bind(game_id)
+                    .bind(seat)
+                    .fetch_optional(s.pool())
+                    .await?
+            }
+            Store::Sqlite(s) => {
+                sqlx::query_scalar(sql)
+                    .bind(game_id)
+                    .bind(seat)
+                    .fetch_optional(s.pool())
+                    .await?
+            }
+        })
+    }
+
+    /// Moves a seat's link generation on, so that every seat link signed before stops opening
+    /// it. The new generation, if the game has the seat.
+    pub async fn revoke_seat_links(&self, game_id: &str, seat: &str) -> Result<Option<i64>> {
+        let sql = "UPDATE seats SET link_generation = link_generation + 1
+                   WHERE game_id = $1 AND seat = $2 RETURNING link_generation";
+        Ok(both!(self, pool => {
+            sqlx::query_scalar(sql).bind(game_id).bind(seat).fetch_optional(pool).await?
+        }))
     }
 
     /// The addresses that asked for a daily digest on at least one seat of a running game
@@ -208,7 +258,9 @@ impl Store {
 
     /// Uses a claim token of `game_id` that is unused and unexpired at `now`, and gives its seat
     /// its address, in one transaction: of two racing uses one wins, and a token is never used
-    /// up without the address set. The seat and the address, or `None`.
+    /// up without the address set. A seat whose address changes moves its link generation on,
+    /// so the links mailed to the address it had stop opening it. The seat and the address, or
+    /// `None`.
     pub async fn take_claim(
         &self,
         game_id: &str,
@@ -218,7 +270,10 @@ impl Store {
         let take = "UPDATE claim_tokens SET used_at = $3
                     WHERE game_id = $1 AND token_hash = $2 AND used_at IS NULL AND expires_at > $3
                     RETURNING seat, email";
-        let set = "UPDATE seats SET email = $3 WHERE game_id = $1 AND seat = $2";
+        let set = "UPDATE seats SET email = $3,
+                       link_generation = link_generation
+                           + CASE WHEN email IS NULL OR email <> $3 THEN 1 ELSE 0 END
+                   WHERE game_id = $1 AND seat = $2";
         Ok(both!(self, pool => {
             let mut tx = pool.begin().await?;
             let taken: Option<(String, String)> = sqlx::query_as(take)

@@ -7,8 +7,16 @@
 //!   kept in a file. The encryption key is `HMAC-SHA256(key = secret, "despatch:secrets-at-rest:v1")`,
 //!   so it differs from the key that signs links (`SHA-256(secret)`, `games::links`): one can
 //!   never stand in for the other.
-//! - **A sealed value** is `v1:` and the lowercase hex of a random 24-byte nonce followed by the
-//!   ciphertext and its tag. A value without the prefix is plain text, written before sealing
+//! - **A keyring**: that key is the primary, the only one that seals. Retired keys
+//!   (`DESPATCH_RETIRED_SECRET_KEYS`) only open: they let servers run on a new key while values
+//!   sealed under the old one are still in the database, until `despatch rotate-key` re-seals
+//!   them (docs/operations.md, "Rotating the key").
+//! - **A sealed value** is `v2:`, the id of the key that sealed it, `:`, and the lowercase hex of
+//!   a random 24-byte nonce followed by the ciphertext and its tag. The key id is public: the
+//!   first 8 bytes of `HMAC-SHA256(key = secret, "despatch:key-id")`, which tells nothing of the
+//!   secret, only which key of a ring opens the value (and which keys a process holds,
+//!   `processes`). Values sealed before key ids (`v1:` and the hex, no id) still open: every key
+//!   of the ring is tried. A value without a prefix is plain text, written before sealing
 //!   existed; the server seals those at start-up (`at_rest`) and refuses to read them otherwise.
 //! - **Each value is bound to its row**: the associated data names the table, the game, the
 //!   secret's name (or the hook's id) and its seat, so a ciphertext moved to another row — another
@@ -23,10 +31,15 @@ use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-/// The prefix of a sealed value; a stored value without it is plain text.
-pub const SEALED: &str = "v1:";
+/// The prefix of a sealed value that names its key: `v2:<key id>:<hex>`.
+pub const SEALED: &str = "v2:";
+/// The prefix of a value sealed before values named their key: `v1:<hex>`. Still read.
+pub const SEALED_V1: &str = "v1:";
 
 const KEY_LABEL: &[u8] = b"despatch:secrets-at-rest:v1";
+const KEY_ID_LABEL: &[u8] = b"despatch:key-id";
+/// The key id's length in bytes (16 hex digits).
+const KEY_ID_LEN: usize = 8;
 const NONCE_LEN: usize = 24;
 
 /// The row a sealed value belongs to: its associated data.
@@ -77,45 +90,129 @@ pub enum OpenError {
     Plain(String),
     #[error("{0} does not open with this secret key: the key is not the one it was sealed with (DESPATCH_SECRET_KEY or DESPATCH_KEY_FILE), or the row was altered or moved")]
     WrongKey(String),
+    #[error("{0} does not open here: it was sealed with key {1}, which this process does not hold (it holds {2}): give it that key, as DESPATCH_SECRET_KEY, the key file or one of DESPATCH_RETIRED_SECRET_KEYS; or the row was altered")]
+    UnknownKey(String, String, String),
     #[error("{0} is not a sealed value Despatch can read ({1})")]
     Malformed(String, &'static str),
 }
 
-/// The key that seals secrets at rest. Its `Debug` shows nothing of it.
+/// One key of a ring: its cipher and its public id.
+#[derive(Clone)]
+struct RingKey {
+    id: String,
+    cipher: Arc<XChaCha20Poly1305>,
+}
+
+impl RingKey {
+    fn from_secret(secret: &str) -> RingKey {
+        let derive = |label: &[u8]| {
+            let mut mac = <HmacSha256 as hmac::KeyInit>::new_from_slice(secret.as_bytes())
+                .expect("HMAC takes any key");
+            mac.update(label);
+            mac.finalize().into_bytes()
+        };
+        RingKey {
+            id: hex::encode(&derive(KEY_ID_LABEL)[..KEY_ID_LEN]),
+            cipher: Arc::new(
+                XChaCha20Poly1305::new_from_slice(&derive(KEY_LABEL))
+                    .expect("the derived key is 32 bytes"),
+            ),
+        }
+    }
+
+    fn open(&self, nonce: &[u8; NONCE_LEN], sealed: &[u8], aad: &[u8]) -> Option<Vec<u8>> {
+        self.cipher
+            .decrypt(&XNonce::from(*nonce), Payload { msg: sealed, aad })
+            .ok()
+    }
+}
+
+/// The keys that seal and open secrets at rest: the primary key, which seals every new value,
+/// and the retired keys, which only open values sealed before (`DESPATCH_RETIRED_SECRET_KEYS`).
+/// Its `Debug` shows only the key ids.
 #[derive(Clone)]
 pub struct SecretKey {
-    cipher: Arc<XChaCha20Poly1305>,
+    primary: RingKey,
+    retired: Vec<RingKey>,
 }
 
 impl std::fmt::Debug for SecretKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SecretKey(…)")
+        write!(f, "SecretKey({})", self.ids().join(", "))
     }
 }
 
 type HmacSha256 = Hmac<Sha256>;
 
+/// The public id of the key an operator's secret derives (`v2:` values name it).
+pub fn key_id(secret: &str) -> String {
+    RingKey::from_secret(secret).id
+}
+
 impl SecretKey {
     /// The encryption key derived from an operator's secret (`DESPATCH_SECRET_KEY`, or a key
-    /// file's text, trimmed).
+    /// file's text, trimmed), alone in its ring.
     pub fn from_secret(secret: &str) -> SecretKey {
-        let mut mac = <HmacSha256 as hmac::KeyInit>::new_from_slice(secret.as_bytes())
-            .expect("HMAC takes any key");
-        mac.update(KEY_LABEL);
-        let key = mac.finalize().into_bytes();
         SecretKey {
-            cipher: Arc::new(
-                XChaCha20Poly1305::new_from_slice(&key).expect("the derived key is 32 bytes"),
-            ),
+            primary: RingKey::from_secret(secret),
+            retired: Vec::new(),
         }
     }
 
-    /// Seals `plain` for `row`, under a fresh random nonce.
+    /// The same ring, also opening (never sealing) what the `retired` secrets sealed. A retired
+    /// secret that is the primary's, or given twice, is held once.
+    pub fn with_retired<S: AsRef<str>>(mut self, retired: &[S]) -> SecretKey {
+        for secret in retired {
+            let key = RingKey::from_secret(secret.as_ref());
+            if !self.ids().contains(&key.id) {
+                self.retired.push(key);
+            }
+        }
+        self
+    }
+
+    /// The same ring, also opening what `other`'s keys sealed (its primary becomes one of this
+    /// ring's retired keys): `rotate-key` opens with both the old ring and the new key.
+    pub fn also_opening(mut self, other: &SecretKey) -> SecretKey {
+        for key in std::iter::once(&other.primary).chain(&other.retired) {
+            if !self.holds(&key.id) {
+                self.retired.push(key.clone());
+            }
+        }
+        self
+    }
+
+    /// The id of the primary key, which seals.
+    pub fn id(&self) -> &str {
+        &self.primary.id
+    }
+
+    /// The ids of every key of the ring, the primary first.
+    pub fn ids(&self) -> Vec<String> {
+        std::iter::once(&self.primary)
+            .chain(&self.retired)
+            .map(|k| k.id.clone())
+            .collect()
+    }
+
+    /// Whether the ring holds the key of this id.
+    pub fn holds(&self, id: &str) -> bool {
+        self.key(id).is_some()
+    }
+
+    fn key(&self, id: &str) -> Option<&RingKey> {
+        std::iter::once(&self.primary)
+            .chain(&self.retired)
+            .find(|k| k.id == id)
+    }
+
+    /// Seals `plain` for `row` under the primary key, with a fresh random nonce.
     pub fn seal(&self, row: RowId<'_>, plain: &str) -> String {
         let mut nonce = [0u8; NONCE_LEN];
         getrandom::fill(&mut nonce).expect("the OS random source failed");
         let aad = row.associated_data();
         let sealed = self
+            .primary
             .cipher
             .encrypt(
                 &XNonce::from(nonce),
@@ -125,17 +222,25 @@ impl SecretKey {
                 },
             )
             .expect("XChaCha20-Poly1305 seals any message that fits in memory");
-        let mut out = String::with_capacity(SEALED.len() + 2 * (NONCE_LEN + sealed.len()));
+        let mut out =
+            String::with_capacity(SEALED.len() + 2 * (KEY_ID_LEN + 1 + NONCE_LEN + sealed.len()));
         out.push_str(SEALED);
+        out.push_str(&self.primary.id);
+        out.push(':');
         out.push_str(&hex::encode(nonce));
         out.push_str(&hex::encode(sealed));
         out
     }
 
-    /// Opens a value `seal` made for the same row.
+    /// Opens a value `seal` made for the same row, with whichever key of the ring sealed it.
     pub fn open(&self, row: RowId<'_>, stored: &str) -> Result<String, OpenError> {
-        let Some(body) = stored.strip_prefix(SEALED) else {
-            return Err(OpenError::Plain(row.to_string()));
+        let (id, body) = match sealed_by(stored) {
+            Some(Sealed::Named(id, body)) => (Some(id), body),
+            Some(Sealed::Unnamed(body)) => (None, body),
+            None if stored.starts_with(SEALED) => {
+                return Err(OpenError::Malformed(row.to_string(), "no key id"))
+            }
+            None => return Err(OpenError::Plain(row.to_string())),
         };
         let bytes =
             hex::decode(body).map_err(|_| OpenError::Malformed(row.to_string(), "not hex"))?;
@@ -143,25 +248,53 @@ impl SecretKey {
             return Err(OpenError::Malformed(row.to_string(), "too short"));
         }
         let (nonce, sealed) = bytes.split_at(NONCE_LEN);
-        let nonce: [u8; NONCE_LEN] = nonce.try_into().expect("split at the nonce's length");
+        let nonce: &[u8; NONCE_LEN] = nonce.try_into().expect("split at the nonce's length");
         let aad = row.associated_data();
-        let plain = self
-            .cipher
-            .decrypt(
-                &XNonce::from(nonce),
-                Payload {
-                    msg: sealed,
-                    aad: &aad,
-                },
-            )
-            .map_err(|_| OpenError::WrongKey(row.to_string()))?;
+        let plain = match id {
+            Some(id) => {
+                let Some(key) = self.key(id) else {
+                    return Err(if self.retired.is_empty() {
+                        OpenError::WrongKey(row.to_string())
+                    } else {
+                        OpenError::UnknownKey(row.to_string(), id.to_owned(), self.ids().join(", "))
+                    });
+                };
+                key.open(nonce, sealed, &aad)
+            }
+            // Sealed before values named their key: whichever key of the ring opens it.
+            None => std::iter::once(&self.primary)
+                .chain(&self.retired)
+                .find_map(|k| k.open(nonce, sealed, &aad)),
+        }
+        .ok_or_else(|| OpenError::WrongKey(row.to_string()))?;
         String::from_utf8(plain).map_err(|_| OpenError::Malformed(row.to_string(), "not UTF-8"))
     }
+
+    /// Whether `stored` is sealed under the primary key (and so needs no re-sealing). A `v1:`
+    /// value never is: it names no key.
+    pub fn is_primary(&self, stored: &str) -> bool {
+        matches!(sealed_by(stored), Some(Sealed::Named(id, _)) if id == self.primary.id)
+    }
+}
+
+/// How a stored value is sealed: under a named key (`v2:`), or before values named their key
+/// (`v1:`); `None` for plain text.
+enum Sealed<'a> {
+    Named(&'a str, &'a str),
+    Unnamed(&'a str),
+}
+
+fn sealed_by(stored: &str) -> Option<Sealed<'_>> {
+    if let Some(rest) = stored.strip_prefix(SEALED) {
+        let (id, body) = rest.split_once(':')?;
+        return Some(Sealed::Named(id, body));
+    }
+    stored.strip_prefix(SEALED_V1).map(Sealed::Unnamed)
 }
 
 /// Whether a stored value is sealed (rather than plain text from before sealing).
 pub fn is_sealed(stored: &str) -> bool {
-    stored.starts_with(SEALED)
+    stored.starts_with(SEALED) || stored.starts_with(SEALED_V1)
 }
 
 /// Reads the secret a key file holds (its text, trimmed). `None` when the file does not exist.
@@ -224,7 +357,9 @@ mod tests {
         let key = SecretKey::from_secret("operator secret");
         let plain = r#"{"tip":"00ff00ff","length":100}"#;
         let sealed = key.seal(chain("g1"), plain);
-        assert!(sealed.starts_with("v1:") && is_sealed(&sealed));
+        let id = key.id().to_owned();
+        assert_eq!(id.len(), 16);
+        assert!(sealed.starts_with(&format!("v2:{id}:")) && is_sealed(&sealed));
         assert!(!sealed.contains("00ff00ff") && !sealed.contains("tip"));
         assert_eq!(key.open(chain("g1"), &sealed).unwrap(), plain);
     }
@@ -303,6 +438,81 @@ mod tests {
         assert!(SecretKey::from_secret(&link_key)
             .open(chain("g"), &sealed)
             .is_err());
+    }
+
+    /// The value as a version before key ids wrote it: `v1:` and the same hex.
+    fn as_v1(sealed: &str) -> String {
+        let (_, body) = sealed
+            .strip_prefix(SEALED)
+            .unwrap()
+            .split_once(':')
+            .unwrap();
+        format!("{SEALED_V1}{body}")
+    }
+
+    #[test]
+    fn a_key_id_is_stable_public_and_tells_keys_apart() {
+        let id = key_id("k");
+        assert_eq!(id, key_id("k"));
+        assert_ne!(id, key_id("k2"));
+        assert_eq!(id.len(), 16);
+        assert!(id.bytes().all(|b| b.is_ascii_hexdigit()));
+        // It is neither the secret nor a prefix of the link key or the encryption key.
+        use sha2::Digest;
+        assert!(!hex::encode(Sha256::digest(b"k")).starts_with(&id));
+        assert!(!hex::encode(b"k").contains(&id));
+    }
+
+    #[test]
+    fn a_retired_key_opens_but_never_seals() {
+        let old = SecretKey::from_secret("old");
+        let by_old = old.seal(chain("g"), "seed");
+        let ring = SecretKey::from_secret("new").with_retired(&["old", "new", "old"]);
+        assert_eq!(
+            ring.ids(),
+            vec![key_id("new"), key_id("old")],
+            "each key once"
+        );
+        assert_eq!(ring.open(chain("g"), &by_old).unwrap(), "seed");
+        assert!(!ring.is_primary(&by_old));
+        let by_ring = ring.seal(chain("g"), "seed");
+        assert!(by_ring.starts_with(&format!("v2:{}:", key_id("new"))));
+        assert!(ring.is_primary(&by_ring));
+        assert!(
+            old.open(chain("g"), &by_ring).is_err(),
+            "sealed under the new key"
+        );
+        // A ring without the key that sealed a value names the key it lacks.
+        let err = SecretKey::from_secret("other")
+            .with_retired(&["third"])
+            .open(chain("g"), &by_old)
+            .unwrap_err();
+        assert!(matches!(err, OpenError::UnknownKey(..)), "{err}");
+        assert!(err.to_string().contains(&key_id("old")), "{err}");
+    }
+
+    #[test]
+    fn a_value_sealed_before_key_ids_opens_with_any_key_of_the_ring() {
+        let v1 = as_v1(&SecretKey::from_secret("old").seal(chain("g"), "seed"));
+        assert!(is_sealed(&v1));
+        let ring = SecretKey::from_secret("new").with_retired(&["old"]);
+        assert_eq!(ring.open(chain("g"), &v1).unwrap(), "seed");
+        assert_eq!(
+            SecretKey::from_secret("old").open(chain("g"), &v1).unwrap(),
+            "seed"
+        );
+        assert!(!ring.is_primary(&v1) && !SecretKey::from_secret("old").is_primary(&v1));
+        assert!(matches!(
+            SecretKey::from_secret("new").open(chain("g"), &v1),
+            Err(OpenError::WrongKey(_))
+        ));
+        assert!(
+            ring.open(chain("g2"), &v1).is_err(),
+            "still bound to its row"
+        );
+        // A key id that does not match its ciphertext does not open either.
+        let forged = v1.replacen("v1:", &format!("v2:{}:", key_id("new")), 1);
+        assert!(ring.open(chain("g"), &forged).is_err());
     }
 
     #[test]

@@ -12,6 +12,7 @@ use std::time::Duration;
 use despatch::games::cache::Limits;
 use despatch::games::clock::ManualClock;
 use despatch::games::rate::MoveRate;
+use despatch::games::webhook_targets::WebhookTargets;
 use despatch::games::Games;
 use despatch::http::body_deadline::BodyDeadline;
 use despatch::http::inbound::InboundConfig;
@@ -84,6 +85,8 @@ pub struct AppBuilder {
     follow_redirects: bool,
     /// `None`: the server's default (`DESPATCH_BODY_TIMEOUT_SECS`).
     body_timeout: Option<Duration>,
+    /// The internal hosts webhooks may reach (`DESPATCH_WEBHOOK_ALLOW_HOSTS`); none by default.
+    webhook_allow_hosts: Option<String>,
 }
 
 impl AppBuilder {
@@ -99,6 +102,7 @@ impl AppBuilder {
             base_url: None,
             follow_redirects: true,
             body_timeout: None,
+            webhook_allow_hosts: None,
         }
     }
 
@@ -170,7 +174,15 @@ impl AppBuilder {
         self
     }
 
+    /// Webhooks may reach the internal hosts `list` names, as `DESPATCH_WEBHOOK_ALLOW_HOSTS`
+    /// does: tests whose receivers listen on 127.0.0.1 say so.
+    pub fn webhook_allow_hosts(mut self, list: &str) -> Self {
+        self.webhook_allow_hosts = Some(list.to_owned());
+        self
+    }
+
     /// The service's settings from the builder's options, over `games`.
+    #[allow(clippy::too_many_arguments)]
     fn configure(
         games: Games,
         clock: Option<ManualClock>,
@@ -178,8 +190,12 @@ impl AppBuilder {
         create_rate: Option<Option<MoveRate>>,
         link_secret: Option<String>,
         fold_cache: Option<Limits>,
+        webhook_allow_hosts: Option<String>,
     ) -> Games {
         let mut games = games;
+        if let Some(list) = webhook_allow_hosts {
+            games = games.with_webhook_targets(WebhookTargets::from_setting(&list));
+        }
         if let Some(clock) = clock {
             games = games.with_clock(Arc::new(clock));
         }
@@ -230,6 +246,7 @@ impl AppBuilder {
             fold_cache,
             base_url,
             body_timeout,
+            webhook_allow_hosts,
             ..
         } = self;
         let deadline = body_timeout.map_or_else(BodyDeadline::from_env, BodyDeadline);
@@ -245,6 +262,7 @@ impl AppBuilder {
                     create_rate,
                     link_secret,
                     fold_cache,
+                    webhook_allow_hosts,
                 )
             },
             inbound,
@@ -293,6 +311,7 @@ impl AppBuilder {
             self.create_rate,
             self.link_secret.clone(),
             self.fold_cache,
+            self.webhook_allow_hosts.clone(),
         );
         TestApp {
             base,
@@ -321,6 +340,7 @@ impl AppBuilder {
             self.create_rate,
             self.link_secret,
             self.fold_cache,
+            self.webhook_allow_hosts,
         )
     }
 
@@ -377,6 +397,17 @@ impl TestApp {
     /// A dispatcher for the service's outbox: email through `smtp` (an `smtp://` URL), webhooks
     /// timing out after `webhook_timeout`, short leases and quick polls.
     pub fn dispatcher(&self, smtp: &str, webhook_timeout: Duration) -> Dispatcher {
+        self.dispatcher_over(self.games.clone(), smtp, webhook_timeout)
+    }
+
+    /// `dispatcher`, over another games service on the same database (another webhook
+    /// allowance, say): its webhooks reach what that service allows.
+    pub fn dispatcher_over(
+        &self,
+        games: Games,
+        smtp: &str,
+        webhook_timeout: Duration,
+    ) -> Dispatcher {
         let mailer = Mailer::new(
             Some(smtp),
             std::env::temp_dir(),
@@ -384,10 +415,11 @@ impl TestApp {
             Duration::from_secs(5),
         )
         .unwrap();
+        let hooks = Hooks::new(webhook_timeout, games.webhook_targets()).unwrap();
         Dispatcher::new(
-            self.games.clone(),
+            games,
             Arc::new(mailer),
-            Arc::new(Hooks::new(webhook_timeout).unwrap()),
+            Arc::new(hooks),
             DispatchSettings {
                 lease: DISPATCH_LEASE,
                 batch: 16,

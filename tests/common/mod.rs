@@ -30,6 +30,7 @@ macro_rules! on_both_backends {
 
 pub mod app;
 pub mod bot;
+pub mod forms;
 pub mod notify;
 pub mod proxy;
 pub mod raw_http;
@@ -98,6 +99,37 @@ impl TestDb {
                     .await
                     .expect("open");
                 c.execute(sql).await.expect("execute");
+            }
+        }
+    }
+
+    /// A copy of the whole database as an operator's backup or a thief would take it, while the
+    /// service runs: `pg_dump`'s plain SQL on PostgreSQL; on SQLite the bytes of the database
+    /// file and its write-ahead log as `cp` copies them (pages freed since included).
+    pub async fn copy(&self) -> Vec<u8> {
+        match &self.kind {
+            Kind::Postgres { .. } => {
+                let out = std::process::Command::new("pg_dump")
+                    .arg("--no-owner")
+                    .arg(&self.url)
+                    .output()
+                    .expect("pg_dump runs (Debian's postgresql-client)");
+                assert!(
+                    out.status.success(),
+                    "pg_dump failed: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                out.stdout
+            }
+            Kind::Sqlite { _dir: dir } => {
+                let mut bytes = Vec::new();
+                for name in ["despatch.db", "despatch.db-wal"] {
+                    if let Ok(b) = std::fs::read(dir.path().join(name)) {
+                        bytes.extend(b);
+                    }
+                }
+                assert!(!bytes.is_empty(), "the SQLite file is there");
+                bytes
             }
         }
     }

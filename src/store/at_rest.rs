@@ -29,10 +29,7 @@ pub struct Unlocked {
     pub store: Store,
     /// The operator's secret the key derives from: `DESPATCH_SECRET_KEY` or the key file's.
     pub secret: String,
-    /// The secret that signs links (`Games::with_secret`): the operator's secret, except on a
-    /// database that kept its own link key before key files existed (`server_key("links")`)
-    /// and has no `DESPATCH_SECRET_KEY`, which keeps signing with that key (`None`) so the links
-    /// already sent stay valid.
+    /// The secret that signs links (`Games::with_secret`): the operator's secret, always.
     pub link_secret: Option<String>,
     /// Whether the key file was made just now (a fresh database).
     pub created_key_file: bool,
@@ -169,16 +166,10 @@ impl Store {
             .seal_plain_rows()
             .await
             .map_err(|e| format!("cannot seal the secrets kept in plain text: {e}"))?;
-        let link_secret = if configured.is_none()
-            && store
-                .has_server_key("links")
-                .await
-                .map_err(|e| e.to_string())?
-        {
-            None
-        } else {
-            Some(secret.clone())
-        };
+        // Links are signed with the operator's secret, kept outside the database, always: a
+        // link key kept in the database (older databases; a service built without a secret)
+        // would let a copy of the database open every seat (issue 35).
+        let link_secret = Some(secret.clone());
         Ok(Unlocked {
             store,
             secret,

@@ -431,10 +431,11 @@ async fn a_missing_key_with_sealed_secrets_is_a_clear_error_and_no_key_is_made(
     );
 }
 
-async fn a_database_that_kept_a_link_key_keeps_signing_links_with_it(
+async fn a_link_key_kept_in_the_database_signs_nothing(
     (store, db): (Store, common::TestDb),
 ) {
-    // Before key files, a server with no DESPATCH_SECRET_KEY drew a link key into the database.
+    // Before key files, a server with no DESPATCH_SECRET_KEY drew a link key into the database;
+    // a copy of the database would open every seat with it (issue 35).
     let stored = store.server_key("links").await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let key_file = dir.path().join("secret.key");
@@ -444,12 +445,18 @@ async fn a_database_that_kept_a_link_key_keeps_signing_links_with_it(
         .unlock(None, &key_file)
         .await
         .unwrap();
-    assert_eq!(unlocked.link_secret, None, "links already sent stay valid");
+    assert_eq!(
+        unlocked.link_secret.as_deref(),
+        Some(unlocked.secret.as_str()),
+        "links are signed with the key file's secret"
+    );
     let games = common::over(unlocked.store.clone())
         .base_url("http://x")
         .link_secret(unlocked.link_secret.as_deref())
         .games();
-    assert_eq!(games.link_key().await.unwrap(), stored);
+    let signing = games.link_key().await.unwrap();
+    assert_ne!(signing, stored, "the database's link key signs nothing");
+    assert_eq!(signing, despatch::games::links::key_from_secret(&unlocked.secret));
     // A configured key signs links whatever the database kept.
     let configured = Store::connect(db.url())
         .await
@@ -1078,7 +1085,7 @@ on_both_backends!(
     a_rotation_that_cannot_open_a_row_changes_nothing,
     a_missing_key_with_sealed_secrets_is_a_clear_error_and_no_key_is_made,
     a_fresh_database_gets_a_key_file_once_and_keeps_using_it,
-    a_database_that_kept_a_link_key_keeps_signing_links_with_it,
+    a_link_key_kept_in_the_database_signs_nothing,
     plain_rows_written_before_sealing_are_sealed_at_start_and_the_game_plays_and_verifies,
     the_command_line_makes_a_key_refuses_to_start_without_it_and_rotates_it,
 );

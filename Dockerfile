@@ -3,11 +3,12 @@
 FROM rust:1.95-bookworm AS build
 WORKDIR /src
 COPY . .
-RUN cargo build --release --locked
+# `dist`: optimised across crates (Cargo.toml, [profile.dist]).
+RUN cargo build --profile dist --locked
 
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates && rm -rf /var/lib/apt/lists/*
-COPY --from=build /src/target/release/despatch /usr/local/bin/despatch
+COPY --from=build /src/target/dist/despatch /usr/local/bin/despatch
 WORKDIR /var/lib/despatch
 ENV DESPATCH_BIND=0.0.0.0:8080 DATABASE_URL=sqlite:/var/lib/despatch/data/despatch.db?mode=rwc
 EXPOSE 8080

@@ -1,7 +1,7 @@
 //! Re-folding For Honor and Glory: plays random-legal-move bot games of Queenston Heights,
 //! Chippawa and Lundy's Lane (all optional rules on) until the logs hold at least 10,000
 //! events, then times re-folding every log from its first event (median of several runs).
-//! The target is under 10 ms. `cargo bench --no-default-features --bench for_honor_and_glory_fold`.
+//! The target is under 10 ms. `cargo bench --bench for_honor_and_glory_fold`.
 //!
 //! The logs of 375 games, 10,000 events, are far more than the processor's caches hold, and
 //! they were written long before the fold, between the bot's own work: the figure includes

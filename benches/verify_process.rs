@@ -6,8 +6,8 @@
 //!
 //! ```text
 //! cargo build --release --bin despatch
-//! cargo bench --no-default-features --bench verify_process
-//! cargo bench --no-default-features --bench verify_process -- old/despatch target/release/despatch
+//! cargo bench --bench verify_process
+//! cargo bench --bench verify_process -- old/despatch target/release/despatch
 //! ```
 //! With no binary named, it times `target/release/despatch` (or `DESPATCH_BENCH_BIN`). With
 //! several, it runs them in turn, round after round, so that each figure meets the same load:

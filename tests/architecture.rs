@@ -1,6 +1,8 @@
 //! The parts import one way (docs/architecture.md, "The parts"): engine ← rules ← games ←
-//! {http, notify, mail_in} ← cli, with the store under games. This test reads every file under
-//! `src/`, finds each path it names through `crate::` (a `use`, a `use crate::{…}` group or a
+//! {http, notify, mail_in} ← cli, with the store under games. The engine and the rules are the
+//! core crate (`crates/core`), which cannot name the server at all: the compiler holds them, and
+//! the last test here holds the core's dependencies to crates that do no I/O. Within the server
+//! this test reads every file under `src/`, finds each path it names through `crate::` (a `use`, a `use crate::{…}` group or a
 //! path written inline) and fails, naming the file, the line and the rule, when a part reaches
 //! one it may not. The graph is the data below; an edge added to it needs its reason in
 //! docs/architecture.md.
@@ -8,15 +10,12 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// Parts every server part may use: configuration and the counters of `/metrics`. The engine
-/// and the rules may not (they build without the server).
+/// Parts every server part may use: configuration and the counters of `/metrics`.
 const SHARED: &[&str] = &["config", "metrics"];
 
 /// What each part may import besides itself and `SHARED`: a part's name allows all of it,
 /// `part::module` that module only (a narrow edge between two faces).
 const GRAPH: &[(&str, &[&str])] = &[
-    ("engine", &[]),
-    ("rules", &["engine"]),
     ("store", &["engine"]),
     ("games", &["engine", "rules", "store"]),
     ("notify", &["engine", "rules", "games"]),
@@ -92,7 +91,7 @@ fn allowed(part: &str) -> Option<(&'static [&'static str], bool)> {
     GRAPH
         .iter()
         .find(|(p, _)| *p == part)
-        .map(|(_, a)| (*a, !matches!(part, "engine" | "rules")))
+        .map(|(_, a)| (*a, true))
 }
 
 /// Whether `part` may name `crate::<path>`.
@@ -419,8 +418,46 @@ fn a_narrow_edge_allows_its_module_only() {
         1
     );
     assert_eq!(
-        violations("src/engine/x.rs", "engine", "use crate::metrics;").len(),
+        violations("crates/core/src/engine/x.rs", "engine", "use crate::metrics;").len(),
         1
     );
     assert!(violations("src/notify/x.rs", "notify", "use crate::metrics::delivery;").is_empty());
+}
+
+/// Crates that do I/O (a runtime, a socket, a database, a mail or HTTP client, a web server).
+/// The core depends on none of them: a ruleset cannot reach the network, a database or a
+/// runtime's clock, and `verify` builds from the core alone.
+const IO_CRATES: &[&str] = &[
+    "tokio", "actix-web", "actix-rt", "sqlx", "lettre", "reqwest", "hyper", "mio", "async-std",
+    "smol", "ureq", "rusqlite", "postgres", "tokio-postgres", "mail-parser", "minijinja",
+];
+
+#[test]
+fn the_core_depends_on_no_crate_that_does_io() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).expect("crates/core/Cargo.toml is readable");
+    let mut section = String::new();
+    let mut dependencies = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line.trim_matches(|c| c == '[' || c == ']').to_owned();
+        } else if section == "dependencies" {
+            if let Some((name, _)) = line.split_once('=') {
+                dependencies.push(name.trim().to_owned());
+            }
+        }
+    }
+    assert!(
+        dependencies.iter().any(|d| d == "serde"),
+        "read the core's dependencies: {dependencies:?}"
+    );
+    let io: Vec<&String> = dependencies
+        .iter()
+        .filter(|d| IO_CRATES.contains(&d.as_str()))
+        .collect();
+    assert!(
+        io.is_empty(),
+        "crates/core/Cargo.toml depends on {io:?}, which do I/O; the engine and the rules may \
+         not (docs/architecture.md, \"The crates\")"
+    );
 }

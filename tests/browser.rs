@@ -174,7 +174,7 @@ async fn widths(c: &Client) -> (f64, f64, f64) {
 
 /// No move rate: the pointing tests set their games up with bot moves faster than a player
 /// may move, and the page's own orders must not be refused for the rate the set-up used up.
-/// The rate is tested in `tests/api.rs`.
+/// The rate is tested in `tests/service/api.rs`.
 async fn spawn(backend: common::Backend) -> TestApp {
     common::spawn_app(backend).move_rate(None).spawn().await
 }
@@ -1551,7 +1551,7 @@ async fn two_players_play_audit_and_verify_in_real_browsers(site: TestApp) {
     screenshot(&anna, &shot("09-tampered")).await;
 
     // DESIGN.md's test vectors, run by the page's own verifier with the browser's Web Crypto.
-    let vectors = include_str!("data/wire-formats.json");
+    let vectors = include_str!("../crates/core/tests/data/wire-formats.json");
     let failures = anna
         .execute_async(
             "const done = arguments[arguments.length - 1];

@@ -12,7 +12,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
         // drops the `<style>` inside an SVG, so the page's stylesheet carries it.
         concat!(
             include_str!("../../static/style.css"),
-            "\n/* Drawn boards (src/engine/board.css): the palette, and darker at night. */\n",
+            "\n/* Drawn boards (crates/core/src/engine/board.css): the palette, and darker at night. */\n",
             include_str!("../engine/board.css")
         ),
     ),

@@ -6,7 +6,7 @@
 //! path served only for GET would answer a POST with 404 and no hint. The table below names
 //! each path and its methods; the app's default service looks the request up in it. A route
 //! added without a row here still works, and answers a wrong method with 404 as before; the
-//! tests check the table against the OpenAPI document (tests/openapi.rs).
+//! tests check the table against the OpenAPI document (tests/service/openapi.rs).
 
 use std::sync::LazyLock;
 

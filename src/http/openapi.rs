@@ -1,6 +1,6 @@
 //! The OpenAPI document, generated from the handlers' annotations. Each operation declares every
 //! status it can answer and the security scheme it takes; the tests run openapi-spec-validator
-//! over it and schemathesis against a live server (tests/openapi.rs), so a handler whose
+//! over it and schemathesis against a live server (tests/service/openapi.rs), so a handler whose
 //! answers drift from its annotation fails there.
 
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};

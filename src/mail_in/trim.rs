@@ -4,7 +4,7 @@
 //! A port of Discourse's EmailReplyTrimmer (github.com/discourse/email_reply_trimmer, MIT
 //! licence, Copyright (c) Civilized Discourse Construction Kit, Inc.), chosen because its
 //! test fixtures — real replies from many mail clients and languages, with the expected
-//! result — come with it; `tests/mail_corpus.rs` runs them. Each line is classified (empty,
+//! result — come with it; `tests/service/mail_corpus.rs` runs them. Each line is classified (empty,
 //! delimiter, signature, embedded-email marker, email header, quote, text), and patterns over
 //! that string of classes decide what to keep.
 

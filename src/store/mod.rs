@@ -1,7 +1,7 @@
 //! The store: the event log, seats, secrets, idempotency keys and the outbox, behind one
 //! interface with two backends — PostgreSQL (production) and SQLite (the embedded default,
 //! used when no `DATABASE_URL` is set). One contract test suite runs against both
-//! (`tests/store_contract.rs`). The store holds no game logic.
+//! (`tests/service/store_contract.rs`). The store holds no game logic.
 //!
 //! Every table carries `game_id` and every query names it, so the data shards by game.
 //! Events are stored as the exact JSON text that was hashed; nothing rewrites them.

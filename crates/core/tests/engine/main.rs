@@ -1,0 +1,13 @@
+//! The engine's tests: flows through create/play/fold, positions, exports and their tampering, the wire formats, and every ruleset's boards drawn as SVG and as text.
+
+#[path = "../common/sfg_seats.rs"]
+mod sfg_seats;
+#[path = "../common/svg_checks.rs"]
+mod svg_checks;
+
+mod flows;
+mod positions;
+mod tampering;
+mod wire_formats;
+mod board_svg;
+mod text_boards;

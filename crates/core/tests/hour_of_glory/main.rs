@@ -1,0 +1,7 @@
+//! Hour of Glory's rules, tables, pointing, starting play and bot games, against the core alone.
+
+mod bot;
+mod pointing;
+mod rules;
+mod starting_play;
+mod tables;

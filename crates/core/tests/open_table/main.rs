@@ -1,0 +1,3 @@
+//! The open table's bot games, against the core alone.
+
+mod bot;

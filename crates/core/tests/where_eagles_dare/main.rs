@@ -1,0 +1,8 @@
+//! Where Eagles Dare's rules, board and bot games, against the core alone.
+
+#[path = "../common/svg_checks.rs"]
+mod svg_checks;
+
+mod board;
+mod bot;
+mod rules;

@@ -1,0 +1,29 @@
+//! The service's tests: the API, the pages over HTTP, mail in and out, the store on both
+//! backends, the clock, the command line and operations — one binary that links the server
+//! once. The browser's tests are `tests/browser.rs`; the rulesets' are the core's
+//! (`crates/core/tests/`).
+
+#[macro_use]
+#[path = "../common/mod.rs"]
+mod common;
+
+mod api;
+mod cli;
+mod clock;
+mod fold_cache;
+mod idempotency;
+mod mail_corpus;
+mod mail_in;
+mod mail_pipe;
+mod mail_postfix;
+mod notify;
+mod openapi;
+mod operations;
+mod outages;
+mod play_by_mail;
+mod players;
+mod secrets_at_rest;
+mod snapshots;
+mod store_contract;
+mod web;
+mod where_eagles_dare_examples;

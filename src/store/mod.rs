@@ -6,21 +6,63 @@
 //! Every table carries `game_id` and every query names it, so the data shards by game.
 //! Events are stored as the exact JSON text that was hashed; nothing rewrites them.
 
-/// The same statement on either backend, written once: `$pool` is PostgreSQL's pool, or
-/// SQLite's writer (for statements that write or must see the latest write). Defined before
-/// the modules so that `players`, `preferences` and `talk` share it.
-macro_rules! both {
-    ($self:ident, $pool:ident => $body:expr) => {
-        match $self {
-            Store::Postgres(s) => {
-                let $pool = s.pool();
-                $body
-            }
-            Store::Sqlite(s) => {
-                let $pool = s.writer();
-                $body
+/// Runs a block against whichever backend is live, after vaultwarden's `db_run!`: the block is
+/// written once and compiled once per backend, so the same SQL serves PostgreSQL and SQLite.
+/// The one dispatch idiom of the store:
+///
+/// - `db_run!(store, reader pool => body)`: `pool` is the pool reads use (PostgreSQL's pool,
+///   SQLite's read pool).
+/// - `db_run!(store, writer pool => body)`: `pool` is the pool writes queue for (PostgreSQL's
+///   pool, SQLite's one writer), for statements that write or must see the latest write.
+/// - `db_run!(store, s => body)`: `s` is the backend's own store (`PgStore`, `SqliteStore`),
+///   whose methods of the same name do what each backend does its own way.
+/// - `db_run!(store, postgres s => body, sqlite s => body)`: the backend named, only where the
+///   SQL truly differs (appends, claims, supersession, the database's clock…).
+/// - `db_run!(retried store, …)`: a read, which is safe to send again: one that meets a
+///   connection that died while idle (`dead_connection`) is sent again on another, up to
+///   `READ_RETRIES` times, rather than failing the request that happened to draw it. The pool
+///   does not ping a connection before handing it out (`PgStore::pool_options`), and with the
+///   fold cache a process reads little enough that dead connections may wait in the pool long
+///   after the database came back. Its body is a `Result`, and a `?` in it ends that attempt.
+///
+/// Defined before the modules so that every one of them shares it.
+macro_rules! db_run {
+    (retried $store:expr, $($rest:tt)*) => {{
+        let mut tries = 0;
+        loop {
+            let result: $crate::store::Result<_> = async { db_run!($store, $($rest)*) }.await;
+            tries += 1;
+            if tries > $crate::store::READ_RETRIES || !$crate::store::dead_connection(&result) {
+                break result;
             }
         }
+    }};
+    ($store:expr, reader $pool:ident => $body:expr) => {
+        db_run!($store, postgres s => {
+            let $pool = s.pool();
+            $body
+        }, sqlite s => {
+            let $pool = s.pool();
+            $body
+        })
+    };
+    ($store:expr, writer $pool:ident => $body:expr) => {
+        db_run!($store, postgres s => {
+            let $pool = s.pool();
+            $body
+        }, sqlite s => {
+            let $pool = s.writer();
+            $body
+        })
+    };
+    ($store:expr, postgres $pg:pat => $on_pg:expr, sqlite $lite:pat => $on_lite:expr $(,)?) => {
+        match $store {
+            $crate::store::Store::Postgres($pg) => $on_pg,
+            $crate::store::Store::Sqlite($lite) => $on_lite,
+        }
+    };
+    ($store:expr, $s:ident => $body:expr) => {
+        db_run!($store, postgres $s => $body, sqlite $s => $body)
     };
 }
 
@@ -196,41 +238,14 @@ pub enum Store {
     Sqlite(SqliteStore),
 }
 
-macro_rules! each {
-    ($self:ident, $s:ident => $body:expr) => {
-        match $self {
-            Store::Postgres($s) => $body,
-            Store::Sqlite($s) => $body,
-        }
-    };
-}
-
 /// How many times a read is sent again after meeting a connection that died while idle.
-const READ_RETRIES: usize = 16;
+pub(crate) const READ_RETRIES: usize = 16;
 
 /// Whether a read failed on a connection that died while idle (the database restarted, or the
 /// network between was cut and restored): the pool drops that connection, so the same read
 /// sent again gets another.
-fn dead_connection<T>(result: &Result<T>) -> bool {
+pub(crate) fn dead_connection<T>(result: &Result<T>) -> bool {
     matches!(result, Err(StoreError::Unavailable(sqlx::Error::Io(_))))
-}
-
-/// `each!` for a read, which is safe to send again: a read that meets a dead connection
-/// (`dead_connection`) is retried on another, up to `READ_RETRIES` times, rather than failing
-/// the request that happened to draw it. The pool does not ping a connection before handing it
-/// out (`PgStore::pool_options`), and with the fold cache a process reads little enough that
-/// dead connections may wait in the pool long after the database came back.
-macro_rules! read {
-    ($self:ident, $s:ident => $body:expr) => {{
-        let mut tries = 0;
-        loop {
-            let result = each!($self, $s => $body);
-            tries += 1;
-            if tries > READ_RETRIES || !dead_connection(&result) {
-                break result;
-            }
-        }
-    }};
 }
 
 impl Store {
@@ -250,19 +265,15 @@ impl Store {
     /// The same store, sealing and opening secrets at rest with `key`. A store without a key
     /// refuses to write or read secrets (`StoreError::Sealing`): there is no default key.
     pub fn with_key(self, key: SecretKey) -> Store {
-        match self {
-            Store::Postgres(s) => Store::Postgres(s.with_key(key)),
-            Store::Sqlite(s) => Store::Sqlite(s.with_key(key)),
-        }
+        db_run!(self,
+            postgres s => Store::Postgres(s.with_key(key)),
+            sqlite s => Store::Sqlite(s.with_key(key)),
+        )
     }
 
     /// The key secrets at rest are sealed with, or an error saying none was given.
     pub(crate) fn key(&self) -> Result<&SecretKey> {
-        let key = match self {
-            Store::Postgres(s) => s.key.as_ref(),
-            Store::Sqlite(s) => s.key.as_ref(),
-        };
-        key.ok_or_else(rows::no_key)
+        db_run!(self, s => s.key.as_ref()).ok_or_else(rows::no_key)
     }
 
     /// The same store on a pool of its own of at most `connections` connections (PostgreSQL;
@@ -270,28 +281,25 @@ impl Store {
     /// dispatcher — whose statements must never queue the move path's behind them for a
     /// connection, and whose share of the database is bounded by its pool. Connects lazily.
     pub fn side(&self, connections: u32) -> Store {
-        match self {
-            Store::Postgres(s) => Store::Postgres(s.side(connections)),
-            Store::Sqlite(_) => self.clone(),
-        }
+        db_run!(self,
+            postgres s => Store::Postgres(s.side(connections)),
+            sqlite _ => self.clone(),
+        )
     }
 
     pub fn backend(&self) -> &'static str {
-        match self {
-            Store::Postgres(_) => "postgres",
-            Store::Sqlite(_) => "sqlite",
-        }
+        db_run!(self, postgres _ => "postgres", sqlite _ => "sqlite")
     }
 
     /// Applies the embedded migrations.
     pub async fn migrate(&self) -> Result<()> {
-        each!(self, s => s.migrate().await)
+        db_run!(self, s => s.migrate().await)
     }
 
     /// How many embedded migrations the database lacks: a command that does not migrate
     /// (`mail-in`) refuses to work on a database that is behind.
     pub async fn pending_migrations(&self) -> Result<usize> {
-        each!(self, s => s.pending_migrations().await)
+        db_run!(self, s => s.pending_migrations().await)
     }
 
     /// Creates a game with its seats, its first event and its secrets.
@@ -301,7 +309,7 @@ impl Store {
         seats: &[SeatRecord],
         append: &Append,
     ) -> Result<()> {
-        each!(self, s => s.create_game(game, seats, append).await)
+        db_run!(self, s => s.create_game(game, seats, append).await)
     }
 
     /// Appends events whose first seq must be `expected_seq`, with their secrets, outbox rows and
@@ -309,25 +317,22 @@ impl Store {
     /// gets `Stale` with the current seq. A used idempotency key gets `Replayed` and writes
     /// nothing.
     pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
-        each!(self, s => s.append(game_id, expected_seq, append).await)
+        db_run!(self, s => s.append(game_id, expected_seq, append).await)
     }
 
     /// How this store's group-commit appends have gone (PostgreSQL; `None` on SQLite and on a
     /// `side` store, which write every append on its own).
     pub fn batched_appends(&self) -> Option<Batched> {
-        match self {
-            Store::Postgres(s) => s.batched_appends(),
-            Store::Sqlite(_) => None,
-        }
+        db_run!(self, postgres s => s.batched_appends(), sqlite _ => None)
     }
 
     pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
-        read!(self, s => s.game(game_id).await)
+        db_run!(retried self, s => s.game(game_id).await)
     }
 
     /// Events with `from <= seq < to` (`to = None`: to the end), in order.
     pub async fn events(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<Event>> {
-        read!(self, s => s.events(game_id, from, to).await)
+        db_run!(retried self, s => s.events(game_id, from, to).await)
     }
 
     /// The same events as the exact JSON text that was stored (and hashed), one string per
@@ -338,11 +343,11 @@ impl Store {
         from: u64,
         to: Option<u64>,
     ) -> Result<Vec<String>> {
-        read!(self, s => s.events_json(game_id, from, to).await)
+        db_run!(retried self, s => s.events_json(game_id, from, to).await)
     }
 
     pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatRecord>> {
-        read!(self, s => s.seats(game_id).await)
+        db_run!(retried self, s => s.seats(game_id).await)
     }
 
     /// The seat whose token hashes to `token_hash`.
@@ -351,27 +356,27 @@ impl Store {
         game_id: &str,
         token_hash: &str,
     ) -> Result<Option<SeatRecord>> {
-        each!(self, s => s.seat_by_token(game_id, token_hash).await)
+        db_run!(self, s => s.seat_by_token(game_id, token_hash).await)
     }
 
     pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {
-        read!(self, s => s.secrets(game_id).await)
+        db_run!(retried self, s => s.secrets(game_id).await)
     }
 
     /// Keeps a snapshot of a game's fold (`engine::snapshot`) in place of the game's older
     /// ones. Not part of any append: a snapshot is written after its events, best effort.
     pub async fn put_snapshot(&self, snapshot: &Snapshot) -> Result<()> {
-        each!(self, s => s.put_snapshot(snapshot).await)
+        db_run!(self, s => s.put_snapshot(snapshot).await)
     }
 
     /// The game's latest snapshot, unchecked: whether it may be used is the caller's to decide.
     pub async fn latest_snapshot(&self, game_id: &str) -> Result<Option<Snapshot>> {
-        read!(self, s => s.latest_snapshot(game_id).await)
+        db_run!(retried self, s => s.latest_snapshot(game_id).await)
     }
 
     /// The saved answer for a seat's idempotency key, if it was used.
     pub async fn idempotent(&self, game_id: &str, seat: &str, key: &str) -> Result<Option<Value>> {
-        each!(self, s => s.idempotent(game_id, seat, key).await)
+        db_run!(self, s => s.idempotent(game_id, seat, key).await)
     }
 
     /// How many moves sent with an idempotency key (every move by mail is) `seat` of `game_id`
@@ -384,7 +389,7 @@ impl Store {
         since: DateTime<Utc>,
     ) -> Result<u64> {
         let since = crate::engine::event::timestamp(since);
-        read!(self, s => s.keyed_moves_since(game_id, seat, &since).await)
+        db_run!(retried self, s => s.keyed_moves_since(game_id, seat, &since).await)
     }
 
     /// The saved answer for a seat's idempotency key used less than `KEY_LIFETIME` before `now`:
@@ -399,7 +404,7 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<Option<Value>> {
         let since = rows::key_cutoff(now);
-        let saved = each!(self, s => s.saved_key(game_id, seat, key, &since).await)?;
+        let saved = db_run!(self, s => s.saved_key(game_id, seat, key, &since).await)?;
         saved
             .map(|(hash, response)| {
                 match rows::used_key(hash.as_deref(), &response, request_hash)? {
@@ -412,16 +417,16 @@ impl Store {
 
     /// Whether the database answers, by a trivial query on the connections reads use.
     pub async fn ping(&self) -> Result<()> {
-        each!(self, s => s.ping().await)
+        db_run!(self, s => s.ping().await)
     }
 
     /// Queues one outbox row outside an append (the answer to an inbound mail).
     pub async fn enqueue(&self, row: &OutboxRecord) -> Result<()> {
-        each!(self, s => s.enqueue(row).await)
+        db_run!(self, s => s.enqueue(row).await)
     }
 
     /// Outbox rows of a game, oldest first.
     pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
-        each!(self, s => s.outbox(game_id).await)
+        db_run!(self, s => s.outbox(game_id).await)
     }
 }

@@ -115,6 +115,23 @@ impl PgStore {
         &self.pool
     }
 
+    /// The transaction of a pass over every secret at rest (`at_rest`). New secrets wait until
+    /// the pass is done, so none is left under the old key; with `processes`, so do new
+    /// processes' rows, so none starts unseen by the pass's guard.
+    pub(super) async fn begin_upkeep(
+        &self,
+        processes: bool,
+    ) -> Result<sqlx::Transaction<'static, Postgres>> {
+        let mut tx = self.pool.begin().await?;
+        let lock = if processes {
+            "LOCK TABLE secrets, webhooks, processes IN SHARE ROW EXCLUSIVE MODE"
+        } else {
+            "LOCK TABLE secrets, webhooks IN SHARE ROW EXCLUSIVE MODE"
+        };
+        sqlx::query(lock).execute(&mut *tx).await?;
+        Ok(tx)
+    }
+
     pub async fn migrate(&self) -> Result<()> {
         sqlx::migrate!("./migrations/postgres")
             .run(&self.pool)

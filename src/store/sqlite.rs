@@ -137,6 +137,15 @@ impl SqliteStore {
         &self.pool
     }
 
+    /// The transaction of a pass over every secret at rest (`at_rest`): `BEGIN IMMEDIATE` takes
+    /// the database's one write lock, which new secrets and processes' rows wait for.
+    pub(super) async fn begin_upkeep(
+        &self,
+        _processes: bool,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
     pub async fn migrate(&self) -> Result<()> {
         sqlx::migrate!("./migrations/sqlite")
             .run(&self.writer)

@@ -119,7 +119,7 @@ pub struct GameRecord {
 }
 
 /// A seat of a game. The token is stored only as its SHA-256.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct SeatRecord {
     pub game_id: String,
     pub seat: String,
@@ -273,7 +273,7 @@ impl Store {
 
     /// The key secrets at rest are sealed with, or an error saying none was given.
     pub(crate) fn key(&self) -> Result<&SecretKey> {
-        db_run!(self, s => s.key.as_ref()).ok_or_else(rows::no_key)
+        self.sealing_key().ok_or_else(rows::no_key)
     }
 
     /// The same store on a pool of its own of at most `connections` connections (PostgreSQL;
@@ -291,25 +291,102 @@ impl Store {
         db_run!(self, postgres _ => "postgres", sqlite _ => "sqlite")
     }
 
+    /// The embedded migrations of this store's backend.
+    fn migrator(&self) -> sqlx::migrate::Migrator {
+        db_run!(self,
+            postgres _ => sqlx::migrate!("./migrations/postgres"),
+            sqlite _ => sqlx::migrate!("./migrations/sqlite"),
+        )
+    }
+
     /// Applies the embedded migrations.
     pub async fn migrate(&self) -> Result<()> {
-        db_run!(self, s => s.migrate().await)
+        let migrator = self.migrator();
+        db_run!(self, writer pool => migrator.run(pool).await?);
+        Ok(())
     }
 
     /// How many embedded migrations the database lacks: a command that does not migrate
-    /// (`mail-in`) refuses to work on a database that is behind.
+    /// (`mail-in`) refuses to work on a database that is behind. All of them on a database
+    /// Despatch never migrated.
     pub async fn pending_migrations(&self) -> Result<usize> {
-        db_run!(self, s => s.pending_migrations().await)
+        let migrator = self.migrator();
+        let kept = db_run!(self,
+            postgres _ => "SELECT to_regclass('_sqlx_migrations') IS NOT NULL",
+            sqlite _ => "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
+        );
+        let applied: Vec<i64> = db_run!(self, reader pool => {
+            let kept: bool = sqlx::query_scalar(kept).fetch_one(pool).await?;
+            if kept {
+                sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success")
+                    .fetch_all(pool)
+                    .await?
+            } else {
+                Vec::new()
+            }
+        });
+        Ok(migrator
+            .iter()
+            .filter(|m| !m.migration_type.is_down_migration() && !applied.contains(&m.version))
+            .count())
     }
 
-    /// Creates a game with its seats, its first event and its secrets.
+    /// Creates a game with its seats, its first event and its secrets, in one transaction.
     pub async fn create_game(
         &self,
         game: &GameRecord,
         seats: &[SeatRecord],
         append: &Append,
     ) -> Result<()> {
-        db_run!(self, s => s.create_game(game, seats, append).await)
+        let rows = rows::append_rows(&game.game_id, 0, append, self.sealing_key())?;
+        // SQLite keeps the game's next seq in `games`; PostgreSQL reads it from the log.
+        let insert = db_run!(self,
+            postgres _ => "INSERT INTO games (game_id, ruleset, scenario, created_at, ended, name)
+                 VALUES ($1, $2, $3, $4, false, $5) ON CONFLICT (game_id) DO NOTHING",
+            sqlite _ => "INSERT INTO games (game_id, ruleset, scenario, created_at, next_seq, ended, name)
+                 VALUES ($1, $2, $3, $4, 0, 0, $5) ON CONFLICT (game_id) DO NOTHING",
+        );
+        let seat_insert = "INSERT INTO seats (game_id, seat, position, name, email, token_hash)
+                 VALUES ($1, $2, $3, $4, $5, $6)";
+        db_run!(self, s => {
+            let mut tx = s.begin_write().await?;
+            let inserted = sqlx::query(insert)
+                .bind(&game.game_id)
+                .bind(&game.ruleset)
+                .bind(&game.scenario)
+                .bind(&game.created_at)
+                .bind(&game.name)
+                .execute(&mut *tx)
+                .await?;
+            if inserted.rows_affected() == 0 {
+                return Err(StoreError::Duplicate(game.game_id.clone()));
+            }
+            for (position, seat) in seats.iter().enumerate() {
+                if seat.game_id != game.game_id {
+                    return Err(StoreError::Corrupt(format!(
+                        "seat {} of game {} given with game {}",
+                        seat.seat, seat.game_id, game.game_id
+                    )));
+                }
+                sqlx::query(seat_insert)
+                    .bind(&game.game_id)
+                    .bind(&seat.seat)
+                    .bind(position as i32)
+                    .bind(&seat.name)
+                    .bind(&seat.email)
+                    .bind(&seat.token_hash)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            if !s.write_rows(&mut tx, &game.game_id, &rows).await? {
+                return Err(StoreError::Corrupt(format!(
+                    "game {} was not at seq 0 when created",
+                    game.game_id
+                )));
+            }
+            tx.commit().await?;
+        });
+        Ok(())
     }
 
     /// Appends events whose first seq must be `expected_seq`, with their secrets, outbox rows and
@@ -327,12 +404,27 @@ impl Store {
     }
 
     pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
-        db_run!(retried self, s => s.game(game_id).await)
+        // PostgreSQL's appends update no `games` row: the next seq is one past the last event
+        // in the log (read from the events' primary key). SQLite's keep it in `games`.
+        let sql = db_run!(self,
+            postgres _ => "SELECT g.game_id, g.ruleset, g.scenario, g.created_at, g.ended, g.name,
+                    (SELECT COALESCE(max(e.seq) + 1, 0) FROM events e WHERE e.game_id = g.game_id) AS next_seq
+             FROM games g WHERE g.game_id = $1",
+            sqlite _ => "SELECT game_id, ruleset, scenario, created_at, next_seq, ended, name FROM games WHERE game_id = $1",
+        );
+        let found: Option<rows::GameRow> = db_run!(retried self, reader pool => {
+            Ok(sqlx::query_as(sql).bind(game_id).fetch_optional(pool).await?)
+        })?;
+        found.map(rows::GameRow::record).transpose()
     }
 
     /// Events with `from <= seq < to` (`to = None`: to the end), in order.
     pub async fn events(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<Event>> {
-        db_run!(retried self, s => s.events(game_id, from, to).await)
+        self.event_rows(game_id, from, to)
+            .await?
+            .into_iter()
+            .map(|(seq, body)| rows::event_from_text(game_id, seq, &body))
+            .collect()
     }
 
     /// The same events as the exact JSON text that was stored (and hashed), one string per
@@ -343,11 +435,41 @@ impl Store {
         from: u64,
         to: Option<u64>,
     ) -> Result<Vec<String>> {
-        db_run!(retried self, s => s.events_json(game_id, from, to).await)
+        Ok(self
+            .event_rows(game_id, from, to)
+            .await?
+            .into_iter()
+            .map(|(_, body)| body)
+            .collect())
+    }
+
+    /// The seqs and stored texts of events with `from <= seq < to`.
+    async fn event_rows(
+        &self,
+        game_id: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Vec<(i64, String)>> {
+        let (from, to) = rows::seq_range(from, to);
+        // PostgreSQL must be told the type of a bound that may be NULL.
+        let sql = db_run!(self,
+            postgres _ => "SELECT seq, body FROM events
+             WHERE game_id = $1 AND seq >= $2 AND ($3::bigint IS NULL OR seq < $3)
+             ORDER BY seq",
+            sqlite _ => "SELECT seq, body FROM events
+             WHERE game_id = $1 AND seq >= $2 AND ($3 IS NULL OR seq < $3)
+             ORDER BY seq",
+        );
+        db_run!(retried self, reader pool => {
+            Ok(sqlx::query_as(sql).bind(game_id).bind(from).bind(to).fetch_all(pool).await?)
+        })
     }
 
     pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatRecord>> {
-        db_run!(retried self, s => s.seats(game_id).await)
+        let sql = "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 ORDER BY position";
+        db_run!(retried self, reader pool => {
+            Ok(sqlx::query_as(sql).bind(game_id).fetch_all(pool).await?)
+        })
     }
 
     /// The seat whose token hashes to `token_hash`.
@@ -356,27 +478,41 @@ impl Store {
         game_id: &str,
         token_hash: &str,
     ) -> Result<Option<SeatRecord>> {
-        db_run!(self, s => s.seat_by_token(game_id, token_hash).await)
+        let sql = "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 AND token_hash = $2";
+        Ok(db_run!(self, reader pool => {
+            sqlx::query_as(sql).bind(game_id).bind(token_hash).fetch_optional(pool).await?
+        }))
     }
 
+    /// A game's secrets, opened with the store's key.
     pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {
-        db_run!(retried self, s => s.secrets(game_id).await)
-    }
-
-    /// Keeps a snapshot of a game's fold (`engine::snapshot`) in place of the game's older
-    /// ones. Not part of any append: a snapshot is written after its events, best effort.
-    pub async fn put_snapshot(&self, snapshot: &Snapshot) -> Result<()> {
-        db_run!(self, s => s.put_snapshot(snapshot).await)
-    }
-
-    /// The game's latest snapshot, unchecked: whether it may be used is the caller's to decide.
-    pub async fn latest_snapshot(&self, game_id: &str) -> Result<Option<Snapshot>> {
-        db_run!(retried self, s => s.latest_snapshot(game_id).await)
+        let sql = "SELECT game_id, name, seat, value FROM secrets WHERE game_id = $1 ORDER BY name";
+        let found: Vec<rows::StoredSecret> = db_run!(retried self, reader pool => {
+            Ok(sqlx::query_as(sql).bind(game_id).fetch_all(pool).await?)
+        })?;
+        let key = self.sealing_key();
+        found
+            .into_iter()
+            .map(|s| {
+                Ok(SecretRecord {
+                    game_id: game_id.to_owned(),
+                    value: rows::open_secret(key, game_id, &s.name, s.seat.as_deref(), &s.value)?,
+                    name: s.name,
+                    seat: s.seat,
+                })
+            })
+            .collect()
     }
 
     /// The saved answer for a seat's idempotency key, if it was used.
     pub async fn idempotent(&self, game_id: &str, seat: &str, key: &str) -> Result<Option<Value>> {
-        db_run!(self, s => s.idempotent(game_id, seat, key).await)
+        let sql = "SELECT response FROM idempotency WHERE game_id = $1 AND seat = $2 AND key = $3";
+        let found: Option<String> = db_run!(self, reader pool => {
+            sqlx::query_scalar(sql).bind(game_id).bind(seat).bind(key).fetch_optional(pool).await?
+        });
+        found
+            .map(|text| rows::json_from_text("a saved response", &text))
+            .transpose()
     }
 
     /// How many moves sent with an idempotency key (every move by mail is) `seat` of `game_id`
@@ -389,7 +525,15 @@ impl Store {
         since: DateTime<Utc>,
     ) -> Result<u64> {
         let since = crate::engine::event::timestamp(since);
-        db_run!(retried self, s => s.keyed_moves_since(game_id, seat, &since).await)
+        // PostgreSQL keeps `created_at` as a timestamptz; SQLite compares the text.
+        let sql = db_run!(self,
+            postgres _ => "SELECT count(*) FROM idempotency WHERE game_id = $1 AND seat = $2 AND created_at > $3::timestamptz",
+            sqlite _ => "SELECT count(*) FROM idempotency WHERE game_id = $1 AND seat = $2 AND created_at > $3",
+        );
+        let n: i64 = db_run!(retried self, reader pool => {
+            Ok(sqlx::query_scalar(sql).bind(game_id).bind(seat).bind(&since).fetch_one(pool).await?)
+        })?;
+        Ok(n.max(0) as u64)
     }
 
     /// The saved answer for a seat's idempotency key used less than `KEY_LIFETIME` before `now`:
@@ -404,7 +548,20 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<Option<Value>> {
         let since = rows::key_cutoff(now);
-        let saved = db_run!(self, s => s.saved_key(game_id, seat, key, &since).await)?;
+        let sql = db_run!(self,
+            postgres _ => "SELECT request_hash, response FROM idempotency
+             WHERE game_id = $1 AND seat = $2 AND key = $3 AND created_at > $4::timestamptz",
+            sqlite _ => sqlite::SAVED_KEY,
+        );
+        let saved: Option<(Option<String>, String)> = db_run!(self, reader pool => {
+            sqlx::query_as(sql)
+                .bind(game_id)
+                .bind(seat)
+                .bind(key)
+                .bind(&since)
+                .fetch_optional(pool)
+                .await?
+        });
         saved
             .map(|(hash, response)| {
                 match rows::used_key(hash.as_deref(), &response, request_hash)? {
@@ -417,16 +574,12 @@ impl Store {
 
     /// Whether the database answers, by a trivial query on the connections reads use.
     pub async fn ping(&self) -> Result<()> {
-        db_run!(self, s => s.ping().await)
+        db_run!(self, reader pool => sqlx::query("SELECT 1").execute(pool).await?);
+        Ok(())
     }
 
-    /// Queues one outbox row outside an append (the answer to an inbound mail).
-    pub async fn enqueue(&self, row: &OutboxRecord) -> Result<()> {
-        db_run!(self, s => s.enqueue(row).await)
-    }
-
-    /// Outbox rows of a game, oldest first.
-    pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
-        db_run!(self, s => s.outbox(game_id).await)
+    /// The key secrets at rest are sealed with, if the store was given one.
+    fn sealing_key(&self) -> Option<&SecretKey> {
+        db_run!(self, s => s.key.as_ref())
     }
 }

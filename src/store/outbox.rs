@@ -222,6 +222,32 @@ where
 }
 
 impl Store {
+    /// Queues one outbox row outside an append (the answer to an inbound mail).
+    pub async fn enqueue(&self, row: &OutboxRecord) -> Result<()> {
+        let sql =
+            "INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)";
+        db_run!(self, writer pool => {
+            sqlx::query(sql)
+                .bind(&row.game_id)
+                .bind(row.seq as i64)
+                .bind(&row.channel)
+                .bind(&row.seat)
+                .bind(row.payload.to_string())
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Outbox rows of a game, oldest first.
+    pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
+        let sql = "SELECT id, game_id, seq, channel, seat, payload FROM outbox WHERE game_id = $1 ORDER BY id";
+        db_run!(self, reader pool => {
+            let found = sqlx::query(sql).bind(game_id).fetch_all(pool).await?;
+            found.iter().map(outbox_row).collect()
+        })
+    }
+
     /// Takes a lease on up to `limit` rows due at `now`, until `lease_until`, oldest due first.
     pub async fn claim_outbox(
         &self,

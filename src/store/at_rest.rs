@@ -38,6 +38,7 @@ pub struct Unlocked {
 }
 
 /// One stored secret, as read for upkeep.
+#[derive(sqlx::FromRow)]
 struct Stored {
     game_id: String,
     /// The secret's name, or the hook's id.
@@ -83,21 +84,6 @@ const UPDATE_WEBHOOK: &str =
 const ANY_SEALED: &str =
     "SELECT game_id, name, seat, value FROM secrets WHERE substr(value, 1, 3) IN ('v1:', 'v2:') LIMIT 1";
 const ANY_SEALED_WEBHOOK: &str = "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks WHERE substr(secret, 1, 3) IN ('v1:', 'v2:') LIMIT 1";
-
-fn stored<R>(row: &R) -> Result<Stored>
-where
-    R: Row,
-    for<'c> &'c str: sqlx::ColumnIndex<R>,
-    for<'q> String: sqlx::Decode<'q, R::Database> + sqlx::Type<R::Database>,
-    for<'q> Option<String>: sqlx::Decode<'q, R::Database> + sqlx::Type<R::Database>,
-{
-    Ok(Stored {
-        game_id: row.try_get("game_id")?,
-        name: row.try_get("name")?,
-        seat: row.try_get("seat")?,
-        value: row.try_get("value")?,
-    })
-}
 
 /// What a pass over every stored secret does to one value: `None` leaves it as it is.
 type Rewrite<'a> = dyn Fn(RowId<'_>, &str) -> Result<Option<String>> + Send + Sync + 'a;
@@ -294,11 +280,11 @@ impl Store {
     /// A sealed row of `secrets` or `webhooks`, if there is one (and whether it is a webhook's).
     async fn any_sealed(&self) -> Result<Option<(bool, Stored)>> {
         db_run!(self, reader pool => {
-            if let Some(r) = sqlx::query(ANY_SEALED).fetch_optional(pool).await? {
-                return Ok(Some((false, stored(&r)?)));
+            if let Some(s) = sqlx::query_as(ANY_SEALED).fetch_optional(pool).await? {
+                return Ok(Some((false, s)));
             }
-            if let Some(r) = sqlx::query(ANY_SEALED_WEBHOOK).fetch_optional(pool).await? {
-                return Ok(Some((true, stored(&r)?)));
+            if let Some(s) = sqlx::query_as(ANY_SEALED_WEBHOOK).fetch_optional(pool).await? {
+                return Ok(Some((true, s)));
             }
             Ok(None)
         })
@@ -332,9 +318,8 @@ impl Store {
                 (false, selects[0], UPDATE_SECRET),
                 (true, selects[1], UPDATE_WEBHOOK),
             ] {
-                let found = sqlx::query(select).fetch_all(&mut *tx).await?;
-                for r in &found {
-                    let s = stored(r)?;
+                let found: Vec<Stored> = sqlx::query_as(select).fetch_all(&mut *tx).await?;
+                for s in &found {
                     let Some(value) = rewrite(s.row(webhook), &s.value)? else {
                         continue;
                     };

@@ -31,7 +31,7 @@ pub struct Claimed {
 }
 
 /// One finished delivery attempt.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct Attempt {
     pub outbox_id: i64,
     pub attempt: i32,
@@ -63,13 +63,14 @@ pub struct OutboxState {
 }
 
 /// The whole outbox at a glance (`Store::outbox_health`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, sqlx::FromRow)]
 pub struct OutboxHealth {
     /// Rows not yet delivered.
     pub waiting: i64,
     /// Rows due now that no dispatcher holds.
     pub due: i64,
     /// Seconds since the longest-waiting due row fell due; 0 when none is due.
+    #[sqlx(rename = "oldest")]
     pub oldest_due_secs: f64,
 }
 
@@ -86,7 +87,7 @@ pub struct WebhookRecord {
 
 /// Which channels a seat hears on, and how: email, webhooks and reminders are on and the
 /// daily digest off until the seat (or its player, from their settings page) chooses otherwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema, sqlx::FromRow)]
 pub struct Channels {
     pub email: bool,
     pub webhooks: bool,
@@ -506,12 +507,7 @@ impl Store {
              FROM outbox WHERE sent_at IS NULL",
         );
         Ok(db_run!(self, reader pool => {
-            let r = sqlx::query(sql).bind(&now).fetch_one(pool).await?;
-            OutboxHealth {
-                waiting: r.try_get("waiting")?,
-                due: r.try_get("due")?,
-                oldest_due_secs: r.try_get("oldest")?,
-            }
+            sqlx::query_as(sql).bind(&now).fetch_one(pool).await?
         }))
     }
 
@@ -519,21 +515,9 @@ impl Store {
     pub async fn outbox_attempts(&self, game_id: &str) -> Result<Vec<Attempt>> {
         let sql = "SELECT outbox_id, attempt, dispatcher, ok, error FROM outbox_attempts
                    WHERE game_id = $1 ORDER BY outbox_id, attempt, dispatcher";
-        db_run!(self, reader pool => {
-            let found = sqlx::query(sql).bind(game_id).fetch_all(pool).await?;
-            found
-                .iter()
-                .map(|r| {
-                    Ok(Attempt {
-                        outbox_id: r.try_get("outbox_id")?,
-                        attempt: r.try_get("attempt")?,
-                        dispatcher: r.try_get("dispatcher")?,
-                        ok: r.try_get("ok")?,
-                        error: r.try_get("error")?,
-                    })
-                })
-                .collect()
-        })
+        Ok(db_run!(self, reader pool => {
+            sqlx::query_as(sql).bind(game_id).fetch_all(pool).await?
+        }))
     }
 
     /// A 32-byte server key by name, drawn at random the first time any process asks for it and
@@ -625,17 +609,10 @@ impl Store {
 
     pub async fn channels(&self, game_id: &str, seat: &str) -> Result<Channels> {
         let sql = "SELECT email, webhooks, reminders, digest FROM seat_channels WHERE game_id = $1 AND seat = $2";
-        let found: Option<(bool, bool, bool, bool)> = db_run!(self, reader pool => {
+        let found: Option<Channels> = db_run!(self, reader pool => {
             sqlx::query_as(sql).bind(game_id).bind(seat).fetch_optional(pool).await?
         });
-        Ok(found
-            .map(|(email, webhooks, reminders, digest)| Channels {
-                email,
-                webhooks,
-                reminders,
-                digest,
-            })
-            .unwrap_or_default())
+        Ok(found.unwrap_or_default())
     }
 
     /// Whether a notice for `seat` would go anywhere: the seat has an email address it has not

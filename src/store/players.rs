@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::{Result, Store};
 
 /// A seat an email address holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct PlayerSeat {
     pub game_id: String,
     pub seat: String,
@@ -26,18 +26,9 @@ impl Store {
     pub async fn seats_by_email(&self, email: &str) -> Result<Vec<PlayerSeat>> {
         let sql = "SELECT s.game_id, s.seat, s.name, s.link_generation FROM seats s JOIN games g ON g.game_id = s.game_id
                    WHERE lower(s.email) = lower($1) ORDER BY g.created_at DESC, s.game_id, s.position";
-        let rows: Vec<(String, String, String, i64)> = db_run!(self, writer pool => {
+        Ok(db_run!(self, writer pool => {
             sqlx::query_as(sql).bind(email).fetch_all(pool).await?
-        });
-        Ok(rows
-            .into_iter()
-            .map(|(game_id, seat, name, link_generation)| PlayerSeat {
-                game_id,
-                seat,
-                name,
-                link_generation,
-            })
-            .collect())
+        }))
     }
 
     /// Sets the email of a seat (a seat claimed through its link). False if there is no such seat.

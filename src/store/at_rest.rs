@@ -348,13 +348,4 @@ impl Store {
         });
         Ok(done)
     }
-
-    /// Whether a server key of this name is kept in the database (without making one).
-    pub async fn has_server_key(&self, name: &str) -> Result<bool> {
-        let sql = "SELECT count(*) FROM server_keys WHERE name = $1";
-        let n: i64 = db_run!(self, reader pool => {
-            sqlx::query_scalar(sql).bind(name).fetch_one(pool).await?
-        });
-        Ok(n > 0)
-    }
 }

@@ -67,7 +67,10 @@ macro_rules! db_run {
 }
 
 mod at_rest;
+mod channels;
+mod clocks;
 mod inbound_tokens;
+mod keys;
 mod outage;
 pub mod outbox;
 mod pg_batch;
@@ -80,6 +83,7 @@ pub mod sealing;
 mod snapshots;
 mod sqlite;
 mod talk;
+mod webhooks;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -89,9 +93,8 @@ use crate::engine::event::Event;
 use crate::engine::snapshot::Snapshot;
 
 pub use at_rest::{Resealed, Unlocked};
-pub use outbox::{
-    Attempt, Channels, Claimed, OutboxHealth, OutboxState, Superseded, WebhookRecord,
-};
+pub use channels::Channels;
+pub use outbox::{Attempt, Claimed, OutboxHealth, OutboxState, Superseded};
 pub use pg_batch::Batched;
 pub use players::PlayerSeat;
 pub use postgres::PgStore;
@@ -99,6 +102,7 @@ pub use processes::{ProcessRecord, Registration};
 pub use sealing::SecretKey;
 pub use sqlite::SqliteStore;
 pub use talk::TalkRecord;
+pub use webhooks::WebhookRecord;
 
 /// A game as the store knows it (the rest is in its events).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

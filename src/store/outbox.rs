@@ -1,7 +1,8 @@
-//! The store's side of notifications and time: claiming outbox rows for delivery (several
-//! dispatchers at once), recording every attempt, retrying with a due time, turning a notice into
-//! its deliveries, and the tables around them — webhooks, each seat's channels, clock policies,
-//! and the server keys that sign links.
+//! The store's side of notifications: claiming outbox rows for delivery (several dispatchers
+//! at once), recording every attempt, retrying with a due time, turning a notice into its
+//! deliveries, and telling other server processes of appends. Webhooks, each seat's channels,
+//! clock policies and server keys are modules of their own (`webhooks`, `channels`, `clocks`,
+//! `keys`).
 //!
 //! A claim is a lease: it counts an attempt and moves the row's due time to the end of the lease.
 //! A dispatcher that dies mid-send leaves the row to be claimed again when the lease runs out, so
@@ -15,9 +16,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use super::rows;
-use super::sealing::RowId;
 use super::{OutboxRecord, OutboxRow, Result, Store, StoreError};
-use crate::engine::canonical::random32;
 use crate::engine::event::timestamp;
 
 /// An outbox row a dispatcher holds a lease on.
@@ -72,47 +71,6 @@ pub struct OutboxHealth {
     /// Seconds since the longest-waiting due row fell due; 0 when none is due.
     #[sqlx(rename = "oldest")]
     pub oldest_due_secs: f64,
-}
-
-/// A registered webhook.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WebhookRecord {
-    pub game_id: String,
-    pub hook_id: String,
-    pub seat: Option<String>,
-    pub url: String,
-    pub secret: String,
-    pub format: String,
-}
-
-/// Which channels a seat hears on, and how: email, webhooks and reminders are on and the
-/// daily digest off until the seat (or its player, from their settings page) chooses otherwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema, sqlx::FromRow)]
-pub struct Channels {
-    pub email: bool,
-    pub webhooks: bool,
-    /// Reminders before a deadline (email and the seat's own webhooks). Absent: on.
-    #[serde(default = "on")]
-    pub reminders: bool,
-    /// One email a day listing the games waiting for the seat's address, in place of an email
-    /// per turn. Absent: off.
-    #[serde(default)]
-    pub digest: bool,
-}
-
-fn on() -> bool {
-    true
-}
-
-impl Default for Channels {
-    fn default() -> Self {
-        Channels {
-            email: true,
-            webhooks: true,
-            reminders: true,
-            digest: false,
-        }
-    }
 }
 
 const PG_CLAIM: &str = "
@@ -520,161 +478,6 @@ impl Store {
         }))
     }
 
-    /// A 32-byte server key by name, drawn at random the first time any process asks for it and
-    /// the same for every process on this database afterwards.
-    pub async fn server_key(&self, name: &str) -> Result<[u8; 32]> {
-        let insert =
-            "INSERT INTO server_keys (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING";
-        let select = "SELECT value FROM server_keys WHERE name = $1";
-        let fresh = hex::encode(random32());
-        // Read first, so that a key already drawn needs no write (and no write lock: on SQLite a
-        // lock held elsewhere must not stall a page that only reads).
-        let found: Option<String> = db_run!(self, reader pool => {
-            sqlx::query_scalar(select).bind(name).fetch_optional(pool).await?
-        });
-        let value: String = match found {
-            Some(value) => value,
-            None => db_run!(self, writer pool => {
-                sqlx::query(insert).bind(name).bind(&fresh).execute(pool).await?;
-                sqlx::query_scalar(select).bind(name).fetch_one(pool).await?
-            }),
-        };
-        crate::engine::canonical::hex32(&value)
-            .ok_or_else(|| StoreError::Corrupt(format!("server key {name} is not 32 bytes of hex")))
-    }
-
-    /// Registers a hook; its secret is stored sealed (`sealing`).
-    pub async fn add_webhook(&self, hook: &WebhookRecord) -> Result<()> {
-        let sql = "INSERT INTO webhooks (game_id, hook_id, seat, url, secret, format) VALUES ($1, $2, $3, $4, $5, $6)";
-        let secret = self.key()?.seal(
-            RowId::Webhook {
-                game_id: &hook.game_id,
-                hook_id: &hook.hook_id,
-            },
-            &hook.secret,
-        );
-        db_run!(self, reader pool => {
-            sqlx::query(sql)
-                .bind(&hook.game_id)
-                .bind(&hook.hook_id)
-                .bind(&hook.seat)
-                .bind(&hook.url)
-                .bind(&secret)
-                .bind(&hook.format)
-                .execute(pool)
-                .await?;
-        });
-        Ok(())
-    }
-
-    /// A game's hooks, their secrets opened.
-    pub async fn webhooks(&self, game_id: &str) -> Result<Vec<WebhookRecord>> {
-        let key = self.key()?;
-        let sql = "SELECT game_id, hook_id, seat, url, secret, format FROM webhooks WHERE game_id = $1 ORDER BY created_at, hook_id";
-        db_run!(self, reader pool => {
-            let found = sqlx::query(sql).bind(game_id).fetch_all(pool).await?;
-            found
-                .iter()
-                .map(|r| {
-                    let hook_id: String = r.try_get("hook_id")?;
-                    let sealed: String = r.try_get("secret")?;
-                    let secret = key.open(
-                        RowId::Webhook {
-                            game_id,
-                            hook_id: &hook_id,
-                        },
-                        &sealed,
-                    )?;
-                    Ok(WebhookRecord {
-                        game_id: game_id.to_owned(),
-                        hook_id,
-                        seat: r.try_get("seat")?,
-                        url: r.try_get("url")?,
-                        secret,
-                        format: r.try_get("format")?,
-                    })
-                })
-                .collect()
-        })
-    }
-
-    /// Removes a hook; only the seat that registered it (or, for a game-wide hook, any seat) may.
-    pub async fn delete_webhook(&self, game_id: &str, hook_id: &str) -> Result<bool> {
-        let sql = "DELETE FROM webhooks WHERE game_id = $1 AND hook_id = $2";
-        let n = db_run!(self, reader pool => {
-            sqlx::query(sql).bind(game_id).bind(hook_id).execute(pool).await?.rows_affected()
-        });
-        Ok(n > 0)
-    }
-
-    pub async fn channels(&self, game_id: &str, seat: &str) -> Result<Channels> {
-        let sql = "SELECT email, webhooks, reminders, digest FROM seat_channels WHERE game_id = $1 AND seat = $2";
-        let found: Option<Channels> = db_run!(self, reader pool => {
-            sqlx::query_as(sql).bind(game_id).bind(seat).fetch_optional(pool).await?
-        });
-        Ok(found.unwrap_or_default())
-    }
-
-    /// Whether a notice for `seat` would go anywhere: the seat has an email address it has not
-    /// turned off, or the game has a hook that hears it (a game-wide hook, or the seat's own
-    /// while its webhooks are on). One read, so that a notice nobody hears is let go without
-    /// composing it. A seat the game does not have counts as heard: composing it says why not.
-    pub async fn reaches(&self, game_id: &str, seat: &str) -> Result<bool> {
-        let sql = "SELECT ((s.email IS NOT NULL AND COALESCE(c.email, TRUE))
-                       OR EXISTS (SELECT 1 FROM webhooks w WHERE w.game_id = s.game_id
-                                  AND (w.seat IS NULL OR (w.seat = s.seat AND COALESCE(c.webhooks, TRUE)))))
-                   FROM seats s LEFT JOIN seat_channels c ON c.game_id = s.game_id AND c.seat = s.seat
-                   WHERE s.game_id = $1 AND s.seat = $2";
-        let found: Option<bool> = db_run!(self, reader pool => {
-            sqlx::query_scalar(sql).bind(game_id).bind(seat).fetch_optional(pool).await?
-        });
-        Ok(found.unwrap_or(true))
-    }
-
-    pub async fn set_channels(&self, game_id: &str, seat: &str, channels: Channels) -> Result<()> {
-        let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks, reminders, digest) VALUES ($1, $2, $3, $4, $5, $6)
-                   ON CONFLICT (game_id, seat) DO UPDATE SET email = excluded.email, webhooks = excluded.webhooks,
-                   reminders = excluded.reminders, digest = excluded.digest";
-        db_run!(self, reader pool => {
-            sqlx::query(sql)
-                .bind(game_id)
-                .bind(seat)
-                .bind(channels.email)
-                .bind(channels.webhooks)
-                .bind(channels.reminders)
-                .bind(channels.digest)
-                .execute(pool)
-                .await?;
-        });
-        Ok(())
-    }
-
-    /// Records a game's clock policy (written before the game, so no clocked game lacks it).
-    pub async fn set_clock(&self, game_id: &str, policy: &serde_json::Value) -> Result<()> {
-        let sql = "INSERT INTO clocks (game_id, policy) VALUES ($1, $2)";
-        let text = policy.to_string();
-        db_run!(self, reader pool => {
-            sqlx::query(sql).bind(game_id).bind(&text).execute(pool).await?;
-        });
-        Ok(())
-    }
-
-    pub async fn clock(&self, game_id: &str) -> Result<Option<serde_json::Value>> {
-        let sql = "SELECT policy FROM clocks WHERE game_id = $1";
-        let found: Option<String> = db_run!(self, reader pool => {
-            sqlx::query_scalar(sql).bind(game_id).fetch_optional(pool).await?
-        });
-        found
-            .map(|t| rows::json_from_text("a clock policy", &t))
-            .transpose()
-    }
-
-    /// The games whose clock runs: they have a policy and have not ended.
-    pub async fn clocked_games(&self) -> Result<Vec<String>> {
-        let sql = "SELECT c.game_id FROM clocks c JOIN games g ON g.game_id = c.game_id
-                   WHERE NOT g.ended ORDER BY c.game_id";
-        Ok(db_run!(self, reader pool => sqlx::query_scalar(sql).fetch_all(pool).await?))
-    }
 }
 
 /// `Store::expand_notice` on PostgreSQL: one statement, so one round trip and one commit,

@@ -38,6 +38,7 @@ pub struct Unlocked {
 }
 
 /// One stored secret, as read for upkeep.
+#[derive(sqlx::FromRow)]
 struct Stored {
     game_id: String,
     /// The secret's name, or the hook's id.
@@ -83,21 +84,6 @@ const UPDATE_WEBHOOK: &str =
 const ANY_SEALED: &str =
     "SELECT game_id, name, seat, value FROM secrets WHERE substr(value, 1, 3) IN ('v1:', 'v2:') LIMIT 1";
 const ANY_SEALED_WEBHOOK: &str = "SELECT game_id, hook_id AS name, NULL AS seat, secret AS value FROM webhooks WHERE substr(secret, 1, 3) IN ('v1:', 'v2:') LIMIT 1";
-
-fn stored<R>(row: &R) -> Result<Stored>
-where
-    R: Row,
-    for<'c> &'c str: sqlx::ColumnIndex<R>,
-    for<'q> String: sqlx::Decode<'q, R::Database> + sqlx::Type<R::Database>,
-    for<'q> Option<String>: sqlx::Decode<'q, R::Database> + sqlx::Type<R::Database>,
-{
-    Ok(Stored {
-        game_id: row.try_get("game_id")?,
-        name: row.try_get("name")?,
-        seat: row.try_get("seat")?,
-        value: row.try_get("value")?,
-    })
-}
 
 /// What a pass over every stored secret does to one value: `None` leaves it as it is.
 type Rewrite<'a> = dyn Fn(RowId<'_>, &str) -> Result<Option<String>> + Send + Sync + 'a;
@@ -214,18 +200,12 @@ impl Store {
 
     /// How many sealed values each key id sealed (`''`: values from before key ids).
     pub async fn keys_in_use(&self) -> Result<Vec<(String, i64)>> {
-        macro_rules! run {
-            ($pool:expr) => {{
-                let rows = sqlx::query(KEYS_IN_USE).fetch_all($pool).await?;
-                rows.iter()
-                    .map(|r| Ok((r.try_get("kid")?, r.try_get("n")?)))
-                    .collect::<Result<Vec<_>>>()
-            }};
-        }
-        match self {
-            Store::Postgres(s) => run!(s.pool()),
-            Store::Sqlite(s) => run!(s.pool()),
-        }
+        db_run!(self, reader pool => {
+            let rows = sqlx::query(KEYS_IN_USE).fetch_all(pool).await?;
+            rows.iter()
+                .map(|r| Ok((r.try_get("kid")?, r.try_get("n")?)))
+                .collect::<Result<Vec<_>>>()
+        })
     }
 
     /// Seals, with the store's key, every secret still stored in plain text (written before
@@ -234,10 +214,9 @@ impl Store {
     /// takes no lock.
     pub async fn seal_plain_rows(&self) -> Result<Resealed> {
         let key = self.key()?.clone();
-        let any: i64 = match self {
-            Store::Postgres(s) => sqlx::query_scalar(ANY_PLAIN).fetch_one(s.pool()).await?,
-            Store::Sqlite(s) => sqlx::query_scalar(ANY_PLAIN).fetch_one(s.pool()).await?,
-        };
+        let any: i64 = db_run!(self, reader pool => {
+            sqlx::query_scalar(ANY_PLAIN).fetch_one(pool).await?
+        });
         if any == 0 {
             return Ok(Resealed::default());
         }
@@ -300,24 +279,15 @@ impl Store {
 
     /// A sealed row of `secrets` or `webhooks`, if there is one (and whether it is a webhook's).
     async fn any_sealed(&self) -> Result<Option<(bool, Stored)>> {
-        macro_rules! run {
-            ($pool:expr) => {{
-                if let Some(r) = sqlx::query(ANY_SEALED).fetch_optional($pool).await? {
-                    return Ok(Some((false, stored(&r)?)));
-                }
-                if let Some(r) = sqlx::query(ANY_SEALED_WEBHOOK)
-                    .fetch_optional($pool)
-                    .await?
-                {
-                    return Ok(Some((true, stored(&r)?)));
-                }
-                Ok(None)
-            }};
-        }
-        match self {
-            Store::Postgres(s) => run!(s.pool()),
-            Store::Sqlite(s) => run!(s.pool()),
-        }
+        db_run!(self, reader pool => {
+            if let Some(s) = sqlx::query_as(ANY_SEALED).fetch_optional(pool).await? {
+                return Ok(Some((false, s)));
+            }
+            if let Some(s) = sqlx::query_as(ANY_SEALED_WEBHOOK).fetch_optional(pool).await? {
+                return Ok(Some((true, s)));
+            }
+            Ok(None)
+        })
     }
 
     /// Passes the stored secrets `selects` reads (rows of `secrets`, then of `webhooks`)
@@ -333,86 +303,49 @@ impl Store {
     ) -> Result<Resealed> {
         let mut done = Resealed::default();
         let live = processes::live_query(self);
-        macro_rules! run {
-            ($tx:expr) => {{
-                let mut tx = $tx;
-                if let Some(guard) = guard {
-                    let rows = sqlx::query(live).fetch_all(&mut *tx).await?;
-                    let records = rows
-                        .iter()
-                        .map(processes::record)
-                        .collect::<Result<Vec<_>>>()?;
-                    guard(&records)?;
-                }
-                for (webhook, select, update) in [
-                    (false, selects[0], UPDATE_SECRET),
-                    (true, selects[1], UPDATE_WEBHOOK),
-                ] {
-                    let found = sqlx::query(select).fetch_all(&mut *tx).await?;
-                    for r in &found {
-                        let s = stored(r)?;
-                        let Some(value) = rewrite(s.row(webhook), &s.value)? else {
-                            continue;
-                        };
-                        let n = sqlx::query(update)
-                            .bind(&s.game_id)
-                            .bind(&s.name)
-                            .bind(&value)
-                            .bind(&s.value)
-                            .execute(&mut *tx)
-                            .await?
-                            .rows_affected();
-                        if n != 1 {
-                            return Err(StoreError::Sealing(format!(
-                                "{} changed while it was being sealed; nothing was changed",
-                                s.row(webhook)
-                            )));
-                        }
-                        if webhook {
-                            done.webhooks += 1;
-                        } else {
-                            done.secrets += 1;
-                        }
+        // Every pass waits for the database's write lock (`begin_upkeep`), as new secrets do.
+        db_run!(self, s => {
+            let mut tx = s.begin_upkeep(guard.is_some()).await?;
+            if let Some(guard) = guard {
+                let rows = sqlx::query(live).fetch_all(&mut *tx).await?;
+                let records = rows
+                    .iter()
+                    .map(processes::record)
+                    .collect::<Result<Vec<_>>>()?;
+                guard(&records)?;
+            }
+            for (webhook, select, update) in [
+                (false, selects[0], UPDATE_SECRET),
+                (true, selects[1], UPDATE_WEBHOOK),
+            ] {
+                let found: Vec<Stored> = sqlx::query_as(select).fetch_all(&mut *tx).await?;
+                for s in &found {
+                    let Some(value) = rewrite(s.row(webhook), &s.value)? else {
+                        continue;
+                    };
+                    let n = sqlx::query(update)
+                        .bind(&s.game_id)
+                        .bind(&s.name)
+                        .bind(&value)
+                        .bind(&s.value)
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected();
+                    if n != 1 {
+                        return Err(StoreError::Sealing(format!(
+                            "{} changed while it was being sealed; nothing was changed",
+                            s.row(webhook)
+                        )));
+                    }
+                    if webhook {
+                        done.webhooks += 1;
+                    } else {
+                        done.secrets += 1;
                     }
                 }
-                tx.commit().await?;
-            }};
-        }
-        match self {
-            Store::Postgres(s) => {
-                let mut tx = s.pool().begin().await?;
-                // New secrets wait until the pass is done, so none is left under the old key; so
-                // do new processes' rows, so none starts unseen by the guard.
-                let lock = if guard.is_some() {
-                    "LOCK TABLE secrets, webhooks, processes IN SHARE ROW EXCLUSIVE MODE"
-                } else {
-                    "LOCK TABLE secrets, webhooks IN SHARE ROW EXCLUSIVE MODE"
-                };
-                sqlx::query(lock).execute(&mut *tx).await?;
-                run!(tx)
             }
-            Store::Sqlite(s) => run!(s.pool().begin_with("BEGIN IMMEDIATE").await?),
-        }
+            tx.commit().await?;
+        });
         Ok(done)
-    }
-
-    /// Whether a server key of this name is kept in the database (without making one).
-    pub async fn has_server_key(&self, name: &str) -> Result<bool> {
-        let sql = "SELECT count(*) FROM server_keys WHERE name = $1";
-        let n: i64 = match self {
-            Store::Postgres(s) => {
-                sqlx::query_scalar(sql)
-                    .bind(name)
-                    .fetch_one(s.pool())
-                    .await?
-            }
-            Store::Sqlite(s) => {
-                sqlx::query_scalar(sql)
-                    .bind(name)
-                    .fetch_one(s.pool())
-                    .await?
-            }
-        };
-        Ok(n > 0)
     }
 }

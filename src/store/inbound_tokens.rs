@@ -19,7 +19,7 @@ impl Store {
         let purge = "DELETE FROM inbound_tokens WHERE used_at < $1";
         let insert = "INSERT INTO inbound_tokens (token, used_at) VALUES ($1, $2)
                       ON CONFLICT (token) DO NOTHING";
-        let taken = both!(self, pool => {
+        let taken = db_run!(self, writer pool => {
             sqlx::query(purge).bind(forget_before).execute(pool).await?;
             sqlx::query(insert).bind(token).bind(now).execute(pool).await?.rows_affected()
         });
@@ -30,7 +30,7 @@ impl Store {
     /// provider's retry of the same post may take it again.
     pub async fn release_inbound_token(&self, token: &str) -> Result<()> {
         let sql = "DELETE FROM inbound_tokens WHERE token = $1";
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             sqlx::query(sql).bind(token).execute(pool).await?;
         });
         Ok(())

@@ -6,26 +6,71 @@
 //! Every table carries `game_id` and every query names it, so the data shards by game.
 //! Events are stored as the exact JSON text that was hashed; nothing rewrites them.
 
-/// The same statement on either backend, written once: `$pool` is PostgreSQL's pool, or
-/// SQLite's writer (for statements that write or must see the latest write). Defined before
-/// the modules so that `players`, `preferences` and `talk` share it.
-macro_rules! both {
-    ($self:ident, $pool:ident => $body:expr) => {
-        match $self {
-            Store::Postgres(s) => {
-                let $pool = s.pool();
-                $body
-            }
-            Store::Sqlite(s) => {
-                let $pool = s.writer();
-                $body
+/// Runs a block against whichever backend is live, after vaultwarden's `db_run!`: the block is
+/// written once and compiled once per backend, so the same SQL serves PostgreSQL and SQLite.
+/// The one dispatch idiom of the store:
+///
+/// - `db_run!(store, reader pool => body)`: `pool` is the pool reads use (PostgreSQL's pool,
+///   SQLite's read pool).
+/// - `db_run!(store, writer pool => body)`: `pool` is the pool writes queue for (PostgreSQL's
+///   pool, SQLite's one writer), for statements that write or must see the latest write.
+/// - `db_run!(store, s => body)`: `s` is the backend's own store (`PgStore`, `SqliteStore`),
+///   whose methods of the same name do what each backend does its own way.
+/// - `db_run!(store, postgres s => body, sqlite s => body)`: the backend named, only where the
+///   SQL truly differs (appends, claims, supersession, the database's clock…).
+/// - `db_run!(retried store, …)`: a read, which is safe to send again: one that meets a
+///   connection that died while idle (`dead_connection`) is sent again on another, up to
+///   `READ_RETRIES` times, rather than failing the request that happened to draw it. The pool
+///   does not ping a connection before handing it out (`PgStore::pool_options`), and with the
+///   fold cache a process reads little enough that dead connections may wait in the pool long
+///   after the database came back. Its body is a `Result`, and a `?` in it ends that attempt.
+///
+/// Defined before the modules so that every one of them shares it.
+macro_rules! db_run {
+    (retried $store:expr, $($rest:tt)*) => {{
+        let mut tries = 0;
+        loop {
+            let result: $crate::store::Result<_> = async { db_run!($store, $($rest)*) }.await;
+            tries += 1;
+            if tries > $crate::store::READ_RETRIES || !$crate::store::dead_connection(&result) {
+                break result;
             }
         }
+    }};
+    ($store:expr, reader $pool:ident => $body:expr) => {
+        db_run!($store, postgres s => {
+            let $pool = s.pool();
+            $body
+        }, sqlite s => {
+            let $pool = s.pool();
+            $body
+        })
+    };
+    ($store:expr, writer $pool:ident => $body:expr) => {
+        db_run!($store, postgres s => {
+            let $pool = s.pool();
+            $body
+        }, sqlite s => {
+            let $pool = s.writer();
+            $body
+        })
+    };
+    ($store:expr, postgres $pg:pat => $on_pg:expr, sqlite $lite:pat => $on_lite:expr $(,)?) => {
+        match $store {
+            $crate::store::Store::Postgres($pg) => $on_pg,
+            $crate::store::Store::Sqlite($lite) => $on_lite,
+        }
+    };
+    ($store:expr, $s:ident => $body:expr) => {
+        db_run!($store, postgres $s => $body, sqlite $s => $body)
     };
 }
 
 mod at_rest;
+mod channels;
+mod clocks;
 mod inbound_tokens;
+mod keys;
 mod outage;
 pub mod outbox;
 mod pg_batch;
@@ -38,6 +83,7 @@ pub mod sealing;
 mod snapshots;
 mod sqlite;
 mod talk;
+mod webhooks;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -47,9 +93,8 @@ use crate::engine::event::Event;
 use crate::engine::snapshot::Snapshot;
 
 pub use at_rest::{Resealed, Unlocked};
-pub use outbox::{
-    Attempt, Channels, Claimed, OutboxHealth, OutboxState, Superseded, WebhookRecord,
-};
+pub use channels::Channels;
+pub use outbox::{Attempt, Claimed, OutboxHealth, OutboxState, Superseded};
 pub use pg_batch::Batched;
 pub use players::PlayerSeat;
 pub use postgres::PgStore;
@@ -57,6 +102,7 @@ pub use processes::{ProcessRecord, Registration};
 pub use sealing::SecretKey;
 pub use sqlite::SqliteStore;
 pub use talk::TalkRecord;
+pub use webhooks::WebhookRecord;
 
 /// A game as the store knows it (the rest is in its events).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -77,7 +123,7 @@ pub struct GameRecord {
 }
 
 /// A seat of a game. The token is stored only as its SHA-256.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct SeatRecord {
     pub game_id: String,
     pub seat: String,
@@ -196,41 +242,14 @@ pub enum Store {
     Sqlite(SqliteStore),
 }
 
-macro_rules! each {
-    ($self:ident, $s:ident => $body:expr) => {
-        match $self {
-            Store::Postgres($s) => $body,
-            Store::Sqlite($s) => $body,
-        }
-    };
-}
-
 /// How many times a read is sent again after meeting a connection that died while idle.
-const READ_RETRIES: usize = 16;
+pub(crate) const READ_RETRIES: usize = 16;
 
 /// Whether a read failed on a connection that died while idle (the database restarted, or the
 /// network between was cut and restored): the pool drops that connection, so the same read
 /// sent again gets another.
-fn dead_connection<T>(result: &Result<T>) -> bool {
+pub(crate) fn dead_connection<T>(result: &Result<T>) -> bool {
     matches!(result, Err(StoreError::Unavailable(sqlx::Error::Io(_))))
-}
-
-/// `each!` for a read, which is safe to send again: a read that meets a dead connection
-/// (`dead_connection`) is retried on another, up to `READ_RETRIES` times, rather than failing
-/// the request that happened to draw it. The pool does not ping a connection before handing it
-/// out (`PgStore::pool_options`), and with the fold cache a process reads little enough that
-/// dead connections may wait in the pool long after the database came back.
-macro_rules! read {
-    ($self:ident, $s:ident => $body:expr) => {{
-        let mut tries = 0;
-        loop {
-            let result = each!($self, $s => $body);
-            tries += 1;
-            if tries > READ_RETRIES || !dead_connection(&result) {
-                break result;
-            }
-        }
-    }};
 }
 
 impl Store {
@@ -250,19 +269,15 @@ impl Store {
     /// The same store, sealing and opening secrets at rest with `key`. A store without a key
     /// refuses to write or read secrets (`StoreError::Sealing`): there is no default key.
     pub fn with_key(self, key: SecretKey) -> Store {
-        match self {
-            Store::Postgres(s) => Store::Postgres(s.with_key(key)),
-            Store::Sqlite(s) => Store::Sqlite(s.with_key(key)),
-        }
+        db_run!(self,
+            postgres s => Store::Postgres(s.with_key(key)),
+            sqlite s => Store::Sqlite(s.with_key(key)),
+        )
     }
 
     /// The key secrets at rest are sealed with, or an error saying none was given.
     pub(crate) fn key(&self) -> Result<&SecretKey> {
-        let key = match self {
-            Store::Postgres(s) => s.key.as_ref(),
-            Store::Sqlite(s) => s.key.as_ref(),
-        };
-        key.ok_or_else(rows::no_key)
+        self.sealing_key().ok_or_else(rows::no_key)
     }
 
     /// The same store on a pool of its own of at most `connections` connections (PostgreSQL;
@@ -270,38 +285,112 @@ impl Store {
     /// dispatcher — whose statements must never queue the move path's behind them for a
     /// connection, and whose share of the database is bounded by its pool. Connects lazily.
     pub fn side(&self, connections: u32) -> Store {
-        match self {
-            Store::Postgres(s) => Store::Postgres(s.side(connections)),
-            Store::Sqlite(_) => self.clone(),
-        }
+        db_run!(self,
+            postgres s => Store::Postgres(s.side(connections)),
+            sqlite _ => self.clone(),
+        )
     }
 
     pub fn backend(&self) -> &'static str {
-        match self {
-            Store::Postgres(_) => "postgres",
-            Store::Sqlite(_) => "sqlite",
-        }
+        db_run!(self, postgres _ => "postgres", sqlite _ => "sqlite")
+    }
+
+    /// The embedded migrations of this store's backend.
+    fn migrator(&self) -> sqlx::migrate::Migrator {
+        db_run!(self,
+            postgres _ => sqlx::migrate!("./migrations/postgres"),
+            sqlite _ => sqlx::migrate!("./migrations/sqlite"),
+        )
     }
 
     /// Applies the embedded migrations.
     pub async fn migrate(&self) -> Result<()> {
-        each!(self, s => s.migrate().await)
+        let migrator = self.migrator();
+        db_run!(self, writer pool => migrator.run(pool).await?);
+        Ok(())
     }
 
     /// How many embedded migrations the database lacks: a command that does not migrate
-    /// (`mail-in`) refuses to work on a database that is behind.
+    /// (`mail-in`) refuses to work on a database that is behind. All of them on a database
+    /// Despatch never migrated.
     pub async fn pending_migrations(&self) -> Result<usize> {
-        each!(self, s => s.pending_migrations().await)
+        let migrator = self.migrator();
+        let kept = db_run!(self,
+            postgres _ => "SELECT to_regclass('_sqlx_migrations') IS NOT NULL",
+            sqlite _ => "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
+        );
+        let applied: Vec<i64> = db_run!(self, reader pool => {
+            let kept: bool = sqlx::query_scalar(kept).fetch_one(pool).await?;
+            if kept {
+                sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success")
+                    .fetch_all(pool)
+                    .await?
+            } else {
+                Vec::new()
+            }
+        });
+        Ok(migrator
+            .iter()
+            .filter(|m| !m.migration_type.is_down_migration() && !applied.contains(&m.version))
+            .count())
     }
 
-    /// Creates a game with its seats, its first event and its secrets.
+    /// Creates a game with its seats, its first event and its secrets, in one transaction.
     pub async fn create_game(
         &self,
         game: &GameRecord,
         seats: &[SeatRecord],
         append: &Append,
     ) -> Result<()> {
-        each!(self, s => s.create_game(game, seats, append).await)
+        let rows = rows::append_rows(&game.game_id, 0, append, self.sealing_key())?;
+        // SQLite keeps the game's next seq in `games`; PostgreSQL reads it from the log.
+        let insert = db_run!(self,
+            postgres _ => "INSERT INTO games (game_id, ruleset, scenario, created_at, ended, name)
+                 VALUES ($1, $2, $3, $4, false, $5) ON CONFLICT (game_id) DO NOTHING",
+            sqlite _ => "INSERT INTO games (game_id, ruleset, scenario, created_at, next_seq, ended, name)
+                 VALUES ($1, $2, $3, $4, 0, 0, $5) ON CONFLICT (game_id) DO NOTHING",
+        );
+        let seat_insert = "INSERT INTO seats (game_id, seat, position, name, email, token_hash)
+                 VALUES ($1, $2, $3, $4, $5, $6)";
+        db_run!(self, s => {
+            let mut tx = s.begin_write().await?;
+            let inserted = sqlx::query(insert)
+                .bind(&game.game_id)
+                .bind(&game.ruleset)
+                .bind(&game.scenario)
+                .bind(&game.created_at)
+                .bind(&game.name)
+                .execute(&mut *tx)
+                .await?;
+            if inserted.rows_affected() == 0 {
+                return Err(StoreError::Duplicate(game.game_id.clone()));
+            }
+            for (position, seat) in seats.iter().enumerate() {
+                if seat.game_id != game.game_id {
+                    return Err(StoreError::Corrupt(format!(
+                        "seat {} of game {} given with game {}",
+                        seat.seat, seat.game_id, game.game_id
+                    )));
+                }
+                sqlx::query(seat_insert)
+                    .bind(&game.game_id)
+                    .bind(&seat.seat)
+                    .bind(position as i32)
+                    .bind(&seat.name)
+                    .bind(&seat.email)
+                    .bind(&seat.token_hash)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            if !s.write_rows(&mut tx, &game.game_id, &rows).await? {
+                return Err(StoreError::Corrupt(format!(
+                    "game {} was not at seq 0 when created",
+                    game.game_id
+                )));
+            }
+            tx.commit().await?;
+        });
+        Ok(())
     }
 
     /// Appends events whose first seq must be `expected_seq`, with their secrets, outbox rows and
@@ -309,25 +398,37 @@ impl Store {
     /// gets `Stale` with the current seq. A used idempotency key gets `Replayed` and writes
     /// nothing.
     pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
-        each!(self, s => s.append(game_id, expected_seq, append).await)
+        db_run!(self, s => s.append(game_id, expected_seq, append).await)
     }
 
     /// How this store's group-commit appends have gone (PostgreSQL; `None` on SQLite and on a
     /// `side` store, which write every append on its own).
     pub fn batched_appends(&self) -> Option<Batched> {
-        match self {
-            Store::Postgres(s) => s.batched_appends(),
-            Store::Sqlite(_) => None,
-        }
+        db_run!(self, postgres s => s.batched_appends(), sqlite _ => None)
     }
 
     pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
-        read!(self, s => s.game(game_id).await)
+        // PostgreSQL's appends update no `games` row: the next seq is one past the last event
+        // in the log (read from the events' primary key). SQLite's keep it in `games`.
+        let sql = db_run!(self,
+            postgres _ => "SELECT g.game_id, g.ruleset, g.scenario, g.created_at, g.ended, g.name,
+                    (SELECT COALESCE(max(e.seq) + 1, 0) FROM events e WHERE e.game_id = g.game_id) AS next_seq
+             FROM games g WHERE g.game_id = $1",
+            sqlite _ => "SELECT game_id, ruleset, scenario, created_at, next_seq, ended, name FROM games WHERE game_id = $1",
+        );
+        let found: Option<rows::GameRow> = db_run!(retried self, reader pool => {
+            Ok(sqlx::query_as(sql).bind(game_id).fetch_optional(pool).await?)
+        })?;
+        found.map(rows::GameRow::record).transpose()
     }
 
     /// Events with `from <= seq < to` (`to = None`: to the end), in order.
     pub async fn events(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<Event>> {
-        read!(self, s => s.events(game_id, from, to).await)
+        self.event_rows(game_id, from, to)
+            .await?
+            .into_iter()
+            .map(|(seq, body)| rows::event_from_text(game_id, seq, &body))
+            .collect()
     }
 
     /// The same events as the exact JSON text that was stored (and hashed), one string per
@@ -338,11 +439,41 @@ impl Store {
         from: u64,
         to: Option<u64>,
     ) -> Result<Vec<String>> {
-        read!(self, s => s.events_json(game_id, from, to).await)
+        Ok(self
+            .event_rows(game_id, from, to)
+            .await?
+            .into_iter()
+            .map(|(_, body)| body)
+            .collect())
+    }
+
+    /// The seqs and stored texts of events with `from <= seq < to`.
+    async fn event_rows(
+        &self,
+        game_id: &str,
+        from: u64,
+        to: Option<u64>,
+    ) -> Result<Vec<(i64, String)>> {
+        let (from, to) = rows::seq_range(from, to);
+        // PostgreSQL must be told the type of a bound that may be NULL.
+        let sql = db_run!(self,
+            postgres _ => "SELECT seq, body FROM events
+             WHERE game_id = $1 AND seq >= $2 AND ($3::bigint IS NULL OR seq < $3)
+             ORDER BY seq",
+            sqlite _ => "SELECT seq, body FROM events
+             WHERE game_id = $1 AND seq >= $2 AND ($3 IS NULL OR seq < $3)
+             ORDER BY seq",
+        );
+        db_run!(retried self, reader pool => {
+            Ok(sqlx::query_as(sql).bind(game_id).bind(from).bind(to).fetch_all(pool).await?)
+        })
     }
 
     pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatRecord>> {
-        read!(self, s => s.seats(game_id).await)
+        let sql = "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 ORDER BY position";
+        db_run!(retried self, reader pool => {
+            Ok(sqlx::query_as(sql).bind(game_id).fetch_all(pool).await?)
+        })
     }
 
     /// The seat whose token hashes to `token_hash`.
@@ -351,27 +482,41 @@ impl Store {
         game_id: &str,
         token_hash: &str,
     ) -> Result<Option<SeatRecord>> {
-        each!(self, s => s.seat_by_token(game_id, token_hash).await)
+        let sql = "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 AND token_hash = $2";
+        Ok(db_run!(self, reader pool => {
+            sqlx::query_as(sql).bind(game_id).bind(token_hash).fetch_optional(pool).await?
+        }))
     }
 
+    /// A game's secrets, opened with the store's key.
     pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {
-        read!(self, s => s.secrets(game_id).await)
-    }
-
-    /// Keeps a snapshot of a game's fold (`engine::snapshot`) in place of the game's older
-    /// ones. Not part of any append: a snapshot is written after its events, best effort.
-    pub async fn put_snapshot(&self, snapshot: &Snapshot) -> Result<()> {
-        each!(self, s => s.put_snapshot(snapshot).await)
-    }
-
-    /// The game's latest snapshot, unchecked: whether it may be used is the caller's to decide.
-    pub async fn latest_snapshot(&self, game_id: &str) -> Result<Option<Snapshot>> {
-        read!(self, s => s.latest_snapshot(game_id).await)
+        let sql = "SELECT game_id, name, seat, value FROM secrets WHERE game_id = $1 ORDER BY name";
+        let found: Vec<rows::StoredSecret> = db_run!(retried self, reader pool => {
+            Ok(sqlx::query_as(sql).bind(game_id).fetch_all(pool).await?)
+        })?;
+        let key = self.sealing_key();
+        found
+            .into_iter()
+            .map(|s| {
+                Ok(SecretRecord {
+                    game_id: game_id.to_owned(),
+                    value: rows::open_secret(key, game_id, &s.name, s.seat.as_deref(), &s.value)?,
+                    name: s.name,
+                    seat: s.seat,
+                })
+            })
+            .collect()
     }
 
     /// The saved answer for a seat's idempotency key, if it was used.
     pub async fn idempotent(&self, game_id: &str, seat: &str, key: &str) -> Result<Option<Value>> {
-        each!(self, s => s.idempotent(game_id, seat, key).await)
+        let sql = "SELECT response FROM idempotency WHERE game_id = $1 AND seat = $2 AND key = $3";
+        let found: Option<String> = db_run!(self, reader pool => {
+            sqlx::query_scalar(sql).bind(game_id).bind(seat).bind(key).fetch_optional(pool).await?
+        });
+        found
+            .map(|text| rows::json_from_text("a saved response", &text))
+            .transpose()
     }
 
     /// How many moves sent with an idempotency key (every move by mail is) `seat` of `game_id`
@@ -384,7 +529,15 @@ impl Store {
         since: DateTime<Utc>,
     ) -> Result<u64> {
         let since = crate::engine::event::timestamp(since);
-        read!(self, s => s.keyed_moves_since(game_id, seat, &since).await)
+        // PostgreSQL keeps `created_at` as a timestamptz; SQLite compares the text.
+        let sql = db_run!(self,
+            postgres _ => "SELECT count(*) FROM idempotency WHERE game_id = $1 AND seat = $2 AND created_at > $3::timestamptz",
+            sqlite _ => "SELECT count(*) FROM idempotency WHERE game_id = $1 AND seat = $2 AND created_at > $3",
+        );
+        let n: i64 = db_run!(retried self, reader pool => {
+            Ok(sqlx::query_scalar(sql).bind(game_id).bind(seat).bind(&since).fetch_one(pool).await?)
+        })?;
+        Ok(n.max(0) as u64)
     }
 
     /// The saved answer for a seat's idempotency key used less than `KEY_LIFETIME` before `now`:
@@ -399,7 +552,20 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<Option<Value>> {
         let since = rows::key_cutoff(now);
-        let saved = each!(self, s => s.saved_key(game_id, seat, key, &since).await)?;
+        let sql = db_run!(self,
+            postgres _ => "SELECT request_hash, response FROM idempotency
+             WHERE game_id = $1 AND seat = $2 AND key = $3 AND created_at > $4::timestamptz",
+            sqlite _ => sqlite::SAVED_KEY,
+        );
+        let saved: Option<(Option<String>, String)> = db_run!(self, reader pool => {
+            sqlx::query_as(sql)
+                .bind(game_id)
+                .bind(seat)
+                .bind(key)
+                .bind(&since)
+                .fetch_optional(pool)
+                .await?
+        });
         saved
             .map(|(hash, response)| {
                 match rows::used_key(hash.as_deref(), &response, request_hash)? {
@@ -412,16 +578,12 @@ impl Store {
 
     /// Whether the database answers, by a trivial query on the connections reads use.
     pub async fn ping(&self) -> Result<()> {
-        each!(self, s => s.ping().await)
+        db_run!(self, reader pool => sqlx::query("SELECT 1").execute(pool).await?);
+        Ok(())
     }
 
-    /// Queues one outbox row outside an append (the answer to an inbound mail).
-    pub async fn enqueue(&self, row: &OutboxRecord) -> Result<()> {
-        each!(self, s => s.enqueue(row).await)
-    }
-
-    /// Outbox rows of a game, oldest first.
-    pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
-        each!(self, s => s.outbox(game_id).await)
+    /// The key secrets at rest are sealed with, if the store was given one.
+    fn sealing_key(&self) -> Option<&SecretKey> {
+        db_run!(self, s => s.key.as_ref())
     }
 }

@@ -1,7 +1,8 @@
-//! The store's side of notifications and time: claiming outbox rows for delivery (several
-//! dispatchers at once), recording every attempt, retrying with a due time, turning a notice into
-//! its deliveries, and the tables around them — webhooks, each seat's channels, clock policies,
-//! and the server keys that sign links.
+//! The store's side of notifications: claiming outbox rows for delivery (several dispatchers
+//! at once), recording every attempt, retrying with a due time, turning a notice into its
+//! deliveries, and telling other server processes of appends. Webhooks, each seat's channels,
+//! clock policies and server keys are modules of their own (`webhooks`, `channels`, `clocks`,
+//! `keys`).
 //!
 //! A claim is a lease: it counts an attempt and moves the row's due time to the end of the lease.
 //! A dispatcher that dies mid-send leaves the row to be claimed again when the lease runs out, so
@@ -15,9 +16,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use super::rows;
-use super::sealing::RowId;
 use super::{OutboxRecord, OutboxRow, Result, Store, StoreError};
-use crate::engine::canonical::random32;
 use crate::engine::event::timestamp;
 
 /// An outbox row a dispatcher holds a lease on.
@@ -31,7 +30,7 @@ pub struct Claimed {
 }
 
 /// One finished delivery attempt.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct Attempt {
     pub outbox_id: i64,
     pub attempt: i32,
@@ -63,55 +62,15 @@ pub struct OutboxState {
 }
 
 /// The whole outbox at a glance (`Store::outbox_health`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, sqlx::FromRow)]
 pub struct OutboxHealth {
     /// Rows not yet delivered.
     pub waiting: i64,
     /// Rows due now that no dispatcher holds.
     pub due: i64,
     /// Seconds since the longest-waiting due row fell due; 0 when none is due.
+    #[sqlx(rename = "oldest")]
     pub oldest_due_secs: f64,
-}
-
-/// A registered webhook.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WebhookRecord {
-    pub game_id: String,
-    pub hook_id: String,
-    pub seat: Option<String>,
-    pub url: String,
-    pub secret: String,
-    pub format: String,
-}
-
-/// Which channels a seat hears on, and how: email, webhooks and reminders are on and the
-/// daily digest off until the seat (or its player, from their settings page) chooses otherwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct Channels {
-    pub email: bool,
-    pub webhooks: bool,
-    /// Reminders before a deadline (email and the seat's own webhooks). Absent: on.
-    #[serde(default = "on")]
-    pub reminders: bool,
-    /// One email a day listing the games waiting for the seat's address, in place of an email
-    /// per turn. Absent: off.
-    #[serde(default)]
-    pub digest: bool,
-}
-
-fn on() -> bool {
-    true
-}
-
-impl Default for Channels {
-    fn default() -> Self {
-        Channels {
-            email: true,
-            webhooks: true,
-            reminders: true,
-            digest: false,
-        }
-    }
 }
 
 const PG_CLAIM: &str = "
@@ -222,6 +181,32 @@ where
 }
 
 impl Store {
+    /// Queues one outbox row outside an append (the answer to an inbound mail).
+    pub async fn enqueue(&self, row: &OutboxRecord) -> Result<()> {
+        let sql =
+            "INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)";
+        db_run!(self, writer pool => {
+            sqlx::query(sql)
+                .bind(&row.game_id)
+                .bind(row.seq as i64)
+                .bind(&row.channel)
+                .bind(&row.seat)
+                .bind(row.payload.to_string())
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    /// Outbox rows of a game, oldest first.
+    pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
+        let sql = "SELECT id, game_id, seq, channel, seat, payload FROM outbox WHERE game_id = $1 ORDER BY id";
+        db_run!(self, reader pool => {
+            let found = sqlx::query(sql).bind(game_id).fetch_all(pool).await?;
+            found.iter().map(outbox_row).collect()
+        })
+    }
+
     /// Takes a lease on up to `limit` rows due at `now`, until `lease_until`, oldest due first.
     pub async fn claim_outbox(
         &self,
@@ -231,41 +216,26 @@ impl Store {
         dispatcher: &str,
     ) -> Result<Vec<Claimed>> {
         let (now_s, until) = (timestamp(now), timestamp(lease_until));
-        let mut claimed = Vec::new();
-        match self {
-            Store::Postgres(s) => {
-                let found = sqlx::query(PG_CLAIM)
-                    .bind(&now_s)
-                    .bind(&until)
-                    .bind(limit)
-                    .bind(dispatcher)
-                    .fetch_all(s.pool())
-                    .await?;
-                for r in &found {
-                    claimed.push(Claimed {
+        let sql = db_run!(self, postgres _ => PG_CLAIM, sqlite _ => SQLITE_CLAIM);
+        let mut claimed = db_run!(self, reader pool => {
+            let found = sqlx::query(sql)
+                .bind(&now_s)
+                .bind(&until)
+                .bind(limit)
+                .bind(dispatcher)
+                .fetch_all(pool)
+                .await?;
+            found
+                .iter()
+                .map(|r| {
+                    Ok(Claimed {
                         row: outbox_row(r)?,
                         attempt: r.try_get("attempts")?,
                         claimed_at: now,
-                    });
-                }
-            }
-            Store::Sqlite(s) => {
-                let found = sqlx::query(SQLITE_CLAIM)
-                    .bind(&now_s)
-                    .bind(&until)
-                    .bind(limit)
-                    .bind(dispatcher)
-                    .fetch_all(s.pool())
-                    .await?;
-                for r in &found {
-                    claimed.push(Claimed {
-                        row: outbox_row(r)?,
-                        attempt: r.try_get("attempts")?,
-                        claimed_at: now,
-                    });
-                }
-            }
-        }
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?
+        });
         claimed.sort_by_key(|c| c.row.id);
         Ok(claimed)
     }
@@ -285,47 +255,44 @@ impl Store {
         limit: i64,
     ) -> Result<Superseded> {
         let now_s = timestamp(now);
-        match self {
-            Store::Postgres(s) => {
-                let kinds: Vec<String> = kinds.iter().map(|k| (*k).to_owned()).collect();
-                let (looked, let_go): (i64, i64) = sqlx::query_as(PG_SUPERSEDE)
-                    .bind(&now_s)
-                    .bind(&kinds)
-                    .bind(by_kind)
-                    .bind(limit)
-                    .fetch_one(s.pool())
-                    .await?;
-                Ok(Superseded {
-                    looked: rows::to_u64(looked)?,
-                    let_go: rows::to_u64(let_go)?,
-                })
-            }
-            Store::Sqlite(s) => {
-                let kinds = serde_json::to_string(kinds).expect("a list of names is JSON");
-                // Counted apart (a hint for the dispatcher's pace, not a promise): a
-                // transaction that reads before it writes could not take SQLite's write lock
-                // while another dispatcher holds it.
-                let looked: i64 = sqlx::query_scalar(SQLITE_DUE_NOTICES)
-                    .bind(&now_s)
-                    .bind(&kinds)
-                    .bind(by_kind)
-                    .bind(limit)
-                    .fetch_one(s.pool())
-                    .await?;
-                let let_go = sqlx::query(SQLITE_SUPERSEDE)
-                    .bind(&now_s)
-                    .bind(&kinds)
-                    .bind(by_kind)
-                    .bind(limit)
-                    .execute(s.pool())
-                    .await?
-                    .rows_affected();
-                Ok(Superseded {
-                    looked: rows::to_u64(looked)?,
-                    let_go,
-                })
-            }
-        }
+        db_run!(self, postgres s => {
+            let kinds: Vec<String> = kinds.iter().map(|k| (*k).to_owned()).collect();
+            let (looked, let_go): (i64, i64) = sqlx::query_as(PG_SUPERSEDE)
+                .bind(&now_s)
+                .bind(&kinds)
+                .bind(by_kind)
+                .bind(limit)
+                .fetch_one(s.pool())
+                .await?;
+            Ok(Superseded {
+                looked: rows::to_u64(looked)?,
+                let_go: rows::to_u64(let_go)?,
+            })
+        }, sqlite s => {
+            let kinds = serde_json::to_string(kinds).expect("a list of names is JSON");
+            // Counted apart (a hint for the dispatcher's pace, not a promise): a transaction
+            // that reads before it writes could not take SQLite's write lock while another
+            // dispatcher holds it.
+            let looked: i64 = sqlx::query_scalar(SQLITE_DUE_NOTICES)
+                .bind(&now_s)
+                .bind(&kinds)
+                .bind(by_kind)
+                .bind(limit)
+                .fetch_one(s.pool())
+                .await?;
+            let let_go = sqlx::query(SQLITE_SUPERSEDE)
+                .bind(&now_s)
+                .bind(&kinds)
+                .bind(by_kind)
+                .bind(limit)
+                .execute(s.pool())
+                .await?
+                .rows_affected();
+            Ok(Superseded {
+                looked: rows::to_u64(looked)?,
+                let_go,
+            })
+        })
     }
 
     /// Marks a claimed row delivered and records the attempt.
@@ -351,6 +318,9 @@ impl Store {
             .await
     }
 
+    /// Only the row's bookkeeping changes; a row already marked sent (by a dispatcher whose
+    /// lease ran out while this one worked) stays sent. The update and the attempt commit
+    /// together.
     async fn finish(
         &self,
         claim: &Claimed,
@@ -360,27 +330,11 @@ impl Store {
         retry_at: Option<DateTime<Utc>>,
     ) -> Result<()> {
         let game_id = &claim.row.record.game_id;
-        let pg = matches!(self, Store::Postgres(_));
-        // Only the row's bookkeeping changes; a row already marked sent (by a dispatcher whose
-        // lease ran out while this one worked) stays sent.
-        let update = match (error.is_none(), pg) {
-            (true, true) => "UPDATE outbox SET sent_at = $3::timestamptz, last_error = NULL WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
-            (true, false) => "UPDATE outbox SET sent_at = $3, last_error = NULL WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
-            (false, true) => "UPDATE outbox SET next_attempt_at = $3::timestamptz, last_error = $4 WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
-            (false, false) => "UPDATE outbox SET next_attempt_at = $3, last_error = $4 WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
-        };
-        let attempt = if pg {
-            "INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
-             VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, $7, $8) ON CONFLICT DO NOTHING"
-        } else {
-            "INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING"
-        };
         let when = timestamp(retry_at.unwrap_or(now));
-        if let Store::Postgres(s) = self {
+        db_run!(self, postgres s => {
             // One statement, one round trip: the update and the attempt commit together, as
-            // the transaction below does on SQLite. A data-modifying `WITH` runs whether or not
-            // the statement reads its rows.
+            // the transaction on SQLite does. A data-modifying `WITH` runs whether or not the
+            // statement reads its rows.
             let sql = if error.is_none() {
                 "WITH u AS (UPDATE outbox SET sent_at = $5::timestamptz, last_error = NULL
                             WHERE game_id = $1 AND id = $2 AND sent_at IS NULL)
@@ -404,37 +358,37 @@ impl Store {
                 q = q.bind(&when);
             }
             q.execute(s.pool()).await?;
-            return Ok(());
-        }
-        macro_rules! run {
-            ($pool:expr) => {{
-                let mut tx = $pool.begin().await?;
-                let mut q = sqlx::query(update)
-                    .bind(game_id)
-                    .bind(claim.row.id)
-                    .bind(&when);
-                if let Some(error) = error {
-                    q = q.bind(error);
-                }
-                q.execute(&mut *tx).await?;
-                sqlx::query(attempt)
-                    .bind(game_id)
-                    .bind(claim.row.id)
-                    .bind(claim.attempt)
-                    .bind(dispatcher)
-                    .bind(timestamp(claim.claimed_at))
-                    .bind(timestamp(now))
-                    .bind(error.is_none())
-                    .bind(error)
-                    .execute(&mut *tx)
-                    .await?;
-                tx.commit().await?;
-            }};
-        }
-        match self {
-            Store::Postgres(s) => run!(s.pool()),
-            Store::Sqlite(s) => run!(s.pool()),
-        }
+        }, sqlite s => {
+            let update = if error.is_none() {
+                "UPDATE outbox SET sent_at = $3, last_error = NULL WHERE game_id = $1 AND id = $2 AND sent_at IS NULL"
+            } else {
+                "UPDATE outbox SET next_attempt_at = $3, last_error = $4 WHERE game_id = $1 AND id = $2 AND sent_at IS NULL"
+            };
+            let mut tx = s.pool().begin().await?;
+            let mut q = sqlx::query(update)
+                .bind(game_id)
+                .bind(claim.row.id)
+                .bind(&when);
+            if let Some(error) = error {
+                q = q.bind(error);
+            }
+            q.execute(&mut *tx).await?;
+            sqlx::query(
+                "INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
+            )
+            .bind(game_id)
+            .bind(claim.row.id)
+            .bind(claim.attempt)
+            .bind(dispatcher)
+            .bind(timestamp(claim.claimed_at))
+            .bind(timestamp(now))
+            .bind(error.is_none())
+            .bind(error)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+        });
         Ok(())
     }
 
@@ -459,114 +413,38 @@ impl Store {
                 d.game_id
             )));
         }
-        let (now_s, until) = (timestamp(now), timestamp(lease_until));
-        let s = match self {
-            Store::Postgres(s) => {
-                return expand_notice_pg(s.pool(), claim, dispatcher, now, &until, deliveries).await
-            }
-            Store::Sqlite(s) => s,
-        };
-        let mut tx = s.pool().begin().await?;
-        let marked = sqlx::query(
-            "UPDATE outbox SET sent_at = $3 WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
+        let until = timestamp(lease_until);
+        db_run!(self,
+            postgres s => expand_notice_pg(s.pool(), claim, dispatcher, now, &until, deliveries).await,
+            sqlite s => expand_notice_sqlite(s.pool(), claim, dispatcher, now, &until, deliveries).await,
         )
-        .bind(game_id)
-        .bind(claim.row.id)
-        .bind(&now_s)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if marked == 0 {
-            return Ok(None);
-        }
-        let mut claimed = Vec::with_capacity(deliveries.len());
-        for d in deliveries {
-            let id: i64 = sqlx::query_scalar(
-                "INSERT INTO outbox (game_id, seq, channel, seat, payload, attempts, next_attempt_at, claimed_by) \
-                 VALUES ($1, $2, $3, $4, $5, 1, $6, $7) RETURNING id",
-            )
-            .bind(game_id)
-            .bind(rows::to_i64(d.seq)?)
-            .bind(&d.channel)
-            .bind(&d.seat)
-            .bind(payload_text(d)?)
-            .bind(&until)
-            .bind(dispatcher)
-            .fetch_one(&mut *tx)
-            .await?;
-            claimed.push(first_attempt(id, d.clone(), now));
-        }
-        tx.commit().await?;
-        self.finish_attempt_only(claim, dispatcher, now).await?;
-        Ok(Some(claimed))
-    }
-
-    async fn finish_attempt_only(
-        &self,
-        claim: &Claimed,
-        dispatcher: &str,
-        now: DateTime<Utc>,
-    ) -> Result<()> {
-        let sql = match self {
-            Store::Postgres(_) => "INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
-                 VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz, true, NULL) ON CONFLICT DO NOTHING",
-            Store::Sqlite(_) => "INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
-                 VALUES ($1, $2, $3, $4, $5, $6, 1, NULL) ON CONFLICT DO NOTHING",
-        };
-        macro_rules! run {
-            ($pool:expr) => {{
-                sqlx::query(sql)
-                    .bind(&claim.row.record.game_id)
-                    .bind(claim.row.id)
-                    .bind(claim.attempt)
-                    .bind(dispatcher)
-                    .bind(timestamp(claim.claimed_at))
-                    .bind(timestamp(now))
-                    .execute($pool)
-                    .await?;
-            }};
-        }
-        match self {
-            Store::Postgres(s) => run!(s.pool()),
-            Store::Sqlite(s) => run!(s.pool()),
-        }
-        Ok(())
     }
 
     /// Every outbox row of a game with its bookkeeping, oldest first.
     pub async fn outbox_states(&self, game_id: &str) -> Result<Vec<OutboxState>> {
         let sql = "SELECT id, game_id, seq, channel, seat, payload, attempts, sent_at IS NOT NULL AS sent, last_error, superseded_by
                    FROM outbox WHERE game_id = $1 ORDER BY id";
-        macro_rules! run {
-            ($pool:expr) => {{
-                let found = sqlx::query(sql).bind(game_id).fetch_all($pool).await?;
-                found
-                    .iter()
-                    .map(|r| {
-                        Ok(OutboxState {
-                            row: outbox_row(r)?,
-                            attempts: r.try_get("attempts")?,
-                            sent: r.try_get("sent")?,
-                            last_error: r.try_get("last_error")?,
-                            superseded_by: r.try_get("superseded_by")?,
-                        })
+        db_run!(self, reader pool => {
+            let found = sqlx::query(sql).bind(game_id).fetch_all(pool).await?;
+            found
+                .iter()
+                .map(|r| {
+                    Ok(OutboxState {
+                        row: outbox_row(r)?,
+                        attempts: r.try_get("attempts")?,
+                        sent: r.try_get("sent")?,
+                        last_error: r.try_get("last_error")?,
+                        superseded_by: r.try_get("superseded_by")?,
                     })
-                    .collect()
-            }};
-        }
-        match self {
-            Store::Postgres(s) => run!(s.pool()),
-            Store::Sqlite(s) => run!(s.pool()),
-        }
+                })
+                .collect()
+        })
     }
 
     /// How many outbox rows of any game wait to be delivered.
     pub async fn outbox_pending(&self) -> Result<i64> {
         let sql = "SELECT count(*) FROM outbox WHERE sent_at IS NULL";
-        Ok(match self {
-            Store::Postgres(s) => sqlx::query_scalar(sql).fetch_one(s.pool()).await?,
-            Store::Sqlite(s) => sqlx::query_scalar(sql).fetch_one(s.pool()).await?,
-        })
+        Ok(db_run!(self, reader pool => sqlx::query_scalar(sql).fetch_one(pool).await?))
     }
 
     /// What an operator watches of the whole outbox as of `now` (`/metrics`): rows waiting,
@@ -574,323 +452,32 @@ impl Store {
     /// due.
     pub async fn outbox_health(&self, now: DateTime<Utc>) -> Result<OutboxHealth> {
         let now = timestamp(now);
-        macro_rules! run {
-            ($pool:expr, $sql:expr) => {{
-                let r = sqlx::query($sql).bind(&now).fetch_one($pool).await?;
-                OutboxHealth {
-                    waiting: r.try_get("waiting")?,
-                    due: r.try_get("due")?,
-                    oldest_due_secs: r.try_get("oldest")?,
-                }
-            }};
-        }
-        Ok(match self {
-            Store::Postgres(s) => run!(
-                s.pool(),
-                "SELECT count(*) AS waiting,
-                        count(*) FILTER (WHERE next_attempt_at <= $1::timestamptz) AS due,
-                        COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(next_attempt_at)
-                            FILTER (WHERE next_attempt_at <= $1::timestamptz))), 0)::float8 AS oldest
-                 FROM outbox WHERE sent_at IS NULL"
-            ),
-            Store::Sqlite(s) => run!(
-                s.pool(),
-                "SELECT count(*) AS waiting,
-                        COALESCE(sum(next_attempt_at <= $1), 0) AS due,
-                        COALESCE((julianday($1) - julianday(min(CASE WHEN next_attempt_at <= $1
-                            THEN next_attempt_at END))) * 86400.0, 0.0) AS oldest
-                 FROM outbox WHERE sent_at IS NULL"
-            ),
-        })
+        let sql = db_run!(self,
+            postgres _ => "SELECT count(*) AS waiting,
+                    count(*) FILTER (WHERE next_attempt_at <= $1::timestamptz) AS due,
+                    COALESCE(EXTRACT(EPOCH FROM ($1::timestamptz - min(next_attempt_at)
+                        FILTER (WHERE next_attempt_at <= $1::timestamptz))), 0)::float8 AS oldest
+             FROM outbox WHERE sent_at IS NULL",
+            sqlite _ => "SELECT count(*) AS waiting,
+                    COALESCE(sum(next_attempt_at <= $1), 0) AS due,
+                    COALESCE((julianday($1) - julianday(min(CASE WHEN next_attempt_at <= $1
+                        THEN next_attempt_at END))) * 86400.0, 0.0) AS oldest
+             FROM outbox WHERE sent_at IS NULL",
+        );
+        Ok(db_run!(self, reader pool => {
+            sqlx::query_as(sql).bind(&now).fetch_one(pool).await?
+        }))
     }
 
     /// Every finished attempt at a game's deliveries.
     pub async fn outbox_attempts(&self, game_id: &str) -> Result<Vec<Attempt>> {
         let sql = "SELECT outbox_id, attempt, dispatcher, ok, error FROM outbox_attempts
                    WHERE game_id = $1 ORDER BY outbox_id, attempt, dispatcher";
-        macro_rules! run {
-            ($pool:expr) => {{
-                let found = sqlx::query(sql).bind(game_id).fetch_all($pool).await?;
-                found
-                    .iter()
-                    .map(|r| {
-                        Ok(Attempt {
-                            outbox_id: r.try_get("outbox_id")?,
-                            attempt: r.try_get("attempt")?,
-                            dispatcher: r.try_get("dispatcher")?,
-                            ok: r.try_get("ok")?,
-                            error: r.try_get("error")?,
-                        })
-                    })
-                    .collect()
-            }};
-        }
-        match self {
-            Store::Postgres(s) => run!(s.pool()),
-            Store::Sqlite(s) => run!(s.pool()),
-        }
+        Ok(db_run!(self, reader pool => {
+            sqlx::query_as(sql).bind(game_id).fetch_all(pool).await?
+        }))
     }
 
-    /// A 32-byte server key by name, drawn at random the first time any process asks for it and
-    /// the same for every process on this database afterwards.
-    pub async fn server_key(&self, name: &str) -> Result<[u8; 32]> {
-        let insert =
-            "INSERT INTO server_keys (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING";
-        let select = "SELECT value FROM server_keys WHERE name = $1";
-        let fresh = hex::encode(random32());
-        // Read first, so that a key already drawn needs no write (and no write lock: on SQLite a
-        // lock held elsewhere must not stall a page that only reads).
-        macro_rules! run {
-            ($read:expr, $write:expr) => {{
-                let found: Option<String> = sqlx::query_scalar(select)
-                    .bind(name)
-                    .fetch_optional($read)
-                    .await?;
-                match found {
-                    Some(value) => value,
-                    None => {
-                        sqlx::query(insert)
-                            .bind(name)
-                            .bind(&fresh)
-                            .execute($write)
-                            .await?;
-                        sqlx::query_scalar(select)
-                            .bind(name)
-                            .fetch_one($write)
-                            .await?
-                    }
-                }
-            }};
-        }
-        let value: String = match self {
-            Store::Postgres(s) => run!(s.pool(), s.pool()),
-            Store::Sqlite(s) => run!(s.pool(), s.writer()),
-        };
-        crate::engine::canonical::hex32(&value)
-            .ok_or_else(|| StoreError::Corrupt(format!("server key {name} is not 32 bytes of hex")))
-    }
-
-    /// Registers a hook; its secret is stored sealed (`sealing`).
-    pub async fn add_webhook(&self, hook: &WebhookRecord) -> Result<()> {
-        let sql = "INSERT INTO webhooks (game_id, hook_id, seat, url, secret, format) VALUES ($1, $2, $3, $4, $5, $6)";
-        let secret = self.key()?.seal(
-            RowId::Webhook {
-                game_id: &hook.game_id,
-                hook_id: &hook.hook_id,
-            },
-            &hook.secret,
-        );
-        macro_rules! run {
-            ($pool:expr) => {{
-                sqlx::query(sql)
-                    .bind(&hook.game_id)
-                    .bind(&hook.hook_id)
-                    .bind(&hook.seat)
-                    .bind(&hook.url)
-                    .bind(&secret)
-                    .bind(&hook.format)
-                    .execute($pool)
-                    .await?;
-            }};
-        }
-        match self {
-            Store::Postgres(s) => run!(s.pool()),
-            Store::Sqlite(s) => run!(s.pool()),
-        }
-        Ok(())
-    }
-
-    /// A game's hooks, their secrets opened.
-    pub async fn webhooks(&self, game_id: &str) -> Result<Vec<WebhookRecord>> {
-        let key = self.key()?;
-        let sql = "SELECT game_id, hook_id, seat, url, secret, format FROM webhooks WHERE game_id = $1 ORDER BY created_at, hook_id";
-        macro_rules! run {
-            ($pool:expr) => {{
-                let found = sqlx::query(sql).bind(game_id).fetch_all($pool).await?;
-                found
-                    .iter()
-                    .map(|r| {
-                        let hook_id: String = r.try_get("hook_id")?;
-                        let sealed: String = r.try_get("secret")?;
-                        let secret = key.open(
-                            RowId::Webhook {
-                                game_id,
-                                hook_id: &hook_id,
-                            },
-                            &sealed,
-                        )?;
-                        Ok(WebhookRecord {
-                            game_id: game_id.to_owned(),
-                            hook_id,
-                            seat: r.try_get("seat")?,
-                            url: r.try_get("url")?,
-                            secret,
-                            format: r.try_get("format")?,
-                        })
-                    })
-                    .collect()
-            }};
-        }
-        match self {
-            Store::Postgres(s) => run!(s.pool()),
-            Store::Sqlite(s) => run!(s.pool()),
-        }
-    }
-
-    /// Removes a hook; only the seat that registered it (or, for a game-wide hook, any seat) may.
-    pub async fn delete_webhook(&self, game_id: &str, hook_id: &str) -> Result<bool> {
-        let sql = "DELETE FROM webhooks WHERE game_id = $1 AND hook_id = $2";
-        let n = match self {
-            Store::Postgres(s) => sqlx::query(sql)
-                .bind(game_id)
-                .bind(hook_id)
-                .execute(s.pool())
-                .await?
-                .rows_affected(),
-            Store::Sqlite(s) => sqlx::query(sql)
-                .bind(game_id)
-                .bind(hook_id)
-                .execute(s.pool())
-                .await?
-                .rows_affected(),
-        };
-        Ok(n > 0)
-    }
-
-    pub async fn channels(&self, game_id: &str, seat: &str) -> Result<Channels> {
-        let sql = "SELECT email, webhooks, reminders, digest FROM seat_channels WHERE game_id = $1 AND seat = $2";
-        let found: Option<(bool, bool, bool, bool)> = match self {
-            Store::Postgres(s) => {
-                sqlx::query_as(sql)
-                    .bind(game_id)
-                    .bind(seat)
-                    .fetch_optional(s.pool())
-                    .await?
-            }
-            Store::Sqlite(s) => {
-                sqlx::query_as(sql)
-                    .bind(game_id)
-                    .bind(seat)
-                    .fetch_optional(s.pool())
-                    .await?
-            }
-        };
-        Ok(found
-            .map(|(email, webhooks, reminders, digest)| Channels {
-                email,
-                webhooks,
-                reminders,
-                digest,
-            })
-            .unwrap_or_default())
-    }
-
-    /// Whether a notice for `seat` would go anywhere: the seat has an email address it has not
-    /// turned off, or the game has a hook that hears it (a game-wide hook, or the seat's own
-    /// while its webhooks are on). One read, so that a notice nobody hears is let go without
-    /// composing it. A seat the game does not have counts as heard: composing it says why not.
-    pub async fn reaches(&self, game_id: &str, seat: &str) -> Result<bool> {
-        let sql = "SELECT ((s.email IS NOT NULL AND COALESCE(c.email, TRUE))
-                       OR EXISTS (SELECT 1 FROM webhooks w WHERE w.game_id = s.game_id
-                                  AND (w.seat IS NULL OR (w.seat = s.seat AND COALESCE(c.webhooks, TRUE)))))
-                   FROM seats s LEFT JOIN seat_channels c ON c.game_id = s.game_id AND c.seat = s.seat
-                   WHERE s.game_id = $1 AND s.seat = $2";
-        let found: Option<bool> = match self {
-            Store::Postgres(s) => {
-                sqlx::query_scalar(sql)
-                    .bind(game_id)
-                    .bind(seat)
-                    .fetch_optional(s.pool())
-                    .await?
-            }
-            Store::Sqlite(s) => {
-                sqlx::query_scalar(sql)
-                    .bind(game_id)
-                    .bind(seat)
-                    .fetch_optional(s.pool())
-                    .await?
-            }
-        };
-        Ok(found.unwrap_or(true))
-    }
-
-    pub async fn set_channels(&self, game_id: &str, seat: &str, channels: Channels) -> Result<()> {
-        let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks, reminders, digest) VALUES ($1, $2, $3, $4, $5, $6)
-                   ON CONFLICT (game_id, seat) DO UPDATE SET email = excluded.email, webhooks = excluded.webhooks,
-                   reminders = excluded.reminders, digest = excluded.digest";
-        macro_rules! run {
-            ($pool:expr) => {{
-                sqlx::query(sql)
-                    .bind(game_id)
-                    .bind(seat)
-                    .bind(channels.email)
-                    .bind(channels.webhooks)
-                    .bind(channels.reminders)
-                    .bind(channels.digest)
-                    .execute($pool)
-                    .await?;
-            }};
-        }
-        match self {
-            Store::Postgres(s) => run!(s.pool()),
-            Store::Sqlite(s) => run!(s.pool()),
-        }
-        Ok(())
-    }
-
-    /// Records a game's clock policy (written before the game, so no clocked game lacks it).
-    pub async fn set_clock(&self, game_id: &str, policy: &serde_json::Value) -> Result<()> {
-        let sql = "INSERT INTO clocks (game_id, policy) VALUES ($1, $2)";
-        let text = policy.to_string();
-        match self {
-            Store::Postgres(s) => {
-                sqlx::query(sql)
-                    .bind(game_id)
-                    .bind(&text)
-                    .execute(s.pool())
-                    .await?;
-            }
-            Store::Sqlite(s) => {
-                sqlx::query(sql)
-                    .bind(game_id)
-                    .bind(&text)
-                    .execute(s.pool())
-                    .await?;
-            }
-        }
-        Ok(())
-    }
-
-    pub async fn clock(&self, game_id: &str) -> Result<Option<serde_json::Value>> {
-        let sql = "SELECT policy FROM clocks WHERE game_id = $1";
-        let found: Option<String> = match self {
-            Store::Postgres(s) => {
-                sqlx::query_scalar(sql)
-                    .bind(game_id)
-                    .fetch_optional(s.pool())
-                    .await?
-            }
-            Store::Sqlite(s) => {
-                sqlx::query_scalar(sql)
-                    .bind(game_id)
-                    .fetch_optional(s.pool())
-                    .await?
-            }
-        };
-        found
-            .map(|t| rows::json_from_text("a clock policy", &t))
-            .transpose()
-    }
-
-    /// The games whose clock runs: they have a policy and have not ended.
-    pub async fn clocked_games(&self) -> Result<Vec<String>> {
-        let sql = "SELECT c.game_id FROM clocks c JOIN games g ON g.game_id = c.game_id
-                   WHERE NOT g.ended ORDER BY c.game_id";
-        Ok(match self {
-            Store::Postgres(s) => sqlx::query_scalar(sql).fetch_all(s.pool()).await?,
-            Store::Sqlite(s) => sqlx::query_scalar(sql).fetch_all(s.pool()).await?,
-        })
-    }
 }
 
 /// `Store::expand_notice` on PostgreSQL: one statement, so one round trip and one commit,
@@ -968,6 +555,63 @@ SELECT (SELECT count(*) FROM m) AS marked, (SELECT array_agg(id ORDER BY id) FRO
     ))
 }
 
+/// `Store::expand_notice` on SQLite: the mark and the deliveries in one transaction, then the
+/// attempt (a notice already expanded by a dispatcher whose lease ran out is left alone).
+async fn expand_notice_sqlite(
+    pool: &sqlx::SqlitePool,
+    claim: &Claimed,
+    dispatcher: &str,
+    now: DateTime<Utc>,
+    until: &str,
+    deliveries: &[OutboxRecord],
+) -> Result<Option<Vec<Claimed>>> {
+    let game_id = &claim.row.record.game_id;
+    let mut tx = pool.begin().await?;
+    let marked = sqlx::query(
+        "UPDATE outbox SET sent_at = $3 WHERE game_id = $1 AND id = $2 AND sent_at IS NULL",
+    )
+    .bind(game_id)
+    .bind(claim.row.id)
+    .bind(timestamp(now))
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if marked == 0 {
+        return Ok(None);
+    }
+    let mut claimed = Vec::with_capacity(deliveries.len());
+    for d in deliveries {
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO outbox (game_id, seq, channel, seat, payload, attempts, next_attempt_at, claimed_by) \
+             VALUES ($1, $2, $3, $4, $5, 1, $6, $7) RETURNING id",
+        )
+        .bind(game_id)
+        .bind(rows::to_i64(d.seq)?)
+        .bind(&d.channel)
+        .bind(&d.seat)
+        .bind(payload_text(d)?)
+        .bind(until)
+        .bind(dispatcher)
+        .fetch_one(&mut *tx)
+        .await?;
+        claimed.push(first_attempt(id, d.clone(), now));
+    }
+    tx.commit().await?;
+    sqlx::query(
+        "INSERT INTO outbox_attempts (game_id, outbox_id, attempt, dispatcher, started_at, finished_at, ok, error)
+         VALUES ($1, $2, $3, $4, $5, $6, 1, NULL) ON CONFLICT DO NOTHING",
+    )
+    .bind(game_id)
+    .bind(claim.row.id)
+    .bind(claim.attempt)
+    .bind(dispatcher)
+    .bind(timestamp(claim.claimed_at))
+    .bind(timestamp(now))
+    .execute(pool)
+    .await?;
+    Ok(Some(claimed))
+}
+
 /// A delivery's payload as the outbox keeps it.
 fn payload_text(d: &OutboxRecord) -> Result<String> {
     serde_json::to_string(&d.payload)
@@ -988,7 +632,7 @@ impl Store {
     /// each payload a tick's JSON, in order, in one statement. Nothing to do on SQLite: one
     /// process owns the file and tells its listener directly.
     pub async fn notify_appended_all(&self, payloads: &[String]) -> Result<()> {
-        if let Store::Postgres(s) = self {
+        db_run!(self, postgres s => {
             sqlx::query(
                 "SELECT count(pg_notify($1, p)) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, n)",
             )
@@ -996,7 +640,7 @@ impl Store {
             .bind(payloads)
             .execute(s.pool())
             .await?;
-        }
+        }, sqlite _ => {});
         Ok(())
     }
 }

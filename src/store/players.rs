@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::{Result, Store};
 
 /// A seat an email address holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct PlayerSeat {
     pub game_id: String,
     pub seat: String,
@@ -26,24 +26,15 @@ impl Store {
     pub async fn seats_by_email(&self, email: &str) -> Result<Vec<PlayerSeat>> {
         let sql = "SELECT s.game_id, s.seat, s.name, s.link_generation FROM seats s JOIN games g ON g.game_id = s.game_id
                    WHERE lower(s.email) = lower($1) ORDER BY g.created_at DESC, s.game_id, s.position";
-        let rows: Vec<(String, String, String, i64)> = both!(self, pool => {
+        Ok(db_run!(self, writer pool => {
             sqlx::query_as(sql).bind(email).fetch_all(pool).await?
-        });
-        Ok(rows
-            .into_iter()
-            .map(|(game_id, seat, name, link_generation)| PlayerSeat {
-                game_id,
-                seat,
-                name,
-                link_generation,
-            })
-            .collect())
+        }))
     }
 
     /// Sets the email of a seat (a seat claimed through its link). False if there is no such seat.
     pub async fn set_seat_email(&self, game_id: &str, seat: &str, email: &str) -> Result<bool> {
         let sql = "UPDATE seats SET email = $3 WHERE game_id = $1 AND seat = $2";
-        let n = both!(self, pool => {
+        let n = db_run!(self, writer pool => {
             sqlx::query(sql).bind(game_id).bind(seat).bind(email).execute(pool).await?.rows_affected()
         });
         Ok(n == 1)
@@ -60,7 +51,7 @@ impl Store {
     ) -> Result<()> {
         let purge = "DELETE FROM login_tokens WHERE expires_at < $1";
         let insert = "INSERT INTO login_tokens (token_hash, email, expires_at) VALUES ($1, $2, $3)";
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             sqlx::query(purge).bind(now).execute(pool).await?;
             sqlx::query(insert).bind(token_hash).bind(email).bind(expires_at).execute(pool).await?;
         });
@@ -73,7 +64,7 @@ impl Store {
         let sql = "UPDATE login_tokens SET used_at = $2
                    WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
                    RETURNING email";
-        Ok(both!(self, pool => {
+        Ok(db_run!(self, writer pool => {
             sqlx::query_scalar(sql).bind(token_hash).bind(now).fetch_optional(pool).await?
         }))
     }
@@ -89,7 +80,7 @@ impl Store {
     ) -> Result<()> {
         let purge = "DELETE FROM sessions WHERE expires_at < $1";
         let insert = "INSERT INTO sessions (session_hash, email, expires_at) VALUES ($1, $2, $3)";
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             sqlx::query(purge).bind(now).execute(pool).await?;
             sqlx::query(insert).bind(session_hash).bind(email).bind(expires_at).execute(pool).await?;
         });
@@ -99,7 +90,7 @@ impl Store {
     /// The email of a session still open at `now`.
     pub async fn session_email(&self, session_hash: &str, now: i64) -> Result<Option<String>> {
         let sql = "SELECT email FROM sessions WHERE session_hash = $1 AND expires_at > $2";
-        Ok(both!(self, pool => {
+        Ok(db_run!(self, writer pool => {
             sqlx::query_scalar(sql).bind(session_hash).bind(now).fetch_optional(pool).await?
         }))
     }
@@ -107,7 +98,7 @@ impl Store {
     /// Ends a session (signing out).
     pub async fn drop_session(&self, session_hash: &str) -> Result<()> {
         let sql = "DELETE FROM sessions WHERE session_hash = $1";
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             sqlx::query(sql).bind(session_hash).execute(pool).await?;
         });
         Ok(())
@@ -120,7 +111,7 @@ impl Store {
         let sessions = "DELETE FROM sessions WHERE lower(email) = lower($1)";
         let seats =
             "UPDATE seats SET link_generation = link_generation + 1 WHERE lower(email) = lower($1)";
-        Ok(both!(self, pool => {
+        Ok(db_run!(self, writer pool => {
             let mut tx = pool.begin().await?;
             sqlx::query(sessions).bind(email).execute(&mut *tx).await?;
             let n = sqlx::query(seats).bind(email).execute(&mut *tx).await?.rows_affected();
@@ -132,22 +123,9 @@ impl Store {
     /// A seat's link generation, if the game has the seat.
     pub async fn seat_link_generation(&self, game_id: &str, seat: &str) -> Result<Option<i64>> {
         let sql = "SELECT link_generation FROM seats WHERE game_id = $1 AND seat = $2";
-        Ok(match self {
-            Store::Postgres(s) => {
-                sqlx::query_scalar(sql)
-                    .bind(game_id)
-                    .bind(seat)
-                    .fetch_optional(s.pool())
-                    .await?
-            }
-            Store::Sqlite(s) => {
-                sqlx::query_scalar(sql)
-                    .bind(game_id)
-                    .bind(seat)
-                    .fetch_optional(s.pool())
-                    .await?
-            }
-        })
+        Ok(db_run!(self, reader pool => {
+            sqlx::query_scalar(sql).bind(game_id).bind(seat).fetch_optional(pool).await?
+        }))
     }
 
     /// Moves a seat's link generation on, so that every seat link signed before stops opening
@@ -155,7 +133,7 @@ impl Store {
     pub async fn revoke_seat_links(&self, game_id: &str, seat: &str) -> Result<Option<i64>> {
         let sql = "UPDATE seats SET link_generation = link_generation + 1
                    WHERE game_id = $1 AND seat = $2 RETURNING link_generation";
-        Ok(both!(self, pool => {
+        Ok(db_run!(self, writer pool => {
             sqlx::query_scalar(sql).bind(game_id).bind(seat).fetch_optional(pool).await?
         }))
     }
@@ -168,7 +146,7 @@ impl Store {
                    JOIN games g ON g.game_id = s.game_id
                    WHERE s.email IS NOT NULL AND c.digest AND c.email AND NOT g.ended
                    ORDER BY 1";
-        Ok(both!(self, pool => {
+        Ok(db_run!(self, writer pool => {
             sqlx::query_scalar(sql).fetch_all(pool).await?
         }))
     }
@@ -184,7 +162,7 @@ impl Store {
                    SELECT s.game_id, s.seat, $2, $3, $4, $5 FROM seats s WHERE lower(s.email) = lower($1)
                    ON CONFLICT (game_id, seat) DO UPDATE SET email = excluded.email,
                    webhooks = excluded.webhooks, reminders = excluded.reminders, digest = excluded.digest";
-        Ok(both!(self, pool => {
+        Ok(db_run!(self, writer pool => {
             sqlx::query(sql)
                 .bind(email)
                 .bind(channels.email)
@@ -213,7 +191,7 @@ impl Store {
         let insert =
             "INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)";
         let seq = i64::try_from(row.seq).unwrap_or(i64::MAX);
-        Ok(both!(self, pool => {
+        Ok(db_run!(self, writer pool => {
             let mut tx = pool.begin().await?;
             sqlx::query(purge).bind(forget_before).execute(&mut *tx).await?;
             let marked = sqlx::query(mark).bind(email).bind(day).execute(&mut *tx).await?.rows_affected() == 1;
@@ -247,7 +225,7 @@ impl Store {
     ) -> Result<()> {
         let purge = "DELETE FROM claim_tokens WHERE game_id = $1 AND expires_at < $2";
         let insert = "INSERT INTO claim_tokens (game_id, token_hash, seat, email, expires_at) VALUES ($1, $2, $3, $4, $5)";
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             let mut tx = pool.begin().await?;
             sqlx::query(purge).bind(game_id).bind(now).execute(&mut *tx).await?;
             sqlx::query(insert).bind(game_id).bind(token_hash).bind(seat).bind(email).bind(expires_at).execute(&mut *tx).await?;
@@ -274,7 +252,7 @@ impl Store {
                        link_generation = link_generation
                            + CASE WHEN email IS NULL OR email <> $3 THEN 1 ELSE 0 END
                    WHERE game_id = $1 AND seat = $2";
-        Ok(both!(self, pool => {
+        Ok(db_run!(self, writer pool => {
             let mut tx = pool.begin().await?;
             let taken: Option<(String, String)> = sqlx::query_as(take)
                 .bind(game_id)

@@ -12,7 +12,7 @@ impl Store {
     /// The seat's time zone (an IANA name), if it set one.
     pub async fn seat_time_zone(&self, game_id: &str, seat: &str) -> Result<Option<String>> {
         let sql = "SELECT time_zone FROM seat_channels WHERE game_id = $1 AND seat = $2";
-        let found: Option<Option<String>> = both!(self, pool => {
+        let found: Option<Option<String>> = db_run!(self, writer pool => {
             sqlx::query_scalar(sql).bind(game_id).bind(seat).fetch_optional(pool).await?
         });
         Ok(found.flatten())
@@ -28,7 +28,7 @@ impl Store {
     ) -> Result<()> {
         let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks, time_zone) VALUES ($1, $2, TRUE, TRUE, $3)
                    ON CONFLICT (game_id, seat) DO UPDATE SET time_zone = excluded.time_zone";
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             sqlx::query(sql).bind(game_id).bind(seat).bind(time_zone).execute(pool).await?;
         });
         Ok(())
@@ -44,7 +44,7 @@ impl Store {
         let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks, time_zone)
                    SELECT s.game_id, s.seat, TRUE, TRUE, $2 FROM seats s WHERE lower(s.email) = lower($1)
                    ON CONFLICT (game_id, seat) DO UPDATE SET time_zone = excluded.time_zone";
-        Ok(both!(self, pool => {
+        Ok(db_run!(self, writer pool => {
             sqlx::query(sql).bind(email).bind(time_zone).execute(pool).await?.rows_affected()
         }))
     }
@@ -52,7 +52,7 @@ impl Store {
     /// A setting of the service's (`BASE_URL`), if stored.
     pub async fn service_setting(&self, name: &str) -> Result<Option<String>> {
         let sql = "SELECT value FROM service_settings WHERE name = $1";
-        Ok(both!(self, pool => {
+        Ok(db_run!(self, writer pool => {
             sqlx::query_scalar(sql).bind(name).fetch_optional(pool).await?
         }))
     }
@@ -61,7 +61,7 @@ impl Store {
     pub async fn set_service_setting(&self, name: &str, value: &str) -> Result<()> {
         let sql = "INSERT INTO service_settings (name, value) VALUES ($1, $2)
                    ON CONFLICT (name) DO UPDATE SET value = excluded.value";
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             sqlx::query(sql).bind(name).bind(value).execute(pool).await?;
         });
         Ok(())

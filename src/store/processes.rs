@@ -74,10 +74,7 @@ const POSTGRES: Statements = statements!("CAST(EXTRACT(EPOCH FROM now()) AS BIGI
 const SQLITE: Statements = statements!("CAST(strftime('%s', 'now') AS INTEGER)");
 
 fn statements(store: &Store) -> &'static Statements {
-    match store {
-        Store::Postgres(_) => &POSTGRES,
-        Store::Sqlite(_) => &SQLITE,
-    }
+    db_run!(store, postgres _ => &POSTGRES, sqlite _ => &SQLITE)
 }
 
 /// The live processes' query on `store`'s backend, for `at_rest` to run in its transaction.
@@ -189,7 +186,7 @@ impl Store {
         };
         // Rows long gone (a day: for an operator to read meanwhile) are forgotten.
         let forget = statements(self).forget;
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             sqlx::query(forget).execute(pool).await?;
         });
         self.write_process(&record).await?;
@@ -208,7 +205,7 @@ impl Store {
     /// Writes (or refreshes) a process's row, its heartbeat now.
     async fn write_process(&self, record: &ProcessRecord) -> Result<()> {
         let sql = statements(self).write;
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             sqlx::query(sql)
                 .bind(&record.process_id)
                 .bind(&record.kind)
@@ -224,7 +221,7 @@ impl Store {
 
     async fn delete_process(&self, process_id: &str) -> Result<()> {
         let sql = "DELETE FROM processes WHERE process_id = $1";
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             sqlx::query(sql).bind(process_id).execute(pool).await?;
         });
         Ok(())
@@ -233,7 +230,7 @@ impl Store {
     /// The processes whose row was refreshed within `GONE_AFTER`, oldest first.
     pub async fn live_processes(&self) -> Result<Vec<ProcessRecord>> {
         let sql = live_query(self);
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             let rows = sqlx::query(sql).fetch_all(pool).await?;
             rows.iter().map(record).collect()
         })

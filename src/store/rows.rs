@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::sealing::{RowId, SecretKey};
-use super::{Append, Result, StoreError, KEY_LIFETIME};
+use super::{Append, GameRecord, Result, StoreError, KEY_LIFETIME};
 use crate::engine::event::{kind, timestamp, Event};
 
 /// One event row: the exact JSON text plus the columns queries and checks read without parsing.
@@ -42,6 +42,40 @@ pub(super) struct IdempotencyRow {
     /// Keys used at or before this instant have expired (`key_cutoff`).
     pub since: String,
     pub response: String,
+}
+
+/// A `games` row as read: a `GameRecord` once its next seq is checked.
+#[derive(sqlx::FromRow)]
+pub(super) struct GameRow {
+    game_id: String,
+    ruleset: String,
+    scenario: String,
+    created_at: String,
+    next_seq: i64,
+    ended: bool,
+    name: String,
+}
+
+impl GameRow {
+    pub(super) fn record(self) -> Result<GameRecord> {
+        Ok(GameRecord {
+            game_id: self.game_id,
+            ruleset: self.ruleset,
+            scenario: self.scenario,
+            created_at: self.created_at,
+            next_seq: to_u64(self.next_seq)?,
+            ended: self.ended,
+            name: self.name,
+        })
+    }
+}
+
+/// A `secrets` row as read, its value still sealed.
+#[derive(sqlx::FromRow)]
+pub(super) struct StoredSecret {
+    pub name: String,
+    pub seat: Option<String>,
+    pub value: String,
 }
 
 /// An append checked against its game and expected seq, ready to be written.

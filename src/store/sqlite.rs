@@ -128,93 +128,38 @@ impl SqliteStore {
         &self.writer
     }
 
-    pub async fn ping(&self) -> Result<()> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
-        Ok(())
-    }
-
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
     }
 
-    pub async fn migrate(&self) -> Result<()> {
-        sqlx::migrate!("./migrations/sqlite")
-            .run(&self.writer)
-            .await?;
-        Ok(())
-    }
-
-    /// How many of the embedded migrations the database has not applied (all of them on a
-    /// database Despatch never migrated).
-    pub async fn pending_migrations(&self) -> Result<usize> {
-        let migrator = sqlx::migrate!("./migrations/sqlite");
-        let kept: bool = sqlx::query_scalar("SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'")
-            .fetch_one(&self.pool)
-            .await?;
-        let applied: Vec<i64> = if kept {
-            sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success")
-                .fetch_all(&self.pool)
-                .await?
-        } else {
-            Vec::new()
-        };
-        Ok(migrator
-            .iter()
-            .filter(|m| !m.migration_type.is_down_migration() && !applied.contains(&m.version))
-            .count())
-    }
-
-    pub async fn create_game(
+    /// The transaction of a pass over every secret at rest (`at_rest`): `BEGIN IMMEDIATE` takes
+    /// the database's one write lock, which new secrets and processes' rows wait for.
+    pub(super) async fn begin_upkeep(
         &self,
-        game: &GameRecord,
-        seats: &[SeatRecord],
-        append: &Append,
-    ) -> Result<()> {
-        let rows = rows::append_rows(&game.game_id, 0, append, self.key.as_ref())?;
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let inserted = sqlx::query(
-            "INSERT INTO games (game_id, ruleset, scenario, created_at, next_seq, ended, name)
-             VALUES ($1, $2, $3, $4, 0, 0, $5) ON CONFLICT (game_id) DO NOTHING",
-        )
-        .bind(&game.game_id)
-        .bind(&game.ruleset)
-        .bind(&game.scenario)
-        .bind(&game.created_at)
-        .bind(&game.name)
-        .execute(&mut *tx)
-        .await?;
-        if inserted.rows_affected() == 0 {
-            return Err(StoreError::Duplicate(game.game_id.clone()));
+        _processes: bool,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    /// The transaction of a write that is more than an append (`Store::create_game`): `BEGIN
+    /// IMMEDIATE` on the writer, as an append's.
+    pub(super) async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
+        Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    /// Writes an append's rows in `tx`: whether the game moved on (it was at the append's
+    /// expected seq); nothing is written if it did not.
+    pub(super) async fn write_rows(
+        &self,
+        tx: &mut sqlx::Transaction<'static, sqlx::Sqlite>,
+        game_id: &str,
+        rows: &AppendRows,
+    ) -> Result<bool> {
+        if !move_on(tx, game_id, rows).await? {
+            return Ok(false);
         }
-        for (position, seat) in seats.iter().enumerate() {
-            if seat.game_id != game.game_id {
-                return Err(StoreError::Corrupt(format!(
-                    "seat {} of game {} given with game {}",
-                    seat.seat, seat.game_id, game.game_id
-                )));
-            }
-            sqlx::query(
-                "INSERT INTO seats (game_id, seat, position, name, email, token_hash)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(&game.game_id)
-            .bind(&seat.seat)
-            .bind(position as i64)
-            .bind(&seat.name)
-            .bind(&seat.email)
-            .bind(&seat.token_hash)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if !move_on(&mut tx, &game.game_id, &rows).await? {
-            return Err(StoreError::Corrupt(format!(
-                "game {} was not at seq 0 when created",
-                game.game_id
-            )));
-        }
-        insert(&mut tx, &game.game_id, &rows).await?;
-        tx.commit().await?;
-        Ok(())
+        insert(tx, game_id, rows).await?;
+        Ok(true)
     }
 
     pub async fn append(&self, game_id: &str, expected_seq: u64, append: &Append) -> Result<()> {
@@ -257,9 +202,9 @@ impl SqliteStore {
                       // meanwhile; this mirrors the PostgreSQL backend all the same.
             if let (StoreError::Db(e), Some(idem)) = (&err, &rows.idempotency) {
                 if rows::is_unique_violation(e) {
-                    if let Some((hash, response)) = self
-                        .saved_key(game_id, &idem.seat, &idem.key, &idem.since)
-                        .await?
+                    let mut conn = self.pool.acquire().await?;
+                    if let Some((hash, response)) =
+                        saved_key(&mut conn, game_id, &idem.seat, &idem.key, &idem.since).await?
                     {
                         return Err(rows::used_key(
                             hash.as_deref(),
@@ -275,259 +220,11 @@ impl SqliteStore {
         Ok(())
     }
 
-    pub async fn game(&self, game_id: &str) -> Result<Option<GameRecord>> {
-        let row = sqlx::query(
-            "SELECT game_id, ruleset, scenario, created_at, next_seq, ended, name FROM games WHERE game_id = $1",
-        )
-        .bind(game_id)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|row| {
-            Ok(GameRecord {
-                game_id: row.try_get("game_id")?,
-                ruleset: row.try_get("ruleset")?,
-                scenario: row.try_get("scenario")?,
-                created_at: row.try_get("created_at")?,
-                next_seq: rows::to_u64(row.try_get("next_seq")?)?,
-                ended: row.try_get("ended")?,
-                name: row.try_get("name")?,
-            })
-        })
-        .transpose()
-    }
-
-    pub async fn events(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<Event>> {
-        self.event_rows(game_id, from, to)
-            .await?
-            .into_iter()
-            .map(|(seq, body)| rows::event_from_text(game_id, seq, &body))
-            .collect()
-    }
-
-    pub async fn events_json(
-        &self,
-        game_id: &str,
-        from: u64,
-        to: Option<u64>,
-    ) -> Result<Vec<String>> {
-        Ok(self
-            .event_rows(game_id, from, to)
-            .await?
-            .into_iter()
-            .map(|(_, body)| body)
-            .collect())
-    }
-
-    async fn event_rows(
-        &self,
-        game_id: &str,
-        from: u64,
-        to: Option<u64>,
-    ) -> Result<Vec<(i64, String)>> {
-        let (from, to) = rows::seq_range(from, to);
-        let found = sqlx::query(
-            "SELECT seq, body FROM events
-             WHERE game_id = $1 AND seq >= $2 AND ($3 IS NULL OR seq < $3)
-             ORDER BY seq",
-        )
-        .bind(game_id)
-        .bind(from)
-        .bind(to)
-        .fetch_all(&self.pool)
-        .await?;
-        found
-            .iter()
-            .map(|row| Ok((row.try_get("seq")?, row.try_get("body")?)))
-            .collect()
-    }
-
-    pub async fn seats(&self, game_id: &str) -> Result<Vec<SeatRecord>> {
-        let found = sqlx::query(
-            "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 ORDER BY position",
-        )
-        .bind(game_id)
-        .fetch_all(&self.pool)
-        .await?;
-        found.iter().map(seat_record).collect()
-    }
-
-    pub async fn seat_by_token(
-        &self,
-        game_id: &str,
-        token_hash: &str,
-    ) -> Result<Option<SeatRecord>> {
-        let found = sqlx::query(
-            "SELECT game_id, seat, name, email, token_hash FROM seats WHERE game_id = $1 AND token_hash = $2",
-        )
-        .bind(game_id)
-        .bind(token_hash)
-        .fetch_optional(&self.pool)
-        .await?;
-        found.as_ref().map(seat_record).transpose()
-    }
-
-    pub async fn put_snapshot(&self, snapshot: &Snapshot) -> Result<()> {
-        let mut tx = self.writer.begin().await?;
-        sqlx::query(snapshots::INSERT)
-            .bind(&snapshot.game_id)
-            .bind(rows::to_i64(snapshot.seq)?)
-            .bind(&snapshot.event_hash)
-            .bind(&snapshot.ruleset)
-            .bind(&snapshot.rules_version)
-            .bind(&snapshot.state_hash)
-            .bind(&snapshot.body)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(snapshots::PRUNE)
-            .bind(&snapshot.game_id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    pub async fn latest_snapshot(&self, game_id: &str) -> Result<Option<Snapshot>> {
-        let found = sqlx::query(snapshots::LATEST)
-            .bind(game_id)
-            .fetch_optional(&self.pool)
-            .await?;
-        found
-            .map(|row| {
-                let texts = [
-                    row.try_get("event_hash")?,
-                    row.try_get("ruleset")?,
-                    row.try_get("rules_version")?,
-                    row.try_get("state_hash")?,
-                    row.try_get("body")?,
-                ];
-                snapshots::from_columns(game_id, row.try_get("seq")?, texts)
-            })
-            .transpose()
-    }
-
-    pub async fn secrets(&self, game_id: &str) -> Result<Vec<SecretRecord>> {
-        let found = sqlx::query(
-            "SELECT game_id, name, seat, value FROM secrets WHERE game_id = $1 ORDER BY name",
-        )
-        .bind(game_id)
-        .fetch_all(&self.pool)
-        .await?;
-        found
-            .iter()
-            .map(|row| {
-                let name: String = row.try_get("name")?;
-                let seat: Option<String> = row.try_get("seat")?;
-                let value: String = row.try_get("value")?;
-                Ok(SecretRecord {
-                    game_id: game_id.to_owned(),
-                    value: rows::open_secret(
-                        self.key.as_ref(),
-                        game_id,
-                        &name,
-                        seat.as_deref(),
-                        &value,
-                    )?,
-                    name,
-                    seat,
-                })
-            })
-            .collect()
-    }
-
-    pub async fn idempotent(
-        &self,
-        game_id: &str,
-        seat: &str,
-        key: &str,
-    ) -> Result<Option<serde_json::Value>> {
-        let mut conn = self.pool.acquire().await?;
-        saved_response(&mut conn, game_id, seat, key)
-            .await?
-            .map(|text| rows::json_from_text("a saved response", &text))
-            .transpose()
-    }
-
-    /// How many moves with an idempotency key `seat` of `game_id` made after `since`.
-    pub async fn keyed_moves_since(&self, game_id: &str, seat: &str, since: &str) -> Result<u64> {
-        let n: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM idempotency WHERE game_id = $1 AND seat = $2 AND created_at > $3",
-        )
-        .bind(game_id)
-        .bind(seat)
-        .bind(since)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(n.max(0) as u64)
-    }
-
-    /// A seat's key used after `since`: its request hash (if saved) and its answer.
-    pub async fn saved_key(
-        &self,
-        game_id: &str,
-        seat: &str,
-        key: &str,
-        since: &str,
-    ) -> Result<Option<(Option<String>, String)>> {
-        let mut conn = self.pool.acquire().await?;
-        saved_key(&mut conn, game_id, seat, key, since).await
-    }
-
-    /// Queues one outbox row on its own (an answer to an inbound mail).
-    pub async fn enqueue(&self, row: &OutboxRecord) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(&row.game_id)
-        .bind(row.seq as i64)
-        .bind(&row.channel)
-        .bind(&row.seat)
-        .bind(row.payload.to_string())
-        .execute(&self.writer)
-        .await?;
-        Ok(())
-    }
-
-    pub async fn outbox(&self, game_id: &str) -> Result<Vec<OutboxRow>> {
-        let found =
-            sqlx::query("SELECT id, game_id, seq, channel, seat, payload FROM outbox WHERE game_id = $1 ORDER BY id")
-                .bind(game_id)
-                .fetch_all(&self.pool)
-                .await?;
-        found
-            .iter()
-            .map(|row| {
-                let id: i64 = row.try_get("id")?;
-                let payload: String = row.try_get("payload")?;
-                Ok(OutboxRow {
-                    id,
-                    record: OutboxRecord {
-                        game_id: row.try_get("game_id")?,
-                        seq: rows::to_u64(row.try_get("seq")?)?,
-                        channel: row.try_get("channel")?,
-                        seat: row.try_get("seat")?,
-                        payload: rows::json_from_text(&format!("outbox row {id}"), &payload)?,
-                    },
-                })
-            })
-            .collect()
-    }
 }
 
-async fn saved_response(
-    conn: &mut SqliteConnection,
-    game_id: &str,
-    seat: &str,
-    key: &str,
-) -> Result<Option<String>> {
-    Ok(sqlx::query_scalar(
-        "SELECT response FROM idempotency WHERE game_id = $1 AND seat = $2 AND key = $3",
-    )
-    .bind(game_id)
-    .bind(seat)
-    .bind(key)
-    .fetch_optional(&mut *conn)
-    .await?)
-}
+/// A seat's key used after `since` (`$4`): its request hash (if saved) and its answer.
+pub(super) const SAVED_KEY: &str = "SELECT request_hash, response FROM idempotency
+         WHERE game_id = $1 AND seat = $2 AND key = $3 AND created_at > $4";
 
 /// A seat's key used after `since`: its request hash (if saved) and its answer.
 async fn saved_key(
@@ -537,10 +234,7 @@ async fn saved_key(
     key: &str,
     since: &str,
 ) -> Result<Option<(Option<String>, String)>> {
-    let found = sqlx::query(
-        "SELECT request_hash, response FROM idempotency
-         WHERE game_id = $1 AND seat = $2 AND key = $3 AND created_at > $4",
-    )
+    let found = sqlx::query(SAVED_KEY)
     .bind(game_id)
     .bind(seat)
     .bind(key)
@@ -629,12 +323,3 @@ async fn insert(conn: &mut SqliteConnection, game_id: &str, rows: &AppendRows) -
     Ok(())
 }
 
-fn seat_record(row: &sqlx::sqlite::SqliteRow) -> Result<SeatRecord> {
-    Ok(SeatRecord {
-        game_id: row.try_get("game_id")?,
-        seat: row.try_get("seat")?,
-        name: row.try_get("name")?,
-        email: row.try_get("email")?,
-        token_hash: row.try_get("token_hash")?,
-    })
-}

@@ -29,7 +29,7 @@ impl Store {
         let notice =
             "INSERT INTO outbox (game_id, seq, channel, seat, payload) VALUES ($1, $2, $3, $4, $5)";
         let after = i64::try_from(talk.after_seq).unwrap_or(i64::MAX);
-        both!(self, pool => {
+        db_run!(self, writer pool => {
             let mut tx = pool.begin().await?;
             sqlx::query(insert)
                 .bind(&talk.game_id)
@@ -60,7 +60,7 @@ impl Store {
         let sql = "SELECT id, after_seq, from_seat, to_seat, body, recorded_at FROM talk
                    WHERE game_id = $1 ORDER BY id";
         #[allow(clippy::type_complexity)]
-        let rows: Vec<(i64, i64, String, Option<String>, String, String)> = both!(self, pool => {
+        let rows: Vec<(i64, i64, String, Option<String>, String, String)> = db_run!(self, writer pool => {
             sqlx::query_as(sql).bind(game_id).fetch_all(pool).await?
         });
         Ok(rows

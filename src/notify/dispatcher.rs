@@ -27,6 +27,7 @@ use super::email::Mailer;
 use super::notice::{self, Composed};
 use super::templates;
 use super::webhook::{Hooks, WebhookDelivery};
+use crate::config::DispatchSettings;
 use crate::engine::canonical::random32;
 use crate::games::clock::Clock;
 use crate::games::links::pending::Pending;
@@ -37,34 +38,6 @@ use crate::games::outbox::{
 use crate::games::players::{CLAIM, SEAT_LINKS, SIGN_IN};
 use crate::games::settings::DIGEST;
 use crate::games::Games;
-
-/// How a dispatcher paces itself.
-#[derive(Debug, Clone)]
-pub struct DispatchSettings {
-    /// How long a claim holds a row before another dispatcher may take it.
-    pub lease: Duration,
-    /// Rows claimed at once (and sent concurrently).
-    pub batch: i64,
-    pub retry_base: Duration,
-    pub retry_max: Duration,
-    /// How long to sleep when nothing is due.
-    pub poll: Duration,
-    /// The domain of reply-to addresses (`DESPATCH_REPLY_DOMAIN`), if replies are taken.
-    pub reply_domain: Option<String>,
-}
-
-impl Default for DispatchSettings {
-    fn default() -> Self {
-        DispatchSettings {
-            lease: Duration::from_secs(120),
-            batch: 32,
-            retry_base: Duration::from_secs(10),
-            retry_max: Duration::from_secs(3600),
-            poll: Duration::from_millis(500),
-            reply_domain: None,
-        }
-    }
-}
 
 /// The notices a later `turn` notice to the same seat says all of.
 const SUPERSEDED: [&str; 2] = [TURN, REMINDER];

@@ -14,10 +14,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix_web::{web, App, HttpResponse, HttpServer};
+use despatch::config::DispatchSettings;
 use despatch::games::outbox::EmailDelivery;
 use despatch::games::webhook_targets::WebhookTargets;
 use despatch::games::{Games, NewGame, NewSeat};
-use despatch::notify::dispatcher::{DispatchSettings, Dispatcher};
+use despatch::notify::dispatcher::Dispatcher;
 use despatch::notify::email::Mailer;
 use despatch::notify::webhook::{install_crypto, Hooks, WebhookDelivery};
 use despatch::store::{Store, WebhookRecord};

@@ -579,8 +579,7 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
             // Commands run beside the service (`mail-in` from the mail server) read it, so
             // that their links are the notices' own.
             app.games()
-                .store
-                .set_service_setting(crate::store::preferences::BASE_URL, app.base_url())
+                .keep_base_url(app.base_url())
                 .await
                 .map_err(|e| format!("cannot store the base URL: {e}"))?;
             if settings.notify.run_in_serve {

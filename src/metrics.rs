@@ -6,23 +6,21 @@
 //! (`games`), an append's time (`games`), a request's time (`http`), a delivery sent or failed
 //! and a dispatcher panic caught (`notify`), an inbound message handled (`mail_in`). Recording
 //! is a few atomic operations, so it runs whether or not anything is exposed. The outbox gauges
-//! are read from the store when the page is scraped, so they hold for every dispatcher on the
-//! database, not just this process's.
+//! are read from the store when the page is scraped (`games` reads them and hands them to
+//! `render`), so they hold for every dispatcher on the database, not just this process's.
+//!
+//! This module is a leaf: it imports no part of the service. A caller maps what happened to
+//! the labels defined here (`MoveOutcome`, `MailIn`, `OutboxGauges`); this module only counts.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, Utc};
 use prometheus::{
     Encoder, Gauge, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
     Opts, Registry, TextEncoder,
 };
-
-use crate::games::{MoveResult, ServiceError};
-use crate::mail_in::Receipt;
-use crate::store::Store;
 
 /// Bucket bounds, in seconds, of the latency histograms: 1 ms to 10 s.
 const LATENCY_BUCKETS: &[f64] = &[
@@ -163,20 +161,38 @@ pub fn note_ruleset(game_id: &str, ruleset: &str) {
     }
 }
 
+/// What became of a submitted move: the `outcome` label of `despatch_moves_total`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveOutcome {
+    Accepted,
+    Replayed,
+    Stale,
+    Rule,
+    RateLimited,
+    BadRequest,
+    Error,
+}
+
+impl MoveOutcome {
+    /// The label's value.
+    pub fn label(self) -> &'static str {
+        match self {
+            MoveOutcome::Accepted => "accepted",
+            MoveOutcome::Replayed => "replayed",
+            MoveOutcome::Stale => "stale",
+            MoveOutcome::Rule => "rule",
+            MoveOutcome::RateLimited => "rate_limited",
+            MoveOutcome::BadRequest => "bad_request",
+            MoveOutcome::Error => "error",
+        }
+    }
+}
+
 /// Counts a submitted move by its game's ruleset and its outcome. A move refused before its
 /// game was read (rate-limited) is counted under the ruleset this process last loaded the game
 /// with: the rate limits are per process, so a seat is only limited where its earlier moves were
 /// made.
-pub fn moved(game_id: &str, result: &Result<MoveResult, ServiceError>) {
-    let outcome = match result {
-        Ok(r) if r.replayed => "replayed",
-        Ok(_) => "accepted",
-        Err(ServiceError::Stale { .. }) => "stale",
-        Err(ServiceError::Rule(_)) => "rule",
-        Err(ServiceError::RateLimited { .. }) => "rate_limited",
-        Err(ServiceError::BadRequest(_)) => "bad_request",
-        Err(_) => "error",
-    };
+pub fn moved(game_id: &str, outcome: MoveOutcome) {
     let ruleset = METRICS
         .rulesets
         .lock()
@@ -185,7 +201,7 @@ pub fn moved(game_id: &str, result: &Result<MoveResult, ServiceError>) {
         .unwrap_or_else(|| "unknown".into());
     METRICS
         .moves
-        .with_label_values(&[ruleset.as_str(), outcome])
+        .with_label_values(&[ruleset.as_str(), outcome.label()])
         .inc();
 }
 
@@ -242,31 +258,52 @@ pub fn dispatcher_panic() {
     METRICS.dispatcher_panics.inc();
 }
 
-/// Counts an inbound message handled: `answered`, `refused` (answered, but it reached no game)
-/// or `ignored`.
-pub fn mail_in(receipt: &Receipt) {
-    let result = match receipt {
-        Receipt::Answered {
-            game_id: Some(_), ..
-        } => "answered",
-        Receipt::Answered { game_id: None, .. } => "refused",
-        Receipt::Ignored(_) => "ignored",
-    };
-    METRICS.mail_in.with_label_values(&[result]).inc();
+/// What became of an inbound message: the `result` label of `despatch_mail_in_total`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailIn {
+    /// Answered, and it reached a game.
+    Answered,
+    /// Answered, but it reached no game.
+    Refused,
+    Ignored,
 }
 
-/// The page Prometheus scrapes: the outbox read from the store as of `now`, then every metric of
-/// this process in the text format.
-pub async fn render(store: &Store, now: DateTime<Utc>) -> Result<String, String> {
-    let health = store
-        .outbox_health(now)
-        .await
-        .map_err(|e| format!("cannot read the outbox: {e}"))?;
-    METRICS.outbox_waiting.set(health.waiting);
-    METRICS.outbox_due.set(health.due);
+impl MailIn {
+    /// The label's value.
+    pub fn label(self) -> &'static str {
+        match self {
+            MailIn::Answered => "answered",
+            MailIn::Refused => "refused",
+            MailIn::Ignored => "ignored",
+        }
+    }
+}
+
+/// Counts an inbound message handled: `answered`, `refused` (answered, but it reached no game)
+/// or `ignored`.
+pub fn mail_in(result: MailIn) {
+    METRICS.mail_in.with_label_values(&[result.label()]).inc();
+}
+
+/// The outbox as the store reads it when the page is scraped, for its gauges.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OutboxGauges {
+    /// Rows not yet delivered.
+    pub waiting: i64,
+    /// Rows due now and not yet taken by a dispatcher.
+    pub due: i64,
+    /// How long the longest-waiting due row has been due, in seconds (0 or less: none is).
+    pub oldest_due_secs: f64,
+}
+
+/// The page Prometheus scrapes: the outbox's gauges as the caller read them, then every metric
+/// of this process in the text format.
+pub fn render(outbox: OutboxGauges) -> Result<String, String> {
+    METRICS.outbox_waiting.set(outbox.waiting);
+    METRICS.outbox_due.set(outbox.due);
     METRICS
         .outbox_oldest_due
-        .set(health.oldest_due_secs.max(0.0));
+        .set(outbox.oldest_due_secs.max(0.0));
     let mut out = Vec::new();
     TextEncoder::new()
         .encode(&METRICS.registry.gather(), &mut out)

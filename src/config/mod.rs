@@ -8,8 +8,6 @@ pub mod file;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::notify::dispatcher::DispatchSettings;
-
 /// Where the service keeps its data and where it listens.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -69,6 +67,34 @@ pub struct NotifySettings {
     /// `DESPATCH_LEASE_SECS` (120), `DESPATCH_BATCH` (32), `DESPATCH_RETRY_BASE_SECS` (10),
     /// `DESPATCH_RETRY_MAX_SECS` (3600), `DESPATCH_POLL_MS` (500), `DESPATCH_REPLY_DOMAIN`.
     pub dispatch: DispatchSettings,
+}
+
+/// How a dispatcher paces itself (`notify::dispatcher`).
+#[derive(Debug, Clone)]
+pub struct DispatchSettings {
+    /// How long a claim holds a row before another dispatcher may take it.
+    pub lease: Duration,
+    /// Rows claimed at once (and sent concurrently).
+    pub batch: i64,
+    pub retry_base: Duration,
+    pub retry_max: Duration,
+    /// How long to sleep when nothing is due.
+    pub poll: Duration,
+    /// The domain of reply-to addresses (`DESPATCH_REPLY_DOMAIN`), if replies are taken.
+    pub reply_domain: Option<String>,
+}
+
+impl Default for DispatchSettings {
+    fn default() -> Self {
+        DispatchSettings {
+            lease: Duration::from_secs(120),
+            batch: 32,
+            retry_base: Duration::from_secs(10),
+            retry_max: Duration::from_secs(3600),
+            poll: Duration::from_millis(500),
+            reply_domain: None,
+        }
+    }
 }
 
 /// The data folder when neither `DESPATCH_DATA_DIR` nor a config file names one.

@@ -21,6 +21,15 @@ impl Games {
 
     /// The metrics page, with the outbox's gauges read as of the service's now.
     pub async fn metrics_page(&self) -> std::result::Result<String, String> {
-        crate::metrics::render(&self.store, self.clock.now()).await
+        let health = self
+            .store
+            .outbox_health(self.clock.now())
+            .await
+            .map_err(|e| format!("cannot read the outbox: {e}"))?;
+        crate::metrics::render(crate::metrics::OutboxGauges {
+            waiting: health.waiting,
+            due: health.due,
+            oldest_due_secs: health.oldest_due_secs,
+        })
     }
 }

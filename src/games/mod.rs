@@ -11,8 +11,10 @@
 //! email, a player's games), `settings` (a player's and a seat's settings, the daily
 //! digest), `talk` (table talk, kept outside the log), `links` (every signed link and reply address),
 //! `seat_links` (minting a message's links as it is sent, revoking a seat's links), `outbox`
-//! (the words of the outbox), `live` (appends announced to whoever listens). This file holds
-//! the service itself and its set-up.
+//! (the words of the outbox), `dispatch` (what notify's dispatcher and scheduler ask of the
+//! outbox and the clocks), `live` (appends announced to whoever listens). This file holds
+//! the service itself and its set-up. The store is the service's own (private): every other
+//! part asks `Games`.
 
 mod access;
 pub mod cache;
@@ -20,6 +22,7 @@ mod channels;
 pub mod clock;
 mod clock_events;
 mod create;
+mod dispatch;
 mod error;
 mod exports;
 mod health;
@@ -75,7 +78,8 @@ use clock::SystemClock;
 /// The service.
 #[derive(Clone)]
 pub struct Games {
-    pub store: Store,
+    /// The database, the service's alone: the faces ask `Games` (docs/architecture.md).
+    store: Store,
     pub base_url: String,
     /// The folded games every load reads through (`cache`).
     folds: cache::FoldCache,
@@ -243,6 +247,15 @@ impl Games {
                 known.join(", ")
             ))
         })
+    }
+
+    /// Records `base_url` as the address players reach the service at, for the commands run
+    /// beside it (`despatch mail-in`) to make the same links as the server's notices.
+    pub async fn keep_base_url(&self, base_url: &str) -> Result<()> {
+        Ok(self
+            .store
+            .set_service_setting(crate::store::preferences::BASE_URL, base_url)
+            .await?)
     }
 
     /// The link a seat opens to play.

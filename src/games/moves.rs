@@ -10,6 +10,7 @@ use super::outbox;
 use crate::engine::event::Event;
 use crate::engine::game::{Game, Move};
 use crate::engine::ruleset::{Line, Seat, Unexecuted, Viewer};
+use crate::metrics::MoveOutcome;
 use crate::store::{Append, Idempotency, OutboxRecord, StoreError};
 
 use super::outbox::EmailDelivery;
@@ -113,7 +114,7 @@ impl Games {
         answer: Option<&Answer<'_>>,
     ) -> Result<MoveResult> {
         let result = self.submit_counted(caller, submit, loaded, answer).await;
-        crate::metrics::moved(&caller.game_id, &result);
+        crate::metrics::moved(&caller.game_id, outcome(&result));
         result
     }
 
@@ -424,6 +425,19 @@ fn check_submit(submit: &Submit) -> Result<()> {
         input::single_line("idempotency_key", key, 200)?;
     }
     Ok(())
+}
+
+/// A move's result as `/metrics` counts it (`despatch_moves_total`'s `outcome`).
+fn outcome(result: &Result<MoveResult>) -> MoveOutcome {
+    match result {
+        Ok(r) if r.replayed => MoveOutcome::Replayed,
+        Ok(_) => MoveOutcome::Accepted,
+        Err(ServiceError::Stale { .. }) => MoveOutcome::Stale,
+        Err(ServiceError::Rule(_)) => MoveOutcome::Rule,
+        Err(ServiceError::RateLimited { .. }) => MoveOutcome::RateLimited,
+        Err(ServiceError::BadRequest(_)) => MoveOutcome::BadRequest,
+        Err(_) => MoveOutcome::Error,
+    }
 }
 
 fn replayed(saved: Value) -> Result<MoveResult> {

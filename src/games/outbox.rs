@@ -7,7 +7,7 @@
 //! A row's `channel` is either a *notice kind*, which the dispatcher expands into one delivery
 //! per channel the seat has turned on, or a *delivery channel*, a message ready to send.
 
-pub use crate::store::{Channels, Claimed, OutboxRecord, OutboxRow, Superseded};
+pub use crate::store::{Channels, Claimed, OutboxRecord, OutboxRow, Superseded, WebhookRecord};
 
 use serde::{Deserialize, Serialize};
 

@@ -27,6 +27,7 @@ use crate::games::links::{address, notice_id, notice_seq};
 use crate::games::mail::{MailOrders, MailSeat};
 use crate::games::outbox::EmailDelivery;
 use crate::games::{Games, MoveResult, ServiceError, Summary};
+use crate::metrics::MailIn;
 pub use command::{read_body, split_body, Body, MailCommand, Stop};
 use message::Inbound;
 
@@ -373,7 +374,13 @@ async fn talk(
 /// Queues an answer in the outbox as a ready email, for the dispatcher to send with its
 /// retries, unless it went into the outbox with its move.
 pub async fn queue(games: &Games, domain: &str, receipt: &Receipt) -> Result<(), ServiceError> {
-    crate::metrics::mail_in(receipt);
+    crate::metrics::mail_in(match receipt {
+        Receipt::Answered {
+            game_id: Some(_), ..
+        } => MailIn::Answered,
+        Receipt::Answered { game_id: None, .. } => MailIn::Refused,
+        Receipt::Ignored(_) => MailIn::Ignored,
+    });
     let Receipt::Answered {
         game_id,
         seen,

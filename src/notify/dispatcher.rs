@@ -27,6 +27,7 @@ use super::email::Mailer;
 use super::notice::{self, Composed};
 use super::templates;
 use super::webhook::{Hooks, WebhookDelivery};
+use crate::config::DispatchSettings;
 use crate::engine::canonical::random32;
 use crate::games::clock::Clock;
 use crate::games::links::pending::Pending;
@@ -37,34 +38,6 @@ use crate::games::outbox::{
 use crate::games::players::{CLAIM, SEAT_LINKS, SIGN_IN};
 use crate::games::settings::DIGEST;
 use crate::games::Games;
-
-/// How a dispatcher paces itself.
-#[derive(Debug, Clone)]
-pub struct DispatchSettings {
-    /// How long a claim holds a row before another dispatcher may take it.
-    pub lease: Duration,
-    /// Rows claimed at once (and sent concurrently).
-    pub batch: i64,
-    pub retry_base: Duration,
-    pub retry_max: Duration,
-    /// How long to sleep when nothing is due.
-    pub poll: Duration,
-    /// The domain of reply-to addresses (`DESPATCH_REPLY_DOMAIN`), if replies are taken.
-    pub reply_domain: Option<String>,
-}
-
-impl Default for DispatchSettings {
-    fn default() -> Self {
-        DispatchSettings {
-            lease: Duration::from_secs(120),
-            batch: 32,
-            retry_base: Duration::from_secs(10),
-            retry_max: Duration::from_secs(3600),
-            poll: Duration::from_millis(500),
-            reply_domain: None,
-        }
-    }
-}
 
 /// The notices a later `turn` notice to the same seat says all of.
 const SUPERSEDED: [&str; 2] = [TURN, REMINDER];
@@ -173,7 +146,6 @@ impl Dispatcher {
     pub async fn claim(&self) -> Result<Vec<Claimed>, String> {
         let now = self.clock.now();
         self.games
-            .store
             .claim_outbox(now, self.lease_end(now), self.settings.batch, &self.id)
             .await
             .map_err(|e| e.to_string())
@@ -231,7 +203,6 @@ impl Dispatcher {
     async fn supersede(&self) -> Result<Superseded, String> {
         let done = self
             .games
-            .store
             .supersede_waiting(self.clock.now(), &SUPERSEDED, TURN, SUPERSEDE_AT_ONCE)
             .await
             .map_err(|e| e.to_string())?;
@@ -306,15 +277,15 @@ impl Dispatcher {
     async fn record(&self, claim: &Claimed, outcome: Result<Handled, String>) -> Handled {
         crate::metrics::delivery(&claim.row.record.channel, outcome.is_ok());
         let now = self.clock.now();
-        let store = &self.games.store;
+        let games = &self.games;
         let recorded = match &outcome {
-            Ok(Handled::Sent) => store.outbox_sent(claim, &self.id, now).await,
+            Ok(Handled::Sent) => games.outbox_sent(claim, &self.id, now).await,
             Ok(_) => Ok(()),
             Err(e) => {
                 let retry: DateTime<Utc> = now
                     + chrono::Duration::from_std(self.backoff(claim.attempt)).unwrap_or_default();
                 tracing::warn!(outbox = claim.row.id, attempt = claim.attempt, error = %e, retry_at = %retry, "delivery failed; will retry");
-                store.outbox_failed(claim, &self.id, now, e, retry).await
+                games.outbox_failed(claim, &self.id, now, e, retry).await
             }
         };
         if let Err(e) = recorded {
@@ -336,7 +307,6 @@ impl Dispatcher {
         let now = self.clock.now();
         let written = self
             .games
-            .store
             .expand_notice(claim, &self.id, now, self.lease_end(now), &deliveries)
             .await
             .map_err(|e| e.to_string())?;
@@ -374,8 +344,7 @@ impl Dispatcher {
                 d.body = fill(&d.body);
                 let hooks = self
                     .games
-                    .store
-                    .webhooks(&r.game_id)
+                    .webhook_records(&r.game_id)
                     .await
                     .map_err(|e| e.to_string())?;
                 match hooks.iter().find(|h| h.hook_id == d.hook_id) {
@@ -399,8 +368,7 @@ impl Dispatcher {
         let heard = match &r.seat {
             Some(seat) => self
                 .games
-                .store
-                .reaches(&r.game_id, seat)
+                .seat_reached(&r.game_id, seat)
                 .await
                 .map_err(|e| e.to_string())?,
             None => true,
@@ -471,9 +439,9 @@ impl Dispatcher {
     ) -> Result<Vec<OutboxRecord>, String> {
         let r = &claim.row.record;
         let c = &composed.context;
-        let store = &self.games.store;
-        let channels = store
-            .channels(&r.game_id, &c.seat)
+        let games = &self.games;
+        let channels = games
+            .seat_channels(&r.game_id, &c.seat)
             .await
             .map_err(|e| e.to_string())?;
         let mut out = Vec::new();
@@ -542,8 +510,8 @@ impl Dispatcher {
         let hooks = if r.channel == INVITATION {
             Vec::new()
         } else {
-            store
-                .webhooks(&r.game_id)
+            games
+                .webhook_records(&r.game_id)
                 .await
                 .map_err(|e| e.to_string())?
         };

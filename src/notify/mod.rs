@@ -40,10 +40,8 @@ pub fn dispatcher(games: &Games, s: &NotifySettings) -> Result<dispatcher::Dispa
         s.smtp_timeout,
     )?;
     let hooks = webhook::Hooks::new(s.webhook_timeout, games.webhook_targets())?;
-    let mut games = games.clone();
-    games.store = games.store.side(DISPATCHER_CONNECTIONS);
     Ok(dispatcher::Dispatcher::new(
-        games,
+        games.clone().with_own_pool(DISPATCHER_CONNECTIONS),
         Arc::new(mailer),
         Arc::new(hooks),
         s.dispatch.clone(),

@@ -132,7 +132,6 @@ impl Scheduler {
         let mut fired = Vec::new();
         for game_id in self
             .games
-            .store
             .clocked_games()
             .await
             .map_err(|e| e.to_string())?
@@ -155,15 +154,12 @@ impl Scheduler {
     pub async fn tick_game(&self, game_id: &str) -> Result<Vec<Fired>, String> {
         let Some(policy) = self
             .games
-            .store
-            .clock(game_id)
+            .clock_policy(game_id)
             .await
             .map_err(|e| e.to_string())?
         else {
             return Ok(Vec::new());
         };
-        let policy: ClockPolicy = serde_json::from_value(policy)
-            .map_err(|e| format!("the clock policy of {game_id} is malformed: {e}"))?;
         let mut fired = Vec::new();
         // A deadline that re-arms can fall due again at once after a long downtime; each round
         // appends, so the loop is bounded by what the log allows, and by this for safety.

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use despatch::config::DispatchSettings;
 use despatch::games::cache::Limits;
 use despatch::games::clock::ManualClock;
 use despatch::games::rate::MoveRate;
@@ -17,7 +18,7 @@ use despatch::games::Games;
 use despatch::http::body_deadline::BodyDeadline;
 use despatch::http::inbound::InboundConfig;
 use despatch::http::Application;
-use despatch::notify::dispatcher::{DispatchSettings, Dispatcher};
+use despatch::notify::dispatcher::Dispatcher;
 use despatch::notify::email::Mailer;
 use despatch::notify::webhook::Hooks;
 use despatch::store::Store;

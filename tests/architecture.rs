@@ -418,7 +418,12 @@ fn a_narrow_edge_allows_its_module_only() {
         1
     );
     assert_eq!(
-        violations("crates/core/src/engine/x.rs", "engine", "use crate::metrics;").len(),
+        violations(
+            "crates/core/src/engine/x.rs",
+            "engine",
+            "use crate::metrics;"
+        )
+        .len(),
         1
     );
     assert!(violations("src/notify/x.rs", "notify", "use crate::metrics::delivery;").is_empty());
@@ -428,8 +433,22 @@ fn a_narrow_edge_allows_its_module_only() {
 /// The core depends on none of them: a ruleset cannot reach the network, a database or a
 /// runtime's clock, and `verify` builds from the core alone.
 const IO_CRATES: &[&str] = &[
-    "tokio", "actix-web", "actix-rt", "sqlx", "lettre", "reqwest", "hyper", "mio", "async-std",
-    "smol", "ureq", "rusqlite", "postgres", "tokio-postgres", "mail-parser", "minijinja",
+    "tokio",
+    "actix-web",
+    "actix-rt",
+    "sqlx",
+    "lettre",
+    "reqwest",
+    "hyper",
+    "mio",
+    "async-std",
+    "smol",
+    "ureq",
+    "rusqlite",
+    "postgres",
+    "tokio-postgres",
+    "mail-parser",
+    "minijinja",
 ];
 
 #[test]

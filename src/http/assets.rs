@@ -13,7 +13,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
         concat!(
             include_str!("../../static/style.css"),
             "\n/* Drawn boards (crates/core/src/engine/board.css): the palette, and darker at night. */\n",
-            include_str!("../engine/board.css")
+            include_str!("../../crates/core/src/engine/board.css")
         ),
     ),
     (

@@ -22,7 +22,19 @@ struct Table {
     tokens: Vec<String>,
 }
 
-impl TestApp {
+/// What this file's tests ask of the app (a trait, so that each test module keeps its own
+/// helpers in the one service test binary).
+trait ApiCalls {
+    async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (u16, Value);
+    async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value);
+    async fn text(&self, path: &str, token: Option<&str>) -> String;
+    async fn open_table(&self, seats: &[&str]) -> Table;
+    async fn next_seq(&self, t: &Table) -> u64;
+    async fn event_count(&self, t: &Table) -> usize;
+    async fn play(&self, t: &Table, seat: usize, order: &str) -> Value;
+}
+
+impl ApiCalls for TestApp {
     async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
         let mut req = self.http.post(self.url(path)).json(&body);
         if let Some(t) = token {

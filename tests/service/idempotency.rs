@@ -26,7 +26,16 @@ struct Table {
     token: String,
 }
 
-impl TestApp {
+/// What this file's tests ask of the app (a trait, so that each test module keeps its own
+/// helpers in the one service test binary).
+trait IdempotentCalls {
+    async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> (u16, Value);
+    async fn table(&self) -> Table;
+    async fn play(&self, t: &Table, body: &Value) -> (u16, Value);
+    async fn events(&self, t: &Table) -> Vec<despatch::engine::event::Event>;
+}
+
+impl IdempotentCalls for TestApp {
     async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
         let mut req = self.http.post(format!("{}{path}", self.base)).json(body);
         if let Some(t) = token {

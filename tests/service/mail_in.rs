@@ -81,7 +81,17 @@ impl Mail<'_> {
     }
 }
 
-impl TestApp {
+/// What this file's tests ask of the app (a trait, so that each test module keeps its own
+/// helpers in the one service test binary).
+trait MailInCalls {
+    async fn game(&self) -> String;
+    async fn send(&self, mail: &Mail<'_>) -> (u16, Value);
+    async fn send_at(&self, base: &str, mail: &Mail<'_>) -> (u16, Value);
+    async fn events(&self, game: &str) -> usize;
+    async fn replies(&self, game: &str) -> Vec<Value>;
+}
+
+impl MailInCalls for TestApp {
     async fn game(&self) -> String {
         let resp: Value = self
             .http

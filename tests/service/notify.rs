@@ -47,7 +47,25 @@ struct Table {
     tokens: Vec<String>,
 }
 
-impl TestApp {
+/// What this file's tests ask of the app (a trait, so that each test module keeps its own
+/// helpers in the one service test binary).
+trait NotifyCalls {
+    async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value);
+    async fn table(&self, tag: &str) -> Table;
+    async fn free_table(&self, tag: &str) -> Table;
+    async fn create_table(&self, request: Value) -> Table;
+    async fn play(&self, t: &Table, token: &str, order: &str);
+    async fn export(&self, t: &Table) -> String;
+    async fn hook(&self, t: &Table, seat: usize, url: &str, scope: &str, format: &str) -> Value;
+}
+
+impl NotifyCalls for TestApp {
     async fn call(
         &self,
         method: reqwest::Method,

@@ -46,7 +46,13 @@ const CLEARED: &[&str] = &[
     "NO_COLOR",
 ];
 
-impl TestApp {
+/// What this file's tests ask of the app (a trait, so that each test module keeps its own
+/// helpers in the one service test binary).
+trait OperationsCalls {
+    fn serve(&self, vars: &[(&str, &str)]) -> Served;
+}
+
+impl OperationsCalls for TestApp {
     /// Starts `despatch serve` on port 0 with `vars` set, and waits until it listens.
     fn serve(&self, vars: &[(&str, &str)]) -> Served {
         // The test's HTTP client takes its TLS provider from the library, as the server does.

@@ -30,7 +30,17 @@ struct Answer {
     body: Value,
 }
 
-impl TestApp {
+/// What this file's tests ask of the app (a trait, so that each test module keeps its own
+/// helpers in the one service test binary).
+trait OutageCalls {
+    async fn send(&self, req: reqwest::RequestBuilder, guard: Duration) -> Answer;
+    async fn get(&self, path: &str, token: Option<&str>, guard: Duration) -> Answer;
+    async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> Answer;
+    async fn table(&self) -> (String, String);
+    async fn moves(&self, game_id: &str, token: &str, seq: u64, order: &str) -> Answer;
+}
+
+impl OutageCalls for TestApp {
     async fn send(&self, req: reqwest::RequestBuilder, guard: Duration) -> Answer {
         let resp = tokio::time::timeout(guard, req.send())
             .await

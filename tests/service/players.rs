@@ -58,7 +58,39 @@ enum Body {
     Form(Vec<(&'static str, String)>),
 }
 
-impl TestApp {
+/// What this file's tests ask of the app (a trait, so that each test module keeps its own
+/// helpers in the one service test binary).
+trait PlayersCalls {
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        cookie: Option<&str>,
+        bearer: Option<&str>,
+        body: Body,
+    ) -> Reply;
+    async fn reply(req: reqwest::RequestBuilder) -> Reply;
+    async fn get(&self, path: &str, cookie: Option<&str>) -> Reply;
+    async fn game(
+        &self,
+        name: Option<&str>,
+        seats: &[(&str, &str, Option<String>)],
+    ) -> (String, Vec<String>);
+    async fn clocked_game(
+        &self,
+        name: &str,
+        seats: &[(&str, &str, Option<String>)],
+        clock: &str,
+    ) -> (String, Vec<String>);
+    async fn play(&self, game_id: &str, token: &str, order: &str);
+    async fn channels(&self, game_id: &str, token: &str) -> Value;
+    async fn deliver(&self);
+    async fn sign_in_link(&self, email: &str, tag: &str, n: usize) -> String;
+    async fn follow(&self, link: &str) -> Reply;
+    async fn session(&self, email: &str, tag: &str, n: usize) -> String;
+}
+
+impl PlayersCalls for TestApp {
     /// One request, with an optional `Cookie` header and bearer token.
     async fn send(
         &self,

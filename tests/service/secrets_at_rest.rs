@@ -430,9 +430,7 @@ async fn a_missing_key_with_sealed_secrets_is_a_clear_error_and_no_key_is_made(
     );
 }
 
-async fn a_link_key_kept_in_the_database_signs_nothing(
-    (store, db): (Store, common::TestDb),
-) {
+async fn a_link_key_kept_in_the_database_signs_nothing((store, db): (Store, common::TestDb)) {
     // Before key files, a server with no DESPATCH_SECRET_KEY drew a link key into the database;
     // a copy of the database would open every seat with it (issue 35).
     let stored = store.server_key("links").await.unwrap();
@@ -455,7 +453,10 @@ async fn a_link_key_kept_in_the_database_signs_nothing(
         .games();
     let signing = games.link_key().await.unwrap();
     assert_ne!(signing, stored, "the database's link key signs nothing");
-    assert_eq!(signing, despatch::games::links::key_from_secret(&unlocked.secret));
+    assert_eq!(
+        signing,
+        despatch::games::links::key_from_secret(&unlocked.secret)
+    );
     // A configured key signs links whatever the database kept.
     let configured = Store::connect(db.url())
         .await

@@ -1464,7 +1464,7 @@ macro_rules! contract {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
                 async fn $name() {
                     let (store, _db) = crate::common::fresh_postgres().await;
-                    crate::$name(&store).await;
+                    super::$name(&store).await;
                 }
             )*
         }
@@ -1473,7 +1473,7 @@ macro_rules! contract {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
                 async fn $name() {
                     let (store, _db) = crate::common::fresh_sqlite().await;
-                    crate::$name(&store).await;
+                    super::$name(&store).await;
                 }
             )*
         }

@@ -44,7 +44,31 @@ struct Table {
     tokens: Vec<String>,
 }
 
-impl TestApp {
+/// What this file's tests ask of the app (a trait, so that each test module keeps its own
+/// helpers in the one service test binary).
+trait WebCalls {
+    async fn get(&self, path: &str) -> Page;
+    async fn get_with(&self, path: &str, cookie: Option<&str>) -> Page;
+    async fn open(&self, link: &str) -> Page;
+    async fn post(&self, path: &str, form: &[(&str, &str)]) -> Page;
+    async fn post_with(&self, path: &str, form: &[(&str, &str)], cookie: Option<&str>) -> Page;
+    async fn post_raw(
+        &self,
+        path: &str,
+        form: &[(String, String)],
+        cookie: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> Page;
+    async fn events(&self, game_id: &str) -> usize;
+    async fn lobby_game(&self, names: &[&str]) -> Table;
+    async fn lobby_game_with(&self, names: &[&str], options: &str) -> Table;
+    fn path_of(&self, link: &str) -> String;
+    async fn move_form(&self, t: &Table, seat: usize) -> (Vec<(String, String)>, String);
+    async fn send_order(&self, t: &Table, seat: usize, order: &str) -> Page;
+    async fn play(&self, t: &Table, seat: usize, order: &str);
+}
+
+impl WebCalls for TestApp {
     async fn get(&self, path: &str) -> Page {
         self.get_with(path, None).await
     }

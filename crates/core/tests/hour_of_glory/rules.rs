@@ -4,8 +4,9 @@
 
 use std::collections::VecDeque;
 
+use crate::scripted;
 use despatch_core::engine::dice::hidden_stream;
-use despatch_core::engine::ruleset::{Ctx, DiceSource, RuleError, Rules, Seat, SeatDef, Setup, Viewer};
+use despatch_core::engine::ruleset::{RuleError, Rules, Seat, SeatDef, Setup, Viewer};
 use despatch_core::rules::hour_of_glory::agents::{DefKind, Equipment, Mode, Weapon};
 use despatch_core::rules::hour_of_glory::board::{Dir, DoorId, Sq};
 use despatch_core::rules::hour_of_glory::intel::{self, Card, Colour, Country};
@@ -75,14 +76,7 @@ fn defender(s: &State, label: &str) -> usize {
 
 /// Plays an order with scripted dice; returns how many dice it drew.
 fn order(s: &mut State, seat: &str, text: &str, dice: &[u32]) -> Result<usize, RuleError> {
-    let seat = Seat::parse(seat).unwrap();
-    let cmd = HourOfGlory.parse(s, &seat, text)?;
-    let mut q: VecDeque<u32> = dice.iter().copied().collect();
-    {
-        let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
-        HourOfGlory.apply(s, &seat, &cmd, &mut ctx)?;
-    }
-    Ok(dice.len() - q.len())
+    scripted::order(&HourOfGlory, s, seat, text, dice)
 }
 
 fn red(country: Country) -> Card {

@@ -17,7 +17,9 @@ use despatch_core::rules::where_eagles_dare::order;
 use despatch_core::rules::where_eagles_dare::state::{
     AirDropCounters, Bailey, Bridge, Ferry, Marks, OffMap, Phase, RaidMarker, Side, State, Unit,
 };
-use despatch_core::rules::where_eagles_dare::terrain::{fire_modifier, Map, Mobility, Terrain, CHART};
+use despatch_core::rules::where_eagles_dare::terrain::{
+    fire_modifier, Map, Mobility, Terrain, CHART,
+};
 use despatch_core::rules::where_eagles_dare::{
     chits, declared, offmap, supply, victory, WhereEaglesDare,
 };
@@ -4548,8 +4550,10 @@ fn command_range_decision_17_option_command_los_a_leader_commands_only_the_units
 /// A position of The Best Laid Plans set by `text` (`despatch replay --position`).
 fn read_position(
     text: &str,
-) -> Result<despatch_core::engine::position::Positioned<State>, despatch_core::engine::position::PositionError>
-{
+) -> Result<
+    despatch_core::engine::position::Positioned<State>,
+    despatch_core::engine::position::PositionError,
+> {
     let setup = Setup {
         game_id: "rules".into(),
         scenario: "the-best-laid-plans".into(),

@@ -7,8 +7,9 @@ an open-table game in free order gets N moves of `roll 1d6` over HTTP, one at a 
 server's total instructions (Ir) are printed. Run it at two values of N and take the difference
 over the moves between them, so that start-up and the game's creation cancel out:
 
-    python3 benches/move_instructions.py target/release/despatch 20
-    python3 benches/move_instructions.py target/release/despatch 220
+    cargo build --profile dist --bin despatch   # the build that is shipped
+    python3 benches/move_instructions.py target/dist/despatch 20
+    python3 benches/move_instructions.py target/dist/despatch 220
 
 With `--notices` the dispatcher runs too, writing Bert's mail to files, and the server is stopped
 only when every move's notice to him is written: the difference from a run without it is what

@@ -5,11 +5,11 @@
 //! give it, since they fold events already parsed.
 //!
 //! ```text
-//! cargo build --release --bin despatch
+//! cargo build --profile dist --bin despatch
 //! cargo bench --bench verify_process
-//! cargo bench --bench verify_process -- old/despatch target/release/despatch
+//! cargo bench --bench verify_process -- old/despatch target/dist/despatch
 //! ```
-//! With no binary named, it times `target/release/despatch` (or `DESPATCH_BENCH_BIN`). With
+//! With no binary named, it times `target/dist/despatch`, the build that is shipped (or `DESPATCH_BENCH_BIN`). With
 //! several, it runs them in turn, round after round, so that each figure meets the same load:
 //! that is how two builds are compared. `DESPATCH_BENCH_EVENTS` (default 10,000) sets the game's
 //! length, `DESPATCH_BENCH_RUNS` (default 21) the timed runs of each binary, after one untimed.
@@ -78,14 +78,14 @@ fn binaries() -> Vec<PathBuf> {
         .collect();
     let binaries = if named.is_empty() {
         vec![std::env::var_os("DESPATCH_BENCH_BIN")
-            .map_or_else(|| PathBuf::from("target/release/despatch"), PathBuf::from)]
+            .map_or_else(|| PathBuf::from("target/dist/despatch"), PathBuf::from)]
     } else {
         named
     };
     for bin in &binaries {
         assert!(
             bin.is_file(),
-            "{} is not there: build it with `cargo build --release --bin despatch`, or name \
+            "{} is not there: build it with `cargo build --profile dist --bin despatch`, or name \
              the binary to time",
             bin.display()
         );

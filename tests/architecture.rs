@@ -9,7 +9,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Parts every server part may use: configuration and the counters of `/metrics`. The engine
-/// and the rules may not (they build without the server).
+/// and the rules may not (they build without the server). They are leaves: a shared part
+/// imports no other part, shared ones included (its row in `GRAPH` is empty).
 const SHARED: &[&str] = &["config", "metrics"];
 
 /// What each part may import besides itself and `SHARED`: a part's name allows all of it,
@@ -44,11 +45,12 @@ const GRAPH: &[(&str, &[&str])] = &[
             "store",
         ],
     ),
-    // `/metrics` counts what the parts hand it: a move's result, an inbound receipt, the
-    // outbox's state.
-    ("metrics", &["games", "mail_in", "store"]),
-    // The dispatcher's settings are read with the rest of the configuration.
-    ("config", &["notify::dispatcher::DispatchSettings"]),
+    // `/metrics` counts what the parts hand it, as its own labels (a move's outcome, an inbound
+    // message's result, the outbox's gauges): the callers name them, it names no caller.
+    ("metrics", &[]),
+    // The settings of every part, the dispatcher's included, are read here and handed to
+    // the parts: config names none of them.
+    ("config", &[]),
 ];
 
 /// Files that hold no part: the crate's root and the binary.
@@ -89,10 +91,12 @@ impl fmt::Display for Violation {
 
 /// What `part` may import, and whether the shared parts too; `None` for a part not in the graph.
 fn allowed(part: &str) -> Option<(&'static [&'static str], bool)> {
-    GRAPH
-        .iter()
-        .find(|(p, _)| *p == part)
-        .map(|(_, a)| (*a, !matches!(part, "engine" | "rules")))
+    GRAPH.iter().find(|(p, _)| *p == part).map(|(_, a)| {
+        (
+            *a,
+            !matches!(part, "engine" | "rules") && !SHARED.contains(&part),
+        )
+    })
 }
 
 /// Whether `part` may name `crate::<path>`.
@@ -423,4 +427,38 @@ fn a_narrow_edge_allows_its_module_only() {
         1
     );
     assert!(violations("src/notify/x.rs", "notify", "use crate::metrics::delivery;").is_empty());
+}
+
+#[test]
+fn the_shared_parts_are_leaves() {
+    // metrics counts labels its callers hand it: it names none of them.
+    for path in [
+        "use crate::games::ServiceError;",
+        "use crate::mail_in::Receipt;",
+        "use crate::store::Store;",
+        "use crate::config::Settings;",
+    ] {
+        assert_eq!(
+            violations("src/metrics.rs", "metrics", path).len(),
+            1,
+            "{path}"
+        );
+    }
+    // config reads the settings of every part and names none of them.
+    for path in [
+        "use crate::notify::dispatcher::DispatchSettings;",
+        "use crate::metrics::Exposure;",
+        "use crate::games::Games;",
+    ] {
+        assert_eq!(
+            violations("src/config/mod.rs", "config", path).len(),
+            1,
+            "{path}"
+        );
+    }
+    let found = violations("src/metrics.rs", "metrics", "use crate::games::MoveResult;");
+    assert_eq!(
+        found[0].to_string(),
+        "src/metrics.rs:1: metrics may not import crate::games::MoveResult (rule: metrics may import nothing outside itself)"
+    );
 }

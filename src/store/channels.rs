@@ -7,7 +7,9 @@ use super::{Result, Store};
 
 /// Which channels a seat hears on, and how: email, webhooks and reminders are on and the
 /// daily digest off until the seat (or its player, from their settings page) chooses otherwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema, sqlx::FromRow)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema, sqlx::FromRow,
+)]
 pub struct Channels {
     pub email: bool,
     pub webhooks: bool,

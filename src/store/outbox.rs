@@ -477,7 +477,6 @@ impl Store {
             sqlx::query_as(sql).bind(game_id).fetch_all(pool).await?
         }))
     }
-
 }
 
 /// `Store::expand_notice` on PostgreSQL: one statement, so one round trip and one commit,

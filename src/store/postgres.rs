@@ -301,7 +301,6 @@ impl PgStore {
             current_seq: rows::to_u64(row.try_get("next_seq")?)?,
         })
     }
-
 }
 
 /// The append, in one statement, written for this append's shape: only the parts it has (an
@@ -511,4 +510,3 @@ where
         prior_hash: row.try_get("prior_hash")?,
     })
 }
-

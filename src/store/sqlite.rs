@@ -219,7 +219,6 @@ impl SqliteStore {
         tx.commit().await?;
         Ok(())
     }
-
 }
 
 /// A seat's key used after `since` (`$4`): its request hash (if saved) and its answer.
@@ -235,12 +234,12 @@ async fn saved_key(
     since: &str,
 ) -> Result<Option<(Option<String>, String)>> {
     let found = sqlx::query(SAVED_KEY)
-    .bind(game_id)
-    .bind(seat)
-    .bind(key)
-    .bind(since)
-    .fetch_optional(&mut *conn)
-    .await?;
+        .bind(game_id)
+        .bind(seat)
+        .bind(key)
+        .bind(since)
+        .fetch_optional(&mut *conn)
+        .await?;
     found
         .map(|row| Ok((row.try_get("request_hash")?, row.try_get("response")?)))
         .transpose()
@@ -322,4 +321,3 @@ async fn insert(conn: &mut SqliteConnection, game_id: &str, rows: &AppendRows) -
     }
     Ok(())
 }
-

@@ -6,10 +6,14 @@ use std::process::ExitCode;
 use super::database::{register, store, Opened};
 use super::Failure;
 use crate::config::Settings;
+use crate::games::players::LoginRate;
+use crate::games::rate::{CreateRate, MoveRate};
 use crate::games::webhook_targets::WebhookTargets;
 use crate::games::Games;
+use crate::http::body_deadline::BodyDeadline;
 use crate::http::inbound::InboundConfig;
-use crate::http::Application;
+use crate::http::limits::TrustedProxies;
+use crate::http::{Application, ServerSettings};
 use crate::notify::scheduler::Scheduler;
 
 pub(super) async fn run(settings: &Settings) -> Result<ExitCode, Failure> {
@@ -21,23 +25,12 @@ pub(super) async fn run(settings: &Settings) -> Result<ExitCode, Failure> {
     } = store(settings).await?;
     let registration = register(&store, "serve").await?.keep_alive();
     let backend = store.backend();
-    let inbound = InboundConfig {
-        domain: settings.notify.dispatch.reply_domain.clone(),
-        secret: settings.inbound_secret.clone(),
-        mailgun_signing_key: settings.mailgun_signing_key.clone(),
-    };
     let targets = WebhookTargets::from_setting(&settings.notify.webhook_allow_hosts);
-    let app = Application::build_full(
-        store,
-        &settings.bind,
-        settings.base_url.clone(),
-        |games| {
-            games
-                .with_secret(secret.as_deref())
-                .with_webhook_targets(targets)
-        },
-        Some(inbound),
-    )
+    let app = Application::build(store, server_settings(settings)?, |games| {
+        games
+            .with_secret(secret.as_deref())
+            .with_webhook_targets(targets)
+    })
     .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
     metrics_on_own_address(app.games())?;
     // Commands run beside the service (`mail-in` from the mail server) read it, so
@@ -63,6 +56,28 @@ pub(super) async fn run(settings: &Settings) -> Result<ExitCode, Failure> {
     registration.end().await;
     stopped.map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the server is handed: the configuration's addresses and inbound mail, and the limits
+/// read from the environment here, at the edge.
+fn server_settings(settings: &Settings) -> Result<ServerSettings, String> {
+    let body_deadline = BodyDeadline::from_env();
+    let metrics = crate::metrics::Exposure::from_env()?.on_api_port;
+    Ok(ServerSettings {
+        bind: settings.bind.clone(),
+        base_url: settings.base_url.clone(),
+        inbound: Some(InboundConfig {
+            domain: settings.notify.dispatch.reply_domain.clone(),
+            secret: settings.inbound_secret.clone(),
+            mailgun_signing_key: settings.mailgun_signing_key.clone(),
+        }),
+        body_deadline,
+        metrics,
+        trusted_proxies: TrustedProxies::from_env(),
+        move_rate: MoveRate::from_env(),
+        create_rate: CreateRate::from_env(),
+        login_rate: LoginRate::from_env(),
+    })
 }
 
 /// A dispatcher for the outbox and the clocks' scheduler, run beside the server.

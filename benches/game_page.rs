@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use despatch::engine::ruleset::Seat;
 use despatch::games::{Caller, CommandInput, Games, NewGame, NewSeat, Submit};
-use despatch::http::Application;
+use despatch::http::{Application, ServerSettings};
 use despatch::store::Store;
 
 /// The service's allocator (src/main.rs), so that the figures are the service's.
@@ -168,7 +168,10 @@ fn main() {
             start.elapsed().as_secs_f64()
         );
 
-        let app = Application::build(store.clone(), "127.0.0.1:0", None).unwrap();
+        let app = Application::build(store.clone(), ServerSettings::new("127.0.0.1:0"), |games| {
+            games
+        })
+        .unwrap();
         let base = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until_stopped());
         let http = reqwest::Client::new();

@@ -32,12 +32,59 @@ use actix_web::dev::Server;
 use actix_web::http::StatusCode;
 use actix_web::{web, App, HttpServer};
 
+use crate::games::players::LoginRate;
+use crate::games::rate::{CreateRate, MoveRate};
 use crate::games::Games;
 use crate::games::Store;
 use crate::notify::live::Hub;
 
 /// The largest request body accepted.
 pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// What the server is handed: where it listens, where players reach it, and what it allows.
+/// Nothing here is read from the environment: the command line reads it (`cli::serve`), the
+/// tests write it (tests/common/app.rs).
+#[derive(Debug, Clone)]
+pub struct ServerSettings {
+    /// The address to listen on (`DESPATCH_BIND`); port 0 picks a free port.
+    pub bind: String,
+    /// The address players reach the server at, for links (`DESPATCH_BASE_URL`); `None`: the
+    /// bound address. Forms are accepted from its origin (`csrf`), or, without one, from the
+    /// Host each request came to.
+    pub base_url: Option<String>,
+    /// Inbound mail (`POST /api/inbound/email`, Mailgun's route); `None`: not set up.
+    pub inbound: Option<inbound::InboundConfig>,
+    /// How long a request body may take to arrive (`DESPATCH_BODY_TIMEOUT_SECS`).
+    pub body_deadline: body_deadline::BodyDeadline,
+    /// The proxies whose `X-Forwarded-For` names the client (`DESPATCH_TRUSTED_PROXIES`).
+    pub trusted_proxies: limits::TrustedProxies,
+    /// `/metrics` served on this port too (`DESPATCH_METRICS=on`).
+    pub metrics: bool,
+    /// Each seat's moves (`DESPATCH_MOVE_RATE` / `DESPATCH_MOVE_BURST`); `None`: no limit.
+    pub move_rate: Option<MoveRate>,
+    /// Games created per client address (`DESPATCH_CREATE_RATE` / `_BURST`); `None`: no limit.
+    pub create_rate: Option<MoveRate>,
+    /// Sign-in requests per client address (`DESPATCH_LOGIN_RATE` / `_BURST`); `None`: no limit.
+    pub login_rate: Option<MoveRate>,
+}
+
+impl ServerSettings {
+    /// Listening on `bind`, everything else at the service's defaults: links to the bound
+    /// address, no inbound mail, no `/metrics`, no trusted proxy, the default limits.
+    pub fn new(bind: impl Into<String>) -> ServerSettings {
+        ServerSettings {
+            bind: bind.into(),
+            base_url: None,
+            inbound: None,
+            body_deadline: body_deadline::BodyDeadline::default(),
+            trusted_proxies: limits::TrustedProxies::default(),
+            metrics: false,
+            move_rate: Some(MoveRate::DEFAULT),
+            create_rate: Some(CreateRate::DEFAULT),
+            login_rate: Some(LoginRate::DEFAULT),
+        }
+    }
+}
 
 /// A bound, not yet running server. Binding port 0 picks a free port, which tests use.
 pub struct Application {
@@ -48,120 +95,52 @@ pub struct Application {
 }
 
 impl Application {
-    /// Binds `bind` and serves the store. Links point at `base_url`, or at the bound address
-    /// when none is configured.
+    /// Binds `settings.bind` and serves the store. `configure` finishes the games service once
+    /// its base URL is known (its link secret, its webhook targets; the tests' clock). Must run
+    /// inside a Tokio runtime: on PostgreSQL it starts listening for live pushes.
     pub fn build(
         store: Store,
-        bind: &str,
-        base_url: Option<String>,
-    ) -> std::io::Result<Application> {
-        Self::build_full(store, bind, base_url, |games| games, None)
-    }
-
-    /// `build`, with a hook to configure the games service once the base URL is known (its
-    /// clock, its link key). Must run inside a Tokio runtime: on PostgreSQL it starts listening
-    /// for live pushes.
-    pub fn build_with(
-        store: Store,
-        bind: &str,
-        base_url: Option<String>,
+        settings: ServerSettings,
         configure: impl FnOnce(Games) -> Games,
     ) -> std::io::Result<Application> {
-        Self::build_full(store, bind, base_url, configure, None)
-    }
-
-    /// `build_with`, also answering inbound mail at `POST /api/inbound/email` when `mail` is
-    /// given.
-    pub fn build_full(
-        store: Store,
-        bind: &str,
-        base_url: Option<String>,
-        configure: impl FnOnce(Games) -> Games,
-        mail: Option<inbound::InboundConfig>,
-    ) -> std::io::Result<Application> {
-        let deadline = body_deadline::BodyDeadline::from_env();
-        Self::build_bounded(store, bind, base_url, configure, mail, deadline)
-    }
-
-    /// `build_full`, request bodies given `deadline` to arrive instead of
-    /// `DESPATCH_BODY_TIMEOUT_SECS` (tests).
-    pub fn build_bounded(
-        store: Store,
-        bind: &str,
-        base_url: Option<String>,
-        configure: impl FnOnce(Games) -> Games,
-        mail: Option<inbound::InboundConfig>,
-        deadline: body_deadline::BodyDeadline,
-    ) -> std::io::Result<Application> {
-        let mail = web::Data::new(mail);
-        let deadline = web::Data::new(deadline);
-        // `/metrics` on this port only when configured (DESPATCH_METRICS=on).
-        let metrics_here = crate::metrics::Exposure::from_env()
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?
-            .on_api_port;
-        let proxies = web::Data::new(limits::TrustedProxies::from_env());
         // TLS for outgoing calls (webhooks) uses ring; install it before any client is built.
         crate::notify::webhook::install_crypto();
-        let listener = TcpListener::bind(bind)?;
+        let listener = TcpListener::bind(&settings.bind)?;
         let address = listener.local_addr()?;
-        let port = address.port();
-        // Forms are accepted from the configured base URL's origin, or, without one, from the
-        // Host each request came to (`csrf`).
-        let origins = web::Data::new(csrf::Origins::new(base_url.as_deref()));
-        let base_url = base_url.unwrap_or_else(|| format!("http://{address}"));
-        // Moves are limited per seat as configured; `configure` may change that (tests do).
+        let base_url = settings
+            .base_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{address}"));
         // Appends are announced to the streams open on this server through the live hub.
         let hub = Hub::new();
         let service = configure(
             Games::new(store, base_url.clone())
                 .with_listener(Arc::new(hub.clone()))
-                .with_move_rate(crate::games::rate::MoveRate::from_env())
-                .with_create_rate(crate::games::rate::CreateRate::from_env())
-                .with_login_rate(crate::games::players::LoginRate::from_env()),
+                .with_move_rate(settings.move_rate)
+                .with_create_rate(settings.create_rate)
+                .with_login_rate(settings.login_rate),
         );
         service.listen_for_appends();
-        let games = web::Data::new(service.clone());
-        let hub = web::Data::new(hub);
+        let shared = Shared {
+            games: web::Data::new(service.clone()),
+            hub: web::Data::new(hub),
+            mail: web::Data::new(settings.inbound),
+            proxies: web::Data::new(settings.trusted_proxies),
+            deadline: web::Data::new(settings.body_deadline),
+            // Forms are accepted from the configured base URL's origin, or, without one, from
+            // the Host each request came to (`csrf`).
+            origins: web::Data::new(csrf::Origins::new(settings.base_url.as_deref())),
+            metrics: settings.metrics,
+        };
         let server = HttpServer::new(move || {
             App::new()
-                .app_data(games.clone())
-                .app_data(hub.clone())
-                .app_data(mail.clone())
-                .app_data(proxies.clone())
-                .app_data(deadline.clone())
-                .app_data(origins.clone())
-                .app_data(web::JsonConfig::default().limit(BODY_LIMIT).error_handler(
-                    |err, _req| {
-                        let too_large = matches!(
-                            err,
-                            actix_web::error::JsonPayloadError::OverflowKnownLength { .. }
-                                | actix_web::error::JsonPayloadError::Overflow { .. }
-                        );
-                        error::bad_body(
-                            format!("the request body could not be read: {err}"),
-                            too_large,
-                        )
-                    },
-                ))
-                .app_data(web::PayloadConfig::default().limit(BODY_LIMIT))
-                .app_data(web::QueryConfig::default().error_handler(|err, req| {
-                    // A page's bad query is answered with a page, the API's in JSON.
-                    if page_headers::is_page_route(req.path()) {
-                        pages::query_error(err, req.query_string())
-                    } else {
-                        error::bad_body(format!("bad query: {err}"), false)
-                    }
-                }))
-                .app_data(
-                    web::PathConfig::default().error_handler(|err, _req| {
-                        error::bad_body(format!("bad path: {err}"), false)
-                    }),
-                )
-                .app_data(
-                    web::FormConfig::default()
-                        .limit(BODY_LIMIT)
-                        .error_handler(|err, _req| pages::form_error(err)),
-                )
+                .app_data(shared.games.clone())
+                .app_data(shared.hub.clone())
+                .app_data(shared.mail.clone())
+                .app_data(shared.proxies.clone())
+                .app_data(shared.deadline.clone())
+                .app_data(shared.origins.clone())
+                .configure(extractors)
                 .wrap(actix_web::middleware::from_fn(csrf::guard))
                 .wrap(actix_web::middleware::from_fn(body_deadline::bound_body))
                 .wrap(actix_web::middleware::from_fn(
@@ -175,106 +154,17 @@ impl Application {
                 .wrap(actix_web::middleware::from_fn(observe::timed))
                 .wrap(observe::access_log())
                 .configure(|cfg| {
-                    if metrics_here {
+                    // `/metrics` on this port only when configured (DESPATCH_METRICS=on).
+                    if shared.metrics {
                         cfg.route("/metrics", web::get().to(observe::metrics));
                     }
                 })
-                // A wrong method answers 405 with `Allow`, an unknown path 404.
-                .default_service(web::to(methods::unrouted))
-                .service(api::health)
-                .service(
-                    web::scope("/api")
-                        .service(api::openapi)
-                        .service(api::rulesets)
-                        .service(api::create_game)
-                        .service(api::summary)
-                        .service(api::view)
-                        .service(api::legal_moves)
-                        .service(api::submit)
-                        .service(api::resign)
-                        .service(api::events)
-                        .service(api::export)
-                        .service(api::proof)
-                        .service(notify_api::stream)
-                        .service(notify_api::channels)
-                        .service(notify_api::set_channels)
-                        .service(notify_api::unsubscribe_page)
-                        .service(notify_api::unsubscribe)
-                        .service(notify_api::add_webhook)
-                        .service(notify_api::webhooks)
-                        .service(notify_api::delete_webhook)
-                        .service(notify_api::vacation)
-                        .service(notify_api::clock)
-                        .service(account_api::login)
-                        .service(account_api::login_links)
-                        .service(account_api::me)
-                        .service(account_api::logout_everywhere)
-                        .service(account_api::logout)
-                        .service(account_api::claim)
-                        .service(account_api::new_link)
-                        .service(talk_api::read)
-                        .service(talk_api::say)
-                        .service(
-                            web::resource("/inbound/email")
-                                .app_data(web::PayloadConfig::default().limit(inbound::MAX_BYTES))
-                                .route(web::post().to(inbound::email))
-                                .default_service(web::to(methods::unrouted)),
-                        )
-                        .service(
-                            // Reads its own body, bounded (inbound::MAILGUN_MAX_BYTES).
-                            web::resource("/inbound/mailgun/mime")
-                                .route(web::post().to(inbound::mailgun))
-                                .default_service(web::to(methods::unrouted)),
-                        ),
-                )
-                .service(assets::asset)
-                .service(lobby::lobby_page)
-                .service(lobby::create_game)
-                .service(pages::game)
-                .service(pages::watch_page)
-                .service(pages::submit_move)
-                .service(pages::resign)
-                .service(pages::talk)
-                .service(pages::replay)
-                .service(pages::audit)
-                .service(account::login_get)
-                .service(account::login_post)
-                .service(account::confirm_get)
-                .service(account::confirm_post)
-                .service(account::me)
-                .service(account::logout_everywhere)
-                .service(account::logout)
-                .service(account::claim)
-                .service(account::new_link)
-                .service(account::claim_confirm_get)
-                .service(account::claim_confirm_post)
-                .service(settings::seat_get)
-                .service(settings::seat_post)
-                .service(settings::hook_add)
-                .service(settings::hook_delete)
-                .service(settings::seat_vacation)
-                .service(settings::seat_time_zone)
-                .service(settings::me_get)
-                .service(settings::me_post)
-                .service(settings::me_vacation)
-                .service(settings::me_time_zone)
-                .service(pages::verify_get)
-                .service(
-                    web::resource("/verify")
-                        .app_data(web::PayloadConfig::default().limit(pages::VERIFY_LIMIT))
-                        .app_data(
-                            web::FormConfig::default()
-                                .limit(pages::VERIFY_LIMIT)
-                                .error_handler(|err, _req| pages::verify_form_error(err)),
-                        )
-                        .route(web::post().to(pages::verify_post))
-                        .default_service(web::to(methods::unrouted)),
-                )
+                .configure(routes)
         })
         .listen(listener)?
         .run();
         Ok(Application {
-            port,
+            port: address.port(),
             games: service,
             base_url,
             server,
@@ -298,4 +188,147 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
+}
+
+/// What every worker's app is given.
+struct Shared {
+    games: web::Data<Games>,
+    hub: web::Data<Hub>,
+    mail: web::Data<Option<inbound::InboundConfig>>,
+    proxies: web::Data<limits::TrustedProxies>,
+    deadline: web::Data<body_deadline::BodyDeadline>,
+    origins: web::Data<csrf::Origins>,
+    metrics: bool,
+}
+
+/// How the extractors read a request, and what they answer when they cannot: bodies bounded by
+/// `BODY_LIMIT`; a bad query answered with a page on a page route, in JSON in the API.
+fn extractors(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(
+        web::JsonConfig::default()
+            .limit(BODY_LIMIT)
+            .error_handler(|err, _req| {
+                let too_large = matches!(
+                    err,
+                    actix_web::error::JsonPayloadError::OverflowKnownLength { .. }
+                        | actix_web::error::JsonPayloadError::Overflow { .. }
+                );
+                error::bad_body(
+                    format!("the request body could not be read: {err}"),
+                    too_large,
+                )
+            }),
+    )
+    .app_data(web::PayloadConfig::default().limit(BODY_LIMIT))
+    .app_data(web::QueryConfig::default().error_handler(|err, req| {
+        // A page's bad query is answered with a page, the API's in JSON.
+        if page_headers::is_page_route(req.path()) {
+            pages::query_error(err, req.query_string())
+        } else {
+            error::bad_body(format!("bad query: {err}"), false)
+        }
+    }))
+    .app_data(
+        web::PathConfig::default()
+            .error_handler(|err, _req| error::bad_body(format!("bad path: {err}"), false)),
+    )
+    .app_data(
+        web::FormConfig::default()
+            .limit(BODY_LIMIT)
+            .error_handler(|err, _req| pages::form_error(err)),
+    );
+}
+
+/// Every path: a wrong method answers 405 with `Allow`, an unknown path 404.
+fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.default_service(web::to(methods::unrouted))
+        .service(api::health)
+        .service(
+            web::scope("/api")
+                .service(api::openapi)
+                .service(api::rulesets)
+                .service(api::create_game)
+                .service(api::summary)
+                .service(api::view)
+                .service(api::legal_moves)
+                .service(api::submit)
+                .service(api::resign)
+                .service(api::events)
+                .service(api::export)
+                .service(api::proof)
+                .service(notify_api::stream)
+                .service(notify_api::channels)
+                .service(notify_api::set_channels)
+                .service(notify_api::unsubscribe_page)
+                .service(notify_api::unsubscribe)
+                .service(notify_api::add_webhook)
+                .service(notify_api::webhooks)
+                .service(notify_api::delete_webhook)
+                .service(notify_api::vacation)
+                .service(notify_api::clock)
+                .service(account_api::login)
+                .service(account_api::login_links)
+                .service(account_api::me)
+                .service(account_api::logout_everywhere)
+                .service(account_api::logout)
+                .service(account_api::claim)
+                .service(account_api::new_link)
+                .service(talk_api::read)
+                .service(talk_api::say)
+                .service(
+                    web::resource("/inbound/email")
+                        .app_data(web::PayloadConfig::default().limit(inbound::MAX_BYTES))
+                        .route(web::post().to(inbound::email))
+                        .default_service(web::to(methods::unrouted)),
+                )
+                .service(
+                    // Reads its own body, bounded (inbound::MAILGUN_MAX_BYTES).
+                    web::resource("/inbound/mailgun/mime")
+                        .route(web::post().to(inbound::mailgun))
+                        .default_service(web::to(methods::unrouted)),
+                ),
+        )
+        .service(assets::asset)
+        .service(lobby::lobby_page)
+        .service(lobby::create_game)
+        .service(pages::game)
+        .service(pages::watch_page)
+        .service(pages::submit_move)
+        .service(pages::resign)
+        .service(pages::talk)
+        .service(pages::replay)
+        .service(pages::audit)
+        .service(account::login_get)
+        .service(account::login_post)
+        .service(account::confirm_get)
+        .service(account::confirm_post)
+        .service(account::me)
+        .service(account::logout_everywhere)
+        .service(account::logout)
+        .service(account::claim)
+        .service(account::new_link)
+        .service(account::claim_confirm_get)
+        .service(account::claim_confirm_post)
+        .service(settings::seat_get)
+        .service(settings::seat_post)
+        .service(settings::hook_add)
+        .service(settings::hook_delete)
+        .service(settings::seat_vacation)
+        .service(settings::seat_time_zone)
+        .service(settings::me_get)
+        .service(settings::me_post)
+        .service(settings::me_vacation)
+        .service(settings::me_time_zone)
+        .service(pages::verify_get)
+        .service(
+            web::resource("/verify")
+                .app_data(web::PayloadConfig::default().limit(pages::VERIFY_LIMIT))
+                .app_data(
+                    web::FormConfig::default()
+                        .limit(pages::VERIFY_LIMIT)
+                        .error_handler(|err, _req| pages::verify_form_error(err)),
+                )
+                .route(web::post().to(pages::verify_post))
+                .default_service(web::to(methods::unrouted)),
+        );
 }

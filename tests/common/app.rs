@@ -17,7 +17,7 @@ use despatch::games::webhook_targets::WebhookTargets;
 use despatch::games::Games;
 use despatch::http::body_deadline::BodyDeadline;
 use despatch::http::inbound::InboundConfig;
-use despatch::http::Application;
+use despatch::http::{Application, ServerSettings};
 use despatch::notify::dispatcher::Dispatcher;
 use despatch::notify::email::Mailer;
 use despatch::notify::webhook::Hooks;
@@ -75,7 +75,8 @@ enum Source {
 pub struct AppBuilder {
     source: Source,
     clock: Option<ManualClock>,
-    /// `None`: the server's default (`DESPATCH_MOVE_RATE`); `Some(None)`: no limit.
+    /// `None`: the server's default (`ServerSettings::new`: `MoveRate::DEFAULT`, what
+    /// `DESPATCH_MOVE_RATE` unset means); `Some(None)`: no limit.
     move_rate: Option<Option<MoveRate>>,
     /// As `move_rate`, for games created per client address.
     create_rate: Option<Option<MoveRate>>,
@@ -84,7 +85,8 @@ pub struct AppBuilder {
     fold_cache: Option<Limits>,
     base_url: Option<String>,
     follow_redirects: bool,
-    /// `None`: the server's default (`DESPATCH_BODY_TIMEOUT_SECS`).
+    /// `None`: the server's default (`ServerSettings::new`: 30 s, what
+    /// `DESPATCH_BODY_TIMEOUT_SECS` unset means).
     body_timeout: Option<Duration>,
     /// The internal hosts webhooks may reach (`DESPATCH_WEBHOOK_ALLOW_HOSTS`); none by default.
     webhook_allow_hosts: Option<String>,
@@ -250,25 +252,29 @@ impl AppBuilder {
             webhook_allow_hosts,
             ..
         } = self;
-        let deadline = body_timeout.map_or_else(BodyDeadline::from_env, BodyDeadline);
-        let app = Application::build_bounded(
-            store.clone(),
-            "127.0.0.1:0",
-            base_url,
-            move |games| {
-                Self::configure(
-                    games,
-                    clock,
-                    move_rate,
-                    create_rate,
-                    link_secret,
-                    fold_cache,
-                    webhook_allow_hosts,
-                )
-            },
-            inbound,
-            deadline,
-        )
+        let mut settings = ServerSettings::new("127.0.0.1:0");
+        settings.base_url = base_url;
+        settings.inbound = inbound;
+        if let Some(timeout) = body_timeout {
+            settings.body_deadline = BodyDeadline(timeout);
+        }
+        if let Some(rate) = move_rate {
+            settings.move_rate = rate;
+        }
+        if let Some(rate) = create_rate {
+            settings.create_rate = rate;
+        }
+        let app = Application::build(store.clone(), settings, move |games| {
+            Self::configure(
+                games,
+                clock,
+                None,
+                None,
+                link_secret,
+                fold_cache,
+                webhook_allow_hosts,
+            )
+        })
         .expect("binds port 0");
         let server = Server {
             base: format!("http://127.0.0.1:{}", app.port()),

@@ -90,7 +90,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::engine::event::Event;
-use crate::engine::snapshot::Snapshot;
 
 pub use at_rest::{Resealed, Unlocked};
 pub use channels::Channels;
@@ -578,7 +577,9 @@ impl Store {
 
     /// Whether the database answers, by a trivial query on the connections reads use.
     pub async fn ping(&self) -> Result<()> {
-        db_run!(self, reader pool => sqlx::query("SELECT 1").execute(pool).await?);
+        db_run!(self, reader pool => {
+            sqlx::query("SELECT 1").execute(pool).await?;
+        });
         Ok(())
     }
 

@@ -22,12 +22,7 @@ use sqlx::{Executor, Postgres, QueryBuilder, Row};
 use super::pg_batch::{Batched, Batcher};
 use super::rows::{self, AppendRows, EventRow, IdempotencyRow, OutboxInsert};
 use super::sealing::SecretKey;
-use super::snapshots;
-use super::{
-    Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError,
-};
-use crate::engine::event::Event;
-use crate::engine::snapshot::Snapshot;
+use super::{Append, Result, StoreError};
 
 /// How many connections `connect` opens at most; `from_pool` takes a pool sized by the caller.
 const MAX_CONNECTIONS: u32 = 16;

@@ -24,12 +24,7 @@ use sqlx::Row;
 
 use super::rows::{self, AppendRows};
 use super::sealing::SecretKey;
-use super::snapshots;
-use super::{
-    Append, GameRecord, OutboxRecord, OutboxRow, Result, SeatRecord, SecretRecord, StoreError,
-};
-use crate::engine::event::Event;
-use crate::engine::snapshot::Snapshot;
+use super::{Append, Result, StoreError};
 
 /// Connections for reads.
 const MAX_CONNECTIONS: u32 = 8;

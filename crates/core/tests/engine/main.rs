@@ -5,9 +5,9 @@ mod sfg_seats;
 #[path = "../common/svg_checks.rs"]
 mod svg_checks;
 
+mod board_svg;
 mod flows;
 mod positions;
 mod tampering;
-mod wire_formats;
-mod board_svg;
 mod text_boards;
+mod wire_formats;

@@ -84,7 +84,9 @@ fn play_many(intruders: usize, games: u64) {
         total_moves += game.moves;
         check_properties(&game)
             .unwrap_or_else(|e| panic!("{intruders} intruder(s), game {n}: {e}"));
-        if let despatch_core::engine::ruleset::Outcome::Finished { winners, .. } = game.game.outcome() {
+        if let despatch_core::engine::ruleset::Outcome::Finished { winners, .. } =
+            game.game.outcome()
+        {
             intruder_wins += usize::from(!winners.iter().any(|w| w.as_str() == "defender"));
         }
     }

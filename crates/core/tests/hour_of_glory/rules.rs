@@ -5,7 +5,9 @@
 use std::collections::VecDeque;
 
 use despatch_core::engine::dice::hidden_stream;
-use despatch_core::engine::ruleset::{Ctx, DiceSource, RuleError, Rules, Seat, SeatDef, Setup, Viewer};
+use despatch_core::engine::ruleset::{
+    Ctx, DiceSource, RuleError, Rules, Seat, SeatDef, Setup, Viewer,
+};
 use despatch_core::rules::hour_of_glory::agents::{DefKind, Equipment, Mode, Weapon};
 use despatch_core::rules::hour_of_glory::board::{Dir, DoorId, Sq};
 use despatch_core::rules::hour_of_glory::intel::{self, Card, Colour, Country};

@@ -9,10 +9,14 @@
 use std::sync::Arc;
 
 use despatch_core::engine::replay::{self, ReplayError, Sandbox};
-use despatch_core::engine::ruleset::{PromptKind, RuleError, Ruleset, Seat, SeatDef, Setup, Viewer};
+use despatch_core::engine::ruleset::{
+    PromptKind, RuleError, Ruleset, Seat, SeatDef, Setup, Viewer,
+};
 use despatch_core::rules;
 use despatch_core::rules::searching_for_glory::battle_cards;
-use despatch_core::rules::searching_for_glory::state::{BattlePlanSlot, BattleSetup, PlansStage, State};
+use despatch_core::rules::searching_for_glory::state::{
+    BattlePlanSlot, BattleSetup, PlansStage, State,
+};
 use serde_json::{json, Value};
 
 const SEATS: [&str; 4] = ["napoleon", "davout", "charles", "louis"];

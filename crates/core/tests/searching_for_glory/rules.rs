@@ -8,12 +8,16 @@ use std::collections::VecDeque;
 use despatch_core::engine::bot::{MemorySecrets, TestWorld};
 use despatch_core::engine::dice::hidden_stream;
 use despatch_core::engine::game::{Game, Move};
-use despatch_core::engine::ruleset::{Ctx, DiceSource, RuleError, Rules, Seat, SeatDef, Setup, Viewer};
+use despatch_core::engine::ruleset::{
+    Ctx, DiceSource, RuleError, Rules, Seat, SeatDef, Setup, Viewer,
+};
 use despatch_core::rules;
 use despatch_core::rules::searching_for_glory::data::{self, ClKind, Colour, Side};
 use despatch_core::rules::searching_for_glory::order::{self, Clause, Command};
 use despatch_core::rules::searching_for_glory::state::{Phase, Plan, State};
-use despatch_core::rules::searching_for_glory::{self, battle, operations, plan, SearchingForGlory};
+use despatch_core::rules::searching_for_glory::{
+    self, battle, operations, plan, SearchingForGlory,
+};
 use serde_json::json;
 
 fn setup(scenario: &str, seats: &[&str], options: serde_json::Value) -> Setup {
@@ -2136,7 +2140,10 @@ fn reentry_ii_1_a_3_a_captured_player_re_enters_next_round_as_a_free_character_w
         .into_iter()
         .find(|p| p.seat == seat("davout"))
         .expect("the eliminated player is prompted");
-    assert_eq!(prompt.kind, despatch_core::engine::ruleset::PromptKind::Turn);
+    assert_eq!(
+        prompt.kind,
+        despatch_core::engine::ruleset::PromptKind::Turn
+    );
     assert_eq!(
         prompt.options,
         [
@@ -2920,7 +2927,8 @@ fn battle_cards_4_c_to_4_j_a_battle_of_four_sp_or_more_is_played_with_cards_to_i
         } else {
             (r.defender_total, r.attacker_total)
         };
-        let (l, w) = despatch_core::rules::searching_for_glory::battle_cards::losses(lost_l, lost_w);
+        let (l, w) =
+            despatch_core::rules::searching_for_glory::battle_cards::losses(lost_l, lost_w);
         assert_eq!((r.loser_loss, r.winner_loss), (l, w), "seed {seed}");
         // The loser reached 0 BP, or withdrew with a card that says so.
         let loser_start = if r.attacker_won { 5 } else { 8 };

@@ -22,6 +22,7 @@ pub mod offmap;
 pub mod oob;
 pub mod options;
 pub mod order;
+pub mod pointing;
 pub mod position;
 pub mod release;
 pub mod specials;
@@ -1095,7 +1096,7 @@ impl Rules for WhereEaglesDare {
     }
 
     fn pointing(&self, s: &State, seat: &Seat) -> Vec<crate::engine::board::Pointed> {
-        drawn::pointing(self, s, seat)
+        pointing::pointing(self, s, seat)
     }
 
     fn parse(&self, _s: &State, _seat: &Seat, text: &str) -> Result<Command, RuleError> {

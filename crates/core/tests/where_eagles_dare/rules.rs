@@ -2399,6 +2399,62 @@ fn board_in_text_and_view_show_the_victory_points_so_far() {
     );
 }
 
+/// The options are a typed struct: a name it does not know is refused, naming it; a value of
+/// the wrong kind is refused with the name's own text; of several faults, the first name's.
+#[test]
+fn options_unknown_names_and_wrong_values_are_refused_with_the_same_texts() {
+    let refusal = |options: serde_json::Value| {
+        let e = game_with("the-best-laid-plans", options).unwrap_err();
+        (e.rule, e.message)
+    };
+    assert_eq!(
+        refusal(json!({ "fog_of_war": true })),
+        (
+            "options".into(),
+            "no option 'fog_of_war': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, roadblock_bars_own, release_entry, heroic_tq, tq_modifiers, airborne_tanks, map".into()
+        )
+    );
+    assert_eq!(
+        refusal(json!({ "free_drop": "yes" })),
+        ("options".into(), "free_drop is true or false".into())
+    );
+    assert_eq!(
+        refusal(json!({ "covering_fire": null })),
+        ("options".into(), "covering_fire is true or false".into())
+    );
+    assert_eq!(
+        refusal(json!({ "map": 3 })),
+        (
+            "options".into(),
+            "map is the map's text: hex and side lines".into()
+        )
+    );
+    assert!(refusal(json!({ "map": "hex 1.1 lava" }))
+        .1
+        .starts_with("map (the format of docs/rules/where-eagles-dare.md): "));
+    assert_eq!(
+        refusal(json!({ "airborne_tanks": true })),
+        (
+            "O4.0 Airborne Tanks".into(),
+            "airborne_tanks is none, tetrarch or locust: one type of tank".into()
+        )
+    );
+    // serde_json's objects are in the names' order: the first refused is reported.
+    assert_eq!(
+        refusal(json!({ "zzz": 1, "heroic_tq": 2 })),
+        ("options".into(), "heroic_tq is true or false".into())
+    );
+    let e = game_with(
+        "a-ride-in-the-country",
+        json!({ "southern_bridge_unstable": false, "tq_modifiers": 1 }),
+    )
+    .unwrap_err();
+    assert_eq!(e.rule, "2.11 Streams");
+    // Not an object: no options, as before.
+    let s = game_with("the-best-laid-plans", json!(null)).unwrap();
+    assert!(s.last_chit_held && s.roadblock_bars_own && s.airborne_tanks.is_none());
+}
+
 fn game_with(scenario: &str, options: serde_json::Value) -> Result<State, RuleError> {
     let setup = Setup {
         game_id: "rules".into(),

@@ -26,6 +26,7 @@ pub mod reactive;
 pub mod reentry;
 pub mod roles;
 pub mod round;
+pub mod setup;
 pub mod sieges;
 pub mod state;
 pub mod talk;
@@ -44,7 +45,7 @@ use crate::engine::ruleset::{
 };
 use data::Side;
 use order::Command;
-use state::{Cu, LoneSp, Phase, Plan, Player, State};
+use state::{Phase, Plan, State};
 
 pub const ID: &str = "searching-for-glory";
 
@@ -66,10 +67,6 @@ pub const NPC_OPERATION_FORMS: &[&str] = &[
 ];
 
 pub const GRAMMAR: &str = "plan <hand positions, at most 4, one colour each> (sealed) · with battle_cards=cards, when a card battle asks its commanders: battle-plan [attack <card>…] [; answer <enemy attack>=<card>|none …] [; cancel always|defeats|never] [; discard <card>…] [; withdraw <bp>] (sealed, for that battle, 4.f) · fight (a battle waiting, its battle plans open) · with battle_play=interactive, in a card battle: play <card> · discard <card> · pass (4.f–4.i) · initiative · enter <character> | enter none (an eliminated player, at a round's start) · an operation of clauses joined by ';': march <lp> · force-march <lp> [<lp>] · attack <lp> · decisive <lp> · gather · entrench · rest · blow <a>-<b> · repair <a>-<b> · harass <lp> · napoleon-defeated <lp> · good-weather · demoralize · chest · parlay · inform · flags · detach <n> · absorb [<n>] · pass · keep <hand positions, up to the role's retention> · siege · sortie (2.l) · strategic (the role's characteristic, III) · standing refuse|fight (your side's lone SP and NPCs attacked at a fortress, 2.l) · force-march <lp> absorb [<n>] <lp> (2.e) · in a reactive window: react <card> · pass · refuse (a defender at a fortress, before the battle's dice)";
-
-fn setup_error(message: impl Into<String>) -> RuleError {
-    RuleError::new("set-up", message)
-}
 
 impl SearchingForGlory {
     /// The players whose prompt is open now.
@@ -325,181 +322,7 @@ impl Rules for SearchingForGlory {
     }
 
     fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError> {
-        let scenario = data::scenario(&setup.scenario).ok_or_else(|| {
-            let known: Vec<&str> = data::scenarios().iter().map(|s| s.id.as_str()).collect();
-            setup_error(format!(
-                "no scenario '{}': Searching for Glory has {}",
-                setup.scenario,
-                known.join(", ")
-            ))
-        })?;
-        let mut additive = false;
-        let mut npcs_stand = false;
-        let mut plain_roles = false;
-        let mut battle_cards = false;
-        let mut interactive = false;
-        if let Some(obj) = setup.options.as_object() {
-            for (k, v) in obj {
-                match (k.as_str(), v.as_str()) {
-                    ("roles", Some("plain")) => plain_roles = true,
-                    ("roles", Some("full")) => {}
-                    ("roles", _) => {
-                        return Err(setup_error(format!(
-                            "roles is \"full\" or \"plain\", not {v}"
-                        )))
-                    }
-                    ("battle_cards", Some("cards")) => battle_cards = true,
-                    ("battle_cards", Some("dice")) => {}
-                    ("battle_cards", _) => {
-                        return Err(setup_error(format!(
-                            "battle_cards is \"dice\" or \"cards\", not {v}"
-                        )))
-                    }
-                    ("battle_play", Some("interactive")) => interactive = true,
-                    ("battle_play", Some("sealed")) => {}
-                    ("battle_play", _) => {
-                        return Err(setup_error(format!(
-                            "battle_play is \"sealed\" or \"interactive\", not {v}"
-                        )))
-                    }
-                    ("npcs", Some("stand")) => npcs_stand = true,
-                    ("npcs", Some("run")) => {}
-                    ("npcs", _) => {
-                        return Err(setup_error(format!(
-                            "npcs is \"run\" or \"stand\", not {v}"
-                        )))
-                    }
-                    ("deck_counts", Some("additive")) => additive = true,
-                    ("deck_counts", Some("included")) => {}
-                    ("deck_counts", _) => {
-                        return Err(setup_error(format!(
-                            "deck_counts is \"included\" or \"additive\", not {v}"
-                        )))
-                    }
-                    _ => {
-                        return Err(setup_error(format!(
-                            "Searching for Glory has no option '{k}'; it knows battle_cards, battle_play, deck_counts, npcs and roles"
-                        )))
-                    }
-                }
-            }
-        }
-        if !(3..=6).contains(&setup.seats.len()) {
-            return Err(setup_error(format!(
-                "Searching for Glory seats 3 to 6 players, not {}",
-                setup.seats.len()
-            )));
-        }
-        let mut sides = Vec::new();
-        for s in &setup.seats {
-            let id = s.seat.as_str();
-            if !scenario.characters.iter().any(|c| c == id) {
-                return Err(setup_error(format!(
-                    "'{id}' is not a character of {}: seats are {}",
-                    scenario.id,
-                    scenario.characters.join(", ")
-                )));
-            }
-            sides.push(round::side_of(id));
-        }
-        for side in [Side::French, Side::Austrian] {
-            if !sides.contains(&side) {
-                return Err(setup_error(format!(
-                    "each side needs at least one player; nobody plays the {} side",
-                    side.name()
-                )));
-            }
-        }
-        let cus: Vec<Cu> = scenario
-            .characters
-            .iter()
-            .map(|ch| {
-                let role = data::role(ch).expect("checked when the data was read");
-                Cu {
-                    character: ch.clone(),
-                    side: role.side,
-                    lp: Some(role.start.clone()),
-                    sp: role.sp,
-                    fatigue: 0,
-                    supply: false,
-                    trench: 0,
-                    captured: false,
-                    glory: 0,
-                    victories: 0,
-                    siege_points: 0,
-                    strategic_used: 0,
-                    reached: Vec::new(),
-                    seat: setup
-                        .seats
-                        .iter()
-                        .find(|s| s.seat.as_str() == ch)
-                        .map(|s| s.seat.clone()),
-                }
-            })
-            .collect();
-        let lone: Vec<LoneSp> = scenario
-            .map
-            .garrisons
-            .iter()
-            .map(|(lp, side, sp)| LoneSp {
-                lp: lp.clone(),
-                side: *side,
-                sp: *sp,
-            })
-            .collect();
-        let mut entered: Vec<String> = cus.iter().filter_map(|c| c.lp.clone()).collect();
-        entered.extend(lone.iter().map(|l| l.lp.clone()));
-        entered.sort();
-        entered.dedup();
-        let with_napoleon = scenario.characters.iter().any(|c| c == "napoleon");
-        let mut deck = data::deck(with_napoleon, additive);
-        let mut draw = |n: u32| Ok(hidden.roll(n));
-        round::shuffle(&mut deck, &mut draw)?;
-        let players: Vec<Player> = setup
-            .seats
-            .iter()
-            .map(|s| Player {
-                seat: s.seat.clone(),
-                character: s.seat.as_str().to_owned(),
-                hand: Vec::new(),
-                plan: Plan::Waiting,
-                planned: Vec::new(),
-                out: false,
-                intel: Vec::new(),
-                keep: Vec::new(),
-                eliminated: false,
-                entering: false,
-            })
-            .collect();
-        let mut state = State {
-            scenario: scenario.id.clone(),
-            round: 1,
-            rounds: scenario.rounds,
-            additive,
-            cus,
-            lone,
-            draw_order: (0..players.len()).collect(),
-            players,
-            deck,
-            discard: Vec::new(),
-            phase: Phase::Plan,
-            blown: Vec::new(),
-            entries: Vec::new(),
-            entered,
-            pending: None,
-            window: None,
-            truce: Vec::new(),
-            npc: None,
-            npcs_stand,
-            victory: None,
-            sieges: Vec::new(),
-            plain_roles,
-            standing_refuse: Vec::new(),
-            battle_cards,
-            interactive,
-        };
-        round::draw_phase(&mut state, &mut draw)?;
-        Ok(state)
+        setup::setup(setup, hidden)
     }
 
     fn prompts(&self, state: &State) -> Vec<Prompt> {

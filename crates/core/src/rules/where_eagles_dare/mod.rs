@@ -20,7 +20,9 @@ pub mod hex;
 pub mod los;
 pub mod offmap;
 pub mod oob;
+pub mod options;
 pub mod order;
+pub mod pointing;
 pub mod position;
 pub mod release;
 pub mod specials;
@@ -38,8 +40,8 @@ use serde_json::{json, Value};
 
 use crate::engine::dice::DiceStream;
 use crate::engine::ruleset::{
-    BotRng, Ctx, DiceSource, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules,
-    RulesetInfo, ScenarioInfo, Seat, Setup, Viewer,
+    BotRng, Ctx, DiceSource, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
+    ScenarioInfo, Seat, Setup, Viewer,
 };
 use data::{Weather, DATA, TURNS};
 use hex::Hex;
@@ -189,7 +191,8 @@ impl Rules for WhereEaglesDare {
         RulesetInfo {
             id: ID.into(),
             version: "16".into(),
-            title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)".into(),
+            title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)"
+                .into(),
             scenarios: DATA
                 .scenarios
                 .iter()
@@ -202,92 +205,7 @@ impl Rules for WhereEaglesDare {
                     roles: Vec::new(),
                 })
                 .collect(),
-            options: vec![
-                OptionInfo {
-                    name: "free_drop".into(),
-                    description: "3.3.2: the Allied player seals a drop plan (formation:zone) for each drop before play".into(),
-                    default: json!(false),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "southern_bridge_unstable".into(),
-                    description: "2.11: the Allied player did not win A Ride in the Country, so the southern stream bridge (55.202/56.201) is unstable from the start (not in that scenario, which checks it)".into(),
-                    default: json!(false),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "covering_fire".into(),
-                    description: "O1.0 Covering Fire: an opportunity fire may state 'covered' (−1 to its Fire Rating)".into(),
-                    default: json!(false),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "alternate_chits".into(),
-                    description: "O2.0 Alternate Chit Draw: no Direct Command chit in the mug; Division Activation's restrictions disregarded".into(),
-                    default: json!(false),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "command_los".into(),
-                    description: "with a map: a Leader commands only the units he sees (line of sight over the map) within his Command Range (decision 17; off: range counted in hexes only)".into(),
-                    default: json!(false),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "roadblock_bars_own".into(),
-                    description: "2.16 (decision 23): with a map, any road block in a raised road's hex bars a Unit in Column from entering it, its owner's too (off: only the enemy's)".into(),
-                    default: json!(true),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "release_entry".into(),
-                    description: "4.3.1 (decision 28): a Unit of a Formation on the Club Route line (Group Cold, Guards Art.) is placed only once released, in the Club Route marker's hex, in Column (off: placements are the players', as with a reinforcement schedule's exceptions)".into(),
-                    default: json!(true),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "heroic_tq".into(),
-                    description: "S3.1 Heroic (decision 29): a Heroic unit's tq and rally pass on one more face than those stated for its face value (off: the stated faces include Heroic)".into(),
-                    default: json!(true),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "tq_modifiers".into(),
-                    description: "S6.1.1, S6.1.2, S5.1.1 (decision 42): the TQ modifiers in force for a unit's division (SDZ Closed −1 for the 101st, Club Route Cut −2 for the Guards Armored, KG Chill +1 for the German) change the faces stated for its face value on its tq and rally (off: the stated faces include them)".into(),
-                    default: json!(true),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "reinf_eliminated".into(),
-                    description: "S3.1 Reinf (decision 21): a recovered step may bring an eliminated unit of the formation back, in its Leader's hex (off: an eliminated unit's steps count as the formation's losses but do not come back)".into(),
-                    default: json!(true),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "german_lost".into(),
-                    description: "O3.0 German Lost Rule: a German unit failing 'tq <unit> lost' is moved by the Allied player".into(),
-                    default: json!(false),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "airborne_tanks".into(),
-                    description: "O4.0 Airborne Tanks: none, tetrarch or locust (two companies land with Drop One)".into(),
-                    default: json!("none"),
-                    choices: vec![json!("none"), json!("tetrarch"), json!("locust")],
-                },
-                OptionInfo {
-                    name: "map".into(),
-                    description: "the map, or the part of it the players agree on, as text: 'hex <id> <terrain> [road] [rail] [raised]' and 'side <id> <id> stream|crest|impassable|bridge|culvert|raised' lines (2.1-2.19); moves, set-ups and line of sight are checked where it knows the hexes".into(),
-                    default: json!(""),
-                    choices: Vec::new(),
-                },
-                OptionInfo {
-                    name: "last_chit_held".into(),
-                    description: "S6.4: the last chit of a turn is set aside and opens the next turn (off: it is played in its own turn)".into(),
-                    default: json!(true),
-                    choices: Vec::new(),
-                },
-            ],
+            options: options::info(),
             grammar: order::GRAMMAR.into(),
         }
     }
@@ -307,84 +225,22 @@ impl Rules for WhereEaglesDare {
                 "Where Eagles Dare seats 'allied' then 'german'",
             ));
         }
-        let mut free_drop = false;
-        let mut last_chit_held = true;
-        let mut southern_unstable = false;
-        let (mut covering_fire, mut alternate_chits, mut german_lost) = (false, false, false);
-        let mut command_los = false;
-        let mut reinf_eliminated = true;
-        let mut roadblock_bars_own = true;
-        let mut release_entry = true;
-        let mut heroic_tq = true;
-        let mut tq_modifiers = true;
-        let mut airborne_tanks = None;
-        let mut map = None;
-        if let Some(obj) = setup.options.as_object() {
-            for (k, v) in obj {
-                match (k.as_str(), v) {
-                    ("free_drop", Value::Bool(b)) => free_drop = *b,
-                    ("free_drop", _) => return Err(rule("options", "free_drop is true or false")),
-                    ("last_chit_held", Value::Bool(b)) => last_chit_held = *b,
-                    ("last_chit_held", _) => {
-                        return Err(rule("options", "last_chit_held is true or false"))
-                    }
-                    ("southern_bridge_unstable", Value::Bool(_))
-                        if sc.id == "a-ride-in-the-country" =>
-                    {
-                        return Err(rule(
-                            "2.11 Streams",
-                            "A Ride in the Country checks the southern bridge itself: no southern_bridge_unstable option there",
-                        ))
-                    }
-                    ("southern_bridge_unstable", Value::Bool(b)) => southern_unstable = *b,
-                    ("southern_bridge_unstable", _) => {
-                        return Err(rule("options", "southern_bridge_unstable is true or false"))
-                    }
-                    ("covering_fire", Value::Bool(b)) => covering_fire = *b,
-                    ("alternate_chits", Value::Bool(b)) => alternate_chits = *b,
-                    ("german_lost", Value::Bool(b)) => german_lost = *b,
-                    ("command_los", Value::Bool(b)) => command_los = *b,
-                    ("reinf_eliminated", Value::Bool(b)) => reinf_eliminated = *b,
-                    ("roadblock_bars_own", Value::Bool(b)) => roadblock_bars_own = *b,
-                    ("release_entry", Value::Bool(b)) => release_entry = *b,
-                    ("heroic_tq", Value::Bool(b)) => heroic_tq = *b,
-                    ("tq_modifiers", Value::Bool(b)) => tq_modifiers = *b,
-                    ("airborne_tanks", Value::String(t)) if t == "none" => airborne_tanks = None,
-                    ("airborne_tanks", Value::String(t)) if t == "tetrarch" || t == "locust" => {
-                        airborne_tanks = Some(t.clone())
-                    }
-                    ("map", Value::String(text)) => {
-                        map = Some(terrain::LoadedMap::try_from(text.clone()).map_err(|e| {
-                            rule("options", format!("map (the format of docs/rules/where-eagles-dare.md): {e}"))
-                        })?)
-                    }
-                    ("map", _) => {
-                        return Err(rule("options", "map is the map's text: hex and side lines"))
-                    }
-                    (
-                        "covering_fire" | "alternate_chits" | "german_lost" | "command_los"
-                        | "reinf_eliminated" | "roadblock_bars_own" | "release_entry"
-                        | "heroic_tq"
-                        | "tq_modifiers",
-                        _,
-                    ) => {
-                        return Err(rule("options", format!("{k} is true or false")))
-                    }
-                    ("airborne_tanks", _) => {
-                        return Err(rule(
-                            "O4.0 Airborne Tanks",
-                            "airborne_tanks is none, tetrarch or locust: one type of tank",
-                        ))
-                    }
-                    _ => {
-                        return Err(rule(
-                            "options",
-                            format!("no option '{k}': the options are free_drop, last_chit_held, southern_bridge_unstable, covering_fire, alternate_chits, german_lost, command_los, reinf_eliminated, roadblock_bars_own, release_entry, heroic_tq, tq_modifiers, airborne_tanks, map"),
-                        ))
-                    }
-                }
-            }
-        }
+        let options::Options {
+            free_drop,
+            last_chit_held,
+            southern_unstable,
+            covering_fire,
+            alternate_chits,
+            german_lost,
+            command_los,
+            reinf_eliminated,
+            roadblock_bars_own,
+            release_entry,
+            heroic_tq,
+            tq_modifiers,
+            airborne_tanks,
+            map,
+        } = options::Options::read(&setup.options, &sc.id)?;
         let drops: Vec<Drop> = sc
             .drop_one
             .map(|d| {
@@ -538,7 +394,7 @@ impl Rules for WhereEaglesDare {
             drop_rolled: Vec::new(),
             drop_awaiting: Vec::new(),
             eliminated: BTreeMap::new(),
-            airborne_tanks,
+            airborne_tanks: airborne_tanks.name(),
             lost: None,
             rout: None,
             routing: None,
@@ -1240,7 +1096,7 @@ impl Rules for WhereEaglesDare {
     }
 
     fn pointing(&self, s: &State, seat: &Seat) -> Vec<crate::engine::board::Pointed> {
-        drawn::pointing(self, s, seat)
+        pointing::pointing(self, s, seat)
     }
 
     fn parse(&self, _s: &State, _seat: &Seat, text: &str) -> Result<Command, RuleError> {

@@ -355,6 +355,9 @@ mod through_games {
         use despatch::store::{OutboxRecord, OutboxRow};
 
         let games = Games::new(store.clone(), "http://test").with_snapshots_every(EVERY);
+        // Each message's credential placeholders carry a random marker of their own
+        // (games::links::pending): notices are compared as one marker.
+        let marker = regex::Regex::new("despatch_credential_[0-9a-f]+_").unwrap();
         let mut from_snapshot = 0;
         for ruleset in rules::all() {
             let id = games.create(new_game(&ruleset, 0)).await.unwrap().game_id;
@@ -386,13 +389,9 @@ mod through_games {
                             payload: serde_json::json!({ "deadline": "2030-01-01T00:00:00Z" }),
                         },
                     };
-                    // Each message's credential placeholders carry a random marker of their
-                    // own (games::links::pending): compared as one marker.
                     let said = |c: Option<despatch::notify::notice::Composed>| {
                         c.map(|c| {
                             let text = serde_json::to_string(&c.context).unwrap();
-                            let marker =
-                                regex::Regex::new("despatch_credential_[0-9a-f]+_").unwrap();
                             marker
                                 .replace_all(&text, "despatch_credential_MARKER_")
                                 .into_owned()

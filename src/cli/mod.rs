@@ -11,6 +11,7 @@ mod migrate;
 mod new_game;
 mod replay;
 mod rotate_key;
+mod rules_versions;
 mod serve;
 mod verify;
 
@@ -27,6 +28,7 @@ pub use logging::init_logging;
 #[command(
     name = "despatch",
     version,
+    long_version = rules_versions::long_version(),
     about = "Board wargames by email and over the web, with dice anyone can check"
 )]
 pub struct Cli {
@@ -104,6 +106,7 @@ enum Command {
     Export(ExportArgs),
     /// Verifies an export with no database and no server: the hash chain, every roll, every
     /// reveal, a re-fold, the final state hash. Exits non-zero naming the first bad seq.
+    #[command(after_long_help = rules_versions::verify_help())]
     Verify(VerifyArgs),
     /// A sandbox: runs a script of orders with dice given by hand, from a scenario's set-up or
     /// from a position set by hand. UNVERIFIABLE by design; for rules examples, tutorials and

@@ -589,3 +589,46 @@ fn dispatch_once_writes_the_turn_email_to_the_mail_folder_without_smtp() {
         "a clocked game's turn notice names the deadline: {text}"
     );
 }
+
+/// `despatch --version` names the service's version and, for every ruleset, the rules versions
+/// this build plays (CHANGELOG.md); `despatch verify --help` says which it checks.
+#[test]
+fn version_lists_the_rules_versions_this_build_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = despatch(&["--version"], dir.path());
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(&format!("despatch {}\n", env!("CARGO_PKG_VERSION"))),
+        "{text}"
+    );
+    let help = stdout(&despatch(&["verify", "--help"], dir.path()));
+    for ruleset in despatch::rules::all() {
+        let line = format!(
+            "  {:<22}{}",
+            ruleset.id(),
+            despatch::engine::game::versions_text(ruleset.versions())
+        );
+        assert!(text.contains(&format!("{line}\n")), "{line:?} in {text}");
+        assert!(help.contains(&line), "{line:?} in {help}");
+    }
+    let changelog =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/CHANGELOG.md")).unwrap();
+    let release = changelog
+        .split(&format!("## {} — ", env!("CARGO_PKG_VERSION")))
+        .nth(1)
+        .unwrap_or_else(|| {
+            panic!(
+                "CHANGELOG.md names no release {}",
+                env!("CARGO_PKG_VERSION")
+            )
+        });
+    let release = release.split("\n## ").next().unwrap();
+    for ruleset in despatch::rules::all() {
+        let row = format!("| {} | {} |", ruleset.id(), ruleset.versions().join(", "));
+        assert!(
+            release.contains(&row),
+            "CHANGELOG.md's release lacks {row:?}"
+        );
+    }
+}

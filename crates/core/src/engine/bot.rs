@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::dice::Chain;
 use super::event::Event;
 use super::export::{self, Header};
-use super::game::{Game, Move, NewSecret, Secrets, World};
+use super::game::{Game, Move, NewSecret, Played, Secrets, World};
 use super::ruleset::{Ruleset, Setup, Viewer};
 use super::sealed::SealedChoice;
 use super::verify;
@@ -108,6 +108,43 @@ impl MemorySecrets {
     }
 }
 
+impl MemorySecrets {
+    /// The secrets as JSON (seeds and tips in hex), to keep beside a log that will be played on.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "hidden_seed": self.hidden_seed.map(hex::encode),
+            "chains": self.chains.iter().map(|(c, tip)| (c.to_string(), hex::encode(tip))).collect::<BTreeMap<_, _>>(),
+            "sealed": self.sealed,
+        })
+    }
+
+    /// Reads back [`MemorySecrets::to_json`].
+    pub fn from_json(json: &Value) -> Result<MemorySecrets, String> {
+        let hex32 = |v: &Value| {
+            v.as_str()
+                .and_then(super::canonical::hex32)
+                .ok_or_else(|| format!("{v} is not 32 bytes of hex"))
+        };
+        let hidden_seed = match &json["hidden_seed"] {
+            Value::Null => None,
+            v => Some(hex32(v)?),
+        };
+        let mut chains = BTreeMap::new();
+        for (chain, tip) in json["chains"].as_object().ok_or("no chains")? {
+            let chain = chain.parse().map_err(|_| format!("chain {chain:?}"))?;
+            chains.insert(chain, hex32(tip)?);
+        }
+        let sealed = serde_json::from_value(json["sealed"].clone())
+            .map_err(|e| format!("sealed choices: {e}"))?;
+        Ok(MemorySecrets {
+            chains,
+            sealed,
+            hidden_seed,
+            links: Default::default(),
+        })
+    }
+}
+
 impl Secrets for MemorySecrets {
     fn chain_tip(&self, chain: u32) -> Option<[u8; 32]> {
         self.chains.get(&chain).copied()
@@ -168,12 +205,61 @@ pub fn play(
         ..Default::default()
     };
     secrets.chains.insert(0, created.chain_tip);
-    let mut game = created.game;
-    let mut events = vec![created.event];
-    let mut rng = Rng::new(seed ^ 0x5EED);
-    let mut moves = 0;
-    check(&game, &secrets)?;
-    while moves < max_moves && !game.ended {
+    let mut bot = BotGame {
+        game: created.game,
+        events: vec![created.event],
+        secrets,
+        moves: 0,
+    };
+    check(&bot.game, &bot.secrets)?;
+    bot.play_on(&mut world, &mut Rng::new(seed ^ 0x5EED), max_moves, check)?;
+    Ok(bot)
+}
+
+impl BotGame {
+    /// Picks up a game from its log and the secrets the server kept for it (the hidden seed,
+    /// the dice chains' tips, sealed choices not yet revealed), folded under the rules version
+    /// it was created with, to play on.
+    pub fn resume(
+        ruleset: Arc<dyn Ruleset>,
+        events: Vec<Event>,
+        secrets: MemorySecrets,
+    ) -> Result<BotGame, String> {
+        let game = Game::fold(ruleset, &events, secrets.hidden_seed)
+            .map_err(|e| format!("the log does not fold: {e}"))?;
+        Ok(BotGame {
+            game,
+            events,
+            secrets,
+            moves: 0,
+        })
+    }
+
+    /// Plays on with random legal moves until the game ends or `max_moves` more moves were
+    /// made, in `world` and with `rng` (see [`play`]).
+    pub fn play_on(
+        &mut self,
+        world: &mut TestWorld,
+        rng: &mut Rng,
+        max_moves: usize,
+        check: &mut dyn FnMut(&Game, &MemorySecrets) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let mut moves = 0;
+        while moves < max_moves && !self.game.ended {
+            let played = self.one_move(world, rng)?;
+            self.secrets.keep(&played.secrets);
+            self.events.extend(played.events);
+            self.game = played.game;
+            self.moves += 1;
+            moves += 1;
+            check(&self.game, &self.secrets)?;
+        }
+        Ok(())
+    }
+
+    /// One random legal move of a seat that may act, not yet kept.
+    fn one_move(&self, world: &mut TestWorld, rng: &mut Rng) -> Result<Played, String> {
+        let game = &self.game;
         let prompts = game.prompts();
         if prompts.is_empty() {
             return Err(format!(
@@ -183,7 +269,6 @@ pub fn play(
         }
         let prompt = &prompts[rng.below(prompts.len())];
         let seat = prompt.seat.clone();
-        let mut played = None;
         let mut last_error = String::new();
         for _ in 0..50 {
             let command = game
@@ -203,32 +288,16 @@ pub fn play(
                     ))
                 }
             };
-            match game.play(mv.clone(), &secrets, &mut world) {
-                Ok(p) => {
-                    played = Some(p);
-                    break;
-                }
+            match game.play(mv.clone(), &self.secrets, world) {
+                Ok(p) => return Ok(p),
                 Err(e) => last_error = format!("{mv:?} refused: {e}"),
             }
         }
-        let played = played.ok_or_else(|| {
-            format!(
-                "the bot found no legal move for {seat} at seq {} in 50 tries; last: {last_error}",
-                game.next_seq
-            )
-        })?;
-        secrets.keep(&played.secrets);
-        events.extend(played.events);
-        game = played.game;
-        moves += 1;
-        check(&game, &secrets)?;
+        Err(format!(
+            "the bot found no legal move for {seat} at seq {} in 50 tries; last: {last_error}",
+            game.next_seq
+        ))
     }
-    Ok(BotGame {
-        game,
-        events,
-        secrets,
-        moves,
-    })
 }
 
 /// The properties every ruleset's bot games must have: the log re-folds to the same state, the

@@ -164,6 +164,11 @@ impl DiceStream {
         }
     }
 
+    /// Whether anything was drawn from the stream.
+    pub fn drawn(&self) -> bool {
+        self.block > 0
+    }
+
     /// The message of block `j`, as the wire format fixes it.
     pub fn block_message(&self, j: usize) -> String {
         format!("{}{}", self.prefix, j)

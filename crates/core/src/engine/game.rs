@@ -15,8 +15,8 @@ use super::canonical::{hash_json, hex32, sha256_hex};
 use super::dice::{hidden_stream, Chain, DiceCommitments, DiceStream};
 use super::event::{kind, DiceRecord, Event, GENESIS_HASH, SYSTEM_SEAT};
 use super::ruleset::{
-    Applied, Ctx, DiceSource, GameState, Outcome, Prompt, RuleError, Ruleset, Seat, SeatDef, Setup,
-    Viewer,
+    hidden_unavailable, newest, Applied, Ctx, DiceSource, GameState, Outcome, Prompt, RuleError,
+    Ruleset, Seat, SeatDef, Setup, Viewer,
 };
 use super::sealed::SealedChoice;
 
@@ -97,6 +97,33 @@ fn seat_named<'s>(seats: &'s [SeatDef], seq: u64, name: &str) -> Result<&'s Seat
 pub struct FoldError {
     pub seq: u64,
     pub problem: String,
+}
+
+/// Which rules versions a fold accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Versions {
+    /// Those the ruleset plays (`Rules::versions`): a game folds under the rules it began with.
+    Played,
+    /// Any, one this build does not play folded under the newest (`verify`'s best effort).
+    AnyAsNewest,
+}
+
+/// The versions a ruleset plays, for a player: "version 3", "versions 3 and 4", "versions 3, 4
+/// and 5".
+pub fn versions_text(versions: &[&str]) -> String {
+    match versions {
+        [one] => format!("version {one}"),
+        [rest @ .., last] => format!("versions {} and {last}", rest.join(", ")),
+        [] => "no version".into(),
+    }
+}
+
+/// Why a game of a rules version this build does not play is refused.
+fn not_played(ruleset: &str, version: &str, played: &[&str]) -> String {
+    format!(
+        "this game was created under {ruleset} rules version {version}, which this build does not play (it plays {}): a game keeps the rules it began with, so load it with a Despatch build that plays version {version} (docs/operations.md, \"Upgrading a server with running campaigns\")",
+        versions_text(played)
+    )
 }
 
 fn bad(seq: u64, problem: impl Into<String>) -> FoldError {
@@ -252,7 +279,7 @@ impl Game {
         hidden_seed: Option<[u8; 32]>,
     ) -> Result<Game, FoldError> {
         let first = events.first().ok_or_else(|| bad(0, "the log is empty"))?;
-        let mut game = Game::start(ruleset, first, hidden_seed)?;
+        let mut game = Game::start(ruleset, first, hidden_seed, Versions::Played)?;
         for event in &events[1..] {
             game.fold_event_as(event, Reading::Accepted)?;
         }
@@ -262,10 +289,22 @@ impl Game {
         Ok(game)
     }
 
+    /// Starts the fold of a log that `verify` checks: as [`Game::fold`]'s start, except that a
+    /// log of a rules version this build does not play is folded under the newest, so that its
+    /// checks still run (a failure is then reported with both versions named).
+    pub(crate) fn start_any_version(
+        ruleset: Arc<dyn Ruleset>,
+        event: &Event,
+        hidden_seed: Option<[u8; 32]>,
+    ) -> Result<Game, FoldError> {
+        Game::start(ruleset, event, hidden_seed, Versions::AnyAsNewest)
+    }
+
     fn start(
         ruleset: Arc<dyn Ruleset>,
         event: &Event,
         hidden_seed: Option<[u8; 32]>,
+        versions: Versions,
     ) -> Result<Game, FoldError> {
         if event.seq != 0 || event.kind != kind::GAME_CREATED {
             return Err(bad(
@@ -290,17 +329,28 @@ impl Game {
                 return Err(bad(0, "the hidden seed does not match its commitment"));
             }
         }
+        let played = ruleset.versions();
+        let version = match played.iter().find(|v| **v == created.ruleset_version) {
+            Some(v) => *v,
+            None if versions == Versions::AnyAsNewest => newest(played),
+            None => return Err(bad(0, not_played(&id, &created.ruleset_version, played))),
+        };
         let setup = Setup {
             game_id: event.game_id.clone(),
             scenario: created.scenario.clone(),
             options: created.options.clone(),
             seats: created.seats.clone(),
         };
-        // Without the seed (a fold that is not the server's), set-up draws from zeros.
+        // Without the seed (a fold that is not the server's), set-up draws from zeros: the
+        // hidden stream of a game from before hidden seeds were committed. A game that has one
+        // and deals from it at set-up (hands dealt face down) cannot be folded without it.
         let mut hidden = hidden_stream(&hidden_seed.unwrap_or([0; 32]), &event.game_id, 0);
         let state = ruleset
-            .setup(&setup, &mut hidden)
+            .setup_version(version, &setup, &mut hidden)
             .map_err(|e| bad(0, format!("set-up failed: {e}")))?;
+        if hidden_seed.is_none() && created.dice_commitments.hidden.is_some() && hidden.drawn() {
+            return Err(bad(0, hidden_unavailable().to_string()));
+        }
         let chain = ChainCursor::start(&created.dice_commitments).map_err(|e| bad(0, e))?;
         Ok(Game {
             ruleset,

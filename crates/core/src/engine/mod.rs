@@ -9,6 +9,7 @@ pub mod dice;
 pub mod event;
 pub mod export;
 pub mod game;
+pub mod golden;
 pub mod position;
 pub mod replay;
 pub mod ruleset;

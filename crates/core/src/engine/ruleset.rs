@@ -157,6 +157,11 @@ pub struct OptionInfo {
     pub choices: Vec<Value>,
 }
 
+/// The newest of a ruleset's [`Rules::versions`]: the version new games get.
+pub const fn newest(versions: &'static [&'static str]) -> &'static str {
+    versions[versions.len() - 1]
+}
+
 /// What a ruleset is.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RulesetInfo {
@@ -554,9 +559,30 @@ pub trait Rules: Send + Sync + 'static {
         Cow::Owned(self.info().id)
     }
 
+    /// The rules versions this build plays, oldest first: every released version since the
+    /// first, each game under the version it was created with (`GameCreated`'s
+    /// `ruleset_version`). The last is `info().version`, which new games get. A version leaves
+    /// this list never: a campaign begun under it plays on under it after every upgrade
+    /// (docs/rules/<game>.md, "Rules versions").
+    fn versions(&self) -> &'static [&'static str];
+
     /// The starting state. Hidden draws (face-down cards) come from `hidden`, the hidden stream
-    /// of event 0.
+    /// of event 0. New games and positions are set up under the newest version.
     fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<Self::State, RuleError>;
+
+    /// The starting state of a game created under `version`, one of [`Rules::versions`]. A
+    /// ruleset whose rules changed between the versions it plays keeps `version` in its state
+    /// here and gates each change on it, so that a game folds under the rules it began with;
+    /// the default (one version, or no change that needs it) is [`Rules::setup`].
+    fn setup_version(
+        &self,
+        version: &str,
+        setup: &Setup,
+        hidden: &mut DiceStream,
+    ) -> Result<Self::State, RuleError> {
+        let _ = version;
+        self.setup(setup, hidden)
+    }
 
     /// Who may act now and what they may do.
     fn prompts(&self, state: &Self::State) -> Vec<Prompt>;
@@ -745,7 +771,14 @@ impl GameState {
 pub trait Ruleset: Send + Sync {
     fn info(&self) -> RulesetInfo;
     fn id(&self) -> Cow<'static, str>;
+    fn versions(&self) -> &'static [&'static str];
     fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<GameState, RuleError>;
+    fn setup_version(
+        &self,
+        version: &str,
+        setup: &Setup,
+        hidden: &mut DiceStream,
+    ) -> Result<GameState, RuleError>;
     fn prompts(&self, state: &GameState) -> Vec<Prompt>;
     fn may_act(&self, state: &GameState, seat: &Seat) -> bool;
     /// Reads a command given as JSON into its canonical JSON form, or fails naming what is wrong.
@@ -837,8 +870,21 @@ impl<R: Rules> Ruleset for Erased<R> {
     fn id(&self) -> Cow<'static, str> {
         self.0.id()
     }
+    fn versions(&self) -> &'static [&'static str] {
+        self.0.versions()
+    }
     fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<GameState, RuleError> {
         Ok(GameState(Box::new(self.0.setup(setup, hidden)?)))
+    }
+    fn setup_version(
+        &self,
+        version: &str,
+        setup: &Setup,
+        hidden: &mut DiceStream,
+    ) -> Result<GameState, RuleError> {
+        Ok(GameState(Box::new(
+            self.0.setup_version(version, setup, hidden)?,
+        )))
     }
     fn prompts(&self, state: &GameState) -> Vec<Prompt> {
         self.0.prompts(self.state(state))

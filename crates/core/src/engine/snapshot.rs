@@ -32,7 +32,8 @@ pub struct Snapshot {
     pub seq: u64,
     /// The hash of event `seq - 1`, the last one folded.
     pub event_hash: String,
-    /// The ruleset id and rules version that folded it; a snapshot of others is ignored.
+    /// The ruleset id, and the rules version the game plays under (its `GameCreated`'s), which
+    /// folded it; a snapshot of another, or of a version this build does not play, is ignored.
     pub ruleset: String,
     pub rules_version: String,
     /// `Game::state_hash` of the state it holds.
@@ -80,7 +81,7 @@ impl Snapshot {
             seq: game.next_seq,
             event_hash: game.last_hash.clone(),
             ruleset: game.created.ruleset.clone(),
-            rules_version: game.ruleset.info().version,
+            rules_version: game.created.ruleset_version.clone(),
             state_hash: hash_json(&body.state),
             body: serde_json::to_string(&body).expect("a game serialises to JSON"),
         }
@@ -93,11 +94,13 @@ impl Snapshot {
         ruleset: Arc<dyn Ruleset>,
         hidden_seed: Option<[u8; 32]>,
     ) -> Result<Game, String> {
-        let info = ruleset.info();
-        if self.ruleset != info.id || self.rules_version != info.version {
+        let id = ruleset.id();
+        if self.ruleset != id || !ruleset.versions().contains(&self.rules_version.as_str()) {
             return Err(format!(
-                "the snapshot was taken by {} {}, not {} {}",
-                self.ruleset, self.rules_version, info.id, info.version
+                "the snapshot was taken by {} {}, not {id} {}",
+                self.ruleset,
+                self.rules_version,
+                super::game::versions_text(ruleset.versions())
             ));
         }
         let body: Body = serde_json::from_str(&self.body)
@@ -111,10 +114,10 @@ impl Snapshot {
         if body.next_seq != self.seq || body.last_hash != self.event_hash {
             return Err("the snapshot's body is not at its seq and event hash".into());
         }
-        if body.created.ruleset != info.id {
+        if body.created.ruleset != id || body.created.ruleset_version != self.rules_version {
             return Err(format!(
-                "the snapshot holds a {} game",
-                body.created.ruleset
+                "the snapshot holds a {} game of rules version {}",
+                body.created.ruleset, body.created.ruleset_version
             ));
         }
         let commitment = body.created.dice_commitments.hidden.as_deref();

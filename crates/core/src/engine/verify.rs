@@ -13,8 +13,8 @@ use super::canonical::{hex32, sha256_hex};
 use super::dice::{faces, link_follows, DiceCommitments};
 use super::event::{kind, Event, GENESIS_HASH};
 use super::export::{self, Header};
-use super::game::{Created, Game};
-use super::ruleset::{hidden_unavailable, Ruleset};
+use super::game::{versions_text, Created, Game};
+use super::ruleset::{hidden_unavailable, newest, Ruleset};
 use super::sealed::SealedChoice;
 use super::witness::{self, Witnessed};
 
@@ -30,6 +30,8 @@ pub struct Finding {
 pub struct Report {
     pub game_id: String,
     pub ruleset: String,
+    /// The rules version the log was played under (its header's and `GameCreated`'s).
+    pub ruleset_version: String,
     pub events: usize,
     pub complete: bool,
     pub rolls_checked: usize,
@@ -57,9 +59,10 @@ impl Report {
     /// The report for a reader.
     pub fn render(&self) -> String {
         let mut out = format!(
-            "game {} ({}), {} events, {} log\n",
+            "game {} ({} rules version {}), {} events, {} log\n",
             self.game_id,
             self.ruleset,
+            self.ruleset_version,
             self.events,
             if self.complete {
                 "complete"
@@ -139,6 +142,7 @@ pub fn verify_witnessed(
     let mut report = Report {
         game_id: String::new(),
         ruleset: String::new(),
+        ruleset_version: String::new(),
         events: 0,
         complete: false,
         rolls_checked: 0,
@@ -167,6 +171,7 @@ pub fn verify_witnessed(
     };
     report.game_id = header.game_id.clone();
     report.ruleset = header.ruleset.clone();
+    report.ruleset_version = header.ruleset_version.clone();
     report.events = events.len();
     report.complete = header.complete;
     if let Err(f) = check_integrity(&header, &events, &mut report) {
@@ -451,16 +456,21 @@ fn refold(
     // A log played under another version of its rules may not fold under this one: a failure
     // then says so, so that a player checks it with a build of that version rather than
     // suspecting the server (docs/verifying.md, "Rules versions").
+    // This build plays every released version (each game under its own); a log of another
+    // (never released, or newer than this build) is folded under the newest, and a failure
+    // then names both.
     let played = header.ruleset_version.as_str();
-    let playing = ruleset.info().version;
+    let versions = ruleset.versions();
+    let known = versions.contains(&played);
     let finding = |seq: u64, problem: String| Finding {
         seq,
-        problem: if played == playing {
+        problem: if known {
             problem
         } else {
             format!(
-                "{problem} (this log was played under {} rules version {played}; this verifier plays version {playing}, and a change of the rules since may be why: check it with a Despatch build of version {played})",
-                header.ruleset
+                "{problem} (this log was played under {} rules version {played}; this verifier plays {}, and a change of the rules since may be why: check it with a Despatch build that plays version {played})",
+                header.ruleset,
+                versions_text(versions)
             )
         },
     };
@@ -469,14 +479,20 @@ fn refold(
         .rev()
         .find(|e| e.kind == kind::GAME_ENDED)
         .and_then(|e| e.payload.get("hidden_seed")?.as_str().and_then(hex32));
-    let mut game = match Game::fold(ruleset, &events[..1], hidden_seed) {
+    let unavailable = hidden_unavailable().to_string();
+    let mut game = match Game::start_any_version(ruleset, &events[0], hidden_seed) {
         Ok(g) => g,
+        Err(e) if hidden_seed.is_none() && e.problem.contains(&unavailable) => {
+            report.refold_note = Some(
+                "not run: the set-up deals from the hidden stream (cards dealt face down), whose seed is revealed when the game ends; the hash chain, the dice and the reveals are checked".into(),
+            );
+            return;
+        }
         Err(e) => {
             report.failure = Some(finding(e.seq, e.problem));
             return;
         }
     };
-    let unavailable = hidden_unavailable().to_string();
     for e in &events[1..] {
         if let Err(err) = game.fold_event_quietly(e) {
             if hidden_seed.is_none() && err.problem.contains(&unavailable) {
@@ -504,4 +520,11 @@ fn refold(
         }
     }
     report.final_state_hash = Some(hash);
+    if !known {
+        report.refold_note = Some(format!(
+            "every event is legal under {} rules version {}; the log was played under version {played}, which this verifier does not play",
+            header.ruleset,
+            newest(versions)
+        ));
+    }
 }

@@ -63,4 +63,23 @@ mod tests {
             assert_eq!(r.id(), r.info().id);
         }
     }
+
+    /// New games get the newest version a ruleset plays, and every version it plays is named
+    /// once.
+    #[test]
+    fn each_rulesets_version_is_the_newest_it_plays() {
+        for r in super::all() {
+            let versions = r.versions();
+            assert_eq!(
+                Some(&r.info().version.as_str()),
+                versions.last(),
+                "{}",
+                r.id()
+            );
+            let mut unique = versions.to_vec();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(unique.len(), versions.len(), "{}: {versions:?}", r.id());
+        }
+    }
 }

@@ -61,6 +61,10 @@ impl Rules for Skirmish {
     type State = State;
     type Command = Command;
 
+    fn versions(&self) -> &'static [&'static str] {
+        &["1"]
+    }
+
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: "skirmish".into(),

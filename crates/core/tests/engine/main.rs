@@ -10,4 +10,5 @@ mod flows;
 mod positions;
 mod tampering;
 mod text_boards;
+mod upgrades;
 mod wire_formats;

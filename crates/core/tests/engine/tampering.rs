@@ -616,3 +616,62 @@ fn two_different_hashes_shown_for_one_seq_are_refused_and_other_games_are_set_as
         failure.problem
     );
 }
+
+/// A log of a rules version this build does not play, which folds under the newest, verifies,
+/// and the report says under which version it was checked.
+#[test]
+fn a_log_of_a_version_this_build_does_not_play_is_checked_under_the_newest_and_says_so() {
+    let text = finished_game();
+    let (header, mut events) = lines(&text);
+    events[0].payload["ruleset_version"] = json!("0");
+    let mut older: serde_json::Value = serde_json::from_str(&header).unwrap();
+    older["ruleset_version"] = json!("0");
+    let report = verify(&rehashed(&older.to_string(), events, 0), &rules::find);
+    assert!(report.ok(), "{}", report.render());
+    let current = rules::find("open-table").unwrap().info().version;
+    assert_eq!(
+        report.refold_note.as_deref(),
+        Some(
+            format!(
+                "every event is legal under open-table rules version {current}; the log was played under version 0, which this verifier does not play"
+            )
+            .as_str()
+        )
+    );
+    assert!(report
+        .render()
+        .starts_with("game g-tamper (open-table rules version 0), "));
+}
+
+/// A running game whose set-up deals cards face down (Searching for Glory's hands) cannot be
+/// re-folded before its hidden seed is revealed: its export verifies everything else — the
+/// hash chain, every roll, every reveal — and says the re-fold waits for the game's end,
+/// rather than failing on hands dealt from the wrong seed. A changed die still fails it.
+#[test]
+fn a_running_game_dealt_face_down_verifies_all_but_its_refold_until_the_end() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/golden/searching-for-glory/v5/danube-1809-berthier-midway.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    let report = verify(&text, &rules::find);
+    assert!(report.ok(), "{}", report.render());
+    assert!(!report.refolded);
+    assert!(report.rolls_checked > 0 && report.reveals_checked > 0);
+    assert!(
+        report
+            .refold_note
+            .as_deref()
+            .is_some_and(|n| n.starts_with("not run: the set-up deals from the hidden stream")),
+        "{}",
+        report.render()
+    );
+
+    let (header, mut events) = lines(&text);
+    let i = events.iter().position(|e| e.dice.is_some()).unwrap();
+    let roll = &mut events[i].dice.as_mut().unwrap().rolls[0];
+    roll.face = roll.face % roll.sides + 1;
+    let report = verify(&rehashed(&header, events, i), &rules::find);
+    assert_eq!(
+        report.failure.expect("a changed die is caught").seq,
+        i as u64
+    );
+}

@@ -48,7 +48,7 @@ use serde_json::{json, Value};
 
 use crate::engine::dice::DiceStream;
 use crate::engine::ruleset::{
-    BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
+    newest, BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
     ScenarioInfo, Seat, Setup, Viewer,
 };
 use battle::{Battle, BattleResult};
@@ -151,7 +151,7 @@ fn info() -> RulesetInfo {
     }));
     RulesetInfo {
         id: ID.into(),
-        version: "3".into(),
+        version: newest(VERSIONS).into(),
         title: "For Honor and Glory — War of 1812 land battles".into(),
         scenarios,
         options: vec![
@@ -199,7 +199,15 @@ move-fire B2 B3 at C4 [+leader] · fire-move B2 at C3 then B1 [+leader] · close
 column E1 · line E1 · dragoons evade|stand · standing orders (no AP): tied hits to guns|infantry · \
 retreat towards G3|edge · leaders retreat towards G3|units · pass (also ends a turn handed back with AP left)";
 
+/// The rules versions this build plays, oldest first (docs/rules/for-honor-and-glory.md, "Rules
+/// versions"): a game keeps the version it was created under for its whole life.
+const VERSIONS: &[&str] = &["3"];
+
 impl Rules for ForHonorAndGlory {
+    fn versions(&self) -> &'static [&'static str] {
+        VERSIONS
+    }
+
     type State = State;
     type Command = Order;
 

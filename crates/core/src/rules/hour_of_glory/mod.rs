@@ -34,7 +34,7 @@ use serde_json::{json, Value};
 
 use crate::engine::dice::DiceStream;
 use crate::engine::ruleset::{
-    BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
+    newest, BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
     ScenarioInfo, Seat, Setup, Viewer,
 };
 use agents::Mode;
@@ -237,7 +237,15 @@ fn active(a: &Intruder) -> bool {
     matches!(a.status, Status::Standing | Status::Unconscious)
 }
 
+/// The rules versions this build plays, oldest first (docs/rules/hour-of-glory.md, "Rules
+/// versions"): a game keeps the version it was created under for its whole life.
+const VERSIONS: &[&str] = &["5"];
+
 impl Rules for HourOfGlory {
+    fn versions(&self) -> &'static [&'static str] {
+        VERSIONS
+    }
+
     type State = State;
     type Command = Command;
 
@@ -264,7 +272,7 @@ impl Rules for HourOfGlory {
             // square, a replacement Commander's square before the Guards move), so a version-4
             // order that passed the old check could be refused by verify's re-check; the number
             // tells the two apart (docs/rules/hour-of-glory.md, Interpretation 25).
-            version: "5".into(),
+            version: newest(VERSIONS).into(),
             title: "Hour of Glory — covert raid on a 1944 stronghold".into(),
             scenarios: vec![ScenarioInfo {
                 id: "mission".into(),

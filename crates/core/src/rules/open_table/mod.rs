@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 
 use crate::engine::dice::DiceStream;
 use crate::engine::ruleset::{
-    BoardContext, BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules,
+    newest, BoardContext, BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules,
     RulesetInfo, ScenarioInfo, Seat, Setup, Viewer,
 };
 use dice_expr::DiceExpr;
@@ -107,7 +107,15 @@ fn rule(message: impl Into<String>) -> RuleError {
     RuleError::new("open table", message)
 }
 
+/// The rules versions this build plays, oldest first (docs/rules/open-table.md, "Rules
+/// versions"): a game keeps the version it was created under for its whole life.
+const VERSIONS: &[&str] = &["1"];
+
 impl Rules for OpenTable {
+    fn versions(&self) -> &'static [&'static str] {
+        VERSIONS
+    }
+
     type State = State;
     type Command = Move;
 
@@ -118,7 +126,7 @@ impl Rules for OpenTable {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "1".into(),
+            version: newest(VERSIONS).into(),
             title: "Open table — dice and turns for any wargame".into(),
             scenarios: vec![ScenarioInfo {
                 id: "default".into(),

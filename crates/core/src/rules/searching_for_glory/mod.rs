@@ -40,7 +40,7 @@ use serde_json::{json, Value};
 
 use crate::engine::dice::DiceStream;
 use crate::engine::ruleset::{
-    BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
+    newest, BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
     ScenarioInfo, Seat, Setup, Viewer,
 };
 use data::Side;
@@ -251,7 +251,15 @@ fn interleaved(characters: &[String]) -> Vec<String> {
     out
 }
 
+/// The rules versions this build plays, oldest first (docs/rules/searching-for-glory.md, "Rules
+/// versions"): a game keeps the version it was created under for its whole life.
+const VERSIONS: &[&str] = &["5"];
+
 impl Rules for SearchingForGlory {
+    fn versions(&self) -> &'static [&'static str] {
+        VERSIONS
+    }
+
     type State = State;
     type Command = Command;
 
@@ -272,7 +280,7 @@ impl Rules for SearchingForGlory {
             // 5: a battle plan per card battle, asked of the commanders when its window
             // closes (a version-4 log sent them in the Planning Phase and does not fold), and
             // option battle_play=interactive.
-            version: "5".into(),
+            version: newest(VERSIONS).into(),
             title: "Searching for Glory — generals of the Napoleonic Wars".into(),
             scenarios: data::scenarios()
                 .iter()

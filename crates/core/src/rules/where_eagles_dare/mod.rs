@@ -40,7 +40,7 @@ use serde_json::{json, Value};
 
 use crate::engine::dice::DiceStream;
 use crate::engine::ruleset::{
-    BotRng, Ctx, DiceSource, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
+    newest, BotRng, Ctx, DiceSource, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
     ScenarioInfo, Seat, Setup, Viewer,
 };
 use data::{Weather, DATA, TURNS};
@@ -179,7 +179,15 @@ impl WhereEaglesDare {
     }
 }
 
+/// The rules versions this build plays, oldest first (docs/rules/where-eagles-dare.md, "Rules
+/// versions"): a game keeps the version it was created under for its whole life.
+const VERSIONS: &[&str] = &["16"];
+
 impl Rules for WhereEaglesDare {
+    fn versions(&self) -> &'static [&'static str] {
+        VERSIONS
+    }
+
     type State = State;
     type Command = Command;
 
@@ -190,7 +198,7 @@ impl Rules for WhereEaglesDare {
     fn info(&self) -> RulesetInfo {
         RulesetInfo {
             id: ID.into(),
-            version: "16".into(),
+            version: newest(VERSIONS).into(),
             title: "Where Eagles Dare — the Battle for Hell's Highway (exclusive rules refereed)"
                 .into(),
             scenarios: DATA

@@ -11,6 +11,7 @@ mod api;
 mod cli;
 mod clock;
 mod fold_cache;
+mod golden_databases;
 mod idempotency;
 mod mail_corpus;
 mod mail_in;

@@ -20,6 +20,7 @@ on_both_backends!(
     check_passes_a_database_whose_games_all_load,
     check_names_a_game_whose_log_no_longer_folds_and_changes_nothing,
     a_game_that_does_not_load_answers_a_page_and_an_api_error_naming_the_problem,
+    check_folds_the_whole_log_of_a_game_that_loads_from_its_snapshot,
 );
 
 /// `despatch check` on the app's database, as an operator runs it.
@@ -263,4 +264,63 @@ async fn a_game_that_does_not_load_answers_a_page_and_an_api_error_naming_the_pr
     assert!(html.contains("an empty move"), "{html}");
     assert!(html.contains("despatch check"), "{html}");
     assert!(html.contains("<a href=\"/\">"), "a way back: {html}");
+}
+
+async fn check_folds_the_whole_log_of_a_game_that_loads_from_its_snapshot(app: TestApp) {
+    // A game snapshotted every third event, a dozen moves in.
+    let games = app.games.clone().with_snapshots_every(3);
+    let (game_id, _) = open_table_game(&games).await;
+    let mut rng = Rng::new(7);
+    for _ in 0..12 {
+        assert!(bot::bot_move(&games, &game_id, &mut rng).await.unwrap());
+    }
+    for _ in 0..100 {
+        if app.db.count_rows("snapshots").await > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(
+        app.db.count_rows("snapshots").await > 0,
+        "a snapshot was written"
+    );
+    // Event 1, before the snapshot, becomes a move the rules refuse: the game still loads from
+    // its snapshot, but its log page and its export, which fold the whole log, would fail.
+    let mut event = app
+        .store
+        .events(&game_id, 1, Some(2))
+        .await
+        .unwrap()
+        .remove(0);
+    event.payload = json!({ "command": {} });
+    event.dice = None;
+    let body = serde_json::to_string(&event).unwrap().replace('\'', "''");
+    app.db
+        .execute(&format!(
+            "UPDATE events SET body = '{body}' WHERE game_id = '{game_id}' AND seq = 1"
+        ))
+        .await;
+    let out = check(&app, &[]).await;
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!("game {game_id}: open-table version "))
+            && first.contains(", seq 1: ")
+            && first.contains("the game loads from its snapshot at seq"),
+        "{text}"
+    );
+    // The log page of a server started on the database now (holding no fold of the game, as
+    // after an upgrade) says the same, not "the server failed".
+    let server = common::over(app.store.clone()).serve().await;
+    let page = app
+        .http
+        .get(format!("{}/games/{game_id}/watch?log=all", server.base))
+        .send()
+        .await
+        .unwrap();
+    let status = page.status();
+    let html = page.text().await.unwrap();
+    assert_eq!(status, 503, "{html}");
+    assert!(html.contains("its event 1 does not fold"), "{html}");
 }

@@ -14,6 +14,7 @@ use despatch::games::{Caller, Games, ServiceError};
 use despatch::rules;
 use despatch::store::Store;
 use serde_json::Value;
+use sqlx::Connection;
 
 use super::common::{self, bot};
 
@@ -46,6 +47,7 @@ async fn every_golden_sqlite_database_migrates_and_serves_every_game() {
         let golden = manifest["sqlite"]["file"].as_str().unwrap();
         std::fs::copy(release.join(golden), &file).expect("the golden file is copied");
         let url = format!("sqlite:{}?mode=rwc", file.display());
+        holds_every_kind_of_row(&url, &release).await;
         let store = open(&url, &manifest, copy.path()).await;
         serve_every_game(store, &manifest["sqlite"]["games"], &release).await;
     }
@@ -69,9 +71,46 @@ async fn every_golden_postgres_dump_restores_migrates_and_serves_every_game() {
             dump.display(),
             String::from_utf8_lossy(&restored.stderr)
         );
+        holds_every_kind_of_row(db.url(), &release).await;
         let keys = tempfile::tempdir().unwrap();
         let store = open(db.url(), &manifest, keys.path()).await;
         serve_every_game(store, &manifest["postgres"]["games"], &release).await;
+    }
+}
+
+/// The golden database holds what it promises besides games: clocks, webhooks, notices in the
+/// outbox, snapshots, sealed secrets, and a vacation in some game's log.
+async fn holds_every_kind_of_row(url: &str, release: &Path) {
+    let count = |sql: &'static str| {
+        let url = url.to_owned();
+        async move {
+            if url.starts_with("sqlite:") {
+                let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
+                sqlx::query_scalar::<_, i64>(sql)
+                    .fetch_one(&mut c)
+                    .await
+                    .unwrap()
+            } else {
+                let mut c = sqlx::PgConnection::connect(&url).await.unwrap();
+                sqlx::query_scalar::<_, i64>(sql)
+                    .fetch_one(&mut c)
+                    .await
+                    .unwrap()
+            }
+        }
+    };
+    for (what, sql) in [
+        ("clocks", "SELECT count(*) FROM clocks"),
+        ("webhooks", "SELECT count(*) FROM webhooks"),
+        ("outbox rows", "SELECT count(*) FROM outbox"),
+        ("snapshots", "SELECT count(*) FROM snapshots"),
+        ("secrets", "SELECT count(*) FROM secrets"),
+        (
+            "a vacation",
+            "SELECT count(*) FROM events WHERE body LIKE '%\"clock\":\"vacation\"%'",
+        ),
+    ] {
+        assert!(count(sql).await > 0, "{}: no {what}", release.display());
     }
 }
 

@@ -1,6 +1,7 @@
 //! What the commands that touch the database share: opening it (connect, migrate, unlock the
-//! secrets at rest), registering the process among those that seal secrets, and the base URL
-//! of the links a command beside the service writes.
+//! secrets at rest; or, for a command that only reads, as it stands), registering the process
+//! among those that seal secrets, and the base URL of the links a command beside the service
+//! writes.
 
 use crate::config::Settings;
 use crate::store::Store;
@@ -57,6 +58,41 @@ pub(super) async fn store_opening(settings: &Settings, also: &[String]) -> Resul
         link_secret: unlocked.link_secret,
         secret: unlocked.secret,
     })
+}
+
+/// The database `settings` name as it stands, with the key to its secrets at rest: nothing is
+/// migrated, sealed or made (no key file), so that a command that only reads (`check`) changes
+/// nothing. A database that lacks migrations of this version is refused, naming them.
+pub(super) async fn store_as_is(settings: &Settings) -> Result<Store, String> {
+    let store = Store::connect(&settings.database_url)
+        .await
+        .map_err(|e| format!("cannot open the database: {e}"))?;
+    let pending = store
+        .pending_migrations()
+        .await
+        .map_err(|e| format!("cannot read the database: {e}"))?;
+    if pending > 0 {
+        return Err(format!(
+            "the database lacks {pending} migration(s) of this version: run `despatch migrate` with this version first (on a copy of the database, before an upgrade: docs/operations.md)"
+        ));
+    }
+    let secret = match &settings.notify.secret_key {
+        Some(secret) => secret.clone(),
+        None => crate::store::sealing::read_key_file(&settings.key_file)?.ok_or_else(|| {
+            format!(
+                "no key to open the secrets at rest: DESPATCH_SECRET_KEY is not set and the key file {} does not exist (DESPATCH_KEY_FILE)",
+                settings.key_file.display()
+            )
+        })?,
+    };
+    let key = crate::store::SecretKey::from_secret(&secret)
+        .with_retired(&settings.notify.retired_secret_keys);
+    let store = store.with_key(key);
+    store
+        .check_key()
+        .await
+        .map_err(|e| format!("cannot open the secrets at rest: {e}"))?;
+    Ok(store)
 }
 
 /// The base URL of the links a command beside the service writes (`mail-in`, `dispatch`):

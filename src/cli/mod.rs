@@ -1,7 +1,8 @@
 //! The command line: `serve`, `mail-in`, `dispatch`, `migrate`, `rotate-key`, `new-game`,
-//! `export`, `verify`, `replay`. This file holds what the commands take (clap's definitions)
+//! `export`, `verify`, `replay`, `check`. This file holds what the commands take (clap's definitions)
 //! and hands each to its module; the environment is read here, once, and handed on.
 
+mod check;
 mod database;
 mod dispatch;
 mod export;
@@ -113,6 +114,12 @@ enum Command {
     /// bug reports.
     #[command(after_long_help = replay::help())]
     Replay(ReplayArgs),
+    /// Folds every game of the database that is not finished (every game with --all) with this
+    /// build, as the service loads them, and names each that would not load: the game, its
+    /// ruleset and rules version, the event and the problem. Changes nothing and migrates
+    /// nothing: run it with a new build against a migrated copy of the database before an
+    /// upgrade (docs/operations.md). Exits 0 when every game loads, 1 otherwise.
+    Check(CheckArgs),
 }
 
 // What `rotate-key` takes.
@@ -170,6 +177,14 @@ struct VerifyArgs {
     /// for several.
     #[arg(long = "witness")]
     witness: Vec<PathBuf>,
+}
+
+// What `check` takes.
+#[derive(Args)]
+struct CheckArgs {
+    /// Check the finished games too.
+    #[arg(long)]
+    all: bool,
 }
 
 // What `replay` takes.
@@ -231,5 +246,6 @@ async fn execute(command: Command) -> Result<ExitCode, Failure> {
         Command::Export(args) => export::run(&settings, args).await,
         Command::Verify(args) => verify::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Check(args) => check::run(&settings, args).await,
     }
 }

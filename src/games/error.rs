@@ -38,6 +38,10 @@ pub enum ServiceError {
     Unavailable(String),
     #[error("the stored log does not fold: {0}")]
     Corrupt(String),
+    /// A stored game this build cannot fold (issue 37): nothing a player can do about it; an
+    /// operator runs `despatch check` (docs/operations.md).
+    #[error(transparent)]
+    WouldNotLoad(Box<WouldNotLoad>),
     #[error(transparent)]
     Store(StoreError),
 }
@@ -50,6 +54,27 @@ impl From<StoreError> for ServiceError {
             StoreError::NoGame(id) => ServiceError::NotFound(format!("there is no game {id}")),
             e => ServiceError::Store(e),
         }
+    }
+}
+
+/// Why a stored game does not load with this build: the game, the rules it was begun under,
+/// the first event that does not fold and what is wrong with it. What `despatch check` reports
+/// and what a page or the API answers for the game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("game {game_id} ({ruleset}, rules version {ruleset_version}) does not load with this server: event {seq}: {problem}. The server's operator should run `despatch check` (docs/operations.md, \"Upgrading a server with running campaigns\")")]
+pub struct WouldNotLoad {
+    pub game_id: String,
+    pub ruleset: String,
+    /// The rules version its `GameCreated` records ("unknown" when that cannot be read).
+    pub ruleset_version: String,
+    /// The first event that does not fold.
+    pub seq: u64,
+    pub problem: String,
+}
+
+impl From<WouldNotLoad> for ServiceError {
+    fn from(e: WouldNotLoad) -> Self {
+        ServiceError::WouldNotLoad(Box::new(e))
     }
 }
 

@@ -11,6 +11,7 @@ use crate::engine::game::Game;
 use crate::engine::ruleset::Viewer;
 
 use super::secrets::GameSecrets;
+use super::snapshots::would_not_load;
 use super::{proof, Games, Result, ServiceError};
 
 /// One event of a game's log, as a viewer may read it.
@@ -116,7 +117,9 @@ impl Games {
         let ruleset = Self::ruleset(&record.ruleset)?;
         let events = self.store.events(game_id, 0, None).await?;
         let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
-        let corrupt = |e: crate::engine::game::FoldError| ServiceError::Corrupt(e.to_string());
+        let corrupt = |e: crate::engine::game::FoldError| {
+            ServiceError::from(would_not_load(&record, events.first(), e.seq, e.problem))
+        };
         let mut game = Game::fold(ruleset, &events[..1.min(events.len())], secrets.hidden_seed)
             .map_err(corrupt)?;
         let mut log = vec![LogEntry {

@@ -12,13 +12,15 @@
 //! digest), `talk` (table talk, kept outside the log), `links` (every signed link and reply address),
 //! `seat_links` (minting a message's links as it is sent, revoking a seat's links), `outbox`
 //! (the words of the outbox), `dispatch` (what notify's dispatcher and scheduler ask of the
-//! outbox and the clocks), `live` (appends announced to whoever listens). This file holds
-//! the service itself and its set-up. The store is the service's own (private): every other
+//! outbox and the clocks), `live` (appends announced to whoever listens), `check` (whether
+//! every stored game loads with this build, for `despatch check`). This file holds the service
+//! itself and its set-up. The store is the service's own (private): every other
 //! part asks `Games`.
 
 mod access;
 pub mod cache;
 mod channels;
+mod check;
 pub mod clock;
 mod clock_events;
 mod create;
@@ -63,7 +65,7 @@ use secrets::SystemWorld;
 pub use access::Caller;
 pub use clock_events::VacationRequest;
 pub use create::{CreatedGame, NewGame, NewSeat, SeatAccess, MAX_NAME};
-pub use error::{Result, ServiceError};
+pub use error::{Result, ServiceError, WouldNotLoad};
 pub use exports::LogEntry;
 pub use load::Loaded;
 pub use moves::{Answer, CommandInput, MoveResult, Submit, MAX_SEQ};

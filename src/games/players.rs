@@ -305,7 +305,7 @@ impl Games {
             let l = match self.load(&s.game_id).await {
                 Ok(l) => l,
                 // A game that no longer folds is left out of the list, not the whole list.
-                Err(ServiceError::Corrupt(e)) => {
+                Err(e @ (ServiceError::Corrupt(_) | ServiceError::WouldNotLoad(_))) => {
                     tracing::error!(game = %s.game_id, error = %e, "a player's game does not fold");
                     continue;
                 }

@@ -22,6 +22,7 @@ use crate::engine::ruleset::Ruleset;
 use crate::engine::snapshot::Snapshot;
 use crate::store::GameRecord;
 
+use super::error::WouldNotLoad;
 use super::secrets::GameSecrets;
 use super::{Games, Loaded, Result, ServiceError};
 
@@ -92,7 +93,11 @@ impl Games {
             .game(game_id)
             .await?
             .ok_or_else(|| ServiceError::NotFound(format!("there is no game {game_id}")))?;
-        let ruleset = Self::ruleset(&record.ruleset)?;
+        let Some(ruleset) = crate::rules::find(&record.ruleset) else {
+            let problem = format!("this server does not play the ruleset '{}'", record.ruleset);
+            let first = self.store.events(game_id, 0, Some(1)).await?;
+            return Err(would_not_load(&record, first.first(), 0, problem).into());
+        };
         let seats = self.store.seats(game_id).await?;
         let secrets = GameSecrets::from_records(&self.store.secrets(game_id).await?);
         let restored = match self.store.latest_snapshot(game_id).await? {
@@ -104,7 +109,7 @@ impl Games {
             None => {
                 let events = self.store.events(game_id, 0, None).await?;
                 let game = Game::fold(ruleset, &events, secrets.hidden_seed)
-                    .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+                    .map_err(|e| would_not_load(&record, events.first(), e.seq, e.problem))?;
                 (game, events, 0)
             }
         };
@@ -180,5 +185,27 @@ impl Games {
         self.folds.fill_log(game_id, &events);
         events.extend(l.tail.iter().cloned());
         Ok(Arc::new(events))
+    }
+}
+
+/// Why the game of `record` does not load: the first event that does not fold, `seq`, and what
+/// is wrong with it, with the rules version its `GameCreated` (`first`) records.
+pub(super) fn would_not_load(
+    record: &GameRecord,
+    first: Option<&Event>,
+    seq: u64,
+    problem: String,
+) -> WouldNotLoad {
+    let ruleset_version = first
+        .and_then(|e| e.payload.get("ruleset_version"))
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("unknown")
+        .to_owned();
+    WouldNotLoad {
+        game_id: record.game_id.clone(),
+        ruleset: record.ruleset.clone(),
+        ruleset_version,
+        seq,
+        problem,
     }
 }

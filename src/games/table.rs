@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{summary_of, Games, Loaded, Result, ServiceError, Summary};
+use super::{summary_of, Games, Loaded, Result, ServiceError, Summary, WouldNotLoad};
 use crate::engine::dice::Roll;
 use crate::engine::event::{kind, Event};
 use crate::engine::game::Game;
@@ -237,8 +237,8 @@ impl Folded {
         first: &Event,
         hidden_seed: Option<[u8; 32]>,
     ) -> Result<Folded> {
-        let game =
-            Game::fold(ruleset, std::slice::from_ref(first), hidden_seed).map_err(corrupt)?;
+        let game = Game::fold(ruleset, std::slice::from_ref(first), hidden_seed)
+            .map_err(|e| does_not_load(first, e))?;
         let entry = RawEntry::of(first, Vec::new());
         Ok(Folded {
             game,
@@ -297,7 +297,17 @@ impl Folded {
         for event in events {
             // fold_event checks seq and prev_hash, so a cached fold can only be extended by the
             // events that really follow it.
-            let applied = self.game.fold_event(event).map_err(corrupt)?;
+            let applied = self.game.fold_event(event).map_err(|e| {
+                let created = &self.game.created;
+                let ruleset_version = created.ruleset_version.clone();
+                ServiceError::from(WouldNotLoad {
+                    game_id: self.game.game_id.clone(),
+                    ruleset: created.ruleset.clone(),
+                    ruleset_version,
+                    seq: e.seq,
+                    problem: e.problem,
+                })
+            })?;
             let entry = RawEntry::of(event, applied.lines);
             self.log_bytes += entry.bytes();
             self.log.push(entry);
@@ -306,8 +316,24 @@ impl Folded {
     }
 }
 
-fn corrupt(e: crate::engine::game::FoldError) -> ServiceError {
-    ServiceError::Corrupt(e.to_string())
+/// A log whose `GameCreated`, `first`, the pages cannot fold: the game does not load with this
+/// build.
+fn does_not_load(first: &Event, e: crate::engine::game::FoldError) -> ServiceError {
+    let created = |field: &str| {
+        first
+            .payload
+            .get(field)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("unknown")
+            .to_owned()
+    };
+    ServiceError::from(WouldNotLoad {
+        game_id: first.game_id.clone(),
+        ruleset: created("ruleset"),
+        ruleset_version: created("ruleset_version"),
+        seq: e.seq,
+        problem: e.problem,
+    })
 }
 
 impl Games {

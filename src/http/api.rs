@@ -94,7 +94,7 @@ pub async fn create_game(
     (status = 200, description = "the game's public summary", body = crate::games::Summary),
     (status = 400, description = "the game id is not valid", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
-    (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}")]
 pub async fn summary(games: web::Data<Games>, path: web::Path<String>) -> Answer {
     Ok(HttpResponse::Ok().json(games.summary(&path).await?))
@@ -106,7 +106,7 @@ pub async fn summary(games: web::Data<Games>, path: web::Path<String>) -> Answer
     (status = 400, description = "the game id is not valid", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
-    (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/view")]
 pub async fn view(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let viewer = viewer(&games, &path, &req).await?;
@@ -120,7 +120,7 @@ pub async fn view(games: web::Data<Games>, path: web::Path<String>, req: HttpReq
     (status = 401, description = "no seat token was sent", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
-    (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/moves")]
 pub async fn legal_moves(
     games: web::Data<Games>,
@@ -143,7 +143,7 @@ pub async fn legal_moves(
         (status = 422, description = "`rule`: refused by a rule (the answer names it); or `idempotency_mismatch`: the idempotency key was used with another body. Nothing was recorded", body = ErrorBody),
         (status = 429, description = "the seat is making moves too fast (DESPATCH_MOVE_RATE / DESPATCH_MOVE_BURST); nothing was recorded; retry after the Retry-After header's seconds", body = ErrorBody,
             headers(("Retry-After" = u64, description = "seconds until the seat may move again"))),
-        (status = 503, description = "the database is unavailable; nothing was recorded", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+        (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem); nothing was recorded", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/games/{game_id}/moves")]
 pub async fn submit(
     games: web::Data<Games>,
@@ -165,7 +165,7 @@ pub async fn submit(
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 409, description = "the game moved on while the resignation was recorded; nothing was recorded", body = ErrorBody),
     (status = 422, description = "refused by a rule (the game has ended, for one); nothing was recorded", body = ErrorBody),
-    (status = 503, description = "the database is unavailable; nothing was recorded", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem); nothing was recorded", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/games/{game_id}/resign")]
 pub async fn resign(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
@@ -201,7 +201,7 @@ fn seq_param(name: &str, value: &str) -> Result<u64, ApiError> {
     (status = 400, description = "`after` or the game id is not valid (the message says which)", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
-    (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/events")]
 pub async fn events(
     games: web::Data<Games>,
@@ -225,7 +225,7 @@ pub async fn events(
     (status = 400, description = "the game id is not valid", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
-    (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/export")]
 pub async fn export(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let viewer = viewer(&games, &path, &req).await?;
@@ -247,7 +247,7 @@ pub async fn export(games: web::Data<Games>, path: web::Path<String>, req: HttpR
         (status = 200, description = "the event's dice and how to check them", body = crate::games::proof::Proof),
         (status = 400, description = "`seq` or the game id is not valid (the message says which)", body = ErrorBody),
         (status = 404, description = "no such game, no such event, or no dice there", body = ErrorBody),
-        (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+        (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/games/{game_id}/events/{seq}/proof")]
 pub async fn proof(games: web::Data<Games>, path: web::Path<(String, String)>) -> Answer {
     let (game_id, seq) = path.into_inner();
@@ -258,7 +258,9 @@ pub async fn proof(games: web::Data<Games>, path: web::Path<(String, String)>) -
 /// The body of every error answer: `error` is a code a program can match (`bad_request`,
 /// `not_found`, `unauthorized`, `forbidden`, `stale_seq`, `rule`, `rate_limited`, `too_large`,
 /// …), `message` says in words what was wrong and what to do. Some codes add fields
-/// (`current_seq`, `rule`, `retry_after_secs`).
+/// (`current_seq`, `rule`, `retry_after_secs`). A stored game this server cannot load answers
+/// 503 `game_does_not_load` with `game_id`, `ruleset`, `ruleset_version`, `seq` and `problem`
+/// (an operator runs `despatch check`; docs/operations.md).
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     pub error: String,

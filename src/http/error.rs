@@ -26,7 +26,9 @@ impl ResponseError for ApiError {
             ServiceError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServiceError::Stale { .. } | ServiceError::InProgress { .. } => StatusCode::CONFLICT,
             ServiceError::KeyReused { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            ServiceError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ServiceError::Unavailable(_) | ServiceError::WouldNotLoad(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ServiceError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ServiceError::Rule(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ServiceError::Corrupt(_) | ServiceError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -53,6 +55,19 @@ impl ResponseError for ApiError {
             ServiceError::Unavailable(_) => {
                 tracing::warn!(error = %self.0, "database unavailable");
                 json!({ "error": "unavailable", "message": self.0.to_string(), "retry_after_secs": UNAVAILABLE_RETRY_AFTER_SECS })
+            }
+            // Not the player's doing and not passing: the game waits for an operator (issue 37).
+            ServiceError::WouldNotLoad(why) => {
+                tracing::error!(error = %self.0, "a stored game does not load");
+                json!({
+                    "error": "game_does_not_load",
+                    "message": self.0.to_string(),
+                    "game_id": why.game_id,
+                    "ruleset": why.ruleset,
+                    "ruleset_version": why.ruleset_version,
+                    "seq": why.seq,
+                    "problem": why.problem,
+                })
             }
             ServiceError::Corrupt(_) | ServiceError::Store(_) => {
                 tracing::error!(error = %self.0, "internal error");

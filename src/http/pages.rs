@@ -195,6 +195,19 @@ pub(super) fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
             );
             page
         }
+        ServiceError::WouldNotLoad(why) => {
+            tracing::error!(error = %e, "a stored game does not load on a page");
+            // The page's own link leads back to the start page.
+            message_page(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "This game cannot be shown",
+                &format!(
+                    "Game {} ({}, rules version {}) does not load on this server: its event {} does not fold ({}). Nothing was changed, and the game's log is kept.",
+                    why.game_id, why.ruleset, why.ruleset_version, why.seq, why.problem
+                ),
+                Some("This is the server's trouble, not yours. Tell the server's operator: they should run `despatch check` (docs/operations.md, \"Upgrading a server with running campaigns\")."),
+            )
+        }
         ServiceError::Corrupt(_) | ServiceError::Store(_) => {
             tracing::error!(error = %e, "internal error on a page");
             message_page(

@@ -421,6 +421,15 @@ impl Store {
         found.map(rows::GameRow::record).transpose()
     }
 
+    /// The ids of the games not ended, or of every game with `ended_too`, oldest first
+    /// (`despatch check`).
+    pub async fn game_ids(&self, ended_too: bool) -> Result<Vec<String>> {
+        let sql = "SELECT game_id FROM games WHERE $1 OR NOT ended ORDER BY created_at, game_id";
+        db_run!(retried self, reader pool => {
+            Ok(sqlx::query_scalar(sql).bind(ended_too).fetch_all(pool).await?)
+        })
+    }
+
     /// Events with `from <= seq < to` (`to = None`: to the end), in order.
     pub async fn events(&self, game_id: &str, from: u64, to: Option<u64>) -> Result<Vec<Event>> {
         self.event_rows(game_id, from, to)

@@ -149,6 +149,18 @@ pub fn postgres_admin_url() -> String {
 
 /// A new, migrated PostgreSQL database `despatch_test_<random>` and a store on it.
 pub async fn fresh_postgres() -> (Store, TestDb) {
+    let db = empty_postgres().await;
+    let store = Store::connect(&db.url)
+        .await
+        .expect("connect to the fresh database")
+        .with_key(test_key());
+    store.migrate().await.expect("migrate the fresh database");
+    (store, db)
+}
+
+/// A new, empty PostgreSQL database `despatch_test_<random>`, not migrated: for a test that
+/// restores a dump into it.
+pub async fn empty_postgres() -> TestDb {
     let admin_url = postgres_admin_url();
     let mut suffix = [0u8; 8];
     getrandom::fill(&mut suffix).expect("the OS random source failed");
@@ -161,16 +173,10 @@ pub async fn fresh_postgres() -> (Store, TestDb) {
         .await
         .unwrap_or_else(|e| panic!("cannot create database {name}: {e}"));
     admin.close().await.ok();
-    let db = TestDb {
+    TestDb {
         url: with_database(&admin_url, &name),
         kind: Kind::Postgres { admin_url, name },
-    };
-    let store = Store::connect(&db.url)
-        .await
-        .expect("connect to the fresh database")
-        .with_key(test_key());
-    store.migrate().await.expect("migrate the fresh database");
-    (store, db)
+    }
 }
 
 /// A migrated SQLite database in a new temporary folder and a store on it.

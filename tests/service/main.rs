@@ -1,5 +1,5 @@
 //! The service's tests: the API, the pages over HTTP, mail in and out, the store on both
-//! backends, the clock, the command line and operations — one binary that links the server
+//! backends, the clock, the command line, operations and upgrades — one binary that links the server
 //! once. The browser's tests are `tests/browser.rs`; the rulesets' are the core's
 //! (`crates/core/tests/`).
 
@@ -11,6 +11,7 @@ mod api;
 mod cli;
 mod clock;
 mod fold_cache;
+mod golden_databases;
 mod idempotency;
 mod mail_corpus;
 mod mail_in;
@@ -25,5 +26,6 @@ mod players;
 mod secrets_at_rest;
 mod snapshots;
 mod store_contract;
+mod upgrades;
 mod web;
 mod where_eagles_dare_examples;

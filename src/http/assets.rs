@@ -1,7 +1,7 @@
 //! The pages' static files (CSS and JavaScript), compiled into the binary: the server needs no
 //! files beside it and the pages load nothing from elsewhere.
 
-use actix_web::{get, web, HttpResponse};
+use actix_web::{web, HttpResponse};
 
 /// `(name, content type, body)` of every asset.
 pub const ASSETS: &[(&str, &str, &str)] = &[
@@ -38,7 +38,6 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-#[get("/static/{name}")]
 pub async fn asset(name: web::Path<String>) -> HttpResponse {
     match ASSETS.iter().find(|(n, _, _)| *n == name.as_str()) {
         Some((_, content_type, body)) => HttpResponse::Ok()

@@ -4,7 +4,7 @@
 //! the work. The answer to the form is the same whether or not the address holds a seat.
 
 use actix_web::http::StatusCode;
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use minijinja::context;
 use serde::Deserialize;
 
@@ -61,7 +61,6 @@ fn too_many(email: &str, retry_after_secs: u64) -> HttpResponse {
     page
 }
 
-#[get("/login")]
 pub async fn login_get() -> HttpResponse {
     login_page(StatusCode::OK, "", None, None)
 }
@@ -76,7 +75,6 @@ pub struct LoginForm {
 }
 
 /// The sign-in form: a sign-in link, or the seat links, to the address if it holds a seat.
-#[post("/login")]
 pub async fn login_post(
     games: web::Data<Games>,
     proxies: web::Data<TrustedProxies>,
@@ -110,7 +108,6 @@ pub struct TokenForm {
 
 /// The page a sign-in link opens: one button that signs in. Following the link changes
 /// nothing, so a mail scanner that fetches it does not use the link up.
-#[get("/login/confirm")]
 pub async fn confirm_get(query: web::Query<TokenForm>) -> HttpResponse {
     rendered(
         StatusCode::OK,
@@ -120,7 +117,6 @@ pub async fn confirm_get(query: web::Query<TokenForm>) -> HttpResponse {
 }
 
 /// Uses the sign-in link: a session cookie, and on to My games.
-#[post("/login/confirm")]
 pub async fn confirm_post(games: web::Data<Games>, form: web::Form<TokenForm>) -> HttpResponse {
     match games.sign_in(&form.token).await {
         Ok(session) => see_other("/me")
@@ -135,7 +131,6 @@ pub async fn confirm_post(games: web::Data<Games>, form: web::Form<TokenForm>) -
 }
 
 /// My games: every game whose seat has the session's address, its turn first.
-#[get("/me")]
 pub async fn me(games: web::Data<Games>, req: HttpRequest) -> HttpResponse {
     let token = session_cookie::read(&req);
     let email = match games.session_email(token.as_deref()).await {
@@ -170,7 +165,6 @@ pub async fn me(games: web::Data<Games>, req: HttpRequest) -> HttpResponse {
 }
 
 /// Signs out: the session ends on the server and the cookie is removed.
-#[post("/logout")]
 pub async fn logout(games: web::Data<Games>, req: HttpRequest) -> HttpResponse {
     if let Some(token) = session_cookie::read(&req) {
         if let Err(e) = games.sign_out(&token).await {
@@ -184,7 +178,6 @@ pub async fn logout(games: web::Data<Games>, req: HttpRequest) -> HttpResponse {
 
 /// Signs the session's address out everywhere: every session of the address ends, and every
 /// seat of the address gets a new link, so no link mailed before opens a seat.
-#[post("/logout/everywhere")]
 pub async fn logout_everywhere(games: web::Data<Games>, req: HttpRequest) -> HttpResponse {
     let Some(token) = session_cookie::read(&req) else {
         return see_other("/login").finish();
@@ -212,7 +205,6 @@ pub async fn logout_everywhere(games: web::Data<Games>, req: HttpRequest) -> Htt
 
 /// A new link for the seat of the seat cookie: the links before it stop opening the seat, and
 /// this browser keeps it with the new one (the seat page then shows the new link, once).
-#[post("/games/{game_id}/new-link")]
 pub async fn new_link(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -244,7 +236,6 @@ pub struct ClaimForm {
 
 /// A seat claimed by an email from its seat page (the seat cookie says which seat): a link that
 /// confirms it is mailed to the address; the seat's email is set when it is followed.
-#[post("/games/{game_id}/claim")]
 pub async fn claim(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -289,7 +280,6 @@ fn claim_confirm_page(
 
 /// The page a claim's confirmation link opens: one button. It changes nothing, so a mail
 /// scanner that fetches the link does not use it up.
-#[get("/games/{game_id}/claim/confirm")]
 pub async fn claim_confirm_get(
     path: web::Path<String>,
     query: web::Query<ClaimToken>,
@@ -298,7 +288,6 @@ pub async fn claim_confirm_get(
 }
 
 /// Uses a claim's confirmation link: the seat gets the address the link was mailed to.
-#[post("/games/{game_id}/claim/confirm")]
 pub async fn claim_confirm_post(
     games: web::Data<Games>,
     path: web::Path<String>,

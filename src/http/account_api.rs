@@ -2,7 +2,7 @@
 //! read My games with the session cookie, sign out, and claim a seat by an email with the seat's
 //! token. The sign-in link itself opens a page (`/login/confirm`), which sets the cookie.
 
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
@@ -53,7 +53,6 @@ fn accepted(links: bool) -> HttpResponse {
     (status = 429, description = "too many sign-in requests from this client address (DESPATCH_LOGIN_BURST / DESPATCH_LOGIN_RATE); nothing was sent", body = ErrorBody,
         headers(("Retry-After" = u64, description = "seconds to wait"))),
     (status = 503, description = "the database is unavailable; nothing was sent", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/login")]
 pub async fn login(
     games: web::Data<Games>,
     proxies: web::Data<TrustedProxies>,
@@ -92,7 +91,6 @@ async fn mail_by_address(
     (status = 429, description = "too many requests from this client address; nothing was sent", body = ErrorBody,
         headers(("Retry-After" = u64, description = "seconds to wait"))),
     (status = 503, description = "the database is unavailable; nothing was sent", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/login/links")]
 pub async fn login_links(
     games: web::Data<Games>,
     proxies: web::Data<TrustedProxies>,
@@ -109,7 +107,6 @@ pub async fn login_links(
     (status = 401, description = "no session cookie: sign in first", body = ErrorBody),
     (status = 403, description = "the session has ended (signed out or expired)", body = ErrorBody),
     (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/me")]
 pub async fn me(games: web::Data<Games>, req: HttpRequest) -> Answer {
     let email = games
         .session_email(session_cookie::read(&req).as_deref())
@@ -123,7 +120,6 @@ pub async fn me(games: web::Data<Games>, req: HttpRequest) -> Answer {
     (status = 204, description = "signed out"),
     (status = 403, description = "sent from another site (its `Origin`, or `Sec-Fetch-Site: cross-site`): nothing was done", body = ErrorBody),
     (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/logout")]
 pub async fn logout(games: web::Data<Games>, req: HttpRequest) -> Answer {
     if let Some(token) = session_cookie::read(&req) {
         games.sign_out(&token).await?;
@@ -144,7 +140,6 @@ pub async fn logout(games: web::Data<Games>, req: HttpRequest) -> Answer {
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody),
     (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/games/{game_id}/claim")]
 pub async fn claim(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -181,7 +176,6 @@ pub struct NewSeatLink {
     (status = 403, description = "the token is not a seat of this game, or is a seat link already replaced", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 503, description = "the database is unavailable; nothing was changed", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/games/{game_id}/new-link")]
 pub async fn new_link(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -204,7 +198,6 @@ pub async fn new_link(
     (status = 401, description = "no session cookie: sign in first", body = ErrorBody),
     (status = 403, description = "the session has ended (signed out or expired)", body = ErrorBody),
     (status = 503, description = "the database is unavailable; nothing was changed", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/logout/everywhere")]
 pub async fn logout_everywhere(games: web::Data<Games>, req: HttpRequest) -> Answer {
     let token = session_cookie::read(&req).ok_or(crate::games::ServiceError::Unauthorized)?;
     let seats = games.sign_out_everywhere(&token).await?;

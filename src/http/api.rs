@@ -1,6 +1,6 @@
 //! The JSON API under `/api`. Handlers only translate: the games service does the work.
 
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -53,14 +53,12 @@ async fn viewer(games: &Games, game_id: &str, req: &HttpRequest) -> Result<Viewe
 #[utoipa::path(get, path = "/health", responses(
     (status = 200, description = "healthy"),
     (status = 503, description = "the database does not answer", headers(("Retry-After" = u64, description = "seconds to wait before asking again")))))]
-#[get("/health")]
 pub async fn health(games: web::Data<Games>) -> HttpResponse {
     super::health::report(&games).await
 }
 
 /// The rulesets this server plays, with their scenarios, options and order language.
 #[utoipa::path(get, path = "/api/rulesets", responses((status = 200, description = "ruleset list")))]
-#[get("/rulesets")]
 pub async fn rulesets() -> HttpResponse {
     let infos: Vec<_> = rules::all().iter().map(|r| r.info()).collect();
     HttpResponse::Ok().json(infos)
@@ -75,7 +73,6 @@ pub async fn rulesets() -> HttpResponse {
             headers(("Retry-After" = u64, description = "seconds until this address may create a game again"))),
         (status = 503, description = "the database is unavailable; nothing was created", body = ErrorBody,
             headers(("Retry-After" = u64, description = "seconds to wait before trying again")))))]
-#[post("/games")]
 pub async fn create_game(
     games: web::Data<Games>,
     proxies: web::Data<TrustedProxies>,
@@ -95,7 +92,6 @@ pub async fn create_game(
     (status = 400, description = "the game id is not valid", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}")]
 pub async fn summary(games: web::Data<Games>, path: web::Path<String>) -> Answer {
     Ok(HttpResponse::Ok().json(games.summary(&path).await?))
 }
@@ -107,7 +103,6 @@ pub async fn summary(games: web::Data<Games>, path: web::Path<String>) -> Answer
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}/view")]
 pub async fn view(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let viewer = viewer(&games, &path, &req).await?;
     Ok(HttpResponse::Ok().json(games.view(&path, &viewer).await?))
@@ -121,7 +116,6 @@ pub async fn view(games: web::Data<Games>, path: web::Path<String>, req: HttpReq
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}/moves")]
 pub async fn legal_moves(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -144,7 +138,6 @@ pub async fn legal_moves(
         (status = 429, description = "the seat is making moves too fast (DESPATCH_MOVE_RATE / DESPATCH_MOVE_BURST); nothing was recorded; retry after the Retry-After header's seconds", body = ErrorBody,
             headers(("Retry-After" = u64, description = "seconds until the seat may move again"))),
         (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem); nothing was recorded", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/games/{game_id}/moves")]
 pub async fn submit(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -166,7 +159,6 @@ pub async fn submit(
     (status = 409, description = "the game moved on while the resignation was recorded; nothing was recorded", body = ErrorBody),
     (status = 422, description = "refused by a rule (the game has ended, for one); nothing was recorded", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem); nothing was recorded", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/games/{game_id}/resign")]
 pub async fn resign(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
     Ok(HttpResponse::Created().json(games.resign(&caller).await?))
@@ -202,7 +194,6 @@ fn seq_param(name: &str, value: &str) -> Result<u64, ApiError> {
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}/events")]
 pub async fn events(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -226,7 +217,6 @@ pub async fn events(
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}/export")]
 pub async fn export(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let viewer = viewer(&games, &path, &req).await?;
     let text = games.export(&path, &viewer).await?;
@@ -248,7 +238,6 @@ pub async fn export(games: web::Data<Games>, path: web::Path<String>, req: HttpR
         (status = 400, description = "`seq` or the game id is not valid (the message says which)", body = ErrorBody),
         (status = 404, description = "no such game, no such event, or no dice there", body = ErrorBody),
         (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}/events/{seq}/proof")]
 pub async fn proof(games: web::Data<Games>, path: web::Path<(String, String)>) -> Answer {
     let (game_id, seq) = path.into_inner();
     let seq = seq_param("seq", &seq)?;
@@ -268,7 +257,6 @@ pub struct ErrorBody {
 }
 
 /// The OpenAPI document of this API.
-#[get("/openapi.json")]
 pub async fn openapi() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/json")

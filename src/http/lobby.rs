@@ -8,7 +8,7 @@
 //! reason, and nothing is made.
 
 use actix_web::http::StatusCode;
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use minijinja::context;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -436,7 +436,6 @@ pub struct LobbyQuery {
     seats: Option<usize>,
 }
 
-#[get("/")]
 pub async fn lobby_page(query: web::Query<LobbyQuery>) -> HttpResponse {
     let game = query
         .game
@@ -515,7 +514,6 @@ fn form_of(fields: &Fields) -> LobbyForm {
     }
 }
 
-#[post("/games")]
 pub async fn create_game(
     games: web::Data<Games>,
     proxies: web::Data<super::limits::TrustedProxies>,

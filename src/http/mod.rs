@@ -19,6 +19,7 @@ pub mod observe;
 pub mod openapi;
 pub mod page_headers;
 pub mod pages;
+pub mod routes;
 pub mod seat_cookie;
 pub mod session_cookie;
 pub mod settings;
@@ -159,7 +160,7 @@ impl Application {
                         cfg.route("/metrics", web::get().to(observe::metrics));
                     }
                 })
-                .configure(routes)
+                .configure(routes::configure)
         })
         .listen(listener)?
         .run();
@@ -237,98 +238,4 @@ fn extractors(cfg: &mut web::ServiceConfig) {
             .limit(BODY_LIMIT)
             .error_handler(|err, _req| pages::form_error(err)),
     );
-}
-
-/// Every path: a wrong method answers 405 with `Allow`, an unknown path 404.
-fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.default_service(web::to(methods::unrouted))
-        .service(api::health)
-        .service(
-            web::scope("/api")
-                .service(api::openapi)
-                .service(api::rulesets)
-                .service(api::create_game)
-                .service(api::summary)
-                .service(api::view)
-                .service(api::legal_moves)
-                .service(api::submit)
-                .service(api::resign)
-                .service(api::events)
-                .service(api::export)
-                .service(api::proof)
-                .service(notify_api::stream)
-                .service(notify_api::channels)
-                .service(notify_api::set_channels)
-                .service(notify_api::unsubscribe_page)
-                .service(notify_api::unsubscribe)
-                .service(notify_api::add_webhook)
-                .service(notify_api::webhooks)
-                .service(notify_api::delete_webhook)
-                .service(notify_api::vacation)
-                .service(notify_api::clock)
-                .service(account_api::login)
-                .service(account_api::login_links)
-                .service(account_api::me)
-                .service(account_api::logout_everywhere)
-                .service(account_api::logout)
-                .service(account_api::claim)
-                .service(account_api::new_link)
-                .service(talk_api::read)
-                .service(talk_api::say)
-                .service(
-                    web::resource("/inbound/email")
-                        .app_data(web::PayloadConfig::default().limit(inbound::MAX_BYTES))
-                        .route(web::post().to(inbound::email))
-                        .default_service(web::to(methods::unrouted)),
-                )
-                .service(
-                    // Reads its own body, bounded (inbound::MAILGUN_MAX_BYTES).
-                    web::resource("/inbound/mailgun/mime")
-                        .route(web::post().to(inbound::mailgun))
-                        .default_service(web::to(methods::unrouted)),
-                ),
-        )
-        .service(assets::asset)
-        .service(lobby::lobby_page)
-        .service(lobby::create_game)
-        .service(pages::game)
-        .service(pages::watch_page)
-        .service(pages::submit_move)
-        .service(pages::resign)
-        .service(pages::talk)
-        .service(pages::replay)
-        .service(pages::audit)
-        .service(account::login_get)
-        .service(account::login_post)
-        .service(account::confirm_get)
-        .service(account::confirm_post)
-        .service(account::me)
-        .service(account::logout_everywhere)
-        .service(account::logout)
-        .service(account::claim)
-        .service(account::new_link)
-        .service(account::claim_confirm_get)
-        .service(account::claim_confirm_post)
-        .service(settings::seat_get)
-        .service(settings::seat_post)
-        .service(settings::hook_add)
-        .service(settings::hook_delete)
-        .service(settings::seat_vacation)
-        .service(settings::seat_time_zone)
-        .service(settings::me_get)
-        .service(settings::me_post)
-        .service(settings::me_vacation)
-        .service(settings::me_time_zone)
-        .service(pages::verify_get)
-        .service(
-            web::resource("/verify")
-                .app_data(web::PayloadConfig::default().limit(pages::VERIFY_LIMIT))
-                .app_data(
-                    web::FormConfig::default()
-                        .limit(pages::VERIFY_LIMIT)
-                        .error_handler(|err, _req| pages::verify_form_error(err)),
-                )
-                .route(web::post().to(pages::verify_post))
-                .default_service(web::to(methods::unrouted)),
-        );
 }

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
@@ -48,7 +48,6 @@ struct StreamState {
 #[utoipa::path(get, path = "/api/games/{game_id}/stream", security((), ("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "text/event-stream of `event: game`", content_type = "text/event-stream"),
     (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}/stream")]
 pub async fn stream(
     games: web::Data<Games>,
     hub: web::Data<Hub>,
@@ -121,7 +120,6 @@ pub async fn stream(
 /// The channels the caller's seat hears on.
 #[utoipa::path(get, path = "/api/games/{game_id}/channels", security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "{email, webhooks}"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}/channels")]
 pub async fn channels(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -137,7 +135,6 @@ pub async fn channels(
     (status = 200, description = "{email, webhooks}"),
     (status = 400, description = "the body is not `{email, webhooks}` or the game id is not valid", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[put("/games/{game_id}/channels")]
 pub async fn set_channels(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -166,7 +163,6 @@ pub struct Unsubscribe {
     (status = 400, description = "a parameter is missing or not valid, or the channel is not `email` or `webhooks` (a page saying which)", content_type = "text/html"),
     (status = 403, description = "the signature does not match: the link was altered (a page)", content_type = "text/html"),
     (status = 404, description = "no such game (a page)", content_type = "text/html"), (status = 503, description = "the database is unavailable (a page)", content_type = "text/html", headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}/unsubscribe")]
 pub async fn unsubscribe_page(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -203,7 +199,6 @@ pub async fn unsubscribe_page(
     (status = 400, description = "a parameter is missing or not valid, or the channel is not `email` or `webhooks` (a page saying which)", content_type = "text/html"),
     (status = 403, description = "the signature does not match: the link was altered (a page)", content_type = "text/html"),
     (status = 404, description = "no such game (a page)", content_type = "text/html"), (status = 503, description = "the database is unavailable (a page)", content_type = "text/html", headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/games/{game_id}/unsubscribe")]
 pub async fn unsubscribe(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -288,7 +283,6 @@ fn unsubscribe_refused(e: &ServiceError) -> HttpResponse {
     (status = 201, description = "registered; the secret is in this answer only", body = crate::games::Webhook),
     (status = 400, description = "the webhook is not valid (the message says which field)", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/games/{game_id}/webhooks")]
 pub async fn add_webhook(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -302,7 +296,6 @@ pub async fn add_webhook(
 /// The caller's seat's webhooks and the game-wide ones (without secrets).
 #[utoipa::path(get, path = "/api/games/{game_id}/webhooks", security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "hooks"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}/webhooks")]
 pub async fn webhooks(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -318,7 +311,6 @@ pub async fn webhooks(
     (status = 400, description = "the game id or hook id is not valid", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
     (status = 404, description = "no such game, or no such webhook of this seat", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[delete("/games/{game_id}/webhooks/{hook_id}")]
 pub async fn delete_webhook(
     games: web::Data<Games>,
     path: web::Path<(String, String)>,
@@ -337,7 +329,6 @@ pub async fn delete_webhook(
     (status = 201, description = "recorded"),
     (status = 400, description = "the vacation is not valid or not allowed (the message says why); nothing was recorded", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/games/{game_id}/vacation")]
 pub async fn vacation(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -351,7 +342,6 @@ pub async fn vacation(
 /// The game's clock policy and each waiting seat's deadline.
 #[utoipa::path(get, path = "/api/games/{game_id}/clock", responses(
     (status = 200, description = "policy and deadlines"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}/clock")]
 pub async fn clock(games: web::Data<Games>, path: web::Path<String>) -> Answer {
     let l = games.load(&path).await?;
     let Some(policy) = games.clock_policy(&path).await? else {

@@ -5,7 +5,7 @@
 //! form answers with the same page and the reason on it, and changes nothing.
 
 use actix_web::http::StatusCode;
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use minijinja::{context, Value};
 use serde::{Deserialize, Serialize};
 
@@ -417,7 +417,6 @@ fn to_seat_page(
 /// The page a seat link opens. A link's token (`?token=`) that opens a seat is moved into the
 /// seat cookie and the browser sent to the same page without it; the page itself authenticates
 /// from the cookie. Without either, the spectator page.
-#[get("/games/{game_id}")]
 pub async fn game(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -486,7 +485,6 @@ pub async fn game(
     seat_page(&games, game_id, &caller, whole_log, notes).await
 }
 
-#[get("/games/{game_id}/watch")]
 pub async fn watch_page(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -512,7 +510,6 @@ pub struct MoveForm {
 /// A seat's order from the game page's form: POST, then a redirect to the page (GET). The seat
 /// is the seat cookie's (or, from a form that carries one, the form's `token`, which is then
 /// moved into the cookie).
-#[post("/games/{game_id}/moves")]
 pub async fn submit_move(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -602,7 +599,6 @@ pub struct TalkForm {
 /// Table talk from the seat page (`games::talk`): to the table, or to the seat `to`. Sent →
 /// `303` back to the page; refused (a ruleset that allows no such talk now, an empty or
 /// over-long message, no such seat) → the page with the reason, nothing sent.
-#[post("/games/{game_id}/talk")]
 pub async fn talk(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -649,7 +645,6 @@ pub struct ResignForm {
 
 /// A seat resigns from its page: only with the confirmation box ticked; without it, the page
 /// again with the reason, and nothing recorded.
-#[post("/games/{game_id}/resign")]
 pub async fn resign(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -705,7 +700,6 @@ pub struct ReplayQuery {
 }
 
 /// A finished game, one event at a time.
-#[get("/games/{game_id}/replay")]
 pub async fn replay(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -731,7 +725,6 @@ pub async fn replay(
 // ---------------------------------------------------------------------------------------------
 // The audit page and the verify page.
 
-#[get("/games/{game_id}/events/{seq}")]
 pub async fn audit(games: web::Data<Games>, path: web::Path<(String, String)>) -> HttpResponse {
     let (game_id, seq) = path.into_inner();
     let Ok(seq) = seq.parse::<u64>() else {
@@ -787,7 +780,6 @@ fn verify_page(
     )
 }
 
-#[get("/verify")]
 pub async fn verify_get() -> HttpResponse {
     verify_page(StatusCode::OK, "", None, None)
 }

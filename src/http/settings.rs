@@ -7,7 +7,7 @@
 //! Both cookies are `SameSite=Lax`, so another site's form cannot post with them.
 
 use actix_web::http::StatusCode;
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use minijinja::context;
 use serde::Deserialize;
 
@@ -172,7 +172,6 @@ fn refused(e: ServiceError) -> Result<Refusal, ServiceError> {
     }
 }
 
-#[get("/games/{game_id}/settings")]
 pub async fn seat_get(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -187,7 +186,6 @@ pub async fn seat_get(
 }
 
 /// Saves the seat's channels, reminders and digest.
-#[post("/games/{game_id}/settings")]
 pub async fn seat_post(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -206,7 +204,6 @@ pub async fn seat_post(
 
 /// Adds a webhook: the page again, with its secret shown this once (no redirect, which would
 /// lose it).
-#[post("/games/{game_id}/settings/webhooks")]
 pub async fn hook_add(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -241,7 +238,6 @@ pub async fn hook_add(
     }
 }
 
-#[post("/games/{game_id}/settings/webhooks/{hook_id}/delete")]
 pub async fn hook_delete(
     games: web::Data<Games>,
     path: web::Path<(String, String)>,
@@ -271,7 +267,6 @@ fn urlencoding(id: &str) -> String {
         .collect()
 }
 
-#[post("/games/{game_id}/settings/vacation")]
 pub async fn seat_vacation(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -309,7 +304,6 @@ fn zone_query(zone: Option<&str>) -> String {
 
 /// Sets the seat's time zone (empty: UTC); a name that is no zone gets the page again with
 /// the reason, and nothing changed.
-#[post("/games/{game_id}/settings/time-zone")]
 pub async fn seat_time_zone(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -385,7 +379,6 @@ async fn player_page(
     }
 }
 
-#[get("/me/settings")]
 pub async fn me_get(
     games: web::Data<Games>,
     query: web::Query<Flash>,
@@ -398,7 +391,6 @@ pub async fn me_get(
 }
 
 /// Saves the same settings for every seat of the session's address.
-#[post("/me/settings")]
 pub async fn me_post(
     games: web::Data<Games>,
     form: web::Form<ChannelsForm>,
@@ -415,7 +407,6 @@ pub async fn me_post(
 }
 
 /// Gives every seat of the session's address the time zone typed (empty: UTC).
-#[post("/me/settings/time-zone")]
 pub async fn me_time_zone(
     games: web::Data<Games>,
     form: web::Form<TimeZoneForm>,
@@ -439,7 +430,6 @@ pub async fn me_time_zone(
 
 /// Takes a vacation in every clocked game of the session's address; the page lists each
 /// game's answer.
-#[post("/me/settings/vacation")]
 pub async fn me_vacation(
     games: web::Data<Games>,
     form: web::Form<VacationForm>,

@@ -3,7 +3,7 @@
 //! rules as the seat page's form and a reply's `say`/`tell` lines (`games::talk`), with the
 //! seat's token. Handlers only translate.
 
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -44,7 +44,6 @@ pub struct TalkList {
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[get("/games/{game_id}/talk")]
 pub async fn read(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
     let talk = games.talk_of(&caller).await?;
@@ -66,7 +65,6 @@ pub async fn read(games: web::Data<Games>, path: web::Path<String>, req: HttpReq
     (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody),
     (status = 422, description = "the rules allow no such `tell` now (the message names the rule); nothing was sent", body = ErrorBody),
     (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[post("/games/{game_id}/talk")]
 pub async fn say(
     games: web::Data<Games>,
     path: web::Path<String>,

@@ -3,31 +3,13 @@
 //!
 //! Imports: the map's format (`terrain`) and the rule error only.
 
-use serde::de::Error as _;
+use serde::de::{Error as _, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::{json, Map, Value};
 
 use super::rule;
 use super::terrain::LoadedMap;
 use crate::engine::ruleset::{OptionInfo, RuleError};
-
-/// The names, in the order the refusal of an unknown name lists them.
-const NAMES: [&str; 14] = [
-    "free_drop",
-    "last_chit_held",
-    "southern_bridge_unstable",
-    "covering_fire",
-    "alternate_chits",
-    "german_lost",
-    "command_los",
-    "reinf_eliminated",
-    "roadblock_bars_own",
-    "release_entry",
-    "heroic_tq",
-    "tq_modifiers",
-    "airborne_tanks",
-    "map",
-];
 
 /// The scenario that checks the southern stream bridge itself (2.11).
 const RIDE: &str = "a-ride-in-the-country";
@@ -163,11 +145,47 @@ fn refusal(name: &str, e: serde_json::Error) -> RuleError {
             "O4.0 Airborne Tanks",
             "airborne_tanks is none, tetrarch or locust: one type of tank",
         ),
-        _ if NAMES.contains(&name) => rule("options", format!("{name} is true or false")),
+        _ if names().contains(&name) => rule("options", format!("{name} is true or false")),
         _ => rule(
             "options",
-            format!("no option '{name}': the options are {}", NAMES.join(", ")),
+            format!("no option '{name}': the options are {}", names().join(", ")),
         ),
+    }
+}
+
+/// The options' names as serde reads them (renames applied), in the order `Options` declares
+/// its fields: the derived `Deserialize` is asked for them, so the struct is their one source.
+fn names() -> &'static [&'static str] {
+    let mut names: &'static [&'static str] = &[];
+    // The derived impl hands its field names to `deserialize_struct`, which then stops it.
+    let _ = Options::deserialize(FieldNames(&mut names));
+    names
+}
+
+/// A deserializer that only takes the field names of the struct it is asked to read.
+struct FieldNames<'a>(&'a mut &'static [&'static str]);
+
+impl<'de> Deserializer<'de> for FieldNames<'_> {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(Self::Error::custom("only a struct's field names are read"))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.0 = fields;
+        Err(Self::Error::custom("the field names are taken"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+        ignored_any
     }
 }
 
@@ -259,4 +277,21 @@ pub fn info() -> Vec<OptionInfo> {
             choices: Vec::new(),
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_names_are_the_fields_in_order_and_each_is_described() {
+        assert_eq!(names().first(), Some(&"free_drop"));
+        assert_eq!(names()[2], "southern_bridge_unstable", "as renamed");
+        assert_eq!(names().last(), Some(&"map"));
+        let mut described: Vec<String> = info().into_iter().map(|o| o.name).collect();
+        described.sort();
+        let mut named: Vec<&str> = names().to_vec();
+        named.sort_unstable();
+        assert_eq!(described, named);
+    }
 }

@@ -1,0 +1,552 @@
+use super::layout::{HEX, MIN_PX, PHONE};
+use super::*;
+
+fn sample(grid: Grid) -> Board {
+    Board {
+        title: "A <test> & board".into(),
+        description: "two pieces".into(),
+        grid,
+        cells: (0..3)
+            .flat_map(|c| (0..2).map(move |r| At::new(c, r)))
+            .map(|at| Cell {
+                at,
+                label: format!("{}{}", (b'A' + at.col as u8) as char, at.row + 1),
+                ground: if at.col == 1 {
+                    Ground::Forest
+                } else {
+                    Ground::Clear
+                },
+                mark: None,
+                title: String::new(),
+            })
+            .collect(),
+        sides: vec!["red".into(), "blue".into()],
+        pieces: vec![
+            Piece {
+                at: At::new(0, 0),
+                id: "p1".into(),
+                side: Some(0),
+                shape: Shape::Counter,
+                label: "R".into(),
+                value: Some("3".into()),
+                facing: None,
+                states: vec![State::Column, State::FiredOn],
+                title: "a regular".into(),
+            },
+            Piece {
+                at: At::new(0, 0),
+                id: "p2".into(),
+                side: None,
+                shape: Shape::Card,
+                label: "secret".into(),
+                value: None,
+                facing: Some(Facing::East),
+                states: vec![State::FaceDown],
+                title: "a card, face down".into(),
+            },
+        ],
+        highlights: vec![Highlight::Fire {
+            from: At::new(0, 0),
+            to: At::new(2, 1),
+            title: "fire".into(),
+        }],
+        hexsides: Vec::new(),
+        legend: vec![("R".into(), "regular".into())],
+        notes: vec!["Turn 1".into()],
+    }
+}
+
+#[test]
+fn a_board_is_one_self_contained_svg_with_titled_cells_and_pieces() {
+    for grid in [
+        Grid::Hex { cols: 3, rows: 2 },
+        Grid::Square { cols: 3, rows: 2 },
+    ] {
+        let svg = render(&sample(grid));
+        assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>"));
+        assert!(svg.contains("viewBox=\"0 0 "));
+        assert!(!svg.contains("<script") && !svg.contains("href") && !svg.contains("style=\""));
+        assert!(svg.contains("A &lt;test&gt; &amp; board"));
+        assert_eq!(svg.matches("data-cell=").count(), 6);
+        assert!(svg.contains(r#"data-cell="B2""#) && svg.contains("<title>B2</title>"));
+        assert_eq!(svg.matches("data-piece=").count(), 2);
+        assert!(svg.contains("s-column s-fired-on"));
+        assert!(svg.contains("prefers-color-scheme: dark"));
+        // A face-down piece shows no label.
+        assert!(!svg.contains(">secret<"));
+    }
+}
+
+/// Three locations (one a fortress) and an exit, joined by a line of every kind.
+fn points(cols: u16, rows: u16) -> Board {
+    let spots = [
+        (At::new(10, 10), "a", Ground::Location),
+        (At::new(40, 10), "b", Ground::Fortress),
+        (At::new(25, 40), "c", Ground::Location),
+        (At::new(5, 60), "out", Ground::OffMap),
+    ];
+    let link = |i: usize, j: usize, kind| Link {
+        from: spots[i].0,
+        to: spots[j].0,
+        kind,
+        label: format!("{}-{}", spots[i].1, spots[j].1),
+        title: format!("{} to {}", spots[i].1, spots[j].1),
+    };
+    let mut b = sample(Grid::Points {
+        cols,
+        rows,
+        links: vec![
+            link(0, 1, LinkKind::Road),
+            link(1, 2, LinkKind::Mountain),
+            link(0, 2, LinkKind::Bridge),
+            link(2, 1, LinkKind::BlownBridge),
+            link(2, 3, LinkKind::Exit),
+        ],
+    });
+    b.cells = spots
+        .iter()
+        .map(|(at, label, ground)| Cell {
+            at: *at,
+            label: (*label).into(),
+            ground: *ground,
+            mark: Some(label.to_uppercase()),
+            title: "a place".into(),
+        })
+        .collect();
+    // Five pieces on one location: two rows under its point.
+    b.pieces = (0..5)
+        .map(|i| Piece {
+            at: At::new(25, 40),
+            id: format!("cu-{i}"),
+            side: Some(i % 2),
+            shape: if i == 4 {
+                Shape::Marker
+            } else {
+                Shape::Counter
+            },
+            label: format!("P{i}"),
+            value: (i < 4).then(|| "5".to_owned()),
+            facing: None,
+            states: vec![],
+            title: format!("piece {i}"),
+        })
+        .collect();
+    b.highlights = vec![Highlight::Cells {
+        cells: vec![At::new(40, 10)],
+        title: "a battle".into(),
+    }];
+    b
+}
+
+#[test]
+fn a_point_to_point_map_draws_its_locations_lines_by_kind_and_pieces() {
+    let svg = render(&points(50, 70));
+    assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>"));
+    assert!(!svg.contains("<script") && !svg.contains("href") && !svg.contains("style=\""));
+    assert_eq!(svg.matches("data-cell=").count(), 4);
+    for (cell, ground) in [
+        ("a", "location"),
+        ("b", "fortress"),
+        ("c", "location"),
+        ("out", "off the map"),
+    ] {
+        assert!(
+            svg.contains(&format!(
+                r#"data-cell="{cell}" data-ground="{ground}"><title>{cell}: a place</title>"#
+            )),
+            "{cell}"
+        );
+        assert!(
+            svg.contains(&format!(">{}</text>", cell.to_uppercase())),
+            "{cell}"
+        );
+    }
+    assert_eq!(svg.matches("class=\"b-link\"").count(), 5);
+    for (link, kind) in [
+        ("a-b", "road"),
+        ("b-c", "mountain"),
+        ("a-c", "bridge"),
+        ("c-b", "blown bridge"),
+        ("c-out", "exit"),
+    ] {
+        assert!(
+            svg.contains(&format!(r#"data-link="{link}" data-kind="{kind}"><title>"#)),
+            "{link}"
+        );
+    }
+    // A blown bridge is crossed out, once.
+    assert_eq!(svg.matches("class=\"l-blown-x\"").count(), 1);
+    // The legend names every kind of line, and no grid letters run along the edges.
+    for kind in ["road", "mountain", "bridge", "blown bridge", "exit"] {
+        assert!(svg.contains(&format!(">{kind}</text>")), "{kind}");
+    }
+    assert!(svg.contains(r#"<g class="b-edge"></g>"#));
+    assert_eq!(svg.matches("data-piece=").count(), 5);
+    assert_eq!(svg.matches(r#"data-at="c""#).count(), 5);
+    // The pieces stand in two rows under the point, none on another.
+    let xs: Vec<(f64, f64)> = svg
+        .split("class=\"b-body side-")
+        .skip(1)
+        .map(|p| {
+            let p = p.split("/>").next().unwrap();
+            let num = |key: &str| -> f64 {
+                p.split(key)
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            if p.contains(" x=\"") {
+                (num(" x=\""), num(" y=\""))
+            } else {
+                (0.0, 0.0)
+            }
+        })
+        .filter(|&(x, _)| x > 0.0)
+        .collect();
+    assert_eq!(xs.len(), 4);
+    for (i, a) in xs.iter().enumerate() {
+        for b in &xs[i + 1..] {
+            assert!(a != b, "two pieces at {a:?}");
+        }
+    }
+    let rows: std::collections::BTreeSet<i64> = xs.iter().map(|p| p.1 as i64).collect();
+    assert_eq!(rows.len(), 2, "{xs:?}");
+    // Dark mode restyles the lines too.
+    assert!(svg.contains("prefers-color-scheme: dark") && STYLE.contains(".l-road"));
+}
+
+/// WCAG's relative luminance of `#rrggbb`.
+fn luminance(hex: &str) -> f64 {
+    let c = |i: usize| {
+        let v = f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()) / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * c(1) + 0.7152 * c(3) + 0.0722 * c(5)
+}
+
+fn contrast(a: &str, b: &str) -> f64 {
+    let (a, b) = (luminance(a), luminance(b));
+    (a.max(b) + 0.05) / (a.min(b) + 0.05)
+}
+
+const GROUNDS: [Ground; 20] = [
+    Ground::Clear,
+    Ground::Forest,
+    Ground::Hill,
+    Ground::Town,
+    Ground::Swamp,
+    Ground::Water,
+    Ground::Waterway,
+    Ground::Crossing,
+    Ground::Fence,
+    Ground::Entrenchment,
+    Ground::Fort,
+    Ground::Wall,
+    Ground::Corridor,
+    Ground::Room,
+    Ground::DoorClosed,
+    Ground::DoorOpen,
+    Ground::Entry,
+    Ground::Location,
+    Ground::Fortress,
+    Ground::OffMap,
+];
+
+/// A line drawn over the map reads on every ground of both palettes: its core or its casing
+/// stands out at 3:1 at least (WCAG's contrast for graphics), and the core against its
+/// casing, so the line reads where they meet.
+fn stands_out_on_every_ground(line: &Line) {
+    for g in GROUNDS {
+        let (_, light, dark) = g.paint();
+        for (ground, core, casing, palette) in [
+            (light, line.light, Line::CASING.light, "light"),
+            (dark, line.dark, Line::CASING.dark, "dark"),
+        ] {
+            let best = contrast(core, ground).max(contrast(casing, ground));
+            assert!(
+                best >= 3.0,
+                "{} on {} ({palette}): {best:.2}",
+                line.name,
+                g.name()
+            );
+        }
+    }
+    assert!(
+        contrast(line.light, Line::CASING.light) >= 3.0,
+        "{}",
+        line.name
+    );
+    assert!(
+        contrast(line.dark, Line::CASING.dark) >= 3.0,
+        "{}",
+        line.name
+    );
+}
+
+/// Issue 20, "highlights (last move's path, fire lines …)" legible in light and dark: on
+/// every ground of both palettes, a line's core or its casing stands out at 3:1 at least
+/// (WCAG's contrast for graphics), and the stylesheet gives the dark palette's colours.
+#[test]
+fn lines_over_the_map_stand_out_on_every_ground_in_light_and_dark() {
+    let (light_css, dark_css) = STYLE
+        .split_once("@media (prefers-color-scheme: dark)")
+        .unwrap();
+    for line in [Line::MOVE, Line::RETREAT, Line::FIRE] {
+        stands_out_on_every_ground(&line);
+        for (css, colour) in [(light_css, line.light), (dark_css, line.dark)] {
+            for rule in [
+                format!(".{}{{stroke:{colour}}}", line.class),
+                format!(".{}-head{{fill:{colour}}}", line.class),
+            ] {
+                assert!(css.contains(&rule), "board.css lacks {rule}");
+            }
+        }
+    }
+    assert!(light_css.contains(&format!(".b-casing{{stroke:{}}}", Line::CASING.light)));
+    assert!(dark_css.contains(&format!(".b-casing{{stroke:{}}}", Line::CASING.dark)));
+    assert!(light_css.contains(&format!(".{}{{fill:{}}}", ZONE.0, ZONE.1)));
+    assert!(dark_css.contains(&format!(".{}{{fill:{}}}", ZONE.0, ZONE.2)));
+}
+
+/// A move's path, a retreat and a fire line: drawn as data gives them, each with its title,
+/// arrowhead and casing, at least 2.5 px wide on a 390-px phone, taking no clicks, and
+/// named in the legend; a watch zone tints each of its cells.
+#[test]
+fn paths_fire_lines_and_zones_are_drawn_from_data_and_named_in_the_legend() {
+    for grid in [
+        Grid::Hex { cols: 16, rows: 12 },
+        Grid::Square { cols: 26, rows: 24 },
+    ] {
+        let mut b = sample(grid);
+        b.highlights = vec![
+            Highlight::Path {
+                cells: vec![At::new(0, 0), At::new(1, 0), At::new(2, 1)],
+                title: "p1 moved A1-B1-C2".into(),
+            },
+            Highlight::Retreat {
+                cells: vec![At::new(2, 0), At::new(2, 1)],
+                title: "p2 retreated".into(),
+            },
+            Highlight::Fire {
+                from: At::new(0, 0),
+                to: At::new(2, 1),
+                title: "p1 fired at C2".into(),
+            },
+            Highlight::Zone {
+                cells: vec![At::new(1, 0), At::new(1, 1)],
+                title: "watched by S1".into(),
+            },
+        ];
+        let svg = render(&b);
+        for (kind, title, class) in [
+            ("path", "p1 moved A1-B1-C2", "b-path"),
+            ("retreat", "p2 retreated", "b-retreat"),
+            ("fire", "p1 fired at C2", "b-fire"),
+        ] {
+            let needle = format!(
+                r#"<g class="b-hl" data-highlight="{kind}" pointer-events="none"><title>{title}</title>"#
+            );
+            let part = svg
+                .split(&needle)
+                .nth(1)
+                .unwrap_or_else(|| panic!("{kind}"));
+            let part = part.split("</g>").next().unwrap();
+            assert!(part.contains(r#"<polyline class="b-casing""#), "{kind}");
+            assert!(
+                part.contains(&format!(r#"<polyline class="{class}""#)),
+                "{kind}"
+            );
+            // A dot where it starts and an arrowhead where it ends.
+            assert!(
+                part.contains(&format!(r#"<circle class="{class}-head""#)),
+                "{kind}"
+            );
+            assert!(
+                part.contains(&format!(r#"<polygon class="{class}-head""#)),
+                "{kind}"
+            );
+            let width: f64 = part
+                .split(&format!(r#"<polyline class="{class}""#))
+                .nth(1)
+                .unwrap()
+                .split("stroke-width=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(width * PHONE / b.width() >= 2.5 - 0.05, "{kind}: {width}");
+            // A retreat is dotted; a move and a fire are solid.
+            assert_eq!(
+                part.contains(r#"stroke-dasharray="0.0 "#),
+                kind == "retreat",
+                "{kind}"
+            );
+        }
+        let zone = svg
+            .split(r#"data-highlight="zone" pointer-events="none"><title>watched by S1</title>"#)
+            .nth(1)
+            .unwrap()
+            .split("</g>")
+            .next()
+            .unwrap();
+        assert_eq!(zone.matches(r#"class="b-zone""#).count(), 2);
+        for name in ["moved", "retreated", "fire", "watched"] {
+            assert!(svg.contains(&format!(">{name}</text>")), "legend: {name}");
+        }
+        // Tints and rings are drawn under the pieces, lines over them; none takes clicks.
+        let (before, after) = svg.split_once(r#"<g class="b-pieces">"#).unwrap();
+        assert!(before.contains(r#"data-highlight="zone""#));
+        for kind in ["path", "retreat", "fire"] {
+            let needle = format!(r#"data-highlight="{kind}""#);
+            assert!(
+                !before.contains(&needle) && after.contains(&needle),
+                "{kind}"
+            );
+        }
+        assert_eq!(
+            svg.matches("data-highlight=").count(),
+            svg.matches(r#"pointer-events="none""#).count()
+        );
+    }
+}
+
+/// Issue 18's drawn map: hexsides as data — a cell and one of its six edges, by kind —
+/// drawn along that edge (the same edge seen from either cell), named in the legend, taking
+/// no clicks, each kind legible on every ground in light and dark like the lines above.
+#[test]
+fn hexsides_are_drawn_along_their_edges_and_named_in_the_legend() {
+    // Neighbours across each edge, both ways, in even and odd columns.
+    for at in [At::new(2, 2), At::new(3, 2)] {
+        for e in Edge::ALL {
+            let there = e.across(at).unwrap();
+            assert_eq!(Edge::between(at, there), Some(e));
+            let back = Edge::between(there, at).unwrap();
+            assert_eq!(back.across(there), Some(at), "{e:?} of {at:?}");
+        }
+    }
+    assert_eq!(Edge::N.across(At::new(0, 0)), None);
+    assert_eq!(Edge::between(At::new(0, 0), At::new(2, 0)), None);
+    // Six kinds to a cell's six edges, each kind in some round.
+    for first in 0..=SideKind::ALL.len() - Edge::ALL.len() {
+        let kinds = &SideKind::ALL[first..first + Edge::ALL.len()];
+        let mut b = sample(Grid::Hex { cols: 3, rows: 3 });
+        b.hexsides = kinds
+            .iter()
+            .zip(Edge::ALL)
+            .map(|(kind, edge)| Hexside {
+                at: At::new(1, 1),
+                edge,
+                kind: *kind,
+                title: format!("a {} hexside", kind.line().name),
+            })
+            .collect();
+        let svg = render(&b);
+        let (_, after_cells) = svg.split_once(r#"<g class="b-hexsides">"#).unwrap();
+        let (sides, _) = after_cells.split_once(r#"<g class="b-pieces">"#).unwrap();
+        assert_eq!(sides.matches(r#"<g class="b-side""#).count(), 6);
+        assert_eq!(sides.matches(r#"pointer-events="none""#).count(), 6);
+        for (kind, edge) in kinds.iter().zip(Edge::ALL) {
+            let line = kind.line();
+            let needle = format!(
+                r#"data-side="B2:{}" data-kind="{}" pointer-events="none"><title>a {} hexside</title>"#,
+                edge.name(),
+                line.name,
+                line.name
+            );
+            let part = sides
+                .split(&needle)
+                .nth(1)
+                .unwrap_or_else(|| panic!("{needle}"));
+            let part = part.split("</g>").next().unwrap();
+            assert!(part.contains(r#"<line class="b-casing""#), "{}", line.name);
+            assert!(part.contains(&format!(r#"<line class="{}""#, line.class)));
+            // Along the edge: both ends lie between the two corners it joins.
+            let coords: Vec<f64> = ["x1", "y1", "x2", "y2"]
+                .iter()
+                .map(|k| {
+                    part.rsplit(&format!(r#" {k}=""#))
+                        .next()
+                        .unwrap()
+                        .split('"')
+                        .next()
+                        .unwrap()
+                        .parse()
+                        .unwrap()
+                })
+                .collect();
+            let (cx, cy) = b.centre(At::new(1, 1));
+            for (x, y) in [(coords[0], coords[1]), (coords[2], coords[3])] {
+                let r = ((x - cx).powi(2) + (y - cy).powi(2)).sqrt();
+                assert!(r > HEX * 0.85 && r <= HEX + 0.1, "{}: {r}", line.name);
+            }
+            let (mx, my) = ((coords[0] + coords[2]) / 2.0, (coords[1] + coords[3]) / 2.0);
+            let there = b.centre(edge.across(At::new(1, 1)).unwrap());
+            let mid = ((cx + there.0) / 2.0, (cy + there.1) / 2.0);
+            assert!(
+                (mx - mid.0).abs() < 0.2 && (my - mid.1).abs() < 0.2,
+                "{}: the edge's middle is halfway to the cell across",
+                line.name
+            );
+            assert!(
+                svg.contains(&format!(">{}</text>", line.name)),
+                "legend: {}",
+                line.name
+            );
+        }
+    }
+    // No hexside, no legend entry; a square grid draws none.
+    let plain = render(&sample(Grid::Hex { cols: 3, rows: 2 }));
+    assert!(!plain.contains("b-hexsides") && !plain.contains(">stream</text>"));
+    let mut square = sample(Grid::Square { cols: 3, rows: 2 });
+    square.hexsides = SideKind::ALL
+        .iter()
+        .zip(Edge::ALL)
+        .map(|(kind, edge)| Hexside {
+            at: At::new(1, 1),
+            edge,
+            kind: *kind,
+            title: "a hexside".into(),
+        })
+        .collect();
+    assert!(!render(&square).contains("b-side"));
+    // Legible in both palettes, as the lines over the map are.
+    let (light_css, dark_css) = STYLE
+        .split_once("@media (prefers-color-scheme: dark)")
+        .unwrap();
+    for kind in SideKind::ALL {
+        let line = kind.line();
+        stands_out_on_every_ground(&line);
+        for (css, colour) in [(light_css, line.light), (dark_css, line.dark)] {
+            let rule = format!(".{}{{stroke:{colour}}}", line.class);
+            assert!(css.contains(&rule), "board.css lacks {rule}");
+        }
+    }
+}
+
+#[test]
+fn no_text_is_under_11_px_on_a_390_px_phone() {
+    for grid in [
+        Grid::Hex { cols: 26, rows: 20 },
+        Grid::Square { cols: 26, rows: 24 },
+        points(100, 120).grid,
+    ] {
+        let b = sample(grid);
+        let svg = render(&b);
+        let width = b.width();
+        for part in svg.split("font-size=\"").skip(1) {
+            let size: f64 = part.split('"').next().unwrap().parse().unwrap();
+            assert!(size * PHONE / width >= MIN_PX, "{size} at width {width}");
+        }
+    }
+}

@@ -19,6 +19,7 @@ async fn spawn(backend: Backend) -> TestApp {
 on_both_backends!(
     check_passes_a_database_whose_games_all_load,
     check_names_a_game_whose_log_no_longer_folds_and_changes_nothing,
+    check_and_the_server_name_a_game_of_a_rules_version_this_build_does_not_play,
     a_game_that_does_not_load_answers_a_page_and_an_api_error_naming_the_problem,
     check_folds_the_whole_log_of_a_game_that_loads_from_its_snapshot,
 );
@@ -323,4 +324,47 @@ async fn check_folds_the_whole_log_of_a_game_that_loads_from_its_snapshot(app: T
     let html = page.text().await.unwrap();
     assert_eq!(status, 503, "{html}");
     assert!(html.contains("its event 1 does not fold"), "{html}");
+}
+
+/// A game created under a rules version this build does not play (a build that rolled back,
+/// or a version never released) is named by `check` and answered with the versions the build
+/// plays by a server that meets it, never folded under rules it did not begin with.
+async fn check_and_the_server_name_a_game_of_a_rules_version_this_build_does_not_play(
+    app: TestApp,
+) {
+    let (game_id, _) = open_table_game(&app.games).await;
+    let ruleset = rules::find(rules::open_table::ID).unwrap();
+    let version = ruleset.info().version;
+    let first = app.store.events(&game_id, 0, Some(1)).await.unwrap();
+    let mut created = first[0].clone();
+    created.payload["ruleset_version"] = json!("0");
+    let body = serde_json::to_string(&created).unwrap().replace('\'', "''");
+    app.db
+        .execute(&format!(
+            "UPDATE events SET body = '{body}' WHERE game_id = '{game_id}' AND seq = 0"
+        ))
+        .await;
+    let refusal = format!(
+        "this game was created under open-table rules version 0, which this build does not play (it plays version {version})"
+    );
+    let out = check(&app, &[]).await;
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(&format!("game {game_id}: open-table version 0, seq 0: ")),
+        "{text}"
+    );
+    assert!(text.contains(&refusal), "{text}");
+    // A server started on the database now (holding no fold of the game, as after an upgrade).
+    let server = common::over(app.store.clone()).serve().await;
+    let answer = app
+        .http
+        .get(format!("{}/api/games/{game_id}", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 503);
+    let body: Value = answer.json().await.unwrap();
+    assert_eq!(body["error"], "game_does_not_load", "{body}");
+    assert!(body.to_string().contains(&refusal), "{body}");
 }

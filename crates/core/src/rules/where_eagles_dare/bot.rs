@@ -1,13 +1,15 @@
-//! A random command for a seat, for the bot tests: outside its impulse one of the legal orders
-//! (`legal`: chits bought, releases rolled, off-map moves by their private numbers, the
-//! windows' answers); in it, one of a unit's legal orders, or the bot's own play that the list
-//! does not hold — counters placed where the map holds none yet (decision 12), the bridges it
-//! contests, the order of battle moved away from its Leaders — some of which the rules refuse
-//! (the bot tries again).
+//! A random command for a seat, for the bot tests: in the phases before and between the
+//! impulses one of the legal orders (`legal`: chits bought, releases rolled, off-map moves by
+//! their private numbers, sealed plans and markers); in a window the answer the bot always
+//! gave (its odds of a pass keep the paths the bot tests count within reach); in an impulse
+//! now and then one of a unit's legal orders, else the bot's own play that the list does not
+//! hold — counters placed where the map holds none yet (decision 12), the bridges it contests,
+//! the order of battle moved away from its Leaders — some of which the rules refuse (the bot
+//! tries again).
 
 use super::hex::Hex;
 use super::legal::{self, Reach};
-use super::order::{Command, CLASSES};
+use super::order::{Command, CLASSES, RESULTS};
 use super::state::{Phase, Side, State};
 use super::WhereEaglesDare;
 use crate::engine::ruleset::{BotRng, Seat};
@@ -49,9 +51,10 @@ fn flak_stated(s: &State, rng: BotRng) -> (u32, u32, Vec<String>) {
     )
 }
 
-/// A random command for `seat`: in the impulse of its side, the bot's own play (the counters
-/// it places, the bridges it contests, the order of battle it moves) and the legal orders of
-/// one of its units; anywhere else one of the legal orders (`legal`), a pass now and then.
+/// A random command for `seat`: in the phases before and between the impulses one of the
+/// legal orders (`legal`); in a window the answer the bot always gave; in the impulse of its
+/// side the bot's own play (the counters it places, the bridges it contests, the order of
+/// battle it moves) and now and then one of a unit's legal orders.
 pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
     let side = Side::of(seat)?;
     if s.over || s.resigned.is_some() {
@@ -82,7 +85,10 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             },
         });
     }
-    if !legal::plain_impulse(s) {
+    if s.phase == Phase::Activation && !legal::plain_impulse(s) {
+        return window(s, side, rng);
+    }
+    if s.phase != Phase::Activation {
         return pick(s, side, rng);
     }
     if s.impulse != side {
@@ -91,53 +97,311 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
     impulse(s, side, rng)
 }
 
-/// One of the legal orders now: in a window the pass comes as often as the bot always played
-/// it (two times in three at opportunity fire, one in two for the lost unit, one in four for
-/// an event's marker), and a 59th Formation that may rout is named one time in two (decision
-/// 43); else any one.
+/// One of the legal orders now (the phases before and between the impulses).
 fn pick(s: &State, side: Side, rng: BotRng) -> Option<Command> {
-    let list: Vec<Command> = legal::orders(&WhereEaglesDare, s, side, Reach::Every)
-        .into_iter()
-        .map(|l| l.command)
-        .collect();
+    let list = legal::orders(&WhereEaglesDare, s, side, Reach::Every);
     if list.is_empty() {
         return None;
     }
-    let (passes, others): (Vec<&Command>, Vec<&Command>) =
-        list.iter().partition(|c| **c == Command::Pass);
-    // The odds of a pass where the bot always passed that often.
-    let pass_odds = if s.phase != Phase::Activation || s.pending.is_some() {
-        None
-    } else if s.demolition.is_some() {
-        Some((1, 2))
-    } else if s.rout.is_some() || s.routing.is_some() || s.mann.is_some() {
-        None
-    } else if s.lost.is_some() {
-        Some((1, 2))
-    } else if s.placing.is_some() {
-        Some((1, 4))
-    } else if s.intelligence.is_some() || s.status_window {
-        None
-    } else if s.window.is_some() {
-        Some((2, 3))
-    } else {
-        None
-    };
-    let wants_pass = pass_odds.is_some_and(|(n, d)| rng(d) < n);
-    if !passes.is_empty() && (others.is_empty() || wants_pass) {
-        return Some(Command::Pass);
-    }
-    if s.rout.is_some() && rng(2) == 0 {
-        let the_59th: Vec<&&Command> = others
-            .iter()
-            .filter(|c| matches!(c, Command::Rout { formation, .. } if super::offmap::is_59th(formation)))
-            .collect();
-        if !the_59th.is_empty() {
-            return Some((**the_59th[rng(the_59th.len())]).clone());
+    Some(list[rng(list.len())].command.clone())
+}
+
+/// A window's answer, as the bot always gave it (its odds of a pass, the units it names): the
+/// paths the bot tests count are reached through these odds.
+fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
+    Some(match &s.phase {
+        // 2.15.6: the demolition window comes before every other answer.
+        Phase::Activation if s.pending.is_none() && s.demolition.is_some() => {
+            let d = s.demolition.as_ref().expect("checked");
+            if d.side != side {
+                return None;
+            }
+            if rng(2) == 0 {
+                Command::Demolish {
+                    bridge: d.bridges[rng(d.bridges.len())].clone(),
+                    fire_zone: rng(2) == 0,
+                }
+            } else {
+                Command::Pass
+            }
         }
-    }
-    let from = if others.is_empty() { &passes } else { &others };
-    Some(from[rng(from.len())].clone())
+        Phase::Activation
+            if s.pending.is_none()
+                && s.rout.is_none()
+                && s.routing.is_none()
+                && s.mann.is_none()
+                && s.lost.is_none()
+                && s.placing.is_some() =>
+        {
+            let (who, event) = s.placing.clone().expect("placing");
+            if who != side {
+                return None;
+            }
+            // S3.1: a friendly unit for Heroic, a hex by a friendly unit for Dutch and a
+            // Minefield (refused, and tried again, when none is near), or pass.
+            let own: Vec<(&String, Hex)> = s
+                .units
+                .iter()
+                .filter(|(_, u)| u.side == side)
+                .map(|(n, u)| (n, u.hex))
+                .collect();
+            if own.is_empty() || rng(4) == 0 {
+                return Some(Command::Pass);
+            }
+            let (name, at) = own[rng(own.len())];
+            if event == "lost" {
+                // The enemy's unit that is lost (S3.1).
+                let theirs: Vec<&String> = s
+                    .units
+                    .iter()
+                    .filter(|(_, u)| u.side == side.other())
+                    .map(|(n, _)| n)
+                    .collect();
+                return Some(match theirs.len() {
+                    0 => Command::Pass,
+                    n => Command::Place {
+                        event,
+                        target: theirs[rng(n)].clone(),
+                        at: None,
+                        units: Vec::new(),
+                    },
+                });
+            }
+            if event == "rally" || event == "air-strike" {
+                // S3.1: the formation of one of his units (a Typhoon on that unit's hex).
+                let Some(f) = super::oob::OOB
+                    .formation_of(name)
+                    .filter(|f| f.side == side)
+                else {
+                    return Some(Command::Pass);
+                };
+                return Some(Command::Place {
+                    at: (event == "air-strike").then_some(at),
+                    event,
+                    target: f.id.clone(),
+                    units: Vec::new(),
+                });
+            }
+            if event == "reinf" {
+                // S3.1: a formation with a step lost, or a Lost 82nd AB unit with a 101st
+                // Leader whose formation lost none (refused, and tried again, when it did).
+                let hurt = super::events::formations_with_losses(s, side);
+                let left = super::events::lost_82nd_left(s);
+                let leader = s.units.iter().find(|(n, _)| {
+                    super::oob::OOB.unit(n).is_some_and(|u| u.range.is_some())
+                        && super::oob::OOB.division_of(n) == Some("101st")
+                        && s.reinf_one.as_ref().is_none_or(|f| {
+                            super::oob::OOB.formation_of(n).is_some_and(|x| &x.id == f)
+                        })
+                });
+                let lost82 = match (left.first(), leader) {
+                    (Some(u), Some((_, l))) if side == Side::Allied => Some(Command::Place {
+                        event: event.clone(),
+                        target: (*u).to_owned(),
+                        at: Some(l.hex),
+                        units: Vec::new(),
+                    }),
+                    _ => None,
+                };
+                if s.reinf_one.is_some() || hurt.is_empty() || rng(3) == 0 {
+                    return Some(lost82.unwrap_or(Command::Pass));
+                }
+                let (f, _) = &hurt[rng(hurt.len())];
+                return Some(Command::Place {
+                    event,
+                    target: f.clone(),
+                    at: None,
+                    units: Vec::new(),
+                });
+            }
+            Command::Place {
+                target: if event == "heroic" {
+                    name.clone()
+                } else {
+                    at.neighbours()[rng(6)].to_string()
+                },
+                event,
+                at: None,
+                units: Vec::new(),
+            }
+        }
+        Phase::Activation if s.pending.is_none() && s.intelligence.is_some() => {
+            if s.intelligence != Some(side) {
+                return None;
+            }
+            let own: Vec<&str> = super::data::DATA
+                .divisions
+                .iter()
+                .filter(|d| d.side == side)
+                .map(|d| d.id.as_str())
+                .collect();
+            Command::Intelligence {
+                division: own[rng(own.len())].to_owned(),
+            }
+        }
+        Phase::Activation if s.pending.is_none() && s.status_window => {
+            if side != Side::German {
+                return None;
+            }
+            if rng(2) == 0 {
+                Command::Status
+            } else {
+                Command::Pass
+            }
+        }
+        Phase::Activation => {
+            if let Some(p) = &s.pending {
+                if p.side != side {
+                    return None;
+                }
+                // Name the unit struck now and then (a Bailey, a ferry's engineer); never a
+                // Bulldozer, which may not be attacked (2.11).
+                let target = s
+                    .units
+                    .iter()
+                    .filter(|(n, u)| {
+                        u.hex == p.hex
+                            && !s
+                                .stream_bridges
+                                .values()
+                                .any(|x| x.bulldozer.as_deref() == Some(n.as_str()))
+                    })
+                    .map(|(n, _)| n.clone())
+                    .nth(rng(4));
+                return Some(Command::Result {
+                    class: RESULTS[rng(RESULTS.len())].into(),
+                    target,
+                });
+            }
+            if let Some(who) = s.rout {
+                if side != who {
+                    return None;
+                }
+                // S3.1: a Formation on the map with a step lost on its units: a German one of an
+                // off-map display, or an Allied one of the order of battle (decision 30).
+                // A 59th Formation with a unit on the map rolls (decision 43).
+                let allied: Vec<String> = super::oob::OOB
+                    .formations
+                    .iter()
+                    .filter(|f| f.side == Side::Allied || super::offmap::is_59th(&f.id))
+                    .filter(|f| {
+                        super::offmap::routed_units(s, &f.id).is_some_and(|u| !u.is_empty())
+                    })
+                    .map(|f| f.id.clone())
+                    .collect();
+                let on_map: Vec<&String> = s
+                    .offmap
+                    .iter()
+                    .filter(|(_, p)| **p == super::state::OffMap::OnMap)
+                    .map(|(f, _)| f)
+                    .chain(allied.iter())
+                    .filter(|f| super::offmap::rout_condition(s, f).is_ok())
+                    .collect();
+                // Decision 43: a 59th Formation that may rout is named one time in two.
+                let the_59th: Vec<&&String> = on_map
+                    .iter()
+                    .filter(|f| super::offmap::is_59th(f))
+                    .collect();
+                let pick = match the_59th.get(rng(2 * the_59th.len().max(1))) {
+                    Some(f) => Some(**f),
+                    None => on_map.get(rng(on_map.len() + 1)).copied(),
+                };
+                return Some(match pick {
+                    Some(f) if allied.contains(f) => Command::Rout {
+                        formation: (*f).clone(),
+                        units: Vec::new(),
+                    },
+                    Some(f) => {
+                        // Decision 33: a unit of the order of battle named is one routed.
+                        let routed = super::offmap::routed_units(s, f).unwrap_or_default();
+                        Command::Rout {
+                            formation: (*f).clone(),
+                            units: s
+                                .units
+                                .iter()
+                                .filter(|(n, u)| {
+                                    u.side == Side::German
+                                        && (super::oob::OOB.unit(n).is_none() || routed.contains(n))
+                                })
+                                .map(|(n, _)| n.clone())
+                                .take(rng(3))
+                                .collect(),
+                        }
+                    }
+                    None => Command::Pass,
+                });
+            }
+            if let Some(r) = &s.routing {
+                if side != r.side {
+                    return None;
+                }
+                // S3.1 Rout: the first routed unit moves one hex or entrenches; or the rest stay.
+                let unit = r.units[0].clone();
+                return Some(match (rng(3), s.units.get(&unit)) {
+                    (0, Some(u)) => {
+                        let n = u.hex.neighbours();
+                        Command::Move {
+                            cohesion: false,
+                            unit,
+                            path: vec![n[rng(n.len())]],
+                            column: u.column,
+                            transport: None,
+                        }
+                    }
+                    (1, _) => Command::Entrench { unit },
+                    _ => Command::Pass,
+                });
+            }
+            if s.mann.is_some() {
+                if side != Side::Allied {
+                    return None;
+                }
+                return Some(if rng(2) == 0 {
+                    Command::JoeMann
+                } else {
+                    Command::Pass
+                });
+            }
+            if let Some(l) = &s.lost {
+                if side != s.lost_mover() {
+                    return None;
+                }
+                let at = s.units.get(l).map(|u| u.hex)?;
+                let n = at.neighbours();
+                return Some(if rng(2) == 0 {
+                    Command::Pass
+                } else {
+                    Command::Move {
+                        cohesion: false,
+                        unit: l.clone(),
+                        path: vec![n[rng(n.len())]],
+                        column: false,
+                        transport: None,
+                    }
+                });
+            }
+            if let Some(h) = s.window {
+                if rng(3) > 0 {
+                    return Some(Command::Pass);
+                }
+                return Some(Command::Fire {
+                    unit: format!(
+                        "{}/{}",
+                        if side == Side::Allied { "A" } else { "G" },
+                        rng(6)
+                    ),
+                    hex: h,
+                    class: CLASSES[rng(CLASSES.len())].into(),
+                    opportunity: true,
+                    on: None,
+                    facts: String::new(),
+                    covered: s.covering_fire && rng(2) == 0,
+                });
+            }
+            return None;
+        }
+        _ => return None,
+    })
 }
 
 /// The side's impulse: a dropped unit's roll first, the bot's own play, the end now and then.
@@ -252,9 +516,10 @@ fn impulse(s: &State, side: Side, rng: BotRng) -> Option<Command> {
         }
     }
     let arm = rng(10);
-    // A unit on the map moves, fires or assaults by one of its legal orders (those of no
-    // unit with them, but the end of the impulse).
-    if arm <= 6 && s.units.contains_key(&unit) {
+    // A unit on the map, one time in two that it would move: one of its legal orders (those
+    // of no unit with them, but the end of the impulse). The bot's own play keeps its share:
+    // the paths the bot tests count are reached through it.
+    if arm <= 3 && s.units.contains_key(&unit) && rng(2) == 0 {
         let own: Vec<Command> = legal::orders(&WhereEaglesDare, s, side, Reach::Unit(&unit))
             .into_iter()
             .map(|l| l.command)

@@ -700,11 +700,11 @@ impl Game {
                 format!("'{seat}' is not a seat of this game"),
             ));
         }
-        let prompts = self.prompts();
+        // `may_act` answers as `prompts` does, without the prompts' examples.
         if matches!(mv, Move::Command { .. } | Move::Timeout { .. })
-            && !prompts.iter().any(|p| &p.seat == seat)
+            && !self.ruleset.may_act(&self.state, seat)
         {
-            let waiting: Vec<_> = prompts.iter().map(|p| p.seat.to_string()).collect();
+            let waiting: Vec<_> = self.prompts().iter().map(|p| p.seat.to_string()).collect();
             return Err(RuleError::new(
                 "turn order",
                 format!(
@@ -714,7 +714,11 @@ impl Game {
             ));
         }
         if let Move::Timeout { seat } = &mv {
-            if !prompts.iter().any(|p| &p.seat == seat && p.pass_on_timeout) {
+            if !self
+                .prompts()
+                .iter()
+                .any(|p| &p.seat == seat && p.pass_on_timeout)
+            {
                 return Err(RuleError::new(
                     "deadlines",
                     format!("{seat}'s decision cannot be passed when its deadline runs out"),

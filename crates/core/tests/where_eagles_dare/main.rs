@@ -6,3 +6,4 @@ mod svg_checks;
 mod board;
 mod bot;
 mod rules;
+mod suggestions;

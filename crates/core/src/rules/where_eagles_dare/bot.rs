@@ -1,11 +1,17 @@
-//! A random legal command for a seat, for the bot tests: every phase's commands (chits
-//! bought, releases rolled, off-map moves by their private numbers), declared
-//! rolls with random passing faces and results, moves as random walks.
+//! A random command for a seat, for the bot tests: in the phases before and between the
+//! impulses one of the legal orders (`legal`: chits bought, releases rolled, off-map moves by
+//! their private numbers, sealed plans and markers); in a window the answer the bot always
+//! gave (its odds of a pass keep the paths the bot tests count within reach); in an impulse
+//! now and then one of a unit's legal orders, else the bot's own play that the list does not
+//! hold — counters placed where the map holds none yet (decision 12), the bridges it contests,
+//! the order of battle moved away from its Leaders — some of which the rules refuse (the bot
+//! tries again).
 
-use super::data::TURNS;
 use super::hex::Hex;
+use super::legal::{self, Reach};
 use super::order::{Command, CLASSES, RESULTS};
 use super::state::{Phase, Side, State};
+use super::WhereEaglesDare;
 use crate::engine::ruleset::{BotRng, Seat};
 
 fn start(side: Side) -> Hex {
@@ -45,6 +51,10 @@ fn flak_stated(s: &State, rng: BotRng) -> (u32, u32, Vec<String>) {
     )
 }
 
+/// A random command for `seat`: in the phases before and between the impulses one of the
+/// legal orders (`legal`); in a window the answer the bot always gave; in the impulse of its
+/// side the bot's own play (the counters it places, the bridges it contests, the order of
+/// battle it moves) and now and then one of a unit's legal orders.
 pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
     let side = Side::of(seat)?;
     if s.over || s.resigned.is_some() {
@@ -75,88 +85,31 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
             },
         });
     }
+    if s.phase == Phase::Activation && !legal::plain_impulse(s) {
+        return window(s, side, rng);
+    }
+    if s.phase != Phase::Activation {
+        return pick(s, side, rng);
+    }
+    if s.impulse != side {
+        return None;
+    }
+    impulse(s, side, rng)
+}
+
+/// One of the legal orders now (the phases before and between the impulses).
+fn pick(s: &State, side: Side, rng: BotRng) -> Option<Command> {
+    let list = legal::orders(&WhereEaglesDare, s, side, Reach::Every);
+    if list.is_empty() {
+        return None;
+    }
+    Some(list[rng(list.len())].command.clone())
+}
+
+/// A window's answer, as the bot always gave it (its odds of a pass, the units it names): the
+/// paths the bot tests count are reached through these odds.
+fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
     Some(match &s.phase {
-        Phase::Over => return None,
-        // 3.3.2: the plan names the real airborne Formations of the order of battle, so the
-        // drop's placements and Drop Table rolls follow it. Each drop lists them from another
-        // one: a plan is never the same twice.
-        Phase::Plans { next } => Command::Plan {
-            drop: *next,
-            sticks: Some(airborne_plan(usize::from(*next) - 1, false, rng)),
-        },
-        Phase::Huber => Command::Huber {
-            division: Some(["59th", "chill"][rng(2)].into()),
-        },
-        // A change of drop location is tried once a day (3.6): naming the day keeps a new plan
-        // from repeating one opened before, which the secrecy check would take for a leak.
-        Phase::Replan { next } => Command::Plan {
-            drop: *next,
-            sticks: Some(replan(s, *next, rng)),
-        },
-        Phase::SupplyDrop { candidates } => Command::AirDrop {
-            at: Some(TURNS[candidates[rng(2)]].to_owned()),
-        },
-        Phase::Raids { day } => Command::Raid {
-            day: *day,
-            real: Some(rng(3) == 0),
-        },
-        Phase::Weather => Command::Weather,
-        Phase::Fog => Command::Fog,
-        Phase::AirDrop { .. } | Phase::Buy { .. }
-            if side == Side::Allied && rng(3) == 0 && super::dz_option(s).is_some() =>
-        {
-            Command::DzChange {
-                zone: ["A1", "A", "B", "C", "W"][rng(5)].into(),
-            }
-        }
-        Phase::AirDrop { candidates } => Command::AirDrop {
-            at: Some(TURNS[candidates[rng(2)]].to_owned()),
-        },
-        Phase::Route => Command::Route { path: Vec::new() },
-        Phase::Release => {
-            let have = super::release::next(s)
-                .and_then(|e| e.dp.as_ref())
-                .map_or(0, |d| s.dp.get(d).copied().unwrap_or(0).min(4));
-            Command::Release {
-                dp: rng(have as usize + 1) as u32,
-            }
-        }
-        Phase::OffMap => {
-            let mut moves = Vec::new();
-            for (f, list) in &s.numbering {
-                let Some(super::state::OffMap::Box(from)) = s.offmap.get(f) else {
-                    moves.push((f.clone(), 1 + rng(list.len()) as u32));
-                    continue;
-                };
-                let display = super::data::DATA.offmap.display_of(f).unwrap_or_default();
-                let legal: Vec<u32> = (1..=list.len() as u32)
-                    .filter(|n| {
-                        super::offmap::legal(s, display, from, &list[*n as usize - 1]).is_ok()
-                    })
-                    .collect();
-                moves.push((f.clone(), legal[rng(legal.len())]));
-            }
-            Command::OffMap { moves }
-        }
-        Phase::Buy { side: buyer } => {
-            if *buyer != side {
-                return None;
-            }
-            let can = super::chits::buyable(s, side);
-            let mut chits: Vec<String> = Vec::new();
-            for _ in 0..rng(4) {
-                if !can.is_empty() {
-                    let c = can[rng(can.len())].to_owned();
-                    if !chits.contains(&c) {
-                        chits.push(c);
-                    }
-                }
-            }
-            if super::chits::check_buy(s, side, &chits).is_err() {
-                chits.clear();
-            }
-            Command::Buy { chits }
-        }
         // 2.15.6: the demolition window comes before every other answer.
         Phase::Activation if s.pending.is_none() && s.demolition.is_some() => {
             let d = s.demolition.as_ref().expect("checked");
@@ -445,249 +398,214 @@ pub fn random_command(s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
                     covered: s.covering_fire && rng(2) == 0,
                 });
             }
-            // 3.4, 3.4.1: a dropped unit rolls before any other Action; on the drop's turn the
-            // Allied player places the drop's units in the zones its opened plan gives them.
-            if side == Side::Allied {
-                if let Some(c) = drop_work(s, rng) {
-                    return Some(c);
-                }
-            }
-            // Decision 39: after a missed demolition the side's engineer works to regain
-            // control of its bridge, and the enemy's unit leaves it.
-            let regaining = |b: &str| {
-                s.bridges
-                    .get(b)
-                    .and_then(|x| x.regain.as_ref())
-                    .is_some_and(|r| r.side == side || r.side == side.other())
-            };
-            for b in [mine(side), mine(side.other())] {
-                if regaining(b) && rng(4) > 0 {
-                    let unit = format!("{}/0", if side == Side::Allied { "A" } else { "G" });
-                    if let Some(c) = bridge_contest(s, side, b, &unit, rng) {
-                        return Some(c);
-                    }
-                }
-            }
-            // Decisions 38, 45: a destroyed bridge gets its ferry, and the ferry its passenger.
-            if rng(3) == 0 && s.bridges.values().any(|b| b.destroyed) {
-                let unit = format!(
-                    "{}/{}",
-                    if side == Side::Allied { "A" } else { "G" },
-                    rng(6)
-                );
-                if let Some(c) = ferry_work(s, side, &unit, rng) {
-                    return Some(c);
-                }
-            }
-            // O3.0: a German unit that passed its lost check moves on in the same impulse.
-            if side == Side::German
-                && s.actions < 3
-                && s.activity
-                    .iter()
-                    .any(|(u, a)| a.lost_checked && s.units.contains_key(u))
-                && rng(4) > 0
-            {
-                if let Some(c) = oob_work(s, side, rng) {
-                    return Some(c);
-                }
-            }
-            if s.actions >= 3 || rng(4) == 0 {
-                return Some(Command::End);
-            }
-            if rng(8) == 0 {
-                if side == Side::Allied && s.air_raid.is_some() && rng(2) == 0 {
-                    return Some(Command::StopRaid { points: 1 });
-                }
-                if rng(3) == 0 {
-                    // The Command Points of an Action of a unit of the OOB the chit activates
-                    // (S6.5–S6.8): refused when it is not In Command or the points are short.
-                    let chit = s.chit.as_deref().unwrap_or("");
-                    let units: Vec<&str> = super::oob::OOB
-                        .units
-                        .iter()
-                        .filter(|u| super::command::activates(s, chit, &u.id) == Some(true))
-                        .map(|u| u.id.as_str())
-                        .collect();
-                    if !units.is_empty() {
-                        return Some(Command::CommandAction {
-                            unit: units[rng(units.len())].to_owned(),
-                            by: None,
-                            phone: rng(4) == 0,
-                            from: None,
-                        });
-                    }
-                }
-                return Some(Command::Spend {
-                    points: 1,
-                    dispatch: rng(2) == 0,
-                    division: None,
-                    facts: "second action".into(),
-                });
-            }
-            // The order of battle's Formations on the map (decisions 42, 43, 47).
-            if rng(4) == 0 {
-                if let Some(c) = oob_work(s, side, rng) {
-                    return Some(c);
-                }
-            }
-            let unit = format!(
-                "{}/{}",
-                if side == Side::Allied { "A" } else { "G" },
-                rng(6)
-            );
-            // 3.4.2: a dropped unit's glider/paradrop markers come off first, an Action each.
-            if s.drop_markers.contains_key(&unit) {
-                return Some(Command::Unmark { unit });
-            }
-            let at = s.units.get(&unit).map_or(start(side), |u| u.hex);
-            let near = |rng: BotRng| {
-                let n = at.neighbours();
-                n[rng(n.len())]
-            };
-            if rng(3) == 0 {
-                if let Some(c) = bridge_work(s, side, &unit, rng) {
-                    return Some(c);
-                }
-            }
-            if rng(4) == 0 {
-                if let Some(c) = unit_work(s, side, &unit, rng) {
-                    return Some(c);
-                }
-            }
-            match rng(10) {
-                0..=3 => {
-                    let mut path = if s.units.contains_key(&unit) {
-                        Vec::new()
-                    } else {
-                        vec![at]
-                    };
-                    let mut h = at;
-                    for _ in 0..1 + rng(3) {
-                        let n = h.neighbours();
-                        h = n[rng(n.len())];
-                        path.push(h);
-                    }
-                    Command::Move {
-                        cohesion: false,
-                        unit,
-                        path,
-                        column: rng(2) == 0,
-                        transport: None,
-                    }
-                }
-                4 | 5 => Command::Fire {
-                    unit,
-                    hex: if rng(2) == 0 && !s.club_route.is_empty() {
-                        s.club_route[rng(s.club_route.len())]
-                    } else {
-                        near(rng)
-                    },
-                    class: CLASSES[rng(CLASSES.len())].into(),
-                    opportunity: false,
-                    on: [
-                        None,
-                        Some(super::terrain::Terrain::City),
-                        Some(super::terrain::Terrain::Woods),
-                    ][rng(3)],
-                    facts: String::new(),
-                    covered: false,
-                },
-                6 => Command::Assault {
-                    unit,
-                    hex: near(rng),
-                    facts: String::new(),
-                },
-                // 2.15.6: an engineer in one of the bridge's hexes wires it; the enemy's
-                // wired bridge is entered, which opens his demolition window.
-                // Each side wires a bridge of its own: the Allied the Best road bridge, the
-                // German the Son bridge.
-                7 => bridge_contest(s, side, ["son", "best"][rng(2)], &unit, rng)
-                    .unwrap_or(Command::End),
-                8 => Command::Barrage {
-                    unit,
-                    hex: if !s.club_route.is_empty() {
-                        s.club_route[rng(s.club_route.len())]
-                    } else {
-                        near(rng)
-                    },
-                    heavy: rng(2) == 0,
-                    pass: faces(rng),
-                },
-                _ => match (side, rng(3)) {
-                    (Side::Allied, 0) => {
-                        let (flak, flak88, fz) = flak_stated(s, rng);
-                        Command::DropRoll {
-                            glider: lands_by_glider(&unit, rng),
-                            unit,
-                            zone: ["A1", "A", "B", "C", "W"][rng(5)].into(),
-                            flak,
-                            flak88,
-                            fz,
-                        }
-                    }
-                    _ => Command::Rally {
-                        unit,
-                        pass: faces(rng),
-                    },
-                },
-            }
+            return None;
         }
+        _ => return None,
     })
 }
 
-/// The Allied Formations with airborne Units (3.3.2), not the Independent ones nor the Lost
-/// 82nd AB (it comes by the Reinf event).
-fn airborne_formations() -> Vec<&'static str> {
-    let oob = &super::oob::OOB;
-    oob.formations
-        .iter()
-        .filter(|f| f.side == Side::Allied && !f.id.starts_with("ind-"))
-        .filter(|f| {
-            oob.units
+/// The side's impulse: a dropped unit's roll first, the bot's own play, the end now and then.
+fn impulse(s: &State, side: Side, rng: BotRng) -> Option<Command> {
+    // 3.4, 3.4.1: a dropped unit rolls before any other Action; on the drop's turn the
+    // Allied player places the drop's units in the zones its opened plan gives them.
+    if side == Side::Allied {
+        if let Some(c) = drop_work(s, rng) {
+            return Some(c);
+        }
+    }
+    // Decision 39: after a missed demolition the side's engineer works to regain
+    // control of its bridge, and the enemy's unit leaves it.
+    let regaining = |b: &str| {
+        s.bridges
+            .get(b)
+            .and_then(|x| x.regain.as_ref())
+            .is_some_and(|r| r.side == side || r.side == side.other())
+    };
+    for b in [mine(side), mine(side.other())] {
+        if regaining(b) && rng(4) > 0 {
+            let unit = format!("{}/0", if side == Side::Allied { "A" } else { "G" });
+            if let Some(c) = bridge_contest(s, side, b, &unit, rng) {
+                return Some(c);
+            }
+        }
+    }
+    // Decisions 38, 45: a destroyed bridge gets its ferry, and the ferry its passenger.
+    if rng(3) == 0 && s.bridges.values().any(|b| b.destroyed) {
+        let unit = format!(
+            "{}/{}",
+            if side == Side::Allied { "A" } else { "G" },
+            rng(6)
+        );
+        if let Some(c) = ferry_work(s, side, &unit, rng) {
+            return Some(c);
+        }
+    }
+    // O3.0: a German unit that passed its lost check moves on in the same impulse.
+    if side == Side::German
+        && s.actions < 3
+        && s.activity
+            .iter()
+            .any(|(u, a)| a.lost_checked && s.units.contains_key(u))
+        && rng(4) > 0
+    {
+        if let Some(c) = oob_work(s, side, rng) {
+            return Some(c);
+        }
+    }
+    if s.actions >= 3 || rng(4) == 0 {
+        return Some(Command::End);
+    }
+    if rng(8) == 0 {
+        if side == Side::Allied && s.air_raid.is_some() && rng(2) == 0 {
+            return Some(Command::StopRaid { points: 1 });
+        }
+        if rng(3) == 0 {
+            // The Command Points of an Action of a unit of the OOB the chit activates
+            // (S6.5–S6.8): refused when it is not In Command or the points are short.
+            let chit = s.chit.as_deref().unwrap_or("");
+            let units: Vec<&str> = super::oob::OOB
+                .units
                 .iter()
-                .any(|u| u.formation == f.id && (u.para || u.glider) && !u.lost_82nd)
-        })
-        .map(|f| f.id.as_str())
-        .collect()
-}
-
-/// A free drop plan of the real Formations (3.3.2): every airborne Formation in a zone of its
-/// own, listed from the `first`th, and the 101st Independent Formation with one of them (first
-/// in the list when `independent_first`). Different `first`s give different plans.
-fn airborne_plan(first: usize, independent_first: bool, rng: BotRng) -> Vec<String> {
-    let mut zones: Vec<&str> = super::data::DATA.zones.keys().map(String::as_str).collect();
-    let formations = airborne_formations();
-    let n = formations.len().max(1);
-    let mut sticks: Vec<String> = (0..formations.len().min(zones.len()))
-        .map(|i| {
-            let z = zones.remove(rng(zones.len()));
-            format!("{}:{z}", formations[(first + i) % n])
-        })
-        .collect();
-    if let Some(with) = sticks.first().and_then(|s| s.split_once(':')) {
-        let ind = format!("ind-101:{}", with.1);
-        if independent_first {
-            sticks.insert(0, ind);
-        } else {
-            sticks.push(ind);
+                .filter(|u| super::command::activates(s, chit, &u.id) == Some(true))
+                .map(|u| u.id.as_str())
+                .collect();
+            if !units.is_empty() {
+                return Some(Command::CommandAction {
+                    unit: units[rng(units.len())].to_owned(),
+                    by: None,
+                    phone: rng(4) == 0,
+                    from: None,
+                });
+            }
+        }
+        return Some(Command::Spend {
+            points: 1,
+            dispatch: rng(2) == 0,
+            division: None,
+            facts: "second action".into(),
+        });
+    }
+    // The order of battle's Formations on the map (decisions 42, 43, 47).
+    if rng(4) == 0 {
+        if let Some(c) = oob_work(s, side, rng) {
+            return Some(c);
         }
     }
-    sticks
-}
-
-/// A new plan after a change of drop location (3.6): its Independent listed first and the
-/// Formations from one the day and drop name, so it repeats no plan opened before (which the
-/// secrecy check would take for a leak); tried again until it differs from every opened one.
-fn replan(s: &State, next: u8, rng: BotRng) -> Vec<String> {
-    let first = usize::from(next) + usize::from(s.day);
-    let mut plan = airborne_plan(first, true, rng);
-    for k in 1..8 {
-        if !s.drops.iter().any(|d| d.plan.as_ref() == Some(&plan)) {
-            break;
-        }
-        plan = airborne_plan(first + k, true, rng);
+    let unit = format!(
+        "{}/{}",
+        if side == Side::Allied { "A" } else { "G" },
+        rng(6)
+    );
+    // 3.4.2: a dropped unit's glider/paradrop markers come off first, an Action each.
+    if s.drop_markers.contains_key(&unit) {
+        return Some(Command::Unmark { unit });
     }
-    plan
+    let at = s.units.get(&unit).map_or(start(side), |u| u.hex);
+    let near = |rng: BotRng| {
+        let n = at.neighbours();
+        n[rng(n.len())]
+    };
+    if rng(3) == 0 {
+        if let Some(c) = bridge_work(s, side, &unit, rng) {
+            return Some(c);
+        }
+    }
+    if rng(4) == 0 {
+        if let Some(c) = unit_work(s, side, &unit, rng) {
+            return Some(c);
+        }
+    }
+    let arm = rng(10);
+    // A unit on the map, one time in two that it would move: one of its legal orders (those
+    // of no unit with them, but the end of the impulse). The bot's own play keeps its share:
+    // the paths the bot tests count are reached through it.
+    if arm <= 3 && s.units.contains_key(&unit) && rng(2) == 0 {
+        let own: Vec<Command> = legal::orders(&WhereEaglesDare, s, side, Reach::Unit(&unit))
+            .into_iter()
+            .map(|l| l.command)
+            .filter(|c| *c != Command::End)
+            .collect();
+        if !own.is_empty() {
+            return Some(own[rng(own.len())].clone());
+        }
+    }
+    // Else a counter placed (its first move, decision 12), and the bot's own play.
+    Some(match arm {
+        0..=3 => {
+            let mut path = if s.units.contains_key(&unit) {
+                Vec::new()
+            } else {
+                vec![at]
+            };
+            let mut h = at;
+            for _ in 0..1 + rng(3) {
+                let n = h.neighbours();
+                h = n[rng(n.len())];
+                path.push(h);
+            }
+            Command::Move {
+                cohesion: false,
+                unit,
+                path,
+                column: rng(2) == 0,
+                transport: None,
+            }
+        }
+        4 | 5 => Command::Fire {
+            unit,
+            hex: if rng(2) == 0 && !s.club_route.is_empty() {
+                s.club_route[rng(s.club_route.len())]
+            } else {
+                near(rng)
+            },
+            class: CLASSES[rng(CLASSES.len())].into(),
+            opportunity: false,
+            on: [
+                None,
+                Some(super::terrain::Terrain::City),
+                Some(super::terrain::Terrain::Woods),
+            ][rng(3)],
+            facts: String::new(),
+            covered: false,
+        },
+        6 => Command::Assault {
+            unit,
+            hex: near(rng),
+            facts: String::new(),
+        },
+        // 2.15.6: an engineer in one of the bridge's hexes wires it; the enemy's
+        // wired bridge is entered, which opens his demolition window.
+        // Each side wires a bridge of its own: the Allied the Best road bridge, the
+        // German the Son bridge.
+        7 => bridge_contest(s, side, ["son", "best"][rng(2)], &unit, rng).unwrap_or(Command::End),
+        8 => Command::Barrage {
+            unit,
+            hex: if !s.club_route.is_empty() {
+                s.club_route[rng(s.club_route.len())]
+            } else {
+                near(rng)
+            },
+            heavy: rng(2) == 0,
+            pass: faces(rng),
+        },
+        _ => match (side, rng(3)) {
+            (Side::Allied, 0) => {
+                let (flak, flak88, fz) = flak_stated(s, rng);
+                Command::DropRoll {
+                    glider: lands_by_glider(&unit, rng),
+                    unit,
+                    zone: ["A1", "A", "B", "C", "W"][rng(5)].into(),
+                    flak,
+                    flak88,
+                    fz,
+                }
+            }
+            _ => Command::Rally {
+                unit,
+                pass: faces(rng),
+            },
+        },
+    })
 }
 
 /// The zone of `zones` the opened plan of `drop` gives `unit` (3.3.2).

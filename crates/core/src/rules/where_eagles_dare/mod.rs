@@ -17,6 +17,7 @@ pub mod drawn;
 pub mod events;
 pub mod german_lost;
 pub mod hex;
+pub mod legal;
 pub mod los;
 pub mod offmap;
 pub mod oob;
@@ -24,6 +25,7 @@ pub mod options;
 pub mod order;
 pub mod pointing;
 pub mod position;
+pub mod prompts;
 pub mod release;
 pub mod specials;
 pub mod state;
@@ -33,6 +35,7 @@ pub mod text_board;
 pub mod turn;
 pub mod units;
 pub mod victory;
+pub mod waiting;
 
 use std::collections::BTreeMap;
 
@@ -40,12 +43,12 @@ use serde_json::{json, Value};
 
 use crate::engine::dice::DiceStream;
 use crate::engine::ruleset::{
-    newest, BotRng, Ctx, DiceSource, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
-    ScenarioInfo, Seat, Setup, Viewer,
+    newest, BotRng, Ctx, DiceSource, Outcome, Prompt, RuleError, Rules, RulesetInfo, ScenarioInfo,
+    Seat, Setup, Viewer,
 };
 use data::{Weather, DATA, TURNS};
 use hex::Hex;
-use order::{Command, RESULTS};
+use order::Command;
 use state::{Drop, Highway, Phase, Side, State};
 
 pub struct WhereEaglesDare;
@@ -144,39 +147,6 @@ fn check_plan(sticks: &[String]) -> Result<(), RuleError> {
         }
     }
     Ok(())
-}
-
-impl WhereEaglesDare {
-    fn activation_options(s: &State, side: Side) -> Vec<String> {
-        let mut o = vec![
-            "spend 1 cp -- second action".to_owned(),
-            "move A/502 56.201 56.202 column".into(),
-            "fire A/502 56.203 small-arms".into(),
-            "assault A/502 56.203".into(),
-            "tq A/326 wire son pass 0-6".into(),
-            "rally A/502 pass 0-5".into(),
-            "barrage 1/907 41.231 light pass 0-4".into(),
-            "droproll A/502 B glider flak 1".into(),
-            if s.watch.contains_key(&side) {
-                "watch all".into()
-            } else {
-                "watch none".into()
-            },
-            "end".into(),
-        ];
-        let division_chit = s
-            .chit
-            .as_deref()
-            .and_then(|c| DATA.chit(c))
-            .is_some_and(|c| c.kind == data::ChitKind::Division);
-        if side == Side::Allied
-            && division_chit
-            && s.air_raid.as_ref().is_some_and(|r| r.dp_paid < 4)
-        {
-            o.push("stopraid 1".into());
-        }
-        o
-    }
 }
 
 /// The rules versions this build plays, oldest first (docs/rules/where-eagles-dare.md, "Rules
@@ -441,245 +411,11 @@ impl Rules for WhereEaglesDare {
     }
 
     fn prompts(&self, s: &State) -> Vec<Prompt> {
-        if s.over || s.resigned.is_some() {
-            return Vec::new();
-        }
-        let p = |side: Side, kind, decision: String, options: Vec<String>, pass| Prompt {
-            seat: side.seat(),
-            kind,
-            decision,
-            options,
-            pass_on_timeout: pass,
-        };
-        let clock = s.clock();
-        match &s.phase {
-            Phase::Over => Vec::new(),
-            Phase::Raids { day } => vec![p(
-                Side::German,
-                PromptKind::Sealed,
-                format!("Seal your raid marker for the {day}th (S5.2): one of the three is the Eindhoven Air Raid, two are decoys"),
-                vec![format!("raid {day} raid"), format!("raid {day} decoy")],
-                false,
-            )],
-            Phase::Plans { next } => vec![p(
-                Side::Allied,
-                PromptKind::Sealed,
-                format!("Seal your free drop plan for Drop {next} (3.3.2): formation:zone for each Formation"),
-                vec![format!("plan {next} 506:B 502:A ind-101:B")],
-                false,
-            )],
-            Phase::Weather => vec![p(Side::Allied, PromptKind::Turn, format!("{clock}: roll the weather (1.2)"), vec!["weather".into()], false)],
-            Phase::Fog => vec![p(Side::Allied, PromptKind::Turn, format!("{clock}: roll to clear the fog (1.2)"), vec!["fog".into()], false)],
-            Phase::AirDrop { candidates } => vec![p(
-                Side::Allied,
-                PromptKind::Sealed,
-                format!("{clock}: place your Air Drop? counters: the real drop at {} or {} (3.2), sealed", TURNS[candidates[0]], TURNS[candidates[1]]),
-                candidates
-                    .iter()
-                    .map(|&c| format!("airdrop {}", TURNS[c]))
-                    .chain(dz_option(s))
-                    .collect(),
-                false,
-            )],
-            Phase::SupplyDrop { candidates } => vec![p(
-                Side::Allied,
-                PromptKind::Sealed,
-                format!("{clock}: place the supply drop's Air Drop? counters: the real supply drop at {} or {} (3.5), sealed", TURNS[candidates[0]], TURNS[candidates[1]]),
-                candidates
-                    .iter()
-                    .map(|&c| format!("airdrop {}", TURNS[c]))
-                    .chain(dz_option(s))
-                    .collect(),
-                false,
-            )],
-            Phase::Replan { next } => vec![p(
-                Side::Allied,
-                PromptKind::Sealed,
-                format!("The drop zone change succeeded: seal your new plan for Drop {next} (3.6, 3.3.2): formation:zone for each Formation"),
-                vec![format!("plan {next} 506:B 502:A ind-101:B")],
-                false,
-            )],
-            Phase::Huber => vec![p(
-                Side::German,
-                PromptKind::Sealed,
-                format!("{clock}: choose, sealed, which division controls KG Huber (S5.5): the 59th (enters 0700 18 Sept) or KG Chill (enters Night 21 Sept)"),
-                vec!["huber 59th".into(), "huber chill".into()],
-                false,
-            )],
-            Phase::Route => vec![p(
-                Side::Allied,
-                PromptKind::Turn,
-                format!("{clock}, step 1: advance the Club Route marker to a Stop hex, or stay (4.2)"),
-                vec!["route stay".into(), "route <hex> … <stop hex>".into()],
-                false,
-            )],
-            Phase::Release => {
-                let e = release::next(s).map_or("the next Formation".into(), |e| e.name.clone());
-                vec![p(
-                    Side::Allied,
-                    PromptKind::Turn,
-                    format!("{clock}, step 2: roll for the release of {e}, paying up to 4 Dispatch Points of its Parent Formation (4.3.1–4.3.2)"),
-                    vec!["release".into(), "release dp 1".into()],
-                    false,
-                )]
-            }
-            Phase::OffMap => vec![p(
-                Side::German,
-                PromptKind::Turn,
-                format!("{clock}, step 4: move your off-map formations, each by the private number of its destination in your view (5.1)"),
-                vec!["offmap <formation>:<number> …".into()],
-                true,
-            )],
-            Phase::Buy { side } => vec![p(
-                *side,
-                PromptKind::Turn,
-                format!(
-                    "{clock}, step 6: buy Formation Activation chits with Dispatch Points (DP: {})",
-                    s.dp
-                        .iter()
-                        .filter(|(d, _)| DATA.division(d).is_some_and(|d| d.side == *side && supply::in_play(s, &d.id)))
-                        .map(|(d, n)| format!("{d} {n}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                std::iter::once("buy none".to_owned())
-                    .chain(chits::buyable(s, *side).into_iter().map(|c| format!("buy {c}")))
-                    .chain(dz_option(s).filter(|_| *side == Side::Allied))
-                    .collect(),
-                true,
-            )],
-            Phase::Activation => {
-                if let Some(pending) = &s.pending {
-                    vec![p(
-                        pending.side,
-                        PromptKind::Turn,
-                        format!("{clock}: state the CRT result class of die {} for {} at {}", pending.face, pending.unit, pending.hex),
-                        RESULTS.iter().map(|r| format!("result {r}")).collect(),
-                        false,
-                    )]
-                } else if let Some(d) = &s.demolition {
-                    vec![p(
-                        d.side,
-                        PromptKind::Reaction,
-                        format!(
-                            "{clock}: {} entered {}: the {} bridge you wired is contested: demolish it (5 or less, 6 or less with a Fire Zone on its hexes: fz) or pass (2.15.6)",
-                            d.unit,
-                            d.hex,
-                            d.bridges.join(" and ")
-                        ),
-                        d.bridges
-                            .iter()
-                            .flat_map(|b| [format!("demolish {b}"), format!("demolish {b} fz")])
-                            .chain(["pass".to_owned()])
-                            .collect(),
-                        true,
-                    )]
-                } else if let Some(who) = s.rout {
-                    vec![p(
-                        who,
-                        PromptKind::Reaction,
-                        format!("{clock}: Rout: name a Formation that routs (S3.1), with the German units taken off the map (alone: all its routed units; none: every one eliminated), or pass"),
-                        vec!["rout <formation> [<unit> …|none]".into(), "pass".into()],
-                        true,
-                    )]
-                } else if let Some(r) = &s.routing {
-                    vec![p(
-                        r.side,
-                        PromptKind::Reaction,
-                        format!(
-                            "{clock}: Rout of {} (S3.1): move each of its units in an enemy Fire Zone one hex out of them, no opportunity fire; entrench a unit that cannot; pass for the rest: {}",
-                            r.formation,
-                            r.units.join(", ")
-                        ),
-                        r.units
-                            .iter()
-                            .flat_map(|u| [format!("move {u} <hex>"), format!("entrench {u}")])
-                            .chain(["pass".to_owned()])
-                            .collect(),
-                        true,
-                    )]
-                } else if let Some(m) = &s.mann {
-                    vec![p(
-                        Side::Allied,
-                        PromptKind::Reaction,
-                        format!("{clock}: {} takes a {}: play PFC Joe Mann (S6.9), or pass", m.unit, m.class),
-                        vec!["joemann".into(), "pass".into()],
-                        true,
-                    )]
-                } else if let Some(l) = &s.lost {
-                    vec![p(
-                        s.lost_mover(),
-                        PromptKind::Turn,
-                        format!(
-                            "{clock}: the {} {l} is lost ({}): move it up to its full movement allowance, or pass",
-                            s.lost_mover().other().name(),
-                            if s.lost_event.is_some() { "S3.1 Lost" } else { "O3.0" }
-                        ),
-                        vec![format!("move {l} <hex> …"), "pass".into()],
-                        true,
-                    )]
-                } else if let Some((who, event)) = &s.placing {
-                    vec![p(
-                        *who,
-                        PromptKind::Reaction,
-                        format!("{clock}: place the {event} marker (S3.1), or pass"),
-                        match event.as_str() {
-                            "reinf" => events::reinf_orders(s, *who),
-                            _ => vec![format!("place {event} {}", match event.as_str() { "heroic" => "<unit>", "rally" => "<formation>", "air-strike" => "<formation> <hex>", _ => "<hex>" })],
-                        }
-                        .into_iter()
-                        .chain(["pass".to_owned()])
-                        .collect(),
-                        true,
-                    )]
-                } else if let Some(who) = s.intelligence {
-                    vec![p(
-                        who,
-                        PromptKind::Turn,
-                        format!("{clock}: Intelligence: name the division that gains 6 CP and 2 DP (S3.1)"),
-                        DATA.divisions
-                            .iter()
-                            .filter(|d| d.side == who && supply::in_play(s, &d.id))
-                            .map(|d| format!("intelligence {}", d.id))
-                            .collect(),
-                        false,
-                    )]
-                } else if s.status_window {
-                    vec![p(
-                        Side::German,
-                        PromptKind::Reaction,
-                        format!(
-                            "{clock}: the Guards Armored Division chit is up: a status check on Club Route ({} Attacked + 2 × {} Closed), or pass (4.3.3)",
-                            s.highway.attacked, s.highway.closed
-                        ),
-                        vec!["status".into(), "pass".into()],
-                        true,
-                    )]
-                } else if let Some(h) = s.window {
-                    vec![p(
-                        s.impulse.other(),
-                        PromptKind::Reaction,
-                        match &s.assault {
-                            Some(a) => format!("{clock}: the enemy declares an assault by {} into {}: the Units assaulted fire first at {h} (S4.4): opportunity fire or pass", a.unit, a.hex),
-                            None => format!("{clock}: the enemy acted in {h}: opportunity fire or pass"),
-                        },
-                        vec![format!("opfire <unit> {h} small-arms"), "pass".into()],
-                        true,
-                    )]
-                } else {
-                    vec![p(
-                        s.impulse,
-                        PromptKind::Turn,
-                        format!(
-                            "{clock}: your impulse ({}): actions, then end",
-                            s.chit.as_deref().unwrap_or("no chit")
-                        ),
-                        Self::activation_options(s, s.impulse),
-                        true,
-                    )]
-                }
-            }
-        }
+        prompts::prompts(self, s)
+    }
+
+    fn may_act(&self, s: &State, seat: &Seat) -> bool {
+        waiting::waiting(s).is_some_and(|w| w.side.seat() == *seat)
     }
 
     fn seal(&self, command: &Command) -> Option<(Value, Command)> {

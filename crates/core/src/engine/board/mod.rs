@@ -22,7 +22,7 @@ mod render;
 
 pub use layout::POINT;
 pub use model::*;
-pub use render::render;
+pub use render::{esc, render};
 
 /// The stylesheet of every board: the palette by class, and darker under
 /// `prefers-color-scheme: dark`. The page's stylesheet carries it too (`http::assets` serves

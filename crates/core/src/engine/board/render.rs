@@ -17,7 +17,21 @@ pub(super) const SIDES: [(&str, &str, &str); 4] = [
     ("#6a4c93", "#9a7cc4", "#ffffff"),
 ];
 
-pub(super) fn esc(text: &str) -> String {
+/// The `stroke-dasharray` attribute of a line drawn `w` wide whose dash pattern is given in
+/// line widths (`"2 1"`); empty for a solid line.
+fn dash_array(dash: &str, w: f64) -> String {
+    if dash.is_empty() {
+        return String::new();
+    }
+    let dash: Vec<String> = dash
+        .split(' ')
+        .map(|d| format!("{:.1}", d.parse::<f64>().unwrap_or(1.0) * w))
+        .collect();
+    format!(r#" stroke-dasharray="{}""#, dash.join(" "))
+}
+
+/// Escapes text for SVG (XML) content and attributes.
+pub fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -427,16 +441,7 @@ fn draw_line(svg: &mut String, board: &Board, kind: &str, line: Line, cells: &[A
         pts[last] = (bx, by);
         let points: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
         let points = points.join(" ");
-        let dash = if line.dash.is_empty() {
-            String::new()
-        } else {
-            let dash: Vec<String> = line
-                .dash
-                .split(' ')
-                .map(|d| format!("{:.1}", d.parse::<f64>().unwrap_or(1.0) * w))
-                .collect();
-            format!(r#" stroke-dasharray="{}""#, dash.join(" "))
-        };
+        let dash = dash_array(line.dash, w);
         let (px, py) = (-uy * w * 1.6, ux * w * 1.6);
         let head_pts = format!(
             "{tx:.1},{ty:.1} {:.1},{:.1} {:.1},{:.1}",
@@ -478,16 +483,7 @@ fn draw_hexside(svg: &mut String, board: &Board, h: &Hexside) {
     );
     let line = h.kind.line();
     let w = board.line_width();
-    let dash = if line.dash.is_empty() {
-        String::new()
-    } else {
-        let dash: Vec<String> = line
-            .dash
-            .split(' ')
-            .map(|d| format!("{:.1}", d.parse::<f64>().unwrap_or(1.0) * w))
-            .collect();
-        format!(r#" stroke-dasharray="{}""#, dash.join(" "))
-    };
+    let dash = dash_array(line.dash, w);
     let label = board
         .cells
         .iter()

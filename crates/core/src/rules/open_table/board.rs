@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use crate::engine::board::STYLE;
+use crate::engine::board::{esc, STYLE};
 use crate::engine::dice::Roll;
 use crate::engine::ruleset::BoardContext;
 
@@ -15,23 +15,6 @@ const WIDTH: u32 = 640;
 const LOG_LINES: usize = 8;
 /// Dice that fit in the tray; a larger roll shows the first ones and a count of the rest.
 const TRAY_DICE: usize = 20;
-
-/// Escapes text for SVG (XML) content and attributes.
-fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// A line cut to fit the drawing's width.
 fn clip(text: &str, chars: usize) -> String {

@@ -23,6 +23,7 @@ mod operations;
 mod outages;
 mod play_by_mail;
 mod players;
+mod readme;
 mod secrets_at_rest;
 mod snapshots;
 mod store_contract;

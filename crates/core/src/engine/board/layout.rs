@@ -1,7 +1,7 @@
 //! Where things go on a board: its size in drawing units, each cell's centre, the room a
 //! cell gives its pieces, and the font that stays legible on a phone.
 
-use super::{At, Board, Grid, Link};
+use super::{At, Board, Grid, Link, Shape};
 
 /// Hex circumradius and square side, in drawing units.
 pub(super) const HEX: f64 = 60.0;
@@ -112,19 +112,110 @@ pub(super) fn wrap(text: &str, chars: usize) -> Vec<String> {
     lines
 }
 
-/// Where the `i`-th of `n` pieces on a cell stands, and its size.
-pub(super) fn slot(i: usize, n: usize, inner: f64) -> (f64, f64, f64) {
-    if n <= 1 {
-        return (0.0, 0.0, inner * 0.8);
+/// How a piece's label and value are set in its slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Text {
+    /// The label in the middle, the value in the lower right corner.
+    Beside,
+    /// The label over the value: a piece taller than it is wide.
+    Stacked,
+    /// None: a badge too small for text at the board's least size (its `<title>` says what it
+    /// is; the legend says what its shape means).
+    Badge,
+}
+
+/// Where one piece on a cell stands, from the cell's centre, and how large it is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Slot {
+    pub dx: f64,
+    pub dy: f64,
+    /// Half its width and half its height.
+    pub hw: f64,
+    pub hh: f64,
+    pub text: Text,
+}
+
+impl Slot {
+    fn square(dx: f64, dy: f64, size: f64, text: Text) -> Slot {
+        Slot {
+            dx,
+            dy,
+            hw: size / 2.0,
+            hh: size / 2.0,
+            text,
+        }
     }
-    let size = inner * 0.48;
-    let (dx, dy) = match i % 4 {
-        0 => (-0.25, -0.25),
-        1 => (0.25, -0.25),
-        2 => (-0.25, 0.25),
-        _ => (0.25, 0.25),
-    };
-    (dx * inner, dy * inner, size)
+}
+
+/// Where each of the pieces of `shapes`, sharing one cell `inner` across, stands, with text
+/// at least `font` high (the board's least size, 11 px on a phone, is never shrunk):
+///
+/// - one piece fills the cell;
+/// - one counter with one or two leaders or markers: the counter as large as it is alone, a
+///   little aside, and the others as badges beside it (with their label where it fits);
+/// - two counters: side by side, each as tall as a counter alone, the label over the value;
+/// - otherwise (or where text would not fit so): a quarter of the cell each.
+pub(super) fn slots(shapes: &[Shape], inner: f64, font: f64) -> Vec<Slot> {
+    let n = shapes.len();
+    if n <= 1 {
+        return vec![Slot::square(0.0, 0.0, inner * 0.8, Text::Beside); n];
+    }
+    let is_counter = |s: &Shape| matches!(s, Shape::Counter | Shape::Card);
+    let counters = shapes.iter().filter(|s| is_counter(s)).count();
+    let others = n - counters;
+    // A label of two letters in bold is about 1.25 `font` wide.
+    let label_fits = |width: f64| width >= font * 1.25;
+    if counters == 1 && others <= 2 {
+        let badge = inner * 0.3;
+        let badge_text = if label_fits(badge) {
+            Text::Beside
+        } else {
+            Text::Badge
+        };
+        let mut badge_no = 0.0;
+        return shapes
+            .iter()
+            .map(|s| {
+                if is_counter(s) {
+                    Slot::square(-inner * 0.1, 0.0, inner * 0.72, Text::Beside)
+                } else {
+                    let dy = (badge_no - (others as f64 - 1.0) / 2.0) * badge * 1.15;
+                    badge_no += 1.0;
+                    Slot::square(inner * 0.42, dy, badge, badge_text)
+                }
+            })
+            .collect();
+    }
+    let (tall_w, tall_h) = (inner * 0.46, inner * 0.8);
+    if n == 2 && (counters == 2 || others == 2) && label_fits(tall_w) && tall_h >= font * 2.3 {
+        return (0..2)
+            .map(|i| {
+                let dx = if i == 0 { -0.25 } else { 0.25 } * inner;
+                if is_counter(&shapes[i]) {
+                    Slot {
+                        dx,
+                        dy: 0.0,
+                        hw: tall_w / 2.0,
+                        hh: tall_h / 2.0,
+                        text: Text::Stacked,
+                    }
+                } else {
+                    Slot::square(dx, 0.0, tall_w, Text::Beside)
+                }
+            })
+            .collect();
+    }
+    (0..n)
+        .map(|i| {
+            let (dx, dy) = match i % 4 {
+                0 => (-0.25, -0.25),
+                1 => (0.25, -0.25),
+                2 => (-0.25, 0.25),
+                _ => (0.25, 0.25),
+            };
+            Slot::square(dx * inner, dy * inner, inner * 0.48, Text::Beside)
+        })
+        .collect()
 }
 
 /// Where the `i`-th of `n` pieces at a location of a point-to-point map stands: three to a row

@@ -3,19 +3,23 @@
 
 use std::fmt::Write;
 
+use super::layout::{Slot, Text};
 use super::render::{esc, SIDES};
 use super::{Board, Facing, Piece, Shape, State};
 
-/// `p` drawn centred on (`x`, `y`), `size` across.
+/// A piece's box: its centre, half its width and half its height.
+type Frame = (f64, f64, f64, f64);
+
+/// `p` drawn in `slot` of the cell centred on (`cx`, `cy`).
 pub(super) fn draw_piece(
     svg: &mut String,
     board: &Board,
     p: &Piece,
-    x: f64,
-    y: f64,
-    size: f64,
+    (cx, cy): (f64, f64),
+    slot: Slot,
     font: f64,
 ) {
+    let frame = (cx + slot.dx, cy + slot.dy, slot.hw, slot.hh);
     let states: Vec<&str> = p.states.iter().map(|s| s.word()).collect();
     let face_down = p.states.contains(&State::FaceDown);
     let side_class = p.side.map_or_else(
@@ -49,12 +53,11 @@ pub(super) fn draw_piece(
         states.join(" "),
         esc(&p.title),
     );
-    let h = size / 2.0;
-    piece_body(svg, p, (x, y, h), fill, &side_class, face_down);
-    state_marks(svg, p, (x, y, h));
-    facing(svg, p, (x, y, h));
-    if !face_down {
-        texts(svg, board, p, (x, y, h), ink, font);
+    piece_body(svg, p, frame, fill, &side_class, face_down);
+    state_marks(svg, p, frame);
+    facing(svg, p, frame);
+    if !face_down && slot.text != Text::Badge {
+        texts(svg, p, frame, slot.text, ink, font);
     }
     svg.push_str("</g>");
 }
@@ -63,11 +66,13 @@ pub(super) fn draw_piece(
 fn piece_body(
     svg: &mut String,
     p: &Piece,
-    (x, y, h): (f64, f64, f64),
+    (x, y, hw, hh): Frame,
     fill: &str,
     side_class: &str,
     face_down: bool,
 ) {
+    // Round and diamond pieces and cards keep their proportions inside a wider box.
+    let h = hw.min(hh);
     let size = h * 2.0;
     let body_class = format!("b-body {side_class}");
     // A spent piece (acted or moved) is drawn faded.
@@ -81,9 +86,11 @@ fn piece_body(
         Shape::Counter => {
             let _ = write!(
                 svg,
-                r##"<rect class="{body_class}" fill="{fill}" stroke="#1d1d1d" stroke-width="2" x="{:.1}" y="{:.1}" width="{size:.1}" height="{size:.1}" rx="4"/>"##,
-                x - h,
-                y - h
+                r##"<rect class="{body_class}" fill="{fill}" stroke="#1d1d1d" stroke-width="2" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="4"/>"##,
+                x - hw,
+                y - hh,
+                hw * 2.0,
+                hh * 2.0
             );
         }
         Shape::Figure => {
@@ -117,15 +124,15 @@ fn piece_body(
 }
 
 /// A bar for a column, a corner for fired on, a cross for down.
-fn state_marks(svg: &mut String, p: &Piece, (x, y, h): (f64, f64, f64)) {
-    let size = h * 2.0;
+fn state_marks(svg: &mut String, p: &Piece, (x, y, hw, hh): Frame) {
+    let h = hw.min(hh);
     if p.states.contains(&State::Column) {
         let _ = write!(
             svg,
             r##"<rect class="b-column" fill="#1d1d1d" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}"/>"##,
-            x - h,
-            y + h * 0.55,
-            size,
+            x - hw,
+            y + hh - h * 0.45,
+            hw * 2.0,
             h * 0.3
         );
     }
@@ -133,32 +140,33 @@ fn state_marks(svg: &mut String, p: &Piece, (x, y, h): (f64, f64, f64)) {
         let _ = write!(
             svg,
             r##"<polygon class="b-fired" fill="#ffd600" stroke="#1d1d1d" points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}"/>"##,
-            x + h,
-            y - h,
-            x + h - h * 0.6,
-            y - h,
-            x + h,
-            y - h + h * 0.6
+            x + hw,
+            y - hh,
+            x + hw - h * 0.6,
+            y - hh,
+            x + hw,
+            y - hh + h * 0.6
         );
     }
     if p.states.contains(&State::Down) {
         let _ = write!(
             svg,
             r##"<path class="b-down" stroke="#1d1d1d" stroke-width="3" d="M{:.1},{:.1}L{:.1},{:.1}M{:.1},{:.1}L{:.1},{:.1}"/>"##,
-            x - h,
-            y - h,
-            x + h,
-            y + h,
-            x + h,
-            y - h,
-            x - h,
-            y + h
+            x - hw,
+            y - hh,
+            x + hw,
+            y + hh,
+            x + hw,
+            y - hh,
+            x - hw,
+            y + hh
         );
     }
 }
 
 /// A wedge pointing out of the figure the way it faces.
-fn facing(svg: &mut String, p: &Piece, (x, y, h): (f64, f64, f64)) {
+fn facing(svg: &mut String, p: &Piece, (x, y, hw, hh): Frame) {
+    let h = hw.min(hh);
     if let Some(f) = p.facing {
         let (dx, dy) = match f {
             Facing::North => (0.0, -1.0),
@@ -180,23 +188,16 @@ fn facing(svg: &mut String, p: &Piece, (x, y, h): (f64, f64, f64)) {
     }
 }
 
-/// The label and the value of a piece face up.
-fn texts(
-    svg: &mut String,
-    board: &Board,
-    p: &Piece,
-    (x, y, h): (f64, f64, f64),
-    ink: &str,
-    font: f64,
-) {
-    // On a point-to-point map a piece is two lines of text high: its label over its value.
-    let stacked = board.points() && p.value.is_some();
+/// The label and the value of a piece face up: side by side (the value in the lower right
+/// corner) or the label over the value.
+fn texts(svg: &mut String, p: &Piece, (x, y, hw, hh): Frame, text: Text, ink: &str, font: f64) {
+    let stacked = text == Text::Stacked && p.value.is_some();
     if !p.label.is_empty() {
         let _ = write!(
             svg,
             r##"<text class="b-label" fill="{ink}" x="{x:.1}" y="{:.1}" font-size="{font}" font-weight="bold" text-anchor="middle">{}</text>"##,
             if stacked {
-                y - h + font * 0.95
+                y - hh + font * 0.95
             } else {
                 y + font * 0.35
             },
@@ -208,15 +209,15 @@ fn texts(
             let _ = write!(
                 svg,
                 r##"<text class="b-value" fill="{ink}" x="{x:.1}" y="{:.1}" font-size="{font}" text-anchor="middle">{}</text>"##,
-                y + h - font * 0.2,
+                y + hh - font * 0.2,
                 esc(v)
             );
         } else {
             let _ = write!(
                 svg,
                 r##"<text class="b-value" fill="{ink}" x="{:.1}" y="{:.1}" font-size="{font}" text-anchor="end">{}</text>"##,
-                x + h - 2.0,
-                y + h - 3.0,
+                x + hw - 2.0,
+                y + hh - 3.0,
                 esc(v)
             );
         }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::layout::{hex_points, point_slot, slot, HEX, MARGIN, SQUARE};
+use super::layout::{hex_points, point_slot, slots, Slot, Text, HEX, MARGIN, SQUARE};
 use super::legend::Legend;
 use super::piece::draw_piece;
 use super::{At, Board, Edge, Grid, Ground, Hexside, Highlight, Line, LinkKind, STYLE, ZONE};
@@ -263,7 +263,7 @@ fn highlights(svg: &mut String, board: &Board) {
     svg.push_str("</g>");
 }
 
-/// The pieces, spread over their cell.
+/// The pieces, spread over their cell (`layout::slots`).
 fn pieces(svg: &mut String, board: &Board) {
     let font = board.min_font();
     svg.push_str(r#"<g class="b-pieces">"#);
@@ -277,14 +277,26 @@ fn pieces(svg: &mut String, board: &Board) {
             .map(|(j, _)| j)
             .collect();
         let k = here.iter().position(|&j| j == i).unwrap_or(0);
-        let (dx, dy, size) = if board.points() {
+        let slot = if board.points() {
             let (dx, dy) = point_slot(k, here.len(), inner, board.spot());
-            (dx, dy, inner)
+            let text = if piece.value.is_some() {
+                Text::Stacked
+            } else {
+                Text::Beside
+            };
+            Slot {
+                dx,
+                dy,
+                hw: inner / 2.0,
+                hh: inner / 2.0,
+                text,
+            }
         } else {
-            slot(k, here.len(), inner)
+            let shapes: Vec<_> = here.iter().map(|&j| board.pieces[j].shape).collect();
+            slots(&shapes, inner, font)[k]
         };
         let (cx, cy) = board.centre(piece.at);
-        draw_piece(svg, board, piece, cx + dx, cy + dy, size, font);
+        draw_piece(svg, board, piece, (cx, cy), slot, font);
     }
     svg.push_str("</g>");
 }

@@ -14,6 +14,7 @@ use super::battle::Went;
 use super::hex::Hex;
 use super::movement::kind_and_name;
 use super::terrain::Terrain;
+use super::turn::{fired_on_as_met, spent_as_met};
 use super::units::{Kind, Side};
 use super::State;
 
@@ -90,14 +91,16 @@ pub fn board(state: &State) -> Board {
         if !u.on_map() {
             continue;
         }
+        // The turn as the side to act meets it: a new turn's units are fresh (6.1.4, 11.2).
+        let (spent, fired_on) = (spent_as_met(b, u), fired_on_as_met(b, u));
         let mut states = Vec::new();
         if u.column {
             states.push(Mark::Column);
         }
-        if u.fired_on {
+        if fired_on {
             states.push(Mark::FiredOn);
         }
-        if u.acted || u.moved {
+        if spent {
             states.push(Mark::Spent);
         }
         let combat = !matches!(u.kind, Kind::Leader | Kind::Vp);
@@ -112,9 +115,9 @@ pub fn board(state: &State) -> Board {
         }
         for (flag, word) in [
             (u.column, "in column"),
-            (u.fired_on, "fired on this turn"),
-            (u.acted, "has acted"),
-            (u.moved, "has moved"),
+            (fired_on, "fired on this turn"),
+            (spent && u.acted, "has acted"),
+            (spent && u.moved, "has moved"),
         ] {
             if flag {
                 title.push_str(", ");
@@ -207,22 +210,33 @@ pub fn board(state: &State) -> Board {
     )];
     legend.push((
         "Marks:".to_owned(),
-        "number = MP; bar = column; yellow corner = fired on; ring = VP hex. Lines: the last \
-         player turn's moves (arrow where the unit stopped), retreats and attacks"
+        "number = MP; bar = column; yellow corner = fired on; faded = has acted this turn; \
+         ring = VP hex; beside a unit, a small disc is a leader and a small diamond a VP \
+         marker. Lines: the last player turn's moves (arrow where the unit stopped), retreats \
+         and attacks"
             .to_owned(),
     ));
-    let mut notes = vec![format!(
-        "{}. Turn {} of {}, the {} player to act{}.",
-        b.scen().title,
-        b.turn,
-        b.turns,
-        b.active.name(),
-        if b.held {
-            format!(" ({} AP left)", b.ap)
-        } else {
-            String::new()
-        }
-    )];
+    let mut notes = vec![match &state.finished {
+        Some(result) => format!(
+            "{}. The game is over, in turn {} of {}: {}",
+            b.scen().title,
+            b.turn,
+            b.turns,
+            result.summary
+        ),
+        None => format!(
+            "{}. Turn {} of {}, the {} player to act{}.",
+            b.scen().title,
+            b.turn,
+            b.turns,
+            b.active.name(),
+            if b.held {
+                format!(" ({} AP left)", b.ap)
+            } else {
+                String::new()
+            }
+        ),
+    }];
     if moves + retreats + b.attacks.len() > 0 {
         let count =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });

@@ -13,6 +13,7 @@ use std::fmt::Write;
 use super::battle::Battle;
 use super::hex::Hex;
 use super::terrain::Terrain;
+use super::turn::spent_as_met;
 use super::units::{Kind, Side};
 use super::State;
 
@@ -86,19 +87,33 @@ pub fn text_board(state: &State) -> String {
         "A American, B British, then how many counters the hex holds."
     );
 
-    let _ = writeln!(
-        out,
-        "\n{}\nTurn {} of {}, the {} player to act{}.",
-        b.scen().title,
-        b.turn,
-        b.turns,
-        b.active.name(),
-        if b.ap > 0 {
-            format!(" ({} AP left in the order)", b.ap)
-        } else {
-            String::new()
+    match &state.finished {
+        Some(result) => {
+            let _ = writeln!(
+                out,
+                "\n{}\nThe game is over, in turn {} of {}: {}",
+                b.scen().title,
+                b.turn,
+                b.turns,
+                result.summary
+            );
         }
-    );
+        None => {
+            let _ = writeln!(
+                out,
+                "\n{}\nTurn {} of {}, the {} player to act{}.",
+                b.scen().title,
+                b.turn,
+                b.turns,
+                b.active.name(),
+                if b.ap > 0 {
+                    format!(" ({} AP left in the order)", b.ap)
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
     for side in [Side::AMERICAN, Side::BRITISH] {
         let s = &b.sides[usize::from(side.0)];
         let _ = writeln!(
@@ -126,7 +141,11 @@ pub fn text_board(state: &State) -> String {
                     u.mp,
                     u.start_mp,
                     if u.column { ", in column" } else { "" },
-                    if u.acted { ", has acted" } else { "" }
+                    if u.acted && spent_as_met(b, u) {
+                        ", has acted"
+                    } else {
+                        ""
+                    }
                 ),
             };
             let _ = writeln!(out, "  {:<4}{what}  {name}", u.hex.to_string());

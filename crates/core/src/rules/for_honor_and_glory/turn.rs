@@ -368,6 +368,22 @@ pub fn begin(b: &mut Battle, side: Side) {
     b.trails.clear();
 }
 
+/// Whether unit `u` has moved or acted in the player turn as its side to act meets it: the
+/// flags `begin` clears are kept until that side's next order is played, so a side about to
+/// start a new turn (not one handed back, 6.2.8) has every unit fresh (6.1.4). What the boards
+/// draw and list, as the prompts and pointing see the turn.
+pub fn spent_as_met(b: &Battle, u: &super::units::Unit) -> bool {
+    let fresh = u.side == b.active && !b.held;
+    (u.acted || u.moved) && !fresh
+}
+
+/// Whether unit `u` has been fired on this game turn as the side to act meets it (11.2): no
+/// one has yet when a game turn is about to start.
+pub fn fired_on_as_met(b: &Battle, u: &super::units::Unit) -> bool {
+    let new_game_turn = b.active == b.first && !b.held;
+    u.fired_on && !new_game_turn
+}
+
 /// Tries the whole order on a copy of the board, with no dice: the errors a player gets
 /// before anything happens.
 pub fn validate(b: &Battle, side: Side, order: &Order) -> Result<(), RuleError> {

@@ -362,6 +362,11 @@ impl<'a> Ctx<'a> {
         !self.quiet
     }
 
+    /// The lines written so far (none in a quiet re-fold): what a rules test reads back.
+    pub fn lines(&self) -> &[Line] {
+        &self.lines
+    }
+
     pub(crate) fn with_commitment(mut self, commitment: Option<String>) -> Self {
         self.commitment = commitment;
         self

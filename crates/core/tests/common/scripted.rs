@@ -42,3 +42,18 @@ pub fn order_then<R: Rules>(
     }
     Ok(dice.len() - queue.len())
 }
+
+/// As [`order`], and the text of the lines the order wrote to the log.
+pub fn order_lines<R: Rules>(
+    rules: &R,
+    state: &mut R::State,
+    seat: &str,
+    text: &str,
+    dice: &[u32],
+) -> Result<Vec<String>, RuleError> {
+    let mut lines = Vec::new();
+    order_then(rules, state, seat, text, dice, None, |_, ctx| {
+        lines = ctx.lines().iter().map(|l| l.text.clone()).collect();
+    })?;
+    Ok(lines)
+}

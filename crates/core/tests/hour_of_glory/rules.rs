@@ -99,6 +99,48 @@ fn movement_raiders_move_four_squares_assaulters_six() {
     assert_eq!(s.intruders[0].sq, Some(sq("b16")));
 }
 
+/// Issue 38: the log tells every move, square by square, and calls seats by their roles — the
+/// Intruder's walk (on her own page too: nothing of it is hidden) and the Commander's after his
+/// movement roll.
+#[test]
+fn movement_the_log_tells_each_move_square_by_square_and_names_roles() {
+    let mut s = mission(1);
+    at(&mut s, 0, "b10", Mode::Raiding);
+    let lines = scripted::order_lines(&HourOfGlory, &mut s, "harris", "move b11 b12", &[]).unwrap();
+    let walk = format!("Harris moves {}-{}-{}", sq("b10"), sq("b11"), sq("b12"));
+    assert!(lines.contains(&walk), "{lines:?}");
+
+    let mut s = mission(1);
+    commander_at(&mut s, "w20", Dir::West);
+    s.turn = Turn::Defender;
+    let lines = scripted::order_lines(
+        &HourOfGlory,
+        &mut s,
+        "defender",
+        "commander move x20 y20",
+        &[3],
+    )
+    .unwrap();
+    let roll = lines
+        .iter()
+        .position(|l| l == "The Commander rolls 3 for movement");
+    let moved = format!(
+        "The Commander moves {}-{}-{}",
+        sq("w20"),
+        sq("x20"),
+        sq("y20")
+    );
+    let walk = lines.iter().position(|l| *l == moved);
+    assert!(roll.is_some() && walk > roll, "{lines:?}");
+
+    // A seat is its role: the id its player chose is not what the log says.
+    assert_eq!(s.role(&Seat::parse("defender").unwrap()), "the Defender");
+    assert_eq!(s.role(&Seat::parse("harris").unwrap()), "Intruder Harris");
+    s.turn = Turn::Defender;
+    let e = order(&mut s, "harris", "pass", &[]).unwrap_err();
+    assert!(e.message.contains("not Intruder Harris's turn"), "{e}");
+}
+
 #[test]
 fn movement_may_not_cut_diagonally_across_corners() {
     let mut s = mission(1);

@@ -16,7 +16,7 @@ use super::combat::{self, Who};
 use super::guards;
 use super::order::{describe_dstep, DStep};
 use super::senses;
-use super::skills::{faces, Course, Table};
+use super::skills::{self, faces, Course, Table};
 use super::state::{Defender, Marker, MarkerKind, Occupant, State, Status};
 use crate::engine::ruleset::RuleError;
 
@@ -217,13 +217,32 @@ fn commander_turn(
                         "the Commander is engaged in a fight and may not move",
                     )));
                 }
+                let from = s.defenders[cm].sq.expect("on the board");
+                let mut walked = Vec::new();
+                let mut stopped = None;
                 for (n, &to) in path.iter().enumerate() {
-                    let link = check_commander_square(s, &ct, to).map_err(fail)?;
-                    if let Some(stop) =
-                        commander_step(s, c, &mut ct, link, n + 1 == path.len()).map_err(fail)?
-                    {
-                        return Ok(Some((stop, k)));
+                    let went = check_commander_square(s, &ct, to)
+                        .and_then(|link| commander_step(s, c, &mut ct, link, n + 1 == path.len()));
+                    if s.defenders[cm].sq == Some(to) && went.is_ok() {
+                        walked.push(to);
                     }
+                    match went {
+                        Ok(None) => {}
+                        Ok(Some(stop)) => {
+                            stopped = Some(Ok(stop));
+                            break;
+                        }
+                        Err(e) => {
+                            stopped = Some(Err(e));
+                            break;
+                        }
+                    }
+                }
+                skills::say_moved(c.table(), "The Commander", from, &walked);
+                match stopped {
+                    Some(Ok(stop)) => return Ok(Some((stop, k))),
+                    Some(Err(e)) => return Err(fail(e)),
+                    None => {}
                 }
             }
             DStep::CommanderOpen { door } | DStep::CommanderClose { door } => {

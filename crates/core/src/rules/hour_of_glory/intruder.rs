@@ -445,13 +445,33 @@ fn walk(
     turn: &mut Turn,
     path: &[Sq],
 ) -> Result<Option<(Stop, usize)>, (RuleError, usize)> {
+    let i = turn.i;
+    let who = s.intruders[i].agent.title();
+    let mut from = None;
+    let mut walked = Vec::new();
+    let mut went = Ok(None);
     for (n, &to) in path.iter().enumerate() {
-        let square = check_square(s, turn, to, n + 1 == path.len()).map_err(|e| (e, n))?;
-        if let Some(stop) = step(s, c, turn, square) {
-            return Ok(Some((stop, n + 1)));
+        let square = match check_square(s, turn, to, n + 1 == path.len()) {
+            Ok(square) => square,
+            Err(e) => {
+                went = Err((e, n));
+                break;
+            }
+        };
+        from.get_or_insert(square.from);
+        let stop = step(s, c, turn, square);
+        if s.intruders[i].sq == Some(to) {
+            walked.push(to);
+        }
+        if let Some(stop) = stop {
+            went = Ok(Some((stop, n + 1)));
+            break;
         }
     }
-    Ok(None)
+    if let Some(from) = from {
+        skills::say_moved(c.table(), who, from, &walked);
+    }
+    went
 }
 
 /// A square of movement, checked.

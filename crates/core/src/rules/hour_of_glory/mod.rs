@@ -128,7 +128,10 @@ impl HourOfGlory {
         if !mine {
             return Err(RuleError::new(
                 "turn order",
-                format!("it is not {seat}'s turn, or that is the other side's kind of order"),
+                format!(
+                    "it is not {}'s turn, or that is the other side's kind of order",
+                    s.role(seat)
+                ),
             ));
         }
         for st in standing {
@@ -163,7 +166,11 @@ impl HourOfGlory {
                 (Standing::AlertSide { side }, Turn::Defender) => s.alert_side = *side,
                 _ => unreachable!("checked by check_seat"),
             }
-            t.say(format_args!("{seat} sets {}", order::describe_standing(st)));
+            t.say(format_args!(
+                "{} sets {}",
+                capitalised(&s.role(seat)),
+                order::describe_standing(st)
+            ));
         }
     }
 
@@ -231,6 +238,15 @@ impl HourOfGlory {
         self.settle(s);
         ran
     }
+}
+
+/// `text` with its first letter in capitals: "The Defender" at the start of a line.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
+        .unwrap_or_default()
 }
 
 fn active(a: &Intruder) -> bool {
@@ -441,7 +457,10 @@ impl Rules for HourOfGlory {
                 steps: vec![order::DStep::Pass],
             },
         };
-        ctx.say(format!("{seat} missed the deadline: the turn passes"));
+        ctx.say(format!(
+            "{} missed the deadline: the turn passes",
+            capitalised(&s.role(seat))
+        ));
         self.apply(s, seat, &command, ctx)
     }
 
@@ -466,16 +485,14 @@ impl Rules for HourOfGlory {
         if !active(&s.intruders[i]) {
             return Err(RuleError::new(
                 "resign",
-                format!("{seat}'s agent is already out of the mission"),
+                format!("{} is already out of the mission", s.role(seat)),
             ));
         }
+        let role = s.role(seat);
         let a = &mut s.intruders[i];
         a.status = Status::Dead;
         a.sq = None;
-        ctx.say(format!(
-            "{seat} resigns: {} leaves the mission",
-            a.agent.title()
-        ));
+        ctx.say(format!("{role} resigns and leaves the mission"));
         if s.turn == Turn::Intruder(i) {
             self.advance(s);
         }

@@ -23,6 +23,24 @@ pub trait Table {
     fn lines(&self) -> bool;
 }
 
+/// The line that tells a move: "Harris moves D4-D5-D6", from the square `from` over each square
+/// `walked` in turn; nothing when no square was walked.
+pub fn say_moved(
+    t: &mut dyn Table,
+    who: &str,
+    from: super::board::Sq,
+    walked: &[super::board::Sq],
+) {
+    if walked.is_empty() || !t.lines() {
+        return;
+    }
+    let squares: Vec<String> = std::iter::once(from)
+        .chain(walked.iter().copied())
+        .map(|q| q.to_string())
+        .collect();
+    t.say(format_args!("{who} moves {}", squares.join("-")));
+}
+
 /// The live table: dice from the engine.
 pub struct Live<'c, 'a> {
     pub ctx: &'c mut Ctx<'a>,

@@ -274,6 +274,18 @@ impl State {
         self.intruders.iter().position(|a| &a.seat == seat)
     }
 
+    /// What the log calls `seat`: its role in the mission — "the Defender", "Intruder Harris" —
+    /// not the id its player chose for it.
+    pub fn role(&self, seat: &Seat) -> String {
+        if &self.defender_seat == seat {
+            return "the Defender".to_owned();
+        }
+        match self.seat_intruder(seat) {
+            Some(i) => format!("Intruder {}", self.intruders[i].agent.title()),
+            None => seat.to_string(),
+        }
+    }
+
     pub fn defender_by_label(&self, label: &str) -> Option<usize> {
         self.defenders
             .iter()

@@ -9,12 +9,23 @@
 use std::path::PathBuf;
 
 use despatch_core::engine::golden;
-use despatch_core::engine::ruleset::{ScenarioInfo, SeatDef};
+use despatch_core::engine::ruleset::{ScenarioInfo, Seat, SeatDef};
 use despatch_core::rules;
 
 /// Who sits at a golden game: Searching for Glory's scenarios list every commander, of whom a
-/// game seats three to six; three of each side's, as its bot tests seat them.
+/// game seats three to six; three of each side's, as its bot tests seat them. The open table
+/// calls seats by their players' names (version 2): names that are not their ids, as the lobby
+/// makes them (李雷 has no letter an id takes, and sits as `seat-2`).
 fn seats(ruleset: &str, scenario: &ScenarioInfo) -> Vec<SeatDef> {
+    if ruleset == "open-table" {
+        return [("alice", "Alice Ångström"), ("seat-2", "李雷")]
+            .iter()
+            .map(|(seat, name)| SeatDef {
+                seat: Seat::parse(seat).expect("a seat id"),
+                name: (*name).to_owned(),
+            })
+            .collect();
+    }
     let ids: &[&str] = match (ruleset, scenario.id.as_str()) {
         ("searching-for-glory", "danube-1809-berthier") => &["lannes", "hiller", "louis"],
         ("searching-for-glory", _) => &["napoleon", "davout", "charles"],

@@ -353,12 +353,13 @@ fn upgrade<R: Rules>(rules: R) {
     verifies_with(&upgraded, &fresh.export()).unwrap_or_else(|e| panic!("{id}: {e}"));
     // The build before does not play the new version: loading such a game is refused, naming
     // the versions it plays.
+    let played = despatch_core::engine::game::versions_text(old.versions());
     let refused = BotGame::resume(old, fresh.events.clone(), fresh.secrets.clone())
         .err()
         .unwrap();
     assert!(
         refused.contains(&format!(
-            "created under {id} rules version {new_version}, which this build does not play (it plays version {version})"
+            "created under {id} rules version {new_version}, which this build does not play (it plays {played})"
         )),
         "{refused}"
     );

@@ -109,16 +109,23 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
         } else {
             ("#ffffff", "#8c7b62", "normal")
         };
+        let name = state.name(seat);
         let label = if resigned {
-            format!("{seat} (resigned)")
+            format!("{name} (resigned)")
         } else if acting {
-            format!("▶ {seat}")
+            format!("▶ {name}")
         } else {
-            seat.to_string()
+            name.to_owned()
+        };
+        // The seat's id, which orders name it by (`next <seat>`), where it is not its name.
+        let title = if name == seat.as_str() {
+            String::new()
+        } else {
+            format!("<title>{} (seat {seat})</title>", esc(name))
         };
         let _ = write!(
             svg,
-            r##"<g class="seat{cls}"><rect class="b-box{cls}" x="{x}" y="{y}" width="147" height="28" rx="6" fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/><text class="b-ink" x="{tx}" y="{ty}" font-size="14" font-weight="{weight}" fill="#222">{label}</text></g>"##,
+            r##"<g class="seat{cls}">{title}<rect class="b-box{cls}" x="{x}" y="{y}" width="147" height="28" rx="6" fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/><text class="b-ink" x="{tx}" y="{ty}" font-size="14" font-weight="{weight}" fill="#222">{label}</text></g>"##,
             cls = if acting { " acting" } else { "" },
             sw = if acting { 3 } else { 1 },
             tx = x + 8,
@@ -143,6 +150,7 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
         }
         Some((seq, seat, rolls)) => {
             let sums = sums(state, rolls.len());
+            let seat = name_of_id(state, seat);
             let _ = write!(
                 svg,
                 r##"<text x="28" y="{}" font-size="14" fill="#e8f2ea"><title>{}</title>Latest roll: {} at event {seq} · {}</text>"##,
@@ -188,6 +196,15 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
     svg
 }
 
+/// What the table calls the seat whose id is `id`: `State::name`.
+fn name_of_id<'s>(state: &'s State, id: &'s str) -> &'s str {
+    state
+        .seats
+        .iter()
+        .find(|s| s.as_str() == id)
+        .map_or(id, |s| state.name(s))
+}
+
 /// The drawing in words, for screen readers.
 fn describe(state: &State, context: &BoardContext) -> String {
     let mut d = format!(
@@ -196,12 +213,16 @@ fn describe(state: &State, context: &BoardContext) -> String {
         state
             .seats
             .iter()
-            .map(|s| s.as_str())
+            .map(|s| match state.name(s) {
+                name if name == s.as_str() => name.to_owned(),
+                name => format!("{name} (seat {s})"),
+            })
             .collect::<Vec<_>>()
             .join(", "),
         state.moves
     );
     if let Some((seq, seat, rolls)) = &context.last_roll {
+        let seat = name_of_id(state, seat);
         let faces: Vec<String> = rolls
             .iter()
             .map(|r| format!("{} on a d{}", r.face, r.sides))
@@ -246,7 +267,31 @@ mod tests {
             resigned: Vec::new(),
             finished: None,
             last_rolls: Vec::new(),
+            names: Vec::new(),
         }
+    }
+
+    /// Rules version 2: the board calls each seat by its player's name, and tells the id an
+    /// order names it by where the two differ.
+    #[test]
+    fn the_board_calls_seats_by_their_players_names() {
+        let mut named = state();
+        named.seats = vec![Seat::parse("seat-1").unwrap(), Seat::parse("zo").unwrap()];
+        named.names = vec!["李雷".into(), "Zoë".into()];
+        let context = BoardContext {
+            recent_lines: Vec::new(),
+            last_roll: Some((2, "seat-1".into(), vec![Roll { sides: 6, face: 4 }])),
+        };
+        let svg = draw(&named, &context);
+        assert!(svg.contains(">▶ Zoë</text>"), "{svg}");
+        assert!(svg.contains(">李雷</text>"), "{svg}");
+        assert!(svg.contains("<title>李雷 (seat seat-1)</title>"), "{svg}");
+        assert!(svg.contains("Latest roll: 李雷 at event 2"), "{svg}");
+        assert!(
+            svg.contains("2 seats: 李雷 (seat seat-1), Zoë (seat zo)."),
+            "{svg}"
+        );
+        assert!(!svg.contains(">▶ zo<"), "{svg}");
     }
 
     #[test]

@@ -61,6 +61,10 @@ pub struct State {
     /// tray sums each expression on its own (`roll 3d6+1; roll d100` is two sums, not one).
     #[serde(default)]
     pub last_rolls: Vec<RolledExpression>,
+    /// The players' names, seat by seat (rules version 2): what the log, the prompts, the result
+    /// and the board call a seat. Empty in a game of version 1, which calls seats by their ids.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 /// One dice expression of a move as rolled: what was asked, how many dice it took, its total.
@@ -73,6 +77,26 @@ pub struct RolledExpression {
 }
 
 impl State {
+    /// What the table calls `seat`: its player's name (version 2), or its id (version 1, or a
+    /// seat not at the table).
+    pub fn name<'s>(&'s self, seat: &'s Seat) -> &'s str {
+        self.seats
+            .iter()
+            .position(|s| s == seat)
+            .and_then(|i| self.names.get(i))
+            .map_or(seat.as_str(), String::as_str)
+    }
+
+    /// The names of `seats` joined as a sentence says them: "Anna", "Anna and Ben", "Anna, Ben and Cy".
+    fn names_of(&self, seats: &[Seat]) -> String {
+        let names: Vec<&str> = seats.iter().map(|s| self.name(s)).collect();
+        match names.as_slice() {
+            [] => String::new(),
+            [one] => (*one).to_owned(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        }
+    }
+
     fn playing(&self) -> impl Iterator<Item = &Seat> {
         self.seats.iter().filter(|s| !self.resigned.contains(s))
     }
@@ -109,7 +133,8 @@ fn rule(message: impl Into<String>) -> RuleError {
 
 /// The rules versions this build plays, oldest first (docs/rules/open-table.md, "Rules
 /// versions"): a game keeps the version it was created under for its whole life.
-const VERSIONS: &[&str] = &["1"];
+/// Version 2 calls seats by their players' names (`State::names`).
+const VERSIONS: &[&str] = &["1", "2"];
 
 impl Rules for OpenTable {
     fn versions(&self) -> &'static [&'static str] {
@@ -189,7 +214,22 @@ impl Rules for OpenTable {
             resigned: Vec::new(),
             finished: None,
             last_rolls: Vec::new(),
+            names: setup.seats.iter().map(|s| s.name.clone()).collect(),
         })
+    }
+
+    /// Version 1 names seats by their ids.
+    fn setup_version(
+        &self,
+        version: &str,
+        setup: &Setup,
+        hidden: &mut DiceStream,
+    ) -> Result<State, RuleError> {
+        let mut state = self.setup(setup, hidden)?;
+        if version == "1" {
+            state.names.clear();
+        }
+        Ok(state)
     }
 
     fn prompts(&self, state: &State) -> Vec<Prompt> {
@@ -203,7 +243,10 @@ impl Rules for OpenTable {
         seats
             .into_iter()
             .map(|seat| Prompt {
-                decision: format!("{seat} to move: free text, dice, sealed notes"),
+                decision: format!(
+                    "{} to move: free text, dice, sealed notes",
+                    state.name(&seat)
+                ),
                 options: vec![
                     "<what you do>".into(),
                     "roll 2d6 <label>".into(),
@@ -303,15 +346,16 @@ impl Rules for OpenTable {
         }
 
         state.moves += 1;
+        let who = state.name(seat).to_owned();
         if !m.text.is_empty() {
-            ctx.say(format!("{seat}: {}", m.text));
+            ctx.say(format!("{who}: {}", m.text));
         }
         if !m.rolls.is_empty() {
             state.last_rolls.clear();
         }
         for RollRequest { dice, label } in &m.rolls {
             let faces = ctx.roll_many(dice.count as usize, dice.sides);
-            ctx.say(roll_line(seat, dice, label, &faces));
+            ctx.say(roll_line(&who, dice, label, &faces));
             state.last_rolls.push(RolledExpression {
                 asked: if label.is_empty() {
                     dice.to_string()
@@ -332,7 +376,7 @@ impl Rules for OpenTable {
                 revealed: None,
             });
             ctx.say(format!(
-                "{seat} seals note {number} (commitment {})",
+                "{who} seals note {number} (commitment {})",
                 &commitment[..16]
             ));
         }
@@ -340,7 +384,7 @@ impl Rules for OpenTable {
             ctx.request_reveal(state.notes[n - 1].commitment.clone());
         }
         if let Some(p) = &m.result {
-            ctx.say(format!("{seat} proposes {}", describe_proposal(p)));
+            ctx.say(format!("{who} proposes {}", describe_proposal(state, p)));
             state.proposals.insert(seat.clone(), p.clone());
         }
         match (&m.next, state.order) {
@@ -350,7 +394,7 @@ impl Rules for OpenTable {
                     .iter()
                     .position(|s| s == next)
                     .expect("checked above");
-                ctx.say(format!("{seat} passes the turn to {next}"));
+                ctx.say(format!("{who} passes the turn to {}", state.name(next)));
             }
             (None, Order::Fixed) => {
                 let me = state
@@ -384,7 +428,11 @@ impl Rules for OpenTable {
             .and_then(Value::as_str)
             .ok_or_else(|| rule("a note's choice has a 'note' text"))?;
         note.revealed = Some(text.to_owned());
-        ctx.say(format!("{seat} reveals note {}: {text}", note.number));
+        let number = note.number;
+        ctx.say(format!(
+            "{} reveals note {number}: {text}",
+            state.name(seat)
+        ));
         Ok(())
     }
 
@@ -397,17 +445,20 @@ impl Rules for OpenTable {
                 .expect("a seat of the game");
             state.advance_from(me);
         }
-        ctx.say(format!("{seat} missed the deadline and passes"));
+        ctx.say(format!(
+            "{} missed the deadline and passes",
+            state.name(seat)
+        ));
         Ok(())
     }
 
     fn resign(&self, state: &mut State, seat: &Seat, ctx: &mut Ctx) -> Result<(), RuleError> {
         if state.resigned.contains(seat) {
-            return Err(rule(format!("{seat} has already resigned")));
+            return Err(rule(format!("{} has already resigned", state.name(seat))));
         }
         state.resigned.push(seat.clone());
         state.proposals.remove(seat);
-        ctx.say(format!("{seat} resigns"));
+        ctx.say(format!("{} resigns", state.name(seat)));
         if state.seats.get(state.to_act) == Some(seat) {
             let me = state.to_act;
             state.advance_from(me);
@@ -457,7 +508,7 @@ impl Rules for OpenTable {
                     Proposal::Draw => Vec::new(),
                 },
                 scores: BTreeMap::new(),
-                summary: format!("The table agreed on {}", describe_proposal(p)),
+                summary: format!("The table agreed on {}", describe_proposal(state, p)),
             },
         }
     }
@@ -518,17 +569,19 @@ impl Rules for OpenTable {
     }
 }
 
-fn describe_proposal(p: &Proposal) -> String {
+fn describe_proposal(state: &State, p: &Proposal) -> String {
     match p {
         Proposal::Draw => "a draw".into(),
-        Proposal::Win { winners } => {
+        // Version 1 joins the winners' ids with "and" only.
+        Proposal::Win { winners } if state.names.is_empty() => {
             let names: Vec<_> = winners.iter().map(Seat::as_str).collect();
             format!("a win for {}", names.join(" and "))
         }
+        Proposal::Win { winners } => format!("a win for {}", state.names_of(winners)),
     }
 }
 
-fn roll_line(seat: &Seat, dice: &DiceExpr, label: &str, faces: &[u32]) -> String {
+fn roll_line(who: &str, dice: &DiceExpr, label: &str, faces: &[u32]) -> String {
     let total: i64 = faces.iter().map(|&f| i64::from(f)).sum::<i64>() + dice.modifier;
     let shown: Vec<String> = faces.iter().map(u32::to_string).collect();
     let modifier = match dice.modifier {
@@ -542,7 +595,7 @@ fn roll_line(seat: &Seat, dice: &DiceExpr, label: &str, faces: &[u32]) -> String
         format!(" ({label})")
     };
     format!(
-        "{seat} rolls {dice}{label}: {}{modifier} = {total}",
+        "{who} rolls {dice}{label}: {}{modifier} = {total}",
         shown.join(" + ")
     )
 }

@@ -602,6 +602,25 @@ async fn the_html_mail_reads_at_600_and_390_pixels(site: TestApp) {
                 page <= window,
                 "the {kind} mail scrolls sideways at {width} px: {page} > {window}"
             );
+            // The board fits its box whole: a reader need not scroll it sideways either.
+            let boxes = c
+                .execute(
+                    "return [...document.querySelectorAll('div > pre')].map(p => [p.parentElement.scrollWidth, p.parentElement.clientWidth]);",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            let boxes = boxes.as_array().unwrap();
+            assert!(
+                !boxes.is_empty() || kind == "invitation",
+                "no board in the {kind} mail"
+            );
+            for b in boxes {
+                assert!(
+                    b[0].as_f64() <= b[1].as_f64(),
+                    "the {kind} mail's board scrolls sideways at {width} px: {b}"
+                );
+            }
             screenshot(&c, &format!("mail-{kind}-{width}")).await;
         }
         // The grammar, where the mail has it, wraps instead of running off the side.
@@ -692,12 +711,23 @@ async fn a_player_signs_in_from_the_mail_and_sees_their_games(site: TestApp) {
     wait_for_text(&zoe, "h1", "My games", Duration::from_secs(10)).await;
     let row = wait_for_text(
         &zoe,
-        "#my-games tr.your-turn",
+        "#my-games li.your-turn",
         "Zoë’s 李雷 campaign",
         Duration::from_secs(5),
     )
     .await;
     assert!(row.contains("Your turn"), "{row}");
+    // When the game last moved is told as a player says it, not as a timestamp.
+    assert!(row.contains("Last move 1 minute ago"), "{row}");
+    assert!(!row.contains(" UTC"), "{row}");
+    // A phone reads the list without scrolling sideways.
+    zoe.set_window_size(390, 900).await.unwrap();
+    let (page, window, _) = widths(&zoe).await;
+    assert!(
+        page <= window,
+        "My games scrolls sideways at 390 px: {page} > {window}"
+    );
+    screenshot(&zoe, &format!("{backend}-10-my-games-390")).await;
     // The session cookie is HttpOnly: no script reads it.
     let cookies = zoe.execute("return document.cookie", vec![]).await.unwrap();
     assert!(!cookies

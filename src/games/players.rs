@@ -105,6 +105,10 @@ pub struct MyGame {
     pub deadline_shown: Option<String>,
     /// When the last event was recorded (RFC 3339 UTC), and what it was.
     pub last_move_at: String,
+    /// When the last event was recorded as the seat reads it (`games::when`): "Sun 29 Nov,
+    /// 05:59 CET" in the seat's time zone (UTC without one), and "3 hours ago".
+    #[serde(default)]
+    pub last_move_shown: Option<super::when::Moment>,
     pub last_move: String,
     pub ended: bool,
     pub result: Option<String>,
@@ -363,13 +367,18 @@ impl Games {
             }
             _ => None,
         };
-        let time_zone = match &deadline {
-            Some(_) => self.seat_time_zone(game_id, seat).await?,
-            None => None,
-        };
+        let seat_zone = self.seat_time_zone(game_id, seat).await?;
+        let now = Some(self.clock.now());
+        let time_zone = deadline.as_ref().and(seat_zone.clone());
         let deadline_shown = deadline
             .as_deref()
-            .map(|d| super::when::when(d, time_zone.as_deref(), Some(self.clock.now())));
+            .map(|d| super::when::when(d, time_zone.as_deref(), now));
+        let last_move_shown = chrono::DateTime::parse_from_rfc3339(&last.recorded_at)
+            .ok()
+            .map(|t| {
+                let zone = super::when::zone(seat_zone.as_deref());
+                super::when::moment(t.with_timezone(&chrono::Utc), zone, now)
+            });
         Ok(MyGame {
             game_id: game_id.clone(),
             name: display_name(
@@ -386,6 +395,7 @@ impl Games {
             time_zone,
             deadline_shown,
             last_move_at: last.recorded_at.clone(),
+            last_move_shown,
             last_move: last_move(&last.kind, &name_of(&last.seat)),
             ended: game.ended,
             result: match game.outcome() {

@@ -9,7 +9,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use chrono_tz::Tz;
 
 /// A moment: when, in the reader's zone, and how far from now.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct Moment {
     /// "Wed 25 Nov, 19:21 CET".
     pub at: String,

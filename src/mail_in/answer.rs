@@ -77,7 +77,7 @@ pub fn played(base_url: &str, game_id: &str, r: &MoveResult) -> String {
                 .map(|r| format!("d{}={}", r.sides, r.face))
                 .collect();
             out.push_str(&format!(
-                "\nDice of event {}: {}\nProof: {base_url}/api/games/{game_id}/events/{}/proof\n",
+                "\nDice of event {}: {}\nProof: {base_url}/games/{game_id}/events/{}\n",
                 e.seq,
                 faces.join(", "),
                 e.seq

@@ -72,6 +72,9 @@ pub struct NoticeContext {
     pub misses: Option<u32>,
     pub consequence: Option<String>,
     pub result: Option<String>,
+    /// What the result is to this seat: "You won", "You lost: Ben won", "A draw" (game over).
+    #[serde(default)]
+    pub verdict: Option<String>,
     pub export_link: Option<String>,
     /// Table talk (`talk` notices): who said it, what, and whether to the whole table.
     #[serde(default)]
@@ -229,9 +232,26 @@ pub async fn compose(
         channel: "email".into(),
     });
     let base = &games.base_url;
-    let result = match game.outcome() {
-        Outcome::Finished { summary, .. } => Some(summary),
-        Outcome::Running => None,
+    let name_of = |seat: &str| {
+        loaded
+            .seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .map_or_else(|| seat.to_owned(), |s| s.name.clone())
+    };
+    let (result, verdict) = match game.outcome() {
+        Outcome::Finished {
+            summary, winners, ..
+        } => {
+            let won: Vec<String> = winners.iter().map(|w| name_of(w.as_str())).collect();
+            let others: Vec<String> = winners
+                .iter()
+                .filter(|w| w.as_str() != seat_id)
+                .map(|w| name_of(w.as_str()))
+                .collect();
+            (Some(summary), Some(verdict(won.len(), others)))
+        }
+        Outcome::Running => (None, None),
     };
     let context = NoticeContext {
         event: r.channel.clone(),
@@ -290,6 +310,7 @@ pub async fn compose(
             .is_some()
             .then(|| format!("{base}/api/games/{game_id}/export")),
         result,
+        verdict,
         talk_from: payload
             .get("from_name")
             .and_then(Value::as_str)
@@ -421,6 +442,27 @@ pub fn summary_line(c: &NoticeContext, for_seat: bool) -> String {
     line
 }
 
+/// What a finished game's result is to one seat, from how many seats won and which of the
+/// winners are others: "You won", "You won, with Ben", "You lost: Ben won", "A draw: no one
+/// won".
+pub fn verdict(winners: usize, other_winners: Vec<String>) -> String {
+    let names = |names: &[String]| match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    if winners == 0 {
+        "A draw: no one won".to_owned()
+    } else if other_winners.len() < winners {
+        match other_winners.as_slice() {
+            [] => "You won".to_owned(),
+            others => format!("You won, with {}", names(others)),
+        }
+    } else {
+        format!("You lost: {} won", names(&other_winners))
+    }
+}
+
 /// The JSON body of a webhook delivery. A game-wide hook is read by anyone watching the game,
 /// so it never carries a seat's links or its private lines.
 pub fn webhook_body(c: &NoticeContext, delivery_id: &str, for_seat: bool, format: &str) -> Value {
@@ -445,6 +487,7 @@ pub fn webhook_body(c: &NoticeContext, delivery_id: &str, for_seat: bool, format
         "text": summary_line(c, for_seat),
     });
     if for_seat {
+        body["verdict"] = json!(c.verdict);
         body["options"] = json!(c.options);
         body["lines"] = json!(c.lines);
         body["link"] = json!(c.link);

@@ -101,6 +101,8 @@ fn environment() -> &'static Environment<'static> {
         env.add_filter("when", |at: String, tz: Option<String>| {
             when(&at, tz.as_deref(), chrono::Utc::now())
         });
+        // `board|fit_px`: the font size the text board is set in (`board_font_px`).
+        env.add_filter("fit_px", |board: String| board_font_px(&board));
         for (name, subject, text, html) in TEMPLATES.iter().chain(ACCOUNT_TEMPLATES) {
             // `.html` turns HTML escaping on; `.txt` leaves text as it is.
             env.add_template(leak(format!("{name}/subject.txt")), subject)
@@ -119,6 +121,28 @@ fn environment() -> &'static Environment<'static> {
 /// how far it is from `now`: `games::when`, the one formatter of the pages and the mail.
 pub fn when(at: &str, tz: Option<&str>, now: chrono::DateTime<chrono::Utc>) -> String {
     crate::games::when::when(at, tz, Some(now))
+}
+
+/// The width a mail's text board has on a phone: 390 px less the mail's padding (12 px a side).
+const PHONE_BOARD_PX: f64 = 366.0;
+/// How wide a monospace character is, in ems (0.6 in Courier, Menlo and DejaVu Sans Mono; a
+/// little more, so a board never just overflows).
+const MONOSPACE_EM: f64 = 0.61;
+/// The size the mail sets a board in when it fits.
+const BOARD_PX: f64 = 13.0;
+/// The smallest size a board is set in: a wider board scrolls in its own box instead.
+const BOARD_MIN_PX: f64 = 7.0;
+
+/// The font size, in pixels, at which the widest line of text board `board` fits a phone's
+/// mail (390 px wide): the mail's 13 px where it fits, smaller where it does not, by half
+/// pixels, down to 7 px. So a reader sees the whole board without scrolling it sideways.
+pub fn board_font_px(board: &str) -> f64 {
+    let columns = board.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    if columns == 0 {
+        return BOARD_PX;
+    }
+    let fits = PHONE_BOARD_PX / (MONOSPACE_EM * columns as f64);
+    ((fits * 2.0).floor() / 2.0).clamp(BOARD_MIN_PX, BOARD_PX)
 }
 
 /// Template names live as long as the process (the environment is built once).
@@ -145,7 +169,32 @@ pub fn render<C: Serialize>(name: &str, context: &C) -> Result<Rendered, String>
 
 #[cfg(test)]
 mod tests {
-    use super::when;
+    use super::{board_font_px, when};
+
+    #[test]
+    fn a_board_is_set_small_enough_to_fit_a_phones_mail() {
+        // A board that fits at 13 px keeps it.
+        assert_eq!(board_font_px("+--+\n|a |\n+--+"), 13.0);
+        assert_eq!(board_font_px(""), 13.0);
+        // 60 columns need 366 / (0.61 × 60) = 10 px.
+        let wide = format!("{}\nshort", "x".repeat(60));
+        assert_eq!(board_font_px(&wide), 10.0);
+        // Whatever the width, the widest line fits 366 px, down to the 7 px floor.
+        for columns in 1..=85 {
+            let px = board_font_px(&"é".repeat(columns));
+            assert!(
+                px * 0.61 * columns as f64 <= 366.0,
+                "{columns} columns at {px} px"
+            );
+            assert!((7.0..=13.0).contains(&px), "{columns} columns at {px} px");
+        }
+        assert_eq!(board_font_px(&"x".repeat(200)), 7.0);
+        // Templates call it as a filter.
+        let html = super::environment()
+            .render_str("{{ b|fit_px }}", minijinja::context! { b => wide })
+            .unwrap();
+        assert_eq!(html, "10.0");
+    }
 
     #[test]
     fn the_when_filter_takes_the_seats_time_zone() {

@@ -188,10 +188,23 @@ async fn a_whole_game_is_played_by_replies(app: TestApp) {
     let text = body["reply"]["text"].as_str().unwrap();
     assert!(text.contains("Your orders were carried out"), "{text}");
     assert!(text.contains("anna rolls 2d6 (to hit)"), "{text}");
+    // The proof link opens the proof page a player reads, not the API's JSON.
+    let proof = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Proof: "))
+        .unwrap_or_else(|| panic!("no proof link in {text}"));
     assert!(
-        text.contains(&format!("/api/games/{game}/events/1/proof")),
-        "{text}"
+        proof.ends_with(&format!("/games/{game}/events/1")),
+        "{proof}"
     );
+    let page = app.http.get(proof).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    let page = page.text().await.unwrap();
+    assert!(page.contains("<h1>Event 1 of game"), "{page}");
     assert!(text.contains("Now waiting for:\n  ben"), "{text}");
     assert_eq!(body["reply"]["to"], "anna@example.org");
     assert_eq!(body["reply"]["reply_to"], anna(&game));

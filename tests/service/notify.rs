@@ -191,7 +191,59 @@ on_both_backends!(
     notices_read_the_cached_game_and_one_nobody_hears_loads_nothing,
     a_seat_several_moves_behind_gets_one_mail_composed_from_the_latest,
     a_backlog_of_one_seats_notices_is_let_go_before_any_is_claimed_and_sends_one_mail,
+    the_game_over_mail_tells_each_reader_whether_they_won,
 );
+
+/// Issue 38: the game-over mail says at once, to each seat, whether its reader won — in the
+/// subject and at the top of both parts — as well as the result in the rules' words.
+async fn the_game_over_mail_tells_each_reader_whether_they_won(t: TestApp) {
+    let tag = tag();
+    let table = t.table(&tag).await;
+    t.play(&table, &table.tokens[0], "result win anna").await;
+    t.play(&table, &table.tokens[1], "result win anna").await;
+    t.smtp_dispatcher().drain().await.unwrap();
+    for (who, verdict) in [("anna", "You won"), ("bert", "You lost: Anna won")] {
+        let mut over = None;
+        for _ in 0..100 {
+            over = delivered_to(&format!("{who}-{tag}"))
+                .into_iter()
+                .find(|m| m.subject.contains("Game over"));
+            if over.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let over = over.unwrap_or_else(|| panic!("no game-over mail reached {who}"));
+        assert!(
+            over.subject.ends_with(&format!(" — {verdict}")),
+            "{}",
+            over.subject
+        );
+        assert!(
+            over.text.contains(&format!("{verdict}.\nResult: ")),
+            "{}",
+            over.text
+        );
+        assert!(
+            over.html.contains(&format!("<strong>{verdict}.</strong>")),
+            "{}",
+            over.html
+        );
+    }
+}
+
+#[test]
+fn a_verdict_names_the_other_winners_and_the_draw() {
+    use despatch::notify::notice::verdict;
+    assert_eq!(verdict(1, vec![]), "You won");
+    assert_eq!(verdict(2, vec!["Ben".into()]), "You won, with Ben");
+    assert_eq!(verdict(1, vec!["Ben".into()]), "You lost: Ben won");
+    assert_eq!(
+        verdict(3, vec!["Ben".into(), "Cy".into(), "Di".into()]),
+        "You lost: Ben, Cy and Di won"
+    );
+    assert_eq!(verdict(0, vec![]), "A draw: no one won");
+}
 
 /// Issue 16 (docs/notifications.md, "One mail for many moves"): a seat that several moves have
 /// passed to since its last mail is sent one, listing every move since and witnessing the
@@ -1260,6 +1312,7 @@ fn sample_context(event: &str) -> NoticeContext {
         misses: Some(1),
         consequence: Some("The game still waits for you.".into()),
         result: Some("anna wins".into()),
+        verdict: Some("You won".into()),
         export_link: Some("http://x/api/games/g/export".into()),
         talk_from: Some("Bert <the Quiet>".into()),
         talk_text: Some("Shall we <parley>?".into()),

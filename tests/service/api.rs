@@ -166,7 +166,7 @@ async fn a_game_is_created_played_exported_and_verified(app: TestApp) {
     assert!(result["lines"].as_array().unwrap().iter().any(|l| l["text"]
         .as_str()
         .unwrap()
-        .starts_with("anna rolls 2d6 (to hit)")));
+        .starts_with("Anna rolls 2d6 (to hit)")));
 
     let view = app
         .get(

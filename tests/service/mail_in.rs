@@ -187,7 +187,7 @@ async fn a_whole_game_is_played_by_replies(app: TestApp) {
     assert_eq!(body["status"], "answered");
     let text = body["reply"]["text"].as_str().unwrap();
     assert!(text.contains("Your orders were carried out"), "{text}");
-    assert!(text.contains("anna rolls 2d6 (to hit)"), "{text}");
+    assert!(text.contains("Anna rolls 2d6 (to hit)"), "{text}");
     // The proof link opens the proof page a player reads, not the API's JSON.
     let proof = text
         .lines()
@@ -520,7 +520,7 @@ async fn mail_commands_answer_status_log_and_help(app: TestApp) {
     let text = body["reply"]["text"].as_str().unwrap();
     assert!(text.contains("It is your turn"), "{text}");
     assert!(
-        text.contains("anna rolls 1d6"),
+        text.contains("Anna rolls 1d6"),
         "the log shows the roll: {text}"
     );
     assert!(text.contains("Mail commands"), "{text}");

@@ -469,7 +469,7 @@ fn mail_in_writes_the_links_of_the_base_url_the_service_stored() {
     assert!(
         answer
             .text
-            .contains("Proof: https://served.example.org/api/games/"),
+            .contains("Proof: https://served.example.org/games/"),
         "{}",
         answer.text
     );

@@ -345,7 +345,8 @@ async fn check_and_the_server_name_a_game_of_a_rules_version_this_build_does_not
         ))
         .await;
     let refusal = format!(
-        "this game was created under open-table rules version 0, which this build does not play (it plays version {version})"
+        "this game was created under open-table rules version 0, which this build does not play (it plays {})",
+        despatch::engine::game::versions_text(despatch::rules::find("open-table").unwrap().versions())
     );
     let out = check(&app, &[]).await;
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));

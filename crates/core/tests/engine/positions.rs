@@ -850,7 +850,7 @@ fn where_eagles_dare_s3_1_a_lost_unit_and_a_placement_set_from_a_position() {
     )
     .unwrap();
     let s: &despatch_core::rules::where_eagles_dare::state::State = s.downcast().unwrap();
-    assert_eq!(s.placing.as_ref().map(|p| p.1.as_str()), Some("ambush"));
+    assert_eq!(s.placing().map(|p| p.1), Some("ambush"));
     assert!(position(
         "where-eagles-dare",
         "the-best-laid-plans",

@@ -127,13 +127,15 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
         }
         Phase::Activation
             if s.pending.is_none()
-                && s.rout.is_none()
-                && s.routing.is_none()
+                && s.rout().is_none()
+                && s.routing().is_none()
                 && s.mann.is_none()
-                && s.lost.is_none()
-                && s.placing.is_some() =>
+                && s.lost().is_none()
+                && s.placing().is_some() =>
         {
-            let (who, event) = s.placing.clone().expect("placing");
+            let Some((who, event)) = s.placing().map(|(w, e)| (w, e.to_owned())) else {
+                return None;
+            };
             if who != side {
                 return None;
             }
@@ -225,8 +227,8 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
                 units: Vec::new(),
             }
         }
-        Phase::Activation if s.pending.is_none() && s.intelligence.is_some() => {
-            if s.intelligence != Some(side) {
+        Phase::Activation if s.pending.is_none() && s.intelligence().is_some() => {
+            if s.intelligence() != Some(side) {
                 return None;
             }
             let own: Vec<&str> = super::data::DATA
@@ -239,7 +241,7 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
                 division: own[rng(own.len())].to_owned(),
             }
         }
-        Phase::Activation if s.pending.is_none() && s.status_window => {
+        Phase::Activation if s.pending.is_none() && s.status_window() => {
             if side != Side::German {
                 return None;
             }
@@ -273,7 +275,7 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
                     target,
                 });
             }
-            if let Some(who) = s.rout {
+            if let Some(who) = s.rout() {
                 if side != who {
                     return None;
                 }
@@ -331,7 +333,7 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
                     None => Command::Pass,
                 });
             }
-            if let Some(r) = &s.routing {
+            if let Some(r) = s.routing() {
                 if side != r.side {
                     return None;
                 }
@@ -362,7 +364,7 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
                     Command::Pass
                 });
             }
-            if let Some(l) = &s.lost {
+            if let Some(l) = s.lost() {
                 if side != s.lost_mover() {
                     return None;
                 }
@@ -373,7 +375,7 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
                 } else {
                     Command::Move {
                         cohesion: false,
-                        unit: l.clone(),
+                        unit: l.to_owned(),
                         path: vec![n[rng(n.len())]],
                         column: false,
                         transport: None,

@@ -9,7 +9,7 @@
 use super::data::DATA;
 use super::hex::Hex;
 use super::order::faces_text;
-use super::state::{Bridge, Pending, Side, State, Unit};
+use super::state::{Bridge, Pending, Side, State, Unit, Wait};
 use super::terrain::Terrain;
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
@@ -538,10 +538,9 @@ pub fn fire(
     Ok(())
 }
 
-/// The CRT result class stated (and the unit it strikes, when named); a fire (not assault) "9"
-/// then draws from the roller's cup.
-pub fn result(s: &mut State, ctx: &mut Ctx, class: &str, target: Option<&str>) {
-    let p = s.pending.take().expect("checked by the caller");
+/// The CRT result class stated for the die `p` (taken off the state by the caller), and the
+/// unit it strikes, when named; a fire (not assault) "9" then draws from the roller's cup.
+pub fn result(s: &mut State, ctx: &mut Ctx, p: Pending, class: &str, target: Option<&str>) {
     let before = s.units.clone();
     let marks_before = s.marks.clone();
     ctx.say(format!(
@@ -630,7 +629,7 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
             "Rout: the {} player names a Formation in an enemy Fire Zone with a step lost that routs (rout <formation> [<units taken off>]), or passes (S3.1)",
             side.other().name()
         ));
-        s.rout = Some(side.other());
+        s.ask(Wait::Rout { side: side.other() });
     }
     if event == "rally" {
         super::events::ask(s, ctx, side, &event);
@@ -652,7 +651,7 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
             "Intelligence: the {} player names the division that gains 6 Command and 2 Dispatch Points (S3.1): intelligence <division>",
             side.name()
         ));
-        s.intelligence = Some(side);
+        s.ask(Wait::Intelligence { side });
     }
     if s.campaign {
         if event == "heroic" || event == "dutch" {
@@ -858,7 +857,10 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
         if ok {
             s.activity.entry(unit.to_owned()).or_default().lost_checked = true;
         } else {
-            s.lost = Some(unit.to_owned());
+            s.ask(Wait::Lost {
+                unit: unit.to_owned(),
+                event: None,
+            });
             ctx.say(format!(
                 "{unit} fails: it is lost, and the Allied player moves it (O3.0)"
             ));

@@ -35,6 +35,7 @@ pub mod text_board;
 pub mod turn;
 pub mod units;
 pub mod victory;
+pub mod wait;
 pub mod waiting;
 
 use std::collections::BTreeMap;
@@ -49,7 +50,7 @@ use crate::engine::ruleset::{
 use data::{Weather, DATA, TURNS};
 use hex::Hex;
 use order::Command;
-use state::{Drop, Highway, Phase, Side, State};
+use state::{Drop, Highway, Phase, Side, State, Wait};
 
 pub struct WhereEaglesDare;
 
@@ -279,9 +280,8 @@ impl Rules for WhereEaglesDare {
             chit: None,
             held: None,
             last_chit_held,
-            status_window: false,
+            wait: None,
             air_raid: None,
-            intelligence: None,
             raid_markers: Vec::new(),
             released: Vec::new(),
             entries: 0,
@@ -373,13 +373,8 @@ impl Rules for WhereEaglesDare {
             drop_awaiting: Vec::new(),
             eliminated: BTreeMap::new(),
             airborne_tanks: airborne_tanks.name(),
-            lost: None,
-            rout: None,
-            routing: None,
             entrenched: Default::default(),
             map,
-            lost_event: None,
-            placing: None,
             typhoons: None,
             heroic: BTreeMap::new(),
             dutch: BTreeMap::new(),
@@ -742,21 +737,20 @@ impl Rules for WhereEaglesDare {
         }
         if s.phase == Phase::Activation
             && s.pending.is_none()
-            && s.placing.as_ref().is_some_and(|(w, _)| *w == side)
+            && s.placing().is_some_and(|(w, _)| w == side)
         {
             events::pass(s, ctx);
             return Ok(());
         }
-        if s.phase == Phase::Activation
-            && s.pending.is_none()
-            && s.rout.is_none()
-            && s.routing.as_ref().is_some_and(|r| r.side == side)
+        if let (Phase::Activation, None, Some(Wait::Routing(r))) = (&s.phase, &s.pending, &s.wait)
         {
-            let r = s.routing.clone().expect("routing");
-            return offmap::routing(s, ctx, side, &r, &Command::Pass);
+            if r.side == side {
+                let r = r.clone();
+                return offmap::routing(s, ctx, side, &r, &Command::Pass);
+            }
         }
-        if s.phase == Phase::Activation && s.pending.is_none() && s.rout == Some(side) {
-            s.rout = None;
+        if s.phase == Phase::Activation && s.pending.is_none() && s.rout() == Some(side) {
+            s.wait = None;
             ctx.say(format!(
                 "The {} player names no routed Formation",
                 side.name()
@@ -770,27 +764,27 @@ impl Rules for WhereEaglesDare {
         {
             return units::joe_mann(s, ctx, side, false);
         }
-        if s.phase == Phase::Activation
-            && s.pending.is_none()
-            && s.lost.is_some()
-            && side == s.lost_mover()
+        if let (Phase::Activation, None, Some(Wait::Lost { unit, .. })) =
+            (&s.phase, &s.pending, &s.wait)
         {
-            let l = s.lost.take().expect("checked");
-            s.lost_event = None;
-            ctx.say(format!(
-                "The {} player leaves the lost {l} where it is",
-                side.name()
-            ));
-            return Ok(());
+            if side == s.lost_mover() {
+                let l = unit.clone();
+                s.wait = None;
+                ctx.say(format!(
+                    "The {} player leaves the lost {l} where it is",
+                    side.name()
+                ));
+                return Ok(());
+            }
         }
-        if s.phase == Phase::Activation && s.status_window && side == Side::German {
+        if s.phase == Phase::Activation && s.status_window() && side == Side::German {
             ctx.say("The German player missed the deadline: no status check");
-            s.status_window = false;
+            s.wait = None;
             return Ok(());
         }
         if s.phase != Phase::Activation
             || s.pending.is_some()
-            || s.intelligence.is_some()
+            || s.intelligence().is_some()
             || !self.may_act(s, seat)
         {
             return Err(rule(
@@ -912,16 +906,16 @@ impl WhereEaglesDare {
         side: Side,
         c: &Command,
     ) -> Result<(), RuleError> {
-        if s.pending.is_some() {
+        if let Some(p) = s.pending.clone() {
             let Command::Result { class, target } = c else {
                 return Err(rule(
                     "declared rolls",
                     "state the CRT result class of the die first: result <class>",
                 ));
             };
-            let hex = s.pending.as_ref().map(|p| p.hex).expect("pending");
-            bridges::check_result(s, hex, target.as_deref())?;
-            declared::result(s, ctx, class, target.as_deref());
+            bridges::check_result(s, p.hex, target.as_deref())?;
+            s.pending = None;
+            declared::result(s, ctx, p, class, target.as_deref());
             events::next_typhoon(s, ctx);
             if side != s.impulse {
                 close_window(s, ctx);
@@ -957,13 +951,13 @@ impl WhereEaglesDare {
                 )),
             };
         }
-        if let Some(who) = s.rout {
+        if let Some(who) = s.rout() {
             return match c {
                 Command::Rout { formation, units } if side == who => {
                     offmap::rout(s, ctx, formation, units)
                 }
                 Command::Pass if side == who => {
-                    s.rout = None;
+                    s.wait = None;
                     ctx.say(format!(
                         "The {} player names no routed Formation",
                         side.name()
@@ -979,7 +973,7 @@ impl WhereEaglesDare {
                 )),
             };
         }
-        if let Some(r) = s.routing.clone() {
+        if let Some(r) = s.routing().cloned() {
             return offmap::routing(s, ctx, side, &r, c);
         }
         if s.mann.is_some() {
@@ -992,7 +986,7 @@ impl WhereEaglesDare {
                 )),
             };
         }
-        if let Some(lost) = s.lost.clone() {
+        if let Some(lost) = s.lost().map(str::to_owned) {
             return match c {
                 Command::Move {
                     unit,
@@ -1011,25 +1005,23 @@ impl WhereEaglesDare {
                         *transport,
                         *cohesion,
                     )?;
-                    s.lost = None;
-                    s.lost_event = None;
+                    s.end_wait(Wait::is_lost);
                     s.marks.entry(lost.clone()).or_default().suppressed = true;
                     ctx.say(format!("The lost {lost} is Suppressed at the end of its lost movement (S3.1 Lost)"));
                     Ok(())
                 }
                 Command::Pass if side == s.lost_mover() => {
-                    s.lost = None;
-                    s.lost_event = None;
+                    s.wait = None;
                     ctx.say(format!("The {} player leaves the lost {lost} where it is", side.name()));
                     Ok(())
                 }
                 _ => Err(rule(
-                    if s.lost_event.is_some() { "S3.1 Events (Lost)" } else { "O3.0 German Lost Rule" },
+                    if s.lost_event().is_some() { "S3.1 Events (Lost)" } else { "O3.0 German Lost Rule" },
                     format!("the {} player moves the lost {lost} first (move {lost} <hex> …), or passes", s.lost_mover().name()),
                 )),
             };
         }
-        if let Some((who, event)) = s.placing.clone() {
+        if let Some((who, event)) = s.placing().map(|(w, e)| (w, e.to_owned())) {
             return match c {
                 Command::Place {
                     event: e,
@@ -1050,7 +1042,7 @@ impl WhereEaglesDare {
                 )),
             };
         }
-        if let Some(who) = s.intelligence {
+        if let Some(who) = s.intelligence() {
             return match c {
                 Command::Intelligence { division } if side == who => {
                     chits::intelligence(s, ctx, side, division)
@@ -1061,7 +1053,7 @@ impl WhereEaglesDare {
                 )),
             };
         }
-        if s.status_window {
+        if s.status_window() {
             return match c {
                 Command::Status => chits::status_window(s, ctx, side, true),
                 Command::Pass => chits::status_window(s, ctx, side, false),

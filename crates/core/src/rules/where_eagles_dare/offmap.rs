@@ -11,7 +11,7 @@ use super::data::{ChitKind, DATA};
 use super::hex::Hex;
 use super::oob::OOB;
 use super::order::Command;
-use super::state::{Corps, OffMap, Phase, Routing, Side, State};
+use super::state::{Corps, OffMap, Phase, Routing, Side, State, Wait};
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
@@ -386,7 +386,7 @@ pub fn rout(
         s.units.remove(u);
         super::units::eliminate(s, u);
     }
-    s.rout = None;
+    s.end_wait(Wait::is_rout);
     if routs_off {
         let back = s.day + if s.time >= super::turn::T1700 { 2 } else { 1 };
         s.offmap
@@ -417,11 +417,11 @@ pub fn rout(
             if routed.is_empty() { "no unit of it is on the map".to_owned() } else { routed.join(", ") }
         ));
         if !routed.is_empty() {
-            s.routing = Some(Routing {
+            s.ask(Wait::Routing(Routing {
                 side: Side::Allied,
                 formation: formation.to_owned(),
                 units: routed,
-            });
+            }));
         }
     } else {
         ctx.say(format!(
@@ -512,7 +512,7 @@ fn rout_59th(
         ));
     }
     let losses = super::units::formation_losses(s, formation);
-    s.rout = None;
+    s.end_wait(Wait::is_rout);
     let face = d10(ctx);
     if face > losses {
         ctx.say(format!(
@@ -670,10 +670,10 @@ pub fn routing(
         return Err(refuse(what));
     }
     let settle = |s: &mut State, ctx: &mut Ctx, unit: &str| {
-        if let Some(x) = s.routing.as_mut() {
+        if let Some(Wait::Routing(x)) = s.wait.as_mut() {
             x.units.retain(|u| u != unit);
             if x.units.is_empty() {
-                s.routing = None;
+                s.wait = None;
                 ctx.say(format!(
                     "Every routed unit of {} has moved or entrenched: the rout is over (S3.1)",
                     r.formation
@@ -718,7 +718,7 @@ pub fn routing(
             Ok(())
         }
         Command::Pass => {
-            s.routing = None;
+            s.end_wait(Wait::is_routing);
             ctx.say(format!(
                 "The other routed units of {} ({}) are not in an enemy Fire Zone: they stay, and nothing is placed on them (S3.1 Rout)",
                 r.formation,

@@ -9,7 +9,7 @@ use super::command;
 use super::data::{turn_index, Weather, DATA, TURNS};
 use super::hex::Hex;
 use super::oob::OOB;
-use super::state::{Bridge, Marks, Phase, Side, State, Unit};
+use super::state::{Bridge, Marks, Phase, Side, State, Unit, Wait};
 use super::WhereEaglesDare;
 use crate::engine::dice::DiceStream;
 use crate::engine::position::{statements, unknown, PositionError, Positioned, Statement};
@@ -94,6 +94,9 @@ fn chit(s: &Statement, w: &str) -> Result<String, PositionError> {
         ))
     })
 }
+
+/// A position states one event answer awaited at a time (`placing` or `lost`).
+const ONE_WAIT: &str = "a position waits for one event answer at a time: state placing or lost, not both";
 
 /// The scenario of `setup`, then the statements of `text`.
 pub fn read(
@@ -451,7 +454,13 @@ pub fn read(
                         events.join(", ")
                     )));
                 }
-                st.placing = Some((x, w[2].to_owned()));
+                if st.wait.as_ref().is_some_and(|w| !w.is_placing()) {
+                    return Err(s.error(ONE_WAIT));
+                }
+                st.wait = Some(Wait::Placing {
+                    side: x,
+                    event: w[2].to_owned(),
+                });
             }
             "passed-mines" => {
                 s.expect_words(2, "passed-mines <unit>")?;
@@ -469,8 +478,13 @@ pub fn read(
                         w[1], w[3]
                     )));
                 }
-                st.lost = Some(w[1].to_owned());
-                st.lost_event = Some(by);
+                if st.wait.as_ref().is_some_and(|w| !w.is_lost()) {
+                    return Err(s.error(ONE_WAIT));
+                }
+                st.wait = Some(Wait::Lost {
+                    unit: w[1].to_owned(),
+                    event: Some(by),
+                });
             }
             "lost82-in" => {
                 s.expect_words(2, "lost82-in <unit>")?;

@@ -4,7 +4,7 @@
 
 use super::data::{Spur, Weather, DATA, TURNS};
 use super::hex::Hex;
-use super::state::{AirDropCounters, Phase, State};
+use super::state::{AirDropCounters, Phase, State, Wait};
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
@@ -75,7 +75,7 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     s.impulse = super::state::Side::Allied;
     s.actions = 0;
     s.chit = None;
-    s.status_window = false;
+    s.end_wait(Wait::is_status_check);
     s.window = None;
     s.pending = None;
     s.highway.attacked_this_turn = false;

@@ -759,7 +759,9 @@ pub fn joe_mann(s: &mut State, ctx: &mut Ctx, side: Side, play: bool) -> Result<
             "the Allied player answers first: joemann, or pass",
         ));
     }
-    let m = s.mann.take().expect("the window is open");
+    let Some(m) = s.mann.take() else {
+        return Err(rule(S6_9, "no loss waits for PFC Joe Mann"));
+    };
     if play {
         s.mann_used = true;
         s.units.insert(m.unit.clone(), m.was.clone());

@@ -554,8 +554,10 @@ fn sibling_imports(
         .iter()
         .filter_map(|(f, _)| module(f).map(|(m, _)| m))
         .collect();
-    let mut graph: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
-        modules.iter().map(|m| (m.clone(), Default::default())).collect();
+    let mut graph: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = modules
+        .iter()
+        .map(|m| (m.clone(), Default::default()))
+        .collect();
     for (file, source) in files {
         let Some((me, depth)) = module(file) else {
             continue;
@@ -723,9 +725,9 @@ fn no_ruleset_has_an_import_loop_among_its_files() {
             .into_owned();
         let graph = sibling_imports(&game, &ruleset_files(&dir));
         for (set, walk) in import_loops(&graph) {
-            let known = KNOWN_LOOPS
-                .iter()
-                .any(|(g, files)| *g == game && files.iter().copied().eq(set.iter().map(String::as_str)));
+            let known = KNOWN_LOOPS.iter().any(|(g, files)| {
+                *g == game && files.iter().copied().eq(set.iter().map(String::as_str))
+            });
             if known {
                 seen_known.push((game.clone(), set));
             } else {
@@ -764,13 +766,25 @@ fn the_loop_finder_reads_every_form_of_sibling_import_and_names_the_loop() {
     let graph = sibling_imports(
         "game",
         &files(&[
-            ("mod.rs", "pub mod a; pub mod b; pub mod c; pub mod d; use a::X;"),
-            ("a.rs", "use super::{b::Y, rule};\n// super::d in a comment\n"),
-            ("b.rs", "fn f() { super::c::go(); }\nconst T: &str = \"super::d\";"),
+            (
+                "mod.rs",
+                "pub mod a; pub mod b; pub mod c; pub mod d; use a::X;",
+            ),
+            (
+                "a.rs",
+                "use super::{b::Y, rule};\n// super::d in a comment\n",
+            ),
+            (
+                "b.rs",
+                "fn f() { super::c::go(); }\nconst T: &str = \"super::d\";",
+            ),
             ("c.rs", "use crate::rules::game::a;"),
             ("d/mod.rs", "use super::a::X;"),
             ("d/deep.rs", "use super::super::c; use super::inner;"),
-            ("e.rs", "use crate::rules::other::a; use crate::engine::dice;"),
+            (
+                "e.rs",
+                "use crate::rules::other::a; use crate::engine::dice;",
+            ),
         ]),
     );
     let edges: Vec<String> = graph

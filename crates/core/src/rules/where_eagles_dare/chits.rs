@@ -7,9 +7,11 @@
 //! The chits, costs and gains are `data/chits.txt` and `data/divisions.txt` (reconstructed).
 
 use super::data::{ChitKind, DATA, TURNS};
+use super::in_play::{chit_in_play, in_play};
+pub use super::sequence::to_buy;
+use super::sequence::NIGHT;
 use super::state::{Phase, Side, State, Wait};
-use super::supply::{chit_in_play, in_play};
-use super::turn::{self, NIGHT};
+use super::turn;
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
@@ -41,12 +43,6 @@ fn guards_or_43rd_bought(chit: &str) -> bool {
     DATA.chit(chit).is_some_and(|c| {
         c.bought() && matches!(c.division.as_deref(), Some("guards") | Some("43rd"))
     })
-}
-
-/// Step 6 begins: the Allied player buys first, then the German.
-pub fn to_buy(s: &mut State) {
-    s.bought.clear();
-    s.phase = Phase::Buy { side: Side::Allied };
 }
 
 /// The cost of each chit of one purchase, S6.2's free chits at 0.

@@ -14,41 +14,7 @@ use super::terrain::Terrain;
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
-/// A Club Route Attacked marker into the Hell's Highway box, one a turn (4.3.3).
-pub fn attacked(s: &mut State, ctx: &mut Ctx, why: &str) {
-    if s.highway.attacked_this_turn {
-        ctx.say(format!(
-            "Club Route is attacked again ({why}): one Attacked marker a turn, this one is ignored"
-        ));
-        return;
-    }
-    s.highway.attacked_this_turn = true;
-    s.highway.attacked += 1;
-    ctx.say(format!(
-        "Club Route Attacked marker to the Hell's Highway box ({why})"
-    ));
-}
-
-/// A Club Route Closed marker, one a turn (4.3.3).
-pub fn closed(s: &mut State, ctx: &mut Ctx, why: &str) {
-    if s.highway.closed_this_turn {
-        return;
-    }
-    s.highway.closed_this_turn = true;
-    s.highway.closed += 1;
-    ctx.say(format!(
-        "Club Route Closed marker to the Hell's Highway box ({why})"
-    ));
-}
-
-/// Is a destroyed bridge on Club Route (both its hexes Club Route, or one and the marker)?
-pub fn destroyed_bridge_on_route(s: &State) -> bool {
-    DATA.bridges.iter().any(|b| {
-        s.bridges.get(&b.name).is_some_and(|x| !x.open())
-            && s.club_route.contains(&b.hexes.0)
-            && s.club_route.contains(&b.hexes.1)
-    })
-}
+use super::highway::{attacked, closed, destroyed_bridge_on_route};
 
 /// Decision 50: an armor Unit of the order of battle is its own vehicle, so it always moves as
 /// its organic transport says (`tracked`, or `wheeled` for wheels or a truck), whether the
@@ -613,7 +579,7 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
         side.name(),
         i + 1
     ));
-    let night_or_cloud = s.time == super::turn::NIGHT
+    let night_or_cloud = s.time == super::sequence::NIGHT
         || !matches!(s.weather, None | Some(super::data::Weather::Clear));
     if event == "air-strike" {
         if night_or_cloud {
@@ -1254,7 +1220,7 @@ pub fn drop_roll(
     match result {
         DropResult::Eliminated => {
             s.units.remove(unit);
-            super::units::eliminate(s, unit);
+            super::losses::eliminate(s, unit);
             s.drop_markers.remove(unit);
             ctx.say(format!("{unit} is eliminated on landing (3.4.1)"));
             return Ok(());
@@ -1263,10 +1229,10 @@ pub fn drop_roll(
             let m = s.marks.entry(unit.to_owned()).or_default();
             m.lost += 1;
             let lost = m.lost;
-            match super::units::steps_of(unit) {
+            match super::losses::steps_of(unit) {
                 Some(steps) if lost >= steps => {
                     s.units.remove(unit);
-                    super::units::eliminate(s, unit);
+                    super::losses::eliminate(s, unit);
                     s.drop_markers.remove(unit);
                     ctx.say(format!(
                         "{unit} loses its last step on landing and is eliminated (3.4.1)"

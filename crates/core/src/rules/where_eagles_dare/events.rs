@@ -9,8 +9,8 @@
 //!   an engineer in the hex removes it by an engineering action (`tq <unit> mines pass <faces>`);
 //!   placed on Club Route by the German, a Club Route Closed marker (4.3.3).
 
-use super::declared::closed;
 use super::hex::Hex;
+use super::highway::closed;
 use super::oob::OOB;
 use super::rule;
 use super::state::{Side, State, Wait};
@@ -100,7 +100,7 @@ pub fn formations_with_losses(s: &State, side: Side) -> Vec<(String, u32)> {
     OOB.formations
         .iter()
         .filter(|f| f.side == side)
-        .map(|f| (f.id.clone(), super::units::formation_losses(s, &f.id)))
+        .map(|f| (f.id.clone(), super::losses::formation_losses(s, &f.id)))
         .filter(|(_, n)| *n > 0)
         .collect()
 }
@@ -159,7 +159,7 @@ fn reinf(
             f.side.name()
         )));
     }
-    let total = super::units::formation_losses(s, &f.id);
+    let total = super::losses::formation_losses(s, &f.id);
     if total == 0 {
         let lost82 = side == Side::Allied && f.division == "101st" && !lost_82nd_left(s).is_empty();
         return Err(r(format!(
@@ -241,7 +241,7 @@ fn reinf(
         }
         done.push(u);
         let n = back.iter().filter(|x| *x == u).count() as u32;
-        let steps = super::units::steps_of(u).unwrap_or(0);
+        let steps = super::losses::steps_of(u).unwrap_or(0);
         if let Some(k) = s.eliminated.remove(u) {
             let at = leader.expect("an eliminated unit comes back only with a Leader known");
             s.units.insert(
@@ -349,7 +349,7 @@ fn lost_82nd(
             "a Lost 82nd AB unit comes in its formation leader's hex: no 101st Leader is known in {hex}"
         )));
     }
-    let steps = super::units::steps_of(target).unwrap_or(2);
+    let steps = super::losses::steps_of(target).unwrap_or(2);
     let (leader, lost) = match s.reinf_one.clone() {
         Some(f) => {
             let Some((l, _)) = leaders.iter().find(|(_, lf)| *lf == f) else {
@@ -363,10 +363,10 @@ fn lost_82nd(
         None => {
             let Some((l, _)) = leaders
                 .iter()
-                .find(|(_, lf)| super::units::formation_losses(s, lf) == 0)
+                .find(|(_, lf)| super::losses::formation_losses(s, lf) == 0)
             else {
                 let (_, f) = &leaders[0];
-                let n = super::units::formation_losses(s, f);
+                let n = super::losses::formation_losses(s, f);
                 return Err(r(format!(
                     "{f} has {n} step(s) lost: Reinf recovers them first (place reinf {f}){}; a two-step Lost 82nd AB unit comes in only with the Leader of a formation that lost none",
                     if n == 1 {

@@ -934,8 +934,7 @@ where
                 },
                 here.clone(),
             );
-            if s.placing() == Some((side, "heroic"))
-            {
+            if s.placing() == Some((side, "heroic")) {
                 self.offer(
                     Command::Place {
                         event: "heroic".into(),

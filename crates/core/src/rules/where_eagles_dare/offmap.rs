@@ -384,11 +384,16 @@ pub fn rout(
     s.marks.retain(|_, m| !m.is_clear());
     for u in &eliminated {
         s.units.remove(u);
-        super::units::eliminate(s, u);
+        super::losses::eliminate(s, u);
     }
     s.end_wait(Wait::is_rout);
     if routs_off {
-        let back = s.day + if s.time >= super::turn::T1700 { 2 } else { 1 };
+        let back = s.day
+            + if s.time >= super::sequence::T1700 {
+                2
+            } else {
+                1
+            };
         s.offmap
             .insert(formation.to_owned(), OffMap::Routed { back });
         let mut what = Vec::new();
@@ -511,7 +516,7 @@ fn rout_59th(
             ),
         ));
     }
-    let losses = super::units::formation_losses(s, formation);
+    let losses = super::losses::formation_losses(s, formation);
     s.end_wait(Wait::is_rout);
     let face = d10(ctx);
     if face > losses {
@@ -536,7 +541,7 @@ fn rout_59th(
         if s.units.remove(u).is_some() {
             left_map.push(u.clone());
         }
-        super::units::clear_markers(s, u);
+        super::losses::clear_markers(s, u);
         s.entrenched.remove(u);
         if let Some((kind, division)) = s.riding.remove(u) {
             *s.assets_lost

@@ -9,40 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::data::{Spur, Weather, TURNS};
 use super::hex::Hex;
-use crate::engine::ruleset::Seat;
-
-/// The two sides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    Allied,
-    German,
-}
-
-impl Side {
-    pub fn seat(self) -> Seat {
-        Seat::parse(self.name()).expect("a seat id")
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Allied => "allied",
-            Side::German => "german",
-        }
-    }
-    pub fn of(seat: &Seat) -> Option<Side> {
-        match seat.as_str() {
-            "allied" => Some(Side::Allied),
-            "german" => Some(Side::German),
-            _ => None,
-        }
-    }
-    pub fn other(self) -> Side {
-        match self {
-            Side::Allied => Side::German,
-            Side::German => Side::Allied,
-        }
-    }
-}
+pub use super::side::Side;
 
 /// What the game waits for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -781,7 +748,8 @@ pub mod wait_wire {
             ));
         }
         let all = [
-            f.status_window.then_some(("status_window", Wait::StatusCheck)),
+            f.status_window
+                .then_some(("status_window", Wait::StatusCheck)),
             f.intelligence
                 .map(|side| ("intelligence", Wait::Intelligence { side })),
             f.rout.map(|side| ("rout", Wait::Rout { side })),

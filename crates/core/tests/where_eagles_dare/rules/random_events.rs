@@ -357,10 +357,7 @@ fn lost_s3_1_the_enemy_picks_a_friendly_unit_and_moves_it() {
     // The German picks an Allied unit, not his own.
     refused(&mut s, "german", "place lost G/1", "Lost");
     ok(&mut s, "german", "place lost A/502", &[]);
-    assert_eq!(
-        (s.lost(), s.lost_mover()),
-        (Some("A/502"), Side::German)
-    );
+    assert_eq!((s.lost(), s.lost_mover()), (Some("A/502"), Side::German));
     refused(&mut s, "allied", "end", "sequence of play");
     refused(&mut s, "german", "move G/1 56.207", "Lost");
     ok(&mut s, "german", "move A/502 56.204 56.205", &[]);

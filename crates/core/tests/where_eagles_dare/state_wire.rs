@@ -21,8 +21,11 @@ fn state() -> State {
         .unwrap()
 }
 
-/// The old fields as a state with `wait` writes them: absent where they were skipped.
-fn old_fields(s: &State) -> Vec<(&'static str, Option<Value>)> {
+/// Old fields by name, each with its value (none: absent, as a skipped field is).
+type Fields = Vec<(&'static str, Option<Value>)>;
+
+/// The old fields as a state with `wait` writes them.
+fn old_fields(s: &State) -> Fields {
     let v = serde_json::to_value(s).unwrap();
     [
         "status_window",
@@ -45,7 +48,7 @@ fn each_wait_is_written_as_the_field_it_replaced_and_read_back() {
         formation: "502".into(),
         units: vec!["A/502".into()],
     };
-    let cases: Vec<(Option<Wait>, Vec<(&str, Option<Value>)>)> = vec![
+    let cases: Vec<(Option<Wait>, Fields)> = vec![
         (None, vec![]),
         (
             Some(Wait::StatusCheck),

@@ -517,3 +517,286 @@ fn the_shared_parts_are_leaves() {
         "src/metrics.rs:1: metrics may not import crate::games::MoveResult (rule: metrics may import nothing outside itself)"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Within a ruleset: no import loop among its files.
+//
+// A ruleset's files are its chapters and the types under them. A file imports a sibling by
+// `super::<sibling>` (or `super::super::<sibling>` from a file a folder down) or by
+// `crate::rules::<ruleset>::<sibling>`, in a `use` or inline. Two files that import each other,
+// through any number of others, cannot be read one before the other: the shared types and
+// helpers belong in a file both import. The ruleset's root (`mod.rs`), which declares and
+// plays them all, is not counted.
+
+/// Loops a ruleset still has, each with its files in order: the test fails when one of them
+/// changes (a new loop, or one gone that is still listed here).
+const KNOWN_LOOPS: &[(&str, &[&str])] = &[
+    ("for_honor_and_glory", &["battle", "limits"]),
+    ("hour_of_glory", &["defender", "guards"]),
+    ("searching_for_glory", &["reentry", "round", "victory"]),
+];
+
+/// The sibling modules each file of the ruleset `game` imports: `files` holds each file's path
+/// under the ruleset's folder (`units.rs`, `board/layers.rs`) and its source.
+fn sibling_imports(
+    game: &str,
+    files: &[(String, String)],
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let module = |file: &str| -> Option<(String, usize)> {
+        let parts: Vec<&str> = file.trim_end_matches(".rs").split('/').collect();
+        let depth = match parts.last() {
+            Some(&"mod") => parts.len() - 1,
+            _ => parts.len(),
+        };
+        (depth > 0).then(|| (parts[0].to_owned(), depth - 1))
+    };
+    let modules: std::collections::BTreeSet<String> = files
+        .iter()
+        .filter_map(|(f, _)| module(f).map(|(m, _)| m))
+        .collect();
+    let mut graph: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = modules
+        .iter()
+        .map(|m| (m.clone(), Default::default()))
+        .collect();
+    for (file, source) in files {
+        let Some((me, depth)) = module(file) else {
+            continue;
+        };
+        let code = code_only(source);
+        let ups = "super::".repeat(depth + 1);
+        let ruleset = format!("rules::{game}::");
+        let mut paths = Vec::new();
+        for start in ["super::", "crate::"] {
+            for (at, _) in code.match_indices(start) {
+                let before = &code[..at];
+                if before.ends_with("::")
+                    || before.ends_with('$')
+                    || before
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                {
+                    continue;
+                }
+                let rest = &code[at..];
+                let tree_end = path_tree_end(rest);
+                paths.extend(expand(&rest[..tree_end]));
+            }
+        }
+        for path in paths {
+            let tail = if let Some(t) = path.strip_prefix(ups.as_str()) {
+                t
+            } else if let Some(t) = path
+                .strip_prefix("crate::")
+                .and_then(|p| p.strip_prefix(ruleset.as_str()))
+            {
+                t
+            } else {
+                continue;
+            };
+            let first = tail.split("::").next().unwrap_or("");
+            if first != me && modules.contains(first) {
+                graph
+                    .get_mut(&me)
+                    .expect("every module is in the graph")
+                    .insert(first.to_owned());
+            }
+        }
+    }
+    graph
+}
+
+/// Where a path or `use` tree starting `rest` ends: `a::b::{c, d::{e}}` or `a::b::c`.
+fn path_tree_end(rest: &str) -> usize {
+    let mut depth = 0;
+    for (k, ch) in rest.char_indices() {
+        match ch {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return k + 1;
+                }
+            }
+            c if depth == 0 && !(c.is_alphanumeric() || c == '_' || c == ':') => return k,
+            _ => {}
+        }
+    }
+    rest.len()
+}
+
+/// The import loops of a graph: each strongly connected set of two or more files, as one
+/// loop through all of it written `a → b → … → a`, with the set's files sorted.
+fn import_loops(
+    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Vec<(Vec<String>, String)> {
+    use std::collections::{BTreeMap, BTreeSet};
+    // Two files are in one set when each reaches the other.
+    let reach = |from: &str| -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.to_owned()];
+        while let Some(m) = todo.pop() {
+            for n in graph.get(&m).into_iter().flatten() {
+                if seen.insert(n.clone()) {
+                    todo.push(n.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reaches: BTreeMap<&String, BTreeSet<String>> =
+        graph.keys().map(|m| (m, reach(m))).collect();
+    let mut done = BTreeSet::new();
+    let mut loops = Vec::new();
+    for m in graph.keys() {
+        if done.contains(m) || !reaches[m].contains(m) {
+            continue;
+        }
+        let set: Vec<String> = graph
+            .keys()
+            .filter(|n| reaches[m].contains(*n) && reaches[*n].contains(m))
+            .cloned()
+            .collect();
+        done.extend(set.iter().cloned());
+        // The shortest way round from the set's first file back to it (breadth first).
+        let mut came_from: BTreeMap<String, String> = BTreeMap::new();
+        let mut todo = std::collections::VecDeque::from([m.clone()]);
+        while let Some(at) = todo.pop_front() {
+            if came_from.contains_key(m) {
+                break;
+            }
+            for n in &graph[&at] {
+                if set.contains(n) && !came_from.contains_key(n) {
+                    came_from.insert(n.clone(), at.clone());
+                    todo.push_back(n.clone());
+                }
+            }
+        }
+        let mut walk = vec![m.clone()];
+        let mut at = came_from[m].clone();
+        while at != *m {
+            walk.push(at.clone());
+            at = came_from[&at].clone();
+        }
+        walk.push(m.clone());
+        walk.reverse();
+        loops.push((set, walk.join(" → ")));
+    }
+    loops
+}
+
+fn ruleset_files(dir: &Path) -> Vec<(String, String)> {
+    let mut paths = Vec::new();
+    rust_files(dir, &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let relative = p
+                .strip_prefix(dir)
+                .expect("under the ruleset")
+                .to_string_lossy()
+                .replace('\\', "/");
+            (
+                relative,
+                std::fs::read_to_string(&p).expect("a readable source file"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn no_ruleset_has_an_import_loop_among_its_files() {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src/rules");
+    let mut games: Vec<PathBuf> = std::fs::read_dir(&rules)
+        .expect("crates/core/src/rules is readable")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    games.sort();
+    assert!(games.len() >= 4, "found only {} rulesets", games.len());
+    let mut problems = Vec::new();
+    let mut seen_known = Vec::new();
+    for dir in games {
+        let game = dir
+            .file_name()
+            .expect("a folder name")
+            .to_string_lossy()
+            .into_owned();
+        let graph = sibling_imports(&game, &ruleset_files(&dir));
+        for (set, walk) in import_loops(&graph) {
+            let known = KNOWN_LOOPS.iter().any(|(g, files)| {
+                *g == game && files.iter().copied().eq(set.iter().map(String::as_str))
+            });
+            if known {
+                seen_known.push((game.clone(), set));
+            } else {
+                problems.push(format!(
+                    "crates/core/src/rules/{game}: the files {} import each other: {walk}; move what they share into a file below them",
+                    set.join(", ")
+                ));
+            }
+        }
+    }
+    for (game, files) in KNOWN_LOOPS {
+        if !seen_known
+            .iter()
+            .any(|(g, set)| g == game && files.iter().copied().eq(set.iter().map(String::as_str)))
+        {
+            problems.push(format!(
+                "crates/core/src/rules/{game}: the loop {} is gone or changed: take it off KNOWN_LOOPS in tests/architecture.rs",
+                files.join(", ")
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "import loops within a ruleset (docs/architecture.md, \"Within a ruleset\"):\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_loop_finder_reads_every_form_of_sibling_import_and_names_the_loop() {
+    let files = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(f, s)| ((*f).to_owned(), (*s).to_owned()))
+            .collect()
+    };
+    let graph = sibling_imports(
+        "game",
+        &files(&[
+            (
+                "mod.rs",
+                "pub mod a; pub mod b; pub mod c; pub mod d; use a::X;",
+            ),
+            (
+                "a.rs",
+                "use super::{b::Y, rule};\n// super::d in a comment\n",
+            ),
+            (
+                "b.rs",
+                "fn f() { super::c::go(); }\nconst T: &str = \"super::d\";",
+            ),
+            ("c.rs", "use crate::rules::game::a;"),
+            ("d/mod.rs", "use super::a::X;"),
+            ("d/deep.rs", "use super::super::c; use super::inner;"),
+            (
+                "e.rs",
+                "use crate::rules::other::a; use crate::engine::dice;",
+            ),
+        ]),
+    );
+    let edges: Vec<String> = graph
+        .iter()
+        .flat_map(|(m, to)| to.iter().map(move |t| format!("{m}>{t}")))
+        .collect();
+    assert_eq!(edges, vec!["a>b", "b>c", "c>a", "d>a", "d>c"]);
+    assert_eq!(
+        import_loops(&graph),
+        vec![(
+            vec!["a".to_owned(), "b".to_owned(), "c".to_owned()],
+            "a → b → c → a".to_owned()
+        )]
+    );
+}

@@ -850,7 +850,7 @@ fn where_eagles_dare_s3_1_a_lost_unit_and_a_placement_set_from_a_position() {
     )
     .unwrap();
     let s: &despatch_core::rules::where_eagles_dare::state::State = s.downcast().unwrap();
-    assert_eq!(s.placing.as_ref().map(|p| p.1.as_str()), Some("ambush"));
+    assert_eq!(s.placing().map(|p| p.1), Some("ambush"));
     assert!(position(
         "where-eagles-dare",
         "the-best-laid-plans",
@@ -865,4 +865,16 @@ fn where_eagles_dare_s3_1_a_lost_unit_and_a_placement_set_from_a_position() {
         "placing german tea"
     )
     .is_err());
+    // One event answer awaited at a time (docs/rules/where-eagles-dare.md, "What the game
+    // waits for"): a position stating both is refused at the second, naming them.
+    let e = position(
+        "where-eagles-dare",
+        "the-best-laid-plans",
+        &seats,
+        "unit A/502 allied at 56.203\nplacing allied heroic\nlost A/502 by german",
+    )
+    .err()
+    .expect("refused");
+    assert_eq!(e.line, 3);
+    assert!(e.message.contains("placing or lost, not both"), "{e}");
 }

@@ -844,7 +844,12 @@ fn pointing_decision_14_a_unit_s_own_hex_offers_heroic_unmark_and_dismount() {
     );
     // S3.1 Heroic: while the marker is to be placed, every friendly unit at its own hex.
     let mut h = s.clone();
-    h.placing = Some((Side::Allied, "heroic".into()));
+    h.wait = Some(
+        despatch_core::rules::where_eagles_dare::state::Wait::Placing {
+            side: Side::Allied,
+            event: "heroic".into(),
+        },
+    );
     let pointed = WhereEaglesDare.pointing(&h, &allied);
     assert!(orders_at(&pointed, "x-inf", "41.230").contains(&"place heroic x-inf".to_owned()));
     assert!(
@@ -1107,11 +1112,15 @@ fn pointing_s3_1_decision_30_a_routed_unit_moves_one_hex_or_entrenches_at_its_ow
     allied_impulse(&mut s);
     put(&mut s, "A/502", Side::Allied, "41.230");
     put(&mut s, "y-ger", Side::German, "42.230");
-    s.routing = Some(despatch_core::rules::where_eagles_dare::state::Routing {
-        side: Side::Allied,
-        formation: "502".into(),
-        units: vec!["A/502".into()],
-    });
+    s.wait = Some(
+        despatch_core::rules::where_eagles_dare::state::Wait::Routing(
+            despatch_core::rules::where_eagles_dare::state::Routing {
+                side: Side::Allied,
+                formation: "502".into(),
+                units: vec!["A/502".into()],
+            },
+        ),
+    );
     let allied = seat("allied");
     let pointed = WhereEaglesDare.pointing(&s, &allied);
     assert!(orders_at(&pointed, "A/502", "41.230").contains(&"entrench A/502".to_owned()));
@@ -1131,7 +1140,7 @@ fn pointing_s3_1_decision_30_a_routed_unit_moves_one_hex_or_entrenches_at_its_ow
         "{pointed:?}"
     );
     let after = played(&s, &allied, "entrench A/502");
-    assert!(after.entrenched.contains("A/502") && after.routing.is_none());
+    assert!(after.entrenched.contains("A/502") && after.routing().is_none());
     let b = svg(&after, &Viewer::Spectator, &BoardContext::default());
     assert!(b.contains(r#"data-piece="m-entrenched-A/502" data-at="41.230""#));
 }

@@ -6,4 +6,5 @@ mod svg_checks;
 mod board;
 mod bot;
 mod rules;
+mod state_wire;
 mod suggestions;

@@ -127,106 +127,20 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
         }
         Phase::Activation
             if s.pending.is_none()
-                && s.rout.is_none()
-                && s.routing.is_none()
+                && s.rout().is_none()
+                && s.routing().is_none()
                 && s.mann.is_none()
-                && s.lost.is_none()
-                && s.placing.is_some() =>
+                && s.lost().is_none()
+                && s.placing().is_some() =>
         {
-            let (who, event) = s.placing.clone().expect("placing");
+            let (who, event) = s.placing().map(|(w, e)| (w, e.to_owned()))?;
             if who != side {
                 return None;
             }
-            // S3.1: a friendly unit for Heroic, a hex by a friendly unit for Dutch and a
-            // Minefield (refused, and tried again, when none is near), or pass.
-            let own: Vec<(&String, Hex)> = s
-                .units
-                .iter()
-                .filter(|(_, u)| u.side == side)
-                .map(|(n, u)| (n, u.hex))
-                .collect();
-            if own.is_empty() || rng(4) == 0 {
-                return Some(Command::Pass);
-            }
-            let (name, at) = own[rng(own.len())];
-            if event == "lost" {
-                // The enemy's unit that is lost (S3.1).
-                let theirs: Vec<&String> = s
-                    .units
-                    .iter()
-                    .filter(|(_, u)| u.side == side.other())
-                    .map(|(n, _)| n)
-                    .collect();
-                return Some(match theirs.len() {
-                    0 => Command::Pass,
-                    n => Command::Place {
-                        event,
-                        target: theirs[rng(n)].clone(),
-                        at: None,
-                        units: Vec::new(),
-                    },
-                });
-            }
-            if event == "rally" || event == "air-strike" {
-                // S3.1: the formation of one of his units (a Typhoon on that unit's hex).
-                let Some(f) = super::oob::OOB
-                    .formation_of(name)
-                    .filter(|f| f.side == side)
-                else {
-                    return Some(Command::Pass);
-                };
-                return Some(Command::Place {
-                    at: (event == "air-strike").then_some(at),
-                    event,
-                    target: f.id.clone(),
-                    units: Vec::new(),
-                });
-            }
-            if event == "reinf" {
-                // S3.1: a formation with a step lost, or a Lost 82nd AB unit with a 101st
-                // Leader whose formation lost none (refused, and tried again, when it did).
-                let hurt = super::events::formations_with_losses(s, side);
-                let left = super::events::lost_82nd_left(s);
-                let leader = s.units.iter().find(|(n, _)| {
-                    super::oob::OOB.unit(n).is_some_and(|u| u.range.is_some())
-                        && super::oob::OOB.division_of(n) == Some("101st")
-                        && s.reinf_one.as_ref().is_none_or(|f| {
-                            super::oob::OOB.formation_of(n).is_some_and(|x| &x.id == f)
-                        })
-                });
-                let lost82 = match (left.first(), leader) {
-                    (Some(u), Some((_, l))) if side == Side::Allied => Some(Command::Place {
-                        event: event.clone(),
-                        target: (*u).to_owned(),
-                        at: Some(l.hex),
-                        units: Vec::new(),
-                    }),
-                    _ => None,
-                };
-                if s.reinf_one.is_some() || hurt.is_empty() || rng(3) == 0 {
-                    return Some(lost82.unwrap_or(Command::Pass));
-                }
-                let (f, _) = &hurt[rng(hurt.len())];
-                return Some(Command::Place {
-                    event,
-                    target: f.clone(),
-                    at: None,
-                    units: Vec::new(),
-                });
-            }
-            Command::Place {
-                target: if event == "heroic" {
-                    name.clone()
-                } else {
-                    at.neighbours()[rng(6)].to_string()
-                },
-                event,
-                at: None,
-                units: Vec::new(),
-            }
+            return place_event(s, side, event, rng);
         }
-        Phase::Activation if s.pending.is_none() && s.intelligence.is_some() => {
-            if s.intelligence != Some(side) {
+        Phase::Activation if s.pending.is_none() && s.intelligence().is_some() => {
+            if s.intelligence() != Some(side) {
                 return None;
             }
             let own: Vec<&str> = super::data::DATA
@@ -239,7 +153,7 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
                 division: own[rng(own.len())].to_owned(),
             }
         }
-        Phase::Activation if s.pending.is_none() && s.status_window => {
+        Phase::Activation if s.pending.is_none() && s.status_window() => {
             if side != Side::German {
                 return None;
             }
@@ -273,7 +187,7 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
                     target,
                 });
             }
-            if let Some(who) = s.rout {
+            if let Some(who) = s.rout() {
                 if side != who {
                     return None;
                 }
@@ -331,7 +245,7 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
                     None => Command::Pass,
                 });
             }
-            if let Some(r) = &s.routing {
+            if let Some(r) = s.routing() {
                 if side != r.side {
                     return None;
                 }
@@ -362,7 +276,7 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
                     Command::Pass
                 });
             }
-            if let Some(l) = &s.lost {
+            if let Some(l) = s.lost() {
                 if side != s.lost_mover() {
                     return None;
                 }
@@ -373,7 +287,7 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
                 } else {
                     Command::Move {
                         cohesion: false,
-                        unit: l.clone(),
+                        unit: l.to_owned(),
                         path: vec![n[rng(n.len())]],
                         column: false,
                         transport: None,
@@ -401,6 +315,97 @@ fn window(s: &State, side: Side, rng: BotRng) -> Option<Command> {
             return None;
         }
         _ => return None,
+    })
+}
+
+/// An event placed (S3.1): the bot's answer when `event` waits for its `side`.
+fn place_event(s: &State, side: Side, event: String, rng: BotRng) -> Option<Command> {
+    // S3.1: a friendly unit for Heroic, a hex by a friendly unit for Dutch and a
+    // Minefield (refused, and tried again, when none is near), or pass.
+    let own: Vec<(&String, Hex)> = s
+        .units
+        .iter()
+        .filter(|(_, u)| u.side == side)
+        .map(|(n, u)| (n, u.hex))
+        .collect();
+    if own.is_empty() || rng(4) == 0 {
+        return Some(Command::Pass);
+    }
+    let (name, at) = own[rng(own.len())];
+    if event == "lost" {
+        // The enemy's unit that is lost (S3.1).
+        let theirs: Vec<&String> = s
+            .units
+            .iter()
+            .filter(|(_, u)| u.side == side.other())
+            .map(|(n, _)| n)
+            .collect();
+        return Some(match theirs.len() {
+            0 => Command::Pass,
+            n => Command::Place {
+                event,
+                target: theirs[rng(n)].clone(),
+                at: None,
+                units: Vec::new(),
+            },
+        });
+    }
+    if event == "rally" || event == "air-strike" {
+        // S3.1: the formation of one of his units (a Typhoon on that unit's hex).
+        let Some(f) = super::oob::OOB
+            .formation_of(name)
+            .filter(|f| f.side == side)
+        else {
+            return Some(Command::Pass);
+        };
+        return Some(Command::Place {
+            at: (event == "air-strike").then_some(at),
+            event,
+            target: f.id.clone(),
+            units: Vec::new(),
+        });
+    }
+    if event == "reinf" {
+        // S3.1: a formation with a step lost, or a Lost 82nd AB unit with a 101st
+        // Leader whose formation lost none (refused, and tried again, when it did).
+        let hurt = super::events::formations_with_losses(s, side);
+        let left = super::events::lost_82nd_left(s);
+        let leader = s.units.iter().find(|(n, _)| {
+            super::oob::OOB.unit(n).is_some_and(|u| u.range.is_some())
+                && super::oob::OOB.division_of(n) == Some("101st")
+                && s.reinf_one
+                    .as_ref()
+                    .is_none_or(|f| super::oob::OOB.formation_of(n).is_some_and(|x| &x.id == f))
+        });
+        let lost82 = match (left.first(), leader) {
+            (Some(u), Some((_, l))) if side == Side::Allied => Some(Command::Place {
+                event: event.clone(),
+                target: (*u).to_owned(),
+                at: Some(l.hex),
+                units: Vec::new(),
+            }),
+            _ => None,
+        };
+        if s.reinf_one.is_some() || hurt.is_empty() || rng(3) == 0 {
+            return Some(lost82.unwrap_or(Command::Pass));
+        }
+        let (f, _) = &hurt[rng(hurt.len())];
+        return Some(Command::Place {
+            event,
+            target: f.clone(),
+            at: None,
+            units: Vec::new(),
+        });
+    }
+    Some(Command::Place {
+        target: if event == "heroic" {
+            name.clone()
+        } else {
+            at.neighbours()[rng(6)].to_string()
+        },
+        event,
+        at: None,
+        units: Vec::new(),
     })
 }
 

@@ -222,7 +222,7 @@ pub fn after_move(
                 x.bulldozer = None;
                 s.units.remove(&dozer);
                 s.gone.push(dozer.clone());
-                super::units::eliminate(s, &dozer);
+                super::losses::eliminate(s, &dozer);
                 ctx.say(format!(
                     "{unit} moves into {}: the Bulldozer {dozer} is eliminated (2.11)",
                     southern_hex(b.hexes)
@@ -1025,7 +1025,7 @@ pub fn reconcile(s: &mut State, ctx: &mut Ctx) {
             ));
         }
     }
-    if cut && super::declared::destroyed_bridge_on_route(s) && !s.highway.cut {
+    if cut && super::highway::destroyed_bridge_on_route(s) && !s.highway.cut {
         s.highway.cut = true;
         ctx.say("A bridge on Club Route is destroyed: the Club Route marker goes to its Cut side (4.3.3)");
     }

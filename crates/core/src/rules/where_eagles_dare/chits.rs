@@ -7,9 +7,11 @@
 //! The chits, costs and gains are `data/chits.txt` and `data/divisions.txt` (reconstructed).
 
 use super::data::{ChitKind, DATA, TURNS};
-use super::state::{Phase, Side, State};
-use super::supply::{chit_in_play, in_play};
-use super::turn::{self, NIGHT};
+use super::in_play::{chit_in_play, in_play};
+pub use super::sequence::to_buy;
+use super::sequence::NIGHT;
+use super::state::{Phase, Side, State, Wait};
+use super::turn;
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
@@ -41,12 +43,6 @@ fn guards_or_43rd_bought(chit: &str) -> bool {
     DATA.chit(chit).is_some_and(|c| {
         c.bought() && matches!(c.division.as_deref(), Some("guards") | Some("43rd"))
     })
-}
-
-/// Step 6 begins: the Allied player buys first, then the German.
-pub fn to_buy(s: &mut State) {
-    s.bought.clear();
-    s.phase = Phase::Buy { side: Side::Allied };
 }
 
 /// The cost of each chit of one purchase, S6.2's free chits at 0.
@@ -216,7 +212,7 @@ fn start_activation(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
 /// turn is set aside to open the next turn (S6.4); an empty mug ends the turn.
 pub fn draw(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     s.chit = None;
-    s.status_window = false;
+    s.end_wait(Wait::is_status_check);
     s.window = None;
     match s.mug.len() {
         0 => turn::end_turn(s, ctx),
@@ -269,7 +265,7 @@ fn play(s: &mut State, ctx: &mut Ctx, id: String) {
             ));
         }
         if id == "div-guards" && s.highway.attacked + s.highway.closed > 0 {
-            s.status_window = true;
+            s.ask(Wait::StatusCheck);
         }
     }
     ctx.say(format!(
@@ -311,7 +307,7 @@ pub fn status_window(s: &mut State, ctx: &mut Ctx, side: Side, ask: bool) -> Res
             "the German player answers first: status, or pass",
         ));
     }
-    s.status_window = false;
+    s.end_wait(Wait::is_status_check);
     if ask {
         super::declared::status_check(s, ctx)?;
     } else {
@@ -394,7 +390,7 @@ pub fn intelligence(
         })?;
     *s.cp.entry(d.id.clone()).or_default() += 6;
     *s.dp.entry(d.id.clone()).or_default() += 2;
-    s.intelligence = None;
+    s.end_wait(Wait::is_intelligence);
     ctx.say(format!(
         "Intelligence: the {} gains 6 Command and 2 Dispatch Points (now {} and {})",
         d.id, s.cp[&d.id], s.dp[&d.id]

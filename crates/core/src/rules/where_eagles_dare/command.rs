@@ -360,7 +360,7 @@ pub fn eliminate_north_231(s: &mut State, ctx: &mut Ctx) {
     for n in north {
         let at = s.units.remove(&n).map(|u| u.hex).expect("listed");
         s.gone.push(n.clone());
-        super::units::eliminate(s, &n);
+        super::losses::eliminate(s, &n);
         ctx.say(format!(
             "{n} of the 231st Brigade is north of its Deployment Limit line at {at}: eliminated (S6.10)"
         ));

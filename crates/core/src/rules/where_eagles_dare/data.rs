@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 use super::hex::Hex;
-use super::state::Side;
+use super::side::Side;
 
 /// The turn track of one day, 0700 to Night (1.1).
 pub const TURNS: [&str; 8] = [

@@ -9,46 +9,12 @@
 use super::data::DATA;
 use super::hex::Hex;
 use super::order::faces_text;
-use super::state::{Bridge, Pending, Side, State, Unit};
+use super::state::{Bridge, Pending, Side, State, Unit, Wait};
 use super::terrain::Terrain;
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
-/// A Club Route Attacked marker into the Hell's Highway box, one a turn (4.3.3).
-pub fn attacked(s: &mut State, ctx: &mut Ctx, why: &str) {
-    if s.highway.attacked_this_turn {
-        ctx.say(format!(
-            "Club Route is attacked again ({why}): one Attacked marker a turn, this one is ignored"
-        ));
-        return;
-    }
-    s.highway.attacked_this_turn = true;
-    s.highway.attacked += 1;
-    ctx.say(format!(
-        "Club Route Attacked marker to the Hell's Highway box ({why})"
-    ));
-}
-
-/// A Club Route Closed marker, one a turn (4.3.3).
-pub fn closed(s: &mut State, ctx: &mut Ctx, why: &str) {
-    if s.highway.closed_this_turn {
-        return;
-    }
-    s.highway.closed_this_turn = true;
-    s.highway.closed += 1;
-    ctx.say(format!(
-        "Club Route Closed marker to the Hell's Highway box ({why})"
-    ));
-}
-
-/// Is a destroyed bridge on Club Route (both its hexes Club Route, or one and the marker)?
-pub fn destroyed_bridge_on_route(s: &State) -> bool {
-    DATA.bridges.iter().any(|b| {
-        s.bridges.get(&b.name).is_some_and(|x| !x.open())
-            && s.club_route.contains(&b.hexes.0)
-            && s.club_route.contains(&b.hexes.1)
-    })
-}
+use super::highway::{attacked, closed, destroyed_bridge_on_route};
 
 /// Decision 50: an armor Unit of the order of battle is its own vehicle, so it always moves as
 /// its organic transport says (`tracked`, or `wheeled` for wheels or a truck), whether the
@@ -538,10 +504,9 @@ pub fn fire(
     Ok(())
 }
 
-/// The CRT result class stated (and the unit it strikes, when named); a fire (not assault) "9"
-/// then draws from the roller's cup.
-pub fn result(s: &mut State, ctx: &mut Ctx, class: &str, target: Option<&str>) {
-    let p = s.pending.take().expect("checked by the caller");
+/// The CRT result class stated for the die `p` (taken off the state by the caller), and the
+/// unit it strikes, when named; a fire (not assault) "9" then draws from the roller's cup.
+pub fn result(s: &mut State, ctx: &mut Ctx, p: Pending, class: &str, target: Option<&str>) {
     let before = s.units.clone();
     let marks_before = s.marks.clone();
     ctx.say(format!(
@@ -614,7 +579,7 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
         side.name(),
         i + 1
     ));
-    let night_or_cloud = s.time == super::turn::NIGHT
+    let night_or_cloud = s.time == super::sequence::NIGHT
         || !matches!(s.weather, None | Some(super::data::Weather::Clear));
     if event == "air-strike" {
         if night_or_cloud {
@@ -630,7 +595,7 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
             "Rout: the {} player names a Formation in an enemy Fire Zone with a step lost that routs (rout <formation> [<units taken off>]), or passes (S3.1)",
             side.other().name()
         ));
-        s.rout = Some(side.other());
+        s.ask(Wait::Rout { side: side.other() });
     }
     if event == "rally" {
         super::events::ask(s, ctx, side, &event);
@@ -652,7 +617,7 @@ pub fn draw_event(s: &mut State, ctx: &mut Ctx, side: Side) {
             "Intelligence: the {} player names the division that gains 6 Command and 2 Dispatch Points (S3.1): intelligence <division>",
             side.name()
         ));
-        s.intelligence = Some(side);
+        s.ask(Wait::Intelligence { side });
     }
     if s.campaign {
         if event == "heroic" || event == "dutch" {
@@ -858,7 +823,10 @@ pub fn tq(s: &mut State, ctx: &mut Ctx, side: Side, unit: &str, reason: &[String
         if ok {
             s.activity.entry(unit.to_owned()).or_default().lost_checked = true;
         } else {
-            s.lost = Some(unit.to_owned());
+            s.ask(Wait::Lost {
+                unit: unit.to_owned(),
+                event: None,
+            });
             ctx.say(format!(
                 "{unit} fails: it is lost, and the Allied player moves it (O3.0)"
             ));
@@ -1252,7 +1220,7 @@ pub fn drop_roll(
     match result {
         DropResult::Eliminated => {
             s.units.remove(unit);
-            super::units::eliminate(s, unit);
+            super::losses::eliminate(s, unit);
             s.drop_markers.remove(unit);
             ctx.say(format!("{unit} is eliminated on landing (3.4.1)"));
             return Ok(());
@@ -1261,10 +1229,10 @@ pub fn drop_roll(
             let m = s.marks.entry(unit.to_owned()).or_default();
             m.lost += 1;
             let lost = m.lost;
-            match super::units::steps_of(unit) {
+            match super::losses::steps_of(unit) {
                 Some(steps) if lost >= steps => {
                     s.units.remove(unit);
-                    super::units::eliminate(s, unit);
+                    super::losses::eliminate(s, unit);
                     s.drop_markers.remove(unit);
                     ctx.say(format!(
                         "{unit} loses its last step on landing and is eliminated (3.4.1)"

@@ -9,11 +9,11 @@
 //!   an engineer in the hex removes it by an engineering action (`tq <unit> mines pass <faces>`);
 //!   placed on Club Route by the German, a Club Route Closed marker (4.3.3).
 
-use super::declared::closed;
 use super::hex::Hex;
+use super::highway::closed;
 use super::oob::OOB;
 use super::rule;
-use super::state::{Side, State};
+use super::state::{Side, State, Wait};
 use super::terrain::Terrain;
 use crate::engine::ruleset::{Ctx, RuleError};
 
@@ -33,7 +33,10 @@ pub fn ask_attack(s: &mut State, ctx: &mut Ctx, enemy: Side, event: &str) {
         },
         if event == "ambush" { "hex" } else { "artillery unit" },
     ));
-    s.placing = Some((enemy, event.to_owned()));
+    s.ask(Wait::Placing {
+        side: enemy,
+        event: event.to_owned(),
+    });
 }
 
 /// Lost: the enemy of the drawing side picks one of the drawer's units, then moves it (S3.1).
@@ -43,7 +46,10 @@ pub fn ask_lost(s: &mut State, ctx: &mut Ctx, enemy: Side) {
         enemy.name(),
         enemy.other().name()
     ));
-    s.placing = Some((enemy, "lost".to_owned()));
+    s.ask(Wait::Placing {
+        side: enemy,
+        event: "lost".to_owned(),
+    });
 }
 
 const S3_1_REINF: &str = "S3.1 Events (Reinf)";
@@ -82,7 +88,10 @@ pub fn ask_reinf(s: &mut State, ctx: &mut Ctx, side: Side) {
             String::new()
         }
     ));
-    s.placing = Some((side, "reinf".to_owned()));
+    s.ask(Wait::Placing {
+        side,
+        event: "reinf".to_owned(),
+    });
 }
 
 /// The formations of `side` with steps lost on their units' marks, in the order of battle's
@@ -91,7 +100,7 @@ pub fn formations_with_losses(s: &State, side: Side) -> Vec<(String, u32)> {
     OOB.formations
         .iter()
         .filter(|f| f.side == side)
-        .map(|f| (f.id.clone(), super::units::formation_losses(s, &f.id)))
+        .map(|f| (f.id.clone(), super::losses::formation_losses(s, &f.id)))
         .filter(|(_, n)| *n > 0)
         .collect()
 }
@@ -150,7 +159,7 @@ fn reinf(
             f.side.name()
         )));
     }
-    let total = super::units::formation_losses(s, &f.id);
+    let total = super::losses::formation_losses(s, &f.id);
     if total == 0 {
         let lost82 = side == Side::Allied && f.division == "101st" && !lost_82nd_left(s).is_empty();
         return Err(r(format!(
@@ -232,7 +241,7 @@ fn reinf(
         }
         done.push(u);
         let n = back.iter().filter(|x| *x == u).count() as u32;
-        let steps = super::units::steps_of(u).unwrap_or(0);
+        let steps = super::losses::steps_of(u).unwrap_or(0);
         if let Some(k) = s.eliminated.remove(u) {
             let at = leader.expect("an eliminated unit comes back only with a Leader known");
             s.units.insert(
@@ -271,7 +280,7 @@ fn reinf(
         }
     ));
     if back.len() == 2 {
-        s.placing = None;
+        s.end_wait(Wait::is_placing);
         return Ok(());
     }
     if total == 1 && side == Side::Allied && f.division == "101st" && !lost_82nd_left(s).is_empty()
@@ -296,7 +305,7 @@ fn reinf(
                 "every Lost 82nd AB unit is in play"
             }
         ));
-        s.placing = None;
+        s.end_wait(Wait::is_placing);
     }
     Ok(())
 }
@@ -340,7 +349,7 @@ fn lost_82nd(
             "a Lost 82nd AB unit comes in its formation leader's hex: no 101st Leader is known in {hex}"
         )));
     }
-    let steps = super::units::steps_of(target).unwrap_or(2);
+    let steps = super::losses::steps_of(target).unwrap_or(2);
     let (leader, lost) = match s.reinf_one.clone() {
         Some(f) => {
             let Some((l, _)) = leaders.iter().find(|(_, lf)| *lf == f) else {
@@ -354,10 +363,10 @@ fn lost_82nd(
         None => {
             let Some((l, _)) = leaders
                 .iter()
-                .find(|(_, lf)| super::units::formation_losses(s, lf) == 0)
+                .find(|(_, lf)| super::losses::formation_losses(s, lf) == 0)
             else {
                 let (_, f) = &leaders[0];
-                let n = super::units::formation_losses(s, f);
+                let n = super::losses::formation_losses(s, f);
                 return Err(r(format!(
                     "{f} has {n} step(s) lost: Reinf recovers them first (place reinf {f}){}; a two-step Lost 82nd AB unit comes in only with the Leader of a formation that lost none",
                     if n == 1 {
@@ -384,7 +393,7 @@ fn lost_82nd(
     s.lost_82nd_in.push(target.to_owned());
     super::bridges::entered(s, ctx, side, target, &[hex]);
     s.reinf_one = None;
-    s.placing = None;
+    s.end_wait(Wait::is_placing);
     ctx.say(format!(
         "Reinf: {target} of the Lost 82nd AB comes in at {hex}, with {leader}: {} (S3.1)",
         if lost > 0 {
@@ -419,7 +428,10 @@ pub fn ask(s: &mut State, ctx: &mut Ctx, side: Side, event: &str) {
         title(event),
         side.name()
     ));
-    s.placing = Some((side, event.to_owned()));
+    s.ask(Wait::Placing {
+        side,
+        event: event.to_owned(),
+    });
 }
 
 fn title(event: &str) -> &'static str {
@@ -457,7 +469,7 @@ pub fn place(
     units: &[String],
 ) -> Result<(), RuleError> {
     let r = |m: String| rule("S3.1 Events", m);
-    let Some((who, drawn)) = s.placing.clone() else {
+    let Some((who, drawn)) = s.placing().map(|(w, d)| (w, d.to_owned())) else {
         return Err(r("no event waits to be placed".into()));
     };
     if who != side || drawn != event {
@@ -492,8 +504,11 @@ pub fn place(
                     format!("{target} is not a {} unit on the map", side.other().name()),
                 ));
             }
-            s.lost = Some(target.to_owned());
-            s.lost_event = Some(side);
+            // The placement ends in the lost unit's move.
+            s.wait = Some(Wait::Lost {
+                unit: target.to_owned(),
+                event: Some(side),
+            });
             ctx.say(format!(
                 "Lost: {target} is lost; the {} player moves it up to its full movement allowance, the lost movement ending as it enters an enemy Fire Zone (S3.1)",
                 side.name()
@@ -563,14 +578,14 @@ pub fn place(
         }
         _ => return Err(r(format!("{event} is not placed"))),
     }
-    s.placing = None;
+    s.end_wait(Wait::is_placing);
     Ok(())
 }
 
 /// The placing side passes.
 pub fn pass(s: &mut State, ctx: &mut Ctx) {
     s.reinf_one = None;
-    if let Some((side, e)) = s.placing.take() {
+    if let Some((side, e)) = s.take_placing() {
         if e == "air-strike" && s.typhoons.as_ref().is_some_and(|t| !t.hexes.is_empty()) {
             ctx.say("The Allied player places no more Typhoons (S3.1 Air Strike)");
             if let Some(t) = s.typhoons.as_mut() {
@@ -629,7 +644,7 @@ fn rally(s: &mut State, ctx: &mut Ctx, side: Side, formation: &str) -> Result<()
         }
     }
     s.marks.retain(|_, m| !m.is_clear());
-    s.placing = None;
+    s.end_wait(Wait::is_placing);
     ctx.say(format!(
         "Rally on {formation}: {} (S3.1)",
         if removed.is_empty() {
@@ -652,7 +667,10 @@ pub fn ask_air_strike(s: &mut State, ctx: &mut Ctx, n: u32) {
         formation: None,
         hexes: Vec::new(),
     });
-    s.placing = Some((Side::Allied, "air-strike".to_owned()));
+    s.ask(Wait::Placing {
+        side: Side::Allied,
+        event: "air-strike".to_owned(),
+    });
     ctx.say(format!(
         "Air Strike: the Allied player chooses a Formation and places {n} Typhoon(s) on hexes within 10 hexes of its Leader, one a line (place air-strike <formation> <hex>), all before any attack; pass stops placing (S3.1)"
     ));
@@ -701,7 +719,7 @@ fn typhoon(s: &mut State, ctx: &mut Ctx, formation: &str, hex: Hex) -> Result<()
         }
     ));
     if left == 0 {
-        s.placing = None;
+        s.end_wait(Wait::is_placing);
         next_typhoon(s, ctx);
     }
     Ok(())
@@ -710,7 +728,7 @@ fn typhoon(s: &mut State, ctx: &mut Ctx, formation: &str, hex: Hex) -> Result<()
 /// The next Typhoon attack, once all are placed: a die for a 6 white Fire Power attack with no
 /// modifiers on the hex, whose result class the Allied player states (`result <class>`).
 pub fn next_typhoon(s: &mut State, ctx: &mut Ctx) {
-    if s.pending.is_some() || s.placing.is_some() {
+    if s.pending.is_some() || s.placing().is_some() {
         return;
     }
     let Some(t) = s.typhoons.as_mut() else {
@@ -888,7 +906,7 @@ fn attack(
             closed(s, ctx, &format!("the Explosion's heavy barrage on {hex}"));
         }
     }
-    s.placing = None;
+    s.end_wait(Wait::is_placing);
     s.pending = Some(super::state::Pending {
         side,
         unit: event.to_owned(),

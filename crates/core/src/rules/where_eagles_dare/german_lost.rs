@@ -44,7 +44,7 @@ pub fn check_move(
     start: Hex,
     steps: &[Hex],
 ) -> Result<(), RuleError> {
-    if !s.german_lost || side != Side::German || s.lost.as_deref() == Some(unit) {
+    if !s.german_lost || side != Side::German || s.lost() == Some(unit) {
         return Ok(());
     }
     let mut checks = usize::from(s.lost_checked(unit));

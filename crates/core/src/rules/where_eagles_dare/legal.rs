@@ -455,10 +455,10 @@ where
                 }
             }
             self.offer(Command::Pass, None);
-        } else if s.rout.is_some() {
+        } else if s.rout().is_some() {
             self.rout();
             self.offer(Command::Pass, None);
-        } else if let Some(r) = &s.routing {
+        } else if let Some(r) = s.routing() {
             for u in &r.units {
                 self.moves(u, false);
                 if let Some(at) = s.units.get(u).map(|x| x.hex) {
@@ -469,13 +469,13 @@ where
         } else if s.mann.is_some() {
             self.offer(Command::JoeMann, None);
             self.offer(Command::Pass, None);
-        } else if let Some(lost) = &s.lost {
+        } else if let Some(lost) = s.lost() {
             self.moves(lost, false);
             self.offer(Command::Pass, None);
-        } else if let Some((_, event)) = &s.placing {
+        } else if let Some((_, event)) = s.placing() {
             self.place(event);
             self.offer(Command::Pass, None);
-        } else if s.intelligence.is_some() {
+        } else if s.intelligence().is_some() {
             let side = self.side;
             for d in DATA
                 .divisions
@@ -489,7 +489,7 @@ where
                     None,
                 );
             }
-        } else if s.status_window {
+        } else if s.status_window() {
             self.offer(Command::Status, None);
             self.offer(Command::Pass, None);
         } else if s.window.is_some() {
@@ -934,10 +934,7 @@ where
                 },
                 here.clone(),
             );
-            if s.placing
-                .as_ref()
-                .is_some_and(|(who, e)| *who == side && e == "heroic")
-            {
+            if s.placing() == Some((side, "heroic")) {
                 self.offer(
                     Command::Place {
                         event: "heroic".into(),
@@ -948,7 +945,7 @@ where
                     here.clone(),
                 );
             }
-            if s.routing.as_ref().is_some_and(|r| r.units.contains(name)) {
+            if s.routing().is_some_and(|r| r.units.contains(name)) {
                 self.offer(Command::Entrench { unit: name.clone() }, here.clone());
             }
             if acts && s.drop_markers.get(name).is_some_and(|n| *n > 0) {
@@ -1071,13 +1068,8 @@ pub fn plain_impulse(s: &State) -> bool {
     s.phase == Phase::Activation
         && s.pending.is_none()
         && s.demolition.is_none()
-        && s.rout.is_none()
-        && s.routing.is_none()
+        && s.wait.is_none()
         && s.mann.is_none()
-        && s.lost.is_none()
-        && s.placing.is_none()
-        && s.intelligence.is_none()
-        && !s.status_window
         && s.window.is_none()
 }
 

@@ -11,7 +11,7 @@ use super::data::{ChitKind, DATA};
 use super::hex::Hex;
 use super::oob::OOB;
 use super::order::Command;
-use super::state::{Corps, OffMap, Phase, Routing, Side, State};
+use super::state::{Corps, OffMap, Phase, Routing, Side, State, Wait};
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
@@ -384,11 +384,16 @@ pub fn rout(
     s.marks.retain(|_, m| !m.is_clear());
     for u in &eliminated {
         s.units.remove(u);
-        super::units::eliminate(s, u);
+        super::losses::eliminate(s, u);
     }
-    s.rout = None;
+    s.end_wait(Wait::is_rout);
     if routs_off {
-        let back = s.day + if s.time >= super::turn::T1700 { 2 } else { 1 };
+        let back = s.day
+            + if s.time >= super::sequence::T1700 {
+                2
+            } else {
+                1
+            };
         s.offmap
             .insert(formation.to_owned(), OffMap::Routed { back });
         let mut what = Vec::new();
@@ -417,11 +422,11 @@ pub fn rout(
             if routed.is_empty() { "no unit of it is on the map".to_owned() } else { routed.join(", ") }
         ));
         if !routed.is_empty() {
-            s.routing = Some(Routing {
+            s.ask(Wait::Routing(Routing {
                 side: Side::Allied,
                 formation: formation.to_owned(),
                 units: routed,
-            });
+            }));
         }
     } else {
         ctx.say(format!(
@@ -511,8 +516,8 @@ fn rout_59th(
             ),
         ));
     }
-    let losses = super::units::formation_losses(s, formation);
-    s.rout = None;
+    let losses = super::losses::formation_losses(s, formation);
+    s.end_wait(Wait::is_rout);
     let face = d10(ctx);
     if face > losses {
         ctx.say(format!(
@@ -536,7 +541,7 @@ fn rout_59th(
         if s.units.remove(u).is_some() {
             left_map.push(u.clone());
         }
-        super::units::clear_markers(s, u);
+        super::losses::clear_markers(s, u);
         s.entrenched.remove(u);
         if let Some((kind, division)) = s.riding.remove(u) {
             *s.assets_lost
@@ -670,10 +675,10 @@ pub fn routing(
         return Err(refuse(what));
     }
     let settle = |s: &mut State, ctx: &mut Ctx, unit: &str| {
-        if let Some(x) = s.routing.as_mut() {
+        if let Some(Wait::Routing(x)) = s.wait.as_mut() {
             x.units.retain(|u| u != unit);
             if x.units.is_empty() {
-                s.routing = None;
+                s.wait = None;
                 ctx.say(format!(
                     "Every routed unit of {} has moved or entrenched: the rout is over (S3.1)",
                     r.formation
@@ -718,7 +723,7 @@ pub fn routing(
             Ok(())
         }
         Command::Pass => {
-            s.routing = None;
+            s.end_wait(Wait::is_routing);
             ctx.say(format!(
                 "The other routed units of {} ({}) are not in an enemy Fire Zone: they stay, and nothing is placed on them (S3.1 Rout)",
                 r.formation,

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-use super::state::Side;
+use super::side::Side;
 
 /// A formation of the OOB.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -387,19 +387,6 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
         return Err(err("an empty order"));
     };
     let verb = verb.to_ascii_lowercase();
-    let pass_at = |w: &[&str]| -> Result<(usize, Vec<u32>), RuleError> {
-        let i = w
-            .iter()
-            .position(|t| *t == "pass")
-            .ok_or_else(|| err("a check states its passing faces: ... pass 0-6"))?;
-        let f = w
-            .get(i + 1)
-            .ok_or_else(|| err("'pass' is followed by the passing faces, 0-6"))?;
-        if w.len() > i + 2 {
-            return Err(err("nothing may follow the passing faces"));
-        }
-        Ok((i, parse_faces(f)?))
-    };
     Ok(match verb.as_str() {
         "weather" if w.len() == 1 => Command::Weather,
         "fog" if w.len() == 1 => Command::Fog,
@@ -447,74 +434,8 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 real: Some(real),
             }
         }
-        "move" => {
-            let unit = unit(w.get(1))?;
-            let mut rest = &w[2..];
-            let column = rest.last() == Some(&"column");
-            let cohesion = rest.last() == Some(&"cohesion");
-            if column || cohesion {
-                rest = &rest[..rest.len() - 1];
-            }
-            let transport = rest.last().and_then(|t| Transport::parse(t));
-            if transport.is_some() {
-                rest = &rest[..rest.len() - 1];
-            }
-            if rest.is_empty() {
-                return Err(err(
-                    "move <unit> <hex> <hex> … [column|cohesion]: name at least one hex",
-                ));
-            }
-            let path = rest
-                .iter()
-                .map(|t| hex(Some(t)))
-                .collect::<Result<Vec<_>, _>>()?;
-            if path.len() > 60 {
-                return Err(err("a move is at most 60 hexes"));
-            }
-            Command::Move {
-                unit,
-                path,
-                column,
-                transport,
-                cohesion,
-            }
-        }
-        "fire" | "opfire" => {
-            let covered = verb == "opfire" && w.last() == Some(&"covered");
-            let w = if covered { &w[..w.len() - 1] } else { &w[..] };
-            let unit = unit(w.get(1))?;
-            let hex = hex(w.get(2))?;
-            let class = w.get(3).map(|c| c.to_ascii_lowercase()).unwrap_or_default();
-            if !CLASSES.contains(&class.as_str()) {
-                return Err(err(format!(
-                    "state the weapon class: one of {}",
-                    CLASSES.join(", ")
-                )));
-            }
-            let on = match (w.get(4), w.get(5)) {
-                (None, _) => None,
-                (Some(&"on"), Some(t)) => {
-                    Some(Terrain::parse(t).ok_or_else(|| err(format!("'{t}' is not a terrain")))?)
-                }
-                _ => {
-                    return Err(err(
-                        "after the weapon class: 'on <terrain>' or '-- <facts>'",
-                    ))
-                }
-            };
-            if w.len() > 6 {
-                return Err(err("after 'on <terrain>', facts follow '--'"));
-            }
-            Command::Fire {
-                unit,
-                hex,
-                class,
-                opportunity: verb == "opfire",
-                on,
-                facts,
-                covered,
-            }
-        }
+        "move" => parse_move(&w)?,
+        "fire" | "opfire" => parse_fire(&verb, &w, facts)?,
         "assault" if w.len() == 3 => Command::Assault {
             unit: unit(w.get(1))?,
             hex: hex(w.get(2))?,
@@ -619,23 +540,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 pass,
             }
         }
-        "barrage" => {
-            let (i, pass) = pass_at(&w)?;
-            let heavy = match w.get(3).copied() {
-                Some("light") => false,
-                Some("heavy") => true,
-                _ => return Err(err("barrage <unit> <hex> light|heavy pass <faces>")),
-            };
-            if i != 4 {
-                return Err(err("barrage <unit> <hex> light|heavy pass <faces>"));
-            }
-            Command::Barrage {
-                unit: unit(w.get(1))?,
-                hex: hex(w.get(2))?,
-                heavy,
-                pass,
-            }
-        }
+        "barrage" => parse_barrage(&w)?,
         "demolish" => Command::Demolish {
             bridge: w
                 .get(1)
@@ -650,55 +555,7 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
         "unmark" if w.len() == 2 => Command::Unmark {
             unit: unit(w.get(1))?,
         },
-        "droproll" => {
-            let unit = unit(w.get(1))?;
-            let zone = w.get(2).ok_or_else(|| err(DROPROLL))?.to_ascii_uppercase();
-            let (mut glider, mut flak, mut flak88, mut fz) = (false, 0, 0, Vec::new());
-            let mut i = 3;
-            while i < w.len() {
-                match w[i] {
-                    "glider" => glider = true,
-                    "flak" | "flak88" => {
-                        let n: u32 = w
-                            .get(i + 1)
-                            .and_then(|n| n.parse().ok())
-                            .filter(|n| *n < 20)
-                            .ok_or_else(|| err("flak N: a count"))?;
-                        if w[i] == "flak" {
-                            flak = n
-                        } else {
-                            flak88 = n
-                        }
-                        i += 1;
-                    }
-                    "fz" => {
-                        fz = w
-                            .get(i + 1)
-                            .map(|t| {
-                                t.split(',')
-                                    .map(|u| self::unit(Some(&u)))
-                                    .collect::<Result<Vec<_>, _>>()
-                            })
-                            .transpose()?
-                            .filter(|v| !v.is_empty() && v.len() < 20)
-                            .ok_or_else(|| {
-                                err("fz <flak unit>,<flak unit>…: the flak units projecting a Fire Zone into the zone")
-                            })?;
-                        i += 1;
-                    }
-                    other => return Err(err(format!("'{other}': {DROPROLL}"))),
-                }
-                i += 1;
-            }
-            Command::DropRoll {
-                unit,
-                zone,
-                glider,
-                flak,
-                flak88,
-                fz,
-            }
-        }
+        "droproll" => parse_droproll(&w)?,
         "buy" => {
             if w.len() == 2 && w[1] == "none" {
                 Command::Buy { chits: Vec::new() }
@@ -710,56 +567,8 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
                 }
             }
         }
-        "spend" => {
-            let usage = "spend <n> cp|dp [<division>] [-- what for]";
-            let points = w
-                .get(1)
-                .and_then(|n| n.parse().ok())
-                .filter(|n| *n > 0 && *n < 100)
-                .ok_or_else(|| err(usage))?;
-            let dispatch = match w.get(2).map(|t| t.to_ascii_lowercase()).as_deref() {
-                Some("cp") => false,
-                Some("dp") => true,
-                _ => return Err(err(usage)),
-            };
-            if w.len() > 4 {
-                return Err(err(usage));
-            }
-            Command::Spend {
-                points,
-                dispatch,
-                division: w.get(3).map(|d| d.to_string()),
-                facts,
-            }
-        }
-        "command" if w.len() >= 2 => {
-            let usage = "command <unit> [by <leader>] [phone] [from <division>]";
-            let (mut by, mut phone, mut from) = (None, false, None);
-            let mut i = 2;
-            while i < w.len() {
-                match (w[i], w.get(i + 1)) {
-                    ("by", Some(l)) if by.is_none() => {
-                        by = Some(l.to_string());
-                        i += 2;
-                    }
-                    ("from", Some(d)) if from.is_none() => {
-                        from = Some(d.to_string());
-                        i += 2;
-                    }
-                    ("phone", _) if !phone => {
-                        phone = true;
-                        i += 1;
-                    }
-                    _ => return Err(err(usage)),
-                }
-            }
-            Command::CommandAction {
-                unit: w[1].to_owned(),
-                by,
-                phone,
-                from,
-            }
-        }
+        "spend" => parse_spend(&w, facts)?,
+        "command" if w.len() >= 2 => parse_command(&w)?,
         "place" if w.len() == 3 => Command::Place {
             event: w[1].to_owned(),
             target: w[2].to_owned(),
@@ -801,75 +610,297 @@ pub fn parse(text: &str) -> Result<Command, RuleError> {
             },
             _ => return Err(err("release [dp <0-4>]")),
         },
-        "offmap" => {
-            let moves = w[1..]
-                .iter()
-                .map(|t| {
-                    let (f, n) = t.split_once(':')?;
-                    Some((f.to_owned(), n.parse().ok()?))
-                })
-                .collect::<Option<Vec<(String, u32)>>>()
-                .filter(|m| !m.is_empty() && m.len() <= 40)
-                .ok_or_else(|| {
-                    err("offmap <formation>:<number> … for every formation on your display")
-                })?;
-            Command::OffMap { moves }
-        }
-        "route" => {
-            if w.get(1) == Some(&"stay") && w.len() == 2 {
-                Command::Route { path: Vec::new() }
-            } else {
-                let path = w[1..]
-                    .iter()
-                    .map(|t| hex(Some(t)))
-                    .collect::<Result<Vec<_>, _>>()?;
-                if path.is_empty() || path.len() > 200 {
-                    return Err(err("route <hex> … <stop hex>, or route stay"));
-                }
-                Command::Route { path }
-            }
-        }
-        "watch" => match w.get(1..).unwrap_or_default() {
-            ["all"] => Command::Watch { hexes: None },
-            ["none"] => Command::Watch {
-                hexes: Some(Vec::new()),
-            },
-            hexes if !hexes.is_empty() && hexes.len() <= MAX_WATCHED => {
-                let mut hexes = hexes
-                    .iter()
-                    .map(|t| hex(Some(t)))
-                    .collect::<Result<Vec<_>, _>>()?;
-                hexes.sort();
-                hexes.dedup();
-                Command::Watch { hexes: Some(hexes) }
-            }
-            _ => {
-                return Err(err(format!(
-                    "watch all | watch none | watch <hex>… (at most {MAX_WATCHED} hexes)"
-                )))
-            }
-        },
-        "dispute" => {
-            let seq = w
-                .get(1)
-                .and_then(|n| n.parse().ok())
-                .ok_or_else(|| err("dispute <seq> <text>"))?;
-            let rest = text
-                .splitn(3, char::is_whitespace)
-                .nth(2)
-                .unwrap_or("")
-                .trim();
-            if rest.is_empty() || rest.len() > 2000 {
-                return Err(err(
-                    "dispute <seq> <text>: say what you object to (at most 2,000 characters)",
-                ));
-            }
-            Command::Dispute {
-                seq,
-                text: rest.to_owned(),
-            }
-        }
+        "offmap" => parse_offmap(&w)?,
+        "route" => parse_route(&w)?,
+        "watch" => parse_watch(&w)?,
+        "dispute" => parse_dispute(&w, text)?,
         _ => return Err(err(format!("'{text}' is not an order here. {}", GRAMMAR))),
+    })
+}
+
+/// Where a check's `pass <faces>` stands in the order, and the faces: nothing follows them.
+fn pass_at(w: &[&str]) -> Result<(usize, Vec<u32>), RuleError> {
+    let i = w
+        .iter()
+        .position(|t| *t == "pass")
+        .ok_or_else(|| err("a check states its passing faces: ... pass 0-6"))?;
+    let f = w
+        .get(i + 1)
+        .ok_or_else(|| err("'pass' is followed by the passing faces, 0-6"))?;
+    if w.len() > i + 2 {
+        return Err(err("nothing may follow the passing faces"));
+    }
+    Ok((i, parse_faces(f)?))
+}
+
+/// `barrage <unit> <hex> light|heavy pass <faces>`.
+fn parse_barrage(w: &[&str]) -> Result<Command, RuleError> {
+    let (i, pass) = pass_at(w)?;
+    let heavy = match w.get(3).copied() {
+        Some("light") => false,
+        Some("heavy") => true,
+        _ => return Err(err("barrage <unit> <hex> light|heavy pass <faces>")),
+    };
+    if i != 4 {
+        return Err(err("barrage <unit> <hex> light|heavy pass <faces>"));
+    }
+    Ok(Command::Barrage {
+        unit: unit(w.get(1))?,
+        hex: hex(w.get(2))?,
+        heavy,
+        pass,
+    })
+}
+
+/// `route <hex> … <stop hex>` or `route stay` (4.2).
+fn parse_route(w: &[&str]) -> Result<Command, RuleError> {
+    if w.get(1) == Some(&"stay") && w.len() == 2 {
+        return Ok(Command::Route { path: Vec::new() });
+    }
+    let path = w[1..]
+        .iter()
+        .map(|t| hex(Some(t)))
+        .collect::<Result<Vec<_>, _>>()?;
+    if path.is_empty() || path.len() > 200 {
+        return Err(err("route <hex> … <stop hex>, or route stay"));
+    }
+    Ok(Command::Route { path })
+}
+
+/// `watch all`, `watch none` or `watch <hex>…` (decision 37).
+fn parse_watch(w: &[&str]) -> Result<Command, RuleError> {
+    Ok(match w.get(1..).unwrap_or_default() {
+        ["all"] => Command::Watch { hexes: None },
+        ["none"] => Command::Watch {
+            hexes: Some(Vec::new()),
+        },
+        hexes if !hexes.is_empty() && hexes.len() <= MAX_WATCHED => {
+            let mut hexes = hexes
+                .iter()
+                .map(|t| hex(Some(t)))
+                .collect::<Result<Vec<_>, _>>()?;
+            hexes.sort();
+            hexes.dedup();
+            Command::Watch { hexes: Some(hexes) }
+        }
+        _ => {
+            return Err(err(format!(
+                "watch all | watch none | watch <hex>… (at most {MAX_WATCHED} hexes)"
+            )))
+        }
+    })
+}
+
+/// `move <unit> <hex>… [wheeled|tracked|mounted] [column|cohesion]`.
+fn parse_move(w: &[&str]) -> Result<Command, RuleError> {
+    let unit = unit(w.get(1))?;
+    let mut rest = &w[2..];
+    let column = rest.last() == Some(&"column");
+    let cohesion = rest.last() == Some(&"cohesion");
+    if column || cohesion {
+        rest = &rest[..rest.len() - 1];
+    }
+    let transport = rest.last().and_then(|t| Transport::parse(t));
+    if transport.is_some() {
+        rest = &rest[..rest.len() - 1];
+    }
+    if rest.is_empty() {
+        return Err(err(
+            "move <unit> <hex> <hex> … [column|cohesion]: name at least one hex",
+        ));
+    }
+    let path = rest
+        .iter()
+        .map(|t| hex(Some(t)))
+        .collect::<Result<Vec<_>, _>>()?;
+    if path.len() > 60 {
+        return Err(err("a move is at most 60 hexes"));
+    }
+    Ok(Command::Move {
+        unit,
+        path,
+        column,
+        transport,
+        cohesion,
+    })
+}
+
+/// `fire|opfire <unit> <hex> <class> [on <terrain>] [covered] [-- facts]`.
+fn parse_fire(verb: &str, w: &[&str], facts: String) -> Result<Command, RuleError> {
+    let covered = verb == "opfire" && w.last() == Some(&"covered");
+    let w = if covered { &w[..w.len() - 1] } else { w };
+    let unit = unit(w.get(1))?;
+    let hex = hex(w.get(2))?;
+    let class = w.get(3).map(|c| c.to_ascii_lowercase()).unwrap_or_default();
+    if !CLASSES.contains(&class.as_str()) {
+        return Err(err(format!(
+            "state the weapon class: one of {}",
+            CLASSES.join(", ")
+        )));
+    }
+    let on = match (w.get(4), w.get(5)) {
+        (None, _) => None,
+        (Some(&"on"), Some(t)) => {
+            Some(Terrain::parse(t).ok_or_else(|| err(format!("'{t}' is not a terrain")))?)
+        }
+        _ => {
+            return Err(err(
+                "after the weapon class: 'on <terrain>' or '-- <facts>'",
+            ))
+        }
+    };
+    if w.len() > 6 {
+        return Err(err("after 'on <terrain>', facts follow '--'"));
+    }
+    Ok(Command::Fire {
+        unit,
+        hex,
+        class,
+        opportunity: verb == "opfire",
+        on,
+        facts,
+        covered,
+    })
+}
+
+/// `droproll <unit> <zone> [glider] [flak N] [flak88 N] [fz <flak unit>,…]` (3.4.1).
+fn parse_droproll(w: &[&str]) -> Result<Command, RuleError> {
+    let unit = unit(w.get(1))?;
+    let zone = w.get(2).ok_or_else(|| err(DROPROLL))?.to_ascii_uppercase();
+    let (mut glider, mut flak, mut flak88, mut fz) = (false, 0, 0, Vec::new());
+    let mut i = 3;
+    while i < w.len() {
+        match w[i] {
+            "glider" => glider = true,
+            "flak" | "flak88" => {
+                let n: u32 = w
+                    .get(i + 1)
+                    .and_then(|n| n.parse().ok())
+                    .filter(|n| *n < 20)
+                    .ok_or_else(|| err("flak N: a count"))?;
+                if w[i] == "flak" {
+                    flak = n
+                } else {
+                    flak88 = n
+                }
+                i += 1;
+            }
+            "fz" => {
+                fz = w
+                    .get(i + 1)
+                    .map(|t| {
+                        t.split(',')
+                            .map(|u| self::unit(Some(&u)))
+                            .collect::<Result<Vec<_>, _>>()
+                    })
+                    .transpose()?
+                    .filter(|v| !v.is_empty() && v.len() < 20)
+                    .ok_or_else(|| {
+                        err("fz <flak unit>,<flak unit>…: the flak units projecting a Fire Zone into the zone")
+                    })?;
+                i += 1;
+            }
+            other => return Err(err(format!("'{other}': {DROPROLL}"))),
+        }
+        i += 1;
+    }
+    Ok(Command::DropRoll {
+        unit,
+        zone,
+        glider,
+        flak,
+        flak88,
+        fz,
+    })
+}
+
+/// `spend <n> cp|dp [<division>] [-- what for]`.
+fn parse_spend(w: &[&str], facts: String) -> Result<Command, RuleError> {
+    let usage = "spend <n> cp|dp [<division>] [-- what for]";
+    let points = w
+        .get(1)
+        .and_then(|n| n.parse().ok())
+        .filter(|n| *n > 0 && *n < 100)
+        .ok_or_else(|| err(usage))?;
+    let dispatch = match w.get(2).map(|t| t.to_ascii_lowercase()).as_deref() {
+        Some("cp") => false,
+        Some("dp") => true,
+        _ => return Err(err(usage)),
+    };
+    if w.len() > 4 {
+        return Err(err(usage));
+    }
+    Ok(Command::Spend {
+        points,
+        dispatch,
+        division: w.get(3).map(|d| d.to_string()),
+        facts,
+    })
+}
+
+/// `command <unit> [by <leader>] [phone] [from <division>]` (S6.5–S6.10).
+fn parse_command(w: &[&str]) -> Result<Command, RuleError> {
+    let usage = "command <unit> [by <leader>] [phone] [from <division>]";
+    let (mut by, mut phone, mut from) = (None, false, None);
+    let mut i = 2;
+    while i < w.len() {
+        match (w[i], w.get(i + 1)) {
+            ("by", Some(l)) if by.is_none() => {
+                by = Some(l.to_string());
+                i += 2;
+            }
+            ("from", Some(d)) if from.is_none() => {
+                from = Some(d.to_string());
+                i += 2;
+            }
+            ("phone", _) if !phone => {
+                phone = true;
+                i += 1;
+            }
+            _ => return Err(err(usage)),
+        }
+    }
+    Ok(Command::CommandAction {
+        unit: w[1].to_owned(),
+        by,
+        phone,
+        from,
+    })
+}
+
+/// `offmap <formation>:<number> …` (5.1).
+fn parse_offmap(w: &[&str]) -> Result<Command, RuleError> {
+    let moves = w[1..]
+        .iter()
+        .map(|t| {
+            let (f, n) = t.split_once(':')?;
+            Some((f.to_owned(), n.parse().ok()?))
+        })
+        .collect::<Option<Vec<(String, u32)>>>()
+        .filter(|m| !m.is_empty() && m.len() <= 40)
+        .ok_or_else(|| err("offmap <formation>:<number> … for every formation on your display"))?;
+    Ok(Command::OffMap { moves })
+}
+
+/// `dispute <seq> <text>`.
+fn parse_dispute(w: &[&str], text: &str) -> Result<Command, RuleError> {
+    let seq = w
+        .get(1)
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| err("dispute <seq> <text>"))?;
+    let rest = text
+        .splitn(3, char::is_whitespace)
+        .nth(2)
+        .unwrap_or("")
+        .trim();
+    if rest.is_empty() || rest.len() > 2000 {
+        return Err(err(
+            "dispute <seq> <text>: say what you object to (at most 2,000 characters)",
+        ));
+    }
+    Ok(Command::Dispute {
+        seq,
+        text: rest.to_owned(),
     })
 }
 

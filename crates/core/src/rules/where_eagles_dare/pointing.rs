@@ -58,7 +58,7 @@ where
             let (piece, cell) = l.point?;
             let path = match &l.command {
                 // A routed unit moves one hex (S3.1, decision 30): no path.
-                Command::Move { unit, column, .. } if s.routing.is_none() => Some(PathOrder {
+                Command::Move { unit, column, .. } if s.routing().is_none() => Some(PathOrder {
                     head: format!("move {unit}"),
                     tail: if *column {
                         "column".into()

@@ -9,7 +9,7 @@ use super::command;
 use super::data::{turn_index, Weather, DATA, TURNS};
 use super::hex::Hex;
 use super::oob::OOB;
-use super::state::{Bridge, Marks, Phase, Side, State, Unit};
+use super::state::{Bridge, Marks, Phase, Side, State, Unit, Wait};
 use super::WhereEaglesDare;
 use crate::engine::dice::DiceStream;
 use crate::engine::position::{statements, unknown, PositionError, Positioned, Statement};
@@ -95,6 +95,10 @@ fn chit(s: &Statement, w: &str) -> Result<String, PositionError> {
     })
 }
 
+/// A position states one event answer awaited at a time (`placing` or `lost`).
+const ONE_WAIT: &str =
+    "a position waits for one event answer at a time: state placing or lost, not both";
+
 /// The scenario of `setup`, then the statements of `text`.
 pub fn read(
     rules: &WhereEaglesDare,
@@ -157,127 +161,9 @@ pub fn read(
                     _ => return Err(s.error("write weather clear|overcast|rain|fog <n>")),
                 });
             }
-            "marks" => {
-                let name = s.word(1, "a unit's name")?;
-                let mut m = Marks::default();
-                let mut i = 2;
-                while i < w.len() {
-                    match w[i] {
-                        "suppressed" => m.suppressed = true,
-                        "cohesion" => {
-                            m.cohesion = s.number(i + 1, "a number of Cohesion Hits")?;
-                            i += 1;
-                        }
-                        "lost" => {
-                            m.lost = s.number(i + 1, "a number of steps lost")?;
-                            i += 1;
-                        }
-                        _ => {
-                            return Err(s.error(
-                                "write marks <unit> [suppressed] [cohesion <n>] [lost <n>]",
-                            ))
-                        }
-                    }
-                    i += 1;
-                }
-                if let Some(k) = super::units::steps_of(name).filter(|k| m.lost >= *k) {
-                    return Err(s.error(format!(
-                        "{name} has {k} steps in the order of battle: {} lost is no unit left (write unit {name} off)",
-                        m.lost
-                    )));
-                }
-                if m.is_clear() {
-                    st.marks.remove(name);
-                } else {
-                    st.marks.insert(name.to_owned(), m);
-                }
-            }
-            "unit" => {
-                let name = s.word(1, "a unit's name")?;
-                match &w[2..] {
-                    ["off"] => {
-                        st.units.remove(name);
-                        st.vehicles.remove(name);
-                    }
-                    [x, "at", h, rest @ ..] => {
-                        let mut column = false;
-                        let mut vehicle = None;
-                        for r in rest {
-                            match (*r, super::order::Transport::parse(r)) {
-                                ("column", _) if !column => column = true,
-                                (_, Some(t)) if vehicle.is_none() => vehicle = Some(t),
-                                _ => {
-                                    return Err(s.error(
-                                        "write unit <name> <side> at <hex> [column] [wheeled|tracked|mounted]",
-                                    ))
-                                }
-                            }
-                        }
-                        let u = Unit {
-                            side: side(&s, x)?,
-                            hex: hex(&s, h)?,
-                            column,
-                        };
-                        if let Some(own) = OOB.side_of(name).filter(|o| *o != u.side) {
-                            return Err(s.error(format!(
-                                "{name} is a {} unit of the order of battle (data/oob.txt)",
-                                own.name()
-                            )));
-                        }
-                        if let Some(t) = st.map.as_ref().and_then(|m| m.map.hexes.get(&u.hex)) {
-                            if t.terrain
-                                == crate::rules::where_eagles_dare::terrain::Terrain::Impassable
-                            {
-                                return Err(s.error(format!("{} is impassable on the game's map (2.14): no unit stands there", u.hex)));
-                            }
-                        }
-                        if command::of_231(name) && command::north_of_231(u.hex) {
-                            return Err(s.error(format!(
-                                "{name} is of the 231st Brigade: never north of its Deployment Limit line (S6.10), and {} is",
-                                u.hex
-                            )));
-                        }
-                        st.units.insert(name.to_owned(), u);
-                        match vehicle {
-                            Some(t) => {
-                                st.vehicles.insert(name.to_owned(), t);
-                            }
-                            None => {
-                                st.vehicles.remove(name);
-                            }
-                        }
-                    }
-                    _ => {
-                        return Err(s.error(
-                            "write unit <name> <side> at <hex> [column] [wheeled|tracked|mounted] or unit <name> off",
-                        ))
-                    }
-                }
-            }
-            "cp" | "dp" => {
-                s.expect_words(3, &format!("{} <division> <n>", s.keyword()))?;
-                let d = DATA
-                    .division(w[1])
-                    .ok_or_else(|| {
-                        s.error(format!(
-                            "'{}' is not a division: {}",
-                            w[1],
-                            DATA.divisions
-                                .iter()
-                                .map(|d| d.id.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ))
-                    })?
-                    .id
-                    .clone();
-                let n = s.number(2, "a number of points")?;
-                if s.keyword() == "cp" {
-                    st.cp.insert(d, n);
-                } else {
-                    st.dp.insert(d, n);
-                }
-            }
+            "marks" => marks(&mut st, &s)?,
+            "unit" => unit_line(&mut st, &s)?,
+            "cp" | "dp" => points(&mut st, &s)?,
             "mug" | "mug:" => {
                 st.mug = s
                     .after_colon()
@@ -293,58 +179,8 @@ pub fn read(
                     c => Some(chit(&s, c)?),
                 };
             }
-            "cup" => {
-                let x = side(&s, s.word(1, "a side")?.trim_end_matches(':'))?;
-                let events = s
-                    .after_colon()
-                    .ok_or_else(|| s.error("write cup <side>: <event> ..."))?
-                    .split_whitespace()
-                    .map(|e| {
-                        DATA.events
-                            .iter()
-                            .find(|(id, allied, german)| {
-                                id == e && if x == Side::Allied { *allied } else { *german }
-                            })
-                            .map(|(id, _, _)| id.clone())
-                            .ok_or_else(|| {
-                                s.error(format!("'{e}' is not an event of the {} cup", x.name()))
-                            })
-                    })
-                    .collect::<Result<_, _>>()?;
-                st.cups.insert(x, events);
-            }
-            "bridge" => {
-                let name = s.word(1, "a bridge's name")?;
-                if DATA.bridge(name).is_none() {
-                    return Err(s.error(format!("there is no bridge '{name}' in the game's data")));
-                }
-                let b =
-                    match &w[2..] {
-                        ["intact"] => Bridge::default(),
-                        ["destroyed"] => Bridge {
-                            destroyed: true,
-                            ..Bridge::default()
-                        },
-                        ["destroyed", "at", _, t] => Bridge {
-                            destroyed: true,
-                            destroyed_at: Some((
-                                s.number(4, "the day of September it was destroyed")?,
-                                turn_index(t).ok_or_else(|| {
-                                    s.error(format!("'{t}' is not a turn: {}", TURNS.join(", ")))
-                                })?,
-                            )),
-                            ..Bridge::default()
-                        },
-                        ["wired", x] => Bridge {
-                            wired_by: Some(side(&s, x)?),
-                            ..Bridge::default()
-                        },
-                        _ => return Err(s.error(
-                            "write bridge <name> intact|wired <side>|destroyed [at <day> <turn>]",
-                        )),
-                    };
-                st.bridges.insert(name.to_owned(), b);
-            }
+            "cup" => cup(&mut st, &s)?,
+            "bridge" => bridge(&mut st, &s)?,
             "released" => {
                 // The line is released in its order (4.3.1): the statement names its head.
                 let line = &DATA.release_line;
@@ -377,33 +213,7 @@ pub fn read(
                     }
                 };
             }
-            "highway" => {
-                let mut rest = w[1..].iter();
-                while let Some(word) = rest.next() {
-                    match *word {
-                        "open" => st.highway.cut = false,
-                        "cut" => st.highway.cut = true,
-                        "attacked" | "closed" => {
-                            let v = rest
-                                .next()
-                                .ok_or_else(|| s.error(format!("{word} needs a number")))?;
-                            let n: u32 = v.parse().map_err(|_| {
-                                s.error(format!("'{v}' is not a number of markers"))
-                            })?;
-                            if *word == "attacked" {
-                                st.highway.attacked = n;
-                            } else {
-                                st.highway.closed = n;
-                            }
-                        }
-                        x => {
-                            return Err(s.error(format!(
-                                "'{x}': write highway open|cut [attacked <n>] [closed <n>]"
-                            )))
-                        }
-                    }
-                }
-            }
+            "highway" => highway(&mut st, &s)?,
             "rubble" => {
                 s.expect_words(2, "rubble <hex>")?;
                 let h = hex(&s, w[1])?;
@@ -432,27 +242,7 @@ pub fn read(
                 let h = hex(&s, w[2])?;
                 st.dutch.insert(x, h);
             }
-            "placing" => {
-                s.expect_words(3, "placing <side> <event>")?;
-                let x = side(&s, w[1])?;
-                let events = [
-                    "heroic",
-                    "dutch",
-                    "minefield",
-                    "reinf",
-                    "ambush",
-                    "explosion",
-                    "lost",
-                ];
-                if !events.contains(&w[2]) {
-                    return Err(s.error(format!(
-                        "'{}' is not an event placed: {}",
-                        w[2],
-                        events.join(", ")
-                    )));
-                }
-                st.placing = Some((x, w[2].to_owned()));
-            }
+            "placing" => placing(&mut st, &s)?,
             "passed-mines" => {
                 s.expect_words(2, "passed-mines <unit>")?;
                 st.mine_passed.push(w[1].to_owned());
@@ -469,8 +259,13 @@ pub fn read(
                         w[1], w[3]
                     )));
                 }
-                st.lost = Some(w[1].to_owned());
-                st.lost_event = Some(by);
+                if st.wait.as_ref().is_some_and(|w| !w.is_lost()) {
+                    return Err(s.error(ONE_WAIT));
+                }
+                st.wait = Some(Wait::Lost {
+                    unit: w[1].to_owned(),
+                    event: Some(by),
+                });
             }
             "lost82-in" => {
                 s.expect_words(2, "lost82-in <unit>")?;
@@ -493,31 +288,7 @@ pub fn read(
                 st.units.remove(w[1]);
                 super::units::eliminate(&mut st, w[1]);
             }
-            "dropped" => {
-                let n = match &w[1..] {
-                    [_] => 0,
-                    [_, "markers", n] => n
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|n| *n <= 9)
-                        .ok_or_else(|| s.error(format!("'{n}': markers 0 to 9")))?,
-                    _ => return Err(s.error("write dropped <unit> [markers <n>]")),
-                };
-                if OOB.side_of(w[1]) == Some(Side::German) {
-                    return Err(s.error(format!(
-                        "{} is a German unit: only Allied airborne Units drop (3.1)",
-                        w[1]
-                    )));
-                }
-                if !st.drop_rolled.iter().any(|u| u == w[1]) {
-                    st.drop_rolled.push(w[1].to_owned());
-                }
-                if n > 0 {
-                    st.drop_markers.insert(w[1].to_owned(), n);
-                } else {
-                    st.drop_markers.remove(w[1]);
-                }
-            }
+            "dropped" => dropped(&mut st, &s)?,
             "minefield" => {
                 s.expect_words(2, "minefield <hex>")?;
                 let h = hex(&s, w[1])?;
@@ -560,4 +331,281 @@ pub fn read(
         }
     }
     Ok(Positioned::new(st))
+}
+
+/// `cup <side>: <event> …` (S3.0).
+fn cup(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    let x = side(s, s.word(1, "a side")?.trim_end_matches(':'))?;
+    let events = s
+        .after_colon()
+        .ok_or_else(|| s.error("write cup <side>: <event> ..."))?
+        .split_whitespace()
+        .map(|e| {
+            DATA.events
+                .iter()
+                .find(|(id, allied, german)| {
+                    id == e && if x == Side::Allied { *allied } else { *german }
+                })
+                .map(|(id, _, _)| id.clone())
+                .ok_or_else(|| s.error(format!("'{e}' is not an event of the {} cup", x.name())))
+        })
+        .collect::<Result<_, _>>()?;
+    st.cups.insert(x, events);
+    Ok(())
+}
+
+/// `marks <unit> …`.
+fn marks(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    let w = &s.words;
+    let name = s.word(1, "a unit's name")?;
+    let mut m = Marks::default();
+    let mut i = 2;
+    while i < w.len() {
+        match w[i] {
+            "suppressed" => m.suppressed = true,
+            "cohesion" => {
+                m.cohesion = s.number(i + 1, "a number of Cohesion Hits")?;
+                i += 1;
+            }
+            "lost" => {
+                m.lost = s.number(i + 1, "a number of steps lost")?;
+                i += 1;
+            }
+            _ => return Err(s.error("write marks <unit> [suppressed] [cohesion <n>] [lost <n>]")),
+        }
+        i += 1;
+    }
+    if let Some(k) = super::units::steps_of(name).filter(|k| m.lost >= *k) {
+        return Err(s.error(format!(
+                "{name} has {k} steps in the order of battle: {} lost is no unit left (write unit {name} off)",
+                m.lost
+            )));
+    }
+    if m.is_clear() {
+        st.marks.remove(name);
+    } else {
+        st.marks.insert(name.to_owned(), m);
+    }
+    Ok(())
+}
+
+/// `unit <unit> <side> <hex> …`.
+fn unit_line(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    let w = &s.words;
+    let name = s.word(1, "a unit's name")?;
+    match &w[2..] {
+            ["off"] => {
+                st.units.remove(name);
+                st.vehicles.remove(name);
+            }
+            [x, "at", h, rest @ ..] => {
+                let mut column = false;
+                let mut vehicle = None;
+                for r in rest {
+                    match (*r, super::order::Transport::parse(r)) {
+                        ("column", _) if !column => column = true,
+                        (_, Some(t)) if vehicle.is_none() => vehicle = Some(t),
+                        _ => {
+                            return Err(s.error(
+                                "write unit <name> <side> at <hex> [column] [wheeled|tracked|mounted]",
+                            ))
+                        }
+                    }
+                }
+                let u = Unit {
+                    side: side(s, x)?,
+                    hex: hex(s, h)?,
+                    column,
+                };
+                if let Some(own) = OOB.side_of(name).filter(|o| *o != u.side) {
+                    return Err(s.error(format!(
+                        "{name} is a {} unit of the order of battle (data/oob.txt)",
+                        own.name()
+                    )));
+                }
+                if let Some(t) = st.map.as_ref().and_then(|m| m.map.hexes.get(&u.hex)) {
+                    if t.terrain
+                        == crate::rules::where_eagles_dare::terrain::Terrain::Impassable
+                    {
+                        return Err(s.error(format!("{} is impassable on the game's map (2.14): no unit stands there", u.hex)));
+                    }
+                }
+                if command::of_231(name) && command::north_of_231(u.hex) {
+                    return Err(s.error(format!(
+                        "{name} is of the 231st Brigade: never north of its Deployment Limit line (S6.10), and {} is",
+                        u.hex
+                    )));
+                }
+                st.units.insert(name.to_owned(), u);
+                match vehicle {
+                    Some(t) => {
+                        st.vehicles.insert(name.to_owned(), t);
+                    }
+                    None => {
+                        st.vehicles.remove(name);
+                    }
+                }
+            }
+            _ => {
+                return Err(s.error(
+                    "write unit <name> <side> at <hex> [column] [wheeled|tracked|mounted] or unit <name> off",
+                ))
+            }
+        }
+    Ok(())
+}
+
+/// `cp|dp <division> <n>`.
+fn points(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    let w = &s.words;
+    s.expect_words(3, &format!("{} <division> <n>", s.keyword()))?;
+    let d = DATA
+        .division(w[1])
+        .ok_or_else(|| {
+            s.error(format!(
+                "'{}' is not a division: {}",
+                w[1],
+                DATA.divisions
+                    .iter()
+                    .map(|d| d.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?
+        .id
+        .clone();
+    let n = s.number(2, "a number of points")?;
+    if s.keyword() == "cp" {
+        st.cp.insert(d, n);
+    } else {
+        st.dp.insert(d, n);
+    }
+    Ok(())
+}
+
+/// `bridge <name> …`.
+fn bridge(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    let w = &s.words;
+    let name = s.word(1, "a bridge's name")?;
+    if DATA.bridge(name).is_none() {
+        return Err(s.error(format!("there is no bridge '{name}' in the game's data")));
+    }
+    let b = match &w[2..] {
+        ["intact"] => Bridge::default(),
+        ["destroyed"] => Bridge {
+            destroyed: true,
+            ..Bridge::default()
+        },
+        ["destroyed", "at", _, t] => Bridge {
+            destroyed: true,
+            destroyed_at: Some((
+                s.number(4, "the day of September it was destroyed")?,
+                turn_index(t)
+                    .ok_or_else(|| s.error(format!("'{t}' is not a turn: {}", TURNS.join(", "))))?,
+            )),
+            ..Bridge::default()
+        },
+        ["wired", x] => Bridge {
+            wired_by: Some(side(s, x)?),
+            ..Bridge::default()
+        },
+        _ => {
+            return Err(
+                s.error("write bridge <name> intact|wired <side>|destroyed [at <day> <turn>]")
+            )
+        }
+    };
+    st.bridges.insert(name.to_owned(), b);
+    Ok(())
+}
+
+/// `highway …` (4.3.3).
+fn highway(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    let w = &s.words;
+    let mut rest = w[1..].iter();
+    while let Some(word) = rest.next() {
+        match *word {
+            "open" => st.highway.cut = false,
+            "cut" => st.highway.cut = true,
+            "attacked" | "closed" => {
+                let v = rest
+                    .next()
+                    .ok_or_else(|| s.error(format!("{word} needs a number")))?;
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| s.error(format!("'{v}' is not a number of markers")))?;
+                if *word == "attacked" {
+                    st.highway.attacked = n;
+                } else {
+                    st.highway.closed = n;
+                }
+            }
+            x => {
+                return Err(s.error(format!(
+                    "'{x}': write highway open|cut [attacked <n>] [closed <n>]"
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `placing <side> <event>`.
+fn placing(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    let w = &s.words;
+    s.expect_words(3, "placing <side> <event>")?;
+    let x = side(s, w[1])?;
+    let events = [
+        "heroic",
+        "dutch",
+        "minefield",
+        "reinf",
+        "ambush",
+        "explosion",
+        "lost",
+    ];
+    if !events.contains(&w[2]) {
+        return Err(s.error(format!(
+            "'{}' is not an event placed: {}",
+            w[2],
+            events.join(", ")
+        )));
+    }
+    if st.wait.as_ref().is_some_and(|w| !w.is_placing()) {
+        return Err(s.error(ONE_WAIT));
+    }
+    st.wait = Some(Wait::Placing {
+        side: x,
+        event: w[2].to_owned(),
+    });
+    Ok(())
+}
+
+/// `dropped <unit> …`.
+fn dropped(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    let w = &s.words;
+    let n = match &w[1..] {
+        [_] => 0,
+        [_, "markers", n] => n
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n <= 9)
+            .ok_or_else(|| s.error(format!("'{n}': markers 0 to 9")))?,
+        _ => return Err(s.error("write dropped <unit> [markers <n>]")),
+    };
+    if OOB.side_of(w[1]) == Some(Side::German) {
+        return Err(s.error(format!(
+            "{} is a German unit: only Allied airborne Units drop (3.1)",
+            w[1]
+        )));
+    }
+    if !st.drop_rolled.iter().any(|u| u == w[1]) {
+        st.drop_rolled.push(w[1].to_owned());
+    }
+    if n > 0 {
+        st.drop_markers.insert(w[1].to_owned(), n);
+    } else {
+        st.drop_markers.remove(w[1]);
+    }
+    Ok(())
 }

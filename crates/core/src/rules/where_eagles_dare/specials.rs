@@ -2,6 +2,8 @@
 //! Huber's sealed choice of master (S5.5).
 
 use super::data::DATA;
+pub use super::in_play::huber_chit_in_play;
+use super::in_play::huber_entry;
 use super::rule;
 use super::state::{Phase, State};
 use crate::engine::dice::DiceStream;
@@ -60,8 +62,8 @@ pub fn flip_flak(s: &mut State, ctx: &mut Ctx) {
 /// Does the scenario cover the night of 17 September, when KG Huber's master is chosen?
 pub fn huber_in_scenario(s: &State) -> bool {
     DATA.scenario(&s.scenario)
-        .is_some_and(|sc| sc.first <= (17, super::turn::NIGHT))
-        && s.last >= (18, super::turn::T0700)
+        .is_some_and(|sc| sc.first <= (17, super::sequence::NIGHT))
+        && s.last >= (18, super::sequence::T0700)
 }
 
 /// `huber 59th|chill` on the night of 17 September, sealed (S5.5).
@@ -77,7 +79,7 @@ pub fn choose(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         .to_owned();
     s.huber.commitment = Some(commitment);
     ctx.say("The German player chooses, face down, which division controls KG Huber (S5.5)");
-    super::chits::to_buy(s);
+    super::sequence::to_buy(s);
     Ok(())
 }
 
@@ -135,31 +137,10 @@ pub fn check_huber_unit(s: &State, unit: &str) -> Result<(), RuleError> {
     }
 }
 
-/// S5.5: when KG Huber enters under each master — "If he chooses the 59th Infantry Division,
-/// KG Huber enters on the 0700, September 17th" (read as the 18th, decision 4), "If he chooses
-/// KG Chill, KG Huber enters on the Night, September 21st Turn" — and that turn as said.
-fn huber_entry(set: &str) -> ((u8, usize), &'static str) {
-    if set == "59th" {
-        ((18, super::turn::T0700), "0700 18 Sept")
-    } else {
-        ((21, super::turn::NIGHT), "Night 21 Sept")
-    }
-}
-
-/// Is the KG Huber chit `f-huber-59` or `f-huber-chill` in play now?
-pub fn huber_chit_in_play(s: &State, chit: &str) -> bool {
-    let set = match chit {
-        "f-huber-59" => "59th",
-        "f-huber-chill" => "chill",
-        _ => return false,
-    };
-    s.huber.chosen.as_deref() == Some(set) && (s.day, s.time) >= huber_entry(set).0
-}
-
 /// The phase at the start of the night of the 17th: KG Huber's choice.
 pub fn huber_phase(s: &mut State) -> bool {
     if s.day == 17
-        && s.time == super::turn::NIGHT
+        && s.time == super::sequence::NIGHT
         && huber_in_scenario(s)
         && s.huber.commitment.is_none()
     {

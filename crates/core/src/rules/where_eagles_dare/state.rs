@@ -9,40 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::data::{Spur, Weather, TURNS};
 use super::hex::Hex;
-use crate::engine::ruleset::Seat;
-
-/// The two sides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    Allied,
-    German,
-}
-
-impl Side {
-    pub fn seat(self) -> Seat {
-        Seat::parse(self.name()).expect("a seat id")
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Allied => "allied",
-            Side::German => "german",
-        }
-    }
-    pub fn of(seat: &Seat) -> Option<Side> {
-        match seat.as_str() {
-            "allied" => Some(Side::Allied),
-            "german" => Some(Side::German),
-            _ => None,
-        }
-    }
-    pub fn other(self) -> Side {
-        match self {
-            Side::Allied => Side::German,
-            Side::German => Side::Allied,
-        }
-    }
-}
+pub use super::side::Side;
 
 /// What the game waits for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -473,13 +440,8 @@ pub struct State {
     pub held: Option<String>,
     /// Option `last_chit_held` (default on): the last chit of a turn opens the next (S6.4).
     pub last_chit_held: bool,
-    /// The Guards Division chit just came up: the German may ask the status check (4.3.3).
-    pub status_window: bool,
     /// The real Eindhoven Air Raid, once revealed (S5.2).
     pub air_raid: Option<AirRaid>,
-    /// The Intelligence event drawn (S3.1): this side names the division that gains 6 CP, 2 DP.
-    #[serde(default)]
-    pub intelligence: Option<Side>,
     /// The raid markers (S5.2), campaign.
     pub raid_markers: Vec<RaidMarker>,
     /// The Club Route line (4.3.1): Formations released, ignored or bypassed, by id.
@@ -496,6 +458,12 @@ pub struct State {
     pub numbering: BTreeMap<String, Vec<String>>,
     /// The flank corps (5.2), public.
     pub corps: BTreeMap<String, Corps>,
+    /// What the activation waits for before the impulse goes on, one answer at a time
+    /// (`Wait`: a Rout to name or carry out, a lost unit to move, an event to place, the
+    /// Intelligence division, the status check). Written as the fields it replaced
+    /// (`wait_wire`), so the state's hash and its stored JSON are those of earlier builds.
+    #[serde(flatten, with = "wait_wire")]
+    pub wait: Option<Wait>,
     /// The opponent's opportunity fire window after a move: the hex acted in.
     pub window: Option<Hex>,
     /// The wiring side's demolition window (2.15.6): an enemy unit entered a hex of a bridge
@@ -631,13 +599,6 @@ pub struct State {
     pub command_los: bool,
     #[serde(default)]
     pub airborne_tanks: Option<String>,
-    /// S3.1 Rout: the side that names the routed Formation now.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rout: Option<Side>,
-    /// S3.1 Rout of an Allied Formation: its units on the map still to move one hex out of the
-    /// enemy's Fire Zones, or entrench, with no opportunity fire (decision 30).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub routing: Option<Routing>,
     /// S3.1 Rout: the units under an "Entrenched" marker, until they leave their hex
     /// (decision 30).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
@@ -645,13 +606,6 @@ pub struct State {
     /// The map given with option `map` (its terrain checks moves, set-ups and line of sight).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map: Option<super::terrain::LoadedMap>,
-    /// The Lost event (S3.1): the side moving the lost unit (none: O3.0, the Allied moves a
-    /// German unit).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lost_event: Option<Side>,
-    /// S3.1: the event a side places now (heroic, dutch, minefield).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub placing: Option<(Side, String)>,
     /// S3.1 Air Strike: the Typhoons being placed or attacking.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub typhoons: Option<Typhoons>,
@@ -680,9 +634,6 @@ pub struct State {
     /// What each unit has done in the impulse in play (`activity.rs`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub activity: BTreeMap<String, Activity>,
-    /// O3: a German unit that failed its check, moved now by the Allied player.
-    #[serde(default)]
-    pub lost: Option<String>,
     pub disputes: Vec<Dispute>,
     /// Each side's public standing watch list (`watch`): the hexes where an enemy action opens
     /// its opportunity fire window. A side not here watches every hex.
@@ -705,7 +656,7 @@ impl State {
 
     /// Who moves the lost unit: the enemy of the Lost event's drawer, or the Allied (O3.0).
     pub fn lost_mover(&self) -> Side {
-        self.lost_event.unwrap_or(Side::Allied)
+        self.lost_event().unwrap_or(Side::Allied)
     }
 
     pub fn clock(&self) -> String {
@@ -721,5 +672,108 @@ impl State {
 
     pub fn on_club_route(&self, hex: Hex) -> bool {
         self.club_route.contains(&hex)
+    }
+}
+
+/// One answer the activation waits for (S3.1 events, O3.0, 4.3.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Wait {
+    /// S3.1 Rout drawn: this side names the Formation that routs, or passes.
+    Rout { side: Side },
+    /// S3.1 Rout of an Allied Formation: its units still to move one hex out of the enemy's
+    /// Fire Zones, or entrench, with no opportunity fire (decision 30).
+    Routing(Routing),
+    /// A lost unit to move: by the enemy of the Lost event's drawer (S3.1, `event` the side
+    /// that moves it), or by the Allied player after a failed O3.0 check (`event` none).
+    Lost { unit: String, event: Option<Side> },
+    /// S3.1: the event a side places now (heroic, dutch, minefield, rally, reinf, ambush,
+    /// explosion, lost, air-strike).
+    Placing { side: Side, event: String },
+    /// The Intelligence event drawn (S3.1): this side names the division that gains 6 CP, 2 DP.
+    Intelligence { side: Side },
+    /// The Guards Division chit just came up: the German may ask the status check (4.3.3).
+    StatusCheck,
+}
+
+/// `State.wait` is written as the fields it replaced (`status_window`, `intelligence`, `rout`,
+/// `routing`, `lost_event`, `placing`, `lost`), with their serde attributes, so the canonical
+/// JSON (and the state hash recorded in released logs) is byte for byte the same and stored
+/// snapshots still load. A stored state holding two of them is refused by name.
+pub mod wait_wire {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{Routing, Side, Wait};
+
+    #[derive(Default, Serialize, Deserialize)]
+    struct Fields {
+        #[serde(default)]
+        status_window: bool,
+        #[serde(default)]
+        intelligence: Option<Side>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rout: Option<Side>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        routing: Option<Routing>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lost_event: Option<Side>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        placing: Option<(Side, String)>,
+        #[serde(default)]
+        lost: Option<String>,
+    }
+
+    pub fn serialize<S: Serializer>(w: &Option<Wait>, s: S) -> Result<S::Ok, S::Error> {
+        let mut f = Fields::default();
+        match w.clone() {
+            None => {}
+            Some(Wait::Rout { side }) => f.rout = Some(side),
+            Some(Wait::Routing(r)) => f.routing = Some(r),
+            Some(Wait::Lost { unit, event }) => {
+                f.lost = Some(unit);
+                f.lost_event = event;
+            }
+            Some(Wait::Placing { side, event }) => f.placing = Some((side, event)),
+            Some(Wait::Intelligence { side }) => f.intelligence = Some(side),
+            Some(Wait::StatusCheck) => f.status_window = true,
+        }
+        f.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Wait>, D::Error> {
+        let f = Fields::deserialize(d)?;
+        if f.lost_event.is_some() && f.lost.is_none() {
+            return Err(D::Error::custom(
+                "lost_event names the side moving a lost unit, and no unit is lost",
+            ));
+        }
+        let all = [
+            f.status_window
+                .then_some(("status_window", Wait::StatusCheck)),
+            f.intelligence
+                .map(|side| ("intelligence", Wait::Intelligence { side })),
+            f.rout.map(|side| ("rout", Wait::Rout { side })),
+            f.routing.map(|r| ("routing", Wait::Routing(r))),
+            f.placing
+                .map(|(side, event)| ("placing", Wait::Placing { side, event })),
+            f.lost.map(|unit| {
+                (
+                    "lost",
+                    Wait::Lost {
+                        unit,
+                        event: f.lost_event,
+                    },
+                )
+            }),
+        ];
+        let mut set: Vec<(&str, Wait)> = all.into_iter().flatten().collect();
+        if set.len() > 1 {
+            let names: Vec<&str> = set.iter().map(|(n, _)| *n).collect();
+            return Err(D::Error::custom(format!(
+                "the state waits for {} at once: one of them at a time",
+                names.join(" and ")
+            )));
+        }
+        Ok(set.pop().map(|(_, w)| w))
     }
 }

@@ -3,8 +3,9 @@
 //! 20 September (S5.1.1). The DZ/LZ Changing Table is `data/dz_change.txt` (reconstructed).
 
 use super::data::{ChangeResult, Weather, DATA, TURNS};
+pub use super::in_play::{chit_in_play, in_play};
+use super::sequence::{T0900, T1100, T1300, T1500, T1700};
 use super::state::{AirDropCounters, Phase, Side, State};
-use super::turn::{T0900, T1100, T1300, T1500, T1700};
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
@@ -28,10 +29,10 @@ pub fn after_dz(s: &mut State, ctx: &mut Ctx) {
                 },
             };
         }
-        Some(Weather::Fog { .. }) if s.drop_due().is_some() => super::chits::to_buy(s),
+        Some(Weather::Fog { .. }) if s.drop_due().is_some() => super::sequence::to_buy(s),
         _ => {
             if !supply_counters(s, ctx) {
-                super::chits::to_buy(s);
+                super::sequence::to_buy(s);
             }
         }
     }
@@ -97,7 +98,7 @@ pub fn place_counters(s: &mut State, ctx: &mut Ctx, at: Option<&str>) -> Result<
         "The Allied player places the supply drop's Air Drop? counters on {} and {}",
         TURNS[candidates[0]], TURNS[candidates[1]]
     ));
-    super::chits::to_buy(s);
+    super::sequence::to_buy(s);
     Ok(())
 }
 
@@ -239,26 +240,4 @@ pub fn tq_modifiers(s: &State) -> Vec<String> {
         out.push("German +1, white assault +1 (KG Chill, S5.1.1)".into());
     }
     out
-}
-
-/// Is this chit in play now: its command in play (S5.1.1), KG Huber's only for the chosen
-/// master from its entry (S5.5), no Direct Command chit under O2.0?
-pub fn chit_in_play(s: &State, c: &super::data::ChitDef) -> bool {
-    if c.id.starts_with("f-huber") {
-        return super::specials::huber_chit_in_play(s, &c.id);
-    }
-    if s.alternate_chits && c.kind == super::data::ChitKind::Direct {
-        return false;
-    }
-    c.division.as_deref().is_none_or(|d| in_play(s, d))
-}
-
-/// The divisions in play for a side: the Eindhoven Regional Command until KG Chill replaces
-/// it (S5.1.1), then KG Chill.
-pub fn in_play(s: &State, division: &str) -> bool {
-    match division {
-        "erc" => !s.kg_chill,
-        "chill" => s.kg_chill,
-        _ => true,
-    }
 }

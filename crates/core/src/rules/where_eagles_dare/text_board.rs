@@ -172,7 +172,7 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
             "heroic": s.heroic,
             "dutch": s.dutch,
             "minefields": s.minefields,
-            "placing": s.placing,
+            "placing": s.placing(),
         }),
         "cups": s.cups,
         "held_out": s.held_out,
@@ -187,7 +187,7 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "bought": s.bought,
         "chit": s.chit,
         "held_chit": s.held,
-        "status_window": s.status_window,
+        "status_window": s.status_window(),
         "air_raid": s.air_raid,
         "raid_markers": s.raid_markers.iter().map(|m| json!({
             "day": m.day,
@@ -241,12 +241,12 @@ pub fn view(s: &State, viewer: &Viewer) -> Value {
         "parks": s.parks,
         "road_blocks": s.roadblocks,
         "rearguards": s.rearguards,
-        "rout_to_name": s.rout,
-        "routing": s.routing,
+        "rout_to_name": s.rout(),
+        "routing": s.routing(),
         "entrenched": s.entrenched,
         "joe_mann": if s.mann_used { "spent" } else { "available" },
         "joe_mann_window": s.mann,
-        "lost": s.lost,
+        "lost": s.lost(),
         "optional_rules": json!({
             "covering_fire": s.covering_fire,
             "alternate_chits": s.alternate_chits,
@@ -481,6 +481,61 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             ));
         }
     }
+    holdings(s, viewer, &mut line);
+    bridge_lines(s, &mut line);
+    if !s.abandoned.is_empty() {
+        line(format!("Abandoned transport: {}", s.abandoned.join(" ")));
+    }
+    if !s.drop_markers.is_empty() {
+        let on: Vec<String> = s
+            .drop_markers
+            .iter()
+            .map(|(u, n)| format!("{u} x{n}"))
+            .collect();
+        line(format!("Glider/paradrop markers (3.4.2): {}", on.join(" ")));
+    }
+    if !s.drop_awaiting.is_empty() {
+        line(format!(
+            "Dropped, to roll on the Drop Table (3.4.1): {}",
+            s.drop_awaiting.join(" ")
+        ));
+    }
+    let over: Vec<String> = s
+        .activity
+        .iter()
+        .filter_map(|(u, a)| a.over.as_ref().map(|why| format!("{u} ({why})")))
+        .collect();
+    if !over.is_empty() {
+        line(format!("Activation over this impulse: {}", over.join(", ")));
+    }
+    for (side, w) in &s.watch {
+        line(format!(
+            "{} watch list (opportunity fire windows): {}",
+            side.name(),
+            if w.is_empty() {
+                "no hex".to_owned()
+            } else {
+                w.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        ));
+    }
+    for d in &s.disputes {
+        line(format!(
+            "Dispute by {} of event {}: {}",
+            d.by.name(),
+            d.seq,
+            d.text
+        ));
+    }
+    super::super::fit_for_mail(&out)
+}
+
+/// The board's text: the off-map display (its owner's), flak, transport, parks, road blocks,
+/// rear guards, specials and the event cups.
+fn holdings(s: &State, viewer: &Viewer, line: &mut dyn FnMut(String)) {
     if sees_off_map(viewer) {
         for (f, p) in &s.offmap {
             let where_ = match p {
@@ -556,6 +611,10 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
     for (side, cup) in &s.cups {
         line(format!("{} cup: {}", side.name(), cup.join(", ")));
     }
+}
+
+/// The board's text: the bridges' markers (2.11, 2.15, 2.18).
+fn bridge_lines(s: &State, line: &mut dyn FnMut(String)) {
     for (name, b) in &s.bridges {
         let mut marks = Vec::new();
         if b.destroyed {
@@ -632,52 +691,4 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             }
         ));
     }
-    if !s.abandoned.is_empty() {
-        line(format!("Abandoned transport: {}", s.abandoned.join(" ")));
-    }
-    if !s.drop_markers.is_empty() {
-        let on: Vec<String> = s
-            .drop_markers
-            .iter()
-            .map(|(u, n)| format!("{u} x{n}"))
-            .collect();
-        line(format!("Glider/paradrop markers (3.4.2): {}", on.join(" ")));
-    }
-    if !s.drop_awaiting.is_empty() {
-        line(format!(
-            "Dropped, to roll on the Drop Table (3.4.1): {}",
-            s.drop_awaiting.join(" ")
-        ));
-    }
-    let over: Vec<String> = s
-        .activity
-        .iter()
-        .filter_map(|(u, a)| a.over.as_ref().map(|why| format!("{u} ({why})")))
-        .collect();
-    if !over.is_empty() {
-        line(format!("Activation over this impulse: {}", over.join(", ")));
-    }
-    for (side, w) in &s.watch {
-        line(format!(
-            "{} watch list (opportunity fire windows): {}",
-            side.name(),
-            if w.is_empty() {
-                "no hex".to_owned()
-            } else {
-                w.iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }
-        ));
-    }
-    for d in &s.disputes {
-        line(format!(
-            "Dispute by {} of event {}: {}",
-            d.by.name(),
-            d.seq,
-            d.text
-        ));
-    }
-    super::super::fit_for_mail(&out)
 }

@@ -4,18 +4,11 @@
 
 use super::data::{Spur, Weather, DATA, TURNS};
 use super::hex::Hex;
-use super::state::{AirDropCounters, Phase, State};
+use super::state::{AirDropCounters, Phase, State, Wait};
 use super::{d10, rule};
 use crate::engine::ruleset::{Ctx, RuleError};
 
-pub const T0700: usize = 0;
-pub const T0900: usize = 1;
-pub const T1100: usize = 2;
-pub const T1300: usize = 3;
-pub const T1500: usize = 4;
-pub const T1700: usize = 5;
-pub const T1900: usize = 6;
-pub const NIGHT: usize = 7;
+pub use super::sequence::{NIGHT, T0700, T0900, T1100, T1300, T1500, T1700, T1900};
 
 /// Starts the turn the clock shows: reveals and drops due, off-map arrivals at 0700, then the
 /// turn's first phase.
@@ -75,7 +68,7 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     s.impulse = super::state::Side::Allied;
     s.actions = 0;
     s.chit = None;
-    s.status_window = false;
+    s.end_wait(Wait::is_status_check);
     s.window = None;
     s.pending = None;
     s.highway.attacked_this_turn = false;
@@ -85,7 +78,7 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         .iter()
         .any(|(_, u)| u.side == super::state::Side::German && s.club_route.contains(&u.hex))
     {
-        super::declared::closed(s, ctx, "a German unit is on Club Route");
+        super::highway::closed(s, ctx, "a German unit is on Club Route");
     }
     if s.time == T0700 {
         s.phase = Phase::Weather;
@@ -97,7 +90,7 @@ pub fn enter_turn(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     } else if s.time == T1900 {
         after_route(s, ctx)?;
     } else if !super::specials::huber_phase(s) {
-        super::chits::to_buy(s);
+        super::sequence::to_buy(s);
     }
     Ok(())
 }
@@ -126,7 +119,7 @@ pub fn after_release(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
 /// 1900 step 5 (the flank corps), then step 6.
 pub fn after_offmap(s: &mut State, ctx: &mut Ctx) {
     super::offmap::corps(s, ctx);
-    super::chits::to_buy(s);
+    super::sequence::to_buy(s);
 }
 
 /// The drop due today comes in now (3.2, 3.4).
@@ -223,7 +216,7 @@ pub fn fog(s: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
             s.clock()
         ));
     }
-    super::chits::to_buy(s);
+    super::sequence::to_buy(s);
     Ok(())
 }
 
@@ -263,7 +256,7 @@ pub fn air_drop(s: &mut State, ctx: &mut Ctx, at: Option<&str>) -> Result<(), Ru
         "The Allied player places his Air Drop? counters on {} and {}",
         TURNS[candidates[0]], TURNS[candidates[1]]
     ));
-    super::chits::to_buy(s);
+    super::sequence::to_buy(s);
     Ok(())
 }
 
@@ -346,7 +339,7 @@ pub fn route(s: &mut State, ctx: &mut Ctx, path: &[Hex]) -> Result<(), RuleError
 
 /// 1900 step 3: the status marker goes to Open unless a bridge on Club Route is destroyed.
 fn status_open(s: &mut State, ctx: &mut Ctx) {
-    if super::declared::destroyed_bridge_on_route(s) {
+    if super::highway::destroyed_bridge_on_route(s) {
         s.highway.cut = true;
         ctx.say("Club Route stays Cut: a bridge on it is destroyed (4.3.3)");
     } else if s.highway.cut {

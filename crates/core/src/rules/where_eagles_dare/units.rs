@@ -759,7 +759,9 @@ pub fn joe_mann(s: &mut State, ctx: &mut Ctx, side: Side, play: bool) -> Result<
             "the Allied player answers first: joemann, or pass",
         ));
     }
-    let m = s.mann.take().expect("the window is open");
+    let Some(m) = s.mann.take() else {
+        return Err(rule(S6_9, "no loss waits for PFC Joe Mann"));
+    };
     if play {
         s.mann_used = true;
         s.units.insert(m.unit.clone(), m.was.clone());
@@ -805,38 +807,7 @@ fn struck(p: &Pending, target: Option<&str>, before: &BTreeMap<String, Unit>) ->
     }
 }
 
-/// The unit's steps by the order of battle, if it is in it.
-pub fn steps_of(unit: &str) -> Option<u32> {
-    OOB.unit(unit).map(|d| d.steps)
-}
-
-/// The steps a formation has lost (decisions 15, 21): those on its units' marks, on the map
-/// or off it, and every step of its eliminated units.
-pub fn formation_losses(s: &State, formation: &str) -> u32 {
-    OOB.units_of(formation)
-        .map(|u| {
-            s.marks.get(&u.id).map_or(0, |m| m.lost) + s.eliminated.get(&u.id).copied().unwrap_or(0)
-        })
-        .sum()
-}
-
-/// A unit gone from the map for good: its stated results, remembered transport and drop
-/// markers go with it.
-pub fn clear_markers(s: &mut State, unit: &str) {
-    s.marks.remove(unit);
-    s.vehicles.remove(unit);
-    s.drop_markers.remove(unit);
-    s.drop_awaiting.retain(|u| u != unit);
-}
-
-/// Decision 21: a unit of the order of battle that is eliminated keeps its lost steps (all
-/// of them) as its formation's losses; its markers go. A unit outside it leaves nothing.
-pub fn eliminate(s: &mut State, unit: &str) {
-    clear_markers(s, unit);
-    if let Some(k) = steps_of(unit) {
-        s.eliminated.insert(unit.to_owned(), k);
-    }
-}
+pub use super::losses::{clear_markers, eliminate, formation_losses, steps_of};
 
 /// After a stated result: every unit that stood before it and is off the map now (not taken
 /// into a park or off-map) was eliminated by it (decision 21).

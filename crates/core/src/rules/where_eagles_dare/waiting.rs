@@ -148,14 +148,14 @@ fn activation(s: &State, clock: &str) -> Option<Waiting> {
             ),
             true,
         )
-    } else if let Some(who) = s.rout {
+    } else if let Some(who) = s.rout() {
         w(
             who,
             PromptKind::Reaction,
             format!("{clock}: Rout: name a Formation that routs (S3.1), with the German units taken off the map (alone: all its routed units; none: every one eliminated), or pass"),
             true,
         )
-    } else if let Some(r) = &s.routing {
+    } else if let Some(r) = s.routing() {
         w(
             r.side,
             PromptKind::Reaction,
@@ -176,32 +176,32 @@ fn activation(s: &State, clock: &str) -> Option<Waiting> {
             ),
             true,
         )
-    } else if let Some(l) = &s.lost {
+    } else if let Some(l) = s.lost() {
         w(
             s.lost_mover(),
             PromptKind::Turn,
             format!(
                 "{clock}: the {} {l} is lost ({}): move it up to its full movement allowance, or pass",
                 s.lost_mover().other().name(),
-                if s.lost_event.is_some() { "S3.1 Lost" } else { "O3.0" }
+                if s.lost_event().is_some() { "S3.1 Lost" } else { "O3.0" }
             ),
             true,
         )
-    } else if let Some((who, event)) = &s.placing {
+    } else if let Some((who, event)) = s.placing() {
         w(
-            *who,
+            who,
             PromptKind::Reaction,
             format!("{clock}: place the {event} marker (S3.1), or pass"),
             true,
         )
-    } else if let Some(who) = s.intelligence {
+    } else if let Some(who) = s.intelligence() {
         w(
             who,
             PromptKind::Turn,
             format!("{clock}: Intelligence: name the division that gains 6 CP and 2 DP (S3.1)"),
             false,
         )
-    } else if s.status_window {
+    } else if s.status_window() {
         w(
             Side::German,
             PromptKind::Reaction,

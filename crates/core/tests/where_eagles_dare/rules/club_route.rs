@@ -159,7 +159,7 @@ fn attacking_club_route_4_3_3_status_check_2_closed_and_3_attacked_cut_on_7_or_l
         let mut s = game("the-best-laid-plans");
         s.phase = Phase::Activation;
         s.chit = Some("div-guards".into());
-        s.status_window = true;
+        s.wait = Some(despatch_core::rules::where_eagles_dare::state::Wait::StatusCheck);
         s.highway.attacked = 3;
         s.highway.closed = 2;
         ok(&mut s, "german", "status", &[die]);
@@ -173,7 +173,7 @@ fn attacking_club_route_4_3_3_status_check_2_closed_and_3_attacked_cut_on_7_or_l
     }
     let mut s = game("the-best-laid-plans");
     s.phase = Phase::Activation;
-    s.status_window = true;
+    s.wait = Some(despatch_core::rules::where_eagles_dare::state::Wait::StatusCheck);
     s.highway.attacked = 1;
     assert!(
         order(&mut s, "allied", "status", &[]).is_err(),
@@ -187,7 +187,7 @@ fn status_check_4_3_3_the_german_asks_it_when_the_guards_division_chit_comes_up(
     s.highway.attacked = 3;
     s.highway.closed = 2;
     ok(&mut s, "allied", "end", &[1, 1, 1]);
-    assert!(s.status_window);
+    assert!(s.status_window());
     refused(&mut s, "allied", "move A/1 56.201", "sequence of play");
     refused(&mut s, "allied", "status", "sequence of play");
     ok(&mut s, "german", "status", &[7]);
@@ -205,7 +205,7 @@ fn status_check_4_3_3_the_german_asks_it_when_the_guards_division_chit_comes_up(
     // An empty box opens no window.
     let mut s = mug_of(&["div-guards", "f-501"]);
     ok(&mut s, "allied", "end", &[1, 1, 1]);
-    assert!(!s.status_window);
+    assert!(!s.status_window());
 }
 
 #[test]
@@ -405,7 +405,7 @@ fn victory_4_3_3_attacked_and_closed_markers_score_for_the_german_set_aside_or_n
     assert_eq!(victory::tally(&s).german.total, v.attacked + v.closed);
     // A status check sets the markers aside; they still count.
     s.highway.closed += 1;
-    s.status_window = true;
+    s.wait = Some(despatch_core::rules::where_eagles_dare::state::Wait::StatusCheck);
     ok(&mut s, "german", "status", &[9]);
     assert_eq!((s.highway.attacked, s.highway.closed), (0, 0));
     let t = victory::tally(&s);

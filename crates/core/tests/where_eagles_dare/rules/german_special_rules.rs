@@ -17,10 +17,10 @@ fn s5_2_divisional_chits_add_the_air_raid_marker_first_then_roll_cp_and_dp() {
     // a marker in the box and opens the German's status window; then CP 10 (0: +3), DP 4 (+1).
     ok(&mut s, "allied", "end", &[2, 10, 4]);
     assert_eq!(s.highway.closed, 1);
-    assert!(s.status_window);
+    assert!(s.status_window());
     assert_eq!((s.cp["guards"], s.dp["guards"]), (5, 5));
     ok(&mut s, "german", "pass", &[]);
-    assert!(!s.status_window);
+    assert!(!s.status_window());
     s.highway.closed_this_turn = true;
     s.highway.closed = 0;
     refused(&mut s, "allied", "stopraid 5", "S5.2");

@@ -23,7 +23,7 @@ fn german_lost_o3_0_beyond_twice_the_range_each_step_away_needs_a_check() {
     ok(&mut s, "german", "move 1/59-a 30.107", &[]);
     no_opfire(&mut s);
     ok(&mut s, "german", "tq 1/59-a lost pass 0-5", &[3]);
-    assert_eq!(s.lost, None);
+    assert_eq!(s.lost(), None);
     let e = refused(&mut s, "german", "move 1/59-a 30.108 30.109", "O3.0");
     assert!(
         e.message.contains("30.109"),
@@ -64,10 +64,10 @@ fn optional_rules_o1_to_o4_as_options() {
     ok(&mut s, "german", "move G/1 30.100", &[]);
     no_opfire(&mut s);
     ok(&mut s, "german", "tq G/1 lost pass 0-5", &[8]);
-    assert_eq!(s.lost.as_deref(), Some("G/1"));
+    assert_eq!(s.lost(), Some("G/1"));
     refused(&mut s, "german", "end", "sequence of play");
     ok(&mut s, "allied", "move G/1 30.101 30.102", &[]);
-    assert_eq!((s.units["G/1"].hex, s.lost.clone()), (hex("30.102"), None));
+    assert_eq!((s.units["G/1"].hex, s.lost()), (hex("30.102"), None));
     // O4.0: one type of tank; the board says they land with Drop One.
     let e = game_with("the-best-laid-plans", json!({"airborne_tanks": "panther"})).unwrap_err();
     assert!(e.rule.contains("O4.0"), "{e:?}");

@@ -83,12 +83,12 @@ fn intelligence_s3_1_the_drawing_side_names_a_division_for_6_cp_and_2_dp() {
     s.cups.insert(Side::German, ids(&["intelligence"]));
     ok(&mut s, "german", "fire G/1 56.203 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[1]);
-    assert_eq!(s.intelligence, Some(Side::German));
+    assert_eq!(s.intelligence(), Some(Side::German));
     refused(&mut s, "german", "end", "S3.1");
     let e = refused(&mut s, "german", "intelligence 101st", "S3.1");
     assert!(e.message.contains("erc, 59th, walther"), "{e}");
     ok(&mut s, "german", "intelligence 59th", &[]);
-    assert_eq!((s.cp["59th"], s.dp["59th"], s.intelligence), (8, 5, None));
+    assert_eq!((s.cp["59th"], s.dp["59th"], s.intelligence()), (8, 5, None));
 }
 
 #[test]
@@ -112,7 +112,7 @@ fn rout_s3_1_a_routed_german_formation_leaves_the_map_and_reenters_its_display_b
     allied_impulse(&mut s, "f-501");
     ok(&mut s, "allied", "fire A/1 30.100 small-arms", &[9]);
     ok(&mut s, "allied", "result none", &[1]);
-    assert_eq!(s.rout, Some(Side::German));
+    assert_eq!(s.rout(), Some(Side::German));
     refused(&mut s, "allied", "end", "sequence of play");
     refused(&mut s, "german", "rout kg-walther", "S3.1");
     lose(&mut s, "1/erc-kg-stiller", 1);
@@ -170,14 +170,14 @@ fn heroic_s3_1_on_one_friendly_unit_until_its_side_draws_again() {
     s.cups.insert(Side::German, ids(&["heroic", "rally"]));
     ok(&mut s, "german", "fire G/1 56.203 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[1]);
-    assert_eq!(s.placing, Some((Side::German, "heroic".into())));
+    assert_eq!(s.placing(), Some((Side::German, "heroic")));
     refused(&mut s, "german", "end", "S3.1");
     refused(&mut s, "german", "place dutch 56.210", "S3.1");
     let e = refused(&mut s, "german", "place heroic A/502", "S3.1");
     assert!(e.message.contains("friendly"), "{e}");
     ok(&mut s, "german", "place heroic G/1", &[]);
     assert_eq!(s.heroic.get(&Side::German).map(String::as_str), Some("G/1"));
-    assert!(s.placing.is_none());
+    assert!(s.placing().is_none());
     // The German's next event takes it off, before the draw.
     ok(&mut s, "german", "fire G/1 56.203 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[1]);
@@ -284,7 +284,7 @@ fn reinf_s3_1_a_lost_82nd_ab_unit_comes_in_at_a_101st_leader_finite() {
     s.cups.insert(Side::Allied, ids(&["reinf", "reinf"]));
     ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
     ok(&mut s, "allied", "result none", &[1]);
-    assert_eq!(s.placing, Some((Side::Allied, "reinf".into())));
+    assert_eq!(s.placing(), Some((Side::Allied, "reinf")));
     // Not where no 101st Leader is; not a unit that is not a Lost 82nd AB.
     refused(&mut s, "allied", "place reinf lost82-1 56.203", "Reinf");
     refused(&mut s, "allied", "place reinf A/501 56.204", "Reinf");
@@ -303,7 +303,7 @@ fn reinf_s3_1_a_lost_82nd_ab_unit_comes_in_at_a_101st_leader_finite() {
     s.cups.insert(Side::German, ids(&["reinf"]));
     ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[1]);
-    assert!(s.placing.is_none());
+    assert!(s.placing().is_none());
     let c = order::parse("place reinf lost82-2 56.204").unwrap();
     assert_eq!(order::describe(&c), "place reinf lost82-2 56.204");
 }
@@ -320,7 +320,7 @@ fn ambush_and_explosion_s3_1_the_enemy_attacks_and_states_the_result() {
     // The cup in the order of the text: explosion, ambush; die 2 of 2.
     ok(&mut s, "allied", "result none", &[2]);
     // Ambush: the German attacks a friendly (Allied) unit within 3 hexes of one of his.
-    assert_eq!(s.placing, Some((Side::German, "ambush".into())));
+    assert_eq!(s.placing(), Some((Side::German, "ambush")));
     refused(&mut s, "allied", "place ambush 56.203", "sequence of play");
     refused(&mut s, "german", "place ambush 56.203", "Ambush");
     refused(&mut s, "german", "place ambush 56.207", "Ambush");
@@ -336,12 +336,12 @@ fn ambush_and_explosion_s3_1_the_enemy_attacks_and_states_the_result() {
     put(&mut s, "377-pfab", "56.206");
     ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
     ok(&mut s, "allied", "result none", &[1]);
-    assert_eq!(s.placing, Some((Side::German, "explosion".into())));
+    assert_eq!(s.placing(), Some((Side::German, "explosion")));
     refused(&mut s, "german", "place explosion A/502", "Explosion");
     ok(&mut s, "german", "place explosion 377-pfab", &[2]);
     assert!(s.barrages.contains(&(hex("56.206"), true, Side::German)));
     ok(&mut s, "german", "result suppressed", &[]);
-    assert!(s.pending.is_none() && s.placing.is_none());
+    assert!(s.pending.is_none() && s.placing().is_none());
 }
 
 #[test]
@@ -353,19 +353,16 @@ fn lost_s3_1_the_enemy_picks_a_friendly_unit_and_moves_it() {
     s.cups.insert(Side::Allied, ids(&["lost"]));
     ok(&mut s, "allied", "fire A/502 56.210 small-arms", &[9]);
     ok(&mut s, "allied", "result none", &[1]);
-    assert_eq!(s.placing, Some((Side::German, "lost".into())));
+    assert_eq!(s.placing(), Some((Side::German, "lost")));
     // The German picks an Allied unit, not his own.
     refused(&mut s, "german", "place lost G/1", "Lost");
     ok(&mut s, "german", "place lost A/502", &[]);
-    assert_eq!(
-        (s.lost.as_deref(), s.lost_mover()),
-        (Some("A/502"), Side::German)
-    );
+    assert_eq!((s.lost(), s.lost_mover()), (Some("A/502"), Side::German));
     refused(&mut s, "allied", "end", "sequence of play");
     refused(&mut s, "german", "move G/1 56.207", "Lost");
     ok(&mut s, "german", "move A/502 56.204 56.205", &[]);
     assert_eq!(s.units["A/502"].hex, hex("56.205"));
-    assert!(s.lost.is_none() && s.lost_event.is_none());
+    assert!(s.lost().is_none() && s.lost_event().is_none());
     // The lost unit stays an Allied unit.
     assert_eq!(s.units["A/502"].side, Side::Allied);
 }
@@ -390,7 +387,7 @@ fn air_strike_s3_1_typhoons_within_10_hexes_of_the_formation_leader_all_placed_t
     play(&mut s, "allied", "move B/502 52.150", &[]);
     // A 6 halved: three Typhoons for the Allied player.
     allied_draws(&mut s, "air-strike", &[6]);
-    assert_eq!(s.placing, Some((Side::Allied, "air-strike".into())));
+    assert_eq!(s.placing(), Some((Side::Allied, "air-strike")));
     assert_eq!(s.typhoons.as_ref().map(|t| t.left), Some(3));
     // Within 10 hexes of the chosen Formation's Leader; one Formation for them all.
     refused(
@@ -454,11 +451,11 @@ fn air_strike_s3_1_typhoons_within_10_hexes_of_the_formation_leader_all_placed_t
     let mut s = game("a-ride-in-the-country");
     s.weather = Some(Weather::Overcast);
     allied_draws(&mut s, "air-strike", &[]);
-    assert!(s.placing.is_none() && s.typhoons.is_none());
+    assert!(s.placing().is_none() && s.typhoons.is_none());
     let mut s = game("a-ride-in-the-country");
     s.weather = Some(Weather::Clear);
     allied_draws(&mut s, "air-strike", &[1]);
-    assert!(s.placing.is_none() && s.typhoons.is_none());
+    assert!(s.placing().is_none() && s.typhoons.is_none());
     // Passing after one Typhoon attacks with that one.
     let mut s = game("a-ride-in-the-country");
     s.weather = Some(Weather::Clear);
@@ -482,7 +479,7 @@ fn rally_s3_1_removes_any_4_suppression_or_cohesion_steps_from_one_formation() {
     german_result(&mut s, "50.150", "step-loss B/502");
     // Six steps on the 502: A Suppressed and 2 Cohesion Hits, B Suppressed and 1, C Suppressed.
     allied_draws(&mut s, "rally", &[]);
-    assert_eq!(s.placing, Some((Side::Allied, "rally".into())));
+    assert_eq!(s.placing(), Some((Side::Allied, "rally")));
     refused(&mut s, "allied", "place rally 59-a", "S3.1 Events (Rally)");
     refused(
         &mut s,
@@ -496,7 +493,7 @@ fn rally_s3_1_removes_any_4_suppression_or_cohesion_steps_from_one_formation() {
     let left: u32 = s.marks.values().map(|m| m.cohesion).sum();
     assert_eq!(left, 2, "{:?}", s.marks);
     assert_eq!(s.marks["B/502"].lost, 1, "a Rally recovers no step");
-    assert!(s.placing.is_none());
+    assert!(s.placing().is_none());
 }
 
 #[test]
@@ -567,7 +564,7 @@ fn reinf_s3_1_two_recovered_steps_come_off_the_marks_of_one_formation_s_units() 
         1,
         "another formation's step stays lost"
     );
-    assert!(s.placing.is_none() && s.reinf_one.is_none());
+    assert!(s.placing().is_none() && s.reinf_one.is_none());
     // The order reads back as written.
     let c = order::parse("place reinf 502 C/502 A/502").unwrap();
     assert_eq!(order::describe(&c), "place reinf 502 C/502 A/502");
@@ -592,7 +589,7 @@ fn reinf_s3_1_one_step_lost_then_one_step_of_a_lost_82nd_ab_unit_with_the_format
     ok(&mut s, "allied", "place reinf 502", &[]);
     assert_eq!(lost_of(&s, "B/502"), 0);
     assert_eq!(s.reinf_one.as_deref(), Some("502"));
-    assert_eq!(s.placing, Some((Side::Allied, "reinf".into())));
+    assert_eq!(s.placing(), Some((Side::Allied, "reinf")));
     // One step of a Lost 82nd AB unit, with the 502's Leader only.
     refused(&mut s, "allied", "place reinf 501", "S3.1 Events (Reinf)");
     let e = refused(
@@ -605,7 +602,7 @@ fn reinf_s3_1_one_step_lost_then_one_step_of_a_lost_82nd_ab_unit_with_the_format
     ok(&mut s, "allied", "place reinf lost82-1 56.204", &[]);
     assert_eq!(s.units["lost82-1"].hex, hex("56.204"));
     assert_eq!(lost_of(&s, "lost82-1"), 1, "one step of its two");
-    assert!(s.placing.is_none() && s.reinf_one.is_none());
+    assert!(s.placing().is_none() && s.reinf_one.is_none());
     // A formation that lost none: a two-step unit with its Leader.
     let mut s = game("the-best-laid-plans");
     put(&mut s, "A/502", "56.203");
@@ -626,7 +623,7 @@ fn reinf_s3_1_one_step_lost_then_one_step_of_a_lost_82nd_ab_unit_with_the_format
     allied_draws_reinf(&mut s);
     ok(&mut s, "allied", "place reinf hot", &[]);
     assert_eq!(lost_of(&s, &guards), 0);
-    assert!(s.placing.is_none() && s.reinf_one.is_none());
+    assert!(s.placing().is_none() && s.reinf_one.is_none());
 }
 
 #[test]
@@ -638,7 +635,7 @@ fn reinf_s3_1_the_german_recovers_two_steps_and_loses_the_excess() {
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[1]);
-    assert_eq!(s.placing, Some((Side::German, "reinf".into())));
+    assert_eq!(s.placing(), Some((Side::German, "reinf")));
     refused(&mut s, "german", "place reinf 502", "S3.1 Events (Reinf)");
     let e = refused(
         &mut s,
@@ -650,7 +647,7 @@ fn reinf_s3_1_the_german_recovers_two_steps_and_loses_the_excess() {
     ok(&mut s, "german", "place reinf 59-a", &[]);
     assert_eq!(lost_of(&s, "1/59-a"), 0);
     assert!(
-        s.placing.is_none() && s.reinf_one.is_none(),
+        s.placing().is_none() && s.reinf_one.is_none(),
         "the other step is lost"
     );
     // With no German step lost, there is nothing to recover: no one is asked.
@@ -658,7 +655,7 @@ fn reinf_s3_1_the_german_recovers_two_steps_and_loses_the_excess() {
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[1]);
-    assert!(s.placing.is_none());
+    assert!(s.placing().is_none());
 }
 
 #[test]
@@ -679,7 +676,7 @@ fn rout_s3_1_decision_33_a_routed_german_formation_s_units_not_taken_off_the_map
         allied_impulse(&mut s, "f-501");
         ok(&mut s, "allied", "fire A/1 30.100 small-arms", &[9]);
         ok(&mut s, "allied", "result none", &[1]);
-        assert_eq!(s.rout, Some(Side::German));
+        assert_eq!(s.rout(), Some(Side::German));
         if !named.is_empty() {
             ok(
                 &mut s,
@@ -745,7 +742,7 @@ fn rout_s3_1_the_formation_needs_a_step_lost_on_its_units_checked_against_the_ma
     allied_impulse(&mut s, "f-501");
     ok(&mut s, "allied", "fire A/1 30.100 small-arms", &[9]);
     ok(&mut s, "allied", "result none", &[1]);
-    assert_eq!(s.rout, Some(Side::German));
+    assert_eq!(s.rout(), Some(Side::German));
     // Bad input changes nothing: no step lost; an Independent Formation; a step lost only on
     // an Independent Unit does not count for its Formation either.
     let e = refused(&mut s, "german", "rout erc-kg-stiller G/st1", "S3.1 Rout");
@@ -777,10 +774,10 @@ fn rout_s3_1_the_formation_needs_a_step_lost_on_its_units_checked_against_the_ma
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[1]);
-    assert_eq!(s.rout, Some(Side::Allied));
+    assert_eq!(s.rout(), Some(Side::Allied));
     refused(&mut s, "allied", "rout 501", "S3.1 Rout");
     ok(&mut s, "allied", "rout 502", &[]);
-    assert!(s.rout.is_none());
+    assert!(s.rout().is_none());
 }
 
 #[test]
@@ -818,7 +815,7 @@ fn reinf_s3_1_decision_21_an_eliminated_unit_s_steps_are_kept_and_come_back_with
     assert_eq!(s.units["B/502"].hex, hex("56.204"));
     assert_eq!(lost_of(&s, "B/502"), 1, "one step of its two came back");
     assert!(s.eliminated.is_empty());
-    assert!(s.placing.is_none() && s.reinf_one.is_none());
+    assert!(s.placing().is_none() && s.reinf_one.is_none());
 
     // Named twice, both of its steps come back.
     let mut s = b_502_eliminated(json!({}));
@@ -853,7 +850,7 @@ fn reinf_s3_1_decision_21_an_eliminated_unit_s_steps_are_kept_and_come_back_with
     assert_eq!(lost_of(&s, "A/502"), 0);
     assert!(!s.units.contains_key("B/502"));
     assert_eq!(s.eliminated.get("B/502"), Some(&2));
-    assert!(s.placing.is_none() && s.reinf_one.is_none());
+    assert!(s.placing().is_none() && s.reinf_one.is_none());
     assert!(game_with("the-best-laid-plans", json!({ "reinf_eliminated": 1 })).is_err());
 
     // Joe Mann negates the elimination: nothing is kept.
@@ -887,11 +884,11 @@ fn rout_s3_1_decision_21_an_eliminated_unit_s_steps_count_for_its_formation() {
     german_impulse(&mut s);
     ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[1]);
-    assert_eq!(s.rout, Some(Side::Allied));
+    assert_eq!(s.rout(), Some(Side::Allied));
     let e = refused(&mut s, "allied", "rout 501", "S3.1 Rout");
     assert!(e.message.contains("501 has no step lost"), "{e}");
     ok(&mut s, "allied", "rout 502", &[]);
-    assert!(s.rout.is_none());
+    assert!(s.rout().is_none());
 }
 
 #[test]
@@ -955,7 +952,7 @@ fn rout_s3_1_decision_30_a_routed_allied_formation_moves_one_hex_without_opportu
     ok(&mut s, "german", "fire G/1 56.210 small-arms", &[9]);
     ok(&mut s, "german", "result none", &[1]);
     ok(&mut s, "allied", "rout 502", &[]);
-    let r = s.routing.clone().expect("the routed units to settle");
+    let r = s.routing().cloned().expect("the routed units to settle");
     assert_eq!(r.side, Side::Allied);
     assert_eq!(r.units, vec!["A/502", "C/502", "A/326"]);
     // Bad input changes nothing: a move of more than one hex, a unit not routed, another
@@ -994,7 +991,7 @@ fn rout_s3_1_decision_30_a_routed_allied_formation_moves_one_hex_without_opportu
     let seat = Seat::parse("allied").unwrap();
     let text = WhereEaglesDare.board_text(&s, &Viewer::Seat(seat)).unwrap();
     assert!(text.contains("Entrenched"), "{text}");
-    assert_eq!(s.routing.as_ref().unwrap().units, vec!["C/502"]);
+    assert_eq!(s.routing().unwrap().units, vec!["C/502"]);
     // The Allied player is asked, and only he; a missed deadline passes.
     let prompts = WhereEaglesDare.prompts(&s);
     assert_eq!(prompts.len(), 1);
@@ -1009,10 +1006,10 @@ fn rout_s3_1_decision_30_a_routed_allied_formation_moves_one_hex_without_opportu
             &mut Ctx::new(DiceSource::Scripted(&mut q), None),
         )
         .unwrap();
-    assert!(late.routing.is_none());
+    assert!(late.routing().is_none());
     // The rest are not in an enemy Fire Zone: they stay, nothing placed on them.
     ok(&mut s, "allied", "pass", &[]);
-    assert!(s.routing.is_none());
+    assert!(s.routing().is_none());
     assert_eq!(s.units["C/502"].hex, hex("56.230"));
     assert!(!s.entrenched.contains("C/502"));
     // The marker stays with the unit until it leaves its hex.
@@ -1042,7 +1039,7 @@ fn rout_s3_1_decision_43_a_routed_59th_formation_rolls_its_step_losses_or_less_a
         allied_impulse(&mut s, "f-501");
         ok(&mut s, "allied", "fire A/1 30.101 small-arms", &[9]);
         ok(&mut s, "allied", "result none", &[1]);
-        assert_eq!(s.rout, Some(Side::German));
+        assert_eq!(s.rout(), Some(Side::German));
         s
     };
     // KG Huber under the 59th is a 59th Formation (S5.5); under KG Chill it is not.
@@ -1058,7 +1055,7 @@ fn rout_s3_1_decision_43_a_routed_59th_formation_rolls_its_step_losses_or_less_a
     assert!(e.message.contains("ldr-59-a at 30.100, range 3"), "{e}");
     // The engine rolls: a 4 is more than 3 steps lost: no rout, all stay.
     ok(&mut s, "german", "rout 59-a", &[4]);
-    assert!(s.rout.is_none());
+    assert!(s.rout().is_none());
     assert!(s.units.contains_key("ldr-59-a") && s.units.contains_key("1/59-a"));
     assert!(s.gone.is_empty());
     // A 3, that number: the Formation is removed from play, with the counters named.

@@ -69,7 +69,7 @@ pub(super) fn next_turn(s: &mut State) {
         }
         let (seat, text) = match &s.phase {
             Phase::Buy { side } => (side.name(), "buy none"),
-            Phase::Activation if s.status_window => ("german", "pass"),
+            Phase::Activation if s.status_window() => ("german", "pass"),
             Phase::Activation if s.window.is_some() => (s.impulse.other().name(), "pass"),
             Phase::Activation => (s.impulse.name(), "end"),
             other => panic!("next_turn: the turn waits for {other:?}"),
@@ -414,7 +414,7 @@ pub(super) fn allied_draws_reinf(s: &mut State) {
     allied_impulse(s, "f-502");
     ok(s, "allied", "fire A/502 56.210 small-arms", &[9]);
     ok(s, "allied", "result none", &[1]);
-    assert_eq!(s.placing, Some((Side::Allied, "reinf".into())));
+    assert_eq!(s.placing(), Some((Side::Allied, "reinf")));
 }
 
 /// The Best Laid Plans with `options`: A/502 and the 502's Leader on the map, B/502 eliminated

@@ -75,7 +75,7 @@ fn chits_a_chit_is_a_turn_for_its_owner_and_the_last_chit_opens_the_next_turn() 
     let (day, time) = (s.day, s.time);
     let mut impulses = 2;
     while (s.day, s.time) == (day, time) {
-        if s.status_window {
+        if s.status_window() {
             ok(&mut s, "german", "pass", &[]);
             continue;
         }

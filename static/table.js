@@ -352,8 +352,14 @@
     var answer = document.getElementById("answer");
     var box = document.getElementById("order");
     if (error) {
-      error.scrollIntoView({ block: "center" });
-      if (box) box.focus({ preventScroll: true });
+      var bring = function () {
+        error.scrollIntoView({ block: "center" });
+        if (box) box.focus({ preventScroll: true });
+      };
+      bring();
+      // Again once the page has loaded: the browser's own scrolling to the address's fragment
+      // comes last.
+      window.addEventListener("load", function () { window.setTimeout(bring, 0); });
     } else if (answer) {
       answer.scrollIntoView({ block: "center" });
     }

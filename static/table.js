@@ -256,9 +256,9 @@
     var main = document.getElementById("main");
     if (!main || main.getAttribute("data-live") !== "on") return;
     var gameId = main.getAttribute("data-game-id");
-    // The game's own page: after a refused order the address is the form's (/moves), which a
-    // reload would post again.
-    var pageUrl = window.location.pathname.replace(/\/moves$/, "") + (/\/moves$/.test(window.location.pathname) ? "" : window.location.search);
+    // The game's own page, with the whole log if it shows it, and without what a redirect said
+    // once (?moved=, ?said= …) or the form's address (/moves).
+    var pageUrl = window.location.pathname.replace(/\/moves$/, "") + (/(^\?|&)log=all(&|$)/.test(window.location.search) ? "?log=all" : "");
     var shown = parseInt(main.getAttribute("data-next-seq"), 10);
     var status = document.getElementById("live-status");
     var done = false;
@@ -289,7 +289,10 @@
           var freshMain = doc && doc.getElementById("main");
           var freshSeq = doc && doc.querySelector('#move-form input[name="expected_seq"]');
           if (!freshMain || !freshSeq) { offerReload(", and it may be over"); return; }
-          ["section.status", "section.board-wrap", "#prompts", "section.log"].forEach(function (sel) {
+          // The answer to the seat's last order was said once; the news replaces it.
+          var said = document.getElementById("answer");
+          if (said) said.remove();
+          ["section.status", "section.board-wrap", "#prompts", "#grammar", "section.log"].forEach(function (sel) {
             var now = document.querySelector(sel);
             var fresh = doc.querySelector(sel);
             if (now && fresh) { now.replaceWith(document.importNode(fresh, true)); }
@@ -339,6 +342,33 @@
     });
   }
 
+  // The answer to the seat's own form (a refused order beside the order box, or what a
+  // recorded one did not do) is brought into view; a refused order's box takes the focus, so
+  // that a screen reader reads the reason (aria-describedby) with the order kept. What a
+  // redirect said once in the address (?moved=, ?said= …) is taken out of it, so that a reload
+  // does not say it again.
+  function answerInView() {
+    var error = document.querySelector("#move-form #error");
+    var answer = document.getElementById("answer");
+    var box = document.getElementById("order");
+    if (error) {
+      var bring = function () {
+        error.scrollIntoView({ block: "center" });
+        if (box) box.focus({ preventScroll: true });
+      };
+      bring();
+      // Again once the page has loaded: the browser's own scrolling to the address's fragment
+      // comes last.
+      window.addEventListener("load", function () { window.setTimeout(bring, 0); });
+    } else if (answer) {
+      answer.scrollIntoView({ block: "center" });
+    }
+    if (window.history && window.history.replaceState && /[?&](moved|resigned|said|new_link|claim_sent)=/.test(window.location.search)) {
+      var kept = /(^\?|&)log=all(&|$)/.test(window.location.search) ? "?log=all" : "";
+      window.history.replaceState(null, "", window.location.pathname + kept + window.location.hash);
+    }
+  }
+
   function replayKeys() {
     var back = document.getElementById("replay-back");
     var fwd = document.getElementById("replay-forward");
@@ -352,6 +382,7 @@
   }
 
   localTimes();
+  answerInView();
   orders();
   pointing();
   zoom();

@@ -191,6 +191,8 @@ on_both_backends!(
     every_rulesets_seat_page_turns_dark_when_the_reader_asks,
     the_lobby_names_the_seats_by_role_and_takes_the_options_from_fields,
     the_seat_page_counts_down_to_the_deadline_in_the_seats_time_zone,
+    a_refused_order_is_answered_where_the_player_looks_at_390_and_1280,
+    a_wargame_page_lays_the_board_beside_the_orders_at_390_and_1280,
 );
 
 /// Issue 21: the lobby in Chromium. Choosing Hour of Glory from the menu shows its seats by
@@ -1372,17 +1374,15 @@ async fn two_players_play_audit_and_verify_in_real_browsers(site: TestApp) {
         .unwrap();
     wait_for_text(
         &anna,
-        "p.notice",
+        "#answer",
         "recorded as event 1",
         Duration::from_secs(10),
     )
     .await;
-    assert!(anna
-        .current_url()
-        .await
-        .unwrap()
-        .as_str()
-        .contains("moved=1"));
+    // POST, redirect, GET: the address is the game's page, at the answer.
+    let url = anna.current_url().await.unwrap();
+    assert!(url.as_str().ends_with("#answer"), "{url}");
+    assert!(!url.as_str().contains("moved="), "{url}");
     screenshot(&anna, &shot("04-anna-moved")).await;
 
     // Ben's page, left open, updates by itself (stream, or polling where there is none).
@@ -1873,5 +1873,342 @@ async fn where_eagles_dare_a_path_and_a_fire_are_pointed_on_a_phone(site: TestAp
     );
     screenshot(&c, "pointing-where-eagles-dare-fire-01-order").await;
     send_and_check(&c, &site, &game_id, &seat, &written).await;
+    c.close().await.unwrap();
+}
+
+/// Where an element stands in the window: `[top, bottom, left, right]` of its bounding box,
+/// `window.innerHeight` and `window.scrollY`.
+async fn placed(c: &Client, css: &str) -> (f64, f64, f64, f64, f64, f64) {
+    let r = c
+        .execute(
+            "var e = document.querySelector(arguments[0]); if (!e) return null; var r = e.getBoundingClientRect(); \
+             return [r.top, r.bottom, r.left, r.right, window.innerHeight, window.scrollY];",
+            vec![json!(css)],
+        )
+        .await
+        .unwrap();
+    let n = |i: usize| {
+        r[i].as_f64()
+            .unwrap_or_else(|| panic!("no {css} on the page"))
+    };
+    (n(0), n(1), n(2), n(3), n(4), n(5))
+}
+
+async fn active_id(c: &Client) -> String {
+    c.execute(
+        "return document.activeElement ? document.activeElement.id : '';",
+        vec![],
+    )
+    .await
+    .unwrap()
+    .as_str()
+    .unwrap_or_default()
+    .to_owned()
+}
+
+/// Issue 38: a refused order (and the 409 of a game that moved on) is answered where the player
+/// is looking — beside the order box, scrolled into view, the box focused and described by the
+/// reason, the order kept — after POST, redirect, GET; a reload shows the page alone (no 405, no
+/// message again). A recorded order says so once. The seat's address is shown where the seat can
+/// be kept with an email, and opening a form's address is a page with a way back. At 390 and
+/// 1280 px.
+async fn a_refused_order_is_answered_where_the_player_looks_at_390_and_1280(site: TestApp) {
+    let (base, backend) = (&site.base, site.db.backend());
+    let mut driver = chromedriver().await;
+    let c = browser(&mut driver).await;
+    for width in [390u32, 1280] {
+        let created = site
+            .games
+            .create(despatch::games::NewGame {
+                seats: vec![
+                    despatch::games::NewSeat {
+                        seat: Some("anna".into()),
+                        name: "Anna".into(),
+                        email: Some("anna@example.org".into()),
+                    },
+                    despatch::games::NewSeat {
+                        seat: Some("ben".into()),
+                        name: "Ben".into(),
+                        email: None,
+                    },
+                ],
+                ..common::bot::new_game(&despatch::rules::find("open-table").unwrap(), 0)
+            })
+            .await
+            .unwrap();
+        let game_id = created.game_id.clone();
+        let token = |seat: &str| {
+            created
+                .seats
+                .iter()
+                .find(|s| s.seat == seat)
+                .unwrap()
+                .token
+                .clone()
+        };
+        c.set_window_size(width, 844).await.unwrap();
+        c.goto(&format!("{base}/games/{game_id}?token={}", token("anna")))
+            .await
+            .unwrap();
+        wait_for_text(&c, "#move-h", "Your move", Duration::from_secs(10)).await;
+        // The seat's address, where the seat is kept with an email.
+        let current = wait_for_text(
+            &c,
+            "#claim-current",
+            "anna@example.org",
+            Duration::from_secs(5),
+        )
+        .await;
+        assert!(current.contains("its notices go there"), "{current}");
+
+        // A refused order: the reason beside the box, in view; the box focused, the order kept.
+        let order = c.find(Locator::Id("order")).await.unwrap();
+        order.send_keys("Charge!\nroll 2x7").await.unwrap();
+        c.find(Locator::Css("#move-form button[type=submit]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_text(
+            &c,
+            "#move-form #error",
+            "order language",
+            Duration::from_secs(10),
+        )
+        .await;
+        let url = c.current_url().await.unwrap();
+        assert_eq!(url.path(), format!("/games/{game_id}"), "{url}");
+        let (top, bottom, _, _, window, _) = placed(&c, "#error").await;
+        assert!(
+            top >= -1.0 && bottom <= window + 1.0,
+            "at {width} px the reason is out of view: {top}..{bottom} of {window}"
+        );
+        assert_eq!(
+            active_id(&c).await,
+            "order",
+            "at {width} px the box has the focus"
+        );
+        assert_eq!(order_box(&c).await, "Charge!\nroll 2x7");
+        let role = c
+            .find(Locator::Id("error"))
+            .await
+            .unwrap()
+            .attr("role")
+            .await
+            .unwrap();
+        assert_eq!(role.as_deref(), Some("alert"));
+        let described = c
+            .find(Locator::Id("order"))
+            .await
+            .unwrap()
+            .attr("aria-describedby")
+            .await
+            .unwrap()
+            .unwrap_or_default();
+        assert!(described.starts_with("error"), "{described}");
+        screenshot(&c, &format!("{backend}-refused-{width}")).await;
+        assert_eq!(site.store.events(&game_id, 0, None).await.unwrap().len(), 1);
+
+        // A reload shows the page alone.
+        c.refresh().await.unwrap();
+        wait_for_text(&c, "#move-h", "Your move", Duration::from_secs(10)).await;
+        assert!(
+            c.find(Locator::Id("error")).await.is_err(),
+            "the reason again after a reload"
+        );
+        let h1 = c
+            .find(Locator::Css("h1"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(h1.contains("Anna"), "a reload opens the seat page: {h1}");
+        assert_eq!(order_box(&c).await, "");
+
+        // A page that moved on (Ben's order sent from another page first): the 409 is answered
+        // the same way.
+        let expected = c
+            .find(Locator::Css("#move-form input[name=expected_seq]"))
+            .await
+            .unwrap()
+            .attr("value")
+            .await
+            .unwrap()
+            .unwrap();
+        c.execute(
+            "document.querySelector('#move-form input[name=expected_seq]').value = arguments[0];",
+            vec![json!((expected.parse::<u64>().unwrap() - 1).to_string())],
+        )
+        .await
+        .unwrap();
+        c.find(Locator::Id("order"))
+            .await
+            .unwrap()
+            .send_keys("roll 1d6 an old page")
+            .await
+            .unwrap();
+        c.find(Locator::Css("#move-form button[type=submit]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_text(
+            &c,
+            "#move-form #error",
+            "the game moved on",
+            Duration::from_secs(10),
+        )
+        .await;
+        let (top, bottom, _, _, window, _) = placed(&c, "#error").await;
+        assert!(
+            top >= -1.0 && bottom <= window + 1.0,
+            "{top}..{bottom} of {window}"
+        );
+        assert_eq!(order_box(&c).await, "roll 1d6 an old page");
+
+        // A recorded order says so beside the box, once.
+        c.find(Locator::Css("#move-form button[type=submit]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_text(
+            &c,
+            "#answer",
+            "Your order is recorded",
+            Duration::from_secs(10),
+        )
+        .await;
+        let (top, bottom, _, _, window, _) = placed(&c, "#answer").await;
+        assert!(
+            top >= -1.0 && bottom <= window + 1.0,
+            "{top}..{bottom} of {window}"
+        );
+        screenshot(&c, &format!("{backend}-recorded-{width}")).await;
+        c.refresh().await.unwrap();
+        wait_for_text(&c, "#move-h", "Not your turn", Duration::from_secs(10)).await;
+        assert!(
+            c.find(Locator::Id("answer")).await.is_err(),
+            "said again after a reload"
+        );
+
+        // A form's address opened in the browser: a page with a way back to the game.
+        c.goto(&format!("{base}/games/{game_id}/resign"))
+            .await
+            .unwrap();
+        let h1 = wait_for_text(&c, "h1", "not a page to open", Duration::from_secs(10)).await;
+        assert!(!h1.is_empty());
+        c.find(Locator::Css(&format!("a[href='/games/{game_id}']")))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_for_text(&c, "#move-h", "Not your turn", Duration::from_secs(10)).await;
+        screenshot(&c, &format!("{backend}-back-from-405-{width}")).await;
+    }
+    c.close().await.unwrap();
+}
+
+/// Issue 38: a wargame's seat page laid out for playing. At 1280 px the board and, beside it,
+/// what to do now, the order box and the log, the board above the fold; at 390 px what to do now
+/// and the order box before the board. The help under the order box is the prompt's, short,
+/// with the whole order language folded. Tapping a piece to point never moves the page. At both
+/// widths; For Honor and Glory's Chippawa.
+async fn a_wargame_page_lays_the_board_beside_the_orders_at_390_and_1280(site: TestApp) {
+    let backend = site.db.backend();
+    let mut driver = chromedriver().await;
+    let c = browser(&mut driver).await;
+    let ruleset = despatch::rules::find("for-honor-and-glory").unwrap();
+    let created = site
+        .games
+        .create(common::bot::new_game(&ruleset, 0))
+        .await
+        .unwrap();
+    let game_id = created.game_id.clone();
+    let tokens: Vec<(String, String)> = created
+        .seats
+        .iter()
+        .map(|s| (s.seat.clone(), s.token.clone()))
+        .collect();
+    let (seat, piece) = play_until_pointed(&site, &game_id, 7, |_, _, pointed| {
+        pointed.first().map(|p| p.piece.clone())
+    })
+    .await;
+    for width in [1280u32, 390] {
+        c.set_window_size(width, 844).await.unwrap();
+        open_seat(&c, &site, &game_id, &tokens, &seat).await;
+        c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+        let (board_top, _, board_left, board_right, window, _) = placed(&c, "#board-figure").await;
+        let (move_top, _, move_left, _, _, _) = placed(&c, "section.move").await;
+        let (status_top, _, status_left, _, _, _) = placed(&c, "section.status").await;
+        let (order_top, _, _, _, _, _) = placed(&c, "#order").await;
+        let (width_now, _, _) = widths(&c).await;
+        if width == 1280 {
+            assert!(
+                move_left >= board_right && status_left >= board_right,
+                "at 1280 px what to do now and the order box stand beside the board: board ..{board_right}, move {move_left}, status {status_left}"
+            );
+            assert!(
+                board_top + 400.0 < window,
+                "at 1280 px the board starts above the fold, 400 px of it in view at least: {board_top} of {window}"
+            );
+            assert!(
+                board_right - board_left > 600.0,
+                "the board fills its column"
+            );
+        } else {
+            assert!(
+                status_top < board_top && move_top < board_top && order_top < board_top,
+                "at 390 px what to do now and the order box come before the board: status {status_top}, order {order_top}, board {board_top}"
+            );
+        }
+        assert!(
+            width_now <= f64::from(width),
+            "no sideways scrolling at {width} px"
+        );
+        // The help under the box is the prompt's, with examples; the whole language is folded.
+        let help = c
+            .find(Locator::Id("grammar"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(help.len() < 400, "the help under the box is short: {help}");
+        assert!(help.contains("For example"), "{help}");
+        assert!(c.find(Locator::Css("details#grammar-all")).await.is_ok());
+        screenshot(&c, &format!("{backend}-fhg-layout-{width}")).await;
+
+        // Tapping a piece: the page stays where it is.
+        c.execute(
+            "var want = arguments[0]; document.querySelectorAll('figure.board g.pointable').forEach(function (g) { \
+               if (g.getAttribute('data-piece') === want) g.scrollIntoView({block: 'center'}); });",
+            vec![json!(piece)],
+        )
+        .await
+        .unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let (_, _, _, _, _, before) = placed(&c, "#board-figure").await;
+        let el = c
+            .find(Locator::Css(&format!(
+                "figure.board g.pointable[data-piece='{piece}']"
+            )))
+            .await
+            .unwrap();
+        el.click().await.unwrap();
+        wait_for_text(&c, "#pointing-status", "Chosen", Duration::from_secs(5)).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let (_, _, _, _, _, after) = placed(&c, "#board-figure").await;
+        assert!(
+            (after - before).abs() < 2.0,
+            "at {width} px tapping {piece} moved the page: scrollY {before} → {after}"
+        );
+        screenshot(&c, &format!("{backend}-fhg-pointed-{width}")).await;
+    }
     c.close().await.unwrap();
 }

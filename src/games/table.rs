@@ -41,6 +41,8 @@ pub struct Table {
     /// The seat looking, when a seat is.
     pub seat: Option<String>,
     pub seat_name: Option<String>,
+    /// The address the looking seat's notices go to, if it has one (its own page only).
+    pub seat_email: Option<String>,
     /// `seat`, `spectator` or `everyone` (after the end).
     pub viewer: String,
     /// What this seat may decide now.
@@ -478,6 +480,13 @@ impl Games {
                 .as_ref()
                 .and_then(|s| game.seat(s.as_str()))
                 .map(|d| d.name.clone()),
+            seat_email: looking.as_ref().and_then(|s| {
+                l.seats
+                    .iter()
+                    .find(|r| r.seat == s.as_str())
+                    .and_then(|r| r.email.clone())
+                    .filter(|e| !e.trim().is_empty())
+            }),
             seat: looking.as_ref().map(|s| s.to_string()),
             viewer: label(&viewer),
             prompts,

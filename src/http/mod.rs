@@ -9,6 +9,7 @@ pub mod body_deadline;
 pub mod boundary;
 pub mod csrf;
 pub mod error;
+pub mod flash;
 pub mod health;
 pub mod inbound;
 pub mod limits;
@@ -152,6 +153,9 @@ impl Application {
                         .handler(StatusCode::INTERNAL_SERVER_ERROR, error::word_internal),
                 )
                 .wrap(actix_web::middleware::from_fn(page_headers::on_every_page))
+                // Pages, assets and API answers are sent compressed (gzip or brotli) to a client
+                // that accepts it; a stream (`/api/games/{id}/stream`) is flushed as it goes.
+                .wrap(actix_web::middleware::Compress::default())
                 .wrap(actix_web::middleware::from_fn(observe::timed))
                 .wrap(observe::access_log())
                 .configure(|cfg| {

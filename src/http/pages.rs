@@ -9,6 +9,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use minijinja::{context, Value};
 use serde::{Deserialize, Serialize};
 
+use super::flash::{self, Answer};
 use super::seat_cookie;
 use super::templates::render;
 use crate::engine::canonical::random16;
@@ -302,6 +303,9 @@ struct Notes {
     order: String,
     error: Option<String>,
     flash: Option<String>,
+    /// The answer to the seat's recorded order, shown once beside the order box: what the
+    /// page says, and what of the order was not carried out.
+    recorded: Option<(String, Option<String>)>,
 }
 
 impl Notes {
@@ -311,6 +315,22 @@ impl Notes {
             order: String::new(),
             error: None,
             flash: None,
+            recorded: None,
+        }
+    }
+
+    /// The notes of a page showing the answer a flash cookie carried (`flash`).
+    fn of_answer(answer: Answer) -> Notes {
+        match answer {
+            Answer::Refused { message, order, .. } => Notes {
+                order,
+                error: Some(message),
+                ..Notes::none()
+            },
+            Answer::Recorded { notice, not_done } => Notes {
+                recorded: Some((notice, not_done)),
+                ..Notes::none()
+            },
         }
     }
 }
@@ -328,6 +348,9 @@ fn game_page(
         client_entropy: random_hex(),
         idempotency_key: random_hex(),
     };
+    let recorded = notes
+        .recorded
+        .map(|(notice, not_done)| context! { notice, not_done });
     rendered(
         notes.status,
         "game.html",
@@ -337,6 +360,7 @@ fn game_page(
             form => v(&form),
             error => notes.error,
             flash => notes.flash,
+            recorded,
             replay => v(&steps),
         },
     )
@@ -370,6 +394,13 @@ async fn watch(games: &Games, game_id: &str, whole_log: bool) -> HttpResponse {
     }
 }
 
+/// What the seat page says of the seat's order recorded as event `seq`.
+fn recorded_order(seq: u64) -> String {
+    format!(
+        "Your order is recorded as event {seq}. Its dice, if any, are in the log with their proof."
+    )
+}
+
 /// What the seat page reports after a redirect: the seat's order, or its resignation, recorded
 /// as event N (`?moved=N`, `?resigned=N`).
 #[derive(Debug, Clone, Copy)]
@@ -387,6 +418,19 @@ fn to_seat_page(
     whole_log: bool,
     recorded: Option<Recorded>,
 ) -> HttpResponse {
+    to_seat_page_with(games, game_id, token, whole_log, recorded, None)
+}
+
+/// `to_seat_page`, and with a flash cookie (`flash`): its `Set-Cookie` value, and the place on
+/// the page its answer stands at (the address's fragment), where the browser scrolls to.
+fn to_seat_page_with(
+    games: &Games,
+    game_id: &str,
+    token: Option<&str>,
+    whole_log: bool,
+    recorded: Option<Recorded>,
+    flash: Option<(String, &str)>,
+) -> HttpResponse {
     let mut query = Vec::new();
     if whole_log {
         query.push("log=all".to_owned());
@@ -396,11 +440,15 @@ fn to_seat_page(
         Some(Recorded::Resignation(seq)) => query.push(format!("resigned={seq}")),
         None => {}
     }
-    let location = if query.is_empty() {
+    let mut location = if query.is_empty() {
         format!("/games/{game_id}")
     } else {
         format!("/games/{game_id}?{}", query.join("&"))
     };
+    if let Some((_, fragment)) = &flash {
+        location.push('#');
+        location.push_str(fragment);
+    }
     let mut answer = HttpResponse::SeeOther();
     answer
         .insert_header(("Location", location))
@@ -411,7 +459,18 @@ fn to_seat_page(
     {
         answer.append_header(("Set-Cookie", cookie));
     }
+    if let Some((cookie, _)) = flash {
+        answer.append_header(("Set-Cookie", cookie));
+    }
     answer.finish()
+}
+
+/// The answer to the seat's form, shown once on the page it is sent back to: the `Set-Cookie`
+/// value of its flash cookie, or `None` when it cannot be carried (too large for a cookie, or
+/// the link key unreadable) and the answer is to be given with the page itself.
+async fn flash_cookie(games: &Games, game_id: &str, seat: &str, answer: Answer) -> Option<String> {
+    let key = games.link_key().await.ok()?;
+    flash::set(&key, &games.base_url, game_id, seat, answer)
 }
 
 /// The page a seat link opens. A link's token (`?token=`) that opens a seat is moved into the
@@ -457,7 +516,7 @@ pub async fn game(
     }
     let flash = query
         .moved
-        .map(|seq| format!("Your order is recorded as event {seq}. Its dice, if any, are in the log with their proof."))
+        .map(recorded_order)
         .or_else(|| {
             query
                 .resigned
@@ -478,11 +537,42 @@ pub async fn game(
         .or_else(|| query.claim_sent.as_ref().map(|_| {
             "A confirmation link is on its way to the address you gave. Once it is followed, the seat's notices go there and signing in with it lists this game among your games; until then nothing changes.".to_owned()
         }));
-    let notes = Notes {
-        flash,
-        ..Notes::none()
+    // The answer to the seat's own form, carried across the redirect: shown once, then gone.
+    let carried = if flash::present(&req) {
+        let key = games.link_key().await.ok();
+        Some(key.and_then(|key| flash::read(&key, &req, game_id, caller.seat.as_str())))
+    } else {
+        None
     };
-    seat_page(&games, game_id, &caller, whole_log, notes).await
+    let notes = match carried.clone().flatten() {
+        Some(answer) => Notes {
+            flash,
+            ..Notes::of_answer(answer)
+        },
+        None => Notes {
+            flash,
+            ..Notes::none()
+        },
+    };
+    let mut page = seat_page(&games, game_id, &caller, whole_log, notes).await;
+    if carried.is_some() {
+        if let Ok(value) =
+            actix_web::http::header::HeaderValue::from_str(&flash::clear(&games.base_url, game_id))
+        {
+            page.headers_mut()
+                .append(actix_web::http::header::SET_COOKIE, value);
+        }
+    }
+    page
+}
+
+/// `GET /games/{id}/moves`: the address a browser showed after a form that answered with the
+/// page itself (and shows when a page is reloaded from its history): the game's page.
+pub async fn moves_get(path: web::Path<String>) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header(("Location", format!("/games/{}", path.as_str())))
+        .insert_header(("Cache-Control", "no-store"))
+        .finish()
 }
 
 pub async fn watch_page(
@@ -526,16 +616,38 @@ pub async fn submit_move(
         Ok(c) => c,
         Err(e) => return error_page(&e, game_id),
     };
-    let again = |status, message: String| {
+    // A refusal goes back to the page with the order kept and the reason beside the order box
+    // (POST, redirect, GET: the flash cookie carries both), or, when it cannot be carried, is
+    // answered with the page itself.
+    let again = |status: StatusCode, message: String| {
         let games = games.clone();
         let caller = caller.clone();
-        let notes = Notes {
-            status,
-            order: form.order.clone(),
-            error: Some(message),
-            flash: None,
-        };
-        async move { seat_page(&games, game_id, &caller, false, notes).await }
+        let order = form.order.clone();
+        async move {
+            let answer = Answer::Refused {
+                status: status.as_u16(),
+                message: message.clone(),
+                order: order.clone(),
+            };
+            if let Some(cookie) = flash_cookie(&games, game_id, caller.seat.as_str(), answer).await
+            {
+                return to_seat_page_with(
+                    &games,
+                    game_id,
+                    from_form,
+                    false,
+                    None,
+                    Some((cookie, "error")),
+                );
+            }
+            let notes = Notes {
+                status,
+                order,
+                error: Some(message),
+                ..Notes::none()
+            };
+            seat_page(&games, game_id, &caller, false, notes).await
+        }
     };
     if form.order.trim().eq_ignore_ascii_case("resign") {
         return again(
@@ -560,13 +672,30 @@ pub async fn submit_move(
     match games.submit(&caller, submit).await {
         Ok(result) => {
             let first = result.events.first().map_or(expected_seq, |e| e.seq);
-            to_seat_page(
-                &games,
-                game_id,
-                from_form,
-                false,
-                Some(Recorded::Order(first)),
-            )
+            let answer = Answer::Recorded {
+                notice: recorded_order(first),
+                not_done: result
+                    .unexecuted
+                    .as_ref()
+                    .map(crate::mail_in::not_carried_out),
+            };
+            match flash_cookie(&games, game_id, caller.seat.as_str(), answer).await {
+                Some(cookie) => to_seat_page_with(
+                    &games,
+                    game_id,
+                    from_form,
+                    false,
+                    None,
+                    Some((cookie, "answer")),
+                ),
+                None => to_seat_page(
+                    &games,
+                    game_id,
+                    from_form,
+                    false,
+                    Some(Recorded::Order(first)),
+                ),
+            }
         }
         Err(ServiceError::Rule(r)) => {
             again(
@@ -617,7 +746,7 @@ pub async fn talk(
             status,
             order: String::new(),
             error: Some(format!("{message}. Nothing was sent.")),
-            flash: None,
+            ..Notes::none()
         };
         async move { seat_page(&games, game_id, &caller, false, notes).await }
     };

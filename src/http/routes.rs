@@ -145,7 +145,10 @@ pub fn served() -> Vec<Served> {
         resource("/games/{game_id}/watch", [(M::GET, to(pages::watch_page))]),
         resource(
             "/games/{game_id}/moves",
-            [(M::POST, to(pages::submit_move))],
+            [
+                (M::GET, to(pages::moves_get)),
+                (M::POST, to(pages::submit_move)),
+            ],
         ),
         resource("/games/{game_id}/resign", [(M::POST, to(pages::resign))]),
         resource("/games/{game_id}/talk", [(M::POST, to(pages::talk))]),

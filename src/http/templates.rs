@@ -10,6 +10,7 @@ use minijinja::{Environment, UndefinedBehavior, Value};
 pub const TEMPLATES: &[(&str, &str)] = &[
     ("base.html", include_str!("../../templates/base.html")),
     ("csrf.html", include_str!("../../templates/csrf.html")),
+    ("answer.html", include_str!("../../templates/answer.html")),
     ("error.html", include_str!("../../templates/error.html")),
     ("lobby.html", include_str!("../../templates/lobby.html")),
     ("created.html", include_str!("../../templates/created.html")),

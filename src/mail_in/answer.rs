@@ -64,10 +64,9 @@ pub fn played(base_url: &str, game_id: &str, r: &MoveResult) -> String {
         out.push_str(&format!("  {}\n", l.text));
     }
     if let Some(u) = &r.unexecuted {
-        out.push_str(&format!("\nStopped: {}\nNot carried out:\n", u.reason));
-        for step in &u.rest {
-            out.push_str(&format!("    {step}\n"));
-        }
+        out.push('\n');
+        out.push_str(&not_carried_out(u));
+        out.push('\n');
     }
     for e in &r.events {
         if let Some(d) = &e.dice {
@@ -85,6 +84,16 @@ pub fn played(base_url: &str, game_id: &str, r: &MoveResult) -> String {
         }
     }
     out.trim_end().to_owned()
+}
+
+/// What of an order was not carried out, and why: the answering mail's words, which the seat
+/// page shows too (`http::pages`).
+pub fn not_carried_out(u: &crate::engine::ruleset::Unexecuted) -> String {
+    let mut out = format!("Stopped: {}\nNot carried out:", u.reason);
+    for step in &u.rest {
+        out.push_str(&format!("\n    {step}"));
+    }
+    out
 }
 
 /// Where a reply's orders ended before its text did, and how to end them there oneself.

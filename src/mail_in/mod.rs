@@ -28,6 +28,7 @@ use crate::games::mail::{MailOrders, MailSeat};
 use crate::games::outbox::EmailDelivery;
 use crate::games::{Games, MoveResult, ServiceError, Summary};
 use crate::metrics::MailIn;
+pub use answer::not_carried_out;
 pub use command::{read_body, split_body, Body, MailCommand, Stop};
 use message::Inbound;
 

@@ -38,6 +38,24 @@ fn seat_cookie(headers: &reqwest::header::HeaderMap) -> Option<String> {
         .map(|v| v.split(';').next().unwrap().to_owned())
 }
 
+/// The flash cookie a response sets (`despatch_flash=…`, the answer to a seat's form carried
+/// across its redirect), as the `name=value` a browser sends back; `Some("")` when it is removed.
+fn flash_cookie(headers: &reqwest::header::HeaderMap) -> Option<String> {
+    headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("despatch_flash="))
+        .map(|v| {
+            let pair = v.split(';').next().unwrap();
+            if v.contains("Max-Age=0") {
+                String::new()
+            } else {
+                pair.to_owned()
+            }
+        })
+}
+
 struct Table {
     game_id: String,
     links: Vec<String>,
@@ -66,6 +84,7 @@ trait WebCalls {
     async fn move_form(&self, t: &Table, seat: usize) -> (Vec<(String, String)>, String);
     async fn send_order(&self, t: &Table, seat: usize, order: &str) -> Page;
     async fn play(&self, t: &Table, seat: usize, order: &str);
+    async fn follow(&self, p: &Page) -> Page;
 }
 
 impl WebCalls for TestApp {
@@ -212,6 +231,21 @@ impl WebCalls for TestApp {
         let p = self.send_order(t, seat, order).await;
         assert_eq!(p.status, 303, "{order}: {}", p.body);
     }
+
+    /// Follows a form's redirect as the browser that sent it does: with its seat cookie and the
+    /// flash cookie the redirect set. The page answered is read with the seat cookie alone.
+    async fn follow(&self, p: &Page) -> Page {
+        assert_eq!(p.status, 303, "{}", p.body);
+        let location = p.location.clone().expect("a redirect");
+        let flash = flash_cookie(&p.headers).expect("the redirect carries its answer");
+        let cookie = match &p.cookie {
+            Some(seat) => format!("{seat}; {flash}"),
+            None => flash,
+        };
+        let mut after = self.get_with(&location, Some(&cookie)).await;
+        after.cookie = p.cookie.clone();
+        after
+    }
 }
 
 async fn page(resp: reqwest::Response) -> Page {
@@ -248,6 +282,7 @@ on_both_backends!(
     an_unknown_seat_link_gets_a_clear_page_and_changes_nothing,
     an_order_from_the_form_is_recorded_and_redirects_to_the_seat_page,
     an_unparsable_order_is_shown_inline_with_the_order_kept_and_changes_nothing,
+    the_answer_to_a_seats_form_is_shown_to_that_seat_only,
     a_stale_move_is_answered_with_the_latest_page_and_changes_nothing,
     an_oversized_order_is_refused_with_a_page_and_changes_nothing,
     a_resubmitted_form_is_recorded_once,
@@ -278,6 +313,9 @@ on_both_backends!(
     a_sign_in_link_is_refused_from_another_site_and_without_its_token,
     a_players_forms_and_signing_out_are_refused_from_another_site,
     behind_a_proxy_forms_come_from_the_configured_base_url,
+    pages_and_assets_are_sent_compressed_to_a_client_that_accepts_it,
+    a_browser_opening_a_forms_address_gets_a_page_with_a_way_back,
+    the_seat_page_shows_the_address_the_seat_already_has,
 );
 
 async fn the_lobby_names_each_scenarios_seats_by_role_and_offers_its_options_as_fields(
@@ -726,9 +764,10 @@ async fn resigning_from_the_page_needs_its_confirmation(app: TestApp) {
     assert!(p.body.contains("you did not resign"), "{}", p.body);
     assert_eq!(app.events(&t.game_id).await, 1);
     // `resign` typed in the order box is not taken as table talk, and resigns nothing.
-    let p = app.send_order(&t, 1, "resign").await;
-    assert_eq!(p.status, 400, "{}", p.body);
+    let p = app.follow(&app.send_order(&t, 1, "resign").await).await;
+    assert_eq!(p.status, 200, "{}", p.body);
     assert!(p.body.contains("to resign, open"), "{}", p.body);
+    assert!(p.body.contains("resign</textarea>"), "{}", p.body);
     assert_eq!(app.events(&t.game_id).await, 1);
     // Without a seat: refused.
     let p = app.post(&resign, &[("confirm", "yes")]).await;
@@ -963,12 +1002,18 @@ async fn an_order_from_the_form_is_recorded_and_redirects_to_the_seat_page(app: 
         .send_order(&t, 0, "The Guards advance\nroll 2d6 to hit")
         .await;
     assert_eq!(p.status, 303, "{}", p.body);
-    let location = p.location.unwrap();
-    assert!(location.contains("moved=1"), "{location}");
+    let location = p.location.clone().unwrap();
+    assert_eq!(location, format!("/games/{}#answer", t.game_id));
     assert_eq!(app.events(&t.game_id).await, 2);
-    let after = app.get_with(&location, p.cookie.as_deref()).await;
+    let after = app.follow(&p).await;
     assert_eq!(after.status, 200);
     assert!(after.body.contains("Your order is recorded as event 1"));
+    // Said once: the page removes the flash cookie, and reloading it says nothing more.
+    assert_eq!(flash_cookie(&after.headers).as_deref(), Some(""));
+    let again = app.get_with(&location, p.cookie.as_deref()).await;
+    assert_eq!(again.status, 200);
+    assert!(!again.body.contains("Your order is recorded"));
+    assert!(again.body.contains("The Guards advance"));
     assert!(after.body.contains("The Guards advance"));
     assert!(after.body.contains("anna rolls 2d6 (to hit)"));
     assert!(after
@@ -982,9 +1027,22 @@ async fn an_order_from_the_form_is_recorded_and_redirects_to_the_seat_page(app: 
 
 async fn an_unparsable_order_is_shown_inline_with_the_order_kept_and_changes_nothing(app: TestApp) {
     let t = app.lobby_game(&["Anna", "Ben"]).await;
-    let p = app.send_order(&t, 0, "Charge!\nroll 2x7").await;
-    assert_eq!(p.status, 422, "{}", p.body);
+    let sent = app.send_order(&t, 0, "Charge!\nroll 2x7").await;
+    // POST, redirect, GET: the address is the game's page, scrolled to the answer.
+    assert_eq!(
+        sent.location.as_deref(),
+        Some(format!("/games/{}#error", t.game_id).as_str())
+    );
+    assert_eq!(app.events(&t.game_id).await, 1);
+    let p = app.follow(&sent).await;
+    assert_eq!(p.status, 200, "{}", p.body);
     assert!(p.body.contains("id=\"error\""));
+    assert!(p.body.contains("role=\"alert\""));
+    // The box holding the order takes the focus, and is described by the reason.
+    assert!(p.body.contains("aria-describedby=\"error grammar\""));
+    assert!(p.body.contains("autofocus"));
+    let error_at = p.body.find("id=\"error\"").unwrap();
+    assert!(error_at > p.body.find("id=\"move-form\"").unwrap());
     assert!(
         p.body.contains("open table: order language: line 2"),
         "{}",
@@ -996,9 +1054,75 @@ async fn an_unparsable_order_is_shown_inline_with_the_order_kept_and_changes_not
         "the order is kept"
     );
     assert_eq!(app.events(&t.game_id).await, 1);
+    // Reloading shows the page alone: no 405, no message again, an empty box.
+    assert_eq!(flash_cookie(&p.headers).as_deref(), Some(""));
+    let reload = app
+        .get_with(&format!("/games/{}", t.game_id), p.cookie.as_deref())
+        .await;
+    assert_eq!(reload.status, 200);
+    assert!(!reload.body.contains("id=\"error\""));
+    assert!(!reload.body.contains("Charge!"));
+    // The form's own address, from a browser's history, leads to the page.
+    let moves = app
+        .get_with(&format!("/games/{}/moves", t.game_id), p.cookie.as_deref())
+        .await;
+    assert_eq!(moves.status, 303);
+    assert_eq!(moves.location, Some(format!("/games/{}", t.game_id)));
     // Out of turn is refused the same way, naming the rule.
-    let p = app.send_order(&t, 1, "roll 1d6").await;
-    assert_eq!(p.status, 422, "{}", p.body);
+    let p = app.follow(&app.send_order(&t, 1, "roll 1d6").await).await;
+    assert_eq!(p.status, 200, "{}", p.body);
+    assert!(p.body.contains("id=\"error\""), "{}", p.body);
+    assert!(p.body.contains("roll 1d6</textarea>"));
+    assert_eq!(app.events(&t.game_id).await, 1);
+}
+
+async fn the_answer_to_a_seats_form_is_shown_to_that_seat_only(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let sent = app.send_order(&t, 0, "roll 2x7 secret plan").await;
+    let flash = flash_cookie(&sent.headers).unwrap();
+    // The flash cookie is the game's, hidden from scripts, and short-lived.
+    let set = sent
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .find(|v| v.starts_with("despatch_flash="))
+        .unwrap();
+    assert!(
+        set.contains(&format!(
+            "; Path=/games/{}; Max-Age=120; HttpOnly; SameSite=Lax",
+            t.game_id
+        )),
+        "{set}"
+    );
+    // Ben's seat, in a browser holding Anna's answer (a shared browser, a copied cookie), does
+    // not read it, and the cookie is removed.
+    let ben = app.open(&t.links[1]).await;
+    let seen = app
+        .get_with(
+            &format!("/games/{}", t.game_id),
+            Some(&format!("{}; {flash}", ben.cookie.unwrap())),
+        )
+        .await;
+    assert_eq!(seen.status, 200);
+    assert!(!seen.body.contains("secret plan"));
+    assert!(!seen.body.contains("id=\"error\""));
+    assert_eq!(flash_cookie(&seen.headers).as_deref(), Some(""));
+    // A cookie changed by hand is not read either.
+    let (payload, signature) = flash.split_once('=').unwrap().1.rsplit_once('.').unwrap();
+    let forged = format!(
+        "despatch_flash={}{}.{signature}",
+        &payload[..payload.len() - 2],
+        "41"
+    );
+    let anna = app.open(&t.links[0]).await;
+    let seen = app
+        .get_with(
+            &format!("/games/{}", t.game_id),
+            Some(&format!("{}; {forged}", anna.cookie.unwrap())),
+        )
+        .await;
+    assert!(!seen.body.contains("id=\"error\""));
     assert_eq!(app.events(&t.game_id).await, 1);
 }
 
@@ -1010,10 +1134,11 @@ async fn a_stale_move_is_answered_with_the_latest_page_and_changes_nothing(app: 
     let mut form = old_form;
     form.push(("order".into(), "second move from an old tab".into()));
     let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let p = app
+    let sent = app
         .post_with(&format!("/games/{}/moves", t.game_id), &form, Some(&cookie))
         .await;
-    assert_eq!(p.status, 409, "{}", p.body);
+    let p = app.follow(&sent).await;
+    assert_eq!(p.status, 200, "{}", p.body);
     assert!(
         p.body
             .contains("the game moved on while you wrote: 1 new event since"),
@@ -1341,10 +1466,10 @@ async fn a_move_through_the_page_works_with_the_cookie_alone(app: TestApp) {
     let moved = app.post_with(&path, &form, Some(&cookie)).await;
     assert_eq!(moved.status, 303, "{}", moved.body);
     let location = moved.location.clone().unwrap();
-    assert_eq!(location, format!("/games/{}?moved=1", t.game_id));
+    assert_eq!(location, format!("/games/{}#answer", t.game_id));
     assert!(!location.contains(&t.tokens[0]));
     assert_eq!(app.events(&t.game_id).await, 2);
-    let after = app.get_with(&location, Some(&cookie)).await;
+    let after = app.follow(&moved).await;
     assert_eq!(after.status, 200);
     assert!(after.body.contains("Your order is recorded as event 1"));
     assert!(after.body.contains("anna rolls 2d6 (to hit)"));
@@ -1878,4 +2003,184 @@ async fn behind_a_proxy_forms_come_from_the_configured_base_url(app: TestApp) {
     for attribute in ["HttpOnly", "SameSite=Lax", "Secure", "Path=/"] {
         assert!(set.split(';').any(|a| a.trim() == attribute), "{set}");
     }
+}
+
+/// Issue 38: a page and an asset requested with `Accept-Encoding: gzip` come back gzipped, and
+/// decode to what a client that asks for nothing gets as it is; brotli where it is asked for.
+async fn pages_and_assets_are_sent_compressed_to_a_client_that_accepts_it(app: TestApp) {
+    use std::io::Read;
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    app.play(&t, 0, "The Guards advance\nroll 2d6 to hit").await;
+    for path in [
+        format!("/games/{}/watch", t.game_id),
+        "/static/style.css".to_owned(),
+        "/static/table.js".to_owned(),
+    ] {
+        let plain = app
+            .http
+            .get(format!("{}{path}", app.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(plain.status(), 200);
+        assert!(plain.headers().get("content-encoding").is_none(), "{path}");
+        let plain = plain.bytes().await.unwrap();
+        let gz = app
+            .http
+            .get(format!("{}{path}", app.base))
+            .header("Accept-Encoding", "gzip")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(gz.status(), 200);
+        assert_eq!(
+            gz.headers()
+                .get("content-encoding")
+                .map(|v| v.to_str().unwrap()),
+            Some("gzip"),
+            "{path}"
+        );
+        let gz = gz.bytes().await.unwrap();
+        assert!(
+            gz.len() < plain.len(),
+            "{path}: {} ≥ {}",
+            gz.len(),
+            plain.len()
+        );
+        let mut decoded = Vec::new();
+        flate2::read::GzDecoder::new(&gz[..])
+            .read_to_end(&mut decoded)
+            .unwrap();
+        assert_eq!(decoded, plain.to_vec(), "{path} decodes to the same page");
+        let br = app
+            .http
+            .get(format!("{}{path}", app.base))
+            .header("Accept-Encoding", "br, gzip")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            br.headers()
+                .get("content-encoding")
+                .map(|v| v.to_str().unwrap()),
+            Some("br"),
+            "{path}"
+        );
+    }
+}
+
+/// Issue 38: a form's address opened in a browser (`Accept: text/html`) is a page that says so
+/// with a way back to the game; an address no page has, a page too; API clients keep their
+/// answers.
+async fn a_browser_opening_a_forms_address_gets_a_page_with_a_way_back(app: TestApp) {
+    let t = app.lobby_game(&["Anna"]).await;
+    let browser = |path: &str| {
+        app.http.get(format!("{}{path}", app.base)).header(
+            "Accept",
+            "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        )
+    };
+    let resign = format!("/games/{}/resign", t.game_id);
+    let r = browser(&resign).send().await.unwrap();
+    assert_eq!(r.status(), 405);
+    assert_eq!(r.headers().get("allow").unwrap(), "POST");
+    assert!(r
+        .headers()
+        .get("content-type")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    let body = unescaped(&r.text().await.unwrap());
+    assert!(
+        body.contains("does not answer GET; it answers POST"),
+        "{body}"
+    );
+    assert!(body.contains("Nothing was changed"), "{body}");
+    assert!(
+        body.contains(&format!("href=\"/games/{}\"", t.game_id)),
+        "a way back to the game: {body}"
+    );
+    assert!(body.contains("href=\"/\""), "{body}");
+    let r = browser(&format!("/games/{}/nowhere", t.game_id))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+    let body = unescaped(&r.text().await.unwrap());
+    assert!(body.contains("No such page"), "{body}");
+    assert!(
+        body.contains(&format!("href=\"/games/{}\"", t.game_id)),
+        "{body}"
+    );
+    // Not a browser: the plain answers, as before.
+    let r = app
+        .http
+        .get(format!("{}{resign}", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 405);
+    assert!(r
+        .headers()
+        .get("content-type")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain"));
+    // The API keeps JSON, even for a browser.
+    let r = browser(&format!("/api/games/{}/resign", t.game_id))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 405);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"], "method_not_allowed");
+    assert_eq!(app.events(&t.game_id).await, 1);
+}
+
+/// Issue 38: "Keep this seat with your email" shows the address the seat already has, to that
+/// seat only; a seat without one says so.
+async fn the_seat_page_shows_the_address_the_seat_already_has(app: TestApp) {
+    let created = app
+        .games
+        .create(despatch::games::NewGame {
+            seats: vec![
+                despatch::games::NewSeat {
+                    seat: Some("anna".into()),
+                    name: "Anna".into(),
+                    email: Some("anna@example.org".into()),
+                },
+                despatch::games::NewSeat {
+                    seat: Some("ben".into()),
+                    name: "Ben".into(),
+                    email: None,
+                },
+            ],
+            ..crate::common::bot::new_game(&despatch::rules::find("open-table").unwrap(), 0)
+        })
+        .await
+        .unwrap();
+    let link = |i: usize| {
+        format!(
+            "{}/games/{}?token={}",
+            app.base, created.game_id, created.seats[i].token
+        )
+    };
+    let anna = app.open(&link(0)).await;
+    assert!(
+        anna.body
+            .contains("This seat's address is <strong>anna@example.org</strong>"),
+        "{}",
+        anna.body
+    );
+    assert!(anna.body.contains("value=\"anna@example.org\""));
+    let ben = app.open(&link(1)).await;
+    assert!(ben.body.contains("This seat has no email address yet."));
+    assert!(
+        !ben.body.contains("anna@example.org"),
+        "another seat's address"
+    );
+    let watch = app.get(&format!("/games/{}/watch", created.game_id)).await;
+    assert!(!watch.body.contains("anna@example.org"));
 }

@@ -169,6 +169,17 @@ pub fn notice_seq(message_id: &str) -> Option<(String, u64)> {
     Some((game.to_owned(), seq))
 }
 
+/// The signature of the seat page's flash cookie (`http::flash`) over `message`, which names
+/// the game and holds the seat and the answer it carries.
+pub fn flash_signature(key: &[u8; 32], message: &str) -> String {
+    sign(key, message)
+}
+
+/// Whether `signature` is `flash_signature` of `message` (compared in constant time).
+pub fn check_flash_signature(key: &[u8; 32], message: &str, signature: &str) -> bool {
+    verify(key, message, signature)
+}
+
 /// The token of a web form (`http::csrf`): an HMAC of the form's action and of the credential
 /// it acts with (a seat cookie, a session cookie, or a random form cookie, named by `binding`),
 /// so that another site can neither read nor make one for its visitor.

@@ -65,7 +65,7 @@ use secrets::SystemWorld;
 pub use access::Caller;
 pub use clock_events::VacationRequest;
 pub use create::{CreatedGame, NewGame, NewSeat, SeatAccess, MAX_NAME};
-pub use error::{Result, ServiceError, WouldNotLoad};
+pub use error::{Problem, Result, ServiceError, WouldNotLoad};
 pub use exports::LogEntry;
 pub use load::Loaded;
 pub use moves::{Answer, CommandInput, MoveResult, Submit, MAX_SEQ};

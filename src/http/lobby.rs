@@ -745,12 +745,20 @@ mod tests {
     }
 
     #[test]
-    fn fixed_seats_are_named_by_their_ids_and_sent_as_them() {
+    fn fixed_seats_are_named_by_their_sides_and_sent_as_their_ids() {
         let (_, scenario) = chosen("for-honor-and-glory/chippawa").unwrap();
         let rows = seat_rows(&scenario, 4);
         let fixed: Vec<&str> = rows.iter().map(|r| r.fixed.as_str()).collect();
         assert_eq!(fixed, ["american", "british"]);
-        assert_eq!(rows[0].role, "american");
+        assert_eq!(rows[0].role, "American side");
+        assert_eq!(rows[1].role, "British side");
+    }
+
+    #[test]
+    fn options_are_labelled_in_words() {
+        assert_eq!(label("covering_fire"), "Covering fire");
+        assert_eq!(label("command_ap"), "Command AP");
+        assert_eq!(label("minutes"), "Minutes");
     }
 
     #[test]

@@ -193,7 +193,183 @@ on_both_backends!(
     the_seat_page_counts_down_to_the_deadline_in_the_seats_time_zone,
     a_refused_order_is_answered_where_the_player_looks_at_390_and_1280,
     a_wargame_page_lays_the_board_beside_the_orders_at_390_and_1280,
+    a_move_by_mail_reaches_the_opponent_s_open_page,
+    the_lobby_reads_at_390_and_1280_and_names_every_wrong_field,
 );
+
+/// Issue 38: the lobby at a phone's width and a desktop's: no sideways scrolling; seats by role
+/// and side, options by label, the practice set-ups in their own group; a form wrong in
+/// several fields comes back with every one listed and marked at its field.
+async fn the_lobby_reads_at_390_and_1280_and_names_every_wrong_field(site: TestApp) {
+    let backend = site.db.backend();
+    let mut driver = chromedriver().await;
+    let c = browser(&mut driver).await;
+    for width in [390u32, 1280] {
+        c.set_window_size(width, 900).await.unwrap();
+        c.goto(&format!("{}/", site.base)).await.unwrap();
+        c.find(Locator::Id("ruleset"))
+            .await
+            .unwrap()
+            .select_by_value("searching-for-glory/danube-1809")
+            .await
+            .unwrap();
+        wait_for_text(
+            &c,
+            "#chosen",
+            "Searching for Glory",
+            Duration::from_secs(10),
+        )
+        .await;
+        let label = c
+            .find(Locator::Css("label[for=name_1]"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert_eq!(label, "Archduke Charles (Austrian side): player name");
+        let option = c
+            .find(Locator::Css("label[for=opt-battle_cards]"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert_eq!(option, "Battle cards");
+        let groups = c
+            .execute(
+                "return Array.from(document.querySelectorAll('#ruleset optgroup')).map(g => g.label);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let groups: Vec<&str> = groups
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g.as_str().unwrap())
+            .collect();
+        assert_eq!(
+            groups.last(),
+            Some(&"For Honor and Glory — War of 1812 land battles: practice and drill set-ups"),
+            "{groups:?}"
+        );
+        let (page, window, _) = widths(&c).await;
+        assert!(
+            page <= window,
+            "the lobby at {width} px scrolls sideways: {page} > {window}"
+        );
+        screenshot(&c, &format!("{backend}-38-lobby-{width}")).await;
+        // Two players, one address mistyped, and a number that is none: both named at once.
+        for (id, text) in [
+            ("name_0", "Anna"),
+            ("email_0", "anna-at-example"),
+            ("name_1", "Ben"),
+            ("name_2", "Cleo"),
+        ] {
+            c.find(Locator::Id(id))
+                .await
+                .unwrap()
+                .send_keys(text)
+                .await
+                .unwrap();
+        }
+        c.find(Locator::Id("clock"))
+            .await
+            .unwrap()
+            .select_by_value("custom")
+            .await
+            .unwrap();
+        let hours = c.find(Locator::Id("clock-hours")).await.unwrap();
+        hours.clear().await.unwrap();
+        hours.send_keys("soon").await.unwrap();
+        c.find(Locator::Css("#new-game button[type=submit]"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let alert =
+            wait_for_text(&c, "#error", "2 things are wrong", Duration::from_secs(10)).await;
+        assert!(
+            alert.contains("'anna-at-example' is not an email address"),
+            "{alert}"
+        );
+        assert!(alert.contains("'soon' is not a whole number"), "{alert}");
+        for id in ["email_0", "clock-hours"] {
+            let field = c.find(Locator::Id(id)).await.unwrap();
+            assert_eq!(
+                field.attr("aria-invalid").await.unwrap().as_deref(),
+                Some("true"),
+                "{id} is marked"
+            );
+        }
+        let (page, window, _) = widths(&c).await;
+        assert!(
+            page <= window,
+            "the refused lobby at {width} px scrolls sideways"
+        );
+        screenshot(&c, &format!("{backend}-38-lobby-refused-{width}")).await;
+    }
+    c.close().await.unwrap();
+}
+
+/// Issue 38: Ben has his seat page open while Anna moves by email — a real `despatch mail-in`,
+/// a process of its own that ends once it has answered. Ben's page shows her move and asks for
+/// his, without a reload, at a phone's width and a desktop's.
+async fn a_move_by_mail_reaches_the_opponent_s_open_page(site: TestApp) {
+    use common::mail_in::{mail_in, reply};
+    let backend = site.db.backend();
+    let mut driver = chromedriver().await;
+    let ben = browser(&mut driver).await;
+    for (round, width) in [390u32, 1280].into_iter().enumerate() {
+        let created = site
+            .games
+            .create(despatch::games::NewGame {
+                name: None,
+                ruleset: "open-table".into(),
+                scenario: "default".into(),
+                options: json!({}),
+                seats: ["Anna <anna@example.org>", "Ben <ben@example.org>"]
+                    .iter()
+                    .map(|s| {
+                        let (name, email) = s.split_once(" <").unwrap();
+                        despatch::games::NewSeat {
+                            seat: None,
+                            name: name.into(),
+                            email: Some(email.trim_end_matches('>').into()),
+                        }
+                    })
+                    .collect(),
+                clock: None,
+            })
+            .await
+            .unwrap();
+        let game_id = &created.game_id;
+        ben.set_window_size(width, 900).await.unwrap();
+        ben.goto(&created.seats[1].link).await.unwrap();
+        wait_for_text(&ben, "#move-h", "Not your turn", Duration::from_secs(10)).await;
+        let message = reply(
+            game_id,
+            0,
+            "Anna <anna@example.org>",
+            &format!("live-{round}@example.org"),
+            "The Guards cross the ford\nroll 2d6 to cross",
+        );
+        let out = tokio::task::block_in_place(|| mail_in(&site, &message));
+        assert!(out.starts_with("answered anna@example.org"), "{out}");
+        wait_for_text(
+            &ben,
+            "ol.events",
+            "anna rolls 2d6 (to cross)",
+            Duration::from_secs(20),
+        )
+        .await;
+        wait_for_text(&ben, "#move-h", "Your move", Duration::from_secs(10)).await;
+        screenshot(&ben, &format!("{backend}-38-moved-by-mail-{width}")).await;
+    }
+    ben.close().await.unwrap();
+}
 
 /// Issue 21: the lobby in Chromium. Choosing Hour of Glory from the menu shows its seats by
 /// role (Defender, Intruder 1 …) and its options as fields; the custom clock's fields show only

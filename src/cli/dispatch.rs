@@ -27,10 +27,12 @@ pub(super) async fn run(settings: &Settings, args: DispatchArgs) -> Result<ExitC
     if !once {
         metrics_on_own_address(&games)?;
     }
-    let scheduler = Scheduler::new(games);
+    let scheduler = Scheduler::new(games.clone());
     if once {
         let fired = scheduler.tick().await?;
         let sent = dispatcher.drain().await?;
+        // What the clocks appended reaches open pages before the process ends.
+        games.flush_announcements().await;
         registration.end().await;
         println!(
             "the clocks fired {} time(s); {sent} outbox row(s) handled",
@@ -44,6 +46,7 @@ pub(super) async fn run(settings: &Settings, args: DispatchArgs) -> Result<ExitC
         () = dispatcher.run() => {}
         () = stop_asked() => clocks.abort(),
     }
+    games.flush_announcements().await;
     registration.end().await;
     Ok(ExitCode::SUCCESS)
 }

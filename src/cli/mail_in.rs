@@ -70,6 +70,9 @@ pub(super) async fn run(settings: &Settings) -> Result<ExitCode, Failure> {
     crate::mail_in::queue(&games, &domain, &receipt)
         .await
         .map_err(|e| tempfail("cannot queue the answer now", e.to_string()))?;
+    // The move's announcement to open pages (PostgreSQL's NOTIFY) is sent before the process
+    // ends, not left to a task that would end with it.
+    games.flush_announcements().await;
     registration.end().await;
     match receipt {
         crate::mail_in::Receipt::Answered { reply, .. } => {

@@ -136,7 +136,8 @@ struct RotateKeyArgs {
 struct NewGameArgs {
     #[arg(long, default_value = "open-table")]
     ruleset: String,
-    #[arg(long, default_value = "default")]
+    /// The scenario (default: the ruleset's first).
+    #[arg(long, default_value = "")]
     scenario: String,
     /// A seat: `name`, `name <email>`, or `seat-id=name <email>`; repeat for each seat.
     #[arg(long = "seat", required = true)]

@@ -54,6 +54,7 @@ pub(super) async fn run(settings: &Settings, args: NewGameArgs) -> Result<ExitCo
         })
         .await
         .map_err(|e| e.to_string());
+    games.flush_announcements().await;
     registration.end().await;
     let created = created?;
     println!("game {}", created.game_id);

@@ -51,7 +51,9 @@ pub(super) async fn run(settings: &Settings) -> Result<ExitCode, Failure> {
         "Despatch is listening on {} ({backend} database)",
         app.base_url()
     );
+    let games = app.games().clone();
     let stopped = app.run_until_stopped().await;
+    games.flush_announcements().await;
     registration.end().await;
     stopped.map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)

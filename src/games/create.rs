@@ -9,11 +9,11 @@ use super::clock::{ClockChoice, ClockPolicy};
 use crate::engine::canonical::{random32, sha256_hex};
 use crate::engine::event::Event;
 use crate::engine::game::{Game, CHAIN_LENGTH};
-use crate::engine::ruleset::{Seat, SeatDef, Setup};
+use crate::engine::ruleset::{ScenarioInfo, Seat, SeatDef, Setup};
 use crate::store::{Append, GameRecord, OutboxRecord, SeatRecord};
 
 use super::moves::turn_notices;
-use super::{input, links, outbox, players, secrets, Games, Result, ServiceError};
+use super::{input, links, outbox, players, secrets, Games, Problem, Result, ServiceError};
 
 /// The longest seat name, in characters.
 pub const MAX_NAME: usize = 100;
@@ -21,8 +21,9 @@ pub const MAX_NAME: usize = 100;
 /// A seat asked for at creation.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct NewSeat {
-    /// The seat id; for rulesets with fixed seats one of the scenario's seats. Derived from the
-    /// name when omitted.
+    /// The seat id; for a scenario with fixed seats one of them. Omitted: where the scenario
+    /// fixes its seats, the first of them no other seat names (its roles in order); elsewhere
+    /// an id made from the name.
     #[serde(default)]
     pub seat: Option<String>,
     #[schema(min_length = 1, max_length = 100)]
@@ -40,7 +41,9 @@ pub struct NewGame {
     pub name: Option<String>,
     /// A ruleset id (`open-table`, …).
     pub ruleset: String,
-    #[serde(default = "default_scenario")]
+    /// The scenario's id; omitted or empty: the ruleset's first (`GET /api/rulesets` lists
+    /// them).
+    #[serde(default)]
     pub scenario: String,
     #[serde(default)]
     #[schema(value_type = Object)]
@@ -50,10 +53,6 @@ pub struct NewGame {
     /// Without one the game has no deadlines.
     #[serde(default)]
     pub clock: Option<ClockChoice>,
-}
-
-fn default_scenario() -> String {
-    "default".into()
 }
 
 /// A seat's secret token and link: shown once, at creation.
@@ -76,101 +75,46 @@ pub struct CreatedGame {
 }
 
 impl Games {
-    /// Creates a game: each seat's token and link are in the answer and nowhere else.
+    /// Everything `create` would refuse in `req` before setting the game up (the rules' own
+    /// checks of the set-up aside), each naming its field; none when it would go on. For a
+    /// face that has found problems of its own, to name them all in one answer.
+    pub fn problems_of(req: &NewGame) -> Vec<Problem> {
+        match check(req) {
+            Ok(_) => Vec::new(),
+            Err(ServiceError::Invalid(problems)) => problems,
+            Err(e) => vec![Problem::new("", e.to_string())],
+        }
+    }
+
+    /// Creates a game: each seat's token and link are in the answer and nowhere else. A
+    /// request with anything wrong is refused with every problem found (`Invalid`), each
+    /// naming its field, and nothing is made.
     pub async fn create(&self, req: NewGame) -> Result<CreatedGame> {
-        let ruleset = Self::ruleset(&req.ruleset)?;
+        let Checked {
+            ruleset,
+            scenario,
+            name,
+            seats,
+            options,
+            clock,
+        } = check(&req)?;
         let info = ruleset.info();
-        let scenario = info
-            .scenarios
-            .iter()
-            .find(|s| s.id == req.scenario)
-            .ok_or_else(|| {
-                let ids: Vec<&str> = info.scenarios.iter().map(|s| s.id.as_str()).collect();
-                ServiceError::BadRequest(format!(
-                    "{} has no scenario '{}'; choose one of {}",
-                    info.id,
-                    req.scenario,
-                    ids.join(", ")
-                ))
-            })?;
-        let name = players::check_game_name(req.name.as_deref())?;
-        let n = req.seats.len();
-        if n < scenario.min_seats || n > scenario.max_seats {
-            return Err(ServiceError::BadRequest(format!(
-                "{} / {} seats {} to {} players; {n} were given",
-                info.id, scenario.id, scenario.min_seats, scenario.max_seats
-            )));
-        }
-        let mut seats = Vec::new();
-        for (i, s) in req.seats.iter().enumerate() {
-            let name = s.name.trim();
-            if name.is_empty() {
-                return Err(ServiceError::BadRequest(format!(
-                    "seats[{i}].name is empty: every seat needs a name of 1 to {MAX_NAME} characters"
-                )));
-            }
-            input::single_line(&format!("seats[{i}].name"), name, MAX_NAME)?;
-            if let Some(id) = &s.seat {
-                input::single_line(&format!("seats[{i}].seat"), id, 32)?;
-            }
-            let seat = match &s.seat {
-                Some(id) => Seat::parse(id),
-                // A name with no ASCII letter or digit (李雷) makes no slug: the seat is named
-                // by its position instead.
-                None => Seat::from_name(name).or_else(|_| Seat::parse(&format!("seat-{}", i + 1))),
-            }
-            .map_err(ServiceError::BadRequest)?;
-            if !scenario.seats.is_empty() && !scenario.seats.iter().any(|s| s == seat.as_str()) {
-                return Err(ServiceError::BadRequest(format!(
-                    "'{seat}' is not a seat of {} / {}; its seats are {}",
-                    info.id,
-                    scenario.id,
-                    scenario.seats.join(", ")
-                )));
-            }
-            if seats.iter().any(|d: &SeatDef| d.seat == seat) {
-                return Err(ServiceError::BadRequest(format!(
-                    "two seats are both '{seat}'; give each seat its own id or name"
-                )));
-            }
-            if let Some(email) = &s.email {
-                input::single_line(&format!("seats[{i}].email"), email, 254)?;
-                if !email.contains('@') || email.contains(char::is_whitespace) {
-                    return Err(ServiceError::BadRequest(format!(
-                        "'{email}' is not an email address"
-                    )));
-                }
-            }
-            seats.push(SeatDef {
-                seat,
-                name: name.to_owned(),
-            });
-        }
         let game_id = new_game_id();
-        let options = if req.options.is_null() {
-            json!({})
-        } else {
-            req.options.clone()
-        };
-        if !options.is_object() {
-            return Err(ServiceError::BadRequest(
-                "options must be a JSON object".into(),
-            ));
-        }
         let setup = Setup {
             game_id: game_id.clone(),
             scenario: scenario.id.clone(),
             options,
             seats: seats.clone(),
         };
-        let clock = req
-            .clock
-            .as_ref()
-            .map(ClockPolicy::choose)
-            .transpose()
-            .map_err(ServiceError::BadRequest)?;
         let mut world = self.world();
-        let created = Game::create(ruleset, setup, &mut world)?;
+        // What the rules refuse at set-up (an option's value, the seats' order) is a field of
+        // the request that is wrong, as the checks' problems are.
+        let created = Game::create(ruleset, setup, &mut world).map_err(|e| {
+            ServiceError::Invalid(vec![Problem::new(
+                e.rule.clone(),
+                format!("{}: {}", e.rule, e.message),
+            )])
+        })?;
         // A clocked game's log opens with its policy, so the log tells the whole story.
         let mut events = vec![created.event.clone()];
         let mut game = created.game.clone();
@@ -244,6 +188,217 @@ impl Games {
             name: record.name,
             seats: access,
         })
+    }
+}
+
+/// A new game's request, checked: what `create` goes on with.
+struct Checked {
+    ruleset: std::sync::Arc<dyn crate::engine::ruleset::Ruleset>,
+    scenario: ScenarioInfo,
+    name: Option<String>,
+    seats: Vec<SeatDef>,
+    options: Value,
+    clock: Option<ClockPolicy>,
+}
+
+/// Checks every field of `req`, and says what is wrong with each field that is (every one,
+/// not only the first), or names the seats: a seat given without an id takes, where the
+/// scenario fixes its seats, the first of them no other seat names (its roles in order, as
+/// the lobby lists them); elsewhere an id made from the player's name. A request without a
+/// scenario plays the ruleset's first.
+fn check(req: &NewGame) -> Result<Checked> {
+    let mut problems = Vec::new();
+    let ruleset = match Games::ruleset(&req.ruleset) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            problems.push(Problem::new("ruleset", format!("ruleset: {e}")));
+            None
+        }
+    };
+    let info = ruleset.as_ref().map(|r| r.info());
+    let scenario = info.as_ref().and_then(|info| {
+        let wanted = req.scenario.trim();
+        let found = if wanted.is_empty() {
+            info.scenarios.first()
+        } else {
+            info.scenarios.iter().find(|s| s.id == wanted)
+        };
+        if found.is_none() {
+            let ids: Vec<&str> = info.scenarios.iter().map(|s| s.id.as_str()).collect();
+            problems.push(Problem::new(
+                "scenario",
+                format!(
+                    "scenario: {} has no scenario '{wanted}'; choose one of {} (or none, for the first)",
+                    info.id,
+                    ids.join(", ")
+                ),
+            ));
+        }
+        found.cloned()
+    });
+    let name = players::check_game_name(req.name.as_deref()).unwrap_or_else(|e| {
+        problems.push(Problem::new("name", e.to_string()));
+        None
+    });
+    let n = req.seats.len();
+    if let (Some(info), Some(scenario)) = (&info, &scenario) {
+        if n < scenario.min_seats || n > scenario.max_seats {
+            problems.push(Problem::new(
+                "seats",
+                format!(
+                    "seats: {} / {} takes {}; {}",
+                    info.id,
+                    scenario.id,
+                    players_wanted(scenario.min_seats, scenario.max_seats),
+                    match n {
+                        0 => "none was given".to_owned(),
+                        1 => "1 was given".to_owned(),
+                        n => format!("{n} were given"),
+                    }
+                ),
+            ));
+        }
+    }
+    // Where the scenario fixes the seats, a seat with no id takes the first its ids leave.
+    let fixed: &[String] = scenario.as_ref().map_or(&[], |s| &s.seats);
+    let named: Vec<&str> = req.seats.iter().filter_map(|s| s.seat.as_deref()).collect();
+    let mut free = fixed.iter().filter(|id| !named.contains(&id.as_str()));
+    let mut seats: Vec<SeatDef> = Vec::new();
+    for (i, s) in req.seats.iter().enumerate() {
+        let name = s.name.trim();
+        let mut fine = true;
+        if name.is_empty() {
+            problems.push(Problem::new(
+                format!("seats[{i}].name"),
+                format!("seats[{i}].name is empty: every seat needs a name of 1 to {MAX_NAME} characters"),
+            ));
+            fine = false;
+        } else if let Err(e) = input::single_line(&format!("seats[{i}].name"), name, MAX_NAME) {
+            problems.push(Problem::new(format!("seats[{i}].name"), e.to_string()));
+            fine = false;
+        }
+        if let Some(email) = &s.email {
+            let field = format!("seats[{i}].email");
+            if let Err(e) = input::single_line(&field, email, 254) {
+                problems.push(Problem::new(field, e.to_string()));
+            } else if !email.contains('@') || email.contains(char::is_whitespace) {
+                problems.push(Problem::new(
+                    field.clone(),
+                    format!(
+                        "{field}: '{email}' is not an email address; write it as name@example.org"
+                    ),
+                ));
+            }
+        }
+        let seat = match &s.seat {
+            Some(id) => {
+                let field = format!("seats[{i}].seat");
+                input::single_line(&field, id, 32)
+                    .map_err(|e| e.to_string())
+                    .and_then(|()| Seat::parse(id).map_err(|e| format!("{field}: {e}")))
+                    .and_then(|seat| match (&info, &scenario) {
+                        (Some(info), Some(sc))
+                            if !sc.seats.is_empty()
+                                && !sc.seats.iter().any(|f| f == seat.as_str()) =>
+                        {
+                            Err(format!(
+                                "{field}: '{seat}' is not a seat of {} / {}; its seats are {}",
+                                info.id,
+                                sc.id,
+                                sc.seats.join(", ")
+                            ))
+                        }
+                        _ => Ok(seat),
+                    })
+                    .map_err(|m| Problem::new(field, m))
+            }
+            None if !fixed.is_empty() => match free.next() {
+                Some(id) => Seat::parse(id).map_err(|e| Problem::new(format!("seats[{i}]"), e)),
+                // More seats than the scenario has: the count's problem says so.
+                None => continue,
+            },
+            // A name with no ASCII letter or digit (李雷) makes no slug: the seat is named by
+            // its position instead.
+            None if fine => Seat::from_name(name)
+                .or_else(|_| Seat::parse(&format!("seat-{}", i + 1)))
+                .map_err(|e| Problem::new(format!("seats[{i}].name"), e)),
+            None => continue,
+        };
+        let seat = match seat {
+            Ok(seat) => seat,
+            Err(problem) => {
+                problems.push(problem);
+                continue;
+            }
+        };
+        if seats.iter().any(|d| d.seat == seat) {
+            problems.push(Problem::new(
+                format!("seats[{i}]"),
+                format!(
+                    "seats[{i}]: two seats are both '{seat}'; give each seat its own id or name"
+                ),
+            ));
+            continue;
+        }
+        seats.push(SeatDef {
+            seat,
+            name: name.to_owned(),
+        });
+    }
+    let options = if req.options.is_null() {
+        json!({})
+    } else {
+        req.options.clone()
+    };
+    if !options.is_object() {
+        problems.push(Problem::new(
+            "options",
+            format!(
+                "options must be a JSON object such as {{\"order\": \"free\"}}, not {}",
+                kind_of(&options)
+            ),
+        ));
+    }
+    let clock = req
+        .clock
+        .as_ref()
+        .map(ClockPolicy::choose)
+        .transpose()
+        .unwrap_or_else(|e| {
+            problems.push(Problem::new("clock", format!("clock: {e}")));
+            None
+        });
+    match (ruleset, scenario) {
+        (Some(ruleset), Some(scenario)) if problems.is_empty() => Ok(Checked {
+            ruleset,
+            scenario,
+            name,
+            seats,
+            options,
+            clock,
+        }),
+        _ => Err(ServiceError::Invalid(problems)),
+    }
+}
+
+/// "2 players", "3 to 6 players", "1 player".
+fn players_wanted(min: usize, max: usize) -> String {
+    match (min, max) {
+        (1, 1) => "1 player".into(),
+        (min, max) if min == max => format!("{min} players"),
+        (min, max) => format!("{min} to {max} players"),
+    }
+}
+
+/// What a JSON value is, in words.
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "true or false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
     }
 }
 

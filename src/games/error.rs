@@ -11,6 +11,10 @@ use super::rate;
 pub enum ServiceError {
     #[error("{0}")]
     BadRequest(String),
+    /// A request with several things wrong (a new game's fields): every one of them, each
+    /// naming its field, in the order of the request; nothing was done.
+    #[error("{}", Problem::sentence(.0))]
+    Invalid(Vec<Problem>),
     #[error("{0}")]
     NotFound(String),
     #[error("a seat token is needed: send 'Authorization: Bearer <seat token>'")]
@@ -44,6 +48,33 @@ pub enum ServiceError {
     WouldNotLoad(Box<WouldNotLoad>),
     #[error(transparent)]
     Store(StoreError),
+}
+
+/// One thing wrong with a request: the field (`seats[1].email`, `scenario`) and what is wrong
+/// with it, in words a player reads.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct Problem {
+    pub field: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The problems as one sentence: each message (which names its field), separated by
+    /// semicolons.
+    pub fn sentence(problems: &[Problem]) -> String {
+        problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
 }
 
 impl From<StoreError> for ServiceError {

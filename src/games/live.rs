@@ -1,8 +1,16 @@
-//! Telling open pages that a game moved on. The games service announces every append here; it
-//! does not know who listens. On PostgreSQL the announcement is a `NOTIFY` on the database,
-//! which every server process `LISTEN`s to (`listen`), so a page open on one server hears moves
-//! made through another (or appended by a scheduler running in `despatch dispatch`); on SQLite —
-//! one process owns the file — the listener is told in-process.
+//! Telling open pages that a game moved on, whichever process moved it. The games service
+//! announces every append here; it does not know who listens.
+//!
+//! - **PostgreSQL**: the announcement is a `NOTIFY` on the database, which every server process
+//!   `LISTEN`s to (`listen`), so a page open on one server hears moves made through another, by
+//!   `despatch mail-in` or by the clocks of `despatch dispatch`.
+//! - **SQLite**: this process's appends are told to the listener in-process at once. Another
+//!   process's (`mail-in`, `dispatch`, a second server on the file) cannot be told, so the
+//!   server notices them itself: while a page of this process watches a game (`Games::watch`,
+//!   held by its live stream), a task asks the database every `POLL_EVERY` whether anyone has
+//!   committed (`PRAGMA data_version`, one statement on a connection of its own, reading no
+//!   table) and, if so, reads the next seq of the watched games in one statement and tells the
+//!   listener of each that moved. With no page open it rests and holds no connection.
 //!
 //! The listener is a trait so that the games service need not know the face that serves the
 //! pages: notify's live hub (`notify::live::Hub`) implements it, and whoever builds the service
@@ -17,7 +25,9 @@
 //! transaction of its own, with its own commit flushed to disk, and PostgreSQL lets one
 //! notifying transaction commit at a time; sent as fast as moves came (every tick waiting, no
 //! rest), 16 busy games made about 1,100 of them a second, one for every four moves
-//! (BENCHMARKS.md, issue 16).
+//! (BENCHMARKS.md, issue 16). A process that exits after its move (`mail-in`, `dispatch
+//! --once`) calls `Games::flush_announcements` first, which sends what is waiting and waits
+//! for it: the task would otherwise die with the process's runtime, its tick unsent.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -27,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use crate::store::outbox::LIVE_CHANNEL;
-use crate::store::Store;
+use crate::store::{SqliteStore, Store};
 
 /// "Game `game_id` now has `next_seq`": what an append announces.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,9 +67,24 @@ const TICKS_PER_STATEMENT: usize = 256;
 /// that hears late loses nothing (each tick carries the game's `next_seq`).
 const NOTIFY_EVERY: Duration = Duration::from_millis(50);
 
+/// How long `Games::flush_announcements` waits for the waiting ticks to be sent: a database
+/// that does not answer must not keep a finished process from exiting.
+const FLUSH_WAIT: Duration = Duration::from_secs(5);
+
+/// How often, on SQLite, a server with pages open asks whether another connection committed.
+/// A move made by another process reaches an open page at most this much later (and a page
+/// that hears late loses nothing).
+const POLL_EVERY: Duration = Duration::from_millis(500);
+
 /// Ticks on their way to the database's `NOTIFY`, once a task sends them.
 #[derive(Clone, Default)]
-pub(crate) struct Outgoing(Arc<Mutex<Option<mpsc::UnboundedSender<Tick>>>>);
+pub(crate) struct Outgoing(Arc<Mutex<Option<Sending>>>);
+
+/// The task sending ticks, and the way to hand it more.
+struct Sending {
+    ticks: mpsc::UnboundedSender<Tick>,
+    task: tokio::task::JoinHandle<()>,
+}
 
 /// Sends the ticks queued by `announce`: the latest of each game among those waiting, in
 /// statements of at most `TICKS_PER_STATEMENT`, then a rest of `NOTIFY_EVERY`; if the database
@@ -161,6 +186,112 @@ pub(crate) fn listen(store: &Store, listener: Arc<dyn Listener>) {
     });
 }
 
+/// The games the open pages of this process watch, each with how many pages watch it.
+#[derive(Clone, Default)]
+pub(crate) struct Watched(Arc<WatchedGames>);
+
+#[derive(Default)]
+struct WatchedGames {
+    games: Mutex<HashMap<String, usize>>,
+    /// Woken when a game comes to be watched, so that the poller stops resting.
+    first: tokio::sync::Notify,
+}
+
+impl Watched {
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+        self.0.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn add(&self, game_id: &str) {
+        *self.games().entry(game_id.to_owned()).or_default() += 1;
+        // Stores a permit if the poller is not waiting yet, so the wake is never lost.
+        self.0.first.notify_one();
+    }
+
+    fn remove(&self, game_id: &str) {
+        let mut games = self.games();
+        if let Some(pages) = games.get_mut(game_id) {
+            *pages -= 1;
+            if *pages == 0 {
+                games.remove(game_id);
+            }
+        }
+    }
+
+    fn ids(&self) -> Vec<String> {
+        self.games().keys().cloned().collect()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.games().is_empty()
+    }
+}
+
+/// A page's watch on a game (`Games::watch`); dropping it ends the watch.
+pub struct Watch {
+    watched: Watched,
+    game_id: String,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.watched.remove(&self.game_id);
+    }
+}
+
+/// On SQLite, tells `listener` of the appends any connection commits to a watched game:
+/// while a game is watched, every `POLL_EVERY` asks whether anything was committed since
+/// (`CommitWatch`) and, if so, or if a game has come to be watched since, reads the watched
+/// games' next seqs and tells of each that is not the one last told. Rests, holding no
+/// connection, while no game is watched. Ends with its runtime.
+async fn poll_commits(store: SqliteStore, watched: Watched, listener: Arc<dyn Listener>) {
+    loop {
+        while watched.is_empty() {
+            watched.0.first.notified().await;
+        }
+        let mut commits = match store.commit_watch().await {
+            Ok(commits) => commits,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot watch the database for other processes' moves");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        let mut told: HashMap<String, u64> = HashMap::new();
+        while !watched.is_empty() {
+            if let Err(e) = poll_once(&store, &mut commits, &watched, &mut told, &*listener).await {
+                tracing::warn!(error = %e, "cannot read the database for other processes' moves");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                break;
+            }
+            tokio::time::sleep(POLL_EVERY).await;
+        }
+    }
+}
+
+/// One round of `poll_commits`. The commit check comes first: whatever commits after it is
+/// seen by the next round, and whatever committed before it is in the seqs read now.
+async fn poll_once(
+    store: &SqliteStore,
+    commits: &mut crate::store::CommitWatch,
+    watched: &Watched,
+    told: &mut HashMap<String, u64>,
+    listener: &dyn Listener,
+) -> crate::store::Result<()> {
+    let changed = commits.changed().await?;
+    let ids = watched.ids();
+    told.retain(|id, _| ids.contains(id));
+    if !changed && ids.iter().all(|id| told.contains_key(id)) {
+        return Ok(());
+    }
+    for (game_id, next_seq) in store.next_seqs(&ids).await? {
+        if told.insert(game_id.clone(), next_seq) != Some(next_seq) {
+            listener.appended(Tick { game_id, next_seq });
+        }
+    }
+    Ok(())
+}
+
 impl super::Games {
     /// Announces an append: through the database on PostgreSQL (every listening process hears
     /// it, this one included), to the listener directly on SQLite. Does not wait: on
@@ -174,18 +305,52 @@ impl super::Games {
             Store::Postgres(_) => {
                 let mut outgoing = self.outgoing.0.lock().unwrap_or_else(|e| e.into_inner());
                 let queued = match outgoing.as_ref() {
-                    Some(sender) => sender.send(tick),
+                    Some(sending) => sending.ticks.send(tick),
                     None => Err(mpsc::error::SendError(tick)),
                 };
                 // No task yet, or its runtime has gone: start one here.
                 if let Err(mpsc::error::SendError(tick)) = queued {
                     let (sender, ticks) = mpsc::unbounded_channel();
                     let _ = sender.send(tick);
-                    *outgoing = Some(sender);
-                    tokio::spawn(send_ticks(self.live.clone(), self.store.clone(), ticks));
+                    let task =
+                        tokio::spawn(send_ticks(self.live.clone(), self.store.clone(), ticks));
+                    *outgoing = Some(Sending {
+                        ticks: sender,
+                        task,
+                    });
                 }
             }
             Store::Sqlite(_) => self.live.appended(tick),
+        }
+    }
+
+    /// Sends the announcements still waiting (PostgreSQL's `NOTIFY`) and waits for them, up to
+    /// `FLUSH_WAIT`. A process that exits right after it appends calls this first: its
+    /// announcements are sent by a task that dies with the process. A later append starts a
+    /// new task. Nothing to do on SQLite, whose servers notice other processes' commits.
+    pub async fn flush_announcements(&self) {
+        let sending = self
+            .outgoing
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(Sending { ticks, task }) = sending {
+            // Without a sender the task sends what is waiting and ends.
+            drop(ticks);
+            if tokio::time::timeout(FLUSH_WAIT, task).await.is_err() {
+                tracing::warn!("the database was not told of the last appends in time: open pages will hear of them at their next refresh");
+            }
+        }
+    }
+
+    /// A page's watch on `game_id`, held while its live stream is open: on SQLite, while any
+    /// game is watched the server notices the appends other processes make (`poll_commits`).
+    pub fn watch(&self, game_id: &str) -> Watch {
+        self.watched.add(game_id);
+        Watch {
+            watched: self.watched.clone(),
+            game_id: game_id.to_owned(),
         }
     }
 
@@ -196,10 +361,20 @@ impl super::Games {
         self
     }
 
-    /// On PostgreSQL, starts listening for the appends every process announces, and tells this
-    /// service's listener of each. Must run inside a Tokio runtime; call it once per server.
+    /// Starts hearing of the appends other processes make, and tells this service's listener
+    /// of each: on PostgreSQL by `LISTEN`, on SQLite by watching for commits while pages are
+    /// open. Must run inside a Tokio runtime; call it once per server.
     pub fn listen_for_appends(&self) {
-        listen(&self.store, self.live.clone());
+        match &self.store {
+            Store::Postgres(_) => listen(&self.store, self.live.clone()),
+            Store::Sqlite(sqlite) => {
+                tokio::spawn(poll_commits(
+                    sqlite.clone(),
+                    self.watched.clone(),
+                    self.live.clone(),
+                ));
+            }
+        }
     }
 
     /// The game's next seq as the store has it now (one read, no fold), or `None` when there

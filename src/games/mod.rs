@@ -65,7 +65,7 @@ use secrets::SystemWorld;
 pub use access::Caller;
 pub use clock_events::VacationRequest;
 pub use create::{CreatedGame, NewGame, NewSeat, SeatAccess, MAX_NAME};
-pub use error::{Result, ServiceError, WouldNotLoad};
+pub use error::{Problem, Result, ServiceError, WouldNotLoad};
 pub use exports::LogEntry;
 pub use load::Loaded;
 pub use moves::{Answer, CommandInput, MoveResult, Submit, MAX_SEQ};
@@ -89,11 +89,12 @@ pub struct Games {
     snapshots: snapshots::Every,
     /// "Now", for the events it records and the deadlines it checks.
     pub clock: Arc<dyn Clock>,
-    /// Where appends are announced to open pages.
     /// Who hears, in this process, of each append (`live`): the server's live hub, or nobody.
     live: Arc<dyn live::Listener>,
     /// Announcements on their way to the database (`live`).
     outgoing: live::Outgoing,
+    /// The games this process's open pages watch (`live`).
+    watched: live::Watched,
     /// The key that signs links: configured (a server always configures it: the operator's
     /// secret, kept outside the database), or for a service built without one (tests,
     /// benchmarks) a key kept in the store, fetched on first use.
@@ -140,6 +141,7 @@ impl Games {
             clock: Arc::new(SystemClock),
             live: Arc::new(live::Nobody),
             outgoing: live::Outgoing::default(),
+            watched: live::Watched::default(),
             secret: None,
             moves: None,
             logged_moves: None,

@@ -67,7 +67,7 @@ pub async fn rulesets() -> HttpResponse {
 /// Creates a game. Each seat's token and link are in this answer only.
 #[utoipa::path(post, path = "/api/games", request_body = NewGame,
     responses((status = 201, description = "created: each seat's token and link, shown this once", body = crate::games::CreatedGame),
-        (status = 400, description = "the request is not a valid game (the message says which field); nothing was created", body = ErrorBody),
+        (status = 400, description = "the request is not a valid game: `problems` names every field that is wrong and what is wrong with it (`message` says them all in one); nothing was created", body = ErrorBody),
         (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody),
         (status = 429, description = "this client address has created too many games lately (DESPATCH_CREATE_BURST / DESPATCH_CREATE_RATE); nothing was created; retry after the Retry-After header's seconds", body = ErrorBody,
             headers(("Retry-After" = u64, description = "seconds until this address may create a game again"))),
@@ -247,13 +247,18 @@ pub async fn proof(games: web::Data<Games>, path: web::Path<(String, String)>) -
 /// The body of every error answer: `error` is a code a program can match (`bad_request`,
 /// `not_found`, `unauthorized`, `forbidden`, `stale_seq`, `rule`, `rate_limited`, `too_large`,
 /// …), `message` says in words what was wrong and what to do. Some codes add fields
-/// (`current_seq`, `rule`, `retry_after_secs`). A stored game this server cannot load answers
+/// (`current_seq`, `rule`, `retry_after_secs`); a new game refused for its fields adds
+/// `problems`, one for every field that is wrong. A stored game this server cannot load answers
 /// 503 `game_does_not_load` with `game_id`, `ruleset`, `ruleset_version`, `seq` and `problem`
 /// (an operator runs `despatch check`; docs/operations.md).
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     pub error: String,
     pub message: String,
+    /// Every field of the request that is wrong (`POST /api/games`): the field
+    /// (`seats[1].email`) and what is wrong with it; `message` holds them all in one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problems: Option<Vec<crate::games::Problem>>,
 }
 
 /// The OpenAPI document of this API.

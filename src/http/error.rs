@@ -20,7 +20,7 @@ pub struct ApiError(#[from] pub ServiceError);
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match &self.0 {
-            ServiceError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ServiceError::BadRequest(_) | ServiceError::Invalid(_) => StatusCode::BAD_REQUEST,
             ServiceError::NotFound(_) => StatusCode::NOT_FOUND,
             ServiceError::Unauthorized => StatusCode::UNAUTHORIZED,
             ServiceError::Forbidden(_) => StatusCode::FORBIDDEN,
@@ -44,6 +44,12 @@ impl ResponseError for ApiError {
             ServiceError::Rule(e) => {
                 json!({ "error": "rule", "rule": e.rule, "message": e.message })
             }
+            // Every field that is wrong, each with its own message, and all of them in one.
+            ServiceError::Invalid(problems) => json!({
+                "error": "bad_request",
+                "message": self.0.to_string(),
+                "problems": problems,
+            }),
             ServiceError::RateLimited { seat, limited } => json!({
                 "error": "rate_limited",
                 "message": self.0.to_string(),
@@ -122,7 +128,7 @@ pub fn word_internal<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandl
 
 fn code(e: &ServiceError) -> &'static str {
     match e {
-        ServiceError::BadRequest(_) => "bad_request",
+        ServiceError::BadRequest(_) | ServiceError::Invalid(_) => "bad_request",
         ServiceError::NotFound(_) => "not_found",
         ServiceError::Unauthorized => "unauthorized",
         ServiceError::Forbidden(_) => "forbidden",

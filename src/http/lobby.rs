@@ -41,6 +41,8 @@ struct SeatRow {
 #[derive(Debug, Clone, Serialize)]
 struct OptionField {
     name: String,
+    /// What the reader sees: the name in words ("Covering fire").
+    label: String,
     description: String,
     /// `checkbox`, `select`, `number`, `text` or `json`.
     kind: &'static str,
@@ -94,6 +96,69 @@ struct LobbyForm {
     /// The clock menu's choice: a preset's name, `custom`, or empty for no clock.
     clock: String,
     custom: ClockFields,
+    /// What is wrong with the form as it was sent: every problem, each with the field it is
+    /// about (empty when it was not sent, or was fine).
+    problems: Vec<FormProblem>,
+}
+
+/// One thing wrong with the form: the id of the field it is about (`name_1`, `opt-minutes`;
+/// empty when it is about no one field) and what is wrong, in words.
+#[derive(Debug, Clone, Serialize)]
+struct FormProblem {
+    field: String,
+    message: String,
+}
+
+impl FormProblem {
+    fn new(field: impl Into<String>, message: impl Into<String>) -> FormProblem {
+        FormProblem {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The form's field a problem of the games service names (`seats[1].email`, `clock`), given
+/// which row of the form each seat of the request came from.
+fn field_of(field: &str, rows: &[usize]) -> String {
+    let seat = |rest: &str| -> Option<String> {
+        let (index, part) = rest.split_once(']')?;
+        let row = rows.get(index.parse::<usize>().ok()?)?;
+        Some(match part {
+            ".email" => format!("email_{row}"),
+            ".seat" => format!("seat_{row}"),
+            _ => format!("name_{row}"),
+        })
+    };
+    match field {
+        "name" => "game-name".into(),
+        "ruleset" | "scenario" => "ruleset".into(),
+        "clock" => "clock".into(),
+        "seats" => "name_0".into(),
+        f => f
+            .strip_prefix("seats[")
+            .and_then(seat)
+            .or_else(|| f.strip_prefix("options.").map(|o| format!("opt-{o}")))
+            .unwrap_or_else(|| "options-json".into()),
+    }
+}
+
+/// An option's name in words: `covering_fire` → "Covering fire", `command_ap` → "Command AP".
+fn label(name: &str) -> String {
+    let words: Vec<String> = name
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| match w {
+            "ap" | "vp" | "sp" | "lp" | "los" | "npc" | "cl" => w.to_uppercase(),
+            _ => w.to_owned(),
+        })
+        .collect();
+    let text = words.join(" ");
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => name.to_owned(),
+    }
 }
 
 /// A form's fields by name (the last one of a name wins, as a checkbox's hidden twin needs).
@@ -187,6 +252,7 @@ fn option_field(o: &OptionInfo) -> OptionField {
     };
     OptionField {
         name: o.name.clone(),
+        label: label(&o.name),
         description: o.description.clone(),
         kind,
         value: shown(&o.default),
@@ -217,64 +283,78 @@ fn option_fields(info: &RulesetInfo, fields: Option<&Fields>) -> Vec<OptionField
         .collect()
 }
 
+/// The value an option's field holds, or what is wrong with it.
+fn option_value(o: &OptionInfo, f: &OptionField) -> Result<Value, String> {
+    Ok(match f.kind {
+        "checkbox" => Value::Bool(f.checked),
+        "select" => o
+            .choices
+            .iter()
+            .find(|c| shown(c) == f.value)
+            .cloned()
+            .ok_or_else(|| {
+                format!(
+                    "option {}: '{}' is not one of {}; choose one from its menu",
+                    f.label,
+                    f.value,
+                    f.choices.join(", ")
+                )
+            })?,
+        "number" => {
+            let text = f.value.trim();
+            if text.is_empty() {
+                o.default.clone()
+            } else {
+                serde_json::from_str::<serde_json::Number>(text)
+                    .map(Value::Number)
+                    .map_err(|_| {
+                        format!(
+                            "option {}: '{text}' is not a number; write one such as {}",
+                            f.label, f.default
+                        )
+                    })?
+            }
+        }
+        "text" => Value::String(f.value.clone()),
+        _ => {
+            let text = f.value.trim();
+            if text.is_empty() {
+                o.default.clone()
+            } else {
+                serde_json::from_str(text).map_err(|e| {
+                        format!(
+                            "option {}: not valid JSON ({e}); write it as its description shows, or leave it empty for the default",
+                            f.label
+                        )
+                    })?
+            }
+        }
+    })
+}
+
 /// The options the fields set: only those that differ from their defaults, so that a game
-/// made with the defaults names no option. Says which field is wrong and how.
+/// made with the defaults names no option. Says which fields are wrong and how, every one.
 fn options_from_fields(
     info: &RulesetInfo,
     fields: &[OptionField],
-) -> Result<Map<String, Value>, String> {
+) -> Result<Map<String, Value>, Vec<FormProblem>> {
     let mut out = Map::new();
+    let mut problems = Vec::new();
     for (o, f) in info.options.iter().zip(fields) {
-        let value = match f.kind {
-            "checkbox" => Value::Bool(f.checked),
-            "select" => o
-                .choices
-                .iter()
-                .find(|c| shown(c) == f.value)
-                .cloned()
-                .ok_or_else(|| {
-                    format!(
-                        "option {}: '{}' is not one of {}; choose one from its menu",
-                        o.name,
-                        f.value,
-                        f.choices.join(", ")
-                    )
-                })?,
-            "number" => {
-                let text = f.value.trim();
-                if text.is_empty() {
-                    o.default.clone()
-                } else {
-                    serde_json::from_str::<serde_json::Number>(text)
-                        .map(Value::Number)
-                        .map_err(|_| {
-                            format!(
-                                "option {}: '{text}' is not a number; write one such as {}",
-                                o.name, f.default
-                            )
-                        })?
-                }
+        let value = option_value(o, f);
+        match value {
+            Ok(value) if value != o.default => {
+                out.insert(o.name.clone(), value);
             }
-            "text" => Value::String(f.value.clone()),
-            _ => {
-                let text = f.value.trim();
-                if text.is_empty() {
-                    o.default.clone()
-                } else {
-                    serde_json::from_str(text).map_err(|e| {
-                        format!(
-                            "option {}: not valid JSON ({e}); write it as its description shows, or leave it empty for the default",
-                            o.name
-                        )
-                    })?
-                }
-            }
-        };
-        if value != o.default {
-            out.insert(o.name.clone(), value);
+            Ok(_) => {}
+            Err(message) => problems.push(FormProblem::new(format!("opt-{}", o.name), message)),
         }
     }
-    Ok(out)
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
 }
 
 /// The custom clock's fields as a policy, checked; says which field is wrong.
@@ -314,12 +394,24 @@ fn custom_clock(c: &ClockFields) -> Result<ClockPolicy, String> {
     Ok(policy)
 }
 
-/// Reads the new-game form into the service's request, or says what is wrong with it.
-fn new_game(form: &LobbyForm) -> Result<NewGame, String> {
-    let (ruleset, scenario) = form
-        .game
-        .split_once('/')
-        .ok_or("choose the rules and scenario from the list")?;
+/// A request read from the form, and the form's row of each of its seats.
+struct FromForm {
+    request: NewGame,
+    rows: Vec<usize>,
+}
+
+/// Reads the new-game form into the service's request, and says what is wrong with the form:
+/// every field that is, each by its id — those the games service would refuse too, so that
+/// one answer names them all. The request is only for the service when nothing is wrong.
+fn new_game(form: &LobbyForm) -> (FromForm, Vec<FormProblem>) {
+    let mut problems = Vec::new();
+    let (ruleset, scenario) = form.game.split_once('/').unwrap_or_else(|| {
+        problems.push(FormProblem::new(
+            "ruleset",
+            "choose the rules and scenario from the list",
+        ));
+        ("", "")
+    });
     // Rules this build does not have are refused by the games service, which names them.
     let info = chosen(&form.game).map(|(info, _)| info);
     let json_text = form.options_json.trim();
@@ -328,25 +420,42 @@ fn new_game(form: &LobbyForm) -> Result<NewGame, String> {
     } else {
         match serde_json::from_str(json_text) {
             Ok(Value::Object(map)) => map,
-            Ok(_) => return Err("the options as JSON must be an object such as {}".into()),
+            Ok(_) => {
+                problems.push(FormProblem::new(
+                    "options-json",
+                    "the options as JSON must be an object such as {}",
+                ));
+                Map::new()
+            }
             Err(e) => {
-                return Err(format!(
-                    "the options are not valid JSON ({e}); write a JSON object such as {{}}"
-                ))
+                problems.push(FormProblem::new(
+                    "options-json",
+                    format!(
+                        "the options are not valid JSON ({e}); write a JSON object such as {{}}"
+                    ),
+                ));
+                Map::new()
             }
         }
     };
     if let Some(info) = info.filter(|i| i.id == form.options_of) {
-        for (name, value) in options_from_fields(&info, &form.options)? {
-            if options.contains_key(&name) {
-                return Err(format!(
-                    "option {name} is given twice, in its field and in the JSON box; keep one"
-                ));
+        match options_from_fields(&info, &form.options) {
+            Ok(set) => {
+                for (name, value) in set {
+                    if options.contains_key(&name) {
+                        problems.push(FormProblem::new(
+                            format!("opt-{name}"),
+                            format!("option {} is given twice, in its field and in the JSON box; keep one", label(&name)),
+                        ));
+                    }
+                    options.insert(name, value);
+                }
             }
-            options.insert(name, value);
+            Err(wrong) => problems.extend(wrong),
         }
     }
     let mut seats = Vec::new();
+    let mut rows = Vec::new();
     for (i, row) in form.seats.iter().enumerate() {
         let (name, email) = (row.name.trim(), row.email.trim());
         let seat = if row.fixed.is_empty() {
@@ -356,10 +465,13 @@ fn new_game(form: &LobbyForm) -> Result<NewGame, String> {
         };
         if name.is_empty() {
             if !email.is_empty() || (!seat.is_empty() && row.fixed.is_empty()) {
-                return Err(format!(
-                    "seat {} ({}) has no player name; give one or empty the row",
-                    i + 1,
-                    row.role
+                problems.push(FormProblem::new(
+                    format!("name_{i}"),
+                    format!(
+                        "seat {} ({}) has no player name; give one or empty the row",
+                        i + 1,
+                        row.role
+                    ),
                 ));
             }
             continue;
@@ -369,42 +481,74 @@ fn new_game(form: &LobbyForm) -> Result<NewGame, String> {
             name: name.to_owned(),
             email: (!email.is_empty()).then(|| email.to_owned()),
         });
+        rows.push(i);
     }
     if seats.is_empty() {
-        return Err("name at least one seat".into());
+        problems.push(FormProblem::new("name_0", "name at least one seat"));
     }
     // The clock comes from its menu (a preset, or custom from its fields), or the JSON box
     // carries a policy under "clock"; not both.
-    let written = options
+    let written = match options
         .remove("clock")
         .map(serde_json::from_value)
         .transpose()
-        .map_err(|e| format!("the clock policy is not valid: {e}"))?;
+    {
+        Ok(written) => written,
+        Err(e) => {
+            problems.push(FormProblem::new(
+                "options-json",
+                format!("the clock policy is not valid: {e}"),
+            ));
+            None
+        }
+    };
     let chosen = match form.clock.trim() {
         "" => None,
-        "custom" => Some(ClockChoice::Policy(custom_clock(&form.custom)?)),
+        "custom" => match custom_clock(&form.custom) {
+            Ok(policy) => Some(ClockChoice::Policy(policy)),
+            Err(message) => {
+                problems.push(FormProblem::new("clock-hours", message));
+                None
+            }
+        },
         preset if PRESETS.contains(&preset) => Some(ClockChoice::Preset(preset.to_owned())),
         other => {
-            return Err(format!(
-                "'{other}' is not a clock; choose one from the menu ({}, or custom)",
-                PRESETS.join(", ")
-            ))
+            problems.push(FormProblem::new(
+                "clock",
+                format!(
+                    "'{other}' is not a clock; choose one from the menu ({}, or custom)",
+                    PRESETS.join(", ")
+                ),
+            ));
+            None
         }
     };
     let clock = match (chosen, written) {
         (Some(_), Some(_)) => {
-            return Err("the clock is chosen twice: pick it from the menu, or write a policy of your own under \"clock\" in the options and leave the menu at \"No clock\"".into())
+            problems.push(FormProblem::new("clock", "the clock is chosen twice: pick it from the menu, or write a policy of your own under \"clock\" in the options and leave the menu at \"No clock\""));
+            None
         }
         (chosen, written) => chosen.or(written),
     };
-    Ok(NewGame {
+    let request = NewGame {
         name: Some(form.name.trim().to_owned()).filter(|n| !n.is_empty()),
         ruleset: ruleset.to_owned(),
         scenario: scenario.to_owned(),
         options: Value::Object(options),
         seats,
         clock,
-    })
+    };
+    if !problems.is_empty() {
+        // What the service would refuse besides, each at its field, unless the form has said
+        // it already.
+        for p in Games::problems_of(&request) {
+            let field = field_of(&p.field, &rows);
+            if !problems.iter().any(|q: &FormProblem| q.field == field) {
+                problems.push(FormProblem::new(field, p.message));
+            }
+        }
+    }
+    (FromForm { request, rows }, problems)
 }
 
 fn lobby(status: StatusCode, form: &LobbyForm, error: Option<String>) -> HttpResponse {
@@ -423,6 +567,7 @@ fn lobby(status: StatusCode, form: &LobbyForm, error: Option<String>) -> HttpRes
             scenario => scenario.map(v),
             form => v(form),
             error,
+            problems => v(&form.problems),
             flash => None::<String>,
         },
     )
@@ -452,6 +597,7 @@ pub async fn lobby_page(query: web::Query<LobbyQuery>) -> HttpResponse {
         options_json: "{}".into(),
         clock: String::new(),
         custom: ClockFields::default(),
+        problems: Vec::new(),
     };
     lobby(StatusCode::OK, &form, None)
 }
@@ -511,6 +657,7 @@ fn form_of(fields: &Fields) -> LobbyForm {
         } else {
             ClockFields::default()
         },
+        problems: Vec::new(),
     }
 }
 
@@ -520,11 +667,11 @@ pub async fn create_game(
     req: HttpRequest,
     body: web::Form<Vec<(String, String)>>,
 ) -> HttpResponse {
-    let form = form_of(&Fields(body.into_inner()));
-    let request = match new_game(&form) {
-        Ok(r) => r,
-        Err(message) => return lobby(StatusCode::BAD_REQUEST, &form, Some(message)),
-    };
+    let mut form = form_of(&Fields(body.into_inner()));
+    let (FromForm { request, rows }, problems) = new_game(&form);
+    if !problems.is_empty() {
+        return refused(form, problems);
+    }
     if let Err(refused) = super::limits::check_create(&games, &proxies, &req) {
         let mut page = lobby(
             StatusCode::TOO_MANY_REQUESTS,
@@ -543,10 +690,32 @@ pub async fn create_game(
             "created.html",
             context! { game_id => created.game_id, name => created.name, seats => v(&created.seats), flash => None::<String>, error => None::<String> },
         ),
-        Err(ServiceError::BadRequest(m)) => lobby(StatusCode::BAD_REQUEST, &form, Some(m)),
-        Err(ServiceError::Rule(r)) => lobby(StatusCode::BAD_REQUEST, &form, Some(r.to_string())),
+        Err(ServiceError::Invalid(problems)) => {
+            let problems = problems
+                .into_iter()
+                .map(|p| FormProblem::new(field_of(&p.field, &rows), p.message))
+                .collect();
+            refused(form, problems)
+        }
+        Err(ServiceError::BadRequest(m)) => {
+            form.problems = Vec::new();
+            lobby(StatusCode::BAD_REQUEST, &form, Some(m))
+        }
         Err(e) => error_page(&e, ""),
     }
+}
+
+/// The form again, filled in as it was sent, with every problem found: a line each above it,
+/// and each field that is wrong marked beside its label.
+fn refused(mut form: LobbyForm, problems: Vec<FormProblem>) -> HttpResponse {
+    let summary = match problems.len() {
+        1 => problems[0].message.clone(),
+        n => format!(
+            "{n} things are wrong with the form; each is listed below and marked at its field"
+        ),
+    };
+    form.problems = problems;
+    lobby(StatusCode::BAD_REQUEST, &form, Some(summary))
 }
 
 #[cfg(test)]
@@ -576,12 +745,20 @@ mod tests {
     }
 
     #[test]
-    fn fixed_seats_are_named_by_their_ids_and_sent_as_them() {
+    fn fixed_seats_are_named_by_their_sides_and_sent_as_their_ids() {
         let (_, scenario) = chosen("for-honor-and-glory/chippawa").unwrap();
         let rows = seat_rows(&scenario, 4);
         let fixed: Vec<&str> = rows.iter().map(|r| r.fixed.as_str()).collect();
         assert_eq!(fixed, ["american", "british"]);
-        assert_eq!(rows[0].role, "american");
+        assert_eq!(rows[0].role, "American side");
+        assert_eq!(rows[1].role, "British side");
+    }
+
+    #[test]
+    fn options_are_labelled_in_words() {
+        assert_eq!(label("covering_fire"), "Covering fire");
+        assert_eq!(label("command_ap"), "Command AP");
+        assert_eq!(label("minutes"), "Minutes");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::api::bearer;
 use super::api::ErrorBody;
 use super::error::ApiError;
 use crate::games::clock::seat_deadline;
-use crate::games::live::Tick;
+use crate::games::live::{Tick, Watch};
 use crate::games::outbox::Channels;
 use crate::games::{Games, NewWebhook, ServiceError, VacationRequest};
 use crate::notify::live::Hub;
@@ -40,10 +40,14 @@ struct StreamState {
     /// The `next_seq` last sent: pushes that arrive late (a NOTIFY from before the page
     /// connected) or twice are not repeated.
     sent: u64,
+    /// The page's watch on the game, while the stream is open: on SQLite, what makes the
+    /// server notice other processes' appends (`games::live`).
+    _watch: Watch,
 }
 
 /// Server-sent events: `event: game` with `data: {"game_id": …, "next_seq": …}` at once and
-/// after every append to the game (never twice for one `next_seq`, never going back) (from any server process on PostgreSQL). `?token=` (a seat
+/// after every append to the game, whichever process made it (never twice for one `next_seq`,
+/// never going back). `?token=` (a seat
 /// token or seat link) is checked when given; the stream says nothing a spectator may not know.
 #[utoipa::path(get, path = "/api/games/{game_id}/stream", security((), ("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "text/event-stream of `event: game`", content_type = "text/event-stream"),
@@ -58,7 +62,8 @@ pub async fn stream(
     if let Some(token) = bearer(&req) {
         games.authenticate(&game_id, Some(&token)).await?;
     }
-    // Subscribe before reading next_seq, so no append falls between the two.
+    // Watch and subscribe before reading next_seq, so no append falls between them.
+    let watch = games.watch(&game_id);
     let rx = hub.subscribe();
     let next_seq = games
         .next_seq(&game_id)
@@ -76,6 +81,7 @@ pub async fn stream(
         games: games.get_ref().clone(),
         keepalive,
         sent: 0,
+        _watch: watch,
     };
     let body = futures_util::stream::unfold(state, |mut s| async move {
         if let Some(first) = s.first.take() {

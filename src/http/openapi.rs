@@ -51,6 +51,7 @@ use super::{account_api, api, inbound, notify_api, talk_api};
     modifiers(&SecuritySchemes),
     components(schemas(
         api::ErrorBody,
+        crate::games::Problem,
         inbound::MailgunRoutePost,
         crate::games::NewGame,
         crate::games::NewSeat,

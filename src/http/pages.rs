@@ -147,7 +147,9 @@ pub(super) fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
                 text: "Watch this game",
             }],
         ),
-        ServiceError::BadRequest(m) => message_page(StatusCode::BAD_REQUEST, "Not done", m, None),
+        ServiceError::BadRequest(_) | ServiceError::Invalid(_) => {
+            message_page(StatusCode::BAD_REQUEST, "Not done", &e.to_string(), None)
+        }
         ServiceError::Rule(r) => message_page(
             StatusCode::UNPROCESSABLE_ENTITY,
             "Refused by the rules",

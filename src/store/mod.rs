@@ -99,7 +99,7 @@ pub use players::PlayerSeat;
 pub use postgres::PgStore;
 pub use processes::{ProcessRecord, Registration};
 pub use sealing::SecretKey;
-pub use sqlite::SqliteStore;
+pub use sqlite::{CommitWatch, SqliteStore};
 pub use talk::TalkRecord;
 pub use webhooks::WebhookRecord;
 

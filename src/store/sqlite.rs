@@ -316,3 +316,51 @@ async fn insert(conn: &mut SqliteConnection, game_id: &str, rows: &AppendRows) -
     }
     Ok(())
 }
+
+/// A connection of its own that tells whether any other connection — of this process or of
+/// another — has committed since it last asked: SQLite's `PRAGMA data_version`, which changes
+/// for a connection only when another connection commits. One statement, no table read: what
+/// a server asks every few hundred milliseconds while pages are open (`games::live`).
+pub struct CommitWatch {
+    connection: SqliteConnection,
+    /// The version last read; `None` before the first reading.
+    seen: Option<i64>,
+}
+
+impl CommitWatch {
+    /// Whether another connection has committed since the last call; `true` on the first, which
+    /// has nothing to compare with.
+    pub async fn changed(&mut self) -> Result<bool> {
+        let version: i64 = sqlx::query_scalar("PRAGMA data_version")
+            .fetch_one(&mut self.connection)
+            .await?;
+        Ok(self.seen.replace(version) != Some(version))
+    }
+}
+
+impl SqliteStore {
+    /// A new connection to the same database, watching for commits (`CommitWatch`). It is the
+    /// caller's own, outside both pools, so that it is the same connection every time it asks.
+    pub async fn commit_watch(&self) -> Result<CommitWatch> {
+        let options = self.pool.connect_options();
+        Ok(CommitWatch {
+            connection: <SqliteConnection as sqlx::Connection>::connect_with(&options).await?,
+            seen: None,
+        })
+    }
+
+    /// The next seq of each of `game_ids` that is a game, in one statement.
+    pub async fn next_seqs(&self, game_ids: &[String]) -> Result<Vec<(String, u64)>> {
+        let ids = serde_json::to_string(game_ids).expect("a list of ids is JSON");
+        let found: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT game_id, next_seq FROM games WHERE game_id IN (SELECT value FROM json_each($1))",
+        )
+        .bind(ids)
+        .fetch_all(&self.pool)
+        .await?;
+        found
+            .into_iter()
+            .map(|(id, seq)| Ok((id, rows::to_u64(seq)?)))
+            .collect()
+    }
+}

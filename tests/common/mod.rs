@@ -31,6 +31,7 @@ macro_rules! on_both_backends {
 pub mod app;
 pub mod bot;
 pub mod forms;
+pub mod mail_in;
 pub mod notify;
 pub mod proxy;
 pub mod raw_http;

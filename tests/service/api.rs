@@ -113,6 +113,8 @@ on_both_backends!(
     a_game_is_created_played_exported_and_verified,
     health_and_the_openapi_document_answer,
     creating_a_game_with_bad_input_is_refused_and_creates_nothing,
+    a_game_of_names_only_takes_the_scenarios_seats_in_order_and_the_first_scenario,
+    a_game_wrong_in_several_fields_is_refused_naming_every_one_and_creates_nothing,
     malformed_json_and_oversized_bodies_are_refused_and_change_nothing,
     a_stale_seq_gets_409_with_the_current_seq_and_changes_nothing,
     a_replayed_idempotency_key_returns_the_first_answer_and_writes_nothing,
@@ -239,7 +241,7 @@ async fn creating_a_game_with_bad_input_is_refused_and_creates_nothing(app: Test
         ),
         (
             json!({ "ruleset": "open-table", "seats": [] }),
-            "seats 1 to 16",
+            "open-table / default takes 1 to 16 players; none was given",
         ),
         (
             json!({ "ruleset": "open-table", "seats": [{ "name": "a" }, { "name": "A" }] }),
@@ -266,6 +268,202 @@ async fn creating_a_game_with_bad_input_is_refused_and_creates_nothing(app: Test
             "{body}: {answer}"
         );
     }
+}
+
+/// Issue 38: a game asked for with players' names only gets the scenario's seats in order (the
+/// roles the lobby lists), and one with no scenario the ruleset's first, as the lobby and
+/// `despatch replay` do.
+async fn a_game_of_names_only_takes_the_scenarios_seats_in_order_and_the_first_scenario(
+    app: TestApp,
+) {
+    let (_, rulesets) = app.get("/api/rulesets", None).await;
+    let info = |id: &str| {
+        rulesets
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id} in {rulesets}"))
+            .clone()
+    };
+    let seats_of = |created: &Value| -> Vec<String> {
+        created["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["seat"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // Searching for Glory: three names, no scenario.
+    let sfg = info("searching-for-glory");
+    let first = &sfg["scenarios"][0];
+    let (status, created) = app
+        .post(
+            "/api/games",
+            None,
+            json!({ "ruleset": "searching-for-glory",
+                    "seats": [{ "name": "a" }, { "name": "b" }, { "name": "c" }] }),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let wanted: Vec<String> = first["seats"].as_array().unwrap()[..3]
+        .iter()
+        .map(|s| s.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(seats_of(&created), wanted);
+    let names: Vec<&str> = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["a", "b", "c"]);
+    let (_, summary) = app
+        .get(
+            &format!("/api/games/{}", created["game_id"].as_str().unwrap()),
+            None,
+        )
+        .await;
+    assert_eq!(summary["scenario"], first["id"], "{summary}");
+    // The roles the lobby names the seats by are the API's too: each side's.
+    assert_eq!(
+        first["roles"].as_array().unwrap().len(),
+        first["seats"].as_array().unwrap().len()
+    );
+    assert!(
+        first["roles"][0].as_str().unwrap().contains("French side"),
+        "{first}"
+    );
+    assert!(
+        first["roles"][1]
+            .as_str()
+            .unwrap()
+            .contains("Austrian side"),
+        "{first}"
+    );
+    // For Honor and Glory: a seat named by its id keeps it, the other takes the one left.
+    let (status, created) = app
+        .post(
+            "/api/games",
+            None,
+            json!({ "ruleset": "for-honor-and-glory", "scenario": "chippawa",
+                    "seats": [{ "name": "Riall", "seat": "british" }, { "name": "Scott" }] }),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(seats_of(&created), ["british", "american"]);
+    // Where Eagles Dare by names alone, in the order its rules seat them.
+    let (status, created) = app
+        .post(
+            "/api/games",
+            None,
+            json!({ "ruleset": "where-eagles-dare", "seats": [{ "name": "Monty" }, { "name": "Model" }] }),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(seats_of(&created), ["allied", "german"]);
+    let (_, summary) = app
+        .get(
+            &format!("/api/games/{}", created["game_id"].as_str().unwrap()),
+            None,
+        )
+        .await;
+    assert_eq!(
+        summary["scenario"],
+        info("where-eagles-dare")["scenarios"][0]["id"]
+    );
+}
+
+/// Issue 38: a request wrong in several fields is answered with every one of them, each by
+/// its field and in words, and nothing is made.
+async fn a_game_wrong_in_several_fields_is_refused_naming_every_one_and_creates_nothing(
+    app: TestApp,
+) {
+    let games_before = app.db.count_rows("games").await;
+    let (status, body) = app
+        .post(
+            "/api/games",
+            None,
+            json!({ "ruleset": "searching-for-glory", "scenario": "danube-1809",
+                    "seats": [{ "name": "a", "email": "not-an-address" }],
+                    "options": 3, "clock": "hourly" }),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"], "bad_request");
+    let problems = body["problems"].as_array().expect("a list of problems");
+    let fields: Vec<&str> = problems
+        .iter()
+        .map(|p| p["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        ["seats", "seats[0].email", "options", "clock"],
+        "{body}"
+    );
+    let said = |field: &str| {
+        problems.iter().find(|p| p["field"] == field).unwrap()["message"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(
+        said("seats").contains("3 to 6 players; 1 was given"),
+        "{body}"
+    );
+    assert!(said("seats[0].email").contains("'not-an-address' is not an email address"));
+    assert!(said("options").contains("must be a JSON object"), "{body}");
+    assert!(said("clock").contains("hourly"), "{body}");
+    // The message says them all in one.
+    let message = body["message"].as_str().unwrap();
+    for p in problems {
+        assert!(message.contains(p["message"].as_str().unwrap()), "{body}");
+    }
+    // A seat id the scenario does not have, and a scenario the ruleset does not: both.
+    let (status, body) = app
+        .post(
+            "/api/games",
+            None,
+            json!({ "ruleset": "for-honor-and-glory", "scenario": "waterloo",
+                    "seats": [{ "name": "x", "seat": "french" }, { "name": "" }] }),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    let fields: Vec<&str> = body["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(fields, ["scenario", "seats[1].name"], "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains(
+            "for-honor-and-glory has no scenario 'waterloo'; choose one of queenston-heights"
+        ),
+        "{body}"
+    );
+    let (status, body) = app
+        .post(
+            "/api/games",
+            None,
+            json!({ "ruleset": "for-honor-and-glory", "scenario": "chippawa",
+                    "seats": [{ "name": "x", "seat": "french" }, { "name": "y" }] }),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["problems"][0]["field"], "seats[0].seat", "{body}");
+    assert!(
+        body["problems"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("'french' is not a seat of for-honor-and-glory / chippawa; its seats are american, british"),
+        "{body}"
+    );
+    assert_eq!(
+        app.db.count_rows("games").await,
+        games_before,
+        "nothing was made"
+    );
 }
 
 async fn malformed_json_and_oversized_bodies_are_refused_and_change_nothing(app: TestApp) {

@@ -13,6 +13,7 @@ mod clock;
 mod fold_cache;
 mod golden_databases;
 mod idempotency;
+mod live_pages;
 mod mail_corpus;
 mod mail_in;
 mod mail_pipe;

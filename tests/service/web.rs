@@ -309,6 +309,8 @@ on_both_backends!(
     the_lobby_sets_the_clock_from_its_menu,
     the_lobby_names_each_scenarios_seats_by_role_and_offers_its_options_as_fields,
     the_lobbys_option_and_clock_fields_make_the_game_or_say_what_is_wrong,
+    the_lobby_names_seats_by_role_and_side_options_by_label_and_lists_practice_apart,
+    a_lobby_form_wrong_in_several_fields_names_and_marks_every_one_and_creates_nothing,
     a_seats_forms_are_refused_from_another_site_and_without_their_token,
     a_sign_in_link_is_refused_from_another_site_and_without_its_token,
     a_players_forms_and_signing_out_are_refused_from_another_site,
@@ -355,12 +357,19 @@ async fn the_lobby_names_each_scenarios_seats_by_role_and_offers_its_options_as_
         !hog.body.contains("opt_flat_line_of_sight"),
         "no other ruleset's"
     );
-    // For Honor and Glory fixes its seats: named by their ids, and sent as them.
+    // For Honor and Glory fixes its seats: named by their sides, and sent as their ids.
     let fhg = app.get("/?game=for-honor-and-glory/chippawa").await;
-    for (i, seat) in ["american", "british"].iter().enumerate() {
-        assert!(fhg.body.contains(&format!(
-            "<label for=\"name_{i}\">{seat}: player name</label>"
-        )));
+    for (i, (seat, side)) in [("american", "American side"), ("british", "British side")]
+        .iter()
+        .enumerate()
+    {
+        assert!(
+            fhg.body.contains(&format!(
+                "<label for=\"name_{i}\">{side}: player name</label>"
+            )),
+            "{}",
+            fhg.body
+        );
         assert!(fhg.body.contains(&format!(
             "<input type=\"hidden\" name=\"seat_{i}\" value=\"{seat}\">"
         )));
@@ -395,6 +404,129 @@ async fn the_lobby_names_each_scenarios_seats_by_role_and_offers_its_options_as_
             );
         }
     }
+}
+
+/// Issue 38: the lobby names each seat by its role and side, each option by its label (its
+/// name in code beside it), and lists the practice and drill set-ups apart from the battles.
+async fn the_lobby_names_seats_by_role_and_side_options_by_label_and_lists_practice_apart(
+    app: TestApp,
+) {
+    let sfg = app.get("/?game=searching-for-glory/danube-1809").await;
+    assert_eq!(sfg.status, 200);
+    for (i, role) in [
+        "Napoleon Bonaparte (French side)",
+        "Archduke Charles (Austrian side)",
+        "Louis-Nicolas Davout (French side)",
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert!(
+            sfg.body.contains(&format!(
+                "<label for=\"name_{i}\">{role}: player name</label>"
+            )),
+            "{role}: {}",
+            sfg.body
+        );
+    }
+    let wed = app
+        .get("/?game=where-eagles-dare/the-best-laid-plans")
+        .await;
+    assert!(wed
+        .body
+        .contains("<label for=\"name_1\">German side: player name</label>"));
+    // Options by label, the name beside it for those who write JSON.
+    let hog = app.get("/?game=hour-of-glory/mission").await;
+    assert!(
+        hog.body
+            .contains("<label for=\"opt-covering_fire\">Covering fire</label>"),
+        "{}",
+        hog.body
+    );
+    assert!(hog.body.contains("(<code>covering_fire</code>)"));
+    assert!(
+        wed.body.contains("> Last chit held</label>"),
+        "{}",
+        wed.body
+    );
+    // Practice and drill set-ups in a group of their own, after every ruleset's battles.
+    let lobby = app.get("/").await;
+    let body = unescaped(&lobby.body);
+    let practice = body
+        .find("For Honor and Glory — War of 1812 land battles: practice and drill set-ups\">")
+        .expect("a group of practice set-ups");
+    let battles = body
+        .find("<optgroup label=\"For Honor and Glory — War of 1812 land battles\">")
+        .expect("the battles' group");
+    assert!(battles < practice);
+    for battle in ["chippawa", "lundys-lane", "niagara-campaign"] {
+        let at = body
+            .find(&format!("value=\"for-honor-and-glory/{battle}\""))
+            .unwrap();
+        assert!(battles < at && at < practice, "{battle} among the battles");
+    }
+    for drill in ["drill", "example-forest-fire", "example-los"] {
+        let at = body
+            .find(&format!("value=\"for-honor-and-glory/{drill}\""))
+            .unwrap();
+        assert!(at > practice, "{drill} among the practice set-ups");
+    }
+}
+
+/// Issue 38: a lobby form wrong in several fields comes back naming every one — the lobby's own
+/// checks and the games service's together — each marked at its field, and makes nothing.
+async fn a_lobby_form_wrong_in_several_fields_names_and_marks_every_one_and_creates_nothing(
+    app: TestApp,
+) {
+    let games_before = app.db.count_rows("games").await;
+    let p = app
+        .post(
+            "/games",
+            &[
+                ("game", "hour-of-glory/mission"),
+                ("options_of", "hour-of-glory"),
+                ("options_json", "{}"),
+                ("name_0", "José"),
+                ("email_0", "jose-at-example"),
+                ("seat_0", ""),
+                ("name_1", "Li"),
+                ("seat_1", ""),
+                ("opt_covering_fire", "line"),
+                ("opt_minutes", "ninety"),
+                ("opt_agents", ""),
+                ("opt_loadouts", ""),
+                ("opt_sentries", ""),
+                ("opt_entry", ""),
+                ("clock", "hourly"),
+            ],
+        )
+        .await;
+    assert_eq!(p.status, 400, "{}", p.body);
+    let body = unescaped(&p.body);
+    assert!(body.contains("3 things are wrong with the form"), "{body}");
+    for (field, says) in [
+        ("opt-minutes", "option Minutes: 'ninety' is not a number"),
+        ("clock", "'hourly' is not a clock"),
+        ("email_0", "'jose-at-example' is not an email address"),
+    ] {
+        assert!(
+            body.contains(&format!("<li><a href=\"#{field}\">")),
+            "{field} listed: {body}"
+        );
+        assert!(
+            body.contains(&format!("<p class=\"field-error\" id=\"{field}-error\">")),
+            "{field} marked: {body}"
+        );
+        assert!(
+            body.contains(&format!("aria-errormessage=\"{field}-error\"")),
+            "{field} invalid: {body}"
+        );
+        assert!(body.contains(says), "{says}: {body}");
+    }
+    // The form as it was sent, and nothing made.
+    assert!(body.contains("value=\"José\""));
+    assert!(!body.contains("seat-link"));
+    assert_eq!(app.db.count_rows("games").await, games_before);
 }
 
 /// The id of the game a `created.html` page made.
@@ -436,22 +568,22 @@ async fn the_lobbys_option_and_clock_fields_make_the_game_or_say_what_is_wrong(a
     for (extra, says) in [
         (
             vec![("opt_minutes", "ninety")],
-            "option minutes: 'ninety' is not a number",
+            "option Minutes: 'ninety' is not a number",
         ),
         (
             vec![("opt_loadouts", "{harris")],
-            "option loadouts: not valid JSON",
+            "option Loadouts: not valid JSON",
         ),
         (
             vec![("opt_covering_fire", "sideways")],
-            "option covering_fire: 'sideways' is not one of line, any",
+            "option Covering fire: 'sideways' is not one of line, any",
         ),
         (
             vec![
                 ("opt_minutes", "90"),
                 ("options_json", r#"{"minutes": 75}"#),
             ],
-            "option minutes is given twice",
+            "option Minutes is given twice",
         ),
         (
             vec![

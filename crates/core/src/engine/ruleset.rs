@@ -142,6 +142,10 @@ pub struct ScenarioInfo {
     /// Defender. Empty: the seat ids (or, with free ids, "Seat 1", "Seat 2" …) name the roles.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub roles: Vec<String>,
+    /// A set-up for learning the rules (a worked example, a drill ground) rather than a battle
+    /// or campaign: the lobby lists these apart.
+    #[serde(default)]
+    pub practice: bool,
 }
 
 /// An option a ruleset accepts at creation, with its default.

@@ -77,6 +77,7 @@ impl Rules for Skirmish {
                 min_seats: 2,
                 max_seats: 2,
                 roles: Vec::new(),
+                practice: false,
             }],
             options: Vec::new(),
             grammar: "plan <text> | march <step> <step> … | attack | counter".into(),

@@ -128,6 +128,11 @@ impl State {
     }
 }
 
+/// What the lobby calls the two seats.
+fn sides() -> Vec<String> {
+    vec!["American side".into(), "British side".into()]
+}
+
 /// What the ruleset is: its scenarios, campaigns and options.
 fn info() -> RulesetInfo {
     let mut scenarios: Vec<ScenarioInfo> = scenario::shipped()
@@ -138,7 +143,9 @@ fn info() -> RulesetInfo {
             seats: vec!["american".into(), "british".into()],
             min_seats: 2,
             max_seats: 2,
-            roles: Vec::new(),
+            roles: sides(),
+            // The rules text's worked examples and the drill ground (scenarios/examples.txt).
+            practice: s.id == "drill" || s.id.starts_with("example-"),
         })
         .collect();
     scenarios.extend(scenario::campaigns().iter().map(|c| ScenarioInfo {
@@ -147,7 +154,8 @@ fn info() -> RulesetInfo {
         seats: vec!["american".into(), "british".into()],
         min_seats: 2,
         max_seats: 2,
-        roles: Vec::new(),
+        roles: sides(),
+        practice: false,
     }));
     RulesetInfo {
         id: ID.into(),

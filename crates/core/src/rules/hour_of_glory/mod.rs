@@ -300,6 +300,7 @@ impl Rules for HourOfGlory {
                 roles: ["Defender", "Intruder 1", "Intruder 2", "Intruder 3"]
                     .map(String::from)
                     .to_vec(),
+                practice: false,
             }],
             options: vec![
                 OptionInfo {

@@ -160,6 +160,7 @@ impl Rules for OpenTable {
                 min_seats: 1,
                 max_seats: 16,
                 roles: Vec::new(),
+                practice: false,
             }],
             options: vec![OptionInfo {
                 name: "order".into(),

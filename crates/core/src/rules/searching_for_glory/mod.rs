@@ -239,6 +239,20 @@ fn at_fortress(state: &State) -> bool {
 
 /// The characters with the sides alternating (French, Austrian, French, …), so that the first
 /// seats of the list, which a client may take as they come, play both sides.
+/// What the lobby calls a character's seat: his name as the role card gives it (before its
+/// title) and his side, "Napoleon Bonaparte (French side)".
+fn role_and_side(character: &str) -> String {
+    let Some(role) = data::role(character) else {
+        return character.to_owned();
+    };
+    let name = role.name.split(',').next().unwrap_or(&role.name).trim();
+    let side = match role.side {
+        Side::French => "French",
+        Side::Austrian => "Austrian",
+    };
+    format!("{name} ({side} side)")
+}
+
 fn interleaved(characters: &[String]) -> Vec<String> {
     let (french, austrian): (Vec<&String>, Vec<&String>) = characters
         .iter()
@@ -284,13 +298,17 @@ impl Rules for SearchingForGlory {
             title: "Searching for Glory — generals of the Napoleonic Wars".into(),
             scenarios: data::scenarios()
                 .iter()
-                .map(|s| ScenarioInfo {
-                    id: s.id.clone(),
-                    title: s.title.clone(),
-                    seats: interleaved(&s.characters),
-                    min_seats: 3,
-                    max_seats: 6,
-                    roles: Vec::new(),
+                .map(|s| {
+                    let seats = interleaved(&s.characters);
+                    ScenarioInfo {
+                        id: s.id.clone(),
+                        title: s.title.clone(),
+                        roles: seats.iter().map(|c| role_and_side(c)).collect(),
+                        seats,
+                        min_seats: 3,
+                        max_seats: 6,
+                        practice: false,
+                    }
                 })
                 .collect(),
             options: vec![

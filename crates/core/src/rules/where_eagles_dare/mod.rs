@@ -133,7 +133,8 @@ impl Rules for WhereEaglesDare {
                     seats: vec!["allied".into(), "german".into()],
                     min_seats: 2,
                     max_seats: 2,
-                    roles: Vec::new(),
+                    roles: vec!["Allied side".into(), "German side".into()],
+                    practice: false,
                 })
                 .collect(),
             options: options::info(),

@@ -361,7 +361,7 @@ async fn a_move_by_mail_reaches_the_opponent_s_open_page(site: TestApp) {
         wait_for_text(
             &ben,
             "ol.events",
-            "anna rolls 2d6 (to cross)",
+            "Anna rolls 2d6 (to cross)",
             Duration::from_secs(20),
         )
         .await;
@@ -1565,7 +1565,7 @@ async fn two_players_play_audit_and_verify_in_real_browsers(site: TestApp) {
     wait_for_text(
         &ben,
         "ol.events",
-        "anna rolls 2d6 (to hit)",
+        "Anna rolls 2d6 (to hit)",
         Duration::from_secs(20),
     )
     .await;

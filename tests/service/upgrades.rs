@@ -334,7 +334,7 @@ async fn check_and_the_server_name_a_game_of_a_rules_version_this_build_does_not
 ) {
     let (game_id, _) = open_table_game(&app.games).await;
     let ruleset = rules::find(rules::open_table::ID).unwrap();
-    let version = ruleset.info().version;
+    let played = despatch::engine::game::versions_text(ruleset.versions());
     let first = app.store.events(&game_id, 0, Some(1)).await.unwrap();
     let mut created = first[0].clone();
     created.payload["ruleset_version"] = json!("0");
@@ -345,8 +345,7 @@ async fn check_and_the_server_name_a_game_of_a_rules_version_this_build_does_not
         ))
         .await;
     let refusal = format!(
-        "this game was created under open-table rules version 0, which this build does not play (it plays {})",
-        despatch::engine::game::versions_text(despatch::rules::find("open-table").unwrap().versions())
+        "this game was created under open-table rules version 0, which this build does not play (it plays {played})"
     );
     let out = check(&app, &[]).await;
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));

@@ -1147,7 +1147,7 @@ async fn an_order_from_the_form_is_recorded_and_redirects_to_the_seat_page(app: 
     assert!(!again.body.contains("Your order is recorded"));
     assert!(again.body.contains("The Guards advance"));
     assert!(after.body.contains("The Guards advance"));
-    assert!(after.body.contains("anna rolls 2d6 (to hit)"));
+    assert!(after.body.contains("Anna rolls 2d6 (to hit)"));
     assert!(after
         .body
         .contains(&format!("/games/{}/events/1", t.game_id)));
@@ -1332,7 +1332,7 @@ async fn a_sealed_note_shows_only_on_its_own_seat_page(app: TestApp) {
     assert!(anna.body.contains("the ambush is at the ford"));
     let ben = app.open(&t.links[1]).await;
     assert!(!ben.body.contains("the ambush is at the ford"));
-    assert!(ben.body.contains("anna seals note 1"));
+    assert!(ben.body.contains("Anna seals note 1"));
     let watch = app.get(&format!("/games/{}/watch", t.game_id)).await;
     assert!(!watch.body.contains("the ambush is at the ford"));
 }
@@ -1389,7 +1389,7 @@ async fn a_finished_game_replays_step_by_step(app: TestApp) {
     let second = app
         .get(&format!("/games/{}/replay?step=1", t.game_id))
         .await;
-    assert!(second.body.contains("anna rolls 1d6"));
+    assert!(second.body.contains("Anna rolls 1d6"));
     assert!(second.body.contains("id=\"replay-back\""));
     let last = app
         .get(&format!("/games/{}/replay?step={}", t.game_id, n - 1))
@@ -1604,7 +1604,7 @@ async fn a_move_through_the_page_works_with_the_cookie_alone(app: TestApp) {
     let after = app.follow(&moved).await;
     assert_eq!(after.status, 200);
     assert!(after.body.contains("Your order is recorded as event 1"));
-    assert!(after.body.contains("anna rolls 2d6 (to hit)"));
+    assert!(after.body.contains("Anna rolls 2d6 (to hit)"));
 }
 
 async fn a_wrong_token_gets_no_cookie_and_a_stale_cookie_is_removed(app: TestApp) {

@@ -133,11 +133,24 @@ const BOARD_PX: f64 = 13.0;
 /// The smallest size a board is set in: a wider board scrolls in its own box instead.
 const BOARD_MIN_PX: f64 = 7.0;
 
-/// The font size, in pixels, at which the widest line of text board `board` fits a phone's
-/// mail (390 px wide): the mail's 13 px where it fits, smaller where it does not, by half
-/// pixels, down to 7 px. So a reader sees the whole board without scrolling it sideways.
+/// Whether a line of a text board must keep its width: a row of the map or of a list, which
+/// lines its columns up with runs of spaces. A line of prose (words one space apart) wraps
+/// instead: the mail sets the board `white-space: pre-wrap`.
+fn laid_out(line: &str) -> bool {
+    line.trim().contains("  ")
+}
+
+/// The font size, in pixels, at which the widest row of text board `board` (`laid_out`; its
+/// prose wraps) fits a phone's mail (390 px wide): the mail's 13 px where it fits, smaller
+/// where it does not, by half pixels, down to 7 px. So a reader sees the whole board without
+/// scrolling it sideways, as large as it can be.
 pub fn board_font_px(board: &str) -> f64 {
-    let columns = board.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    let columns = board
+        .lines()
+        .filter(|l| laid_out(l))
+        .map(|l| l.trim_end().chars().count())
+        .max()
+        .unwrap_or(0);
     if columns == 0 {
         return BOARD_PX;
     }
@@ -174,21 +187,25 @@ mod tests {
     #[test]
     fn a_board_is_set_small_enough_to_fit_a_phones_mail() {
         // A board that fits at 13 px keeps it.
-        assert_eq!(board_font_px("+--+\n|a |\n+--+"), 13.0);
+        assert_eq!(board_font_px("A  B\n1  a\n2  b"), 13.0);
         assert_eq!(board_font_px(""), 13.0);
         // 60 columns need 366 / (0.61 × 60) = 10 px.
-        let wide = format!("{}\nshort", "x".repeat(60));
+        let row = |n: usize| format!("1  {}", "x".repeat(n - 3));
+        let wide = format!("{}\nshort", row(60));
         assert_eq!(board_font_px(&wide), 10.0);
-        // Whatever the width, the widest line fits 366 px, down to the 7 px floor.
-        for columns in 1..=85 {
-            let px = board_font_px(&"é".repeat(columns));
+        // Whatever the width, the widest row fits 366 px, down to the 7 px floor.
+        for columns in 3..=85 {
+            let px = board_font_px(&format!("é  {}", "é".repeat(columns - 3)));
             assert!(
                 px * 0.61 * columns as f64 <= 366.0,
                 "{columns} columns at {px} px"
             );
             assert!((7.0..=13.0).contains(&px), "{columns} columns at {px} px");
         }
-        assert_eq!(board_font_px(&"x".repeat(200)), 7.0);
+        assert_eq!(board_font_px(&row(200)), 7.0);
+        // Prose wraps: a long line of words one space apart does not shrink the map.
+        let legend = "Odd columns (B, D, F ...) sit half a hex lower, on the line below their row.";
+        assert_eq!(board_font_px(&format!("{}\n{legend}", row(28))), 13.0);
         // Templates call it as a filter.
         let html = super::environment()
             .render_str("{{ b|fit_px }}", minijinja::context! { b => wide })

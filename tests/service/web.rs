@@ -1768,8 +1768,10 @@ where
             with_token
                 .iter()
                 .map(|(k, v)| {
+                    // Another token: its last byte changed (to 00, or ff where it was 00).
                     let v = if k == "csrf" {
-                        format!("{}00", &v[..v.len().saturating_sub(2)])
+                        let other = if v.ends_with("00") { "ff" } else { "00" };
+                        format!("{}{other}", &v[..v.len().saturating_sub(2)])
                     } else {
                         v.clone()
                     };

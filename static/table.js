@@ -363,6 +363,17 @@
     } else if (answer) {
       answer.scrollIntoView({ block: "center" });
     }
+    // A refused table-talk message: its reason beside the talk form, the message kept in it.
+    var talkError = document.getElementById("talk-error");
+    var talkBox = document.getElementById("talk-text");
+    if (talkError && !error) {
+      var bringTalk = function () {
+        talkError.scrollIntoView({ block: "center" });
+        if (talkBox) talkBox.focus({ preventScroll: true });
+      };
+      bringTalk();
+      window.addEventListener("load", function () { window.setTimeout(bringTalk, 0); });
+    }
     if (window.history && window.history.replaceState && /[?&](moved|resigned|said|new_link|claim_sent)=/.test(window.location.search)) {
       var kept = /(^\?|&)log=all(&|$)/.test(window.location.search) ? "?log=all" : "";
       window.history.replaceState(null, "", window.location.pathname + kept + window.location.hash);

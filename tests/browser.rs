@@ -195,6 +195,7 @@ on_both_backends!(
     a_wargame_page_lays_the_board_beside_the_orders_at_390_and_1280,
     a_move_by_mail_reaches_the_opponent_s_open_page,
     the_lobby_reads_at_390_and_1280_and_names_every_wrong_field,
+    every_ruleset_is_played_by_two_seats_pointing_and_pressing_buttons,
 );
 
 /// Issue 38: the lobby at a phone's width and a desktop's: no sideways scrolling; seats by role
@@ -2387,4 +2388,169 @@ async fn a_wargame_page_lays_the_board_beside_the_orders_at_390_and_1280(site: T
         screenshot(&c, &format!("{backend}-fhg-pointed-{width}")).await;
     }
     c.close().await.unwrap();
+}
+
+/// Issue 38: a group plays each ruleset through the real seat pages alone — one Chromium per
+/// seat (a cookie jar each), the first at a phone's width and the second at a desktop's — for
+/// [`DRIVEN_TURNS`] orders, each made by pointing at the board or by pressing one of the
+/// page's suggested orders and sending it: every order so made is recorded (a refusal fails the
+/// test with the page's reason), and each seat's page is opened afresh for its turn, as a
+/// player coming back to it would.
+async fn every_ruleset_is_played_by_two_seats_pointing_and_pressing_buttons(site: TestApp) {
+    let mut driver = chromedriver().await;
+    for (n, ruleset) in despatch::rules::all().into_iter().enumerate() {
+        let id = ruleset.info().id;
+        if id == "searching-for-glory" {
+            continue;
+        }
+        let created = site
+            .games
+            .create(common::bot::new_game(&ruleset, 40 + n))
+            .await
+            .unwrap();
+        let game_id = created.game_id.clone();
+        let mut seats = Vec::new();
+        for (i, s) in created.seats.iter().enumerate() {
+            let c = browser(&mut driver).await;
+            if i == 0 {
+                c.set_window_size(390, 844).await.unwrap();
+            } else {
+                c.set_window_size(1280, 900).await.unwrap();
+            }
+            c.goto(&format!("{}/games/{game_id}?token={}", site.base, s.token))
+                .await
+                .unwrap();
+            seats.push((s.seat.clone(), c));
+        }
+        let mut made = Vec::new();
+        for turn in 0..DRIVEN_TURNS {
+            let l = site.games.load(&game_id).await.unwrap();
+            if l.game.ended {
+                break;
+            }
+            let prompts = l.game.prompts();
+            let prompt = &prompts[turn % prompts.len()];
+            let seat = prompt.seat.to_string();
+            let (_, c) = seats.iter().find(|(s, _)| *s == seat).unwrap();
+            let before = site.store.events(&game_id, 0, None).await.unwrap().len();
+            c.goto(&format!("{}/games/{game_id}", site.base))
+                .await
+                .unwrap();
+            wait_for_text(c, "#move-h", "Your move", Duration::from_secs(10)).await;
+            let name = format!("drive-{id}-{turn:02}");
+            // Pointing first on even turns, a suggested order first on odd ones: both are played.
+            let points = !c
+                .find_all(Locator::Css("g.pointable"))
+                .await
+                .unwrap()
+                .is_empty();
+            let button = first_suggestion(c).await;
+            let (how, written) = if points && (turn % 2 == 0 || button.is_none()) {
+                ("pointed", point_and_send(c, &name).await)
+            } else if let Some(option) = button {
+                press_suggestion(c, &option).await;
+                assert_eq!(
+                    order_box(c).await.trim(),
+                    option,
+                    "{name}: the button fills the box"
+                );
+                c.find(Locator::Css("#move-form button[type=submit]"))
+                    .await
+                    .unwrap()
+                    .click()
+                    .await
+                    .unwrap();
+                ("pressed", option)
+            } else {
+                panic!(
+                    "{name}: {seat} has neither a piece to point at nor a suggested order to press"
+                )
+            };
+            answered_as_recorded(c, &name, &written).await;
+            let events = site.store.events(&game_id, 0, None).await.unwrap();
+            assert!(
+                events[before..].iter().any(|e| e.seat == seat),
+                "{name}: '{written}' ({how}) recorded no event of {seat}"
+            );
+            if turn == 1 {
+                screenshot(c, &name).await;
+            }
+            made.push(format!("{seat} {how} '{written}'"));
+        }
+        assert!(
+            made.len() >= 4,
+            "{id}: the game ended after {} orders: {made:?}",
+            made.len()
+        );
+        for (_, c) in seats {
+            c.close().await.unwrap();
+        }
+    }
+}
+
+/// How many orders `every_ruleset_is_played_by_two_seats_pointing_and_pressing_buttons` makes
+/// in each ruleset.
+const DRIVEN_TURNS: usize = 6;
+
+/// The first suggested order on the page that is an order as it stands (not a pattern with a
+/// `<placeholder>` to fill).
+async fn first_suggestion(c: &Client) -> Option<String> {
+    let options = c
+        .execute(
+            "return Array.prototype.map.call(document.querySelectorAll('#prompts button.use-option'), \
+             function (b) { return b.getAttribute('data-option'); });",
+            vec![],
+        )
+        .await
+        .unwrap();
+    options
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|o| o.as_str())
+        .find(|o| !o.contains('<'))
+        .map(str::to_owned)
+}
+
+/// Presses the suggested order `option` (its button fills the order box).
+async fn press_suggestion(c: &Client, option: &str) {
+    let pressed = c
+        .execute(
+            "var want = arguments[0]; var bs = document.querySelectorAll('#prompts button.use-option'); \
+             for (var i = 0; i < bs.length; i++) { \
+               if (bs[i].getAttribute('data-option') !== want) continue; \
+               bs[i].scrollIntoView({block: 'center'}); bs[i].click(); return true; \
+             } return false;",
+            vec![json!(option)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(pressed, json!(true), "the button '{option}' is on the page");
+}
+
+/// Waits for the page's answer to the order just sent: recorded, or the test fails with the
+/// reason the page gives.
+async fn answered_as_recorded(c: &Client, name: &str, written: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(e) = c.find(Locator::Css("#move-form #error")).await {
+            let why = e.text().await.unwrap_or_default();
+            screenshot(c, &format!("{name}-refused")).await;
+            panic!("{name}: the page's own order '{written}' was refused: {why}");
+        }
+        if let Ok(a) = c.find(Locator::Id("answer")).await {
+            if a.text()
+                .await
+                .unwrap_or_default()
+                .contains("Your order is recorded")
+            {
+                return;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{name}: no answer to '{written}' within 10 s"
+        );
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
 }

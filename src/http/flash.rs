@@ -1,8 +1,9 @@
 //! The seat page's answer to its own form, carried across the redirect (POST → 303 → GET).
 //!
 //! A refused order (its reason and its text) or a recorded one (its event and what it did not
-//! carry out) is set in a cookie, `despatch_flash`, on the `303` that sends the browser back to
-//! the seat page; the page shows it beside the order box and removes the cookie, so that a
+//! carry out), and a table-talk message sent or refused (the reason, the message and its
+//! addressee), is set in a cookie, `despatch_flash`, on the `303` that sends the browser back to
+//! the seat page; the page shows it beside the form it answers and removes the cookie, so that a
 //! reload shows the page alone. The cookie is scoped to the game (`Path=/games/{id}`),
 //! `HttpOnly`, lives two minutes, and is signed with the link key over the game and the seat it
 //! was set for: a page shows it only to that seat (a browser that opened another seat's link
@@ -41,6 +42,16 @@ pub enum Answer {
         notice: String,
         not_done: Option<String>,
     },
+    /// A table-talk message was not sent: why, and the message and its addressee, kept for the
+    /// talk form.
+    TalkRefused {
+        status: u16,
+        message: String,
+        to: String,
+        text: String,
+    },
+    /// A table-talk message was sent.
+    Said,
 }
 
 #[derive(Serialize, Deserialize)]

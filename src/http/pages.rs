@@ -308,6 +308,18 @@ struct Notes {
     /// The answer to the seat's recorded order, shown once beside the order box: what the
     /// page says, and what of the order was not carried out.
     recorded: Option<(String, Option<String>)>,
+    /// The answer to the seat's table talk, shown once beside the talk form.
+    talk: Option<TalkNote>,
+}
+
+/// What the talk form says once after a message: sent, or refused with the reason and the
+/// message kept in the form.
+#[derive(Debug, Clone, Default, Serialize)]
+struct TalkNote {
+    error: Option<String>,
+    to: String,
+    text: String,
+    sent: bool,
 }
 
 impl Notes {
@@ -318,6 +330,7 @@ impl Notes {
             error: None,
             flash: None,
             recorded: None,
+            talk: None,
         }
     }
 
@@ -331,6 +344,24 @@ impl Notes {
             },
             Answer::Recorded { notice, not_done } => Notes {
                 recorded: Some((notice, not_done)),
+                ..Notes::none()
+            },
+            Answer::TalkRefused {
+                message, to, text, ..
+            } => Notes {
+                talk: Some(TalkNote {
+                    error: Some(message),
+                    to,
+                    text,
+                    sent: false,
+                }),
+                ..Notes::none()
+            },
+            Answer::Said => Notes {
+                talk: Some(TalkNote {
+                    sent: true,
+                    ..TalkNote::default()
+                }),
                 ..Notes::none()
             },
         }
@@ -363,6 +394,7 @@ fn game_page(
             error => notes.error,
             flash => notes.flash,
             recorded,
+            talk_note => v(&notes.talk),
             replay => v(&steps),
         },
     )
@@ -728,8 +760,9 @@ pub struct TalkForm {
 }
 
 /// Table talk from the seat page (`games::talk`): to the table, or to the seat `to`. Sent →
-/// `303` back to the page; refused (a ruleset that allows no such talk now, an empty or
-/// over-long message, no such seat) → the page with the reason, nothing sent.
+/// `303` back to the page's talk; refused (a ruleset that allows no such talk now, an empty or
+/// over-long message, no such seat) → `303` back to the talk form, which shows the reason and
+/// keeps the message; nothing is sent.
 pub async fn talk(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -741,25 +774,58 @@ pub async fn talk(
         Ok(c) => c,
         Err(page) => return page,
     };
-    let refused = |status, message: String| {
+    // Sent or refused, the answer is shown once beside the talk form (POST, redirect, GET: the
+    // flash cookie carries it, the refused message and its addressee included), or, when it
+    // cannot be carried, with the page itself.
+    let answered = |answer: Answer, status: StatusCode| {
         let games = games.clone();
         let caller = caller.clone();
-        let notes = Notes {
+        async move {
+            let fragment = match answer {
+                Answer::Said => "talk",
+                _ => "talk-error",
+            };
+            if let Some(cookie) =
+                flash_cookie(&games, game_id, caller.seat.as_str(), answer.clone()).await
+            {
+                return to_seat_page_with(
+                    &games,
+                    game_id,
+                    None,
+                    false,
+                    None,
+                    Some((cookie, fragment)),
+                );
+            }
+            if answer == Answer::Said {
+                return HttpResponse::SeeOther()
+                    .insert_header(("Location", format!("/games/{game_id}?said=1#talk")))
+                    .insert_header(("Cache-Control", "no-store"))
+                    .finish();
+            }
+            let notes = Notes {
+                status,
+                ..Notes::of_answer(answer)
+            };
+            seat_page(&games, game_id, &caller, false, notes).await
+        }
+    };
+    let refused = |status: StatusCode, message: String| {
+        answered(
+            Answer::TalkRefused {
+                status: status.as_u16(),
+                message: format!("{message}. Nothing was sent: your message is below."),
+                to: form.to.clone(),
+                text: form.text.clone(),
+            },
             status,
-            order: String::new(),
-            error: Some(format!("{message}. Nothing was sent.")),
-            ..Notes::none()
-        };
-        async move { seat_page(&games, game_id, &caller, false, notes).await }
+        )
     };
     match games
         .talk(&caller, Some(form.to.as_str()), &form.text)
         .await
     {
-        Ok(_) => HttpResponse::SeeOther()
-            .insert_header(("Location", format!("/games/{game_id}?said=1#talk")))
-            .insert_header(("Cache-Control", "no-store"))
-            .finish(),
+        Ok(_) => answered(Answer::Said, StatusCode::OK).await,
         Err(ServiceError::Rule(r)) => {
             refused(StatusCode::UNPROCESSABLE_ENTITY, r.to_string()).await
         }

@@ -47,6 +47,10 @@ fn env() -> &'static Environment<'static> {
         env.add_function("csrf_token", |action: String| {
             super::csrf::csrf_token(&action)
         });
+        // A static file's address with its fingerprint (`assets::url`): cached for good.
+        env.add_function("asset", |name: String| {
+            Value::from_safe_string(super::assets::url(&name))
+        });
         for (name, source) in TEMPLATES {
             env.add_template(name, source)
                 .unwrap_or_else(|e| panic!("template {name} does not compile: {e:#}"));

@@ -446,11 +446,7 @@ pub fn summary_line(c: &NoticeContext, for_seat: bool) -> String {
 /// winners are others: "You won", "You won, with Ben", "You lost: Ben won", "A draw: no one
 /// won".
 pub fn verdict(winners: usize, other_winners: Vec<String>) -> String {
-    let names = |names: &[String]| match names {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    };
+    let names = crate::engine::words::and_list::<String>;
     if winners == 0 {
         "A draw: no one won".to_owned()
     } else if other_winners.len() < winners {

@@ -495,13 +495,13 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
             && m.message_id.contains(&table.game_id)
     );
     assert!(
-        m.text.contains("roll 2d6 <label>"),
+        m.text.contains("roll 1d6 to hit"),
         "legal moves in the text part:\n{}",
         m.text
     );
     assert!(
-        m.html.contains("<code>roll 2d6 &lt;label&gt;</code>"),
-        "escaped in the HTML part:\n{}",
+        m.html.contains("<code>roll 1d6 to hit</code>"),
+        "as code in the HTML part:\n{}",
         m.html
     );
     assert!(m
@@ -920,7 +920,7 @@ async fn a_webhook_failing_then_stalling_then_answering_gets_one_signed_delivery
         .as_array()
         .unwrap()
         .iter()
-        .any(|o| o == "roll 2d6 <label>"));
+        .any(|o| o == "roll 1d6 to hit"));
     // The body witnesses the log's head: the game's first event, as the export shows it.
     let export = t.export(&table).await;
     let created: Value = serde_json::from_str(export.lines().nth(1).unwrap()).unwrap();

@@ -435,13 +435,10 @@ async fn table_talk_reaches_its_readers_only_by_mail_and_page_and_the_complete_e
         None,
     )
     .await;
+    // Sent or refused, the form's answer is carried to the page by a flash cookie that this
+    // client does not keep (tests/service/web.rs reads it): here, what was sent and to whom.
     assert_eq!(status, 200, "followed to the seat page: {body}");
-    assert!(body.contains("Your message is sent"));
-    for (to, text, why) in [
-        ("carl", "me", "your own seat"),
-        ("nobody", "hello", "there is no seat"),
-        ("", "  ", "empty"),
-    ] {
+    for (to, text) in [("carl", "me"), ("nobody", "hello"), ("", "  ")] {
         let (status, body) = call(
             &t,
             reqwest::Method::POST,
@@ -452,11 +449,7 @@ async fn table_talk_reaches_its_readers_only_by_mail_and_page_and_the_complete_e
             None,
         )
         .await;
-        assert_eq!(status, 400, "{to}: {body}");
-        assert!(
-            body.contains(why) && body.contains("Nothing was sent"),
-            "{body}"
-        );
+        assert_eq!(status, 200, "{to}: followed to the seat page: {body}");
     }
     let (status, _) = call(
         &t,

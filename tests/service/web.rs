@@ -318,6 +318,7 @@ on_both_backends!(
     pages_and_assets_are_sent_compressed_to_a_client_that_accepts_it,
     a_browser_opening_a_forms_address_gets_a_page_with_a_way_back,
     the_seat_page_shows_the_address_the_seat_already_has,
+    a_refused_talk_message_is_answered_beside_the_talk_form_with_the_message_kept,
 );
 
 async fn the_lobby_names_each_scenarios_seats_by_role_and_offers_its_options_as_fields(
@@ -1455,6 +1456,40 @@ async fn static_files_and_security_headers_are_served(app: TestApp) {
             .starts_with(kind));
     }
     assert_eq!(app.get("/static/nope.js").await.status, 404);
+    // Pages load their files at fingerprinted addresses, kept by the browser for good; the bare
+    // address is revalidated by its ETag and answered 304 while unchanged.
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let seat = app.open(&t.links[0]).await;
+    for name in ["style.css", "table.js"] {
+        let marker = format!("\"/static/{name}?v=");
+        let at = seat.body.find(&marker).unwrap_or_else(|| panic!("{name}"));
+        let address = &seat.body[at + 1..];
+        let address = &address[..address.find('"').unwrap()];
+        let kept = app.get(address).await;
+        assert_eq!(kept.status, 200, "{address}");
+        assert_eq!(
+            kept.headers["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        let bare = app.get(&format!("/static/{name}")).await;
+        assert_eq!(bare.headers["cache-control"], "no-cache");
+        let etag = bare.headers["etag"].to_str().unwrap().to_owned();
+        assert_eq!(kept.headers["etag"].to_str().unwrap(), etag);
+        let again = app
+            .http
+            .get(format!("{}/static/{name}", app.base))
+            .header("If-None-Match", &etag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304);
+        assert!(again.bytes().await.unwrap().is_empty());
+        // An old page's address (another fingerprint) gets today's file, not kept for good.
+        let old = app.get(&format!("/static/{name}?v=0123456789abcdef")).await;
+        assert_eq!(old.status, 200);
+        assert_eq!(old.headers["cache-control"], "no-cache");
+        assert_eq!(old.body, bare.body);
+    }
     let p = app.get("/").await;
     let csp = p.headers["content-security-policy"].to_str().unwrap();
     assert!(csp.contains("default-src 'self'"));
@@ -2317,4 +2352,98 @@ async fn the_seat_page_shows_the_address_the_seat_already_has(app: TestApp) {
     );
     let watch = app.get(&format!("/games/{}/watch", created.game_id)).await;
     assert!(!watch.body.contains("anna@example.org"));
+}
+
+async fn a_refused_talk_message_is_answered_beside_the_talk_form_with_the_message_kept(
+    app: TestApp,
+) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    let p = app.open(&t.links[0]).await;
+    let anna = p.cookie.clone().unwrap();
+    let talk = format!("/games/{}/talk", t.game_id);
+    let sent = app
+        .post_with(
+            &talk,
+            &[("to", "nobody"), ("text", "Meet me by the mill.")],
+            Some(&anna),
+        )
+        .await;
+    // POST, redirect, GET: the address is the game's page at the talk form's answer.
+    assert_eq!(
+        sent.location.as_deref(),
+        Some(format!("/games/{}#talk-error", t.game_id).as_str()),
+        "{}",
+        sent.body
+    );
+    let p = app.follow(&sent).await;
+    assert_eq!(p.status, 200, "{}", p.body);
+    let error_at = p
+        .body
+        .find("id=\"talk-error\"")
+        .expect("the reason is shown");
+    let form_at = p.body.find("id=\"talk-form\"").unwrap();
+    let move_form_end = p.body.find("id=\"talk-h\"").unwrap();
+    assert!(
+        error_at > form_at && form_at > move_form_end,
+        "beside the talk form, not the order box"
+    );
+    assert!(p.body[error_at - 40..error_at].contains("role=\"alert\""));
+    assert!(
+        p.body
+            .contains("there is no seat &#x27;nobody&#x27; at this table"),
+        "{}",
+        p.body
+    );
+    assert!(p.body.contains("Nothing was sent: your message is below."));
+    assert!(
+        p.body
+            .contains("aria-describedby=\"talk-error\">Meet me by the mill.</textarea>"),
+        "the message is kept in its box"
+    );
+    assert!(
+        !p.body.contains("id=\"error\""),
+        "the order box says nothing"
+    );
+    // Nothing was sent: Ben's page holds no such talk.
+    let ben = app.open(&t.links[1]).await;
+    assert!(!ben.body.contains("Meet me by the mill."));
+    // Said once: a reload shows the form empty.
+    assert_eq!(flash_cookie(&p.headers).as_deref(), Some(""));
+    let reload = app
+        .get_with(&format!("/games/{}", t.game_id), Some(&anna))
+        .await;
+    assert!(!reload.body.contains("id=\"talk-error\""));
+    assert!(!reload.body.contains("Meet me by the mill."));
+
+    // Every refusal is answered there, and sends nothing.
+    for (to, text, why) in [("anna", "me", "that is your own seat"), ("", "  ", "empty")] {
+        let sent = app
+            .post_with(&talk, &[("to", to), ("text", text)], Some(&anna))
+            .await;
+        let p = app.follow(&sent).await;
+        let error_at = p.body.find("id=\"talk-error\"").expect(why);
+        assert!(p.body[error_at..].contains(why), "{to}: {}", p.body);
+    }
+
+    // To Ben, the same message goes, and the form says so once.
+    let sent = app
+        .post_with(
+            &talk,
+            &[("to", "ben"), ("text", "Meet me by the mill.")],
+            Some(&anna),
+        )
+        .await;
+    assert_eq!(
+        sent.location.as_deref(),
+        Some(format!("/games/{}#talk", t.game_id).as_str())
+    );
+    let p = app.follow(&sent).await;
+    let sent_at = p.body.find("id=\"talk-sent\"").expect("sent, said");
+    assert!(sent_at > p.body.find("id=\"talk-form\"").unwrap());
+    let reload = app
+        .get_with(&format!("/games/{}", t.game_id), Some(&anna))
+        .await;
+    assert!(!reload.body.contains("id=\"talk-sent\""));
+    let ben = app.open(&t.links[1]).await;
+    assert!(ben.body.contains("Meet me by the mill."));
 }

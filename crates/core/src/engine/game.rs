@@ -113,8 +113,8 @@ enum Versions {
 pub fn versions_text(versions: &[&str]) -> String {
     match versions {
         [one] => format!("version {one}"),
-        [rest @ .., last] => format!("versions {} and {last}", rest.join(", ")),
         [] => "no version".into(),
+        several => format!("versions {}", super::words::and_list(several)),
     }
 }
 

@@ -17,3 +17,4 @@ pub mod sealed;
 pub mod snapshot;
 pub mod verify;
 pub mod witness;
+pub mod words;

@@ -8,6 +8,7 @@ mod svg_checks;
 mod board_svg;
 mod flows;
 mod positions;
+mod suggestions;
 mod tampering;
 mod text_boards;
 mod upgrades;

@@ -17,6 +17,7 @@ use super::terrain::Terrain;
 use super::turn::{fired_on_as_met, spent_as_met};
 use super::units::{Kind, Side};
 use super::State;
+use crate::engine::words::capitalised;
 
 fn ground(t: Terrain) -> Ground {
     match t {
@@ -57,14 +58,6 @@ fn letters(kind: Kind) -> &'static str {
 
 fn at(hex: Hex) -> At {
     At::new(u16::from(hex.col), u16::from(hex.row))
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default()
 }
 
 /// The board (the same for every viewer: nothing is hidden).

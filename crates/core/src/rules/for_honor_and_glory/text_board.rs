@@ -16,6 +16,7 @@ use super::terrain::Terrain;
 use super::turn::spent_as_met;
 use super::units::{Kind, Side};
 use super::State;
+use crate::engine::words::capitalised;
 
 /// The side's initial on the map.
 fn initial(side: Side) -> char {
@@ -152,12 +153,4 @@ pub fn text_board(state: &State) -> String {
         }
     }
     out
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default()
 }

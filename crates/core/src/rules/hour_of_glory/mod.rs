@@ -37,6 +37,7 @@ use crate::engine::ruleset::{
     newest, BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules, RulesetInfo,
     ScenarioInfo, Seat, Setup, Viewer,
 };
+use crate::engine::words::capitalised;
 use agents::Mode;
 use order::{Command, Standing};
 use skills::{Live, Table};
@@ -238,15 +239,6 @@ impl HourOfGlory {
         self.settle(s);
         ran
     }
-}
-
-/// `text` with its first letter in capitals: "The Defender" at the start of a line.
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
-        .unwrap_or_default()
 }
 
 fn active(a: &Intruder) -> bool {

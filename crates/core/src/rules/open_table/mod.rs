@@ -90,11 +90,7 @@ impl State {
     /// The names of `seats` joined as a sentence says them: "Anna", "Anna and Ben", "Anna, Ben and Cy".
     fn names_of(&self, seats: &[Seat]) -> String {
         let names: Vec<&str> = seats.iter().map(|s| self.name(s)).collect();
-        match names.as_slice() {
-            [] => String::new(),
-            [one] => (*one).to_owned(),
-            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-        }
+        crate::engine::words::and_list(&names)
     }
 
     fn playing(&self) -> impl Iterator<Item = &Seat> {
@@ -248,10 +244,11 @@ impl Rules for OpenTable {
                     "{} to move: free text, dice, sealed notes",
                     state.name(&seat)
                 ),
+                // Orders as they stand, each accepted as it is (a page offers them as buttons);
+                // the grammar tells the rest (free text, `seal <note>`, `next <seat>` …).
                 options: vec![
-                    "<what you do>".into(),
-                    "roll 2d6 <label>".into(),
-                    "seal <note>".into(),
+                    "roll 2d6".into(),
+                    "roll 1d6 to hit".into(),
                     "result draw".into(),
                 ],
                 kind: PromptKind::Turn,

@@ -16,6 +16,7 @@ use crate::engine::board::{
 
 use super::data::{ClKind, Side};
 use super::state::{Phase, State};
+use crate::engine::words::capitalised;
 
 /// A side's colour on the board: the French blue, the Austrians red.
 fn side(s: Side) -> usize {
@@ -23,14 +24,6 @@ fn side(s: Side) -> usize {
         Side::French => 0,
         Side::Austrian => 1,
     }
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
-        .unwrap_or_default()
 }
 
 /// A character's counter label: the first three letters of his name (Nap, Dav, Cha …).

@@ -44,6 +44,7 @@ use super::phase_name;
 use super::state::{OffMap, Side, State};
 use super::terrain::Terrain;
 use super::text_board::{flak_line, sees_off_map};
+use crate::engine::words::capitalised;
 
 /// The widest window drawn: 14 columns keep the toolkit's 11-px text smaller than a hex.
 pub const MAX_COLS: u16 = 14;
@@ -416,13 +417,6 @@ fn side_index(side: Side) -> usize {
         Side::Allied => 0,
         Side::German => 1,
     }
-}
-
-fn capitalised(word: &str) -> String {
-    let mut c = word.chars();
-    c.next()
-        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-        .unwrap_or_default()
 }
 
 /// The last move or placement the viewer may read, as the hexes it went through: the move

@@ -166,6 +166,10 @@ impl Application {
                 })
                 .configure(routes::configure)
         })
+        // A compressed page goes out in several writes (headers, then the encoder's chunks):
+        // with Nagle's algorithm on, the last waits for the reader's delayed ACK, 40 ms on
+        // Linux, on every such answer (BENCHMARKS.md, "Every ruleset's seat page").
+        .tcp_nodelay(true)
         .listen(listener)?
         .run();
         Ok(Application {

@@ -319,6 +319,7 @@ on_both_backends!(
     a_browser_opening_a_forms_address_gets_a_page_with_a_way_back,
     the_seat_page_shows_the_address_the_seat_already_has,
     a_refused_talk_message_is_answered_beside_the_talk_form_with_the_message_kept,
+    what_an_order_did_not_carry_out_is_said_once_on_the_page,
 );
 
 async fn the_lobby_names_each_scenarios_seats_by_role_and_offers_its_options_as_fields(
@@ -2446,4 +2447,92 @@ async fn a_refused_talk_message_is_answered_beside_the_talk_form_with_the_messag
     assert!(!reload.body.contains("id=\"talk-sent\""));
     let ben = app.open(&t.links[1]).await;
     assert!(ben.body.contains("Meet me by the mill."));
+}
+
+/// Issue 38: For Honor and Glory's turn that rolled fewer AP than its order's actions plays what
+/// the AP pay for (6.1) and drops the rest; the page says which actions were not carried out,
+/// in the answering mail's words, once. On the drill ground a side has 2 command AP and 1 to 3
+/// random ones (6.1.1): seven one-AP moves always outrun them.
+async fn what_an_order_did_not_carry_out_is_said_once_on_the_page(app: TestApp) {
+    let form = [
+        ("game", "for-honor-and-glory/drill"),
+        ("options", "{}"),
+        ("name_0", "Anna"),
+        ("email_0", ""),
+        ("seat_0", "american"),
+        ("name_1", "Ben"),
+        ("email_1", ""),
+        ("seat_1", "british"),
+    ];
+    let created = app.post("/games", &form).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let link = created
+        .body
+        .split("class=\"seat-link\"")
+        .nth(1)
+        .and_then(|s| s.split("href=\"").nth(1))
+        .map(|s| {
+            s[..s.find('"').unwrap()]
+                .replace("&amp;", "&")
+                .replace("&#x2f;", "/")
+        })
+        .expect("a seat link");
+    let opened = app.open(&link).await;
+    let cookie = opened.cookie.clone().unwrap();
+    let game_id = link
+        .split("/games/")
+        .nth(1)
+        .and_then(|s| s.split('?').next())
+        .unwrap()
+        .to_owned();
+    let page = app
+        .get_with(&format!("/games/{game_id}"), Some(&cookie))
+        .await;
+    let moves: Vec<String> = ["A", "B", "C", "D", "E", "F", "G"]
+        .iter()
+        .map(|c| format!("move {c}11 {c}10"))
+        .collect();
+    let order = moves.join("\n");
+    let sent = app
+        .post_with(
+            &format!("/games/{game_id}/moves"),
+            &[
+                ("expected_seq", hidden(&page.body, "expected_seq").as_str()),
+                ("client_entropy", "drill"),
+                ("idempotency_key", "drill-1"),
+                ("order", order.as_str()),
+            ],
+            Some(&cookie),
+        )
+        .await;
+    assert_eq!(
+        sent.location.as_deref(),
+        Some(format!("/games/{game_id}#answer").as_str()),
+        "{}",
+        sent.body
+    );
+    let after = app.follow(&sent).await;
+    let said = after
+        .body
+        .split("id=\"not-done\">")
+        .nth(1)
+        .and_then(|s| s.split("</pre>").next())
+        .expect("the page says what was not carried out");
+    assert!(said.starts_with("Stopped: "), "{said}");
+    assert!(said.contains("Not carried out:"), "{said}");
+    // Five AP at most: the last two moves at least are dropped, and named.
+    for dropped in &moves[5..] {
+        assert!(said.contains(dropped.as_str()), "{dropped}: {said}");
+    }
+    assert!(
+        !said.contains(moves[0].as_str()),
+        "the first move was made: {said}"
+    );
+    let answer_at = after.body.find("id=\"answer\"").unwrap();
+    assert!(answer_at > after.body.find("id=\"move-form\"").unwrap());
+    // Once: the next view of the page no longer says it.
+    let again = app
+        .get_with(&format!("/games/{game_id}"), Some(&cookie))
+        .await;
+    assert!(!again.body.contains("id=\"not-done\""));
 }

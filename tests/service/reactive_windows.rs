@@ -10,7 +10,10 @@ use despatch::engine::event::kind;
 use despatch::engine::ruleset::PromptKind;
 use serde_json::{json, Value};
 
-on_both_backends!(a_seat_that_asked_passes_at_once_the_reactive_windows_it_cannot_answer,);
+on_both_backends!(
+    a_seat_that_asked_passes_at_once_the_reactive_windows_it_cannot_answer,
+    a_turn_notice_in_a_window_offers_the_seat_its_own_answering_cards,
+);
 
 async fn spawn(backend: common::Backend) -> TestApp {
     common::spawn_app(backend).move_rate(None).spawn().await
@@ -104,4 +107,85 @@ async fn a_seat_that_asked_passes_at_once_the_reactive_windows_it_cannot_answer(
     let (idle, passed) = play(&t, true, 11, 150).await;
     assert_eq!(idle, 0, "a seat with nothing to answer was left prompted");
     assert!(passed > 0, "the server passed for the seats");
+}
+
+/// 1.e in the turn mail: composed for a seat prompted in a reactive window, its legal moves are
+/// `pass` and `react <card>` for each card of its own hand that can answer (as its page offers
+/// them, `Rules::own_options`), never the `react <card>` form; a seat with no such card is
+/// offered `pass` alone (and `refuse` where every seat is); the public prompt, in the summary,
+/// keeps the form for every seat.
+async fn a_turn_notice_in_a_window_offers_the_seat_its_own_answering_cards(t: TestApp) {
+    use despatch::games::outbox::TURN;
+    use despatch::notify::notice::compose;
+    use despatch::store::{OutboxRecord, OutboxRow};
+
+    let ruleset = despatch::rules::find("searching-for-glory").unwrap();
+    let created = t
+        .games
+        .create(common::bot::new_game(&ruleset, 0))
+        .await
+        .unwrap();
+    let game_id = created.game_id.clone();
+    let mut rng = Rng::new(3);
+    let (mut holders, mut without) = (0, 0);
+    for _ in 0..400 {
+        if holders > 0 && without > 0 {
+            break;
+        }
+        let l = t.games.load(&game_id).await.unwrap();
+        for p in l.game.prompts() {
+            if p.kind != PromptKind::Reaction {
+                continue;
+            }
+            assert!(
+                p.options.contains(&"react <card>".to_owned()),
+                "the public prompt"
+            );
+            let answering: Vec<String> = l
+                .game
+                .ruleset
+                .hand(&l.game.state, &p.seat)
+                .cards
+                .into_iter()
+                .flat_map(|c| c.orders)
+                .collect();
+            let row = OutboxRow {
+                id: 0,
+                record: OutboxRecord {
+                    game_id: game_id.clone(),
+                    seq: l.game.next_seq - 1,
+                    channel: TURN.into(),
+                    seat: Some(p.seat.to_string()),
+                    payload: json!({}),
+                },
+            };
+            let notice = compose(&t.games, &row, None).await.unwrap().unwrap();
+            let options = notice.context.options;
+            assert!(!options.contains(&"react <card>".to_owned()), "{options:?}");
+            assert_eq!(options[0], "pass");
+            let reacts: Vec<&String> = options.iter().filter(|o| o.starts_with("react ")).collect();
+            let mut want: Vec<&String> = Vec::new();
+            for o in &answering {
+                if !want.contains(&o) {
+                    want.push(o);
+                }
+            }
+            assert_eq!(reacts, want, "{}'s own answering cards", p.seat);
+            if answering.is_empty() {
+                without += 1;
+            } else {
+                holders += 1;
+            }
+        }
+        if !common::bot::bot_move(&t.games, &game_id, &mut rng)
+            .await
+            .unwrap()
+        {
+            break;
+        }
+    }
+    assert!(
+        holders > 0 && without > 0,
+        "windows met a seat with an answering card ({holders}) and one without ({without})"
+    );
 }

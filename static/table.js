@@ -13,6 +13,8 @@
 //   lead there). Escape, or a click elsewhere, lets go. A path order (a move hex by hex) goes
 //   on: the cells next to the last one pointed (the cell's data-next) are marked, and each one
 //   pointed is added to the order's path, until Escape or a click elsewhere.
+// - The hand as cards: where the page carries the seat's hand (#hand-data), a card with a use
+//   now puts its order in the order box; in a plan the cards are gathered into one order.
 (function () {
   "use strict";
   document.documentElement.classList.add("has-js");
@@ -222,6 +224,87 @@
     });
   }
 
+  // The seat's hand as cards (#hand-data, from the ruleset): a card with one order puts it in
+  // the order box (several: a choice); where the hand gathers cards into one order (a plan),
+  // each card pointed at joins the order's line (`plan 1 4`) or leaves it, and only the cards
+  // that make, with those chosen, a set the rules accept can be chosen.
+  function handCards() {
+    var data = document.getElementById("hand-data");
+    var box = document.getElementById("order");
+    if (!data || !box) return;
+    var hand;
+    try { hand = JSON.parse(data.textContent); } catch (e) { return; }
+    var status = document.getElementById("hand-status");
+    var ids = hand.cards.map(function (c) { return c.id; });
+    var byId = {};
+    hand.cards.forEach(function (c) { byId[c.id] = c; });
+    var gather = hand.gather;
+    var valid = {};
+    if (gather) gather.sets.forEach(function (set) { valid[set.join(" ")] = true; });
+    var buttons = Array.prototype.slice.call(document.querySelectorAll("#hand button.card"));
+    var chosen = [];
+    function inOrder(list) {
+      return list.slice().sort(function (a, b) { return ids.indexOf(a) - ids.indexOf(b); });
+    }
+    function put(order) {
+      box.value = box.value.trim() ? box.value.replace(/\s*$/, "\n") + order : order;
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    // The gathered order's line in the box: replaced, added, or taken out when no card is chosen.
+    function setGathered() {
+      var head = gather.head + " ";
+      var line = chosen.length ? head + inOrder(chosen).join(" ") : "";
+      var lines = box.value.split("\n").filter(function (l) { return l.trim() !== ""; });
+      var at = -1;
+      lines.forEach(function (l, i) { if (l.trim().indexOf(head) === 0) at = i; });
+      if (at >= 0 && line) lines[at] = line;
+      else if (at >= 0) lines.splice(at, 1);
+      else if (line) lines.push(line);
+      box.value = lines.join("\n");
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+      return line;
+    }
+    function mark() {
+      buttons.forEach(function (b) {
+        var id = b.getAttribute("data-card");
+        var on = chosen.indexOf(id) >= 0;
+        b.classList.toggle("chosen", on);
+        b.setAttribute("aria-pressed", on ? "true" : "false");
+        b.disabled = !on && !valid[inOrder(chosen.concat([id])).join(" ")];
+      });
+    }
+    buttons.forEach(function (b) {
+      var card = byId[b.getAttribute("data-card")];
+      if (!card) return;
+      b.addEventListener("click", function () {
+        if (gather) {
+          var at = chosen.indexOf(card.id);
+          if (at >= 0) chosen.splice(at, 1); else chosen.push(card.id);
+          var line = setGathered();
+          mark();
+          status.textContent = line ? "Your order: " + line + " (" + chosen.map(function (id) { return byId[id].name; }).join(", ") + ")." : "No card chosen.";
+          return;
+        }
+        if (card.orders.length === 1) {
+          put(card.orders[0]);
+          status.textContent = "Added to your order: " + card.orders[0];
+          box.focus();
+          return;
+        }
+        status.textContent = card.name + ": choose an order. ";
+        card.orders.forEach(function (o) {
+          var c = document.createElement("button");
+          c.type = "button";
+          c.className = "use-option";
+          c.textContent = o;
+          c.addEventListener("click", function () { put(o); status.textContent = "Added to your order: " + o; box.focus(); });
+          status.appendChild(c);
+        });
+      });
+    });
+    if (gather) mark();
+  }
+
   // Zoom: the board fits the page's width; + and − draw it larger inside its own scrolling box
   // (pan by scrolling or dragging), keeping the middle of what was shown in the middle.
   function zoom() {
@@ -292,7 +375,7 @@
           // The answer to the seat's last order was said once; the news replaces it.
           var said = document.getElementById("answer");
           if (said) said.remove();
-          ["section.status", "section.board-wrap", "#prompts", "#grammar", "section.log"].forEach(function (sel) {
+          ["section.status", "section.board-wrap", "#prompts", "#hand", "#grammar", "section.log"].forEach(function (sel) {
             var now = document.querySelector(sel);
             var fresh = doc.querySelector(sel);
             if (now && fresh) { now.replaceWith(document.importNode(fresh, true)); }
@@ -303,6 +386,7 @@
           var prompts = document.getElementById("prompts");
           if (prompts) bindOptions(prompts);
           pointing();
+          handCards();
           zoom();
           localTimes();
           note.hidden = false;
@@ -396,6 +480,7 @@
   answerInView();
   orders();
   pointing();
+  handCards();
   zoom();
   live();
   replayKeys();

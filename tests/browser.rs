@@ -195,6 +195,7 @@ on_both_backends!(
     a_wargame_page_lays_the_board_beside_the_orders_at_390_and_1280,
     a_move_by_mail_reaches_the_opponent_s_open_page,
     the_lobby_reads_at_390_and_1280_and_names_every_wrong_field,
+    searching_for_glory_a_seat_plans_and_reacts_with_its_hand_as_cards_at_390_and_1280,
     every_ruleset_is_played_by_two_seats_pointing_and_pressing_buttons,
 );
 
@@ -1209,6 +1210,20 @@ async fn point_and_send_with(c: &Client, name: &str, piece: &str) -> String {
     wait_for_text(c, "#pointing-status", "Chosen:", Duration::from_secs(5)).await;
     let reach = c.find_all(Locator::Css("g.reach")).await.unwrap();
     assert!(!reach.is_empty(), "{name}: the piece's places are marked");
+    // Issue 38: every place marked is ringed, whatever its shape (a location's circle as well
+    // as a fortress's star), and the chosen piece's label is not stroked over.
+    let unmarked = c
+        .execute(
+            "var out = []; document.querySelectorAll('g.reach').forEach(function (g) {                var ringed = Array.prototype.some.call(g.children, function (e) {                  return e.tagName !== 'title' && getComputedStyle(e).stroke === 'rgb(245, 196, 0)'; });                if (!ringed) out.push(g.getAttribute('data-cell')); });              document.querySelectorAll('g.selected text').forEach(function (t) {                if (getComputedStyle(t).stroke === 'rgb(245, 196, 0)') out.push('label ' + t.textContent); });              return out;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        unmarked,
+        json!([]),
+        "{name}: places marked but not ringed, or the chosen piece's label stroked over"
+    );
     show_board(c).await;
     screenshot(c, &format!("{name}-02-piece-chosen")).await;
     // A place whose middle shows the place itself, not a piece standing on it (a tap on the
@@ -2390,6 +2405,200 @@ async fn a_wargame_page_lays_the_board_beside_the_orders_at_390_and_1280(site: T
     c.close().await.unwrap();
 }
 
+/// The names of the cards on the seat page's hand, in order.
+async fn hand_names(c: &Client) -> Vec<String> {
+    let names = c
+        .execute(
+            "return Array.prototype.map.call(document.querySelectorAll('#hand .card-name'), function (e) { return e.textContent; });",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(names).unwrap()
+}
+
+/// Clicks the first card of the seat page's hand that can be pointed at now (a button not
+/// greyed) besides those chosen already; its id.
+async fn click_usable_card(c: &Client) -> String {
+    let id = c
+        .execute(
+            "var bs = document.querySelectorAll('#hand button.card:not(.chosen)'); \
+             for (var i = 0; i < bs.length; i++) { if (!bs[i].disabled) { \
+               bs[i].scrollIntoView({block: 'center'}); bs[i].click(); return bs[i].getAttribute('data-card'); } } \
+             return null;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    id.as_str().expect("a card can be pointed at").to_owned()
+}
+
+/// Issue 38, Searching for Glory: the hand on the seat page as cards — name, colour, reactive
+/// or not, what it does — planned and played by pointing at them. Two seats in two browsers
+/// (one light, one dark), at 390 and 1280 px: each page shows its own seat's cards, never the
+/// other's (nor the public page any); pointing at two cards fills `plan <a> <b>`, a plan the
+/// rules accept, which is sent and recorded. Then, played on by random legal moves until a
+/// reactive window in which a seat holds a card that can answer: that seat's page offers it on
+/// the card and in its own options (`react <card>` by its name, never the placeholder), a tap
+/// on the card fills the order box, and the order is recorded.
+async fn searching_for_glory_a_seat_plans_and_reacts_with_its_hand_as_cards_at_390_and_1280(
+    site: TestApp,
+) {
+    let backend = site.db.backend();
+    let mut driver = chromedriver().await;
+    let light = browser(&mut driver).await;
+    let dark = browser_with(&mut driver, &["--blink-settings=preferredColorScheme=0"]).await;
+    let ruleset = despatch::rules::find("searching-for-glory").unwrap();
+    let created = site
+        .games
+        .create(common::bot::new_game(&ruleset, 0))
+        .await
+        .unwrap();
+    let game_id = created.game_id.clone();
+    let tokens: Vec<(String, String)> = created
+        .seats
+        .iter()
+        .map(|s| (s.seat.clone(), s.token.clone()))
+        .collect();
+    let (a, b) = (tokens[0].0.clone(), tokens[1].0.clone());
+    let own_hand = |l: &despatch::games::Loaded, seat: &str| -> Vec<String> {
+        l.game
+            .ruleset
+            .hand(
+                &l.game.state,
+                &despatch::engine::ruleset::Seat::parse(seat).unwrap(),
+            )
+            .cards
+            .into_iter()
+            .map(|c| c.name)
+            .collect()
+    };
+    let l = site.games.load(&game_id).await.unwrap();
+    let (hand_a, hand_b) = (own_hand(&l, &a), own_hand(&l, &b));
+    assert!(
+        !hand_a.is_empty() && hand_a != hand_b,
+        "{hand_a:?} {hand_b:?}"
+    );
+    for width in [390u32, 1280] {
+        for (c, seat, hand, scheme) in
+            [(&light, &a, &hand_a, "light"), (&dark, &b, &hand_b, "dark")]
+        {
+            c.set_window_size(width, 900).await.unwrap();
+            open_seat(c, &site, &game_id, &tokens, seat).await;
+            assert_eq!(
+                &hand_names(c).await,
+                hand,
+                "{seat}'s page shows its own hand"
+            );
+            // The page's hand is this seat's, card for card, and not the other's.
+            let on_page = c
+                .find(Locator::Id("hand-data"))
+                .await
+                .unwrap()
+                .prop("textContent")
+                .await
+                .unwrap()
+                .unwrap();
+            let on_page: Value = serde_json::from_str(&on_page).unwrap();
+            let hand_of = |s: &str| {
+                serde_json::to_value(l.game.ruleset.hand(
+                    &l.game.state,
+                    &despatch::engine::ruleset::Seat::parse(s).unwrap(),
+                ))
+                .unwrap()
+            };
+            let other = if seat == &a { &b } else { &a };
+            assert_eq!(on_page, hand_of(seat), "{seat}'s page carries its own hand");
+            assert_ne!(
+                on_page,
+                hand_of(other),
+                "{seat}'s page carries {other}'s hand"
+            );
+            let (page, window, _) = widths(c).await;
+            assert!(page <= window, "{seat} at {width} px scrolls sideways");
+            c.execute(
+                "document.getElementById('hand').scrollIntoView({block: 'start'});",
+                vec![],
+            )
+            .await
+            .unwrap();
+            screenshot(c, &format!("{backend}-sfg-hand-{width}-{scheme}")).await;
+        }
+    }
+    let watch = format!("{}/games/{game_id}/watch", site.base);
+    light.goto(&watch).await.unwrap();
+    wait_for_text(&light, "#board-h", "The board", Duration::from_secs(10)).await;
+    assert!(
+        light.find(Locator::Css("#hand .card")).await.is_err(),
+        "the public page shows no hand"
+    );
+
+    // Planning by pointing at cards: two cards of different colours make `plan <a> <b>`.
+    light.set_window_size(390, 900).await.unwrap();
+    open_seat(&light, &site, &game_id, &tokens, &a).await;
+    let first = click_usable_card(&light).await;
+    assert_eq!(order_box(&light).await.trim(), format!("plan {first}"));
+    let second = click_usable_card(&light).await;
+    let written = order_box(&light).await;
+    let mut ids = [first.parse::<usize>().unwrap(), second.parse().unwrap()];
+    ids.sort_unstable();
+    assert_eq!(written.trim(), format!("plan {} {}", ids[0], ids[1]));
+    wait_for_text(
+        &light,
+        "#hand-status",
+        "Your order: plan",
+        Duration::from_secs(5),
+    )
+    .await;
+    screenshot(&light, &format!("{backend}-sfg-hand-planned-390")).await;
+    send_and_check(&light, &site, &game_id, &a, &written).await;
+
+    // A reactive window in which a seat holds a card that can answer.
+    let (seat, order) = play_until_pointed(&site, &game_id, 5, |game, seat, _| {
+        game.ruleset
+            .hand(&game.state, seat)
+            .cards
+            .into_iter()
+            .find_map(|c| c.orders.into_iter().find(|o| o.starts_with("react ")))
+    })
+    .await;
+    for (c, width) in [(&light, 1280u32), (&dark, 390)] {
+        c.set_window_size(width, 900).await.unwrap();
+        open_seat(c, &site, &game_id, &tokens, &seat).await;
+        let options = c
+            .find(Locator::Id("prompts"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            options.contains(&order),
+            "{seat}'s own options offer {order}: {options}"
+        );
+        assert!(
+            !options.contains("react <card>"),
+            "no placeholder: {options}"
+        );
+    }
+    let c = &light;
+    let card = c
+        .execute(
+            "var want = arguments[0]; var bs = document.querySelectorAll('#hand button.card'); \
+             for (var i = 0; i < bs.length; i++) { if (bs[i].textContent.indexOf(want) >= 0) { \
+               bs[i].scrollIntoView({block: 'center'}); bs[i].click(); return true; } } return false;",
+            vec![json!(order)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(card, json!(true), "the card offering {order} is a button");
+    assert_eq!(order_box(c).await.trim(), order);
+    screenshot(c, &format!("{backend}-sfg-hand-react-1280")).await;
+    send_and_check(c, &site, &game_id, &seat, &order).await;
+    light.close().await.unwrap();
+    dark.close().await.unwrap();
+}
+
 /// Issue 38: a group plays each ruleset through the real seat pages alone — one Chromium per
 /// seat (a cookie jar each), the first at a phone's width and the second at a desktop's — for
 /// [`DRIVEN_TURNS`] orders, each made by pointing at the board or by pressing one of the
@@ -2400,9 +2609,6 @@ async fn every_ruleset_is_played_by_two_seats_pointing_and_pressing_buttons(site
     let mut driver = chromedriver().await;
     for (n, ruleset) in despatch::rules::all().into_iter().enumerate() {
         let id = ruleset.info().id;
-        if id == "searching-for-glory" {
-            continue;
-        }
         let created = site
             .games
             .create(common::bot::new_game(&ruleset, 40 + n))

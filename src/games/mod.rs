@@ -18,6 +18,7 @@
 //! part asks `Games`.
 
 mod access;
+mod auto_pass;
 pub mod cache;
 mod channels;
 mod check;

@@ -335,13 +335,15 @@ impl Games {
         let Loaded {
             record,
             game,
-            secrets,
+            mut secrets,
             tail,
             ..
         } = l;
         drop(tail);
         let game_id = record.game_id;
         let played = game.play(mv, &secrets, &mut self.world())?;
+        // The passes the server plays for seats that asked for them, in this move's append.
+        let played = self.auto_passes(&game_id, played, &mut secrets).await?;
         let result = MoveResult {
             lines: played
                 .applied

@@ -49,6 +49,8 @@ pub struct Table {
     pub prompts: Vec<Prompt>,
     /// The orders this seat may make by pointing at the drawn board (`Rules::pointing`).
     pub pointing: Vec<crate::engine::board::Pointed>,
+    /// This seat's own hand as cards (`Rules::hand`): on its own page only, never another's.
+    pub hand: crate::engine::board::Hand,
     pub grammar: String,
     pub board_svg: Option<String>,
     /// The board as text, for games that draw no SVG (and for mail).
@@ -412,13 +414,15 @@ impl Games {
             Viewer::Seat(s) => Some(s.clone()),
             _ => None,
         };
+        // The seat's own prompts: their options as the seat itself is told them (its own
+        // cards where the public prompt names a form, `Rules::own_options`).
         let prompts: Vec<Prompt> = match &seat {
-            Some(s) if step.is_none() => game
-                .prompts()
-                .into_iter()
-                .filter(|p| &p.seat == s)
-                .collect(),
+            Some(s) if step.is_none() => game.own_prompts(s),
             _ => Vec::new(),
+        };
+        let hand = match &seat {
+            Some(s) if step.is_none() => game.ruleset.hand(&game.state, s),
+            _ => crate::engine::board::Hand::default(),
         };
         let pointing = match &seat {
             Some(s) if step.is_none() && !prompts.is_empty() => {
@@ -491,6 +495,7 @@ impl Games {
             viewer: label(&viewer),
             prompts,
             pointing,
+            hand,
             grammar: game.ruleset.info().grammar,
             board_svg: game.ruleset.board_svg(&game.state, &viewer, &context),
             board_text: game.ruleset.board_text(&game.state, &viewer),

@@ -69,12 +69,7 @@ impl Games {
     /// What the seat may do now.
     pub async fn legal_moves(&self, caller: &Caller) -> Result<Value> {
         let l = self.load(&caller.game_id).await?;
-        let prompts: Vec<Prompt> = l
-            .game
-            .prompts()
-            .into_iter()
-            .filter(|p| p.seat == caller.seat)
-            .collect();
+        let prompts: Vec<Prompt> = l.game.own_prompts(&caller.seat);
         Ok(json!({
             "seat": caller.seat,
             "next_seq": l.game.next_seq,

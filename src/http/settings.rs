@@ -28,6 +28,8 @@ pub struct ChannelsForm {
     reminders: Option<String>,
     #[serde(default)]
     digest: Option<String>,
+    #[serde(default)]
+    auto_pass: Option<String>,
 }
 
 impl ChannelsForm {
@@ -38,6 +40,7 @@ impl ChannelsForm {
             webhooks: on(&self.webhooks),
             reminders: on(&self.reminders),
             digest: on(&self.digest),
+            auto_pass: on(&self.auto_pass),
         }
     }
 }

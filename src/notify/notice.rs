@@ -152,7 +152,9 @@ pub async fn compose(
         })?;
     let game = &loaded.game;
     let seat = Seat::parse(&seat_id)?;
-    let prompt = game.prompts().into_iter().find(|p| p.seat == seat);
+    // The seat's own prompt: its own cards where the public one names a form (a reactive
+    // window's `react <card>`, `Rules::own_options`).
+    let prompt = game.own_prompts(&seat).into_iter().next();
     // A turn notice stands for every move made since it was written while it waited (an
     // append writes none for a seat one already waits for: `Append::once_per_seat`), so it
     // runs to the log's head, and says nothing if the seat has no decision now.

@@ -20,6 +20,12 @@ pub struct Channels {
     /// per turn. Absent: off.
     #[serde(default)]
     pub digest: bool,
+    /// In a game with reactive windows (Searching for Glory's, 1.e): when a window opens and
+    /// the seat holds no card that can answer it, the server plays `pass` for it at once, as
+    /// the seat's own event — which tells the table the seat held no answering card. Absent:
+    /// off.
+    #[serde(default)]
+    pub auto_pass: bool,
 }
 
 fn on() -> bool {
@@ -33,13 +39,14 @@ impl Default for Channels {
             webhooks: true,
             reminders: true,
             digest: false,
+            auto_pass: false,
         }
     }
 }
 
 impl Store {
     pub async fn channels(&self, game_id: &str, seat: &str) -> Result<Channels> {
-        let sql = "SELECT email, webhooks, reminders, digest FROM seat_channels WHERE game_id = $1 AND seat = $2";
+        let sql = "SELECT email, webhooks, reminders, digest, auto_pass FROM seat_channels WHERE game_id = $1 AND seat = $2";
         let found: Option<Channels> = db_run!(self, reader pool => {
             sqlx::query_as(sql).bind(game_id).bind(seat).fetch_optional(pool).await?
         });
@@ -63,9 +70,9 @@ impl Store {
     }
 
     pub async fn set_channels(&self, game_id: &str, seat: &str, channels: Channels) -> Result<()> {
-        let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks, reminders, digest) VALUES ($1, $2, $3, $4, $5, $6)
+        let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks, reminders, digest, auto_pass) VALUES ($1, $2, $3, $4, $5, $6, $7)
                    ON CONFLICT (game_id, seat) DO UPDATE SET email = excluded.email, webhooks = excluded.webhooks,
-                   reminders = excluded.reminders, digest = excluded.digest";
+                   reminders = excluded.reminders, digest = excluded.digest, auto_pass = excluded.auto_pass";
         db_run!(self, reader pool => {
             sqlx::query(sql)
                 .bind(game_id)
@@ -74,6 +81,7 @@ impl Store {
                 .bind(channels.webhooks)
                 .bind(channels.reminders)
                 .bind(channels.digest)
+                .bind(channels.auto_pass)
                 .execute(pool)
                 .await?;
         });

@@ -158,10 +158,11 @@ impl Store {
         email: &str,
         channels: super::Channels,
     ) -> Result<u64> {
-        let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks, reminders, digest)
-                   SELECT s.game_id, s.seat, $2, $3, $4, $5 FROM seats s WHERE lower(s.email) = lower($1)
+        let sql = "INSERT INTO seat_channels (game_id, seat, email, webhooks, reminders, digest, auto_pass)
+                   SELECT s.game_id, s.seat, $2, $3, $4, $5, $6 FROM seats s WHERE lower(s.email) = lower($1)
                    ON CONFLICT (game_id, seat) DO UPDATE SET email = excluded.email,
-                   webhooks = excluded.webhooks, reminders = excluded.reminders, digest = excluded.digest";
+                   webhooks = excluded.webhooks, reminders = excluded.reminders, digest = excluded.digest,
+                   auto_pass = excluded.auto_pass";
         Ok(db_run!(self, writer pool => {
             sqlx::query(sql)
                 .bind(email)
@@ -169,6 +170,7 @@ impl Store {
                 .bind(channels.webhooks)
                 .bind(channels.reminders)
                 .bind(channels.digest)
+                .bind(channels.auto_pass)
                 .execute(pool)
                 .await?
                 .rows_affected()

@@ -24,6 +24,7 @@ mod operations;
 mod outages;
 mod play_by_mail;
 mod players;
+mod reactive_windows;
 mod readme;
 mod secrets_at_rest;
 mod snapshots;

@@ -684,7 +684,7 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
         .await;
     assert_eq!(
         channels,
-        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false }),
+        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false, "auto_pass": false }),
         "a GET changes nothing"
     );
     // The one-click POST a mail client sends (RFC 8058), as the page's button does.
@@ -706,7 +706,7 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
         .await;
     assert_eq!(
         channels,
-        json!({ "email": false, "webhooks": true, "reminders": true, "digest": false })
+        json!({ "email": false, "webhooks": true, "reminders": true, "digest": false, "auto_pass": false })
     );
     let forged = unsubscribe.replace("seat=bert", "seat=anna");
     for forged in [t.http.get(&forged), t.http.post(&forged)] {
@@ -728,7 +728,7 @@ async fn a_turn_notice_arrives_by_smtp_with_both_parts_and_links_that_work(t: Te
         .await;
     assert_eq!(
         anna,
-        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false }),
+        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false, "auto_pass": false }),
         "a forged link changes nothing"
     );
 

@@ -1386,7 +1386,7 @@ async fn every_settings_route_refuses_without_the_seat_or_the_session_and_change
     }
     assert_eq!(
         t.channels(&annas, &anna_tokens[0]).await,
-        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false })
+        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false, "auto_pass": false })
     );
     assert_eq!(t.store.seat_time_zone(&annas, "anna").await.unwrap(), None);
     // Anna's session shows Anna's seats only.
@@ -1421,14 +1421,23 @@ async fn a_seats_settings_page_saves_its_channels_shows_a_webhooks_secret_once_a
     let seat_page = t.get(&format!("/games/{game}"), Some(&cookie)).await;
     assert!(seat_page.body.contains(&format!("href=\"{settings}\"")));
 
-    // Email off, reminders and the digest on, webhooks off: saved, and read back by the API.
+    // Issue 38: the automatic pass, off by default, says what it tells the table.
+    assert!(page
+        .body
+        .contains("Pass reactive windows for me when I hold no card that can answer"));
+    assert!(page
+        .body
+        .contains("tells the table I held no answering card"));
+    assert!(!page.body.contains(r#"name="auto_pass" value="on" checked"#));
+    // Email off, reminders, the digest and the automatic pass on, webhooks off: saved, and
+    // read back by the API.
     let saved = t
         .send(
             Method::POST,
             &settings,
             Some(&cookie),
             None,
-            boxes(&["reminders", "digest"]),
+            boxes(&["reminders", "digest", "auto_pass"]),
         )
         .await;
     assert_eq!(saved.status, 303, "{}", saved.body);
@@ -1438,16 +1447,19 @@ async fn a_seats_settings_page_saves_its_channels_shows_a_webhooks_secret_once_a
     );
     assert_eq!(
         t.channels(&game, &tokens[0]).await,
-        json!({ "email": false, "webhooks": false, "reminders": true, "digest": true })
+        json!({ "email": false, "webhooks": false, "reminders": true, "digest": true, "auto_pass": true })
     );
     let again = t.get(&format!("{settings}?saved=1"), Some(&cookie)).await;
     assert!(again.body.contains("Saved."));
+    assert!(again
+        .body
+        .contains(r#"name="auto_pass" value="on" checked"#));
     assert!(again.body.contains(r#"name="digest" value="on" checked"#));
     assert!(!again.body.contains(r#"name="email" value="on" checked"#));
     // The other seat's settings did not move.
     assert_eq!(
         t.channels(&game, &tokens[1]).await,
-        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false })
+        json!({ "email": true, "webhooks": true, "reminders": true, "digest": false, "auto_pass": false })
     );
 
     // A webhook: its secret on the answer's page, and never again.
@@ -1646,11 +1658,11 @@ async fn a_players_settings_set_every_seat_and_take_a_vacation_in_each_clocked_g
         )
         .await;
     assert_eq!(saved.status, 303, "{}", saved.body);
-    let expected = json!({ "email": true, "webhooks": true, "reminders": false, "digest": true });
+    let expected = json!({ "email": true, "webhooks": true, "reminders": false, "digest": true, "auto_pass": false });
     assert_eq!(t.channels(&clocked, &clocked_tokens[0]).await, expected);
     assert_eq!(t.channels(&free, &free_tokens[1]).await, expected);
     // The other players' seats are untouched.
-    let untouched = json!({ "email": true, "webhooks": true, "reminders": true, "digest": false });
+    let untouched = json!({ "email": true, "webhooks": true, "reminders": true, "digest": false, "auto_pass": false });
     assert_eq!(t.channels(&clocked, &clocked_tokens[1]).await, untouched);
     assert_eq!(t.channels(&free, &free_tokens[0]).await, untouched);
     let again = t.get("/me/settings?saved=1", Some(&session)).await;

@@ -631,6 +631,19 @@ impl Game {
         self.ruleset.prompts(&self.state)
     }
 
+    /// `seat`'s own prompts, their options as the seat itself is told them
+    /// (`Rules::own_options`: its own cards where the public prompt names a form).
+    pub fn own_prompts(&self, seat: &Seat) -> Vec<Prompt> {
+        self.prompts()
+            .into_iter()
+            .filter(|p| &p.seat == seat)
+            .map(|mut p| {
+                p.options = self.ruleset.own_options(&self.state, seat, &p);
+                p
+            })
+            .collect()
+    }
+
     pub fn outcome(&self) -> Outcome {
         self.ruleset.outcome(&self.state)
     }

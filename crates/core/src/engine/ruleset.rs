@@ -700,6 +700,31 @@ pub trait Rules: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// `seat`'s hand as cards (`engine::board::Hand`), for its own page alone: each card's
+    /// name, colour, reactive mark, what it does, and the orders pointing at it makes now (only
+    /// orders the rules accept as the game stands). Never shown to another seat, a spectator,
+    /// mail or the export. Empty (the default) for a game without cards in hand.
+    fn hand(&self, _state: &Self::State, _seat: &Seat) -> super::board::Hand {
+        super::board::Hand::default()
+    }
+
+    /// The options of `seat`'s own `prompt` as the seat itself is told them (its page, its
+    /// turn mail, its legal moves): a prompt is public, so where its options are forms
+    /// (`react <card>`) because the seat's own choices would tell the table what it holds,
+    /// this gives the seat its own orders in their place. The default: the prompt's options.
+    fn own_options(&self, _state: &Self::State, _seat: &Seat, prompt: &Prompt) -> Vec<String> {
+        prompt.options.clone()
+    }
+
+    /// The pass the server plays at once for `seat` when the seat asked it to ("pass reactive
+    /// windows for me when I hold no card that can answer", its settings) and its open prompt
+    /// is a reaction it holds nothing to answer with, so that a pass is all it could do: the
+    /// command, played as the seat's own ordinary event. `None` (the default) in every other
+    /// case, and for a game with no such windows.
+    fn auto_pass(&self, _state: &Self::State, _seat: &Seat) -> Option<Self::Command> {
+        None
+    }
+
     /// Whether `from` may tell `to` something privately now (table talk's `tell`, which never
     /// touches the game's state or log): a ruleset whose rules limit who may talk to whom, and
     /// when, refuses here naming the rule. Talk to the whole table is always allowed. `Ok` (the
@@ -822,6 +847,12 @@ pub trait Ruleset: Send + Sync {
     ) -> Option<String>;
     fn board_text(&self, state: &GameState, viewer: &Viewer) -> Option<String>;
     fn pointing(&self, state: &GameState, seat: &Seat) -> Vec<super::board::Pointed>;
+    /// See [`Rules::hand`].
+    fn hand(&self, state: &GameState, seat: &Seat) -> super::board::Hand;
+    /// See [`Rules::own_options`].
+    fn own_options(&self, state: &GameState, seat: &Seat, prompt: &Prompt) -> Vec<String>;
+    /// See [`Rules::auto_pass`].
+    fn auto_pass(&self, state: &GameState, seat: &Seat) -> Option<Value>;
     /// See [`Rules::may_tell`].
     fn may_tell(&self, state: &GameState, from: &Seat, to: &Seat) -> Result<(), RuleError>;
     fn state_json(&self, state: &GameState) -> Value;
@@ -966,6 +997,17 @@ impl<R: Rules> Ruleset for Erased<R> {
     }
     fn pointing(&self, state: &GameState, seat: &Seat) -> Vec<super::board::Pointed> {
         self.0.pointing(self.state(state), seat)
+    }
+    fn hand(&self, state: &GameState, seat: &Seat) -> super::board::Hand {
+        self.0.hand(self.state(state), seat)
+    }
+    fn own_options(&self, state: &GameState, seat: &Seat, prompt: &Prompt) -> Vec<String> {
+        self.0.own_options(self.state(state), seat, prompt)
+    }
+    fn auto_pass(&self, state: &GameState, seat: &Seat) -> Option<Value> {
+        self.0
+            .auto_pass(self.state(state), seat)
+            .map(|c| Self::to_json(&c))
     }
     fn may_tell(&self, state: &GameState, from: &Seat, to: &Seat) -> Result<(), RuleError> {
         self.0.may_tell(self.state(state), from, to)

@@ -3230,3 +3230,219 @@ fn battle_cards_4_f_a_battle_plan_is_checked_against_the_sides_cards_and_round_t
         .check("french", &["lannes", "davout"])
         .unwrap();
 }
+
+/// The seat's hand as cards (`Rules::hand`, docs/rules/searching-for-glory.md, "The hand on
+/// the seat's page"): its own cards alone, in hand order, each by name, colour(s), reactive
+/// mark and what it does; nobody else's, and a spectator or a seat not in the game none.
+#[test]
+fn hand_1_a_seat_sees_its_own_cards_by_name_colour_reactive_mark_and_text() {
+    let mut s = game(&FOUR);
+    hands(
+        &mut s,
+        &[
+            ("charles", &["ambush", "march-attack", "initiative"]),
+            ("louis", &["rest", "bad-weather"]),
+        ],
+    );
+    let h = SearchingForGlory.hand(&s, &seat("charles"));
+    let names: Vec<&str> = h.cards.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["Ambush!", "March / Attack", "Reap the Initiative!"]);
+    let ids: Vec<&str> = h.cards.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["1", "2", "3"], "hand positions, as `plan` names them");
+    assert_eq!(h.cards[0].colours, ["blue"]);
+    assert!(h.cards[0].reactive);
+    assert!(
+        h.cards[0]
+            .text
+            .contains("+3 to the defending side's battle roll")
+            && h.cards[0].text.contains("before a battle's dice"),
+        "{}",
+        h.cards[0].text
+    );
+    assert_eq!(h.cards[1].colours, ["white", "green"], "a double card");
+    assert!(!h.cards[1].reactive);
+    assert!(
+        h.cards[1].text.contains("march <lp>") && h.cards[1].text.contains("attack <lp>"),
+        "both faces: {}",
+        h.cards[1].text
+    );
+    assert!(h.cards[2].text.contains("never planned"));
+    // Every card of the deck says what it does.
+    for kind in data::card_kinds() {
+        let mut t = game(&FOUR);
+        hands(&mut t, &[("louis", &[kind.key.as_str()])]);
+        let card = &SearchingForGlory.hand(&t, &seat("louis")).cards[0];
+        assert!(card.text.len() > 10, "{}: '{}'", kind.key, card.text);
+    }
+    // Louis's hand is his; nobody sees another's.
+    let louis = SearchingForGlory.hand(&s, &seat("louis"));
+    let names: Vec<&str> = louis.cards.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["Rest", "Bad Weather"]);
+    assert!(SearchingForGlory.hand(&s, &seat("davout")).is_empty());
+    assert!(SearchingForGlory.hand(&s, &seat("lannes")).is_empty());
+}
+
+/// 2., 1.b in the hand: while the seat plans, its cards are gathered into `plan <positions>`,
+/// and the sets offered are exactly the plans the rules accept (at most 4, one colour each,
+/// never Reap the Initiative!); a seat whose plan is in, or any seat outside the Planning
+/// Phase, gathers nothing.
+#[test]
+fn hand_2_planning_gathers_only_the_plans_of_one_colour_each_the_rules_accept() {
+    let mut s = game(&FOUR);
+    hands(
+        &mut s,
+        &[(
+            "charles",
+            &[
+                "march",
+                "attack",
+                "rest",
+                "initiative",
+                "ambush",
+                "local-guide",
+            ],
+        )],
+    );
+    assert_eq!(s.phase, Phase::Plan);
+    let h = SearchingForGlory.hand(&s, &seat("charles"));
+    let g = h.gather.expect("a seat planning gathers its cards");
+    assert_eq!(g.head, "plan");
+    let set = |ids: &[&str]| ids.iter().map(|i| i.to_string()).collect::<Vec<_>>();
+    assert!(
+        g.sets.contains(&set(&["1", "2", "5", "6"])),
+        "one of each colour"
+    );
+    assert!(!g.sets.contains(&set(&["1", "3"])), "two white cards");
+    assert!(
+        g.sets.iter().all(|s| !s.contains(&"4".to_owned())),
+        "Reap the Initiative! is never planned"
+    );
+    let hand = s.players[idx(&s, "charles")].hand.clone();
+    let mut accepted = 0;
+    for n in 1..=4usize {
+        for combo in combinations(hand.len(), n) {
+            let ok = plan::check(&hand, &combo).is_ok();
+            let ids: Vec<String> = combo.iter().map(usize::to_string).collect();
+            assert_eq!(g.sets.contains(&ids), ok, "{combo:?}");
+            accepted += usize::from(ok);
+        }
+    }
+    assert_eq!(g.sets.len(), accepted);
+    // Each offered set is a plan the ruleset takes.
+    for ids in &g.sets {
+        let text = format!("plan {}", ids.join(" "));
+        SearchingForGlory
+            .parse(&s, &seat("charles"), &text)
+            .unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    }
+    // Not planning: nothing gathered, no orders on the cards.
+    operating(&mut s, "davout", &["march"]);
+    let h = SearchingForGlory.hand(&s, &seat("charles"));
+    assert!(h.gather.is_none());
+    assert!(h.cards.iter().all(|c| c.orders.is_empty()));
+}
+
+fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for first in 1..=n {
+        for mut rest in combinations(n, k - 1) {
+            if rest.iter().all(|&r| r > first) {
+                rest.insert(0, first);
+                out.push(rest);
+            }
+        }
+    }
+    out
+}
+
+/// 1.e for the seat itself: in a reactive window, its hand's cards that can answer now carry
+/// `react <card>` and its own options are `pass` and those orders — never the `react <card>`
+/// form — while the public prompt stays the same for every seat. Each order offered is
+/// accepted; a card of the wrong window, or a seat not prompted, offers none.
+#[test]
+fn reactive_1_e_a_seats_own_answering_cards_are_offered_to_it_alone() {
+    let mut s = game(&FOUR);
+    hands(
+        &mut s,
+        &[
+            ("charles", &["ambush", "bad-weather", "march"]),
+            ("louis", &["attack"]),
+            ("davout", &["good-roads"]),
+        ],
+    );
+    operating(&mut s, "davout", &["march"]);
+    act(&mut s, "davout", "march eckmuhl", &[]).unwrap();
+    let prompts = SearchingForGlory.prompts(&s);
+    for p in &prompts {
+        assert_eq!(p.options, ["pass", "react <card>"], "the public prompt");
+    }
+    let own = |s: &State, who: &str| {
+        let p = SearchingForGlory
+            .prompts(s)
+            .into_iter()
+            .find(|p| p.seat == seat(who))
+            .unwrap();
+        SearchingForGlory.own_options(s, &seat(who), &p)
+    };
+    assert_eq!(own(&s, "charles"), ["pass", "react bad-weather"]);
+    assert_eq!(own(&s, "louis"), ["pass"], "no card that can answer");
+    let h = SearchingForGlory.hand(&s, &seat("charles"));
+    let orders: Vec<Vec<String>> = h.cards.iter().map(|c| c.orders.clone()).collect();
+    assert_eq!(
+        orders,
+        [vec![], vec!["react bad-weather".to_owned()], vec![]],
+        "Ambush! is for a battle's window, March is not reactive"
+    );
+    // The operating seat is not prompted after its own announcement: its card offers nothing.
+    let d = SearchingForGlory.hand(&s, &seat("davout"));
+    assert!(d.cards.iter().all(|c| c.orders.is_empty()));
+    // Every order offered is accepted.
+    for o in own(&s, "charles") {
+        let mut t = s.clone();
+        act(&mut t, "charles", &o, &[]).unwrap_or_else(|e| panic!("{o}: {e:?}"));
+    }
+}
+
+/// 1.e and the seat's setting "pass reactive windows for me when I hold no card that can
+/// answer" (`Rules::auto_pass`): the server's pass is offered only for a seat prompted in a
+/// window that holds no card that can answer it now — not for one holding such a card, not
+/// outside a window, not for a seat not prompted — and the pass is an ordinary order the rules
+/// accept.
+#[test]
+fn reactive_1_e_a_seat_with_no_card_that_can_answer_may_be_passed_for() {
+    let mut s = game(&FOUR);
+    hands(
+        &mut s,
+        &[
+            ("charles", &["bad-weather", "march"]),
+            ("louis", &["ambush", "attack"]),
+        ],
+    );
+    operating(&mut s, "davout", &["march"]);
+    assert!(
+        SearchingForGlory.auto_pass(&s, &seat("louis")).is_none(),
+        "no window open"
+    );
+    act(&mut s, "davout", "march eckmuhl", &[]).unwrap();
+    assert!(
+        SearchingForGlory.auto_pass(&s, &seat("charles")).is_none(),
+        "Bad Weather can answer"
+    );
+    assert!(
+        SearchingForGlory.auto_pass(&s, &seat("davout")).is_none(),
+        "the operating seat is not prompted after its own announcement"
+    );
+    let pass = SearchingForGlory
+        .auto_pass(&s, &seat("louis"))
+        .expect("Ambush! is for a battle's window: Louis holds nothing that can answer");
+    assert_eq!(order::describe(&pass), "pass");
+    let mut q = VecDeque::new();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut q), None);
+    SearchingForGlory
+        .apply(&mut s, &seat("louis"), &pass, &mut ctx)
+        .unwrap();
+    assert!(!prompted(&s).contains(&"louis".to_owned()));
+}

@@ -12,14 +12,17 @@
 //! board", says how a ruleset uses it.
 //!
 //! The parts: `model` says what a board is, `layout` where each thing goes, `render` draws
-//! the layers, `piece` each piece and `legend` the key under the map.
+//! the layers, `piece` each piece and `legend` the key under the map. `hand` is a seat's cards,
+//! drawn by the page beside the board.
 
+mod hand;
 mod layout;
 mod legend;
 mod model;
 mod piece;
 mod render;
 
+pub use hand::{Card, Gather, Hand};
 pub use layout::POINT;
 pub use model::*;
 pub use render::{esc, render};

@@ -127,6 +127,37 @@ pub fn deck(with_napoleon: bool, additive: bool) -> Vec<String> {
     out
 }
 
+static FACES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
+    let all: Vec<(String, String)> = rows(include_str!("data/faces.txt"))
+        .map(|c| {
+            let [face, text] = c[..] else {
+                panic!("data/faces.txt: a row has two columns: {c:?}")
+            };
+            (face.to_owned(), text.to_owned())
+        })
+        .collect();
+    for kind in DECK.iter().filter(|k| !k.reactive) {
+        for f in &kind.faces {
+            assert!(
+                all.iter().any(|(face, _)| *face == f.name),
+                "data/faces.txt: no text for the face '{}' of '{}'",
+                f.name,
+                kind.key
+            );
+        }
+    }
+    all
+});
+
+/// What a face of a card that is not reactive does, as its clause and effect
+/// (`data/faces.txt`, reconstructed).
+pub fn face_text(face: &str) -> Option<&'static str> {
+    FACES
+        .iter()
+        .find(|(f, _)| f == face)
+        .map(|(_, t)| t.as_str())
+}
+
 /// Who may play a reactive card in its own window (`data/reactive.txt`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Who {

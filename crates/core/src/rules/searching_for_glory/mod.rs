@@ -16,6 +16,7 @@ pub mod battle_play;
 pub mod bot;
 pub mod data;
 pub mod drawn;
+pub mod hand;
 pub mod npc;
 pub mod operations;
 pub mod order;
@@ -371,9 +372,9 @@ impl Rules for SearchingForGlory {
                         ),
                         // 2.l: at a fortress, a defender may refuse; every seat is told alike.
                         if w.kind == state::WindowKind::Battle && w.chain.is_empty() && at_fortress(state) {
-                            vec!["pass".into(), "react <card>".into(), "refuse".into()]
+                            vec!["pass".into(), hand::REACT_FORM.into(), "refuse".into()]
                         } else {
-                            vec!["pass".into(), "react <card>".into()]
+                            vec!["pass".into(), hand::REACT_FORM.into()]
                         },
                     ),
                     // 4.f: a card battle waiting for its commanders.
@@ -399,7 +400,9 @@ impl Rules for SearchingForGlory {
                             "Round {}: plan {}'s operations — up to 4 hand positions, one colour each (sealed)",
                             state.round, p.character
                         ),
-                        vec!["plan 1 2".into(), "plan none".into()],
+                        // The hand is the seat's own: its page and mail offer plans of it
+                        // (`hand::own_options`); the public prompt gives the form.
+                        vec![hand::PLAN_FORM.into(), "plan none".into()],
                     ),
                     Phase::Initiative => (
                         PromptKind::Turn,
@@ -723,6 +726,42 @@ impl Rules for SearchingForGlory {
             return Vec::new();
         }
         pointing::orders(state, p)
+    }
+
+    /// The seat's own hand as cards (`hand.rs`): what pointing at each makes now.
+    fn hand(&self, state: &State, seat: &Seat) -> crate::engine::board::Hand {
+        let Some(p) = state.player_of(seat) else {
+            return crate::engine::board::Hand::default();
+        };
+        if state.phase == Phase::Ended {
+            return crate::engine::board::Hand::default();
+        }
+        hand::hand(state, p, self.to_act(state).contains(&p))
+    }
+
+    /// In a reactive window, the seat's own answering cards in place of `react <card>` (1.e:
+    /// the public prompt is the same for every seat; `hand.rs`).
+    fn own_options(&self, state: &State, seat: &Seat, prompt: &Prompt) -> Vec<String> {
+        match state.player_of(seat) {
+            Some(p) if &prompt.seat == seat => hand::own_options(state, p, prompt),
+            _ => prompt.options.clone(),
+        }
+    }
+
+    /// 1.e: a seat prompted in a reactive window that holds no card that can answer it passes,
+    /// when it asked for that. Not before a battle at a fortress with no card played yet: a
+    /// defender there may still refuse the battle (2.l), which is his to decide.
+    fn auto_pass(&self, state: &State, seat: &Seat) -> Option<Command> {
+        let p = state.player_of(seat)?;
+        let w = state.window.as_ref()?;
+        let may_refuse =
+            w.kind == state::WindowKind::Battle && w.chain.is_empty() && at_fortress(state);
+        (reactive::prompted(state).contains(&p)
+            && reactive::playable(state, p).is_empty()
+            && !may_refuse)
+            .then(|| Command::Operation {
+                clauses: vec![order::Clause::Pass],
+            })
     }
 
     fn may_tell(&self, state: &State, from: &Seat, to: &Seat) -> Result<(), RuleError> {

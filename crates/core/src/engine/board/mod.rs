@@ -20,7 +20,7 @@ mod model;
 mod piece;
 mod render;
 
-pub use layout::POINT;
+pub use layout::{POINT, TAP_PX};
 pub use model::*;
 pub use render::{esc, render};
 

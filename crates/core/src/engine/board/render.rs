@@ -68,6 +68,7 @@ pub fn render(board: &Board) -> String {
     );
     edges(&mut svg, board);
     links(&mut svg, board);
+    undrawn_hexes(&mut svg, board);
     cells(&mut svg, board);
     hexsides(&mut svg, board);
     highlights(&mut svg, board);
@@ -155,6 +156,40 @@ fn links(svg: &mut String, board: &Board) {
             svg.push_str("</g>");
         }
         svg.push_str("</g>");
+    }
+}
+
+/// A hex grid's hexes that have no cell of their own, as faint outlines in one path under the
+/// cells, so that a board drawing only the hexes that matter (Where Eagles Dare's window) still
+/// reads as a map; nothing where every hex is drawn. They take no clicks: nothing is there.
+fn undrawn_hexes(svg: &mut String, board: &Board) {
+    let Grid::Hex { cols, rows } = board.grid else {
+        return;
+    };
+    let drawn: std::collections::BTreeSet<At> = board.cells.iter().map(|c| c.at).collect();
+    let mut d = String::new();
+    let (h, v) = (HEX / 2.0, HEX * 3f64.sqrt() / 2.0);
+    for col in 0..cols {
+        for row in 0..rows {
+            let at = At::new(col, row);
+            if drawn.contains(&at) {
+                continue;
+            }
+            let (x, y) = board.centre(at);
+            let _ = write!(
+                d,
+                "M{:.1},{y:.1}l{h:.0},{v:.1} {:.0},0 {h:.0},-{v:.1} -{h:.0},-{v:.1} -{:.0},0z",
+                x - HEX,
+                HEX,
+                HEX
+            );
+        }
+    }
+    if !d.is_empty() {
+        let _ = write!(
+            svg,
+            r##"<path class="b-grid" fill="none" stroke="#d8cfb4" stroke-width="1.5" d="{d}"/>"##
+        );
     }
 }
 

@@ -731,3 +731,34 @@ fn a_square_grid_too_fine_for_a_finger_says_how_wide_to_draw_it() {
         assert!(!render(&coarse).contains("data-tap-width"));
     }
 }
+
+/// Issue 38, Where Eagles Dare's "nearly empty grid": a hex board drawing only some of its hexes
+/// outlines the others faintly, in one path under the cells (one outline each), so it reads
+/// as a map; a board drawing every hex carries no such path.
+#[test]
+fn a_hex_board_outlines_the_hexes_it_does_not_draw() {
+    let mut b = sample(Grid::Hex { cols: 16, rows: 12 });
+    let svg = render(&b);
+    let grid = svg
+        .split(r#"<path class="b-grid""#)
+        .nth(1)
+        .expect("the undrawn hexes are outlined");
+    let grid = &grid[..grid.find("/>").unwrap()];
+    assert_eq!(grid.matches('M').count(), 16 * 12 - b.cells.len());
+    assert!(svg.find(r#"class="b-grid""#).unwrap() < svg.find(r#"<g class="b-cells">"#).unwrap());
+    let (light_css, dark_css) = STYLE
+        .split_once("@media (prefers-color-scheme: dark)")
+        .unwrap();
+    assert!(light_css.contains(".b-grid{stroke:#d8cfb4}") && dark_css.contains(".b-grid{stroke:"));
+    b.cells = (0..16)
+        .flat_map(|c| (0..12).map(move |r| At::new(c, r)))
+        .map(|at| Cell {
+            at,
+            label: format!("{},{}", at.col, at.row),
+            ground: Ground::Clear,
+            mark: None,
+            title: String::new(),
+        })
+        .collect();
+    assert!(!render(&b).contains(r#"class="b-grid""#));
+}

@@ -306,7 +306,10 @@
   }
 
   // Zoom: the board fits the page's width; + and − draw it larger inside its own scrolling box
-  // (pan by scrolling or dragging), keeping the middle of what was shown in the middle.
+  // (pan by scrolling or dragging), keeping the middle of what was shown in the middle. A board
+  // whose squares would be too small to tap at the page's width (data-tap-width, the width in
+  // px at which a square is 32 px) fits that width instead on a phone or a tablet, scrolling
+  // sideways in its box.
   function zoom() {
     var figure = document.getElementById("board-figure");
     var svg = figure && figure.querySelector("svg");
@@ -314,14 +317,19 @@
     if (!svg) return;
     var levels = [1, 1.5, 2, 3];
     var at = 0;
+    var tap = parseFloat(svg.getAttribute("data-tap-width")) || 0;
     function show(next) {
       var before = levels[at];
       at = Math.max(0, Math.min(levels.length - 1, next));
       var ratio = levels[at] / before;
       var midX = figure.scrollLeft + figure.clientWidth / 2;
       var midY = figure.scrollTop + figure.clientHeight / 2;
-      figure.classList.toggle("zoomed", at > 0);
-      svg.style.width = at > 0 ? Math.round(levels[at] * 100) + "%" : "";
+      // At a phone's or tablet's width, or under a finger: a mouse at a desktop's width points
+      // at smaller squares.
+      var touch = window.matchMedia("(max-width: 63.99rem), (pointer: coarse)").matches;
+      var small = touch && tap > figure.clientWidth;
+      figure.classList.toggle("zoomed", at > 0 || small);
+      svg.style.width = small ? Math.round(tap * levels[at]) + "px" : at > 0 ? Math.round(levels[at] * 100) + "%" : "";
       figure.style.maxHeight = at > 0 ? "80vh" : "";
       figure.scrollLeft = midX * ratio - figure.clientWidth / 2;
       figure.scrollTop = midY * ratio - figure.clientHeight / 2;
@@ -333,6 +341,10 @@
         show(how === "in" ? at + 1 : how === "out" ? at - 1 : 0);
       });
     });
+    if (tap) {
+      show(0);
+      window.addEventListener("resize", function () { show(at); });
+    }
   }
 
   function live() {

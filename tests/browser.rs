@@ -159,11 +159,13 @@ async fn wait_for_text(c: &Client, css: &str, text: &str, within: Duration) -> S
     }
 }
 
-/// The page's scroll width, the window's width and the drawn board's width (0 without one).
+/// The page's scroll width, the window's width and the width of the drawn board's frame (0
+/// without one): a board whose squares are too small to tap at a phone's width is drawn wider
+/// inside its frame, which scrolls sideways (`data-tap-width`).
 async fn widths(c: &Client) -> (f64, f64, f64) {
     let sizes = c
         .execute(
-            "var svg = document.querySelector('figure.board svg'); return [document.documentElement.scrollWidth, window.innerWidth, svg ? svg.getBoundingClientRect().width : 0];",
+            "var svg = document.querySelector('figure.board svg'); var f = svg && svg.closest('figure'); return [document.documentElement.scrollWidth, window.innerWidth, f ? f.getBoundingClientRect().width : 0];",
             vec![],
         )
         .await
@@ -193,6 +195,7 @@ on_both_backends!(
     the_seat_page_counts_down_to_the_deadline_in_the_seats_time_zone,
     a_refused_order_is_answered_where_the_player_looks_at_390_and_1280,
     a_wargame_page_lays_the_board_beside_the_orders_at_390_and_1280,
+    the_boards_show_their_roads_and_terrain_in_light_and_dark_at_390_and_1280,
     a_move_by_mail_reaches_the_opponent_s_open_page,
     the_lobby_reads_at_390_and_1280_and_names_every_wrong_field,
     searching_for_glory_a_seat_plans_and_reacts_with_its_hand_as_cards_at_390_and_1280,
@@ -1423,6 +1426,29 @@ async fn hour_of_glory_the_defender_orders_a_sentry_or_guard_by_pointing_on_a_ph
         "{page} {window} {board}"
     );
     screenshot(&c, "pointing-hour-of-glory-defender-01-board").await;
+    // Issue 38: a square is large enough to tap at 390 px without zooming first (32 CSS px,
+    // docs/web.md): the board is drawn wider than the phone inside its own frame, which
+    // scrolls sideways while the page does not.
+    let square = c
+        .execute(
+            "var r = document.querySelector('figure.board svg g[data-cell] rect').getBoundingClientRect(); \
+             var f = document.getElementById('board-figure'); \
+             return [r.width, r.height, f.scrollWidth, f.clientWidth];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let n = |i: usize| square[i].as_f64().unwrap();
+    assert!(
+        n(0) >= 31.5 && n(1) >= 31.5,
+        "a square is {}×{} CSS px at 390 px",
+        n(0),
+        n(1)
+    );
+    assert!(
+        n(2) > n(3),
+        "the board's frame scrolls sideways: {square:?}"
+    );
     // Keyboard-operable, with a text alternative: a focusable button named after the figure.
     let figure_el = c
         .find(Locator::Css(&format!(
@@ -2353,6 +2379,21 @@ async fn a_wargame_page_lays_the_board_beside_the_orders_at_390_and_1280(site: T
                 board_right - board_left > 600.0,
                 "the board fills its column"
             );
+            // The drawing itself uses the column's width, not a height cap's (it was ~390 px).
+            let drawn = c
+                .execute(
+                    "return document.querySelector('figure.board svg').getBoundingClientRect().width;",
+                    vec![],
+                )
+                .await
+                .unwrap()
+                .as_f64()
+                .unwrap();
+            assert!(
+                drawn > 600.0 && drawn >= board_right - board_left - 2.0,
+                "at 1280 px the drawn board is {drawn} px wide in a column of {}",
+                board_right - board_left
+            );
         } else {
             assert!(
                 status_top < board_top && move_top < board_top && order_top < board_top,
@@ -2759,4 +2800,96 @@ async fn answered_as_recorded(c: &Client, name: &str, written: &str) {
         );
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
+}
+
+/// `#d9854a` as `getComputedStyle` gives it: `rgb(217, 133, 74)`.
+fn rgb(hex: &str) -> String {
+    let c = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
+    format!("rgb({}, {}, {})", c(1), c(3), c(5))
+}
+
+/// Issue 38, each game's board as a player needs it, in light and in dark at 390 and 1280 px:
+/// Where Eagles Dare's board draws Club Route as a road (Hell's Highway) in the palette of the
+/// reader's scheme, its hexes outlined so that they read in the dark; For Honor and Glory's
+/// clear, fence, forest and swamp are each drawn in their own dark fill, all different.
+/// Screenshots go to tests/artifacts/ (`boards-<game>-<width>-<scheme>`).
+async fn the_boards_show_their_roads_and_terrain_in_light_and_dark_at_390_and_1280(site: TestApp) {
+    use despatch::engine::board::{Ground, Line};
+    let mut driver = chromedriver().await;
+    let light = browser(&mut driver).await;
+    let dark = browser_with(&mut driver, &["--blink-settings=preferredColorScheme=0"]).await;
+    let read = "var q = function (css, prop) { var e = document.querySelector('figure.board svg ' + css); \
+            return e ? getComputedStyle(e)[prop] : ''; }; \
+        return [q('g[data-highlight=road] polyline.b-road', 'stroke'), q('g.b-cell > polygon', 'stroke'), \
+            q('g.b-cell > .g-clear', 'fill'), q('g.b-cell > .g-fence', 'fill'), q('g.b-cell > .g-forest', 'fill'), \
+            q('g.b-cell > .g-swamp', 'fill')];";
+    for id in ["where-eagles-dare", "for-honor-and-glory"] {
+        let ruleset = despatch::rules::find(id).unwrap();
+        let created = site
+            .games
+            .create(common::bot::new_game(&ruleset, 0))
+            .await
+            .unwrap();
+        let link = format!(
+            "{}/games/{}?token={}",
+            site.base, created.game_id, created.seats[0].token
+        );
+        for (c, scheme) in [(&light, "light"), (&dark, "dark")] {
+            for width in [390u32, 1280] {
+                c.set_window_size(width, 900).await.unwrap();
+                c.goto(&link).await.unwrap();
+                wait_for_text(c, "#board-h", "The board", Duration::from_secs(10)).await;
+                let got = c.execute(read, vec![]).await.unwrap();
+                let got: Vec<String> = (0..6)
+                    .map(|i| got[i].as_str().unwrap_or_default().to_owned())
+                    .collect();
+                show_board(c).await;
+                screenshot(c, &format!("boards-{id}-{width}-{scheme}")).await;
+                let pick = |light_colour: &str, dark_colour: &str| {
+                    rgb(if scheme == "dark" {
+                        dark_colour
+                    } else {
+                        light_colour
+                    })
+                };
+                if id == "where-eagles-dare" {
+                    assert_eq!(
+                        got[0],
+                        pick(Line::ROAD.light, Line::ROAD.dark),
+                        "{id} {scheme} {width}: Club Route's road"
+                    );
+                    if scheme == "dark" {
+                        assert_eq!(
+                            got[1],
+                            rgb("#9a9078"),
+                            "{id}: the hexes' outline in the dark"
+                        );
+                    }
+                } else {
+                    let grounds = [Ground::Clear, Ground::Fence, Ground::Forest, Ground::Swamp];
+                    let mut seen: Vec<&String> = Vec::new();
+                    for (g, fill) in grounds.iter().zip(&got[2..]) {
+                        if fill.is_empty() {
+                            continue;
+                        }
+                        let (_, l, d) = g.paint();
+                        assert_eq!(*fill, pick(l, d), "{id} {scheme} {width}: {}", g.name());
+                        assert!(
+                            !seen.contains(&fill),
+                            "{id} {scheme}: {} repeats a fill",
+                            g.name()
+                        );
+                        seen.push(fill);
+                    }
+                    assert!(
+                        seen.len() >= 3,
+                        "{id}: the board shows {} of the four grounds: {got:?}",
+                        seen.len()
+                    );
+                }
+            }
+        }
+    }
+    light.close().await.unwrap();
+    dark.close().await.unwrap();
 }

@@ -646,7 +646,14 @@ impl Games {
             0 => crate::engine::event::GENESIS_HASH.to_owned(),
             n => events[(n - 1) as usize].hash.clone(),
         };
+        // What the event did, as the public log tells it: a roll's line says what it was for
+        // ("anna rolls 2d6 (to cross): 3 + 4 = 7").
+        let l = self.load(game_id).await?;
+        let lines = self
+            .outcome_lines(&l, &Viewer::Spectator, seq..seq + 1, AUDIT_LINES)
+            .await?;
         Ok(Audit {
+            lines,
             hash_checks: recomputed_hash == event.hash,
             prev_checks: previous_hash == event.prev_hash,
             event_json: serde_json::to_string_pretty(&event).expect("events serialise"),
@@ -660,10 +667,15 @@ impl Games {
     }
 }
 
+/// The most outcome lines the audit page shows of one event.
+const AUDIT_LINES: usize = 60;
+
 /// One event laid open: its hash link and, when it rolled, the proof of its dice.
 #[derive(Debug, Clone, Serialize)]
 pub struct Audit {
     pub event: Event,
+    /// What it did, as the public log tells it (a roll's line says what the roll was for).
+    pub lines: Vec<String>,
     pub event_json: String,
     /// The RFC 8785 canonical JSON of the event without its `hash`: what the hash is over.
     pub canonical: String,

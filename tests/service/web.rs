@@ -288,6 +288,7 @@ on_both_backends!(
     a_resubmitted_form_is_recorded_once,
     a_sealed_note_shows_only_on_its_own_seat_page,
     the_audit_page_recomputes_the_dice_and_the_hash,
+    the_proof_page_says_what_a_roll_was_for,
     a_finished_game_replays_step_by_step,
     the_verify_page_checks_a_pasted_export_and_refuses_oversized_ones,
     static_files_and_security_headers_are_served,
@@ -1365,6 +1366,30 @@ async fn the_audit_page_recomputes_the_dice_and_the_hash(app: TestApp) {
     assert!(missing.body.contains("has no event 9 yet"));
     let junk = app.get(&format!("/games/{}/events/nine", t.game_id)).await;
     assert_eq!(junk.status, 400);
+}
+
+/// Issue 38, the open table: the proof page of a move says what its rolls were for, as the
+/// player wrote it ("roll 2d6 to cross" → "to cross"), each expression with its own purpose.
+async fn the_proof_page_says_what_a_roll_was_for(app: TestApp) {
+    let t = app.lobby_game(&["Anna", "Ben"]).await;
+    app.play(&t, 0, "roll 2d6 to cross\nroll 1d6 morale").await;
+    let events = app.store.events(&t.game_id, 0, None).await.unwrap();
+    let seq = events
+        .iter()
+        .rposition(|e| e.dice.is_some())
+        .expect("the move rolled");
+    let p = app.get(&format!("/games/{}/events/{seq}", t.game_id)).await;
+    assert_eq!(p.status, 200, "{}", p.body);
+    let body = unescaped(&p.body);
+    let did = body
+        .split(r#"<h2 id="did-h">What it did</h2>"#)
+        .nth(1)
+        .unwrap_or_else(|| panic!("no 'What it did' on the proof page: {body}"));
+    let did = &did[..did.find("</ul>").unwrap()];
+    assert!(did.contains("Anna rolls 2d6 (to cross): "), "{did}");
+    assert!(did.contains("Anna rolls 1d6 (morale): "), "{did}");
+    // It comes before the proof, where the reader starts.
+    assert!(body.find("What it did").unwrap() < body.find("The dice").unwrap());
 }
 
 async fn a_finished_game_replays_step_by_step(app: TestApp) {

@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use despatch_core::engine::board::Pointed;
+use despatch_core::engine::board::{At, Highlight, Pointed};
 use despatch_core::engine::bot::{self, MemorySecrets};
 use despatch_core::engine::dice::hidden_stream;
 use despatch_core::engine::game::{Game, Move};
@@ -17,6 +17,7 @@ use despatch_core::rules;
 use despatch_core::rules::where_eagles_dare::data::DATA;
 use despatch_core::rules::where_eagles_dare::drawn::{last_move, window, MAX_COLS};
 use despatch_core::rules::where_eagles_dare::hex::Hex;
+use despatch_core::rules::where_eagles_dare::places;
 use despatch_core::rules::where_eagles_dare::state::{Bridge, OffMap, Phase, Side, State, Unit};
 use despatch_core::rules::where_eagles_dare::WhereEaglesDare;
 use serde_json::json;
@@ -129,7 +130,7 @@ fn board_issue_20_draws_a_window_of_the_map_with_series_hex_labels_terrain_units
             "{id} at {at}"
         );
     }
-    // The last move's path, from its start hex; Club Route ringed.
+    // The last move's path, from its start hex; Club Route drawn as a road.
     assert_eq!(
         last_move(&context.recent_lines),
         Some((
@@ -139,9 +140,9 @@ fn board_issue_20_draws_a_window_of_the_map_with_series_hex_labels_terrain_units
     );
     assert!(b.contains(r#"data-highlight="path""#));
     assert!(b.contains("the last move: x-inf 41.232 41.231 41.230"));
-    assert!(
-        b.contains(r#"data-highlight="cells""#) && b.contains("<title>Club Route (4.0)</title>")
-    );
+    assert!(b.contains(
+        r#"data-highlight="road" data-road="Club Route" pointer-events="none"><title>Club Route (4.0), Hell&#39;s Highway as designated: 41.232 41.231 41.230, then the Club Route marker at 42.229</title>"#
+    ));
     // The edge letters are explained in the series' numbers.
     assert!(b.contains(&format!("Edges: A = column {}", w.c0)));
 }
@@ -1143,4 +1144,235 @@ fn pointing_s3_1_decision_30_a_routed_unit_moves_one_hex_or_entrenches_at_its_ow
     assert!(after.entrenched.contains("A/502") && after.routing().is_none());
     let b = svg(&after, &Viewer::Spectator, &BoardContext::default());
     assert!(b.contains(r#"data-piece="m-entrenched-A/502" data-at="41.230""#));
+}
+
+/// The window's cell of a hex the window holds.
+fn at_in(w: &despatch_core::rules::where_eagles_dare::drawn::Window, h: Hex) -> At {
+    assert!(w.contains(h), "{h} in {w:?}");
+    At::new(h.col - w.c0, h.row - w.r0)
+}
+
+/// 4.0 Club Route: the road drawn is the ruleset's Club Route, hex for hex and in order, up to
+/// the marker; as the marker advances, the road follows it (issue 38, "Hell's Highway and the
+/// Club Route as roads").
+#[test]
+fn board_4_0_club_route_is_drawn_as_a_road_through_the_ruleset_s_club_route_hexes() {
+    let mut s = state("a-ride-in-the-country", json!({}));
+    // No unit on the map: the window holds Club Route and its marker.
+    s.units.clear();
+    assert_eq!(
+        s.club_route,
+        vec![hex("41.232"), hex("41.231"), hex("41.230")]
+    );
+    for extra in [vec![], vec!["42.229", "42.228", "43.228"]] {
+        if !extra.is_empty() {
+            s.club_route.extend(extra.iter().map(|t| hex(t)));
+            s.marker = Some(hex("44.227"));
+        }
+        let w = window(&s);
+        let roads: Vec<Vec<At>> = places::roads(&s, &w)
+            .into_iter()
+            .filter_map(|h| match h {
+                Highlight::Road { cells, line, .. } if line == places::CLUB_ROUTE => Some(cells),
+                _ => None,
+            })
+            .collect();
+        let mut expected: Vec<At> = s.club_route.iter().map(|h| at_in(&w, *h)).collect();
+        expected.push(at_in(&w, s.marker.unwrap()));
+        assert_eq!(roads, vec![expected]);
+        let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+        legible_on_a_phone(&b).unwrap();
+        assert!(b.contains(">Club Route</text>"), "legend");
+    }
+    // The marker off the map: the whole route, no road ahead.
+    s.marker = None;
+    let w = window(&s);
+    assert!(places::roads(&s, &w).iter().all(|h| matches!(
+        h,
+        Highlight::Road { line, .. } if *line == places::CLUB_ROUTE
+    )));
+}
+
+/// 4.1–4.2 potential Club Route: the road ahead runs from the marker through the first
+/// potential hex (42.228) to the Stop hexes north of it on each spur still open, then the
+/// common Stop and the end of the map; once a spur is chosen, only that spur's.
+#[test]
+fn board_4_2_the_road_ahead_runs_from_the_marker_through_the_stops_of_the_spurs_still_open() {
+    let mut s = state("a-ride-in-the-country", json!({}));
+    s.units.clear();
+    let marker = s.marker.unwrap();
+    assert_eq!(marker, hex("42.229"));
+    let son = DATA
+        .stops
+        .iter()
+        .find(|(k, _)| format!("{k:?}") == "Son")
+        .unwrap()
+        .1;
+    let best = DATA
+        .stops
+        .iter()
+        .find(|(k, _)| format!("{k:?}") == "Best")
+        .unwrap()
+        .1;
+    let chain = |spur: Hex| vec![marker, hex("42.228"), spur, hex("61.141"), hex("14.89")];
+    assert_eq!(
+        places::chains_ahead(&s, marker),
+        vec![chain(son), chain(best)]
+    );
+    s.spur = Some(despatch_core::rules::where_eagles_dare::data::Spur::Best);
+    assert_eq!(places::chains_ahead(&s, marker), vec![chain(best)]);
+    // Drawn dashed from the marker's hex, clipped to the window, named in the legend.
+    let w = window(&s);
+    let ahead: Vec<Vec<At>> = places::roads(&s, &w)
+        .into_iter()
+        .filter_map(|h| match h {
+            Highlight::Road { cells, line, .. } if line == places::ROAD_AHEAD => Some(cells),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ahead[0], vec![at_in(&w, marker), at_in(&w, hex("42.228"))]);
+    assert!(ahead
+        .iter()
+        .flatten()
+        .all(|a| a.col < w.cols && a.row < w.rows));
+    let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+    assert!(b.contains(r#"data-road="route ahead""#));
+    assert!(b.contains(">route ahead</text>"));
+    assert!(b.contains("this line only points the way"));
+}
+
+/// 3.3 airborne zones: every zone hex in the window is drawn, tinted as one named area and
+/// marked with its zone's letter (B/C in both), the legend naming the tint and the marks.
+#[test]
+fn board_3_3_the_drop_and_landing_zones_are_tinted_and_lettered() {
+    let mut s = state("the-best-laid-plans", json!({}));
+    // The window around a unit in DZ B, the Club Route marker off the map.
+    s.units.clear();
+    s.marker = None;
+    put(&mut s, "x-inf", Side::Allied, "60.149");
+    let w = window(&s);
+    let zone_hexes: std::collections::BTreeSet<Hex> = DATA
+        .zones
+        .values()
+        .flat_map(|(_, hs)| hs.iter().copied())
+        .filter(|h| w.contains(*h))
+        .collect();
+    assert!(
+        zone_hexes.contains(&hex("57.150")) && zone_hexes.len() > 20,
+        "{w:?}"
+    );
+    match places::zones(&w) {
+        Some(Highlight::Area { cells, name, .. }) => {
+            assert_eq!(name, places::ZONES);
+            let expected: Vec<At> = zone_hexes.iter().map(|h| at_in(&w, *h)).collect();
+            assert_eq!(cells, expected);
+        }
+        other => panic!("{other:?}"),
+    }
+    let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+    legible_on_a_phone(&b).unwrap();
+    assert!(b.contains(&format!(">{}</text>", places::ZONES)));
+    let cell = |h: &str| -> String {
+        let i = b
+            .find(&format!(r#"data-cell="{h}""#))
+            .unwrap_or_else(|| panic!("{h} drawn"));
+        b[i..i + b[i..].find("</g>").unwrap()].to_owned()
+    };
+    assert!(cell("57.150").contains(">B/C</text>"));
+    assert!(cell("58.148").contains(">B</text>"));
+    assert!(cell("60.151").contains(">C</text>"));
+    let drawn = WhereEaglesDare
+        .board(&s, &Viewer::Spectator, &BoardContext::default())
+        .unwrap();
+    assert!(drawn
+        .legend
+        .iter()
+        .any(|(k, v)| k == "Marks:" && v.starts_with("A1 A B C the airborne zones")));
+}
+
+/// The places the text names by hex are marked (the Best bridges' Stop 49.160, the Stop hexes,
+/// the end of Club Route), the bridges drawn across their hexsides, and the river the play
+/// note of 2.0 names (76.129/76.130) drawn along its hexside.
+#[test]
+fn board_2_0_and_4_2_named_places_bridges_and_the_play_note_s_river_are_drawn() {
+    let mut s = state("a-ride-in-the-country", json!({}));
+    // Each window around a unit, the Club Route marker off the map.
+    s.units.clear();
+    s.marker = None;
+    put(&mut s, "x-inf", Side::Allied, "49.161");
+    let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+    let i = b.find(r#"data-cell="49.160""#).unwrap();
+    assert!(b[i..i + b[i..].find("</g>").unwrap()].contains(">Best</text>"));
+    assert!(b.contains(r#"data-kind="bridge""#) && b.contains("railroad bridge best-rail"));
+    s.units.clear();
+    put(&mut s, "x-inf", Side::Allied, "61.142");
+    let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+    let i = b.find(r#"data-cell="61.141""#).unwrap();
+    assert!(b[i..i + b[i..].find("</g>").unwrap()].contains(">Stop</text>"));
+    s.units.clear();
+    put(&mut s, "x-inf", Side::Allied, "75.130");
+    let b = svg(&s, &Viewer::Spectator, &BoardContext::default());
+    legible_on_a_phone(&b).unwrap();
+    assert!(
+        b.contains(r#"data-kind="river" pointer-events="none"><title>76.129/76.130: river (2.12)"#)
+    );
+    assert!(b.contains(">river</text>"));
+    assert!(b.contains(r#"data-cell="76.129""#) && b.contains(r#"data-cell="76.130""#));
+}
+
+/// Decision 3: the numbers the engine takes from reconstructed data are marked where a player
+/// reads them — the board's note and the text board, the weather when its row is not the
+/// text's (3 = fog 5), the flank corps' track, the release roll's and the weather's prompts.
+#[test]
+fn board_decision_3_reconstructed_numbers_are_marked_where_a_player_reads_them() {
+    use despatch_core::rules::where_eagles_dare::data::Weather;
+    let mut s = state("a-ride-in-the-country", json!({}));
+    s.weather = Some(Weather::Overcast);
+    let notes = |s: &State| {
+        WhereEaglesDare
+            .board(s, &Viewer::Spectator, &BoardContext::default())
+            .unwrap()
+            .notes
+            .join("\n")
+    };
+    let n = notes(&s);
+    assert!(
+        n.contains("Reconstructed, not in the text (decision 3)"),
+        "{n}"
+    );
+    assert!(
+        n.contains("weather overcast (a reconstructed row of the Weather Table)"),
+        "{n}"
+    );
+    let text = WhereEaglesDare
+        .board_text(&s, &Viewer::Spectator)
+        .expect("a text board");
+    assert!(text.contains("Reconstructed, not in the text"), "{text}");
+    assert!(
+        text.contains("Weather: overcast (a reconstructed row"),
+        "{text}"
+    );
+    s.weather = Some(Weather::Fog { clear: 5 });
+    let n = notes(&s);
+    assert!(n.contains("weather fog (clears on 5 or less)."), "{n}");
+    assert!(!n.contains("a reconstructed row"), "{n}");
+    s.phase = Phase::Weather;
+    let p = WhereEaglesDare.prompts(&s);
+    assert!(
+        p[0].decision
+            .contains("rows but 3 = fog 5 are reconstructed"),
+        "{:?}",
+        p[0].decision
+    );
+    s.phase = Phase::Release;
+    let next =
+        despatch_core::rules::where_eagles_dare::release::next(&s).expect("a Formation next");
+    let n = next.number.expect("a numbered Formation next");
+    let p = WhereEaglesDare.prompts(&s);
+    assert!(
+        p[0].decision
+            .contains(&format!("{} (its number {n} is reconstructed)", next.name)),
+        "{:?}",
+        p[0].decision
+    );
 }

@@ -12,6 +12,8 @@ pub(super) const MARGIN: f64 = 40.0;
 /// The narrowest screen the drawing must stay legible on.
 pub(super) const PHONE: f64 = 390.0;
 pub(super) const MIN_PX: f64 = 11.0;
+/// The smallest square a finger taps on a phone, in CSS px (docs/web.md, "Drawing a board").
+pub const TAP_PX: f64 = 32.0;
 
 impl Board {
     /// The map's size in drawing units (without the margins).
@@ -29,6 +31,20 @@ impl Board {
     /// The drawing's width in units.
     pub fn width(&self) -> f64 {
         self.map_size().0 + 2.0 * MARGIN
+    }
+
+    /// The width in CSS px at which a square is [`TAP_PX`] across, when drawn 390 px wide
+    /// (the phone's width) it would be smaller: the page then draws the board that wide inside
+    /// its own scrolling box (`data-tap-width`, static/table.js), so a square is tapped without
+    /// zooming first. `None` on other grids and where the squares are large enough.
+    pub fn tap_width(&self) -> Option<f64> {
+        match self.grid {
+            Grid::Square { .. } => {
+                let at_phone = SQUARE * PHONE / self.width();
+                (at_phone < TAP_PX).then(|| (self.width() * TAP_PX / SQUARE).ceil())
+            }
+            _ => None,
+        }
     }
 
     /// The smallest font size, in drawing units, that is still 11 px when the drawing is

@@ -7,14 +7,22 @@ use std::ops::Range;
 
 use super::layout::{wrap, MARGIN};
 use super::render::{esc, SIDES};
-use super::{Board, Grid, Ground, Highlight, Line, LinkKind, SideKind, ZONE};
+use super::{Board, Grid, Ground, Highlight, Line, LinkKind, SideKind, AREA, ZONE};
+
+/// A kind drawn over the map that the legend names: a line, the watched tint or a named area.
+#[derive(Debug, Clone, PartialEq)]
+enum Over {
+    Line(Line),
+    Zone,
+    Area(String),
+}
 
 /// What the legend names, and the rows it takes.
 pub(super) struct Legend {
     grounds: Vec<Ground>,
     link_kinds: Vec<LinkKind>,
-    /// The kinds of line and zone drawn over the map, named after the links (`None`: a zone).
-    over: Vec<Option<Line>>,
+    /// The kinds of line and tint drawn over the map, named after the links.
+    over: Vec<Over>,
     /// The rows of swatches.
     rows: usize,
     /// The legend's own lines and the notes, wrapped.
@@ -33,13 +41,20 @@ impl Legend {
         link_kinds.sort();
         link_kinds.dedup();
         // The kinds of line and zone drawn over the map, named in the legend after the links.
-        let mut over: Vec<Option<Line>> = Vec::new();
+        let mut over: Vec<Over> = Vec::new();
         for h in &board.highlights {
             let kind = match h {
-                Highlight::Path { .. } => Some(Line::MOVE),
-                Highlight::Retreat { .. } => Some(Line::RETREAT),
-                Highlight::Fire { .. } => Some(Line::FIRE),
-                Highlight::Zone { .. } => None,
+                Highlight::Path { .. } => Over::Line(Line::MOVE),
+                Highlight::Retreat { .. } => Over::Line(Line::RETREAT),
+                Highlight::Fire { .. } => Over::Line(Line::FIRE),
+                Highlight::Road { line, .. } => Over::Line(*line),
+                Highlight::Zone { .. } => Over::Zone,
+                Highlight::Area { name, .. } => {
+                    if over.iter().any(|o| matches!(o, Over::Area(_))) {
+                        continue;
+                    }
+                    Over::Area(name.clone())
+                }
                 Highlight::Cells { .. } => continue,
             };
             if !over.contains(&kind) {
@@ -49,7 +64,7 @@ impl Legend {
         if matches!(board.grid, Grid::Hex { .. }) {
             for kind in SideKind::ALL {
                 if board.hexsides.iter().any(|h| h.kind == kind) {
-                    over.push(Some(kind.line()));
+                    over.push(Over::Line(kind.line()));
                 }
             }
         }
@@ -114,8 +129,13 @@ impl Legend {
         ));
         }
         for kind in &self.over {
+            let tint = |(class, fill, _, opacity): (&str, &str, &str, f64)| {
+                format!(
+                    r##"<rect class="{class}" fill="{fill}" fill-opacity="{opacity}" stroke="#6b6453" width="{font:.0}" height="{font:.0}" x="{{x}}" y="{{y}}"/>"##
+                )
+            };
             let swatch = match kind {
-                Some(line) => format!(
+                Over::Line(line) => format!(
                     r##"<line class="b-casing" stroke="{casing}" stroke-width="{1:.1}" stroke-linecap="round" x1="{{x}}" y1="{{ym}}" x2="{{x2}}" y2="{{ym}}"/><line class="{0}" stroke="{2}" stroke-width="{3:.1}" stroke-linecap="round" stroke-dasharray="{4}" x1="{{x}}" y1="{{ym}}" x2="{{x2}}" y2="{{ym}}"/>"##,
                     line.class,
                     font * 0.5,
@@ -128,12 +148,14 @@ impl Legend {
                     },
                     casing = Line::CASING.light,
                 ),
-                None => format!(
-                    r##"<rect class="{0}" fill="{1}" fill-opacity="{2}" stroke="#6b6453" width="{3:.0}" height="{3:.0}" x="{{x}}" y="{{y}}"/>"##,
-                    ZONE.0, ZONE.1, ZONE.3, font
-                ),
+                Over::Zone => tint(ZONE),
+                Over::Area(_) => tint(AREA),
             };
-            let name = kind.map_or("watched", |l| l.name);
+            let name = match kind {
+                Over::Line(line) => line.name,
+                Over::Zone => "watched",
+                Over::Area(name) => name,
+            };
             entries.push((swatch, name.to_owned()));
         }
         for (s, name) in board.sides.iter().enumerate() {

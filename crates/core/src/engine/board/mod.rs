@@ -23,7 +23,7 @@ mod piece;
 mod render;
 
 pub use hand::{Card, Gather, Hand};
-pub use layout::POINT;
+pub use layout::{POINT, TAP_PX};
 pub use model::*;
 pub use render::{esc, render};
 

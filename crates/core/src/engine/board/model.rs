@@ -116,17 +116,17 @@ pub enum Ground {
 
 impl Ground {
     /// Its CSS class, light and dark fill.
-    pub(super) fn paint(self) -> (&'static str, &'static str, &'static str) {
+    pub fn paint(self) -> (&'static str, &'static str, &'static str) {
         match self {
             Ground::Clear => ("g-clear", "#e9e4c9", "#3a3a2c"),
-            Ground::Forest => ("g-forest", "#8fb07a", "#2f4a2a"),
+            Ground::Forest => ("g-forest", "#8fb07a", "#1f5a2c"),
             Ground::Hill => ("g-hill", "#d2b48c", "#5a4630"),
             Ground::Town => ("g-town", "#c9a6a0", "#5b3a36"),
-            Ground::Swamp => ("g-swamp", "#a9bfa3", "#354a3c"),
+            Ground::Swamp => ("g-swamp", "#a9bfa3", "#3f6a6a"),
             Ground::Water => ("g-water", "#8fb8de", "#1f3f5f"),
             Ground::Waterway => ("g-waterway", "#a8cbe8", "#27496b"),
             Ground::Crossing => ("g-crossing", "#b89a6a", "#6b5530"),
-            Ground::Fence => ("g-fence", "#e0d6a8", "#4a4530"),
+            Ground::Fence => ("g-fence", "#e0d6a8", "#6a6a28"),
             Ground::Entrenchment => ("g-entrenchment", "#c8b98a", "#514a33"),
             Ground::Fort => ("g-fort", "#a8a39a", "#55524c"),
             Ground::Wall => ("g-wall", "#4a4a4a", "#111111"),
@@ -270,6 +270,21 @@ pub enum Highlight {
     Cells { cells: Vec<At>, title: String },
     /// Cells watched or covered (a Sentry's watch zone): each tinted ([`ZONE`]).
     Zone { cells: Vec<At>, title: String },
+    /// A road through the cells in order (a highway, the road ahead): drawn under the pieces,
+    /// as its `line`'s core over the casing with no arrowhead, and named in the legend by
+    /// `line.name` ([`Line::ROAD`], [`Line::ROAD_AHEAD`]).
+    Road {
+        cells: Vec<At>,
+        line: Line,
+        title: String,
+    },
+    /// A named area of the map (a drop zone): each cell tinted ([`AREA`]); the legend names the
+    /// tint `name` (the first area's, when several are drawn).
+    Area {
+        cells: Vec<At>,
+        name: String,
+        title: String,
+    },
 }
 
 /// How a kind of line over the map is drawn: a core in its colour over a darker casing (so
@@ -311,6 +326,22 @@ impl Line {
         dash: "",
         name: "fire",
     };
+    /// A road: brown, solid (under the pieces, [`Highlight::Road`]).
+    pub const ROAD: Line = Line {
+        class: "b-road",
+        light: "#d9854a",
+        dark: "#e2a77a",
+        dash: "",
+        name: "road",
+    };
+    /// A road ahead, not yet taken (a highway's potential course): brown dashes.
+    pub const ROAD_AHEAD: Line = Line {
+        class: "b-road",
+        light: "#d9854a",
+        dark: "#e2a77a",
+        dash: "2 1.5",
+        name: "road ahead",
+    };
     /// The casing under every line.
     pub const CASING: Line = Line {
         class: "b-casing",
@@ -324,6 +355,10 @@ impl Line {
 /// The tint of a watched cell ([`Highlight::Zone`]): class, light and dark fill, and its
 /// opacity.
 pub const ZONE: (&str, &str, &str, f64) = ("b-zone", "#e4572e", "#ff8a65", 0.35);
+
+/// The tint of a named area ([`Highlight::Area`]): class, light and dark fill, and its
+/// opacity. Violet, apart from the grounds' greens and browns and the watched cells' orange.
+pub const AREA: (&str, &str, &str, f64) = ("b-area", "#7b3fc4", "#c7a2ff", 0.3);
 
 /// One of the six edges of a flat-topped hex, clockwise from the top.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

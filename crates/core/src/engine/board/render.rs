@@ -7,7 +7,7 @@ use std::fmt::Write;
 use super::layout::{hex_points, point_slot, slots, Slot, Text, HEX, MARGIN, SQUARE};
 use super::legend::Legend;
 use super::piece::draw_piece;
-use super::{At, Board, Edge, Grid, Ground, Hexside, Highlight, Line, LinkKind, STYLE, ZONE};
+use super::{At, Board, Edge, Grid, Ground, Hexside, Highlight, Line, LinkKind, AREA, STYLE, ZONE};
 
 /// The side colours: light, dark, text on it.
 pub(super) const SIDES: [(&str, &str, &str); 4] = [
@@ -56,14 +56,19 @@ pub fn render(board: &Board) -> String {
     let legend = Legend::of(board);
     let height = MARGIN * 2.0 + map_h + legend.height(line) + line;
     let mut svg = String::with_capacity(64 * 1024);
+    let tap = match board.tap_width() {
+        Some(px) => format!(r#" data-tap-width="{px:.0}""#),
+        None => String::new(),
+    };
     let _ = write!(
         svg,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0} {height:.0}" role="img" aria-labelledby="board-title board-desc" class="board drawn" font-family="system-ui, sans-serif" data-min-font="{font}"><title id="board-title">{}</title><desc id="board-desc">{}</desc><style>{STYLE}</style><rect class="b-paper" fill="#f7f3e8" width="{width:.0}" height="{height:.0}"/>"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0} {height:.0}" role="img" aria-labelledby="board-title board-desc" class="board drawn" font-family="system-ui, sans-serif" data-min-font="{font}"{tap}><title id="board-title">{}</title><desc id="board-desc">{}</desc><style>{STYLE}</style><rect class="b-paper" fill="#f7f3e8" width="{width:.0}" height="{height:.0}"/>"##,
         esc(&board.title),
         esc(&board.description),
     );
     edges(&mut svg, board);
     links(&mut svg, board);
+    undrawn_hexes(&mut svg, board);
     cells(&mut svg, board);
     hexsides(&mut svg, board);
     highlights(&mut svg, board);
@@ -154,6 +159,40 @@ fn links(svg: &mut String, board: &Board) {
     }
 }
 
+/// A hex grid's hexes that have no cell of their own, as faint outlines in one path under the
+/// cells, so that a board drawing only the hexes that matter (Where Eagles Dare's window) still
+/// reads as a map; nothing where every hex is drawn. They take no clicks: nothing is there.
+fn undrawn_hexes(svg: &mut String, board: &Board) {
+    let Grid::Hex { cols, rows } = board.grid else {
+        return;
+    };
+    let drawn: std::collections::BTreeSet<At> = board.cells.iter().map(|c| c.at).collect();
+    let mut d = String::new();
+    let (h, v) = (HEX / 2.0, HEX * 3f64.sqrt() / 2.0);
+    for col in 0..cols {
+        for row in 0..rows {
+            let at = At::new(col, row);
+            if drawn.contains(&at) {
+                continue;
+            }
+            let (x, y) = board.centre(at);
+            let _ = write!(
+                d,
+                "M{:.1},{y:.1}l{h:.0},{v:.1} {:.0},0 {h:.0},-{v:.1} -{h:.0},-{v:.1} -{:.0},0z",
+                x - HEX,
+                HEX,
+                HEX
+            );
+        }
+    }
+    if !d.is_empty() {
+        let _ = write!(
+            svg,
+            r##"<path class="b-grid" fill="none" stroke="#d8cfb4" stroke-width="1.5" d="{d}"/>"##
+        );
+    }
+}
+
 /// The cells: each its ground's shape, its title and its mark.
 fn cells(svg: &mut String, board: &Board) {
     let font = board.min_font();
@@ -233,9 +272,33 @@ fn hexsides(svg: &mut String, board: &Board) {
 /// so a pointed cell or piece under one is still reached.
 fn highlights(svg: &mut String, board: &Board) {
     svg.push_str(r#"<g class="b-highlights">"#);
+    // The areas first, then the roads over them, then the rings and tints.
+    for h in &board.highlights {
+        if let Highlight::Area { cells, name, title } = h {
+            let _ = write!(
+                svg,
+                r#"<g class="b-hl" data-highlight="area" data-area="{}" pointer-events="none"><title>{}</title>"#,
+                esc(name),
+                esc(title)
+            );
+            for &at in cells {
+                svg.push_str(&board.tint_shape(at, AREA));
+            }
+            svg.push_str("</g>");
+        }
+    }
+    for h in &board.highlights {
+        if let Highlight::Road { cells, line, title } = h {
+            draw_road(svg, board, *line, cells, title);
+        }
+    }
     for h in &board.highlights {
         match h {
-            Highlight::Path { .. } | Highlight::Retreat { .. } | Highlight::Fire { .. } => {}
+            Highlight::Path { .. }
+            | Highlight::Retreat { .. }
+            | Highlight::Fire { .. }
+            | Highlight::Road { .. }
+            | Highlight::Area { .. } => {}
             Highlight::Cells { cells, title } => {
                 for &at in cells {
                     let (x, y) = board.centre(at);
@@ -254,7 +317,7 @@ fn highlights(svg: &mut String, board: &Board) {
                     esc(title)
                 );
                 for &at in cells {
-                    svg.push_str(&board.zone_shape(at));
+                    svg.push_str(&board.tint_shape(at, ZONE));
                 }
                 svg.push_str("</g>");
             }
@@ -316,16 +379,20 @@ fn lines(svg: &mut String, board: &Board) {
             Highlight::Fire { from, to, title } => {
                 draw_line(svg, board, "fire", Line::FIRE, &[*from, *to], title);
             }
-            Highlight::Cells { .. } | Highlight::Zone { .. } => {}
+            Highlight::Cells { .. }
+            | Highlight::Zone { .. }
+            | Highlight::Road { .. }
+            | Highlight::Area { .. } => {}
         }
     }
     svg.push_str("</g>");
 }
 
 impl Board {
-    /// A watched cell's tint ([`Highlight::Zone`]): the cell's shape, filled and see-through.
-    fn zone_shape(&self, at: At) -> String {
-        let (class, fill, _, opacity) = ZONE;
+    /// A tinted cell ([`Highlight::Zone`] with [`ZONE`], [`Highlight::Area`] with [`AREA`]):
+    /// the cell's shape, filled and see-through.
+    fn tint_shape(&self, at: At, tint: (&str, &str, &str, f64)) -> String {
+        let (class, fill, _, opacity) = tint;
         let (x, y) = self.centre(at);
         match self.grid {
             Grid::Hex { .. } => {
@@ -391,6 +458,46 @@ impl Board {
             }
         }
     }
+}
+
+/// A road through the centres of `cells` in the style of `line`, under the pieces: the
+/// casing, then the core, joined round, no arrowhead; a single cell is a dot.
+fn draw_road(svg: &mut String, board: &Board, line: Line, cells: &[At], title: &str) {
+    let mut pts: Vec<(f64, f64)> = cells.iter().map(|&at| board.centre(at)).collect();
+    pts.dedup();
+    if pts.is_empty() {
+        return;
+    }
+    let w = board.line_width();
+    let cw = w * 1.8;
+    let casing = Line::CASING.light;
+    let _ = write!(
+        svg,
+        r#"<g class="b-hl" data-highlight="road" data-road="{}" pointer-events="none"><title>{}</title>"#,
+        esc(line.name),
+        esc(title)
+    );
+    if pts.len() == 1 {
+        let (x, y) = pts[0];
+        let _ = write!(
+            svg,
+            r#"<circle class="b-casing" fill="{1}" stroke="{casing}" stroke-width="{2:.1}" cx="{x:.1}" cy="{y:.1}" r="{3:.1}"/><circle class="{0}-dot" fill="{1}" cx="{x:.1}" cy="{y:.1}" r="{3:.1}"/>"#,
+            line.class,
+            line.light,
+            w * 0.4,
+            w
+        );
+    } else {
+        let points: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        let points = points.join(" ");
+        let dash = dash_array(line.dash, w);
+        let _ = write!(
+            svg,
+            r#"<polyline class="b-casing" fill="none" stroke="{casing}" stroke-width="{cw:.1}" stroke-linecap="round" stroke-linejoin="round"{dash} points="{points}"/><polyline class="{0}" fill="none" stroke="{1}" stroke-width="{w:.1}" stroke-linecap="round" stroke-linejoin="round"{dash} points="{points}"/>"#,
+            line.class, line.light,
+        );
+    }
+    svg.push_str("</g>");
 }
 
 /// A line through the centres of `cells` in the style of `line`, drawn over the pieces: a dot

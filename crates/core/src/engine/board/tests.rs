@@ -1,4 +1,4 @@
-use super::layout::{HEX, MIN_PX, PHONE};
+use super::layout::{HEX, MIN_PX, PHONE, SQUARE};
 use super::*;
 
 fn sample(grid: Grid) -> Board {
@@ -237,6 +237,68 @@ fn contrast(a: &str, b: &str) -> f64 {
     (a.max(b) + 0.05) / (a.min(b) + 0.05)
 }
 
+/// A colour in CIELAB (D65), for telling fills apart by eye rather than by luminance.
+fn lab(hex: &str) -> (f64, f64, f64) {
+    let c = |i: usize| {
+        let v = f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()) / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let (r, g, b) = (c(1), c(3), c(5));
+    let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    let f = |t: f64| {
+        if t > 0.008856 {
+            t.cbrt()
+        } else {
+            7.787 * t + 16.0 / 116.0
+        }
+    };
+    (
+        116.0 * f(y) - 16.0,
+        500.0 * (f(x) - f(y)),
+        200.0 * (f(y) - f(z)),
+    )
+}
+
+/// The CIE76 colour difference: about 2.3 is just noticeable, 20 and more tells two fills apart
+/// at a glance.
+fn delta_e(a: &str, b: &str) -> f64 {
+    let (p, q) = (lab(a), lab(b));
+    ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2) + (p.2 - q.2).powi(2)).sqrt()
+}
+
+/// Issue 38, For Honor and Glory's terrain (its Terrain Effects Chart): clear, fence, forest
+/// and swamp told apart in dark mode — each pair of the dark fills at least 20 apart (CIE76),
+/// the stylesheet giving the same colours.
+#[test]
+fn clear_fence_forest_and_swamp_are_told_apart_in_dark_mode() {
+    let (_, dark_css) = STYLE
+        .split_once("@media (prefers-color-scheme: dark)")
+        .unwrap();
+    let four = [Ground::Clear, Ground::Fence, Ground::Forest, Ground::Swamp];
+    for (i, a) in four.iter().enumerate() {
+        let (class, _, dark) = a.paint();
+        assert!(
+            dark_css.contains(&format!(".{class}{{fill:{dark}}}")),
+            "board.css's dark {class} is {dark}"
+        );
+        for b in &four[i + 1..] {
+            let d = delta_e(dark, b.paint().2);
+            assert!(
+                d >= 20.0,
+                "{} and {} in the dark: {d:.1}",
+                a.name(),
+                b.name()
+            );
+        }
+    }
+}
+
 const GROUNDS: [Ground; 20] = [
     Ground::Clear,
     Ground::Forest,
@@ -421,6 +483,105 @@ fn paths_fire_lines_and_zones_are_drawn_from_data_and_named_in_the_legend() {
     }
 }
 
+/// Issue 38, "the board shows what the text places": a road through cells (a highway, solid;
+/// the road ahead, dashed) is drawn under the pieces as a core over its casing with no
+/// arrowhead, legible on every ground in light and dark; a named area (drop zones) tints each
+/// of its cells; the legend names both; neither takes clicks; the stylesheet darkens both.
+#[test]
+fn roads_and_named_areas_are_drawn_under_the_pieces_and_named_in_the_legend() {
+    let (light_css, dark_css) = STYLE
+        .split_once("@media (prefers-color-scheme: dark)")
+        .unwrap();
+    for line in [Line::ROAD, Line::ROAD_AHEAD] {
+        stands_out_on_every_ground(&line);
+        for (css, colour) in [(light_css, line.light), (dark_css, line.dark)] {
+            for rule in [
+                format!(".{}{{stroke:{colour}}}", line.class),
+                format!(".{}-dot{{fill:{colour}}}", line.class),
+            ] {
+                assert!(css.contains(&rule), "board.css lacks {rule}");
+            }
+        }
+    }
+    assert!(light_css.contains(&format!(".{}{{fill:{}}}", AREA.0, AREA.1)));
+    assert!(dark_css.contains(&format!(".{}{{fill:{}}}", AREA.0, AREA.2)));
+    let mut b = sample(Grid::Hex { cols: 16, rows: 12 });
+    b.highlights = vec![
+        Highlight::Road {
+            cells: vec![At::new(0, 0), At::new(1, 0), At::new(2, 1)],
+            line: Line {
+                name: "the highway",
+                ..Line::ROAD
+            },
+            title: "the highway A1 B1 C2".into(),
+        },
+        Highlight::Road {
+            cells: vec![At::new(2, 1), At::new(5, 4)],
+            line: Line::ROAD_AHEAD,
+            title: "the road ahead".into(),
+        },
+        Highlight::Road {
+            cells: vec![At::new(7, 7)],
+            line: Line::ROAD,
+            title: "a stub".into(),
+        },
+        Highlight::Area {
+            cells: vec![At::new(1, 0), At::new(1, 1), At::new(2, 0)],
+            name: "drop zone".into(),
+            title: "DZ X".into(),
+        },
+    ];
+    let svg = render(&b);
+    let part = |needle: &str| -> String {
+        svg.split(needle)
+            .nth(1)
+            .unwrap_or_else(|| panic!("{needle}"))
+            .split("</g>")
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    let highway = part(
+        r#"data-highlight="road" data-road="the highway" pointer-events="none"><title>the highway A1 B1 C2</title>"#,
+    );
+    assert!(highway.contains(r#"<polyline class="b-casing""#));
+    assert!(highway.contains(r#"<polyline class="b-road""#));
+    assert!(!highway.contains("stroke-dasharray") && !highway.contains("<polygon"));
+    // Through the three cells' centres.
+    let points = highway
+        .split(r#"<polyline class="b-road""#)
+        .nth(1)
+        .unwrap()
+        .split("points=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    assert_eq!(points.split(' ').count(), 3, "{points}");
+    let ahead =
+        part(r#"data-road="road ahead" pointer-events="none"><title>the road ahead</title>"#);
+    assert!(ahead.contains("stroke-dasharray"), "{ahead}");
+    let stub = part(r#"<title>a stub</title>"#);
+    assert!(stub.contains(r#"<circle class="b-road-dot""#), "{stub}");
+    let area = part(
+        r#"data-highlight="area" data-area="drop zone" pointer-events="none"><title>DZ X</title>"#,
+    );
+    assert_eq!(area.matches(r#"class="b-area""#).count(), 3);
+    for name in ["the highway", "road ahead", "road", "drop zone"] {
+        assert!(svg.contains(&format!(">{name}</text>")), "legend: {name}");
+    }
+    let (before, _) = svg.split_once(r#"<g class="b-pieces">"#).unwrap();
+    for needle in [r#"data-highlight="road""#, r#"data-highlight="area""#] {
+        assert!(before.contains(needle), "{needle} under the pieces");
+    }
+    assert_eq!(
+        svg.matches("data-highlight=").count(),
+        svg.matches(r#"pointer-events="none""#).count()
+    );
+}
+
 /// Issue 18's drawn map: hexsides as data — a cell and one of its six edges, by kind —
 /// drawn along that edge (the same edge seen from either cell), named in the legend, taking
 /// no clicks, each kind legible on every ground in light and dark like the lines above.
@@ -549,4 +710,55 @@ fn no_text_is_under_11_px_on_a_390_px_phone() {
             assert!(size * PHONE / width >= MIN_PX, "{size} at width {width}");
         }
     }
+}
+
+/// Issue 38, Hour of Glory's squares to tap on a phone: a square grid whose squares would be
+/// under 32 px at 390 px carries the width at which they are 32 px (`data-tap-width`); a grid
+/// whose squares are large enough, or a hex grid, carries none.
+#[test]
+fn a_square_grid_too_fine_for_a_finger_says_how_wide_to_draw_it() {
+    let fine = sample(Grid::Square { cols: 28, rows: 24 });
+    let px = fine
+        .tap_width()
+        .expect("28 squares across 390 px are too small");
+    assert!((px * SQUARE / fine.width() - TAP_PX).abs() < 0.1, "{px}");
+    assert!(render(&fine).contains(&format!(r#" data-tap-width="{px:.0}""#)));
+    for coarse in [
+        sample(Grid::Square { cols: 6, rows: 6 }),
+        sample(Grid::Hex { cols: 16, rows: 12 }),
+    ] {
+        assert_eq!(coarse.tap_width(), None);
+        assert!(!render(&coarse).contains("data-tap-width"));
+    }
+}
+
+/// Issue 38, Where Eagles Dare's "nearly empty grid": a hex board drawing only some of its hexes
+/// outlines the others faintly, in one path under the cells (one outline each), so it reads
+/// as a map; a board drawing every hex carries no such path.
+#[test]
+fn a_hex_board_outlines_the_hexes_it_does_not_draw() {
+    let mut b = sample(Grid::Hex { cols: 16, rows: 12 });
+    let svg = render(&b);
+    let grid = svg
+        .split(r#"<path class="b-grid""#)
+        .nth(1)
+        .expect("the undrawn hexes are outlined");
+    let grid = &grid[..grid.find("/>").unwrap()];
+    assert_eq!(grid.matches('M').count(), 16 * 12 - b.cells.len());
+    assert!(svg.find(r#"class="b-grid""#).unwrap() < svg.find(r#"<g class="b-cells">"#).unwrap());
+    let (light_css, dark_css) = STYLE
+        .split_once("@media (prefers-color-scheme: dark)")
+        .unwrap();
+    assert!(light_css.contains(".b-grid{stroke:#d8cfb4}") && dark_css.contains(".b-grid{stroke:"));
+    b.cells = (0..16)
+        .flat_map(|c| (0..12).map(move |r| At::new(c, r)))
+        .map(|at| Cell {
+            at,
+            label: format!("{},{}", at.col, at.row),
+            ground: Ground::Clear,
+            mark: None,
+            title: String::new(),
+        })
+        .collect();
+    assert!(!render(&b).contains(r#"class="b-grid""#));
 }

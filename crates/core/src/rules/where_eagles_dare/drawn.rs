@@ -41,6 +41,7 @@ use super::data::{DATA, TURNS};
 use super::hex::Hex;
 use super::oob::{Class, OOB};
 use super::phase_name;
+use super::places;
 use super::state::{OffMap, Side, State};
 use super::terrain::Terrain;
 use super::text_board::{flak_line, sees_off_map};
@@ -70,7 +71,7 @@ impl Window {
             && h.row < self.r0 + self.rows
     }
 
-    fn at(&self, h: Hex) -> At {
+    pub(super) fn at(&self, h: Hex) -> At {
         At::new(h.col - self.c0, h.row - self.r0)
     }
 
@@ -323,6 +324,9 @@ pub fn hexsides(s: &State, w: &Window) -> Vec<Hexside> {
         SideKind::Culvert,
         format!("{a}/{b}: the culvert (2.17)"),
     );
+    for (a, b, what) in places::rivers() {
+        add(a, b, SideKind::River, format!("{a}/{b}: {what}"));
+    }
     out
 }
 
@@ -468,14 +472,25 @@ const MARKERS: &str = "CR Club Route marker, Ru rubble, RB road block, Mi Minefi
 /// The board `viewer` may see.
 pub fn board(s: &State, viewer: &Viewer, context: &BoardContext) -> Board {
     let w = window(s);
-    let drawn = cells(s, &w);
+    let mut drawn = cells(s, &w);
+    // The river hexsides the text places are drawn between their two hexes.
+    for (a, b, what) in places::rivers() {
+        for h in [a, b].into_iter().filter(|h| w.contains(*h)) {
+            drawn
+                .entry(h)
+                .or_insert_with(|| (Ground::Clear, "no map loaded: terrain the players'".into()))
+                .1
+                .push_str(&format!("; {what}"));
+        }
+    }
+    let marks = places::marks();
     let cells: Vec<Cell> = drawn
         .iter()
         .map(|(h, (g, title))| Cell {
             at: w.at(*h),
             label: h.to_string(),
             ground: *g,
-            mark: None,
+            mark: marks.get(h).cloned(),
             title: title.clone(),
         })
         .collect();
@@ -795,21 +810,11 @@ fn marker_pieces(s: &State, w: &Window, pieces: &mut Vec<Piece>) {
     }
 }
 
-/// The highlights layer: Club Route, the last move's path, a fire waiting for its result.
+/// The highlights layer: the airborne zones, Club Route and the road ahead (`places`), the
+/// last move's path, a fire waiting for its result.
 fn highlights(s: &State, w: &Window, context: &BoardContext) -> Vec<Highlight> {
-    let mut highlights = Vec::new();
-    let route: Vec<At> = s
-        .club_route
-        .iter()
-        .filter(|h| w.contains(**h))
-        .map(|h| w.at(*h))
-        .collect();
-    if !route.is_empty() {
-        highlights.push(Highlight::Cells {
-            cells: route,
-            title: "Club Route (4.0)".into(),
-        });
-    }
+    let mut highlights: Vec<Highlight> = places::zones(w).into_iter().collect();
+    highlights.extend(places::roads(s, w));
     if let Some((unit, path)) = last_move(&context.recent_lines) {
         let cells: Vec<At> = path
             .iter()
@@ -861,9 +866,13 @@ fn legend(s: &State) -> Vec<(String, String)> {
         ),
         ("Markers:".to_owned(), MARKERS.to_owned()),
         (
-            "Rings:".to_owned(),
-            "Club Route; dashes: the last move; red line: a fire awaiting its result".to_owned(),
+            "Lines:".to_owned(),
+            "brown: Club Route, Hell's Highway (4.0), to the marker; dashed: the route ahead \
+             (4.1) to the next Stop hexes, a straight line that points the way (the road's \
+             hexes are the published map's); violet: the airborne zones (3.3); amber: the last move; red: a fire awaiting its result"
+                .to_owned(),
         ),
+        ("Marks:".to_owned(), places::MARKS.to_owned()),
         (
             "Ground:".to_owned(),
             if s.map.is_some() {
@@ -887,7 +896,7 @@ fn notes(s: &State, viewer: &Viewer, w: &Window, outside: Vec<String>) -> Vec<St
             s.clock(),
             phase_name(&s.phase),
             s.impulse.name(),
-            s.weather.map_or("not rolled".into(), |x| x.name())
+            places::weather_words(s)
         ),
         format!(
             "Edges: A = column {} … {} = column {}; 1 = row {} … {} = row {} (hex 56.201 is column 56, row 201).",
@@ -935,6 +944,7 @@ fn notes(s: &State, viewer: &Viewer, w: &Window, outside: Vec<String>) -> Vec<St
             .collect();
         notes.push(format!("Off map (German only, 5.0): {}.", at.join("; ")));
     }
+    notes.push(places::RECONSTRUCTED.to_owned());
     notes
 }
 

@@ -27,6 +27,7 @@ pub mod offmap;
 pub mod oob;
 pub mod options;
 pub mod order;
+pub mod places;
 pub mod pointing;
 pub mod position;
 pub mod prompts;

@@ -307,10 +307,7 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
         phase_name(&s.phase),
         s.impulse.name()
     ));
-    line(format!(
-        "Weather: {}",
-        s.weather.map_or("not rolled".into(), |w| w.name())
-    ));
+    line(format!("Weather: {}", super::places::weather_words(s)));
     for d in &s.drops {
         let state = match d.arrived {
             Some((day, t)) => format!("came in {} {day} Sept", TURNS[t]),
@@ -474,7 +471,7 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
     for (id, c) in &s.corps {
         if let Some(t) = DATA.offmap.corps.iter().find(|t| &t.id == id) {
             line(format!(
-                "{} Corps: {} ({} failures)",
+                "{} Corps: {} ({} failures; the track is reconstructed)",
                 id.to_uppercase(),
                 t.boxes[c.at],
                 c.failures
@@ -496,7 +493,7 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
     }
     if !s.drop_awaiting.is_empty() {
         line(format!(
-            "Dropped, to roll on the Drop Table (3.4.1): {}",
+            "Dropped, to roll on the Drop Table (3.4.1, its rows reconstructed): {}",
             s.drop_awaiting.join(" ")
         ));
     }
@@ -530,6 +527,7 @@ pub fn draw(s: &State, viewer: &Viewer) -> String {
             d.text
         ));
     }
+    line(super::places::RECONSTRUCTED.to_owned());
     super::super::fit_for_mail(&out)
 }
 

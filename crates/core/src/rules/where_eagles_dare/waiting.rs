@@ -51,7 +51,7 @@ pub fn waiting(s: &State) -> Option<Waiting> {
             format!("Seal your free drop plan for Drop {next} (3.3.2): formation:zone for each Formation"),
             false,
         ),
-        Phase::Weather => w(Side::Allied, PromptKind::Turn, format!("{clock}: roll the weather (1.2)"), false),
+        Phase::Weather => w(Side::Allied, PromptKind::Turn, format!("{clock}: roll the weather (1.2; the Weather Table's rows but 3 = fog 5 are reconstructed)"), false),
         Phase::Fog => w(Side::Allied, PromptKind::Turn, format!("{clock}: roll to clear the fog (1.2)"), false),
         Phase::AirDrop { candidates } => w(
             Side::Allied,
@@ -84,7 +84,10 @@ pub fn waiting(s: &State) -> Option<Waiting> {
             false,
         ),
         Phase::Release => {
-            let e = release::next(s).map_or("the next Formation".into(), |e| e.name.clone());
+            let e = release::next(s).map_or("the next Formation".into(), |e| match e.number {
+                Some(n) => format!("{} (its number {n} is reconstructed)", e.name),
+                None => e.name.clone(),
+            });
             w(
                 Side::Allied,
                 PromptKind::Turn,

@@ -543,3 +543,40 @@ louis: battle-plan answer cavalry-attack=none grand-battery=none infantry-attack
     };
     assert_ne!(cards(&all), cards(&doctrine), "{doctrine:#?}");
 }
+
+/// The sandbox seals as a live game does (issue 39): every seat's choice under its own salt, so
+/// two seats that seal the same plan (`plan none`, 2.) make two commitments, and each opens for
+/// its own seat. With one salt for every choice the commitments collided and the replay stopped
+/// at the opening with "no such sealed plan".
+#[test]
+fn sandbox_2_planning_identical_sealed_plans_of_two_seats_open_each_for_its_seat() {
+    let t = run(
+        json!({}),
+        "position:
+  hand davout: march rest attack
+  hand napoleon: rest
+  hand charles: march entrench
+  hand louis: rest
+davout: plan none
+napoleon: plan none
+charles: plan none
+louis: plan none
+",
+        &[],
+    );
+    let mut opened: Vec<String> = t
+        .steps
+        .iter()
+        .flat_map(|s| s.lines.iter())
+        .filter(|l| l.text.starts_with("your plan is opened"))
+        .flat_map(|l| l.to.clone().unwrap_or_default())
+        .map(|seat| seat.to_string())
+        .collect();
+    opened.sort();
+    assert_eq!(
+        opened,
+        ["charles", "davout", "louis", "napoleon"],
+        "{:#?}",
+        lines(&t)
+    );
+}

@@ -80,6 +80,7 @@ pub fn state(setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError>
             .collect(),
     );
     let mut s = State {
+        version: state::NEWEST_VERSION,
         scenario: sc.id.clone(),
         campaign: sc.id == "campaign",
         day: sc.first.0,

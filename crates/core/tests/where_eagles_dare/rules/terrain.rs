@@ -612,6 +612,27 @@ fn streams_2_11_a_vehicle_stopped_before_an_unstable_bridge_did_not_pass_the_hex
     assert_eq!(s.window, Some(hex("63.186")));
 }
 
+/// 2.17: "A Unit must be in Column to use a Culvert." From rules version 17 a move across the
+/// culvert of the rules' own data (70.156/70.157) out of Column is refused with no map loaded,
+/// as an assault across it always was (decision 56); version 16 checked it only where a map
+/// names the culvert's hexside.
+#[test]
+fn culvert_2_17_a_move_through_the_culvert_is_in_column_map_or_no_map() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "f-502");
+    unit_at(&mut s, "A/502", Side::Allied, "70.156");
+    let e = refused(&mut s, "allied", "move A/502 70.157", "2.17");
+    assert!(e.message.contains("add 'column'"), "{e}");
+    play(&mut s, "allied", "move A/502 70.157 column", &[]);
+    assert_eq!(s.units["A/502"].hex, hex("70.157"));
+    let mut s = game("the-best-laid-plans");
+    s.version = 16;
+    allied_impulse(&mut s, "f-502");
+    unit_at(&mut s, "A/502", Side::Allied, "70.156");
+    play(&mut s, "allied", "move A/502 70.157", &[]);
+    assert_eq!(s.units["A/502"].hex, hex("70.157"));
+}
+
 #[test]
 fn streams_2_11_the_southern_bridge_is_checked_in_a_ride_in_the_country_an_option_elsewhere() {
     let s = game("a-ride-in-the-country");

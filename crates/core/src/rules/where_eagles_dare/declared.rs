@@ -1013,7 +1013,7 @@ pub fn drop_modifier(
         m += 2;
         parts.push("glider in a DZ +2".to_owned());
     }
-    if glider && DATA.starred.iter().any(|z| z == zone) {
+    if glider && s.starred.iter().any(|z| z == zone) {
         m += 1;
         parts.push("starred zone +1".to_owned());
     }

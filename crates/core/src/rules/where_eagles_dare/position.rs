@@ -35,6 +35,8 @@ bridge <name> intact|wired <side>|destroyed [at <day> <turn>]
 released <formation> ...           the Club Route line's Formations released, in order (4.3.1)
 marker <hex>|off                   the Club Route marker: its start (42.229) or a Stop hex (4.1)
 route <hex> ...                    Club Route hexes the marker's trace made, south to north (4.2)
+starred <zone> ...                 airborne zones marked \"*\" on the map (3.4.1: gliders +1)
+corps <corps> at <box> [failures <n>]   a flank corps' box and its failed attempts (5.2)
 highway open|cut [attacked <n>] [closed <n>]
 rubble <hex>
 heroic <side> <unit> | dutch <side> <hex> | minefield <hex>   event markers (S3.1)
@@ -46,7 +48,7 @@ lost82-in <unit>                   a Lost 82nd AB unit already brought in by Rei
 eliminated <unit>                  a unit of the order of battle eliminated (decision 21)
 dropped <unit> [markers <n>]       it rolled on the Drop Table; its glider/paradrop markers (decision 24)";
 
-const KNOWN: [&str; 28] = [
+const KNOWN: [&str; 30] = [
     "day",
     "time",
     "phase",
@@ -63,6 +65,8 @@ const KNOWN: [&str; 28] = [
     "released",
     "marker",
     "route",
+    "starred",
+    "corps",
     "highway",
     "rubble",
     "heroic",
@@ -210,6 +214,8 @@ pub fn read(
                 };
             }
             "route" => route(&mut st, &s)?,
+            "starred" => starred(&mut st, &s)?,
+            "corps" => corps(&mut st, &s)?,
             "highway" => highway(&mut st, &s)?,
             "rubble" => {
                 s.expect_words(2, "rubble <hex>")?;
@@ -392,6 +398,76 @@ fn route(st: &mut State, s: &Statement) -> Result<(), PositionError> {
         }
         st.club_route.push(h);
     }
+    Ok(())
+}
+
+/// `starred <zone> …` (3.4.1): airborne zones marked "*" on the map, where glider troops
+/// landing suffer +1 more. The game's data marks none (the map is not in the text).
+fn starred(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    if s.words.len() < 2 {
+        return Err(s.error("write starred <zone> …"));
+    }
+    for z in &s.words[1..] {
+        if !DATA.zones.contains_key(*z) {
+            return Err(s.error(format!(
+                "'{z}' is not an airborne zone: {}",
+                DATA.zones.keys().cloned().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        if !st.starred.iter().any(|x| x == z) {
+            st.starred.push(z.to_string());
+        }
+    }
+    Ok(())
+}
+
+/// `corps <corps> at <box> [failures <n>]` (5.2): a flank corps' box on its track and its
+/// unsuccessful attempts to advance (Men at Work counters, −1 each).
+fn corps(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    let w = &s.words;
+    let form = "corps <corps> at <box> [failures <n>]";
+    if !st.campaign {
+        return Err(s.error("the flank corps are the campaign's (5.2): this scenario has none"));
+    }
+    if !(w.len() == 4 || w.len() == 6) || w[2] != "at" || (w.len() == 6 && w[4] != "failures") {
+        return Err(s.error(format!("write {form}")));
+    }
+    let track = DATA
+        .offmap
+        .corps
+        .iter()
+        .find(|c| c.id == w[1])
+        .ok_or_else(|| {
+            s.error(format!(
+                "'{}' is not a flank corps: {}",
+                w[1],
+                DATA.offmap
+                    .corps
+                    .iter()
+                    .map(|c| c.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+    let at = track
+        .boxes
+        .iter()
+        .position(|b| b.eq_ignore_ascii_case(w[3]))
+        .ok_or_else(|| {
+            s.error(format!(
+                "'{}' is not a box of the {} corps' track: {}",
+                w[3],
+                track.id,
+                track.boxes.join(", ")
+            ))
+        })?;
+    let failures = if w.len() == 6 {
+        s.number(5, "a number of failed attempts")?
+    } else {
+        0
+    };
+    st.corps
+        .insert(track.id.clone(), super::state::Corps { at, failures });
     Ok(())
 }
 

@@ -197,6 +197,7 @@ pub fn state(setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError>
         tq_modifiers,
         vehicles: BTreeMap::new(),
         drop_markers: BTreeMap::new(),
+        starred: DATA.starred.clone(),
         drop_rolled: Vec::new(),
         drop_awaiting: Vec::new(),
         eliminated: BTreeMap::new(),

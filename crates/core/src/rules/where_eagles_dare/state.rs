@@ -530,6 +530,10 @@ pub struct State {
     /// to remove, and it performs no other Action until all are off (decision 24).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub drop_markers: BTreeMap<String, u32>,
+    /// The airborne zones marked "*" on the map (3.4.1: glider troops landing there +1): the
+    /// game's data's (`key_hexes.txt` `starred`, none known), or a position's `starred`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub starred: Vec<String>,
     /// Airborne Units placed in their zone as their drop came, waiting for their Drop Table
     /// roll before any other Action (3.4.1, decision 24).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

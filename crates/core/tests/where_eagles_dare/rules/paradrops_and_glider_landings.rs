@@ -435,6 +435,29 @@ fn drops_3_4_1_drop_one_rolls_at_once_a_later_drop_at_first_activation_once_a_un
     assert_eq!(s.eliminated.get("A/327"), Some(&2));
 }
 
+/// 3.4.1 "some airborne zones on the map are marked with an '*'; glider troops landing in these
+/// airborne zones suffer an additional +1": the game's data marks none (the map is not in the
+/// text), so a position marks them (`starred <zone>`, issue 39): a glider landing there takes
+/// the +1, a parachute Unit does not; a zone that is not one is refused.
+#[test]
+fn drop_table_3_4_1_a_starred_zone_set_by_a_position_adds_1_for_gliders() {
+    let p = read_position("starred W B").unwrap();
+    let s = p.state;
+    assert_eq!(s.starred, ["W", "B"]);
+    // LZ W: no DZ modifier, only the star's.
+    let (m, parts) = declared::drop_modifier(&s, "W", true, 0, 0).unwrap();
+    assert_eq!(m, 1, "{parts:?}");
+    assert!(parts.iter().any(|p| p == "starred zone +1"), "{parts:?}");
+    assert_eq!(declared::drop_modifier(&s, "W", false, 0, 0).unwrap().0, 0);
+    let plain = game("the-best-laid-plans");
+    assert_eq!(
+        declared::drop_modifier(&plain, "W", true, 0, 0).unwrap().0,
+        0
+    );
+    let e = read_position("starred Q").err().unwrap();
+    assert!(e.message.contains("'Q' is not an airborne zone"), "{e}");
+}
+
 /// The Best Laid Plans with Drop Two come on the turn after Drop One, the 501st PIR's chit in
 /// play, A/501 dropped in zone B (58.149) with a German unit in the zone (+1), awaiting its roll.
 fn a_501_dropped_with_drop_two() -> State {

@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use super::canonical::sha256;
 use super::ruleset::Seat;
 use super::sealed::SealedChoice;
 
@@ -42,8 +43,9 @@ impl PositionError {
 }
 
 /// A position as a ruleset read it: the state, and the sealed choices it holds (a note sealed
-/// at the open table), each under the commitment [`sandbox_commitment`] gives, so that the
-/// sandbox can open them when the rules ask.
+/// at the open table), each under the commitment [`sandbox_commitment`] gives for its seat and
+/// its place in this list (`SealedAt::Position`), so that the sandbox can open them when the
+/// rules ask.
 pub struct Positioned<S> {
     pub state: S,
     pub sealed: Vec<(Seat, Value)>,
@@ -58,10 +60,27 @@ impl<S> Positioned<S> {
     }
 }
 
-/// The commitment of a choice sealed in the sandbox: under a salt of zeros, as the replay seals
-/// every choice (nothing in a replay is secret or proven).
-pub fn sandbox_commitment(choice: &Value) -> String {
-    SealedChoice::with_salt(choice.clone(), &[0; 16]).commitment
+/// Where a choice was sealed in the sandbox: the position's `n`th sealed choice (from 0, in
+/// the order of [`Positioned::sealed`]), a choice the position states already revealed (its
+/// own number), or the choice of script step `n` (from 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SealedAt {
+    Position(usize),
+    Revealed(usize),
+    Step(usize),
+}
+
+/// The commitment of a choice sealed in the sandbox. Nothing in a replay is secret or proven,
+/// so the salt is not random, but it is the seat's and the choice's own, as a live game's is:
+/// two seats that seal the same choice (`plan none`) make two commitments, not one.
+pub fn sandbox_commitment(seat: &Seat, at: SealedAt, choice: &Value) -> String {
+    let (kind, n) = match at {
+        SealedAt::Position(n) => ("position", n),
+        SealedAt::Revealed(n) => ("revealed", n),
+        SealedAt::Step(n) => ("step", n),
+    };
+    let salt = sha256(format!("despatch sandbox salt\n{seat}\n{kind} {n}").as_bytes());
+    SealedChoice::with_salt(choice.clone(), &salt[..16]).commitment
 }
 
 /// One statement of a position: its line number and its words.

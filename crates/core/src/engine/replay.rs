@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::dice::hidden_stream;
-use super::position::{sandbox_commitment, PositionError};
+use super::position::{sandbox_commitment, PositionError, SealedAt};
 use super::ruleset::{
     Ctx, DiceSource, GameState, Line, Outcome, RuleError, Ruleset, Seat, Setup, Unexecuted, Viewer,
 };
@@ -282,7 +282,11 @@ impl Sandbox {
             .map_err(ReplayError::Position)?;
         let sealed = sealed
             .into_iter()
-            .map(|(seat, choice)| (sandbox_commitment(&choice), (seat, choice)))
+            .enumerate()
+            .map(|(n, (seat, choice))| {
+                let at = SealedAt::Position(n);
+                (sandbox_commitment(&seat, at, &choice), (seat, choice))
+            })
             .collect();
         Ok(Sandbox {
             ruleset,
@@ -330,7 +334,7 @@ impl Sandbox {
             };
             let commitment = sealed
                 .as_ref()
-                .map(|(choice, _)| sandbox_commitment(choice));
+                .map(|(choice, _)| sandbox_commitment(seat, SealedAt::Step(n), choice));
             let mut ctx = Ctx::new(DiceSource::Scripted(&mut dice), Some(&mut hidden));
             ctx = ctx.with_commitment(commitment.clone());
             if self.ruleset.prompts(&state).iter().all(|p| &p.seat != seat)

@@ -587,6 +587,32 @@ fn searching_for_glory_a_bad_position_is_refused_naming_its_line() {
     assert!(e.message.contains("both sides"), "{e}");
 }
 
+/// 1.a, 3.1 (issue 39): the operations order of a position is the next round's draw order, so
+/// it names every player still in, once — those who operated already after `done`. A position
+/// that left seats out dealt them no cards at the next Draw Phase, silently; now it is refused,
+/// naming them.
+#[test]
+fn searching_for_glory_1_a_a_position_s_operations_order_names_every_player_still_in() {
+    let read = |text: &str| position("searching-for-glory", "danube-1809", &FOUR, text);
+    let e = read("round 1\nphase operations louis charles")
+        .err()
+        .expect("refused");
+    assert_eq!(e.line, 2);
+    assert!(
+        e.message.contains("leaves out davout, lannes") && e.message.contains("done"),
+        "{e}"
+    );
+    let e = read("phase operations louis done louis davout charles lannes")
+        .err()
+        .expect("refused");
+    assert!(e.message.contains("named twice"), "{e}");
+    let e = read("phase operations done louis davout charles lannes")
+        .err()
+        .expect("refused");
+    assert!(e.message.contains("acting now first"), "{e}");
+    assert!(read("phase operations louis charles done lannes davout").is_ok());
+}
+
 #[test]
 fn searching_for_glory_2_f_a_fatigue_roll_at_the_level_costs_one_sp_from_a_position() {
     // map_2_f_fatigue_roll_at_or_under_the_level_costs_one_sp (searching_for_glory_rules): no
@@ -597,7 +623,7 @@ fn searching_for_glory_2_f_a_fatigue_roll_at_the_level_costs_one_sp_from_a_posit
         "danube-1809",
         &FOUR,
         "position:\n  cu louis at abensberg fatigue 3\n  plan louis: march\n  \
-         phase operations louis\nlouis: march kelheim\n\
+         phase operations louis done davout charles lannes\nlouis: march kelheim\n\
          davout: pass\ncharles: pass\nlannes: pass",
         &[3],
     );

@@ -934,6 +934,26 @@ fn s8_4_5_a_standing_order_sends_a_leader_left_alone_towards_a_hex() {
     assert_eq!(fire("leaders retreat towards G6"), "G2");
 }
 
+/// 8.4.5, the line: a leader who retreats is named in the hex he stood in, the one he left
+/// ("the British leader in G5 retreats to G2"), not the one he reached.
+#[test]
+fn s8_4_5_a_retreating_leader_s_line_names_the_hex_he_left() {
+    let mut b = leader_about_to_be_left_alone();
+    b.active = US;
+    let order = order::parse("fire G6 at G5").unwrap();
+    turn::validate(&b, US, &order).unwrap();
+    let mut dice: VecDeque<u32> = [1, 6, 2, 2].into_iter().collect();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut dice), None);
+    turn::play(&mut b, US, &order, &mut ctx);
+    let lines: Vec<String> = ctx.lines().iter().map(|l| l.text.clone()).collect();
+    let retreat: Vec<&String> = lines.iter().filter(|l| l.contains("retreats to")).collect();
+    assert_eq!(retreat.len(), 1, "{lines:#?}");
+    assert!(
+        retreat[0].contains("leader") && retreat[0].contains("in G5 retreats to G2"),
+        "{lines:#?}"
+    );
+}
+
 // 9. Leaders
 
 #[test]

@@ -2267,3 +2267,29 @@ fn guards_each_guard_moves_towards_the_assaulter_the_defender_chooses_for_him() 
         assert_eq!(s, before, "{text}");
     }
 }
+
+/// Summary, "Guards" (issue 39): "A Guard inside a room and adjacent to a closed door will
+/// always open the door. This action ends that Guard's turn." A Guard in room 9 beside its
+/// door-2, the assaulter he pursues behind another closed door of the room (at f4): the Guards'
+/// roll is made (3), but he opens the door beside him and does not move, though that door is
+/// not on his way (decision: the text's "always" holds whatever the target,
+/// docs/rules/hour-of-glory.md "Guards' movement").
+#[test]
+fn guards_a_guard_beside_a_closed_door_of_his_room_opens_it_and_does_not_move() {
+    let position = "defender a1 off dead\ndefender a2 off dead\n\
+        defender commander at c3 facing south\nintruder harris at f4 assault\n\
+        alarm yes\nguard g1 at l3\nturn defender";
+    let mut s = from_position(1, position);
+    let toward_harris: Vec<_> = despatch_core::rules::hour_of_glory::board::board()
+        .doors
+        .iter()
+        .filter(|d| d.sides.contains(&sq("f4")))
+        .map(|d| d.id)
+        .collect();
+    assert!(!toward_harris.is_empty() && toward_harris.iter().all(|d| !s.door_open(*d)));
+    order(&mut s, "defender", "pass", &[3, 1, 1, 1, 1, 1, 1]).unwrap();
+    let g1 = s.defenders.iter().find(|d| d.label == "g1").unwrap();
+    assert_eq!(g1.sq, Some(sq("l3")), "he does not move");
+    assert!(s.door_open(door("door-2")), "he opens the door beside him");
+    assert!(toward_harris.iter().all(|d| !s.door_open(*d)));
+}

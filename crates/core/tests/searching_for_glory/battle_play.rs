@@ -119,7 +119,7 @@ fn davout_attacks_louis(options: Value) -> Sandbox {
         "cu davout at kelheim sp 9 supplied
          cu louis at abensberg sp 5
          plan davout: attack
-         phase operations davout",
+         phase operations davout done napoleon charles louis",
     );
     ok(&mut t, "davout: attack abensberg");
     t
@@ -144,7 +144,7 @@ fn battle_cards_4_f_each_card_battle_asks_its_commanders_for_a_plan_of_its_own()
          cu charles at abensberg sp 8
          plan louis: attack
          plan charles: attack
-         phase operations louis charles",
+         phase operations louis charles done napoleon davout",
     );
     ok(&mut t, "louis: attack kelheim");
     pass_windows(&mut t);

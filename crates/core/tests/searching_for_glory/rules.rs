@@ -2365,6 +2365,39 @@ fn sieges_2_l_siege_attrition_roll_at_the_points_then_a_point_more_and_the_besie
     assert_eq!(e.rule, "2.l Sieges");
 }
 
+/// 2.l: after the first attrition roll the besieged "can not play any card" — from rules
+/// version 6 not a reactive card in another player's operation either. Version 5 refused only
+/// the cards of his own operation, and a game of version 5 keeps that.
+#[test]
+fn sieges_2_l_the_besieged_shut_in_plays_no_reactive_card_either() {
+    let shut_in = |version: u32| {
+        let mut s = louis_attacks_regensburg();
+        s.version = version;
+        act(&mut s, "davout", "refuse", &[]).unwrap();
+        operating(&mut s, "louis", &[]);
+        order(&mut s, "louis", "siege", &[10]).unwrap();
+        assert!(s.sieges[0].rolled);
+        // Louis marches off; Davout holds Wrong Road!, a card against a moving operation.
+        hands(&mut s, &[("davout", &["wrong-road"])]);
+        operating(&mut s, "louis", &["march"]);
+        act(&mut s, "louis", "march eckmuhl", &[]).unwrap();
+        assert!(s.window.is_some());
+        s
+    };
+    let mut s = shut_in(6);
+    let before = s.clone();
+    let e = act(&mut s, "davout", "react wrong-road", &[]).unwrap_err();
+    assert_eq!(e.rule, "2.l Sieges");
+    assert!(
+        e.message.contains("can not play any card") && e.message.contains("regensburg"),
+        "{e}"
+    );
+    assert_eq!(s, before, "a refused card changes nothing");
+    let mut s = shut_in(5);
+    act(&mut s, "davout", "react wrong-road", &[]).unwrap();
+    assert!(s.players[idx(&s, "davout")].hand.is_empty());
+}
+
 #[test]
 fn sieges_2_l_sortie_even_costs_a_siege_point_odd_an_sp_and_the_fortress_falls() {
     let mut s = louis_attacks_regensburg();

@@ -110,7 +110,7 @@ fn m_2_m_a_won_attack_sp_difference_supply_trench_losses_glory_and_retreat() {
             "cu davout at kelheim sp 9 supplied
              cu louis at abensberg sp 4 trench 2
              plan davout: attack
-             phase operations davout",
+             phase operations davout done napoleon charles louis",
             "davout",
             "attack abensberg",
             true,
@@ -163,7 +163,7 @@ fn m_2_m_a_lost_attack_over_a_bridge_a_tie_rerolled_and_the_supply_lost() {
             "cu davout at kelheim sp 6 supplied
              cu louis at regensburg sp 5 supplied
              plan davout: attack
-             phase operations davout",
+             phase operations davout done napoleon charles louis",
             "davout",
             "attack regensburg",
             true,
@@ -214,7 +214,7 @@ fn l_2_l_a_siege_rolls_on_the_attrition_table_at_its_points_then_gains_one() {
             "cu davout at regensburg sp 6 siege 4
              cu louis at regensburg sp 5
              siege regensburg austrian rolled
-             phase operations davout",
+             phase operations davout done napoleon charles louis",
             "davout",
             "siege",
             false,
@@ -255,7 +255,7 @@ fn l_2_l_the_last_sp_eliminated_takes_the_fortress_and_captures_its_character() 
             "cu davout at regensburg sp 6 fatigue 2 siege 7
              cu louis at regensburg sp 2
              siege regensburg austrian rolled
-             phase operations davout",
+             phase operations davout done napoleon charles louis",
             "davout",
             "siege",
             false,
@@ -309,7 +309,7 @@ fn d_4_d_and_j_4_j_battle_points_and_the_losses_from_the_bp_lost() {
             "cu davout at kelheim sp 9 supplied
              cu louis at regensburg sp 5 trench 7
              plan davout: attack
-             phase operations davout",
+             phase operations davout done napoleon charles louis",
             "davout",
             "attack regensburg",
             true,
@@ -368,7 +368,7 @@ fn k_4_k_decisive_victory_half_the_losers_sp_the_winner_at_most_one() {
             "cu davout at kelheim sp 9
              cu louis at abensberg sp 7
              plan davout: decisive-victory
-             phase operations davout",
+             phase operations davout done napoleon charles louis",
             "davout",
             "decisive abensberg",
             true,
@@ -542,4 +542,41 @@ louis: battle-plan answer cavalry-attack=none grand-battery=none infantry-attack
             .collect()
     };
     assert_ne!(cards(&all), cards(&doctrine), "{doctrine:#?}");
+}
+
+/// The sandbox seals as a live game does (issue 39): every seat's choice under its own salt, so
+/// two seats that seal the same plan (`plan none`, 2.) make two commitments, and each opens for
+/// its own seat. With one salt for every choice the commitments collided and the replay stopped
+/// at the opening with "no such sealed plan".
+#[test]
+fn sandbox_2_planning_identical_sealed_plans_of_two_seats_open_each_for_its_seat() {
+    let t = run(
+        json!({}),
+        "position:
+  hand davout: march rest attack
+  hand napoleon: rest
+  hand charles: march entrench
+  hand louis: rest
+davout: plan none
+napoleon: plan none
+charles: plan none
+louis: plan none
+",
+        &[],
+    );
+    let mut opened: Vec<String> = t
+        .steps
+        .iter()
+        .flat_map(|s| s.lines.iter())
+        .filter(|l| l.text.starts_with("your plan is opened"))
+        .flat_map(|l| l.to.clone().unwrap_or_default())
+        .map(|seat| seat.to_string())
+        .collect();
+    opened.sort();
+    assert_eq!(
+        opened,
+        ["charles", "davout", "louis", "napoleon"],
+        "{:#?}",
+        lines(&t)
+    );
 }

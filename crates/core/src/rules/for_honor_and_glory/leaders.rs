@@ -57,8 +57,12 @@ pub fn retreat_alone(map: &Map, b: &mut Battle, l: usize, ctx: &mut Ctx) {
     }
     match towards.map(|(_, n)| n).or(best.map(|(_, n)| n)) {
         Some(to) => {
+            // The line names the hex he stood in, so it is written before he leaves it.
+            let line = ctx.lines_wanted().then(|| b.label(l));
             b.place_retreating(l, to);
-            say!(ctx, "{} retreats to {to} (8.4.5)", b.label(l));
+            if let Some(leader) = line {
+                ctx.say(format!("{leader} retreats to {to} (8.4.5)"));
+            }
         }
         None if ctx.lines_wanted() => {
             let line = b.eliminate(l);

@@ -7,7 +7,7 @@ use super::order::Proposal;
 use super::{Note, OpenTable, Order, State};
 use crate::engine::dice::DiceStream;
 use crate::engine::position::{
-    sandbox_commitment, statements, unknown, PositionError, Positioned, Statement,
+    sandbox_commitment, statements, unknown, PositionError, Positioned, SealedAt, Statement,
 };
 use crate::engine::ruleset::{Rules, Seat, Setup};
 
@@ -119,13 +119,19 @@ pub fn onto(mut state: State, text: &str) -> Result<Positioned<State>, PositionE
                     "revealed" => Some(body.to_owned()),
                     w => return Err(s.error(format!("'{w}': a note is sealed or revealed"))),
                 };
+                let number = state.notes.len() + 1;
+                let at = match revealed {
+                    None => SealedAt::Position(sealed.len()),
+                    Some(_) => SealedAt::Revealed(number),
+                };
+                let commitment = sandbox_commitment(&owner, at, &choice);
                 if revealed.is_none() {
                     sealed.push((owner.clone(), choice.clone()));
                 }
                 state.notes.push(Note {
-                    number: state.notes.len() + 1,
+                    number,
                     owner,
-                    commitment: sandbox_commitment(&choice),
+                    commitment,
                     sealed_at_move: state.moves,
                     revealed,
                 });

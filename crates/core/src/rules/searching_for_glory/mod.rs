@@ -268,7 +268,7 @@ fn interleaved(characters: &[String]) -> Vec<String> {
 
 /// The rules versions this build plays, oldest first (docs/rules/searching-for-glory.md, "Rules
 /// versions"): a game keeps the version it was created under for its whole life.
-const VERSIONS: &[&str] = &["5"];
+const VERSIONS: &[&str] = &["5", "6"];
 
 impl Rules for SearchingForGlory {
     fn versions(&self) -> &'static [&'static str] {
@@ -295,6 +295,9 @@ impl Rules for SearchingForGlory {
             // 5: a battle plan per card battle, asked of the commanders when its window
             // closes (a version-4 log sent them in the Planning Phase and does not fold), and
             // option battle_play=interactive.
+            // 6: a player besieged since the first attrition roll plays no reactive card
+            // either (2.l: "can not play any card"); a version-5 log where one did does not
+            // fold.
             version: newest(VERSIONS).into(),
             title: "Searching for Glory — generals of the Napoleonic Wars".into(),
             scenarios: data::scenarios()
@@ -350,6 +353,23 @@ impl Rules for SearchingForGlory {
 
     fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError> {
         setup::setup(setup, hidden)
+    }
+
+    /// The set-up reads no version; the rules gated on it come later in the game.
+    fn setup_version(
+        &self,
+        version: &str,
+        setup: &Setup,
+        hidden: &mut DiceStream,
+    ) -> Result<State, RuleError> {
+        let mut state = setup::setup(setup, hidden)?;
+        state.version = version.parse().map_err(|_| {
+            RuleError::new(
+                "rules versions",
+                format!("'{version}' is not a rules version of this ruleset"),
+            )
+        })?;
+        Ok(state)
     }
 
     fn prompts(&self, state: &State) -> Vec<Prompt> {

@@ -17,7 +17,9 @@ use crate::engine::ruleset::{Rules, Setup};
 pub const FORMAT: &str = "\
 round <n>
 phase plan|initiative              the phase the round is in
-phase operations <seat> ...        the operations, in this order, the first to act now
+phase operations <seat> ... [done <seat> ...]   the operations: the first named acts now, then
+                                   the rest; after 'done' those who operated already this round.
+                                   Every player still in, once (the next round's draw order, 1.a)
 plan <seat>: <card> ...            the seat's plan, opened: its planned cards
 cu <character> at <lp>|off [sp <n>] [fatigue <n>] [trench <n>] [siege <n>] [glory <n>]
    [victories <n>] [reached <lp>]... [supplied|unsupplied] [captured]
@@ -87,6 +89,7 @@ pub fn read(
     let mut deck_given = false;
     let mut lone_given = false;
     let mut deal_line = 0;
+    let mut operations_line = 0;
     let mut lines: BTreeMap<String, usize> = BTreeMap::new();
     for s in statements(text) {
         let w = &s.words;
@@ -106,15 +109,12 @@ pub fn read(
                     match &w[1..] {
                         ["plan"] => Phase::Plan,
                         ["initiative"] => Phase::Initiative,
-                        ["operations", seats @ ..] if !seats.is_empty() => Phase::Operations {
-                            order: seats
-                                .iter()
-                                .map(|x| player(&st, &s, x))
-                                .collect::<Result<_, _>>()?,
-                            next: 0,
-                        },
+                        ["operations", seats @ ..] if !seats.is_empty() => {
+                            operations_line = s.line;
+                            operations(&st, &s, seats)?
+                        }
                         _ => return Err(s.error(
-                            "write phase plan, phase initiative, or phase operations <seat> ...",
+                            "write phase plan, phase initiative, or phase operations <seat> ... [done <seat> ...]",
                         )),
                     };
             }
@@ -345,5 +345,69 @@ pub fn read(
         }
     }
     st.entered.sort();
+    check_operations(&st, operations_line)?;
     Ok(Positioned::new(st))
+}
+
+/// `phase operations <seat> … [done <seat> …]`: the seats still to operate this round, the
+/// first acting now, then those who operated already. The round's operations order is the next
+/// round's draw order (1.a), so the order is the one the round began with: those done first.
+fn operations(st: &State, s: &Statement, seats: &[&str]) -> Result<Phase, PositionError> {
+    let (to_act, done) = match seats.iter().position(|w| *w == "done") {
+        Some(i) => (&seats[..i], &seats[i + 1..]),
+        None => (seats, &[][..]),
+    };
+    if to_act.is_empty() {
+        return Err(s.error(
+            "name the seat acting now first: phase operations <seat> ... [done <seat> ...]",
+        ));
+    }
+    let order: Vec<usize> = done
+        .iter()
+        .chain(to_act)
+        .map(|x| player(st, s, x))
+        .collect::<Result<_, _>>()?;
+    Ok(Phase::Operations {
+        order,
+        next: done.len(),
+    })
+}
+
+/// 1.a, 3.1 (issue 39): the operations order holds every player still in, once — it is the
+/// next round's draw order, and a seat left out would be dealt no cards at the next Draw Phase.
+fn check_operations(st: &State, line: usize) -> Result<(), PositionError> {
+    let Phase::Operations { order, .. } = &st.phase else {
+        return Ok(());
+    };
+    let name = |i: usize| st.players[i].character.clone();
+    if let Some(&twice) = order
+        .iter()
+        .find(|&&i| order.iter().filter(|&&j| j == i).count() > 1)
+    {
+        return Err(PositionError::new(
+            line,
+            format!("{} is named twice in the operations order", name(twice)),
+        ));
+    }
+    let missing: Vec<String> = st
+        .active()
+        .filter(|i| !order.contains(i))
+        .map(name)
+        .collect();
+    if !missing.is_empty() {
+        return Err(PositionError::new(
+            line,
+            format!(
+                "the operations order leaves out {} (still in the game): it is the next round's draw order (1.a), so a seat left out would be dealt no cards; name those who operated already after 'done'",
+                missing.join(", ")
+            ),
+        ));
+    }
+    if let Some(&out) = order.iter().find(|&&i| st.players[i].out) {
+        return Err(PositionError::new(
+            line,
+            format!("{} is out of the game: he has no operation", name(out)),
+        ));
+    }
+    Ok(())
 }

@@ -242,6 +242,23 @@ fn check_first(state: &State, p: usize, card: &str) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// 2.l: after the first attrition roll the besieged "can not play any card" — from version 6
+/// not a reactive card in another player's operation either (version 5 refused only the cards
+/// of his own operation).
+fn check_not_shut_in(state: &State, p: usize, name: &str) -> Result<(), RuleError> {
+    let character = &state.players[p].character;
+    if state.version >= 6 && super::sieges::shut_in(state, character) {
+        let at = state.cu(character).lp.clone().unwrap_or_default();
+        return Err(RuleError::new(
+            "2.l Sieges",
+            format!(
+                "{character} is shut in the fortress of {at} since the first attrition roll: he can not play any card, {name} included; pass"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The reactive cards player `p` could play now, for the bot.
 pub fn playable(state: &State, p: usize) -> Vec<String> {
     let Some(w) = &state.window else {
@@ -252,6 +269,7 @@ pub fn playable(state: &State, p: usize) -> Vec<String> {
         .iter()
         .filter(|k| data::card(k).is_some_and(|c| c.reactive))
         .filter(|k| super::roles::check_reactive(state, &state.players[p].character, k).is_ok())
+        .filter(|_| check_not_shut_in(state, p, "").is_ok())
         .filter(|k| !w.chain.is_empty() || check_first(state, p, k).is_ok())
         .cloned()
         .collect();
@@ -284,6 +302,7 @@ pub fn play(state: &mut State, p: usize, card: &str, ctx: &mut Ctx) -> Result<()
         })?;
     // III: a role card's restriction holds for answers too.
     super::roles::check_reactive(state, &state.players[p].character, card)?;
+    check_not_shut_in(state, p, &kind.name)?;
     let w = state.window.as_ref().expect("a window");
     let answer = w.chain.last().map(|top| top.card.clone());
     if answer.is_none() {

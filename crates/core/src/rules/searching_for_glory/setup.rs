@@ -159,6 +159,7 @@ pub(super) fn setup(setup: &Setup, hidden: &mut DiceStream) -> Result<State, Rul
         })
         .collect();
     let mut state = State {
+        version: super::state::NEWEST_VERSION,
         scenario: scenario.id.clone(),
         round: 1,
         rounds: scenario.rounds,

@@ -299,6 +299,11 @@ pub struct Window {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
+    /// The rules version the game was created under (`Rules::setup_version`), which the
+    /// changes since the first released one are gated on (docs/rules/searching-for-glory.md,
+    /// "Rules versions"). A state of version 5 leaves it out, as version 5 wrote its states.
+    #[serde(default = "first_version", skip_serializing_if = "is_first_version")]
+    pub version: u32,
     pub scenario: String,
     pub round: u32,
     pub rounds: u32,
@@ -432,4 +437,18 @@ pub fn bridge_key(a: &str, b: &str) -> (String, String) {
     } else {
         (b.to_owned(), a.to_owned())
     }
+}
+
+/// The first released version (Despatch 1.0.0).
+pub const FIRST_VERSION: u32 = 5;
+/// The version new games get: 6 (Despatch 1.2.0) bars a besieged player's reactive cards
+/// once the first attrition roll is behind his CU (2.l).
+pub const NEWEST_VERSION: u32 = 6;
+
+fn first_version() -> u32 {
+    FIRST_VERSION
+}
+
+fn is_first_version(v: &u32) -> bool {
+    *v == FIRST_VERSION
 }

@@ -73,6 +73,16 @@ pub fn check_move(
     let vehicle = matches!(transport, Some(Transport::Wheeled | Transport::Tracked));
     let mut at = start;
     for &h in steps {
+        // 2.17 (decision 56, version 17): "A Unit must be in Column to use a Culvert", read
+        // from the rules' own hexside, as an assault across it is, map or no map.
+        if s.version >= 17 && !column && DATA.is_culvert(at, h) {
+            return Err(rule(
+                "2.17 The Culvert",
+                format!(
+                    "{at}–{h} is the culvert: a Unit must be in Column to use it (add 'column')"
+                ),
+            ));
+        }
         if let Some(b) = bridge_at(at, h) {
             let x = s.bridges.get(&b.name).cloned().unwrap_or_default();
             if !column {

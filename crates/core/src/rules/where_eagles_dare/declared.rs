@@ -52,7 +52,9 @@ fn armor_transport(
 /// `move <unit> <hex> …`: the path is kept as positions; each step must be adjacent. A unit
 /// first named is placed on the path's first hex. Bridges are crossed as 2.11–2.18 allow (a
 /// vehicle's first crossing of a stream bridge rolls for its stability and may stop it); a
-/// German unit entering Club Route closes it. Returns the hex the unit stops in.
+/// German unit entering Club Route closes it. Returns the hex the unit stops in and how many
+/// hexes of `path` it went through (a stop before an unstable bridge or a demolition leaves
+/// the rest out).
 #[allow(clippy::too_many_arguments)]
 pub fn move_unit(
     s: &mut State,
@@ -63,7 +65,7 @@ pub fn move_unit(
     column: bool,
     transport: Option<super::order::Transport>,
     cohesion: bool,
-) -> Result<Hex, RuleError> {
+) -> Result<(Hex, usize), RuleError> {
     let r = |m: String| rule("moves", m);
     let transport = armor_transport(unit, transport)?;
     if let Some(own) = super::oob::OOB.side_of(unit).filter(|o| *o != side) {
@@ -243,7 +245,7 @@ pub fn move_unit(
     {
         closed(s, ctx, &format!("the German unit {unit} is on Club Route"));
     }
-    Ok(end)
+    Ok((end, usize::from(!known) + taken))
 }
 
 /// 3.4 (decision 24): an airborne Unit of the order of battle (`para` or `glider`) that has not
@@ -1011,7 +1013,7 @@ pub fn drop_modifier(
         m += 2;
         parts.push("glider in a DZ +2".to_owned());
     }
-    if glider && DATA.starred.iter().any(|z| z == zone) {
+    if glider && s.starred.iter().any(|z| z == zone) {
         m += 1;
         parts.push("starred zone +1".to_owned());
     }

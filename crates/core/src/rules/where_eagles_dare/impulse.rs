@@ -12,7 +12,8 @@ use super::hex::Hex;
 use super::order::{self, Command};
 use super::state::{Side, State, Wait};
 use super::{
-    activity, assault, bridges, chits, command, declared, events, offmap, specials, units,
+    activity, assault, bridges, chits, command, declared, events, first_activation, offmap,
+    specials, units,
 };
 use super::{not_now, rule};
 
@@ -241,7 +242,10 @@ fn action(s: &mut State, ctx: &mut Ctx, side: Side, c: &Command) -> Result<(), R
         offmap::check_unit_on_map(s, unit)?;
     }
     match c {
-        Command::End => return chits::draw(s, ctx),
+        Command::End => {
+            first_activation::check_end(s)?;
+            return chits::draw(s, ctx);
+        }
         Command::Spend {
             points,
             dispatch,
@@ -263,20 +267,13 @@ fn action(s: &mut State, ctx: &mut Ctx, side: Side, c: &Command) -> Result<(), R
             cohesion,
         } => {
             let awaiting = s.drop_awaiting.len();
-            let end =
+            let (end, entered) =
                 declared::move_unit(s, ctx, side, unit, path, *column, *transport, *cohesion)?;
             // 3.4: "the drop itself does not trigger Opportunity Fire". A move acts in
             // every hex it enters: a watched one opens the window at the move's end.
             if s.drop_awaiting.len() == awaiting {
                 s.window = Some(end);
-                match path.iter().find(|&&h| s.watches(side.other(), h)) {
-                    Some(&h) if h != end => ctx.say(format!(
-                        "The move passed {h}, on the {} player's watch list",
-                        side.other().name()
-                    )),
-                    Some(_) => {}
-                    None => unwatched(s, ctx, side),
-                }
+                watched_path(s, ctx, side, path, entered, end);
             }
         }
         Command::Bulldozer { unit, bridge } => {
@@ -559,6 +556,33 @@ pub(crate) fn demolition_pass(s: &mut State, ctx: &mut Ctx, side: Side, how: &st
 }
 
 /// The action was in no hex the enemy watches: no opportunity fire window.
+/// The window a move opens (2.11, series opportunity fire): at its end, if it entered a hex on the enemy's
+/// watch list. From version 17 only the hexes it entered count (`entered` of `path`: a 9 may
+/// stop a vehicle before an unstable bridge); version 16 counted every hex the order named,
+/// and its line says which were beyond the stop.
+fn watched_path(s: &mut State, ctx: &mut Ctx, side: Side, path: &[Hex], entered: usize, end: Hex) {
+    let entered = entered.min(path.len());
+    let counted = if s.version >= 17 {
+        &path[..entered]
+    } else {
+        path
+    };
+    match counted.iter().position(|&h| s.watches(side.other(), h)) {
+        Some(i) if i >= entered => ctx.say(format!(
+            "The move's path named {}, on the {} player's watch list, beyond {end} where it stopped: the window opens at {end} (rules version 16)",
+            counted[i],
+            side.other().name()
+        )),
+        Some(i) if counted[i] != end => ctx.say(format!(
+            "The move passed {}, on the {} player's watch list",
+            counted[i],
+            side.other().name()
+        )),
+        Some(_) => {}
+        None => unwatched(s, ctx, side),
+    }
+}
+
 fn unwatched(s: &mut State, ctx: &mut Ctx, side: Side) {
     if let Some(h) = s.window.take() {
         ctx.say(format!(

@@ -575,7 +575,10 @@ where
             },
             None,
         );
-        self.offer(Command::End, None);
+        // 3.4.1: not while a Unit's first-activation Drop Table roll is due.
+        if super::first_activation::check_end(s).is_ok() {
+            self.offer(Command::End, None);
+        }
     }
 
     /// S3.1 Rout: each Formation that may rout named, alone and (a German one) with its

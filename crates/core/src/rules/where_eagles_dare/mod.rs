@@ -15,6 +15,7 @@ pub mod data;
 pub mod declared;
 pub mod drawn;
 pub mod events;
+pub mod first_activation;
 pub mod german_lost;
 pub mod hex;
 pub mod highway;
@@ -104,8 +105,9 @@ pub fn phase_name(p: &Phase) -> String {
 }
 
 /// The rules versions this build plays, oldest first (docs/rules/where-eagles-dare.md, "Rules
-/// versions"): a game keeps the version it was created under for its whole life.
-const VERSIONS: &[&str] = &["16"];
+/// versions"): a game keeps the version it was created under for its whole life
+/// (`State::version`, set at set-up).
+const VERSIONS: &[&str] = &["16", "17"];
 
 impl Rules for WhereEaglesDare {
     fn versions(&self) -> &'static [&'static str] {
@@ -145,6 +147,23 @@ impl Rules for WhereEaglesDare {
 
     fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError> {
         setup::state(setup, hidden)
+    }
+
+    /// The set-up reads no version; the rules gated on it come later in the game.
+    fn setup_version(
+        &self,
+        version: &str,
+        setup: &Setup,
+        hidden: &mut DiceStream,
+    ) -> Result<State, RuleError> {
+        let mut s = setup::state(setup, hidden)?;
+        s.version = version.parse().map_err(|_| {
+            rule(
+                "rules versions",
+                format!("'{version}' is not a rules version of this ruleset"),
+            )
+        })?;
+        Ok(s)
     }
 
     fn prompts(&self, s: &State) -> Vec<Prompt> {
@@ -346,6 +365,7 @@ impl Rules for WhereEaglesDare {
             impulse::close_window(s, ctx);
             Ok(())
         } else {
+            first_activation::roll_due(s, ctx)?;
             chits::draw(s, ctx)
         }
     }

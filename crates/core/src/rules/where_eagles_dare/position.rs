@@ -6,7 +6,7 @@
 //! divisions and bridges of the game's data.
 
 use super::command;
-use super::data::{turn_index, Weather, DATA, TURNS};
+use super::data::{turn_index, Spur, Weather, DATA, TURNS};
 use super::hex::Hex;
 use super::oob::OOB;
 use super::state::{Bridge, Marks, Phase, Side, State, Unit, Wait};
@@ -33,7 +33,10 @@ chit <chit>|none                   the chit drawn, its owner's impulse
 cup <side>: <event> ...            the face-down event cup
 bridge <name> intact|wired <side>|destroyed [at <day> <turn>]
 released <formation> ...           the Club Route line's Formations released, in order (4.3.1)
-marker <hex>|off                   the Club Route marker
+marker <hex>|off                   the Club Route marker: its start (42.229) or a Stop hex (4.1)
+route <hex> ...                    Club Route hexes the marker's trace made, south to north (4.2)
+starred <zone> ...                 airborne zones marked \"*\" on the map (3.4.1: gliders +1)
+corps <corps> at <box> [failures <n>]   a flank corps' box and its failed attempts (5.2)
 highway open|cut [attacked <n>] [closed <n>]
 rubble <hex>
 heroic <side> <unit> | dutch <side> <hex> | minefield <hex>   event markers (S3.1)
@@ -45,7 +48,7 @@ lost82-in <unit>                   a Lost 82nd AB unit already brought in by Rei
 eliminated <unit>                  a unit of the order of battle eliminated (decision 21)
 dropped <unit> [markers <n>]       it rolled on the Drop Table; its glider/paradrop markers (decision 24)";
 
-const KNOWN: [&str; 27] = [
+const KNOWN: [&str; 30] = [
     "day",
     "time",
     "phase",
@@ -61,6 +64,9 @@ const KNOWN: [&str; 27] = [
     "bridge",
     "released",
     "marker",
+    "route",
+    "starred",
+    "corps",
     "highway",
     "rubble",
     "heroic",
@@ -204,15 +210,12 @@ pub fn read(
                 s.expect_words(2, "marker <hex>|off")?;
                 st.marker = match w[1] {
                     "off" => None,
-                    h => {
-                        let h = hex(&s, h)?;
-                        if !st.club_route.contains(&h) {
-                            return Err(s.error(format!("{} is not on the Club Route", w[1])));
-                        }
-                        Some(h)
-                    }
+                    h => Some(marker_hex(&mut st, &s, hex(&s, h)?)?),
                 };
             }
+            "route" => route(&mut st, &s)?,
+            "starred" => starred(&mut st, &s)?,
+            "corps" => corps(&mut st, &s)?,
             "highway" => highway(&mut st, &s)?,
             "rubble" => {
                 s.expect_words(2, "rubble <hex>")?;
@@ -322,6 +325,12 @@ pub fn read(
             ),
         ));
     }
+    if let Some(m) = st.marker.filter(|m| st.club_route.contains(m)) {
+        return Err(PositionError::new(
+            0,
+            format!("the Club Route marker at {m} stands on a hex the route statements make Club Route: the marker stands north of Club Route (4.0)"),
+        ));
+    }
     if let Some(c) = &st.chit {
         if st.mug.contains(c) {
             return Err(PositionError::new(
@@ -331,6 +340,135 @@ pub fn read(
         }
     }
     Ok(Positioned::new(st))
+}
+
+/// 4.0, 4.1, 4.2: the Club Route marker stands where it starts (42.229) or on a Club Route Stop
+/// hex, which the Allied player moves it to; it is not itself a Club Route hex ("Club Route
+/// starts the first hex south of the marker"). A Stop hex of a spur chooses that spur.
+fn marker_hex(st: &mut State, s: &Statement, h: Hex) -> Result<Hex, PositionError> {
+    if st.club_route.contains(&h) {
+        return Err(s.error(format!(
+            "{h} is Club Route: the marker is not a Club Route hex but stands north of it (4.0); put it at its start {} or on a Club Route Stop hex ({}) north of the route",
+            DATA.marker,
+            stop_list()
+        )));
+    }
+    if h == DATA.marker {
+        return Ok(h);
+    }
+    match DATA.stop(h) {
+        Some(spur @ (Spur::Best | Spur::Son)) => {
+            st.spur = Some(spur);
+            Ok(h)
+        }
+        Some(_) => Ok(h),
+        None => Err(s.error(format!(
+            "{h} is not where the Club Route marker can stand: it starts at {} and moves to Club Route Stop hexes (4.1, 4.2: {})",
+            DATA.marker,
+            stop_list()
+        ))),
+    }
+}
+
+fn stop_list() -> String {
+    DATA.stops
+        .iter()
+        .map(|(_, h)| h.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `route <hex> …` (4.2): Club Route hexes the marker's trace established, south to north, each
+/// next to the one before, the first next to the last Club Route hex (41.230, then the
+/// marker's start 42.229 and on); the marker stands north of them.
+fn route(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    if s.words.len() < 2 {
+        return Err(s.error("write route <hex> …, south to north"));
+    }
+    for w in &s.words[1..] {
+        let h = hex(s, w)?;
+        let last = *st.club_route.last().expect("the route has its start");
+        if st.club_route.contains(&h) {
+            return Err(s.error(format!("{h} is Club Route already")));
+        }
+        if !last.adjacent(h) {
+            return Err(s.error(format!(
+                "{h} is not next to {last}, the last Club Route hex: give the route hex by hex, south to north"
+            )));
+        }
+        st.club_route.push(h);
+    }
+    Ok(())
+}
+
+/// `starred <zone> …` (3.4.1): airborne zones marked "*" on the map, where glider troops
+/// landing suffer +1 more. The game's data marks none (the map is not in the text).
+fn starred(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    if s.words.len() < 2 {
+        return Err(s.error("write starred <zone> …"));
+    }
+    for z in &s.words[1..] {
+        if !DATA.zones.contains_key(*z) {
+            return Err(s.error(format!(
+                "'{z}' is not an airborne zone: {}",
+                DATA.zones.keys().cloned().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        if !st.starred.iter().any(|x| x == z) {
+            st.starred.push(z.to_string());
+        }
+    }
+    Ok(())
+}
+
+/// `corps <corps> at <box> [failures <n>]` (5.2): a flank corps' box on its track and its
+/// unsuccessful attempts to advance (Men at Work counters, −1 each).
+fn corps(st: &mut State, s: &Statement) -> Result<(), PositionError> {
+    let w = &s.words;
+    let form = "corps <corps> at <box> [failures <n>]";
+    if !st.campaign {
+        return Err(s.error("the flank corps are the campaign's (5.2): this scenario has none"));
+    }
+    if !(w.len() == 4 || w.len() == 6) || w[2] != "at" || (w.len() == 6 && w[4] != "failures") {
+        return Err(s.error(format!("write {form}")));
+    }
+    let track = DATA
+        .offmap
+        .corps
+        .iter()
+        .find(|c| c.id == w[1])
+        .ok_or_else(|| {
+            s.error(format!(
+                "'{}' is not a flank corps: {}",
+                w[1],
+                DATA.offmap
+                    .corps
+                    .iter()
+                    .map(|c| c.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+    let at = track
+        .boxes
+        .iter()
+        .position(|b| b.eq_ignore_ascii_case(w[3]))
+        .ok_or_else(|| {
+            s.error(format!(
+                "'{}' is not a box of the {} corps' track: {}",
+                w[3],
+                track.id,
+                track.boxes.join(", ")
+            ))
+        })?;
+    let failures = if w.len() == 6 {
+        s.number(5, "a number of failed attempts")?
+    } else {
+        0
+    };
+    st.corps
+        .insert(track.id.clone(), super::state::Corps { at, failures });
+    Ok(())
 }
 
 /// `cup <side>: <event> …` (S3.0).

@@ -80,6 +80,7 @@ pub fn state(setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError>
             .collect(),
     );
     let mut s = State {
+        version: state::NEWEST_VERSION,
         scenario: sc.id.clone(),
         campaign: sc.id == "campaign",
         day: sc.first.0,
@@ -196,6 +197,7 @@ pub fn state(setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError>
         tq_modifiers,
         vehicles: BTreeMap::new(),
         drop_markers: BTreeMap::new(),
+        starred: DATA.starred.clone(),
         drop_rolled: Vec::new(),
         drop_awaiting: Vec::new(),
         eliminated: BTreeMap::new(),

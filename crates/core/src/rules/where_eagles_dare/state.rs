@@ -145,6 +145,21 @@ pub struct Marks {
     pub cohesion: u32,
 }
 
+/// The first released version (Despatch 1.0.0).
+pub const FIRST_VERSION: u32 = 16;
+/// The version new games get: 17 (Despatch 1.2.0) rolls a later drop's Unit on the Drop Table
+/// in its first activation (3.4.1) and opens no opportunity fire window for a hex a move did
+/// not enter (2.11).
+pub const NEWEST_VERSION: u32 = 17;
+
+fn first_version() -> u32 {
+    FIRST_VERSION
+}
+
+fn is_first_version(v: &u32) -> bool {
+    *v == FIRST_VERSION
+}
+
 fn yes() -> bool {
     true
 }
@@ -412,6 +427,11 @@ pub struct AirRaid {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
+    /// The rules version the game was created under (`Rules::setup_version`): a change that
+    /// folds a log differently is gated on it (docs/rules/where-eagles-dare.md, "Rules
+    /// versions"). A state of version 16 leaves it out, as version 16 wrote its states.
+    #[serde(default = "first_version", skip_serializing_if = "is_first_version")]
+    pub version: u32,
     pub scenario: String,
     pub campaign: bool,
     pub day: u8,
@@ -510,6 +530,10 @@ pub struct State {
     /// to remove, and it performs no other Action until all are off (decision 24).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub drop_markers: BTreeMap<String, u32>,
+    /// The airborne zones marked "*" on the map (3.4.1: glider troops landing there +1): the
+    /// game's data's (`key_hexes.txt` `starred`, none known), or a position's `starred`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub starred: Vec<String>,
     /// Airborne Units placed in their zone as their drop came, waiting for their Drop Table
     /// roll before any other Action (3.4.1, decision 24).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -59,6 +59,45 @@ fn establishing_club_route_4_2_to_a_stop_hex_never_back_and_one_spur() {
     assert!(back.is_err());
 }
 
+/// 4.0, 4.1 in a position: the marker stands at its start (42.229) or on a Club Route Stop hex,
+/// never on Club Route ("the marker itself is not a Club Route hex"); `route` states the hexes
+/// its trace made Club Route. A Stop hex of a spur chooses the spur.
+#[test]
+fn club_route_4_0_the_marker_of_a_position_stands_at_its_start_or_a_stop_hex() {
+    let e = read_position("marker 41.230").err().expect("refused");
+    assert!(
+        e.message.contains("41.230 is Club Route") && e.message.contains("42.229"),
+        "{e}"
+    );
+    let e = read_position("marker 42.228").err().expect("refused");
+    assert!(e.message.contains("Stop hex"), "{e}");
+    let p = read_position("marker 42.229").expect("its start");
+    assert_eq!(p.state.marker, Some(hex("42.229")));
+    let p = read_position("marker 56.201").expect("a Stop hex");
+    assert_eq!(
+        (p.state.marker, p.state.spur),
+        (Some(hex("56.201")), Some(Spur::Son))
+    );
+    // The trace's hexes, south to north, each next to the one before.
+    let p = read_position("route 42.229 42.228\nmarker 61.141").expect("a route");
+    assert!(p
+        .state
+        .club_route
+        .ends_with(&[hex("42.229"), hex("42.228")]));
+    let e = read_position("route 42.228")
+        .err()
+        .expect("not next to 41.230");
+    assert!(e.message.contains("not next to 41.230"), "{e}");
+    let e = read_position("route 42.229\nmarker 42.229")
+        .err()
+        .expect("the marker on the route");
+    assert!(e.message.contains("42.229 is Club Route"), "{e}");
+    let e = read_position("marker 42.229\nroute 42.229")
+        .err()
+        .expect("the route under the marker");
+    assert!(e.message.contains("north of Club Route"), "{e}");
+}
+
 #[test]
 fn establishing_club_route_4_2_a_german_unit_stops_the_trace() {
     let mut s = game("the-best-laid-plans");

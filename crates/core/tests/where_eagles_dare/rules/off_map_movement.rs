@@ -192,6 +192,42 @@ fn flank_corps_5_2_failures_help_german_formations_hinder_and_club_route_off_the
     assert!(s.corps.is_empty() && s.offmap.is_empty());
 }
 
+/// 5.2 in a position (issue 39): a flank corps' box and its failed attempts can be set, so a
+/// corps' roll from any box with any Men at Work counters can be replayed; a corps or a box
+/// not on the track, or a scenario without the corps, is refused naming the line.
+#[test]
+fn flank_corps_5_2_a_position_sets_a_corps_box_and_its_failed_attempts() {
+    use despatch_core::engine::dice::hidden_stream;
+    use despatch_core::engine::ruleset::{SeatDef, Setup};
+    let read = |scenario: &str, text: &str| {
+        let setup = Setup {
+            game_id: "rules".into(),
+            scenario: scenario.into(),
+            options: serde_json::json!({}),
+            seats: SeatDef::named_by_id(&["allied", "german"]).unwrap(),
+        };
+        WhereEaglesDare.position(&setup, text, &mut hidden_stream(&[7; 32], "rules", 0))
+    };
+    let p = read(
+        "campaign",
+        "corps xii at Oirschot failures 2\ncorps viii at weert",
+    )
+    .unwrap();
+    let (xii, viii) = (&p.state.corps["xii"], &p.state.corps["viii"]);
+    assert_eq!((xii.at, xii.failures, viii.at, viii.failures), (2, 2, 1, 0));
+    let e = read("campaign", "corps xii at Deurne").err().unwrap();
+    assert!(
+        e.message.contains("Turnhout, Reusel, Oirschot, Tilburg"),
+        "{e}"
+    );
+    let e = read("campaign", "corps xx at Reusel").err().unwrap();
+    assert!(e.message.contains("xii, viii"), "{e}");
+    let e = read("the-best-laid-plans", "corps xii at Reusel")
+        .err()
+        .unwrap();
+    assert!(e.message.contains("campaign's"), "{e}");
+}
+
 #[test]
 fn board_in_text_shows_points_mug_releases_corps_and_the_off_map_display_to_the_german_only() {
     let mut s = off_map_step(18);

@@ -8,7 +8,7 @@ use despatch_core::engine::dice::hidden_stream;
 use despatch_core::engine::ruleset::{Ctx, DiceSource, Rules, Seat, SeatDef, Setup, Viewer};
 use despatch_core::rules::where_eagles_dare::data::{DropResult, Weather, DATA};
 use despatch_core::rules::where_eagles_dare::order;
-use despatch_core::rules::where_eagles_dare::state::{AirDropCounters, Phase, Side, Unit};
+use despatch_core::rules::where_eagles_dare::state::{AirDropCounters, Phase, Side, State, Unit};
 use despatch_core::rules::where_eagles_dare::{chits, declared, supply, WhereEaglesDare};
 use serde_json::json;
 
@@ -433,6 +433,87 @@ fn drops_3_4_1_drop_one_rolls_at_once_a_later_drop_at_first_activation_once_a_un
     ok(&mut s, "allied", "droproll A/327 B", &[9]);
     assert!(!s.units.contains_key("A/327") && !s.drop_markers.contains_key("A/327"));
     assert_eq!(s.eliminated.get("A/327"), Some(&2));
+}
+
+/// 3.4.1 "some airborne zones on the map are marked with an '*'; glider troops landing in these
+/// airborne zones suffer an additional +1": the game's data marks none (the map is not in the
+/// text), so a position marks them (`starred <zone>`, issue 39): a glider landing there takes
+/// the +1, a parachute Unit does not; a zone that is not one is refused.
+#[test]
+fn drop_table_3_4_1_a_starred_zone_set_by_a_position_adds_1_for_gliders() {
+    let p = read_position("starred W B").unwrap();
+    let s = p.state;
+    assert_eq!(s.starred, ["W", "B"]);
+    // LZ W: no DZ modifier, only the star's.
+    let (m, parts) = declared::drop_modifier(&s, "W", true, 0, 0).unwrap();
+    assert_eq!(m, 1, "{parts:?}");
+    assert!(parts.iter().any(|p| p == "starred zone +1"), "{parts:?}");
+    assert_eq!(declared::drop_modifier(&s, "W", false, 0, 0).unwrap().0, 0);
+    let plain = game("the-best-laid-plans");
+    assert_eq!(
+        declared::drop_modifier(&plain, "W", true, 0, 0).unwrap().0,
+        0
+    );
+    let e = read_position("starred Q").err().unwrap();
+    assert!(e.message.contains("'Q' is not an airborne zone"), "{e}");
+}
+
+/// The Best Laid Plans with Drop Two come on the turn after Drop One, the 501st PIR's chit in
+/// play, A/501 dropped in zone B (58.149) with a German unit in the zone (+1), awaiting its roll.
+fn a_501_dropped_with_drop_two() -> State {
+    let mut s = game("the-best-laid-plans");
+    s.time += 1;
+    s.drops[1].arrived = Some((s.day, s.time));
+    allied_impulse(&mut s, "f-501");
+    ok(&mut s, "allied", "move A/501 58.149", &[]);
+    assert_eq!(s.drop_awaiting, vec!["A/501".to_owned()]);
+    unit_at(&mut s, "G/1", Side::German, "60.148");
+    s
+}
+
+/// 3.4.1: "Roll for Units in subsequent drops the first time they activate after the drop."
+/// From rules version 17 the impulse of the chit that activates a dropped Unit does not end
+/// before it rolls (so it cannot wait for the German units to leave its zone and roll at a
+/// smaller modifier later), and a missed deadline rolls it then, with the modifiers the engine
+/// counts. A game of version 16 keeps its rules: the impulse ends, the roll waits.
+#[test]
+fn drops_3_4_1_a_later_drop_s_unit_rolls_in_its_first_activation_not_a_later_one() {
+    let mut s = a_501_dropped_with_drop_two();
+    let e = refused(&mut s, "allied", "end", "3.4.1");
+    assert!(
+        e.message.contains("droproll A/501 B") && e.message.contains("f-501"),
+        "{e}"
+    );
+    // A chit that does not activate it (the 506th's) is not its activation: that impulse ends.
+    let mut other = s.clone();
+    allied_impulse(&mut other, "f-506");
+    assert!(order(&mut other, "allied", "end", &[1; 12]).is_ok());
+    // It rolls in its activation, the German in its zone counted: 8 + 1 = 9; then the impulse
+    // ends.
+    ok(&mut s, "allied", "droproll A/501 B", &[8]);
+    assert!(s.drop_rolled.contains(&"A/501".to_owned()) && s.drop_awaiting.is_empty());
+    assert!(order(&mut s, "allied", "end", &[1; 12]).is_ok());
+
+    // The deadline missed: the roll is made then, before the next chit, the German counted.
+    let mut s = a_501_dropped_with_drop_two();
+    let allied = Seat::parse("allied").unwrap();
+    let mut dice: VecDeque<u32> = [8].into_iter().chain([1; 12]).collect();
+    let mut ctx = Ctx::new(DiceSource::Scripted(&mut dice), None);
+    WhereEaglesDare.timeout(&mut s, &allied, &mut ctx).unwrap();
+    let lines: Vec<String> = ctx.lines().iter().map(|l| l.text.clone()).collect();
+    assert!(
+        lines.iter().any(|l| l.starts_with(
+            "Drop Table for A/501 in B: the die reads 8, 1 German unit(s) in the zone +1 = 9"
+        )),
+        "{lines:#?}"
+    );
+    assert!(s.drop_rolled.contains(&"A/501".to_owned()) && s.drop_awaiting.is_empty());
+
+    // Version 16: the impulse ends with the roll not made.
+    let mut s = a_501_dropped_with_drop_two();
+    s.version = 16;
+    assert!(order(&mut s, "allied", "end", &[1; 12]).is_ok());
+    assert_eq!(s.drop_awaiting, vec!["A/501".to_owned()]);
 }
 
 #[test]

@@ -566,6 +566,73 @@ fn streams_2_11_a_vehicle_s_first_crossing_rolls_and_a_9_makes_the_bridge_unstab
     assert_eq!(s.units["A/irish"].hex, hex("76.127"));
 }
 
+/// 2.11 with the watch list: a 9 stops a vehicle before the unstable bridge, so it never
+/// enters the hex beyond. From rules version 17 that hex opens no opportunity fire window and
+/// no line says the move "passed" it; version 16 opened the window at the stop, and its line now
+/// says the hex was beyond it.
+#[test]
+fn streams_2_11_a_vehicle_stopped_before_an_unstable_bridge_did_not_pass_the_hex_beyond() {
+    let moved = |version: u32| {
+        let mut s = game("the-best-laid-plans");
+        s.version = version;
+        allied_impulse(&mut s, "div-101");
+        s.watch
+            .insert(Side::German, [hex("63.185")].into_iter().collect());
+        let allied = Seat::parse("allied").unwrap();
+        let cmd = WhereEaglesDare
+            .parse(&s, &allied, "move A/44rtr 63.186 63.185 tracked column")
+            .unwrap();
+        let mut dice: VecDeque<u32> = [9].into_iter().collect();
+        let mut ctx = Ctx::new(DiceSource::Scripted(&mut dice), None);
+        WhereEaglesDare
+            .apply(&mut s, &allied, &cmd, &mut ctx)
+            .unwrap();
+        let lines: Vec<String> = ctx.lines().iter().map(|l| l.text.clone()).collect();
+        assert_eq!(s.units["A/44rtr"].hex, hex("63.186"));
+        (s, lines)
+    };
+    let (s, lines) = moved(17);
+    assert!(!lines.iter().any(|l| l.contains("passed")), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                == "63.186 is not on the german player's watch list: no opportunity fire window"),
+        "{lines:#?}"
+    );
+    assert_eq!(s.window, None);
+    let (s, lines) = moved(16);
+    assert!(!lines.iter().any(|l| l.contains("passed")), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("named 63.185") && l.contains("beyond 63.186")),
+        "{lines:#?}"
+    );
+    assert_eq!(s.window, Some(hex("63.186")));
+}
+
+/// 2.17: "A Unit must be in Column to use a Culvert." From rules version 17 a move across the
+/// culvert of the rules' own data (70.156/70.157) out of Column is refused with no map loaded,
+/// as an assault across it always was (decision 56); version 16 checked it only where a map
+/// names the culvert's hexside.
+#[test]
+fn culvert_2_17_a_move_through_the_culvert_is_in_column_map_or_no_map() {
+    let mut s = game("the-best-laid-plans");
+    allied_impulse(&mut s, "f-502");
+    unit_at(&mut s, "A/502", Side::Allied, "70.156");
+    let e = refused(&mut s, "allied", "move A/502 70.157", "2.17");
+    assert!(e.message.contains("add 'column'"), "{e}");
+    play(&mut s, "allied", "move A/502 70.157 column", &[]);
+    assert_eq!(s.units["A/502"].hex, hex("70.157"));
+    let mut s = game("the-best-laid-plans");
+    s.version = 16;
+    allied_impulse(&mut s, "f-502");
+    unit_at(&mut s, "A/502", Side::Allied, "70.156");
+    play(&mut s, "allied", "move A/502 70.157", &[]);
+    assert_eq!(s.units["A/502"].hex, hex("70.157"));
+}
+
 #[test]
 fn streams_2_11_the_southern_bridge_is_checked_in_a_ride_in_the_country_an_option_elsewhere() {
     let s = game("a-ride-in-the-country");

@@ -388,7 +388,7 @@ fn drops_3_4_1_drop_one_rolls_at_once_a_later_drop_at_first_activation_once_a_un
     assert!(WhereEaglesDare
         .board_text(&s, &allied)
         .unwrap()
-        .contains("Dropped, to roll on the Drop Table (3.4.1): E/502"));
+        .contains("Dropped, to roll on the Drop Table (3.4.1, its rows reconstructed): E/502"));
     let e = refused(&mut s, "allied", "move E/502 58.150", "3.4.1");
     assert!(e.message.contains("droproll E/502"), "{e}");
     ok(&mut s, "allied", "droproll E/502 B", &[0]);

@@ -2645,9 +2645,11 @@ async fn searching_for_glory_a_seat_plans_and_reacts_with_its_hand_as_cards_at_3
 /// [`DRIVEN_TURNS`] orders, each made by pointing at the board or by pressing one of the
 /// page's suggested orders and sending it: every order so made is recorded (a refusal fails the
 /// test with the page's reason), and each seat's page is opened afresh for its turn, as a
-/// player coming back to it would.
+/// player coming back to it would. Then the first seat's page is shot at 390 and 1280 px, light
+/// and dark (`tests/artifacts/table-<ruleset>-<width>-<scheme>.png`, docs/web.md's gallery).
 async fn every_ruleset_is_played_by_two_seats_pointing_and_pressing_buttons(site: TestApp) {
     let mut driver = chromedriver().await;
+    let dark = browser_with(&mut driver, &["--blink-settings=preferredColorScheme=0"]).await;
     for (n, ruleset) in despatch::rules::all().into_iter().enumerate() {
         let id = ruleset.info().id;
         let created = site
@@ -2729,10 +2731,25 @@ async fn every_ruleset_is_played_by_two_seats_pointing_and_pressing_buttons(site
             "{id}: the game ended after {} orders: {made:?}",
             made.len()
         );
+        // The game mid-way as its first seat sees it, for docs/web.md: at a phone's and a
+        // desktop's width, light and dark.
+        let link = format!(
+            "{}/games/{game_id}?token={}",
+            site.base, created.seats[0].token
+        );
+        for (c, scheme) in [(&seats[0].1, "light"), (&dark, "dark")] {
+            for (width, height) in [(390, 844), (1280, 900)] {
+                c.set_window_size(width, height).await.unwrap();
+                c.goto(&link).await.unwrap();
+                wait_for_text(c, "#board-h", "The board", Duration::from_secs(10)).await;
+                screenshot(c, &format!("table-{id}-{width}-{scheme}")).await;
+            }
+        }
         for (_, c) in seats {
             c.close().await.unwrap();
         }
     }
+    dark.close().await.unwrap();
 }
 
 /// How many orders `every_ruleset_is_played_by_two_seats_pointing_and_pressing_buttons` makes

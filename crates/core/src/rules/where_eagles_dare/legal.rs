@@ -21,7 +21,6 @@ use super::activity;
 use super::chits;
 use super::command;
 use super::data::{ChitKind, DATA, TURNS};
-use super::drawn::Window;
 use super::events;
 use super::hex::Hex;
 use super::offmap;
@@ -31,6 +30,7 @@ use super::specials;
 use super::state::{OffMap, Phase, Side, State};
 use super::supply;
 use super::waiting::waiting;
+use super::window::Window;
 
 /// The highest of the passing-face thresholds a check offers: `pass 0`, `pass 0-1` …
 /// `pass 0-8` (decision 14: the faces are the series' TQ or the firer's, the player's to choose;

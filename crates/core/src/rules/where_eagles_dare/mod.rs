@@ -47,6 +47,7 @@ pub mod units;
 pub mod victory;
 pub mod wait;
 pub mod waiting;
+mod window;
 
 use std::collections::BTreeMap;
 

@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 use crate::engine::board::{At, Highlight, Line};
 
 use super::data::{Spur, DATA};
-use super::drawn::Window;
 use super::hex::Hex;
 use super::state::State;
+use super::window::Window;
 
 /// Club Route as designated: its hexes in order, south to north (4.0). The legend's names are
 /// short (a legend column holds 17 characters); its "Lines:" entry says the rest.

@@ -1005,20 +1005,28 @@ async fn the_lobby_creates_a_game_and_shows_each_seat_link_once(app: TestApp) {
     assert!(!watch.body.contains("move-form"));
 }
 
-async fn a_wargame_seat_page_shows_the_board_in_text(app: TestApp) {
+/// For Honor and Glory's `scenario` made in the lobby with the American seat `american` and the
+/// British `british`: the American seat's link.
+async fn fhg_from_the_lobby(
+    app: &TestApp,
+    scenario: &str,
+    american: &str,
+    british: &str,
+) -> String {
+    let game = format!("for-honor-and-glory/{scenario}");
     let form = [
-        ("game", "for-honor-and-glory/queenston-heights"),
+        ("game", game.as_str()),
         ("options", "{}"),
-        ("name_0", "Van Rensselaer's player"),
+        ("name_0", american),
         ("email_0", ""),
         ("seat_0", "american"),
-        ("name_1", "Brock's player"),
+        ("name_1", british),
         ("email_1", ""),
         ("seat_1", "british"),
     ];
     let created = app.post("/games", &form).await;
     assert_eq!(created.status, 201, "{}", created.body);
-    let link = created
+    created
         .body
         .split("class=\"seat-link\"")
         .nth(1)
@@ -1028,7 +1036,17 @@ async fn a_wargame_seat_page_shows_the_board_in_text(app: TestApp) {
                 .replace("&amp;", "&")
                 .replace("&#x2f;", "/")
         })
-        .expect("a seat link");
+        .expect("a seat link")
+}
+
+async fn a_wargame_seat_page_shows_the_board_in_text(app: TestApp) {
+    let link = fhg_from_the_lobby(
+        &app,
+        "queenston-heights",
+        "Van Rensselaer's player",
+        "Brock's player",
+    )
+    .await;
     let p = app.open(&link).await;
     assert_eq!(p.status, 200, "{}", p.body);
     let board = p
@@ -2479,29 +2497,7 @@ async fn a_refused_talk_message_is_answered_beside_the_talk_form_with_the_messag
 /// in the answering mail's words, once. On the drill ground a side has 2 command AP and 1 to 3
 /// random ones (6.1.1): seven one-AP moves always outrun them.
 async fn what_an_order_did_not_carry_out_is_said_once_on_the_page(app: TestApp) {
-    let form = [
-        ("game", "for-honor-and-glory/drill"),
-        ("options", "{}"),
-        ("name_0", "Anna"),
-        ("email_0", ""),
-        ("seat_0", "american"),
-        ("name_1", "Ben"),
-        ("email_1", ""),
-        ("seat_1", "british"),
-    ];
-    let created = app.post("/games", &form).await;
-    assert_eq!(created.status, 201, "{}", created.body);
-    let link = created
-        .body
-        .split("class=\"seat-link\"")
-        .nth(1)
-        .and_then(|s| s.split("href=\"").nth(1))
-        .map(|s| {
-            s[..s.find('"').unwrap()]
-                .replace("&amp;", "&")
-                .replace("&#x2f;", "/")
-        })
-        .expect("a seat link");
+    let link = fhg_from_the_lobby(&app, "drill", "Anna", "Ben").await;
     let opened = app.open(&link).await;
     let cookie = opened.cookie.clone().unwrap();
     let game_id = link

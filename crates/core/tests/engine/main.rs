@@ -2,6 +2,8 @@
 
 #[path = "../common/sfg_seats.rs"]
 mod sfg_seats;
+#[path = "../common/suggested.rs"]
+mod suggested;
 #[path = "../common/svg_checks.rs"]
 mod svg_checks;
 

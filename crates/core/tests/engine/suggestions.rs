@@ -6,40 +6,14 @@
 //! (Where Eagles Dare's own test, `where_eagles_dare::suggestions`, plays every scenario with
 //! its options.)
 
-use despatch_core::engine::bot::{self, MemorySecrets, TestWorld};
-use despatch_core::engine::game::{Game, Move};
+use despatch_core::engine::bot;
 use despatch_core::engine::ruleset::{Seat, SeatDef, Setup};
 use despatch_core::rules;
 use serde_json::json;
 
-use crate::sfg_seats;
+use crate::suggested::accepted;
 
-/// Plays `order` for `seat` on a copy of `game`; the rules must accept it.
-fn accepted(
-    game: &Game,
-    secrets: &MemorySecrets,
-    seat: &Seat,
-    order: &str,
-    what: &str,
-) -> Result<(), String> {
-    let command = game
-        .ruleset
-        .parse(&game.state, seat, order)
-        .map_err(|e| format!("{what} '{order}' for {seat} does not parse: {e}"))?;
-    let mv = Move::Command {
-        seat: seat.clone(),
-        command,
-        client_entropy: "suggested".into(),
-    };
-    game.play(mv, secrets, &mut TestWorld::new(game.next_seq))
-        .map(|_| ())
-        .map_err(|e| {
-            format!(
-                "{what} '{order}' for {seat} at seq {} is refused: {e}",
-                game.next_seq
-            )
-        })
-}
+use crate::sfg_seats;
 
 /// The game `n` of a ruleset: its first scenario that is not a practice set-up, with as few
 /// seats as it takes (two at least); Searching for Glory's at three characters of both sides.

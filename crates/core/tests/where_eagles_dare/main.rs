@@ -1,5 +1,7 @@
 //! Where Eagles Dare's rules, board and bot games, against the core alone.
 
+#[path = "../common/suggested.rs"]
+mod suggested;
 #[path = "../common/svg_checks.rs"]
 mod svg_checks;
 

@@ -4,12 +4,14 @@
 //! accepted. The examples and the pointed orders come from one list of legal orders
 //! (`legal`), as the bot's choices do.
 
-use despatch_core::engine::bot::{self, MemorySecrets, TestWorld};
-use despatch_core::engine::game::{Game, Move};
+use despatch_core::engine::bot::{self, MemorySecrets};
+use despatch_core::engine::game::Game;
 use despatch_core::engine::ruleset::{SeatDef, Setup};
 use despatch_core::rules;
 use despatch_core::rules::where_eagles_dare::data::DATA;
 use serde_json::json;
+
+use crate::suggested::accepted;
 
 /// What the games suggested and played.
 #[derive(Debug, Default)]
@@ -18,33 +20,6 @@ struct Played {
     pointed: usize,
     /// Steps where a prompt's examples held an order other than a pass or the impulse's end.
     rich_prompts: usize,
-}
-
-/// Plays `order` for `seat` on a copy of `game`; the rules must accept it.
-fn accepted(
-    game: &Game,
-    secrets: &MemorySecrets,
-    seat: &despatch_core::engine::ruleset::Seat,
-    order: &str,
-    what: &str,
-) -> Result<(), String> {
-    let command = game
-        .ruleset
-        .parse(&game.state, seat, order)
-        .map_err(|e| format!("{what} '{order}' for {seat} does not parse: {e}"))?;
-    let mv = Move::Command {
-        seat: seat.clone(),
-        command,
-        client_entropy: "suggested".into(),
-    };
-    game.play(mv, secrets, &mut TestWorld::new(game.next_seq))
-        .map(|_| ())
-        .map_err(|e| {
-            format!(
-                "{what} '{order}' for {seat} at seq {} is refused: {e}",
-                game.next_seq
-            )
-        })
 }
 
 fn check(

@@ -161,6 +161,17 @@ pub struct OptionInfo {
     pub choices: Vec<Value>,
 }
 
+/// A game's rules version as the number a ruleset keeps in its state (`Rules::setup_version`),
+/// for the rules gated on it.
+pub fn version_number<T: std::str::FromStr>(version: &str) -> Result<T, RuleError> {
+    version.parse().map_err(|_| {
+        RuleError::new(
+            "rules versions",
+            format!("'{version}' is not a rules version of this ruleset"),
+        )
+    })
+}
+
 /// The newest of a ruleset's [`Rules::versions`]: the version new games get.
 pub const fn newest(versions: &'static [&'static str]) -> &'static str {
     versions[versions.len() - 1]

@@ -355,7 +355,8 @@ impl Rules for SearchingForGlory {
         setup::setup(setup, hidden)
     }
 
-    /// The set-up reads no version; the rules gated on it come later in the game.
+    /// The set-up reads no version; the game's version is kept in the state for the rules
+    /// gated on it later in the game.
     fn setup_version(
         &self,
         version: &str,
@@ -363,12 +364,7 @@ impl Rules for SearchingForGlory {
         hidden: &mut DiceStream,
     ) -> Result<State, RuleError> {
         let mut state = setup::setup(setup, hidden)?;
-        state.version = version.parse().map_err(|_| {
-            RuleError::new(
-                "rules versions",
-                format!("'{version}' is not a rules version of this ruleset"),
-            )
-        })?;
+        state.version = crate::engine::ruleset::version_number(version)?;
         Ok(state)
     }
 

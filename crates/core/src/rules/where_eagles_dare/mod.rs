@@ -150,7 +150,8 @@ impl Rules for WhereEaglesDare {
         setup::state(setup, hidden)
     }
 
-    /// The set-up reads no version; the rules gated on it come later in the game.
+    /// The set-up reads no version; the game's version is kept in the state for the rules
+    /// gated on it later in the game.
     fn setup_version(
         &self,
         version: &str,
@@ -158,12 +159,7 @@ impl Rules for WhereEaglesDare {
         hidden: &mut DiceStream,
     ) -> Result<State, RuleError> {
         let mut s = setup::state(setup, hidden)?;
-        s.version = version.parse().map_err(|_| {
-            rule(
-                "rules versions",
-                format!("'{version}' is not a rules version of this ruleset"),
-            )
-        })?;
+        s.version = crate::engine::ruleset::version_number(version)?;
         Ok(s)
     }
 

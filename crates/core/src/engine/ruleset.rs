@@ -775,6 +775,14 @@ pub trait Rules: Send + Sync + 'static {
 
     /// The position format in a few lines, for `despatch replay --list`.
     fn position_format(&self) -> &'static str;
+
+    /// `state` written as a position of this ruleset's format (see [`Rules::position`]): read
+    /// back onto the set-up it came from, it gives `state` again, so that a position can set
+    /// whatever a game can reach (issue 39). `None` from a ruleset that cannot write its
+    /// positions yet.
+    fn write_position(&self, _state: &Self::State) -> Option<String> {
+        None
+    }
 }
 
 /// A game's state behind the object-safe contract.
@@ -881,6 +889,8 @@ pub trait Ruleset: Send + Sync {
         hidden: &mut DiceStream,
     ) -> Result<(GameState, Vec<(Seat, Value)>), PositionError>;
     fn position_format(&self) -> &'static str;
+    /// See [`Rules::write_position`].
+    fn write_position(&self, state: &GameState) -> Option<String>;
 }
 
 /// Any [`Rules`] as a [`Ruleset`].
@@ -1046,6 +1056,9 @@ impl<R: Rules> Ruleset for Erased<R> {
     }
     fn position_format(&self) -> &'static str {
         self.0.position_format()
+    }
+    fn write_position(&self, state: &GameState) -> Option<String> {
+        self.0.write_position(self.state(state))
     }
 }
 

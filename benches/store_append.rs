@@ -223,6 +223,7 @@ async fn appends(url: &str, games: usize, seconds: u64, round: usize) -> Measure
                             channel: "email".into(),
                             seat: Some("bob".into()),
                             payload: json!({ "template": "your_turn", "seq": event.seq, "to": "bob" }),
+                            delay: std::time::Duration::ZERO,
                         }],
                         events: vec![event.clone()],
                         ..Append::default()

@@ -41,7 +41,11 @@ impl Games {
         let mut next_seq = game.next_seq;
         if let Some(mv) = then {
             let played = game.play(mv, &l.secrets, &mut world)?;
-            outbox.extend(turn_notices(&played.game, &played.events));
+            outbox.extend(turn_notices(
+                &played.game,
+                &played.events,
+                self.window_notices,
+            ));
             new_secrets = secrets::records(&l.record.game_id, &played.secrets);
             next_seq = played.game.next_seq;
             events.extend(played.events);

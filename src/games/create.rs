@@ -170,7 +170,11 @@ impl Games {
                 .await?;
         }
         let append = Append {
-            outbox: [turn_notices(&game, &events), invitations(&game, &events)].concat(),
+            outbox: [
+                turn_notices(&game, &events, self.window_notices),
+                invitations(&game, &events),
+            ]
+            .concat(),
             events,
             secrets: secrets::for_new_game(
                 &game_id,
@@ -434,6 +438,7 @@ fn invitations(game: &Game, events: &[Event]) -> Vec<OutboxRecord> {
             channel: outbox::INVITATION.into(),
             seat: Some(s.seat.to_string()),
             payload: json!({}),
+            delay: std::time::Duration::ZERO,
         })
         .collect()
 }

@@ -115,6 +115,8 @@ pub struct Games {
     link_key: Arc<tokio::sync::OnceCell<[u8; 32]>>,
     /// The internal hosts webhooks may reach (`webhook_targets`); none unless configured.
     webhook_targets: Arc<webhook_targets::WebhookTargets>,
+    /// How long a reactive window's turn notice waits (`outbox::WindowNotices`).
+    window_notices: outbox::WindowNotices,
 }
 
 /// The world of a move made by this service: the service's clock, the OS's randomness.
@@ -152,7 +154,15 @@ impl Games {
             address_mail: rate::Buckets::new(players::ADDRESS_MAIL),
             link_key: Arc::new(tokio::sync::OnceCell::new()),
             webhook_targets: Arc::default(),
+            window_notices: outbox::WindowNotices::from_env(),
         }
+    }
+
+    /// The same service holding reactive windows' turn notices `notices` long
+    /// (`outbox::WindowNotices`; the server reads `DESPATCH_WINDOW_NOTICE_SECS`).
+    pub fn with_window_notices(mut self, notices: outbox::WindowNotices) -> Self {
+        self.window_notices = notices;
+        self
     }
 
     /// Lets webhooks reach the internal hosts `targets` names. The server and the dispatcher

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use super::outbox;
 use crate::engine::event::Event;
 use crate::engine::game::{Game, Move};
-use crate::engine::ruleset::{Line, Seat, Unexecuted, Viewer};
+use crate::engine::ruleset::{Line, PromptKind, Seat, Unexecuted, Viewer};
 use crate::metrics::MoveOutcome;
 use crate::store::{Append, Idempotency, OutboxRecord, StoreError};
 
@@ -358,7 +358,7 @@ impl Games {
             described,
             replayed: false,
         };
-        let mut notices = turn_notices(&played.game, &played.events);
+        let mut notices = turn_notices(&played.game, &played.events, self.window_notices);
         if let Some(answer) = answer {
             let email = answer(&result, &summary_of(&played.game));
             notices.push(OutboxRecord {
@@ -367,6 +367,7 @@ impl Games {
                 channel: outbox::EMAIL.into(),
                 seat: None,
                 payload: serde_json::to_value(email).expect("an email serialises"),
+                delay: std::time::Duration::ZERO,
             });
         }
         let append = Append {
@@ -449,9 +450,14 @@ fn replayed(saved: Value) -> Result<MoveResult> {
     Ok(result)
 }
 
-/// Outbox rows for the events just appended: a turn notice for each seat that must act now,
-/// and a game-over notice for every seat when the game ends. The dispatcher (notify) sends them.
-pub(super) fn turn_notices(game: &Game, events: &[Event]) -> Vec<OutboxRecord> {
+/// Outbox rows for the events just appended: a turn notice for each seat that must act now (a
+/// reactive window's held `windows` long), and a game-over notice for every seat when the game
+/// ends. The dispatcher (notify) sends them.
+pub(super) fn turn_notices(
+    game: &Game,
+    events: &[Event],
+    windows: outbox::WindowNotices,
+) -> Vec<OutboxRecord> {
     let last = events.last().expect("an append has events");
     let seq = last.seq;
     if game.ended {
@@ -465,6 +471,7 @@ pub(super) fn turn_notices(game: &Game, events: &[Event]) -> Vec<OutboxRecord> {
                 channel: outbox::GAME_OVER.into(),
                 seat: Some(s.seat.to_string()),
                 payload: json!({ "outcome": game.outcome() }),
+                delay: std::time::Duration::ZERO,
             })
             .collect();
     }
@@ -476,6 +483,10 @@ pub(super) fn turn_notices(game: &Game, events: &[Event]) -> Vec<OutboxRecord> {
             channel: outbox::TURN.into(),
             seat: Some(p.seat.to_string()),
             payload: json!({ "kind": p.kind, "decision": p.decision }),
+            delay: match p.kind {
+                PromptKind::Reaction => windows.0,
+                PromptKind::Turn | PromptKind::Sealed => std::time::Duration::ZERO,
+            },
         })
         .collect()
 }

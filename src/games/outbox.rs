@@ -25,6 +25,42 @@ pub const GAME_OVER: &str = "game_over";
 /// A notice kind: a seat said something to the table, or told this seat (`games::talk`).
 pub const TALK: &str = "talk";
 
+/// How long the turn notice of a reactive window waits before it falls due
+/// (`PromptKind::Reaction`; docs/notifications.md, "Reactive windows' notices are gathered"): a
+/// seat that answers meanwhile — on its page, by its automatic pass — is sent nothing, the
+/// windows that open for it meanwhile are told by that one notice, and a real turn sends it at
+/// once. Zero sends window notices at once, as turns are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowNotices(pub std::time::Duration);
+
+impl Default for WindowNotices {
+    fn default() -> Self {
+        WindowNotices(std::time::Duration::from_secs(15 * 60))
+    }
+}
+
+impl WindowNotices {
+    /// Reads `DESPATCH_WINDOW_NOTICE_SECS` (default 900; 0 sends them at once). A value that
+    /// does not parse is reported and the default used.
+    pub fn from_env() -> WindowNotices {
+        match std::env::var("DESPATCH_WINDOW_NOTICE_SECS") {
+            Err(_) => WindowNotices::default(),
+            Ok(text) => text
+                .trim()
+                .parse()
+                .map(|secs| WindowNotices(std::time::Duration::from_secs(secs)))
+                .unwrap_or_else(|_| {
+                    let default = WindowNotices::default();
+                    tracing::warn!(
+                        "DESPATCH_WINDOW_NOTICE_SECS='{text}' is not a whole number of seconds; using the default, {}",
+                        default.0.as_secs()
+                    );
+                    default
+                }),
+        }
+    }
+}
+
 /// A delivery channel: an email, ready to send (`EmailDelivery`).
 pub const EMAIL: &str = "email";
 /// A delivery channel: a webhook call.
@@ -82,6 +118,7 @@ impl super::Games {
             channel: EMAIL.into(),
             seat: None,
             payload: serde_json::to_value(email).expect("an email serialises"),
+            delay: std::time::Duration::ZERO,
         };
         self.store.enqueue(&row).await?;
         Ok(())

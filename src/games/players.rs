@@ -295,6 +295,7 @@ impl Games {
             channel: kind.into(),
             seat: None,
             payload,
+            delay: std::time::Duration::ZERO,
         };
         self.store.enqueue(&row).await?;
         Ok(())
@@ -461,6 +462,7 @@ impl Games {
             channel: CLAIM.into(),
             seat: None,
             payload,
+            delay: std::time::Duration::ZERO,
         };
         self.store.enqueue(&row).await?;
         Ok(email)

@@ -221,6 +221,7 @@ impl Games {
                     "games": waiting,
                     "settings_link": format!("{}/me/settings", self.base_url),
                 }),
+                delay: std::time::Duration::ZERO,
             };
             if self
                 .store

@@ -156,6 +156,7 @@ impl Games {
                     "to_table": to.is_none(),
                     "text": talk.text,
                 }),
+                delay: std::time::Duration::ZERO,
             })
             .collect();
         self.store.add_talk(&record, &notices).await?;

@@ -429,6 +429,7 @@ impl Dispatcher {
             channel: EMAIL.into(),
             seat: None,
             payload,
+            delay: std::time::Duration::ZERO,
         })
     }
 
@@ -458,6 +459,7 @@ impl Dispatcher {
                 channel: channel.into(),
                 seat: r.seat.clone(),
                 payload,
+                delay: std::time::Duration::ZERO,
             }
         };
         // A seat's settings: reminders off silence them (by email and the seat's own hooks); a

@@ -193,6 +193,7 @@ impl Scheduler {
             channel: channel.into(),
             seat: Some(seat.to_string()),
             payload,
+            delay: std::time::Duration::ZERO,
         };
         match due {
             Due::Reminder {

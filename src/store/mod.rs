@@ -154,6 +154,13 @@ pub struct OutboxRecord {
     /// The seat it is for, if any.
     pub seat: Option<String>,
     pub payload: Value,
+    /// How long after the append the row falls due: zero for at once. A notice written once per
+    /// seat (`Append::once_per_seat`) that finds one of its kind already waiting for its seat is
+    /// not written, and moves that row's due time instead: a row at once pulls a later one
+    /// forward to now, a later row pushes a waiting later one back to its own due time (the
+    /// gathered notices of reactive windows, docs/notifications.md).
+    #[serde(skip)]
+    pub delay: std::time::Duration,
 }
 
 /// An outbox row as read back.
@@ -190,9 +197,10 @@ pub struct Append {
     pub idempotency: Option<Idempotency>,
     /// Outbox channels a seat needs one waiting row of: a row of one of them is not written
     /// when a row of the same channel for the same seat of the game already waits unclaimed
-    /// (not sent, due, held by no dispatcher). That row is composed from the log as it stands
-    /// when a dispatcher takes it, so it says this append's events too (docs/notifications.md,
-    /// "One mail for many moves").
+    /// (not sent, held by no dispatcher, and either due or never tried: a delayed row, whose due
+    /// time the new row moves, `OutboxRecord::delay`). That row is composed from the log as it
+    /// stands when a dispatcher takes it, so it says this append's events too
+    /// (docs/notifications.md, "One mail for many moves").
     pub once_per_seat: Vec<String>,
 }
 

@@ -176,6 +176,7 @@ where
             channel: row.try_get("channel")?,
             seat: row.try_get("seat")?,
             payload: rows::json_from_text(&format!("outbox row {id}"), &payload)?,
+            delay: std::time::Duration::ZERO,
         },
     })
 }

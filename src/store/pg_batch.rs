@@ -25,7 +25,9 @@ use sqlx::postgres::PgPool;
 use sqlx::{Postgres, QueryBuilder, Row};
 use tokio::sync::{mpsc, oneshot, Mutex};
 
-use super::postgres::{push_event_values, push_outbox_values, NOT_WAITING, WAITING_ONCE};
+use super::postgres::{
+    push_event_values, push_outbox_values, retime_waiting, DUE, NOT_WAITING, WAITING_ONCE,
+};
 use super::rows::AppendRows;
 
 /// How many writer lanes, each with at most one statement in flight.
@@ -222,15 +224,18 @@ async fn write(pool: &PgPool, batch: &[Waiting]) -> Result<Vec<String>, sqlx::Er
         .flat_map(|w| w.rows.outbox.iter().map(move |o| (w.game_id.as_str(), o)));
     if batch.iter().any(|w| !w.rows.outbox.is_empty()) {
         // In the order given, so that ids run oldest first.
-        q.push(", notices (game_id, seq, channel, seat, payload, ord, once) AS (");
+        q.push(", notices (game_id, seq, channel, seat, payload, ord, once, delay) AS (");
         push_outbox_values(&mut q, outbox);
         q.push("), ");
         q.push(WAITING_ONCE);
+        q.push(", ");
+        q.push(retime_waiting("JOIN new_events n ON n.game_id = v.game_id"));
         q.push(
-            ", new_outbox AS (INSERT INTO outbox (game_id, seq, channel, seat, payload) \
-             SELECT v.game_id, v.seq, v.channel, v.seat, v.payload \
-             FROM notices v JOIN new_events n ON n.game_id = v.game_id WHERE ",
+            ", new_outbox AS (INSERT INTO outbox (game_id, seq, channel, seat, payload, next_attempt_at) \
+             SELECT v.game_id, v.seq, v.channel, v.seat, v.payload, ",
         );
+        q.push(DUE);
+        q.push(" FROM notices v JOIN new_events n ON n.game_id = v.game_id WHERE ");
         q.push(NOT_WAITING);
         q.push(" ORDER BY v.ord)");
     }

@@ -381,14 +381,18 @@ fn append_statement(game_id: &str, rows: &AppendRows) -> QueryBuilder<Postgres> 
     }
     if !rows.outbox.is_empty() {
         // In the order given, so that ids run oldest first.
-        q.push(", notices (game_id, seq, channel, seat, payload, ord, once) AS (");
+        q.push(", notices (game_id, seq, channel, seat, payload, ord, once, delay) AS (");
         push_outbox_values(&mut q, rows.outbox.iter().map(|o| (game_id, o)));
         q.push("), ");
         q.push(WAITING_ONCE);
+        q.push(", ");
+        q.push(retime_waiting("CROSS JOIN ok"));
         q.push(
-            ", new_outbox AS (INSERT INTO outbox (game_id, seq, channel, seat, payload) \
-             SELECT v.game_id, v.seq, v.channel, v.seat, v.payload FROM ok, notices v WHERE ",
+            ", new_outbox AS (INSERT INTO outbox (game_id, seq, channel, seat, payload, next_attempt_at) \
+             SELECT v.game_id, v.seq, v.channel, v.seat, v.payload, ",
         );
+        q.push(DUE);
+        q.push(" FROM ok, notices v WHERE ");
         q.push(NOT_WAITING);
         if rows.outbox.len() > 1 {
             q.push(" ORDER BY v.ord");
@@ -449,22 +453,42 @@ pub(super) fn push_event_values<'a>(
 
 /// The CTE `waiting`: of the outbox rows `notices` (`push_outbox_values`) written only once per seat
 /// (`Append::once_per_seat`), those a row of the same channel for the same seat already waits
-/// for, unclaimed (due, not sent). Each such row is locked for the statement, so that no
-/// dispatcher claims it in between and composes it without this append's events; one that a
-/// dispatcher or another append holds is skipped, and the new row is written.
+/// for, unclaimed (not sent, and due or never tried: a delayed notice). Each such row is locked
+/// for the statement, so that no dispatcher claims it in between and composes it without this
+/// append's events; one that a dispatcher or another append holds is skipped, and the new row
+/// is written.
 pub(super) const WAITING_ONCE: &str = "waiting AS (\
-    SELECT w.game_id, w.seat, w.channel FROM outbox w \
-    WHERE w.sent_at IS NULL AND w.next_attempt_at <= now() \
+    SELECT w.game_id, w.id, w.seat, w.channel, w.next_attempt_at FROM outbox w \
+    WHERE w.sent_at IS NULL AND (w.next_attempt_at <= now() OR w.attempts = 0) \
       AND (w.game_id, w.seat, w.channel) IN (SELECT n.game_id, n.seat, n.channel FROM notices n WHERE n.once) \
     FOR UPDATE OF w SKIP LOCKED)";
+
+/// The CTE `retimed`: a waiting row not due yet (a delayed notice, `OutboxRecord::delay`) takes
+/// the due time of the new row that is not written for it — now, for a row at once; its own
+/// or the new row's, whichever is later, for a delayed one. `guard` joins what the append's
+/// success is read from (`ok`, `new_events`), so that an append that does not go in moves
+/// nothing.
+pub(super) fn retime_waiting(guard: &str) -> String {
+    format!(
+        "retimed AS (UPDATE outbox o SET next_attempt_at = CASE WHEN v.delay = 0 THEN now() \
+         ELSE GREATEST(o.next_attempt_at, now() + v.delay * interval '1 second') END \
+         FROM waiting w JOIN notices v ON v.once AND v.game_id = w.game_id \
+           AND v.seat = w.seat AND v.channel = w.channel {guard} \
+         WHERE o.game_id = w.game_id AND o.id = w.id AND w.next_attempt_at > now())"
+    )
+}
+
+/// The due time of a new row `v` of `notices`.
+pub(super) const DUE: &str = "now() + v.delay * interval '1 second'";
 
 /// The condition on a row `v` of `notices` that it is written: not once per seat, or none waits.
 pub(super) const NOT_WAITING: &str = "NOT (v.once AND EXISTS (SELECT 1 FROM waiting w \
     WHERE w.game_id = v.game_id AND w.seat = v.seat AND w.channel = v.channel))";
 
-/// Outbox rows as a `VALUES` list: `(game_id, seq, channel, seat, payload, ord, once)`, `ord`
-/// their place in the list, so that an `ORDER BY` can give them ids oldest first, and `once`
-/// whether the row is written only when none of its channel waits for its seat.
+/// Outbox rows as a `VALUES` list: `(game_id, seq, channel, seat, payload, ord, once, delay)`,
+/// `ord` their place in the list, so that an `ORDER BY` can give them ids oldest first, `once`
+/// whether the row is written only when none of its channel waits for its seat, `delay` the
+/// seconds until it falls due.
 pub(super) fn push_outbox_values<'a>(
     q: &mut QueryBuilder<Postgres>,
     outbox: impl IntoIterator<Item = (&'a str, &'a OutboxInsert)>,
@@ -478,7 +502,8 @@ pub(super) fn push_outbox_values<'a>(
                 .push_bind(o.seat.as_deref())
                 .push_bind(o.payload.as_str())
                 .push_bind(ord)
-                .push_bind(o.once);
+                .push_bind(o.once)
+                .push_bind(o.delay);
         },
     );
 }

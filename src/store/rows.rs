@@ -31,6 +31,8 @@ pub(super) struct OutboxInsert {
     pub payload: String,
     /// Written only when no row of its channel waits for its seat (`Append::once_per_seat`).
     pub once: bool,
+    /// Seconds after the append the row falls due (`OutboxRecord::delay`).
+    pub delay: f64,
 }
 
 pub(super) struct IdempotencyRow {
@@ -161,6 +163,7 @@ pub(super) fn append_rows(
             seat: row.seat.clone(),
             payload: to_text(&row.payload)?,
             once: row.seat.is_some() && append.once_per_seat.contains(&row.channel),
+            delay: row.delay.as_secs_f64(),
         });
     }
     let idempotency = match &append.idempotency {

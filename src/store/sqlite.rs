@@ -282,14 +282,34 @@ async fn insert(conn: &mut SqliteConnection, game_id: &str, rows: &AppendRows) -
     }
     for o in &rows.outbox {
         // A row written once per seat (`Append::once_per_seat`) is not written while one of its
-        // channel waits for its seat unclaimed; this transaction holds the only write lock, so
-        // no dispatcher claims that row until the append's events are in.
+        // channel waits for its seat unclaimed, due or delayed; a delayed one takes the new
+        // row's due time first (`OutboxRecord::delay`). This transaction holds the only write
+        // lock, so no dispatcher claims that row until the append's events are in.
+        let due = format!("+{:.3} seconds", o.delay);
+        if o.once {
+            sqlx::query(
+                "UPDATE outbox SET next_attempt_at = CASE WHEN $4 = 0
+                     THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                     ELSE max(next_attempt_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', $5)) END
+                 WHERE game_id = $1 AND seat = $2 AND channel = $3 AND sent_at IS NULL
+                   AND attempts = 0 AND next_attempt_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            )
+            .bind(game_id)
+            .bind(&o.seat)
+            .bind(&o.channel)
+            .bind(o.delay)
+            .bind(&due)
+            .execute(&mut *conn)
+            .await?;
+        }
         sqlx::query(
-            "INSERT INTO outbox (game_id, seq, channel, seat, payload)
-             SELECT $1, $2, $3, $4, $5 WHERE NOT ($6 AND EXISTS (
+            "INSERT INTO outbox (game_id, seq, channel, seat, payload, next_attempt_at)
+             SELECT $1, $2, $3, $4, $5, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', $7)
+             WHERE NOT ($6 AND EXISTS (
                  SELECT 1 FROM outbox w WHERE w.game_id = $1 AND w.seat = $4 AND w.channel = $3
                    AND w.sent_at IS NULL
-                   AND w.next_attempt_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
+                   AND (w.attempts = 0
+                        OR w.next_attempt_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))))",
         )
         .bind(game_id)
         .bind(o.seq)
@@ -297,6 +317,7 @@ async fn insert(conn: &mut SqliteConnection, game_id: &str, rows: &AppendRows) -
         .bind(&o.seat)
         .bind(&o.payload)
         .bind(o.once)
+        .bind(&due)
         .execute(&mut *conn)
         .await?;
     }

@@ -242,6 +242,7 @@ async fn the_outbox_gauges_say_how_long_the_oldest_due_row_has_waited(ctx: TestA
             channel: "email".into(),
             seat: Some("anna".into()),
             payload: json!({}),
+            delay: std::time::Duration::ZERO,
         })
         .await
         .unwrap();

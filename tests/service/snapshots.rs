@@ -387,6 +387,7 @@ mod through_games {
                             channel: channel.into(),
                             seat: Some(seat.clone()),
                             payload: serde_json::json!({ "deadline": "2030-01-01T00:00:00Z" }),
+                            delay: std::time::Duration::ZERO,
                         },
                     };
                     let said = |c: Option<despatch::notify::notice::Composed>| {

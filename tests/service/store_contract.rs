@@ -57,6 +57,7 @@ fn notice(game_id: &str, seq: u64, seat: &str) -> OutboxRecord {
         channel: "email".into(),
         seat: Some(seat.into()),
         payload: json!({ "template": "your_turn", "seq": seq }),
+        delay: std::time::Duration::ZERO,
     }
 }
 
@@ -1410,6 +1411,91 @@ async fn a_row_written_once_per_seat_waits_alone_until_a_dispatcher_takes_it(sto
     );
 }
 
+/// Issue 38, a reactive window's notices gathered (`OutboxRecord::delay`): a delayed `turn` row
+/// is not due until its delay has passed; while it waits, a delayed row for the same seat is not
+/// written and pushes the waiting one back to its own due time; a row at once is not written
+/// either and pulls the waiting one forward to now — one row, due at once, that says them all.
+/// An append that does not go in moves nothing.
+async fn a_delayed_notice_waits_alone_pushed_back_by_later_windows_and_pulled_forward_by_a_turn(
+    store: &Store,
+) {
+    let delayed = |seq: u64, seat: &str, minutes: u64| OutboxRecord {
+        delay: std::time::Duration::from_secs(minutes * 60),
+        ..kind_of_notice("g1", seq, "turn", seat)
+    };
+    let start = chrono::Utc::now();
+    let minutes = |m: i64| start + chrono::Duration::minutes(m);
+    // Claims the due turn rows at `at` (holding them an hour): the seq and seat of each.
+    let claim = |at: chrono::DateTime<chrono::Utc>| async move {
+        let claimed = store
+            .claim_outbox(at, at + chrono::Duration::hours(1), 100, "d1")
+            .await
+            .unwrap();
+        claimed
+            .into_iter()
+            .filter(|c| c.row.record.channel == "turn")
+            .map(|c| (c.row.record.seq, c.row.record.seat.unwrap()))
+            .collect::<Vec<_>>()
+    };
+    let bob = |seq: u64| vec![(seq, "bob".to_owned())];
+    let turns = |rows: Vec<despatch::store::OutboxRow>| -> Vec<u64> {
+        rows.iter()
+            .filter(|r| r.record.channel == "turn" && r.record.seat.as_deref() == Some("bob"))
+            .map(|r| r.record.seq)
+            .collect()
+    };
+
+    let e0 = create(store, "g1").await;
+    let e1 = append_once(
+        store,
+        &e0,
+        vec![
+            delayed(1, "bob", 10),
+            kind_of_notice("g1", 1, "turn", "alice"),
+        ],
+    )
+    .await;
+    assert_eq!(
+        claim(minutes(1)).await,
+        vec![(1, "alice".to_owned())],
+        "alice's turn is due at once, bob's window notice is not"
+    );
+
+    // Another window for bob, twenty minutes long: no second row; his waits until then.
+    let e2 = append_once(store, &e1, vec![delayed(2, "bob", 20)]).await;
+    assert_eq!(turns(store.outbox("g1").await.unwrap()), vec![1]);
+    assert_eq!(
+        claim(minutes(15)).await,
+        vec![],
+        "pushed back past 15 minutes"
+    );
+
+    // A turn at once, in an append that does not go in (a stale seq), changes nothing.
+    let stale = store
+        .append(
+            "g1",
+            e1.seq + 1,
+            &Append {
+                events: vec![command(&e1, "alice", "late")],
+                outbox: vec![kind_of_notice("g1", 2, "turn", "bob")],
+                once_per_seat: vec!["turn".into()],
+                ..Append::default()
+            },
+        )
+        .await;
+    assert!(matches!(stale, Err(StoreError::Stale { .. })), "{stale:?}");
+    assert_eq!(
+        claim(minutes(15)).await,
+        vec![],
+        "a stale append moves nothing"
+    );
+
+    // A real turn for bob: no new row; the waiting one is due now and says it.
+    append_once(store, &e2, vec![kind_of_notice("g1", 3, "turn", "bob")]).await;
+    assert_eq!(turns(store.outbox("g1").await.unwrap()), vec![1]);
+    assert_eq!(claim(minutes(1)).await, bob(1), "pulled forward to now");
+}
+
 fn game_snapshot(game_id: &str, seq: u64, body: &str) -> GameSnapshot {
     GameSnapshot {
         game_id: game_id.into(),
@@ -1499,4 +1585,5 @@ contract![
     the_latest_snapshot_of_a_game_reads_back_as_written_and_replaces_older_ones,
     a_waiting_notice_is_let_go_only_for_a_later_turn_notice_to_the_same_seat,
     a_row_written_once_per_seat_waits_alone_until_a_dispatcher_takes_it,
+    a_delayed_notice_waits_alone_pushed_back_by_later_windows_and_pulled_forward_by_a_turn,
 ];

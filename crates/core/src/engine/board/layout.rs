@@ -170,6 +170,8 @@ impl Slot {
 /// - one counter with one or two leaders or markers: the counter as large as it is alone, a
 ///   little aside, and the others as badges beside it (with their label where it fits);
 /// - two counters: side by side, each as tall as a counter alone, the label over the value;
+///   where two labels do not fit side by side (a wide board's least font is large), a stack
+///   whose top counter alone carries its label;
 /// - otherwise (or where text would not fit so): a quarter of the cell each.
 pub(super) fn slots(shapes: &[Shape], inner: f64, font: f64) -> Vec<Slot> {
     let n = shapes.len();
@@ -179,8 +181,9 @@ pub(super) fn slots(shapes: &[Shape], inner: f64, font: f64) -> Vec<Slot> {
     let is_counter = |s: &Shape| matches!(s, Shape::Counter | Shape::Card);
     let counters = shapes.iter().filter(|s| is_counter(s)).count();
     let others = n - counters;
-    // A label of two letters in bold is about 1.25 `font` wide.
-    let label_fits = |width: f64| width >= font * 1.25;
+    // A label of two letters in bold is up to about 1.45 `font` wide ("Re" in DejaVu Sans
+    // Bold, the browsers' sans-serif here, is 1.44 em).
+    let label_fits = |width: f64| width >= font * 1.45;
     if counters == 1 && others <= 2 {
         let badge = inner * 0.3;
         let badge_text = if label_fits(badge) {
@@ -202,11 +205,15 @@ pub(super) fn slots(shapes: &[Shape], inner: f64, font: f64) -> Vec<Slot> {
             })
             .collect();
     }
-    let (tall_w, tall_h) = (inner * 0.46, inner * 0.8);
-    if n == 2 && (counters == 2 || others == 2) && label_fits(tall_w) && tall_h >= font * 2.3 {
+    // Two tall pieces side by side fill the hex's middle band (a neighbour's piece stands
+    // beyond 0.6 of `inner` from this centre). The label's baseline sits 0.95 `font` below the
+    // top, the value's 0.2 above the bottom, and a digit stands about 0.72 `font` high: the two
+    // clear each other from 1.9 `font` up.
+    let (tall_w, tall_h) = (inner * 0.56, inner * 0.8);
+    if n == 2 && (counters == 2 || others == 2) && label_fits(tall_w) && tall_h >= font * 2.0 {
         return (0..2)
             .map(|i| {
-                let dx = if i == 0 { -0.25 } else { 0.25 } * inner;
+                let dx = if i == 0 { -0.3 } else { 0.3 } * inner;
                 if is_counter(&shapes[i]) {
                     Slot {
                         dx,
@@ -220,6 +227,15 @@ pub(super) fn slots(shapes: &[Shape], inner: f64, font: f64) -> Vec<Slot> {
                 }
             })
             .collect();
+    }
+    if n == 2 && counters == 2 {
+        // Too narrow for two labels side by side: a stack, as on the table — the one beneath
+        // peeks out up and to the left, the one on top carries its label (each piece's title
+        // names it).
+        return vec![
+            Slot::square(-inner * 0.1, -inner * 0.1, inner * 0.7, Text::Badge),
+            Slot::square(inner * 0.04, inner * 0.04, inner * 0.8, Text::Beside),
+        ];
     }
     (0..n)
         .map(|i| {

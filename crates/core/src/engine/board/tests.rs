@@ -762,3 +762,52 @@ fn a_hex_board_outlines_the_hexes_it_does_not_draw() {
         .collect();
     assert!(!render(&b).contains(r#"class="b-grid""#));
 }
+
+/// Issue 38: two counters sharing a hex (For Honor and Glory's regular and gun at K7) never run
+/// their labels into each other, on every hex board from 6 to 18 columns (beyond, the least
+/// font outgrows even a lone counter's label: a lone counter checks it): a slot that carries
+/// text is wide enough for a two-letter label and (label over value) tall enough for both, and
+/// no two slots with text overlap. Up to For Honor and Glory's 12 columns both stand side by side,
+/// each with its label over its value; they fell to quarter slots before, where "Re" and "Ar"
+/// ran together; wider boards stack them, the top one labelled.
+#[test]
+fn two_counters_sharing_a_hex_keep_their_labels_apart() {
+    use super::layout::{slots, Text};
+    for cols in 6..=18 {
+        let board = sample(Grid::Hex { cols, rows: 10 });
+        let (inner, font) = (board.inner(), board.min_font());
+        let lone = slots(&[Shape::Counter], inner, font)[0];
+        assert!(
+            lone.hw * 2.0 >= font * 1.45,
+            "{cols} columns: a lone counter"
+        );
+        let s = slots(&[Shape::Counter, Shape::Counter], inner, font);
+        let texted: Vec<_> = s.iter().filter(|t| t.text != Text::Badge).collect();
+        assert!(!texted.is_empty(), "{cols} columns: no label at all");
+        for slot in &texted {
+            assert!(
+                slot.hw * 2.0 >= font * 1.45,
+                "{cols} columns: a two-letter label (\"Re\", 1.44 em in bold) is wider than its counter: {slot:?}, font {font}"
+            );
+            if slot.text == Text::Stacked {
+                assert!(
+                    slot.hh * 2.0 >= font * 1.9,
+                    "{cols} columns: the label runs into the value: {slot:?}, font {font}"
+                );
+            }
+        }
+        if let [a, b] = texted[..] {
+            assert!(
+                (b.dx - a.dx).abs() > a.hw + b.hw || (b.dy - a.dy).abs() > a.hh + b.hh,
+                "{cols} columns: two labelled counters overlap: {a:?} {b:?}"
+            );
+        }
+        if cols <= 12 {
+            assert_eq!(
+                texted.len(),
+                2,
+                "{cols} columns: both labelled side by side"
+            );
+        }
+    }
+}

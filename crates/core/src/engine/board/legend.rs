@@ -1,5 +1,6 @@
 //! The legend under the map: the grounds, the kinds of line and zone drawn, and the sides,
-//! each with its swatch, three to a row; then the ruleset's own entries and notes, wrapped to
+//! each with its swatch, three to a row (two, or one, where a name would not fit a third of the
+//! width); then the ruleset's own entries and notes, wrapped to
 //! the drawing's width.
 
 use std::fmt::Write;
@@ -17,12 +18,24 @@ enum Over {
     Area(String),
 }
 
+impl Over {
+    fn name(&self) -> &str {
+        match self {
+            Over::Line(line) => line.name,
+            Over::Zone => "watched",
+            Over::Area(name) => name,
+        }
+    }
+}
+
 /// What the legend names, and the rows it takes.
 pub(super) struct Legend {
     grounds: Vec<Ground>,
     link_kinds: Vec<LinkKind>,
     /// The kinds of line and tint drawn over the map, named after the links.
     over: Vec<Over>,
+    /// The swatches to a row: three, or fewer where the longest name needs it.
+    cols: usize,
     /// The rows of swatches.
     rows: usize,
     /// The legend's own lines and the notes, wrapped.
@@ -68,9 +81,22 @@ impl Legend {
                 }
             }
         }
+        // A column holds its swatch (1.3 `font`) and a name of about 0.56 `font` a character.
+        let names = grounds
+            .iter()
+            .map(|g| g.name().chars().count())
+            .chain(link_kinds.iter().map(|k| k.name().chars().count()))
+            .chain(over.iter().map(|o| o.name().chars().count()))
+            .chain(board.sides.iter().map(|s| s.chars().count()));
+        let longest = names.max().unwrap_or(0) as f64;
+        let fits = |cols: usize| {
+            (width - 2.0 * MARGIN) / cols as f64 >= font * (1.3 + 0.56 * longest + 0.5)
+        };
+        let cols = [3, 2].into_iter().find(|&c| fits(c)).unwrap_or(1);
         let line_count = link_kinds.len() + over.len();
-        let legend_rows =
-            grounds.len().div_ceil(3) + line_count.div_ceil(3) + board.sides.len().div_ceil(3);
+        let legend_rows = grounds.len().div_ceil(cols)
+            + line_count.div_ceil(cols)
+            + board.sides.len().div_ceil(cols);
         // The legend's lines and the notes, wrapped to the drawing's width.
         let chars = ((width - 2.0 * MARGIN) / (font * 0.56)).floor() as usize;
         let mut text_lines: Vec<String> = Vec::new();
@@ -84,6 +110,7 @@ impl Legend {
             grounds,
             link_kinds,
             over,
+            cols,
             rows: legend_rows,
             text_lines,
         }
@@ -151,12 +178,7 @@ impl Legend {
                 Over::Zone => tint(ZONE),
                 Over::Area(_) => tint(AREA),
             };
-            let name = match kind {
-                Over::Line(line) => line.name,
-                Over::Zone => "watched",
-                Over::Area(name) => name,
-            };
-            entries.push((swatch, name.to_owned()));
+            entries.push((swatch, kind.name().to_owned()));
         }
         for (s, name) in board.sides.iter().enumerate() {
             let (light, _, _) = SIDES[s % SIDES.len()];
@@ -178,22 +200,23 @@ impl Legend {
         let font = board.min_font();
         let line = font * 1.3;
         let line_count = self.line_count();
-        let col_w = (width - 2.0 * MARGIN) / 3.0;
+        let cols = self.cols;
+        let col_w = (width - 2.0 * MARGIN) / cols as f64;
         let (entries, link_entries) = self.entries(board, font);
         svg.push_str(r#"<g class="b-legend">"#);
         let ground_count = self.grounds.len();
         for (n, (swatch, name)) in entries.iter().enumerate() {
-            // Grounds three to a row, then the lines three to a row, then the sides.
+            // Grounds `cols` to a row, then the lines, then the sides.
             let (row, col) = if n < ground_count {
-                (n / 3, n % 3)
+                (n / cols, n % cols)
             } else if link_entries.contains(&n) {
                 let m = n - ground_count;
-                (ground_count.div_ceil(3) + m / 3, m % 3)
+                (ground_count.div_ceil(cols) + m / cols, m % cols)
             } else {
                 let m = n - link_entries.end;
                 (
-                    ground_count.div_ceil(3) + line_count.div_ceil(3) + m / 3,
-                    m % 3,
+                    ground_count.div_ceil(cols) + line_count.div_ceil(cols) + m / cols,
+                    m % cols,
                 )
             };
             let x = MARGIN + col as f64 * col_w;

@@ -468,7 +468,13 @@ fn draw_road(svg: &mut String, board: &Board, line: Line, cells: &[At], title: &
     if pts.is_empty() {
         return;
     }
-    let w = board.line_width();
+    // A road ahead, not yet taken (dashed), is drawn lighter than the road itself: it only
+    // points the way.
+    let w = if line.dash.is_empty() {
+        board.line_width()
+    } else {
+        board.line_width() * 0.6
+    };
     let cw = w * 1.8;
     let casing = Line::CASING.light;
     let _ = write!(

@@ -811,3 +811,53 @@ fn two_counters_sharing_a_hex_keep_their_labels_apart() {
         }
     }
 }
+
+/// Issue 38: a legend name too long for a third of the drawing's width (a legend column held
+/// about 17 characters, and a longer name ran into the next column's swatch) takes the legend to
+/// two swatches a row, or one: every name ends before the next column begins.
+#[test]
+fn a_long_legend_name_takes_the_legend_to_fewer_columns_and_overlaps_nothing() {
+    for (cols, long) in [
+        (6, "the Intruder's escape party"),
+        (12, "the Allied XXX Corps, Guards Armored Division"),
+        (3, "blue"),
+    ] {
+        let board = Board {
+            sides: vec!["red".into(), long.into()],
+            ..sample(Grid::Hex { cols, rows: 4 })
+        };
+        let (font, width) = (board.min_font(), board.width());
+        let svg = render(&board);
+        let legend = &svg[svg.find(r#"<g class="b-legend">"#).unwrap()..];
+        // Each name: where it starts and how far it reaches (0.56 `font` a character).
+        let mut names: Vec<(f64, f64, f64)> = Vec::new();
+        for part in legend
+            .split(r##"<text class="b-ink" fill="#333" x=""##)
+            .skip(1)
+        {
+            let x: f64 = part[..part.find('"').unwrap()].parse().unwrap();
+            let y_at = part.find(r#"y=""#).unwrap() + 3;
+            let y: f64 = part[y_at..y_at + part[y_at..].find('"').unwrap()]
+                .parse()
+                .unwrap();
+            let text = &part[part.find('>').unwrap() + 1..part.find("</text>").unwrap()];
+            let chars = text.replace("&#39;", "'").chars().count() as f64;
+            names.push((x, y, x + chars * 0.56 * font));
+        }
+        assert!(names.len() >= 2, "{cols} columns: the sides are named");
+        for (x, y, end) in &names {
+            assert!(
+                *end <= width,
+                "{cols} columns: a name runs off the drawing at {x}"
+            );
+            for (x2, y2, _) in &names {
+                if y2 == y && x2 > x {
+                    assert!(
+                        *end <= x2 - font * 1.3,
+                        "{cols} columns: a name from {x} reaches {end}, past the swatch at {x2}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -3,7 +3,6 @@
 //! states every fact, the face-down deal and the Intruders' hidden facts too.
 
 use super::super::agents::{DefKind, Equipment, Mode, Weapon};
-use super::super::board::board;
 use super::super::intel::Card;
 use super::super::state::{Defender, Intruder, MarkerKind, Side, State, Status, Turn};
 use super::card_name;
@@ -170,7 +169,6 @@ fn markers(st: &State, out: &mut Vec<String>) {
             }
         });
     }
-    debug_assert!(st.markers.iter().all(|m| board().is_square(m.sq)));
 }
 
 /// Each side's standing choices.

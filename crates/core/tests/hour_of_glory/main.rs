@@ -1,10 +1,14 @@
-//! Hour of Glory's rules, tables, pointing, starting play and bot games, against the core alone.
+//! Hour of Glory's rules, tables, pointing, starting play, bot games and written positions, against the core alone.
+
+#[path = "../common/written.rs"]
+mod written;
 
 #[path = "../common/scripted.rs"]
 mod scripted;
 
 mod bot;
 mod pointing;
+mod positions;
 mod rules;
 mod starting_play;
 mod tables;

@@ -1,3 +1,7 @@
-//! The open table's bot games, against the core alone.
+//! The open table's bot games and written positions, against the core alone.
+
+#[path = "../common/written.rs"]
+mod written;
 
 mod bot;
+mod positions;

@@ -481,6 +481,10 @@ impl Rules for ForHonorAndGlory {
         position::FORMAT
     }
 
+    fn write_position(&self, state: &State) -> Option<String> {
+        position::write::write(state)
+    }
+
     fn random_command(&self, state: &State, seat: &Seat, rng: BotRng) -> Option<Order> {
         let side = Side::parse(seat.as_str())?;
         if state.finished.is_some() || side != state.battle.active {

@@ -7,7 +7,9 @@
 //! every unit on the map, hex limits (4.3), unit sizes (3.4); a standing order as an order
 //! setting it is.
 
-use super::battle::{Battle, BattleResult};
+pub mod write;
+
+use super::battle::{Battle, BattleResult, Trail, Went};
 use super::campaign::Fought;
 use super::hex::Hex;
 use super::limits;
@@ -27,8 +29,9 @@ ap <n>                             AP left of a turn handed back (6.2.8); 0: a n
 vp <side> <n>                      VP earned so far
 leaders-lost <side> <n>            leaders lost (9.3.1: each costs a command AP)
 command <side> <n>                 command AP before leader losses (6.1)
-unit <n|name>: <side> <kind> <hex> [<mp>[/<size>]] [column] [acted] [moved] [fired-on]
-                                   the scenario's unit n (1 = its first) or the unit so named
+unit <n|name>: <side> <kind> <hex> [<mp>[/<size>]] [column] [gone] [acted] [moved] [fired-on]
+                                   the scenario's unit n (1 = its first) or the unit so named;
+                                   gone: off the map, the hex it left (0 MP if eliminated)
 gone <n|name>                      that unit is off the map (eliminated, or a VP unit taken)
 others gone                        every unit no `unit` line names is off the map
 standing <side>: <standing order>  tied hits to guns|infantry (8.1.2), retreat towards <hex>|edge
@@ -36,11 +39,19 @@ standing <side>: <standing order>  tied hits to guns|infantry (8.1.2), retreat t
                                    dragoons evade|stand (11.12, when in force)
 battle <n>                         a campaign's battle being fought (1 = its first); the other
                                    lines then set that battle
-fought <n> american|british|draw <american VP> <british VP>
-                                   a battle of the campaign already fought: who won it and the
-                                   VP it counts to each side (12.)";
+fought <n> american|british|draw <american VP> <british VP> [<american campaign VP> <british campaign VP>] [: <summary>]
+                                   a battle of the campaign already fought: who won it, the VP
+                                   each side earned and counts to the campaign (12.; one pair:
+                                   both), how it ended
+attack <hex> <hex>                 an attack made this player turn: attacker's hex, target (11.9)
+trail <n|name> moved|retreated: <hex> <hex> [<hex>...]
+                                   a unit's way this player turn, from the hex it stood in
+result <winner> <american VP> <british VP> <american campaign VP> <british campaign VP>: <summary>
+                                   the battle has ended (winner american|british|draw)
+finished <winner> <american VP> <british VP> <american campaign VP> <british campaign VP>: <summary>
+                                   the game has ended: its result";
 
-const KNOWN: [&str; 11] = [
+const KNOWN: [&str; 15] = [
     "turn",
     "active",
     "ap",
@@ -52,6 +63,10 @@ const KNOWN: [&str; 11] = [
     "standing",
     "battle",
     "fought",
+    "attack",
+    "trail",
+    "result",
+    "finished",
 ];
 
 fn side(s: &Statement, i: usize) -> Result<Side, PositionError> {
@@ -85,8 +100,7 @@ fn unit_named(b: &Battle, s: &Statement, name: &str) -> Result<usize, PositionEr
 /// `<side> <kind> <hex> [<mp>[/<size>]] [flags]` onto the scenario's unit `i`.
 fn read_unit(b: &Battle, i: usize, s: &Statement, words: &[&str]) -> Result<Unit, PositionError> {
     let was = b.units[i];
-    let form =
-        "unit <n|name>: <side> <kind> <hex> [<mp>[/<size>]] [column] [acted] [moved] [fired-on]";
+    let form = "unit <n|name>: <side> <kind> <hex> [<mp>[/<size>]] [column] [gone] [acted] [moved] [fired-on]";
     if words.len() < 3 {
         return Err(s.error(format!("write {form}")));
     }
@@ -133,6 +147,28 @@ fn read_unit(b: &Battle, i: usize, s: &Statement, words: &[&str]) -> Result<Unit
         }
         rest = &rest[1..];
     }
+    // The flags first: a unit off the map (`gone`) may show 0 MP.
+    (u.column, u.acted, u.moved, u.fired_on) = (false, false, false, false);
+    for flag in rest {
+        match *flag {
+            "column" if kind.is_line_infantry() => u.column = true,
+            "column" => {
+                return Err(s.error(format!(
+                    "only line infantry forms column (7.5), not {}",
+                    kind.a_name()
+                )))
+            }
+            "gone" => u.gone = true,
+            "acted" => u.acted = true,
+            "moved" => u.moved = true,
+            "fired-on" => u.fired_on = true,
+            w => {
+                return Err(s.error(format!(
+                    "'{w}' is not a unit's state: column, gone, acted, moved or fired-on"
+                )))
+            }
+        }
+    }
     let (low, high) = kind.mp_range();
     if !kind.is_combat() {
         if u.mp != 0 {
@@ -149,34 +185,14 @@ fn read_unit(b: &Battle, i: usize, s: &Statement, words: &[&str]) -> Result<Unit
                 u.start_mp
             )));
         }
-        if u.mp == 0 || u.mp > u.start_mp {
+        if u.mp > u.start_mp || (u.mp == 0 && !u.gone) {
             return Err(s.error(format!(
-                "{} of size {} shows 1 to {} MP; a unit at 0 MP is eliminated: write `gone {}`",
+                "{} of size {} shows 1 to {} MP; a unit at 0 MP is eliminated: write `gone {}` (or add `gone` to keep the hex it left)",
                 kind.a_name(),
                 u.start_mp,
                 u.start_mp,
                 i + 1
             )));
-        }
-    }
-    (u.column, u.acted, u.moved, u.fired_on) = (false, false, false, false);
-    for flag in rest {
-        match *flag {
-            "column" if kind.is_line_infantry() => u.column = true,
-            "column" => {
-                return Err(s.error(format!(
-                    "only line infantry forms column (7.5), not {}",
-                    kind.a_name()
-                )))
-            }
-            "acted" => u.acted = true,
-            "moved" => u.moved = true,
-            "fired-on" => u.fired_on = true,
-            w => {
-                return Err(s.error(format!(
-                    "'{w}' is not a unit's state: column, acted, moved or fired-on"
-                )))
-            }
         }
     }
     Ok(u)
@@ -281,48 +297,143 @@ fn start_battle(state: &mut State, s: &Statement) -> Result<usize, PositionError
     Ok(n)
 }
 
-/// `fought <n> <winner> <american VP> <british VP>`: the result of an earlier battle.
-fn fought(state: &State, s: &Statement, current: usize) -> Result<(usize, Fought), PositionError> {
-    let form = "fought <n> american|british|draw <american VP> <british VP>";
-    s.expect_words(5, form)?;
-    let c = campaign_of(state, s)?;
-    let n = battle_number(c, s, 1)?;
-    if n >= current {
-        return Err(s.error(format!(
-            "battle {n} ({}) is not fought before battle {current} ({}), the one being fought: a `fought` line gives an earlier battle; `battle <n>` chooses the one being fought",
-            c.scenarios[n - 1],
-            c.scenarios[current - 1]
-        )));
+/// `<winner> <american VP> <british VP> [<american campaign VP> <british campaign VP>]`, the
+/// words of `s` from `i` up to a colon, and the summary after it (`made` when there is none).
+fn battle_result(
+    s: &Statement,
+    i: usize,
+    campaign_vp_needed: bool,
+    made: &dyn Fn(Option<Side>, [u16; 2]) -> String,
+) -> Result<BattleResult, PositionError> {
+    let (head, summary) = match s.text.split_once(':') {
+        Some((head, summary)) => (head, Some(summary.trim())),
+        None => (s.text, None),
+    };
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let form = format!(
+        "{} american|british|draw <american VP> <british VP>{}: <summary>",
+        words[..i].join(" "),
+        if campaign_vp_needed {
+            " <american campaign VP> <british campaign VP>"
+        } else {
+            " [<american campaign VP> <british campaign VP>]"
+        }
+    );
+    let counts = words.len() - i;
+    if !(counts == 5 || (counts == 3 && !campaign_vp_needed))
+        || (campaign_vp_needed && summary.is_none())
+        || summary == Some("")
+    {
+        return Err(s.error(format!("write {form}")));
     }
-    let winner = match s.words[2] {
+    let winner = match words[i] {
         "draw" => None,
         w => Some(
             Side::parse(w)
                 .ok_or_else(|| s.error(format!("'{w}' is not american, british or draw")))?,
         ),
     };
-    let vp = [
-        s.number::<u16>(3, "a number of VP")?,
-        s.number::<u16>(4, "a number of VP")?,
-    ];
-    let summary = format!(
-        "{} (set in a position); campaign VP american {} british {}",
-        winner.map_or("a draw".to_owned(), |w| format!("{} wins", w.name())),
-        vp[0],
-        vp[1]
-    );
+    let number = |j: usize| -> Result<u16, PositionError> {
+        words[j]
+            .parse()
+            .map_err(|_| s.error(format!("'{}' is not a number of VP", words[j])))
+    };
+    let vp = [number(i + 1)?, number(i + 2)?];
+    let campaign_vp = if counts == 5 {
+        [number(i + 3)?, number(i + 4)?]
+    } else {
+        vp
+    };
+    Ok(BattleResult {
+        winner,
+        vp,
+        campaign_vp,
+        summary: summary.map_or_else(|| made(winner, campaign_vp), str::to_owned),
+    })
+}
+
+/// `fought <n> <winner> <american VP> <british VP> [...]`: the result of an earlier battle, or
+/// (once the game has ended, `finished`) of the one being fought.
+fn fought(
+    state: &State,
+    s: &Statement,
+    current: usize,
+    ended: bool,
+) -> Result<(usize, Fought), PositionError> {
+    let c = campaign_of(state, s)?;
+    let n = battle_number(c, s, 1)?;
+    if n > current || (n == current && !ended) {
+        return Err(s.error(format!(
+            "battle {n} ({}) is not fought before battle {current} ({}), the one being fought: a `fought` line gives an earlier battle (or, once the game has ended, the last); `battle <n>` chooses the one being fought",
+            c.scenarios[n - 1],
+            c.scenarios[current - 1]
+        )));
+    }
+    let result = battle_result(s, 2, false, &|winner, vp| {
+        format!(
+            "{} (set in a position); campaign VP american {} british {}",
+            winner.map_or("a draw".to_owned(), |w| format!("{} wins", w.name())),
+            vp[0],
+            vp[1]
+        )
+    })?;
     Ok((
         n,
         Fought {
             scenario: c.scenarios[n - 1].clone(),
-            result: BattleResult {
-                winner,
-                vp,
-                campaign_vp: vp,
-                summary,
-            },
+            result,
         },
     ))
+}
+
+/// `attack <hex> <hex>`: 11.9 an attack made this player turn.
+fn attack(b: &Battle, s: &Statement) -> Result<(Hex, Hex), PositionError> {
+    s.expect_words(3, "attack <attacker's hex> <target hex>")?;
+    let [from, to] = [1, 2].map(|i| on_map(b, s, s.words[i]));
+    Ok((from?, to?))
+}
+
+/// A hex of the battle's map, written on line `s`.
+fn on_map(b: &Battle, s: &Statement, w: &str) -> Result<Hex, PositionError> {
+    let hex = Hex::parse(w).map_err(|e| s.error(e))?;
+    if b.map().contains(hex) {
+        Ok(hex)
+    } else {
+        Err(s.error(format!("{hex} is not on the map of {}", b.scenario)))
+    }
+}
+
+/// `trail <n|name> moved|retreated: <hex> <hex> ...`: a unit's way this player turn.
+fn trail(b: &Battle, s: &Statement) -> Result<Trail, PositionError> {
+    let form = "trail <n|name> moved|retreated: <hex> <hex> [<hex>...]";
+    let (head, hexes) = s
+        .text
+        .split_once(':')
+        .ok_or_else(|| s.error(format!("write {form}")))?;
+    let head = head.trim_start_matches("trail").trim();
+    let (name, went) = head
+        .rsplit_once(' ')
+        .ok_or_else(|| s.error(format!("write {form}")))?;
+    let went = match went {
+        "moved" => Went::Moved,
+        "retreated" => Went::Retreated,
+        w => {
+            return Err(s.error(format!(
+                "'{w}': a unit's trail is moved (its move or advance) or retreated (8.4)"
+            )))
+        }
+    };
+    let unit = unit_named(b, s, name)?;
+    let hexes = hexes
+        .split_whitespace()
+        .map(|w| on_map(b, s, w))
+        .collect::<Result<Vec<_>, _>>()?;
+    if hexes.len() < 2 {
+        return Err(s.error(format!(
+            "a trail runs from the hex the unit stood in to at least one more: write {form}"
+        )));
+    }
+    Ok(Trail { unit, went, hexes })
 }
 
 /// The set-up of `setup`, then the statements of `text`.
@@ -348,9 +459,10 @@ pub fn read(
         current = start_battle(&mut state, s)?;
         battle_line = s.line;
     }
-    let mut results: Vec<Option<Fought>> = vec![None; current - 1];
+    let ended = all.iter().any(|s| s.keyword() == "finished");
+    let mut results: Vec<Option<Fought>> = vec![None; current];
     for s in all.iter().filter(|s| s.keyword() == "fought") {
-        let (n, f) = fought(&state, s, current)?;
+        let (n, f) = fought(&state, s, current, ended)?;
         if results[n - 1].is_some() {
             return Err(s.error(format!(
                 "battle {n} is given twice: one `fought` line a battle"
@@ -358,7 +470,7 @@ pub fn read(
         }
         results[n - 1] = Some(f);
     }
-    if let Some(n) = results.iter().position(Option::is_none) {
+    if let Some(n) = results[..current - 1].iter().position(Option::is_none) {
         let c = state
             .campaign
             .as_ref()
@@ -377,12 +489,27 @@ pub fn read(
         c.fought = results.into_iter().flatten().collect();
     }
     let b = &mut state.battle;
+    let mut finished = None;
     // The line that placed each unit, for the checks after the last statement.
     let mut placed = vec![0usize; b.units.len()];
     let mut others_gone = 0;
     for s in all {
         match s.keyword() {
             "battle" | "fought" => {}
+            "attack" => {
+                let a = attack(b, &s)?;
+                b.attacks.push(a);
+            }
+            "trail" => {
+                let t = trail(b, &s)?;
+                b.trails.push(t);
+            }
+            "result" => {
+                b.result = Some(battle_result(&s, 1, true, &|_, _| String::new())?);
+            }
+            "finished" => {
+                finished = Some(battle_result(&s, 1, true, &|_, _| String::new())?);
+            }
             "standing" => standing(b, &s)?,
             "turn" => {
                 s.expect_words(2, "turn <n>")?;
@@ -474,5 +601,136 @@ pub fn read(
     if b.held && b.ap == 0 {
         b.held = false;
     }
+    state.finished = finished;
     Ok(Positioned::new(state))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ruleset::SeatDef;
+    use serde_json::json;
+
+    fn read_in(scenario: &str, text: &str) -> Result<State, PositionError> {
+        let setup = Setup {
+            game_id: "t".into(),
+            scenario: scenario.into(),
+            options: json!({}),
+            seats: SeatDef::named_by_id(&["american", "british"]).unwrap(),
+        };
+        let mut hidden = crate::engine::dice::hidden_stream(&[0; 32], "t", 0);
+        read(&ForHonorAndGlory, &setup, text, &mut hidden).map(|p| p.state)
+    }
+
+    fn refused(scenario: &str, text: &str, line: usize, says: &str) {
+        let e = read_in(scenario, text).expect_err("refused");
+        assert_eq!(e.line, line, "{e}");
+        assert!(e.message.contains(says), "{e}");
+    }
+
+    #[test]
+    fn a_unit_gone_keeps_the_hex_it_left_and_may_show_0_mp() {
+        let s = read_in("drill", "unit 1: american regular C5 0/4 gone acted").unwrap();
+        let u = serde_json::to_value(s.battle.units[0]).unwrap();
+        assert_eq!(u, "american regular C5 0/4 gone acted");
+        refused(
+            "drill",
+            "turn 2\nunit 1: american regular C5 0/4",
+            2,
+            "a unit at 0 MP is eliminated",
+        );
+        refused(
+            "drill",
+            "unit 1: american regular C5 3/4 lost",
+            1,
+            "'lost' is not a unit's state: column, gone, acted",
+        );
+    }
+
+    #[test]
+    fn attack_and_trail_lines_set_the_player_turns_attacks_and_ways() {
+        let s = read_in(
+            "drill",
+            "attack C5 C4\ntrail 1 moved: C6 C5\ntrail 2 retreated: C4 C3 C2",
+        )
+        .unwrap();
+        let b = &s.battle;
+        let hex = |w: &str| Hex::parse(w).unwrap();
+        assert_eq!(b.attacks, [(hex("C5"), hex("C4"))]);
+        assert_eq!((b.trails[0].unit, b.trails[0].went), (0, Went::Moved));
+        assert_eq!(b.trails[1].hexes, [hex("C4"), hex("C3"), hex("C2")]);
+        assert_eq!(b.trails[1].went, Went::Retreated);
+    }
+
+    #[test]
+    fn bad_attack_and_trail_lines_are_refused_naming_their_line() {
+        refused("drill", "attack C5", 1, "write attack <attacker's hex>");
+        refused("drill", "turn 1\nattack C5 Z99", 2, "Z99 is not on the map");
+        refused(
+            "drill",
+            "trail 1 marched: C6 C5",
+            1,
+            "'marched': a unit's trail",
+        );
+        refused("drill", "trail 1 moved: C6", 1, "at least one more");
+        refused("drill", "trail 99 moved: C6 C5", 1, "there is no unit 99");
+    }
+
+    #[test]
+    fn result_and_finished_lines_end_the_battle_and_the_game() {
+        let s = read_in(
+            "drill",
+            "result british 1 3 1 5: british wins on time\n\
+             finished british 1 3 1 5: british wins on time",
+        )
+        .unwrap();
+        let r = s.battle.result.as_ref().unwrap();
+        assert_eq!(
+            (r.winner.map(Side::name), r.vp, r.campaign_vp),
+            (Some("british"), [1, 3], [1, 5])
+        );
+        assert_eq!(r.summary, "british wins on time");
+        assert_eq!(s.finished.as_ref(), Some(r));
+        refused(
+            "drill",
+            "result british 1 3: on time",
+            1,
+            "write result american|british|draw <american VP> <british VP> <american campaign VP>",
+        );
+        refused(
+            "drill",
+            "finished prussia 1 3 1 5: x",
+            1,
+            "'prussia' is not american",
+        );
+        refused("drill", "finished draw 1 3 1 5", 1, "write finished");
+    }
+
+    #[test]
+    fn fought_gives_the_campaign_vp_and_summary_and_the_last_battle_once_the_game_ended() {
+        let s = read_in(
+            "niagara-campaign",
+            "battle 2\nfought 1 british 2 3 2 6: british wins on time\n\
+             fought 2 draw 1 1: even\nfinished british 1 1 3 7: the campaign is British",
+        )
+        .unwrap();
+        let c = s.campaign.as_ref().unwrap();
+        assert_eq!(c.fought[0].result.vp, [2, 3]);
+        assert_eq!(c.fought[0].result.campaign_vp, [2, 6]);
+        assert_eq!(c.fought[0].result.summary, "british wins on time");
+        assert_eq!(c.fought[1].result.campaign_vp, [1, 1]);
+        assert_eq!(c.totals(), [3, 7]);
+        refused(
+            "niagara-campaign",
+            "battle 2\nfought 1 british 2 3\nfought 2 draw 1 1",
+            3,
+            "once the game has ended, the last",
+        );
+        refused(
+            "niagara-campaign",
+            "battle 2\nfought 1 british 2 3 2",
+            2,
+            "write fought 1 american|british|draw",
+        );
+    }
 }

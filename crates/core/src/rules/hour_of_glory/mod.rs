@@ -565,6 +565,10 @@ impl Rules for HourOfGlory {
         position::FORMAT
     }
 
+    fn write_position(&self, state: &State) -> Option<String> {
+        position::write::write(state)
+    }
+
     fn random_command(&self, s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {
         bot::random_command(s, seat, rng)
     }

@@ -6,11 +6,13 @@
 //! set-up is: squares on the board, one agent a square, each card dealt once, each standing
 //! choice one its side may make.
 
+pub mod write;
+
 use super::agents::{Agent, DefKind, Equipment, Mode, Weapon};
 use super::board::{board, Dir, DoorId, Sq};
 use super::intel::{self, Card, Colour, Country};
 use super::order::{self, Standing};
-use super::state::{Defender, Marker, MarkerKind, State, Status, Turn};
+use super::state::{Defender, Ending, Marker, MarkerKind, State, Status, Turn};
 use super::HourOfGlory;
 use crate::engine::dice::DiceStream;
 use crate::engine::position::{flag, statements, unknown, PositionError, Positioned, Statement};
@@ -26,17 +28,23 @@ asi <n>                            alert markers on the ASI's standby side
 guards-in-box <n>                  Guard figures not yet in play
 door <door-n> open|closed
 intruder <agent> at <sq>|off [standing|unconscious|dead|escaped] [raiding|assault] [inside]
-intruder <agent> weapons|equipment|intel: <card> ...   (weapons: the first is selected)
-defender <label> at <sq>|off [standing|unconscious|dead] [facing <dir>] [alert <sq>]
-guard <label> at <sq> [facing <dir>]   a Guard mobilised from the box (g1, g2 ...)
-marker alert <sq> | marker corpse <of> <sq>
+intruder <agent> weapons|equipment|intel: <card> ...   (weapons: the first is selected;
+                                   none: a dead agent's, his body holds them)
+intruder <agent> selected <weapon> the weapon on top of his stack
+defender <label> at <sq>|off [standing|unconscious|dead] [facing <dir>] [ready <dir>]
+         [alert <sq>|none] [first-turn <moves>|none]   (ready: a Sentry's ready facing;
+                                   first-turn: a newly mobilised agent's first turn)
+guard <label> at <sq> [facing <dir>] ...   a Guard mobilised from the box (g1, g2 ...);
+                                   off escaped: one who demobilised at the entrance
+marker alert <sq> | marker corpse <of> <sq> [: <card> ...]   (what the body holds)
 room <n> <card>|none [explored]    the face-down deal: red-gb ... green-ussr, map
 defender commander captured: <card> ...   what the Commander took from Intruders' bodies:
                                    intelligence cards, equipment, weapons
 standing <agent>: counterattack on|off | sacrifice on|off   an Intruder's standing choices
-standing defender: counterattack on|off | alert-side left|right   the Defender's";
+standing defender: counterattack on|off | alert-side left|right   the Defender's
+ended intruders|defender <points> <needed> <defender points>: <summary>   the mission is over";
 
-const KNOWN: [&str; 13] = [
+const KNOWN: [&str; 14] = [
     "timer",
     "round",
     "turn",
@@ -50,6 +58,7 @@ const KNOWN: [&str; 13] = [
     "marker",
     "room",
     "standing",
+    "ended",
 ];
 
 fn card_name(card: Card) -> String {
@@ -207,8 +216,24 @@ fn captured(
             st.defenders[d].label
         )));
     }
+    let (intel, equipment, weapons) = items(s, s.after_colon().unwrap_or_default())?;
+    for c in &intel {
+        take_from_dealt_rooms(st, rooms_set, *c);
+    }
+    let x = &mut st.defenders[d];
+    x.captured_intel = intel;
+    x.captured_equipment = equipment;
+    x.captured_weapons = weapons;
+    Ok(())
+}
+
+/// Intelligence cards, equipment and weapons, a word each, as a body or the Commander holds them.
+type Items = (Vec<Card>, Vec<Equipment>, Vec<Weapon>);
+
+/// The words of `text` as [`Items`].
+fn items(s: &Statement, text: &str) -> Result<Items, PositionError> {
     let (mut intel, mut equipment, mut weapons) = (Vec::new(), Vec::new(), Vec::new());
-    for w in s.after_colon().unwrap_or_default().split_whitespace() {
+    for w in text.split_whitespace() {
         if let Some(e) = Equipment::parse(w) {
             equipment.push(e);
         } else if let Some(x) = Weapon::parse(w) {
@@ -225,14 +250,7 @@ fn captured(
             intel.push(c);
         }
     }
-    for c in &intel {
-        take_from_dealt_rooms(st, rooms_set, *c);
-    }
-    let x = &mut st.defenders[d];
-    x.captured_intel = intel;
-    x.captured_equipment = equipment;
-    x.captured_weapons = weapons;
-    Ok(())
+    Ok((intel, equipment, weapons))
 }
 
 /// The mission of `setup`, then the statements of `text`.
@@ -328,6 +346,16 @@ pub fn read(
                     .position(|x| x.agent == agent)
                     .ok_or_else(|| s.error(format!("{a} is not in play in this mission")))?;
                 let what = w.get(2).map(|x| x.trim_end_matches(':'));
+                if what == Some("selected") {
+                    s.expect_words(4, "intruder <agent> selected <weapon>")?;
+                    st.intruders[i].selected = Weapon::parse(w[3]).ok_or_else(|| {
+                        s.error(format!(
+                            "'{}' is not a weapon: knife, handgun, smg, rifle",
+                            w[3]
+                        ))
+                    })?;
+                    continue;
+                }
                 if let Some(kind @ ("weapons" | "equipment" | "intel")) = what {
                     let cards = s.after_colon().unwrap_or_default().split_whitespace();
                     let x = &mut st.intruders[i];
@@ -342,10 +370,16 @@ pub fn read(
                                     })
                                 })
                                 .collect::<Result<_, _>>()?;
-                            x.selected = *x
-                                .weapons
-                                .first()
-                                .ok_or_else(|| s.error("an agent holds a weapon at least"))?;
+                            match x.weapons.first() {
+                                Some(&first) => x.selected = first,
+                                // A dead agent's weapons lie on his body (its marker).
+                                None if x.status == Status::Dead => {}
+                                None => {
+                                    return Err(s.error(
+                                        "an agent holds a weapon at least (a dead one's lie on his body: marker corpse <of> <sq>: <weapon> ...)",
+                                    ))
+                                }
+                            }
                         }
                         "equipment" => {
                             x.equipment = cards
@@ -465,8 +499,22 @@ pub fn read(
                                 x.ready = x.facing;
                             }
                         }
+                        "ready" => x.ready = dir(&s, rest.next().unwrap_or_default())?,
                         "alert" if x.kind == DefKind::Sentry => {
-                            x.alert = Some(square(&s, rest.next().unwrap_or_default())?)
+                            x.alert = match rest.next().unwrap_or_default() {
+                                "none" => None,
+                                q => Some(square(&s, q)?),
+                            }
+                        }
+                        "first-turn" => {
+                            x.first_turn = match rest.next().unwrap_or_default() {
+                                "none" => None,
+                                n => Some(n.parse().ok().filter(|&n: &u8| n <= 6).ok_or_else(|| {
+                                    s.error(format!(
+                                        "'{n}': a first turn allows 0 to 6 moves (0: may not move or act), or none"
+                                    ))
+                                })?),
+                            }
                         }
                         r => return Err(s.error(format!("'{r}' is not a defending agent's state"))),
                     }
@@ -478,8 +526,10 @@ pub fn read(
                         st.markers
                             .push(Marker::new(at, MarkerKind::Corpse { of: label.into() }));
                     }
+                    // A Guard who reached the entrance demobilised: back in the box.
+                    (Status::Escaped, None) if x.kind == DefKind::Guard => {}
                     (Status::Escaped, _) => {
-                        return Err(s.error("a defending agent does not escape; write dead, or off for a Guard back in the box"))
+                        return Err(s.error("a defending agent does not escape; write dead, or guard <label> off escaped for a Guard who demobilised at the entrance (back in the box)"))
                     }
                     (Status::Standing | Status::Unconscious, None) => {
                         return Err(s.error("an agent standing or unconscious is on a square: write at <square>"))
@@ -489,18 +539,31 @@ pub fn read(
                 }
             }
             "marker" => {
-                let m = match &w[1..] {
-                    ["alert", q] => Marker::new(square(&s, q)?, MarkerKind::Alert),
-                    ["corpse", of, q] => Marker::new(
+                let (head, held) = match s.text.split_once(':') {
+                    Some((head, held)) => (head, Some(held)),
+                    None => (s.text, None),
+                };
+                let words: Vec<&str> = head.split_whitespace().collect();
+                let mut m = match (&words[1..], held) {
+                    (["alert", q], None) => Marker::new(square(&s, q)?, MarkerKind::Alert),
+                    (["corpse", of, q], _) => Marker::new(
                         square(&s, q)?,
                         MarkerKind::Corpse {
                             of: (*of).to_owned(),
                         },
                     ),
-                    _ => return Err(s.error("write marker alert <sq> or marker corpse <of> <sq>")),
+                    _ => return Err(s.error("write marker alert <sq>, or marker corpse <of> <sq> [: <card> ...] (what the body holds)")),
                 };
+                if let Some(held) = held {
+                    (m.intel, m.equipment, m.weapons) = items(&s, held)?;
+                    for c in m.intel.clone() {
+                        take_from_dealt_rooms(&mut st, &rooms_set, c);
+                    }
+                    deal_line = s.line;
+                }
                 st.markers.push(m);
             }
+            "ended" => st.ended = Some(ended(&s)?),
             "room" => {
                 let n: u8 = s.number(1, "a room number (1-10)")?;
                 let r = st
@@ -590,7 +653,7 @@ pub fn read(
             ),
         ));
     }
-    if let Turn::Intruder(i) = st.turn {
+    if let (Turn::Intruder(i), None) = (st.turn, &st.ended) {
         if !matches!(
             st.intruders[i].status,
             Status::Standing | Status::Unconscious
@@ -605,4 +668,183 @@ pub fn read(
         }
     }
     Ok(Positioned::new(st))
+}
+
+/// `ended intruders|defender <points> <needed> <defender points>: <summary>`: how the mission
+/// ended (summary, "Winning the game").
+fn ended(s: &Statement) -> Result<Ending, PositionError> {
+    let form = "ended intruders|defender <points> <needed> <defender points>: <summary>";
+    let (head, summary) = s
+        .text
+        .split_once(':')
+        .ok_or_else(|| s.error(format!("write {form}")))?;
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let summary = summary.trim();
+    if words.len() != 5 || summary.is_empty() {
+        return Err(s.error(format!("write {form}")));
+    }
+    let intruders_win = match words[1] {
+        "intruders" => true,
+        "defender" => false,
+        w => return Err(s.error(format!("'{w}': the intruders or the defender won"))),
+    };
+    let number = |i: usize, what: &str| -> Result<u32, PositionError> {
+        words[i]
+            .parse()
+            .map_err(|_| s.error(format!("'{}' is not {what}", words[i])))
+    };
+    Ok(Ending {
+        intruders_win,
+        points: number(2, "a number of points")?,
+        needed: number(3, "the points needed")?,
+        defender_points: number(4, "the Defender's points")?,
+        summary: summary.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ruleset::SeatDef;
+    use serde_json::json;
+
+    fn read_in(text: &str) -> Result<State, PositionError> {
+        let setup = Setup {
+            game_id: "t".into(),
+            scenario: "mission".into(),
+            options: json!({}),
+            seats: SeatDef::named_by_id(&["defender", "harris"]).unwrap(),
+        };
+        let mut hidden = crate::engine::dice::hidden_stream(&[0; 32], "t", 0);
+        read(&HourOfGlory, &setup, text, &mut hidden).map(|p| p.state)
+    }
+
+    fn refused(text: &str, line: usize, says: &str) {
+        let e = read_in(text).expect_err("refused");
+        assert_eq!(e.line, line, "{e}");
+        assert!(e.message.contains(says), "{e}");
+    }
+
+    #[test]
+    fn selected_sets_the_weapon_on_top_of_an_intruders_stack() {
+        let s = read_in("intruder harris weapons: handgun knife\nintruder harris selected knife")
+            .unwrap();
+        assert_eq!(s.intruders[0].selected, Weapon::Knife);
+        refused(
+            "round 2\nintruder harris selected pike",
+            2,
+            "'pike' is not a weapon",
+        );
+        refused(
+            "intruder harris selected",
+            1,
+            "write intruder <agent> selected <weapon>",
+        );
+    }
+
+    #[test]
+    fn a_dead_intruder_holds_no_weapon_and_a_living_one_does() {
+        let s =
+            read_in("turn defender\nintruder harris off dead\nintruder harris weapons:").unwrap();
+        assert!(s.intruders[0].weapons.is_empty());
+        refused(
+            "intruder harris weapons:",
+            1,
+            "an agent holds a weapon at least",
+        );
+    }
+
+    #[test]
+    fn a_defending_agent_states_his_ready_facing_alert_marker_and_first_turn() {
+        let s = read_in(
+            "guard g1 at m19 facing west ready east first-turn 6\n\
+             defender a1 at r20 facing south ready north alert none first-turn none",
+        )
+        .unwrap();
+        let g1 = s.defenders.iter().find(|d| d.label == "g1").unwrap();
+        assert_eq!(
+            (g1.facing, g1.ready, g1.first_turn),
+            (Dir::West, Dir::East, Some(6))
+        );
+        let a1 = s.defenders.iter().find(|d| d.label == "a1").unwrap();
+        assert_eq!(
+            (a1.facing, a1.ready, a1.alert),
+            (Dir::South, Dir::North, None)
+        );
+        refused(
+            "guard g1 at m19 first-turn 7",
+            1,
+            "'7': a first turn allows 0 to 6 moves",
+        );
+        refused(
+            "round 2\ndefender a1 at r20 ready up",
+            2,
+            "'up' is not a facing",
+        );
+        refused("defender a1 at r20 alert zz99", 1, "'zz99' is not a square");
+    }
+
+    #[test]
+    fn a_guard_who_demobilised_is_off_and_escaped_and_no_other_defender_escapes() {
+        let s = read_in("guard g1 off escaped\nguards-in-box 8").unwrap();
+        let g1 = s.defenders.iter().find(|d| d.label == "g1").unwrap();
+        assert_eq!((g1.sq, g1.status), (None, Status::Escaped));
+        assert_eq!((s.guards_in_box, s.guards_mobilised), (8, 1));
+        refused(
+            "guard g1 at m19 escaped",
+            1,
+            "a defending agent does not escape",
+        );
+        refused(
+            "round 2\ndefender a1 off escaped",
+            2,
+            "guard <label> off escaped",
+        );
+    }
+
+    #[test]
+    fn a_corpse_marker_states_what_the_body_holds() {
+        let s = read_in("marker corpse harris q20: red-gb smg spy-camera").unwrap();
+        let m = &s.markers[0];
+        assert_eq!(m.weapons, [Weapon::Smg]);
+        assert_eq!(m.equipment, [Equipment::SpyCamera]);
+        assert_eq!(m.intel.len(), 1);
+        refused(
+            "marker alert q20: smg",
+            1,
+            "write marker alert <sq>, or marker corpse",
+        );
+        refused(
+            "marker corpse harris q20: pike",
+            1,
+            "'pike' is neither an intelligence card",
+        );
+    }
+
+    #[test]
+    fn ended_states_how_the_mission_ended_and_frees_the_turn_of_a_dead_intruder() {
+        let s = read_in(
+            "intruder harris off dead\nturn harris\n\
+             ended defender 0 3 6: No Intruder remains in the mission",
+        )
+        .unwrap();
+        let e = s.ended.unwrap();
+        assert_eq!(
+            (e.intruders_win, e.points, e.needed, e.defender_points),
+            (false, 0, 3, 6)
+        );
+        assert_eq!(e.summary, "No Intruder remains in the mission");
+        refused("ended defender 0 3 6", 1, "write ended intruders|defender");
+        refused(
+            "ended nobody 0 3 6: x",
+            1,
+            "'nobody': the intruders or the defender won",
+        );
+        refused("ended defender 0 x 6: x", 1, "'x' is not the points needed");
+        refused(
+            "intruder harris off dead\nturn harris",
+            0,
+            "it cannot be harris's turn",
+        );
+    }
 }

@@ -525,6 +525,10 @@ impl Rules for OpenTable {
         position::FORMAT
     }
 
+    fn write_position(&self, state: &State) -> Option<String> {
+        position::write(state)
+    }
+
     fn random_command(&self, state: &State, seat: &Seat, rng: BotRng) -> Option<Move> {
         if state.finished.is_some() || state.resigned.contains(seat) {
             return None;

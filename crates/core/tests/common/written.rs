@@ -71,7 +71,7 @@ pub fn positions_round_trip_with(
         let seed = n * 7_919 + 13;
         let mut check = |game: &Game, secrets: &MemorySecrets| {
             state_no += 1;
-            if (state_no - 1) % every.max(1) != 0 && !game.ended {
+            if !(state_no - 1).is_multiple_of(every.max(1)) && !game.ended {
                 return Ok(());
             }
             checked += 1;

@@ -37,7 +37,9 @@ marker <hex>|off                   the Club Route marker: its start (42.229) or 
 route <hex> ...                    Club Route hexes the marker's trace made, south to north (4.2)
 starred <zone> ...                 airborne zones marked \"*\" on the map (3.4.1: gliders +1)
 corps <corps> at <box> [failures <n>]   a flank corps' box and its failed attempts (5.2)
-highway open|cut [attacked <n>] [closed <n>]
+highway open|cut [attacked <n>] [closed <n>] [used-attacked <n>] [used-closed <n>]
+   [attacked-this-turn] [closed-this-turn]   the box (4.3.3): markers, those a status check set
+                                   aside, and this turn's one Attacked and one Closed placed
 rubble <hex>
 heroic <side> <unit> | dutch <side> <hex> | minefield <hex>   event markers (S3.1)
 entrenched <unit>                  an Entrenched marker on a unit (S3.1 Rout, decision 30)
@@ -332,7 +334,9 @@ pub fn read(
         ));
     }
     if let Some(c) = &st.chit {
-        if st.mug.contains(c) {
+        // A Formation chit bought this turn goes in the mug though the same chit, held from
+        // the turn before, opens the turn (S6.4): only a chit not bought is in one place.
+        if st.mug.contains(c) && !DATA.chit(c).is_some_and(|d| d.bought()) {
             return Err(PositionError::new(
                 0,
                 format!("the chit {c} is drawn and in the mug at once"),
@@ -665,6 +669,21 @@ fn highway(st: &mut State, s: &Statement) -> Result<(), PositionError> {
         match *word {
             "open" => st.highway.cut = false,
             "cut" => st.highway.cut = true,
+            "attacked-this-turn" => st.highway.attacked_this_turn = true,
+            "closed-this-turn" => st.highway.closed_this_turn = true,
+            "used-attacked" | "used-closed" => {
+                let v = rest
+                    .next()
+                    .ok_or_else(|| s.error(format!("{word} needs a number")))?;
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| s.error(format!("'{v}' is not a number of markers")))?;
+                if *word == "used-attacked" {
+                    st.highway.used_attacked = n;
+                } else {
+                    st.highway.used_closed = n;
+                }
+            }
             "attacked" | "closed" => {
                 let v = rest
                     .next()
@@ -680,7 +699,7 @@ fn highway(st: &mut State, s: &Statement) -> Result<(), PositionError> {
             }
             x => {
                 return Err(s.error(format!(
-                    "'{x}': write highway open|cut [attacked <n>] [closed <n>]"
+                    "'{x}': write highway open|cut [attacked <n>] [closed <n>] [used-attacked <n>] [used-closed <n>] [attacked-this-turn] [closed-this-turn]"
                 )))
             }
         }
@@ -688,20 +707,23 @@ fn highway(st: &mut State, s: &Statement) -> Result<(), PositionError> {
     Ok(())
 }
 
+/// The events a `placing` statement can await.
+pub const PLACED: [&str; 7] = [
+    "heroic",
+    "dutch",
+    "minefield",
+    "reinf",
+    "ambush",
+    "explosion",
+    "lost",
+];
+
 /// `placing <side> <event>`.
 fn placing(st: &mut State, s: &Statement) -> Result<(), PositionError> {
     let w = &s.words;
     s.expect_words(3, "placing <side> <event>")?;
     let x = side(s, w[1])?;
-    let events = [
-        "heroic",
-        "dutch",
-        "minefield",
-        "reinf",
-        "ambush",
-        "explosion",
-        "lost",
-    ];
+    let events = PLACED;
     if !events.contains(&w[2]) {
         return Err(s.error(format!(
             "'{}' is not an event placed: {}",

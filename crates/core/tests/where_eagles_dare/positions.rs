@@ -134,3 +134,72 @@ fn a_bought_chit_may_be_drawn_and_in_the_mug_but_a_division_chit_not() {
     let e = read(&format!("mug: {division}\nchit {division}")).expect_err("refused");
     assert!(e.message.contains("is drawn and in the mug at once"), "{e}");
 }
+
+#[test]
+fn the_impulse_count_fog_cleared_entries_and_drop_zone_try_are_stated() {
+    let s = read("impulse-no 7\nfog-cleared 0900\nentries 2\ndz-tried 18").unwrap();
+    assert_eq!(
+        (s.impulse_no, s.fog_cleared, s.entries, s.dz_tried),
+        (7, Some(1), 2, Some(18))
+    );
+    let s = read("fog-cleared none\ndz-tried none").unwrap();
+    assert_eq!((s.fog_cleared, s.dz_tried), (None, None));
+    let e = read("day 18\nfog-cleared noon").expect_err("refused");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("'noon' is not a turn"), "{e}");
+    assert!(read("impulse-no many")
+        .expect_err("refused")
+        .message
+        .contains("not a number of impulses"));
+}
+
+#[test]
+fn the_chit_held_and_the_chits_bought_are_stated() {
+    let chits = &despatch_core::rules::where_eagles_dare::data::DATA.chits;
+    let c = chits.iter().find(|c| c.bought()).unwrap().id.clone();
+    let s = read(&format!("held {c}\nbought: {c} {c}")).unwrap();
+    assert_eq!(s.held.as_deref(), Some(c.as_str()));
+    assert_eq!(s.bought, [c.clone(), c]);
+    assert!(read("held none").unwrap().held.is_none());
+    let e = read("bought: nothing").expect_err("refused");
+    assert!(
+        e.message
+            .contains("'nothing' is not a Formation Activation chit"),
+        "{e}"
+    );
+}
+
+#[test]
+fn abandoned_gone_rearguards_roadblocks_barrages_flak_and_disputes_are_stated() {
+    let s = read(
+        "abandoned a b\ngone c\nrearguard none\nrearguard x german\nroadblock 44.228 allied\n\
+         barrage 43.228 german heavy\nbarrage 43.229 allied\nflak f1 light\nflak-flipped\n\
+         dispute allied 12: the roll was wrong",
+    )
+    .unwrap();
+    assert_eq!(s.abandoned, ["a", "b"]);
+    assert_eq!(s.gone, ["c"]);
+    assert_eq!(s.rearguards.len(), 1);
+    assert_eq!(s.roadblocks.len(), 1);
+    assert_eq!(s.barrages.len(), 2);
+    assert!(s.barrages[0].1 && !s.barrages[1].1);
+    assert_eq!(s.flak.get("f1").map(String::as_str), Some("light"));
+    assert!(s.flak_flipped);
+    assert_eq!(
+        (s.disputes[0].seq, s.disputes[0].text.as_str()),
+        (12, "the roll was wrong")
+    );
+    assert!(read("flak none").unwrap().flak.is_empty());
+    let e = read("day 18\nbarrage 43.228 german light").expect_err("refused");
+    assert_eq!(e.line, 2);
+    assert!(
+        e.message.contains("write barrage <hex> <side> [heavy]"),
+        "{e}"
+    );
+    let e = read("roadblock 44.228 french").expect_err("refused");
+    assert!(e.message.contains("'french' is not a side"), "{e}");
+    let e = read("dispute allied twelve: why").expect_err("refused");
+    assert!(e.message.contains("'twelve' is not a seq"), "{e}");
+    let e = read("rearguard x").expect_err("refused");
+    assert!(e.message.contains("write rearguard <unit> <side>"), "{e}");
+}

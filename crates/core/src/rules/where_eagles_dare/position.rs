@@ -48,7 +48,20 @@ passed-mines <unit>                the unit passed its check to leave a Minefiel
 lost <unit> by <side>              a lost unit the side moves now (S3.1 Lost, O3.0)
 lost82-in <unit>                   a Lost 82nd AB unit already brought in by Reinf
 eliminated <unit>                  a unit of the order of battle eliminated (decision 21)
-dropped <unit> [markers <n>]       it rolled on the Drop Table; its glider/paradrop markers (decision 24)";
+dropped <unit> [markers <n>]       it rolled on the Drop Table; its glider/paradrop markers (decision 24)
+impulse-no <n>                     impulses played so far (one Bailey, one repair an impulse)
+fog-cleared <turn>|none            the turn today's fog cleared
+entries <n>                        successful entries this 1900 (4.3.2)
+held <chit>|none                   the last chit of the turn before, opening this one (S6.4)
+bought: <chit> ...                 the chits bought this turn, not yet in the mug
+dz-tried <day>|none                the day a drop zone change was last tried (3.6)
+abandoned <unit> ...               units whose organic transport is abandoned (all of them)
+gone <unit> ...                    units removed from play (all of them)
+rearguard <unit> <side>            a Rearguard (the first line replaces the set-up's; 'none')
+roadblock <hex> <side>             a Roadblock (likewise)
+barrage <hex> <side> [heavy]       a barrage marker (likewise)
+flak <counter> <type>              a Flak counter's type (likewise); flak-flipped: turned up
+dispute <side> <seq>: <text>       a dispute raised (likewise)";
 
 const KNOWN: [&str; 30] = [
     "day",
@@ -122,6 +135,7 @@ pub fn read(
         .expect("set up from a scenario of the data");
     let mut clock_line = 0;
     let mut released_line = 0;
+    let mut more = super::position_more::Given::default();
     for s in statements(text) {
         let w = &s.words;
         match s.keyword() {
@@ -301,7 +315,15 @@ pub fn read(
                     st.minefields.push(h);
                 }
             }
-            _ => return Err(unknown(&s, &KNOWN)),
+            _ if super::position_more::read(&mut st, &s, &mut more)? => {}
+            _ => {
+                let known: Vec<&str> = KNOWN
+                    .iter()
+                    .chain(super::position_more::KNOWN.iter())
+                    .copied()
+                    .collect();
+                return Err(unknown(&s, &known));
+            }
         }
     }
     // Checked as a set-up is: the clock within the scenario, the drawn chit not in the mug.

@@ -11,14 +11,10 @@ use super::state::{Phase, Side, State, Wait};
 /// The fields of the state (as `state_json` names them) that no statement sets yet. (The
 /// scenario's last turn and the options' flags are the set-up's, not the position's.)
 pub const UNWRITTEN: &[&str] = &[
-    "fog_cleared",
     "drops",
     "air_drop",
-    "bought",
-    "held",
     "air_raid",
     "raid_markers",
-    "entries",
     "baileys_placed",
     "bulldozers_placed",
     "offmap",
@@ -28,33 +24,23 @@ pub const UNWRITTEN: &[&str] = &[
     "pending",
     "drop_awaiting",
     "route_cleared_day",
-    "barrages",
     "held_out",
     "stream_bridges",
-    "impulse_no",
     "bailey_impulse",
-    "gone",
-    "abandoned",
     "supply",
-    "dz_tried",
     "superseded",
     "kg_chill",
     "piggyback",
     "riding",
     "assets_lost",
     "parks",
-    "roadblocks",
-    "rearguards",
     "mann",
     "mann_used",
     "huber",
-    "flak",
-    "flak_flipped",
     "typhoons",
     "reinf_one",
     "assault",
     "activity",
-    "disputes",
     "watch",
     "resigned",
     "over",
@@ -226,6 +212,7 @@ pub fn write(state: &State) -> Option<String> {
             None => out.push(format!("dropped {u}")),
         }
     }
+    super::position_more::write(state, &mut out)?;
     match &state.wait {
         None => {}
         Some(Wait::Placing { side: x, event })

@@ -203,3 +203,44 @@ fn abandoned_gone_rearguards_roadblocks_barrages_flak_and_disputes_are_stated() 
     let e = read("rearguard x").expect_err("refused");
     assert!(e.message.contains("write rearguard <unit> <side>"), "{e}");
 }
+
+#[test]
+fn activity_watch_stream_bridges_riders_piggyback_and_huber_are_stated() {
+    let s = read(
+        "activity none\nactivity u1 moved lost-checked over: 2.18.2 Using Ferries\n\
+         watch allied 44.228 44.229\nwatch german\n\
+         stream-bridge dommel checked unstable bulldozer dz1 men-at-work 2 rolled 5\n\
+         riding u2 truck 43rd\npiggyback t1 i1\nhuber sealed abc chosen north",
+    )
+    .unwrap();
+    let a = &s.activity["u1"];
+    assert!(a.moved && a.lost_checked);
+    assert_eq!(a.over.as_deref(), Some("2.18.2 Using Ferries"));
+    assert_eq!(s.watch.len(), 2);
+    assert!(s.watch.values().any(|w| w.is_empty()));
+    let b = &s.stream_bridges["dommel"];
+    assert!(b.checked && b.unstable);
+    assert_eq!(
+        (b.bulldozer.as_deref(), b.men_at_work, b.rolled),
+        (Some("dz1"), 2, Some(5))
+    );
+    assert_eq!(s.riding["u2"], ("truck".to_owned(), "43rd".to_owned()));
+    assert_eq!(s.piggyback["t1"], "i1");
+    assert_eq!(
+        (s.huber.commitment.as_deref(), s.huber.chosen.as_deref()),
+        (Some("abc"), Some("north"))
+    );
+    let e = read("day 18\nactivity u1 flew").expect_err("refused");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("'flew'"), "{e}");
+    let e = read("watch allied 44").expect_err("refused");
+    assert!(e.message.contains("'44' is not a hex"), "{e}");
+    let e = read("stream-bridge dommel men-at-work lots").expect_err("refused");
+    assert!(e.message.contains("'lots' is not a number"), "{e}");
+    let e = read("riding u2 cart 43rd").expect_err("refused");
+    assert!(e.message.contains("not a ride: truck or jeep"), "{e}");
+    let e = read("piggyback t1").expect_err("refused");
+    assert!(e.message.contains("write piggyback"), "{e}");
+    let e = read("huber sealed").expect_err("refused");
+    assert!(e.message.contains("write huber"), "{e}");
+}

@@ -61,7 +61,14 @@ rearguard <unit> <side>            a Rearguard (the first line replaces the set-
 roadblock <hex> <side>             a Roadblock (likewise)
 barrage <hex> <side> [heavy]       a barrage marker (likewise)
 flak <counter> <type>              a Flak counter's type (likewise); flak-flipped: turned up
-dispute <side> <seq>: <text>       a dispute raised (likewise)";
+dispute <side> <seq>: <text>       a dispute raised (likewise)
+activity <unit> [moved] [lost-checked] [over: <rule>]   its doings this impulse (likewise)
+watch <side> <hex> ...             the side's watch list (likewise; a side not named watches all)
+stream-bridge <name> [checked] [unstable] [bulldozer <unit>] [men-at-work <n>] [rolled <impulse>]
+                                   a stream bridge (2.11; likewise)
+riding <unit> truck|jeep <division>   a unit on a divisional truck or jeep (likewise)
+piggyback <vehicle> <infantry>     a piggyback pair (S4; likewise)
+huber [sealed <commitment>] [chosen <choice>]   Huber's choice, sealed or made";
 
 const KNOWN: [&str; 30] = [
     "day",
@@ -136,6 +143,7 @@ pub fn read(
     let mut clock_line = 0;
     let mut released_line = 0;
     let mut more = super::position_more::Given::default();
+    let mut impulse = super::position_impulse::Given::default();
     for s in statements(text) {
         let w = &s.words;
         match s.keyword() {
@@ -316,10 +324,12 @@ pub fn read(
                 }
             }
             _ if super::position_more::read(&mut st, &s, &mut more)? => {}
+            _ if super::position_impulse::read(&mut st, &s, &mut impulse)? => {}
             _ => {
                 let known: Vec<&str> = KNOWN
                     .iter()
                     .chain(super::position_more::KNOWN.iter())
+                    .chain(super::position_impulse::KNOWN.iter())
                     .copied()
                     .collect();
                 return Err(unknown(&s, &known));

@@ -25,23 +25,17 @@ pub const UNWRITTEN: &[&str] = &[
     "drop_awaiting",
     "route_cleared_day",
     "held_out",
-    "stream_bridges",
     "bailey_impulse",
     "supply",
     "superseded",
     "kg_chill",
-    "piggyback",
-    "riding",
     "assets_lost",
     "parks",
     "mann",
     "mann_used",
-    "huber",
     "typhoons",
     "reinf_one",
     "assault",
-    "activity",
-    "watch",
     "resigned",
     "over",
 ];
@@ -213,6 +207,7 @@ pub fn write(state: &State) -> Option<String> {
         }
     }
     super::position_more::write(state, &mut out)?;
+    super::position_impulse::write(state, &mut out)?;
     match &state.wait {
         None => {}
         Some(Wait::Placing { side: x, event })

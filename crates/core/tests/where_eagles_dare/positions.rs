@@ -244,3 +244,55 @@ fn activity_watch_stream_bridges_riders_piggyback_and_huber_are_stated() {
     let e = read("huber sealed").expect_err("refused");
     assert!(e.message.contains("write huber"), "{e}");
 }
+
+#[test]
+fn the_phases_around_the_turn_drops_the_fire_window_and_the_game_s_counts_are_stated() {
+    let s = read(
+        "phase air-drop 1 2\nweather none\ndrop none\ndrop 2 day 18 arrived 18 0900 replanned 18 sealed c1: 0900 1100\n\
+         window 44.228\nfire german g1 at 44.229 face 4 fire\nroute-cleared 19\n\
+         placed baileys 1 bulldozers 2\nbailey-impulse 3\nsuperseded c0\nkg-chill\nmann-used\n\
+         reinf-one 43rd\nasset-lost truck:43rd 2\nheld-out allied heroic\nresigned german\nover",
+    )
+    .unwrap();
+    assert_eq!(
+        s.phase,
+        despatch_core::rules::where_eagles_dare::state::Phase::AirDrop { candidates: [1, 2] }
+    );
+    assert!(s.weather.is_none());
+    let d = &s.drops[0];
+    assert_eq!(
+        (d.number, d.day, d.arrived, d.replanned_day),
+        (2, 18, Some((18, 1)), Some(18))
+    );
+    assert_eq!(d.plan_commitment.as_deref(), Some("c1"));
+    assert_eq!(
+        d.plan.as_deref(),
+        Some(&["0900".to_owned(), "1100".to_owned()][..])
+    );
+    assert_eq!(s.drops.len(), 1);
+    assert!(s.window.is_some());
+    let f = s.pending.clone().unwrap();
+    assert_eq!((f.unit.as_str(), f.face, f.fire), ("g1", 4, true));
+    assert_eq!(s.route_cleared_day, Some(19));
+    assert_eq!(
+        (s.baileys_placed, s.bulldozers_placed, s.bailey_impulse),
+        (1, 2, Some(3))
+    );
+    assert_eq!(s.superseded, ["c0"]);
+    assert!(s.kg_chill && s.mann_used && s.over);
+    assert_eq!(s.reinf_one.as_deref(), Some("43rd"));
+    assert_eq!(s.assets_lost["truck:43rd"], 2);
+    assert_eq!(s.held_out.len(), 1);
+    assert!(s.resigned.is_some());
+    let e = read("day 18\nphase raids someday").expect_err("refused");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("'someday' is not a day"), "{e}");
+    let e = read("drop 2 on 18").expect_err("refused");
+    assert!(e.message.contains("write drop <n> day <d>"), "{e}");
+    let e = read("fire german g1 at 44.229").expect_err("refused");
+    assert!(e.message.contains("write fire none or fire"), "{e}");
+    let e = read("placed baileys 1").expect_err("refused");
+    assert!(e.message.contains("write placed baileys"), "{e}");
+    let e = read("resigned french").expect_err("refused");
+    assert!(e.message.contains("'french' is not a side"), "{e}");
+}

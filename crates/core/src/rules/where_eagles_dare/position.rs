@@ -22,7 +22,7 @@ time 0700|0900|...|1900|night      the turn on the track
 phase weather|fog|route|release|activation|buy allied|buy german
 impulse allied|german              whose impulse it is
 actions <n>                        actions taken in the impulse
-weather clear|overcast|rain|fog <n>    (fog clears on n or less)
+weather clear|overcast|rain|fog <n>|none    (fog clears on n or less; none: not rolled yet)
 unit <name> <side> at <hex> [column] [wheeled|tracked|mounted]   a unit as moved on the map
                                    (hexes like 56.201; how it came in: decision 23)
 unit <name> off                    the unit is off the map
@@ -68,7 +68,23 @@ stream-bridge <name> [checked] [unstable] [bulldozer <unit>] [men-at-work <n>] [
                                    a stream bridge (2.11; likewise)
 riding <unit> truck|jeep <division>   a unit on a divisional truck or jeep (likewise)
 piggyback <vehicle> <infantry>     a piggyback pair (S4; likewise)
-huber [sealed <commitment>] [chosen <choice>]   Huber's choice, sealed or made";
+huber [sealed <commitment>] [chosen <choice>]   Huber's choice, sealed or made
+phase raids <day>|plans <n>|air-drop <a> <b>|replan <n>|supply-drop <a> <b>|huber|off-map|over
+                                   the phases around the turn's (the drops' plans, the Air
+                                   Drop? and supply counters' candidate turns, by index)
+drop <n> day <d> [arrived <day> <turn>] [replanned <day>] [sealed <commitment>] [plan: <turn> ...]
+                                   a drop (the first line replaces the set-up's; 'none')
+window <hex>|none                  the opportunity fire window: the hex acted in
+fire <side> <unit> at <hex> face <n> [fire] | fire none   the fire it holds
+route-cleared <day>|none           the day the Club Route marker came off the map
+placed baileys <n> bulldozers <n>  placed during the preceding game day (4.3.2)
+bailey-impulse <n>|none            the impulse a Bailey was last brought in (2.15.7)
+superseded <commitment> ...        sealed drop plans a drop zone change replaced (3.6)
+kg-chill | mann-used | over        KG Chill replaced the ERC; Mann's chance used; the game over
+reinf-one <formation>|none         Reinf's one step recovered (S3.1)
+asset-lost <kind:division> <n>     trucks and jeeps removed (likewise; 'none')
+held-out <side> <event>            Heroic and Dutch out of their cup (likewise; 'none')
+resigned <side>|none               the side that resigned";
 
 const KNOWN: [&str; 30] = [
     "day",
@@ -144,6 +160,7 @@ pub fn read(
     let mut released_line = 0;
     let mut more = super::position_more::Given::default();
     let mut impulse = super::position_impulse::Given::default();
+    let mut clock = super::position_clock::Given::default();
     for s in statements(text) {
         let w = &s.words;
         match s.keyword() {
@@ -167,8 +184,11 @@ pub fn read(
                     ["release"] => Phase::Release,
                     ["activation"] => Phase::Activation,
                     ["buy", x] => Phase::Buy { side: side(&s, x)? },
+                    rest if super::position_clock::phase(&s, rest)?.is_some() => {
+                        super::position_clock::phase(&s, rest)?.expect("just read")
+                    }
                     _ => return Err(s.error(
-                        "write phase weather|fog|route|release|activation|buy allied|buy german",
+                        "write phase weather|fog|route|release|activation|buy allied|buy german|raids <day>|plans <n>|air-drop <a> <b>|replan <n>|supply-drop <a> <b>|huber|off-map|over",
                     )),
                 };
             }
@@ -180,6 +200,7 @@ pub fn read(
                 s.expect_words(2, "actions <n>")?;
                 st.actions = s.number(1, "a number of actions")?;
             }
+            "weather" if w.len() == 2 && w[1] == "none" => st.weather = None,
             "weather" => {
                 st.weather = Some(match &w[1..] {
                     ["clear"] => Weather::Clear,
@@ -325,11 +346,13 @@ pub fn read(
             }
             _ if super::position_more::read(&mut st, &s, &mut more)? => {}
             _ if super::position_impulse::read(&mut st, &s, &mut impulse)? => {}
+            _ if super::position_clock::read(&mut st, &s, &mut clock)? => {}
             _ => {
                 let known: Vec<&str> = KNOWN
                     .iter()
                     .chain(super::position_more::KNOWN.iter())
                     .chain(super::position_impulse::KNOWN.iter())
+                    .chain(super::position_clock::KNOWN.iter())
                     .copied()
                     .collect();
                 return Err(unknown(&s, &known));

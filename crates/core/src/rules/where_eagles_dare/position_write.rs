@@ -1,8 +1,8 @@
 //! A state written as a position (issue 39, docs/rules/where-eagles-dare.md, "Positions
 //! (despatch replay)"), in the statements of `position.rs`. The format does not yet state every
 //! fact of the state: `UNWRITTEN` names the state's fields no statement sets yet (read back, they
-//! keep their set-up's values), and `write` gives `None` for a state whose phase, awaited
-//! answer or bridges the format cannot state, so that nothing it writes is wrong.
+//! keep their set-up's values), and `write` gives `None` for a state whose awaited answer or
+//! bridges the format cannot state, so that nothing it writes is wrong.
 
 use super::data::{Weather, DATA, TURNS};
 use super::oob::OOB;
@@ -11,33 +11,18 @@ use super::state::{Phase, Side, State, Wait};
 /// The fields of the state (as `state_json` names them) that no statement sets yet. (The
 /// scenario's last turn and the options' flags are the set-up's, not the position's.)
 pub const UNWRITTEN: &[&str] = &[
-    "drops",
     "air_drop",
     "air_raid",
     "raid_markers",
-    "baileys_placed",
-    "bulldozers_placed",
     "offmap",
     "numbering",
-    "window",
     "demolition",
-    "pending",
     "drop_awaiting",
-    "route_cleared_day",
-    "held_out",
-    "bailey_impulse",
     "supply",
-    "superseded",
-    "kg_chill",
-    "assets_lost",
     "parks",
     "mann",
-    "mann_used",
     "typhoons",
-    "reinf_one",
     "assault",
-    "resigned",
-    "over",
 ];
 
 fn side(x: Side) -> &'static str {
@@ -64,15 +49,16 @@ pub fn write(state: &State) -> Option<String> {
     let mut out = vec![
         format!("day {}", state.day),
         format!("time {}", TURNS[state.time]),
-        phase(&state.phase)?,
+        phase(&state.phase).or_else(|| super::position_clock::write_phase(&state.phase))?,
         format!("impulse {}", side(state.impulse)),
         format!("actions {}", state.actions),
     ];
-    match state.weather? {
-        Weather::Clear => out.push("weather clear".into()),
-        Weather::Overcast => out.push("weather overcast".into()),
-        Weather::Rain => out.push("weather rain".into()),
-        Weather::Fog { clear } => out.push(format!("weather fog {clear}")),
+    match state.weather {
+        None => out.push("weather none".into()),
+        Some(Weather::Clear) => out.push("weather clear".into()),
+        Some(Weather::Overcast) => out.push("weather overcast".into()),
+        Some(Weather::Rain) => out.push("weather rain".into()),
+        Some(Weather::Fog { clear }) => out.push(format!("weather fog {clear}")),
     }
     // The units of the order of battle the set-up may hold that the state does not.
     for u in &OOB.units {
@@ -208,6 +194,7 @@ pub fn write(state: &State) -> Option<String> {
     }
     super::position_more::write(state, &mut out)?;
     super::position_impulse::write(state, &mut out)?;
+    super::position_clock::write(state, &mut out);
     match &state.wait {
         None => {}
         Some(Wait::Placing { side: x, event })

@@ -296,3 +296,26 @@ fn the_phases_around_the_turn_drops_the_fire_window_and_the_game_s_counts_are_st
     let e = read("resigned french").expect_err("refused");
     assert!(e.message.contains("'french' is not a side"), "{e}");
 }
+
+#[test]
+fn the_air_drop_counters_raid_markers_and_units_awaiting_their_drop_roll_are_stated() {
+    let s = read(
+        "air-drop day 18 candidates 1 2 sealed c1 revealed 2\nraid-marker none\n\
+         raid-marker day 19 sealed c2 decoy\nawaiting-drop u1 u2",
+    )
+    .unwrap();
+    let a = s.air_drop.clone().unwrap();
+    assert_eq!(
+        (a.day, a.candidates, a.commitment.as_str(), a.revealed),
+        (18, [1, 2], "c1", Some(2))
+    );
+    assert_eq!(s.raid_markers.len(), 1);
+    assert_eq!(s.raid_markers[0].revealed, Some(false));
+    assert_eq!(s.drop_awaiting, ["u1", "u2"]);
+    assert!(read("air-drop none").unwrap().air_drop.is_none());
+    let e = read("day 18\nair-drop day 18 candidates 1").expect_err("refused");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("write air-drop day"), "{e}");
+    let e = read("raid-marker day 19 sealed c2 maybe").expect_err("refused");
+    assert!(e.message.contains("'maybe'"), "{e}");
+}

@@ -31,6 +31,7 @@ pub mod order;
 pub mod places;
 pub mod pointing;
 pub mod position;
+pub mod position_air;
 pub mod position_clock;
 pub mod position_impulse;
 pub mod position_more;

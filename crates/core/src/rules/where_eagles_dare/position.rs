@@ -84,7 +84,12 @@ kg-chill | mann-used | over        KG Chill replaced the ERC; Mann's chance used
 reinf-one <formation>|none         Reinf's one step recovered (S3.1)
 asset-lost <kind:division> <n>     trucks and jeeps removed (likewise; 'none')
 held-out <side> <event>            Heroic and Dutch out of their cup (likewise; 'none')
-resigned <side>|none               the side that resigned";
+resigned <side>|none               the side that resigned
+air-drop day <d> candidates <a> <b> sealed <commitment> [revealed <n>] | air-drop none
+                                   the Air Drop? counters (3.2)
+raid-marker day <d> sealed <commitment> [real|decoy]   a raid marker (S5.2; the first line
+                                   replaces the set-up's; 'none')
+awaiting-drop <unit> ...           the units still to roll on the Drop Table (all of them)";
 
 const KNOWN: [&str; 30] = [
     "day",
@@ -161,6 +166,7 @@ pub fn read(
     let mut more = super::position_more::Given::default();
     let mut impulse = super::position_impulse::Given::default();
     let mut clock = super::position_clock::Given::default();
+    let mut air = super::position_air::Given::default();
     for s in statements(text) {
         let w = &s.words;
         match s.keyword() {
@@ -347,12 +353,14 @@ pub fn read(
             _ if super::position_more::read(&mut st, &s, &mut more)? => {}
             _ if super::position_impulse::read(&mut st, &s, &mut impulse)? => {}
             _ if super::position_clock::read(&mut st, &s, &mut clock)? => {}
+            _ if super::position_air::read(&mut st, &s, &mut air)? => {}
             _ => {
                 let known: Vec<&str> = KNOWN
                     .iter()
                     .chain(super::position_more::KNOWN.iter())
                     .chain(super::position_impulse::KNOWN.iter())
                     .chain(super::position_clock::KNOWN.iter())
+                    .chain(super::position_air::KNOWN.iter())
                     .copied()
                     .collect();
                 return Err(unknown(&s, &known));

@@ -11,13 +11,10 @@ use super::state::{Phase, Side, State, Wait};
 /// The fields of the state (as `state_json` names them) that no statement sets yet. (The
 /// scenario's last turn and the options' flags are the set-up's, not the position's.)
 pub const UNWRITTEN: &[&str] = &[
-    "air_drop",
     "air_raid",
-    "raid_markers",
     "offmap",
     "numbering",
     "demolition",
-    "drop_awaiting",
     "supply",
     "parks",
     "mann",
@@ -195,6 +192,7 @@ pub fn write(state: &State) -> Option<String> {
     super::position_more::write(state, &mut out)?;
     super::position_impulse::write(state, &mut out)?;
     super::position_clock::write(state, &mut out);
+    super::position_air::write(state, &mut out);
     match &state.wait {
         None => {}
         Some(Wait::Placing { side: x, event })

@@ -319,3 +319,33 @@ fn the_air_drop_counters_raid_markers_and_units_awaiting_their_drop_roll_are_sta
     let e = read("raid-marker day 19 sealed c2 maybe").expect_err("refused");
     assert!(e.message.contains("'maybe'"), "{e}");
 }
+
+#[test]
+fn a_bridge_s_works_and_a_status_check_or_intelligence_awaited_are_stated() {
+    let s = read(
+        "bridge son destroyed\nbridge-works son improved bailey b128 bridge disabled \
+         ferry f1 allied 44.228 44.229 suppressed contested 44.228 regain german 44.229\n\
+         waiting intelligence german",
+    )
+    .unwrap();
+    let b = &s.bridges["son"];
+    assert!(b.improved && b.destroyed);
+    let y = b.bailey.clone().unwrap();
+    assert_eq!(
+        (y.unit.as_str(), y.bridged, y.disabled),
+        ("b128", true, true)
+    );
+    let f = b.ferry.clone().unwrap();
+    assert_eq!((f.unit.as_str(), f.suppressed), ("f1", true));
+    assert_eq!(b.contested.len(), 1);
+    assert_eq!(b.regain.clone().unwrap().entered.len(), 1);
+    assert!(s.wait.is_some());
+    assert!(read("waiting status-check").unwrap().wait.is_some());
+    let e = read("day 18\nbridge-works son bailey b128 sideways").expect_err("refused");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("truck or bridge side up"), "{e}");
+    let e = read("bridge-works nowhere improved").expect_err("refused");
+    assert!(e.message.contains("there is no bridge 'nowhere'"), "{e}");
+    let e = read("waiting for-godot").expect_err("refused");
+    assert!(e.message.contains("write waiting status-check"), "{e}");
+}

@@ -32,6 +32,7 @@ pub mod places;
 pub mod pointing;
 pub mod position;
 pub mod position_air;
+pub mod position_bridge;
 pub mod position_clock;
 pub mod position_impulse;
 pub mod position_more;

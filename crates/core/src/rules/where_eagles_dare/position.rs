@@ -89,7 +89,11 @@ air-drop day <d> candidates <a> <b> sealed <commitment> [revealed <n>] | air-dro
                                    the Air Drop? counters (3.2)
 raid-marker day <d> sealed <commitment> [real|decoy]   a raid marker (S5.2; the first line
                                    replaces the set-up's; 'none')
-awaiting-drop <unit> ...           the units still to roll on the Drop Table (all of them)";
+awaiting-drop <unit> ...           the units still to roll on the Drop Table (all of them)
+bridge-works <name> [improved] [bailey <unit> truck|bridge [disabled]]
+   [ferry <unit> <side> <hex> <hex> [suppressed]] [contested <hex> ...] [regain <side> <hex> ...]
+                                   a bridge's works, after its `bridge` line (2.15, 2.18)
+waiting status-check|intelligence <side>   an answer awaited (4.3.3, S3.1)";
 
 const KNOWN: [&str; 30] = [
     "day",
@@ -354,6 +358,7 @@ pub fn read(
             _ if super::position_impulse::read(&mut st, &s, &mut impulse)? => {}
             _ if super::position_clock::read(&mut st, &s, &mut clock)? => {}
             _ if super::position_air::read(&mut st, &s, &mut air)? => {}
+            _ if super::position_bridge::read(&mut st, &s)? => {}
             _ => {
                 let known: Vec<&str> = KNOWN
                     .iter()
@@ -361,6 +366,7 @@ pub fn read(
                     .chain(super::position_impulse::KNOWN.iter())
                     .chain(super::position_clock::KNOWN.iter())
                     .chain(super::position_air::KNOWN.iter())
+                    .chain(super::position_bridge::KNOWN.iter())
                     .copied()
                     .collect();
                 return Err(unknown(&s, &known));

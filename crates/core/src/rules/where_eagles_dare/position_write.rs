@@ -106,14 +106,6 @@ pub fn write(state: &State) -> Option<String> {
         );
     }
     for (name, b) in &state.bridges {
-        if b.improved
-            || b.bailey.is_some()
-            || b.ferry.is_some()
-            || !b.contested.is_empty()
-            || b.regain.is_some()
-        {
-            return None;
-        }
         out.push(match (b.destroyed, b.destroyed_at, b.wired_by) {
             (true, Some((day, t)), _) => format!("bridge {name} destroyed at {day} {}", TURNS[t]),
             (true, None, _) => format!("bridge {name} destroyed"),
@@ -193,6 +185,7 @@ pub fn write(state: &State) -> Option<String> {
     super::position_impulse::write(state, &mut out)?;
     super::position_clock::write(state, &mut out);
     super::position_air::write(state, &mut out);
+    super::position_bridge::write(state, &mut out);
     match &state.wait {
         None => {}
         Some(Wait::Placing { side: x, event })
@@ -204,7 +197,7 @@ pub fn write(state: &State) -> Option<String> {
             unit,
             event: Some(by),
         }) => out.push(format!("lost {unit} by {}", side(*by))),
-        Some(_) => return None,
+        Some(w) => out.push(super::position_bridge::write_wait(w)?),
     }
     Some(out.join("\n") + "\n")
 }

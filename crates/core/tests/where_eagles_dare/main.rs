@@ -7,6 +7,7 @@ mod svg_checks;
 
 mod board;
 mod bot;
+mod positions;
 mod rules;
 mod state_wire;
 mod suggestions;

@@ -23,6 +23,8 @@ pub mod order;
 pub mod plan;
 pub mod pointing;
 pub mod position;
+pub mod position_read;
+pub mod position_write;
 pub mod reactive;
 pub mod reentry;
 pub mod roles;
@@ -821,6 +823,10 @@ impl Rules for SearchingForGlory {
 
     fn position_format(&self) -> &'static str {
         position::FORMAT
+    }
+
+    fn write_position(&self, state: &State) -> Option<String> {
+        position_write::write(state)
     }
 
     fn random_command(&self, state: &State, seat: &Seat, rng: BotRng) -> Option<Command> {

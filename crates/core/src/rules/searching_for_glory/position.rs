@@ -7,7 +7,8 @@
 use std::collections::BTreeMap;
 
 use super::data::{self, Side};
-use super::state::{bridge_key, LoneSp, Phase, Plan, Siege, State};
+use super::position_read;
+use super::state::{bridge_key, Entry, LoneSp, Phase, Plan, Siege, State, Victory};
 use super::SearchingForGlory;
 use crate::engine::dice::DiceStream;
 use crate::engine::position::{statements, unknown, PositionError, Positioned, Statement};
@@ -16,33 +17,84 @@ use crate::engine::ruleset::{Rules, Setup};
 /// The statements, for `despatch replay --list`.
 pub const FORMAT: &str = "\
 round <n>
-phase plan|initiative              the phase the round is in
+phase plan|initiative|ended        the phase the round is in
 phase operations <seat> ... [done <seat> ...]   the operations: the first named acts now, then
                                    the rest; after 'done' those who operated already this round.
                                    Every player still in, once (the next round's draw order, 1.a)
-plan <seat>: <card> ...            the seat's plan, opened: its planned cards
+phase npcs <character> ... [done <character> ...]   the NPCs' operations (3.4), likewise
+draw <seat> ...                    the order the players draw in at the next Draw Phase (1.a)
+player <seat> as <character>       the seat re-entered as that character (II.1.A.3)
+plan <seat>: <card>[*] ...         the seat's plan, opened: its planned cards ('*': played)
+plan <seat> sealed <commitment>    the seat's plan, sent sealed under that commitment
 cu <character> at <lp>|off [sp <n>] [fatigue <n>] [trench <n>] [siege <n>] [glory <n>]
-   [victories <n>] [reached <lp>]... [supplied|unsupplied] [captured]
+   [victories <n>] [strategic <n>] [reached <lp>]... [supplied|unsupplied] [captured]
                                    a character's combat unit (siege: its siege points;
+                                   strategic: uses of his role's strategic characteristic;
                                    reached: the LP of his role's `enter` glory is had)
 siege <lp> <side> [rolled]         the side is besieged in the fortress (2.l); rolled: the
                                    first attrition roll is made, it is shut in
 lone <side> <lp> <sp>              strength points alone at an LP (the first `lone` line
-                                   replaces the scenario's garrisons; sp 0 removes)
+                                   replaces the scenario's garrisons; sp 0 removes; an LP
+                                   named twice holds two stacks, as a game's can)
+lone none                          no lone SP anywhere
 blown <lp> <lp>                    the bridge on that CL is blown
 standing <side> refuse|fight       the side's standing order at fortresses (2.l)
+entered <lp> ...                   the LPs entered already (first-entry glory is had); without
+                                   it, those the position's CUs and lone SP stand at
+entry <character> <lp> from <lp>   the enemy CU entered the LP along that CL this round (2.b)
+truce <character>                  the character is under a Parlay this round
 out <seat>                         the player is out (resigned, captured, off the map)
+eliminated <seat>                  he was eliminated (II.1.A.3) and may re-enter
+entering <seat>                    he is asked this round whether he re-enters
 hand <seat>: <card> ...            the face-down deal: the seat's hand
+keep <seat>: <card> ...            the cards he keeps at the round's end (1.d)
+intel <seat>: <text>               what he alone learned (Intercepted Enemy Message)
 discard: <card> ...                the discard pile
 deck: <card> ...                   the deck, top first (default: the cards no hand or
-                                   discard holds, in the set-up's shuffled order)";
+                                   discard holds, in the set-up's shuffled order)
+npc <character> runner <seat>: <card>[*] ...   the NPC operating now (3.4), its runner and
+                                   the hand drawn for it ('*': played)
+operation <seat> <character> [next <n>] [crossed <n>] [uncarded <k> ...] [effects <card> ...]:
+   <order>                         the operation announced and held (3.2): the clauses carried
+                                   out so far, CLs crossed, clauses played with no card, the
+                                   reactive cards that stand against it
+battle <lp> ordinary|brown|blue attackers <character> ... [decisive] [napoleon] [bonus <a> <d>]
+   [lucky|courage|pursuit attacker|defender] ... [no-crossing]
+                                   the operation's battle, waiting for its window (2.m)
+window announcement|battle [react <seat> <card>] ... [passed <seat> ...]
+                                   the open reactive window (1.e): its cards, bottom first
+victory <side>: <reason>           the immediate victory that ended the game (3)";
 
-const KNOWN: [&str; 12] = [
-    "round", "phase", "plan", "cu", "lone", "blown", "standing", "out", "hand", "discard", "deck",
+const KNOWN: [&str; 26] = [
+    "round",
+    "phase",
+    "plan",
+    "cu",
+    "lone",
+    "blown",
+    "standing",
+    "out",
+    "hand",
+    "discard",
+    "deck",
     "siege",
+    "player",
+    "eliminated",
+    "entering",
+    "draw",
+    "entered",
+    "entry",
+    "truce",
+    "keep",
+    "intel",
+    "victory",
+    "npc",
+    "operation",
+    "battle",
+    "window",
 ];
 
-fn lp(state: &State, s: &Statement, w: &str) -> Result<String, PositionError> {
+pub(super) fn lp(state: &State, s: &Statement, w: &str) -> Result<String, PositionError> {
     if state.map().lp(w).is_some() {
         Ok(w.to_owned())
     } else {
@@ -50,12 +102,30 @@ fn lp(state: &State, s: &Statement, w: &str) -> Result<String, PositionError> {
     }
 }
 
-fn player(state: &State, s: &Statement, seat: &str) -> Result<usize, PositionError> {
+pub(super) fn player(state: &State, s: &Statement, seat: &str) -> Result<usize, PositionError> {
     state
         .players
         .iter()
         .position(|p| p.seat.as_str() == seat)
         .ok_or_else(|| s.error(format!("'{seat}' plays no character here")))
+}
+
+/// A character of the scenario.
+pub(super) fn character(state: &State, s: &Statement, ch: &str) -> Result<String, PositionError> {
+    if state.cus.iter().any(|c| c.character == ch) {
+        Ok(ch.to_owned())
+    } else {
+        Err(s.error(format!(
+            "'{ch}' is not a character of {}: {}",
+            state.scenario,
+            state
+                .cus
+                .iter()
+                .map(|c| c.character.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )))
+    }
 }
 
 fn cards(s: &Statement) -> Result<Vec<String>, PositionError> {
@@ -87,6 +157,7 @@ pub fn read(
     pool.extend(st.discard.iter().cloned());
     pool.extend(st.players.iter().flat_map(|p| p.hand.iter().cloned()));
     let mut deck_given = false;
+    let mut entered_given = false;
     let mut lone_given = false;
     let mut deal_line = 0;
     let mut operations_line = 0;
@@ -109,21 +180,139 @@ pub fn read(
                     match &w[1..] {
                         ["plan"] => Phase::Plan,
                         ["initiative"] => Phase::Initiative,
+                        ["ended"] => Phase::Ended,
+                        ["npcs", names @ ..] if !names.is_empty() => npcs(&st, &s, names)?,
                         ["operations", seats @ ..] if !seats.is_empty() => {
                             operations_line = s.line;
                             operations(&st, &s, seats)?
                         }
                         _ => return Err(s.error(
-                            "write phase plan, phase initiative, or phase operations <seat> ... [done <seat> ...]",
+                            "write phase plan, phase initiative, phase operations <seat> ... [done <seat> ...], phase npcs <character> ... [done <character> ...] or phase ended",
                         )),
                     };
             }
             "plan" => {
                 let p = player(&st, &s, s.word(1, "a seat")?.trim_end_matches(':'))?;
-                st.players[p].planned = cards(&s)?.into_iter().map(|c| (c, false)).collect();
-                st.players[p].plan = Plan::Open;
-                deal_line = s.line;
+                if w.get(2) == Some(&"sealed") {
+                    s.expect_words(4, "plan <seat> sealed <commitment>")?;
+                    st.players[p].plan = Plan::Sealed {
+                        commitment: w[3].to_owned(),
+                    };
+                } else {
+                    st.players[p].planned = position_read::marked_cards(&s)?;
+                    st.players[p].plan = Plan::Open;
+                    deal_line = s.line;
+                }
             }
+            "player" => {
+                s.expect_words(4, "player <seat> as <character>")?;
+                if w[2] != "as" {
+                    return Err(s.error("write player <seat> as <character>"));
+                }
+                let p = player(&st, &s, w[1])?;
+                let ch = character(&st, &s, w[3])?;
+                if let Some(q) = st
+                    .players
+                    .iter()
+                    .find(|q| q.character == ch && q.seat != st.players[p].seat)
+                {
+                    return Err(s.error(format!(
+                        "{ch} is played by {}: a character has one player",
+                        q.seat
+                    )));
+                }
+                let seat = st.players[p].seat.clone();
+                let old = std::mem::replace(&mut st.players[p].character, ch.clone());
+                st.cu_mut(&old).seat = None;
+                st.cu_mut(&ch).seat = Some(seat);
+            }
+            "eliminated" | "entering" => {
+                s.expect_words(2, &format!("{} <seat>", w[0]))?;
+                let p = player(&st, &s, w[1])?;
+                if w[0] == "eliminated" {
+                    st.players[p].eliminated = true;
+                } else {
+                    st.players[p].entering = true;
+                }
+            }
+            "draw" => {
+                let order: Vec<usize> = w[1..]
+                    .iter()
+                    .map(|x| player(&st, &s, x))
+                    .collect::<Result<_, _>>()?;
+                if let Some(i) = order
+                    .iter()
+                    .find(|&&i| order.iter().filter(|&&j| j == i).count() > 1)
+                {
+                    return Err(s.error(format!(
+                        "{} is named twice in the draw order",
+                        st.players[*i].seat
+                    )));
+                }
+                st.draw_order = order;
+            }
+            "entered" => {
+                if !entered_given {
+                    st.entered.clear();
+                    entered_given = true;
+                }
+                for x in &w[1..] {
+                    let at = lp(&st, &s, x)?;
+                    if !st.entered.contains(&at) {
+                        st.entered.push(at);
+                    }
+                }
+            }
+            "entry" => {
+                s.expect_words(5, "entry <character> <lp> from <lp>")?;
+                if w[3] != "from" {
+                    return Err(s.error("write entry <character> <lp> from <lp>"));
+                }
+                let entry = Entry {
+                    character: character(&st, &s, w[1])?,
+                    lp: lp(&st, &s, w[2])?,
+                    from: lp(&st, &s, w[4])?,
+                };
+                if st.map().cl(&entry.lp, &entry.from).is_none() {
+                    return Err(s.error(format!("no CL joins {} and {}", entry.from, entry.lp)));
+                }
+                st.entries.push(entry);
+            }
+            "truce" => {
+                s.expect_words(2, "truce <character>")?;
+                let ch = character(&st, &s, w[1])?;
+                st.truce.push(ch);
+            }
+            "keep" => {
+                let p = player(&st, &s, s.word(1, "a seat")?.trim_end_matches(':'))?;
+                st.players[p].keep = cards(&s)?;
+            }
+            "intel" => {
+                let p = player(&st, &s, s.word(1, "a seat")?.trim_end_matches(':'))?;
+                let text = s
+                    .after_colon()
+                    .filter(|t| !t.is_empty())
+                    .ok_or_else(|| s.error("write intel <seat>: <what he learned>"))?;
+                st.players[p].intel.push(text.to_owned());
+            }
+            "victory" => {
+                let side = s.word(1, "a side")?.trim_end_matches(':');
+                let side = Side::parse(side).ok_or_else(|| {
+                    s.error(format!("'{side}' is not a side: french or austrian"))
+                })?;
+                let reason = s
+                    .after_colon()
+                    .filter(|t| !t.is_empty())
+                    .ok_or_else(|| s.error("write victory <side>: <why>"))?;
+                st.victory = Some(Victory {
+                    side,
+                    reason: reason.to_owned(),
+                });
+            }
+            "npc" => position_read::npc(&mut st, &s)?,
+            "operation" => position_read::operation(&mut st, &s)?,
+            "battle" => position_read::battle(&mut st, &s)?,
+            "window" => position_read::window(&mut st, &s)?,
             "cu" => {
                 let ch = s.word(1, "a character")?;
                 let i = st
@@ -168,6 +357,7 @@ pub fn read(
                         "trench" => cu.trench = n("trench points")?,
                         "siege" => cu.siege_points = n("siege points")?,
                         "victories" => cu.victories = n("victories")?,
+                        "strategic" => cu.strategic_used = n("uses of the strategic characteristic")?,
                         "glory" => {
                             let v = rest.next().ok_or_else(|| s.error("glory needs a number"))?;
                             cu.glory = v
@@ -186,7 +376,7 @@ pub fn read(
                         "captured" => cu.captured = true,
                         other => {
                             return Err(s.error(format!(
-                                "'{other}' is not a CU's state: sp, fatigue, trench, siege, glory, victories, reached, supplied, unsupplied, captured"
+                                "'{other}' is not a CU's state: sp, fatigue, trench, siege, glory, victories, strategic, reached, supplied, unsupplied, captured"
                             )))
                         }
                     }
@@ -216,6 +406,10 @@ pub fn read(
                     }
                 }
             }
+            "lone" if w.len() == 2 && w[1] == "none" => {
+                st.lone.clear();
+                lone_given = true;
+            }
             "lone" => {
                 s.expect_words(4, "lone <side> <lp> <sp>")?;
                 let side = Side::parse(w[1]).ok_or_else(|| {
@@ -227,8 +421,11 @@ pub fn read(
                     st.lone.clear();
                     lone_given = true;
                 }
-                st.lone.retain(|l| l.lp != at);
-                if sp > 0 {
+                // sp 0 removes the LP's lone SP; an LP named again holds a second stack, as a
+                // game's can (SP detached there apart from those left before).
+                if sp == 0 {
+                    st.lone.retain(|l| l.lp != at);
+                } else {
                     st.lone.push(LoneSp {
                         lp: at.clone(),
                         side,
@@ -311,6 +508,9 @@ pub fn read(
             Some(k) => {
                 left.remove(k);
             }
+            // A personal card is its character's, not the deck's: a player who re-entered
+            // holds his new character's (II.1.A.3).
+            None if data::is_personal(card) => {}
             None => {
                 return Err(PositionError::new(
                     deal_line,
@@ -330,8 +530,14 @@ pub fn read(
         .filter_map(|c| c.lp.clone().map(|l| (l, c.side)))
         .chain(st.lone.iter().map(|l| (l.lp.clone(), l.side)));
     for (at, side) in units {
-        // 2.l: a fortress under siege holds both sides.
-        let besieged = st.sieges.iter().any(|x| x.lp == at);
+        // 2.l: a fortress under siege holds both sides; so does an LP whose battle waits for
+        // its dice (2.m: the attackers entered it).
+        let besieged = st.sieges.iter().any(|x| x.lp == at)
+            || st
+                .pending
+                .as_ref()
+                .and_then(|pd| pd.battle.as_ref())
+                .is_some_and(|b| b.lp == at);
         if let Some(other) = held.insert(at.clone(), side) {
             if other != side && !besieged {
                 return Err(PositionError::new(
@@ -340,11 +546,13 @@ pub fn read(
                 ));
             }
         }
-        if !st.entered.contains(&at) {
+        if !entered_given && !st.entered.contains(&at) {
             st.entered.push(at);
         }
     }
-    st.entered.sort();
+    if !entered_given {
+        st.entered.sort();
+    }
     check_operations(&st, operations_line)?;
     Ok(Positioned::new(st))
 }
@@ -368,6 +576,24 @@ fn operations(st: &State, s: &Statement, seats: &[&str]) -> Result<Phase, Positi
         .map(|x| player(st, s, x))
         .collect::<Result<_, _>>()?;
     Ok(Phase::Operations {
+        order,
+        next: done.len(),
+    })
+}
+
+/// `phase npcs <character> … [done <character> …]`: the NPCs' operations (3.4), the first named
+/// operating now, those after `done` having operated already.
+fn npcs(st: &State, s: &Statement, names: &[&str]) -> Result<Phase, PositionError> {
+    let (to_act, done) = match names.iter().position(|w| *w == "done") {
+        Some(i) => (&names[..i], &names[i + 1..]),
+        None => (names, &[][..]),
+    };
+    let order: Vec<String> = done
+        .iter()
+        .chain(to_act)
+        .map(|x| character(st, s, x))
+        .collect::<Result<_, _>>()?;
+    Ok(Phase::Npcs {
         order,
         next: done.len(),
     })
@@ -401,12 +627,6 @@ fn check_operations(st: &State, line: usize) -> Result<(), PositionError> {
                 "the operations order leaves out {} (still in the game): it is the next round's draw order (1.a), so a seat left out would be dealt no cards; name those who operated already after 'done'",
                 missing.join(", ")
             ),
-        ));
-    }
-    if let Some(&out) = order.iter().find(|&&i| st.players[i].out) {
-        return Err(PositionError::new(
-            line,
-            format!("{} is out of the game: he has no operation", name(out)),
         ));
     }
     Ok(())

@@ -22,7 +22,7 @@ time 0700|0900|...|1900|night      the turn on the track
 phase weather|fog|route|release|activation|buy allied|buy german
 impulse allied|german              whose impulse it is
 actions <n>                        actions taken in the impulse
-weather clear|overcast|rain|fog <n>    (fog clears on n or less)
+weather clear|overcast|rain|fog <n>|none    (fog clears on n or less; none: not rolled yet)
 unit <name> <side> at <hex> [column] [wheeled|tracked|mounted]   a unit as moved on the map
                                    (hexes like 56.201; how it came in: decision 23)
 unit <name> off                    the unit is off the map
@@ -37,7 +37,9 @@ marker <hex>|off                   the Club Route marker: its start (42.229) or 
 route <hex> ...                    Club Route hexes the marker's trace made, south to north (4.2)
 starred <zone> ...                 airborne zones marked \"*\" on the map (3.4.1: gliders +1)
 corps <corps> at <box> [failures <n>]   a flank corps' box and its failed attempts (5.2)
-highway open|cut [attacked <n>] [closed <n>]
+highway open|cut [attacked <n>] [closed <n>] [used-attacked <n>] [used-closed <n>]
+   [attacked-this-turn] [closed-this-turn]   the box (4.3.3): markers, those a status check set
+                                   aside, and this turn's one Attacked and one Closed placed
 rubble <hex>
 heroic <side> <unit> | dutch <side> <hex> | minefield <hex>   event markers (S3.1)
 entrenched <unit>                  an Entrenched marker on a unit (S3.1 Rout, decision 30)
@@ -46,7 +48,52 @@ passed-mines <unit>                the unit passed its check to leave a Minefiel
 lost <unit> by <side>              a lost unit the side moves now (S3.1 Lost, O3.0)
 lost82-in <unit>                   a Lost 82nd AB unit already brought in by Reinf
 eliminated <unit>                  a unit of the order of battle eliminated (decision 21)
-dropped <unit> [markers <n>]       it rolled on the Drop Table; its glider/paradrop markers (decision 24)";
+dropped <unit> [markers <n>]       it rolled on the Drop Table; its glider/paradrop markers (decision 24)
+impulse-no <n>                     impulses played so far (one Bailey, one repair an impulse)
+fog-cleared <turn>|none            the turn today's fog cleared
+entries <n>                        successful entries this 1900 (4.3.2)
+held <chit>|none                   the last chit of the turn before, opening this one (S6.4)
+bought: <chit> ...                 the chits bought this turn, not yet in the mug
+dz-tried <day>|none                the day a drop zone change was last tried (3.6)
+abandoned <unit> ...               units whose organic transport is abandoned (all of them)
+gone <unit> ...                    units removed from play (all of them)
+rearguard <unit> <side>            a Rearguard (the first line replaces the set-up's; 'none')
+roadblock <hex> <side>             a Roadblock (likewise)
+barrage <hex> <side> [heavy]       a barrage marker (likewise)
+flak <counter> <type>              a Flak counter's type (likewise); flak-flipped: turned up
+dispute <side> <seq>: <text>       a dispute raised (likewise)
+activity <unit> [moved] [lost-checked] [over: <rule>]   its doings this impulse (likewise)
+watch <side> <hex> ...             the side's watch list (likewise; a side not named watches all)
+stream-bridge <name> [checked] [unstable] [bulldozer <unit>] [men-at-work <n>] [rolled <impulse>]
+                                   a stream bridge (2.11; likewise)
+riding <unit> truck|jeep <division>   a unit on a divisional truck or jeep (likewise)
+piggyback <vehicle> <infantry>     a piggyback pair (S4; likewise)
+huber [sealed <commitment>] [chosen <choice>]   Huber's choice, sealed or made
+phase raids <day>|plans <n>|air-drop <a> <b>|replan <n>|supply-drop <a> <b>|huber|off-map|over
+                                   the phases around the turn's (the drops' plans, the Air
+                                   Drop? and supply counters' candidate turns, by index)
+drop <n> day <d> [arrived <day> <turn>] [replanned <day>] [sealed <commitment>] [plan: <turn> ...]
+                                   a drop (the first line replaces the set-up's; 'none')
+window <hex>|none                  the opportunity fire window: the hex acted in
+fire <side> <unit> at <hex> face <n> [fire] | fire none   the fire it holds
+route-cleared <day>|none           the day the Club Route marker came off the map
+placed baileys <n> bulldozers <n>  placed during the preceding game day (4.3.2)
+bailey-impulse <n>|none            the impulse a Bailey was last brought in (2.15.7)
+superseded <commitment> ...        sealed drop plans a drop zone change replaced (3.6)
+kg-chill | mann-used | over        KG Chill replaced the ERC; Mann's chance used; the game over
+reinf-one <formation>|none         Reinf's one step recovered (S3.1)
+asset-lost <kind:division> <n>     trucks and jeeps removed (likewise; 'none')
+held-out <side> <event>            Heroic and Dutch out of their cup (likewise; 'none')
+resigned <side>|none               the side that resigned
+air-drop day <d> candidates <a> <b> sealed <commitment> [revealed <n>] | air-drop none
+                                   the Air Drop? counters (3.2)
+raid-marker day <d> sealed <commitment> [real|decoy]   a raid marker (S5.2; the first line
+                                   replaces the set-up's; 'none')
+awaiting-drop <unit> ...           the units still to roll on the Drop Table (all of them)
+bridge-works <name> [improved] [bailey <unit> truck|bridge [disabled]]
+   [ferry <unit> <side> <hex> <hex> [suppressed]] [contested <hex> ...] [regain <side> <hex> ...]
+                                   a bridge's works, after its `bridge` line (2.15, 2.18)
+waiting status-check|intelligence <side>   an answer awaited (4.3.3, S3.1)";
 
 const KNOWN: [&str; 30] = [
     "day",
@@ -120,6 +167,10 @@ pub fn read(
         .expect("set up from a scenario of the data");
     let mut clock_line = 0;
     let mut released_line = 0;
+    let mut more = super::position_more::Given::default();
+    let mut impulse = super::position_impulse::Given::default();
+    let mut clock = super::position_clock::Given::default();
+    let mut air = super::position_air::Given::default();
     for s in statements(text) {
         let w = &s.words;
         match s.keyword() {
@@ -143,8 +194,11 @@ pub fn read(
                     ["release"] => Phase::Release,
                     ["activation"] => Phase::Activation,
                     ["buy", x] => Phase::Buy { side: side(&s, x)? },
+                    rest if super::position_clock::phase(&s, rest)?.is_some() => {
+                        super::position_clock::phase(&s, rest)?.expect("just read")
+                    }
                     _ => return Err(s.error(
-                        "write phase weather|fog|route|release|activation|buy allied|buy german",
+                        "write phase weather|fog|route|release|activation|buy allied|buy german|raids <day>|plans <n>|air-drop <a> <b>|replan <n>|supply-drop <a> <b>|huber|off-map|over",
                     )),
                 };
             }
@@ -156,6 +210,7 @@ pub fn read(
                 s.expect_words(2, "actions <n>")?;
                 st.actions = s.number(1, "a number of actions")?;
             }
+            "weather" if w.len() == 2 && w[1] == "none" => st.weather = None,
             "weather" => {
                 st.weather = Some(match &w[1..] {
                     ["clear"] => Weather::Clear,
@@ -299,7 +354,23 @@ pub fn read(
                     st.minefields.push(h);
                 }
             }
-            _ => return Err(unknown(&s, &KNOWN)),
+            _ if super::position_more::read(&mut st, &s, &mut more)? => {}
+            _ if super::position_impulse::read(&mut st, &s, &mut impulse)? => {}
+            _ if super::position_clock::read(&mut st, &s, &mut clock)? => {}
+            _ if super::position_air::read(&mut st, &s, &mut air)? => {}
+            _ if super::position_bridge::read(&mut st, &s)? => {}
+            _ => {
+                let known: Vec<&str> = KNOWN
+                    .iter()
+                    .chain(super::position_more::KNOWN.iter())
+                    .chain(super::position_impulse::KNOWN.iter())
+                    .chain(super::position_clock::KNOWN.iter())
+                    .chain(super::position_air::KNOWN.iter())
+                    .chain(super::position_bridge::KNOWN.iter())
+                    .copied()
+                    .collect();
+                return Err(unknown(&s, &known));
+            }
         }
     }
     // Checked as a set-up is: the clock within the scenario, the drawn chit not in the mug.
@@ -332,7 +403,9 @@ pub fn read(
         ));
     }
     if let Some(c) = &st.chit {
-        if st.mug.contains(c) {
+        // A Formation chit bought this turn goes in the mug though the same chit, held from
+        // the turn before, opens the turn (S6.4): only a chit not bought is in one place.
+        if st.mug.contains(c) && !DATA.chit(c).is_some_and(|d| d.bought()) {
             return Err(PositionError::new(
                 0,
                 format!("the chit {c} is drawn and in the mug at once"),
@@ -665,6 +738,21 @@ fn highway(st: &mut State, s: &Statement) -> Result<(), PositionError> {
         match *word {
             "open" => st.highway.cut = false,
             "cut" => st.highway.cut = true,
+            "attacked-this-turn" => st.highway.attacked_this_turn = true,
+            "closed-this-turn" => st.highway.closed_this_turn = true,
+            "used-attacked" | "used-closed" => {
+                let v = rest
+                    .next()
+                    .ok_or_else(|| s.error(format!("{word} needs a number")))?;
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| s.error(format!("'{v}' is not a number of markers")))?;
+                if *word == "used-attacked" {
+                    st.highway.used_attacked = n;
+                } else {
+                    st.highway.used_closed = n;
+                }
+            }
             "attacked" | "closed" => {
                 let v = rest
                     .next()
@@ -680,7 +768,7 @@ fn highway(st: &mut State, s: &Statement) -> Result<(), PositionError> {
             }
             x => {
                 return Err(s.error(format!(
-                    "'{x}': write highway open|cut [attacked <n>] [closed <n>]"
+                    "'{x}': write highway open|cut [attacked <n>] [closed <n>] [used-attacked <n>] [used-closed <n>] [attacked-this-turn] [closed-this-turn]"
                 )))
             }
         }
@@ -688,20 +776,23 @@ fn highway(st: &mut State, s: &Statement) -> Result<(), PositionError> {
     Ok(())
 }
 
+/// The events a `placing` statement can await.
+pub const PLACED: [&str; 7] = [
+    "heroic",
+    "dutch",
+    "minefield",
+    "reinf",
+    "ambush",
+    "explosion",
+    "lost",
+];
+
 /// `placing <side> <event>`.
 fn placing(st: &mut State, s: &Statement) -> Result<(), PositionError> {
     let w = &s.words;
     s.expect_words(3, "placing <side> <event>")?;
     let x = side(s, w[1])?;
-    let events = [
-        "heroic",
-        "dutch",
-        "minefield",
-        "reinf",
-        "ambush",
-        "explosion",
-        "lost",
-    ];
+    let events = PLACED;
     if !events.contains(&w[2]) {
         return Err(s.error(format!(
             "'{}' is not an event placed: {}",

@@ -1,7 +1,7 @@
 //! Positions that round-trip (issue 39), as far as the format states Where Eagles Dare's state
 //! yet: every state of bot games whose phase, awaited answer and bridges the format can state is
 //! written, read back onto the game's set-up, and compared on every field but those
-//! `position_write::UNWRITTEN` names (docs/rules/where-eagles-dare.md, "Positions (despatch
+//! `position::write::UNWRITTEN` names (docs/rules/where-eagles-dare.md, "Positions (despatch
 //! replay)": what a position cannot state yet).
 
 use despatch_core::engine::bot;
@@ -10,7 +10,7 @@ use despatch_core::engine::game::Game;
 use despatch_core::engine::position::PositionError;
 use despatch_core::engine::ruleset::{SeatDef, Setup};
 use despatch_core::rules;
-use despatch_core::rules::where_eagles_dare::position_write::UNWRITTEN;
+use despatch_core::rules::where_eagles_dare::position::write::UNWRITTEN;
 use despatch_core::rules::where_eagles_dare::state::State;
 use serde_json::{json, Value};
 

@@ -23,8 +23,6 @@ pub mod order;
 pub mod plan;
 pub mod pointing;
 pub mod position;
-pub mod position_read;
-pub mod position_write;
 pub mod reactive;
 pub mod reentry;
 pub mod roles;
@@ -826,7 +824,7 @@ impl Rules for SearchingForGlory {
     }
 
     fn write_position(&self, state: &State) -> Option<String> {
-        position_write::write(state)
+        position::write::write(state)
     }
 
     fn random_command(&self, state: &State, seat: &Seat, rng: BotRng) -> Option<Command> {

@@ -31,12 +31,6 @@ pub mod order;
 pub mod places;
 pub mod pointing;
 pub mod position;
-pub mod position_air;
-pub mod position_bridge;
-pub mod position_clock;
-pub mod position_impulse;
-pub mod position_more;
-pub mod position_write;
 pub mod prompts;
 pub mod release;
 pub mod sealed;
@@ -463,7 +457,7 @@ impl Rules for WhereEaglesDare {
     }
 
     fn write_position(&self, state: &State) -> Option<String> {
-        position_write::write(state)
+        position::write::write(state)
     }
 
     fn random_command(&self, s: &State, seat: &Seat, rng: BotRng) -> Option<Command> {

@@ -2,10 +2,10 @@
 //! announced and held, its battle waiting for the dice, the open reactive window. The rest of
 //! the format is read in `position.rs`.
 
-use super::data::{self, ClKind};
-use super::order::{self, Command};
-use super::position::{character, player};
-use super::state::{BattleSetup, Mods, NpcTurn, Pending, Played, State, Window, WindowKind};
+use super::super::data::{self, ClKind};
+use super::super::order::{self, Command};
+use super::super::state::{BattleSetup, Mods, NpcTurn, Pending, Played, State, Window, WindowKind};
+use super::{character, player};
 use crate::engine::position::{PositionError, Statement};
 
 /// Cards after the line's `:`, a used one marked `*` (`march* attack`).
@@ -149,7 +149,7 @@ pub fn battle(st: &mut State, s: &Statement) -> Result<(), PositionError> {
     if st.pending.is_none() {
         return Err(s.error("a battle is an operation's: write its 'operation' line first"));
     }
-    let lp = super::position::lp(st, s, w[1])?;
+    let lp = super::lp(st, s, w[1])?;
     let cl = match w[2] {
         "ordinary" => ClKind::Ordinary,
         "brown" => ClKind::Brown,

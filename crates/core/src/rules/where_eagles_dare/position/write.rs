@@ -4,9 +4,9 @@
 //! keep their set-up's values), and `write` gives `None` for a state whose awaited answer or
 //! bridges the format cannot state, so that nothing it writes is wrong.
 
-use super::data::{Weather, DATA, TURNS};
-use super::oob::OOB;
-use super::state::{Phase, Side, State, Wait};
+use super::super::data::{Weather, DATA, TURNS};
+use super::super::oob::OOB;
+use super::super::state::{Phase, Side, State, Wait};
 
 /// The fields of the state (as `state_json` names them) that no statement sets yet. (The
 /// scenario's last turn and the options' flags are the set-up's, not the position's.)
@@ -46,7 +46,7 @@ pub fn write(state: &State) -> Option<String> {
     let mut out = vec![
         format!("day {}", state.day),
         format!("time {}", TURNS[state.time]),
-        phase(&state.phase).or_else(|| super::position_clock::write_phase(&state.phase))?,
+        phase(&state.phase).or_else(|| super::clock::write_phase(&state.phase))?,
         format!("impulse {}", side(state.impulse)),
         format!("actions {}", state.actions),
     ];
@@ -181,23 +181,21 @@ pub fn write(state: &State) -> Option<String> {
             None => out.push(format!("dropped {u}")),
         }
     }
-    super::position_more::write(state, &mut out)?;
-    super::position_impulse::write(state, &mut out)?;
-    super::position_clock::write(state, &mut out);
-    super::position_air::write(state, &mut out);
-    super::position_bridge::write(state, &mut out);
+    super::more::write(state, &mut out)?;
+    super::impulse::write(state, &mut out)?;
+    super::clock::write(state, &mut out);
+    super::air::write(state, &mut out);
+    super::bridge::write(state, &mut out);
     match &state.wait {
         None => {}
-        Some(Wait::Placing { side: x, event })
-            if super::position::PLACED.contains(&event.as_str()) =>
-        {
+        Some(Wait::Placing { side: x, event }) if super::PLACED.contains(&event.as_str()) => {
             out.push(format!("placing {} {event}", side(*x)))
         }
         Some(Wait::Lost {
             unit,
             event: Some(by),
         }) => out.push(format!("lost {unit} by {}", side(*by))),
-        Some(w) => out.push(super::position_bridge::write_wait(w)?),
+        Some(w) => out.push(super::bridge::write_wait(w)?),
     }
     Some(out.join("\n") + "\n")
 }

@@ -1,7 +1,7 @@
 //! Position statements of what comes by air (issue 39), read and written here: the Air Drop?
 //! counters, the raid markers and the units awaiting their Drop Table roll.
 
-use super::state::{AirDropCounters, RaidMarker, State};
+use super::super::state::{AirDropCounters, RaidMarker, State};
 use crate::engine::position::{PositionError, Statement};
 
 /// The keywords read here.

@@ -5,6 +5,13 @@
 //! marker, Hell's Highway, rubble. Checked as a set-up is: days of the scenario, chits, events,
 //! divisions and bridges of the game's data.
 
+pub mod air;
+pub mod bridge;
+pub mod clock;
+pub mod impulse;
+pub mod more;
+pub mod write;
+
 use super::command;
 use super::data::{turn_index, Spur, Weather, DATA, TURNS};
 use super::hex::Hex;
@@ -167,10 +174,10 @@ pub fn read(
         .expect("set up from a scenario of the data");
     let mut clock_line = 0;
     let mut released_line = 0;
-    let mut more = super::position_more::Given::default();
-    let mut impulse = super::position_impulse::Given::default();
-    let mut clock = super::position_clock::Given::default();
-    let mut air = super::position_air::Given::default();
+    let mut more = more::Given::default();
+    let mut impulse = impulse::Given::default();
+    let mut clock = clock::Given::default();
+    let mut air = air::Given::default();
     for s in statements(text) {
         let w = &s.words;
         match s.keyword() {
@@ -194,8 +201,8 @@ pub fn read(
                     ["release"] => Phase::Release,
                     ["activation"] => Phase::Activation,
                     ["buy", x] => Phase::Buy { side: side(&s, x)? },
-                    rest if super::position_clock::phase(&s, rest)?.is_some() => {
-                        super::position_clock::phase(&s, rest)?.expect("just read")
+                    rest if clock::phase(&s, rest)?.is_some() => {
+                        clock::phase(&s, rest)?.expect("just read")
                     }
                     _ => return Err(s.error(
                         "write phase weather|fog|route|release|activation|buy allied|buy german|raids <day>|plans <n>|air-drop <a> <b>|replan <n>|supply-drop <a> <b>|huber|off-map|over",
@@ -354,19 +361,19 @@ pub fn read(
                     st.minefields.push(h);
                 }
             }
-            _ if super::position_more::read(&mut st, &s, &mut more)? => {}
-            _ if super::position_impulse::read(&mut st, &s, &mut impulse)? => {}
-            _ if super::position_clock::read(&mut st, &s, &mut clock)? => {}
-            _ if super::position_air::read(&mut st, &s, &mut air)? => {}
-            _ if super::position_bridge::read(&mut st, &s)? => {}
+            _ if more::read(&mut st, &s, &mut more)? => {}
+            _ if impulse::read(&mut st, &s, &mut impulse)? => {}
+            _ if clock::read(&mut st, &s, &mut clock)? => {}
+            _ if air::read(&mut st, &s, &mut air)? => {}
+            _ if bridge::read(&mut st, &s)? => {}
             _ => {
                 let known: Vec<&str> = KNOWN
                     .iter()
-                    .chain(super::position_more::KNOWN.iter())
-                    .chain(super::position_impulse::KNOWN.iter())
-                    .chain(super::position_clock::KNOWN.iter())
-                    .chain(super::position_air::KNOWN.iter())
-                    .chain(super::position_bridge::KNOWN.iter())
+                    .chain(more::KNOWN.iter())
+                    .chain(impulse::KNOWN.iter())
+                    .chain(clock::KNOWN.iter())
+                    .chain(air::KNOWN.iter())
+                    .chain(bridge::KNOWN.iter())
                     .copied()
                     .collect();
                 return Err(unknown(&s, &known));

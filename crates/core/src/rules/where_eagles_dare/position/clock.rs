@@ -2,9 +2,9 @@
 //! before and after the turn's activation, the drops, the opportunity-fire window and its fire,
 //! and the game's small counts and flags.
 
-use super::data::{turn_index, TURNS};
-use super::hex::Hex;
-use super::state::{Drop, Pending, Phase, Side, State};
+use super::super::data::{turn_index, TURNS};
+use super::super::hex::Hex;
+use super::super::state::{Drop, Pending, Phase, Side, State};
 use crate::engine::position::{PositionError, Statement};
 
 /// The keywords read here.

@@ -2,8 +2,8 @@
 //! each unit's activity this impulse, the sides' watch lists, stream bridges, riders and
 //! piggyback pairs, Huber's choice.
 
-use super::hex::Hex;
-use super::state::{Activity, Side, State, StreamBridge};
+use super::super::hex::Hex;
+use super::super::state::{Activity, Side, State, StreamBridge};
 use crate::engine::position::{PositionError, Statement};
 
 /// The keywords read here.

@@ -2,9 +2,9 @@
 //! clearing, this 1900's entries, the chit held and the chits bought, the drop zone change tried,
 //! abandoned transport, units gone, rearguards, roadblocks, barrages, Flak, and disputes.
 
-use super::data::{turn_index, DATA, TURNS};
-use super::hex::Hex;
-use super::state::{Dispute, Side, State};
+use super::super::data::{turn_index, DATA, TURNS};
+use super::super::hex::Hex;
+use super::super::state::{Dispute, Side, State};
 use crate::engine::position::{PositionError, Statement};
 
 fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {

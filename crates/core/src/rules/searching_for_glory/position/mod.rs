@@ -4,10 +4,12 @@
 //! the face-down deal: each hand, the deck's order, the discards. Checked as a set-up is: LPs of
 //! the scenario's map, one side to an LP, and no card dealt more often than the deck holds it.
 
+pub mod under_way;
+pub mod write;
+
 use std::collections::BTreeMap;
 
 use super::data::{self, Side};
-use super::position_read;
 use super::state::{bridge_key, Entry, LoneSp, Phase, Plan, Siege, State, Victory};
 use super::SearchingForGlory;
 use crate::engine::dice::DiceStream;
@@ -199,7 +201,7 @@ pub fn read(
                         commitment: w[3].to_owned(),
                     };
                 } else {
-                    st.players[p].planned = position_read::marked_cards(&s)?;
+                    st.players[p].planned = under_way::marked_cards(&s)?;
                     st.players[p].plan = Plan::Open;
                     deal_line = s.line;
                 }
@@ -309,10 +311,10 @@ pub fn read(
                     reason: reason.to_owned(),
                 });
             }
-            "npc" => position_read::npc(&mut st, &s)?,
-            "operation" => position_read::operation(&mut st, &s)?,
-            "battle" => position_read::battle(&mut st, &s)?,
-            "window" => position_read::window(&mut st, &s)?,
+            "npc" => under_way::npc(&mut st, &s)?,
+            "operation" => under_way::operation(&mut st, &s)?,
+            "battle" => under_way::battle(&mut st, &s)?,
+            "window" => under_way::window(&mut st, &s)?,
             "cu" => {
                 let ch = s.word(1, "a character")?;
                 let i = st

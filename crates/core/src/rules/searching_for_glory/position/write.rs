@@ -3,9 +3,9 @@
 //! the state again. A card battle of option `battle_cards` in the middle of its card play (its
 //! commanders asked, plans sealed or open, cards being played) is not written: `None`.
 
-use super::data::ClKind;
-use super::order::{describe, Command};
-use super::state::{BattleSetup, Cu, Phase, Plan, State, WindowKind};
+use super::super::data::ClKind;
+use super::super::order::{describe, Command};
+use super::super::state::{BattleSetup, Cu, Phase, Plan, State, WindowKind};
 
 fn seat(state: &State, p: usize) -> &str {
     state.players[p].seat.as_str()

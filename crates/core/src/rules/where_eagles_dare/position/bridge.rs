@@ -2,8 +2,8 @@
 //! an improved bridge, a Bailey, a ferry, contested and regained bridges; a status check or an
 //! Intelligence event waiting.
 
-use super::hex::Hex;
-use super::state::{Bailey, Bridge, Ferry, Regain, Side, State, Wait};
+use super::super::hex::Hex;
+use super::super::state::{Bailey, Bridge, Ferry, Regain, Side, State, Wait};
 use crate::engine::position::{PositionError, Statement};
 
 /// The keywords read here.

@@ -528,14 +528,6 @@ fn the_shared_parts_are_leaves() {
 // helpers belong in a file both import. The ruleset's root (`mod.rs`), which declares and
 // plays them all, is not counted.
 
-/// Loops a ruleset still has, each with its files in order: the test fails when one of them
-/// changes (a new loop, or one gone that is still listed here).
-const KNOWN_LOOPS: &[(&str, &[&str])] = &[
-    ("for_honor_and_glory", &["battle", "limits"]),
-    ("hour_of_glory", &["defender", "guards"]),
-    ("searching_for_glory", &["reentry", "round", "victory"]),
-];
-
 /// The sibling modules each file of the ruleset `game` imports: `files` holds each file's path
 /// under the ruleset's folder (`units.rs`, `board/layers.rs`) and its source.
 fn sibling_imports(
@@ -716,7 +708,6 @@ fn no_ruleset_has_an_import_loop_among_its_files() {
     games.sort();
     assert!(games.len() >= 4, "found only {} rulesets", games.len());
     let mut problems = Vec::new();
-    let mut seen_known = Vec::new();
     for dir in games {
         let game = dir
             .file_name()
@@ -725,27 +716,9 @@ fn no_ruleset_has_an_import_loop_among_its_files() {
             .into_owned();
         let graph = sibling_imports(&game, &ruleset_files(&dir));
         for (set, walk) in import_loops(&graph) {
-            let known = KNOWN_LOOPS.iter().any(|(g, files)| {
-                *g == game && files.iter().copied().eq(set.iter().map(String::as_str))
-            });
-            if known {
-                seen_known.push((game.clone(), set));
-            } else {
-                problems.push(format!(
-                    "crates/core/src/rules/{game}: the files {} import each other: {walk}; move what they share into a file below them",
-                    set.join(", ")
-                ));
-            }
-        }
-    }
-    for (game, files) in KNOWN_LOOPS {
-        if !seen_known
-            .iter()
-            .any(|(g, set)| g == game && files.iter().copied().eq(set.iter().map(String::as_str)))
-        {
             problems.push(format!(
-                "crates/core/src/rules/{game}: the loop {} is gone or changed: take it off KNOWN_LOOPS in tests/architecture.rs",
-                files.join(", ")
+                "crates/core/src/rules/{game}: the files {} import each other: {walk}; move what they share into a file below them",
+                set.join(", ")
             ));
         }
     }

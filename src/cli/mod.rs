@@ -22,6 +22,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::Settings;
+use crate::games::GameId;
 
 pub use logging::init_logging;
 
@@ -161,7 +162,7 @@ struct DispatchArgs {
 // What `export` takes.
 #[derive(Args)]
 struct ExportArgs {
-    game: String,
+    game: GameId,
     #[arg(long, short)]
     out: Option<PathBuf>,
 }

@@ -2,7 +2,7 @@
 //! maps to its own words (an HTTP status, a mail reply, a CLI message).
 
 use crate::engine::ruleset::RuleError;
-use crate::store::StoreError;
+use crate::store::{GameIdError, StoreError};
 
 use super::rate;
 
@@ -85,6 +85,14 @@ impl From<StoreError> for ServiceError {
             StoreError::NoGame(id) => ServiceError::NotFound(format!("there is no game {id}")),
             e => ServiceError::Store(e),
         }
+    }
+}
+
+/// A path, an address or an argument that is no game id names no game: "not found", as for an
+/// id no game has, with what a game id is (`store::GameId`).
+impl From<GameIdError> for ServiceError {
+    fn from(e: GameIdError) -> Self {
+        ServiceError::NotFound(e.to_string())
     }
 }
 

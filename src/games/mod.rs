@@ -74,7 +74,7 @@ pub use players::{MyGame, Session};
 pub use views::{summary_of, Summary};
 pub use webhooks::{NewWebhook, Webhook};
 
-pub use crate::store::Store;
+pub use crate::store::{GameId, GameIdError, Store};
 pub use clock::Clock;
 use clock::SystemClock;
 

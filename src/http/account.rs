@@ -9,7 +9,7 @@ use minijinja::context;
 use serde::Deserialize;
 
 use super::limits::{check_login, TrustedProxies};
-use super::pages::{cookie_seat, error_page, message_page, rendered, v};
+use super::pages::{cookie_seat, error_page, game_of, message_page, rendered, v};
 use super::{seat_cookie, session_cookie};
 use crate::games::players::LOGIN_LIFETIME;
 use crate::games::{Games, ServiceError};
@@ -210,7 +210,10 @@ pub async fn new_link(
     path: web::Path<String>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let game_id = path.as_str();
+    let game_id = &match game_of(&path) {
+        Ok(g) => g,
+        Err(page) => return *page,
+    };
     let caller = match cookie_seat(&games, game_id, &req).await {
         Ok(c) => c,
         Err(page) => return page,
@@ -242,7 +245,10 @@ pub async fn claim(
     form: web::Form<ClaimForm>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let game_id = path.as_str();
+    let game_id = &match game_of(&path) {
+        Ok(g) => g,
+        Err(page) => return *page,
+    };
     let caller = match cookie_seat(&games, game_id, &req).await {
         Ok(c) => c,
         Err(page) => return page,
@@ -293,7 +299,10 @@ pub async fn claim_confirm_post(
     path: web::Path<String>,
     form: web::Form<ClaimToken>,
 ) -> HttpResponse {
-    let game_id = path.as_str();
+    let game_id = &match game_of(&path) {
+        Ok(g) => g,
+        Err(page) => return *page,
+    };
     let (seat, email) = match games.confirm_claim(game_id, &form.token).await {
         Ok(taken) => taken,
         Err(ServiceError::Forbidden(m)) => {
@@ -321,7 +330,7 @@ pub async fn claim_confirm_post(
         StatusCode::OK,
         "claim_confirm.html",
         context! {
-            game_id, done => true, seat_name, email,
+            game_id => game_id.as_str(), done => true, seat_name, email,
             game_name => crate::games::players::name_of_loaded(&loaded),
             token => "", flash => None::<String>, error => None::<String>,
         },

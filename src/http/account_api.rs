@@ -12,7 +12,7 @@ use super::api::{bearer, ErrorBody};
 use super::error::ApiError;
 use super::limits::{check_login, TrustedProxies};
 use super::session_cookie;
-use crate::games::{Games, MyGame};
+use crate::games::{GameId, Games, MyGame};
 
 type Answer = Result<HttpResponse, ApiError>;
 
@@ -146,7 +146,9 @@ pub async fn claim(
     req: HttpRequest,
     body: web::Json<EmailRequest>,
 ) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let caller = games
+        .authenticate(&GameId::parse(&path)?, bearer(&req).as_deref())
+        .await?;
     let email = games.claim_seat(&caller, &body.email).await?;
     Ok(HttpResponse::Accepted().json(json!({
         "status": "confirmation_sent",
@@ -181,7 +183,9 @@ pub async fn new_link(
     path: web::Path<String>,
     req: HttpRequest,
 ) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let caller = games
+        .authenticate(&GameId::parse(&path)?, bearer(&req).as_deref())
+        .await?;
     let token = games.new_seat_link(&caller).await?;
     Ok(HttpResponse::Created().json(NewSeatLink {
         link: games.seat_link(&caller.game_id, &token),

@@ -7,7 +7,7 @@ use utoipa::IntoParams;
 use super::error::ApiError;
 use super::limits::{check_create, TrustedProxies};
 use crate::engine::ruleset::Viewer;
-use crate::games::{Games, NewGame, ServiceError, Submit, MAX_SEQ};
+use crate::games::{GameId, Games, NewGame, ServiceError, Submit, MAX_SEQ};
 use crate::rules;
 
 type Answer = Result<HttpResponse, ApiError>;
@@ -40,7 +40,7 @@ struct TokenQuery {
 
 /// The viewer a request speaks for: its seat if it sent a valid token, else a spectator. A token
 /// that does not open a seat is refused rather than silently downgraded.
-async fn viewer(games: &Games, game_id: &str, req: &HttpRequest) -> Result<Viewer, ApiError> {
+async fn viewer(games: &Games, game_id: &GameId, req: &HttpRequest) -> Result<Viewer, ApiError> {
     match bearer(req) {
         None => Ok(Viewer::Spectator),
         Some(token) => Ok(Viewer::Seat(
@@ -93,7 +93,8 @@ pub async fn create_game(
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn summary(games: web::Data<Games>, path: web::Path<String>) -> Answer {
-    Ok(HttpResponse::Ok().json(games.summary(&path).await?))
+    let game_id = GameId::parse(&path)?;
+    Ok(HttpResponse::Ok().json(games.summary(&game_id).await?))
 }
 
 /// What the caller may see: its seat's view with a bearer token, the public view without.
@@ -104,8 +105,9 @@ pub async fn summary(games: web::Data<Games>, path: web::Path<String>) -> Answer
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn view(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
-    let viewer = viewer(&games, &path, &req).await?;
-    Ok(HttpResponse::Ok().json(games.view(&path, &viewer).await?))
+    let game_id = GameId::parse(&path)?;
+    let viewer = viewer(&games, &game_id, &req).await?;
+    Ok(HttpResponse::Ok().json(games.view(&game_id, &viewer).await?))
 }
 
 /// The caller's legal moves now.
@@ -121,7 +123,10 @@ pub async fn legal_moves(
     path: web::Path<String>,
     req: HttpRequest,
 ) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let game_id = GameId::parse(&path)?;
+    let caller = games
+        .authenticate(&game_id, bearer(&req).as_deref())
+        .await?;
     Ok(HttpResponse::Ok().json(games.legal_moves(&caller).await?))
 }
 
@@ -144,7 +149,10 @@ pub async fn submit(
     req: HttpRequest,
     body: web::Json<Submit>,
 ) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let game_id = GameId::parse(&path)?;
+    let caller = games
+        .authenticate(&game_id, bearer(&req).as_deref())
+        .await?;
     let result = games.submit(&caller, body.into_inner()).await?;
     Ok(HttpResponse::Created().json(result))
 }
@@ -160,7 +168,10 @@ pub async fn submit(
     (status = 422, description = "refused by a rule (the game has ended, for one); nothing was recorded", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem); nothing was recorded", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn resign(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let game_id = GameId::parse(&path)?;
+    let caller = games
+        .authenticate(&game_id, bearer(&req).as_deref())
+        .await?;
     Ok(HttpResponse::Created().json(games.resign(&caller).await?))
 }
 
@@ -205,9 +216,10 @@ pub async fn events(
         .as_deref()
         .map(|a| seq_param("after", a))
         .transpose()?;
-    viewer(&games, &path, &req).await?;
+    let game_id = GameId::parse(&path)?;
+    viewer(&games, &game_id, &req).await?;
     let from = after.map_or(0, |n| n + 1);
-    Ok(HttpResponse::Ok().json(games.events_after(&path, from).await?))
+    Ok(HttpResponse::Ok().json(games.events_after(&game_id, from).await?))
 }
 
 /// The export (JSON Lines): redacted for the caller while the game runs, complete after.
@@ -218,13 +230,14 @@ pub async fn events(
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn export(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
-    let viewer = viewer(&games, &path, &req).await?;
-    let text = games.export(&path, &viewer).await?;
+    let game_id = GameId::parse(&path)?;
+    let viewer = viewer(&games, &game_id, &req).await?;
+    let text = games.export(&game_id, &viewer).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/x-ndjson")
         .insert_header((
             "Content-Disposition",
-            format!("attachment; filename=\"{}.jsonl\"", path.as_str()),
+            format!("attachment; filename=\"{game_id}.jsonl\""),
         ))
         .body(text))
 }
@@ -241,6 +254,7 @@ pub async fn export(games: web::Data<Games>, path: web::Path<String>, req: HttpR
 pub async fn proof(games: web::Data<Games>, path: web::Path<(String, String)>) -> Answer {
     let (game_id, seq) = path.into_inner();
     let seq = seq_param("seq", &seq)?;
+    let game_id = GameId::parse(&game_id)?;
     Ok(HttpResponse::Ok().json(games.proof(&game_id, seq).await?))
 }
 

@@ -17,6 +17,12 @@ pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 5;
 #[error(transparent)]
 pub struct ApiError(#[from] pub ServiceError);
 
+impl From<crate::games::GameIdError> for ApiError {
+    fn from(e: crate::games::GameIdError) -> Self {
+        ApiError(e.into())
+    }
+}
+
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match &self.0 {

@@ -16,7 +16,7 @@ use super::error::ApiError;
 use crate::games::clock::seat_deadline;
 use crate::games::live::{Tick, Watch};
 use crate::games::outbox::Channels;
-use crate::games::{Games, NewWebhook, ServiceError, VacationRequest};
+use crate::games::{GameId, Games, NewWebhook, ServiceError, VacationRequest};
 use crate::notify::live::Hub;
 
 type Answer = Result<HttpResponse, ApiError>;
@@ -58,7 +58,7 @@ pub async fn stream(
     path: web::Path<String>,
     req: HttpRequest,
 ) -> Answer {
-    let game_id = path.into_inner();
+    let game_id = GameId::parse(&path)?;
     if let Some(token) = bearer(&req) {
         games.authenticate(&game_id, Some(&token)).await?;
     }
@@ -73,11 +73,11 @@ pub async fn stream(
     keepalive.reset();
     let state = StreamState {
         first: Some(Tick {
-            game_id: game_id.clone(),
+            game_id: game_id.to_string(),
             next_seq,
         }),
         rx,
-        game_id,
+        game_id: game_id.to_string(),
         games: games.get_ref().clone(),
         keepalive,
         sent: 0,
@@ -131,7 +131,9 @@ pub async fn channels(
     path: web::Path<String>,
     req: HttpRequest,
 ) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let caller = games
+        .authenticate(&GameId::parse(&path)?, bearer(&req).as_deref())
+        .await?;
     Ok(HttpResponse::Ok().json(games.channels(&caller).await?))
 }
 
@@ -147,7 +149,9 @@ pub async fn set_channels(
     req: HttpRequest,
     body: web::Json<Channels>,
 ) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let caller = games
+        .authenticate(&GameId::parse(&path)?, bearer(&req).as_deref())
+        .await?;
     Ok(HttpResponse::Ok().json(games.set_channels(&caller, body.into_inner()).await?))
 }
 
@@ -178,8 +182,12 @@ pub async fn unsubscribe_page(
     let Ok(q) = query else {
         return incomplete_link();
     };
+    let game_id = match GameId::parse(&path) {
+        Ok(g) => g,
+        Err(e) => return unsubscribe_refused(&e.into()),
+    };
     match games
-        .check_unsubscribe(&path, &q.seat, &q.channel, &q.sig)
+        .check_unsubscribe(&game_id, &q.seat, &q.channel, &q.sig)
         .await
     {
         Ok(()) => super::pages::confirm_page(
@@ -187,7 +195,7 @@ pub async fn unsubscribe_page(
             &format!(
                 "Seat {} of game {} will get no more {} from this game.",
                 q.seat,
-                path.as_str(),
+                game_id,
                 what(&q.channel)
             ),
             &format!("{}?{}", req.path(), req.query_string()),
@@ -213,8 +221,12 @@ pub async fn unsubscribe(
     let Ok(q) = query else {
         return incomplete_link();
     };
+    let game_id = match GameId::parse(&path) {
+        Ok(g) => g,
+        Err(e) => return unsubscribe_refused(&e.into()),
+    };
     match games
-        .unsubscribe(&path, &q.seat, &q.channel, &q.sig)
+        .unsubscribe(&game_id, &q.seat, &q.channel, &q.sig)
         .await
     {
         Ok(_) => super::pages::message_page(
@@ -224,7 +236,7 @@ pub async fn unsubscribe(
                 "Seat {} gets no more {} from game {}.",
                 q.seat,
                 what(&q.channel),
-                path.as_str()
+                game_id
             ),
             Some("To turn them on again, open the seat's settings from its page (Settings for this seat), or PUT /api/games/{game}/channels with the seat's token."),
         ),
@@ -295,7 +307,9 @@ pub async fn add_webhook(
     req: HttpRequest,
     body: web::Json<NewWebhook>,
 ) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let caller = games
+        .authenticate(&GameId::parse(&path)?, bearer(&req).as_deref())
+        .await?;
     Ok(HttpResponse::Created().json(games.add_webhook(&caller, &body).await?))
 }
 
@@ -307,7 +321,9 @@ pub async fn webhooks(
     path: web::Path<String>,
     req: HttpRequest,
 ) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let caller = games
+        .authenticate(&GameId::parse(&path)?, bearer(&req).as_deref())
+        .await?;
     Ok(HttpResponse::Ok().json(games.webhooks(&caller).await?))
 }
 
@@ -324,7 +340,7 @@ pub async fn delete_webhook(
 ) -> Answer {
     let (game_id, hook_id) = path.into_inner();
     let caller = games
-        .authenticate(&game_id, bearer(&req).as_deref())
+        .authenticate(&GameId::parse(&game_id)?, bearer(&req).as_deref())
         .await?;
     games.delete_webhook(&caller, &hook_id).await?;
     Ok(HttpResponse::NoContent().finish())
@@ -341,7 +357,9 @@ pub async fn vacation(
     req: HttpRequest,
     body: web::Json<VacationRequest>,
 ) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let caller = games
+        .authenticate(&GameId::parse(&path)?, bearer(&req).as_deref())
+        .await?;
     Ok(HttpResponse::Created().json(games.take_vacation(&caller, &body).await?))
 }
 
@@ -349,8 +367,9 @@ pub async fn vacation(
 #[utoipa::path(get, path = "/api/games/{game_id}/clock", responses(
     (status = 200, description = "policy and deadlines"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn clock(games: web::Data<Games>, path: web::Path<String>) -> Answer {
-    let l = games.load(&path).await?;
-    let Some(policy) = games.clock_policy(&path).await? else {
+    let game_id = GameId::parse(&path)?;
+    let l = games.load(&game_id).await?;
+    let Some(policy) = games.clock_policy(&game_id).await? else {
         return Ok(HttpResponse::Ok().json(json!({ "policy": null, "deadlines": {} })));
     };
     let mut deadlines = serde_json::Map::new();

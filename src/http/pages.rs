@@ -15,7 +15,7 @@ use super::templates::render;
 use crate::engine::canonical::random16;
 use crate::engine::ruleset::Viewer;
 use crate::games::table::{check_export, Table};
-use crate::games::{Caller, CommandInput, Games, ServiceError, Submit};
+use crate::games::{Caller, CommandInput, GameId, Games, ServiceError, Submit};
 
 /// The largest export the server checks for readers without JavaScript.
 pub const VERIFY_LIMIT: usize = 2 * 1024 * 1024;
@@ -105,7 +105,7 @@ fn moved_on(sent: u64, current_seq: u64) -> String {
 /// The seat the request's seat cookie opens in `game_id`, or the error page that says why none.
 pub(super) async fn cookie_seat(
     games: &Games,
-    game_id: &str,
+    game_id: &GameId,
     req: &HttpRequest,
 ) -> Result<Caller, HttpResponse> {
     let token = seat_cookie::read(req);
@@ -113,6 +113,20 @@ pub(super) async fn cookie_seat(
         .authenticate(game_id, token.as_deref())
         .await
         .map_err(|e| error_page(&e, game_id))
+}
+
+/// The game a page's path names, or the page that says it names none.
+pub(super) fn game_of(path: &str) -> Result<GameId, Box<HttpResponse>> {
+    GameId::parse(path).map_err(|e| Box::new(error_page(&e.into(), path)))
+}
+
+/// `cookie_seat` in the game a page's path names.
+pub(super) async fn path_seat(
+    games: &Games,
+    path: &str,
+    req: &HttpRequest,
+) -> Result<Caller, HttpResponse> {
+    cookie_seat(games, &game_of(path).map_err(|page| *page)?, req).await
 }
 
 /// A service error as a page.
@@ -369,7 +383,7 @@ impl Notes {
 }
 
 fn game_page(
-    game_id: &str,
+    game_id: &GameId,
     mode: &str,
     t: &Table,
     notes: Notes,
@@ -388,7 +402,7 @@ fn game_page(
         notes.status,
         "game.html",
         context! {
-            game_id, mode,
+            game_id => game_id.as_str(), mode,
             t => v(t),
             form => v(&form),
             error => notes.error,
@@ -404,7 +418,7 @@ fn game_page(
 /// cookie carries it (`seat_cookie`).
 async fn seat_page(
     games: &Games,
-    game_id: &str,
+    game_id: &GameId,
     caller: &Caller,
     whole_log: bool,
     notes: Notes,
@@ -418,7 +432,7 @@ async fn seat_page(
     }
 }
 
-async fn watch(games: &Games, game_id: &str, whole_log: bool) -> HttpResponse {
+async fn watch(games: &Games, game_id: &GameId, whole_log: bool) -> HttpResponse {
     match games
         .table(game_id, &Viewer::Spectator, None, whole_log)
         .await
@@ -447,7 +461,7 @@ enum Recorded {
 /// the seat cookie to `token` when one is given.
 fn to_seat_page(
     games: &Games,
-    game_id: &str,
+    game_id: &GameId,
     token: Option<&str>,
     whole_log: bool,
     recorded: Option<Recorded>,
@@ -459,7 +473,7 @@ fn to_seat_page(
 /// the page its answer stands at (the address's fragment), where the browser scrolls to.
 fn to_seat_page_with(
     games: &Games,
-    game_id: &str,
+    game_id: &GameId,
     token: Option<&str>,
     whole_log: bool,
     recorded: Option<Recorded>,
@@ -502,7 +516,12 @@ fn to_seat_page_with(
 /// The answer to the seat's form, shown once on the page it is sent back to: the `Set-Cookie`
 /// value of its flash cookie, or `None` when it cannot be carried (too large for a cookie, or
 /// the link key unreadable) and the answer is to be given with the page itself.
-async fn flash_cookie(games: &Games, game_id: &str, seat: &str, answer: Answer) -> Option<String> {
+async fn flash_cookie(
+    games: &Games,
+    game_id: &GameId,
+    seat: &str,
+    answer: Answer,
+) -> Option<String> {
     let key = games.link_key().await.ok()?;
     flash::set(&key, &games.base_url, game_id, seat, answer)
 }
@@ -516,7 +535,10 @@ pub async fn game(
     query: web::Query<GameQuery>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let game_id = path.as_str();
+    let game_id = &match game_of(&path) {
+        Ok(g) => g,
+        Err(page) => return *page,
+    };
     let whole_log = query.log.as_deref() == Some("all");
     let from_link = query.token.as_deref().filter(|t| !t.trim().is_empty());
     let Some(token) = from_link
@@ -614,7 +636,10 @@ pub async fn watch_page(
     path: web::Path<String>,
     query: web::Query<GameQuery>,
 ) -> HttpResponse {
-    watch(&games, &path, query.log.as_deref() == Some("all")).await
+    match game_of(&path) {
+        Ok(game_id) => watch(&games, &game_id, query.log.as_deref() == Some("all")).await,
+        Err(page) => *page,
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -640,7 +665,10 @@ pub async fn submit_move(
     form: web::Form<MoveForm>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let game_id = path.as_str();
+    let game_id = &match game_of(&path) {
+        Ok(g) => g,
+        Err(page) => return *page,
+    };
     let form = form.into_inner();
     let from_form = Some(form.token.trim()).filter(|t| !t.is_empty());
     let token = from_form
@@ -769,7 +797,10 @@ pub async fn talk(
     form: web::Form<TalkForm>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let game_id = path.as_str();
+    let game_id = &match game_of(&path) {
+        Ok(g) => g,
+        Err(page) => return *page,
+    };
     let caller = match cookie_seat(&games, game_id, &req).await {
         Ok(c) => c,
         Err(page) => return page,
@@ -848,7 +879,10 @@ pub async fn resign(
     form: web::Form<ResignForm>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let game_id = path.as_str();
+    let game_id = &match game_of(&path) {
+        Ok(g) => g,
+        Err(page) => return *page,
+    };
     let caller = match cookie_seat(&games, game_id, &req).await {
         Ok(c) => c,
         Err(page) => return page,
@@ -902,10 +936,14 @@ pub async fn replay(
     path: web::Path<String>,
     query: web::Query<ReplayQuery>,
 ) -> HttpResponse {
+    let game_id = &match game_of(&path) {
+        Ok(g) => g,
+        Err(page) => return *page,
+    };
     let step = query.step.unwrap_or(0);
     let whole_log = query.log.as_deref() == Some("all");
     match games
-        .table(&path, &Viewer::Everyone, Some(step), whole_log)
+        .table(game_id, &Viewer::Everyone, Some(step), whole_log)
         .await
     {
         Ok(t) => {
@@ -913,9 +951,9 @@ pub async fn replay(
                 prev_step: t.shown_seq.checked_sub(1),
                 next_step: (t.shown_seq + 1 < t.events_total).then_some(t.shown_seq + 1),
             };
-            game_page(&path, "replay", &t, Notes::none(), Some(steps))
+            game_page(game_id, "replay", &t, Notes::none(), Some(steps))
         }
-        Err(e) => error_page(&e, &path),
+        Err(e) => error_page(&e, game_id.as_str()),
     }
 }
 
@@ -932,11 +970,15 @@ pub async fn audit(games: web::Data<Games>, path: web::Path<(String, String)>) -
             None,
         );
     };
+    let game_id = match game_of(&game_id) {
+        Ok(g) => g,
+        Err(page) => return *page,
+    };
     match games.audit(&game_id, seq).await {
         Ok(a) => rendered(
             StatusCode::OK,
             "audit.html",
-            context! { game_id, a => v(&a), flash => None::<String>, error => None::<String> },
+            context! { game_id => game_id.as_str(), a => v(&a), flash => None::<String>, error => None::<String> },
         ),
         // The game exists but not the event: say so, and lead back to the game.
         Err(ServiceError::NotFound(m)) if games.summary(&game_id).await.is_ok() => {
@@ -951,7 +993,7 @@ pub async fn audit(games: web::Data<Games>, path: web::Path<(String, String)>) -
                 }],
             )
         }
-        Err(e) => error_page(&e, &game_id),
+        Err(e) => error_page(&e, game_id.as_str()),
     }
 }
 

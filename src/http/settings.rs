@@ -11,7 +11,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use minijinja::context;
 use serde::Deserialize;
 
-use super::pages::{cookie_seat, error_page, rendered, v};
+use super::pages::{error_page, path_seat, rendered, v};
 use super::session_cookie;
 use crate::games::outbox::Channels;
 use crate::games::settings::vacation_from_days;
@@ -181,7 +181,7 @@ pub async fn seat_get(
     query: web::Query<Flash>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let caller = match cookie_seat(&games, &path, &req).await {
+    let caller = match path_seat(&games, &path, &req).await {
         Ok(c) => c,
         Err(page) => return page,
     };
@@ -195,7 +195,7 @@ pub async fn seat_post(
     form: web::Form<ChannelsForm>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let caller = match cookie_seat(&games, &path, &req).await {
+    let caller = match path_seat(&games, &path, &req).await {
         Ok(c) => c,
         Err(page) => return page,
     };
@@ -213,7 +213,7 @@ pub async fn hook_add(
     form: web::Form<HookForm>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let caller = match cookie_seat(&games, &path, &req).await {
+    let caller = match path_seat(&games, &path, &req).await {
         Ok(c) => c,
         Err(page) => return page,
     };
@@ -247,7 +247,7 @@ pub async fn hook_delete(
     req: HttpRequest,
 ) -> HttpResponse {
     let (game_id, hook_id) = path.into_inner();
-    let caller = match cookie_seat(&games, &game_id, &req).await {
+    let caller = match path_seat(&games, &game_id, &req).await {
         Ok(c) => c,
         Err(page) => return page,
     };
@@ -276,7 +276,7 @@ pub async fn seat_vacation(
     form: web::Form<VacationForm>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let caller = match cookie_seat(&games, &path, &req).await {
+    let caller = match path_seat(&games, &path, &req).await {
         Ok(c) => c,
         Err(page) => return page,
     };
@@ -313,7 +313,7 @@ pub async fn seat_time_zone(
     form: web::Form<TimeZoneForm>,
     req: HttpRequest,
 ) -> HttpResponse {
-    let caller = match cookie_seat(&games, &path, &req).await {
+    let caller = match path_seat(&games, &path, &req).await {
         Ok(c) => c,
         Err(page) => return page,
     };

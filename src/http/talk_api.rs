@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use super::api::{bearer, ErrorBody};
 use super::error::ApiError;
 use crate::games::talk::TalkLine;
-use crate::games::Games;
+use crate::games::{GameId, Games};
 
 type Answer = Result<HttpResponse, ApiError>;
 
@@ -45,7 +45,9 @@ pub struct TalkList {
     (status = 404, description = "no such game", body = ErrorBody),
     (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn read(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let caller = games
+        .authenticate(&GameId::parse(&path)?, bearer(&req).as_deref())
+        .await?;
     let talk = games.talk_of(&caller).await?;
     Ok(HttpResponse::Ok().json(TalkList {
         game_id: caller.game_id,
@@ -71,7 +73,9 @@ pub async fn say(
     req: HttpRequest,
     body: web::Json<TalkRequest>,
 ) -> Answer {
-    let caller = games.authenticate(&path, bearer(&req).as_deref()).await?;
+    let caller = games
+        .authenticate(&GameId::parse(&path)?, bearer(&req).as_deref())
+        .await?;
     let line = games.talk(&caller, body.to.as_deref(), &body.text).await?;
     Ok(HttpResponse::Created().json(line))
 }

@@ -69,6 +69,7 @@ macro_rules! db_run {
 mod at_rest;
 mod channels;
 mod clocks;
+mod game_id;
 mod inbound_tokens;
 mod keys;
 mod outage;
@@ -93,6 +94,7 @@ use crate::engine::event::Event;
 
 pub use at_rest::{Resealed, Unlocked};
 pub use channels::Channels;
+pub use game_id::{GameId, GameIdError, MAX_GAME_ID};
 pub use outbox::{Attempt, Claimed, OutboxHealth, OutboxState, Superseded};
 pub use pg_batch::Batched;
 pub use players::PlayerSeat;

@@ -132,6 +132,7 @@ on_both_backends!(
     seqs_out_of_range_are_refused_by_name_and_change_nothing,
     an_internal_error_on_a_get_does_not_say_a_move_was_not_recorded,
     a_body_trickled_past_its_deadline_gets_408_and_a_slow_one_within_it_is_taken,
+    a_path_that_is_no_game_id_gets_404_saying_what_a_game_id_is,
 );
 
 /// The seconds a refusal's `Retry-After` asks for.
@@ -599,6 +600,41 @@ async fn missing_or_wrong_tokens_get_401_and_403(app: TestApp) {
     let (status, _) = app.get("/api/games/no-such-game", None).await;
     assert_eq!(status, 404);
     assert_eq!(app.event_count(&t).await, 1);
+}
+
+/// A game id is parsed where it enters (`store::GameId`): a path segment that cannot be one
+/// names no game, and the answer says what a game id is; nothing is read or written.
+async fn a_path_that_is_no_game_id_gets_404_saying_what_a_game_id_is(app: TestApp) {
+    let t = app.open_table(&["a", "b"]).await;
+    for path in [
+        "/api/games/a.b",
+        "/api/games/a.b/view",
+        "/api/games/a.b/events",
+        &format!("/api/games/{}.x/moves", t.game_id),
+    ] {
+        let (status, body) = app.get(path, Some(&t.tokens[0])).await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert_eq!(body["error"], "not_found", "{path}: {body}");
+        let message = body["message"].as_str().unwrap();
+        assert!(
+            message
+                .contains("is not a game id: a game id is 1-64 ASCII letters, digits, '-' or '_'"),
+            "{path}: {message}"
+        );
+    }
+    let (status, body) = app
+        .post(
+            &format!("/api/games/{}.x/moves", t.game_id),
+            Some(&t.tokens[0]),
+            json!({ "expected_seq": 1, "command": "x" }),
+        )
+        .await;
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(app.event_count(&t).await, 1);
+    // An id that could be one and names no game is answered as it always was.
+    let (status, body) = app.get("/api/games/no-such-game", None).await;
+    assert_eq!(status, 404);
+    assert_eq!(body["message"], "there is no game no-such-game");
 }
 
 async fn two_concurrent_moves_one_wins_the_other_gets_409(app: TestApp) {

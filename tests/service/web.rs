@@ -276,6 +276,7 @@ fn hidden(body: &str, name: &str) -> String {
 
 on_both_backends!(
     a_page_refusing_its_query_answers_with_the_pages_security_headers,
+    a_page_whose_path_is_no_game_id_says_no_such_game_and_what_a_game_id_is,
     a_wargame_seat_page_shows_the_board_in_text,
     the_lobby_creates_a_game_and_shows_each_seat_link_once,
     a_bad_lobby_form_is_answered_on_the_form_and_creates_nothing,
@@ -1736,6 +1737,28 @@ async fn the_seat_cookie_is_secure_when_the_server_is_reached_over_https(app: Te
     assert_eq!(resp.status().as_u16(), 303);
     let set = resp.headers()["set-cookie"].to_str().unwrap();
     assert!(set.split(';').any(|a| a.trim() == "Secure"), "{set}");
+}
+
+/// A page's path is parsed as a game id where it enters (`store::GameId`): one that cannot be
+/// a game id is no game, and the page says what a game id is.
+async fn a_page_whose_path_is_no_game_id_says_no_such_game_and_what_a_game_id_is(app: TestApp) {
+    for path in [
+        "/games/a.b",
+        "/games/a.b/watch",
+        "/games/a.b/replay",
+        "/games/a.b/events/0",
+        "/games/a.b/settings",
+    ] {
+        let p = app.get(path).await;
+        assert_eq!(p.status, 404, "{path}: {}", p.body);
+        assert!(p.body.contains("No such game"), "{path}: {}", p.body);
+        assert!(
+            p.body
+                .contains("is not a game id: a game id is 1-64 ASCII letters, digits"),
+            "{path}: {}",
+            p.body
+        );
+    }
 }
 
 async fn a_page_refusing_its_query_answers_with_the_pages_security_headers(app: TestApp) {

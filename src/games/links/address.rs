@@ -9,12 +9,14 @@
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
+use crate::store::GameId;
+
 pub const PREFIX: &str = "play+";
 
 /// The game and seat a reply address names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplyTarget {
-    pub game_id: String,
+    pub game_id: GameId,
     pub seat_index: usize,
 }
 
@@ -38,12 +40,12 @@ fn compact(game_id: &str) -> String {
     game_id.replace('-', "")
 }
 
-fn expand(compact: &str) -> Option<String> {
+fn expand(compact: &str) -> Option<GameId> {
     if compact.len() != 32 || !compact.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     let c = compact.to_ascii_lowercase();
-    Some(format!(
+    GameId::parse(&format!(
         "{}-{}-{}-{}-{}",
         &c[0..8],
         &c[8..12],
@@ -51,6 +53,7 @@ fn expand(compact: &str) -> Option<String> {
         &c[16..20],
         &c[20..32]
     ))
+    .ok()
 }
 
 /// The signed reply address of a seat.
@@ -87,7 +90,7 @@ pub fn parse(key: &[u8], domain: &str, address: &str) -> Result<ReplyTarget, Add
     let seat_index: usize = seat
         .parse()
         .map_err(|_| AddressError::Malformed(address.clone()))?;
-    let expected = mac(key, &game_id, seat_index);
+    let expected = mac(key, game_id.as_str(), seat_index);
     // Constant-time comparison of the tags.
     let same = expected.len() == tag.len()
         && expected
@@ -122,7 +125,7 @@ mod tests {
         assert_eq!(
             parse(KEY, "despatch.example", &a),
             Ok(ReplyTarget {
-                game_id: GAME.into(),
+                game_id: GameId::parse(GAME).unwrap(),
                 seat_index: 3
             })
         );

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::hex::Hex;
+use super::limits::{self, Stacks};
 use super::occupancy::{Occupancy, Sets, Units};
 use super::optional::Options;
 use super::scenario::{self, Edge, Scenario};
@@ -185,7 +186,7 @@ impl Battle {
             occupancy: Occupancy::default(),
         };
         for (i, u) in b.units.iter().enumerate() {
-            if let Err(e) = super::limits::may_hold(&b, u.hex, u.side, u.kind, Some(i)) {
+            if let Err(e) = limits::may_hold(&b, u.hex, u.side, u.kind, Some(i)) {
                 return Err(RuleError::new(
                     "4.3 Unit hex limits",
                     format!("scenario {}: {}", scen.id, e),
@@ -415,5 +416,24 @@ impl Battle {
     /// after every action: the occupancy keeps the answer.
     pub fn armies(&self) -> [bool; 2] {
         self.occupancy.armies(&self.units, || self.map_size())
+    }
+}
+
+/// The hex limits (4.3) read the battle's units through its queries.
+impl Stacks for Battle {
+    fn army_at(&self, hex: Hex, side: Side) -> Units {
+        Battle::army_at(self, hex, side)
+    }
+
+    fn slot_at(&self, hex: Hex, side: Side, slot: Slot) -> Units {
+        Battle::slot_at(self, hex, side, slot)
+    }
+
+    fn side_of(&self, i: usize) -> Side {
+        self.units[i].side
+    }
+
+    fn label(&self, i: usize) -> String {
+        Battle::label(self, i)
     }
 }

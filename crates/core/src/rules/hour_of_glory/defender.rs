@@ -725,27 +725,6 @@ fn check_sentry(s: &State, label: &str, at: Sq, shoot: bool) -> Result<Attack, R
     check_attack(s, d, at, shoot)
 }
 
-pub(super) fn adjacent_assaulter(s: &State, sq: Sq) -> Option<usize> {
-    (0..s.intruders.len()).find(|&i| {
-        s.intruders[i].is_assaulter()
-            && s.intruders[i]
-                .sq
-                .is_some_and(|q| senses::adjacent(s, sq, q))
-    })
-}
-
-pub(super) fn shootable(s: &State, from: Sq) -> Option<(usize, u32)> {
-    (0..s.intruders.len())
-        .filter(|&i| s.intruders[i].is_assaulter() && !senses::intruder_engaged(s, i))
-        .filter_map(|i| {
-            s.intruders[i]
-                .sq
-                .and_then(|q| senses::los(s, from, q))
-                .map(|r| (i, r))
-        })
-        .min_by_key(|&(i, r)| (r, i))
-}
-
 /// DEFENDER RECOVER: d6 Survival; a pass stands the agent up (a Sentry faces his marker); a
 /// failed roll of 1 kills him.
 fn recovery(s: &mut State, t: &mut dyn Table) {

@@ -25,9 +25,8 @@
 use super::agents::{Agent, DefKind, Mode};
 use super::board::{board, Dir, Sq};
 use super::combat::{self, Who};
-use super::defender::{adjacent_assaulter, shootable};
 use super::order::DStep;
-use super::senses;
+use super::senses::{self, adjacent_assaulter, shootable};
 use super::skills::Table;
 use super::state::{Occupant, State, Status};
 use crate::engine::ruleset::RuleError;

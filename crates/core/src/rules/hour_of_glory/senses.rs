@@ -311,6 +311,29 @@ pub fn sees_assaulter(s: &State, from: Sq) -> Option<(usize, u32)> {
         .min_by_key(|&(i, r)| (r, i))
 }
 
+/// The first assaulter (in the order of the Intruders) adjacent to `sq`: whom a Guard there
+/// fights instead of moving, or after his move (summary, "Guards"; "Fighting").
+pub fn adjacent_assaulter(s: &State, sq: Sq) -> Option<usize> {
+    (0..s.intruders.len()).find(|&i| {
+        s.intruders[i].is_assaulter() && s.intruders[i].sq.is_some_and(|q| adjacent(s, sq, q))
+    })
+}
+
+/// The nearest assaulter in LOS of `from` that is not engaged, with its range (the first of
+/// the Intruders at equal range): whom a Guard there shoots after his move, with no assaulter
+/// adjacent (summary, "Guards"; "Combat: Shooting").
+pub fn shootable(s: &State, from: Sq) -> Option<(usize, u32)> {
+    (0..s.intruders.len())
+        .filter(|&i| s.intruders[i].is_assaulter() && !intruder_engaged(s, i))
+        .filter_map(|i| {
+            s.intruders[i]
+                .sq
+                .and_then(|q| los(s, from, q))
+                .map(|r| (i, r))
+        })
+        .min_by_key(|&(i, r)| (r, i))
+}
+
 /// Shortest walking distances from `from` (through open doors), for Guards' pursuit. They
 /// depend only on the board and on which doors are open, so each thread remembers them by
 /// (open doors, square): Guards chase the same target turn after turn, an order's check asks

@@ -15,6 +15,7 @@ pub mod battle_cards;
 pub mod battle_play;
 pub mod bot;
 pub mod data;
+pub mod deck;
 pub mod drawn;
 pub mod hand;
 pub mod npc;

@@ -7,6 +7,7 @@
 //! operation. With no player of its side in play, the NPC stands where it is.
 
 use super::data;
+use super::deck;
 use super::round;
 use super::state::{NpcTurn, Phase, State};
 use crate::engine::ruleset::{Ctx, RuleError};
@@ -67,7 +68,7 @@ pub fn begin(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
 /// The NPC's operation is over: its hand goes to the discard pile and the next NPC operates.
 pub fn advance(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
     if let Some(turn) = state.npc.take() {
-        round::discard(state, turn.hand.into_iter().map(|(card, _)| card));
+        deck::discard(state, turn.hand.into_iter().map(|(card, _)| card));
     }
     if let Phase::Npcs { next, .. } = &mut state.phase {
         *next += 1;
@@ -127,13 +128,13 @@ fn activate(state: &mut State, ctx: &mut Ctx) -> Result<(), RuleError> {
         let mut hidden = |n: u32| ctx.hidden(n);
         let mut hand = Vec::with_capacity(size);
         for _ in 0..size {
-            match round::draw_one(state, &mut hidden)? {
+            match deck::draw_one(state, &mut hidden)? {
                 Some(card) => hand.push((card, false)),
                 None => break,
             }
         }
         let mut cards: Vec<String> = hand.into_iter().map(|(c, _)| c).collect();
-        round::add_personal(state, &character, &mut cards, &mut hidden)?;
+        deck::add_personal(state, &character, &mut cards, &mut hidden)?;
         let hand: Vec<(String, bool)> = cards.into_iter().map(|c| (c, false)).collect();
         let drawn = hand.len();
         state.npc = Some(NpcTurn {

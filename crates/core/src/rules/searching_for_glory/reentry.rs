@@ -7,7 +7,7 @@
 //! game ends with the glory he has.
 
 use super::data;
-use super::round;
+use super::deck;
 use super::state::{Plan, State};
 use crate::engine::ruleset::{Ctx, RuleError};
 
@@ -80,12 +80,12 @@ pub fn enter(
     let mut hidden = |n: u32| ctx.hidden(n);
     let mut hand = Vec::with_capacity(size);
     for _ in 0..size {
-        match round::draw_one(state, &mut hidden)? {
+        match deck::draw_one(state, &mut hidden)? {
             Some(card) => hand.push(card),
             None => break,
         }
     }
-    round::add_personal(state, character, &mut hand, &mut hidden)?;
+    deck::add_personal(state, character, &mut hand, &mut hidden)?;
     let names: Vec<&str> = hand
         .iter()
         .map(|k| data::card(k).expect("a card").name.as_str())

@@ -2,6 +2,7 @@
 //! into its first state.
 
 use super::data::{self, Side};
+use super::deck;
 use super::round;
 use super::state::{Cu, LoneSp, Phase, Plan, Player, State};
 use crate::engine::dice::DiceStream;
@@ -141,7 +142,7 @@ pub(super) fn setup(setup: &Setup, hidden: &mut DiceStream) -> Result<State, Rul
     let with_napoleon = scenario.characters.iter().any(|c| c == "napoleon");
     let mut deck = data::deck(with_napoleon, additive);
     let mut draw = |n: u32| Ok(hidden.roll(n));
-    round::shuffle(&mut deck, &mut draw)?;
+    deck::shuffle(&mut deck, &mut draw)?;
     let players: Vec<Player> = setup
         .seats
         .iter()

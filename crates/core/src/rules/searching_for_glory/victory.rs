@@ -47,7 +47,7 @@ pub fn check(state: &mut State, rounds_end: bool, ctx: &mut Ctx) -> bool {
         v.reason
     ));
     if let Some(turn) = state.npc.take() {
-        super::round::discard(state, turn.hand.into_iter().map(|(card, _)| card));
+        super::deck::discard(state, turn.hand.into_iter().map(|(card, _)| card));
     }
     state.pending = None;
     state.window = None;

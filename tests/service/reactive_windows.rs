@@ -220,7 +220,7 @@ async fn mails_per_seat(t: &TestApp, game_id: &str) -> std::collections::BTreeMa
 /// seat that answers meanwhile is sent nothing for it; a seat that leaves the window open is
 /// mailed once, through the real SMTP server, when the delay has run out — offered `pass`.
 async fn a_window_answered_within_the_delay_mails_nobody_and_one_left_open_mails_once(t: TestApp) {
-    let tag = hex::encode(despatch::engine::canonical::random32()[..5].to_vec());
+    let tag = hex::encode(&despatch::engine::canonical::random32()[..5]);
     let ruleset = despatch::rules::find("searching-for-glory").unwrap();
     let mut new = common::bot::new_game(&ruleset, 0);
     for (i, seat) in new.seats.iter_mut().enumerate() {

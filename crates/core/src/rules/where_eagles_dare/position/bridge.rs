@@ -3,32 +3,14 @@
 //! Intelligence event waiting.
 
 use super::super::hex::Hex;
-use super::super::state::{Bailey, Bridge, Ferry, Regain, Side, State, Wait};
+use super::super::state::{Bailey, Bridge, Ferry, Regain, State, Wait};
+use super::{hex, side, side_name};
 use crate::engine::position::{PositionError, Statement};
 
 /// The keywords read here.
 pub const KNOWN: [&str; 2] = ["bridge-works", "waiting"];
 
 const FORM: &str = "write bridge-works <name> [improved] [bailey <unit> truck|bridge [disabled]] [ferry <unit> <side> <hex> <hex> [suppressed]] [contested <hex> ...] [regain <side> <hex> ...]";
-
-fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {
-    match w {
-        "allied" => Ok(Side::Allied),
-        "german" => Ok(Side::German),
-        _ => Err(s.error(format!("'{w}' is not a side: allied or german"))),
-    }
-}
-
-fn side_name(x: Side) -> &'static str {
-    match x {
-        Side::Allied => "allied",
-        Side::German => "german",
-    }
-}
-
-fn hex(s: &Statement, w: &str) -> Result<Hex, PositionError> {
-    Hex::parse(w).ok_or_else(|| s.error(format!("'{w}' is not a hex: write it as 56.201")))
-}
 
 /// Reads `s` if it is one of these statements: `Ok(true)`; `Ok(false)` if it is not.
 pub fn read(st: &mut State, s: &Statement) -> Result<bool, PositionError> {

@@ -3,8 +3,8 @@
 //! and the game's small counts and flags.
 
 use super::super::data::{turn_index, TURNS};
-use super::super::hex::Hex;
-use super::super::state::{Drop, Pending, Phase, Side, State};
+use super::super::state::{Drop, Pending, Phase, State};
+use super::{first, hex, side, side_name};
 use crate::engine::position::{PositionError, Statement};
 
 /// The keywords read here.
@@ -24,25 +24,6 @@ pub const KNOWN: [&str; 14] = [
     "resigned",
     "over",
 ];
-
-fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {
-    match w {
-        "allied" => Ok(Side::Allied),
-        "german" => Ok(Side::German),
-        _ => Err(s.error(format!("'{w}' is not a side: allied or german"))),
-    }
-}
-
-fn side_name(x: Side) -> &'static str {
-    match x {
-        Side::Allied => "allied",
-        Side::German => "german",
-    }
-}
-
-fn hex(s: &Statement, w: &str) -> Result<Hex, PositionError> {
-    Hex::parse(w).ok_or_else(|| s.error(format!("'{w}' is not a hex: write it as 56.201")))
-}
 
 fn turn(s: &Statement, w: &str) -> Result<usize, PositionError> {
     turn_index(w).ok_or_else(|| s.error(format!("'{w}' is not a turn: {}", TURNS.join(", "))))
@@ -94,10 +75,6 @@ pub struct Given {
     drop: bool,
     asset: bool,
     held_out: bool,
-}
-
-fn first(flag: &mut bool) -> bool {
-    !std::mem::replace(flag, true)
 }
 
 /// Reads `s` if it is one of these statements: `Ok(true)`; `Ok(false)` if it is not.

@@ -3,7 +3,8 @@
 //! piggyback pairs, Huber's choice.
 
 use super::super::hex::Hex;
-use super::super::state::{Activity, Side, State, StreamBridge};
+use super::super::state::{Activity, State, StreamBridge};
+use super::{first, side, side_name};
 use crate::engine::position::{PositionError, Statement};
 
 /// The keywords read here.
@@ -15,21 +16,6 @@ pub const KNOWN: [&str; 6] = [
     "piggyback",
     "huber",
 ];
-
-fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {
-    match w {
-        "allied" => Ok(Side::Allied),
-        "german" => Ok(Side::German),
-        _ => Err(s.error(format!("'{w}' is not a side: allied or german"))),
-    }
-}
-
-fn side_name(x: Side) -> &'static str {
-    match x {
-        Side::Allied => "allied",
-        Side::German => "german",
-    }
-}
 
 /// The words before the line's `:` (all of them without one).
 fn head<'a>(s: &Statement<'a>) -> Vec<&'a str> {
@@ -48,10 +34,6 @@ pub struct Given {
     stream: bool,
     riding: bool,
     piggyback: bool,
-}
-
-fn first(flag: &mut bool) -> bool {
-    !std::mem::replace(flag, true)
 }
 
 /// Reads `s` if it is one of these statements: `Ok(true)`; `Ok(false)` if it is not.

@@ -147,6 +147,20 @@ fn hex(s: &Statement, w: &str) -> Result<Hex, PositionError> {
     Hex::parse(w).ok_or_else(|| s.error(format!("'{w}' is not a hex: write it as 56.201")))
 }
 
+/// A side as a statement writes it.
+fn side_name(x: Side) -> &'static str {
+    match x {
+        Side::Allied => "allied",
+        Side::German => "german",
+    }
+}
+
+/// Whether this is the first statement of its kind in the position (which replaces the
+/// set-up's list), marking it given.
+fn first(flag: &mut bool) -> bool {
+    !std::mem::replace(flag, true)
+}
+
 fn chit(s: &Statement, w: &str) -> Result<String, PositionError> {
     DATA.chit(w).map(|c| c.id.clone()).ok_or_else(|| {
         s.error(format!(

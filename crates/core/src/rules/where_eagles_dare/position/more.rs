@@ -2,37 +2,10 @@
 //! clearing, this 1900's entries, the chit held and the chits bought, the drop zone change tried,
 //! abandoned transport, units gone, rearguards, roadblocks, barrages, Flak, and disputes.
 
-use super::super::data::{turn_index, DATA, TURNS};
-use super::super::hex::Hex;
-use super::super::state::{Dispute, Side, State};
+use super::super::data::{turn_index, TURNS};
+use super::super::state::{Dispute, State};
+use super::{chit, hex, side, side_name};
 use crate::engine::position::{PositionError, Statement};
-
-fn side(s: &Statement, w: &str) -> Result<Side, PositionError> {
-    match w {
-        "allied" => Ok(Side::Allied),
-        "german" => Ok(Side::German),
-        _ => Err(s.error(format!("'{w}' is not a side: allied or german"))),
-    }
-}
-
-fn side_name(x: Side) -> &'static str {
-    match x {
-        Side::Allied => "allied",
-        Side::German => "german",
-    }
-}
-
-fn hex(s: &Statement, w: &str) -> Result<Hex, PositionError> {
-    Hex::parse(w).ok_or_else(|| s.error(format!("'{w}' is not a hex: write it as 56.201")))
-}
-
-fn chit(s: &Statement, w: &str) -> Result<String, PositionError> {
-    DATA.chit(w).map(|c| c.id.clone()).ok_or_else(|| {
-        s.error(format!(
-            "'{w}' is not a Formation Activation chit (data/chits.txt names them)"
-        ))
-    })
-}
 
 /// Which of the list statements were given already: the first of each replaces the set-up's.
 #[derive(Default)]

@@ -6,7 +6,8 @@
 
 use super::super::data::{Weather, DATA, TURNS};
 use super::super::oob::OOB;
-use super::super::state::{Phase, Side, State, Wait};
+use super::super::state::{Phase, State, Wait};
+use super::side_name as side;
 
 /// The fields of the state (as `state_json` names them) that no statement sets yet. (The
 /// scenario's last turn and the options' flags are the set-up's, not the position's.)
@@ -21,13 +22,6 @@ pub const UNWRITTEN: &[&str] = &[
     "typhoons",
     "assault",
 ];
-
-fn side(x: Side) -> &'static str {
-    match x {
-        Side::Allied => "allied",
-        Side::German => "german",
-    }
-}
 
 fn phase(p: &Phase) -> Option<String> {
     Some(match p {

@@ -102,6 +102,15 @@ impl<'a> Statement<'a> {
         self.words[0]
     }
 
+    /// The words before the line's `:` (all of them without one).
+    pub fn before_colon(&self) -> Vec<&'a str> {
+        self.text
+            .split_once(':')
+            .map_or(self.text, |(head, _)| head)
+            .split_whitespace()
+            .collect()
+    }
+
     /// The text after a `:` on the line (`hand alice: a b c` gives `a b c`).
     pub fn after_colon(&self) -> Option<&'a str> {
         self.text.split_once(':').map(|(_, rest)| rest.trim())

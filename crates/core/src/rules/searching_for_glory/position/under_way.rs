@@ -29,20 +29,11 @@ pub fn marked_cards(s: &Statement) -> Result<Vec<(String, bool)>, PositionError>
         .collect()
 }
 
-/// The words before the line's `:`.
-fn head<'a>(s: &Statement<'a>) -> Vec<&'a str> {
-    s.text
-        .split_once(':')
-        .map_or(s.text, |(h, _)| h)
-        .split_whitespace()
-        .collect()
-}
-
 /// `npc <character> runner <seat>: <card>[*] …`: the NPC operating now (3.4), its runner, and
 /// the hand drawn for it.
 pub fn npc(st: &mut State, s: &Statement) -> Result<(), PositionError> {
     let form = "npc <character> runner <seat>: <card>[*] ...";
-    let w = head(s);
+    let w = s.before_colon();
     if w.len() != 4 || w[2] != "runner" || s.after_colon().is_none() {
         return Err(s.error(format!("write {form}")));
     }
@@ -63,7 +54,7 @@ pub fn npc(st: &mut State, s: &Statement) -> Result<(), PositionError> {
 /// <order>`: the operation announced and held (3.2).
 pub fn operation(st: &mut State, s: &Statement) -> Result<(), PositionError> {
     let form = "operation <seat> <character> [next <n>] [crossed <n>] [uncarded <clause> ...] [effects <card> ...]: <order>";
-    let w = head(s);
+    let w = s.before_colon();
     let text = s
         .after_colon()
         .filter(|t| !t.is_empty())

@@ -17,15 +17,6 @@ pub const KNOWN: [&str; 6] = [
     "huber",
 ];
 
-/// The words before the line's `:` (all of them without one).
-fn head<'a>(s: &Statement<'a>) -> Vec<&'a str> {
-    s.text
-        .split_once(':')
-        .map_or(s.text, |(h, _)| h)
-        .split_whitespace()
-        .collect()
-}
-
 /// Which of the map statements were given already: the first of each replaces the set-up's.
 #[derive(Default)]
 pub struct Given {
@@ -48,7 +39,7 @@ pub fn read(st: &mut State, s: &Statement, given: &mut Given) -> Result<bool, Po
             if !none {
                 let form =
                     "write activity <unit> [moved] [lost-checked] [over: <rule>] or activity none";
-                let h = head(s);
+                let h = s.before_colon();
                 if h.len() < 2 {
                     return Err(s.error(form));
                 }

@@ -761,31 +761,20 @@ fn highway(st: &mut State, s: &Statement) -> Result<(), PositionError> {
             "cut" => st.highway.cut = true,
             "attacked-this-turn" => st.highway.attacked_this_turn = true,
             "closed-this-turn" => st.highway.closed_this_turn = true,
-            "used-attacked" | "used-closed" => {
+            "used-attacked" | "used-closed" | "attacked" | "closed" => {
                 let v = rest
                     .next()
                     .ok_or_else(|| s.error(format!("{word} needs a number")))?;
                 let n: u32 = v
                     .parse()
                     .map_err(|_| s.error(format!("'{v}' is not a number of markers")))?;
-                if *word == "used-attacked" {
-                    st.highway.used_attacked = n;
-                } else {
-                    st.highway.used_closed = n;
-                }
-            }
-            "attacked" | "closed" => {
-                let v = rest
-                    .next()
-                    .ok_or_else(|| s.error(format!("{word} needs a number")))?;
-                let n: u32 = v
-                    .parse()
-                    .map_err(|_| s.error(format!("'{v}' is not a number of markers")))?;
-                if *word == "attacked" {
-                    st.highway.attacked = n;
-                } else {
-                    st.highway.closed = n;
-                }
+                let h = &mut st.highway;
+                *match *word {
+                    "used-attacked" => &mut h.used_attacked,
+                    "used-closed" => &mut h.used_closed,
+                    "attacked" => &mut h.attacked,
+                    _ => &mut h.closed,
+                } = n;
             }
             x => {
                 return Err(s.error(format!(

@@ -267,7 +267,7 @@ async fn create(store: &Store, game_id: &str) -> Event {
         GENESIS_HASH,
     );
     let game = GameRecord {
-        game_id: game_id.into(),
+        game_id: despatch::store::GameId::parse(game_id).unwrap(),
         ruleset: "open-table".into(),
         scenario: "default".into(),
         created_at: AT.into(),
@@ -278,7 +278,7 @@ async fn create(store: &Store, game_id: &str) -> Event {
     let seats: Vec<_> = ["alice", "bob"]
         .iter()
         .map(|seat| SeatRecord {
-            game_id: game_id.into(),
+            game_id: despatch::store::GameId::parse(game_id).unwrap(),
             seat: (*seat).into(),
             name: (*seat).into(),
             email: None,

@@ -26,7 +26,7 @@ use std::time::Duration;
 use despatch::engine::bot::Rng;
 use despatch::engine::ruleset::{Ruleset, Seat};
 use despatch::games::clock::ClockChoice;
-use despatch::games::{Caller, Games, NewSeat, NewWebhook, VacationRequest};
+use despatch::games::{Caller, GameId, Games, NewSeat, NewWebhook, VacationRequest};
 use despatch::rules;
 use despatch::store::Store;
 use serde_json::{json, Value};
@@ -161,7 +161,7 @@ async fn populate(url: &str, scratch: &Path) -> Value {
 
 /// A new game of `ruleset`, its seats with email addresses (so that moves queue notices), with
 /// the `relaxed` clock when `clocked`.
-async fn create(games: &Games, ruleset: &Arc<dyn Ruleset>, n: usize, clocked: bool) -> String {
+async fn create(games: &Games, ruleset: &Arc<dyn Ruleset>, n: usize, clocked: bool) -> GameId {
     let mut new = bot::new_game(ruleset, n);
     for (i, seat) in new.seats.iter_mut().enumerate() {
         seat.email = Some(format!("player{i}.game{n}@golden.test"));
@@ -177,7 +177,7 @@ async fn create(games: &Games, ruleset: &Arc<dyn Ruleset>, n: usize, clocked: bo
 }
 
 /// The seats of a game, as its `GameCreated` names them.
-async fn seats(games: &Games, game_id: &str) -> Vec<Seat> {
+async fn seats(games: &Games, game_id: &GameId) -> Vec<Seat> {
     let l = games.load(game_id).await.expect("the game loads");
     l.game
         .created
@@ -189,7 +189,7 @@ async fn seats(games: &Games, game_id: &str) -> Vec<Seat> {
 
 /// A running game: clocked, a webhook on its first seat, a vacation ahead for its second,
 /// a dozen moves in.
-async fn running(games: &Games, ruleset: &Arc<dyn Ruleset>, n: usize, rng: &mut Rng) -> String {
+async fn running(games: &Games, ruleset: &Arc<dyn Ruleset>, n: usize, rng: &mut Rng) -> GameId {
     let game_id = create(games, ruleset, n, true).await;
     let seats = seats(games, &game_id).await;
     let caller = |seat: &Seat| Caller {
@@ -230,7 +230,7 @@ async fn sealed(
     ruleset: &Arc<dyn Ruleset>,
     n: usize,
     rng: &mut Rng,
-) -> (Option<String>, Vec<String>) {
+) -> (Option<GameId>, Vec<GameId>) {
     let mut tried = Vec::new();
     for scenario in ruleset.info().scenarios {
         let count = scenario.min_seats.max(2).min(scenario.max_seats);
@@ -268,7 +268,7 @@ async fn sealed(
 }
 
 /// A finished game: played by the bots to its end, or ended by resignations.
-async fn finished(games: &Games, ruleset: &Arc<dyn Ruleset>, n: usize, rng: &mut Rng) -> String {
+async fn finished(games: &Games, ruleset: &Arc<dyn Ruleset>, n: usize, rng: &mut Rng) -> GameId {
     let game_id = create(games, ruleset, n, false).await;
     for _ in 0..MOVES {
         if !bot::bot_move(games, &game_id, rng).await.expect("a move") {
@@ -280,13 +280,13 @@ async fn finished(games: &Games, ruleset: &Arc<dyn Ruleset>, n: usize, rng: &mut
 }
 
 /// Ends a game the bots did not finish: its seats resign in turn.
-async fn end(games: &Games, game_id: &str) {
+async fn end(games: &Games, game_id: &GameId) {
     for seat in seats(games, game_id).await {
         if games.load(game_id).await.expect("loads").game.ended {
             break;
         }
         let caller = Caller {
-            game_id: game_id.to_owned(),
+            game_id: game_id.clone(),
             seat,
         };
         games.resign(&caller).await.expect("the seat resigns");

@@ -14,10 +14,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     let cli = despatch::cli::Cli::parse();
     // The config file goes into the environment before the runtime starts its threads.
-    if let Err(why) = cli
-        .load_config()
-        .and_then(|()| despatch::cli::init_logging())
-    {
+    let started = match cli.load_config() {
+        Ok(()) => despatch::cli::init_logging().map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    if let Err(why) = started {
         eprintln!("despatch: {why}");
         return ExitCode::from(EX_CONFIG);
     }

@@ -298,18 +298,30 @@ pub struct OutboxGauges {
 
 /// The page Prometheus scrapes: the outbox's gauges as the caller read them, then every metric
 /// of this process in the text format.
-pub fn render(outbox: OutboxGauges) -> Result<String, String> {
+pub fn render(outbox: OutboxGauges) -> Result<String, RenderError> {
     METRICS.outbox_waiting.set(outbox.waiting);
     METRICS.outbox_due.set(outbox.due);
     METRICS
         .outbox_oldest_due
         .set(outbox.oldest_due_secs.max(0.0));
     let mut out = Vec::new();
-    TextEncoder::new()
-        .encode(&METRICS.registry.gather(), &mut out)
-        .map_err(|e| format!("cannot encode the metrics: {e}"))?;
-    String::from_utf8(out).map_err(|e| format!("the metrics are not UTF-8: {e}"))
+    TextEncoder::new().encode(&METRICS.registry.gather(), &mut out)?;
+    Ok(String::from_utf8(out)?)
 }
+
+/// Why the metrics page could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("cannot encode the metrics: {0}")]
+    Encode(#[from] prometheus::Error),
+    #[error("the metrics are not UTF-8: {0}")]
+    Utf8(#[from] std::string::FromUtf8Error),
+}
+
+/// A metrics setting that is not understood, and what to write instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("DESPATCH_METRICS={0} is not understood: write on or off (or set DESPATCH_METRICS_BIND=host:port to serve /metrics on an address of its own)")]
+pub struct ExposureError(pub String);
 
 /// The content type of `render`'s page.
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -324,18 +336,14 @@ pub struct Exposure {
 }
 
 impl Exposure {
-    pub fn from_env() -> Result<Exposure, String> {
+    pub fn from_env() -> Result<Exposure, ExposureError> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let bind = var("DESPATCH_METRICS_BIND").map(|b| b.trim().to_owned());
         let on = match var("DESPATCH_METRICS").map(|v| v.trim().to_ascii_lowercase()) {
             None => false,
             Some(v) if matches!(v.as_str(), "on" | "1" | "true" | "yes") => true,
             Some(v) if matches!(v.as_str(), "off" | "0" | "false" | "no") => false,
-            Some(v) => {
-                return Err(format!(
-                    "DESPATCH_METRICS={v} is not understood: write on or off (or set DESPATCH_METRICS_BIND=host:port to serve /metrics on an address of its own)"
-                ))
-            }
+            Some(v) => return Err(ExposureError(v)),
         };
         Ok(Exposure {
             on_api_port: on && bind.is_none(),

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use common::TestApp;
 use despatch::engine::board::Pointed;
+use despatch::games::GameId;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 
@@ -1155,7 +1156,7 @@ async fn pointed_order(c: &Client, name: &str) -> String {
     written
 }
 
-async fn play_until_a_seat_may_point(site: &TestApp, game_id: &str, seed: u64) -> String {
+async fn play_until_a_seat_may_point(site: &TestApp, game_id: &GameId, seed: u64) -> String {
     play_until_pointing(site, game_id, seed, 600, |_, pointed| !pointed.is_empty())
         .await
         .unwrap_or_else(|| {
@@ -1168,7 +1169,7 @@ async fn play_until_a_seat_may_point(site: &TestApp, game_id: &str, seed: u64) -
 /// `wanted`: that seat; `None` when the game ends first or the moves run out.
 async fn play_until_pointing(
     site: &TestApp,
-    game_id: &str,
+    game_id: &GameId,
     seed: u64,
     moves: usize,
     wanted: impl Fn(&str, &[Pointed]) -> bool,
@@ -1841,7 +1842,7 @@ async fn two_players_play_audit_and_verify_in_real_browsers(site: TestApp) {
 /// looks for (given the game as loaded, the seat and its table): that seat and what was found.
 async fn play_until_pointed<T>(
     site: &TestApp,
-    game_id: &str,
+    game_id: &GameId,
     seed: u64,
     want: impl Fn(
         &despatch::engine::game::Game,
@@ -1872,7 +1873,7 @@ async fn play_until_pointed<T>(
 async fn open_seat(
     c: &Client,
     site: &TestApp,
-    game_id: &str,
+    game_id: &GameId,
     tokens: &[(String, String)],
     seat: &str,
 ) {
@@ -1941,7 +1942,7 @@ async fn order_box(c: &Client) -> String {
 
 /// Sends the order box and waits for the server to record it: the log grows by an event of
 /// `seat`.
-async fn send_and_check(c: &Client, site: &TestApp, game_id: &str, seat: &str, written: &str) {
+async fn send_and_check(c: &Client, site: &TestApp, game_id: &GameId, seat: &str, written: &str) {
     let before = site.store.events(game_id, 0, None).await.unwrap().len();
     c.find(Locator::Css("#move-form button[type=submit]"))
         .await
@@ -2793,7 +2794,7 @@ async fn press_suggestion(c: &Client, option: &str) {
 async fn recorded_or_refused(
     c: &Client,
     site: &TestApp,
-    game_id: &str,
+    game_id: &GameId,
     seat: &str,
     before: usize,
     name: &str,

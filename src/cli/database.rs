@@ -38,7 +38,8 @@ pub(super) async fn store_opening(settings: &Settings, also: &[String]) -> Resul
     retired.extend_from_slice(also);
     let unlocked = store
         .unlock_with(configured, &retired, &settings.key_file)
-        .await?;
+        .await
+        .map_err(|e| e.to_string())?;
     if unlocked.created_key_file {
         tracing::info!(
             "made the key file {} for the secrets at rest: keep it, and keep it out of database backups",
@@ -78,7 +79,9 @@ pub(super) async fn store_as_is(settings: &Settings) -> Result<Store, String> {
     }
     let secret = match &settings.notify.secret_key {
         Some(secret) => secret.clone(),
-        None => crate::store::sealing::read_key_file(&settings.key_file)?.ok_or_else(|| {
+        None => crate::store::sealing::read_key_file(&settings.key_file)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| {
             format!(
                 "no key to open the secrets at rest: DESPATCH_SECRET_KEY is not set and the key file {} does not exist (DESPATCH_KEY_FILE)",
                 settings.key_file.display()

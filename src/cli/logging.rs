@@ -6,7 +6,7 @@
 /// collectors get no escape codes; or one JSON object per line with `DESPATCH_LOG_FORMAT=json`,
 /// for log shippers. With `DESPATCH_LOG_FILE`, appended to that file instead (a mail server
 /// keeps a piped command's standard error in its own log, and may quote it in a bounce).
-pub fn init_logging() -> Result<(), String> {
+pub fn init_logging() -> Result<(), LogFileError> {
     use std::io::IsTerminal;
     use tracing_subscriber::fmt::writer::BoxMakeWriter;
     let filter =
@@ -17,11 +17,9 @@ pub fn init_logging() -> Result<(), String> {
                 .create(true)
                 .append(true)
                 .open(&path)
-                .map_err(|e| {
-                    format!(
-                        "cannot open the log file {} (DESPATCH_LOG_FILE): {e}",
-                        std::path::Path::new(&path).display()
-                    )
+                .map_err(|source| LogFileError {
+                    path: path.clone().into(),
+                    source,
                 })?;
             (BoxMakeWriter::new(std::sync::Mutex::new(file)), false)
         }
@@ -47,4 +45,12 @@ pub fn init_logging() -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The log file (`DESPATCH_LOG_FILE`) cannot be opened.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot open the log file {} (DESPATCH_LOG_FILE): {source}", .path.display())]
+pub struct LogFileError {
+    pub path: std::path::PathBuf,
+    pub source: std::io::Error,
 }

@@ -54,7 +54,7 @@ pub(super) async fn run(settings: &Settings) -> Result<ExitCode, Failure> {
             &settings.key_file,
         )
         .await
-        .map_err(|e| tempfail("cannot open the database's secrets", e))?;
+        .map_err(|e| tempfail("cannot open the database's secrets", e.to_string()))?;
     let base = base_url(settings, &unlocked.store)
         .await
         .map_err(|e| tempfail("cannot read the database", e))?;

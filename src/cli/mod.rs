@@ -45,7 +45,7 @@ pub struct Cli {
 impl Cli {
     /// Reads the config file, if one is named, into the environment. Call before any thread
     /// starts.
-    pub fn load_config(&self) -> Result<(), String> {
+    pub fn load_config(&self) -> Result<(), crate::config::file::ConfigFileError> {
         match &self.config {
             Some(path) => crate::config::file::load(path),
             None => Ok(()),

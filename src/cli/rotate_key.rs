@@ -53,9 +53,12 @@ fn new_secret(file: Option<&std::path::Path>) -> Result<(String, String), String
             "start Despatch with DESPATCH_SECRET_KEY set to the new key".into(),
         )),
         (None, Some(path)) => {
-            let secret = match crate::store::sealing::read_key_file(path)? {
-                Some(secret) => secret,
-                None => crate::store::sealing::create_key_file(path)?,
+            let secret = match crate::store::sealing::read_key_file(path) {
+                Ok(Some(secret)) => secret,
+                Ok(None) => {
+                    crate::store::sealing::create_key_file(path).map_err(|e| e.to_string())?
+                }
+                Err(e) => return Err(e.to_string()),
             };
             Ok((
                 secret,

@@ -17,7 +17,7 @@ use crate::http::{Application, ServerSettings};
 use crate::notify::scheduler::Scheduler;
 
 pub(super) async fn run(settings: &Settings) -> Result<ExitCode, Failure> {
-    crate::metrics::Exposure::from_env()?;
+    crate::metrics::Exposure::from_env().map_err(|e| e.to_string())?;
     let Opened {
         store,
         link_secret: secret,
@@ -63,7 +63,9 @@ pub(super) async fn run(settings: &Settings) -> Result<ExitCode, Failure> {
 /// read from the environment here, at the edge.
 fn server_settings(settings: &Settings) -> Result<ServerSettings, String> {
     let body_deadline = BodyDeadline::from_env();
-    let metrics = crate::metrics::Exposure::from_env()?.on_api_port;
+    let metrics = crate::metrics::Exposure::from_env()
+        .map_err(|e| e.to_string())?
+        .on_api_port;
     Ok(ServerSettings {
         bind: settings.bind.clone(),
         base_url: settings.base_url.clone(),
@@ -92,7 +94,7 @@ fn start_dispatching(games: &Games, settings: &Settings) -> Result<(), String> {
 
 /// Serves `/metrics` on an address of its own when `DESPATCH_METRICS_BIND` asks for it.
 pub(super) fn metrics_on_own_address(games: &Games) -> Result<(), String> {
-    let exposure = crate::metrics::Exposure::from_env()?;
+    let exposure = crate::metrics::Exposure::from_env().map_err(|e| e.to_string())?;
     if let Some(bind) = exposure.bind {
         let (server, address) = crate::http::observe::metrics_server(&bind, games.clone())
             .map_err(|e| format!("cannot serve metrics on {bind} (DESPATCH_METRICS_BIND): {e}"))?;

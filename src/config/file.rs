@@ -21,14 +21,13 @@ const PATHS: [&str; 4] = [
 
 /// The variables a config file sets, its relative paths made absolute; or what is wrong with
 /// it, naming the file and the line.
-pub fn read(path: &Path) -> Result<Vec<(String, String)>, String> {
-    let whole = std::path::absolute(path)
-        .map_err(|e| format!("cannot read the config file {}: {e}", path.display()))?;
+pub fn read(path: &Path) -> Result<Vec<(String, String)>, ConfigFileError> {
+    let whole = std::path::absolute(path).map_err(|e| unreadable(path, e.to_string()))?;
     let dir = whole.parent().unwrap_or(Path::new("/")).to_path_buf();
-    let lines = dotenvy::from_path_iter(&whole).map_err(|e| unreadable(path, &e))?;
+    let lines = dotenvy::from_path_iter(&whole).map_err(|e| unreadable(path, why(&e)))?;
     let mut vars = Vec::new();
     for line in lines {
-        let (key, value) = line.map_err(|e| unreadable(path, &e))?;
+        let (key, value) = line.map_err(|e| unreadable(path, why(&e)))?;
         let value = if PATHS.contains(&key.as_str()) {
             from(&dir, &value).display().to_string()
         } else if key == "DATABASE_URL" {
@@ -51,7 +50,7 @@ pub fn read(path: &Path) -> Result<Vec<(String, String)>, String> {
 
 /// Reads the file and sets each variable it holds that the environment does not set. Call it
 /// before any thread starts (`main` does): it changes the process's environment.
-pub fn load(path: &Path) -> Result<(), String> {
+pub fn load(path: &Path) -> Result<(), ConfigFileError> {
     for (key, value) in read(path)? {
         if std::env::var_os(&key).is_none() {
             std::env::set_var(key, value);
@@ -60,15 +59,30 @@ pub fn load(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn unreadable(path: &Path, e: &dotenvy::Error) -> String {
-    let why = match e {
+/// A config file that cannot be read, and why: the file and the line at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot read the config file {}: {why}", .path.display())]
+pub struct ConfigFileError {
+    pub path: PathBuf,
+    pub why: String,
+}
+
+fn unreadable(path: &Path, why: String) -> ConfigFileError {
+    ConfigFileError {
+        path: path.to_owned(),
+        why,
+    }
+}
+
+/// What is wrong, in the file's terms: the line that is not a setting, or the I/O error.
+fn why(e: &dotenvy::Error) -> String {
+    match e {
         dotenvy::Error::LineParse(line, at) => {
             format!("line '{line}' is not KEY=value (at character {at})")
         }
         dotenvy::Error::Io(io) => io.to_string(),
         other => other.to_string(),
-    };
-    format!("cannot read the config file {}: {why}", path.display())
+    }
 }
 
 fn from(dir: &Path, value: &str) -> PathBuf {
@@ -167,13 +181,15 @@ mod tests {
 
     #[test]
     fn a_missing_or_unreadable_file_is_named_with_its_fault() {
-        let missing = read(Path::new("/nonexistent/despatch.env")).unwrap_err();
+        let missing = read(Path::new("/nonexistent/despatch.env"))
+            .unwrap_err()
+            .to_string();
         assert!(
             missing.starts_with("cannot read the config file /nonexistent/despatch.env: "),
             "{missing}"
         );
         let (_dir, path) = written("DESPATCH_BIND=127.0.0.1:8080\nthis line is no setting\n");
-        let bad = read(&path).unwrap_err();
+        let bad = read(&path).unwrap_err().to_string();
         assert!(bad.contains("this line is no setting"), "{bad}");
         assert!(bad.contains(&path.display().to_string()), "{bad}");
     }

@@ -3,13 +3,14 @@
 use super::links;
 use crate::engine::canonical::sha256_hex;
 use crate::engine::ruleset::Seat;
+use crate::store::GameId;
 
 use super::{Games, Result, ServiceError};
 
 /// An authenticated caller.
 #[derive(Debug, Clone)]
 pub struct Caller {
-    pub game_id: String,
+    pub game_id: GameId,
     pub seat: Seat,
 }
 
@@ -18,7 +19,7 @@ impl Games {
     /// A seat's own token or a signed seat link token (`s1.…`, `s2.…`, from a notice's magic
     /// link) both open the seat; a seat link only while the seat's link generation is the one
     /// it was signed over (`links`: claims, new links and signing out everywhere revoke it).
-    pub async fn authenticate(&self, game_id: &str, token: Option<&str>) -> Result<Caller> {
+    pub async fn authenticate(&self, game_id: &GameId, token: Option<&str>) -> Result<Caller> {
         let token = token.ok_or(ServiceError::Unauthorized)?;
         // A game the fold cache holds exists, and its seats (which never change) are there:
         // a seat's own token is checked against them with no read. Otherwise, the store.
@@ -26,7 +27,7 @@ impl Games {
         let cached = self.folds.seat_by_token(game_id, &hash);
         if let Some(Some(seat)) = cached {
             return Ok(Caller {
-                game_id: game_id.to_owned(),
+                game_id: game_id.clone(),
                 seat: Seat::parse(&seat).map_err(ServiceError::Corrupt)?,
             });
         }
@@ -50,7 +51,7 @@ impl Games {
                 )));
             }
             return Ok(Caller {
-                game_id: game_id.to_owned(),
+                game_id: game_id.clone(),
                 seat: Seat::parse(&seat).map_err(ServiceError::Corrupt)?,
             });
         }
@@ -62,7 +63,7 @@ impl Games {
                 ServiceError::Forbidden(format!("this token is not a seat of game {game_id}"))
             })?;
         Ok(Caller {
-            game_id: game_id.to_owned(),
+            game_id: game_id.clone(),
             seat: Seat::parse(&seat.seat).map_err(ServiceError::Corrupt)?,
         })
     }

@@ -177,7 +177,7 @@ impl FoldCache {
         let mut inner = self.lock();
         let ahead = inner
             .entries
-            .get(&l.record.game_id)
+            .get(l.record.game_id.as_str())
             .is_some_and(|e| e.game.next_seq >= l.game.next_seq);
         if ahead {
             return;
@@ -350,7 +350,9 @@ impl FoldCache {
             return;
         }
         inner.bytes += entry.bytes();
-        inner.entries.insert(entry.record.game_id.clone(), entry);
+        inner
+            .entries
+            .insert(entry.record.game_id.to_string(), entry);
         while inner.entries.len() > self.limits.games || inner.bytes > self.limits.bytes {
             let oldest = inner
                 .entries

@@ -7,6 +7,7 @@
 //! snapshot has its whole log folded too, since its log page and its export fold that.
 
 use crate::engine::game::Game;
+use crate::store::GameId;
 
 use super::snapshots::would_not_load;
 use super::{Games, Result, ServiceError, WouldNotLoad};
@@ -14,12 +15,12 @@ use super::{Games, Result, ServiceError, WouldNotLoad};
 impl Games {
     /// The games `despatch check` folds: those not ended, or every one with `ended_too`, oldest
     /// first.
-    pub async fn games_to_check(&self, ended_too: bool) -> Result<Vec<String>> {
+    pub async fn games_to_check(&self, ended_too: bool) -> Result<Vec<GameId>> {
         Ok(self.store.game_ids(ended_too).await?)
     }
 
     /// Why the game does not load with this build, or `None` when it does.
-    pub async fn check_loads(&self, game_id: &str) -> Result<Option<WouldNotLoad>> {
+    pub async fn check_loads(&self, game_id: &GameId) -> Result<Option<WouldNotLoad>> {
         let loaded = match self.load_cold(game_id).await {
             Ok(loaded) => loaded,
             Err(ServiceError::WouldNotLoad(why)) => return Ok(Some(*why)),

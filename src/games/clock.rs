@@ -137,56 +137,67 @@ impl ClockPolicy {
     }
 
     /// Resolves a choice into a checked policy, or says what is wrong.
-    pub fn choose(choice: &ClockChoice) -> Result<ClockPolicy, String> {
+    pub fn choose(choice: &ClockChoice) -> Result<ClockPolicy, ClockError> {
         let policy = match choice {
-            ClockChoice::Preset(name) => ClockPolicy::preset(name).ok_or_else(|| {
-                format!(
-                    "there is no clock preset '{name}'; choose one of {} or spell the policy out",
-                    PRESETS.join(", ")
-                )
-            })?,
+            ClockChoice::Preset(name) => {
+                ClockPolicy::preset(name).ok_or_else(|| ClockError::NoSuchPreset(name.clone()))?
+            }
             ClockChoice::Policy(p) => p.clone(),
         };
         policy.check()?;
         Ok(policy)
     }
 
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ClockError> {
         if self.move_deadline_hours == 0 || self.move_deadline_hours > 24 * 60 {
-            return Err("move_deadline_hours must be between 1 and 1440 (60 days)".into());
+            return Err(ClockError::DeadlineHours);
         }
         if let Some(r) = self
             .reminders_hours
             .iter()
             .find(|r| **r == 0 || **r >= self.move_deadline_hours)
         {
-            return Err(format!(
-                "a reminder {r} h before the deadline must be between 1 h and the {} h deadline",
-                self.move_deadline_hours
-            ));
+            return Err(ClockError::Reminder {
+                hours: *r,
+                deadline: self.move_deadline_hours,
+            });
         }
         self.tz()?;
         if self.vacation_days_per_year > 366 {
-            return Err("vacation_days_per_year is at most 366".into());
+            return Err(ClockError::VacationDays);
         }
         if self.on_deadline == OnDeadline::Forfeit && self.forfeit_after == 0 {
-            return Err("forfeit_after must be at least 1".into());
+            return Err(ClockError::ForfeitAfter);
         }
         Ok(())
     }
 
-    pub fn tz(&self) -> Result<Tz, String> {
-        self.time_zone.parse::<Tz>().map_err(|_| {
-            format!(
-                "'{}' is not an IANA time zone (try Europe/London)",
-                self.time_zone
-            )
-        })
+    pub fn tz(&self) -> Result<Tz, ClockError> {
+        self.time_zone
+            .parse::<Tz>()
+            .map_err(|_| ClockError::TimeZone(self.time_zone.clone()))
     }
 
     pub fn deadline_length(&self) -> Duration {
         Duration::hours(i64::from(self.move_deadline_hours))
     }
+}
+
+/// What is wrong with a clock policy, said to the player who chose it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClockError {
+    #[error("there is no clock preset '{0}'; choose one of {presets} or spell the policy out", presets = PRESETS.join(", "))]
+    NoSuchPreset(String),
+    #[error("move_deadline_hours must be between 1 and 1440 (60 days)")]
+    DeadlineHours,
+    #[error("a reminder {hours} h before the deadline must be between 1 h and the {deadline} h deadline")]
+    Reminder { hours: u32, deadline: u32 },
+    #[error("'{0}' is not an IANA time zone (try Europe/London)")]
+    TimeZone(String),
+    #[error("vacation_days_per_year is at most 366")]
+    VacationDays,
+    #[error("forfeit_after must be at least 1")]
+    ForfeitAfter,
 }
 
 /// A stretch of time during which a clock does not run.

@@ -1,6 +1,7 @@
 //! The game's clock in its log: what a clock did appended as a `Clock` event (with the move a
 //! missed deadline makes), the game's policy read, vacations taken.
 
+use crate::store::GameId;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use utoipa::ToSchema;
@@ -76,7 +77,7 @@ impl Games {
     }
 
     /// The game's clock policy, if it has one.
-    pub async fn clock_policy(&self, game_id: &str) -> Result<Option<ClockPolicy>> {
+    pub async fn clock_policy(&self, game_id: &GameId) -> Result<Option<ClockPolicy>> {
         match self.store.clock(game_id).await? {
             None => Ok(None),
             Some(v) => serde_json::from_value(v)

@@ -10,7 +10,7 @@ use crate::engine::canonical::{random32, sha256_hex};
 use crate::engine::event::Event;
 use crate::engine::game::{Game, CHAIN_LENGTH};
 use crate::engine::ruleset::{ScenarioInfo, Seat, SeatDef, Setup};
-use crate::store::{Append, GameRecord, OutboxRecord, SeatRecord};
+use crate::store::{Append, GameId, GameRecord, OutboxRecord, SeatRecord};
 
 use super::moves::turn_notices;
 use super::{input, links, outbox, players, secrets, Games, Problem, Result, ServiceError};
@@ -69,7 +69,8 @@ pub struct SeatAccess {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct CreatedGame {
-    pub game_id: String,
+    #[schema(value_type = String)]
+    pub game_id: GameId,
     pub name: String,
     pub seats: Vec<SeatAccess>,
 }
@@ -101,7 +102,7 @@ impl Games {
         let info = ruleset.info();
         let game_id = new_game_id();
         let setup = Setup {
-            game_id: game_id.clone(),
+            game_id: game_id.to_string(),
             scenario: scenario.id.clone(),
             options,
             seats: seats.clone(),
@@ -407,19 +408,20 @@ fn kind_of(value: &Value) -> &'static str {
 }
 
 /// A new game id: a random UUID (version 4).
-fn new_game_id() -> String {
+fn new_game_id() -> GameId {
     let mut b = random32();
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
     let h = hex::encode(&b[..16]);
-    format!(
+    GameId::parse(&format!(
         "{}-{}-{}-{}-{}",
         &h[0..8],
         &h[8..12],
         &h[12..16],
         &h[16..20],
         &h[20..32]
-    )
+    ))
+    .expect("a UUID is a game id")
 }
 
 /// An invitation for every seat that does not act first, so that each player hears of the game

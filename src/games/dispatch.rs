@@ -2,6 +2,7 @@
 //! claiming and recording outbox rows, where a seat hears, which games run a clock. They ask
 //! `Games`, never the store (the parts import one way: the store is under games).
 
+use crate::store::GameId;
 use chrono::{DateTime, Utc};
 
 use super::outbox::{Channels, Claimed, OutboxRecord, Superseded, WebhookRecord};
@@ -87,22 +88,22 @@ impl Games {
     }
 
     /// Whether anything reaches the seat: an email address it hears on, or a hook that hears it.
-    pub async fn seat_reached(&self, game_id: &str, seat: &str) -> Result<bool> {
+    pub async fn seat_reached(&self, game_id: &GameId, seat: &str) -> Result<bool> {
         Ok(self.store.reaches(game_id, seat).await?)
     }
 
     /// Which channels a seat hears on (`channels` for a seat asking for its own).
-    pub async fn seat_channels(&self, game_id: &str, seat: &str) -> Result<Channels> {
+    pub async fn seat_channels(&self, game_id: &GameId, seat: &str) -> Result<Channels> {
         Ok(self.store.channels(game_id, seat).await?)
     }
 
     /// The game's webhooks, with their URLs and signing secrets, for the dispatcher to call.
-    pub async fn webhook_records(&self, game_id: &str) -> Result<Vec<WebhookRecord>> {
+    pub async fn webhook_records(&self, game_id: &GameId) -> Result<Vec<WebhookRecord>> {
         Ok(self.store.webhooks(game_id).await?)
     }
 
     /// The games with a clock that have not ended, for the scheduler.
-    pub async fn clocked_games(&self) -> Result<Vec<String>> {
+    pub async fn clocked_games(&self) -> Result<Vec<GameId>> {
         Ok(self.store.clocked_games().await?)
     }
 }

@@ -88,6 +88,18 @@ impl From<StoreError> for ServiceError {
     }
 }
 
+/// A proof asked of an event that has none is the asker's "not found"; one the log cannot
+/// give is the log's fault.
+impl From<super::proof::ProofError> for ServiceError {
+    fn from(e: super::proof::ProofError) -> Self {
+        if e.is_corrupt_log() {
+            ServiceError::Corrupt(e.to_string())
+        } else {
+            ServiceError::NotFound(e.to_string())
+        }
+    }
+}
+
 /// A path, an address or an argument that is no game id names no game: "not found", as for an
 /// id no game has, with what a game id is (`store::GameId`).
 impl From<GameIdError> for ServiceError {

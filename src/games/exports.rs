@@ -2,6 +2,7 @@
 //! runs, complete once it has ended, with the table talk in its header), the log as a viewer
 //! may read it, one roll's proof.
 
+use crate::store::GameId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -28,7 +29,7 @@ pub struct LogEntry {
 impl Games {
     /// Events from `from` on. Events hold nothing secret (secrets live in their own table until
     /// an event reveals them), so every reader gets the same events.
-    pub async fn events_after(&self, game_id: &str, from: u64) -> Result<Vec<Event>> {
+    pub async fn events_after(&self, game_id: &GameId, from: u64) -> Result<Vec<Event>> {
         self.store
             .game(game_id)
             .await?
@@ -43,7 +44,7 @@ impl Games {
     /// export parses only the first event (for the ruleset version) and serialises nothing
     /// again. The game record is read before the events: a game that ends in between is exported
     /// as still running (redacted), never as complete without its last event.
-    pub async fn export(&self, game_id: &str, viewer: &Viewer) -> Result<String> {
+    pub async fn export(&self, game_id: &GameId, viewer: &Viewer) -> Result<String> {
         let record = self
             .store
             .game(game_id)
@@ -65,7 +66,7 @@ impl Games {
         let header = Header {
             format: export::FORMAT.into(),
             version: export::VERSION,
-            game_id: game_id.into(),
+            game_id: game_id.to_string(),
             ruleset: record.ruleset,
             ruleset_version: version,
             exported_at: timestamp(chrono::Utc::now()),
@@ -93,7 +94,7 @@ impl Games {
     /// A complete export's header, with the game's table talk (`talk`) beside the events when
     /// there was any: every message, each marked `"kind": "talk"`. Talk is no event — it is in
     /// no hash — so it rides in the header, which readers of the events ignore.
-    async fn header_with_talk(&self, game_id: &str, header: &Header) -> Result<String> {
+    async fn header_with_talk(&self, game_id: &GameId, header: &Header) -> Result<String> {
         let l = self.load(game_id).await?;
         let talk = self.talk_for(&l, &Viewer::Everyone).await?;
         let mut text = serde_json::to_string(header).expect("serialisable");
@@ -108,7 +109,7 @@ impl Games {
     }
 
     /// The game's log as `viewer` may read it: each event with the lines it produced.
-    pub async fn log(&self, game_id: &str, viewer: &Viewer) -> Result<Vec<LogEntry>> {
+    pub async fn log(&self, game_id: &GameId, viewer: &Viewer) -> Result<Vec<LogEntry>> {
         let record = self
             .store
             .game(game_id)
@@ -152,13 +153,13 @@ impl Games {
     }
 
     /// The proof of one event's dice.
-    pub async fn proof(&self, game_id: &str, seq: u64) -> Result<proof::Proof> {
+    pub async fn proof(&self, game_id: &GameId, seq: u64) -> Result<proof::Proof> {
         let events = self.store.events(game_id, 0, Some(seq + 1)).await?;
         if events.is_empty() {
             return Err(ServiceError::NotFound(format!(
                 "there is no game {game_id}"
             )));
         }
-        proof::prove(&events, seq).map_err(ServiceError::NotFound)
+        Ok(proof::prove(&events, seq)?)
     }
 }

@@ -20,16 +20,21 @@ impl Games {
     }
 
     /// The metrics page, with the outbox's gauges read as of the service's now.
-    pub async fn metrics_page(&self) -> std::result::Result<String, String> {
-        let health = self
-            .store
-            .outbox_health(self.clock.now())
-            .await
-            .map_err(|e| format!("cannot read the outbox: {e}"))?;
-        crate::metrics::render(crate::metrics::OutboxGauges {
+    pub async fn metrics_page(&self) -> std::result::Result<String, MetricsPageError> {
+        let health = self.store.outbox_health(self.clock.now()).await?;
+        Ok(crate::metrics::render(crate::metrics::OutboxGauges {
             waiting: health.waiting,
             due: health.due,
             oldest_due_secs: health.oldest_due_secs,
-        })
+        })?)
     }
+}
+
+/// Why the metrics page could not be given.
+#[derive(Debug, thiserror::Error)]
+pub enum MetricsPageError {
+    #[error("cannot read the outbox: {0}")]
+    Outbox(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Render(#[from] crate::metrics::RenderError),
 }

@@ -29,6 +29,7 @@
 //! --once`) calls `Games::flush_announcements` first, which sends what is waiting and waits
 //! for it: the task would otherwise die with the process's runtime, its tick unsent.
 
+use crate::store::GameId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -346,11 +347,11 @@ impl super::Games {
 
     /// A page's watch on `game_id`, held while its live stream is open: on SQLite, while any
     /// game is watched the server notices the appends other processes make (`poll_commits`).
-    pub fn watch(&self, game_id: &str) -> Watch {
+    pub fn watch(&self, game_id: &GameId) -> Watch {
         self.watched.add(game_id);
         Watch {
             watched: self.watched.clone(),
-            game_id: game_id.to_owned(),
+            game_id: game_id.to_string(),
         }
     }
 
@@ -379,7 +380,7 @@ impl super::Games {
 
     /// The game's next seq as the store has it now (one read, no fold), or `None` when there
     /// is no such game: where a live stream starts, and what an answer by mail follows.
-    pub async fn next_seq(&self, game_id: &str) -> super::Result<Option<u64>> {
+    pub async fn next_seq(&self, game_id: &GameId) -> super::Result<Option<u64>> {
         Ok(self.store.game(game_id).await?.map(|g| g.next_seq))
     }
 }

@@ -1,6 +1,7 @@
 //! Loading a game: the cached fold moved on by what was appended since, or on a miss the latest
 //! snapshot and the events after it (`snapshots`).
 
+use crate::store::GameId;
 use std::sync::Arc;
 
 use crate::engine::event::Event;
@@ -34,7 +35,7 @@ impl Games {
     /// The store is asked before the cached fold is taken: a move of the game while the query
     /// is out extends the cached log in place, where a load holding it would make the move copy
     /// the whole log to extend it (`FoldCache::advance`).
-    pub async fn load(&self, game_id: &str) -> Result<Loaded> {
+    pub async fn load(&self, game_id: &GameId) -> Result<Loaded> {
         if let Some(from) = self.folds.next_seq(game_id) {
             let tail = self.store.events(game_id, from, None).await?;
             // Moved on meanwhile by a move here: the events it holds are not folded again.

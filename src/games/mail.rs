@@ -16,7 +16,7 @@ use super::{
 };
 use crate::engine::event::timestamp;
 use crate::engine::ruleset::{Prompt, Seat, Viewer};
-use crate::store::StoreError;
+use crate::store::{GameId, StoreError};
 
 /// A seat a mail reached, with the game as the message last read it.
 pub struct MailSeat {
@@ -25,7 +25,7 @@ pub struct MailSeat {
 }
 
 impl MailSeat {
-    pub fn game_id(&self) -> &str {
+    pub fn game_id(&self) -> &GameId {
         &self.caller.game_id
     }
 
@@ -110,7 +110,7 @@ impl Games {
     /// then does.
     pub async fn mail_seat(
         &self,
-        game_id: &str,
+        game_id: &GameId,
         seat_index: usize,
         from: &str,
     ) -> Result<Result<MailSeat, MailRefusal>> {
@@ -134,7 +134,7 @@ impl Games {
             return Ok(Err(MailRefusal::NotTheSeat { seat, seen }));
         }
         let caller = Caller {
-            game_id: game_id.to_owned(),
+            game_id: game_id.clone(),
             seat,
         };
         Ok(Ok(MailSeat { caller, game }))

@@ -274,7 +274,7 @@ impl Games {
     }
 
     /// The link a seat opens to play.
-    pub fn seat_link(&self, game_id: &str, token: &str) -> String {
+    pub fn seat_link(&self, game_id: &GameId, token: &str) -> String {
         format!("{}/games/{game_id}?token={token}", self.base_url)
     }
 }

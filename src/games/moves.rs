@@ -2,6 +2,7 @@
 //! loaded game, played with the service's world, appended with its secrets, notices and
 //! idempotency answer in one transaction, announced, and answered.
 
+use crate::store::GameId;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use utoipa::ToSchema;
@@ -302,7 +303,7 @@ impl Games {
     }
 
     /// A prompt's deadline passed: play it as a pass where the rules allow.
-    pub async fn timeout(&self, game_id: &str, seat: &Seat) -> Result<MoveResult> {
+    pub async fn timeout(&self, game_id: &GameId, seat: &Seat) -> Result<MoveResult> {
         let l = self.load(game_id).await?;
         self.commit(
             l,
@@ -362,7 +363,7 @@ impl Games {
         if let Some(answer) = answer {
             let email = answer(&result, &summary_of(&played.game));
             notices.push(OutboxRecord {
-                game_id: game_id.clone(),
+                game_id: game_id.to_string(),
                 seq: result.next_seq - 1,
                 channel: outbox::EMAIL.into(),
                 seat: None,

@@ -16,6 +16,7 @@
 //! - **Mail per address is limited** (`ADDRESS_MAIL`): past it a request is answered as usual
 //!   and sends nothing, so nobody can flood a player's mailbox through the form.
 
+use crate::store::GameId;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -85,7 +86,8 @@ pub struct Session {
 /// One of a player's games, as "My games" lists it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct MyGame {
-    pub game_id: String,
+    #[schema(value_type = String)]
+    pub game_id: GameId,
     pub name: String,
     /// The ruleset's title.
     pub ruleset: String,
@@ -278,7 +280,7 @@ impl Games {
         let mut pending = Pending::new();
         for g in &mut games {
             let placeholder = pending.placeholder(Credential::SeatLink {
-                game_id: g.game_id.clone(),
+                game_id: g.game_id.to_string(),
                 seat: g.seat.clone(),
             });
             g.link = self.seat_link(&g.game_id, &placeholder);
@@ -457,7 +459,7 @@ impl Games {
         });
         pending.attach(&mut payload);
         let row = OutboxRecord {
-            game_id: caller.game_id.clone(),
+            game_id: caller.game_id.to_string(),
             seq: 0,
             channel: CLAIM.into(),
             seat: None,
@@ -471,7 +473,7 @@ impl Games {
     /// Follows a claim's confirmation link: the seat it names gets the address it was mailed
     /// to — once, within `CLAIM_LIFETIME`. A seat whose address changes gets a new link
     /// generation: the links mailed to its old address stop opening it. The seat and the address.
-    pub async fn confirm_claim(&self, game_id: &str, token: &str) -> Result<(String, String)> {
+    pub async fn confirm_claim(&self, game_id: &GameId, token: &str) -> Result<(String, String)> {
         let taken = self
             .store
             .take_claim(

@@ -33,16 +33,37 @@ pub struct Proof {
     pub how_to_check: String,
 }
 
+/// Why an event's proof cannot be given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProofError {
+    /// The asker's mistake: no such event.
+    #[error("there is no event {0}")]
+    NoEvent(u64),
+    /// The asker's mistake: the event drew no public die, so there is nothing to prove.
+    #[error("event {0} rolled no public dice")]
+    NoDice(u64),
+    /// The log's fault: the chain the event's dice came from was never committed before it.
+    #[error("the chain's commitment is missing from the log")]
+    NoCommitment,
+    /// The log's fault: the event's revealed link cannot be read.
+    #[error("the link is not 32 bytes of hex")]
+    BadLink,
+}
+
+impl ProofError {
+    /// Whether the log itself is at fault (not the question asked of it).
+    pub fn is_corrupt_log(&self) -> bool {
+        matches!(self, ProofError::NoCommitment | ProofError::BadLink)
+    }
+}
+
 /// Builds the proof of event `seq` from the events up to it.
-pub fn prove(events: &[Event], seq: u64) -> Result<Proof, String> {
+pub fn prove(events: &[Event], seq: u64) -> Result<Proof, ProofError> {
     let event = events
         .iter()
         .find(|e| e.seq == seq)
-        .ok_or(format!("there is no event {seq}"))?;
-    let dice = event
-        .dice
-        .as_ref()
-        .ok_or(format!("event {seq} rolled no public dice"))?;
+        .ok_or(ProofError::NoEvent(seq))?;
+    let dice = event.dice.as_ref().ok_or(ProofError::NoDice(seq))?;
     // The previous link: the last event of the same chain with dice, or the chain's commitment.
     let mut previous = None;
     for e in events.iter().filter(|e| e.seq < seq).rev() {
@@ -67,9 +88,8 @@ pub fn prove(events: &[Event], seq: u64) -> Result<Proof, String> {
             break;
         }
     }
-    let (previous_link, previous_link_seq) =
-        previous.ok_or("the chain's commitment is missing from the log")?;
-    let link = hex32(&dice.link).ok_or("the link is not 32 bytes of hex")?;
+    let (previous_link, previous_link_seq) = previous.ok_or(ProofError::NoCommitment)?;
+    let link = hex32(&dice.link).ok_or(ProofError::BadLink)?;
     let stream = DiceStream::new(
         &link,
         &event.game_id,

@@ -8,6 +8,7 @@ use super::links::pending::{Credential, Pending};
 use super::links::{self, one_time_token, seat_token, unsubscribe_signature};
 use super::{Caller, Games, Result, ServiceError};
 use crate::engine::canonical::sha256_hex;
+use crate::store::GameId;
 
 impl Games {
     /// The values of a message's pending credentials, in order, minted with the link key now:
@@ -43,7 +44,7 @@ impl Games {
     }
 
     /// The token of a seat's link as it stands now (its current generation).
-    pub async fn seat_link_token(&self, game_id: &str, seat: &str) -> Result<String> {
+    pub async fn seat_link_token(&self, game_id: &GameId, seat: &str) -> Result<String> {
         let key = self.link_key().await?;
         let generation = self.link_generation(game_id, seat).await?;
         Ok(seat_token(&key, game_id, seat, generation))

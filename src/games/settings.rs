@@ -14,6 +14,7 @@
 //!   exactly one sends it. With the digest on, a seat's turn notices go by webhook only;
 //!   invitations, reminders, missed deadlines and results are still mailed as they happen.
 
+use crate::store::GameId;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -123,7 +124,7 @@ impl Games {
     }
 
     /// The time zone of seat `seat` of `game_id`, if it set one (a notice's).
-    pub async fn seat_time_zone(&self, game_id: &str, seat: &str) -> Result<Option<String>> {
+    pub async fn seat_time_zone(&self, game_id: &GameId, seat: &str) -> Result<Option<String>> {
         Ok(self.store.seat_time_zone(game_id, seat).await?)
     }
 

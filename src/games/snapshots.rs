@@ -202,7 +202,7 @@ pub(super) fn would_not_load(
         .unwrap_or("unknown")
         .to_owned();
     WouldNotLoad {
-        game_id: record.game_id.clone(),
+        game_id: record.game_id.to_string(),
         ruleset: record.ruleset.clone(),
         ruleset_version,
         seq,

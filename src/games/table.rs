@@ -3,6 +3,7 @@
 //! prompts, and the replay of a finished game one event at a time. The pages render this and add
 //! nothing of their own.
 
+use crate::store::GameId;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -345,7 +346,7 @@ impl Games {
     /// `whole_log` asks for every log entry rather than the tail.
     pub async fn table(
         &self,
-        game_id: &str,
+        game_id: &GameId,
         viewer: &Viewer,
         step: Option<u64>,
         whole_log: bool,
@@ -612,7 +613,7 @@ impl Games {
     }
 
     /// One event for its audit page, with the proof of its dice when it rolled.
-    pub async fn audit(&self, game_id: &str, seq: u64) -> Result<Audit> {
+    pub async fn audit(&self, game_id: &GameId, seq: u64) -> Result<Audit> {
         let record = self
             .store
             .game(game_id)
@@ -633,7 +634,7 @@ impl Games {
                 ))
             })?;
         let proof = match &event.dice {
-            Some(_) => Some(super::proof::prove(&events, seq).map_err(ServiceError::Corrupt)?),
+            Some(_) => Some(super::proof::prove(&events, seq)?),
             None => None,
         };
         let mut without_hash = serde_json::to_value(&event).expect("events serialise");

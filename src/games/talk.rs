@@ -146,7 +146,7 @@ impl Games {
         let notices: Vec<OutboxRecord> = readers
             .into_iter()
             .map(|reader| OutboxRecord {
-                game_id: caller.game_id.clone(),
+                game_id: caller.game_id.to_string(),
                 seq: after_seq,
                 channel: TALK.into(),
                 seat: Some(reader),

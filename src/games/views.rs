@@ -1,5 +1,6 @@
 //! Reading a game: its public summary, what a viewer may see, what a seat may do now.
 
+use crate::store::GameId;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use utoipa::ToSchema;
@@ -35,7 +36,7 @@ pub struct Summary {
 }
 
 impl Games {
-    pub async fn summary(&self, game_id: &str) -> Result<Summary> {
+    pub async fn summary(&self, game_id: &GameId) -> Result<Summary> {
         let l = self.load(game_id).await?;
         Ok(Summary {
             name: Some(super::players::name_of_loaded(&l)),
@@ -44,7 +45,7 @@ impl Games {
     }
 
     /// What a viewer may see of the game.
-    pub async fn view(&self, game_id: &str, viewer: &Viewer) -> Result<Value> {
+    pub async fn view(&self, game_id: &GameId, viewer: &Viewer) -> Result<Value> {
         let l = self.load(game_id).await?;
         let viewer = if l.game.ended {
             Viewer::Everyone

@@ -137,7 +137,7 @@ pub async fn logout(games: web::Data<Games>, req: HttpRequest) -> Answer {
     (status = 400, description = "the game id or the address is not valid, or the address was sent several links in the last minutes; nothing was sent", body = ErrorBody),
     (status = 401, description = "no seat token", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
-    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
     (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody),
     (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn claim(
@@ -173,10 +173,10 @@ pub struct NewSeatLink {
 /// at creation for programs, keeps working. The new link is in the answer, once.
 #[utoipa::path(post, path = "/api/games/{game_id}/new-link", security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 201, description = "the seat's new link; the links before it no longer open the seat", body = NewSeatLink),
-    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 400, description = "the path or the query holds a control character (the message says where); nothing was done", body = ErrorBody),
     (status = 401, description = "no seat token", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game, or is a seat link already replaced", body = ErrorBody),
-    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
     (status = 503, description = "the database is unavailable; nothing was changed", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn new_link(
     games: web::Data<Games>,
@@ -189,7 +189,7 @@ pub async fn new_link(
     let token = games.new_seat_link(&caller).await?;
     Ok(HttpResponse::Created().json(NewSeatLink {
         link: games.seat_link(&caller.game_id, &token),
-        game_id: caller.game_id,
+        game_id: caller.game_id.into(),
         seat: caller.seat.to_string(),
     }))
 }

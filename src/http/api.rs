@@ -89,8 +89,8 @@ pub async fn create_game(
 /// A game's public summary.
 #[utoipa::path(get, path = "/api/games/{game_id}", responses(
     (status = 200, description = "the game's public summary", body = crate::games::Summary),
-    (status = 400, description = "the game id is not valid", body = ErrorBody),
-    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 400, description = "the path or the query holds a control character (the message says where); nothing was done", body = ErrorBody),
+    (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn summary(games: web::Data<Games>, path: web::Path<String>) -> Answer {
     let game_id = GameId::parse(&path)?;
@@ -100,9 +100,9 @@ pub async fn summary(games: web::Data<Games>, path: web::Path<String>) -> Answer
 /// What the caller may see: its seat's view with a bearer token, the public view without.
 #[utoipa::path(get, path = "/api/games/{game_id}/view", security((), ("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "summary, the view, and board_text: the board in plain text where the game draws one"),
-    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 400, description = "the path or the query holds a control character (the message says where); nothing was done", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
-    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn view(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let game_id = GameId::parse(&path)?;
@@ -113,10 +113,10 @@ pub async fn view(games: web::Data<Games>, path: web::Path<String>, req: HttpReq
 /// The caller's legal moves now.
 #[utoipa::path(get, path = "/api/games/{game_id}/moves", security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "prompts"),
-    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 400, description = "the path or the query holds a control character (the message says where); nothing was done", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
-    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn legal_moves(
     games: web::Data<Games>,
@@ -136,7 +136,7 @@ pub async fn legal_moves(
         (status = 400, description = "the request is not valid (the message says which field); nothing was recorded", body = ErrorBody),
         (status = 401, description = "no seat token was sent", body = ErrorBody),
         (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
-        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
         (status = 409, description = "`stale_seq`: expected_seq is not the game's next seq (the answer carries `current_seq`); or `in_progress`: a move with the same idempotency key is still being recorded. Nothing was recorded", body = ErrorBody),
         (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody),
         (status = 422, description = "`rule`: refused by a rule (the answer names it); or `idempotency_mismatch`: the idempotency key was used with another body. Nothing was recorded", body = ErrorBody),
@@ -160,10 +160,10 @@ pub async fn submit(
 /// The caller's seat resigns.
 #[utoipa::path(post, path = "/api/games/{game_id}/resign", security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 201, description = "the resignation is recorded", body = crate::games::MoveResult),
-    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 400, description = "the path or the query holds a control character (the message says where); nothing was done", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
-    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
     (status = 409, description = "the game moved on while the resignation was recorded; nothing was recorded", body = ErrorBody),
     (status = 422, description = "refused by a rule (the game has ended, for one); nothing was recorded", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem); nothing was recorded", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
@@ -201,9 +201,9 @@ fn seq_param(name: &str, value: &str) -> Result<u64, ApiError> {
 /// Events after seq N. Events carry no secret, so every caller gets the same events.
 #[utoipa::path(get, path = "/api/games/{game_id}/events", params(After), security((), ("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "events"),
-    (status = 400, description = "`after` or the game id is not valid (the message says which)", body = ErrorBody),
+    (status = 400, description = "`after` is not a seq (a whole number from 0 to 9223372036854775807)", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
-    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn events(
     games: web::Data<Games>,
@@ -225,9 +225,9 @@ pub async fn events(
 /// The export (JSON Lines): redacted for the caller while the game runs, complete after.
 #[utoipa::path(get, path = "/api/games/{game_id}/export", security((), ("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "JSON Lines export", content_type = "application/x-ndjson"),
-    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 400, description = "the path or the query holds a control character (the message says where); nothing was done", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
-    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
     (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn export(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let game_id = GameId::parse(&path)?;
@@ -248,7 +248,7 @@ pub async fn export(games: web::Data<Games>, path: web::Path<String>, req: HttpR
         ("seq" = u64, Path, minimum = 0, maximum = 9223372036854775807_u64, description = "the event's seq")),
     responses(
         (status = 200, description = "the event's dice and how to check them", body = crate::games::proof::Proof),
-        (status = 400, description = "`seq` or the game id is not valid (the message says which)", body = ErrorBody),
+        (status = 400, description = "`seq` is not a seq (a whole number from 0 to 9223372036854775807)", body = ErrorBody),
         (status = 404, description = "no such game, no such event, or no dice there", body = ErrorBody),
         (status = 503, description = "`unavailable`: the database is unavailable; or `game_does_not_load`: the game's stored log does not fold with this server (the answer names the event and the problem)", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn proof(games: web::Data<Games>, path: web::Path<(String, String)>) -> Answer {

@@ -688,7 +688,7 @@ pub async fn create_game(
         Ok(created) => rendered(
             StatusCode::CREATED,
             "created.html",
-            context! { game_id => created.game_id, name => created.name, seats => v(&created.seats), flash => None::<String>, error => None::<String> },
+            context! { game_id => created.game_id.as_str(), name => created.name, seats => v(&created.seats), flash => None::<String>, error => None::<String> },
         ),
         Err(ServiceError::Invalid(problems)) => {
             let problems = problems

@@ -34,7 +34,7 @@ fn frame(tick: &Tick) -> web::Bytes {
 struct StreamState {
     first: Option<Tick>,
     rx: tokio::sync::broadcast::Receiver<Tick>,
-    game_id: String,
+    game_id: GameId,
     games: Games,
     keepalive: tokio::time::Interval,
     /// The `next_seq` last sent: pushes that arrive late (a NOTIFY from before the page
@@ -51,7 +51,7 @@ struct StreamState {
 /// token or seat link) is checked when given; the stream says nothing a spectator may not know.
 #[utoipa::path(get, path = "/api/games/{game_id}/stream", security((), ("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "text/event-stream of `event: game`", content_type = "text/event-stream"),
-    (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 400, description = "the path or the query holds a control character (the message says where); nothing was done", body = ErrorBody), (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn stream(
     games: web::Data<Games>,
     hub: web::Data<Hub>,
@@ -77,7 +77,7 @@ pub async fn stream(
             next_seq,
         }),
         rx,
-        game_id: game_id.to_string(),
+        game_id: game_id.clone(),
         games: games.get_ref().clone(),
         keepalive,
         sent: 0,
@@ -93,7 +93,7 @@ pub async fn stream(
         loop {
             tokio::select! {
                 got = s.rx.recv() => match got {
-                    Ok(tick) if tick.game_id == s.game_id && tick.next_seq > s.sent => {
+                    Ok(tick) if s.game_id == tick.game_id.as_str() && tick.next_seq > s.sent => {
                         s.sent = tick.next_seq;
                         return Some((Ok(frame(&tick)), s));
                     }
@@ -103,7 +103,7 @@ pub async fn stream(
                         if let Ok(Some(next_seq)) = s.games.next_seq(&s.game_id).await {
                             if next_seq > s.sent {
                                 s.sent = next_seq;
-                                let tick = Tick { game_id: s.game_id.clone(), next_seq };
+                                let tick = Tick { game_id: s.game_id.to_string(), next_seq };
                                 return Some((Ok(frame(&tick)), s));
                             }
                         }
@@ -125,7 +125,7 @@ pub async fn stream(
 
 /// The channels the caller's seat hears on.
 #[utoipa::path(get, path = "/api/games/{game_id}/channels", security(("seat_token" = []), ("seat_link" = [])), responses(
-    (status = 200, description = "{email, webhooks}"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 200, description = "{email, webhooks}"), (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 400, description = "the path or the query holds a control character (the message says where); nothing was done", body = ErrorBody), (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn channels(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -141,8 +141,8 @@ pub async fn channels(
 #[utoipa::path(put, path = "/api/games/{game_id}/channels", security(("seat_token" = []), ("seat_link" = [])),
     request_body(content = Object, description = "`{\"email\": bool, \"webhooks\": bool}`"), responses(
     (status = 200, description = "{email, webhooks}"),
-    (status = 400, description = "the body is not `{email, webhooks}` or the game id is not valid", body = ErrorBody),
-    (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 400, description = "the body is not `{email, webhooks}`", body = ErrorBody),
+    (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn set_channels(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -300,7 +300,7 @@ fn unsubscribe_refused(e: &ServiceError) -> HttpResponse {
 #[utoipa::path(post, path = "/api/games/{game_id}/webhooks", request_body = NewWebhook, security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 201, description = "registered; the secret is in this answer only", body = crate::games::Webhook),
     (status = 400, description = "the webhook is not valid (the message says which field)", body = ErrorBody),
-    (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn add_webhook(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -315,7 +315,7 @@ pub async fn add_webhook(
 
 /// The caller's seat's webhooks and the game-wide ones (without secrets).
 #[utoipa::path(get, path = "/api/games/{game_id}/webhooks", security(("seat_token" = []), ("seat_link" = [])), responses(
-    (status = 200, description = "hooks"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 200, description = "hooks"), (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 400, description = "the path or the query holds a control character (the message says where); nothing was done", body = ErrorBody), (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn webhooks(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -350,7 +350,7 @@ pub async fn delete_webhook(
 #[utoipa::path(post, path = "/api/games/{game_id}/vacation", request_body = VacationRequest, security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 201, description = "recorded"),
     (status = 400, description = "the vacation is not valid or not allowed (the message says why); nothing was recorded", body = ErrorBody),
-    (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 401, description = "no seat token was sent", body = ErrorBody), (status = 403, description = "the token is not a seat of this game", body = ErrorBody), (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody), (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn vacation(
     games: web::Data<Games>,
     path: web::Path<String>,
@@ -365,7 +365,7 @@ pub async fn vacation(
 
 /// The game's clock policy and each waiting seat's deadline.
 #[utoipa::path(get, path = "/api/games/{game_id}/clock", responses(
-    (status = 200, description = "policy and deadlines"), (status = 400, description = "the game id is not valid", body = ErrorBody), (status = 404, description = "no such game", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
+    (status = 200, description = "policy and deadlines"), (status = 400, description = "the path or the query holds a control character (the message says where); nothing was done", body = ErrorBody), (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody), (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn clock(games: web::Data<Games>, path: web::Path<String>) -> Answer {
     let game_id = GameId::parse(&path)?;
     let l = games.load(&game_id).await?;

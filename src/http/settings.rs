@@ -122,7 +122,7 @@ async fn seat_page(
     refusal: Option<Refusal>,
     new_hook: Option<Webhook>,
 ) -> HttpResponse {
-    let game_id = caller.game_id.as_str();
+    let game_id = &caller.game_id;
     let page = async {
         let l = games.load(game_id).await?;
         let record = l
@@ -139,7 +139,7 @@ async fn seat_page(
         let time_zone = games.time_zone(caller).await?;
         Ok::<_, ServiceError>(context! {
             time_zone,
-            game_id,
+            game_id => game_id.as_str(),
             game_name => crate::games::players::name_of_loaded(&l),
             seat_name => record.name,
             email => record.email,

@@ -39,10 +39,10 @@ pub struct TalkList {
 /// The table talk the seat may read, oldest first.
 #[utoipa::path(get, path = "/api/games/{game_id}/talk", security(("seat_token" = []), ("seat_link" = [])), responses(
     (status = 200, description = "the messages this seat may read", body = TalkList),
-    (status = 400, description = "the game id is not valid", body = ErrorBody),
+    (status = 400, description = "the path or the query holds a control character (the message says where); nothing was done", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
-    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
     (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]
 pub async fn read(games: web::Data<Games>, path: web::Path<String>, req: HttpRequest) -> Answer {
     let caller = games
@@ -50,7 +50,7 @@ pub async fn read(games: web::Data<Games>, path: web::Path<String>, req: HttpReq
         .await?;
     let talk = games.talk_of(&caller).await?;
     Ok(HttpResponse::Ok().json(TalkList {
-        game_id: caller.game_id,
+        game_id: caller.game_id.into(),
         seat: caller.seat.to_string(),
         talk,
     }))
@@ -63,7 +63,7 @@ pub async fn read(games: web::Data<Games>, path: web::Path<String>, req: HttpReq
     (status = 400, description = "an empty or over-long message, no such seat, or the seat's own; nothing was sent", body = ErrorBody),
     (status = 401, description = "no seat token was sent", body = ErrorBody),
     (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
-    (status = 404, description = "no such game", body = ErrorBody),
+    (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
     (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody),
     (status = 422, description = "the rules allow no such `tell` now (the message names the rule); nothing was sent", body = ErrorBody),
     (status = 503, description = "the database is unavailable", body = ErrorBody, headers(("Retry-After" = u64, description = "seconds to wait")))))]

@@ -152,7 +152,7 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
         Ok(target) => target,
         Err(why) => return Ok(letter.answer(None, 0, None, answer::not_addressed(&why))),
     };
-    let game_id = target.game_id.as_str();
+    let game_id = &target.game_id;
     // Only the seat's own address is answered. A From header is anyone's to write: an answer
     // to a stranger (or to whoever a stranger names) would carry the game and the seat to an
     // address nobody checked — backscatter. Nothing is changed and nothing is sent.
@@ -187,7 +187,7 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
             .answers
             .iter()
             .filter_map(|id| notice_seq(id))
-            .find(|(g, _)| g == game_id)
+            .find(|(g, _)| *game_id == g.as_str())
             .map(|(_, seq)| seq);
         // Orders are answered in the move's own append: the move and its answer are written
         // together or not at all, so a failure between the two cannot leave a move its player
@@ -228,7 +228,7 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
                         read_up_to.as_deref(),
                     );
                     return Ok(Receipt::Answered {
-                        game_id: Some(game_id.to_owned()),
+                        game_id: Some(game_id.to_string()),
                         seen: result.next_seq.saturating_sub(1),
                         reply: letter.reply(reply_to, text),
                         queued: true,
@@ -243,7 +243,7 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
                     out.push(answer::waiting(&seat.summary()));
                 }
                 return Ok(Receipt::Answered {
-                    game_id: Some(game_id.to_owned()),
+                    game_id: Some(game_id.to_string()),
                     seen: seat.seen(),
                     reply: letter.reply(reply_to, out.join("\n\n")),
                     queued: false,

@@ -344,7 +344,7 @@ impl Dispatcher {
                 d.body = fill(&d.body);
                 let hooks = self
                     .games
-                    .webhook_records(&r.game_id)
+                    .webhook_records(&r.game().map_err(|e| e.to_string())?)
                     .await
                     .map_err(|e| e.to_string())?;
                 match hooks.iter().find(|h| h.hook_id == d.hook_id) {
@@ -368,7 +368,7 @@ impl Dispatcher {
         let heard = match &r.seat {
             Some(seat) => self
                 .games
-                .seat_reached(&r.game_id, seat)
+                .seat_reached(&r.game().map_err(|e| e.to_string())?, seat)
                 .await
                 .map_err(|e| e.to_string())?,
             None => true,
@@ -441,8 +441,9 @@ impl Dispatcher {
         let r = &claim.row.record;
         let c = &composed.context;
         let games = &self.games;
+        let game_id = r.game().map_err(|e| e.to_string())?;
         let channels = games
-            .seat_channels(&r.game_id, &c.seat)
+            .seat_channels(&game_id, &c.seat)
             .await
             .map_err(|e| e.to_string())?;
         let mut out = Vec::new();
@@ -513,7 +514,7 @@ impl Dispatcher {
             Vec::new()
         } else {
             games
-                .webhook_records(&r.game_id)
+                .webhook_records(&game_id)
                 .await
                 .map_err(|e| e.to_string())?
         };

@@ -122,7 +122,7 @@ pub async fn compose(
         .seat
         .clone()
         .ok_or_else(|| format!("notice {} names no seat", row.id))?;
-    let game_id = &r.game_id;
+    let game_id = &r.game().map_err(|e| e.to_string())?;
     // What the database says beside the game is read first: while a notice holds the game's
     // log, a move of that game copies the log to extend it (`games::cache`), so the game is
     // held from its load to the end without waiting on another read.
@@ -225,11 +225,11 @@ pub async fn compose(
     // outbox row holds a link that opens the seat (`links::pending`).
     let mut credentials = Pending::new();
     let token = credentials.placeholder(Credential::SeatLink {
-        game_id: game_id.clone(),
+        game_id: game_id.to_string(),
         seat: seat_id.clone(),
     });
     let unsubscribe = credentials.placeholder(Credential::Unsubscribe {
-        game_id: game_id.clone(),
+        game_id: game_id.to_string(),
         seat: seat_id.clone(),
         channel: "email".into(),
     });
@@ -257,7 +257,7 @@ pub async fn compose(
     };
     let context = NoticeContext {
         event: r.channel.clone(),
-        game_id: game_id.clone(),
+        game_id: game_id.to_string(),
         game_short: game_id.chars().take(8).collect(),
         seq: head_seq,
         head_seq,

@@ -24,18 +24,18 @@ use crate::engine::game::{Game, Move};
 use crate::engine::ruleset::Seat;
 use crate::games::clock::{clock_of, seat_deadline, seat_of, ClockPolicy, OnDeadline};
 use crate::games::outbox::{OutboxRecord, DEADLINE, REMINDER};
-use crate::games::{Games, Loaded, ServiceError};
+use crate::games::{GameId, Games, Loaded, ServiceError};
 
 /// What the scheduler did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fired {
     Reminder {
-        game_id: String,
+        game_id: GameId,
         seat: String,
         hours_before: u32,
     },
     Deadline {
-        game_id: String,
+        game_id: GameId,
         seat: String,
         action: &'static str,
     },
@@ -151,7 +151,7 @@ impl Scheduler {
     }
 
     /// Fires whatever is due in one game, one append at a time.
-    pub async fn tick_game(&self, game_id: &str) -> Result<Vec<Fired>, String> {
+    pub async fn tick_game(&self, game_id: &GameId) -> Result<Vec<Fired>, String> {
         let Some(policy) = self
             .games
             .clock_policy(game_id)
@@ -188,7 +188,7 @@ impl Scheduler {
     ) -> Result<Fired, ServiceError> {
         let game_id = l.record.game_id.clone();
         let notice = |channel: &str, seat: &Seat, payload: Value| OutboxRecord {
-            game_id: game_id.clone(),
+            game_id: game_id.to_string(),
             seq: l.game.next_seq,
             channel: channel.into(),
             seat: Some(seat.to_string()),

@@ -88,6 +88,21 @@ const ANY_SEALED_WEBHOOK: &str = "SELECT game_id, hook_id AS name, NULL AS seat,
 /// What a pass over every stored secret does to one value: `None` leaves it as it is.
 type Rewrite<'a> = dyn Fn(RowId<'_>, &str) -> Result<Option<String>> + Send + Sync + 'a;
 
+/// Why a store could not be given its key, for the operator: what to set or restore.
+#[derive(Debug, thiserror::Error)]
+pub enum UnlockError {
+    #[error(transparent)]
+    KeyFile(#[from] sealing::KeyFileError),
+    #[error("the database holds sealed secrets (dice chains, hidden seeds, sealed choices, webhook secrets) but there is no key to open them: set DESPATCH_SECRET_KEY, or DESPATCH_KEY_FILE to the file holding the key they were sealed with ({} does not exist). Despatch makes a new key only for a database with no sealed secrets.", .0.display())]
+    NoKey(std::path::PathBuf),
+    #[error("cannot open the secrets at rest: {0}")]
+    Open(StoreError),
+    #[error("cannot seal the secrets kept in plain text: {0}")]
+    SealPlain(StoreError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// What a pass asks of the live processes before it writes anything (`rotate_key`): an error
 /// refuses the pass.
 type Guard<'a> = dyn Fn(&[ProcessRecord]) -> Result<()> + Send + Sync + 'a;
@@ -103,7 +118,7 @@ impl Store {
         self,
         configured: Option<&str>,
         key_file: &Path,
-    ) -> Result<Unlocked, String> {
+    ) -> Result<Unlocked, UnlockError> {
         self.unlock_with(configured, &[], key_file).await
     }
 
@@ -115,22 +130,15 @@ impl Store {
         configured: Option<&str>,
         retired: &[String],
         key_file: &Path,
-    ) -> Result<Unlocked, String> {
+    ) -> Result<Unlocked, UnlockError> {
         let mut created_key_file = false;
         let secret = match configured {
             Some(secret) => secret.to_owned(),
             None => match sealing::read_key_file(key_file)? {
                 Some(secret) => secret,
                 None => {
-                    if self
-                        .holds_sealed_secrets()
-                        .await
-                        .map_err(|e| e.to_string())?
-                    {
-                        return Err(format!(
-                            "the database holds sealed secrets (dice chains, hidden seeds, sealed choices, webhook secrets) but there is no key to open them: set DESPATCH_SECRET_KEY, or DESPATCH_KEY_FILE to the file holding the key they were sealed with ({} does not exist). Despatch makes a new key only for a database with no sealed secrets.",
-                            key_file.display()
-                        ));
+                    if self.holds_sealed_secrets().await? {
+                        return Err(UnlockError::NoKey(key_file.to_owned()));
                     }
                     match sealing::create_key_file(key_file) {
                         Ok(secret) => {
@@ -144,14 +152,11 @@ impl Store {
             },
         };
         let store = self.with_key(SecretKey::from_secret(&secret).with_retired(retired));
-        store
-            .check_key()
-            .await
-            .map_err(|e| format!("cannot open the secrets at rest: {e}"))?;
+        store.check_key().await.map_err(UnlockError::Open)?;
         let sealed = store
             .seal_plain_rows()
             .await
-            .map_err(|e| format!("cannot seal the secrets kept in plain text: {e}"))?;
+            .map_err(UnlockError::SealPlain)?;
         // Links are signed with the operator's secret, kept outside the database, always: a
         // link key kept in the database (older databases; a service built without a secret)
         // would let a copy of the database open every seat (issue 35).

@@ -25,9 +25,11 @@ impl Store {
     }
 
     /// The games whose clock runs: they have a policy and have not ended.
-    pub async fn clocked_games(&self) -> Result<Vec<String>> {
+    pub async fn clocked_games(&self) -> Result<Vec<super::GameId>> {
         let sql = "SELECT c.game_id FROM clocks c JOIN games g ON g.game_id = c.game_id
                    WHERE NOT g.ended ORDER BY c.game_id";
-        Ok(db_run!(self, reader pool => sqlx::query_scalar(sql).fetch_all(pool).await?))
+        let ids: Vec<String> =
+            db_run!(self, reader pool => sqlx::query_scalar(sql).fetch_all(pool).await?);
+        ids.iter().map(|id| super::rows::stored_id(id)).collect()
     }
 }

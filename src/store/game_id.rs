@@ -126,6 +126,33 @@ impl<'de> Deserialize<'de> for GameId {
     }
 }
 
+/// Bound into SQL as its text. (Read back from a row it is parsed: `store::rows::stored_id`,
+/// or `#[sqlx(try_from = "String")]` on a record's field — never decoded unchecked.)
+impl<DB: sqlx::Database> sqlx::Type<DB> for GameId
+where
+    str: sqlx::Type<DB>,
+{
+    fn type_info() -> DB::TypeInfo {
+        <str as sqlx::Type<DB>>::type_info()
+    }
+
+    fn compatible(ty: &DB::TypeInfo) -> bool {
+        <str as sqlx::Type<DB>>::compatible(ty)
+    }
+}
+
+impl<'q, DB: sqlx::Database> sqlx::Encode<'q, DB> for GameId
+where
+    for<'s> &'s str: sqlx::Encode<'q, DB>,
+{
+    fn encode_by_ref(
+        &self,
+        buf: &mut <DB as sqlx::Database>::ArgumentBuffer,
+    ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+        <&str as sqlx::Encode<'q, DB>>::encode_by_ref(&self.0.as_str(), buf)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -108,7 +108,7 @@ pub use webhooks::WebhookRecord;
 /// A game as the store knows it (the rest is in its events).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
-    pub game_id: String,
+    pub game_id: GameId,
     pub ruleset: String,
     pub scenario: String,
     /// RFC 3339.
@@ -126,7 +126,8 @@ pub struct GameRecord {
 /// A seat of a game. The token is stored only as its SHA-256.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct SeatRecord {
-    pub game_id: String,
+    #[sqlx(try_from = "String")]
+    pub game_id: GameId,
     pub seat: String,
     pub name: String,
     pub email: Option<String>,
@@ -163,6 +164,14 @@ pub struct OutboxRecord {
     /// gathered notices of reactive windows, docs/notifications.md).
     #[serde(skip)]
     pub delay: std::time::Duration,
+}
+
+impl OutboxRecord {
+    /// The game the row is about, parsed as it leaves the store. An account mail (a sign-in
+    /// link) is about no game: its `game_id` is empty, and this refuses it.
+    pub fn game(&self) -> std::result::Result<GameId, GameIdError> {
+        GameId::parse(&self.game_id)
+    }
 }
 
 /// An outbox row as read back.
@@ -372,7 +381,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             if inserted.rows_affected() == 0 {
-                return Err(StoreError::Duplicate(game.game_id.clone()));
+                return Err(StoreError::Duplicate(game.game_id.to_string()));
             }
             for (position, seat) in seats.iter().enumerate() {
                 if seat.game_id != game.game_id {
@@ -433,11 +442,12 @@ impl Store {
 
     /// The ids of the games not ended, or of every game with `ended_too`, oldest first
     /// (`despatch check`).
-    pub async fn game_ids(&self, ended_too: bool) -> Result<Vec<String>> {
+    pub async fn game_ids(&self, ended_too: bool) -> Result<Vec<GameId>> {
         let sql = "SELECT game_id FROM games WHERE $1 OR NOT ended ORDER BY created_at, game_id";
-        db_run!(retried self, reader pool => {
+        let ids: Vec<String> = db_run!(retried self, reader pool => {
             Ok(sqlx::query_scalar(sql).bind(ended_too).fetch_all(pool).await?)
-        })
+        })?;
+        ids.iter().map(|id| rows::stored_id(id)).collect()
     }
 
     /// Events with `from <= seq < to` (`to = None`: to the end), in order.

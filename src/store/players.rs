@@ -8,12 +8,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Result, Store};
+use super::{GameId, Result, Store};
 
 /// A seat an email address holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct PlayerSeat {
-    pub game_id: String,
+    #[sqlx(try_from = "String")]
+    pub game_id: GameId,
     pub seat: String,
     /// The seat's player name.
     pub name: String,

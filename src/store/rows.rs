@@ -61,7 +61,7 @@ pub(super) struct GameRow {
 impl GameRow {
     pub(super) fn record(self) -> Result<GameRecord> {
         Ok(GameRecord {
-            game_id: self.game_id,
+            game_id: stored_id(&self.game_id)?,
             ruleset: self.ruleset,
             scenario: self.scenario,
             created_at: self.created_at,
@@ -282,4 +282,9 @@ pub(super) fn seq_range(from: u64, to: Option<u64>) -> (i64, Option<i64>) {
         i64::try_from(from).unwrap_or(i64::MAX),
         to.and_then(|to| i64::try_from(to).ok()),
     )
+}
+
+/// A game id read back from a row: valid, or the row is corrupt (ids are checked on the way in).
+pub(super) fn stored_id(text: &str) -> Result<super::GameId> {
+    super::GameId::parse(text).map_err(|e| StoreError::Corrupt(e.to_string()))
 }

@@ -297,32 +297,61 @@ pub fn is_sealed(stored: &str) -> bool {
     stored.starts_with(SEALED) || stored.starts_with(SEALED_V1)
 }
 
+/// What went wrong with a key file, for the operator: the file and what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyFileError {
+    #[error("the key file {} is empty: restore the key the secrets were sealed with, or set DESPATCH_SECRET_KEY", .0.display())]
+    Empty(std::path::PathBuf),
+    #[error("cannot read the key file {}: {source}", .path.display())]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot create the folder {}: {source}", .path.display())]
+    Folder {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot create the key file {}: {source}", .path.display())]
+    Create {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write the key file {}: {source}", .path.display())]
+    Write {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// Reads the secret a key file holds (its text, trimmed). `None` when the file does not exist.
-pub fn read_key_file(path: &Path) -> Result<Option<String>, String> {
+pub fn read_key_file(path: &Path) -> Result<Option<String>, KeyFileError> {
     match std::fs::read_to_string(path) {
         Ok(text) => {
             let secret = text.trim();
             if secret.is_empty() {
-                Err(format!(
-                    "the key file {} is empty: restore the key the secrets were sealed with, or set DESPATCH_SECRET_KEY",
-                    path.display()
-                ))
+                Err(KeyFileError::Empty(path.to_owned()))
             } else {
                 Ok(Some(secret.to_owned()))
             }
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read the key file {}: {e}", path.display())),
+        Err(source) => Err(KeyFileError::Read {
+            path: path.to_owned(),
+            source,
+        }),
     }
 }
 
 /// Writes a new key file holding 32 random bytes as hex, readable by its owner only (0600), and
 /// returns its secret. Refuses to overwrite a file that exists: that would orphan every secret
 /// sealed with it.
-pub fn create_key_file(path: &Path) -> Result<String, String> {
+pub fn create_key_file(path: &Path) -> Result<String, KeyFileError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| KeyFileError::Folder {
+            path: dir.to_owned(),
+            source,
+        })?;
     }
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).expect("the OS random source failed");
@@ -331,12 +360,16 @@ pub fn create_key_file(path: &Path) -> Result<String, String> {
     options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options
-        .open(path)
-        .map_err(|e| format!("cannot create the key file {}: {e}", path.display()))?;
+    let mut file = options.open(path).map_err(|source| KeyFileError::Create {
+        path: path.to_owned(),
+        source,
+    })?;
     file.write_all(format!("{secret}\n").as_bytes())
         .and_then(|()| file.sync_all())
-        .map_err(|e| format!("cannot write the key file {}: {e}", path.display()))?;
+        .map_err(|source| KeyFileError::Write {
+            path: path.to_owned(),
+            source,
+        })?;
     Ok(secret)
 }
 
@@ -532,6 +565,9 @@ mod tests {
         assert!(create_key_file(&path).is_err(), "never overwritten");
         assert_eq!(read_key_file(&path).unwrap(), Some(secret));
         std::fs::write(&path, "  \n").unwrap();
-        assert!(read_key_file(&path).unwrap_err().contains("empty"));
+        assert!(read_key_file(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("empty"));
     }
 }

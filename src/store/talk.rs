@@ -9,7 +9,7 @@ use super::{OutboxRecord, Result, Store};
 /// One message as kept.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TalkRecord {
-    pub game_id: String,
+    pub game_id: super::GameId,
     /// Its number in the store (0 before it is kept).
     pub id: i64,
     /// The game's last event when it was said.
@@ -56,7 +56,7 @@ impl Store {
     }
 
     /// Every message of a game, oldest first.
-    pub async fn talk(&self, game_id: &str) -> Result<Vec<TalkRecord>> {
+    pub async fn talk(&self, game_id: &super::GameId) -> Result<Vec<TalkRecord>> {
         let sql = "SELECT id, after_seq, from_seat, to_seat, body, recorded_at FROM talk
                    WHERE game_id = $1 ORDER BY id";
         #[allow(clippy::type_complexity)]
@@ -67,7 +67,7 @@ impl Store {
             .into_iter()
             .map(
                 |(id, after, from_seat, to_seat, body, recorded_at)| TalkRecord {
-                    game_id: game_id.to_owned(),
+                    game_id: game_id.clone(),
                     id,
                     after_seq: u64::try_from(after).unwrap_or_default(),
                     from_seat,

@@ -10,7 +10,7 @@ use super::{Result, Store};
 /// A registered webhook.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WebhookRecord {
-    pub game_id: String,
+    pub game_id: super::GameId,
     pub hook_id: String,
     pub seat: Option<String>,
     pub url: String,
@@ -44,7 +44,7 @@ impl Store {
     }
 
     /// A game's hooks, their secrets opened.
-    pub async fn webhooks(&self, game_id: &str) -> Result<Vec<WebhookRecord>> {
+    pub async fn webhooks(&self, game_id: &super::GameId) -> Result<Vec<WebhookRecord>> {
         let key = self.key()?;
         let sql = "SELECT game_id, hook_id, seat, url, secret, format FROM webhooks WHERE game_id = $1 ORDER BY created_at, hook_id";
         db_run!(self, reader pool => {
@@ -62,7 +62,7 @@ impl Store {
                         &sealed,
                     )?;
                     Ok(WebhookRecord {
-                        game_id: game_id.to_owned(),
+                        game_id: game_id.clone(),
                         hook_id,
                         seat: r.try_get("seat")?,
                         url: r.try_get("url")?,

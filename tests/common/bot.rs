@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use despatch::engine::bot::Rng;
 use despatch::engine::ruleset::Ruleset;
-use despatch::games::{Caller, CommandInput, Games, NewGame, NewSeat, ServiceError, Submit};
+use despatch::games::{
+    Caller, CommandInput, GameId, Games, NewGame, NewSeat, ServiceError, Submit,
+};
 use serde_json::json;
 
 /// A game of the ruleset's first scenario with as few seats as it takes (two at least), named
@@ -40,7 +42,11 @@ pub fn new_game(ruleset: &Arc<dyn Ruleset>, n: usize) -> NewGame {
 
 /// One random legal move through `games` (or a timeout where the seat may pass on one);
 /// `false` when the game is over or no move was found in 50 tries.
-pub async fn bot_move(games: &Games, game_id: &str, rng: &mut Rng) -> Result<bool, ServiceError> {
+pub async fn bot_move(
+    games: &Games,
+    game_id: &GameId,
+    rng: &mut Rng,
+) -> Result<bool, ServiceError> {
     let l = games.load(game_id).await?;
     if l.game.ended {
         return Ok(false);
@@ -49,7 +55,7 @@ pub async fn bot_move(games: &Games, game_id: &str, rng: &mut Rng) -> Result<boo
     assert!(!prompts.is_empty(), "game {game_id} is stuck");
     let prompt = &prompts[rng.below(prompts.len())];
     let caller = Caller {
-        game_id: game_id.into(),
+        game_id: game_id.clone(),
         seat: prompt.seat.clone(),
     };
     for _ in 0..50 {

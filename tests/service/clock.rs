@@ -10,7 +10,7 @@ use despatch::engine::event::kind;
 use despatch::engine::ruleset::{Seat, Viewer};
 use despatch::engine::verify::verify;
 use despatch::games::clock::{seat_deadline, ClockChoice, ClockPolicy, ManualClock, OnDeadline};
-use despatch::games::{Caller, CommandInput, NewGame, NewSeat, Submit, VacationRequest};
+use despatch::games::{Caller, CommandInput, GameId, NewGame, NewSeat, Submit, VacationRequest};
 use despatch::notify::scheduler::{Fired, Scheduler};
 use despatch::rules;
 use serde_json::Value;
@@ -23,7 +23,7 @@ fn at(s: &str) -> DateTime<Utc> {
 struct C {
     app: TestApp,
     scheduler: Scheduler,
-    game_id: String,
+    game_id: GameId,
 }
 
 fn policy(hours: u32, reminders: &[u32], weekends: bool, tz: &str, on: OnDeadline) -> ClockPolicy {

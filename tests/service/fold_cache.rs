@@ -11,13 +11,14 @@ use despatch::engine::game::Game;
 use despatch::engine::ruleset::{Seat, Viewer};
 use despatch::games::cache::Limits;
 use despatch::games::secrets::GameSecrets;
+use despatch::games::GameId;
 use despatch::games::{Caller, CommandInput, Games, ServiceError, Submit};
 use despatch::rules;
 use despatch::store::Store;
 use serde_json::json;
 
 /// The stored log folded from the start, with the stored secrets.
-async fn refold(store: &Store, game_id: &str) -> (Game, GameSecrets) {
+async fn refold(store: &Store, game_id: &GameId) -> (Game, GameSecrets) {
     let record = store.game(game_id).await.unwrap().unwrap();
     let events = store.events(game_id, 0, None).await.unwrap();
     let secrets = GameSecrets::from_records(&store.secrets(game_id).await.unwrap());
@@ -74,7 +75,7 @@ async fn bot_games_keep_the_cache_equal_to_the_log(store: Store) {
 
 /// A move for whichever seat must act in an open-table game, made through `games`: dice, a
 /// sealed note (a secret the other process must read) or words, by `step`.
-async fn table_move(games: &Games, game_id: &str, step: usize) -> u64 {
+async fn table_move(games: &Games, game_id: &GameId, step: usize) -> u64 {
     let l = games.load(game_id).await.unwrap();
     let text = match step % 3 {
         0 => format!("roll 2d6 step {step}"),
@@ -84,7 +85,7 @@ async fn table_move(games: &Games, game_id: &str, step: usize) -> u64 {
     games
         .submit(
             &Caller {
-                game_id: game_id.into(),
+                game_id: game_id.clone(),
                 seat: l.game.prompts()[0].seat.clone(),
             },
             Submit {

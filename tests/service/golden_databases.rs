@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use despatch::engine::bot::Rng;
 use despatch::engine::ruleset::Viewer;
 use despatch::engine::verify;
-use despatch::games::{Caller, Games, ServiceError};
+use despatch::games::{Caller, GameId, Games, ServiceError};
 use despatch::rules;
 use despatch::store::Store;
 use serde_json::Value;
@@ -144,6 +144,7 @@ async fn serve_every_game(store: Store, listed: &Value, release: &Path) {
         .await
         .unwrap()
         .into_iter()
+        .map(String::from)
         .collect();
     assert_eq!(
         stored, ids,
@@ -151,7 +152,7 @@ async fn serve_every_game(store: Store, listed: &Value, release: &Path) {
     );
     let mut rng = Rng::new(37);
     for entry in listed {
-        let game_id = entry["game_id"].as_str().unwrap();
+        let game_id = &GameId::parse(entry["game_id"].as_str().unwrap()).unwrap();
         let what = format!(
             "{release}: {} game {game_id} ({})",
             entry["ruleset"], entry["state"]
@@ -191,7 +192,7 @@ async fn serve_every_game(store: Store, listed: &Value, release: &Path) {
 }
 
 /// Ends a game: its seats resign in turn until it is over.
-async fn end(games: &Games, game_id: &str, what: &str) {
+async fn end(games: &Games, game_id: &GameId, what: &str) {
     let seats = games
         .load(game_id)
         .await
@@ -205,7 +206,7 @@ async fn end(games: &Games, game_id: &str, what: &str) {
             break;
         }
         let caller = Caller {
-            game_id: game_id.into(),
+            game_id: game_id.clone(),
             seat: seat.seat,
         };
         match games.resign(&caller).await {

@@ -940,7 +940,11 @@ async fn a_sign_off_below_the_orders_is_not_read_and_the_answer_says_where_they_
         .await
         .unwrap();
     let game = created["game_id"].as_str().unwrap().to_owned();
-    let loaded = app.games.load(&game).await.unwrap();
+    let loaded = app
+        .games
+        .load(&despatch::games::GameId::parse(&game).unwrap())
+        .await
+        .unwrap();
     let seat = loaded.game.prompts()[0].seat.clone();
     let command = loaded
         .game

@@ -1167,7 +1167,7 @@ async fn webhooks_inside_are_refused_when_added_and_again_at_every_delivery(t: T
         .to_owned();
     t.store
         .add_webhook(&despatch::store::WebhookRecord {
-            game_id: table.game_id.clone(),
+            game_id: despatch::games::GameId::parse(&table.game_id).unwrap(),
             hook_id: "hook_rebound".into(),
             seat: Some("anna".into()),
             url: format!("http://localhost:{port}/rebound"),

@@ -157,7 +157,12 @@ impl Table {
                 "{}",
                 notice.text
             );
-            let loaded = self.app.games.load(game).await.unwrap();
+            let loaded = self
+                .app
+                .games
+                .load(&despatch::games::GameId::parse(game).unwrap())
+                .await
+                .unwrap();
             // A wargame's notice shows the board as the seat sees it: a player needs nothing
             // but the mail.
             let viewer = Viewer::Seat(Seat::parse(&seat).unwrap());

@@ -163,7 +163,7 @@ async fn a_turn_notice_in_a_window_offers_the_seat_its_own_answering_cards(t: Te
             let row = OutboxRow {
                 id: 0,
                 record: OutboxRecord {
-                    game_id: game_id.clone(),
+                    game_id: game_id.to_string(),
                     seq: l.game.next_seq - 1,
                     channel: TURN.into(),
                     seat: Some(p.seat.to_string()),

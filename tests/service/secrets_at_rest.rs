@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 
 use despatch::engine::ruleset::{Seat, Viewer};
 use despatch::engine::verify::verify;
-use despatch::games::{Caller, CommandInput, Games, NewGame, NewSeat, NewWebhook, Submit};
+use despatch::games::{Caller, CommandInput, GameId, Games, NewGame, NewSeat, NewWebhook, Submit};
 use despatch::rules;
 use despatch::store::sealing::key_id;
 use despatch::store::{SecretKey, Store, StoreError};
@@ -31,7 +31,7 @@ async fn spawn(backend: common::Backend) -> (Store, common::TestDb) {
 /// An open-table game between anna and bert, with a webhook.
 struct Table {
     games: Games,
-    game_id: String,
+    game_id: GameId,
     hook_secret: String,
 }
 
@@ -76,14 +76,14 @@ async fn table(store: &Store) -> Table {
     }
 }
 
-fn caller(game_id: &str, seat: &str) -> Caller {
+fn caller(game_id: &GameId, seat: &str) -> Caller {
     Caller {
-        game_id: game_id.into(),
+        game_id: game_id.clone(),
         seat: Seat::parse(seat).unwrap(),
     }
 }
 
-async fn play(games: &Games, game_id: &str, seat: &str, order: &str) {
+async fn play(games: &Games, game_id: &GameId, seat: &str, order: &str) {
     let next = games.load(game_id).await.unwrap().game.next_seq;
     games
         .submit(
@@ -100,7 +100,7 @@ async fn play(games: &Games, game_id: &str, seat: &str, order: &str) {
 }
 
 /// The opening: dice rolled and a note sealed, so every kind of secret is stored.
-async fn opening(games: &Games, game_id: &str) {
+async fn opening(games: &Games, game_id: &GameId) {
     play(
         games,
         game_id,
@@ -112,12 +112,12 @@ async fn opening(games: &Games, game_id: &str) {
 }
 
 /// The end: the note revealed, dice rolled, a draw agreed (which reveals the hidden seed).
-async fn ending(games: &Games, game_id: &str) {
+async fn ending(games: &Games, game_id: &GameId) {
     play(games, game_id, "anna", "reveal 1\nroll 1d6\nresult draw").await;
     play(games, game_id, "bert", "result draw").await;
 }
 
-async fn verifies(games: &Games, game_id: &str) {
+async fn verifies(games: &Games, game_id: &GameId) {
     let text = games.export(game_id, &Viewer::Spectator).await.unwrap();
     let report = verify(&text, &rules::find);
     assert!(report.ok(), "the export verifies:\n{}", report.render());
@@ -125,7 +125,7 @@ async fn verifies(games: &Games, game_id: &str) {
 }
 
 /// `(name, value)` of a game's rows of `secrets`, as SQL reads them.
-async fn raw_secrets(store: &Store, game_id: &str) -> Vec<(String, String)> {
+async fn raw_secrets(store: &Store, game_id: &GameId) -> Vec<(String, String)> {
     let sql = "SELECT name, value FROM secrets WHERE game_id = $1 ORDER BY name";
     match store {
         Store::Postgres(s) => sqlx::query_as(sql).bind(game_id).fetch_all(s.pool()).await,
@@ -135,7 +135,7 @@ async fn raw_secrets(store: &Store, game_id: &str) -> Vec<(String, String)> {
 }
 
 /// `(hook_id, secret)` of a game's webhooks, as SQL reads them.
-async fn raw_webhooks(store: &Store, game_id: &str) -> Vec<(String, String)> {
+async fn raw_webhooks(store: &Store, game_id: &GameId) -> Vec<(String, String)> {
     let sql = "SELECT hook_id, secret FROM webhooks WHERE game_id = $1 ORDER BY hook_id";
     match store {
         Store::Postgres(s) => sqlx::query_as(sql).bind(game_id).fetch_all(s.pool()).await,
@@ -162,7 +162,7 @@ async fn execute(store: &Store, sql: &'static str, args: &[&str]) -> u64 {
 }
 
 /// Every stored secret of a game in plain text, as the store opens them.
-async fn plain_secrets(store: &Store, game_id: &str) -> Vec<(String, String)> {
+async fn plain_secrets(store: &Store, game_id: &GameId) -> Vec<(String, String)> {
     store
         .secrets(game_id)
         .await
@@ -290,6 +290,7 @@ async fn a_store_with_the_wrong_key_refuses_clearly_and_changes_nothing(
     else {
         panic!("a wrong key starts nothing");
     };
+    let why = why.to_string();
     assert!(why.contains("does not open with this secret key"), "{why}");
     assert!(
         !key_file.exists(),
@@ -408,6 +409,7 @@ async fn a_missing_key_with_sealed_secrets_is_a_clear_error_and_no_key_is_made(
     else {
         panic!("no key, sealed secrets: the server must not start");
     };
+    let why = why.to_string();
     assert!(
         why.contains("no key to open them")
             && why.contains("DESPATCH_SECRET_KEY")
@@ -626,12 +628,14 @@ async fn the_command_line_makes_a_key_refuses_to_start_without_it_and_rotates_it
         assert_eq!(mode & 0o777, 0o600, "readable by its owner only");
     }
     let first_env = [("DESPATCH_KEY_FILE", first.to_str().unwrap())];
-    let game_id = says(&made)
-        .lines()
-        .find_map(|l| l.strip_prefix("game "))
-        .unwrap()
-        .trim()
-        .to_owned();
+    let game_id = GameId::parse(
+        says(&made)
+            .lines()
+            .find_map(|l| l.strip_prefix("game "))
+            .unwrap()
+            .trim(),
+    )
+    .unwrap();
 
     let missing = despatch(
         &db,
@@ -814,10 +818,7 @@ async fn a_rotation_beside_a_server_on_the_old_key_is_refused_and_changes_nothin
         .json()
         .await
         .unwrap();
-    let made = created["game_id"]
-        .as_str()
-        .expect("a game is made")
-        .to_owned();
+    let made = GameId::parse(created["game_id"].as_str().expect("a game is made")).unwrap();
     server.stop();
     assert_eq!(
         store.live_processes().await.unwrap(),

@@ -238,7 +238,7 @@ mod through_games {
     use despatch::engine::bot::Rng;
     use despatch::engine::ruleset::Viewer;
     use despatch::engine::snapshot::Snapshot;
-    use despatch::games::Games;
+    use despatch::games::{GameId, Games};
     use despatch::rules;
     use despatch::store::Store;
 
@@ -246,7 +246,7 @@ mod through_games {
     const EVERY: u64 = 4;
 
     /// The game's latest snapshot, once the task that writes it has.
-    async fn snapshot_at_least(store: &Store, game_id: &str, seq: u64) -> Snapshot {
+    async fn snapshot_at_least(store: &Store, game_id: &GameId, seq: u64) -> Snapshot {
         for _ in 0..200 {
             if let Some(s) = store.latest_snapshot(game_id).await.unwrap() {
                 if s.seq >= seq {
@@ -259,7 +259,7 @@ mod through_games {
     }
 
     /// What every viewer sees, as `games` answers.
-    async fn views(games: &Games, game_id: &str) -> Vec<serde_json::Value> {
+    async fn views(games: &Games, game_id: &GameId) -> Vec<serde_json::Value> {
         let l = games.load(game_id).await.unwrap();
         let mut viewers = vec![Viewer::Spectator];
         viewers.extend(
@@ -382,7 +382,7 @@ mod through_games {
                     let row = OutboxRow {
                         id: 1,
                         record: OutboxRecord {
-                            game_id: id.clone(),
+                            game_id: id.to_string(),
                             seq,
                             channel: channel.into(),
                             seat: Some(seat.clone()),

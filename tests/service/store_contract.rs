@@ -21,7 +21,7 @@ const AT: &str = "2026-11-22T09:00:00.000Z";
 
 fn record(game_id: &str) -> GameRecord {
     GameRecord {
-        game_id: game_id.into(),
+        game_id: despatch::store::GameId::parse(game_id).unwrap(),
         ruleset: "open-table".into(),
         scenario: "default".into(),
         created_at: AT.into(),
@@ -33,7 +33,7 @@ fn record(game_id: &str) -> GameRecord {
 
 fn seat(game_id: &str, seat: &str, token: &str) -> SeatRecord {
     SeatRecord {
-        game_id: game_id.into(),
+        game_id: despatch::store::GameId::parse(game_id).unwrap(),
         seat: seat.into(),
         name: format!("{seat} the player"),
         email: Some(format!("{seat}@example.org")),

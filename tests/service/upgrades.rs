@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 
 use despatch::engine::bot::Rng;
 use despatch::engine::event::Event;
-use despatch::games::{Games, NewGame, NewSeat};
+use despatch::games::{GameId, Games, NewGame, NewSeat};
 use despatch::rules;
 use serde_json::{json, Value};
 
@@ -50,7 +50,7 @@ fn stdout(o: &Output) -> String {
 }
 
 /// An open-table game of alice and bob; its id and alice's token.
-async fn open_table_game(games: &Games) -> (String, String) {
+async fn open_table_game(games: &Games) -> (GameId, String) {
     let seat = |name: &str| NewSeat {
         seat: None,
         name: name.into(),
@@ -74,12 +74,12 @@ async fn open_table_game(games: &Games) -> (String, String) {
 /// Writes event 1 of `game_id` by hand, past every check of the service, as an older build (or
 /// a build whose rules have changed since) could have: a move the open table's rules refuse,
 /// since it does nothing.
-async fn write_refused_move(app: &TestApp, game_id: &str) {
+async fn write_refused_move(app: &TestApp, game_id: &GameId) {
     let first = app.store.events(game_id, 0, Some(1)).await.unwrap();
     let created = &first[0];
     let seat = created.payload["seats"][0]["seat"].as_str().unwrap();
     let event = Event {
-        game_id: game_id.into(),
+        game_id: game_id.to_string(),
         seq: 1,
         kind: "Command".into(),
         seat: seat.into(),
@@ -114,7 +114,7 @@ async fn contents(app: &TestApp) -> Value {
     }
     for id in app.games.games_to_check(true).await.unwrap() {
         let events = app.store.events_json(&id, 0, None).await.unwrap();
-        out.insert(id, json!(events));
+        out.insert(id.to_string(), json!(events));
     }
     Value::Object(out)
 }
@@ -179,7 +179,7 @@ async fn check_names_a_game_whose_log_no_longer_folds_and_changes_nothing(app: T
         )) && lines[0].contains("an empty move"),
         "{text}"
     );
-    assert!(!text.contains(&healthy), "{text}");
+    assert!(!text.contains(healthy.as_str()), "{text}");
     assert_eq!(lines[1], "2 games (not finished) checked, 1 would not load");
     // `--all` counts the finished games too; here there are none.
     let out = check(&app, &["--all"]).await;
@@ -223,7 +223,9 @@ async fn a_game_that_does_not_load_answers_a_page_and_an_api_error_naming_the_pr
     assert!(problem.contains("an empty move"), "{body}");
     let message = body["message"].as_str().unwrap();
     assert!(
-        message.contains(&game_id) && message.contains("event 1") && message.contains(problem),
+        message.contains(game_id.as_str())
+            && message.contains("event 1")
+            && message.contains(problem),
         "{body}"
     );
     assert!(message.contains("despatch check"), "{body}");
@@ -259,7 +261,7 @@ async fn a_game_that_does_not_load_answers_a_page_and_an_api_error_naming_the_pr
     let html = page.text().await.unwrap();
     assert!(html.contains("This game cannot be shown"), "{html}");
     assert!(
-        html.contains(&game_id) && html.contains("its event 1 does not fold"),
+        html.contains(game_id.as_str()) && html.contains("its event 1 does not fold"),
         "{html}"
     );
     assert!(html.contains("an empty move"), "{html}");

@@ -257,6 +257,10 @@ impl Table {
     /// never public.
     async fn check_hidden(&self, g: &mut Game) {
         let loaded = self.app.games.load(&g.id).await.unwrap();
+        if loaded.game.ended {
+            // Once the game is over every hand is shown to all.
+            return;
+        }
         let everyone = loaded.game.view(&Viewer::Everyone);
         let table = &everyone["table"];
         for pile in table["piles"].as_array().unwrap() {
@@ -292,7 +296,10 @@ impl Table {
         let spectator = self.get(&format!("/api/games/{}/view", g.id), None).await.1;
         let spectator: Value = serde_json::from_str(&spectator).unwrap();
         if let Some(c) = names(&spectator["view"].to_string(), &forbidden(None)) {
-            panic!("the spectator's view shows {c}");
+            panic!(
+                "the spectator's view shows {c} at turn {}: {}\nthe table: {table}",
+                g.turns, spectator["view"]
+            );
         }
         for seat in SEATS {
             let forbidden = forbidden(Some(seat));

@@ -45,8 +45,13 @@ pub struct NewGame {
     /// them).
     #[serde(default)]
     pub scenario: String,
+    /// The ruleset's options (`GET /api/rulesets` lists each with its default). The open table
+    /// takes `order` (`fixed` or `free`) and, from its rules version 3, `components`: its decks
+    /// and cups of chits as text, one statement a line (`deck strategy`, `card 3x Ambush |
+    /// Play before a battle`, `set late-war`, `cup morale`, `chit 2x Shaken`), read with an
+    /// error naming the line (docs/rules/open-table.md, "Components").
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(value_type = Object, example = json!({"order": "fixed", "components": "deck strategy\ncard 3x Ambush | Play before a battle\ncard Forced March\ncup morale\nchit 2x Shaken"}))]
     pub options: Value,
     pub seats: Vec<NewSeat>,
     /// The game's clock: a preset (`relaxed`, `standard`, `brisk`) or a policy spelled out.

@@ -52,7 +52,22 @@ struct OptionField {
     choices: Vec<String>,
     /// The default as the field would hold it.
     default: String,
+    /// Texts the field may be filled with, each with its title, shown beside it to copy (the
+    /// open table's example components).
+    examples: Vec<(String, String)>,
 }
+
+/// The example components shipped in examples/, offered beside the open table's `components`.
+const COMPONENT_EXAMPLES: [(&str, &str); 2] = [
+    (
+        "A card-driven game's decks",
+        include_str!("../../examples/open-table-card-driven.txt"),
+    ),
+    (
+        "A chit-pull game's cups",
+        include_str!("../../examples/open-table-chit-cup.txt"),
+    ),
+];
 
 /// The custom clock's fields.
 #[derive(Debug, Clone, Serialize)]
@@ -259,6 +274,14 @@ fn option_field(o: &OptionInfo) -> OptionField {
         checked: o.default == Value::Bool(true),
         choices: o.choices.iter().map(shown).collect(),
         default: shown(&o.default),
+        examples: if o.name == "components" {
+            COMPONENT_EXAMPLES
+                .iter()
+                .map(|(title, text)| ((*title).to_owned(), (*text).to_owned()))
+                .collect()
+        } else {
+            Vec::new()
+        },
     }
 }
 

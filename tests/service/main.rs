@@ -19,6 +19,7 @@ mod mail_in;
 mod mail_pipe;
 mod mail_postfix;
 mod notify;
+mod open_table_cards;
 mod openapi;
 mod operations;
 mod outages;

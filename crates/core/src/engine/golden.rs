@@ -50,10 +50,37 @@ fn setup(ruleset: &str, scenario: &ScenarioInfo, kind: &str, seats: Vec<SeatDef>
     Setup {
         game_id: format!("golden-{ruleset}-{}-{kind}", scenario.id),
         scenario: scenario.id.clone(),
-        options: json!({}),
+        options: options(ruleset),
         seats,
     }
 }
+
+/// The options of a corpus's games: the defaults, but the open table's components (from its
+/// rules version 3), so that its corpus pins how decks, hands and cups fold. A corpus already
+/// made is never made again, so this changes only corpora made from now on.
+fn options(ruleset: &str) -> serde_json::Value {
+    match ruleset {
+        "open-table" => json!({ "components": OPEN_TABLE_COMPONENTS }),
+        _ => json!({}),
+    }
+}
+
+const OPEN_TABLE_COMPONENTS: &str = "\
+deck strategy
+card 3x Reinforcements | Add two steps
+card 2x Forced March
+card Ambush
+card Blockade
+set late
+card 2x Tanks
+deck events
+card Bad Weather
+card Revolution
+card Spy Scandal
+cup reserves
+chit 3x Steady
+chit 2x Shaken
+";
 
 /// Makes the corpus of the newest version `ruleset` plays in `root`: for each scenario a game
 /// played to its end (or [`MOVE_CAP`] moves) and one stopped a third of the way, where a

@@ -4,4 +4,6 @@
 mod written;
 
 mod bot;
+mod cards;
+mod hidden_hands;
 mod positions;

@@ -20,3 +20,15 @@ fn open_table_positions_written_in_free_order_with_three_seats_read_back_and_pla
         seats: SeatDef::named_by_id(&["anna", "ben", "cy"]).unwrap(),
     });
 }
+
+#[test]
+fn open_table_positions_with_decks_hands_and_cups_read_back_and_play_on_identically() {
+    let components = "deck strategy\ncard 3x Ambush | Before a battle\ncard Blockade\ncard Coup\n\
+                      card Duel\nset late\ncard Famine\ncup morale\nchit 3x Steady\nchit Shaken\n";
+    positions_round_trip_with("open-table", 8, 200, 1, &|n| Setup {
+        game_id: format!("written-open-table-cards-{n}"),
+        scenario: "default".into(),
+        options: json!({"components": components, "order": if n % 2 == 0 { "fixed" } else { "free" }}),
+        seats: SeatDef::named_by_id(&["anna", "ben", "cy"]).unwrap(),
+    });
+}

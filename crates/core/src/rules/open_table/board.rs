@@ -73,7 +73,8 @@ fn die(svg: &mut String, x: u32, y: u32, roll: &Roll) {
 /// The drawing.
 pub fn draw(state: &State, context: &BoardContext) -> String {
     let seat_rows = state.seats.len().div_ceil(4) as u32;
-    let tray_y = 24 + seat_rows * 34 + 10;
+    let piles_y = 24 + seat_rows * 34 + 10;
+    let tray_y = piles_y + if state.table.is_empty() { 0 } else { 24 };
     let dice = context
         .last_roll
         .as_ref()
@@ -110,6 +111,12 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
             ("#ffffff", "#8c7b62", "normal")
         };
         let name = state.name(seat);
+        let held = state.table.hand(seat).len();
+        let name = &if state.table.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{name} ({held})")
+        };
         let label = if resigned {
             format!("{name} (resigned)")
         } else if acting {
@@ -131,6 +138,15 @@ pub fn draw(state: &State, context: &BoardContext) -> String {
             tx = x + 8,
             ty = y + 19,
             label = esc(&clip(&label, 18)),
+        );
+    }
+    // The piles' counts (a table with components).
+    if !state.table.is_empty() {
+        let _ = write!(
+            svg,
+            r##"<text class="b-ink piles" x="12" y="{}" font-size="13" fill="#222">{}</text>"##,
+            piles_y + 6,
+            esc(&clip(&piles(state), 90))
         );
     }
     // The dice tray.
@@ -221,6 +237,14 @@ fn describe(state: &State, context: &BoardContext) -> String {
             .join(", "),
         state.moves
     );
+    if !state.table.is_empty() {
+        let hands: Vec<String> = state
+            .seats
+            .iter()
+            .map(|s| format!("{} {}", state.name(s), state.table.hand(s).len()))
+            .collect();
+        let _ = write!(d, " {}. Cards in hand: {}.", piles(state), hands.join(", "));
+    }
     if let Some((seq, seat, rolls)) = &context.last_roll {
         let seat = name_of_id(state, seat);
         let faces: Vec<String> = rolls
@@ -234,6 +258,20 @@ fn describe(state: &State, context: &BoardContext) -> String {
         );
     }
     d
+}
+
+/// What each pile holds, as counts: `strategy 41 (discard 3) · morale 9`.
+fn piles(state: &State) -> String {
+    state
+        .table
+        .piles
+        .iter()
+        .map(|p| match p.discard.len() {
+            0 => format!("{} {}", p.name, p.draw.len()),
+            d => format!("{} {} (discard {d})", p.name, p.draw.len()),
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// Each expression of the latest roll with its own total (`3d6+1 = 16 · d100 = 41`), or the
@@ -268,6 +306,8 @@ mod tests {
             finished: None,
             last_rolls: Vec::new(),
             names: Vec::new(),
+            version: 0,
+            table: Default::default(),
         }
     }
 

@@ -2,12 +2,19 @@
 //! yet — the email dice server wargamers use beside VASSAL. Seats take turns in a set order (or
 //! in any order, an option); a move is free text with any dice rolled and proven; a seat may seal
 //! a hidden note now and reveal it later, and may pass the turn to a named seat. The game ends
-//! when every seat still playing proposes the same result. Decisions: docs/rules/open-table.md.
+//! when every seat still playing proposes the same result. From rules version 3 a table may
+//! have components (decks, cups of chits) given at creation, and hands kept private to each
+//! seat (`components.rs`, `table.rs`, `cards.rs`). Decisions: docs/rules/open-table.md.
 
 pub mod board;
+mod bot;
+pub mod cards;
+pub mod components;
 pub mod dice_expr;
+mod hand;
 pub mod order;
 pub mod position;
+pub mod table;
 
 use std::collections::BTreeMap;
 
@@ -19,8 +26,10 @@ use crate::engine::ruleset::{
     newest, BoardContext, BotRng, Ctx, OptionInfo, Outcome, Prompt, PromptKind, RuleError, Rules,
     RulesetInfo, ScenarioInfo, Seat, Setup, Viewer,
 };
+use cards::{Acting, CardOp};
 use dice_expr::DiceExpr;
 use order::{Move, Proposal, RollRequest};
+use table::Table;
 
 pub struct OpenTable;
 
@@ -65,6 +74,17 @@ pub struct State {
     /// and the board call a seat. Empty in a game of version 1, which calls seats by their ids.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
+    /// The rules version from version 3 on; 0 in a game of version 1 or 2 (which `names`
+    /// tells apart), so that their states stay as they were.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub version: u8,
+    /// The decks, cups and hands (version 3, a table with components); empty otherwise.
+    #[serde(default, skip_serializing_if = "Table::is_empty")]
+    pub table: Table,
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
 
 /// One dice expression of a move as rolled: what was asked, how many dice it took, its total.
@@ -129,8 +149,9 @@ fn rule(message: impl Into<String>) -> RuleError {
 
 /// The rules versions this build plays, oldest first (docs/rules/open-table.md, "Rules
 /// versions"): a game keeps the version it was created under for its whole life.
-/// Version 2 calls seats by their players' names (`State::names`).
-const VERSIONS: &[&str] = &["1", "2"];
+/// Version 2 calls seats by their players' names (`State::names`); version 3 adds components
+/// (decks, cups, hands) and their operations to the order language.
+const VERSIONS: &[&str] = &["1", "2", "3"];
 
 impl Rules for OpenTable {
     fn versions(&self) -> &'static [&'static str] {
@@ -158,17 +179,25 @@ impl Rules for OpenTable {
                 roles: Vec::new(),
                 practice: false,
             }],
-            options: vec![OptionInfo {
-                name: "order".into(),
-                description: "fixed: seats act in the order listed; free: any seat may move at any time".into(),
-                default: json!("fixed"),
-                choices: vec![json!("fixed"), json!("free")],
-            }],
-            grammar: "Free text, then one clause per line: roll 2d6 [label] · seal <note> · reveal <n> · next <seat> · result win <seat…> | result draw".into(),
+            options: vec![
+                OptionInfo {
+                    name: "order".into(),
+                    description: "fixed: seats act in the order listed; free: any seat may move at any time".into(),
+                    default: json!("fixed"),
+                    choices: vec![json!("fixed"), json!("free")],
+                },
+                OptionInfo {
+                    name: "components".into(),
+                    description: "decks and cups of chits, one statement a line: deck <name> [title] · card [<n>x] <name> [| <text>] · set <name> (cards held aside) · cup <name> · chit [<n>x] <name> (docs/rules/open-table.md, \"Components\")".into(),
+                    default: json!(""),
+                    choices: Vec::new(),
+                },
+            ],
+            grammar: "Free text, then one clause per line: roll 2d6 [label] · seal <note> · reveal <n> · next <seat> · result win <seat…> | result draw; with components: shuffle [deck] · draw [n] [face up] [from deck] · deal n [from deck] · look [n] [at deck] · play|show|discard <card> · return <card> to top|to bottom|shuffled · reshuffle [deck] · give <card> to <seat> · add <set> [to deck]".into(),
         }
     }
 
-    fn setup(&self, setup: &Setup, _hidden: &mut DiceStream) -> Result<State, RuleError> {
+    fn setup(&self, setup: &Setup, hidden: &mut DiceStream) -> Result<State, RuleError> {
         if setup.scenario != "default" {
             return Err(RuleError::new(
                 "scenario",
@@ -188,13 +217,33 @@ impl Rules for OpenTable {
             })?,
         };
         if let Some(obj) = setup.options.as_object() {
-            if let Some(unknown) = obj.keys().find(|k| k.as_str() != "order") {
+            if let Some(unknown) = obj
+                .keys()
+                .find(|k| k.as_str() != "order" && k.as_str() != "components")
+            {
                 return Err(RuleError::new(
                     "options",
-                    format!("the open table has no option '{unknown}'; it knows 'order'"),
+                    format!(
+                        "the open table has no option '{unknown}'; it knows 'order' and 'components'"
+                    ),
                 ));
             }
         }
+        let table = match setup.options.get("components") {
+            None | Some(Value::Null) => Table::default(),
+            Some(Value::String(text)) if text.trim().is_empty() => Table::default(),
+            Some(Value::String(text)) => {
+                let defs = components::parse(text).map_err(|e| RuleError::new("options", e))?;
+                let mut draw = |n: u32| -> Result<u32, RuleError> { Ok(hidden.roll(n)) };
+                Table::set_up(&defs, &mut draw)?
+            }
+            Some(v) => {
+                return Err(RuleError::new(
+                    "options",
+                    format!("components is a text (decks and cups, one statement a line), not {v}"),
+                ))
+            }
+        };
         if setup.seats.is_empty() || setup.seats.len() > 16 {
             return Err(RuleError::new(
                 "seats",
@@ -212,17 +261,32 @@ impl Rules for OpenTable {
             finished: None,
             last_rolls: Vec::new(),
             names: setup.seats.iter().map(|s| s.name.clone()).collect(),
+            version: 3,
+            table,
         })
     }
 
-    /// Version 1 names seats by their ids.
+    /// Version 1 names seats by their ids; versions 1 and 2 have no components.
     fn setup_version(
         &self,
         version: &str,
         setup: &Setup,
         hidden: &mut DiceStream,
     ) -> Result<State, RuleError> {
+        if version == "1" || version == "2" {
+            if let Some(Value::String(text)) = setup.options.get("components") {
+                if !text.trim().is_empty() {
+                    return Err(RuleError::new(
+                        "options",
+                        format!("components need open-table rules version 3; this game is of version {version}"),
+                    ));
+                }
+            }
+        }
         let mut state = self.setup(setup, hidden)?;
+        if version == "1" || version == "2" {
+            state.version = 0;
+        }
         if version == "1" {
             state.names.clear();
         }
@@ -291,6 +355,7 @@ impl Rules for OpenTable {
             && m.reveal.is_empty()
             && m.result.is_none()
             && m.next.is_none()
+            && m.cards.is_empty()
         {
             return Err(rule("an empty move: write what you do, roll dice, seal or reveal a note, or propose a result"));
         }
@@ -343,10 +408,30 @@ impl Rules for OpenTable {
             ));
         }
 
+        if !m.cards.is_empty() && state.table.is_empty() {
+            return Err(rule(
+                "this table has no decks or cups: they are given as the game's components when it is created",
+            ));
+        }
+        if m.cards.len() > 20 {
+            return Err(rule("at most 20 card operations in one move"));
+        }
+        // The card operations come before any die: a refusal of one leaves the move unplayed.
+        let (table, said) = carry_out(state, seat, &m.cards, ctx)?;
+
         state.moves += 1;
         let who = state.name(seat).to_owned();
         if !m.text.is_empty() {
             ctx.say(format!("{who}: {}", m.text));
+        }
+        if let Some(table) = table {
+            state.table = table;
+        }
+        for line in said {
+            match line.to {
+                None => ctx.say(line.text),
+                Some(to) => ctx.say_to(&to, line.text),
+            }
         }
         if !m.rolls.is_empty() {
             state.last_rolls.clear();
@@ -465,15 +550,15 @@ impl Rules for OpenTable {
         Ok(())
     }
 
-    fn view(&self, state: &State, _viewer: &Viewer) -> Value {
-        // Nothing secret lives in the open table's state: a sealed note's text stays in the
-        // server's secrets until it is revealed.
+    fn view(&self, state: &State, viewer: &Viewer) -> Value {
+        // A sealed note's text stays in the server's secrets until it is revealed; a hand's
+        // cards are shown to their seat alone (`Table::view`).
         let to_act: Vec<&Seat> = match state.order {
             Order::Fixed if state.finished.is_none() => vec![&state.seats[state.to_act]],
             Order::Free if state.finished.is_none() => state.playing().collect(),
             _ => Vec::new(),
         };
-        json!({
+        let mut view = json!({
             "seats": state.seats,
             "order": state.order,
             "to_act": to_act,
@@ -482,15 +567,25 @@ impl Rules for OpenTable {
             "proposals": state.proposals,
             "resigned": state.resigned,
             "finished": state.finished,
-        })
+        });
+        if !state.table.is_empty() {
+            view["table"] = state.table.view(viewer);
+        }
+        view
+    }
+
+    fn hand(&self, state: &State, seat: &Seat) -> crate::engine::board::Hand {
+        hand::hand_of(state, seat)
     }
 
     fn board_svg(&self, state: &State, _viewer: &Viewer, context: &BoardContext) -> Option<String> {
         Some(board::draw(state, context))
     }
 
-    fn parse(&self, _state: &State, _seat: &Seat, text: &str) -> Result<Move, RuleError> {
-        order::parse(text)
+    fn parse(&self, state: &State, seat: &Seat, text: &str) -> Result<Move, RuleError> {
+        let mut m = order::parse_with(text, !state.table.is_empty())?;
+        cards::by_place(&mut m.cards, &state.table, seat);
+        Ok(m)
     }
 
     fn describe(&self, command: &Move) -> String {
@@ -567,6 +662,9 @@ impl Rules for OpenTable {
         if rng(20) == 0 {
             m.result = Some(Proposal::Draw);
         }
+        if !state.table.is_empty() {
+            bot::random_cards(state, seat, &mut m, rng);
+        }
         Some(m)
     }
 }
@@ -600,4 +698,35 @@ fn roll_line(who: &str, dice: &DiceExpr, label: &str, faces: &[u32]) -> String {
         "{who} rolls {dice}{label}: {}{modifier} = {total}",
         shown.join(" + ")
     )
+}
+
+/// Carries out a move's card operations on a copy of the table: the table they leave and the
+/// lines they say, or the refusal of the first that cannot be carried out.
+fn carry_out(
+    state: &State,
+    seat: &Seat,
+    ops: &[CardOp],
+    ctx: &mut Ctx,
+) -> Result<(Option<Table>, Vec<cards::Said>), RuleError> {
+    if ops.is_empty() {
+        return Ok((None, Vec::new()));
+    }
+    let mut table = state.table.clone();
+    let playing: Vec<Seat> = state.playing().cloned().collect();
+    let name = |s: &Seat| state.name(s).to_owned();
+    let mut hidden = |n: u32| ctx.hidden(n);
+    let mut acting = Acting {
+        seat,
+        playing: &playing,
+        seats: &state.seats,
+        name: &name,
+        hidden: &mut hidden,
+        said: Vec::new(),
+    };
+    for op in ops {
+        cards::perform(&mut table, op, &mut acting)?;
+    }
+    let said = acting.said;
+    table.settle();
+    Ok((Some(table), said))
 }

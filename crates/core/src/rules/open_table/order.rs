@@ -10,10 +10,13 @@
 //! ```
 //! A line that starts with a keyword is that clause; any other line is the move's text. `;`
 //! starts a new clause only where a keyword follows it, so prose keeps its semicolons. `say`
-//! marks a line as text even when it starts with a keyword.
+//! marks a line as text even when it starts with a keyword. At a table with components (rules
+//! version 3) the card operations are clauses too (`cards.rs`: `draw 2 from strategy`,
+//! `play Ambush` …); anywhere else a line starting with their words is text.
 
 use serde::{Deserialize, Serialize};
 
+use super::cards::{self, CardOp};
 use super::dice_expr::DiceExpr;
 use crate::engine::ruleset::{RuleError, Seat};
 
@@ -54,6 +57,9 @@ pub struct Move {
     pub next: Option<Seat>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Proposal>,
+    /// Card operations, carried out in order (rules version 3, a table with components).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<CardOp>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -62,9 +68,10 @@ fn is_false(b: &bool) -> bool {
 
 const KEYWORDS: [&str; 6] = ["roll", "seal", "reveal", "next", "result", "say"];
 
-fn keyword_of(clause: &str) -> Option<(&'static str, &str)> {
+fn keyword_of(clause: &str, with_cards: bool) -> Option<(&'static str, &str)> {
     let clause = clause.trim_start();
-    KEYWORDS.iter().find_map(|k| {
+    let card_words: &[&'static str] = if with_cards { &cards::KEYWORDS } else { &[] };
+    KEYWORDS.iter().chain(card_words).find_map(|k| {
         let rest = clause.strip_prefix(k)?;
         if rest.is_empty() {
             Some((*k, ""))
@@ -77,17 +84,19 @@ fn keyword_of(clause: &str) -> Option<(&'static str, &str)> {
 }
 
 /// Splits a line into clauses at each `;` that a keyword follows.
-fn clauses(line: &str) -> Vec<&str> {
-    if keyword_of(line).is_some_and(|(k, _)| k == "say" || k == "seal") {
+fn clauses(line: &str, with_cards: bool) -> Vec<&str> {
+    if keyword_of(line, with_cards).is_some_and(|(k, _)| k == "say" || k == "seal") {
         return vec![line];
     }
     let mut out = Vec::new();
     let mut start = 0;
     for (i, _) in line.match_indices(';') {
-        if keyword_of(&line[i + 1..]).is_some() {
+        if keyword_of(&line[i + 1..], with_cards).is_some() {
             out.push(&line[start..i]);
             start = i + 1;
-            if keyword_of(&line[start..]).is_some_and(|(k, _)| k == "say" || k == "seal") {
+            if keyword_of(&line[start..], with_cards)
+                .is_some_and(|(k, _)| k == "say" || k == "seal")
+            {
                 break;
             }
         }
@@ -100,14 +109,19 @@ fn error(message: impl Into<String>) -> RuleError {
     RuleError::new("open table: order language", message)
 }
 
-/// Reads a move.
+/// Reads a move at a table without components.
 pub fn parse(text: &str) -> Result<Move, RuleError> {
+    parse_with(text, false)
+}
+
+/// Reads a move; `with_cards`: the card operations are clauses (a table with components).
+pub fn parse_with(text: &str, with_cards: bool) -> Result<Move, RuleError> {
     let mut m = Move::default();
     let mut prose = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        for clause in clauses(line) {
+        for clause in clauses(line, with_cards) {
             let at = || format!("line {}", n + 1);
-            match keyword_of(clause) {
+            match keyword_of(clause, with_cards) {
                 None => prose.push(clause.trim().to_owned()),
                 Some(("say", rest)) => prose.push(rest.to_owned()),
                 Some(("roll", rest)) => {
@@ -149,7 +163,9 @@ pub fn parse(text: &str) -> Result<Move, RuleError> {
                     m.result =
                         Some(parse_result(rest).map_err(|e| error(format!("{}: {e}", at())))?)
                 }
-                Some(_) => unreachable!("every keyword is handled"),
+                Some((keyword, rest)) => m.cards.push(
+                    cards::parse(keyword, rest).map_err(|e| error(format!("{}: {e}", at())))?,
+                ),
             }
         }
     }
@@ -186,8 +202,8 @@ fn parse_result(rest: &str) -> Result<Proposal, String> {
 pub fn describe(m: &Move) -> String {
     let mut lines = Vec::new();
     for line in m.text.lines() {
-        let needs_say = keyword_of(line).is_some()
-            || clauses(line).len() > 1
+        let needs_say = keyword_of(line, true).is_some()
+            || clauses(line, true).len() > 1
             || line.trim() != line
             || line.is_empty();
         lines.push(if needs_say {
@@ -195,6 +211,9 @@ pub fn describe(m: &Move) -> String {
         } else {
             line.to_owned()
         });
+    }
+    for op in &m.cards {
+        lines.push(cards::describe(op));
     }
     for r in &m.rolls {
         lines.push(if r.label.is_empty() {

@@ -22,9 +22,15 @@ note <seat> sealed: <text>         a note sealed, not yet revealed (the sandbox 
 note <seat> revealed: <text>       a note sealed and revealed
   ... [at <move>] [commitment <hex>] before the colon: the move it was sealed at, its commitment
 note <seat> sealed commitment <hex> [at <move>]   a game's sealed note, its text unknown
-rolled <dice> <total>: <expression> [(<label>)]   the latest roll's expressions, for the tray";
+rolled <dice> <total>: <expression> [(<label>)]   the latest roll's expressions, for the tray
+pile <pile> draw: <card> | <card> ...   a deck's or cup's face-down cards, the top first
+pile <pile> discard: <card> | ...       its discard pile, the latest last
+added <pile> <set>                 a set no longer held aside: added to its pile
+hand <seat> <pile> [shown]: <card> | ...   cards of a pile in a hand, after those stated";
 
-const KNOWN: [&str; 6] = ["to-act", "moves", "resigned", "proposal", "note", "rolled"];
+const KNOWN: [&str; 9] = [
+    "to-act", "moves", "resigned", "proposal", "note", "rolled", "pile", "added", "hand",
+];
 
 /// A seat of this table, named on line `s`.
 fn seat_of(state: &State, s: &Statement, word: &str) -> Result<Seat, PositionError> {
@@ -112,6 +118,9 @@ pub fn onto(mut state: State, text: &str) -> Result<Positioned<State>, PositionE
                 let rolled = rolled(&s)?;
                 state.last_rolls.push(rolled);
             }
+            "pile" => pile(&mut state, &s)?,
+            "added" => added(&mut state, &s)?,
+            "hand" => hand(&mut state, &s)?,
             _ => return Err(unknown(&s, &KNOWN)),
         }
     }
@@ -267,6 +276,146 @@ fn rolled(s: &Statement) -> Result<RolledExpression, PositionError> {
     })
 }
 
+/// The pile of this table a statement names.
+fn pile_of(state: &State, s: &Statement, word: &str) -> Result<usize, PositionError> {
+    state.table.pile_index(word).map_err(|e| s.error(e))
+}
+
+/// The cards after the line's colon, `|` between them, each a card of pile `p`.
+fn cards_of(state: &State, s: &Statement, p: usize) -> Result<Vec<String>, PositionError> {
+    let pile = &state.table.piles[p];
+    let text = s.after_colon().ok_or_else(|| {
+        s.error(format!(
+            "write the cards after a colon, like {} draw: A | B",
+            s.text
+        ))
+    })?;
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split('|')
+        .map(|c| {
+            let c = c.trim();
+            if pile.cards.contains_key(c) {
+                Ok(c.to_owned())
+            } else {
+                Err(s.error(format!(
+                    "'{c}' is not a card of {} (the components give its cards)",
+                    pile.name
+                )))
+            }
+        })
+        .collect()
+}
+
+/// `pile <pile> draw|discard: <card> | ...`.
+fn pile(state: &mut State, s: &Statement) -> Result<(), PositionError> {
+    const FORM: &str = "write pile <pile> draw: <card> | ..., or pile <pile> discard: <card> | ...";
+    let head = s.before_colon();
+    if head.len() != 3 {
+        return Err(s.error(FORM));
+    }
+    let p = pile_of(state, s, head[1])?;
+    let cards = cards_of(state, s, p)?;
+    let pile = &mut state.table.piles[p];
+    match head[2] {
+        "draw" => pile.draw = cards,
+        "discard" => pile.discard = cards,
+        _ => return Err(s.error(FORM)),
+    }
+    Ok(())
+}
+
+/// `added <pile> <set>`.
+fn added(state: &mut State, s: &Statement) -> Result<(), PositionError> {
+    s.expect_words(3, "added <pile> <set>")?;
+    let p = pile_of(state, s, s.words[1])?;
+    let pile = &mut state.table.piles[p];
+    let i = pile
+        .aside
+        .iter()
+        .position(|a| a.set == s.words[2])
+        .ok_or_else(|| s.error(format!("{} holds no set '{}' aside", pile.name, s.words[2])))?;
+    pile.aside.remove(i);
+    Ok(())
+}
+
+/// `hand <seat> <pile> [shown]: <card> | ...`.
+fn hand(state: &mut State, s: &Statement) -> Result<(), PositionError> {
+    const FORM: &str = "write hand <seat> <pile>: <card> | ..., or hand <seat> <pile> shown: ...";
+    let head = s.before_colon();
+    let shown = match head.get(3) {
+        None => false,
+        Some(&"shown") if head.len() == 4 => true,
+        _ => return Err(s.error(FORM)),
+    };
+    if head.len() < 3 {
+        return Err(s.error(FORM));
+    }
+    let seat = seat_of(state, s, head[1])?;
+    let p = pile_of(state, s, head[2])?;
+    let cards = cards_of(state, s, p)?;
+    let name = state.table.piles[p].name.clone();
+    let hand = state.table.hand_mut(&seat);
+    for card in cards {
+        hand.push(super::table::Held {
+            card,
+            pile: name.clone(),
+            shown,
+            fresh: false,
+        });
+    }
+    state.table.settle();
+    Ok(())
+}
+
+/// The table's statements: every pile's two piles (an empty one too, since the set-up's is
+/// not), the sets added, and each hand in runs of one pile and one face.
+fn write_table(state: &State, out: &mut Vec<String>) {
+    for p in &state.table.piles {
+        out.push(
+            format!("pile {} draw: {}", p.name, p.draw.join(" | "))
+                .trim_end()
+                .to_owned(),
+        );
+        out.push(
+            format!("pile {} discard: {}", p.name, p.discard.join(" | "))
+                .trim_end()
+                .to_owned(),
+        );
+    }
+    let sets =
+        |p: &super::table::Pile| -> Vec<String> { p.aside.iter().map(|a| a.set.clone()).collect() };
+    // The sets the set-up holds aside are the components', which the state's piles were built
+    // from: a set no longer aside was added.
+    for p in &state.table.piles {
+        let aside = sets(p);
+        for set in &p.sets {
+            if !aside.contains(set) {
+                out.push(format!("added {} {set}", p.name));
+            }
+        }
+    }
+    for (seat, hand) in &state.table.hands {
+        let mut runs: Vec<(&str, bool, Vec<&str>)> = Vec::new();
+        for h in hand {
+            match runs.last_mut() {
+                Some((pile, shown, cards)) if *pile == h.pile && *shown == h.shown => {
+                    cards.push(&h.card)
+                }
+                _ => runs.push((&h.pile, h.shown, vec![&h.card])),
+            }
+        }
+        for (pile, shown, cards) in runs {
+            out.push(format!(
+                "hand {seat} {pile}{}: {}",
+                if shown { " shown" } else { "" },
+                cards.join(" | ")
+            ));
+        }
+    }
+}
+
 /// `state` as a position: the statements [`onto`] reads back to it, on the table as set up
 /// with the same seats and order. `None` if a text the table holds cannot be written on a
 /// line (a line break, or a `#`, which starts a comment).
@@ -314,6 +463,7 @@ pub fn write(state: &State) -> Option<String> {
             one_line(&r.asked)?
         ));
     }
+    write_table(state, &mut out);
     Some(out.join("\n") + "\n")
 }
 

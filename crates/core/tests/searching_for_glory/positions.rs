@@ -261,3 +261,122 @@ fn the_written_position_of_every_state_of_bot_games_reads_back_and_plays_on_iden
         }
     });
 }
+
+const CARD_BATTLE: &str = "operation louis louis: march kelheim; attack regensburg
+battle regensburg ordinary attackers louis";
+
+/// Option `battle_cards` (4.c–4.i): a battle in the middle of its card play — its stage and
+/// commanders, the sides' plans sealed or open, the decks, hands, discards, BP, the
+/// exchange's step and the cards played — is stated after its `battle` line.
+#[test]
+fn a_card_battle_in_the_middle_of_its_card_play_is_stated() {
+    use despatch_core::rules::searching_for_glory::battle_cards::{cards, Step};
+    use despatch_core::rules::searching_for_glory::state::{BattlePlanSlot, PlansStage};
+    let s = read(&format!(
+        "{CARD_BATTLE}\nbattle-cards playing commanders louis charles\n\
+         battle-plan attacker sealed c1\nbattle-plan defender open: attack cavalry-attack; withdraw 2\n\
+         card-battle defender answer infantry-attack/french personal attacker opened exchanges 2\n\
+         card-side attacker bp 10 start 12 chooses: French\n\
+         card-deck attacker: infantry-attack/french bombardment/french\n\
+         card-hand attacker: reverse-slope/french\ncard-discard attacker:\n\
+         card-side defender bp -1 start 9: Austrian\ncard-plan defender: attack bombardment\n\
+         card-plays: French infantry-attack, Austrian discards bombardment"
+    ))
+    .unwrap();
+    let b = s.pending.as_ref().unwrap().battle.clone().unwrap();
+    assert_eq!(b.plans, PlansStage::Playing);
+    assert_eq!(b.commanders, [Some(p(&s, "louis")), Some(p(&s, "charles"))]);
+    assert_eq!(
+        b.battle_plans[0],
+        BattlePlanSlot::Sealed {
+            commitment: "c1".into()
+        }
+    );
+    let open = b.battle_plans[1].plan().unwrap();
+    assert_eq!((open.attack.len(), open.withdraw), (1, Some(2)));
+    let play = b.play.unwrap();
+    let key = |c: usize| (cards()[c].key.as_str(), cards()[c].deck.as_str());
+    let Step::Answer { attack } = play.step else {
+        panic!("not an answer: {:?}", play.step)
+    };
+    assert_eq!(key(attack), ("infantry-attack", "french"));
+    assert_eq!(
+        (play.turn, play.personal, play.opened, play.exchanges),
+        (1, [true, false], true, 2)
+    );
+    let a = &play.sides[0];
+    assert_eq!(
+        (a.name.as_str(), a.bp, a.start, a.chooses),
+        ("French", 10, 12, true)
+    );
+    assert_eq!(key(a.deck[1]), ("bombardment", "french"));
+    assert_eq!(key(a.hand[0]), ("reverse-slope", "french"));
+    assert!(a.discard.is_empty());
+    assert_eq!((play.sides[1].bp, play.sides[1].plan.attack.len()), (-1, 1));
+    assert_eq!(
+        play.plays,
+        ["French infantry-attack", "Austrian discards bombardment"]
+    );
+
+    let e = refused("round 1\nbattle-cards asked");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("write its 'battle' line first"), "{e}");
+    let e = refused(&format!("{CARD_BATTLE}\nbattle-cards thinking"));
+    assert_eq!(e.line, 3);
+    assert!(
+        e.message.contains("write battle-cards unasked|asked"),
+        "{e}"
+    );
+    let e = refused(&format!(
+        "{CARD_BATTLE}\nbattle-cards asked commanders louis nobody"
+    ));
+    assert!(e.message.contains("'nobody' plays no character"), "{e}");
+    let e = refused(&format!(
+        "{CARD_BATTLE}\nbattle-plan attacker open: charge everything"
+    ));
+    assert!(
+        e.message.contains("the battle plan 'charge everything'"),
+        "{e}"
+    );
+    let e = refused(&format!(
+        "{CARD_BATTLE}\ncard-battle attacker attack\ncard-hand attacker: reverse-slope"
+    ));
+    assert!(
+        e.message
+            .contains("'reverse-slope' is not a battle card: write it <key>/<deck>"),
+        "{e}"
+    );
+    let e = refused(&format!(
+        "{CARD_BATTLE}\ncard-battle attacker attack\ncard-side attacker bp many start 3: French"
+    ));
+    assert_eq!(e.line, 4);
+    assert!(e.message.contains("the side's BP"), "{e}");
+    let e = refused(&format!(
+        "{CARD_BATTLE}\ncard-hand attacker: reverse-slope/french"
+    ));
+    assert!(
+        e.message.contains("write its 'card-battle' line first"),
+        "{e}"
+    );
+    let e = refused(&format!(
+        "{CARD_BATTLE}\ncard-battle attacker attack exchanges 1 fled"
+    ));
+    assert!(e.message.contains("'fled': write card-battle"), "{e}");
+}
+
+/// Issue 39: every state of bot games with option `battle_cards`, its plans sealed or played
+/// card by card, written as a position, reads back onto the game's set-up to the same state,
+/// which plays on identically: the card battles in the middle of their card play too.
+#[test]
+fn the_written_position_of_card_battles_reads_back_and_plays_on_identically() {
+    crate::written::positions_round_trip_with("searching-for-glory", 6, 2000, 1, &|n| {
+        let (scenario, seats) = crate::sfg_seats::danube(if n < 3 { 3 } else { 6 }, n);
+        let play = if n % 2 == 0 { "sealed" } else { "interactive" };
+        Setup {
+            game_id: format!("sfg-written-cards-{n}"),
+            scenario: scenario.into(),
+            options: json!({"battle_cards": "cards", "battle_play": play}),
+            seats: SeatDef::named_by_id(seats).unwrap(),
+        }
+    });
+}

@@ -307,7 +307,7 @@ fn bot_map() -> String {
 
 /// Every fourth game plays the optional rules (O1–O4) and, but in A Ride in the Country, a
 /// lost A Ride in the Country (2.11); every fourth other game is played on a map.
-fn setup(scenario: &str, free_drop: bool, n: u64) -> Setup {
+pub fn setup(scenario: &str, free_drop: bool, n: u64) -> Setup {
     let mut options = json!({ "free_drop": free_drop });
     if n % 4 == 1 {
         options["map"] = json!(bot_map());

@@ -46,7 +46,7 @@ pub fn behind(s: &State, display: &str, letter: &str) -> Option<String> {
 
 /// Every destination of a formation's display, in the file's order: its boxes, then
 /// `map <letter>` for each reinforcement hex.
-fn destinations(display: &str) -> Vec<String> {
+pub fn destinations(display: &str) -> Vec<String> {
     let mut out: Vec<String> = DATA
         .offmap
         .boxes_of(display)

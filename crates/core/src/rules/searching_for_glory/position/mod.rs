@@ -4,6 +4,7 @@
 //! the face-down deal: each hand, the deck's order, the discards. Checked as a set-up is: LPs of
 //! the scenario's map, one side to an LP, and no card dealt more often than the deck holds it.
 
+pub mod card_battle;
 pub mod under_way;
 pub mod write;
 
@@ -65,6 +66,21 @@ battle <lp> ordinary|brown|blue attackers <character> ... [decisive] [napoleon] 
                                    the operation's battle, waiting for its window (2.m)
 window announcement|battle [react <seat> <card>] ... [passed <seat> ...]
                                    the open reactive window (1.e): its cards, bottom first
+battle-cards unasked|asked|opening|opened|playing|ready [commanders <seat>|none <seat>|none]
+                                   option battle_cards: where the battle's card play stands and
+                                   the sides' commanders (4.f, 4.l.2), after its `battle` line
+battle-plan attacker|defender waiting|sealed <commitment>|open: <plan>   a side's battle plan
+                                   for this battle (4.f; the plan as `battle-plan` orders it)
+card-battle attacker|defender attack|answer <card>|cancel <card> <card>|over
+   [personal attacker|defender] ... [opened] exchanges <n> [withdrew attacker|defender]
+                                   the battle being fought: the side whose attack the exchange
+                                   is, and its step (4.f-4.i); a card is <key>/<deck>
+card-side attacker|defender bp <n> start <n> [chooses]: <name>   a side's BP, and whether its
+                                   commander chooses each card (battle_play=interactive)
+card-deck|card-hand|card-discard attacker|defender: <card> ...   its battle deck (top last),
+                                   hand and discards
+card-plan attacker|defender: <plan>   the plan it fights by (the doctrine where it says nothing)
+card-plays: <play>, ...            every card played or discarded so far, in order
 victory <side>: <reason>           the immediate victory that ended the game (3)";
 
 const KNOWN: [&str; 26] = [
@@ -489,7 +505,15 @@ pub fn read(
                 deck_given = true;
                 deal_line = s.line;
             }
-            _ => return Err(unknown(&s, &KNOWN)),
+            _ if card_battle::read(&mut st, &s)? => {}
+            _ => {
+                let known: Vec<&str> = KNOWN
+                    .iter()
+                    .chain(card_battle::KNOWN.iter())
+                    .copied()
+                    .collect();
+                return Err(unknown(&s, &known));
+            }
         }
     }
     // The deal: no card more often than the game holds it; the deck, unless given, is what

@@ -117,7 +117,7 @@ pub fn operation(st: &mut State, s: &Statement) -> Result<(), PositionError> {
     Ok(())
 }
 
-fn side_index(s: &Statement, w: Option<&&str>) -> Result<usize, PositionError> {
+pub(super) fn side_index(s: &Statement, w: Option<&&str>) -> Result<usize, PositionError> {
     match w.copied() {
         Some("attacker") => Ok(0),
         Some("defender") => Ok(1),

@@ -1,7 +1,7 @@
 //! A state written as a position (issue 39, docs/rules/searching-for-glory.md, "Positions
 //! (despatch replay)"): the statements of `position.rs` that, read onto the game's set-up, give
-//! the state again. A card battle of option `battle_cards` in the middle of its card play (its
-//! commanders asked, plans sealed or open, cards being played) is not written: `None`.
+//! the state again, a card battle of option `battle_cards` in the middle of its card play too
+//! (`card_battle.rs`). `None` only for a text that would not read back as one line.
 
 use super::super::data::ClKind;
 use super::super::order::{describe, Command};
@@ -52,15 +52,9 @@ fn cl_name(cl: ClKind) -> &'static str {
     }
 }
 
-/// `battle …`, or `None` for a card battle under way (not written).
-fn battle_line(b: &BattleSetup) -> Option<String> {
-    if !b.plans.is_unasked()
-        || b.commanders.iter().any(Option::is_some)
-        || b.battle_plans.iter().any(|p| !p.is_none())
-        || b.play.is_some()
-    {
-        return None;
-    }
+/// `battle …`: the battle as the operation set it up; its card play, if any, is
+/// `card_battle`'s.
+fn battle_line(b: &BattleSetup) -> String {
     let mut l = format!(
         "battle {} {} attackers {}",
         b.lp,
@@ -92,7 +86,7 @@ fn battle_line(b: &BattleSetup) -> Option<String> {
     if m.no_crossing {
         l.push_str(" no-crossing");
     }
-    Some(l)
+    l
 }
 
 fn phase_line(state: &State) -> String {
@@ -239,7 +233,8 @@ pub fn write(state: &State) -> Option<String> {
         ));
         out.push(l);
         if let Some(b) = &pd.battle {
-            out.push(battle_line(b)?);
+            out.push(battle_line(b));
+            super::card_battle::write(state, b, &mut out)?;
         }
     }
     if let Some(w) = &state.window {

@@ -17,34 +17,7 @@ pub fn read(st: &mut State, s: &Statement, given: &mut Given) -> Result<bool, Po
     let w = &s.words;
     let none = w.len() == 2 && w[1] == "none";
     match s.keyword() {
-        "air-drop" => {
-            let form = "write air-drop day <d> candidates <a> <b> sealed <commitment> [revealed <n>] or air-drop none";
-            st.air_drop = if none {
-                None
-            } else {
-                let ok = (w.len() == 8 || w.len() == 10)
-                    && w[1] == "day"
-                    && w[3] == "candidates"
-                    && w[6] == "sealed"
-                    && (w.len() == 8 || w[8] == "revealed");
-                if !ok {
-                    return Err(s.error(form));
-                }
-                Some(AirDropCounters {
-                    day: s.number(2, "a day of September")?,
-                    candidates: [
-                        s.number(4, "a turn's index")?,
-                        s.number(5, "a turn's index")?,
-                    ],
-                    commitment: w[7].to_owned(),
-                    revealed: if w.len() == 10 {
-                        Some(s.number(9, "a turn's index")?)
-                    } else {
-                        None
-                    },
-                })
-            };
-        }
+        "air-drop" => st.air_drop = counters(s, "air-drop")?,
         "raid-marker" => {
             if !std::mem::replace(&mut given.raid, true) {
                 st.raid_markers.clear();
@@ -73,13 +46,45 @@ pub fn read(st: &mut State, s: &Statement, given: &mut Given) -> Result<bool, Po
     Ok(true)
 }
 
-/// The statements of these facts of `state`.
-pub fn write(state: &State, out: &mut Vec<String>) {
-    out.push(match &state.air_drop {
-        None => "air-drop none".into(),
+/// `<keyword> day <d> candidates <a> <b> sealed <commitment> [revealed <n>]` or `<keyword>
+/// none`: Air Drop? counters on the turn track (3.2, and a supply drop's, 3.5).
+pub fn counters(s: &Statement, keyword: &str) -> Result<Option<AirDropCounters>, PositionError> {
+    let w = &s.words;
+    if w.len() == 2 && w[1] == "none" {
+        return Ok(None);
+    }
+    let ok = (w.len() == 8 || w.len() == 10)
+        && w[1] == "day"
+        && w[3] == "candidates"
+        && w[6] == "sealed"
+        && (w.len() == 8 || w[8] == "revealed");
+    if !ok {
+        return Err(s.error(format!(
+            "write {keyword} day <d> candidates <a> <b> sealed <commitment> [revealed <n>] or {keyword} none"
+        )));
+    }
+    Ok(Some(AirDropCounters {
+        day: s.number(2, "a day of September")?,
+        candidates: [
+            s.number(4, "a turn's index")?,
+            s.number(5, "a turn's index")?,
+        ],
+        commitment: w[7].to_owned(),
+        revealed: if w.len() == 10 {
+            Some(s.number(9, "a turn's index")?)
+        } else {
+            None
+        },
+    }))
+}
+
+/// Air Drop? counters as `counters` reads them, after the keyword.
+pub fn write_counters(c: &Option<AirDropCounters>) -> String {
+    match c {
+        None => "none".into(),
         Some(a) => {
             let mut l = format!(
-                "air-drop day {} candidates {} {} sealed {}",
+                "day {} candidates {} {} sealed {}",
                 a.day, a.candidates[0], a.candidates[1], a.commitment
             );
             if let Some(r) = a.revealed {
@@ -87,7 +92,12 @@ pub fn write(state: &State, out: &mut Vec<String>) {
             }
             l
         }
-    });
+    }
+}
+
+/// The statements of these facts of `state`.
+pub fn write(state: &State, out: &mut Vec<String>) {
+    out.push(format!("air-drop {}", write_counters(&state.air_drop)));
     out.push("raid-marker none".into());
     for m in &state.raid_markers {
         let revealed = match m.revealed {

@@ -1,14 +1,16 @@
 //! Position statements of bridge works and of answers awaited (issue 39), read and written here:
 //! an improved bridge, a Bailey, a ferry, contested and regained bridges; a status check or an
-//! Intelligence event waiting.
+//! Intelligence event waiting, a Rout to name, a routing Formation's units to move.
 
 use super::super::hex::Hex;
-use super::super::state::{Bailey, Bridge, Ferry, Regain, State, Wait};
+use super::super::state::{Bailey, Bridge, Ferry, Regain, Routing, State, Wait};
 use super::{hex, side, side_name};
 use crate::engine::position::{PositionError, Statement};
 
 /// The keywords read here.
 pub const KNOWN: [&str; 2] = ["bridge-works", "waiting"];
+
+const WAITING: &str = "write waiting status-check, waiting intelligence <side>, waiting rout <side> or waiting routing <side> <formation> <unit> ...";
 
 const FORM: &str = "write bridge-works <name> [improved] [bailey <unit> truck|bridge [disabled]] [ferry <unit> <side> <hex> <hex> [suppressed]] [contested <hex> ...] [regain <side> <hex> ...]";
 
@@ -21,9 +23,13 @@ pub fn read(st: &mut State, s: &Statement) -> Result<bool, PositionError> {
             let wait = match &w[1..] {
                 ["status-check"] => Wait::StatusCheck,
                 ["intelligence", x] => Wait::Intelligence { side: side(s, x)? },
-                _ => {
-                    return Err(s.error("write waiting status-check or waiting intelligence <side>"))
-                }
+                ["rout", x] => Wait::Rout { side: side(s, x)? },
+                ["routing", x, formation, units @ ..] => Wait::Routing(Routing {
+                    side: side(s, x)?,
+                    formation: formation.to_string(),
+                    units: units.iter().map(|u| u.to_string()).collect(),
+                }),
+                _ => return Err(s.error(WAITING)),
             };
             st.wait = Some(wait);
         }
@@ -145,6 +151,17 @@ pub fn write_wait(wait: &Wait) -> Option<String> {
     match wait {
         Wait::StatusCheck => Some("waiting status-check".into()),
         Wait::Intelligence { side: x } => Some(format!("waiting intelligence {}", side_name(*x))),
+        Wait::Rout { side: x } => Some(format!("waiting rout {}", side_name(*x))),
+        Wait::Routing(r) => Some(
+            format!(
+                "waiting routing {} {} {}",
+                side_name(r.side),
+                r.formation,
+                r.units.join(" ")
+            )
+            .trim_end()
+            .to_owned(),
+        ),
         _ => None,
     }
 }

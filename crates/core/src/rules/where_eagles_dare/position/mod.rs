@@ -8,8 +8,11 @@
 pub mod air;
 pub mod bridge;
 pub mod clock;
+pub mod german;
 pub mod impulse;
 pub mod more;
+pub mod supply;
+pub mod under_way;
 pub mod write;
 
 use super::command;
@@ -34,7 +37,7 @@ unit <name> <side> at <hex> [column] [wheeled|tracked|mounted]   a unit as moved
                                    (hexes like 56.201; how it came in: decision 23)
 unit <name> off                    the unit is off the map
 marks <unit> [suppressed] [cohesion <n>] [lost <n>]   its stated results (decision 15)
-cp <division> <n> | dp <division> <n>  command and dispatch points
+cp <division> <n>|off | dp <division> <n>|off   command and dispatch points (off: none kept)
 mug: <chit> ...                    the chits in the mug (the face-down draw)
 chit <chit>|none                   the chit drawn, its owner's impulse
 cup <side>: <event> ...            the face-down event cup
@@ -52,7 +55,8 @@ heroic <side> <unit> | dutch <side> <hex> | minefield <hex>   event markers (S3.
 entrenched <unit>                  an Entrenched marker on a unit (S3.1 Rout, decision 30)
 placing <side> <event>             an event the side places or attacks with now (S3.1)
 passed-mines <unit>                the unit passed its check to leave a Minefield
-lost <unit> by <side>              a lost unit the side moves now (S3.1 Lost, O3.0)
+lost <unit> [by <side>]            a lost unit the side moves now (S3.1 Lost), or with no side
+                                   its own player after a failed check (O3.0)
 lost82-in <unit>                   a Lost 82nd AB unit already brought in by Reinf
 eliminated <unit>                  a unit of the order of battle eliminated (decision 21)
 dropped <unit> [markers <n>]       it rolled on the Drop Table; its glider/paradrop markers (decision 24)
@@ -100,7 +104,25 @@ awaiting-drop <unit> ...           the units still to roll on the Drop Table (al
 bridge-works <name> [improved] [bailey <unit> truck|bridge [disabled]]
    [ferry <unit> <side> <hex> <hex> [suppressed]] [contested <hex> ...] [regain <side> <hex> ...]
                                    a bridge's works, after its `bridge` line (2.15, 2.18)
-waiting status-check|intelligence <side>   an answer awaited (4.3.3, S3.1)";
+waiting status-check|intelligence <side>|rout <side>   an answer awaited (4.3.3, S3.1)
+waiting routing <side> <formation> <unit> ...   a routing Formation's units still to move (S3.1)
+air-raid paid <n>|none             the Eindhoven Air Raid revealed, DP paid to stop it (S5.2)
+offmap <formation> box <box>|entering <letter> from <box>|on-map|routed <day>
+                                   a German off-map formation (5.1; the first line replaces
+                                   the set-up's; 'none')
+numbering <formation>: <destination>, ...   this 1900's private numbering (5.1; likewise)
+supply dz <zone> [interdicted] [ended] [today <day>]   the 101st's supply (3.5)
+supply-counters day <d> candidates <a> <b> sealed <commitment> [revealed <n>] | supply-counters none
+                                   a supply drop's Air Drop? counters (3.5)
+park <park> off|at <hex> [units <unit> ...]   an artillery park's marker and its box (S1)
+demolition <side> <unit> at <hex>: <bridge> ... | demolition none
+                                   the demolition window the unit's entry opened (2.15.6)
+assault <side> <unit> at <hex> [from <hex>] [facts: <text>] | assault none
+                                   an assault declared, its die still to come (S4.4)
+typhoons left <n> [formation <formation>] [at <hex> ...] | typhoons none
+                                   an Air Strike's Typhoons to place and placed (S3.1)
+mann <unit> step-loss|eliminated was <side> at <hex> [column] [marks [suppressed] [cohesion <n>]
+   [lost <n>]] | mann none         Joe Mann's chance: the 502 PIR unit before its loss (S6.9)";
 
 const KNOWN: [&str; 30] = [
     "day",
@@ -192,6 +214,7 @@ pub fn read(
     let mut impulse = impulse::Given::default();
     let mut clock = clock::Given::default();
     let mut air = air::Given::default();
+    let mut german = german::Given::default();
     for s in statements(text) {
         let w = &s.words;
         match s.keyword() {
@@ -326,10 +349,21 @@ pub fn read(
                 s.expect_words(2, "passed-mines <unit>")?;
                 st.mine_passed.push(w[1].to_owned());
             }
+            "lost" if w.len() == 2 => {
+                // O3.0: a failed check's lost unit, which its own player moves (the German's
+                // too, with option german_lost).
+                if st.wait.as_ref().is_some_and(|w| !w.is_lost()) {
+                    return Err(s.error(ONE_WAIT));
+                }
+                st.wait = Some(Wait::Lost {
+                    unit: w[1].to_owned(),
+                    event: None,
+                });
+            }
             "lost" => {
-                s.expect_words(4, "lost <unit> by <side>")?;
+                s.expect_words(4, "lost <unit> [by <side>]")?;
                 if w[2] != "by" {
-                    return Err(s.error("write lost <unit> by <side>"));
+                    return Err(s.error("write lost <unit> [by <side>]"));
                 }
                 let by = side(&s, w[3])?;
                 if st.units.get(w[1]).is_some_and(|u| u.side == by) {
@@ -380,6 +414,9 @@ pub fn read(
             _ if clock::read(&mut st, &s, &mut clock)? => {}
             _ if air::read(&mut st, &s, &mut air)? => {}
             _ if bridge::read(&mut st, &s)? => {}
+            _ if german::read(&mut st, &s, &mut german)? => {}
+            _ if supply::read(&mut st, &s)? => {}
+            _ if under_way::read(&mut st, &s)? => {}
             _ => {
                 let known: Vec<&str> = KNOWN
                     .iter()
@@ -388,6 +425,9 @@ pub fn read(
                     .chain(clock::KNOWN.iter())
                     .chain(air::KNOWN.iter())
                     .chain(bridge::KNOWN.iter())
+                    .chain(german::KNOWN.iter())
+                    .chain(supply::KNOWN.iter())
+                    .chain(under_way::KNOWN.iter())
                     .copied()
                     .collect();
                 return Err(unknown(&s, &known));
@@ -690,7 +730,7 @@ fn unit_line(st: &mut State, s: &Statement) -> Result<(), PositionError> {
 /// `cp|dp <division> <n>`.
 fn points(st: &mut State, s: &Statement) -> Result<(), PositionError> {
     let w = &s.words;
-    s.expect_words(3, &format!("{} <division> <n>", s.keyword()))?;
+    s.expect_words(3, &format!("{} <division> <n>|off", s.keyword()))?;
     let d = DATA
         .division(w[1])
         .ok_or_else(|| {
@@ -706,6 +746,15 @@ fn points(st: &mut State, s: &Statement) -> Result<(), PositionError> {
         })?
         .id
         .clone();
+    if w[2] == "off" {
+        // The division keeps no points: the ERC's passed to KG Chill (S5.1.1).
+        if s.keyword() == "cp" {
+            st.cp.remove(&d);
+        } else {
+            st.dp.remove(&d);
+        }
+        return Ok(());
+    }
     let n = s.number(2, "a number of points")?;
     if s.keyword() == "cp" {
         st.cp.insert(d, n);
@@ -787,14 +836,16 @@ fn highway(st: &mut State, s: &Statement) -> Result<(), PositionError> {
 }
 
 /// The events a `placing` statement can await.
-pub const PLACED: [&str; 7] = [
+pub const PLACED: [&str; 9] = [
     "heroic",
     "dutch",
     "minefield",
+    "rally",
     "reinf",
     "ambush",
     "explosion",
     "lost",
+    "air-strike",
 ];
 
 /// `placing <side> <event>`.

@@ -1,27 +1,13 @@
 //! A state written as a position (issue 39, docs/rules/where-eagles-dare.md, "Positions
-//! (despatch replay)"), in the statements of `position.rs`. The format does not yet state every
-//! fact of the state: `UNWRITTEN` names the state's fields no statement sets yet (read back, they
-//! keep their set-up's values), and `write` gives `None` for a state whose awaited answer or
-//! bridges the format cannot state, so that nothing it writes is wrong.
+//! (despatch replay)"), in the statements of `position/`: every fact of the state, so that the
+//! position reads back, onto the game's own set-up, to the same state. `write` gives `None`
+//! only for a state no game reaches (a Club Route that does not begin with the data's, a corps
+//! not of the data) or a dispute's or assault's text that would not read back as one line.
 
 use super::super::data::{Weather, DATA, TURNS};
 use super::super::oob::OOB;
 use super::super::state::{Phase, State, Wait};
 use super::side_name as side;
-
-/// The fields of the state (as `state_json` names them) that no statement sets yet. (The
-/// scenario's last turn and the options' flags are the set-up's, not the position's.)
-pub const UNWRITTEN: &[&str] = &[
-    "air_raid",
-    "offmap",
-    "numbering",
-    "demolition",
-    "supply",
-    "parks",
-    "mann",
-    "typhoons",
-    "assault",
-];
 
 fn phase(p: &Phase) -> Option<String> {
     Some(match p {
@@ -85,6 +71,14 @@ pub fn write(state: &State) -> Option<String> {
     }
     for (d, n) in &state.dp {
         out.push(format!("dp {d} {n}"));
+    }
+    for d in &DATA.divisions {
+        if !state.cp.contains_key(&d.id) {
+            out.push(format!("cp {} off", d.id));
+        }
+        if !state.dp.contains_key(&d.id) {
+            out.push(format!("dp {} off", d.id));
+        }
     }
     out.push(
         format!("mug: {}", state.mug.join(" "))
@@ -180,6 +174,9 @@ pub fn write(state: &State) -> Option<String> {
     super::clock::write(state, &mut out);
     super::air::write(state, &mut out);
     super::bridge::write(state, &mut out);
+    super::german::write(state, &mut out);
+    super::supply::write(state, &mut out);
+    super::under_way::write(state, &mut out)?;
     match &state.wait {
         None => {}
         Some(Wait::Placing { side: x, event }) if super::PLACED.contains(&event.as_str()) => {
@@ -189,6 +186,7 @@ pub fn write(state: &State) -> Option<String> {
             unit,
             event: Some(by),
         }) => out.push(format!("lost {unit} by {}", side(*by))),
+        Some(Wait::Lost { unit, event: None }) => out.push(format!("lost {unit}")),
         Some(w) => out.push(super::bridge::write_wait(w)?),
     }
     Some(out.join("\n") + "\n")

@@ -20,6 +20,7 @@ use despatch::engine::event::{kind, Event};
 use despatch::engine::export;
 use despatch::engine::ruleset::{Seat, Viewer};
 use despatch::engine::verify::verify;
+use despatch::games::GameId;
 use despatch::notify::dispatcher::Dispatcher;
 use despatch::rules;
 use serde_json::{json, Value};
@@ -256,7 +257,12 @@ impl Table {
     /// No reader is shown a card hidden in another seat's hand that it never held and that was
     /// never public.
     async fn check_hidden(&self, g: &mut Game) {
-        let loaded = self.app.games.load(&g.id).await.unwrap();
+        let loaded = self
+            .app
+            .games
+            .load(&GameId::parse(&g.id).unwrap())
+            .await
+            .unwrap();
         if loaded.game.ended {
             // Once the game is over every hand is shown to all.
             return;
@@ -373,7 +379,12 @@ async fn a_card_driven_game_is_played_over_the_api_and_by_mail_and_no_hand_leaks
     let mut rng = Rng::new(40);
     for _ in 0..24 {
         let (seat, _) = t.to_act(&g).await;
-        let loaded = t.app.games.load(&g.id).await.unwrap();
+        let loaded = t
+            .app
+            .games
+            .load(&GameId::parse(&g.id).unwrap())
+            .await
+            .unwrap();
         let s = Seat::parse(&seat).unwrap();
         // An order the rules take: tried over the API until one is (a refusal changes nothing);
         // by mail, only one that cannot be refused (on cards held as the move begins), or text.

@@ -256,7 +256,8 @@ async fn a_file_name_that_is_no_name_is_refused_and_nothing_is_kept(app: TestApp
     let before = event_count(&app, &t).await;
     for bad in ["..", "games/..", "turn\u{7}3.vlog"] {
         let bytes = format!("bytes of {bad}").into_bytes();
-        let (status, body) = move_with_files(&app, &t, 0, "a move", &[(bad, None, &bytes)]).await;
+        let (status, body) =
+            move_with_files(&app, &t, 0, "a move", &[(bad, None, &bytes[..])]).await;
         assert_eq!(status, 400, "{bad:?}: {body}");
         assert!(
             body["message"].as_str().unwrap().contains("file name"),
@@ -406,7 +407,7 @@ mod small {
         let before = event_count(&app, &t).await;
         let big = vec![7u8; 1001];
         let (status, body) =
-            move_with_files(&app, &t, 0, "too big", &[("big.vsav", None, &big)]).await;
+            move_with_files(&app, &t, 0, "too big", &[("big.vsav", None, &big[..])]).await;
         assert_eq!(status, 413, "{body}");
         assert_eq!(body["error"], "too_large");
         let message = body["message"].as_str().unwrap();
@@ -422,7 +423,7 @@ mod small {
             &t,
             0,
             "too much",
-            &[("a.vsav", None, &half), ("b.vsav", None, &half[..799])],
+            &[("a.vsav", None, &half[..]), ("b.vsav", None, &half[..799])],
         )
         .await;
         assert_eq!(status, 413, "{body}");
@@ -628,7 +629,11 @@ async fn a_reply_s_attachment_becomes_the_move_s_file_through_mail_in() {
     );
     let url = settings.url.clone();
     let out = tokio::task::block_in_place(|| {
-        common::mail_in::mail_in_with(&app, message.as_bytes(), &[("DESPATCH_FILES_URL", &url)])
+        common::mail_in::mail_in_with(
+            &app,
+            message.as_bytes(),
+            &[("DESPATCH_FILES_URL", url.as_str())],
+        )
     });
     assert!(out.starts_with("answered"), "{out}");
     let events = app.store.events(&t.game_id, 0, None).await.unwrap();
@@ -661,6 +666,7 @@ async fn a_reply_s_attachment_becomes_the_move_s_file_through_mail_in() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_next_player_s_notice_attaches_the_files_or_links_to_large_ones() {
     use common::notify::wait_for_mail;
+    use mail_parser::MimeHeaders;
 
     for (attach_up_to, attached) in [(1u64 << 20, true), (10, false)] {
         let app = common::spawn_app(common::Backend::Sqlite)

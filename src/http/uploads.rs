@@ -125,7 +125,9 @@ fn unreadable(e: actix_multipart::MultipartError) -> ServiceError {
         actix_multipart::MultipartError::Payload(actix_web::error::PayloadError::Overflow) => {
             ServiceError::TooLarge("the move's form is larger than the server takes".into())
         }
-        e => ServiceError::BadRequest(format!("the move's form cannot be read: {e}")),
+        e => ServiceError::BadRequest(format!(
+            "the move's form cannot be read ({e}); nothing was recorded — check that each file has a plain file name, such as turn3.vlog"
+        )),
     }
 }
 

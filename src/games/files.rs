@@ -70,7 +70,7 @@ impl Limits {
 /// `n` bytes for a reader: "10 MiB", "512 KiB", "300 bytes".
 pub fn bytes(n: u64) -> String {
     const MIB: u64 = 1024 * 1024;
-    if n >= MIB && n % MIB == 0 {
+    if n >= MIB && n.is_multiple_of(MIB) {
         format!("{} MiB", n / MIB)
     } else if n >= MIB {
         format!("{:.1} MiB", n as f64 / MIB as f64)

@@ -353,6 +353,9 @@ impl Games {
         .await
     }
 
+    // The move, the files it carries and who made it, with what answers it: one path for
+    // every kind of move, each argument its own concern.
+    #[allow(clippy::too_many_arguments)]
     async fn commit(
         &self,
         l: Loaded,

@@ -235,7 +235,7 @@ pub async fn compose(
     let (head_seq, head_hash) = (head.seq, head.hash.clone());
     // The files of the other seats' moves since this seat's own (a turn's, the end's).
     let carried: Vec<FileRef> = if r.channel == TURN || r.channel == GAME_OVER {
-        let from = stretch.since_own(&acted).unwrap_or(0);
+        let from = stretch.since_own(acted).unwrap_or(0);
         stretch
             .before()
             .iter()

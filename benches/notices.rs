@@ -195,6 +195,7 @@ async fn baseline(smtp: &str, hook_url: &str, n: usize) -> (f64, f64) {
         unsubscribe: Some(format!(
             "https://bench.invalid/api/games/base-{i}/unsubscribe?seat=a&channel=email&sig=00"
         )),
+        attachments: Vec::new(),
     };
     let started = Instant::now();
     for chunk in (0..n).collect::<Vec<_>>().chunks(32) {

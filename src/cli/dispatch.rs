@@ -7,6 +7,7 @@ use super::database::{base_url, register, store, Opened};
 use super::serve::metrics_on_own_address;
 use super::{DispatchArgs, Failure};
 use crate::config::Settings;
+use crate::games::files::FileStore;
 use crate::games::webhook_targets::WebhookTargets;
 use crate::games::Games;
 use crate::notify::scheduler::Scheduler;
@@ -22,7 +23,8 @@ pub(super) async fn run(settings: &Settings, args: DispatchArgs) -> Result<ExitC
         .with_secret(link_secret.as_deref())
         .with_webhook_targets(WebhookTargets::from_setting(
             &settings.notify.webhook_allow_hosts,
-        ));
+        ))
+        .with_files(FileStore::open(&settings.files).map_err(Failure::config)?);
     let dispatcher = crate::notify::dispatcher(&games, &settings.notify)?;
     if !once {
         metrics_on_own_address(&games)?;

@@ -61,9 +61,11 @@ pub(super) async fn run(settings: &Settings) -> Result<ExitCode, Failure> {
     let registration = register(&unlocked.store, "mail-in")
         .await
         .map_err(|e| tempfail("cannot register with the database", e))?;
+    let files = crate::games::files::FileStore::open(&settings.files).map_err(Failure::config)?;
     let games = Games::new(unlocked.store, base)
         .with_secret(unlocked.link_secret.as_deref())
-        .with_logged_move_rate(crate::games::rate::MoveRate::from_env());
+        .with_logged_move_rate(crate::games::rate::MoveRate::from_env())
+        .with_files(files);
     let receipt = crate::mail_in::receive(&games, &domain, &raw)
         .await
         .map_err(|e| tempfail("cannot handle the message now", e.to_string()))?;

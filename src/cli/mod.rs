@@ -165,6 +165,10 @@ struct ExportArgs {
     game: GameId,
     #[arg(long, short)]
     out: Option<PathBuf>,
+    /// Also write every file the game's moves carried into this folder, each named by its
+    /// SHA-256 (what `verify --files` reads).
+    #[arg(long)]
+    files: Option<PathBuf>,
 }
 
 // What `verify` takes.
@@ -179,6 +183,10 @@ struct VerifyArgs {
     /// for several.
     #[arg(long = "witness")]
     witness: Vec<PathBuf>,
+    /// A folder of the files the moves carried, each named by its SHA-256 (`export --files`):
+    /// every file the log lists must be there with the bytes its hash names.
+    #[arg(long)]
+    files: Option<PathBuf>,
 }
 
 // What `check` takes.

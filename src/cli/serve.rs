@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use super::database::{register, store, Opened};
 use super::Failure;
 use crate::config::Settings;
+use crate::games::files::FileStore;
 use crate::games::players::LoginRate;
 use crate::games::rate::{CreateRate, MoveRate};
 use crate::games::webhook_targets::WebhookTargets;
@@ -26,10 +27,12 @@ pub(super) async fn run(settings: &Settings) -> Result<ExitCode, Failure> {
     let registration = register(&store, "serve").await?.keep_alive();
     let backend = store.backend();
     let targets = WebhookTargets::from_setting(&settings.notify.webhook_allow_hosts);
+    let files = FileStore::open(&settings.files).map_err(Failure::config)?;
     let app = Application::build(store, server_settings(settings)?, |games| {
         games
             .with_secret(secret.as_deref())
             .with_webhook_targets(targets)
+            .with_files(files)
     })
     .map_err(|e| format!("cannot listen on {}: {e}", settings.bind))?;
     metrics_on_own_address(app.games())?;

@@ -13,12 +13,16 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode, Failure> {
         file,
         json,
         witness,
+        files,
     } = args;
     let text = std::fs::read_to_string(&file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let found = read_witnesses(&witness)?;
     let mut report = verify::verify_witnessed(&text, &rules::find, &found.witnesses);
     report.without_head = found.without_head;
+    if let (Some(dir), true) = (&files, report.ok()) {
+        check_files(&text, dir, &mut report);
+    }
     if json {
         println!(
             "{}",
@@ -32,6 +36,18 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Checks every file the log lists against the file named by its SHA-256 in `dir`.
+fn check_files(text: &str, dir: &std::path::Path, report: &mut verify::Report) {
+    let Ok((_, events)) = crate::engine::export::read(text) else {
+        return; // the report says why already
+    };
+    let mut bytes_of = |sha256: &str| std::fs::read(dir.join(sha256)).ok();
+    match crate::engine::files::check(&events, &mut bytes_of) {
+        Ok(n) => report.files_checked = n,
+        Err(finding) => report.failure = Some(finding),
+    }
 }
 
 /// Reads `--witness` files: each a file, or a folder (a maildir) whose files are read in turn.

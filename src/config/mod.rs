@@ -30,6 +30,49 @@ pub struct Settings {
     /// secrets at rest when `DESPATCH_SECRET_KEY` is unset; made (0600) on a fresh database only.
     pub key_file: PathBuf,
     pub notify: NotifySettings,
+    /// Where the files moves carry are kept, and how large they may be (docs/files.md).
+    pub files: FileSettings,
+}
+
+/// The files a move may carry (docs/files.md): where they are kept and their limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileSettings {
+    /// `DESPATCH_FILES_URL`: `file:///var/lib/despatch/files` or `s3://bucket/prefix` (with
+    /// the usual `AWS_*` variables, and `DESPATCH_FILES_S3_ENDPOINT` for an S3-compatible
+    /// server); default `file://` the folder `files` in the data folder.
+    pub url: String,
+    /// `DESPATCH_FILES_S3_ENDPOINT`: the S3-compatible server's address (`http://…` allowed).
+    pub s3_endpoint: Option<String>,
+    /// `DESPATCH_FILE_MAX_BYTES`, default 10 MiB: the largest file a move may carry.
+    pub per_file: u64,
+    /// `DESPATCH_MOVE_FILES_MAX_BYTES`, default 25 MiB: the most a move's files may hold together.
+    pub per_move: u64,
+    /// `DESPATCH_ATTACH_MAX_BYTES`, default 5 MiB: a notice carries a move's files as
+    /// attachments while they hold at most this together, and links to them otherwise.
+    pub attach_up_to: u64,
+}
+
+/// 10 MiB: the default limit of one file.
+pub const DEFAULT_FILE_MAX: u64 = 10 * 1024 * 1024;
+/// 25 MiB: the default limit of a move's files together.
+pub const DEFAULT_MOVE_FILES_MAX: u64 = 25 * 1024 * 1024;
+/// 5 MiB: the default limit of a notice's attachments.
+pub const DEFAULT_ATTACH_MAX: u64 = 5 * 1024 * 1024;
+
+impl FileSettings {
+    /// From the environment; `data_dir` holds the default folder.
+    pub fn from_env(data_dir: &Path) -> FileSettings {
+        let folder = data_dir.join("files");
+        let folder = std::path::absolute(&folder).unwrap_or(folder);
+        FileSettings {
+            url: var("DESPATCH_FILES_URL")
+                .unwrap_or_else(|| format!("file://{}", folder.display())),
+            s3_endpoint: var("DESPATCH_FILES_S3_ENDPOINT"),
+            per_file: number("DESPATCH_FILE_MAX_BYTES", DEFAULT_FILE_MAX).max(1),
+            per_move: number("DESPATCH_MOVE_FILES_MAX_BYTES", DEFAULT_MOVE_FILES_MAX).max(1),
+            attach_up_to: number("DESPATCH_ATTACH_MAX_BYTES", DEFAULT_ATTACH_MAX),
+        }
+    }
 }
 
 /// How notices are sent and clocks run.
@@ -182,6 +225,7 @@ impl Settings {
                 .map(PathBuf::from)
                 .unwrap_or_else(|| data_dir.join("secret.key")),
             notify: NotifySettings::from_env(),
+            files: FileSettings::from_env(&data_dir),
             data_dir,
         }
     }

@@ -17,6 +17,9 @@ pub enum ServiceError {
     Invalid(Vec<Problem>),
     #[error("{0}")]
     NotFound(String),
+    /// Files over a limit (`files::Limits`); the message names the limit.
+    #[error("{0}")]
+    TooLarge(String),
     #[error("a seat token is needed: send 'Authorization: Bearer <seat token>'")]
     Unauthorized,
     #[error("{0}")]

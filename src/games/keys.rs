@@ -17,20 +17,26 @@ use serde_json::json;
 
 use super::{CommandInput, Submit};
 use crate::engine::canonical::hash_json;
+use crate::engine::files::FileRef;
 
 /// The digest a key is saved with: SHA-256 of the canonical JSON of the request's
 /// `expected_seq`, `command` and `client_entropy` (not the key itself, nor the seat: keys are
 /// per seat already).
-pub fn request_hash(submit: &Submit) -> String {
+pub fn request_hash(submit: &Submit, files: &[FileRef]) -> String {
     let command = match &submit.command {
         CommandInput::Text(text) => json!(text),
         CommandInput::Json(value) => value.clone(),
     };
-    hash_json(&json!({
+    let mut request = json!({
         "expected_seq": submit.expected_seq,
         "command": command,
         "client_entropy": submit.client_entropy,
-    }))
+    });
+    // A move without files hashes as it did before moves carried any.
+    if !files.is_empty() {
+        request["files"] = json!(files);
+    }
+    hash_json(&request)
 }
 
 /// The keys whose moves this process is handling now, by (game, seat, key).
@@ -77,17 +83,23 @@ mod tests {
 
     #[test]
     fn the_hash_covers_seq_command_and_entropy_but_not_the_key() {
-        let first = request_hash(&submit(1, "roll 2d6", "e"));
+        let first = request_hash(&submit(1, "roll 2d6", "e"), &[]);
         let mut same = submit(1, "roll 2d6", "e");
         same.idempotency_key = Some("other".into());
-        assert_eq!(request_hash(&same), first);
+        assert_eq!(request_hash(&same, &[]), first);
         for other in [
             submit(2, "roll 2d6", "e"),
             submit(1, "roll 3d6", "e"),
             submit(1, "roll 2d6", "f"),
         ] {
-            assert_ne!(request_hash(&other), first, "{other:?}");
+            assert_ne!(request_hash(&other, &[]), first, "{other:?}");
         }
+        let log = FileRef::of("turn.vlog", "application/octet-stream", b"log");
+        assert_ne!(
+            request_hash(&submit(1, "roll 2d6", "e"), &[log]),
+            first,
+            "the files a move carries are part of its request"
+        );
     }
 
     #[test]

@@ -156,9 +156,16 @@ impl Games {
         orders: &str,
         message: &str,
         answers: Option<u64>,
+        uploads: &[super::files::Upload],
         answer: Option<&Answer<'_>>,
     ) -> Result<MailOrders> {
         let next = seat.game.game.next_seq;
+        // Attachments over a limit or badly named: the orders are not applied, and the answer
+        // says why (`MailOrders::NotApplied`).
+        let listed = match self.files.check(uploads) {
+            Ok(listed) => listed,
+            Err(e) => return Ok(MailOrders::NotApplied(e)),
+        };
         let submit = Submit {
             expected_seq: next,
             command: CommandInput::Text(orders.to_owned()),
@@ -167,7 +174,7 @@ impl Games {
         };
         // The sender writes the id: it may name any seq, u64::MAX included.
         if let Some(seen) = answers.filter(|seen| seen.checked_add(1) != Some(next)) {
-            if self.mail_handled(&seat.caller, &submit).await? {
+            if self.mail_handled(&seat.caller, &submit, &listed).await? {
                 return Ok(MailOrders::Handled);
             }
             return Ok(MailOrders::Outdated { seen, next });
@@ -177,7 +184,7 @@ impl Games {
         }
         let game = lend(seat);
         let played = self
-            .submit_loaded(&seat.caller, submit, Some(game), answer)
+            .submit_loaded(&seat.caller, submit, uploads, Some(game), answer)
             .await;
         let (outcome, next) = match played {
             // The same message again: answered already, or being answered now.
@@ -227,7 +234,12 @@ impl Games {
 
     /// Whether the move `submit` carries the key of was made already — the key is saved with
     /// it, by this process or another — or is being made by this process now.
-    async fn mail_handled(&self, caller: &Caller, submit: &Submit) -> Result<bool> {
+    async fn mail_handled(
+        &self,
+        caller: &Caller,
+        submit: &Submit,
+        files: &[crate::engine::files::FileRef],
+    ) -> Result<bool> {
         let key = submit.idempotency_key.as_deref().unwrap_or_default();
         let Some(_held) = self.keys.hold(&caller.game_id, caller.seat.as_str(), key) else {
             return Ok(true);
@@ -238,7 +250,7 @@ impl Games {
                 &caller.game_id,
                 caller.seat.as_str(),
                 key,
-                &keys::request_hash(submit),
+                &keys::request_hash(submit, files),
                 self.clock.now(),
             )
             .await;

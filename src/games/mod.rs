@@ -28,6 +28,7 @@ mod create;
 mod dispatch;
 mod error;
 mod exports;
+pub mod files;
 mod health;
 mod inbound;
 pub mod input;
@@ -117,6 +118,8 @@ pub struct Games {
     webhook_targets: Arc<webhook_targets::WebhookTargets>,
     /// How long a reactive window's turn notice waits (`outbox::WindowNotices`).
     window_notices: outbox::WindowNotices,
+    /// Where the files moves carry are kept (`files`); in memory unless set (`with_files`).
+    files: files::FileStore,
 }
 
 /// The world of a move made by this service: the service's clock, the OS's randomness.
@@ -155,6 +158,7 @@ impl Games {
             link_key: Arc::new(tokio::sync::OnceCell::new()),
             webhook_targets: Arc::default(),
             window_notices: outbox::WindowNotices::from_env(),
+            files: files::FileStore::in_memory(),
         }
     }
 

@@ -14,10 +14,12 @@ use crate::engine::ruleset::{Line, PromptKind, Seat, Unexecuted, Viewer};
 use crate::metrics::MoveOutcome;
 use crate::store::{Append, Idempotency, OutboxRecord, StoreError};
 
+use super::files::Upload;
 use super::outbox::EmailDelivery;
 use super::{
     cache, input, keys, secrets, summary_of, Caller, Games, Loaded, Result, ServiceError, Summary,
 };
+use crate::engine::files::FileRef;
 
 const MAX_ENTROPY: usize = 256;
 
@@ -88,6 +90,14 @@ pub struct MoveResult {
     pub replayed: bool,
 }
 
+/// The files a move carries: what the log will list, checked already (`FileStore::check`),
+/// and their bytes, kept once the rules have taken the move and before it is appended.
+#[derive(Default)]
+pub(super) struct Carried<'a> {
+    listed: Vec<FileRef>,
+    uploads: &'a [Upload],
+}
+
 /// An idempotency key as one request uses it.
 struct KeyUse {
     key: String,
@@ -100,7 +110,19 @@ struct KeyUse {
 impl Games {
     /// Submits a command: the one path of a move. Its outcome is counted (`crate::metrics`).
     pub async fn submit(&self, caller: &Caller, submit: Submit) -> Result<MoveResult> {
-        self.submit_loaded(caller, submit, None, None).await
+        self.submit_loaded(caller, submit, &[], None, None).await
+    }
+
+    /// `submit` with files the move carries (docs/files.md): their names and sizes are checked
+    /// before anything else is done, and a move refused for any reason keeps none of them.
+    pub async fn submit_with_files(
+        &self,
+        caller: &Caller,
+        submit: Submit,
+        uploads: &[Upload],
+    ) -> Result<MoveResult> {
+        self.submit_loaded(caller, submit, uploads, None, None)
+            .await
     }
 
     /// `submit` on the game as the caller loaded it already, if it did (`mail` reads the game
@@ -111,10 +133,13 @@ impl Games {
         &self,
         caller: &Caller,
         submit: Submit,
+        uploads: &[Upload],
         loaded: Option<Loaded>,
         answer: Option<&Answer<'_>>,
     ) -> Result<MoveResult> {
-        let result = self.submit_counted(caller, submit, loaded, answer).await;
+        let result = self
+            .submit_counted(caller, submit, uploads, loaded, answer)
+            .await;
         crate::metrics::moved(&caller.game_id, outcome(&result));
         result
     }
@@ -123,6 +148,7 @@ impl Games {
         &self,
         caller: &Caller,
         submit: Submit,
+        uploads: &[Upload],
         loaded: Option<Loaded>,
         answer: Option<&Answer<'_>>,
     ) -> Result<MoveResult> {
@@ -140,13 +166,17 @@ impl Games {
                 "client_entropy is at most {MAX_ENTROPY} characters"
             )));
         }
+        let carried = Carried {
+            listed: self.files.check(uploads)?,
+            uploads,
+        };
         let key = submit
             .idempotency_key
             .as_deref()
             .map(str::trim)
             .filter(|k| !k.is_empty());
         let keyed = match key {
-            Some(key) => Some(self.hold_key(caller, key, &submit).await?),
+            Some(key) => Some(self.hold_key(caller, key, &submit, &carried.listed).await?),
             None => None,
         };
         if let Some((_, k)) = &keyed {
@@ -181,7 +211,10 @@ impl Games {
                     .await;
             }
             let at = l.game.next_seq;
-            match self.try_submit(l, caller, &submit, key, answer).await {
+            match self
+                .try_submit(l, caller, &submit, &carried, key, answer)
+                .await
+            {
                 Err(ServiceError::Stale { sent, current_seq }) => {
                     return self.stale_or_saved(caller, key, sent, current_seq).await
                 }
@@ -207,6 +240,7 @@ impl Games {
         l: Loaded,
         caller: &Caller,
         submit: &Submit,
+        carried: &Carried<'_>,
         key: Option<&KeyUse>,
         answer: Option<&Answer<'_>>,
     ) -> Result<MoveResult> {
@@ -221,7 +255,8 @@ impl Games {
             client_entropy: submit.client_entropy.clone(),
         };
         let viewer = Viewer::Seat(caller.seat.clone());
-        self.commit(l, mv, &viewer, described, key, answer).await
+        self.commit(l, mv, carried, &viewer, described, key, answer)
+            .await
     }
 
     /// Checks an idempotency key and holds it while its move is handled (`keys`): a key held
@@ -231,6 +266,7 @@ impl Games {
         caller: &Caller,
         key: &str,
         submit: &Submit,
+        files: &[FileRef],
     ) -> Result<(keys::Held, KeyUse)> {
         if key.len() > 200 {
             return Err(ServiceError::BadRequest(
@@ -243,7 +279,7 @@ impl Games {
             .ok_or_else(|| ServiceError::InProgress { key: key.into() })?;
         let used = KeyUse {
             key: key.to_owned(),
-            request_hash: keys::request_hash(submit),
+            request_hash: keys::request_hash(submit, files),
             at: self.clock.now(),
         };
         Ok((held, used))
@@ -294,6 +330,7 @@ impl Games {
             Move::Resign {
                 seat: caller.seat.clone(),
             },
+            &Carried::default(),
             &Viewer::Seat(caller.seat.clone()),
             "resign".into(),
             None,
@@ -308,6 +345,7 @@ impl Games {
         self.commit(
             l,
             Move::Timeout { seat: seat.clone() },
+            &Carried::default(),
             &Viewer::Spectator,
             format!("timeout {seat}"),
             None,
@@ -316,10 +354,14 @@ impl Games {
         .await
     }
 
+    // The move, the files it carries and who made it, with what answers it: one path for
+    // every kind of move, each argument its own concern.
+    #[allow(clippy::too_many_arguments)]
     async fn commit(
         &self,
         l: Loaded,
         mv: Move,
+        carried: &Carried<'_>,
         viewer: &Viewer,
         described: String,
         key: Option<&KeyUse>,
@@ -342,7 +384,10 @@ impl Games {
         } = l;
         drop(tail);
         let game_id = record.game_id;
-        let played = game.play(mv, &secrets, &mut self.world())?;
+        let played = game.play_with_files(mv, &carried.listed, &secrets, &mut self.world())?;
+        // The rules took the move: its files are kept before it is appended, so that the log
+        // never lists a file the store lacks.
+        self.files.put_all(&carried.listed, carried.uploads).await?;
         // The passes the server plays for seats that asked for them, in this move's append.
         let played = self.auto_passes(&game_id, played, &mut secrets).await?;
         let result = MoveResult {

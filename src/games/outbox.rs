@@ -92,6 +92,10 @@ pub struct EmailDelivery {
     /// own mail carry none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsubscribe: Option<String>,
+    /// The files sent with it as attachments (docs/files.md), read from the file store as it
+    /// is sent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<crate::engine::files::FileRef>,
 }
 
 /// A game's log head: the seq of an event and its hash.

@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::{summary_of, Games, Loaded, Result, ServiceError, Summary, WouldNotLoad};
 use crate::engine::dice::Roll;
 use crate::engine::event::{kind, Event};
+use crate::engine::files::{self, FileRef};
 use crate::engine::game::Game;
 use crate::engine::ruleset::{BoardContext, Line, Prompt, Ruleset, Viewer};
 use crate::engine::verify::{verify, Report};
@@ -31,6 +32,8 @@ pub struct LogEntry {
     pub lines: Vec<String>,
     /// The public dice the event rolled, in draw order; the audit page proves them.
     pub rolls: Vec<Roll>,
+    /// The files the move carried (docs/files.md).
+    pub files: Vec<ShownFile>,
 }
 
 /// A game as one viewer sees it, after `shown_seq` (the latest event, or a replay step).
@@ -81,6 +84,38 @@ pub struct Table {
     pub time_zone: Option<String>,
     /// Table talk this viewer may read (`talk`), oldest first: none for a spectator.
     pub talk: Vec<super::talk::TalkLine>,
+    /// The limits of the files an order may carry, for a reader ("10 MiB").
+    pub file_limits: FileLimitsShown,
+}
+
+/// The limits of a move's files as the order form tells them.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileLimitsShown {
+    pub per_file: String,
+    pub per_move: String,
+}
+
+/// A file of a log entry, as a page shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ShownFile {
+    #[serde(flatten)]
+    pub file: FileRef,
+    /// Its size for a reader: "12 KiB".
+    pub size_shown: String,
+    /// Its name as the last segment of its link, percent-encoded.
+    pub name_in_url: String,
+}
+
+impl ShownFile {
+    fn of(file: &FileRef) -> ShownFile {
+        ShownFile {
+            size_shown: super::files::bytes(file.size),
+            name_in_url: url::form_urlencoded::byte_serialize(file.name.as_bytes())
+                .collect::<String>()
+                .replace('+', "%20"),
+            file: file.clone(),
+        }
+    }
 }
 
 /// What a clock event says in the log: every one of them is public (who was reminded, who
@@ -147,6 +182,7 @@ struct RawEntry {
     /// committed, the game ended) follow them.
     said: usize,
     rolls: Vec<Roll>,
+    files: Vec<FileRef>,
 }
 
 impl RawEntry {
@@ -172,6 +208,8 @@ impl RawEntry {
             recorded_at: event.recorded_at.clone(),
             lines,
             said: ruled,
+            // A malformed list (which `verify` names) shows no files rather than no page.
+            files: files::of_event(event).unwrap_or_default(),
             rolls: event
                 .dice
                 .as_ref()
@@ -209,6 +247,11 @@ impl RawEntry {
             + self.recorded_at.len()
             + self.lines.iter().map(|l| 48 + l.text.len()).sum::<usize>()
             + self.rolls.len() * std::mem::size_of::<Roll>()
+            + self
+                .files
+                .iter()
+                .map(|f| 64 + f.name.len() + f.media_type.len() + f.sha256.len())
+                .sum::<usize>()
     }
 
     fn for_viewer(&self, viewer: &Viewer) -> LogEntry {
@@ -219,6 +262,7 @@ impl RawEntry {
             recorded_at: self.recorded_at.clone(),
             lines: self.visible_lines(viewer).cloned().collect(),
             rolls: self.rolls.clone(),
+            files: self.files.iter().map(ShownFile::of).collect(),
         }
     }
 }
@@ -512,6 +556,10 @@ impl Games {
             deadline_shown,
             time_zone,
             talk,
+            file_limits: FileLimitsShown {
+                per_file: super::files::bytes(self.files.limits().per_file),
+                per_move: super::files::bytes(self.files.limits().per_move),
+            },
         })
     }
 

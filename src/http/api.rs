@@ -1,11 +1,12 @@
 //! The JSON API under `/api`. Handlers only translate: the games service does the work.
 
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::error::ApiError;
 use super::limits::{check_create, TrustedProxies};
+use super::uploads;
 use crate::engine::ruleset::Viewer;
 use crate::games::{GameId, Games, NewGame, ServiceError, Submit, MAX_SEQ};
 use crate::rules;
@@ -130,15 +131,16 @@ pub async fn legal_moves(
     Ok(HttpResponse::Ok().json(games.legal_moves(&caller).await?))
 }
 
-/// Submits a command, as JSON or in the game's order language.
-#[utoipa::path(post, path = "/api/games/{game_id}/moves", request_body = Submit, security(("seat_token" = []), ("seat_link" = [])),
+/// Submits a command, as JSON or in the game's order language; with files (docs/files.md),
+/// as `multipart/form-data`: a part `order` holding the same JSON, and a part per file.
+#[utoipa::path(post, path = "/api/games/{game_id}/moves", request_body(content((Submit = "application/json"), (MoveWithFiles = "multipart/form-data"))), security(("seat_token" = []), ("seat_link" = [])),
     responses((status = 201, description = "the move is recorded", body = crate::games::MoveResult),
         (status = 400, description = "the request is not valid (the message says which field); nothing was recorded", body = ErrorBody),
         (status = 401, description = "no seat token was sent", body = ErrorBody),
         (status = 403, description = "the token is not a seat of this game", body = ErrorBody),
         (status = 404, description = "no such game (or the path's id cannot be a game id: the answer says what one is)", body = ErrorBody),
         (status = 409, description = "`stale_seq`: expected_seq is not the game's next seq (the answer carries `current_seq`); or `in_progress`: a move with the same idempotency key is still being recorded. Nothing was recorded", body = ErrorBody),
-        (status = 413, description = "the body is larger than 64 KiB", body = ErrorBody),
+        (status = 413, description = "`too_large`: the JSON body is larger than 64 KiB, or a file or the move's files are over their limit (DESPATCH_FILE_MAX_BYTES, DESPATCH_MOVE_FILES_MAX_BYTES; the message names it). Nothing was recorded and no file kept", body = ErrorBody),
         (status = 422, description = "`rule`: refused by a rule (the answer names it); or `idempotency_mismatch`: the idempotency key was used with another body. Nothing was recorded", body = ErrorBody),
         (status = 429, description = "the seat is making moves too fast (DESPATCH_MOVE_RATE / DESPATCH_MOVE_BURST); nothing was recorded; retry after the Retry-After header's seconds", body = ErrorBody,
             headers(("Retry-After" = u64, description = "seconds until the seat may move again"))),
@@ -147,14 +149,56 @@ pub async fn submit(
     games: web::Data<Games>,
     path: web::Path<String>,
     req: HttpRequest,
-    body: web::Json<Submit>,
+    body: web::Payload,
+) -> actix_web::Result<HttpResponse> {
+    let game_id = GameId::parse(&path).map_err(ApiError::from)?;
+    if !uploads::is_multipart(&req) {
+        // The JSON body as before: read (and refused, by the JSON error handler) first.
+        let body = web::Json::<Submit>::from_request(&req, &mut body.into_inner()).await?;
+        let caller = games
+            .authenticate(&game_id, bearer(&req).as_deref())
+            .await
+            .map_err(ApiError::from)?;
+        let result = games
+            .submit(&caller, body.into_inner())
+            .await
+            .map_err(ApiError::from)?;
+        return Ok(HttpResponse::Created().json(result));
+    }
+    Ok(submit_with_files(&games, &game_id, &req, body).await?)
+}
+
+/// A move with files: the seat first (a stranger's files are not read), then the parts.
+async fn submit_with_files(
+    games: &Games,
+    game_id: &GameId,
+    req: &HttpRequest,
+    body: web::Payload,
 ) -> Answer {
-    let game_id = GameId::parse(&path)?;
-    let caller = games
-        .authenticate(&game_id, bearer(&req).as_deref())
+    let caller = games.authenticate(game_id, bearer(req).as_deref()).await?;
+    let parts = uploads::read(req.headers(), body.into_inner(), games.files().limits()).await?;
+    let order = parts.field("order").ok_or_else(|| {
+        ServiceError::BadRequest(
+            "a move with files needs a part named order holding the move as JSON ({\"expected_seq\": …, \"command\": …}), beside a part per file".into(),
+        )
+    })?;
+    let submit: Submit = serde_json::from_str(order)
+        .map_err(|e| ServiceError::BadRequest(format!("the order part is not a move: {e}")))?;
+    let result = games
+        .submit_with_files(&caller, submit, &parts.uploads)
         .await?;
-    let result = games.submit(&caller, body.into_inner()).await?;
     Ok(HttpResponse::Created().json(result))
+}
+
+/// A move with files, as `multipart/form-data` (docs/files.md).
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct MoveWithFiles {
+    /// The move as JSON, as the JSON body would be: `{"expected_seq": …, "command": …}`.
+    order: String,
+    /// A file the move carries; send one part per file, each with its file name.
+    #[schema(value_type = Vec<String>, format = Binary)]
+    file: Vec<Vec<u8>>,
 }
 
 /// The caller's seat resigns.

@@ -35,7 +35,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderValue, SET_COOKIE};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
-use actix_web::{web, Error, HttpResponse, ResponseError};
+use actix_web::{web, Error, HttpMessage, HttpResponse, ResponseError};
 
 use super::error::ApiError;
 use super::pages::{message_page_with_links, PageLink};
@@ -292,7 +292,50 @@ pub async fn guard(
         None => None,
     };
     let keys = FormKeys::of(&req, key);
-    if check == Check::Form {
+    if check == Check::Form && super::uploads::is_multipart(req.request()) {
+        // A form with files (the seat page's order form): read it whole, within the limit of
+        // a move's files, find the token among its text fields, and hand the same bytes on.
+        let limits = games
+            .as_ref()
+            .map(|g| g.files().limits())
+            .unwrap_or_default();
+        let cap = limits.per_move + 4 * super::uploads::FIELD_MAX as u64;
+        let mut payload = req.take_payload();
+        let bytes = match super::uploads::whole(&mut payload, cap).await {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                return Ok(req
+                    .into_response(too_large(&path, &e))
+                    .map_into_right_body())
+            }
+        };
+        let open = super::uploads::Limits {
+            per_file: u64::MAX,
+            per_move: u64::MAX,
+        };
+        let sent = super::uploads::read(
+            req.headers(),
+            actix_web::dev::Payload::from(bytes.clone()),
+            open,
+        )
+        .await
+        .ok()
+        .and_then(|parts| parts.field(FIELD).map(str::to_owned))
+        .unwrap_or_default();
+        if !keys.accepts(&path, &sent) {
+            let refusal = refused(
+                &path,
+                if sent.is_empty() {
+                    "it carried no security token"
+                } else {
+                    "its security token is not this page's"
+                },
+                keys.key.is_none(),
+            );
+            return Ok(req.into_response(refusal).map_into_right_body());
+        }
+        req.set_payload(actix_web::dev::Payload::from(bytes));
+    } else if check == Check::Form {
         // Read the form, keep its bytes for the handler, and find the token among its fields.
         let form = match req.extract::<web::Form<Vec<(String, String)>>>().await {
             Ok(form) => form.into_inner(),
@@ -413,6 +456,20 @@ fn refused(path: &str, why: &str, no_key: bool) -> HttpResponse {
         HeaderValue::from_static("no-store"),
     );
     page
+}
+
+/// The `413` page of a form whose files are over the limit: nothing was recorded.
+fn too_large(path: &str, e: &ServiceError) -> HttpResponse {
+    message_page_with_links(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "The files are too large",
+        &format!("{e}."),
+        Some("Go back to the page and send the order with fewer or smaller files."),
+        &[PageLink {
+            href: page_of(path),
+            text: "Back to the page",
+        }],
+    )
 }
 
 /// The page the form posting to `path` is on.

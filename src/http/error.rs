@@ -28,6 +28,7 @@ impl ResponseError for ApiError {
         match &self.0 {
             ServiceError::BadRequest(_) | ServiceError::Invalid(_) => StatusCode::BAD_REQUEST,
             ServiceError::NotFound(_) => StatusCode::NOT_FOUND,
+            ServiceError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServiceError::Unauthorized => StatusCode::UNAUTHORIZED,
             ServiceError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServiceError::Stale { .. } | ServiceError::InProgress { .. } => StatusCode::CONFLICT,
@@ -136,6 +137,7 @@ fn code(e: &ServiceError) -> &'static str {
     match e {
         ServiceError::BadRequest(_) | ServiceError::Invalid(_) => "bad_request",
         ServiceError::NotFound(_) => "not_found",
+        ServiceError::TooLarge(_) => "too_large",
         ServiceError::Unauthorized => "unauthorized",
         ServiceError::Forbidden(_) => "forbidden",
         ServiceError::KeyReused { .. } => "idempotency_mismatch",

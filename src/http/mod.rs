@@ -9,6 +9,7 @@ pub mod body_deadline;
 pub mod boundary;
 pub mod csrf;
 pub mod error;
+pub mod files;
 pub mod flash;
 pub mod health;
 pub mod inbound;
@@ -26,6 +27,7 @@ pub mod session_cookie;
 pub mod settings;
 pub mod talk_api;
 pub mod templates;
+pub mod uploads;
 
 use std::net::TcpListener;
 use std::sync::Arc;

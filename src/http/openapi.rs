@@ -6,7 +6,7 @@
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::{account_api, api, inbound, notify_api, talk_api};
+use super::{account_api, api, files, inbound, notify_api, talk_api};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -23,6 +23,8 @@ use super::{account_api, api, inbound, notify_api, talk_api};
         api::legal_moves,
         api::submit,
         api::resign,
+        files::list,
+        files::get,
         api::events,
         api::export,
         api::proof,
@@ -66,6 +68,8 @@ use super::{account_api, api, inbound, notify_api, talk_api};
         crate::games::talk::TalkLine,
         crate::games::Summary,
         crate::games::Submit,
+        api::MoveWithFiles,
+        files::ListedFile,
         crate::games::CommandInput,
         crate::games::MoveResult,
         crate::games::proof::Proof,

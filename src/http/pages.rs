@@ -5,7 +5,7 @@
 //! form answers with the same page and the reason on it, and changes nothing.
 
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use minijinja::{context, Value};
 use serde::{Deserialize, Serialize};
 
@@ -196,6 +196,12 @@ pub(super) fn error_page(e: &ServiceError, game_id: &str) -> HttpResponse {
         ServiceError::KeyReused { .. } | ServiceError::InProgress { .. } => {
             message_page(StatusCode::CONFLICT, "Already sent", &e.to_string(), None)
         }
+        ServiceError::TooLarge(m) => message_page(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "The files are too large",
+            m,
+            Some("Send the order with fewer or smaller files."),
+        ),
         ServiceError::Unavailable(_) => {
             tracing::warn!(error = %e, "database unavailable on a page");
             let mut page = message_page(
@@ -642,7 +648,7 @@ pub async fn watch_page(
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 pub struct MoveForm {
     #[serde(default)]
     token: String,
@@ -659,17 +665,41 @@ pub struct MoveForm {
 /// A seat's order from the game page's form: POST, then a redirect to the page (GET). The seat
 /// is the seat cookie's (or, from a form that carries one, the form's `token`, which is then
 /// moved into the cookie).
+///
+/// The form is sent as `multipart/form-data` with the files the order carries (its file input;
+/// docs/files.md), or URL-encoded without any.
 pub async fn submit_move(
     games: web::Data<Games>,
     path: web::Path<String>,
-    form: web::Form<MoveForm>,
+    body: web::Payload,
     req: HttpRequest,
 ) -> HttpResponse {
     let game_id = &match game_of(&path) {
         Ok(g) => g,
         Err(page) => return *page,
     };
-    let form = form.into_inner();
+    let (form, uploads, unread) = if super::uploads::is_multipart(&req) {
+        match super::uploads::read(req.headers(), body.into_inner(), games.files().limits()).await {
+            Ok(parts) => (
+                MoveForm {
+                    token: parts.text("token"),
+                    expected_seq: parts.text("expected_seq"),
+                    order: parts.text("order"),
+                    client_entropy: parts.text("client_entropy"),
+                    idempotency_key: parts.text("idempotency_key"),
+                },
+                parts.uploads,
+                None,
+            ),
+            // The order is lost with the form; the reason is shown on the page.
+            Err(e) => (MoveForm::default(), Vec::new(), Some(e)),
+        }
+    } else {
+        match web::Form::<MoveForm>::from_request(&req, &mut body.into_inner()).await {
+            Ok(form) => (form.into_inner(), Vec::new(), None),
+            Err(e) => return HttpResponse::from_error(e),
+        }
+    };
     let from_form = Some(form.token.trim()).filter(|t| !t.is_empty());
     let token = from_form
         .map(str::to_owned)
@@ -711,6 +741,13 @@ pub async fn submit_move(
             seat_page(&games, game_id, &caller, false, notes).await
         }
     };
+    if let Some(e) = unread {
+        let status = match e {
+            ServiceError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        return again(status, e.to_string()).await;
+    }
     if form.order.trim().eq_ignore_ascii_case("resign") {
         return again(
             StatusCode::BAD_REQUEST,
@@ -731,7 +768,7 @@ pub async fn submit_move(
         client_entropy: form.client_entropy.clone(),
         idempotency_key: Some(form.idempotency_key.clone()).filter(|k| !k.trim().is_empty()),
     };
-    match games.submit(&caller, submit).await {
+    match games.submit_with_files(&caller, submit, &uploads).await {
         Ok(result) => {
             let first = result.events.first().map_or(expected_seq, |e| e.seq);
             let answer = Answer::Recorded {
@@ -762,7 +799,10 @@ pub async fn submit_move(
         Err(ServiceError::Rule(r)) => {
             again(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                format!("{r}. Your order is below: correct it and send it again."),
+                files_again(
+                    format!("{r}. Your order is below: correct it and send it again."),
+                    &uploads,
+                ),
             )
             .await
         }
@@ -771,10 +811,25 @@ pub async fn submit_move(
                 "{}. The board, the log and your legal moves are the latest now; your order is below, unsent — check it against them and send it again.",
                 moved_on(sent, current_seq)
             );
-            again(StatusCode::CONFLICT, message).await
+            again(StatusCode::CONFLICT, files_again(message, &uploads)).await
         }
-        Err(ServiceError::BadRequest(m)) => again(StatusCode::BAD_REQUEST, m).await,
+        Err(ServiceError::BadRequest(m)) => {
+            again(StatusCode::BAD_REQUEST, files_again(m, &uploads)).await
+        }
+        Err(ServiceError::TooLarge(m)) => {
+            again(StatusCode::PAYLOAD_TOO_LARGE, files_again(m, &uploads)).await
+        }
         Err(e) => error_page(&e, game_id),
+    }
+}
+
+/// A refusal of an order that carried files: a browser cannot fill the file input again, so the
+/// player is told to choose them again.
+fn files_again(message: String, uploads: &[crate::games::files::Upload]) -> String {
+    match (uploads.is_empty(), message.ends_with('.')) {
+        (true, _) => message,
+        (false, true) => format!("{message} Choose the files again when you send it again."),
+        (false, false) => format!("{message}. Choose the files again when you send it again."),
     }
 }
 

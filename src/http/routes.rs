@@ -11,7 +11,7 @@ use actix_web::web::{self, to};
 use actix_web::{Resource, Route};
 
 use super::{
-    account, account_api, api, assets, inbound, lobby, methods, notify_api, pages, settings,
+    account, account_api, api, assets, files, inbound, lobby, methods, notify_api, pages, settings,
     talk_api,
 };
 
@@ -65,6 +65,11 @@ pub fn served() -> Vec<Served> {
             [(M::GET, to(api::legal_moves)), (M::POST, to(api::submit))],
         ),
         resource("/api/games/{game_id}/resign", [(M::POST, to(api::resign))]),
+        resource("/api/games/{game_id}/files", [(M::GET, to(files::list))]),
+        resource(
+            "/api/games/{game_id}/files/{sha256}",
+            [(M::GET, to(files::get))],
+        ),
         resource("/api/games/{game_id}/events", [(M::GET, to(api::events))]),
         resource("/api/games/{game_id}/export", [(M::GET, to(api::export))]),
         resource(
@@ -151,6 +156,10 @@ pub fn served() -> Vec<Served> {
             ],
         ),
         resource("/games/{game_id}/resign", [(M::POST, to(pages::resign))]),
+        resource(
+            "/games/{game_id}/files/{sha256}/{name}",
+            [(M::GET, to(files::page_get))],
+        ),
         resource("/games/{game_id}/talk", [(M::POST, to(pages::talk))]),
         resource("/games/{game_id}/replay", [(M::GET, to(pages::replay))]),
         resource(

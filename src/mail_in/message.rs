@@ -1,14 +1,16 @@
 //! An inbound message as Despatch needs it, read with a maintained MIME parser (mail-parser):
 //! who sent it and to which addresses, what it answers, and the visible text of its reply —
-//! plain text or HTML, any charset, quoted replies and signatures removed, attachments ignored.
+//! plain text or HTML, any charset, quoted replies and signatures removed — and the files
+//! attached, which the orders carry (docs/files.md).
 
 use std::sync::LazyLock;
 
 use mail_parser::decoders::html::html_to_text;
-use mail_parser::{HeaderValue, MessageParser};
+use mail_parser::{HeaderValue, MessageParser, MimeHeaders};
 use regex::Regex;
 
 use super::trim::visible_reply;
+use crate::games::files::Upload;
 
 /// The largest message read whole: above Postfix's default size limit (10,240,000 bytes), so
 /// that a reply with a photo attached is still read (attachments are skipped; only the text
@@ -35,6 +37,9 @@ pub struct Inbound {
     pub automatic: bool,
     /// Larger than `MAX_MESSAGE_BYTES`: only its headers were read, and `text` is empty.
     pub oversized: bool,
+    /// The files attached to it (each part with a file name that is not the text itself): the
+    /// files its orders carry (docs/files.md).
+    pub attachments: Vec<Upload>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -119,7 +124,24 @@ impl Inbound {
                 .map(|t| t.into_owned())
                 .unwrap_or_default(),
         };
+        let attachments = message
+            .attachments()
+            .filter(|part| !part.is_message())
+            .filter_map(|part| {
+                let name = part.attachment_name()?.to_owned();
+                let media_type = part.content_type().map(|t| match t.subtype() {
+                    Some(sub) => format!("{}/{sub}", t.ctype()),
+                    None => t.ctype().to_owned(),
+                });
+                Some(Upload {
+                    name,
+                    media_type,
+                    bytes: part.contents().to_vec(),
+                })
+            })
+            .collect();
         Ok(Inbound {
+            attachments,
             message_id: message.message_id().map(str::to_owned),
             from,
             recipients,

@@ -205,7 +205,14 @@ pub async fn receive(games: &Games, domain: &str, raw: &[u8]) -> Result<Receipt,
             )
         };
         match games
-            .mail_orders(&mut seat, &orders, &message, answers, Some(&played_answer))
+            .mail_orders(
+                &mut seat,
+                &orders,
+                &message,
+                answers,
+                &inbound.attachments,
+                Some(&played_answer),
+            )
             .await?
         {
             MailOrders::Handled => {
@@ -432,6 +439,7 @@ fn email(
         in_reply_to: reply.in_reply_to.clone(),
         references: reply.references.clone(),
         unsubscribe: None,
+        attachments: Vec::new(),
     }
 }
 

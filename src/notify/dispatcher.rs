@@ -29,6 +29,7 @@ use super::templates;
 use super::webhook::{Hooks, WebhookDelivery};
 use crate::config::DispatchSettings;
 use crate::engine::canonical::random32;
+use crate::engine::files::FileRef;
 use crate::games::clock::Clock;
 use crate::games::links::pending::Pending;
 use crate::games::outbox::{
@@ -336,7 +337,8 @@ impl Dispatcher {
                 d.text = fill(&d.text);
                 d.html = fill(&d.html);
                 d.unsubscribe = d.unsubscribe.as_deref().map(fill);
-                self.mailer.send(&d).await
+                let attached = self.attachments(&d).await?;
+                self.mailer.send_with(&d, &attached).await
             }
             WEBHOOK => {
                 let mut d: WebhookDelivery = serde_json::from_value(r.payload.clone())
@@ -388,6 +390,28 @@ impl Dispatcher {
         }
     }
 
+    /// The bytes of an email's attachments, from the file store: one missing fails the send
+    /// (it is tried again, and the attempts log names it).
+    async fn attachments(&self, d: &EmailDelivery) -> Result<Vec<(FileRef, Vec<u8>)>, String> {
+        let mut out = Vec::with_capacity(d.attachments.len());
+        for file in &d.attachments {
+            let bytes = self
+                .games
+                .files()
+                .get(&file.sha256)
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| {
+                    format!(
+                        "the attachment {} ({}) is missing from the file store",
+                        file.name, file.sha256
+                    )
+                })?;
+            out.push((file.clone(), bytes));
+        }
+        Ok(out)
+    }
+
     /// The email of a mail a player asked for by address (`games::players`: a sign-in link,
     /// their seat links; `games::settings`: the daily digest), rendered from its row's payload.
     fn account_mail(&self, claim: &Claimed) -> Result<OutboxRecord, String> {
@@ -418,6 +442,7 @@ impl Dispatcher {
             references: Vec::new(),
             // Mail a player asked for (a sign-in link) is not a list to leave.
             unsubscribe: None,
+            attachments: Vec::new(),
         };
         let mut payload = serde_json::to_value(d).expect("serialisable");
         if let Some(p) = pending {
@@ -496,6 +521,12 @@ impl Dispatcher {
                 in_reply_to: Some(thread.clone()),
                 references: vec![thread],
                 unsubscribe: Some(c.unsubscribe_link.clone()),
+                attachments: c
+                    .files
+                    .iter()
+                    .filter(|f| f.attached)
+                    .map(|f| f.file.clone())
+                    .collect(),
             };
             let texts = [
                 d.text.as_str(),

@@ -9,8 +9,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use lettre::message::header::ContentType;
 use lettre::message::header::{Header, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, MultiPart};
+use lettre::message::{Attachment, Mailbox, MultiPart};
+
+use crate::engine::files::FileRef;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use crate::games::outbox::EmailDelivery;
@@ -128,6 +131,16 @@ impl Mailer {
 
     /// Builds the MIME message: text and HTML alternatives.
     pub fn message(&self, d: &EmailDelivery) -> Result<Message, String> {
+        self.message_with(d, &[])
+    }
+
+    /// Builds the MIME message: text and HTML alternatives, and `files` attached (a
+    /// multipart/mixed message) when there are any.
+    pub fn message_with(
+        &self,
+        d: &EmailDelivery,
+        files: &[(FileRef, Vec<u8>)],
+    ) -> Result<Message, String> {
         let to = Mailbox::new(
             // An address with no name (account mail) is written bare.
             (!d.to_name.trim().is_empty()).then(|| header_text(&d.to_name)),
@@ -169,17 +182,39 @@ impl Mailer {
                 .header(ListUnsubscribe(url.clone()))
                 .header(ListUnsubscribePost);
         }
+        let body = MultiPart::alternative_plain_html(d.text.clone(), d.html.clone());
+        let body = if files.is_empty() {
+            body
+        } else {
+            files.iter().fold(
+                MultiPart::mixed().multipart(body),
+                |mixed, (file, bytes)| {
+                    let media_type = ContentType::parse(&file.media_type).unwrap_or_else(|_| {
+                        ContentType::parse("application/octet-stream").unwrap()
+                    });
+                    mixed.singlepart(
+                        Attachment::new(file.name.clone()).body(bytes.clone(), media_type),
+                    )
+                },
+            )
+        };
         builder
-            .multipart(MultiPart::alternative_plain_html(
-                d.text.clone(),
-                d.html.clone(),
-            ))
+            .multipart(body)
             .map_err(|e| format!("cannot build the message: {e}"))
     }
 
     /// Sends one email; an error says why, for the attempts log.
     pub async fn send(&self, d: &EmailDelivery) -> Result<(), String> {
-        let message = self.message(d)?;
+        self.send_with(d, &[]).await
+    }
+
+    /// Sends one email with `files` attached.
+    pub async fn send_with(
+        &self,
+        d: &EmailDelivery,
+        files: &[(FileRef, Vec<u8>)],
+    ) -> Result<(), String> {
+        let message = self.message_with(d, files)?;
         match &self.transport {
             Transport::Smtp(smtp) => smtp
                 .send(message)
@@ -234,6 +269,7 @@ mod tests {
             in_reply_to: None,
             references: Vec::new(),
             unsubscribe: None,
+            attachments: Vec::new(),
         }
     }
 

@@ -20,6 +20,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::engine::event::{kind, Event};
+use crate::engine::files::FileRef;
 use crate::engine::ruleset::{Outcome, Seat, Viewer};
 use crate::games::links;
 use crate::games::links::pending::{Credential, Pending};
@@ -83,6 +84,23 @@ pub struct NoticeContext {
     pub talk_text: Option<String>,
     #[serde(default)]
     pub talk_to_table: bool,
+    /// The files the moves this notice tells of carried (docs/files.md): attached to the email
+    /// while they hold at most `DESPATCH_ATTACH_MAX_BYTES` together, else linked.
+    #[serde(default)]
+    pub files: Vec<NoticeFile>,
+}
+
+/// A file a notice tells of.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct NoticeFile {
+    #[serde(flatten)]
+    pub file: FileRef,
+    /// Its size for a reader ("48 KiB").
+    pub size_shown: String,
+    /// Its download link, opened by the seat's link token.
+    pub link: String,
+    /// Whether the email carries it as an attachment.
+    pub attached: bool,
 }
 
 /// A notice ready to be delivered.
@@ -215,6 +233,18 @@ pub async fn compose(
             .map(crate::engine::event::timestamp),
     };
     let (head_seq, head_hash) = (head.seq, head.hash.clone());
+    // The files of the other seats' moves since this seat's own (a turn's, the end's).
+    let carried: Vec<FileRef> = if r.channel == TURN || r.channel == GAME_OVER {
+        let from = stretch.since_own(acted).unwrap_or(0);
+        stretch
+            .before()
+            .iter()
+            .filter(|e| e.seq >= from && e.seat != seat_id)
+            .flat_map(|e| crate::engine::files::of_event(e).unwrap_or_default())
+            .collect()
+    } else {
+        Vec::new()
+    };
     // The log is let go of before the rest is written, so that a move of the game meanwhile
     // extends the cached log in place rather than copying it (`games::cache`).
     drop(whole);
@@ -285,6 +315,15 @@ pub async fn compose(
         grammar: info.grammar.clone(),
         lines,
         board: game.ruleset.board_text(&game.state, &viewer),
+        files: notice_files(&carried, games.files().attach_up_to(), |f| {
+            format!(
+                "{base}/games/{game_id}/files/{}/{}?token={token}",
+                f.sha256,
+                url::form_urlencoded::byte_serialize(f.name.as_bytes())
+                    .collect::<String>()
+                    .replace('+', "%20")
+            )
+        }),
         link: format!("{base}/games/{game_id}?token={token}"),
         moves_link: format!("{base}/api/games/{game_id}/moves?token={token}"),
         unsubscribe_link: format!(
@@ -381,6 +420,25 @@ impl<'a> Stretch<'a> {
             None => None,
         }
     }
+}
+
+/// The files a notice tells of: all attached while they hold at most `attach_up_to` bytes
+/// together, else all linked (`link` gives each one's link).
+fn notice_files(
+    files: &[FileRef],
+    attach_up_to: u64,
+    link: impl Fn(&FileRef) -> String,
+) -> Vec<NoticeFile> {
+    let attached = files.iter().map(|f| f.size).sum::<u64>() <= attach_up_to;
+    files
+        .iter()
+        .map(|f| NoticeFile {
+            size_shown: crate::games::files::bytes(f.size),
+            link: link(f),
+            attached,
+            file: f.clone(),
+        })
+        .collect()
 }
 
 /// Who the game waits for, by the names `name_of` gives their seats: for a seat that is not

@@ -12,6 +12,7 @@ use std::time::Duration;
 use despatch::config::DispatchSettings;
 use despatch::games::cache::Limits;
 use despatch::games::clock::ManualClock;
+use despatch::games::files::FileStore;
 use despatch::games::rate::MoveRate;
 use despatch::games::webhook_targets::WebhookTargets;
 use despatch::games::Games;
@@ -90,6 +91,8 @@ pub struct AppBuilder {
     body_timeout: Option<Duration>,
     /// The internal hosts webhooks may reach (`DESPATCH_WEBHOOK_ALLOW_HOSTS`); none by default.
     webhook_allow_hosts: Option<String>,
+    /// Where the files moves carry are kept; in memory by default (`Games::new`).
+    files: Option<FileStore>,
 }
 
 impl AppBuilder {
@@ -106,7 +109,14 @@ impl AppBuilder {
             follow_redirects: true,
             body_timeout: None,
             webhook_allow_hosts: None,
+            files: None,
         }
+    }
+
+    /// The files moves carry kept in `store` (another folder, S3, other limits).
+    pub fn files(mut self, store: FileStore) -> Self {
+        self.files = Some(store);
+        self
     }
 
     /// The service reads the time from `clock`, which the test moves (`TestApp::clock`).
@@ -194,8 +204,12 @@ impl AppBuilder {
         link_secret: Option<String>,
         fold_cache: Option<Limits>,
         webhook_allow_hosts: Option<String>,
+        files: Option<FileStore>,
     ) -> Games {
         let mut games = games;
+        if let Some(files) = files {
+            games = games.with_files(files);
+        }
         if let Some(list) = webhook_allow_hosts {
             games = games.with_webhook_targets(WebhookTargets::from_setting(&list));
         }
@@ -250,6 +264,7 @@ impl AppBuilder {
             base_url,
             body_timeout,
             webhook_allow_hosts,
+            files,
             ..
         } = self;
         let mut settings = ServerSettings::new("127.0.0.1:0");
@@ -273,6 +288,7 @@ impl AppBuilder {
                 link_secret,
                 fold_cache,
                 webhook_allow_hosts,
+                files,
             )
         })
         .expect("binds port 0");
@@ -319,6 +335,7 @@ impl AppBuilder {
             self.link_secret.clone(),
             self.fold_cache,
             self.webhook_allow_hosts.clone(),
+            self.files.clone(),
         );
         TestApp {
             base,
@@ -348,6 +365,7 @@ impl AppBuilder {
             self.link_secret,
             self.fold_cache,
             self.webhook_allow_hosts,
+            self.files,
         )
     }
 

@@ -30,10 +30,16 @@ pub fn reply(game_id: &str, seat: usize, from: &str, id: &str, body: &str) -> Ve
 /// printed. Its secret is the tests' (`TEST_SECRET`), which the tests' stores seal with.
 /// Blocks: call it from `tokio::task::block_in_place` in a test on several threads.
 pub fn mail_in(app: &TestApp, message: &[u8]) -> String {
+    mail_in_with(app, message, &[])
+}
+
+/// `mail_in` with more of the environment set (`DESPATCH_FILES_URL`, say).
+pub fn mail_in_with(app: &TestApp, message: &[u8], env: &[(&str, &str)]) -> String {
     let folder = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_despatch"))
         .arg("mail-in")
         .env_clear()
+        .envs(env.iter().copied())
         .env("DATABASE_URL", app.db.url())
         .env("DESPATCH_SECRET_KEY", super::TEST_SECRET)
         .env("DESPATCH_REPLY_DOMAIN", DOMAIN)

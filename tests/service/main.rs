@@ -10,6 +10,7 @@ mod common;
 mod api;
 mod cli;
 mod clock;
+mod files;
 mod fold_cache;
 mod golden_databases;
 mod idempotency;

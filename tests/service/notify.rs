@@ -1316,6 +1316,7 @@ fn sample_context(event: &str) -> NoticeContext {
         talk_from: Some("Bert <the Quiet>".into()),
         talk_text: Some("Shall we <parley>?".into()),
         talk_to_table: false,
+        files: Vec::new(),
     }
 }
 
@@ -1391,6 +1392,7 @@ async fn without_smtp_email_is_written_to_files_named_by_message_id() {
             "https://d.example.org/api/games/g-1234/unsubscribe?seat=anna&channel=email&sig=ab"
                 .into(),
         ),
+        attachments: Vec::new(),
     };
     mailer.send(&d).await.unwrap();
     mailer.send(&d).await.unwrap();

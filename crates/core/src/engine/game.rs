@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use super::canonical::{hash_json, hex32, sha256_hex};
 use super::dice::{hidden_stream, Chain, DiceCommitments, DiceStream};
 use super::event::{kind, DiceRecord, Event, GENESIS_HASH, SYSTEM_SEAT};
+use super::files::FileRef;
 use super::ruleset::{
     hidden_unavailable, newest, Applied, Ctx, DiceSource, GameState, Outcome, Prompt, RuleError,
     Ruleset, Seat, SeatDef, Setup, Viewer,
@@ -696,6 +697,25 @@ impl Game {
         secrets: &dyn Secrets,
         world: &mut dyn World,
     ) -> Result<Played, RuleError> {
+        self.play_with_files(mv, &[], secrets, world)
+    }
+
+    /// `play`, with the files the move carries (`files`, docs/files.md) listed in its
+    /// `Command` event's payload beside the command: the hash chain covers them, the rules never
+    /// see them. Only an order carries files; none leaves the payload as `play` writes it.
+    pub fn play_with_files(
+        &self,
+        mv: Move,
+        files: &[FileRef],
+        secrets: &dyn Secrets,
+        world: &mut dyn World,
+    ) -> Result<Played, RuleError> {
+        if !files.is_empty() && !matches!(mv, Move::Command { .. }) {
+            return Err(RuleError::new(
+                "files",
+                "only an order carries files; a timeout or a resignation cannot",
+            ));
+        }
         if self.ended {
             return Err(RuleError::new(
                 "game over",
@@ -785,6 +805,9 @@ impl Game {
                         }
                     };
                     payload["command"] = public;
+                    if !files.is_empty() {
+                        payload["files"] = json!(files);
+                    }
                     ctx = Ctx::new(DiceSource::Stream(&mut stream), hidden.as_mut())
                         .with_commitment(commitment);
                     let r = self.ruleset.apply(&mut live, seat, command, &mut ctx);

@@ -8,6 +8,7 @@ pub mod canonical;
 pub mod dice;
 pub mod event;
 pub mod export;
+pub mod files;
 pub mod game;
 pub mod golden;
 pub mod position;

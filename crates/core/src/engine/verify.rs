@@ -13,6 +13,7 @@ use super::canonical::{hex32, sha256_hex};
 use super::dice::{faces, link_follows, DiceCommitments};
 use super::event::{kind, Event, GENESIS_HASH};
 use super::export::{self, Header};
+use super::files;
 use super::game::{versions_text, Created, Game};
 use super::ruleset::{hidden_unavailable, newest, Ruleset};
 use super::sealed::SealedChoice;
@@ -36,6 +37,11 @@ pub struct Report {
     pub complete: bool,
     pub rolls_checked: usize,
     pub reveals_checked: usize,
+    /// How many files the moves list (name, size, type and SHA-256, covered by the hash chain;
+    /// their bytes are checked by `files::check` when they are given).
+    pub files_listed: usize,
+    /// How many of them were checked against their bytes (`files::check`, `verify --files`).
+    pub files_checked: usize,
     /// Whether the re-fold ran to the end; `None` with a reason when it could not run yet.
     pub refolded: bool,
     pub refold_note: Option<String>,
@@ -79,6 +85,18 @@ impl Report {
             "  sealed choices: {} reveals open their commitments\n",
             self.reveals_checked
         ));
+        if self.files_listed > 0 {
+            out.push_str(&format!(
+                "  files: {} listed by the moves, each name, size and SHA-256 under the hash chain\n",
+                plural(self.files_listed, "file")
+            ));
+        }
+        if self.files_checked > 0 {
+            out.push_str(&format!(
+                "  file bytes: {} given match the SHA-256 the log lists\n",
+                plural(self.files_checked, "file")
+            ));
+        }
         match (&self.refold_note, self.refolded) {
             (Some(note), _) => out.push_str(&format!("  re-fold: {note}\n")),
             (None, true) => out.push_str("  re-fold: every event is legal under the rules\n"),
@@ -147,6 +165,8 @@ pub fn verify_witnessed(
         complete: false,
         rolls_checked: 0,
         reveals_checked: 0,
+        files_listed: 0,
+        files_checked: 0,
         refolded: false,
         refold_note: None,
         final_state_hash: None,
@@ -351,6 +371,9 @@ fn check_integrity(header: &Header, events: &[Event], report: &mut Report) -> Re
             ));
         }
         prev_hash = e.hash.clone();
+        report.files_listed += files::of_event(e)
+            .map_err(|problem| fail(seq, problem))?
+            .len();
         if let Some(dice) = &e.dice {
             if dice.chain != chain.chain || dice.index != next_index {
                 return Err(fail(seq, format!("the dice use chain {} link {}, but the next link is chain {} link {next_index}", dice.chain, dice.index, chain.chain)));

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use despatch_core::engine::bot::{MemorySecrets, TestWorld};
 use despatch_core::engine::dice::DiceStream;
 use despatch_core::engine::event::Event;
+use despatch_core::engine::files::{self, FileRef};
 use despatch_core::engine::game::{Game, Move, Played};
 use despatch_core::engine::position::{statements, unknown, PositionError, Positioned};
 use despatch_core::engine::replay;
@@ -345,7 +346,13 @@ impl Table {
     }
 
     fn play(&mut self, mv: Move) -> Result<Played, RuleError> {
-        let played = self.game.play(mv, &self.secrets, &mut self.world)?;
+        self.play_with_files(mv, &[])
+    }
+
+    fn play_with_files(&mut self, mv: Move, files: &[FileRef]) -> Result<Played, RuleError> {
+        let played = self
+            .game
+            .play_with_files(mv, files, &self.secrets, &mut self.world)?;
         self.secrets.keep(&played.secrets);
         self.events.extend(played.events.clone());
         self.game = played.game.clone();
@@ -554,4 +561,109 @@ fn a_replay_starts_from_a_position_and_shows_a_refused_step_then_goes_on() {
     .unwrap();
     assert_eq!(bad.ruleset.as_deref(), Some("skirmish"));
     assert_eq!(e.to_string(), "position: line 4: 'many' is not a position");
+}
+
+fn attack(t: &Table) -> Move {
+    Move::Command {
+        seat: red(),
+        command: t
+            .game
+            .ruleset
+            .parse(&t.game.state, &red(), "attack")
+            .unwrap(),
+        client_entropy: "e".into(),
+    }
+}
+
+fn planned() -> Table {
+    let mut t = Table::new();
+    t.order(red(), "plan a").unwrap();
+    t.order(blue(), "plan b").unwrap();
+    t
+}
+
+#[test]
+fn a_move_without_files_hashes_exactly_as_before_files_existed() {
+    let (mut with_none, mut plain) = (planned(), planned());
+    let a = with_none.play_with_files(attack(&with_none), &[]).unwrap();
+    let b = plain.play(attack(&plain)).unwrap();
+    assert_eq!(a.events[0].hash, b.events[0].hash);
+    assert!(
+        a.events[0].payload.get("files").is_none(),
+        "no `files` key when the move carries none: {}",
+        a.events[0].payload
+    );
+    // The hash is the one the envelope without any `files` field computes.
+    assert_eq!(a.events[0].compute_hash(), a.events[0].hash);
+}
+
+#[test]
+fn a_move_s_files_are_listed_in_its_command_event_under_the_hash_chain() {
+    let mut t = planned();
+    let log = FileRef::of(
+        "turn 3.vlog",
+        "application/octet-stream",
+        b"vassal log bytes",
+    );
+    let played = t
+        .play_with_files(attack(&t), std::slice::from_ref(&log))
+        .unwrap();
+    let event = &played.events[0];
+    assert_eq!(event.payload["files"], json!([log]));
+    assert_eq!(files::of_event(event).unwrap(), vec![log.clone()]);
+    let report = verify(&t.export(), &find);
+    assert!(
+        report.ok() && report.files_listed == 1,
+        "{}",
+        report.render()
+    );
+    assert!(
+        report.render().contains("files: 1 file listed"),
+        "{}",
+        report.render()
+    );
+    // A listed file's hash changed in the export breaks the chain at its seq.
+    let tampered = t.export().replace(&log.sha256, &"0".repeat(64));
+    let report = verify(&tampered, &find);
+    assert_eq!(report.failure.map(|f| f.seq), Some(event.seq));
+}
+
+#[test]
+fn only_an_order_carries_files() {
+    let mut t = planned();
+    t.order(red(), "attack").unwrap();
+    let before = t.events.len();
+    let file = FileRef::of("a.png", "image/png", b"png");
+    let refused = t
+        .play_with_files(Move::Timeout { seat: blue() }, &[file])
+        .err()
+        .expect("refused");
+    assert_eq!(refused.rule, "files");
+    assert_eq!(t.events.len(), before, "nothing was played");
+}
+
+#[test]
+fn the_files_check_names_the_seq_and_file_of_a_changed_or_missing_file() {
+    let mut t = planned();
+    let bytes = b"vassal save".to_vec();
+    let save = FileRef::of("game.vsav", "application/octet-stream", &bytes);
+    let seq = t
+        .play_with_files(attack(&t), std::slice::from_ref(&save))
+        .unwrap()
+        .events[0]
+        .seq;
+    let good = files::check(&t.events, &mut |h| {
+        (h == save.sha256).then(|| bytes.clone())
+    });
+    assert_eq!(good, Ok(1));
+    let changed = files::check(&t.events, &mut |_| Some(b"vassal savE".to_vec())).unwrap_err();
+    assert_eq!(changed.seq, seq);
+    assert!(
+        changed.problem.contains("game.vsav does not match"),
+        "{}",
+        changed.problem
+    );
+    let missing = files::check(&t.events, &mut |_| None).unwrap_err();
+    assert_eq!(missing.seq, seq);
+    assert!(missing.problem.contains("game.vsav") && missing.problem.contains("missing"));
 }

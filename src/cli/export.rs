@@ -7,10 +7,10 @@ use super::{ExportArgs, Failure};
 use crate::config::Settings;
 use crate::engine::ruleset::Viewer;
 use crate::games::files::FileStore;
-use crate::games::Games;
+use crate::games::{GameId, Games};
 
 /// Writes every file game `game` lists into `dir`, each named by its SHA-256.
-async fn write_files(games: &Games, game: &str, dir: &std::path::Path) -> Result<(), Failure> {
+async fn write_files(games: &Games, game: &GameId, dir: &std::path::Path) -> Result<(), Failure> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     let files = games.game_files(game).await.map_err(|e| e.to_string())?;
     for (file, bytes) in &files {

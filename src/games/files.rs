@@ -319,7 +319,7 @@ impl Games {
 
     /// Every file game `game_id` lists, with its bytes, for its export (`despatch export
     /// --files`): a file the store lacks is an error naming it.
-    pub async fn game_files(&self, game_id: &str) -> Result<Vec<(FileRef, Vec<u8>)>> {
+    pub async fn game_files(&self, game_id: &super::GameId) -> Result<Vec<(FileRef, Vec<u8>)>> {
         let events = self.events_after(game_id, 0).await?;
         let listed = files::listed(&events)
             .map_err(|f| ServiceError::Corrupt(format!("event {}: {}", f.seq, f.problem)))?;

@@ -69,6 +69,20 @@ async fn next_seq(app: &TestApp, t: &Table) -> u64 {
     body["next_seq"].as_u64().unwrap()
 }
 
+/// The bytes of the file `sha` of `t`'s game, downloaded over the API with seat `seat`'s token:
+/// it must be served (`200`).
+async fn downloaded(app: &TestApp, t: &Table, seat: usize, sha: &str) -> Vec<u8> {
+    let resp = app
+        .http
+        .get(app.url(&format!("/api/games/{}/files/{sha}", t.game_id)))
+        .bearer_auth(&t.tokens[seat])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    resp.bytes().await.unwrap().to_vec()
+}
+
 async fn event_count(app: &TestApp, t: &Table) -> usize {
     app.store.events(&t.game_id, 0, None).await.unwrap().len()
 }
@@ -574,15 +588,7 @@ async fn a_move_s_file_is_kept_in_s3_and_served_from_it() {
     let other = FileStore::open(&settings).unwrap();
     assert_eq!(other.get(&sha).await.unwrap().as_deref(), Some(VLOG));
     // And served from it to a seat.
-    let resp = app
-        .http
-        .get(app.url(&format!("/api/games/{}/files/{sha}", t.game_id)))
-        .bearer_auth(&t.tokens[1])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status().as_u16(), 200);
-    assert_eq!(resp.bytes().await.unwrap().as_ref(), VLOG);
+    assert_eq!(downloaded(&app, &t, 1, &sha).await, VLOG);
 }
 
 /// A reply whose attachment is the move's file, through a real `despatch mail-in` process on the
@@ -645,19 +651,7 @@ async fn a_reply_s_attachment_becomes_the_move_s_file_through_mail_in() {
     assert_eq!(moved.payload["files"][0]["name"], "turn 2.vlog");
     assert_eq!(moved.payload["files"][0]["sha256"], sha256_hex(log));
     // Kept where the server reads it: a seat downloads it.
-    let resp = app
-        .http
-        .get(app.url(&format!(
-            "/api/games/{}/files/{}",
-            t.game_id,
-            sha256_hex(log)
-        )))
-        .bearer_auth(&t.tokens[1])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status().as_u16(), 200);
-    assert_eq!(resp.bytes().await.unwrap().as_ref(), log);
+    assert_eq!(downloaded(&app, &t, 1, &sha256_hex(log)).await, log);
 }
 
 /// The next player's notice carries the move's files as attachments, read back from the real

@@ -30,7 +30,7 @@ on_both_backends!(
 );
 
 /// An open-table game between Anna and Ben, both with addresses: its id.
-async fn game(app: &TestApp) -> String {
+async fn game(app: &TestApp) -> despatch::games::GameId {
     let resp: Value = app
         .http
         .post(app.url("/api/games"))
@@ -43,7 +43,7 @@ async fn game(app: &TestApp) -> String {
         .json()
         .await
         .unwrap();
-    resp["game_id"].as_str().expect("a game").to_owned()
+    despatch::games::GameId::parse(resp["game_id"].as_str().expect("a game")).unwrap()
 }
 
 /// A page's live stream of `game_id`, and the `next_seq` of its first event.
@@ -113,12 +113,7 @@ async fn a_move_by_mail_in_reaches_the_open_page_s_stream(app: TestApp) {
     assert_eq!(first, 1, "a new game's stream starts at its next seq");
     let out = mail_in(&app, &reply(&game_id, 0, "live-1@example.org", "roll 2d6"));
     assert!(out.starts_with("answered anna@example.org"), "{out}");
-    let moved_to = app
-        .games
-        .next_seq(&despatch::games::GameId::parse(&game_id).unwrap())
-        .await
-        .unwrap()
-        .unwrap();
+    let moved_to = app.games.next_seq(&game_id).await.unwrap().unwrap();
     assert!(moved_to > first, "the reply was played: {out}");
     assert_eq!(
         page.next_seq_within(DEADLINE).await,
@@ -132,12 +127,7 @@ async fn a_move_by_mail_in_reaches_the_open_page_s_stream(app: TestApp) {
         &reply(&game_id, 1, "live-2@example.org", "roll 1d6 to rally"),
     );
     assert!(out.starts_with("answered"), "{out}");
-    let then = app
-        .games
-        .next_seq(&despatch::games::GameId::parse(&game_id).unwrap())
-        .await
-        .unwrap()
-        .unwrap();
+    let then = app.games.next_seq(&game_id).await.unwrap().unwrap();
     assert!(then > moved_to, "the second reply was played: {out}");
     assert_eq!(page.next_seq_within(DEADLINE).await, Some(then));
 }
@@ -151,21 +141,11 @@ async fn a_page_opened_after_a_move_elsewhere_starts_from_it_and_hears_the_next(
     let (page, _) = Page::open(&app, &other).await;
     drop(page);
     mail_in(&app, &reply(&game_id, 0, "before@example.org", "roll 2d6"));
-    let now = app
-        .games
-        .next_seq(&despatch::games::GameId::parse(&game_id).unwrap())
-        .await
-        .unwrap()
-        .unwrap();
+    let now = app.games.next_seq(&game_id).await.unwrap().unwrap();
     let (mut page, first) = Page::open(&app, &game_id).await;
     assert_eq!(first, now, "the stream starts where the game is");
     mail_in(&app, &reply(&game_id, 1, "after@example.org", "roll 1d6"));
-    let then = app
-        .games
-        .next_seq(&despatch::games::GameId::parse(&game_id).unwrap())
-        .await
-        .unwrap()
-        .unwrap();
+    let then = app.games.next_seq(&game_id).await.unwrap().unwrap();
     assert!(then > now);
     assert_eq!(page.next_seq_within(DEADLINE).await, Some(then));
 }

@@ -199,24 +199,34 @@ pub fn play(
     check: &mut dyn FnMut(&Game, &MemorySecrets) -> Result<(), String>,
 ) -> Result<BotGame, String> {
     let mut world = TestWorld::new(seed);
-    let created = Game::create(ruleset, setup, &mut world).map_err(|e| format!("set-up: {e}"))?;
-    let mut secrets = MemorySecrets {
-        hidden_seed: Some(created.hidden_seed),
-        ..Default::default()
-    };
-    secrets.chains.insert(0, created.chain_tip);
-    let mut bot = BotGame {
-        game: created.game,
-        events: vec![created.event],
-        secrets,
-        moves: 0,
-    };
+    let mut bot = BotGame::start(ruleset, setup, &mut world)?;
     check(&bot.game, &bot.secrets)?;
     bot.play_on(&mut world, &mut Rng::new(seed ^ 0x5EED), max_moves, check)?;
     Ok(bot)
 }
 
 impl BotGame {
+    /// A new game of `setup`, made in `world`, with the secrets the server would keep for it
+    /// (the hidden seed and the first dice chain's tip): no move made yet.
+    pub fn start(
+        ruleset: Arc<dyn Ruleset>,
+        setup: Setup,
+        world: &mut TestWorld,
+    ) -> Result<BotGame, String> {
+        let created = Game::create(ruleset, setup, world).map_err(|e| format!("set-up: {e}"))?;
+        let mut secrets = MemorySecrets {
+            hidden_seed: Some(created.hidden_seed),
+            ..Default::default()
+        };
+        secrets.chains.insert(0, created.chain_tip);
+        Ok(BotGame {
+            game: created.game,
+            events: vec![created.event],
+            secrets,
+            moves: 0,
+        })
+    }
+
     /// Picks up a game from its log and the secrets the server kept for it (the hidden seed,
     /// the dice chains' tips, sealed choices not yet revealed), folded under the rules version
     /// it was created with, to play on.

@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use despatch_core::engine::bot::{check_properties, BotGame, MemorySecrets, Rng, TestWorld};
+use despatch_core::engine::bot::{check_properties, BotGame, Rng, TestWorld};
 use despatch_core::engine::canonical::sha256_hex;
 use despatch_core::engine::event::{kind, Event};
 use despatch_core::engine::game::{Game, Move};
@@ -149,18 +149,7 @@ fn check_hidden(
 fn play_checked(n: u64, seats: &[&str], max_moves: usize) -> Result<BotGame, String> {
     let ruleset = rules::find("open-table").unwrap();
     let mut world = TestWorld::new(n);
-    let created = Game::create(ruleset, setup(n, seats), &mut world).map_err(|e| e.to_string())?;
-    let mut secrets = MemorySecrets {
-        hidden_seed: Some(created.hidden_seed),
-        ..Default::default()
-    };
-    secrets.chains.insert(0, created.chain_tip);
-    let mut bot = BotGame {
-        game: created.game,
-        events: vec![created.event],
-        secrets,
-        moves: 0,
-    };
+    let mut bot = BotGame::start(ruleset, setup(n, seats), &mut world)?;
     let mut rng = Rng::new(n ^ 0xCA4D);
     let mut revealed = BTreeSet::new();
     while bot.moves < max_moves && !bot.game.ended {
